@@ -1,0 +1,39 @@
+//! Where skillpm's cache lives (DESIGN §6): `SKILLPM_CACHE_DIR`, else the
+//! platform cache directory (`~/.cache/skillpm` on Linux). The layout inside
+//! is owned by `store` (entries, downloads) and `fetch` (index, state).
+
+use std::path::PathBuf;
+
+use crate::error::{Classify, Exit};
+
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "cannot find a cache directory: no home directory is known; set SKILLPM_CACHE_DIR to a writable folder"
+)]
+pub struct NoCacheDir;
+
+impl Classify for NoCacheDir {
+    fn exit(&self) -> Exit {
+        Exit::Other
+    }
+}
+
+/// The cache root, without creating it.
+pub fn cache_root() -> Result<PathBuf, NoCacheDir> {
+    if let Some(dir) = std::env::var_os("SKILLPM_CACHE_DIR").filter(|d| !d.is_empty()) {
+        return Ok(PathBuf::from(dir));
+    }
+    directories::ProjectDirs::from("dev", "skillpm", "skillpm")
+        .map(|dirs| dirs.cache_dir().to_owned())
+        .ok_or(NoCacheDir)
+}
+
+/// Subfolders of the cache root, named once here so no module spells them twice.
+pub mod layout {
+    pub const LOCK_FILE: &str = ".lock";
+    pub const DOWNLOADS: &str = "downloads";
+    pub const STORE: &str = "store";
+    pub const INDEX: &str = "index";
+    pub const STATE: &str = "state";
+    pub const TMP: &str = "tmp";
+}

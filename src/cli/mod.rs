@@ -1,0 +1,78 @@
+//! Command-line definitions. Each command builds an options struct and calls
+//! one function of `ops`; this module only parses arguments and renders what
+//! comes back (human text, or `--json` on stdout).
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand};
+
+use crate::ui::ColorChoice;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "skillpm",
+    version,
+    about = "Install, verify and serve Agent Skills: locked, signed, approved",
+    propagate_version = true
+)]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: GlobalArgs,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct GlobalArgs {
+    /// Print machine-readable JSON on stdout instead of human text.
+    #[arg(long, global = true)]
+    pub json: bool,
+    /// Print nothing but errors on stderr.
+    #[arg(short, long, global = true)]
+    pub quiet: bool,
+    /// Use this project folder instead of the nearest one holding skills.toml.
+    #[arg(long, global = true, value_name = "DIR")]
+    pub project: Option<PathBuf>,
+    /// Never open a network connection; use only what is cached.
+    #[arg(long, global = true)]
+    pub offline: bool,
+    /// When to color output (NO_COLOR is respected under `auto`).
+    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Validate skill folders (or folders of skill folders).
+    Check(CheckArgs),
+    /// List the project's skills, or with --all every skill the agents can see.
+    List(ListArgs),
+    /// Load one skill by name, as an agent's skill tool does.
+    Show(ShowArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct CheckArgs {
+    /// Skill folders, or folders containing skill folders.
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ListArgs {
+    /// Every skill discovered in every scope and agent folder, not just the project's.
+    #[arg(long)]
+    pub all: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ShowArgs {
+    /// The skill's name.
+    pub name: String,
+}
+
+mod exit;
+mod run;
+
+pub use exit::{exit_code_of, print_error};
+pub use run::run;

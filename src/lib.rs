@@ -1,0 +1,13 @@
+//! skillpm: a package manager and registry client for Agent Skills.
+//!
+//! The flow (DESIGN §1): resolve → fetch → verify → unpack → store → lock →
+//! approve → link. Each module below does one step; `ops` glues them into
+//! commands and `cli` parses arguments and prints.
+
+pub mod cache;
+pub mod cli;
+pub mod digest;
+pub mod error;
+pub mod ops;
+pub mod skill;
+pub mod ui;

@@ -1,0 +1,36 @@
+//! One function per command: glue between the library modules. Nothing here
+//! parses argv (that is `cli`) and nothing here prints a report (`cli` renders
+//! what these functions return); progress and prompts go through `ctx.ui`.
+
+use std::path::PathBuf;
+
+use crate::ui::Ui;
+
+/// What every operation may need to know about the invocation.
+#[derive(Debug, Clone)]
+pub struct Context {
+    /// Working directory the command runs in.
+    pub cwd: PathBuf,
+    /// `--project DIR`: skip the walk up to the nearest `skills.toml`.
+    pub project: Option<PathBuf>,
+    /// `--offline`: never open a socket.
+    pub offline: bool,
+    pub ui: Ui,
+}
+
+impl Context {
+    pub fn new(cwd: PathBuf, ui: Ui) -> Self {
+        Context {
+            cwd,
+            project: None,
+            offline: false,
+            ui,
+        }
+    }
+}
+
+/// A command's result: serialisable for `--json` (stdout), and printable for
+/// people (also stdout; warnings and progress went to stderr already).
+pub trait Report: serde::Serialize {
+    fn human(&self, out: &mut dyn std::io::Write) -> std::io::Result<()>;
+}

@@ -1,0 +1,132 @@
+//! Everything that talks to the person at the terminal: warnings, progress
+//! bars and prompts. Reports themselves are printed by `cli`; this is what the
+//! operations need *while* they run.
+//!
+//! Rules: human text goes to stderr; bars only when stderr is a terminal and
+//! not `--quiet`; prompts only when stdin and stderr are terminals, otherwise
+//! a prompt is an error naming the flag that answers it.
+
+use std::io::IsTerminal;
+use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use crate::error::{Exit, OpError};
+
+#[derive(Debug, Clone)]
+pub struct Ui {
+    pub quiet: bool,
+    pub json: bool,
+    pub color: bool,
+    /// Bars may be drawn (stderr is a terminal, not quiet).
+    pub progress: bool,
+    /// Questions may be asked (stdin and stderr are terminals, stdout not redirected).
+    pub interactive: bool,
+}
+
+impl Ui {
+    /// Detects the terminal situation of this process.
+    pub fn detect(quiet: bool, json: bool, color: ColorChoice) -> Self {
+        let stderr_tty = std::io::stderr().is_terminal();
+        let stdin_tty = std::io::stdin().is_terminal();
+        let stdout_tty = std::io::stdout().is_terminal();
+        let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+        let color = match color {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => stderr_tty && !no_color,
+        };
+        Ui {
+            quiet,
+            json,
+            color,
+            progress: stderr_tty && !quiet,
+            interactive: stdin_tty && stderr_tty && stdout_tty,
+        }
+    }
+
+    /// A silent, non-interactive UI for library callers and tests.
+    pub fn silent() -> Self {
+        Ui {
+            quiet: true,
+            json: false,
+            color: false,
+            progress: false,
+            interactive: false,
+        }
+    }
+
+    pub fn warn(&self, message: impl AsRef<str>) {
+        if !self.quiet {
+            let label = self.paint("warning", "33");
+            eprintln!("{label}: {}", message.as_ref());
+        }
+    }
+
+    pub fn info(&self, message: impl AsRef<str>) {
+        if !self.quiet {
+            eprintln!("{}", message.as_ref());
+        }
+    }
+
+    /// A status line in cargo's style: a right-aligned green verb, then text.
+    pub fn status(&self, verb: &str, message: impl AsRef<str>) {
+        if !self.quiet {
+            let verb = self.paint(&format!("{verb:>12}"), "1;32");
+            eprintln!("{verb} {}", message.as_ref());
+        }
+    }
+
+    pub fn paint(&self, text: &str, sgr: &str) -> String {
+        if self.color {
+            format!("\x1b[{sgr}m{text}\x1b[0m")
+        } else {
+            text.to_owned()
+        }
+    }
+
+    /// A bar counting `len` units (bytes when `bytes`), hidden when not allowed.
+    pub fn bar(&self, len: u64, message: impl Into<String>, bytes: bool) -> ProgressBar {
+        if !self.progress {
+            return ProgressBar::hidden();
+        }
+        let template = if bytes {
+            "{msg:>12.cyan.bold} [{bar:30}] {bytes}/{total_bytes} {bytes_per_sec}"
+        } else {
+            "{msg:>12.cyan.bold} [{bar:30}] {pos}/{len} {wide_msg}"
+        };
+        let style = ProgressStyle::with_template(template)
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> ");
+        let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
+        bar.set_style(style);
+        bar.set_message(message.into());
+        bar.enable_steady_tick(Duration::from_millis(120));
+        bar
+    }
+
+    /// Asks a yes/no question; refuses when it cannot be asked, naming `flag`.
+    pub fn confirm(&self, prompt: &str, flag: &str) -> Result<bool, OpError> {
+        if !self.interactive {
+            return Err(OpError::new(
+                Exit::Approval,
+                format!(
+                    "approval required but no terminal to ask on: review the summary above and pass `{flag}` to approve it"
+                ),
+            ));
+        }
+        dialoguer::Confirm::new()
+            .with_prompt(prompt)
+            .default(false)
+            .interact()
+            .map_err(|e| OpError::new(Exit::Approval, format!("prompt failed: {e}; pass `{flag}`")))
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum ColorChoice {
+    #[default]
+    Auto,
+    Always,
+    Never,
+}
