@@ -72,6 +72,18 @@ impl Diagnostic {
             message: message.into(),
         }
     }
+
+    /// The same diagnostic with `file` relative to the skill folder `dir`
+    /// (`SKILL.md`, `agents/openai.yaml`), for reports that show `dir` once.
+    pub fn relative_to(self, dir: &Path) -> Diagnostic {
+        match self.file.strip_prefix(dir) {
+            Ok(rel) => Diagnostic {
+                file: rel.to_owned(),
+                ..self
+            },
+            Err(_) => self,
+        }
+    }
 }
 
 impl std::fmt::Display for Diagnostic {
@@ -299,7 +311,7 @@ fn read_skill_md(dir: &Path) -> Result<String, String> {
             return Err(if lower.is_file() {
                 "found `skill.md`, but the file must be named `SKILL.md` (upper case) for agents to load it".into()
             } else {
-                "missing SKILL.md: a skill folder must hold a SKILL.md file at its root".into()
+                "the file is missing: every skill folder must hold a SKILL.md at its root".into()
             });
         }
         Err(e) => return Err(format!("cannot read SKILL.md: {e}")),
@@ -429,7 +441,7 @@ mod tests {
             [Diagnostic::new(
                 &dir.join("SKILL.md"),
                 None,
-                "missing SKILL.md: a skill folder must hold a SKILL.md file at its root"
+                "the file is missing: every skill folder must hold a SKILL.md at its root"
             )]
         );
     }

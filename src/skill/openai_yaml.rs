@@ -144,7 +144,7 @@ pub fn parse(text: &str, file: &Path, warnings: &mut Vec<Diagnostic>) -> Option<
 }
 
 fn ignored(file: &Path, why: String) -> Diagnostic {
-    Diagnostic::new(file, None, format!("{OPENAI_YAML} ignored: {why}"))
+    Diagnostic::new(file, None, format!("the file is ignored: {why}"))
 }
 
 struct Reader<'a> {
@@ -344,7 +344,7 @@ mod tests {
         assert!(m.is_none());
         assert_eq!(w.len(), 1);
         assert!(
-            w[0].starts_with("agents/openai.yaml ignored: it is not valid YAML: "),
+            w[0].starts_with("the file is ignored: it is not valid YAML: "),
             "{w:?}"
         );
     }
