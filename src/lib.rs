@@ -4,6 +4,7 @@
 //! approve → link. Each module below does one step; `ops` glues them into
 //! commands and `cli` parses arguments and prints.
 
+pub mod approve;
 pub mod cache;
 pub mod cli;
 pub mod digest;
