@@ -242,16 +242,42 @@ impl SkillCheck {
     }
 
     /// The frontmatter name if it could be read, else the folder's name.
+    /// Control characters are escaped: a name is printed in tables.
     pub fn display_name(&self) -> String {
         match &self.skill {
-            Some(s) => s.name.clone(),
-            None => self
-                .dir
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
+            Some(s) => printable(&s.name),
+            None => folder_name_of(&self.dir)
+                .map(|n| printable(&n))
                 .unwrap_or_else(|| self.dir.display().to_string()),
         }
     }
+}
+
+/// The folder's own name; for a path ending in `..` (or `.` at the root)
+/// the name of the folder it resolves to.
+fn folder_name_of(dir: &Path) -> Option<String> {
+    let name = match dir.file_name() {
+        Some(n) => n.to_owned(),
+        None => std::fs::canonicalize(dir).ok()?.file_name()?.to_owned(),
+    };
+    Some(name.to_string_lossy().into_owned())
+}
+
+/// `text` with control characters escaped (`\n`, `\u{1b}`), so a hostile
+/// name cannot rewrite the terminal it is printed on.
+pub fn printable(text: &str) -> String {
+    if !text.chars().any(char::is_control) {
+        return text.to_owned();
+    }
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
 }
 
 /// Checks the skill folder `dir`. `expected_name` is the name the skill must
@@ -268,7 +294,7 @@ pub fn check_skill_dir(dir: &Path, expected_name: Option<&str>) -> SkillCheck {
     };
     let folder_name = expected_name
         .map(str::to_owned)
-        .or_else(|| dir.file_name().map(|n| n.to_string_lossy().into_owned()));
+        .or_else(|| folder_name_of(dir));
     match read_skill_md(dir) {
         Ok(text) => check_text(&text, &file, folder_name.as_deref(), &mut check),
         Err(message) => check.errors.push(Diagnostic::new(&file, None, message)),
@@ -541,6 +567,20 @@ mod tests {
                 "found `skill.md`, but the file must be named `SKILL.md` (upper case) for agents to load it"
             );
         }
+    }
+
+    #[test]
+    fn names_are_printable_and_dotdot_folders_have_a_name() {
+        assert_eq!(printable("a\u{1b}[2Jb\n"), "a\\u{1b}[2Jb\\n");
+        assert_eq!(printable("pdf"), "pdf");
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = write_skill(tmp.path(), "pdf", "---\nname: other\ndescription: d\n---\n");
+        std::fs::create_dir(dir.join("sub")).unwrap();
+        let check = check_skill_dir(&dir.join("sub/.."), None);
+        assert_eq!(
+            check.errors[0].message,
+            "`name` `other` does not match its folder name `pdf`; a skill's name must equal its folder's"
+        );
     }
 
     #[test]

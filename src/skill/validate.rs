@@ -122,6 +122,7 @@ fn validate_name(value: Option<&Value>, file: &Path, folder: Option<&str>, f: &m
     let Some(name) = expect_string(value, "name", file, f) else {
         return;
     };
+    let shown = super::printable(name);
     for message in name_rule_violations(name) {
         f.error(file, "name", message);
     }
@@ -132,7 +133,8 @@ fn validate_name(value: Option<&Value>, file: &Path, folder: Option<&str>, f: &m
             file,
             "name",
             format!(
-                "`name` `{name}` does not match its folder name `{folder}`; a skill's name must equal its folder's"
+                "`name` `{shown}` does not match its folder name `{}`; a skill's name must equal its folder's",
+                super::printable(folder)
             ),
         );
     }
@@ -146,37 +148,39 @@ pub fn name_rule_violations(name: &str) -> Vec<String> {
         out.push("`name` must not be empty".into());
         return out;
     }
+    // Rules look at the raw name; messages show it with controls escaped.
+    let shown = super::printable(name);
     let chars = name.chars().count();
     if chars > MAX_NAME_CHARS {
         out.push(format!(
             "`name` is {chars} characters long; the limit is {MAX_NAME_CHARS}"
         ));
     }
-    if name.chars().any(|c| c.is_uppercase()) {
-        out.push(format!("`name` `{name}` must be lowercase"));
+    if name.chars().any(char::is_uppercase) {
+        out.push(format!("`name` `{shown}` must be lowercase"));
     }
-    let mut bad: Vec<char> = name
-        .chars()
-        .filter(|c| {
-            !(c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '-' || c.is_uppercase())
-        })
-        .collect();
-    bad.dedup();
+    let mut bad: Vec<char> = Vec::new();
+    for c in name.chars() {
+        let allowed = c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c.is_uppercase();
+        if !allowed && !bad.contains(&c) {
+            bad.push(c);
+        }
+    }
     if !bad.is_empty() {
-        let listed: Vec<String> = bad.iter().map(|c| format!("{:?}", c)).collect();
+        let listed: Vec<String> = bad.iter().map(|c| format!("{c:?}")).collect();
         out.push(format!(
-            "`name` `{name}` contains {}; only a-z, 0-9 and `-` are allowed",
+            "`name` `{shown}` contains {}; only a-z, 0-9 and `-` are allowed",
             listed.join(", ")
         ));
     }
     if name.starts_with('-') || name.ends_with('-') {
         out.push(format!(
-            "`name` `{name}` must not start or end with a hyphen"
+            "`name` `{shown}` must not start or end with a hyphen"
         ));
     }
     if name.contains("--") {
         out.push(format!(
-            "`name` `{name}` must not contain consecutive hyphens"
+            "`name` `{shown}` must not contain consecutive hyphens"
         ));
     }
     out
@@ -450,6 +454,16 @@ mod tests {
         assert_eq!(
             msgs,
             ["`name` `café` contains 'é'; only a-z, 0-9 and `-` are allowed"]
+        );
+    }
+
+    #[test]
+    fn name_control_characters_are_escaped_in_messages() {
+        let f = run("name: \"a\\e[31mb\"\ndescription: d\n", None);
+        let msgs: Vec<_> = f.errors.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(
+            msgs,
+            ["`name` `a\\u{1b}[31mb` contains '\\u{1b}', '['; only a-z, 0-9 and `-` are allowed"]
         );
     }
 
