@@ -313,6 +313,12 @@ fn skills_toml_marks_the_project_root_and_project_flag_overrides() {
         .assert()
         .success()
         .stdout(predicate::str::contains("outer-skill").not());
+    w.cmd_in(&cwd)
+        .args(["list", "--project", "no-such-project"])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains("--project no-such-project: "));
 }
 
 #[cfg(unix)]

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use super::{Context, Report};
+use crate::error::{Exit, OpError};
 use crate::roots::{self, Agent, Discovery, Env, ScanLimits, Scope};
 use crate::skill::Diagnostic;
 
@@ -19,21 +20,32 @@ pub struct ListOptions {
 }
 
 /// The project folder for `ctx`: `--project` (relative to the working
-/// directory), else the nearest ancestor holding `skills.toml`, else `.git`,
-/// else the working directory.
-pub fn project_dir(ctx: &Context) -> PathBuf {
-    match &ctx.project {
-        Some(p) => ctx.cwd.join(p),
-        None => roots::find_project_root(&ctx.cwd),
+/// directory; it must be an existing folder), else the nearest ancestor
+/// holding `skills.toml`, else `.git`, else the working directory.
+pub fn project_dir(ctx: &Context) -> Result<PathBuf, OpError> {
+    let Some(given) = &ctx.project else {
+        return Ok(roots::find_project_root(&ctx.cwd));
+    };
+    let joined = ctx.cwd.join(given);
+    match std::fs::canonicalize(&joined) {
+        Ok(dir) if dir.is_dir() => Ok(dir),
+        Ok(_) => Err(OpError::new(
+            Exit::Usage,
+            format!("--project {}: not a folder", given.display()),
+        )),
+        Err(e) => Err(OpError::new(
+            Exit::Usage,
+            format!("--project {}: {e}", given.display()),
+        )),
     }
 }
 
 /// Discovery as `list`, `show` and the MCP server see it: every root of the
 /// current project and user, default scan limits. Scan problems are
 /// warned about on stderr and kept in the result.
-pub fn discover_here(ctx: &Context) -> Discovery {
+pub fn discover_here(ctx: &Context) -> Result<Discovery, OpError> {
     let discovery = roots::discover(
-        &project_dir(ctx),
+        &project_dir(ctx)?,
         &ctx.cwd,
         &Env::from_process(),
         ScanLimits::default(),
@@ -41,7 +53,7 @@ pub fn discover_here(ctx: &Context) -> Discovery {
     for w in &discovery.warnings {
         ctx.ui.warn(w);
     }
-    discovery
+    Ok(discovery)
 }
 
 /// The `list --all` report.
@@ -106,7 +118,7 @@ pub struct ListedRoot {
 }
 
 pub fn list(ctx: &Context, _opts: &ListOptions) -> anyhow::Result<ListReport> {
-    let d = discover_here(ctx);
+    let d = discover_here(ctx)?;
     Ok(ListReport {
         project: d.project,
         skills: d

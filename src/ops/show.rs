@@ -58,7 +58,7 @@ pub fn show(ctx: &Context, opts: &ShowOptions) -> anyhow::Result<ShowReport> {
         )
         .into());
     }
-    let discovery = discover_here(ctx);
+    let discovery = discover_here(ctx)?;
     let Some(found) = discovery.winner(name) else {
         // An invalid skill may carry a wrong name; its folder name counts too.
         let named = |s: &&crate::roots::FoundSkill| {

@@ -8,6 +8,10 @@ use std::path::{Path, PathBuf};
 
 use super::SkillMd;
 
+/// skillpm's own bookkeeping files inside a placed skill (the marker of a
+/// copied skill, `.skillpm-copy`) start with this; they are not the skill's.
+pub const SKILLPM_FILE_PREFIX: &str = ".skillpm-";
+
 /// How many bundled files the envelope lists (OpenCode lists 10).
 pub const MAX_LISTED_FILES: usize = 10;
 
@@ -47,7 +51,7 @@ pub fn base_url(dir: &Path) -> String {
 /// Up to `limit` files bundled with the skill in `dir`, SKILL.md excluded:
 /// absolute paths, in a stable order (shallow before deep, then by name).
 /// Symlinks inside the skill are not followed and `.git` is skipped, so the
-/// list never leaves the skill folder.
+/// list never leaves the skill folder; skillpm's own marker files are left out.
 pub fn sample_files(dir: &Path, limit: usize) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut queue = std::collections::VecDeque::from([dir.to_path_buf()]);
@@ -63,6 +67,13 @@ pub fn sample_files(dir: &Path, limit: usize) -> Vec<PathBuf> {
                 continue;
             };
             let path = entry.path();
+            if entry
+                .file_name()
+                .to_string_lossy()
+                .starts_with(SKILLPM_FILE_PREFIX)
+            {
+                continue;
+            }
             if kind.is_dir() {
                 if entry.file_name() != ".git" {
                     subdirs.push(path);
@@ -118,6 +129,7 @@ mod tests {
             std::fs::write(tmp.path().join("scripts").join(format!("s{i:02}.sh")), "").unwrap();
         }
         std::fs::write(tmp.path().join("README.md"), "").unwrap();
+        std::fs::write(tmp.path().join(".skillpm-copy"), "sha256:00").unwrap();
         let files = sample_files(tmp.path(), MAX_LISTED_FILES);
         assert_eq!(files.len(), 10);
         assert_eq!(files[0], tmp.path().join("README.md"));
