@@ -6,11 +6,14 @@
 
 pub mod approve;
 pub mod cache;
+pub mod catalog;
 pub mod cli;
 pub mod digest;
 pub mod error;
 pub mod fsutil;
 pub mod link;
+pub mod mcp;
+pub mod mentions;
 pub mod ops;
 pub mod project;
 pub mod roots;

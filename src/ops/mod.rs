@@ -6,6 +6,9 @@ use std::path::PathBuf;
 
 pub mod check;
 pub mod discover;
+pub mod doctor;
+pub mod mcp;
+pub mod mentions;
 pub mod show;
 
 use crate::ui::Ui;
