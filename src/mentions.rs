@@ -69,10 +69,7 @@ pub fn find(text: &str, catalog: &Catalog) -> Vec<Mention> {
 
 /// Like [`find`], also saying which mentions selected nothing and why.
 pub fn scan(text: &str, catalog: &Catalog) -> MentionScan {
-    let candidates: Vec<&CatalogSkill> = catalog
-        .served()
-        .filter(|s| s.user_invocable())
-        .collect();
+    let candidates: Vec<&CatalogSkill> = catalog.served().filter(|s| s.user_invocable()).collect();
     let mut out = MentionScan::default();
     let mut seen_paths: HashSet<PathBuf> = HashSet::new();
     for token in tokens(text) {
@@ -98,7 +95,10 @@ pub fn scan(text: &str, catalog: &Catalog) -> MentionScan {
                         offset,
                         reason: match &s.withheld {
                             Some(w) => w.explain(&s.name, &s.path),
-                            None => format!("skill `{}` cannot be invoked by a person (user-invocable: false)", s.name),
+                            None => format!(
+                                "skill `{}` cannot be invoked by a person (user-invocable: false)",
+                                s.name
+                            ),
                         },
                     }),
                     None => out.skipped.push(Skipped {
@@ -124,11 +124,20 @@ pub fn scan(text: &str, catalog: &Catalog) -> MentionScan {
                         }
                     }
                     [] => {
-                        if let crate::catalog::Resolved::Withheld(s, why) = catalog.resolve(name) {
+                        let reason = match catalog.resolve(name) {
+                            crate::catalog::Resolved::Withheld(s, why) => {
+                                Some(why.explain(name, &s.path))
+                            }
+                            crate::catalog::Resolved::Served(_) => Some(format!(
+                                "skill `{name}` cannot be invoked by a person (user-invocable: false)"
+                            )),
+                            crate::catalog::Resolved::Unknown => None,
+                        };
+                        if let Some(reason) = reason {
                             out.skipped.push(Skipped {
                                 token: format!("${name}"),
                                 offset,
-                                reason: why.explain(name, &s.path),
+                                reason,
                             });
                         }
                     }
@@ -168,7 +177,11 @@ fn has_name(candidates: &[&CatalogSkill], name: &str) -> bool {
 /// The name a plain token means: itself, or itself without trailing `-`
 /// and `_` when only the shorter one is a skill (or at least a name the
 /// catalog knows, so a withheld skill is still reported).
-fn resolve_plain<'t>(candidates: &[&CatalogSkill], catalog: &Catalog, token: &'t str) -> Option<&'t str> {
+fn resolve_plain<'t>(
+    candidates: &[&CatalogSkill],
+    catalog: &Catalog,
+    token: &'t str,
+) -> Option<&'t str> {
     let known = |n: &str| {
         has_name(candidates, n) || !matches!(catalog.resolve(n), crate::catalog::Resolved::Unknown)
     };

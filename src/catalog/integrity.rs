@@ -186,7 +186,10 @@ fn fingerprint(path: &Path) -> Option<Digest> {
     let mut hasher = Sha256::new();
     let mut stack = vec![real.clone()];
     while let Some(dir) = stack.pop() {
-        let mut entries: Vec<_> = std::fs::read_dir(&dir).ok()?.filter_map(Result::ok).collect();
+        let mut entries: Vec<_> = std::fs::read_dir(&dir)
+            .ok()?
+            .filter_map(Result::ok)
+            .collect();
         entries.sort_by_key(|e| e.file_name());
         for entry in entries {
             let meta = entry.path().symlink_metadata().ok()?;

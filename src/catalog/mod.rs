@@ -151,8 +151,12 @@ impl Withheld {
                 detail,
             } => {
                 let what = match found {
-                    Some(found) => format!("its files now hash to {found}, but it was installed and locked as {expected}"),
-                    None => format!("its files cannot be hashed ({detail}); it was installed and locked as {expected}"),
+                    Some(found) => format!(
+                        "its files now hash to {found}, but it was installed and locked as {expected}"
+                    ),
+                    None => format!(
+                        "its files cannot be hashed ({detail}); it was installed and locked as {expected}"
+                    ),
                 };
                 format!(
                     "skill `{name}` at {at} was modified after it was installed: {what}. skillpm will not load changed instructions; run `skillpm verify` to see what changed, then `skillpm install` to restore the approved files{}",
@@ -344,8 +348,7 @@ fn normalize_skill_path(path: &Path) -> Option<PathBuf> {
     let text = path.to_str()?;
     let text = text.strip_prefix("skill://").unwrap_or(text);
     let mut p = PathBuf::from(text);
-    if p
-        .file_name()
+    if p.file_name()
         .is_some_and(|f| f.eq_ignore_ascii_case(crate::skill::SKILL_MD))
     {
         p.pop();
@@ -365,7 +368,11 @@ pub struct Placement {
 
 /// Decides whether the skill folder `found` is a skillpm link and, if so,
 /// whether its content still matches an approved lock entry.
-pub fn judge_placement(found: &FoundSkill, approvals: &Approvals, cache: &mut HashCache) -> Placement {
+pub fn judge_placement(
+    found: &FoundSkill,
+    approvals: &Approvals,
+    cache: &mut HashCache,
+) -> Placement {
     let state = crate::link::inspect(&found.path);
     let link = match &state {
         Ok(LinkState::Symlink { .. }) => LinkKind::Symlink,

@@ -141,8 +141,8 @@ impl ProjectSettings {
                     match rules.get(key) {
                         None => Ok(Vec::new()),
                         Some(v) => {
-                            let items = strings(v, &format!("[agent.{agent}] {key}"))
-                                .map_err(invalid)?;
+                            let items =
+                                strings(v, &format!("[agent.{agent}] {key}")).map_err(invalid)?;
                             for p in &items {
                                 pattern::validate(p).map_err(|why| {
                                     invalid(format!("[agent.{agent}] {key}: `{p}` {why}"))
@@ -257,7 +257,10 @@ mod tests {
             ("[install]\nagents = [\"vim\"]\n", "unknown agent `vim`"),
             ("[agent.claude]\nallow = \"x\"\n", "[agent.claude] allow"),
             ("[agent.claude]\ndeny = [\"../x\"]\n", "`../x`"),
-            ("[skills]\npdf = { source = \"a\", enabled = \"no\" }\n", "enabled"),
+            (
+                "[skills]\npdf = { source = \"a\", enabled = \"no\" }\n",
+                "enabled",
+            ),
             ("not toml =", "skills.toml"),
         ] {
             let err = parse(text).unwrap_err().to_string();

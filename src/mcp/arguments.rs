@@ -39,7 +39,8 @@ pub fn substitute(body: &str, arguments: Option<&str>, skill_dir: &Path) -> Stri
         return body.replace(dir_placeholder, &dir);
     };
     let words = split(raw);
-    let word = |i: Option<usize>| -> &str { i.and_then(|i| words.get(i)).map_or("", String::as_str) };
+    let word =
+        |i: Option<usize>| -> &str { i.and_then(|i| words.get(i)).map_or("", String::as_str) };
     let bytes = body.as_bytes();
     let mut out = String::with_capacity(body.len() + raw.len());
     let mut found_placeholder = false;
@@ -51,7 +52,8 @@ pub fn substitute(body: &str, arguments: Option<&str>, skill_dir: &Path) -> Stri
             continue;
         }
         let rest = &body[i..];
-        let (replacement, len): (&str, usize) = if let Some(after) = rest.strip_prefix("$ARGUMENTS") {
+        let (replacement, len): (&str, usize) = if let Some(after) = rest.strip_prefix("$ARGUMENTS")
+        {
             match indexed(after) {
                 Some((index, used)) => (word(index), "$ARGUMENTS".len() + used),
                 None => (raw, "$ARGUMENTS".len()),
@@ -76,6 +78,7 @@ pub fn substitute(body: &str, arguments: Option<&str>, skill_dir: &Path) -> Stri
     }
     out.push_str(&body[copied..]);
     if !found_placeholder && !raw.is_empty() {
+        out.truncate(out.trim_end().len());
         out.push_str("\n\nARGUMENTS: ");
         out.push_str(raw);
     }
@@ -118,7 +121,10 @@ mod tests {
     #[test]
     fn splits_like_a_shell() {
         assert_eq!(split("a b  c"), ["a", "b", "c"]);
-        assert_eq!(split("\"my widget\" React 'Vue 3'"), ["my widget", "React", "Vue 3"]);
+        assert_eq!(
+            split("\"my widget\" React 'Vue 3'"),
+            ["my widget", "React", "Vue 3"]
+        );
         assert_eq!(split("it\\'s"), ["it's"]);
         assert_eq!(split("   "), Vec::<String>::new());
         // Unbalanced quote: whitespace split, quotes kept.
@@ -127,10 +133,7 @@ mod tests {
 
     #[test]
     fn all_three_forms() {
-        assert_eq!(
-            sub("Fix $ARGUMENTS now", "issue 123"),
-            "Fix issue 123 now"
-        );
+        assert_eq!(sub("Fix $ARGUMENTS now", "issue 123"), "Fix issue 123 now");
         assert_eq!(
             sub("from $ARGUMENTS[0] to $ARGUMENTS[1]", "\"my widget\" React"),
             "from my widget to React"
@@ -142,12 +145,10 @@ mod tests {
     #[test]
     fn appends_when_no_placeholder_and_only_then() {
         assert_eq!(sub("Do it.", "fast"), "Do it.\n\nARGUMENTS: fast");
+        assert_eq!(sub("Do it.\n\n", "fast"), "Do it.\n\nARGUMENTS: fast");
         assert_eq!(sub("Do it.", ""), "Do it.");
         assert_eq!(sub("Do $0.", ""), "Do .");
-        assert_eq!(
-            substitute("Do it.", None, Path::new("/s")),
-            "Do it."
-        );
+        assert_eq!(substitute("Do it.", None, Path::new("/s")), "Do it.");
     }
 
     #[test]

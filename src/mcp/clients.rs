@@ -71,9 +71,12 @@ pub fn configured_servers(project: &Path, env: &Env) -> ClientConfigs {
         .codex_home
         .clone()
         .or_else(|| env.home.as_ref().map(|h| h.join(".codex")));
-    for file in [Some(project.join(".codex/config.toml")), codex_home.map(|d| d.join("config.toml"))]
-        .into_iter()
-        .flatten()
+    for file in [
+        Some(project.join(".codex/config.toml")),
+        codex_home.map(|d| d.join("config.toml")),
+    ]
+    .into_iter()
+    .flatten()
     {
         read_codex(&mut out, &file);
     }

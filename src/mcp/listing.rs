@@ -147,8 +147,13 @@ mod tests {
     #[test]
     fn skills_that_do_not_fit_are_left_out_in_precedence_order() {
         let long = "x".repeat(200);
-        let s = [skill("first", "short"), skill("big", &long), skill("last", "short")];
-        let small = OPEN.len() + CLOSE.len() + entry("first", "short").len() + entry("last", "short").len();
+        let s = [
+            skill("first", "short"),
+            skill("big", &long),
+            skill("last", "short"),
+        ];
+        let small =
+            OPEN.len() + CLOSE.len() + entry("first", "short").len() + entry("last", "short").len();
         let l = render(&s, small);
         assert_eq!(l.included, ["first", "last"]);
         assert_eq!(l.omitted, ["big"]);

@@ -123,7 +123,11 @@ impl SkillServer {
                 md.body = arguments::substitute(&md.body, args, &s.path);
                 let files = envelope::sample_files(&s.path, envelope::MAX_LISTED_FILES);
                 let mut text = envelope::render(&md, &s.path, &files);
-                let commands = s.skill.as_ref().map(|m| m.shell_commands()).unwrap_or_default();
+                let commands = s
+                    .skill
+                    .as_ref()
+                    .map(|m| m.shell_commands())
+                    .unwrap_or_default();
                 if !commands.is_empty() {
                     text.push_str(&format!(
                         "\nNote: this skill contains {} shell preprocessing command(s) (`!` lines) that some agents run while loading it. skillpm did not run them; they appear above exactly as written.\n",
@@ -269,7 +273,9 @@ fn text_result(result: Result<String, String>) -> CallToolResult {
     }
 }
 
-async fn blocking<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> Result<T, McpError> {
+async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, McpError> {
     tokio::task::spawn_blocking(f)
         .await
         .map_err(|e| McpError::internal_error(format!("skillpm failed while serving: {e}"), None))
@@ -343,7 +349,9 @@ impl ServerHandler for SkillServer {
             },
             other => {
                 return Err(McpError::invalid_params(
-                    format!("unknown tool `{other}`; this server has `{SKILL_TOOL}` and `{LIST_TOOL}`"),
+                    format!(
+                        "unknown tool `{other}`; this server has `{SKILL_TOOL}` and `{LIST_TOOL}`"
+                    ),
                     None,
                 ));
             }

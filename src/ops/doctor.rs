@@ -159,13 +159,20 @@ pub fn doctor(ctx: &Context, opts: &DoctorOptions) -> anyhow::Result<DoctorRepor
     check_duplicates(&discovery, &mut findings);
     let mut dangling = BTreeSet::new();
     check_root_links(&discovery, &mut findings, &mut dangling);
-    let lock = crate::project::lock::Lockfile::load(&crate::project::lock::Lockfile::path_in(&project))?;
+    let lock =
+        crate::project::lock::Lockfile::load(&crate::project::lock::Lockfile::path_in(&project))?;
     if let Some(lock) = &lock {
         check_lock_links(lock, &settings, &project, &env, &dangling, &mut findings);
     }
     let servers = clients::configured_servers(&project, &env);
     for p in &servers.problems {
-        findings.push(finding(Level::Warning, "client-config", None, None, p.clone()));
+        findings.push(finding(
+            Level::Warning,
+            "client-config",
+            None,
+            None,
+            p.clone(),
+        ));
     }
     check_dependencies(&catalog.skills, &servers, &mut findings);
 
@@ -184,7 +191,7 @@ pub fn doctor(ctx: &Context, opts: &DoctorOptions) -> anyhow::Result<DoctorRepor
     }
     let store = check_store(&discovery, &mut findings);
 
-    findings.sort_by(|a, b| a.level.cmp(&b.level));
+    findings.sort_by_key(|f| f.level);
     let needs_action = findings.iter().any(|f| f.level != Level::Info);
     Ok(DoctorReport {
         project,
@@ -346,7 +353,13 @@ fn check_root_links(
                 ),
             };
             dangling.insert(path.clone());
-            findings.push(finding(level, "broken-link", Some(&name), Some(&path), message));
+            findings.push(finding(
+                level,
+                "broken-link",
+                Some(&name),
+                Some(&path),
+                message,
+            ));
         }
     }
 }
@@ -556,10 +569,14 @@ impl Report for DoctorReport {
         for r in &self.roots {
             let state = if !r.exists {
                 "absent".to_owned()
-            } else if r.truncated {
-                format!("{} skills, scan cut short", r.skills)
             } else {
-                format!("{} skills", r.skills)
+                let n = r.skills;
+                let noun = if n == 1 { "skill" } else { "skills" };
+                if r.truncated {
+                    format!("{n} {noun}, scan cut short")
+                } else {
+                    format!("{n} {noun}")
+                }
             };
             writeln!(
                 out,
@@ -571,7 +588,13 @@ impl Report for DoctorReport {
             )?;
         }
         if !self.skills.is_empty() {
-            let w = self.skills.iter().map(|s| s.name.len()).max().unwrap_or(4).max(4);
+            let w = self
+                .skills
+                .iter()
+                .map(|s| s.name.len())
+                .max()
+                .unwrap_or(4)
+                .max(4);
             writeln!(out, "\nskills:")?;
             for s in &self.skills {
                 writeln!(
@@ -598,7 +621,11 @@ impl Report for DoctorReport {
             out,
             "store: {} linked entr{} checked, {} corrupt",
             self.store.entries_checked,
-            if self.store.entries_checked == 1 { "y" } else { "ies" },
+            if self.store.entries_checked == 1 {
+                "y"
+            } else {
+                "ies"
+            },
             self.store.corrupt
         )?;
         if !self.mcp_servers.is_empty() {
@@ -613,10 +640,21 @@ impl Report for DoctorReport {
         for f in &self.findings {
             writeln!(out, "{:<7} {}: {}", f.level.as_str(), f.kind, f.message)?;
         }
-        let errors = self.findings.iter().filter(|f| f.level == Level::Error).count();
-        let warnings = self.findings.iter().filter(|f| f.level == Level::Warning).count();
+        let errors = self
+            .findings
+            .iter()
+            .filter(|f| f.level == Level::Error)
+            .count();
+        let warnings = self
+            .findings
+            .iter()
+            .filter(|f| f.level == Level::Warning)
+            .count();
         if self.needs_action {
-            writeln!(out, "\n{errors} error(s), {warnings} warning(s): action needed")
+            writeln!(
+                out,
+                "\n{errors} error(s), {warnings} warning(s): action needed"
+            )
         } else {
             writeln!(out, "no problems found")
         }

@@ -104,7 +104,12 @@ impl Report for MentionsReport {
         if self.mentions.is_empty() {
             writeln!(out, "no skills mentioned")?;
         }
-        let width = self.mentions.iter().map(|m| m.name.len()).max().unwrap_or(0);
+        let width = self
+            .mentions
+            .iter()
+            .map(|m| m.name.len())
+            .max()
+            .unwrap_or(0);
         for m in &self.mentions {
             writeln!(
                 out,

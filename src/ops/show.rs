@@ -157,9 +157,10 @@ fn find_by_path<'a>(
         folder.pop();
     }
     let wanted = std::fs::canonicalize(&folder).unwrap_or(folder);
-    let found = discovery.skills.iter().find(|s| {
-        s.path == wanted || std::fs::canonicalize(&s.path).is_ok_and(|p| p == wanted)
-    });
+    let found = discovery
+        .skills
+        .iter()
+        .find(|s| s.path == wanted || std::fs::canonicalize(&s.path).is_ok_and(|p| p == wanted));
     match found {
         Some(s) if s.name == name => Ok(s),
         Some(s) => Err(OpError::new(
@@ -186,7 +187,11 @@ fn find_by_path<'a>(
 /// lists it, what the lock pins); otherwise the instructions were changed
 /// after approval and are refused. A link nobody approved is shown with a
 /// warning: `show` is for people, but `skillpm mcp` will not serve it.
-fn refuse_if_tampered(ctx: &Context, discovery: &Discovery, found: &FoundSkill) -> anyhow::Result<()> {
+fn refuse_if_tampered(
+    ctx: &Context,
+    discovery: &Discovery,
+    found: &FoundSkill,
+) -> anyhow::Result<()> {
     if !crate::link::inspect(&found.path).is_ok_and(|s| s.is_managed()) {
         return Ok(());
     }
@@ -197,14 +202,10 @@ fn refuse_if_tampered(ctx: &Context, discovery: &Discovery, found: &FoundSkill) 
     let placement = judge_placement(found, &approvals, &mut HashCache::new());
     match placement.problem {
         None => Ok(()),
-        Some(problem @ Withheld::Modified { .. }) => Err(OpError::new(
-            problem.exit(),
-            problem.explain(&found.name, &found.path),
-        )
-        .into()),
-        Some(Withheld::Invalid { message }) => {
-            Err(OpError::new(Exit::Other, message).into())
+        Some(problem @ Withheld::Modified { .. }) => {
+            Err(OpError::new(problem.exit(), problem.explain(&found.name, &found.path)).into())
         }
+        Some(Withheld::Invalid { message }) => Err(OpError::new(Exit::Other, message).into()),
         Some(other) => {
             ctx.ui.warn(format!(
                 "{} (shown anyway; `skillpm mcp` will not serve it)",
