@@ -10,6 +10,7 @@ pub mod cli;
 pub mod digest;
 pub mod error;
 pub mod fsutil;
+pub mod git;
 pub mod link;
 pub mod ops;
 pub mod project;
