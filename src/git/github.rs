@@ -11,7 +11,8 @@
 //! Base URLs come from `SKILLPM_GITHUB_API_URL` / `SKILLPM_GITHUB_ARCHIVE_URL`
 //! (tests point them at loopback). The token (`$GITHUB_TOKEN`, or the
 //! source's `token-env`) is sent only to those two origins: redirects are
-//! followed by hand and lose the token when they leave them.
+//! followed by hand and lose the token when they leave them. The git
+//! fallback never sees it (git credentials come from git's own helpers).
 //!
 //! Caveat, documented for users: an archive honours `.gitattributes`
 //! `export-ignore`/`export-subst`, so a skill using them has a different tree
@@ -40,42 +41,62 @@ pub const DEFAULT_TOKEN_ENV: &str = "GITHUB_TOKEN";
 const MAX_REDIRECTS: usize = 5;
 
 /// How to reach GitHub for the fast path.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct GitHubOptions {
     /// Use the API and archives at all (false: always clone).
     pub fast_path: bool,
     pub api_url: String,
     pub archive_url: String,
-    /// Name of the environment variable holding a token (never its value:
-    /// the token is read when needed and never stored).
+    /// Name of the environment variable the token came from (for messages).
     pub token_env: String,
+    /// The token, read from `token_env` when the options were made. Kept in
+    /// memory only, sent only to the two origins above, never printed.
+    pub token: Option<String>,
+}
+
+impl std::fmt::Debug for GitHubOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GitHubOptions")
+            .field("fast_path", &self.fast_path)
+            .field("api_url", &self.api_url)
+            .field("archive_url", &self.archive_url)
+            .field("token_env", &self.token_env)
+            .field("token", &self.token.as_ref().map(|_| "<redacted>"))
+            .finish()
+    }
 }
 
 impl Default for GitHubOptions {
+    /// GitHub's own bases, no token.
     fn default() -> Self {
         GitHubOptions {
             fast_path: true,
             api_url: DEFAULT_API_URL.to_owned(),
             archive_url: DEFAULT_ARCHIVE_URL.to_owned(),
             token_env: DEFAULT_TOKEN_ENV.to_owned(),
+            token: None,
         }
     }
 }
 
 impl GitHubOptions {
-    /// Defaults, with base URLs overridden by `SKILLPM_GITHUB_API_URL` and
-    /// `SKILLPM_GITHUB_ARCHIVE_URL` when set.
-    pub fn from_env() -> Self {
-        let var = |name: &str, default: &str| {
+    /// Base URLs from `SKILLPM_GITHUB_API_URL` / `SKILLPM_GITHUB_ARCHIVE_URL`
+    /// when set, and the token from `token_env` (a source's `token-env`;
+    /// `None`: `GITHUB_TOKEN`).
+    pub fn from_env(token_env: Option<&str>) -> Self {
+        let var = |name: &str| {
             std::env::var(name)
                 .ok()
-                .filter(|v| !v.trim().is_empty())
-                .unwrap_or_else(|| default.to_owned())
+                .map(|v| v.trim().to_owned())
+                .filter(|v| !v.is_empty())
         };
+        let token_env = token_env.unwrap_or(DEFAULT_TOKEN_ENV).to_owned();
         GitHubOptions {
-            api_url: var(API_URL_ENV, DEFAULT_API_URL),
-            archive_url: var(ARCHIVE_URL_ENV, DEFAULT_ARCHIVE_URL),
-            ..GitHubOptions::default()
+            fast_path: true,
+            api_url: var(API_URL_ENV).unwrap_or_else(|| DEFAULT_API_URL.to_owned()),
+            archive_url: var(ARCHIVE_URL_ENV).unwrap_or_else(|| DEFAULT_ARCHIVE_URL.to_owned()),
+            token: var(&token_env),
+            token_env,
         }
     }
 
@@ -124,10 +145,7 @@ impl<'a> GitHub<'a> {
                 url: options.api_url.clone(),
                 message: format!("cannot start the HTTP client: {e}"),
             })?;
-        let token = std::env::var(&options.token_env)
-            .ok()
-            .map(|t| t.trim().to_owned())
-            .filter(|t| !t.is_empty());
+        let token = options.token.clone();
         Ok(GitHub {
             owner,
             name,

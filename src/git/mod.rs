@@ -59,22 +59,15 @@ pub struct GitOptions {
 }
 
 impl GitOptions {
-    /// Options for the real cache (`cache_root()/git`), GitHub bases from
-    /// the environment, default limits.
-    pub fn new(offline: bool) -> Result<GitOptions, crate::cache::NoCacheDir> {
-        Ok(GitOptions::with_cache_dir(
-            crate::cache::cache_root()?.join(CACHE_SUBDIR),
+    /// Options for the real cache (`cache_root()/git`), GitHub bases and
+    /// token from the environment ([`GitHubOptions::from_env`]), default limits.
+    pub fn new(offline: bool, token_env: Option<&str>) -> Result<GitOptions, crate::cache::NoCacheDir> {
+        Ok(GitOptions {
+            cache_dir: crate::cache::cache_root()?.join(CACHE_SUBDIR),
             offline,
-        ))
-    }
-
-    pub fn with_cache_dir(cache_dir: PathBuf, offline: bool) -> GitOptions {
-        GitOptions {
-            cache_dir,
-            offline,
-            github: GitHubOptions::from_env(),
+            github: GitHubOptions::from_env(token_env),
             limits: CheckoutLimits::default(),
-        }
+        })
     }
 }
 
@@ -310,10 +303,15 @@ fn empty_folder(dir: &Path) -> Result<(), GitError> {
 }
 
 impl GitSpec {
-    /// The spec `skills.lock` describes: its `url` and `subpath` (the ref is
-    /// not needed: the lock's commit pins everything). No file system check,
-    /// so a lock naming a vanished local repository still parses.
-    pub fn from_lock(url: &str, subpath: Option<&str>) -> Result<GitSpec, GitError> {
+    /// A spec from stored parts (a `skills.toml` entry that says it is git,
+    /// or `skills.lock`): no file system check, so a vanished local
+    /// repository still parses (and `--offline` can use the cache).
+    /// `https://github.com/<owner>/<repo>` URLs become [`Repo::GitHub`].
+    pub fn new(
+        url: &str,
+        reference: Option<&str>,
+        subpath: Option<&str>,
+    ) -> Result<GitSpec, GitError> {
         let parsed = if url.starts_with(spec::GITHUB_WEB) {
             parse_git_spec(url, None, Path::new("/"))?
         } else {
@@ -328,6 +326,13 @@ impl GitSpec {
             reference: None,
             subpath: None,
         }
+        .with_reference(reference)?
         .with_subpath(subpath)
+    }
+
+    /// The spec `skills.lock` describes: its `url` and `subpath` (no ref:
+    /// the lock's commit pins everything).
+    pub fn from_lock(url: &str, subpath: Option<&str>) -> Result<GitSpec, GitError> {
+        GitSpec::new(url, None, subpath)
     }
 }
