@@ -15,8 +15,7 @@ use axum::routing::get;
 use git_support::{Repo, git, serve};
 use skillpm::error::{Classify, Exit};
 use skillpm::git::{
-    self, CheckoutLimits, GitError, GitHubOptions, GitOptions, GitSpec, SkipReason,
-    parse_git_spec,
+    self, CheckoutLimits, GitError, GitHubOptions, GitOptions, GitSpec, SkipReason, parse_git_spec,
 };
 
 fn options(cache: &Path) -> GitOptions {
@@ -80,7 +79,11 @@ fn resolves_default_branch_tags_shas_and_rejects_unknown_refs() {
     assert_eq!(resolve(Some("main")).unwrap().commit, h.b);
     assert_eq!(resolve(Some("dev")).unwrap().commit, h.c);
     assert_eq!(resolve(Some("refs/heads/dev")).unwrap().commit, h.c);
-    assert_eq!(resolve(Some("v1")).unwrap().commit, h.a, "annotated tag peeled");
+    assert_eq!(
+        resolve(Some("v1")).unwrap().commit,
+        h.a,
+        "annotated tag peeled"
+    );
     assert_eq!(resolve(Some("v0")).unwrap().commit, h.a, "lightweight tag");
     assert_eq!(resolve(Some(&h.c)).unwrap().commit, h.c, "full SHA");
     assert_eq!(
@@ -88,7 +91,11 @@ fn resolves_default_branch_tags_shas_and_rejects_unknown_refs() {
         h.c,
         "SHA case does not matter"
     );
-    assert_eq!(resolve(Some(&h.a[..10])).unwrap().commit, h.a, "abbreviated SHA");
+    assert_eq!(
+        resolve(Some(&h.a[..10])).unwrap().commit,
+        h.a,
+        "abbreviated SHA"
+    );
 
     let err = resolve(Some("no-such-branch")).unwrap_err();
     assert!(matches!(err, GitError::UnknownRef { .. }), "{err}");
@@ -162,7 +169,11 @@ fn a_commit_gone_upstream_is_not_found_and_a_bad_subpath_is_named() {
     let err = git::checkout(&source, &feature, work.path(), &opts).unwrap_err();
     assert!(matches!(err, GitError::CommitNotFound { .. }), "{err}");
     assert_eq!(err.exit(), Exit::NotFound);
-    assert_eq!(std::fs::read_dir(work.path()).unwrap().count(), 0, "no trace left");
+    assert_eq!(
+        std::fs::read_dir(work.path()).unwrap().count(),
+        0,
+        "no trace left"
+    );
 
     let missing = spec(&h.repo.url(), None)
         .with_subpath(Some("skills/nope"))
@@ -202,7 +213,10 @@ fn a_subpath_checkout_holds_only_that_folder_with_exact_bytes_and_modes() {
     assert!(checkout.skipped.is_empty(), "{:?}", checkout.skipped);
     let mut names: Vec<String> = walk(&checkout.root);
     names.sort();
-    assert_eq!(names, [".gitattributes", "SKILL.md", "notes.txt", "scripts/run.sh"]);
+    assert_eq!(
+        names,
+        [".gitattributes", "SKILL.md", "notes.txt", "scripts/run.sh"]
+    );
     assert_eq!(
         std::fs::read(checkout.root.join("notes.txt")).unwrap(),
         b"line one\nline two\n"
@@ -253,8 +267,11 @@ fn a_symlink_in_a_skill_is_refused_by_name_and_never_created() {
     let repo = Repo::new("linked");
     repo.skill("skills/good", "good", "Fine");
     repo.skill("skills/bad", "bad", "Carries a link");
-    std::os::unix::fs::symlink("../../../../etc/passwd", repo.work.join("skills/bad/passwd"))
-        .unwrap();
+    std::os::unix::fs::symlink(
+        "../../../../etc/passwd",
+        repo.work.join("skills/bad/passwd"),
+    )
+    .unwrap();
     // A link far from any skill (a common README alias) does not block the rest.
     std::os::unix::fs::symlink("skills/good/SKILL.md", repo.work.join("README.md")).unwrap();
     // A skill folder that is itself a link is not followed.
@@ -273,7 +290,10 @@ fn a_symlink_in_a_skill_is_refused_by_name_and_never_created() {
     let names: Vec<&str> = discovery.skills.iter().map(|s| s.name.as_str()).collect();
     assert_eq!(names, ["bad", "good"]);
     assert!(
-        discovery.warnings.iter().any(|w| w.contains("skills/alias")),
+        discovery
+            .warnings
+            .iter()
+            .any(|w| w.contains("skills/alias")),
         "{:?}",
         discovery.warnings
     );
@@ -317,9 +337,13 @@ fn a_submodule_in_a_skill_is_refused() {
 
     let cache = tempfile::tempdir().unwrap();
     let work = tempfile::tempdir().unwrap();
-    let checkout =
-        git::checkout(&spec(&repo.url(), None), &commit, work.path(), &options(cache.path()))
-            .unwrap();
+    let checkout = git::checkout(
+        &spec(&repo.url(), None),
+        &commit,
+        work.path(),
+        &options(cache.path()),
+    )
+    .unwrap();
     assert_eq!(checkout.skipped.len(), 1);
     assert_eq!(
         checkout.skipped[0].reason,
@@ -362,9 +386,13 @@ fn a_marketplace_repository_yields_its_plugin_skills() {
 
     let cache = tempfile::tempdir().unwrap();
     let work = tempfile::tempdir().unwrap();
-    let checkout =
-        git::checkout(&spec(&repo.url(), None), &commit, work.path(), &options(cache.path()))
-            .unwrap();
+    let checkout = git::checkout(
+        &spec(&repo.url(), None),
+        &commit,
+        work.path(),
+        &options(cache.path()),
+    )
+    .unwrap();
     let discovery = checkout.discover();
     let found: Vec<(&str, &str, Option<&str>)> = discovery
         .skills
@@ -385,7 +413,10 @@ fn a_marketplace_repository_yields_its_plugin_skills() {
     let warnings = discovery.warnings.join("\n");
     assert!(warnings.contains("elsewhere"), "{warnings}");
     assert!(warnings.contains("escape"), "{warnings}");
-    assert!(warnings.contains("plugins/docs/skills/broken"), "{warnings}");
+    assert!(
+        warnings.contains("plugins/docs/skills/broken"),
+        "{warnings}"
+    );
     assert_eq!(discovery.named("writer")[0].description, "Writes docs");
     assert!(checkout.skill_dir("plugins/docs/skills/writer").is_ok());
 }
@@ -406,7 +437,10 @@ fn offline_uses_only_the_cache() {
     let err = git::resolve(&source, &offline).unwrap_err();
     assert!(matches!(err, GitError::Offline { .. }), "{err}");
     assert_eq!(err.exit(), Exit::Locked);
-    assert!(!cache.path().join("git").exists(), "offline created nothing");
+    assert!(
+        !cache.path().join("git").exists(),
+        "offline created nothing"
+    );
 
     assert_eq!(git::resolve(&source, &online).unwrap().commit, h.b);
     // The bare repository vanishes: offline still answers from the cache.
@@ -437,12 +471,19 @@ fn concurrent_runs_share_one_cache_safely() {
             .collect();
         handles.into_iter().map(|h| h.join().unwrap()).collect()
     });
-    assert_eq!(results, [h.b.clone(), h.c.clone(), h.a.clone(), h.b.clone()]);
+    assert_eq!(
+        results,
+        [h.b.clone(), h.c.clone(), h.a.clone(), h.b.clone()]
+    );
     let repos: Vec<_> = std::fs::read_dir(cache.path().join("git/repos"))
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
-    assert_eq!(repos.iter().filter(|n| n.ends_with(".git")).count(), 1, "{repos:?}");
+    assert_eq!(
+        repos.iter().filter(|n| n.ends_with(".git")).count(),
+        1,
+        "{repos:?}"
+    );
     assert!(!repos.iter().any(|n| n.contains(".tmp-")), "{repos:?}");
 }
 
@@ -461,7 +502,12 @@ fn smart_http_via_git_http_backend() {
     let resolved = git::resolve(&source, &opts).unwrap();
     assert_eq!(resolved.commit, h.a);
     assert_eq!(resolved.url, url);
-    assert_eq!(git::resolve(&spec(&format!("{url}#dev"), None), &opts).unwrap().commit, h.c);
+    assert_eq!(
+        git::resolve(&spec(&format!("{url}#dev"), None), &opts)
+            .unwrap()
+            .commit,
+        h.c
+    );
     let checkout = git::checkout(&source, &h.a, work.path(), &opts).unwrap();
     assert!(read(&checkout.root, "skills/pdf/SKILL.md").contains("(v1)"));
     // A commit only reachable from a branch never fetched before: asked by id.
@@ -469,13 +515,24 @@ fn smart_http_via_git_http_backend() {
     let checkout = git::checkout(&source, &h.c, work.path(), &options(cold.path())).unwrap();
     assert!(read(&checkout.root, "skills/pdf/SKILL.md").contains("(dev)"));
 
-    let err = git::resolve(&spec(&format!("{}/missing.git", server.base), None), &opts)
-        .unwrap_err();
+    let err =
+        git::resolve(&spec(&format!("{}/missing.git", server.base), None), &opts).unwrap_err();
     assert_eq!(err.exit(), Exit::Network, "{err}");
     drop(server);
     let err = git::resolve(&source, &opts).unwrap_err();
     assert_eq!(err.exit(), Exit::Network, "server gone: {err}");
 }
+
+/// One request the loopback GitHub saw: which host, which path, and the
+/// `Authorization` header it carried.
+#[derive(Debug, Clone)]
+struct Hit {
+    origin: &'static str,
+    path: String,
+    auth: Option<String>,
+}
+
+type Log = Arc<Mutex<Vec<Hit>>>;
 
 /// A loopback GitHub: the API on one origin, archives on another, and a
 /// third origin the archive host redirects to for `/redirected/…`.
@@ -483,13 +540,13 @@ struct FakeGitHub {
     api: git_support::Server,
     archive: git_support::Server,
     _elsewhere: git_support::Server,
-    log: Arc<Mutex<Vec<(String, String, Option<String>)>>>,
+    log: Log,
 }
 
 #[derive(Clone)]
 struct Fake {
     origin: &'static str,
-    log: Arc<Mutex<Vec<(String, String, Option<String>)>>>,
+    log: Log,
     refs: Arc<HashMap<String, String>>,
     archives: Arc<HashMap<String, Vec<u8>>>,
     redirect_to: Arc<Mutex<Option<String>>>,
@@ -500,10 +557,11 @@ impl Fake {
         let auth = headers
             .get("authorization")
             .map(|v| v.to_str().unwrap().to_owned());
-        self.log
-            .lock()
-            .unwrap()
-            .push((self.origin.to_owned(), path, auth));
+        self.log.lock().unwrap().push(Hit {
+            origin: self.origin,
+            path,
+            auth,
+        });
     }
 }
 
@@ -512,7 +570,10 @@ async fn api_commit(
     UrlPath((owner, repo, reference)): UrlPath<(String, String, String)>,
     headers: HeaderMap,
 ) -> Response {
-    fake.record(format!("/repos/{owner}/{repo}/commits/{reference}"), &headers);
+    fake.record(
+        format!("/repos/{owner}/{repo}/commits/{reference}"),
+        &headers,
+    );
     let accept = headers.get("accept").and_then(|v| v.to_str().ok());
     if accept != Some("application/vnd.github.sha") {
         return (StatusCode::BAD_REQUEST, "wrong Accept").into_response();
@@ -556,7 +617,10 @@ fn fake_github(refs: HashMap<String, String>, archives: HashMap<String, Vec<u8>>
     };
     let api = serve(
         axum::Router::new()
-            .route("/api/repos/{owner}/{repo}/commits/{*reference}", get(api_commit))
+            .route(
+                "/api/repos/{owner}/{repo}/commits/{*reference}",
+                get(api_commit),
+            )
             .with_state(fake("api")),
     );
     let archive_router = |origin| {
@@ -582,6 +646,8 @@ impl FakeGitHub {
                 fast_path: true,
                 api_url: format!("{}/api", self.api.base),
                 archive_url: self.archive.base.clone(),
+                git_url: dead_url(),
+                clone_fallback: false,
                 token_env: "TEST_GITHUB_TOKEN".into(),
                 token: token.map(str::to_owned),
             },
@@ -589,7 +655,7 @@ impl FakeGitHub {
         }
     }
 
-    fn log(&self) -> Vec<(String, String, Option<String>)> {
+    fn log(&self) -> Vec<Hit> {
         std::mem::take(&mut self.log.lock().unwrap())
     }
 }
@@ -619,7 +685,12 @@ fn github_fast_path_resolves_downloads_and_keeps_the_token_home() {
     let resolved = git::resolve(&source, &opts).unwrap();
     assert_eq!(resolved.commit, h.a);
     assert_eq!(resolved.url, "https://github.com/acme/skills");
-    assert_eq!(git::resolve(&spec("github:acme/skills", None), &opts).unwrap().commit, h.b);
+    assert_eq!(
+        git::resolve(&spec("github:acme/skills", None), &opts)
+            .unwrap()
+            .commit,
+        h.b
+    );
     assert_eq!(
         git::resolve(&spec("github:acme/skills@feature/x", None), &opts)
             .unwrap()
@@ -631,15 +702,21 @@ fn github_fast_path_resolves_downloads_and_keeps_the_token_home() {
 
     let checkout = git::checkout(&source, &h.a, work.path(), &opts).unwrap();
     assert_eq!(checkout.commit, h.a);
-    assert!(read(&checkout.root, "SKILL.md").contains("(v1)"), "wrapper and subpath stripped");
+    assert!(
+        read(&checkout.root, "SKILL.md").contains("(v1)"),
+        "wrapper and subpath stripped"
+    );
     assert_eq!(walk(&checkout.root), ["SKILL.md"]);
-    assert!(!cache.path().join("git").exists(), "the fast path cloned nothing");
+    assert!(
+        !cache.path().join("git").exists(),
+        "the fast path cloned nothing"
+    );
 
     // Token: sent to the API and archive origins, on every request there.
     let log = gh.log();
     assert!(log.len() >= 5, "{log:?}");
-    for (origin, path, auth) in &log {
-        assert_eq!(auth.as_deref(), Some("Bearer s3cret"), "{origin} {path}");
+    for hit in &log {
+        assert_eq!(hit.auth.as_deref(), Some("Bearer s3cret"), "{hit:?}");
     }
 
     // A redirect to another origin: followed, without the token.
@@ -648,26 +725,33 @@ fn github_fast_path_resolves_downloads_and_keeps_the_token_home() {
     assert!(read(&elsewhere.root, "skills/pdf/SKILL.md").contains("(dev)"));
     let log = gh.log();
     assert_eq!(log.len(), 2, "{log:?}");
-    assert_eq!(log[0].0, "archive");
-    assert_eq!(log[0].2.as_deref(), Some("Bearer s3cret"));
-    assert_eq!(log[1].0, "elsewhere");
-    assert_eq!(log[1].2, None, "the token left its origins");
+    assert_eq!(log[0].origin, "archive");
+    assert_eq!(log[0].path, format!("/redirected/skills/tar.gz/{}", h.c));
+    assert_eq!(log[0].auth.as_deref(), Some("Bearer s3cret"));
+    assert_eq!(log[1].origin, "elsewhere");
+    assert_eq!(log[1].auth, None, "the token left its origins");
 
     // No token configured: no Authorization header at all.
     let anonymous = gh.options(cache.path(), None);
     git::resolve(&source, &anonymous).unwrap();
-    assert!(gh.log().iter().all(|(_, _, auth)| auth.is_none()));
+    let log = gh.log();
+    assert_eq!(log.len(), 1);
+    assert!(log.iter().all(|hit| hit.auth.is_none()), "{log:?}");
 
     // The archive of another commit is an integrity failure.
-    let err = git::checkout(&spec("github:acme/skills", None), &h.b, work.path(), &opts)
-        .unwrap_err();
+    let err =
+        git::checkout(&spec("github:acme/skills", None), &h.b, work.path(), &opts).unwrap_err();
     assert!(matches!(err, GitError::CommitMismatch { .. }), "{err}");
     assert_eq!(err.exit(), Exit::Integrity);
     // A commit the host has no archive for.
     let err = git::checkout(&source, &"e".repeat(40), work.path(), &opts).unwrap_err();
     assert_eq!(err.exit(), Exit::NotFound, "{err}");
     drop((checkout, elsewhere));
-    assert_eq!(std::fs::read_dir(work.path()).unwrap().count(), 0, "no trace left");
+    assert_eq!(
+        std::fs::read_dir(work.path()).unwrap().count(),
+        0,
+        "no trace left"
+    );
 }
 
 #[test]
@@ -688,8 +772,13 @@ fn github_fast_path_refuses_links_and_matches_the_git_tree_digest() {
     let cache = tempfile::tempdir().unwrap();
     let work = tempfile::tempdir().unwrap();
     let source = spec("github:acme/skills", None);
-    let via_archive = git::checkout(&source, &commit, work.path(), &gh.options(cache.path(), None))
-        .unwrap();
+    let via_archive = git::checkout(
+        &source,
+        &commit,
+        work.path(),
+        &gh.options(cache.path(), None),
+    )
+    .unwrap();
     walk(&via_archive.root);
     #[cfg(unix)]
     {
@@ -717,6 +806,63 @@ fn github_fast_path_refuses_links_and_matches_the_git_tree_digest() {
     };
     assert_eq!(pdf(&via_archive.root), pdf(&via_git.root));
     assert_eq!(pdf(&via_git.root).1, ["fill.py"]);
+}
+
+/// A loopback URL nothing listens on.
+fn dead_url() -> String {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    format!("http://{}", listener.local_addr().unwrap())
+}
+
+#[test]
+fn github_falls_back_to_cloning_only_when_allowed() {
+    let h = history();
+    let hosted = tempfile::tempdir().unwrap();
+    std::fs::create_dir(hosted.path().join("acme")).unwrap();
+    git(
+        hosted.path(),
+        &[
+            "clone",
+            "-q",
+            "--bare",
+            h.repo.bare.to_str().unwrap(),
+            "acme/skills.git",
+        ],
+    );
+    let git_host = serve(git_support::http_backend::router(hosted.path().to_owned()));
+    let cache = tempfile::tempdir().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let mut opts = options(cache.path());
+    opts.github = GitHubOptions {
+        fast_path: true,
+        api_url: dead_url(),
+        archive_url: dead_url(),
+        git_url: git_host.base.clone(),
+        clone_fallback: true,
+        token_env: "TEST_GITHUB_TOKEN".into(),
+        token: Some("s3cret".into()),
+    };
+    let source = spec("github:acme/skills@v1", None);
+
+    let resolved = git::resolve(&source, &opts).unwrap();
+    assert_eq!(resolved.commit, h.a);
+    assert_eq!(
+        resolved.url, "https://github.com/acme/skills",
+        "the lock keeps GitHub's URL"
+    );
+    assert_eq!(resolved.warnings.len(), 1, "{:?}", resolved.warnings);
+    assert!(
+        resolved.warnings[0].contains("falling back to cloning"),
+        "{:?}",
+        resolved.warnings
+    );
+    let checkout = git::checkout(&source, &h.a, work.path(), &opts).unwrap();
+    assert!(read(&checkout.root, "skills/pdf/SKILL.md").contains("(v1)"));
+    assert_eq!(checkout.warnings.len(), 1, "{:?}", checkout.warnings);
+
+    opts.github.clone_fallback = false;
+    let err = git::resolve(&source, &opts).unwrap_err();
+    assert_eq!(err.exit(), Exit::Network, "{err}");
 }
 
 #[test]

@@ -54,8 +54,7 @@ pub(crate) fn open_locked(
         .write(true)
         .open(&lock_path)
         .map_err(GitError::io("open the lock file", &lock_path))?;
-    lock.lock()
-        .map_err(GitError::io("lock", &lock_path))?;
+    lock.lock().map_err(GitError::io("lock", &lock_path))?;
 
     if !path.exists() {
         if !create {
@@ -68,7 +67,8 @@ pub(crate) fn open_locked(
         Err(first) if create => {
             // A repository this cache cannot open is useless; the cache is
             // ours to rebuild (we hold its lock).
-            std::fs::remove_dir_all(&path).map_err(GitError::io("remove the broken cache", &path))?;
+            std::fs::remove_dir_all(&path)
+                .map_err(GitError::io("remove the broken cache", &path))?;
             init_bare(&path)?;
             open(&path).map_err(|_| first)?
         }

@@ -133,8 +133,9 @@ impl Finder<'_> {
                 }
             },
             Some(_) => {
-                self.warnings
-                    .push(format!("{file}: metadata.pluginRoot is not a string; plugins skipped"));
+                self.warnings.push(format!(
+                    "{file}: metadata.pluginRoot is not a string; plugins skipped"
+                ));
                 return;
             }
         };
@@ -187,7 +188,13 @@ impl Finder<'_> {
     }
 
     /// A plugin folder's skills: its `skills` entries, `skills/*`, its root.
-    fn plugin_skills(&mut self, base: &str, listed: Option<&Value>, plugin: Option<&str>, file: &str) {
+    fn plugin_skills(
+        &mut self,
+        base: &str,
+        listed: Option<&Value>,
+        plugin: Option<&str>,
+        file: &str,
+    ) {
         let listed: Vec<&str> = match listed {
             None | Some(Value::Null) => Vec::new(),
             Some(Value::String(s)) => vec![s.as_str()],
@@ -233,14 +240,16 @@ impl Finder<'_> {
             return None;
         }
         if text.len() as u64 > MAX_MANIFEST_BYTES {
-            self.warnings
-                .push(format!("{rel}: larger than {MAX_MANIFEST_BYTES} bytes; ignored"));
+            self.warnings.push(format!(
+                "{rel}: larger than {MAX_MANIFEST_BYTES} bytes; ignored"
+            ));
             return None;
         }
         match serde_json::from_str(&text) {
             Ok(v) => Some(v),
             Err(e) => {
-                self.warnings.push(format!("{rel}: not valid JSON ({e}); ignored"));
+                self.warnings
+                    .push(format!("{rel}: not valid JSON ({e}); ignored"));
                 None
             }
         }

@@ -22,13 +22,19 @@ pub enum GitError {
         url: String,
         status: u16,
         message: String,
+        /// A transient refusal (rate limit, server error): cloning instead
+        /// may still work.
+        transient: bool,
     },
 
     /// No branch, tag or commit of that name exists upstream (exit 8).
-    #[error(
-        "{url} has no branch, tag or commit `{reference}`\n  list them with `git ls-remote {url}`"
-    )]
-    UnknownRef { url: String, reference: String },
+    #[error("{url} has no branch, tag or commit `{reference}`\n  {hint}")]
+    UnknownRef {
+        url: String,
+        reference: String,
+        /// What to do: where to list the refs, or which token to set.
+        hint: String,
+    },
 
     /// A pinned commit is not (or no longer) in the repository (exit 8).
     #[error(
@@ -111,7 +117,10 @@ impl Classify for GitError {
 }
 
 impl GitError {
-    pub(crate) fn io(action: &'static str, path: impl Into<PathBuf>) -> impl FnOnce(std::io::Error) -> GitError {
+    pub(crate) fn io(
+        action: &'static str,
+        path: impl Into<PathBuf>,
+    ) -> impl FnOnce(std::io::Error) -> GitError {
         let path = path.into();
         move |source| GitError::Io {
             action,
@@ -120,9 +129,24 @@ impl GitError {
         }
     }
 
-    /// True for failures to reach a server (the GitHub fast path then falls
-    /// back to cloning), false for answers the server gave.
-    pub(crate) fn is_unreachable(&self) -> bool {
-        matches!(self, GitError::Network { .. })
+    /// True when the GitHub fast path failed in a way cloning may not:
+    /// the server was unreachable, rate-limited us or failed itself.
+    pub(crate) fn allows_clone_fallback(&self) -> bool {
+        matches!(
+            self,
+            GitError::Network { .. }
+                | GitError::GitHub {
+                    transient: true,
+                    ..
+                }
+        )
+    }
+
+    pub(crate) fn unknown_ref(url: &str, reference: &str) -> GitError {
+        GitError::UnknownRef {
+            url: url.to_owned(),
+            reference: reference.to_owned(),
+            hint: format!("list them with `git ls-remote {url}`"),
+        }
     }
 }

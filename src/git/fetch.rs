@@ -43,9 +43,7 @@ pub(crate) fn resolve_ref(
     };
     let shown = reference.unwrap_or("HEAD");
     let found = if offline {
-        candidates
-            .iter()
-            .find_map(|name| local_ref(cached, name))
+        candidates.iter().find_map(|name| local_ref(cached, name))
     } else {
         let specs: Vec<String> = match reference {
             None => vec![format!("+HEAD:{REMOTE_HEAD}")],
@@ -79,10 +77,7 @@ pub(crate) fn resolve_ref(
             what: format!("ref `{shown}`"),
         });
     }
-    Err(GitError::UnknownRef {
-        url: url.to_owned(),
-        reference: shown.to_owned(),
-    })
+    Err(GitError::unknown_ref(url, shown))
 }
 
 /// Makes sure commit `id` is in the cache repository: asks the remote for it
@@ -139,9 +134,7 @@ fn fetch(cached: &CachedRepo, url: &str, specs: &[String]) -> Result<Fetched, Gi
         .with_fetch_tags(Tags::None)
         .with_refspecs(specs.iter().map(String::as_str), Direction::Fetch)
         .map_err(|e| network(&e))?;
-    let connection = remote
-        .connect(Direction::Fetch)
-        .map_err(|e| network(&e))?;
+    let connection = remote.connect(Direction::Fetch).map_err(|e| network(&e))?;
     let prepared = connection
         .prepare_fetch(gix::progress::Discard, Default::default())
         .map_err(|e| network(&e))?;
@@ -187,10 +180,7 @@ pub(crate) fn peel_to_commit(
     })?;
     let commit = object
         .peel_to_kind(gix::object::Kind::Commit)
-        .map_err(|_| GitError::UnknownRef {
-            url: url.to_owned(),
-            reference: format!("{id} (not a commit)"),
-        })?;
+        .map_err(|_| GitError::unknown_ref(url, &format!("{id} (not a commit)")))?;
     Ok(commit.id)
 }
 

@@ -30,12 +30,14 @@ use reqwest::header::{ACCEPT, AUTHORIZATION, HeaderValue, LOCATION, USER_AGENT};
 
 use super::GitError;
 use super::spec::is_full_sha;
-use super::writer::{Claim, CheckoutLimits, SkipReason, SkippedEntry, TreeWriter, join};
+use super::writer::{CheckoutLimits, Claim, SkipReason, SkippedEntry, TreeWriter, join};
 
 pub const DEFAULT_API_URL: &str = "https://api.github.com";
 pub const DEFAULT_ARCHIVE_URL: &str = "https://codeload.github.com";
+pub const DEFAULT_GIT_URL: &str = "https://github.com";
 pub const API_URL_ENV: &str = "SKILLPM_GITHUB_API_URL";
 pub const ARCHIVE_URL_ENV: &str = "SKILLPM_GITHUB_ARCHIVE_URL";
+pub const GIT_URL_ENV: &str = "SKILLPM_GITHUB_GIT_URL";
 pub const DEFAULT_TOKEN_ENV: &str = "GITHUB_TOKEN";
 
 const MAX_REDIRECTS: usize = 5;
@@ -47,6 +49,14 @@ pub struct GitHubOptions {
     pub fast_path: bool,
     pub api_url: String,
     pub archive_url: String,
+    /// Where `<owner>/<repo>.git` is cloned from when the fast path is off
+    /// or falls back.
+    pub git_url: String,
+    /// Clone when the fast path fails for a reason cloning may not share
+    /// (unreachable, rate-limited, server error). On by default only with
+    /// GitHub's own API and archive hosts: a mirror or test setup must not
+    /// silently reach somewhere else.
+    pub clone_fallback: bool,
     /// Name of the environment variable the token came from (for messages).
     pub token_env: String,
     /// The token, read from `token_env` when the options were made. Kept in
@@ -60,6 +70,8 @@ impl std::fmt::Debug for GitHubOptions {
             .field("fast_path", &self.fast_path)
             .field("api_url", &self.api_url)
             .field("archive_url", &self.archive_url)
+            .field("git_url", &self.git_url)
+            .field("clone_fallback", &self.clone_fallback)
             .field("token_env", &self.token_env)
             .field("token", &self.token.as_ref().map(|_| "<redacted>"))
             .finish()
@@ -73,6 +85,8 @@ impl Default for GitHubOptions {
             fast_path: true,
             api_url: DEFAULT_API_URL.to_owned(),
             archive_url: DEFAULT_ARCHIVE_URL.to_owned(),
+            git_url: DEFAULT_GIT_URL.to_owned(),
+            clone_fallback: true,
             token_env: DEFAULT_TOKEN_ENV.to_owned(),
             token: None,
         }
@@ -80,32 +94,33 @@ impl Default for GitHubOptions {
 }
 
 impl GitHubOptions {
-    /// Base URLs from `SKILLPM_GITHUB_API_URL` / `SKILLPM_GITHUB_ARCHIVE_URL`
-    /// when set, and the token from `token_env` (a source's `token-env`;
-    /// `None`: `GITHUB_TOKEN`).
+    /// Base URLs from `SKILLPM_GITHUB_API_URL`, `SKILLPM_GITHUB_ARCHIVE_URL`
+    /// and `SKILLPM_GITHUB_GIT_URL` when set, and the token from `token_env`
+    /// (a source's `token-env`; `None`: `GITHUB_TOKEN`).
     pub fn from_env(token_env: Option<&str>) -> Self {
         let var = |name: &str| {
             std::env::var(name)
                 .ok()
-                .map(|v| v.trim().to_owned())
+                .map(|v| v.trim().trim_end_matches('/').to_owned())
                 .filter(|v| !v.is_empty())
         };
         let token_env = token_env.unwrap_or(DEFAULT_TOKEN_ENV).to_owned();
+        let api_url = var(API_URL_ENV).unwrap_or_else(|| DEFAULT_API_URL.to_owned());
+        let archive_url = var(ARCHIVE_URL_ENV).unwrap_or_else(|| DEFAULT_ARCHIVE_URL.to_owned());
         GitHubOptions {
             fast_path: true,
-            api_url: var(API_URL_ENV).unwrap_or_else(|| DEFAULT_API_URL.to_owned()),
-            archive_url: var(ARCHIVE_URL_ENV).unwrap_or_else(|| DEFAULT_ARCHIVE_URL.to_owned()),
+            clone_fallback: api_url == DEFAULT_API_URL && archive_url == DEFAULT_ARCHIVE_URL,
+            api_url,
+            archive_url,
+            git_url: var(GIT_URL_ENV).unwrap_or_else(|| DEFAULT_GIT_URL.to_owned()),
             token: var(&token_env),
             token_env,
         }
     }
 
-    /// True when both bases are GitHub's own: only then may a failed fast
-    /// path fall back to cloning github.com (a test or mirror setup must not
-    /// silently reach the internet).
-    pub fn uses_default_urls(&self) -> bool {
-        self.api_url.trim_end_matches('/') == DEFAULT_API_URL
-            && self.archive_url.trim_end_matches('/') == DEFAULT_ARCHIVE_URL
+    /// The URL git clones `owner/name` from.
+    pub fn clone_url(&self, owner: &str, name: &str) -> String {
+        format!("{}/{owner}/{name}.git", self.git_url.trim_end_matches('/'))
     }
 }
 
@@ -204,6 +219,7 @@ impl<'a> GitHub<'a> {
                     url: url.to_string(),
                     status: response.status().as_u16(),
                     message: "a redirect without a usable Location".into(),
+                    transient: false,
                 })?;
             url = next;
         }
@@ -211,6 +227,7 @@ impl<'a> GitHub<'a> {
             url: url.to_string(),
             status: 310,
             message: format!("more than {MAX_REDIRECTS} redirects"),
+            transient: false,
         })
     }
 
@@ -237,6 +254,7 @@ impl<'a> GitHub<'a> {
             url,
             status: status.as_u16(),
             message: hint,
+            transient: limited || status.as_u16() == 429 || status.is_server_error(),
         }
     }
 
@@ -253,6 +271,10 @@ impl<'a> GitHub<'a> {
                 return Err(GitError::UnknownRef {
                     url: format!("https://github.com/{}/{}", self.owner, self.name),
                     reference: shown.to_owned(),
+                    hint: format!(
+                        "check the name; a private repository also needs a token in ${}",
+                        self.options.token_env
+                    ),
                 });
             }
             _ => return Err(self.failure(response, "the commit")),
@@ -267,6 +289,7 @@ impl<'a> GitHub<'a> {
                 url: url.to_string(),
                 status: 200,
                 message: "the answer is not a commit id (is the base URL a GitHub API?)".into(),
+                transient: false,
             });
         }
         if let Some(pinned) = reference.filter(|r| is_full_sha(r))
@@ -430,9 +453,7 @@ pub(crate) fn extract(
         }
         let rest: Vec<&[u8]> = segments.collect();
         // Keep only what lies below the subpath.
-        if rest.len() < prefix.len()
-            || rest.iter().zip(&prefix).any(|(a, b)| *a != b.as_bytes())
-        {
+        if rest.len() < prefix.len() || rest.iter().zip(&prefix).any(|(a, b)| *a != b.as_bytes()) {
             continue;
         }
         let inside = &rest[prefix.len()..];
@@ -501,7 +522,11 @@ pub(crate) fn extract(
         if kind.is_dir() {
             writer.dir(&path)?;
         } else if kind.is_file() || kind == tar::EntryType::Continuous {
-            let executable = entry.header().mode().map(|m| m & 0o111 != 0).unwrap_or(false);
+            let executable = entry
+                .header()
+                .mode()
+                .map(|m| m & 0o111 != 0)
+                .unwrap_or(false);
             writer.file(&path, executable, &mut entry, read_error)?;
         } else if kind.is_symlink() {
             let target = entry

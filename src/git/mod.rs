@@ -36,8 +36,8 @@ use std::path::{Path, PathBuf};
 pub use discover::{Discovery, FoundSkill, discover_skills};
 pub use error::GitError;
 pub use github::{
-    API_URL_ENV, ARCHIVE_URL_ENV, DEFAULT_API_URL, DEFAULT_ARCHIVE_URL, DEFAULT_TOKEN_ENV,
-    GitHubOptions,
+    API_URL_ENV, ARCHIVE_URL_ENV, DEFAULT_API_URL, DEFAULT_ARCHIVE_URL, DEFAULT_GIT_URL,
+    DEFAULT_TOKEN_ENV, GIT_URL_ENV, GitHubOptions,
 };
 pub use spec::{GitSpec, Repo, is_full_sha, parse_git_spec};
 pub use writer::{CheckoutLimits, SkipReason, SkippedEntry};
@@ -61,7 +61,10 @@ pub struct GitOptions {
 impl GitOptions {
     /// Options for the real cache (`cache_root()/git`), GitHub bases and
     /// token from the environment ([`GitHubOptions::from_env`]), default limits.
-    pub fn new(offline: bool, token_env: Option<&str>) -> Result<GitOptions, crate::cache::NoCacheDir> {
+    pub fn new(
+        offline: bool,
+        token_env: Option<&str>,
+    ) -> Result<GitOptions, crate::cache::NoCacheDir> {
         Ok(GitOptions {
             cache_dir: crate::cache::cache_root()?.join(CACHE_SUBDIR),
             offline,
@@ -99,16 +102,17 @@ pub fn resolve(spec: &GitSpec, options: &GitOptions) -> Result<Resolved, GitErro
                     warnings,
                 });
             }
-            Err(e) if e.is_unreachable() && options.github.uses_default_urls() => {
-                warnings.push(fallback_warning(&e, &url));
+            Err(e) if e.allows_clone_fallback() && options.github.clone_fallback => {
+                warnings.push(fallback_warning(&e, &clone_url(spec, options)));
             }
             Err(e) => return Err(e),
         }
     }
-    let cached = open_cache(options, &url, || {
+    let remote = clone_url(spec, options);
+    let cached = open_cache(options, &remote, || {
         format!("ref `{}`", spec.reference.as_deref().unwrap_or("HEAD"))
     })?;
-    let commit = fetch::resolve_ref(&cached, &url, spec.reference.as_deref(), options.offline)?;
+    let commit = fetch::resolve_ref(&cached, &remote, spec.reference.as_deref(), options.offline)?;
     Ok(Resolved {
         commit: commit.to_string(),
         url,
@@ -252,31 +256,49 @@ pub fn checkout(
                 checkout.skipped = skipped;
                 return Ok(checkout);
             }
-            Err(e) if e.is_unreachable() && options.github.uses_default_urls() => {
-                checkout.warnings.push(fallback_warning(&e, &url));
+            Err(e) if e.allows_clone_fallback() && options.github.clone_fallback => {
+                checkout
+                    .warnings
+                    .push(fallback_warning(&e, &clone_url(spec, options)));
                 empty_folder(&checkout.root)?;
             }
             Err(e) => return Err(e),
         }
     }
 
-    let cached = open_cache(options, &url, || format!("commit {commit}"))?;
+    let remote = clone_url(spec, options);
+    let cached = open_cache(options, &remote, || format!("commit {commit}"))?;
     let id = gix::ObjectId::from_hex(commit.as_bytes()).map_err(|e| GitError::Spec {
         input: commit.clone(),
         message: format!("not a commit id: {e}"),
     })?;
-    fetch::ensure_commit(&cached, &url, id, options.offline)?;
-    let peeled = fetch::peel_to_commit(&cached, &url, id)?;
+    fetch::ensure_commit(&cached, &remote, id, options.offline)?;
+    let peeled = fetch::peel_to_commit(&cached, &remote, id)?;
     if peeled != id {
         return Err(GitError::CommitMismatch {
-            url,
+            url: remote,
             expected: commit,
             found: peeled.to_string(),
         });
     }
-    checkout.skipped =
-        tree::write_commit_tree(&cached, &url, id, subpath, &checkout.root, options.limits)?;
+    checkout.skipped = tree::write_commit_tree(
+        &cached,
+        &remote,
+        id,
+        subpath,
+        &checkout.root,
+        options.limits,
+    )?;
     Ok(checkout)
+}
+
+/// Where git fetches `spec` from (and the cache key): the URL itself, or
+/// for GitHub `<git_url>/<owner>/<repo>.git`.
+fn clone_url(spec: &GitSpec, options: &GitOptions) -> String {
+    match &spec.repo {
+        Repo::GitHub { owner, name } => options.github.clone_url(owner, name),
+        Repo::Url(url) => url.clone(),
+    }
 }
 
 /// Opens (or, online, creates) the cache repository for `url`.

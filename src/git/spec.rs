@@ -239,8 +239,8 @@ fn parse_url(scheme: &str, text: &str) -> Result<Option<Parsed>, String> {
     match scheme {
         "http" | "https" => {
             let (without_fragment, fragment) = split_fragment(text);
-            let url = url::Url::parse(without_fragment)
-                .map_err(|e| format!("not a valid URL: {e}"))?;
+            let url =
+                url::Url::parse(without_fragment).map_err(|e| format!("not a valid URL: {e}"))?;
             if !url.password().unwrap_or("").is_empty() || !url.username().is_empty() {
                 return Err("credentials in the URL would be written to skills.lock; \
                      remove them and let a git credential helper supply them"
@@ -331,7 +331,9 @@ fn parse_github_url(url: &url::Url, fragment: Option<&str>) -> Result<Parsed, St
 fn github_repo(owner: &str, name: &str) -> Result<Repo, String> {
     let owner_ok = !owner.is_empty()
         && owner.len() <= 39
-        && owner.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
+        && owner
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-');
     let name_ok = !name.is_empty()
         && name.len() <= 100
         && name != "."
@@ -547,7 +549,9 @@ mod tests {
     #[test]
     fn refs_are_checked_and_agree() {
         let base = Path::new("/");
-        let spec = parse_git_spec("github:a/b", Some("main"), base).unwrap().unwrap();
+        let spec = parse_git_spec("github:a/b", Some("main"), base)
+            .unwrap()
+            .unwrap();
         assert_eq!(spec.reference.as_deref(), Some("main"));
         assert!(parse_git_spec("github:a/b@v1", Some("v2"), base).is_err());
         assert!(parse_git_spec("github:a/b@v1", Some("v1"), base).is_ok());
@@ -584,7 +588,13 @@ mod tests {
 
     #[test]
     fn bad_github_names() {
-        for bad in ["github:", "github:a", "github:a/", "github:a b/c", "github:a/.."] {
+        for bad in [
+            "github:",
+            "github:a",
+            "github:a/",
+            "github:a b/c",
+            "github:a/..",
+        ] {
             assert!(
                 parse_git_spec(bad, None, Path::new("/")).is_err(),
                 "{bad} accepted"

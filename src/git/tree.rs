@@ -13,7 +13,7 @@ use gix::objs::tree::EntryKind;
 
 use super::GitError;
 use super::cache::CachedRepo;
-use super::writer::{Claim, CheckoutLimits, SkipReason, SkippedEntry, TreeWriter};
+use super::writer::{CheckoutLimits, Claim, SkipReason, SkippedEntry, TreeWriter};
 
 /// Writes the tree of `commit` at `subpath` into `dest` (an existing, empty
 /// folder). Returns the entries skipped, relative to `subpath`.
@@ -46,7 +46,9 @@ pub(crate) fn write_commit_tree(
             let tree = repo
                 .find_tree(tree_id)
                 .map_err(|e| cache_err(format!("tree {tree_id}"), &e))?;
-            let entry = tree.find_entry(segment).map(|e| (e.mode().kind(), e.object_id()));
+            let entry = tree
+                .find_entry(segment)
+                .map(|e| (e.mode().kind(), e.object_id()));
             tree_id = match entry {
                 Some((EntryKind::Tree, id)) => id,
                 Some((EntryKind::Link, _)) => {
@@ -108,14 +110,19 @@ pub(crate) fn write_commit_tree(
                     let blob = repo
                         .find_blob(oid)
                         .map_err(|e| cache_err(format!("blob {oid}"), &e))?;
-                    writer.file(&path, kind == EntryKind::BlobExecutable, &blob.data[..], |e| {
-                        cache_err(format!("blob {oid}"), &e)
-                    })?;
+                    writer.file(
+                        &path,
+                        kind == EntryKind::BlobExecutable,
+                        &blob.data[..],
+                        |e| cache_err(format!("blob {oid}"), &e),
+                    )?;
                 }
                 EntryKind::Link => {
                     let target = repo
                         .find_blob(oid)
-                        .map(|b| String::from_utf8_lossy(&b.data[..b.data.len().min(1024)]).into_owned())
+                        .map(|b| {
+                            String::from_utf8_lossy(&b.data[..b.data.len().min(1024)]).into_owned()
+                        })
                         .unwrap_or_default();
                     writer.skip(path, SkipReason::Symlink { target });
                 }

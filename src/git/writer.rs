@@ -93,7 +93,10 @@ impl fmt::Display for SkipReason {
                  on macOS or Windows"
             ),
             SkipReason::TooLarge { size, limit } => {
-                write!(f, "the file is {size} bytes, above the limit of {limit} bytes")
+                write!(
+                    f,
+                    "the file is {size} bytes, above the limit of {limit} bytes"
+                )
             }
         }
     }

@@ -23,7 +23,9 @@ pub fn router(project_root: PathBuf) -> axum::Router {
 
 async fn handle(State(root): State<Arc<PathBuf>>, request: Request) -> Response {
     let (parts, body) = request.into_parts();
-    let body = axum::body::to_bytes(body, 64 << 20).await.unwrap_or_default();
+    let body = axum::body::to_bytes(body, 64 << 20)
+        .await
+        .unwrap_or_default();
     let header = |name: &str| {
         parts
             .headers

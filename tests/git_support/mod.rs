@@ -19,8 +19,18 @@ use tempfile::TempDir;
 /// stderr) on failure; returns trimmed stdout.
 pub fn git(dir: &Path, args: &[&str]) -> String {
     let output = Command::new("git")
-        .args(["-c", "user.name=Test", "-c", "user.email=test@example.invalid"])
-        .args(["-c", "init.defaultBranch=main", "-c", "commit.gpgsign=false"])
+        .args([
+            "-c",
+            "user.name=Test",
+            "-c",
+            "user.email=test@example.invalid",
+        ])
+        .args([
+            "-c",
+            "init.defaultBranch=main",
+            "-c",
+            "commit.gpgsign=false",
+        ])
         .args(["-c", "tag.gpgsign=false", "-c", "core.autocrlf=false"])
         .args(args)
         .current_dir(dir)
@@ -53,7 +63,10 @@ impl Repo {
         let bare = dir.path().join(format!("{name}.git"));
         std::fs::create_dir_all(&work).unwrap();
         git(&work, &["init", "-q"]);
-        git(dir.path(), &["init", "-q", "--bare", bare.to_str().unwrap()]);
+        git(
+            dir.path(),
+            &["init", "-q", "--bare", bare.to_str().unwrap()],
+        );
         git(&work, &["remote", "add", "origin", bare.to_str().unwrap()]);
         Repo {
             _dir: dir,
