@@ -9,5 +9,6 @@ pub mod cli;
 pub mod digest;
 pub mod error;
 pub mod ops;
+pub mod publish;
 pub mod skill;
 pub mod ui;

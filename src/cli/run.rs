@@ -18,6 +18,14 @@ pub fn run(cli: Cli) -> anyhow::Result<Exit> {
     ctx.offline = g.offline;
 
     match cli.command {
+        Command::Publish(args) => {
+            let report = crate::ops::publish::publish(&ctx, &args.options())?;
+            emit(&ctx, &report, Exit::Success)
+        }
+        Command::Keygen(args) => {
+            let report = crate::ops::publish::keygen(&ctx, &args.options())?;
+            emit(&ctx, &report, Exit::Success)
+        }
         Command::Check(_) | Command::List(_) | Command::Show(_) => Err(OpError::new(
             Exit::Other,
             "this command is not built yet",

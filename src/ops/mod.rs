@@ -6,6 +6,8 @@ use std::path::PathBuf;
 
 use crate::ui::Ui;
 
+pub mod publish;
+
 /// What every operation may need to know about the invocation.
 #[derive(Debug, Clone)]
 pub struct Context {
