@@ -50,6 +50,8 @@ pub enum Command {
     /// Load one skill by name, as an agent's skill tool does.
     Show(ShowArgs),
     /// Build a static registry site (both discovery paths, archives, signature).
+    // `--version N` is the index version here, not skillpm's own version.
+    #[command(disable_version_flag = true)]
     Publish(publish::PublishArgs),
     /// Create a minisign key pair for signing published indexes.
     Keygen(publish::KeygenArgs),
