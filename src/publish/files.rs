@@ -116,6 +116,13 @@ pub fn check_portable_path(path: &str) -> Result<(), String> {
             ));
         }
     }
+    if !fits_ustar(path) {
+        return Err(format!(
+            "is too long ({} bytes) for a portable tar archive: at most 100 bytes after a folder \
+             boundary that leaves at most 155 before it",
+            path.len()
+        ));
+    }
     for segment in path.split('/') {
         match segment {
             "" => return Err("has an empty path segment".into()),
@@ -134,6 +141,22 @@ pub fn check_portable_path(path: &str) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// Whether a ustar header can hold `path`: whole in `name` (100 bytes), or
+/// split at a `/` into `prefix` (155) and `name` (100), the split `tar` makes.
+fn fits_ustar(path: &str) -> bool {
+    if path.len() <= 100 {
+        return true;
+    }
+    let head = &path[..path.len().min(156)];
+    match head.rfind('/') {
+        Some(split) => {
+            let name = &path[split + 1..];
+            !name.is_empty() && name.len() <= 100
+        }
+        None => false,
+    }
 }
 
 fn describe_char(c: char) -> String {
@@ -169,6 +192,7 @@ mod tests {
             "references/a/b/c.md",
             "console.md",
             "com0.txt",
+            &format!("{}/{}", "d".repeat(155), "f".repeat(100)),
         ] {
             assert_eq!(check_portable_path(ok), Ok(()), "{ok}");
         }
@@ -190,6 +214,9 @@ mod tests {
             ("assets/CON.txt", "reserved device name"),
             ("lpt9", "reserved device name"),
             ("Aux.tar.gz", "reserved device name"),
+            (&"x".repeat(101), "too long"),
+            (&format!("{}/{}", "d".repeat(156), "f"), "too long"),
+            (&format!("{}/{}", "d".repeat(10), "f".repeat(101)), "too long"),
         ] {
             let err = check_portable_path(bad).expect_err(bad);
             assert!(err.contains(why), "{bad}: {err}");

@@ -1,13 +1,19 @@
 //! Deterministic archives: the same files always give the same bytes, on any
 //! machine, at any time, whoever runs the publish.
 //!
-//! What could vary is pinned: entry order (byte order of paths, each folder
-//! just before its first file), timestamps (1980-01-01, the earliest time a
-//! zip can hold, so both formats agree), owners (uid/gid 0, no user or group
-//! names), modes (0644, or 0755 when the owner-execute bit is set; folders
-//! 0755), and the gzip header (mtime 0, no file name, OS byte 255 "unknown").
-//! The compression level is fixed too; the compressor itself (zlib-rs through
-//! flate2) is pinned by Cargo.lock.
+//! What could vary is pinned: entry order (byte order of paths), timestamps
+//! (1980-01-01, the earliest time a zip can hold, so both formats agree),
+//! owners (uid/gid 0, no user or group names), modes (0644, or 0755 when the
+//! owner-execute bit is set), and the gzip header (mtime 0, no file name, OS
+//! byte 255 "unknown"). The compression level is fixed too; the compressor
+//! itself (zlib-rs through flate2) is pinned by Cargo.lock.
+//!
+//! Archives hold regular files only: every unpacker creates the folders, and
+//! folder entries would carry modes that no executable bit decides. Tar
+//! headers are plain ustar (long paths split into `prefix`/`name`), never GNU
+//! long-name records, which some readers (the vercel-labs `skills` CLI among
+//! them) do not understand; `files::check_portable_path` keeps every path
+//! within what ustar can hold.
 
 use std::io::{Cursor, Write};
 
@@ -21,28 +27,6 @@ pub const ARCHIVE_MTIME: u64 = 315_532_800;
 const GZIP_OS_UNKNOWN: u8 = 255;
 const LEVEL: u32 = 9;
 
-/// One archive member in write order: a folder (path ends in `/`) or a file.
-enum Member<'a> {
-    Dir(String),
-    File(&'a SkillFile),
-}
-
-/// Folders first needed by each file, then the file, in the files' order.
-fn members(files: &[SkillFile]) -> Vec<Member<'_>> {
-    let mut out = Vec::new();
-    let mut made: std::collections::BTreeSet<&str> = Default::default();
-    for file in files {
-        for (end, _) in file.path.match_indices('/') {
-            let dir = &file.path[..end];
-            if made.insert(dir) {
-                out.push(Member::Dir(format!("{dir}/")));
-            }
-        }
-        out.push(Member::File(file));
-    }
-    out
-}
-
 fn mode_of(file: &SkillFile) -> u32 {
     if file.executable { 0o755 } else { 0o644 }
 }
@@ -54,25 +38,17 @@ pub fn tar_gz(files: &[SkillFile]) -> std::io::Result<Vec<u8>> {
         .operating_system(GZIP_OS_UNKNOWN)
         .write(Vec::new(), Compression::new(LEVEL));
     let mut builder = tar::Builder::new(gz);
-    for member in members(files) {
-        let mut header = tar::Header::new_gnu();
+    for file in files {
+        let mut header = tar::Header::new_ustar();
+        header.set_path(&file.path)?;
+        header.set_entry_type(tar::EntryType::Regular);
+        header.set_mode(mode_of(file));
+        header.set_size(file.bytes.len() as u64);
         header.set_mtime(ARCHIVE_MTIME);
         header.set_uid(0);
         header.set_gid(0);
-        match member {
-            Member::Dir(path) => {
-                header.set_entry_type(tar::EntryType::Directory);
-                header.set_mode(0o755);
-                header.set_size(0);
-                builder.append_data(&mut header, &path, std::io::empty())?;
-            }
-            Member::File(file) => {
-                header.set_entry_type(tar::EntryType::Regular);
-                header.set_mode(mode_of(file));
-                header.set_size(file.bytes.len() as u64);
-                builder.append_data(&mut header, &file.path, file.bytes.as_slice())?;
-            }
-        }
+        header.set_cksum();
+        builder.append(&header, file.bytes.as_slice())?;
     }
     let gz = builder.into_inner()?;
     gz.finish()
@@ -87,16 +63,9 @@ pub fn zip(files: &[SkillFile]) -> zip::result::ZipResult<Vec<u8>> {
         .last_modified_time(zip::DateTime::default())
         .system(zip::System::Unix);
     let mut writer = zip::ZipWriter::new(Cursor::new(Vec::new()));
-    for member in members(files) {
-        match member {
-            Member::Dir(path) => {
-                writer.add_directory(path, base.unix_permissions(0o755))?;
-            }
-            Member::File(file) => {
-                writer.start_file(file.path.as_str(), base.unix_permissions(mode_of(file)))?;
-                writer.write_all(&file.bytes)?;
-            }
-        }
+    for file in files {
+        writer.start_file(file.path.as_str(), base.unix_permissions(mode_of(file)))?;
+        writer.write_all(&file.bytes)?;
     }
     Ok(writer.finish()?.into_inner())
 }
@@ -148,31 +117,35 @@ mod tests {
             [
                 ("SKILL.md", 0o644),
                 ("a-b.txt", 0o644),
-                ("a/", 0o755),
                 ("a/b.txt", 0o644),
-                ("scripts/", 0o755),
                 ("scripts/run.sh", 0o755),
             ]
         );
-        assert_eq!(seen[5].2, b"#!/bin/sh\necho hi\n");
+        assert_eq!(seen[3].2, b"#!/bin/sh\necho hi\n");
     }
 
+    /// Readers that know only ustar (no GNU long names) must still see every
+    /// path: read the raw `name` and `prefix` fields the way they do.
     #[test]
-    fn long_paths_survive_the_tar_round_trip() {
-        let long = format!("references/{}/deep.md", "x".repeat(120));
+    fn long_paths_use_the_ustar_prefix_not_gnu_records() {
+        let long = format!("references/{}/{}.md", "d".repeat(120), "f".repeat(90));
+        assert!(long.len() > 200);
         let files = vec![SkillFile {
             path: long.clone(),
             bytes: b"deep".to_vec(),
             executable: false,
         }];
-        let bytes = tar_gz(&files).unwrap();
-        let mut archive = tar::Archive::new(flate2::read::GzDecoder::new(bytes.as_slice()));
-        let paths: Vec<String> = archive
-            .entries()
-            .unwrap()
-            .map(|e| e.unwrap().path().unwrap().to_string_lossy().into_owned())
-            .collect();
-        assert_eq!(paths.last(), Some(&long));
+        let gz = tar_gz(&files).unwrap();
+        let mut raw = Vec::new();
+        flate2::read::GzDecoder::new(gz.as_slice()).read_to_end(&mut raw).unwrap();
+        let field = |from: usize, len: usize| {
+            let bytes = &raw[from..from + len];
+            let end = bytes.iter().position(|&b| b == 0).unwrap_or(len);
+            String::from_utf8(bytes[..end].to_vec()).unwrap()
+        };
+        assert_eq!(raw[156], b'0', "a regular-file header comes first, no 'L' record");
+        assert_eq!(&raw[257..263], b"ustar\0");
+        assert_eq!(format!("{}/{}", field(345, 155), field(0, 100)), long);
     }
 
     #[test]
@@ -200,9 +173,7 @@ mod tests {
             [
                 ("SKILL.md", 0o644),
                 ("a-b.txt", 0o644),
-                ("a/", 0o755),
                 ("a/b.txt", 0o644),
-                ("scripts/", 0o755),
                 ("scripts/run.sh", 0o755),
             ]
         );
