@@ -53,7 +53,11 @@ fn snapshot(dir: &Path) -> BTreeMap<String, (Vec<u8>, bool)> {
                 walk(root, &path, out);
             } else {
                 assert!(kind.is_file(), "{} is not a regular file", path.display());
-                let rel = path.strip_prefix(root).unwrap().to_string_lossy().replace('\\', "/");
+                let rel = path
+                    .strip_prefix(root)
+                    .unwrap()
+                    .to_string_lossy()
+                    .replace('\\', "/");
                 let meta = entry.metadata().unwrap();
                 out.insert(rel, (std::fs::read(&path).unwrap(), is_executable(&meta)));
             }
@@ -147,8 +151,17 @@ fn publish_to(home: &Path, skills: &Path, out: &Path, extra: &[&str]) -> serde_j
 
 /// Runs keygen into `<dir>/<name>.{key,pub}`; returns (secret path, `RW…` line).
 fn keygen(home: &Path, prefix: &Path) -> (PathBuf, String) {
-    let output = skillpm(home).arg("keygen").arg("--out").arg(prefix).output().unwrap();
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let output = skillpm(home)
+        .arg("keygen")
+        .arg("--out")
+        .arg(prefix)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     let line = String::from_utf8(output.stdout).unwrap().trim().to_owned();
     (prefix.with_extension("key"), line)
 }
@@ -182,7 +195,10 @@ fn publishing_the_same_skills_twice_gives_identical_bytes() {
     copy_tree(&fixture_skills(), &copy);
     publish_to(home.path(), &copy, &second, &["--zip"]);
     let (a, b) = (snapshot(&first), snapshot(&second));
-    assert!(a.len() > 60, "a fixture site has every file twice plus archives");
+    assert!(
+        a.len() > 60,
+        "a fixture site has every file twice plus archives"
+    );
     assert_eq!(differences(&a, &b), Vec::<String>::new());
 
     // Publishing over an identical site writes nothing and says so.
@@ -214,15 +230,27 @@ fn publishing_the_same_skills_twice_gives_identical_bytes() {
 fn invalid_skills_are_refused_with_checks_messages_and_nothing_is_written() {
     let home = TempDir::new().unwrap();
     let skills = home.path().join("skills");
-    write(&skills.join("good/SKILL.md"), &skill_md("good", "A fine skill."));
-    write(&skills.join("renamed/SKILL.md"), &skill_md("other-name", "Name differs from folder."));
-    write(&skills.join("broken/SKILL.md"), "---\nname: broken\ndescription: [unclosed\n---\n");
+    write(
+        &skills.join("good/SKILL.md"),
+        &skill_md("good", "A fine skill."),
+    );
+    write(
+        &skills.join("renamed/SKILL.md"),
+        &skill_md("other-name", "Name differs from folder."),
+    );
+    write(
+        &skills.join("broken/SKILL.md"),
+        "---\nname: broken\ndescription: [unclosed\n---\n",
+    );
     write(&skills.join("empty/README.md"), "no SKILL.md here\n");
 
     // An earlier good site must survive the refused publish untouched.
     let out = home.path().join("site");
     let only_good = home.path().join("only-good");
-    write(&only_good.join("good/SKILL.md"), &skill_md("good", "A fine skill."));
+    write(
+        &only_good.join("good/SKILL.md"),
+        &skill_md("good", "A fine skill."),
+    );
     publish_to(home.path(), &only_good, &out, &[]);
     let before = snapshot(&out);
 
@@ -235,12 +263,19 @@ fn invalid_skills_are_refused_with_checks_messages_and_nothing_is_written() {
         .unwrap();
     assert_eq!(output.status.code(), Some(5));
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("3 of 4 skills failed `skillpm check`"), "{stderr}");
+    assert!(
+        stderr.contains("3 of 4 skills failed `skillpm check`"),
+        "{stderr}"
+    );
     for bad in ["renamed", "broken", "empty"] {
         let check = skillpm::skill::check_skill_dir(&skills.join(bad), None);
         assert!(!check.errors.is_empty(), "{bad} should be invalid");
         for error in &check.errors {
-            assert!(stderr.contains(&error.message), "missing `{}` in:\n{stderr}", error.message);
+            assert!(
+                stderr.contains(&error.message),
+                "missing `{}` in:\n{stderr}",
+                error.message
+            );
         }
     }
     assert!(stderr.contains("renamed/SKILL.md"), "{stderr}");
@@ -319,8 +354,13 @@ fn unsafe_trees_and_wrong_targets_are_refused_without_touching_the_old_site() {
         .arg(&precious)
         .assert()
         .code(2)
-        .stderr(predicates::str::contains("holds no site published by skillpm"));
-    assert_eq!(std::fs::read_to_string(precious.join("thesis.tex")).unwrap(), "years of work\n");
+        .stderr(predicates::str::contains(
+            "holds no site published by skillpm",
+        ));
+    assert_eq!(
+        std::fs::read_to_string(precious.join("thesis.tex")).unwrap(),
+        "years of work\n"
+    );
 
     // Nor may the site swallow the skills, or the skills the site.
     skillpm(home.path())
@@ -355,7 +395,14 @@ fn signed_sites_verify_and_carry_version_and_expiry() {
         home.path(),
         &skills,
         &out,
-        &["--sign", key_arg, "--version", "7", "--expires-at", "2031-02-03T04:05:06Z"],
+        &[
+            "--sign",
+            key_arg,
+            "--version",
+            "7",
+            "--expires-at",
+            "2031-02-03T04:05:06Z",
+        ],
     );
     assert_eq!(report["signature"]["version"], 7);
     assert_eq!(report["signature"]["public_key"], public.as_str());
@@ -377,7 +424,14 @@ fn signed_sites_verify_and_carry_version_and_expiry() {
         home.path(),
         &skills,
         &out,
-        &["--sign", key_arg, "--version", "7", "--expires-at", "2031-02-03T04:05:06Z"],
+        &[
+            "--sign",
+            key_arg,
+            "--version",
+            "7",
+            "--expires-at",
+            "2031-02-03T04:05:06Z",
+        ],
     );
     assert_eq!(same["changed"], false);
     assert_eq!(same["signature"]["reused"], true);
@@ -401,18 +455,40 @@ fn signed_sites_verify_and_carry_version_and_expiry() {
     let signature = std::fs::read_to_string(out.join(SIGNATURE)).unwrap();
     assert_eq!(verify(&public, &index, &signature).unwrap(), "version=8");
     let listed = &read_json(&out.join(INDEX))["skills"][4]["files"];
-    assert!(listed.as_array().unwrap().iter().any(|f| f == "references/NEW.md"), "{listed}");
+    assert!(
+        listed
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f == "references/NEW.md"),
+        "{listed}"
+    );
 
     // Going back, or reusing a version for different content, is refused.
     let published = snapshot(&out);
     for (version, needle) in [("3", "lower than version 8"), ("8", "already published")] {
-        write(&skills.join("pdf-tools/references/NEW.md"), &format!("v{version}\n"));
+        write(
+            &skills.join("pdf-tools/references/NEW.md"),
+            &format!("v{version}\n"),
+        );
         skillpm(home.path())
-            .args(["publish", "skills", "--out", "site", "--sign", key_arg, "--version", version])
+            .args([
+                "publish",
+                "skills",
+                "--out",
+                "site",
+                "--sign",
+                key_arg,
+                "--version",
+                version,
+            ])
             .assert()
             .code(2)
             .stderr(predicates::str::contains(needle));
-        assert_eq!(differences(&published, &snapshot(&out)), Vec::<String>::new());
+        assert_eq!(
+            differences(&published, &snapshot(&out)),
+            Vec::<String>::new()
+        );
     }
 
     // An expiry in the past would freeze every client at once.
@@ -493,7 +569,8 @@ fn committed_registry_fixtures_are_fresh() {
         diff.join("\n  ")
     );
 
-    let public = std::fs::read_to_string(repo().join("registry-fixtures/keys/fixture.pub")).unwrap();
+    let public =
+        std::fs::read_to_string(repo().join("registry-fixtures/keys/fixture.pub")).unwrap();
     assert!(public.contains("PUBLIC TEST KEY"), "{public}");
     let public = public.lines().nth(1).unwrap();
     let index = std::fs::read(committed.join(INDEX)).unwrap();
@@ -503,7 +580,10 @@ fn committed_registry_fixtures_are_fresh() {
         format!("version=1 expires={FIXTURE_EXPIRES}")
     );
     let secret = std::fs::read_to_string(&key).unwrap();
-    assert!(secret.starts_with("untrusted comment: PUBLIC TEST KEY"), "{secret}");
+    assert!(
+        secret.starts_with("untrusted comment: PUBLIC TEST KEY"),
+        "{secret}"
+    );
 }
 
 /// The fixture site as each reader sees it: skillpm's v0.2.0 entries (digest
@@ -524,8 +604,20 @@ fn fixture_site_matches_what_every_reader_expects() {
 
     let v2_skills = v2["skills"].as_array().unwrap();
     let v1_skills = v1["skills"].as_array().unwrap();
-    let names: Vec<&str> = v2_skills.iter().map(|s| s["name"].as_str().unwrap()).collect();
-    assert_eq!(names, ["api-client", "brand-guidelines", "csv-report", "git-changelog", "pdf-tools"]);
+    let names: Vec<&str> = v2_skills
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "api-client",
+            "brand-guidelines",
+            "csv-report",
+            "git-changelog",
+            "pdf-tools"
+        ]
+    );
     assert_eq!(v1_skills.len(), v2_skills.len());
 
     for (entry, legacy) in v2_skills.iter().zip(v1_skills) {
@@ -538,28 +630,52 @@ fn fixture_site_matches_what_every_reader_expects() {
         assert_eq!(entry["url"], format!("{name}.tar.gz"));
         assert!(!entry["description"].as_str().unwrap().is_empty());
         if let Some(version) = entry.get("version") {
-            assert!(version.is_string(), "OpenCode needs a string version: {version}");
+            assert!(
+                version.is_string(),
+                "OpenCode needs a string version: {version}"
+            );
         }
         let files: Vec<&str> = entry["files"]
             .as_array()
             .unwrap()
             .iter()
-            .map(|f| f.as_str().expect("files must be strings for vercel-labs and OpenCode"))
+            .map(|f| {
+                f.as_str()
+                    .expect("files must be strings for vercel-labs and OpenCode")
+            })
             .collect();
         assert_eq!(files[0], "SKILL.md");
-        assert!(files.iter().all(|f| !f.starts_with('/') && !f.contains("..")));
+        assert!(
+            files
+                .iter()
+                .all(|f| !f.starts_with('/') && !f.contains(".."))
+        );
 
         let source = snapshot(&fixture_skills().join(name));
         let mut sorted = files.clone();
         sorted.sort();
-        assert_eq!(sorted, source.keys().map(String::as_str).collect::<Vec<_>>());
+        assert_eq!(
+            sorted,
+            source.keys().map(String::as_str).collect::<Vec<_>>()
+        );
         for root in [".well-known/agent-skills", ".well-known/skills"] {
             let served = snapshot(&site.join(root).join(name));
-            assert_eq!(differences(&source, &served), Vec::<String>::new(), "{root}/{name}");
+            assert_eq!(
+                differences(&source, &served),
+                Vec::<String>::new(),
+                "{root}/{name}"
+            );
         }
 
-        let archive = std::fs::read(site.join(".well-known/agent-skills").join(format!("{name}.tar.gz"))).unwrap();
-        assert_eq!(entry["digest"], skillpm::digest::Digest::of_bytes(&archive).to_string());
+        let archive = std::fs::read(
+            site.join(".well-known/agent-skills")
+                .join(format!("{name}.tar.gz")),
+        )
+        .unwrap();
+        assert_eq!(
+            entry["digest"],
+            skillpm::digest::Digest::of_bytes(&archive).to_string()
+        );
         let mut unpacked = BTreeMap::new();
         let mut tar = tar::Archive::new(flate2::read::GzDecoder::new(archive.as_slice()));
         for member in tar.entries().unwrap() {
@@ -573,12 +689,20 @@ fn fixture_site_matches_what_every_reader_expects() {
             member.read_to_end(&mut bytes).unwrap();
             unpacked.insert(path, (bytes, exec));
         }
-        assert_eq!(differences(&source, &unpacked), Vec::<String>::new(), "{name}.tar.gz");
+        assert_eq!(
+            differences(&source, &unpacked),
+            Vec::<String>::new(),
+            "{name}.tar.gz"
+        );
     }
 
     // The skill with agent metadata declares an env var and an MCP server.
-    let openai = std::fs::read_to_string(fixture_skills().join("api-client/agents/openai.yaml")).unwrap();
-    assert!(openai.contains("type: \"env_var\"") && openai.contains("type: \"mcp\""), "{openai}");
+    let openai =
+        std::fs::read_to_string(fixture_skills().join("api-client/agents/openai.yaml")).unwrap();
+    assert!(
+        openai.contains("type: \"env_var\"") && openai.contains("type: \"mcp\""),
+        "{openai}"
+    );
 }
 
 #[test]
@@ -603,7 +727,10 @@ fn keygen_refuses_to_overwrite_without_force() {
 
     // Only the public half left over still blocks a new key.
     std::fs::remove_file(&secret).unwrap();
-    skillpm(home.path()).args(["keygen", "--out", "release"]).assert().code(2);
+    skillpm(home.path())
+        .args(["keygen", "--out", "release"])
+        .assert()
+        .code(2);
     assert!(!secret.exists());
 
     let output = skillpm(home.path())

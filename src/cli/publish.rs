@@ -39,9 +39,8 @@ pub struct PublishArgs {
 }
 
 fn parse_time(s: &str) -> Result<SystemTime, String> {
-    humantime::parse_rfc3339(s).map_err(|e| {
-        format!("{e}; expected an RFC 3339 UTC time such as 2030-01-01T00:00:00Z")
-    })
+    humantime::parse_rfc3339(s)
+        .map_err(|e| format!("{e}; expected an RFC 3339 UTC time such as 2030-01-01T00:00:00Z"))
 }
 
 impl PublishArgs {

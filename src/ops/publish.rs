@@ -81,8 +81,16 @@ impl Report for PublishReport {
     fn human(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
         let count = self.skills.len();
         let plural = if count == 1 { "" } else { "s" };
-        let state = if self.changed { "" } else { " (already up to date; nothing written)" };
-        writeln!(out, "Published {count} skill{plural} to {}{state}", self.site.display())?;
+        let state = if self.changed {
+            ""
+        } else {
+            " (already up to date; nothing written)"
+        };
+        writeln!(
+            out,
+            "Published {count} skill{plural} to {}{state}",
+            self.site.display()
+        )?;
         let width = self.skills.iter().map(|s| s.name.len()).max().unwrap_or(0);
         for s in &self.skills {
             writeln!(
@@ -97,14 +105,29 @@ impl Report for PublishReport {
         }
         match &self.signature {
             Some(sig) => {
-                let expires = sig.expires.as_deref().map(|e| format!(", expires {e}")).unwrap_or_default();
+                let expires = sig
+                    .expires
+                    .as_deref()
+                    .map(|e| format!(", expires {e}"))
+                    .unwrap_or_default();
                 let reused = if sig.reused { ", signature kept" } else { "" };
-                writeln!(out, "Signed by key {} (version {}{expires}{reused})", sig.key_id, sig.version)?;
+                writeln!(
+                    out,
+                    "Signed by key {} (version {}{expires}{reused})",
+                    sig.key_id, sig.version
+                )?;
                 writeln!(out, "Upload the folder to any static host, then:")?;
-                writeln!(out, "  skillpm source add <name> <site URL> --key {}", sig.public_key)?;
+                writeln!(
+                    out,
+                    "  skillpm source add <name> <site URL> --key {}",
+                    sig.public_key
+                )?;
             }
             None => {
-                writeln!(out, "Not signed (pass --sign <secret key> so clients can pin your key)")?;
+                writeln!(
+                    out,
+                    "Not signed (pass --sign <secret key> so clients can pin your key)"
+                )?;
                 writeln!(out, "Upload the folder to any static host, then:")?;
                 writeln!(out, "  skillpm source add <name> <site URL>")?;
             }
@@ -127,7 +150,10 @@ pub fn publish(ctx: &Context, opts: &PublishOptions) -> anyhow::Result<PublishRe
         .into());
     }
     let key = match &opts.sign {
-        Some(path) => Some(SigningKey::load(&ctx.cwd.join(path), opts.password.as_deref())?),
+        Some(path) => Some(SigningKey::load(
+            &ctx.cwd.join(path),
+            opts.password.as_deref(),
+        )?),
         None => None,
     };
 
@@ -141,7 +167,7 @@ pub fn publish(ctx: &Context, opts: &PublishOptions) -> anyhow::Result<PublishRe
 
     site::ensure_replaceable(&out)?;
     let signature = match &key {
-        Some(key) => Some(sign_index(&mut built, key, opts, &out)?),
+        Some(key) => Some(sign_index(ctx, &mut built, key, opts, &out)?),
         None => None,
     };
     let changed = !built.site.matches_dir(&out);
@@ -163,7 +189,11 @@ pub fn publish(ctx: &Context, opts: &PublishOptions) -> anyhow::Result<PublishRe
 
 /// Runs `check` on every folder; any error refuses the whole publish with
 /// check's own messages. Warnings are shown and do not stop it.
-fn check_all(ctx: &Context, skills_dir: &Path, dirs: &[PathBuf]) -> anyhow::Result<Vec<SkillSource>> {
+fn check_all(
+    ctx: &Context,
+    skills_dir: &Path,
+    dirs: &[PathBuf],
+) -> anyhow::Result<Vec<SkillSource>> {
     let mut report = String::new();
     let mut invalid = 0;
     let mut valid = Vec::new();
@@ -223,12 +253,19 @@ fn describe(ctx: &Context, d: &Diagnostic) -> String {
 }
 
 fn display_path(ctx: &Context, path: &Path) -> PathBuf {
-    path.strip_prefix(&ctx.cwd).map(Path::to_owned).unwrap_or_else(|_| path.to_owned())
+    path.strip_prefix(&ctx.cwd)
+        .map(Path::to_owned)
+        .unwrap_or_else(|_| path.to_owned())
 }
 
 fn warn_over_client_limits(ctx: &Context, source: &SkillSource) {
     let files = &source.files;
-    let largest = files.files.iter().map(|f| f.bytes.len() as u64).max().unwrap_or(0);
+    let largest = files
+        .files
+        .iter()
+        .map(|f| f.bytes.len() as u64)
+        .max()
+        .unwrap_or(0);
     if files.files.len() > CLIENT_MAX_ENTRIES
         || largest > CLIENT_MAX_FILE
         || files.total_bytes() > CLIENT_MAX_SKILL
@@ -272,6 +309,7 @@ fn comparable(path: &Path) -> PathBuf {
 /// Signs the v0.2.0 index into the site, choosing the version and keeping
 /// the previous signature when it already covers these exact bytes.
 fn sign_index(
+    ctx: &Context,
     built: &mut publisher::BuiltSite,
     key: &SigningKey,
     opts: &PublishOptions,
@@ -300,7 +338,14 @@ fn sign_index(
         (Some(v), _) => v,
         (None, Some(p)) if same_index => p,
         (None, Some(p)) => p + 1,
-        (None, None) => 1,
+        (None, None) => {
+            ctx.ui.warn(format!(
+                "{} holds no signed index, so this is version 1; if this registry was published \
+                 before, pass --version above the served one, or clients refuse it as a rollback",
+                out.display()
+            ));
+            1
+        }
     };
     let comment = TrustedComment {
         version,
@@ -380,7 +425,10 @@ pub fn keygen(ctx: &Context, opts: &KeygenOptions) -> anyhow::Result<KeygenRepor
     if let Some(parent) = secret_path.parent() {
         std::fs::create_dir_all(parent).map_err(PublishError::io("cannot create", parent))?;
     }
-    write_key_files(&[(&secret_path, &key.secret_file, true), (&public_path, &key.public_file, false)])?;
+    write_key_files(&[
+        (&secret_path, &key.secret_file, true),
+        (&public_path, &key.public_file, false),
+    ])?;
 
     if !key.encrypted {
         ctx.ui.warn(format!(
@@ -415,7 +463,9 @@ fn write_key_files(files: &[(&PathBuf, &String, bool)]) -> Result<(), PublishErr
     for (path, text, secret) in files {
         let temp = path.with_file_name(format!(
             ".{}.tmp-{:016x}",
-            path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default(),
+            path.file_name()
+                .map(|n| n.to_string_lossy())
+                .unwrap_or_default(),
             fastrand::u64(..)
         ));
         if let Err(e) = write_new(&temp, text.as_bytes(), *secret) {
@@ -448,7 +498,9 @@ fn write_new(path: &Path, bytes: &[u8], secret: bool) -> Result<(), PublishError
     }
     #[cfg(not(unix))]
     let _ = secret;
-    let mut file = options.open(path).map_err(PublishError::io("cannot create", path))?;
+    let mut file = options
+        .open(path)
+        .map_err(PublishError::io("cannot create", path))?;
     file.write_all(bytes)
         .and_then(|()| file.sync_all())
         .map_err(PublishError::io("cannot write", path))

@@ -92,7 +92,10 @@ pub enum PublishError {
 }
 
 impl PublishError {
-    pub(crate) fn io(action: &'static str, path: impl Into<PathBuf>) -> impl FnOnce(std::io::Error) -> Self {
+    pub(crate) fn io(
+        action: &'static str,
+        path: impl Into<PathBuf>,
+    ) -> impl FnOnce(std::io::Error) -> Self {
         let path = path.into();
         move |source| PublishError::Io {
             action,
@@ -105,7 +108,9 @@ impl PublishError {
 impl Classify for PublishError {
     fn exit(&self) -> Exit {
         match self {
-            PublishError::InvalidSkills { .. } | PublishError::UnportablePath { .. } => Exit::Unsafe,
+            PublishError::InvalidSkills { .. } | PublishError::UnportablePath { .. } => {
+                Exit::Unsafe
+            }
             PublishError::Tree { source, .. } => source.exit(),
             PublishError::NoSkills { .. } => Exit::NotFound,
             PublishError::NotASite { .. }

@@ -62,7 +62,11 @@ pub fn load_skill_files(dir: &Path, skill: &str) -> Result<SkillFiles, PublishEr
             reason,
         })?;
         // The file and each folder above it: `Docs/a` and `docs/b` also collide.
-        for (end, _) in entry.path.match_indices('/').chain([(entry.path.len(), "")]) {
+        for (end, _) in entry
+            .path
+            .match_indices('/')
+            .chain([(entry.path.len(), "")])
+        {
             let name = &entry.path[..end];
             let previous = folded.insert(name.to_lowercase(), name.to_owned());
             if let Some(other) = previous.filter(|other| other != name) {
@@ -110,7 +114,10 @@ pub fn check_portable_path(path: &str) -> Result<(), String> {
                 describe_char(c)
             ));
         }
-        if matches!(c, '\\' | '?' | '#' | '[' | ']' | '%' | ':' | '*' | '"' | '<' | '>' | '|') {
+        if matches!(
+            c,
+            '\\' | '?' | '#' | '[' | ']' | '%' | ':' | '*' | '"' | '<' | '>' | '|'
+        ) {
             return Err(format!(
                 "contains `{c}`, which URLs or Windows treat specially"
             ));
@@ -135,9 +142,7 @@ pub fn check_portable_path(path: &str) -> Result<(), String> {
             ));
         }
         if is_windows_reserved(segment) {
-            return Err(format!(
-                "uses the Windows reserved device name `{segment}`"
-            ));
+            return Err(format!("uses the Windows reserved device name `{segment}`"));
         }
     }
     Ok(())
@@ -169,7 +174,11 @@ fn describe_char(c: char) -> String {
 
 /// CON, PRN, AUX, NUL, COM1–9, LPT1–9 in any case and with any extension.
 fn is_windows_reserved(segment: &str) -> bool {
-    let stem = segment.split('.').next().unwrap_or(segment).to_ascii_uppercase();
+    let stem = segment
+        .split('.')
+        .next()
+        .unwrap_or(segment)
+        .to_ascii_uppercase();
     let stem = stem.trim_end();
     matches!(stem, "CON" | "PRN" | "AUX" | "NUL")
         || ((stem.starts_with("COM") || stem.starts_with("LPT"))
@@ -216,7 +225,10 @@ mod tests {
             ("Aux.tar.gz", "reserved device name"),
             (&"x".repeat(101), "too long"),
             (&format!("{}/{}", "d".repeat(156), "f"), "too long"),
-            (&format!("{}/{}", "d".repeat(10), "f".repeat(101)), "too long"),
+            (
+                &format!("{}/{}", "d".repeat(10), "f".repeat(101)),
+                "too long",
+            ),
         ] {
             let err = check_portable_path(bad).expect_err(bad);
             assert!(err.contains(why), "{bad}: {err}");

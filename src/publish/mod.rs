@@ -92,7 +92,8 @@ pub fn skill_dirs(dir: &Path) -> Result<Vec<PathBuf>, PublishError> {
     if dir.join("SKILL.md").is_file() {
         return Ok(vec![dir.to_owned()]);
     }
-    let entries = std::fs::read_dir(dir).map_err(PublishError::io("cannot read the skills folder", dir))?;
+    let entries =
+        std::fs::read_dir(dir).map_err(PublishError::io("cannot read the skills folder", dir))?;
     let mut dirs = Vec::new();
     for entry in entries {
         let entry = entry.map_err(PublishError::io("cannot read the skills folder", dir))?;
@@ -118,14 +119,18 @@ pub fn skill_dirs(dir: &Path) -> Result<Vec<PathBuf>, PublishError> {
         }
     }
     if dirs.is_empty() {
-        return Err(PublishError::NoSkills { dir: dir.to_owned() });
+        return Err(PublishError::NoSkills {
+            dir: dir.to_owned(),
+        });
     }
     dirs.sort();
     Ok(dirs)
 }
 
 /// `metadata.version` of a parsed SKILL.md, as text.
-pub fn frontmatter_version(frontmatter: &serde_json::Map<String, serde_json::Value>) -> Option<String> {
+pub fn frontmatter_version(
+    frontmatter: &serde_json::Map<String, serde_json::Value>,
+) -> Option<String> {
     match frontmatter.get("metadata")?.get("version")? {
         serde_json::Value::String(s) => Some(s.clone()),
         serde_json::Value::Number(n) => Some(n.to_string()),
@@ -151,11 +156,13 @@ pub fn build_site(skills: &[SkillSource], zip: bool) -> Result<BuiltSite, Publis
             format,
             message,
         };
-        let tar = pack::tar_gz(&skill.files.files).map_err(|e| pack_error("tar.gz", e.to_string()))?;
+        let tar =
+            pack::tar_gz(&skill.files.files).map_err(|e| pack_error("tar.gz", e.to_string()))?;
         let archive = artifact(format!("{AGENT_SKILLS_DIR}/{name}.tar.gz"), &tar);
         site.insert(archive.path.clone(), tar, false);
         let zip = if zip {
-            let bytes = pack::zip(&skill.files.files).map_err(|e| pack_error("zip", e.to_string()))?;
+            let bytes =
+                pack::zip(&skill.files.files).map_err(|e| pack_error("zip", e.to_string()))?;
             let zip = artifact(format!("{AGENT_SKILLS_DIR}/{name}.zip"), &bytes);
             site.insert(zip.path.clone(), bytes, false);
             Some(zip)
@@ -199,7 +206,11 @@ pub fn build_site(skills: &[SkillSource], zip: bool) -> Result<BuiltSite, Publis
         skills: v2,
     };
     site.insert(site::index_path(), index::to_bytes(&v2), false);
-    site.insert(site::legacy_index_path(), index::to_bytes(&index::IndexV1 { skills: v1 }), false);
+    site.insert(
+        site::legacy_index_path(),
+        index::to_bytes(&index::IndexV1 { skills: v1 }),
+        false,
+    );
     Ok(BuiltSite {
         site,
         skills: published,

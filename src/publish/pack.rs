@@ -137,13 +137,18 @@ mod tests {
         }];
         let gz = tar_gz(&files).unwrap();
         let mut raw = Vec::new();
-        flate2::read::GzDecoder::new(gz.as_slice()).read_to_end(&mut raw).unwrap();
+        flate2::read::GzDecoder::new(gz.as_slice())
+            .read_to_end(&mut raw)
+            .unwrap();
         let field = |from: usize, len: usize| {
             let bytes = &raw[from..from + len];
             let end = bytes.iter().position(|&b| b == 0).unwrap_or(len);
             String::from_utf8(bytes[..end].to_vec()).unwrap()
         };
-        assert_eq!(raw[156], b'0', "a regular-file header comes first, no 'L' record");
+        assert_eq!(
+            raw[156], b'0',
+            "a regular-file header comes first, no 'L' record"
+        );
         assert_eq!(&raw[257..263], b"ustar\0");
         assert_eq!(format!("{}/{}", field(345, 155), field(0, 100)), long);
     }
@@ -158,7 +163,11 @@ mod tests {
         for i in 0..archive.len() {
             let mut entry = archive.by_index(i).unwrap();
             let name = entry.name().unwrap().into_owned();
-            assert_eq!(entry.last_modified(), Some(zip::DateTime::default()), "{name}");
+            assert_eq!(
+                entry.last_modified(),
+                Some(zip::DateTime::default()),
+                "{name}"
+            );
             let mode = entry.unix_mode().unwrap() & 0o777;
             let mut content = Vec::new();
             entry.read_to_end(&mut content).unwrap();

@@ -40,8 +40,9 @@ impl SigningKey {
         let secret = match minisign::SecretKey::from_unencrypted_box(boxed.clone()) {
             Ok(sk) => sk,
             Err(e) => match password {
-                Some(pw) => minisign::SecretKey::from_box(boxed, Some(pw.to_owned()))
-                    .map_err(key_error)?,
+                Some(pw) => {
+                    minisign::SecretKey::from_box(boxed, Some(pw.to_owned())).map_err(key_error)?
+                }
                 None if e.to_string().contains("encrypted") => {
                     return Err(PublishError::KeyNeedsPassword {
                         path: path.to_owned(),
@@ -142,7 +143,8 @@ pub struct GeneratedKey {
 /// Generates a key pair; with `password` the secret key is encrypted the way
 /// `minisign -G` does it (scrypt), otherwise it is stored in the clear.
 pub fn generate(comment: &str, password: Option<&str>) -> Result<GeneratedKey, PublishError> {
-    let failed = |e: minisign::PError| PublishError::Sign(format!("cannot generate a key pair: {e}"));
+    let failed =
+        |e: minisign::PError| PublishError::Sign(format!("cannot generate a key pair: {e}"));
     let pair = match password {
         Some(pw) => minisign::KeyPair::generate_encrypted_keypair(Some(pw.to_owned())),
         None => minisign::KeyPair::generate_unencrypted_keypair(),
@@ -204,7 +206,10 @@ mod tests {
         assert!(generated.encrypted);
         let path = write_key(tmp.path(), &generated);
         let err = SigningKey::load(&path, None).err().unwrap();
-        assert!(matches!(err, PublishError::KeyNeedsPassword { .. }), "{err}");
+        assert!(
+            matches!(err, PublishError::KeyNeedsPassword { .. }),
+            "{err}"
+        );
         let err = SigningKey::load(&path, Some("wrong")).err().unwrap();
         assert!(err.to_string().contains("Wrong password"), "{err}");
         let key = SigningKey::load(&path, Some("correct horse")).unwrap();
@@ -218,6 +223,9 @@ mod tests {
         std::fs::write(&path, "hello\n").unwrap();
         let err = SigningKey::load(&path, None).err().unwrap();
         assert!(matches!(err, PublishError::Key { .. }), "{err}");
-        assert!(err.to_string().contains("minisign secret key file"), "{err}");
+        assert!(
+            err.to_string().contains("minisign secret key file"),
+            "{err}"
+        );
     }
 }

@@ -45,7 +45,8 @@ pub struct Site {
 
 impl Site {
     pub fn insert(&mut self, path: impl Into<String>, bytes: Vec<u8>, executable: bool) {
-        self.files.insert(path.into(), SiteFile { bytes, executable });
+        self.files
+            .insert(path.into(), SiteFile { bytes, executable });
     }
 
     pub fn get(&self, path: &str) -> Option<&[u8]> {
@@ -179,14 +180,18 @@ pub fn ensure_replaceable(out: &Path) -> Result<(), PublishError> {
     match std::fs::symlink_metadata(out) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
         Err(e) => Err(PublishError::io("cannot inspect", out)(e)),
-        Ok(meta) if !meta.is_dir() => Err(PublishError::NotASite { out: out.to_owned() }),
+        Ok(meta) if !meta.is_dir() => Err(PublishError::NotASite {
+            out: out.to_owned(),
+        }),
         Ok(_) => {
             let mut entries =
                 std::fs::read_dir(out).map_err(PublishError::io("cannot read", out))?;
             if entries.next().is_none() || out.join(index_path()).is_file() {
                 Ok(())
             } else {
-                Err(PublishError::NotASite { out: out.to_owned() })
+                Err(PublishError::NotASite {
+                    out: out.to_owned(),
+                })
             }
         }
     }
