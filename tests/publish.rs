@@ -377,6 +377,7 @@ fn unsafe_trees_and_wrong_targets_are_refused_without_touching_the_old_site() {
     let nothing = home.path().join("nothing");
     std::fs::create_dir(&nothing).unwrap();
     refused(&nothing, 8, "no skills found");
+    refused(&home.path().join("missing"), 8, "does not exist");
 }
 
 #[test]

@@ -434,17 +434,21 @@ pub fn keygen(ctx: &Context, opts: &KeygenOptions) -> anyhow::Result<KeygenRepor
         ctx.ui.warn(format!(
             "{} is NOT encrypted: anyone who can read it can sign indexes your users trust. \
              Keep it out of version control and in a secret store, or set {} before `skillpm keygen` to encrypt it.",
-            secret_path.display(),
+            display_path(ctx, &secret_path).display(),
             sign::PASSWORD_ENV
         ));
     }
+    let (secret_shown, public_shown) = (
+        display_path(ctx, &secret_path),
+        display_path(ctx, &public_path),
+    );
     ctx.ui.info(format!(
         "wrote {} and {} (key id {}); sign with `skillpm publish <skills> --out <site> --sign {}` \
          and pin the public key with `skillpm source add <name> <url> --key {}`",
-        secret_path.display(),
-        public_path.display(),
+        secret_shown.display(),
+        public_shown.display(),
         key.key_id,
-        secret_path.display(),
+        secret_shown.display(),
         key.public_key
     ));
     Ok(KeygenReport {

@@ -21,6 +21,8 @@ pub enum PublishError {
         "no skills found in {dir}: expected a skill folder (with SKILL.md) or a folder of skill folders"
     )]
     NoSkills { dir: PathBuf },
+    #[error("the skills folder {dir} does not exist or is not a folder")]
+    NoSkillsDir { dir: PathBuf },
     #[error("cannot publish skill `{skill}`: {source}")]
     Tree {
         skill: String,
@@ -112,7 +114,7 @@ impl Classify for PublishError {
                 Exit::Unsafe
             }
             PublishError::Tree { source, .. } => source.exit(),
-            PublishError::NoSkills { .. } => Exit::NotFound,
+            PublishError::NoSkills { .. } | PublishError::NoSkillsDir { .. } => Exit::NotFound,
             PublishError::NotASite { .. }
             | PublishError::Overlap { .. }
             | PublishError::Key { .. }

@@ -89,6 +89,11 @@ impl BuiltSite {
 /// The skill folders to publish from `dir`: `dir` itself when it holds a
 /// SKILL.md, otherwise each of its sub-folders (dot-folders skipped), sorted.
 pub fn skill_dirs(dir: &Path) -> Result<Vec<PathBuf>, PublishError> {
+    if !dir.is_dir() {
+        return Err(PublishError::NoSkillsDir {
+            dir: dir.to_owned(),
+        });
+    }
     if dir.join("SKILL.md").is_file() {
         return Ok(vec![dir.to_owned()]);
     }
