@@ -155,7 +155,11 @@ impl<W: Write> HashingWriter<W> {
 
     /// Returns the digest, the byte count and the inner writer.
     pub fn finish(self) -> (Digest, u64, W) {
-        (Digest(self.hasher.finalize().into()), self.written, self.inner)
+        (
+            Digest(self.hasher.finalize().into()),
+            self.written,
+            self.inner,
+        )
     }
 }
 
@@ -190,7 +194,8 @@ impl TreeHasher {
     }
 
     pub fn finish(mut self) -> Digest {
-        self.files.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+        self.files
+            .sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
         let mut hasher = Sha256::new();
         for (path, content) in &self.files {
             hasher.update(path.as_bytes());
@@ -203,7 +208,7 @@ impl TreeHasher {
 }
 
 /// One regular file of a tree on disk, as the tree digest sees it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct TreeFile {
     /// Relative path with `/` separators.
     pub path: String,
@@ -213,7 +218,7 @@ pub struct TreeFile {
 }
 
 /// A skill tree on disk, hashed: its digest and every file in path order.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct HashedTree {
     pub digest: Digest,
     pub files: Vec<TreeFile>,

@@ -242,7 +242,10 @@ fn invalid_skills_are_refused_with_checks_messages_and_nothing_is_written() {
         &skills.join("broken/SKILL.md"),
         "---\nname: broken\ndescription: [unclosed\n---\n",
     );
-    write(&skills.join("empty/README.md"), "no SKILL.md here\n");
+    write(
+        &skills.join("notes/README.md"),
+        "not a skill: check and publish both skip it\n",
+    );
 
     // An earlier good site must survive the refused publish untouched.
     let out = home.path().join("site");
@@ -254,20 +257,33 @@ fn invalid_skills_are_refused_with_checks_messages_and_nothing_is_written() {
     publish_to(home.path(), &only_good, &out, &[]);
     let before = snapshot(&out);
 
+    let check = skillpm(home.path())
+        .args(["check", "skills"])
+        .output()
+        .unwrap();
+    assert_eq!(check.status.code(), Some(5));
+    let check_report = String::from_utf8(check.stdout).unwrap();
+    assert!(
+        check_report.contains("invalid  other-name"),
+        "{check_report}"
+    );
+
     let output = skillpm(home.path())
-        .arg("publish")
-        .arg(&skills)
-        .arg("--out")
-        .arg(&out)
+        .args(["publish", "skills", "--out", "site"])
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(5));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
-        stderr.contains("3 of 4 skills failed `skillpm check`"),
+        stderr.contains("refusing to publish skills: 2 of 3 skills failed `skillpm check`"),
         "{stderr}"
     );
-    for bad in ["renamed", "broken", "empty"] {
+    // Word for word what `skillpm check` prints for the same folder.
+    assert!(
+        stderr.contains(check_report.trim_end()),
+        "check said:\n{check_report}\npublish said:\n{stderr}"
+    );
+    for bad in ["renamed", "broken"] {
         let check = skillpm::skill::check_skill_dir(&skills.join(bad), None);
         assert!(!check.errors.is_empty(), "{bad} should be invalid");
         for error in &check.errors {
@@ -278,19 +294,14 @@ fn invalid_skills_are_refused_with_checks_messages_and_nothing_is_written() {
             );
         }
     }
-    assert!(stderr.contains("renamed/SKILL.md"), "{stderr}");
     assert_eq!(differences(&before, &snapshot(&out)), Vec::<String>::new());
 
     // Into a new folder: it is not even created.
-    let fresh = home.path().join("fresh");
     skillpm(home.path())
-        .arg("publish")
-        .arg(&skills)
-        .arg("--out")
-        .arg(&fresh)
+        .args(["publish", "skills", "--out", "fresh"])
         .assert()
         .code(5);
-    assert!(!fresh.exists());
+    assert!(!home.path().join("fresh").exists());
     let leftovers: Vec<_> = std::fs::read_dir(home.path())
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -373,11 +384,11 @@ fn unsafe_trees_and_wrong_targets_are_refused_without_touching_the_old_site() {
         .stderr(predicates::str::contains("overlap"));
     assert!(!good.join("site").exists());
 
-    // A folder with no skills at all is "not found".
+    // A folder with no skills fails check (no SKILL.md); a missing one is a usage error.
     let nothing = home.path().join("nothing");
     std::fs::create_dir(&nothing).unwrap();
-    refused(&nothing, 8, "no skills found");
-    refused(&home.path().join("missing"), 8, "does not exist");
+    refused(&nothing, 5, "every skill folder must hold a SKILL.md");
+    refused(&home.path().join("missing"), 2, "cannot check");
 }
 
 #[test]

@@ -4,9 +4,12 @@
 
 use std::path::PathBuf;
 
-use crate::ui::Ui;
-
+pub mod check;
+pub mod discover;
 pub mod publish;
+pub mod show;
+
+use crate::ui::Ui;
 
 /// What every operation may need to know about the invocation.
 #[derive(Debug, Clone)]

@@ -1,18 +1,18 @@
 //! `skillpm publish` and `skillpm keygen`: glue between `skill::check`, the
 //! packer, the signer and the staged site writer in `crate::publish`.
 
-use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use anyhow::Context as _;
 use serde::Serialize;
 
+use super::check::{self, CheckOptions};
 use super::{Context, Report};
 use crate::publish::sign::{self, SigningKey, TrustedComment};
 use crate::publish::site::{self, PreviousSite};
 use crate::publish::{self as publisher, PublishError, PublishedSkill, SkillSource};
-use crate::skill::{self, Diagnostic};
+use crate::skill;
 
 /// Defaults of the client's strict unpacker (DESIGN §5): a skill beyond
 /// them publishes, with a warning that clients must raise their limits.
@@ -157,9 +157,8 @@ pub fn publish(ctx: &Context, opts: &PublishOptions) -> anyhow::Result<PublishRe
         None => None,
     };
 
-    let dirs = publisher::skill_dirs(&skills_dir)?;
+    let sources = check_all(ctx, &opts.skills_dir)?;
     ensure_disjoint(&skills_dir, &out)?;
-    let sources = check_all(ctx, &skills_dir, &dirs)?;
     for source in &sources {
         warn_over_client_limits(ctx, source);
     }
@@ -187,56 +186,40 @@ pub fn publish(ctx: &Context, opts: &PublishOptions) -> anyhow::Result<PublishRe
     })
 }
 
-/// Runs `check` on every folder; any error refuses the whole publish with
-/// check's own messages. Warnings are shown and do not stop it.
-fn check_all(
-    ctx: &Context,
-    skills_dir: &Path,
-    dirs: &[PathBuf],
-) -> anyhow::Result<Vec<SkillSource>> {
-    let mut report = String::new();
-    let mut invalid = 0;
-    let mut valid = Vec::new();
-    for dir in dirs {
-        let mut check = skill::check_skill_dir(dir, None);
-        for warning in &check.warnings {
-            ctx.ui.warn(describe(ctx, warning));
-        }
-        // Names become URL and path segments below; never trust them unchecked.
-        if let Some(md) = &check.skill
-            && !skill::is_valid_name(&md.name)
-        {
-            check.errors.push(Diagnostic {
-                file: dir.join("SKILL.md"),
-                field: Some("name".into()),
-                message: format!(
-                    "name `{}` must be 1-64 lowercase letters, digits and single hyphens",
-                    md.name
-                ),
-            });
-        }
-        match check.skill {
-            Some(md) if check.errors.is_empty() => valid.push((dir, md)),
-            _ => {
-                invalid += 1;
-                for error in &check.errors {
-                    let _ = writeln!(report, "  {}", describe(ctx, error));
-                }
-            }
-        }
-    }
-    if invalid > 0 {
+/// Runs `skillpm check` on the skills folder exactly as the `check` command
+/// does (same folder selection, same rules); any invalid skill refuses the
+/// whole publish with check's own report. Warnings are shown and do not stop it.
+fn check_all(ctx: &Context, skills_dir: &Path) -> anyhow::Result<Vec<SkillSource>> {
+    let opts = CheckOptions {
+        paths: vec![skills_dir.to_owned()],
+    };
+    let report = check::check(ctx, &opts)?;
+    if report.invalid > 0 {
+        let mut text = Vec::new();
+        report.human(&mut text)?;
         return Err(PublishError::InvalidSkills {
-            dir: display_path(ctx, skills_dir),
-            invalid,
-            total: dirs.len(),
-            report: report.trim_end().to_owned(),
+            dir: skills_dir.to_owned(),
+            invalid: report.invalid,
+            total: report.checked,
+            report: String::from_utf8_lossy(&text).trim_end().to_owned(),
         }
         .into());
     }
-    let mut sources = Vec::with_capacity(valid.len());
-    for (dir, md) in valid {
-        let files = publisher::files::load_skill_files(dir, &md.name)?;
+    let mut sources = Vec::with_capacity(report.skills.len());
+    for checked in &report.skills {
+        for warning in &checked.warnings {
+            ctx.ui
+                .warn(format!("{}: {warning}", checked.path.display()));
+        }
+        let dir = ctx.cwd.join(&checked.path);
+        let md = skill::check_skill_dir(&dir, None)
+            .skill
+            .filter(|md| skill::is_valid_name(&md.name))
+            // Only a file changing between the two reads gets here.
+            .ok_or_else(|| PublishError::Changed {
+                path: dir.join("SKILL.md"),
+            })?;
+        let files = publisher::files::load_skill_files(&dir, &md.name)?;
         sources.push(SkillSource {
             version: publisher::frontmatter_version(&md.frontmatter),
             name: md.name,
@@ -245,11 +228,6 @@ fn check_all(
         });
     }
     Ok(sources)
-}
-
-/// One diagnostic the way `check` names it: file, then the message.
-fn describe(ctx: &Context, d: &Diagnostic) -> String {
-    format!("{}: {}", display_path(ctx, &d.file).display(), d.message)
 }
 
 fn display_path(ctx: &Context, path: &Path) -> PathBuf {

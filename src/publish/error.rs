@@ -9,7 +9,7 @@ use crate::error::{Classify, Exit};
 pub enum PublishError {
     /// One or more skills failed `check`; `report` holds check's messages.
     #[error(
-        "refusing to publish {dir}: {invalid} of {total} skills failed `skillpm check` (nothing was written):\n{report}"
+        "refusing to publish {dir}: {invalid} of {total} skills failed `skillpm check` (nothing was written):\n\n{report}"
     )]
     InvalidSkills {
         dir: PathBuf,
@@ -17,12 +17,6 @@ pub enum PublishError {
         total: usize,
         report: String,
     },
-    #[error(
-        "no skills found in {dir}: expected a skill folder (with SKILL.md) or a folder of skill folders"
-    )]
-    NoSkills { dir: PathBuf },
-    #[error("the skills folder {dir} does not exist or is not a folder")]
-    NoSkillsDir { dir: PathBuf },
     #[error("cannot publish skill `{skill}`: {source}")]
     Tree {
         skill: String,
@@ -114,7 +108,6 @@ impl Classify for PublishError {
                 Exit::Unsafe
             }
             PublishError::Tree { source, .. } => source.exit(),
-            PublishError::NoSkills { .. } | PublishError::NoSkillsDir { .. } => Exit::NotFound,
             PublishError::NotASite { .. }
             | PublishError::Overlap { .. }
             | PublishError::Key { .. }

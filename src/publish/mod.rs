@@ -26,15 +26,13 @@ pub mod pack;
 pub mod sign;
 pub mod site;
 
-use std::path::{Path, PathBuf};
-
 use serde::Serialize;
 
 pub use error::PublishError;
 use files::SkillFiles;
 use site::{AGENT_SKILLS_DIR, LEGACY_SKILLS_DIR, Site};
 
-use crate::digest::{Digest, DigestError};
+use crate::digest::Digest;
 
 /// A skill that passed `check`, read into memory, ready to be packed.
 #[derive(Debug, Clone)]
@@ -84,52 +82,6 @@ impl BuiltSite {
     pub fn index_bytes(&self) -> &[u8] {
         self.site.get(&site::index_path()).unwrap_or_default()
     }
-}
-
-/// The skill folders to publish from `dir`: `dir` itself when it holds a
-/// SKILL.md, otherwise each of its sub-folders (dot-folders skipped), sorted.
-pub fn skill_dirs(dir: &Path) -> Result<Vec<PathBuf>, PublishError> {
-    if !dir.is_dir() {
-        return Err(PublishError::NoSkillsDir {
-            dir: dir.to_owned(),
-        });
-    }
-    if dir.join("SKILL.md").is_file() {
-        return Ok(vec![dir.to_owned()]);
-    }
-    let entries =
-        std::fs::read_dir(dir).map_err(PublishError::io("cannot read the skills folder", dir))?;
-    let mut dirs = Vec::new();
-    for entry in entries {
-        let entry = entry.map_err(PublishError::io("cannot read the skills folder", dir))?;
-        let name = entry.file_name();
-        if name.to_string_lossy().starts_with('.') {
-            continue;
-        }
-        let path = entry.path();
-        let file_type = entry
-            .file_type()
-            .map_err(PublishError::io("cannot inspect", &path))?;
-        if file_type.is_symlink() {
-            return Err(PublishError::Tree {
-                skill: name.to_string_lossy().into_owned(),
-                source: DigestError::NotRegular {
-                    path,
-                    what: "a symlink",
-                },
-            });
-        }
-        if file_type.is_dir() {
-            dirs.push(path);
-        }
-    }
-    if dirs.is_empty() {
-        return Err(PublishError::NoSkills {
-            dir: dir.to_owned(),
-        });
-    }
-    dirs.sort();
-    Ok(dirs)
 }
 
 /// `metadata.version` of a parsed SKILL.md, as text.
