@@ -320,7 +320,7 @@ fn sign_index(
             ctx.ui.warn(format!(
                 "{} holds no signed index, so this is version 1; if this registry was published \
                  before, pass --version above the served one, or clients refuse it as a rollback",
-                out.display()
+                display_path(ctx, out).display()
             ));
             1
         }
