@@ -13,6 +13,7 @@ pub mod fsutil;
 pub mod link;
 pub mod ops;
 pub mod project;
+pub mod publish;
 pub mod roots;
 pub mod skill;
 pub mod ui;

@@ -31,6 +31,14 @@ pub fn run(cli: Cli) -> anyhow::Result<Exit> {
             let opts = ops::show::ShowOptions { name: args.name };
             emit(&ctx, &ops::show::show(&ctx, &opts)?, Exit::Success)
         }
+        Command::Publish(args) => {
+            let report = crate::ops::publish::publish(&ctx, &args.options())?;
+            emit(&ctx, &report, Exit::Success)
+        }
+        Command::Keygen(args) => {
+            let report = crate::ops::publish::keygen(&ctx, &args.options())?;
+            emit(&ctx, &report, Exit::Success)
+        }
     }
 }
 

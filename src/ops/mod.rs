@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 pub mod check;
 pub mod discover;
+pub mod publish;
 pub mod show;
 
 use crate::ui::Ui;
