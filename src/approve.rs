@@ -171,33 +171,10 @@ pub struct Previous<'a> {
     pub signer: Option<String>,
 }
 
-/// `allowed-tools` as one display string (the spec allows a string or a list).
+/// `allowed-tools` as one display string, or `None` when not declared.
 pub fn allowed_tools(skill: &SkillMd) -> Option<String> {
-    match skill.frontmatter.get("allowed-tools")? {
-        serde_json::Value::String(s) => Some(s.clone()),
-        serde_json::Value::Array(items) => Some(
-            items
-                .iter()
-                .map(|v| {
-                    v.as_str()
-                        .map(str::to_owned)
-                        .unwrap_or_else(|| v.to_string())
-                })
-                .collect::<Vec<_>>()
-                .join(" "),
-        ),
-        other => Some(other.to_string()),
-    }
-}
-
-/// Lines that agent hosts execute when the skill loads: `!` then a
-/// backticked command (Claude Code's shell preprocessing).
-pub fn shell_lines(body: &str) -> Vec<String> {
-    body.lines()
-        .map(str::trim)
-        .filter(|line| line.contains("!`"))
-        .map(str::to_owned)
-        .collect()
+    let tools = skill.allowed_tools();
+    (!tools.is_empty()).then(|| tools.join(" "))
 }
 
 pub fn summarize(c: &Candidate<'_>) -> Summary {
@@ -227,8 +204,13 @@ pub fn summarize(c: &Candidate<'_>) -> Summary {
             .collect(),
         executables: c.tree.executables(),
         allowed_tools: allowed,
-        hooks: c.skill.frontmatter.contains_key("hooks"),
-        shell_lines: shell_lines(&c.skill.body),
+        hooks: c.skill.hooks().is_some(),
+        shell_lines: c
+            .skill
+            .shell_commands()
+            .into_iter()
+            .map(|cmd| format!("SKILL.md line {}: {}", cmd.line, cmd.command))
+            .collect(),
         dependencies: c.dependencies.clone(),
         update,
     }
@@ -393,10 +375,15 @@ mod tests {
         });
         assert_eq!(s.allowed_tools.as_deref(), Some("Bash(git:*) Read"));
         assert!(s.hooks);
-        assert_eq!(s.shell_lines, ["!`git status`"]);
+        assert_eq!(s.shell_lines.len(), 1, "{:?}", s.shell_lines);
+        assert!(
+            s.shell_lines[0].ends_with("git status"),
+            "{:?}",
+            s.shell_lines
+        );
         assert_eq!(s.executables, ["run.sh"]);
         let text = s.render(&crate::ui::Ui::silent());
         assert!(text.contains("DEPLOY_TOKEN (MISSING here)"), "{text}");
-        assert!(text.contains("shell on load: !`git status`"), "{text}");
+        assert!(text.contains("shell on load: SKILL.md line"), "{text}");
     }
 }

@@ -14,5 +14,7 @@ pub mod git;
 pub mod link;
 pub mod ops;
 pub mod project;
+pub mod publish;
+pub mod roots;
 pub mod skill;
 pub mod ui;

@@ -49,6 +49,12 @@ pub enum Command {
     List(ListArgs),
     /// Load one skill by name, as an agent's skill tool does.
     Show(ShowArgs),
+    /// Build a static registry site (both discovery paths, archives, signature).
+    // `--version N` is the index version here, not skillpm's own version.
+    #[command(disable_version_flag = true)]
+    Publish(publish::PublishArgs),
+    /// Create a minisign key pair for signing published indexes.
+    Keygen(publish::KeygenArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -72,6 +78,7 @@ pub struct ShowArgs {
 }
 
 mod exit;
+pub mod publish;
 mod run;
 
 pub use exit::{exit_code_of, print_error};
