@@ -358,6 +358,78 @@ fn a_submodule_in_a_skill_is_refused() {
 }
 
 #[test]
+fn hostile_tree_entries_are_never_written() {
+    // Build the tree by hand: `git add` would never produce these names.
+    let repo = Repo::new("hostile");
+    let bare = &repo.bare;
+    let blob = |content: &str| {
+        let path = bare.join("blob.tmp");
+        std::fs::write(&path, content).unwrap();
+        git(bare, &["hash-object", "-w", path.to_str().unwrap()])
+    };
+    let skill = blob("---\nname: hostile\ndescription: Hostile names\n---\n");
+    let other = blob("payload");
+    let entries = [
+        ("100644", "blob", skill.as_str(), ".."),
+        ("100644", "blob", other.as_str(), "CON"),
+        ("100644", "blob", other.as_str(), "README.md"),
+        ("100644", "blob", skill.as_str(), "SKILL.md"),
+        ("100644", "blob", other.as_str(), "a\u{1b}[2Jb"),
+        ("100644", "blob", other.as_str(), "readme.md"),
+    ];
+    let mut input = Vec::new();
+    for (mode, kind, id, name) in entries {
+        input.extend_from_slice(format!("{mode} {kind} {id}\t{name}\0").as_bytes());
+    }
+    let mut child = std::process::Command::new("git")
+        .args(["mktree", "-z"])
+        .current_dir(bare)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(&mut child.stdin.take().unwrap(), &input).unwrap();
+    let tree = String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap();
+    let commit = git(
+        bare,
+        &[
+            "-c",
+            "user.name=T",
+            "-c",
+            "user.email=t@t",
+            "commit-tree",
+            tree.trim(),
+            "-m",
+            "x",
+        ],
+    );
+    git(bare, &["update-ref", "refs/heads/main", &commit]);
+
+    let cache = tempfile::tempdir().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let opts = options(cache.path());
+    let source = spec(&repo.url(), Some("main"));
+    assert_eq!(git::resolve(&source, &opts).unwrap().commit, commit);
+    let checkout = git::checkout(&source, &commit, work.path(), &opts).unwrap();
+    let mut written = walk(&checkout.root);
+    written.sort();
+    assert_eq!(written, ["README.md", "SKILL.md"]);
+    assert!(!work.path().join("CON").exists() && !work.path().join("payload").exists());
+    let skipped: Vec<&str> = checkout.skipped.iter().map(|e| e.path.as_str()).collect();
+    assert_eq!(skipped, ["..", "CON", "a\\u{1b}[2Jb", "readme.md"]);
+    assert!(matches!(
+        checkout.skipped[3].reason,
+        SkipReason::CaseCollision { .. }
+    ));
+    let err = checkout.skill_dir("").unwrap_err();
+    assert_eq!(err.exit(), Exit::Unsafe);
+    assert!(
+        !err.to_string().contains('\u{1b}'),
+        "control characters escaped: {err}"
+    );
+}
+
+#[test]
 fn a_marketplace_repository_yields_its_plugin_skills() {
     let repo = Repo::new("market");
     repo.write(
@@ -806,6 +878,105 @@ fn github_fast_path_refuses_links_and_matches_the_git_tree_digest() {
     };
     assert_eq!(pdf(&via_archive.root), pdf(&via_git.root));
     assert_eq!(pdf(&via_git.root).1, ["fill.py"]);
+}
+
+/// A tar.gz written header by header, so names no honest tool writes
+/// (`..`, absolute paths) can be tested.
+fn raw_tar_gz(entries: &[(&str, tar::EntryType, &[u8], &str)]) -> Vec<u8> {
+    let mut tar = Vec::new();
+    for (name, kind, data, link) in entries {
+        let mut header = tar::Header::new_old();
+        header.as_old_mut().name[..name.len()].copy_from_slice(name.as_bytes());
+        header.as_old_mut().linkname[..link.len()].copy_from_slice(link.as_bytes());
+        header.set_entry_type(*kind);
+        header.set_size(data.len() as u64);
+        header.set_mode(0o644);
+        header.set_cksum();
+        tar.extend_from_slice(header.as_bytes());
+        tar.extend_from_slice(data);
+        tar.resize(tar.len().div_ceil(512) * 512, 0);
+    }
+    tar.resize(tar.len() + 1024, 0);
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    std::io::Write::write_all(&mut gz, &tar).unwrap();
+    gz.finish().unwrap()
+}
+
+#[test]
+fn hostile_github_archives_are_refused_or_contained() {
+    use tar::EntryType::{Directory, Link, Regular, Symlink};
+    let skill: &[u8] = b"---\nname: pdf\ndescription: PDF\n---\n";
+    let commits = [
+        "1".repeat(40),
+        "2".repeat(40),
+        "3".repeat(40),
+        "4".repeat(40),
+    ];
+    let bomb = vec![0u8; 4 << 20];
+    let archives = HashMap::from([
+        (
+            commits[0].clone(),
+            raw_tar_gz(&[
+                ("r-1/", Directory, b"", ""),
+                ("r-1/SKILL.md", Regular, skill, ""),
+                ("r-1/../escape.txt", Regular, b"out", ""),
+                ("r-1//abs.txt", Regular, b"abs", ""),
+                ("r-1/hard", Link, b"", "r-1/SKILL.md"),
+                ("r-1/soft", Symlink, b"", "/etc/passwd"),
+            ]),
+        ),
+        (
+            commits[1].clone(),
+            raw_tar_gz(&[
+                ("a/SKILL.md", Regular, skill, ""),
+                ("b/SKILL.md", Regular, skill, ""),
+            ]),
+        ),
+        (commits[2].clone(), b"\x1f\x8b\x08\x00garbage".to_vec()),
+        (
+            commits[3].clone(),
+            raw_tar_gz(&[
+                ("r-4/SKILL.md", Regular, skill, ""),
+                ("r-4/zeros", Regular, &bomb, ""),
+            ]),
+        ),
+    ]);
+    let gh = fake_github(HashMap::new(), archives);
+    let cache = tempfile::tempdir().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let opts = gh.options(cache.path(), None);
+    let source = spec("github:acme/r", None);
+
+    let contained = git::checkout(&source, &commits[0], work.path(), &opts).unwrap();
+    assert_eq!(walk(&contained.root), ["SKILL.md"]);
+    assert!(!work.path().join("escape.txt").exists());
+    let skipped: Vec<&str> = contained.skipped.iter().map(|e| e.path.as_str()).collect();
+    assert_eq!(skipped, ["../escape.txt", "/abs.txt", "hard", "soft"]);
+    assert_eq!(contained.skill_dir("").unwrap_err().exit(), Exit::Unsafe);
+    drop(contained);
+
+    let err = git::checkout(&source, &commits[1], work.path(), &opts).unwrap_err();
+    assert!(
+        err.to_string().contains("more than one top-level folder"),
+        "{err}"
+    );
+    assert_eq!(err.exit(), Exit::Unsafe);
+    let err = git::checkout(&source, &commits[2], work.path(), &opts).unwrap_err();
+    assert!(matches!(err, GitError::BadArchive { .. }), "{err}");
+    let small = GitOptions {
+        limits: CheckoutLimits {
+            max_total_bytes: 1 << 20,
+            ..CheckoutLimits::default()
+        },
+        ..opts.clone()
+    };
+    let err = git::checkout(&source, &commits[3], work.path(), &small).unwrap_err();
+    assert!(matches!(err, GitError::TooLarge { .. }), "{err}");
+    assert_eq!(
+        std::fs::read_dir(work.path()).unwrap().count(),
+        0,
+        "no trace left"
+    );
 }
 
 /// A loopback URL nothing listens on.

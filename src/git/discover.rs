@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::skill::{is_valid_name, parse_skill_md};
+use crate::skill::{is_valid_name, parse_skill_md, printable};
 
 /// Bounds that keep discovery cheap on hostile or huge trees.
 const MAX_LISTED_DIRS: usize = 2_000;
@@ -266,7 +266,12 @@ impl Finder<'_> {
             let Some(dir) = real_dir(self.root, &path) else {
                 continue;
             };
-            let shown = if path.is_empty() { "." } else { path.as_str() };
+            // Folder names and frontmatter are untrusted: escape what is shown.
+            let shown = if path.is_empty() {
+                ".".to_owned()
+            } else {
+                printable(&path)
+            };
             let file = dir.join("SKILL.md");
             let mut text = String::new();
             let read = std::fs::File::open(&file)
@@ -293,15 +298,16 @@ impl Finder<'_> {
             if !is_valid_name(&skill.name) {
                 self.warnings.push(format!(
                     "skipped `{shown}`: SKILL.md: name `{}` must be 1-64 lowercase letters, digits and single hyphens",
-                    skill.name
+                    printable(&skill.name)
                 ));
                 continue;
             }
             let folder = path.rsplit('/').next().unwrap_or("");
             if !path.is_empty() && folder != skill.name {
                 self.warnings.push(format!(
-                    "`{shown}`: SKILL.md names the skill `{}`, not its folder name `{folder}`",
-                    skill.name
+                    "`{shown}`: SKILL.md names the skill `{}`, not its folder name `{}`",
+                    skill.name,
+                    printable(folder)
                 ));
             }
             skills.push(FoundSkill {
@@ -322,7 +328,14 @@ impl Finder<'_> {
                 paths.len(),
                 paths
                     .iter()
-                    .map(|p| format!("`{}`", if p.is_empty() { "." } else { p }))
+                    .map(|p| format!(
+                        "`{}`",
+                        if p.is_empty() {
+                            ".".into()
+                        } else {
+                            printable(p)
+                        }
+                    ))
                     .collect::<Vec<_>>()
                     .join(", ")
             ));

@@ -29,8 +29,10 @@ use reqwest::blocking::{Client, Response};
 use reqwest::header::{ACCEPT, AUTHORIZATION, HeaderValue, LOCATION, USER_AGENT};
 
 use super::GitError;
+use super::names::check_segment;
 use super::spec::is_full_sha;
 use super::writer::{CheckoutLimits, Claim, SkipReason, SkippedEntry, TreeWriter, join};
+use crate::skill::printable;
 
 pub const DEFAULT_API_URL: &str = "https://api.github.com";
 pub const DEFAULT_ARCHIVE_URL: &str = "https://codeload.github.com";
@@ -447,7 +449,7 @@ pub(crate) fn extract(
             Some(_) => {
                 return Err(bad(format!(
                     "more than one top-level folder (`{}`); a GitHub archive has exactly one",
-                    String::from_utf8_lossy(&raw_path)
+                    printable(&String::from_utf8_lossy(&raw_path))
                 )));
             }
         }
@@ -473,19 +475,31 @@ pub(crate) fn extract(
         }
         found_subpath = true;
 
+        // Below a folder already skipped: its record covers this entry.
+        let lossy: Vec<String> = inside
+            .iter()
+            .map(|s| String::from_utf8_lossy(s).into_owned())
+            .collect();
+        if (1..lossy.len()).any(|i| skipped_dirs.contains(&lossy[..i].join("/"))) {
+            continue;
+        }
+        // An unsafe name anywhere in the path: record the whole path once.
+        if let Some((i, rule)) = inside
+            .iter()
+            .enumerate()
+            .find_map(|(i, s)| check_segment(s).err().map(|rule| (i, rule)))
+        {
+            if i + 1 < inside.len() || kind.is_dir() {
+                skipped_dirs.insert(lossy[..=i].join("/"));
+            }
+            writer.skip(printable(&lossy.join("/")), SkipReason::UnsafeName { rule });
+            continue;
+        }
         // Claim each parent folder (archives need not list them), then the entry.
         let mut parent = String::new();
         let mut usable = true;
-        for (i, segment) in inside.iter().enumerate() {
+        for segment in &inside[..inside.len() - 1] {
             let shown = join(&parent, &String::from_utf8_lossy(segment));
-            if skipped_dirs.contains(&shown) {
-                usable = false;
-                break;
-            }
-            let last = i + 1 == inside.len();
-            if last {
-                break;
-            }
             if writer.is_claimed(&shown) {
                 parent = shown;
                 continue;
@@ -531,7 +545,7 @@ pub(crate) fn extract(
         } else if kind.is_symlink() {
             let target = entry
                 .link_name_bytes()
-                .map(|t| String::from_utf8_lossy(&t).into_owned())
+                .map(|t| printable(&String::from_utf8_lossy(&t)))
                 .unwrap_or_default();
             writer.skip(path, SkipReason::Symlink { target });
         } else {

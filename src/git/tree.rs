@@ -14,6 +14,7 @@ use gix::objs::tree::EntryKind;
 use super::GitError;
 use super::cache::CachedRepo;
 use super::writer::{CheckoutLimits, Claim, SkipReason, SkippedEntry, TreeWriter};
+use crate::skill::printable;
 
 /// Writes the tree of `commit` at `subpath` into `dest` (an existing, empty
 /// folder). Returns the entries skipped, relative to `subpath`.
@@ -121,7 +122,7 @@ pub(crate) fn write_commit_tree(
                     let target = repo
                         .find_blob(oid)
                         .map(|b| {
-                            String::from_utf8_lossy(&b.data[..b.data.len().min(1024)]).into_owned()
+                            printable(&String::from_utf8_lossy(&b.data[..b.data.len().min(1024)]))
                         })
                         .unwrap_or_default();
                     writer.skip(path, SkipReason::Symlink { target });

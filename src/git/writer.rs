@@ -18,6 +18,7 @@ use serde::Serialize;
 
 use super::GitError;
 use super::names::{check_segment, fold};
+use crate::skill::printable;
 
 /// Bounds on one checkout (of the subpath asked for, not of every skill in
 /// it: the store applies its own per-skill limits when it imports a skill).
@@ -138,7 +139,8 @@ impl<'a> TreeWriter<'a> {
     /// Checks `name` as a child of the already claimed folder `parent`
     /// (`""` for the root) and claims the joined path.
     pub(crate) fn claim(&mut self, parent: &str, name: &[u8]) -> Claim {
-        let shown = join(parent, &String::from_utf8_lossy(name));
+        // A refused name may hold control characters: escape before showing.
+        let shown = join(parent, &printable(&String::from_utf8_lossy(name)));
         let name = match check_segment(name) {
             Ok(name) => name,
             Err(rule) => {
