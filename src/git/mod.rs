@@ -20,6 +20,25 @@
 //!
 //! These functions block (network and disk): call them from plain threads,
 //! not from inside an async runtime.
+//!
+//! ```no_run
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! use skillpm::git::{self, GitOptions};
+//! let cwd = std::env::current_dir()?;
+//! let spec = git::parse_git_spec("github:acme/skills@v2", None, &cwd)?.expect("a git source");
+//! let options = GitOptions::new(false, None)?;
+//! let resolved = git::resolve(&spec, &options)?; // lock: url, commit
+//! let tmp = std::env::temp_dir();
+//! let checkout = git::checkout(&spec, &resolved.commit, &tmp, &options)?;
+//! for found in checkout.discover().skills {
+//!     let dir = checkout.skill_dir(&found.path)?; // refuses links, submodules
+//!     let lock_subpath = spec.join_subpath(&found.path); // lock: subpath
+//!     // store.import_dir(&dir, …) then record (url, commit, subpath, tree)
+//! #   let _ = (dir, lock_subpath);
+//! }
+//! // `install --locked`: GitSpec::from_lock(url, subpath) + checkout(commit).
+//! # Ok(()) }
+//! ```
 
 mod cache;
 mod discover;
