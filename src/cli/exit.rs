@@ -23,6 +23,8 @@ fn classify(cause: &(dyn std::error::Error + 'static)) -> Option<Exit> {
         crate::project::lock::LockError,
         crate::link::LinkError,
         crate::catalog::CatalogError,
+        crate::git::GitError,
+        crate::publish::PublishError,
     );
     if let Some(e) = cause.downcast_ref::<clap::Error>() {
         return Some(if e.use_stderr() {

@@ -55,6 +55,12 @@ pub enum Command {
     Mentions(agent::MentionsArgs),
     /// Check skill roots, links, approvals, dependencies and the store.
     Doctor(agent::DoctorArgs),
+    /// Build a static registry site (both discovery paths, archives, signature).
+    // `--version N` is the index version here, not skillpm's own version.
+    #[command(disable_version_flag = true)]
+    Publish(publish::PublishArgs),
+    /// Create a minisign key pair for signing published indexes.
+    Keygen(publish::KeygenArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -83,6 +89,7 @@ pub struct ShowArgs {
 
 pub mod agent;
 mod exit;
+pub mod publish;
 mod run;
 
 pub use exit::{exit_code_of, print_error};

@@ -60,6 +60,14 @@ pub fn run(cli: Cli) -> anyhow::Result<Exit> {
             let report = ops::doctor::doctor(&ctx, &opts)?;
             emit(&ctx, &report, report.exit())
         }
+        Command::Publish(args) => {
+            let report = crate::ops::publish::publish(&ctx, &args.options())?;
+            emit(&ctx, &report, Exit::Success)
+        }
+        Command::Keygen(args) => {
+            let report = crate::ops::publish::keygen(&ctx, &args.options())?;
+            emit(&ctx, &report, Exit::Success)
+        }
     }
 }
 

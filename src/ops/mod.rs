@@ -9,6 +9,7 @@ pub mod discover;
 pub mod doctor;
 pub mod mcp;
 pub mod mentions;
+pub mod publish;
 pub mod show;
 
 use crate::ui::Ui;
