@@ -507,3 +507,30 @@ fn show_warns_about_an_unapproved_link_but_shows_it() {
                 .and(predicate::str::contains("will not serve it")),
         );
 }
+
+#[test]
+fn doctor_reports_a_broken_lock_instead_of_stopping() {
+    let mut w = World::new();
+    w.install("pdf-tools", "", "Body.\n", &[], Approval::Approved);
+    write(
+        &w.project.join("skills.lock"),
+        "version = 1\n[[skill]]\nname = 3\n",
+    );
+    let out = w.cmd().args(["doctor", "--json"]).assert().code(1);
+    let report = json(&out.get_output().stdout);
+    let findings = report["findings"].as_array().unwrap();
+    let policy: Vec<&Value> = findings.iter().filter(|f| f["kind"] == "policy").collect();
+    assert_eq!(policy.len(), 1, "{findings:?}");
+    assert!(
+        policy[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("skills.lock")
+    );
+    assert!(
+        findings.iter().any(|f| f["kind"] == "unlocked"),
+        "{findings:?}"
+    );
+    // The commands that serve skills refuse to guess.
+    w.cmd().args(["mentions", "$pdf-tools"]).assert().code(2);
+}

@@ -613,3 +613,40 @@ fn broken_policy_files_stop_the_server_before_it_starts() {
         .assert()
         .code(2);
 }
+
+#[test]
+fn a_user_scope_link_is_vouched_for_by_the_project_that_installed_it() {
+    let mut w = World::new();
+    let user_root = w.home.join(".agents/skills");
+    w.install_into(
+        &user_root,
+        "shared",
+        "",
+        "Shared.\n",
+        &[],
+        Approval::Approved,
+    );
+    // The lock belongs to another project, which recorded placing the link.
+    let other = w.root.join("other-project");
+    std::fs::create_dir_all(&other).unwrap();
+    std::fs::rename(w.project.join("skills.lock"), other.join("skills.lock")).unwrap();
+    let state = skillpm::project::state::ProjectState::new(&w.cache);
+    let placed = skillpm::project::state::PlacedLink {
+        root: user_root.clone(),
+        name: "shared".into(),
+    };
+    state.record_links(&other, vec![placed]).unwrap();
+
+    let mut c = Client::start(&w, &[]);
+    assert!(c.listing().contains(&entry("shared")));
+    let (_, _, result) = c.call("skills_list", json!({}));
+    assert_eq!(result["structuredContent"]["skills"][0]["scope"], "user");
+    drop(c);
+
+    // Without the record no lock vouches for it.
+    state.record_links(&other, Vec::new()).unwrap();
+    let mut c = Client::start(&w, &[]);
+    assert!(!c.listing().contains(&entry("shared")));
+    let (err, text) = c.skill("shared");
+    assert!(err && text.contains("no skills.lock here lists"), "{text}");
+}

@@ -16,9 +16,12 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use super::mentions::{build_catalog, catalog_options};
+use super::discover::discover_here;
+use super::mentions::catalog_options;
 use super::{Context, Report};
-use crate::catalog::{CatalogSkill, HashCache, ProjectSettings, Withheld};
+use crate::catalog::{
+    Approvals, Catalog, CatalogError, CatalogSkill, HashCache, Policy, ProjectSettings, Withheld,
+};
 use crate::error::Exit;
 use crate::link::LinkState;
 use crate::mcp::clients::{self, ConfiguredServer};
@@ -57,7 +60,7 @@ impl Level {
 pub struct Finding {
     pub level: Level,
     /// A stable slug: `invalid-skill`, `shadowed`, `broken-link`,
-    /// `foreign-folder`, `not-linked`, `stale-link`, `modified`,
+    /// `foreign-folder`, `not-linked`, `stale-link`, `modified`, `policy`,
     /// `unlocked`, `unapproved`, `unmanaged`, `disabled`, `denied`,
     /// `missing-env-var`, `missing-mcp-server`, `over-budget`,
     /// `store-corrupt`, `scan`, `client-config`.
@@ -146,11 +149,39 @@ impl DoctorReport {
 
 pub fn doctor(ctx: &Context, opts: &DoctorOptions) -> anyhow::Result<DoctorReport> {
     let options = catalog_options(opts.agent.clone(), opts.include_unmanaged)?;
-    let (discovery, catalog) = build_catalog(ctx, &options)?;
+    let discovery = discover_here(ctx)?;
     let project = discovery.project.clone();
     let env = Env::from_process();
-    let settings = ProjectSettings::load(&project)?;
     let mut findings = Vec::new();
+    // A broken skills.toml or skills.lock is a finding here, not the end:
+    // the rest is checked with defaults in its place.
+    let mut broken = |e: CatalogError, consequence: &str| {
+        findings.push(finding(
+            Level::Error,
+            "policy",
+            None,
+            None,
+            format!("{e}; {consequence}"),
+        ));
+    };
+    let settings = ProjectSettings::load(&project).unwrap_or_else(|e| {
+        broken(
+            e,
+            "until it is fixed, its [install] and [agent.*] settings are ignored",
+        );
+        ProjectSettings::default()
+    });
+    let cache_root = crate::cache::cache_root().ok();
+    let approvals = Approvals::load(&project, cache_root.as_deref()).unwrap_or_else(|e| {
+        broken(e, "until it is fixed no skillpm link counts as approved");
+        Approvals::default()
+    });
+    let policy = Policy {
+        settings,
+        approvals,
+    };
+    let catalog = Catalog::build(&discovery, &policy, &options, &mut HashCache::new());
+    let settings = &policy.settings;
 
     for w in &discovery.warnings {
         findings.push(finding(Level::Warning, "scan", None, None, w.clone()));
@@ -159,10 +190,8 @@ pub fn doctor(ctx: &Context, opts: &DoctorOptions) -> anyhow::Result<DoctorRepor
     check_duplicates(&discovery, &mut findings);
     let mut dangling = BTreeSet::new();
     check_root_links(&discovery, &mut findings, &mut dangling);
-    let lock =
-        crate::project::lock::Lockfile::load(&crate::project::lock::Lockfile::path_in(&project))?;
-    if let Some(lock) = &lock {
-        check_lock_links(lock, &settings, &project, &env, &dangling, &mut findings);
+    if let Some(lock) = policy.approvals.project_lock() {
+        check_lock_links(lock, settings, &project, &env, &dangling, &mut findings);
     }
     let servers = clients::configured_servers(&project, &env);
     for p in &servers.problems {
@@ -258,12 +287,14 @@ fn finding(
     }
 }
 
-/// Invalid skills, and winners that are withheld (a shadowed copy is
-/// reported once, under `shadowed`).
+/// Invalid and modified skills wherever they are, and winners withheld
+/// for any other reason (a shadowed copy is otherwise reported once, under
+/// `shadowed`: it is not what agents load).
 fn check_skills(skills: &[CatalogSkill], findings: &mut Vec<Finding>) {
     for s in skills {
         let Some(why) = &s.withheld else { continue };
-        if s.shadowed_by.is_some() && s.is_valid() {
+        let always = matches!(why, Withheld::Invalid { .. } | Withheld::Modified { .. });
+        if s.shadowed_by.is_some() && !always {
             continue;
         }
         let (level, kind) = match why {
