@@ -258,7 +258,7 @@ mod tests {
         );
         assert_eq!(cache.tree(&dir).unwrap().digest, first);
         assert_eq!(cache.hashes_computed(), 1);
-        // Same size, same content length: only the metadata says it changed.
+        // A rewrite is noticed through its metadata, and re-hashed once.
         std::fs::write(dir.join("scripts/run.sh"), "#!/bin/bash").unwrap();
         let second = cache.tree(&dir).unwrap().digest;
         assert_ne!(second, first);

@@ -549,3 +549,218 @@ fn judge(
     }
     skill
 }
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+    use crate::link::LinkKind;
+    use crate::project::lock::{Format, LockedSkill, Lockfile};
+    use crate::roots::{Env, ScanLimits, discover};
+
+    struct Fixture {
+        _tmp: tempfile::TempDir,
+        project: PathBuf,
+        home: PathBuf,
+        root: PathBuf,
+    }
+
+    fn fixture() -> Fixture {
+        let tmp = tempfile::tempdir().unwrap();
+        let base = std::fs::canonicalize(tmp.path()).unwrap();
+        let project = base.join("project");
+        let home = base.join("home");
+        std::fs::create_dir_all(project.join(".git")).unwrap();
+        std::fs::create_dir_all(&home).unwrap();
+        Fixture {
+            root: project.join(".agents/skills"),
+            _tmp: tmp,
+            project,
+            home,
+        }
+    }
+
+    /// A store entry for `name` under the fixture, and its tree digest.
+    fn entry(f: &Fixture, name: &str, body: &str) -> (PathBuf, Digest) {
+        let stage = f.home.join(format!("stage-{name}"));
+        std::fs::create_dir_all(&stage).unwrap();
+        std::fs::write(
+            stage.join("SKILL.md"),
+            format!("---\nname: {name}\ndescription: d\n---\n{body}"),
+        )
+        .unwrap();
+        let tree = crate::digest::tree_digest(&stage).unwrap();
+        let store = f.home.join("cache/store");
+        std::fs::create_dir_all(&store).unwrap();
+        let entry = store.join(tree.file_name());
+        std::fs::rename(&stage, &entry).unwrap();
+        (entry, tree)
+    }
+
+    fn locked(name: &str, tree: Digest, approved: bool) -> LockedSkill {
+        LockedSkill {
+            name: name.into(),
+            source: "acme".into(),
+            version: None,
+            format: Format::Path,
+            index: None,
+            url: None,
+            commit: None,
+            subpath: None,
+            artifact: None,
+            tree,
+            executables: Vec::new(),
+            signer: Some("RWQKEY".into()),
+            approved: approved.then_some(tree),
+        }
+    }
+
+    fn build(f: &Fixture, lock: Lockfile, options: &CatalogOptions) -> Catalog {
+        let d = discover(
+            &f.project,
+            &f.project,
+            &Env::with_home(&f.home),
+            ScanLimits::default(),
+        );
+        let policy = Policy {
+            settings: ProjectSettings::default(),
+            approvals: Approvals::from_lock(f.project.join("skills.lock"), lock),
+        };
+        Catalog::build(&d, &policy, options, &mut HashCache::new())
+    }
+
+    #[test]
+    fn copies_are_judged_like_symlinks() {
+        let f = fixture();
+        let (e, tree) = entry(&f, "pdf", "Fill.\n");
+        crate::link::place(&f.root, "pdf", &e, tree, LinkKind::Copy).unwrap();
+        let mut lock = Lockfile::default();
+        lock.upsert(locked("pdf", tree, true));
+        let c = build(&f, lock.clone(), &CatalogOptions::default());
+        let Resolved::Served(s) = c.resolve("pdf") else {
+            panic!("{:?}", c.skills[0].withheld)
+        };
+        assert_eq!(
+            s.provenance,
+            Provenance::Managed {
+                link: LinkKind::Copy,
+                lock: Some(f.project.join("skills.lock")),
+                source: Some("acme".into())
+            }
+        );
+        assert_eq!(s.tree, Some(tree));
+        assert_eq!(s.signer.as_deref(), Some("RWQKEY"));
+        assert_eq!(c.listed_names(), ["pdf"]);
+
+        // Editing the copy (not the store) is still tampering.
+        std::fs::write(f.root.join("pdf/extra.txt"), "x").unwrap();
+        let c = build(&f, lock, &CatalogOptions::default());
+        let Resolved::Withheld(
+            _,
+            Withheld::Modified {
+                expected, found, ..
+            },
+        ) = c.resolve("pdf")
+        else {
+            panic!("{:?}", c.skills[0].withheld)
+        };
+        assert_eq!(*expected, tree);
+        assert!(found.is_some_and(|d| d != tree));
+        assert!(c.listed_names().is_empty());
+    }
+
+    #[test]
+    fn a_withheld_winner_is_not_replaced_by_a_shadowed_copy() {
+        let f = fixture();
+        // Approved in user scope, but a hand-made folder wins in the project.
+        let (e, tree) = entry(&f, "notes", "Approved.\n");
+        let user_root = f.home.join(".agents/skills");
+        crate::link::place(&user_root, "notes", &e, tree, LinkKind::Symlink).unwrap();
+        std::fs::create_dir_all(f.root.join("notes")).unwrap();
+        std::fs::write(
+            f.root.join("notes/SKILL.md"),
+            "---\nname: notes\ndescription: mine\n---\nUnreviewed.\n",
+        )
+        .unwrap();
+        let mut lock = Lockfile::default();
+        lock.upsert(locked("notes", tree, true));
+        let c = build(&f, lock.clone(), &CatalogOptions::default());
+        assert!(matches!(
+            c.resolve("notes"),
+            Resolved::Withheld(_, Withheld::Unmanaged)
+        ));
+        assert_eq!(
+            c.served().count(),
+            1,
+            "the user copy is still judged served"
+        );
+        assert!(c.listed_names().is_empty());
+        let c = build(
+            &f,
+            lock,
+            &CatalogOptions {
+                include_unmanaged: true,
+                ..CatalogOptions::default()
+            },
+        );
+        let Resolved::Served(s) = c.resolve("notes") else {
+            panic!()
+        };
+        assert_eq!(s.path, f.root.join("notes"));
+        // Found by either path, whatever the precedence.
+        let user = c.find_by_path(&user_root.join("notes/SKILL.md")).unwrap();
+        assert_eq!(user.scope, Scope::User);
+        let skill_url = format!("skill://{}", f.root.join("notes").display());
+        assert_eq!(
+            c.find_by_path(Path::new(&skill_url)).unwrap().scope,
+            Scope::Repo
+        );
+    }
+
+    #[test]
+    fn disabled_and_denied_skills_are_withheld() {
+        let f = fixture();
+        let mut lock = Lockfile::default();
+        for name in ["deploy-prod", "lint", "off"] {
+            let (e, tree) = entry(&f, name, "Body.\n");
+            crate::link::place(&f.root, name, &e, tree, LinkKind::Symlink).unwrap();
+            lock.upsert(locked(name, tree, true));
+        }
+        let d = discover(
+            &f.project,
+            &f.project,
+            &Env::with_home(&f.home),
+            ScanLimits::default(),
+        );
+        let mut settings = ProjectSettings::parse(
+            "[skills]\noff = { source = \"acme\", enabled = false }\n[agent.claude]\ndeny = [\"deploy-*\"]\n",
+            Path::new("skills.toml"),
+        )
+        .unwrap();
+        settings.path = None;
+        let policy = Policy {
+            settings,
+            approvals: Approvals::from_lock(f.project.join("skills.lock"), lock),
+        };
+        let options = CatalogOptions {
+            agent: Some("claude".into()),
+            include_unmanaged: false,
+        };
+        let c = Catalog::build(&d, &policy, &options, &mut HashCache::new());
+        assert_eq!(c.listed_names(), ["lint"]);
+        assert!(matches!(
+            c.resolve("off"),
+            Resolved::Withheld(_, Withheld::Disabled)
+        ));
+        let Resolved::Withheld(_, w) = c.resolve("deploy-prod") else {
+            panic!()
+        };
+        assert_eq!(
+            *w,
+            Withheld::Denied {
+                agent: "claude".into(),
+                pattern: Some("deploy-*".into())
+            }
+        );
+        assert_eq!(w.exit(), Exit::NotFound);
+    }
+}
