@@ -11,3 +11,4 @@ pub mod error;
 pub mod ops;
 pub mod skill;
 pub mod ui;
+pub mod unpack;

@@ -20,6 +20,7 @@ fn classify(cause: &(dyn std::error::Error + 'static)) -> Option<Exit> {
         crate::digest::DigestError,
         crate::skill::SkillError,
         crate::cache::NoCacheDir,
+        crate::unpack::UnpackError,
     );
     if let Some(e) = cause.downcast_ref::<clap::Error>() {
         return Some(if e.use_stderr() { Exit::Usage } else { Exit::Success });
