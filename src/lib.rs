@@ -10,5 +10,6 @@ pub mod digest;
 pub mod error;
 pub mod ops;
 pub mod skill;
+pub mod store;
 pub mod ui;
 pub mod unpack;

@@ -21,6 +21,7 @@ fn classify(cause: &(dyn std::error::Error + 'static)) -> Option<Exit> {
         crate::skill::SkillError,
         crate::cache::NoCacheDir,
         crate::unpack::UnpackError,
+        crate::store::StoreError,
     );
     if let Some(e) = cause.downcast_ref::<clap::Error>() {
         return Some(if e.use_stderr() { Exit::Usage } else { Exit::Success });

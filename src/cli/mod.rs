@@ -49,6 +49,8 @@ pub enum Command {
     List(ListArgs),
     /// Load one skill by name, as an agent's skill tool does.
     Show(ShowArgs),
+    /// Inspect and maintain the cache of stored skills.
+    Cache(cache::CacheArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -71,6 +73,7 @@ pub struct ShowArgs {
     pub name: String,
 }
 
+mod cache;
 mod exit;
 mod run;
 

@@ -18,6 +18,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Exit> {
     ctx.offline = g.offline;
 
     match cli.command {
+        Command::Cache(args) => super::cache::run(&ctx, args),
         Command::Check(_) | Command::List(_) | Command::Show(_) => Err(OpError::new(
             Exit::Other,
             "this command is not built yet",
