@@ -101,7 +101,11 @@ fn listing(root: &Path) -> BTreeSet<String> {
         for entry in std::fs::read_dir(dir).unwrap() {
             let entry = entry.unwrap();
             let path = entry.path();
-            let rel = path.strip_prefix(root).unwrap().to_string_lossy().into_owned();
+            let rel = path
+                .strip_prefix(root)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
             if entry.file_type().unwrap().is_dir() {
                 out.insert(format!("{rel}/"));
                 walk(root, &path, out);
@@ -195,13 +199,22 @@ fn hostile_corpus_is_refused_and_good_archives_match_the_disk() {
         match case.expect.as_str() {
             "refuse" => {
                 if code != Some(5) {
-                    failures.push(format!("{}: exit {code:?}, want 5; stderr: {stderr}", case.id));
+                    failures.push(format!(
+                        "{}: exit {code:?}, want 5; stderr: {stderr}",
+                        case.id
+                    ));
                 }
                 if !stderr.contains(&case.stderr) {
-                    failures.push(format!("{}: stderr lacks {:?}: {stderr}", case.id, case.stderr));
+                    failures.push(format!(
+                        "{}: stderr lacks {:?}: {stderr}",
+                        case.id, case.stderr
+                    ));
                 }
                 if !stderr.contains(&case.file) {
-                    failures.push(format!("{}: error does not name the archive: {stderr}", case.id));
+                    failures.push(format!(
+                        "{}: error does not name the archive: {stderr}",
+                        case.id
+                    ));
                 }
                 let after = listing(sandbox);
                 let expected = empty_cache_listing();
@@ -213,18 +226,39 @@ fn hostile_corpus_is_refused_and_good_archives_match_the_disk() {
             "accept" => {
                 let stdout = String::from_utf8_lossy(&out.stdout);
                 if code != Some(0) {
-                    failures.push(format!("{}: exit {code:?}, want 0; stderr: {stderr}", case.id));
+                    failures.push(format!(
+                        "{}: exit {code:?}, want 0; stderr: {stderr}",
+                        case.id
+                    ));
                     continue;
                 }
-                let src = corpus.join(case.tree_of.as_deref().expect("accepted cases name their tree"));
+                let src = corpus.join(
+                    case.tree_of
+                        .as_deref()
+                        .expect("accepted cases name their tree"),
+                );
                 let want = hash_tree(&src).unwrap();
                 if stdout.trim() != want.digest.to_string() {
-                    failures.push(format!("{}: digest {} != files on disk {}", case.id, stdout.trim(), want.digest));
+                    failures.push(format!(
+                        "{}: digest {} != files on disk {}",
+                        case.id,
+                        stdout.trim(),
+                        want.digest
+                    ));
                 }
                 let entry = sandbox.join("cache/store").join(want.digest.file_name());
                 let stored = hash_tree(&entry).unwrap();
-                assert_eq!(stored.digest, want.digest, "{}: the entry on disk hashes to its name", case.id);
-                assert_eq!(stored.executables(), vec!["scripts/run.sh".to_owned()], "{}", case.id);
+                assert_eq!(
+                    stored.digest, want.digest,
+                    "{}: the entry on disk hashes to its name",
+                    case.id
+                );
+                assert_eq!(
+                    stored.executables(),
+                    vec!["scripts/run.sh".to_owned()],
+                    "{}",
+                    case.id
+                );
             }
             other => panic!("unknown expectation {other}"),
         }
@@ -233,6 +267,15 @@ fn hostile_corpus_is_refused_and_good_archives_match_the_disk() {
             failures.push(format!("{}: files escaped: {escaped:?}", case.id));
         }
     }
-    assert_eq!(listing(corpus), corpus_before, "nothing was written next to the archives");
-    assert!(failures.is_empty(), "{} failure(s):\n{}", failures.len(), failures.join("\n"));
+    assert_eq!(
+        listing(corpus),
+        corpus_before,
+        "nothing was written next to the archives"
+    );
+    assert!(
+        failures.is_empty(),
+        "{} failure(s):\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }

@@ -19,11 +19,9 @@ pub fn run(cli: Cli) -> anyhow::Result<Exit> {
 
     match cli.command {
         Command::Cache(args) => super::cache::run(&ctx, args),
-        Command::Check(_) | Command::List(_) | Command::Show(_) => Err(OpError::new(
-            Exit::Other,
-            "this command is not built yet",
-        )
-        .into()),
+        Command::Check(_) | Command::List(_) | Command::Show(_) => {
+            Err(OpError::new(Exit::Other, "this command is not built yet").into())
+        }
     }
 }
 

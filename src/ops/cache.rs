@@ -56,7 +56,11 @@ impl Report for VerifyReport {
             }
         }
         if o.debris_removed > 0 {
-            writeln!(out, "removed {} leftover(s) of interrupted runs", o.debris_removed)?;
+            writeln!(
+                out,
+                "removed {} leftover(s) of interrupted runs",
+                o.debris_removed
+            )?;
         }
         let verdict = if self.is_clean() {
             "all intact".to_owned()
@@ -73,7 +77,8 @@ impl Report for VerifyReport {
 
 pub fn verify(ctx: &Context) -> anyhow::Result<VerifyReport> {
     let store = Store::open()?;
-    ctx.ui.status("Verifying", store.root().display().to_string());
+    ctx.ui
+        .status("Verifying", store.root().display().to_string());
     let outcome = store.verify()?;
     Ok(VerifyReport {
         cache: store.root().to_owned(),
@@ -113,7 +118,11 @@ impl Report for GcReport {
             writeln!(out, "{verb} {}", p.display())?;
         }
         for p in &o.forgotten {
-            writeln!(out, "forgot project lock {} (file no longer exists)", p.display())?;
+            writeln!(
+                out,
+                "forgot project lock {} (file no longer exists)",
+                p.display()
+            )?;
         }
         writeln!(
             out,
@@ -133,13 +142,19 @@ pub fn gc(ctx: &Context, opts: &GcOptions) -> anyhow::Result<GcReport> {
         if !lock.is_file() {
             return Err(OpError::new(
                 Exit::Usage,
-                format!("--keep-lock {}: no such file (give the path of a skills.lock)", lock.display()),
+                format!(
+                    "--keep-lock {}: no such file (give the path of a skills.lock)",
+                    lock.display()
+                ),
             )
             .into());
         }
     }
     let store = Store::open_exclusive(|| {
-        ctx.ui.status("Waiting", "for other skillpm processes to release the cache");
+        ctx.ui.status(
+            "Waiting",
+            "for other skillpm processes to release the cache",
+        );
     })?;
     let outcome = store.gc(&keep, opts.dry_run)?;
     Ok(GcReport {
@@ -170,7 +185,10 @@ impl Report for CleanReport {
 
 pub fn clean(ctx: &Context) -> anyhow::Result<CleanReport> {
     let store = Store::open_exclusive(|| {
-        ctx.ui.status("Waiting", "for other skillpm processes to release the cache");
+        ctx.ui.status(
+            "Waiting",
+            "for other skillpm processes to release the cache",
+        );
     })?;
     let outcome = store.clean()?;
     Ok(CleanReport {

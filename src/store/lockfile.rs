@@ -36,7 +36,12 @@ impl HeldLock {
     /// Creates `path` (which must not exist) and locks it. `Ok(None)` when the
     /// name was taken or the file was removed before it could be locked.
     pub(crate) fn create_new(path: &Path) -> io::Result<Option<HeldLock>> {
-        let file = match OpenOptions::new().read(true).write(true).create_new(true).open(path) {
+        let file = match OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create_new(true)
+            .open(path)
+        {
             Ok(file) => file,
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => return Ok(None),
             Err(e) => return Err(e),
@@ -143,7 +148,9 @@ mod tests {
         assert!(HeldLock::create_new(&path).unwrap().is_none(), "name taken");
         assert!(HeldLock::try_existing(&path).unwrap().is_none(), "held");
         drop(held);
-        let stale = HeldLock::try_existing(&path).unwrap().expect("nobody holds it");
+        let stale = HeldLock::try_existing(&path)
+            .unwrap()
+            .expect("nobody holds it");
         stale.release_and_remove();
         assert!(!path.exists());
     }

@@ -74,7 +74,10 @@ fn children(dir: &Path) -> Result<Vec<(String, PathBuf)>, StoreError> {
     };
     for entry in entries {
         let entry = entry.map_err(io_error("list", dir))?;
-        out.push((entry.file_name().to_string_lossy().into_owned(), entry.path()));
+        out.push((
+            entry.file_name().to_string_lossy().into_owned(),
+            entry.path(),
+        ));
     }
     out.sort();
     Ok(out)
@@ -135,7 +138,12 @@ impl Store {
     }
 
     /// Moves a bad entry out of the store, under its lock when it has a digest.
-    fn quarantine(&self, name: &str, path: &Path, digest: Option<&Digest>) -> Result<Option<PathBuf>, StoreError> {
+    fn quarantine(
+        &self,
+        name: &str,
+        path: &Path,
+        digest: Option<&Digest>,
+    ) -> Result<Option<PathBuf>, StoreError> {
         let lock = digest.map(|d| self.lock_entry(d)).transpose()?;
         if fs::symlink_metadata(path).is_err() {
             return Ok(None); // someone else moved it meanwhile

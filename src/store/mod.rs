@@ -82,9 +82,9 @@ impl Classify for StoreError {
             StoreError::Unpack(e) => e.exit(),
             StoreError::DownloadMismatch { .. } => Exit::Integrity,
             StoreError::NoGcRoots => Exit::Usage,
-            StoreError::Io { .. } | StoreError::BadProjectLock { .. } | StoreError::NotExclusive(_) => {
-                Exit::Other
-            }
+            StoreError::Io { .. }
+            | StoreError::BadProjectLock { .. }
+            | StoreError::NotExclusive(_) => Exit::Other,
         }
     }
 }
@@ -140,11 +140,18 @@ impl Store {
 
     /// Opens with the exclusive lock; `on_wait` runs first if other skillpm
     /// processes hold the cache (so the caller can say why it pauses).
-    pub fn open_exclusive_at(root: impl Into<PathBuf>, on_wait: impl FnOnce()) -> Result<Store, StoreError> {
+    pub fn open_exclusive_at(
+        root: impl Into<PathBuf>,
+        on_wait: impl FnOnce(),
+    ) -> Result<Store, StoreError> {
         Self::open_with(root.into(), true, on_wait)
     }
 
-    fn open_with(root: PathBuf, exclusive: bool, on_wait: impl FnOnce()) -> Result<Store, StoreError> {
+    fn open_with(
+        root: PathBuf,
+        exclusive: bool,
+        on_wait: impl FnOnce(),
+    ) -> Result<Store, StoreError> {
         for sub in [layout::STORE, layout::DOWNLOADS, layout::TMP, layout::STATE] {
             let dir = root.join(sub);
             fs::create_dir_all(&dir).map_err(io_error("create the cache folder", &dir))?;
@@ -193,7 +200,8 @@ impl Store {
         let tmp = self.tmp_dir();
         let removed = staging::clean_debris(&store, Some(STAGE_PREFIX))
             .map_err(io_error("clean up unfinished work in", &store))?
-            + staging::clean_debris(&tmp, None).map_err(io_error("clean up unfinished work in", &tmp))?;
+            + staging::clean_debris(&tmp, None)
+                .map_err(io_error("clean up unfinished work in", &tmp))?;
         Ok(removed)
     }
 
@@ -268,7 +276,11 @@ impl Store {
 
     /// Moves a finished download to `downloads/sha256-<hex>` after checking
     /// its bytes hash to `expected` (exit 3 and nothing kept otherwise).
-    pub fn commit_download(&self, mut temp: TempFile, expected: &Digest) -> Result<PathBuf, StoreError> {
+    pub fn commit_download(
+        &self,
+        mut temp: TempFile,
+        expected: &Digest,
+    ) -> Result<PathBuf, StoreError> {
         let path = temp.path().to_owned();
         temp.close_synced().map_err(io_error("write", &path))?;
         let actual = Digest::of_file(&path).map_err(|e| StoreError::Io {
@@ -301,7 +313,8 @@ impl Store {
         limits: &Limits,
     ) -> Result<StoreEntry, StoreError> {
         let staging = self.staging()?;
-        let tree = unpack::unpack_artifact(kind, artifact, label, expected_name, staging.path(), limits)?;
+        let tree =
+            unpack::unpack_artifact(kind, artifact, label, expected_name, staging.path(), limits)?;
         self.commit(staging, tree)
     }
 
@@ -335,7 +348,11 @@ impl Store {
 
     /// Starts a v0.1.0 skill whose files arrive one by one (e.g. from async
     /// downloads); dropping the import without `commit` leaves no trace.
-    pub fn begin_file_list(&self, label: &str, limits: &Limits) -> Result<FileListImport<'_>, StoreError> {
+    pub fn begin_file_list(
+        &self,
+        label: &str,
+        limits: &Limits,
+    ) -> Result<FileListImport<'_>, StoreError> {
         let staging = self.staging()?;
         let list = FileList::new(staging.path(), label, limits);
         Ok(FileListImport {
@@ -360,7 +377,8 @@ impl Store {
         let created = if dest.is_dir() {
             false
         } else {
-            fsutil::make_read_only(staging.path()).map_err(io_error("make read-only", staging.path()))?;
+            fsutil::make_read_only(staging.path())
+                .map_err(io_error("make read-only", staging.path()))?;
             match fs::rename(staging.path(), &dest) {
                 Ok(()) => true,
                 // Someone committed without the lock (an older skillpm): theirs stands.
@@ -386,7 +404,8 @@ impl Store {
     /// `tmp/entry-sha256-<hex>.lock`: serialises commit, quarantine and removal
     /// of one entry.
     fn entry_lock_path(&self, digest: &Digest) -> PathBuf {
-        self.tmp_dir().join(format!("entry-{}.lock", digest.file_name()))
+        self.tmp_dir()
+            .join(format!("entry-{}.lock", digest.file_name()))
     }
 
     pub(crate) fn lock_entry(&self, digest: &Digest) -> Result<HeldLock, StoreError> {

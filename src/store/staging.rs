@@ -73,7 +73,10 @@ pub struct TempFile {
 impl TempFile {
     pub(crate) fn create(dir: &Path) -> io::Result<TempFile> {
         let (path, lock) = reserve(dir, "download-")?;
-        let file = OpenOptions::new().write(true).create_new(true).open(&path)?;
+        let file = OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&path)?;
         Ok(TempFile {
             file: Some(file),
             path,

@@ -21,7 +21,10 @@ pub(super) fn copy(source: &Path, tree: &mut TreeWriter) -> Result<(), UnpackErr
     // The root itself is what the user named: it may be reached through a link.
     let root_meta = fs::metadata(source).map_err(|e| tree.error(None, io("read", source)(e)))?;
     if !root_meta.is_dir() {
-        return Err(tree.refuse(None, Rule::Corrupt(format!("{} is not a folder", source.display()))));
+        return Err(tree.refuse(
+            None,
+            Rule::Corrupt(format!("{} is not a folder", source.display())),
+        ));
     }
     // Depth-first with an explicit stack: no recursion, no handles held open.
     let mut pending: Vec<(PathBuf, String)> = vec![(source.to_owned(), String::new())];
@@ -36,13 +39,21 @@ pub(super) fn copy(source: &Path, tree: &mut TreeWriter) -> Result<(), UnpackErr
             let path = item.path();
             let Some(name) = os_name.to_str() else {
                 let lossy = os_name.to_string_lossy();
-                let shown = if rel.is_empty() { lossy.into_owned() } else { format!("{rel}/{lossy}") };
+                let shown = if rel.is_empty() {
+                    lossy.into_owned()
+                } else {
+                    format!("{rel}/{lossy}")
+                };
                 return Err(tree.refuse(Some(&shown), Rule::NotUtf8));
             };
             if rel.is_empty() && SKIPPED_ROOT_DIRS.contains(&name) {
                 continue;
             }
-            let rel_name = if rel.is_empty() { name.to_owned() } else { format!("{rel}/{name}") };
+            let rel_name = if rel.is_empty() {
+                name.to_owned()
+            } else {
+                format!("{rel}/{name}")
+            };
             let meta = item
                 .metadata()
                 .map_err(|e| tree.error(Some(&rel_name), io("read", &path)(e)))?;
@@ -53,7 +64,8 @@ pub(super) fn copy(source: &Path, tree: &mut TreeWriter) -> Result<(), UnpackErr
                 tree.add_dir(&rel_name)?;
                 pending.push((path, rel_name));
             } else if file_type.is_file() {
-                let mut file = File::open(&path).map_err(|e| tree.error(Some(&rel_name), io("open", &path)(e)))?;
+                let mut file = File::open(&path)
+                    .map_err(|e| tree.error(Some(&rel_name), io("open", &path)(e)))?;
                 if !same_file(&meta, &file) {
                     return Err(tree.refuse(
                         Some(&rel_name),
@@ -61,9 +73,18 @@ pub(super) fn copy(source: &Path, tree: &mut TreeWriter) -> Result<(), UnpackErr
                     ));
                 }
                 let executable = crate::digest::is_executable(&meta);
-                tree.copy_file(&rel_name, executable, &mut file, &mut |_| Ok(()), &io("read", &path))?;
+                tree.copy_file(
+                    &rel_name,
+                    executable,
+                    &mut file,
+                    &mut |_| Ok(()),
+                    &io("read", &path),
+                )?;
             } else {
-                return Err(tree.refuse(Some(&rel_name), Rule::Special(special_kind(&file_type).into())));
+                return Err(tree.refuse(
+                    Some(&rel_name),
+                    Rule::Special(special_kind(&file_type).into()),
+                ));
             }
         }
     }

@@ -38,7 +38,11 @@ impl FileList {
 
     /// Judges a whole list (names, duplicates, case collisions, count) before
     /// anything is fetched, so a hostile index costs no downloads.
-    pub fn check_names<S: AsRef<str>>(label: &str, names: &[S], limits: &Limits) -> Result<(), UnpackError> {
+    pub fn check_names<S: AsRef<str>>(
+        label: &str,
+        names: &[S],
+        limits: &Limits,
+    ) -> Result<(), UnpackError> {
         let mut tree = TreeWriter::new(Path::new(""), label, limits);
         names
             .iter()

@@ -113,7 +113,9 @@ impl FromStr for ArtifactKind {
             "zip" => Ok(ArtifactKind::Zip),
             "tar-gz" | "tar.gz" | "tgz" => Ok(ArtifactKind::TarGz),
             "skill-md" | "md" => Ok(ArtifactKind::SkillMd),
-            other => Err(format!("`{other}` is not an artifact kind: use zip, tar-gz or skill-md")),
+            other => Err(format!(
+                "`{other}` is not an artifact kind: use zip, tar-gz or skill-md"
+            )),
         }
     }
 }
@@ -126,25 +128,47 @@ mod tests {
     fn content_type_wins_over_extension_and_magic() {
         let gz = [0x1f, 0x8b, 8, 0];
         assert_eq!(
-            ArtifactKind::guess(Some("application/zip; charset=binary"), Some("x.tar.gz"), &gz),
+            ArtifactKind::guess(
+                Some("application/zip; charset=binary"),
+                Some("x.tar.gz"),
+                &gz
+            ),
             Some(ArtifactKind::Zip)
         );
         assert_eq!(
-            ArtifactKind::guess(Some("application/octet-stream"), Some("https://h/x.tgz?v=1"), b"PK\x03\x04"),
+            ArtifactKind::guess(
+                Some("application/octet-stream"),
+                Some("https://h/x.tgz?v=1"),
+                b"PK\x03\x04"
+            ),
             Some(ArtifactKind::TarGz)
         );
         assert_eq!(
-            ArtifactKind::guess(Some("application/octet-stream"), Some("download"), b"PK\x03\x04"),
+            ArtifactKind::guess(
+                Some("application/octet-stream"),
+                Some("download"),
+                b"PK\x03\x04"
+            ),
             Some(ArtifactKind::Zip)
         );
-        assert_eq!(ArtifactKind::guess(None, None, &gz), Some(ArtifactKind::TarGz));
+        assert_eq!(
+            ArtifactKind::guess(None, None, &gz),
+            Some(ArtifactKind::TarGz)
+        );
         assert_eq!(ArtifactKind::guess(None, Some("blob"), b"\0\0"), None);
-        assert_eq!(ArtifactKind::from_extension("a/SKILL.md"), Some(ArtifactKind::SkillMd));
+        assert_eq!(
+            ArtifactKind::from_extension("a/SKILL.md"),
+            Some(ArtifactKind::SkillMd)
+        );
     }
 
     #[test]
     fn kinds_parse_from_their_names() {
-        for kind in [ArtifactKind::Zip, ArtifactKind::TarGz, ArtifactKind::SkillMd] {
+        for kind in [
+            ArtifactKind::Zip,
+            ArtifactKind::TarGz,
+            ArtifactKind::SkillMd,
+        ] {
             assert_eq!(kind.as_str().parse::<ArtifactKind>(), Ok(kind));
         }
         assert!("rar".parse::<ArtifactKind>().is_err());

@@ -85,9 +85,9 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
         .find(|c: char| !c.is_ascii_digit())
         .unwrap_or(text.len());
     let (number, unit) = text.split_at(split);
-    let number: u64 = number
-        .parse()
-        .map_err(|_| format!("`{text}` is not a size: expected e.g. `16 MiB` or a number of bytes"))?;
+    let number: u64 = number.parse().map_err(|_| {
+        format!("`{text}` is not a size: expected e.g. `16 MiB` or a number of bytes")
+    })?;
     let factor: u64 = match unit.trim().to_ascii_lowercase().as_str() {
         "" | "b" | "bytes" => 1,
         "k" | "kb" => 1000,
@@ -135,12 +135,16 @@ mod tests {
 
     #[test]
     fn limits_deserialise_from_toml_with_sizes_as_text_or_numbers() {
-        let l: Limits = toml::from_str("max-file-size = \"32 MiB\"\nmax-skill-size = 1000\n").unwrap();
+        let l: Limits =
+            toml::from_str("max-file-size = \"32 MiB\"\nmax-skill-size = 1000\n").unwrap();
         assert_eq!(l.max_file_size, 32 * MIB);
         assert_eq!(l.max_skill_size, 1000);
         assert_eq!(l.max_entries, 10_000, "unset fields keep their default");
         assert!(toml::from_str::<Limits>("max-file-size = \"32 parsecs\"").is_err());
-        assert!(toml::from_str::<Limits>("max-files = 3").is_err(), "unknown keys are refused");
+        assert!(
+            toml::from_str::<Limits>("max-files = 3").is_err(),
+            "unknown keys are refused"
+        );
     }
 
     #[test]

@@ -114,7 +114,11 @@ impl fmt::Display for UnpackError {
         }
         match &self.problem {
             Problem::Refused(rule) => write!(f, ": {rule}"),
-            Problem::Io { action, path, source } => {
+            Problem::Io {
+                action,
+                path,
+                source,
+            } => {
                 write!(f, ": cannot {action} {}: {source}", path.display())
             }
         }
@@ -153,7 +157,9 @@ pub enum Rule {
     Backslash,
     #[error("empty path segment (`//` or a trailing `/` on a file)")]
     EmptySegment,
-    #[error("`.` path segment: names must be written without `./`")]
+    #[error(
+        "`.` path segment: names must be written without `./` (with tar, name the files: `tar -czf skill.tar.gz -C dir SKILL.md scripts`)"
+    )]
     DotSegment,
     #[error("`..` path segment: an entry may not point outside the skill folder")]
     ParentSegment,
@@ -199,13 +205,17 @@ pub enum Rule {
     FileTooLarge(u64),
     #[error("more than {} of files in total (raise `max-skill-size` under [limits] if this is expected)", Size(*.0))]
     SkillTooLarge(u64),
-    #[error("expands more than {0} times its compressed size, like a decompression bomb (raise `max-ratio` under [limits] if this is expected)")]
+    #[error(
+        "expands more than {0} times its compressed size, like a decompression bomb (raise `max-ratio` under [limits] if this is expected)"
+    )]
     Ratio(u64),
     #[error("{0}")]
     Corrupt(String),
     #[error("no SKILL.md at the root{0}")]
     NoSkillMd(String),
-    #[error("SKILL.md is inside the wrapper folder `{0}/`: put SKILL.md at the root of the archive (archive the folder's contents, not the folder)")]
+    #[error(
+        "SKILL.md is inside the wrapper folder `{0}/`: put SKILL.md at the root of the archive (archive the folder's contents, not the folder)"
+    )]
     WrapperFolder(String),
     #[error("not a valid skill: {0}")]
     InvalidSkill(String),

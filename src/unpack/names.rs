@@ -19,8 +19,8 @@ const WINDOWS_FORBIDDEN: &[char] = &['<', '>', '"', '|', '?', '*'];
 /// Device names Windows reserves in every folder, with any extension.
 const RESERVED: &[&str] = &[
     "CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$", "COM1", "COM2", "COM3", "COM4", "COM5",
-    "COM6", "COM7", "COM8", "COM9", "COM¹", "COM²", "COM³", "LPT1", "LPT2", "LPT3", "LPT4",
-    "LPT5", "LPT6", "LPT7", "LPT8", "LPT9", "LPT¹", "LPT²", "LPT³",
+    "COM6", "COM7", "COM8", "COM9", "COM¹", "COM²", "COM³", "LPT1", "LPT2", "LPT3", "LPT4", "LPT5",
+    "LPT6", "LPT7", "LPT8", "LPT9", "LPT¹", "LPT²", "LPT³",
 ];
 
 /// Decodes a raw name; names must be UTF-8 so locks and digests are portable.
@@ -66,7 +66,11 @@ fn check_segment(segment: &str) -> Result<(), Rule> {
     if segment.ends_with('.') || segment.ends_with(' ') {
         return Err(Rule::TrailingDotOrSpace(segment.to_owned()));
     }
-    let stem = segment.split('.').next().unwrap_or(segment).trim_end_matches(' ');
+    let stem = segment
+        .split('.')
+        .next()
+        .unwrap_or(segment)
+        .trim_end_matches(' ');
     if RESERVED.contains(&stem.to_uppercase().as_str()) {
         return Err(Rule::Reserved(segment.to_owned()));
     }
@@ -203,15 +207,24 @@ mod tests {
     fn duplicates_case_collisions_and_file_folder_clashes_are_refused() {
         let mut set = NameSet::default();
         set.add_file("README.md").unwrap();
-        assert_eq!(set.add_file("readme.md"), Err(Rule::CaseCollision("README.md".into())));
+        assert_eq!(
+            set.add_file("readme.md"),
+            Err(Rule::CaseCollision("README.md".into()))
+        );
         assert_eq!(set.add_file("README.md"), Err(Rule::Duplicate));
 
         set.add_file("docs/a.md").unwrap();
         set.add_dir("docs").unwrap();
         assert_eq!(set.add_dir("docs"), Err(Rule::Duplicate));
-        assert_eq!(set.add_file("Docs/b.md"), Err(Rule::CaseCollision("docs".into())));
+        assert_eq!(
+            set.add_file("Docs/b.md"),
+            Err(Rule::CaseCollision("docs".into()))
+        );
         assert_eq!(set.add_file("docs"), Err(Rule::FileDirClash("docs".into())));
-        assert_eq!(set.add_file("README.md/x"), Err(Rule::FileDirClash("README.md".into())));
+        assert_eq!(
+            set.add_file("README.md/x"),
+            Err(Rule::FileDirClash("README.md".into()))
+        );
 
         let mut set = NameSet::default();
         set.add_dir("scripts").unwrap();

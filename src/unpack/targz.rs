@@ -143,7 +143,13 @@ pub(super) fn unpack(path: &Path, tree: &mut TreeWriter) -> Result<(), UnpackErr
                 }
                 let executable = entry.header().mode().is_ok_and(|m| m & 0o111 != 0);
                 let name = name.to_owned();
-                tree.copy_file(&name, executable, &mut entry, &mut |_| Ok(()), &stream_problem)?;
+                tree.copy_file(
+                    &name,
+                    executable,
+                    &mut entry,
+                    &mut |_| Ok(()),
+                    &stream_problem,
+                )?;
             }
         }
     }

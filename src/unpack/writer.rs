@@ -128,7 +128,11 @@ impl TreeWriter {
     }
 
     /// Starts a regular file: counted, checked, registered, created.
-    pub(crate) fn begin_file(&mut self, name: &str, executable: bool) -> Result<OpenFile, UnpackError> {
+    pub(crate) fn begin_file(
+        &mut self,
+        name: &str,
+        executable: bool,
+    ) -> Result<OpenFile, UnpackError> {
         self.count_entry(name)?;
         self.check(name)?;
         self.names
@@ -153,13 +157,23 @@ impl TreeWriter {
     }
 
     /// Writes the next bytes of `file`, enforcing the size limits.
-    pub(crate) fn write_chunk(&mut self, file: &mut OpenFile, chunk: &[u8]) -> Result<(), UnpackError> {
+    pub(crate) fn write_chunk(
+        &mut self,
+        file: &mut OpenFile,
+        chunk: &[u8],
+    ) -> Result<(), UnpackError> {
         let len = chunk.len() as u64;
         if file.out.written() + len > self.limits.max_file_size {
-            return Err(self.refuse(Some(&file.name), Rule::FileTooLarge(self.limits.max_file_size)));
+            return Err(self.refuse(
+                Some(&file.name),
+                Rule::FileTooLarge(self.limits.max_file_size),
+            ));
         }
         if self.total + len > self.limits.max_skill_size {
-            return Err(self.refuse(Some(&file.name), Rule::SkillTooLarge(self.limits.max_skill_size)));
+            return Err(self.refuse(
+                Some(&file.name),
+                Rule::SkillTooLarge(self.limits.max_skill_size),
+            ));
         }
         file.out
             .write_all(chunk)

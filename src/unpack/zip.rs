@@ -41,7 +41,10 @@ pub(super) fn unpack(path: &Path, tree: &mut TreeWriter) -> Result<(), UnpackErr
     })?;
     let archive_len = file.metadata().map(|m| m.len()).unwrap_or(u64::MAX);
     let mut archive = ZipArchive::new(BufReader::with_capacity(64 * 1024, file)).map_err(|e| {
-        tree.refuse(None, Rule::Corrupt(format!("not a readable zip archive: {e}")))
+        tree.refuse(
+            None,
+            Rule::Corrupt(format!("not a readable zip archive: {e}")),
+        )
     })?;
     if archive.has_duplicate_names() {
         return Err(tree.refuse(None, Rule::DuplicateInZip));
@@ -65,20 +68,29 @@ pub(super) fn unpack(path: &Path, tree: &mut TreeWriter) -> Result<(), UnpackErr
             return Err(tree.refuse(Some(&entry.name), Rule::FileTooLarge(limits.max_file_size)));
         }
         let mut reader = archive.by_index(entry.index).map_err(|e| {
-            tree.refuse(Some(&entry.name), Rule::Corrupt(format!("cannot read the entry: {e}")))
+            tree.refuse(
+                Some(&entry.name),
+                Rule::Corrupt(format!("cannot read the entry: {e}")),
+            )
         })?;
         let compressed = reader.compressed_size();
         let before = tree.total_written();
         let mut guard = |out: u64| {
-            if limits.ratio_exceeded(out, compressed) || limits.ratio_exceeded(before + out, archive_len) {
+            if limits.ratio_exceeded(out, compressed)
+                || limits.ratio_exceeded(before + out, archive_len)
+            {
                 Err(Rule::Ratio(limits.max_ratio))
             } else {
                 Ok(())
             }
         };
-        tree.copy_file(&entry.name, entry.executable, &mut reader, &mut guard, &|e| {
-            Problem::Refused(Rule::Corrupt(format!("cannot decompress the entry: {e}")))
-        })?;
+        tree.copy_file(
+            &entry.name,
+            entry.executable,
+            &mut reader,
+            &mut guard,
+            &|e| Problem::Refused(Rule::Corrupt(format!("cannot decompress the entry: {e}"))),
+        )?;
     }
     Ok(())
 }
@@ -90,15 +102,22 @@ fn plan_entries<R: std::io::Read + std::io::Seek>(
 ) -> Result<Vec<Planned>, UnpackError> {
     let mut plan = Vec::with_capacity(archive.len());
     for index in 0..archive.len() {
-        let entry = archive
-            .by_index_data(index)
-            .map_err(|e| tree.refuse(None, Rule::Corrupt(format!("unreadable entry #{index}: {e}"))))?;
+        let entry = archive.by_index_data(index).map_err(|e| {
+            tree.refuse(
+                None,
+                Rule::Corrupt(format!("unreadable entry #{index}: {e}")),
+            )
+        })?;
         let raw = entry.name_raw();
         let lossy = String::from_utf8_lossy(raw).into_owned();
         let name = utf8_name(raw).map_err(|rule| tree.refuse(Some(&lossy), rule))?;
         let refuse = |rule| tree.refuse(Some(name), rule);
         let is_dir = name.ends_with('/');
-        let stripped = if is_dir { &name[..name.len() - 1] } else { name };
+        let stripped = if is_dir {
+            &name[..name.len() - 1]
+        } else {
+            name
+        };
         tree.check(stripped)?;
         if entry.encrypted() {
             return Err(refuse(Rule::Encrypted));
@@ -108,10 +127,14 @@ fn plan_entries<R: std::io::Read + std::io::Seek>(
             (0, _) | (S_IFREG, false) | (S_IFDIR, true) => {}
             (S_IFLNK, _) => return Err(refuse(Rule::Symlink)),
             (S_IFDIR, false) => {
-                return Err(refuse(Rule::Special("folder-typed entries without a trailing `/`".into())));
+                return Err(refuse(Rule::Special(
+                    "folder-typed entries without a trailing `/`".into(),
+                )));
             }
             (S_IFREG, true) => {
-                return Err(refuse(Rule::Special("file-typed entries with a trailing `/`".into())));
+                return Err(refuse(Rule::Special(
+                    "file-typed entries with a trailing `/`".into(),
+                )));
             }
             (other, _) => return Err(refuse(Rule::Special(special_name(other).into()))),
         }
