@@ -209,7 +209,7 @@ impl Store {
             }
             outcome.bytes_freed += tree_size(&path);
             if !dry_run {
-                remove_tree(&path).map_err(io_error("remove", &path))?;
+                self.discard_entry(&path)?;
             }
             outcome.removed_entries.push(digest);
         }
@@ -245,9 +245,13 @@ impl Store {
         }
         let mut outcome = CleanOutcome::default();
         for sub in CLEANED {
-            for (_, path) in children(&self.root().join(sub))? {
+            for (name, path) in children(&self.root().join(sub))? {
                 outcome.bytes_freed += tree_size(&path);
-                remove_tree(&path).map_err(io_error("remove", &path))?;
+                if *sub == layout::STORE && Digest::from_file_name(&name).is_some() {
+                    self.discard_entry(&path)?;
+                } else {
+                    remove_tree(&path).map_err(io_error("remove", &path))?;
+                }
                 outcome.removed.push(path);
             }
         }

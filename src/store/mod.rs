@@ -129,7 +129,8 @@ impl Store {
     }
 
     /// Opens the user's cache with the exclusive lock, waiting for every other
-    /// skillpm process to finish (`on_wait` runs before waiting).
+    /// skillpm process to finish (`on_wait` runs before waiting). Never call
+    /// it while this process holds another `Store`: it would wait for itself.
     pub fn open_exclusive(on_wait: impl FnOnce()) -> Result<Store, StoreError> {
         Self::open_exclusive_at(cache::cache_root()?, on_wait)
     }
@@ -406,6 +407,17 @@ impl Store {
     fn entry_lock_path(&self, digest: &Digest) -> PathBuf {
         self.tmp_dir()
             .join(format!("entry-{}.lock", digest.file_name()))
+    }
+
+    /// Removes a store entry without ever exposing a half-deleted one: it is
+    /// first renamed to a staging name no lock protects (debris the next run
+    /// removes, should this process die), then deleted.
+    pub(crate) fn discard_entry(&self, path: &Path) -> Result<(), StoreError> {
+        let trash = self
+            .store_dir()
+            .join(format!("{STAGE_PREFIX}trash-{:016x}", fastrand::u64(..)));
+        fs::rename(path, &trash).map_err(io_error("remove", path))?;
+        fsutil::remove_tree(&trash).map_err(io_error("remove", &trash))
     }
 
     pub(crate) fn lock_entry(&self, digest: &Digest) -> Result<HeldLock, StoreError> {
