@@ -17,4 +17,6 @@ pub mod project;
 pub mod publish;
 pub mod roots;
 pub mod skill;
+pub mod store;
 pub mod ui;
+pub mod unpack;

@@ -24,6 +24,8 @@ fn classify(cause: &(dyn std::error::Error + 'static)) -> Option<Exit> {
         crate::link::LinkError,
         crate::git::GitError,
         crate::publish::PublishError,
+        crate::unpack::UnpackError,
+        crate::store::StoreError,
     );
     if let Some(e) = cause.downcast_ref::<clap::Error>() {
         return Some(if e.use_stderr() {

@@ -55,6 +55,8 @@ pub enum Command {
     Publish(publish::PublishArgs),
     /// Create a minisign key pair for signing published indexes.
     Keygen(publish::KeygenArgs),
+    /// Inspect and maintain the cache of stored skills.
+    Cache(cache::CacheArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -77,6 +79,7 @@ pub struct ShowArgs {
     pub name: String,
 }
 
+mod cache;
 mod exit;
 pub mod publish;
 mod run;

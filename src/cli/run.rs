@@ -39,6 +39,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Exit> {
             let report = crate::ops::publish::keygen(&ctx, &args.options())?;
             emit(&ctx, &report, Exit::Success)
         }
+        Command::Cache(args) => super::cache::run(&ctx, args),
     }
 }
 
