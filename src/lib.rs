@@ -4,10 +4,16 @@
 //! approve → link. Each module below does one step; `ops` glues them into
 //! commands and `cli` parses arguments and prints.
 
+pub mod atomic_file;
 pub mod cache;
 pub mod cli;
 pub mod digest;
 pub mod error;
+pub mod fetch;
+pub mod index;
 pub mod ops;
+pub mod project;
 pub mod skill;
+pub mod source;
+pub mod trust;
 pub mod ui;
