@@ -20,6 +20,12 @@ fn classify(cause: &(dyn std::error::Error + 'static)) -> Option<Exit> {
         crate::digest::DigestError,
         crate::skill::SkillError,
         crate::cache::NoCacheDir,
+        crate::fetch::FetchError,
+        crate::index::IndexError,
+        crate::trust::TrustError,
+        crate::source::SourceError,
+        crate::project::ProjectError,
+        crate::project::ManifestError,
     );
     if let Some(e) = cause.downcast_ref::<clap::Error>() {
         return Some(if e.use_stderr() { Exit::Usage } else { Exit::Success });

@@ -49,6 +49,12 @@ pub enum Command {
     List(ListArgs),
     /// Load one skill by name, as an agent's skill tool does.
     Show(ShowArgs),
+    /// Create a commented skills.toml here (or in --project DIR).
+    Init(InitArgs),
+    /// Manage the registries skills come from.
+    Source(SourceArgs),
+    /// Find skills in the project's registries.
+    Search(SearchArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -73,6 +79,9 @@ pub struct ShowArgs {
 
 mod exit;
 mod run;
+pub mod source;
+
+pub use source::{InitArgs, SearchArgs, SourceArgs};
 
 pub use exit::{exit_code_of, print_error};
 pub use run::run;

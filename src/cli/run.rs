@@ -6,7 +6,7 @@ use anyhow::Context as _;
 
 use super::{Cli, Command};
 use crate::error::{Exit, OpError};
-use crate::ops::{Context, Report};
+use crate::ops::{self, Context, Report};
 use crate::ui::Ui;
 
 pub fn run(cli: Cli) -> anyhow::Result<Exit> {
@@ -23,6 +23,16 @@ pub fn run(cli: Cli) -> anyhow::Result<Exit> {
             "this command is not built yet",
         )
         .into()),
+        Command::Init(_) => emit(&ctx, &ops::init::init(&ctx)?, Exit::Success),
+        Command::Source(args) => super::source::run_source(&ctx, args),
+        Command::Search(args) => {
+            let opts = ops::search::SearchOptions {
+                query: args.query,
+                source: args.source,
+            };
+            let report = ops::search::search(&ctx, &opts)?;
+            emit(&ctx, &report, report.exit())
+        }
     }
 }
 

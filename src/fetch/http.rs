@@ -156,16 +156,20 @@ pub(crate) fn classify_error(url: &Url, error: &reqwest::Error) -> Failure {
 }
 
 /// rustls reports handshake and certificate failures as `io::Error`s of kind
-/// `InvalidData` wrapping its own error; no plain network failure uses it.
+/// `InvalidData` wrapping its own error (themselves wrapped by the connector);
+/// no plain network failure uses that kind.
 fn is_tls_error(error: &reqwest::Error) -> bool {
     let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(error);
     while let Some(e) = cause {
-        if let Some(io) = e.downcast_ref::<std::io::Error>()
-            && io.kind() == std::io::ErrorKind::InvalidData
-        {
-            return true;
-        }
-        cause = e.source();
+        cause = match e.downcast_ref::<std::io::Error>() {
+            Some(io) if io.kind() == std::io::ErrorKind::InvalidData => return true,
+            // `io::Error::source` skips the wrapped error itself: look inside.
+            Some(io) => match io.get_ref() {
+                Some(inner) => Some(inner as &(dyn std::error::Error + 'static)),
+                None => e.source(),
+            },
+            None => e.source(),
+        };
     }
     false
 }
