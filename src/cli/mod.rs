@@ -57,6 +57,12 @@ pub enum Command {
     Keygen(publish::KeygenArgs),
     /// Inspect and maintain the cache of stored skills.
     Cache(cache::CacheArgs),
+    /// Create a commented skills.toml here (or in --project DIR).
+    Init(InitArgs),
+    /// Manage the registries skills come from.
+    Source(SourceArgs),
+    /// Find skills in the project's registries.
+    Search(SearchArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -83,6 +89,9 @@ mod cache;
 mod exit;
 pub mod publish;
 mod run;
+pub mod source;
+
+pub use source::{InitArgs, SearchArgs, SourceArgs};
 
 pub use exit::{exit_code_of, print_error};
 pub use run::run;
