@@ -25,6 +25,14 @@ fn classify(cause: &(dyn std::error::Error + 'static)) -> Option<Exit> {
         crate::catalog::CatalogError,
         crate::git::GitError,
         crate::publish::PublishError,
+        crate::unpack::UnpackError,
+        crate::store::StoreError,
+        crate::fetch::FetchError,
+        crate::index::IndexError,
+        crate::trust::TrustError,
+        crate::source::SourceError,
+        crate::project::ProjectError,
+        crate::project::ManifestError,
     );
     if let Some(e) = cause.downcast_ref::<clap::Error>() {
         return Some(if e.use_stderr() {

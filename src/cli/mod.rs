@@ -61,6 +61,14 @@ pub enum Command {
     Publish(publish::PublishArgs),
     /// Create a minisign key pair for signing published indexes.
     Keygen(publish::KeygenArgs),
+    /// Inspect and maintain the cache of stored skills.
+    Cache(cache::CacheArgs),
+    /// Create a commented skills.toml here (or in --project DIR).
+    Init(InitArgs),
+    /// Manage the registries skills come from.
+    Source(SourceArgs),
+    /// Find skills in the project's registries.
+    Search(SearchArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -88,9 +96,13 @@ pub struct ShowArgs {
 }
 
 pub mod agent;
+mod cache;
 mod exit;
 pub mod publish;
 mod run;
+pub mod source;
+
+pub use source::{InitArgs, SearchArgs, SourceArgs};
 
 pub use exit::{exit_code_of, print_error};
 pub use run::run;

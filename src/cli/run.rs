@@ -68,6 +68,17 @@ pub fn run(cli: Cli) -> anyhow::Result<Exit> {
             let report = crate::ops::publish::keygen(&ctx, &args.options())?;
             emit(&ctx, &report, Exit::Success)
         }
+        Command::Cache(args) => super::cache::run(&ctx, args),
+        Command::Init(_) => emit(&ctx, &ops::init::init(&ctx)?, Exit::Success),
+        Command::Source(args) => super::source::run_source(&ctx, args),
+        Command::Search(args) => {
+            let opts = ops::search::SearchOptions {
+                query: args.query,
+                source: args.source,
+            };
+            let report = ops::search::search(&ctx, &opts)?;
+            emit(&ctx, &report, report.exit())
+        }
     }
 }
 

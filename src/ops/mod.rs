@@ -2,6 +2,11 @@
 //! parses argv (that is `cli`) and nothing here prints a report (`cli` renders
 //! what these functions return); progress and prompts go through `ctx.ui`.
 
+pub mod cache;
+pub mod init;
+pub mod search;
+pub mod source;
+
 use std::path::PathBuf;
 
 pub mod check;
