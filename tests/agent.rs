@@ -380,6 +380,19 @@ fn doctor_finds_tampered_skills_and_corrupt_store_entries_and_passes_when_clean(
     assert!(kinds.contains(&"modified"), "{kinds:?}");
     assert!(kinds.contains(&"store-corrupt"), "{kinds:?}");
     assert_eq!(report["store"]["corrupt"], 1);
+    assert_eq!(report["store"]["entries_checked"], 1);
+    let corrupt = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["kind"] == "store-corrupt")
+        .unwrap();
+    assert!(
+        corrupt["message"]
+            .as_str()
+            .unwrap()
+            .contains(pdf.link.to_str().unwrap())
+    );
     let skill = &report["skills"][0];
     assert_eq!(skill["status"], "withheld");
     assert_eq!(skill["managed"], true);
@@ -533,4 +546,28 @@ fn doctor_reports_a_broken_lock_instead_of_stopping() {
     );
     // The commands that serve skills refuse to guess.
     w.cmd().args(["mentions", "$pdf-tools"]).assert().code(2);
+}
+
+#[test]
+fn doctor_rehashes_store_entries_nothing_links_to() {
+    let mut w = World::new();
+    w.skills_toml("[install]\nagents = [\"agents\"]\n");
+    let old = w.install("old", "", "Body.\n", &[("a.txt", "a")], Approval::Approved);
+    // Uninstalled: the link and lock entry are gone, the entry stays cached.
+    std::fs::remove_file(&old.link).unwrap();
+    std::fs::remove_file(w.project.join("skills.lock")).unwrap();
+    w.cmd().arg("doctor").assert().success();
+    w.tamper(&old.entry, "a.txt", "changed");
+    let out = w.cmd().args(["doctor", "--json"]).assert().code(1);
+    let report = json(&out.get_output().stdout);
+    assert_eq!(report["store"]["corrupt"], 1);
+    let f = &report["findings"][0];
+    assert_eq!(f["kind"], "store-corrupt");
+    assert_eq!(f["path"], old.entry.to_str().unwrap());
+    assert!(
+        f["message"]
+            .as_str()
+            .unwrap()
+            .contains("skillpm cache verify")
+    );
 }

@@ -6,8 +6,8 @@
 //! modified, stale, unlocked or unapproved; folders skillpm did not make
 //! where `skills.lock` expects a link; environment variables and MCP
 //! servers that skills declare in `agents/openai.yaml` but this machine
-//! lacks; skills the MCP listing has no room for; store entries linked
-//! from a root whose content no longer matches their name. Any error or
+//! lacks; skills the MCP listing has no room for; store entries whose
+//! content no longer matches their name. Any error or
 //! warning means action is needed (exit 1).
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -538,57 +538,87 @@ fn check_dependencies(
     }
 }
 
-/// Every store entry a discovered skill links to must still hash to its
-/// name (a hand-edited store entry changes every link to it at once).
+/// Every entry of the store must still hash to its name: a hand-edited
+/// entry changes every link to it at once. Read-only (`skillpm cache
+/// verify` is what quarantines); entries linked from a root found here
+/// are named with their links.
 fn check_store(discovery: &Discovery, findings: &mut Vec<Finding>) -> StoreReport {
-    let mut entries: BTreeMap<PathBuf, crate::digest::Digest> = BTreeMap::new();
+    let mut linked: BTreeMap<PathBuf, Vec<PathBuf>> = BTreeMap::new();
     for s in &discovery.skills {
         if let Ok(LinkState::Symlink { .. }) = crate::link::inspect(&s.path)
             && let Some(target) = &s.link_target
-            && let Some(d) = target
+        {
+            linked
+                .entry(target.clone())
+                .or_default()
+                .push(s.path.clone());
+        }
+    }
+    let mut entries: BTreeMap<PathBuf, crate::digest::Digest> = BTreeMap::new();
+    if let Ok(cache) = crate::cache::cache_root() {
+        let dir = cache.join(crate::cache::layout::STORE);
+        for item in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let digest = item
                 .file_name()
-                .and_then(|n| n.to_str())
-                .and_then(crate::digest::Digest::from_file_name)
+                .to_str()
+                .and_then(crate::digest::Digest::from_file_name);
+            if let Some(d) = digest {
+                let path = std::fs::canonicalize(item.path()).unwrap_or_else(|_| item.path());
+                entries.insert(path, d);
+            }
+        }
+    }
+    // Links into a store elsewhere (another cache dir) are checked too.
+    for target in linked.keys() {
+        if let Some(d) = target
+            .file_name()
+            .and_then(|n| n.to_str())
+            .and_then(crate::digest::Digest::from_file_name)
         {
             entries.insert(target.clone(), d);
         }
     }
     let mut cache = HashCache::new();
     let mut corrupt = 0;
+    let mut checked = 0;
     for (entry, expected) in &entries {
-        match cache.tree(entry) {
-            Ok(t) if t.digest == *expected => {}
-            Ok(t) => {
-                corrupt += 1;
-                findings.push(finding(
-                    Level::Error,
-                    "store-corrupt",
-                    None,
-                    Some(entry),
-                    format!(
-                        "store entry {} now hashes to {}: its files were changed in place, and every link to it serves the changed files; run `skillpm cache verify` to quarantine it, then `skillpm install`",
-                        entry.display(),
-                        t.digest
-                    ),
-                ));
-            }
-            Err(e) => {
-                corrupt += 1;
-                findings.push(finding(
-                    Level::Error,
-                    "store-corrupt",
-                    None,
-                    Some(entry),
-                    format!(
-                        "store entry {} cannot be hashed ({e}); run `skillpm cache verify`, then `skillpm install`",
-                        entry.display()
-                    ),
-                ));
-            }
-        }
+        let problem = match cache.tree(entry) {
+            Ok(t) if t.digest == *expected => None,
+            Ok(t) => Some(format!(
+                "now hashes to {}: its files were changed in place",
+                t.digest
+            )),
+            // Removed by a concurrent `cache gc` while we looked: not a problem.
+            Err(_) if !entry.exists() => continue,
+            Err(e) => Some(format!("cannot be hashed ({e})")),
+        };
+        checked += 1;
+        let Some(problem) = problem else { continue };
+        corrupt += 1;
+        let users = match linked.get(entry) {
+            Some(links) => format!(
+                "; linked from {}, which serve the changed files",
+                links
+                    .iter()
+                    .map(|l| l.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            None => String::new(),
+        };
+        findings.push(finding(
+            Level::Error,
+            "store-corrupt",
+            None,
+            Some(entry),
+            format!(
+                "store entry {} {problem}{users}; run `skillpm cache verify` to quarantine it, then `skillpm install`",
+                entry.display()
+            ),
+        ));
     }
     StoreReport {
-        entries_checked: entries.len(),
+        entries_checked: checked,
         corrupt,
     }
 }
@@ -650,7 +680,7 @@ impl Report for DoctorReport {
         )?;
         writeln!(
             out,
-            "store: {} linked entr{} checked, {} corrupt",
+            "store: {} entr{} checked, {} corrupt",
             self.store.entries_checked,
             if self.store.entries_checked == 1 {
                 "y"
