@@ -231,18 +231,19 @@ fn resolve_index(
             (None, _) => Trust::DigestPinned,
         };
         let url = match &entry.content {
-            EntryContent::Artifact { url, .. } => url.to_string(),
-            EntryContent::Files { .. } => {
-                crate::index::paths::file_url(&crate::index::paths::index_dir(&resolved.index.url), &entry.name, "")
-                    .to_string()
-            }
+            EntryContent::Artifact { url, .. } => sess.lock_url(url),
+            EntryContent::Files { .. } => sess.lock_url(&crate::index::paths::file_url(
+                &crate::index::paths::index_dir(&resolved.index.url),
+                &entry.name,
+                "",
+            )),
         };
         let locked = LockedSkill {
             name: entry.name.clone(),
             source: decl.name.clone(),
             version: entry.version.clone(),
             format,
-            index: Some(resolved.index_url.to_string()),
+            index: Some(sess.lock_url(&resolved.index_url)),
             url: Some(url),
             commit: None,
             subpath: None,

@@ -6,7 +6,6 @@
 use std::collections::BTreeMap;
 
 use anyhow::Context as _;
-use url::Url;
 
 use super::Session;
 use super::candidate::{git_options, import_fetched, open_source, Opened};
@@ -95,7 +94,8 @@ fn fetch_artifacts(sess: &mut Session<'_>, skills: &[&LockedSkill]) -> anyhow::R
             )
             .into());
         };
-        let url = Url::parse(url)
+        let url = sess
+            .resolve_lock_url(url)
             .with_context(|| format!("skills.lock entry `{}` has an invalid url", s.name))?;
         specs.push(DownloadSpec::new(url, Some(artifact)).with_auth(auth_for(sess, &s.source)?));
     }

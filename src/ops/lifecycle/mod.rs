@@ -135,6 +135,36 @@ impl<'c> Session<'c> {
         }
     }
 
+    /// How a URL is written into the lock: a `file://` URL inside the project
+    /// becomes a relative path, so the lock is the same on every clone.
+    pub fn lock_url(&self, url: &url::Url) -> String {
+        if url.scheme() == "file"
+            && let Ok(path) = url.to_file_path()
+            && let Ok(rel) = path.strip_prefix(&self.project.root)
+        {
+            return rel
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect::<Vec<_>>()
+                .join("/");
+        }
+        url.to_string()
+    }
+
+    /// The inverse of [`Session::lock_url`].
+    pub fn resolve_lock_url(&self, text: &str) -> anyhow::Result<url::Url> {
+        if let Ok(url) = url::Url::parse(text) {
+            return Ok(url);
+        }
+        url::Url::from_file_path(self.project.root.join(text)).map_err(|()| {
+            OpError::new(
+                Exit::Usage,
+                format!("skills.lock has `{text}`, which is neither a URL nor a path in the project"),
+            )
+            .into()
+        })
+    }
+
     pub fn is_enabled(&self, name: &str) -> bool {
         self.manifest.skills().get(name).is_none_or(|d| d.enabled)
     }
