@@ -173,10 +173,12 @@ async fn transfer(
 
 /// The `file://` twin of [`transfer`]: same hashing, limit and sync.
 fn copy_local(url: &Url, temp: &Path, max: u64) -> Result<Transferred, FetchError> {
-    let path = url.to_file_path().map_err(|()| FetchError::UnsupportedScheme {
-        url: url.clone(),
-        scheme: "file (not a local path)".into(),
-    })?;
+    let path = url
+        .to_file_path()
+        .map_err(|()| FetchError::UnsupportedScheme {
+            url: url.clone(),
+            scheme: "file (not a local path)".into(),
+        })?;
     let source = match File::open(&path) {
         Ok(f) => f,
         Err(e) if e.kind() == io::ErrorKind::NotFound => {

@@ -44,7 +44,10 @@ pub(crate) async fn send(
         if let Some(auth) = auth.filter(|a| a.applies_to(&current)) {
             request = request.header(header::AUTHORIZATION, auth.header_value());
         }
-        let response = request.send().await.map_err(|e| classify_error(&current, &e))?;
+        let response = request
+            .send()
+            .await
+            .map_err(|e| classify_error(&current, &e))?;
         if !response.status().is_redirection() || response.status() == StatusCode::NOT_MODIFIED {
             return Ok((current, response));
         }
@@ -93,7 +96,11 @@ pub(crate) fn check_redirect(from: &Url, to: &Url) -> Result<(), FetchError> {
 }
 
 /// Turns a non-success status into a failure; `Ok` for 2xx and 304.
-pub(crate) fn check_status(url: &Url, response: &Response, auth: Option<&Auth>) -> Result<(), Failure> {
+pub(crate) fn check_status(
+    url: &Url,
+    response: &Response,
+    auth: Option<&Auth>,
+) -> Result<(), Failure> {
     let status = response.status();
     if status.is_success() || status == StatusCode::NOT_MODIFIED {
         return Ok(());
@@ -150,7 +157,9 @@ pub(crate) fn classify_error(url: &Url, error: &reqwest::Error) -> Failure {
         return Failure::transient(format!("cannot connect: {detail}"));
     }
     if error.is_body() || error.is_decode() {
-        return Failure::transient(format!("the connection broke while reading the body: {detail}"));
+        return Failure::transient(format!(
+            "the connection broke while reading the body: {detail}"
+        ));
     }
     Failure::transient(detail)
 }

@@ -89,10 +89,12 @@ pub(crate) fn store(dir: &Path, body: &Body) -> Result<(), FetchError> {
 /// Reads a `file://` URL with the same outcomes as HTTP: a missing file or a
 /// folder is "not found", an oversized one is refused.
 pub(crate) fn read_local(url: &Url, max_bytes: u64) -> Result<Body, FetchError> {
-    let path = url.to_file_path().map_err(|()| FetchError::UnsupportedScheme {
-        url: url.clone(),
-        scheme: "file (not a local path)".into(),
-    })?;
+    let path = url
+        .to_file_path()
+        .map_err(|()| FetchError::UnsupportedScheme {
+            url: url.clone(),
+            scheme: "file (not a local path)".into(),
+        })?;
     let file = match std::fs::File::open(&path) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
@@ -142,7 +144,8 @@ impl Shared {
             None => HeaderMap::new(),
         };
         let fetched = with_retries(&self.config, url, || async {
-            let (final_url, mut response) = http::send(client, &self.config, url, auth, &validators).await?;
+            let (final_url, mut response) =
+                http::send(client, &self.config, url, auth, &validators).await?;
             http::check_status(&final_url, &response, auth)?;
             if response.status() == StatusCode::NOT_MODIFIED {
                 return Ok(None);

@@ -59,15 +59,25 @@ pub enum FetchError {
         attempts: u32,
         message: String,
     },
-    #[error("{url}: the server asked to retry after {seconds}s, longer than skillpm waits; try again later")]
+    #[error(
+        "{url}: the server asked to retry after {seconds}s, longer than skillpm waits; try again later"
+    )]
     RetryTooLate { url: Url, seconds: u64 },
     #[error("{url}: TLS failed (not retried): {message}")]
     Tls { url: Url, message: String },
     #[error("{url}: redirect to {to} refused: {reason}")]
-    Redirect { url: Url, to: String, reason: String },
-    #[error("{url}: more than {limit} bytes; refused (the limit exists so a hostile server cannot fill the disk)")]
+    Redirect {
+        url: Url,
+        to: String,
+        reason: String,
+    },
+    #[error(
+        "{url}: more than {limit} bytes; refused (the limit exists so a hostile server cannot fill the disk)"
+    )]
     TooLarge { url: Url, limit: u64 },
-    #[error("{url}: digest mismatch: expected {expected}, got {actual}; the artifact was discarded")]
+    #[error(
+        "{url}: digest mismatch: expected {expected}, got {actual}; the artifact was discarded"
+    )]
     DigestMismatch {
         url: Url,
         expected: Digest,
@@ -162,7 +172,12 @@ impl Auth {
 
 impl std::fmt::Debug for Auth {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Auth(${} for {})", self.env_var, self.origin.ascii_serialization())
+        write!(
+            f,
+            "Auth(${} for {})",
+            self.env_var,
+            self.origin.ascii_serialization()
+        )
     }
 }
 
@@ -341,9 +356,9 @@ impl Fetcher {
             "http" | "https" => {
                 let cached = index_cache::load(&self.shared.cache.index(), url);
                 if self.shared.offline {
-                    return cached.map(|c| c.into_body(url, BodyOrigin::Cache)).ok_or_else(|| {
-                        FetchError::Offline { url: url.clone() }
-                    });
+                    return cached
+                        .map(|c| c.into_body(url, BodyOrigin::Cache))
+                        .ok_or_else(|| FetchError::Offline { url: url.clone() });
                 }
                 self.runtime
                     .block_on(self.shared.get_conditional(url, auth, max_bytes, cached))
@@ -368,7 +383,8 @@ impl Fetcher {
     /// Downloads one artifact (see [`Fetcher::download_all`]).
     pub fn download(&self, spec: DownloadSpec) -> Result<Downloaded, FetchError> {
         let shared = self.shared.clone();
-        self.runtime.block_on(async move { shared.download(spec).await })
+        self.runtime
+            .block_on(async move { shared.download(spec).await })
     }
 
     /// Downloads every spec, at most `config.jobs` at a time, advancing `bar`

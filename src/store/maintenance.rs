@@ -137,6 +137,19 @@ impl Store {
         Ok(outcome)
     }
 
+    /// Re-hashes one entry; one that no longer matches its name is moved to
+    /// `quarantine/` (returned), so the caller can fetch it again.
+    pub fn verify_entry(&self, digest: &Digest) -> Result<Option<PathBuf>, StoreError> {
+        let path = self.entry_path(digest);
+        if !path.is_dir() {
+            return Ok(None);
+        }
+        match hash_tree(&path) {
+            Ok(tree) if tree.digest == *digest => Ok(None),
+            _ => self.quarantine(&digest.file_name(), &path, Some(digest)),
+        }
+    }
+
     /// Moves a bad entry out of the store, under its lock when it has a digest.
     fn quarantine(
         &self,

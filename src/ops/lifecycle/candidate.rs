@@ -13,8 +13,8 @@ use crate::git::{self, GitOptions, GitSpec};
 use crate::index::{ArtifactKind as IndexKind, Entry, EntryContent};
 use crate::project::lock::{Format, LockedSkill};
 use crate::project::manifest::SourceDecl;
-use crate::skill::{self, SkillMd};
 use crate::skill::openai_yaml::ToolKind;
+use crate::skill::{self, SkillMd};
 use crate::source::{self, ArchiveFormat, FetchedContent, Source, SourceSpec};
 use crate::store::StoreEntry;
 use crate::unpack::ArtifactKind;
@@ -100,7 +100,10 @@ impl Opened {
 }
 
 pub(crate) fn git_options(sess: &Session<'_>, decl: &SourceDecl) -> anyhow::Result<GitOptions> {
-    Ok(GitOptions::new(sess.ctx.offline, decl.token_env.as_deref())?)
+    Ok(GitOptions::new(
+        sess.ctx.offline,
+        decl.token_env.as_deref(),
+    )?)
 }
 
 /// Fetches a source's index (signature checked) or resolves its git ref and
@@ -110,7 +113,10 @@ pub(crate) fn open_source(sess: &mut Session<'_>, decl: &SourceDecl) -> anyhow::
     let spec = SourceSpec::parse(&decl.url, &root)?;
     if let SourceSpec::Git(text) = spec {
         let spec = git::parse_git_spec(&text, None, &root)?.ok_or_else(|| {
-            OpError::new(Exit::Usage, format!("`{text}` is not a git source I can read"))
+            OpError::new(
+                Exit::Usage,
+                format!("`{text}` is not a git source I can read"),
+            )
         })?;
         let opts = git_options(sess, decl)?;
         sess.ctx.ui.status("Resolving", spec.to_string());
@@ -176,7 +182,14 @@ pub(crate) fn resolve_names(
                     .find(|f| &f.name == name)
                     .ok_or_else(|| opened.missing(name))?;
                 let dir = checkout.skill_dir(&skill.path)?;
-                let label = format!("{spec} ({})", if skill.path.is_empty() { "." } else { &skill.path });
+                let label = format!(
+                    "{spec} ({})",
+                    if skill.path.is_empty() {
+                        "."
+                    } else {
+                        &skill.path
+                    }
+                );
                 let entry = sess.store.import_dir(&dir, &label, name, &sess.limits)?;
                 let locked = LockedSkill {
                     name: name.clone(),
@@ -277,7 +290,9 @@ pub(crate) fn import_fetched(
         } => {
             let (unpack_kind, lock_format) = match (kind, format) {
                 (IndexKind::SkillMd, _) => (ArtifactKind::SkillMd, Format::SkillMd),
-                (IndexKind::Archive, Some(ArchiveFormat::Zip)) => (ArtifactKind::Zip, Format::Archive),
+                (IndexKind::Archive, Some(ArchiveFormat::Zip)) => {
+                    (ArtifactKind::Zip, Format::Archive)
+                }
                 (IndexKind::Archive, Some(ArchiveFormat::TarGz)) => {
                     (ArtifactKind::TarGz, Format::Archive)
                 }
@@ -291,9 +306,9 @@ pub(crate) fn import_fetched(
                     .into());
                 }
             };
-            let stored = sess
-                .store
-                .import_artifact(unpack_kind, path, &label, &entry.name, &sess.limits)?;
+            let stored =
+                sess.store
+                    .import_artifact(unpack_kind, path, &label, &entry.name, &sess.limits)?;
             Ok((stored, lock_format, Some(*digest)))
         }
         FetchedContent::Files { files, .. } => {
@@ -319,9 +334,10 @@ pub(crate) fn candidate(
     trust: Trust,
 ) -> anyhow::Result<Candidate> {
     if let Err(e) = sess.state.save_tree(&entry.tree) {
-        sess.ctx
-            .ui
-            .warn(format!("could not remember the file list of {}: {e}", entry.digest));
+        sess.ctx.ui.warn(format!(
+            "could not remember the file list of {}: {e}",
+            entry.digest
+        ));
     }
     let (skill, dependencies) = read_stored_skill(&entry.path, &locked.name)?;
     Ok(Candidate {

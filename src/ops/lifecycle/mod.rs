@@ -19,9 +19,7 @@ mod update;
 
 pub use add::{AddOptions, AddReport, add};
 pub use install::{InstallMode, InstallOptions, InstallReport, install};
-pub use manage::{
-    ApproveOptions, ManageReport, approve, disable, enable, remove,
-};
+pub use manage::{ApproveOptions, ManageReport, approve, disable, enable, remove};
 pub use status::{ListReport, VerifyReport, list, verify};
 pub use update::{OutdatedReport, UpdateOptions, UpdateReport, outdated, update};
 
@@ -159,7 +157,9 @@ impl<'c> Session<'c> {
         url::Url::from_file_path(self.project.root.join(text)).map_err(|()| {
             OpError::new(
                 Exit::Usage,
-                format!("skills.lock has `{text}`, which is neither a URL nor a path in the project"),
+                format!(
+                    "skills.lock has `{text}`, which is neither a URL nor a path in the project"
+                ),
             )
             .into()
         })
