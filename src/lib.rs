@@ -4,11 +4,18 @@
 //! approve → link. Each module below does one step; `ops` glues them into
 //! commands and `cli` parses arguments and prints.
 
+pub mod approve;
 pub mod cache;
 pub mod cli;
 pub mod digest;
 pub mod error;
+pub mod fsutil;
+pub mod git;
+pub mod link;
 pub mod ops;
+pub mod project;
+pub mod publish;
+pub mod roots;
 pub mod skill;
 pub mod store;
 pub mod ui;

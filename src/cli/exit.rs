@@ -22,6 +22,10 @@ fn classify(cause: &(dyn std::error::Error + 'static)) -> Option<Exit> {
         crate::cache::NoCacheDir,
         crate::unpack::UnpackError,
         crate::store::StoreError,
+        crate::project::lock::LockError,
+        crate::link::LinkError,
+        crate::git::GitError,
+        crate::publish::PublishError,
     );
     if let Some(e) = cause.downcast_ref::<clap::Error>() {
         return Some(if e.use_stderr() {

@@ -51,6 +51,12 @@ pub enum Command {
     Show(ShowArgs),
     /// Inspect and maintain the cache of stored skills.
     Cache(cache::CacheArgs),
+    /// Build a static registry site (both discovery paths, archives, signature).
+    // `--version N` is the index version here, not skillpm's own version.
+    #[command(disable_version_flag = true)]
+    Publish(publish::PublishArgs),
+    /// Create a minisign key pair for signing published indexes.
+    Keygen(publish::KeygenArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -75,6 +81,7 @@ pub struct ShowArgs {
 
 mod cache;
 mod exit;
+pub mod publish;
 mod run;
 
 pub use exit::{exit_code_of, print_error};

@@ -5,8 +5,8 @@ use std::io::Write;
 use anyhow::Context as _;
 
 use super::{Cli, Command};
-use crate::error::{Exit, OpError};
-use crate::ops::{Context, Report};
+use crate::error::Exit;
+use crate::ops::{self, Context, Report};
 use crate::ui::Ui;
 
 pub fn run(cli: Cli) -> anyhow::Result<Exit> {
@@ -19,8 +19,26 @@ pub fn run(cli: Cli) -> anyhow::Result<Exit> {
 
     match cli.command {
         Command::Cache(args) => super::cache::run(&ctx, args),
-        Command::Check(_) | Command::List(_) | Command::Show(_) => {
-            Err(OpError::new(Exit::Other, "this command is not built yet").into())
+        Command::Check(args) => {
+            let opts = ops::check::CheckOptions { paths: args.paths };
+            let report = ops::check::check(&ctx, &opts)?;
+            emit(&ctx, &report, report.exit())
+        }
+        Command::List(args) => {
+            let opts = ops::discover::ListOptions { all: args.all };
+            emit(&ctx, &ops::discover::list(&ctx, &opts)?, Exit::Success)
+        }
+        Command::Show(args) => {
+            let opts = ops::show::ShowOptions { name: args.name };
+            emit(&ctx, &ops::show::show(&ctx, &opts)?, Exit::Success)
+        }
+        Command::Publish(args) => {
+            let report = crate::ops::publish::publish(&ctx, &args.options())?;
+            emit(&ctx, &report, Exit::Success)
+        }
+        Command::Keygen(args) => {
+            let report = crate::ops::publish::keygen(&ctx, &args.options())?;
+            emit(&ctx, &report, Exit::Success)
         }
     }
 }

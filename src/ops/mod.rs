@@ -6,6 +6,11 @@ pub mod cache;
 
 use std::path::PathBuf;
 
+pub mod check;
+pub mod discover;
+pub mod publish;
+pub mod show;
+
 use crate::ui::Ui;
 
 /// What every operation may need to know about the invocation.

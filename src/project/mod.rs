@@ -1,0 +1,2 @@
+pub mod lock;
+pub mod state;
