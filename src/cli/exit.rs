@@ -20,12 +20,18 @@ fn classify(cause: &(dyn std::error::Error + 'static)) -> Option<Exit> {
         crate::digest::DigestError,
         crate::skill::SkillError,
         crate::cache::NoCacheDir,
-        crate::unpack::UnpackError,
-        crate::store::StoreError,
         crate::project::lock::LockError,
         crate::link::LinkError,
         crate::git::GitError,
         crate::publish::PublishError,
+        crate::unpack::UnpackError,
+        crate::store::StoreError,
+        crate::fetch::FetchError,
+        crate::index::IndexError,
+        crate::trust::TrustError,
+        crate::source::SourceError,
+        crate::project::ProjectError,
+        crate::project::ManifestError,
     );
     if let Some(e) = cause.downcast_ref::<clap::Error>() {
         return Some(if e.use_stderr() {

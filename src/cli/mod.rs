@@ -49,14 +49,20 @@ pub enum Command {
     List(ListArgs),
     /// Load one skill by name, as an agent's skill tool does.
     Show(ShowArgs),
-    /// Inspect and maintain the cache of stored skills.
-    Cache(cache::CacheArgs),
     /// Build a static registry site (both discovery paths, archives, signature).
     // `--version N` is the index version here, not skillpm's own version.
     #[command(disable_version_flag = true)]
     Publish(publish::PublishArgs),
     /// Create a minisign key pair for signing published indexes.
     Keygen(publish::KeygenArgs),
+    /// Inspect and maintain the cache of stored skills.
+    Cache(cache::CacheArgs),
+    /// Create a commented skills.toml here (or in --project DIR).
+    Init(InitArgs),
+    /// Manage the registries skills come from.
+    Source(SourceArgs),
+    /// Find skills in the project's registries.
+    Search(SearchArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -83,6 +89,9 @@ mod cache;
 mod exit;
 pub mod publish;
 mod run;
+pub mod source;
+
+pub use source::{InitArgs, SearchArgs, SourceArgs};
 
 pub use exit::{exit_code_of, print_error};
 pub use run::run;

@@ -18,7 +18,6 @@ pub fn run(cli: Cli) -> anyhow::Result<Exit> {
     ctx.offline = g.offline;
 
     match cli.command {
-        Command::Cache(args) => super::cache::run(&ctx, args),
         Command::Check(args) => {
             let opts = ops::check::CheckOptions { paths: args.paths };
             let report = ops::check::check(&ctx, &opts)?;
@@ -39,6 +38,17 @@ pub fn run(cli: Cli) -> anyhow::Result<Exit> {
         Command::Keygen(args) => {
             let report = crate::ops::publish::keygen(&ctx, &args.options())?;
             emit(&ctx, &report, Exit::Success)
+        }
+        Command::Cache(args) => super::cache::run(&ctx, args),
+        Command::Init(_) => emit(&ctx, &ops::init::init(&ctx)?, Exit::Success),
+        Command::Source(args) => super::source::run_source(&ctx, args),
+        Command::Search(args) => {
+            let opts = ops::search::SearchOptions {
+                query: args.query,
+                source: args.source,
+            };
+            let report = ops::search::search(&ctx, &opts)?;
+            emit(&ctx, &report, report.exit())
         }
     }
 }

@@ -3,6 +3,9 @@
 //! what these functions return); progress and prompts go through `ctx.ui`.
 
 pub mod cache;
+pub mod init;
+pub mod search;
+pub mod source;
 
 use std::path::PathBuf;
 

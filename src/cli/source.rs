@@ -1,0 +1,94 @@
+//! Arguments of `init`, `source …` and `search`, and the `source` dispatch.
+
+use std::path::PathBuf;
+
+use clap::{Args, Subcommand};
+
+use super::run::emit;
+use crate::error::Exit;
+use crate::ops::{self, Context};
+
+/// Runs one `skillpm source …` subcommand.
+pub(crate) fn run_source(ctx: &Context, args: SourceArgs) -> anyhow::Result<Exit> {
+    match args.command {
+        SourceCommand::Add(a) => {
+            let opts = ops::source::AddOptions {
+                name: a.name,
+                url: a.url,
+                keys: a.keys,
+                token_env: a.token_env,
+            };
+            emit(ctx, &ops::source::add(ctx, &opts)?, Exit::Success)
+        }
+        SourceCommand::List => emit(ctx, &ops::source::list(ctx)?, Exit::Success),
+        SourceCommand::Remove(a) => emit(ctx, &ops::source::remove(ctx, &a.name)?, Exit::Success),
+        SourceCommand::RotateKey(a) => {
+            let opts = ops::source::RotateOptions {
+                name: a.name,
+                new_key: a.new_key,
+                signature: a.signature,
+            };
+            emit(ctx, &ops::source::rotate_key(ctx, &opts)?, Exit::Success)
+        }
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct InitArgs {}
+
+#[derive(Debug, Args)]
+pub struct SourceArgs {
+    #[command(subcommand)]
+    pub command: SourceCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SourceCommand {
+    /// Add a registry to skills.toml; probes it first unless --offline.
+    Add(SourceAddArgs),
+    /// List the registries declared in skills.toml.
+    List,
+    /// Remove a registry from skills.toml (refused while skills use it).
+    Remove(SourceRemoveArgs),
+    /// Replace a pinned key with a new one that the old key signed.
+    RotateKey(RotateKeyArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct SourceAddArgs {
+    /// Name to refer to the source by (a-z, 0-9, hyphens).
+    pub name: String,
+    /// Base URL, index.json URL, file:// URL or local path.
+    pub url: String,
+    /// Pin a minisign public key (`RW…`); repeat for several. Signatures are then required.
+    #[arg(long = "key", value_name = "KEY")]
+    pub keys: Vec<String>,
+    /// Environment variable holding a bearer token for this registry.
+    #[arg(long, value_name = "VAR")]
+    pub token_env: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct SourceRemoveArgs {
+    pub name: String,
+}
+
+#[derive(Debug, Args)]
+pub struct RotateKeyArgs {
+    /// The source whose key changes.
+    pub name: String,
+    /// The new minisign public key (`RW…`).
+    pub new_key: String,
+    /// A minisign signature of the new key's text, made with the old key.
+    #[arg(long, value_name = "FILE")]
+    pub signature: PathBuf,
+}
+
+#[derive(Debug, Args)]
+pub struct SearchArgs {
+    /// Substring to find in skill names and descriptions (case-insensitive); all skills when absent.
+    pub query: Option<String>,
+    /// Search only this source: a name from skills.toml, or a URL or path.
+    #[arg(long, value_name = "NAME")]
+    pub source: Option<String>,
+}

@@ -1,0 +1,217 @@
+//! Artifacts: streamed to a temporary file while hashed, synced, checked,
+//! then renamed into `<cache>/downloads/sha256-<hex>`.
+//!
+//! The temporary file lives in `<cache>/tmp/` (same file system as
+//! `downloads/`, so the rename is atomic) and is removed on every failure
+//! path, so the cache holds a complete, verified artifact or nothing.
+
+use std::fs::File;
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+
+use reqwest::header::{self, HeaderMap};
+use url::Url;
+
+use super::http;
+use super::retry::{Failure, with_retries};
+use super::{DownloadSpec, Downloaded, FetchError, Shared};
+use crate::atomic_file::{RemoveOnDrop, sync_dir};
+use crate::digest::{Digest, HashingWriter};
+
+/// What one successful transfer produced, before verification.
+struct Transferred {
+    digest: Digest,
+    size: u64,
+    content_type: Option<String>,
+}
+
+impl Shared {
+    pub(crate) async fn download(&self, spec: DownloadSpec) -> Result<Downloaded, FetchError> {
+        if let Some(expected) = spec.expected {
+            let path = self.cache.download_path(&expected);
+            if let Ok(meta) = std::fs::metadata(&path)
+                && meta.is_file()
+            {
+                return Ok(Downloaded {
+                    url: spec.url,
+                    path,
+                    digest: expected,
+                    size: meta.len(),
+                    content_type: None,
+                    reused: true,
+                });
+            }
+        }
+        let max = spec.max_bytes.unwrap_or(self.config.max_artifact_bytes);
+        let temp = self.temp_path()?;
+        let _cleanup = RemoveOnDrop(Some(temp.clone()));
+        let transferred = match spec.url.scheme() {
+            "file" => {
+                let (url, temp) = (spec.url.clone(), temp.clone());
+                tokio::task::spawn_blocking(move || copy_local(&url, &temp, max))
+                    .await
+                    .map_err(|e| FetchError::Client(format!("a copy task failed: {e}")))??
+            }
+            "http" | "https" if self.offline => return Err(FetchError::Offline { url: spec.url }),
+            "http" | "https" => {
+                let client = self.client()?;
+                with_retries(&self.config, &spec.url, || {
+                    transfer(client, self, &spec, &temp, max)
+                })
+                .await?
+            }
+            other => {
+                return Err(FetchError::UnsupportedScheme {
+                    scheme: other.to_owned(),
+                    url: spec.url,
+                });
+            }
+        };
+        if let Some(expected) = spec.expected
+            && expected != transferred.digest
+        {
+            return Err(FetchError::DigestMismatch {
+                url: spec.url,
+                expected,
+                actual: transferred.digest,
+            });
+        }
+        let downloads = self.cache.downloads();
+        std::fs::create_dir_all(&downloads).map_err(|source| FetchError::Io {
+            path: downloads.clone(),
+            source,
+        })?;
+        let path = self.cache.download_path(&transferred.digest);
+        std::fs::rename(&temp, &path).map_err(|source| FetchError::Io {
+            path: path.clone(),
+            source,
+        })?;
+        sync_dir(&downloads);
+        Ok(Downloaded {
+            url: spec.url,
+            path,
+            digest: transferred.digest,
+            size: transferred.size,
+            content_type: transferred.content_type,
+            reused: false,
+        })
+    }
+
+    /// A fresh, unique path in `<cache>/tmp/` (the folder is created).
+    fn temp_path(&self) -> Result<PathBuf, FetchError> {
+        let tmp = self.cache.tmp();
+        std::fs::create_dir_all(&tmp).map_err(|source| FetchError::Io {
+            path: tmp.clone(),
+            source,
+        })?;
+        Ok(tmp.join(format!(
+            "download-{}-{:016x}.part",
+            std::process::id(),
+            fastrand::u64(..)
+        )))
+    }
+}
+
+/// One HTTP attempt, the whole body included: any break mid-body makes the
+/// attempt transient and the next one starts the file over.
+async fn transfer(
+    client: &reqwest::Client,
+    shared: &Shared,
+    spec: &DownloadSpec,
+    temp: &Path,
+    max: u64,
+) -> Result<Transferred, Failure> {
+    let auth = spec.auth.as_ref();
+    let (final_url, mut response) =
+        http::send(client, &shared.config, &spec.url, auth, &HeaderMap::new()).await?;
+    http::check_status(&final_url, &response, auth)?;
+    let declared = response.content_length();
+    if declared.is_some_and(|n| n > max) {
+        return Err(Failure::Fatal(too_large(&final_url, max)));
+    }
+    let content_type = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned);
+    let io_fatal = |source| {
+        Failure::Fatal(FetchError::Io {
+            path: temp.to_owned(),
+            source,
+        })
+    };
+    let file = File::create(temp).map_err(io_fatal)?;
+    let mut writer = HashingWriter::new(file);
+    loop {
+        match response.chunk().await {
+            Ok(Some(chunk)) => {
+                if writer.written() + chunk.len() as u64 > max {
+                    return Err(Failure::Fatal(too_large(&final_url, max)));
+                }
+                writer.write_all(&chunk).map_err(io_fatal)?;
+            }
+            Ok(None) => break,
+            Err(e) => return Err(http::classify_error(&final_url, &e)),
+        }
+    }
+    let (digest, size, file) = writer.finish();
+    if let Some(n) = declared.filter(|&n| n != size) {
+        return Err(Failure::transient(format!(
+            "the body was cut short: {size} of {n} bytes"
+        )));
+    }
+    tokio::task::spawn_blocking(move || file.sync_all())
+        .await
+        .map_err(|e| io_fatal(io::Error::other(e)))?
+        .map_err(io_fatal)?;
+    Ok(Transferred {
+        digest,
+        size,
+        content_type,
+    })
+}
+
+/// The `file://` twin of [`transfer`]: same hashing, limit and sync.
+fn copy_local(url: &Url, temp: &Path, max: u64) -> Result<Transferred, FetchError> {
+    let path = url.to_file_path().map_err(|()| FetchError::UnsupportedScheme {
+        url: url.clone(),
+        scheme: "file (not a local path)".into(),
+    })?;
+    let source = match File::open(&path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            return Err(FetchError::NotFound { url: url.clone() });
+        }
+        Err(source) => return Err(FetchError::Local { path, source }),
+    };
+    let is_file = source.metadata().map(|m| m.is_file()).unwrap_or(false);
+    if !is_file {
+        return Err(FetchError::NotFound { url: url.clone() });
+    }
+    let write_err = |source| FetchError::Io {
+        path: temp.to_owned(),
+        source,
+    };
+    let mut writer = HashingWriter::new(File::create(temp).map_err(write_err)?);
+    io::copy(&mut source.take(max + 1), &mut writer).map_err(|source| FetchError::Local {
+        path: path.clone(),
+        source,
+    })?;
+    if writer.written() > max {
+        return Err(too_large(url, max));
+    }
+    let (digest, size, file) = writer.finish();
+    file.sync_all().map_err(write_err)?;
+    Ok(Transferred {
+        digest,
+        size,
+        content_type: None,
+    })
+}
+
+fn too_large(url: &Url, limit: u64) -> FetchError {
+    FetchError::TooLarge {
+        url: url.clone(),
+        limit,
+    }
+}

@@ -1,0 +1,209 @@
+//! Small documents (indexes and their signatures): conditional requests
+//! against a cached copy, and `file://` reads that behave like HTTP.
+//!
+//! A cached body is one file, `<cache>/index/<sha256 of the URL>`, holding a
+//! header line, a JSON line of validators and the raw bytes, written
+//! atomically so body and validators can never disagree.
+
+use std::io::Read;
+use std::path::Path;
+
+use reqwest::StatusCode;
+use reqwest::header::{self, HeaderMap};
+use serde::{Deserialize, Serialize};
+use url::Url;
+
+use super::http::{self, conditional_headers};
+use super::retry::{Failure, with_retries};
+use super::{Auth, Body, BodyOrigin, FetchError, Shared};
+use crate::digest::Digest;
+
+const MAGIC: &[u8] = b"skillpm-cached-body 1\n";
+
+#[derive(Debug, Serialize, Deserialize)]
+struct Meta {
+    url: String,
+    final_url: String,
+    etag: Option<String>,
+    last_modified: Option<String>,
+}
+
+pub(crate) struct Cached {
+    meta: Meta,
+    bytes: Vec<u8>,
+}
+
+impl Cached {
+    pub(crate) fn into_body(self, url: &Url, origin: BodyOrigin) -> Body {
+        let final_url = Url::parse(&self.meta.final_url).unwrap_or_else(|_| url.clone());
+        Body {
+            url: url.clone(),
+            final_url,
+            bytes: self.bytes,
+            origin,
+            etag: self.meta.etag,
+            last_modified: self.meta.last_modified,
+        }
+    }
+}
+
+fn cache_file(dir: &Path, url: &Url) -> std::path::PathBuf {
+    dir.join(Digest::of_bytes(url.as_str().as_bytes()).hex())
+}
+
+/// The cached copy of `url`, if there is a readable one for exactly that URL.
+pub(crate) fn load(dir: &Path, url: &Url) -> Option<Cached> {
+    let raw = std::fs::read(cache_file(dir, url)).ok()?;
+    let rest = raw.strip_prefix(MAGIC)?;
+    let newline = rest.iter().position(|&b| b == b'\n')?;
+    let meta: Meta = serde_json::from_slice(&rest[..newline]).ok()?;
+    if meta.url != url.as_str() {
+        return None;
+    }
+    Some(Cached {
+        meta,
+        bytes: rest[newline + 1..].to_vec(),
+    })
+}
+
+pub(crate) fn store(dir: &Path, body: &Body) -> Result<(), FetchError> {
+    let io = |source| FetchError::Io {
+        path: dir.to_owned(),
+        source,
+    };
+    std::fs::create_dir_all(dir).map_err(io)?;
+    let meta = Meta {
+        url: body.url.to_string(),
+        final_url: body.final_url.to_string(),
+        etag: body.etag.clone(),
+        last_modified: body.last_modified.clone(),
+    };
+    let mut out = MAGIC.to_vec();
+    out.extend(serde_json::to_vec(&meta).map_err(|e| io(std::io::Error::other(e)))?);
+    out.push(b'\n');
+    out.extend_from_slice(&body.bytes);
+    let path = cache_file(dir, &body.url);
+    crate::atomic_file::write_atomic(&path, &out).map_err(|source| FetchError::Io { path, source })
+}
+
+/// Reads a `file://` URL with the same outcomes as HTTP: a missing file or a
+/// folder is "not found", an oversized one is refused.
+pub(crate) fn read_local(url: &Url, max_bytes: u64) -> Result<Body, FetchError> {
+    let path = url.to_file_path().map_err(|()| FetchError::UnsupportedScheme {
+        url: url.clone(),
+        scheme: "file (not a local path)".into(),
+    })?;
+    let file = match std::fs::File::open(&path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(FetchError::NotFound { url: url.clone() });
+        }
+        Err(source) => return Err(FetchError::Local { path, source }),
+    };
+    let meta = file.metadata().map_err(|source| FetchError::Local {
+        path: path.clone(),
+        source,
+    })?;
+    if !meta.is_file() {
+        return Err(FetchError::NotFound { url: url.clone() });
+    }
+    let mut bytes = Vec::new();
+    file.take(max_bytes + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|source| FetchError::Local { path, source })?;
+    if bytes.len() as u64 > max_bytes {
+        return Err(FetchError::TooLarge {
+            url: url.clone(),
+            limit: max_bytes,
+        });
+    }
+    Ok(Body {
+        url: url.clone(),
+        final_url: url.clone(),
+        bytes,
+        origin: BodyOrigin::LocalFile,
+        etag: None,
+        last_modified: None,
+    })
+}
+
+impl Shared {
+    /// GET with validators from `cached`; a 304 returns the cached body.
+    pub(crate) async fn get_conditional(
+        &self,
+        url: &Url,
+        auth: Option<&Auth>,
+        max_bytes: u64,
+        cached: Option<Cached>,
+    ) -> Result<Body, FetchError> {
+        let client = self.client()?;
+        let validators = match &cached {
+            Some(c) => conditional_headers(c.meta.etag.as_deref(), c.meta.last_modified.as_deref()),
+            None => HeaderMap::new(),
+        };
+        let fetched = with_retries(&self.config, url, || async {
+            let (final_url, mut response) = http::send(client, &self.config, url, auth, &validators).await?;
+            http::check_status(&final_url, &response, auth)?;
+            if response.status() == StatusCode::NOT_MODIFIED {
+                return Ok(None);
+            }
+            let text_header = |name| {
+                response
+                    .headers()
+                    .get(name)
+                    .and_then(|v: &header::HeaderValue| v.to_str().ok())
+                    .map(str::to_owned)
+            };
+            let etag = text_header(header::ETAG);
+            let last_modified = text_header(header::LAST_MODIFIED);
+            let declared = response.content_length();
+            if declared.is_some_and(|n| n > max_bytes) {
+                return Err(Failure::Fatal(FetchError::TooLarge {
+                    url: final_url,
+                    limit: max_bytes,
+                }));
+            }
+            let mut bytes = Vec::with_capacity(declared.unwrap_or(0) as usize);
+            loop {
+                match response.chunk().await {
+                    Ok(Some(chunk)) => {
+                        if (bytes.len() + chunk.len()) as u64 > max_bytes {
+                            return Err(Failure::Fatal(FetchError::TooLarge {
+                                url: final_url,
+                                limit: max_bytes,
+                            }));
+                        }
+                        bytes.extend_from_slice(&chunk);
+                    }
+                    Ok(None) => break,
+                    Err(e) => return Err(http::classify_error(&final_url, &e)),
+                }
+            }
+            if let Some(n) = declared.filter(|&n| n != bytes.len() as u64) {
+                return Err(Failure::transient(format!(
+                    "the body was cut short: {} of {n} bytes",
+                    bytes.len()
+                )));
+            }
+            Ok(Some(Body {
+                url: url.clone(),
+                final_url,
+                bytes,
+                origin: BodyOrigin::Network,
+                etag,
+                last_modified,
+            }))
+        })
+        .await?;
+        match (fetched, cached) {
+            (Some(body), _) => Ok(body),
+            (None, Some(cached)) => Ok(cached.into_body(url, BodyOrigin::NotModified)),
+            // 304 to a request that carried no validators: a broken server.
+            (None, None) => Err(FetchError::Status {
+                url: url.clone(),
+                status: 304,
+                hint: " to a request that was not conditional".into(),
+            }),
+        }
+    }
+}

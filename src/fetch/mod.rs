@@ -1,0 +1,421 @@
+//! Getting bytes from a registry: HTTP(S) and `file://` alike.
+//!
+//! One [`Fetcher`] per run owns one shared HTTP client and a small runtime
+//! that drives it; its methods are blocking so `ops` stays plain code, and
+//! [`Fetcher::download_all`] runs any number of downloads with bounded
+//! parallelism under one progress bar.
+//!
+//! What it guarantees:
+//! * **Timeouts**: connect, and idle-read (a stalled body fails, a slow live
+//!   one does not). See [`config::env`] for the knobs.
+//! * **Retries** with jittered exponential backoff on connection errors,
+//!   timeouts, 429/5xx and bodies cut short; the whole body is inside the
+//!   retry. Never on other 4xx, TLS errors, size limits or digest mismatch.
+//!   `Retry-After` is honoured.
+//! * **Redirects** followed by hand: https→http refused, a bearer token only
+//!   ever sent to its source's origin.
+//! * **Indexes** are fetched with `If-None-Match`/`If-Modified-Since` against
+//!   the body cached under `<cache>/index/` (written only once the caller has
+//!   verified it, see [`Fetcher::remember`]).
+//! * **Artifacts** stream into `<cache>/tmp/` while hashed, are fsynced,
+//!   checked against the expected digest, and only then renamed to
+//!   `<cache>/downloads/sha256-<hex>`. A digest already there is never fetched
+//!   again; a failure leaves nothing behind.
+//! * **Offline**: no socket is ever opened; what is not cached is exit 6.
+//!   `file://` sources still work (reading a file opens no socket).
+
+pub mod config;
+mod download;
+mod http;
+mod index_cache;
+mod retry;
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+
+use indicatif::ProgressBar;
+use reqwest::header::HeaderValue;
+use url::Url;
+
+use crate::cache::{NoCacheDir, layout};
+use crate::digest::Digest;
+use crate::error::{Classify, Exit};
+
+pub use config::FetchConfig;
+
+#[derive(Debug, thiserror::Error)]
+pub enum FetchError {
+    #[error(
+        "{url} is not in the cache and --offline forbids the network; run once without --offline to fill the cache"
+    )]
+    Offline { url: Url },
+    #[error("{url}: not found")]
+    NotFound { url: Url },
+    #[error("{url}: the server answered {status}{hint}")]
+    Status { url: Url, status: u16, hint: String },
+    #[error("{url}: {message} (gave up after {attempts} attempts)")]
+    Transport {
+        url: Url,
+        attempts: u32,
+        message: String,
+    },
+    #[error("{url}: the server asked to retry after {seconds}s, longer than skillpm waits; try again later")]
+    RetryTooLate { url: Url, seconds: u64 },
+    #[error("{url}: TLS failed (not retried): {message}")]
+    Tls { url: Url, message: String },
+    #[error("{url}: redirect to {to} refused: {reason}")]
+    Redirect { url: Url, to: String, reason: String },
+    #[error("{url}: more than {limit} bytes; refused (the limit exists so a hostile server cannot fill the disk)")]
+    TooLarge { url: Url, limit: u64 },
+    #[error("{url}: digest mismatch: expected {expected}, got {actual}; the artifact was discarded")]
+    DigestMismatch {
+        url: Url,
+        expected: Digest,
+        actual: Digest,
+    },
+    #[error("{url}: skillpm cannot fetch `{scheme}` URLs (only https, http and file)")]
+    UnsupportedScheme { url: Url, scheme: String },
+    #[error("cannot read {path}: {source}")]
+    Local {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot write {path}: {source}")]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{name}={value:?} is not usable: {reason}")]
+    Setting {
+        name: &'static str,
+        value: String,
+        reason: String,
+    },
+    #[error("cannot start the HTTP client: {0}")]
+    Client(String),
+    #[error(transparent)]
+    Cache(#[from] NoCacheDir),
+}
+
+impl Classify for FetchError {
+    fn exit(&self) -> Exit {
+        match self {
+            FetchError::Offline { .. } => Exit::Locked,
+            FetchError::NotFound { .. }
+            | FetchError::Status { .. }
+            | FetchError::Transport { .. }
+            | FetchError::RetryTooLate { .. }
+            | FetchError::Tls { .. }
+            | FetchError::Redirect { .. }
+            | FetchError::UnsupportedScheme { .. }
+            | FetchError::Local { .. } => Exit::Network,
+            FetchError::TooLarge { .. } => Exit::Unsafe,
+            FetchError::DigestMismatch { .. } => Exit::Integrity,
+            FetchError::Setting { .. } => Exit::Usage,
+            FetchError::Io { .. } | FetchError::Client(_) | FetchError::Cache(_) => Exit::Other,
+        }
+    }
+}
+
+impl FetchError {
+    /// Whether this is "there is nothing at that URL" (404, 410, missing file):
+    /// what source probing moves past.
+    pub fn is_not_found(&self) -> bool {
+        matches!(self, FetchError::NotFound { .. })
+    }
+}
+
+/// A bearer token bound to the one origin it may be sent to.
+#[derive(Clone)]
+pub struct Auth {
+    origin: url::Origin,
+    env_var: String,
+    header: HeaderValue,
+}
+
+impl Auth {
+    /// A token for the origin of `source_url`, read from `env_var` by the caller.
+    /// `None` when the token cannot be sent as a header (control characters).
+    pub fn bearer(source_url: &Url, env_var: &str, token: &str) -> Option<Self> {
+        let mut header = HeaderValue::from_str(&format!("Bearer {}", token.trim())).ok()?;
+        header.set_sensitive(true);
+        Some(Auth {
+            origin: source_url.origin(),
+            env_var: env_var.to_owned(),
+            header,
+        })
+    }
+
+    /// True only for URLs on the source's own origin (scheme, host and port).
+    pub fn applies_to(&self, url: &Url) -> bool {
+        self.origin.is_tuple() && url.origin() == self.origin
+    }
+
+    pub fn env_var(&self) -> &str {
+        &self.env_var
+    }
+
+    pub(crate) fn header_value(&self) -> HeaderValue {
+        self.header.clone()
+    }
+}
+
+impl std::fmt::Debug for Auth {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Auth(${} for {})", self.env_var, self.origin.ascii_serialization())
+    }
+}
+
+/// The parts of the cache this module writes (DESIGN §6).
+#[derive(Debug, Clone)]
+pub struct CacheDirs {
+    root: PathBuf,
+}
+
+impl CacheDirs {
+    pub fn new(root: impl Into<PathBuf>) -> Self {
+        CacheDirs { root: root.into() }
+    }
+
+    /// The cache named by `SKILLPM_CACHE_DIR` or the platform default.
+    pub fn from_env() -> Result<Self, NoCacheDir> {
+        crate::cache::cache_root().map(CacheDirs::new)
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    pub fn downloads(&self) -> PathBuf {
+        self.root.join(layout::DOWNLOADS)
+    }
+
+    pub fn index(&self) -> PathBuf {
+        self.root.join(layout::INDEX)
+    }
+
+    pub fn state(&self) -> PathBuf {
+        self.root.join(layout::STATE)
+    }
+
+    pub fn tmp(&self) -> PathBuf {
+        self.root.join(layout::TMP)
+    }
+
+    /// Where a verified artifact with this digest lives.
+    pub fn download_path(&self, digest: &Digest) -> PathBuf {
+        self.downloads().join(digest.file_name())
+    }
+}
+
+/// How a fetched body was obtained.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum BodyOrigin {
+    /// Downloaded now.
+    Network,
+    /// The server answered 304; the cached copy is current.
+    NotModified,
+    /// Offline: the cached copy, however old.
+    Cache,
+    /// Read from a `file://` URL.
+    LocalFile,
+}
+
+/// A small document (an index, a signature) held in memory.
+#[derive(Debug, Clone)]
+pub struct Body {
+    /// The URL asked for.
+    pub url: Url,
+    /// The URL that answered, after redirects: relative references in the
+    /// document resolve against it (RFC 3986 §5.1.3).
+    pub final_url: Url,
+    pub bytes: Vec<u8>,
+    pub origin: BodyOrigin,
+    etag: Option<String>,
+    last_modified: Option<String>,
+}
+
+/// What to download.
+#[derive(Debug, Clone)]
+pub struct DownloadSpec {
+    pub url: Url,
+    /// The digest the bytes must have. `None` only for v0.1.0 files, which
+    /// have none: their digest is computed and returned (trust on first use).
+    pub expected: Option<Digest>,
+    pub auth: Option<Auth>,
+    /// Overrides [`FetchConfig::max_artifact_bytes`] for this download.
+    pub max_bytes: Option<u64>,
+}
+
+impl DownloadSpec {
+    pub fn new(url: Url, expected: Option<Digest>) -> Self {
+        DownloadSpec {
+            url,
+            expected,
+            auth: None,
+            max_bytes: None,
+        }
+    }
+
+    pub fn with_auth(mut self, auth: Option<Auth>) -> Self {
+        self.auth = auth;
+        self
+    }
+}
+
+/// A verified artifact in `<cache>/downloads/`.
+#[derive(Debug, Clone)]
+pub struct Downloaded {
+    pub url: Url,
+    pub path: PathBuf,
+    pub digest: Digest,
+    pub size: u64,
+    /// The server's Content-Type, when downloaded now over HTTP.
+    pub content_type: Option<String>,
+    /// True when the digest was already in the cache and nothing was fetched.
+    pub reused: bool,
+}
+
+/// The network side of a run. Create one and share it.
+pub struct Fetcher {
+    shared: Arc<Shared>,
+    runtime: tokio::runtime::Runtime,
+}
+
+struct Shared {
+    config: FetchConfig,
+    cache: CacheDirs,
+    offline: bool,
+    client: OnceLock<Result<reqwest::Client, String>>,
+}
+
+impl Fetcher {
+    pub fn new(config: FetchConfig, cache: CacheDirs, offline: bool) -> Result<Self, FetchError> {
+        let workers = std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(2)
+            .clamp(1, 4);
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(workers)
+            .thread_name("skillpm-net")
+            .enable_all()
+            .build()
+            .map_err(|e| FetchError::Client(format!("cannot start the async runtime: {e}")))?;
+        Ok(Fetcher {
+            shared: Arc::new(Shared {
+                config,
+                cache,
+                offline,
+                client: OnceLock::new(),
+            }),
+            runtime,
+        })
+    }
+
+    /// Settings from the environment, the cache from `SKILLPM_CACHE_DIR` (or
+    /// the platform default).
+    pub fn from_env(offline: bool) -> Result<Self, FetchError> {
+        Fetcher::new(FetchConfig::from_env()?, CacheDirs::from_env()?, offline)
+    }
+
+    pub fn config(&self) -> &FetchConfig {
+        &self.shared.config
+    }
+
+    pub fn cache(&self) -> &CacheDirs {
+        &self.shared.cache
+    }
+
+    pub fn is_offline(&self) -> bool {
+        self.shared.offline
+    }
+
+    /// Fetches a small document (index, signature) of at most `max_bytes`,
+    /// conditionally when a cached copy exists. Offline, the cached copy is
+    /// returned or [`FetchError::Offline`]. Nothing is cached by this call:
+    /// see [`Fetcher::remember`].
+    pub fn get(&self, url: &Url, auth: Option<&Auth>, max_bytes: u64) -> Result<Body, FetchError> {
+        match url.scheme() {
+            "file" => index_cache::read_local(url, max_bytes),
+            "http" | "https" => {
+                let cached = index_cache::load(&self.shared.cache.index(), url);
+                if self.shared.offline {
+                    return cached.map(|c| c.into_body(url, BodyOrigin::Cache)).ok_or_else(|| {
+                        FetchError::Offline { url: url.clone() }
+                    });
+                }
+                self.runtime
+                    .block_on(self.shared.get_conditional(url, auth, max_bytes, cached))
+            }
+            other => Err(FetchError::UnsupportedScheme {
+                url: url.clone(),
+                scheme: other.to_owned(),
+            }),
+        }
+    }
+
+    /// Stores a body fetched over the network in `<cache>/index/`, so later
+    /// runs can ask conditionally and `--offline` can use it. Call it once the
+    /// body has been verified, so the cache never holds a refused document.
+    pub fn remember(&self, body: &Body) -> Result<(), FetchError> {
+        if body.origin != BodyOrigin::Network {
+            return Ok(());
+        }
+        index_cache::store(&self.shared.cache.index(), body)
+    }
+
+    /// Downloads one artifact (see [`Fetcher::download_all`]).
+    pub fn download(&self, spec: DownloadSpec) -> Result<Downloaded, FetchError> {
+        let shared = self.shared.clone();
+        self.runtime.block_on(async move { shared.download(spec).await })
+    }
+
+    /// Downloads every spec, at most `config.jobs` at a time, advancing `bar`
+    /// by one per finished download. Results come back in the order given;
+    /// one failure does not stop the others.
+    pub fn download_all(
+        &self,
+        specs: Vec<DownloadSpec>,
+        bar: &ProgressBar,
+    ) -> Vec<Result<Downloaded, FetchError>> {
+        use futures_util::StreamExt;
+
+        let count = specs.len();
+        let jobs = self.shared.config.jobs.max(1);
+        let shared = self.shared.clone();
+        self.runtime.block_on(async move {
+            let mut results: Vec<Option<Result<Downloaded, FetchError>>> =
+                (0..count).map(|_| None).collect();
+            let mut finished = futures_util::stream::iter(specs.into_iter().enumerate())
+                .map(|(i, spec)| {
+                    let shared = shared.clone();
+                    async move {
+                        let task = tokio::spawn(async move { shared.download(spec).await });
+                        let result = task.await.unwrap_or_else(|e| {
+                            Err(FetchError::Client(format!("a download task failed: {e}")))
+                        });
+                        (i, result)
+                    }
+                })
+                .buffer_unordered(jobs);
+            while let Some((i, result)) = finished.next().await {
+                bar.inc(1);
+                results[i] = Some(result);
+            }
+            results
+                .into_iter()
+                .map(|r| r.unwrap_or_else(|| Err(FetchError::Client("a download was lost".into()))))
+                .collect()
+        })
+    }
+}
+
+impl Shared {
+    fn client(&self) -> Result<&reqwest::Client, FetchError> {
+        self.client
+            .get_or_init(|| http::build_client(&self.config).map_err(|e| e.to_string()))
+            .as_ref()
+            .map_err(|e| FetchError::Client(e.clone()))
+    }
+}

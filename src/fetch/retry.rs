@@ -1,0 +1,132 @@
+//! When to try again, and how long to wait first.
+//!
+//! Transient failures (refused or reset connections, timeouts, 5xx answers,
+//! bodies cut short) are retried with exponential backoff and full jitter, so
+//! many clients failing together do not retry in lockstep. A server's
+//! `Retry-After` replaces the computed delay. Anything that would fail the same
+//! way again (4xx, TLS, digest mismatch, size limits) is never retried.
+
+use std::future::Future;
+use std::time::{Duration, SystemTime};
+
+use url::Url;
+
+use super::{FetchConfig, FetchError};
+
+/// Runs `attempt` until it succeeds, fails for good, or the retries run out.
+pub(crate) async fn with_retries<T, F, Fut>(
+    config: &FetchConfig,
+    url: &Url,
+    mut attempt: F,
+) -> Result<T, FetchError>
+where
+    F: FnMut() -> Fut,
+    Fut: Future<Output = Result<T, Failure>>,
+{
+    let mut tries: u32 = 0;
+    loop {
+        tries += 1;
+        let (message, retry_after) = match attempt().await {
+            Ok(value) => return Ok(value),
+            Err(Failure::Fatal(e)) => return Err(e),
+            Err(Failure::Transient {
+                message,
+                retry_after,
+            }) => (message, retry_after),
+        };
+        if tries > config.retries {
+            return Err(FetchError::Transport {
+                url: url.clone(),
+                attempts: tries,
+                message,
+            });
+        }
+        let delay = match retry_after {
+            Some(d) if d > config.max_retry_after => {
+                return Err(FetchError::RetryTooLate {
+                    url: url.clone(),
+                    seconds: d.as_secs(),
+                });
+            }
+            Some(d) => d,
+            None => backoff(config.backoff, config.max_backoff, tries - 1),
+        };
+        tokio::time::sleep(delay).await;
+    }
+}
+
+/// The outcome of one failed attempt.
+#[derive(Debug)]
+pub(crate) enum Failure {
+    /// Worth another attempt: what went wrong, and the server's requested delay.
+    Transient {
+        message: String,
+        retry_after: Option<Duration>,
+    },
+    /// Final: retrying cannot help.
+    Fatal(FetchError),
+}
+
+impl Failure {
+    pub(crate) fn transient(message: impl Into<String>) -> Self {
+        Failure::Transient {
+            message: message.into(),
+            retry_after: None,
+        }
+    }
+}
+
+impl From<FetchError> for Failure {
+    fn from(e: FetchError) -> Self {
+        Failure::Fatal(e)
+    }
+}
+
+/// Delay before retry number `attempt` (0-based): `base * 2^attempt`, capped,
+/// then drawn uniformly from its upper half.
+pub(crate) fn backoff(base: Duration, cap: Duration, attempt: u32) -> Duration {
+    let exp = base.saturating_mul(1u32 << attempt.min(16)).min(cap);
+    let half = exp / 2;
+    let jitter_ns = fastrand::u64(0..=half.as_nanos().min(u64::MAX as u128) as u64);
+    half + Duration::from_nanos(jitter_ns)
+}
+
+/// Parses a `Retry-After` value: delay-seconds or an HTTP date.
+pub(crate) fn parse_retry_after(value: &str, now: SystemTime) -> Option<Duration> {
+    let value = value.trim();
+    if let Ok(secs) = value.parse::<u64>() {
+        return Some(Duration::from_secs(secs));
+    }
+    let when = httpdate::parse_http_date(value).ok()?;
+    Some(when.duration_since(now).unwrap_or(Duration::ZERO))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backoff_grows_is_capped_and_jittered() {
+        let base = Duration::from_millis(100);
+        let cap = Duration::from_secs(1);
+        for _ in 0..100 {
+            let d0 = backoff(base, cap, 0);
+            assert!(d0 >= Duration::from_millis(50) && d0 <= base, "{d0:?}");
+            let d3 = backoff(base, cap, 3);
+            assert!(d3 >= Duration::from_millis(400) && d3 <= Duration::from_millis(800));
+            let d30 = backoff(base, cap, 30);
+            assert!(d30 <= cap && d30 >= cap / 2);
+        }
+    }
+
+    #[test]
+    fn retry_after_accepts_seconds_and_dates() {
+        let now = SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000_000);
+        assert_eq!(parse_retry_after(" 7 ", now), Some(Duration::from_secs(7)));
+        let later = httpdate::fmt_http_date(now + Duration::from_secs(30));
+        assert_eq!(parse_retry_after(&later, now), Some(Duration::from_secs(30)));
+        let past = httpdate::fmt_http_date(now - Duration::from_secs(30));
+        assert_eq!(parse_retry_after(&past, now), Some(Duration::ZERO));
+        assert_eq!(parse_retry_after("soon", now), None);
+    }
+}

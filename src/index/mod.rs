@@ -1,0 +1,608 @@
+//! The registry index formats skillpm reads (DESIGN §2) and what each entry
+//! resolves to.
+//!
+//! * **v0.2.0** (the Agent Skills Discovery RFC, recognised by its `$schema`):
+//!   each entry names one artifact, a lone SKILL.md (`skill-md`) or an
+//!   archive, with the sha256 digest of its raw bytes.
+//! * **v0.1.0** (no `$schema`): each entry lists `files` served under
+//!   `<index dir>/<name>/`. Paths may be plain strings or `{path, digest}`
+//!   objects (the RFC's per-file digests); a `package {url, digest}` object,
+//!   when present, is used as the entry's archive instead.
+//! * **skillpm extensions**, ignored by other readers: `version` (display
+//!   text) and `files` on v0.2.0 entries.
+//!
+//! Parsing is lenient per entry and strict per index: an unknown `$schema` or
+//! a body that is not an index refuses the whole index, while one bad entry is
+//! reported in [`Index::problems`] without hiding the good ones. Names are
+//! checked with [`crate::skill::is_valid_name`] and paths with
+//! [`paths::check_relative_path`] before any URL is built from them.
+
+pub mod paths;
+
+use std::collections::BTreeSet;
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+use url::Url;
+
+use crate::digest::Digest;
+use crate::error::{Classify, Exit};
+use crate::skill::is_valid_name;
+
+/// The `$schema` of a v0.2.0 index.
+pub const SCHEMA_V0_2_0: &str = "https://schemas.agentskills.io/discovery/0.2.0/schema.json";
+
+/// Most files a v0.1.0 entry may list (DESIGN §5 default entry limit).
+pub const MAX_FILES: usize = 10_000;
+
+/// Which of the known formats an index is written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum IndexFormat {
+    #[serde(rename = "0.2.0")]
+    V0_2_0,
+    #[serde(rename = "0.1.0")]
+    V0_1_0,
+}
+
+impl IndexFormat {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            IndexFormat::V0_2_0 => "0.2.0",
+            IndexFormat::V0_1_0 => "0.1.0",
+        }
+    }
+}
+
+/// A parsed index: the usable entries and what was wrong with the others.
+#[derive(Debug, Clone, Serialize)]
+pub struct Index {
+    /// The URL the index was read from; entry URLs are resolved against it.
+    pub url: Url,
+    pub format: IndexFormat,
+    pub entries: Vec<Entry>,
+    /// Entries skipped (unknown `type`) or refused (invalid), in index order.
+    pub problems: Vec<EntryProblem>,
+}
+
+impl Index {
+    pub fn entry(&self, name: &str) -> Option<&Entry> {
+        self.entries.iter().find(|e| e.name == name)
+    }
+}
+
+/// One skill an index offers.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Entry {
+    pub name: String,
+    pub description: String,
+    /// Free text for display and `outdated`; identity is always the digest.
+    pub version: Option<String>,
+    pub content: EntryContent,
+    /// The skillpm `files` extension on a v0.2.0 entry (informational).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub files: Option<Vec<String>>,
+}
+
+/// Where an entry's bytes come from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum EntryContent {
+    /// One download whose raw bytes must hash to `digest` before anything
+    /// parses them.
+    Artifact {
+        url: Url,
+        digest: Digest,
+        artifact: ArtifactKind,
+    },
+    /// A v0.1.0 file list; each file lives at `<index dir>/<name>/<path>`.
+    Files { files: Vec<IndexFile> },
+}
+
+/// What an artifact holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ArtifactKind {
+    /// The artifact is the skill's lone SKILL.md.
+    SkillMd,
+    /// A `.zip` or `.tar.gz` with SKILL.md at its root.
+    Archive,
+}
+
+/// One file of a v0.1.0 entry.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct IndexFile {
+    /// Relative path with `/` separators, already checked.
+    pub path: String,
+    pub url: Url,
+    /// Present when the index gave a per-file digest (RFC `{path, digest}` form).
+    pub digest: Option<Digest>,
+}
+
+impl Entry {
+    /// Short label of how the skill is distributed, for listings.
+    pub fn format_label(&self) -> &'static str {
+        match &self.content {
+            EntryContent::Artifact {
+                artifact: ArtifactKind::SkillMd,
+                ..
+            } => "skill-md",
+            EntryContent::Artifact {
+                artifact: ArtifactKind::Archive,
+                ..
+            } => "archive",
+            EntryContent::Files { .. } => "files",
+        }
+    }
+
+    /// The artifact digest, when the index pins one.
+    pub fn digest(&self) -> Option<Digest> {
+        match &self.content {
+            EntryContent::Artifact { digest, .. } => Some(*digest),
+            EntryContent::Files { .. } => None,
+        }
+    }
+
+    /// The artifact URL, or the folder a file list is served from.
+    pub fn url(&self) -> Option<&Url> {
+        match &self.content {
+            EntryContent::Artifact { url, .. } => Some(url),
+            EntryContent::Files { files } => files.first().map(|f| &f.url),
+        }
+    }
+}
+
+/// An entry that was not accepted.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct EntryProblem {
+    /// Zero-based position in the index's `skills` array.
+    pub position: usize,
+    /// The entry's name when it had a string one (even an invalid one).
+    pub name: Option<String>,
+    pub kind: ProblemKind,
+    pub message: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ProblemKind {
+    /// A `type` this version of skillpm does not know: skipped, as the RFC asks.
+    UnknownType,
+    /// The entry breaks a rule: refused.
+    Invalid,
+}
+
+impl std::fmt::Display for EntryProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.name {
+            Some(name) => write!(f, "entry #{} (`{name}`): {}", self.position + 1, self.message),
+            None => write!(f, "entry #{}: {}", self.position + 1, self.message),
+        }
+    }
+}
+
+/// The whole index is unusable.
+#[derive(Debug, thiserror::Error)]
+pub enum IndexError {
+    #[error("{url} is not a JSON index: {reason}")]
+    NotJson { url: Url, reason: String },
+    #[error("{url}: {reason}")]
+    Malformed { url: Url, reason: String },
+    #[error(
+        "{url} declares `$schema` {schema:?}, which skillpm does not know (expected {SCHEMA_V0_2_0:?} or none for v0.1.0); upgrade skillpm or ask the registry which format it serves"
+    )]
+    UnknownSchema { url: Url, schema: String },
+}
+
+impl Classify for IndexError {
+    fn exit(&self) -> Exit {
+        Exit::Network
+    }
+}
+
+/// Parses index bytes read from `url`.
+pub fn parse_index(bytes: &[u8], url: &Url) -> Result<Index, IndexError> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let value: Value = serde_json::from_slice(bytes).map_err(|e| IndexError::NotJson {
+        url: url.clone(),
+        reason: e.to_string(),
+    })?;
+    let malformed = |reason: &str| IndexError::Malformed {
+        url: url.clone(),
+        reason: reason.to_owned(),
+    };
+    let Value::Object(top) = value else {
+        return Err(malformed("the index must be a JSON object"));
+    };
+    let format = match top.get("$schema") {
+        None => IndexFormat::V0_1_0,
+        Some(Value::String(s)) if s == SCHEMA_V0_2_0 => IndexFormat::V0_2_0,
+        Some(Value::String(s)) => {
+            return Err(IndexError::UnknownSchema {
+                url: url.clone(),
+                schema: s.clone(),
+            });
+        }
+        Some(_) => return Err(malformed("`$schema` must be a string")),
+    };
+    let Some(Value::Array(skills)) = top.get("skills") else {
+        return Err(malformed("the index has no `skills` array"));
+    };
+
+    let dir = paths::index_dir(url);
+    let mut accepted: Vec<(usize, Entry)> = Vec::new();
+    let mut problems = Vec::new();
+    for (position, raw) in skills.iter().enumerate() {
+        let parsed = match raw {
+            Value::Object(obj) => match format {
+                IndexFormat::V0_2_0 => parse_v2_entry(obj, url),
+                IndexFormat::V0_1_0 => parse_v1_entry(obj, url, &dir),
+            },
+            _ => Err(Refusal::Invalid("an entry must be a JSON object".into())),
+        };
+        let (kind, message) = match parsed {
+            Ok(entry) => {
+                accepted.push((position, entry));
+                continue;
+            }
+            Err(Refusal::UnknownType(t)) => (
+                ProblemKind::UnknownType,
+                format!("type {t:?} is not known to this skillpm (known: \"skill-md\", \"archive\"); skipped"),
+            ),
+            Err(Refusal::Invalid(message)) => (ProblemKind::Invalid, message),
+        };
+        problems.push(EntryProblem {
+            position,
+            name: raw.get("name").and_then(Value::as_str).map(str::to_owned),
+            kind,
+            message,
+        });
+    }
+
+    // A name offered twice is ambiguous: refuse every copy rather than guess.
+    let mut counts = std::collections::BTreeMap::<&str, usize>::new();
+    for (_, entry) in &accepted {
+        *counts.entry(entry.name.as_str()).or_default() += 1;
+    }
+    let duplicated: BTreeSet<String> = counts
+        .into_iter()
+        .filter(|(_, n)| *n > 1)
+        .map(|(name, _)| name.to_owned())
+        .collect();
+    let mut entries = Vec::with_capacity(accepted.len());
+    for (position, entry) in accepted {
+        if duplicated.contains(&entry.name) {
+            problems.push(EntryProblem {
+                position,
+                name: Some(entry.name),
+                kind: ProblemKind::Invalid,
+                message: "the name appears more than once in this index; every copy is refused".into(),
+            });
+        } else {
+            entries.push(entry);
+        }
+    }
+    problems.sort_by_key(|p| p.position);
+
+    Ok(Index {
+        url: url.clone(),
+        format,
+        entries,
+        problems,
+    })
+}
+
+enum Refusal {
+    UnknownType(String),
+    Invalid(String),
+}
+
+fn invalid<T>(message: impl Into<String>) -> Result<T, Refusal> {
+    Err(Refusal::Invalid(message.into()))
+}
+
+/// Name, description and version, shared by both formats. The name is
+/// checked first, so nothing is built from an invalid one.
+fn common_fields(obj: &Map<String, Value>) -> Result<(String, String, Option<String>), Refusal> {
+    let name = match obj.get("name") {
+        Some(Value::String(n)) => n.clone(),
+        Some(_) => return invalid("`name` must be a string"),
+        None => return invalid("`name` is missing"),
+    };
+    if !is_valid_name(&name) {
+        return invalid(format!(
+            "name {name:?} breaks the skill name rule (1-64 characters of a-z, 0-9 and single inner hyphens); refused before any URL was built from it"
+        ));
+    }
+    let description = match obj.get("description") {
+        Some(Value::String(d)) if !d.trim().is_empty() => d.clone(),
+        Some(Value::String(_)) => return invalid("`description` is empty"),
+        Some(_) => return invalid("`description` must be a string"),
+        None => return invalid("`description` is missing"),
+    };
+    let version = match obj.get("version") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(v)) => Some(v.clone()),
+        Some(Value::Number(n)) => Some(n.to_string()),
+        Some(_) => return invalid("`version` must be a string"),
+    };
+    Ok((name, description, version))
+}
+
+fn parse_v2_entry(obj: &Map<String, Value>, index_url: &Url) -> Result<Entry, Refusal> {
+    let (name, description, version) = common_fields(obj)?;
+    let artifact = match obj.get("type") {
+        Some(Value::String(t)) if t == "skill-md" => ArtifactKind::SkillMd,
+        Some(Value::String(t)) if t == "archive" => ArtifactKind::Archive,
+        Some(Value::String(t)) => return Err(Refusal::UnknownType(t.clone())),
+        Some(_) => return invalid("`type` must be a string"),
+        None => return invalid("`type` is missing"),
+    };
+    let url = artifact_url(obj.get("url"), index_url, "url")?;
+    let digest = digest_field(obj.get("digest"), "digest")?;
+    let files = match obj.get("files") {
+        None | Some(Value::Null) => None,
+        Some(Value::Array(items)) => {
+            let mut files = Vec::with_capacity(items.len());
+            for item in items {
+                let Some(path) = item.as_str() else {
+                    return invalid("`files` must be a list of path strings");
+                };
+                paths::check_relative_path(path)
+                    .or_else(|why| invalid(format!("`files` entry {path:?}: {why}")))?;
+                files.push(path.to_owned());
+            }
+            Some(files)
+        }
+        Some(_) => return invalid("`files` must be a list of path strings"),
+    };
+    Ok(Entry {
+        name,
+        description,
+        version,
+        content: EntryContent::Artifact {
+            url,
+            digest,
+            artifact,
+        },
+        files,
+    })
+}
+
+fn parse_v1_entry(obj: &Map<String, Value>, index_url: &Url, dir: &Url) -> Result<Entry, Refusal> {
+    let (name, description, version) = common_fields(obj)?;
+    if let Some(package) = obj.get("package").filter(|p| !p.is_null()) {
+        let Value::Object(package) = package else {
+            return invalid("`package` must be an object with `url` and `digest`");
+        };
+        let url = artifact_url(package.get("url"), index_url, "package.url")?;
+        let digest = digest_field(package.get("digest"), "package.digest")?;
+        return Ok(Entry {
+            name,
+            description,
+            version,
+            content: EntryContent::Artifact {
+                url,
+                digest,
+                artifact: ArtifactKind::Archive,
+            },
+            files: None,
+        });
+    }
+    let Some(Value::Array(items)) = obj.get("files") else {
+        return invalid("`files` is missing or not a list");
+    };
+    if items.is_empty() {
+        return invalid("`files` is empty");
+    }
+    if items.len() > MAX_FILES {
+        return invalid(format!("`files` lists {} files; the limit is {MAX_FILES}", items.len()));
+    }
+    let mut files = Vec::with_capacity(items.len());
+    let mut seen = BTreeSet::new();
+    for item in items {
+        let (path, digest) = match item {
+            Value::String(path) => (path.as_str(), None),
+            Value::Object(file) => {
+                let Some(path) = file.get("path").and_then(Value::as_str) else {
+                    return invalid("a `files` object has no string `path`");
+                };
+                let digest = match file.get("digest") {
+                    None | Some(Value::Null) => None,
+                    d => Some(digest_field(d, "files[].digest")?),
+                };
+                (path, digest)
+            }
+            _ => return invalid("`files` entries must be path strings or {path, digest} objects"),
+        };
+        paths::check_relative_path(path)
+            .or_else(|why| invalid(format!("`files` entry {path:?}: {why}")))?;
+        if !seen.insert(path.to_owned()) {
+            return invalid(format!("`files` lists {path:?} twice"));
+        }
+        files.push(IndexFile {
+            path: path.to_owned(),
+            url: paths::file_url(dir, &name, path),
+            digest,
+        });
+    }
+    if !seen.contains("SKILL.md") {
+        return invalid("`files` does not list SKILL.md");
+    }
+    Ok(Entry {
+        name,
+        description,
+        version,
+        content: EntryContent::Files { files },
+        files: None,
+    })
+}
+
+/// Resolves an entry's `url` against the index URL (RFC 3986) and refuses a
+/// scheme the index may not point at.
+fn artifact_url(value: Option<&Value>, index_url: &Url, field: &str) -> Result<Url, Refusal> {
+    let text = match value {
+        Some(Value::String(s)) if !s.is_empty() => s,
+        Some(Value::String(_)) => return invalid(format!("`{field}` is empty")),
+        Some(_) => return invalid(format!("`{field}` must be a string")),
+        None => return invalid(format!("`{field}` is missing")),
+    };
+    let url = index_url
+        .join(text)
+        .or_else(|e| invalid(format!("`{field}` {text:?} is not a valid URL reference: {e}")))?;
+    if !paths::scheme_allowed(index_url.scheme(), url.scheme()) {
+        return invalid(format!(
+            "`{field}` {url} uses {}: an index served over {} may not point there",
+            url.scheme(),
+            index_url.scheme()
+        ));
+    }
+    Ok(url)
+}
+
+fn digest_field(value: Option<&Value>, field: &str) -> Result<Digest, Refusal> {
+    match value {
+        Some(Value::String(s)) => s.parse().or_else(|_| {
+            invalid(format!(
+                "`{field}` {s:?} is not `sha256:` followed by 64 lowercase hex characters"
+            ))
+        }),
+        Some(_) => invalid(format!("`{field}` must be a string")),
+        None => invalid(format!("`{field}` is missing")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const D: &str = "sha256:34f7a8c484e9991f3e71a309f31332d6335efc01f544105c4185a7c4ab12eb1e";
+
+    fn url() -> Url {
+        Url::parse("https://reg.example/.well-known/agent-skills/index.json").unwrap()
+    }
+
+    fn parse(json: &str) -> Result<Index, IndexError> {
+        parse_index(json.as_bytes(), &url())
+    }
+
+    #[test]
+    fn v2_entries_resolve_against_the_index_url() {
+        let index = parse(&format!(
+            r#"{{"$schema": "{SCHEMA_V0_2_0}", "future": 1, "skills": [
+              {{"name": "pdf", "type": "archive", "description": "PDFs", "url": "pdf.tar.gz", "digest": "{D}", "version": "1.2", "extra": true}},
+              {{"name": "one", "type": "skill-md", "description": "One", "url": "../one/SKILL.md", "digest": "{D}"}},
+              {{"name": "abs", "type": "skill-md", "description": "Abs", "url": "https://cdn.example/x/SKILL.md", "digest": "{D}"}}
+            ]}}"#
+        ))
+        .unwrap();
+        assert_eq!(index.format, IndexFormat::V0_2_0);
+        assert!(index.problems.is_empty(), "{:?}", index.problems);
+        let urls: Vec<String> = index.entries.iter().map(|e| e.url().unwrap().to_string()).collect();
+        assert_eq!(
+            urls,
+            [
+                "https://reg.example/.well-known/agent-skills/pdf.tar.gz",
+                "https://reg.example/.well-known/one/SKILL.md",
+                "https://cdn.example/x/SKILL.md"
+            ]
+        );
+        assert_eq!(index.entries[0].version.as_deref(), Some("1.2"));
+        assert_eq!(index.entries[0].format_label(), "archive");
+    }
+
+    #[test]
+    fn unknown_schema_refuses_the_whole_index() {
+        let err = parse(r#"{"$schema": "https://schemas.agentskills.io/discovery/9.0.0/schema.json", "skills": []}"#)
+            .unwrap_err();
+        assert!(matches!(err, IndexError::UnknownSchema { .. }), "{err}");
+        assert_eq!(err.exit(), Exit::Network);
+    }
+
+    #[test]
+    fn bad_entries_are_reported_and_good_ones_kept() {
+        let index = parse(&format!(
+            r#"{{"$schema": "{SCHEMA_V0_2_0}", "skills": [
+              {{"name": "good", "type": "archive", "description": "ok", "url": "good.zip", "digest": "{D}"}},
+              {{"name": "future", "type": "plugin", "description": "?", "url": "f", "digest": "{D}"}},
+              {{"name": "../../etc", "type": "archive", "description": "x", "url": "x", "digest": "{D}"}},
+              {{"name": "nodigest", "type": "archive", "description": "x", "url": "x.zip", "digest": "sha256:XYZ"}},
+              {{"name": "down", "type": "archive", "description": "x", "url": "http://reg.example/x.zip", "digest": "{D}"}},
+              {{"name": "local", "type": "archive", "description": "x", "url": "file:///etc/passwd", "digest": "{D}"}},
+              "not an object"
+            ]}}"#
+        ))
+        .unwrap();
+        assert_eq!(index.entries.len(), 1);
+        assert_eq!(index.entries[0].name, "good");
+        let kinds: Vec<_> = index.problems.iter().map(|p| (p.position, p.kind)).collect();
+        assert_eq!(
+            kinds,
+            [
+                (1, ProblemKind::UnknownType),
+                (2, ProblemKind::Invalid),
+                (3, ProblemKind::Invalid),
+                (4, ProblemKind::Invalid),
+                (5, ProblemKind::Invalid),
+                (6, ProblemKind::Invalid)
+            ]
+        );
+        assert!(index.problems[1].message.contains("name rule"), "{}", index.problems[1]);
+    }
+
+    #[test]
+    fn duplicate_names_are_all_refused() {
+        let index = parse(&format!(
+            r#"{{"$schema": "{SCHEMA_V0_2_0}", "skills": [
+              {{"name": "a", "type": "archive", "description": "1", "url": "a1.zip", "digest": "{D}"}},
+              {{"name": "a", "type": "archive", "description": "2", "url": "a2.zip", "digest": "{D}"}}
+            ]}}"#
+        ))
+        .unwrap();
+        assert!(index.entries.is_empty());
+        assert_eq!(index.problems.len(), 2);
+    }
+
+    #[test]
+    fn v1_files_are_served_under_the_skill_folder() {
+        let index = parse(
+            r#"{"skills": [
+              {"name": "pdf", "description": "PDFs", "files": ["SKILL.md", "scripts/run.sh"]},
+              {"name": "evil", "description": "x", "files": ["SKILL.md", "../../secret"]},
+              {"name": "nomd", "description": "x", "files": ["README.md"]},
+              {"name": "digests", "description": "x", "files": [{"path": "SKILL.md", "digest": "sha256:34f7a8c484e9991f3e71a309f31332d6335efc01f544105c4185a7c4ab12eb1e"}]}
+            ]}"#,
+        )
+        .unwrap();
+        assert_eq!(index.format, IndexFormat::V0_1_0);
+        let names: Vec<_> = index.entries.iter().map(|e| e.name.as_str()).collect();
+        assert_eq!(names, ["pdf", "digests"]);
+        let EntryContent::Files { files } = &index.entries[0].content else {
+            panic!("not files")
+        };
+        assert_eq!(
+            files[1].url.as_str(),
+            "https://reg.example/.well-known/agent-skills/pdf/scripts/run.sh"
+        );
+        let EntryContent::Files { files } = &index.entries[1].content else {
+            panic!("not files")
+        };
+        assert!(files[0].digest.is_some());
+        assert_eq!(index.problems.len(), 2);
+    }
+
+    #[test]
+    fn v1_package_is_an_archive() {
+        let index = parse(&format!(
+            r#"{{"version": "0.2.0", "skills": [{{"name": "w", "description": "x", "files": [{{"path": "SKILL.md", "digest": "{D}"}}], "package": {{"url": "w.tar.gz", "digest": "{D}"}}}}]}}"#
+        ))
+        .unwrap();
+        assert_eq!(index.entries[0].format_label(), "archive");
+    }
+
+    #[test]
+    fn non_indexes_are_refused() {
+        assert!(matches!(parse("<html>"), Err(IndexError::NotJson { .. })));
+        assert!(matches!(parse("[]"), Err(IndexError::Malformed { .. })));
+        assert!(matches!(parse("{}"), Err(IndexError::Malformed { .. })));
+    }
+}

@@ -1,0 +1,368 @@
+//! `skillpm source add | list | remove | rotate-key`.
+
+use std::io::Write;
+use std::path::Path;
+use std::time::SystemTime;
+
+use anyhow::Context as _;
+use serde::Serialize;
+
+use super::{Context, Report};
+use crate::error::{Exit, OpError};
+use crate::fetch::Fetcher;
+use crate::index::IndexFormat;
+use crate::project::manifest::{Manifest, SourceDecl, is_env_var_name};
+use crate::project::{self, Project};
+use crate::source::{self, Source, SourceSpec};
+use crate::trust::{PinnedKey, Rotation, Signer, verify_rotation};
+
+/// The fetcher for this invocation (settings from the environment).
+pub(crate) fn fetcher(ctx: &Context) -> anyhow::Result<Fetcher> {
+    Ok(Fetcher::from_env(ctx.offline)?)
+}
+
+/// The project and its manifest.
+pub(crate) fn load_project(ctx: &Context) -> anyhow::Result<(Project, Manifest)> {
+    let project = project::find_project(&ctx.cwd, ctx.project.as_deref())?;
+    let manifest = project.load_manifest()?;
+    Ok((project, manifest))
+}
+
+#[derive(Debug, Clone)]
+pub struct AddOptions {
+    pub name: String,
+    pub url: String,
+    pub keys: Vec<String>,
+    pub token_env: Option<String>,
+}
+
+/// What probing a source found.
+#[derive(Debug, Serialize)]
+pub struct Probe {
+    pub index_url: String,
+    pub index_format: IndexFormat,
+    pub skills: usize,
+    /// Entries skipped or refused (see `search` for details).
+    pub problems: usize,
+    pub signer: Option<Signer>,
+    /// Unsigned sources only: whether `index.json.minisig` exists (so a key could be pinned).
+    pub signature_published: Option<bool>,
+}
+
+/// `--json`: `{"name", "url", "manifest", "probe": null | {"index_url", "index_format",
+/// "skills", "problems", "signer": null | {"key", "key_id", "version", "expires"},
+/// "signature_published": null | bool}}`.
+#[derive(Debug, Serialize)]
+pub struct AddReport {
+    pub name: String,
+    pub url: String,
+    pub manifest: std::path::PathBuf,
+    /// `null` under --offline (nothing was checked).
+    pub probe: Option<Probe>,
+}
+
+impl Report for AddReport {
+    fn human(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        writeln!(out, "Added source `{}` ({})", self.name, self.url)?;
+        match &self.probe {
+            None => writeln!(out, "  not probed (--offline)"),
+            Some(p) => {
+                writeln!(
+                    out,
+                    "  index: {} (format {}, {} skill{})",
+                    p.index_url,
+                    p.index_format.as_str(),
+                    p.skills,
+                    if p.skills == 1 { "" } else { "s" }
+                )?;
+                if p.problems > 0 {
+                    writeln!(out, "  {} entries skipped or refused (see `skillpm search`)", p.problems)?;
+                }
+                match (&p.signer, p.signature_published) {
+                    (Some(s), _) => writeln!(out, "  signed by key {} (version {})", s.key_id, s.version),
+                    (None, Some(true)) => writeln!(
+                        out,
+                        "  unsigned use: the registry publishes a signature; pin its key with --key to require it"
+                    ),
+                    _ => writeln!(out, "  unsigned"),
+                }
+            }
+        }
+    }
+}
+
+/// Declares a source. The name, keys and token variable are checked first;
+/// then (unless offline) the source is resolved exactly as installs will
+/// resolve it, signature included; only then is skills.toml written.
+pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
+    let (project, mut manifest) = load_project(ctx)?;
+    PinnedKey::parse_all(&opts.keys)?;
+    if let Some(var) = &opts.token_env
+        && !is_env_var_name(var)
+    {
+        return Err(OpError::new(
+            Exit::Usage,
+            format!("--token-env `{var}` is not an environment variable name (letters, digits, `_`)"),
+        )
+        .into());
+    }
+    let decl = SourceDecl {
+        name: opts.name.clone(),
+        url: manifest_url(&opts.url, &ctx.cwd, &project.root)?,
+        keys: opts.keys.clone(),
+        token_env: opts.token_env.clone(),
+    };
+    manifest.add_source(&decl)?;
+
+    let probe = if ctx.offline {
+        None
+    } else {
+        let source = Source::from_decl(&decl, &project.root)?;
+        let fetcher = fetcher(ctx)?;
+        ctx.ui.status("Probing", source.spec.url().map(|u| u.as_str()).unwrap_or(&decl.url));
+        let resolved = source::resolve(&fetcher, &source, SystemTime::now())
+            .with_context(|| format!("source `{}` was not added", decl.name))?;
+        for problem in &resolved.index.problems {
+            ctx.ui.warn(format!("{}: {problem}", resolved.index_url));
+        }
+        let signature_published = resolved.signer.is_none().then(|| {
+            let url = source::signature_url(&resolved.index.url);
+            fetcher.get(&url, source.auth.as_ref(), 64 * 1024).is_ok()
+        });
+        Some(Probe {
+            index_url: resolved.index_url.to_string(),
+            index_format: resolved.index.format,
+            skills: resolved.index.entries.len(),
+            problems: resolved.index.problems.len(),
+            signer: resolved.signer,
+            signature_published,
+        })
+    };
+    manifest.save()?;
+    Ok(AddReport {
+        name: decl.name,
+        url: decl.url,
+        manifest: manifest.path().to_owned(),
+        probe,
+    })
+}
+
+/// How a source's location is written into skills.toml: URLs as given; a
+/// path relative to the project root when it lies inside the project (so the
+/// file works on every clone), absolute otherwise.
+fn manifest_url(text: &str, cwd: &Path, project_root: &Path) -> anyhow::Result<String> {
+    let spec = SourceSpec::parse(text, cwd)?;
+    let is_plain_path = !text.contains("://") && !matches!(spec, SourceSpec::Git(_));
+    if !is_plain_path {
+        return Ok(text.trim().to_owned());
+    }
+    let absolute = cwd.join(text.trim());
+    let normalized = normalize_lexically(&absolute);
+    match normalized.strip_prefix(project_root) {
+        Ok(rel) if rel.as_os_str().is_empty() => Ok(".".into()),
+        Ok(rel) => Ok(rel
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect::<Vec<_>>()
+            .join("/")),
+        Err(_) => Ok(normalized.to_string_lossy().into_owned()),
+    }
+}
+
+/// Removes `.` and resolves `..` without touching the file system (the path
+/// may not exist yet, and symlinks are irrelevant to how it is written down).
+fn normalize_lexically(path: &Path) -> std::path::PathBuf {
+    use std::path::Component;
+    let mut out = std::path::PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if matches!(out.components().next_back(), Some(Component::Normal(_))) {
+                    out.pop();
+                }
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
+}
+
+#[derive(Debug, Serialize)]
+pub struct KeyRow {
+    pub key: String,
+    pub key_id: String,
+}
+
+#[derive(Debug, Serialize)]
+pub struct SourceRow {
+    pub name: String,
+    pub url: String,
+    pub keys: Vec<KeyRow>,
+    pub token_env: Option<String>,
+}
+
+/// `--json`: `{"sources": [{"name", "url", "keys": [{"key", "key_id"}], "token_env": null | "VAR"}]}`.
+#[derive(Debug, Serialize)]
+pub struct ListReport {
+    pub sources: Vec<SourceRow>,
+}
+
+impl Report for ListReport {
+    fn human(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        if self.sources.is_empty() {
+            return writeln!(out, "No sources; add one with `skillpm source add <name> <url>`.");
+        }
+        for s in &self.sources {
+            writeln!(out, "{}  {}", s.name, s.url)?;
+            for k in &s.keys {
+                writeln!(out, "    key {} ({})", k.key_id, k.key)?;
+            }
+            if let Some(var) = &s.token_env {
+                writeln!(out, "    token from ${var}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+pub fn list(ctx: &Context) -> anyhow::Result<ListReport> {
+    let (_, manifest) = load_project(ctx)?;
+    let sources = manifest
+        .sources()
+        .iter()
+        .map(|s| {
+            let keys = s
+                .keys
+                .iter()
+                .map(|k| {
+                    let key_id = PinnedKey::parse(k).map(|p| p.id().to_string()).unwrap_or_default();
+                    KeyRow {
+                        key: k.clone(),
+                        key_id,
+                    }
+                })
+                .collect();
+            SourceRow {
+                name: s.name.clone(),
+                url: s.url.clone(),
+                keys,
+                token_env: s.token_env.clone(),
+            }
+        })
+        .collect();
+    Ok(ListReport { sources })
+}
+
+/// `--json`: `{"removed": "<name>", "url": "<its url>"}`.
+#[derive(Debug, Serialize)]
+pub struct RemoveReport {
+    pub removed: String,
+    pub url: String,
+}
+
+impl Report for RemoveReport {
+    fn human(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        writeln!(out, "Removed source `{}` ({})", self.removed, self.url)
+    }
+}
+
+/// Removes a source no skill uses.
+pub fn remove(ctx: &Context, name: &str) -> anyhow::Result<RemoveReport> {
+    let (_, mut manifest) = load_project(ctx)?;
+    manifest.require_source(name)?;
+    let users: Vec<&str> = manifest
+        .skills()
+        .iter()
+        .filter(|(_, d)| d.source == name)
+        .map(|(n, _)| n.as_str())
+        .collect();
+    if !users.is_empty() {
+        return Err(OpError::new(
+            Exit::Other,
+            format!(
+                "source `{name}` is still used by {}; remove those skills first (`skillpm remove {}`)",
+                users.join(", "),
+                users.join(" ")
+            ),
+        )
+        .into());
+    }
+    let removed = manifest.remove_source(name)?;
+    manifest.save()?;
+    Ok(RemoveReport {
+        removed: removed.name,
+        url: removed.url,
+    })
+}
+
+#[derive(Debug, Clone)]
+pub struct RotateOptions {
+    pub name: String,
+    pub new_key: String,
+    pub signature: std::path::PathBuf,
+}
+
+/// `--json`: `{"source", "old_key", "old_key_id", "new_key", "new_key_id"}`.
+#[derive(Debug, Serialize)]
+pub struct RotateReport {
+    pub source: String,
+    #[serde(flatten)]
+    pub rotation: Rotation,
+}
+
+impl Report for RotateReport {
+    fn human(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        writeln!(
+            out,
+            "Rotated the key of `{}`: {} -> {} (the new key is signed by the old one)",
+            self.source, self.rotation.old_key_id, self.rotation.new_key_id
+        )
+    }
+}
+
+/// Replaces the pinned key that signed `new_key` with `new_key`.
+pub fn rotate_key(ctx: &Context, opts: &RotateOptions) -> anyhow::Result<RotateReport> {
+    let (_, mut manifest) = load_project(ctx)?;
+    let decl = manifest.require_source(&opts.name)?.clone();
+    let signature = std::fs::read_to_string(&opts.signature).map_err(|e| {
+        OpError::new(
+            Exit::Usage,
+            format!("cannot read the signature file {}: {e}", opts.signature.display()),
+        )
+    })?;
+    let pinned = PinnedKey::parse_all(&decl.keys)?;
+    let rotation = verify_rotation(&pinned, &opts.new_key, &signature)?;
+    let mut keys: Vec<String> = Vec::with_capacity(decl.keys.len());
+    for key in &decl.keys {
+        let replacement = if key.trim() == rotation.old_key { &rotation.new_key } else { key };
+        if !keys.contains(replacement) {
+            keys.push(replacement.clone());
+        }
+    }
+    manifest.set_source_keys(&opts.name, &keys)?;
+    manifest.save()?;
+    Ok(RotateReport {
+        source: opts.name.clone(),
+        rotation,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_inside_the_project_are_stored_relative() {
+        let root = Path::new("/p");
+        assert_eq!(manifest_url("reg", Path::new("/p/sub"), root).unwrap(), "sub/reg");
+        assert_eq!(manifest_url("../reg", Path::new("/p/sub"), root).unwrap(), "reg");
+        assert_eq!(manifest_url("./", Path::new("/p"), root).unwrap(), ".");
+        assert_eq!(manifest_url("../x", Path::new("/p"), root).unwrap(), "/x");
+        assert_eq!(manifest_url("/srv/reg", Path::new("/p"), root).unwrap(), "/srv/reg");
+        assert_eq!(
+            manifest_url("https://h.example/x", Path::new("/p"), root).unwrap(),
+            "https://h.example/x"
+        );
+    }
+}

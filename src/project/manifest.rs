@@ -1,0 +1,628 @@
+//! `skills.toml`: what the team asks for (DESIGN §7).
+//!
+//! The file is held twice: as a `toml_edit` document, so every edit skillpm
+//! makes keeps the user's comments, order and formatting, and as the typed
+//! [`ManifestData`] read from it, so callers never touch raw TOML. Each edit
+//! is applied to a copy of the document and re-validated before it replaces
+//! the original, so an edit that would make the file invalid changes nothing.
+//!
+//! ```toml
+//! [install]
+//! scope = "repo"                  # repo | user | admin
+//! agents = ["agents", "claude"]   # agent folders that get links
+//!
+//! [[source]]
+//! name = "acme"
+//! url = "https://skills.acme.dev" # base URL, index.json URL, file:// URL or path
+//! keys = ["RWQ…"]                 # pinned minisign keys: signatures required
+//! token-env = "ACME_SKILLS_TOKEN" # bearer token variable, sent only to this origin
+//!
+//! [skills]
+//! pdf-tools = { source = "acme", version = "1.2" }
+//!
+//! [agent.claude]                  # optional per-agent filters of skill names
+//! deny = ["pdf-tools"]
+//!
+//! [limits]                        # optional, free-form; read by the unpacker
+//! ```
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use toml_edit::{Array, ArrayOfTables, DocumentMut, InlineTable, Item, Table, value};
+
+use crate::error::{Classify, Exit};
+use crate::skill::is_valid_name;
+use crate::trust::PinnedKey;
+
+/// Agent folder names `[install] agents` may list (DESIGN §8).
+pub const KNOWN_AGENTS: &[&str] = &["agents", "claude", "opencode", "codex"];
+
+#[derive(Debug, thiserror::Error)]
+pub enum ManifestError {
+    #[error("cannot read {path}: {source}")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot write {path}: {source}")]
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{path} is not valid: {message}")]
+    Invalid { path: PathBuf, message: String },
+    #[error("{path} has no source named `{name}`{known}")]
+    UnknownSource {
+        path: PathBuf,
+        name: String,
+        known: String,
+    },
+    #[error("{path} already has a source named `{name}`; remove it first or pick another name")]
+    DuplicateSource { path: PathBuf, name: String },
+}
+
+impl Classify for ManifestError {
+    fn exit(&self) -> Exit {
+        match self {
+            ManifestError::Read { .. } | ManifestError::Write { .. } => Exit::Other,
+            ManifestError::Invalid { .. } | ManifestError::DuplicateSource { .. } => Exit::Usage,
+            ManifestError::UnknownSource { .. } => Exit::NotFound,
+        }
+    }
+}
+
+/// Where links are made (DESIGN §8).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Scope {
+    #[default]
+    Repo,
+    User,
+    Admin,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct InstallSettings {
+    #[serde(default)]
+    pub scope: Scope,
+    #[serde(default = "default_agents")]
+    pub agents: Vec<String>,
+}
+
+fn default_agents() -> Vec<String> {
+    vec!["agents".into(), "claude".into()]
+}
+
+impl Default for InstallSettings {
+    fn default() -> Self {
+        InstallSettings {
+            scope: Scope::default(),
+            agents: default_agents(),
+        }
+    }
+}
+
+/// One `[[source]]` table.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct SourceDecl {
+    pub name: String,
+    /// Base URL, index URL, `file://` URL, or a path (relative paths are
+    /// relative to the project root).
+    pub url: String,
+    /// Pinned minisign public keys (`RW…`); when any is set, the index must
+    /// carry a valid signature by one of them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub keys: Vec<String>,
+    /// Name of the environment variable holding a bearer token.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token_env: Option<String>,
+}
+
+/// One `[skills]` entry.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SkillDecl {
+    pub source: String,
+    /// Free text the user asked for (informational; identity is the digest).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+}
+
+/// `[agent.<name>]`: which skills an agent gets (`allow` empty = all, then
+/// `deny` removes).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AgentRules {
+    #[serde(default)]
+    pub allow: Vec<String>,
+    #[serde(default)]
+    pub deny: Vec<String>,
+}
+
+impl AgentRules {
+    /// Whether `skill` should be linked for this agent.
+    pub fn permits(&self, skill: &str) -> bool {
+        (self.allow.is_empty() || self.allow.iter().any(|a| a == skill))
+            && !self.deny.iter().any(|d| d == skill)
+    }
+}
+
+/// The typed content of `skills.toml`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ManifestData {
+    #[serde(default)]
+    pub install: InstallSettings,
+    #[serde(default, rename = "source")]
+    pub sources: Vec<SourceDecl>,
+    #[serde(default)]
+    pub skills: BTreeMap<String, SkillDecl>,
+    #[serde(default)]
+    pub agent: BTreeMap<String, AgentRules>,
+    /// Free-form; the unpacker defines what it reads from here.
+    #[serde(default)]
+    pub limits: Option<toml::Table>,
+}
+
+/// A loaded `skills.toml`, editable without losing its formatting.
+#[derive(Debug, Clone)]
+pub struct Manifest {
+    path: PathBuf,
+    doc: DocumentMut,
+    data: ManifestData,
+}
+
+/// The file `skillpm init` writes.
+pub const TEMPLATE: &str = r#"# skills.toml: the Agent Skills this project asks for. skillpm resolves it into
+# skills.lock; commit both.
+#
+#   [install]   where skills are linked, and for which agents
+#   [[source]]  a registry; `skillpm source add <name> <url> [--key RW…] [--token-env VAR]`
+#               writes one. url: a base URL, an index.json URL, a file:// URL or a path.
+#               keys: pinned minisign public keys (signatures then required).
+#               token-env: variable holding a bearer token, sent only to that registry.
+#   [skills]    name = { source = "<source name>" }, written by `skillpm add`
+
+[install]
+# "repo" (this project), "user" (your home folder) or "admin" (system-wide)
+scope = "repo"
+# agent folders that get links: "agents", "claude", "opencode", "codex"
+agents = ["agents", "claude"]
+
+[skills]
+"#;
+
+impl Manifest {
+    pub fn load(path: &Path) -> Result<Self, ManifestError> {
+        let text = std::fs::read_to_string(path).map_err(|source| ManifestError::Read {
+            path: path.to_owned(),
+            source,
+        })?;
+        Manifest::parse(&text, path)
+    }
+
+    /// Parses `text` as the content of `path` (used in messages and by `save`).
+    pub fn parse(text: &str, path: &Path) -> Result<Self, ManifestError> {
+        let doc: DocumentMut = text.parse().map_err(|e: toml_edit::TomlError| ManifestError::Invalid {
+            path: path.to_owned(),
+            message: e.to_string(),
+        })?;
+        let data = typed(&doc, path)?;
+        Ok(Manifest {
+            path: path.to_owned(),
+            doc,
+            data,
+        })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    pub fn data(&self) -> &ManifestData {
+        &self.data
+    }
+
+    pub fn install(&self) -> &InstallSettings {
+        &self.data.install
+    }
+
+    pub fn sources(&self) -> &[SourceDecl] {
+        &self.data.sources
+    }
+
+    pub fn source(&self, name: &str) -> Option<&SourceDecl> {
+        self.data.sources.iter().find(|s| s.name == name)
+    }
+
+    /// The named source, or an error listing the declared ones.
+    pub fn require_source(&self, name: &str) -> Result<&SourceDecl, ManifestError> {
+        self.source(name).ok_or_else(|| self.unknown_source(name))
+    }
+
+    pub fn skills(&self) -> &BTreeMap<String, SkillDecl> {
+        &self.data.skills
+    }
+
+    pub fn agent_rules(&self, agent: &str) -> Option<&AgentRules> {
+        self.data.agent.get(agent)
+    }
+
+    pub fn limits(&self) -> Option<&toml::Table> {
+        self.data.limits.as_ref()
+    }
+
+    /// The document as it would be saved.
+    pub fn to_toml(&self) -> String {
+        self.doc.to_string()
+    }
+
+    /// Writes the file atomically (temp file, fsync, rename).
+    pub fn save(&self) -> Result<(), ManifestError> {
+        crate::atomic_file::write_atomic(&self.path, self.doc.to_string().as_bytes()).map_err(
+            |source| ManifestError::Write {
+                path: self.path.clone(),
+                source,
+            },
+        )
+    }
+
+    /// Appends a `[[source]]` table (after the last one, or before `[skills]`).
+    pub fn add_source(&mut self, decl: &SourceDecl) -> Result<(), ManifestError> {
+        if self.source(&decl.name).is_some() {
+            return Err(ManifestError::DuplicateSource {
+                path: self.path.clone(),
+                name: decl.name.clone(),
+            });
+        }
+        self.edit(|doc| {
+            let mut table = Table::new();
+            table["name"] = value(&decl.name);
+            table["url"] = value(&decl.url);
+            if !decl.keys.is_empty() {
+                table["keys"] = value(Array::from_iter(decl.keys.iter()));
+            }
+            if let Some(var) = &decl.token_env {
+                table["token-env"] = value(var);
+            }
+            let anchor = last_source_position(doc)
+                .map(|p| p + 1)
+                .or_else(|| table_position(doc, "skills"));
+            if let Some(anchor) = anchor {
+                double_positions(doc);
+                table.set_position(anchor * 2 - 1);
+            }
+            source_tables(doc)?.push(table);
+            Ok(())
+        })
+    }
+
+    /// Removes the `[[source]]` named `name` and returns what it declared.
+    pub fn remove_source(&mut self, name: &str) -> Result<SourceDecl, ManifestError> {
+        let removed = self.require_source(name)?.clone();
+        self.edit(|doc| {
+            let tables = source_tables(doc)?;
+            tables.retain(|t| t.get("name").and_then(Item::as_str) != Some(name));
+            if tables.is_empty() {
+                doc.remove("source");
+            }
+            Ok(())
+        })?;
+        Ok(removed)
+    }
+
+    /// Replaces the pinned keys of source `name`.
+    pub fn set_source_keys(&mut self, name: &str, keys: &[String]) -> Result<(), ManifestError> {
+        self.require_source(name)?;
+        self.edit(|doc| {
+            for table in source_tables(doc)?.iter_mut() {
+                if table.get("name").and_then(Item::as_str) == Some(name) {
+                    if keys.is_empty() {
+                        table.remove("keys");
+                    } else {
+                        let mut array = Array::from_iter(keys.iter());
+                        if let Some(old) = table.get("keys").and_then(Item::as_value) {
+                            *array.decor_mut() = old.decor().clone();
+                        }
+                        table["keys"] = value(array);
+                    }
+                }
+            }
+            Ok(())
+        })
+    }
+
+    /// Adds or replaces `[skills] name = { source = …, version = … }`.
+    pub fn set_skill(&mut self, name: &str, decl: &SkillDecl) -> Result<(), ManifestError> {
+        self.edit(|doc| {
+            let skills = doc
+                .entry("skills")
+                .or_insert_with(|| Item::Table(Table::new()))
+                .as_table_like_mut()
+                .ok_or_else(|| "`skills` must be a table".to_owned())?;
+            let mut inline = InlineTable::new();
+            inline.insert("source", decl.source.as_str().into());
+            if let Some(v) = &decl.version {
+                inline.insert("version", v.as_str().into());
+            }
+            skills.insert(name, value(inline));
+            Ok(())
+        })
+    }
+
+    /// Removes `[skills] name`; returns whether it was there.
+    pub fn remove_skill(&mut self, name: &str) -> Result<bool, ManifestError> {
+        if !self.data.skills.contains_key(name) {
+            return Ok(false);
+        }
+        self.edit(|doc| {
+            if let Some(skills) = doc.get_mut("skills").and_then(Item::as_table_like_mut) {
+                skills.remove(name);
+            }
+            Ok(())
+        })?;
+        Ok(true)
+    }
+
+    /// Applies `change` to a copy and keeps it only if the result is valid.
+    fn edit(
+        &mut self,
+        change: impl FnOnce(&mut DocumentMut) -> Result<(), String>,
+    ) -> Result<(), ManifestError> {
+        let mut doc = self.doc.clone();
+        change(&mut doc).map_err(|message| ManifestError::Invalid {
+            path: self.path.clone(),
+            message,
+        })?;
+        // Round-trip through text: what is validated is exactly what is saved.
+        let reparsed: DocumentMut = doc.to_string().parse().map_err(|e: toml_edit::TomlError| {
+            ManifestError::Invalid {
+                path: self.path.clone(),
+                message: e.to_string(),
+            }
+        })?;
+        self.data = typed(&reparsed, &self.path)?;
+        self.doc = doc;
+        Ok(())
+    }
+
+    fn unknown_source(&self, name: &str) -> ManifestError {
+        let names: Vec<&str> = self.data.sources.iter().map(|s| s.name.as_str()).collect();
+        ManifestError::UnknownSource {
+            path: self.path.clone(),
+            name: name.to_owned(),
+            known: if names.is_empty() {
+                "; it declares none (add one with `skillpm source add <name> <url>`)".into()
+            } else {
+                format!(" (it declares: {})", names.join(", "))
+            },
+        }
+    }
+}
+
+fn source_tables(doc: &mut DocumentMut) -> Result<&mut ArrayOfTables, String> {
+    doc.entry("source")
+        .or_insert_with(|| Item::ArrayOfTables(ArrayOfTables::new()))
+        .as_array_of_tables_mut()
+        .ok_or_else(|| {
+            "`source` is not written as [[source]] tables; edit skills.toml by hand".to_owned()
+        })
+}
+
+fn table_position(doc: &DocumentMut, key: &str) -> Option<isize> {
+    doc.get(key).and_then(Item::as_table).and_then(Table::position)
+}
+
+fn last_source_position(doc: &DocumentMut) -> Option<isize> {
+    doc.get("source")
+        .and_then(Item::as_array_of_tables)
+        .and_then(|tables| tables.iter().filter_map(Table::position).max())
+}
+
+/// Doubles every table position so that the odd slot `p * 2 - 1` lies just
+/// before the table that was at `p`; tables keep their relative order.
+fn double_positions(doc: &mut DocumentMut) {
+    fn double(table: &mut Table) {
+        if let Some(p) = table.position() {
+            table.set_position(p * 2);
+        }
+        for (_, item) in table.iter_mut() {
+            match item {
+                Item::Table(t) => double(t),
+                Item::ArrayOfTables(tables) => tables.iter_mut().for_each(double),
+                _ => {}
+            }
+        }
+    }
+    double(doc.as_table_mut());
+}
+
+/// Deserializes and checks the rules serde cannot express.
+fn typed(doc: &DocumentMut, path: &Path) -> Result<ManifestData, ManifestError> {
+    let invalid = |message: String| ManifestError::Invalid {
+        path: path.to_owned(),
+        message,
+    };
+    let data: ManifestData =
+        toml::from_str(&doc.to_string()).map_err(|e| invalid(e.to_string().trim_end().to_owned()))?;
+    validate(&data).map_err(invalid)?;
+    Ok(data)
+}
+
+fn validate(data: &ManifestData) -> Result<(), String> {
+    for agent in data.install.agents.iter().chain(data.agent.keys()) {
+        if !KNOWN_AGENTS.contains(&agent.as_str()) {
+            return Err(format!(
+                "unknown agent `{agent}` (known: {})",
+                KNOWN_AGENTS.join(", ")
+            ));
+        }
+    }
+    let mut names = BTreeSet::new();
+    for source in &data.sources {
+        if !is_valid_name(&source.name) {
+            return Err(format!(
+                "source name `{}` must be 1-64 characters of a-z, 0-9 and single inner hyphens",
+                source.name
+            ));
+        }
+        if !names.insert(source.name.as_str()) {
+            return Err(format!("source `{}` is declared twice", source.name));
+        }
+        if source.url.trim().is_empty() {
+            return Err(format!("source `{}` has an empty url", source.name));
+        }
+        PinnedKey::parse_all(&source.keys).map_err(|e| format!("source `{}`: {e}", source.name))?;
+        if let Some(var) = &source.token_env
+            && !is_env_var_name(var)
+        {
+            return Err(format!(
+                "source `{}`: token-env `{var}` is not an environment variable name (letters, digits, `_`)",
+                source.name
+            ));
+        }
+    }
+    for (skill, decl) in &data.skills {
+        if !is_valid_name(skill) {
+            return Err(format!(
+                "skill name `{skill}` must be 1-64 characters of a-z, 0-9 and single inner hyphens"
+            ));
+        }
+        if !names.contains(decl.source.as_str()) {
+            return Err(format!(
+                "skill `{skill}` names source `{}`, which no [[source]] declares",
+                decl.source
+            ));
+        }
+    }
+    for (agent, rules) in &data.agent {
+        for skill in rules.allow.iter().chain(&rules.deny) {
+            if !is_valid_name(skill) {
+                return Err(format!("[agent.{agent}] lists `{skill}`, which is not a skill name"));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `[A-Za-z_][A-Za-z0-9_]*`, the portable shell variable name.
+pub fn is_env_var_name(name: &str) -> bool {
+    let mut bytes = name.bytes();
+    matches!(bytes.next(), Some(b) if b.is_ascii_alphabetic() || b == b'_')
+        && bytes.all(|b| b.is_ascii_alphanumeric() || b == b'_')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn path() -> PathBuf {
+        PathBuf::from("skills.toml")
+    }
+
+    fn acme() -> SourceDecl {
+        SourceDecl {
+            name: "acme".into(),
+            url: "https://skills.acme.dev".into(),
+            keys: vec![],
+            token_env: Some("ACME_TOKEN".into()),
+        }
+    }
+
+    #[test]
+    fn template_is_valid_and_edits_keep_comments_and_order() {
+        let mut m = Manifest::parse(TEMPLATE, &path()).unwrap();
+        assert_eq!(m.install().scope, Scope::Repo);
+        m.add_source(&acme()).unwrap();
+        m.set_skill(
+            "pdf-tools",
+            &SkillDecl {
+                source: "acme".into(),
+                version: None,
+            },
+        )
+        .unwrap();
+        let mut second = acme();
+        second.name = "beta".into();
+        second.token_env = None;
+        m.add_source(&second).unwrap();
+        let text = m.to_toml();
+        assert!(text.starts_with("# skills.toml: the Agent Skills"), "{text}");
+        assert!(text.contains("# agent folders that get links"), "{text}");
+        let install = text.find("\n[install]\n").unwrap();
+        let acme_at = text.find("name = \"acme\"").unwrap();
+        let beta_at = text.find("name = \"beta\"").unwrap();
+        let skills = text.find("\n[skills]\n").unwrap();
+        assert!(install < acme_at && acme_at < beta_at && beta_at < skills, "{text}");
+        assert!(text.contains("pdf-tools = { source = \"acme\" }"), "{text}");
+        assert!(text.contains("token-env = \"ACME_TOKEN\""), "{text}");
+        // What was written reads back the same.
+        let again = Manifest::parse(&text, &path()).unwrap();
+        assert_eq!(again.data(), m.data());
+    }
+
+    #[test]
+    fn invalid_edits_change_nothing() {
+        let mut m = Manifest::parse(TEMPLATE, &path()).unwrap();
+        m.add_source(&acme()).unwrap();
+        let before = m.to_toml();
+        assert!(matches!(m.add_source(&acme()), Err(ManifestError::DuplicateSource { .. })));
+        let mut bad = acme();
+        bad.name = "Bad Name".into();
+        assert!(matches!(m.add_source(&bad), Err(ManifestError::Invalid { .. })));
+        let orphan = SkillDecl {
+            source: "nowhere".into(),
+            version: None,
+        };
+        assert!(m.set_skill("x", &orphan).is_err());
+        assert_eq!(m.to_toml(), before);
+    }
+
+    #[test]
+    fn removing_sources_and_keys() {
+        let mut m = Manifest::parse(TEMPLATE, &path()).unwrap();
+        m.add_source(&acme()).unwrap();
+        m.set_source_keys("acme", &["RWQf6LRCGA9i53mlYecO4IzT51TGPpvWucNSCh1CBM0QTaLn73Y7GFO3".into()])
+            .unwrap();
+        assert_eq!(m.source("acme").unwrap().keys.len(), 1);
+        assert!(m.set_source_keys("acme", &["not a key".into()]).is_err());
+        let removed = m.remove_source("acme").unwrap();
+        assert_eq!(removed.name, "acme");
+        assert!(!m.to_toml().contains("[[source]]\nname"));
+        assert!(matches!(m.remove_source("acme"), Err(ManifestError::UnknownSource { .. })));
+    }
+
+    #[test]
+    fn unknown_fields_and_bad_values_are_reported_with_their_place() {
+        for (text, needle) in [
+            ("[install]\nscope = \"galaxy\"\n", "galaxy"),
+            ("[install]\nagents = [\"vim\"]\n", "unknown agent `vim`"),
+            ("[[source]]\nname = \"a\"\nurl = \"x\"\ncolour = 1\n", "colour"),
+            ("[[source]]\nname = \"a\"\nurl = \"x\"\ntoken-env = \"A-B\"\n", "token-env"),
+            ("[skills]\nfoo = { source = \"none\" }\n", "no [[source]]"),
+            ("[agent.claude]\nallow = [\"../x\"]\n", "not a skill name"),
+            ("nonsense = 1\n", "nonsense"),
+        ] {
+            let err = Manifest::parse(text, &path()).unwrap_err();
+            assert!(err.to_string().contains(needle), "{text}: {err}");
+            assert_eq!(err.exit(), Exit::Usage);
+        }
+    }
+
+    #[test]
+    fn agent_rules_and_limits_are_read() {
+        let m = Manifest::parse(
+            "[agent.claude]\nallow = [\"a\", \"b\"]\ndeny = [\"b\"]\n[limits]\nfile-bytes = 1\n",
+            &path(),
+        )
+        .unwrap();
+        let rules = m.agent_rules("claude").unwrap();
+        assert!(rules.permits("a") && !rules.permits("b") && !rules.permits("c"));
+        assert_eq!(m.limits().unwrap()["file-bytes"].as_integer(), Some(1));
+        assert_eq!(m.install().agents, ["agents", "claude"]);
+    }
+}

@@ -1,0 +1,606 @@
+//! Sources (DESIGN §2): from what the user wrote to a verified index, and
+//! from index entries to verified bytes in the cache.
+//!
+//! Resolution: a URL or path ending in `.json` is the index itself; anything
+//! else is a base, probed at `.well-known/agent-skills/index.json` and then
+//! the legacy `.well-known/skills/index.json` (trailing slash optional).
+//! `file://` URLs and plain paths go through the very same steps as HTTP:
+//! same probing, same size limits, same signature and rollback checks, so a
+//! registry on disk and the same files on a web server resolve identically.
+
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use indicatif::ProgressBar;
+use serde::Serialize;
+use url::Url;
+
+use crate::digest::{Digest, TreeHasher};
+use crate::error::{Classify, Exit};
+use crate::fetch::{Auth, BodyOrigin, DownloadSpec, Downloaded, FetchError, Fetcher};
+use crate::index::{ArtifactKind, Entry, EntryContent, Index, IndexError, parse_index};
+use crate::project::manifest::SourceDecl;
+use crate::trust::{self, PinnedKey, RollbackGuard, Signer, TrustError};
+
+/// The discovery paths probed under a base, in order.
+pub const WELL_KNOWN_INDEXES: [&str; 2] = [
+    ".well-known/agent-skills/index.json",
+    ".well-known/skills/index.json",
+];
+
+/// Signatures are tiny; anything bigger is not one.
+const MAX_SIGNATURE_BYTES: u64 = 64 * 1024;
+/// DESIGN §5 defaults for a v0.1.0 file list fetched file by file.
+const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
+const MAX_SKILL_BYTES: u64 = 64 * 1024 * 1024;
+
+#[derive(Debug, thiserror::Error)]
+pub enum SourceError {
+    #[error("{text:?} is not a source: {reason}")]
+    BadSpec { text: String, reason: String },
+    #[error("{text:?} is a git source; git sources are not supported by this build yet")]
+    Git { text: String },
+    #[error(
+        "no skill index found for source `{source_name}`: tried {tried}; point the source at the index.json URL if it lives elsewhere"
+    )]
+    NoIndex { source_name: String, tried: String },
+    #[error("${var} (the token-env of source `{source_name}`) holds a value that cannot be sent as an HTTP header")]
+    BadToken { source_name: String, var: String },
+    #[error("source `{source_name}` names token-env ${var}, which is not set")]
+    TokenUnset {
+        source_name: String,
+        var: String,
+        #[source]
+        cause: FetchError,
+    },
+    #[error(
+        "{url}: the v0.1.0 files of `{name}` add up to more than {limit} bytes; refused"
+    )]
+    SkillTooLarge { url: Url, name: String, limit: u64 },
+    #[error(transparent)]
+    Fetch(#[from] FetchError),
+    #[error(transparent)]
+    Index(#[from] IndexError),
+    #[error(transparent)]
+    Trust(#[from] TrustError),
+}
+
+impl Classify for SourceError {
+    fn exit(&self) -> Exit {
+        match self {
+            SourceError::BadSpec { .. } | SourceError::Git { .. } | SourceError::BadToken { .. } => {
+                Exit::Usage
+            }
+            SourceError::NoIndex { .. } => Exit::Network,
+            SourceError::TokenUnset { cause, .. } => cause.exit(),
+            SourceError::SkillTooLarge { .. } => Exit::Unsafe,
+            SourceError::Fetch(e) => e.exit(),
+            SourceError::Index(e) => e.exit(),
+            SourceError::Trust(e) => e.exit(),
+        }
+    }
+}
+
+/// Where a source's index is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SourceSpec {
+    /// The index itself (the URL ends in `.json`).
+    Index(Url),
+    /// A base URL whose well-known paths are probed.
+    Base(Url),
+    /// A git repository (`github:…`, `….git`, `ssh://…`, `git@…`): pinned to
+    /// a commit by the git source support.
+    Git(String),
+}
+
+impl SourceSpec {
+    /// Parses what a user wrote: an http(s) or file URL, a git form, or a path
+    /// (relative to `base_dir`).
+    pub fn parse(text: &str, base_dir: &Path) -> Result<Self, SourceError> {
+        let trimmed = text.trim();
+        let bad = |reason: &str| SourceError::BadSpec {
+            text: text.to_owned(),
+            reason: reason.to_owned(),
+        };
+        if trimmed.is_empty() {
+            return Err(bad("it is empty"));
+        }
+        if is_git_form(trimmed) {
+            return Ok(SourceSpec::Git(trimmed.to_owned()));
+        }
+        let url = match Url::parse(trimmed) {
+            // One-letter "schemes" are Windows drive letters: a path.
+            Ok(url) if url.scheme().len() > 1 => {
+                match url.scheme() {
+                    "http" | "https" | "file" => {}
+                    other => {
+                        return Err(bad(&format!(
+                            "`{other}:` URLs are not supported (use https://, http://, file:// or a path)"
+                        )));
+                    }
+                }
+                if url.scheme() == "file" && url.to_file_path().is_err() {
+                    return Err(bad("the file:// URL does not name a local path"));
+                }
+                if url.cannot_be_a_base() || (url.scheme() != "file" && url.host().is_none()) {
+                    return Err(bad("the URL has no host"));
+                }
+                url
+            }
+            Err(e) if trimmed.contains("://") => {
+                return Err(bad(&format!("it is not a valid URL: {e}")));
+            }
+            _ => {
+                let path = base_dir.join(trimmed);
+                Url::from_file_path(&path).map_err(|()| bad("the path cannot be made absolute"))?
+            }
+        };
+        Ok(classify_url(url))
+    }
+
+    /// The index URLs to try, in order.
+    pub fn candidates(&self) -> Vec<Url> {
+        match self {
+            SourceSpec::Index(url) => vec![url.clone()],
+            SourceSpec::Base(base) => {
+                let mut dir = base.clone();
+                dir.set_query(None);
+                dir.set_fragment(None);
+                if !dir.path().ends_with('/') {
+                    let path = format!("{}/", dir.path());
+                    dir.set_path(&path);
+                }
+                WELL_KNOWN_INDEXES
+                    .iter()
+                    .filter_map(|p| dir.join(p).ok())
+                    .collect()
+            }
+            SourceSpec::Git(_) => Vec::new(),
+        }
+    }
+
+    /// The URL the user's text became (for display and for the token's origin).
+    pub fn url(&self) -> Option<&Url> {
+        match self {
+            SourceSpec::Index(u) | SourceSpec::Base(u) => Some(u),
+            SourceSpec::Git(_) => None,
+        }
+    }
+}
+
+fn classify_url(url: Url) -> SourceSpec {
+    if url.path().to_ascii_lowercase().ends_with(".json") {
+        SourceSpec::Index(url)
+    } else {
+        SourceSpec::Base(url)
+    }
+}
+
+/// The git forms of DESIGN §2 rule 4 (except a local path naming a
+/// repository, which only the git support can recognise).
+pub fn is_git_form(text: &str) -> bool {
+    text.starts_with("github:")
+        || text.starts_with("ssh://")
+        || text.starts_with("git://")
+        || text.starts_with("git+")
+        || (text.starts_with("git@") && text.contains(':'))
+        || text.trim_end_matches('/').ends_with(".git")
+}
+
+/// A source ready to resolve: where, which keys, which token.
+#[derive(Debug, Clone)]
+pub struct Source {
+    /// The `[[source]]` name, or the text itself for a one-off source.
+    pub name: String,
+    pub spec: SourceSpec,
+    pub keys: Vec<PinnedKey>,
+    pub auth: Option<Auth>,
+    /// A `token-env` whose variable is unset (for a clearer 401 message).
+    unset_token_env: Option<String>,
+}
+
+impl Source {
+    /// From a `[[source]]` table; relative paths are relative to `project_root`.
+    /// The token is read from the environment now and kept only in memory.
+    pub fn from_decl(decl: &SourceDecl, project_root: &Path) -> Result<Self, SourceError> {
+        let spec = SourceSpec::parse(&decl.url, project_root)?;
+        let keys = PinnedKey::parse_all(&decl.keys)?;
+        let mut source = Source {
+            name: decl.name.clone(),
+            spec,
+            keys,
+            auth: None,
+            unset_token_env: None,
+        };
+        if let Some(var) = &decl.token_env {
+            match std::env::var(var).ok().filter(|t| !t.trim().is_empty()) {
+                Some(token) => {
+                    let url = source.spec.url().cloned();
+                    if let Some(url) = url {
+                        source.auth = Some(Auth::bearer(&url, var, &token).ok_or_else(|| {
+                            SourceError::BadToken {
+                                source_name: decl.name.clone(),
+                                var: var.clone(),
+                            }
+                        })?);
+                    }
+                }
+                None => source.unset_token_env = Some(var.clone()),
+            }
+        }
+        Ok(source)
+    }
+
+    /// A source given on the command line rather than declared.
+    pub fn ad_hoc(text: &str, cwd: &Path, keys: Vec<PinnedKey>) -> Result<Self, SourceError> {
+        Ok(Source {
+            name: text.to_owned(),
+            spec: SourceSpec::parse(text, cwd)?,
+            keys,
+            auth: None,
+            unset_token_env: None,
+        })
+    }
+}
+
+/// A source's index, fetched and verified.
+#[derive(Debug, Clone, Serialize)]
+pub struct ResolvedIndex {
+    pub source: String,
+    /// The index URL that was found (before any redirect).
+    pub index_url: Url,
+    pub index: Index,
+    /// Who signed it, when the source pins keys.
+    pub signer: Option<Signer>,
+    pub origin: BodyOrigin,
+    #[serde(skip)]
+    pub auth: Option<Auth>,
+}
+
+impl ResolvedIndex {
+    /// A download request for one of this index's entries.
+    pub fn request<'a>(&'a self, entry: &'a Entry) -> EntryRequest<'a> {
+        EntryRequest {
+            entry,
+            auth: self.auth.as_ref(),
+        }
+    }
+}
+
+/// Finds, fetches and verifies the index of `source`. With pinned keys the
+/// signature must verify, its version must not be lower than any seen before
+/// for this index URL, and it must not have expired at `now`. Only an index
+/// that passed every check is cached.
+pub fn resolve(fetcher: &Fetcher, source: &Source, now: SystemTime) -> Result<ResolvedIndex, SourceError> {
+    if let SourceSpec::Git(text) = &source.spec {
+        return Err(SourceError::Git { text: text.clone() });
+    }
+    let auth = source.auth.as_ref();
+    let limit = fetcher.config().max_index_bytes;
+    let mut tried = Vec::new();
+    let mut offline_miss = None;
+    let mut found = None;
+    for candidate in source.spec.candidates() {
+        match fetcher.get(&candidate, auth, limit) {
+            Ok(body) => {
+                found = Some(body);
+                break;
+            }
+            Err(e) if e.is_not_found() => tried.push(candidate.to_string()),
+            Err(e @ FetchError::Offline { .. }) => {
+                tried.push(candidate.to_string());
+                offline_miss.get_or_insert(e);
+            }
+            Err(e) => return Err(with_token_hint(source, e)),
+        }
+    }
+    let Some(body) = found else {
+        if let Some(miss) = offline_miss {
+            return Err(miss.into());
+        }
+        return Err(SourceError::NoIndex {
+            source_name: source.name.clone(),
+            tried: tried.join(", "),
+        });
+    };
+
+    let mut signature_body = None;
+    let signer = if source.keys.is_empty() {
+        None
+    } else {
+        let sig_url = signature_url(&body.final_url);
+        let sig = match fetcher.get(&sig_url, auth, MAX_SIGNATURE_BYTES) {
+            Ok(sig) => sig,
+            Err(e) if e.is_not_found() => {
+                return Err(TrustError::MissingSignature {
+                    what: sig_url.to_string(),
+                    reason: "the registry publishes no signature there".into(),
+                }
+                .into());
+            }
+            Err(e) => return Err(with_token_hint(source, e)),
+        };
+        let text = std::str::from_utf8(&sig.bytes).map_err(|_| TrustError::BadSignatureFile {
+            what: sig_url.to_string(),
+            reason: "it is not UTF-8 text".into(),
+        })?;
+        let signer = trust::verify_signed(body.url.as_str(), &body.bytes, text, &source.keys, now)?;
+        RollbackGuard::new(fetcher.cache().state()).check_and_record(&body.url, &signer)?;
+        signature_body = Some(sig);
+        Some(signer)
+    };
+
+    let index = parse_index(&body.bytes, &body.final_url)?;
+    fetcher.remember(&body)?;
+    if let Some(sig) = &signature_body {
+        fetcher.remember(sig)?;
+    }
+    Ok(ResolvedIndex {
+        source: source.name.clone(),
+        index_url: body.url.clone(),
+        index,
+        signer,
+        origin: body.origin,
+        auth: source.auth.clone(),
+    })
+}
+
+/// `…/index.json` → `…/index.json.minisig`.
+pub fn signature_url(index_url: &Url) -> Url {
+    let mut url = index_url.clone();
+    let path = format!("{}.minisig", url.path());
+    url.set_path(&path);
+    url
+}
+
+fn with_token_hint(source: &Source, e: FetchError) -> SourceError {
+    match (&source.unset_token_env, &e) {
+        (Some(var), FetchError::Status { status: 401 | 403, .. }) => SourceError::TokenUnset {
+            source_name: source.name.clone(),
+            var: var.clone(),
+            cause: e,
+        },
+        _ => e.into(),
+    }
+}
+
+/// One entry to download, with the token of the source it came from.
+#[derive(Debug, Clone, Copy)]
+pub struct EntryRequest<'a> {
+    pub entry: &'a Entry,
+    pub auth: Option<&'a Auth>,
+}
+
+/// How an archive is packed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ArchiveFormat {
+    Zip,
+    TarGz,
+}
+
+/// An entry's bytes, verified and in `<cache>/downloads/`.
+#[derive(Debug, Clone)]
+pub enum FetchedContent {
+    Artifact {
+        path: PathBuf,
+        /// The artifact digest (what the index pinned).
+        digest: Digest,
+        kind: ArtifactKind,
+        /// For archives: from Content-Type, else the URL's extension, else
+        /// the file's magic bytes. `None` when none of them tells.
+        format: Option<ArchiveFormat>,
+    },
+    /// A v0.1.0 file list. Each file is stored by its own digest; `tree` is
+    /// the tree digest of the whole list (DESIGN §3), trust on first use.
+    Files { files: Vec<FetchedFile>, tree: Digest },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FetchedFile {
+    /// Relative path in the skill.
+    pub path: String,
+    /// The verified bytes, `<cache>/downloads/sha256-<hex>`.
+    pub local: PathBuf,
+    pub digest: Digest,
+    pub size: u64,
+}
+
+#[derive(Debug, Clone)]
+pub struct FetchedEntry {
+    pub name: String,
+    pub content: FetchedContent,
+    /// True when nothing had to be downloaded.
+    pub reused: bool,
+}
+
+/// Downloads the artifacts (or v0.1.0 files) of every request in one batch,
+/// `config.jobs` at a time. `bar`'s length is set to the number of downloads
+/// and advances as each finishes. Results are in request order; each entry
+/// fails or succeeds on its own.
+pub fn download_entries(
+    fetcher: &Fetcher,
+    requests: &[EntryRequest<'_>],
+    bar: &ProgressBar,
+) -> Vec<Result<FetchedEntry, SourceError>> {
+    let mut specs = Vec::new();
+    let mut spans = Vec::with_capacity(requests.len());
+    for request in requests {
+        let start = specs.len();
+        let auth = request.auth.cloned();
+        match &request.entry.content {
+            EntryContent::Artifact { url, digest, .. } => {
+                specs.push(DownloadSpec::new(url.clone(), Some(*digest)).with_auth(auth));
+            }
+            EntryContent::Files { files } => {
+                for file in files {
+                    let mut spec =
+                        DownloadSpec::new(file.url.clone(), file.digest).with_auth(auth.clone());
+                    spec.max_bytes = Some(MAX_FILE_BYTES);
+                    specs.push(spec);
+                }
+            }
+        }
+        spans.push(start..specs.len());
+    }
+    bar.set_length(specs.len() as u64);
+    let mut results: Vec<Option<Result<Downloaded, FetchError>>> =
+        fetcher.download_all(specs, bar).into_iter().map(Some).collect();
+    requests
+        .iter()
+        .zip(spans)
+        .map(|(request, span)| {
+            let downloads: Result<Vec<Downloaded>, FetchError> =
+                results[span].iter_mut().filter_map(Option::take).collect();
+            assemble(request.entry, downloads?)
+        })
+        .collect()
+}
+
+fn assemble(entry: &Entry, downloads: Vec<Downloaded>) -> Result<FetchedEntry, SourceError> {
+    let reused = downloads.iter().all(|d| d.reused);
+    let content = match &entry.content {
+        EntryContent::Artifact {
+            artifact: kind, url, ..
+        } => {
+            let Some(artifact) = downloads.into_iter().next() else {
+                return Err(FetchError::Client("a download went missing".into()).into());
+            };
+            let format = match kind {
+                ArtifactKind::SkillMd => None,
+                ArtifactKind::Archive => detect_archive(artifact.content_type.as_deref(), url, &artifact.path),
+            };
+            FetchedContent::Artifact {
+                path: artifact.path,
+                digest: artifact.digest,
+                kind: *kind,
+                format,
+            }
+        }
+        EntryContent::Files { files } => {
+            let total: u64 = downloads.iter().map(|d| d.size).sum();
+            if total > MAX_SKILL_BYTES {
+                return Err(SourceError::SkillTooLarge {
+                    url: entry.url().cloned().unwrap_or_else(|| files[0].url.clone()),
+                    name: entry.name.clone(),
+                    limit: MAX_SKILL_BYTES,
+                });
+            }
+            let mut tree = TreeHasher::new();
+            let fetched: Vec<FetchedFile> = files
+                .iter()
+                .zip(downloads)
+                .map(|(file, d)| {
+                    tree.add(file.path.clone(), d.digest);
+                    FetchedFile {
+                        path: file.path.clone(),
+                        local: d.path,
+                        digest: d.digest,
+                        size: d.size,
+                    }
+                })
+                .collect();
+            FetchedContent::Files {
+                files: fetched,
+                tree: tree.finish(),
+            }
+        }
+    };
+    Ok(FetchedEntry {
+        name: entry.name.clone(),
+        content,
+        reused,
+    })
+}
+
+/// Content-Type first, then the URL's extension (DESIGN §2), then the bytes.
+pub fn detect_archive(content_type: Option<&str>, url: &Url, path: &Path) -> Option<ArchiveFormat> {
+    let mime = content_type
+        .and_then(|c| c.split(';').next())
+        .map(|c| c.trim().to_ascii_lowercase());
+    match mime.as_deref() {
+        Some("application/zip" | "application/x-zip-compressed") => return Some(ArchiveFormat::Zip),
+        Some("application/gzip" | "application/x-gzip" | "application/x-tar+gzip" | "application/x-gtar") => {
+            return Some(ArchiveFormat::TarGz);
+        }
+        _ => {}
+    }
+    let name = url.path().to_ascii_lowercase();
+    if name.ends_with(".zip") {
+        return Some(ArchiveFormat::Zip);
+    }
+    if name.ends_with(".tar.gz") || name.ends_with(".tgz") {
+        return Some(ArchiveFormat::TarGz);
+    }
+    let mut magic = [0u8; 4];
+    let read = std::fs::File::open(path)
+        .and_then(|mut f| std::io::Read::read(&mut f, &mut magic))
+        .unwrap_or(0);
+    match &magic[..read] {
+        [b'P', b'K', 3, 4] | [b'P', b'K', 5, 6] => Some(ArchiveFormat::Zip),
+        [0x1f, 0x8b, ..] => Some(ArchiveFormat::TarGz),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_are_classified_and_probed_in_order() {
+        let cwd = Path::new("/work/project");
+        let base = SourceSpec::parse("https://skills.acme.dev", cwd).unwrap();
+        let urls: Vec<String> = base.candidates().iter().map(Url::to_string).collect();
+        assert_eq!(
+            urls,
+            [
+                "https://skills.acme.dev/.well-known/agent-skills/index.json",
+                "https://skills.acme.dev/.well-known/skills/index.json"
+            ]
+        );
+        let sub = SourceSpec::parse("https://h.example/team/", cwd).unwrap();
+        assert_eq!(
+            sub.candidates()[0].as_str(),
+            "https://h.example/team/.well-known/agent-skills/index.json"
+        );
+        let no_slash = SourceSpec::parse("https://h.example/team", cwd).unwrap();
+        assert_eq!(no_slash.candidates(), sub.candidates());
+        let index = SourceSpec::parse("https://h.example/x/index.json", cwd).unwrap();
+        assert!(matches!(index, SourceSpec::Index(_)));
+        let path = SourceSpec::parse("registry", cwd).unwrap();
+        assert_eq!(
+            path.candidates()[1].as_str(),
+            "file:///work/project/registry/.well-known/skills/index.json"
+        );
+        let file_index = SourceSpec::parse("file:///srv/reg/index.json", cwd).unwrap();
+        assert!(matches!(file_index, SourceSpec::Index(_)));
+        for git in ["github:owner/repo", "https://g.example/x.git", "git@github.com:o/r.git", "ssh://h/r"] {
+            assert!(matches!(SourceSpec::parse(git, cwd).unwrap(), SourceSpec::Git(_)), "{git}");
+        }
+        for bad in ["", "ftp://h/x", "mailto:x@y", "https://"] {
+            assert!(SourceSpec::parse(bad, cwd).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn signature_sits_beside_the_index() {
+        let url = Url::parse("https://h.example/.well-known/agent-skills/index.json").unwrap();
+        assert_eq!(
+            signature_url(&url).as_str(),
+            "https://h.example/.well-known/agent-skills/index.json.minisig"
+        );
+    }
+
+    #[test]
+    fn archive_format_prefers_content_type_then_extension_then_magic() {
+        let dir = tempfile::tempdir().unwrap();
+        let gz = dir.path().join("a");
+        std::fs::write(&gz, [0x1f, 0x8b, 8, 0]).unwrap();
+        let url = Url::parse("https://h/x.zip").unwrap();
+        assert_eq!(detect_archive(Some("application/gzip"), &url, &gz), Some(ArchiveFormat::TarGz));
+        assert_eq!(detect_archive(Some("application/octet-stream"), &url, &gz), Some(ArchiveFormat::Zip));
+        let bare = Url::parse("https://h/download?id=1").unwrap();
+        assert_eq!(detect_archive(None, &bare, &gz), Some(ArchiveFormat::TarGz));
+    }
+}

@@ -1,0 +1,98 @@
+//! The real `skillpm` binary in a sandbox: its own HOME, cache, config and
+//! agent folders in a temp dir, no proxy, no colour, and network timeouts
+//! short enough that fault tests take milliseconds, not minutes.
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+
+pub struct Sandbox {
+    _temp: tempfile::TempDir,
+    pub home: PathBuf,
+    pub cache: PathBuf,
+    /// A project folder (empty until `skillpm init`).
+    pub project: PathBuf,
+    envs: Vec<(String, String)>,
+}
+
+impl Default for Sandbox {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Sandbox {
+    pub fn new() -> Self {
+        let temp = tempfile::tempdir().unwrap();
+        let home = temp.path().join("home");
+        let cache = temp.path().join("cache");
+        let project = temp.path().join("project");
+        for dir in [&home, &project] {
+            std::fs::create_dir_all(dir).unwrap();
+        }
+        Sandbox {
+            _temp: temp,
+            home,
+            cache,
+            project,
+            envs: Vec::new(),
+        }
+    }
+
+    /// A temp path inside the sandbox (not created).
+    pub fn path(&self, name: &str) -> PathBuf {
+        self._temp.path().join(name)
+    }
+
+    /// Adds an environment variable to every command made afterwards.
+    pub fn env(&mut self, key: &str, value: &str) -> &mut Self {
+        self.envs.push((key.to_owned(), value.to_owned()));
+        self
+    }
+
+    /// `skillpm` run in the project folder.
+    pub fn cmd(&self) -> Command {
+        self.cmd_in(&self.project)
+    }
+
+    pub fn cmd_in(&self, dir: &Path) -> Command {
+        let mut cmd = Command::cargo_bin("skillpm").unwrap();
+        cmd.current_dir(dir)
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", &self.home)
+            .env("SKILLPM_CACHE_DIR", &self.cache)
+            .env("XDG_CONFIG_HOME", self.home.join(".config"))
+            .env("XDG_CACHE_HOME", self.home.join(".cache"))
+            .env("CLAUDE_CONFIG_DIR", self.home.join(".claude"))
+            .env("CODEX_HOME", self.home.join(".codex"))
+            .env("NO_COLOR", "1")
+            .env("SKILLPM_HTTP_TIMEOUT", "400ms")
+            .env("SKILLPM_HTTP_CONNECT_TIMEOUT", "2s")
+            .env("SKILLPM_HTTP_BACKOFF", "10ms")
+            .env("SKILLPM_HTTP_RETRIES", "2");
+        for (k, v) in &self.envs {
+            cmd.env(k, v);
+        }
+        cmd
+    }
+
+    pub fn manifest(&self) -> String {
+        std::fs::read_to_string(self.project.join("skills.toml")).unwrap()
+    }
+
+    /// `skillpm init` in the project; panics if it fails.
+    pub fn init(&self) {
+        self.cmd().arg("init").assert().success();
+    }
+}
+
+/// Runs a command and returns (exit code, stdout, stderr).
+pub fn run(cmd: &mut Command) -> (i32, String, String) {
+    let out = cmd.output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}

@@ -1,0 +1,36 @@
+//! Shared test harness: a loopback HTTP server serving a folder with
+//! injectable faults ([`server`]), registry builders ([`registry`]), minisign
+//! keys made at test time ([`keys`]) and a sandboxed `skillpm` command
+//! ([`cli`]). Include it from a test file with `mod support;` (or, from an
+//! example, `#[path = "../tests/support/mod.rs"] mod support;`).
+
+// Each test binary uses a different subset of the helpers.
+#![allow(dead_code)]
+
+pub mod cli;
+pub mod keys;
+pub mod registry;
+pub mod server;
+
+use std::path::{Path, PathBuf};
+
+/// Every regular file under `dir`, relative, sorted (empty if `dir` is absent).
+pub fn files_under(dir: &Path) -> Vec<PathBuf> {
+    fn walk(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                walk(root, &path, out);
+            } else {
+                out.push(path.strip_prefix(root).unwrap().to_owned());
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, dir, &mut out);
+    out.sort();
+    out
+}
