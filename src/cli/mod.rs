@@ -69,6 +69,24 @@ pub enum Command {
     Source(SourceArgs),
     /// Find skills in the project's registries.
     Search(SearchArgs),
+    /// Resolve, verify, approve and link skills; record them in skills.toml and skills.lock.
+    Add(lifecycle::AddArgs),
+    /// Make the skill folders match skills.lock exactly.
+    Install(lifecycle::InstallArgs),
+    /// Re-resolve skills, show what changed, and ask for approval.
+    Update(lifecycle::UpdateArgs),
+    /// Report skills whose source offers newer content (never changes anything).
+    Outdated,
+    /// Remove skills from the project and unlink them.
+    Remove(lifecycle::NamesArgs),
+    /// Approve skills whose locked content is not approved yet.
+    Approve(lifecycle::ApproveArgs),
+    /// Unlink skills without forgetting them.
+    Disable(lifecycle::NamesArgs),
+    /// Link disabled skills again.
+    Enable(lifecycle::NamesArgs),
+    /// Re-hash every linked skill against skills.lock; exit 3 on drift.
+    Verify,
 }
 
 #[derive(Debug, clap::Args)]
@@ -98,6 +116,7 @@ pub struct ShowArgs {
 pub mod agent;
 mod cache;
 mod exit;
+pub mod lifecycle;
 pub mod publish;
 mod run;
 pub mod source;

@@ -4,6 +4,7 @@
 
 pub mod cache;
 pub mod init;
+pub mod lifecycle;
 pub mod search;
 pub mod source;
 
