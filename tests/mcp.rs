@@ -650,3 +650,45 @@ fn a_user_scope_link_is_vouched_for_by_the_project_that_installed_it() {
     let (err, text) = c.skill("shared");
     assert!(err && text.contains("no skills.lock here lists"), "{text}");
 }
+
+#[test]
+fn skills_installed_by_skillpm_are_served_until_disabled() {
+    let w = World::new();
+    let site = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("registry-fixtures/site");
+    w.cmd().args(["init"]).assert().success();
+    w.cmd()
+        .arg("add")
+        .arg(&site)
+        .args(["api-client", "--yes"])
+        .assert()
+        .success();
+    // `install` linked it into `.agents/skills` and `.claude/skills`: one
+    // skill, listed once; the second link is a duplicate, not a rival.
+    let out = w.cmd().args(["doctor", "--json"]).assert();
+    let report: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    let statuses: Vec<&str> = report["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["status"].as_str().unwrap())
+        .collect();
+    assert_eq!(statuses, ["served", "duplicate"], "{report}");
+
+    let mut c = Client::start(&w, &[]);
+    let listing = c.listing();
+    assert_eq!(
+        listing.matches(&entry("api-client")).count(),
+        1,
+        "{listing}"
+    );
+    let (err, text) = c.skill("api-client");
+    assert!(!err, "{text}");
+    assert!(text.contains("# Acme Orders API client"), "{text}");
+
+    w.cmd().args(["disable", "api-client"]).assert().success();
+    assert!(c.wait_for("notifications/tools/list_changed", Duration::from_secs(20)));
+    assert!(!c.listing().contains(&entry("api-client")));
+    w.cmd().args(["enable", "api-client"]).assert().success();
+    assert!(c.wait_for("notifications/tools/list_changed", Duration::from_secs(20)));
+    assert!(c.listing().contains(&entry("api-client")));
+}

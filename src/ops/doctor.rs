@@ -87,8 +87,10 @@ pub struct Finding {
 ///                "message": "…"}],
 ///  "needs_action": true}
 /// ```
-/// `status` is `served`, `withheld` (see its finding), `shadowed` or
-/// `invalid`. Findings are sorted errors first.
+/// `status` is `served`, `withheld` (see its finding), `shadowed` (by a
+/// different skill of the same name), `duplicate` (the winner's own folder
+/// linked into another agent folder) or `invalid`. Findings are sorted
+/// errors first.
 #[derive(Debug, Clone, Serialize)]
 pub struct DoctorReport {
     pub project: PathBuf,
@@ -248,6 +250,8 @@ pub fn doctor(ctx: &Context, opts: &DoctorOptions) -> anyhow::Result<DoctorRepor
                 path: s.path.clone(),
                 status: if !s.is_valid() {
                     "invalid"
+                } else if s.shadowed_by.is_some() && same_as_winner(&catalog, s) {
+                    "duplicate"
                 } else if s.shadowed_by.is_some() {
                     "shadowed"
                 } else if s.is_served() {
@@ -269,6 +273,15 @@ pub fn doctor(ctx: &Context, opts: &DoctorOptions) -> anyhow::Result<DoctorRepor
         findings,
         needs_action,
     })
+}
+
+/// A shadowed copy that is the winner's own folder linked a second time
+/// (one install linked into several agent folders): nothing is hidden.
+fn same_as_winner(catalog: &Catalog, s: &CatalogSkill) -> bool {
+    catalog
+        .skills
+        .iter()
+        .any(|w| w.name == s.name && w.is_winner() && w.real_path == s.real_path)
 }
 
 fn finding(
