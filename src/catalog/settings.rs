@@ -3,9 +3,11 @@
 //! `enabled = false` on a `[skills]` entry.
 //!
 //! Read leniently and on its own: this module only looks at the keys it
-//! needs, so it works whatever else the file holds. It stands in until the
-//! project model (`project::manifest`) is the one place that reads the
-//! file; then [`ProjectSettings::load`] becomes a thin adapter over it.
+//! needs, so it works whatever else the file holds. It stands in for
+//! `project::manifest` because that model still takes `[agent.*]` entries
+//! as exact skill names (refusing `deploy-*`) and matches them exactly;
+//! once it accepts and matches the patterns of [`super::pattern`],
+//! [`ProjectSettings::load`] becomes a thin adapter over `Manifest::load`.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
