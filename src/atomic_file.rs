@@ -36,7 +36,11 @@ fn create_temp_beside(dir: &Path, target: &Path) -> io::Result<(PathBuf, File)> 
         .unwrap_or_else(|| "file".to_owned());
     let mut last_err = None;
     for _ in 0..16 {
-        let name = format!(".{stem}.tmp-{}-{:08x}", std::process::id(), fastrand::u32(..));
+        let name = format!(
+            ".{stem}.tmp-{}-{:08x}",
+            std::process::id(),
+            fastrand::u32(..)
+        );
         let candidate = dir.join(name);
         match OpenOptions::new()
             .write(true)
@@ -85,7 +89,10 @@ mod tests {
         fs::write(&target, "old").unwrap();
         write_atomic(&target, b"new").unwrap();
         assert_eq!(fs::read_to_string(&target).unwrap(), "new");
-        let names: Vec<_> = fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        let names: Vec<_> = fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
         assert_eq!(names, vec![std::ffi::OsString::from("skills.toml")]);
     }
 
@@ -97,7 +104,10 @@ mod tests {
         fs::create_dir(&target).unwrap();
         fs::write(target.join("keep"), "x").unwrap();
         assert!(write_atomic(&target, b"new").is_err());
-        let names: Vec<_> = fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        let names: Vec<_> = fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
         assert_eq!(names.len(), 1, "temp file left behind: {names:?}");
     }
 }

@@ -155,7 +155,11 @@ impl<W: Write> HashingWriter<W> {
 
     /// Returns the digest, the byte count and the inner writer.
     pub fn finish(self) -> (Digest, u64, W) {
-        (Digest(self.hasher.finalize().into()), self.written, self.inner)
+        (
+            Digest(self.hasher.finalize().into()),
+            self.written,
+            self.inner,
+        )
     }
 }
 
@@ -190,7 +194,8 @@ impl TreeHasher {
     }
 
     pub fn finish(mut self) -> Digest {
-        self.files.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+        self.files
+            .sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
         let mut hasher = Sha256::new();
         for (path, content) in &self.files {
             hasher.update(path.as_bytes());

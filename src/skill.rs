@@ -93,7 +93,10 @@ pub fn check_skill_dir(dir: &Path, expected_name: Option<&str>) -> SkillCheck {
                 check.errors.push(Diagnostic {
                     file: file.clone(),
                     field: Some("name".into()),
-                    message: format!("name `{}` must equal its folder name `{expected}`", skill.name),
+                    message: format!(
+                        "name `{}` must equal its folder name `{expected}`",
+                        skill.name
+                    ),
                 });
             }
             check.skill = Some(skill);
@@ -141,7 +144,10 @@ pub fn parse_skill_md(text: &str) -> Result<SkillMd, String> {
 pub fn is_valid_name(name: &str) -> bool {
     !name.is_empty()
         && name.len() <= 64
-        && name
-            .split('-')
-            .all(|part| !part.is_empty() && part.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()))
+        && name.split('-').all(|part| {
+            !part.is_empty()
+                && part
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        })
 }

@@ -44,18 +44,18 @@ pub enum SourceError {
         "no skill index found for source `{source_name}`: tried {tried}; point the source at the index.json URL if it lives elsewhere"
     )]
     NoIndex { source_name: String, tried: String },
-    #[error("${var} (the token-env of source `{source_name}`) holds a value that cannot be sent as an HTTP header")]
+    #[error(
+        "${var} (the token-env of source `{source_name}`) holds a value that cannot be sent as an HTTP header"
+    )]
     BadToken { source_name: String, var: String },
     #[error("source `{source_name}` names token-env ${var}, which is not set")]
     TokenUnset {
         source_name: String,
         var: String,
         #[source]
-        cause: FetchError,
+        cause: Box<FetchError>,
     },
-    #[error(
-        "{url}: the v0.1.0 files of `{name}` add up to more than {limit} bytes; refused"
-    )]
+    #[error("{url}: the v0.1.0 files of `{name}` add up to more than {limit} bytes; refused")]
     SkillTooLarge { url: Url, name: String, limit: u64 },
     #[error(transparent)]
     Fetch(#[from] FetchError),
@@ -68,9 +68,9 @@ pub enum SourceError {
 impl Classify for SourceError {
     fn exit(&self) -> Exit {
         match self {
-            SourceError::BadSpec { .. } | SourceError::Git { .. } | SourceError::BadToken { .. } => {
-                Exit::Usage
-            }
+            SourceError::BadSpec { .. }
+            | SourceError::Git { .. }
+            | SourceError::BadToken { .. } => Exit::Usage,
             SourceError::NoIndex { .. } => Exit::Network,
             SourceError::TokenUnset { cause, .. } => cause.exit(),
             SourceError::SkillTooLarge { .. } => Exit::Unsafe,
@@ -271,7 +271,11 @@ impl ResolvedIndex {
 /// signature must verify, its version must not be lower than any seen before
 /// for this index URL, and it must not have expired at `now`. Only an index
 /// that passed every check is cached.
-pub fn resolve(fetcher: &Fetcher, source: &Source, now: SystemTime) -> Result<ResolvedIndex, SourceError> {
+pub fn resolve(
+    fetcher: &Fetcher,
+    source: &Source,
+    now: SystemTime,
+) -> Result<ResolvedIndex, SourceError> {
     if let SourceSpec::Git(text) = &source.spec {
         return Err(SourceError::Git { text: text.clone() });
     }
@@ -355,10 +359,15 @@ pub fn signature_url(index_url: &Url) -> Url {
 
 fn with_token_hint(source: &Source, e: FetchError) -> SourceError {
     match (&source.unset_token_env, &e) {
-        (Some(var), FetchError::Status { status: 401 | 403, .. }) => SourceError::TokenUnset {
+        (
+            Some(var),
+            FetchError::Status {
+                status: 401 | 403, ..
+            },
+        ) => SourceError::TokenUnset {
             source_name: source.name.clone(),
             var: var.clone(),
-            cause: e,
+            cause: Box::new(e),
         },
         _ => e.into(),
     }
@@ -393,7 +402,10 @@ pub enum FetchedContent {
     },
     /// A v0.1.0 file list. Each file is stored by its own digest; `tree` is
     /// the tree digest of the whole list (DESIGN §3), trust on first use.
-    Files { files: Vec<FetchedFile>, tree: Digest },
+    Files {
+        files: Vec<FetchedFile>,
+        tree: Digest,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -444,8 +456,11 @@ pub fn download_entries(
         spans.push(start..specs.len());
     }
     bar.set_length(specs.len() as u64);
-    let mut results: Vec<Option<Result<Downloaded, FetchError>>> =
-        fetcher.download_all(specs, bar).into_iter().map(Some).collect();
+    let mut results: Vec<Option<Result<Downloaded, FetchError>>> = fetcher
+        .download_all(specs, bar)
+        .into_iter()
+        .map(Some)
+        .collect();
     requests
         .iter()
         .zip(spans)
@@ -461,14 +476,18 @@ fn assemble(entry: &Entry, downloads: Vec<Downloaded>) -> Result<FetchedEntry, S
     let reused = downloads.iter().all(|d| d.reused);
     let content = match &entry.content {
         EntryContent::Artifact {
-            artifact: kind, url, ..
+            artifact: kind,
+            url,
+            ..
         } => {
             let Some(artifact) = downloads.into_iter().next() else {
                 return Err(FetchError::Client("a download went missing".into()).into());
             };
             let format = match kind {
                 ArtifactKind::SkillMd => None,
-                ArtifactKind::Archive => detect_archive(artifact.content_type.as_deref(), url, &artifact.path),
+                ArtifactKind::Archive => {
+                    detect_archive(artifact.content_type.as_deref(), url, &artifact.path)
+                }
             };
             FetchedContent::Artifact {
                 path: artifact.path,
@@ -519,8 +538,15 @@ pub fn detect_archive(content_type: Option<&str>, url: &Url, path: &Path) -> Opt
         .and_then(|c| c.split(';').next())
         .map(|c| c.trim().to_ascii_lowercase());
     match mime.as_deref() {
-        Some("application/zip" | "application/x-zip-compressed") => return Some(ArchiveFormat::Zip),
-        Some("application/gzip" | "application/x-gzip" | "application/x-tar+gzip" | "application/x-gtar") => {
+        Some("application/zip" | "application/x-zip-compressed") => {
+            return Some(ArchiveFormat::Zip);
+        }
+        Some(
+            "application/gzip"
+            | "application/x-gzip"
+            | "application/x-tar+gzip"
+            | "application/x-gtar",
+        ) => {
             return Some(ArchiveFormat::TarGz);
         }
         _ => {}
@@ -575,8 +601,16 @@ mod tests {
         );
         let file_index = SourceSpec::parse("file:///srv/reg/index.json", cwd).unwrap();
         assert!(matches!(file_index, SourceSpec::Index(_)));
-        for git in ["github:owner/repo", "https://g.example/x.git", "git@github.com:o/r.git", "ssh://h/r"] {
-            assert!(matches!(SourceSpec::parse(git, cwd).unwrap(), SourceSpec::Git(_)), "{git}");
+        for git in [
+            "github:owner/repo",
+            "https://g.example/x.git",
+            "git@github.com:o/r.git",
+            "ssh://h/r",
+        ] {
+            assert!(
+                matches!(SourceSpec::parse(git, cwd).unwrap(), SourceSpec::Git(_)),
+                "{git}"
+            );
         }
         for bad in ["", "ftp://h/x", "mailto:x@y", "https://"] {
             assert!(SourceSpec::parse(bad, cwd).is_err(), "{bad:?}");
@@ -598,8 +632,14 @@ mod tests {
         let gz = dir.path().join("a");
         std::fs::write(&gz, [0x1f, 0x8b, 8, 0]).unwrap();
         let url = Url::parse("https://h/x.zip").unwrap();
-        assert_eq!(detect_archive(Some("application/gzip"), &url, &gz), Some(ArchiveFormat::TarGz));
-        assert_eq!(detect_archive(Some("application/octet-stream"), &url, &gz), Some(ArchiveFormat::Zip));
+        assert_eq!(
+            detect_archive(Some("application/gzip"), &url, &gz),
+            Some(ArchiveFormat::TarGz)
+        );
+        assert_eq!(
+            detect_archive(Some("application/octet-stream"), &url, &gz),
+            Some(ArchiveFormat::Zip)
+        );
         let bare = Url::parse("https://h/download?id=1").unwrap();
         assert_eq!(detect_archive(None, &bare, &gz), Some(ArchiveFormat::TarGz));
     }

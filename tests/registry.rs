@@ -15,10 +15,10 @@ use skillpm::source::{self, FetchedContent, Source};
 use url::Url;
 
 use support::cli::{Sandbox, run};
+use support::files_under;
 use support::keys::TestKey;
 use support::registry::{Registry, SkillFiles, V2_DIR, digest};
 use support::server::{Fault, TestServer};
-use support::files_under;
 
 // ---------------------------------------------------------------- helpers
 
@@ -72,7 +72,11 @@ fn assert_cache_clean(cache: &Path, expected_downloads: usize) {
     let tmp = files_under(&cache.join("tmp"));
     assert!(tmp.is_empty(), "partial files left in tmp/: {tmp:?}");
     let downloads = files_under(&cache.join("downloads"));
-    assert_eq!(downloads.len(), expected_downloads, "downloads/: {downloads:?}");
+    assert_eq!(
+        downloads.len(),
+        expected_downloads,
+        "downloads/: {downloads:?}"
+    );
     for file in downloads {
         let name = file.to_string_lossy().into_owned();
         let bytes = std::fs::read(cache.join("downloads").join(&file)).unwrap();
@@ -148,13 +152,24 @@ fn source_add_probes_reports_and_keeps_the_users_comments() {
     text = text.replace("[skills]\n", "# our team's picks\n[skills]\n");
     std::fs::write(sandbox.project.join("skills.toml"), &text).unwrap();
 
-    let (code, stdout, stderr) = run(sandbox.cmd().args(["source", "add", "acme", &server.base()]));
+    let (code, stdout, stderr) = run(sandbox
+        .cmd()
+        .args(["source", "add", "acme", &server.base()]));
     assert_eq!(code, 0, "{stderr}");
     assert!(stdout.contains("Added source `acme`"), "{stdout}");
-    assert!(stdout.contains("/.well-known/agent-skills/index.json (format 0.2.0, 2 skills)"), "{stdout}");
+    assert!(
+        stdout.contains("/.well-known/agent-skills/index.json (format 0.2.0, 2 skills)"),
+        "{stdout}"
+    );
     let manifest = sandbox.manifest();
-    assert!(manifest.contains("# our team's picks\n[skills]"), "{manifest}");
-    assert!(manifest.contains(&format!("[[source]]\nname = \"acme\"\nurl = \"{}\"", server.base())));
+    assert!(
+        manifest.contains("# our team's picks\n[skills]"),
+        "{manifest}"
+    );
+    assert!(manifest.contains(&format!(
+        "[[source]]\nname = \"acme\"\nurl = \"{}\"",
+        server.base()
+    )));
     assert!(manifest.find("[[source]]\nname").unwrap() < manifest.find("\n[skills]").unwrap());
 
     let (code, stdout, _) = run(sandbox.cmd().args(["--json", "source", "list"]));
@@ -165,7 +180,9 @@ fn source_add_probes_reports_and_keeps_the_users_comments() {
 
     // A second source of the same name is refused; the file is untouched.
     let before = sandbox.manifest();
-    let (code, _, stderr) = run(sandbox.cmd().args(["source", "add", "acme", &server.base()]));
+    let (code, _, stderr) = run(sandbox
+        .cmd()
+        .args(["source", "add", "acme", &server.base()]));
     assert_eq!(code, 2, "{stderr}");
     assert_eq!(sandbox.manifest(), before);
 }
@@ -178,14 +195,28 @@ fn source_add_refuses_what_it_cannot_resolve_and_changes_nothing() {
     sandbox.init();
     let before = sandbox.manifest();
 
-    let (code, _, stderr) = run(sandbox.cmd().args(["source", "add", "nothing", &server.base()]));
+    let (code, _, stderr) = run(sandbox
+        .cmd()
+        .args(["source", "add", "nothing", &server.base()]));
     assert_eq!(code, 4, "{stderr}");
     assert!(stderr.contains("no skill index found"), "{stderr}");
-    assert!(stderr.contains("/.well-known/agent-skills/index.json"), "{stderr}");
-    assert!(stderr.contains("/.well-known/skills/index.json"), "{stderr}");
+    assert!(
+        stderr.contains("/.well-known/agent-skills/index.json"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("/.well-known/skills/index.json"),
+        "{stderr}"
+    );
     // Both well-known paths were probed, in order.
     let paths: Vec<String> = server.requests().into_iter().map(|r| r.path).collect();
-    assert_eq!(paths, ["/.well-known/agent-skills/index.json", "/.well-known/skills/index.json"]);
+    assert_eq!(
+        paths,
+        [
+            "/.well-known/agent-skills/index.json",
+            "/.well-known/skills/index.json"
+        ]
+    );
 
     // A port nobody listens on: a network error, after retries.
     let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
@@ -198,8 +229,22 @@ fn source_add_refuses_what_it_cannot_resolve_and_changes_nothing() {
     // Bad names, keys and variables are usage errors.
     for args in [
         vec!["source", "add", "Bad Name", "https://x.example"],
-        vec!["source", "add", "ok", "https://x.example", "--key", "RWnotakey"],
-        vec!["source", "add", "ok", "https://x.example", "--token-env", "NOT-A-VAR"],
+        vec![
+            "source",
+            "add",
+            "ok",
+            "https://x.example",
+            "--key",
+            "RWnotakey",
+        ],
+        vec![
+            "source",
+            "add",
+            "ok",
+            "https://x.example",
+            "--token-env",
+            "NOT-A-VAR",
+        ],
         vec!["source", "add", "ok", "ftp://x.example"],
     ] {
         let (code, _, stderr) = run(sandbox.cmd().args(&args));
@@ -215,7 +260,9 @@ fn source_remove_refuses_sources_in_use_and_unknown_names() {
     assert_eq!(code, 8, "{stderr}");
     assert!(stderr.contains("(it declares: reg)"), "{stderr}");
 
-    let text = sandbox.manifest().replace("[skills]\n", "[skills]\npdf = { source = \"reg\" }\n");
+    let text = sandbox
+        .manifest()
+        .replace("[skills]\n", "[skills]\npdf = { source = \"reg\" }\n");
     std::fs::write(sandbox.project.join("skills.toml"), &text).unwrap();
     let (code, _, stderr) = run(sandbox.cmd().args(["source", "remove", "reg"]));
     assert_eq!(code, 1, "{stderr}");
@@ -224,7 +271,11 @@ fn source_remove_refuses_sources_in_use_and_unknown_names() {
 
     let text = text.replace("pdf = { source = \"reg\" }\n", "");
     std::fs::write(sandbox.project.join("skills.toml"), &text).unwrap();
-    sandbox.cmd().args(["source", "remove", "reg"]).assert().success();
+    sandbox
+        .cmd()
+        .args(["source", "remove", "reg"])
+        .assert()
+        .success();
     assert!(!sandbox.manifest().contains("[[source]]\nname"));
 }
 
@@ -261,11 +312,17 @@ fn search_matches_names_and_descriptions_case_insensitively() {
     assert!(hit["signed_by"].is_null());
     let archive = std::fs::read(server.root().join(V2_DIR).join("pdf-tools.tar.gz")).unwrap();
     assert_eq!(hit["digest"], digest(&archive));
-    assert_eq!(hit["url"], server.url("/.well-known/agent-skills/pdf-tools.tar.gz"));
+    assert_eq!(
+        hit["url"],
+        server.url("/.well-known/agent-skills/pdf-tools.tar.gz")
+    );
 
     let (code, stdout, _) = run(sandbox.cmd().args(["search", "review"]));
     assert_eq!(code, 0);
-    assert!(stdout.starts_with("code-review  [reg, archive, index 0.2.0, unsigned]"), "{stdout}");
+    assert!(
+        stdout.starts_with("code-review  [reg, archive, index 0.2.0, unsigned]"),
+        "{stdout}"
+    );
     let none = search_json(&sandbox, &["zebra"]);
     assert!(none["results"].as_array().unwrap().is_empty());
     let (code, _, stderr) = run(sandbox.cmd().args(["search", "--source", "nope"]));
@@ -299,7 +356,12 @@ fn a_file_registry_resolves_exactly_like_the_same_files_over_http() {
     assert_eq!(strip(&over_http).len(), 2);
     assert_eq!(strip(&over_http), strip(&as_path));
     assert_eq!(strip(&over_http), strip(&as_file_url));
-    assert!(as_path["results"][0]["url"].as_str().unwrap().starts_with("file:///"));
+    assert!(
+        as_path["results"][0]["url"]
+            .as_str()
+            .unwrap()
+            .starts_with("file:///")
+    );
 
     // An index URL (or path) ending in .json is used as is.
     let index_path = dir.path().join(V2_DIR).join("index.json");
@@ -327,7 +389,8 @@ fn the_legacy_well_known_path_and_v0_1_file_lists_are_read() {
 #[test]
 fn unknown_schema_refuses_the_index() {
     let (_dir, registry, server) = served_v2();
-    let mut index: Value = serde_json::from_slice(&std::fs::read(registry.v2_index()).unwrap()).unwrap();
+    let mut index: Value =
+        serde_json::from_slice(&std::fs::read(registry.v2_index()).unwrap()).unwrap();
     index["$schema"] = json!("https://schemas.agentskills.io/discovery/1.0.0/schema.json");
     registry.write_index(&registry.v2_index(), &index);
     let sandbox = project_with_source(&server.base(), &[]);
@@ -335,7 +398,10 @@ fn unknown_schema_refuses_the_index() {
     assert_eq!(code, 4, "{stderr}");
     assert!(stderr.contains("declares `$schema`"), "{stderr}");
     assert!(stderr.contains("1.0.0"), "{stderr}");
-    assert!(stdout.is_empty() || stdout.contains("No skills"), "{stdout}");
+    assert!(
+        stdout.is_empty() || stdout.contains("No skills"),
+        "{stdout}"
+    );
     // Nothing unusable is cached.
     assert!(files_under(&sandbox.cache.join("index")).is_empty());
 }
@@ -343,7 +409,8 @@ fn unknown_schema_refuses_the_index() {
 #[test]
 fn bad_entries_are_reported_without_hiding_the_good_ones() {
     let (_dir, registry, server) = served_v2();
-    let mut index: Value = serde_json::from_slice(&std::fs::read(registry.v2_index()).unwrap()).unwrap();
+    let mut index: Value =
+        serde_json::from_slice(&std::fs::read(registry.v2_index()).unwrap()).unwrap();
     index["publisher"] = json!({"name": "ACME"}); // unknown top-level field: ignored
     let good = index["skills"][0].clone();
     let mut unknown_field = good.clone();
@@ -373,8 +440,14 @@ fn bad_entries_are_reported_without_hiding_the_good_ones() {
         .iter()
         .map(|p| (p["position"].as_u64().unwrap(), p["kind"].as_str().unwrap()))
         .collect();
-    assert_eq!(summary, [(3, "unknown-type"), (4, "invalid"), (5, "invalid")]);
-    assert!(stderr.contains("warning:") && stderr.contains("\"mcp-server\""), "{stderr}");
+    assert_eq!(
+        summary,
+        [(3, "unknown-type"), (4, "invalid"), (5, "invalid")]
+    );
+    assert!(
+        stderr.contains("warning:") && stderr.contains("\"mcp-server\""),
+        "{stderr}"
+    );
     assert!(stderr.contains("name rule"), "{stderr}");
     assert!(stderr.contains("sha256:NOTHEX"), "{stderr}");
     // The bad name never reached a URL: only the index was requested.
@@ -404,7 +477,10 @@ fn a_valid_signature_is_reported_and_an_unsigned_index_is_refused_when_keys_are_
         &key.public(),
     ]));
     assert_eq!(code, 0, "{stderr}");
-    assert!(stdout.contains(&format!("signed by key {} (version 3)", key.key_id())), "{stdout}");
+    assert!(
+        stdout.contains(&format!("signed by key {} (version 3)", key.key_id())),
+        "{stdout}"
+    );
     let report = search_json(&sandbox, &[]);
     assert_eq!(report["results"][0]["signed_by"], key.key_id());
 
@@ -421,14 +497,30 @@ fn a_tampered_index_is_refused_with_expected_and_actual() {
     let sandbox = project_with_source(&server.base(), &[key.public()]);
     // A mirror points one entry at its own artifact after signing.
     let text = std::fs::read_to_string(registry.v2_index()).unwrap();
-    let tampered = text.replacen("\"url\": \"pdf-tools.tar.gz\"", "\"url\": \"https://evil.example/p.tar.gz\"", 1);
+    let tampered = text.replacen(
+        "\"url\": \"pdf-tools.tar.gz\"",
+        "\"url\": \"https://evil.example/p.tar.gz\"",
+        1,
+    );
     assert_ne!(tampered, text);
     std::fs::write(registry.v2_index(), &tampered).unwrap();
     let (code, _, stderr) = run(sandbox.cmd().arg("search"));
     assert_eq!(code, 3, "{stderr}");
-    assert!(stderr.contains(&format!("expected bytes signed by key {}", key.key_id())), "{stderr}");
-    assert!(stderr.contains(&format!("got content (sha256 {})", digest(tampered.as_bytes()))), "{stderr}");
-    assert!(files_under(&sandbox.cache.join("index")).is_empty(), "a refused index was cached");
+    assert!(
+        stderr.contains(&format!("expected bytes signed by key {}", key.key_id())),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(&format!(
+            "got content (sha256 {})",
+            digest(tampered.as_bytes())
+        )),
+        "{stderr}"
+    );
+    assert!(
+        files_under(&sandbox.cache.join("index")).is_empty(),
+        "a refused index was cached"
+    );
 }
 
 #[test]
@@ -439,8 +531,14 @@ fn a_signature_by_another_key_is_refused() {
     let sandbox = project_with_source(&server.base(), &[pinned.public()]);
     let (code, _, stderr) = run(sandbox.cmd().arg("search"));
     assert_eq!(code, 3, "{stderr}");
-    assert!(stderr.contains(&format!("signed by key {}", signer.key_id())), "{stderr}");
-    assert!(stderr.contains(&format!("this source pins key {}", pinned.key_id())), "{stderr}");
+    assert!(
+        stderr.contains(&format!("signed by key {}", signer.key_id())),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(&format!("this source pins key {}", pinned.key_id())),
+        "{stderr}"
+    );
     assert!(stderr.contains("rotate-key"), "{stderr}");
 }
 
@@ -453,13 +551,20 @@ fn a_legacy_signature_is_refused_even_though_it_verifies() {
     // The signature is genuine: minisign-verify accepts it in legacy mode.
     let pk = minisign_verify::PublicKey::from_base64(&key.public()).unwrap();
     let sig = minisign_verify::Signature::decode(&legacy).unwrap();
-    pk.verify(&bytes, &sig, true).expect("the legacy test signature must be valid");
+    pk.verify(&bytes, &sig, true)
+        .expect("the legacy test signature must be valid");
     registry.write_signature(&legacy);
     let sandbox = project_with_source(&server.base(), &[key.public()]);
     let (code, _, stderr) = run(sandbox.cmd().arg("search"));
     assert_eq!(code, 3, "{stderr}");
-    assert!(stderr.contains("legacy (non-prehashed) signature"), "{stderr}");
-    assert!(stderr.contains("expected a prehashed signature"), "{stderr}");
+    assert!(
+        stderr.contains("legacy (non-prehashed) signature"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("expected a prehashed signature"),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -472,7 +577,10 @@ fn a_lower_version_is_a_rollback() {
     registry.sign_v2(&key, "version=4");
     let (code, _, stderr) = run(sandbox.cmd().arg("search"));
     assert_eq!(code, 3, "{stderr}");
-    assert!(stderr.contains("expected signed version 5 or higher"), "{stderr}");
+    assert!(
+        stderr.contains("expected signed version 5 or higher"),
+        "{stderr}"
+    );
     assert!(stderr.contains("got version 4"), "{stderr}");
     // Equal and higher versions pass.
     registry.sign_v2(&key, "version=5");
@@ -490,7 +598,10 @@ fn an_expired_index_is_refused() {
     let sandbox = project_with_source(&server.base(), &[key.public()]);
     let (code, _, stderr) = run(sandbox.cmd().arg("search"));
     assert_eq!(code, 3, "{stderr}");
-    assert!(stderr.contains("valid until 2021-06-01T00:00:00Z"), "{stderr}");
+    assert!(
+        stderr.contains("valid until 2021-06-01T00:00:00Z"),
+        "{stderr}"
+    );
     assert!(stderr.contains("and it is now 20"), "{stderr}");
 }
 
@@ -507,28 +618,34 @@ fn a_key_rotation_needs_the_new_key_signed_by_the_old_one() {
     let forged = sandbox.path("forged.minisig");
     std::fs::write(&forged, stranger.sign(new.public().as_bytes(), "rotation")).unwrap();
     let before = sandbox.manifest();
-    let (code, _, stderr) = run(
-        sandbox
-            .cmd()
-            .args(["source", "rotate-key", "reg", &new.public(), "--signature"])
-            .arg(&forged),
-    );
+    let (code, _, stderr) = run(sandbox
+        .cmd()
+        .args(["source", "rotate-key", "reg", &new.public(), "--signature"])
+        .arg(&forged));
     assert_eq!(code, 3, "{stderr}");
     assert!(stderr.contains(&stranger.key_id()), "{stderr}");
     assert_eq!(sandbox.manifest(), before);
 
     let genuine = sandbox.path("new.key.minisig");
-    std::fs::write(&genuine, old.sign(format!("{}\n", new.public()).as_bytes(), "rotation")).unwrap();
-    let (code, stdout, stderr) = run(
-        sandbox
-            .cmd()
-            .args(["source", "rotate-key", "reg", &new.public(), "--signature"])
-            .arg(&genuine),
-    );
+    std::fs::write(
+        &genuine,
+        old.sign(format!("{}\n", new.public()).as_bytes(), "rotation"),
+    )
+    .unwrap();
+    let (code, stdout, stderr) = run(sandbox
+        .cmd()
+        .args(["source", "rotate-key", "reg", &new.public(), "--signature"])
+        .arg(&genuine));
     assert_eq!(code, 0, "{stderr}");
-    assert!(stdout.contains(&format!("{} -> {}", old.key_id(), new.key_id())), "{stdout}");
+    assert!(
+        stdout.contains(&format!("{} -> {}", old.key_id(), new.key_id())),
+        "{stdout}"
+    );
     let manifest = sandbox.manifest();
-    assert!(manifest.contains(&new.public()) && !manifest.contains(&old.public()), "{manifest}");
+    assert!(
+        manifest.contains(&new.public()) && !manifest.contains(&old.public()),
+        "{manifest}"
+    );
     let report = search_json(&sandbox, &[]);
     assert_eq!(report["results"][0]["signed_by"], new.key_id());
     let _ = registry;
@@ -547,7 +664,9 @@ fn indexes_are_revalidated_with_conditional_requests() {
     assert_eq!(index.len(), 2);
     assert_eq!(index[0].header("if-none-match"), None);
     assert_eq!(index[0].status, 200);
-    let etag = index[1].header("if-none-match").expect("second request is conditional");
+    let etag = index[1]
+        .header("if-none-match")
+        .expect("second request is conditional");
     assert!(etag.starts_with('"'), "{etag}");
     assert!(index[1].header("if-modified-since").is_some());
     assert_eq!(index[1].status, 304);
@@ -600,29 +719,60 @@ fn the_token_goes_to_its_origin_only() {
     sandbox.init();
     sandbox
         .cmd()
-        .args(["--offline", "source", "add", "private", &home.base(), "--token-env", "REG_TOKEN"])
+        .args([
+            "--offline",
+            "source",
+            "add",
+            "private",
+            &home.base(),
+            "--token-env",
+            "REG_TOKEN",
+        ])
         .assert()
         .success();
 
     // Unset variable: the 401 says which variable to set.
     let (code, _, stderr) = run(sandbox.cmd().arg("search"));
     assert_eq!(code, 4, "{stderr}");
-    assert!(stderr.contains("token-env $REG_TOKEN, which is not set"), "{stderr}");
+    assert!(
+        stderr.contains("token-env $REG_TOKEN, which is not set"),
+        "{stderr}"
+    );
     assert!(stderr.contains("401"), "{stderr}");
 
     sandbox.env("REG_TOKEN", "s3cret");
     let report = search_json(&sandbox, &[]);
     assert_eq!(names(&report).len(), 2);
     let sent = home.requests();
-    assert!(sent.iter().any(|r| r.header("authorization") == Some("Bearer s3cret")));
-    let forwarded: Vec<_> = mirror.requests().into_iter().filter(|r| r.header("authorization").is_some()).collect();
-    assert!(forwarded.is_empty(), "token forwarded to another origin: {forwarded:?}");
+    assert!(
+        sent.iter()
+            .any(|r| r.header("authorization") == Some("Bearer s3cret"))
+    );
+    let forwarded: Vec<_> = mirror
+        .requests()
+        .into_iter()
+        .filter(|r| r.header("authorization").is_some())
+        .collect();
+    assert!(
+        forwarded.is_empty(),
+        "token forwarded to another origin: {forwarded:?}"
+    );
     assert!(mirror.hits("/.well-known/agent-skills/index.json") >= 1);
     // The token is never written anywhere.
-    for file in files_under(&sandbox.cache).into_iter().chain(files_under(&sandbox.project)) {
-        let root = if sandbox.cache.join(&file).exists() { &sandbox.cache } else { &sandbox.project };
+    for file in files_under(&sandbox.cache)
+        .into_iter()
+        .chain(files_under(&sandbox.project))
+    {
+        let root = if sandbox.cache.join(&file).exists() {
+            &sandbox.cache
+        } else {
+            &sandbox.project
+        };
         let bytes = std::fs::read(root.join(&file)).unwrap();
-        assert!(!String::from_utf8_lossy(&bytes).contains("s3cret"), "token written to {file:?}");
+        assert!(
+            !String::from_utf8_lossy(&bytes).contains("s3cret"),
+            "token written to {file:?}"
+        );
     }
 }
 
@@ -641,7 +791,13 @@ fn a_server_error_then_success_is_retried_and_stored_once() {
     assert_eq!(done.content_type.as_deref(), Some("application/gzip"));
     let statuses: Vec<u16> = server.requests_to(&path).iter().map(|r| r.status).collect();
     assert_eq!(statuses, [500, 200]);
-    assert_eq!(done.path, cache.path().join("downloads").join(spec.expected.unwrap().file_name()));
+    assert_eq!(
+        done.path,
+        cache
+            .path()
+            .join("downloads")
+            .join(spec.expected.unwrap().file_name())
+    );
     assert_cache_clean(cache.path(), 1);
 }
 
@@ -678,7 +834,10 @@ fn a_truncated_body_is_retried_whole_or_fails_cleanly() {
     server.clear_log();
     server.fault_always(&path, Fault::Truncate { keep: 100 });
     let err = fetcher(cache.path()).download(spec).unwrap_err();
-    assert!(matches!(err, FetchError::Transport { attempts: 3, .. }), "{err}");
+    assert!(
+        matches!(err, FetchError::Transport { attempts: 3, .. }),
+        "{err}"
+    );
     assert_eq!(err.exit(), Exit::Network);
     assert_eq!(server.hits(&path), 3);
     assert_cache_clean(cache.path(), 0);
@@ -689,11 +848,18 @@ fn a_wrong_content_length_never_yields_an_artifact() {
     let (_dir, _registry, server) = served_v2();
     let spec = artifact_spec(&server, "pdf-tools");
     let path = spec.url.path().to_owned();
-    let real = std::fs::metadata(server.root().join(V2_DIR).join("pdf-tools.tar.gz")).unwrap().len();
+    let real = std::fs::metadata(server.root().join(V2_DIR).join("pdf-tools.tar.gz"))
+        .unwrap()
+        .len();
 
     // Claims more than it sends: the body ends early, every attempt.
     let cache = tempfile::tempdir().unwrap();
-    server.fault_always(&path, Fault::WrongLength { claimed: real + 500 });
+    server.fault_always(
+        &path,
+        Fault::WrongLength {
+            claimed: real + 500,
+        },
+    );
     let err = fetcher(cache.path()).download(spec.clone()).unwrap_err();
     assert!(matches!(err, FetchError::Transport { .. }), "{err}");
     assert_cache_clean(cache.path(), 0);
@@ -713,19 +879,42 @@ fn a_stalled_body_times_out_and_is_retried() {
     let spec = artifact_spec(&server, "pdf-tools");
     let path = spec.url.path().to_owned();
     let cache = tempfile::tempdir().unwrap();
-    server.fault(&path, Fault::SlowBody { keep: 64, pause: Duration::from_secs(5) });
+    server.fault(
+        &path,
+        Fault::SlowBody {
+            keep: 64,
+            pause: Duration::from_secs(5),
+        },
+    );
     let started = Instant::now();
     fetcher(cache.path()).download(spec.clone()).unwrap();
-    assert!(started.elapsed() < Duration::from_secs(3), "waited for the stalled body: {:?}", started.elapsed());
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "waited for the stalled body: {:?}",
+        started.elapsed()
+    );
     assert_eq!(server.hits(&path), 2);
     assert_cache_clean(cache.path(), 1);
 
     let cache = tempfile::tempdir().unwrap();
-    server.fault_always(&path, Fault::SlowBody { keep: 64, pause: Duration::from_secs(5) });
+    server.fault_always(
+        &path,
+        Fault::SlowBody {
+            keep: 64,
+            pause: Duration::from_secs(5),
+        },
+    );
     let started = Instant::now();
     let err = fetcher(cache.path()).download(spec).unwrap_err();
-    assert!(started.elapsed() < Duration::from_secs(4), "{:?}", started.elapsed());
-    assert!(err.to_string().contains("timed out") || err.to_string().contains("body"), "{err}");
+    assert!(
+        started.elapsed() < Duration::from_secs(4),
+        "{:?}",
+        started.elapsed()
+    );
+    assert!(
+        err.to_string().contains("timed out") || err.to_string().contains("body"),
+        "{err}"
+    );
     assert_cache_clean(cache.path(), 0);
 }
 
@@ -735,19 +924,38 @@ fn retry_after_is_honoured_within_reason() {
     let spec = artifact_spec(&server, "pdf-tools");
     let path = spec.url.path().to_owned();
     let cache = tempfile::tempdir().unwrap();
-    server.fault(&path, Fault::RetryAfter { status: 503, after: "1".into() });
+    server.fault(
+        &path,
+        Fault::RetryAfter {
+            status: 503,
+            after: "1".into(),
+        },
+    );
     let started = Instant::now();
     fetcher(cache.path()).download(spec.clone()).unwrap();
-    assert!(started.elapsed() >= Duration::from_secs(1), "did not wait: {:?}", started.elapsed());
+    assert!(
+        started.elapsed() >= Duration::from_secs(1),
+        "did not wait: {:?}",
+        started.elapsed()
+    );
     assert_eq!(server.hits(&path), 2);
 
     // A delay longer than skillpm waits fails at once, saying so.
     let cache = tempfile::tempdir().unwrap();
     server.clear_log();
-    server.fault(&path, Fault::RetryAfter { status: 429, after: "3600".into() });
+    server.fault(
+        &path,
+        Fault::RetryAfter {
+            status: 429,
+            after: "3600".into(),
+        },
+    );
     let started = Instant::now();
     let err = fetcher(cache.path()).download(spec).unwrap_err();
-    assert!(matches!(err, FetchError::RetryTooLate { seconds: 3600, .. }), "{err}");
+    assert!(
+        matches!(err, FetchError::RetryTooLate { seconds: 3600, .. }),
+        "{err}"
+    );
     assert!(started.elapsed() < Duration::from_secs(1));
     assert_eq!(server.hits(&path), 1);
     assert_cache_clean(cache.path(), 0);
@@ -760,21 +968,38 @@ fn redirects_are_followed_without_forwarding_the_token() {
     let origin = TestServer::serve(origin_dir.path());
     let spec = artifact_spec(&cdn, "pdf-tools");
     let path = spec.url.path().to_owned();
-    origin.fault_always(&path, Fault::Redirect { status: 307, location: cdn.url(&path) });
+    origin.fault_always(
+        &path,
+        Fault::Redirect {
+            status: 307,
+            location: cdn.url(&path),
+        },
+    );
     let origin_url = Url::parse(&origin.url(&path)).unwrap();
     let auth = Auth::bearer(&Url::parse(&origin.base()).unwrap(), "TOKEN", "s3cret").unwrap();
     let cache = tempfile::tempdir().unwrap();
     let spec = DownloadSpec::new(origin_url, spec.expected).with_auth(Some(auth));
     let done = fetcher(cache.path()).download(spec).unwrap();
     assert!(!done.reused);
-    assert_eq!(origin.requests_to(&path)[0].header("authorization"), Some("Bearer s3cret"));
+    assert_eq!(
+        origin.requests_to(&path)[0].header("authorization"),
+        Some("Bearer s3cret")
+    );
     assert_eq!(cdn.requests_to(&path).len(), 1);
     assert_eq!(cdn.requests_to(&path)[0].header("authorization"), None);
 
     // A redirect loop ends.
-    origin.fault_always(&path, Fault::Redirect { status: 302, location: origin.url(&path) });
+    origin.fault_always(
+        &path,
+        Fault::Redirect {
+            status: 302,
+            location: origin.url(&path),
+        },
+    );
     let spec = DownloadSpec::new(Url::parse(&origin.url(&path)).unwrap(), None);
-    let err = fetcher(tempfile::tempdir().unwrap().path()).download(spec).unwrap_err();
+    let err = fetcher(tempfile::tempdir().unwrap().path())
+        .download(spec)
+        .unwrap_err();
     assert!(matches!(err, FetchError::Redirect { .. }), "{err}");
 }
 
@@ -788,9 +1013,19 @@ fn a_digest_mismatch_is_refused_with_both_digests() {
     let err = fetcher(cache.path()).download(spec.clone()).unwrap_err();
     assert_eq!(err.exit(), Exit::Integrity);
     let message = err.to_string();
-    assert!(message.contains(&format!("expected {}", spec.expected.unwrap())), "{message}");
-    assert!(message.contains(&format!("got {}", digest(&evil))), "{message}");
-    assert_eq!(server.hits(spec.url.path()), 1, "an integrity failure was retried");
+    assert!(
+        message.contains(&format!("expected {}", spec.expected.unwrap())),
+        "{message}"
+    );
+    assert!(
+        message.contains(&format!("got {}", digest(&evil))),
+        "{message}"
+    );
+    assert_eq!(
+        server.hits(spec.url.path()),
+        1,
+        "an integrity failure was retried"
+    );
     assert_cache_clean(cache.path(), 0);
 
     // Oversized bodies are cut off, not stored.
@@ -798,7 +1033,10 @@ fn a_digest_mismatch_is_refused_with_both_digests() {
     let mut small = spec;
     small.max_bytes = Some(100);
     let err = fetcher(cache.path()).download(small).unwrap_err();
-    assert!(matches!(err, FetchError::TooLarge { limit: 100, .. }), "{err}");
+    assert!(
+        matches!(err, FetchError::TooLarge { limit: 100, .. }),
+        "{err}"
+    );
     assert_eq!(err.exit(), Exit::Unsafe);
     assert_cache_clean(cache.path(), 0);
 }
@@ -814,7 +1052,9 @@ fn a_cached_digest_is_never_downloaded_again() {
     assert_eq!(server.hits(spec.url.path()), 1);
     // Even offline, and even when the server is gone.
     drop(server);
-    let offline = fetcher_with(cache.path(), true, |_| {}).download(spec).unwrap();
+    let offline = fetcher_with(cache.path(), true, |_| {})
+        .download(spec)
+        .unwrap();
     assert!(offline.reused);
 }
 
@@ -823,7 +1063,9 @@ fn offline_downloads_never_open_a_socket() {
     let (_dir, _registry, server) = served_v2();
     let spec = artifact_spec(&server, "pdf-tools");
     let cache = tempfile::tempdir().unwrap();
-    let err = fetcher_with(cache.path(), true, |_| {}).download(spec).unwrap_err();
+    let err = fetcher_with(cache.path(), true, |_| {})
+        .download(spec)
+        .unwrap_err();
     assert!(matches!(err, FetchError::Offline { .. }), "{err}");
     assert_eq!(err.exit(), Exit::Locked);
     assert!(server.requests().is_empty());
@@ -834,10 +1076,14 @@ fn offline_downloads_never_open_a_socket() {
 fn batches_run_in_parallel_within_the_bound_and_report_each_result() {
     let dir = tempfile::tempdir().unwrap();
     let registry = Registry::new(dir.path());
-    let many: Vec<SkillFiles> = (0..12).map(|i| SkillFiles::new(&format!("s{i}")).payload(4096, i)).collect();
+    let many: Vec<SkillFiles> = (0..12)
+        .map(|i| SkillFiles::new(&format!("s{i}")).payload(4096, i))
+        .collect();
     registry.write_v2(&many);
     let server = TestServer::serve(dir.path());
-    let mut specs: Vec<DownloadSpec> = (0..12).map(|i| artifact_spec(&server, &format!("s{i}"))).collect();
+    let mut specs: Vec<DownloadSpec> = (0..12)
+        .map(|i| artifact_spec(&server, &format!("s{i}")))
+        .collect();
     for spec in &specs {
         server.fault_always(spec.url.path(), Fault::Delay(Duration::from_millis(150)));
     }
@@ -855,19 +1101,37 @@ fn batches_run_in_parallel_within_the_bound_and_report_each_result() {
     assert_eq!(bar.position(), 13);
     for (i, (result, spec)) in results.iter().zip(&specs).enumerate() {
         match i {
-            5 | 12 => assert!(matches!(result, Err(FetchError::NotFound { .. })), "{i}: {result:?}"),
-            _ => assert_eq!(result.as_ref().unwrap().digest, spec.expected.unwrap(), "result {i} out of order"),
+            5 | 12 => assert!(
+                matches!(result, Err(FetchError::NotFound { .. })),
+                "{i}: {result:?}"
+            ),
+            _ => assert_eq!(
+                result.as_ref().unwrap().digest,
+                spec.expected.unwrap(),
+                "result {i} out of order"
+            ),
         }
     }
-    assert!(server.max_in_flight() <= 4, "more than 4 at once: {}", server.max_in_flight());
-    assert!(server.max_in_flight() >= 3, "not parallel: {}", server.max_in_flight());
+    assert!(
+        server.max_in_flight() <= 4,
+        "more than 4 at once: {}",
+        server.max_in_flight()
+    );
+    assert!(
+        server.max_in_flight() >= 3,
+        "not parallel: {}",
+        server.max_in_flight()
+    );
     // 11 delayed downloads, 4 at a time: well under the sequential 1.65 s.
     assert!(elapsed < Duration::from_millis(1200), "{elapsed:?}");
     assert_cache_clean(cache.path(), 11);
 }
 
 /// A raw TCP listener that counts connections and hangs up on each at once.
-fn hang_up_server() -> (std::net::SocketAddr, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
+fn hang_up_server() -> (
+    std::net::SocketAddr,
+    std::sync::Arc<std::sync::atomic::AtomicUsize>,
+) {
     use std::sync::atomic::{AtomicUsize, Ordering};
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let addr = listener.local_addr().unwrap();
@@ -878,7 +1142,10 @@ fn hang_up_server() -> (std::net::SocketAddr, std::sync::Arc<std::sync::atomic::
             let Ok(mut stream) = stream else { break };
             counter.fetch_add(1, Ordering::SeqCst);
             // Garbage where a TLS server hello or an HTTP status line belongs.
-            let _ = std::io::Write::write_all(&mut stream, b"\x15\x03\x03\x00\x02\x02\x28garbage\r\n\r\n");
+            let _ = std::io::Write::write_all(
+                &mut stream,
+                b"\x15\x03\x03\x00\x02\x02\x28garbage\r\n\r\n",
+            );
         }
     });
     (addr, count)
@@ -889,15 +1156,24 @@ fn tls_failures_are_final_while_broken_connections_are_retried() {
     use std::sync::atomic::Ordering;
     let (addr, count) = hang_up_server();
     let cache = tempfile::tempdir().unwrap();
-    let tls = DownloadSpec::new(Url::parse(&format!("https://{addr}/a.tar.gz")).unwrap(), None);
+    let tls = DownloadSpec::new(
+        Url::parse(&format!("https://{addr}/a.tar.gz")).unwrap(),
+        None,
+    );
     let err = fetcher(cache.path()).download(tls).unwrap_err();
     assert!(matches!(err, FetchError::Tls { .. }), "{err}");
     assert_eq!(count.load(Ordering::SeqCst), 1, "a TLS failure was retried");
 
     count.store(0, Ordering::SeqCst);
-    let plain = DownloadSpec::new(Url::parse(&format!("http://{addr}/a.tar.gz")).unwrap(), None);
+    let plain = DownloadSpec::new(
+        Url::parse(&format!("http://{addr}/a.tar.gz")).unwrap(),
+        None,
+    );
     let err = fetcher(cache.path()).download(plain).unwrap_err();
-    assert!(matches!(err, FetchError::Transport { attempts: 3, .. }), "{err}");
+    assert!(
+        matches!(err, FetchError::Transport { attempts: 3, .. }),
+        "{err}"
+    );
     assert_eq!(count.load(Ordering::SeqCst), 3);
     assert_cache_clean(cache.path(), 0);
 }
@@ -914,7 +1190,12 @@ fn entries_download_identically_from_http_and_from_disk() {
     for location in [server.base(), dir.path().display().to_string()] {
         let source = Source::ad_hoc(&location, &cwd, Vec::new()).unwrap();
         let resolved = source::resolve(&fetcher, &source, SystemTime::now()).unwrap();
-        let requests: Vec<_> = resolved.index.entries.iter().map(|e| resolved.request(e)).collect();
+        let requests: Vec<_> = resolved
+            .index
+            .entries
+            .iter()
+            .map(|e| resolved.request(e))
+            .collect();
         let bar = indicatif::ProgressBar::hidden();
         let fetched = source::download_entries(&fetcher, &requests, &bar);
         assert_eq!(bar.length(), Some(2));
@@ -943,7 +1224,10 @@ fn v0_1_file_lists_download_file_by_file_with_a_tree_digest() {
     let source = Source::ad_hoc(&server.base(), Path::new("/"), Vec::new()).unwrap();
     let resolved = source::resolve(&fetcher, &source, SystemTime::now()).unwrap();
     let entry = resolved.index.entry("pdf-tools").unwrap();
-    server.fault("/.well-known/skills/pdf-tools/scripts/extract.sh", Fault::Status(503));
+    server.fault(
+        "/.well-known/skills/pdf-tools/scripts/extract.sh",
+        Fault::Status(503),
+    );
     let bar = indicatif::ProgressBar::hidden();
     let fetched = source::download_entries(&fetcher, &[resolved.request(entry)], &bar);
     let FetchedContent::Files { files, tree } = &fetched[0].as_ref().unwrap().content else {
@@ -951,16 +1235,26 @@ fn v0_1_file_lists_download_file_by_file_with_a_tree_digest() {
     };
     let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
     assert_eq!(paths, ["SKILL.md", "scripts/extract.sh"]);
-    let on_disk = skillpm::digest::tree_digest(&dir.path().join(".well-known/skills/pdf-tools")).unwrap();
+    let on_disk =
+        skillpm::digest::tree_digest(&dir.path().join(".well-known/skills/pdf-tools")).unwrap();
     assert_eq!(*tree, on_disk);
-    assert_eq!(std::fs::read(&files[1].local).unwrap(), b"#!/bin/sh\necho pdf\n");
-    assert_eq!(server.hits("/.well-known/skills/pdf-tools/scripts/extract.sh"), 2);
+    assert_eq!(
+        std::fs::read(&files[1].local).unwrap(),
+        b"#!/bin/sh\necho pdf\n"
+    );
+    assert_eq!(
+        server.hits("/.well-known/skills/pdf-tools/scripts/extract.sh"),
+        2
+    );
 
     // One file missing upstream: the entry fails, nothing half-done remains.
     let cache = tempfile::tempdir().unwrap();
     let fetcher = fetcher_with(cache.path(), false, |_| {});
     let code_review = resolved.index.entry("code-review").unwrap();
-    server.fault_always("/.well-known/skills/code-review/references/checklist.md", Fault::Status(404));
+    server.fault_always(
+        "/.well-known/skills/code-review/references/checklist.md",
+        Fault::Status(404),
+    );
     let fetched = source::download_entries(&fetcher, &[resolved.request(code_review)], &bar);
     let err = fetched[0].as_ref().unwrap_err();
     assert_eq!(err.exit(), Exit::Network);

@@ -28,7 +28,11 @@ fn classify(cause: &(dyn std::error::Error + 'static)) -> Option<Exit> {
         crate::project::ManifestError,
     );
     if let Some(e) = cause.downcast_ref::<clap::Error>() {
-        return Some(if e.use_stderr() { Exit::Usage } else { Exit::Success });
+        return Some(if e.use_stderr() {
+            Exit::Usage
+        } else {
+            Exit::Success
+        });
     }
     None
 }
@@ -42,7 +46,11 @@ pub fn exit_code_of(err: &anyhow::Error) -> Exit {
 pub fn print_error(err: &anyhow::Error) {
     let color = std::env::var_os("NO_COLOR").is_none()
         && std::io::IsTerminal::is_terminal(&std::io::stderr());
-    let label = if color { "\x1b[1;31merror\x1b[0m" } else { "error" };
+    let label = if color {
+        "\x1b[1;31merror\x1b[0m"
+    } else {
+        "error"
+    };
     let mut chain = err.chain();
     if let Some(first) = chain.next() {
         eprintln!("{label}: {first}");

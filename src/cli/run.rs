@@ -18,11 +18,9 @@ pub fn run(cli: Cli) -> anyhow::Result<Exit> {
     ctx.offline = g.offline;
 
     match cli.command {
-        Command::Check(_) | Command::List(_) | Command::Show(_) => Err(OpError::new(
-            Exit::Other,
-            "this command is not built yet",
-        )
-        .into()),
+        Command::Check(_) | Command::List(_) | Command::Show(_) => {
+            Err(OpError::new(Exit::Other, "this command is not built yet").into())
+        }
         Command::Init(_) => emit(&ctx, &ops::init::init(&ctx)?, Exit::Success),
         Command::Source(args) => super::source::run_source(&ctx, args),
         Command::Search(args) => {

@@ -36,7 +36,7 @@ where
         };
         if tries > config.retries {
             return Err(FetchError::Transport {
-                url: url.clone(),
+                url: url.to_string(),
                 attempts: tries,
                 message,
             });
@@ -44,7 +44,7 @@ where
         let delay = match retry_after {
             Some(d) if d > config.max_retry_after => {
                 return Err(FetchError::RetryTooLate {
-                    url: url.clone(),
+                    url: url.to_string(),
                     seconds: d.as_secs(),
                 });
             }
@@ -124,7 +124,10 @@ mod tests {
         let now = SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000_000);
         assert_eq!(parse_retry_after(" 7 ", now), Some(Duration::from_secs(7)));
         let later = httpdate::fmt_http_date(now + Duration::from_secs(30));
-        assert_eq!(parse_retry_after(&later, now), Some(Duration::from_secs(30)));
+        assert_eq!(
+            parse_retry_after(&later, now),
+            Some(Duration::from_secs(30))
+        );
         let past = httpdate::fmt_http_date(now - Duration::from_secs(30));
         assert_eq!(parse_retry_after(&past, now), Some(Duration::ZERO));
         assert_eq!(parse_retry_after("soon", now), None);

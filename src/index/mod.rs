@@ -174,7 +174,12 @@ pub enum ProblemKind {
 impl std::fmt::Display for EntryProblem {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match &self.name {
-            Some(name) => write!(f, "entry #{} (`{name}`): {}", self.position + 1, self.message),
+            Some(name) => write!(
+                f,
+                "entry #{} (`{name}`): {}",
+                self.position + 1,
+                self.message
+            ),
             None => write!(f, "entry #{}: {}", self.position + 1, self.message),
         }
     }
@@ -246,7 +251,9 @@ pub fn parse_index(bytes: &[u8], url: &Url) -> Result<Index, IndexError> {
             }
             Err(Refusal::UnknownType(t)) => (
                 ProblemKind::UnknownType,
-                format!("type {t:?} is not known to this skillpm (known: \"skill-md\", \"archive\"); skipped"),
+                format!(
+                    "type {t:?} is not known to this skillpm (known: \"skill-md\", \"archive\"); skipped"
+                ),
             ),
             Err(Refusal::Invalid(message)) => (ProblemKind::Invalid, message),
         };
@@ -275,7 +282,8 @@ pub fn parse_index(bytes: &[u8], url: &Url) -> Result<Index, IndexError> {
                 position,
                 name: Some(entry.name),
                 kind: ProblemKind::Invalid,
-                message: "the name appears more than once in this index; every copy is refused".into(),
+                message: "the name appears more than once in this index; every copy is refused"
+                    .into(),
             });
         } else {
             entries.push(entry);
@@ -395,7 +403,10 @@ fn parse_v1_entry(obj: &Map<String, Value>, index_url: &Url, dir: &Url) -> Resul
         return invalid("`files` is empty");
     }
     if items.len() > MAX_FILES {
-        return invalid(format!("`files` lists {} files; the limit is {MAX_FILES}", items.len()));
+        return invalid(format!(
+            "`files` lists {} files; the limit is {MAX_FILES}",
+            items.len()
+        ));
     }
     let mut files = Vec::with_capacity(items.len());
     let mut seen = BTreeSet::new();
@@ -446,9 +457,11 @@ fn artifact_url(value: Option<&Value>, index_url: &Url, field: &str) -> Result<U
         Some(_) => return invalid(format!("`{field}` must be a string")),
         None => return invalid(format!("`{field}` is missing")),
     };
-    let url = index_url
-        .join(text)
-        .or_else(|e| invalid(format!("`{field}` {text:?} is not a valid URL reference: {e}")))?;
+    let url = index_url.join(text).or_else(|e| {
+        invalid(format!(
+            "`{field}` {text:?} is not a valid URL reference: {e}"
+        ))
+    })?;
     if !paths::scheme_allowed(index_url.scheme(), url.scheme()) {
         return invalid(format!(
             "`{field}` {url} uses {}: an index served over {} may not point there",
@@ -497,7 +510,11 @@ mod tests {
         .unwrap();
         assert_eq!(index.format, IndexFormat::V0_2_0);
         assert!(index.problems.is_empty(), "{:?}", index.problems);
-        let urls: Vec<String> = index.entries.iter().map(|e| e.url().unwrap().to_string()).collect();
+        let urls: Vec<String> = index
+            .entries
+            .iter()
+            .map(|e| e.url().unwrap().to_string())
+            .collect();
         assert_eq!(
             urls,
             [
@@ -534,7 +551,11 @@ mod tests {
         .unwrap();
         assert_eq!(index.entries.len(), 1);
         assert_eq!(index.entries[0].name, "good");
-        let kinds: Vec<_> = index.problems.iter().map(|p| (p.position, p.kind)).collect();
+        let kinds: Vec<_> = index
+            .problems
+            .iter()
+            .map(|p| (p.position, p.kind))
+            .collect();
         assert_eq!(
             kinds,
             [
@@ -546,7 +567,11 @@ mod tests {
                 (6, ProblemKind::Invalid)
             ]
         );
-        assert!(index.problems[1].message.contains("name rule"), "{}", index.problems[1]);
+        assert!(
+            index.problems[1].message.contains("name rule"),
+            "{}",
+            index.problems[1]
+        );
     }
 
     #[test]

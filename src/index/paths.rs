@@ -69,12 +69,10 @@ pub fn file_url(dir: &Url, name: &str, path: &str) -> Url {
 /// Whether an index served over `from` may point at an artifact over `to`:
 /// never from the network to a local file, never from https down to http.
 pub fn scheme_allowed(from: &str, to: &str) -> bool {
-    match (from, to) {
-        ("https", "https") => true,
-        ("http", "http" | "https") => true,
-        ("file", "file" | "http" | "https") => true,
-        _ => false,
-    }
+    matches!(
+        (from, to),
+        ("https", "https") | ("http", "http" | "https") | ("file", "file" | "http" | "https")
+    )
 }
 
 #[cfg(test)]
@@ -84,12 +82,29 @@ mod tests {
     #[test]
     fn traversal_and_url_metacharacters_are_refused() {
         for bad in [
-            "", "/etc/passwd", "../x", "a/../b", "a/./b", "a//b", "a/", "C:/x", "a\\b", "a?b", "a#b",
-            "a\nb", "[x]",
+            "",
+            "/etc/passwd",
+            "../x",
+            "a/../b",
+            "a/./b",
+            "a//b",
+            "a/",
+            "C:/x",
+            "a\\b",
+            "a?b",
+            "a#b",
+            "a\nb",
+            "[x]",
         ] {
             assert!(check_relative_path(bad).is_err(), "{bad:?} accepted");
         }
-        for good in ["SKILL.md", "scripts/run.sh", "assets/a b.txt", "ré/sumé.md", "100%.md"] {
+        for good in [
+            "SKILL.md",
+            "scripts/run.sh",
+            "assets/a b.txt",
+            "ré/sumé.md",
+            "100%.md",
+        ] {
             assert!(check_relative_path(good).is_ok(), "{good:?} refused");
         }
     }
@@ -100,7 +115,10 @@ mod tests {
         let dir = index_dir(&index);
         assert_eq!(dir.as_str(), "https://h.example/.well-known/skills/");
         let url = file_url(&dir, "pdf", "assets/a b%.txt");
-        assert_eq!(url.as_str(), "https://h.example/.well-known/skills/pdf/assets/a%20b%25.txt");
+        assert_eq!(
+            url.as_str(),
+            "https://h.example/.well-known/skills/pdf/assets/a%20b%25.txt"
+        );
     }
 
     #[test]

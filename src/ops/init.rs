@@ -18,7 +18,10 @@ pub struct InitReport {
 impl Report for InitReport {
     fn human(&self, out: &mut dyn Write) -> std::io::Result<()> {
         writeln!(out, "Created {}", self.manifest.display())?;
-        writeln!(out, "Next: skillpm source add <name> <url>, then skillpm add <skill>")
+        writeln!(
+            out,
+            "Next: skillpm source add <name> <url>, then skillpm add <skill>"
+        )
     }
 }
 

@@ -97,7 +97,11 @@ impl Report for SearchReport {
             };
         }
         for hit in &self.results {
-            let version = hit.version.as_deref().map(|v| format!(" {v}")).unwrap_or_default();
+            let version = hit
+                .version
+                .as_deref()
+                .map(|v| format!(" {v}"))
+                .unwrap_or_default();
             let signed = match &hit.signed_by {
                 Some(id) => format!("signed by {id}"),
                 None => "unsigned".into(),
@@ -141,7 +145,8 @@ pub fn search(ctx: &Context, opts: &SearchOptions) -> anyhow::Result<SearchRepor
             Err(e) => {
                 let exit = e.exit().code();
                 let error = format!("{:#}", anyhow::Error::from(e));
-                ctx.ui.warn(format!("source `{}` skipped: {error}", source.name));
+                ctx.ui
+                    .warn(format!("source `{}` skipped: {error}", source.name));
                 report.failures.push(Failure {
                     source: source.name.clone(),
                     error,
@@ -155,13 +160,19 @@ pub fn search(ctx: &Context, opts: &SearchOptions) -> anyhow::Result<SearchRepor
     Ok(report)
 }
 
-fn collect(ctx: &Context, resolved: &ResolvedIndex, needle: Option<&str>, report: &mut SearchReport) {
+fn collect(
+    ctx: &Context,
+    resolved: &ResolvedIndex,
+    needle: Option<&str>,
+    report: &mut SearchReport,
+) {
     for problem in &resolved.index.problems {
         let label = match problem.kind {
             ProblemKind::UnknownType => "skipped",
             ProblemKind::Invalid => "refused",
         };
-        ctx.ui.warn(format!("{} ({label}): {problem}", resolved.index_url));
+        ctx.ui
+            .warn(format!("{} ({label}): {problem}", resolved.index_url));
         report.problems.push(Problem {
             source: resolved.source.clone(),
             problem: problem.clone(),
@@ -230,5 +241,9 @@ fn select_sources(ctx: &Context, wanted: Option<&str>) -> anyhow::Result<Vec<Sou
 }
 
 fn looks_like_location(text: &str) -> bool {
-    text.contains('/') || text.contains(':') || text.contains('\\') || text.ends_with(".json") || text == "."
+    text.contains('/')
+        || text.contains(':')
+        || text.contains('\\')
+        || text.ends_with(".json")
+        || text == "."
 }

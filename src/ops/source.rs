@@ -76,10 +76,16 @@ impl Report for AddReport {
                     if p.skills == 1 { "" } else { "s" }
                 )?;
                 if p.problems > 0 {
-                    writeln!(out, "  {} entries skipped or refused (see `skillpm search`)", p.problems)?;
+                    writeln!(
+                        out,
+                        "  {} entries skipped or refused (see `skillpm search`)",
+                        p.problems
+                    )?;
                 }
                 match (&p.signer, p.signature_published) {
-                    (Some(s), _) => writeln!(out, "  signed by key {} (version {})", s.key_id, s.version),
+                    (Some(s), _) => {
+                        writeln!(out, "  signed by key {} (version {})", s.key_id, s.version)
+                    }
                     (None, Some(true)) => writeln!(
                         out,
                         "  unsigned use: the registry publishes a signature; pin its key with --key to require it"
@@ -102,7 +108,9 @@ pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
     {
         return Err(OpError::new(
             Exit::Usage,
-            format!("--token-env `{var}` is not an environment variable name (letters, digits, `_`)"),
+            format!(
+                "--token-env `{var}` is not an environment variable name (letters, digits, `_`)"
+            ),
         )
         .into());
     }
@@ -119,7 +127,10 @@ pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
     } else {
         let source = Source::from_decl(&decl, &project.root)?;
         let fetcher = fetcher(ctx)?;
-        ctx.ui.status("Probing", source.spec.url().map(|u| u.as_str()).unwrap_or(&decl.url));
+        ctx.ui.status(
+            "Probing",
+            source.spec.url().map(|u| u.as_str()).unwrap_or(&decl.url),
+        );
         let resolved = source::resolve(&fetcher, &source, SystemTime::now())
             .with_context(|| format!("source `{}` was not added", decl.name))?;
         for problem in &resolved.index.problems {
@@ -211,7 +222,10 @@ pub struct ListReport {
 impl Report for ListReport {
     fn human(&self, out: &mut dyn Write) -> std::io::Result<()> {
         if self.sources.is_empty() {
-            return writeln!(out, "No sources; add one with `skillpm source add <name> <url>`.");
+            return writeln!(
+                out,
+                "No sources; add one with `skillpm source add <name> <url>`."
+            );
         }
         for s in &self.sources {
             writeln!(out, "{}  {}", s.name, s.url)?;
@@ -236,7 +250,9 @@ pub fn list(ctx: &Context) -> anyhow::Result<ListReport> {
                 .keys
                 .iter()
                 .map(|k| {
-                    let key_id = PinnedKey::parse(k).map(|p| p.id().to_string()).unwrap_or_default();
+                    let key_id = PinnedKey::parse(k)
+                        .map(|p| p.id().to_string())
+                        .unwrap_or_default();
                     KeyRow {
                         key: k.clone(),
                         key_id,
@@ -328,14 +344,21 @@ pub fn rotate_key(ctx: &Context, opts: &RotateOptions) -> anyhow::Result<RotateR
     let signature = std::fs::read_to_string(&opts.signature).map_err(|e| {
         OpError::new(
             Exit::Usage,
-            format!("cannot read the signature file {}: {e}", opts.signature.display()),
+            format!(
+                "cannot read the signature file {}: {e}",
+                opts.signature.display()
+            ),
         )
     })?;
     let pinned = PinnedKey::parse_all(&decl.keys)?;
     let rotation = verify_rotation(&pinned, &opts.new_key, &signature)?;
     let mut keys: Vec<String> = Vec::with_capacity(decl.keys.len());
     for key in &decl.keys {
-        let replacement = if key.trim() == rotation.old_key { &rotation.new_key } else { key };
+        let replacement = if key.trim() == rotation.old_key {
+            &rotation.new_key
+        } else {
+            key
+        };
         if !keys.contains(replacement) {
             keys.push(replacement.clone());
         }
@@ -355,11 +378,20 @@ mod tests {
     #[test]
     fn paths_inside_the_project_are_stored_relative() {
         let root = Path::new("/p");
-        assert_eq!(manifest_url("reg", Path::new("/p/sub"), root).unwrap(), "sub/reg");
-        assert_eq!(manifest_url("../reg", Path::new("/p/sub"), root).unwrap(), "reg");
+        assert_eq!(
+            manifest_url("reg", Path::new("/p/sub"), root).unwrap(),
+            "sub/reg"
+        );
+        assert_eq!(
+            manifest_url("../reg", Path::new("/p/sub"), root).unwrap(),
+            "reg"
+        );
         assert_eq!(manifest_url("./", Path::new("/p"), root).unwrap(), ".");
         assert_eq!(manifest_url("../x", Path::new("/p"), root).unwrap(), "/x");
-        assert_eq!(manifest_url("/srv/reg", Path::new("/p"), root).unwrap(), "/srv/reg");
+        assert_eq!(
+            manifest_url("/srv/reg", Path::new("/p"), root).unwrap(),
+            "/srv/reg"
+        );
         assert_eq!(
             manifest_url("https://h.example/x", Path::new("/p"), root).unwrap(),
             "https://h.example/x"

@@ -207,10 +207,12 @@ impl Manifest {
 
     /// Parses `text` as the content of `path` (used in messages and by `save`).
     pub fn parse(text: &str, path: &Path) -> Result<Self, ManifestError> {
-        let doc: DocumentMut = text.parse().map_err(|e: toml_edit::TomlError| ManifestError::Invalid {
-            path: path.to_owned(),
-            message: e.to_string(),
-        })?;
+        let doc: DocumentMut =
+            text.parse()
+                .map_err(|e: toml_edit::TomlError| ManifestError::Invalid {
+                    path: path.to_owned(),
+                    message: e.to_string(),
+                })?;
         let data = typed(&doc, path)?;
         Ok(Manifest {
             path: path.to_owned(),
@@ -379,12 +381,13 @@ impl Manifest {
             message,
         })?;
         // Round-trip through text: what is validated is exactly what is saved.
-        let reparsed: DocumentMut = doc.to_string().parse().map_err(|e: toml_edit::TomlError| {
-            ManifestError::Invalid {
-                path: self.path.clone(),
-                message: e.to_string(),
-            }
-        })?;
+        let reparsed: DocumentMut =
+            doc.to_string()
+                .parse()
+                .map_err(|e: toml_edit::TomlError| ManifestError::Invalid {
+                    path: self.path.clone(),
+                    message: e.to_string(),
+                })?;
         self.data = typed(&reparsed, &self.path)?;
         self.doc = doc;
         Ok(())
@@ -414,7 +417,9 @@ fn source_tables(doc: &mut DocumentMut) -> Result<&mut ArrayOfTables, String> {
 }
 
 fn table_position(doc: &DocumentMut, key: &str) -> Option<isize> {
-    doc.get(key).and_then(Item::as_table).and_then(Table::position)
+    doc.get(key)
+        .and_then(Item::as_table)
+        .and_then(Table::position)
 }
 
 fn last_source_position(doc: &DocumentMut) -> Option<isize> {
@@ -447,8 +452,8 @@ fn typed(doc: &DocumentMut, path: &Path) -> Result<ManifestData, ManifestError> 
         path: path.to_owned(),
         message,
     };
-    let data: ManifestData =
-        toml::from_str(&doc.to_string()).map_err(|e| invalid(e.to_string().trim_end().to_owned()))?;
+    let data: ManifestData = toml::from_str(&doc.to_string())
+        .map_err(|e| invalid(e.to_string().trim_end().to_owned()))?;
     validate(&data).map_err(invalid)?;
     Ok(data)
 }
@@ -502,7 +507,9 @@ fn validate(data: &ManifestData) -> Result<(), String> {
     for (agent, rules) in &data.agent {
         for skill in rules.allow.iter().chain(&rules.deny) {
             if !is_valid_name(skill) {
-                return Err(format!("[agent.{agent}] lists `{skill}`, which is not a skill name"));
+                return Err(format!(
+                    "[agent.{agent}] lists `{skill}`, which is not a skill name"
+                ));
             }
         }
     }
@@ -551,13 +558,19 @@ mod tests {
         second.token_env = None;
         m.add_source(&second).unwrap();
         let text = m.to_toml();
-        assert!(text.starts_with("# skills.toml: the Agent Skills"), "{text}");
+        assert!(
+            text.starts_with("# skills.toml: the Agent Skills"),
+            "{text}"
+        );
         assert!(text.contains("# agent folders that get links"), "{text}");
         let install = text.find("\n[install]\n").unwrap();
         let acme_at = text.find("name = \"acme\"").unwrap();
         let beta_at = text.find("name = \"beta\"").unwrap();
         let skills = text.find("\n[skills]\n").unwrap();
-        assert!(install < acme_at && acme_at < beta_at && beta_at < skills, "{text}");
+        assert!(
+            install < acme_at && acme_at < beta_at && beta_at < skills,
+            "{text}"
+        );
         assert!(text.contains("pdf-tools = { source = \"acme\" }"), "{text}");
         assert!(text.contains("token-env = \"ACME_TOKEN\""), "{text}");
         // What was written reads back the same.
@@ -570,10 +583,16 @@ mod tests {
         let mut m = Manifest::parse(TEMPLATE, &path()).unwrap();
         m.add_source(&acme()).unwrap();
         let before = m.to_toml();
-        assert!(matches!(m.add_source(&acme()), Err(ManifestError::DuplicateSource { .. })));
+        assert!(matches!(
+            m.add_source(&acme()),
+            Err(ManifestError::DuplicateSource { .. })
+        ));
         let mut bad = acme();
         bad.name = "Bad Name".into();
-        assert!(matches!(m.add_source(&bad), Err(ManifestError::Invalid { .. })));
+        assert!(matches!(
+            m.add_source(&bad),
+            Err(ManifestError::Invalid { .. })
+        ));
         let orphan = SkillDecl {
             source: "nowhere".into(),
             version: None,
@@ -586,14 +605,20 @@ mod tests {
     fn removing_sources_and_keys() {
         let mut m = Manifest::parse(TEMPLATE, &path()).unwrap();
         m.add_source(&acme()).unwrap();
-        m.set_source_keys("acme", &["RWQf6LRCGA9i53mlYecO4IzT51TGPpvWucNSCh1CBM0QTaLn73Y7GFO3".into()])
-            .unwrap();
+        m.set_source_keys(
+            "acme",
+            &["RWQf6LRCGA9i53mlYecO4IzT51TGPpvWucNSCh1CBM0QTaLn73Y7GFO3".into()],
+        )
+        .unwrap();
         assert_eq!(m.source("acme").unwrap().keys.len(), 1);
         assert!(m.set_source_keys("acme", &["not a key".into()]).is_err());
         let removed = m.remove_source("acme").unwrap();
         assert_eq!(removed.name, "acme");
         assert!(!m.to_toml().contains("[[source]]\nname"));
-        assert!(matches!(m.remove_source("acme"), Err(ManifestError::UnknownSource { .. })));
+        assert!(matches!(
+            m.remove_source("acme"),
+            Err(ManifestError::UnknownSource { .. })
+        ));
     }
 
     #[test]
@@ -601,8 +626,14 @@ mod tests {
         for (text, needle) in [
             ("[install]\nscope = \"galaxy\"\n", "galaxy"),
             ("[install]\nagents = [\"vim\"]\n", "unknown agent `vim`"),
-            ("[[source]]\nname = \"a\"\nurl = \"x\"\ncolour = 1\n", "colour"),
-            ("[[source]]\nname = \"a\"\nurl = \"x\"\ntoken-env = \"A-B\"\n", "token-env"),
+            (
+                "[[source]]\nname = \"a\"\nurl = \"x\"\ncolour = 1\n",
+                "colour",
+            ),
+            (
+                "[[source]]\nname = \"a\"\nurl = \"x\"\ntoken-env = \"A-B\"\n",
+                "token-env",
+            ),
             ("[skills]\nfoo = { source = \"none\" }\n", "no [[source]]"),
             ("[agent.claude]\nallow = [\"../x\"]\n", "not a skill name"),
             ("nonsense = 1\n", "nonsense"),

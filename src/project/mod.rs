@@ -15,7 +15,9 @@ pub const LOCK_FILE: &str = "skills.lock";
 
 #[derive(Debug, thiserror::Error)]
 pub enum ProjectError {
-    #[error("no {MANIFEST_FILE} in {start} or any folder above it; run `skillpm init` to create one, or pass --project DIR")]
+    #[error(
+        "no {MANIFEST_FILE} in {start} or any folder above it; run `skillpm init` to create one, or pass --project DIR"
+    )]
     NotFound { start: PathBuf },
     #[error("{dir} has no {MANIFEST_FILE}; run `skillpm init --project {dir}` to create one")]
     NotAProject { dir: PathBuf },
@@ -93,6 +95,9 @@ mod tests {
             find_project(outer, Some(Path::new("a"))),
             Err(ProjectError::NotAProject { .. })
         ));
-        assert_eq!(find_project(outer, Some(Path::new("a/b"))).unwrap().root, inner);
+        assert_eq!(
+            find_project(outer, Some(Path::new("a/b"))).unwrap().root,
+            inner
+        );
     }
 }

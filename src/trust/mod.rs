@@ -28,7 +28,9 @@ pub use rotation::{Rotation, verify_rotation};
 
 #[derive(Debug, thiserror::Error)]
 pub enum TrustError {
-    #[error("{text:?} is not a minisign public key ({reason}); a key looks like `RWQ…` (56 base64 characters)")]
+    #[error(
+        "{text:?} is not a minisign public key ({reason}); a key looks like `RWQ…` (56 base64 characters)"
+    )]
     BadKey { text: String, reason: String },
     #[error("{what} is not a minisign signature: {reason}")]
     BadSignatureFile { what: String, reason: String },
@@ -182,7 +184,8 @@ fn decode_signature(what: &str, text: &str) -> Result<SignatureFile, TrustError>
     };
     let signature_box =
         minisign::SignatureBox::from_string(text).map_err(|e| bad(e.to_string()))?;
-    let key_id = KeyId::from_slice(signature_box.keynum()).ok_or_else(|| bad("bad key id".into()))?;
+    let key_id =
+        KeyId::from_slice(signature_box.keynum()).ok_or_else(|| bad("bad key id".into()))?;
     let verify = minisign_verify::Signature::decode(text).map_err(|e| bad(e.to_string()))?;
     Ok(SignatureFile {
         verify,
@@ -325,7 +328,14 @@ mod tests {
     fn valid_signature_reports_signer_and_version() {
         let (kp, key) = keypair();
         let sig = sign(&kp, b"{}", "version=7 expires=2999-01-01T00:00:00Z");
-        let signer = verify_signed("index", b"{}", &sig, &[key.clone()], SystemTime::now()).unwrap();
+        let signer = verify_signed(
+            "index",
+            b"{}",
+            &sig,
+            std::slice::from_ref(&key),
+            SystemTime::now(),
+        )
+        .unwrap();
         assert_eq!(signer.version, 7);
         assert_eq!(signer.key, key.as_str());
         assert_eq!(signer.key_id, key.id().to_string());
@@ -338,14 +348,24 @@ mod tests {
         let (_, other) = keypair();
         let now = SystemTime::now();
         let sig = sign(&kp, b"{}", "version=1");
-        let err = verify_signed("index", b"{ }", &sig, &[key.clone()], now).unwrap_err();
+        let err =
+            verify_signed("index", b"{ }", &sig, std::slice::from_ref(&key), now).unwrap_err();
         assert!(matches!(err, TrustError::Mismatch { .. }), "{err}");
         let err = verify_signed("index", b"{}", &sig, &[other], now).unwrap_err();
         assert!(matches!(err, TrustError::UnknownKey { .. }), "{err}");
-        for comment in ["timestamp:1", "version=x", "version=1 version=2", "version=1 expires=tomorrow"] {
+        for comment in [
+            "timestamp:1",
+            "version=x",
+            "version=1 version=2",
+            "version=1 expires=tomorrow",
+        ] {
             let sig = sign(&kp, b"{}", comment);
-            let err = verify_signed("index", b"{}", &sig, &[key.clone()], now).unwrap_err();
-            assert!(matches!(err, TrustError::Comment { .. }), "{comment}: {err}");
+            let err =
+                verify_signed("index", b"{}", &sig, std::slice::from_ref(&key), now).unwrap_err();
+            assert!(
+                matches!(err, TrustError::Comment { .. }),
+                "{comment}: {err}"
+            );
             assert_eq!(err.exit(), Exit::Integrity);
         }
     }
@@ -354,7 +374,14 @@ mod tests {
     fn expiry_is_enforced() {
         let (kp, key) = keypair();
         let sig = sign(&kp, b"{}", "version=1 expires=2020-01-01T00:00:00+02:00");
-        let err = verify_signed("index", b"{}", &sig, &[key.clone()], SystemTime::now()).unwrap_err();
+        let err = verify_signed(
+            "index",
+            b"{}",
+            &sig,
+            std::slice::from_ref(&key),
+            SystemTime::now(),
+        )
+        .unwrap_err();
         assert!(matches!(err, TrustError::Expired { .. }), "{err}");
         let before = time::parse_rfc3339("2019-12-31T21:59:59Z").unwrap();
         assert!(verify_signed("index", b"{}", &sig, &[key], before).is_ok());

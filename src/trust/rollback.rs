@@ -114,7 +114,17 @@ mod tests {
         guard.check_and_record(&url, &signer(5)).unwrap();
         guard.check_and_record(&url, &signer(5)).unwrap();
         let err = guard.check_and_record(&url, &signer(4)).unwrap_err();
-        assert!(matches!(err, TrustError::Rollback { expected: 5, actual: 4, .. }), "{err}");
+        assert!(
+            matches!(
+                err,
+                TrustError::Rollback {
+                    expected: 5,
+                    actual: 4,
+                    ..
+                }
+            ),
+            "{err}"
+        );
         guard.check_and_record(&url, &signer(9)).unwrap();
         assert_eq!(guard.highest(&url), Some(9));
         // Each index URL has its own history.

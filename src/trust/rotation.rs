@@ -38,9 +38,12 @@ pub fn verify_rotation(
     let exact = verify_bytes(&what, new.as_str().as_bytes(), signature, pinned);
     let old = match exact {
         Ok(old) => old,
-        Err(TrustError::Mismatch { .. }) => {
-            verify_bytes(&what, format!("{}\n", new.as_str()).as_bytes(), signature, pinned)?
-        }
+        Err(TrustError::Mismatch { .. }) => verify_bytes(
+            &what,
+            format!("{}\n", new.as_str()).as_bytes(),
+            signature,
+            pinned,
+        )?,
         Err(e) => return Err(e),
     };
     Ok(Rotation {
@@ -63,13 +66,16 @@ mod tests {
         let pinned = vec![PinnedKey::parse(&old.pk.to_base64()).unwrap()];
         let new_text = new.pk.to_base64();
         let sign = |kp: &minisign::KeyPair, msg: &[u8]| {
-            minisign::sign(Some(&kp.pk), &kp.sk, msg, None, None).unwrap().into_string()
+            minisign::sign(Some(&kp.pk), &kp.sk, msg, None, None)
+                .unwrap()
+                .into_string()
         };
         let ok = verify_rotation(&pinned, &new_text, &sign(&old, new_text.as_bytes())).unwrap();
         assert_eq!(ok.new_key, new_text);
         let with_newline = format!("{new_text}\n");
         assert!(verify_rotation(&pinned, &new_text, &sign(&old, with_newline.as_bytes())).is_ok());
-        let err = verify_rotation(&pinned, &new_text, &sign(&stranger, new_text.as_bytes())).unwrap_err();
+        let err =
+            verify_rotation(&pinned, &new_text, &sign(&stranger, new_text.as_bytes())).unwrap_err();
         assert!(matches!(err, TrustError::UnknownKey { .. }), "{err}");
         let err = verify_rotation(&pinned, &new_text, &sign(&old, b"something else")).unwrap_err();
         assert!(matches!(err, TrustError::Mismatch { .. }), "{err}");

@@ -40,7 +40,11 @@ impl TestKey {
         let bytes = self.sk.to_bytes();
         let seed = &bytes[62..94];
         let pair = Ed25519KeyPair::from_seed_unchecked(seed).expect("seed");
-        assert_eq!(pair.public_key().as_ref(), &bytes[94..126], "secret key layout changed");
+        assert_eq!(
+            pair.public_key().as_ref(),
+            &bytes[94..126],
+            "secret key layout changed"
+        );
         let signature = pair.sign(data);
         let mut line = b"Ed".to_vec();
         line.extend_from_slice(self.pk.keynum());
@@ -61,7 +65,11 @@ pub fn base64(bytes: &[u8]) -> String {
     const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let mut out = String::new();
     for chunk in bytes.chunks(3) {
-        let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
         let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
         for i in 0..4 {
             if i <= chunk.len() {

@@ -70,7 +70,8 @@ impl SkillFiles {
             self.name, self.description, self.name
         );
         self.files.retain(|(p, _, _)| p != "SKILL.md");
-        self.files.insert(0, ("SKILL.md".into(), md.into_bytes(), false));
+        self.files
+            .insert(0, ("SKILL.md".into(), md.into_bytes(), false));
     }
 
     pub fn paths(&self) -> Vec<String> {
@@ -89,7 +90,8 @@ impl SkillFiles {
             header.set_mode(if *exec { 0o755 } else { 0o644 });
             header.set_mtime(1_700_000_000);
             header.set_entry_type(tar::EntryType::Regular);
-            tar.append_data(&mut header, path, content.as_slice()).unwrap();
+            tar.append_data(&mut header, path, content.as_slice())
+                .unwrap();
         }
         tar.into_inner().unwrap().finish().unwrap()
     }

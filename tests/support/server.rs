@@ -59,7 +59,9 @@ pub struct Logged {
 
 impl Logged {
     pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers.get(&name.to_ascii_lowercase()).map(String::as_str)
+        self.headers
+            .get(&name.to_ascii_lowercase())
+            .map(String::as_str)
     }
 }
 
@@ -104,7 +106,9 @@ impl TestServer {
         let std_listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind loopback");
         std_listener.set_nonblocking(true).unwrap();
         let addr = std_listener.local_addr().unwrap();
-        let app = axum::Router::new().fallback(handle).with_state(shared.clone());
+        let app = axum::Router::new()
+            .fallback(handle)
+            .with_state(shared.clone());
         runtime.spawn(async move {
             let listener = tokio::net::TcpListener::from_std(std_listener).expect("listener");
             let _ = axum::serve(listener, app).await;
@@ -133,7 +137,11 @@ impl TestServer {
     /// Applies `fault` to the next request for `path` only (queued in order).
     pub fn fault(&self, path: &str, fault: Fault) {
         let mut faults = self.shared.faults.lock().unwrap();
-        faults.once.entry(path.to_owned()).or_default().push_back(fault);
+        faults
+            .once
+            .entry(path.to_owned())
+            .or_default()
+            .push_back(fault);
     }
 
     /// Applies `fault` to every request for `path` until cleared.
@@ -228,14 +236,19 @@ fn status(code: u16) -> Response {
 
 fn respond(shared: &Shared, path: &str, headers: &HeaderMap, fault: Option<Fault>) -> Response {
     if let Some(token) = shared.require_token.lock().unwrap().clone() {
-        let sent = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok());
+        let sent = headers
+            .get(header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok());
         if sent != Some(&format!("Bearer {token}")) {
             return status(401);
         }
     }
     match &fault {
         Some(Fault::Status(code)) => return status(*code),
-        Some(Fault::RetryAfter { status: code, after }) => {
+        Some(Fault::RetryAfter {
+            status: code,
+            after,
+        }) => {
             let mut r = status(*code);
             r.headers_mut()
                 .insert(header::RETRY_AFTER, HeaderValue::from_str(after).unwrap());
@@ -260,7 +273,11 @@ fn respond(shared: &Shared, path: &str, headers: &HeaderMap, fault: Option<Fault
         },
     };
     let etag = format!("\"{}\"", &hex::encode(sha2::Sha256::digest(&content))[..16]);
-    if headers.get(header::IF_NONE_MATCH).and_then(|v| v.to_str().ok()) == Some(etag.as_str()) {
+    if headers
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        == Some(etag.as_str())
+    {
         let mut r = status(304);
         r.headers_mut()
             .insert(header::ETAG, HeaderValue::from_str(&etag).unwrap());
@@ -274,11 +291,17 @@ fn respond(shared: &Shared, path: &str, headers: &HeaderMap, fault: Option<Fault
                 Ok(head),
                 Err(std::io::Error::other("connection dropped by fault")),
             ];
-            (Body::from_stream(futures_util::stream::iter(chunks)), length as u64)
+            (
+                Body::from_stream(futures_util::stream::iter(chunks)),
+                length as u64,
+            )
         }
         Some(Fault::WrongLength { claimed }) => {
             let chunks: Vec<Result<Bytes, std::io::Error>> = vec![Ok(Bytes::from(content))];
-            (Body::from_stream(futures_util::stream::iter(chunks)), claimed)
+            (
+                Body::from_stream(futures_util::stream::iter(chunks)),
+                claimed,
+            )
         }
         Some(Fault::SlowBody { keep, pause }) => {
             let keep = keep.min(length);
@@ -304,12 +327,17 @@ fn respond(shared: &Shared, path: &str, headers: &HeaderMap, fault: Option<Fault
     let mut r = Response::new(body);
     let h = r.headers_mut();
     h.insert(header::CONTENT_LENGTH, HeaderValue::from(claimed));
-    h.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type(path)));
+    h.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static(content_type(path)),
+    );
     h.insert(header::ETAG, HeaderValue::from_str(&etag).unwrap());
     h.insert(
         header::LAST_MODIFIED,
-        HeaderValue::from_str(&httpdate::fmt_http_date(SystemTime::UNIX_EPOCH + Duration::from_secs(1_700_000_000)))
-            .unwrap(),
+        HeaderValue::from_str(&httpdate::fmt_http_date(
+            SystemTime::UNIX_EPOCH + Duration::from_secs(1_700_000_000),
+        ))
+        .unwrap(),
     );
     r
 }
