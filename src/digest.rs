@@ -208,7 +208,7 @@ impl TreeHasher {
 }
 
 /// One regular file of a tree on disk, as the tree digest sees it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct TreeFile {
     /// Relative path with `/` separators.
     pub path: String,
@@ -218,7 +218,7 @@ pub struct TreeFile {
 }
 
 /// A skill tree on disk, hashed: its digest and every file in path order.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct HashedTree {
     pub digest: Digest,
     pub files: Vec<TreeFile>,

@@ -4,16 +4,24 @@
 //! approve → link. Each module below does one step; `ops` glues them into
 //! commands and `cli` parses arguments and prints.
 
+pub mod approve;
 pub mod atomic_file;
 pub mod cache;
 pub mod cli;
 pub mod digest;
 pub mod error;
 pub mod fetch;
+pub mod fsutil;
+pub mod git;
 pub mod index;
+pub mod link;
 pub mod ops;
 pub mod project;
+pub mod publish;
+pub mod roots;
 pub mod skill;
 pub mod source;
+pub mod store;
 pub mod trust;
 pub mod ui;
+pub mod unpack;

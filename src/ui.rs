@@ -105,6 +105,26 @@ impl Ui {
         bar
     }
 
+    /// Lets the person pick several of `options` (type to filter); refuses
+    /// when it cannot be asked, naming `flag`.
+    pub fn pick_many(
+        &self,
+        prompt: &str,
+        options: Vec<String>,
+        flag: &str,
+    ) -> Result<Vec<String>, OpError> {
+        if !self.interactive {
+            return Err(OpError::new(
+                Exit::Usage,
+                format!("nothing to choose from without a terminal: {flag}"),
+            ));
+        }
+        inquire::MultiSelect::new(prompt, options)
+            .with_page_size(15)
+            .prompt()
+            .map_err(|e| OpError::new(Exit::Usage, format!("selection cancelled ({e}); {flag}")))
+    }
+
     /// Asks a yes/no question; refuses when it cannot be asked, naming `flag`.
     pub fn confirm(&self, prompt: &str, flag: &str) -> Result<bool, OpError> {
         if !self.interactive {
@@ -115,10 +135,9 @@ impl Ui {
                 ),
             ));
         }
-        dialoguer::Confirm::new()
-            .with_prompt(prompt)
-            .default(false)
-            .interact()
+        inquire::Confirm::new(prompt)
+            .with_default(false)
+            .prompt()
             .map_err(|e| OpError::new(Exit::Approval, format!("prompt failed: {e}; pass `{flag}`")))
     }
 }

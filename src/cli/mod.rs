@@ -49,12 +49,38 @@ pub enum Command {
     List(ListArgs),
     /// Load one skill by name, as an agent's skill tool does.
     Show(ShowArgs),
+    /// Build a static registry site (both discovery paths, archives, signature).
+    // `--version N` is the index version here, not skillpm's own version.
+    #[command(disable_version_flag = true)]
+    Publish(publish::PublishArgs),
+    /// Create a minisign key pair for signing published indexes.
+    Keygen(publish::KeygenArgs),
+    /// Inspect and maintain the cache of stored skills.
+    Cache(cache::CacheArgs),
     /// Create a commented skills.toml here (or in --project DIR).
     Init(InitArgs),
     /// Manage the registries skills come from.
     Source(SourceArgs),
     /// Find skills in the project's registries.
     Search(SearchArgs),
+    /// Resolve, verify, approve and link skills; record them in skills.toml and skills.lock.
+    Add(lifecycle::AddArgs),
+    /// Make the skill folders match skills.lock exactly.
+    Install(lifecycle::InstallArgs),
+    /// Re-resolve skills, show what changed, and ask for approval.
+    Update(lifecycle::UpdateArgs),
+    /// Report skills whose source offers newer content (never changes anything).
+    Outdated,
+    /// Remove skills from the project and unlink them.
+    Remove(lifecycle::NamesArgs),
+    /// Approve skills whose locked content is not approved yet.
+    Approve(lifecycle::ApproveArgs),
+    /// Unlink skills without forgetting them.
+    Disable(lifecycle::NamesArgs),
+    /// Link disabled skills again.
+    Enable(lifecycle::NamesArgs),
+    /// Re-hash every linked skill against skills.lock; exit 3 on drift.
+    Verify,
 }
 
 #[derive(Debug, clap::Args)]
@@ -77,7 +103,10 @@ pub struct ShowArgs {
     pub name: String,
 }
 
+mod cache;
 mod exit;
+pub mod lifecycle;
+pub mod publish;
 mod run;
 pub mod source;
 

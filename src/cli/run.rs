@@ -5,8 +5,8 @@ use std::io::Write;
 use anyhow::Context as _;
 
 use super::{Cli, Command};
-use crate::error::{Exit, OpError};
-use crate::ops::{self, Context, Report};
+use crate::error::Exit;
+use crate::ops::{self, Context, Report, lifecycle};
 use crate::ui::Ui;
 
 pub fn run(cli: Cli) -> anyhow::Result<Exit> {
@@ -18,9 +18,73 @@ pub fn run(cli: Cli) -> anyhow::Result<Exit> {
     ctx.offline = g.offline;
 
     match cli.command {
-        Command::Check(_) | Command::List(_) | Command::Show(_) => {
-            Err(OpError::new(Exit::Other, "this command is not built yet").into())
+        Command::Check(args) => {
+            let opts = ops::check::CheckOptions { paths: args.paths };
+            let report = ops::check::check(&ctx, &opts)?;
+            emit(&ctx, &report, report.exit())
         }
+        Command::List(args) => {
+            let in_project =
+                crate::project::find_project(&ctx.cwd, ctx.project.as_deref()).is_ok();
+            if args.all || !in_project {
+                let opts = ops::discover::ListOptions { all: true };
+                emit(&ctx, &ops::discover::list(&ctx, &opts)?, Exit::Success)
+            } else {
+                emit(&ctx, &lifecycle::list(&ctx)?, Exit::Success)
+            }
+        }
+        Command::Add(a) => {
+            let opts = lifecycle::AddOptions {
+                source: a.source,
+                names: a.names,
+                all: a.all,
+                yes: a.yes,
+                git_ref: a.git_ref,
+            };
+            emit(&ctx, &lifecycle::add(&ctx, &opts)?, Exit::Success)
+        }
+        Command::Install(a) => {
+            let opts = lifecycle::InstallOptions {
+                mode: a.mode(),
+                yes: a.yes,
+            };
+            emit(&ctx, &lifecycle::install(&ctx, &opts)?, Exit::Success)
+        }
+        Command::Update(a) => {
+            let opts = lifecycle::UpdateOptions {
+                names: a.names,
+                yes: a.yes,
+            };
+            emit(&ctx, &lifecycle::update(&ctx, &opts)?, Exit::Success)
+        }
+        Command::Outdated => emit(&ctx, &lifecycle::outdated(&ctx)?, Exit::Success),
+        Command::Remove(a) => emit(&ctx, &lifecycle::remove(&ctx, &a.names)?, Exit::Success),
+        Command::Approve(a) => {
+            let opts = lifecycle::ApproveOptions {
+                names: a.names,
+                yes: a.yes,
+            };
+            emit(&ctx, &lifecycle::approve(&ctx, &opts)?, Exit::Success)
+        }
+        Command::Disable(a) => emit(&ctx, &lifecycle::disable(&ctx, &a.names)?, Exit::Success),
+        Command::Enable(a) => emit(&ctx, &lifecycle::enable(&ctx, &a.names)?, Exit::Success),
+        Command::Verify => {
+            let report = lifecycle::verify(&ctx)?;
+            emit(&ctx, &report, report.exit())
+        }
+        Command::Show(args) => {
+            let opts = ops::show::ShowOptions { name: args.name };
+            emit(&ctx, &ops::show::show(&ctx, &opts)?, Exit::Success)
+        }
+        Command::Publish(args) => {
+            let report = crate::ops::publish::publish(&ctx, &args.options())?;
+            emit(&ctx, &report, Exit::Success)
+        }
+        Command::Keygen(args) => {
+            let report = crate::ops::publish::keygen(&ctx, &args.options())?;
+            emit(&ctx, &report, Exit::Success)
+        }
+        Command::Cache(args) => super::cache::run(&ctx, args),
         Command::Init(_) => emit(&ctx, &ops::init::init(&ctx)?, Exit::Success),
         Command::Source(args) => super::source::run_source(&ctx, args),
         Command::Search(args) => {

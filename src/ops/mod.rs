@@ -2,11 +2,18 @@
 //! parses argv (that is `cli`) and nothing here prints a report (`cli` renders
 //! what these functions return); progress and prompts go through `ctx.ui`.
 
+pub mod cache;
 pub mod init;
+pub mod lifecycle;
 pub mod search;
 pub mod source;
 
 use std::path::PathBuf;
+
+pub mod check;
+pub mod discover;
+pub mod publish;
+pub mod show;
 
 use crate::ui::Ui;
 

@@ -159,7 +159,7 @@ pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
 /// How a source's location is written into skills.toml: URLs as given; a
 /// path relative to the project root when it lies inside the project (so the
 /// file works on every clone), absolute otherwise.
-fn manifest_url(text: &str, cwd: &Path, project_root: &Path) -> anyhow::Result<String> {
+pub(crate) fn manifest_url(text: &str, cwd: &Path, project_root: &Path) -> anyhow::Result<String> {
     let spec = SourceSpec::parse(text, cwd)?;
     let is_plain_path = !text.contains("://") && !matches!(spec, SourceSpec::Git(_));
     if !is_plain_path {

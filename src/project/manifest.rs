@@ -130,6 +130,17 @@ pub struct SkillDecl {
     /// Free text the user asked for (informational; identity is the digest).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub version: Option<String>,
+    /// `false` after `skillpm disable`: kept in the lock, linked nowhere.
+    #[serde(default = "enabled_default", skip_serializing_if = "is_enabled")]
+    pub enabled: bool,
+}
+
+fn enabled_default() -> bool {
+    true
+}
+
+fn is_enabled(enabled: &bool) -> bool {
+    *enabled
 }
 
 /// `[agent.<name>]`: which skills an agent gets (`allow` empty = all, then
@@ -351,6 +362,9 @@ impl Manifest {
             if let Some(v) = &decl.version {
                 inline.insert("version", v.as_str().into());
             }
+            if !decl.enabled {
+                inline.insert("enabled", false.into());
+            }
             skills.insert(name, value(inline));
             Ok(())
         })
@@ -550,6 +564,7 @@ mod tests {
             &SkillDecl {
                 source: "acme".into(),
                 version: None,
+                enabled: true,
             },
         )
         .unwrap();
@@ -596,6 +611,7 @@ mod tests {
         let orphan = SkillDecl {
             source: "nowhere".into(),
             version: None,
+            enabled: true,
         };
         assert!(m.set_skill("x", &orphan).is_err());
         assert_eq!(m.to_toml(), before);

@@ -2,7 +2,9 @@
 //! `skills.lock`), found like cargo finds `Cargo.toml`: the nearest one
 //! walking up from the working directory, unless `--project DIR` says where.
 
+pub mod lock;
 pub mod manifest;
+pub mod state;
 
 use std::path::{Path, PathBuf};
 

@@ -1,0 +1,389 @@
+//! The approval summary (DESIGN §9): everything a reviewer needs to decide
+//! whether an exact tree digest may be enabled, and on update what changed.
+//!
+//! This module only builds and renders the summary; asking the question is
+//! `ui::confirm`, and recording the answer is the lock's `approved` field.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use serde::Serialize;
+
+use crate::digest::{Digest, HashedTree};
+use crate::skill::SkillMd;
+
+/// How far the bytes are pinned by their publisher.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Trust {
+    /// The index was signed by this minisign key id, and its digest pins the artifact.
+    Signed { key: String },
+    /// An unsigned v0.2.0 index pins the artifact digest.
+    DigestPinned,
+    /// A v0.1.0 file list: no published digest; this tree is trusted on first use.
+    TrustOnFirstUse,
+    /// A git commit pins the content.
+    GitCommit { commit: String },
+    /// A local folder: only the tree digest computed here pins it.
+    LocalPath,
+}
+
+impl Trust {
+    pub fn describe(&self) -> String {
+        match self {
+            Trust::Signed { key } => format!("signed index (key {key}), artifact digest pinned"),
+            Trust::DigestPinned => "unsigned index, artifact digest pinned".into(),
+            Trust::TrustOnFirstUse => {
+                "legacy v0.1.0 index without digests: trust on first use".into()
+            }
+            Trust::GitCommit { commit } => format!("git commit {commit}"),
+            Trust::LocalPath => "local folder: pinned by the tree digest computed here".into(),
+        }
+    }
+
+    pub fn signer(&self) -> Option<&str> {
+        match self {
+            Trust::Signed { key } => Some(key),
+            _ => None,
+        }
+    }
+}
+
+/// A dependency a skill declares in `agents/openai.yaml`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Dependency {
+    /// `env_var` or `mcp`.
+    pub kind: String,
+    pub name: String,
+    /// Whether it is available here (env var set; MCP server unknown → false).
+    pub present: bool,
+}
+
+/// What changed between the approved tree and the candidate.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct TreeDiff {
+    pub added: Vec<String>,
+    pub removed: Vec<String>,
+    pub changed: Vec<String>,
+    pub executables_added: Vec<String>,
+    pub executables_removed: Vec<String>,
+}
+
+impl TreeDiff {
+    pub fn is_empty(&self) -> bool {
+        self.added.is_empty()
+            && self.removed.is_empty()
+            && self.changed.is_empty()
+            && self.executables_added.is_empty()
+            && self.executables_removed.is_empty()
+    }
+}
+
+/// Compares two hashed trees file by file.
+pub fn diff_trees(old: &HashedTree, new: &HashedTree) -> TreeDiff {
+    let old_files: BTreeMap<_, _> = old.files.iter().map(|f| (f.path.as_str(), f)).collect();
+    let new_files: BTreeMap<_, _> = new.files.iter().map(|f| (f.path.as_str(), f)).collect();
+    let mut diff = TreeDiff::default();
+    for (path, nf) in &new_files {
+        match old_files.get(path) {
+            None => diff.added.push(path.to_string()),
+            Some(of) => {
+                if of.digest != nf.digest {
+                    diff.changed.push(path.to_string());
+                }
+                if nf.executable && !of.executable {
+                    diff.executables_added.push(path.to_string());
+                }
+                if of.executable && !nf.executable {
+                    diff.executables_removed.push(path.to_string());
+                }
+            }
+        }
+        if nf.executable && !old_files.contains_key(path) {
+            diff.executables_added.push(path.to_string());
+        }
+    }
+    for path in old_files.keys() {
+        if !new_files.contains_key(path) {
+            diff.removed.push(path.to_string());
+        }
+    }
+    diff
+}
+
+/// One file of the candidate, as the reviewer sees it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FileLine {
+    pub path: String,
+    pub size: u64,
+    pub executable: bool,
+}
+
+/// The change against the previously approved version, when there is one.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Update {
+    pub approved_tree: Digest,
+    /// `None` when the old content is no longer in the store to compare.
+    pub files: Option<TreeDiff>,
+    pub allowed_tools_before: Option<String>,
+    pub signer_before: Option<String>,
+}
+
+/// The approval summary. Its JSON form is part of `--json` output of `add`,
+/// `install` and `update` (field names are stable).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Summary {
+    pub name: String,
+    pub source: String,
+    pub url: String,
+    pub trust: Trust,
+    pub artifact: Option<Digest>,
+    pub tree: Digest,
+    pub files: Vec<FileLine>,
+    pub executables: Vec<String>,
+    pub allowed_tools: Option<String>,
+    /// Frontmatter `hooks` present: commands the agent runs around tool use.
+    pub hooks: bool,
+    /// Body lines that ask the agent host to run a shell command on load.
+    pub shell_lines: Vec<String>,
+    pub dependencies: Vec<Dependency>,
+    pub update: Option<Update>,
+}
+
+/// Everything known about a candidate, gathered by the caller.
+pub struct Candidate<'a> {
+    pub name: &'a str,
+    pub source: &'a str,
+    pub url: &'a str,
+    pub trust: Trust,
+    pub artifact: Option<Digest>,
+    pub tree: &'a HashedTree,
+    pub skill: &'a SkillMd,
+    pub dependencies: Vec<Dependency>,
+    /// The approved version, when this is an update.
+    pub previous: Option<Previous<'a>>,
+}
+
+pub struct Previous<'a> {
+    pub tree: Digest,
+    pub hashed: Option<&'a HashedTree>,
+    pub skill: Option<&'a SkillMd>,
+    pub signer: Option<String>,
+}
+
+/// `allowed-tools` as one display string, or `None` when not declared.
+pub fn allowed_tools(skill: &SkillMd) -> Option<String> {
+    let tools = skill.allowed_tools();
+    (!tools.is_empty()).then(|| tools.join(" "))
+}
+
+pub fn summarize(c: &Candidate<'_>) -> Summary {
+    let allowed = allowed_tools(c.skill);
+    let update = c.previous.as_ref().map(|p| Update {
+        approved_tree: p.tree,
+        files: p.hashed.map(|old| diff_trees(old, c.tree)),
+        allowed_tools_before: p.skill.and_then(allowed_tools),
+        signer_before: p.signer.clone(),
+    });
+    Summary {
+        name: c.name.to_owned(),
+        source: c.source.to_owned(),
+        url: c.url.to_owned(),
+        trust: c.trust.clone(),
+        artifact: c.artifact,
+        tree: c.tree.digest,
+        files: c
+            .tree
+            .files
+            .iter()
+            .map(|f| FileLine {
+                path: f.path.clone(),
+                size: f.size,
+                executable: f.executable,
+            })
+            .collect(),
+        executables: c.tree.executables(),
+        allowed_tools: allowed,
+        hooks: c.skill.hooks().is_some(),
+        shell_lines: c
+            .skill
+            .shell_commands()
+            .into_iter()
+            .map(|cmd| format!("SKILL.md line {}: {}", cmd.line, cmd.command))
+            .collect(),
+        dependencies: c.dependencies.clone(),
+        update,
+    }
+}
+
+impl Summary {
+    /// The human rendering, for stderr before the question is asked.
+    pub fn render(&self, ui: &crate::ui::Ui) -> String {
+        let mut s = String::new();
+        let head = ui.paint(&self.name, "1");
+        let _ = writeln!(s, "{head}  from {} ({})", self.source, self.url);
+        let _ = writeln!(s, "  trust:       {}", self.trust.describe());
+        if let Some(a) = &self.artifact {
+            let _ = writeln!(s, "  artifact:    {a}");
+        }
+        let _ = writeln!(s, "  tree:        {}", self.tree);
+        let total: u64 = self.files.iter().map(|f| f.size).sum();
+        let _ = writeln!(s, "  files:       {} ({} bytes)", self.files.len(), total);
+        for f in &self.files {
+            let x = if f.executable { " (executable)" } else { "" };
+            let _ = writeln!(s, "    {:>9}  {}{x}", f.size, f.path);
+        }
+        let flag = |text: &str| ui.paint(text, "33");
+        if !self.executables.is_empty() {
+            let _ = writeln!(s, "  {} {}", flag("runs:"), self.executables.join(", "));
+        }
+        if let Some(tools) = &self.allowed_tools {
+            let _ = writeln!(s, "  {} {tools}", flag("allowed-tools:"));
+        }
+        if self.hooks {
+            let _ = writeln!(s, "  {} frontmatter declares hooks", flag("hooks:"));
+        }
+        for line in &self.shell_lines {
+            let _ = writeln!(s, "  {} {line}", flag("shell on load:"));
+        }
+        for d in &self.dependencies {
+            let state = if d.present { "present" } else { "MISSING here" };
+            let _ = writeln!(s, "  needs {} {} ({state})", d.kind, d.name);
+        }
+        if let Some(u) = &self.update {
+            let _ = writeln!(s, "  update from approved {}", u.approved_tree);
+            match &u.files {
+                Some(d) if d.is_empty() => {
+                    let _ = writeln!(s, "    no file changes");
+                }
+                Some(d) => {
+                    for p in &d.added {
+                        let _ = writeln!(s, "    + {p}");
+                    }
+                    for p in &d.removed {
+                        let _ = writeln!(s, "    - {p}");
+                    }
+                    for p in &d.changed {
+                        let _ = writeln!(s, "    ~ {p}");
+                    }
+                    for p in &d.executables_added {
+                        let _ = writeln!(s, "    {} {p}", flag("now executable:"));
+                    }
+                    for p in &d.executables_removed {
+                        let _ = writeln!(s, "    no longer executable: {p}");
+                    }
+                }
+                None => {
+                    let _ = writeln!(
+                        s,
+                        "    (approved content not in the cache: file diff unavailable)"
+                    );
+                }
+            }
+            if u.allowed_tools_before != self.allowed_tools {
+                let _ = writeln!(
+                    s,
+                    "    {} {} -> {}",
+                    flag("allowed-tools changed:"),
+                    u.allowed_tools_before.as_deref().unwrap_or("(none)"),
+                    self.allowed_tools.as_deref().unwrap_or("(none)")
+                );
+            }
+            if u.signer_before.as_deref() != self.trust.signer() {
+                let _ = writeln!(
+                    s,
+                    "    {} {} -> {}",
+                    flag("signer changed:"),
+                    u.signer_before.as_deref().unwrap_or("(unsigned)"),
+                    self.trust.signer().unwrap_or("(unsigned)")
+                );
+            }
+        }
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::digest::TreeFile;
+
+    fn file(path: &str, content: &[u8], executable: bool) -> TreeFile {
+        TreeFile {
+            path: path.into(),
+            size: content.len() as u64,
+            digest: Digest::of_bytes(content),
+            executable,
+        }
+    }
+
+    fn tree(files: Vec<TreeFile>) -> HashedTree {
+        let mut h = crate::digest::TreeHasher::new();
+        for f in &files {
+            h.add(f.path.clone(), f.digest);
+        }
+        HashedTree {
+            digest: h.finish(),
+            files,
+        }
+    }
+
+    #[test]
+    fn diff_reports_added_removed_changed_and_executable_bits() {
+        let old = tree(vec![
+            file("SKILL.md", b"a", false),
+            file("scripts/run.sh", b"x", false),
+            file("gone.txt", b"g", false),
+        ]);
+        let new = tree(vec![
+            file("SKILL.md", b"b", false),
+            file("scripts/run.sh", b"x", true),
+            file("scripts/new.sh", b"n", true),
+        ]);
+        let d = diff_trees(&old, &new);
+        assert_eq!(d.added, ["scripts/new.sh"]);
+        assert_eq!(d.removed, ["gone.txt"]);
+        assert_eq!(d.changed, ["SKILL.md"]);
+        assert_eq!(d.executables_added, ["scripts/new.sh", "scripts/run.sh"]);
+        assert!(diff_trees(&new, &new).is_empty());
+    }
+
+    #[test]
+    fn summary_flags_what_runs_or_reaches_out() {
+        let skill = crate::skill::parse_skill_md(
+            "---\nname: deploy\ndescription: Ship it\nallowed-tools: Bash(git:*) Read\nhooks:\n  PreToolUse: []\n---\nRun this:\n!`git status`\nplain text\n",
+        )
+        .unwrap();
+        let t = tree(vec![
+            file("SKILL.md", b"a", false),
+            file("run.sh", b"r", true),
+        ]);
+        let s = summarize(&Candidate {
+            name: "deploy",
+            source: "acme",
+            url: "https://x/index.json",
+            trust: Trust::Signed { key: "ABCD".into() },
+            artifact: None,
+            tree: &t,
+            skill: &skill,
+            dependencies: vec![Dependency {
+                kind: "env_var".into(),
+                name: "DEPLOY_TOKEN".into(),
+                present: false,
+            }],
+            previous: None,
+        });
+        assert_eq!(s.allowed_tools.as_deref(), Some("Bash(git:*) Read"));
+        assert!(s.hooks);
+        assert_eq!(s.shell_lines.len(), 1, "{:?}", s.shell_lines);
+        assert!(
+            s.shell_lines[0].ends_with("git status"),
+            "{:?}",
+            s.shell_lines
+        );
+        assert_eq!(s.executables, ["run.sh"]);
+        let text = s.render(&crate::ui::Ui::silent());
+        assert!(text.contains("DEPLOY_TOKEN (MISSING here)"), "{text}");
+        assert!(text.contains("shell on load: SKILL.md line"), "{text}");
+    }
+}

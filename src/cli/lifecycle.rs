@@ -1,0 +1,75 @@
+//! Arguments of the project lifecycle commands.
+
+use crate::ops::lifecycle::InstallMode;
+
+#[derive(Debug, clap::Args)]
+pub struct AddArgs {
+    /// Skills to add. A URL, path or git spec in first position is taken as
+    /// the source (`skillpm add github:owner/repo pdf`).
+    #[arg(value_name = "NAME")]
+    pub names: Vec<String>,
+    /// A declared source name, or a URL, path or git spec (declared as a new source).
+    #[arg(long, value_name = "NAME|URL|PATH")]
+    pub source: Option<String>,
+    /// Add every skill the source offers.
+    #[arg(long)]
+    pub all: bool,
+    /// Branch, tag or commit for a git source.
+    #[arg(long = "ref", value_name = "REF")]
+    pub git_ref: Option<String>,
+    /// Approve what the summary shows without asking.
+    #[arg(short, long)]
+    pub yes: bool,
+}
+
+#[derive(Debug, clap::Args)]
+#[group(multiple = false)]
+pub struct InstallArgs {
+    /// Never write skills.lock; fail (exit 6) if it would change.
+    #[arg(long)]
+    pub locked: bool,
+    /// --locked, and no network: everything must already be cached.
+    #[arg(long)]
+    pub frozen: bool,
+    /// Approve unapproved lock entries without asking.
+    #[arg(short, long)]
+    pub yes: bool,
+}
+
+impl InstallArgs {
+    pub fn mode(&self) -> InstallMode {
+        if self.frozen {
+            InstallMode::Frozen
+        } else if self.locked {
+            InstallMode::Locked
+        } else {
+            InstallMode::Normal
+        }
+    }
+}
+
+#[derive(Debug, clap::Args)]
+pub struct UpdateArgs {
+    /// Skills to update (all when none is named).
+    #[arg(value_name = "NAME")]
+    pub names: Vec<String>,
+    /// Approve the changes shown without asking.
+    #[arg(short, long)]
+    pub yes: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct NamesArgs {
+    #[arg(required = true, value_name = "NAME")]
+    pub names: Vec<String>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ApproveArgs {
+    /// Skills to approve (every pending one when none is named).
+    #[arg(value_name = "NAME")]
+    pub names: Vec<String>,
+    /// Approve what the summary shows without asking.
+    #[arg(short, long)]
+    pub yes: bool,
+}

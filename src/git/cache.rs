@@ -1,0 +1,109 @@
+//! The git cache: one bare repository per remote URL under `<cache>/git/`,
+//! each guarded by a file lock so concurrent skillpm runs never write the
+//! same repository at once.
+//!
+//! ```text
+//! <cache>/git/repos/<key>.git/   bare repository (objects, refs mirrored from the remote)
+//! <cache>/git/repos/<key>.lock   held exclusively while a run uses that repository
+//! ```
+//! `<key>` is the first 32 hex digits of sha256(URL). A repository is created
+//! under a temporary name and renamed into place, so a killed run never
+//! leaves a half-initialised one behind.
+
+use std::fs::{File, OpenOptions};
+use std::path::{Path, PathBuf};
+
+use super::GitError;
+use crate::digest::Digest;
+use crate::fsutil::unique_suffix;
+
+/// A cache repository, locked for as long as this value lives.
+pub(crate) struct CachedRepo {
+    pub(crate) repo: gix::Repository,
+    pub(crate) path: PathBuf,
+    _lock: File,
+}
+
+/// The cache folder for `url` inside `git_dir` (`<cache>/git`).
+pub(crate) fn repo_path(git_dir: &Path, url: &str) -> PathBuf {
+    let key = Digest::of_bytes(url.as_bytes()).hex();
+    git_dir.join("repos").join(format!("{}.git", &key[..32]))
+}
+
+/// Opens (creating when `create`) the cache repository for `url`, waiting
+/// for other runs that hold it. `Ok(None)`: it does not exist and `create`
+/// is false (the `--offline` case).
+pub(crate) fn open_locked(
+    git_dir: &Path,
+    url: &str,
+    create: bool,
+) -> Result<Option<CachedRepo>, GitError> {
+    let path = repo_path(git_dir, url);
+    let repos = path
+        .parent()
+        .map(Path::to_owned)
+        .unwrap_or_else(|| git_dir.to_owned());
+    if !create && !path.exists() {
+        return Ok(None);
+    }
+    std::fs::create_dir_all(&repos).map_err(GitError::io("create the folder", &repos))?;
+    let lock_path = path.with_extension("lock");
+    let lock = OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&lock_path)
+        .map_err(GitError::io("open the lock file", &lock_path))?;
+    lock.lock().map_err(GitError::io("lock", &lock_path))?;
+
+    if !path.exists() {
+        if !create {
+            return Ok(None);
+        }
+        init_bare(&path)?;
+    }
+    let repo = match open(&path) {
+        Ok(repo) => repo,
+        Err(first) if create => {
+            // A repository this cache cannot open is useless; the cache is
+            // ours to rebuild (we hold its lock).
+            std::fs::remove_dir_all(&path)
+                .map_err(GitError::io("remove the broken cache", &path))?;
+            init_bare(&path)?;
+            open(&path).map_err(|_| first)?
+        }
+        Err(e) => return Err(e),
+    };
+    Ok(Some(CachedRepo {
+        repo,
+        path,
+        _lock: lock,
+    }))
+}
+
+fn init_bare(path: &Path) -> Result<(), GitError> {
+    let staging = path.with_extension(format!("tmp-{}", unique_suffix()));
+    let result = gix::init_bare(&staging)
+        .map_err(|e| GitError::Cache {
+            path: staging.clone(),
+            message: format!("cannot create a repository: {e}"),
+        })
+        .and_then(|_| {
+            std::fs::rename(&staging, path).map_err(GitError::io("move into place", path))
+        });
+    if result.is_err() {
+        let _ = std::fs::remove_dir_all(&staging);
+    }
+    result
+}
+
+/// Opens the cache repository with the user's git configuration (system and
+/// global: credential helpers, `url.<base>.insteadOf`, proxies, SSH command),
+/// which is how private repositories authenticate. skillpm stores no
+/// credentials of its own.
+fn open(path: &Path) -> Result<gix::Repository, GitError> {
+    gix::open(path).map_err(|e| GitError::Cache {
+        path: path.to_owned(),
+        message: format!("cannot open the repository: {e}"),
+    })
+}

@@ -1,0 +1,616 @@
+//! The GitHub fast path: resolve a ref with one API call and download the
+//! commit's tar.gz instead of cloning.
+//!
+//! - `GET {api}/repos/{owner}/{repo}/commits/{ref}` with
+//!   `Accept: application/vnd.github.sha` answers the commit id as text.
+//! - `GET {archive}/{owner}/{repo}/tar.gz/{sha}` is the tree at that commit,
+//!   inside one wrapper folder (`<repo>-<sha>/`), with the commit id in the
+//!   pax global header (`git archive` writes it there): a different id is an
+//!   integrity failure.
+//!
+//! Base URLs come from `SKILLPM_GITHUB_API_URL` / `SKILLPM_GITHUB_ARCHIVE_URL`
+//! (tests point them at loopback). The token (`$GITHUB_TOKEN`, or the
+//! source's `token-env`) is sent only to those two origins: redirects are
+//! followed by hand and lose the token when they leave them. The git
+//! fallback never sees it (git credentials come from git's own helpers).
+//!
+//! Caveat, documented for users: an archive honours `.gitattributes`
+//! `export-ignore`/`export-subst`, so a skill using them has a different tree
+//! digest than the same commit cloned. Skills rarely do.
+
+use std::cell::Cell;
+use std::collections::HashSet;
+use std::io::{self, Read};
+use std::path::Path;
+use std::rc::Rc;
+use std::time::Duration;
+
+use reqwest::blocking::{Client, Response};
+use reqwest::header::{ACCEPT, AUTHORIZATION, HeaderValue, LOCATION, USER_AGENT};
+
+use super::GitError;
+use super::names::check_segment;
+use super::spec::is_full_sha;
+use super::writer::{CheckoutLimits, Claim, SkipReason, SkippedEntry, TreeWriter, join};
+use crate::skill::printable;
+
+pub const DEFAULT_API_URL: &str = "https://api.github.com";
+pub const DEFAULT_ARCHIVE_URL: &str = "https://codeload.github.com";
+pub const DEFAULT_GIT_URL: &str = "https://github.com";
+pub const API_URL_ENV: &str = "SKILLPM_GITHUB_API_URL";
+pub const ARCHIVE_URL_ENV: &str = "SKILLPM_GITHUB_ARCHIVE_URL";
+pub const GIT_URL_ENV: &str = "SKILLPM_GITHUB_GIT_URL";
+pub const DEFAULT_TOKEN_ENV: &str = "GITHUB_TOKEN";
+
+const MAX_REDIRECTS: usize = 5;
+
+/// How to reach GitHub for the fast path.
+#[derive(Clone, PartialEq, Eq)]
+pub struct GitHubOptions {
+    /// Use the API and archives at all (false: always clone).
+    pub fast_path: bool,
+    pub api_url: String,
+    pub archive_url: String,
+    /// Where `<owner>/<repo>.git` is cloned from when the fast path is off
+    /// or falls back.
+    pub git_url: String,
+    /// Clone when the fast path fails for a reason cloning may not share
+    /// (unreachable, rate-limited, server error). On by default only with
+    /// GitHub's own API and archive hosts: a mirror or test setup must not
+    /// silently reach somewhere else.
+    pub clone_fallback: bool,
+    /// Name of the environment variable the token came from (for messages).
+    pub token_env: String,
+    /// The token, read from `token_env` when the options were made. Kept in
+    /// memory only, sent only to the two origins above, never printed.
+    pub token: Option<String>,
+}
+
+impl std::fmt::Debug for GitHubOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GitHubOptions")
+            .field("fast_path", &self.fast_path)
+            .field("api_url", &self.api_url)
+            .field("archive_url", &self.archive_url)
+            .field("git_url", &self.git_url)
+            .field("clone_fallback", &self.clone_fallback)
+            .field("token_env", &self.token_env)
+            .field("token", &self.token.as_ref().map(|_| "<redacted>"))
+            .finish()
+    }
+}
+
+impl Default for GitHubOptions {
+    /// GitHub's own bases, no token.
+    fn default() -> Self {
+        GitHubOptions {
+            fast_path: true,
+            api_url: DEFAULT_API_URL.to_owned(),
+            archive_url: DEFAULT_ARCHIVE_URL.to_owned(),
+            git_url: DEFAULT_GIT_URL.to_owned(),
+            clone_fallback: true,
+            token_env: DEFAULT_TOKEN_ENV.to_owned(),
+            token: None,
+        }
+    }
+}
+
+impl GitHubOptions {
+    /// Base URLs from `SKILLPM_GITHUB_API_URL`, `SKILLPM_GITHUB_ARCHIVE_URL`
+    /// and `SKILLPM_GITHUB_GIT_URL` when set, and the token from `token_env`
+    /// (a source's `token-env`; `None`: `GITHUB_TOKEN`).
+    pub fn from_env(token_env: Option<&str>) -> Self {
+        let var = |name: &str| {
+            std::env::var(name)
+                .ok()
+                .map(|v| v.trim().trim_end_matches('/').to_owned())
+                .filter(|v| !v.is_empty())
+        };
+        let token_env = token_env.unwrap_or(DEFAULT_TOKEN_ENV).to_owned();
+        let api_url = var(API_URL_ENV).unwrap_or_else(|| DEFAULT_API_URL.to_owned());
+        let archive_url = var(ARCHIVE_URL_ENV).unwrap_or_else(|| DEFAULT_ARCHIVE_URL.to_owned());
+        GitHubOptions {
+            fast_path: true,
+            clone_fallback: api_url == DEFAULT_API_URL && archive_url == DEFAULT_ARCHIVE_URL,
+            api_url,
+            archive_url,
+            git_url: var(GIT_URL_ENV).unwrap_or_else(|| DEFAULT_GIT_URL.to_owned()),
+            token: var(&token_env),
+            token_env,
+        }
+    }
+
+    /// The URL git clones `owner/name` from.
+    pub fn clone_url(&self, owner: &str, name: &str) -> String {
+        format!("{}/{owner}/{name}.git", self.git_url.trim_end_matches('/'))
+    }
+}
+
+/// One GitHub repository and the HTTP client that talks to it.
+pub(crate) struct GitHub<'a> {
+    owner: &'a str,
+    name: &'a str,
+    options: &'a GitHubOptions,
+    client: Client,
+    token: Option<String>,
+    /// Origins the token may be sent to.
+    trusted: Vec<url::Origin>,
+}
+
+impl<'a> GitHub<'a> {
+    pub(crate) fn new(
+        owner: &'a str,
+        name: &'a str,
+        options: &'a GitHubOptions,
+    ) -> Result<Self, GitError> {
+        let base = |s: &str| {
+            url::Url::parse(s).map_err(|e| GitError::Spec {
+                input: s.to_owned(),
+                message: format!("the GitHub base URL is not valid: {e}"),
+            })
+        };
+        let trusted = vec![
+            base(&options.api_url)?.origin(),
+            base(&options.archive_url)?.origin(),
+        ];
+        let client = Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .connect_timeout(Duration::from_secs(15))
+            .timeout(Duration::from_secs(300))
+            .build()
+            .map_err(|e| GitError::Network {
+                url: options.api_url.clone(),
+                message: format!("cannot start the HTTP client: {e}"),
+            })?;
+        let token = options.token.clone();
+        Ok(GitHub {
+            owner,
+            name,
+            options,
+            client,
+            token,
+            trusted,
+        })
+    }
+
+    fn url(&self, base: &str, segments: &[&str]) -> Result<url::Url, GitError> {
+        let mut url = url::Url::parse(base).map_err(|e| GitError::Spec {
+            input: base.to_owned(),
+            message: format!("the GitHub base URL is not valid: {e}"),
+        })?;
+        url.path_segments_mut()
+            .map_err(|()| GitError::Spec {
+                input: base.to_owned(),
+                message: "the GitHub base URL cannot take a path".into(),
+            })?
+            .pop_if_empty()
+            .extend(segments);
+        Ok(url)
+    }
+
+    /// GETs `url`, following redirects by hand so the token never leaves
+    /// the trusted origins.
+    fn get(&self, mut url: url::Url, accept: &str) -> Result<Response, GitError> {
+        for _ in 0..=MAX_REDIRECTS {
+            let mut request = self
+                .client
+                .get(url.clone())
+                .header(USER_AGENT, concat!("skillpm/", env!("CARGO_PKG_VERSION")))
+                .header(ACCEPT, accept)
+                .header("X-GitHub-Api-Version", "2022-11-28");
+            if let Some(token) = &self.token
+                && self.trusted.contains(&url.origin())
+                && let Ok(mut value) = HeaderValue::from_str(&format!("Bearer {token}"))
+            {
+                value.set_sensitive(true);
+                request = request.header(AUTHORIZATION, value);
+            }
+            let response = request.send().map_err(|e| GitError::Network {
+                url: url.to_string(),
+                message: error_chain(&e),
+            })?;
+            if !response.status().is_redirection() {
+                return Ok(response);
+            }
+            let next = response
+                .headers()
+                .get(LOCATION)
+                .and_then(|l| l.to_str().ok())
+                .and_then(|l| url.join(l).ok())
+                .ok_or_else(|| GitError::GitHub {
+                    url: url.to_string(),
+                    status: response.status().as_u16(),
+                    message: "a redirect without a usable Location".into(),
+                    transient: false,
+                })?;
+            url = next;
+        }
+        Err(GitError::GitHub {
+            url: url.to_string(),
+            status: 310,
+            message: format!("more than {MAX_REDIRECTS} redirects"),
+            transient: false,
+        })
+    }
+
+    fn failure(&self, response: Response, what: &str) -> GitError {
+        let status = response.status();
+        let url = response.url().to_string();
+        let limited = response
+            .headers()
+            .get("x-ratelimit-remaining")
+            .is_some_and(|v| v == "0");
+        let hint = match status.as_u16() {
+            401 => format!("the token in ${} was refused", self.options.token_env),
+            403 | 429 if limited => format!(
+                "the API rate limit is exhausted; set ${} to a token to raise it",
+                self.options.token_env
+            ),
+            403 => format!(
+                "access denied; a private repository needs a token in ${}",
+                self.options.token_env
+            ),
+            _ => format!("cannot get {what}"),
+        };
+        GitError::GitHub {
+            url,
+            status: status.as_u16(),
+            message: hint,
+            transient: limited || status.as_u16() == 429 || status.is_server_error(),
+        }
+    }
+
+    /// The commit `reference` (None: the default branch) names now.
+    pub(crate) fn resolve(&self, reference: Option<&str>) -> Result<String, GitError> {
+        let shown = reference.unwrap_or("HEAD");
+        let mut segments = vec!["repos", self.owner, self.name, "commits"];
+        segments.extend(shown.split('/'));
+        let url = self.url(&self.options.api_url, &segments)?;
+        let response = self.get(url.clone(), "application/vnd.github.sha")?;
+        match response.status().as_u16() {
+            200 => {}
+            404 | 422 => {
+                return Err(GitError::UnknownRef {
+                    url: format!("https://github.com/{}/{}", self.owner, self.name),
+                    reference: shown.to_owned(),
+                    hint: format!(
+                        "check the name; a private repository also needs a token in ${}",
+                        self.options.token_env
+                    ),
+                });
+            }
+            _ => return Err(self.failure(response, "the commit")),
+        }
+        let body = response.text().map_err(|e| GitError::Network {
+            url: url.to_string(),
+            message: error_chain(&e),
+        })?;
+        let sha = body.trim().to_ascii_lowercase();
+        if !is_full_sha(&sha) {
+            return Err(GitError::GitHub {
+                url: url.to_string(),
+                status: 200,
+                message: "the answer is not a commit id (is the base URL a GitHub API?)".into(),
+                transient: false,
+            });
+        }
+        if let Some(pinned) = reference.filter(|r| is_full_sha(r))
+            && !pinned.eq_ignore_ascii_case(&sha)
+        {
+            return Err(GitError::CommitMismatch {
+                url: url.to_string(),
+                expected: pinned.to_ascii_lowercase(),
+                found: sha,
+            });
+        }
+        Ok(sha)
+    }
+
+    /// Downloads the archive of `commit` and writes its `subpath` folder
+    /// into `dest` (an existing, empty folder).
+    pub(crate) fn download(
+        &self,
+        commit: &str,
+        subpath: Option<&str>,
+        dest: &Path,
+        limits: CheckoutLimits,
+    ) -> Result<Vec<SkippedEntry>, GitError> {
+        let url = self.url(
+            &self.options.archive_url,
+            &[self.owner, self.name, "tar.gz", commit],
+        )?;
+        let response = self.get(url.clone(), "application/gzip, application/x-gzip, */*")?;
+        match response.status().as_u16() {
+            200 => {}
+            404 | 422 => {
+                return Err(GitError::CommitNotFound {
+                    url: format!("https://github.com/{}/{}", self.owner, self.name),
+                    commit: commit.to_owned(),
+                });
+            }
+            _ => return Err(self.failure(response, "the archive")),
+        }
+        let shown = url.to_string();
+        extract(response, &shown, commit, subpath, dest, limits)
+    }
+}
+
+/// Flags set by the readers under the tar parser, so an I/O error can be
+/// told apart: the network failed, the size cap hit, or the bytes are bad.
+#[derive(Default)]
+struct ReadState {
+    network_failed: Cell<bool>,
+    cap_hit: Cell<bool>,
+}
+
+struct Watched<R> {
+    inner: R,
+    state: Rc<ReadState>,
+}
+
+impl<R: Read> Read for Watched<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.inner.read(buf).inspect_err(|_| {
+            self.state.network_failed.set(true);
+        })
+    }
+}
+
+/// Stops reading decompressed bytes past `remaining`.
+struct Capped<R> {
+    inner: R,
+    remaining: u64,
+    state: Rc<ReadState>,
+}
+
+impl<R: Read> Read for Capped<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        if n as u64 > self.remaining {
+            self.state.cap_hit.set(true);
+            return Err(io::Error::other("decompressed size limit reached"));
+        }
+        self.remaining -= n as u64;
+        Ok(n)
+    }
+}
+
+/// Writes the archive's `subpath` (below its one wrapper folder) into `dest`.
+pub(crate) fn extract(
+    body: impl Read,
+    url: &str,
+    commit: &str,
+    subpath: Option<&str>,
+    dest: &Path,
+    limits: CheckoutLimits,
+) -> Result<Vec<SkippedEntry>, GitError> {
+    let state = Rc::new(ReadState::default());
+    let compressed = Watched {
+        inner: body,
+        state: state.clone(),
+    };
+    let decompressed = Capped {
+        inner: flate2::read::GzDecoder::new(compressed),
+        remaining: limits.max_total_bytes,
+        state: state.clone(),
+    };
+    let read_error = |e: io::Error| {
+        if state.cap_hit.get() {
+            GitError::TooLarge {
+                url: url.to_owned(),
+                message: format!(
+                    "the archive unpacks to more than {} bytes",
+                    limits.max_total_bytes
+                ),
+            }
+        } else if state.network_failed.get() {
+            GitError::Network {
+                url: url.to_owned(),
+                message: error_chain(&e),
+            }
+        } else {
+            GitError::BadArchive {
+                url: url.to_owned(),
+                message: e.to_string(),
+            }
+        }
+    };
+    let bad = |message: String| GitError::BadArchive {
+        url: url.to_owned(),
+        message,
+    };
+
+    let prefix: Vec<&str> = subpath.map(|s| s.split('/').collect()).unwrap_or_default();
+    let mut writer = TreeWriter::new(dest, url, limits);
+    let mut wrapper: Option<Vec<u8>> = None;
+    let mut found_subpath = prefix.is_empty();
+    // Folders skipped for their names: everything below them goes unrecorded.
+    let mut skipped_dirs: HashSet<String> = HashSet::new();
+
+    let mut archive = tar::Archive::new(decompressed);
+    let entries = archive.entries().map_err(read_error)?;
+    for entry in entries {
+        let mut entry = entry.map_err(read_error)?;
+        let kind = entry.header().entry_type();
+        if kind.is_pax_global_extensions() {
+            check_commit_comment(&mut entry, url, commit).map_err(|e| match e {
+                Ok(err) => err,
+                Err(io) => read_error(io),
+            })?;
+            continue;
+        }
+        let raw_path = entry.path_bytes().into_owned();
+        let trimmed = raw_path.strip_suffix(b"/").unwrap_or(&raw_path);
+        let mut segments = trimmed.split(|b| *b == b'/');
+        let top = segments.next().unwrap_or_default();
+        match &wrapper {
+            None => wrapper = Some(top.to_vec()),
+            Some(w) if w.as_slice() == top => {}
+            Some(_) => {
+                return Err(bad(format!(
+                    "more than one top-level folder (`{}`); a GitHub archive has exactly one",
+                    printable(&String::from_utf8_lossy(&raw_path))
+                )));
+            }
+        }
+        let rest: Vec<&[u8]> = segments.collect();
+        // Keep only what lies below the subpath.
+        if rest.len() < prefix.len() || rest.iter().zip(&prefix).any(|(a, b)| *a != b.as_bytes()) {
+            continue;
+        }
+        let inside = &rest[prefix.len()..];
+        if inside.is_empty() {
+            // The subpath itself (or the wrapper folder).
+            if !prefix.is_empty() {
+                if !kind.is_dir() {
+                    return Err(GitError::Refused {
+                        url: url.to_owned(),
+                        path: subpath.unwrap_or_default().to_owned(),
+                        reason: "it is not a folder (a link or a file)".into(),
+                    });
+                }
+                found_subpath = true;
+            }
+            continue;
+        }
+        found_subpath = true;
+
+        // Below a folder already skipped: its record covers this entry.
+        let lossy: Vec<String> = inside
+            .iter()
+            .map(|s| String::from_utf8_lossy(s).into_owned())
+            .collect();
+        if (1..lossy.len()).any(|i| skipped_dirs.contains(&lossy[..i].join("/"))) {
+            continue;
+        }
+        // An unsafe name anywhere in the path: record the whole path once.
+        if let Some((i, rule)) = inside
+            .iter()
+            .enumerate()
+            .find_map(|(i, s)| check_segment(s).err().map(|rule| (i, rule)))
+        {
+            if i + 1 < inside.len() || kind.is_dir() {
+                skipped_dirs.insert(lossy[..=i].join("/"));
+            }
+            writer.skip(printable(&lossy.join("/")), SkipReason::UnsafeName { rule });
+            continue;
+        }
+        // Claim each parent folder (archives need not list them), then the entry.
+        let mut parent = String::new();
+        let mut usable = true;
+        for segment in &inside[..inside.len() - 1] {
+            let shown = join(&parent, &String::from_utf8_lossy(segment));
+            if writer.is_claimed(&shown) {
+                parent = shown;
+                continue;
+            }
+            match writer.claim(&parent, segment) {
+                Claim::Write(path) => {
+                    writer.dir(&path)?;
+                    parent = path;
+                }
+                Claim::Skipped => {
+                    skipped_dirs.insert(shown);
+                    usable = false;
+                    break;
+                }
+            }
+        }
+        if !usable {
+            continue;
+        }
+        let name = inside[inside.len() - 1];
+        let shown = join(&parent, &String::from_utf8_lossy(name));
+        if kind.is_dir() && writer.is_claimed(&shown) {
+            continue;
+        }
+        let path = match writer.claim(&parent, name) {
+            Claim::Write(path) => path,
+            Claim::Skipped => {
+                if kind.is_dir() {
+                    skipped_dirs.insert(shown);
+                }
+                continue;
+            }
+        };
+        if kind.is_dir() {
+            writer.dir(&path)?;
+        } else if kind.is_file() || kind == tar::EntryType::Continuous {
+            let executable = entry
+                .header()
+                .mode()
+                .map(|m| m & 0o111 != 0)
+                .unwrap_or(false);
+            writer.file(&path, executable, &mut entry, read_error)?;
+        } else if kind.is_symlink() {
+            let target = entry
+                .link_name_bytes()
+                .map(|t| printable(&String::from_utf8_lossy(&t)))
+                .unwrap_or_default();
+            writer.skip(path, SkipReason::Symlink { target });
+        } else {
+            let kind = if kind.is_hard_link() {
+                "hard link".to_owned()
+            } else {
+                format!("special entry (tar type {:?})", kind.as_byte() as char)
+            };
+            writer.skip(path, SkipReason::Special { kind });
+        }
+    }
+    if wrapper.is_none() {
+        return Err(bad("the archive is empty".into()));
+    }
+    if !found_subpath {
+        return Err(GitError::SubpathNotFound {
+            url: url.to_owned(),
+            commit: commit.to_owned(),
+            subpath: subpath.unwrap_or_default().to_owned(),
+        });
+    }
+    Ok(writer.finish())
+}
+
+/// `git archive` records the commit id as the pax global `comment`; when it
+/// is there it must be the commit asked for. Outer `Err` carries either the
+/// verdict (`Ok(GitError)`) or a read failure.
+fn check_commit_comment<R: Read>(
+    entry: &mut tar::Entry<'_, R>,
+    url: &str,
+    commit: &str,
+) -> Result<(), Result<GitError, io::Error>> {
+    let Some(extensions) = entry.pax_extensions().map_err(Err)? else {
+        return Ok(());
+    };
+    for extension in extensions {
+        let extension = extension.map_err(Err)?;
+        if extension.key_bytes() == b"comment" {
+            let found = String::from_utf8_lossy(extension.value_bytes())
+                .trim()
+                .to_ascii_lowercase();
+            if is_full_sha(&found) && !found.eq_ignore_ascii_case(commit) {
+                return Err(Ok(GitError::CommitMismatch {
+                    url: url.to_owned(),
+                    expected: commit.to_ascii_lowercase(),
+                    found,
+                }));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// An error with its causes, on one line (reqwest hides the useful part in
+/// `source()`).
+fn error_chain(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut source = e.source();
+    while let Some(s) = source {
+        let next = s.to_string();
+        if !text.contains(&next) {
+            text.push_str(": ");
+            text.push_str(&next);
+        }
+        source = s.source();
+    }
+    text
+}

@@ -1,0 +1,379 @@
+//! Git and GitHub sources, pinned to a commit (DESIGN §2 item 4).
+//!
+//! The flow the lifecycle commands drive:
+//! 1. [`parse_git_spec`] turns what the user typed into a [`GitSpec`]
+//!    (`None`: not a git source, try index sources);
+//! 2. [`resolve`] turns its ref into a full commit id ([`Resolved`]), which
+//!    `skills.lock` records;
+//! 3. [`checkout`] materialises exactly that commit's tree (or subpath) into a
+//!    temporary folder ([`Checkout`], removed on drop);
+//! 4. [`Checkout::discover`] finds the skills in it, and
+//!    [`Checkout::skill_dir`] hands one skill's folder to the store, refusing
+//!    a skill that holds a symlink, a submodule or an unsafe name.
+//!
+//! Transport is gitoxide (`gix`): `file://` and local paths (through
+//! `git-upload-pack`, as git itself does), `http(s)://` (reqwest + rustls)
+//! and `ssh://`/`git@host:path` (spawning `ssh`). Credentials come only from
+//! the user's git configuration (credential helpers), SSH agent and keys;
+//! skillpm stores none. For GitHub a fast path resolves through the API and
+//! downloads the commit's archive ([`GitHubOptions`]).
+//!
+//! These functions block (network and disk): call them from plain threads,
+//! not from inside an async runtime.
+//!
+//! ```no_run
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! use skillpm::git::{self, GitOptions};
+//! let cwd = std::env::current_dir()?;
+//! let spec = git::parse_git_spec("github:acme/skills@v2", None, &cwd)?.expect("a git source");
+//! let options = GitOptions::new(false, None)?;
+//! let resolved = git::resolve(&spec, &options)?; // lock: url, commit
+//! let tmp = std::env::temp_dir();
+//! let checkout = git::checkout(&spec, &resolved.commit, &tmp, &options)?;
+//! for found in checkout.discover().skills {
+//!     let dir = checkout.skill_dir(&found.path)?; // refuses links, submodules
+//!     let lock_subpath = spec.join_subpath(&found.path); // lock: subpath
+//!     // store.import_dir(&dir, …) then record (url, commit, subpath, tree)
+//! #   let _ = (dir, lock_subpath);
+//! }
+//! // `install --locked`: GitSpec::from_lock(url, subpath) + checkout(commit).
+//! # Ok(()) }
+//! ```
+
+mod cache;
+mod discover;
+mod error;
+mod fetch;
+mod github;
+mod names;
+mod spec;
+mod tree;
+mod writer;
+
+use std::path::{Path, PathBuf};
+
+pub use discover::{Discovery, FoundSkill, discover_skills};
+pub use error::GitError;
+pub use github::{
+    API_URL_ENV, ARCHIVE_URL_ENV, DEFAULT_API_URL, DEFAULT_ARCHIVE_URL, DEFAULT_GIT_URL,
+    DEFAULT_TOKEN_ENV, GIT_URL_ENV, GitHubOptions,
+};
+pub use spec::{GitSpec, Repo, is_full_sha, parse_git_spec};
+pub use writer::{CheckoutLimits, SkipReason, SkippedEntry};
+
+use crate::fsutil::unique_suffix;
+
+/// The cache subfolder holding git repositories: `<cache>/git`.
+pub const CACHE_SUBDIR: &str = "git";
+
+/// How git operations run.
+#[derive(Debug, Clone)]
+pub struct GitOptions {
+    /// `<cache>/git`: cached repositories and their locks.
+    pub cache_dir: PathBuf,
+    /// No network at all: only what the cache already holds.
+    pub offline: bool,
+    pub github: GitHubOptions,
+    pub limits: CheckoutLimits,
+}
+
+impl GitOptions {
+    /// Options for the real cache (`cache_root()/git`), GitHub bases and
+    /// token from the environment ([`GitHubOptions::from_env`]), default limits.
+    pub fn new(
+        offline: bool,
+        token_env: Option<&str>,
+    ) -> Result<GitOptions, crate::cache::NoCacheDir> {
+        Ok(GitOptions {
+            cache_dir: crate::cache::cache_root()?.join(CACHE_SUBDIR),
+            offline,
+            github: GitHubOptions::from_env(token_env),
+            limits: CheckoutLimits::default(),
+        })
+    }
+}
+
+/// What a ref resolved to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Resolved {
+    /// Full 40-hex commit id, lowercase.
+    pub commit: String,
+    /// The repository URL (as `skills.lock` records it).
+    pub url: String,
+    /// Things the user should know (a fallback taken); print them on stderr.
+    pub warnings: Vec<String>,
+}
+
+/// Resolves `spec`'s ref to the commit it names now.
+pub fn resolve(spec: &GitSpec, options: &GitOptions) -> Result<Resolved, GitError> {
+    let url = spec.url();
+    let mut warnings = Vec::new();
+    if let Repo::GitHub { owner, name } = &spec.repo
+        && options.github.fast_path
+        && !options.offline
+    {
+        let github = github::GitHub::new(owner, name, &options.github)?;
+        match github.resolve(spec.reference.as_deref()) {
+            Ok(commit) => {
+                return Ok(Resolved {
+                    commit,
+                    url,
+                    warnings,
+                });
+            }
+            Err(e) if e.allows_clone_fallback() && options.github.clone_fallback => {
+                warnings.push(fallback_warning(&e, &clone_url(spec, options)));
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    let remote = clone_url(spec, options);
+    let cached = open_cache(options, &remote, || {
+        format!("ref `{}`", spec.reference.as_deref().unwrap_or("HEAD"))
+    })?;
+    let commit = fetch::resolve_ref(&cached, &remote, spec.reference.as_deref(), options.offline)?;
+    Ok(Resolved {
+        commit: commit.to_string(),
+        url,
+        warnings,
+    })
+}
+
+/// A commit's tree (at the spec's subpath) written into a temporary folder.
+/// Dropping it removes the folder.
+#[derive(Debug)]
+pub struct Checkout {
+    /// The subpath's folder: where [`Checkout::discover`] looks.
+    pub root: PathBuf,
+    /// The commit checked out (full id, lowercase).
+    pub commit: String,
+    /// Entries not written (links, submodules, unsafe names, oversized
+    /// files), relative to `root`.
+    pub skipped: Vec<SkippedEntry>,
+    /// Things the user should know (a fallback taken); print them on stderr.
+    pub warnings: Vec<String>,
+    url: String,
+    subpath: Option<String>,
+}
+
+impl Drop for Checkout {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.root);
+    }
+}
+
+impl Checkout {
+    /// The repository URL.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// The skills in the checkout, plus warnings for links and submodules
+    /// standing where skills would be (they are never followed).
+    pub fn discover(&self) -> Discovery {
+        let mut discovery = discover_skills(&self.root);
+        for entry in &self.skipped {
+            let (parent, leaf) = entry.path.rsplit_once('/').unwrap_or(("", &entry.path));
+            let skill_like = leaf == "SKILL.md"
+                || ["skills", ".agents/skills", ".claude/skills"].contains(&parent);
+            if skill_like
+                && matches!(
+                    entry.reason,
+                    SkipReason::Symlink { .. } | SkipReason::Submodule { .. }
+                )
+            {
+                discovery.warnings.push(format!(
+                    "`{}` not searched: {}",
+                    self.repo_path(&entry.path),
+                    entry.reason
+                ));
+            }
+        }
+        discovery
+    }
+
+    /// The folder of the skill at `rel` (a [`FoundSkill::path`]), ready for
+    /// the store to import. Refused when anything below it was skipped: a
+    /// skill is installed whole or not at all.
+    pub fn skill_dir(&self, rel: &str) -> Result<PathBuf, GitError> {
+        let rel = rel.trim_matches('/');
+        let inside = |p: &str| rel.is_empty() || p == rel || p.starts_with(&format!("{rel}/"));
+        if let Some(entry) = self.skipped.iter().find(|e| inside(&e.path)) {
+            return Err(GitError::Refused {
+                url: self.url.clone(),
+                path: self.repo_path(&entry.path),
+                reason: entry.reason.to_string(),
+            });
+        }
+        let mut dir = self.root.clone();
+        for segment in rel.split('/').filter(|s| !s.is_empty()) {
+            names::check_segment(segment.as_bytes()).map_err(|why| GitError::Spec {
+                input: rel.to_owned(),
+                message: format!("not a folder of the checkout: {why}"),
+            })?;
+            dir.push(segment);
+        }
+        let is_dir = std::fs::symlink_metadata(&dir).is_ok_and(|m| m.is_dir());
+        if !is_dir || !dir.join("SKILL.md").is_file() {
+            return Err(GitError::SubpathNotFound {
+                url: self.url.clone(),
+                commit: self.commit.clone(),
+                subpath: self.repo_path(rel),
+            });
+        }
+        Ok(dir)
+    }
+
+    /// `rel` (relative to `root`) as a path in the repository.
+    fn repo_path(&self, rel: &str) -> String {
+        match (&self.subpath, rel) {
+            (None, rel) => rel.to_owned(),
+            (Some(sub), "") => sub.clone(),
+            (Some(sub), rel) => format!("{sub}/{rel}"),
+        }
+    }
+}
+
+/// Materialises `commit` (a full id, as from [`resolve`] or `skills.lock`) at
+/// `spec`'s subpath in a new folder inside `dest_parent`. The tree is exactly
+/// that commit's: a server delivering another commit is an integrity error.
+pub fn checkout(
+    spec: &GitSpec,
+    commit: &str,
+    dest_parent: &Path,
+    options: &GitOptions,
+) -> Result<Checkout, GitError> {
+    if !is_full_sha(commit) {
+        return Err(GitError::Spec {
+            input: commit.to_owned(),
+            message: "a checkout needs a full 40-hex commit id".into(),
+        });
+    }
+    let commit = commit.to_ascii_lowercase();
+    let url = spec.url();
+    let subpath = spec.subpath.as_deref();
+    std::fs::create_dir_all(dest_parent).map_err(GitError::io("create the folder", dest_parent))?;
+    let root = dest_parent.join(format!(".skillpm-git-{}", unique_suffix()));
+    std::fs::create_dir(&root).map_err(GitError::io("create the folder", &root))?;
+    // From here on the folder belongs to `checkout`, which removes it on drop.
+    let mut checkout = Checkout {
+        root,
+        commit: commit.clone(),
+        skipped: Vec::new(),
+        warnings: Vec::new(),
+        url: url.clone(),
+        subpath: subpath.map(str::to_owned),
+    };
+
+    if let Repo::GitHub { owner, name } = &spec.repo
+        && options.github.fast_path
+        && !options.offline
+    {
+        let github = github::GitHub::new(owner, name, &options.github)?;
+        match github.download(&commit, subpath, &checkout.root, options.limits) {
+            Ok(skipped) => {
+                checkout.skipped = skipped;
+                return Ok(checkout);
+            }
+            Err(e) if e.allows_clone_fallback() && options.github.clone_fallback => {
+                checkout
+                    .warnings
+                    .push(fallback_warning(&e, &clone_url(spec, options)));
+                empty_folder(&checkout.root)?;
+            }
+            Err(e) => return Err(e),
+        }
+    }
+
+    let remote = clone_url(spec, options);
+    let cached = open_cache(options, &remote, || format!("commit {commit}"))?;
+    let id = gix::ObjectId::from_hex(commit.as_bytes()).map_err(|e| GitError::Spec {
+        input: commit.clone(),
+        message: format!("not a commit id: {e}"),
+    })?;
+    fetch::ensure_commit(&cached, &remote, id, options.offline)?;
+    let peeled = fetch::peel_to_commit(&cached, &remote, id)?;
+    if peeled != id {
+        return Err(GitError::CommitMismatch {
+            url: remote,
+            expected: commit,
+            found: peeled.to_string(),
+        });
+    }
+    checkout.skipped = tree::write_commit_tree(
+        &cached,
+        &remote,
+        id,
+        subpath,
+        &checkout.root,
+        options.limits,
+    )?;
+    Ok(checkout)
+}
+
+/// Where git fetches `spec` from (and the cache key): the URL itself, or
+/// for GitHub `<git_url>/<owner>/<repo>.git`.
+fn clone_url(spec: &GitSpec, options: &GitOptions) -> String {
+    match &spec.repo {
+        Repo::GitHub { owner, name } => options.github.clone_url(owner, name),
+        Repo::Url(url) => url.clone(),
+    }
+}
+
+/// Opens (or, online, creates) the cache repository for `url`.
+fn open_cache(
+    options: &GitOptions,
+    url: &str,
+    what: impl FnOnce() -> String,
+) -> Result<cache::CachedRepo, GitError> {
+    cache::open_locked(&options.cache_dir, url, !options.offline)?.ok_or_else(|| {
+        GitError::Offline {
+            url: url.to_owned(),
+            what: what(),
+        }
+    })
+}
+
+fn fallback_warning(e: &GitError, url: &str) -> String {
+    format!("GitHub fast path failed ({e}); falling back to cloning {url}")
+}
+
+fn empty_folder(dir: &Path) -> Result<(), GitError> {
+    std::fs::remove_dir_all(dir).map_err(GitError::io("empty", dir))?;
+    std::fs::create_dir(dir).map_err(GitError::io("create the folder", dir))
+}
+
+impl GitSpec {
+    /// A spec from stored parts (a `skills.toml` entry that says it is git,
+    /// or `skills.lock`): no file system check, so a vanished local
+    /// repository still parses (and `--offline` can use the cache).
+    /// `https://github.com/<owner>/<repo>` URLs become [`Repo::GitHub`].
+    pub fn new(
+        url: &str,
+        reference: Option<&str>,
+        subpath: Option<&str>,
+    ) -> Result<GitSpec, GitError> {
+        let parsed = if url.starts_with(spec::GITHUB_WEB) {
+            parse_git_spec(url, None, Path::new("/"))?
+        } else {
+            None
+        };
+        let repo = match parsed {
+            Some(spec) => spec.repo,
+            None => Repo::Url(url.to_owned()),
+        };
+        GitSpec {
+            repo,
+            reference: None,
+            subpath: None,
+        }
+        .with_reference(reference)?
+        .with_subpath(subpath)
+    }
+
+    /// The spec `skills.lock` describes: its `url` and `subpath` (no ref:
+    /// the lock's commit pins everything).
+    pub fn from_lock(url: &str, subpath: Option<&str>) -> Result<GitSpec, GitError> {
+        GitSpec::new(url, None, subpath)
+    }
+}

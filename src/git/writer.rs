@@ -1,0 +1,337 @@
+//! Writing an untrusted tree (a git tree or a GitHub archive) into a fresh
+//! folder, one entry at a time, under DESIGN §5's rules.
+//!
+//! Regular files and folders are written; everything else (symlinks,
+//! submodules, special files, unsafe names, case-insensitive twins, oversized
+//! files) is *skipped and recorded*: a repository may carry such entries far
+//! from the skill being installed, so they are not fatal here. The skill that
+//! contains one is refused by [`super::Checkout::skill_dir`], naming the entry.
+//! Nothing is ever dereferenced or written outside the folder.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::fs::{File, OpenOptions};
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use super::GitError;
+use super::names::{check_segment, fold};
+use crate::skill::printable;
+
+/// Bounds on one checkout (of the subpath asked for, not of every skill in
+/// it: the store applies its own per-skill limits when it imports a skill).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CheckoutLimits {
+    /// Files and folders written, at most.
+    pub max_entries: usize,
+    /// A larger file is skipped (and refuses the skill holding it). Keep it
+    /// at least the store's per-file limit, so that limit stays the one that
+    /// speaks.
+    pub max_file_bytes: u64,
+    /// Bytes written (git) or decompressed (archive), at most.
+    pub max_total_bytes: u64,
+}
+
+impl Default for CheckoutLimits {
+    fn default() -> Self {
+        CheckoutLimits {
+            max_entries: 50_000,
+            max_file_bytes: 16 << 20,
+            max_total_bytes: 1 << 30,
+        }
+    }
+}
+
+/// An entry of the tree that was not written.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SkippedEntry {
+    /// Path relative to the checkout root, `/`-separated (lossy for names
+    /// that are not UTF-8).
+    pub path: String,
+    pub reason: SkipReason,
+}
+
+/// Why an entry was not written.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "why", rename_all = "kebab-case")]
+pub enum SkipReason {
+    /// A symbolic link (git mode 120000): never followed.
+    Symlink { target: String },
+    /// A submodule (gitlink, mode 160000): its content is another repository.
+    Submodule { commit: String },
+    /// An archive entry that is neither a file nor a folder.
+    Special { kind: String },
+    /// A name that is not a single portable path segment.
+    UnsafeName { rule: String },
+    /// Equal to another entry's path on a case-insensitive file system.
+    CaseCollision { other: String },
+    /// A file above the per-file limit.
+    TooLarge { size: u64, limit: u64 },
+}
+
+impl fmt::Display for SkipReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SkipReason::Symlink { target } => write!(
+                f,
+                "it is a symbolic link (to `{target}`); skillpm never follows links: \
+                 replace it with the file itself"
+            ),
+            SkipReason::Submodule { commit } => write!(
+                f,
+                "it is a git submodule (commit {commit}); submodules are not installed: \
+                 vendor the files instead"
+            ),
+            SkipReason::Special { kind } => {
+                write!(f, "it is a {kind}, not a regular file or folder")
+            }
+            SkipReason::UnsafeName { rule } => write!(f, "unsafe name: {rule}"),
+            SkipReason::CaseCollision { other } => write!(
+                f,
+                "it differs from `{other}` only in letter case, which cannot both exist \
+                 on macOS or Windows"
+            ),
+            SkipReason::TooLarge { size, limit } => {
+                write!(
+                    f,
+                    "the file is {size} bytes, above the limit of {limit} bytes"
+                )
+            }
+        }
+    }
+}
+
+/// Writes entries below `root` (an existing, empty folder).
+pub(crate) struct TreeWriter<'a> {
+    root: PathBuf,
+    url: &'a str,
+    limits: CheckoutLimits,
+    entries: usize,
+    bytes: u64,
+    /// Case-folded path → the path first claimed with it.
+    claimed: HashMap<String, String>,
+    skipped: Vec<SkippedEntry>,
+}
+
+/// What to do with an entry whose path was checked.
+pub(crate) enum Claim {
+    /// Write it at this `/`-separated relative path.
+    Write(String),
+    /// It was skipped (and recorded).
+    Skipped,
+}
+
+impl<'a> TreeWriter<'a> {
+    pub(crate) fn new(root: &Path, url: &'a str, limits: CheckoutLimits) -> Self {
+        TreeWriter {
+            root: root.to_owned(),
+            url,
+            limits,
+            entries: 0,
+            bytes: 0,
+            claimed: HashMap::new(),
+            skipped: Vec::new(),
+        }
+    }
+
+    /// Checks `name` as a child of the already claimed folder `parent`
+    /// (`""` for the root) and claims the joined path.
+    pub(crate) fn claim(&mut self, parent: &str, name: &[u8]) -> Claim {
+        // A refused name may hold control characters: escape before showing.
+        let shown = join(parent, &printable(&String::from_utf8_lossy(name)));
+        let name = match check_segment(name) {
+            Ok(name) => name,
+            Err(rule) => {
+                self.skip(shown, SkipReason::UnsafeName { rule });
+                return Claim::Skipped;
+            }
+        };
+        let path = join(parent, name);
+        match self.claimed.get(&fold(&path)) {
+            Some(other) => {
+                let other = other.clone();
+                self.skip(path, SkipReason::CaseCollision { other });
+                Claim::Skipped
+            }
+            None => {
+                self.claimed.insert(fold(&path), path.clone());
+                Claim::Write(path)
+            }
+        }
+    }
+
+    /// True when `path` (already claimed) is a folder claimed before.
+    pub(crate) fn is_claimed(&self, path: &str) -> bool {
+        self.claimed.get(&fold(path)).is_some_and(|p| p == path)
+    }
+
+    pub(crate) fn skip(&mut self, path: String, reason: SkipReason) {
+        self.skipped.push(SkippedEntry { path, reason });
+    }
+
+    /// Creates the claimed folder `path`.
+    pub(crate) fn dir(&mut self, path: &str) -> Result<(), GitError> {
+        self.count_entry()?;
+        let full = self.root.join(path);
+        std::fs::create_dir(&full).map_err(GitError::io("create the folder", full))
+    }
+
+    /// Writes the claimed file `path` from `content`, reading at most the
+    /// per-file limit (plus one byte, to notice a larger file). A failure to
+    /// read `content` becomes `read_error(e)`; a failure to write, `Io`.
+    pub(crate) fn file(
+        &mut self,
+        path: &str,
+        executable: bool,
+        content: impl Read,
+        read_error: impl FnOnce(io::Error) -> GitError,
+    ) -> Result<(), GitError> {
+        self.count_entry()?;
+        let full = self.root.join(path);
+        let mut file = create_file(&full, executable).map_err(GitError::io("create", &full))?;
+        let limit = self.limits.max_file_bytes;
+        let mut content = content.take(limit + 1);
+        let mut buf = vec![0u8; 64 * 1024];
+        let mut written = 0u64;
+        loop {
+            let n = match content.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(read_error(e)),
+            };
+            file.write_all(&buf[..n])
+                .map_err(GitError::io("write", &full))?;
+            written += n as u64;
+        }
+        drop(file);
+        if written > limit {
+            std::fs::remove_file(&full).map_err(GitError::io("remove", &full))?;
+            self.skip(
+                path.to_owned(),
+                SkipReason::TooLarge {
+                    size: written,
+                    limit,
+                },
+            );
+            return Ok(());
+        }
+        self.add_bytes(written)
+    }
+
+    /// Counts bytes against the checkout's total.
+    pub(crate) fn add_bytes(&mut self, n: u64) -> Result<(), GitError> {
+        self.bytes = self.bytes.saturating_add(n);
+        if self.bytes > self.limits.max_total_bytes {
+            return Err(GitError::TooLarge {
+                url: self.url.to_owned(),
+                message: format!(
+                    "the tree holds more than {} bytes",
+                    self.limits.max_total_bytes
+                ),
+            });
+        }
+        Ok(())
+    }
+
+    pub(crate) fn limits(&self) -> CheckoutLimits {
+        self.limits
+    }
+
+    fn count_entry(&mut self) -> Result<(), GitError> {
+        self.entries += 1;
+        if self.entries > self.limits.max_entries {
+            return Err(GitError::TooLarge {
+                url: self.url.to_owned(),
+                message: format!(
+                    "the tree holds more than {} files and folders",
+                    self.limits.max_entries
+                ),
+            });
+        }
+        Ok(())
+    }
+
+    pub(crate) fn finish(self) -> Vec<SkippedEntry> {
+        self.skipped
+    }
+}
+
+pub(crate) fn join(parent: &str, name: &str) -> String {
+    if parent.is_empty() {
+        name.to_owned()
+    } else {
+        format!("{parent}/{name}")
+    }
+}
+
+fn create_file(path: &Path, executable: bool) -> io::Result<File> {
+    let mut options = OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(if executable { 0o755 } else { 0o644 });
+    }
+    #[cfg(not(unix))]
+    let _ = executable;
+    options.open(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn no_read_error(e: io::Error) -> GitError {
+        panic!("reading a slice failed: {e}")
+    }
+
+    #[test]
+    fn claims_skip_unsafe_names_and_case_twins() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut w = TreeWriter::new(dir.path(), "test", CheckoutLimits::default());
+        assert!(matches!(w.claim("", b"README.md"), Claim::Write(p) if p == "README.md"));
+        assert!(matches!(w.claim("", b"readme.md"), Claim::Skipped));
+        assert!(matches!(w.claim("", b".."), Claim::Skipped));
+        assert!(matches!(w.claim("x", b"CON"), Claim::Skipped));
+        let skipped = w.finish();
+        assert_eq!(skipped.len(), 3);
+        assert_eq!(skipped[0].path, "readme.md");
+        assert_eq!(skipped[2].path, "x/CON");
+    }
+
+    #[test]
+    fn oversized_files_are_skipped_and_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        let limits = CheckoutLimits {
+            max_file_bytes: 4,
+            ..CheckoutLimits::default()
+        };
+        let mut w = TreeWriter::new(dir.path(), "test", limits);
+        w.file("small", false, &b"1234"[..], no_read_error).unwrap();
+        w.file("big", false, &b"12345"[..], no_read_error).unwrap();
+        assert!(dir.path().join("small").is_file());
+        assert!(!dir.path().join("big").exists());
+        let skipped = w.finish();
+        assert_eq!(skipped.len(), 1);
+        assert_eq!(
+            skipped[0].reason,
+            SkipReason::TooLarge { size: 5, limit: 4 }
+        );
+    }
+
+    #[test]
+    fn totals_are_bounded() {
+        let dir = tempfile::tempdir().unwrap();
+        let limits = CheckoutLimits {
+            max_entries: 1,
+            ..CheckoutLimits::default()
+        };
+        let mut w = TreeWriter::new(dir.path(), "test", limits);
+        w.file("a", false, &b"x"[..], no_read_error).unwrap();
+        let err = w.file("b", false, &b"x"[..], no_read_error).unwrap_err();
+        assert!(matches!(err, GitError::TooLarge { .. }), "{err}");
+    }
+}

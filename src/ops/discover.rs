@@ -1,0 +1,248 @@
+//! `skillpm list --all`: every skill every agent can see from here, with its
+//! scope, agent folder, validity and what shadows it.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use super::{Context, Report};
+use crate::error::{Exit, OpError};
+use crate::roots::{self, Agent, Discovery, Env, ScanLimits, Scope};
+use crate::skill::Diagnostic;
+
+#[derive(Debug, Clone, Default)]
+pub struct ListOptions {
+    /// Every discovered skill. Until the project model lands (the lifecycle
+    /// issue), plain `list` behaves as `list --all`; it will then list the
+    /// skills of `skills.toml` instead.
+    pub all: bool,
+}
+
+/// The project folder for `ctx`: `--project` (relative to the working
+/// directory; it must be an existing folder), else the nearest ancestor
+/// holding `skills.toml`, else `.git`, else the working directory.
+pub fn project_dir(ctx: &Context) -> Result<PathBuf, OpError> {
+    let Some(given) = &ctx.project else {
+        return Ok(roots::find_project_root(&ctx.cwd));
+    };
+    let joined = ctx.cwd.join(given);
+    match std::fs::canonicalize(&joined) {
+        Ok(dir) if dir.is_dir() => Ok(dir),
+        Ok(_) => Err(OpError::new(
+            Exit::Usage,
+            format!("--project {}: not a folder", given.display()),
+        )),
+        Err(e) => Err(OpError::new(
+            Exit::Usage,
+            format!("--project {}: {e}", given.display()),
+        )),
+    }
+}
+
+/// Discovery as `list`, `show` and the MCP server see it: every root of the
+/// current project and user, default scan limits. Scan problems are
+/// warned about on stderr and kept in the result.
+pub fn discover_here(ctx: &Context) -> Result<Discovery, OpError> {
+    let discovery = roots::discover(
+        &project_dir(ctx)?,
+        &ctx.cwd,
+        &Env::from_process(),
+        ScanLimits::default(),
+    );
+    for w in &discovery.warnings {
+        ctx.ui.warn(w);
+    }
+    Ok(discovery)
+}
+
+/// The `list --all` report.
+///
+/// JSON shape (stable):
+/// ```json
+/// {"project": "/work/app",
+///  "skills": [{"name": "pdf", "scope": "repo", "agent": "claude",
+///              "path": "/work/app/.claude/skills/pdf", "link_target": null,
+///              "valid": true, "shadowed_by": null, "description": "…",
+///              "errors": [{"file": "SKILL.md", "field": "name", "message": "…"}],
+///              "warnings": []}],
+///  "duplicates": [{"name": "pdf", "winner": "/work/app/.claude/skills/pdf",
+///                  "paths": ["…", "…"], "same_target": false}],
+///  "roots": [{"scope": "repo", "agent": "agents", "path": "…", "exists": true,
+///             "skills": 1, "truncated": false}],
+///  "warnings": ["…"]}
+/// ```
+/// Skills are in precedence order (repo nearest the working directory
+/// first, then user, system, admin). `shadowed_by` is the path of the skill
+/// that wins over a valid one; invalid skills never win or shadow.
+/// Diagnostics' `file` is relative to the skill's `path`.
+#[derive(Debug, Clone, Serialize)]
+pub struct ListReport {
+    pub project: PathBuf,
+    pub skills: Vec<ListedSkill>,
+    pub duplicates: Vec<ListedDuplicate>,
+    pub roots: Vec<ListedRoot>,
+    pub warnings: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ListedSkill {
+    pub name: String,
+    pub scope: Scope,
+    pub agent: Agent,
+    pub path: PathBuf,
+    pub link_target: Option<PathBuf>,
+    pub valid: bool,
+    pub shadowed_by: Option<PathBuf>,
+    pub description: Option<String>,
+    pub errors: Vec<Diagnostic>,
+    pub warnings: Vec<Diagnostic>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ListedDuplicate {
+    pub name: String,
+    pub winner: Option<PathBuf>,
+    pub paths: Vec<PathBuf>,
+    pub same_target: bool,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ListedRoot {
+    pub scope: Scope,
+    pub agent: Agent,
+    pub path: PathBuf,
+    pub exists: bool,
+    pub skills: usize,
+    pub truncated: bool,
+}
+
+pub fn list(ctx: &Context, _opts: &ListOptions) -> anyhow::Result<ListReport> {
+    let d = discover_here(ctx)?;
+    Ok(ListReport {
+        project: d.project,
+        skills: d
+            .skills
+            .into_iter()
+            .map(|s| ListedSkill {
+                valid: s.check.is_valid(),
+                description: s.check.skill.as_ref().map(|m| m.description.clone()),
+                errors: relative(s.check.errors, &s.path),
+                warnings: relative(s.check.warnings, &s.path),
+                name: s.name,
+                scope: s.scope,
+                agent: s.agent,
+                path: s.path,
+                link_target: s.link_target,
+                shadowed_by: s.shadowed_by,
+            })
+            .collect(),
+        duplicates: d
+            .duplicates
+            .into_iter()
+            .map(|x| ListedDuplicate {
+                name: x.name,
+                winner: x.winner,
+                paths: x.paths,
+                same_target: x.same_target,
+            })
+            .collect(),
+        roots: d
+            .roots
+            .into_iter()
+            .map(|r| ListedRoot {
+                scope: r.root.scope,
+                agent: r.root.agent,
+                path: r.root.path,
+                exists: r.exists,
+                skills: r.skills,
+                truncated: r.truncated,
+            })
+            .collect(),
+        warnings: d.warnings,
+    })
+}
+
+fn relative(diagnostics: Vec<Diagnostic>, dir: &Path) -> Vec<Diagnostic> {
+    diagnostics
+        .into_iter()
+        .map(|d| d.relative_to(dir))
+        .collect()
+}
+
+impl Report for ListReport {
+    fn human(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        if self.skills.is_empty() {
+            let existing = self.roots.iter().filter(|r| r.exists).count();
+            return writeln!(
+                out,
+                "no skills found ({} skill folders scanned, {existing} of them exist)",
+                self.roots.len()
+            );
+        }
+        let name_w = self
+            .skills
+            .iter()
+            .map(|s| s.name.len())
+            .max()
+            .unwrap_or(0)
+            .max(4);
+        writeln!(out, "{:<name_w$}  SCOPE   AGENT     STATUS    PATH", "NAME")?;
+        for s in &self.skills {
+            let status = match (s.valid, &s.shadowed_by) {
+                (false, _) => "invalid",
+                (true, Some(_)) => "shadowed",
+                (true, None) => "ok",
+            };
+            write!(
+                out,
+                "{:<name_w$}  {:<6}  {:<8}  {status:<8}  {}",
+                s.name,
+                s.scope.as_str(),
+                s.agent.as_str(),
+                s.path.display()
+            )?;
+            if let Some(target) = &s.link_target {
+                write!(out, " -> {}", target.display())?;
+            }
+            writeln!(out)?;
+            if let Some(by) = &s.shadowed_by {
+                writeln!(out, "    shadowed by {}", by.display())?;
+            }
+            for e in &s.errors {
+                writeln!(out, "    error: {}", e.message)?;
+            }
+        }
+        for d in &self.duplicates {
+            writeln!(out)?;
+            let note = if d.same_target {
+                " (all the same folder, linked in several places)"
+            } else {
+                ""
+            };
+            writeln!(
+                out,
+                "duplicate name `{}` in {} folders{note}:",
+                d.name,
+                d.paths.len()
+            )?;
+            for p in &d.paths {
+                let mark = if d.winner.as_ref() == Some(p) {
+                    "wins "
+                } else {
+                    "     "
+                };
+                writeln!(out, "  {mark} {}", p.display())?;
+            }
+        }
+        let valid = self.skills.iter().filter(|s| s.valid).count();
+        writeln!(out)?;
+        writeln!(
+            out,
+            "{} skill folders: {valid} valid, {} invalid, {} duplicate names",
+            self.skills.len(),
+            self.skills.len() - valid,
+            self.duplicates.len()
+        )
+    }
+}

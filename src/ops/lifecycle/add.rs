@@ -1,0 +1,331 @@
+//! `skillpm add [--source NAME|URL|PATH] <name>... | --all`.
+
+use std::io::Write;
+
+use serde::Serialize;
+
+use super::approval::{decide, summary_for};
+use super::candidate::{Candidate, Offer, open_source, resolve_names};
+use super::placement::{LinkChanges, sync_links};
+use super::Session;
+use crate::approve::Summary;
+use crate::digest::Digest;
+use crate::error::{Exit, OpError};
+use crate::ops::{Context, Report};
+use crate::project::manifest::{SkillDecl, SourceDecl};
+use crate::skill::is_valid_name;
+
+#[derive(Debug, Clone, Default)]
+pub struct AddOptions {
+    /// A declared source name, or a URL / path / git spec (added as a source).
+    pub source: Option<String>,
+    pub names: Vec<String>,
+    pub all: bool,
+    pub yes: bool,
+    /// `--ref` for git sources.
+    pub git_ref: Option<String>,
+}
+
+/// One skill `add` resolved.
+#[derive(Debug, Serialize)]
+pub struct Added {
+    pub name: String,
+    pub version: Option<String>,
+    pub tree: Digest,
+    /// `false` when approval was declined: locked but linked nowhere.
+    pub approved: bool,
+}
+
+/// `--json`: `{"source": {"name", "url", "new"}, "skills": [{"name", "version",
+/// "tree", "approved"}], "summaries": [<approval summary>], "links": {"linked",
+/// "copied", "unlinked"}}`.
+#[derive(Debug, Serialize)]
+pub struct AddReport {
+    pub source: AddedSource,
+    pub skills: Vec<Added>,
+    pub summaries: Vec<Summary>,
+    pub links: LinkChanges,
+}
+
+#[derive(Debug, Serialize)]
+pub struct AddedSource {
+    pub name: String,
+    pub url: String,
+    /// Declared by this command.
+    pub new: bool,
+}
+
+impl Report for AddReport {
+    fn human(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        if self.source.new {
+            writeln!(out, "Added source `{}` ({})", self.source.name, self.source.url)?;
+        }
+        for s in &self.skills {
+            let state = if s.approved {
+                "approved"
+            } else {
+                "NOT approved (locked, not linked; `skillpm approve` later)"
+            };
+            writeln!(
+                out,
+                "{} {}{}  {state}",
+                s.name,
+                s.version.as_deref().map(|v| format!("{v} ")).unwrap_or_default(),
+                s.tree
+            )?;
+        }
+        for p in &self.links.linked {
+            writeln!(out, "  linked {}", p.display())?;
+        }
+        Ok(())
+    }
+}
+
+pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
+    let mut sess = Session::open(ctx)?;
+    let mut names = opts.names.clone();
+    // `skillpm add github:owner/repo pdf`: a location in first position is the source.
+    let mut source_text = opts.source.clone();
+    if source_text.is_none()
+        && let Some(first) = names.first()
+        && !is_valid_name(first)
+        && looks_like_location(first)
+    {
+        source_text = Some(names.remove(0));
+    }
+    for n in &names {
+        if !is_valid_name(n) {
+            return Err(OpError::new(
+                Exit::Usage,
+                format!("`{n}` is not a skill name (1-64 of a-z, 0-9 and inner hyphens)"),
+            )
+            .into());
+        }
+    }
+    let (decl, new_source) = choose_source(&sess, source_text.as_deref(), opts.git_ref.as_deref())?;
+    let opened = open_source(&mut sess, &decl)?;
+    let offers = opened.offers();
+    let selected = select(ctx, &offers, names, opts.all)?;
+    let candidates = resolve_names(&mut sess, &opened, &selected)?;
+    drop(opened);
+
+    let mut lock = sess.lock_or_empty();
+    let pending: Vec<&Candidate> = candidates
+        .iter()
+        .filter(|c| {
+            lock.get(&c.locked.name)
+                .is_none_or(|l| l.approved != Some(c.locked.tree))
+        })
+        .collect();
+    let summaries: Vec<Summary> = pending
+        .iter()
+        .map(|c| summary_for(&sess, c, lock.get(&c.locked.name)))
+        .collect();
+    let answers = decide(&sess, &summaries, opts.yes)?;
+
+    let mut manifest = sess.manifest.clone();
+    if new_source {
+        manifest.add_source(&decl)?;
+    }
+    let mut added = Vec::new();
+    for c in &candidates {
+        let name = &c.locked.name;
+        let approved = match pending.iter().position(|p| &p.locked.name == name) {
+            Some(i) => answers[i],
+            None => true,
+        };
+        let previous = lock.get(name).cloned();
+        match (approved, previous) {
+            (false, Some(_)) => {
+                ctx.ui.warn(format!("`{name}` declined: keeping the version already locked"));
+            }
+            (approved, _) => {
+                let mut locked = c.locked.clone();
+                locked.approved = approved.then_some(locked.tree);
+                lock.upsert(locked);
+            }
+        }
+        let enabled = manifest.skills().get(name).is_none_or(|d| d.enabled);
+        manifest.set_skill(
+            name,
+            &SkillDecl {
+                source: decl.name.clone(),
+                version: None,
+                enabled,
+            },
+        )?;
+        added.push(Added {
+            name: name.clone(),
+            version: c.locked.version.clone(),
+            tree: c.locked.tree,
+            approved,
+        });
+    }
+    sess.manifest = manifest;
+    let enabled: Vec<_> = lock
+        .skills()
+        .iter()
+        .filter(|s| s.is_approved() && sess.is_enabled(&s.name))
+        .collect();
+    let links = sync_links(&sess, &enabled)?;
+    sess.manifest.save()?;
+    sess.save_lock(lock)?;
+    Ok(AddReport {
+        source: AddedSource {
+            name: decl.name.clone(),
+            url: decl.url.clone(),
+            new: new_source,
+        },
+        skills: added,
+        summaries,
+        links,
+    })
+}
+
+fn looks_like_location(text: &str) -> bool {
+    text.contains('/') || text.contains(':') || text.contains('\\') || text.starts_with('.')
+}
+
+/// The declared source to use, or a new declaration for a location.
+fn choose_source(
+    sess: &Session<'_>,
+    text: Option<&str>,
+    git_ref: Option<&str>,
+) -> anyhow::Result<(SourceDecl, bool)> {
+    let manifest = &sess.manifest;
+    let Some(text) = text else {
+        return match manifest.sources() {
+            [only] => Ok((only.clone(), false)),
+            [] => Err(OpError::new(
+                Exit::NotFound,
+                "this project declares no source: pass `--source <URL|PATH>` (or `skillpm source add <name> <url>` first)",
+            )
+            .into()),
+            many => Err(OpError::new(
+                Exit::Usage,
+                format!(
+                    "this project declares several sources ({}): say which with --source NAME",
+                    many.iter().map(|s| s.name.as_str()).collect::<Vec<_>>().join(", ")
+                ),
+            )
+            .into()),
+        };
+    };
+    if let Some(decl) = manifest.source(text) {
+        if git_ref.is_some() {
+            return Err(OpError::new(
+                Exit::Usage,
+                format!("--ref applies to a git URL, not to the declared source `{text}` (edit its url in skills.toml)"),
+            )
+            .into());
+        }
+        return Ok((decl.clone(), false));
+    }
+    if !looks_like_location(text) {
+        return Err(manifest.require_source(text).unwrap_err().into());
+    }
+    let mut url = super::super::source::manifest_url(text, &sess.ctx.cwd, &sess.project.root)?;
+    if let Some(r) = git_ref {
+        let is_git = crate::source::is_git_form(text);
+        if !is_git {
+            return Err(OpError::new(
+                Exit::Usage,
+                format!("--ref applies to git sources; `{text}` is a registry"),
+            )
+            .into());
+        }
+        url = if url.starts_with("github:") {
+            format!("{url}@{r}")
+        } else {
+            format!("{url}#{r}")
+        };
+    }
+    if let Some(existing) = manifest.sources().iter().find(|s| s.url == url) {
+        return Ok((existing.clone(), false));
+    }
+    let name = unique_source_name(sess, &url);
+    Ok((
+        SourceDecl {
+            name,
+            url,
+            keys: Vec::new(),
+            token_env: None,
+        },
+        true,
+    ))
+}
+
+/// `https://skills.acme.dev/x` → `skills-acme-dev`; `github:o/r` → `o-r`;
+/// a folder → its name. Made unique among the declared sources.
+fn unique_source_name(sess: &Session<'_>, url: &str) -> String {
+    let stem = url
+        .strip_prefix("github:")
+        .map(|rest| rest.split(['@', '#']).next().unwrap_or(rest).to_owned())
+        .or_else(|| {
+            url::Url::parse(url)
+                .ok()
+                .and_then(|u| u.host_str().map(str::to_owned))
+        })
+        .unwrap_or_else(|| {
+            std::path::Path::new(url.trim_end_matches('/'))
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_else(|| "source".into())
+        });
+    let mut name: String = stem
+        .to_ascii_lowercase()
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    name = name
+        .split('-')
+        .filter(|p| !p.is_empty())
+        .collect::<Vec<_>>()
+        .join("-");
+    name.truncate(56);
+    let name = name.trim_end_matches('-').to_owned();
+    let base = if name.is_empty() { "source".to_owned() } else { name };
+    let mut candidate = base.clone();
+    let mut n = 2;
+    while sess.manifest.source(&candidate).is_some() {
+        candidate = format!("{base}-{n}");
+        n += 1;
+    }
+    candidate
+}
+
+fn select(
+    ctx: &Context,
+    offers: &[Offer],
+    names: Vec<String>,
+    all: bool,
+) -> anyhow::Result<Vec<String>> {
+    if all {
+        if !names.is_empty() {
+            return Err(OpError::new(Exit::Usage, "pass skill names or --all, not both").into());
+        }
+        return Ok(offers.iter().map(|o| o.name.clone()).collect());
+    }
+    if !names.is_empty() {
+        return Ok(names);
+    }
+    if offers.is_empty() {
+        return Err(OpError::new(Exit::NotFound, "the source offers no skills").into());
+    }
+    let labels: Vec<String> = offers
+        .iter()
+        .map(|o| {
+            let d = crate::skill::printable(o.description.lines().next().unwrap_or(""));
+            format!("{} - {}", o.name, d.chars().take(70).collect::<String>())
+        })
+        .collect();
+    let picked = ctx.ui.pick_many(
+        "Which skills? (type to filter, space to select, enter to confirm)",
+        labels,
+        "name the skills to add, or pass --all",
+    )?;
+    Ok(picked
+        .into_iter()
+        .filter_map(|l| l.split(" - ").next().map(str::to_owned))
+        .collect())
+}

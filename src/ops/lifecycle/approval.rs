@@ -1,0 +1,118 @@
+//! Asking for approval (DESIGN §9): show the summary of every tree that is
+//! not yet approved, then ask per skill, accept all with `--yes`, or stop
+//! with exit 7 when nobody can be asked.
+
+use super::Session;
+use super::candidate::{Candidate, read_stored_skill};
+use crate::approve::{self, Previous, Summary, Trust};
+use crate::error::{Exit, OpError};
+use crate::project::lock::{Format, LockedSkill};
+use crate::store::StoreEntry;
+
+/// The summary of `c`, compared with `previous` (the approved lock entry)
+/// when there is one and it differs.
+pub(crate) fn summary_for(
+    sess: &Session<'_>,
+    c: &Candidate,
+    previous: Option<&LockedSkill>,
+) -> Summary {
+    let prev_tree = previous.and_then(|p| p.approved);
+    let prev_hashed = prev_tree.and_then(|t| sess.state.load_tree(&t));
+    let prev_skill = prev_tree
+        .filter(|t| sess.store.has_entry(t))
+        .and_then(|t| read_stored_skill(&sess.store.entry_path(&t), &c.locked.name).ok())
+        .map(|(s, _)| s);
+    let url = c.locked.url.clone().unwrap_or_default();
+    approve::summarize(&approve::Candidate {
+        name: &c.locked.name,
+        source: &c.locked.source,
+        url: &url,
+        trust: c.trust.clone(),
+        artifact: c.locked.artifact,
+        tree: &c.entry.tree,
+        skill: &c.skill,
+        dependencies: c.dependencies.clone(),
+        previous: prev_tree.filter(|t| *t != c.locked.tree).map(|tree| Previous {
+            tree,
+            hashed: prev_hashed.as_ref(),
+            skill: prev_skill.as_ref(),
+            signer: previous.and_then(|p| p.signer.clone()),
+        }),
+    })
+}
+
+/// Shows each summary and returns, per summary, whether it was approved.
+pub(crate) fn decide(
+    sess: &Session<'_>,
+    summaries: &[Summary],
+    yes: bool,
+) -> anyhow::Result<Vec<bool>> {
+    if summaries.is_empty() {
+        return Ok(Vec::new());
+    }
+    let ui = &sess.ctx.ui;
+    for s in summaries {
+        if !ui.quiet {
+            eprint!("{}", s.render(ui));
+        }
+    }
+    if yes {
+        return Ok(vec![true; summaries.len()]);
+    }
+    if !ui.interactive {
+        let names: Vec<&str> = summaries.iter().map(|s| s.name.as_str()).collect();
+        return Err(OpError::new(
+            Exit::Approval,
+            format!(
+                "approval required for {} and there is no terminal to ask on: review the summary above, then pass `--yes` to approve exactly these tree digests",
+                names.join(", ")
+            ),
+        )
+        .into());
+    }
+    summaries
+        .iter()
+        .map(|s| {
+            let short = &s.tree.hex()[..12];
+            Ok(ui.confirm(&format!("Approve {} (tree {short})?", s.name), "--yes")?)
+        })
+        .collect()
+}
+
+/// How the lock entry's content was pinned, for the summary.
+pub(crate) fn trust_of(locked: &LockedSkill) -> Trust {
+    match (&locked.signer, locked.format) {
+        (Some(key), _) => Trust::Signed { key: key.clone() },
+        (None, Format::Files) => Trust::TrustOnFirstUse,
+        (None, Format::Git) => Trust::GitCommit {
+            commit: locked.commit.clone().unwrap_or_default(),
+        },
+        (None, Format::Path) => Trust::LocalPath,
+        (None, _) => Trust::DigestPinned,
+    }
+}
+
+/// A candidate for a lock entry whose content is already in the store.
+pub(crate) fn candidate_from_lock(
+    sess: &Session<'_>,
+    locked: &LockedSkill,
+) -> anyhow::Result<Candidate> {
+    let path = sess.store.entry_path(&locked.tree);
+    let tree = match sess.state.load_tree(&locked.tree) {
+        Some(t) => t,
+        None => crate::digest::hash_tree(&path)?,
+    };
+    let (skill, dependencies) = read_stored_skill(&path, &locked.name)?;
+    Ok(Candidate {
+        locked: locked.clone(),
+        entry: StoreEntry {
+            digest: locked.tree,
+            path,
+            tree,
+            created: false,
+        },
+        skill,
+        trust: trust_of(locked),
+        dependencies,
+    })
+}

@@ -1,0 +1,286 @@
+//! `skillpm install [--locked | --frozen | --offline] [--yes]`: make the
+//! roots match the lock exactly.
+
+use std::io::Write;
+
+use serde::Serialize;
+
+use super::Session;
+use super::approval::{candidate_from_lock, decide};
+use super::candidate::{open_source, resolve_names};
+use super::materialize::materialize;
+use super::placement::{LinkChanges, sync_links};
+use crate::approve::Summary;
+use crate::error::{Exit, OpError};
+use crate::ops::{Context, Report};
+use crate::project::lock::Lockfile;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum InstallMode {
+    /// Resolve what the lock lacks and write it.
+    #[default]
+    Normal,
+    /// Never write the lock; fail (exit 6) if it would change.
+    Locked,
+    /// `Locked` plus no network.
+    Frozen,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct InstallOptions {
+    pub mode: InstallMode,
+    pub yes: bool,
+}
+
+/// `--json`: `{"mode", "skills", "fetched", "lock_written", "summaries": [...],
+/// "links": {"linked", "copied", "unlinked"}, "disabled": [names]}`.
+#[derive(Debug, Serialize)]
+pub struct InstallReport {
+    pub mode: InstallMode,
+    /// Skills in the lock.
+    pub skills: usize,
+    /// Skills whose content had to be fetched into the store.
+    pub fetched: usize,
+    pub lock_written: bool,
+    pub summaries: Vec<Summary>,
+    pub links: LinkChanges,
+    pub disabled: Vec<String>,
+}
+
+impl Report for InstallReport {
+    fn human(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        for p in &self.links.unlinked {
+            writeln!(out, "  unlinked {}", p.display())?;
+        }
+        for p in &self.links.linked {
+            writeln!(out, "  linked {}", p.display())?;
+        }
+        writeln!(
+            out,
+            "{} skill{} installed ({} fetched, {} link{} changed){}",
+            self.skills - self.disabled.len(),
+            if self.skills - self.disabled.len() == 1 { "" } else { "s" },
+            self.fetched,
+            self.links.linked.len() + self.links.unlinked.len(),
+            if self.links.linked.len() + self.links.unlinked.len() == 1 { "" } else { "s" },
+            if self.lock_written { "; skills.lock written" } else { "" }
+        )
+    }
+}
+
+fn lock_outdated(message: String) -> anyhow::Error {
+    OpError::new(
+        Exit::Locked,
+        format!("{message}\n  run `skillpm install` without --locked/--frozen to update skills.lock, review and commit it"),
+    )
+    .into()
+}
+
+pub fn install(ctx: &Context, opts: &InstallOptions) -> anyhow::Result<InstallReport> {
+    let mut ctx = ctx.clone();
+    if opts.mode == InstallMode::Frozen {
+        ctx.offline = true;
+    }
+    let ctx = &ctx;
+    let strict = opts.mode != InstallMode::Normal;
+    let mut sess = Session::open(ctx)?;
+    let Some(original) = sess.lock.clone() else {
+        if strict {
+            return Err(lock_outdated(format!(
+                "{} does not exist",
+                sess.lock_path().display()
+            )));
+        }
+        return install_without_lock(&mut sess, opts);
+    };
+    let mut lock = original.clone();
+
+    // What the manifest asks for and the lock lacks (or pins from another source).
+    let declared = sess.manifest.skills().clone();
+    let stale: Vec<String> = lock
+        .skills()
+        .iter()
+        .filter(|s| declared.get(&s.name).is_none_or(|d| d.source != s.source))
+        .map(|s| s.name.clone())
+        .collect();
+    let missing: Vec<(String, String)> = declared
+        .iter()
+        .filter(|(name, d)| lock.get(name).is_none_or(|l| l.source != d.source))
+        .map(|(name, d)| (name.clone(), d.source.clone()))
+        .collect();
+    if strict && (!stale.is_empty() || !missing.is_empty()) {
+        let mut parts = Vec::new();
+        if !missing.is_empty() {
+            let names: Vec<&str> = missing.iter().map(|(n, _)| n.as_str()).collect();
+            parts.push(format!("skills.toml asks for {} which skills.lock does not pin", names.join(", ")));
+        }
+        if !stale.is_empty() {
+            parts.push(format!("skills.lock pins {} which skills.toml no longer asks for", stale.join(", ")));
+        }
+        return Err(lock_outdated(format!("skills.lock is out of date: {}", parts.join("; "))));
+    }
+    for name in &stale {
+        lock.remove(name);
+    }
+    let mut summaries = Vec::new();
+    if !missing.is_empty() {
+        let (resolved, s) = resolve_declared(&mut sess, &missing, &lock, opts.yes)?;
+        summaries.extend(s);
+        for locked in resolved {
+            lock.upsert(locked);
+        }
+    }
+
+    let all: Vec<_> = lock.skills().iter().collect();
+    let fetched = materialize(&mut sess, &all)?;
+
+    // Entries not approved for exactly their tree need a person.
+    let pending: Vec<String> = lock
+        .skills()
+        .iter()
+        .filter(|s| !s.is_approved() && sess.is_enabled(&s.name))
+        .map(|s| s.name.clone())
+        .collect();
+    if !pending.is_empty() {
+        let candidates = pending
+            .iter()
+            .filter_map(|n| lock.get(n))
+            .map(|l| candidate_from_lock(&sess, l))
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        let pending_summaries: Vec<Summary> = candidates
+            .iter()
+            .map(|c| super::approval::summary_for(&sess, c, lock.get(&c.locked.name)))
+            .collect();
+        if strict && opts.yes {
+            return Err(OpError::new(
+                Exit::Approval,
+                format!(
+                    "skills.lock has unapproved content for {} and --locked/--frozen may not record an approval; run `skillpm approve {}` (it writes the lock), review and commit it",
+                    pending.join(", "),
+                    pending.join(" ")
+                ),
+            )
+            .into());
+        }
+        let answers = decide(&sess, &pending_summaries, opts.yes)?;
+        for (name, ok) in pending.iter().zip(&answers) {
+            if *ok && let Some(l) = lock.get_mut(name) {
+                l.approved = Some(l.tree);
+            }
+        }
+        summaries.extend(pending_summaries);
+        let declined: Vec<&String> = pending
+            .iter()
+            .zip(&answers)
+            .filter(|(_, ok)| !**ok)
+            .map(|(n, _)| n)
+            .collect();
+        if !declined.is_empty() {
+            ctx.ui.warn(format!(
+                "not approved, so not linked: {}",
+                declined.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")
+            ));
+        }
+    }
+
+    let enabled: Vec<_> = lock
+        .skills()
+        .iter()
+        .filter(|s| s.is_approved() && sess.is_enabled(&s.name))
+        .collect();
+    let links = sync_links(&sess, &enabled)?;
+    let disabled: Vec<String> = lock
+        .skills()
+        .iter()
+        .filter(|s| !sess.is_enabled(&s.name))
+        .map(|s| s.name.clone())
+        .collect();
+    let skills = lock.skills().len();
+    let lock_written = if strict {
+        sess.register_lock();
+        false
+    } else {
+        sess.save_lock(lock)?
+    };
+    Ok(InstallReport {
+        mode: opts.mode,
+        skills,
+        fetched,
+        lock_written,
+        summaries,
+        links,
+        disabled,
+    })
+}
+
+/// No lock yet: resolve every declared skill, approve, link, write the lock.
+fn install_without_lock(
+    sess: &mut Session<'_>,
+    opts: &InstallOptions,
+) -> anyhow::Result<InstallReport> {
+    let declared: Vec<(String, String)> = sess
+        .manifest
+        .skills()
+        .iter()
+        .map(|(n, d)| (n.clone(), d.source.clone()))
+        .collect();
+    let empty = Lockfile::default();
+    let (resolved, summaries) = resolve_declared(sess, &declared, &empty, opts.yes)?;
+    let mut lock = Lockfile::default();
+    for locked in resolved {
+        lock.upsert(locked);
+    }
+    let enabled: Vec<_> = lock
+        .skills()
+        .iter()
+        .filter(|s| s.is_approved() && sess.is_enabled(&s.name))
+        .collect();
+    let links = sync_links(sess, &enabled)?;
+    let skills = lock.skills().len();
+    let lock_written = sess.save_lock(lock)?;
+    Ok(InstallReport {
+        mode: opts.mode,
+        skills,
+        fetched: skills,
+        lock_written,
+        summaries,
+        links,
+        disabled: Vec::new(),
+    })
+}
+
+/// Resolves `(name, source)` pairs source by source, asks for approval of
+/// what is new, and returns lock entries (approved or not).
+fn resolve_declared(
+    sess: &mut Session<'_>,
+    wanted: &[(String, String)],
+    lock: &Lockfile,
+    yes: bool,
+) -> anyhow::Result<(Vec<crate::project::lock::LockedSkill>, Vec<Summary>)> {
+    let mut by_source: std::collections::BTreeMap<&str, Vec<String>> = Default::default();
+    for (name, source) in wanted {
+        by_source.entry(source.as_str()).or_default().push(name.clone());
+    }
+    let mut candidates = Vec::new();
+    for (source, names) in by_source {
+        let decl = sess.manifest.require_source(source)?.clone();
+        let opened = open_source(sess, &decl)?;
+        candidates.extend(resolve_names(sess, &opened, &names)?);
+    }
+    let summaries: Vec<Summary> = candidates
+        .iter()
+        .map(|c| super::approval::summary_for(sess, c, lock.get(&c.locked.name)))
+        .collect();
+    let answers = decide(sess, &summaries, yes)?;
+    let locked = candidates
+        .into_iter()
+        .zip(answers)
+        .map(|(c, ok)| {
+            let mut l = c.locked;
+            l.approved = ok.then_some(l.tree);
+            l
+        })
+        .collect();
+    Ok((locked, summaries))
+}

@@ -1,0 +1,172 @@
+//! `skillpm remove`, `approve`, `disable` and `enable`: change what the
+//! project keeps or links, without resolving anything anew.
+
+use std::io::Write;
+
+use serde::Serialize;
+
+use super::approval::{candidate_from_lock, decide, summary_for};
+use super::materialize::materialize;
+use super::placement::{LinkChanges, sync_links};
+use super::{Session, not_in_project};
+use crate::approve::Summary;
+use crate::ops::{Context, Report};
+use crate::project::lock::Lockfile;
+use crate::project::manifest::SkillDecl;
+
+#[derive(Debug, Clone, Default)]
+pub struct ApproveOptions {
+    pub names: Vec<String>,
+    pub yes: bool,
+}
+
+/// `--json`: `{"action": "remove"|"approve"|"disable"|"enable", "skills": [names
+/// changed], "unchanged": [names already so], "summaries": [...], "links": {...}}`.
+#[derive(Debug, Serialize)]
+pub struct ManageReport {
+    pub action: &'static str,
+    pub skills: Vec<String>,
+    pub unchanged: Vec<String>,
+    pub summaries: Vec<Summary>,
+    pub links: LinkChanges,
+}
+
+impl Report for ManageReport {
+    fn human(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        let past = match self.action {
+            "remove" => "removed",
+            "approve" => "approved",
+            "disable" => "disabled",
+            _ => "enabled",
+        };
+        for s in &self.skills {
+            writeln!(out, "{s} {past}")?;
+        }
+        for s in &self.unchanged {
+            writeln!(out, "{s} was already {past}")?;
+        }
+        for p in &self.links.unlinked {
+            writeln!(out, "  unlinked {}", p.display())?;
+        }
+        for p in &self.links.linked {
+            writeln!(out, "  linked {}", p.display())?;
+        }
+        Ok(())
+    }
+}
+
+fn known(sess: &Session<'_>, lock: &Lockfile, names: &[String]) -> anyhow::Result<()> {
+    for n in names {
+        if lock.get(n).is_none() && !sess.manifest.skills().contains_key(n) {
+            let mut all: Vec<&str> = lock.skills().iter().map(|s| s.name.as_str()).collect();
+            all.extend(sess.manifest.skills().keys().map(String::as_str));
+            all.sort();
+            all.dedup();
+            return Err(not_in_project(n, all));
+        }
+    }
+    Ok(())
+}
+
+fn finish(
+    mut sess: Session<'_>,
+    lock: Lockfile,
+    action: &'static str,
+    skills: Vec<String>,
+    unchanged: Vec<String>,
+    summaries: Vec<Summary>,
+    manifest_changed: bool,
+) -> anyhow::Result<ManageReport> {
+    let enabled: Vec<_> = lock
+        .skills()
+        .iter()
+        .filter(|s| s.is_approved() && sess.is_enabled(&s.name))
+        .collect();
+    // A link never points at a store entry that is not there.
+    materialize(&mut sess, &enabled)?;
+    let links = sync_links(&sess, &enabled)?;
+    if manifest_changed {
+        sess.manifest.save()?;
+    }
+    sess.save_lock(lock)?;
+    Ok(ManageReport {
+        action,
+        skills,
+        unchanged,
+        summaries,
+        links,
+    })
+}
+
+pub fn remove(ctx: &Context, names: &[String]) -> anyhow::Result<ManageReport> {
+    let mut sess = Session::open(ctx)?;
+    let mut lock = sess.lock_or_empty();
+    known(&sess, &lock, names)?;
+    for n in names {
+        lock.remove(n);
+        sess.manifest.remove_skill(n)?;
+    }
+    finish(sess, lock, "remove", names.to_vec(), Vec::new(), Vec::new(), true)
+}
+
+pub fn approve(ctx: &Context, opts: &ApproveOptions) -> anyhow::Result<ManageReport> {
+    let mut sess = Session::open(ctx)?;
+    let mut lock = sess.lock_or_empty();
+    known(&sess, &lock, &opts.names)?;
+    let names: Vec<String> = if opts.names.is_empty() {
+        lock.skills().iter().filter(|s| !s.is_approved()).map(|s| s.name.clone()).collect()
+    } else {
+        opts.names.clone()
+    };
+    let (pending, unchanged): (Vec<String>, Vec<String>) = names
+        .into_iter()
+        .partition(|n| lock.get(n).is_some_and(|s| !s.is_approved()));
+    let entries: Vec<_> = pending.iter().filter_map(|n| lock.get(n)).collect();
+    materialize(&mut sess, &entries)?;
+    let candidates = entries
+        .iter()
+        .map(|l| candidate_from_lock(&sess, l))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let summaries: Vec<Summary> = candidates
+        .iter()
+        .map(|c| summary_for(&sess, c, lock.get(&c.locked.name)))
+        .collect();
+    let answers = decide(&sess, &summaries, opts.yes)?;
+    let mut approved = Vec::new();
+    for (name, ok) in pending.iter().zip(answers) {
+        if ok && let Some(l) = lock.get_mut(name) {
+            l.approved = Some(l.tree);
+            approved.push(name.clone());
+        }
+    }
+    finish(sess, lock, "approve", approved, unchanged, summaries, false)
+}
+
+fn set_enabled(ctx: &Context, names: &[String], enabled: bool) -> anyhow::Result<ManageReport> {
+    let mut sess = Session::open(ctx)?;
+    let lock = sess.lock_or_empty();
+    known(&sess, &lock, names)?;
+    let mut changed = Vec::new();
+    let mut unchanged = Vec::new();
+    for n in names {
+        let Some(decl) = sess.manifest.skills().get(n).cloned() else {
+            return Err(not_in_project(n, sess.manifest.skills().keys().map(String::as_str).collect()));
+        };
+        if decl.enabled == enabled {
+            unchanged.push(n.clone());
+            continue;
+        }
+        sess.manifest.set_skill(n, &SkillDecl { enabled, ..decl })?;
+        changed.push(n.clone());
+    }
+    let action = if enabled { "enable" } else { "disable" };
+    finish(sess, lock, action, changed, unchanged, Vec::new(), true)
+}
+
+pub fn disable(ctx: &Context, names: &[String]) -> anyhow::Result<ManageReport> {
+    set_enabled(ctx, names, false)
+}
+
+pub fn enable(ctx: &Context, names: &[String]) -> anyhow::Result<ManageReport> {
+    set_enabled(ctx, names, true)
+}

@@ -1,0 +1,190 @@
+//! Bringing locked skills into the store exactly as the lock pins them:
+//! artifacts by their digest, v0.1.0 file lists by the tree digest, git
+//! skills by their commit. Whatever arrives must hash to the lock's `tree`,
+//! or nothing is linked (exit 3).
+
+use std::collections::BTreeMap;
+
+use anyhow::Context as _;
+use url::Url;
+
+use super::Session;
+use super::candidate::{git_options, import_fetched, open_source, Opened};
+use crate::digest::Digest;
+use crate::error::{Exit, OpError};
+use crate::fetch::DownloadSpec;
+use crate::git::{self, GitSpec};
+use crate::project::lock::{Format, LockedSkill};
+use crate::source::{self, ArchiveFormat, Source};
+use crate::store::StoreEntry;
+use crate::unpack::ArtifactKind;
+
+/// Makes sure every skill of `skills` has its store entry. Returns how many
+/// had to be fetched or re-imported.
+pub(crate) fn materialize(sess: &mut Session<'_>, skills: &[&LockedSkill]) -> anyhow::Result<usize> {
+    let missing: Vec<&LockedSkill> = skills
+        .iter()
+        .copied()
+        .filter(|s| !sess.store.has_entry(&s.tree))
+        .collect();
+    if missing.is_empty() {
+        return Ok(0);
+    }
+    let (artifacts, others): (Vec<&LockedSkill>, Vec<&LockedSkill>) = missing
+        .iter()
+        .partition(|s| matches!(s.format, Format::Archive | Format::SkillMd));
+    fetch_artifacts(sess, &artifacts)?;
+    let mut by_source: BTreeMap<&str, Vec<&LockedSkill>> = BTreeMap::new();
+    for s in &others {
+        by_source.entry(s.source.as_str()).or_default().push(s);
+    }
+    for (_, group) in by_source {
+        match group[0].format {
+            Format::Git => {
+                for s in group {
+                    fetch_git(sess, s)?;
+                }
+            }
+            _ => fetch_file_lists(sess, &group)?,
+        }
+    }
+    Ok(missing.len())
+}
+
+/// The error for content that arrived but is not what the lock pins.
+pub(crate) fn tree_mismatch(skill: &LockedSkill, actual: Digest, from: &str) -> anyhow::Error {
+    OpError::new(
+        Exit::Integrity,
+        format!(
+            "`{}` from {from} does not match skills.lock:\n  expected tree {}\n  actual tree   {actual}\n  the published content changed without a new lock; run `skillpm update {}` to review the change",
+            skill.name, skill.tree, skill.name
+        ),
+    )
+    .into()
+}
+
+fn check_tree(skill: &LockedSkill, entry: &StoreEntry, from: &str) -> anyhow::Result<()> {
+    if entry.digest != skill.tree {
+        return Err(tree_mismatch(skill, entry.digest, from));
+    }
+    Ok(())
+}
+
+fn auth_for(sess: &Session<'_>, source_name: &str) -> anyhow::Result<Option<crate::fetch::Auth>> {
+    Ok(match sess.manifest.source(source_name) {
+        Some(decl) => Source::from_decl(decl, &sess.project.root)?.auth,
+        None => None,
+    })
+}
+
+fn fetch_artifacts(sess: &mut Session<'_>, skills: &[&LockedSkill]) -> anyhow::Result<()> {
+    if skills.is_empty() {
+        return Ok(());
+    }
+    let mut specs = Vec::with_capacity(skills.len());
+    for s in skills {
+        let (Some(url), Some(artifact)) = (&s.url, s.artifact) else {
+            return Err(OpError::new(
+                Exit::Usage,
+                format!(
+                    "skills.lock entry `{}` has format `{}` but no url or artifact digest; run `skillpm update {}`",
+                    s.name,
+                    s.format.as_str(),
+                    s.name
+                ),
+            )
+            .into());
+        };
+        let url = Url::parse(url)
+            .with_context(|| format!("skills.lock entry `{}` has an invalid url", s.name))?;
+        specs.push(DownloadSpec::new(url, Some(artifact)).with_auth(auth_for(sess, &s.source)?));
+    }
+    let bar = sess.ctx.ui.bar(specs.len() as u64, "Downloading", false);
+    let results = sess.fetcher()?.download_all(specs, &bar);
+    bar.finish_and_clear();
+    for (s, result) in skills.iter().zip(results) {
+        let downloaded = result.with_context(|| format!("cannot fetch `{}`", s.name))?;
+        let kind = match s.format {
+            Format::SkillMd => ArtifactKind::SkillMd,
+            _ => match source::detect_archive(
+                downloaded.content_type.as_deref(),
+                &downloaded.url,
+                &downloaded.path,
+            ) {
+                Some(ArchiveFormat::Zip) => ArtifactKind::Zip,
+                Some(ArchiveFormat::TarGz) => ArtifactKind::TarGz,
+                None => {
+                    return Err(OpError::new(
+                        Exit::Unsafe,
+                        format!("{}: not a .zip or .tar.gz archive", downloaded.url),
+                    )
+                    .into());
+                }
+            },
+        };
+        let label = downloaded.url.to_string();
+        let entry =
+            sess.store
+                .import_artifact(kind, &downloaded.path, &label, &s.name, &sess.limits)?;
+        check_tree(s, &entry, &label)?;
+        let _ = sess.state.save_tree(&entry.tree);
+    }
+    Ok(())
+}
+
+fn fetch_file_lists(sess: &mut Session<'_>, group: &[&LockedSkill]) -> anyhow::Result<()> {
+    let source_name = group[0].source.as_str();
+    let decl = sess.manifest.require_source(source_name)?.clone();
+    let opened = open_source(sess, &decl)?;
+    let Opened::Index { resolved, .. } = &opened else {
+        return Err(OpError::new(
+            Exit::Usage,
+            format!("source `{source_name}` is a git source but skills.lock says its skills come from an index; run `skillpm update`"),
+        )
+        .into());
+    };
+    let mut requests = Vec::new();
+    for s in group {
+        let entry = resolved
+            .index
+            .entry(&s.name)
+            .ok_or_else(|| opened.missing(&s.name))?;
+        requests.push(resolved.request(entry));
+    }
+    let bar = sess.ctx.ui.bar(0, "Downloading", false);
+    let results = source::download_entries(sess.fetcher()?, &requests, &bar);
+    bar.finish_and_clear();
+    for ((s, request), result) in group.iter().zip(&requests).zip(results) {
+        let fetched = result.with_context(|| format!("cannot fetch `{}`", s.name))?;
+        let (entry, _, _) = import_fetched(sess, request.entry, &fetched.content)?;
+        check_tree(s, &entry, resolved.index_url.as_str())?;
+        let _ = sess.state.save_tree(&entry.tree);
+    }
+    Ok(())
+}
+
+fn fetch_git(sess: &mut Session<'_>, s: &LockedSkill) -> anyhow::Result<()> {
+    let (Some(url), Some(commit)) = (&s.url, &s.commit) else {
+        return Err(OpError::new(
+            Exit::Usage,
+            format!("skills.lock entry `{}` is a git skill without url or commit; run `skillpm update {}`", s.name, s.name),
+        )
+        .into());
+    };
+    let spec = GitSpec::from_lock(url, s.subpath.as_deref())?;
+    let decl = sess.manifest.source(&s.source).cloned();
+    let opts = match &decl {
+        Some(decl) => git_options(sess, decl)?,
+        None => git::GitOptions::new(sess.ctx.offline, None)?,
+    };
+    sess.ctx
+        .ui
+        .status("Fetching", format!("{} at {}", spec, &commit[..commit.len().min(12)]));
+    let checkout = git::checkout(&spec, commit, &sess.store.tmp_dir(), &opts)?;
+    let dir = checkout.skill_dir("")?;
+    let label = format!("{spec}@{commit}");
+    let entry = sess.store.import_dir(&dir, &label, &s.name, &sess.limits)?;
+    check_tree(s, &entry, &label)?;
+    let _ = sess.state.save_tree(&entry.tree);
+    Ok(())
+}

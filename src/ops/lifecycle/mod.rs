@@ -1,0 +1,155 @@
+//! The project lifecycle (DESIGN §7–§9): `add`, `install`, `update`,
+//! `outdated`, `remove`, `approve`, `disable`/`enable`, `list`, `verify`.
+//!
+//! Every command opens a [`Session`] (project, manifest, lock, store), then
+//! works in the same order: resolve or materialise content into the store,
+//! get approval for exactly the tree digests that will be linked, place the
+//! links, and only then write `skills.toml` and `skills.lock` (atomically).
+//! A failure before the last step leaves the project as it was.
+
+mod add;
+mod approval;
+mod candidate;
+mod install;
+mod manage;
+mod materialize;
+mod placement;
+mod status;
+mod update;
+
+pub use add::{AddOptions, AddReport, add};
+pub use install::{InstallMode, InstallOptions, InstallReport, install};
+pub use manage::{
+    ApproveOptions, ManageReport, approve, disable, enable, remove,
+};
+pub use status::{ListReport, VerifyReport, list, verify};
+pub use update::{OutdatedReport, UpdateOptions, UpdateReport, outdated, update};
+
+use std::path::PathBuf;
+
+use anyhow::Context as _;
+
+use super::Context;
+use crate::error::{Exit, OpError};
+use crate::fetch::Fetcher;
+use crate::project::lock::Lockfile;
+use crate::project::state::ProjectState;
+use crate::project::{self, Manifest, Project};
+use crate::roots::Env;
+use crate::store::Store;
+use crate::unpack::Limits;
+
+/// An open project: everything a lifecycle command reads before it acts.
+pub(crate) struct Session<'c> {
+    pub ctx: &'c Context,
+    pub project: Project,
+    pub manifest: Manifest,
+    /// `None` when the project has no skills.lock yet.
+    pub lock: Option<Lockfile>,
+    pub store: Store,
+    pub state: ProjectState,
+    pub env: Env,
+    pub limits: Limits,
+    fetcher: Option<Fetcher>,
+}
+
+impl<'c> Session<'c> {
+    pub fn open(ctx: &'c Context) -> anyhow::Result<Self> {
+        let project = project::find_project(&ctx.cwd, ctx.project.as_deref())?;
+        let manifest = project.load_manifest()?;
+        let lock = Lockfile::load(&project.lock_path())?;
+        let store = Store::open()?;
+        if store.debris_removed() > 0 {
+            ctx.ui.info(format!(
+                "removed {} unfinished store entries left by an interrupted run",
+                store.debris_removed()
+            ));
+        }
+        let state = ProjectState::new(store.root());
+        let limits = match manifest.limits() {
+            None => Limits::default(),
+            Some(table) => table.clone().try_into().map_err(|e: toml::de::Error| {
+                OpError::new(
+                    Exit::Usage,
+                    format!(
+                        "{}: [limits] is invalid: {}",
+                        manifest.path().display(),
+                        e.message()
+                    ),
+                )
+            })?,
+        };
+        Ok(Session {
+            ctx,
+            project,
+            manifest,
+            lock,
+            store,
+            state,
+            env: Env::from_process(),
+            limits,
+            fetcher: None,
+        })
+    }
+
+    /// The HTTP client, created on first use (commands served from the
+    /// store never build one).
+    pub fn fetcher(&mut self) -> anyhow::Result<&Fetcher> {
+        if self.fetcher.is_none() {
+            self.fetcher = Some(super::source::fetcher(self.ctx)?);
+        }
+        self.fetcher
+            .as_ref()
+            .context("the HTTP client could not be created")
+    }
+
+    pub fn lock_path(&self) -> PathBuf {
+        self.project.lock_path()
+    }
+
+    pub fn lock_or_empty(&self) -> Lockfile {
+        self.lock.clone().unwrap_or_default()
+    }
+
+    /// Writes the lock (only when it changed) and registers it for `cache gc`.
+    pub fn save_lock(&mut self, lock: Lockfile) -> anyhow::Result<bool> {
+        let path = self.lock_path();
+        let changed = self.lock.as_ref() != Some(&lock) || !path.exists();
+        if changed {
+            lock.save(&path)?;
+        }
+        self.register_lock();
+        self.lock = Some(lock);
+        Ok(changed)
+    }
+
+    pub fn register_lock(&self) {
+        let path = self.lock_path();
+        if path.exists()
+            && let Err(e) = self.store.register_project_lock(&path)
+        {
+            self.ctx.ui.warn(format!(
+                "could not record {} for `cache gc`: {e}",
+                path.display()
+            ));
+        }
+    }
+
+    pub fn is_enabled(&self, name: &str) -> bool {
+        self.manifest.skills().get(name).is_none_or(|d| d.enabled)
+    }
+}
+
+/// The error for names the lock or manifest does not have (exit 8).
+pub(crate) fn not_in_project(name: &str, known: Vec<&str>) -> anyhow::Error {
+    let known = if known.is_empty() {
+        "the project has no skills yet (`skillpm add <name>`)".to_owned()
+    } else {
+        format!("the project has: {}", known.join(", "))
+    };
+    OpError::new(
+        Exit::NotFound,
+        format!("no skill named `{name}` in this project; {known}"),
+    )
+    .into()
+}

@@ -1,0 +1,321 @@
+//! `skillpm update [name...]` (re-resolve, show what changed, approve) and
+//! `skillpm outdated` (only report).
+
+use std::collections::BTreeMap;
+use std::io::Write;
+
+use serde::Serialize;
+
+use super::approval::{decide, summary_for};
+use super::candidate::{Candidate, open_source, resolve_names};
+use super::placement::{LinkChanges, sync_links};
+use super::{Session, not_in_project};
+use crate::approve::Summary;
+use crate::digest::Digest;
+use crate::error::{Exit, OpError};
+use crate::git;
+use crate::index::EntryContent;
+use crate::ops::{Context, Report};
+use crate::project::lock::{LockedSkill, Lockfile};
+use crate::source::{self, FetchedContent, SourceSpec};
+
+#[derive(Debug, Clone, Default)]
+pub struct UpdateOptions {
+    /// Empty: every locked skill.
+    pub names: Vec<String>,
+    pub yes: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum UpdateStatus {
+    Unchanged,
+    Updated,
+    Declined,
+}
+
+#[derive(Debug, Serialize)]
+pub struct UpdatedSkill {
+    pub name: String,
+    pub status: UpdateStatus,
+    pub from_version: Option<String>,
+    pub to_version: Option<String>,
+    pub from_tree: Digest,
+    pub to_tree: Digest,
+}
+
+/// `--json`: `{"skills": [{"name", "status": "unchanged"|"updated"|"declined",
+/// "from_version", "to_version", "from_tree", "to_tree"}], "summaries": [...],
+/// "links": {...}, "lock_written"}`.
+#[derive(Debug, Serialize)]
+pub struct UpdateReport {
+    pub skills: Vec<UpdatedSkill>,
+    pub summaries: Vec<Summary>,
+    pub links: LinkChanges,
+    pub lock_written: bool,
+}
+
+impl Report for UpdateReport {
+    fn human(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        for s in &self.skills {
+            let v = |v: &Option<String>| v.clone().unwrap_or_else(|| "-".into());
+            match s.status {
+                UpdateStatus::Unchanged => writeln!(out, "{} is up to date", s.name)?,
+                UpdateStatus::Updated => writeln!(
+                    out,
+                    "{} updated {} -> {} ({} -> {})",
+                    s.name,
+                    v(&s.from_version),
+                    v(&s.to_version),
+                    &s.from_tree.hex()[..12],
+                    &s.to_tree.hex()[..12]
+                )?,
+                UpdateStatus::Declined => writeln!(out, "{} update declined; kept {}", s.name, &s.from_tree.hex()[..12])?,
+            }
+        }
+        Ok(())
+    }
+}
+
+fn require_lock(sess: &Session<'_>) -> anyhow::Result<Lockfile> {
+    sess.lock.clone().ok_or_else(|| {
+        OpError::new(
+            Exit::Other,
+            format!("{} does not exist yet; run `skillpm install` first", sess.lock_path().display()),
+        )
+        .into()
+    })
+}
+
+fn selected<'l>(lock: &'l Lockfile, names: &[String]) -> anyhow::Result<Vec<&'l LockedSkill>> {
+    if names.is_empty() {
+        return Ok(lock.skills().iter().collect());
+    }
+    names
+        .iter()
+        .map(|n| {
+            lock.get(n).ok_or_else(|| {
+                not_in_project(n, lock.skills().iter().map(|s| s.name.as_str()).collect())
+            })
+        })
+        .collect()
+}
+
+pub fn update(ctx: &Context, opts: &UpdateOptions) -> anyhow::Result<UpdateReport> {
+    let mut sess = Session::open(ctx)?;
+    let original = require_lock(&sess)?;
+    let chosen: Vec<LockedSkill> = selected(&original, &opts.names)?.into_iter().cloned().collect();
+    let mut by_source: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for s in &chosen {
+        by_source.entry(s.source.clone()).or_default().push(s.name.clone());
+    }
+    let mut candidates: Vec<Candidate> = Vec::new();
+    for (source, names) in by_source {
+        let decl = sess.manifest.require_source(&source)?.clone();
+        let opened = open_source(&mut sess, &decl)?;
+        candidates.extend(resolve_names(&mut sess, &opened, &names)?);
+    }
+    let mut lock = original.clone();
+    let changed: Vec<&Candidate> = candidates
+        .iter()
+        .filter(|c| original.get(&c.locked.name).is_some_and(|l| l.tree != c.locked.tree))
+        .collect();
+    let summaries: Vec<Summary> = changed
+        .iter()
+        .map(|c| summary_for(&sess, c, original.get(&c.locked.name)))
+        .collect();
+    let answers = decide(&sess, &summaries, opts.yes)?;
+    let mut report = Vec::new();
+    for c in &candidates {
+        let Some(old) = original.get(&c.locked.name) else { continue };
+        let status = match changed.iter().position(|x| x.locked.name == c.locked.name) {
+            None => {
+                // Same content; keep the approval and refresh where it came from.
+                let mut l = c.locked.clone();
+                l.approved = old.approved;
+                lock.upsert(l);
+                UpdateStatus::Unchanged
+            }
+            Some(i) if answers[i] => {
+                let mut l = c.locked.clone();
+                l.approved = Some(l.tree);
+                lock.upsert(l);
+                UpdateStatus::Updated
+            }
+            Some(_) => UpdateStatus::Declined,
+        };
+        report.push(UpdatedSkill {
+            name: c.locked.name.clone(),
+            status,
+            from_version: old.version.clone(),
+            to_version: c.locked.version.clone(),
+            from_tree: old.tree,
+            to_tree: c.locked.tree,
+        });
+    }
+    let enabled: Vec<_> = lock
+        .skills()
+        .iter()
+        .filter(|s| s.is_approved() && sess.is_enabled(&s.name))
+        .collect();
+    let links = sync_links(&sess, &enabled)?;
+    let lock_written = sess.save_lock(lock)?;
+    Ok(UpdateReport {
+        skills: report,
+        summaries,
+        links,
+        lock_written,
+    })
+}
+
+/// One row of `outdated`.
+#[derive(Debug, Serialize)]
+pub struct OutdatedRow {
+    pub name: String,
+    pub source: String,
+    pub outdated: bool,
+    pub locked_version: Option<String>,
+    pub latest_version: Option<String>,
+    /// What identifies the locked content upstream: artifact digest, tree
+    /// digest (v0.1.0) or commit.
+    pub locked: String,
+    pub latest: Option<String>,
+    /// Why `latest` is unknown (source unreachable, skill gone).
+    pub error: Option<String>,
+}
+
+/// `--json`: `{"skills": [{"name", "source", "outdated", "locked_version",
+/// "latest_version", "locked", "latest", "error"}]}`; always exit 0.
+#[derive(Debug, Serialize)]
+pub struct OutdatedReport {
+    pub skills: Vec<OutdatedRow>,
+}
+
+impl Report for OutdatedReport {
+    fn human(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        let rows: Vec<&OutdatedRow> = self.skills.iter().filter(|r| r.outdated || r.error.is_some()).collect();
+        if rows.is_empty() {
+            return writeln!(out, "All {} skills are up to date.", self.skills.len());
+        }
+        for r in rows {
+            match &r.error {
+                Some(e) => writeln!(out, "{}  ({}): cannot check: {e}", r.name, r.source)?,
+                None => writeln!(
+                    out,
+                    "{}  {} -> {}  ({})  run `skillpm update {}`",
+                    r.name,
+                    r.locked_version.as_deref().unwrap_or(short(&r.locked)),
+                    r.latest_version
+                        .as_deref()
+                        .unwrap_or_else(|| r.latest.as_deref().map(short).unwrap_or("?")),
+                    r.source,
+                    r.name
+                )?,
+            }
+        }
+        Ok(())
+    }
+}
+
+fn short(id: &str) -> &str {
+    let hex = id.strip_prefix("sha256:").unwrap_or(id);
+    &hex[..hex.len().min(12)]
+}
+
+pub fn outdated(ctx: &Context) -> anyhow::Result<OutdatedReport> {
+    let mut sess = Session::open(ctx)?;
+    let lock = require_lock(&sess)?;
+    let mut by_source: BTreeMap<String, Vec<&LockedSkill>> = BTreeMap::new();
+    for s in lock.skills() {
+        by_source.entry(s.source.clone()).or_default().push(s);
+    }
+    let mut rows = Vec::new();
+    for (source_name, skills) in by_source {
+        match latest_of(&mut sess, &source_name, &skills) {
+            Ok(latest) => {
+                for (s, (id, version)) in skills.iter().zip(latest) {
+                    let locked = locked_id(s);
+                    rows.push(OutdatedRow {
+                        name: s.name.clone(),
+                        source: source_name.clone(),
+                        outdated: id.as_deref().is_some_and(|l| l != locked),
+                        locked_version: s.version.clone(),
+                        latest_version: version,
+                        error: id.is_none().then(|| "no longer offered by the source".to_owned()),
+                        latest: id,
+                        locked,
+                    });
+                }
+            }
+            Err(e) => {
+                for s in skills {
+                    rows.push(OutdatedRow {
+                        name: s.name.clone(),
+                        source: source_name.clone(),
+                        outdated: false,
+                        locked_version: s.version.clone(),
+                        latest_version: None,
+                        locked: locked_id(s),
+                        latest: None,
+                        error: Some(format!("{e:#}")),
+                    });
+                }
+            }
+        }
+    }
+    rows.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(OutdatedReport { skills: rows })
+}
+
+fn locked_id(s: &LockedSkill) -> String {
+    s.commit
+        .clone()
+        .or_else(|| s.artifact.map(|d| d.to_string()))
+        .unwrap_or_else(|| s.tree.to_string())
+}
+
+/// For each skill: the upstream identity (same kind as [`locked_id`]) and version.
+fn latest_of(
+    sess: &mut Session<'_>,
+    source_name: &str,
+    skills: &[&LockedSkill],
+) -> anyhow::Result<Vec<(Option<String>, Option<String>)>> {
+    let decl = sess.manifest.require_source(source_name)?.clone();
+    let root = sess.project.root.clone();
+    if let SourceSpec::Git(text) = SourceSpec::parse(&decl.url, &root)? {
+        let spec = git::parse_git_spec(&text, None, &root)?
+            .ok_or_else(|| OpError::new(Exit::Usage, format!("`{text}` is not a git source")))?;
+        let opts = super::candidate::git_options(sess, &decl)?;
+        let resolved = git::resolve(&spec, &opts)?;
+        return Ok(skills.iter().map(|_| (Some(resolved.commit.clone()), None)).collect());
+    }
+    let opened = open_source(sess, &decl)?;
+    let super::candidate::Opened::Index { resolved, .. } = &opened else {
+        return Ok(skills.iter().map(|_| (None, None)).collect());
+    };
+    let mut out = Vec::new();
+    for s in skills {
+        let Some(entry) = resolved.index.entry(&s.name) else {
+            out.push((None, None));
+            continue;
+        };
+        let id = match &entry.content {
+            EntryContent::Artifact { digest, .. } => Some(digest.to_string()),
+            EntryContent::Files { .. } => {
+                // No published digest: fetch the files and compute the tree.
+                let bar = indicatif::ProgressBar::hidden();
+                let fetched = source::download_entries(sess.fetcher()?, &[resolved.request(entry)], &bar);
+                match fetched.into_iter().next() {
+                    Some(Ok(f)) => match f.content {
+                        FetchedContent::Files { tree, .. } => Some(tree.to_string()),
+                        FetchedContent::Artifact { digest, .. } => Some(digest.to_string()),
+                    },
+                    Some(Err(e)) => return Err(e.into()),
+                    None => None,
+                }
+            }
+        };
+        out.push((id, entry.version.clone()));
+    }
+    Ok(out)
+}

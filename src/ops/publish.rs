@@ -1,0 +1,489 @@
+//! `skillpm publish` and `skillpm keygen`: glue between `skill::check`, the
+//! packer, the signer and the staged site writer in `crate::publish`.
+
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use anyhow::Context as _;
+use serde::Serialize;
+
+use super::check::{self, CheckOptions};
+use super::{Context, Report};
+use crate::publish::sign::{self, SigningKey, TrustedComment};
+use crate::publish::site::{self, PreviousSite};
+use crate::publish::{self as publisher, PublishError, PublishedSkill, SkillSource};
+use crate::skill;
+
+/// Defaults of the client's strict unpacker (DESIGN §5): a skill beyond
+/// them publishes, with a warning that clients must raise their limits.
+const CLIENT_MAX_ENTRIES: usize = 10_000;
+const CLIENT_MAX_FILE: u64 = 16 * 1024 * 1024;
+const CLIENT_MAX_SKILL: u64 = 64 * 1024 * 1024;
+
+/// Options of `skillpm publish`.
+#[derive(Debug, Clone)]
+pub struct PublishOptions {
+    /// A skill folder, or a folder of skill folders.
+    pub skills_dir: PathBuf,
+    /// The site folder to (re)place.
+    pub out: PathBuf,
+    /// A minisign secret key file; signs the v0.2.0 index.
+    pub sign: Option<PathBuf>,
+    /// Password of an encrypted secret key.
+    pub password: Option<String>,
+    /// `version=` of the trusted comment; `None` keeps the published version
+    /// when the index is unchanged and takes the next one otherwise (1 at first).
+    pub version: Option<u64>,
+    /// `expires=` of the trusted comment.
+    pub expires: Option<SystemTime>,
+    /// Also write `<name>.zip` beside each `.tar.gz`.
+    pub zip: bool,
+}
+
+/// The result of `skillpm publish`.
+///
+/// JSON shape (`--json`):
+/// ```json
+/// {"site": "/abs/site", "index": ".well-known/agent-skills/index.json",
+///  "legacy_index": ".well-known/skills/index.json", "changed": true,
+///  "skills": [{"name": "pdf-tools", "version": "1.2.0", "tree": "sha256:…",
+///              "archive": {"path": ".well-known/agent-skills/pdf-tools.tar.gz",
+///                          "digest": "sha256:…", "size": 1234},
+///              "zip": null, "files": 7, "bytes": 9876}],
+///  "signature": {"path": ".well-known/agent-skills/index.json.minisig",
+///                "key_id": "0123456789ABCDEF", "public_key": "RW…", "version": 3,
+///                "expires": "2030-01-01T00:00:00Z", "reused": false}}
+/// ```
+/// `changed` is false when the folder already held exactly this site (nothing
+/// was written); `signature` is null without `--sign`; `reused` says the
+/// previous signature still covered the unchanged index and was kept.
+#[derive(Debug, Serialize)]
+pub struct PublishReport {
+    pub site: PathBuf,
+    pub index: String,
+    pub legacy_index: String,
+    pub changed: bool,
+    pub skills: Vec<PublishedSkill>,
+    pub signature: Option<SignatureReport>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct SignatureReport {
+    pub path: String,
+    pub key_id: String,
+    pub public_key: String,
+    pub version: u64,
+    pub expires: Option<String>,
+    pub reused: bool,
+}
+
+impl Report for PublishReport {
+    fn human(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        let count = self.skills.len();
+        let plural = if count == 1 { "" } else { "s" };
+        let state = if self.changed {
+            ""
+        } else {
+            " (already up to date; nothing written)"
+        };
+        writeln!(
+            out,
+            "Published {count} skill{plural} to {}{state}",
+            self.site.display()
+        )?;
+        let width = self.skills.iter().map(|s| s.name.len()).max().unwrap_or(0);
+        for s in &self.skills {
+            writeln!(
+                out,
+                "  {:width$}  {:>10}  {}  {} files, {} bytes",
+                s.name,
+                s.version.as_deref().unwrap_or("-"),
+                s.archive.digest,
+                s.files,
+                s.bytes,
+            )?;
+        }
+        match &self.signature {
+            Some(sig) => {
+                let expires = sig
+                    .expires
+                    .as_deref()
+                    .map(|e| format!(", expires {e}"))
+                    .unwrap_or_default();
+                let reused = if sig.reused { ", signature kept" } else { "" };
+                writeln!(
+                    out,
+                    "Signed by key {} (version {}{expires}{reused})",
+                    sig.key_id, sig.version
+                )?;
+                writeln!(out, "Upload the folder to any static host, then:")?;
+                writeln!(
+                    out,
+                    "  skillpm source add <name> <site URL> --key {}",
+                    sig.public_key
+                )?;
+            }
+            None => {
+                writeln!(
+                    out,
+                    "Not signed (pass --sign <secret key> so clients can pin your key)"
+                )?;
+                writeln!(out, "Upload the folder to any static host, then:")?;
+                writeln!(out, "  skillpm source add <name> <site URL>")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Validates, packs, signs and writes the site. Nothing is written unless
+/// every skill passes `check` and every step before the final swap succeeded.
+pub fn publish(ctx: &Context, opts: &PublishOptions) -> anyhow::Result<PublishReport> {
+    let skills_dir = ctx.cwd.join(&opts.skills_dir);
+    let out = ctx.cwd.join(&opts.out);
+    if let Some(expires) = opts.expires
+        && expires <= SystemTime::now()
+    {
+        return Err(PublishError::ExpiryPast {
+            expires: sign::format_time(expires),
+        }
+        .into());
+    }
+    let key = match &opts.sign {
+        Some(path) => Some(SigningKey::load(
+            &ctx.cwd.join(path),
+            opts.password.as_deref(),
+        )?),
+        None => None,
+    };
+
+    let sources = check_all(ctx, &opts.skills_dir)?;
+    ensure_disjoint(&skills_dir, &out)?;
+    for source in &sources {
+        warn_over_client_limits(ctx, source);
+    }
+    let mut built = publisher::build_site(&sources, opts.zip)?;
+
+    site::ensure_replaceable(&out)?;
+    let signature = match &key {
+        Some(key) => Some(sign_index(ctx, &mut built, key, opts, &out)?),
+        None => None,
+    };
+    let changed = !built.site.matches_dir(&out);
+    if changed {
+        built
+            .site
+            .write_to(&out)
+            .with_context(|| format!("cannot write the site to {}", out.display()))?;
+    }
+    Ok(PublishReport {
+        site: out,
+        index: site::index_path(),
+        legacy_index: site::legacy_index_path(),
+        changed,
+        skills: built.skills,
+        signature,
+    })
+}
+
+/// Runs `skillpm check` on the skills folder exactly as the `check` command
+/// does (same folder selection, same rules); any invalid skill refuses the
+/// whole publish with check's own report. Warnings are shown and do not stop it.
+fn check_all(ctx: &Context, skills_dir: &Path) -> anyhow::Result<Vec<SkillSource>> {
+    let opts = CheckOptions {
+        paths: vec![skills_dir.to_owned()],
+    };
+    let report = check::check(ctx, &opts)?;
+    if report.invalid > 0 {
+        let mut text = Vec::new();
+        report.human(&mut text)?;
+        return Err(PublishError::InvalidSkills {
+            dir: skills_dir.to_owned(),
+            invalid: report.invalid,
+            total: report.checked,
+            report: String::from_utf8_lossy(&text).trim_end().to_owned(),
+        }
+        .into());
+    }
+    let mut sources = Vec::with_capacity(report.skills.len());
+    for checked in &report.skills {
+        for warning in &checked.warnings {
+            ctx.ui
+                .warn(format!("{}: {warning}", checked.path.display()));
+        }
+        let dir = ctx.cwd.join(&checked.path);
+        let md = skill::check_skill_dir(&dir, None)
+            .skill
+            .filter(|md| skill::is_valid_name(&md.name))
+            // Only a file changing between the two reads gets here.
+            .ok_or_else(|| PublishError::Changed {
+                path: dir.join("SKILL.md"),
+            })?;
+        let files = publisher::files::load_skill_files(&dir, &md.name)?;
+        sources.push(SkillSource {
+            version: publisher::frontmatter_version(&md.frontmatter),
+            name: md.name,
+            description: md.description,
+            files,
+        });
+    }
+    Ok(sources)
+}
+
+fn display_path(ctx: &Context, path: &Path) -> PathBuf {
+    path.strip_prefix(&ctx.cwd)
+        .map(Path::to_owned)
+        .unwrap_or_else(|_| path.to_owned())
+}
+
+fn warn_over_client_limits(ctx: &Context, source: &SkillSource) {
+    let files = &source.files;
+    let largest = files
+        .files
+        .iter()
+        .map(|f| f.bytes.len() as u64)
+        .max()
+        .unwrap_or(0);
+    if files.files.len() > CLIENT_MAX_ENTRIES
+        || largest > CLIENT_MAX_FILE
+        || files.total_bytes() > CLIENT_MAX_SKILL
+    {
+        ctx.ui.warn(format!(
+            "skill `{}` ({} files, {} bytes, largest file {largest} bytes) exceeds skillpm's default unpack limits \
+             ({CLIENT_MAX_ENTRIES} files, {CLIENT_MAX_FILE} bytes a file, {CLIENT_MAX_SKILL} bytes a skill); \
+             clients must raise theirs to install it",
+            source.name,
+            files.files.len(),
+            files.total_bytes()
+        ));
+    }
+}
+
+/// Refuses a site inside the skills (the next publish would take it for a
+/// skill) and skills inside the site (the swap would delete them).
+fn ensure_disjoint(skills_dir: &Path, out: &Path) -> Result<(), PublishError> {
+    let skills = comparable(skills_dir);
+    let site = comparable(out);
+    if site.starts_with(&skills) || skills.starts_with(&site) {
+        return Err(PublishError::Overlap {
+            out: out.to_owned(),
+            skills: skills_dir.to_owned(),
+        });
+    }
+    Ok(())
+}
+
+/// The canonical form of the longest existing ancestor, plus the rest.
+fn comparable(path: &Path) -> PathBuf {
+    if let Ok(real) = path.canonicalize() {
+        return real;
+    }
+    match (path.parent(), path.file_name()) {
+        (Some(parent), Some(name)) => comparable(parent).join(name),
+        _ => path.to_owned(),
+    }
+}
+
+/// Signs the v0.2.0 index into the site, choosing the version and keeping
+/// the previous signature when it already covers these exact bytes.
+fn sign_index(
+    ctx: &Context,
+    built: &mut publisher::BuiltSite,
+    key: &SigningKey,
+    opts: &PublishOptions,
+    out: &Path,
+) -> Result<SignatureReport, PublishError> {
+    let previous = PreviousSite::read(out);
+    let index = built.index_bytes().to_vec();
+    let same_index = previous.index.as_deref() == Some(index.as_slice());
+    let published = previous.signature.as_deref().and_then(sign::signed_version);
+    let version = match (opts.version, published) {
+        (Some(v), Some(p)) if v < p => {
+            return Err(PublishError::VersionRollback {
+                requested: v,
+                published: p,
+                next: p + 1,
+                out: out.to_owned(),
+            });
+        }
+        (Some(v), Some(p)) if v == p && !same_index => {
+            return Err(PublishError::VersionReused {
+                version: v,
+                next: p + 1,
+                out: out.to_owned(),
+            });
+        }
+        (Some(v), _) => v,
+        (None, Some(p)) if same_index => p,
+        (None, Some(p)) => p + 1,
+        (None, None) => {
+            ctx.ui.warn(format!(
+                "{} holds no signed index, so this is version 1; if this registry was published \
+                 before, pass --version above the served one, or clients refuse it as a rollback",
+                display_path(ctx, out).display()
+            ));
+            1
+        }
+    };
+    let comment = TrustedComment {
+        version,
+        expires: opts.expires,
+    }
+    .render();
+    let kept = previous
+        .signature
+        .filter(|old| same_index && key.signed(&index, old, &comment));
+    let reused = kept.is_some();
+    let signature = match kept {
+        Some(old) => old,
+        None => key.sign(&index, &comment)?,
+    };
+    built
+        .site
+        .insert(site::signature_path(), signature.into_bytes(), false);
+    Ok(SignatureReport {
+        path: site::signature_path(),
+        key_id: key.key_id(),
+        public_key: key.public_key(),
+        version,
+        expires: opts.expires.map(sign::format_time),
+        reused,
+    })
+}
+
+/// Options of `skillpm keygen`.
+#[derive(Debug, Clone)]
+pub struct KeygenOptions {
+    /// Writes `<prefix>.key` and `<prefix>.pub`.
+    pub prefix: PathBuf,
+    pub force: bool,
+    /// Untrusted comment written into both files.
+    pub comment: Option<String>,
+    /// Encrypts the secret key (scrypt, as `minisign -G` does).
+    pub password: Option<String>,
+}
+
+/// The result of `skillpm keygen`.
+///
+/// JSON shape: `{"secret_key": "/abs/k.key", "public_key_file": "/abs/k.pub",
+/// "key_id": "0123456789ABCDEF", "public_key": "RW…", "encrypted": false}`.
+/// Human output is the public key line alone, so `$(skillpm keygen …)` captures it.
+#[derive(Debug, Serialize)]
+pub struct KeygenReport {
+    pub secret_key: PathBuf,
+    pub public_key_file: PathBuf,
+    pub key_id: String,
+    pub public_key: String,
+    pub encrypted: bool,
+}
+
+impl Report for KeygenReport {
+    fn human(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        writeln!(out, "{}", self.public_key)
+    }
+}
+
+pub fn keygen(ctx: &Context, opts: &KeygenOptions) -> anyhow::Result<KeygenReport> {
+    let prefix = ctx.cwd.join(&opts.prefix);
+    let with_ext = |ext: &str| {
+        let mut s = prefix.clone().into_os_string();
+        s.push(ext);
+        PathBuf::from(s)
+    };
+    let (secret_path, public_path) = (with_ext(".key"), with_ext(".pub"));
+    if !opts.force {
+        for path in [&secret_path, &public_path] {
+            if std::fs::symlink_metadata(path).is_ok() {
+                return Err(PublishError::KeyExists { path: path.clone() }.into());
+            }
+        }
+    }
+    let comment = opts.comment.as_deref().unwrap_or("skillpm signing key");
+    let key = sign::generate(comment, opts.password.as_deref())?;
+    if let Some(parent) = secret_path.parent() {
+        std::fs::create_dir_all(parent).map_err(PublishError::io("cannot create", parent))?;
+    }
+    write_key_files(&[
+        (&secret_path, &key.secret_file, true),
+        (&public_path, &key.public_file, false),
+    ])?;
+
+    if !key.encrypted {
+        ctx.ui.warn(format!(
+            "{} is NOT encrypted: anyone who can read it can sign indexes your users trust. \
+             Keep it out of version control and in a secret store, or set {} before `skillpm keygen` to encrypt it.",
+            display_path(ctx, &secret_path).display(),
+            sign::PASSWORD_ENV
+        ));
+    }
+    let (secret_shown, public_shown) = (
+        display_path(ctx, &secret_path),
+        display_path(ctx, &public_path),
+    );
+    ctx.ui.info(format!(
+        "wrote {} and {} (key id {}); sign with `skillpm publish <skills> --out <site> --sign {}` \
+         and pin the public key with `skillpm source add <name> <url> --key {}`",
+        secret_shown.display(),
+        public_shown.display(),
+        key.key_id,
+        secret_shown.display(),
+        key.public_key
+    ));
+    Ok(KeygenReport {
+        secret_key: secret_path,
+        public_key_file: public_path,
+        key_id: key.key_id,
+        public_key: key.public_key,
+        encrypted: key.encrypted,
+    })
+}
+
+/// Writes each file to a temp sibling, then renames them all into place, so
+/// a failure never leaves a half-written key. Secret files get mode 0600.
+fn write_key_files(files: &[(&PathBuf, &String, bool)]) -> Result<(), PublishError> {
+    let mut temps = Vec::new();
+    for (path, text, secret) in files {
+        let temp = path.with_file_name(format!(
+            ".{}.tmp-{:016x}",
+            path.file_name()
+                .map(|n| n.to_string_lossy())
+                .unwrap_or_default(),
+            fastrand::u64(..)
+        ));
+        if let Err(e) = write_new(&temp, text.as_bytes(), *secret) {
+            for t in temps.iter().chain([&temp]) {
+                let _ = std::fs::remove_file(t);
+            }
+            return Err(e);
+        }
+        temps.push(temp);
+    }
+    for (temp, (path, _, _)) in temps.iter().zip(files) {
+        if let Err(e) = std::fs::rename(temp, path) {
+            for t in &temps {
+                let _ = std::fs::remove_file(t);
+            }
+            return Err(PublishError::io("cannot write", *path)(e));
+        }
+    }
+    Ok(())
+}
+
+fn write_new(path: &Path, bytes: &[u8], secret: bool) -> Result<(), PublishError> {
+    use std::io::Write;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(if secret { 0o600 } else { 0o644 });
+    }
+    #[cfg(not(unix))]
+    let _ = secret;
+    let mut file = options
+        .open(path)
+        .map_err(PublishError::io("cannot create", path))?;
+    file.write_all(bytes)
+        .and_then(|()| file.sync_all())
+        .map_err(PublishError::io("cannot write", path))
+}

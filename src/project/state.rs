@@ -1,0 +1,134 @@
+//! What skillpm remembers about a project on this machine, kept in the cache
+//! (`<cache>/state/`), never in the project:
+//! - `trees/sha256-<hex>.json`: the file list of every tree it stored, so
+//!   `verify` can name the file that changed and `update` can diff against an
+//!   approved version even after its bytes left the store;
+//! - `links/<project-key>.json`: the links it placed for a project, so a later
+//!   `install` removes exactly its own stale links, in every scope.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::cache::layout;
+use crate::digest::{Digest, HashedTree, TreeHasher};
+
+#[derive(Debug, Clone)]
+pub struct ProjectState {
+    dir: PathBuf,
+}
+
+/// One link skillpm placed: `<root>/<name>`.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct PlacedLink {
+    pub root: PathBuf,
+    pub name: String,
+}
+
+impl PlacedLink {
+    pub fn path(&self) -> PathBuf {
+        self.root.join(&self.name)
+    }
+}
+
+#[derive(Serialize, Deserialize, Default)]
+struct LinkRecord {
+    project: PathBuf,
+    links: Vec<PlacedLink>,
+}
+
+impl ProjectState {
+    pub fn new(cache_root: &Path) -> Self {
+        ProjectState {
+            dir: cache_root.join(layout::STATE),
+        }
+    }
+
+    fn tree_path(&self, digest: &Digest) -> PathBuf {
+        self.dir
+            .join("trees")
+            .join(format!("{}.json", digest.file_name()))
+    }
+
+    /// Remembers a tree's file list (idempotent).
+    pub fn save_tree(&self, tree: &HashedTree) -> std::io::Result<()> {
+        let path = self.tree_path(&tree.digest);
+        if path.exists() {
+            return Ok(());
+        }
+        let json = serde_json::to_vec(tree).map_err(std::io::Error::other)?;
+        crate::fsutil::write_atomic(&path, &json)
+    }
+
+    /// A remembered file list, only if it still hashes to its name.
+    pub fn load_tree(&self, digest: &Digest) -> Option<HashedTree> {
+        let bytes = std::fs::read(self.tree_path(digest)).ok()?;
+        let tree: HashedTree = serde_json::from_slice(&bytes).ok()?;
+        let mut h = TreeHasher::new();
+        for f in &tree.files {
+            h.add(f.path.clone(), f.digest);
+        }
+        (h.finish() == *digest && tree.digest == *digest).then_some(tree)
+    }
+
+    fn links_path(&self, project: &Path) -> PathBuf {
+        let key = Digest::of_bytes(project.as_os_str().as_encoded_bytes()).hex();
+        self.dir.join("links").join(format!("{}.json", &key[..24]))
+    }
+
+    pub fn placed_links(&self, project: &Path) -> Vec<PlacedLink> {
+        std::fs::read(self.links_path(project))
+            .ok()
+            .and_then(|b| serde_json::from_slice::<LinkRecord>(&b).ok())
+            .map(|r| r.links)
+            .unwrap_or_default()
+    }
+
+    pub fn record_links(&self, project: &Path, mut links: Vec<PlacedLink>) -> std::io::Result<()> {
+        links.sort();
+        links.dedup();
+        let record = LinkRecord {
+            project: project.to_owned(),
+            links,
+        };
+        let json = serde_json::to_vec_pretty(&record).map_err(std::io::Error::other)?;
+        crate::fsutil::write_atomic(&self.links_path(project), &json)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn trees_round_trip_and_tampered_records_are_ignored() {
+        let cache = tempfile::tempdir().unwrap();
+        let skill = tempfile::tempdir().unwrap();
+        std::fs::write(skill.path().join("SKILL.md"), "# Hello\n").unwrap();
+        let tree = crate::digest::hash_tree(skill.path()).unwrap();
+        let state = ProjectState::new(cache.path());
+        state.save_tree(&tree).unwrap();
+        assert_eq!(state.load_tree(&tree.digest), Some(tree.clone()));
+        let path = state.tree_path(&tree.digest);
+        let text = std::fs::read_to_string(&path)
+            .unwrap()
+            .replace("SKILL.md", "EVIL.md");
+        std::fs::write(&path, text).unwrap();
+        assert_eq!(state.load_tree(&tree.digest), None);
+    }
+
+    #[test]
+    fn link_records_are_per_project() {
+        let cache = tempfile::tempdir().unwrap();
+        let state = ProjectState::new(cache.path());
+        let link = PlacedLink {
+            root: "/p/.agents/skills".into(),
+            name: "pdf".into(),
+        };
+        state
+            .record_links(Path::new("/p"), vec![link.clone(), link.clone()])
+            .unwrap();
+        assert_eq!(state.placed_links(Path::new("/p")), vec![link]);
+        assert!(state.placed_links(Path::new("/q")).is_empty());
+    }
+}

@@ -1,0 +1,231 @@
+//! minisign keys and index signatures (DESIGN §4).
+//!
+//! Signatures are made with the `minisign` crate (prehashed, the only kind
+//! skillpm accepts) and checked with `minisign-verify`, the verifier clients
+//! use. The trusted comment is `version=<N>` plus ` expires=<RFC 3339>` when an
+//! expiry is set, and nothing time-dependent besides.
+//!
+//! minisign's Ed25519 signatures are hedged with random noise, so signing the
+//! same index twice gives two different (equally valid) signatures. To keep a
+//! re-publish byte-identical, the publisher keeps the previous signature when
+//! it still verifies over the same index bytes with the same trusted comment.
+
+use std::path::Path;
+use std::time::SystemTime;
+
+use super::PublishError;
+
+/// The environment variable holding the password of an encrypted secret key.
+pub const PASSWORD_ENV: &str = "SKILLPM_KEY_PASSWORD";
+
+/// A secret key loaded for signing, with its public half.
+pub struct SigningKey {
+    secret: minisign::SecretKey,
+    public: minisign::PublicKey,
+}
+
+impl SigningKey {
+    /// Loads a minisign secret key file (from `skillpm keygen` or `minisign
+    /// -G`). An encrypted key needs `password`; it is never prompted for.
+    pub fn load(path: &Path, password: Option<&str>) -> Result<Self, PublishError> {
+        let text = std::fs::read_to_string(path)
+            .map_err(PublishError::io("cannot read the secret key", path))?;
+        let key_error = |e: minisign::PError| PublishError::Key {
+            path: path.to_owned(),
+            message: format!(
+                "{e}; expected a minisign secret key file (made by `skillpm keygen` or `minisign -G`)"
+            ),
+        };
+        let boxed = minisign::SecretKeyBox::from_string(&text).map_err(key_error)?;
+        let secret = match minisign::SecretKey::from_unencrypted_box(boxed.clone()) {
+            Ok(sk) => sk,
+            Err(e) => match password {
+                Some(pw) => {
+                    minisign::SecretKey::from_box(boxed, Some(pw.to_owned())).map_err(key_error)?
+                }
+                None if e.to_string().contains("encrypted") => {
+                    return Err(PublishError::KeyNeedsPassword {
+                        path: path.to_owned(),
+                    });
+                }
+                None => return Err(key_error(e)),
+            },
+        };
+        let public = minisign::PublicKey::from_secret_key(&secret).map_err(key_error)?;
+        Ok(SigningKey { secret, public })
+    }
+
+    /// The key id as minisign prints it: 16 uppercase hex digits.
+    pub fn key_id(&self) -> String {
+        key_id_of(&self.public)
+    }
+
+    /// The public key line (`RW…`) that `skillpm source add --key` takes.
+    pub fn public_key(&self) -> String {
+        self.public.to_base64()
+    }
+
+    /// A prehashed minisign signature of `data`, as the text of a `.minisig` file.
+    pub fn sign(&self, data: &[u8], trusted_comment: &str) -> Result<String, PublishError> {
+        let untrusted = format!("skillpm index signature, key {}", self.key_id());
+        minisign::sign(
+            Some(&self.public),
+            &self.secret,
+            data,
+            Some(trusted_comment),
+            Some(&untrusted),
+        )
+        .map(|sig| sig.into_string())
+        .map_err(|e| PublishError::Sign(e.to_string()))
+    }
+
+    /// Whether `signature` (a `.minisig` text) is a prehashed signature of
+    /// `data` by this key carrying exactly `trusted_comment`.
+    pub fn signed(&self, data: &[u8], signature: &str, trusted_comment: &str) -> bool {
+        let Ok(pk) = minisign_verify::PublicKey::from_base64(&self.public_key()) else {
+            return false;
+        };
+        let Ok(sig) = minisign_verify::Signature::decode(signature) else {
+            return false;
+        };
+        sig.trusted_comment() == trusted_comment && pk.verify(data, &sig, false).is_ok()
+    }
+}
+
+fn key_id_of(pk: &minisign::PublicKey) -> String {
+    let mut id = [0u8; 8];
+    id.copy_from_slice(&pk.keynum()[..8]);
+    format!("{:016X}", u64::from_le_bytes(id))
+}
+
+/// The trusted comment of a published index.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TrustedComment {
+    pub version: u64,
+    pub expires: Option<SystemTime>,
+}
+
+impl TrustedComment {
+    pub fn render(&self) -> String {
+        match self.expires {
+            Some(t) => format!("version={} expires={}", self.version, format_time(t)),
+            None => format!("version={}", self.version),
+        }
+    }
+}
+
+/// RFC 3339 in UTC to the second (`2030-01-01T00:00:00Z`).
+pub fn format_time(t: SystemTime) -> String {
+    humantime::format_rfc3339_seconds(t).to_string()
+}
+
+/// The `version=` of a `.minisig` file's trusted comment, if it has one.
+pub fn signed_version(signature: &str) -> Option<u64> {
+    let sig = minisign_verify::Signature::decode(signature).ok()?;
+    sig.trusted_comment()
+        .split_whitespace()
+        .find_map(|token| token.strip_prefix("version="))
+        .and_then(|v| v.parse().ok())
+}
+
+/// A freshly generated key pair, as the texts of its two files.
+pub struct GeneratedKey {
+    /// `<prefix>.key`: a minisign secret key file.
+    pub secret_file: String,
+    /// `<prefix>.pub`: a minisign public key file.
+    pub public_file: String,
+    /// The `RW…` line.
+    pub public_key: String,
+    pub key_id: String,
+    pub encrypted: bool,
+}
+
+/// Generates a key pair; with `password` the secret key is encrypted the way
+/// `minisign -G` does it (scrypt), otherwise it is stored in the clear.
+pub fn generate(comment: &str, password: Option<&str>) -> Result<GeneratedKey, PublishError> {
+    let failed =
+        |e: minisign::PError| PublishError::Sign(format!("cannot generate a key pair: {e}"));
+    let pair = match password {
+        Some(pw) => minisign::KeyPair::generate_encrypted_keypair(Some(pw.to_owned())),
+        None => minisign::KeyPair::generate_unencrypted_keypair(),
+    }
+    .map_err(failed)?;
+    let key_id = key_id_of(&pair.pk);
+    let public_key = pair.pk.to_base64();
+    let secret_file = pair.sk.to_box(Some(comment)).map_err(failed)?.into_string();
+    let public_file =
+        format!("untrusted comment: {comment} (minisign public key {key_id})\n{public_key}\n");
+    Ok(GeneratedKey {
+        secret_file,
+        public_file,
+        public_key,
+        key_id,
+        encrypted: password.is_some(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write_key(dir: &Path, key: &GeneratedKey) -> std::path::PathBuf {
+        let path = dir.join("k.key");
+        std::fs::write(&path, &key.secret_file).unwrap();
+        path
+    }
+
+    #[test]
+    fn signatures_verify_with_minisign_verify_and_carry_the_comment() {
+        let tmp = tempfile::tempdir().unwrap();
+        let generated = generate("test key", None).unwrap();
+        let key = SigningKey::load(&write_key(tmp.path(), &generated), None).unwrap();
+        assert_eq!(key.public_key(), generated.public_key);
+        assert_eq!(key.key_id(), generated.key_id);
+
+        let comment = TrustedComment {
+            version: 7,
+            expires: Some(humantime::parse_rfc3339("2099-01-01T00:00:00Z").unwrap()),
+        }
+        .render();
+        assert_eq!(comment, "version=7 expires=2099-01-01T00:00:00Z");
+        let sig = key.sign(b"index bytes", &comment).unwrap();
+        assert!(key.signed(b"index bytes", &sig, &comment));
+        assert!(!key.signed(b"other bytes", &sig, &comment));
+        assert!(!key.signed(b"index bytes", &sig, "version=8"));
+        assert_eq!(signed_version(&sig), Some(7));
+
+        let pk = minisign_verify::PublicKey::from_base64(&generated.public_key).unwrap();
+        let decoded = minisign_verify::Signature::decode(&sig).unwrap();
+        pk.verify(b"index bytes", &decoded, false).unwrap();
+    }
+
+    #[test]
+    fn encrypted_keys_need_their_password() {
+        let tmp = tempfile::tempdir().unwrap();
+        let generated = generate("locked", Some("correct horse")).unwrap();
+        assert!(generated.encrypted);
+        let path = write_key(tmp.path(), &generated);
+        let err = SigningKey::load(&path, None).err().unwrap();
+        assert!(
+            matches!(err, PublishError::KeyNeedsPassword { .. }),
+            "{err}"
+        );
+        let err = SigningKey::load(&path, Some("wrong")).err().unwrap();
+        assert!(err.to_string().contains("Wrong password"), "{err}");
+        let key = SigningKey::load(&path, Some("correct horse")).unwrap();
+        assert_eq!(key.public_key(), generated.public_key);
+    }
+
+    #[test]
+    fn garbage_is_not_a_key() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("junk.key");
+        std::fs::write(&path, "hello\n").unwrap();
+        let err = SigningKey::load(&path, None).err().unwrap();
+        assert!(matches!(err, PublishError::Key { .. }), "{err}");
+        assert!(
+            err.to_string().contains("minisign secret key file"),
+            "{err}"
+        );
+    }
+}

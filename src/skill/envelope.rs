@@ -1,0 +1,139 @@
+//! The text an agent's skill tool hands the model when a skill is loaded,
+//! modelled on OpenCode's `skill` tool: the body inside
+//! `<skill_content name="…">`, the base directory as a `file://` URL so
+//! relative paths in the body resolve, and a sample of bundled files.
+//! `show` prints it and the MCP server returns it, so both say the same.
+
+use std::path::{Path, PathBuf};
+
+use super::SkillMd;
+
+/// skillpm's own bookkeeping files inside a placed skill (the marker of a
+/// copied skill, `.skillpm-copy`) start with this; they are not the skill's.
+pub const SKILLPM_FILE_PREFIX: &str = ".skillpm-";
+
+/// How many bundled files the envelope lists (OpenCode lists 10).
+pub const MAX_LISTED_FILES: usize = 10;
+
+/// Builds the envelope for `skill` found in folder `dir`; `files` are
+/// absolute paths of bundled files (see [`sample_files`]).
+pub fn render(skill: &SkillMd, dir: &Path, files: &[PathBuf]) -> String {
+    let mut out = String::new();
+    out.push_str(&format!("<skill_content name=\"{}\">\n", skill.name));
+    out.push_str(&format!("# Skill: {}\n\n", skill.name));
+    out.push_str(skill.body.trim());
+    out.push_str("\n\n");
+    out.push_str(&format!(
+        "Base directory for this skill: {}\n",
+        base_url(dir)
+    ));
+    out.push_str(
+        "Relative paths in this skill (e.g., scripts/, reference/) are relative to this base directory.\n",
+    );
+    out.push_str("Note: file list is sampled.\n\n");
+    out.push_str("<skill_files>\n");
+    for file in files {
+        out.push_str(&format!("<file>{}</file>\n", file.display()));
+    }
+    out.push_str("</skill_files>\n");
+    out.push_str("</skill_content>\n");
+    out
+}
+
+/// `file://` URL of the skill folder (the path itself if it cannot be one,
+/// e.g. a relative path).
+pub fn base_url(dir: &Path) -> String {
+    url::Url::from_file_path(dir)
+        .map(String::from)
+        .unwrap_or_else(|()| dir.display().to_string())
+}
+
+/// Up to `limit` files bundled with the skill in `dir`, SKILL.md excluded:
+/// absolute paths, in a stable order (shallow before deep, then by name).
+/// Symlinks inside the skill are not followed and `.git` is skipped, so the
+/// list never leaves the skill folder; skillpm's own marker files are left out.
+pub fn sample_files(dir: &Path, limit: usize) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut queue = std::collections::VecDeque::from([dir.to_path_buf()]);
+    while let Some(current) = queue.pop_front() {
+        let Ok(entries) = std::fs::read_dir(&current) else {
+            continue;
+        };
+        let mut entries: Vec<_> = entries.filter_map(Result::ok).collect();
+        entries.sort_by_key(|e| e.file_name());
+        let mut subdirs = Vec::new();
+        for entry in entries {
+            let Ok(kind) = entry.file_type() else {
+                continue;
+            };
+            let path = entry.path();
+            if entry
+                .file_name()
+                .to_string_lossy()
+                .starts_with(SKILLPM_FILE_PREFIX)
+            {
+                continue;
+            }
+            if kind.is_dir() {
+                if entry.file_name() != ".git" {
+                    subdirs.push(path);
+                }
+            } else if kind.is_file() {
+                if current == dir && entry.file_name() == "SKILL.md" {
+                    continue;
+                }
+                out.push(path);
+                if out.len() >= limit {
+                    return out;
+                }
+            }
+        }
+        queue.extend(subdirs);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn envelope_shape() {
+        let skill = super::super::parse_skill_md(
+            "---\nname: pdf\ndescription: d\n---\n\n# PDF\nDo it.\n\n",
+        )
+        .unwrap();
+        let text = render(
+            &skill,
+            Path::new("/skills/pdf"),
+            &[PathBuf::from("/skills/pdf/run.sh")],
+        );
+        assert_eq!(
+            text,
+            concat!(
+                "<skill_content name=\"pdf\">\n# Skill: pdf\n\n# PDF\nDo it.\n\n",
+                "Base directory for this skill: file:///skills/pdf\n",
+                "Relative paths in this skill (e.g., scripts/, reference/) are relative to this base directory.\n",
+                "Note: file list is sampled.\n\n",
+                "<skill_files>\n<file>/skills/pdf/run.sh</file>\n</skill_files>\n</skill_content>\n"
+            )
+        );
+    }
+
+    #[test]
+    fn sample_is_bounded_and_skips_skill_md() {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::write(tmp.path().join("SKILL.md"), "x").unwrap();
+        std::fs::create_dir(tmp.path().join("scripts")).unwrap();
+        for i in 0..12 {
+            std::fs::write(tmp.path().join("scripts").join(format!("s{i:02}.sh")), "").unwrap();
+        }
+        std::fs::write(tmp.path().join("README.md"), "").unwrap();
+        std::fs::write(tmp.path().join(".skillpm-copy"), "sha256:00").unwrap();
+        let files = sample_files(tmp.path(), MAX_LISTED_FILES);
+        assert_eq!(files.len(), 10);
+        assert_eq!(files[0], tmp.path().join("README.md"));
+        assert_eq!(files[1], tmp.path().join("scripts/s00.sh"));
+        assert!(!files.contains(&tmp.path().join("SKILL.md")));
+    }
+}

@@ -1,0 +1,631 @@
+//! The skill model: SKILL.md frontmatter and body, validation per DESIGN §10,
+//! and the optional `agents/openai.yaml` metadata.
+//!
+//! Two ways in:
+//! - [`check_skill_dir`]: the strict check of a whole folder — every rule
+//!   violation is an error, unknown fields are warnings. `check`, the store
+//!   and publish use it; a skill with errors is refused.
+//! - [`parse_skill_md`]: the lenient reading an agent does — enough to know
+//!   the name, description and body. Discovery uses the check's verdict to
+//!   report a bad skill and skip it, never to stop.
+
+pub mod envelope;
+pub mod frontmatter;
+pub mod openai_yaml;
+pub mod shell;
+pub mod validate;
+
+use std::collections::BTreeMap;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::error::{Classify, Exit};
+
+pub use openai_yaml::{Interface, OpenAiMetadata, Policy, ToolDependency, ToolKind};
+pub use shell::ShellCommand;
+
+/// The file every skill folder holds at its root.
+pub const SKILL_MD: &str = "SKILL.md";
+
+/// SKILL.md files larger than this are refused (DESIGN §5's per-file limit);
+/// no real instructions file comes close, and discovery must stay cheap.
+pub const MAX_SKILL_MD_BYTES: u64 = 16 * 1024 * 1024;
+
+#[derive(Debug, thiserror::Error)]
+pub enum SkillError {
+    #[error("cannot read {path}: {source}")]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{path}: {message}")]
+    Invalid { path: PathBuf, message: String },
+}
+
+impl Classify for SkillError {
+    fn exit(&self) -> Exit {
+        match self {
+            SkillError::Io { .. } => Exit::Other,
+            SkillError::Invalid { .. } => Exit::Unsafe,
+        }
+    }
+}
+
+/// One problem found in a skill: which file, which field, which rule.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Diagnostic {
+    pub file: PathBuf,
+    /// The frontmatter field (dotted for nested ones: `metadata.version`),
+    /// or `None` for a problem with the file as a whole.
+    pub field: Option<String>,
+    pub message: String,
+}
+
+impl Diagnostic {
+    pub fn new(file: &Path, field: Option<&str>, message: impl Into<String>) -> Self {
+        Diagnostic {
+            file: file.to_owned(),
+            field: field.map(str::to_owned),
+            message: message.into(),
+        }
+    }
+
+    /// The same diagnostic with `file` relative to the skill folder `dir`
+    /// (`SKILL.md`, `agents/openai.yaml`), for reports that show `dir` once.
+    pub fn relative_to(self, dir: &Path) -> Diagnostic {
+        match self.file.strip_prefix(dir) {
+            Ok(rel) => Diagnostic {
+                file: rel.to_owned(),
+                ..self
+            },
+            Err(_) => self,
+        }
+    }
+}
+
+impl std::fmt::Display for Diagnostic {
+    /// `path/SKILL.md: message` — the message already names the field.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.file.display(), self.message)
+    }
+}
+
+/// A parsed SKILL.md: the two required fields, every frontmatter field as
+/// parsed, and the body. Typed accessors read the optional fields leniently
+/// (a value of the wrong type reads as absent; `check` reports it).
+#[derive(Debug, Clone, Serialize)]
+pub struct SkillMd {
+    pub name: String,
+    pub description: String,
+    /// Every frontmatter field as parsed, in file order.
+    pub frontmatter: serde_json::Map<String, Value>,
+    pub body: String,
+    /// 1-based line of SKILL.md where the body starts.
+    pub body_line: usize,
+}
+
+impl SkillMd {
+    /// Any frontmatter field, as parsed.
+    pub fn field(&self, name: &str) -> Option<&Value> {
+        self.frontmatter.get(name)
+    }
+
+    fn str_field(&self, name: &str) -> Option<&str> {
+        self.field(name).and_then(Value::as_str)
+    }
+
+    pub fn description(&self) -> &str {
+        &self.description
+    }
+
+    pub fn license(&self) -> Option<&str> {
+        self.str_field("license")
+    }
+
+    pub fn compatibility(&self) -> Option<&str> {
+        self.str_field("compatibility")
+    }
+
+    /// `metadata` as a string map; bare scalars (`version: 1.0`) read as
+    /// their YAML text, nested values are left out.
+    pub fn metadata(&self) -> BTreeMap<String, String> {
+        let Some(Value::Object(map)) = self.field("metadata") else {
+            return BTreeMap::new();
+        };
+        map.iter()
+            .filter_map(|(k, v)| {
+                let text = match v {
+                    Value::String(s) => s.clone(),
+                    Value::Number(n) => n.to_string(),
+                    Value::Bool(b) => b.to_string(),
+                    _ => return None,
+                };
+                Some((k.clone(), text))
+            })
+            .collect()
+    }
+
+    /// `allowed-tools` as a list. The string form is split on spaces and
+    /// commas outside parentheses, so `Bash(git add:*) Read` is two tools.
+    pub fn allowed_tools(&self) -> Vec<String> {
+        match self.field("allowed-tools") {
+            Some(Value::String(s)) => split_tools(s),
+            Some(Value::Array(items)) => items
+                .iter()
+                .filter_map(Value::as_str)
+                .map(|s| s.trim().to_owned())
+                .filter(|s| !s.is_empty())
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// `disable-model-invocation: true`: only a person may invoke the skill.
+    pub fn disable_model_invocation(&self) -> bool {
+        self.field("disable-model-invocation")
+            .and_then(Value::as_bool)
+            == Some(true)
+    }
+
+    /// `user-invocable` (default `true`): whether a person can invoke it by name.
+    pub fn user_invocable(&self) -> bool {
+        self.field("user-invocable").and_then(Value::as_bool) != Some(false)
+    }
+
+    /// `hooks`: lifecycle hooks the skill installs while active (Claude Code).
+    pub fn hooks(&self) -> Option<&serde_json::Map<String, Value>> {
+        self.field("hooks").and_then(Value::as_object)
+    }
+
+    pub fn model(&self) -> Option<&str> {
+        self.str_field("model")
+    }
+
+    pub fn argument_hint(&self) -> Option<&str> {
+        self.str_field("argument-hint")
+    }
+
+    /// Commands an agent runs on the user's machine when loading the skill
+    /// (`` !`cmd` `` and ```` ```! ```` blocks); the approval summary flags them.
+    pub fn shell_commands(&self) -> Vec<ShellCommand> {
+        shell::find(&self.body, self.body_line)
+    }
+}
+
+fn split_tools(s: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut current = String::new();
+    let mut depth = 0usize;
+    for c in s.chars() {
+        match c {
+            '(' => {
+                depth += 1;
+                current.push(c);
+            }
+            ')' => {
+                depth = depth.saturating_sub(1);
+                current.push(c);
+            }
+            c if depth == 0 && (c.is_whitespace() || c == ',') => {
+                if !current.is_empty() {
+                    out.push(std::mem::take(&mut current));
+                }
+            }
+            c => current.push(c),
+        }
+    }
+    if !current.is_empty() {
+        out.push(current);
+    }
+    out
+}
+
+/// The outcome of checking one skill folder.
+#[derive(Debug, Clone, Serialize)]
+pub struct SkillCheck {
+    pub dir: PathBuf,
+    /// The parsed SKILL.md, when it has a frontmatter with string `name`
+    /// and `description` (even if other rules fail).
+    pub skill: Option<SkillMd>,
+    pub errors: Vec<Diagnostic>,
+    pub warnings: Vec<Diagnostic>,
+    /// `agents/openai.yaml`, when present and readable.
+    pub openai: Option<OpenAiMetadata>,
+}
+
+impl SkillCheck {
+    pub fn is_valid(&self) -> bool {
+        self.errors.is_empty()
+    }
+
+    /// The frontmatter name if it could be read, else the folder's name.
+    /// Control characters are escaped: a name is printed in tables.
+    pub fn display_name(&self) -> String {
+        match &self.skill {
+            Some(s) => printable(&s.name),
+            None => folder_name_of(&self.dir)
+                .map(|n| printable(&n))
+                .unwrap_or_else(|| self.dir.display().to_string()),
+        }
+    }
+}
+
+/// The folder's own name; for a path ending in `..` (or `.` at the root)
+/// the name of the folder it resolves to.
+fn folder_name_of(dir: &Path) -> Option<String> {
+    let name = match dir.file_name() {
+        Some(n) => n.to_owned(),
+        None => std::fs::canonicalize(dir).ok()?.file_name()?.to_owned(),
+    };
+    Some(name.to_string_lossy().into_owned())
+}
+
+/// `text` with control characters escaped (`\n`, `\u{1b}`), so a hostile
+/// name cannot rewrite the terminal it is printed on.
+pub fn printable(text: &str) -> String {
+    if !text.chars().any(char::is_control) {
+        return text.to_owned();
+    }
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
+/// Checks the skill folder `dir`. `expected_name` is the name the skill must
+/// carry (its folder name, or the index entry's name when the folder is a
+/// store entry named by digest); `None` means the folder's own name.
+pub fn check_skill_dir(dir: &Path, expected_name: Option<&str>) -> SkillCheck {
+    let file = dir.join(SKILL_MD);
+    let mut check = SkillCheck {
+        dir: dir.to_owned(),
+        skill: None,
+        errors: Vec::new(),
+        warnings: Vec::new(),
+        openai: None,
+    };
+    let folder_name = expected_name
+        .map(str::to_owned)
+        .or_else(|| folder_name_of(dir));
+    match read_skill_md(dir) {
+        Ok(text) => check_text(&text, &file, folder_name.as_deref(), &mut check),
+        Err(message) => check.errors.push(Diagnostic::new(&file, None, message)),
+    }
+    check.openai = openai_yaml::read(dir, &mut check.warnings);
+    check
+}
+
+fn check_text(text: &str, file: &Path, folder_name: Option<&str>, check: &mut SkillCheck) {
+    let split = match frontmatter::split(text) {
+        Ok(s) => s,
+        Err(e) => {
+            check
+                .errors
+                .push(Diagnostic::new(file, None, e.to_string()));
+            return;
+        }
+    };
+    let map = match frontmatter::parse_yaml(&split.yaml, split.yaml_line) {
+        Ok(m) => m,
+        Err(message) => {
+            check.errors.push(Diagnostic::new(file, None, message));
+            return;
+        }
+    };
+    let findings = validate::validate(&map, file, folder_name);
+    check.errors.extend(findings.errors);
+    check.warnings.extend(findings.warnings);
+    check.skill = skill_from_parts(map, split.body, split.body_line).ok();
+}
+
+/// Reads `<dir>/SKILL.md` as UTF-8 text, bounded; the error is a message
+/// for a [`Diagnostic`] on that file.
+fn read_skill_md(dir: &Path) -> Result<String, String> {
+    let file = dir.join(SKILL_MD);
+    let handle = match std::fs::File::open(&file) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let lower = dir.join("skill.md");
+            return Err(if lower.is_file() {
+                "found `skill.md`, but the file must be named `SKILL.md` (upper case) for agents to load it".into()
+            } else {
+                "the file is missing: every skill folder must hold a SKILL.md at its root".into()
+            });
+        }
+        Err(e) => return Err(format!("cannot read SKILL.md: {e}")),
+    };
+    let mut bytes = Vec::new();
+    handle
+        .take(MAX_SKILL_MD_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read SKILL.md: {e}"))?;
+    if bytes.len() as u64 > MAX_SKILL_MD_BYTES {
+        return Err(format!(
+            "SKILL.md is larger than {MAX_SKILL_MD_BYTES} bytes; move reference material into separate files"
+        ));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "SKILL.md is not valid UTF-8 (first bad byte at offset {})",
+            e.utf8_error().valid_up_to()
+        )
+    })
+}
+
+/// Parses SKILL.md text leniently: `---` frontmatter (YAML), then the
+/// markdown body. Needs string `name` and `description`; every other rule is
+/// left to [`check_skill_dir`].
+pub fn parse_skill_md(text: &str) -> Result<SkillMd, String> {
+    let split = frontmatter::split(text).map_err(|e| e.to_string())?;
+    let map = frontmatter::parse_yaml(&split.yaml, split.yaml_line)?;
+    skill_from_parts(map, split.body, split.body_line)
+}
+
+fn skill_from_parts(
+    map: serde_json::Map<String, Value>,
+    body: String,
+    body_line: usize,
+) -> Result<SkillMd, String> {
+    let field = |k: &str| -> Result<String, String> {
+        match map.get(k) {
+            Some(Value::String(s)) => Ok(s.clone()),
+            Some(other) => Err(format!(
+                "`{k}` must be a string, found {}",
+                frontmatter::kind_of(other)
+            )),
+            None => Err(format!("required field `{k}` is missing")),
+        }
+    };
+    let name = field("name")?;
+    let description = field("description")?;
+    Ok(SkillMd {
+        name,
+        description,
+        frontmatter: map,
+        body,
+        body_line,
+    })
+}
+
+/// The DESIGN §10 name rule: 1–64 chars of `^[a-z0-9]+(-[a-z0-9]+)*$`. Checked
+/// before any path or URL is built from a name, so a valid name can never
+/// be `..`, contain `/`, or name a hidden file.
+pub fn is_valid_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= validate::MAX_NAME_CHARS
+        && name.split('-').all(|part| {
+            !part.is_empty()
+                && part
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write_skill(root: &Path, folder: &str, text: &str) -> PathBuf {
+        let dir = root.join(folder);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join(SKILL_MD), text).unwrap();
+        dir
+    }
+
+    #[test]
+    fn name_rule_matches_the_pattern() {
+        for ok in ["a", "pdf", "pdf-tools", "a1-b2-c3", &"x".repeat(64)] {
+            assert!(is_valid_name(ok), "{ok}");
+        }
+        for bad in [
+            "",
+            "-a",
+            "a-",
+            "a--b",
+            "A",
+            "a_b",
+            "a/b",
+            "..",
+            ".",
+            "a.b",
+            "é",
+            " a",
+            &"x".repeat(65),
+        ] {
+            assert!(!is_valid_name(bad), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn is_valid_name_agrees_with_the_rule_messages() {
+        for name in ["pdf", "Pdf", "a--b", "-a", "a_b", "é", "", &"y".repeat(65)] {
+            assert_eq!(
+                is_valid_name(name),
+                validate::name_rule_violations(name).is_empty(),
+                "{name:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn check_reports_a_missing_skill_md() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("empty");
+        std::fs::create_dir(&dir).unwrap();
+        let check = check_skill_dir(&dir, None);
+        assert!(!check.is_valid());
+        assert_eq!(
+            check.errors,
+            [Diagnostic::new(
+                &dir.join("SKILL.md"),
+                None,
+                "the file is missing: every skill folder must hold a SKILL.md at its root"
+            )]
+        );
+    }
+
+    #[test]
+    fn check_reports_frontmatter_problems_with_the_file() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = write_skill(tmp.path(), "x", "# Title only\n");
+        let check = check_skill_dir(&dir, None);
+        assert_eq!(check.errors.len(), 1);
+        assert_eq!(check.errors[0].file, dir.join("SKILL.md"));
+        assert_eq!(
+            check.errors[0].message,
+            "SKILL.md must start with a `---` line that opens the YAML frontmatter"
+        );
+    }
+
+    #[test]
+    fn check_reports_invalid_utf8() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("bin");
+        std::fs::create_dir(&dir).unwrap();
+        std::fs::write(dir.join("SKILL.md"), b"---\nname: bin\xff\n---\n").unwrap();
+        let check = check_skill_dir(&dir, None);
+        assert_eq!(
+            check.errors[0].message,
+            "SKILL.md is not valid UTF-8 (first bad byte at offset 13)"
+        );
+    }
+
+    #[test]
+    fn expected_name_overrides_the_folder_name() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = write_skill(
+            tmp.path(),
+            "sha256-abc",
+            "---\nname: pdf\ndescription: d\n---\n",
+        );
+        assert!(check_skill_dir(&dir, Some("pdf")).is_valid());
+        assert!(!check_skill_dir(&dir, None).is_valid());
+    }
+
+    #[test]
+    fn a_valid_skill_keeps_its_parsed_fields_and_metadata() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = write_skill(
+            tmp.path(),
+            "pdf",
+            "\u{feff}---\r\nname: pdf\r\ndescription: \"Fill forms: fast\"\r\nallowed-tools: Bash(git add:*) Read, Write\r\n---\r\n# PDF\r\n",
+        );
+        std::fs::create_dir(dir.join("agents")).unwrap();
+        std::fs::write(
+            dir.join("agents/openai.yaml"),
+            "dependencies:\n  tools:\n    - type: env_var\n      value: PDF_KEY\n",
+        )
+        .unwrap();
+        let check = check_skill_dir(&dir, None);
+        assert!(check.is_valid(), "{:?}", check.errors);
+        let skill = check.skill.as_ref().unwrap();
+        assert_eq!(skill.description(), "Fill forms: fast");
+        assert_eq!(skill.allowed_tools(), ["Bash(git add:*)", "Read", "Write"]);
+        assert_eq!(skill.body, "# PDF\n");
+        assert_eq!(
+            check.openai.as_ref().unwrap().dependencies[0].value,
+            "PDF_KEY"
+        );
+    }
+
+    #[test]
+    fn broken_openai_yaml_is_a_warning_only() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = write_skill(tmp.path(), "pdf", "---\nname: pdf\ndescription: d\n---\n");
+        std::fs::create_dir(dir.join("agents")).unwrap();
+        std::fs::write(dir.join("agents/openai.yaml"), "policy: [\n").unwrap();
+        let check = check_skill_dir(&dir, None);
+        assert!(check.is_valid());
+        assert!(check.openai.is_none());
+        assert_eq!(check.warnings.len(), 1);
+        assert_eq!(check.warnings[0].file, dir.join("agents/openai.yaml"));
+    }
+
+    #[test]
+    fn lowercase_skill_md_gets_a_precise_message() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("pdf");
+        std::fs::create_dir(&dir).unwrap();
+        std::fs::write(
+            dir.join("skill.md"),
+            "---\nname: pdf\ndescription: d\n---\n",
+        )
+        .unwrap();
+        // On a case-insensitive file system SKILL.md opens the same file.
+        if std::fs::File::open(dir.join("SKILL.md")).is_err() {
+            let check = check_skill_dir(&dir, None);
+            assert_eq!(
+                check.errors[0].message,
+                "found `skill.md`, but the file must be named `SKILL.md` (upper case) for agents to load it"
+            );
+        }
+    }
+
+    #[test]
+    fn names_are_printable_and_dotdot_folders_have_a_name() {
+        assert_eq!(printable("a\u{1b}[2Jb\n"), "a\\u{1b}[2Jb\\n");
+        assert_eq!(printable("pdf"), "pdf");
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = write_skill(tmp.path(), "pdf", "---\nname: other\ndescription: d\n---\n");
+        std::fs::create_dir(dir.join("sub")).unwrap();
+        let check = check_skill_dir(&dir.join("sub/.."), None);
+        assert_eq!(
+            check.errors[0].message,
+            "`name` `other` does not match its folder name `pdf`; a skill's name must equal its folder's"
+        );
+    }
+
+    #[test]
+    fn accessors_read_agent_fields() {
+        let skill = parse_skill_md(concat!(
+            "---\nname: deploy\ndescription: d\ndisable-model-invocation: true\n",
+            "user-invocable: false\nhooks:\n  PreToolUse:\n    - matcher: Bash\n",
+            "metadata:\n  version: 1.0\n  owner: ops\n  nested: [x]\nlicense: MIT\n",
+            "allowed-tools:\n  - Read\n  - \" Bash(ls) \"\n---\nRun !`whoami` first.\n",
+        ))
+        .unwrap();
+        assert!(skill.disable_model_invocation());
+        assert!(!skill.user_invocable());
+        assert!(skill.hooks().unwrap().contains_key("PreToolUse"));
+        assert_eq!(skill.license(), Some("MIT"));
+        assert_eq!(skill.allowed_tools(), ["Read", "Bash(ls)"]);
+        let meta = skill.metadata();
+        assert_eq!(meta.get("version").map(String::as_str), Some("1.0"));
+        assert_eq!(meta.get("owner").map(String::as_str), Some("ops"));
+        assert!(!meta.contains_key("nested"));
+        let cmds = skill.shell_commands();
+        assert_eq!(cmds.len(), 1);
+        assert_eq!(cmds[0].command, "whoami");
+        assert_eq!(cmds[0].line, 18);
+    }
+
+    #[test]
+    fn defaults_of_agent_fields() {
+        let skill = parse_skill_md("---\nname: a\ndescription: d\n---\n").unwrap();
+        assert!(!skill.disable_model_invocation());
+        assert!(skill.user_invocable());
+        assert!(skill.hooks().is_none());
+        assert!(skill.allowed_tools().is_empty());
+        assert!(skill.metadata().is_empty());
+    }
+
+    #[test]
+    fn parse_needs_name_and_description_strings() {
+        assert_eq!(
+            parse_skill_md("---\ndescription: d\n---\n").unwrap_err(),
+            "required field `name` is missing"
+        );
+        assert_eq!(
+            parse_skill_md("---\nname: a\ndescription: 3\n---\n").unwrap_err(),
+            "`description` must be a string, found a number"
+        );
+    }
+}

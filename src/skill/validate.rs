@@ -1,0 +1,693 @@
+//! The frontmatter rules of DESIGN §10 and the Agent Skills specification.
+//! Each violated rule yields one message that names the field and the rule,
+//! so an author can fix it without opening the spec.
+
+use std::path::Path;
+
+use serde_json::{Map, Value};
+
+use super::Diagnostic;
+use super::frontmatter::kind_of;
+
+pub const MAX_NAME_CHARS: usize = 64;
+pub const MAX_DESCRIPTION_CHARS: usize = 1024;
+pub const MAX_COMPATIBILITY_CHARS: usize = 500;
+
+/// Fields the Agent Skills specification defines.
+pub const SPEC_FIELDS: &[&str] = &[
+    "name",
+    "description",
+    "license",
+    "compatibility",
+    "metadata",
+    "allowed-tools",
+];
+
+/// Fields agents read beyond the specification (Claude Code's skill
+/// extensions, mostly). Known, so `check` does not call them unknown.
+pub const AGENT_FIELDS: &[&str] = &[
+    "disable-model-invocation",
+    "user-invocable",
+    "hooks",
+    "argument-hint",
+    "arguments",
+    "when_to_use",
+    "model",
+    "effort",
+    "context",
+    "agent",
+    "paths",
+    "shell",
+    "version",
+];
+
+/// Errors and warnings found in one frontmatter mapping.
+#[derive(Debug, Default)]
+pub struct Findings {
+    pub errors: Vec<Diagnostic>,
+    pub warnings: Vec<Diagnostic>,
+}
+
+impl Findings {
+    fn error(&mut self, file: &Path, field: &str, message: String) {
+        self.errors
+            .push(Diagnostic::new(file, Some(field), message));
+    }
+    fn warning(&mut self, file: &Path, field: &str, message: String) {
+        self.warnings
+            .push(Diagnostic::new(file, Some(field), message));
+    }
+}
+
+/// Applies every rule to `map`, the frontmatter of `file`. `folder_name` is
+/// the name the skill must carry (`None`: not checked).
+pub fn validate(map: &Map<String, Value>, file: &Path, folder_name: Option<&str>) -> Findings {
+    let mut f = Findings::default();
+    validate_name(map.get("name"), file, folder_name, &mut f);
+    validate_description(map.get("description"), file, &mut f);
+    if let Some(v) = map.get("license") {
+        expect_string(v, "license", file, &mut f);
+    }
+    if let Some(v) = map.get("compatibility") {
+        validate_compatibility(v, file, &mut f);
+    }
+    if let Some(v) = map.get("metadata") {
+        validate_metadata(v, file, &mut f);
+    }
+    if let Some(v) = map.get("allowed-tools") {
+        validate_allowed_tools(v, file, &mut f);
+    }
+    for field in ["disable-model-invocation", "user-invocable"] {
+        if let Some(v) = map.get(field)
+            && !v.is_boolean()
+        {
+            f.error(
+                file,
+                field,
+                format!("`{field}` must be `true` or `false`, found {}", kind_of(v)),
+            );
+        }
+    }
+    if let Some(v) = map.get("hooks")
+        && !v.is_object()
+    {
+        f.error(
+            file,
+            "hooks",
+            format!(
+                "`hooks` must be a mapping of hook events to handlers, found {}",
+                kind_of(v)
+            ),
+        );
+    }
+    for key in map.keys() {
+        if !SPEC_FIELDS.contains(&key.as_str()) && !AGENT_FIELDS.contains(&key.as_str()) {
+            f.warning(
+                file,
+                key,
+                format!(
+                    "unknown field `{key}`: not in the Agent Skills specification nor a known agent extension, so agents will ignore it"
+                ),
+            );
+        }
+    }
+    f
+}
+
+fn validate_name(value: Option<&Value>, file: &Path, folder: Option<&str>, f: &mut Findings) {
+    let Some(value) = value else {
+        f.error(file, "name", "required field `name` is missing".into());
+        return;
+    };
+    let Some(name) = expect_string(value, "name", file, f) else {
+        return;
+    };
+    let shown = super::printable(name);
+    for message in name_rule_violations(name) {
+        f.error(file, "name", message);
+    }
+    if let Some(folder) = folder
+        && folder != name
+    {
+        f.error(
+            file,
+            "name",
+            format!(
+                "`name` `{shown}` does not match its folder name `{}`; a skill's name must equal its folder's",
+                super::printable(folder)
+            ),
+        );
+    }
+}
+
+/// Every way `name` breaks the rule `^[a-z0-9]+(-[a-z0-9]+)*$`, 1–64 chars,
+/// one message per broken part so the author sees all of them at once.
+pub fn name_rule_violations(name: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    if name.is_empty() {
+        out.push("`name` must not be empty".into());
+        return out;
+    }
+    // Rules look at the raw name; messages show it with controls escaped.
+    let shown = super::printable(name);
+    let chars = name.chars().count();
+    if chars > MAX_NAME_CHARS {
+        out.push(format!(
+            "`name` is {chars} characters long; the limit is {MAX_NAME_CHARS}"
+        ));
+    }
+    if name.chars().any(char::is_uppercase) {
+        out.push(format!("`name` `{shown}` must be lowercase"));
+    }
+    let mut bad: Vec<char> = Vec::new();
+    for c in name.chars() {
+        let allowed = c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c.is_uppercase();
+        if !allowed && !bad.contains(&c) {
+            bad.push(c);
+        }
+    }
+    if !bad.is_empty() {
+        let listed: Vec<String> = bad.iter().map(|c| format!("{c:?}")).collect();
+        out.push(format!(
+            "`name` `{shown}` contains {}; only a-z, 0-9 and `-` are allowed",
+            listed.join(", ")
+        ));
+    }
+    if name.starts_with('-') || name.ends_with('-') {
+        out.push(format!(
+            "`name` `{shown}` must not start or end with a hyphen"
+        ));
+    }
+    if name.contains("--") {
+        out.push(format!(
+            "`name` `{shown}` must not contain consecutive hyphens"
+        ));
+    }
+    out
+}
+
+fn validate_description(value: Option<&Value>, file: &Path, f: &mut Findings) {
+    let Some(value) = value else {
+        f.error(
+            file,
+            "description",
+            "required field `description` is missing".into(),
+        );
+        return;
+    };
+    let Some(text) = expect_string(value, "description", file, f) else {
+        return;
+    };
+    if text.trim().is_empty() {
+        f.error(
+            file,
+            "description",
+            "`description` must not be empty".into(),
+        );
+        return;
+    }
+    let chars = text.chars().count();
+    if chars > MAX_DESCRIPTION_CHARS {
+        f.error(
+            file,
+            "description",
+            format!(
+                "`description` is {chars} characters long; the limit is {MAX_DESCRIPTION_CHARS}"
+            ),
+        );
+    }
+}
+
+fn validate_compatibility(value: &Value, file: &Path, f: &mut Findings) {
+    let Some(text) = expect_string(value, "compatibility", file, f) else {
+        return;
+    };
+    if text.trim().is_empty() {
+        f.error(
+            file,
+            "compatibility",
+            "`compatibility` must not be empty when present; remove it or say what the skill needs"
+                .into(),
+        );
+        return;
+    }
+    let chars = text.chars().count();
+    if chars > MAX_COMPATIBILITY_CHARS {
+        f.error(
+            file,
+            "compatibility",
+            format!(
+                "`compatibility` is {chars} characters long; the limit is {MAX_COMPATIBILITY_CHARS}"
+            ),
+        );
+    }
+}
+
+/// `metadata` is a string-to-string map. A nested list or mapping is an
+/// error; a bare number or boolean is only a warning, because the reference
+/// validator reads every scalar as text and real skills write `version: 1.0`.
+fn validate_metadata(value: &Value, file: &Path, f: &mut Findings) {
+    let Value::Object(map) = value else {
+        f.error(
+            file,
+            "metadata",
+            format!(
+                "`metadata` must be a mapping of strings to strings, found {}",
+                kind_of(value)
+            ),
+        );
+        return;
+    };
+    for (key, v) in map {
+        let field = format!("metadata.{key}");
+        match v {
+            Value::String(_) => {}
+            Value::Array(_) | Value::Object(_) => f.error(
+                file,
+                &field,
+                format!("`{field}` must be a string, found {}", kind_of(v)),
+            ),
+            Value::Null => f.warning(
+                file,
+                &field,
+                format!("`{field}` has no value; metadata values are strings"),
+            ),
+            Value::Bool(_) | Value::Number(_) => f.warning(
+                file,
+                &field,
+                format!(
+                    "`{field}` is {}; metadata values are strings, so quote it: {key}: \"{v}\"",
+                    kind_of(v)
+                ),
+            ),
+        }
+    }
+}
+
+fn validate_allowed_tools(value: &Value, file: &Path, f: &mut Findings) {
+    match value {
+        Value::String(_) => {}
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                if !item.is_string() {
+                    f.error(
+                        file,
+                        "allowed-tools",
+                        format!(
+                            "`allowed-tools[{i}]` must be a string, found {}",
+                            kind_of(item)
+                        ),
+                    );
+                }
+            }
+        }
+        other => f.error(
+            file,
+            "allowed-tools",
+            format!(
+                "`allowed-tools` must be a space-separated string or a list of strings, found {}",
+                kind_of(other)
+            ),
+        ),
+    }
+}
+
+fn expect_string<'v>(
+    value: &'v Value,
+    field: &str,
+    file: &Path,
+    f: &mut Findings,
+) -> Option<&'v str> {
+    match value {
+        Value::String(s) => Some(s),
+        other => {
+            f.error(
+                file,
+                field,
+                format!("`{field}` must be a string, found {}", kind_of(other)),
+            );
+            None
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FILE: &str = "pdf-tools/SKILL.md";
+
+    fn run(yaml: &str, folder: Option<&str>) -> Findings {
+        let map = super::super::frontmatter::parse_yaml(yaml, 2).unwrap();
+        validate(&map, Path::new(FILE), folder)
+    }
+
+    fn errors(yaml: &str) -> Vec<(Option<String>, String)> {
+        run(yaml, Some("pdf-tools"))
+            .errors
+            .into_iter()
+            .map(|d| (d.field, d.message))
+            .collect()
+    }
+
+    fn one_error(yaml: &str) -> (String, String) {
+        let errs = errors(yaml);
+        assert_eq!(errs.len(), 1, "expected one error, got {errs:?}");
+        let (field, message) = errs.into_iter().next().unwrap();
+        (field.unwrap_or_default(), message)
+    }
+
+    fn warnings(yaml: &str) -> Vec<String> {
+        run(yaml, Some("pdf-tools"))
+            .warnings
+            .into_iter()
+            .map(|d| d.message)
+            .collect()
+    }
+
+    #[test]
+    fn a_minimal_skill_is_valid() {
+        let f = run(
+            "name: pdf-tools\ndescription: Fill PDF forms.\n",
+            Some("pdf-tools"),
+        );
+        assert!(f.errors.is_empty() && f.warnings.is_empty(), "{f:?}");
+    }
+
+    #[test]
+    fn every_optional_field_when_well_formed_is_valid() {
+        let f = run(
+            concat!(
+                "name: pdf-tools\ndescription: Fill PDF forms.\nlicense: MIT\n",
+                "compatibility: Needs poppler\nmetadata:\n  author: acme\n  version: \"1.0\"\n",
+                "allowed-tools: Bash(git:*) Read\ndisable-model-invocation: true\n",
+                "user-invocable: false\nhooks:\n  PreToolUse: []\nargument-hint: \"[file]\"\n",
+            ),
+            Some("pdf-tools"),
+        );
+        assert!(f.errors.is_empty() && f.warnings.is_empty(), "{f:?}");
+    }
+
+    #[test]
+    fn name_missing() {
+        assert_eq!(
+            one_error("description: d\n"),
+            ("name".into(), "required field `name` is missing".into())
+        );
+    }
+
+    #[test]
+    fn name_not_a_string() {
+        // Mismatch with the folder is not reported for a name that is no string.
+        assert_eq!(
+            one_error("name: 42\ndescription: d\n"),
+            (
+                "name".into(),
+                "`name` must be a string, found a number".into()
+            )
+        );
+    }
+
+    #[test]
+    fn name_empty() {
+        let errs = errors("name: \"\"\ndescription: d\n");
+        assert_eq!(errs[0].1, "`name` must not be empty");
+    }
+
+    #[test]
+    fn name_too_long() {
+        let long = "a".repeat(65);
+        let f = run(&format!("name: {long}\ndescription: d\n"), Some(&long));
+        let msgs: Vec<_> = f.errors.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(msgs, ["`name` is 65 characters long; the limit is 64"]);
+        let ok = "a".repeat(64);
+        assert!(
+            run(&format!("name: {ok}\ndescription: d\n"), Some(&ok))
+                .errors
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn name_uppercase() {
+        let f = run("name: PDF-Tools\ndescription: d\n", Some("PDF-Tools"));
+        let msgs: Vec<_> = f.errors.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(msgs, ["`name` `PDF-Tools` must be lowercase"]);
+    }
+
+    #[test]
+    fn name_bad_characters() {
+        let f = run("name: pdf_tools.v2\ndescription: d\n", Some("pdf_tools.v2"));
+        let msgs: Vec<_> = f.errors.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(
+            msgs,
+            ["`name` `pdf_tools.v2` contains '_', '.'; only a-z, 0-9 and `-` are allowed"]
+        );
+    }
+
+    #[test]
+    fn name_non_ascii_letters_are_refused() {
+        // DESIGN §10 follows the spec's ASCII pattern, not the reference
+        // validator's Unicode letters.
+        let f = run("name: café\ndescription: d\n", Some("café"));
+        let msgs: Vec<_> = f.errors.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(
+            msgs,
+            ["`name` `café` contains 'é'; only a-z, 0-9 and `-` are allowed"]
+        );
+    }
+
+    #[test]
+    fn name_control_characters_are_escaped_in_messages() {
+        let f = run("name: \"a\\e[31mb\"\ndescription: d\n", None);
+        let msgs: Vec<_> = f.errors.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(
+            msgs,
+            ["`name` `a\\u{1b}[31mb` contains '\\u{1b}', '['; only a-z, 0-9 and `-` are allowed"]
+        );
+    }
+
+    #[test]
+    fn name_hyphen_at_an_end() {
+        let f = run("name: -pdf\ndescription: d\n", Some("-pdf"));
+        let msgs: Vec<_> = f.errors.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(msgs, ["`name` `-pdf` must not start or end with a hyphen"]);
+    }
+
+    #[test]
+    fn name_consecutive_hyphens() {
+        let f = run("name: pdf--tools\ndescription: d\n", Some("pdf--tools"));
+        let msgs: Vec<_> = f.errors.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(
+            msgs,
+            ["`name` `pdf--tools` must not contain consecutive hyphens"]
+        );
+    }
+
+    #[test]
+    fn name_must_match_the_folder() {
+        assert_eq!(
+            one_error("name: pdf-kit\ndescription: d\n"),
+            (
+                "name".into(),
+                "`name` `pdf-kit` does not match its folder name `pdf-tools`; a skill's name must equal its folder's".into()
+            )
+        );
+    }
+
+    #[test]
+    fn description_missing() {
+        assert_eq!(
+            one_error("name: pdf-tools\n"),
+            (
+                "description".into(),
+                "required field `description` is missing".into()
+            )
+        );
+    }
+
+    #[test]
+    fn description_not_a_string() {
+        assert_eq!(
+            one_error("name: pdf-tools\ndescription: [a, b]\n"),
+            (
+                "description".into(),
+                "`description` must be a string, found a list".into()
+            )
+        );
+    }
+
+    #[test]
+    fn description_empty_or_blank() {
+        for yaml in [
+            "name: pdf-tools\ndescription: \"\"\n",
+            "name: pdf-tools\ndescription: \"   \"\n",
+        ] {
+            assert_eq!(
+                one_error(yaml),
+                (
+                    "description".into(),
+                    "`description` must not be empty".into()
+                )
+            );
+        }
+    }
+
+    #[test]
+    fn description_length_limit_counts_characters() {
+        let at_limit = "é".repeat(1024);
+        assert!(errors(&format!("name: pdf-tools\ndescription: {at_limit}\n")).is_empty());
+        let over = "x".repeat(1025);
+        assert_eq!(
+            one_error(&format!("name: pdf-tools\ndescription: {over}\n")),
+            (
+                "description".into(),
+                "`description` is 1025 characters long; the limit is 1024".into()
+            )
+        );
+    }
+
+    #[test]
+    fn license_must_be_a_string() {
+        assert_eq!(
+            one_error("name: pdf-tools\ndescription: d\nlicense: {a: b}\n"),
+            (
+                "license".into(),
+                "`license` must be a string, found a mapping".into()
+            )
+        );
+    }
+
+    #[test]
+    fn compatibility_rules() {
+        let over = "c".repeat(501);
+        assert_eq!(
+            one_error(&format!(
+                "name: pdf-tools\ndescription: d\ncompatibility: {over}\n"
+            )),
+            (
+                "compatibility".into(),
+                "`compatibility` is 501 characters long; the limit is 500".into()
+            )
+        );
+        assert_eq!(
+            one_error("name: pdf-tools\ndescription: d\ncompatibility: \"\"\n"),
+            (
+                "compatibility".into(),
+                "`compatibility` must not be empty when present; remove it or say what the skill needs".into()
+            )
+        );
+        assert_eq!(
+            one_error("name: pdf-tools\ndescription: d\ncompatibility: true\n"),
+            (
+                "compatibility".into(),
+                "`compatibility` must be a string, found a boolean".into()
+            )
+        );
+    }
+
+    #[test]
+    fn metadata_must_be_a_map() {
+        assert_eq!(
+            one_error("name: pdf-tools\ndescription: d\nmetadata: [a]\n"),
+            (
+                "metadata".into(),
+                "`metadata` must be a mapping of strings to strings, found a list".into()
+            )
+        );
+    }
+
+    #[test]
+    fn metadata_nested_values_are_errors() {
+        assert_eq!(
+            one_error("name: pdf-tools\ndescription: d\nmetadata:\n  owners: [a, b]\n"),
+            (
+                "metadata.owners".into(),
+                "`metadata.owners` must be a string, found a list".into()
+            )
+        );
+    }
+
+    #[test]
+    fn metadata_bare_scalars_are_warnings() {
+        let yaml = "name: pdf-tools\ndescription: d\nmetadata:\n  version: 1.5\n  beta: true\n";
+        assert!(errors(yaml).is_empty());
+        assert_eq!(
+            warnings(yaml),
+            [
+                "`metadata.version` is a number; metadata values are strings, so quote it: version: \"1.5\"",
+                "`metadata.beta` is a boolean; metadata values are strings, so quote it: beta: \"true\"",
+            ]
+        );
+    }
+
+    #[test]
+    fn allowed_tools_forms() {
+        assert!(
+            errors("name: pdf-tools\ndescription: d\nallowed-tools: [Read, Bash(git:*)]\n")
+                .is_empty()
+        );
+        assert_eq!(
+            one_error("name: pdf-tools\ndescription: d\nallowed-tools: 3\n"),
+            (
+                "allowed-tools".into(),
+                "`allowed-tools` must be a space-separated string or a list of strings, found a number".into()
+            )
+        );
+        assert_eq!(
+            one_error("name: pdf-tools\ndescription: d\nallowed-tools: [Read, {a: b}]\n"),
+            (
+                "allowed-tools".into(),
+                "`allowed-tools[1]` must be a string, found a mapping".into()
+            )
+        );
+    }
+
+    #[test]
+    fn invocation_flags_must_be_booleans() {
+        // YAML 1.2: `yes` is the string "yes", which no agent reads as true.
+        assert_eq!(
+            one_error("name: pdf-tools\ndescription: d\ndisable-model-invocation: yes\n"),
+            (
+                "disable-model-invocation".into(),
+                "`disable-model-invocation` must be `true` or `false`, found a string".into()
+            )
+        );
+        assert_eq!(
+            one_error("name: pdf-tools\ndescription: d\nuser-invocable: 0\n"),
+            (
+                "user-invocable".into(),
+                "`user-invocable` must be `true` or `false`, found a number".into()
+            )
+        );
+    }
+
+    #[test]
+    fn hooks_must_be_a_mapping() {
+        assert_eq!(
+            one_error("name: pdf-tools\ndescription: d\nhooks: run.sh\n"),
+            (
+                "hooks".into(),
+                "`hooks` must be a mapping of hook events to handlers, found a string".into()
+            )
+        );
+    }
+
+    #[test]
+    fn unknown_fields_are_warnings_not_errors() {
+        let yaml = "name: pdf-tools\ndescription: d\nauthor: me\n";
+        assert!(errors(yaml).is_empty());
+        assert_eq!(
+            warnings(yaml),
+            [
+                "unknown field `author`: not in the Agent Skills specification nor a known agent extension, so agents will ignore it"
+            ]
+        );
+    }
+
+    #[test]
+    fn diagnostics_name_the_file() {
+        let f = run("description: d\n", None);
+        assert_eq!(f.errors[0].file, Path::new(FILE));
+    }
+}

@@ -1,0 +1,260 @@
+//! `cache verify`, `cache gc` and `cache clean`: the store's upkeep.
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use serde::Serialize;
+
+use super::fsutil::{make_root_writable, remove_tree, tree_size};
+use super::projects::read_lock_refs;
+use super::staging::STAGE_PREFIX;
+use super::{Store, StoreError, io_error};
+use crate::cache::layout;
+use crate::digest::{Digest, hash_tree};
+
+/// Something `verify` found wrong, and what it did about it.
+#[derive(Debug, Clone, Serialize)]
+pub struct Quarantined {
+    /// The entry or download as it was named (`store/sha256-…`, `downloads/sha256-…`).
+    pub item: String,
+    pub problem: String,
+    /// Where a store entry was moved; absent for downloads, which are deleted
+    /// (they are fetched again when needed).
+    pub moved_to: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct VerifyOutcome {
+    pub entries_checked: usize,
+    pub downloads_checked: usize,
+    pub problems: Vec<Quarantined>,
+    /// Leftovers of interrupted runs removed when the cache was opened.
+    pub debris_removed: usize,
+}
+
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct GcOutcome {
+    pub dry_run: bool,
+    /// The project locks whose references were kept.
+    pub lock_files: Vec<PathBuf>,
+    /// Registered project locks whose file no longer exists (now forgotten).
+    pub forgotten: Vec<PathBuf>,
+    pub kept_entries: usize,
+    pub removed_entries: Vec<Digest>,
+    pub removed_downloads: Vec<Digest>,
+    /// Quarantined entries and stray files.
+    pub removed_other: Vec<PathBuf>,
+    pub bytes_freed: u64,
+}
+
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct CleanOutcome {
+    pub removed: Vec<PathBuf>,
+    pub bytes_freed: u64,
+}
+
+/// Folders `clean` empties. `state/` stays: it holds the rollback guard's
+/// highest signed versions and the registry of projects.
+const CLEANED: &[&str] = &[
+    layout::STORE,
+    layout::DOWNLOADS,
+    layout::INDEX,
+    layout::TMP,
+    super::QUARANTINE,
+];
+
+fn children(dir: &Path) -> Result<Vec<(String, PathBuf)>, StoreError> {
+    let mut out = Vec::new();
+    let entries = match fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(out),
+        Err(e) => return Err(io_error("list", dir)(e)),
+    };
+    for entry in entries {
+        let entry = entry.map_err(io_error("list", dir))?;
+        out.push((
+            entry.file_name().to_string_lossy().into_owned(),
+            entry.path(),
+        ));
+    }
+    out.sort();
+    Ok(out)
+}
+
+impl Store {
+    /// Re-hashes every entry and download. An entry whose content no longer
+    /// matches its name is moved to `quarantine/`; a bad download is deleted.
+    pub fn verify(&self) -> Result<VerifyOutcome, StoreError> {
+        let mut outcome = VerifyOutcome {
+            debris_removed: self.debris_removed(),
+            ..VerifyOutcome::default()
+        };
+        for (name, path) in children(&self.store_dir())? {
+            if name.starts_with(STAGE_PREFIX) {
+                continue; // a live import's staging folder
+            }
+            outcome.entries_checked += 1;
+            let digest = Digest::from_file_name(&name);
+            let problem = match digest {
+                None => Some("not a store entry (name is not sha256-<hex>)".to_owned()),
+                Some(_) if !path.is_dir() => Some("not a folder".to_owned()),
+                Some(expected) => match hash_tree(&path) {
+                    Ok(tree) if tree.digest == expected => None,
+                    Ok(tree) => Some(format!("content hashes to {}", tree.digest)),
+                    Err(e) => Some(format!("cannot be hashed: {e}")),
+                },
+            };
+            if let Some(problem) = problem {
+                let moved_to = self.quarantine(&name, &path, digest.as_ref())?;
+                outcome.problems.push(Quarantined {
+                    item: format!("{}/{name}", layout::STORE),
+                    problem,
+                    moved_to,
+                });
+            }
+        }
+        for (name, path) in children(&self.downloads_dir())? {
+            outcome.downloads_checked += 1;
+            let problem = match Digest::from_file_name(&name) {
+                None => Some("not a download (name is not sha256-<hex>)".to_owned()),
+                Some(expected) => match Digest::of_file(&path) {
+                    Ok(actual) if actual == expected => None,
+                    Ok(actual) => Some(format!("bytes hash to {actual}; deleted")),
+                    Err(e) => Some(format!("cannot be hashed: {e}; deleted")),
+                },
+            };
+            if let Some(problem) = problem {
+                remove_tree(&path).map_err(io_error("remove", &path))?;
+                outcome.problems.push(Quarantined {
+                    item: format!("{}/{name}", layout::DOWNLOADS),
+                    problem,
+                    moved_to: None,
+                });
+            }
+        }
+        Ok(outcome)
+    }
+
+    /// Moves a bad entry out of the store, under its lock when it has a digest.
+    fn quarantine(
+        &self,
+        name: &str,
+        path: &Path,
+        digest: Option<&Digest>,
+    ) -> Result<Option<PathBuf>, StoreError> {
+        let lock = digest.map(|d| self.lock_entry(d)).transpose()?;
+        if fs::symlink_metadata(path).is_err() {
+            return Ok(None); // someone else moved it meanwhile
+        }
+        let dir = self.quarantine_dir();
+        fs::create_dir_all(&dir).map_err(io_error("create", &dir))?;
+        let stamp = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map(|d| d.as_secs())
+            .unwrap_or(0);
+        let dest = dir.join(format!("{name}.{stamp}-{:08x}", fastrand::u32(..)));
+        if path.is_dir() {
+            // Moving a folder to another parent needs write access to it.
+            make_root_writable(path).map_err(io_error("unlock", path))?;
+        }
+        fs::rename(path, &dest).map_err(io_error("quarantine", path))?;
+        if let Some(lock) = lock {
+            lock.release_and_remove();
+        }
+        Ok(Some(dest))
+    }
+
+    /// Removes entries and downloads that no project lock refers to. Roots:
+    /// every registered project lock that still exists, plus `keep_locks`.
+    /// Refuses when there is no root at all rather than remove everything.
+    pub fn gc(&self, keep_locks: &[PathBuf], dry_run: bool) -> Result<GcOutcome, StoreError> {
+        if !self.is_exclusive() {
+            return Err(StoreError::NotExclusive("gc"));
+        }
+        let mut outcome = GcOutcome {
+            dry_run,
+            ..GcOutcome::default()
+        };
+        let mut trees = BTreeSet::new();
+        let mut artifacts = BTreeSet::new();
+        let mut roots: Vec<PathBuf> = keep_locks.to_vec();
+        for registered in self.registered_project_locks()? {
+            if registered.exists() {
+                roots.push(registered);
+            } else {
+                outcome.forgotten.push(registered);
+            }
+        }
+        for lock in roots {
+            let refs = read_lock_refs(&lock)?;
+            trees.extend(refs.trees);
+            artifacts.extend(refs.artifacts);
+            if !outcome.lock_files.contains(&lock) {
+                outcome.lock_files.push(lock);
+            }
+        }
+        if outcome.lock_files.is_empty() {
+            return Err(StoreError::NoGcRoots);
+        }
+
+        for (name, path) in children(&self.store_dir())? {
+            let Some(digest) = Digest::from_file_name(&name) else {
+                continue; // staging folders and strays: verify's business
+            };
+            if trees.contains(&digest) {
+                outcome.kept_entries += 1;
+                continue;
+            }
+            outcome.bytes_freed += tree_size(&path);
+            if !dry_run {
+                self.discard_entry(&path)?;
+            }
+            outcome.removed_entries.push(digest);
+        }
+        for (name, path) in children(&self.downloads_dir())? {
+            match Digest::from_file_name(&name) {
+                Some(digest) if artifacts.contains(&digest) => continue,
+                Some(digest) => outcome.removed_downloads.push(digest),
+                None => outcome.removed_other.push(path.clone()),
+            }
+            outcome.bytes_freed += tree_size(&path);
+            if !dry_run {
+                remove_tree(&path).map_err(io_error("remove", &path))?;
+            }
+        }
+        for (_, path) in children(&self.quarantine_dir())? {
+            outcome.bytes_freed += tree_size(&path);
+            if !dry_run {
+                remove_tree(&path).map_err(io_error("remove", &path))?;
+            }
+            outcome.removed_other.push(path);
+        }
+        if !dry_run {
+            self.forget_project_locks(&outcome.forgotten)?;
+        }
+        Ok(outcome)
+    }
+
+    /// Empties the cache: entries, downloads, cached indexes, temporary files
+    /// and quarantine. Keeps `state/` (rollback guard, project registry).
+    pub fn clean(&self) -> Result<CleanOutcome, StoreError> {
+        if !self.is_exclusive() {
+            return Err(StoreError::NotExclusive("clean"));
+        }
+        let mut outcome = CleanOutcome::default();
+        for sub in CLEANED {
+            for (name, path) in children(&self.root().join(sub))? {
+                outcome.bytes_freed += tree_size(&path);
+                if *sub == layout::STORE && Digest::from_file_name(&name).is_some() {
+                    self.discard_entry(&path)?;
+                } else {
+                    remove_tree(&path).map_err(io_error("remove", &path))?;
+                }
+                outcome.removed.push(path);
+            }
+        }
+        Ok(outcome)
+    }
+}

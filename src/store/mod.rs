@@ -1,0 +1,468 @@
+//! The content-addressed store (DESIGN §6).
+//!
+//! ```text
+//! <cache>/
+//!   CACHEDIR.TAG
+//!   .lock                    shared by every running skillpm, exclusive for gc/clean
+//!   store/sha256-<hex>/      one skill, named by its tree digest, read-only
+//!   store/.stage-<rand>/     a skill being unpacked (+ .stage-<rand>.lock)
+//!   downloads/sha256-<hex>   verified artifact bytes
+//!   tmp/                     downloads in progress, per-entry lock files
+//!   quarantine/              entries `cache verify` found corrupt
+//!   state/projects.json      project lock files seen, the roots of `cache gc`
+//! ```
+//!
+//! An entry appears only complete: unpacked and checked in a staging folder
+//! beside it, made read-only, then renamed into place while holding the
+//! entry's lock (re-checking after taking it; a process that finds the entry
+//! already there discards its copy). A killed process leaves only staging
+//! debris, which the next run removes once no live process holds its lock.
+
+use std::fs;
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
+
+use crate::cache::{self, NoCacheDir, layout};
+use crate::digest::{Digest, HashedTree};
+use crate::error::{Classify, Exit};
+use crate::unpack::{self, ArtifactKind, FileList, Limits, UnpackError};
+
+mod fsutil;
+mod lockfile;
+mod maintenance;
+mod projects;
+mod staging;
+
+pub use maintenance::{CleanOutcome, GcOutcome, Quarantined, VerifyOutcome};
+pub use projects::{LockRefs, read_lock_refs};
+pub use staging::TempFile;
+
+use lockfile::HeldLock;
+use staging::{STAGE_PREFIX, Staging};
+
+/// Where `cache verify` moves entries whose content no longer matches their name.
+pub const QUARANTINE: &str = "quarantine";
+const CACHEDIR_TAG: &str = "CACHEDIR.TAG";
+const CACHEDIR_TAG_BODY: &str = "Signature: 8a477f597d28d172789f06886806bc55\n\
+# This file is a cache directory tag created by skillpm.\n\
+# For information about cache directory tags, see https://bford.info/cachedir/\n";
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error(transparent)]
+    NoCacheDir(#[from] NoCacheDir),
+    #[error(transparent)]
+    Unpack(#[from] UnpackError),
+    #[error("cannot {action} {}: {source}", path.display())]
+    Io {
+        action: &'static str,
+        path: PathBuf,
+        source: io::Error,
+    },
+    #[error(
+        "downloaded file does not match its digest: expected {expected}, got {actual}; it was discarded"
+    )]
+    DownloadMismatch { expected: Digest, actual: Digest },
+    #[error("cannot read project lock {}: {message}", path.display())]
+    BadProjectLock { path: PathBuf, message: String },
+    #[error(
+        "no project lock is known, so every entry would look unused: run `cache gc` with \
+         `--keep-lock path/to/skills.lock` (repeatable), or install a project first so its lock \
+         is registered; `cache clean` removes everything on purpose"
+    )]
+    NoGcRoots,
+    #[error("internal error: {0} needs the exclusive cache lock")]
+    NotExclusive(&'static str),
+}
+
+impl Classify for StoreError {
+    fn exit(&self) -> Exit {
+        match self {
+            StoreError::NoCacheDir(e) => e.exit(),
+            StoreError::Unpack(e) => e.exit(),
+            StoreError::DownloadMismatch { .. } => Exit::Integrity,
+            StoreError::NoGcRoots => Exit::Usage,
+            StoreError::Io { .. }
+            | StoreError::BadProjectLock { .. }
+            | StoreError::NotExclusive(_) => Exit::Other,
+        }
+    }
+}
+
+fn io_error(action: &'static str, path: &Path) -> impl FnOnce(io::Error) -> StoreError {
+    let path = path.to_owned();
+    move |source| StoreError::Io {
+        action,
+        path,
+        source,
+    }
+}
+
+/// A skill in the store.
+#[derive(Debug, Clone)]
+pub struct StoreEntry {
+    pub digest: Digest,
+    /// `<cache>/store/sha256-<hex>`: what links point at.
+    pub path: PathBuf,
+    /// Every file with size, digest and executable bit, as stored.
+    pub tree: HashedTree,
+    /// False when the entry already existed (this import's copy was discarded).
+    pub created: bool,
+}
+
+/// An open cache. Holding it holds the cache lock: shared for normal work,
+/// exclusive for `gc` and `clean`. Every process that touches the cache must
+/// hold one for as long as it uses anything inside.
+#[derive(Debug)]
+pub struct Store {
+    root: PathBuf,
+    exclusive: bool,
+    debris_removed: usize,
+    _lock: fs::File,
+}
+
+impl Store {
+    /// Opens the user's cache (`SKILLPM_CACHE_DIR` or the platform cache dir)
+    /// with the shared lock.
+    pub fn open() -> Result<Store, StoreError> {
+        Self::open_at(cache::cache_root()?)
+    }
+
+    /// Opens the user's cache with the exclusive lock, waiting for every other
+    /// skillpm process to finish (`on_wait` runs before waiting). Never call
+    /// it while this process holds another `Store`: it would wait for itself.
+    pub fn open_exclusive(on_wait: impl FnOnce()) -> Result<Store, StoreError> {
+        Self::open_exclusive_at(cache::cache_root()?, on_wait)
+    }
+
+    pub fn open_at(root: impl Into<PathBuf>) -> Result<Store, StoreError> {
+        Self::open_with(root.into(), false, || {})
+    }
+
+    /// Opens with the exclusive lock; `on_wait` runs first if other skillpm
+    /// processes hold the cache (so the caller can say why it pauses).
+    pub fn open_exclusive_at(
+        root: impl Into<PathBuf>,
+        on_wait: impl FnOnce(),
+    ) -> Result<Store, StoreError> {
+        Self::open_with(root.into(), true, on_wait)
+    }
+
+    fn open_with(
+        root: PathBuf,
+        exclusive: bool,
+        on_wait: impl FnOnce(),
+    ) -> Result<Store, StoreError> {
+        for sub in [layout::STORE, layout::DOWNLOADS, layout::TMP, layout::STATE] {
+            let dir = root.join(sub);
+            fs::create_dir_all(&dir).map_err(io_error("create the cache folder", &dir))?;
+        }
+        write_cachedir_tag(&root)?;
+        let lock_path = root.join(layout::LOCK_FILE);
+        let lock = fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&lock_path)
+            .map_err(io_error("open the cache lock", &lock_path))?;
+        let attempt = if exclusive {
+            lock.try_lock()
+        } else {
+            lock.try_lock_shared()
+        };
+        match attempt {
+            Ok(()) => {}
+            Err(fs::TryLockError::WouldBlock) => {
+                on_wait();
+                if exclusive {
+                    lock.lock()
+                } else {
+                    lock.lock_shared()
+                }
+                .map_err(io_error("lock", &lock_path))?;
+            }
+            Err(fs::TryLockError::Error(e)) => return Err(io_error("lock", &lock_path)(e)),
+        }
+        let mut store = Store {
+            root,
+            exclusive,
+            debris_removed: 0,
+            _lock: lock,
+        };
+        store.debris_removed = store.clean_debris()?;
+        Ok(store)
+    }
+
+    /// Removes what killed processes left behind (only what no live process
+    /// holds a lock on). Runs on every open.
+    fn clean_debris(&self) -> Result<usize, StoreError> {
+        let store = self.store_dir();
+        let tmp = self.tmp_dir();
+        let removed = staging::clean_debris(&store, Some(STAGE_PREFIX))
+            .map_err(io_error("clean up unfinished work in", &store))?
+            + staging::clean_debris(&tmp, None)
+                .map_err(io_error("clean up unfinished work in", &tmp))?;
+        Ok(removed)
+    }
+
+    /// How many leftovers of interrupted runs opening the store removed.
+    pub fn debris_removed(&self) -> usize {
+        self.debris_removed
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    pub fn is_exclusive(&self) -> bool {
+        self.exclusive
+    }
+
+    pub fn store_dir(&self) -> PathBuf {
+        self.root.join(layout::STORE)
+    }
+
+    pub fn entry_path(&self, digest: &Digest) -> PathBuf {
+        self.store_dir().join(digest.file_name())
+    }
+
+    pub fn has_entry(&self, digest: &Digest) -> bool {
+        self.entry_path(digest).is_dir()
+    }
+
+    pub fn downloads_dir(&self) -> PathBuf {
+        self.root.join(layout::DOWNLOADS)
+    }
+
+    /// `downloads/sha256-<hex>`: an artifact's verified bytes.
+    pub fn download_path(&self, digest: &Digest) -> PathBuf {
+        self.downloads_dir().join(digest.file_name())
+    }
+
+    /// `<cache>/tmp`: temporary files on the cache's file system (renames
+    /// from here are atomic). Prefer [`Store::temp_file`], which is cleaned
+    /// up even when the process is killed.
+    pub fn tmp_dir(&self) -> PathBuf {
+        self.root.join(layout::TMP)
+    }
+
+    pub fn state_dir(&self) -> PathBuf {
+        self.root.join(layout::STATE)
+    }
+
+    pub fn quarantine_dir(&self) -> PathBuf {
+        self.root.join(QUARANTINE)
+    }
+
+    /// Every entry's digest, sorted.
+    pub fn entries(&self) -> Result<Vec<Digest>, StoreError> {
+        let dir = self.store_dir();
+        let mut out = Vec::new();
+        for item in fs::read_dir(&dir).map_err(io_error("list", &dir))? {
+            let item = item.map_err(io_error("list", &dir))?;
+            if let Some(digest) = item.file_name().to_str().and_then(Digest::from_file_name) {
+                out.push(digest);
+            }
+        }
+        out.sort();
+        Ok(out)
+    }
+
+    /// A temporary file for a download; see [`Store::commit_download`].
+    pub fn temp_file(&self) -> Result<TempFile, StoreError> {
+        let dir = self.tmp_dir();
+        TempFile::create(&dir).map_err(io_error("create a temporary file in", &dir))
+    }
+
+    /// Moves a finished download to `downloads/sha256-<hex>` after checking
+    /// its bytes hash to `expected` (exit 3 and nothing kept otherwise).
+    pub fn commit_download(
+        &self,
+        mut temp: TempFile,
+        expected: &Digest,
+    ) -> Result<PathBuf, StoreError> {
+        let path = temp.path().to_owned();
+        temp.close_synced().map_err(io_error("write", &path))?;
+        let actual = Digest::of_file(&path).map_err(|e| StoreError::Io {
+            action: "hash",
+            path: path.clone(),
+            source: io::Error::other(e.to_string()),
+        })?;
+        if actual != *expected {
+            return Err(StoreError::DownloadMismatch {
+                expected: *expected,
+                actual,
+            });
+        }
+        let dest = self.download_path(expected);
+        fs::rename(&path, &dest).map_err(io_error("save the download as", &dest))?;
+        temp.persisted();
+        let dir = self.downloads_dir();
+        fsutil::sync_dir(&dir).map_err(io_error("sync", &dir))?;
+        Ok(dest)
+    }
+
+    /// Unpacks an artifact (already verified against its digest) into the
+    /// store under the rules of DESIGN §5.
+    pub fn import_artifact(
+        &self,
+        kind: ArtifactKind,
+        artifact: &Path,
+        label: &str,
+        expected_name: &str,
+        limits: &Limits,
+    ) -> Result<StoreEntry, StoreError> {
+        let staging = self.staging()?;
+        let tree =
+            unpack::unpack_artifact(kind, artifact, label, expected_name, staging.path(), limits)?;
+        self.commit(staging, tree)
+    }
+
+    /// Copies a local skill folder (path or git source) into the store.
+    pub fn import_dir(
+        &self,
+        source: &Path,
+        label: &str,
+        expected_name: &str,
+        limits: &Limits,
+    ) -> Result<StoreEntry, StoreError> {
+        let staging = self.staging()?;
+        let tree = unpack::unpack_dir(source, label, expected_name, staging.path(), limits)?;
+        self.commit(staging, tree)
+    }
+
+    /// Stores a v0.1.0 skill from `(name, reader)` pairs, streamed.
+    pub fn import_file_list<R: Read>(
+        &self,
+        label: &str,
+        expected_name: &str,
+        limits: &Limits,
+        files: impl IntoIterator<Item = (String, R)>,
+    ) -> Result<StoreEntry, StoreError> {
+        let mut import = self.begin_file_list(label, limits)?;
+        for (name, reader) in files {
+            import.list().add_file(&name, reader)?;
+        }
+        import.commit(expected_name)
+    }
+
+    /// Starts a v0.1.0 skill whose files arrive one by one (e.g. from async
+    /// downloads); dropping the import without `commit` leaves no trace.
+    pub fn begin_file_list(
+        &self,
+        label: &str,
+        limits: &Limits,
+    ) -> Result<FileListImport<'_>, StoreError> {
+        let staging = self.staging()?;
+        let list = FileList::new(staging.path(), label, limits);
+        Ok(FileListImport {
+            store: self,
+            list,
+            staging,
+        })
+    }
+
+    fn staging(&self) -> Result<Staging, StoreError> {
+        let dir = self.store_dir();
+        Staging::create(&dir).map_err(io_error("create a staging folder in", &dir))
+    }
+
+    /// Renames a checked staging folder into place, or discards it when the
+    /// entry already exists. Holds the entry's lock throughout.
+    fn commit(&self, staging: Staging, mut tree: HashedTree) -> Result<StoreEntry, StoreError> {
+        let digest = tree.digest;
+        let dest = self.entry_path(&digest);
+        let lock_path = self.entry_lock_path(&digest);
+        let lock = HeldLock::acquire(&lock_path).map_err(io_error("lock", &lock_path))?;
+        let created = if dest.is_dir() {
+            false
+        } else {
+            fsutil::make_read_only(staging.path())
+                .map_err(io_error("make read-only", staging.path()))?;
+            match fs::rename(staging.path(), &dest) {
+                Ok(()) => true,
+                // Someone committed without the lock (an older skillpm): theirs stands.
+                Err(_) if dest.is_dir() => false,
+                Err(e) => return Err(io_error("move the staged skill to", &dest)(e)),
+            }
+        };
+        if created {
+            staging.committed();
+        } else {
+            drop(staging);
+            refresh_executables(&mut tree, &dest);
+        }
+        lock.release_and_remove();
+        Ok(StoreEntry {
+            digest,
+            path: dest,
+            tree,
+            created,
+        })
+    }
+
+    /// `tmp/entry-sha256-<hex>.lock`: serialises commit, quarantine and removal
+    /// of one entry.
+    fn entry_lock_path(&self, digest: &Digest) -> PathBuf {
+        self.tmp_dir()
+            .join(format!("entry-{}.lock", digest.file_name()))
+    }
+
+    /// Removes a store entry without ever exposing a half-deleted one: it is
+    /// first renamed to a staging name no lock protects (debris the next run
+    /// removes, should this process die), then deleted.
+    pub(crate) fn discard_entry(&self, path: &Path) -> Result<(), StoreError> {
+        let trash = self
+            .store_dir()
+            .join(format!("{STAGE_PREFIX}trash-{:016x}", fastrand::u64(..)));
+        fs::rename(path, &trash).map_err(io_error("remove", path))?;
+        fsutil::remove_tree(&trash).map_err(io_error("remove", &trash))
+    }
+
+    pub(crate) fn lock_entry(&self, digest: &Digest) -> Result<HeldLock, StoreError> {
+        let path = self.entry_lock_path(digest);
+        HeldLock::acquire(&path).map_err(io_error("lock", &path))
+    }
+}
+
+/// A v0.1.0 skill being assembled in the store's staging area.
+pub struct FileListImport<'s> {
+    store: &'s Store,
+    list: FileList,
+    staging: Staging,
+}
+
+impl FileListImport<'_> {
+    /// Where files are added: `add_file(name, reader)` or `begin_file(name)`.
+    pub fn list(&mut self) -> &mut FileList {
+        &mut self.list
+    }
+
+    /// Checks the skill and moves it into the store.
+    pub fn commit(self, expected_name: &str) -> Result<StoreEntry, StoreError> {
+        let tree = self.list.finish(expected_name)?;
+        self.store.commit(self.staging, tree)
+    }
+}
+
+/// The executable bits of an existing entry (which may differ from a copy
+/// discarded for it: bits are not part of the digest).
+fn refresh_executables(tree: &mut HashedTree, entry: &Path) {
+    for file in &mut tree.files {
+        if let Ok(meta) = fs::metadata(entry.join(&file.path)) {
+            file.executable = crate::digest::is_executable(&meta);
+        }
+    }
+}
+
+fn write_cachedir_tag(root: &Path) -> Result<(), StoreError> {
+    let tag = root.join(CACHEDIR_TAG);
+    if tag.exists() {
+        return Ok(());
+    }
+    // Written under a unique name and renamed, so a reader never sees half.
+    let tmp = root.join(format!(".{CACHEDIR_TAG}.{:016x}", fastrand::u64(..)));
+    fs::write(&tmp, CACHEDIR_TAG_BODY).map_err(io_error("write", &tmp))?;
+    fs::rename(&tmp, &tag).map_err(io_error("write", &tag))
+}

@@ -1,0 +1,224 @@
+//! Strict unpacking (DESIGN §5): zip, tar.gz, a lone SKILL.md, a v0.1.0 file
+//! list, or a local folder, into a staging folder the caller owns.
+//!
+//! Every input goes through the same [`writer::TreeWriter`], so the same name
+//! rules and limits hold whatever carried the skill, and the tree digest is
+//! computed from the very bytes written (one pass: read, hash, write). Never
+//! `ZipArchive::extract` or `tar::Archive::unpack`: both accept inputs skillpm
+//! must refuse (see REFERENCES.md).
+//!
+//! On failure the staging folder may hold partial files: the caller (the
+//! store) removes it, so nothing of a refused skill survives.
+
+use std::fmt;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use crate::digest::HashedTree;
+use crate::error::{Classify, Exit};
+
+mod dir;
+mod file_list;
+mod kind;
+pub mod limits;
+mod names;
+mod skill_md;
+mod targz;
+mod writer;
+mod zip;
+
+pub use file_list::{FileList, FileSink};
+pub use kind::ArtifactKind;
+pub use limits::{Limits, Size};
+
+/// Folder names skipped at the root of a local source: a checkout's own
+/// version-control data is not skill content.
+pub const SKIPPED_ROOT_DIRS: &[&str] = &[".git"];
+
+/// Unpacks an artifact file of a known kind into `staging` (an existing,
+/// empty folder) and checks the result is a valid skill named `expected_name`.
+/// `label` names the artifact in errors (its URL or file name).
+pub fn unpack_artifact(
+    kind: ArtifactKind,
+    artifact: &Path,
+    label: &str,
+    expected_name: &str,
+    staging: &Path,
+    limits: &Limits,
+) -> Result<HashedTree, UnpackError> {
+    let mut tree = writer::TreeWriter::new(staging, label, limits);
+    match kind {
+        ArtifactKind::Zip => zip::unpack(artifact, &mut tree)?,
+        ArtifactKind::TarGz => targz::unpack(artifact, &mut tree)?,
+        ArtifactKind::SkillMd => skill_md::unpack(artifact, &mut tree)?,
+    }
+    tree.finish(expected_name)
+}
+
+/// Copies a local skill folder (a path or git source) into `staging` under the
+/// same rules: symlinks and special files are refused, never followed.
+pub fn unpack_dir(
+    source: &Path,
+    label: &str,
+    expected_name: &str,
+    staging: &Path,
+    limits: &Limits,
+) -> Result<HashedTree, UnpackError> {
+    let mut tree = writer::TreeWriter::new(staging, label, limits);
+    dir::copy(source, &mut tree)?;
+    tree.finish(expected_name)
+}
+
+/// Why an artifact was refused (exit 5) or could not be unpacked (exit 1).
+#[derive(Debug)]
+pub struct UnpackError {
+    /// The artifact: its URL, file name or folder.
+    pub artifact: String,
+    /// The offending entry's raw name, when one is to blame.
+    pub entry: Option<String>,
+    pub problem: Problem,
+}
+
+#[derive(Debug)]
+pub enum Problem {
+    /// The content breaks a rule: unsafe or invalid, never stored.
+    Refused(Rule),
+    /// The local file system failed us (disk full, permissions).
+    Io {
+        action: &'static str,
+        path: PathBuf,
+        source: io::Error,
+    },
+}
+
+impl UnpackError {
+    /// The rule broken, when the content (not the machine) is at fault.
+    pub fn rule(&self) -> Option<&Rule> {
+        match &self.problem {
+            Problem::Refused(rule) => Some(rule),
+            Problem::Io { .. } => None,
+        }
+    }
+}
+
+impl fmt::Display for UnpackError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let verb = match self.problem {
+            Problem::Refused(_) => "refused",
+            Problem::Io { .. } => "cannot unpack",
+        };
+        write!(f, "{verb} {}", self.artifact)?;
+        if let Some(entry) = &self.entry {
+            // Escaped: a hostile name must not drive the terminal.
+            write!(f, ", entry `{}`", entry.escape_debug())?;
+        }
+        match &self.problem {
+            Problem::Refused(rule) => write!(f, ": {rule}"),
+            Problem::Io {
+                action,
+                path,
+                source,
+            } => {
+                write!(f, ": cannot {action} {}: {source}", path.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for UnpackError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.problem {
+            Problem::Refused(_) => None,
+            Problem::Io { source, .. } => Some(source),
+        }
+    }
+}
+
+impl Classify for UnpackError {
+    fn exit(&self) -> Exit {
+        match self.problem {
+            Problem::Refused(_) => Exit::Unsafe,
+            Problem::Io { .. } => Exit::Other,
+        }
+    }
+}
+
+/// The rules of DESIGN §5, one variant each, worded for the person reading
+/// the error: what is wrong and, where there is one, what to do.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Rule {
+    #[error("the name is empty")]
+    EmptyName,
+    #[error("absolute path (leading `/`): entries must be relative to the skill folder")]
+    Absolute,
+    #[error("`{0}` is a drive prefix: entries must be relative to the skill folder")]
+    DrivePrefix(String),
+    #[error("contains `\\`, a path separator on Windows: use `/` as the only separator")]
+    Backslash,
+    #[error("empty path segment (`//` or a trailing `/` on a file)")]
+    EmptySegment,
+    #[error(
+        "`.` path segment: names must be written without `./` (with tar, name the files: `tar -czf skill.tar.gz -C dir SKILL.md scripts`)"
+    )]
+    DotSegment,
+    #[error("`..` path segment: an entry may not point outside the skill folder")]
+    ParentSegment,
+    #[error("control character {} in the name", .0.escape_unicode())]
+    ControlChar(char),
+    #[error("`:` in the name (a drive or alternate-data-stream marker on Windows)")]
+    Colon,
+    #[error("`{0}` is not allowed in file names on Windows")]
+    WindowsChar(char),
+    #[error("`{0}` ends with a dot or a space, which Windows silently strips")]
+    TrailingDotOrSpace(String),
+    #[error("`{0}` is a reserved device name on Windows")]
+    Reserved(String),
+    #[error("a path segment of {0} bytes is longer than file systems allow (255)")]
+    SegmentTooLong(usize),
+    #[error("the name is not valid UTF-8")]
+    NotUtf8,
+    #[error(
+        "same name as `{0}` on case-insensitive file systems (macOS, Windows): rename one of them"
+    )]
+    CaseCollision(String),
+    #[error("the name appears twice")]
+    Duplicate,
+    #[error("two entries of the zip's central directory have the same name")]
+    DuplicateInZip,
+    #[error("`{0}` is both a file and a folder")]
+    FileDirClash(String),
+    #[error("symbolic links are not allowed (only regular files and folders)")]
+    Symlink,
+    #[error("hard links are not allowed (only regular files and folders)")]
+    Hardlink,
+    #[error("{0} entries are not allowed (only regular files and folders)")]
+    Special(String),
+    #[error("encrypted entries are not supported")]
+    Encrypted,
+    #[error("compression method `{0}` is not supported: use deflate or store")]
+    Compression(String),
+    #[error("the archive is inconsistent ({0}); re-create it with a standard tool")]
+    HeaderMismatch(String),
+    #[error("more than {0} entries (raise `max-entries` under [limits] if this is expected)")]
+    TooManyEntries(u64),
+    #[error("a file larger than {} (raise `max-file-size` under [limits] if this is expected)", Size(*.0))]
+    FileTooLarge(u64),
+    #[error("more than {} of files in total (raise `max-skill-size` under [limits] if this is expected)", Size(*.0))]
+    SkillTooLarge(u64),
+    #[error(
+        "expands more than {0} times its compressed size, like a decompression bomb (raise `max-ratio` under [limits] if this is expected)"
+    )]
+    Ratio(u64),
+    #[error("{0}")]
+    Corrupt(String),
+    #[error("no SKILL.md at the root{0}")]
+    NoSkillMd(String),
+    #[error(
+        "SKILL.md is inside the wrapper folder `{0}/`: put SKILL.md at the root of the archive (archive the folder's contents, not the folder)"
+    )]
+    WrapperFolder(String),
+    #[error("not a valid skill: {0}")]
+    InvalidSkill(String),
+    #[error("a file was not completely written (its writer was dropped before `finish`)")]
+    Incomplete,
+}

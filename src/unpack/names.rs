@@ -1,0 +1,234 @@
+//! The entry-name rules of DESIGN §5, applied to the raw name an archive (or a
+//! file list, or a directory walk) carries, split on `/`.
+//!
+//! Why not `Path::components()`: it hides `.` and empty segments, turns
+//! `/abs` into a root component and knows nothing of Windows rules on Unix.
+//! A skill stored here must install unchanged on Linux, macOS and Windows, so
+//! every name is judged as the strictest of those file systems would see it.
+
+use std::collections::HashMap;
+
+use super::Rule;
+
+/// Longest segment most file systems accept (ext4, APFS, NTFS: 255).
+const MAX_SEGMENT_BYTES: usize = 255;
+
+/// Characters Windows refuses in file names (besides `\`, `/`, `:` and controls).
+const WINDOWS_FORBIDDEN: &[char] = &['<', '>', '"', '|', '?', '*'];
+
+/// Device names Windows reserves in every folder, with any extension.
+const RESERVED: &[&str] = &[
+    "CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$", "COM1", "COM2", "COM3", "COM4", "COM5",
+    "COM6", "COM7", "COM8", "COM9", "COM¹", "COM²", "COM³", "LPT1", "LPT2", "LPT3", "LPT4", "LPT5",
+    "LPT6", "LPT7", "LPT8", "LPT9", "LPT¹", "LPT²", "LPT³",
+];
+
+/// Decodes a raw name; names must be UTF-8 so locks and digests are portable.
+pub(crate) fn utf8_name(raw: &[u8]) -> Result<&str, Rule> {
+    std::str::from_utf8(raw).map_err(|_| Rule::NotUtf8)
+}
+
+/// Checks one relative path (a directory name without its trailing `/`).
+pub(crate) fn check_name(name: &str) -> Result<(), Rule> {
+    if name.is_empty() {
+        return Err(Rule::EmptyName);
+    }
+    if name.starts_with('/') {
+        return Err(Rule::Absolute);
+    }
+    if name.contains('\\') {
+        return Err(Rule::Backslash);
+    }
+    let first = name.split('/').next().unwrap_or(name);
+    let bytes = first.as_bytes();
+    if bytes.len() >= 2 && bytes[0].is_ascii_alphabetic() && bytes[1] == b':' {
+        return Err(Rule::DrivePrefix(first[..2].to_owned()));
+    }
+    name.split('/').try_for_each(check_segment)
+}
+
+fn check_segment(segment: &str) -> Result<(), Rule> {
+    match segment {
+        "" => return Err(Rule::EmptySegment),
+        "." => return Err(Rule::DotSegment),
+        ".." => return Err(Rule::ParentSegment),
+        _ => {}
+    }
+    if let Some(c) = segment.chars().find(|c| c.is_control()) {
+        return Err(Rule::ControlChar(c));
+    }
+    if segment.contains(':') {
+        return Err(Rule::Colon);
+    }
+    if let Some(c) = segment.chars().find(|c| WINDOWS_FORBIDDEN.contains(c)) {
+        return Err(Rule::WindowsChar(c));
+    }
+    if segment.ends_with('.') || segment.ends_with(' ') {
+        return Err(Rule::TrailingDotOrSpace(segment.to_owned()));
+    }
+    let stem = segment
+        .split('.')
+        .next()
+        .unwrap_or(segment)
+        .trim_end_matches(' ');
+    if RESERVED.contains(&stem.to_uppercase().as_str()) {
+        return Err(Rule::Reserved(segment.to_owned()));
+    }
+    if segment.len() > MAX_SEGMENT_BYTES {
+        return Err(Rule::SegmentTooLong(segment.len()));
+    }
+    Ok(())
+}
+
+/// How a name compares on a case-insensitive file system.
+fn fold(name: &str) -> String {
+    name.to_lowercase()
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Seen {
+    File,
+    /// A folder some file lives in, not (yet) listed on its own.
+    ImpliedDir,
+    ListedDir,
+}
+
+/// Every name of one skill so far, to refuse duplicates, case collisions and
+/// a name that is a file in one entry and a folder in another.
+#[derive(Debug, Default)]
+pub(crate) struct NameSet {
+    seen: HashMap<String, (String, Seen)>,
+}
+
+impl NameSet {
+    /// Registers a regular file (its name already passed [`check_name`]).
+    pub(crate) fn add_file(&mut self, name: &str) -> Result<(), Rule> {
+        self.add_parents(name)?;
+        self.add(name, Seen::File)
+    }
+
+    /// Registers a folder listed as an entry of its own.
+    pub(crate) fn add_dir(&mut self, name: &str) -> Result<(), Rule> {
+        self.add_parents(name)?;
+        self.add(name, Seen::ListedDir)
+    }
+
+    fn add_parents(&mut self, name: &str) -> Result<(), Rule> {
+        for (i, _) in name.match_indices('/') {
+            self.add(&name[..i], Seen::ImpliedDir)?;
+        }
+        Ok(())
+    }
+
+    fn add(&mut self, name: &str, what: Seen) -> Result<(), Rule> {
+        let folded = fold(name);
+        let Some((exact, before)) = self.seen.get_mut(&folded) else {
+            self.seen.insert(folded, (name.to_owned(), what));
+            return Ok(());
+        };
+        if exact != name {
+            return Err(Rule::CaseCollision(exact.clone()));
+        }
+        match (*before, what) {
+            (Seen::File, Seen::File) | (Seen::ListedDir, Seen::ListedDir) => Err(Rule::Duplicate),
+            (Seen::File, _) | (_, Seen::File) => Err(Rule::FileDirClash(exact.clone())),
+            (Seen::ImpliedDir, Seen::ListedDir) => {
+                *before = Seen::ListedDir;
+                Ok(())
+            }
+            (_, Seen::ImpliedDir) => Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn good_names_pass() {
+        for name in [
+            "SKILL.md",
+            "scripts/run.sh",
+            "a/b/c/d.txt",
+            ".hidden",
+            "..dots-inside..x",
+            "name with spaces.md",
+            "ünïcödé/файл.md",
+            "CONSOLE.md",
+            "com10.txt",
+            "LPT0",
+        ] {
+            assert_eq!(check_name(name), Ok(()), "{name}");
+        }
+    }
+
+    #[test]
+    fn each_rule_refuses_its_names() {
+        let cases: &[(&str, Rule)] = &[
+            ("", Rule::EmptyName),
+            ("/etc/passwd", Rule::Absolute),
+            ("..\\evil", Rule::Backslash),
+            ("a\\b", Rule::Backslash),
+            ("C:/x", Rule::DrivePrefix("C:".into())),
+            ("c:x", Rule::DrivePrefix("c:".into())),
+            ("a//b", Rule::EmptySegment),
+            ("a/", Rule::EmptySegment),
+            ("a/./b", Rule::DotSegment),
+            ("./a", Rule::DotSegment),
+            ("../evil", Rule::ParentSegment),
+            ("a/../../evil", Rule::ParentSegment),
+            ("a/b\nc", Rule::ControlChar('\n')),
+            ("esc\u{1b}[31m", Rule::ControlChar('\u{1b}')),
+            ("del\u{7f}", Rule::ControlChar('\u{7f}')),
+            ("c1\u{85}", Rule::ControlChar('\u{85}')),
+            ("file.txt:stream", Rule::Colon),
+            ("what?.md", Rule::WindowsChar('?')),
+            ("a<b", Rule::WindowsChar('<')),
+            ("trailing.", Rule::TrailingDotOrSpace("trailing.".into())),
+            ("dir /x", Rule::TrailingDotOrSpace("dir ".into())),
+            ("CON.txt", Rule::Reserved("CON.txt".into())),
+            ("docs/con", Rule::Reserved("con".into())),
+            ("aux.tar.gz", Rule::Reserved("aux.tar.gz".into())),
+            ("Com1.md", Rule::Reserved("Com1.md".into())),
+            ("lpt9", Rule::Reserved("lpt9".into())),
+            ("NUL .txt", Rule::Reserved("NUL .txt".into())),
+            ("COM¹", Rule::Reserved("COM¹".into())),
+        ];
+        for (name, rule) in cases {
+            assert_eq!(check_name(name).as_ref(), Err(rule), "{name:?}");
+        }
+        let long = "x".repeat(256);
+        assert_eq!(check_name(&long), Err(Rule::SegmentTooLong(256)));
+        assert_eq!(utf8_name(b"caf\xe9"), Err(Rule::NotUtf8));
+    }
+
+    #[test]
+    fn duplicates_case_collisions_and_file_folder_clashes_are_refused() {
+        let mut set = NameSet::default();
+        set.add_file("README.md").unwrap();
+        assert_eq!(
+            set.add_file("readme.md"),
+            Err(Rule::CaseCollision("README.md".into()))
+        );
+        assert_eq!(set.add_file("README.md"), Err(Rule::Duplicate));
+
+        set.add_file("docs/a.md").unwrap();
+        set.add_dir("docs").unwrap();
+        assert_eq!(set.add_dir("docs"), Err(Rule::Duplicate));
+        assert_eq!(
+            set.add_file("Docs/b.md"),
+            Err(Rule::CaseCollision("docs".into()))
+        );
+        assert_eq!(set.add_file("docs"), Err(Rule::FileDirClash("docs".into())));
+        assert_eq!(
+            set.add_file("README.md/x"),
+            Err(Rule::FileDirClash("README.md".into()))
+        );
+
+        let mut set = NameSet::default();
+        set.add_dir("scripts").unwrap();
+        set.add_file("scripts/run.sh").unwrap();
+        set.add_file("scripts/lib/x.sh").unwrap();
+    }
+}

@@ -1,0 +1,161 @@
+//! tar.gz artifacts, streamed: gzip bytes in, tar entries out, files written
+//! as they arrive. Limits are enforced on the decompressed stream itself, so
+//! even the tar crate's own reads (long names, PAX records) cannot balloon.
+
+use std::cell::Cell;
+use std::fs::File;
+use std::io::{self, Read};
+use std::path::Path;
+use std::rc::Rc;
+
+use flate2::read::MultiGzDecoder;
+use tar::EntryType;
+
+use super::names::utf8_name;
+use super::writer::TreeWriter;
+use super::{Limits, Problem, Rule, UnpackError};
+
+/// Decompressed bytes allowed beyond the files themselves, per entry: a
+/// header, a PAX record and padding.
+const OVERHEAD_PER_ENTRY: u64 = 4 * 1024;
+
+/// Counts the compressed bytes read from the artifact.
+struct Counted<R> {
+    inner: R,
+    count: Rc<Cell<u64>>,
+}
+
+impl<R: Read> Read for Counted<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.count.set(self.count.get() + n as u64);
+        Ok(n)
+    }
+}
+
+/// The decompressed stream, failing as soon as it exceeds the skill's budget
+/// or the compression ratio; the rule broken is left in `tripped`.
+struct Guarded<R> {
+    inner: R,
+    compressed: Rc<Cell<u64>>,
+    out: u64,
+    budget: u64,
+    limits: Limits,
+    tripped: Rc<Cell<Option<Rule>>>,
+}
+
+impl<R: Read> Read for Guarded<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.out += n as u64;
+        let rule = if self.out > self.budget {
+            Some(Rule::SkillTooLarge(self.limits.max_skill_size))
+        } else if self.limits.ratio_exceeded(self.out, self.compressed.get()) {
+            Some(Rule::Ratio(self.limits.max_ratio))
+        } else {
+            None
+        };
+        match rule {
+            Some(rule) => {
+                self.tripped.set(Some(rule));
+                Err(io::Error::other("unpack limit exceeded"))
+            }
+            None => Ok(n),
+        }
+    }
+}
+
+pub(super) fn unpack(path: &Path, tree: &mut TreeWriter) -> Result<(), UnpackError> {
+    let file = File::open(path).map_err(|source| {
+        tree.error(
+            None,
+            Problem::Io {
+                action: "open",
+                path: path.to_owned(),
+                source,
+            },
+        )
+    })?;
+    let limits = *tree.limits();
+    let compressed = Rc::new(Cell::new(0));
+    let tripped: Rc<Cell<Option<Rule>>> = Rc::new(Cell::new(None));
+    let stream = Guarded {
+        inner: MultiGzDecoder::new(Counted {
+            inner: file,
+            count: compressed.clone(),
+        }),
+        compressed,
+        out: 0,
+        budget: limits
+            .max_skill_size
+            .saturating_add(limits.max_entries.saturating_mul(OVERHEAD_PER_ENTRY))
+            .saturating_add(1024 * 1024),
+        limits,
+        tripped: tripped.clone(),
+    };
+    // What a failed read of the stream means: a limit, or a broken archive.
+    let stream_problem = |e: io::Error| match tripped.take() {
+        Some(rule) => Problem::Refused(rule),
+        None => Problem::Refused(Rule::Corrupt(format!(
+            "the tar.gz stream is truncated or corrupt: {e}"
+        ))),
+    };
+
+    let mut archive = tar::Archive::new(stream);
+    let entries = archive
+        .entries()
+        .map_err(|e| tree.error(None, stream_problem(e)))?;
+    for entry in entries {
+        let mut entry = entry.map_err(|e| tree.error(None, stream_problem(e)))?;
+        let raw = entry.path_bytes().into_owned();
+        let lossy = String::from_utf8_lossy(&raw).into_owned();
+        let entry_type = entry.header().entry_type();
+        let refuse = |rule| tree.refuse(Some(&lossy), rule);
+        match entry_type {
+            EntryType::Regular | EntryType::Directory | EntryType::XGlobalHeader => {}
+            EntryType::Symlink => return Err(refuse(Rule::Symlink)),
+            EntryType::Link => return Err(refuse(Rule::Hardlink)),
+            EntryType::Fifo => return Err(refuse(Rule::Special("FIFO".into()))),
+            EntryType::Char => return Err(refuse(Rule::Special("character device".into()))),
+            EntryType::Block => return Err(refuse(Rule::Special("block device".into()))),
+            EntryType::GNUSparse => return Err(refuse(Rule::Special("sparse file".into()))),
+            EntryType::Continuous => return Err(refuse(Rule::Special("contiguous file".into()))),
+            other => {
+                let byte = other.as_byte();
+                return Err(refuse(Rule::Special(format!(
+                    "tar type `{}`",
+                    char::from(byte).escape_default()
+                ))));
+            }
+        }
+        let name = utf8_name(&raw).map_err(&refuse)?;
+        match entry_type {
+            EntryType::XGlobalHeader => {
+                // `git archive` writes one (the commit id): metadata, not content.
+                tree.count_entry(name)?;
+            }
+            EntryType::Directory => {
+                tree.add_dir(name.strip_suffix('/').unwrap_or(name))?;
+            }
+            _ => {
+                if entry.size() > limits.max_file_size {
+                    return Err(tree.refuse(Some(name), Rule::FileTooLarge(limits.max_file_size)));
+                }
+                let executable = entry.header().mode().is_ok_and(|m| m & 0o111 != 0);
+                let name = name.to_owned();
+                tree.copy_file(
+                    &name,
+                    executable,
+                    &mut entry,
+                    &mut |_| Ok(()),
+                    &stream_problem,
+                )?;
+            }
+        }
+    }
+    // Read to the end of the gzip stream, so its CRC and length are checked
+    // and a truncated artifact is refused even when the tar part looked whole.
+    let mut rest = archive.into_inner();
+    io::copy(&mut rest, &mut io::sink()).map_err(|e| tree.error(None, stream_problem(e)))?;
+    Ok(())
+}

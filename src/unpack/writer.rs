@@ -1,0 +1,321 @@
+//! The one place that writes a skill into its staging folder. Every input
+//! kind feeds it names and bytes; it applies the name rules and the limits on
+//! the bytes actually written, and hashes each file as it writes it, so the
+//! tree digest describes exactly what is on disk.
+
+use std::collections::HashSet;
+use std::fs::{File, OpenOptions};
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+
+use super::names::{NameSet, check_name};
+use super::{Limits, Problem, Rule, UnpackError};
+use crate::digest::{HashedTree, HashingWriter, TreeFile, TreeHasher};
+
+/// Read size: big enough that syscalls and hashing amortise, small enough
+/// that memory stays flat whatever the skill's size.
+const CHUNK: usize = 256 * 1024;
+
+pub(crate) struct TreeWriter {
+    root: PathBuf,
+    label: String,
+    limits: Limits,
+    names: NameSet,
+    entries: u64,
+    total: u64,
+    files: Vec<TreeFile>,
+    made_dirs: HashSet<String>,
+    buf: Vec<u8>,
+    /// A file begun through a sink and never finished: the tree is unusable.
+    pub(crate) abandoned: Option<String>,
+}
+
+/// A file being written: created, hashed as bytes arrive.
+pub(crate) struct OpenFile {
+    name: String,
+    path: PathBuf,
+    out: HashingWriter<File>,
+    executable: bool,
+}
+
+impl OpenFile {
+    pub(crate) fn into_name(self) -> String {
+        self.name
+    }
+}
+
+impl TreeWriter {
+    pub(crate) fn new(root: &Path, label: &str, limits: &Limits) -> Self {
+        TreeWriter {
+            root: root.to_owned(),
+            label: label.to_owned(),
+            limits: *limits,
+            names: NameSet::default(),
+            entries: 0,
+            total: 0,
+            files: Vec::new(),
+            made_dirs: HashSet::new(),
+            buf: Vec::new(),
+            abandoned: None,
+        }
+    }
+
+    pub(crate) fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// Bytes of file content written so far.
+    pub(crate) fn total_written(&self) -> u64 {
+        self.total
+    }
+
+    pub(crate) fn refuse(&self, entry: Option<&str>, rule: Rule) -> UnpackError {
+        self.error(entry, Problem::Refused(rule))
+    }
+
+    pub(crate) fn error(&self, entry: Option<&str>, problem: Problem) -> UnpackError {
+        UnpackError {
+            artifact: self.label.clone(),
+            entry: entry.map(str::to_owned),
+            problem,
+        }
+    }
+
+    fn io(&self, entry: &str, action: &'static str, path: &Path, source: io::Error) -> UnpackError {
+        self.error(
+            Some(entry),
+            Problem::Io {
+                action,
+                path: path.to_owned(),
+                source,
+            },
+        )
+    }
+
+    /// Counts one entry of any kind against `max-entries`.
+    pub(crate) fn count_entry(&mut self, entry: &str) -> Result<(), UnpackError> {
+        self.entries += 1;
+        if self.entries > self.limits.max_entries {
+            return Err(self.refuse(Some(entry), Rule::TooManyEntries(self.limits.max_entries)));
+        }
+        Ok(())
+    }
+
+    /// Checks a name without counting or registering it (for up-front passes).
+    pub(crate) fn check(&self, name: &str) -> Result<(), UnpackError> {
+        check_name(name).map_err(|rule| self.refuse(Some(name), rule))
+    }
+
+    /// Counts, checks and registers a file name without writing anything:
+    /// for judging a whole file list before fetching it.
+    pub(crate) fn precheck_file(&mut self, name: &str) -> Result<(), UnpackError> {
+        self.count_entry(name)?;
+        self.check(name)?;
+        self.names
+            .add_file(name)
+            .map_err(|rule| self.refuse(Some(name), rule))
+    }
+
+    /// A folder listed as its own entry (`name` without the trailing `/`).
+    /// Only folders that hold files are created, so the tree on disk is a
+    /// function of its digest.
+    pub(crate) fn add_dir(&mut self, name: &str) -> Result<(), UnpackError> {
+        self.count_entry(name)?;
+        self.check(name)?;
+        self.names
+            .add_dir(name)
+            .map_err(|rule| self.refuse(Some(name), rule))
+    }
+
+    /// Starts a regular file: counted, checked, registered, created.
+    pub(crate) fn begin_file(
+        &mut self,
+        name: &str,
+        executable: bool,
+    ) -> Result<OpenFile, UnpackError> {
+        self.count_entry(name)?;
+        self.check(name)?;
+        self.names
+            .add_file(name)
+            .map_err(|rule| self.refuse(Some(name), rule))?;
+        for (i, _) in name.match_indices('/') {
+            let dir = &name[..i];
+            if !self.made_dirs.contains(dir) {
+                let path = self.root.join(dir);
+                std::fs::create_dir(&path).map_err(|e| self.io(name, "create folder", &path, e))?;
+                self.made_dirs.insert(dir.to_owned());
+            }
+        }
+        let path = self.root.join(name);
+        let file = create_file(&path, executable).map_err(|e| self.io(name, "create", &path, e))?;
+        Ok(OpenFile {
+            name: name.to_owned(),
+            path,
+            out: HashingWriter::new(file),
+            executable,
+        })
+    }
+
+    /// Writes the next bytes of `file`, enforcing the size limits.
+    pub(crate) fn write_chunk(
+        &mut self,
+        file: &mut OpenFile,
+        chunk: &[u8],
+    ) -> Result<(), UnpackError> {
+        let len = chunk.len() as u64;
+        if file.out.written() + len > self.limits.max_file_size {
+            return Err(self.refuse(
+                Some(&file.name),
+                Rule::FileTooLarge(self.limits.max_file_size),
+            ));
+        }
+        if self.total + len > self.limits.max_skill_size {
+            return Err(self.refuse(
+                Some(&file.name),
+                Rule::SkillTooLarge(self.limits.max_skill_size),
+            ));
+        }
+        file.out
+            .write_all(chunk)
+            .map_err(|e| self.io(&file.name, "write", &file.path, e))?;
+        self.total += len;
+        Ok(())
+    }
+
+    /// Closes `file` and records it in the tree.
+    pub(crate) fn end_file(&mut self, file: OpenFile) -> Result<(), UnpackError> {
+        let OpenFile {
+            name,
+            out,
+            executable,
+            ..
+        } = file;
+        let (digest, size, handle) = out.finish();
+        drop(handle);
+        self.files.push(TreeFile {
+            path: name,
+            size,
+            digest,
+            executable,
+        });
+        Ok(())
+    }
+
+    /// Streams a whole file from `reader`. `guard` sees the entry's running
+    /// output count after each chunk (for ratio checks); `read_error` says
+    /// what a failed read means for this input kind.
+    pub(crate) fn copy_file(
+        &mut self,
+        name: &str,
+        executable: bool,
+        reader: &mut dyn Read,
+        guard: &mut dyn FnMut(u64) -> Result<(), Rule>,
+        read_error: &dyn Fn(io::Error) -> Problem,
+    ) -> Result<(), UnpackError> {
+        let mut file = self.begin_file(name, executable)?;
+        let mut buf = std::mem::take(&mut self.buf);
+        buf.resize(CHUNK, 0);
+        let result = self.pump(&mut file, reader, &mut buf, guard, read_error);
+        self.buf = buf;
+        result?;
+        self.end_file(file)
+    }
+
+    fn pump(
+        &mut self,
+        file: &mut OpenFile,
+        reader: &mut dyn Read,
+        buf: &mut [u8],
+        guard: &mut dyn FnMut(u64) -> Result<(), Rule>,
+        read_error: &dyn Fn(io::Error) -> Problem,
+    ) -> Result<(), UnpackError> {
+        let mut out = 0u64;
+        loop {
+            let n = match reader.read(buf) {
+                Ok(0) => return Ok(()),
+                Ok(n) => n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(self.error(Some(&file.name), read_error(e))),
+            };
+            self.write_chunk(file, &buf[..n])?;
+            out += n as u64;
+            guard(out).map_err(|rule| self.refuse(Some(&file.name), rule))?;
+        }
+    }
+
+    /// Checks the result is a skill (SKILL.md at the root, valid frontmatter,
+    /// the expected name) and returns its tree.
+    pub(crate) fn finish(mut self, expected_name: &str) -> Result<HashedTree, UnpackError> {
+        if let Some(name) = self.abandoned.take() {
+            return Err(self.refuse(Some(&name), Rule::Incomplete));
+        }
+        if !self.files.iter().any(|f| f.path == "SKILL.md") {
+            return Err(self.refuse(None, self.missing_skill_md()));
+        }
+        let check = crate::skill::check_skill_dir(&self.root, Some(expected_name));
+        if !check.errors.is_empty() {
+            let details: Vec<String> = check
+                .errors
+                .iter()
+                .map(|d| match &d.field {
+                    Some(field) => format!("`{field}`: {}", d.message),
+                    None => d.message.clone(),
+                })
+                .collect();
+            return Err(self.refuse(Some("SKILL.md"), Rule::InvalidSkill(details.join("; "))));
+        }
+        let mut files = std::mem::take(&mut self.files);
+        files.sort_by(|a, b| a.path.as_bytes().cmp(b.path.as_bytes()));
+        let mut hasher = TreeHasher::new();
+        for f in &files {
+            hasher.add(f.path.clone(), f.digest);
+        }
+        Ok(HashedTree {
+            digest: hasher.finish(),
+            files,
+        })
+    }
+
+    /// Says why SKILL.md is missing as precisely as the files allow.
+    fn missing_skill_md(&self) -> Rule {
+        let tops: HashSet<&str> = self
+            .files
+            .iter()
+            .map(|f| f.path.split('/').next().unwrap_or(&f.path))
+            .collect();
+        if tops.len() == 1 {
+            let top = tops.iter().next().copied().unwrap_or_default();
+            let nested = format!("{top}/SKILL.md");
+            if self.files.iter().any(|f| f.path == nested) {
+                return Rule::WrapperFolder(top.to_owned());
+            }
+        }
+        if let Some(f) = self
+            .files
+            .iter()
+            .find(|f| f.path.eq_ignore_ascii_case("SKILL.md"))
+        {
+            return Rule::NoSkillMd(format!(
+                " (found `{}`: the file must be named exactly `SKILL.md`)",
+                f.path
+            ));
+        }
+        Rule::NoSkillMd(String::new())
+    }
+}
+
+/// Creates a new file (never over an existing one). On Unix it is created
+/// read-only (0444, or 0555 when executable): the store never modifies an
+/// entry, and a fresh descriptor may still write what it created.
+fn create_file(path: &Path, executable: bool) -> io::Result<File> {
+    let mut options = OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(if executable { 0o555 } else { 0o444 });
+    }
+    #[cfg(not(unix))]
+    let _ = executable;
+    options.open(path)
+}

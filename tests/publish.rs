@@ -1,0 +1,764 @@
+//! `skillpm publish` and `skillpm keygen`, run as the real binary.
+//!
+//! Covered: byte-for-byte determinism, refusal of invalid or unsafe skills
+//! with `check`'s messages and nothing written, signatures that
+//! `minisign-verify` accepts with the right trusted comment, version rules,
+//! the committed `registry-fixtures/` being fresh, the site's shape as the
+//! vercel-labs and OpenCode readers check it, and keygen's overwrite guard.
+//!
+//! Installing a published site through skillpm from a loopback server belongs
+//! here too once `install` exists: publish with `publish_to` (signed and
+//! unsigned), serve `site` with the axum test server, then `source add` +
+//! `install` against it.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use tempfile::TempDir;
+
+const SCHEMA: &str = "https://schemas.agentskills.io/discovery/0.2.0/schema.json";
+const FIXTURE_EXPIRES: &str = "2099-01-01T00:00:00Z";
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn fixture_skills() -> PathBuf {
+    repo().join("registry-fixtures/skills")
+}
+
+/// The binary with every location it might touch moved into `home`.
+fn skillpm(home: &Path) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_skillpm"));
+    cmd.env("HOME", home)
+        .env("SKILLPM_CACHE_DIR", home.join("cache"))
+        .env("XDG_CONFIG_HOME", home.join("config"))
+        .env("CLAUDE_CONFIG_DIR", home.join("claude"))
+        .env("CODEX_HOME", home.join("codex"))
+        .env_remove("SKILLPM_KEY_PASSWORD")
+        .env("NO_COLOR", "1")
+        .current_dir(home);
+    cmd
+}
+
+/// Every regular file under `dir`: relative path → (bytes, executable).
+fn snapshot(dir: &Path) -> BTreeMap<String, (Vec<u8>, bool)> {
+    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, (Vec<u8>, bool)>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let entry = entry.unwrap();
+            let path = entry.path();
+            let kind = entry.file_type().unwrap();
+            if kind.is_dir() {
+                walk(root, &path, out);
+            } else {
+                assert!(kind.is_file(), "{} is not a regular file", path.display());
+                let rel = path
+                    .strip_prefix(root)
+                    .unwrap()
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                let meta = entry.metadata().unwrap();
+                out.insert(rel, (std::fs::read(&path).unwrap(), is_executable(&meta)));
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(dir, dir, &mut out);
+    out
+}
+
+fn is_executable(meta: &std::fs::Metadata) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        meta.permissions().mode() & 0o100 != 0
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = meta;
+        false
+    }
+}
+
+/// Lists the paths where two snapshots differ (for readable failures).
+fn differences(
+    a: &BTreeMap<String, (Vec<u8>, bool)>,
+    b: &BTreeMap<String, (Vec<u8>, bool)>,
+) -> Vec<String> {
+    let mut keys: Vec<&String> = a.keys().chain(b.keys()).collect();
+    keys.sort();
+    keys.dedup();
+    keys.into_iter()
+        .filter(|k| a.get(*k) != b.get(*k))
+        .map(|k| match (a.get(k), b.get(k)) {
+            (Some(_), None) => format!("{k}: only in the first"),
+            (None, Some(_)) => format!("{k}: only in the second"),
+            (Some(x), Some(y)) if x.1 != y.1 => format!("{k}: executable bit differs"),
+            _ => format!("{k}: content differs"),
+        })
+        .collect()
+}
+
+/// Copies a tree, preserving the executable bit (and giving new mtimes).
+fn copy_tree(from: &Path, to: &Path) {
+    for (rel, (bytes, exec)) in snapshot(from) {
+        let dest = to.join(&rel);
+        std::fs::create_dir_all(dest.parent().unwrap()).unwrap();
+        std::fs::write(&dest, bytes).unwrap();
+        set_executable(&dest, exec);
+    }
+}
+
+fn set_executable(path: &Path, exec: bool) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = if exec { 0o755 } else { 0o644 };
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
+    }
+    #[cfg(not(unix))]
+    let _ = (path, exec);
+}
+
+fn write(path: &Path, text: &str) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+fn skill_md(name: &str, description: &str) -> String {
+    format!("---\nname: {name}\ndescription: {description}\n---\n\n# {name}\n\nDo the thing.\n")
+}
+
+/// Publishes `skills` into `out` with extra arguments, asserting success.
+fn publish_to(home: &Path, skills: &Path, out: &Path, extra: &[&str]) -> serde_json::Value {
+    let output = skillpm(home)
+        .arg("--json")
+        .arg("publish")
+        .arg(skills)
+        .arg("--out")
+        .arg(out)
+        .args(extra)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "publish failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+/// Runs keygen into `<dir>/<name>.{key,pub}`; returns (secret path, `RW…` line).
+fn keygen(home: &Path, prefix: &Path) -> (PathBuf, String) {
+    let output = skillpm(home)
+        .arg("keygen")
+        .arg("--out")
+        .arg(prefix)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let line = String::from_utf8(output.stdout).unwrap().trim().to_owned();
+    (prefix.with_extension("key"), line)
+}
+
+fn read_json(path: &Path) -> serde_json::Value {
+    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+}
+
+fn verify(public_key: &str, data: &[u8], signature: &str) -> Result<String, String> {
+    let pk = minisign_verify::PublicKey::from_base64(public_key).map_err(|e| e.to_string())?;
+    let sig = minisign_verify::Signature::decode(signature).map_err(|e| e.to_string())?;
+    pk.verify(data, &sig, false).map_err(|e| e.to_string())?;
+    Ok(sig.trusted_comment().to_owned())
+}
+
+const INDEX: &str = ".well-known/agent-skills/index.json";
+const SIGNATURE: &str = ".well-known/agent-skills/index.json.minisig";
+const LEGACY_INDEX: &str = ".well-known/skills/index.json";
+
+#[test]
+fn publishing_the_same_skills_twice_gives_identical_bytes() {
+    let home = TempDir::new().unwrap();
+    let first = home.path().join("first");
+    let second = home.path().join("second");
+    let report = publish_to(home.path(), &fixture_skills(), &first, &["--zip"]);
+    assert_eq!(report["changed"], true);
+    assert_eq!(report["signature"], serde_json::Value::Null);
+
+    // The same files with new mtimes, from another folder: still the same site.
+    let copy = home.path().join("copy");
+    copy_tree(&fixture_skills(), &copy);
+    publish_to(home.path(), &copy, &second, &["--zip"]);
+    let (a, b) = (snapshot(&first), snapshot(&second));
+    assert!(
+        a.len() > 60,
+        "a fixture site has every file twice plus archives"
+    );
+    assert_eq!(differences(&a, &b), Vec::<String>::new());
+
+    // Publishing over an identical site writes nothing and says so.
+    let again = publish_to(home.path(), &copy, &first, &["--zip"]);
+    assert_eq!(again["changed"], false);
+    assert_eq!(differences(&a, &snapshot(&first)), Vec::<String>::new());
+
+    // A one-byte change in one skill changes that skill's artifact only.
+    let sample = copy.join("csv-report/assets/sample.csv");
+    let mut bytes = std::fs::read(&sample).unwrap();
+    bytes.push(b'\n');
+    std::fs::write(&sample, bytes).unwrap();
+    let changed = publish_to(home.path(), &copy, &second, &["--zip"]);
+    assert_eq!(changed["changed"], true);
+    let diff = differences(&a, &snapshot(&second));
+    assert_eq!(
+        diff,
+        [
+            ".well-known/agent-skills/csv-report.tar.gz: content differs",
+            ".well-known/agent-skills/csv-report.zip: content differs",
+            ".well-known/agent-skills/csv-report/assets/sample.csv: content differs",
+            ".well-known/agent-skills/index.json: content differs",
+            ".well-known/skills/csv-report/assets/sample.csv: content differs",
+        ]
+    );
+}
+
+#[test]
+fn invalid_skills_are_refused_with_checks_messages_and_nothing_is_written() {
+    let home = TempDir::new().unwrap();
+    let skills = home.path().join("skills");
+    write(
+        &skills.join("good/SKILL.md"),
+        &skill_md("good", "A fine skill."),
+    );
+    write(
+        &skills.join("renamed/SKILL.md"),
+        &skill_md("other-name", "Name differs from folder."),
+    );
+    write(
+        &skills.join("broken/SKILL.md"),
+        "---\nname: broken\ndescription: [unclosed\n---\n",
+    );
+    write(
+        &skills.join("notes/README.md"),
+        "not a skill: check and publish both skip it\n",
+    );
+
+    // An earlier good site must survive the refused publish untouched.
+    let out = home.path().join("site");
+    let only_good = home.path().join("only-good");
+    write(
+        &only_good.join("good/SKILL.md"),
+        &skill_md("good", "A fine skill."),
+    );
+    publish_to(home.path(), &only_good, &out, &[]);
+    let before = snapshot(&out);
+
+    let check = skillpm(home.path())
+        .args(["check", "skills"])
+        .output()
+        .unwrap();
+    assert_eq!(check.status.code(), Some(5));
+    let check_report = String::from_utf8(check.stdout).unwrap();
+    assert!(
+        check_report.contains("invalid  other-name"),
+        "{check_report}"
+    );
+
+    let output = skillpm(home.path())
+        .args(["publish", "skills", "--out", "site"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(5));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("refusing to publish skills: 2 of 3 skills failed `skillpm check`"),
+        "{stderr}"
+    );
+    // Word for word what `skillpm check` prints for the same folder.
+    assert!(
+        stderr.contains(check_report.trim_end()),
+        "check said:\n{check_report}\npublish said:\n{stderr}"
+    );
+    for bad in ["renamed", "broken"] {
+        let check = skillpm::skill::check_skill_dir(&skills.join(bad), None);
+        assert!(!check.errors.is_empty(), "{bad} should be invalid");
+        for error in &check.errors {
+            assert!(
+                stderr.contains(&error.message),
+                "missing `{}` in:\n{stderr}",
+                error.message
+            );
+        }
+    }
+    assert_eq!(differences(&before, &snapshot(&out)), Vec::<String>::new());
+
+    // Into a new folder: it is not even created.
+    skillpm(home.path())
+        .args(["publish", "skills", "--out", "fresh"])
+        .assert()
+        .code(5);
+    assert!(!home.path().join("fresh").exists());
+    let leftovers: Vec<_> = std::fs::read_dir(home.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains("skillpm-staging") || n.contains("skillpm-old"))
+        .collect();
+    assert_eq!(leftovers, Vec::<String>::new());
+}
+
+#[test]
+fn unsafe_trees_and_wrong_targets_are_refused_without_touching_the_old_site() {
+    let home = TempDir::new().unwrap();
+    let out = home.path().join("site");
+    let good = home.path().join("good");
+    write(&good.join("tool/SKILL.md"), &skill_md("tool", "Tool."));
+    publish_to(home.path(), &good, &out, &[]);
+    let before = snapshot(&out);
+
+    let refused = |skills: &Path, code: i32, needle: &str| {
+        let output = skillpm(home.path())
+            .arg("publish")
+            .arg(skills)
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        assert_eq!(output.status.code(), Some(code), "{stderr}");
+        assert!(stderr.contains(needle), "expected `{needle}` in: {stderr}");
+        assert_eq!(differences(&before, &snapshot(&out)), Vec::<String>::new());
+    };
+
+    // A path some reader would mangle (`#` starts a URL fragment).
+    let hashed = home.path().join("hashed");
+    write(&hashed.join("tool/SKILL.md"), &skill_md("tool", "Tool."));
+    write(&hashed.join("tool/notes#1.md"), "x\n");
+    refused(&hashed, 5, "file `notes#1.md` contains `#`");
+
+    // Two paths that collide on case-insensitive file systems.
+    let cased = home.path().join("cased");
+    write(&cased.join("tool/SKILL.md"), &skill_md("tool", "Tool."));
+    write(&cased.join("tool/Docs/a.md"), "a\n");
+    write(&cased.join("tool/docs/b.md"), "b\n");
+    refused(&cased, 5, "only in letter case");
+
+    // A symlink inside a skill is refused, never followed.
+    #[cfg(unix)]
+    {
+        let linked = home.path().join("linked");
+        write(&linked.join("tool/SKILL.md"), &skill_md("tool", "Tool."));
+        std::os::unix::fs::symlink("/etc/hostname", linked.join("tool/leak")).unwrap();
+        refused(&linked, 5, "a symlink");
+    }
+
+    // An --out full of unrelated files is never replaced.
+    let precious = home.path().join("precious");
+    write(&precious.join("thesis.tex"), "years of work\n");
+    skillpm(home.path())
+        .arg("publish")
+        .arg(&good)
+        .arg("--out")
+        .arg(&precious)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "holds no site published by skillpm",
+        ));
+    assert_eq!(
+        std::fs::read_to_string(precious.join("thesis.tex")).unwrap(),
+        "years of work\n"
+    );
+
+    // Nor may the site swallow the skills, or the skills the site.
+    skillpm(home.path())
+        .arg("publish")
+        .arg(&good)
+        .arg("--out")
+        .arg(good.join("site"))
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("overlap"));
+    assert!(!good.join("site").exists());
+
+    // A folder with no skills fails check (no SKILL.md); a missing one is a usage error.
+    let nothing = home.path().join("nothing");
+    std::fs::create_dir(&nothing).unwrap();
+    refused(&nothing, 5, "every skill folder must hold a SKILL.md");
+    refused(&home.path().join("missing"), 2, "cannot check");
+}
+
+#[test]
+fn signed_sites_verify_and_carry_version_and_expiry() {
+    let home = TempDir::new().unwrap();
+    let (key, public) = keygen(home.path(), &home.path().join("keys/team"));
+    assert!(public.starts_with("RW"), "{public}");
+    let pub_file = std::fs::read_to_string(home.path().join("keys/team.pub")).unwrap();
+    assert_eq!(pub_file.lines().nth(1), Some(public.as_str()));
+
+    let skills = home.path().join("skills");
+    copy_tree(&fixture_skills(), &skills);
+    let out = home.path().join("site");
+    let key_arg = key.to_str().unwrap();
+    let report = publish_to(
+        home.path(),
+        &skills,
+        &out,
+        &[
+            "--sign",
+            key_arg,
+            "--version",
+            "7",
+            "--expires-at",
+            "2031-02-03T04:05:06Z",
+        ],
+    );
+    assert_eq!(report["signature"]["version"], 7);
+    assert_eq!(report["signature"]["public_key"], public.as_str());
+    assert_eq!(report["signature"]["reused"], false);
+
+    let index = std::fs::read(out.join(INDEX)).unwrap();
+    let signature = std::fs::read_to_string(out.join(SIGNATURE)).unwrap();
+    let comment = verify(&public, &index, &signature).unwrap();
+    assert_eq!(comment, "version=7 expires=2031-02-03T04:05:06Z");
+    let mut tampered = index.clone();
+    tampered[20] ^= 1;
+    assert!(verify(&public, &tampered, &signature).is_err());
+    let (_, stranger) = keygen(home.path(), &home.path().join("keys/stranger"));
+    assert!(verify(&stranger, &index, &signature).is_err());
+
+    // Re-publishing the same inputs keeps every byte, signature included.
+    let before = snapshot(&out);
+    let same = publish_to(
+        home.path(),
+        &skills,
+        &out,
+        &[
+            "--sign",
+            key_arg,
+            "--version",
+            "7",
+            "--expires-at",
+            "2031-02-03T04:05:06Z",
+        ],
+    );
+    assert_eq!(same["changed"], false);
+    assert_eq!(same["signature"]["reused"], true);
+    assert_eq!(differences(&before, &snapshot(&out)), Vec::<String>::new());
+
+    // Without --version an unchanged index keeps its version...
+    let kept = publish_to(
+        home.path(),
+        &skills,
+        &out,
+        &["--sign", key_arg, "--expires-at", "2031-02-03T04:05:06Z"],
+    );
+    assert_eq!(kept["signature"]["version"], 7);
+    assert_eq!(differences(&before, &snapshot(&out)), Vec::<String>::new());
+
+    // ...and a changed one takes the next version, without expiry if none is asked for.
+    write(&skills.join("pdf-tools/references/NEW.md"), "new\n");
+    let next = publish_to(home.path(), &skills, &out, &["--sign", key_arg]);
+    assert_eq!(next["signature"]["version"], 8);
+    let index = std::fs::read(out.join(INDEX)).unwrap();
+    let signature = std::fs::read_to_string(out.join(SIGNATURE)).unwrap();
+    assert_eq!(verify(&public, &index, &signature).unwrap(), "version=8");
+    let listed = &read_json(&out.join(INDEX))["skills"][4]["files"];
+    assert!(
+        listed
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f == "references/NEW.md"),
+        "{listed}"
+    );
+
+    // Going back, or reusing a version for different content, is refused.
+    let published = snapshot(&out);
+    for (version, needle) in [("3", "lower than version 8"), ("8", "already published")] {
+        write(
+            &skills.join("pdf-tools/references/NEW.md"),
+            &format!("v{version}\n"),
+        );
+        skillpm(home.path())
+            .args([
+                "publish",
+                "skills",
+                "--out",
+                "site",
+                "--sign",
+                key_arg,
+                "--version",
+                version,
+            ])
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains(needle));
+        assert_eq!(
+            differences(&published, &snapshot(&out)),
+            Vec::<String>::new()
+        );
+    }
+
+    // An expiry in the past would freeze every client at once.
+    skillpm(home.path())
+        .args(["publish", "skills", "--out", "site", "--sign", key_arg])
+        .args(["--version", "9", "--expires-at", "2001-01-01T00:00:00Z"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("already past"));
+}
+
+#[test]
+fn encrypted_keys_sign_only_with_their_password() {
+    let home = TempDir::new().unwrap();
+    let output = skillpm(home.path())
+        .args(["keygen", "--out", "locked"])
+        .env("SKILLPM_KEY_PASSWORD", "open sesame")
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    assert!(!String::from_utf8_lossy(&output.stderr).contains("NOT encrypted"));
+    let public = String::from_utf8(output.stdout).unwrap().trim().to_owned();
+
+    let skills = home.path().join("skills");
+    write(&skills.join("tool/SKILL.md"), &skill_md("tool", "Tool."));
+    skillpm(home.path())
+        .args(["publish", "skills", "--out", "site", "--sign", "locked.key"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("SKILLPM_KEY_PASSWORD"));
+    assert!(!home.path().join("site").exists());
+
+    skillpm(home.path())
+        .args(["publish", "skills", "--out", "site", "--sign", "locked.key"])
+        .env("SKILLPM_KEY_PASSWORD", "open sesame")
+        .assert()
+        .success();
+    let index = std::fs::read(home.path().join("site").join(INDEX)).unwrap();
+    let signature = std::fs::read_to_string(home.path().join("site").join(SIGNATURE)).unwrap();
+    assert_eq!(verify(&public, &index, &signature).unwrap(), "version=1");
+}
+
+/// The committed `registry-fixtures/site` must be exactly what publishing the
+/// committed skills with the committed key gives.
+#[test]
+fn committed_registry_fixtures_are_fresh() {
+    let home = TempDir::new().unwrap();
+    let committed = repo().join("registry-fixtures/site");
+    let key = repo().join("registry-fixtures/keys/fixture.key");
+    // Start from the committed site so an unchanged index keeps its signature.
+    let out = home.path().join("site");
+    copy_tree(&committed, &out);
+    let regenerate = format!(
+        "regenerate it from the repository root with:\n  rm -rf registry-fixtures/site && \
+         cargo run -- publish registry-fixtures/skills --out registry-fixtures/site \
+         --sign registry-fixtures/keys/fixture.key --version 1 --expires-at {FIXTURE_EXPIRES}"
+    );
+    let output = skillpm(home.path())
+        .args(["--json", "publish"])
+        .arg(fixture_skills())
+        .arg("--out")
+        .arg(&out)
+        .arg("--sign")
+        .arg(&key)
+        .args(["--version", "1", "--expires-at", FIXTURE_EXPIRES])
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "registry-fixtures/site is stale ({}); {regenerate}",
+        String::from_utf8_lossy(&output.stderr).trim()
+    );
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let diff = differences(&snapshot(&committed), &snapshot(&out));
+    assert!(
+        diff.is_empty() && report["changed"] == false,
+        "registry-fixtures/site is stale:\n  {}\n{regenerate}",
+        diff.join("\n  ")
+    );
+
+    let public =
+        std::fs::read_to_string(repo().join("registry-fixtures/keys/fixture.pub")).unwrap();
+    assert!(public.contains("PUBLIC TEST KEY"), "{public}");
+    let public = public.lines().nth(1).unwrap();
+    let index = std::fs::read(committed.join(INDEX)).unwrap();
+    let signature = std::fs::read_to_string(committed.join(SIGNATURE)).unwrap();
+    assert_eq!(
+        verify(public, &index, &signature).unwrap(),
+        format!("version=1 expires={FIXTURE_EXPIRES}")
+    );
+    let secret = std::fs::read_to_string(&key).unwrap();
+    assert!(
+        secret.starts_with("untrusted comment: PUBLIC TEST KEY"),
+        "{secret}"
+    );
+}
+
+/// The fixture site as each reader sees it: skillpm's v0.2.0 entries (digest
+/// over the served archive, archive = tree), the vercel-labs `skills` entry
+/// check (name rule, non-empty string `files` with SKILL.md, no `..`), and
+/// OpenCode's schema (string `files`, string `version`), on both indexes,
+/// with every listed file served with the source bytes under both paths.
+#[test]
+fn fixture_site_matches_what_every_reader_expects() {
+    use std::io::Read;
+
+    let site = repo().join("registry-fixtures/site");
+    let v2 = read_json(&site.join(INDEX));
+    let v1 = read_json(&site.join(LEGACY_INDEX));
+    assert_eq!(v2["$schema"], SCHEMA);
+    assert!(v1.get("$schema").is_none());
+    assert!(site.join(".nojekyll").is_file());
+
+    let v2_skills = v2["skills"].as_array().unwrap();
+    let v1_skills = v1["skills"].as_array().unwrap();
+    let names: Vec<&str> = v2_skills
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "api-client",
+            "brand-guidelines",
+            "csv-report",
+            "git-changelog",
+            "pdf-tools"
+        ]
+    );
+    assert_eq!(v1_skills.len(), v2_skills.len());
+
+    for (entry, legacy) in v2_skills.iter().zip(v1_skills) {
+        let name = entry["name"].as_str().unwrap();
+        assert_eq!(legacy["name"], name);
+        assert_eq!(legacy["description"], entry["description"]);
+        assert_eq!(legacy["files"], entry["files"]);
+        assert_eq!(legacy.get("version"), entry.get("version"));
+        assert_eq!(entry["type"], "archive");
+        assert_eq!(entry["url"], format!("{name}.tar.gz"));
+        assert!(!entry["description"].as_str().unwrap().is_empty());
+        if let Some(version) = entry.get("version") {
+            assert!(
+                version.is_string(),
+                "OpenCode needs a string version: {version}"
+            );
+        }
+        let files: Vec<&str> = entry["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| {
+                f.as_str()
+                    .expect("files must be strings for vercel-labs and OpenCode")
+            })
+            .collect();
+        assert_eq!(files[0], "SKILL.md");
+        assert!(
+            files
+                .iter()
+                .all(|f| !f.starts_with('/') && !f.contains(".."))
+        );
+
+        let source = snapshot(&fixture_skills().join(name));
+        let mut sorted = files.clone();
+        sorted.sort();
+        assert_eq!(
+            sorted,
+            source.keys().map(String::as_str).collect::<Vec<_>>()
+        );
+        for root in [".well-known/agent-skills", ".well-known/skills"] {
+            let served = snapshot(&site.join(root).join(name));
+            assert_eq!(
+                differences(&source, &served),
+                Vec::<String>::new(),
+                "{root}/{name}"
+            );
+        }
+
+        let archive = std::fs::read(
+            site.join(".well-known/agent-skills")
+                .join(format!("{name}.tar.gz")),
+        )
+        .unwrap();
+        assert_eq!(
+            entry["digest"],
+            skillpm::digest::Digest::of_bytes(&archive).to_string()
+        );
+        let mut unpacked = BTreeMap::new();
+        let mut tar = tar::Archive::new(flate2::read::GzDecoder::new(archive.as_slice()));
+        for member in tar.entries().unwrap() {
+            let mut member = member.unwrap();
+            if member.header().entry_type().is_dir() {
+                continue;
+            }
+            let path = member.path().unwrap().to_string_lossy().into_owned();
+            let exec = member.header().mode().unwrap() & 0o100 != 0;
+            let mut bytes = Vec::new();
+            member.read_to_end(&mut bytes).unwrap();
+            unpacked.insert(path, (bytes, exec));
+        }
+        assert_eq!(
+            differences(&source, &unpacked),
+            Vec::<String>::new(),
+            "{name}.tar.gz"
+        );
+    }
+
+    // The skill with agent metadata declares an env var and an MCP server.
+    let openai =
+        std::fs::read_to_string(fixture_skills().join("api-client/agents/openai.yaml")).unwrap();
+    assert!(
+        openai.contains("type: \"env_var\"") && openai.contains("type: \"mcp\""),
+        "{openai}"
+    );
+}
+
+#[test]
+fn keygen_refuses_to_overwrite_without_force() {
+    let home = TempDir::new().unwrap();
+    let prefix = home.path().join("release");
+    let (secret, first) = keygen(home.path(), &prefix);
+    let secret_before = std::fs::read(&secret).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&secret).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600);
+    }
+
+    skillpm(home.path())
+        .args(["keygen", "--out", "release"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("already exists; pass --force"));
+    assert_eq!(std::fs::read(&secret).unwrap(), secret_before);
+
+    // Only the public half left over still blocks a new key.
+    std::fs::remove_file(&secret).unwrap();
+    skillpm(home.path())
+        .args(["keygen", "--out", "release"])
+        .assert()
+        .code(2);
+    assert!(!secret.exists());
+
+    let output = skillpm(home.path())
+        .args(["keygen", "--out", "release", "--force"])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("NOT encrypted"));
+    let second = String::from_utf8(output.stdout).unwrap().trim().to_owned();
+    assert_ne!(first, second);
+    let pub_file = std::fs::read_to_string(prefix.with_extension("pub")).unwrap();
+    assert_eq!(pub_file.lines().nth(1), Some(second.as_str()));
+    let leftovers: Vec<_> = std::fs::read_dir(home.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains(".tmp-"))
+        .collect();
+    assert_eq!(leftovers, Vec::<String>::new());
+}

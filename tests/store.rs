@@ -1,0 +1,1044 @@
+//! The store (DESIGN §6) and the unpacking API it wraps (DESIGN §5), on real
+//! archives, real folders with real symlinks, and the real binary for the
+//! cache commands, the crash test and the concurrency test.
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use skillpm::digest::{Digest, hash_tree};
+use skillpm::store::{Store, StoreError};
+use skillpm::unpack::{ArtifactKind, FileList, Limits, Rule, UnpackError};
+
+// ------------------------------------------------------------------ helpers
+
+fn skill_md(name: &str, extra: &str) -> String {
+    format!(
+        "---\nname: {name}\ndescription: A skill for testing the store. {extra}\n---\n# {name}\n"
+    )
+}
+
+/// Writes a skill folder: SKILL.md, an executable script, nested files, and
+/// `random_bytes` of incompressible data spread over `random_files` files.
+fn write_skill(dir: &Path, name: &str, extra: &str, random_files: usize, random_bytes: usize) {
+    fs::create_dir_all(dir.join("scripts")).unwrap();
+    fs::create_dir_all(dir.join("docs/deep")).unwrap();
+    fs::write(dir.join("SKILL.md"), skill_md(name, extra)).unwrap();
+    fs::write(dir.join("scripts/run.sh"), "#!/bin/sh\necho run\n").unwrap();
+    set_mode(&dir.join("scripts/run.sh"), 0o755);
+    fs::write(dir.join("docs/guide.md"), "# Guide\n".repeat(50)).unwrap();
+    let mut rng = fastrand::Rng::with_seed(extra.len() as u64 * 7919 + name.len() as u64);
+    for i in 0..random_files {
+        let data: Vec<u8> = (0..random_bytes / random_files.max(1))
+            .map(|_| rng.u8(..))
+            .collect();
+        fs::write(dir.join(format!("docs/deep/blob-{i:03}.bin")), data).unwrap();
+    }
+}
+
+fn set_mode(path: &Path, mode: u32) {
+    use std::os::unix::fs::PermissionsExt;
+    fs::set_permissions(path, fs::Permissions::from_mode(mode)).unwrap();
+}
+
+fn mode_of(path: &Path) -> u32 {
+    use std::os::unix::fs::PermissionsExt;
+    fs::symlink_metadata(path).unwrap().permissions().mode() & 0o7777
+}
+
+/// Every regular file under `dir`, relative, sorted, with its Unix mode.
+fn files_of(dir: &Path) -> Vec<(String, u32)> {
+    hash_tree(dir)
+        .unwrap()
+        .files
+        .into_iter()
+        .map(|f| {
+            let mode = mode_of(&dir.join(&f.path));
+            (f.path, mode)
+        })
+        .collect()
+}
+
+fn make_zip(src: &Path, out: &Path, method: zip::CompressionMethod) {
+    let mut zip = zip::ZipWriter::new(fs::File::create(out).unwrap());
+    for (rel, mode) in files_of(src) {
+        let options = zip::write::SimpleFileOptions::default()
+            .compression_method(method)
+            .unix_permissions(mode);
+        zip.start_file(rel.as_str(), options).unwrap();
+        zip.write_all(&fs::read(src.join(&rel)).unwrap()).unwrap();
+    }
+    zip.finish().unwrap();
+}
+
+fn make_targz(src: &Path, out: &Path) {
+    let gz =
+        flate2::write::GzEncoder::new(fs::File::create(out).unwrap(), flate2::Compression::fast());
+    let mut tar = tar::Builder::new(gz);
+    for (rel, _) in files_of(src) {
+        tar.append_path_with_name(src.join(&rel), &rel).unwrap();
+    }
+    tar.into_inner().unwrap().finish().unwrap();
+}
+
+/// The staging folders and temporary files a cache holds right now.
+fn debris(cache: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    for (dir, all) in [("store", false), ("tmp", true)] {
+        if let Ok(entries) = fs::read_dir(cache.join(dir)) {
+            for entry in entries.flatten() {
+                let name = entry.file_name().to_string_lossy().into_owned();
+                if all || !name.starts_with("sha256-") {
+                    out.push(format!("{dir}/{name}"));
+                }
+            }
+        }
+    }
+    out
+}
+
+fn skillpm(cache: &Path) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_skillpm"));
+    let home = cache.parent().unwrap().join("home");
+    fs::create_dir_all(&home).unwrap();
+    cmd.env("SKILLPM_CACHE_DIR", cache)
+        .env("HOME", &home)
+        .env("XDG_CONFIG_HOME", home.join(".config"))
+        .env("CLAUDE_CONFIG_DIR", home.join(".claude"))
+        .env("CODEX_HOME", home.join(".codex"))
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null());
+    cmd
+}
+
+fn add_cmd(cache: &Path, artifact: &Path, name: &str) -> Command {
+    let mut cmd = skillpm(cache);
+    cmd.args(["--json", "cache", "add"])
+        .arg(artifact)
+        .args(["--name", name]);
+    cmd
+}
+
+fn json(out: &Output) -> serde_json::Value {
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "stdout is not JSON ({e}): {}\nstderr: {}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    })
+}
+
+fn refused(err: StoreError) -> Rule {
+    match err {
+        StoreError::Unpack(UnpackError {
+            problem: skillpm::unpack::Problem::Refused(rule),
+            ..
+        }) => rule,
+        other => panic!("expected a refusal, got {other}"),
+    }
+}
+
+// --------------------------------------------------------- library: imports
+
+#[test]
+fn every_input_kind_of_the_same_files_stores_the_same_tree() {
+    let tmp = tempfile::tempdir().unwrap();
+    let src = tmp.path().join("pdf-tools");
+    write_skill(&src, "pdf-tools", "same", 3, 30_000);
+    let want = hash_tree(&src).unwrap();
+    let zip_stored = tmp.path().join("stored.zip");
+    let zip_deflated = tmp.path().join("deflated.zip");
+    let targz = tmp.path().join("a.tar.gz");
+    make_zip(&src, &zip_stored, zip::CompressionMethod::Stored);
+    make_zip(&src, &zip_deflated, zip::CompressionMethod::Deflated);
+    make_targz(&src, &targz);
+    // And the system's tar, as a publisher would run it.
+    let system_tgz = tmp.path().join("system.tgz");
+    let status = Command::new("tar")
+        .arg("-czf")
+        .arg(&system_tgz)
+        .arg("-C")
+        .arg(&src)
+        .arg(".")
+        .status();
+    let have_system_tar = status.is_ok_and(|s| s.success());
+
+    let store = Store::open_at(tmp.path().join("cache")).unwrap();
+    let limits = Limits::default();
+    let first = store
+        .import_artifact(
+            ArtifactKind::Zip,
+            &zip_stored,
+            "stored.zip",
+            "pdf-tools",
+            &limits,
+        )
+        .unwrap();
+    assert!(first.created);
+    assert_eq!(first.digest, want.digest);
+    assert_eq!(
+        first.tree.files, want.files,
+        "sizes, digests and executable bits as on disk"
+    );
+    assert_eq!(first.path, store.entry_path(&want.digest));
+    assert_eq!(hash_tree(&first.path).unwrap().digest, want.digest);
+
+    let mut others = vec![
+        store
+            .import_artifact(
+                ArtifactKind::Zip,
+                &zip_deflated,
+                "deflated.zip",
+                "pdf-tools",
+                &limits,
+            )
+            .unwrap(),
+        store
+            .import_artifact(
+                ArtifactKind::TarGz,
+                &targz,
+                "a.tar.gz",
+                "pdf-tools",
+                &limits,
+            )
+            .unwrap(),
+        store
+            .import_dir(&src, "pdf-tools/", "pdf-tools", &limits)
+            .unwrap(),
+    ];
+    if have_system_tar {
+        // `tar -C src .` names entries `./SKILL.md`: refused by the rules (a `.` segment).
+        let err = store
+            .import_artifact(
+                ArtifactKind::TarGz,
+                &system_tgz,
+                "system.tgz",
+                "pdf-tools",
+                &limits,
+            )
+            .unwrap_err();
+        assert!(matches!(refused(err), Rule::DotSegment));
+    }
+    let list: Vec<(String, fs::File)> = want
+        .files
+        .iter()
+        .map(|f| (f.path.clone(), fs::File::open(src.join(&f.path)).unwrap()))
+        .collect();
+    others.push(
+        store
+            .import_file_list("v0.1.0 index", "pdf-tools", &limits, list)
+            .unwrap(),
+    );
+    for entry in &others {
+        assert_eq!(entry.digest, want.digest);
+        assert!(
+            !entry.created,
+            "an existing entry is reused, the new copy discarded"
+        );
+        assert_eq!(entry.tree.executables(), vec!["scripts/run.sh".to_owned()]);
+    }
+    assert_eq!(store.entries().unwrap(), vec![want.digest]);
+    assert!(
+        debris(store.root()).is_empty(),
+        "{:?}",
+        debris(store.root())
+    );
+
+    // Read-only: files 0444 (0555 when executable), folders 0555.
+    assert_eq!(mode_of(&first.path), 0o555);
+    assert_eq!(mode_of(&first.path.join("docs/deep")), 0o555);
+    assert_eq!(mode_of(&first.path.join("SKILL.md")), 0o444);
+    assert_eq!(mode_of(&first.path.join("scripts/run.sh")), 0o555);
+    assert!(store.root().join("CACHEDIR.TAG").is_file());
+}
+
+#[test]
+fn a_lone_skill_md_is_a_one_file_skill() {
+    let tmp = tempfile::tempdir().unwrap();
+    let md = tmp.path().join("download");
+    fs::write(&md, skill_md("solo", "")).unwrap();
+    let store = Store::open_at(tmp.path().join("cache")).unwrap();
+    let entry = store
+        .import_artifact(
+            ArtifactKind::SkillMd,
+            &md,
+            "solo.md",
+            "solo",
+            &Limits::default(),
+        )
+        .unwrap();
+    assert_eq!(entry.tree.files.len(), 1);
+    assert_eq!(entry.tree.files[0].path, "SKILL.md");
+    assert_eq!(
+        fs::read_to_string(entry.path.join("SKILL.md")).unwrap(),
+        skill_md("solo", "")
+    );
+
+    // The name must match what the index said.
+    let err = store
+        .import_artifact(
+            ArtifactKind::SkillMd,
+            &md,
+            "solo.md",
+            "other",
+            &Limits::default(),
+        )
+        .unwrap_err();
+    assert!(matches!(refused(err), Rule::InvalidSkill(_)));
+}
+
+#[test]
+fn limits_count_the_bytes_actually_written() {
+    let tmp = tempfile::tempdir().unwrap();
+    let store = Store::open_at(tmp.path().join("cache")).unwrap();
+    let md = skill_md("small", "");
+    let file = |name: &str, len: usize| (name.to_owned(), std::io::Cursor::new(vec![b'x'; len]));
+
+    let limits = Limits {
+        max_skill_size: 1000 + md.len() as u64,
+        ..Limits::default()
+    };
+    let files = vec![
+        (
+            "SKILL.md".to_owned(),
+            std::io::Cursor::new(md.clone().into_bytes()),
+        ),
+        file("a", 400),
+        file("b", 400),
+        file("c", 400),
+    ];
+    let err = store
+        .import_file_list("list", "small", &limits, files)
+        .unwrap_err();
+    assert_eq!(refused(err), Rule::SkillTooLarge(limits.max_skill_size));
+
+    let limits = Limits {
+        max_file_size: 100,
+        ..Limits::default()
+    };
+    let mut import = store.begin_file_list("list", &limits).unwrap();
+    let mut sink = import.list().begin_file("big.bin").unwrap();
+    sink.write(&[0; 60]).unwrap();
+    let err = sink.write(&[0; 60]).unwrap_err(); // the server's bytes, not a header, decide
+    assert_eq!(err.rule(), Some(&Rule::FileTooLarge(100)));
+    drop(sink);
+    drop(import);
+
+    let limits = Limits {
+        max_entries: 2,
+        ..Limits::default()
+    };
+    let files = vec![file("a", 1), file("b", 1), file("c", 1)];
+    let err = store
+        .import_file_list("list", "small", &limits, files)
+        .unwrap_err();
+    assert_eq!(refused(err), Rule::TooManyEntries(2));
+
+    // A bomb under a custom ratio: 2 MiB of zeros deflate to about 2 KiB.
+    let zeros_dir = tmp.path().join("zeros");
+    fs::create_dir_all(&zeros_dir).unwrap();
+    fs::write(zeros_dir.join("SKILL.md"), skill_md("small", "")).unwrap();
+    fs::write(zeros_dir.join("zeros.bin"), vec![0u8; 2 << 20]).unwrap();
+    let zip = tmp.path().join("zeros.zip");
+    make_zip(&zeros_dir, &zip, zip::CompressionMethod::Deflated);
+    let err = store
+        .import_artifact(
+            ArtifactKind::Zip,
+            &zip,
+            "zeros.zip",
+            "small",
+            &Limits::default(),
+        )
+        .unwrap_err();
+    assert_eq!(refused(err), Rule::Ratio(100));
+    let generous = Limits {
+        max_ratio: 5000,
+        ..Limits::default()
+    };
+    store
+        .import_artifact(ArtifactKind::Zip, &zip, "zeros.zip", "small", &generous)
+        .unwrap();
+
+    assert_eq!(
+        store.entries().unwrap().len(),
+        1,
+        "only the last import was stored"
+    );
+    assert!(
+        debris(store.root()).is_empty(),
+        "{:?}",
+        debris(store.root())
+    );
+}
+
+#[test]
+fn file_lists_are_judged_before_anything_is_fetched() {
+    let limits = Limits::default();
+    let check = |names: &[&str]| {
+        FileList::check_names("idx", names, &limits).map_err(|e| e.rule().cloned())
+    };
+    assert!(check(&["SKILL.md", "scripts/run.sh"]).is_ok());
+    assert_eq!(
+        check(&["SKILL.md", "../../.bashrc"]),
+        Err(Some(Rule::ParentSegment))
+    );
+    assert_eq!(
+        check(&["SKILL.md", "/etc/passwd"]),
+        Err(Some(Rule::Absolute))
+    );
+    assert_eq!(
+        check(&["SKILL.md", "Notes.md", "notes.md"]),
+        Err(Some(Rule::CaseCollision("Notes.md".into())))
+    );
+    assert_eq!(check(&["SKILL.md", "SKILL.md"]), Err(Some(Rule::Duplicate)));
+    let many: Vec<String> = (0..10_001).map(|i| format!("f{i}")).collect();
+    assert_eq!(
+        FileList::check_names("idx", &many, &limits)
+            .unwrap_err()
+            .rule(),
+        Some(&Rule::TooManyEntries(10_000))
+    );
+}
+
+#[test]
+fn a_file_left_unfinished_fails_the_whole_list() {
+    let tmp = tempfile::tempdir().unwrap();
+    let store = Store::open_at(tmp.path().join("cache")).unwrap();
+    let mut import = store.begin_file_list("list", &Limits::default()).unwrap();
+    import
+        .list()
+        .add_file("SKILL.md", skill_md("half", "").as_bytes())
+        .unwrap();
+    let mut sink = import.list().begin_file("data.txt").unwrap();
+    sink.write(b"only half").unwrap();
+    drop(sink); // e.g. the download failed and the caller forgot to stop
+    let err = import.commit("half").unwrap_err();
+    assert_eq!(refused(err), Rule::Incomplete);
+    assert!(store.entries().unwrap().is_empty());
+    assert!(debris(store.root()).is_empty());
+}
+
+#[test]
+fn local_folders_with_links_or_special_files_are_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let store = Store::open_at(tmp.path().join("cache")).unwrap();
+    let secret = tmp.path().join("secret.txt");
+    fs::write(&secret, "outside content").unwrap();
+    let limits = Limits::default();
+
+    type Spoil = Box<dyn Fn(&Path)>;
+    let cases: Vec<(&str, Spoil, Rule)> = vec![
+        (
+            "link-inside",
+            Box::new(|d: &Path| {
+                std::os::unix::fs::symlink("SKILL.md", d.join("alias.md")).unwrap()
+            }),
+            Rule::Symlink,
+        ),
+        (
+            "link-outside",
+            Box::new(|d: &Path| {
+                std::os::unix::fs::symlink(
+                    d.parent().unwrap().join("secret.txt"),
+                    d.join("leak.txt"),
+                )
+                .unwrap()
+            }),
+            Rule::Symlink,
+        ),
+        (
+            "linked-folder",
+            Box::new(|d: &Path| std::os::unix::fs::symlink("/etc", d.join("docs/etc")).unwrap()),
+            Rule::Symlink,
+        ),
+        (
+            "fifo",
+            Box::new(|d: &Path| {
+                assert!(
+                    Command::new("mkfifo")
+                        .arg(d.join("pipe"))
+                        .status()
+                        .unwrap()
+                        .success()
+                );
+            }),
+            Rule::Special("FIFO".into()),
+        ),
+        (
+            "bad-name",
+            Box::new(|d: &Path| fs::write(d.join("what?.md"), "x").unwrap()),
+            Rule::WindowsChar('?'),
+        ),
+    ];
+    for (i, (label, make, rule)) in cases.into_iter().enumerate() {
+        let dir = tmp.path().join(format!("case{i}"));
+        write_skill(&dir, &format!("case{i}"), label, 0, 0);
+        make(&dir);
+        let err = store
+            .import_dir(&dir, label, &format!("case{i}"), &limits)
+            .unwrap_err();
+        assert_eq!(refused(err), rule, "{label}");
+    }
+    assert!(store.entries().unwrap().is_empty());
+    assert!(debris(store.root()).is_empty());
+
+    // A checkout's .git folder is not skill content.
+    let dir = tmp.path().join("checkout");
+    write_skill(&dir, "checkout", "", 0, 0);
+    let without_git = hash_tree(&dir).unwrap();
+    fs::create_dir_all(dir.join(".git/objects")).unwrap();
+    fs::write(dir.join(".git/HEAD"), "ref: refs/heads/main\n").unwrap();
+    let entry = store
+        .import_dir(&dir, "checkout", "checkout", &limits)
+        .unwrap();
+    assert_eq!(entry.digest, without_git.digest);
+    assert!(!entry.path.join(".git").exists());
+}
+
+#[test]
+fn downloads_are_kept_only_under_their_true_digest() {
+    let tmp = tempfile::tempdir().unwrap();
+    let store = Store::open_at(tmp.path().join("cache")).unwrap();
+    let mut temp = store.temp_file().unwrap();
+    temp.write_all(b"artifact bytes").unwrap();
+    let wrong = Digest::of_bytes(b"something else");
+    let err = store.commit_download(temp, &wrong).unwrap_err();
+    assert!(matches!(err, StoreError::DownloadMismatch { .. }));
+    assert!(!store.download_path(&wrong).exists());
+
+    let mut temp = store.temp_file().unwrap();
+    temp.write_all(b"artifact bytes").unwrap();
+    let right = Digest::of_bytes(b"artifact bytes");
+    let path = store.commit_download(temp, &right).unwrap();
+    assert_eq!(path, store.download_path(&right));
+    assert_eq!(fs::read(&path).unwrap(), b"artifact bytes");
+    assert!(
+        debris(store.root()).is_empty(),
+        "{:?}",
+        debris(store.root())
+    );
+}
+
+// -------------------------------------------------------- CLI: maintenance
+
+fn lock_file(path: &Path, trees: &[Digest], artifacts: &[Digest]) {
+    let mut text = String::from("version = 1\n");
+    for (i, tree) in trees.iter().enumerate() {
+        text.push_str(&format!("\n[[skill]]\nname = \"s{i}\"\nsource = \"x\"\ntree = \"{tree}\"\napproved = \"{tree}\"\n"));
+        if let Some(a) = artifacts.get(i) {
+            text.push_str(&format!("artifact = \"{a}\"\n"));
+        }
+    }
+    fs::write(path, text).unwrap();
+}
+
+/// Stores `n` small skills through the CLI; returns their digests.
+fn add_skills(tmp: &Path, cache: &Path, n: usize) -> Vec<Digest> {
+    (0..n)
+        .map(|i| {
+            let src = tmp.join(format!("skill-{i}"));
+            write_skill(
+                &src,
+                &format!("skill-{i}"),
+                &format!("variant {i}"),
+                1,
+                1000,
+            );
+            let out = add_cmd(cache, &src, &format!("skill-{i}"))
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            json(&out)["digest"].as_str().unwrap().parse().unwrap()
+        })
+        .collect()
+}
+
+#[test]
+fn verify_quarantines_entries_that_no_longer_match() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cache = tmp.path().join("cache");
+    let digests = add_skills(tmp.path(), &cache, 2);
+    let out = skillpm(&cache).args(["cache", "verify"]).output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+
+    // Someone edits a stored file (needs write permission: a careless tool).
+    let bad = cache.join("store").join(digests[0].file_name());
+    set_mode(&bad, 0o755);
+    set_mode(&bad.join("SKILL.md"), 0o644);
+    fs::OpenOptions::new()
+        .append(true)
+        .open(bad.join("SKILL.md"))
+        .unwrap()
+        .write_all(b"tampered\n")
+        .unwrap();
+    // And a download is corrupted.
+    let store = Store::open_at(&cache).unwrap();
+    let mut temp = store.temp_file().unwrap();
+    temp.write_all(b"zip bytes").unwrap();
+    let download = store
+        .commit_download(temp, &Digest::of_bytes(b"zip bytes"))
+        .unwrap();
+    drop(store);
+    fs::write(&download, b"zip bytes, altered").unwrap();
+
+    let out = skillpm(&cache)
+        .args(["--json", "cache", "verify"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(3),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report = json(&out);
+    let problems = report["problems"].as_array().unwrap();
+    assert_eq!(problems.len(), 2, "{report}");
+    assert_eq!(
+        problems[0]["item"],
+        format!("store/{}", digests[0].file_name())
+    );
+    let moved = PathBuf::from(problems[0]["moved_to"].as_str().unwrap());
+    assert!(moved.starts_with(cache.join("quarantine")) && moved.join("SKILL.md").exists());
+    assert!(!bad.exists());
+    assert!(!download.exists());
+    assert!(
+        cache.join("store").join(digests[1].file_name()).exists(),
+        "the good entry stays"
+    );
+
+    let out = skillpm(&cache).args(["cache", "verify"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("all intact"));
+}
+
+#[test]
+fn gc_keeps_what_project_locks_refer_to() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cache = tmp.path().join("cache");
+    let digests = add_skills(tmp.path(), &cache, 4);
+
+    // With no project known, gc refuses rather than remove everything.
+    let out = skillpm(&cache).args(["cache", "gc"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--keep-lock"));
+    let store = Store::open_at(&cache).unwrap();
+    assert_eq!(store.entries().unwrap().len(), 4);
+
+    // Project one keeps skill 0 and a download; it registers as installs do.
+    let project = tmp.path().join("project");
+    fs::create_dir_all(&project).unwrap();
+    let mut temp = store.temp_file().unwrap();
+    temp.write_all(b"kept artifact").unwrap();
+    let kept_artifact = Digest::of_bytes(b"kept artifact");
+    store.commit_download(temp, &kept_artifact).unwrap();
+    let mut temp = store.temp_file().unwrap();
+    temp.write_all(b"stale artifact").unwrap();
+    let stale_artifact = Digest::of_bytes(b"stale artifact");
+    store.commit_download(temp, &stale_artifact).unwrap();
+    lock_file(
+        &project.join("skills.lock"),
+        &digests[..1],
+        &[kept_artifact],
+    );
+    store
+        .register_project_lock(&project.join("skills.lock"))
+        .unwrap();
+    store
+        .register_project_lock(&project.join("skills.lock"))
+        .unwrap();
+    assert_eq!(store.registered_project_locks().unwrap().len(), 1);
+    drop(store);
+
+    // Project two is named on the command line: it keeps skill 1.
+    let other = tmp.path().join("other.lock");
+    lock_file(&other, &digests[1..2], &[]);
+
+    let out = skillpm(&cache)
+        .args(["--json", "cache", "gc", "--dry-run", "--keep-lock"])
+        .arg(&other)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(json(&out)["removed_entries"].as_array().unwrap().len(), 2);
+    assert_eq!(
+        Store::open_at(&cache).unwrap().entries().unwrap().len(),
+        4,
+        "dry run removes nothing"
+    );
+
+    let out = skillpm(&cache)
+        .args(["--json", "cache", "gc", "--keep-lock"])
+        .arg(&other)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report = json(&out);
+    let removed: Vec<&str> = report["removed_entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    let mut want = vec![digests[2].to_string(), digests[3].to_string()];
+    want.sort();
+    assert_eq!(removed, want);
+    assert_eq!(report["removed_downloads"][0], stale_artifact.to_string());
+    assert_eq!(report["kept_entries"], 2);
+    let store = Store::open_at(&cache).unwrap();
+    let mut kept = digests[..2].to_vec();
+    kept.sort();
+    assert_eq!(store.entries().unwrap(), kept);
+    assert!(store.download_path(&kept_artifact).exists());
+    assert!(!store.download_path(&stale_artifact).exists());
+    drop(store);
+
+    // The project is deleted: its lock is forgotten and its skill collected.
+    fs::remove_dir_all(&project).unwrap();
+    let out = skillpm(&cache)
+        .args(["--json", "cache", "gc", "--keep-lock"])
+        .arg(&other)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let report = json(&out);
+    assert_eq!(report["forgotten"].as_array().unwrap().len(), 1);
+    assert_eq!(report["removed_entries"][0], digests[0].to_string());
+    assert!(
+        Store::open_at(&cache)
+            .unwrap()
+            .registered_project_locks()
+            .unwrap()
+            .is_empty()
+    );
+}
+
+#[test]
+fn gc_waits_for_running_processes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cache = tmp.path().join("cache");
+    let keep = tmp.path().join("skills.lock");
+    lock_file(&keep, &[], &[]);
+    let store = Store::open_at(&cache).unwrap(); // a running install holds the shared lock
+    let mut gc = skillpm(&cache)
+        .args(["cache", "gc", "--keep-lock"])
+        .arg(&keep)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(
+        gc.try_wait().unwrap().is_none(),
+        "gc must not run while the cache is in use"
+    );
+    drop(store);
+    let out = gc.wait_with_output().unwrap();
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("Waiting"));
+}
+
+#[test]
+fn clean_empties_the_cache_but_keeps_state() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cache = tmp.path().join("cache");
+    add_skills(tmp.path(), &cache, 2);
+    let store = Store::open_at(&cache).unwrap();
+    store
+        .register_project_lock(&tmp.path().join("skills.lock"))
+        .unwrap();
+    drop(store);
+    let out = skillpm(&cache)
+        .args(["--json", "cache", "clean"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(json(&out)["bytes_freed"].as_u64().unwrap() > 2000);
+    let store = Store::open_at(&cache).unwrap();
+    assert!(store.entries().unwrap().is_empty());
+    assert_eq!(
+        store.registered_project_locks().unwrap().len(),
+        1,
+        "state/ survives clean"
+    );
+}
+
+#[test]
+fn cache_dir_and_add_report_plainly() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cache = tmp.path().join("cache");
+    let out = skillpm(&cache).args(["cache", "dir"]).output().unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        cache.to_string_lossy()
+    );
+
+    let src = tmp.path().join("plain");
+    write_skill(&src, "plain", "", 0, 0);
+    let zip = tmp.path().join("plain.zip");
+    make_zip(&src, &zip, zip::CompressionMethod::Deflated);
+    let out = skillpm(&cache)
+        .args(["cache", "add"])
+        .arg(&zip)
+        .args(["--name", "plain"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        hash_tree(&src).unwrap().digest.to_string()
+    );
+
+    let out = skillpm(&cache)
+        .args(["cache", "add"])
+        .arg(&zip)
+        .args(["--name", "Not A Name"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let blob = tmp.path().join("blob");
+    fs::write(&blob, "neither zip nor gzip").unwrap();
+    let out = skillpm(&cache)
+        .args(["cache", "add"])
+        .arg(&blob)
+        .args(["--name", "plain"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--kind"));
+}
+
+// ----------------------------------------------- crash and concurrency tests
+
+/// `count` distinct skills of about `bytes` each, alternately zip and tar.gz;
+/// returns (archive, name, expected digest).
+fn skill_archives(dir: &Path, count: usize, bytes: usize) -> Vec<(PathBuf, String, Digest)> {
+    (0..count)
+        .map(|i| {
+            let name = format!("crash-{i}");
+            let src = dir.join(format!("src-{i}"));
+            write_skill(&src, &name, &format!("variant {i}"), 40, bytes);
+            let digest = hash_tree(&src).unwrap().digest;
+            let archive = if i % 2 == 0 {
+                let path = dir.join(format!("{name}.zip"));
+                make_zip(&src, &path, zip::CompressionMethod::Stored);
+                path
+            } else {
+                let path = dir.join(format!("{name}.tar.gz"));
+                make_targz(&src, &path);
+                path
+            };
+            (archive, name, digest)
+        })
+        .collect()
+}
+
+fn kill(mut child: Child) {
+    child.kill().unwrap(); // SIGKILL on Unix: no destructor, no cleanup runs
+    child.wait().unwrap();
+}
+
+#[test]
+fn killing_imports_at_random_points_never_corrupts_the_store() {
+    let tmp = tempfile::tempdir().unwrap();
+    let skills = skill_archives(tmp.path(), 10, 3 << 20);
+    let cache = tmp.path().join("cache");
+
+    // How long one import takes here (median of three, on a loaded machine),
+    // to spread the kills over all of it.
+    let mut times: Vec<Duration> = (0..3)
+        .map(|i| {
+            let scratch = tmp.path().join(format!("scratch-cache-{i}"));
+            let started = Instant::now();
+            assert!(
+                add_cmd(&scratch, &skills[i].0, &skills[i].1)
+                    .output()
+                    .unwrap()
+                    .status
+                    .success()
+            );
+            started.elapsed()
+        })
+        .collect();
+    times.sort();
+    let full = times[1];
+
+    let mut rng = fastrand::Rng::with_seed(0x5eed);
+    let (mut interrupted, mut finished, mut left_debris) = (0, 0, 0);
+    // The estimate follows the machine's load: imports seen to finish pull
+    // it toward their time, imports still running past it push it up.
+    let mut estimate = full;
+    for round in 0..50 {
+        let (archive, name, _) = &skills[round % skills.len()];
+        let mut child = add_cmd(&cache, archive, name)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let started = Instant::now();
+        let deadline = estimate.mul_f64(rng.f64() * 1.5);
+        let outcome = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break Some((status, started.elapsed()));
+            }
+            if started.elapsed() >= deadline {
+                break None;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        };
+        match outcome {
+            None => {
+                interrupted += 1;
+                kill(child);
+                if !debris(&cache).is_empty() {
+                    left_debris += 1; // killed mid-import: the next run must clean up
+                }
+                if deadline > estimate {
+                    estimate = estimate.mul_f64(1.1);
+                }
+            }
+            Some((status, took)) => {
+                assert!(
+                    status.success(),
+                    "round {round}: an uninterrupted import failed"
+                );
+                finished += 1;
+                estimate = (estimate * 3 + took) / 4;
+            }
+        }
+    }
+    assert!(
+        interrupted >= 10,
+        "only {interrupted} of 50 imports were interrupted (one takes {full:?})"
+    );
+    assert!(
+        left_debris >= 5,
+        "only {left_debris} kills landed mid-import"
+    );
+    assert!(
+        finished >= 3,
+        "only {finished} imports outlived their kill time: the kills missed the commit phase"
+    );
+
+    // The next run cleans up, and nothing in the store is wrong.
+    let out = skillpm(&cache)
+        .args(["--json", "cache", "verify"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let report = json(&out);
+    assert!(
+        report["problems"].as_array().unwrap().is_empty(),
+        "{report}"
+    );
+    assert!(
+        debris(&cache).is_empty(),
+        "debris survived: {:?}",
+        debris(&cache)
+    );
+    let store = Store::open_at(&cache).unwrap();
+    for digest in store.entries().unwrap() {
+        assert!(
+            skills.iter().any(|s| s.2 == digest),
+            "unexpected entry {digest}"
+        );
+    }
+    drop(store);
+
+    // And every skill can still be stored.
+    for (archive, name, digest) in &skills {
+        let out = add_cmd(&cache, archive, name).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(json(&out)["digest"], digest.to_string());
+    }
+    assert_eq!(
+        Store::open_at(&cache).unwrap().entries().unwrap().len(),
+        skills.len()
+    );
+    eprintln!(
+        "crash test: {interrupted} interrupted ({left_debris} mid-import), {finished} finished; one import takes {full:?}"
+    );
+}
+
+#[test]
+fn eight_processes_store_the_same_and_different_skills_at_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let skills = skill_archives(tmp.path(), 4, 1 << 20);
+    let cache = tmp.path().join("cache");
+
+    for round in 0..2 {
+        let children: Vec<(usize, Child)> = (0..8)
+            .map(|i| {
+                let (archive, name, _) = &skills[i % skills.len()];
+                let child = add_cmd(&cache, archive, name)
+                    .stdout(Stdio::piped())
+                    .stderr(Stdio::piped())
+                    .spawn()
+                    .unwrap();
+                (i % skills.len(), child)
+            })
+            .collect();
+        let mut created = [0; 4];
+        for (skill, child) in children {
+            let out = child.wait_with_output().unwrap();
+            assert!(
+                out.status.success(),
+                "round {round}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let report = json(&out);
+            assert_eq!(report["digest"], skills[skill].2.to_string());
+            if report["created"] == true {
+                created[skill] += 1;
+            }
+        }
+        let want = if round == 0 { [1; 4] } else { [0; 4] };
+        assert_eq!(
+            created, want,
+            "round {round}: exactly one process creates each entry"
+        );
+        let store = Store::open_at(&cache).unwrap();
+        let mut digests: Vec<Digest> = skills.iter().map(|s| s.2).collect();
+        digests.sort();
+        assert_eq!(
+            store.entries().unwrap(),
+            digests,
+            "no entry missing, none duplicated"
+        );
+        drop(store);
+        assert!(debris(&cache).is_empty(), "{:?}", debris(&cache));
+    }
+    let out = skillpm(&cache).args(["cache", "verify"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+}
