@@ -24,8 +24,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Exit> {
             emit(&ctx, &report, report.exit())
         }
         Command::List(args) => {
-            let in_project =
-                crate::project::find_project(&ctx.cwd, ctx.project.as_deref()).is_ok();
+            let in_project = crate::project::find_project(&ctx.cwd, ctx.project.as_deref()).is_ok();
             if args.all || !in_project {
                 let opts = ops::discover::ListOptions { all: true };
                 emit(&ctx, &ops::discover::list(&ctx, &opts)?, Exit::Success)

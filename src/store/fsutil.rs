@@ -1,26 +1,35 @@
 //! File-system chores of the store: read-only trees, forced removal, sizes.
 
+use std::collections::BTreeSet;
 use std::fs;
 use std::io;
 use std::path::Path;
 
-/// Makes a staged tree read-only: folders 0555 (files were created read-only
-/// by the unpacker). Children first, the root last.
-pub(crate) fn make_read_only(root: &Path) -> io::Result<()> {
-    for entry in fs::read_dir(root)? {
-        let entry = entry?;
-        let file_type = entry.file_type()?;
-        if file_type.is_dir() {
-            make_read_only(&entry.path())?;
-        } else {
-            #[cfg(not(unix))]
-            {
-                let path = entry.path();
-                let mut perms = fs::symlink_metadata(&path)?.permissions();
-                perms.set_readonly(true);
-                fs::set_permissions(&path, perms)?;
-            }
+use crate::digest::HashedTree;
+
+/// Makes a staged tree read-only: folders 0555, deepest first, the root
+/// last (on Unix the files were created read-only by the unpacker). The
+/// folders are exactly the parents of the tree's files (the unpacker creates
+/// no others), so no directory listing is needed.
+pub(crate) fn make_read_only(root: &Path, tree: &HashedTree) -> io::Result<()> {
+    let mut dirs: BTreeSet<&str> = BTreeSet::new();
+    for file in &tree.files {
+        for (i, _) in file.path.match_indices('/') {
+            dirs.insert(&file.path[..i]);
         }
+        #[cfg(not(unix))]
+        {
+            let path = root.join(&file.path);
+            let mut perms = fs::metadata(&path)?.permissions();
+            perms.set_readonly(true);
+            fs::set_permissions(&path, perms)?;
+        }
+    }
+    // Longer paths first: a folder is sealed only after everything in it.
+    let mut dirs: Vec<&str> = dirs.into_iter().collect();
+    dirs.sort_by_key(|d| std::cmp::Reverse(d.matches('/').count()));
+    for dir in dirs {
+        set_dir_writable(&root.join(dir), false)?;
     }
     set_dir_writable(root, false)
 }

@@ -107,7 +107,7 @@ impl Store {
                 },
             };
             if let Some(problem) = problem {
-                let moved_to = self.quarantine(&name, &path, digest.as_ref())?;
+                let moved_to = self.quarantine(&name, &path)?;
                 outcome.problems.push(Quarantined {
                     item: format!("{}/{name}", layout::STORE),
                     problem,
@@ -137,14 +137,22 @@ impl Store {
         Ok(outcome)
     }
 
-    /// Moves a bad entry out of the store, under its lock when it has a digest.
-    fn quarantine(
-        &self,
-        name: &str,
-        path: &Path,
-        digest: Option<&Digest>,
-    ) -> Result<Option<PathBuf>, StoreError> {
-        let lock = digest.map(|d| self.lock_entry(d)).transpose()?;
+    /// Re-hashes one entry; one that no longer matches its name is moved to
+    /// `quarantine/` (returned), so the caller can fetch it again.
+    pub fn verify_entry(&self, digest: &Digest) -> Result<Option<PathBuf>, StoreError> {
+        let path = self.entry_path(digest);
+        if !path.is_dir() {
+            return Ok(None);
+        }
+        match hash_tree(&path) {
+            Ok(tree) if tree.digest == *digest => Ok(None),
+            _ => self.quarantine(&digest.file_name(), &path),
+        }
+    }
+
+    /// Moves a bad entry out of the store, under the commit lock.
+    fn quarantine(&self, name: &str, path: &Path) -> Result<Option<PathBuf>, StoreError> {
+        let lock = self.lock_commits()?;
         if fs::symlink_metadata(path).is_err() {
             return Ok(None); // someone else moved it meanwhile
         }
@@ -160,9 +168,7 @@ impl Store {
             make_root_writable(path).map_err(io_error("unlock", path))?;
         }
         fs::rename(path, &dest).map_err(io_error("quarantine", path))?;
-        if let Some(lock) = lock {
-            lock.release_and_remove();
-        }
+        drop(lock);
         Ok(Some(dest))
     }
 

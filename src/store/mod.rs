@@ -7,14 +7,15 @@
 //!   store/sha256-<hex>/      one skill, named by its tree digest, read-only
 //!   store/.stage-<rand>/     a skill being unpacked (+ .stage-<rand>.lock)
 //!   downloads/sha256-<hex>   verified artifact bytes
-//!   tmp/                     downloads in progress, per-entry lock files
+//!   tmp/                     downloads in progress (+ their .lock files)
 //!   quarantine/              entries `cache verify` found corrupt
 //!   state/projects.json      project lock files seen, the roots of `cache gc`
+//!   state/commit.lock        held while an entry is added or quarantined
 //! ```
 //!
 //! An entry appears only complete: unpacked and checked in a staging folder
 //! beside it, made read-only, then renamed into place while holding the
-//! entry's lock (re-checking after taking it; a process that finds the entry
+//! commit lock (re-checking after taking it; a process that finds the entry
 //! already there discards its copy). A killed process leaves only staging
 //! debris, which the next run removes once no live process holds its lock.
 
@@ -43,6 +44,8 @@ use staging::{STAGE_PREFIX, Staging};
 /// Where `cache verify` moves entries whose content no longer matches their name.
 pub const QUARANTINE: &str = "quarantine";
 const CACHEDIR_TAG: &str = "CACHEDIR.TAG";
+/// In `state/`: serialises entries appearing and disappearing.
+const COMMIT_LOCK: &str = "commit.lock";
 const CACHEDIR_TAG_BODY: &str = "Signature: 8a477f597d28d172789f06886806bc55\n\
 # This file is a cache directory tag created by skillpm.\n\
 # For information about cache directory tags, see https://bford.info/cachedir/\n";
@@ -369,16 +372,16 @@ impl Store {
     }
 
     /// Renames a checked staging folder into place, or discards it when the
-    /// entry already exists. Holds the entry's lock throughout.
+    /// entry already exists: check and rename happen under the commit lock,
+    /// so of two processes storing the same skill exactly one creates it.
     fn commit(&self, staging: Staging, mut tree: HashedTree) -> Result<StoreEntry, StoreError> {
         let digest = tree.digest;
         let dest = self.entry_path(&digest);
-        let lock_path = self.entry_lock_path(&digest);
-        let lock = HeldLock::acquire(&lock_path).map_err(io_error("lock", &lock_path))?;
+        let lock = self.lock_commits()?;
         let created = if dest.is_dir() {
             false
         } else {
-            fsutil::make_read_only(staging.path())
+            fsutil::make_read_only(staging.path(), &tree)
                 .map_err(io_error("make read-only", staging.path()))?;
             match fs::rename(staging.path(), &dest) {
                 Ok(()) => true,
@@ -387,13 +390,13 @@ impl Store {
                 Err(e) => return Err(io_error("move the staged skill to", &dest)(e)),
             }
         };
+        drop(lock);
         if created {
             staging.committed();
         } else {
             drop(staging);
             refresh_executables(&mut tree, &dest);
         }
-        lock.release_and_remove();
         Ok(StoreEntry {
             digest,
             path: dest,
@@ -402,11 +405,13 @@ impl Store {
         })
     }
 
-    /// `tmp/entry-sha256-<hex>.lock`: serialises commit, quarantine and removal
-    /// of one entry.
-    fn entry_lock_path(&self, digest: &Digest) -> PathBuf {
-        self.tmp_dir()
-            .join(format!("entry-{}.lock", digest.file_name()))
+    /// The lock under which entries appear and disappear (commit, quarantine).
+    /// One lock for all entries rather than a file per digest: it is held
+    /// only for a check and a rename, and a lock file per import would cost
+    /// an inode allocation each, which dominated small-skill imports.
+    pub(crate) fn lock_commits(&self) -> Result<HeldLock, StoreError> {
+        let path = self.state_dir().join(COMMIT_LOCK);
+        HeldLock::acquire(&path).map_err(io_error("lock", &path))
     }
 
     /// Removes a store entry without ever exposing a half-deleted one: it is
@@ -418,11 +423,6 @@ impl Store {
             .join(format!("{STAGE_PREFIX}trash-{:016x}", fastrand::u64(..)));
         fs::rename(path, &trash).map_err(io_error("remove", path))?;
         fsutil::remove_tree(&trash).map_err(io_error("remove", &trash))
-    }
-
-    pub(crate) fn lock_entry(&self, digest: &Digest) -> Result<HeldLock, StoreError> {
-        let path = self.entry_lock_path(digest);
-        HeldLock::acquire(&path).map_err(io_error("lock", &path))
     }
 }
 

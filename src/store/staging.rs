@@ -136,12 +136,9 @@ fn reserve(dir: &Path, prefix: &str) -> io::Result<(PathBuf, HeldLock)> {
         let name = format!("{prefix}{:016x}", fastrand::u64(..));
         let item = dir.join(&name);
         let lock_path = dir.join(format!("{name}{LOCK_SUFFIX}"));
+        // 64 random bits: an orphan item of the same name is not worth a
+        // stat per reservation; creating the item would fail loudly anyway.
         if let Some(lock) = HeldLock::create_new(&lock_path)? {
-            if fs::symlink_metadata(&item).is_ok() {
-                // An orphan by that name (astronomically unlikely): skip it.
-                lock.release_and_remove();
-                continue;
-            }
             return Ok((item, lock));
         }
     }

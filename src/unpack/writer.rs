@@ -16,6 +16,10 @@ use crate::digest::{HashedTree, HashingWriter, TreeFile, TreeHasher};
 /// that memory stays flat whatever the skill's size.
 const CHUNK: usize = 256 * 1024;
 
+thread_local! {
+    static BUFFER: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
 pub(crate) struct TreeWriter {
     root: PathBuf,
     label: String,
@@ -25,7 +29,6 @@ pub(crate) struct TreeWriter {
     total: u64,
     files: Vec<TreeFile>,
     made_dirs: HashSet<String>,
-    buf: Vec<u8>,
     /// A file begun through a sink and never finished: the tree is unusable.
     pub(crate) abandoned: Option<String>,
 }
@@ -55,7 +58,6 @@ impl TreeWriter {
             total: 0,
             files: Vec::new(),
             made_dirs: HashSet::new(),
-            buf: Vec::new(),
             abandoned: None,
         }
     }
@@ -213,10 +215,12 @@ impl TreeWriter {
         read_error: &dyn Fn(io::Error) -> Problem,
     ) -> Result<(), UnpackError> {
         let mut file = self.begin_file(name, executable)?;
-        let mut buf = std::mem::take(&mut self.buf);
+        // One buffer per thread, reused by every import: no per-skill
+        // allocation and zeroing, which dominates for small skills.
+        let mut buf = BUFFER.with(|b| std::mem::take(&mut *b.borrow_mut()));
         buf.resize(CHUNK, 0);
         let result = self.pump(&mut file, reader, &mut buf, guard, read_error);
-        self.buf = buf;
+        BUFFER.with(|b| *b.borrow_mut() = buf);
         result?;
         self.end_file(file)
     }

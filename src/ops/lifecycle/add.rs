@@ -4,10 +4,10 @@ use std::io::Write;
 
 use serde::Serialize;
 
+use super::Session;
 use super::approval::{decide, summary_for};
 use super::candidate::{Candidate, Offer, open_source, resolve_names};
 use super::placement::{LinkChanges, sync_links};
-use super::Session;
 use crate::approve::Summary;
 use crate::digest::Digest;
 use crate::error::{Exit, OpError};
@@ -58,7 +58,11 @@ pub struct AddedSource {
 impl Report for AddReport {
     fn human(&self, out: &mut dyn Write) -> std::io::Result<()> {
         if self.source.new {
-            writeln!(out, "Added source `{}` ({})", self.source.name, self.source.url)?;
+            writeln!(
+                out,
+                "Added source `{}` ({})",
+                self.source.name, self.source.url
+            )?;
         }
         for s in &self.skills {
             let state = if s.approved {
@@ -70,7 +74,10 @@ impl Report for AddReport {
                 out,
                 "{} {}{}  {state}",
                 s.name,
-                s.version.as_deref().map(|v| format!("{v} ")).unwrap_or_default(),
+                s.version
+                    .as_deref()
+                    .map(|v| format!("{v} "))
+                    .unwrap_or_default(),
                 s.tree
             )?;
         }
@@ -137,7 +144,9 @@ pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
         let previous = lock.get(name).cloned();
         match (approved, previous) {
             (false, Some(_)) => {
-                ctx.ui.warn(format!("`{name}` declined: keeping the version already locked"));
+                ctx.ui.warn(format!(
+                    "`{name}` declined: keeping the version already locked"
+                ));
             }
             (approved, _) => {
                 let mut locked = c.locked.clone();
@@ -284,7 +293,11 @@ fn unique_source_name(sess: &Session<'_>, url: &str) -> String {
         .join("-");
     name.truncate(56);
     let name = name.trim_end_matches('-').to_owned();
-    let base = if name.is_empty() { "source".to_owned() } else { name };
+    let base = if name.is_empty() {
+        "source".to_owned()
+    } else {
+        name
+    };
     let mut candidate = base.clone();
     let mut n = 2;
     while sess.manifest.source(&candidate).is_some() {

@@ -32,12 +32,14 @@ pub(crate) fn summary_for(
         tree: &c.entry.tree,
         skill: &c.skill,
         dependencies: c.dependencies.clone(),
-        previous: prev_tree.filter(|t| *t != c.locked.tree).map(|tree| Previous {
-            tree,
-            hashed: prev_hashed.as_ref(),
-            skill: prev_skill.as_ref(),
-            signer: previous.and_then(|p| p.signer.clone()),
-        }),
+        previous: prev_tree
+            .filter(|t| *t != c.locked.tree)
+            .map(|tree| Previous {
+                tree,
+                hashed: prev_hashed.as_ref(),
+                skill: prev_skill.as_ref(),
+                signer: previous.and_then(|p| p.signer.clone()),
+            }),
     })
 }
 

@@ -13,8 +13,8 @@ use crate::git::{self, GitOptions, GitSpec};
 use crate::index::{ArtifactKind as IndexKind, Entry, EntryContent};
 use crate::project::lock::{Format, LockedSkill};
 use crate::project::manifest::SourceDecl;
-use crate::skill::{self, SkillMd};
 use crate::skill::openai_yaml::ToolKind;
+use crate::skill::{self, SkillMd};
 use crate::source::{self, ArchiveFormat, FetchedContent, Source, SourceSpec};
 use crate::store::StoreEntry;
 use crate::unpack::ArtifactKind;
@@ -47,7 +47,7 @@ pub(crate) enum Opened {
         decl: SourceDecl,
         spec: GitSpec,
         commit: String,
-        checkout: git::Checkout,
+        checkout: Box<git::Checkout>,
         found: Vec<git::FoundSkill>,
     },
 }
@@ -100,7 +100,10 @@ impl Opened {
 }
 
 pub(crate) fn git_options(sess: &Session<'_>, decl: &SourceDecl) -> anyhow::Result<GitOptions> {
-    Ok(GitOptions::new(sess.ctx.offline, decl.token_env.as_deref())?)
+    Ok(GitOptions::new(
+        sess.ctx.offline,
+        decl.token_env.as_deref(),
+    )?)
 }
 
 /// Fetches a source's index (signature checked) or resolves its git ref and
@@ -110,7 +113,10 @@ pub(crate) fn open_source(sess: &mut Session<'_>, decl: &SourceDecl) -> anyhow::
     let spec = SourceSpec::parse(&decl.url, &root)?;
     if let SourceSpec::Git(text) = spec {
         let spec = git::parse_git_spec(&text, None, &root)?.ok_or_else(|| {
-            OpError::new(Exit::Usage, format!("`{text}` is not a git source I can read"))
+            OpError::new(
+                Exit::Usage,
+                format!("`{text}` is not a git source I can read"),
+            )
         })?;
         let opts = git_options(sess, decl)?;
         sess.ctx.ui.status("Resolving", spec.to_string());
@@ -130,7 +136,7 @@ pub(crate) fn open_source(sess: &mut Session<'_>, decl: &SourceDecl) -> anyhow::
             decl: decl.clone(),
             spec,
             commit: resolved.commit,
-            checkout,
+            checkout: Box::new(checkout),
             found: discovery.skills,
         });
     }
@@ -176,7 +182,14 @@ pub(crate) fn resolve_names(
                     .find(|f| &f.name == name)
                     .ok_or_else(|| opened.missing(name))?;
                 let dir = checkout.skill_dir(&skill.path)?;
-                let label = format!("{spec} ({})", if skill.path.is_empty() { "." } else { &skill.path });
+                let label = format!(
+                    "{spec} ({})",
+                    if skill.path.is_empty() {
+                        "."
+                    } else {
+                        &skill.path
+                    }
+                );
                 let entry = sess.store.import_dir(&dir, &label, name, &sess.limits)?;
                 let locked = LockedSkill {
                     name: name.clone(),
@@ -231,18 +244,19 @@ fn resolve_index(
             (None, _) => Trust::DigestPinned,
         };
         let url = match &entry.content {
-            EntryContent::Artifact { url, .. } => url.to_string(),
-            EntryContent::Files { .. } => {
-                crate::index::paths::file_url(&crate::index::paths::index_dir(&resolved.index.url), &entry.name, "")
-                    .to_string()
-            }
+            EntryContent::Artifact { url, .. } => sess.lock_url(url),
+            EntryContent::Files { .. } => sess.lock_url(&crate::index::paths::file_url(
+                &crate::index::paths::index_dir(&resolved.index.url),
+                &entry.name,
+                "",
+            )),
         };
         let locked = LockedSkill {
             name: entry.name.clone(),
             source: decl.name.clone(),
             version: entry.version.clone(),
             format,
-            index: Some(resolved.index_url.to_string()),
+            index: Some(sess.lock_url(&resolved.index_url)),
             url: Some(url),
             commit: None,
             subpath: None,
@@ -276,7 +290,9 @@ pub(crate) fn import_fetched(
         } => {
             let (unpack_kind, lock_format) = match (kind, format) {
                 (IndexKind::SkillMd, _) => (ArtifactKind::SkillMd, Format::SkillMd),
-                (IndexKind::Archive, Some(ArchiveFormat::Zip)) => (ArtifactKind::Zip, Format::Archive),
+                (IndexKind::Archive, Some(ArchiveFormat::Zip)) => {
+                    (ArtifactKind::Zip, Format::Archive)
+                }
                 (IndexKind::Archive, Some(ArchiveFormat::TarGz)) => {
                     (ArtifactKind::TarGz, Format::Archive)
                 }
@@ -290,9 +306,9 @@ pub(crate) fn import_fetched(
                     .into());
                 }
             };
-            let stored = sess
-                .store
-                .import_artifact(unpack_kind, path, &label, &entry.name, &sess.limits)?;
+            let stored =
+                sess.store
+                    .import_artifact(unpack_kind, path, &label, &entry.name, &sess.limits)?;
             Ok((stored, lock_format, Some(*digest)))
         }
         FetchedContent::Files { files, .. } => {
@@ -318,9 +334,10 @@ pub(crate) fn candidate(
     trust: Trust,
 ) -> anyhow::Result<Candidate> {
     if let Err(e) = sess.state.save_tree(&entry.tree) {
-        sess.ctx
-            .ui
-            .warn(format!("could not remember the file list of {}: {e}", entry.digest));
+        sess.ctx.ui.warn(format!(
+            "could not remember the file list of {}: {e}",
+            entry.digest
+        ));
     }
     let (skill, dependencies) = read_stored_skill(&entry.path, &locked.name)?;
     Ok(Candidate {

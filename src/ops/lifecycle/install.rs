@@ -60,11 +60,23 @@ impl Report for InstallReport {
             out,
             "{} skill{} installed ({} fetched, {} link{} changed){}",
             self.skills - self.disabled.len(),
-            if self.skills - self.disabled.len() == 1 { "" } else { "s" },
+            if self.skills - self.disabled.len() == 1 {
+                ""
+            } else {
+                "s"
+            },
             self.fetched,
             self.links.linked.len() + self.links.unlinked.len(),
-            if self.links.linked.len() + self.links.unlinked.len() == 1 { "" } else { "s" },
-            if self.lock_written { "; skills.lock written" } else { "" }
+            if self.links.linked.len() + self.links.unlinked.len() == 1 {
+                ""
+            } else {
+                "s"
+            },
+            if self.lock_written {
+                "; skills.lock written"
+            } else {
+                ""
+            }
         )
     }
 }
@@ -113,12 +125,21 @@ pub fn install(ctx: &Context, opts: &InstallOptions) -> anyhow::Result<InstallRe
         let mut parts = Vec::new();
         if !missing.is_empty() {
             let names: Vec<&str> = missing.iter().map(|(n, _)| n.as_str()).collect();
-            parts.push(format!("skills.toml asks for {} which skills.lock does not pin", names.join(", ")));
+            parts.push(format!(
+                "skills.toml asks for {} which skills.lock does not pin",
+                names.join(", ")
+            ));
         }
         if !stale.is_empty() {
-            parts.push(format!("skills.lock pins {} which skills.toml no longer asks for", stale.join(", ")));
+            parts.push(format!(
+                "skills.lock pins {} which skills.toml no longer asks for",
+                stale.join(", ")
+            ));
         }
-        return Err(lock_outdated(format!("skills.lock is out of date: {}", parts.join("; "))));
+        return Err(lock_outdated(format!(
+            "skills.lock is out of date: {}",
+            parts.join("; ")
+        )));
     }
     for name in &stale {
         lock.remove(name);
@@ -179,7 +200,11 @@ pub fn install(ctx: &Context, opts: &InstallOptions) -> anyhow::Result<InstallRe
         if !declined.is_empty() {
             ctx.ui.warn(format!(
                 "not approved, so not linked: {}",
-                declined.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")
+                declined
+                    .iter()
+                    .map(|s| s.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ));
         }
     }
@@ -260,7 +285,10 @@ fn resolve_declared(
 ) -> anyhow::Result<(Vec<crate::project::lock::LockedSkill>, Vec<Summary>)> {
     let mut by_source: std::collections::BTreeMap<&str, Vec<String>> = Default::default();
     for (name, source) in wanted {
-        by_source.entry(source.as_str()).or_default().push(name.clone());
+        by_source
+            .entry(source.as_str())
+            .or_default()
+            .push(name.clone());
     }
     let mut candidates = Vec::new();
     for (source, names) in by_source {

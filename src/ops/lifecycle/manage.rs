@@ -106,7 +106,15 @@ pub fn remove(ctx: &Context, names: &[String]) -> anyhow::Result<ManageReport> {
         lock.remove(n);
         sess.manifest.remove_skill(n)?;
     }
-    finish(sess, lock, "remove", names.to_vec(), Vec::new(), Vec::new(), true)
+    finish(
+        sess,
+        lock,
+        "remove",
+        names.to_vec(),
+        Vec::new(),
+        Vec::new(),
+        true,
+    )
 }
 
 pub fn approve(ctx: &Context, opts: &ApproveOptions) -> anyhow::Result<ManageReport> {
@@ -114,7 +122,11 @@ pub fn approve(ctx: &Context, opts: &ApproveOptions) -> anyhow::Result<ManageRep
     let mut lock = sess.lock_or_empty();
     known(&sess, &lock, &opts.names)?;
     let names: Vec<String> = if opts.names.is_empty() {
-        lock.skills().iter().filter(|s| !s.is_approved()).map(|s| s.name.clone()).collect()
+        lock.skills()
+            .iter()
+            .filter(|s| !s.is_approved())
+            .map(|s| s.name.clone())
+            .collect()
     } else {
         opts.names.clone()
     };
@@ -150,7 +162,10 @@ fn set_enabled(ctx: &Context, names: &[String], enabled: bool) -> anyhow::Result
     let mut unchanged = Vec::new();
     for n in names {
         let Some(decl) = sess.manifest.skills().get(n).cloned() else {
-            return Err(not_in_project(n, sess.manifest.skills().keys().map(String::as_str).collect()));
+            return Err(not_in_project(
+                n,
+                sess.manifest.skills().keys().map(String::as_str).collect(),
+            ));
         };
         if decl.enabled == enabled {
             unchanged.push(n.clone());

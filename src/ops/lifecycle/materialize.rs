@@ -6,10 +6,9 @@
 use std::collections::BTreeMap;
 
 use anyhow::Context as _;
-use url::Url;
 
 use super::Session;
-use super::candidate::{git_options, import_fetched, open_source, Opened};
+use super::candidate::{Opened, git_options, import_fetched, open_source};
 use crate::digest::Digest;
 use crate::error::{Exit, OpError};
 use crate::fetch::DownloadSpec;
@@ -21,7 +20,20 @@ use crate::unpack::ArtifactKind;
 
 /// Makes sure every skill of `skills` has its store entry. Returns how many
 /// had to be fetched or re-imported.
-pub(crate) fn materialize(sess: &mut Session<'_>, skills: &[&LockedSkill]) -> anyhow::Result<usize> {
+pub(crate) fn materialize(
+    sess: &mut Session<'_>,
+    skills: &[&LockedSkill],
+) -> anyhow::Result<usize> {
+    // Entries modified in place (a link is a way in) are quarantined and fetched again.
+    for s in skills {
+        if let Some(moved) = sess.store.verify_entry(&s.tree)? {
+            sess.ctx.ui.warn(format!(
+                "the stored content of `{}` was modified; moved it to {} and fetching it again",
+                s.name,
+                moved.display()
+            ));
+        }
+    }
     let missing: Vec<&LockedSkill> = skills
         .iter()
         .copied()
@@ -95,7 +107,8 @@ fn fetch_artifacts(sess: &mut Session<'_>, skills: &[&LockedSkill]) -> anyhow::R
             )
             .into());
         };
-        let url = Url::parse(url)
+        let url = sess
+            .resolve_lock_url(url)
             .with_context(|| format!("skills.lock entry `{}` has an invalid url", s.name))?;
         specs.push(DownloadSpec::new(url, Some(artifact)).with_auth(auth_for(sess, &s.source)?));
     }
@@ -177,9 +190,10 @@ fn fetch_git(sess: &mut Session<'_>, s: &LockedSkill) -> anyhow::Result<()> {
         Some(decl) => git_options(sess, decl)?,
         None => git::GitOptions::new(sess.ctx.offline, None)?,
     };
-    sess.ctx
-        .ui
-        .status("Fetching", format!("{} at {}", spec, &commit[..commit.len().min(12)]));
+    sess.ctx.ui.status(
+        "Fetching",
+        format!("{} at {}", spec, &commit[..commit.len().min(12)]),
+    );
     let checkout = git::checkout(&spec, commit, &sess.store.tmp_dir(), &opts)?;
     let dir = checkout.skill_dir("")?;
     let label = format!("{spec}@{commit}");

@@ -19,9 +19,7 @@ mod update;
 
 pub use add::{AddOptions, AddReport, add};
 pub use install::{InstallMode, InstallOptions, InstallReport, install};
-pub use manage::{
-    ApproveOptions, ManageReport, approve, disable, enable, remove,
-};
+pub use manage::{ApproveOptions, ManageReport, approve, disable, enable, remove};
 pub use status::{ListReport, VerifyReport, list, verify};
 pub use update::{OutdatedReport, UpdateOptions, UpdateReport, outdated, update};
 
@@ -135,9 +133,66 @@ impl<'c> Session<'c> {
         }
     }
 
+    /// How a URL is written into the lock: a `file://` URL near the project
+    /// (sharing a folder below `/` with it) becomes a relative path, so the
+    /// lock reads the same on every clone.
+    pub fn lock_url(&self, url: &url::Url) -> String {
+        if url.scheme() == "file"
+            && let Ok(path) = url.to_file_path()
+            && let Some(rel) = relative_path(&self.project.root, &path)
+        {
+            return rel;
+        }
+        url.to_string()
+    }
+
+    /// The inverse of [`Session::lock_url`].
+    pub fn resolve_lock_url(&self, text: &str) -> anyhow::Result<url::Url> {
+        if let Ok(url) = url::Url::parse(text) {
+            return Ok(url);
+        }
+        url::Url::from_file_path(self.project.root.join(text)).map_err(|()| {
+            OpError::new(
+                Exit::Usage,
+                format!(
+                    "skills.lock has `{text}`, which is neither a URL nor a path in the project"
+                ),
+            )
+            .into()
+        })
+    }
+
     pub fn is_enabled(&self, name: &str) -> bool {
         self.manifest.skills().get(name).is_none_or(|d| d.enabled)
     }
+}
+
+/// `to` relative to `from` with `/` separators (`..` allowed), when both are
+/// absolute and share at least one folder below the root.
+fn relative_path(from: &std::path::Path, to: &std::path::Path) -> Option<String> {
+    use std::path::Component;
+    let from: Vec<Component> = from.components().collect();
+    let to: Vec<Component> = to.components().collect();
+    let common = from.iter().zip(&to).take_while(|(a, b)| a == b).count();
+    let shares_a_folder = from
+        .first()
+        .is_some_and(|c| matches!(c, Component::RootDir))
+        && common >= 2;
+    if !shares_a_folder
+        || to[common..]
+            .iter()
+            .chain(&from[common..])
+            .any(|c| !matches!(c, Component::Normal(_)))
+    {
+        return None;
+    }
+    let mut parts: Vec<String> = from[common..].iter().map(|_| "..".to_owned()).collect();
+    parts.extend(
+        to[common..]
+            .iter()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned()),
+    );
+    Some(parts.join("/"))
 }
 
 /// The error for names the lock or manifest does not have (exit 8).
@@ -152,4 +207,24 @@ pub(crate) fn not_in_project(name: &str, known: Vec<&str>) -> anyhow::Error {
         format!("no skill named `{name}` in this project; {known}"),
     )
     .into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::relative_path;
+    use std::path::Path;
+
+    #[test]
+    fn lock_paths_are_relative_near_the_project_and_absolute_elsewhere() {
+        let p = Path::new("/repo/registry-fixtures/demo");
+        assert_eq!(
+            relative_path(p, Path::new("/repo/registry-fixtures/site/a.tar.gz")).as_deref(),
+            Some("../site/a.tar.gz")
+        );
+        assert_eq!(
+            relative_path(p, Path::new("/repo/registry-fixtures/demo/x")).as_deref(),
+            Some("x")
+        );
+        assert_eq!(relative_path(p, Path::new("/tmp/site/a.tar.gz")), None);
+    }
 }

@@ -56,10 +56,24 @@ pub struct ListReport {
 impl Report for ListReport {
     fn human(&self, out: &mut dyn Write) -> std::io::Result<()> {
         if self.skills.is_empty() {
-            return writeln!(out, "No skills in {} yet (`skillpm add <name>`).", self.project.display());
+            return writeln!(
+                out,
+                "No skills in {} yet (`skillpm add <name>`).",
+                self.project.display()
+            );
         }
-        let w = self.skills.iter().map(|s| s.name.len()).max().unwrap_or(4).max(4);
-        writeln!(out, "{:w$}  {:10}  {:12}  {:14}  {:10}  STATE", "NAME", "VERSION", "SOURCE", "TREE", "SIGNER")?;
+        let w = self
+            .skills
+            .iter()
+            .map(|s| s.name.len())
+            .max()
+            .unwrap_or(4)
+            .max(4);
+        writeln!(
+            out,
+            "{:w$}  {:10}  {:12}  {:14}  {:10}  STATE",
+            "NAME", "VERSION", "SOURCE", "TREE", "SIGNER"
+        )?;
         for s in &self.skills {
             let state = serde_json::to_value(s.state)
                 .ok()
@@ -71,10 +85,19 @@ impl Report for ListReport {
                 s.name,
                 s.version.as_deref().unwrap_or("-"),
                 s.source,
-                s.tree.map(|t| t.hex()[..12].to_owned()).unwrap_or_else(|| "-".into()),
-                s.signer.as_deref().map(|k| &k[..k.len().min(10)]).unwrap_or("-"),
+                s.tree
+                    .map(|t| t.hex()[..12].to_owned())
+                    .unwrap_or_else(|| "-".into()),
+                s.signer
+                    .as_deref()
+                    .map(|k| &k[..k.len().min(10)])
+                    .unwrap_or("-"),
                 s.scope,
-                s.agents.iter().map(|a| a.as_str()).collect::<Vec<_>>().join(",")
+                s.agents
+                    .iter()
+                    .map(|a| a.as_str())
+                    .collect::<Vec<_>>()
+                    .join(",")
             )?;
         }
         Ok(())
@@ -110,7 +133,12 @@ fn check_placed(sess: &Session<'_>, t: &Target, s: &LockedSkill) -> Option<Drift
         Err(e) => return Some(drift("missing-link", e.to_string())),
     };
     match &state {
-        LinkState::Missing => return Some(drift("missing-link", "no link; `skillpm install` restores it".into())),
+        LinkState::Missing => {
+            return Some(drift(
+                "missing-link",
+                "no link; `skillpm install` restores it".into(),
+            ));
+        }
         LinkState::Foreign { what } => {
             return Some(drift(
                 "foreign",
@@ -120,7 +148,11 @@ fn check_placed(sess: &Session<'_>, t: &Target, s: &LockedSkill) -> Option<Drift
         LinkState::Symlink { target } if *target != sess.store.entry_path(&s.tree) => {
             return Some(drift(
                 "wrong-target",
-                format!("points at {} instead of the locked tree {}", target.display(), s.tree),
+                format!(
+                    "points at {} instead of the locked tree {}",
+                    target.display(),
+                    s.tree
+                ),
             ));
         }
         _ => {}
@@ -128,7 +160,10 @@ fn check_placed(sess: &Session<'_>, t: &Target, s: &LockedSkill) -> Option<Drift
     if let LinkState::Symlink { target } = &state
         && !target.is_dir()
     {
-        return Some(drift("missing-entry", format!("{} is gone from the store", target.display())));
+        return Some(drift(
+            "missing-entry",
+            format!("{} is gone from the store", target.display()),
+        ));
     }
     match link::hash_placed(&path) {
         Ok(tree) if tree.digest == s.tree => None,
@@ -136,7 +171,8 @@ fn check_placed(sess: &Session<'_>, t: &Target, s: &LockedSkill) -> Option<Drift
             let files = match sess.state.load_tree(&s.tree) {
                 Some(locked) => {
                     let d = diff_trees(&locked, &tree);
-                    let mut files: Vec<String> = d.changed.iter().map(|f| format!("changed {f}")).collect();
+                    let mut files: Vec<String> =
+                        d.changed.iter().map(|f| format!("changed {f}")).collect();
                     files.extend(d.added.iter().map(|f| format!("added {f}")));
                     files.extend(d.removed.iter().map(|f| format!("removed {f}")));
                     files
@@ -145,7 +181,10 @@ fn check_placed(sess: &Session<'_>, t: &Target, s: &LockedSkill) -> Option<Drift
             };
             let mut d = drift(
                 "modified",
-                format!("content hashes to {} but skills.lock pins {}", tree.digest, s.tree),
+                format!(
+                    "content hashes to {} but skills.lock pins {}",
+                    tree.digest, s.tree
+                ),
             );
             d.files = files;
             Some(d)
@@ -167,7 +206,10 @@ pub fn list(ctx: &Context) -> anyhow::Result<ListReport> {
         } else if !s.is_approved() {
             SkillState::Pending
         } else {
-            let drifts: Vec<Drift> = targets.iter().filter_map(|t| check_placed(&sess, t, s)).collect();
+            let drifts: Vec<Drift> = targets
+                .iter()
+                .filter_map(|t| check_placed(&sess, t, s))
+                .collect();
             if drifts.iter().any(|d| d.kind == "modified") {
                 SkillState::Modified
             } else if drifts.is_empty() {
@@ -219,17 +261,32 @@ pub struct VerifyReport {
 
 impl VerifyReport {
     pub fn exit(&self) -> crate::error::Exit {
-        if self.ok { crate::error::Exit::Success } else { crate::error::Exit::Integrity }
+        if self.ok {
+            crate::error::Exit::Success
+        } else {
+            crate::error::Exit::Integrity
+        }
     }
 }
 
 impl Report for VerifyReport {
     fn human(&self, out: &mut dyn Write) -> std::io::Result<()> {
         if self.ok {
-            return writeln!(out, "{} skills verified: every link points at its locked tree and every file matches.", self.checked);
+            return writeln!(
+                out,
+                "{} skills verified: every link points at its locked tree and every file matches.",
+                self.checked
+            );
         }
         for d in &self.drift {
-            writeln!(out, "{}: {} at {}: {}", d.skill, d.kind, d.path.display(), d.detail)?;
+            writeln!(
+                out,
+                "{}: {} at {}: {}",
+                d.skill,
+                d.kind,
+                d.path.display(),
+                d.detail
+            )?;
             for f in &d.files {
                 writeln!(out, "    {f}")?;
             }

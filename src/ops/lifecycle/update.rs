@@ -70,7 +70,12 @@ impl Report for UpdateReport {
                     &s.from_tree.hex()[..12],
                     &s.to_tree.hex()[..12]
                 )?,
-                UpdateStatus::Declined => writeln!(out, "{} update declined; kept {}", s.name, &s.from_tree.hex()[..12])?,
+                UpdateStatus::Declined => writeln!(
+                    out,
+                    "{} update declined; kept {}",
+                    s.name,
+                    &s.from_tree.hex()[..12]
+                )?,
             }
         }
         Ok(())
@@ -81,7 +86,10 @@ fn require_lock(sess: &Session<'_>) -> anyhow::Result<Lockfile> {
     sess.lock.clone().ok_or_else(|| {
         OpError::new(
             Exit::Other,
-            format!("{} does not exist yet; run `skillpm install` first", sess.lock_path().display()),
+            format!(
+                "{} does not exist yet; run `skillpm install` first",
+                sess.lock_path().display()
+            ),
         )
         .into()
     })
@@ -104,10 +112,16 @@ fn selected<'l>(lock: &'l Lockfile, names: &[String]) -> anyhow::Result<Vec<&'l 
 pub fn update(ctx: &Context, opts: &UpdateOptions) -> anyhow::Result<UpdateReport> {
     let mut sess = Session::open(ctx)?;
     let original = require_lock(&sess)?;
-    let chosen: Vec<LockedSkill> = selected(&original, &opts.names)?.into_iter().cloned().collect();
+    let chosen: Vec<LockedSkill> = selected(&original, &opts.names)?
+        .into_iter()
+        .cloned()
+        .collect();
     let mut by_source: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for s in &chosen {
-        by_source.entry(s.source.clone()).or_default().push(s.name.clone());
+        by_source
+            .entry(s.source.clone())
+            .or_default()
+            .push(s.name.clone());
     }
     let mut candidates: Vec<Candidate> = Vec::new();
     for (source, names) in by_source {
@@ -118,7 +132,11 @@ pub fn update(ctx: &Context, opts: &UpdateOptions) -> anyhow::Result<UpdateRepor
     let mut lock = original.clone();
     let changed: Vec<&Candidate> = candidates
         .iter()
-        .filter(|c| original.get(&c.locked.name).is_some_and(|l| l.tree != c.locked.tree))
+        .filter(|c| {
+            original
+                .get(&c.locked.name)
+                .is_some_and(|l| l.tree != c.locked.tree)
+        })
         .collect();
     let summaries: Vec<Summary> = changed
         .iter()
@@ -127,7 +145,9 @@ pub fn update(ctx: &Context, opts: &UpdateOptions) -> anyhow::Result<UpdateRepor
     let answers = decide(&sess, &summaries, opts.yes)?;
     let mut report = Vec::new();
     for c in &candidates {
-        let Some(old) = original.get(&c.locked.name) else { continue };
+        let Some(old) = original.get(&c.locked.name) else {
+            continue;
+        };
         let status = match changed.iter().position(|x| x.locked.name == c.locked.name) {
             None => {
                 // Same content; keep the approval and refresh where it came from.
@@ -193,7 +213,11 @@ pub struct OutdatedReport {
 
 impl Report for OutdatedReport {
     fn human(&self, out: &mut dyn Write) -> std::io::Result<()> {
-        let rows: Vec<&OutdatedRow> = self.skills.iter().filter(|r| r.outdated || r.error.is_some()).collect();
+        let rows: Vec<&OutdatedRow> = self
+            .skills
+            .iter()
+            .filter(|r| r.outdated || r.error.is_some())
+            .collect();
         if rows.is_empty() {
             return writeln!(out, "All {} skills are up to date.", self.skills.len());
         }
@@ -205,9 +229,11 @@ impl Report for OutdatedReport {
                     "{}  {} -> {}  ({})  run `skillpm update {}`",
                     r.name,
                     r.locked_version.as_deref().unwrap_or(short(&r.locked)),
-                    r.latest_version
+                    r.latest_version.as_deref().unwrap_or_else(|| r
+                        .latest
                         .as_deref()
-                        .unwrap_or_else(|| r.latest.as_deref().map(short).unwrap_or("?")),
+                        .map(short)
+                        .unwrap_or("?")),
                     r.source,
                     r.name
                 )?,
@@ -241,7 +267,9 @@ pub fn outdated(ctx: &Context) -> anyhow::Result<OutdatedReport> {
                         outdated: id.as_deref().is_some_and(|l| l != locked),
                         locked_version: s.version.clone(),
                         latest_version: version,
-                        error: id.is_none().then(|| "no longer offered by the source".to_owned()),
+                        error: id
+                            .is_none()
+                            .then(|| "no longer offered by the source".to_owned()),
                         latest: id,
                         locked,
                     });
@@ -287,7 +315,10 @@ fn latest_of(
             .ok_or_else(|| OpError::new(Exit::Usage, format!("`{text}` is not a git source")))?;
         let opts = super::candidate::git_options(sess, &decl)?;
         let resolved = git::resolve(&spec, &opts)?;
-        return Ok(skills.iter().map(|_| (Some(resolved.commit.clone()), None)).collect());
+        return Ok(skills
+            .iter()
+            .map(|_| (Some(resolved.commit.clone()), None))
+            .collect());
     }
     let opened = open_source(sess, &decl)?;
     let super::candidate::Opened::Index { resolved, .. } = &opened else {
@@ -304,7 +335,8 @@ fn latest_of(
             EntryContent::Files { .. } => {
                 // No published digest: fetch the files and compute the tree.
                 let bar = indicatif::ProgressBar::hidden();
-                let fetched = source::download_entries(sess.fetcher()?, &[resolved.request(entry)], &bar);
+                let fetched =
+                    source::download_entries(sess.fetcher()?, &[resolved.request(entry)], &bar);
                 match fetched.into_iter().next() {
                     Some(Ok(f)) => match f.content {
                         FetchedContent::Files { tree, .. } => Some(tree.to_string()),
