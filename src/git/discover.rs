@@ -67,7 +67,9 @@ pub fn discover_skills(root: &Path) -> Discovery {
     };
     found.marketplace();
     found.plugin_manifest();
-    found.candidate(String::new(), None);
+    if is_regular_file(&root.join("SKILL.md")) {
+        found.candidate(String::new(), None);
+    }
     for base in ["skills", ".agents/skills", ".claude/skills"] {
         found.children(base, None);
     }

@@ -235,7 +235,8 @@ fn choose_source(
     }
     let mut url = super::super::source::manifest_url(text, &sess.ctx.cwd, &sess.project.root)?;
     if let Some(r) = git_ref {
-        let is_git = crate::source::is_git_form(text);
+        let is_git = crate::source::is_git_form(text)
+            || super::candidate::git_spec_for(&url, &sess.project.root)?.is_some();
         if !is_git {
             return Err(OpError::new(
                 Exit::Usage,
@@ -265,11 +266,10 @@ fn choose_source(
 }
 
 /// `https://skills.acme.dev/x` → `skills-acme-dev`; `github:o/r` → `o-r`;
-/// a folder → its name. Made unique among the declared sources.
+/// `…/team/skills.git#v2` → `skills`; a folder → its name. Made unique among
+/// the declared sources.
 fn unique_source_name(sess: &Session<'_>, url: &str) -> String {
-    let stem = url
-        .strip_prefix("github:")
-        .map(|rest| rest.split(['@', '#']).next().unwrap_or(rest).to_owned())
+    let stem = git_stem(url)
         .or_else(|| {
             url::Url::parse(url)
                 .ok()
@@ -305,6 +305,29 @@ fn unique_source_name(sess: &Session<'_>, url: &str) -> String {
         n += 1;
     }
     candidate
+}
+
+/// The name part of a git source: `owner/repo[/sub]` for GitHub, else the
+/// repository's last path segment without `.git` (a host says little about
+/// a git repository) and never the `#ref` (`add --ref` appends it).
+fn git_stem(url: &str) -> Option<String> {
+    let without_ref = url.split_once('#').map_or(url, |(u, _)| u);
+    if let Some(rest) = without_ref.strip_prefix("github:") {
+        return Some(rest.split('@').next().unwrap_or(rest).to_owned());
+    }
+    if let Some(rest) = without_ref.strip_prefix(crate::git::GITHUB_WEB) {
+        let parts: Vec<&str> = rest.split('/').filter(|p| !p.is_empty()).take(2).collect();
+        return Some(parts.join("/").trim_end_matches(".git").to_owned());
+    }
+    if !crate::source::is_git_form(without_ref) {
+        return None;
+    }
+    let last = without_ref
+        .trim_end_matches('/')
+        .rsplit(['/', ':'])
+        .next()
+        .unwrap_or(without_ref);
+    Some(last.strip_suffix(".git").unwrap_or(last).to_owned())
 }
 
 fn select(
