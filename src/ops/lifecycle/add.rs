@@ -235,20 +235,24 @@ fn choose_source(
     }
     let mut url = super::super::source::manifest_url(text, &sess.ctx.cwd, &sess.project.root)?;
     if let Some(r) = git_ref {
-        let is_git = crate::source::is_git_form(text)
-            || super::candidate::git_spec_for(&url, &sess.project.root)?.is_some();
-        if !is_git {
+        let root = &sess.project.root;
+        let Some(written) = super::candidate::git_spec_for(&url, root)? else {
             return Err(OpError::new(
                 Exit::Usage,
                 format!("--ref applies to git sources; `{text}` is a registry"),
             )
             .into());
-        }
-        url = if url.starts_with("github:") {
-            format!("{url}@{r}")
-        } else {
-            format!("{url}#{r}")
         };
+        // A ref in the text too (`…#v1`, `…@v1`, `tree/v1`) must be the same
+        // one (else exit 2), and is then not written twice.
+        crate::git::parse_git_spec(&url, Some(r), root)?;
+        if written.reference.is_none() {
+            url = if url.starts_with("github:") {
+                format!("{url}@{r}")
+            } else {
+                format!("{url}#{r}")
+            };
+        }
     }
     if let Some(existing) = manifest.sources().iter().find(|s| s.url == url) {
         return Ok((existing.clone(), false));
