@@ -630,10 +630,13 @@ fn github_fast_path_adds_and_installs_with_the_token_kept_home() {
     sb.init();
     let github = "https://github.com/acme/skills";
 
-    let (code, stdout, stderr) =
-        run(sb
-            .cmd()
-            .args(["add", "github:acme/skills/skills@main", "pdf", "--yes"]));
+    let (code, stdout, stderr) = run(sb.cmd().args([
+        "add",
+        "github:acme/skills/skills@main",
+        "pdf",
+        "other",
+        "--yes",
+    ]));
     assert_eq!(code, 0, "{stderr}");
     assert!(
         stdout.contains("Added source `acme-skills-skills`"),
@@ -641,6 +644,7 @@ fn github_fast_path_adds_and_installs_with_the_token_kept_home() {
     );
     assert_eq!(source_url(&sb.project), "github:acme/skills/skills@main");
     assert_pinned(&sb.project, "pdf", github, &h.b, "skills/pdf");
+    assert_pinned(&sb.project, "other", github, &h.b, "skills/other");
     assert_eq!(
         std::fs::read(installed(&sb.project, "pdf").join("tables.md")).unwrap(),
         blob(&h.repo, &h.b, "skills/pdf/tables.md")
@@ -664,8 +668,9 @@ fn github_fast_path_adds_and_installs_with_the_token_kept_home() {
         ]
     );
 
-    // A teammate's fresh clone: the pinned commit's archive, no API call; the
-    // archive host redirects elsewhere, and the token stays behind.
+    // A teammate's fresh clone: the pinned commit's archive, once for both
+    // skills, no API call; the archive host redirects elsewhere, and the
+    // token stays behind.
     let clone = sb.path("clone");
     std::fs::create_dir_all(&clone).unwrap();
     for file in ["skills.toml", "skills.lock"] {
@@ -678,6 +683,7 @@ fn github_fast_path_adds_and_installs_with_the_token_kept_home() {
         .args(["install", "--locked"]));
     assert_eq!(code, 0, "{stderr}");
     assert_pinned(&clone, "pdf", github, &h.b, "skills/pdf");
+    assert_pinned(&clone, "other", github, &h.b, "skills/other");
     let log = gh.take_log();
     let seen: Vec<(&str, &str, Option<&str>)> = log
         .iter()
