@@ -200,6 +200,8 @@ fn a_moved_ref_keeps_locked_installs_pinned_until_update() {
         .args(["add", &url, "pdf", "--ref", "main", "--yes"]));
     assert_eq!(code, 0, "{stderr}");
     assert_pinned(&sb.project, "pdf", &url, &a, "skills/pdf");
+    let (_, stdout, _) = run(sb.cmd().arg("list"));
+    assert!(stdout.contains(&format!("pdf   @{}", &a[..9])), "{stdout}");
 
     // The team commits the project; a teammate clones it.
     git(&sb.project, &["init", "-q"]);
