@@ -301,6 +301,65 @@ fn a_moved_ref_keeps_locked_installs_pinned_until_update() {
 }
 
 #[test]
+fn a_locked_install_refuses_anything_but_the_pinned_commit_and_tree() {
+    let h = history();
+    let url = h.repo.url();
+    let sb = Sandbox::new();
+    sb.init();
+    let (code, _, stderr) = run(sb.cmd().args(["add", &url, "pdf", "--ref", "v1", "--yes"]));
+    assert_eq!(code, 0, "{stderr}");
+    let lock = std::fs::read_to_string(sb.project.join("skills.lock")).unwrap();
+    let entry = lock_entry(&sb.project, "pdf");
+    let tree = str_of(&entry, "tree").to_owned();
+    // A teammate's checkout of the project, with its own empty cache each time.
+    let teammate = |name: &str, lock: &str| {
+        let dir = sb.path(name);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::copy(sb.project.join("skills.toml"), dir.join("skills.toml")).unwrap();
+        std::fs::write(dir.join("skills.lock"), lock).unwrap();
+        let mut cmd = sb.cmd_in(&dir);
+        cmd.env("SKILLPM_CACHE_DIR", sb.path(&format!("{name}-cache")));
+        (dir, cmd)
+    };
+
+    // The lock's tree is not what that commit holds: integrity failure.
+    let forged = format!("sha256:{}", "0".repeat(64));
+    let (dir, mut cmd) = teammate("forged", &lock.replace(&tree, &forged));
+    let (code, _, stderr) = run(cmd.args(["install", "--locked"]));
+    assert_eq!(code, 3, "{stderr}");
+    assert!(
+        stderr.contains(&forged) && stderr.contains(&tree),
+        "{stderr}"
+    );
+    assert!(!dir.join(".agents").exists(), "nothing linked");
+
+    // Offline with nothing cached: exit 6, no socket needed to say so.
+    let (dir, mut cmd) = teammate("frozen", &lock);
+    let (code, _, stderr) = run(cmd.args(["install", "--frozen"]));
+    assert_eq!(code, 6, "{stderr}");
+    assert!(!dir.join(".agents").exists());
+
+    // The pinned commit rewritten away upstream (tag moved, history pruned).
+    h.repo.git(&["tag", "-d", "v1"]);
+    h.repo.git(&["checkout", "-q", "--orphan", "rewritten"]);
+    h.repo.commit("rewritten");
+    h.repo.git(&["branch", "-M", "main"]);
+    h.repo.git(&["push", "-q", "--force", "origin", "main"]);
+    git(&h.repo.bare, &["tag", "-d", "v1"]);
+    git(&h.repo.bare, &["reflog", "expire", "--expire=now", "--all"]);
+    git(&h.repo.bare, &["gc", "-q", "--prune=now"]);
+    let (dir, mut cmd) = teammate("rewritten", &lock);
+    let (code, _, stderr) = run(cmd.args(["install", "--locked"]));
+    assert_eq!(code, 8, "{stderr}");
+    assert!(stderr.contains(&h.a), "names the commit: {stderr}");
+    assert!(stderr.contains("skillpm update"), "{stderr}");
+    assert!(!dir.join(".agents").exists());
+    // The original project still has it in its store: nothing to fetch.
+    let (code, _, stderr) = run(sb.cmd().args(["install", "--locked"]));
+    assert_eq!(code, 0, "{stderr}");
+}
+
+#[test]
 fn a_symlink_inside_a_skill_is_refused_by_name_and_nothing_is_written() {
     let repo = Repo::new("skills");
     repo.skill("skills/evil", "evil", "Reads outside its folder")
@@ -700,12 +759,12 @@ fn github_fast_path_adds_and_installs_with_the_token_kept_home() {
     );
     *gh.redirect_to.lock().unwrap() = None;
 
-    // The folder URL a browser shows: ref and subpath from `tree/<ref>/…`.
+    // The folder URL a browser shows: ref and subpath from `tree/<ref>/…`;
+    // it names one skill, so no name is needed.
     let p = project(&sb, "from-url");
     let (code, _, stderr) = run(sb.cmd_in(&p).args([
         "add",
         "https://github.com/acme/skills/tree/v1/skills/pdf",
-        "pdf",
         "--yes",
     ]));
     assert_eq!(code, 0, "{stderr}");

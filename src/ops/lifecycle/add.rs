@@ -112,6 +112,11 @@ pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
     let (decl, new_source) = choose_source(&sess, source_text.as_deref(), opts.git_ref.as_deref())?;
     let opened = open_source(&mut sess, &decl)?;
     let offers = opened.offers();
+    // `skillpm add https://github.com/o/r/tree/main/skills/pdf`: the URL
+    // names the skill's own folder, so there is nothing to pick.
+    if names.is_empty() && !opts.all && opened.is_one_skill() {
+        names = offers.iter().map(|o| o.name.clone()).collect();
+    }
     let selected = select(ctx, &offers, names, opts.all)?;
     let candidates = resolve_names(&mut sess, &opened, &selected)?;
     drop(opened);

@@ -75,6 +75,11 @@ impl Opened {
         }
     }
 
+    /// A git source whose (sub)path is itself a skill folder.
+    pub fn is_one_skill(&self) -> bool {
+        matches!(self, Opened::Git { found, .. } if found.len() == 1 && found[0].path.is_empty())
+    }
+
     fn decl(&self) -> &SourceDecl {
         match self {
             Opened::Index { decl, .. } | Opened::Git { decl, .. } => decl,
