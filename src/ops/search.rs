@@ -196,7 +196,7 @@ struct Target {
 }
 
 enum Listing {
-    Index(ResolvedIndex),
+    Index(Box<ResolvedIndex>),
     Git(GitListing),
 }
 
@@ -215,11 +215,11 @@ fn list(ctx: &Context, fetcher: &Fetcher, target: &Target) -> anyhow::Result<Lis
             target.token_env.as_deref(),
         )?));
     }
-    Ok(Listing::Index(source::resolve(
+    Ok(Listing::Index(Box::new(source::resolve(
         fetcher,
         &target.source,
         SystemTime::now(),
-    )?))
+    )?)))
 }
 
 /// Resolves the ref, checks that commit out in the store's temp folder and
