@@ -23,10 +23,11 @@ pub struct AddArgs {
 }
 
 #[derive(Debug, clap::Args)]
-#[group(multiple = false)]
 pub struct InstallArgs {
     /// Never write skills.lock; fail (exit 6) if it would change.
-    #[arg(long)]
+    // `--yes` stays combinable: `--locked --yes` must reach `install` to get
+    // its specific exit 7 (an approval cannot be recorded without writing).
+    #[arg(long, conflicts_with = "frozen")]
     pub locked: bool,
     /// --locked, and no network: everything must already be cached.
     #[arg(long)]

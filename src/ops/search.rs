@@ -288,12 +288,8 @@ fn exit_of(e: &anyhow::Error) -> Exit {
         .unwrap_or(Exit::Other)
 }
 
-fn collect(
-    ctx: &Context,
-    resolved: &ResolvedIndex,
-    needle: Option<&str>,
-    report: &mut SearchReport,
-) {
+/// One warning per entry an index skipped or refused.
+pub(crate) fn warn_problems(ctx: &Context, resolved: &ResolvedIndex) {
     for problem in &resolved.index.problems {
         let label = match problem.kind {
             ProblemKind::UnknownType => "skipped",
@@ -301,6 +297,17 @@ fn collect(
         };
         ctx.ui
             .warn(format!("{} ({label}): {problem}", resolved.index_url));
+    }
+}
+
+fn collect(
+    ctx: &Context,
+    resolved: &ResolvedIndex,
+    needle: Option<&str>,
+    report: &mut SearchReport,
+) {
+    warn_problems(ctx, resolved);
+    for problem in &resolved.index.problems {
         report.problems.push(Problem {
             source: resolved.source.clone(),
             problem: problem.clone(),
