@@ -538,6 +538,7 @@ fn a_local_work_tree_is_a_git_source() {
             .cmd()
             .args(["add", path.to_str().unwrap(), "pdf", "--ref", "v1", "--yes"]));
     assert_eq!(code, 0, "{stderr}");
+    assert_eq!(source_url(&sb.project), format!("{}#v1", path.display()));
     let url = url::Url::from_file_path(&path).unwrap().to_string();
     assert_pinned(&sb.project, "pdf", &url, &h.a, "skills/pdf");
     let (code, stdout, _) = run(sb.cmd().args(["--json", "outdated"]));

@@ -106,8 +106,9 @@ impl Finder<'_> {
             .take(MAX_LISTED_DIRS + 1)
             .collect();
         if names.len() > MAX_LISTED_DIRS {
+            let shown = if base.is_empty() { "." } else { base };
             self.warnings.push(format!(
-                "`{base}` holds more than {MAX_LISTED_DIRS} folders; only the first {MAX_LISTED_DIRS} were searched"
+                "`{shown}` holds more than {MAX_LISTED_DIRS} folders; only the first {MAX_LISTED_DIRS} were searched"
             ));
             names.truncate(MAX_LISTED_DIRS);
         }
