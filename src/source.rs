@@ -177,14 +177,21 @@ fn classify_url(url: Url) -> SourceSpec {
 }
 
 /// The git forms of DESIGN §2 rule 4 (except a local path naming a
-/// repository, which only the git support can recognise).
+/// repository, which only the git support can recognise). A `#ref` fragment
+/// (`…/skills.git#v2`, as `skillpm add --ref` writes it) does not hide the
+/// `.git`, and github.com web URLs (`…/tree/<ref>/<path>`) are repositories:
+/// GitHub serves no skill index there.
 pub fn is_git_form(text: &str) -> bool {
+    let without_ref = text.split_once('#').map_or(text, |(url, _)| url);
     text.starts_with("github:")
         || text.starts_with("ssh://")
         || text.starts_with("git://")
         || text.starts_with("git+")
         || (text.starts_with("git@") && text.contains(':'))
-        || text.trim_end_matches('/').ends_with(".git")
+        || without_ref.trim_end_matches('/').ends_with(".git")
+        || ["https://github.com/", "https://www.github.com/"]
+            .iter()
+            .any(|web| text.starts_with(web))
 }
 
 /// A source ready to resolve: where, which keys, which token.
@@ -606,6 +613,8 @@ mod tests {
             "https://g.example/x.git",
             "git@github.com:o/r.git",
             "ssh://h/r",
+            "file:///srv/git/skills.git#v2",
+            "https://github.com/o/r/tree/main/skills/pdf",
         ] {
             assert!(
                 matches!(SourceSpec::parse(git, cwd).unwrap(), SourceSpec::Git(_)),

@@ -2,6 +2,7 @@
 //!
 //! Where skills are looked for, in the conventions repositories use today:
 //! - `SKILL.md` at the root (a repository or subpath that *is* one skill);
+//! - `*/SKILL.md` (a repository or subpath that is a folder of skills);
 //! - `skills/*/SKILL.md`, `.agents/skills/*/SKILL.md`, `.claude/skills/*/SKILL.md`;
 //! - Claude Code plugin marketplaces: `.claude-plugin/marketplace.json` lists
 //!   `plugins[]` whose `source` is a folder of this repository (relative to
@@ -67,7 +68,11 @@ pub fn discover_skills(root: &Path) -> Discovery {
     };
     found.marketplace();
     found.plugin_manifest();
-    found.candidate(String::new(), None);
+    if is_regular_file(&root.join("SKILL.md")) {
+        found.candidate(String::new(), None);
+    }
+    // `github:owner/repo/skills` names a folder of skills: its children count.
+    found.children("", None);
     for base in ["skills", ".agents/skills", ".claude/skills"] {
         found.children(base, None);
     }
@@ -101,8 +106,9 @@ impl Finder<'_> {
             .take(MAX_LISTED_DIRS + 1)
             .collect();
         if names.len() > MAX_LISTED_DIRS {
+            let shown = if base.is_empty() { "." } else { base };
             self.warnings.push(format!(
-                "`{base}` holds more than {MAX_LISTED_DIRS} folders; only the first {MAX_LISTED_DIRS} were searched"
+                "`{shown}` holds more than {MAX_LISTED_DIRS} folders; only the first {MAX_LISTED_DIRS} were searched"
             ));
             names.truncate(MAX_LISTED_DIRS);
         }

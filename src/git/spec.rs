@@ -174,7 +174,15 @@ pub fn parse_git_spec(
             let (url, fragment) = split_fragment(text);
             Some(Parsed::url(url.to_owned(), fragment))
         } else {
-            local_repository(&base_dir.join(text)).map(|path| Parsed::url(file_url(&path), None))
+            local_repository(&base_dir.join(text))
+                .map(|path| Parsed::url(file_url(&path), None))
+                .or_else(|| {
+                    // `../skills#v2`: how `skillpm add --ref` records a local repository.
+                    let (path, fragment) = split_fragment(text);
+                    fragment?;
+                    local_repository(&base_dir.join(path))
+                        .map(|path| Parsed::url(file_url(&path), fragment))
+                })
         }
     };
     let Some(parsed) = parsed else {

@@ -1,15 +1,22 @@
-//! `skillpm search [QUERY] [--source NAME]`: what the sources offer.
+//! `skillpm search [QUERY] [--source NAME]`: what the sources offer. Git
+//! sources are listed like index entries: the ref is resolved, that commit
+//! checked out and its skills discovered (DESIGN §2 rule 4).
 
 use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use serde::Serialize;
 
+use super::lifecycle::git_spec_for;
 use super::source::{fetcher, load_project};
 use super::{Context, Report};
 use crate::error::{Classify, Exit, OpError};
+use crate::fetch::Fetcher;
+use crate::git::{self, FoundSkill, GitError, GitOptions, GitSpec};
 use crate::index::{EntryProblem, ProblemKind};
-use crate::source::{self, ResolvedIndex, Source};
+use crate::source::{self, ResolvedIndex, Source, SourceError};
+use crate::store::Store;
 
 #[derive(Debug, Clone, Default)]
 pub struct SearchOptions {
@@ -24,15 +31,19 @@ pub struct Hit {
     pub name: String,
     pub description: String,
     pub version: Option<String>,
-    /// `skill-md`, `archive` or `files` (a v0.1.0 file list).
+    /// `skill-md`, `archive`, `files` (a v0.1.0 file list) or `git`.
     pub format: &'static str,
-    /// `0.2.0` or `0.1.0`.
+    /// `0.2.0`, `0.1.0`, or `git` for a git repository.
     pub index_format: &'static str,
     /// The artifact digest the index pins; `null` for v0.1.0 file lists.
     pub digest: Option<String>,
     pub url: Option<String>,
     /// Key id of the signer, when the source pins keys.
     pub signed_by: Option<String>,
+    /// Git sources: the commit the ref resolved to (what `add` would lock).
+    pub commit: Option<String>,
+    /// Git sources: the skill's folder in the repository (`null`: its root).
+    pub subpath: Option<String>,
 }
 
 #[derive(Debug, Serialize)]
@@ -52,7 +63,7 @@ pub struct Failure {
 /// `--json` shape:
 /// `{"query": null | "…",
 ///   "results": [{"source", "name", "description", "version", "format",
-///                "index_format", "digest", "url", "signed_by"}],
+///                "index_format", "digest", "url", "signed_by", "commit", "subpath"}],
 ///   "problems": [{"source", "position", "name", "kind": "unknown-type" | "invalid", "message"}],
 ///   "failures": [{"source", "error", "exit"}]}`
 #[derive(Debug, Serialize)]
@@ -106,11 +117,21 @@ impl Report for SearchReport {
                 Some(id) => format!("signed by {id}"),
                 None => "unsigned".into(),
             };
-            writeln!(
-                out,
-                "{}{version}  [{}, {}, index {}, {signed}]",
-                hit.name, hit.source, hit.format, hit.index_format
-            )?;
+            match &hit.commit {
+                Some(commit) => writeln!(
+                    out,
+                    "{}  [{}, git {} at {}]",
+                    hit.name,
+                    hit.source,
+                    hit.subpath.as_deref().unwrap_or("."),
+                    &commit[..commit.len().min(12)]
+                )?,
+                None => writeln!(
+                    out,
+                    "{}{version}  [{}, {}, index {}, {signed}]",
+                    hit.name, hit.source, hit.format, hit.index_format
+                )?,
+            }
             writeln!(out, "    {}", first_line(&hit.description))?;
             if let Some(d) = &hit.digest {
                 writeln!(out, "    {d}")?;
@@ -128,7 +149,7 @@ fn first_line(text: &str) -> &str {
 /// source failing does not hide the others: it is reported and the exit code
 /// says so. Bad entries are warned about and listed under `problems`.
 pub fn search(ctx: &Context, opts: &SearchOptions) -> anyhow::Result<SearchReport> {
-    let sources = select_sources(ctx, opts.source.as_deref())?;
+    let targets = select_sources(ctx, opts.source.as_deref())?;
     let single = opts.source.is_some();
     let fetcher = fetcher(ctx)?;
     let needle = opts.query.as_deref().map(str::to_lowercase);
@@ -138,26 +159,133 @@ pub fn search(ctx: &Context, opts: &SearchOptions) -> anyhow::Result<SearchRepor
         problems: Vec::new(),
         failures: Vec::new(),
     };
-    for source in &sources {
-        let resolved = match source::resolve(&fetcher, source, SystemTime::now()) {
-            Ok(r) => r,
-            Err(e) if single => return Err(e.into()),
+    for target in &targets {
+        match list(ctx, &fetcher, target) {
+            Ok(Listing::Index(resolved)) => collect(ctx, &resolved, needle.as_deref(), &mut report),
+            Ok(Listing::Git(listing)) => collect_git(
+                &target.source.name,
+                &listing,
+                needle.as_deref(),
+                &mut report,
+            ),
+            Err(e) if single => return Err(e),
             Err(e) => {
-                let exit = e.exit().code();
-                let error = format!("{:#}", anyhow::Error::from(e));
+                let exit = exit_of(&e).code();
+                let error = format!("{e:#}");
                 ctx.ui
-                    .warn(format!("source `{}` skipped: {error}", source.name));
+                    .warn(format!("source `{}` skipped: {error}", target.source.name));
                 report.failures.push(Failure {
-                    source: source.name.clone(),
+                    source: target.source.name.clone(),
                     error,
                     exit,
                 });
-                continue;
             }
-        };
-        collect(ctx, &resolved, needle.as_deref(), &mut report);
+        }
     }
     Ok(report)
+}
+
+/// A source to search, and how its text was written (git sources are read
+/// from the text, relative paths against `base_dir`).
+struct Target {
+    source: Source,
+    text: String,
+    base_dir: PathBuf,
+    /// skills.toml's `token-env` (the GitHub fast path sends that token).
+    token_env: Option<String>,
+}
+
+enum Listing {
+    Index(Box<ResolvedIndex>),
+    Git(GitListing),
+}
+
+/// What a git source offers at the commit its ref names now.
+struct GitListing {
+    spec: GitSpec,
+    commit: String,
+    skills: Vec<FoundSkill>,
+}
+
+fn list(ctx: &Context, fetcher: &Fetcher, target: &Target) -> anyhow::Result<Listing> {
+    if let Some(spec) = git_spec_for(&target.text, &target.base_dir)? {
+        return Ok(Listing::Git(list_git(
+            ctx,
+            spec,
+            target.token_env.as_deref(),
+        )?));
+    }
+    Ok(Listing::Index(Box::new(source::resolve(
+        fetcher,
+        &target.source,
+        SystemTime::now(),
+    )?)))
+}
+
+/// Resolves the ref, checks that commit out in the store's temp folder and
+/// discovers its skills (the checkout is removed when this returns).
+fn list_git(ctx: &Context, spec: GitSpec, token_env: Option<&str>) -> anyhow::Result<GitListing> {
+    let options = GitOptions::new(ctx.offline, token_env)?;
+    ctx.ui.status("Resolving", spec.to_string());
+    let resolved = git::resolve(&spec, &options)?;
+    let store = Store::open()?;
+    let checkout = git::checkout(&spec, &resolved.commit, &store.tmp_dir(), &options)?;
+    let discovery = checkout.discover();
+    for warning in resolved
+        .warnings
+        .iter()
+        .chain(&checkout.warnings)
+        .chain(&discovery.warnings)
+    {
+        ctx.ui.warn(format!("{spec}: {warning}"));
+    }
+    Ok(GitListing {
+        spec,
+        commit: resolved.commit,
+        skills: discovery.skills,
+    })
+}
+
+fn collect_git(
+    source: &str,
+    listing: &GitListing,
+    needle: Option<&str>,
+    report: &mut SearchReport,
+) {
+    for skill in &listing.skills {
+        let matches = needle.is_none_or(|n| {
+            skill.name.to_lowercase().contains(n) || skill.description.to_lowercase().contains(n)
+        });
+        if !matches {
+            continue;
+        }
+        report.results.push(Hit {
+            source: source.to_owned(),
+            name: skill.name.clone(),
+            description: skill.description.clone(),
+            version: None,
+            format: "git",
+            index_format: "git",
+            digest: None,
+            url: Some(listing.spec.url()),
+            signed_by: None,
+            commit: Some(listing.commit.clone()),
+            subpath: listing.spec.join_subpath(&skill.path),
+        });
+    }
+}
+
+/// The exit code an error carries (the CLI maps the same way).
+fn exit_of(e: &anyhow::Error) -> Exit {
+    e.chain()
+        .find_map(|cause| {
+            cause
+                .downcast_ref::<SourceError>()
+                .map(Classify::exit)
+                .or_else(|| cause.downcast_ref::<GitError>().map(Classify::exit))
+                .or_else(|| cause.downcast_ref::<OpError>().map(Classify::exit))
+        })
+        .unwrap_or(Exit::Other)
 }
 
 /// One warning per entry an index skipped or refused.
@@ -203,22 +331,37 @@ fn collect(
             digest: entry.digest().map(|d| d.to_string()),
             url: entry.url().map(|u| u.to_string()),
             signed_by: signed_by.clone(),
+            commit: None,
+            subpath: None,
         });
     }
 }
 
 /// `--source NAME` picks a declared source, or a URL/path used as is;
 /// otherwise every declared source.
-fn select_sources(ctx: &Context, wanted: Option<&str>) -> anyhow::Result<Vec<Source>> {
+fn select_sources(ctx: &Context, wanted: Option<&str>) -> anyhow::Result<Vec<Target>> {
     let project = load_project(ctx);
+    let declared = |decl: &crate::project::manifest::SourceDecl, root: &Path| {
+        Ok(Target {
+            source: Source::from_decl(decl, root)?,
+            text: decl.url.clone(),
+            base_dir: root.to_owned(),
+            token_env: decl.token_env.clone(),
+        })
+    };
     if let Some(wanted) = wanted {
         if let Ok((project, manifest)) = &project
             && let Some(decl) = manifest.source(wanted)
         {
-            return Ok(vec![Source::from_decl(decl, &project.root)?]);
+            return Ok(vec![declared(decl, &project.root)?]);
         }
         if looks_like_location(wanted) {
-            return Ok(vec![Source::ad_hoc(wanted, &ctx.cwd, Vec::new())?]);
+            return Ok(vec![Target {
+                source: Source::ad_hoc(wanted, &ctx.cwd, Vec::new())?,
+                text: wanted.to_owned(),
+                base_dir: ctx.cwd.clone(),
+                token_env: None,
+            }]);
         }
         return match project {
             Ok((_, manifest)) => Err(manifest.require_source(wanted).unwrap_err().into()),
@@ -243,7 +386,7 @@ fn select_sources(ctx: &Context, wanted: Option<&str>) -> anyhow::Result<Vec<Sou
     manifest
         .sources()
         .iter()
-        .map(|d| Source::from_decl(d, &project.root).map_err(Into::into))
+        .map(|d| declared(d, &project.root))
         .collect()
 }
 

@@ -51,19 +51,24 @@ pub struct Probe {
 
 /// `--json`: `{"name", "url", "manifest", "probe": null | {"index_url", "index_format",
 /// "skills", "problems", "signer": null | {"key", "key_id", "version", "expires"},
-/// "signature_published": null | bool}}`.
+/// "signature_published": null | bool}, "commit": null | "<sha>"}`.
 #[derive(Debug, Serialize)]
 pub struct AddReport {
     pub name: String,
     pub url: String,
     pub manifest: std::path::PathBuf,
-    /// `null` under --offline (nothing was checked).
+    /// `null` under --offline (nothing was checked) and for git sources.
     pub probe: Option<Probe>,
+    /// Git sources: the commit the ref resolves to now (`null` under --offline).
+    pub commit: Option<String>,
 }
 
 impl Report for AddReport {
     fn human(&self, out: &mut dyn Write) -> std::io::Result<()> {
         writeln!(out, "Added source `{}` ({})", self.name, self.url)?;
+        if let Some(commit) = &self.commit {
+            return writeln!(out, "  git repository, now at commit {commit}");
+        }
         match &self.probe {
             None => writeln!(out, "  not probed (--offline)"),
             Some(p) => {
@@ -122,6 +127,9 @@ pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
     };
     manifest.add_source(&decl)?;
 
+    if let Some(spec) = super::lifecycle::git_spec_for(&decl.url, &project.root)? {
+        return add_git(ctx, opts, decl, manifest, spec);
+    }
     let probe = if ctx.offline {
         None
     } else {
@@ -153,6 +161,48 @@ pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
         url: decl.url,
         manifest: manifest.path().to_owned(),
         probe,
+        commit: None,
+    })
+}
+
+/// `source add` for a git repository: keys do not apply (a commit pins the
+/// content), and the probe is resolving its ref.
+fn add_git(
+    ctx: &Context,
+    opts: &AddOptions,
+    decl: SourceDecl,
+    manifest: Manifest,
+    spec: crate::git::GitSpec,
+) -> anyhow::Result<AddReport> {
+    if !opts.keys.is_empty() {
+        return Err(OpError::new(
+            Exit::Usage,
+            format!(
+                "--key pins the signing key of an index; `{}` is a git repository, pinned by commit in skills.lock",
+                decl.url
+            ),
+        )
+        .into());
+    }
+    let commit = if ctx.offline {
+        None
+    } else {
+        let options = crate::git::GitOptions::new(false, decl.token_env.as_deref())?;
+        ctx.ui.status("Resolving", spec.to_string());
+        let resolved = crate::git::resolve(&spec, &options)
+            .with_context(|| format!("source `{}` was not added", decl.name))?;
+        for warning in &resolved.warnings {
+            ctx.ui.warn(warning);
+        }
+        Some(resolved.commit)
+    };
+    manifest.save()?;
+    Ok(AddReport {
+        name: decl.name,
+        url: decl.url,
+        manifest: manifest.path().to_owned(),
+        probe: None,
+        commit,
     })
 }
 

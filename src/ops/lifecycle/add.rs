@@ -112,6 +112,11 @@ pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
     let (decl, new_source) = choose_source(&sess, source_text.as_deref(), opts.git_ref.as_deref())?;
     let opened = open_source(&mut sess, &decl)?;
     let offers = opened.offers();
+    // `skillpm add https://github.com/o/r/tree/main/skills/pdf`: the URL
+    // names the skill's own folder, so there is nothing to pick.
+    if names.is_empty() && !opts.all && opened.is_one_skill() {
+        names = offers.iter().map(|o| o.name.clone()).collect();
+    }
     let selected = select(ctx, &offers, names, opts.all)?;
     let candidates = resolve_names(&mut sess, &opened, &selected)?;
     drop(opened);
@@ -235,19 +240,24 @@ fn choose_source(
     }
     let mut url = super::super::source::manifest_url(text, &sess.ctx.cwd, &sess.project.root)?;
     if let Some(r) = git_ref {
-        let is_git = crate::source::is_git_form(text);
-        if !is_git {
+        let root = &sess.project.root;
+        let Some(written) = super::candidate::git_spec_for(&url, root)? else {
             return Err(OpError::new(
                 Exit::Usage,
                 format!("--ref applies to git sources; `{text}` is a registry"),
             )
             .into());
-        }
-        url = if url.starts_with("github:") {
-            format!("{url}@{r}")
-        } else {
-            format!("{url}#{r}")
         };
+        // A ref in the text too (`…#v1`, `…@v1`, `tree/v1`) must be the same
+        // one (else exit 2), and is then not written twice.
+        crate::git::parse_git_spec(&url, Some(r), root)?;
+        if written.reference.is_none() {
+            url = if url.starts_with("github:") {
+                format!("{url}@{r}")
+            } else {
+                format!("{url}#{r}")
+            };
+        }
     }
     if let Some(existing) = manifest.sources().iter().find(|s| s.url == url) {
         return Ok((existing.clone(), false));
@@ -265,11 +275,10 @@ fn choose_source(
 }
 
 /// `https://skills.acme.dev/x` → `skills-acme-dev`; `github:o/r` → `o-r`;
-/// a folder → its name. Made unique among the declared sources.
+/// `…/team/skills.git#v2` → `skills`; a folder → its name. Made unique among
+/// the declared sources.
 fn unique_source_name(sess: &Session<'_>, url: &str) -> String {
-    let stem = url
-        .strip_prefix("github:")
-        .map(|rest| rest.split(['@', '#']).next().unwrap_or(rest).to_owned())
+    let stem = git_stem(url)
         .or_else(|| {
             url::Url::parse(url)
                 .ok()
@@ -305,6 +314,29 @@ fn unique_source_name(sess: &Session<'_>, url: &str) -> String {
         n += 1;
     }
     candidate
+}
+
+/// The name part of a git source: `owner/repo[/sub]` for GitHub, else the
+/// repository's last path segment without `.git` (a host says little about
+/// a git repository) and never the `#ref` (`add --ref` appends it).
+fn git_stem(url: &str) -> Option<String> {
+    let without_ref = url.split_once('#').map_or(url, |(u, _)| u);
+    if let Some(rest) = without_ref.strip_prefix("github:") {
+        return Some(rest.split('@').next().unwrap_or(rest).to_owned());
+    }
+    if let Some(rest) = without_ref.strip_prefix(crate::git::GITHUB_WEB) {
+        let parts: Vec<&str> = rest.split('/').filter(|p| !p.is_empty()).take(2).collect();
+        return Some(parts.join("/").trim_end_matches(".git").to_owned());
+    }
+    if !crate::source::is_git_form(without_ref) {
+        return None;
+    }
+    let last = without_ref
+        .trim_end_matches('/')
+        .rsplit(['/', ':'])
+        .next()
+        .unwrap_or(without_ref);
+    Some(last.strip_suffix(".git").unwrap_or(last).to_owned())
 }
 
 fn select(

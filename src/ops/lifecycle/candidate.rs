@@ -2,6 +2,7 @@
 //! store, hashed and parsed, with the lock entry that would pin it. Nothing
 //! here writes the project; callers decide what gets approved and linked.
 
+use std::path::Path;
 use std::time::SystemTime;
 
 use anyhow::Context as _;
@@ -74,6 +75,11 @@ impl Opened {
         }
     }
 
+    /// A git source whose (sub)path is itself a skill folder.
+    pub fn is_one_skill(&self) -> bool {
+        matches!(self, Opened::Git { found, .. } if found.len() == 1 && found[0].path.is_empty())
+    }
+
     fn decl(&self) -> &SourceDecl {
         match self {
             Opened::Index { decl, .. } | Opened::Git { decl, .. } => decl,
@@ -106,18 +112,41 @@ pub(crate) fn git_options(sess: &Session<'_>, decl: &SourceDecl) -> anyhow::Resu
     )?)
 }
 
+/// The git source `text` names (relative paths against `base_dir`), or
+/// `None` for an index source. Besides the git forms, a `file://` URL or path
+/// naming a local repository is git (DESIGN §2 rule 4), unless the folder
+/// publishes a registry (`.well-known/`): a registry kept in a git work tree
+/// stays an index source.
+pub(crate) fn git_spec_for(text: &str, base_dir: &Path) -> anyhow::Result<Option<GitSpec>> {
+    match SourceSpec::parse(text, base_dir)? {
+        SourceSpec::Git(git_text) => Ok(Some(
+            git::parse_git_spec(&git_text, None, base_dir)?.ok_or_else(|| {
+                OpError::new(
+                    Exit::Usage,
+                    format!(
+                        "`{git_text}` looks like a git source but names no repository I can read"
+                    ),
+                )
+            })?,
+        )),
+        SourceSpec::Base(url) if url.scheme() == "file" => {
+            let publishes_index = url
+                .to_file_path()
+                .is_ok_and(|dir| dir.join(".well-known").is_dir());
+            if publishes_index {
+                return Ok(None);
+            }
+            Ok(git::parse_git_spec(text, None, base_dir)?)
+        }
+        _ => Ok(None),
+    }
+}
+
 /// Fetches a source's index (signature checked) or resolves its git ref and
 /// checks the commit out.
 pub(crate) fn open_source(sess: &mut Session<'_>, decl: &SourceDecl) -> anyhow::Result<Opened> {
     let root = sess.project.root.clone();
-    let spec = SourceSpec::parse(&decl.url, &root)?;
-    if let SourceSpec::Git(text) = spec {
-        let spec = git::parse_git_spec(&text, None, &root)?.ok_or_else(|| {
-            OpError::new(
-                Exit::Usage,
-                format!("`{text}` is not a git source I can read"),
-            )
-        })?;
+    if let Some(spec) = git_spec_for(&decl.url, &root)? {
         let opts = git_options(sess, decl)?;
         sess.ctx.ui.status("Resolving", spec.to_string());
         let resolved = git::resolve(&spec, &opts)?;

@@ -52,11 +52,7 @@ pub(crate) fn materialize(
     }
     for (_, group) in by_source {
         match group[0].format {
-            Format::Git => {
-                for s in group {
-                    fetch_git(sess, s)?;
-                }
-            }
+            Format::Git => fetch_git(sess, &group)?,
             _ => fetch_file_lists(sess, &group)?,
         }
     }
@@ -176,29 +172,93 @@ fn fetch_file_lists(sess: &mut Session<'_>, group: &[&LockedSkill]) -> anyhow::R
     Ok(())
 }
 
-fn fetch_git(sess: &mut Session<'_>, s: &LockedSkill) -> anyhow::Result<()> {
-    let (Some(url), Some(commit)) = (&s.url, &s.commit) else {
-        return Err(OpError::new(
-            Exit::Usage,
-            format!("skills.lock entry `{}` is a git skill without url or commit; run `skillpm update {}`", s.name, s.name),
-        )
-        .into());
-    };
-    let spec = GitSpec::from_lock(url, s.subpath.as_deref())?;
-    let decl = sess.manifest.source(&s.source).cloned();
-    let opts = match &decl {
-        Some(decl) => git_options(sess, decl)?,
-        None => git::GitOptions::new(sess.ctx.offline, None)?,
-    };
-    sess.ctx.ui.status(
-        "Fetching",
-        format!("{} at {}", spec, &commit[..commit.len().min(12)]),
-    );
-    let checkout = git::checkout(&spec, commit, &sess.store.tmp_dir(), &opts)?;
-    let dir = checkout.skill_dir("")?;
-    let label = format!("{spec}@{commit}");
-    let entry = sess.store.import_dir(&dir, &label, &s.name, &sess.limits)?;
-    check_tree(s, &entry, &label)?;
-    let _ = sess.state.save_tree(&entry.tree);
+/// Checks out each pinned commit once for all the skills it holds (one
+/// archive download on GitHub, however many skills a marketplace repository
+/// gives), at the deepest folder they share.
+fn fetch_git(sess: &mut Session<'_>, group: &[&LockedSkill]) -> anyhow::Result<()> {
+    let mut by_commit: BTreeMap<(&str, &str), Vec<&LockedSkill>> = BTreeMap::new();
+    for s in group {
+        let (Some(url), Some(commit)) = (&s.url, &s.commit) else {
+            return Err(OpError::new(
+                Exit::Usage,
+                format!("skills.lock entry `{}` is a git skill without url or commit; run `skillpm update {}`", s.name, s.name),
+            )
+            .into());
+        };
+        by_commit.entry((url, commit)).or_default().push(s);
+    }
+    for ((url, commit), skills) in by_commit {
+        let common = common_folder(skills.iter().map(|s| s.subpath.as_deref()));
+        let spec = GitSpec::from_lock(url, common.as_deref())?;
+        let opts = match sess.manifest.source(&skills[0].source) {
+            Some(decl) => git_options(sess, decl)?,
+            None => git::GitOptions::new(sess.ctx.offline, None)?,
+        };
+        sess.ctx.ui.status(
+            "Fetching",
+            format!("{} at {}", spec, &commit[..commit.len().min(12)]),
+        );
+        let checkout = git::checkout(&spec, commit, &sess.store.tmp_dir(), &opts)?;
+        for w in &checkout.warnings {
+            sess.ctx.ui.warn(w);
+        }
+        for s in skills {
+            let subpath = s.subpath.as_deref().unwrap_or("");
+            let rel = match &common {
+                Some(c) => subpath
+                    .strip_prefix(c.as_str())
+                    .unwrap_or(subpath)
+                    .trim_start_matches('/'),
+                None => subpath,
+            };
+            let dir = checkout.skill_dir(rel)?;
+            let label = format!(
+                "{url}@{commit} ({})",
+                if subpath.is_empty() { "." } else { subpath }
+            );
+            let entry = sess.store.import_dir(&dir, &label, &s.name, &sess.limits)?;
+            check_tree(s, &entry, &label)?;
+            let _ = sess.state.save_tree(&entry.tree);
+        }
+    }
     Ok(())
+}
+
+/// The deepest folder holding every subpath; `None` (the repository root)
+/// when one of them is the root or they share nothing.
+fn common_folder<'a>(mut subpaths: impl Iterator<Item = Option<&'a str>>) -> Option<String> {
+    let first: Vec<&str> = subpaths.next()??.split('/').collect();
+    let mut common = first;
+    for sub in subpaths {
+        let parts: Vec<&str> = sub?.split('/').collect();
+        let shared = common
+            .iter()
+            .zip(&parts)
+            .take_while(|(a, b)| a == b)
+            .count();
+        common.truncate(shared);
+    }
+    (!common.is_empty()).then(|| common.join("/"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::common_folder;
+
+    #[test]
+    fn common_folders() {
+        let f = |subs: &[Option<&str>]| common_folder(subs.iter().copied());
+        assert_eq!(f(&[Some("skills/pdf")]).as_deref(), Some("skills/pdf"));
+        assert_eq!(
+            f(&[Some("plugins/a/skills/pdf"), Some("plugins/a/skills/xlsx")]).as_deref(),
+            Some("plugins/a/skills")
+        );
+        assert_eq!(
+            f(&[Some("skills/pdf"), Some("skills/pdf-x")]).as_deref(),
+            Some("skills")
+        );
+        assert_eq!(f(&[Some("a/x"), Some("b/x")]), None);
+        assert_eq!(f(&[Some("a/x"), None]), None);
+        assert_eq!(f(&[None]), None);
+    }
 }

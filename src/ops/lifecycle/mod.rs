@@ -18,6 +18,7 @@ mod status;
 mod update;
 
 pub use add::{AddOptions, AddReport, add};
+pub(crate) use candidate::git_spec_for;
 pub use install::{InstallMode, InstallOptions, InstallReport, install};
 pub use manage::{ApproveOptions, ManageReport, approve, disable, enable, remove};
 pub use status::{ListReport, VerifyReport, list, verify};

@@ -36,6 +36,8 @@ pub enum SkillState {
 pub struct ListRow {
     pub name: String,
     pub version: Option<String>,
+    /// Git skills: the commit the lock pins.
+    pub commit: Option<String>,
     pub source: String,
     pub tree: Option<Digest>,
     pub signer: Option<String>,
@@ -44,7 +46,7 @@ pub struct ListRow {
     pub state: SkillState,
 }
 
-/// `--json`: `{"project", "skills": [{"name", "version", "source", "tree",
+/// `--json`: `{"project", "skills": [{"name", "version", "commit", "source", "tree",
 /// "signer", "scope", "agents", "state": "approved"|"pending"|"disabled"|
 /// "missing"|"modified"|"not-locked"}]}`.
 #[derive(Debug, Serialize)]
@@ -83,7 +85,12 @@ impl Report for ListReport {
                 out,
                 "{:w$}  {:10}  {:12}  {:14}  {:10}  {state} ({} {})",
                 s.name,
-                s.version.as_deref().unwrap_or("-"),
+                // Unversioned git skills show their commit: `@80e0b5ee4`.
+                s.version.clone().unwrap_or_else(|| s
+                    .commit
+                    .as_deref()
+                    .map(|c| format!("@{}", &c[..c.len().min(9)]))
+                    .unwrap_or_else(|| "-".into())),
                 s.source,
                 s.tree
                     .map(|t| t.hex()[..12].to_owned())
@@ -221,6 +228,7 @@ pub fn list(ctx: &Context) -> anyhow::Result<ListReport> {
         rows.push(ListRow {
             name: s.name.clone(),
             version: s.version.clone(),
+            commit: s.commit.clone(),
             source: s.source.clone(),
             tree: Some(s.tree),
             signer: s.signer.clone(),
@@ -234,6 +242,7 @@ pub fn list(ctx: &Context) -> anyhow::Result<ListReport> {
             rows.push(ListRow {
                 name: name.clone(),
                 version: None,
+                commit: None,
                 source: decl.source.clone(),
                 tree: None,
                 signer: None,

@@ -17,7 +17,7 @@ use crate::git;
 use crate::index::EntryContent;
 use crate::ops::{Context, Report};
 use crate::project::lock::{LockedSkill, Lockfile};
-use crate::source::{self, FetchedContent, SourceSpec};
+use crate::source::{self, FetchedContent};
 
 #[derive(Debug, Clone, Default)]
 pub struct UpdateOptions {
@@ -42,10 +42,15 @@ pub struct UpdatedSkill {
     pub to_version: Option<String>,
     pub from_tree: Digest,
     pub to_tree: Digest,
+    /// Git skills: the commit locked before and the one resolved now (an
+    /// unversioned repository is otherwise told apart by digests alone).
+    pub from_commit: Option<String>,
+    pub to_commit: Option<String>,
 }
 
 /// `--json`: `{"skills": [{"name", "status": "unchanged"|"updated"|"declined",
-/// "from_version", "to_version", "from_tree", "to_tree"}], "summaries": [...],
+/// "from_version", "to_version", "from_tree", "to_tree", "from_commit",
+/// "to_commit"}], "summaries": [...],
 /// "links": {...}, "lock_written"}`.
 #[derive(Debug, Serialize)]
 pub struct UpdateReport {
@@ -58,15 +63,20 @@ pub struct UpdateReport {
 impl Report for UpdateReport {
     fn human(&self, out: &mut dyn Write) -> std::io::Result<()> {
         for s in &self.skills {
-            let v = |v: &Option<String>| v.clone().unwrap_or_else(|| "-".into());
+            // A version when the source gives one, else the git commit.
+            let v = |v: &Option<String>, commit: &Option<String>| {
+                v.clone()
+                    .or_else(|| commit.as_deref().map(|c| short(c).to_owned()))
+                    .unwrap_or_else(|| "-".into())
+            };
             match s.status {
                 UpdateStatus::Unchanged => writeln!(out, "{} is up to date", s.name)?,
                 UpdateStatus::Updated => writeln!(
                     out,
                     "{} updated {} -> {} ({} -> {})",
                     s.name,
-                    v(&s.from_version),
-                    v(&s.to_version),
+                    v(&s.from_version, &s.from_commit),
+                    v(&s.to_version, &s.to_commit),
                     &s.from_tree.hex()[..12],
                     &s.to_tree.hex()[..12]
                 )?,
@@ -171,6 +181,8 @@ pub fn update(ctx: &Context, opts: &UpdateOptions) -> anyhow::Result<UpdateRepor
             to_version: c.locked.version.clone(),
             from_tree: old.tree,
             to_tree: c.locked.tree,
+            from_commit: old.commit.clone(),
+            to_commit: c.locked.commit.clone(),
         });
     }
     let enabled: Vec<_> = lock
@@ -310,9 +322,7 @@ fn latest_of(
 ) -> anyhow::Result<Vec<(Option<String>, Option<String>)>> {
     let decl = sess.manifest.require_source(source_name)?.clone();
     let root = sess.project.root.clone();
-    if let SourceSpec::Git(text) = SourceSpec::parse(&decl.url, &root)? {
-        let spec = git::parse_git_spec(&text, None, &root)?
-            .ok_or_else(|| OpError::new(Exit::Usage, format!("`{text}` is not a git source")))?;
+    if let Some(spec) = super::candidate::git_spec_for(&decl.url, &root)? {
         let opts = super::candidate::git_options(sess, &decl)?;
         let resolved = git::resolve(&spec, &opts)?;
         return Ok(skills

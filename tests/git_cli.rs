@@ -1,0 +1,786 @@
+//! Git sources through the real `skillpm` binary: `add` by tag, branch and
+//! commit; the lock pinning the full commit beside the tree digest; a ref
+//! moving upstream (`install --locked` keeps the pinned commit, `outdated`
+//! sees the move, `update` needs approval and shows the diff); a symlink in
+//! a skill refused; a Claude Code marketplace; `search` over a repository;
+//! smart HTTP through `git http-backend`; and the GitHub fast path against
+//! a loopback API and archive host, with the token kept to those origins.
+//!
+//! Every repository is built here with the `git` CLI in a temp folder; every
+//! server listens on 127.0.0.1.
+
+mod git_support;
+mod support;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use axum::extract::{Path as UrlPath, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use git_support::{Repo, git, serve};
+use support::cli::{Sandbox, run};
+use support::files_under;
+
+/// main: A (pdf v1, with a script) → B (pdf v2, a new file); tag `v1`
+/// (annotated) at A. `other` sits beside `pdf` in both.
+struct History {
+    repo: Repo,
+    a: String,
+    b: String,
+}
+
+fn history() -> History {
+    let repo = Repo::new("skills");
+    repo.skill("skills/pdf", "pdf", "Fill PDF forms")
+        .write("skills/pdf/scripts/fill.sh", "#!/bin/sh\necho v1\n")
+        .executable("skills/pdf/scripts/fill.sh")
+        .skill("skills/other", "other", "Another skill");
+    let a = repo.commit("v1");
+    repo.git(&["tag", "-a", "v1", "-m", "release 1"]);
+    repo.write(
+        "skills/pdf/SKILL.md",
+        "---\nname: pdf\ndescription: Fill PDF forms, now with tables\n---\n# pdf v2\n",
+    )
+    .write("skills/pdf/tables.md", "tables\n");
+    let b = repo.commit("v2");
+    repo.push();
+    History { repo, a, b }
+}
+
+/// The exact bytes of `rel` at `commit`.
+fn blob(repo: &Repo, commit: &str, rel: &str) -> Vec<u8> {
+    let out = std::process::Command::new("git")
+        .args(["cat-file", "blob", &format!("{commit}:{rel}")])
+        .current_dir(&repo.work)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
+/// A new project folder `name` in the sandbox, initialised.
+fn project(sb: &Sandbox, name: &str) -> PathBuf {
+    let dir = sb.path(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    sb.cmd_in(&dir).arg("init").assert().success();
+    dir
+}
+
+fn lock_entry(project: &Path, name: &str) -> toml::Table {
+    let text = std::fs::read_to_string(project.join("skills.lock")).unwrap();
+    let lock: toml::Table = toml::from_str(&text).unwrap();
+    lock["skill"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_table().unwrap())
+        .find(|s| s["name"].as_str() == Some(name))
+        .unwrap_or_else(|| panic!("`{name}` not in the lock:\n{text}"))
+        .clone()
+}
+
+fn str_of<'a>(table: &'a toml::Table, key: &str) -> &'a str {
+    table
+        .get(key)
+        .and_then(|v| v.as_str())
+        .unwrap_or_else(|| panic!("no `{key}` in {table:?}"))
+}
+
+fn source_url(project: &Path) -> String {
+    let text = std::fs::read_to_string(project.join("skills.toml")).unwrap();
+    let manifest: toml::Table = toml::from_str(&text).unwrap();
+    manifest["source"][0]["url"].as_str().unwrap().to_owned()
+}
+
+/// The installed skill folder (the link's target).
+fn installed(project: &Path, name: &str) -> PathBuf {
+    project
+        .join(".agents/skills")
+        .join(name)
+        .canonicalize()
+        .unwrap_or_else(|e| panic!("`{name}` is not linked in {}: {e}", project.display()))
+}
+
+/// Asserts the lock entry pins `commit` and that its `tree` is the digest of
+/// exactly what is installed.
+fn assert_pinned(project: &Path, name: &str, url: &str, commit: &str, subpath: &str) {
+    let entry = lock_entry(project, name);
+    assert_eq!(str_of(&entry, "format"), "git", "{entry:?}");
+    assert_eq!(str_of(&entry, "url"), url);
+    assert_eq!(str_of(&entry, "commit"), commit, "the full SHA is pinned");
+    assert_eq!(str_of(&entry, "subpath"), subpath);
+    let tree = skillpm::digest::hash_tree(&installed(project, name)).unwrap();
+    assert_eq!(str_of(&entry, "tree"), tree.digest.to_string());
+    assert_eq!(str_of(&entry, "approved"), tree.digest.to_string());
+}
+
+#[test]
+fn add_by_tag_branch_and_commit_pins_the_full_sha() {
+    let h = history();
+    let url = h.repo.url();
+    let sb = Sandbox::new();
+    let a = h.a.as_str();
+    for (dir, reference, commit) in [
+        ("by-tag", "v1", a),
+        ("by-branch", "main", h.b.as_str()),
+        ("by-sha", a, a),
+        ("by-short-sha", &a[..10], a),
+    ] {
+        let p = project(&sb, dir);
+        let (code, stdout, stderr) = run(sb
+            .cmd_in(&p)
+            .args(["add", &url, "pdf", "--ref", reference, "--yes"]));
+        assert_eq!(code, 0, "{dir}: {stderr}");
+        assert!(stdout.contains("Added source `skills`"), "{stdout}");
+        assert!(
+            !stderr.contains("warning"),
+            "{dir}: nothing to warn about: {stderr}"
+        );
+        assert_eq!(source_url(&p), format!("{url}#{reference}"));
+        assert_pinned(&p, "pdf", &url, commit, "skills/pdf");
+        assert_eq!(
+            std::fs::read(installed(&p, "pdf").join("SKILL.md")).unwrap(),
+            blob(&h.repo, commit, "skills/pdf/SKILL.md"),
+            "{dir}"
+        );
+        assert!(
+            !p.join(".agents/skills/other").exists(),
+            "only the named skill"
+        );
+    }
+    // The script keeps its executable bit and is listed in the lock.
+    let p = sb.path("by-tag");
+    let entry = lock_entry(&p, "pdf");
+    assert_eq!(
+        entry["executables"].as_array().unwrap()[0].as_str(),
+        Some("scripts/fill.sh")
+    );
+
+    // Refusals leave the project as it was.
+    let p = project(&sb, "refused");
+    let before = std::fs::read(p.join("skills.toml")).unwrap();
+    let (code, _, stderr) = run(sb
+        .cmd_in(&p)
+        .args(["add", &url, "pdf", "--ref", "nope", "--yes"]));
+    assert_eq!(code, 8, "unknown ref: {stderr}");
+    assert!(stderr.contains("`nope`"), "{stderr}");
+    let (code, _, stderr) =
+        run(sb
+            .cmd_in(&p)
+            .args(["add", &format!("{url}#v1"), "pdf", "--ref", "main", "--yes"]));
+    assert_eq!(code, 2, "two refs: {stderr}");
+    let (code, _, stderr) = run(sb
+        .cmd_in(&p)
+        .args(["add", &url, "missing", "--ref", "v1", "--yes"]));
+    assert_eq!(code, 8, "unknown skill: {stderr}");
+    assert!(stderr.contains("offers: other, pdf"), "{stderr}");
+    assert_eq!(std::fs::read(p.join("skills.toml")).unwrap(), before);
+    assert!(!p.join("skills.lock").exists());
+    assert!(!p.join(".agents").exists());
+}
+
+#[test]
+fn a_moved_ref_keeps_locked_installs_pinned_until_update() {
+    let repo = Repo::new("skills");
+    repo.skill("skills/pdf", "pdf", "Fill PDF forms");
+    let a = repo.commit("v1");
+    repo.push();
+    let url = repo.url();
+    let sb = Sandbox::new();
+    sb.init();
+    let (code, _, stderr) = run(sb
+        .cmd()
+        .args(["add", &url, "pdf", "--ref", "main", "--yes"]));
+    assert_eq!(code, 0, "{stderr}");
+    assert_pinned(&sb.project, "pdf", &url, &a, "skills/pdf");
+    let (_, stdout, _) = run(sb.cmd().arg("list"));
+    assert!(stdout.contains(&format!("pdf   @{}", &a[..9])), "{stdout}");
+
+    // The team commits the project; a teammate clones it.
+    git(&sb.project, &["init", "-q"]);
+    git(&sb.project, &["add", "skills.toml", "skills.lock"]);
+    git(&sb.project, &["commit", "-q", "-m", "skills"]);
+    let clone = sb.path("clone");
+    git(
+        &sb.path(""),
+        &[
+            "clone",
+            "-q",
+            sb.project.to_str().unwrap(),
+            clone.to_str().unwrap(),
+        ],
+    );
+
+    // Upstream moves main.
+    repo.write(
+        "skills/pdf/SKILL.md",
+        "---\nname: pdf\ndescription: Fill PDF forms v2\n---\n# v2\n",
+    )
+    .write("skills/pdf/new.md", "new\n");
+    let b = repo.commit("v2");
+    repo.push();
+
+    // `install --locked` in the clone, with an empty cache: the pinned commit.
+    let lock_before = std::fs::read(clone.join("skills.lock")).unwrap();
+    let fresh_cache = sb.path("fresh-cache");
+    let (code, stdout, stderr) = run(sb
+        .cmd_in(&clone)
+        .env("SKILLPM_CACHE_DIR", &fresh_cache)
+        .args(["install", "--locked"]));
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("1 skill installed (1 fetched"), "{stdout}");
+    assert_eq!(
+        std::fs::read(installed(&clone, "pdf").join("SKILL.md")).unwrap(),
+        blob(&repo, &a, "skills/pdf/SKILL.md")
+    );
+    assert!(!installed(&clone, "pdf").join("new.md").exists());
+    assert_eq!(
+        std::fs::read(clone.join("skills.lock")).unwrap(),
+        lock_before
+    );
+    // Now cached: `--frozen` needs no network (the repository could be gone).
+    let (code, _, stderr) = run(sb
+        .cmd_in(&clone)
+        .env("SKILLPM_CACHE_DIR", &fresh_cache)
+        .args(["install", "--frozen"]));
+    assert_eq!(code, 0, "{stderr}");
+
+    // `outdated` sees the move.
+    let (code, stdout, stderr) = run(sb.cmd().args(["--json", "outdated"]));
+    assert_eq!(code, 0, "{stderr}");
+    let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let row = &report["skills"][0];
+    assert_eq!(row["name"], "pdf");
+    assert_eq!(row["outdated"], true, "{row}");
+    assert_eq!(row["locked"], a.as_str());
+    assert_eq!(row["latest"], b.as_str());
+    let (_, stdout, _) = run(sb.cmd().arg("outdated"));
+    assert!(
+        stdout.contains(&format!("pdf  {} -> {}", &a[..12], &b[..12])),
+        "{stdout}"
+    );
+
+    // `update` without approval: exit 7, nothing changes.
+    let lock_before = std::fs::read(sb.project.join("skills.lock")).unwrap();
+    let (code, _, stderr) = run(sb.cmd().arg("update"));
+    assert_eq!(code, 7, "{stderr}");
+    assert!(stderr.contains("--yes"), "{stderr}");
+    assert_eq!(
+        std::fs::read(sb.project.join("skills.lock")).unwrap(),
+        lock_before
+    );
+    assert_eq!(
+        std::fs::read(installed(&sb.project, "pdf").join("SKILL.md")).unwrap(),
+        blob(&repo, &a, "skills/pdf/SKILL.md")
+    );
+
+    // `update --yes`: shows what changed and moves to the new commit.
+    let (code, stdout, stderr) = run(sb.cmd().args(["update", "--yes"]));
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.contains(&format!("pdf updated {} -> {}", &a[..12], &b[..12])),
+        "{stdout}"
+    );
+    assert!(stderr.contains(&format!("git commit {b}")), "{stderr}");
+    assert!(stderr.contains("+ new.md"), "{stderr}");
+    assert!(stderr.contains("~ SKILL.md"), "{stderr}");
+    assert_pinned(&sb.project, "pdf", &url, &b, "skills/pdf");
+    assert_eq!(
+        std::fs::read(installed(&sb.project, "pdf").join("SKILL.md")).unwrap(),
+        blob(&repo, &b, "skills/pdf/SKILL.md")
+    );
+    let (_, stdout, _) = run(sb.cmd().arg("outdated"));
+    assert!(stdout.contains("All 1 skills are up to date"), "{stdout}");
+}
+
+#[test]
+fn a_locked_install_refuses_anything_but_the_pinned_commit_and_tree() {
+    let h = history();
+    let url = h.repo.url();
+    let sb = Sandbox::new();
+    sb.init();
+    let (code, _, stderr) = run(sb.cmd().args(["add", &url, "pdf", "--ref", "v1", "--yes"]));
+    assert_eq!(code, 0, "{stderr}");
+    let lock = std::fs::read_to_string(sb.project.join("skills.lock")).unwrap();
+    let entry = lock_entry(&sb.project, "pdf");
+    let tree = str_of(&entry, "tree").to_owned();
+    // A teammate's checkout of the project, with its own empty cache each time.
+    let teammate = |name: &str, lock: &str| {
+        let dir = sb.path(name);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::copy(sb.project.join("skills.toml"), dir.join("skills.toml")).unwrap();
+        std::fs::write(dir.join("skills.lock"), lock).unwrap();
+        let mut cmd = sb.cmd_in(&dir);
+        cmd.env("SKILLPM_CACHE_DIR", sb.path(&format!("{name}-cache")));
+        (dir, cmd)
+    };
+
+    // The lock's tree is not what that commit holds: integrity failure.
+    let forged = format!("sha256:{}", "0".repeat(64));
+    let (dir, mut cmd) = teammate("forged", &lock.replace(&tree, &forged));
+    let (code, _, stderr) = run(cmd.args(["install", "--locked"]));
+    assert_eq!(code, 3, "{stderr}");
+    assert!(
+        stderr.contains(&forged) && stderr.contains(&tree),
+        "{stderr}"
+    );
+    assert!(!dir.join(".agents").exists(), "nothing linked");
+
+    // Offline with nothing cached: exit 6, no socket needed to say so.
+    let (dir, mut cmd) = teammate("frozen", &lock);
+    let (code, _, stderr) = run(cmd.args(["install", "--frozen"]));
+    assert_eq!(code, 6, "{stderr}");
+    assert!(!dir.join(".agents").exists());
+
+    // The pinned commit rewritten away upstream (tag moved, history pruned).
+    h.repo.git(&["tag", "-d", "v1"]);
+    h.repo.git(&["checkout", "-q", "--orphan", "rewritten"]);
+    h.repo.commit("rewritten");
+    h.repo.git(&["branch", "-M", "main"]);
+    h.repo.git(&["push", "-q", "--force", "origin", "main"]);
+    git(&h.repo.bare, &["tag", "-d", "v1"]);
+    git(&h.repo.bare, &["reflog", "expire", "--expire=now", "--all"]);
+    git(&h.repo.bare, &["gc", "-q", "--prune=now"]);
+    let (dir, mut cmd) = teammate("rewritten", &lock);
+    let (code, _, stderr) = run(cmd.args(["install", "--locked"]));
+    assert_eq!(code, 8, "{stderr}");
+    assert!(stderr.contains(&h.a), "names the commit: {stderr}");
+    assert!(stderr.contains("skillpm update"), "{stderr}");
+    assert!(!dir.join(".agents").exists());
+    // The original project still has it in its store: nothing to fetch.
+    let (code, _, stderr) = run(sb.cmd().args(["install", "--locked"]));
+    assert_eq!(code, 0, "{stderr}");
+}
+
+#[test]
+fn a_symlink_inside_a_skill_is_refused_by_name_and_nothing_is_written() {
+    let repo = Repo::new("skills");
+    repo.skill("skills/evil", "evil", "Reads outside its folder")
+        .skill("skills/fine", "fine", "Harmless");
+    std::os::unix::fs::symlink("../../../outside.txt", repo.work.join("skills/evil/secret"))
+        .unwrap();
+    repo.write("outside.txt", "not part of the skill\n");
+    repo.commit("link");
+    repo.push();
+    let url = repo.url();
+    let sb = Sandbox::new();
+    sb.init();
+    let before: Vec<(PathBuf, Vec<u8>)> = files_under(&sb.project)
+        .into_iter()
+        .map(|f| (f.clone(), std::fs::read(sb.project.join(&f)).unwrap()))
+        .collect();
+
+    let (code, stdout, stderr) = run(sb.cmd().args(["add", &url, "evil", "--yes"]));
+    assert_eq!(code, 5, "{stdout}{stderr}");
+    assert!(stderr.contains("skills/evil/secret"), "{stderr}");
+    assert!(stderr.contains("link"), "{stderr}");
+    let after: Vec<(PathBuf, Vec<u8>)> = files_under(&sb.project)
+        .into_iter()
+        .map(|f| (f.clone(), std::fs::read(sb.project.join(&f)).unwrap()))
+        .collect();
+    assert_eq!(before, after, "the project is untouched");
+    assert!(!sb.project.join(".agents").exists());
+
+    // The other skills of that repository are fine.
+    let (code, _, stderr) = run(sb.cmd().args(["add", &url, "fine", "--yes"]));
+    assert_eq!(code, 0, "{stderr}");
+    assert!(installed(&sb.project, "fine").join("SKILL.md").is_file());
+}
+
+#[test]
+fn a_marketplace_repository_installs_its_plugin_skills() {
+    let repo = Repo::new("market");
+    repo.write(
+        ".claude-plugin/marketplace.json",
+        r#"{
+  "name": "acme-market",
+  "owner": {"name": "Acme"},
+  "plugins": [
+    {"name": "docs", "source": "./plugins/docs", "description": "Document skills"},
+    {"name": "remote", "source": {"source": "github", "repo": "acme/remote"}}
+  ]
+}"#,
+    )
+    .write(
+        "plugins/docs/.claude-plugin/plugin.json",
+        r#"{"name": "docs"}"#,
+    )
+    .skill("plugins/docs/skills/pdf", "pdf", "Fill PDF forms")
+    .skill("plugins/docs/skills/xlsx", "xlsx", "Edit spreadsheets");
+    let commit = repo.commit("market");
+    repo.push();
+    let url = repo.url();
+    let sb = Sandbox::new();
+    sb.init();
+
+    let (code, stdout, stderr) = run(sb.cmd().args(["add", &url, "--all", "--yes"]));
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("Added source `market`"), "{stdout}");
+    assert!(
+        stderr.contains("plugin `remote` is hosted elsewhere"),
+        "{stderr}"
+    );
+    assert_pinned(&sb.project, "pdf", &url, &commit, "plugins/docs/skills/pdf");
+    assert_pinned(
+        &sb.project,
+        "xlsx",
+        &url,
+        &commit,
+        "plugins/docs/skills/xlsx",
+    );
+    assert!(sb.project.join(".claude/skills/xlsx/SKILL.md").is_file());
+
+    // The same skills, listed by search.
+    let (code, stdout, stderr) = run(sb.cmd().args(["--json", "search", "--source", &url]));
+    assert_eq!(code, 0, "{stderr}");
+    let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let hits: Vec<(&str, &str)> = report["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| (h["name"].as_str().unwrap(), h["subpath"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        hits,
+        [
+            ("pdf", "plugins/docs/skills/pdf"),
+            ("xlsx", "plugins/docs/skills/xlsx")
+        ]
+    );
+}
+
+#[test]
+fn search_lists_a_git_repository_like_an_index() {
+    let h = history();
+    let url = h.repo.url();
+    let sb = Sandbox::new();
+
+    // Ad hoc, outside any project.
+    let (code, stdout, stderr) =
+        run(sb
+            .cmd_in(&sb.home)
+            .args(["--json", "search", "--source", &format!("{url}#v1")]));
+    assert_eq!(code, 0, "{stderr}");
+    let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let results = report["results"].as_array().unwrap();
+    assert_eq!(results.len(), 2, "{report}");
+    let pdf = results.iter().find(|r| r["name"] == "pdf").unwrap();
+    assert_eq!(pdf["description"], "Fill PDF forms");
+    assert_eq!(pdf["format"], "git");
+    assert_eq!(pdf["commit"], h.a.as_str(), "v1 resolved");
+    assert_eq!(pdf["subpath"], "skills/pdf");
+    assert_eq!(pdf["url"], url.as_str());
+    assert_eq!(pdf["digest"], serde_json::Value::Null);
+
+    // A query filters; human output names the commit.
+    let (code, stdout, stderr) = run(sb
+        .cmd_in(&sb.home)
+        .args(["search", "tables", "--source", &url]));
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.starts_with("pdf  ["), "{stdout}");
+    assert!(stdout.contains(&h.b[..12]), "main resolved: {stdout}");
+    assert!(stdout.contains("now with tables"), "{stdout}");
+    assert!(!stdout.contains("other"), "{stdout}");
+
+    // A declared git source is searched with the others.
+    sb.init();
+    let (code, _, stderr) = run(sb.cmd().args(["source", "add", "team", &url]));
+    assert_eq!(code, 0, "{stderr}");
+    let (code, stdout, stderr) = run(sb.cmd().args(["--json", "search", "other"]));
+    assert_eq!(code, 0, "{stderr}");
+    let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(report["results"][0]["name"], "other");
+    assert_eq!(report["results"][0]["source"], "team");
+    assert_eq!(report["failures"].as_array().unwrap().len(), 0);
+
+    // A repository that is not there: exit 4 when it is the only source.
+    let (code, _, stderr) =
+        run(sb
+            .cmd()
+            .args(["search", "--source", "http://127.0.0.1:9/gone.git"]));
+    assert_eq!(code, 4, "{stderr}");
+}
+
+#[test]
+fn smart_http_through_git_http_backend() {
+    let h = history();
+    let server = serve(git_support::http_backend::router(
+        h.repo.bare.parent().unwrap().to_owned(),
+    ));
+    let url = format!("{}/skills.git", server.base);
+    let sb = Sandbox::new();
+    sb.init();
+    let (code, _, stderr) = run(sb.cmd().args(["add", &url, "pdf", "--ref", "v1", "--yes"]));
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(source_url(&sb.project), format!("{url}#v1"));
+    assert_pinned(&sb.project, "pdf", &url, &h.a, "skills/pdf");
+    assert_eq!(
+        std::fs::read(installed(&sb.project, "pdf").join("scripts/fill.sh")).unwrap(),
+        blob(&h.repo, &h.a, "skills/pdf/scripts/fill.sh")
+    );
+}
+
+#[test]
+fn a_local_work_tree_is_a_git_source() {
+    let h = history();
+    let sb = Sandbox::new();
+    sb.init();
+    let path = h.repo.work.canonicalize().unwrap();
+    let (code, _, stderr) =
+        run(sb
+            .cmd()
+            .args(["add", path.to_str().unwrap(), "pdf", "--ref", "v1", "--yes"]));
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(source_url(&sb.project), format!("{}#v1", path.display()));
+    let url = url::Url::from_file_path(&path).unwrap().to_string();
+    assert_pinned(&sb.project, "pdf", &url, &h.a, "skills/pdf");
+    let (code, stdout, _) = run(sb.cmd().args(["--json", "outdated"]));
+    assert_eq!(code, 0);
+    let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(report["skills"][0]["outdated"], false, "v1 has not moved");
+}
+
+// ---------------------------------------------------------------------------
+// The GitHub fast path, against a loopback API host and archive host.
+
+/// One request a loopback host saw.
+#[derive(Debug, Clone)]
+struct Hit {
+    origin: &'static str,
+    path: String,
+    auth: Option<String>,
+}
+
+#[derive(Clone)]
+struct Host {
+    origin: &'static str,
+    log: Arc<Mutex<Vec<Hit>>>,
+    refs: Arc<HashMap<String, String>>,
+    archives: Arc<HashMap<String, Vec<u8>>>,
+    /// When set, the archive host redirects every download there.
+    redirect_to: Arc<Mutex<Option<String>>>,
+}
+
+impl Host {
+    fn record(&self, path: String, headers: &HeaderMap) {
+        let auth = headers
+            .get("authorization")
+            .map(|v| v.to_str().unwrap().to_owned());
+        self.log.lock().unwrap().push(Hit {
+            origin: self.origin,
+            path,
+            auth,
+        });
+    }
+}
+
+async fn api_commit(
+    State(host): State<Host>,
+    UrlPath((owner, repo, reference)): UrlPath<(String, String, String)>,
+    headers: HeaderMap,
+) -> Response {
+    host.record(
+        format!("/repos/{owner}/{repo}/commits/{reference}"),
+        &headers,
+    );
+    if headers.get("accept").and_then(|v| v.to_str().ok()) != Some("application/vnd.github.sha") {
+        return (StatusCode::BAD_REQUEST, "wrong Accept").into_response();
+    }
+    match host.refs.get(&reference) {
+        Some(sha) if owner == "acme" && repo == "skills" => sha.clone().into_response(),
+        _ => (StatusCode::UNPROCESSABLE_ENTITY, "No commit found").into_response(),
+    }
+}
+
+async fn archive(
+    State(host): State<Host>,
+    UrlPath((owner, repo, sha)): UrlPath<(String, String, String)>,
+    headers: HeaderMap,
+) -> Response {
+    host.record(format!("/{owner}/{repo}/tar.gz/{sha}"), &headers);
+    if host.origin == "archive"
+        && let Some(base) = host.redirect_to.lock().unwrap().clone()
+    {
+        return Response::builder()
+            .status(StatusCode::FOUND)
+            .header("location", format!("{base}/{owner}/{repo}/tar.gz/{sha}"))
+            .body(axum::body::Body::empty())
+            .unwrap();
+    }
+    match host.archives.get(&sha) {
+        Some(bytes) => bytes.clone().into_response(),
+        None => (StatusCode::NOT_FOUND, "Not Found").into_response(),
+    }
+}
+
+struct FakeGitHub {
+    api: git_support::Server,
+    archive: git_support::Server,
+    elsewhere: git_support::Server,
+    log: Arc<Mutex<Vec<Hit>>>,
+    redirect_to: Arc<Mutex<Option<String>>>,
+}
+
+impl FakeGitHub {
+    fn new(refs: HashMap<String, String>, archives: HashMap<String, Vec<u8>>) -> FakeGitHub {
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let redirect_to = Arc::new(Mutex::new(None));
+        let host = |origin| Host {
+            origin,
+            log: log.clone(),
+            refs: Arc::new(refs.clone()),
+            archives: Arc::new(archives.clone()),
+            redirect_to: redirect_to.clone(),
+        };
+        let archive_router = |origin| {
+            axum::Router::new()
+                .route("/{owner}/{repo}/tar.gz/{sha}", get(archive))
+                .with_state(host(origin))
+        };
+        FakeGitHub {
+            api: serve(
+                axum::Router::new()
+                    .route(
+                        "/repos/{owner}/{repo}/commits/{*reference}",
+                        get(api_commit),
+                    )
+                    .with_state(host("api")),
+            ),
+            archive: serve(archive_router("archive")),
+            elsewhere: serve(archive_router("elsewhere")),
+            log,
+            redirect_to,
+        }
+    }
+
+    /// Points skillpm at these hosts, with a token in `$GITHUB_TOKEN`.
+    fn configure(&self, sb: &mut Sandbox) {
+        sb.env("SKILLPM_GITHUB_API_URL", &self.api.base)
+            .env("SKILLPM_GITHUB_ARCHIVE_URL", &self.archive.base)
+            // Never used: the fast path does not fall back with custom hosts.
+            .env("SKILLPM_GITHUB_GIT_URL", "http://127.0.0.1:9")
+            .env("GITHUB_TOKEN", "s3cret");
+    }
+
+    fn take_log(&self) -> Vec<Hit> {
+        std::mem::take(&mut self.log.lock().unwrap())
+    }
+}
+
+#[test]
+fn github_fast_path_adds_and_installs_with_the_token_kept_home() {
+    let h = history();
+    let gh = FakeGitHub::new(
+        HashMap::from([
+            ("main".to_owned(), h.b.clone()),
+            ("v1".to_owned(), h.a.clone()),
+        ]),
+        HashMap::from([
+            (h.a.clone(), h.repo.archive("skills", &h.a)),
+            (h.b.clone(), h.repo.archive("skills", &h.b)),
+        ]),
+    );
+    let mut sb = Sandbox::new();
+    gh.configure(&mut sb);
+    sb.init();
+    let github = "https://github.com/acme/skills";
+
+    let (code, stdout, stderr) = run(sb.cmd().args([
+        "add",
+        "github:acme/skills/skills@main",
+        "pdf",
+        "other",
+        "--yes",
+    ]));
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.contains("Added source `acme-skills-skills`"),
+        "{stdout}"
+    );
+    assert_eq!(source_url(&sb.project), "github:acme/skills/skills@main");
+    assert_pinned(&sb.project, "pdf", github, &h.b, "skills/pdf");
+    assert_pinned(&sb.project, "other", github, &h.b, "skills/other");
+    assert_eq!(
+        std::fs::read(installed(&sb.project, "pdf").join("tables.md")).unwrap(),
+        blob(&h.repo, &h.b, "skills/pdf/tables.md")
+    );
+    assert!(!sb.cache.join("git").exists(), "nothing was cloned");
+    let log = gh.take_log();
+    let seen: Vec<(&str, &str, Option<&str>)> = log
+        .iter()
+        .map(|hit| (hit.origin, hit.path.as_str(), hit.auth.as_deref()))
+        .collect();
+    let tarball = format!("/acme/skills/tar.gz/{}", h.b);
+    assert_eq!(
+        seen,
+        [
+            (
+                "api",
+                "/repos/acme/skills/commits/main",
+                Some("Bearer s3cret")
+            ),
+            ("archive", tarball.as_str(), Some("Bearer s3cret")),
+        ]
+    );
+
+    // A teammate's fresh clone: the pinned commit's archive, once for both
+    // skills, no API call; the archive host redirects elsewhere, and the
+    // token stays behind.
+    let clone = sb.path("clone");
+    std::fs::create_dir_all(&clone).unwrap();
+    for file in ["skills.toml", "skills.lock"] {
+        std::fs::copy(sb.project.join(file), clone.join(file)).unwrap();
+    }
+    *gh.redirect_to.lock().unwrap() = Some(gh.elsewhere.base.clone());
+    let (code, _, stderr) = run(sb
+        .cmd_in(&clone)
+        .env("SKILLPM_CACHE_DIR", sb.path("fresh-cache"))
+        .args(["install", "--locked"]));
+    assert_eq!(code, 0, "{stderr}");
+    assert_pinned(&clone, "pdf", github, &h.b, "skills/pdf");
+    assert_pinned(&clone, "other", github, &h.b, "skills/other");
+    let log = gh.take_log();
+    let seen: Vec<(&str, &str, Option<&str>)> = log
+        .iter()
+        .map(|hit| (hit.origin, hit.path.as_str(), hit.auth.as_deref()))
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            ("archive", tarball.as_str(), Some("Bearer s3cret")),
+            ("elsewhere", tarball.as_str(), None),
+        ]
+    );
+    *gh.redirect_to.lock().unwrap() = None;
+
+    // The folder URL a browser shows: ref and subpath from `tree/<ref>/…`;
+    // it names one skill, so no name is needed.
+    let p = project(&sb, "from-url");
+    let (code, _, stderr) = run(sb.cmd_in(&p).args([
+        "add",
+        "https://github.com/acme/skills/tree/v1/skills/pdf",
+        "--yes",
+    ]));
+    assert_eq!(code, 0, "{stderr}");
+    assert_pinned(&p, "pdf", github, &h.a, "skills/pdf");
+    assert_eq!(
+        std::fs::read(installed(&p, "pdf").join("SKILL.md")).unwrap(),
+        blob(&h.repo, &h.a, "skills/pdf/SKILL.md")
+    );
+
+    // A repository the API does not know: exit 8, nothing written.
+    let p = project(&sb, "unknown");
+    let (code, _, stderr) = run(sb
+        .cmd_in(&p)
+        .args(["add", "github:acme/nope", "pdf", "--yes"]));
+    assert_eq!(code, 8, "{stderr}");
+    assert!(!p.join("skills.lock").exists());
+    assert!(!stderr.contains("s3cret"), "the token is never printed");
+}
