@@ -185,6 +185,22 @@ fn place_symlink(
     {
         return Ok(());
     }
+    if *state == LinkState::Missing {
+        // Creating a symlink is atomic by itself; the temp name and rename
+        // are only needed to replace one (and doubled the cost of a fresh
+        // install). If something appeared meanwhile, it is left alone.
+        return make_dir_symlink(entry, dest).map_err(|e| {
+            if e.kind() == std::io::ErrorKind::AlreadyExists {
+                LinkError::Conflict {
+                    path: dest.to_owned(),
+                    what: "something created while skillpm was linking",
+                    wanted: entry.to_owned(),
+                }
+            } else {
+                io("create a symlink at", dest)(e)
+            }
+        });
+    }
     let tmp = temp_name(root, name);
     make_dir_symlink(entry, &tmp).map_err(io("create a symlink at", &tmp))?;
     if let LinkState::Copy { .. } = state {

@@ -115,6 +115,7 @@ fn fetch_artifacts(sess: &mut Session<'_>, skills: &[&LockedSkill]) -> anyhow::R
     let bar = sess.ctx.ui.bar(specs.len() as u64, "Downloading", false);
     let results = sess.fetcher()?.download_all(specs, &bar);
     bar.finish_and_clear();
+    let mut jobs = Vec::with_capacity(skills.len());
     for (s, result) in skills.iter().zip(results) {
         let downloaded = result.with_context(|| format!("cannot fetch `{}`", s.name))?;
         let kind = match s.format {
@@ -135,11 +136,16 @@ fn fetch_artifacts(sess: &mut Session<'_>, skills: &[&LockedSkill]) -> anyhow::R
                 }
             },
         };
-        let label = downloaded.url.to_string();
-        let entry =
-            sess.store
-                .import_artifact(kind, &downloaded.path, &label, &s.name, &sess.limits)?;
-        check_tree(s, &entry, &label)?;
+        jobs.push((*s, kind, downloaded.path, downloaded.url.to_string()));
+    }
+    // Unpacking is independent per skill; errors are reported in lock order.
+    let (store, limits) = (&sess.store, &sess.limits);
+    let imported = super::parallel::map(&jobs, |(s, kind, path, label)| {
+        store.import_artifact(*kind, path, label, &s.name, limits)
+    });
+    for ((s, _, _, label), entry) in jobs.iter().zip(imported) {
+        let entry = entry?;
+        check_tree(s, &entry, label)?;
         let _ = sess.state.save_tree(&entry.tree);
     }
     Ok(())
