@@ -30,7 +30,7 @@ use support::registry::{Registry, SkillFiles};
 use support::server::TestServer;
 
 const SKILLS: usize = 100;
-const RUNS: usize = 5;
+const RUNS: usize = 7;
 
 fn main() {
     // BENCH_INSTALL_DIR keeps the projects and caches for profiling a case
@@ -71,6 +71,7 @@ fn main() {
         server.clear_log();
         cold.push(env.measure(&bin, &a, &["install"]));
         assert_eq!(server.requests().len(), SKILLS, "one request per artifact");
+        assert_eq!(count(&a.join(".agents/skills")), (files, bytes));
         let b = clone(&template, &work.join(format!("warm-{run}")));
         warm.push(env.measure(&bin, &b, &["install"]));
         noop.push(env.measure(&bin, &b, &["install"]));
@@ -88,8 +89,8 @@ fn main() {
         bytes / 1024
     );
     println!(
-        "{:<40} {:>9} {:>9} {:>10}   target",
-        "case", "median", "min", "peak RSS"
+        "{:<40} {:>9} {:>9} {:>9} {:>10}   target",
+        "case", "median", "min", "CPU", "peak RSS"
     );
     row(
         "(a) cold: loopback registry, empty cache",
@@ -156,8 +157,12 @@ fn count(dir: &Path) -> (usize, u64) {
     n
 }
 
-/// `target/release/skillpm`, rebuilt first if it is stale.
+/// `target/release/skillpm`, rebuilt first if it is stale; `BENCH_SKILLPM_BIN`
+/// names another binary (to compare builds).
 fn release_binary() -> PathBuf {
+    if let Some(bin) = std::env::var_os("BENCH_SKILLPM_BIN") {
+        return PathBuf::from(bin);
+    }
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let status = Command::new(cargo)
         .args(["build", "--release", "--quiet", "--bin", "skillpm"])
@@ -189,6 +194,8 @@ struct Output {
 #[derive(Clone, Copy)]
 struct Sample {
     time: Duration,
+    /// User + system CPU time of the child (all its threads).
+    cpu: Duration,
     peak_kib: u64,
 }
 
@@ -241,7 +248,7 @@ fn timed(mut cmd: Command) -> Sample {
         .stderr(log.try_clone().expect("temp file"));
     let started = Instant::now();
     let child = cmd.spawn().expect("command runs");
-    let (status, peak_kib) = wait_with_peak(child);
+    let (status, peak_kib, cpu) = wait_with_peak(child);
     let time = started.elapsed();
     if status != 0 {
         use std::io::{Read, Seek};
@@ -250,12 +257,16 @@ fn timed(mut cmd: Command) -> Sample {
         let _ = log.rewind().and_then(|()| log.read_to_string(&mut text));
         panic!("{cmd:?} failed ({status}):\n{text}");
     }
-    Sample { time, peak_kib }
+    Sample {
+        time,
+        cpu,
+        peak_kib,
+    }
 }
 
-/// Waits for `child` and returns (exit status, peak resident KiB).
+/// Waits for `child` and returns (exit status, peak resident KiB, CPU time).
 #[cfg(unix)]
-fn wait_with_peak(child: std::process::Child) -> (i32, u64) {
+fn wait_with_peak(child: std::process::Child) -> (i32, u64, Duration) {
     let pid = child.id() as libc::pid_t;
     let mut status = 0;
     // SAFETY: an all-zero rusage is a valid value; wait4 fills it in.
@@ -277,19 +288,23 @@ fn wait_with_peak(child: std::process::Child) -> (i32, u64) {
     } else {
         max
     };
-    (code, kib)
+    let tv = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+    (code, kib, tv(usage.ru_utime) + tv(usage.ru_stime))
 }
 
 #[cfg(not(unix))]
-fn wait_with_peak(mut child: std::process::Child) -> (i32, u64) {
+fn wait_with_peak(mut child: std::process::Child) -> (i32, u64, Duration) {
     let status = child.wait().expect("wait");
-    (status.code().unwrap_or(-1), 0)
+    (status.code().unwrap_or(-1), 0, Duration::ZERO)
 }
 
 fn row(label: &str, samples: &[Sample], target: &str) {
-    let mut times: Vec<Duration> = samples.iter().map(|s| s.time).collect();
-    times.sort();
-    let median = times[times.len() / 2];
+    let median = |mut v: Vec<Duration>| {
+        v.sort();
+        (v[v.len() / 2], v[0])
+    };
+    let (time, fastest) = median(samples.iter().map(|s| s.time).collect());
+    let (cpu, _) = median(samples.iter().map(|s| s.cpu).collect());
     let peak = samples.iter().map(|s| s.peak_kib).max().unwrap_or(0);
     let ms = |d: Duration| format!("{:.1} ms", d.as_secs_f64() * 1000.0);
     let peak = if peak == 0 {
@@ -298,8 +313,9 @@ fn row(label: &str, samples: &[Sample], target: &str) {
         format!("{:.1} MB", peak as f64 / 1024.0)
     };
     println!(
-        "{label:<40} {:>9} {:>9} {peak:>10}   {target}",
-        ms(median),
-        ms(times[0])
+        "{label:<40} {:>9} {:>9} {:>9} {peak:>10}   {target}",
+        ms(time),
+        ms(fastest),
+        ms(cpu)
     );
 }

@@ -24,9 +24,12 @@ pub(crate) fn materialize(
     sess: &mut Session<'_>,
     skills: &[&LockedSkill],
 ) -> anyhow::Result<usize> {
-    // Entries modified in place (a link is a way in) are quarantined and fetched again.
-    for s in skills {
-        if let Some(moved) = sess.store.verify_entry(&s.tree)? {
+    // Entries modified in place (a link is a way in) are quarantined and
+    // fetched again. Re-hashing is most of a no-op install: use every core.
+    let store = &sess.store;
+    let checked = super::parallel::map(skills, |s| store.verify_entry(&s.tree));
+    for (s, moved) in skills.iter().zip(checked) {
+        if let Some(moved) = moved? {
             sess.ctx.ui.warn(format!(
                 "the stored content of `{}` was modified; moved it to {} and fetching it again",
                 s.name,
