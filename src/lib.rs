@@ -7,6 +7,7 @@
 pub mod approve;
 pub mod atomic_file;
 pub mod cache;
+pub mod catalog;
 pub mod cli;
 pub mod digest;
 pub mod error;
@@ -15,6 +16,8 @@ pub mod fsutil;
 pub mod git;
 pub mod index;
 pub mod link;
+pub mod mcp;
+pub mod mentions;
 pub mod ops;
 pub mod project;
 pub mod publish;

@@ -53,7 +53,7 @@ pub enum SourceError {
         source_name: String,
         var: String,
         #[source]
-        cause: FetchError,
+        cause: Box<FetchError>,
     },
     #[error("{url}: the v0.1.0 files of `{name}` add up to more than {limit} bytes; refused")]
     SkillTooLarge { url: Url, name: String, limit: u64 },
@@ -367,7 +367,7 @@ fn with_token_hint(source: &Source, e: FetchError) -> SourceError {
         ) => SourceError::TokenUnset {
             source_name: source.name.clone(),
             var: var.clone(),
-            cause: e,
+            cause: Box::new(e),
         },
         _ => e.into(),
     }

@@ -1261,3 +1261,27 @@ fn v0_1_file_lists_download_file_by_file_with_a_tree_digest() {
     assert!(err.to_string().contains("checklist.md"), "{err}");
     assert!(files_under(&cache.path().join("tmp")).is_empty());
 }
+
+#[test]
+fn one_broken_source_does_not_hide_the_others() {
+    let (_dir, _registry, server) = served_v2();
+    let sandbox = project_with_source(&server.base(), &[]);
+    let empty = tempfile::tempdir().unwrap();
+    sandbox
+        .cmd()
+        .args(["--offline", "source", "add", "broken"])
+        .arg(empty.path())
+        .assert()
+        .success();
+    let (code, stdout, stderr) = run(sandbox.cmd().args(["--json", "search", "pdf"]));
+    assert_eq!(code, 4, "{stderr}");
+    let report: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(names(&report), ["pdf-tools"]);
+    assert_eq!(report["failures"][0]["source"], "broken");
+    assert_eq!(report["failures"][0]["exit"], 4);
+    assert!(stderr.contains("source `broken` skipped"), "{stderr}");
+    // Named explicitly, the broken source is simply an error.
+    let (code, stdout, _) = run(sandbox.cmd().args(["search", "--source", "broken"]));
+    assert_eq!(code, 4);
+    assert!(stdout.is_empty());
+}

@@ -22,6 +22,7 @@ fn classify(cause: &(dyn std::error::Error + 'static)) -> Option<Exit> {
         crate::cache::NoCacheDir,
         crate::project::lock::LockError,
         crate::link::LinkError,
+        crate::catalog::CatalogError,
         crate::git::GitError,
         crate::publish::PublishError,
         crate::unpack::UnpackError,

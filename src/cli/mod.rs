@@ -49,6 +49,12 @@ pub enum Command {
     List(ListArgs),
     /// Load one skill by name, as an agent's skill tool does.
     Show(ShowArgs),
+    /// Serve approved skills to agents over MCP (stdio).
+    Mcp(agent::McpArgs),
+    /// List the skills a user message names explicitly ($name, [$name](path)).
+    Mentions(agent::MentionsArgs),
+    /// Check skill roots, links, approvals, dependencies and the store.
+    Doctor(agent::DoctorArgs),
     /// Build a static registry site (both discovery paths, archives, signature).
     // `--version N` is the index version here, not skillpm's own version.
     #[command(disable_version_flag = true)]
@@ -101,8 +107,13 @@ pub struct ListArgs {
 pub struct ShowArgs {
     /// The skill's name.
     pub name: String,
+    /// Load the skill in this folder (or at this SKILL.md) even if another
+    /// of the same name takes precedence; no fallback to the name.
+    #[arg(long, value_name = "PATH")]
+    pub path: Option<PathBuf>,
 }
 
+pub mod agent;
 mod cache;
 mod exit;
 pub mod lifecycle;

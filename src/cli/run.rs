@@ -72,8 +72,37 @@ pub fn run(cli: Cli) -> anyhow::Result<Exit> {
             emit(&ctx, &report, report.exit())
         }
         Command::Show(args) => {
-            let opts = ops::show::ShowOptions { name: args.name };
+            let opts = ops::show::ShowOptions {
+                name: args.name,
+                path: args.path,
+            };
             emit(&ctx, &ops::show::show(&ctx, &opts)?, Exit::Success)
+        }
+        Command::Mcp(args) => {
+            let opts = ops::mcp::McpServeOptions {
+                agent: args.filter.agent,
+                include_unmanaged: args.filter.include_unmanaged,
+                context_chars: args.context_chars.map(|n| n as usize),
+            };
+            ops::mcp::serve(&ctx, &opts)?;
+            Ok(Exit::Success)
+        }
+        Command::Mentions(args) => {
+            let opts = ops::mentions::MentionsOptions {
+                text: args.text,
+                agent: args.filter.agent,
+                include_unmanaged: args.filter.include_unmanaged,
+            };
+            emit(&ctx, &ops::mentions::mentions(&ctx, &opts)?, Exit::Success)
+        }
+        Command::Doctor(args) => {
+            let opts = ops::doctor::DoctorOptions {
+                agent: args.filter.agent,
+                include_unmanaged: args.filter.include_unmanaged,
+                context_chars: args.context_chars.map(|n| n as usize),
+            };
+            let report = ops::doctor::doctor(&ctx, &opts)?;
+            emit(&ctx, &report, report.exit())
         }
         Command::Publish(args) => {
             let report = crate::ops::publish::publish(&ctx, &args.options())?;

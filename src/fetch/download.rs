@@ -4,6 +4,8 @@
 //! The temporary file lives in `<cache>/tmp/` (same file system as
 //! `downloads/`, so the rename is atomic) and is removed on every failure
 //! path, so the cache holds a complete, verified artifact or nothing.
+//! Its bytes are fsynced before the rename, so even after a power loss a
+//! name in `downloads/` never points at a partly written file.
 
 use std::fs::File;
 use std::io::{self, Read, Write};
@@ -15,7 +17,7 @@ use url::Url;
 use super::http;
 use super::retry::{Failure, with_retries};
 use super::{DownloadSpec, Downloaded, FetchError, Shared};
-use crate::atomic_file::{RemoveOnDrop, sync_dir};
+use crate::atomic_file::RemoveOnDrop;
 use crate::digest::{Digest, HashingWriter};
 
 /// What one successful transfer produced, before verification.
@@ -43,8 +45,8 @@ impl Shared {
             }
         }
         let max = spec.max_bytes.unwrap_or(self.config.max_artifact_bytes);
-        let temp = self.temp_path()?;
-        let _cleanup = RemoveOnDrop(Some(temp.clone()));
+        let temp = self.temp_path();
+        let mut cleanup = RemoveOnDrop(Some(temp.clone()));
         let transferred = match spec.url.scheme() {
             "file" => {
                 let (url, temp) = (spec.url.clone(), temp.clone());
@@ -52,7 +54,11 @@ impl Shared {
                     .await
                     .map_err(|e| FetchError::Client(format!("a copy task failed: {e}")))??
             }
-            "http" | "https" if self.offline => return Err(FetchError::Offline { url: spec.url }),
+            "http" | "https" if self.offline => {
+                return Err(FetchError::Offline {
+                    url: spec.url.to_string(),
+                });
+            }
             "http" | "https" => {
                 let client = self.client()?;
                 with_retries(&self.config, &spec.url, || {
@@ -63,7 +69,7 @@ impl Shared {
             other => {
                 return Err(FetchError::UnsupportedScheme {
                     scheme: other.to_owned(),
-                    url: spec.url,
+                    url: spec.url.to_string(),
                 });
             }
         };
@@ -71,22 +77,17 @@ impl Shared {
             && expected != transferred.digest
         {
             return Err(FetchError::DigestMismatch {
-                url: spec.url,
+                url: spec.url.to_string(),
                 expected,
                 actual: transferred.digest,
             });
         }
-        let downloads = self.cache.downloads();
-        std::fs::create_dir_all(&downloads).map_err(|source| FetchError::Io {
-            path: downloads.clone(),
-            source,
-        })?;
         let path = self.cache.download_path(&transferred.digest);
-        std::fs::rename(&temp, &path).map_err(|source| FetchError::Io {
-            path: path.clone(),
-            source,
-        })?;
-        sync_dir(&downloads);
+        // The bytes were synced before this rename, so the name can only ever
+        // point at complete data. The folder itself is not synced: a rename
+        // lost in a crash just means the artifact is downloaded again.
+        rename_creating_dir(&temp, &path)?;
+        cleanup.0 = None;
         Ok(Downloaded {
             url: spec.url,
             path,
@@ -97,18 +98,13 @@ impl Shared {
         })
     }
 
-    /// A fresh, unique path in `<cache>/tmp/` (the folder is created).
-    fn temp_path(&self) -> Result<PathBuf, FetchError> {
-        let tmp = self.cache.tmp();
-        std::fs::create_dir_all(&tmp).map_err(|source| FetchError::Io {
-            path: tmp.clone(),
-            source,
-        })?;
-        Ok(tmp.join(format!(
+    /// A fresh, unique path in `<cache>/tmp/` (created on first write).
+    fn temp_path(&self) -> PathBuf {
+        self.cache.tmp().join(format!(
             "download-{}-{:016x}.part",
             std::process::id(),
             fastrand::u64(..)
-        )))
+        ))
     }
 }
 
@@ -140,7 +136,7 @@ async fn transfer(
             source,
         })
     };
-    let file = File::create(temp).map_err(io_fatal)?;
+    let file = create_with_parent(temp).map_err(io_fatal)?;
     let mut writer = HashingWriter::new(file);
     loop {
         match response.chunk().await {
@@ -176,25 +172,29 @@ fn copy_local(url: &Url, temp: &Path, max: u64) -> Result<Transferred, FetchErro
     let path = url
         .to_file_path()
         .map_err(|()| FetchError::UnsupportedScheme {
-            url: url.clone(),
+            url: url.to_string(),
             scheme: "file (not a local path)".into(),
         })?;
     let source = match File::open(&path) {
         Ok(f) => f,
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            return Err(FetchError::NotFound { url: url.clone() });
+            return Err(FetchError::NotFound {
+                url: url.to_string(),
+            });
         }
         Err(source) => return Err(FetchError::Local { path, source }),
     };
     let is_file = source.metadata().map(|m| m.is_file()).unwrap_or(false);
     if !is_file {
-        return Err(FetchError::NotFound { url: url.clone() });
+        return Err(FetchError::NotFound {
+            url: url.to_string(),
+        });
     }
     let write_err = |source| FetchError::Io {
         path: temp.to_owned(),
         source,
     };
-    let mut writer = HashingWriter::new(File::create(temp).map_err(write_err)?);
+    let mut writer = HashingWriter::new(create_with_parent(temp).map_err(write_err)?);
     io::copy(&mut source.take(max + 1), &mut writer).map_err(|source| FetchError::Local {
         path: path.clone(),
         source,
@@ -211,9 +211,40 @@ fn copy_local(url: &Url, temp: &Path, max: u64) -> Result<Transferred, FetchErro
     })
 }
 
+/// Creates (or truncates) `path`, creating its folder only when missing, so
+/// the common case costs one system call.
+fn create_with_parent(path: &Path) -> io::Result<File> {
+    match File::create(path) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            if let Some(dir) = path.parent() {
+                std::fs::create_dir_all(dir)?;
+            }
+            File::create(path)
+        }
+        other => other,
+    }
+}
+
+/// Renames `from` to `to`, creating `to`'s folder only when missing.
+fn rename_creating_dir(from: &Path, to: &Path) -> Result<(), FetchError> {
+    let io = |source| FetchError::Io {
+        path: to.to_owned(),
+        source,
+    };
+    match std::fs::rename(from, to) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound && !to.parent().is_some_and(Path::exists) => {
+            if let Some(dir) = to.parent() {
+                std::fs::create_dir_all(dir).map_err(io)?;
+            }
+            std::fs::rename(from, to).map_err(io)
+        }
+        other => other.map_err(io),
+    }
+}
+
 fn too_large(url: &Url, limit: u64) -> FetchError {
     FetchError::TooLarge {
-        url: url.clone(),
+        url: url.to_string(),
         limit,
     }
 }

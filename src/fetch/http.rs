@@ -57,14 +57,14 @@ pub(crate) async fn send(
             .and_then(|v| v.to_str().ok())
             .ok_or_else(|| {
                 Failure::Fatal(FetchError::Status {
-                    url: current.clone(),
+                    url: current.to_string(),
                     status: response.status().as_u16(),
                     hint: " (a redirect without a Location header)".into(),
                 })
             })?;
         let next = current.join(location).map_err(|e| {
             Failure::Fatal(FetchError::Redirect {
-                url: current.clone(),
+                url: current.to_string(),
                 to: location.to_owned(),
                 reason: format!("the Location is not a valid URL: {e}"),
             })
@@ -73,7 +73,7 @@ pub(crate) async fn send(
         current = next;
     }
     Err(Failure::Fatal(FetchError::Redirect {
-        url: url.clone(),
+        url: url.to_string(),
         to: current.to_string(),
         reason: format!("more than {} redirects", config.max_redirects),
     }))
@@ -83,7 +83,7 @@ pub(crate) async fn send(
 pub(crate) fn check_redirect(from: &Url, to: &Url) -> Result<(), FetchError> {
     let refused = |reason: &str| {
         Err(FetchError::Redirect {
-            url: from.clone(),
+            url: from.to_string(),
             to: to.to_string(),
             reason: reason.to_owned(),
         })
@@ -112,14 +112,14 @@ pub(crate) fn check_status(
         .and_then(|v| v.to_str().ok())
         .and_then(|v| parse_retry_after(v, SystemTime::now()));
     match code {
-        404 | 410 => Err(Failure::Fatal(FetchError::NotFound { url: url.clone() })),
+        404 | 410 => Err(Failure::Fatal(FetchError::NotFound { url: url.to_string() })),
         // Rate limiting and server trouble pass; the server says so.
         429 | 500..=599 => Err(Failure::Transient {
             message: format!("server answered {status}"),
             retry_after,
         }),
         401 | 403 => Err(Failure::Fatal(FetchError::Status {
-            url: url.clone(),
+            url: url.to_string(),
             status: code,
             hint: match auth {
                 Some(a) => format!(
@@ -130,7 +130,7 @@ pub(crate) fn check_status(
             },
         })),
         _ => Err(Failure::Fatal(FetchError::Status {
-            url: url.clone(),
+            url: url.to_string(),
             status: code,
             hint: String::new(),
         })),
@@ -143,7 +143,7 @@ pub(crate) fn classify_error(url: &Url, error: &reqwest::Error) -> Failure {
     let detail = error_chain(error);
     if is_tls_error(error) {
         return Failure::Fatal(FetchError::Tls {
-            url: url.clone(),
+            url: url.to_string(),
             message: detail,
         });
     }

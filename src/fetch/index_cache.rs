@@ -92,13 +92,15 @@ pub(crate) fn read_local(url: &Url, max_bytes: u64) -> Result<Body, FetchError> 
     let path = url
         .to_file_path()
         .map_err(|()| FetchError::UnsupportedScheme {
-            url: url.clone(),
+            url: url.to_string(),
             scheme: "file (not a local path)".into(),
         })?;
     let file = match std::fs::File::open(&path) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Err(FetchError::NotFound { url: url.clone() });
+            return Err(FetchError::NotFound {
+                url: url.to_string(),
+            });
         }
         Err(source) => return Err(FetchError::Local { path, source }),
     };
@@ -107,7 +109,9 @@ pub(crate) fn read_local(url: &Url, max_bytes: u64) -> Result<Body, FetchError> 
         source,
     })?;
     if !meta.is_file() {
-        return Err(FetchError::NotFound { url: url.clone() });
+        return Err(FetchError::NotFound {
+            url: url.to_string(),
+        });
     }
     let mut bytes = Vec::new();
     file.take(max_bytes + 1)
@@ -115,7 +119,7 @@ pub(crate) fn read_local(url: &Url, max_bytes: u64) -> Result<Body, FetchError> 
         .map_err(|source| FetchError::Local { path, source })?;
     if bytes.len() as u64 > max_bytes {
         return Err(FetchError::TooLarge {
-            url: url.clone(),
+            url: url.to_string(),
             limit: max_bytes,
         });
     }
@@ -162,7 +166,7 @@ impl Shared {
             let declared = response.content_length();
             if declared.is_some_and(|n| n > max_bytes) {
                 return Err(Failure::Fatal(FetchError::TooLarge {
-                    url: final_url,
+                    url: final_url.to_string(),
                     limit: max_bytes,
                 }));
             }
@@ -172,7 +176,7 @@ impl Shared {
                     Ok(Some(chunk)) => {
                         if (bytes.len() + chunk.len()) as u64 > max_bytes {
                             return Err(Failure::Fatal(FetchError::TooLarge {
-                                url: final_url,
+                                url: final_url.to_string(),
                                 limit: max_bytes,
                             }));
                         }
@@ -203,7 +207,7 @@ impl Shared {
             (None, Some(cached)) => Ok(cached.into_body(url, BodyOrigin::NotModified)),
             // 304 to a request that carried no validators: a broken server.
             (None, None) => Err(FetchError::Status {
-                url: url.clone(),
+                url: url.to_string(),
                 status: 304,
                 hint: " to a request that was not conditional".into(),
             }),

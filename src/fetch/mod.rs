@@ -48,43 +48,47 @@ pub enum FetchError {
     #[error(
         "{url} is not in the cache and --offline forbids the network; run once without --offline to fill the cache"
     )]
-    Offline { url: Url },
+    Offline { url: String },
     #[error("{url}: not found")]
-    NotFound { url: Url },
+    NotFound { url: String },
     #[error("{url}: the server answered {status}{hint}")]
-    Status { url: Url, status: u16, hint: String },
+    Status {
+        url: String,
+        status: u16,
+        hint: String,
+    },
     #[error("{url}: {message} (gave up after {attempts} attempts)")]
     Transport {
-        url: Url,
+        url: String,
         attempts: u32,
         message: String,
     },
     #[error(
         "{url}: the server asked to retry after {seconds}s, longer than skillpm waits; try again later"
     )]
-    RetryTooLate { url: Url, seconds: u64 },
+    RetryTooLate { url: String, seconds: u64 },
     #[error("{url}: TLS failed (not retried): {message}")]
-    Tls { url: Url, message: String },
+    Tls { url: String, message: String },
     #[error("{url}: redirect to {to} refused: {reason}")]
     Redirect {
-        url: Url,
+        url: String,
         to: String,
         reason: String,
     },
     #[error(
         "{url}: more than {limit} bytes; refused (the limit exists so a hostile server cannot fill the disk)"
     )]
-    TooLarge { url: Url, limit: u64 },
+    TooLarge { url: String, limit: u64 },
     #[error(
         "{url}: digest mismatch: expected {expected}, got {actual}; the artifact was discarded"
     )]
     DigestMismatch {
-        url: Url,
+        url: String,
         expected: Digest,
         actual: Digest,
     },
     #[error("{url}: skillpm cannot fetch `{scheme}` URLs (only https, http and file)")]
-    UnsupportedScheme { url: Url, scheme: String },
+    UnsupportedScheme { url: String, scheme: String },
     #[error("cannot read {path}: {source}")]
     Local {
         path: PathBuf,
@@ -292,7 +296,9 @@ pub struct Downloaded {
     pub reused: bool,
 }
 
-/// The network side of a run. Create one and share it.
+/// The network side of a run. Create one and share it. Its methods block
+/// (they drive a private runtime), so call them from plain threads, never from
+/// inside another async runtime.
 pub struct Fetcher {
     shared: Arc<Shared>,
     runtime: tokio::runtime::Runtime,
@@ -307,13 +313,12 @@ struct Shared {
 
 impl Fetcher {
     pub fn new(config: FetchConfig, cache: CacheDirs, offline: bool) -> Result<Self, FetchError> {
-        let workers = std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(2)
-            .clamp(1, 4);
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(workers)
-            .thread_name("skillpm-net")
+        // One thread drives every transfer: the work per byte (hashing, a
+        // write) is far cheaper than the network, so more threads only add
+        // hand-offs between them. Concurrency comes from `config.jobs`
+        // transfers in flight; fsync runs on the blocking pool so a slow disk
+        // never stalls the other transfers.
+        let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
             .map_err(|e| FetchError::Client(format!("cannot start the async runtime: {e}")))?;
@@ -358,13 +363,15 @@ impl Fetcher {
                 if self.shared.offline {
                     return cached
                         .map(|c| c.into_body(url, BodyOrigin::Cache))
-                        .ok_or_else(|| FetchError::Offline { url: url.clone() });
+                        .ok_or_else(|| FetchError::Offline {
+                            url: url.to_string(),
+                        });
                 }
                 self.runtime
                     .block_on(self.shared.get_conditional(url, auth, max_bytes, cached))
             }
             other => Err(FetchError::UnsupportedScheme {
-                url: url.clone(),
+                url: url.to_string(),
                 scheme: other.to_owned(),
             }),
         }

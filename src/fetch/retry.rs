@@ -36,7 +36,7 @@ where
         };
         if tries > config.retries {
             return Err(FetchError::Transport {
-                url: url.clone(),
+                url: url.to_string(),
                 attempts: tries,
                 message,
             });
@@ -44,7 +44,7 @@ where
         let delay = match retry_after {
             Some(d) if d > config.max_retry_after => {
                 return Err(FetchError::RetryTooLate {
-                    url: url.clone(),
+                    url: url.to_string(),
                     seconds: d.as_secs(),
                 });
             }

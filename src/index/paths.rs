@@ -69,12 +69,10 @@ pub fn file_url(dir: &Url, name: &str, path: &str) -> Url {
 /// Whether an index served over `from` may point at an artifact over `to`:
 /// never from the network to a local file, never from https down to http.
 pub fn scheme_allowed(from: &str, to: &str) -> bool {
-    match (from, to) {
-        ("https", "https") => true,
-        ("http", "http" | "https") => true,
-        ("file", "file" | "http" | "https") => true,
-        _ => false,
-    }
+    matches!(
+        (from, to),
+        ("https", "https") | ("http", "http" | "https") | ("file", "file" | "http" | "https")
+    )
 }
 
 #[cfg(test)]

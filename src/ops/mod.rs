@@ -12,6 +12,9 @@ use std::path::PathBuf;
 
 pub mod check;
 pub mod discover;
+pub mod doctor;
+pub mod mcp;
+pub mod mentions;
 pub mod publish;
 pub mod show;
 

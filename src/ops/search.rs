@@ -160,12 +160,8 @@ pub fn search(ctx: &Context, opts: &SearchOptions) -> anyhow::Result<SearchRepor
     Ok(report)
 }
 
-fn collect(
-    ctx: &Context,
-    resolved: &ResolvedIndex,
-    needle: Option<&str>,
-    report: &mut SearchReport,
-) {
+/// One warning per entry an index skipped or refused.
+pub(crate) fn warn_problems(ctx: &Context, resolved: &ResolvedIndex) {
     for problem in &resolved.index.problems {
         let label = match problem.kind {
             ProblemKind::UnknownType => "skipped",
@@ -173,6 +169,17 @@ fn collect(
         };
         ctx.ui
             .warn(format!("{} ({label}): {problem}", resolved.index_url));
+    }
+}
+
+fn collect(
+    ctx: &Context,
+    resolved: &ResolvedIndex,
+    needle: Option<&str>,
+    report: &mut SearchReport,
+) {
+    warn_problems(ctx, resolved);
+    for problem in &resolved.index.problems {
         report.problems.push(Problem {
             source: resolved.source.clone(),
             problem: problem.clone(),

@@ -133,9 +133,7 @@ pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
         );
         let resolved = source::resolve(&fetcher, &source, SystemTime::now())
             .with_context(|| format!("source `{}` was not added", decl.name))?;
-        for problem in &resolved.index.problems {
-            ctx.ui.warn(format!("{}: {problem}", resolved.index_url));
-        }
+        super::search::warn_problems(ctx, &resolved);
         let signature_published = resolved.signer.is_none().then(|| {
             let url = source::signature_url(&resolved.index.url);
             fetcher.get(&url, source.auth.as_ref(), 64 * 1024).is_ok()

@@ -328,8 +328,14 @@ mod tests {
     fn valid_signature_reports_signer_and_version() {
         let (kp, key) = keypair();
         let sig = sign(&kp, b"{}", "version=7 expires=2999-01-01T00:00:00Z");
-        let signer =
-            verify_signed("index", b"{}", &sig, &[key.clone()], SystemTime::now()).unwrap();
+        let signer = verify_signed(
+            "index",
+            b"{}",
+            &sig,
+            std::slice::from_ref(&key),
+            SystemTime::now(),
+        )
+        .unwrap();
         assert_eq!(signer.version, 7);
         assert_eq!(signer.key, key.as_str());
         assert_eq!(signer.key_id, key.id().to_string());
@@ -342,7 +348,8 @@ mod tests {
         let (_, other) = keypair();
         let now = SystemTime::now();
         let sig = sign(&kp, b"{}", "version=1");
-        let err = verify_signed("index", b"{ }", &sig, &[key.clone()], now).unwrap_err();
+        let err =
+            verify_signed("index", b"{ }", &sig, std::slice::from_ref(&key), now).unwrap_err();
         assert!(matches!(err, TrustError::Mismatch { .. }), "{err}");
         let err = verify_signed("index", b"{}", &sig, &[other], now).unwrap_err();
         assert!(matches!(err, TrustError::UnknownKey { .. }), "{err}");
@@ -353,7 +360,8 @@ mod tests {
             "version=1 expires=tomorrow",
         ] {
             let sig = sign(&kp, b"{}", comment);
-            let err = verify_signed("index", b"{}", &sig, &[key.clone()], now).unwrap_err();
+            let err =
+                verify_signed("index", b"{}", &sig, std::slice::from_ref(&key), now).unwrap_err();
             assert!(
                 matches!(err, TrustError::Comment { .. }),
                 "{comment}: {err}"
@@ -366,8 +374,14 @@ mod tests {
     fn expiry_is_enforced() {
         let (kp, key) = keypair();
         let sig = sign(&kp, b"{}", "version=1 expires=2020-01-01T00:00:00+02:00");
-        let err =
-            verify_signed("index", b"{}", &sig, &[key.clone()], SystemTime::now()).unwrap_err();
+        let err = verify_signed(
+            "index",
+            b"{}",
+            &sig,
+            std::slice::from_ref(&key),
+            SystemTime::now(),
+        )
+        .unwrap_err();
         assert!(matches!(err, TrustError::Expired { .. }), "{err}");
         let before = time::parse_rfc3339("2019-12-31T21:59:59Z").unwrap();
         assert!(verify_signed("index", b"{}", &sig, &[key], before).is_ok());

@@ -47,7 +47,7 @@ pub(crate) enum Opened {
         decl: SourceDecl,
         spec: GitSpec,
         commit: String,
-        checkout: git::Checkout,
+        checkout: Box<git::Checkout>,
         found: Vec<git::FoundSkill>,
     },
 }
@@ -136,7 +136,7 @@ pub(crate) fn open_source(sess: &mut Session<'_>, decl: &SourceDecl) -> anyhow::
             decl: decl.clone(),
             spec,
             commit: resolved.commit,
-            checkout,
+            checkout: Box::new(checkout),
             found: discovery.skills,
         });
     }

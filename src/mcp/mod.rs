@@ -1,0 +1,65 @@
+//! `skillpm mcp`: an MCP server on stdio that serves the skills in the
+//! [catalog](crate::catalog) to any agent.
+//!
+//! Two tools:
+//! - `skill {name, arguments?}`: its description lists the skills the model
+//!   may pick (`<available_skills>…`, held to a budget); the result is the
+//!   same envelope `skillpm show` prints, with arguments substituted the way
+//!   Claude Code does. Shell preprocessing lines are returned as written,
+//!   never run.
+//! - `skills_list`: every skill the model may load, as JSON (name,
+//!   description, scope, path, tree digest, signer), including the ones the
+//!   description had no room for.
+//!
+//! The catalog is rebuilt on every request (discovery is a bounded walk;
+//! tree hashes are cached by file metadata), so a skill installed, removed
+//! or edited on disk is seen without a restart; a background poll also
+//! tells the client `notifications/tools/list_changed` when the listing
+//! changes.
+
+pub mod arguments;
+pub mod clients;
+pub mod listing;
+mod server;
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::catalog::CatalogOptions;
+use crate::roots::Env;
+
+pub use server::SkillServer;
+
+/// Names of the tools the server offers.
+pub const SKILL_TOOL: &str = "skill";
+pub const LIST_TOOL: &str = "skills_list";
+
+/// How often the server looks for changed skills to notify the client.
+pub const DEFAULT_POLL_INTERVAL: Duration = Duration::from_secs(2);
+
+/// Everything the server needs to know; built by `ops::mcp`.
+#[derive(Debug, Clone)]
+pub struct McpOptions {
+    pub project: PathBuf,
+    pub cwd: PathBuf,
+    pub env: Env,
+    pub catalog: CatalogOptions,
+    /// Characters the `<available_skills>` block may use.
+    pub budget: usize,
+    /// `None`: no background polling (changes are still seen on each request).
+    pub poll_interval: Option<Duration>,
+}
+
+/// Serves MCP on this process's stdin/stdout until the client disconnects.
+pub async fn serve_stdio(options: McpOptions) -> anyhow::Result<()> {
+    use rmcp::ServiceExt as _;
+    let running = SkillServer::new(options)
+        .serve(rmcp::transport::stdio())
+        .await
+        .map_err(|e| anyhow::anyhow!("the MCP handshake failed: {e}"))?;
+    running
+        .waiting()
+        .await
+        .map_err(|e| anyhow::anyhow!("the MCP server stopped unexpectedly: {e}"))?;
+    Ok(())
+}

@@ -1,0 +1,54 @@
+//! `skillpm mcp`: check the project's policy files, then serve skills over
+//! MCP on stdio until the client disconnects. Nothing but protocol
+//! messages is written to stdout; notes go to stderr.
+
+use anyhow::Context as _;
+
+use super::discover::project_dir;
+use super::{Context, mentions::validate_agent};
+use crate::catalog::{CatalogOptions, Policy};
+use crate::mcp::{self, McpOptions, listing};
+use crate::roots::Env;
+
+#[derive(Debug, Clone, Default)]
+pub struct McpServeOptions {
+    pub agent: Option<String>,
+    pub include_unmanaged: bool,
+    pub context_chars: Option<usize>,
+}
+
+/// Runs the server. Errors: `--project` is not a folder or `--agent` is not
+/// a name (exit 2); `skills.toml` or `skills.lock` cannot be read (their
+/// own codes), all before the first message is read.
+pub fn serve(ctx: &Context, opts: &McpServeOptions) -> anyhow::Result<()> {
+    let project = project_dir(ctx)?;
+    if let Some(agent) = &opts.agent {
+        validate_agent(agent)?;
+    }
+    // Fail before the client connects rather than on every call.
+    let policy = Policy::load(&project).context("cannot start the MCP server")?;
+    if let Some(agent) = &opts.agent
+        && policy.settings.rules_for(agent).is_none()
+    {
+        ctx.ui.info(format!(
+            "skillpm mcp: skills.toml has no [agent.{agent}] table; every served skill is offered to `{agent}`"
+        ));
+    }
+    let options = McpOptions {
+        project,
+        cwd: ctx.cwd.clone(),
+        env: Env::from_process(),
+        catalog: CatalogOptions {
+            agent: opts.agent.clone(),
+            include_unmanaged: opts.include_unmanaged,
+        },
+        budget: listing::budget_for(opts.context_chars),
+        poll_interval: Some(mcp::DEFAULT_POLL_INTERVAL),
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    runtime.block_on(mcp::serve_stdio(options))
+}

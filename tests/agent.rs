@@ -1,0 +1,573 @@
+//! `mentions`, `doctor` and `show --path` on the real binary, in temp
+//! homes and projects with real symlinks into a hand-built store.
+
+#![cfg(unix)]
+
+mod skill_world;
+
+use predicates::prelude::*;
+use serde_json::Value;
+use skill_world::{Approval, World, write};
+
+fn json(out: &[u8]) -> Value {
+    serde_json::from_slice(out)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(out)))
+}
+
+/// `skillpm mentions TEXT --json` (plus `extra`): the mentioned names, and
+/// the whole report.
+fn mentions(w: &World, text: &str, extra: &[&str]) -> (Vec<String>, Value) {
+    let out = w
+        .cmd()
+        .args(["mentions", text, "--json"])
+        .args(extra)
+        .assert()
+        .success();
+    let report = json(&out.get_output().stdout);
+    let names = report["mentions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["name"].as_str().unwrap().to_owned())
+        .collect();
+    (names, report)
+}
+
+// ---------------------------------------------------------------- mentions
+
+#[test]
+fn mentions_in_order_of_first_mention_once_each_with_punctuation() {
+    let mut w = World::new();
+    for name in ["alpha", "beta", "pdf-tools"] {
+        w.install(name, "", "Body.\n", &[], Approval::Approved);
+    }
+    let (names, report) = mentions(
+        &w,
+        "Use ($beta), then \"$alpha\"; also $pdf-tools. And $beta's output, `$alpha`, **$pdf-tools**!",
+        &[],
+    );
+    assert_eq!(names, ["beta", "alpha", "pdf-tools"]);
+    let first = &report["mentions"][0];
+    assert_eq!(first["how"], "name");
+    assert_eq!(first["offset"], 5);
+    assert_eq!(first["scope"], "repo");
+
+    // A trailing hyphen or underscore does not hide the name; glued `$` and
+    // longer names do not match.
+    let (names, _) = mentions(
+        &w,
+        "try $alpha-- and $beta_ now; US$alpha, $alphabet, $pdf-tools-x",
+        &[],
+    );
+    assert_eq!(names, ["alpha", "beta"]);
+
+    let (names, report) = mentions(&w, "nothing here, $5 and $", &[]);
+    assert!(names.is_empty());
+    assert_eq!(report["skipped"], serde_json::json!([]));
+
+    w.cmd()
+        .args(["mentions", "use $alpha"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("alpha").and(predicate::str::contains("repo")));
+    w.cmd()
+        .args(["mentions", "-", "--json"])
+        .write_stdin("from stdin: $beta\n")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("\"beta\""));
+}
+
+#[test]
+fn mentions_ignore_env_var_lookalikes_unless_a_skill_has_the_name() {
+    let mut w = World::new();
+    w.install("path", "", "Body.\n", &[], Approval::Approved);
+    w.install("home-tools", "", "Body.\n", &[], Approval::Approved);
+    let (names, _) = mentions(
+        &w,
+        "echo $PATH and $HOME and $XDG_CONFIG_HOME and $HOME-TOOLS",
+        &[],
+    );
+    assert!(names.is_empty(), "{names:?}");
+    let (names, _) = mentions(&w, "now $path and [$HOME](/nowhere) and $home-tools", &[]);
+    assert_eq!(names, ["path", "home-tools"]);
+}
+
+#[test]
+fn mentions_links_resolve_by_path_and_plain_names_need_one_skill() {
+    let mut w = World::new();
+    // Two different skills named `demo`: the project's and the user's.
+    let user_demo = w.home.join(".agents/skills/demo");
+    w.write_skill(&user_demo, "demo", "User demo", "User.\n");
+    w.write_skill(
+        &w.agents_root().join("demo"),
+        "demo",
+        "Project demo",
+        "Project.\n",
+    );
+    w.install("solo", "", "Body.\n", &[], Approval::Approved);
+    let unmanaged = ["--include-unmanaged"];
+
+    let (names, report) = mentions(&w, "use $demo and $solo", &unmanaged);
+    assert_eq!(names, ["solo"]);
+    let skipped = &report["skipped"][0];
+    assert_eq!(skipped["token"], "$demo");
+    assert!(
+        skipped["reason"]
+            .as_str()
+            .unwrap()
+            .contains("2 different skills are named `demo`")
+    );
+
+    // A link picks the shadowed user copy by its folder or its SKILL.md.
+    for target in [user_demo.clone(), user_demo.join("SKILL.md")] {
+        let text = format!("use [$demo]({}) please", target.display());
+        let (names, report) = mentions(&w, &text, &unmanaged);
+        assert_eq!(names, ["demo"]);
+        assert_eq!(report["mentions"][0]["path"], user_demo.to_str().unwrap());
+        assert_eq!(report["mentions"][0]["how"], "link");
+        assert_eq!(report["mentions"][0]["scope"], "user");
+    }
+    let text = format!(
+        "[$demo]( skill://{}/SKILL.md ) and $demo",
+        user_demo.display()
+    );
+    let (names, _) = mentions(&w, &text, &unmanaged);
+    assert_eq!(
+        names,
+        ["demo"],
+        "link once, the ambiguous plain name adds nothing"
+    );
+
+    // A link to no skill selects nothing and does not fall back to the name.
+    let (names, report) = mentions(&w, "[$solo](/nowhere/solo)", &unmanaged);
+    assert!(names.is_empty());
+    assert!(
+        report["skipped"][0]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("no skill is installed at /nowhere/solo")
+    );
+
+    // The same skill by link and by name counts once.
+    let solo = w.agents_root().join("solo");
+    let text = format!("$solo, [$solo]({}), $solo", solo.display());
+    let (names, _) = mentions(&w, &text, &unmanaged);
+    assert_eq!(names, ["solo"]);
+
+    // Without --include-unmanaged the hand-written copies are not candidates.
+    let (names, report) = mentions(&w, "use $demo", &[]);
+    assert!(names.is_empty());
+    assert!(
+        report["skipped"][0]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("not installed by skillpm")
+    );
+}
+
+#[test]
+fn mentions_skip_disabled_withheld_and_person_only_skills() {
+    let mut w = World::new();
+    w.install("off", "", "Body.\n", &[], Approval::Approved);
+    w.install(
+        "bot-only",
+        "user-invocable: false\n",
+        "Body.\n",
+        &[],
+        Approval::Approved,
+    );
+    w.install(
+        "manual",
+        "disable-model-invocation: true\n",
+        "Body.\n",
+        &[],
+        Approval::Approved,
+    );
+    w.install("pending", "", "Body.\n", &[], Approval::Unapproved);
+    w.skills_toml("[skills]\noff = { source = \"acme\", enabled = false }\n");
+    let (names, report) = mentions(&w, "$off $bot-only $manual $pending", &[]);
+    // A person may name a skill the model may not pick on its own.
+    assert_eq!(names, ["manual"]);
+    let reasons: Vec<&str> = report["skipped"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["reason"].as_str().unwrap())
+        .collect();
+    assert!(
+        reasons
+            .iter()
+            .any(|r| r.contains("disabled in skills.toml")),
+        "{reasons:?}"
+    );
+    assert!(
+        reasons.iter().any(|r| r.contains("never approved")),
+        "{reasons:?}"
+    );
+    assert!(
+        reasons.iter().any(|r| r.contains("user-invocable: false")),
+        "{reasons:?}"
+    );
+}
+
+// ---------------------------------------------------------------- doctor
+
+#[test]
+fn doctor_reports_shadowing_broken_links_and_missing_dependencies() {
+    let mut w = World::new();
+    // A shadowed skill: the project's copy wins over a different user copy.
+    w.write_skill(
+        &w.agents_root().join("notes"),
+        "notes",
+        "Project notes",
+        "P.\n",
+    );
+    w.write_skill(
+        &w.home.join(".agents/skills/notes"),
+        "notes",
+        "User notes",
+        "U.\n",
+    );
+    // A skillpm link whose store entry is gone.
+    let gone = w.install("gone", "", "Body.\n", &[], Approval::Approved);
+    std::fs::remove_dir_all(&gone.entry).unwrap();
+    // Dependencies this machine lacks.
+    w.install(
+        "needs",
+        "",
+        "Body.\n",
+        &[(
+            "agents/openai.yaml",
+            "dependencies:\n  tools:\n    - type: env_var\n      value: SKILLPM_TEST_SURELY_UNSET_TOKEN\n      description: API token\n    - type: mcp\n      value: linear\n      transport: stdio\n      command: npx linear-mcp\n    - type: mcp\n      value: github\n",
+        )],
+        Approval::Approved,
+    );
+    write(
+        &w.project.join(".mcp.json"),
+        r#"{"mcpServers": {"github": {"command": "gh-mcp"}}}"#,
+    );
+    // A folder skillpm did not make where the lock expects a link.
+    let squatter = w.install("squat", "", "Body.\n", &[], Approval::Approved);
+    std::fs::remove_file(&squatter.link).unwrap();
+    w.write_skill(&squatter.link, "squat", "Someone's own", "Mine.\n");
+
+    let out = w
+        .cmd()
+        .args(["doctor", "--json"])
+        .env_remove("SKILLPM_TEST_SURELY_UNSET_TOKEN")
+        .assert()
+        .code(1);
+    let report = json(&out.get_output().stdout);
+    assert_eq!(report["needs_action"], true);
+    let findings = report["findings"].as_array().unwrap();
+    let find =
+        |kind: &str| -> Vec<&Value> { findings.iter().filter(|f| f["kind"] == kind).collect() };
+
+    let shadowed = find("shadowed");
+    assert_eq!(shadowed.len(), 1, "{findings:?}");
+    let msg = shadowed[0]["message"].as_str().unwrap();
+    assert!(
+        msg.contains(w.agents_root().join("notes").to_str().unwrap()),
+        "{msg}"
+    );
+    assert!(
+        msg.contains(w.home.join(".agents/skills/notes").to_str().unwrap()),
+        "{msg}"
+    );
+
+    let broken = find("broken-link");
+    assert_eq!(broken.len(), 1, "{findings:?}");
+    assert_eq!(broken[0]["level"], "error");
+    assert_eq!(broken[0]["path"], gone.link.to_str().unwrap());
+    assert!(
+        broken[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("skillpm install")
+    );
+
+    let env = find("missing-env-var");
+    assert_eq!(env.len(), 1, "{findings:?}");
+    assert!(
+        env[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("SKILLPM_TEST_SURELY_UNSET_TOKEN")
+    );
+    let mcp = find("missing-mcp-server");
+    assert_eq!(
+        mcp.len(),
+        1,
+        "github is configured in .mcp.json: {findings:?}"
+    );
+    assert!(
+        mcp[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("`linear` (started with `npx linear-mcp`)")
+    );
+
+    let foreign = find("foreign-folder");
+    assert_eq!(foreign.len(), 1, "{findings:?}");
+    assert_eq!(foreign[0]["path"], squatter.link.to_str().unwrap());
+
+    // Roots are reported in precedence order, the project's first.
+    let roots = report["roots"].as_array().unwrap();
+    assert_eq!(roots[0]["rank"], 1);
+    assert_eq!(roots[0]["scope"], "repo");
+    assert_eq!(roots[0]["path"], w.agents_root().to_str().unwrap());
+    assert!(
+        report["mcp_servers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|s| s["name"] == "github")
+    );
+
+    // The variable set: that finding goes away.
+    let out = w
+        .cmd()
+        .args(["doctor", "--json"])
+        .env("SKILLPM_TEST_SURELY_UNSET_TOKEN", "t")
+        .assert()
+        .code(1);
+    let report = json(&out.get_output().stdout);
+    assert!(
+        !report["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["kind"] == "missing-env-var")
+    );
+
+    // Human output names each problem and says action is needed.
+    w.cmd().arg("doctor").assert().code(1).stdout(
+        predicate::str::contains("roots, highest precedence first:")
+            .and(predicate::str::contains("broken-link"))
+            .and(predicate::str::contains("shadowed"))
+            .and(predicate::str::contains("action needed")),
+    );
+}
+
+#[test]
+fn doctor_finds_tampered_skills_and_corrupt_store_entries_and_passes_when_clean() {
+    let mut w = World::new();
+    // Links only in `.agents/skills`, as `install` makes them with this setting.
+    w.skills_toml("[install]\nagents = [\"agents\"]\n");
+    let pdf = w.install(
+        "pdf-tools",
+        "",
+        "Body.\n",
+        &[("a.txt", "a")],
+        Approval::Approved,
+    );
+    w.cmd()
+        .arg("doctor")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("no problems found"));
+
+    w.tamper(&pdf.entry, "a.txt", "changed");
+    let out = w.cmd().args(["doctor", "--json"]).assert().code(1);
+    let report = json(&out.get_output().stdout);
+    let kinds: Vec<&str> = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["kind"].as_str().unwrap())
+        .collect();
+    assert!(kinds.contains(&"modified"), "{kinds:?}");
+    assert!(kinds.contains(&"store-corrupt"), "{kinds:?}");
+    assert_eq!(report["store"]["corrupt"], 1);
+    assert_eq!(report["store"]["entries_checked"], 1);
+    let corrupt = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["kind"] == "store-corrupt")
+        .unwrap();
+    assert!(
+        corrupt["message"]
+            .as_str()
+            .unwrap()
+            .contains(pdf.link.to_str().unwrap())
+    );
+    let skill = &report["skills"][0];
+    assert_eq!(skill["status"], "withheld");
+    assert_eq!(skill["managed"], true);
+}
+
+#[test]
+fn doctor_warns_about_skills_over_the_listing_budget() {
+    let mut w = World::new();
+    for name in ["alpha", "beta"] {
+        w.install(name, "", "Body.\n", &[], Approval::Approved);
+    }
+    // 2% of 7,500 characters is 150: the wrapper and one entry.
+    let out = w
+        .cmd()
+        .args(["doctor", "--json", "--context-chars", "7500"])
+        .assert()
+        .code(1);
+    let report = json(&out.get_output().stdout);
+    assert_eq!(report["listing"]["budget"], 150);
+    assert_eq!(report["listing"]["listed"], serde_json::json!(["alpha"]));
+    assert_eq!(report["listing"]["omitted"], serde_json::json!(["beta"]));
+    let over: Vec<&Value> = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["kind"] == "over-budget")
+        .collect();
+    assert_eq!(over.len(), 1);
+    assert_eq!(over[0]["skill"], "beta");
+}
+
+// ---------------------------------------------------------------- show
+
+#[test]
+fn show_path_loads_a_shadowed_copy_and_never_falls_back() {
+    let w = World::new();
+    let project_copy = w.agents_root().join("notes");
+    let user_copy = w.home.join(".agents/skills/notes");
+    w.write_skill(
+        &project_copy,
+        "notes",
+        "Project notes",
+        "From the project.\n",
+    );
+    w.write_skill(&user_copy, "notes", "User notes", "From home.\n");
+
+    w.cmd()
+        .args(["show", "notes"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("From the project."));
+    for path in [user_copy.clone(), user_copy.join("SKILL.md")] {
+        w.cmd()
+            .args(["show", "notes", "--path"])
+            .arg(&path)
+            .assert()
+            .success()
+            .stdout(
+                predicate::str::contains("From home.")
+                    .and(predicate::str::contains("From the project.").not()),
+            );
+    }
+    // Relative to the working directory.
+    w.cmd()
+        .args(["show", "notes", "--path", ".agents/skills/notes"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("From the project."));
+    w.cmd()
+        .args(["show", "other", "--path"])
+        .arg(&user_copy)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("holds skill `notes`, not `other`"));
+    w.cmd()
+        .args(["show", "notes", "--path"])
+        .arg(w.root.join("nowhere"))
+        .assert()
+        .code(8)
+        .stderr(predicate::str::contains("no skill agents can see is at"));
+}
+
+#[test]
+fn show_refuses_a_tampered_skill_with_exit_3() {
+    let mut w = World::new();
+    let pdf = w.install("pdf-tools", "", "Original.\n", &[], Approval::Approved);
+    w.cmd().args(["show", "pdf-tools"]).assert().success();
+    w.tamper(
+        &pdf.entry,
+        "SKILL.md",
+        "---\nname: pdf-tools\ndescription: d\n---\nTampered.\n",
+    );
+    w.cmd()
+        .args(["show", "pdf-tools"])
+        .assert()
+        .code(3)
+        .stdout(predicate::str::is_empty())
+        .stderr(
+            predicate::str::contains("was modified after it was installed")
+                .and(predicate::str::contains(pdf.tree.as_str()))
+                .and(predicate::str::contains("skillpm install")),
+        );
+    // --path does not get around it.
+    w.cmd()
+        .args(["show", "pdf-tools", "--path"])
+        .arg(&pdf.link)
+        .assert()
+        .code(3);
+    // A link no lock lists must still match the store entry it names.
+    std::fs::remove_file(w.project.join("skills.lock")).unwrap();
+    w.cmd().args(["show", "pdf-tools"]).assert().code(3);
+}
+
+#[test]
+fn show_warns_about_an_unapproved_link_but_shows_it() {
+    let mut w = World::new();
+    w.install("pending", "", "Pending body.\n", &[], Approval::Unapproved);
+    w.cmd()
+        .args(["show", "pending"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Pending body."))
+        .stderr(
+            predicate::str::contains("never approved")
+                .and(predicate::str::contains("will not serve it")),
+        );
+}
+
+#[test]
+fn doctor_reports_a_broken_lock_instead_of_stopping() {
+    let mut w = World::new();
+    w.install("pdf-tools", "", "Body.\n", &[], Approval::Approved);
+    write(
+        &w.project.join("skills.lock"),
+        "version = 1\n[[skill]]\nname = 3\n",
+    );
+    let out = w.cmd().args(["doctor", "--json"]).assert().code(1);
+    let report = json(&out.get_output().stdout);
+    let findings = report["findings"].as_array().unwrap();
+    let policy: Vec<&Value> = findings.iter().filter(|f| f["kind"] == "policy").collect();
+    assert_eq!(policy.len(), 1, "{findings:?}");
+    assert!(
+        policy[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("skills.lock")
+    );
+    assert!(
+        findings.iter().any(|f| f["kind"] == "unlocked"),
+        "{findings:?}"
+    );
+    // The commands that serve skills refuse to guess.
+    w.cmd().args(["mentions", "$pdf-tools"]).assert().code(2);
+}
+
+#[test]
+fn doctor_rehashes_store_entries_nothing_links_to() {
+    let mut w = World::new();
+    w.skills_toml("[install]\nagents = [\"agents\"]\n");
+    let old = w.install("old", "", "Body.\n", &[("a.txt", "a")], Approval::Approved);
+    // Uninstalled: the link and lock entry are gone, the entry stays cached.
+    std::fs::remove_file(&old.link).unwrap();
+    std::fs::remove_file(w.project.join("skills.lock")).unwrap();
+    w.cmd().arg("doctor").assert().success();
+    w.tamper(&old.entry, "a.txt", "changed");
+    let out = w.cmd().args(["doctor", "--json"]).assert().code(1);
+    let report = json(&out.get_output().stdout);
+    assert_eq!(report["store"]["corrupt"], 1);
+    let f = &report["findings"][0];
+    assert_eq!(f["kind"], "store-corrupt");
+    assert_eq!(f["path"], old.entry.to_str().unwrap());
+    assert!(
+        f["message"]
+            .as_str()
+            .unwrap()
+            .contains("skillpm cache verify")
+    );
+}
