@@ -148,16 +148,37 @@ pub fn place(
     tree: Digest,
     prefer: LinkKind,
 ) -> Result<LinkKind, LinkError> {
+    let state = inspect(&root.join(name))?;
+    place_over(root, name, &state, entry, tree, prefer)
+}
+
+/// [`place`] for a caller that has just inspected `<root>/<name>` (`state`),
+/// so a sync of many links looks at each place once.
+pub fn place_over(
+    root: &Path,
+    name: &str,
+    state: &LinkState,
+    entry: &Path,
+    tree: Digest,
+    prefer: LinkKind,
+) -> Result<LinkKind, LinkError> {
     let dest = root.join(name);
-    let state = inspect(&dest)?;
-    if let LinkState::Foreign { what } = state {
-        return Err(LinkError::Conflict {
-            path: dest,
-            what,
-            wanted: entry.to_owned(),
-        });
+    match state {
+        LinkState::Foreign { what } => {
+            return Err(LinkError::Conflict {
+                path: dest,
+                what,
+                wanted: entry.to_owned(),
+            });
+        }
+        // Already right: nothing to create (the common case of a re-install).
+        LinkState::Symlink { target } if prefer == LinkKind::Symlink && target == entry => {
+            return Ok(LinkKind::Symlink);
+        }
+        _ => {}
     }
     std::fs::create_dir_all(root).map_err(io("create", root))?;
+    let state = state.clone();
     if prefer == LinkKind::Symlink {
         match place_symlink(root, name, entry, &dest, &state) {
             Ok(()) => return Ok(LinkKind::Symlink),
@@ -184,6 +205,22 @@ fn place_symlink(
         && target == entry
     {
         return Ok(());
+    }
+    if *state == LinkState::Missing {
+        // Creating a symlink is atomic by itself; the temp name and rename
+        // are only needed to replace one (and doubled the cost of a fresh
+        // install). If something appeared meanwhile, it is left alone.
+        return make_dir_symlink(entry, dest).map_err(|e| {
+            if e.kind() == std::io::ErrorKind::AlreadyExists {
+                LinkError::Conflict {
+                    path: dest.to_owned(),
+                    what: "something created while skillpm was linking",
+                    wanted: entry.to_owned(),
+                }
+            } else {
+                io("create a symlink at", dest)(e)
+            }
+        });
     }
     let tmp = temp_name(root, name);
     make_dir_symlink(entry, &tmp).map_err(io("create a symlink at", &tmp))?;

@@ -51,13 +51,18 @@ impl ProjectState {
     }
 
     /// Remembers a tree's file list (idempotent).
+    ///
+    /// Written atomically but not fsynced: a record lost or torn by a crash
+    /// is harmless ([`ProjectState::load_tree`] re-hashes every record and
+    /// ignores one that does not match its name), and an fsync per skill
+    /// was the largest cost of a cold install of many small skills.
     pub fn save_tree(&self, tree: &HashedTree) -> std::io::Result<()> {
         let path = self.tree_path(&tree.digest);
         if path.exists() {
             return Ok(());
         }
         let json = serde_json::to_vec(tree).map_err(std::io::Error::other)?;
-        crate::fsutil::write_atomic(&path, &json)
+        write_replacing(&path, &json)
     }
 
     /// A remembered file list, only if it still hashes to its name.
@@ -84,9 +89,14 @@ impl ProjectState {
             .unwrap_or_default()
     }
 
+    /// Records the links placed for `project` (no write when unchanged, so
+    /// an install that changes nothing writes nothing).
     pub fn record_links(&self, project: &Path, mut links: Vec<PlacedLink>) -> std::io::Result<()> {
         links.sort();
         links.dedup();
+        if self.placed_links(project) == links {
+            return Ok(());
+        }
         let record = LinkRecord {
             project: project.to_owned(),
             links,
@@ -94,6 +104,19 @@ impl ProjectState {
         let json = serde_json::to_vec_pretty(&record).map_err(std::io::Error::other)?;
         crate::fsutil::write_atomic(&self.links_path(project), &json)
     }
+}
+
+/// Temp file + rename, without fsync: readers see the old file or the new
+/// one, never half of one.
+fn write_replacing(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = crate::fsutil::parent_dir(path);
+    std::fs::create_dir_all(&dir)?;
+    let tmp = dir.join(format!(".tmp-{}", crate::fsutil::unique_suffix()));
+    let result = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path));
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
 }
 
 #[cfg(test)]

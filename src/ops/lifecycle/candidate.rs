@@ -263,10 +263,20 @@ fn resolve_index(
     let fetched = source::download_entries(sess.fetcher()?, &requests, &bar);
     bar.finish_and_clear();
     let signer = resolved.signer.as_ref().map(|s| s.key_id.clone());
-    let mut out = Vec::with_capacity(entries.len());
+    let mut downloaded = Vec::with_capacity(entries.len());
     for (entry, result) in entries.into_iter().zip(fetched) {
         let fetched = result.with_context(|| format!("cannot download `{}`", entry.name))?;
-        let (store_entry, format, artifact) = import_fetched(sess, entry, &fetched.content)?;
+        downloaded.push((entry, fetched));
+    }
+    // Unpacking is independent per skill; errors are reported in index order.
+    let shared: &Session<'_> = sess;
+    let imported = super::parallel::map(&downloaded, |(entry, fetched)| {
+        import_fetched(shared, entry, &fetched.content)
+    });
+    let mut out = Vec::with_capacity(downloaded.len());
+    for ((entry, _), result) in downloaded.iter().zip(imported) {
+        let entry = *entry;
+        let (store_entry, format, artifact) = result?;
         let trust = match (&signer, format) {
             (Some(key), _) => Trust::Signed { key: key.clone() },
             (None, Format::Files) => Trust::TrustOnFirstUse,

@@ -24,9 +24,12 @@ pub(crate) fn materialize(
     sess: &mut Session<'_>,
     skills: &[&LockedSkill],
 ) -> anyhow::Result<usize> {
-    // Entries modified in place (a link is a way in) are quarantined and fetched again.
-    for s in skills {
-        if let Some(moved) = sess.store.verify_entry(&s.tree)? {
+    // Entries modified in place (a link is a way in) are quarantined and
+    // fetched again. Re-hashing is most of a no-op install: use every core.
+    let store = &sess.store;
+    let checked = super::parallel::map(skills, |s| store.verify_entry(&s.tree));
+    for (s, moved) in skills.iter().zip(checked) {
+        if let Some(moved) = moved? {
             sess.ctx.ui.warn(format!(
                 "the stored content of `{}` was modified; moved it to {} and fetching it again",
                 s.name,
@@ -111,6 +114,7 @@ fn fetch_artifacts(sess: &mut Session<'_>, skills: &[&LockedSkill]) -> anyhow::R
     let bar = sess.ctx.ui.bar(specs.len() as u64, "Downloading", false);
     let results = sess.fetcher()?.download_all(specs, &bar);
     bar.finish_and_clear();
+    let mut jobs = Vec::with_capacity(skills.len());
     for (s, result) in skills.iter().zip(results) {
         let downloaded = result.with_context(|| format!("cannot fetch `{}`", s.name))?;
         let kind = match s.format {
@@ -131,11 +135,16 @@ fn fetch_artifacts(sess: &mut Session<'_>, skills: &[&LockedSkill]) -> anyhow::R
                 }
             },
         };
-        let label = downloaded.url.to_string();
-        let entry =
-            sess.store
-                .import_artifact(kind, &downloaded.path, &label, &s.name, &sess.limits)?;
-        check_tree(s, &entry, &label)?;
+        jobs.push((*s, kind, downloaded.path, downloaded.url.to_string()));
+    }
+    // Unpacking is independent per skill; errors are reported in lock order.
+    let (store, limits) = (&sess.store, &sess.limits);
+    let imported = super::parallel::map(&jobs, |(s, kind, path, label)| {
+        store.import_artifact(*kind, path, label, &s.name, limits)
+    });
+    for ((s, _, _, label), entry) in jobs.iter().zip(imported) {
+        let entry = entry?;
+        check_tree(s, &entry, label)?;
         let _ = sess.state.save_tree(&entry.tree);
     }
     Ok(())

@@ -77,56 +77,46 @@ pub struct LinkChanges {
     pub unlinked: Vec<PathBuf>,
 }
 
-/// Fails (exit 1, both paths named) if any place a skill of `wanted` would be
-/// linked holds something skillpm did not make, before anything is changed.
-pub(crate) fn check_conflicts(
-    sess: &Session<'_>,
-    targets: &[Target],
-    wanted: &[&LockedSkill],
-) -> anyhow::Result<()> {
-    for t in targets {
-        for s in wanted {
-            let dest = t.root.join(&s.name);
-            if let LinkState::Foreign { what } = link::inspect(&dest)? {
-                return Err(link::LinkError::Conflict {
-                    path: dest,
-                    what,
-                    wanted: sess.store.entry_path(&s.tree),
-                }
-                .into());
-            }
-        }
-    }
-    Ok(())
-}
-
 /// Makes the roots hold exactly the links of `enabled` (approved skills).
+/// Every place is inspected once, and anything there that skillpm did not
+/// make fails the sync (exit 1, both paths named) before a link changes.
 pub(crate) fn sync_links(
     sess: &Session<'_>,
     enabled: &[&LockedSkill],
 ) -> anyhow::Result<LinkChanges> {
     let targets = targets(sess)?;
-    check_conflicts(sess, &targets, enabled)?;
-    let prefer = preferred_kind();
-    let mut changes = LinkChanges::default();
-    let mut placed = Vec::new();
+    let mut plan = Vec::with_capacity(targets.len() * enabled.len());
     for t in &targets {
         for s in enabled {
             let dest = t.root.join(&s.name);
             let entry = sess.store.entry_path(&s.tree);
             let before = link::inspect(&dest)?;
-            let kind = link::place(&t.root, &s.name, &entry, s.tree, prefer)?;
-            if before.digest() != Some(s.tree) || !matches_kind(&before, kind) {
-                changes.linked.push(dest.clone());
+            if let LinkState::Foreign { what } = before {
+                return Err(link::LinkError::Conflict {
+                    path: dest,
+                    what,
+                    wanted: entry,
+                }
+                .into());
             }
-            if kind == LinkKind::Copy {
-                changes.copied.push(dest);
-            }
-            placed.push(PlacedLink {
-                root: t.root.clone(),
-                name: s.name.clone(),
-            });
+            plan.push((t, *s, dest, entry, before));
         }
+    }
+    let prefer = preferred_kind();
+    let mut changes = LinkChanges::default();
+    let mut placed = Vec::with_capacity(plan.len());
+    for (t, s, dest, entry, before) in plan {
+        let kind = link::place_over(&t.root, &s.name, &before, &entry, s.tree, prefer)?;
+        if before.digest() != Some(s.tree) || !matches_kind(&before, kind) {
+            changes.linked.push(dest.clone());
+        }
+        if kind == LinkKind::Copy {
+            changes.copied.push(dest);
+        }
+        placed.push(PlacedLink {
+            root: t.root.clone(),
+            name: s.name.clone(),
+        });
     }
     let keep: BTreeSet<&PlacedLink> = placed.iter().collect();
     for old in sess.state.placed_links(&sess.project.root) {
