@@ -302,19 +302,19 @@ fn skills_toml_marks_the_project_root_and_project_flag_overrides() {
     );
     let cwd = outer.join("inner");
     w.cmd_in(&cwd)
-        .args(["list"])
+        .args(["list", "--all"])
         .assert()
         .success()
         .stdout(predicate::str::contains("outer-skill"));
     // --project elsewhere: the outer repo roots are no longer scanned.
     w.cmd_in(&cwd)
-        .args(["list", "--project"])
+        .args(["list", "--all", "--project"])
         .arg(&w.project)
         .assert()
         .success()
         .stdout(predicate::str::contains("outer-skill").not());
     w.cmd_in(&cwd)
-        .args(["list", "--project", "no-such-project"])
+        .args(["list", "--all", "--project", "no-such-project"])
         .assert()
         .code(2)
         .stdout("")
