@@ -61,6 +61,7 @@ const CLEANED: &[&str] = &[
     layout::STORE,
     layout::DOWNLOADS,
     layout::INDEX,
+    crate::git::CACHE_SUBDIR,
     layout::TMP,
     super::QUARANTINE,
 ];
