@@ -15,7 +15,7 @@
 //! memory bound.
 //! Files go to the system temp folder; set `TMPDIR` to measure another disk.
 
-#[path = "../tests/support/mod.rs"]
+#[path = "../tests/it/support/mod.rs"]
 mod support;
 
 use std::io::Write;

@@ -27,7 +27,7 @@
 //! own work remains. `BENCH_SKILLPM_BIN=/abs/path/skillpm` times another
 //! build (to compare before and after a change).
 
-#[path = "../tests/support/mod.rs"]
+#[path = "../tests/it/support/mod.rs"]
 mod support;
 
 use std::path::{Path, PathBuf};

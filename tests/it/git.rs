@@ -2,7 +2,7 @@
 //! CLI: `file://` bare repositories, `git http-backend` over smart HTTP on
 //! 127.0.0.1, and a loopback stand-in for GitHub's API and archive hosts.
 
-mod git_support;
+use crate::git_support;
 
 use std::collections::HashMap;
 use std::path::Path;

@@ -4,9 +4,8 @@
 //! folders (store entry, symlink, skills.lock) so approval and tampering
 //! are real.
 
-#![cfg(unix)]
 
-mod skill_world;
+use crate::skill_world;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};

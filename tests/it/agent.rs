@@ -1,9 +1,8 @@
 //! `mentions`, `doctor` and `show --path` on the real binary, in temp
 //! homes and projects with real symlinks into a hand-built store.
 
-#![cfg(unix)]
 
-mod skill_world;
+use crate::skill_world;
 
 use predicates::prelude::*;
 use serde_json::Value;

@@ -9,8 +9,8 @@
 //! Every repository is built here with the `git` CLI in a temp folder; every
 //! server listens on 127.0.0.1.
 
-mod git_support;
-mod support;
+use crate::git_support;
+use crate::support;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

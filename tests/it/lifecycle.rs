@@ -8,7 +8,7 @@
 //! messages name, and the bytes on disk (skills.toml, skills.lock, the skill
 //! folders agents read), never just "it did not crash".
 
-mod support;
+use crate::support;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

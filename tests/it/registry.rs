@@ -3,7 +3,7 @@
 //! must survive or refuse, each checked for what skillpm did and for what it
 //! left in the cache (nothing partial, ever).
 
-mod support;
+use crate::support;
 
 use std::path::Path;
 use std::time::{Duration, Instant, SystemTime};

@@ -1,0 +1,21 @@
+//! The one integration-test binary: every spec below links the crate once.
+//! Shared helpers live in `support` (sandbox, registry, servers, keys),
+//! `git_support` (real git repositories and `git http-backend`) and
+//! `skill_world` (skill folders in agent roots).
+
+mod git_support;
+mod skill_world;
+mod support;
+
+#[cfg(unix)]
+mod agent;
+mod foundation;
+mod git;
+mod git_cli;
+mod hostile;
+mod lifecycle;
+#[cfg(unix)]
+mod mcp;
+mod publish;
+mod registry;
+mod store;
