@@ -19,3 +19,5 @@ mod mcp;
 mod publish;
 mod registry;
 mod store;
+#[cfg(unix)]
+mod stress;
