@@ -30,6 +30,7 @@ use crate::unpack::{self, ArtifactKind, FileList, Limits, UnpackError};
 
 mod maintenance;
 mod projects;
+mod seal;
 
 pub use crate::fs::TempFile;
 pub use maintenance::{CleanOutcome, GcOutcome, Quarantined, VerifyOutcome};
@@ -125,7 +126,17 @@ pub struct Store {
     root: PathBuf,
     exclusive: bool,
     debris_removed: usize,
+    /// Entries this process added or re-hashed whose marker is not written
+    /// yet: sealed by [`Store::seal_pending`] (or on drop), after one flush.
+    pending: std::sync::Mutex<Vec<HashedTree>>,
     _lock: fs::File,
+}
+
+impl Drop for Store {
+    fn drop(&mut self) {
+        // Best effort: an entry left unsealed is re-hashed before its next use.
+        let _ = self.seal_pending();
+    }
 }
 
 impl Store {
@@ -195,6 +206,7 @@ impl Store {
             root,
             exclusive,
             debris_removed: 0,
+            pending: std::sync::Mutex::new(Vec::new()),
             _lock: lock,
         };
         store.debris_removed = store.clean_debris()?;
@@ -396,6 +408,7 @@ impl Store {
         };
         drop(lock);
         if created {
+            self.add_pending(tree.clone());
             staging.keep();
         } else {
             drop(staging);
@@ -407,6 +420,41 @@ impl Store {
             tree,
             created,
         })
+    }
+
+    fn add_pending(&self, tree: HashedTree) {
+        if let Ok(mut pending) = self.pending.lock() {
+            pending.push(tree);
+        }
+    }
+
+    /// Makes every entry this process added or re-checked durable with one
+    /// flush of the cache's file system, then writes their completeness
+    /// markers (see [`seal`]). Call once the entries of an install are in
+    /// place, before anything that refers to them (links, skills.lock) is
+    /// written. Returns how many entries were sealed.
+    pub fn seal_pending(&self) -> Result<usize, StoreError> {
+        let trees = match self.pending.lock() {
+            Ok(mut pending) => std::mem::take(&mut *pending),
+            Err(_) => return Ok(0),
+        };
+        if trees.is_empty() {
+            return Ok(0);
+        }
+        let dir = self.store_dir();
+        let mut batch = crate::fs::durable::Batch::new();
+        batch.add(&dir);
+        batch.flush().map_err(io_error("flush", &dir))?;
+        let _lock = self.lock_commits()?;
+        let mut sealed = 0;
+        for tree in &trees {
+            // An entry gc or verify removed meanwhile has nothing to seal.
+            if self.entry_path(&tree.digest).is_dir() {
+                seal::write_marker(&dir, tree).map_err(io_error("write the marker of", &dir))?;
+                sealed += 1;
+            }
+        }
+        Ok(sealed)
     }
 
     /// The lock under which entries appear and disappear (commit, quarantine).
@@ -423,6 +471,13 @@ impl Store {
     /// sweep removes, should this process die), then deleted.
     pub(crate) fn discard_entry(&self, path: &Path) -> Result<(), StoreError> {
         let dir = self.store_dir();
+        if let Some(digest) = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .and_then(Digest::from_file_name)
+        {
+            seal::remove_marker(&dir, &digest).map_err(io_error("remove the marker in", &dir))?;
+        }
         let trash = Reserved::new(&dir, &format!("{STAGE_PREFIX}trash-"))
             .map_err(io_error("create a staging name in", &dir))?;
         fs::rename(path, trash.path()).map_err(io_error("remove", path))?;
