@@ -63,8 +63,9 @@ const CLEANED: &[&str] = &[
     layout::STORE,
     layout::DOWNLOADS,
     layout::INDEX,
-    crate::git::CACHE_SUBDIR,
+    layout::GIT,
     layout::TMP,
+    layout::SNAPSHOTS,
     super::QUARANTINE,
 ];
 
@@ -279,6 +280,9 @@ impl Store {
             }
             outcome.removed_other.push(path);
         }
+        // `snapshots/` is left alone here: its collection (keep what a
+        // registered lock's index digest names) belongs beside the code that
+        // writes it, and plugs in at this point with the same `lock_files`.
         if !dry_run {
             self.forget_project_locks(&outcome.forgotten)?;
         }
