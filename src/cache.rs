@@ -12,6 +12,7 @@ use crate::error::{Classify, Exit};
 )]
 pub struct NoCacheDir;
 
+crate::classified!(NoCacheDir);
 impl Classify for NoCacheDir {
     fn exit(&self) -> Exit {
         Exit::Other

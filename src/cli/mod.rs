@@ -123,5 +123,5 @@ pub mod source;
 
 pub use source::{InitArgs, SearchArgs, SourceArgs};
 
-pub use exit::{exit_code_of, print_error};
-pub use run::run;
+pub use exit::exit_code_of;
+pub use run::{main, run};

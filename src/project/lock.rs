@@ -45,6 +45,7 @@ pub enum LockError {
     },
 }
 
+crate::classified!(LockError);
 impl Classify for LockError {
     fn exit(&self) -> Exit {
         match self {

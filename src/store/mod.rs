@@ -78,6 +78,7 @@ pub enum StoreError {
     NotExclusive(&'static str),
 }
 
+crate::classified!(StoreError);
 impl Classify for StoreError {
     fn exit(&self) -> Exit {
         match self {

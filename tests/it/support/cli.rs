@@ -56,7 +56,13 @@ impl Sandbox {
     }
 
     pub fn cmd_in(&self, dir: &Path) -> Command {
-        let mut cmd = Command::cargo_bin("skillpm").unwrap();
+        Command::from(self.process_in(dir))
+    }
+
+    /// The same sandboxed `skillpm`, as a plain process (for wiring its
+    /// stdout to a pipe or another process).
+    pub fn process_in(&self, dir: &Path) -> std::process::Command {
+        let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("skillpm"));
         cmd.current_dir(dir)
             .env_clear()
             .env("PATH", std::env::var_os("PATH").unwrap_or_default())
