@@ -29,17 +29,14 @@ pub struct Ui {
 }
 
 impl Ui {
-    /// Detects the terminal situation of this process.
-    pub fn detect(quiet: bool, json: bool, color: ColorChoice) -> Self {
+    /// Detects the terminal situation of this process. `color`: `Some` when
+    /// the person chose (`--color always|never`), `None` for automatic.
+    pub fn detect(quiet: bool, json: bool, color: Option<bool>) -> Self {
         let stderr_tty = std::io::stderr().is_terminal();
         let stdin_tty = std::io::stdin().is_terminal();
         let stdout_tty = std::io::stdout().is_terminal();
         let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-        let color = match color {
-            ColorChoice::Always => true,
-            ColorChoice::Never => false,
-            ColorChoice::Auto => stderr_tty && !no_color,
-        };
+        let color = color.unwrap_or(stderr_tty && !no_color);
         Ui {
             quiet,
             json,
@@ -171,12 +168,4 @@ impl Ui {
             .prompt()
             .map_err(|e| OpError::new(Exit::Approval, format!("prompt failed: {e}; pass `{flag}`")))
     }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
-pub enum ColorChoice {
-    #[default]
-    Auto,
-    Always,
-    Never,
 }

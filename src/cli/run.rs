@@ -13,7 +13,7 @@ use crate::ui::Ui;
 /// same printer as everything else, so `--color` and `--quiet` apply to them.
 pub fn main(cli: Cli) -> std::process::ExitCode {
     let g = &cli.global;
-    let ui = Ui::detect(g.quiet, g.json, g.color);
+    let ui = Ui::detect(g.quiet, g.json, g.color.forced());
     let code = match run(cli, ui.clone()) {
         Ok(code) => code,
         Err(err) => {

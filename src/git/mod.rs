@@ -64,7 +64,7 @@ pub use writer::{CheckoutLimits, SkipReason, SkippedEntry};
 use crate::fsutil::unique_suffix;
 
 /// The cache subfolder holding git repositories: `<cache>/git`.
-pub const CACHE_SUBDIR: &str = "git";
+pub const CACHE_SUBDIR: &str = crate::cache::layout::GIT;
 
 /// How git operations run.
 #[derive(Debug, Clone)]

@@ -61,7 +61,7 @@ const CLEANED: &[&str] = &[
     layout::STORE,
     layout::DOWNLOADS,
     layout::INDEX,
-    crate::git::CACHE_SUBDIR,
+    layout::GIT,
     layout::TMP,
     super::QUARANTINE,
 ];

@@ -9,6 +9,7 @@ mod support;
 
 #[cfg(unix)]
 mod agent;
+mod architecture;
 mod foundation;
 mod git;
 mod git_cli;
