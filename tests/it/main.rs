@@ -21,3 +21,5 @@ mod output;
 mod publish;
 mod registry;
 mod store;
+#[cfg(unix)]
+mod stress;
