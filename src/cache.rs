@@ -36,4 +36,6 @@ pub mod layout {
     pub const INDEX: &str = "index";
     pub const STATE: &str = "state";
     pub const TMP: &str = "tmp";
+    /// Content-addressed index snapshots (`provenance::snapshots`).
+    pub const SNAPSHOTS: &str = "snapshots";
 }

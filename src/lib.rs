@@ -20,6 +20,7 @@ pub mod mcp;
 pub mod mentions;
 pub mod ops;
 pub mod project;
+pub mod provenance;
 pub mod publish;
 pub mod roots;
 pub mod skill;

@@ -31,6 +31,8 @@ fn classify(cause: &(dyn std::error::Error + 'static)) -> Option<Exit> {
         crate::index::IndexError,
         crate::trust::TrustError,
         crate::source::SourceError,
+        crate::provenance::ProveError,
+        crate::provenance::Broken,
         crate::project::ProjectError,
         crate::project::ManifestError,
     );

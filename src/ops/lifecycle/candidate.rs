@@ -226,6 +226,8 @@ pub(crate) fn resolve_names(
                     version: None,
                     format: Format::Git,
                     index: None,
+                    index_digest: None,
+                    index_version: None,
                     url: Some(spec.url()),
                     commit: Some(commit.clone()),
                     subpath: spec.join_subpath(&skill.path),
@@ -296,6 +298,8 @@ fn resolve_index(
             version: entry.version.clone(),
             format,
             index: Some(sess.lock_url(&resolved.index_url)),
+            index_digest: Some(resolved.snapshot),
+            index_version: resolved.signer.as_ref().map(|s| s.version),
             url: Some(url),
             commit: None,
             subpath: None,
@@ -348,6 +352,9 @@ pub(crate) fn import_fetched(
             let stored =
                 sess.store
                     .import_artifact(unpack_kind, path, &label, &entry.name, &sess.limits)?;
+            // The artifact → tree link that `provenance` checks later.
+            let _ = crate::provenance::Unpacked::in_cache(sess.store.root())
+                .record(digest, &stored.digest);
             Ok((stored, lock_format, Some(*digest)))
         }
         FetchedContent::Files { files, .. } => {

@@ -15,6 +15,7 @@ mod manage;
 mod materialize;
 mod parallel;
 mod placement;
+mod proof;
 mod status;
 mod update;
 

@@ -40,14 +40,21 @@ pub struct ListRow {
     pub commit: Option<String>,
     pub source: String,
     pub tree: Option<Digest>,
+    /// The key id that signed the index vouching for it, verified in this
+    /// run from the cache; never copied from the lock's `signer` record.
     pub signer: Option<String>,
+    /// `signed`, `unsigned` (the source pins no key), `unverified` (the
+    /// cache holds no snapshot to prove it; `skillpm install` or `verify
+    /// --provenance` proves it), `broken` (a link of the chain fails: run
+    /// `skillpm verify --provenance`), or `null` when not locked.
+    pub provenance: Option<&'static str>,
     pub scope: Scope,
     pub agents: Vec<Agent>,
     pub state: SkillState,
 }
 
 /// `--json`: `{"project", "skills": [{"name", "version", "commit", "source", "tree",
-/// "signer", "scope", "agents", "state": "approved"|"pending"|"disabled"|
+/// "signer", "provenance": "signed"|"unsigned"|"unverified"|"broken"|null, "scope", "agents", "state": "approved"|"pending"|"disabled"|
 /// "missing"|"modified"|"not-locked"}]}`.
 #[derive(Debug, Serialize)]
 pub struct ListReport {
@@ -98,6 +105,7 @@ impl Report for ListReport {
                 s.signer
                     .as_deref()
                     .map(|k| &k[..k.len().min(10)])
+                    .or(s.provenance)
                     .unwrap_or("-"),
                 s.scope,
                 s.agents
@@ -206,8 +214,18 @@ pub fn list(ctx: &Context) -> anyhow::Result<ListReport> {
     let targets = targets(&sess)?;
     let scope = scope_of(&sess);
     let agents: Vec<Agent> = targets.iter().flat_map(|t| t.agents.clone()).collect();
+    let locked: Vec<&LockedSkill> = lock.skills().iter().collect();
+    let proofs = super::proof::prove_cached(&sess, &locked);
     let mut rows = Vec::new();
-    for s in lock.skills() {
+    for (s, proof) in lock.skills().iter().zip(proofs) {
+        let (signer, provenance) = match proof {
+            Ok(Some(p)) => match p.signed {
+                Some(signed) => (Some(signed.key_id), "signed"),
+                None => (None, "unsigned"),
+            },
+            Ok(None) => (None, "unverified"),
+            Err(_) => (None, "broken"),
+        };
         let state = if !sess.is_enabled(&s.name) {
             SkillState::Disabled
         } else if !s.is_approved() {
@@ -231,7 +249,8 @@ pub fn list(ctx: &Context) -> anyhow::Result<ListReport> {
             commit: s.commit.clone(),
             source: s.source.clone(),
             tree: Some(s.tree),
-            signer: s.signer.clone(),
+            signer,
+            provenance: Some(provenance),
             scope,
             agents: agents.clone(),
             state,
@@ -246,6 +265,7 @@ pub fn list(ctx: &Context) -> anyhow::Result<ListReport> {
                 source: decl.source.clone(),
                 tree: None,
                 signer: None,
+                provenance: None,
                 scope,
                 agents: agents.clone(),
                 state: SkillState::NotLocked,
