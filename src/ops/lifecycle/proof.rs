@@ -46,23 +46,33 @@ pub(crate) fn prove_all(
     Ok((proofs, recheck))
 }
 
-/// Proves each entry from the cache alone, never reading a source: `Ok`
-/// with the proof, `Ok(None)` when the cache cannot prove it (shown as
-/// unverified), `Err` for a broken link.
-pub(crate) fn prove_cached(
-    sess: &Session<'_>,
+/// Proves each entry on its own (one broken entry does not stop the
+/// others). With `read_sources` false the cache alone is used and `Ok(None)`
+/// means it cannot prove the entry (shown as unverified); otherwise sources
+/// are read as the session allows.
+pub(crate) fn prove_each(
+    sess: &mut Session<'_>,
     skills: &[&LockedSkill],
-) -> Vec<Result<Option<Proof>, ProveError>> {
+    read_sources: bool,
+) -> anyhow::Result<Vec<Result<Option<Proof>, ProveError>>> {
+    if read_sources && skills.iter().any(|s| s.index.is_some()) {
+        sess.fetcher()?;
+    }
     let root = sess.project.root.clone();
     let git_url = |decl: &SourceDecl| git_url_of(decl, &root);
+    let fetcher = if read_sources {
+        sess.fetcher.as_ref()
+    } else {
+        None
+    };
     let mut prover = Prover::new(
         &sess.project.root,
         &sess.manifest,
         sess.store.root(),
-        None,
+        fetcher,
         &git_url,
     );
-    skills.iter().map(|s| prover.prove(s)).collect()
+    Ok(skills.iter().map(|s| prover.prove(s)).collect())
 }
 
 fn git_url_of(decl: &SourceDecl, root: &std::path::Path) -> Option<String> {
