@@ -16,6 +16,7 @@ mod hostile;
 mod lifecycle;
 #[cfg(unix)]
 mod mcp;
+mod provenance;
 mod publish;
 mod registry;
 mod store;
