@@ -115,8 +115,9 @@ pub struct Proof {
     pub artifact: Option<Digest>,
     pub commit: Option<String>,
     pub tree: Digest,
-    /// Whether the artifact → tree link was read from the cache's record;
-    /// `false` means the artifact must be unpacked again and hash to `tree`.
+    /// Whether the artifact (or git commit) → tree link was read from the
+    /// cache's record; `false` means the content must be unpacked (checked
+    /// out) again and hash to `tree`.
     pub tree_recorded: bool,
     pub approved: bool,
 }
@@ -226,6 +227,21 @@ impl<'a> Prover<'a> {
                         "repository",
                         "skills.lock pins no full commit id for it".into(),
                     ));
+                }
+                let commit = entry.commit.as_deref().unwrap_or_default();
+                let key = Unpacked::git_key(&declared, commit, entry.subpath.as_deref());
+                match self.unpacked.tree_of(&key) {
+                    Some(tree) if tree != entry.tree => {
+                        return Err(broken(
+                            "tree",
+                            format!(
+                                "commit {commit} of {declared} holds tree {tree}, but skills.lock says tree {}",
+                                entry.tree
+                            ),
+                        ));
+                    }
+                    Some(_) => proof.tree_recorded = true,
+                    None => {}
                 }
                 self.check_signer_record(entry, None)?;
                 return Ok(Some(proof));

@@ -35,6 +35,12 @@ impl Unpacked {
         crate::atomic_file::write_atomic(&path, tree.to_string().as_bytes())
     }
 
+    /// The key a git checkout is recorded under: its repository, commit and
+    /// folder (a commit pins content as an artifact digest does).
+    pub fn git_key(url: &str, commit: &str, subpath: Option<&str>) -> Digest {
+        Digest::of_bytes(format!("git\n{url}\n{commit}\n{}", subpath.unwrap_or("")).as_bytes())
+    }
+
     /// The tree `artifact` unpacked to, when recorded.
     pub fn tree_of(&self, artifact: &Digest) -> Option<Digest> {
         let text = std::fs::read_to_string(self.dir.join(artifact.file_name())).ok()?;

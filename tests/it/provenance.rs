@@ -508,4 +508,20 @@ fn a_git_entry_must_fetch_from_the_declared_repository() {
         assert!(!sb.project.join(".agents/skills/fill").exists());
         assert_eq!(std::fs::read_to_string(&lock_path).unwrap(), forged);
     }
+    // The commit kept, the tree and approval pointed elsewhere.
+    let entry = {
+        let parsed: toml::Value = toml::from_str(&honest).unwrap();
+        parsed["skill"][0]["tree"].as_str().unwrap().to_owned()
+    };
+    let other_tree = format!("sha256:{}", "ab".repeat(32));
+    let forged = honest.replace(&entry, &other_tree);
+    std::fs::write(&lock_path, &forged).unwrap();
+    let (code, _, err) = run(sb.cmd().args(["install", "--frozen"]));
+    assert_eq!(code, 3, "{err}");
+    assert!(err.contains("fill: commit "), "{err}");
+    assert!(!sb.project.join(".agents/skills/fill").exists());
+    assert_eq!(std::fs::read_to_string(&lock_path).unwrap(), forged);
+    std::fs::write(&lock_path, &honest).unwrap();
+    ok(run(sb.cmd().args(["install", "--frozen"])));
+    assert!(sb.project.join(".agents/skills/fill").exists());
 }

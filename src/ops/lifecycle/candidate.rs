@@ -220,6 +220,12 @@ pub(crate) fn resolve_names(
                     }
                 );
                 let entry = sess.store.import_dir(&dir, &label, name, &sess.limits)?;
+                // The commit → tree link that `provenance` checks later.
+                let subpath = spec.join_subpath(&skill.path);
+                let key =
+                    crate::provenance::Unpacked::git_key(&spec.url(), commit, subpath.as_deref());
+                let _ = crate::provenance::Unpacked::in_cache(sess.store.root())
+                    .record(&key, &entry.digest);
                 let locked = LockedSkill {
                     name: name.clone(),
                     source: decl.name.clone(),

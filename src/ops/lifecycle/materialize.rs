@@ -237,6 +237,8 @@ fn fetch_git(sess: &mut Session<'_>, group: &[&LockedSkill]) -> anyhow::Result<(
             let entry = sess.store.import_dir(&dir, &label, &s.name, &sess.limits)?;
             check_tree(s, &entry, &label)?;
             let _ = sess.state.save_tree(&entry.tree);
+            let key = Unpacked::git_key(url, commit, s.subpath.as_deref());
+            let _ = Unpacked::in_cache(sess.store.root()).record(&key, &entry.digest);
         }
     }
     Ok(())

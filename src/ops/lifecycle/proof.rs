@@ -37,7 +37,7 @@ pub(crate) fn prove_all(
     for s in skills {
         // A fetcher is always given, so every entry is proven or refused.
         if let Some(proof) = prover.prove(s)? {
-            if proof.artifact.is_some() && !proof.tree_recorded {
+            if (proof.artifact.is_some() || proof.commit.is_some()) && !proof.tree_recorded {
                 recheck.insert(s.name.clone());
             }
             proofs.push(proof);
