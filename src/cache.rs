@@ -12,6 +12,7 @@ use crate::error::{Classify, Exit};
 )]
 pub struct NoCacheDir;
 
+crate::classified!(NoCacheDir);
 impl Classify for NoCacheDir {
     fn exit(&self) -> Exit {
         Exit::Other
@@ -36,9 +37,8 @@ pub mod layout {
     pub const INDEX: &str = "index";
     pub const STATE: &str = "state";
     pub const TMP: &str = "tmp";
-    /// The git repository cache (`crate::git`).
+    /// Git sources: bare repositories and checkouts (src/git).
     pub const GIT: &str = "git";
-    /// Index bytes (and signatures) that project locks were made from,
-    /// content-addressed and immutable; written by provenance.
+    /// Content-addressed index snapshots (`store::snapshots`).
     pub const SNAPSHOTS: &str = "snapshots";
 }

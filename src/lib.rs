@@ -4,6 +4,9 @@
 //! approve → link. Each module below does one step; `ops` glues them into
 //! commands and `cli` parses arguments and prints.
 
+#[doc(hidden)]
+pub use inventory as __inventory;
+
 pub mod approve;
 pub mod cache;
 pub mod catalog;
@@ -17,8 +20,10 @@ pub mod index;
 pub mod link;
 pub mod mcp;
 pub mod mentions;
+pub mod names;
 pub mod ops;
 pub mod project;
+pub mod provenance;
 pub mod publish;
 pub mod roots;
 pub mod skill;

@@ -36,6 +36,7 @@ pub enum LinkError {
     },
 }
 
+crate::classified!(LinkError);
 impl Classify for LinkError {
     fn exit(&self) -> Exit {
         Exit::Other

@@ -63,6 +63,7 @@ pub enum ManifestError {
     DuplicateSource { path: PathBuf, name: String },
 }
 
+crate::classified!(ManifestError);
 impl Classify for ManifestError {
     fn exit(&self) -> Exit {
         match self {

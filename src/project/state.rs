@@ -10,7 +10,6 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::cache::layout;
 use crate::digest::{Digest, HashedTree, TreeHasher};
 
 #[derive(Debug, Clone)]
@@ -38,9 +37,11 @@ struct LinkRecord {
 }
 
 impl ProjectState {
-    pub fn new(cache_root: &Path) -> Self {
+    /// The state kept in `dir` (the cache's `state/` folder; the caller
+    /// knows the cache layout, this model does not).
+    pub fn new(dir: &Path) -> Self {
         ProjectState {
-            dir: cache_root.join(layout::STATE),
+            dir: dir.to_owned(),
         }
     }
 

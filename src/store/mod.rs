@@ -85,6 +85,9 @@ use crate::unpack::{self, ArtifactKind, FileList, Limits, UnpackError};
 mod maintenance;
 mod projects;
 mod seal;
+/// Index snapshots and unpack records: the cache side of provenance.
+pub mod snapshots;
+pub mod unpacked;
 
 pub use crate::fs::TempFile;
 pub use maintenance::{CleanOutcome, GcOutcome, Quarantined, VerifyOutcome};
@@ -137,6 +140,7 @@ pub enum StoreError {
     NotExclusive(&'static str),
 }
 
+crate::classified!(StoreError);
 impl Classify for StoreError {
     fn exit(&self) -> Exit {
         match self {

@@ -9,6 +9,7 @@ mod support;
 
 #[cfg(unix)]
 mod agent;
+mod architecture;
 mod foundation;
 mod git;
 mod git_cli;
@@ -16,6 +17,8 @@ mod hostile;
 mod lifecycle;
 #[cfg(unix)]
 mod mcp;
+mod output;
+mod provenance;
 mod publish;
 mod registry;
 mod store;
