@@ -181,6 +181,8 @@ pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
         .iter()
         .filter(|s| s.is_approved() && sess.is_enabled(&s.name))
         .collect();
+    // New entries become durable (one flush) before links and the lock name them.
+    sess.store.seal_pending()?;
     let links = sync_links(&sess, &enabled)?;
     sess.manifest.save()?;
     sess.save_lock(lock)?;
