@@ -21,6 +21,7 @@ pub mod arguments;
 pub mod clients;
 pub mod listing;
 mod server;
+pub mod skills_ext;
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -48,6 +49,8 @@ pub struct McpOptions {
     pub budget: usize,
     /// `None`: no background polling (changes are still seen on each request).
     pub poll_interval: Option<Duration>,
+    /// Entries a `skills/list` page holds.
+    pub page_size: usize,
 }
 
 /// Serves MCP on this process's stdin/stdout until the client disconnects.
