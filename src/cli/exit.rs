@@ -31,6 +31,7 @@ fn classify(cause: &(dyn std::error::Error + 'static)) -> Option<Exit> {
         crate::index::IndexError,
         crate::trust::TrustError,
         crate::source::SourceError,
+        crate::source_mcp::McpSourceError,
         crate::project::ProjectError,
         crate::project::ManifestError,
     );

@@ -16,6 +16,8 @@ mod hostile;
 mod lifecycle;
 #[cfg(unix)]
 mod mcp;
+#[cfg(unix)]
+mod mcp_source;
 mod publish;
 mod registry;
 mod store;
