@@ -209,6 +209,24 @@ fn mcp_source_installs_verified_files_and_locks_server_and_uri() {
     assert!(text.contains("greet"), "{text}");
     assert!(text.contains(&tree), "{text}");
 
+    // `update` fetches the new content (verified the same way) and re-pins.
+    w.cmd()
+        .args(["update", "greet", "--yes"])
+        .assert()
+        .success();
+    let md_tree = tree_of(&[
+        ("SKILL.md", md),
+        ("scripts/run.sh", "#!/bin/sh\necho bye\n"),
+    ]);
+    let lock = std::fs::read_to_string(w.project.join("skills.lock")).unwrap();
+    assert!(lock.contains(&format!("tree = \"{md_tree}\"")), "{lock}");
+    assert!(!link.join("docs").exists(), "old files left behind");
+    server.add_skill(
+        "greet",
+        "Greets people.",
+        &[("scripts/run.sh", "#!/bin/sh\necho later\n")],
+    );
+
     // --frozen restores from the store without a socket, whatever the server does.
     let before = server.requests();
     std::fs::remove_dir_all(w.project.join(".agents")).unwrap();
