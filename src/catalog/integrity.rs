@@ -346,6 +346,30 @@ mod tests {
     }
 
     #[test]
+    fn read_verified_hands_out_only_bytes_that_match_the_digest() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("s");
+        std::fs::create_dir_all(dir.join("scripts")).unwrap();
+        std::fs::write(dir.join("SKILL.md"), "# Hello\n").unwrap();
+        std::fs::write(dir.join("scripts/run.sh"), "#!/bin/sh\n").unwrap();
+        let digest = crate::digest::tree_digest(&dir).unwrap();
+        let files = read_verified(&dir, &digest, 1024).unwrap();
+        assert_eq!(files["scripts/run.sh"], b"#!/bin/sh\n");
+        assert_eq!(files.len(), 2);
+        // Same size, other bytes: refused, and nothing is returned.
+        std::fs::write(dir.join("scripts/run.sh"), "#!/bin/zz\n").unwrap();
+        let err = read_verified(&dir, &digest, 1024).unwrap_err();
+        assert!(err.contains("no longer matches"), "{err}");
+        assert!(!err.contains("zz"), "{err}");
+        // Over the byte budget: refused before hashing.
+        assert!(
+            read_verified(&dir, &digest, 4)
+                .unwrap_err()
+                .contains("too large")
+        );
+    }
+
+    #[test]
     fn unreadable_trees_are_errors_and_not_cached() {
         let tmp = tempfile::tempdir().unwrap();
         let mut cache = HashCache::new();

@@ -169,6 +169,8 @@ pub struct McpClient {
     bearer: Option<String>,
     session: Option<String>,
     next_id: u64,
+    /// The server declared `directoryRead`: its folders can be listed.
+    directory_read: bool,
 }
 
 impl McpClient {
@@ -201,6 +203,7 @@ impl McpClient {
             bearer,
             session: None,
             next_id: 1,
+            directory_read: false,
         };
         let init = client.call(
             "initialize",
@@ -210,11 +213,13 @@ impl McpClient {
                 "clientInfo": {"name": "skillpm", "version": env!("CARGO_PKG_VERSION")}
             }),
         )?;
-        if init["capabilities"]["extensions"]["io.modelcontextprotocol/skills"].is_null() {
+        let settings = &init["capabilities"]["extensions"]["io.modelcontextprotocol/skills"];
+        if settings.is_null() {
             return Err(McpSourceError::NoExtension {
                 url: url.to_string(),
             });
         }
+        client.directory_read = settings["directoryRead"] == json!(true);
         client.notify("notifications/initialized")?;
         Ok(client)
     }
@@ -459,12 +464,55 @@ impl McpClient {
         })
     }
 
+    /// When the server lists directories, walks the skill's folder: a file
+    /// there that the manifest does not list means the manifest is not the
+    /// complete skill the extension requires (exit 3), so what would be
+    /// approved is not all the skill holds.
+    fn check_complete(&mut self, skill: &ListedSkill) -> Result<(), McpSourceError> {
+        if !self.directory_read {
+            return Ok(());
+        }
+        let root = skill.uri.trim_end_matches("/SKILL.md").to_owned();
+        let listed: std::collections::BTreeSet<&str> =
+            skill.files.iter().map(|f| f.uri.as_str()).collect();
+        let mut pending = vec![root.clone()];
+        let mut seen = 0usize;
+        while let Some(dir) = pending.pop() {
+            let result = self.call("resources/directory/read", json!({"uri": dir}))?;
+            for child in result["resources"].as_array().into_iter().flatten() {
+                seen += 1;
+                if seen > MAX_FILES * 4 {
+                    return Err(
+                        self.unsafe_(&skill.uri, "its folders list too many entries".into())
+                    );
+                }
+                let uri = child["uri"].as_str().unwrap_or_default();
+                if !uri.starts_with(&format!("{root}/")) {
+                    return Err(self.unsafe_(
+                        uri,
+                        format!("listed in a folder of {root} but not inside it"),
+                    ));
+                }
+                if child["mimeType"] == json!("inode/directory") {
+                    pending.push(uri.to_owned());
+                } else if !listed.contains(uri) {
+                    return Err(self.integrity(
+                        uri,
+                        format!("the server holds this file in the skill but the manifest of {} does not list it", skill.uri),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Reads every file of `skill` and verifies it against the entry; the
     /// (path, bytes) pairs in path order.
     pub fn fetch_skill(
         &mut self,
         skill: &ListedSkill,
     ) -> Result<Vec<(String, Vec<u8>)>, McpSourceError> {
+        self.check_complete(skill)?;
         let mut out = Vec::with_capacity(skill.files.len());
         for f in &skill.files {
             let result = self.call("resources/read", json!({"uri": f.uri}))?;

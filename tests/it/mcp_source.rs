@@ -23,6 +23,9 @@ struct Served {
     files: HashMap<String, String>,
     /// Extra content blocks sent with every read (unlisted files).
     extra_contents: Vec<Value>,
+    /// Files present in the skill's folder but left out of the manifest
+    /// (declares `directoryRead` and lists them there).
+    hidden: Vec<String>,
     /// Answer as an SSE stream instead of plain JSON.
     sse: bool,
     requests: usize,
@@ -70,6 +73,8 @@ impl McpServer {
         let mut all = vec![("SKILL.md".to_owned(), md)];
         all.extend(files.iter().map(|(p, t)| (p.to_string(), t.to_string())));
         let mut s = self.served.lock().unwrap();
+        let root = format!("skill://{name}/");
+        s.files.retain(|uri, _| !uri.starts_with(&root));
         let mut resources = Vec::new();
         for (path, text) in all {
             let uri = format!("skill://{name}/{path}");
@@ -105,10 +110,13 @@ async fn handle(State(served): State<Arc<Mutex<Served>>>, _h: HeaderMap, body: B
         let result = match msg["method"].as_str().unwrap_or_default() {
             "initialize" => Ok(json!({
                 "protocolVersion": "2025-11-25",
-                "capabilities": {"resources": {}, "extensions": {"io.modelcontextprotocol/skills": {}}},
+                "capabilities": {"resources": {}, "extensions": {"io.modelcontextprotocol/skills": {"directoryRead": true}}},
                 "serverInfo": {"name": "test-skills", "version": "1"}
             })),
             "skills/list" => Ok(json!({"skills": s.skills})),
+            "resources/directory/read" => {
+                Ok(directory(&s, params["uri"].as_str().unwrap_or_default()))
+            }
             "resources/read" => {
                 let uri = params["uri"].as_str().unwrap_or_default();
                 match s.files.get(uri) {
@@ -146,6 +154,27 @@ async fn handle(State(served): State<Arc<Mutex<Served>>>, _h: HeaderMap, body: B
         .headers_mut()
         .insert("mcp-session-id", "session-1".parse().unwrap());
     response
+}
+
+/// The direct children of folder `dir`: every served file below it (plus
+/// the hidden ones), sub-folders as `inode/directory`.
+fn directory(s: &Served, dir: &str) -> Value {
+    let prefix = format!("{dir}/");
+    let mut children = std::collections::BTreeMap::new();
+    for uri in s.files.keys().chain(s.hidden.iter()) {
+        let Some(rest) = uri.strip_prefix(&prefix) else {
+            continue;
+        };
+        match rest.split_once('/') {
+            Some((sub, _)) => children.insert(format!("{prefix}{sub}"), "inode/directory"),
+            None => children.insert(uri.clone(), "text/plain"),
+        };
+    }
+    let resources: Vec<Value> = children
+        .into_iter()
+        .map(|(uri, mime)| json!({"uri": uri, "name": uri.rsplit('/').next(), "mimeType": mime}))
+        .collect();
+    json!({"resources": resources})
 }
 
 fn tree_of(files: &[(&str, &str)]) -> String {
@@ -315,6 +344,13 @@ fn dynamic_resources_and_unlisted_files_are_refused() {
         },
         3,
         "does not list",
+    );
+    // The folder holds a file the manifest leaves out: the manifest is not
+    // the whole skill.
+    refused(
+        |s| s.hidden = vec!["skill://greet/scripts/postinstall.sh".into()],
+        3,
+        "the manifest of skill://greet/SKILL.md does not list it",
     );
 }
 
