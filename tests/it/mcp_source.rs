@@ -418,3 +418,25 @@ fn make_writable(dir: &std::path::Path) {
         }
     }
 }
+
+#[test]
+fn no_local_process_is_ever_started_as_a_source() {
+    let w = World::new();
+    w.cmd().args(["init"]).assert().success();
+    let marker = w.root.join("ran");
+    for url in [
+        format!("mcp+stdio://sh -c 'touch {}'", marker.display()),
+        format!("mcp+file:///bin/sh?-c=touch%20{}", marker.display()),
+        "mcp+http://10.0.0.1/mcp".to_owned(),
+    ] {
+        w.skills_toml(&format!(
+            "[[source]]\nname = \"local\"\nurl = \"{}\"\n\n[skills]\ngreet = {{ source = \"local\" }}\n",
+            url.replace('\\', "\\\\").replace('"', "\\\"")
+        ));
+        let out = w.cmd().args(["install", "--yes"]).assert().code(2);
+        let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+        assert!(stderr.contains("source"), "{url}: {stderr}");
+        assert!(!marker.exists(), "{url} started a process");
+        assert!(!w.project.join("skills.lock").exists());
+    }
+}
