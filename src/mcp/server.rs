@@ -11,9 +11,10 @@ use rmcp::model::{
     GetSkillRequestParams, GetSkillResult, Implementation, ListResourcesResult, ListSkillsResult,
     ListToolsResult, PaginatedRequestParams, ReadResourceDirectoryRequestParams,
     ReadResourceDirectoryResult, ReadResourceRequestParams, ReadResourceResponse,
-    ReadResourceResult, Resource, ServerCapabilities, ServerConfig, Skill, Tool,
+    ReadResourceResult, Resource, ServerCapabilities, ServerConfig, Skill, SubscriptionFilter,
+    Tool,
 };
-use rmcp::service::{NotificationContext, RequestContext};
+use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData as McpError, Peer, RoleServer, ServerHandler};
 use serde_json::{Value, json};
 
@@ -643,6 +644,49 @@ impl ServerHandler for SkillServer {
     ) -> Result<ListResourcesResult, McpError> {
         let this = self.clone();
         blocking(move || this.list_resources()).await?
+    }
+
+    /// Protocol 2026-07-28 delivers change notifications on a
+    /// `subscriptions/listen` stream instead of the session.
+    fn accepted_subscription_filter(
+        &self,
+        _requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        Some(
+            SubscriptionFilter::builder()
+                .tools_list_changed()
+                .resources_list_changed()
+                .build(),
+        )
+    }
+
+    async fn listen(&self, context: SubscriptionContext) -> Result<(), McpError> {
+        let Some(interval) = self.inner.options.poll_interval else {
+            context.cancelled().await;
+            return Ok(());
+        };
+        let accepted = context.accepted().clone();
+        loop {
+            tokio::select! {
+                _ = context.cancelled() => return Ok(()),
+                _ = tokio::time::sleep(interval) => {}
+            }
+            let this = self.clone();
+            let (tools, resources) = blocking(move || this.listing_changed()).await?;
+            let sink = context.sink();
+            if tools
+                && accepted.tools_list_changed == Some(true)
+                && sink.notify_tool_list_changed().await.is_err()
+            {
+                return Ok(());
+            }
+            if resources
+                && accepted.resources_list_changed == Some(true)
+                && sink.notify_resource_list_changed().await.is_err()
+            {
+                return Ok(());
+            }
+        }
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {

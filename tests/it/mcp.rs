@@ -30,6 +30,13 @@ struct Client {
 
 impl Client {
     fn start(world: &World, args: &[&str]) -> Client {
+        let mut client = Client::spawn(world, args);
+        client.initialize();
+        client
+    }
+
+    /// The server running, before any message.
+    fn spawn(world: &World, args: &[&str]) -> Client {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_skillpm"));
         cmd.arg("mcp")
             .args(args)
@@ -54,14 +61,19 @@ impl Client {
             }
         });
         let stdin = child.stdin.take();
-        let mut client = Client {
+        Client {
             child,
             stdin,
             messages: rx,
             notifications: Vec::new(),
             next_id: 1,
             capabilities: Value::Null,
-        };
+        }
+    }
+
+    /// The `initialize` handshake (protocol 2025-06-18).
+    fn initialize(&mut self) {
+        let client = self;
         let init = client.request(
             "initialize",
             json!({
@@ -74,7 +86,6 @@ impl Client {
         assert_eq!(init["result"]["capabilities"]["tools"]["listChanged"], true);
         client.capabilities = init["result"]["capabilities"].clone();
         client.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
-        client
     }
 
     fn send(&mut self, message: Value) {
@@ -1060,4 +1071,55 @@ fn disabled_skills_are_absent_and_changes_are_notified() {
     ));
     let (skills, _) = c.all_skills();
     assert_eq!(uris(&skills), ["skill://api-client/SKILL.md"]);
+}
+
+/// Protocol 2026-07-28 (the extension's base revision): no `initialize`;
+/// every request carries the version in `_meta`, results carry
+/// `resultType` and the cache hints, and change notifications arrive on a
+/// `subscriptions/listen` stream.
+#[test]
+fn protocol_2026_07_28_lists_skills_and_notifies_on_a_subscription() {
+    let mut w = World::new();
+    w.install("first", "", "First.\n", &[], Approval::Approved);
+    let mut c = Client::spawn(&w, &[]);
+    let meta = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "modern", "version": "1"},
+        "io.modelcontextprotocol/clientCapabilities": {}
+    });
+    let list = c.request("skills/list", json!({"_meta": meta}));
+    let result = &list["result"];
+    assert_eq!(result["resultType"], "complete", "{list}");
+    assert!(
+        result["ttlMs"].is_u64() && result["cacheScope"].is_string(),
+        "{list}"
+    );
+    assert_eq!(
+        uris(result["skills"].as_array().unwrap()),
+        ["skill://first/SKILL.md"]
+    );
+
+    let id = c.next_id;
+    c.next_id += 1;
+    c.send(
+        json!({"jsonrpc": "2.0", "id": id, "method": "subscriptions/listen",
+                  "params": {"_meta": meta, "notifications": {"resourcesListChanged": true}}}),
+    );
+    assert!(
+        c.wait_for(
+            "notifications/subscriptions/acknowledged",
+            Duration::from_secs(20)
+        ),
+        "no acknowledgement: {:?}",
+        c.notifications
+    );
+    w.install("second", "", "Second.\n", &[], Approval::Approved);
+    assert!(
+        c.wait_for(
+            "notifications/resources/list_changed",
+            Duration::from_secs(20)
+        ),
+        "no resources/list_changed on the subscription: {:?}",
+        c.notifications
+    );
 }
