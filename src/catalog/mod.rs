@@ -609,6 +609,7 @@ mod tests {
             url: None,
             commit: None,
             subpath: None,
+            uri: None,
             artifact: None,
             tree,
             executables: Vec::new(),

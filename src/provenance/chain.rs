@@ -252,6 +252,30 @@ impl<'a> Prover<'a> {
                 self.check_signer_record(entry, None)?;
                 return Ok(Some(proof));
             }
+            Format::Mcp => {
+                // An MCP skill's identity is the pair (server URL, skill
+                // URI): the server must be the declared source's, and the
+                // tree digest is the pin (checked against the bytes).
+                if entry.url.as_deref() != Some(decl.url.as_str()) {
+                    return Err(broken(
+                        "server",
+                        format!(
+                            "skills.lock fetches it from MCP server {}, but source `{}` is {}",
+                            entry.url.as_deref().unwrap_or("(none)"),
+                            entry.source,
+                            decl.url
+                        ),
+                    ));
+                }
+                if entry.uri.is_none() {
+                    return Err(broken(
+                        "server",
+                        "skills.lock names no skill URI for this MCP skill".into(),
+                    ));
+                }
+                self.check_signer_record(entry, None)?;
+                return Ok(Some(proof));
+            }
             Format::Archive | Format::SkillMd | Format::Files => {}
         }
         if git_url.is_some() {

@@ -17,6 +17,8 @@ mod hostile;
 mod lifecycle;
 #[cfg(unix)]
 mod mcp;
+#[cfg(unix)]
+mod mcp_source;
 mod output;
 mod provenance;
 mod publish;

@@ -51,6 +51,10 @@ pub(crate) enum Opened {
         checkout: Box<git::Checkout>,
         found: Vec<git::FoundSkill>,
     },
+    Mcp {
+        decl: SourceDecl,
+        skills: Vec<crate::source_mcp::ListedSkill>,
+    },
 }
 
 impl Opened {
@@ -72,6 +76,13 @@ impl Opened {
                     description: f.description.clone(),
                 })
                 .collect(),
+            Opened::Mcp { skills, .. } => skills
+                .iter()
+                .map(|s| Offer {
+                    name: s.name.clone(),
+                    description: s.description.clone(),
+                })
+                .collect(),
         }
     }
 
@@ -82,7 +93,9 @@ impl Opened {
 
     fn decl(&self) -> &SourceDecl {
         match self {
-            Opened::Index { decl, .. } | Opened::Git { decl, .. } => decl,
+            Opened::Index { decl, .. } | Opened::Git { decl, .. } | Opened::Mcp { decl, .. } => {
+                decl
+            }
         }
     }
 
@@ -145,6 +158,9 @@ pub(crate) fn git_spec_for(text: &str, base_dir: &Path) -> anyhow::Result<Option
 /// Fetches a source's index (signature checked) or resolves its git ref and
 /// checks the commit out.
 pub(crate) fn open_source(sess: &mut Session<'_>, decl: &SourceDecl) -> anyhow::Result<Opened> {
+    if crate::source_mcp::is_mcp_form(&decl.url) {
+        return super::mcp_source::open(sess, decl);
+    }
     let root = sess.project.root.clone();
     if let Some(spec) = git_spec_for(&decl.url, &root)? {
         let opts = git_options(sess, decl)?;
@@ -197,6 +213,7 @@ pub(crate) fn resolve_names(
     }
     match opened {
         Opened::Index { decl, resolved } => resolve_index(sess, decl, resolved, names),
+        Opened::Mcp { decl, skills } => super::mcp_source::resolve(sess, decl, skills, names),
         Opened::Git {
             decl,
             spec,
@@ -237,6 +254,7 @@ pub(crate) fn resolve_names(
                     url: Some(spec.url()),
                     commit: Some(commit.clone()),
                     subpath: spec.join_subpath(&skill.path),
+                    uri: None,
                     artifact: None,
                     tree: entry.digest,
                     executables: entry.tree.executables(),
@@ -309,6 +327,7 @@ fn resolve_index(
             url: Some(url),
             commit: None,
             subpath: None,
+            uri: None,
             artifact,
             tree: store_entry.digest,
             executables: store_entry.tree.executables(),

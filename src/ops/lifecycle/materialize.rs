@@ -62,6 +62,7 @@ pub(crate) fn materialize(
     for (_, group) in by_source {
         match group[0].format {
             Format::Git => fetch_git(sess, &group)?,
+            Format::Mcp => super::mcp_source::fetch_locked(sess, &group)?,
             _ => fetch_file_lists(sess, &group)?,
         }
     }

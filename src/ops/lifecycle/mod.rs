@@ -13,6 +13,7 @@ mod candidate;
 mod install;
 mod manage;
 mod materialize;
+mod mcp_source;
 mod parallel;
 mod placement;
 mod proof;
