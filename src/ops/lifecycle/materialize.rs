@@ -49,6 +49,7 @@ pub(crate) fn materialize(
         .filter(|s| !sess.store.has_entry(&s.tree) || recheck.contains(&s.name))
         .collect();
     if missing.is_empty() {
+        sess.store.seal_pending()?;
         return Ok(0);
     }
     let (artifacts, others): (Vec<&LockedSkill>, Vec<&LockedSkill>) = missing
@@ -66,6 +67,9 @@ pub(crate) fn materialize(
             _ => fetch_file_lists(sess, &group)?,
         }
     }
+    // One flush for every entry added: durable before links and the lock
+    // refer to them.
+    sess.store.seal_pending()?;
     Ok(missing.len())
 }
 
