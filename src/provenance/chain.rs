@@ -66,6 +66,11 @@ pub enum ProveError {
         #[source]
         cause: Box<SourceError>,
     },
+    /// Not provable from the cache alone (only provers without a fetcher).
+    #[error(
+        "{skill}: its index snapshot is not in the cache; `skillpm install` proves and keeps it"
+    )]
+    Unproven { skill: String },
 }
 
 impl Classify for ProveError {
@@ -73,6 +78,7 @@ impl Classify for ProveError {
         match self {
             ProveError::Broken(b) => b.exit(),
             ProveError::Source { cause, .. } => cause.exit(),
+            ProveError::Unproven { .. } => Exit::Locked,
         }
     }
 }

@@ -8,9 +8,11 @@
 //! record of what each artifact unpacked to ([`unpacked`]).
 
 pub mod chain;
+pub mod offline;
 pub mod snapshots;
 pub mod unpacked;
 
 pub use chain::{Broken, Proof, ProveError, Prover, SignedBy, VouchedBy, versioned_url};
+pub use offline::{declared_git_url, prove_offline};
 pub use snapshots::{Snapshot, Snapshots};
 pub use unpacked::Unpacked;
