@@ -29,6 +29,9 @@ struct Served {
     /// Answer as an SSE stream instead of plain JSON.
     sse: bool,
     requests: usize,
+    /// `initialize` calls: a session per run, as single-session servers
+    /// (the reference SDK's stateful transport) require.
+    initializes: usize,
 }
 
 struct McpServer {
@@ -108,11 +111,14 @@ async fn handle(State(served): State<Arc<Mutex<Served>>>, _h: HeaderMap, body: B
         };
         let params = &msg["params"];
         let result = match msg["method"].as_str().unwrap_or_default() {
-            "initialize" => Ok(json!({
+            "initialize" => Ok({
+                s.initializes += 1;
+                json!({
                 "protocolVersion": "2025-11-25",
                 "capabilities": {"resources": {}, "extensions": {"io.modelcontextprotocol/skills": {"directoryRead": true}}},
                 "serverInfo": {"name": "test-skills", "version": "1"}
-            })),
+                })
+            }),
             "skills/list" => Ok(json!({"skills": s.skills})),
             "resources/directory/read" => {
                 Ok(directory(&s, params["uri"].as_str().unwrap_or_default()))
@@ -205,6 +211,11 @@ fn mcp_source_installs_verified_files_and_locks_server_and_uri() {
     let out = add(&w, &server, "greet").success();
     let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
     assert!(stderr.contains("MCP server"), "{stderr}");
+    assert_eq!(
+        server.served.lock().unwrap().initializes,
+        1,
+        "one session per run"
+    );
 
     let md = "---\nname: greet\ndescription: Greets people.\nlicense: MIT\n---\n# greet\n";
     let tree = tree_of(&[("SKILL.md", md), files[0], files[1]]);
