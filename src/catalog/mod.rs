@@ -46,6 +46,7 @@ pub enum CatalogError {
     Settings { path: PathBuf, message: String },
 }
 
+crate::classified!(CatalogError);
 impl Classify for CatalogError {
     fn exit(&self) -> Exit {
         match self {
@@ -603,6 +604,8 @@ mod tests {
             version: None,
             format: Format::Path,
             index: None,
+            index_digest: None,
+            index_version: None,
             url: None,
             commit: None,
             subpath: None,

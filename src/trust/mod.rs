@@ -85,6 +85,7 @@ pub enum TrustError {
     },
 }
 
+crate::classified!(TrustError);
 impl Classify for TrustError {
     fn exit(&self) -> Exit {
         match self {
@@ -218,6 +219,26 @@ pub fn verify_signed(
             now: humantime::format_rfc3339_seconds(now).to_string(),
         });
     }
+    Ok(Signer {
+        key: key.text.clone(),
+        key_id: key.id.to_string(),
+        version: fields.version,
+        expires: fields.expires.map(|(text, _)| text),
+    })
+}
+
+/// Verifies a kept snapshot: like [`verify_signed`] but without the expiry
+/// check. A snapshot proves what a pinned key signed at the time; expiry
+/// (freeze protection) applies to the index a client fetches as current.
+pub fn verify_snapshot(
+    what: &str,
+    bytes: &[u8],
+    signature: &str,
+    keys: &[PinnedKey],
+) -> Result<Signer, TrustError> {
+    let sig = decode_signature(what, signature)?;
+    let key = verify_decoded(what, bytes, &sig, keys)?;
+    let fields = parse_comment(what, sig.verify.trusted_comment())?;
     Ok(Signer {
         key: key.text.clone(),
         key_id: key.id.to_string(),

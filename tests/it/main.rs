@@ -9,6 +9,7 @@ mod support;
 
 #[cfg(unix)]
 mod agent;
+mod architecture;
 mod foundation;
 mod git;
 mod git_cli;
@@ -18,6 +19,10 @@ mod lifecycle;
 mod mcp;
 #[cfg(unix)]
 mod mcp_source;
+mod output;
+mod provenance;
 mod publish;
 mod registry;
 mod store;
+#[cfg(unix)]
+mod stress;

@@ -7,7 +7,7 @@
 use crate::skill_world;
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
@@ -37,16 +37,13 @@ impl Client {
 
     /// The server running, before any message.
     fn spawn(world: &World, args: &[&str]) -> Client {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_skillpm"));
+        let mut cmd = world.process();
         cmd.arg("mcp")
             .args(args)
             .current_dir(&world.project)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
-        for (k, v) in world.env() {
-            cmd.env(k, v);
-        }
         let mut child = cmd.spawn().unwrap();
         let stdout = child.stdout.take().unwrap();
         let (tx, rx) = channel();
@@ -643,7 +640,7 @@ fn a_user_scope_link_is_vouched_for_by_the_project_that_installed_it() {
     let other = w.root.join("other-project");
     std::fs::create_dir_all(&other).unwrap();
     std::fs::rename(w.project.join("skills.lock"), other.join("skills.lock")).unwrap();
-    let state = skillpm::project::state::ProjectState::new(&w.cache);
+    let state = skillpm::project::state::ProjectState::new(&w.cache.join("state"));
     let placed = skillpm::project::state::PlacedLink {
         root: user_root.clone(),
         name: "shared".into(),

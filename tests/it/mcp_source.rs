@@ -451,3 +451,35 @@ fn no_local_process_is_ever_started_as_a_source() {
         assert!(!w.project.join("skills.lock").exists());
     }
 }
+
+#[test]
+fn a_lock_pointing_elsewhere_is_not_trusted() {
+    let w = World::new();
+    w.cmd().args(["init"]).assert().success();
+    let server = McpServer::start();
+    server.add_skill("greet", "Greets people.", &[]);
+    add(&w, &server, "greet").success();
+    let lock_path = w.project.join("skills.lock");
+    let lock = std::fs::read_to_string(&lock_path).unwrap();
+    for (from, to, why) in [
+        (
+            server.source(),
+            "mcp+http://127.0.0.1:9/mcp".to_owned(),
+            "fetches it from MCP server mcp+http://127.0.0.1:9/mcp",
+        ),
+        (
+            "skill://greet/SKILL.md".to_owned(),
+            "skill://other/SKILL.md".to_owned(),
+            "does not name `greet`",
+        ),
+    ] {
+        std::fs::write(
+            &lock_path,
+            lock.replace(&format!("\"{from}\""), &format!("\"{to}\"")),
+        )
+        .unwrap();
+        let out = w.cmd().args(["install"]).assert().code(3);
+        let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+        assert!(stderr.contains(why), "{stderr}");
+    }
+}

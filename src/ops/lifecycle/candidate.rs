@@ -243,12 +243,20 @@ pub(crate) fn resolve_names(
                     }
                 );
                 let entry = sess.store.import_dir(&dir, &label, name, &sess.limits)?;
+                // The commit → tree link that `provenance` checks later.
+                let subpath = spec.join_subpath(&skill.path);
+                let key =
+                    crate::provenance::Unpacked::git_key(&spec.url(), commit, subpath.as_deref());
+                let _ = crate::provenance::Unpacked::in_cache(sess.store.root())
+                    .record(&key, &entry.digest);
                 let locked = LockedSkill {
                     name: name.clone(),
                     source: decl.name.clone(),
                     version: None,
                     format: Format::Git,
                     index: None,
+                    index_digest: None,
+                    index_version: None,
                     url: Some(spec.url()),
                     commit: Some(commit.clone()),
                     subpath: spec.join_subpath(&skill.path),
@@ -320,6 +328,8 @@ fn resolve_index(
             version: entry.version.clone(),
             format,
             index: Some(sess.lock_url(&resolved.index_url)),
+            index_digest: Some(resolved.snapshot),
+            index_version: resolved.signer.as_ref().map(|s| s.version),
             url: Some(url),
             commit: None,
             subpath: None,
@@ -373,6 +383,9 @@ pub(crate) fn import_fetched(
             let stored =
                 sess.store
                     .import_artifact(unpack_kind, path, &label, &entry.name, &sess.limits)?;
+            // The artifact → tree link that `provenance` checks later.
+            let _ = crate::provenance::Unpacked::in_cache(sess.store.root())
+                .record(digest, &stored.digest);
             Ok((stored, lock_format, Some(*digest)))
         }
         FetchedContent::Files { files, .. } => {
@@ -439,7 +452,7 @@ pub(crate) fn read_stored_skill(
                     },
                     name: d.value.clone(),
                     present: match d.kind {
-                        ToolKind::EnvVar => !d.is_missing_env_var(),
+                        ToolKind::EnvVar => !d.is_missing_env_var(crate::ops::env_var_is_set),
                         ToolKind::Mcp => false,
                     },
                 })

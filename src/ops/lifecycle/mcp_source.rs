@@ -87,6 +87,8 @@ pub(crate) fn resolve(
             version: None,
             format: Format::Mcp,
             index: None,
+            index_digest: None,
+            index_version: None,
             url: Some(decl.url.clone()),
             commit: None,
             subpath: None,

@@ -16,6 +16,7 @@ mod materialize;
 mod mcp_source;
 mod parallel;
 mod placement;
+mod proof;
 mod status;
 mod update;
 
@@ -23,7 +24,7 @@ pub use add::{AddOptions, AddReport, add};
 pub(crate) use candidate::git_spec_for;
 pub use install::{InstallMode, InstallOptions, InstallReport, install};
 pub use manage::{ApproveOptions, ManageReport, approve, disable, enable, remove};
-pub use status::{ListReport, VerifyReport, list, verify};
+pub use status::{ListReport, ProvenanceReport, VerifyReport, list, verify, verify_provenance};
 pub use update::{OutdatedReport, UpdateOptions, UpdateReport, outdated, update};
 
 use std::path::PathBuf;
@@ -66,7 +67,7 @@ impl<'c> Session<'c> {
                 store.debris_removed()
             ));
         }
-        let state = ProjectState::new(store.root());
+        let state = ProjectState::new(&store.root().join(crate::cache::layout::STATE));
         let limits = match manifest.limits() {
             None => Limits::default(),
             Some(table) => table.clone().try_into().map_err(|e: toml::de::Error| {
