@@ -259,12 +259,11 @@ impl<'a> Prover<'a> {
                 return Ok(Some(proof));
             }
             Format::Mcp => {
-                // An MCP skill's identity is the pair (server URL, skill
-                // URI): the server must be the declared source's, and the
-                // tree digest is the pin (checked against the bytes).
+                // The server is the declared one, and the URI names this
+                // skill; the tree is checked when the files are fetched.
                 if entry.url.as_deref() != Some(decl.url.as_str()) {
                     return Err(broken(
-                        "server",
+                        "url",
                         format!(
                             "skills.lock fetches it from MCP server {}, but source `{}` is {}",
                             entry.url.as_deref().unwrap_or("(none)"),
@@ -273,10 +272,19 @@ impl<'a> Prover<'a> {
                         ),
                     ));
                 }
-                if entry.uri.is_none() {
+                let named = entry
+                    .uri
+                    .as_deref()
+                    .and_then(|u| u.strip_suffix("/SKILL.md"))
+                    .and_then(|root| root.rsplit('/').next());
+                if named != Some(entry.name.as_str()) {
                     return Err(broken(
-                        "server",
-                        "skills.lock names no skill URI for this MCP skill".into(),
+                        "entry",
+                        format!(
+                            "skills.lock gives it the MCP skill URI {}, which does not name `{}`",
+                            entry.uri.as_deref().unwrap_or("(none)"),
+                            entry.name
+                        ),
                     ));
                 }
                 self.check_signer_record(entry, None)?;

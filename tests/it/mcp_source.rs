@@ -29,6 +29,9 @@ struct Served {
     /// Answer as an SSE stream instead of plain JSON.
     sse: bool,
     requests: usize,
+    /// `initialize` calls: a session per run, as single-session servers
+    /// (the reference SDK's stateful transport) require.
+    initializes: usize,
 }
 
 struct McpServer {
@@ -108,11 +111,14 @@ async fn handle(State(served): State<Arc<Mutex<Served>>>, _h: HeaderMap, body: B
         };
         let params = &msg["params"];
         let result = match msg["method"].as_str().unwrap_or_default() {
-            "initialize" => Ok(json!({
+            "initialize" => Ok({
+                s.initializes += 1;
+                json!({
                 "protocolVersion": "2025-11-25",
                 "capabilities": {"resources": {}, "extensions": {"io.modelcontextprotocol/skills": {"directoryRead": true}}},
                 "serverInfo": {"name": "test-skills", "version": "1"}
-            })),
+                })
+            }),
             "skills/list" => Ok(json!({"skills": s.skills})),
             "resources/directory/read" => {
                 Ok(directory(&s, params["uri"].as_str().unwrap_or_default()))
@@ -205,6 +211,11 @@ fn mcp_source_installs_verified_files_and_locks_server_and_uri() {
     let out = add(&w, &server, "greet").success();
     let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
     assert!(stderr.contains("MCP server"), "{stderr}");
+    assert_eq!(
+        server.served.lock().unwrap().initializes,
+        1,
+        "one session per run"
+    );
 
     let md = "---\nname: greet\ndescription: Greets people.\nlicense: MIT\n---\n# greet\n";
     let tree = tree_of(&[("SKILL.md", md), files[0], files[1]]);
@@ -438,5 +449,37 @@ fn no_local_process_is_ever_started_as_a_source() {
         assert!(stderr.contains("source"), "{url}: {stderr}");
         assert!(!marker.exists(), "{url} started a process");
         assert!(!w.project.join("skills.lock").exists());
+    }
+}
+
+#[test]
+fn a_lock_pointing_elsewhere_is_not_trusted() {
+    let w = World::new();
+    w.cmd().args(["init"]).assert().success();
+    let server = McpServer::start();
+    server.add_skill("greet", "Greets people.", &[]);
+    add(&w, &server, "greet").success();
+    let lock_path = w.project.join("skills.lock");
+    let lock = std::fs::read_to_string(&lock_path).unwrap();
+    for (from, to, why) in [
+        (
+            server.source(),
+            "mcp+http://127.0.0.1:9/mcp".to_owned(),
+            "fetches it from MCP server mcp+http://127.0.0.1:9/mcp",
+        ),
+        (
+            "skill://greet/SKILL.md".to_owned(),
+            "skill://other/SKILL.md".to_owned(),
+            "does not name `greet`",
+        ),
+    ] {
+        std::fs::write(
+            &lock_path,
+            lock.replace(&format!("\"{from}\""), &format!("\"{to}\"")),
+        )
+        .unwrap();
+        let out = w.cmd().args(["install"]).assert().code(3);
+        let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+        assert!(stderr.contains(why), "{stderr}");
     }
 }

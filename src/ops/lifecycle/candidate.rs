@@ -54,6 +54,8 @@ pub(crate) enum Opened {
     Mcp {
         decl: SourceDecl,
         skills: Vec<crate::source_mcp::ListedSkill>,
+        /// The session that listed them (servers may allow one per client).
+        client: std::sync::Mutex<crate::source_mcp::McpClient>,
     },
 }
 
@@ -213,7 +215,11 @@ pub(crate) fn resolve_names(
     }
     match opened {
         Opened::Index { decl, resolved } => resolve_index(sess, decl, resolved, names),
-        Opened::Mcp { decl, skills } => super::mcp_source::resolve(sess, decl, skills, names),
+        Opened::Mcp {
+            decl,
+            skills,
+            client,
+        } => super::mcp_source::resolve(sess, decl, skills, client, names),
         Opened::Git {
             decl,
             spec,

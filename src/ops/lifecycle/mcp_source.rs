@@ -46,6 +46,7 @@ pub(crate) fn open(sess: &Session<'_>, decl: &SourceDecl) -> anyhow::Result<Open
     Ok(Opened::Mcp {
         decl: decl.clone(),
         skills,
+        client: std::sync::Mutex::new(client),
     })
 }
 
@@ -69,9 +70,10 @@ pub(crate) fn resolve(
     sess: &mut Session<'_>,
     decl: &SourceDecl,
     skills: &[ListedSkill],
+    client: &std::sync::Mutex<McpClient>,
     names: &[String],
 ) -> anyhow::Result<Vec<Candidate>> {
-    let mut client = connect(sess, decl)?;
+    let mut client = client.lock().unwrap_or_else(|p| p.into_inner());
     let mut out = Vec::with_capacity(names.len());
     for name in names {
         let Some(skill) = skills.iter().find(|s| &s.name == name) else {
