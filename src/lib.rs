@@ -8,14 +8,13 @@
 pub use inventory as __inventory;
 
 pub mod approve;
-pub mod atomic_file;
 pub mod cache;
 pub mod catalog;
 pub mod cli;
 pub mod digest;
 pub mod error;
 pub mod fetch;
-pub mod fsutil;
+pub mod fs;
 pub mod git;
 pub mod index;
 pub mod link;

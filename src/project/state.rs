@@ -63,7 +63,7 @@ impl ProjectState {
             return Ok(());
         }
         let json = serde_json::to_vec(tree).map_err(std::io::Error::other)?;
-        write_replacing(&path, &json)
+        crate::fs::write_replacing(&path, &json)
     }
 
     /// A remembered file list, only if it still hashes to its name.
@@ -103,21 +103,8 @@ impl ProjectState {
             links,
         };
         let json = serde_json::to_vec_pretty(&record).map_err(std::io::Error::other)?;
-        crate::fsutil::write_atomic(&self.links_path(project), &json)
+        crate::fs::write_atomic(&self.links_path(project), &json)
     }
-}
-
-/// Temp file + rename, without fsync: readers see the old file or the new
-/// one, never half of one.
-fn write_replacing(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = crate::fsutil::parent_dir(path);
-    std::fs::create_dir_all(&dir)?;
-    let tmp = dir.join(format!(".tmp-{}", crate::fsutil::unique_suffix()));
-    let result = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path));
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
 }
 
 #[cfg(test)]

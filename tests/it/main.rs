@@ -22,3 +22,5 @@ mod output;
 mod publish;
 mod registry;
 mod store;
+#[cfg(unix)]
+mod stress;
