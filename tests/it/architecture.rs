@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 /// Lowest first. Keep in step with docs/architecture.md.
 const LAYERS: &[&[&str]] = &[
     &["error"],
-    &["digest", "names", "atomic_file", "fsutil", "fs", "cache"],
+    &["digest", "names", "fs", "cache"],
     &["skill", "trust", "publish"],
     &["unpack", "fetch", "index", "roots", "approve"],
     &["store", "git", "project", "link"],
@@ -118,7 +118,13 @@ fn check(src: &Path) -> Vec<Violation> {
             continue;
         };
         let full = std::fs::read_to_string(&file).unwrap();
-        let text = without_tests(&full);
+        // Comments may mention any module; only code is an arrow.
+        let code: String = without_tests(&full)
+            .lines()
+            .filter(|line| !line.trim_start().starts_with("//"))
+            .map(|line| format!("{line}\n"))
+            .collect();
+        let text = code.as_str();
         for used in crate_references(text) {
             if used == module {
                 continue;
@@ -176,6 +182,7 @@ fn the_checker_sees_an_arrow_pointing_up() {
         "fn f() { std::env::var_os(\"X\"); }\n",
     );
     write("widgets.rs", "\n");
+    write("fs/temp.rs", "//! Used by `crate::store`.\n");
     write(
         "ops/ok.rs",
         "use crate::{store, cli};\n#[cfg(test)]\nmod tests { use crate::cli; }\n",
