@@ -15,6 +15,7 @@ const LAYERS: &[&[&str]] = &[
     &["unpack", "fetch", "index", "roots", "approve"],
     &["store", "git", "project", "link"],
     &["source", "catalog"],
+    &["provenance"],
     &["mentions", "mcp"],
     &["ui"],
     &["ops"],
@@ -194,7 +195,7 @@ fn the_checker_sees_an_arrow_pointing_up() {
     let found: Vec<String> = check(src).into_iter().map(|v| v.0).collect();
     let has = |needle: &str| found.iter().any(|v| v.contains(needle));
     assert!(has("`store` (layer 4) uses `git` (layer 4)"), "{found:#?}");
-    assert!(has("`ops` (layer 8) uses `cli` (layer 9)"), "{found:#?}");
+    assert!(has("`ops` (layer 9) uses `cli` (layer 10)"), "{found:#?}");
     assert!(
         has("src/roots/mod.rs: only `cli` may use clap"),
         "{found:#?}"
