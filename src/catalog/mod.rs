@@ -16,7 +16,7 @@
 //! `skillpm show NAME` shows is what the server serves or refuses.
 
 pub mod integrity;
-pub mod pattern;
+pub use crate::names::pattern;
 pub mod settings;
 
 use std::path::{Path, PathBuf};

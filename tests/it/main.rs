@@ -15,6 +15,7 @@ mod git;
 mod git_cli;
 mod hostile;
 mod lifecycle;
+mod manifest;
 #[cfg(unix)]
 mod mcp;
 #[cfg(unix)]

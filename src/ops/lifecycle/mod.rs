@@ -98,7 +98,7 @@ impl<'c> Session<'c> {
     /// store never build one).
     pub fn fetcher(&mut self) -> anyhow::Result<&Fetcher> {
         if self.fetcher.is_none() {
-            self.fetcher = Some(super::source::fetcher(self.ctx)?);
+            self.fetcher = Some(super::source::fetcher_within(self.ctx, &self.limits)?);
         }
         self.fetcher
             .as_ref()
