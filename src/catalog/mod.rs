@@ -611,6 +611,7 @@ mod tests {
             executables: Vec::new(),
             signer: Some("RWQKEY".into()),
             approved: approved.then_some(tree),
+            warnings: Vec::new(),
         }
     }
 

@@ -4,7 +4,6 @@
 //! folders (store entry, symlink, skills.lock) so approval and tampering
 //! are real.
 
-
 use crate::skill_world;
 
 use std::io::{BufRead, BufReader, Read, Write};
