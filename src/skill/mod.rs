@@ -662,14 +662,17 @@ mod tests {
     }
 
     #[test]
-    fn parse_needs_name_and_description_strings() {
+    fn parse_needs_name_and_description_as_text() {
         assert_eq!(
             parse_skill_md("---\ndescription: d\n---\n").unwrap_err(),
             "required field `name` is missing"
         );
         assert_eq!(
-            parse_skill_md("---\nname: a\ndescription: 3\n---\n").unwrap_err(),
-            "`description` must be a string, found a number"
+            parse_skill_md("---\nname: a\ndescription: [x]\n---\n").unwrap_err(),
+            "`description` must be a string, found a list"
         );
+        // A bare scalar is its text, as the reference validator reads it.
+        let md = parse_skill_md("---\nname: a\ndescription: 3\n---\n").unwrap();
+        assert_eq!(md.description, "3");
     }
 }

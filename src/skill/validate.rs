@@ -429,12 +429,55 @@ mod tests {
             concat!(
                 "name: pdf-tools\ndescription: Fill PDF forms.\nlicense: MIT\n",
                 "compatibility: Needs poppler\nmetadata:\n  author: acme\n  version: \"1.0\"\n",
-                "allowed-tools: Bash(git:*) Read\ndisable-model-invocation: true\n",
-                "user-invocable: false\nhooks:\n  PreToolUse: []\nargument-hint: \"[file]\"\n",
+                "allowed-tools: Bash(git:*) Read\n",
             ),
             Some("pdf-tools"),
         );
         assert!(f.errors.is_empty() && f.warnings.is_empty(), "{f:?}");
+    }
+
+    #[test]
+    fn agent_extension_fields_are_check_errors_but_never_fatal() {
+        // The reference validator refuses every field outside the spec.
+        let f = run(
+            concat!(
+                "name: pdf-tools\ndescription: d\ndisable-model-invocation: true\n",
+                "user-invocable: false\nhooks:\n  PreToolUse: []\nargument-hint: \"[file]\"\n",
+            ),
+            Some("pdf-tools"),
+        );
+        let fields: Vec<_> = f.errors.iter().filter_map(|d| d.field.as_deref()).collect();
+        assert_eq!(
+            fields,
+            [
+                "disable-model-invocation",
+                "user-invocable",
+                "hooks",
+                "argument-hint"
+            ]
+        );
+        assert!(f.errors[0].message.contains("agent extension"), "{f:?}");
+        assert!(f.fatal.is_empty(), "{f:?}");
+    }
+
+    #[test]
+    fn only_an_unusable_name_or_description_is_fatal() {
+        for (yaml, fatal) in [
+            ("description: d\n", true),
+            ("name: pdf-tools\n", true),
+            ("name: PDF\ndescription: d\n", true),
+            ("name: pdf-tools\ndescription: \"\"\n", true),
+            ("name: pdf-kit\ndescription: d\n", false),
+            (
+                &*format!("name: pdf-tools\ndescription: {}\n", "x".repeat(1068)),
+                false,
+            ),
+            ("name: pdf-tools\ndescription: d\nauthor: me\n", false),
+        ] {
+            let f = run(yaml, Some("pdf-tools"));
+            assert!(!f.errors.is_empty(), "{yaml}");
+            assert_eq!(!f.fatal.is_empty(), fatal, "{yaml}: {f:?}");
+        }
     }
 
     #[test]
@@ -447,14 +490,15 @@ mod tests {
 
     #[test]
     fn name_not_a_string() {
-        // Mismatch with the folder is not reported for a name that is no string.
-        assert_eq!(
-            one_error("name: 42\ndescription: d\n"),
-            (
-                "name".into(),
-                "`name` must be a string, found a number".into()
-            )
+        // A bare scalar is its text (the reference validator agrees).
+        assert!(
+            run("name: 42\ndescription: d\n", Some("42"))
+                .errors
+                .is_empty()
         );
+        let f = run("name: [a]\ndescription: d\n", Some("pdf-tools"));
+        let msgs: Vec<_> = f.fatal.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(msgs, ["`name` must be a string, found a list"]);
     }
 
     #[test]
@@ -597,13 +641,12 @@ mod tests {
     }
 
     #[test]
-    fn license_must_be_a_string() {
+    fn license_of_another_type_is_a_warning() {
+        let yaml = "name: pdf-tools\ndescription: d\nlicense:\n  a: b\n";
+        assert!(errors(yaml).is_empty());
         assert_eq!(
-            one_error("name: pdf-tools\ndescription: d\nlicense: {a: b}\n"),
-            (
-                "license".into(),
-                "`license` must be a string, found a mapping".into()
-            )
+            warnings(yaml),
+            ["`license` should be a string, found a mapping"]
         );
     }
 
@@ -619,41 +662,37 @@ mod tests {
                 "`compatibility` is 501 characters long; the limit is 500".into()
             )
         );
+        let empty = "name: pdf-tools\ndescription: d\ncompatibility: \"\"\n";
+        assert!(errors(empty).is_empty());
         assert_eq!(
-            one_error("name: pdf-tools\ndescription: d\ncompatibility: \"\"\n"),
-            (
-                "compatibility".into(),
-                "`compatibility` must not be empty when present; remove it or say what the skill needs".into()
-            )
+            warnings(empty),
+            [
+                "`compatibility` must not be empty when present; remove it or say what the skill needs"
+            ]
         );
+        assert!(errors("name: pdf-tools\ndescription: d\ncompatibility: true\n").is_empty());
         assert_eq!(
-            one_error("name: pdf-tools\ndescription: d\ncompatibility: true\n"),
+            one_error("name: pdf-tools\ndescription: d\ncompatibility:\n  a: b\n"),
             (
                 "compatibility".into(),
-                "`compatibility` must be a string, found a boolean".into()
+                "`compatibility` must be a string, found a mapping".into()
             )
         );
     }
 
     #[test]
-    fn metadata_must_be_a_map() {
+    fn metadata_shapes_are_warnings() {
+        let yaml = "name: pdf-tools\ndescription: d\nmetadata: [a]\n";
+        assert!(errors(yaml).is_empty());
         assert_eq!(
-            one_error("name: pdf-tools\ndescription: d\nmetadata: [a]\n"),
-            (
-                "metadata".into(),
-                "`metadata` must be a mapping of strings to strings, found a list".into()
-            )
+            warnings(yaml),
+            ["`metadata` must be a mapping of strings to strings, found a list"]
         );
-    }
-
-    #[test]
-    fn metadata_nested_values_are_errors() {
+        let nested = "name: pdf-tools\ndescription: d\nmetadata:\n  owners: [a, b]\n";
+        assert!(errors(nested).is_empty());
         assert_eq!(
-            one_error("name: pdf-tools\ndescription: d\nmetadata:\n  owners: [a, b]\n"),
-            (
-                "metadata.owners".into(),
-                "`metadata.owners` must be a string, found a list".into()
-            )
+            warnings(nested),
+            ["`metadata.owners` should be a string, found a list"]
         );
     }
 
@@ -671,67 +710,29 @@ mod tests {
     }
 
     #[test]
-    fn allowed_tools_forms() {
+    fn allowed_tools_shapes_are_warnings() {
         assert!(
-            errors("name: pdf-tools\ndescription: d\nallowed-tools: [Read, Bash(git:*)]\n")
-                .is_empty()
+            run(
+                "name: pdf-tools\ndescription: d\nallowed-tools: [Read, Bash(git:*)]\n",
+                Some("pdf-tools")
+            )
+            .warnings
+            .is_empty()
         );
         assert_eq!(
-            one_error("name: pdf-tools\ndescription: d\nallowed-tools: 3\n"),
-            (
-                "allowed-tools".into(),
-                "`allowed-tools` must be a space-separated string or a list of strings, found a number".into()
-            )
+            warnings("name: pdf-tools\ndescription: d\nallowed-tools: [Read, {a: b}]\n"),
+            ["`allowed-tools[1]` must be a string, found a mapping"]
         );
-        assert_eq!(
-            one_error("name: pdf-tools\ndescription: d\nallowed-tools: [Read, {a: b}]\n"),
-            (
-                "allowed-tools".into(),
-                "`allowed-tools[1]` must be a string, found a mapping".into()
-            )
+        assert!(
+            errors("name: pdf-tools\ndescription: d\nallowed-tools: [Read, {a: b}]\n").is_empty()
         );
     }
 
     #[test]
-    fn invocation_flags_must_be_booleans() {
-        // YAML 1.2: `yes` is the string "yes", which no agent reads as true.
-        assert_eq!(
-            one_error("name: pdf-tools\ndescription: d\ndisable-model-invocation: yes\n"),
-            (
-                "disable-model-invocation".into(),
-                "`disable-model-invocation` must be `true` or `false`, found a string".into()
-            )
-        );
-        assert_eq!(
-            one_error("name: pdf-tools\ndescription: d\nuser-invocable: 0\n"),
-            (
-                "user-invocable".into(),
-                "`user-invocable` must be `true` or `false`, found a number".into()
-            )
-        );
-    }
-
-    #[test]
-    fn hooks_must_be_a_mapping() {
-        assert_eq!(
-            one_error("name: pdf-tools\ndescription: d\nhooks: run.sh\n"),
-            (
-                "hooks".into(),
-                "`hooks` must be a mapping of hook events to handlers, found a string".into()
-            )
-        );
-    }
-
-    #[test]
-    fn unknown_fields_are_warnings_not_errors() {
-        let yaml = "name: pdf-tools\ndescription: d\nauthor: me\n";
-        assert!(errors(yaml).is_empty());
-        assert_eq!(
-            warnings(yaml),
-            [
-                "unknown field `author`: not in the Agent Skills specification nor a known agent extension, so agents will ignore it"
-            ]
-        );
+    fn unknown_fields_are_errors_like_the_reference_validator() {
+        let (field, message) = one_error("name: pdf-tools\ndescription: d\nauthor: me\n");
+        assert_eq!(field, "author");
+        assert!(message.starts_with("unknown field `author`"), "{message}");
     }
 
     #[test]
