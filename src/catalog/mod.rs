@@ -509,7 +509,7 @@ fn judge(
     if !found.is_valid() {
         let message = found
             .check
-            .errors
+            .fatal
             .first()
             .map(|e| e.message.clone())
             .unwrap_or_else(|| "SKILL.md cannot be read".into());

@@ -141,12 +141,13 @@ pub fn discover_skills(root: &Path) -> Discovery {
 }
 
 /// Whether a skill folder sits where collections put skills: directly
-/// under the root, under `skills/` (or a category folder of it), or under
-/// an agent's `.<agent>/skills/`.
+/// under the root or a category folder of it, under `skills/` (or a category
+/// folder of it), or under an agent's `.<agent>/skills/`.
 fn is_usual_place(path: &str) -> bool {
     let parts: Vec<&str> = path.split('/').collect();
     match parts.as_slice() {
-        [_] | ["skills", _] | ["skills", _, _] => true,
+        // A folder of category folders (`.curated/x`, `tools/x`) too.
+        [_] | [_, _] | ["skills", _, _] => true,
         [agent, "skills", _] => agent.starts_with('.'),
         [agent, "skills", _, _] => agent.starts_with('.'),
         _ => false,

@@ -247,6 +247,11 @@ impl SkillCheck {
         self.errors.is_empty()
     }
 
+    /// Nothing stops an agent from loading it (see [`Level::Lenient`]).
+    pub fn is_loadable(&self) -> bool {
+        self.fatal.is_empty()
+    }
+
     /// Records a problem that stops loading (fatal at every level).
     fn fail(&mut self, d: Diagnostic) {
         self.fatal.push(d.clone());
@@ -323,8 +328,9 @@ pub fn printable(text: &str) -> String {
 }
 
 /// Checks the skill folder `dir`. `expected_name` is the name the skill must
-/// carry (its folder name, or the index entry's name when the folder is a
-/// store entry named by digest); `None` means the folder's own name.
+/// carry (the index entry's name when the folder is a store entry named by
+/// digest): a mismatch with it is fatal. `None` means the folder's own name,
+/// which a skill should carry (an error for `check`, a warning when loading).
 pub fn check_skill_dir(dir: &Path, expected_name: Option<&str>) -> SkillCheck {
     let file = dir.join(SKILL_MD);
     let mut check = SkillCheck {
@@ -339,14 +345,26 @@ pub fn check_skill_dir(dir: &Path, expected_name: Option<&str>) -> SkillCheck {
         .map(str::to_owned)
         .or_else(|| folder_name_of(dir));
     match read_skill_md(dir) {
-        Ok(text) => check_text(&text, &file, folder_name.as_deref(), &mut check),
+        Ok(text) => check_text(
+            &text,
+            &file,
+            folder_name.as_deref(),
+            expected_name.is_some(),
+            &mut check,
+        ),
         Err(message) => check.fail(Diagnostic::new(&file, None, message)),
     }
     check.openai = openai_yaml::read(dir, &mut check.warnings);
     check
 }
 
-fn check_text(text: &str, file: &Path, folder_name: Option<&str>, check: &mut SkillCheck) {
+fn check_text(
+    text: &str,
+    file: &Path,
+    folder_name: Option<&str>,
+    name_is_binding: bool,
+    check: &mut SkillCheck,
+) {
     let split = match frontmatter::split(text) {
         Ok(s) => s,
         Err(e) => {
@@ -361,7 +379,18 @@ fn check_text(text: &str, file: &Path, folder_name: Option<&str>, check: &mut Sk
             return;
         }
     };
-    let findings = validate::validate(&map, file, folder_name);
+    let mut findings = validate::validate(&map, file, folder_name);
+    if name_is_binding {
+        // A name the caller requires (an index entry's, the lock's) that the
+        // content does not carry is not a folder quirk: refuse it.
+        let mismatch: Vec<Diagnostic> = findings
+            .errors
+            .iter()
+            .filter(|d| d.field.as_deref() == Some("name") && !findings.fatal.contains(d))
+            .cloned()
+            .collect();
+        findings.fatal.extend(mismatch);
+    }
     check.errors.extend(findings.errors);
     check.fatal.extend(findings.fatal);
     check.warnings.extend(findings.warnings);

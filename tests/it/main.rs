@@ -9,6 +9,7 @@ mod support;
 
 #[cfg(unix)]
 mod agent;
+mod collections;
 mod foundation;
 mod git;
 mod git_cli;

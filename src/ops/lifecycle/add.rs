@@ -101,20 +101,13 @@ impl Report for AddReport {
                     .unwrap_or_default(),
                 s.tree
             )?;
-            for w in &s.warnings {
-                writeln!(out, "  warning: {w}")?;
-            }
         }
-        for s in &self.skipped {
+        // Warnings and skipped skills went to stderr as they were found.
+        if !self.skipped.is_empty() {
             writeln!(
                 out,
-                "skipped {}{}: {}",
-                s.name,
-                s.path
-                    .as_deref()
-                    .map(|p| format!(" ({})", if p.is_empty() { "." } else { p }))
-                    .unwrap_or_default(),
-                s.reason
+                "{} skipped (see the warnings above)",
+                self.skipped.len()
             )?;
         }
         for p in &self.links.linked {

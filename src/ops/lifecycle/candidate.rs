@@ -203,7 +203,9 @@ pub(crate) fn git_spec_for(text: &str, base_dir: &Path) -> anyhow::Result<Option
 
 /// The plain folder of skills `decl` names: a local folder (path or
 /// `file://` URL) that is neither a git repository nor a published registry
-/// (`.well-known/`). `None` for every other source.
+/// (`.well-known/`) and holds at least one SKILL.md where discovery looks.
+/// `None` for every other source (an empty folder stays an index source, so
+/// its error says no index was found there).
 pub(crate) fn folder_source_for(text: &str, base_dir: &Path) -> Option<std::path::PathBuf> {
     let SourceSpec::Base(url) = SourceSpec::parse(text, base_dir).ok()? else {
         return None;
@@ -213,7 +215,11 @@ pub(crate) fn folder_source_for(text: &str, base_dir: &Path) -> Option<std::path
     }
     let dir = url.to_file_path().ok()?;
     let is_folder = std::fs::symlink_metadata(&dir).is_ok_and(|m| m.is_dir());
-    (is_folder && !dir.join(".well-known").exists()).then_some(dir)
+    if !is_folder || dir.join(".well-known").exists() {
+        return None;
+    }
+    let found = git::discover_skills(&dir);
+    (!found.skills.is_empty() || !found.skipped.is_empty()).then_some(dir)
 }
 
 /// `--path` as a clean relative folder (`None` for the root); anything that
@@ -682,6 +688,9 @@ pub(crate) fn candidate(
     trust: Trust,
     warnings: Vec<String>,
 ) -> anyhow::Result<Candidate> {
+    for w in &warnings {
+        sess.ctx.ui.warn(format!("`{}`: {w}", locked.name));
+    }
     locked.warnings = warnings;
     if let Err(e) = sess.state.save_tree(&entry.tree) {
         sess.ctx.ui.warn(format!(
