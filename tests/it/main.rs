@@ -9,6 +9,7 @@ mod support;
 
 #[cfg(unix)]
 mod agent;
+mod architecture;
 mod collections;
 mod foundation;
 mod git;
@@ -17,6 +18,9 @@ mod hostile;
 mod lifecycle;
 #[cfg(unix)]
 mod mcp;
+mod output;
 mod publish;
 mod registry;
 mod store;
+#[cfg(unix)]
+mod stress;

@@ -68,7 +68,7 @@ impl<'c> Session<'c> {
                 store.debris_removed()
             ));
         }
-        let state = ProjectState::new(store.root());
+        let state = ProjectState::new(&store.root().join(crate::cache::layout::STATE));
         let level = if manifest.install().strict {
             crate::skill::Level::Strict
         } else {
