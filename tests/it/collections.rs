@@ -183,6 +183,13 @@ fn strict_refuses_what_check_refuses_and_names_skill_field_and_rule() {
             .args(["add", "--source", &repo.url(), "long-winded", "--yes"]));
     assert_eq!(code, 0, "{err}");
     assert!(err.contains("1068 characters long"), "{err}");
+    // A folder named explicitly whose skill cannot load: exit 5 with the reason.
+    let (code, _, err) = run(sb
+        .cmd()
+        .args(["add", "--source", &repo.url(), "broken", "--yes"]));
+    assert_eq!(code, 5, "{err}");
+    assert!(err.contains("`broken` (skills/broken)"), "{err}");
+    assert!(err.contains("`description` is missing"), "{err}");
     // And `install --strict` refuses the locked content that breaks a rule.
     let (code, _, err) = run(sb.cmd().args(["install", "--strict"]));
     assert_eq!(code, 5, "{err}");

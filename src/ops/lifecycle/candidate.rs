@@ -147,6 +147,23 @@ impl Opened {
 
     /// The "not offered" error for `name` (exit 8), listing what is.
     pub fn missing(&self, name: &str) -> anyhow::Error {
+        // A folder of that name whose skill cannot be loaded: say why (exit 5).
+        if let Some(skipped) = self.discovery().and_then(|d| {
+            d.skipped
+                .iter()
+                .find(|s| s.path.rsplit('/').next() == Some(name))
+        }) {
+            return OpError::new(
+                Exit::Unsafe,
+                format!(
+                    "`{name}` ({}) in source `{}` cannot be installed: {}",
+                    shown_path(&skipped.path),
+                    self.decl().name,
+                    skipped.reason
+                ),
+            )
+            .into();
+        }
         let names: Vec<String> = self.offers().into_iter().map(|o| o.name).collect();
         OpError::new(
             Exit::NotFound,
@@ -280,6 +297,16 @@ pub(crate) fn open_source(sess: &mut Session<'_>, decl: &SourceDecl) -> anyhow::
             subpath,
             found: discovery,
         });
+    }
+    if let Some(path) = &subpath {
+        return Err(OpError::new(
+            Exit::Usage,
+            format!(
+                "source `{}` is a registry (an index), which has no folders: `path = \"{path}\"` applies to git and folder sources",
+                decl.name
+            ),
+        )
+        .into());
     }
     let source = Source::from_decl(decl, &root)?;
     let fetcher = sess.fetcher()?;
