@@ -538,6 +538,90 @@ fn is_regular_file(path: &Path) -> bool {
 mod tests {
     use super::*;
 
+    fn skill(root: &Path, rel: &str, name: &str) {
+        let dir = root.join(rel);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("SKILL.md"),
+            format!("---\nname: {name}\ndescription: d\n---\n"),
+        )
+        .unwrap();
+    }
+
+    fn paths(d: &Discovery) -> Vec<&str> {
+        d.skills.iter().map(|s| s.path.as_str()).collect()
+    }
+
+    #[test]
+    fn usual_places() {
+        for p in [
+            "a",
+            "cat/a",
+            "skills/a",
+            "skills/.curated/a",
+            ".claude/skills/a",
+            ".codex/skills/x/a",
+        ] {
+            assert!(is_usual_place(p), "{p}");
+        }
+        for p in [
+            "packages/app/skills/a",
+            "a/b/c",
+            "x/skills/a/b",
+            "docs/x/y/z",
+        ] {
+            assert!(!is_usual_place(p), "{p}");
+        }
+    }
+
+    #[test]
+    fn the_walk_is_bounded_and_skips_build_output_and_links() {
+        let t = tempfile::tempdir().unwrap();
+        let root = t.path();
+        skill(root, "packages/app/skills/deploy", "deploy");
+        skill(root, "node_modules/dep/skills/hidden", "hidden");
+        skill(root, "dist/skills/built", "built");
+        // Deeper than MAX_DEPTH folders: never reached.
+        skill(root, "a/b/c/d/e/f/g/deep", "deep");
+        // A skill inside a skill is the outer skill's file, not a skill.
+        skill(root, "packages/app/skills/deploy/examples/inner", "inner");
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(root.join("packages"), root.join("linked")).unwrap();
+        let d = discover_skills(root);
+        assert_eq!(paths(&d), ["packages/app/skills/deploy"], "{d:?}");
+        // The fallback is not used when the usual places hold a skill.
+        skill(root, "skills/top", "top");
+        let d = discover_skills(root);
+        assert_eq!(paths(&d), ["skills/top"], "{d:?}");
+        assert!(
+            d.warnings.iter().any(|w| w.contains("1 more SKILL.md")),
+            "{d:?}"
+        );
+    }
+
+    #[test]
+    fn the_walk_stops_at_the_folder_budget() {
+        let t = tempfile::tempdir().unwrap();
+        for i in 0..MAX_WALKED_DIRS + 5 {
+            std::fs::create_dir_all(t.path().join(format!("d{i:05}"))).unwrap();
+        }
+        let d = discover_skills(t.path());
+        assert_eq!(d.walked, MAX_WALKED_DIRS);
+        assert!(
+            d.warnings.iter().any(|w| w.contains("stopped looking")),
+            "{d:?}"
+        );
+    }
+
+    #[test]
+    fn a_root_skill_is_the_only_skill() {
+        let t = tempfile::tempdir().unwrap();
+        skill(t.path(), "", "root");
+        skill(t.path(), "skills/other", "other");
+        let d = discover_skills(t.path());
+        assert_eq!(paths(&d), [""]);
+    }
+
     #[test]
     fn relative_paths() {
         assert_eq!(relative("./").as_deref(), Some(""));
