@@ -39,4 +39,6 @@ pub mod layout {
     pub const TMP: &str = "tmp";
     /// Git sources: bare repositories and checkouts (src/git).
     pub const GIT: &str = "git";
+    /// Content-addressed index snapshots (`store::snapshots`).
+    pub const SNAPSHOTS: &str = "snapshots";
 }

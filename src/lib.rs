@@ -23,6 +23,7 @@ pub mod mentions;
 pub mod names;
 pub mod ops;
 pub mod project;
+pub mod provenance;
 pub mod publish;
 pub mod roots;
 pub mod skill;

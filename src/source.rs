@@ -260,6 +260,9 @@ pub struct ResolvedIndex {
     pub index: Index,
     /// Who signed it, when the source pins keys.
     pub signer: Option<Signer>,
+    /// sha256 of the exact index bytes: the snapshot kept in the cache
+    /// (`store::snapshots`) that lock entries resolved from it name.
+    pub snapshot: Digest,
     pub origin: BodyOrigin,
     #[serde(skip)]
     pub auth: Option<Auth>,
@@ -316,7 +319,7 @@ pub fn resolve(
         });
     };
 
-    let mut signature_body = None;
+    let mut signature_body: Option<crate::fetch::Body> = None;
     let signer = if source.keys.is_empty() {
         None
     } else {
@@ -347,11 +350,21 @@ pub fn resolve(
     if let Some(sig) = &signature_body {
         fetcher.remember(sig)?;
     }
+    // Verified: keep it as a snapshot, so locks resolved from it can be
+    // proven later without the network. A cache that cannot be written only
+    // costs a network read on the next proof.
+    let signature_text = signature_body
+        .as_ref()
+        .and_then(|s| std::str::from_utf8(&s.bytes).ok());
+    let snapshot = crate::store::snapshots::Snapshots::in_cache(fetcher.cache().root())
+        .put(&body.bytes, signature_text)
+        .unwrap_or_else(|_| Digest::of_bytes(&body.bytes));
     Ok(ResolvedIndex {
         source: source.name.clone(),
         index_url: body.url.clone(),
         index,
         signer,
+        snapshot,
         origin: body.origin,
         auth: source.auth.clone(),
     })

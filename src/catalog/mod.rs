@@ -604,6 +604,8 @@ mod tests {
             version: None,
             format: Format::Path,
             index: None,
+            index_digest: None,
+            index_version: None,
             url: None,
             commit: None,
             subpath: None,

@@ -103,8 +103,18 @@ pub enum Command {
     Disable(lifecycle::NamesArgs),
     /// Link disabled skills again.
     Enable(lifecycle::NamesArgs),
-    /// Re-hash every linked skill against skills.lock; exit 3 on drift.
-    Verify,
+    /// Re-hash every linked skill against skills.lock and re-prove the lock
+    /// against its sources; exit 3 on drift.
+    Verify(VerifyArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct VerifyArgs {
+    /// Show every locked skill's chain: declared source, index snapshot
+    /// (digest, signing key, signed version, expiry), artifact, tree,
+    /// approval; exit 3 when a link is broken.
+    #[arg(long)]
+    pub provenance: bool,
 }
 
 #[derive(Debug, clap::Args)]

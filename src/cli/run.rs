@@ -85,7 +85,11 @@ pub fn run(cli: Cli, ui: Ui) -> anyhow::Result<Exit> {
         }
         Command::Disable(a) => emit(&ctx, &lifecycle::disable(&ctx, &a.names)?, Exit::Success),
         Command::Enable(a) => emit(&ctx, &lifecycle::enable(&ctx, &a.names)?, Exit::Success),
-        Command::Verify => {
+        Command::Verify(a) if a.provenance => {
+            let report = lifecycle::verify_provenance(&ctx)?;
+            emit(&ctx, &report, report.exit())
+        }
+        Command::Verify(_) => {
             let report = lifecycle::verify(&ctx)?;
             emit(&ctx, &report, report.exit())
         }

@@ -97,6 +97,23 @@ pub struct LockedSkill {
     /// The index the entry came from (absent for git and path sources).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub index: Option<String>,
+    /// sha256 of the exact index bytes that vouch for this entry; names the
+    /// snapshot kept in `<cache>/snapshots/` so the chain can be proven
+    /// offline (see `provenance`). A pointer, not a proof: the snapshot is
+    /// checked against the source's pinned key every time.
+    #[serde(
+        default,
+        rename = "index-digest",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub index_digest: Option<Digest>,
+    /// The signed `version=` of that index (signed sources only).
+    #[serde(
+        default,
+        rename = "index-version",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub index_version: Option<u64>,
     /// Where the artifact (or the v0.1.0 file folder, or the repository) lives.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
@@ -114,6 +131,8 @@ pub struct LockedSkill {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub executables: Vec<String>,
     /// Minisign key id of the key that signed the index, when it was signed.
+    /// A record for reviewers, never a proof: what is shown as signed is what
+    /// `provenance` verified in this run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub signer: Option<String>,
     /// The tree digest a person approved; equal to `tree` when approved.
@@ -124,6 +143,18 @@ pub struct LockedSkill {
     /// CI can see them. Empty for a skill `check` would pass.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
+}
+
+/// A `url` or `index` as the lock writes it (a URL, or a path relative to
+/// the project root) back to a URL; `None` when it is neither.
+pub fn lock_text_to_url(project_root: &Path, text: &str) -> Option<url::Url> {
+    if let Ok(url) = url::Url::parse(text) {
+        return Some(url);
+    }
+    // Joining as a URL removes `..` segments, as the source's own URLs do.
+    let base = url::Url::from_directory_path(project_root).ok()?;
+    let joined = base.join(text).ok()?;
+    (joined.scheme() == "file").then_some(joined)
 }
 
 impl LockedSkill {
@@ -255,6 +286,8 @@ mod tests {
             version: Some("1.0.0".into()),
             format: Format::Archive,
             index: Some("https://skills.acme.dev/.well-known/agent-skills/index.json".into()),
+            index_digest: Some(Digest::of_bytes(b"index")),
+            index_version: Some(3),
             url: Some(format!(
                 "https://skills.acme.dev/.well-known/agent-skills/{name}.tar.gz"
             )),

@@ -30,6 +30,9 @@ use crate::unpack::{self, ArtifactKind, FileList, Limits, UnpackError};
 
 mod maintenance;
 mod projects;
+/// Index snapshots and unpack records: the cache side of provenance.
+pub mod snapshots;
+pub mod unpacked;
 
 pub use crate::fs::TempFile;
 pub use maintenance::{CleanOutcome, GcOutcome, Quarantined, VerifyOutcome};

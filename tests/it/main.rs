@@ -19,6 +19,7 @@ mod lifecycle;
 #[cfg(unix)]
 mod mcp;
 mod output;
+mod provenance;
 mod publish;
 mod registry;
 mod store;

@@ -625,7 +625,7 @@ fn a_user_scope_link_is_vouched_for_by_the_project_that_installed_it() {
     let other = w.root.join("other-project");
     std::fs::create_dir_all(&other).unwrap();
     std::fs::rename(w.project.join("skills.lock"), other.join("skills.lock")).unwrap();
-    let state = skillpm::project::state::ProjectState::new(&w.cache);
+    let state = skillpm::project::state::ProjectState::new(&w.cache.join("state"));
     let placed = skillpm::project::state::PlacedLink {
         root: user_root.clone(),
         name: "shared".into(),

@@ -380,12 +380,20 @@ pub(crate) fn resolve_each(
                 let dir = checkout.skill_dir(&skill.path)?;
                 let label = format!("{spec} ({})", shown_path(&skill.path));
                 let entry = sess.store.import_dir(&dir, &label, name, &sess.limits)?;
+                // The commit → tree link that `provenance` checks later.
+                let subpath = spec.join_subpath(&skill.path);
+                let key =
+                    crate::provenance::Unpacked::git_key(&spec.url(), commit, subpath.as_deref());
+                let _ = crate::provenance::Unpacked::in_cache(sess.store.root())
+                    .record(&key, &entry.digest);
                 let locked = LockedSkill {
                     name: name.clone(),
                     source: decl.name.clone(),
                     version: None,
                     format: Format::Git,
                     index: None,
+                    index_digest: None,
+                    index_version: None,
                     url: Some(spec.url()),
                     commit: Some(commit.clone()),
                     subpath: spec.join_subpath(&skill.path),
@@ -428,6 +436,8 @@ pub(crate) fn resolve_each(
                     version: None,
                     format: Format::Path,
                     index: None,
+                    index_digest: None,
+                    index_version: None,
                     url: Some(decl.url.clone()),
                     commit: None,
                     subpath: rel,
@@ -619,6 +629,8 @@ fn resolve_index(
                 version: entry.version.clone(),
                 format,
                 index: Some(sess.lock_url(&resolved.index_url)),
+                index_digest: Some(resolved.snapshot),
+                index_version: resolved.signer.as_ref().map(|s| s.version),
                 url: Some(url),
                 commit: None,
                 subpath: None,
@@ -690,6 +702,9 @@ pub(crate) fn import_fetched(
             let stored =
                 sess.store
                     .import_artifact(unpack_kind, path, &label, &entry.name, &sess.limits)?;
+            // The artifact → tree link that `provenance` checks later.
+            let _ = crate::provenance::Unpacked::in_cache(sess.store.root())
+                .record(digest, &stored.digest);
             Ok((stored, lock_format, Some(*digest)))
         }
         FetchedContent::Files { files, .. } => {

@@ -1,7 +1,8 @@
 //! Bringing locked skills into the store exactly as the lock pins them:
 //! artifacts by their digest, v0.1.0 file lists by the tree digest, git
-//! skills by their commit. Whatever arrives must hash to the lock's `tree`,
-//! or nothing is linked (exit 3).
+//! skills by their commit. Every entry's provenance chain is proven first
+//! (`proof`), and whatever arrives must hash to the lock's `tree`, or
+//! nothing is linked (exit 3).
 
 use std::collections::BTreeMap;
 
@@ -14,16 +15,21 @@ use crate::error::{Exit, OpError};
 use crate::fetch::DownloadSpec;
 use crate::git::{self, GitSpec};
 use crate::project::lock::{Format, LockedSkill};
+use crate::provenance::Unpacked;
 use crate::source::{self, ArchiveFormat, Source};
 use crate::store::StoreEntry;
 use crate::unpack::ArtifactKind;
 
-/// Makes sure every skill of `skills` has its store entry. Returns how many
-/// had to be fetched or re-imported.
+/// Proves every skill of `skills` against its source, then makes sure each
+/// has its store entry. Returns how many had to be fetched or re-imported.
+/// An artifact with no record of the tree it unpacks to is unpacked again
+/// (from the download cache when it is there), even if its tree is stored:
+/// that is how the artifact → tree link is proven.
 pub(crate) fn materialize(
     sess: &mut Session<'_>,
     skills: &[&LockedSkill],
 ) -> anyhow::Result<usize> {
+    let (_, recheck) = super::proof::prove_all(sess, skills)?;
     // Entries modified in place (a link is a way in) are quarantined and
     // fetched again. Re-hashing is most of a no-op install: use every core.
     let store = &sess.store;
@@ -40,7 +46,7 @@ pub(crate) fn materialize(
     let missing: Vec<&LockedSkill> = skills
         .iter()
         .copied()
-        .filter(|s| !sess.store.has_entry(&s.tree))
+        .filter(|s| !sess.store.has_entry(&s.tree) || recheck.contains(&s.name))
         .collect();
     if missing.is_empty() {
         return Ok(0);
@@ -205,6 +211,9 @@ fn fetch_artifacts(sess: &mut Session<'_>, skills: &[&LockedSkill]) -> anyhow::R
         let entry = entry?;
         check_tree(s, &entry, label)?;
         let _ = sess.state.save_tree(&entry.tree);
+        if let Some(artifact) = &s.artifact {
+            let _ = Unpacked::in_cache(sess.store.root()).record(artifact, &entry.digest);
+        }
     }
     Ok(())
 }
@@ -287,6 +296,8 @@ fn fetch_git(sess: &mut Session<'_>, group: &[&LockedSkill]) -> anyhow::Result<(
             let entry = sess.store.import_dir(&dir, &label, &s.name, &sess.limits)?;
             check_tree(s, &entry, &label)?;
             let _ = sess.state.save_tree(&entry.tree);
+            let key = Unpacked::git_key(url, commit, s.subpath.as_deref());
+            let _ = Unpacked::in_cache(sess.store.root()).record(&key, &entry.digest);
         }
     }
     Ok(())

@@ -15,6 +15,7 @@ mod manage;
 mod materialize;
 mod parallel;
 mod placement;
+mod proof;
 mod status;
 mod update;
 
@@ -22,7 +23,7 @@ pub use add::{AddOptions, AddReport, add};
 pub(crate) use candidate::{clean_subpath, folder_dir, folder_source_for, git_spec_for, join_rel};
 pub use install::{InstallMode, InstallOptions, InstallReport, install};
 pub use manage::{ApproveOptions, ManageReport, approve, disable, enable, remove};
-pub use status::{ListReport, VerifyReport, list, verify};
+pub use status::{ListReport, ProvenanceReport, VerifyReport, list, verify, verify_provenance};
 pub use update::{OutdatedReport, UpdateOptions, UpdateReport, outdated, update};
 
 use std::path::PathBuf;

@@ -195,6 +195,8 @@ pub fn update(ctx: &Context, opts: &UpdateOptions) -> anyhow::Result<UpdateRepor
         .iter()
         .filter(|s| s.is_approved() && sess.is_enabled(&s.name))
         .collect();
+    // What was not re-resolved keeps its old chain: prove it before linking.
+    super::materialize::materialize(&mut sess, &enabled)?;
     let links = sync_links(&sess, &enabled)?;
     let lock_written = sess.save_lock(lock)?;
     Ok(UpdateReport {
