@@ -10,6 +10,7 @@ mod support;
 #[cfg(unix)]
 mod agent;
 mod architecture;
+mod collections;
 mod foundation;
 mod git;
 mod git_cli;
