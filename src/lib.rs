@@ -4,6 +4,7 @@
 //! approve → link. Each module below does one step; `ops` glues them into
 //! commands and `cli` parses arguments and prints.
 
+pub mod agents;
 pub mod approve;
 pub mod atomic_file;
 pub mod cache;

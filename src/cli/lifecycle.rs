@@ -20,6 +20,20 @@ pub struct AddArgs {
     /// Approve what the summary shows without asking.
     #[arg(short, long)]
     pub yes: bool,
+    #[command(flatten)]
+    pub placement: PlacementArgs,
+}
+
+/// Where and how skills are placed (recorded in skills.toml's `[install]`).
+#[derive(Debug, Clone, clap::Args)]
+pub struct PlacementArgs {
+    /// Place skills for this agent (repeatable; ids from `skillpm agents`).
+    /// Recorded as `[install] agents`.
+    #[arg(long = "agent", value_name = "ID")]
+    pub agents: Vec<String>,
+    /// How skill folders are placed; recorded as `[install] link-mode`.
+    #[arg(long, value_enum, value_name = "MODE")]
+    pub link_mode: Option<crate::link::LinkMode>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -35,6 +49,8 @@ pub struct InstallArgs {
     /// Approve unapproved lock entries without asking.
     #[arg(short, long)]
     pub yes: bool,
+    #[command(flatten)]
+    pub placement: PlacementArgs,
 }
 
 impl InstallArgs {

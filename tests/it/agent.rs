@@ -1,7 +1,6 @@
 //! `mentions`, `doctor` and `show --path` on the real binary, in temp
 //! homes and projects with real symlinks into a hand-built store.
 
-
 use crate::skill_world;
 
 use predicates::prelude::*;

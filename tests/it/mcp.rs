@@ -4,7 +4,6 @@
 //! folders (store entry, symlink, skills.lock) so approval and tampering
 //! are real.
 
-
 use crate::skill_world;
 
 use std::io::{BufRead, BufReader, Read, Write};
@@ -653,6 +652,8 @@ fn a_user_scope_link_is_vouched_for_by_the_project_that_installed_it() {
 #[test]
 fn skills_installed_by_skillpm_are_served_until_disabled() {
     let w = World::new();
+    // Claude Code is installed here, so `install` places for it too.
+    std::fs::create_dir_all(w.home.join(".claude")).unwrap();
     let site = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("registry-fixtures/site");
     w.cmd().args(["init"]).assert().success();
     w.cmd()

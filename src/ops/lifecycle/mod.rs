@@ -22,6 +22,7 @@ pub use add::{AddOptions, AddReport, add};
 pub(crate) use candidate::git_spec_for;
 pub use install::{InstallMode, InstallOptions, InstallReport, install};
 pub use manage::{ApproveOptions, ManageReport, approve, disable, enable, remove};
+pub use placement::default_agents;
 pub use status::{ListReport, VerifyReport, list, verify};
 pub use update::{OutdatedReport, UpdateOptions, UpdateReport, outdated, update};
 
@@ -56,7 +57,8 @@ pub(crate) struct Session<'c> {
 impl<'c> Session<'c> {
     pub fn open(ctx: &'c Context) -> anyhow::Result<Self> {
         let project = project::find_project(&ctx.cwd, ctx.project.as_deref())?;
-        let manifest = project.load_manifest()?;
+        let mut manifest = project.load_manifest()?;
+        placement::apply_choices(ctx, &mut manifest)?;
         let lock = Lockfile::load(&project.lock_path())?;
         let store = Store::open()?;
         if store.debris_removed() > 0 {

@@ -27,7 +27,10 @@ impl Sandbox {
         let home = temp.path().join("home");
         let cache = temp.path().join("cache");
         let project = temp.path().join("project");
-        for dir in [&home, &project] {
+        // `home/.claude`: Claude Code is installed for this user, so the
+        // default placement (`.agents/skills` plus detected agents) links
+        // into `.claude/skills` too, as the tests written before detection expect.
+        for dir in [&home, &home.join(".claude"), &project] {
             std::fs::create_dir_all(dir).unwrap();
         }
         Sandbox {
