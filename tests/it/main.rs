@@ -9,11 +9,14 @@ mod support;
 
 #[cfg(unix)]
 mod agent;
+mod agents_table;
 mod foundation;
 mod git;
 mod git_cli;
 mod hostile;
 mod lifecycle;
+#[cfg(unix)]
+mod link_modes;
 #[cfg(unix)]
 mod mcp;
 mod publish;
