@@ -14,6 +14,8 @@ mod foundation;
 mod git;
 mod git_cli;
 mod hostile;
+#[cfg(unix)]
+mod import;
 mod lifecycle;
 #[cfg(unix)]
 mod link_modes;
