@@ -12,6 +12,7 @@ use crate::error::{Classify, Exit};
 )]
 pub struct NoCacheDir;
 
+crate::classified!(NoCacheDir);
 impl Classify for NoCacheDir {
     fn exit(&self) -> Exit {
         Exit::Other
@@ -36,4 +37,6 @@ pub mod layout {
     pub const INDEX: &str = "index";
     pub const STATE: &str = "state";
     pub const TMP: &str = "tmp";
+    /// Git sources: bare repositories and checkouts (src/git).
+    pub const GIT: &str = "git";
 }

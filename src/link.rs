@@ -21,7 +21,7 @@ use serde::Serialize;
 
 use crate::digest::{Digest, HashedTree, TreeHasher};
 use crate::error::{Classify, Exit};
-use crate::fsutil::unique_suffix;
+use crate::fs::unique_suffix;
 
 /// File inside a copied skill folder that marks it as skillpm's; it holds the
 /// tree digest. It is excluded from the tree digest of the copy.
@@ -45,6 +45,7 @@ pub enum LinkError {
     },
 }
 
+crate::classified!(LinkError);
 impl Classify for LinkError {
     fn exit(&self) -> Exit {
         Exit::Other
@@ -92,36 +93,7 @@ impl LinkKind {
     }
 }
 
-/// What `--link-mode` and `[install] link-mode` ask for.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, serde::Deserialize, clap::ValueEnum,
-)]
-#[serde(rename_all = "lowercase")]
-pub enum LinkMode {
-    /// A symlink to the store entry (a copy where symlinks are impossible).
-    #[default]
-    Symlink,
-    /// A real folder of hard links to the store's files.
-    Hardlink,
-    /// A real folder of reflink clones (copy-on-write; btrfs, XFS, APFS…).
-    Clone,
-    /// A real folder of plain copies.
-    Copy,
-    /// A reflink clone, else a hard link, else a copy, decided per file system.
-    Auto,
-}
-
-impl LinkMode {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            LinkMode::Symlink => "symlink",
-            LinkMode::Hardlink => "hardlink",
-            LinkMode::Clone => "clone",
-            LinkMode::Copy => "copy",
-            LinkMode::Auto => "auto",
-        }
-    }
-}
+pub use crate::roots::LinkMode;
 
 /// What is at `<root>/<name>` right now.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -592,7 +564,7 @@ fn remove_tree(path: &Path) -> std::io::Result<()> {
 
 fn remove_copy(dest: &Path) -> Result<(), LinkError> {
     // Rename aside first so the name is free at once, then delete.
-    let parent = crate::fsutil::parent_dir(dest);
+    let parent = crate::fs::parent_dir(dest);
     let trash = parent.join(format!(".skillpm-trash-{}", unique_suffix()));
     std::fs::rename(dest, &trash).map_err(io("move aside", dest))?;
     remove_tree(&trash).map_err(io("remove", &trash))

@@ -65,6 +65,7 @@ pub enum SourceError {
     Trust(#[from] TrustError),
 }
 
+crate::classified!(SourceError);
 impl Classify for SourceError {
     fn exit(&self) -> Exit {
         match self {

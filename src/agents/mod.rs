@@ -305,17 +305,6 @@ impl std::str::FromStr for Agent {
     }
 }
 
-impl clap::ValueEnum for Agent {
-    fn value_variants<'a>() -> &'a [Self] {
-        &Agent::ALL
-    }
-
-    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
-        let d = self.def();
-        Some(clap::builder::PossibleValue::new(d.id).aliases(d.aliases.iter().copied()))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -46,6 +46,7 @@ pub enum CatalogError {
     Settings { path: PathBuf, message: String },
 }
 
+crate::classified!(CatalogError);
 impl Classify for CatalogError {
     fn exit(&self) -> Exit {
         match self {

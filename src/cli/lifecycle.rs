@@ -33,7 +33,35 @@ pub struct PlacementArgs {
     pub agents: Vec<String>,
     /// How skill folders are placed; recorded as `[install] link-mode`.
     #[arg(long, value_enum, value_name = "MODE")]
-    pub link_mode: Option<crate::link::LinkMode>,
+    pub link_mode: Option<LinkModeArg>,
+}
+
+/// `--link-mode` values (`crate::roots::LinkMode` without clap).
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum LinkModeArg {
+    /// A symlink to the store entry (the default).
+    Symlink,
+    /// A real folder of hard links to the store's files.
+    Hardlink,
+    /// A real folder of reflink (copy-on-write) clones.
+    Clone,
+    /// A real folder of plain copies.
+    Copy,
+    /// A clone, else hard links, else copies, per file system.
+    Auto,
+}
+
+impl PlacementArgs {
+    pub fn link_mode(&self) -> Option<crate::roots::LinkMode> {
+        use crate::roots::LinkMode;
+        self.link_mode.map(|m| match m {
+            LinkModeArg::Symlink => LinkMode::Symlink,
+            LinkModeArg::Hardlink => LinkMode::Hardlink,
+            LinkModeArg::Clone => LinkMode::Clone,
+            LinkModeArg::Copy => LinkMode::Copy,
+            LinkModeArg::Auto => LinkMode::Auto,
+        })
+    }
 }
 
 #[derive(Debug, clap::Args)]

@@ -9,9 +9,23 @@ use crate::error::Exit;
 use crate::ops::{self, Context, Report, lifecycle};
 use crate::ui::Ui;
 
-pub fn run(cli: Cli) -> anyhow::Result<Exit> {
+/// Runs one parsed command line to its exit code; errors are printed by the
+/// same printer as everything else, so `--color` and `--quiet` apply to them.
+pub fn main(cli: Cli) -> std::process::ExitCode {
     let g = &cli.global;
-    let ui = Ui::detect(g.quiet, g.json, g.color);
+    let ui = Ui::detect(g.quiet, g.json, g.color.forced());
+    let code = match run(cli, ui.clone()) {
+        Ok(code) => code,
+        Err(err) => {
+            ui.error(&err);
+            super::exit_code_of(&err)
+        }
+    };
+    std::process::ExitCode::from(code.code())
+}
+
+pub fn run(cli: Cli, ui: Ui) -> anyhow::Result<Exit> {
+    let g = &cli.global;
     let cwd = std::env::current_dir().context("cannot read the working directory")?;
     let mut ctx = Context::new(cwd, ui);
     ctx.project = g.project.clone();
@@ -33,8 +47,8 @@ pub fn run(cli: Cli) -> anyhow::Result<Exit> {
             }
         }
         Command::Add(a) => {
+            ctx.link_mode = a.placement.link_mode();
             ctx.agents = a.placement.agents;
-            ctx.link_mode = a.placement.link_mode;
             let opts = lifecycle::AddOptions {
                 source: a.source,
                 names: a.names,
@@ -46,7 +60,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Exit> {
         }
         Command::Install(a) => {
             ctx.agents = a.placement.agents.clone();
-            ctx.link_mode = a.placement.link_mode;
+            ctx.link_mode = a.placement.link_mode();
             let opts = lifecycle::InstallOptions {
                 mode: a.mode(),
                 yes: a.yes,
@@ -140,16 +154,16 @@ pub fn run(cli: Cli) -> anyhow::Result<Exit> {
     }
 }
 
-/// Prints a report as JSON or human text on stdout; returns `exit`.
+/// Prints a report as JSON or human text on stdout; returns `exit`, or
+/// success when the reader closed stdout (nobody is left to tell).
 pub(crate) fn emit<R: Report>(ctx: &Context, report: &R, exit: Exit) -> anyhow::Result<Exit> {
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
+    let mut out = Vec::new();
     if ctx.ui.json {
         serde_json::to_writer_pretty(&mut out, report).context("cannot encode JSON output")?;
         writeln!(out)?;
     } else if !ctx.ui.quiet {
         report.human(&mut out)?;
     }
-    out.flush()?;
-    Ok(exit)
+    let delivered = ctx.ui.data(&out).context("cannot write to stdout")?;
+    Ok(if delivered { exit } else { Exit::Success })
 }

@@ -2,14 +2,16 @@
 //! then renamed into `<cache>/downloads/sha256-<hex>`.
 //!
 //! The temporary file lives in `<cache>/tmp/` (same file system as
-//! `downloads/`, so the rename is atomic) and is removed on every failure
-//! path, so the cache holds a complete, verified artifact or nothing.
+//! `downloads/`, so the rename is atomic), owned through its lock file from
+//! before it exists (`crate::fs::temp`, so another process's sweep never
+//! removes it), and is removed on every failure path, so the cache holds a
+//! complete, verified artifact or nothing.
 //! Its bytes are fsynced before the rename, so even after a power loss a
 //! name in `downloads/` never points at a partly written file.
 
 use std::fs::File;
 use std::io::{self, Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use reqwest::header::{self, HeaderMap};
 use url::Url;
@@ -17,8 +19,8 @@ use url::Url;
 use super::http;
 use super::retry::{Failure, with_retries};
 use super::{DownloadSpec, Downloaded, FetchError, Shared};
-use crate::atomic_file::RemoveOnDrop;
 use crate::digest::{Digest, HashingWriter};
+use crate::fs::temp::Reserved;
 
 /// What one successful transfer produced, before verification.
 struct Transferred {
@@ -45,8 +47,12 @@ impl Shared {
             }
         }
         let max = spec.max_bytes.unwrap_or(self.config.max_artifact_bytes);
-        let temp = self.temp_path();
-        let mut cleanup = RemoveOnDrop(Some(temp.clone()));
+        let tmp_dir = self.cache.tmp();
+        let reserved = Reserved::new(&tmp_dir, "download-").map_err(|source| FetchError::Io {
+            path: tmp_dir.clone(),
+            source,
+        })?;
+        let temp = reserved.path().to_owned();
         let transferred = match spec.url.scheme() {
             "file" => {
                 let (url, temp) = (spec.url.clone(), temp.clone());
@@ -87,7 +93,7 @@ impl Shared {
         // point at complete data. The folder itself is not synced: a rename
         // lost in a crash just means the artifact is downloaded again.
         rename_creating_dir(&temp, &path)?;
-        cleanup.0 = None;
+        reserved.keep();
         Ok(Downloaded {
             url: spec.url,
             path,
@@ -96,15 +102,6 @@ impl Shared {
             content_type: transferred.content_type,
             reused: false,
         })
-    }
-
-    /// A fresh, unique path in `<cache>/tmp/` (created on first write).
-    fn temp_path(&self) -> PathBuf {
-        self.cache.tmp().join(format!(
-            "download-{}-{:016x}.part",
-            std::process::id(),
-            fastrand::u64(..)
-        ))
     }
 }
 

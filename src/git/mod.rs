@@ -61,10 +61,10 @@ pub use github::{
 pub use spec::{GITHUB_WEB, GitSpec, Repo, is_full_sha, parse_git_spec};
 pub use writer::{CheckoutLimits, SkipReason, SkippedEntry};
 
-use crate::fsutil::unique_suffix;
+use crate::fs::unique_suffix;
 
 /// The cache subfolder holding git repositories: `<cache>/git`.
-pub const CACHE_SUBDIR: &str = "git";
+pub const CACHE_SUBDIR: &str = crate::cache::layout::GIT;
 
 /// How git operations run.
 #[derive(Debug, Clone)]

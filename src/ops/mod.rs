@@ -35,7 +35,7 @@ pub struct Context {
     /// (also recorded as `[install] agents`).
     pub agents: Vec<String>,
     /// `--link-mode` on `add`/`install`.
-    pub link_mode: Option<crate::link::LinkMode>,
+    pub link_mode: Option<crate::roots::LinkMode>,
     /// `import`: a folder another tool installed under a skill's name is
     /// left in place and reported, instead of failing the link pass.
     pub keep_foreign: bool,
@@ -60,4 +60,10 @@ impl Context {
 /// people (also stdout; warnings and progress went to stderr already).
 pub trait Report: serde::Serialize {
     fn human(&self, out: &mut dyn std::io::Write) -> std::io::Result<()>;
+}
+
+/// Whether an environment variable a skill depends on is set (and not
+/// empty) in this process: the one place the dependency checks read it.
+pub fn env_var_is_set(name: &str) -> bool {
+    std::env::var_os(name).is_some_and(|v| !v.is_empty())
 }

@@ -11,11 +11,11 @@ use serde::Serialize;
 use super::lifecycle::git_spec_for;
 use super::source::{fetcher, load_project};
 use super::{Context, Report};
-use crate::error::{Classify, Exit, OpError};
+use crate::error::{Exit, OpError};
 use crate::fetch::Fetcher;
-use crate::git::{self, FoundSkill, GitError, GitOptions, GitSpec};
+use crate::git::{self, FoundSkill, GitOptions, GitSpec};
 use crate::index::{EntryProblem, ProblemKind};
-use crate::source::{self, ResolvedIndex, Source, SourceError};
+use crate::source::{self, ResolvedIndex, Source};
 use crate::store::Store;
 
 #[derive(Debug, Clone, Default)]
@@ -57,7 +57,8 @@ pub struct Problem {
 pub struct Failure {
     pub source: String,
     pub error: String,
-    pub exit: u8,
+    /// Serialized as its number.
+    pub exit: Exit,
 }
 
 /// `--json` shape:
@@ -80,23 +81,9 @@ impl SearchReport {
     pub fn exit(&self) -> Exit {
         self.failures
             .first()
-            .map(|f| exit_from_code(f.exit))
+            .map(|f| f.exit)
             .unwrap_or(Exit::Success)
     }
-}
-
-fn exit_from_code(code: u8) -> Exit {
-    [
-        Exit::Integrity,
-        Exit::Network,
-        Exit::Unsafe,
-        Exit::Locked,
-        Exit::Usage,
-        Exit::NotFound,
-    ]
-    .into_iter()
-    .find(|e| e.code() == code)
-    .unwrap_or(Exit::Other)
 }
 
 impl Report for SearchReport {
@@ -170,7 +157,7 @@ pub fn search(ctx: &Context, opts: &SearchOptions) -> anyhow::Result<SearchRepor
             ),
             Err(e) if single => return Err(e),
             Err(e) => {
-                let exit = exit_of(&e).code();
+                let exit = crate::error::exit_code_of(&e);
                 let error = format!("{e:#}");
                 ctx.ui
                     .warn(format!("source `{}` skipped: {error}", target.source.name));
@@ -273,19 +260,6 @@ fn collect_git(
             subpath: listing.spec.join_subpath(&skill.path),
         });
     }
-}
-
-/// The exit code an error carries (the CLI maps the same way).
-fn exit_of(e: &anyhow::Error) -> Exit {
-    e.chain()
-        .find_map(|cause| {
-            cause
-                .downcast_ref::<SourceError>()
-                .map(Classify::exit)
-                .or_else(|| cause.downcast_ref::<GitError>().map(Classify::exit))
-                .or_else(|| cause.downcast_ref::<OpError>().map(Classify::exit))
-        })
-        .unwrap_or(Exit::Other)
 }
 
 /// One warning per entry an index skipped or refused.

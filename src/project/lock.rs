@@ -45,6 +45,7 @@ pub enum LockError {
     },
 }
 
+crate::classified!(LockError);
 impl Classify for LockError {
     fn exit(&self) -> Exit {
         match self {
@@ -198,7 +199,7 @@ impl Lockfile {
     }
 
     pub fn save(&self, path: &Path) -> Result<(), LockError> {
-        crate::fsutil::write_atomic(path, self.to_toml().as_bytes()).map_err(|source| {
+        crate::fs::write_atomic(path, self.to_toml().as_bytes()).map_err(|source| {
             LockError::Write {
                 path: path.to_owned(),
                 source,

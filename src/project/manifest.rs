@@ -60,6 +60,7 @@ pub enum ManifestError {
     DuplicateSource { path: PathBuf, name: String },
 }
 
+crate::classified!(ManifestError);
 impl Classify for ManifestError {
     fn exit(&self) -> Exit {
         match self {
@@ -91,7 +92,7 @@ pub struct InstallSettings {
     pub agents: Option<Vec<String>>,
     /// How skill folders are placed; unset means `symlink`.
     #[serde(default)]
-    pub link_mode: Option<crate::link::LinkMode>,
+    pub link_mode: Option<crate::roots::LinkMode>,
 }
 
 /// One `[[source]]` table.
@@ -270,12 +271,12 @@ impl Manifest {
 
     /// Writes the file atomically (temp file, fsync, rename).
     pub fn save(&self) -> Result<(), ManifestError> {
-        crate::atomic_file::write_atomic(&self.path, self.doc.to_string().as_bytes()).map_err(
-            |source| ManifestError::Write {
+        crate::fs::write_atomic(&self.path, self.doc.to_string().as_bytes()).map_err(|source| {
+            ManifestError::Write {
                 path: self.path.clone(),
                 source,
-            },
-        )
+            }
+        })
     }
 
     /// Appends a `[[source]]` table (after the last one, or before `[skills]`).

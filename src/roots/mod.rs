@@ -25,17 +25,7 @@ pub use scan::{RootScan, ScanLimits, ScannedSkill, scan_root};
 /// Who a skill root belongs to. Declared in precedence order: when two
 /// scopes hold a skill of the same name, the earlier one wins.
 #[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    PartialOrd,
-    Ord,
-    Hash,
-    Serialize,
-    serde::Deserialize,
-    clap::ValueEnum,
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, serde::Deserialize,
 )]
 #[serde(rename_all = "lowercase")]
 pub enum Scope {
@@ -74,6 +64,49 @@ impl std::fmt::Display for Scope {
 }
 
 pub use crate::agents::{Agent, Env};
+
+/// How skill folders are placed into a root (`--link-mode`, `[install]
+/// link-mode`); `link` does the placing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LinkMode {
+    /// A symlink to the store entry (a copy where symlinks are impossible).
+    #[default]
+    Symlink,
+    /// A real folder of hard links to the store's files.
+    Hardlink,
+    /// A real folder of reflink clones (copy-on-write; btrfs, XFS, APFS…).
+    Clone,
+    /// A real folder of plain copies.
+    Copy,
+    /// A reflink clone, else a hard link, else a copy, decided per file system.
+    Auto,
+}
+
+impl LinkMode {
+    pub const ALL: [LinkMode; 5] = [
+        LinkMode::Symlink,
+        LinkMode::Hardlink,
+        LinkMode::Clone,
+        LinkMode::Copy,
+        LinkMode::Auto,
+    ];
+
+    /// The mode named `name`, as `--link-mode` and `[install] link-mode` spell it.
+    pub fn parse(name: &str) -> Option<LinkMode> {
+        LinkMode::ALL.into_iter().find(|m| m.as_str() == name)
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LinkMode::Symlink => "symlink",
+            LinkMode::Hardlink => "hardlink",
+            LinkMode::Clone => "clone",
+            LinkMode::Copy => "copy",
+            LinkMode::Auto => "auto",
+        }
+    }
+}
 
 /// The skills folder skillpm writes for `agent` in `scope`, or `None` where
 /// the agent has none (or the home folder is unknown). For `Repo`,

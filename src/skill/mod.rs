@@ -45,6 +45,7 @@ pub enum SkillError {
     Invalid { path: PathBuf, message: String },
 }
 
+crate::classified!(SkillError);
 impl Classify for SkillError {
     fn exit(&self) -> Exit {
         match self {
@@ -395,19 +396,9 @@ fn skill_from_parts(
     })
 }
 
-/// The DESIGN §10 name rule: 1–64 chars of `^[a-z0-9]+(-[a-z0-9]+)*$`. Checked
-/// before any path or URL is built from a name, so a valid name can never
-/// be `..`, contain `/`, or name a hidden file.
-pub fn is_valid_name(name: &str) -> bool {
-    !name.is_empty()
-        && name.len() <= validate::MAX_NAME_CHARS
-        && name.split('-').all(|part| {
-            !part.is_empty()
-                && part
-                    .bytes()
-                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
-        })
-}
+/// The DESIGN §10 name rule, kept with every other naming rule in
+/// [`crate::names`].
+pub use crate::names::is_valid_skill_name as is_valid_name;
 
 #[cfg(test)]
 mod tests {

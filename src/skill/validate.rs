@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 use super::Diagnostic;
 use super::frontmatter::kind_of;
 
-pub const MAX_NAME_CHARS: usize = 64;
+pub const MAX_NAME_CHARS: usize = crate::names::MAX_SKILL_NAME_CHARS;
 pub const MAX_DESCRIPTION_CHARS: usize = 1024;
 pub const MAX_COMPATIBILITY_CHARS: usize = 500;
 

@@ -7,12 +7,11 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde::Serialize;
 
-use super::fsutil::{make_root_writable, remove_tree, tree_size};
 use super::projects::read_lock_refs;
-use super::staging::STAGE_PREFIX;
-use super::{Store, StoreError, io_error};
+use super::{STAGE_PREFIX, Store, StoreError, io_error};
 use crate::cache::layout;
 use crate::digest::{Digest, hash_tree};
+use crate::fs::tree::{remove_tree, set_dir_writable, tree_size};
 
 /// Something `verify` found wrong, and what it did about it.
 #[derive(Debug, Clone, Serialize)]
@@ -61,7 +60,7 @@ const CLEANED: &[&str] = &[
     layout::STORE,
     layout::DOWNLOADS,
     layout::INDEX,
-    crate::git::CACHE_SUBDIR,
+    layout::GIT,
     layout::TMP,
     super::QUARANTINE,
 ];
@@ -166,7 +165,7 @@ impl Store {
         let dest = dir.join(format!("{name}.{stamp}-{:08x}", fastrand::u32(..)));
         if path.is_dir() {
             // Moving a folder to another parent needs write access to it.
-            make_root_writable(path).map_err(io_error("unlock", path))?;
+            set_dir_writable(path, true).map_err(io_error("unlock", path))?;
         }
         fs::rename(path, &dest).map_err(io_error("quarantine", path))?;
         drop(lock);

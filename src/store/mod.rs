@@ -28,18 +28,22 @@ use crate::digest::{Digest, HashedTree};
 use crate::error::{Classify, Exit};
 use crate::unpack::{self, ArtifactKind, FileList, Limits, UnpackError};
 
-mod fsutil;
-mod lockfile;
 mod maintenance;
 mod projects;
-mod staging;
 
+pub use crate::fs::TempFile;
 pub use maintenance::{CleanOutcome, GcOutcome, Quarantined, VerifyOutcome};
 pub use projects::{LockRefs, read_lock_refs};
-pub use staging::TempFile;
 
-use lockfile::HeldLock;
-use staging::{STAGE_PREFIX, Staging};
+use crate::fs::HeldLock;
+use crate::fs::temp::{self, Reserved, TempDir};
+use crate::fs::tree::{remove_tree, seal_dirs};
+
+/// Name prefix of staging folders inside `store/` (beside their destination:
+/// renaming within one parent needs no write permission on the folder itself).
+pub(crate) const STAGE_PREFIX: &str = ".stage-";
+/// Name prefix of temporary files in `tmp/`.
+const DOWNLOAD_PREFIX: &str = "download-";
 
 /// Where `cache verify` moves entries whose content no longer matches their name.
 pub const QUARANTINE: &str = "quarantine";
@@ -78,6 +82,7 @@ pub enum StoreError {
     NotExclusive(&'static str),
 }
 
+crate::classified!(StoreError);
 impl Classify for StoreError {
     fn exit(&self) -> Exit {
         match self {
@@ -202,10 +207,9 @@ impl Store {
     fn clean_debris(&self) -> Result<usize, StoreError> {
         let store = self.store_dir();
         let tmp = self.tmp_dir();
-        let removed = staging::clean_debris(&store, Some(STAGE_PREFIX))
+        let removed = temp::sweep(&store, Some(STAGE_PREFIX))
             .map_err(io_error("clean up unfinished work in", &store))?
-            + staging::clean_debris(&tmp, None)
-                .map_err(io_error("clean up unfinished work in", &tmp))?;
+            + temp::sweep(&tmp, None).map_err(io_error("clean up unfinished work in", &tmp))?;
         Ok(removed)
     }
 
@@ -275,7 +279,8 @@ impl Store {
     /// A temporary file for a download; see [`Store::commit_download`].
     pub fn temp_file(&self) -> Result<TempFile, StoreError> {
         let dir = self.tmp_dir();
-        TempFile::create(&dir).map_err(io_error("create a temporary file in", &dir))
+        TempFile::create(&dir, DOWNLOAD_PREFIX)
+            .map_err(io_error("create a temporary file in", &dir))
     }
 
     /// Moves a finished download to `downloads/sha256-<hex>` after checking
@@ -302,7 +307,7 @@ impl Store {
         fs::rename(&path, &dest).map_err(io_error("save the download as", &dest))?;
         temp.persisted();
         let dir = self.downloads_dir();
-        fsutil::sync_dir(&dir).map_err(io_error("sync", &dir))?;
+        crate::fs::sync_dir(&dir).map_err(io_error("sync", &dir))?;
         Ok(dest)
     }
 
@@ -366,22 +371,22 @@ impl Store {
         })
     }
 
-    fn staging(&self) -> Result<Staging, StoreError> {
+    fn staging(&self) -> Result<TempDir, StoreError> {
         let dir = self.store_dir();
-        Staging::create(&dir).map_err(io_error("create a staging folder in", &dir))
+        TempDir::create(&dir, STAGE_PREFIX).map_err(io_error("create a staging folder in", &dir))
     }
 
     /// Renames a checked staging folder into place, or discards it when the
     /// entry already exists: check and rename happen under the commit lock,
     /// so of two processes storing the same skill exactly one creates it.
-    fn commit(&self, staging: Staging, mut tree: HashedTree) -> Result<StoreEntry, StoreError> {
+    fn commit(&self, staging: TempDir, mut tree: HashedTree) -> Result<StoreEntry, StoreError> {
         let digest = tree.digest;
         let dest = self.entry_path(&digest);
         let lock = self.lock_commits()?;
         let created = if dest.is_dir() {
             false
         } else {
-            fsutil::make_read_only(staging.path(), &tree)
+            make_read_only(staging.path(), &tree)
                 .map_err(io_error("make read-only", staging.path()))?;
             match fs::rename(staging.path(), &dest) {
                 Ok(()) => true,
@@ -392,7 +397,7 @@ impl Store {
         };
         drop(lock);
         if created {
-            staging.committed();
+            staging.keep();
         } else {
             drop(staging);
             refresh_executables(&mut tree, &dest);
@@ -415,14 +420,16 @@ impl Store {
     }
 
     /// Removes a store entry without ever exposing a half-deleted one: it is
-    /// first renamed to a staging name no lock protects (debris the next run
-    /// removes, should this process die), then deleted.
+    /// first renamed to a staging name this process owns (debris the next
+    /// sweep removes, should this process die), then deleted.
     pub(crate) fn discard_entry(&self, path: &Path) -> Result<(), StoreError> {
-        let trash = self
-            .store_dir()
-            .join(format!("{STAGE_PREFIX}trash-{:016x}", fastrand::u64(..)));
-        fs::rename(path, &trash).map_err(io_error("remove", path))?;
-        fsutil::remove_tree(&trash).map_err(io_error("remove", &trash))
+        let dir = self.store_dir();
+        let trash = Reserved::new(&dir, &format!("{STAGE_PREFIX}trash-"))
+            .map_err(io_error("create a staging name in", &dir))?;
+        fs::rename(path, trash.path()).map_err(io_error("remove", path))?;
+        let result = remove_tree(trash.path()).map_err(io_error("remove", trash.path()));
+        drop(trash);
+        result
     }
 }
 
@@ -430,7 +437,7 @@ impl Store {
 pub struct FileListImport<'s> {
     store: &'s Store,
     list: FileList,
-    staging: Staging,
+    staging: TempDir,
 }
 
 impl FileListImport<'_> {
@@ -444,6 +451,27 @@ impl FileListImport<'_> {
         let tree = self.list.finish(expected_name)?;
         self.store.commit(self.staging, tree)
     }
+}
+
+/// Makes a staged tree read-only: folders 0555, deepest first, the root
+/// last (on Unix the files were created read-only by the unpacker). The
+/// folders are exactly the parents of the tree's files (the unpacker creates
+/// no others), so no directory listing is needed.
+fn make_read_only(root: &Path, tree: &HashedTree) -> io::Result<()> {
+    let mut dirs = std::collections::BTreeSet::new();
+    for file in &tree.files {
+        for (i, _) in file.path.match_indices('/') {
+            dirs.insert(&file.path[..i]);
+        }
+        #[cfg(not(unix))]
+        {
+            let path = root.join(&file.path);
+            let mut perms = fs::metadata(&path)?.permissions();
+            perms.set_readonly(true);
+            fs::set_permissions(&path, perms)?;
+        }
+    }
+    seal_dirs(root, dirs)
 }
 
 /// The executable bits of an existing entry (which may differ from a copy

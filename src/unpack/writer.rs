@@ -8,9 +8,9 @@ use std::fs::{File, OpenOptions};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
-use super::names::{NameSet, check_name};
 use super::{Limits, Problem, Rule, UnpackError};
 use crate::digest::{HashedTree, HashingWriter, TreeFile, TreeHasher};
+use crate::names::{NameSet, check_name};
 
 /// Read size: big enough that syscalls and hashing amortise, small enough
 /// that memory stays flat whatever the skill's size.
@@ -71,8 +71,8 @@ impl TreeWriter {
         self.total
     }
 
-    pub(crate) fn refuse(&self, entry: Option<&str>, rule: Rule) -> UnpackError {
-        self.error(entry, Problem::Refused(rule))
+    pub(crate) fn refuse(&self, entry: Option<&str>, rule: impl Into<Rule>) -> UnpackError {
+        self.error(entry, Problem::Refused(rule.into()))
     }
 
     pub(crate) fn error(&self, entry: Option<&str>, problem: Problem) -> UnpackError {

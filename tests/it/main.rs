@@ -10,6 +10,7 @@ mod support;
 #[cfg(unix)]
 mod agent;
 mod agents_table;
+mod architecture;
 mod foundation;
 mod git;
 mod git_cli;
@@ -21,6 +22,9 @@ mod lifecycle;
 mod link_modes;
 #[cfg(unix)]
 mod mcp;
+mod output;
 mod publish;
 mod registry;
 mod store;
+#[cfg(unix)]
+mod stress;

@@ -7,7 +7,7 @@
 use crate::skill_world;
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
@@ -28,16 +28,13 @@ struct Client {
 
 impl Client {
     fn start(world: &World, args: &[&str]) -> Client {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_skillpm"));
+        let mut cmd = world.process();
         cmd.arg("mcp")
             .args(args)
             .current_dir(&world.project)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
-        for (k, v) in world.env() {
-            cmd.env(k, v);
-        }
         let mut child = cmd.spawn().unwrap();
         let stdout = child.stdout.take().unwrap();
         let (tx, rx) = channel();

@@ -414,7 +414,7 @@ pub(crate) fn read_stored_skill(
                     },
                     name: d.value.clone(),
                     present: match d.kind {
-                        ToolKind::EnvVar => !d.is_missing_env_var(),
+                        ToolKind::EnvVar => !d.is_missing_env_var(crate::ops::env_var_is_set),
                         ToolKind::Mcp => false,
                     },
                 })

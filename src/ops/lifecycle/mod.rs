@@ -67,7 +67,7 @@ impl<'c> Session<'c> {
                 store.debris_removed()
             ));
         }
-        let state = ProjectState::new(store.root());
+        let state = ProjectState::new(&store.root().join(crate::cache::layout::STATE));
         let limits = match manifest.limits() {
             None => Limits::default(),
             Some(table) => table.clone().try_into().map_err(|e: toml::de::Error| {
