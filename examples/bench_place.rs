@@ -18,7 +18,6 @@
 //! `BENCH_PLACE_DIR=/dev/shm/x` runs on tmpfs.
 
 #[path = "../tests/it/support/mod.rs"]
-#[allow(dead_code)]
 mod support;
 
 use std::path::{Path, PathBuf};
@@ -102,7 +101,9 @@ fn main() {
     let mut cp3 = Vec::new();
     for run in 0..RUNS {
         let mut cmd = Command::new("cp");
-        cmd.arg("-r").arg(&plain).arg(work.join(format!("cp1-{run}")));
+        cmd.arg("-r")
+            .arg(&plain)
+            .arg(work.join(format!("cp1-{run}")));
         cp1.push(timed(cmd));
         let started = Instant::now();
         for i in 0..3 {
