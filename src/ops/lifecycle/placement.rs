@@ -190,32 +190,48 @@ pub(crate) fn sync_links(
         ..LinkChanges::default()
     };
     let mut placed = Vec::with_capacity(plan.len());
-    // `auto` settles on one kind per root (one file system) at its first
-    // placement; the rest of the root reuses it.
-    let mut settled: Vec<(&std::path::Path, LinkKind)> = Vec::new();
-    for (t, s, dest, entry, before) in plan {
-        let chosen = match mode {
-            LinkMode::Symlink => Some(LinkKind::Symlink),
-            LinkMode::Hardlink => Some(LinkKind::Hardlink),
-            LinkMode::Clone => Some(LinkKind::Clone),
-            LinkMode::Copy => Some(LinkKind::Copy),
-            LinkMode::Auto => settled
-                .iter()
-                .find(|(root, _)| *root == t.root.as_path())
-                .map(|(_, k)| *k),
-        };
-        let kind = match chosen {
-            Some(prefer) if mode != LinkMode::Auto || !auto_keeps(&before, s.tree) => {
-                link::place_over(&t.root, &s.name, &before, &entry, s.tree, prefer)?
+    // `auto` settles on one kind per root (one file system) at the root's
+    // first placement, made alone; the rest of the root reuses it.
+    let mut settled: Vec<(PathBuf, LinkKind)> = Vec::new();
+    let mut kinds: Vec<Option<LinkKind>> = vec![None; plan.len()];
+    if mode == LinkMode::Auto {
+        for (i, (t, s, _, entry, before)) in plan.iter().enumerate() {
+            if settled.iter().any(|(root, _)| *root == t.root) {
+                continue;
             }
-            _ => {
-                let kind = link::place_auto(&t.root, &s.name, &before, &entry, s.tree)?;
-                if chosen.is_none() {
-                    settled.push((t.root.as_path(), kind));
+            let kind = link::place_auto(&t.root, &s.name, before, entry, s.tree)?;
+            settled.push((t.root.clone(), kind));
+            kinds[i] = Some(kind);
+        }
+    }
+    // Every other place is independent: spread them over the cores (a
+    // copy or hard-link pass is bound by file creation, like unpacking).
+    let todo: Vec<usize> = (0..plan.len()).filter(|&i| kinds[i].is_none()).collect();
+    let results = super::parallel::map(&todo, |&i| {
+        let (t, s, _, entry, before) = &plan[i];
+        let prefer = match mode {
+            LinkMode::Symlink => LinkKind::Symlink,
+            LinkMode::Hardlink => LinkKind::Hardlink,
+            LinkMode::Clone => LinkKind::Clone,
+            LinkMode::Copy => LinkKind::Copy,
+            LinkMode::Auto => {
+                let root_kind = settled
+                    .iter()
+                    .find(|(root, _)| *root == t.root)
+                    .map(|(_, k)| *k);
+                match root_kind {
+                    Some(k) if !auto_keeps(before, s.tree) => k,
+                    _ => return link::place_auto(&t.root, &s.name, before, entry, s.tree),
                 }
-                kind
             }
         };
+        link::place_over(&t.root, &s.name, before, entry, s.tree, prefer)
+    });
+    for (i, result) in todo.into_iter().zip(results) {
+        kinds[i] = Some(result?);
+    }
+    for ((t, s, dest, _, before), kind) in plan.into_iter().zip(kinds) {
+        let Some(kind) = kind else { continue };
         if before.digest() != Some(s.tree) || !matches_kind(&before, kind) {
             changes.linked.push(dest.clone());
         }
