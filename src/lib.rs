@@ -7,6 +7,7 @@
 #[doc(hidden)]
 pub use inventory as __inventory;
 
+pub mod agents;
 pub mod approve;
 pub mod cache;
 pub mod catalog;
@@ -28,6 +29,7 @@ pub mod publish;
 pub mod roots;
 pub mod skill;
 pub mod source;
+pub mod source_mcp;
 pub mod store;
 pub mod trust;
 pub mod ui;

@@ -2,12 +2,10 @@
 //! (where links should be), `[agent.<name>] allow/deny` patterns, and
 //! `enabled = false` on a `[skills]` entry.
 //!
-//! Read leniently and on its own: this module only looks at the keys it
-//! needs, so it works whatever else the file holds. It stands in for
-//! `project::manifest` because that model still takes `[agent.*]` entries
-//! as exact skill names (refusing `deploy-*`) and matches them exactly;
-//! once it accepts and matches the patterns of [`super::pattern`],
-//! [`ProjectSettings::load`] becomes a thin adapter over `Manifest::load`.
+//! Read leniently: this module only looks at the keys it needs, so serving
+//! and `doctor` work whatever else the file holds (an install would refuse
+//! it with `project::manifest`'s strict reading). The agent rules and their
+//! matching are the manifest's own [`AgentRules`], one type for both.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -15,41 +13,11 @@ use std::path::{Path, PathBuf};
 use crate::roots::{Agent, Scope};
 
 use super::CatalogError;
-use super::pattern;
+use crate::names::pattern;
+pub use crate::project::manifest::{AgentRules, Denial};
 
 /// The manifest's file name in the project folder.
 pub const MANIFEST_FILE: &str = "skills.toml";
-
-/// `[agent.<name>]`: which skill names an agent may load. Patterns use `*`
-/// (any run of characters) and `?` (one character). An empty `allow` allows
-/// every name; a `deny` match always wins.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct AgentRules {
-    pub allow: Vec<String>,
-    pub deny: Vec<String>,
-}
-
-/// Why an agent may not load a skill.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Denial {
-    /// A `deny` pattern matched.
-    Denied { pattern: String },
-    /// `allow` is not empty and no pattern in it matched.
-    NotAllowed,
-}
-
-impl AgentRules {
-    /// `Ok` when `name` may be served; deny is checked first so it wins.
-    pub fn check(&self, name: &str) -> Result<(), Denial> {
-        if let Some(p) = self.deny.iter().find(|p| pattern::matches(p, name)) {
-            return Err(Denial::Denied { pattern: p.clone() });
-        }
-        if !self.allow.is_empty() && !self.allow.iter().any(|p| pattern::matches(p, name)) {
-            return Err(Denial::NotAllowed);
-        }
-        Ok(())
-    }
-}
 
 /// What `skills.toml` says about serving and placing skills.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -58,8 +26,9 @@ pub struct ProjectSettings {
     pub path: Option<PathBuf>,
     /// `[install] scope` (default repo).
     pub scope: Scope,
-    /// `[install] agents` (default `agents`, `claude`).
-    pub agents: Vec<Agent>,
+    /// `[install] agents`; `None`: the default (`.agents/skills` plus the
+    /// detected agents, see `ops::lifecycle::default_agents`).
+    pub agents: Option<Vec<Agent>>,
     pub agent_rules: BTreeMap<String, AgentRules>,
     /// Skills marked `enabled = false`.
     pub disabled: BTreeSet<String>,
@@ -70,7 +39,7 @@ impl Default for ProjectSettings {
         ProjectSettings {
             path: None,
             scope: Scope::Repo,
-            agents: vec![Agent::Agents, Agent::Claude],
+            agents: None,
             agent_rules: BTreeMap::new(),
             disabled: BTreeSet::new(),
         }
@@ -119,16 +88,16 @@ impl ProjectSettings {
             }
             if let Some(agents) = install.get("agents") {
                 let names = strings(agents, "[install] agents").map_err(invalid)?;
-                settings.agents = names
+                settings.agents = Some(names
                     .iter()
                     .map(|n| {
                         agent_named(n).ok_or_else(|| {
                             invalid(format!(
-                                "[install] agents lists unknown agent `{n}` (known: agents, claude, opencode, codex)"
+                                "[install] agents lists unknown agent `{n}`; `skillpm agents` lists the known ids"
                             ))
                         })
                     })
-                    .collect::<Result<_, _>>()?;
+                    .collect::<Result<_, _>>()?);
             }
         }
         if let Some(agents) = table.get("agent") {
@@ -204,7 +173,7 @@ fn strings(value: &toml::Value, what: &str) -> Result<Vec<String>, String> {
 }
 
 fn agent_named(name: &str) -> Option<Agent> {
-    Agent::ALL.into_iter().find(|a| a.as_str() == name)
+    Agent::parse(name)
 }
 
 #[cfg(test)]
@@ -219,7 +188,7 @@ mod tests {
     fn defaults_and_full_file() {
         let s = parse("").unwrap();
         assert_eq!(s.scope, Scope::Repo);
-        assert_eq!(s.agents, [Agent::Agents, Agent::Claude]);
+        assert_eq!(s.agents, None);
         let s = parse(
             "[install]\nscope = \"user\"\nagents = [\"codex\"]\n\
              [[source]]\nname = \"acme\"\nurl = \"https://x\"\n\
@@ -228,7 +197,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(s.scope, Scope::User);
-        assert_eq!(s.agents, [Agent::Codex]);
+        assert_eq!(s.agents, Some(vec![Agent::Codex]));
         assert_eq!(s.disabled.iter().collect::<Vec<_>>(), ["pdf"]);
         let rules = s.rules_for("claude").unwrap();
         assert_eq!(rules.check("code-review"), Ok(()));

@@ -47,19 +47,26 @@ pub fn run(cli: Cli, ui: Ui) -> anyhow::Result<Exit> {
             }
         }
         Command::Add(a) => {
+            ctx.link_mode = a.placement.link_mode();
+            ctx.agents = a.placement.agents;
             let opts = lifecycle::AddOptions {
                 source: a.source,
                 names: a.names,
                 all: a.all,
                 yes: a.yes,
                 git_ref: a.git_ref,
+                path: a.path,
+                strict: a.strict,
             };
             emit(&ctx, &lifecycle::add(&ctx, &opts)?, Exit::Success)
         }
         Command::Install(a) => {
+            ctx.agents = a.placement.agents.clone();
+            ctx.link_mode = a.placement.link_mode();
             let opts = lifecycle::InstallOptions {
                 mode: a.mode(),
                 yes: a.yes,
+                strict: a.strict,
             };
             emit(&ctx, &lifecycle::install(&ctx, &opts)?, Exit::Success)
         }
@@ -67,6 +74,7 @@ pub fn run(cli: Cli, ui: Ui) -> anyhow::Result<Exit> {
             let opts = lifecycle::UpdateOptions {
                 names: a.names,
                 yes: a.yes,
+                strict: a.strict,
             };
             emit(&ctx, &lifecycle::update(&ctx, &opts)?, Exit::Success)
         }
@@ -101,6 +109,7 @@ pub fn run(cli: Cli, ui: Ui) -> anyhow::Result<Exit> {
                 agent: args.filter.agent,
                 include_unmanaged: args.filter.include_unmanaged,
                 context_chars: args.context_chars.map(|n| n as usize),
+                page_size: args.page_size.map(|n| n as usize),
             };
             ops::mcp::serve(&ctx, &opts)?;
             Ok(Exit::Success)
@@ -131,6 +140,16 @@ pub fn run(cli: Cli, ui: Ui) -> anyhow::Result<Exit> {
             emit(&ctx, &report, Exit::Success)
         }
         Command::Cache(args) => super::cache::run(&ctx, args),
+        Command::Agents => emit(&ctx, &ops::agents::agents(&ctx)?, Exit::Success),
+        Command::Import(args) => {
+            let opts = ops::import::ImportOptions {
+                dry_run: args.dry_run,
+                yes: args.yes,
+                exit_of: super::exit_code_of,
+            };
+            let report = ops::import::import(&ctx, &opts)?;
+            emit(&ctx, &report, report.exit())
+        }
         Command::Init(_) => emit(&ctx, &ops::init::init(&ctx)?, Exit::Success),
         Command::Source(args) => super::source::run_source(&ctx, args),
         Command::Search(args) => {

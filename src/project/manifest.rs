@@ -33,11 +33,9 @@ use serde::{Deserialize, Serialize};
 use toml_edit::{Array, ArrayOfTables, DocumentMut, InlineTable, Item, Table, value};
 
 use crate::error::{Classify, Exit};
+use crate::names::pattern;
 use crate::skill::is_valid_name;
 use crate::trust::PinnedKey;
-
-/// Agent folder names `[install] agents` may list (DESIGN §8).
-pub const KNOWN_AGENTS: &[&str] = &["agents", "claude", "opencode", "codex"];
 
 #[derive(Debug, thiserror::Error)]
 pub enum ManifestError {
@@ -84,26 +82,26 @@ pub enum Scope {
     Admin,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct InstallSettings {
     #[serde(default)]
     pub scope: Scope,
-    #[serde(default = "default_agents")]
-    pub agents: Vec<String>,
+    /// Agent ids of the agents table (`skillpm agents`). Unset: the shared
+    /// `.agents/skills` folder plus every agent detected here.
+    #[serde(default)]
+    pub agents: Option<Vec<String>>,
+    /// How skill folders are placed; unset means `symlink`.
+    #[serde(default)]
+    pub link_mode: Option<crate::roots::LinkMode>,
+    /// `strict = true`: refuse at install what `skillpm check` refuses,
+    /// instead of installing with warnings (what `--strict` does per run).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub strict: bool,
 }
 
-fn default_agents() -> Vec<String> {
-    vec!["agents".into(), "claude".into()]
-}
-
-impl Default for InstallSettings {
-    fn default() -> Self {
-        InstallSettings {
-            scope: Scope::default(),
-            agents: default_agents(),
-        }
-    }
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// One `[[source]]` table.
@@ -121,6 +119,10 @@ pub struct SourceDecl {
     /// Name of the environment variable holding a bearer token.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub token_env: Option<String>,
+    /// `add --path SUBDIR`: the folder inside the source (a git repository
+    /// or a folder of skills) where its skills are looked for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
 }
 
 /// One `[skills]` entry.
@@ -144,8 +146,10 @@ fn is_enabled(enabled: &bool) -> bool {
     *enabled
 }
 
-/// `[agent.<name>]`: which skills an agent gets (`allow` empty = all, then
-/// `deny` removes).
+/// `[agent.<name>]`: which skill names an agent may load, for an agent
+/// folder (`claude`) or an MCP client persona (`mcp --agent reviewer`).
+/// Patterns use `*` (any run of characters) and `?` (one character); an
+/// empty `allow` allows every name; a `deny` match always wins.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct AgentRules {
@@ -155,11 +159,30 @@ pub struct AgentRules {
     pub deny: Vec<String>,
 }
 
+/// Why an agent may not load a skill.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Denial {
+    /// A `deny` pattern matched.
+    Denied { pattern: String },
+    /// `allow` is not empty and no pattern in it matched.
+    NotAllowed,
+}
+
 impl AgentRules {
+    /// `Ok` when `name` may be served; deny is checked first so it wins.
+    pub fn check(&self, name: &str) -> Result<(), Denial> {
+        if let Some(p) = self.deny.iter().find(|p| pattern::matches(p, name)) {
+            return Err(Denial::Denied { pattern: p.clone() });
+        }
+        if !self.allow.is_empty() && !self.allow.iter().any(|p| pattern::matches(p, name)) {
+            return Err(Denial::NotAllowed);
+        }
+        Ok(())
+    }
+
     /// Whether `skill` should be linked for this agent.
     pub fn permits(&self, skill: &str) -> bool {
-        (self.allow.is_empty() || self.allow.iter().any(|a| a == skill))
-            && !self.deny.iter().any(|d| d == skill)
+        self.check(skill).is_ok()
     }
 }
 
@@ -202,8 +225,13 @@ pub const TEMPLATE: &str = r#"# skills.toml: the Agent Skills this project asks 
 [install]
 # "repo" (this project), "user" (your home folder) or "admin" (system-wide)
 scope = "repo"
-# agent folders that get links: "agents", "claude", "opencode", "codex"
-agents = ["agents", "claude"]
+# agents whose folders get the skills (ids from `skillpm agents`: "claude",
+# "cursor", "opencode", ...); unset: the shared .agents/skills folder plus
+# every agent detected in this project or your home folder
+# agents = ["agents", "claude"]
+# how skill folders are placed: "symlink" (default), "auto" (real folders:
+# reflink clone, else hard links, else copies), "hardlink", "clone" or "copy"
+# link-mode = "symlink"
 
 [skills]
 "#;
@@ -303,6 +331,9 @@ impl Manifest {
             if let Some(var) = &decl.token_env {
                 table["token-env"] = value(var);
             }
+            if let Some(path) = &decl.path {
+                table["path"] = value(path);
+            }
             let anchor = last_source_position(doc)
                 .map(|p| p + 1)
                 .or_else(|| table_position(doc, "skills"));
@@ -311,6 +342,29 @@ impl Manifest {
                 table.set_position(anchor * 2 - 1);
             }
             source_tables(doc)?.push(table);
+            Ok(())
+        })
+    }
+
+    /// Sets `[install] agents` (creating `[install]` when missing).
+    pub fn set_install_agents(&mut self, ids: &[String]) -> Result<(), ManifestError> {
+        self.set_install("agents", value(Array::from_iter(ids.iter())))
+    }
+
+    /// Sets `[install] link-mode`.
+    pub fn set_install_link_mode(&mut self, mode: &str) -> Result<(), ManifestError> {
+        self.set_install("link-mode", value(mode))
+    }
+
+    fn set_install(&mut self, key: &str, item: Item) -> Result<(), ManifestError> {
+        self.edit(|doc| {
+            let install = doc
+                .entry("install")
+                .or_insert_with(|| Item::Table(Table::new()));
+            let table = install
+                .as_table_mut()
+                .ok_or_else(|| "[install] must be a table".to_owned())?;
+            table[key] = item;
             Ok(())
         })
     }
@@ -474,11 +528,13 @@ fn typed(doc: &DocumentMut, path: &Path) -> Result<ManifestData, ManifestError> 
 }
 
 fn validate(data: &ManifestData) -> Result<(), String> {
-    for agent in data.install.agents.iter().chain(data.agent.keys()) {
-        if !KNOWN_AGENTS.contains(&agent.as_str()) {
+    // `[agent.NAME]` sections are MCP allow/deny rules for any name (a
+    // reviewer, a CI bot), not agent ids: only `[install] agents` must be
+    // in the agents table.
+    for agent in data.install.agents.iter().flatten() {
+        if crate::agents::Agent::parse(agent).is_none() {
             return Err(format!(
-                "unknown agent `{agent}` (known: {})",
-                KNOWN_AGENTS.join(", ")
+                "unknown agent `{agent}`; `skillpm agents` lists the known ids"
             ));
         }
     }
@@ -520,12 +576,15 @@ fn validate(data: &ManifestData) -> Result<(), String> {
         }
     }
     for (agent, rules) in &data.agent {
-        for skill in rules.allow.iter().chain(&rules.deny) {
-            if !is_valid_name(skill) {
-                return Err(format!(
-                    "[agent.{agent}] lists `{skill}`, which is not a skill name"
-                ));
-            }
+        if !is_valid_name(agent) {
+            return Err(format!(
+                "[agent.{agent}]: an agent name is 1-64 characters of a-z, 0-9 and single inner hyphens"
+            ));
+        }
+        for p in rules.allow.iter().chain(&rules.deny) {
+            pattern::validate(p).map_err(|why| {
+                format!("[agent.{agent}] lists `{p}`, which {why} (not a skill name or pattern)")
+            })?;
         }
     }
     Ok(())
@@ -552,6 +611,7 @@ mod tests {
             url: "https://skills.acme.dev".into(),
             keys: vec![],
             token_env: Some("ACME_TOKEN".into()),
+            path: None,
         }
     }
 
@@ -578,7 +638,10 @@ mod tests {
             text.starts_with("# skills.toml: the Agent Skills"),
             "{text}"
         );
-        assert!(text.contains("# agent folders that get links"), "{text}");
+        assert!(
+            text.contains("# agents whose folders get the skills"),
+            "{text}"
+        );
         let install = text.find("\n[install]\n").unwrap();
         let acme_at = text.find("name = \"acme\"").unwrap();
         let beta_at = text.find("name = \"beta\"").unwrap();
@@ -661,6 +724,35 @@ mod tests {
         }
     }
 
+    /// `[agent.reviewer]` with glob patterns: the same section `mcp --agent
+    /// reviewer` serves by is accepted, and matched as patterns.
+    #[test]
+    fn agent_sections_take_personas_and_patterns() {
+        let m = Manifest::parse(
+            "[agent.reviewer]\nallow = [\"code-*\", \"lint\"]\ndeny = [\"code-danger?\"]\n",
+            &path(),
+        )
+        .unwrap();
+        let rules = m.agent_rules("reviewer").unwrap();
+        assert!(rules.permits("code-review"));
+        assert!(rules.permits("lint"));
+        assert!(!rules.permits("code-danger1"));
+        assert!(!rules.permits("pdf"));
+        assert_eq!(
+            rules.check("code-danger1"),
+            Err(Denial::Denied {
+                pattern: "code-danger?".into()
+            })
+        );
+        for bad in [
+            "[agent.Reviewer]\n",
+            "[agent.reviewer]\ndeny = [\"Deploy-*\"]\n",
+        ] {
+            let err = Manifest::parse(bad, &path()).unwrap_err();
+            assert_eq!(err.exit(), Exit::Usage, "{bad}: {err}");
+        }
+    }
+
     #[test]
     fn agent_rules_and_limits_are_read() {
         let m = Manifest::parse(
@@ -671,6 +763,15 @@ mod tests {
         let rules = m.agent_rules("claude").unwrap();
         assert!(rules.permits("a") && !rules.permits("b") && !rules.permits("c"));
         assert_eq!(m.limits().unwrap()["file-bytes"].as_integer(), Some(1));
-        assert_eq!(m.install().agents, ["agents", "claude"]);
+        assert_eq!(m.install().agents, None, "unset: detection decides");
+        let m = Manifest::parse(
+            "[install]\nagents = [\"claude-code\", \"cursor\"]\n",
+            &path(),
+        )
+        .unwrap();
+        assert_eq!(
+            m.install().agents.as_deref(),
+            Some(&["claude-code".to_owned(), "cursor".to_owned()][..])
+        );
     }
 }
