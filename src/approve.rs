@@ -2,7 +2,7 @@
 //! whether an exact tree digest may be enabled, and on update what changed.
 //!
 //! This module only builds and renders the summary; asking the question is
-//! `ui::confirm`, and recording the answer is the lock's `approved` field.
+//! the printer's `confirm`, and recording the answer is the lock's `approved` field.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -26,6 +26,9 @@ pub enum Trust {
     GitCommit { commit: String },
     /// A local folder: only the tree digest computed here pins it.
     LocalPath,
+    /// An MCP server's Skills extension entry: per-file digests published
+    /// by the server itself (unsigned), all verified.
+    McpDigests,
 }
 
 impl Trust {
@@ -38,6 +41,9 @@ impl Trust {
             }
             Trust::GitCommit { commit } => format!("git commit {commit}"),
             Trust::LocalPath => "local folder: pinned by the tree digest computed here".into(),
+            Trust::McpDigests => {
+                "MCP server: unsigned per-file digests from the server, every file verified".into()
+            }
         }
     }
 
@@ -218,9 +224,11 @@ pub fn summarize(c: &Candidate<'_>) -> Summary {
 
 impl Summary {
     /// The human rendering, for stderr before the question is asked.
-    pub fn render(&self, ui: &crate::ui::Ui) -> String {
+    /// `paint(text, sgr)` styles a part; the caller's printer decides
+    /// whether colour is on (this module never looks at the terminal).
+    pub fn render(&self, paint: &dyn Fn(&str, &str) -> String) -> String {
         let mut s = String::new();
-        let head = ui.paint(&self.name, "1");
+        let head = paint(&self.name, "1");
         let _ = writeln!(s, "{head}  from {} ({})", self.source, self.url);
         let _ = writeln!(s, "  trust:       {}", self.trust.describe());
         if let Some(a) = &self.artifact {
@@ -233,7 +241,7 @@ impl Summary {
             let x = if f.executable { " (executable)" } else { "" };
             let _ = writeln!(s, "    {:>9}  {}{x}", f.size, f.path);
         }
-        let flag = |text: &str| ui.paint(text, "33");
+        let flag = |text: &str| paint(text, "33");
         if !self.executables.is_empty() {
             let _ = writeln!(s, "  {} {}", flag("runs:"), self.executables.join(", "));
         }
@@ -382,7 +390,7 @@ mod tests {
             s.shell_lines
         );
         assert_eq!(s.executables, ["run.sh"]);
-        let text = s.render(&crate::ui::Ui::silent());
+        let text = s.render(&|text, _| text.to_owned());
         assert!(text.contains("DEPLOY_TOKEN (MISSING here)"), "{text}");
         assert!(text.contains("shell on load: SKILL.md line"), "{text}");
     }

@@ -12,6 +12,7 @@ use crate::error::{Classify, Exit};
 )]
 pub struct NoCacheDir;
 
+crate::classified!(NoCacheDir);
 impl Classify for NoCacheDir {
     fn exit(&self) -> Exit {
         Exit::Other
@@ -36,6 +37,9 @@ pub mod layout {
     pub const INDEX: &str = "index";
     pub const STATE: &str = "state";
     pub const TMP: &str = "tmp";
-    /// Content-addressed index snapshots (`provenance::snapshots`).
+    /// The git repository cache (`crate::git`).
+    pub const GIT: &str = "git";
+    /// Index bytes (and signatures) that project locks were made from,
+    /// content-addressed and immutable; written by provenance.
     pub const SNAPSHOTS: &str = "snapshots";
 }

@@ -28,6 +28,7 @@ pub enum DigestError {
     NonUtf8 { path: PathBuf },
 }
 
+crate::classified!(DigestError);
 impl Classify for DigestError {
     fn exit(&self) -> Exit {
         match self {

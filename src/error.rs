@@ -29,6 +29,13 @@ impl Exit {
     }
 }
 
+/// In `--json` reports an exit code is its number.
+impl serde::Serialize for Exit {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_u8(self.code())
+    }
+}
+
 impl fmt::Display for Exit {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.code())
@@ -36,9 +43,55 @@ impl fmt::Display for Exit {
 }
 
 /// Implemented by every error type of the library so that `main` can find the
-/// exit code of the first classified error in an `anyhow` chain.
+/// exit code of the first classified error in an `anyhow` chain. Implement it
+/// next to the type with an exhaustive `match` (no `_` arm, so a new variant
+/// cannot compile without a code) and register the type with [`classified!`].
 pub trait Classify {
     fn exit(&self) -> Exit;
+}
+
+/// One registered error type: finds that type in a type-erased cause.
+#[doc(hidden)]
+pub struct Classifier {
+    pub type_name: &'static str,
+    /// The file that registered it: where the type is defined.
+    pub file: &'static str,
+    pub classify: fn(&(dyn std::error::Error + 'static)) -> Option<Exit>,
+}
+
+inventory::collect!(Classifier);
+
+/// Registers an error type that implements [`Classify`], where the type is
+/// defined, so [`exit_code_of`] finds it in any `anyhow` chain. The test
+/// `every_error_type_is_classified` fails when a `thiserror` type in src/
+/// is not registered.
+#[macro_export]
+macro_rules! classified {
+    ($ty:ty) => {
+        $crate::__inventory::submit! {
+            $crate::error::Classifier {
+                type_name: stringify!($ty),
+                file: file!(),
+                classify: |cause| {
+                    cause
+                        .downcast_ref::<$ty>()
+                        .map($crate::error::Classify::exit)
+                },
+            }
+        }
+    };
+}
+
+/// The code of one cause, if its type is a registered library error.
+pub fn exit_of_cause(cause: &(dyn std::error::Error + 'static)) -> Option<Exit> {
+    inventory::iter::<Classifier>
+        .into_iter()
+        .find_map(|c| (c.classify)(cause))
+}
+
+/// The code of the outermost classified error in the chain, or 1 (other).
+pub fn exit_code_of(err: &anyhow::Error) -> Exit {
+    err.chain().find_map(exit_of_cause).unwrap_or(Exit::Other)
 }
 
 /// An error raised by the operations layer itself (not by a library module):
@@ -62,5 +115,93 @@ impl OpError {
 impl Classify for OpError {
     fn exit(&self) -> Exit {
         self.exit
+    }
+}
+crate::classified!(OpError);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    /// Every `thiserror` type under src/, as `(file, type name)`.
+    fn error_types_in(dir: &Path, found: &mut Vec<(String, String)>) {
+        for entry in std::fs::read_dir(dir).expect("src/ is readable") {
+            let path = entry.expect("directory entry").path();
+            if path.is_dir() {
+                error_types_in(&path, found);
+                continue;
+            }
+            if path.extension().is_none_or(|e| e != "rs") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).expect("source is UTF-8");
+            let file = path
+                .strip_prefix(env!("CARGO_MANIFEST_DIR"))
+                .expect("under the crate")
+                .to_string_lossy()
+                .into_owned();
+            let mut after_derive = false;
+            for line in text.lines() {
+                let line = line.trim();
+                if line.starts_with("#[derive(") && line.contains("thiserror::Error") {
+                    after_derive = true;
+                    continue;
+                }
+                let item = line
+                    .trim_start_matches("pub(crate) ")
+                    .trim_start_matches("pub ");
+                let Some(rest) = item
+                    .strip_prefix("enum ")
+                    .or_else(|| item.strip_prefix("struct "))
+                else {
+                    continue;
+                };
+                if after_derive {
+                    let name: String = rest
+                        .chars()
+                        .take_while(|c| c.is_alphanumeric() || *c == '_')
+                        .collect();
+                    found.push((file.trim_start_matches('/').to_owned(), name));
+                    after_derive = false;
+                }
+            }
+        }
+    }
+
+    /// A new error type that is not registered would fall through to exit 1
+    /// silently; this walks src/ and fails naming it. (A new *variant* cannot:
+    /// each `Classify` impl is an exhaustive match without a `_` arm.)
+    #[test]
+    fn every_error_type_is_classified() {
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut found = Vec::new();
+        error_types_in(&src, &mut found);
+        assert!(
+            found.len() >= 15,
+            "the scan found too few error types: {found:?}"
+        );
+        let registered: Vec<(&str, &str)> = inventory::iter::<Classifier>
+            .into_iter()
+            .map(|c| (c.file, c.type_name))
+            .collect();
+        let missing: Vec<_> = found
+            .iter()
+            .filter(|(file, name)| !registered.contains(&(file.as_str(), name.as_str())))
+            .collect();
+        assert!(
+            missing.is_empty(),
+            "error types without `crate::classified!` next to their `Classify` impl: {missing:?}"
+        );
+    }
+
+    #[test]
+    fn the_outermost_classified_cause_decides() {
+        let inner = OpError::new(Exit::NotFound, "no such skill");
+        let err = anyhow::Error::new(inner).context("while adding");
+        assert_eq!(exit_code_of(&err), Exit::NotFound);
+        let approval = anyhow::Error::new(OpError::new(Exit::Approval, "approve first"));
+        assert_eq!(exit_code_of(&approval), Exit::Approval);
+        assert_eq!(exit_code_of(&anyhow::anyhow!("plain")), Exit::Other);
     }
 }

@@ -4,20 +4,23 @@
 //! approve → link. Each module below does one step; `ops` glues them into
 //! commands and `cli` parses arguments and prints.
 
+#[doc(hidden)]
+pub use inventory as __inventory;
+
 pub mod approve;
-pub mod atomic_file;
 pub mod cache;
 pub mod catalog;
 pub mod cli;
 pub mod digest;
 pub mod error;
 pub mod fetch;
-pub mod fsutil;
+pub mod fs;
 pub mod git;
 pub mod index;
 pub mod link;
 pub mod mcp;
 pub mod mentions;
+pub mod names;
 pub mod ops;
 pub mod project;
 pub mod provenance;
@@ -25,6 +28,7 @@ pub mod publish;
 pub mod roots;
 pub mod skill;
 pub mod source;
+pub mod source_mcp;
 pub mod store;
 pub mod trust;
 pub mod ui;

@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use crate::digest::{Digest, HashedTree, TreeHasher};
 use crate::error::{Classify, Exit};
-use crate::fsutil::unique_suffix;
+use crate::fs::unique_suffix;
 
 /// File inside a copied skill folder that marks it as skillpm's; it holds the
 /// tree digest. It is excluded from the tree digest of the copy.
@@ -36,6 +36,7 @@ pub enum LinkError {
     },
 }
 
+crate::classified!(LinkError);
 impl Classify for LinkError {
     fn exit(&self) -> Exit {
         Exit::Other
@@ -311,7 +312,7 @@ fn copy_tree(from: &Path, to: &Path) -> Result<(), LinkError> {
 
 fn remove_copy(dest: &Path) -> Result<(), LinkError> {
     // Rename aside first so the name is free at once, then delete.
-    let parent = crate::fsutil::parent_dir(dest);
+    let parent = crate::fs::parent_dir(dest);
     let trash = parent.join(format!(".skillpm-trash-{}", unique_suffix()));
     std::fs::rename(dest, &trash).map_err(io("move aside", dest))?;
     std::fs::remove_dir_all(&trash).map_err(io("remove", &trash))

@@ -1,12 +1,16 @@
-//! Everything that talks to the person at the terminal: warnings, progress
-//! bars and prompts. Reports themselves are printed by `cli`; this is what the
-//! operations need *while* they run.
+//! The one owner of skillpm's output (uv's `Printer` idea): report data on
+//! stdout, messages, errors and progress bars on stderr, and prompts. Nothing
+//! else in the crate writes to the terminal.
 //!
-//! Rules: human text goes to stderr; bars only when stderr is a terminal and
-//! not `--quiet`; prompts only when stdin and stderr are terminals, otherwise
-//! a prompt is an error naming the flag that answers it.
+//! Rules: data goes to stdout (`--json` or the human report); human messages
+//! go to stderr and `--quiet` silences them (never errors); colour follows
+//! `--color`, and under `auto` needs a terminal and no `NO_COLOR`; bars only
+//! when stderr is a terminal and not `--quiet`; prompts only when stdin and
+//! stderr are terminals, otherwise a prompt is an error naming the flag that
+//! answers it. A reader that goes away (`skillpm list --json | head -c1`) is
+//! not an error: the data is simply no longer wanted.
 
-use std::io::IsTerminal;
+use std::io::{self, IsTerminal, Write};
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -25,17 +29,14 @@ pub struct Ui {
 }
 
 impl Ui {
-    /// Detects the terminal situation of this process.
-    pub fn detect(quiet: bool, json: bool, color: ColorChoice) -> Self {
+    /// Detects the terminal situation of this process. `color`: `Some` when
+    /// the person chose (`--color always|never`), `None` for automatic.
+    pub fn detect(quiet: bool, json: bool, color: Option<bool>) -> Self {
         let stderr_tty = std::io::stderr().is_terminal();
         let stdin_tty = std::io::stdin().is_terminal();
         let stdout_tty = std::io::stdout().is_terminal();
         let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-        let color = match color {
-            ColorChoice::Always => true,
-            ColorChoice::Never => false,
-            ColorChoice::Auto => stderr_tty && !no_color,
-        };
+        let color = color.unwrap_or(stderr_tty && !no_color);
         Ui {
             quiet,
             json,
@@ -75,6 +76,33 @@ impl Ui {
             let verb = self.paint(&format!("{verb:>12}"), "1;32");
             eprintln!("{verb} {}", message.as_ref());
         }
+    }
+
+    /// Writes report data to stdout in one piece. A closed stdout (the
+    /// reader went away) returns `Ok(false)` so the caller can end quietly.
+    pub fn data(&self, bytes: &[u8]) -> io::Result<bool> {
+        let mut out = io::stdout().lock();
+        match out.write_all(bytes).and_then(|()| out.flush()) {
+            Ok(()) => Ok(true),
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(false),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// `error: <outermost>` then each cause on its own `caused by:` line.
+    /// Shown even under `--quiet`; coloured by the same rule as the rest.
+    pub fn error(&self, err: &anyhow::Error) {
+        let label = self.paint("error", "1;31");
+        let mut text = String::new();
+        for (i, cause) in err.chain().enumerate() {
+            if i == 0 {
+                text.push_str(&format!("{label}: {cause}\n"));
+            } else {
+                text.push_str(&format!("  caused by: {cause}\n"));
+            }
+        }
+        // Nothing sensible is left to do if stderr itself is gone.
+        let _ = io::stderr().lock().write_all(text.as_bytes());
     }
 
     pub fn paint(&self, text: &str, sgr: &str) -> String {
@@ -140,12 +168,4 @@ impl Ui {
             .prompt()
             .map_err(|e| OpError::new(Exit::Approval, format!("prompt failed: {e}; pass `{flag}`")))
     }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
-pub enum ColorChoice {
-    #[default]
-    Auto,
-    Always,
-    Never,
 }

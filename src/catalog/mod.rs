@@ -16,7 +16,7 @@
 //! `skillpm show NAME` shows is what the server serves or refuses.
 
 pub mod integrity;
-pub mod pattern;
+pub use crate::names::pattern;
 pub mod settings;
 
 use std::path::{Path, PathBuf};
@@ -46,6 +46,7 @@ pub enum CatalogError {
     Settings { path: PathBuf, message: String },
 }
 
+crate::classified!(CatalogError);
 impl Classify for CatalogError {
     fn exit(&self) -> Exit {
         match self {
@@ -509,7 +510,7 @@ fn judge(
     if !found.is_valid() {
         let message = found
             .check
-            .errors
+            .fatal
             .first()
             .map(|e| e.message.clone())
             .unwrap_or_else(|| "SKILL.md cannot be read".into());
@@ -608,11 +609,13 @@ mod tests {
             url: None,
             commit: None,
             subpath: None,
+            uri: None,
             artifact: None,
             tree,
             executables: Vec::new(),
             signer: Some("RWQKEY".into()),
             approved: approved.then_some(tree),
+            warnings: Vec::new(),
         }
     }
 

@@ -6,8 +6,6 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
 
-use crate::ui::ColorChoice;
-
 #[derive(Debug, Parser)]
 #[command(
     name = "skillpm",
@@ -20,6 +18,26 @@ pub struct Cli {
     pub global: GlobalArgs,
     #[command(subcommand)]
     pub command: Command,
+}
+
+/// `--color`: when to colour output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum ColorChoice {
+    #[default]
+    Auto,
+    Always,
+    Never,
+}
+
+impl ColorChoice {
+    /// The printer's view: a forced choice, or `None` for automatic.
+    pub fn forced(self) -> Option<bool> {
+        match self {
+            ColorChoice::Auto => None,
+            ColorChoice::Always => Some(true),
+            ColorChoice::Never => Some(false),
+        }
+    }
 }
 
 #[derive(Debug, clap::Args)]
@@ -133,5 +151,5 @@ pub mod source;
 
 pub use source::{InitArgs, SearchArgs, SourceArgs};
 
-pub use exit::{exit_code_of, print_error};
-pub use run::run;
+pub use exit::exit_code_of;
+pub use run::{main, run};

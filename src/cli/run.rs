@@ -9,9 +9,23 @@ use crate::error::Exit;
 use crate::ops::{self, Context, Report, lifecycle};
 use crate::ui::Ui;
 
-pub fn run(cli: Cli) -> anyhow::Result<Exit> {
+/// Runs one parsed command line to its exit code; errors are printed by the
+/// same printer as everything else, so `--color` and `--quiet` apply to them.
+pub fn main(cli: Cli) -> std::process::ExitCode {
     let g = &cli.global;
-    let ui = Ui::detect(g.quiet, g.json, g.color);
+    let ui = Ui::detect(g.quiet, g.json, g.color.forced());
+    let code = match run(cli, ui.clone()) {
+        Ok(code) => code,
+        Err(err) => {
+            ui.error(&err);
+            super::exit_code_of(&err)
+        }
+    };
+    std::process::ExitCode::from(code.code())
+}
+
+pub fn run(cli: Cli, ui: Ui) -> anyhow::Result<Exit> {
+    let g = &cli.global;
     let cwd = std::env::current_dir().context("cannot read the working directory")?;
     let mut ctx = Context::new(cwd, ui);
     ctx.project = g.project.clone();
@@ -39,6 +53,8 @@ pub fn run(cli: Cli) -> anyhow::Result<Exit> {
                 all: a.all,
                 yes: a.yes,
                 git_ref: a.git_ref,
+                path: a.path,
+                strict: a.strict,
             };
             emit(&ctx, &lifecycle::add(&ctx, &opts)?, Exit::Success)
         }
@@ -46,6 +62,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Exit> {
             let opts = lifecycle::InstallOptions {
                 mode: a.mode(),
                 yes: a.yes,
+                strict: a.strict,
             };
             emit(&ctx, &lifecycle::install(&ctx, &opts)?, Exit::Success)
         }
@@ -53,6 +70,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Exit> {
             let opts = lifecycle::UpdateOptions {
                 names: a.names,
                 yes: a.yes,
+                strict: a.strict,
             };
             emit(&ctx, &lifecycle::update(&ctx, &opts)?, Exit::Success)
         }
@@ -87,6 +105,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Exit> {
                 agent: args.filter.agent,
                 include_unmanaged: args.filter.include_unmanaged,
                 context_chars: args.context_chars.map(|n| n as usize),
+                page_size: args.page_size.map(|n| n as usize),
             };
             ops::mcp::serve(&ctx, &opts)?;
             Ok(Exit::Success)
@@ -130,16 +149,16 @@ pub fn run(cli: Cli) -> anyhow::Result<Exit> {
     }
 }
 
-/// Prints a report as JSON or human text on stdout; returns `exit`.
+/// Prints a report as JSON or human text on stdout; returns `exit`, or
+/// success when the reader closed stdout (nobody is left to tell).
 pub(crate) fn emit<R: Report>(ctx: &Context, report: &R, exit: Exit) -> anyhow::Result<Exit> {
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
+    let mut out = Vec::new();
     if ctx.ui.json {
         serde_json::to_writer_pretty(&mut out, report).context("cannot encode JSON output")?;
         writeln!(out)?;
     } else if !ctx.ui.quiet {
         report.human(&mut out)?;
     }
-    out.flush()?;
-    Ok(exit)
+    let delivered = ctx.ui.data(&out).context("cannot write to stdout")?;
+    Ok(if delivered { exit } else { Exit::Success })
 }

@@ -2,14 +2,19 @@
 //! then renamed into `<cache>/downloads/sha256-<hex>`.
 //!
 //! The temporary file lives in `<cache>/tmp/` (same file system as
-//! `downloads/`, so the rename is atomic) and is removed on every failure
-//! path, so the cache holds a complete, verified artifact or nothing.
-//! Its bytes are fsynced before the rename, so even after a power loss a
-//! name in `downloads/` never points at a partly written file.
+//! `downloads/`, so the rename is atomic), owned through its lock file from
+//! before it exists (`crate::fs::temp`, so another process's sweep never
+//! removes it), and is removed on every failure path, so the cache holds a
+//! complete, verified artifact or nothing.
+//! Its bytes are not flushed (an fsync per artifact dominated cold installs
+//! of many small skills); instead a download found in the cache is hashed
+//! again before it is reused, so a file torn by a power loss is fetched
+//! again, never unpacked. The store entries made from it are flushed once
+//! per install (`Store::seal_pending`).
 
 use std::fs::File;
 use std::io::{self, Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use reqwest::header::{self, HeaderMap};
 use url::Url;
@@ -17,8 +22,8 @@ use url::Url;
 use super::http;
 use super::retry::{Failure, with_retries};
 use super::{DownloadSpec, Downloaded, FetchError, Shared};
-use crate::atomic_file::RemoveOnDrop;
 use crate::digest::{Digest, HashingWriter};
+use crate::fs::temp::Reserved;
 
 /// What one successful transfer produced, before verification.
 struct Transferred {
@@ -33,6 +38,7 @@ impl Shared {
             let path = self.cache.download_path(&expected);
             if let Ok(meta) = std::fs::metadata(&path)
                 && meta.is_file()
+                && Digest::of_file(&path).is_ok_and(|d| d == expected)
             {
                 return Ok(Downloaded {
                     url: spec.url,
@@ -45,8 +51,12 @@ impl Shared {
             }
         }
         let max = spec.max_bytes.unwrap_or(self.config.max_artifact_bytes);
-        let temp = self.temp_path();
-        let mut cleanup = RemoveOnDrop(Some(temp.clone()));
+        let tmp_dir = self.cache.tmp();
+        let reserved = Reserved::new(&tmp_dir, "download-").map_err(|source| FetchError::Io {
+            path: tmp_dir.clone(),
+            source,
+        })?;
+        let temp = reserved.path().to_owned();
         let transferred = match spec.url.scheme() {
             "file" => {
                 let (url, temp) = (spec.url.clone(), temp.clone());
@@ -87,7 +97,7 @@ impl Shared {
         // point at complete data. The folder itself is not synced: a rename
         // lost in a crash just means the artifact is downloaded again.
         rename_creating_dir(&temp, &path)?;
-        cleanup.0 = None;
+        reserved.keep();
         Ok(Downloaded {
             url: spec.url,
             path,
@@ -96,15 +106,6 @@ impl Shared {
             content_type: transferred.content_type,
             reused: false,
         })
-    }
-
-    /// A fresh, unique path in `<cache>/tmp/` (created on first write).
-    fn temp_path(&self) -> PathBuf {
-        self.cache.tmp().join(format!(
-            "download-{}-{:016x}.part",
-            std::process::id(),
-            fastrand::u64(..)
-        ))
     }
 }
 
@@ -156,10 +157,7 @@ async fn transfer(
             "the body was cut short: {size} of {n} bytes"
         )));
     }
-    tokio::task::spawn_blocking(move || file.sync_all())
-        .await
-        .map_err(|e| io_fatal(io::Error::other(e)))?
-        .map_err(io_fatal)?;
+    drop(file);
     Ok(Transferred {
         digest,
         size,
@@ -202,8 +200,7 @@ fn copy_local(url: &Url, temp: &Path, max: u64) -> Result<Transferred, FetchErro
     if writer.written() > max {
         return Err(too_large(url, max));
     }
-    let (digest, size, file) = writer.finish();
-    file.sync_all().map_err(write_err)?;
+    let (digest, size, _file) = writer.finish();
     Ok(Transferred {
         digest,
         size,

@@ -83,7 +83,7 @@ pub(crate) fn store(dir: &Path, body: &Body) -> Result<(), FetchError> {
     out.push(b'\n');
     out.extend_from_slice(&body.bytes);
     let path = cache_file(dir, &body.url);
-    crate::atomic_file::write_atomic(&path, &out).map_err(|source| FetchError::Io { path, source })
+    crate::fs::write_atomic(&path, &out).map_err(|source| FetchError::Io { path, source })
 }
 
 /// Reads a `file://` URL with the same outcomes as HTTP: a missing file or a

@@ -111,6 +111,7 @@ pub enum FetchError {
     Cache(#[from] NoCacheDir),
 }
 
+crate::classified!(FetchError);
 impl Classify for FetchError {
     fn exit(&self) -> Exit {
         match self {

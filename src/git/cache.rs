@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 use super::GitError;
 use crate::digest::Digest;
-use crate::fsutil::unique_suffix;
+use crate::fs::unique_suffix;
 
 /// A cache repository, locked for as long as this value lives.
 pub(crate) struct CachedRepo {

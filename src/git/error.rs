@@ -98,6 +98,7 @@ pub enum GitError {
     },
 }
 
+crate::classified!(GitError);
 impl Classify for GitError {
     fn exit(&self) -> Exit {
         match self {

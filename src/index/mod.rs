@@ -198,6 +198,7 @@ pub enum IndexError {
     UnknownSchema { url: Url, schema: String },
 }
 
+crate::classified!(IndexError);
 impl Classify for IndexError {
     fn exit(&self) -> Exit {
         Exit::Network

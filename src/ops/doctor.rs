@@ -518,7 +518,7 @@ fn check_dependencies(
                 .map(|d| format!(" ({d})"))
                 .unwrap_or_default();
             match dep.kind {
-                ToolKind::EnvVar if dep.is_missing_env_var() => findings.push(finding(
+                ToolKind::EnvVar if dep.is_missing_env_var(crate::ops::env_var_is_set) => findings.push(finding(
                     Level::Warning,
                     "missing-env-var",
                     Some(&s.name),

@@ -41,7 +41,7 @@ pub fn init(ctx: &Context) -> anyhow::Result<InitReport> {
         .into());
     }
     std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    crate::atomic_file::write_atomic(&manifest, TEMPLATE.as_bytes())
+    crate::fs::write_atomic(&manifest, TEMPLATE.as_bytes())
         .with_context(|| format!("cannot write {}", manifest.display()))?;
     Ok(InitReport { manifest })
 }

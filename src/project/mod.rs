@@ -25,6 +25,7 @@ pub enum ProjectError {
     NotAProject { dir: PathBuf },
 }
 
+crate::classified!(ProjectError);
 impl Classify for ProjectError {
     fn exit(&self) -> Exit {
         Exit::Other

@@ -10,7 +10,6 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::cache::layout;
 use crate::digest::{Digest, HashedTree, TreeHasher};
 
 #[derive(Debug, Clone)]
@@ -38,9 +37,11 @@ struct LinkRecord {
 }
 
 impl ProjectState {
-    pub fn new(cache_root: &Path) -> Self {
+    /// The state kept in `dir` (the cache's `state/` folder; the caller
+    /// knows the cache layout, this model does not).
+    pub fn new(dir: &Path) -> Self {
         ProjectState {
-            dir: cache_root.join(layout::STATE),
+            dir: dir.to_owned(),
         }
     }
 
@@ -62,7 +63,7 @@ impl ProjectState {
             return Ok(());
         }
         let json = serde_json::to_vec(tree).map_err(std::io::Error::other)?;
-        write_replacing(&path, &json)
+        crate::fs::write_replacing(&path, &json)
     }
 
     /// A remembered file list, only if it still hashes to its name.
@@ -102,21 +103,8 @@ impl ProjectState {
             links,
         };
         let json = serde_json::to_vec_pretty(&record).map_err(std::io::Error::other)?;
-        crate::fsutil::write_atomic(&self.links_path(project), &json)
+        crate::fs::write_atomic(&self.links_path(project), &json)
     }
-}
-
-/// Temp file + rename, without fsync: readers see the old file or the new
-/// one, never half of one.
-fn write_replacing(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = crate::fsutil::parent_dir(path);
-    std::fs::create_dir_all(&dir)?;
-    let tmp = dir.join(format!(".tmp-{}", crate::fsutil::unique_suffix()));
-    let result = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path));
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
 }
 
 #[cfg(test)]

@@ -23,8 +23,6 @@ use std::time::SystemTime;
 use serde::Serialize;
 use url::Url;
 
-use super::snapshots::{Snapshot, Snapshots};
-use super::unpacked::Unpacked;
 use crate::digest::Digest;
 use crate::error::{Classify, Exit};
 use crate::fetch::Fetcher;
@@ -32,6 +30,8 @@ use crate::index::{ArtifactKind, EntryContent, Index, parse_index, paths};
 use crate::project::lock::{Format, LockedSkill, lock_text_to_url};
 use crate::project::manifest::{Manifest, SourceDecl};
 use crate::source::{self, Source, SourceError, SourceSpec};
+use crate::store::snapshots::{Snapshot, Snapshots};
+use crate::store::unpacked::Unpacked;
 use crate::trust::{self, TrustError};
 
 /// A link of the chain that does not hold (exit 3).
@@ -52,6 +52,7 @@ impl Classify for Broken {
         Exit::Integrity
     }
 }
+crate::classified!(Broken);
 
 #[derive(Debug, thiserror::Error)]
 pub enum ProveError {
@@ -82,6 +83,7 @@ impl Classify for ProveError {
         }
     }
 }
+crate::classified!(ProveError);
 
 /// Which index vouched for an entry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -275,6 +277,38 @@ impl<'a> Prover<'a> {
                 return Ok(Some(proof));
             }
             Format::Path => {
+                self.check_signer_record(entry, None)?;
+                return Ok(Some(proof));
+            }
+            Format::Mcp => {
+                // The server is the declared one, and the URI names this
+                // skill; the tree is checked when the files are fetched.
+                if entry.url.as_deref() != Some(decl.url.as_str()) {
+                    return Err(broken(
+                        "url",
+                        format!(
+                            "skills.lock fetches it from MCP server {}, but source `{}` is {}",
+                            entry.url.as_deref().unwrap_or("(none)"),
+                            entry.source,
+                            decl.url
+                        ),
+                    ));
+                }
+                let named = entry
+                    .uri
+                    .as_deref()
+                    .and_then(|u| u.strip_suffix("/SKILL.md"))
+                    .and_then(|root| root.rsplit('/').next());
+                if named != Some(entry.name.as_str()) {
+                    return Err(broken(
+                        "entry",
+                        format!(
+                            "skills.lock gives it the MCP skill URI {}, which does not name `{}`",
+                            entry.uri.as_deref().unwrap_or("(none)"),
+                            entry.name
+                        ),
+                    ));
+                }
                 self.check_signer_record(entry, None)?;
                 return Ok(Some(proof));
             }

@@ -101,6 +101,7 @@ impl PublishError {
     }
 }
 
+crate::classified!(PublishError);
 impl Classify for PublishError {
     fn exit(&self) -> Exit {
         match self {

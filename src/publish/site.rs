@@ -122,7 +122,8 @@ impl Site {
             // The new site is in place; a leftover old copy is only clutter.
             let _ = std::fs::remove_dir_all(&old);
         }
-        sync_dir(&parent);
+        // Best effort: not every platform can sync a folder.
+        let _ = crate::fs::sync_dir(&parent);
         Ok(())
     }
 
@@ -163,16 +164,6 @@ fn write_file(path: &Path, bytes: &[u8], executable: bool) -> Result<(), Publish
     #[cfg(not(unix))]
     let _ = executable;
     Ok(())
-}
-
-/// Makes the renames durable where the platform allows syncing a folder.
-fn sync_dir(dir: &Path) {
-    #[cfg(unix)]
-    if let Ok(d) = std::fs::File::open(dir) {
-        let _ = d.sync_all();
-    }
-    #[cfg(not(unix))]
-    let _ = dir;
 }
 
 /// What an earlier publish left in `out`, read before it is replaced: the

@@ -24,17 +24,7 @@ pub use scan::{RootScan, ScanLimits, ScannedSkill, scan_root};
 /// Who a skill root belongs to. Declared in precedence order: when two
 /// scopes hold a skill of the same name, the earlier one wins.
 #[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    PartialOrd,
-    Ord,
-    Hash,
-    Serialize,
-    serde::Deserialize,
-    clap::ValueEnum,
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, serde::Deserialize,
 )]
 #[serde(rename_all = "lowercase")]
 pub enum Scope {
@@ -75,17 +65,7 @@ impl std::fmt::Display for Scope {
 /// Which agent folder a root is: the shared `.agents` folder (read by Codex
 /// and others) or one agent's own.
 #[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    PartialOrd,
-    Ord,
-    Hash,
-    Serialize,
-    serde::Deserialize,
-    clap::ValueEnum,
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, serde::Deserialize,
 )]
 #[serde(rename_all = "lowercase")]
 pub enum Agent {
@@ -97,6 +77,13 @@ pub enum Agent {
 
 impl Agent {
     pub const ALL: [Agent; 4] = [Agent::Agents, Agent::Claude, Agent::Opencode, Agent::Codex];
+
+    /// The agent a manifest names (any case), if skillpm knows it.
+    pub fn parse(name: &str) -> Option<Agent> {
+        Agent::ALL
+            .into_iter()
+            .find(|a| a.as_str().eq_ignore_ascii_case(name))
+    }
 
     pub fn as_str(self) -> &'static str {
         match self {

@@ -27,6 +27,16 @@ pub enum SplitError {
     NotClosed,
 }
 
+crate::classified!(SplitError);
+impl crate::error::Classify for SplitError {
+    /// A SKILL.md without frontmatter is invalid content (DESIGN §10).
+    fn exit(&self) -> crate::error::Exit {
+        match self {
+            SplitError::NoOpeningFence | SplitError::NotClosed => crate::error::Exit::Unsafe,
+        }
+    }
+}
+
 /// Splits SKILL.md text. Tolerates a UTF-8 byte-order mark, CRLF line ends
 /// and trailing spaces after a fence, as editors on every platform produce.
 pub fn split(text: &str) -> Result<Split, SplitError> {

@@ -59,10 +59,11 @@ pub struct ToolDependency {
 }
 
 impl ToolDependency {
-    /// For an `env_var` dependency: whether the variable is unset (or empty)
-    /// in this process. Always `false` for other kinds.
-    pub fn is_missing_env_var(&self) -> bool {
-        self.kind == ToolKind::EnvVar && std::env::var_os(&self.value).is_none_or(|v| v.is_empty())
+    /// For an `env_var` dependency: whether the variable is unset, asking
+    /// `is_set` (the caller owns the environment; this reader never reads
+    /// it). Always `false` for other kinds.
+    pub fn is_missing_env_var(&self, is_set: impl Fn(&str) -> bool) -> bool {
+        self.kind == ToolKind::EnvVar && !is_set(&self.value)
     }
 }
 
@@ -382,16 +383,17 @@ mod tests {
             command: None,
             url: None,
         };
-        assert!(dep.is_missing_env_var());
+        let is_set = |name: &str| name == "PATH";
+        assert!(dep.is_missing_env_var(is_set));
         let path = ToolDependency {
             value: "PATH".into(),
             ..dep.clone()
         };
-        assert!(!path.is_missing_env_var());
+        assert!(!path.is_missing_env_var(is_set));
         let mcp = ToolDependency {
             kind: ToolKind::Mcp,
             ..dep
         };
-        assert!(!mcp.is_missing_env_var());
+        assert!(!mcp.is_missing_env_var(is_set));
     }
 }

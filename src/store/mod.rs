@@ -1,23 +1,77 @@
-//! The content-addressed store (DESIGN §6).
+//! The content-addressed store (DESIGN §6) and the protocol that keeps it
+//! whole while any number of skillpm processes share it.
+//!
+//! # Paths
 //!
 //! ```text
 //! <cache>/
-//!   CACHEDIR.TAG
-//!   .lock                    shared by every running skillpm, exclusive for gc/clean
-//!   store/sha256-<hex>/      one skill, named by its tree digest, read-only
-//!   store/.stage-<rand>/     a skill being unpacked (+ .stage-<rand>.lock)
-//!   downloads/sha256-<hex>   verified artifact bytes
-//!   tmp/                     downloads in progress (+ their .lock files)
-//!   quarantine/              entries `cache verify` found corrupt
-//!   state/projects.json      project lock files seen, the roots of `cache gc`
-//!   state/commit.lock        held while an entry is added or quarantined
+//!   CACHEDIR.TAG                    written once (temp + rename) by any opener
+//!   .lock                           the cache lock (flock): shared, or exclusive
+//!   store/sha256-<hex>/             one skill, named by its tree digest, read-only
+//!   store/sha256-<hex>.complete     its completeness marker (see `seal`)
+//!   store/.stage-<rand>/            an entry being unpacked, owned via …
+//!   store/.stage-<rand>.lock        … this lock file (`crate::fs::temp`)
+//!   store/.stage-trash-<rand>/      an entry being deleted (+ its .lock)
+//!   downloads/sha256-<hex>          verified artifact bytes
+//!   tmp/download-<rand>             a download in progress (+ its .lock)
+//!   index/                          cached index bodies (fetch; temp + rename)
+//!   git/                            the git repository cache (own locks)
+//!   snapshots/sha256-<hex>          index bytes a lock was made from, and
+//!   snapshots/sha256-<hex>.minisig  their signature (provenance; see below)
+//!   quarantine/<name>.<time>-<rand> entries `cache verify` found corrupt
+//!   state/projects.json             project lock files seen: the roots of gc
+//!   state/projects.json.lock        held while that file is rewritten
+//!   state/commit.lock               held while an entry or marker appears or goes
+//!   state/…                         rollback guard, link records (their owners')
 //! ```
 //!
-//! An entry appears only complete: unpacked and checked in a staging folder
-//! beside it, made read-only, then renamed into place while holding the
-//! commit lock (re-checking after taking it; a process that finds the entry
-//! already there discards its copy). A killed process leaves only staging
-//! debris, which the next run removes once no live process holds its lock.
+//! # Who may do what, under which lock
+//!
+//! | path | created by | renamed / deleted by | lock held |
+//! |---|---|---|---|
+//! | `store/sha256-<hex>/` | an import: staging folder renamed in | gc, clean (renamed to `.stage-trash-…`, then deleted); verify (moved to `quarantine/`) | creation and quarantine: `.lock` shared + `commit.lock`; gc/clean: `.lock` exclusive |
+//! | `store/sha256-<hex>.complete` | the process that added or re-hashed the entry, after one `syncfs` | gc/clean; quarantine; verify (orphans) | `commit.lock` (gc/clean: exclusive) |
+//! | `store/.stage-*`, `tmp/download-*` | their owner, after taking `X.lock` | their owner; a sweeper holding `X.lock` | `.lock` shared + `X.lock` |
+//! | `downloads/sha256-<hex>` | a fetch: `tmp/download-*` renamed in after its hash matched | gc, clean; verify (when its bytes no longer match) | `.lock` shared (creation, verify), exclusive (gc, clean) |
+//! | `snapshots/sha256-<hex>[.minisig]` | provenance: temp + rename with `crate::fs`, once, never modified | gc (when no registered lock refers to it: [`Store::gc`]'s hook); clean | `.lock` shared / exclusive |
+//! | `quarantine/*` | verify | gc, clean | `.lock` shared / exclusive |
+//! | `state/projects.json` | every install (registration) | gc (forgetting projects that are gone) | `projects.json.lock` |
+//!
+//! gc and clean leave every other top-level folder alone: a folder they do
+//! not know belongs to a newer skillpm.
+//!
+//! # Why it is race-free
+//!
+//! - **An entry appears only complete.** It is unpacked and checked in a
+//!   staging folder beside its final place, sealed read-only, then renamed
+//!   into place under `commit.lock`, re-checking after taking it: of two
+//!   processes storing the same skill exactly one renames, the other drops
+//!   its copy.
+//! - **gc never removes what a running install is about to link.** Every
+//!   process that reads or writes the cache holds `.lock` *shared* for its
+//!   whole run (an install: from resolving to writing skills.lock); gc and
+//!   clean take it *exclusive*, so they run only between installs, and by
+//!   then every install's skills.lock is registered as a root.
+//! - **A sweeper tells a dead writer from a live one without guessing.**
+//!   Temporary items are owned through a lock file taken before the item's
+//!   name exists (`crate::fs::temp`): a sweeper removes an item only while
+//!   holding its lock itself, which the kernel grants only once the owner is
+//!   dead (or before the owner created the item, which it then notices).
+//!   Items without a lock file (from a program that does not follow this
+//!   protocol) are removed only after a grace period, as git's
+//!   `gc.pruneExpire` does. Every opener sweeps `store/.stage-*` and `tmp/`.
+//! - **Durability without an fsync per file.** Entries and downloads are
+//!   written without flushing. Once an install's entries are in place, one
+//!   `syncfs` flushes the cache's file system and only then are the
+//!   entries' completeness markers written ([`Store::seal_pending`]), before
+//!   any link or skills.lock refers to them. Before an entry is linked its
+//!   marker is checked against `stat` (cheap); an entry without a valid
+//!   marker (a power loss, an edit through a link) is re-hashed and
+//!   re-sealed or quarantined. A cached download is re-hashed before it is
+//!   reused. `cache verify` re-hashes everything.
+//! - **Killed at any instant**, a process leaves the store before or after:
+//!   a staging folder or download with a dead lock (swept by the next
+//!   opener), or an entry without its marker (re-hashed before use).
 
 use std::fs;
 use std::io::{self, Read};
@@ -28,18 +82,26 @@ use crate::digest::{Digest, HashedTree};
 use crate::error::{Classify, Exit};
 use crate::unpack::{self, ArtifactKind, FileList, Limits, UnpackError};
 
-mod fsutil;
-mod lockfile;
 mod maintenance;
 mod projects;
-mod staging;
+mod seal;
+/// Index snapshots and unpack records: the cache side of provenance.
+pub mod snapshots;
+pub mod unpacked;
 
+pub use crate::fs::TempFile;
 pub use maintenance::{CleanOutcome, GcOutcome, Quarantined, VerifyOutcome};
 pub use projects::{LockRefs, read_lock_refs};
-pub use staging::TempFile;
 
-use lockfile::HeldLock;
-use staging::{STAGE_PREFIX, Staging};
+use crate::fs::HeldLock;
+use crate::fs::temp::{self, Reserved, TempDir};
+use crate::fs::tree::{remove_tree, seal_dirs};
+
+/// Name prefix of staging folders inside `store/` (beside their destination:
+/// renaming within one parent needs no write permission on the folder itself).
+pub(crate) const STAGE_PREFIX: &str = ".stage-";
+/// Name prefix of temporary files in `tmp/`.
+const DOWNLOAD_PREFIX: &str = "download-";
 
 /// Where `cache verify` moves entries whose content no longer matches their name.
 pub const QUARANTINE: &str = "quarantine";
@@ -78,6 +140,7 @@ pub enum StoreError {
     NotExclusive(&'static str),
 }
 
+crate::classified!(StoreError);
 impl Classify for StoreError {
     fn exit(&self) -> Exit {
         match self {
@@ -121,7 +184,17 @@ pub struct Store {
     root: PathBuf,
     exclusive: bool,
     debris_removed: usize,
+    /// Entries this process added or re-hashed whose marker is not written
+    /// yet: sealed by [`Store::seal_pending`] (or on drop), after one flush.
+    pending: std::sync::Mutex<Vec<HashedTree>>,
     _lock: fs::File,
+}
+
+impl Drop for Store {
+    fn drop(&mut self) {
+        // Best effort: an entry left unsealed is re-hashed before its next use.
+        let _ = self.seal_pending();
+    }
 }
 
 impl Store {
@@ -191,6 +264,7 @@ impl Store {
             root,
             exclusive,
             debris_removed: 0,
+            pending: std::sync::Mutex::new(Vec::new()),
             _lock: lock,
         };
         store.debris_removed = store.clean_debris()?;
@@ -202,10 +276,9 @@ impl Store {
     fn clean_debris(&self) -> Result<usize, StoreError> {
         let store = self.store_dir();
         let tmp = self.tmp_dir();
-        let removed = staging::clean_debris(&store, Some(STAGE_PREFIX))
+        let removed = temp::sweep(&store, Some(STAGE_PREFIX))
             .map_err(io_error("clean up unfinished work in", &store))?
-            + staging::clean_debris(&tmp, None)
-                .map_err(io_error("clean up unfinished work in", &tmp))?;
+            + temp::sweep(&tmp, None).map_err(io_error("clean up unfinished work in", &tmp))?;
         Ok(removed)
     }
 
@@ -275,7 +348,8 @@ impl Store {
     /// A temporary file for a download; see [`Store::commit_download`].
     pub fn temp_file(&self) -> Result<TempFile, StoreError> {
         let dir = self.tmp_dir();
-        TempFile::create(&dir).map_err(io_error("create a temporary file in", &dir))
+        TempFile::create(&dir, DOWNLOAD_PREFIX)
+            .map_err(io_error("create a temporary file in", &dir))
     }
 
     /// Moves a finished download to `downloads/sha256-<hex>` after checking
@@ -302,7 +376,7 @@ impl Store {
         fs::rename(&path, &dest).map_err(io_error("save the download as", &dest))?;
         temp.persisted();
         let dir = self.downloads_dir();
-        fsutil::sync_dir(&dir).map_err(io_error("sync", &dir))?;
+        crate::fs::sync_dir(&dir).map_err(io_error("sync", &dir))?;
         Ok(dest)
     }
 
@@ -366,22 +440,22 @@ impl Store {
         })
     }
 
-    fn staging(&self) -> Result<Staging, StoreError> {
+    fn staging(&self) -> Result<TempDir, StoreError> {
         let dir = self.store_dir();
-        Staging::create(&dir).map_err(io_error("create a staging folder in", &dir))
+        TempDir::create(&dir, STAGE_PREFIX).map_err(io_error("create a staging folder in", &dir))
     }
 
     /// Renames a checked staging folder into place, or discards it when the
     /// entry already exists: check and rename happen under the commit lock,
     /// so of two processes storing the same skill exactly one creates it.
-    fn commit(&self, staging: Staging, mut tree: HashedTree) -> Result<StoreEntry, StoreError> {
+    fn commit(&self, staging: TempDir, mut tree: HashedTree) -> Result<StoreEntry, StoreError> {
         let digest = tree.digest;
         let dest = self.entry_path(&digest);
         let lock = self.lock_commits()?;
         let created = if dest.is_dir() {
             false
         } else {
-            fsutil::make_read_only(staging.path(), &tree)
+            make_read_only(staging.path(), &tree)
                 .map_err(io_error("make read-only", staging.path()))?;
             match fs::rename(staging.path(), &dest) {
                 Ok(()) => true,
@@ -392,7 +466,8 @@ impl Store {
         };
         drop(lock);
         if created {
-            staging.committed();
+            self.add_pending(tree.clone());
+            staging.keep();
         } else {
             drop(staging);
             refresh_executables(&mut tree, &dest);
@@ -405,6 +480,41 @@ impl Store {
         })
     }
 
+    fn add_pending(&self, tree: HashedTree) {
+        if let Ok(mut pending) = self.pending.lock() {
+            pending.push(tree);
+        }
+    }
+
+    /// Makes every entry this process added or re-checked durable with one
+    /// flush of the cache's file system, then writes their completeness
+    /// markers (see [`seal`]). Call once the entries of an install are in
+    /// place, before anything that refers to them (links, skills.lock) is
+    /// written. Returns how many entries were sealed.
+    pub fn seal_pending(&self) -> Result<usize, StoreError> {
+        let trees = match self.pending.lock() {
+            Ok(mut pending) => std::mem::take(&mut *pending),
+            Err(_) => return Ok(0),
+        };
+        if trees.is_empty() {
+            return Ok(0);
+        }
+        let dir = self.store_dir();
+        let mut batch = crate::fs::durable::Batch::new();
+        batch.add(&dir);
+        batch.flush().map_err(io_error("flush", &dir))?;
+        let _lock = self.lock_commits()?;
+        let mut sealed = 0;
+        for tree in &trees {
+            // An entry gc or verify removed meanwhile has nothing to seal.
+            if self.entry_path(&tree.digest).is_dir() {
+                seal::write_marker(&dir, tree).map_err(io_error("write the marker of", &dir))?;
+                sealed += 1;
+            }
+        }
+        Ok(sealed)
+    }
+
     /// The lock under which entries appear and disappear (commit, quarantine).
     /// One lock for all entries rather than a file per digest: it is held
     /// only for a check and a rename, and a lock file per import would cost
@@ -415,14 +525,23 @@ impl Store {
     }
 
     /// Removes a store entry without ever exposing a half-deleted one: it is
-    /// first renamed to a staging name no lock protects (debris the next run
-    /// removes, should this process die), then deleted.
+    /// first renamed to a staging name this process owns (debris the next
+    /// sweep removes, should this process die), then deleted.
     pub(crate) fn discard_entry(&self, path: &Path) -> Result<(), StoreError> {
-        let trash = self
-            .store_dir()
-            .join(format!("{STAGE_PREFIX}trash-{:016x}", fastrand::u64(..)));
-        fs::rename(path, &trash).map_err(io_error("remove", path))?;
-        fsutil::remove_tree(&trash).map_err(io_error("remove", &trash))
+        let dir = self.store_dir();
+        if let Some(digest) = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .and_then(Digest::from_file_name)
+        {
+            seal::remove_marker(&dir, &digest).map_err(io_error("remove the marker in", &dir))?;
+        }
+        let trash = Reserved::new(&dir, &format!("{STAGE_PREFIX}trash-"))
+            .map_err(io_error("create a staging name in", &dir))?;
+        fs::rename(path, trash.path()).map_err(io_error("remove", path))?;
+        let result = remove_tree(trash.path()).map_err(io_error("remove", trash.path()));
+        drop(trash);
+        result
     }
 }
 
@@ -430,7 +549,7 @@ impl Store {
 pub struct FileListImport<'s> {
     store: &'s Store,
     list: FileList,
-    staging: Staging,
+    staging: TempDir,
 }
 
 impl FileListImport<'_> {
@@ -444,6 +563,27 @@ impl FileListImport<'_> {
         let tree = self.list.finish(expected_name)?;
         self.store.commit(self.staging, tree)
     }
+}
+
+/// Makes a staged tree read-only: folders 0555, deepest first, the root
+/// last (on Unix the files were created read-only by the unpacker). The
+/// folders are exactly the parents of the tree's files (the unpacker creates
+/// no others), so no directory listing is needed.
+fn make_read_only(root: &Path, tree: &HashedTree) -> io::Result<()> {
+    let mut dirs = std::collections::BTreeSet::new();
+    for file in &tree.files {
+        for (i, _) in file.path.match_indices('/') {
+            dirs.insert(&file.path[..i]);
+        }
+        #[cfg(not(unix))]
+        {
+            let path = root.join(&file.path);
+            let mut perms = fs::metadata(&path)?.permissions();
+            perms.set_readonly(true);
+            fs::set_permissions(&path, perms)?;
+        }
+    }
+    seal_dirs(root, dirs)
 }
 
 /// The executable bits of an existing entry (which may differ from a copy

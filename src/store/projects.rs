@@ -8,9 +8,9 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::lockfile::HeldLock;
 use super::{Store, StoreError, io_error};
 use crate::digest::Digest;
+use crate::fs::HeldLock;
 
 const PROJECTS_FILE: &str = "projects.json";
 

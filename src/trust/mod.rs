@@ -85,6 +85,7 @@ pub enum TrustError {
     },
 }
 
+crate::classified!(TrustError);
 impl Classify for TrustError {
     fn exit(&self) -> Exit {
         match self {

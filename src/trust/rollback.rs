@@ -78,7 +78,7 @@ impl RollbackGuard {
             path: record_path.clone(),
             source: std::io::Error::other(e),
         })?;
-        crate::atomic_file::write_atomic(&record_path, &bytes).map_err(state_err(&record_path))?;
+        crate::fs::write_atomic(&record_path, &bytes).map_err(state_err(&record_path))?;
         Ok(())
     }
 

@@ -44,7 +44,7 @@ pub(super) fn copy(source: &Path, tree: &mut TreeWriter) -> Result<(), UnpackErr
                 } else {
                     format!("{rel}/{lossy}")
                 };
-                return Err(tree.refuse(Some(&shown), Rule::NotUtf8));
+                return Err(tree.refuse(Some(&shown), crate::names::Rule::NotUtf8));
             };
             if rel.is_empty() && SKIPPED_ROOT_DIRS.contains(&name) {
                 continue;

@@ -21,7 +21,6 @@ mod dir;
 mod file_list;
 mod kind;
 pub mod limits;
-mod names;
 mod skill_md;
 mod targz;
 mod writer;
@@ -134,6 +133,7 @@ impl std::error::Error for UnpackError {
     }
 }
 
+crate::classified!(UnpackError);
 impl Classify for UnpackError {
     fn exit(&self) -> Exit {
         match self.problem {
@@ -143,50 +143,23 @@ impl Classify for UnpackError {
     }
 }
 
+crate::classified!(Rule);
+impl Classify for Rule {
+    /// Every rule refuses unsafe or invalid content (DESIGN §5).
+    fn exit(&self) -> Exit {
+        Exit::Unsafe
+    }
+}
+
 /// The rules of DESIGN §5, one variant each, worded for the person reading
 /// the error: what is wrong and, where there is one, what to do.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum Rule {
-    #[error("the name is empty")]
-    EmptyName,
-    #[error("absolute path (leading `/`): entries must be relative to the skill folder")]
-    Absolute,
-    #[error("`{0}` is a drive prefix: entries must be relative to the skill folder")]
-    DrivePrefix(String),
-    #[error("contains `\\`, a path separator on Windows: use `/` as the only separator")]
-    Backslash,
-    #[error("empty path segment (`//` or a trailing `/` on a file)")]
-    EmptySegment,
-    #[error(
-        "`.` path segment: names must be written without `./` (with tar, name the files: `tar -czf skill.tar.gz -C dir SKILL.md scripts`)"
-    )]
-    DotSegment,
-    #[error("`..` path segment: an entry may not point outside the skill folder")]
-    ParentSegment,
-    #[error("control character {} in the name", .0.escape_unicode())]
-    ControlChar(char),
-    #[error("`:` in the name (a drive or alternate-data-stream marker on Windows)")]
-    Colon,
-    #[error("`{0}` is not allowed in file names on Windows")]
-    WindowsChar(char),
-    #[error("`{0}` ends with a dot or a space, which Windows silently strips")]
-    TrailingDotOrSpace(String),
-    #[error("`{0}` is a reserved device name on Windows")]
-    Reserved(String),
-    #[error("a path segment of {0} bytes is longer than file systems allow (255)")]
-    SegmentTooLong(usize),
-    #[error("the name is not valid UTF-8")]
-    NotUtf8,
-    #[error(
-        "same name as `{0}` on case-insensitive file systems (macOS, Windows): rename one of them"
-    )]
-    CaseCollision(String),
-    #[error("the name appears twice")]
-    Duplicate,
+    /// A name rule of DESIGN §5 (src/names.rs).
+    #[error(transparent)]
+    Name(#[from] crate::names::Rule),
     #[error("two entries of the zip's central directory have the same name")]
     DuplicateInZip,
-    #[error("`{0}` is both a file and a folder")]
-    FileDirClash(String),
     #[error("symbolic links are not allowed (only regular files and folders)")]
     Symlink,
     #[error("hard links are not allowed (only regular files and folders)")]

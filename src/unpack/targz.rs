@@ -11,9 +11,9 @@ use std::rc::Rc;
 use flate2::read::MultiGzDecoder;
 use tar::EntryType;
 
-use super::names::utf8_name;
 use super::writer::TreeWriter;
 use super::{Limits, Problem, Rule, UnpackError};
+use crate::names::utf8_name;
 
 /// Decompressed bytes allowed beyond the files themselves, per entry: a
 /// header, a PAX record and padding.
@@ -110,7 +110,7 @@ pub(super) fn unpack(path: &Path, tree: &mut TreeWriter) -> Result<(), UnpackErr
         let raw = entry.path_bytes().into_owned();
         let lossy = String::from_utf8_lossy(&raw).into_owned();
         let entry_type = entry.header().entry_type();
-        let refuse = |rule| tree.refuse(Some(&lossy), rule);
+        let refuse = |rule: Rule| tree.refuse(Some(&lossy), rule);
         match entry_type {
             EntryType::Regular | EntryType::Directory | EntryType::XGlobalHeader => {}
             EntryType::Symlink => return Err(refuse(Rule::Symlink)),
@@ -128,7 +128,7 @@ pub(super) fn unpack(path: &Path, tree: &mut TreeWriter) -> Result<(), UnpackErr
                 ))));
             }
         }
-        let name = utf8_name(&raw).map_err(&refuse)?;
+        let name = utf8_name(&raw).map_err(|rule| refuse(rule.into()))?;
         match entry_type {
             EntryType::XGlobalHeader => {
                 // `git archive` writes one (the commit id): metadata, not content.

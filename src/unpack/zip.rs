@@ -9,9 +9,9 @@ use std::path::Path;
 
 use ::zip::{CompressionMethod, ZipArchive};
 
-use super::names::utf8_name;
 use super::writer::TreeWriter;
 use super::{Problem, Rule, UnpackError};
+use crate::names::utf8_name;
 
 const S_IFMT: u32 = 0o170_000;
 const S_IFREG: u32 = 0o100_000;

@@ -8,8 +8,11 @@ use std::path::{Path, PathBuf};
 use assert_cmd::Command;
 use predicates::prelude::*;
 
+use crate::support::cli::Sandbox;
+
+/// The shared sandbox, with a `.git` folder marking the project's top.
 struct World {
-    _tmp: tempfile::TempDir,
+    sb: Sandbox,
     root: PathBuf,
     home: PathBuf,
     project: PathBuf,
@@ -17,37 +20,23 @@ struct World {
 
 impl World {
     fn new() -> World {
-        let tmp = tempfile::tempdir().unwrap();
-        // Canonical, so paths printed by the binary match the ones we build.
-        let root = std::fs::canonicalize(tmp.path()).unwrap();
-        let home = root.join("home");
-        let project = root.join("project");
-        std::fs::create_dir_all(&home).unwrap();
-        std::fs::create_dir_all(project.join(".git")).unwrap();
+        let sb = Sandbox::new();
+        std::fs::create_dir_all(sb.project.join(".git")).unwrap();
         World {
-            _tmp: tmp,
-            root,
-            home,
-            project,
+            root: sb.root.clone(),
+            home: sb.home.clone(),
+            project: sb.project.clone(),
+            sb,
         }
     }
 
     /// `skillpm` run in `cwd` with every root moved into the temp dir.
     fn cmd_in(&self, cwd: &Path) -> Command {
-        let mut cmd = Command::cargo_bin("skillpm").unwrap();
-        cmd.current_dir(cwd)
-            .env("HOME", &self.home)
-            .env("XDG_CONFIG_HOME", self.home.join(".config"))
-            .env("CLAUDE_CONFIG_DIR", self.home.join(".claude"))
-            .env("CODEX_HOME", self.home.join(".codex"))
-            .env("SKILLPM_CACHE_DIR", self.root.join("cache"))
-            .env("SKILLPM_ADMIN_PREFIX", self.root.join("admin"))
-            .env("NO_COLOR", "1");
-        cmd
+        self.sb.cmd_in(cwd)
     }
 
     fn cmd(&self) -> Command {
-        self.cmd_in(&self.project)
+        self.sb.cmd()
     }
 
     /// Replaces the temp dir in output so snapshots are stable.
@@ -89,7 +78,7 @@ fn check_fixture(w: &World) -> PathBuf {
     );
     write(
         &skills.join("warned/SKILL.md"),
-        "\u{feff}---\r\nname: warned\r\ndescription: \"Quotes: and colons\"\r\nauthor: someone\r\nmetadata:\r\n  version: 1.0\r\n---\r\nBody\r\n",
+        "\u{feff}---\r\nname: warned\r\ndescription: \"Quotes: and colons\"\r\nmetadata:\r\n  version: 1.0\r\n---\r\nBody\r\n",
     );
     write(
         &skills.join("warned/agents/openai.yaml"),

@@ -6,12 +6,8 @@ use crate::git_support;
 
 use std::collections::HashMap;
 use std::path::Path;
-use std::sync::{Arc, Mutex};
 
-use axum::extract::{Path as UrlPath, State};
-use axum::http::{HeaderMap, StatusCode};
-use axum::response::{IntoResponse, Response};
-use axum::routing::get;
+use git_support::github::FakeGitHub;
 use git_support::{Repo, git, serve};
 use skillpm::error::{Classify, Exit};
 use skillpm::git::{
@@ -595,128 +591,16 @@ fn smart_http_via_git_http_backend() {
     assert_eq!(err.exit(), Exit::Network, "server gone: {err}");
 }
 
-/// One request the loopback GitHub saw: which host, which path, and the
-/// `Authorization` header it carried.
-#[derive(Debug, Clone)]
-struct Hit {
-    origin: &'static str,
-    path: String,
-    auth: Option<String>,
+trait GitHubOptionsFor {
+    fn options(&self, cache: &Path, token: Option<&str>) -> GitOptions;
 }
 
-type Log = Arc<Mutex<Vec<Hit>>>;
-
-/// A loopback GitHub: the API on one origin, archives on another, and a
-/// third origin the archive host redirects to for `/redirected/…`.
-struct FakeGitHub {
-    api: git_support::Server,
-    archive: git_support::Server,
-    _elsewhere: git_support::Server,
-    log: Log,
-}
-
-#[derive(Clone)]
-struct Fake {
-    origin: &'static str,
-    log: Log,
-    refs: Arc<HashMap<String, String>>,
-    archives: Arc<HashMap<String, Vec<u8>>>,
-    redirect_to: Arc<Mutex<Option<String>>>,
-}
-
-impl Fake {
-    fn record(&self, path: String, headers: &HeaderMap) {
-        let auth = headers
-            .get("authorization")
-            .map(|v| v.to_str().unwrap().to_owned());
-        self.log.lock().unwrap().push(Hit {
-            origin: self.origin,
-            path,
-            auth,
-        });
-    }
-}
-
-async fn api_commit(
-    State(fake): State<Fake>,
-    UrlPath((owner, repo, reference)): UrlPath<(String, String, String)>,
-    headers: HeaderMap,
-) -> Response {
-    fake.record(
-        format!("/repos/{owner}/{repo}/commits/{reference}"),
-        &headers,
-    );
-    let accept = headers.get("accept").and_then(|v| v.to_str().ok());
-    if accept != Some("application/vnd.github.sha") {
-        return (StatusCode::BAD_REQUEST, "wrong Accept").into_response();
-    }
-    match fake.refs.get(&reference) {
-        Some(sha) => sha.clone().into_response(),
-        None => (StatusCode::UNPROCESSABLE_ENTITY, "No commit found").into_response(),
-    }
-}
-
-async fn archive(
-    State(fake): State<Fake>,
-    UrlPath((owner, repo, sha)): UrlPath<(String, String, String)>,
-    headers: HeaderMap,
-) -> Response {
-    fake.record(format!("/{owner}/{repo}/tar.gz/{sha}"), &headers);
-    if owner == "redirected"
-        && let Some(base) = fake.redirect_to.lock().unwrap().clone()
-    {
-        return Response::builder()
-            .status(StatusCode::FOUND)
-            .header("location", format!("{base}/acme/{repo}/tar.gz/{sha}"))
-            .body(axum::body::Body::empty())
-            .unwrap();
-    }
-    match fake.archives.get(&sha) {
-        Some(bytes) => bytes.clone().into_response(),
-        None => (StatusCode::NOT_FOUND, "Not Found").into_response(),
-    }
-}
-
-fn fake_github(refs: HashMap<String, String>, archives: HashMap<String, Vec<u8>>) -> FakeGitHub {
-    let log = Arc::new(Mutex::new(Vec::new()));
-    let redirect_to = Arc::new(Mutex::new(None));
-    let fake = |origin| Fake {
-        origin,
-        log: log.clone(),
-        refs: Arc::new(refs.clone()),
-        archives: Arc::new(archives.clone()),
-        redirect_to: redirect_to.clone(),
-    };
-    let api = serve(
-        axum::Router::new()
-            .route(
-                "/api/repos/{owner}/{repo}/commits/{*reference}",
-                get(api_commit),
-            )
-            .with_state(fake("api")),
-    );
-    let archive_router = |origin| {
-        axum::Router::new()
-            .route("/{owner}/{repo}/tar.gz/{sha}", get(archive))
-            .with_state(fake(origin))
-    };
-    let archive_host = serve(archive_router("archive"));
-    let elsewhere = serve(archive_router("elsewhere"));
-    *redirect_to.lock().unwrap() = Some(elsewhere.base.clone());
-    FakeGitHub {
-        api,
-        archive: archive_host,
-        _elsewhere: elsewhere,
-        log,
-    }
-}
-
-impl FakeGitHub {
+impl GitHubOptionsFor for FakeGitHub {
     fn options(&self, cache: &Path, token: Option<&str>) -> GitOptions {
         GitOptions {
             github: GitHubOptions {
                 fast_path: true,
-                api_url: format!("{}/api", self.api.base),
+                api_url: self.api.base.clone(),
                 archive_url: self.archive.base.clone(),
                 git_url: dead_url(),
                 clone_fallback: false,
@@ -725,10 +609,6 @@ impl FakeGitHub {
             },
             ..options(cache)
         }
-    }
-
-    fn log(&self) -> Vec<Hit> {
-        std::mem::take(&mut self.log.lock().unwrap())
     }
 }
 
@@ -748,7 +628,7 @@ fn github_fast_path_resolves_downloads_and_keeps_the_token_home() {
         // `git archive` records in the pax header.
         (h.b.clone(), h.repo.archive("skills", &h.a)),
     ]);
-    let gh = fake_github(refs, archives);
+    let gh = FakeGitHub::new(refs, archives);
     let cache = tempfile::tempdir().unwrap();
     let work = tempfile::tempdir().unwrap();
     let opts = gh.options(cache.path(), Some("s3cret"));
@@ -785,7 +665,7 @@ fn github_fast_path_resolves_downloads_and_keeps_the_token_home() {
     );
 
     // Token: sent to the API and archive origins, on every request there.
-    let log = gh.log();
+    let log = gh.take_log();
     assert!(log.len() >= 5, "{log:?}");
     for hit in &log {
         assert_eq!(hit.auth.as_deref(), Some("Bearer s3cret"), "{hit:?}");
@@ -795,7 +675,7 @@ fn github_fast_path_resolves_downloads_and_keeps_the_token_home() {
     let redirected = spec("github:redirected/skills", None);
     let elsewhere = git::checkout(&redirected, &h.c, work.path(), &opts).unwrap();
     assert!(read(&elsewhere.root, "skills/pdf/SKILL.md").contains("(dev)"));
-    let log = gh.log();
+    let log = gh.take_log();
     assert_eq!(log.len(), 2, "{log:?}");
     assert_eq!(log[0].origin, "archive");
     assert_eq!(log[0].path, format!("/redirected/skills/tar.gz/{}", h.c));
@@ -806,7 +686,7 @@ fn github_fast_path_resolves_downloads_and_keeps_the_token_home() {
     // No token configured: no Authorization header at all.
     let anonymous = gh.options(cache.path(), None);
     git::resolve(&source, &anonymous).unwrap();
-    let log = gh.log();
+    let log = gh.take_log();
     assert_eq!(log.len(), 1);
     assert!(log.iter().all(|hit| hit.auth.is_none()), "{log:?}");
 
@@ -837,7 +717,7 @@ fn github_fast_path_refuses_links_and_matches_the_git_tree_digest() {
     repo.skill("skills/clean", "clean", "No links");
     let commit = repo.commit("skills");
     repo.push();
-    let gh = fake_github(
+    let gh = FakeGitHub::new(
         HashMap::from([("HEAD".to_owned(), commit.clone())]),
         HashMap::from([(commit.clone(), repo.archive("skills", &commit))]),
     );
@@ -941,7 +821,7 @@ fn hostile_github_archives_are_refused_or_contained() {
             ]),
         ),
     ]);
-    let gh = fake_github(HashMap::new(), archives);
+    let gh = FakeGitHub::new(HashMap::new(), archives);
     let cache = tempfile::tempdir().unwrap();
     let work = tempfile::tempdir().unwrap();
     let opts = gh.options(cache.path(), None);

@@ -14,12 +14,8 @@ use crate::support;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
 
-use axum::extract::{Path as UrlPath, State};
-use axum::http::{HeaderMap, StatusCode};
-use axum::response::{IntoResponse, Response};
-use axum::routing::get;
+use git_support::github::FakeGitHub;
 use git_support::{Repo, git, serve};
 use support::cli::{Sandbox, run};
 use support::files_under;
@@ -550,130 +546,6 @@ fn a_local_work_tree_is_a_git_source() {
 // ---------------------------------------------------------------------------
 // The GitHub fast path, against a loopback API host and archive host.
 
-/// One request a loopback host saw.
-#[derive(Debug, Clone)]
-struct Hit {
-    origin: &'static str,
-    path: String,
-    auth: Option<String>,
-}
-
-#[derive(Clone)]
-struct Host {
-    origin: &'static str,
-    log: Arc<Mutex<Vec<Hit>>>,
-    refs: Arc<HashMap<String, String>>,
-    archives: Arc<HashMap<String, Vec<u8>>>,
-    /// When set, the archive host redirects every download there.
-    redirect_to: Arc<Mutex<Option<String>>>,
-}
-
-impl Host {
-    fn record(&self, path: String, headers: &HeaderMap) {
-        let auth = headers
-            .get("authorization")
-            .map(|v| v.to_str().unwrap().to_owned());
-        self.log.lock().unwrap().push(Hit {
-            origin: self.origin,
-            path,
-            auth,
-        });
-    }
-}
-
-async fn api_commit(
-    State(host): State<Host>,
-    UrlPath((owner, repo, reference)): UrlPath<(String, String, String)>,
-    headers: HeaderMap,
-) -> Response {
-    host.record(
-        format!("/repos/{owner}/{repo}/commits/{reference}"),
-        &headers,
-    );
-    if headers.get("accept").and_then(|v| v.to_str().ok()) != Some("application/vnd.github.sha") {
-        return (StatusCode::BAD_REQUEST, "wrong Accept").into_response();
-    }
-    match host.refs.get(&reference) {
-        Some(sha) if owner == "acme" && repo == "skills" => sha.clone().into_response(),
-        _ => (StatusCode::UNPROCESSABLE_ENTITY, "No commit found").into_response(),
-    }
-}
-
-async fn archive(
-    State(host): State<Host>,
-    UrlPath((owner, repo, sha)): UrlPath<(String, String, String)>,
-    headers: HeaderMap,
-) -> Response {
-    host.record(format!("/{owner}/{repo}/tar.gz/{sha}"), &headers);
-    if host.origin == "archive"
-        && let Some(base) = host.redirect_to.lock().unwrap().clone()
-    {
-        return Response::builder()
-            .status(StatusCode::FOUND)
-            .header("location", format!("{base}/{owner}/{repo}/tar.gz/{sha}"))
-            .body(axum::body::Body::empty())
-            .unwrap();
-    }
-    match host.archives.get(&sha) {
-        Some(bytes) => bytes.clone().into_response(),
-        None => (StatusCode::NOT_FOUND, "Not Found").into_response(),
-    }
-}
-
-struct FakeGitHub {
-    api: git_support::Server,
-    archive: git_support::Server,
-    elsewhere: git_support::Server,
-    log: Arc<Mutex<Vec<Hit>>>,
-    redirect_to: Arc<Mutex<Option<String>>>,
-}
-
-impl FakeGitHub {
-    fn new(refs: HashMap<String, String>, archives: HashMap<String, Vec<u8>>) -> FakeGitHub {
-        let log = Arc::new(Mutex::new(Vec::new()));
-        let redirect_to = Arc::new(Mutex::new(None));
-        let host = |origin| Host {
-            origin,
-            log: log.clone(),
-            refs: Arc::new(refs.clone()),
-            archives: Arc::new(archives.clone()),
-            redirect_to: redirect_to.clone(),
-        };
-        let archive_router = |origin| {
-            axum::Router::new()
-                .route("/{owner}/{repo}/tar.gz/{sha}", get(archive))
-                .with_state(host(origin))
-        };
-        FakeGitHub {
-            api: serve(
-                axum::Router::new()
-                    .route(
-                        "/repos/{owner}/{repo}/commits/{*reference}",
-                        get(api_commit),
-                    )
-                    .with_state(host("api")),
-            ),
-            archive: serve(archive_router("archive")),
-            elsewhere: serve(archive_router("elsewhere")),
-            log,
-            redirect_to,
-        }
-    }
-
-    /// Points skillpm at these hosts, with a token in `$GITHUB_TOKEN`.
-    fn configure(&self, sb: &mut Sandbox) {
-        sb.env("SKILLPM_GITHUB_API_URL", &self.api.base)
-            .env("SKILLPM_GITHUB_ARCHIVE_URL", &self.archive.base)
-            // Never used: the fast path does not fall back with custom hosts.
-            .env("SKILLPM_GITHUB_GIT_URL", "http://127.0.0.1:9")
-            .env("GITHUB_TOKEN", "s3cret");
-    }
-
-    fn take_log(&self) -> Vec<Hit> {
-        std::mem::take(&mut self.log.lock().unwrap())
-    }
-}
-
 #[test]
 fn github_fast_path_adds_and_installs_with_the_token_kept_home() {
     let h = history();
@@ -738,7 +610,7 @@ fn github_fast_path_adds_and_installs_with_the_token_kept_home() {
     for file in ["skills.toml", "skills.lock"] {
         std::fs::copy(sb.project.join(file), clone.join(file)).unwrap();
     }
-    *gh.redirect_to.lock().unwrap() = Some(gh.elsewhere.base.clone());
+    gh.redirect_all(true);
     let (code, _, stderr) = run(sb
         .cmd_in(&clone)
         .env("SKILLPM_CACHE_DIR", sb.path("fresh-cache"))
@@ -758,7 +630,7 @@ fn github_fast_path_adds_and_installs_with_the_token_kept_home() {
             ("elsewhere", tarball.as_str(), None),
         ]
     );
-    *gh.redirect_to.lock().unwrap() = None;
+    gh.redirect_all(false);
 
     // The folder URL a browser shows: ref and subpath from `tree/<ref>/…`;
     // it names one skill, so no name is needed.

@@ -9,14 +9,22 @@ mod support;
 
 #[cfg(unix)]
 mod agent;
+mod architecture;
+mod collections;
 mod foundation;
 mod git;
 mod git_cli;
 mod hostile;
 mod lifecycle;
+mod manifest;
 #[cfg(unix)]
 mod mcp;
+#[cfg(unix)]
+mod mcp_source;
+mod output;
 mod provenance;
 mod publish;
 mod registry;
 mod store;
+#[cfg(unix)]
+mod stress;

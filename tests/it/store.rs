@@ -9,6 +9,7 @@ use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use skillpm::digest::{Digest, hash_tree};
+use skillpm::names::Rule as NameRule;
 use skillpm::store::{Store, StoreError};
 use skillpm::unpack::{ArtifactKind, FileList, Limits, Rule, UnpackError};
 
@@ -220,7 +221,7 @@ fn every_input_kind_of_the_same_files_stores_the_same_tree() {
                 &limits,
             )
             .unwrap_err();
-        assert!(matches!(refused(err), Rule::DotSegment));
+        assert!(matches!(refused(err), Rule::Name(NameRule::DotSegment)));
     }
     let list: Vec<(String, fs::File)> = want
         .files
@@ -383,17 +384,20 @@ fn file_lists_are_judged_before_anything_is_fetched() {
     assert!(check(&["SKILL.md", "scripts/run.sh"]).is_ok());
     assert_eq!(
         check(&["SKILL.md", "../../.bashrc"]),
-        Err(Some(Rule::ParentSegment))
+        Err(Some(Rule::Name(NameRule::ParentSegment)))
     );
     assert_eq!(
         check(&["SKILL.md", "/etc/passwd"]),
-        Err(Some(Rule::Absolute))
+        Err(Some(Rule::Name(NameRule::Absolute)))
     );
     assert_eq!(
         check(&["SKILL.md", "Notes.md", "notes.md"]),
-        Err(Some(Rule::CaseCollision("Notes.md".into())))
+        Err(Some(Rule::Name(NameRule::CaseCollision("Notes.md".into()))))
     );
-    assert_eq!(check(&["SKILL.md", "SKILL.md"]), Err(Some(Rule::Duplicate)));
+    assert_eq!(
+        check(&["SKILL.md", "SKILL.md"]),
+        Err(Some(Rule::Name(NameRule::Duplicate)))
+    );
     let many: Vec<String> = (0..10_001).map(|i| format!("f{i}")).collect();
     assert_eq!(
         FileList::check_names("idx", &many, &limits)
@@ -470,7 +474,7 @@ fn local_folders_with_links_or_special_files_are_refused() {
         (
             "bad-name",
             Box::new(|d: &Path| fs::write(d.join("what?.md"), "x").unwrap()),
-            Rule::WindowsChar('?'),
+            Rule::Name(NameRule::WindowsChar('?')),
         ),
     ];
     for (i, (label, make, rule)) in cases.into_iter().enumerate() {

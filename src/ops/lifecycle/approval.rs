@@ -54,9 +54,7 @@ pub(crate) fn decide(
     }
     let ui = &sess.ctx.ui;
     for s in summaries {
-        if !ui.quiet {
-            eprint!("{}", s.render(ui));
-        }
+        ui.info(s.render(&|text, sgr| ui.paint(text, sgr)).trim_end());
     }
     if yes {
         return Ok(vec![true; summaries.len()]);
@@ -90,6 +88,7 @@ pub(crate) fn trust_of(locked: &LockedSkill) -> Trust {
             commit: locked.commit.clone().unwrap_or_default(),
         },
         (None, Format::Path) => Trust::LocalPath,
+        (None, Format::Mcp) => Trust::McpDigests,
         (None, _) => Trust::DigestPinned,
     }
 }

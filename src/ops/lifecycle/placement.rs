@@ -6,7 +6,6 @@
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
-use clap::ValueEnum;
 use serde::Serialize;
 
 use super::Session;
@@ -39,7 +38,7 @@ pub(crate) fn targets(sess: &Session<'_>) -> anyhow::Result<Vec<Target>> {
     let scope = scope_of(sess);
     let mut out: Vec<Target> = Vec::new();
     for name in &sess.manifest.install().agents {
-        let agent = Agent::from_str(name, true).map_err(|_| {
+        let agent = Agent::parse(name).ok_or_else(|| {
             OpError::new(
                 Exit::Usage,
                 format!(

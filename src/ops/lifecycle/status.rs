@@ -51,11 +51,13 @@ pub struct ListRow {
     pub scope: Scope,
     pub agents: Vec<Agent>,
     pub state: SkillState,
+    /// The Agent Skills rules the locked content breaks (from the lock).
+    pub warnings: Vec<String>,
 }
 
 /// `--json`: `{"project", "skills": [{"name", "version", "commit", "source", "tree",
 /// "signer", "provenance": "signed"|"unsigned"|"unverified"|"broken"|null, "scope", "agents", "state": "approved"|"pending"|"disabled"|
-/// "missing"|"modified"|"not-locked"}]}`.
+/// "missing"|"modified"|"not-locked", "warnings": ["SKILL.md: …"]}]}`.
 #[derive(Debug, Serialize)]
 pub struct ListReport {
     pub project: PathBuf,
@@ -114,6 +116,9 @@ impl Report for ListReport {
                     .collect::<Vec<_>>()
                     .join(",")
             )?;
+            for w in &s.warnings {
+                writeln!(out, "  warning: {w}")?;
+            }
         }
         Ok(())
     }
@@ -255,6 +260,7 @@ pub fn list(ctx: &Context) -> anyhow::Result<ListReport> {
             scope,
             agents: agents.clone(),
             state,
+            warnings: s.warnings.clone(),
         });
     }
     for (name, decl) in sess.manifest.skills() {
@@ -270,6 +276,7 @@ pub fn list(ctx: &Context) -> anyhow::Result<ListReport> {
                 scope,
                 agents: agents.clone(),
                 state: SkillState::NotLocked,
+                warnings: Vec::new(),
             });
         }
     }

@@ -7,6 +7,7 @@
 
 #![allow(dead_code)]
 
+pub mod github;
 pub mod http_backend;
 
 use std::net::TcpListener;

@@ -10,7 +10,8 @@
 use std::path::{Path, PathBuf};
 
 pub struct World {
-    _tmp: tempfile::TempDir,
+    /// The shared sandbox this world lives in.
+    pub sb: crate::support::cli::Sandbox,
     pub root: PathBuf,
     pub home: PathBuf,
     pub project: PathBuf,
@@ -35,45 +36,27 @@ pub struct Installed {
 
 impl World {
     pub fn new() -> World {
-        let tmp = tempfile::tempdir().unwrap();
-        // Canonical, so paths printed by the binary match the ones built here.
-        let root = std::fs::canonicalize(tmp.path()).unwrap();
-        let home = root.join("home");
-        let project = root.join("project");
-        let cache = root.join("cache");
-        for d in [&home, &project.join(".git"), &cache] {
+        let sb = crate::support::cli::Sandbox::new();
+        for d in [&sb.project.join(".git"), &sb.cache] {
             std::fs::create_dir_all(d).unwrap();
         }
         World {
-            _tmp: tmp,
-            root,
-            home,
-            project,
-            cache,
+            root: sb.root.clone(),
+            home: sb.home.clone(),
+            project: sb.project.clone(),
+            cache: sb.cache.clone(),
+            sb,
             locked: Vec::new(),
         }
     }
 
-    /// The environment every skillpm process of this world runs with.
-    pub fn env(&self) -> Vec<(&'static str, PathBuf)> {
-        vec![
-            ("HOME", self.home.clone()),
-            ("XDG_CONFIG_HOME", self.home.join(".config")),
-            ("CLAUDE_CONFIG_DIR", self.home.join(".claude")),
-            ("CODEX_HOME", self.home.join(".codex")),
-            ("SKILLPM_CACHE_DIR", self.cache.clone()),
-            ("SKILLPM_ADMIN_PREFIX", self.root.join("admin")),
-            ("NO_COLOR", "1".into()),
-        ]
+    pub fn cmd(&self) -> assert_cmd::Command {
+        self.sb.cmd()
     }
 
-    pub fn cmd(&self) -> assert_cmd::Command {
-        let mut cmd = assert_cmd::Command::new(env!("CARGO_BIN_EXE_skillpm"));
-        cmd.current_dir(&self.project);
-        for (k, v) in self.env() {
-            cmd.env(k, v);
-        }
-        cmd
+    /// The same `skillpm`, as a plain process (for stdio protocols).
+    pub fn process(&self) -> std::process::Command {
+        self.sb.process_in(&self.project)
     }
 
     pub fn agents_root(&self) -> PathBuf {

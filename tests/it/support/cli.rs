@@ -1,6 +1,8 @@
-//! The real `skillpm` binary in a sandbox: its own HOME, cache, config and
-//! agent folders in a temp dir, no proxy, no colour, and network timeouts
-//! short enough that fault tests take milliseconds, not minutes.
+//! The one sandbox every integration test runs the real `skillpm` binary in:
+//! its own HOME, cache, config, agent and admin folders in a temp dir, no
+//! proxy, no colour, and network timeouts short enough that fault tests take
+//! milliseconds, not minutes. (`skill_world::World` and the foundation tests
+//! build on it.)
 
 use std::path::{Path, PathBuf};
 
@@ -8,6 +10,8 @@ use assert_cmd::Command;
 
 pub struct Sandbox {
     _temp: tempfile::TempDir,
+    /// The temp dir itself, canonical so paths the binary prints match.
+    pub root: PathBuf,
     pub home: PathBuf,
     pub cache: PathBuf,
     /// A project folder (empty until `skillpm init`).
@@ -24,14 +28,16 @@ impl Default for Sandbox {
 impl Sandbox {
     pub fn new() -> Self {
         let temp = tempfile::tempdir().unwrap();
-        let home = temp.path().join("home");
-        let cache = temp.path().join("cache");
-        let project = temp.path().join("project");
+        let root = std::fs::canonicalize(temp.path()).unwrap();
+        let home = root.join("home");
+        let cache = root.join("cache");
+        let project = root.join("project");
         for dir in [&home, &project] {
             std::fs::create_dir_all(dir).unwrap();
         }
         Sandbox {
             _temp: temp,
+            root,
             home,
             cache,
             project,
@@ -41,7 +47,7 @@ impl Sandbox {
 
     /// A temp path inside the sandbox (not created).
     pub fn path(&self, name: &str) -> PathBuf {
-        self._temp.path().join(name)
+        self.root.join(name)
     }
 
     /// Adds an environment variable to every command made afterwards.
@@ -56,7 +62,13 @@ impl Sandbox {
     }
 
     pub fn cmd_in(&self, dir: &Path) -> Command {
-        let mut cmd = Command::cargo_bin("skillpm").unwrap();
+        Command::from(self.process_in(dir))
+    }
+
+    /// The same sandboxed `skillpm`, as a plain process (for wiring its
+    /// stdout to a pipe or another process).
+    pub fn process_in(&self, dir: &Path) -> std::process::Command {
+        let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("skillpm"));
         cmd.current_dir(dir)
             .env_clear()
             .env("PATH", std::env::var_os("PATH").unwrap_or_default())
@@ -66,6 +78,7 @@ impl Sandbox {
             .env("XDG_CACHE_HOME", self.home.join(".cache"))
             .env("CLAUDE_CONFIG_DIR", self.home.join(".claude"))
             .env("CODEX_HOME", self.home.join(".codex"))
+            .env("SKILLPM_ADMIN_PREFIX", self.root.join("admin"))
             .env("NO_COLOR", "1")
             .env("SKILLPM_HTTP_TIMEOUT", "400ms")
             .env("SKILLPM_HTTP_CONNECT_TIMEOUT", "2s")

@@ -55,12 +55,12 @@ impl Snapshots {
         std::fs::create_dir_all(&self.dir)?;
         let path = self.path(&digest);
         if !path.is_file() {
-            crate::atomic_file::write_atomic(&path, bytes)?;
+            crate::fs::write_atomic(&path, bytes)?;
         }
         if let Some(sig) = signature {
             let sig_path = self.signature_path(&digest);
             if !sig_path.is_file() {
-                crate::atomic_file::write_atomic(&sig_path, sig.as_bytes())?;
+                crate::fs::write_atomic(&sig_path, sig.as_bytes())?;
             }
         }
         Ok(digest)

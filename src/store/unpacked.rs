@@ -32,7 +32,7 @@ impl Unpacked {
             return Ok(());
         }
         std::fs::create_dir_all(&self.dir)?;
-        crate::atomic_file::write_atomic(&path, tree.to_string().as_bytes())
+        crate::fs::write_atomic(&path, tree.to_string().as_bytes())
     }
 
     /// The key a git checkout is recorded under: its repository, commit and

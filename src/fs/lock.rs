@@ -1,6 +1,6 @@
 //! Advisory locks on files that their holders may delete.
 //!
-//! Per-entry and per-staging lock files must not pile up, so whoever holds
+//! Per-item lock files (see [`super::temp`]) must not pile up, so whoever holds
 //! one may unlink it before releasing. The classic hazard: a waiter then
 //! locks the unlinked inode while a newcomer creates and locks a fresh file
 //! of the same name, and both believe they hold the lock. The cure used
@@ -13,14 +13,14 @@ use std::path::{Path, PathBuf};
 
 /// An exclusive lock on `path`, held until dropped (or released with removal).
 #[derive(Debug)]
-pub(crate) struct HeldLock {
+pub struct HeldLock {
     file: File,
     path: PathBuf,
 }
 
 impl HeldLock {
     /// Waits for the exclusive lock on `path`, creating the file if needed.
-    pub(crate) fn acquire(path: &Path) -> io::Result<HeldLock> {
+    pub fn acquire(path: &Path) -> io::Result<HeldLock> {
         loop {
             let file = open_lock_file(path, true)?;
             file.lock()?;
@@ -35,7 +35,7 @@ impl HeldLock {
 
     /// Creates `path` (which must not exist) and locks it. `Ok(None)` when the
     /// name was taken or the file was removed before it could be locked.
-    pub(crate) fn create_new(path: &Path) -> io::Result<Option<HeldLock>> {
+    pub fn create_new(path: &Path) -> io::Result<Option<HeldLock>> {
         let file = match OpenOptions::new()
             .read(true)
             .write(true)
@@ -60,7 +60,7 @@ impl HeldLock {
 
     /// Locks an existing `path` without waiting; `Ok(None)` when someone
     /// holds it or it is gone. A lock nobody holds belongs to a dead process.
-    pub(crate) fn try_existing(path: &Path) -> io::Result<Option<HeldLock>> {
+    pub fn try_existing(path: &Path) -> io::Result<Option<HeldLock>> {
         let file = match open_lock_file(path, false) {
             Ok(file) => file,
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
@@ -82,7 +82,7 @@ impl HeldLock {
 
     /// Unlinks the lock file, then releases the lock: waiters notice the
     /// removal and retry on a fresh file.
-    pub(crate) fn release_and_remove(self) {
+    pub fn release_and_remove(self) {
         // A leftover lock file is harmless: the next cleaner removes it.
         let _ = std::fs::remove_file(&self.path);
         drop(self.file);

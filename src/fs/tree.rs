@@ -1,32 +1,14 @@
-//! File-system chores of the store: read-only trees, forced removal, sizes.
+//! Whole trees: sealing folders read-only, removing read-only trees, sizes.
 
-use std::collections::BTreeSet;
 use std::fs;
 use std::io;
 use std::path::Path;
 
-use crate::digest::HashedTree;
-
-/// Makes a staged tree read-only: folders 0555, deepest first, the root
-/// last (on Unix the files were created read-only by the unpacker). The
-/// folders are exactly the parents of the tree's files (the unpacker creates
-/// no others), so no directory listing is needed.
-pub(crate) fn make_read_only(root: &Path, tree: &HashedTree) -> io::Result<()> {
-    let mut dirs: BTreeSet<&str> = BTreeSet::new();
-    for file in &tree.files {
-        for (i, _) in file.path.match_indices('/') {
-            dirs.insert(&file.path[..i]);
-        }
-        #[cfg(not(unix))]
-        {
-            let path = root.join(&file.path);
-            let mut perms = fs::metadata(&path)?.permissions();
-            perms.set_readonly(true);
-            fs::set_permissions(&path, perms)?;
-        }
-    }
-    // Longer paths first: a folder is sealed only after everything in it.
-    let mut dirs: Vec<&str> = dirs.into_iter().collect();
+/// Makes `dirs` (paths relative to `root`) and then `root` read-only
+/// (0555), deepest first, so a folder is sealed only after everything in it.
+/// The files themselves are expected to have been created read-only.
+pub fn seal_dirs(root: &Path, dirs: impl IntoIterator<Item = impl AsRef<str>>) -> io::Result<()> {
+    let mut dirs: Vec<String> = dirs.into_iter().map(|d| d.as_ref().to_owned()).collect();
     dirs.sort_by_key(|d| std::cmp::Reverse(d.matches('/').count()));
     for dir in dirs {
         set_dir_writable(&root.join(dir), false)?;
@@ -34,27 +16,22 @@ pub(crate) fn make_read_only(root: &Path, tree: &HashedTree) -> io::Result<()> {
     set_dir_writable(root, false)
 }
 
+/// Makes a folder writable (0755) or read-only (0555). A no-op off Unix.
 #[cfg(unix)]
-fn set_dir_writable(dir: &Path, writable: bool) -> io::Result<()> {
+pub fn set_dir_writable(dir: &Path, writable: bool) -> io::Result<()> {
     use std::os::unix::fs::PermissionsExt;
     let mode = if writable { 0o755 } else { 0o555 };
     fs::set_permissions(dir, fs::Permissions::from_mode(mode))
 }
 
 #[cfg(not(unix))]
-fn set_dir_writable(_dir: &Path, _writable: bool) -> io::Result<()> {
+pub fn set_dir_writable(_dir: &Path, _writable: bool) -> io::Result<()> {
     Ok(())
 }
 
-/// Makes a read-only entry's root folder writable again, so it can be moved
-/// to another parent (quarantine) where the OS demands it.
-pub(crate) fn make_root_writable(dir: &Path) -> io::Result<()> {
-    set_dir_writable(dir, true)
-}
-
 /// Removes a file or a whole tree, read-only or not, never following links.
-/// Already gone is success.
-pub(crate) fn remove_tree(path: &Path) -> io::Result<()> {
+/// Already gone (even partly, by a concurrent remover) is success.
+pub fn remove_tree(path: &Path) -> io::Result<()> {
     let meta = match fs::symlink_metadata(path) {
         Ok(meta) => meta,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
@@ -67,13 +44,14 @@ pub(crate) fn remove_tree(path: &Path) -> io::Result<()> {
             perms.set_readonly(false);
             fs::set_permissions(path, perms)?;
         }
-        return match fs::remove_file(path) {
-            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
-            other => other,
-        };
+        return ignore_missing(fs::remove_file(path));
     }
     unlock_tree(path)?;
-    match fs::remove_dir_all(path) {
+    ignore_missing(fs::remove_dir_all(path))
+}
+
+fn ignore_missing(result: io::Result<()>) -> io::Result<()> {
+    match result {
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
         other => other,
     }
@@ -81,7 +59,7 @@ pub(crate) fn remove_tree(path: &Path) -> io::Result<()> {
 
 /// Gives every folder under `dir` write permission so its files can go.
 fn unlock_tree(dir: &Path) -> io::Result<()> {
-    set_dir_writable(dir, true)?;
+    ignore_missing(set_dir_writable(dir, true))?;
     let entries = match fs::read_dir(dir) {
         Ok(entries) => entries,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
@@ -107,7 +85,7 @@ fn unlock_tree(dir: &Path) -> io::Result<()> {
 
 /// Bytes of all regular files under `path` (links not followed). Best
 /// effort: what cannot be read counts as zero.
-pub(crate) fn tree_size(path: &Path) -> u64 {
+pub fn tree_size(path: &Path) -> u64 {
     let Ok(meta) = fs::symlink_metadata(path) else {
         return 0;
     };
@@ -119,15 +97,20 @@ pub(crate) fn tree_size(path: &Path) -> u64 {
         .unwrap_or(0)
 }
 
-/// Flushes a folder's entries (a rename into it) to disk where that exists.
-pub(crate) fn sync_dir(dir: &Path) -> io::Result<()> {
-    #[cfg(unix)]
-    {
-        fs::File::open(dir)?.sync_all()
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = dir;
-        Ok(())
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sealed_trees_can_still_be_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("t");
+        fs::create_dir_all(root.join("a/b")).unwrap();
+        fs::write(root.join("a/b/f"), "x").unwrap();
+        seal_dirs(&root, ["a", "a/b"]).unwrap();
+        assert_eq!(tree_size(&root), 1);
+        remove_tree(&root).unwrap();
+        assert!(!root.exists());
+        remove_tree(&root).unwrap();
     }
 }

@@ -1,5 +1,7 @@
-//! The entry-name rules of DESIGN §5, applied to the raw name an archive (or a
-//! file list, or a directory walk) carries, split on `/`.
+//! Every naming rule of skillpm in one place: the entry-name rules of
+//! DESIGN §5 (what a file inside a skill may be called, whatever carried it:
+//! an archive, a file list, a directory walk or a git tree) and the skill
+//! name rule of DESIGN §10.
 //!
 //! Why not `Path::components()`: it hides `.` and empty segments, turns
 //! `/abs` into a root component and knows nothing of Windows rules on Unix.
@@ -8,7 +10,75 @@
 
 use std::collections::HashMap;
 
-use super::Rule;
+pub mod pattern;
+
+/// Longest skill name the spec allows (DESIGN §10).
+pub const MAX_SKILL_NAME_CHARS: usize = 64;
+
+/// The DESIGN §10 name rule: 1–64 chars of `^[a-z0-9]+(-[a-z0-9]+)*$`. Checked
+/// before any path or URL is built from a name, so a valid name can never
+/// be `..`, contain `/`, or name a hidden file.
+pub fn is_valid_skill_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= MAX_SKILL_NAME_CHARS
+        && name.split('-').all(|part| {
+            !part.is_empty()
+                && part
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        })
+}
+
+/// Why an entry name is refused, worded for the person reading the error.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Rule {
+    #[error("the name is empty")]
+    EmptyName,
+    #[error("absolute path (leading `/`): entries must be relative to the skill folder")]
+    Absolute,
+    #[error("`{0}` is a drive prefix: entries must be relative to the skill folder")]
+    DrivePrefix(String),
+    #[error("contains `\\`, a path separator on Windows: use `/` as the only separator")]
+    Backslash,
+    #[error("empty path segment (`//` or a trailing `/` on a file)")]
+    EmptySegment,
+    #[error(
+        "`.` path segment: names must be written without `./` (with tar, name the files: `tar -czf skill.tar.gz -C dir SKILL.md scripts`)"
+    )]
+    DotSegment,
+    #[error("`..` path segment: an entry may not point outside the skill folder")]
+    ParentSegment,
+    #[error("control character {} in the name", .0.escape_unicode())]
+    ControlChar(char),
+    #[error("`:` in the name (a drive or alternate-data-stream marker on Windows)")]
+    Colon,
+    #[error("`{0}` is not allowed in file names on Windows")]
+    WindowsChar(char),
+    #[error("`{0}` ends with a dot or a space, which Windows silently strips")]
+    TrailingDotOrSpace(String),
+    #[error("`{0}` is a reserved device name on Windows")]
+    Reserved(String),
+    #[error("a path segment of {0} bytes is longer than file systems allow (255)")]
+    SegmentTooLong(usize),
+    #[error("the name is not valid UTF-8")]
+    NotUtf8,
+    #[error(
+        "same name as `{0}` on case-insensitive file systems (macOS, Windows): rename one of them"
+    )]
+    CaseCollision(String),
+    #[error("the name appears twice")]
+    Duplicate,
+    #[error("`{0}` is both a file and a folder")]
+    FileDirClash(String),
+}
+
+crate::classified!(Rule);
+impl crate::error::Classify for Rule {
+    /// Every name rule guards against unsafe content (DESIGN §5).
+    fn exit(&self) -> crate::error::Exit {
+        crate::error::Exit::Unsafe
+    }
+}
 
 /// Longest segment most file systems accept (ext4, APFS, NTFS: 255).
 const MAX_SEGMENT_BYTES: usize = 255;
@@ -24,12 +94,12 @@ const RESERVED: &[&str] = &[
 ];
 
 /// Decodes a raw name; names must be UTF-8 so locks and digests are portable.
-pub(crate) fn utf8_name(raw: &[u8]) -> Result<&str, Rule> {
+pub fn utf8_name(raw: &[u8]) -> Result<&str, Rule> {
     std::str::from_utf8(raw).map_err(|_| Rule::NotUtf8)
 }
 
 /// Checks one relative path (a directory name without its trailing `/`).
-pub(crate) fn check_name(name: &str) -> Result<(), Rule> {
+pub fn check_name(name: &str) -> Result<(), Rule> {
     if name.is_empty() {
         return Err(Rule::EmptyName);
     }
@@ -47,12 +117,16 @@ pub(crate) fn check_name(name: &str) -> Result<(), Rule> {
     name.split('/').try_for_each(check_segment)
 }
 
-fn check_segment(segment: &str) -> Result<(), Rule> {
+/// Checks one path segment: one file or folder name, without `/`.
+pub fn check_segment(segment: &str) -> Result<(), Rule> {
     match segment {
         "" => return Err(Rule::EmptySegment),
         "." => return Err(Rule::DotSegment),
         ".." => return Err(Rule::ParentSegment),
         _ => {}
+    }
+    if segment.contains('\\') {
+        return Err(Rule::Backslash);
     }
     if let Some(c) = segment.chars().find(|c| c.is_control()) {
         return Err(Rule::ControlChar(c));
@@ -81,7 +155,7 @@ fn check_segment(segment: &str) -> Result<(), Rule> {
 }
 
 /// How a name compares on a case-insensitive file system.
-fn fold(name: &str) -> String {
+pub fn fold(name: &str) -> String {
     name.to_lowercase()
 }
 
@@ -96,19 +170,19 @@ enum Seen {
 /// Every name of one skill so far, to refuse duplicates, case collisions and
 /// a name that is a file in one entry and a folder in another.
 #[derive(Debug, Default)]
-pub(crate) struct NameSet {
+pub struct NameSet {
     seen: HashMap<String, (String, Seen)>,
 }
 
 impl NameSet {
     /// Registers a regular file (its name already passed [`check_name`]).
-    pub(crate) fn add_file(&mut self, name: &str) -> Result<(), Rule> {
+    pub fn add_file(&mut self, name: &str) -> Result<(), Rule> {
         self.add_parents(name)?;
         self.add(name, Seen::File)
     }
 
     /// Registers a folder listed as an entry of its own.
-    pub(crate) fn add_dir(&mut self, name: &str) -> Result<(), Rule> {
+    pub fn add_dir(&mut self, name: &str) -> Result<(), Rule> {
         self.add_parents(name)?;
         self.add(name, Seen::ListedDir)
     }
@@ -144,6 +218,27 @@ impl NameSet {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_skill_name_rule() {
+        for ok in ["a", "pdf-tools", "x1-2y", &"a".repeat(64)] {
+            assert!(is_valid_skill_name(ok), "{ok}");
+        }
+        for bad in [
+            "",
+            "-a",
+            "a-",
+            "a--b",
+            "A",
+            "a_b",
+            "..",
+            "a/b",
+            "é",
+            &"a".repeat(65),
+        ] {
+            assert!(!is_valid_skill_name(bad), "{bad}");
+        }
+    }
 
     #[test]
     fn good_names_pass() {
@@ -194,6 +289,7 @@ mod tests {
             ("lpt9", Rule::Reserved("lpt9".into())),
             ("NUL .txt", Rule::Reserved("NUL .txt".into())),
             ("COM¹", Rule::Reserved("COM¹".into())),
+            ("lpt³.txt", Rule::Reserved("lpt³.txt".into())),
         ];
         for (name, rule) in cases {
             assert_eq!(check_name(name).as_ref(), Err(rule), "{name:?}");

@@ -1,0 +1,157 @@
+//! Whole-file writes that are either fully done or not done at all.
+//!
+//! The bytes land in a temporary file in the same folder and only then are
+//! renamed over the target, so a crash or a kill at any instant leaves the
+//! old file or the new one, never a truncated mix. [`write_atomic`] also
+//! flushes the file and its folder (for files that must survive a power
+//! loss: skills.toml, skills.lock, the rollback guard); [`write_replacing`]
+//! does not (for records a crash may lose harmlessly, because their reader
+//! checks them).
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+/// Replaces `path` with `bytes` atomically and durably (file and folder
+/// fsynced). The parent folder is created when missing.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    replace(path, bytes, true)
+}
+
+/// Replaces `path` with `bytes` atomically but without fsync: readers see
+/// the old file or the new one, never half of one, but a power loss may lose
+/// the change. For records whose reader validates them.
+pub fn write_replacing(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    replace(path, bytes, false)
+}
+
+fn replace(path: &Path, bytes: &[u8], durable: bool) -> io::Result<()> {
+    let dir = parent_dir(path);
+    let (temp_path, mut file) = match create_temp_beside(&dir, path) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            fs::create_dir_all(&dir)?;
+            create_temp_beside(&dir, path)?
+        }
+        other => other?,
+    };
+    let mut guard = RemoveOnDrop(Some(temp_path.clone()));
+    file.write_all(bytes)?;
+    if durable {
+        file.sync_all()?;
+    }
+    drop(file);
+    fs::rename(&temp_path, path)?;
+    guard.0 = None;
+    if durable {
+        // Best effort: some platforms cannot open a folder for syncing.
+        let _ = sync_dir(&dir);
+    }
+    Ok(())
+}
+
+/// Opens a new, uniquely named temporary file in `dir` for a final `target`.
+fn create_temp_beside(dir: &Path, target: &Path) -> io::Result<(PathBuf, File)> {
+    let stem = target
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "file".to_owned());
+    let mut last_err = None;
+    for _ in 0..16 {
+        let candidate = dir.join(format!(".{stem}.tmp-{}", unique_suffix()));
+        match OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&candidate)
+        {
+            Ok(file) => return Ok((candidate, file)),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last_err = Some(e),
+            Err(e) => return Err(e),
+        }
+    }
+    Err(last_err.unwrap_or_else(|| io::Error::other("cannot create a temporary file")))
+}
+
+/// A suffix unique within this machine for temp names: pid plus randomness.
+pub fn unique_suffix() -> String {
+    format!("{}-{:016x}", std::process::id(), fastrand::u64(..))
+}
+
+/// The folder holding `path` (`.` for a bare file name).
+pub fn parent_dir(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// Flushes a folder's entry table so a rename in it is durable. A no-op
+/// where folders cannot be synced (Windows).
+pub fn sync_dir(dir: &Path) -> io::Result<()> {
+    #[cfg(unix)]
+    {
+        File::open(dir)?.sync_all()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = dir;
+        Ok(())
+    }
+}
+
+/// Deletes a temporary file when dropped unless disarmed (set to `None`), so
+/// every early return leaves nothing behind.
+pub struct RemoveOnDrop(pub Option<PathBuf>);
+
+impl Drop for RemoveOnDrop {
+    fn drop(&mut self) {
+        if let Some(path) = self.0.take() {
+            let _ = fs::remove_file(path);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(dir: &Path) -> Vec<std::ffi::OsString> {
+        fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect()
+    }
+
+    #[test]
+    fn replaces_content_and_leaves_no_temp_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("skills.toml");
+        fs::write(&target, "old").unwrap();
+        write_atomic(&target, b"new").unwrap();
+        assert_eq!(fs::read_to_string(&target).unwrap(), "new");
+        write_replacing(&target, b"newer").unwrap();
+        assert_eq!(fs::read_to_string(&target).unwrap(), "newer");
+        assert_eq!(
+            names(dir.path()),
+            vec![std::ffi::OsString::from("skills.toml")]
+        );
+    }
+
+    #[test]
+    fn creates_a_missing_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("a/b/record.json");
+        write_replacing(&target, b"{}").unwrap();
+        assert_eq!(fs::read(&target).unwrap(), b"{}");
+    }
+
+    #[test]
+    fn a_failed_write_leaves_the_old_file() {
+        let dir = tempfile::tempdir().unwrap();
+        // The target is a folder: the rename fails after the temp file was written.
+        let target = dir.path().join("occupied");
+        fs::create_dir(&target).unwrap();
+        fs::write(target.join("keep"), "x").unwrap();
+        assert!(write_atomic(&target, b"new").is_err());
+        assert_eq!(names(dir.path()).len(), 1, "temp file left behind");
+    }
+}

@@ -1,0 +1,161 @@
+//! The one loopback GitHub for the git tests (library and CLI): the commits
+//! API on one origin, `tar.gz` archives on a second, and a third origin the
+//! archive host redirects to. Every request is logged with its origin, path
+//! and `Authorization` header, so a test can prove where a token went.
+//!
+//! Repositories: every `owner/repo` exists with the given refs except a repo
+//! named `nope`. Archives of `redirected/…` always answer with a redirect to
+//! the third origin (as `acme/…`); [`FakeGitHub::redirect_all`] makes the
+//! archive host redirect every download there.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use axum::extract::{Path as UrlPath, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+
+use super::{Server, serve};
+
+/// One request a loopback host saw.
+#[derive(Debug, Clone)]
+pub struct Hit {
+    pub origin: &'static str,
+    pub path: String,
+    pub auth: Option<String>,
+}
+
+#[derive(Clone)]
+struct Host {
+    origin: &'static str,
+    log: Arc<Mutex<Vec<Hit>>>,
+    refs: Arc<HashMap<String, String>>,
+    archives: Arc<HashMap<String, Vec<u8>>>,
+    elsewhere: Arc<OnceLock<String>>,
+    redirect_all: Arc<AtomicBool>,
+}
+
+impl Host {
+    fn record(&self, path: String, headers: &HeaderMap) {
+        let auth = headers
+            .get("authorization")
+            .map(|v| v.to_str().unwrap().to_owned());
+        self.log.lock().unwrap().push(Hit {
+            origin: self.origin,
+            path,
+            auth,
+        });
+    }
+}
+
+async fn api_commit(
+    State(host): State<Host>,
+    UrlPath((owner, repo, reference)): UrlPath<(String, String, String)>,
+    headers: HeaderMap,
+) -> Response {
+    host.record(
+        format!("/repos/{owner}/{repo}/commits/{reference}"),
+        &headers,
+    );
+    if headers.get("accept").and_then(|v| v.to_str().ok()) != Some("application/vnd.github.sha") {
+        return (StatusCode::BAD_REQUEST, "wrong Accept").into_response();
+    }
+    match host.refs.get(&reference) {
+        Some(sha) if repo != "nope" => sha.clone().into_response(),
+        _ => (StatusCode::UNPROCESSABLE_ENTITY, "No commit found").into_response(),
+    }
+}
+
+async fn archive(
+    State(host): State<Host>,
+    UrlPath((owner, repo, sha)): UrlPath<(String, String, String)>,
+    headers: HeaderMap,
+) -> Response {
+    host.record(format!("/{owner}/{repo}/tar.gz/{sha}"), &headers);
+    let elsewhere = host.elsewhere.get().cloned().unwrap_or_default();
+    let target = if owner == "redirected" {
+        Some(format!("{elsewhere}/acme/{repo}/tar.gz/{sha}"))
+    } else if host.origin == "archive" && host.redirect_all.load(Ordering::SeqCst) {
+        Some(format!("{elsewhere}/{owner}/{repo}/tar.gz/{sha}"))
+    } else {
+        None
+    };
+    if let Some(location) = target {
+        return Response::builder()
+            .status(StatusCode::FOUND)
+            .header("location", location)
+            .body(axum::body::Body::empty())
+            .unwrap();
+    }
+    match host.archives.get(&sha) {
+        Some(bytes) => bytes.clone().into_response(),
+        None => (StatusCode::NOT_FOUND, "Not Found").into_response(),
+    }
+}
+
+pub struct FakeGitHub {
+    pub api: Server,
+    pub archive: Server,
+    pub elsewhere: Server,
+    log: Arc<Mutex<Vec<Hit>>>,
+    redirect_all: Arc<AtomicBool>,
+}
+
+impl FakeGitHub {
+    /// `refs`: reference → commit sha; `archives`: sha → `tar.gz` bytes.
+    pub fn new(refs: HashMap<String, String>, archives: HashMap<String, Vec<u8>>) -> FakeGitHub {
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let elsewhere = Arc::new(OnceLock::new());
+        let redirect_all = Arc::new(AtomicBool::new(false));
+        let host = |origin| Host {
+            origin,
+            log: log.clone(),
+            refs: Arc::new(refs.clone()),
+            archives: Arc::new(archives.clone()),
+            elsewhere: elsewhere.clone(),
+            redirect_all: redirect_all.clone(),
+        };
+        let archive_router = |origin| {
+            axum::Router::new()
+                .route("/{owner}/{repo}/tar.gz/{sha}", get(archive))
+                .with_state(host(origin))
+        };
+        let github = FakeGitHub {
+            api: serve(
+                axum::Router::new()
+                    .route(
+                        "/repos/{owner}/{repo}/commits/{*reference}",
+                        get(api_commit),
+                    )
+                    .with_state(host("api")),
+            ),
+            archive: serve(archive_router("archive")),
+            elsewhere: serve(archive_router("elsewhere")),
+            log,
+            redirect_all,
+        };
+        let _ = elsewhere.set(github.elsewhere.base.clone());
+        github
+    }
+
+    /// Points a sandboxed `skillpm` at these hosts, with a token in `$GITHUB_TOKEN`.
+    pub fn configure(&self, sb: &mut crate::support::cli::Sandbox) {
+        sb.env("SKILLPM_GITHUB_API_URL", &self.api.base)
+            .env("SKILLPM_GITHUB_ARCHIVE_URL", &self.archive.base)
+            // Never used: the fast path does not fall back with custom hosts.
+            .env("SKILLPM_GITHUB_GIT_URL", "http://127.0.0.1:9")
+            .env("GITHUB_TOKEN", "s3cret");
+    }
+
+    /// Whether the archive host redirects every download to the third origin.
+    pub fn redirect_all(&self, on: bool) {
+        self.redirect_all.store(on, Ordering::SeqCst);
+    }
+
+    /// The requests seen since the last call.
+    pub fn take_log(&self) -> Vec<Hit> {
+        std::mem::take(&mut self.log.lock().unwrap())
+    }
+}
