@@ -130,6 +130,14 @@ pub struct Proof {
     pub approved: bool,
 }
 
+/// A declared source, resolved once per run: its repository when it is a
+/// git source, else the source and the index URLs it resolves to.
+struct Declared {
+    git_url: Option<String>,
+    source: Option<Source>,
+    candidates: Vec<Url>,
+}
+
 /// A verified index, shared by every entry it vouches for.
 struct Voucher {
     digest: Digest,
@@ -138,17 +146,24 @@ struct Voucher {
     by: VouchedBy,
 }
 
+/// Builds the client a prover reads sources with; `None` when it cannot.
+pub type MakeFetcher<'a> = Box<dyn Fn() -> Option<Fetcher> + 'a>;
+
 /// Proves lock entries. Build one per command and reuse it for every entry.
 pub struct Prover<'a> {
     root: &'a Path,
     manifest: &'a Manifest,
     snapshots: Snapshots,
     unpacked: Unpacked,
-    /// `None`: prove from the cache alone (never read a source).
-    fetcher: Option<&'a Fetcher>,
+    /// Makes the HTTP client on first need (`None`: prove from the cache
+    /// alone, never read a source). Lazy, so a run whose snapshots are all
+    /// cached never builds a client (a no-op `install --frozen` stays cheap).
+    make_fetcher: Option<MakeFetcher<'a>>,
+    fetcher: std::cell::OnceCell<Option<Fetcher>>,
     /// How a declared source names a git repository (`None`: an index source).
     git_url: &'a dyn Fn(&SourceDecl) -> Option<String>,
     vouchers: HashMap<String, Rc<Voucher>>,
+    sources: HashMap<String, Rc<Declared>>,
     now: SystemTime,
 }
 
@@ -157,7 +172,7 @@ impl<'a> Prover<'a> {
         project_root: &'a Path,
         manifest: &'a Manifest,
         cache_root: &Path,
-        fetcher: Option<&'a Fetcher>,
+        make_fetcher: Option<MakeFetcher<'a>>,
         git_url: &'a dyn Fn(&SourceDecl) -> Option<String>,
     ) -> Self {
         Prover {
@@ -165,9 +180,11 @@ impl<'a> Prover<'a> {
             manifest,
             snapshots: Snapshots::in_cache(cache_root),
             unpacked: Unpacked::in_cache(cache_root),
-            fetcher,
+            make_fetcher,
+            fetcher: std::cell::OnceCell::new(),
             git_url,
             vouchers: HashMap::new(),
+            sources: HashMap::new(),
             now: SystemTime::now(),
         }
     }
@@ -192,7 +209,12 @@ impl<'a> Prover<'a> {
                 ),
             ));
         };
-        let git_url = (self.git_url)(decl);
+        let declared = self.declared(decl).map_err(|cause| ProveError::Source {
+            skill: entry.name.clone(),
+            source_name: entry.source.clone(),
+            cause: Box::new(cause),
+        })?;
+        let git_url = declared.git_url.clone();
         let mut proof = Proof {
             skill: entry.name.clone(),
             source: entry.source.clone(),
@@ -301,17 +323,15 @@ impl<'a> Prover<'a> {
                 ),
             ));
         }
-        let source = Source::from_decl(decl, self.root).map_err(|cause| ProveError::Source {
-            skill: entry.name.clone(),
-            source_name: entry.source.clone(),
-            cause: Box::new(cause),
-        })?;
+        let Some(source) = &declared.source else {
+            return Ok(None);
+        };
         let index_url = entry
             .index
             .as_deref()
             .and_then(|t| lock_text_to_url(self.root, t))
             .ok_or_else(|| broken("index", "skills.lock gives no usable index URL".into()))?;
-        if !source.spec.candidates().contains(&index_url) {
+        if !declared.candidates.contains(&index_url) {
             return Err(broken(
                 "index",
                 format!(
@@ -320,7 +340,7 @@ impl<'a> Prover<'a> {
                 ),
             ));
         }
-        let Some(voucher) = self.voucher(entry, &source, &index_url)? else {
+        let Some(voucher) = self.voucher(entry, source, &index_url)? else {
             return Ok(None);
         };
         let vouching = describe(&voucher, &entry.source);
@@ -414,6 +434,29 @@ impl<'a> Prover<'a> {
         Ok(Some(proof))
     }
 
+    /// What a declared source is, worked out once per run.
+    fn declared(&mut self, decl: &SourceDecl) -> Result<Rc<Declared>, SourceError> {
+        if let Some(d) = self.sources.get(&decl.name) {
+            return Ok(d.clone());
+        }
+        let git_url = (self.git_url)(decl);
+        let (source, candidates) = match git_url {
+            Some(_) => (None, Vec::new()),
+            None => {
+                let source = Source::from_decl(decl, self.root)?;
+                let candidates = source.spec.candidates();
+                (Some(source), candidates)
+            }
+        };
+        let d = Rc::new(Declared {
+            git_url,
+            source,
+            candidates,
+        });
+        self.sources.insert(decl.name.clone(), d.clone());
+        Ok(d)
+    }
+
     /// The lock's `signer` must be what was verified (or absent).
     fn check_signer_record(
         &self,
@@ -498,7 +541,10 @@ impl<'a> Prover<'a> {
                 }
             }
         }
-        let Some(fetcher) = self.fetcher else {
+        let Some(make) = &self.make_fetcher else {
+            return Ok(None);
+        };
+        let Some(fetcher) = self.fetcher.get_or_init(make).as_ref() else {
             return Ok(None);
         };
         // 2. The source's current index (verified, rollback and expiry

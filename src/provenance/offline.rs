@@ -44,15 +44,17 @@ pub fn prove_offline(
     cache_root: &Path,
     entries: &[&LockedSkill],
 ) -> Vec<Result<Proof, ProveError>> {
-    let fetcher = FetchConfig::from_env()
-        .ok()
-        .and_then(|config| Fetcher::new(config, CacheDirs::new(cache_root), true).ok());
+    let cache = cache_root.to_owned();
+    let make = move || {
+        let config = FetchConfig::from_env().ok()?;
+        Fetcher::new(config, CacheDirs::new(&cache), true).ok()
+    };
     let git_url = |decl: &SourceDecl| declared_git_url(decl, project_root);
     let mut prover = Prover::new(
         project_root,
         manifest,
         cache_root,
-        fetcher.as_ref(),
+        Some(Box::new(make)),
         &git_url,
     );
     entries

@@ -48,16 +48,16 @@ pub(crate) fn prove_each(
             skills,
         ));
     }
-    if skills.iter().any(|s| s.index.is_some()) {
-        sess.fetcher()?;
-    }
     let root = sess.project.root.clone();
     let git_url = |decl: &SourceDecl| declared_git_url(decl, &root);
+    // Built only if a snapshot is missing from the cache.
+    let ctx = sess.ctx;
+    let make = move || crate::ops::source::fetcher(ctx).ok();
     let mut prover = Prover::new(
         &sess.project.root,
         &sess.manifest,
         sess.store.root(),
-        sess.fetcher.as_ref(),
+        Some(Box::new(make)),
         &git_url,
     );
     Ok(skills
