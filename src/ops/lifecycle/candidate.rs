@@ -281,12 +281,8 @@ pub(crate) fn open_source(sess: &mut Session<'_>, decl: &SourceDecl) -> anyhow::
         });
     }
     if let Some(base) = folder_source_for(&decl.url, &root) {
-        let dir = folder_dir(&base, subpath.as_deref()).map_err(|why| {
-            OpError::new(
-                Exit::NotFound,
-                format!("source `{}` ({}): {why}", decl.name, base.display()),
-            )
-        })?;
+        let dir = folder_dir(&base, subpath.as_deref())
+            .with_context(|| format!("source `{}` ({})", decl.name, base.display()))?;
         let discovery = git::discover_skills(&dir);
         for w in &discovery.warnings {
             sess.ctx.ui.warn(w);
@@ -325,19 +321,28 @@ pub(crate) fn open_source(sess: &mut Session<'_>, decl: &SourceDecl) -> anyhow::
 
 /// `base/rel` when every segment of `rel` is a real folder (symbolic links
 /// would lead out of the source, so they are refused, never followed).
-pub(crate) fn folder_dir(base: &Path, rel: Option<&str>) -> Result<std::path::PathBuf, String> {
+/// A link is refused (exit 5), a missing folder is not found (exit 8).
+pub(crate) fn folder_dir(base: &Path, rel: Option<&str>) -> Result<std::path::PathBuf, OpError> {
     let mut dir = base.to_owned();
     for segment in rel.unwrap_or("").split('/').filter(|s| !s.is_empty()) {
         dir.push(segment);
         match std::fs::symlink_metadata(&dir) {
             Ok(m) if m.file_type().is_symlink() => {
-                return Err(format!(
-                    "`{}` is a symbolic link; skillpm never follows links out of a source folder",
-                    dir.display()
+                return Err(OpError::new(
+                    Exit::Unsafe,
+                    format!(
+                        "`{}` is a symbolic link; skillpm never follows links out of a source folder",
+                        dir.display()
+                    ),
                 ));
             }
             Ok(m) if m.is_dir() => {}
-            _ => return Err(format!("there is no folder `{}`", dir.display())),
+            _ => {
+                return Err(OpError::new(
+                    Exit::NotFound,
+                    format!("there is no folder `{}`", dir.display()),
+                ));
+            }
         }
     }
     Ok(dir)
@@ -426,8 +431,7 @@ pub(crate) fn resolve_each(
             .map(|name| {
                 let skill = unique_found(opened, found, name)?;
                 let rel = join_rel(subpath.as_deref(), &skill.path);
-                let dir = folder_dir(base, rel.as_deref())
-                    .map_err(|why| OpError::new(Exit::Unsafe, why))?;
+                let dir = folder_dir(base, rel.as_deref())?;
                 let label = format!("{} ({})", base.display(), shown_path(&skill.path));
                 let entry = sess.store.import_dir(&dir, &label, name, &sess.limits)?;
                 let locked = LockedSkill {
