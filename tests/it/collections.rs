@@ -324,6 +324,25 @@ fn the_same_name_in_two_folders_is_reported_never_merged() {
         .map(|h| h["subpath"].as_str().unwrap())
         .collect();
     assert_eq!(reviews, [".claude/skills/review", "skills/review"]);
+    // `add --list` shows the same, with the folders, and writes nothing.
+    let before = sb.manifest();
+    let (code, out, err) = run(sb
+        .cmd()
+        .args(["--json", "add", "--list", "--source", &repo.url()]));
+    assert_eq!(code, 0, "{err}");
+    let listed = json(&out);
+    let mut folders: Vec<&str> = listed["offered"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["path"].as_str().unwrap())
+        .collect();
+    folders.sort();
+    assert_eq!(
+        folders,
+        [".claude/skills/review", "skills/other", "skills/review"]
+    );
+    assert_eq!(sb.manifest(), before);
 
     // Named: an error listing both folders; nothing written.
     let (code, _, err) = run(sb
