@@ -559,6 +559,8 @@ fn resolve_all(
             paths.push(offer.path);
         }
     }
+    // Discovery already warned about what it skipped and about duplicates.
+    let warned = skipped.len();
     let results = resolve_each(sess, opened, &names);
     let mut out = Vec::new();
     for ((name, path), result) in names.into_iter().zip(paths).zip(results) {
@@ -571,7 +573,7 @@ fn resolve_all(
             }),
         }
     }
-    for s in skipped.iter() {
+    for s in &skipped[warned..] {
         sess.ctx.ui.warn(format!(
             "skipped `{}`{}: {}",
             s.name,
