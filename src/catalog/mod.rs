@@ -16,7 +16,7 @@
 //! `skillpm show NAME` shows is what the server serves or refuses.
 
 pub mod integrity;
-pub mod pattern;
+pub use crate::names::pattern;
 pub mod settings;
 
 use std::path::{Path, PathBuf};
@@ -609,6 +609,7 @@ mod tests {
             url: None,
             commit: None,
             subpath: None,
+            uri: None,
             artifact: None,
             tree,
             executables: Vec::new(),

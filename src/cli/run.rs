@@ -106,6 +106,7 @@ pub fn run(cli: Cli, ui: Ui) -> anyhow::Result<Exit> {
                 agent: args.filter.agent,
                 include_unmanaged: args.filter.include_unmanaged,
                 context_chars: args.context_chars.map(|n| n as usize),
+                page_size: args.page_size.map(|n| n as usize),
             };
             ops::mcp::serve(&ctx, &opts)?;
             Ok(Exit::Success)

@@ -16,8 +16,11 @@ mod git;
 mod git_cli;
 mod hostile;
 mod lifecycle;
+mod manifest;
 #[cfg(unix)]
 mod mcp;
+#[cfg(unix)]
+mod mcp_source;
 mod output;
 mod provenance;
 mod publish;

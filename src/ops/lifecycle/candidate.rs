@@ -63,6 +63,12 @@ pub(crate) enum Opened {
         subpath: Option<String>,
         found: git::Discovery,
     },
+    Mcp {
+        decl: SourceDecl,
+        skills: Vec<crate::source_mcp::ListedSkill>,
+        /// The session that listed them (servers may allow one per client).
+        client: std::sync::Mutex<crate::source_mcp::McpClient>,
+    },
 }
 
 impl Opened {
@@ -87,13 +93,21 @@ impl Opened {
                     path: Some(f.path.clone()),
                 })
                 .collect(),
+            Opened::Mcp { skills, .. } => skills
+                .iter()
+                .map(|s| Offer {
+                    name: s.name.clone(),
+                    description: s.description.clone(),
+                    path: Some(s.uri.clone()),
+                })
+                .collect(),
         }
     }
 
     /// What discovery found but cannot offer (git and folder sources).
     pub fn discovery(&self) -> Option<&git::Discovery> {
         match self {
-            Opened::Index { .. } => None,
+            Opened::Index { .. } | Opened::Mcp { .. } => None,
             Opened::Git { found, .. } | Opened::Folder { found, .. } => Some(found),
         }
     }
@@ -106,9 +120,10 @@ impl Opened {
 
     pub fn decl(&self) -> &SourceDecl {
         match self {
-            Opened::Index { decl, .. } | Opened::Git { decl, .. } | Opened::Folder { decl, .. } => {
-                decl
-            }
+            Opened::Index { decl, .. }
+            | Opened::Git { decl, .. }
+            | Opened::Folder { decl, .. }
+            | Opened::Mcp { decl, .. } => decl,
         }
     }
 
@@ -116,6 +131,11 @@ impl Opened {
     pub fn looked_at(&self) -> String {
         match self {
             Opened::Index { resolved, .. } => format!("the index {}", resolved.index_url),
+            Opened::Mcp { decl, skills, .. } => format!(
+                "the MCP server {} ({} skills listed)",
+                decl.url,
+                skills.len()
+            ),
             Opened::Git {
                 spec,
                 commit,
@@ -250,6 +270,9 @@ pub(crate) fn clean_subpath(raw: Option<&str>) -> anyhow::Result<Option<String>>
 /// Fetches a source's index (signature checked), resolves its git ref and
 /// checks the commit out, or walks a folder of skills.
 pub(crate) fn open_source(sess: &mut Session<'_>, decl: &SourceDecl) -> anyhow::Result<Opened> {
+    if crate::source_mcp::is_mcp_form(&decl.url) {
+        return super::mcp_source::open(sess, decl);
+    }
     let root = sess.project.root.clone();
     let subpath = clean_subpath(decl.path.as_deref())?;
     if let Some(mut spec) = git_spec_for(&decl.url, &root)? {
@@ -372,6 +395,11 @@ pub(crate) fn resolve_each(
 ) -> Vec<anyhow::Result<Candidate>> {
     match opened {
         Opened::Index { decl, resolved } => resolve_index(sess, decl, resolved, names),
+        Opened::Mcp {
+            decl,
+            skills,
+            client,
+        } => super::mcp_source::resolve(sess, decl, skills, client, names),
         Opened::Git {
             decl,
             spec,
@@ -402,6 +430,7 @@ pub(crate) fn resolve_each(
                     url: Some(spec.url()),
                     commit: Some(commit.clone()),
                     subpath: spec.join_subpath(&skill.path),
+                    uri: None,
                     artifact: None,
                     tree: entry.digest,
                     executables: entry.tree.executables(),
@@ -445,6 +474,7 @@ pub(crate) fn resolve_each(
                     url: Some(decl.url.clone()),
                     commit: None,
                     subpath: rel,
+                    uri: None,
                     artifact: None,
                     tree: entry.digest,
                     executables: entry.tree.executables(),
@@ -503,7 +533,7 @@ fn unique_found<'a>(
 /// what that level refuses, naming skill, field and rule; returns the
 /// warnings a lenient install keeps. `own_folder`: `dir`'s name is the
 /// folder the skill came in, so a name that differs from it is reported.
-fn judge(
+pub(crate) fn judge(
     sess: &Session<'_>,
     dir: &Path,
     name: &str,
@@ -638,6 +668,7 @@ fn resolve_index(
                 url: Some(url),
                 commit: None,
                 subpath: None,
+                uri: None,
                 artifact,
                 tree: store_entry.digest,
                 executables: store_entry.tree.executables(),

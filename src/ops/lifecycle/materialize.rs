@@ -49,6 +49,7 @@ pub(crate) fn materialize(
         .filter(|s| !sess.store.has_entry(&s.tree) || recheck.contains(&s.name))
         .collect();
     if missing.is_empty() {
+        sess.store.seal_pending()?;
         return Ok(0);
     }
     let (artifacts, others): (Vec<&LockedSkill>, Vec<&LockedSkill>) = missing
@@ -62,10 +63,14 @@ pub(crate) fn materialize(
     for (_, group) in by_source {
         match group[0].format {
             Format::Git => fetch_git(sess, &group)?,
+            Format::Mcp => super::mcp_source::fetch_locked(sess, &group)?,
             Format::Path => fetch_folders(sess, &group)?,
             _ => fetch_file_lists(sess, &group)?,
         }
     }
+    // One flush for every entry added: durable before links and the lock
+    // refer to them.
+    sess.store.seal_pending()?;
     Ok(missing.len())
 }
 

@@ -13,6 +13,7 @@ mod candidate;
 mod install;
 mod manage;
 mod materialize;
+mod mcp_source;
 mod parallel;
 mod placement;
 mod proof;
@@ -106,7 +107,7 @@ impl<'c> Session<'c> {
     /// store never build one).
     pub fn fetcher(&mut self) -> anyhow::Result<&Fetcher> {
         if self.fetcher.is_none() {
-            self.fetcher = Some(super::source::fetcher(self.ctx)?);
+            self.fetcher = Some(super::source::fetcher_within(self.ctx, &self.limits)?);
         }
         self.fetcher
             .as_ref()

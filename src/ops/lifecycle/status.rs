@@ -225,12 +225,12 @@ pub fn list(ctx: &Context) -> anyhow::Result<ListReport> {
     let mut rows = Vec::new();
     for (s, proof) in lock.skills().iter().zip(proofs) {
         let (signer, provenance) = match proof {
-            Ok(Some(p)) => match p.signed {
+            Ok(p) => match p.signed {
                 Some(signed) => (Some(signed.key_id), "signed"),
                 None => (None, "unsigned"),
             },
-            Ok(None) => (None, "unverified"),
-            Err(_) => (None, "broken"),
+            Err(crate::provenance::ProveError::Broken(_)) => (None, "broken"),
+            Err(_) => (None, "unverified"),
         };
         let state = if !sess.is_enabled(&s.name) {
             SkillState::Disabled
@@ -521,7 +521,7 @@ pub fn verify_provenance(ctx: &Context) -> anyhow::Result<ProvenanceReport> {
     let mut skills = Vec::with_capacity(all.len());
     for (s, proof) in all.iter().zip(proofs) {
         skills.push(match proof {
-            Ok(Some(p)) => ProvenanceRow {
+            Ok(p) => ProvenanceRow {
                 skill: s.name.clone(),
                 ok: true,
                 trust: if p.signed.is_some() {
@@ -532,7 +532,6 @@ pub fn verify_provenance(ctx: &Context) -> anyhow::Result<ProvenanceReport> {
                 chain: Some(p),
                 broken: None,
             },
-            Ok(None) => unreachable_row(s),
             Err(e) => ProvenanceRow {
                 skill: s.name.clone(),
                 ok: false,
@@ -541,7 +540,8 @@ pub fn verify_provenance(ctx: &Context) -> anyhow::Result<ProvenanceReport> {
                 broken: Some(BrokenLink {
                     link: match &e {
                         crate::provenance::ProveError::Broken(b) => b.link,
-                        crate::provenance::ProveError::Source { .. } => "unreadable",
+                        crate::provenance::ProveError::Source { .. }
+                        | crate::provenance::ProveError::Unproven { .. } => "unreadable",
                     },
                     exit: e.exit().code(),
                     exit_kind: e.exit(),
@@ -555,20 +555,4 @@ pub fn verify_provenance(ctx: &Context) -> anyhow::Result<ProvenanceReport> {
         ok: skills.iter().all(|r| r.ok),
         skills,
     })
-}
-
-/// A prover that may read sources always answers; kept total anyway.
-fn unreachable_row(s: &LockedSkill) -> ProvenanceRow {
-    ProvenanceRow {
-        skill: s.name.clone(),
-        ok: false,
-        trust: "broken",
-        chain: None,
-        broken: Some(BrokenLink {
-            link: "unreadable",
-            message: format!("{}: could not be proven from the cache", s.name),
-            exit: crate::error::Exit::Locked.code(),
-            exit_kind: crate::error::Exit::Locked,
-        }),
-    }
 }

@@ -350,6 +350,9 @@ fn latest_of(
             .collect());
     }
     let opened = open_source(sess, &decl)?;
+    if let super::candidate::Opened::Mcp { skills: listed, .. } = &opened {
+        return Ok(super::mcp_source::upstream_trees(listed, skills));
+    }
     let super::candidate::Opened::Index { resolved, .. } = &opened else {
         return Ok(skills.iter().map(|_| (None, None)).collect());
     };
