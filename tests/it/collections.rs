@@ -117,7 +117,7 @@ fn all_installs_every_loadable_skill_and_warns_on_the_rest() {
             .contains("`description` is missing"),
         "{skipped:?}"
     );
-    assert!(err.contains("skipped `broken`"), "{err}");
+    assert!(err.contains("skipped `skills/broken`"), "{err}");
     // The lock and `list --json` carry the warnings, for CI.
     let lock = std::fs::read_to_string(sb.project.join("skills.lock")).unwrap();
     assert!(lock.contains("1068 characters long"), "{lock}");

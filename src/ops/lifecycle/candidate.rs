@@ -617,29 +617,37 @@ fn resolve_index(
         }
         Err(e) => {
             bar.finish_and_clear();
+            // The first keeps the error itself (its exit code); the rest say it.
             let message = format!("{e:#}");
-            return names
-                .iter()
-                .map(|_| Err(anyhow::anyhow!(message.clone())))
-                .collect();
+            let mut out = vec![Err(e)];
+            out.extend(
+                names
+                    .iter()
+                    .skip(1)
+                    .map(|_| Err(anyhow::anyhow!(message.clone()))),
+            );
+            out.truncate(names.len());
+            return out;
         }
     };
     let signer = resolved.signer.as_ref().map(|s| s.key_id.clone());
+    let mut by_name: std::collections::HashMap<String, anyhow::Result<Candidate>> =
+        std::collections::HashMap::new();
     let mut downloaded = Vec::with_capacity(entries.len());
     for (entry, result) in entries.into_iter().zip(fetched) {
-        downloaded.push((
-            entry,
-            result.with_context(|| format!("cannot download `{}`", entry.name)),
-        ));
+        // A failed download keeps its error (and so its exit code).
+        match result.with_context(|| format!("cannot download `{}`", entry.name)) {
+            Ok(fetched) => downloaded.push((entry, fetched)),
+            Err(e) => {
+                by_name.insert(entry.name.clone(), Err(e));
+            }
+        }
     }
     // Unpacking is independent per skill; results are kept in index order.
     let shared: &Session<'_> = sess;
-    let imported = super::parallel::map(&downloaded, |(entry, fetched)| match fetched {
-        Ok(fetched) => import_fetched(shared, entry, &fetched.content),
-        Err(e) => Err(anyhow::anyhow!("{e:#}")),
+    let imported = super::parallel::map(&downloaded, |(entry, fetched)| {
+        import_fetched(shared, entry, &fetched.content)
     });
-    let mut by_name: std::collections::HashMap<String, anyhow::Result<Candidate>> =
-        std::collections::HashMap::new();
     for ((entry, _), result) in downloaded.iter().zip(imported) {
         let entry = *entry;
         let one = || -> anyhow::Result<Candidate> {
