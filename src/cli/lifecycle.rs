@@ -21,6 +21,10 @@ pub struct AddArgs {
     /// that holds the skills; recorded on the new source in skills.toml.
     #[arg(long, value_name = "SUBDIR")]
     pub path: Option<String>,
+    /// List what the source offers, with the folder each skill comes from;
+    /// add nothing.
+    #[arg(long, conflicts_with = "all")]
+    pub list: bool,
     /// Refuse skills that break any Agent Skills rule `skillpm check`
     /// reports (default: refuse only what cannot be loaded, warn on the rest;
     /// `[install] strict = true` in skills.toml makes this the default).

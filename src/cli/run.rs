@@ -57,6 +57,7 @@ pub fn run(cli: Cli, ui: Ui) -> anyhow::Result<Exit> {
                 git_ref: a.git_ref,
                 path: a.path,
                 strict: a.strict,
+                list: a.list,
             };
             emit(&ctx, &lifecycle::add(&ctx, &opts)?, Exit::Success)
         }

@@ -154,6 +154,7 @@ pub fn import(ctx: &Context, opts: &ImportOptions) -> anyhow::Result<ImportRepor
             git_ref: f.git_ref.clone(),
             path: None,
             strict: false,
+            list: false,
         };
         match lifecycle::add(&add_ctx, &add_opts) {
             Ok(added) => {

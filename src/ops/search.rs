@@ -252,8 +252,7 @@ fn list(ctx: &Context, fetcher: &Fetcher, target: &Target) -> anyhow::Result<Lis
         )?));
     }
     if let Some(base) = super::lifecycle::folder_source_for(&target.text, &target.base_dir) {
-        let dir = super::lifecycle::folder_dir(&base, subpath.as_deref())
-            .map_err(|why| OpError::new(Exit::NotFound, why))?;
+        let dir = super::lifecycle::folder_dir(&base, subpath.as_deref())?;
         let found = git::discover_skills(&dir);
         for w in &found.warnings {
             ctx.ui.warn(format!("{}: {w}", base.display()));

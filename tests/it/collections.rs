@@ -117,7 +117,7 @@ fn all_installs_every_loadable_skill_and_warns_on_the_rest() {
             .contains("`description` is missing"),
         "{skipped:?}"
     );
-    assert!(err.contains("skipped `broken`"), "{err}");
+    assert!(err.contains("skipped `skills/broken`"), "{err}");
     // The lock and `list --json` carry the warnings, for CI.
     let lock = std::fs::read_to_string(sb.project.join("skills.lock")).unwrap();
     assert!(lock.contains("1068 characters long"), "{lock}");
@@ -324,6 +324,25 @@ fn the_same_name_in_two_folders_is_reported_never_merged() {
         .map(|h| h["subpath"].as_str().unwrap())
         .collect();
     assert_eq!(reviews, [".claude/skills/review", "skills/review"]);
+    // `add --list` shows the same, with the folders, and writes nothing.
+    let before = sb.manifest();
+    let (code, out, err) = run(sb
+        .cmd()
+        .args(["--json", "add", "--list", "--source", &repo.url()]));
+    assert_eq!(code, 0, "{err}");
+    let listed = json(&out);
+    let mut folders: Vec<&str> = listed["offered"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["path"].as_str().unwrap())
+        .collect();
+    folders.sort();
+    assert_eq!(
+        folders,
+        [".claude/skills/review", "skills/other", "skills/review"]
+    );
+    assert_eq!(sb.manifest(), before);
 
     // Named: an error listing both folders; nothing written.
     let (code, _, err) = run(sb
@@ -508,6 +527,44 @@ fn a_symlink_leaving_a_folder_source_is_refused() {
     assert_eq!(names(&report["skills"]), ["good"]);
     assert_eq!(names(&report["skipped"]), ["leaky"]);
     assert!(!sb.cache.join("store").exists() || !grep_dir(&sb.cache.join("store"), "do not copy"));
+}
+
+#[cfg(unix)]
+#[test]
+fn one_skill_folder_is_a_source_and_path_never_follows_a_link() {
+    let sb = Sandbox::new();
+    sb.init();
+    let vendor = sb.project.join("vendor");
+    write(&vendor, "one/pdf/SKILL.md", &skill_md("pdf", "PDF forms"));
+    write(&vendor, "one/other/SKILL.md", &skill_md("other", "Other"));
+    // `--path` naming one skill's folder: that skill, no names needed.
+    let (code, out, err) = run(sb.cmd().args([
+        "--json", "add", "--source", "./vendor", "--path", "one/pdf", "--yes",
+    ]));
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(names(&json(&out)["skills"]), ["pdf"]);
+    assert!(
+        sb.manifest().contains("path = \"one/pdf\""),
+        "{}",
+        sb.manifest()
+    );
+    let lock = std::fs::read_to_string(sb.project.join("skills.lock")).unwrap();
+    assert!(lock.contains("subpath = \"one/pdf\""), "{lock}");
+    // A --path through a link that leaves the folder: refused, nothing written.
+    let outside = sb.path("outside");
+    write(&outside, "evil/SKILL.md", &skill_md("evil", "Outside"));
+    std::os::unix::fs::symlink(&outside, vendor.join("linked")).unwrap();
+    let before = sb.manifest();
+    let (code, _, err) = run(sb.cmd().args([
+        "add", "--source", "./vendor", "--path", "linked", "--all", "--yes",
+    ]));
+    assert_eq!(code, 5, "{err}");
+    assert!(err.contains("symbolic link"), "{err}");
+    assert_eq!(sb.manifest(), before);
+    // And the walk never goes through it either.
+    let (code, out, _) = run(sb.cmd().args(["--json", "search", "--source", "./vendor"]));
+    assert_eq!(code, 0);
+    assert_eq!(names(&json(&out)["results"]), ["other", "pdf"]);
 }
 
 fn grep_dir(dir: &Path, needle: &str) -> bool {

@@ -30,6 +30,18 @@ pub struct AddOptions {
     /// `--strict`: refuse what `skillpm check` refuses, not only what
     /// cannot be loaded.
     pub strict: bool,
+    /// `--list`: show what the source offers (and from which folder), change
+    /// nothing.
+    pub list: bool,
+}
+
+/// One skill a source offers, for `add --list`.
+#[derive(Debug, Serialize)]
+pub struct Offered {
+    pub name: String,
+    pub description: String,
+    /// The folder it comes from (git and folder sources; `""` the root).
+    pub path: Option<String>,
 }
 
 /// One skill `add` resolved.
@@ -59,9 +71,13 @@ pub struct Skipped {
 /// "tree", "approved", "warnings": ["SKILL.md: …"]}], "skipped": [{"name",
 /// "path", "reason"}], "summaries": [<approval summary>], "links": {"linked",
 /// "copied", "unlinked"}}`. `skipped` lists what `--all` left out.
+/// With `--list`: `{"source", "offered": [{"name", "description", "path"}],
+/// "skipped": [...]}` and nothing is added (`skills` empty).
 #[derive(Debug, Serialize)]
 pub struct AddReport {
     pub source: AddedSource,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub offered: Vec<Offered>,
     pub skills: Vec<Added>,
     pub skipped: Vec<Skipped>,
     pub summaries: Vec<Summary>,
@@ -78,6 +94,19 @@ pub struct AddedSource {
 
 impl Report for AddReport {
     fn human(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        for o in &self.offered {
+            let folder = match o.path.as_deref() {
+                Some("") => "  (.)".to_owned(),
+                Some(p) => format!("  ({})", crate::skill::printable(p)),
+                None => String::new(),
+            };
+            writeln!(out, "{}{folder}", o.name)?;
+            writeln!(
+                out,
+                "    {}",
+                crate::skill::printable(o.description.lines().next().unwrap_or("").trim())
+            )?;
+        }
         if self.source.new {
             writeln!(
                 out,
@@ -155,6 +184,36 @@ pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
         names = offers.iter().map(|o| o.name.clone()).collect();
     }
     let mut skipped = Vec::new();
+    if opts.list {
+        if let Some(found) = opened.discovery() {
+            for s in &found.skipped {
+                skipped.push(Skipped {
+                    name: crate::skill::printable(s.path.rsplit('/').next().unwrap_or(".")),
+                    path: Some(s.path.clone()),
+                    reason: s.reason.clone(),
+                });
+            }
+        }
+        return Ok(AddReport {
+            source: AddedSource {
+                name: decl.name.clone(),
+                url: decl.url.clone(),
+                new: false,
+            },
+            offered: offers
+                .into_iter()
+                .map(|o| Offered {
+                    name: o.name,
+                    description: o.description,
+                    path: o.path,
+                })
+                .collect(),
+            skills: Vec::new(),
+            skipped,
+            summaries: Vec::new(),
+            links: LinkChanges::default(),
+        });
+    }
     let candidates = if opts.all {
         if !names.is_empty() {
             return Err(OpError::new(Exit::Usage, "pass skill names or --all, not both").into());
@@ -238,6 +297,7 @@ pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
             url: decl.url.clone(),
             new: new_source,
         },
+        offered: Vec::new(),
         skills: added,
         skipped,
         summaries,
@@ -501,6 +561,8 @@ fn resolve_all(
             paths.push(offer.path);
         }
     }
+    // Discovery already warned about what it skipped and about duplicates.
+    let warned = skipped.len();
     let results = resolve_each(sess, opened, &names);
     let mut out = Vec::new();
     for ((name, path), result) in names.into_iter().zip(paths).zip(results) {
@@ -513,7 +575,7 @@ fn resolve_all(
             }),
         }
     }
-    for s in skipped.iter() {
+    for s in &skipped[warned..] {
         sess.ctx.ui.warn(format!(
             "skipped `{}`{}: {}",
             s.name,

@@ -304,12 +304,8 @@ pub(crate) fn open_source(sess: &mut Session<'_>, decl: &SourceDecl) -> anyhow::
         });
     }
     if let Some(base) = folder_source_for(&decl.url, &root) {
-        let dir = folder_dir(&base, subpath.as_deref()).map_err(|why| {
-            OpError::new(
-                Exit::NotFound,
-                format!("source `{}` ({}): {why}", decl.name, base.display()),
-            )
-        })?;
+        let dir = folder_dir(&base, subpath.as_deref())
+            .with_context(|| format!("source `{}` ({})", decl.name, base.display()))?;
         let discovery = git::discover_skills(&dir);
         for w in &discovery.warnings {
             sess.ctx.ui.warn(w);
@@ -348,19 +344,28 @@ pub(crate) fn open_source(sess: &mut Session<'_>, decl: &SourceDecl) -> anyhow::
 
 /// `base/rel` when every segment of `rel` is a real folder (symbolic links
 /// would lead out of the source, so they are refused, never followed).
-pub(crate) fn folder_dir(base: &Path, rel: Option<&str>) -> Result<std::path::PathBuf, String> {
+/// A link is refused (exit 5), a missing folder is not found (exit 8).
+pub(crate) fn folder_dir(base: &Path, rel: Option<&str>) -> Result<std::path::PathBuf, OpError> {
     let mut dir = base.to_owned();
     for segment in rel.unwrap_or("").split('/').filter(|s| !s.is_empty()) {
         dir.push(segment);
         match std::fs::symlink_metadata(&dir) {
             Ok(m) if m.file_type().is_symlink() => {
-                return Err(format!(
-                    "`{}` is a symbolic link; skillpm never follows links out of a source folder",
-                    dir.display()
+                return Err(OpError::new(
+                    Exit::Unsafe,
+                    format!(
+                        "`{}` is a symbolic link; skillpm never follows links out of a source folder",
+                        dir.display()
+                    ),
                 ));
             }
             Ok(m) if m.is_dir() => {}
-            _ => return Err(format!("there is no folder `{}`", dir.display())),
+            _ => {
+                return Err(OpError::new(
+                    Exit::NotFound,
+                    format!("there is no folder `{}`", dir.display()),
+                ));
+            }
         }
     }
     Ok(dir)
@@ -455,8 +460,7 @@ pub(crate) fn resolve_each(
             .map(|name| {
                 let skill = unique_found(opened, found, name)?;
                 let rel = join_rel(subpath.as_deref(), &skill.path);
-                let dir = folder_dir(base, rel.as_deref())
-                    .map_err(|why| OpError::new(Exit::Unsafe, why))?;
+                let dir = folder_dir(base, rel.as_deref())?;
                 let label = format!("{} ({})", base.display(), shown_path(&skill.path));
                 let entry = sess.store.import_dir(&dir, &label, name, &sess.limits)?;
                 let locked = LockedSkill {
@@ -613,43 +617,39 @@ fn resolve_index(
         }
         Err(e) => {
             bar.finish_and_clear();
-            // The first name keeps the error itself (and its exit code).
+            // The first keeps the error itself (its exit code); the rest say it.
             let message = format!("{e:#}");
-            let mut first = Some(e);
-            return names
-                .iter()
-                .map(|_| match first.take() {
-                    Some(e) => Err(e),
-                    None => Err(anyhow::anyhow!(message.clone())),
-                })
-                .collect();
+            let mut out = vec![Err(e)];
+            out.extend(
+                names
+                    .iter()
+                    .skip(1)
+                    .map(|_| Err(anyhow::anyhow!(message.clone()))),
+            );
+            out.truncate(names.len());
+            return out;
         }
     };
     let signer = resolved.signer.as_ref().map(|s| s.key_id.clone());
+    let mut by_name: std::collections::HashMap<String, anyhow::Result<Candidate>> =
+        std::collections::HashMap::new();
     let mut downloaded = Vec::with_capacity(entries.len());
     for (entry, result) in entries.into_iter().zip(fetched) {
-        downloaded.push((
-            entry,
-            result.with_context(|| format!("cannot download `{}`", entry.name)),
-        ));
+        // A failed download keeps its error (and so its exit code).
+        match result.with_context(|| format!("cannot download `{}`", entry.name)) {
+            Ok(fetched) => downloaded.push((entry, fetched)),
+            Err(e) => {
+                by_name.insert(entry.name.clone(), Err(e));
+            }
+        }
     }
     // Unpacking is independent per skill; results are kept in index order.
     let shared: &Session<'_> = sess;
     let imported = super::parallel::map(&downloaded, |(entry, fetched)| {
-        fetched
-            .as_ref()
-            .ok()
-            .map(|fetched| import_fetched(shared, entry, &fetched.content))
+        import_fetched(shared, entry, &fetched.content)
     });
-    let mut by_name: std::collections::HashMap<String, anyhow::Result<Candidate>> =
-        std::collections::HashMap::new();
-    for ((entry, fetched), imported) in downloaded.into_iter().zip(imported) {
-        // A failed download keeps its own error (and so its exit code).
-        let result = match (fetched, imported) {
-            (Err(e), _) => Err(e),
-            (Ok(_), Some(result)) => result,
-            (Ok(_), None) => Err(anyhow::anyhow!("`{}` was not unpacked", entry.name)),
-        };
+    for ((entry, _), result) in downloaded.iter().zip(imported) {
+        let entry = *entry;
         let one = || -> anyhow::Result<Candidate> {
             let (store_entry, format, artifact) = result?;
             let trust = match (&signer, format) {

@@ -95,7 +95,7 @@ pub(crate) fn locked_folder(
         None => None,
     };
     super::candidate::folder_dir(&base, sub.as_deref())
-        .map_err(|why| OpError::new(Exit::Unsafe, format!("`{}`: {why}", skill.name)).into())
+        .with_context(|| format!("the folder of `{}`", skill.name))
 }
 
 /// The tree digest a folder-source skill has on disk now, when it differs
