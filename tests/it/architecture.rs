@@ -12,7 +12,7 @@ const LAYERS: &[&[&str]] = &[
     &["error"],
     &["digest", "names", "atomic_file", "fsutil", "fs", "cache"],
     &["skill", "trust", "publish"],
-    &["unpack", "fetch", "index", "roots", "approve"],
+    &["unpack", "fetch", "index", "roots", "approve", "source_mcp"],
     &["store", "git", "project", "link"],
     &["source", "catalog"],
     &["provenance"],
