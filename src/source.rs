@@ -560,41 +560,25 @@ fn assemble(entry: &Entry, downloads: Vec<Downloaded>) -> Result<FetchedEntry, S
     })
 }
 
-/// Content-Type first, then the URL's extension (DESIGN §2), then the bytes.
+/// Content-Type first, then the URL's extension (DESIGN §2), then the bytes:
+/// the one detection of `unpack::ArtifactKind`, narrowed to archives.
 pub fn detect_archive(content_type: Option<&str>, url: &Url, path: &Path) -> Option<ArchiveFormat> {
-    let mime = content_type
-        .and_then(|c| c.split(';').next())
-        .map(|c| c.trim().to_ascii_lowercase());
-    match mime.as_deref() {
-        Some("application/zip" | "application/x-zip-compressed") => {
-            return Some(ArchiveFormat::Zip);
-        }
-        Some(
-            "application/gzip"
-            | "application/x-gzip"
-            | "application/x-tar+gzip"
-            | "application/x-gtar",
-        ) => {
-            return Some(ArchiveFormat::TarGz);
-        }
-        _ => {}
-    }
-    let name = url.path().to_ascii_lowercase();
-    if name.ends_with(".zip") {
-        return Some(ArchiveFormat::Zip);
-    }
-    if name.ends_with(".tar.gz") || name.ends_with(".tgz") {
-        return Some(ArchiveFormat::TarGz);
-    }
-    let mut magic = [0u8; 4];
-    let read = std::fs::File::open(path)
-        .and_then(|mut f| std::io::Read::read(&mut f, &mut magic))
-        .unwrap_or(0);
-    match &magic[..read] {
-        [b'P', b'K', 3, 4] | [b'P', b'K', 5, 6] => Some(ArchiveFormat::Zip),
-        [0x1f, 0x8b, ..] => Some(ArchiveFormat::TarGz),
-        _ => None,
-    }
+    use crate::unpack::ArtifactKind;
+    let archive = |kind| match kind {
+        ArtifactKind::Zip => Some(ArchiveFormat::Zip),
+        ArtifactKind::TarGz => Some(ArchiveFormat::TarGz),
+        ArtifactKind::SkillMd => None,
+    };
+    content_type
+        .and_then(ArtifactKind::from_content_type)
+        .and_then(archive)
+        .or_else(|| ArtifactKind::from_extension(url.path()).and_then(archive))
+        .or_else(|| {
+            let mut head = Vec::with_capacity(4);
+            let file = std::fs::File::open(path).ok()?;
+            std::io::Read::read_to_end(&mut std::io::Read::take(file, 4), &mut head).ok()?;
+            ArtifactKind::from_magic(&head).and_then(archive)
+        })
 }
 
 #[cfg(test)]

@@ -47,7 +47,12 @@ impl Approvals {
     /// other projects that placed links on this machine.
     pub fn load(project: &Path, cache_root: Option<&Path>) -> Result<Approvals, CatalogError> {
         let lock_path = Lockfile::path_in(project);
-        let project_lock = Lockfile::load(&lock_path)?.map(|l| (lock_path.clone(), l));
+        let project_lock = Lockfile::load(&lock_path)?.map(|l| {
+            (
+                lock_path.clone(),
+                without_broken_chains(project, cache_root, l),
+            )
+        });
         let mut others = Vec::new();
         if let Some(cache) = cache_root {
             let dir = cache.join(crate::cache::layout::STATE).join("links");
@@ -102,6 +107,33 @@ impl Approvals {
             }
         })
     }
+}
+
+/// A lock entry vouches only while its provenance chain holds: entries the
+/// cache proves forged (a look-alike's artifact, a tree the signed artifact
+/// does not unpack to, a forged signer...) are dropped, so their links are
+/// withheld as unapproved. Proven offline; an entry that cannot be proven
+/// without the network keeps vouching (install proved it when it linked).
+fn without_broken_chains(project: &Path, cache_root: Option<&Path>, lock: Lockfile) -> Lockfile {
+    let Some(cache) = cache_root else {
+        return lock;
+    };
+    let manifest_path = project.join(crate::project::MANIFEST_FILE);
+    let Ok(manifest) = crate::project::Manifest::load(&manifest_path) else {
+        return lock;
+    };
+    let entries: Vec<&LockedSkill> = lock.skills().iter().collect();
+    let broken: Vec<String> = crate::provenance::prove_offline(project, &manifest, cache, &entries)
+        .into_iter()
+        .zip(&entries)
+        .filter(|(proof, _)| matches!(proof, Err(crate::provenance::ProveError::Broken(_))))
+        .map(|(_, e)| e.name.clone())
+        .collect();
+    let mut kept = lock;
+    for name in broken {
+        kept.remove(&name);
+    }
+    kept
 }
 
 fn read_records(dir: &Path) -> Vec<LinkRecord> {

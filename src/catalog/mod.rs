@@ -16,7 +16,7 @@
 //! `skillpm show NAME` shows is what the server serves or refuses.
 
 pub mod integrity;
-pub mod pattern;
+pub use crate::names::pattern;
 pub mod settings;
 
 use std::path::{Path, PathBuf};
@@ -510,7 +510,7 @@ fn judge(
     if !found.is_valid() {
         let message = found
             .check
-            .errors
+            .fatal
             .first()
             .map(|e| e.message.clone())
             .unwrap_or_else(|| "SKILL.md cannot be read".into());
@@ -615,6 +615,7 @@ mod tests {
             executables: Vec::new(),
             signer: Some("RWQKEY".into()),
             approved: approved.then_some(tree),
+            warnings: Vec::new(),
         }
     }
 

@@ -146,6 +146,11 @@ pub struct LockedSkill {
     /// The tree digest a person approved; equal to `tree` when approved.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub approved: Option<Digest>,
+    /// What a lenient install let through: the specification rules this
+    /// content breaks (`SKILL.md: \`description\` is 1068 characters…`), so
+    /// CI can see them. Empty for a skill `check` would pass.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
 }
 
 /// A `url` or `index` as the lock writes it (a URL, or a path relative to
@@ -302,6 +307,7 @@ mod tests {
             executables: vec!["scripts/run.sh".into()],
             signer: Some("RWQ1234".into()),
             approved: Some(tree),
+            warnings: Vec::new(),
         }
     }
 

@@ -67,6 +67,11 @@ pub enum ProveError {
         #[source]
         cause: Box<SourceError>,
     },
+    /// Not provable from the cache alone (only provers without a fetcher).
+    #[error(
+        "{skill}: its index snapshot is not in the cache; `skillpm install` proves and keeps it"
+    )]
+    Unproven { skill: String },
 }
 
 impl Classify for ProveError {
@@ -74,6 +79,7 @@ impl Classify for ProveError {
         match self {
             ProveError::Broken(b) => b.exit(),
             ProveError::Source { cause, .. } => cause.exit(),
+            ProveError::Unproven { .. } => Exit::Locked,
         }
     }
 }

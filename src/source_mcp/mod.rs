@@ -86,6 +86,7 @@ impl Classify for McpSourceError {
         }
     }
 }
+crate::classified!(McpSourceError);
 
 crate::classified!(McpSourceError);
 

@@ -10,11 +10,13 @@ mod support;
 #[cfg(unix)]
 mod agent;
 mod architecture;
+mod collections;
 mod foundation;
 mod git;
 mod git_cli;
 mod hostile;
 mod lifecycle;
+mod manifest;
 #[cfg(unix)]
 mod mcp;
 #[cfg(unix)]

@@ -289,7 +289,8 @@ fn lists_and_loads_approved_skills_only() {
     assert_eq!(s["scope"], "repo");
     assert_eq!(s["path"], pdf.link.to_str().unwrap());
     assert_eq!(s["tree"], pdf.tree.as_str());
-    assert_eq!(s["signer"], "RWQTESTKEY");
+    // The world's lock records no signer: nothing unverified is shown as signed.
+    assert_eq!(s["signer"], Value::Null);
     assert_eq!(s["managed"], true);
     assert_eq!(s["listed"], true);
     // The text content is the same JSON, for clients that ignore structuredContent.

@@ -5,7 +5,7 @@
 use anyhow::Context as _;
 
 use super::Session;
-use super::candidate::{Candidate, Opened, candidate};
+use super::candidate::{Candidate, Opened, candidate, judge};
 use crate::approve::Trust;
 use crate::error::{Exit, OpError};
 use crate::project::lock::{Format, LockedSkill};
@@ -65,43 +65,50 @@ fn store_skill(
         .import_file_list(&skill.uri, &skill.name, &sess.limits, readers)?)
 }
 
-/// Candidates for `names` of an opened MCP source.
+/// Candidates for `names` of an opened MCP source, one result per name so
+/// `add --all` keeps every acceptable skill and reports the others.
 pub(crate) fn resolve(
     sess: &mut Session<'_>,
     decl: &SourceDecl,
     skills: &[ListedSkill],
     client: &std::sync::Mutex<McpClient>,
     names: &[String],
-) -> anyhow::Result<Vec<Candidate>> {
+) -> Vec<anyhow::Result<Candidate>> {
     let mut client = client.lock().unwrap_or_else(|p| p.into_inner());
-    let mut out = Vec::with_capacity(names.len());
-    for name in names {
-        let Some(skill) = skills.iter().find(|s| &s.name == name) else {
-            continue;
-        };
-        let entry = store_skill(sess, &mut client, skill)
-            .with_context(|| format!("cannot fetch `{name}` from {}", decl.url))?;
-        let locked = LockedSkill {
-            name: name.clone(),
-            source: decl.name.clone(),
-            version: None,
-            format: Format::Mcp,
-            index: None,
-            index_digest: None,
-            index_version: None,
-            url: Some(decl.url.clone()),
-            commit: None,
-            subpath: None,
-            uri: Some(skill.uri.clone()),
-            artifact: None,
-            tree: entry.digest,
-            executables: entry.tree.executables(),
-            signer: None,
-            approved: None,
-        };
-        out.push(candidate(sess, locked, entry, Trust::McpDigests)?);
-    }
-    Ok(out)
+    names
+        .iter()
+        .map(|name| {
+            let skill = skills.iter().find(|s| &s.name == name).ok_or_else(|| {
+                OpError::new(
+                    Exit::NotFound,
+                    format!("MCP server {} lists no skill named `{name}`", decl.url),
+                )
+            })?;
+            let entry = store_skill(sess, &mut client, skill)
+                .with_context(|| format!("cannot fetch `{name}` from {}", decl.url))?;
+            let locked = LockedSkill {
+                name: name.clone(),
+                source: decl.name.clone(),
+                version: None,
+                format: Format::Mcp,
+                index: None,
+                index_digest: None,
+                index_version: None,
+                url: Some(decl.url.clone()),
+                commit: None,
+                subpath: None,
+                uri: Some(skill.uri.clone()),
+                artifact: None,
+                tree: entry.digest,
+                executables: entry.tree.executables(),
+                signer: None,
+                approved: None,
+                warnings: Vec::new(),
+            };
+            let judged = judge(sess, &entry.path, name, false, &skill.uri)?;
+            candidate(sess, locked, entry, Trust::McpDigests, judged)
+        })
+        .collect()
 }
 
 /// Fetches locked MCP skills missing from the store; each must hash to the
