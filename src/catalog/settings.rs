@@ -26,8 +26,9 @@ pub struct ProjectSettings {
     pub path: Option<PathBuf>,
     /// `[install] scope` (default repo).
     pub scope: Scope,
-    /// `[install] agents` (default `agents`, `claude`).
-    pub agents: Vec<Agent>,
+    /// `[install] agents`; `None`: the default (`.agents/skills` plus the
+    /// detected agents, see `ops::lifecycle::default_agents`).
+    pub agents: Option<Vec<Agent>>,
     pub agent_rules: BTreeMap<String, AgentRules>,
     /// Skills marked `enabled = false`.
     pub disabled: BTreeSet<String>,
@@ -38,7 +39,7 @@ impl Default for ProjectSettings {
         ProjectSettings {
             path: None,
             scope: Scope::Repo,
-            agents: vec![Agent::Agents, Agent::Claude],
+            agents: None,
             agent_rules: BTreeMap::new(),
             disabled: BTreeSet::new(),
         }
@@ -87,16 +88,16 @@ impl ProjectSettings {
             }
             if let Some(agents) = install.get("agents") {
                 let names = strings(agents, "[install] agents").map_err(invalid)?;
-                settings.agents = names
+                settings.agents = Some(names
                     .iter()
                     .map(|n| {
                         agent_named(n).ok_or_else(|| {
                             invalid(format!(
-                                "[install] agents lists unknown agent `{n}` (known: agents, claude, opencode, codex)"
+                                "[install] agents lists unknown agent `{n}`; `skillpm agents` lists the known ids"
                             ))
                         })
                     })
-                    .collect::<Result<_, _>>()?;
+                    .collect::<Result<_, _>>()?);
             }
         }
         if let Some(agents) = table.get("agent") {
@@ -172,7 +173,7 @@ fn strings(value: &toml::Value, what: &str) -> Result<Vec<String>, String> {
 }
 
 fn agent_named(name: &str) -> Option<Agent> {
-    Agent::ALL.into_iter().find(|a| a.as_str() == name)
+    Agent::parse(name)
 }
 
 #[cfg(test)]
@@ -187,7 +188,7 @@ mod tests {
     fn defaults_and_full_file() {
         let s = parse("").unwrap();
         assert_eq!(s.scope, Scope::Repo);
-        assert_eq!(s.agents, [Agent::Agents, Agent::Claude]);
+        assert_eq!(s.agents, None);
         let s = parse(
             "[install]\nscope = \"user\"\nagents = [\"codex\"]\n\
              [[source]]\nname = \"acme\"\nurl = \"https://x\"\n\
@@ -196,7 +197,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(s.scope, Scope::User);
-        assert_eq!(s.agents, [Agent::Codex]);
+        assert_eq!(s.agents, Some(vec![Agent::Codex]));
         assert_eq!(s.disabled.iter().collect::<Vec<_>>(), ["pdf"]);
         let rules = s.rules_for("claude").unwrap();
         assert_eq!(rules.check("code-review"), Ok(()));
