@@ -28,6 +28,7 @@ pub mod publish;
 pub mod roots;
 pub mod skill;
 pub mod source;
+pub mod source_mcp;
 pub mod store;
 pub mod trust;
 pub mod ui;

@@ -92,6 +92,9 @@ pub enum SourceSpec {
     /// A git repository (`github:…`, `….git`, `ssh://…`, `git@…`): pinned to
     /// a commit by the git source support.
     Git(String),
+    /// An MCP server speaking the Skills extension (`mcp+https://…`), read
+    /// by [`crate::source_mcp`].
+    Mcp(String),
 }
 
 impl SourceSpec {
@@ -105,6 +108,10 @@ impl SourceSpec {
         };
         if trimmed.is_empty() {
             return Err(bad("it is empty"));
+        }
+        if crate::source_mcp::is_mcp_form(trimmed) {
+            crate::source_mcp::endpoint(trimmed).map_err(|e| bad(&e.to_string()))?;
+            return Ok(SourceSpec::Mcp(trimmed.to_owned()));
         }
         if is_git_form(trimmed) {
             return Ok(SourceSpec::Git(trimmed.to_owned()));
@@ -156,7 +163,7 @@ impl SourceSpec {
                     .filter_map(|p| dir.join(p).ok())
                     .collect()
             }
-            SourceSpec::Git(_) => Vec::new(),
+            SourceSpec::Git(_) | SourceSpec::Mcp(_) => Vec::new(),
         }
     }
 
@@ -164,7 +171,7 @@ impl SourceSpec {
     pub fn url(&self) -> Option<&Url> {
         match self {
             SourceSpec::Index(u) | SourceSpec::Base(u) => Some(u),
-            SourceSpec::Git(_) => None,
+            SourceSpec::Git(_) | SourceSpec::Mcp(_) => None,
         }
     }
 }
@@ -287,7 +294,7 @@ pub fn resolve(
     source: &Source,
     now: SystemTime,
 ) -> Result<ResolvedIndex, SourceError> {
-    if let SourceSpec::Git(text) = &source.spec {
+    if let SourceSpec::Git(text) | SourceSpec::Mcp(text) = &source.spec {
         return Err(SourceError::Git { text: text.clone() });
     }
     let auth = source.auth.as_ref();

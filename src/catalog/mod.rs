@@ -510,7 +510,7 @@ fn judge(
     if !found.is_valid() {
         let message = found
             .check
-            .errors
+            .fatal
             .first()
             .map(|e| e.message.clone())
             .unwrap_or_else(|| "SKILL.md cannot be read".into());
@@ -609,11 +609,13 @@ mod tests {
             url: None,
             commit: None,
             subpath: None,
+            uri: None,
             artifact: None,
             tree,
             executables: Vec::new(),
             signer: Some("RWQKEY".into()),
             approved: approved.then_some(tree),
+            warnings: Vec::new(),
         }
     }
 

@@ -53,6 +53,8 @@ pub fn run(cli: Cli, ui: Ui) -> anyhow::Result<Exit> {
                 all: a.all,
                 yes: a.yes,
                 git_ref: a.git_ref,
+                path: a.path,
+                strict: a.strict,
             };
             emit(&ctx, &lifecycle::add(&ctx, &opts)?, Exit::Success)
         }
@@ -60,6 +62,7 @@ pub fn run(cli: Cli, ui: Ui) -> anyhow::Result<Exit> {
             let opts = lifecycle::InstallOptions {
                 mode: a.mode(),
                 yes: a.yes,
+                strict: a.strict,
             };
             emit(&ctx, &lifecycle::install(&ctx, &opts)?, Exit::Success)
         }
@@ -67,6 +70,7 @@ pub fn run(cli: Cli, ui: Ui) -> anyhow::Result<Exit> {
             let opts = lifecycle::UpdateOptions {
                 names: a.names,
                 yes: a.yes,
+                strict: a.strict,
             };
             emit(&ctx, &lifecycle::update(&ctx, &opts)?, Exit::Success)
         }
@@ -101,6 +105,7 @@ pub fn run(cli: Cli, ui: Ui) -> anyhow::Result<Exit> {
                 agent: args.filter.agent,
                 include_unmanaged: args.filter.include_unmanaged,
                 context_chars: args.context_chars.map(|n| n as usize),
+                page_size: args.page_size.map(|n| n as usize),
             };
             ops::mcp::serve(&ctx, &opts)?;
             Ok(Exit::Success)

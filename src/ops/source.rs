@@ -141,6 +141,7 @@ pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
         url: manifest_url(&opts.url, &ctx.cwd, &project.root)?,
         keys: opts.keys.clone(),
         token_env: opts.token_env.clone(),
+        path: None,
     };
     manifest.add_source(&decl)?;
 

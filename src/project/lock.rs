@@ -71,6 +71,9 @@ pub enum Format {
     Git,
     /// A local folder named directly: the tree digest is the only pin.
     Path,
+    /// An MCP server's Skills extension: `url` is the server, `uri` the
+    /// skill's SKILL.md URI there; the tree digest pins the content.
+    Mcp,
 }
 
 impl Format {
@@ -81,6 +84,7 @@ impl Format {
             Format::Files => "files",
             Format::Git => "git",
             Format::Path => "path",
+            Format::Mcp => "mcp",
         }
     }
 }
@@ -123,6 +127,10 @@ pub struct LockedSkill {
     /// Folder inside the repository for git sources.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subpath: Option<String>,
+    /// The skill's SKILL.md URI on its MCP server (MCP sources only): with
+    /// `url`, the skill's identity.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub uri: Option<String>,
     /// Digest of the bytes downloaded (absent for v0.1.0, git and path sources).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub artifact: Option<Digest>,
@@ -138,6 +146,11 @@ pub struct LockedSkill {
     /// The tree digest a person approved; equal to `tree` when approved.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub approved: Option<Digest>,
+    /// What a lenient install let through: the specification rules this
+    /// content breaks (`SKILL.md: \`description\` is 1068 characters…`), so
+    /// CI can see them. Empty for a skill `check` would pass.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
 }
 
 /// A `url` or `index` as the lock writes it (a URL, or a path relative to
@@ -288,11 +301,13 @@ mod tests {
             )),
             commit: None,
             subpath: None,
+            uri: None,
             artifact: Some(Digest::of_bytes(b"artifact")),
             tree,
             executables: vec!["scripts/run.sh".into()],
             signer: Some("RWQ1234".into()),
             approved: Some(tree),
+            warnings: Vec::new(),
         }
     }
 

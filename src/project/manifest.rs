@@ -92,6 +92,14 @@ pub struct InstallSettings {
     pub scope: Scope,
     #[serde(default = "default_agents")]
     pub agents: Vec<String>,
+    /// `strict = true`: refuse at install what `skillpm check` refuses,
+    /// instead of installing with warnings (what `--strict` does per run).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub strict: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 fn default_agents() -> Vec<String> {
@@ -103,6 +111,7 @@ impl Default for InstallSettings {
         InstallSettings {
             scope: Scope::default(),
             agents: default_agents(),
+            strict: false,
         }
     }
 }
@@ -122,6 +131,10 @@ pub struct SourceDecl {
     /// Name of the environment variable holding a bearer token.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub token_env: Option<String>,
+    /// `add --path SUBDIR`: the folder inside the source (a git repository
+    /// or a folder of skills) where its skills are looked for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
 }
 
 /// One `[skills]` entry.
@@ -324,6 +337,9 @@ impl Manifest {
             }
             if let Some(var) = &decl.token_env {
                 table["token-env"] = value(var);
+            }
+            if let Some(path) = &decl.path {
+                table["path"] = value(path);
             }
             let anchor = last_source_position(doc)
                 .map(|p| p + 1)
@@ -577,6 +593,7 @@ mod tests {
             url: "https://skills.acme.dev".into(),
             keys: vec![],
             token_env: Some("ACME_TOKEN".into()),
+            path: None,
         }
     }
 

@@ -67,6 +67,11 @@ pub enum ProveError {
         #[source]
         cause: Box<SourceError>,
     },
+    /// Not provable from the cache alone (only provers without a fetcher).
+    #[error(
+        "{skill}: its index snapshot is not in the cache; `skillpm install` proves and keeps it"
+    )]
+    Unproven { skill: String },
 }
 
 impl Classify for ProveError {
@@ -74,6 +79,7 @@ impl Classify for ProveError {
         match self {
             ProveError::Broken(b) => b.exit(),
             ProveError::Source { cause, .. } => cause.exit(),
+            ProveError::Unproven { .. } => Exit::Locked,
         }
     }
 }
@@ -249,6 +255,38 @@ impl<'a> Prover<'a> {
                 return Ok(Some(proof));
             }
             Format::Path => {
+                self.check_signer_record(entry, None)?;
+                return Ok(Some(proof));
+            }
+            Format::Mcp => {
+                // The server is the declared one, and the URI names this
+                // skill; the tree is checked when the files are fetched.
+                if entry.url.as_deref() != Some(decl.url.as_str()) {
+                    return Err(broken(
+                        "url",
+                        format!(
+                            "skills.lock fetches it from MCP server {}, but source `{}` is {}",
+                            entry.url.as_deref().unwrap_or("(none)"),
+                            entry.source,
+                            decl.url
+                        ),
+                    ));
+                }
+                let named = entry
+                    .uri
+                    .as_deref()
+                    .and_then(|u| u.strip_suffix("/SKILL.md"))
+                    .and_then(|root| root.rsplit('/').next());
+                if named != Some(entry.name.as_str()) {
+                    return Err(broken(
+                        "entry",
+                        format!(
+                            "skills.lock gives it the MCP skill URI {}, which does not name `{}`",
+                            entry.uri.as_deref().unwrap_or("(none)"),
+                            entry.name
+                        ),
+                    ));
+                }
                 self.check_signer_record(entry, None)?;
                 return Ok(Some(proof));
             }

@@ -10,6 +10,7 @@ mod support;
 #[cfg(unix)]
 mod agent;
 mod architecture;
+mod collections;
 mod foundation;
 mod git;
 mod git_cli;
@@ -18,6 +19,8 @@ mod lifecycle;
 mod manifest;
 #[cfg(unix)]
 mod mcp;
+#[cfg(unix)]
+mod mcp_source;
 mod output;
 mod provenance;
 mod publish;

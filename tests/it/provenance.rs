@@ -303,6 +303,27 @@ fn an_edited_lock_cannot_install_a_lookalike() {
     );
     world.refused(&lock, "which is not where source `team`");
 
+    // The load paths: a committed link straight into the store entry of the
+    // look-alike, with the forged lock "approving" it. `show` must not pass
+    // it off as approved (and `skillpm mcp` withholds it the same way).
+    #[cfg(unix)]
+    {
+        let lock = with_lookalike(&world, &honest);
+        std::fs::write(world.lock_path(), &lock).unwrap();
+        world.unlink_all();
+        let root = world.sb.project.join(".agents/skills");
+        std::fs::create_dir_all(&root).unwrap();
+        let entry = world
+            .sb
+            .cache
+            .join("store")
+            .join(evil_tree.replace(':', "-"));
+        std::os::unix::fs::symlink(&entry, root.join(SKILL)).unwrap();
+        let (_, out, err) = run(world.sb.cmd().args(["show", SKILL]));
+        assert!(err.contains("will not serve it"), "{out}\n{err}");
+        world.unlink_all();
+    }
+
     // The honest lock still installs, offline, and verifies.
     std::fs::write(world.lock_path(), &honest).unwrap();
     world.unlink_all();

@@ -49,6 +49,7 @@ pub(crate) fn materialize(
         .filter(|s| !sess.store.has_entry(&s.tree) || recheck.contains(&s.name))
         .collect();
     if missing.is_empty() {
+        sess.store.seal_pending()?;
         return Ok(0);
     }
     let (artifacts, others): (Vec<&LockedSkill>, Vec<&LockedSkill>) = missing
@@ -62,10 +63,73 @@ pub(crate) fn materialize(
     for (_, group) in by_source {
         match group[0].format {
             Format::Git => fetch_git(sess, &group)?,
+            Format::Mcp => super::mcp_source::fetch_locked(sess, &group)?,
+            Format::Path => fetch_folders(sess, &group)?,
             _ => fetch_file_lists(sess, &group)?,
         }
     }
+    // One flush for every entry added: durable before links and the lock
+    // refer to them.
+    sess.store.seal_pending()?;
     Ok(missing.len())
+}
+
+/// The folder a folder-source skill is read from: the lock's `url` (the
+/// source as skills.toml names it) joined with its `subpath`.
+pub(crate) fn locked_folder(
+    sess: &Session<'_>,
+    skill: &LockedSkill,
+) -> anyhow::Result<std::path::PathBuf> {
+    let url = skill.url.as_deref().unwrap_or("");
+    let base = super::candidate::folder_source_for(url, &sess.project.root).ok_or_else(|| {
+        OpError::new(
+            Exit::NotFound,
+            format!(
+                "`{}` comes from the folder `{url}`, which is not there any more; restore it or `skillpm remove {}`",
+                skill.name, skill.name
+            ),
+        )
+    })?;
+    let sub = match skill.subpath.as_deref() {
+        Some(raw) => super::candidate::clean_subpath(Some(raw))?,
+        None => None,
+    };
+    super::candidate::folder_dir(&base, sub.as_deref())
+        .map_err(|why| OpError::new(Exit::Unsafe, format!("`{}`: {why}", skill.name)).into())
+}
+
+/// The tree digest a folder-source skill has on disk now, when it differs
+/// from the lock's (`None`: unchanged). Symlinks anywhere in it are refused.
+pub(crate) fn folder_drift(
+    sess: &Session<'_>,
+    skill: &LockedSkill,
+) -> anyhow::Result<Option<Digest>> {
+    let dir = locked_folder(sess, skill)?;
+    let now = crate::digest::tree_digest(&dir)
+        .with_context(|| format!("cannot hash the folder of `{}`", skill.name))?;
+    Ok((now != skill.tree).then_some(now))
+}
+
+/// Imports folder-source skills from their folders; what is there must
+/// still hash to the lock's tree (a changed folder is drift: `update`).
+fn fetch_folders(sess: &mut Session<'_>, group: &[&LockedSkill]) -> anyhow::Result<()> {
+    for s in group {
+        let dir = locked_folder(sess, s)?;
+        let label = dir.display().to_string();
+        let entry = sess.store.import_dir(&dir, &label, &s.name, &sess.limits)?;
+        if entry.digest != s.tree {
+            return Err(OpError::new(
+                Exit::Locked,
+                format!(
+                    "the folder of `{}` ({label}) changed since skills.lock was written:\n  locked tree {}\n  folder now  {}\n  run `skillpm update {}` to review the change",
+                    s.name, s.tree, entry.digest, s.name
+                ),
+            )
+            .into());
+        }
+        let _ = sess.state.save_tree(&entry.tree);
+    }
+    Ok(())
 }
 
 /// The error for content that arrived but is not what the lock pins.

@@ -13,6 +13,7 @@ mod candidate;
 mod install;
 mod manage;
 mod materialize;
+mod mcp_source;
 mod parallel;
 mod placement;
 mod proof;
@@ -20,7 +21,7 @@ mod status;
 mod update;
 
 pub use add::{AddOptions, AddReport, add};
-pub(crate) use candidate::git_spec_for;
+pub(crate) use candidate::{clean_subpath, folder_dir, folder_source_for, git_spec_for, join_rel};
 pub use install::{InstallMode, InstallOptions, InstallReport, install};
 pub use manage::{ApproveOptions, ManageReport, approve, disable, enable, remove};
 pub use status::{ListReport, ProvenanceReport, VerifyReport, list, verify, verify_provenance};
@@ -51,6 +52,9 @@ pub(crate) struct Session<'c> {
     pub state: ProjectState,
     pub env: Env,
     pub limits: Limits,
+    /// How strictly skills are judged on the way in: `[install] strict`,
+    /// or `--strict` for one run.
+    pub level: crate::skill::Level,
     fetcher: Option<Fetcher>,
 }
 
@@ -67,6 +71,11 @@ impl<'c> Session<'c> {
             ));
         }
         let state = ProjectState::new(&store.root().join(crate::cache::layout::STATE));
+        let level = if manifest.install().strict {
+            crate::skill::Level::Strict
+        } else {
+            crate::skill::Level::Lenient
+        };
         let limits = match manifest.limits() {
             None => Limits::default(),
             Some(table) => table.clone().try_into().map_err(|e: toml::de::Error| {
@@ -89,6 +98,7 @@ impl<'c> Session<'c> {
             state,
             env: Env::from_process(),
             limits,
+            level,
             fetcher: None,
         })
     }

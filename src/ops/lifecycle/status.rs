@@ -51,11 +51,13 @@ pub struct ListRow {
     pub scope: Scope,
     pub agents: Vec<Agent>,
     pub state: SkillState,
+    /// The Agent Skills rules the locked content breaks (from the lock).
+    pub warnings: Vec<String>,
 }
 
 /// `--json`: `{"project", "skills": [{"name", "version", "commit", "source", "tree",
 /// "signer", "provenance": "signed"|"unsigned"|"unverified"|"broken"|null, "scope", "agents", "state": "approved"|"pending"|"disabled"|
-/// "missing"|"modified"|"not-locked"}]}`.
+/// "missing"|"modified"|"not-locked", "warnings": ["SKILL.md: …"]}]}`.
 #[derive(Debug, Serialize)]
 pub struct ListReport {
     pub project: PathBuf,
@@ -114,6 +116,9 @@ impl Report for ListReport {
                     .collect::<Vec<_>>()
                     .join(",")
             )?;
+            for w in &s.warnings {
+                writeln!(out, "  warning: {w}")?;
+            }
         }
         Ok(())
     }
@@ -220,12 +225,12 @@ pub fn list(ctx: &Context) -> anyhow::Result<ListReport> {
     let mut rows = Vec::new();
     for (s, proof) in lock.skills().iter().zip(proofs) {
         let (signer, provenance) = match proof {
-            Ok(Some(p)) => match p.signed {
+            Ok(p) => match p.signed {
                 Some(signed) => (Some(signed.key_id), "signed"),
                 None => (None, "unsigned"),
             },
-            Ok(None) => (None, "unverified"),
-            Err(_) => (None, "broken"),
+            Err(crate::provenance::ProveError::Broken(_)) => (None, "broken"),
+            Err(_) => (None, "unverified"),
         };
         let state = if !sess.is_enabled(&s.name) {
             SkillState::Disabled
@@ -255,6 +260,7 @@ pub fn list(ctx: &Context) -> anyhow::Result<ListReport> {
             scope,
             agents: agents.clone(),
             state,
+            warnings: s.warnings.clone(),
         });
     }
     for (name, decl) in sess.manifest.skills() {
@@ -270,6 +276,7 @@ pub fn list(ctx: &Context) -> anyhow::Result<ListReport> {
                 scope,
                 agents: agents.clone(),
                 state: SkillState::NotLocked,
+                warnings: Vec::new(),
             });
         }
     }
@@ -514,7 +521,7 @@ pub fn verify_provenance(ctx: &Context) -> anyhow::Result<ProvenanceReport> {
     let mut skills = Vec::with_capacity(all.len());
     for (s, proof) in all.iter().zip(proofs) {
         skills.push(match proof {
-            Ok(Some(p)) => ProvenanceRow {
+            Ok(p) => ProvenanceRow {
                 skill: s.name.clone(),
                 ok: true,
                 trust: if p.signed.is_some() {
@@ -525,7 +532,6 @@ pub fn verify_provenance(ctx: &Context) -> anyhow::Result<ProvenanceReport> {
                 chain: Some(p),
                 broken: None,
             },
-            Ok(None) => unreachable_row(s),
             Err(e) => ProvenanceRow {
                 skill: s.name.clone(),
                 ok: false,
@@ -534,7 +540,8 @@ pub fn verify_provenance(ctx: &Context) -> anyhow::Result<ProvenanceReport> {
                 broken: Some(BrokenLink {
                     link: match &e {
                         crate::provenance::ProveError::Broken(b) => b.link,
-                        crate::provenance::ProveError::Source { .. } => "unreadable",
+                        crate::provenance::ProveError::Source { .. }
+                        | crate::provenance::ProveError::Unproven { .. } => "unreadable",
                     },
                     exit: e.exit().code(),
                     exit_kind: e.exit(),
@@ -548,20 +555,4 @@ pub fn verify_provenance(ctx: &Context) -> anyhow::Result<ProvenanceReport> {
         ok: skills.iter().all(|r| r.ok),
         skills,
     })
-}
-
-/// A prover that may read sources always answers; kept total anyway.
-fn unreachable_row(s: &LockedSkill) -> ProvenanceRow {
-    ProvenanceRow {
-        skill: s.name.clone(),
-        ok: false,
-        trust: "broken",
-        chain: None,
-        broken: Some(BrokenLink {
-            link: "unreadable",
-            message: format!("{}: could not be proven from the cache", s.name),
-            exit: crate::error::Exit::Locked.code(),
-            exit_kind: crate::error::Exit::Locked,
-        }),
-    }
 }
