@@ -613,10 +613,10 @@ fn resolve_index(
         }
         Err(e) => {
             bar.finish_and_clear();
-            let message = format!("{e:#}");
+            let (exit, message) = (crate::error::exit_code_of(&e), format!("{e:#}"));
             return names
                 .iter()
-                .map(|_| Err(anyhow::anyhow!(message.clone())))
+                .map(|_| Err(OpError::new(exit, message.clone()).into()))
                 .collect();
         }
     };
@@ -632,7 +632,8 @@ fn resolve_index(
     let shared: &Session<'_> = sess;
     let imported = super::parallel::map(&downloaded, |(entry, fetched)| match fetched {
         Ok(fetched) => import_fetched(shared, entry, &fetched.content),
-        Err(e) => Err(anyhow::anyhow!("{e:#}")),
+        // The error is shared by reference here: keep its text and its exit code.
+        Err(e) => Err(OpError::new(crate::error::exit_code_of(e), format!("{e:#}")).into()),
     });
     let mut by_name: std::collections::HashMap<String, anyhow::Result<Candidate>> =
         std::collections::HashMap::new();
