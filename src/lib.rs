@@ -7,6 +7,7 @@
 #[doc(hidden)]
 pub use inventory as __inventory;
 
+pub mod agents;
 pub mod approve;
 pub mod cache;
 pub mod catalog;

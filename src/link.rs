@@ -1,10 +1,19 @@
 //! Links from agent skill roots into the store (DESIGN §8).
 //!
-//! A link is `<root>/<name>` → `<cache>/store/sha256-<hex>`: a symlink made
-//! under a temp name and renamed over the old one, so enabling, disabling and
-//! upgrading are atomic. Where symlinks are impossible, a copy marked with
-//! [`COPY_MARKER`] stands in. skillpm only ever replaces or removes what it
-//! made: a symlink into a store, or a folder carrying the marker.
+//! A placement is `<root>/<name>` standing for a store entry, in one of four
+//! kinds ([`LinkKind`]): a symlink to `<cache>/store/sha256-<hex>`, or a real
+//! folder whose files are reflink clones, hard links or copies of the
+//! entry's files. A folder carries [`COPY_MARKER`] (tree digest and kind).
+//! Each is built under a temp name and renamed into place, so enabling,
+//! disabling and upgrading are atomic. skillpm only ever replaces or removes
+//! what it made: a symlink into a store, or a folder carrying the marker.
+//!
+//! Hard links share their inode with the store: the store's files are
+//! read-only, so an editor refuses to write them in place; one that forces
+//! it changes the store too, which `skillpm verify` (the placed tree no
+//! longer hashes to the lock's) and `cache verify` (the entry no longer
+//! hashes to its name; it is quarantined) both catch, and the next
+//! `install` re-creates the entry and re-links (see [`hardlinks_current`]).
 
 use std::path::{Path, PathBuf};
 
@@ -58,7 +67,33 @@ fn io(action: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> LinkE
 pub enum LinkKind {
     Symlink,
     Copy,
+    Hardlink,
+    Clone,
 }
+
+impl LinkKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LinkKind::Symlink => "symlink",
+            LinkKind::Copy => "copy",
+            LinkKind::Hardlink => "hardlink",
+            LinkKind::Clone => "clone",
+        }
+    }
+
+    fn parse(text: &str) -> Option<LinkKind> {
+        [
+            LinkKind::Symlink,
+            LinkKind::Copy,
+            LinkKind::Hardlink,
+            LinkKind::Clone,
+        ]
+        .into_iter()
+        .find(|k| k.as_str() == text)
+    }
+}
+
+pub use crate::roots::LinkMode;
 
 /// What is at `<root>/<name>` right now.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -68,9 +103,11 @@ pub enum LinkState {
     Symlink {
         target: PathBuf,
     },
-    /// A skillpm copy; `tree` is the digest recorded in its marker.
+    /// A skillpm folder (copy, clone or hard links); `tree` is the digest
+    /// recorded in its marker, `kind` how its files were made.
     Copy {
         tree: Option<Digest>,
+        kind: LinkKind,
     },
     /// Something skillpm did not make.
     Foreign {
@@ -90,7 +127,7 @@ impl LinkState {
                 .file_name()
                 .and_then(|n| n.to_str())
                 .and_then(Digest::from_file_name),
-            LinkState::Copy { tree } => *tree,
+            LinkState::Copy { tree, .. } => *tree,
             _ => None,
         }
     }
@@ -130,9 +167,13 @@ pub fn inspect(path: &Path) -> Result<LinkState, LinkError> {
     if ft.is_dir() {
         let marker = path.join(COPY_MARKER);
         if let Ok(text) = std::fs::read_to_string(&marker) {
-            return Ok(LinkState::Copy {
-                tree: text.trim().parse().ok(),
-            });
+            let mut words = text.split_whitespace();
+            let tree = words.next().and_then(|w| w.parse().ok());
+            let kind = words
+                .next()
+                .and_then(LinkKind::parse)
+                .unwrap_or(LinkKind::Copy);
+            return Ok(LinkState::Copy { tree, kind });
         }
         return Ok(LinkState::Foreign { what: "a folder" });
     }
@@ -176,6 +217,12 @@ pub fn place_over(
         LinkState::Symlink { target } if prefer == LinkKind::Symlink && target == entry => {
             return Ok(LinkKind::Symlink);
         }
+        LinkState::Copy {
+            tree: Some(t),
+            kind,
+        } if *t == tree && *kind == prefer && current(dest.as_path(), entry, *kind) => {
+            return Ok(*kind);
+        }
         _ => {}
     }
     std::fs::create_dir_all(root).map_err(io("create", root))?;
@@ -186,9 +233,97 @@ pub fn place_over(
             Err(LinkError::Io { .. }) => {} // fall back to a copy below
             Err(other) => return Err(other),
         }
+        place_tree(root, name, entry, tree, &dest, &state, LinkKind::Copy)
+            .map_err(Failure::into_error)?;
+        return Ok(LinkKind::Copy);
     }
-    place_copy(root, name, entry, tree, &dest, &state)?;
+    place_tree(root, name, entry, tree, &dest, &state, prefer).map_err(Failure::into_error)?;
+    Ok(prefer)
+}
+
+/// `link-mode = "auto"`: a reflink clone, else hard links, else a copy. A
+/// kind the file system refuses falls through to the next (nothing of it
+/// is left behind); any other failure stops. A folder skillpm already
+/// placed for the same tree, of any of these kinds, is kept as it is.
+/// Returns the kind used, which the caller reuses for the rest of the root
+/// (one file system) so the probing costs one failed call per root.
+pub fn place_auto(
+    root: &Path,
+    name: &str,
+    state: &LinkState,
+    entry: &Path,
+    tree: Digest,
+) -> Result<LinkKind, LinkError> {
+    if let LinkState::Copy {
+        tree: Some(t),
+        kind,
+    } = state
+        && *t == tree
+        && current(&root.join(name), entry, *kind)
+    {
+        return Ok(*kind);
+    }
+    if let LinkState::Foreign { what } = state {
+        return Err(LinkError::Conflict {
+            path: root.join(name),
+            what,
+            wanted: entry.to_owned(),
+        });
+    }
+    std::fs::create_dir_all(root).map_err(io("create", root))?;
+    let dest = root.join(name);
+    for kind in [LinkKind::Clone, LinkKind::Hardlink] {
+        match place_tree(root, name, entry, tree, &dest, state, kind) {
+            Ok(()) => return Ok(kind),
+            Err(Failure::Unsupported(_)) => continue,
+            Err(Failure::Fatal(e)) => return Err(e),
+        }
+    }
+    place_tree(root, name, entry, tree, &dest, state, LinkKind::Copy)
+        .map_err(Failure::into_error)?;
     Ok(LinkKind::Copy)
+}
+
+/// Whether a placed folder of `kind` still stands for `entry`. Hard links
+/// must share the entry's inodes: after a corrupted entry was quarantined
+/// and fetched again, the old links point at the bad content and must be
+/// re-made even though the marker's digest still matches.
+fn current(dest: &Path, entry: &Path, kind: LinkKind) -> bool {
+    kind != LinkKind::Hardlink || hardlinks_current(dest, entry)
+}
+
+/// Whether `dest/SKILL.md` is the same file as `entry/SKILL.md`.
+pub fn hardlinks_current(dest: &Path, entry: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let id = |p: &Path| {
+            std::fs::metadata(p.join("SKILL.md"))
+                .ok()
+                .map(|m| (m.dev(), m.ino()))
+        };
+        matches!((id(dest), id(entry)), (Some(a), Some(b)) if a == b)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (dest, entry);
+        false
+    }
+}
+
+/// Why building a folder failed: the file system cannot do this kind (try
+/// another), or anything else.
+enum Failure {
+    Unsupported(LinkError),
+    Fatal(LinkError),
+}
+
+impl Failure {
+    fn into_error(self) -> LinkError {
+        match self {
+            Failure::Unsupported(e) | Failure::Fatal(e) => e,
+        }
+    }
 }
 
 fn temp_name(root: &Path, name: &str) -> PathBuf {
@@ -245,69 +380,186 @@ fn make_dir_symlink(target: &Path, link: &Path) -> std::io::Result<()> {
     std::os::windows::fs::symlink_dir(target, link)
 }
 
-fn place_copy(
+fn place_tree(
     root: &Path,
     name: &str,
     entry: &Path,
     tree: Digest,
     dest: &Path,
     state: &LinkState,
-) -> Result<(), LinkError> {
-    if let LinkState::Copy { tree: Some(t) } = state
-        && *t == tree
-    {
-        return Ok(());
-    }
+    kind: LinkKind,
+) -> Result<(), Failure> {
     let tmp = temp_name(root, name);
-    let result = copy_tree(entry, &tmp).and_then(|()| {
-        std::fs::write(tmp.join(COPY_MARKER), format!("{tree}\n"))
-            .map_err(io("write", &tmp.join(COPY_MARKER)))
+    let result = build_tree(entry, &tmp, kind).and_then(|()| {
+        std::fs::write(tmp.join(COPY_MARKER), format!("{tree} {}\n", kind.as_str()))
+            .map_err(|e| Failure::Fatal(io("write", &tmp.join(COPY_MARKER))(e)))
     });
     if let Err(e) = result {
-        let _ = std::fs::remove_dir_all(&tmp);
+        let _ = remove_tree(&tmp);
         return Err(e);
     }
-    match state {
-        LinkState::Symlink { .. } => {
-            std::fs::remove_file(dest).map_err(io("remove", dest))?;
+    let swap = || -> Result<(), LinkError> {
+        match state {
+            LinkState::Symlink { .. } => {
+                std::fs::remove_file(dest).map_err(io("remove", dest))?;
+            }
+            LinkState::Copy { .. } => remove_copy(dest)?,
+            _ => {}
         }
-        LinkState::Copy { .. } => remove_copy(dest)?,
-        _ => {}
-    }
-    std::fs::rename(&tmp, dest).map_err(|e| {
-        let _ = std::fs::remove_dir_all(&tmp);
-        io("move a copy onto", dest)(e)
+        std::fs::rename(&tmp, dest).map_err(io("move a copy onto", dest))
+    };
+    swap().map_err(|e| {
+        let _ = remove_tree(&tmp);
+        Failure::Fatal(e)
     })
 }
 
-/// Copies a store entry (regular files and folders only), writable again.
-fn copy_tree(from: &Path, to: &Path) -> Result<(), LinkError> {
-    std::fs::create_dir_all(to).map_err(io("create", to))?;
-    for entry in std::fs::read_dir(from).map_err(io("read", from))? {
-        let entry = entry.map_err(io("read", from))?;
+/// Builds `to` from the store entry `from` (regular files and folders
+/// only): folders are created writable; files are made per `kind`. Plain
+/// copies and clones get mode 0644 (0755 when executable); hard links keep
+/// the store's read-only mode, which is what protects the store.
+fn build_tree(from: &Path, to: &Path, kind: LinkKind) -> Result<(), Failure> {
+    let fatal = |action, path: &Path| {
+        let f = io(action, path);
+        move |e| Failure::Fatal(f(e))
+    };
+    std::fs::create_dir(to).map_err(fatal("create", to))?;
+    for entry in std::fs::read_dir(from).map_err(fatal("read", from))? {
+        let entry = entry.map_err(fatal("read", from))?;
         let src = entry.path();
         let dst = to.join(entry.file_name());
-        let ft = entry.file_type().map_err(io("inspect", &src))?;
+        let ft = entry.file_type().map_err(fatal("inspect", &src))?;
         if ft.is_dir() {
-            copy_tree(&src, &dst)?;
+            build_tree(&src, &dst, kind)?;
         } else if ft.is_file() {
-            std::fs::copy(&src, &dst).map_err(io("copy", &src))?;
-            // The store's entries are read-only; the copy keeps only the x bit.
-            #[cfg(unix)]
-            {
-                use std::os::unix::fs::PermissionsExt;
-                let meta = std::fs::metadata(&src).map_err(io("inspect", &src))?;
-                let mode = if crate::digest::is_executable(&meta) {
-                    0o755
-                } else {
-                    0o644
-                };
-                std::fs::set_permissions(&dst, std::fs::Permissions::from_mode(mode))
-                    .map_err(io("set permissions on", &dst))?;
-            }
+            place_file(&src, &dst, kind)?;
         }
     }
     Ok(())
+}
+
+fn place_file(src: &Path, dst: &Path, kind: LinkKind) -> Result<(), Failure> {
+    match kind {
+        LinkKind::Hardlink => std::fs::hard_link(src, dst).map_err(|e| {
+            let unsupported = is_unsupported(&e)
+                || e.raw_os_error() == Some(EXDEV)
+                || e.raw_os_error() == Some(EPERM)
+                || e.raw_os_error() == Some(EMLINK);
+            classify(unsupported, io("hard-link", dst)(e))
+        }),
+        LinkKind::Clone => {
+            reflink(src, dst).map_err(|e| {
+                classify(
+                    is_unsupported(&e) || e.raw_os_error() == Some(EXDEV),
+                    io("clone", dst)(e),
+                )
+            })?;
+            writable_mode(src, dst).map_err(Failure::Fatal)
+        }
+        _ => {
+            std::fs::copy(src, dst).map_err(|e| Failure::Fatal(io("copy", src)(e)))?;
+            writable_mode(src, dst).map_err(Failure::Fatal)
+        }
+    }
+}
+
+fn classify(unsupported: bool, e: LinkError) -> Failure {
+    if unsupported {
+        Failure::Unsupported(e)
+    } else {
+        Failure::Fatal(e)
+    }
+}
+
+#[cfg(unix)]
+const EXDEV: i32 = libc::EXDEV;
+#[cfg(unix)]
+const EPERM: i32 = libc::EPERM;
+#[cfg(unix)]
+const EMLINK: i32 = libc::EMLINK;
+#[cfg(not(unix))]
+const EXDEV: i32 = 17;
+#[cfg(not(unix))]
+const EPERM: i32 = 1;
+#[cfg(not(unix))]
+const EMLINK: i32 = 1142;
+
+/// The errors a file system gives for an operation it does not offer.
+fn is_unsupported(e: &std::io::Error) -> bool {
+    if e.kind() == std::io::ErrorKind::Unsupported {
+        return true;
+    }
+    #[cfg(unix)]
+    {
+        matches!(
+            e.raw_os_error(),
+            Some(libc::EOPNOTSUPP | libc::ENOTTY | libc::EINVAL | libc::ENOSYS | libc::EXDEV)
+        )
+    }
+    #[cfg(not(unix))]
+    {
+        false
+    }
+}
+
+/// A copy-on-write clone of `src` at `dst` (Linux FICLONE ioctl); other
+/// platforms report it unsupported, so `auto` moves on to hard links.
+#[cfg(target_os = "linux")]
+fn reflink(src: &Path, dst: &Path) -> std::io::Result<()> {
+    use std::os::fd::AsRawFd;
+    let from = std::fs::File::open(src)?;
+    let to = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(dst)?;
+    // SAFETY: both descriptors are open for the duration of the call;
+    // FICLONE reads no memory of ours.
+    let rc = unsafe { libc::ioctl(to.as_raw_fd(), libc::FICLONE, from.as_raw_fd()) };
+    if rc == 0 {
+        return Ok(());
+    }
+    let err = std::io::Error::last_os_error();
+    drop(to);
+    let _ = std::fs::remove_file(dst);
+    Err(err)
+}
+
+#[cfg(not(target_os = "linux"))]
+fn reflink(_src: &Path, _dst: &Path) -> std::io::Result<()> {
+    Err(std::io::Error::from(std::io::ErrorKind::Unsupported))
+}
+
+/// The store's entries are read-only; a copy keeps only the x bit.
+fn writable_mode(src: &Path, dst: &Path) -> Result<(), LinkError> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let meta = std::fs::metadata(src).map_err(io("inspect", src))?;
+        let mode = if crate::digest::is_executable(&meta) {
+            0o755
+        } else {
+            0o644
+        };
+        std::fs::set_permissions(dst, std::fs::Permissions::from_mode(mode))
+            .map_err(io("set permissions on", dst))?;
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = src;
+        let mut perms = std::fs::metadata(dst)
+            .map_err(io("inspect", dst))?
+            .permissions();
+        #[allow(clippy::permissions_set_readonly_false)]
+        perms.set_readonly(false);
+        std::fs::set_permissions(dst, perms).map_err(io("set permissions on", dst))?;
+    }
+    Ok(())
+}
+
+/// Deletes a folder skillpm built (hard-linked files are read-only, but
+/// removing a name needs only the folder to be writable, which it is).
+fn remove_tree(path: &Path) -> std::io::Result<()> {
+    std::fs::remove_dir_all(path)
 }
 
 fn remove_copy(dest: &Path) -> Result<(), LinkError> {
@@ -315,7 +567,7 @@ fn remove_copy(dest: &Path) -> Result<(), LinkError> {
     let parent = crate::fs::parent_dir(dest);
     let trash = parent.join(format!(".skillpm-trash-{}", unique_suffix()));
     std::fs::rename(dest, &trash).map_err(io("move aside", dest))?;
-    std::fs::remove_dir_all(&trash).map_err(io("remove", &trash))
+    remove_tree(&trash).map_err(io("remove", &trash))
 }
 
 /// Removes `<root>/<name>` if skillpm made it. Returns whether anything was
@@ -410,7 +662,10 @@ mod tests {
         let dest = f.root.join("hello");
         assert_eq!(
             inspect(&dest).unwrap(),
-            LinkState::Copy { tree: Some(f.tree) }
+            LinkState::Copy {
+                tree: Some(f.tree),
+                kind: LinkKind::Copy
+            }
         );
         assert_eq!(hash_placed(&dest).unwrap().digest, f.tree);
         place(&f.root, "hello", &f.entry, f.tree, LinkKind::Symlink).unwrap();

@@ -15,7 +15,6 @@ use crate::roots::{Agent, Scope};
 use super::CatalogError;
 use crate::names::pattern;
 pub use crate::project::manifest::{AgentRules, Denial};
-use crate::project::manifest::{InstallSettings, Scope as ManifestScope};
 
 /// The manifest's file name in the project folder.
 pub const MANIFEST_FILE: &str = "skills.toml";
@@ -27,8 +26,9 @@ pub struct ProjectSettings {
     pub path: Option<PathBuf>,
     /// `[install] scope` (default repo).
     pub scope: Scope,
-    /// `[install] agents` (default `agents`, `claude`).
-    pub agents: Vec<Agent>,
+    /// `[install] agents`; `None`: the default (`.agents/skills` plus the
+    /// detected agents, see `ops::lifecycle::default_agents`).
+    pub agents: Option<Vec<Agent>>,
     pub agent_rules: BTreeMap<String, AgentRules>,
     /// Skills marked `enabled = false`.
     pub disabled: BTreeSet<String>,
@@ -39,7 +39,7 @@ impl Default for ProjectSettings {
         ProjectSettings {
             path: None,
             scope: Scope::Repo,
-            agents: vec![Agent::Agents, Agent::Claude],
+            agents: None,
             agent_rules: BTreeMap::new(),
             disabled: BTreeSet::new(),
         }
@@ -60,55 +60,96 @@ impl ProjectSettings {
         Self::parse(&text, &path)
     }
 
-    /// Reads the sections that decide serving with the manifest's own types
-    /// (`[install]`, `[agent.*]`, `enabled` in `[skills]`); any other key
-    /// is left to `project::manifest`.
     pub fn parse(text: &str, path: &Path) -> Result<ProjectSettings, CatalogError> {
         let invalid = |message: String| CatalogError::Settings {
             path: path.to_owned(),
             message,
         };
-        let served: Served =
-            toml::from_str(text).map_err(|e| invalid(e.to_string().trim_end().to_owned()))?;
-        let agents = served
-            .install
-            .agents
-            .iter()
-            .map(|n| {
-                Agent::ALL.into_iter().find(|a| a.as_str() == n).ok_or_else(|| {
-                    invalid(format!(
-                        "[install] agents lists unknown agent `{n}` (known: agents, claude, opencode, codex)"
-                    ))
-                })
-            })
-            .collect::<Result<_, _>>()?;
-        for (agent, rules) in &served.agent {
-            for (key, p) in rules
-                .allow
-                .iter()
-                .map(|p| ("allow", p))
-                .chain(rules.deny.iter().map(|p| ("deny", p)))
-            {
-                pattern::validate(p)
-                    .map_err(|why| invalid(format!("[agent.{agent}] {key}: `{p}` {why}")))?;
+        let table: toml::Table = toml::from_str(text).map_err(|e| invalid(e.message().into()))?;
+        let mut settings = ProjectSettings {
+            path: Some(path.to_owned()),
+            ..ProjectSettings::default()
+        };
+        if let Some(install) = table.get("install") {
+            let install = install
+                .as_table()
+                .ok_or_else(|| invalid("[install] must be a table".into()))?;
+            if let Some(scope) = install.get("scope") {
+                settings.scope = match scope.as_str() {
+                    Some("repo") => Scope::Repo,
+                    Some("user") => Scope::User,
+                    Some("admin") => Scope::Admin,
+                    _ => {
+                        return Err(invalid(format!(
+                            "[install] scope must be \"repo\", \"user\" or \"admin\", found {scope}"
+                        )));
+                    }
+                };
+            }
+            if let Some(agents) = install.get("agents") {
+                let names = strings(agents, "[install] agents").map_err(invalid)?;
+                settings.agents = Some(names
+                    .iter()
+                    .map(|n| {
+                        agent_named(n).ok_or_else(|| {
+                            invalid(format!(
+                                "[install] agents lists unknown agent `{n}`; `skillpm agents` lists the known ids"
+                            ))
+                        })
+                    })
+                    .collect::<Result<_, _>>()?);
             }
         }
-        Ok(ProjectSettings {
-            path: Some(path.to_owned()),
-            scope: match served.install.scope {
-                ManifestScope::Repo => Scope::Repo,
-                ManifestScope::User => Scope::User,
-                ManifestScope::Admin => Scope::Admin,
-            },
-            agents,
-            agent_rules: served.agent,
-            disabled: served
-                .skills
-                .into_iter()
-                .filter(|(_, s)| !s.enabled)
-                .map(|(name, _)| name)
-                .collect(),
-        })
+        if let Some(agents) = table.get("agent") {
+            let agents = agents
+                .as_table()
+                .ok_or_else(|| invalid("[agent] must hold one table per agent".into()))?;
+            for (agent, rules) in agents {
+                let rules = rules
+                    .as_table()
+                    .ok_or_else(|| invalid(format!("[agent.{agent}] must be a table")))?;
+                let list = |key: &str| -> Result<Vec<String>, CatalogError> {
+                    match rules.get(key) {
+                        None => Ok(Vec::new()),
+                        Some(v) => {
+                            let items =
+                                strings(v, &format!("[agent.{agent}] {key}")).map_err(invalid)?;
+                            for p in &items {
+                                pattern::validate(p).map_err(|why| {
+                                    invalid(format!("[agent.{agent}] {key}: `{p}` {why}"))
+                                })?;
+                            }
+                            Ok(items)
+                        }
+                    }
+                };
+                settings.agent_rules.insert(
+                    agent.clone(),
+                    AgentRules {
+                        allow: list("allow")?,
+                        deny: list("deny")?,
+                    },
+                );
+            }
+        }
+        if let Some(skills) = table.get("skills").and_then(|s| s.as_table()) {
+            for (name, decl) in skills {
+                let enabled = decl.as_table().and_then(|t| t.get("enabled"));
+                match enabled {
+                    None => {}
+                    Some(toml::Value::Boolean(true)) => {}
+                    Some(toml::Value::Boolean(false)) => {
+                        settings.disabled.insert(name.clone());
+                    }
+                    Some(other) => {
+                        return Err(invalid(format!(
+                            "[skills] {name}: `enabled` must be true or false, found {other}"
+                        )));
+                    }
+                }
+            }
+        }
+        Ok(settings)
     }
 
     /// The rules for `agent`, if `skills.toml` has a table for it.
@@ -117,26 +158,22 @@ impl ProjectSettings {
     }
 }
 
-/// The part of `skills.toml` that decides serving; other keys are ignored.
-#[derive(serde::Deserialize)]
-struct Served {
-    #[serde(default)]
-    install: InstallSettings,
-    #[serde(default)]
-    agent: BTreeMap<String, AgentRules>,
-    #[serde(default)]
-    skills: BTreeMap<String, Enabled>,
+fn strings(value: &toml::Value, what: &str) -> Result<Vec<String>, String> {
+    let array = value
+        .as_array()
+        .ok_or_else(|| format!("{what} must be an array of strings"))?;
+    array
+        .iter()
+        .map(|v| {
+            v.as_str()
+                .map(str::to_owned)
+                .ok_or_else(|| format!("{what} must be an array of strings, found {v}"))
+        })
+        .collect()
 }
 
-/// A `[skills]` entry, for its `enabled` flag only.
-#[derive(serde::Deserialize)]
-struct Enabled {
-    #[serde(default = "yes")]
-    enabled: bool,
-}
-
-fn yes() -> bool {
-    true
+fn agent_named(name: &str) -> Option<Agent> {
+    Agent::parse(name)
 }
 
 #[cfg(test)]
@@ -151,7 +188,7 @@ mod tests {
     fn defaults_and_full_file() {
         let s = parse("").unwrap();
         assert_eq!(s.scope, Scope::Repo);
-        assert_eq!(s.agents, [Agent::Agents, Agent::Claude]);
+        assert_eq!(s.agents, None);
         let s = parse(
             "[install]\nscope = \"user\"\nagents = [\"codex\"]\n\
              [[source]]\nname = \"acme\"\nurl = \"https://x\"\n\
@@ -160,7 +197,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(s.scope, Scope::User);
-        assert_eq!(s.agents, [Agent::Codex]);
+        assert_eq!(s.agents, Some(vec![Agent::Codex]));
         assert_eq!(s.disabled.iter().collect::<Vec<_>>(), ["pdf"]);
         let rules = s.rules_for("claude").unwrap();
         assert_eq!(rules.check("code-review"), Ok(()));
@@ -189,7 +226,7 @@ mod tests {
         for (text, needle) in [
             ("[install]\nscope = \"galaxy\"\n", "scope"),
             ("[install]\nagents = [\"vim\"]\n", "unknown agent `vim`"),
-            ("[agent.claude]\nallow = \"x\"\n", "allow = \"x\""),
+            ("[agent.claude]\nallow = \"x\"\n", "[agent.claude] allow"),
             ("[agent.claude]\ndeny = [\"../x\"]\n", "`../x`"),
             (
                 "[skills]\npdf = { source = \"a\", enabled = \"no\" }\n",

@@ -29,6 +29,48 @@ pub struct AddArgs {
     /// Approve what the summary shows without asking.
     #[arg(short, long)]
     pub yes: bool,
+    #[command(flatten)]
+    pub placement: PlacementArgs,
+}
+
+/// Where and how skills are placed (recorded in skills.toml's `[install]`).
+#[derive(Debug, Clone, clap::Args)]
+pub struct PlacementArgs {
+    /// Place skills for this agent (repeatable; ids from `skillpm agents`).
+    /// Recorded as `[install] agents`.
+    #[arg(long = "agent", value_name = "ID")]
+    pub agents: Vec<String>,
+    /// How skill folders are placed; recorded as `[install] link-mode`.
+    #[arg(long, value_enum, value_name = "MODE")]
+    pub link_mode: Option<LinkModeArg>,
+}
+
+/// `--link-mode` values (`crate::roots::LinkMode` without clap).
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum LinkModeArg {
+    /// A symlink to the store entry (the default).
+    Symlink,
+    /// A real folder of hard links to the store's files.
+    Hardlink,
+    /// A real folder of reflink (copy-on-write) clones.
+    Clone,
+    /// A real folder of plain copies.
+    Copy,
+    /// A clone, else hard links, else copies, per file system.
+    Auto,
+}
+
+impl PlacementArgs {
+    pub fn link_mode(&self) -> Option<crate::roots::LinkMode> {
+        use crate::roots::LinkMode;
+        self.link_mode.map(|m| match m {
+            LinkModeArg::Symlink => LinkMode::Symlink,
+            LinkModeArg::Hardlink => LinkMode::Hardlink,
+            LinkModeArg::Clone => LinkMode::Clone,
+            LinkModeArg::Copy => LinkMode::Copy,
+            LinkModeArg::Auto => LinkMode::Auto,
+        })
+    }
 }
 
 #[derive(Debug, clap::Args)]
@@ -49,6 +91,8 @@ pub struct InstallArgs {
     /// Approve unapproved lock entries without asking.
     #[arg(short, long)]
     pub yes: bool,
+    #[command(flatten)]
+    pub placement: PlacementArgs,
 }
 
 impl InstallArgs {

@@ -106,6 +106,20 @@ pub enum Command {
     /// Re-hash every linked skill against skills.lock and re-prove the lock
     /// against its sources; exit 3 on drift.
     Verify(VerifyArgs),
+    /// The agents skillpm knows: detected here?, their skill folders, managed skills.
+    Agents,
+    /// Bring in skills installed by vercel `skills`, openskills or skillkit.
+    Import(ImportArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ImportArgs {
+    /// Print the plan; change nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Approve what the summaries show without asking.
+    #[arg(short, long)]
+    pub yes: bool,
 }
 
 #[derive(Debug, clap::Args)]

@@ -47,6 +47,8 @@ pub fn run(cli: Cli, ui: Ui) -> anyhow::Result<Exit> {
             }
         }
         Command::Add(a) => {
+            ctx.link_mode = a.placement.link_mode();
+            ctx.agents = a.placement.agents;
             let opts = lifecycle::AddOptions {
                 source: a.source,
                 names: a.names,
@@ -59,6 +61,8 @@ pub fn run(cli: Cli, ui: Ui) -> anyhow::Result<Exit> {
             emit(&ctx, &lifecycle::add(&ctx, &opts)?, Exit::Success)
         }
         Command::Install(a) => {
+            ctx.agents = a.placement.agents.clone();
+            ctx.link_mode = a.placement.link_mode();
             let opts = lifecycle::InstallOptions {
                 mode: a.mode(),
                 yes: a.yes,
@@ -136,6 +140,16 @@ pub fn run(cli: Cli, ui: Ui) -> anyhow::Result<Exit> {
             emit(&ctx, &report, Exit::Success)
         }
         Command::Cache(args) => super::cache::run(&ctx, args),
+        Command::Agents => emit(&ctx, &ops::agents::agents(&ctx)?, Exit::Success),
+        Command::Import(args) => {
+            let opts = ops::import::ImportOptions {
+                dry_run: args.dry_run,
+                yes: args.yes,
+                exit_of: super::exit_code_of,
+            };
+            let report = ops::import::import(&ctx, &opts)?;
+            emit(&ctx, &report, report.exit())
+        }
         Command::Init(_) => emit(&ctx, &ops::init::init(&ctx)?, Exit::Success),
         Command::Source(args) => super::source::run_source(&ctx, args),
         Command::Search(args) => {

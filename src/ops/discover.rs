@@ -69,7 +69,7 @@ pub fn discover_here(ctx: &Context) -> Result<Discovery, OpError> {
 ///  "duplicates": [{"name": "pdf", "winner": "/work/app/.claude/skills/pdf",
 ///                  "paths": ["…", "…"], "same_target": false}],
 ///  "roots": [{"scope": "repo", "agent": "agents", "path": "…", "exists": true,
-///             "skills": 1, "truncated": false}],
+///             "skills": 1, "truncated": false}], "roots_scanned": 130,
 ///  "warnings": ["…"]}
 /// ```
 /// Skills are in precedence order (repo nearest the working directory
@@ -81,7 +81,10 @@ pub struct ListReport {
     pub project: PathBuf,
     pub skills: Vec<ListedSkill>,
     pub duplicates: Vec<ListedDuplicate>,
+    /// The skill folders that exist (of every folder every agent reads).
     pub roots: Vec<ListedRoot>,
+    /// How many folders were looked at (the agents table's, see `skillpm agents`).
+    pub roots_scanned: usize,
     pub warnings: Vec<String>,
 }
 
@@ -147,9 +150,11 @@ pub fn list(ctx: &Context, _opts: &ListOptions) -> anyhow::Result<ListReport> {
                 same_target: x.same_target,
             })
             .collect(),
+        roots_scanned: d.roots.len(),
         roots: d
             .roots
             .into_iter()
+            .filter(|r| r.exists)
             .map(|r| ListedRoot {
                 scope: r.root.scope,
                 agent: r.root.agent,
@@ -173,11 +178,11 @@ fn relative(diagnostics: Vec<Diagnostic>, dir: &Path) -> Vec<Diagnostic> {
 impl Report for ListReport {
     fn human(&self, out: &mut dyn Write) -> std::io::Result<()> {
         if self.skills.is_empty() {
-            let existing = self.roots.iter().filter(|r| r.exists).count();
+            let existing = self.roots.len();
             return writeln!(
                 out,
                 "no skills found ({} skill folders scanned, {existing} of them exist)",
-                self.roots.len()
+                self.roots_scanned
             );
         }
         let name_w = self

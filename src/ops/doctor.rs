@@ -230,6 +230,7 @@ pub fn doctor(ctx: &Context, opts: &DoctorOptions) -> anyhow::Result<DoctorRepor
             .roots
             .iter()
             .enumerate()
+            .filter(|(_, r)| r.exists)
             .map(|(i, r)| DoctorRoot {
                 rank: i + 1,
                 scope: r.root.scope,
@@ -418,12 +419,19 @@ fn check_lock_links(
     dangling: &BTreeSet<PathBuf>,
     findings: &mut Vec<Finding>,
 ) {
-    let mut root_dirs: Vec<PathBuf> = settings
+    let agents = settings
         .agents
+        .clone()
+        .unwrap_or_else(|| crate::ops::lifecycle::default_agents(project, env));
+    let mut root_dirs: Vec<PathBuf> = Vec::new();
+    for dir in agents
         .iter()
         .filter_map(|&a| roots::root_dir(settings.scope, a, project, env))
-        .collect();
-    root_dirs.dedup();
+    {
+        if !root_dirs.contains(&dir) {
+            root_dirs.push(dir);
+        }
+    }
     let mut seen = BTreeSet::new();
     for entry in lock.skills() {
         let disabled = settings.disabled.contains(&entry.name);

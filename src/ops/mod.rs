@@ -10,9 +10,11 @@ pub mod source;
 
 use std::path::PathBuf;
 
+pub mod agents;
 pub mod check;
 pub mod discover;
 pub mod doctor;
+pub mod import;
 pub mod mcp;
 pub mod mentions;
 pub mod publish;
@@ -29,6 +31,14 @@ pub struct Context {
     pub project: Option<PathBuf>,
     /// `--offline`: never open a socket.
     pub offline: bool,
+    /// `--agent ID` on `add`/`install`: the agents that get skills this run
+    /// (also recorded as `[install] agents`).
+    pub agents: Vec<String>,
+    /// `--link-mode` on `add`/`install`.
+    pub link_mode: Option<crate::roots::LinkMode>,
+    /// `import`: a folder another tool installed under a skill's name is
+    /// left in place and reported, instead of failing the link pass.
+    pub keep_foreign: bool,
     pub ui: Ui,
 }
 
@@ -38,6 +48,9 @@ impl Context {
             cwd,
             project: None,
             offline: false,
+            agents: Vec::new(),
+            link_mode: None,
+            keep_foreign: false,
             ui,
         }
     }

@@ -37,9 +37,6 @@ use crate::names::pattern;
 use crate::skill::is_valid_name;
 use crate::trust::PinnedKey;
 
-/// Agent folder names `[install] agents` may list (DESIGN §8).
-pub const KNOWN_AGENTS: &[&str] = &["agents", "claude", "opencode", "codex"];
-
 #[derive(Debug, thiserror::Error)]
 pub enum ManifestError {
     #[error("cannot read {path}: {source}")]
@@ -85,13 +82,18 @@ pub enum Scope {
     Admin,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct InstallSettings {
     #[serde(default)]
     pub scope: Scope,
-    #[serde(default = "default_agents")]
-    pub agents: Vec<String>,
+    /// Agent ids of the agents table (`skillpm agents`). Unset: the shared
+    /// `.agents/skills` folder plus every agent detected here.
+    #[serde(default)]
+    pub agents: Option<Vec<String>>,
+    /// How skill folders are placed; unset means `symlink`.
+    #[serde(default)]
+    pub link_mode: Option<crate::roots::LinkMode>,
     /// `strict = true`: refuse at install what `skillpm check` refuses,
     /// instead of installing with warnings (what `--strict` does per run).
     #[serde(default, skip_serializing_if = "is_false")]
@@ -100,20 +102,6 @@ pub struct InstallSettings {
 
 fn is_false(b: &bool) -> bool {
     !*b
-}
-
-fn default_agents() -> Vec<String> {
-    vec!["agents".into(), "claude".into()]
-}
-
-impl Default for InstallSettings {
-    fn default() -> Self {
-        InstallSettings {
-            scope: Scope::default(),
-            agents: default_agents(),
-            strict: false,
-        }
-    }
 }
 
 /// One `[[source]]` table.
@@ -237,8 +225,13 @@ pub const TEMPLATE: &str = r#"# skills.toml: the Agent Skills this project asks 
 [install]
 # "repo" (this project), "user" (your home folder) or "admin" (system-wide)
 scope = "repo"
-# agent folders that get links: "agents", "claude", "opencode", "codex"
-agents = ["agents", "claude"]
+# agents whose folders get the skills (ids from `skillpm agents`: "claude",
+# "cursor", "opencode", ...); unset: the shared .agents/skills folder plus
+# every agent detected in this project or your home folder
+# agents = ["agents", "claude"]
+# how skill folders are placed: "symlink" (default), "auto" (real folders:
+# reflink clone, else hard links, else copies), "hardlink", "clone" or "copy"
+# link-mode = "symlink"
 
 [skills]
 "#;
@@ -349,6 +342,29 @@ impl Manifest {
                 table.set_position(anchor * 2 - 1);
             }
             source_tables(doc)?.push(table);
+            Ok(())
+        })
+    }
+
+    /// Sets `[install] agents` (creating `[install]` when missing).
+    pub fn set_install_agents(&mut self, ids: &[String]) -> Result<(), ManifestError> {
+        self.set_install("agents", value(Array::from_iter(ids.iter())))
+    }
+
+    /// Sets `[install] link-mode`.
+    pub fn set_install_link_mode(&mut self, mode: &str) -> Result<(), ManifestError> {
+        self.set_install("link-mode", value(mode))
+    }
+
+    fn set_install(&mut self, key: &str, item: Item) -> Result<(), ManifestError> {
+        self.edit(|doc| {
+            let install = doc
+                .entry("install")
+                .or_insert_with(|| Item::Table(Table::new()));
+            let table = install
+                .as_table_mut()
+                .ok_or_else(|| "[install] must be a table".to_owned())?;
+            table[key] = item;
             Ok(())
         })
     }
@@ -512,11 +528,13 @@ fn typed(doc: &DocumentMut, path: &Path) -> Result<ManifestData, ManifestError> 
 }
 
 fn validate(data: &ManifestData) -> Result<(), String> {
-    for agent in &data.install.agents {
-        if !KNOWN_AGENTS.contains(&agent.as_str()) {
+    // `[agent.NAME]` sections are MCP allow/deny rules for any name (a
+    // reviewer, a CI bot), not agent ids: only `[install] agents` must be
+    // in the agents table.
+    for agent in data.install.agents.iter().flatten() {
+        if crate::agents::Agent::parse(agent).is_none() {
             return Err(format!(
-                "unknown agent `{agent}` (known: {})",
-                KNOWN_AGENTS.join(", ")
+                "unknown agent `{agent}`; `skillpm agents` lists the known ids"
             ));
         }
     }
@@ -620,7 +638,10 @@ mod tests {
             text.starts_with("# skills.toml: the Agent Skills"),
             "{text}"
         );
-        assert!(text.contains("# agent folders that get links"), "{text}");
+        assert!(
+            text.contains("# agents whose folders get the skills"),
+            "{text}"
+        );
         let install = text.find("\n[install]\n").unwrap();
         let acme_at = text.find("name = \"acme\"").unwrap();
         let beta_at = text.find("name = \"beta\"").unwrap();
@@ -742,6 +763,15 @@ mod tests {
         let rules = m.agent_rules("claude").unwrap();
         assert!(rules.permits("a") && !rules.permits("b") && !rules.permits("c"));
         assert_eq!(m.limits().unwrap()["file-bytes"].as_integer(), Some(1));
-        assert_eq!(m.install().agents, ["agents", "claude"]);
+        assert_eq!(m.install().agents, None, "unset: detection decides");
+        let m = Manifest::parse(
+            "[install]\nagents = [\"claude-code\", \"cursor\"]\n",
+            &path(),
+        )
+        .unwrap();
+        assert_eq!(
+            m.install().agents.as_deref(),
+            Some(&["claude-code".to_owned(), "cursor".to_owned()][..])
+        );
     }
 }

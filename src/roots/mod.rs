@@ -1,12 +1,13 @@
 //! Where agents look for skills (DESIGN §8): the table of scopes × agent
 //! folders, the project root, and discovery across all of them.
 //!
-//! | scope  | agents                     | claude                                   | opencode                      | codex                      |
-//! |--------|----------------------------|------------------------------------------|-------------------------------|----------------------------|
-//! | repo   | `<dir>/.agents/skills`     | `<dir>/.claude/skills`                   | `<dir>/.opencode/skills`      | `<dir>/.agents/skills`     |
-//! | user   | `~/.agents/skills`         | `${CLAUDE_CONFIG_DIR:-~/.claude}/skills` | `${XDG_CONFIG_HOME:-~/.config}/opencode/skills` | `${CODEX_HOME:-~/.codex}/skills` |
-//! | system | —                          | —                                        | —                             | `${CODEX_HOME:-~/.codex}/skills/.system` |
-//! | admin  | `/etc/agent-skills`        | Claude Code's managed-settings folder + `/.claude/skills` | — | `/etc/codex/skills`        |
+//! The folders come from the agents table (`crate::agents`): each agent's
+//! project folder (in every folder from the project root down to the
+//! working directory), user folder (moved by `CLAUDE_CONFIG_DIR`,
+//! `CODEX_HOME`, `XDG_CONFIG_HOME`, …), system folder (Codex's
+//! `skills/.system`, read-only) and admin folder (`/etc/agent-skills`,
+//! `/etc/codex/skills`, Claude Code's managed settings), plus every other
+//! folder the agent reads (OpenCode's singular `skill/`).
 //!
 //! Repo roots exist in every folder from the project root down to the
 //! working directory; nearer folders take precedence.
@@ -62,150 +63,71 @@ impl std::fmt::Display for Scope {
     }
 }
 
-/// Which agent folder a root is: the shared `.agents` folder (read by Codex
-/// and others) or one agent's own.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, serde::Deserialize,
-)]
+pub use crate::agents::{Agent, Env};
+
+/// How skill folders are placed into a root (`--link-mode`, `[install]
+/// link-mode`); `link` does the placing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Agent {
-    Agents,
-    Claude,
-    Opencode,
-    Codex,
+pub enum LinkMode {
+    /// A symlink to the store entry (a copy where symlinks are impossible).
+    #[default]
+    Symlink,
+    /// A real folder of hard links to the store's files.
+    Hardlink,
+    /// A real folder of reflink clones (copy-on-write; btrfs, XFS, APFS…).
+    Clone,
+    /// A real folder of plain copies.
+    Copy,
+    /// A reflink clone, else a hard link, else a copy, decided per file system.
+    Auto,
 }
 
-impl Agent {
-    pub const ALL: [Agent; 4] = [Agent::Agents, Agent::Claude, Agent::Opencode, Agent::Codex];
+impl LinkMode {
+    pub const ALL: [LinkMode; 5] = [
+        LinkMode::Symlink,
+        LinkMode::Hardlink,
+        LinkMode::Clone,
+        LinkMode::Copy,
+        LinkMode::Auto,
+    ];
 
-    /// The agent a manifest names (any case), if skillpm knows it.
-    pub fn parse(name: &str) -> Option<Agent> {
-        Agent::ALL
-            .into_iter()
-            .find(|a| a.as_str().eq_ignore_ascii_case(name))
+    /// The mode named `name`, as `--link-mode` and `[install] link-mode` spell it.
+    pub fn parse(name: &str) -> Option<LinkMode> {
+        LinkMode::ALL.into_iter().find(|m| m.as_str() == name)
     }
 
     pub fn as_str(self) -> &'static str {
         match self {
-            Agent::Agents => "agents",
-            Agent::Claude => "claude",
-            Agent::Opencode => "opencode",
-            Agent::Codex => "codex",
+            LinkMode::Symlink => "symlink",
+            LinkMode::Hardlink => "hardlink",
+            LinkMode::Clone => "clone",
+            LinkMode::Copy => "copy",
+            LinkMode::Auto => "auto",
         }
     }
 }
 
-impl std::fmt::Display for Agent {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// The parts of the user's environment that move skill roots. Tests build
-/// one directly; the binary uses [`Env::from_process`].
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Env {
-    /// `HOME` (or the platform's home folder).
-    pub home: Option<PathBuf>,
-    /// `CLAUDE_CONFIG_DIR`: replaces `~/.claude`.
-    pub claude_config_dir: Option<PathBuf>,
-    /// `CODEX_HOME`: replaces `~/.codex`.
-    pub codex_home: Option<PathBuf>,
-    /// `XDG_CONFIG_HOME`: replaces `~/.config` (absolute paths only, per XDG).
-    pub xdg_config_home: Option<PathBuf>,
-    /// `SKILLPM_ADMIN_PREFIX`: a folder standing in for `/` in admin-scope
-    /// paths (for containers, packaging and tests); `None` means `/`.
-    pub admin_prefix: Option<PathBuf>,
-}
-
-impl Env {
-    /// Reads the variables above from this process; empty values count as unset.
-    pub fn from_process() -> Env {
-        let var = |name: &str| {
-            std::env::var_os(name)
-                .filter(|v| !v.is_empty())
-                .map(PathBuf::from)
-        };
-        Env {
-            home: var("HOME")
-                .or_else(|| directories::BaseDirs::new().map(|d| d.home_dir().to_owned())),
-            claude_config_dir: var("CLAUDE_CONFIG_DIR"),
-            codex_home: var("CODEX_HOME"),
-            xdg_config_home: var("XDG_CONFIG_HOME").filter(|p| p.is_absolute()),
-            admin_prefix: var("SKILLPM_ADMIN_PREFIX"),
-        }
-    }
-
-    /// An environment with only a home folder set.
-    pub fn with_home(home: impl Into<PathBuf>) -> Env {
-        Env {
-            home: Some(home.into()),
-            ..Env::default()
-        }
-    }
-
-    fn claude_dir(&self) -> Option<PathBuf> {
-        self.claude_config_dir
-            .clone()
-            .or_else(|| Some(self.home.as_ref()?.join(".claude")))
-    }
-
-    fn codex_dir(&self) -> Option<PathBuf> {
-        self.codex_home
-            .clone()
-            .or_else(|| Some(self.home.as_ref()?.join(".codex")))
-    }
-
-    fn config_dir(&self) -> Option<PathBuf> {
-        self.xdg_config_home
-            .clone()
-            .or_else(|| Some(self.home.as_ref()?.join(".config")))
-    }
-
-    fn admin(&self, relative: &str) -> PathBuf {
-        match &self.admin_prefix {
-            Some(prefix) => prefix.join(relative),
-            None => Path::new(ADMIN_BASE).join(relative),
-        }
-    }
-}
-
-#[cfg(unix)]
-const ADMIN_BASE: &str = "/";
-#[cfg(windows)]
-const ADMIN_BASE: &str = "C:\\ProgramData";
-
-/// Claude Code's managed (enterprise) settings folder, relative to the admin base.
-#[cfg(all(unix, not(target_os = "macos")))]
-const CLAUDE_MANAGED: &str = "etc/claude-code/.claude/skills";
-#[cfg(target_os = "macos")]
-const CLAUDE_MANAGED: &str = "Library/Application Support/ClaudeCode/.claude/skills";
-#[cfg(windows)]
-const CLAUDE_MANAGED: &str = "ClaudeCode\\.claude\\skills";
-
-#[cfg(unix)]
-const ADMIN_AGENTS: &str = "etc/agent-skills";
-#[cfg(windows)]
-const ADMIN_AGENTS: &str = "agent-skills";
-
-/// The skills folder of `agent` in `scope`, or `None` where the agent has
-/// none (or the home folder is unknown). For `Repo`, `project` is the
-/// folder holding the agent folders; other scopes ignore it.
+/// The skills folder skillpm writes for `agent` in `scope`, or `None` where
+/// the agent has none (or the home folder is unknown). For `Repo`,
+/// `project` is the folder holding the agent folders; other scopes ignore it.
 pub fn root_dir(scope: Scope, agent: Agent, project: &Path, env: &Env) -> Option<PathBuf> {
-    match (scope, agent) {
-        (Scope::Repo, Agent::Agents | Agent::Codex) => Some(project.join(".agents/skills")),
-        (Scope::Repo, Agent::Claude) => Some(project.join(".claude/skills")),
-        (Scope::Repo, Agent::Opencode) => Some(project.join(".opencode/skills")),
-        (Scope::User, Agent::Agents) => Some(env.home.as_ref()?.join(".agents/skills")),
-        (Scope::User, Agent::Claude) => Some(env.claude_dir()?.join("skills")),
-        (Scope::User, Agent::Opencode) => Some(env.config_dir()?.join("opencode/skills")),
-        (Scope::User, Agent::Codex) => Some(env.codex_dir()?.join("skills")),
-        (Scope::System, Agent::Codex) => Some(env.codex_dir()?.join("skills/.system")),
-        (Scope::System, _) => None,
-        (Scope::Admin, Agent::Agents) => Some(env.admin(ADMIN_AGENTS)),
-        (Scope::Admin, Agent::Claude) => Some(env.admin(CLAUDE_MANAGED)),
-        (Scope::Admin, Agent::Codex) if cfg!(unix) => Some(env.admin("etc/codex/skills")),
-        (Scope::Admin, _) => None,
+    let def = agent.def();
+    match scope {
+        Scope::Repo => Some(project.join(def.project)),
+        Scope::User => def.user?.resolve(env),
+        Scope::System => def.system?.resolve(env),
+        Scope::Admin => env.admin_dir(def.admin),
+    }
+}
+
+/// Every folder `agent` reads in `scope` (the written one first).
+fn read_dirs(scope: Scope, agent: Agent, project: &Path, env: &Env) -> Vec<PathBuf> {
+    let def = agent.def();
+    match scope {
+        Scope::Repo => def.project_dirs().map(|d| project.join(d)).collect(),
+        Scope::User => def.user_dirs().filter_map(|d| d.resolve(env)).collect(),
+        _ => root_dir(scope, agent, project, env).into_iter().collect(),
     }
 }
 
@@ -227,15 +149,26 @@ pub fn all_roots(project: &Path, cwd: &Path, env: &Env) -> Vec<Root> {
     let mut outer = Vec::new();
     for scope in [Scope::User, Scope::System, Scope::Admin] {
         for agent in Agent::ALL {
-            if let Some(path) = root_dir(scope, agent, project, env) {
+            for path in read_dirs(scope, agent, project, env) {
                 outer.push(Root { scope, agent, path });
             }
         }
     }
     let mut roots = Vec::new();
     for dir in dirs_from_cwd_to_project(project, cwd) {
-        for agent in [Agent::Agents, Agent::Claude, Agent::Opencode] {
-            if let Some(path) = root_dir(Scope::Repo, agent, &dir, env) {
+        for agent in Agent::ALL {
+            for path in read_dirs(Scope::Repo, agent, &dir, env) {
+                // A bare `skills/` or `data/skills/` (OpenClaw, AstrBot) is
+                // too common a name to scan in every project: it counts
+                // only where that agent is detected.
+                let generic = !path
+                    .strip_prefix(&dir)
+                    .ok()
+                    .and_then(|p| p.to_str())
+                    .is_some_and(|p| p.starts_with('.'));
+                if generic && !agent.detected(project, env) {
+                    continue;
+                }
                 roots.push(Root {
                     scope: Scope::Repo,
                     agent,
@@ -387,21 +320,39 @@ mod tests {
             .map(|r| (r.scope, r.agent, r.path.to_str().unwrap()))
             .collect();
         assert_eq!(
-            &listed[..7],
+            &listed[..4],
             [
                 (Scope::Repo, Agent::Agents, "/p/a/.agents/skills"),
                 (Scope::Repo, Agent::Claude, "/p/a/.claude/skills"),
                 (Scope::Repo, Agent::Opencode, "/p/a/.opencode/skills"),
-                (Scope::Repo, Agent::Agents, "/p/.agents/skills"),
-                (Scope::Repo, Agent::Claude, "/p/.claude/skills"),
-                (Scope::Repo, Agent::Opencode, "/p/.opencode/skills"),
-                (Scope::User, Agent::Agents, "/home/u/.agents/skills"),
+                (Scope::Repo, Agent::Opencode, "/p/a/.opencode/skill"),
             ]
         );
+        let nearest = roots
+            .iter()
+            .position(|r| r.path == Path::new("/p/.agents/skills"))
+            .unwrap();
+        assert!(roots[..nearest].iter().all(|r| r.path.starts_with("/p/a")));
         let scopes: Vec<Scope> = roots.iter().map(|r| r.scope).collect();
         let mut sorted = scopes.clone();
         sorted.sort();
         assert_eq!(scopes, sorted, "precedence order");
+        // Every folder once; generic names (`skills/`) only where detected.
+        let mut paths: Vec<_> = roots.iter().map(|r| &r.path).collect();
+        paths.sort();
+        paths.dedup();
+        assert_eq!(paths.len(), roots.len());
+        assert!(!roots.iter().any(|r| r.path == Path::new("/p/skills")));
+        assert!(
+            roots
+                .iter()
+                .any(|r| r.path == Path::new("/p/a/.cursor/skills"))
+        );
+        assert!(
+            roots
+                .iter()
+                .any(|r| r.path == Path::new("/home/u/.config/opencode/skill"))
+        );
     }
 
     #[test]

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[&[&str]] = &[
     &["error"],
     &["digest", "names", "fs", "cache"],
-    &["skill", "trust", "publish"],
+    &["skill", "trust", "publish", "agents"],
     &["unpack", "fetch", "index", "roots", "approve", "source_mcp"],
     &["store", "git", "project", "link"],
     &["source"],

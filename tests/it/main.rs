@@ -9,13 +9,18 @@ mod support;
 
 #[cfg(unix)]
 mod agent;
+mod agents_table;
 mod architecture;
 mod collections;
 mod foundation;
 mod git;
 mod git_cli;
 mod hostile;
+#[cfg(unix)]
+mod import;
 mod lifecycle;
+#[cfg(unix)]
+mod link_modes;
 mod manifest;
 #[cfg(unix)]
 mod mcp;

@@ -665,6 +665,8 @@ fn a_user_scope_link_is_vouched_for_by_the_project_that_installed_it() {
 #[test]
 fn skills_installed_by_skillpm_are_served_until_disabled() {
     let w = World::new();
+    // Claude Code is installed here, so `install` places for it too.
+    std::fs::create_dir_all(w.home.join(".claude")).unwrap();
     let site = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("registry-fixtures/site");
     w.cmd().args(["init"]).assert().success();
     w.cmd()

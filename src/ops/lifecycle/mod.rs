@@ -24,6 +24,7 @@ pub use add::{AddOptions, AddReport, add};
 pub(crate) use candidate::{clean_subpath, folder_dir, folder_source_for, git_spec_for, join_rel};
 pub use install::{InstallMode, InstallOptions, InstallReport, install};
 pub use manage::{ApproveOptions, ManageReport, approve, disable, enable, remove};
+pub use placement::default_agents;
 pub use status::{ListReport, ProvenanceReport, VerifyReport, list, verify, verify_provenance};
 pub use update::{OutdatedReport, UpdateOptions, UpdateReport, outdated, update};
 
@@ -61,7 +62,8 @@ pub(crate) struct Session<'c> {
 impl<'c> Session<'c> {
     pub fn open(ctx: &'c Context) -> anyhow::Result<Self> {
         let project = project::find_project(&ctx.cwd, ctx.project.as_deref())?;
-        let manifest = project.load_manifest()?;
+        let mut manifest = project.load_manifest()?;
+        placement::apply_choices(ctx, &mut manifest)?;
         let lock = Lockfile::load(&project.lock_path())?;
         let store = Store::open()?;
         if store.debris_removed() > 0 {

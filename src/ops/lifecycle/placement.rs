@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use super::Session;
 use crate::error::{Exit, OpError};
-use crate::link::{self, LinkKind, LinkState};
+use crate::link::{self, LinkKind, LinkMode, LinkState};
 use crate::project::lock::LockedSkill;
 use crate::project::manifest::Scope as ManifestScope;
 use crate::project::state::PlacedLink;
@@ -32,21 +32,83 @@ pub(crate) fn scope_of(sess: &Session<'_>) -> Scope {
     }
 }
 
-/// The roots the manifest asks for, de-duplicated (in the repo scope the
-/// shared `.agents/skills` folder serves both `agents` and `codex`).
-pub(crate) fn targets(sess: &Session<'_>) -> anyhow::Result<Vec<Target>> {
-    let scope = scope_of(sess);
-    let mut out: Vec<Target> = Vec::new();
-    for name in &sess.manifest.install().agents {
+/// The agents that get skills: `[install] agents` (where `--agent` was
+/// recorded), else the shared `.agents/skills` folder plus every agent
+/// detected in the project or the user's folders.
+pub(crate) fn chosen_agents(sess: &Session<'_>) -> anyhow::Result<Vec<Agent>> {
+    let origin = format!("[install] agents in {}", sess.manifest.path().display());
+    let Some(names) = sess.manifest.install().agents.as_deref() else {
+        return Ok(default_agents(&sess.project.root, &sess.env));
+    };
+    let mut out = Vec::new();
+    for name in names {
         let agent = Agent::parse(name).ok_or_else(|| {
             OpError::new(
                 Exit::Usage,
-                format!(
-                    "{}: unknown agent `{name}` in [install] agents",
-                    sess.manifest.path().display()
-                ),
+                format!("{origin}: unknown agent `{name}`; `skillpm agents` lists the known ids"),
             )
         })?;
+        if !out.contains(&agent) {
+            out.push(agent);
+        }
+    }
+    Ok(out)
+}
+
+/// Records `--agent` and `--link-mode` as `[install] agents` and
+/// `[install] link-mode` (in memory; saved once the links are placed), so
+/// the next `install` keeps the same placements. Unknown ids fail here,
+/// before anything changes.
+pub(crate) fn apply_choices(
+    ctx: &crate::ops::Context,
+    manifest: &mut crate::project::Manifest,
+) -> anyhow::Result<()> {
+    if !ctx.agents.is_empty() {
+        let mut ids: Vec<String> = Vec::new();
+        for name in &ctx.agents {
+            let agent = Agent::parse(name).ok_or_else(|| {
+                OpError::new(
+                    Exit::Usage,
+                    format!(
+                        "--agent: unknown agent `{name}`; `skillpm agents` lists the known ids"
+                    ),
+                )
+            })?;
+            if !ids.iter().any(|i| i == agent.as_str()) {
+                ids.push(agent.as_str().to_owned());
+            }
+        }
+        if manifest.install().agents.as_deref() != Some(&ids[..]) {
+            manifest.set_install_agents(&ids)?;
+        }
+    }
+    if let Some(mode) = ctx.link_mode
+        && manifest.install().link_mode != Some(mode)
+    {
+        manifest.set_install_link_mode(mode.as_str())?;
+    }
+    Ok(())
+}
+
+/// `.agents/skills` plus the agents detected in `project` or the home folder.
+pub fn default_agents(project: &std::path::Path, env: &roots::Env) -> Vec<Agent> {
+    let mut out = vec![Agent::Agents];
+    out.extend(
+        Agent::ALL
+            .into_iter()
+            .skip(1)
+            .filter(|a| a.detected(project, env)),
+    );
+    out
+}
+
+/// The roots the chosen agents read, one per distinct folder: agents that
+/// share a folder (Codex, Cursor, Gemini CLI… all read `.agents/skills`)
+/// share one placement.
+pub(crate) fn targets(sess: &Session<'_>) -> anyhow::Result<Vec<Target>> {
+    let scope = scope_of(sess);
+    let mut out: Vec<Target> = Vec::new();
+    for agent in chosen_agents(sess)? {
         let Some(root) = roots::root_dir(scope, agent, &sess.project.root, &sess.env) else {
             sess.ctx.ui.warn(format!(
                 "agent `{agent}` has no skill folder in the {scope} scope; no links for it"
@@ -65,6 +127,19 @@ pub(crate) fn targets(sess: &Session<'_>) -> anyhow::Result<Vec<Target>> {
     Ok(out)
 }
 
+/// `[install] link-mode` (where `--link-mode` was recorded), else `SKILLPM_LINK=copy`
+/// (the older switch), else `auto`.
+pub(crate) fn link_mode(sess: &Session<'_>) -> LinkMode {
+    if let Some(mode) = sess.manifest.install().link_mode {
+        return mode;
+    }
+    match std::env::var("SKILLPM_LINK").as_deref() {
+        Ok("copy") => LinkMode::Copy,
+        Ok("auto") => LinkMode::Auto,
+        _ => LinkMode::Symlink,
+    }
+}
+
 /// What a link sync did.
 #[derive(Debug, Default, Serialize)]
 pub struct LinkChanges {
@@ -74,6 +149,9 @@ pub struct LinkChanges {
     pub copied: Vec<PathBuf>,
     /// Links of skills no longer enabled, removed.
     pub unlinked: Vec<PathBuf>,
+    /// Places another tool's folder holds, left alone (`import` only).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub conflicts: Vec<PathBuf>,
 }
 
 /// Makes the roots hold exactly the links of `enabled` (approved skills).
@@ -85,12 +163,17 @@ pub(crate) fn sync_links(
 ) -> anyhow::Result<LinkChanges> {
     let targets = targets(sess)?;
     let mut plan = Vec::with_capacity(targets.len() * enabled.len());
+    let mut conflicts = Vec::new();
     for t in &targets {
         for s in enabled {
             let dest = t.root.join(&s.name);
             let entry = sess.store.entry_path(&s.tree);
             let before = link::inspect(&dest)?;
             if let LinkState::Foreign { what } = before {
+                if sess.ctx.keep_foreign {
+                    conflicts.push(dest);
+                    continue;
+                }
                 return Err(link::LinkError::Conflict {
                     path: dest,
                     what,
@@ -101,15 +184,58 @@ pub(crate) fn sync_links(
             plan.push((t, *s, dest, entry, before));
         }
     }
-    let prefer = preferred_kind();
-    let mut changes = LinkChanges::default();
+    let mode = link_mode(sess);
+    let mut changes = LinkChanges {
+        conflicts,
+        ..LinkChanges::default()
+    };
     let mut placed = Vec::with_capacity(plan.len());
-    for (t, s, dest, entry, before) in plan {
-        let kind = link::place_over(&t.root, &s.name, &before, &entry, s.tree, prefer)?;
+    // `auto` settles on one kind per root (one file system) at the root's
+    // first placement, made alone; the rest of the root reuses it.
+    let mut settled: Vec<(PathBuf, LinkKind)> = Vec::new();
+    let mut kinds: Vec<Option<LinkKind>> = vec![None; plan.len()];
+    if mode == LinkMode::Auto {
+        for (i, (t, s, _, entry, before)) in plan.iter().enumerate() {
+            if settled.iter().any(|(root, _)| *root == t.root) {
+                continue;
+            }
+            let kind = link::place_auto(&t.root, &s.name, before, entry, s.tree)?;
+            settled.push((t.root.clone(), kind));
+            kinds[i] = Some(kind);
+        }
+    }
+    // Every other place is independent: spread them over the cores (a
+    // copy or hard-link pass is bound by file creation, like unpacking).
+    let todo: Vec<usize> = (0..plan.len()).filter(|&i| kinds[i].is_none()).collect();
+    let results = super::parallel::map(&todo, |&i| {
+        let (t, s, _, entry, before) = &plan[i];
+        let prefer = match mode {
+            LinkMode::Symlink => LinkKind::Symlink,
+            LinkMode::Hardlink => LinkKind::Hardlink,
+            LinkMode::Clone => LinkKind::Clone,
+            LinkMode::Copy => LinkKind::Copy,
+            LinkMode::Auto => {
+                let root_kind = settled
+                    .iter()
+                    .find(|(root, _)| *root == t.root)
+                    .map(|(_, k)| *k);
+                match root_kind {
+                    Some(k) if !auto_keeps(before, s.tree) => k,
+                    _ => return link::place_auto(&t.root, &s.name, before, entry, s.tree),
+                }
+            }
+        };
+        link::place_over(&t.root, &s.name, before, entry, s.tree, prefer)
+    });
+    for (i, result) in todo.into_iter().zip(results) {
+        kinds[i] = Some(result?);
+    }
+    for ((t, s, dest, _, before), kind) in plan.into_iter().zip(kinds) {
+        let Some(kind) = kind else { continue };
         if before.digest() != Some(s.tree) || !matches_kind(&before, kind) {
             changes.linked.push(dest.clone());
         }
-        if kind == LinkKind::Copy {
+        if kind == LinkKind::Copy && mode == LinkMode::Symlink {
             changes.copied.push(dest);
         }
         placed.push(PlacedLink {
@@ -128,6 +254,9 @@ pub(crate) fn sync_links(
             Err(e) => sess.ctx.ui.warn(format!("left in place: {e}")),
         }
     }
+    if !sess.ctx.agents.is_empty() || sess.ctx.link_mode.is_some() {
+        sess.manifest.save()?;
+    }
     sess.state
         .record_links(&sess.project.root, placed)
         .map_err(|e| anyhow::anyhow!("cannot record the links placed: {e}"))?;
@@ -141,17 +270,15 @@ pub(crate) fn sync_links(
 }
 
 fn matches_kind(state: &LinkState, kind: LinkKind) -> bool {
-    matches!(
-        (state, kind),
-        (LinkState::Symlink { .. }, LinkKind::Symlink) | (LinkState::Copy { .. }, LinkKind::Copy)
-    )
+    match state {
+        LinkState::Symlink { .. } => kind == LinkKind::Symlink,
+        LinkState::Copy { kind: k, .. } => *k == kind,
+        _ => false,
+    }
 }
 
-/// Symlinks unless `SKILLPM_LINK=copy` asks for copies (file systems or
-/// sandboxes that do not follow links into the cache).
-fn preferred_kind() -> LinkKind {
-    match std::env::var("SKILLPM_LINK").as_deref() {
-        Ok("copy") => LinkKind::Copy,
-        _ => LinkKind::Symlink,
-    }
+/// Under `auto`, a folder skillpm already placed for this tree is kept
+/// whatever kind it is (`place_auto` checks it is still current).
+fn auto_keeps(state: &LinkState, tree: crate::digest::Digest) -> bool {
+    matches!(state, LinkState::Copy { tree: Some(t), .. } if *t == tree)
 }

@@ -32,7 +32,10 @@ impl Sandbox {
         let home = root.join("home");
         let cache = root.join("cache");
         let project = root.join("project");
-        for dir in [&home, &project] {
+        // `home/.claude`: Claude Code is installed for this user, so the
+        // default placement (`.agents/skills` plus detected agents) links
+        // into `.claude/skills` too, as the tests written before detection expect.
+        for dir in [&home, &home.join(".claude"), &project] {
             std::fs::create_dir_all(dir).unwrap();
         }
         Sandbox {

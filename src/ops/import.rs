@@ -1,0 +1,350 @@
+//! `skillpm import`: bring in skills another tool installed, so a team does
+//! not start over. Reads, and never changes:
+//!
+//! - vercel `skills`: the project's `skills-lock.json` (version 1: per skill
+//!   `source`, `sourceType`, optional `sourceUrl`, `ref`, `skillPath`,
+//!   `computedHash`) and the global lock
+//!   `${XDG_STATE_HOME}/skills/.skill-lock.json` or `~/.agents/.skill-lock.json`
+//!   (version 3, same source fields);
+//! - openskills: the `.openskills.json` inside each skill folder it installed
+//!   (`source`, `sourceType`, `repoUrl`, `subpath`, `localPath`), in the
+//!   project's and the home folder's `.claude/skills`, `.agent/skills` and
+//!   `.agents/skills`.
+//!
+//! Each skill becomes an ordinary `skillpm add` of its source: declared in
+//! skills.toml, resolved, checked, stored, pinned in skills.lock (commit for
+//! git, tree digest always), approved and linked. None of these tools records
+//! a commit, so a git skill is re-resolved at the ref it names (or the
+//! default branch) and reported as `re-resolved`; a source that no longer
+//! offers the skill is `not-found`. A folder the other tool installed under
+//! the same name stays where it is: skillpm links around it and reports it.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use super::lifecycle::{self, AddOptions};
+use super::{Context, Report};
+use crate::error::Exit;
+
+#[derive(Debug, Clone)]
+pub struct ImportOptions {
+    pub dry_run: bool,
+    pub yes: bool,
+    /// The exit code an error stands for (the cli's classifier; ops cannot
+    /// see every error type).
+    pub exit_of: fn(&anyhow::Error) -> Exit,
+}
+
+/// JSON shape (stable):
+/// ```json
+/// {"dry_run": false,
+///  "files": ["/work/app/skills-lock.json"],
+///  "skills": [{"name": "pdf-tools", "tool": "vercel-skills",
+///              "file": "/work/app/skills-lock.json", "source": "github:acme/skills",
+///              "ref": null, "status": "re-resolved", "tree": "sha256:…",
+///              "detail": "no commit recorded; resolved again", "left_in_place": []}]}
+/// ```
+/// `status`: `planned` (dry run), `imported` (the old tool pinned enough to
+/// reproduce it), `re-resolved` (it did not; resolved again now),
+/// `not-found` (the source no longer offers it), `failed` (`detail` says
+/// why), `skipped` (a second record of a name already imported).
+/// `left_in_place` lists the other tool's folders skillpm did not replace.
+#[derive(Debug, Serialize)]
+pub struct ImportReport {
+    pub dry_run: bool,
+    pub files: Vec<PathBuf>,
+    pub skills: Vec<ImportedSkill>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ImportedSkill {
+    pub name: String,
+    pub tool: &'static str,
+    pub file: PathBuf,
+    pub source: String,
+    #[serde(rename = "ref")]
+    pub git_ref: Option<String>,
+    pub status: &'static str,
+    pub tree: Option<String>,
+    pub detail: String,
+    pub left_in_place: Vec<PathBuf>,
+}
+
+impl ImportReport {
+    /// 8 when nothing could be imported because nothing was found.
+    pub fn exit(&self) -> Exit {
+        if self.skills.iter().any(|s| s.status == "failed") {
+            Exit::Other
+        } else if !self.skills.is_empty() && self.skills.iter().all(|s| s.status == "not-found") {
+            Exit::NotFound
+        } else {
+            Exit::Success
+        }
+    }
+}
+
+/// One skill another tool recorded.
+#[derive(Debug, Clone)]
+struct Found {
+    name: String,
+    tool: &'static str,
+    file: PathBuf,
+    source: String,
+    git_ref: Option<String>,
+}
+
+pub fn import(ctx: &Context, opts: &ImportOptions) -> anyhow::Result<ImportReport> {
+    let project = crate::project::find_project(&ctx.cwd, ctx.project.as_deref())
+        .map(|p| p.root)
+        .unwrap_or_else(|_| crate::roots::find_project_root(&ctx.cwd));
+    let env = crate::agents::Env::from_process();
+    let state_home = std::env::var_os("XDG_STATE_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from);
+    let (files, found) = gather(&project, env.home.as_deref(), state_home.as_deref())?;
+    let mut report = ImportReport {
+        dry_run: opts.dry_run,
+        files,
+        skills: Vec::new(),
+    };
+    let mut done: BTreeMap<String, ()> = BTreeMap::new();
+    if !opts.dry_run && !found.is_empty() && !project.join("skills.toml").exists() {
+        let mut init_ctx = ctx.clone();
+        init_ctx.project = Some(project.clone());
+        super::init::init(&init_ctx)?;
+    }
+    for f in found {
+        let pinned = f.git_ref.as_deref().is_some_and(is_commit);
+        let mut row = ImportedSkill {
+            name: f.name.clone(),
+            tool: f.tool,
+            file: f.file.clone(),
+            source: f.source.clone(),
+            git_ref: f.git_ref.clone(),
+            status: "planned",
+            tree: None,
+            detail: if pinned {
+                "commit recorded; pinned to it".to_owned()
+            } else {
+                "no commit recorded; resolved again".to_owned()
+            },
+            left_in_place: Vec::new(),
+        };
+        if done.insert(f.name.clone(), ()).is_some() {
+            row.status = "skipped";
+            row.detail = "another record of this name was imported first".to_owned();
+            report.skills.push(row);
+            continue;
+        }
+        if opts.dry_run {
+            report.skills.push(row);
+            continue;
+        }
+        let mut add_ctx = ctx.clone();
+        add_ctx.project = Some(project.clone());
+        add_ctx.keep_foreign = true;
+        let add_opts = AddOptions {
+            source: Some(f.source.clone()),
+            names: vec![f.name.clone()],
+            all: false,
+            yes: opts.yes,
+            git_ref: f.git_ref.clone(),
+            path: None,
+            strict: false,
+        };
+        match lifecycle::add(&add_ctx, &add_opts) {
+            Ok(added) => {
+                row.status = if pinned { "imported" } else { "re-resolved" };
+                row.tree = added.skills.first().map(|s| s.tree.to_string());
+                row.left_in_place = added.links.conflicts.clone();
+            }
+            Err(e) => {
+                let code = (opts.exit_of)(&e);
+                if code == Exit::Approval {
+                    return Err(e);
+                }
+                row.status = if code == Exit::NotFound {
+                    "not-found"
+                } else {
+                    "failed"
+                };
+                row.detail = format!("{e:#}");
+            }
+        }
+        report.skills.push(row);
+    }
+    Ok(report)
+}
+
+/// Every record of the three tools, project first (its records win).
+fn gather(
+    project: &Path,
+    home: Option<&Path>,
+    state_home: Option<&Path>,
+) -> anyhow::Result<(Vec<PathBuf>, Vec<Found>)> {
+    let mut files = Vec::new();
+    let mut found = Vec::new();
+    let project_lock = project.join("skills-lock.json");
+    if project_lock.is_file() {
+        found.extend(read_vercel(&project_lock, project, "vercel-skills")?);
+        files.push(project_lock);
+    }
+    for base in std::iter::once(project).chain(home) {
+        for dir in [".claude/skills", ".agent/skills", ".agents/skills"] {
+            let Ok(entries) = std::fs::read_dir(base.join(dir)) else {
+                continue;
+            };
+            let mut paths: Vec<PathBuf> = entries
+                .flatten()
+                .map(|e| e.path().join(".openskills.json"))
+                .filter(|p| p.is_file())
+                .collect();
+            paths.sort();
+            for p in paths {
+                found.push(read_openskills(&p)?);
+                files.push(p);
+            }
+        }
+    }
+    let global = state_home
+        .map(|s| s.join("skills/.skill-lock.json"))
+        .or_else(|| home.map(|h| h.join(".agents/.skill-lock.json")));
+    if let Some(global) = global.filter(|g| g.is_file()) {
+        let base = home.unwrap_or(project);
+        found.extend(read_vercel(&global, base, "vercel-skills-global")?);
+        files.push(global);
+    }
+    Ok((files, found))
+}
+
+fn read_json(path: &Path) -> anyhow::Result<serde_json::Value> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
+    serde_json::from_str(&text).map_err(|e| {
+        crate::error::OpError::new(
+            Exit::Usage,
+            format!(
+                "{} is not valid JSON ({e}); fix or move it, then run `skillpm import` again",
+                path.display()
+            ),
+        )
+        .into()
+    })
+}
+
+fn text(v: &serde_json::Value, key: &str) -> Option<String> {
+    v.get(key)
+        .and_then(|x| x.as_str())
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_owned)
+}
+
+/// vercel `skills-lock.json` (v1) or `.skill-lock.json` (v3).
+fn read_vercel(path: &Path, base: &Path, tool: &'static str) -> anyhow::Result<Vec<Found>> {
+    let json = read_json(path)?;
+    let Some(skills) = json.get("skills").and_then(|s| s.as_object()) else {
+        return Err(crate::error::OpError::new(
+            Exit::Usage,
+            format!(
+                "{} has no `skills` object; is it a vercel skills lock?",
+                path.display()
+            ),
+        )
+        .into());
+    };
+    let mut out = Vec::new();
+    for (name, entry) in skills {
+        let source_type = text(entry, "sourceType").unwrap_or_default();
+        let source = text(entry, "source").unwrap_or_default();
+        let url = text(entry, "sourceUrl");
+        let spec = match source_type.as_str() {
+            "github" if !source.contains("://") => format!("github:{source}"),
+            "git" | "gitlab" => url.unwrap_or(source),
+            "local" => local(base, &source),
+            _ => url.unwrap_or(source),
+        };
+        out.push(Found {
+            name: name.clone(),
+            tool,
+            file: path.to_owned(),
+            source: spec,
+            git_ref: text(entry, "ref"),
+        });
+    }
+    Ok(out)
+}
+
+/// openskills' `<skill>/.openskills.json`.
+fn read_openskills(path: &Path) -> anyhow::Result<Found> {
+    let json = read_json(path)?;
+    let name = path
+        .parent()
+        .and_then(|p| p.file_name())
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let source_type = text(&json, "sourceType").unwrap_or_default();
+    let source = text(&json, "source").unwrap_or_default();
+    let spec = match source_type.as_str() {
+        "local" => local(Path::new("/"), &source),
+        _ => text(&json, "repoUrl").unwrap_or(source),
+    };
+    Ok(Found {
+        name,
+        tool: "openskills",
+        file: path.to_owned(),
+        source: spec,
+        git_ref: None,
+    })
+}
+
+/// A local source, absolute (relative ones are relative to `base`).
+fn local(base: &Path, source: &str) -> String {
+    let p = Path::new(source);
+    let abs = if p.is_absolute() {
+        p.to_owned()
+    } else {
+        base.join(p)
+    };
+    let abs = std::fs::canonicalize(&abs).unwrap_or(abs);
+    abs.display().to_string()
+}
+
+fn is_commit(r: &str) -> bool {
+    r.len() == 40 && r.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+impl Report for ImportReport {
+    fn human(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        if self.files.is_empty() {
+            return writeln!(
+                out,
+                "nothing to import: no skills-lock.json, ~/.agents/.skill-lock.json or .openskills.json found"
+            );
+        }
+        for f in &self.files {
+            writeln!(out, "read {}", f.display())?;
+        }
+        for s in &self.skills {
+            writeln!(
+                out,
+                "{:<11}  {}  ({} from {}): {}",
+                s.status, s.name, s.tool, s.source, s.detail
+            )?;
+            for p in &s.left_in_place {
+                writeln!(
+                    out,
+                    "             left in place: {} (not skillpm's; remove it to let skillpm link there)",
+                    p.display()
+                )?;
+            }
+        }
+        if self.dry_run {
+            writeln!(out, "dry run: nothing was changed")?;
+        }
+        Ok(())
+    }
+}
