@@ -10,11 +10,11 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use serde::Deserialize;
 use sha2::{Digest as _, Sha256};
 
 use crate::digest::Digest;
 use crate::project::lock::{LockedSkill, Lockfile};
+use crate::project::state::ProjectState;
 
 use super::CatalogError;
 
@@ -24,21 +24,6 @@ pub struct Approvals {
     project_lock: Option<(PathBuf, Lockfile)>,
     /// Other projects' locks, with the links their installs placed.
     others: Vec<(PathBuf, Lockfile, Vec<PathBuf>)>,
-}
-
-/// The link record `project::state` keeps per project in
-/// `<cache>/state/links/`; read here only to find which project placed a
-/// link. An unreadable record is skipped: it can only withhold, never grant.
-#[derive(Deserialize)]
-struct LinkRecord {
-    project: PathBuf,
-    links: Vec<PlacedLink>,
-}
-
-#[derive(Deserialize)]
-struct PlacedLink {
-    root: PathBuf,
-    name: String,
 }
 
 impl Approvals {
@@ -55,19 +40,15 @@ impl Approvals {
         });
         let mut others = Vec::new();
         if let Some(cache) = cache_root {
-            let dir = cache.join(crate::cache::layout::STATE).join("links");
-            for record in read_records(&dir) {
-                let other_lock = Lockfile::path_in(&record.project);
+            let state = ProjectState::new(&cache.join(crate::cache::layout::STATE));
+            for (other, placed) in state.all_placed_links() {
+                let other_lock = Lockfile::path_in(&other);
                 if other_lock == lock_path {
                     continue;
                 }
                 // Another project's broken lock vouches for nothing.
                 if let Ok(Some(lock)) = Lockfile::load(&other_lock) {
-                    let links = record
-                        .links
-                        .into_iter()
-                        .map(|l| l.root.join(l.name))
-                        .collect();
+                    let links = placed.iter().map(|l| l.path()).collect();
                     others.push((other_lock, lock, links));
                 }
             }
@@ -134,22 +115,6 @@ fn without_broken_chains(project: &Path, cache_root: Option<&Path>, lock: Lockfi
         kept.remove(&name);
     }
     kept
-}
-
-fn read_records(dir: &Path) -> Vec<LinkRecord> {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    let mut records: Vec<(PathBuf, LinkRecord)> = entries
-        .filter_map(Result::ok)
-        .filter(|e| e.path().extension().is_some_and(|x| x == "json"))
-        .filter_map(|e| {
-            let bytes = std::fs::read(e.path()).ok()?;
-            Some((e.path(), serde_json::from_slice(&bytes).ok()?))
-        })
-        .collect();
-    records.sort_by(|a, b| a.0.cmp(&b.0));
-    records.into_iter().map(|(_, r)| r).collect()
 }
 
 /// What hashing a placed skill found: its tree digest and the files with

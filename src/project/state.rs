@@ -90,6 +90,28 @@ impl ProjectState {
             .unwrap_or_default()
     }
 
+    /// Every project's record of the links it placed, as (project, links),
+    /// in a stable order. An unreadable record is skipped: a record can only
+    /// withhold trust from a link, never grant it.
+    pub fn all_placed_links(&self) -> Vec<(PathBuf, Vec<PlacedLink>)> {
+        let Ok(entries) = std::fs::read_dir(self.dir.join("links")) else {
+            return Vec::new();
+        };
+        let mut records: Vec<(PathBuf, LinkRecord)> = entries
+            .filter_map(Result::ok)
+            .filter(|e| e.path().extension().is_some_and(|x| x == "json"))
+            .filter_map(|e| {
+                let bytes = std::fs::read(e.path()).ok()?;
+                Some((e.path(), serde_json::from_slice(&bytes).ok()?))
+            })
+            .collect();
+        records.sort_by(|a, b| a.0.cmp(&b.0));
+        records
+            .into_iter()
+            .map(|(_, r)| (r.project, r.links))
+            .collect()
+    }
+
     /// Records the links placed for `project` (no write when unchanged, so
     /// an install that changes nothing writes nothing).
     pub fn record_links(&self, project: &Path, mut links: Vec<PlacedLink>) -> std::io::Result<()> {
