@@ -26,6 +26,9 @@ pub enum Trust {
     GitCommit { commit: String },
     /// A local folder: only the tree digest computed here pins it.
     LocalPath,
+    /// An MCP server's Skills extension entry: per-file digests published
+    /// by the server itself (unsigned), all verified.
+    McpDigests,
 }
 
 impl Trust {
@@ -38,6 +41,9 @@ impl Trust {
             }
             Trust::GitCommit { commit } => format!("git commit {commit}"),
             Trust::LocalPath => "local folder: pinned by the tree digest computed here".into(),
+            Trust::McpDigests => {
+                "MCP server: unsigned per-file digests from the server, every file verified".into()
+            }
         }
     }
 

@@ -37,6 +37,9 @@ pub mod layout {
     pub const INDEX: &str = "index";
     pub const STATE: &str = "state";
     pub const TMP: &str = "tmp";
-    /// Git sources: bare repositories and checkouts (src/git).
+    /// The git repository cache (`crate::git`).
     pub const GIT: &str = "git";
+    /// Index bytes (and signatures) that project locks were made from,
+    /// content-addressed and immutable; written by provenance.
+    pub const SNAPSHOTS: &str = "snapshots";
 }

@@ -10,6 +10,8 @@
 
 use std::collections::HashMap;
 
+pub mod pattern;
+
 /// Longest skill name the spec allows (DESIGN §10).
 pub const MAX_SKILL_NAME_CHARS: usize = 64;
 

@@ -92,6 +92,9 @@ pub enum SourceSpec {
     /// A git repository (`github:…`, `….git`, `ssh://…`, `git@…`): pinned to
     /// a commit by the git source support.
     Git(String),
+    /// An MCP server speaking the Skills extension (`mcp+https://…`), read
+    /// by [`crate::source_mcp`].
+    Mcp(String),
 }
 
 impl SourceSpec {
@@ -105,6 +108,10 @@ impl SourceSpec {
         };
         if trimmed.is_empty() {
             return Err(bad("it is empty"));
+        }
+        if crate::source_mcp::is_mcp_form(trimmed) {
+            crate::source_mcp::endpoint(trimmed).map_err(|e| bad(&e.to_string()))?;
+            return Ok(SourceSpec::Mcp(trimmed.to_owned()));
         }
         if is_git_form(trimmed) {
             return Ok(SourceSpec::Git(trimmed.to_owned()));
@@ -156,7 +163,7 @@ impl SourceSpec {
                     .filter_map(|p| dir.join(p).ok())
                     .collect()
             }
-            SourceSpec::Git(_) => Vec::new(),
+            SourceSpec::Git(_) | SourceSpec::Mcp(_) => Vec::new(),
         }
     }
 
@@ -164,7 +171,7 @@ impl SourceSpec {
     pub fn url(&self) -> Option<&Url> {
         match self {
             SourceSpec::Index(u) | SourceSpec::Base(u) => Some(u),
-            SourceSpec::Git(_) => None,
+            SourceSpec::Git(_) | SourceSpec::Mcp(_) => None,
         }
     }
 }
@@ -260,6 +267,9 @@ pub struct ResolvedIndex {
     pub index: Index,
     /// Who signed it, when the source pins keys.
     pub signer: Option<Signer>,
+    /// sha256 of the exact index bytes: the snapshot kept in the cache
+    /// (`store::snapshots`) that lock entries resolved from it name.
+    pub snapshot: Digest,
     pub origin: BodyOrigin,
     #[serde(skip)]
     pub auth: Option<Auth>,
@@ -284,7 +294,7 @@ pub fn resolve(
     source: &Source,
     now: SystemTime,
 ) -> Result<ResolvedIndex, SourceError> {
-    if let SourceSpec::Git(text) = &source.spec {
+    if let SourceSpec::Git(text) | SourceSpec::Mcp(text) = &source.spec {
         return Err(SourceError::Git { text: text.clone() });
     }
     let auth = source.auth.as_ref();
@@ -316,7 +326,7 @@ pub fn resolve(
         });
     };
 
-    let mut signature_body = None;
+    let mut signature_body: Option<crate::fetch::Body> = None;
     let signer = if source.keys.is_empty() {
         None
     } else {
@@ -347,11 +357,21 @@ pub fn resolve(
     if let Some(sig) = &signature_body {
         fetcher.remember(sig)?;
     }
+    // Verified: keep it as a snapshot, so locks resolved from it can be
+    // proven later without the network. A cache that cannot be written only
+    // costs a network read on the next proof.
+    let signature_text = signature_body
+        .as_ref()
+        .and_then(|s| std::str::from_utf8(&s.bytes).ok());
+    let snapshot = crate::store::snapshots::Snapshots::in_cache(fetcher.cache().root())
+        .put(&body.bytes, signature_text)
+        .unwrap_or_else(|_| Digest::of_bytes(&body.bytes));
     Ok(ResolvedIndex {
         source: source.name.clone(),
         index_url: body.url.clone(),
         index,
         signer,
+        snapshot,
         origin: body.origin,
         auth: source.auth.clone(),
     })
@@ -540,41 +560,25 @@ fn assemble(entry: &Entry, downloads: Vec<Downloaded>) -> Result<FetchedEntry, S
     })
 }
 
-/// Content-Type first, then the URL's extension (DESIGN §2), then the bytes.
+/// Content-Type first, then the URL's extension (DESIGN §2), then the bytes:
+/// the one detection of `unpack::ArtifactKind`, narrowed to archives.
 pub fn detect_archive(content_type: Option<&str>, url: &Url, path: &Path) -> Option<ArchiveFormat> {
-    let mime = content_type
-        .and_then(|c| c.split(';').next())
-        .map(|c| c.trim().to_ascii_lowercase());
-    match mime.as_deref() {
-        Some("application/zip" | "application/x-zip-compressed") => {
-            return Some(ArchiveFormat::Zip);
-        }
-        Some(
-            "application/gzip"
-            | "application/x-gzip"
-            | "application/x-tar+gzip"
-            | "application/x-gtar",
-        ) => {
-            return Some(ArchiveFormat::TarGz);
-        }
-        _ => {}
-    }
-    let name = url.path().to_ascii_lowercase();
-    if name.ends_with(".zip") {
-        return Some(ArchiveFormat::Zip);
-    }
-    if name.ends_with(".tar.gz") || name.ends_with(".tgz") {
-        return Some(ArchiveFormat::TarGz);
-    }
-    let mut magic = [0u8; 4];
-    let read = std::fs::File::open(path)
-        .and_then(|mut f| std::io::Read::read(&mut f, &mut magic))
-        .unwrap_or(0);
-    match &magic[..read] {
-        [b'P', b'K', 3, 4] | [b'P', b'K', 5, 6] => Some(ArchiveFormat::Zip),
-        [0x1f, 0x8b, ..] => Some(ArchiveFormat::TarGz),
-        _ => None,
-    }
+    use crate::unpack::ArtifactKind;
+    let archive = |kind| match kind {
+        ArtifactKind::Zip => Some(ArchiveFormat::Zip),
+        ArtifactKind::TarGz => Some(ArchiveFormat::TarGz),
+        ArtifactKind::SkillMd => None,
+    };
+    content_type
+        .and_then(ArtifactKind::from_content_type)
+        .and_then(archive)
+        .or_else(|| ArtifactKind::from_extension(url.path()).and_then(archive))
+        .or_else(|| {
+            let mut head = Vec::with_capacity(4);
+            let file = std::fs::File::open(path).ok()?;
+            std::io::Read::read_to_end(&mut std::io::Read::take(file, 4), &mut head).ok()?;
+            ArtifactKind::from_magic(&head).and_then(archive)
+        })
 }
 
 #[cfg(test)]

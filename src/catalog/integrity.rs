@@ -47,7 +47,12 @@ impl Approvals {
     /// other projects that placed links on this machine.
     pub fn load(project: &Path, cache_root: Option<&Path>) -> Result<Approvals, CatalogError> {
         let lock_path = Lockfile::path_in(project);
-        let project_lock = Lockfile::load(&lock_path)?.map(|l| (lock_path.clone(), l));
+        let project_lock = Lockfile::load(&lock_path)?.map(|l| {
+            (
+                lock_path.clone(),
+                without_broken_chains(project, cache_root, l),
+            )
+        });
         let mut others = Vec::new();
         if let Some(cache) = cache_root {
             let dir = cache.join(crate::cache::layout::STATE).join("links");
@@ -104,6 +109,33 @@ impl Approvals {
     }
 }
 
+/// A lock entry vouches only while its provenance chain holds: entries the
+/// cache proves forged (a look-alike's artifact, a tree the signed artifact
+/// does not unpack to, a forged signer...) are dropped, so their links are
+/// withheld as unapproved. Proven offline; an entry that cannot be proven
+/// without the network keeps vouching (install proved it when it linked).
+fn without_broken_chains(project: &Path, cache_root: Option<&Path>, lock: Lockfile) -> Lockfile {
+    let Some(cache) = cache_root else {
+        return lock;
+    };
+    let manifest_path = project.join(crate::project::MANIFEST_FILE);
+    let Ok(manifest) = crate::project::Manifest::load(&manifest_path) else {
+        return lock;
+    };
+    let entries: Vec<&LockedSkill> = lock.skills().iter().collect();
+    let broken: Vec<String> = crate::provenance::prove_offline(project, &manifest, cache, &entries)
+        .into_iter()
+        .zip(&entries)
+        .filter(|(proof, _)| matches!(proof, Err(crate::provenance::ProveError::Broken(_))))
+        .map(|(_, e)| e.name.clone())
+        .collect();
+    let mut kept = lock;
+    for name in broken {
+        kept.remove(&name);
+    }
+    kept
+}
+
 fn read_records(dir: &Path) -> Vec<LinkRecord> {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Vec::new();
@@ -126,6 +158,9 @@ fn read_records(dir: &Path) -> Vec<LinkRecord> {
 pub struct PlacedTree {
     pub digest: Digest,
     pub executables: Vec<String>,
+    /// Every file with its size and digest, in path order (the manifest an
+    /// MCP `skills/list` entry publishes).
+    pub files: Vec<crate::digest::TreeFile>,
 }
 
 /// Tree digests of placed skills, keyed by folder, each with a fingerprint
@@ -157,6 +192,7 @@ impl HashCache {
             .map(|t| PlacedTree {
                 executables: t.executables(),
                 digest: t.digest,
+                files: t.files,
             })
             .map_err(|e| e.to_string());
         match fingerprint {
@@ -174,6 +210,79 @@ impl HashCache {
     pub fn hashes_computed(&self) -> usize {
         self.hashed
     }
+}
+
+/// The files of a placed skill read into memory, hashed from those very
+/// bytes and checked against `expected` (the approved tree digest) before
+/// any of them is handed out: what an MCP `resources/read` serves can never
+/// be bytes that changed after the check. Symlinks and special files are
+/// refused; a copy's marker file is left out, as [`HashCache::tree`] does.
+/// The error is a sentence for the client.
+pub fn read_verified(
+    path: &Path,
+    expected: &Digest,
+    max_bytes: u64,
+) -> Result<std::collections::BTreeMap<String, Vec<u8>>, String> {
+    let real =
+        std::fs::canonicalize(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+    let mut files = std::collections::BTreeMap::new();
+    let mut total = 0u64;
+    let mut stack = vec![real.clone()];
+    while let Some(dir) = stack.pop() {
+        let entries =
+            std::fs::read_dir(&dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
+        for entry in entries {
+            let entry = entry.map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
+            let p = entry.path();
+            let kind = entry
+                .file_type()
+                .map_err(|e| format!("cannot read {}: {e}", p.display()))?;
+            if kind.is_dir() {
+                stack.push(p);
+                continue;
+            }
+            if !kind.is_file() {
+                return Err(format!(
+                    "{} is not a regular file; skills never contain links or special files",
+                    p.display()
+                ));
+            }
+            let rel = p.strip_prefix(&real).unwrap_or(&p);
+            let Some(rel) = rel
+                .components()
+                .map(|c| c.as_os_str().to_str())
+                .collect::<Option<Vec<_>>>()
+            else {
+                return Err(format!("{} has a name that is not UTF-8", p.display()));
+            };
+            let rel = rel.join("/");
+            if rel == crate::link::COPY_MARKER {
+                continue;
+            }
+            let bytes =
+                std::fs::read(&p).map_err(|e| format!("cannot read {}: {e}", p.display()))?;
+            total += bytes.len() as u64;
+            if total > max_bytes {
+                return Err(format!(
+                    "{} holds more than {max_bytes} bytes; it is too large to serve",
+                    path.display()
+                ));
+            }
+            files.insert(rel, bytes);
+        }
+    }
+    let mut hasher = crate::digest::TreeHasher::new();
+    for (rel, bytes) in &files {
+        hasher.add(rel.clone(), Digest::of_bytes(bytes));
+    }
+    let found = hasher.finish();
+    if found != *expected {
+        return Err(format!(
+            "{} no longer matches its approved tree digest {expected} (its files hash to {found}); nothing from it is served. Run `skillpm verify` and reinstall it",
+            path.display()
+        ));
+    }
+    Ok(files)
 }
 
 /// A digest of every entry's relative path, type, size, modification and
@@ -266,6 +375,30 @@ mod tests {
         std::fs::write(dir.join("scripts/new.txt"), "x").unwrap();
         assert_ne!(cache.tree(&dir).unwrap().digest, second);
         assert_eq!(cache.hashes_computed(), 3);
+    }
+
+    #[test]
+    fn read_verified_hands_out_only_bytes_that_match_the_digest() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("s");
+        std::fs::create_dir_all(dir.join("scripts")).unwrap();
+        std::fs::write(dir.join("SKILL.md"), "# Hello\n").unwrap();
+        std::fs::write(dir.join("scripts/run.sh"), "#!/bin/sh\n").unwrap();
+        let digest = crate::digest::tree_digest(&dir).unwrap();
+        let files = read_verified(&dir, &digest, 1024).unwrap();
+        assert_eq!(files["scripts/run.sh"], b"#!/bin/sh\n");
+        assert_eq!(files.len(), 2);
+        // Same size, other bytes: refused, and nothing is returned.
+        std::fs::write(dir.join("scripts/run.sh"), "#!/bin/zz\n").unwrap();
+        let err = read_verified(&dir, &digest, 1024).unwrap_err();
+        assert!(err.contains("no longer matches"), "{err}");
+        assert!(!err.contains("zz"), "{err}");
+        // Over the byte budget: refused before hashing.
+        assert!(
+            read_verified(&dir, &digest, 4)
+                .unwrap_err()
+                .contains("too large")
+        );
     }
 
     #[test]

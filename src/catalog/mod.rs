@@ -16,7 +16,7 @@
 //! `skillpm show NAME` shows is what the server serves or refuses.
 
 pub mod integrity;
-pub mod pattern;
+pub use crate::names::pattern;
 pub mod settings;
 
 use std::path::{Path, PathBuf};
@@ -510,7 +510,7 @@ fn judge(
     if !found.is_valid() {
         let message = found
             .check
-            .errors
+            .fatal
             .first()
             .map(|e| e.message.clone())
             .unwrap_or_else(|| "SKILL.md cannot be read".into());
@@ -604,14 +604,18 @@ mod tests {
             version: None,
             format: Format::Path,
             index: None,
+            index_digest: None,
+            index_version: None,
             url: None,
             commit: None,
             subpath: None,
+            uri: None,
             artifact: None,
             tree,
             executables: Vec::new(),
             signer: Some("RWQKEY".into()),
             approved: approved.then_some(tree),
+            warnings: Vec::new(),
         }
     }
 

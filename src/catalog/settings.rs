@@ -2,12 +2,10 @@
 //! (where links should be), `[agent.<name>] allow/deny` patterns, and
 //! `enabled = false` on a `[skills]` entry.
 //!
-//! Read leniently and on its own: this module only looks at the keys it
-//! needs, so it works whatever else the file holds. It stands in for
-//! `project::manifest` because that model still takes `[agent.*]` entries
-//! as exact skill names (refusing `deploy-*`) and matches them exactly;
-//! once it accepts and matches the patterns of [`super::pattern`],
-//! [`ProjectSettings::load`] becomes a thin adapter over `Manifest::load`.
+//! Read leniently: this module only looks at the keys it needs, so serving
+//! and `doctor` work whatever else the file holds (an install would refuse
+//! it with `project::manifest`'s strict reading). The agent rules and their
+//! matching are the manifest's own [`AgentRules`], one type for both.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -15,41 +13,11 @@ use std::path::{Path, PathBuf};
 use crate::roots::{Agent, Scope};
 
 use super::CatalogError;
-use super::pattern;
+use crate::names::pattern;
+pub use crate::project::manifest::{AgentRules, Denial};
 
 /// The manifest's file name in the project folder.
 pub const MANIFEST_FILE: &str = "skills.toml";
-
-/// `[agent.<name>]`: which skill names an agent may load. Patterns use `*`
-/// (any run of characters) and `?` (one character). An empty `allow` allows
-/// every name; a `deny` match always wins.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct AgentRules {
-    pub allow: Vec<String>,
-    pub deny: Vec<String>,
-}
-
-/// Why an agent may not load a skill.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Denial {
-    /// A `deny` pattern matched.
-    Denied { pattern: String },
-    /// `allow` is not empty and no pattern in it matched.
-    NotAllowed,
-}
-
-impl AgentRules {
-    /// `Ok` when `name` may be served; deny is checked first so it wins.
-    pub fn check(&self, name: &str) -> Result<(), Denial> {
-        if let Some(p) = self.deny.iter().find(|p| pattern::matches(p, name)) {
-            return Err(Denial::Denied { pattern: p.clone() });
-        }
-        if !self.allow.is_empty() && !self.allow.iter().any(|p| pattern::matches(p, name)) {
-            return Err(Denial::NotAllowed);
-        }
-        Ok(())
-    }
-}
 
 /// What `skills.toml` says about serving and placing skills.
 #[derive(Debug, Clone, PartialEq, Eq)]

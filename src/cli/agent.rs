@@ -22,6 +22,9 @@ pub struct McpArgs {
     /// it (default: 16,000 characters).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub context_chars: Option<u64>,
+    /// Skills per `skills/list` page (MCP Skills extension; default 50).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..10_000))]
+    pub page_size: Option<u64>,
 }
 
 #[derive(Debug, Args)]

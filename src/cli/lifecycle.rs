@@ -17,6 +17,15 @@ pub struct AddArgs {
     /// Branch, tag or commit for a git source.
     #[arg(long = "ref", value_name = "REF")]
     pub git_ref: Option<String>,
+    /// The folder inside the source (git repository or folder of skills)
+    /// that holds the skills; recorded on the new source in skills.toml.
+    #[arg(long, value_name = "SUBDIR")]
+    pub path: Option<String>,
+    /// Refuse skills that break any Agent Skills rule `skillpm check`
+    /// reports (default: refuse only what cannot be loaded, warn on the rest;
+    /// `[install] strict = true` in skills.toml makes this the default).
+    #[arg(long)]
+    pub strict: bool,
     /// Approve what the summary shows without asking.
     #[arg(short, long)]
     pub yes: bool,
@@ -74,6 +83,11 @@ pub struct InstallArgs {
     /// --locked, and no network: everything must already be cached.
     #[arg(long)]
     pub frozen: bool,
+    /// Refuse skills that break any Agent Skills rule `skillpm check`
+    /// reports (default: refuse only what cannot be loaded, warn on the rest;
+    /// `[install] strict = true` in skills.toml makes this the default).
+    #[arg(long)]
+    pub strict: bool,
     /// Approve unapproved lock entries without asking.
     #[arg(short, long)]
     pub yes: bool,
@@ -101,6 +115,11 @@ pub struct UpdateArgs {
     /// Approve the changes shown without asking.
     #[arg(short, long)]
     pub yes: bool,
+    /// Refuse skills that break any Agent Skills rule `skillpm check`
+    /// reports (default: refuse only what cannot be loaded, warn on the rest;
+    /// `[install] strict = true` in skills.toml makes this the default).
+    #[arg(long)]
+    pub strict: bool,
 }
 
 #[derive(Debug, clap::Args)]

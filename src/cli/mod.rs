@@ -103,8 +103,9 @@ pub enum Command {
     Disable(lifecycle::NamesArgs),
     /// Link disabled skills again.
     Enable(lifecycle::NamesArgs),
-    /// Re-hash every linked skill against skills.lock; exit 3 on drift.
-    Verify,
+    /// Re-hash every linked skill against skills.lock and re-prove the lock
+    /// against its sources; exit 3 on drift.
+    Verify(VerifyArgs),
     /// The agents skillpm knows: detected here?, their skill folders, managed skills.
     Agents,
     /// Bring in skills installed by vercel `skills`, openskills or skillkit.
@@ -119,6 +120,15 @@ pub struct ImportArgs {
     /// Approve what the summaries show without asking.
     #[arg(short, long)]
     pub yes: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct VerifyArgs {
+    /// Show every locked skill's chain: declared source, index snapshot
+    /// (digest, signing key, signed version, expiry), artifact, tree,
+    /// approval; exit 3 when a link is broken.
+    #[arg(long)]
+    pub provenance: bool,
 }
 
 #[derive(Debug, clap::Args)]

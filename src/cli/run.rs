@@ -55,6 +55,8 @@ pub fn run(cli: Cli, ui: Ui) -> anyhow::Result<Exit> {
                 all: a.all,
                 yes: a.yes,
                 git_ref: a.git_ref,
+                path: a.path,
+                strict: a.strict,
             };
             emit(&ctx, &lifecycle::add(&ctx, &opts)?, Exit::Success)
         }
@@ -64,6 +66,7 @@ pub fn run(cli: Cli, ui: Ui) -> anyhow::Result<Exit> {
             let opts = lifecycle::InstallOptions {
                 mode: a.mode(),
                 yes: a.yes,
+                strict: a.strict,
             };
             emit(&ctx, &lifecycle::install(&ctx, &opts)?, Exit::Success)
         }
@@ -71,6 +74,7 @@ pub fn run(cli: Cli, ui: Ui) -> anyhow::Result<Exit> {
             let opts = lifecycle::UpdateOptions {
                 names: a.names,
                 yes: a.yes,
+                strict: a.strict,
             };
             emit(&ctx, &lifecycle::update(&ctx, &opts)?, Exit::Success)
         }
@@ -85,7 +89,11 @@ pub fn run(cli: Cli, ui: Ui) -> anyhow::Result<Exit> {
         }
         Command::Disable(a) => emit(&ctx, &lifecycle::disable(&ctx, &a.names)?, Exit::Success),
         Command::Enable(a) => emit(&ctx, &lifecycle::enable(&ctx, &a.names)?, Exit::Success),
-        Command::Verify => {
+        Command::Verify(a) if a.provenance => {
+            let report = lifecycle::verify_provenance(&ctx)?;
+            emit(&ctx, &report, report.exit())
+        }
+        Command::Verify(_) => {
             let report = lifecycle::verify(&ctx)?;
             emit(&ctx, &report, report.exit())
         }
@@ -101,6 +109,7 @@ pub fn run(cli: Cli, ui: Ui) -> anyhow::Result<Exit> {
                 agent: args.filter.agent,
                 include_unmanaged: args.filter.include_unmanaged,
                 context_chars: args.context_chars.map(|n| n as usize),
+                page_size: args.page_size.map(|n| n as usize),
             };
             ops::mcp::serve(&ctx, &opts)?;
             Ok(Exit::Success)

@@ -1,20 +1,29 @@
-//! Finding the skills in a checked-out repository (or any folder).
+//! Finding the skills in a checked-out repository or a plain folder.
 //!
-//! Where skills are looked for, in the conventions repositories use today:
-//! - `SKILL.md` at the root (a repository or subpath that *is* one skill);
-//! - `*/SKILL.md` (a repository or subpath that is a folder of skills);
-//! - `skills/*/SKILL.md`, `.agents/skills/*/SKILL.md`, `.claude/skills/*/SKILL.md`;
-//! - Claude Code plugin marketplaces: `.claude-plugin/marketplace.json` lists
-//!   `plugins[]` whose `source` is a folder of this repository (relative to
-//!   the repository root, after `metadata.pluginRoot`); each plugin's skills
-//!   are its `skills` entries (a skill folder, or a folder of skill folders),
-//!   its `skills/*/SKILL.md` and a `SKILL.md` at its root. Plugins hosted
-//!   elsewhere (`{"source": "github", …}`, URLs) are skipped with a warning;
-//! - a single plugin's `.claude-plugin/plugin.json` `skills` entries.
+//! One bounded walk (depth [`MAX_DEPTH`], at most [`MAX_WALKED_DIRS`]
+//! folders, never through a symbolic link, never into `.git`,
+//! `node_modules`, `dist`, `build`, `__pycache__`, nor into a skill's own
+//! folder) collects every folder holding a `SKILL.md`. What it finds is
+//! kept in the conventions repositories use today:
+//! - `SKILL.md` at the root: the root *is* one skill, and only it counts;
+//! - the usual places: `*/`, `skills/*/`, category folders `skills/<c>/*/`
+//!   (dot-named ones included: `skills/.curated`, `.system`,
+//!   `.experimental`), and the agent folders `.<agent>/skills/*/`
+//!   (`.agents`, `.claude`, `.codex`, `.cursor`, `.github`, …);
+//! - Claude Code plugin marketplaces: `.claude-plugin/marketplace.json`
+//!   lists `plugins[]` whose `source` is a folder of this repository
+//!   (relative to the root, after `metadata.pluginRoot`); each plugin's
+//!   skills are its `skills` entries (a skill folder, or a folder of skill
+//!   folders), its `skills/*/SKILL.md` and a `SKILL.md` at its root. Plugins
+//!   hosted elsewhere are skipped with a warning; a single plugin's
+//!   `.claude-plugin/plugin.json` `skills` entries likewise;
+//! - anywhere else in the walk (a nested monorepo's `packages/x/skills/y`):
+//!   used only when the usual places hold nothing, as the vercel `skills`
+//!   CLI does, and otherwise mentioned in a warning.
 //!
-//! Lenient like every discovery (DESIGN §10): a bad skill is reported in
-//! `warnings` and skipped, never fatal to the rest. Symbolic links are never
-//! followed.
+//! Lenient like every discovery (DESIGN §10): a skill that cannot be loaded
+//! is listed in `skipped` with the reason, never fatal to the rest. Two
+//! folders claiming one name are both kept and reported, never merged.
 
 use std::collections::{BTreeMap, HashSet};
 use std::io::Read;
@@ -25,7 +34,12 @@ use serde_json::Value;
 
 use crate::skill::{is_valid_name, parse_skill_md, printable};
 
-/// Bounds that keep discovery cheap on hostile or huge trees.
+/// Bounds that keep discovery cheap on hostile or huge trees (the client
+/// guidance suggests a depth of 4–6 and a folder budget).
+pub const MAX_DEPTH: usize = 6;
+pub const MAX_WALKED_DIRS: usize = 2_000;
+/// Folders never walked: version control, dependencies, build output.
+pub const SKIPPED_DIRS: &[&str] = &[".git", "node_modules", "dist", "build", "__pycache__"];
 const MAX_LISTED_DIRS: usize = 2_000;
 const MAX_PLUGINS: usize = 1_000;
 const MAX_MANIFEST_BYTES: u64 = 1 << 20;
@@ -44,18 +58,40 @@ pub struct FoundSkill {
     pub plugin: Option<String>,
 }
 
+/// A folder holding a SKILL.md that cannot be offered, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SkippedSkill {
+    /// Relative to the discovery root, `/`-separated; `""` for the root.
+    pub path: String,
+    pub reason: String,
+}
+
 /// Everything discovery found, and what it skipped and why.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct Discovery {
     /// Sorted by path.
     pub skills: Vec<FoundSkill>,
+    /// Folders with a SKILL.md that cannot be loaded.
+    pub skipped: Vec<SkippedSkill>,
     pub warnings: Vec<String>,
+    /// Folders the walk looked at (for "found nothing" messages).
+    pub walked: usize,
 }
 
 impl Discovery {
     /// The skills named `name` (more than one when two folders claim it).
     pub fn named(&self, name: &str) -> Vec<&FoundSkill> {
         self.skills.iter().filter(|s| s.name == name).collect()
+    }
+
+    /// Names claimed by more than one folder, with those folders.
+    pub fn duplicates(&self) -> BTreeMap<&str, Vec<&str>> {
+        let mut by_name: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+        for s in &self.skills {
+            by_name.entry(&s.name).or_default().push(&s.path);
+        }
+        by_name.retain(|_, paths| paths.len() > 1);
+        by_name
     }
 }
 
@@ -64,25 +100,108 @@ pub fn discover_skills(root: &Path) -> Discovery {
     let mut found = Finder {
         root,
         candidates: Vec::new(),
+        skipped: Vec::new(),
         warnings: Vec::new(),
     };
+    if is_regular_file(&root.join("SKILL.md")) {
+        // `github:owner/repo/skills/pdf`: the folder is the skill.
+        found.candidate(String::new(), None);
+        return found.finish(0);
+    }
     found.marketplace();
     found.plugin_manifest();
-    if is_regular_file(&root.join("SKILL.md")) {
-        found.candidate(String::new(), None);
+    let walk = walk(root);
+    let (usual, elsewhere): (Vec<String>, Vec<String>) =
+        walk.skill_dirs.into_iter().partition(|p| is_usual_place(p));
+    for path in usual {
+        found.candidate(path, None);
     }
-    // `github:owner/repo/skills` names a folder of skills: its children count.
-    found.children("", None);
-    for base in ["skills", ".agents/skills", ".claude/skills"] {
-        found.children(base, None);
+    let known: HashSet<&str> = found.candidates.iter().map(|(p, _)| p.as_str()).collect();
+    let elsewhere: Vec<String> = elsewhere
+        .into_iter()
+        .filter(|p| !known.contains(p.as_str()))
+        .collect();
+    if found.candidates.is_empty() {
+        for path in elsewhere {
+            found.candidate(path, None);
+        }
+    } else if !elsewhere.is_empty() {
+        found.warnings.push(format!(
+            "{} more SKILL.md outside the usual folders ignored (first: `{}`); point --path at one to use it",
+            elsewhere.len(),
+            printable(&elsewhere[0])
+        ));
     }
-    found.finish()
+    if walk.truncated {
+        found.warnings.push(format!(
+            "stopped looking after {MAX_WALKED_DIRS} folders; point --path at the folder holding the skills"
+        ));
+    }
+    found.finish(walk.walked)
+}
+
+/// Whether a skill folder sits where collections put skills: directly
+/// under the root or a category folder of it, under `skills/` (or a category
+/// folder of it), or under an agent's `.<agent>/skills/`.
+fn is_usual_place(path: &str) -> bool {
+    let parts: Vec<&str> = path.split('/').collect();
+    match parts.as_slice() {
+        // A folder of category folders (`.curated/x`, `tools/x`) too.
+        [_] | [_, _] | ["skills", _, _] => true,
+        [agent, "skills", _] => agent.starts_with('.'),
+        [agent, "skills", _, _] => agent.starts_with('.'),
+        _ => false,
+    }
+}
+
+/// The folders holding a SKILL.md, in walk order.
+struct Walk {
+    skill_dirs: Vec<String>,
+    walked: usize,
+    truncated: bool,
+}
+
+/// Breadth-first, bounded, no links followed, no descent into a skill.
+fn walk(root: &Path) -> Walk {
+    let mut out = Walk {
+        skill_dirs: Vec::new(),
+        walked: 0,
+        truncated: false,
+    };
+    let mut queue = std::collections::VecDeque::from([(String::new(), 0usize)]);
+    while let Some((rel, depth)) = queue.pop_front() {
+        if out.walked >= MAX_WALKED_DIRS {
+            out.truncated = true;
+            break;
+        }
+        out.walked += 1;
+        let Ok(entries) = std::fs::read_dir(root.join(&rel)) else {
+            continue;
+        };
+        let mut children: Vec<String> = entries
+            .filter_map(Result::ok)
+            .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+            .filter_map(|e| e.file_name().into_string().ok())
+            .filter(|n| !SKIPPED_DIRS.contains(&n.as_str()))
+            .collect();
+        children.sort();
+        for name in children {
+            let path = join(&rel, &name);
+            if is_regular_file(&root.join(&path).join("SKILL.md")) {
+                out.skill_dirs.push(path);
+            } else if depth + 1 < MAX_DEPTH {
+                queue.push_back((path, depth + 1));
+            }
+        }
+    }
+    out
 }
 
 struct Finder<'a> {
     root: &'a Path,
     /// Folders that may hold a skill, with the plugin that named them.
     candidates: Vec<(String, Option<String>)>,
+    skipped: Vec<SkippedSkill>,
     warnings: Vec<String>,
 }
 
@@ -261,7 +380,14 @@ impl Finder<'_> {
         }
     }
 
-    fn finish(mut self) -> Discovery {
+    fn skip(&mut self, path: &str, reason: String) {
+        self.skipped.push(SkippedSkill {
+            path: path.to_owned(),
+            reason,
+        });
+    }
+
+    fn finish(mut self, walked: usize) -> Discovery {
         let mut seen = HashSet::new();
         let mut skills = Vec::new();
         let candidates = std::mem::take(&mut self.candidates);
@@ -283,29 +409,31 @@ impl Finder<'_> {
             let read = std::fs::File::open(&file)
                 .and_then(|f| f.take(MAX_SKILL_MD_BYTES + 1).read_to_string(&mut text));
             if let Err(e) = read {
-                self.warnings
-                    .push(format!("skipped `{shown}`: cannot read SKILL.md: {e}"));
+                self.skip(&path, format!("cannot read SKILL.md: {e}"));
                 continue;
             }
             if text.len() as u64 > MAX_SKILL_MD_BYTES {
-                self.warnings.push(format!(
-                    "skipped `{shown}`: SKILL.md is larger than {MAX_SKILL_MD_BYTES} bytes"
-                ));
+                self.skip(
+                    &path,
+                    format!("SKILL.md is larger than {MAX_SKILL_MD_BYTES} bytes"),
+                );
                 continue;
             }
             let skill = match parse_skill_md(&text) {
                 Ok(skill) => skill,
                 Err(message) => {
-                    self.warnings
-                        .push(format!("skipped `{shown}`: SKILL.md: {message}"));
+                    self.skip(&path, format!("SKILL.md: {message}"));
                     continue;
                 }
             };
             if !is_valid_name(&skill.name) {
-                self.warnings.push(format!(
-                    "skipped `{shown}`: SKILL.md: name `{}` must be 1-64 lowercase letters, digits and single hyphens",
-                    printable(&skill.name)
-                ));
+                self.skip(
+                    &path,
+                    format!(
+                        "SKILL.md: `name` `{}` is not 1-64 lowercase letters, digits and single hyphens, so it cannot name a folder safely",
+                        printable(&skill.name)
+                    ),
+                );
                 continue;
             }
             let folder = path.rsplit('/').next().unwrap_or("");
@@ -324,13 +452,22 @@ impl Finder<'_> {
             });
         }
         skills.sort_by(|a, b| a.path.cmp(&b.path));
+        for skipped in &self.skipped {
+            let shown = if skipped.path.is_empty() {
+                ".".to_owned()
+            } else {
+                printable(&skipped.path)
+            };
+            self.warnings
+                .push(format!("skipped `{shown}`: {}", skipped.reason));
+        }
         let mut by_name: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
         for s in &skills {
             by_name.entry(&s.name).or_default().push(&s.path);
         }
         for (name, paths) in by_name.into_iter().filter(|(_, p)| p.len() > 1) {
             self.warnings.push(format!(
-                "{} folders hold a skill named `{name}`: {}; name one with a subpath to choose",
+                "{} folders hold a skill named `{name}`: {}; neither is installed by that name alone: choose one with --path",
                 paths.len(),
                 paths
                     .iter()
@@ -348,7 +485,9 @@ impl Finder<'_> {
         }
         Discovery {
             skills,
+            skipped: self.skipped,
             warnings: self.warnings,
+            walked,
         }
     }
 }
@@ -398,6 +537,90 @@ fn is_regular_file(path: &Path) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn skill(root: &Path, rel: &str, name: &str) {
+        let dir = root.join(rel);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("SKILL.md"),
+            format!("---\nname: {name}\ndescription: d\n---\n"),
+        )
+        .unwrap();
+    }
+
+    fn paths(d: &Discovery) -> Vec<&str> {
+        d.skills.iter().map(|s| s.path.as_str()).collect()
+    }
+
+    #[test]
+    fn usual_places() {
+        for p in [
+            "a",
+            "cat/a",
+            "skills/a",
+            "skills/.curated/a",
+            ".claude/skills/a",
+            ".codex/skills/x/a",
+        ] {
+            assert!(is_usual_place(p), "{p}");
+        }
+        for p in [
+            "packages/app/skills/a",
+            "a/b/c",
+            "x/skills/a/b",
+            "docs/x/y/z",
+        ] {
+            assert!(!is_usual_place(p), "{p}");
+        }
+    }
+
+    #[test]
+    fn the_walk_is_bounded_and_skips_build_output_and_links() {
+        let t = tempfile::tempdir().unwrap();
+        let root = t.path();
+        skill(root, "packages/app/skills/deploy", "deploy");
+        skill(root, "node_modules/dep/skills/hidden", "hidden");
+        skill(root, "dist/skills/built", "built");
+        // Deeper than MAX_DEPTH folders: never reached.
+        skill(root, "a/b/c/d/e/f/g/deep", "deep");
+        // A skill inside a skill is the outer skill's file, not a skill.
+        skill(root, "packages/app/skills/deploy/examples/inner", "inner");
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(root.join("packages"), root.join("linked")).unwrap();
+        let d = discover_skills(root);
+        assert_eq!(paths(&d), ["packages/app/skills/deploy"], "{d:?}");
+        // The fallback is not used when the usual places hold a skill.
+        skill(root, "skills/top", "top");
+        let d = discover_skills(root);
+        assert_eq!(paths(&d), ["skills/top"], "{d:?}");
+        assert!(
+            d.warnings.iter().any(|w| w.contains("1 more SKILL.md")),
+            "{d:?}"
+        );
+    }
+
+    #[test]
+    fn the_walk_stops_at_the_folder_budget() {
+        let t = tempfile::tempdir().unwrap();
+        for i in 0..MAX_WALKED_DIRS + 5 {
+            std::fs::create_dir_all(t.path().join(format!("d{i:05}"))).unwrap();
+        }
+        let d = discover_skills(t.path());
+        assert_eq!(d.walked, MAX_WALKED_DIRS);
+        assert!(
+            d.warnings.iter().any(|w| w.contains("stopped looking")),
+            "{d:?}"
+        );
+    }
+
+    #[test]
+    fn a_root_skill_is_the_only_skill() {
+        let t = tempfile::tempdir().unwrap();
+        skill(t.path(), "", "root");
+        skill(t.path(), "skills/other", "other");
+        let d = discover_skills(t.path());
+        assert_eq!(paths(&d), [""]);
+    }
 
     #[test]
     fn relative_paths() {

@@ -394,31 +394,7 @@ pub(crate) fn extract(
         remaining: limits.max_total_bytes,
         state: state.clone(),
     };
-    let read_error = |e: io::Error| {
-        if state.cap_hit.get() {
-            GitError::TooLarge {
-                url: url.to_owned(),
-                message: format!(
-                    "the archive unpacks to more than {} bytes",
-                    limits.max_total_bytes
-                ),
-            }
-        } else if state.network_failed.get() {
-            GitError::Network {
-                url: url.to_owned(),
-                message: error_chain(&e),
-            }
-        } else {
-            GitError::BadArchive {
-                url: url.to_owned(),
-                message: e.to_string(),
-            }
-        }
-    };
-    let bad = |message: String| GitError::BadArchive {
-        url: url.to_owned(),
-        message,
-    };
+    let read_error = |e: io::Error| read_failure(&state, url, &limits, e);
 
     let prefix: Vec<&str> = subpath.map(|s| s.split('/').collect()).unwrap_or_default();
     let mut writer = TreeWriter::new(dest, url, limits);
@@ -440,20 +416,7 @@ pub(crate) fn extract(
             continue;
         }
         let raw_path = entry.path_bytes().into_owned();
-        let trimmed = raw_path.strip_suffix(b"/").unwrap_or(&raw_path);
-        let mut segments = trimmed.split(|b| *b == b'/');
-        let top = segments.next().unwrap_or_default();
-        match &wrapper {
-            None => wrapper = Some(top.to_vec()),
-            Some(w) if w.as_slice() == top => {}
-            Some(_) => {
-                return Err(bad(format!(
-                    "more than one top-level folder (`{}`); a GitHub archive has exactly one",
-                    printable(&String::from_utf8_lossy(&raw_path))
-                )));
-            }
-        }
-        let rest: Vec<&[u8]> = segments.collect();
+        let rest = below_wrapper(&raw_path, &mut wrapper, url)?;
         // Keep only what lies below the subpath.
         if rest.len() < prefix.len() || rest.iter().zip(&prefix).any(|(a, b)| *a != b.as_bytes()) {
             continue;
@@ -474,91 +437,30 @@ pub(crate) fn extract(
             continue;
         }
         found_subpath = true;
-
-        // Below a folder already skipped: its record covers this entry.
-        let lossy: Vec<String> = inside
-            .iter()
-            .map(|s| String::from_utf8_lossy(s).into_owned())
-            .collect();
-        if (1..lossy.len()).any(|i| skipped_dirs.contains(&lossy[..i].join("/"))) {
+        if skipped_for_its_name(&mut writer, inside, kind.is_dir(), &mut skipped_dirs) {
             continue;
         }
-        // An unsafe name anywhere in the path: record the whole path once.
-        if let Some((i, rule)) = inside
-            .iter()
-            .enumerate()
-            .find_map(|(i, s)| check_segment(s).err().map(|rule| (i, rule)))
-        {
-            if i + 1 < inside.len() || kind.is_dir() {
-                skipped_dirs.insert(lossy[..=i].join("/"));
-            }
-            writer.skip(printable(&lossy.join("/")), SkipReason::UnsafeName { rule });
+        let (parents, name) = inside.split_at(inside.len() - 1);
+        let Some(parent) = claim_parents(&mut writer, parents, &mut skipped_dirs)? else {
             continue;
-        }
-        // Claim each parent folder (archives need not list them), then the entry.
-        let mut parent = String::new();
-        let mut usable = true;
-        for segment in &inside[..inside.len() - 1] {
-            let shown = join(&parent, &String::from_utf8_lossy(segment));
-            if writer.is_claimed(&shown) {
-                parent = shown;
-                continue;
-            }
-            match writer.claim(&parent, segment) {
-                Claim::Write(path) => {
-                    writer.dir(&path)?;
-                    parent = path;
-                }
-                Claim::Skipped => {
-                    skipped_dirs.insert(shown);
-                    usable = false;
-                    break;
-                }
-            }
-        }
-        if !usable {
-            continue;
-        }
-        let name = inside[inside.len() - 1];
-        let shown = join(&parent, &String::from_utf8_lossy(name));
+        };
+        let shown = join(&parent, &String::from_utf8_lossy(name[0]));
         if kind.is_dir() && writer.is_claimed(&shown) {
             continue;
         }
-        let path = match writer.claim(&parent, name) {
-            Claim::Write(path) => path,
-            Claim::Skipped => {
-                if kind.is_dir() {
-                    skipped_dirs.insert(shown);
-                }
-                continue;
+        match writer.claim(&parent, name[0]) {
+            Claim::Write(path) => write_entry(&mut writer, &mut entry, path, read_error)?,
+            Claim::Skipped if kind.is_dir() => {
+                skipped_dirs.insert(shown);
             }
-        };
-        if kind.is_dir() {
-            writer.dir(&path)?;
-        } else if kind.is_file() || kind == tar::EntryType::Continuous {
-            let executable = entry
-                .header()
-                .mode()
-                .map(|m| m & 0o111 != 0)
-                .unwrap_or(false);
-            writer.file(&path, executable, &mut entry, read_error)?;
-        } else if kind.is_symlink() {
-            let target = entry
-                .link_name_bytes()
-                .map(|t| printable(&String::from_utf8_lossy(&t)))
-                .unwrap_or_default();
-            writer.skip(path, SkipReason::Symlink { target });
-        } else {
-            let kind = if kind.is_hard_link() {
-                "hard link".to_owned()
-            } else {
-                format!("special entry (tar type {:?})", kind.as_byte() as char)
-            };
-            writer.skip(path, SkipReason::Special { kind });
+            Claim::Skipped => {}
         }
     }
     if wrapper.is_none() {
-        return Err(bad("the archive is empty".into()));
+        return Err(GitError::BadArchive {
+            url: url.to_owned(),
+            message: "the archive is empty".into(),
+        });
     }
     if !found_subpath {
         return Err(GitError::SubpathNotFound {
@@ -568,6 +470,149 @@ pub(crate) fn extract(
         });
     }
     Ok(writer.finish())
+}
+
+/// Why reading the archive failed: the size cap was hit, the network went
+/// away, or the bytes are not a valid `tar.gz`.
+fn read_failure(state: &ReadState, url: &str, limits: &CheckoutLimits, e: io::Error) -> GitError {
+    if state.cap_hit.get() {
+        GitError::TooLarge {
+            url: url.to_owned(),
+            message: format!(
+                "the archive unpacks to more than {} bytes",
+                limits.max_total_bytes
+            ),
+        }
+    } else if state.network_failed.get() {
+        GitError::Network {
+            url: url.to_owned(),
+            message: error_chain(&e),
+        }
+    } else {
+        GitError::BadArchive {
+            url: url.to_owned(),
+            message: e.to_string(),
+        }
+    }
+}
+
+/// The segments of `raw_path` below the archive's one top-level folder,
+/// refusing an archive with more than one.
+fn below_wrapper<'p>(
+    raw_path: &'p [u8],
+    wrapper: &mut Option<Vec<u8>>,
+    url: &str,
+) -> Result<Vec<&'p [u8]>, GitError> {
+    let trimmed = raw_path.strip_suffix(b"/").unwrap_or(raw_path);
+    let mut segments = trimmed.split(|b| *b == b'/');
+    let top = segments.next().unwrap_or_default();
+    match wrapper {
+        None => *wrapper = Some(top.to_vec()),
+        Some(w) if w.as_slice() == top => {}
+        Some(_) => {
+            return Err(GitError::BadArchive {
+                url: url.to_owned(),
+                message: format!(
+                    "more than one top-level folder (`{}`); a GitHub archive has exactly one",
+                    printable(&String::from_utf8_lossy(raw_path))
+                ),
+            });
+        }
+    }
+    Ok(segments.collect())
+}
+
+/// Whether the entry at `inside` is left out for a name: it lies below a
+/// folder already skipped (whose record covers it), or a segment of its path
+/// is unsafe (recorded once, for the whole path).
+fn skipped_for_its_name(
+    writer: &mut TreeWriter<'_>,
+    inside: &[&[u8]],
+    is_dir: bool,
+    skipped_dirs: &mut HashSet<String>,
+) -> bool {
+    let lossy: Vec<String> = inside
+        .iter()
+        .map(|s| String::from_utf8_lossy(s).into_owned())
+        .collect();
+    if (1..lossy.len()).any(|i| skipped_dirs.contains(&lossy[..i].join("/"))) {
+        return true;
+    }
+    let Some((i, rule)) = inside
+        .iter()
+        .enumerate()
+        .find_map(|(i, s)| check_segment(s).err().map(|rule| (i, rule)))
+    else {
+        return false;
+    };
+    if i + 1 < inside.len() || is_dir {
+        skipped_dirs.insert(lossy[..=i].join("/"));
+    }
+    writer.skip(printable(&lossy.join("/")), SkipReason::UnsafeName { rule });
+    true
+}
+
+/// Claims each parent folder (archives need not list them) and returns the
+/// entry's parent path, or `None` when a parent was skipped.
+fn claim_parents(
+    writer: &mut TreeWriter<'_>,
+    parents: &[&[u8]],
+    skipped_dirs: &mut HashSet<String>,
+) -> Result<Option<String>, GitError> {
+    let mut parent = String::new();
+    for segment in parents {
+        let shown = join(&parent, &String::from_utf8_lossy(segment));
+        if writer.is_claimed(&shown) {
+            parent = shown;
+            continue;
+        }
+        match writer.claim(&parent, segment) {
+            Claim::Write(path) => {
+                writer.dir(&path)?;
+                parent = path;
+            }
+            Claim::Skipped => {
+                skipped_dirs.insert(shown);
+                return Ok(None);
+            }
+        }
+    }
+    Ok(Some(parent))
+}
+
+/// Writes one claimed entry: a folder, a regular file (with its executable
+/// bit), or a skip record for a link or any other special entry.
+fn write_entry<R: Read>(
+    writer: &mut TreeWriter<'_>,
+    entry: &mut tar::Entry<'_, R>,
+    path: String,
+    read_error: impl FnOnce(io::Error) -> GitError,
+) -> Result<(), GitError> {
+    let kind = entry.header().entry_type();
+    if kind.is_dir() {
+        writer.dir(&path)?;
+    } else if kind.is_file() || kind == tar::EntryType::Continuous {
+        let executable = entry
+            .header()
+            .mode()
+            .map(|m| m & 0o111 != 0)
+            .unwrap_or(false);
+        writer.file(&path, executable, entry, read_error)?;
+    } else if kind.is_symlink() {
+        let target = entry
+            .link_name_bytes()
+            .map(|t| printable(&String::from_utf8_lossy(&t)))
+            .unwrap_or_default();
+        writer.skip(path, SkipReason::Symlink { target });
+    } else {
+        let kind = if kind.is_hard_link() {
+            "hard link".to_owned()
+        } else {
+            format!("special entry (tar type {:?})", kind.as_byte() as char)
+        };
+        writer.skip(path, SkipReason::Special { kind });
+    }
+    Ok(())
 }
 
 /// `git archive` records the commit id as the pax global `comment`; when it

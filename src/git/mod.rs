@@ -52,13 +52,15 @@ mod writer;
 
 use std::path::{Path, PathBuf};
 
-pub use discover::{Discovery, FoundSkill, discover_skills};
+pub use discover::{
+    Discovery, FoundSkill, MAX_DEPTH, MAX_WALKED_DIRS, SKIPPED_DIRS, SkippedSkill, discover_skills,
+};
 pub use error::GitError;
 pub use github::{
     API_URL_ENV, ARCHIVE_URL_ENV, DEFAULT_API_URL, DEFAULT_ARCHIVE_URL, DEFAULT_GIT_URL,
     DEFAULT_TOKEN_ENV, GIT_URL_ENV, GitHubOptions,
 };
-pub use spec::{GITHUB_WEB, GitSpec, Repo, is_full_sha, parse_git_spec};
+pub use spec::{GITHUB_WEB, GitSpec, Repo, is_full_sha, normalize_folder, parse_git_spec};
 pub use writer::{CheckoutLimits, SkipReason, SkippedEntry};
 
 use crate::fs::unique_suffix;

@@ -422,6 +422,13 @@ fn file_url(path: &Path) -> String {
         .unwrap_or_else(|()| format!("file://{}", path.display()))
 }
 
+/// `--path` for any source (git or folder): a clean `/`-separated folder
+/// inside it, `None` for the root; `..`, absolute paths, drive letters,
+/// backslashes and control characters are refused with the reason.
+pub fn normalize_folder(raw: &str) -> Result<Option<String>, String> {
+    normalize_subpath(raw)
+}
+
 /// A `/`-separated folder inside the repository, or `None` for the root.
 fn normalize_subpath(raw: &str) -> Result<Option<String>, String> {
     let trimmed = raw.trim_matches('/');

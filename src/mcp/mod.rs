@@ -11,16 +11,23 @@
 //!   description, scope, path, tree digest, signer), including the ones the
 //!   description had no room for.
 //!
+//! And the MCP Skills extension (`io.modelcontextprotocol/skills`, see
+//! [`skills_ext`]): `skills/list`, `skills/get`, `resources/read` of
+//! `skill://` URIs (verified against the approved tree before sending),
+//! `resources/directory/read` and `resources/list`, under the same rules.
+//!
 //! The catalog is rebuilt on every request (discovery is a bounded walk;
 //! tree hashes are cached by file metadata), so a skill installed, removed
 //! or edited on disk is seen without a restart; a background poll also
 //! tells the client `notifications/tools/list_changed` when the listing
-//! changes.
+//! changes, and `notifications/resources/list_changed` when the served
+//! skills (URIs, tree digests) do.
 
 pub mod arguments;
 pub mod clients;
 pub mod listing;
 mod server;
+pub mod skills_ext;
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -48,6 +55,8 @@ pub struct McpOptions {
     pub budget: usize,
     /// `None`: no background polling (changes are still seen on each request).
     pub poll_interval: Option<Duration>,
+    /// Entries a `skills/list` page holds.
+    pub page_size: usize,
 }
 
 /// Serves MCP on this process's stdin/stdout until the client disconnects.

@@ -7,17 +7,23 @@
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+    CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock,
+    GetSkillRequestParams, GetSkillResult, Implementation, ListResourcesResult, ListSkillsResult,
+    ListToolsResult, PaginatedRequestParams, ReadResourceDirectoryRequestParams,
+    ReadResourceDirectoryResult, ReadResourceRequestParams, ReadResourceResponse,
+    ReadResourceResult, Resource, ServerCapabilities, ServerConfig, Skill, SubscriptionFilter,
+    Tool,
 };
-use rmcp::service::{NotificationContext, RequestContext};
+use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData as McpError, Peer, RoleServer, ServerHandler};
 use serde_json::{Value, json};
 
 use super::listing::{self, Listing};
+use super::skills_ext;
 use super::{LIST_TOOL, McpOptions, SKILL_TOOL, arguments};
-use crate::catalog::{Catalog, HashCache, Policy, Resolved};
+use crate::catalog::{Catalog, CatalogSkill, HashCache, Policy, Resolved};
 use crate::roots::{self, ScanLimits};
+use crate::skill::SKILL_MD;
 use crate::skill::{self, envelope};
 
 /// The skill server. Cheap to clone: clones share the hash cache.
@@ -31,6 +37,9 @@ struct Inner {
     cache: Mutex<HashCache>,
     /// The listing last sent to the client, to notice changes.
     last_listing: Mutex<Option<String>>,
+    /// The served skills' URIs and tree digests last seen, to tell the
+    /// client `notifications/resources/list_changed`.
+    last_resources: Mutex<Option<String>>,
     /// Names last reported on stderr as left out of the listing.
     last_omitted: Mutex<Vec<String>>,
 }
@@ -47,6 +56,7 @@ impl SkillServer {
                 options,
                 cache: Mutex::new(HashCache::new()),
                 last_listing: Mutex::new(None),
+                last_resources: Mutex::new(None),
                 last_omitted: Mutex::new(Vec::new()),
             }),
         }
@@ -184,22 +194,208 @@ impl SkillServer {
         Ok(json!({ "skills": skills }))
     }
 
-    /// Rebuilds the listing; `true` when it differs from the one the client
-    /// last received (which then becomes the one it will receive).
-    fn listing_changed(&self) -> bool {
+    /// The served skill named in `uri`, and the path below its root. A URI
+    /// that is not a plain `skill://` path, or names a skill that is not
+    /// served (withheld, disabled, denied to this agent, unknown), is
+    /// invalid params (`-32602`) with the reason.
+    fn resolve_uri<'c>(
+        &self,
+        catalog: &'c Catalog,
+        uri: &str,
+    ) -> Result<(&'c CatalogSkill, String), McpError> {
+        let Some((name, rel)) = skills_ext::parse_uri(uri) else {
+            return Err(McpError::invalid_params(
+                format!(
+                    "{:?} is not a resource this server serves: skill files are `skill://<name>/<path>` with no `.`, `..` or empty segments",
+                    skill::printable(uri)
+                ),
+                None,
+            ));
+        };
+        let served = catalog
+            .listed()
+            .find(|s| s.name == name && s.skill.is_some() && s.tree.is_some());
+        match served {
+            Some(s) => Ok((s, rel)),
+            None => {
+                let why = match catalog.resolve(&name) {
+                    Resolved::Withheld(s, why) => why.explain(&name, &s.path),
+                    Resolved::Served(_) => format!(
+                        "skill `{name}` may only be invoked by a person (its SKILL.md sets `disable-model-invocation: true`)"
+                    ),
+                    Resolved::Unknown => format!("no skill named `{name}` is served here"),
+                };
+                Err(McpError::invalid_params(
+                    format!("no skill is served at {uri}: {why}"),
+                    None,
+                ))
+            }
+        }
+    }
+
+    /// The extension entry of a served skill, its manifest from the hash
+    /// cache (the same hashing that checked it against its approval).
+    fn skill_entry(&self, s: &CatalogSkill) -> Result<Skill, McpError> {
+        let tree = lock(&self.inner.cache)
+            .tree(&s.path)
+            .map_err(|e| McpError::internal_error(format!("cannot hash {}: {e}", s.name), None))?;
+        if Some(tree.digest) != s.tree {
+            return Err(McpError::internal_error(
+                format!(
+                    "skill `{}` changed while it was being listed; ask again",
+                    s.name
+                ),
+                None,
+            ));
+        }
+        skills_ext::entry(s, &tree.files).ok_or_else(|| {
+            McpError::internal_error(format!("skill `{}` has no readable SKILL.md", s.name), None)
+        })
+    }
+
+    /// `skills/list`: the skills the `skill` tool's description lists (the
+    /// same context budget), one page after `cursor`. Skills left out for
+    /// the budget are still answered by `skills/get`, as the extension
+    /// allows for partial listings.
+    pub fn list_skills(&self, cursor: Option<&str>) -> Result<ListSkillsResult, McpError> {
+        let catalog = self
+            .catalog()
+            .map_err(|e| McpError::internal_error(e, None))?;
+        let listing = self.listing(&catalog);
+        *lock(&self.inner.last_resources) = Some(resources_key(&catalog));
+        let mut entries = Vec::new();
+        for s in catalog.listed() {
+            if listing.included.contains(&s.name) && s.skill.is_some() {
+                entries.push(self.skill_entry(s)?);
+            }
+        }
+        entries.sort_by(|a, b| a.uri.cmp(&b.uri));
+        entries.dedup_by(|a, b| a.uri == b.uri);
+        let (skills, next) = skills_ext::page(
+            entries,
+            |e| e.uri.as_str(),
+            cursor,
+            self.inner.options.page_size,
+        )
+        .map_err(|e| McpError::invalid_params(e, None))?;
+        let mut result = ListSkillsResult::with_all_items(skills)
+            .with_ttl_ms(skills_ext::TTL_MS)
+            .with_cache_scope(CacheScope::Private);
+        result.next_cursor = next;
+        Ok(result)
+    }
+
+    /// `skills/get`: the entry for the skill whose SKILL.md is `uri`.
+    pub fn get_skill(&self, uri: &str) -> Result<GetSkillResult, McpError> {
+        let catalog = self
+            .catalog()
+            .map_err(|e| McpError::internal_error(e, None))?;
+        let (s, rel) = self.resolve_uri(&catalog, uri)?;
+        if rel != SKILL_MD || uri != skills_ext::skill_uri(&s.name) {
+            return Err(McpError::invalid_params(
+                format!(
+                    "no skill is served at {uri}; a skill's URI is {}",
+                    skills_ext::skill_uri(&s.name)
+                ),
+                None,
+            ));
+        }
+        Ok(GetSkillResult::new(self.skill_entry(s)?)
+            .with_ttl_ms(skills_ext::TTL_MS)
+            .with_cache_scope(CacheScope::Private))
+    }
+
+    /// `resources/read` of a skill file: its exact bytes, read with the
+    /// rest of the skill and checked against the approved tree digest
+    /// before anything is returned.
+    pub fn read_skill_file(&self, uri: &str) -> Result<ReadResourceResult, McpError> {
+        let catalog = self
+            .catalog()
+            .map_err(|e| McpError::internal_error(e, None))?;
+        let (s, rel) = self.resolve_uri(&catalog, uri)?;
+        let Some(expected) = s.tree else {
+            return Err(McpError::invalid_params(
+                format!("no skill is served at {uri}"),
+                None,
+            ));
+        };
+        let mut files = crate::catalog::integrity::read_verified(
+            &s.path,
+            &expected,
+            skills_ext::MAX_SKILL_BYTES,
+        )
+        .map_err(|e| McpError::internal_error(e, None))?;
+        let Some(bytes) = files.remove(&rel) else {
+            return Err(McpError::invalid_params(
+                format!("skill `{}` has no file {uri}", s.name),
+                None,
+            ));
+        };
+        let canonical = skills_ext::file_uri(&s.name, &rel);
+        Ok(
+            ReadResourceResult::new(vec![skills_ext::contents(&canonical, &rel, bytes)])
+                .with_ttl_ms(skills_ext::TTL_MS)
+                .with_cache_scope(CacheScope::Private),
+        )
+    }
+
+    /// `resources/directory/read`: the direct children of a directory of a
+    /// served skill (its root is `skill://<name>`).
+    pub fn read_directory(&self, uri: &str) -> Result<ReadResourceDirectoryResult, McpError> {
+        let catalog = self
+            .catalog()
+            .map_err(|e| McpError::internal_error(e, None))?;
+        let (s, rel) = self.resolve_uri(&catalog, uri)?;
+        let tree = lock(&self.inner.cache)
+            .tree(&s.path)
+            .map_err(|e| McpError::internal_error(format!("cannot hash {}: {e}", s.name), None))?;
+        let paths = tree.files.iter().map(|f| (f.path.as_str(), f.size));
+        let children = skills_ext::directory_children(&s.name, paths, &rel).ok_or_else(|| {
+            McpError::invalid_params(format!("{uri} is not a directory resource"), None)
+        })?;
+        Ok(ReadResourceDirectoryResult::with_all_items(children))
+    }
+
+    /// `resources/list`: the SKILL.md of every skill `skills/list` lists.
+    pub fn list_resources(&self) -> Result<ListResourcesResult, McpError> {
+        let catalog = self
+            .catalog()
+            .map_err(|e| McpError::internal_error(e, None))?;
+        let listing = self.listing(&catalog);
+        *lock(&self.inner.last_resources) = Some(resources_key(&catalog));
+        let mut resources: Vec<Resource> = catalog
+            .listed()
+            .filter(|s| listing.included.contains(&s.name))
+            .map(|s| {
+                Resource::new(skills_ext::skill_uri(&s.name), s.name.clone())
+                    .with_description(s.description.clone())
+                    .with_mime_type("text/markdown")
+            })
+            .collect();
+        resources.sort_by(|a, b| a.uri.cmp(&b.uri));
+        resources.dedup_by(|a, b| a.uri == b.uri);
+        Ok(ListResourcesResult::with_all_items(resources)
+            .with_ttl_ms(skills_ext::TTL_MS)
+            .with_cache_scope(CacheScope::Private))
+    }
+
+    /// Rebuilds the listing; tells whether the `skill` tool's description
+    /// and the set of served skills (URIs and tree digests) differ from what
+    /// the client last received (which then becomes what it will receive).
+    fn listing_changed(&self) -> (bool, bool) {
         let catalog = self.catalog();
         let description = match &catalog {
             Ok(c) => skill_description(&self.listing(c)),
             Err(e) => format!("No skills can be loaded right now: {e}"),
         };
-        let mut last = lock(&self.inner.last_listing);
-        match last.as_ref() {
-            Some(previous) if *previous != description => {
-                *last = Some(description);
-                true
-            }
-            _ => false,
-        }
+        let resources = match &catalog {
+            Ok(c) => resources_key(c),
+            Err(e) => e.clone(),
+        };
+        (
+            replace_if_changed(&self.inner.last_listing, description),
+            replace_if_changed(&self.inner.last_resources, resources),
+        )
     }
 
     /// Polls for changes and notifies `peer` until it goes away.
@@ -210,14 +406,48 @@ impl SkillServer {
         loop {
             tokio::time::sleep(interval).await;
             let this = self.clone();
-            let changed = tokio::task::spawn_blocking(move || this.listing_changed())
+            let (tools, resources) = tokio::task::spawn_blocking(move || this.listing_changed())
                 .await
-                .unwrap_or(false);
-            if changed && peer.notify_tool_list_changed().await.is_err() {
+                .unwrap_or((false, false));
+            if tools && peer.notify_tool_list_changed().await.is_err() {
+                return;
+            }
+            if resources && peer.notify_resource_list_changed().await.is_err() {
                 return;
             }
         }
     }
+}
+
+/// Stores `now` in `slot`; `true` when it replaced a different value (the
+/// first value is only remembered: the client has just asked for it).
+fn replace_if_changed(slot: &Mutex<Option<String>>, now: String) -> bool {
+    let mut last = lock(slot);
+    match last.as_ref() {
+        Some(previous) if *previous == now => false,
+        Some(_) => {
+            *last = Some(now);
+            true
+        }
+        None => {
+            *last = Some(now);
+            false
+        }
+    }
+}
+
+/// What `notifications/resources/list_changed` watches: the URI and tree
+/// digest of every skill the extension serves.
+fn resources_key(catalog: &Catalog) -> String {
+    let mut lines: Vec<String> = catalog
+        .listed()
+        .map(|s| {
+            let tree = s.tree.map(|t| t.to_string()).unwrap_or_default();
+            format!("{} {tree}", skills_ext::skill_uri(&s.name))
+        })
+        .collect();
+    lines.sort();
+    lines.join("\n")
 }
 
 fn skill_description(listing: &Listing) -> String {
@@ -287,6 +517,9 @@ impl ServerHandler for SkillServer {
             ServerCapabilities::builder()
                 .enable_tools()
                 .enable_tool_list_changed()
+                .enable_resources()
+                .enable_resources_list_changed()
+                .enable_skills_with_directory_read()
                 .build(),
         )
         .with_server_info(Implementation::new("skillpm", env!("CARGO_PKG_VERSION")))
@@ -357,6 +590,103 @@ impl ServerHandler for SkillServer {
             }
         };
         Ok(result.into())
+    }
+
+    async fn list_skills(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListSkillsResult, McpError> {
+        let cursor = request.and_then(|r| r.cursor);
+        let this = self.clone();
+        blocking(move || this.list_skills(cursor.as_deref())).await?
+    }
+
+    async fn get_skill(
+        &self,
+        request: GetSkillRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetSkillResult, McpError> {
+        let this = self.clone();
+        blocking(move || this.get_skill(&request.uri)).await?
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, McpError> {
+        let this = self.clone();
+        blocking(move || this.read_skill_file(&request.uri))
+            .await?
+            .map(Into::into)
+    }
+
+    async fn read_resource_directory(
+        &self,
+        request: ReadResourceDirectoryRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceDirectoryResult, McpError> {
+        if request.cursor.is_some() {
+            return Err(McpError::invalid_params(
+                "this server returns every child of a directory in one page; there is no cursor to resume from",
+                None,
+            ));
+        }
+        let this = self.clone();
+        blocking(move || this.read_directory(&request.uri)).await?
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, McpError> {
+        let this = self.clone();
+        blocking(move || this.list_resources()).await?
+    }
+
+    /// Protocol 2026-07-28 delivers change notifications on a
+    /// `subscriptions/listen` stream instead of the session.
+    fn accepted_subscription_filter(
+        &self,
+        _requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        Some(
+            SubscriptionFilter::builder()
+                .tools_list_changed()
+                .resources_list_changed()
+                .build(),
+        )
+    }
+
+    async fn listen(&self, context: SubscriptionContext) -> Result<(), McpError> {
+        let Some(interval) = self.inner.options.poll_interval else {
+            context.cancelled().await;
+            return Ok(());
+        };
+        let accepted = context.accepted().clone();
+        loop {
+            tokio::select! {
+                _ = context.cancelled() => return Ok(()),
+                _ = tokio::time::sleep(interval) => {}
+            }
+            let this = self.clone();
+            let (tools, resources) = blocking(move || this.listing_changed()).await?;
+            let sink = context.sink();
+            if tools
+                && accepted.tools_list_changed == Some(true)
+                && sink.notify_tool_list_changed().await.is_err()
+            {
+                return Ok(());
+            }
+            if resources
+                && accepted.resources_list_changed == Some(true)
+                && sink.notify_resource_list_changed().await.is_err()
+            {
+                return Ok(());
+            }
+        }
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {

@@ -128,7 +128,7 @@ pub fn list(ctx: &Context, _opts: &ListOptions) -> anyhow::Result<ListReport> {
             .skills
             .into_iter()
             .map(|s| ListedSkill {
-                valid: s.check.is_valid(),
+                valid: s.check.is_loadable(),
                 description: s.check.skill.as_ref().map(|m| m.description.clone()),
                 errors: relative(s.check.errors, &s.path),
                 warnings: relative(s.check.warnings, &s.path),

@@ -152,6 +152,7 @@ pub fn import(ctx: &Context, opts: &ImportOptions) -> anyhow::Result<ImportRepor
             all: false,
             yes: opts.yes,
             git_ref: f.git_ref.clone(),
+            ..AddOptions::default()
         };
         match lifecycle::add(&add_ctx, &add_opts) {
             Ok(added) => {

@@ -15,6 +15,8 @@ pub struct McpServeOptions {
     pub agent: Option<String>,
     pub include_unmanaged: bool,
     pub context_chars: Option<usize>,
+    /// Entries a `skills/list` page holds (`None`: the default).
+    pub page_size: Option<usize>,
 }
 
 /// Runs the server. Errors: `--project` is not a folder or `--agent` is not
@@ -44,6 +46,7 @@ pub fn serve(ctx: &Context, opts: &McpServeOptions) -> anyhow::Result<()> {
         },
         budget: listing::budget_for(opts.context_chars),
         poll_interval: Some(mcp::DEFAULT_POLL_INTERVAL),
+        page_size: opts.page_size.unwrap_or(mcp::skills_ext::DEFAULT_PAGE_SIZE),
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)

@@ -332,12 +332,24 @@ fn sign_index(
     .render();
     let kept = previous
         .signature
+        .clone()
         .filter(|old| same_index && key.signed(&index, old, &comment));
     let reused = kept.is_some();
     let signature = match kept {
         Some(old) => old,
         None => key.sign(&index, &comment)?,
     };
+    // Earlier versions' snapshots stay; this version's joins them.
+    for (path, bytes) in previous.versioned {
+        built.site.insert(path, bytes, false);
+    }
+    let versioned = site::versioned_index_path(version);
+    built.site.insert(
+        format!("{versioned}.minisig"),
+        signature.clone().into_bytes(),
+        false,
+    );
+    built.site.insert(versioned, index, false);
     built
         .site
         .insert(site::signature_path(), signature.into_bytes(), false);

@@ -105,6 +105,13 @@ impl Report for SearchReport {
                 None => "unsigned".into(),
             };
             match &hit.commit {
+                None if hit.format == "folder" => writeln!(
+                    out,
+                    "{}  [{}, folder {}]",
+                    hit.name,
+                    hit.source,
+                    hit.subpath.as_deref().unwrap_or(".")
+                )?,
                 Some(commit) => writeln!(
                     out,
                     "{}  [{}, git {} at {}]",
@@ -155,6 +162,34 @@ pub fn search(ctx: &Context, opts: &SearchOptions) -> anyhow::Result<SearchRepor
                 needle.as_deref(),
                 &mut report,
             ),
+            Ok(Listing::Folder {
+                base,
+                subpath,
+                found,
+            }) => {
+                for skill in &found.skills {
+                    let matches = needle.as_deref().is_none_or(|n| {
+                        skill.name.to_lowercase().contains(n)
+                            || skill.description.to_lowercase().contains(n)
+                    });
+                    if !matches {
+                        continue;
+                    }
+                    report.results.push(Hit {
+                        source: target.source.name.clone(),
+                        name: skill.name.clone(),
+                        description: skill.description.clone(),
+                        version: None,
+                        format: "folder",
+                        index_format: "folder",
+                        digest: None,
+                        url: Some(base.display().to_string()),
+                        signed_by: None,
+                        commit: None,
+                        subpath: super::lifecycle::join_rel(subpath.as_deref(), &skill.path),
+                    });
+                }
+            }
             Err(e) if single => return Err(e),
             Err(e) => {
                 let exit = crate::error::exit_code_of(&e);
@@ -180,11 +215,19 @@ struct Target {
     base_dir: PathBuf,
     /// skills.toml's `token-env` (the GitHub fast path sends that token).
     token_env: Option<String>,
+    /// skills.toml's `path`: the folder inside the source.
+    path: Option<String>,
 }
 
 enum Listing {
     Index(Box<ResolvedIndex>),
     Git(GitListing),
+    /// A plain folder of skills.
+    Folder {
+        base: PathBuf,
+        subpath: Option<String>,
+        found: git::Discovery,
+    },
 }
 
 /// What a git source offers at the commit its ref names now.
@@ -195,12 +238,31 @@ struct GitListing {
 }
 
 fn list(ctx: &Context, fetcher: &Fetcher, target: &Target) -> anyhow::Result<Listing> {
-    if let Some(spec) = git_spec_for(&target.text, &target.base_dir)? {
+    let subpath = super::lifecycle::clean_subpath(target.path.as_deref())?;
+    if let Some(mut spec) = git_spec_for(&target.text, &target.base_dir)? {
+        if let Some(path) = &subpath {
+            let joined = spec.join_subpath(path);
+            spec.subpath = None;
+            spec = spec.with_subpath(joined.as_deref())?;
+        }
         return Ok(Listing::Git(list_git(
             ctx,
             spec,
             target.token_env.as_deref(),
         )?));
+    }
+    if let Some(base) = super::lifecycle::folder_source_for(&target.text, &target.base_dir) {
+        let dir = super::lifecycle::folder_dir(&base, subpath.as_deref())
+            .map_err(|why| OpError::new(Exit::NotFound, why))?;
+        let found = git::discover_skills(&dir);
+        for w in &found.warnings {
+            ctx.ui.warn(format!("{}: {w}", base.display()));
+        }
+        return Ok(Listing::Folder {
+            base,
+            subpath,
+            found,
+        });
     }
     Ok(Listing::Index(Box::new(source::resolve(
         fetcher,
@@ -321,6 +383,7 @@ fn select_sources(ctx: &Context, wanted: Option<&str>) -> anyhow::Result<Vec<Tar
             text: decl.url.clone(),
             base_dir: root.to_owned(),
             token_env: decl.token_env.clone(),
+            path: decl.path.clone(),
         })
     };
     if let Some(wanted) = wanted {
@@ -335,6 +398,7 @@ fn select_sources(ctx: &Context, wanted: Option<&str>) -> anyhow::Result<Vec<Tar
                 text: wanted.to_owned(),
                 base_dir: ctx.cwd.clone(),
                 token_env: None,
+                path: None,
             }]);
         }
         return match project {

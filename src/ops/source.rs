@@ -21,6 +21,23 @@ pub(crate) fn fetcher(ctx: &Context) -> anyhow::Result<Fetcher> {
     Ok(Fetcher::from_env(ctx.offline)?)
 }
 
+/// The HTTP client for a project: its `[limits]` also cap what is
+/// downloaded, so an artifact larger than a skill may be is refused before
+/// its bytes fill the disk, and a raised limit is not undercut by the
+/// fetcher's default.
+pub(crate) fn fetcher_within(
+    ctx: &Context,
+    limits: &crate::unpack::Limits,
+) -> anyhow::Result<Fetcher> {
+    let mut config = crate::fetch::FetchConfig::from_env()?;
+    config.max_artifact_bytes = limits.max_skill_size;
+    Ok(Fetcher::new(
+        config,
+        crate::fetch::CacheDirs::from_env()?,
+        ctx.offline,
+    )?)
+}
+
 /// The project and its manifest.
 pub(crate) fn load_project(ctx: &Context) -> anyhow::Result<(Project, Manifest)> {
     let project = project::find_project(&ctx.cwd, ctx.project.as_deref())?;
@@ -124,6 +141,7 @@ pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
         url: manifest_url(&opts.url, &ctx.cwd, &project.root)?,
         keys: opts.keys.clone(),
         token_env: opts.token_env.clone(),
+        path: None,
     };
     manifest.add_source(&decl)?;
 

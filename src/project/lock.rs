@@ -71,6 +71,9 @@ pub enum Format {
     Git,
     /// A local folder named directly: the tree digest is the only pin.
     Path,
+    /// An MCP server's Skills extension: `url` is the server, `uri` the
+    /// skill's SKILL.md URI there; the tree digest pins the content.
+    Mcp,
 }
 
 impl Format {
@@ -81,6 +84,7 @@ impl Format {
             Format::Files => "files",
             Format::Git => "git",
             Format::Path => "path",
+            Format::Mcp => "mcp",
         }
     }
 }
@@ -97,6 +101,23 @@ pub struct LockedSkill {
     /// The index the entry came from (absent for git and path sources).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub index: Option<String>,
+    /// sha256 of the exact index bytes that vouch for this entry; names the
+    /// snapshot kept in `<cache>/snapshots/` so the chain can be proven
+    /// offline (see `provenance`). A pointer, not a proof: the snapshot is
+    /// checked against the source's pinned key every time.
+    #[serde(
+        default,
+        rename = "index-digest",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub index_digest: Option<Digest>,
+    /// The signed `version=` of that index (signed sources only).
+    #[serde(
+        default,
+        rename = "index-version",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub index_version: Option<u64>,
     /// Where the artifact (or the v0.1.0 file folder, or the repository) lives.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
@@ -106,6 +127,10 @@ pub struct LockedSkill {
     /// Folder inside the repository for git sources.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subpath: Option<String>,
+    /// The skill's SKILL.md URI on its MCP server (MCP sources only): with
+    /// `url`, the skill's identity.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub uri: Option<String>,
     /// Digest of the bytes downloaded (absent for v0.1.0, git and path sources).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub artifact: Option<Digest>,
@@ -114,11 +139,30 @@ pub struct LockedSkill {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub executables: Vec<String>,
     /// Minisign key id of the key that signed the index, when it was signed.
+    /// A record for reviewers, never a proof: what is shown as signed is what
+    /// `provenance` verified in this run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub signer: Option<String>,
     /// The tree digest a person approved; equal to `tree` when approved.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub approved: Option<Digest>,
+    /// What a lenient install let through: the specification rules this
+    /// content breaks (`SKILL.md: \`description\` is 1068 characters…`), so
+    /// CI can see them. Empty for a skill `check` would pass.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
+}
+
+/// A `url` or `index` as the lock writes it (a URL, or a path relative to
+/// the project root) back to a URL; `None` when it is neither.
+pub fn lock_text_to_url(project_root: &Path, text: &str) -> Option<url::Url> {
+    if let Ok(url) = url::Url::parse(text) {
+        return Some(url);
+    }
+    // Joining as a URL removes `..` segments, as the source's own URLs do.
+    let base = url::Url::from_directory_path(project_root).ok()?;
+    let joined = base.join(text).ok()?;
+    (joined.scheme() == "file").then_some(joined)
 }
 
 impl LockedSkill {
@@ -250,16 +294,20 @@ mod tests {
             version: Some("1.0.0".into()),
             format: Format::Archive,
             index: Some("https://skills.acme.dev/.well-known/agent-skills/index.json".into()),
+            index_digest: Some(Digest::of_bytes(b"index")),
+            index_version: Some(3),
             url: Some(format!(
                 "https://skills.acme.dev/.well-known/agent-skills/{name}.tar.gz"
             )),
             commit: None,
             subpath: None,
+            uri: None,
             artifact: Some(Digest::of_bytes(b"artifact")),
             tree,
             executables: vec!["scripts/run.sh".into()],
             signer: Some("RWQ1234".into()),
             approved: Some(tree),
+            warnings: Vec::new(),
         }
     }
 

@@ -33,6 +33,7 @@ use serde::{Deserialize, Serialize};
 use toml_edit::{Array, ArrayOfTables, DocumentMut, InlineTable, Item, Table, value};
 
 use crate::error::{Classify, Exit};
+use crate::names::pattern;
 use crate::skill::is_valid_name;
 use crate::trust::PinnedKey;
 
@@ -93,6 +94,14 @@ pub struct InstallSettings {
     /// How skill folders are placed; unset means `symlink`.
     #[serde(default)]
     pub link_mode: Option<crate::roots::LinkMode>,
+    /// `strict = true`: refuse at install what `skillpm check` refuses,
+    /// instead of installing with warnings (what `--strict` does per run).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub strict: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// One `[[source]]` table.
@@ -110,6 +119,10 @@ pub struct SourceDecl {
     /// Name of the environment variable holding a bearer token.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub token_env: Option<String>,
+    /// `add --path SUBDIR`: the folder inside the source (a git repository
+    /// or a folder of skills) where its skills are looked for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
 }
 
 /// One `[skills]` entry.
@@ -133,8 +146,10 @@ fn is_enabled(enabled: &bool) -> bool {
     *enabled
 }
 
-/// `[agent.<name>]`: which skills an agent gets (`allow` empty = all, then
-/// `deny` removes).
+/// `[agent.<name>]`: which skill names an agent may load, for an agent
+/// folder (`claude`) or an MCP client persona (`mcp --agent reviewer`).
+/// Patterns use `*` (any run of characters) and `?` (one character); an
+/// empty `allow` allows every name; a `deny` match always wins.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct AgentRules {
@@ -144,11 +159,30 @@ pub struct AgentRules {
     pub deny: Vec<String>,
 }
 
+/// Why an agent may not load a skill.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Denial {
+    /// A `deny` pattern matched.
+    Denied { pattern: String },
+    /// `allow` is not empty and no pattern in it matched.
+    NotAllowed,
+}
+
 impl AgentRules {
+    /// `Ok` when `name` may be served; deny is checked first so it wins.
+    pub fn check(&self, name: &str) -> Result<(), Denial> {
+        if let Some(p) = self.deny.iter().find(|p| pattern::matches(p, name)) {
+            return Err(Denial::Denied { pattern: p.clone() });
+        }
+        if !self.allow.is_empty() && !self.allow.iter().any(|p| pattern::matches(p, name)) {
+            return Err(Denial::NotAllowed);
+        }
+        Ok(())
+    }
+
     /// Whether `skill` should be linked for this agent.
     pub fn permits(&self, skill: &str) -> bool {
-        (self.allow.is_empty() || self.allow.iter().any(|a| a == skill))
-            && !self.deny.iter().any(|d| d == skill)
+        self.check(skill).is_ok()
     }
 }
 
@@ -296,6 +330,9 @@ impl Manifest {
             }
             if let Some(var) = &decl.token_env {
                 table["token-env"] = value(var);
+            }
+            if let Some(path) = &decl.path {
+                table["path"] = value(path);
             }
             let anchor = last_source_position(doc)
                 .map(|p| p + 1)
@@ -491,8 +528,7 @@ fn typed(doc: &DocumentMut, path: &Path) -> Result<ManifestData, ManifestError> 
 }
 
 fn validate(data: &ManifestData) -> Result<(), String> {
-    let listed = data.install.agents.iter().flatten();
-    for agent in listed.chain(data.agent.keys()) {
+    for agent in data.install.agents.iter().flatten() {
         if crate::agents::Agent::parse(agent).is_none() {
             return Err(format!(
                 "unknown agent `{agent}`; `skillpm agents` lists the known ids"
@@ -537,12 +573,15 @@ fn validate(data: &ManifestData) -> Result<(), String> {
         }
     }
     for (agent, rules) in &data.agent {
-        for skill in rules.allow.iter().chain(&rules.deny) {
-            if !is_valid_name(skill) {
-                return Err(format!(
-                    "[agent.{agent}] lists `{skill}`, which is not a skill name"
-                ));
-            }
+        if !is_valid_name(agent) {
+            return Err(format!(
+                "[agent.{agent}]: an agent name is 1-64 characters of a-z, 0-9 and single inner hyphens"
+            ));
+        }
+        for p in rules.allow.iter().chain(&rules.deny) {
+            pattern::validate(p).map_err(|why| {
+                format!("[agent.{agent}] lists `{p}`, which {why} (not a skill name or pattern)")
+            })?;
         }
     }
     Ok(())
@@ -569,6 +608,7 @@ mod tests {
             url: "https://skills.acme.dev".into(),
             keys: vec![],
             token_env: Some("ACME_TOKEN".into()),
+            path: None,
         }
     }
 
@@ -678,6 +718,35 @@ mod tests {
             let err = Manifest::parse(text, &path()).unwrap_err();
             assert!(err.to_string().contains(needle), "{text}: {err}");
             assert_eq!(err.exit(), Exit::Usage);
+        }
+    }
+
+    /// `[agent.reviewer]` with glob patterns: the same section `mcp --agent
+    /// reviewer` serves by is accepted, and matched as patterns.
+    #[test]
+    fn agent_sections_take_personas_and_patterns() {
+        let m = Manifest::parse(
+            "[agent.reviewer]\nallow = [\"code-*\", \"lint\"]\ndeny = [\"code-danger?\"]\n",
+            &path(),
+        )
+        .unwrap();
+        let rules = m.agent_rules("reviewer").unwrap();
+        assert!(rules.permits("code-review"));
+        assert!(rules.permits("lint"));
+        assert!(!rules.permits("code-danger1"));
+        assert!(!rules.permits("pdf"));
+        assert_eq!(
+            rules.check("code-danger1"),
+            Err(Denial::Denied {
+                pattern: "code-danger?".into()
+            })
+        );
+        for bad in [
+            "[agent.Reviewer]\n",
+            "[agent.reviewer]\ndeny = [\"Deploy-*\"]\n",
+        ] {
+            let err = Manifest::parse(bad, &path()).unwrap_err();
+            assert_eq!(err.exit(), Exit::Usage, "{bad}: {err}");
         }
     }
 

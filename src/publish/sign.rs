@@ -26,33 +26,61 @@ pub struct SigningKey {
 
 impl SigningKey {
     /// Loads a minisign secret key file (from `skillpm keygen` or `minisign
-    /// -G`). An encrypted key needs `password`; it is never prompted for.
+    /// -G`, with or without `-W`). An encrypted key needs `password`; it is
+    /// never prompted for.
+    ///
+    /// `minisign -G -W` (no password) writes an all-zero checksum where the
+    /// `minisign` crate expects the BLAKE2b one, so the crate calls such a key
+    /// "corrupted". For an unencrypted key skillpm reads the raw key instead
+    /// and proves it whole by signing a probe and verifying it with the
+    /// public half, which catches a damaged key just as the checksum would.
     pub fn load(path: &Path, password: Option<&str>) -> Result<Self, PublishError> {
         let text = std::fs::read_to_string(path)
             .map_err(PublishError::io("cannot read the secret key", path))?;
-        let key_error = |e: minisign::PError| PublishError::Key {
+        let key_error = |message: String| PublishError::Key {
             path: path.to_owned(),
             message: format!(
-                "{e}; expected a minisign secret key file (made by `skillpm keygen` or `minisign -G`)"
+                "{message}; expected a minisign secret key file (made by `skillpm keygen` or `minisign -G`)"
             ),
         };
-        let boxed = minisign::SecretKeyBox::from_string(&text).map_err(key_error)?;
-        let secret = match minisign::SecretKey::from_unencrypted_box(boxed.clone()) {
-            Ok(sk) => sk,
-            Err(e) => match password {
-                Some(pw) => {
-                    minisign::SecretKey::from_box(boxed, Some(pw.to_owned())).map_err(key_error)?
+        let raw = text
+            .lines()
+            .nth(1)
+            .and_then(|line| decode_base64(line.trim()))
+            .filter(|raw| raw.len() == SECRET_KEY_BYTES)
+            .ok_or_else(|| key_error("no base64 secret key on its second line".into()))?;
+        let boxed =
+            minisign::SecretKeyBox::from_string(&text).map_err(|e| key_error(e.to_string()))?;
+        let secret = if raw[KDF_ALG_AT..KDF_ALG_AT + 2] == [0, 0] {
+            match minisign::SecretKey::from_unencrypted_box(boxed) {
+                Ok(sk) => sk,
+                Err(_) if raw[CHECKSUM_AT..].iter().all(|&b| b == 0) => {
+                    minisign::SecretKey::from_bytes(&raw).map_err(|e| key_error(e.to_string()))?
                 }
-                None if e.to_string().contains("encrypted") => {
-                    return Err(PublishError::KeyNeedsPassword {
-                        path: path.to_owned(),
-                    });
-                }
-                None => return Err(key_error(e)),
-            },
+                Err(e) => return Err(key_error(e.to_string())),
+            }
+        } else {
+            let Some(pw) = password else {
+                return Err(PublishError::KeyNeedsPassword {
+                    path: path.to_owned(),
+                });
+            };
+            minisign::SecretKey::from_box(boxed, Some(pw.to_owned()))
+                .map_err(|e| key_error(e.to_string()))?
         };
-        let public = minisign::PublicKey::from_secret_key(&secret).map_err(key_error)?;
-        Ok(SigningKey { secret, public })
+        let public =
+            minisign::PublicKey::from_secret_key(&secret).map_err(|e| key_error(e.to_string()))?;
+        let key = SigningKey { secret, public };
+        let whole = key
+            .sign(b"skillpm key probe", "probe")
+            .is_ok_and(|probe| key.signed(b"skillpm key probe", &probe, "probe"));
+        if !whole {
+            return Err(key_error(
+                "the secret and public halves of this key do not belong together (the file is damaged)"
+                    .into(),
+            ));
+        }
+        Ok(key)
     }
 
     /// The key id as minisign prints it: 16 uppercase hex digits.
@@ -90,6 +118,47 @@ impl SigningKey {
         };
         sig.trusted_comment() == trusted_comment && pk.verify(data, &sig, false).is_ok()
     }
+}
+
+/// Layout of a decoded minisign secret key: signature algorithm (2 bytes),
+/// KDF algorithm (2), checksum algorithm (2), salt (32), ops and memory
+/// limits (8 + 8), key id (8), Ed25519 secret key (64), checksum (32).
+const SECRET_KEY_BYTES: usize = 158;
+const KDF_ALG_AT: usize = 2;
+const CHECKSUM_AT: usize = SECRET_KEY_BYTES - 32;
+
+/// Standard base64 with padding (the alphabet minisign writes).
+fn decode_base64(text: &str) -> Option<Vec<u8>> {
+    fn value(c: u8) -> Option<u32> {
+        Some(match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            _ => return None,
+        } as u32)
+    }
+    let bytes = text.as_bytes();
+    if !bytes.len().is_multiple_of(4) {
+        return None;
+    }
+    let mut out = Vec::with_capacity(bytes.len() / 4 * 3);
+    for (i, chunk) in bytes.chunks(4).enumerate() {
+        let last = i == bytes.len() / 4 - 1;
+        let pad = chunk.iter().rev().take_while(|&&c| c == b'=').count();
+        if pad > 2 || (pad > 0 && !last) {
+            return None;
+        }
+        let mut n = 0u32;
+        for &c in &chunk[..4 - pad] {
+            n = (n << 6) | value(c)?;
+        }
+        n <<= 6 * pad as u32;
+        let three = [(n >> 16) as u8, (n >> 8) as u8, n as u8];
+        out.extend_from_slice(&three[..3 - pad]);
+    }
+    Some(out)
 }
 
 fn key_id_of(pk: &minisign::PublicKey) -> String {
@@ -214,6 +283,85 @@ mod tests {
         assert!(err.to_string().contains("Wrong password"), "{err}");
         let key = SigningKey::load(&path, Some("correct horse")).unwrap();
         assert_eq!(key.public_key(), generated.public_key);
+    }
+
+    fn encode_base64(bytes: &[u8]) -> String {
+        const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+        let mut out = String::new();
+        for chunk in bytes.chunks(3) {
+            let n = chunk
+                .iter()
+                .enumerate()
+                .fold(0u32, |n, (i, &b)| n | (b as u32) << (16 - 8 * i));
+            for i in 0..4 {
+                if i <= chunk.len() {
+                    out.push(ALPHABET[(n >> (18 - 6 * i) & 63) as usize] as char);
+                } else {
+                    out.push('=');
+                }
+            }
+        }
+        out
+    }
+
+    /// The exact file `minisign -G -W` (0.11) writes: no KDF, zero salt and
+    /// limits, and an all-zero checksum.
+    fn minisign_w_file(generated: &GeneratedKey) -> String {
+        let line = generated.secret_file.lines().nth(1).unwrap();
+        let mut raw = decode_base64(line).unwrap();
+        assert_eq!(raw.len(), SECRET_KEY_BYTES);
+        assert_eq!(encode_base64(&raw), line, "the test encoder round-trips");
+        raw[CHECKSUM_AT..].fill(0);
+        format!(
+            "untrusted comment: minisign encrypted secret key\n{}\n",
+            encode_base64(&raw)
+        )
+    }
+
+    #[test]
+    fn keys_made_with_minisign_w_sign() {
+        let tmp = tempfile::tempdir().unwrap();
+        let generated = generate("plain", None).unwrap();
+        let path = tmp.path().join("w.key");
+        std::fs::write(&path, minisign_w_file(&generated)).unwrap();
+        let key = SigningKey::load(&path, None).unwrap();
+        assert_eq!(key.public_key(), generated.public_key);
+        let sig = key.sign(b"index", "version=1").unwrap();
+        let pk = minisign_verify::PublicKey::from_base64(&generated.public_key).unwrap();
+        pk.verify(
+            b"index",
+            &minisign_verify::Signature::decode(&sig).unwrap(),
+            false,
+        )
+        .unwrap();
+    }
+
+    #[test]
+    fn a_damaged_unencrypted_key_is_refused() {
+        let tmp = tempfile::tempdir().unwrap();
+        let generated = generate("plain", None).unwrap();
+        let file = minisign_w_file(&generated);
+        let line = file.lines().nth(1).unwrap();
+        let mut raw = decode_base64(line).unwrap();
+        raw[70] ^= 1; // a bit of the Ed25519 seed
+        let path = tmp.path().join("bad.key");
+        std::fs::write(
+            &path,
+            format!("untrusted comment: x\n{}\n", encode_base64(&raw)),
+        )
+        .unwrap();
+        let err = SigningKey::load(&path, None).err().unwrap();
+        assert!(matches!(err, PublishError::Key { .. }), "{err}");
+        // With its real checksum, the crate's own check refuses it too.
+        let mut raw = decode_base64(generated.secret_file.lines().nth(1).unwrap()).unwrap();
+        raw[70] ^= 1;
+        std::fs::write(
+            &path,
+            format!("untrusted comment: x\n{}\n", encode_base64(&raw)),
+        )
+        .unwrap();
+        let err = SigningKey::load(&path, None).err().unwrap();
+        assert!(err.to_string().contains("Corrupted"), "{err}");
     }
 
     #[test]

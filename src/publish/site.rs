@@ -27,6 +27,25 @@ pub fn signature_path() -> String {
     format!("{AGENT_SKILLS_DIR}/{SIGNATURE_FILE}")
 }
 
+/// `.well-known/agent-skills/index.<version>.json`: the signed index of
+/// each version, kept beside `index.json` (with `.minisig`) so a client
+/// whose lock names an older version can still prove it on a cold cache.
+pub fn versioned_index_path(version: u64) -> String {
+    format!("{AGENT_SKILLS_DIR}/index.{version}.json")
+}
+
+/// The version of a `index.<version>.json` or `index.<version>.json.minisig`
+/// file name.
+fn versioned_file_version(name: &str) -> Option<u64> {
+    let rest = name.strip_prefix("index.")?;
+    let digits = rest
+        .strip_suffix(".json.minisig")
+        .or_else(|| rest.strip_suffix(".json"))?;
+    (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| digits.parse().ok())
+        .flatten()
+}
+
 pub fn legacy_index_path() -> String {
     format!("{LEGACY_SKILLS_DIR}/{INDEX_FILE}")
 }
@@ -154,13 +173,28 @@ fn write_file(path: &Path, bytes: &[u8], executable: bool) -> Result<(), Publish
 pub struct PreviousSite {
     pub index: Option<Vec<u8>>,
     pub signature: Option<String>,
+    /// The versioned snapshots (`index.<N>.json` and their `.minisig`) it
+    /// kept, by site path: carried into the next site unchanged.
+    pub versioned: BTreeMap<String, Vec<u8>>,
 }
 
 impl PreviousSite {
     pub fn read(out: &Path) -> Self {
+        let mut versioned = BTreeMap::new();
+        if let Ok(entries) = std::fs::read_dir(out.join(AGENT_SKILLS_DIR)) {
+            for entry in entries.flatten() {
+                let name = entry.file_name().to_string_lossy().into_owned();
+                if versioned_file_version(&name).is_some()
+                    && let Ok(bytes) = std::fs::read(entry.path())
+                {
+                    versioned.insert(format!("{AGENT_SKILLS_DIR}/{name}"), bytes);
+                }
+            }
+        }
         PreviousSite {
             index: std::fs::read(out.join(index_path())).ok(),
             signature: std::fs::read_to_string(out.join(signature_path())).ok(),
+            versioned,
         }
     }
 }
@@ -190,6 +224,16 @@ pub fn ensure_replaceable(out: &Path) -> Result<(), PublishError> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn versioned_file_names() {
+        use super::versioned_file_version as v;
+        assert_eq!(v("index.3.json"), Some(3));
+        assert_eq!(v("index.12.json.minisig"), Some(12));
+        assert_eq!(v("index.json"), None);
+        assert_eq!(v("index..json"), None);
+        assert_eq!(v("index.x.json"), None);
+    }
+
     use super::*;
 
     #[test]

@@ -30,8 +30,11 @@ pub struct FoundSkill {
 }
 
 impl FoundSkill {
+    /// Loadable, as agents load skills: a rule `check` reports that does not
+    /// stop loading (a name that differs from its folder, an agent-specific
+    /// field) does not hide the skill.
     pub fn is_valid(&self) -> bool {
-        self.check.is_valid()
+        self.check.is_loadable()
     }
 
     /// Valid and not shadowed: the one an agent loads by this name.

@@ -231,7 +231,13 @@ pub struct SkillCheck {
     /// The parsed SKILL.md, when it has a frontmatter with string `name`
     /// and `description` (even if other rules fail).
     pub skill: Option<SkillMd>,
+    /// Every rule broken at the strict level (what `check` reports).
     pub errors: Vec<Diagnostic>,
+    /// The subset of `errors` that makes the skill unloadable (no SKILL.md,
+    /// unparseable frontmatter, no usable name or description): refused
+    /// even when installing leniently.
+    #[serde(skip)]
+    pub fatal: Vec<Diagnostic>,
     pub warnings: Vec<Diagnostic>,
     /// `agents/openai.yaml`, when present and readable.
     pub openai: Option<OpenAiMetadata>,
@@ -240,6 +246,36 @@ pub struct SkillCheck {
 impl SkillCheck {
     pub fn is_valid(&self) -> bool {
         self.errors.is_empty()
+    }
+
+    /// Nothing stops an agent from loading it (see [`Level::Lenient`]).
+    pub fn is_loadable(&self) -> bool {
+        self.fatal.is_empty()
+    }
+
+    /// Records a problem that stops loading (fatal at every level).
+    fn fail(&mut self, d: Diagnostic) {
+        self.fatal.push(d.clone());
+        self.errors.push(d);
+    }
+
+    /// What refuses this skill at `level`: every error when strict, only the
+    /// fatal ones when lenient.
+    pub fn refusals(&self, level: Level) -> &[Diagnostic] {
+        match level {
+            Level::Strict => &self.errors,
+            Level::Lenient => &self.fatal,
+        }
+    }
+
+    /// What a lenient install keeps as warnings: the errors that do not stop
+    /// loading, then the plain warnings.
+    pub fn lenient_warnings(&self) -> Vec<&Diagnostic> {
+        self.errors
+            .iter()
+            .filter(|e| !self.fatal.contains(e))
+            .chain(&self.warnings)
+            .collect()
     }
 
     /// The frontmatter name if it could be read, else the folder's name.
@@ -252,6 +288,17 @@ impl SkillCheck {
                 .unwrap_or_else(|| self.dir.display().to_string()),
         }
     }
+}
+
+/// How strictly a skill is judged (one rule set, two levels; see
+/// [`validate`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Level {
+    /// Installing: refuse only what is unsafe or cannot be loaded.
+    #[default]
+    Lenient,
+    /// `check`, `publish`, `--strict`: every specification rule.
+    Strict,
 }
 
 /// The folder's own name; for a path ending in `..` (or `.` at the root)
@@ -282,14 +329,16 @@ pub fn printable(text: &str) -> String {
 }
 
 /// Checks the skill folder `dir`. `expected_name` is the name the skill must
-/// carry (its folder name, or the index entry's name when the folder is a
-/// store entry named by digest); `None` means the folder's own name.
+/// carry (the index entry's name when the folder is a store entry named by
+/// digest): a mismatch with it is fatal. `None` means the folder's own name,
+/// which a skill should carry (an error for `check`, a warning when loading).
 pub fn check_skill_dir(dir: &Path, expected_name: Option<&str>) -> SkillCheck {
     let file = dir.join(SKILL_MD);
     let mut check = SkillCheck {
         dir: dir.to_owned(),
         skill: None,
         errors: Vec::new(),
+        fatal: Vec::new(),
         warnings: Vec::new(),
         openai: None,
     };
@@ -297,32 +346,54 @@ pub fn check_skill_dir(dir: &Path, expected_name: Option<&str>) -> SkillCheck {
         .map(str::to_owned)
         .or_else(|| folder_name_of(dir));
     match read_skill_md(dir) {
-        Ok(text) => check_text(&text, &file, folder_name.as_deref(), &mut check),
-        Err(message) => check.errors.push(Diagnostic::new(&file, None, message)),
+        Ok(text) => check_text(
+            &text,
+            &file,
+            folder_name.as_deref(),
+            expected_name.is_some(),
+            &mut check,
+        ),
+        Err(message) => check.fail(Diagnostic::new(&file, None, message)),
     }
     check.openai = openai_yaml::read(dir, &mut check.warnings);
     check
 }
 
-fn check_text(text: &str, file: &Path, folder_name: Option<&str>, check: &mut SkillCheck) {
+fn check_text(
+    text: &str,
+    file: &Path,
+    folder_name: Option<&str>,
+    name_is_binding: bool,
+    check: &mut SkillCheck,
+) {
     let split = match frontmatter::split(text) {
         Ok(s) => s,
         Err(e) => {
-            check
-                .errors
-                .push(Diagnostic::new(file, None, e.to_string()));
+            check.fail(Diagnostic::new(file, None, e.to_string()));
             return;
         }
     };
     let map = match frontmatter::parse_yaml(&split.yaml, split.yaml_line) {
         Ok(m) => m,
         Err(message) => {
-            check.errors.push(Diagnostic::new(file, None, message));
+            check.fail(Diagnostic::new(file, None, message));
             return;
         }
     };
-    let findings = validate::validate(&map, file, folder_name);
+    let mut findings = validate::validate(&map, file, folder_name);
+    if name_is_binding {
+        // A name the caller requires (an index entry's, the lock's) that the
+        // content does not carry is not a folder quirk: refuse it.
+        let mismatch: Vec<Diagnostic> = findings
+            .errors
+            .iter()
+            .filter(|d| d.field.as_deref() == Some("name") && !findings.fatal.contains(d))
+            .cloned()
+            .collect();
+        findings.fatal.extend(mismatch);
+    }
     check.errors.extend(findings.errors);
+    check.fatal.extend(findings.fatal);
     check.warnings.extend(findings.warnings);
     check.skill = skill_from_parts(map, split.body, split.body_line).ok();
 }
@@ -377,7 +448,9 @@ fn skill_from_parts(
 ) -> Result<SkillMd, String> {
     let field = |k: &str| -> Result<String, String> {
         match map.get(k) {
-            Some(Value::String(s)) => Ok(s.clone()),
+            Some(v) if validate::as_text(v).is_some() => {
+                Ok(validate::as_text(v).unwrap_or_default())
+            }
             Some(other) => Err(format!(
                 "`{k}` must be a string, found {}",
                 frontmatter::kind_of(other)
@@ -609,14 +682,17 @@ mod tests {
     }
 
     #[test]
-    fn parse_needs_name_and_description_strings() {
+    fn parse_needs_name_and_description_as_text() {
         assert_eq!(
             parse_skill_md("---\ndescription: d\n---\n").unwrap_err(),
             "required field `name` is missing"
         );
         assert_eq!(
-            parse_skill_md("---\nname: a\ndescription: 3\n---\n").unwrap_err(),
-            "`description` must be a string, found a number"
+            parse_skill_md("---\nname: a\ndescription: [x]\n---\n").unwrap_err(),
+            "`description` must be a string, found a list"
         );
+        // A bare scalar is its text, as the reference validator reads it.
+        let md = parse_skill_md("---\nname: a\ndescription: 3\n---\n").unwrap();
+        assert_eq!(md.description, "3");
     }
 }

@@ -1,6 +1,23 @@
 //! The frontmatter rules of DESIGN §10 and the Agent Skills specification.
 //! Each violated rule yields one message that names the field and the rule,
 //! so an author can fix it without opening the spec.
+//!
+//! One rule set, two levels (the client guidance: be lenient when loading,
+//! strict when authoring):
+//! - *fatal*: the skill cannot be loaded or safely placed — no usable
+//!   `name` (missing, empty, or not a portable folder name) or
+//!   `description`. Refused everywhere.
+//! - *error*: the skill breaks the specification but an agent can still
+//!   load it (name differs from its folder, a field too long, a field the
+//!   specification does not define). `check` and `--strict` installs refuse
+//!   it; a lenient install keeps it with a warning.
+//! - *warning*: advice only, never refused.
+//!
+//! The error set matches the reference validator (`agentskills validate`
+//! from `skills-ref`) so `check` and it exit 0 on the same skills, with two
+//! deliberate differences the specification backs: names are ASCII
+//! `a-z0-9-` (the reference accepts Unicode letters), and the file must be
+//! named `SKILL.md` exactly (the reference also reads `skill.md`).
 
 use std::path::Path;
 
@@ -44,7 +61,11 @@ pub const AGENT_FIELDS: &[&str] = &[
 /// Errors and warnings found in one frontmatter mapping.
 #[derive(Debug, Default)]
 pub struct Findings {
+    /// Every rule broken at the strict level (`check`), fatal ones included.
     pub errors: Vec<Diagnostic>,
+    /// The subset of `errors` that makes the skill unloadable: refused even
+    /// by a lenient install.
+    pub fatal: Vec<Diagnostic>,
     pub warnings: Vec<Diagnostic>,
 }
 
@@ -52,6 +73,11 @@ impl Findings {
     fn error(&mut self, file: &Path, field: &str, message: String) {
         self.errors
             .push(Diagnostic::new(file, Some(field), message));
+    }
+    fn fatal(&mut self, file: &Path, field: &str, message: String) {
+        let d = Diagnostic::new(file, Some(field), message);
+        self.fatal.push(d.clone());
+        self.errors.push(d);
     }
     fn warning(&mut self, file: &Path, field: &str, message: String) {
         self.warnings
@@ -65,8 +91,14 @@ pub fn validate(map: &Map<String, Value>, file: &Path, folder_name: Option<&str>
     let mut f = Findings::default();
     validate_name(map.get("name"), file, folder_name, &mut f);
     validate_description(map.get("description"), file, &mut f);
-    if let Some(v) = map.get("license") {
-        expect_string(v, "license", file, &mut f);
+    if let Some(v) = map.get("license")
+        && as_text(v).is_none()
+    {
+        f.warning(
+            file,
+            "license",
+            format!("`license` should be a string, found {}", kind_of(v)),
+        );
     }
     if let Some(v) = map.get("compatibility") {
         validate_compatibility(v, file, &mut f);
@@ -81,7 +113,7 @@ pub fn validate(map: &Map<String, Value>, file: &Path, folder_name: Option<&str>
         if let Some(v) = map.get(field)
             && !v.is_boolean()
         {
-            f.error(
+            f.warning(
                 file,
                 field,
                 format!("`{field}` must be `true` or `false`, found {}", kind_of(v)),
@@ -91,7 +123,7 @@ pub fn validate(map: &Map<String, Value>, file: &Path, folder_name: Option<&str>
     if let Some(v) = map.get("hooks")
         && !v.is_object()
     {
-        f.error(
+        f.warning(
             file,
             "hooks",
             format!(
@@ -101,30 +133,36 @@ pub fn validate(map: &Map<String, Value>, file: &Path, folder_name: Option<&str>
         );
     }
     for key in map.keys() {
-        if !SPEC_FIELDS.contains(&key.as_str()) && !AGENT_FIELDS.contains(&key.as_str()) {
-            f.warning(
-                file,
-                key,
-                format!(
-                    "unknown field `{key}`: not in the Agent Skills specification nor a known agent extension, so agents will ignore it"
-                ),
-            );
+        if SPEC_FIELDS.contains(&key.as_str()) {
+            continue;
         }
+        let message = if AGENT_FIELDS.contains(&key.as_str()) {
+            format!(
+                "`{key}` is an agent extension (Claude Code), not an Agent Skills field: other agents ignore it and the specification allows only {}",
+                SPEC_FIELDS.join(", ")
+            )
+        } else {
+            format!(
+                "unknown field `{key}`: the specification allows only {}, so agents will ignore it",
+                SPEC_FIELDS.join(", ")
+            )
+        };
+        f.error(file, key, message);
     }
     f
 }
 
 fn validate_name(value: Option<&Value>, file: &Path, folder: Option<&str>, f: &mut Findings) {
     let Some(value) = value else {
-        f.error(file, "name", "required field `name` is missing".into());
+        f.fatal(file, "name", "required field `name` is missing".into());
         return;
     };
-    let Some(name) = expect_string(value, "name", file, f) else {
+    let Some(name) = expect_text(value, "name", file, f) else {
         return;
     };
-    let shown = super::printable(name);
-    for message in name_rule_violations(name) {
-        f.error(file, "name", message);
+    let shown = super::printable(&name);
+    for message in name_rule_violations(&name) {
+        f.fatal(file, "name", message);
     }
     if let Some(folder) = folder
         && folder != name
@@ -188,18 +226,18 @@ pub fn name_rule_violations(name: &str) -> Vec<String> {
 
 fn validate_description(value: Option<&Value>, file: &Path, f: &mut Findings) {
     let Some(value) = value else {
-        f.error(
+        f.fatal(
             file,
             "description",
             "required field `description` is missing".into(),
         );
         return;
     };
-    let Some(text) = expect_string(value, "description", file, f) else {
+    let Some(text) = expect_text(value, "description", file, f) else {
         return;
     };
     if text.trim().is_empty() {
-        f.error(
+        f.fatal(
             file,
             "description",
             "`description` must not be empty".into(),
@@ -219,11 +257,17 @@ fn validate_description(value: Option<&Value>, file: &Path, f: &mut Findings) {
 }
 
 fn validate_compatibility(value: &Value, file: &Path, f: &mut Findings) {
-    let Some(text) = expect_string(value, "compatibility", file, f) else {
+    let Some(text) = as_text(value) else {
+        f.error(
+            file,
+            "compatibility",
+            format!("`compatibility` must be a string, found {}", kind_of(value)),
+        );
         return;
     };
     if text.trim().is_empty() {
-        f.error(
+        // The reference validator accepts it; advice only, so they agree.
+        f.warning(
             file,
             "compatibility",
             "`compatibility` must not be empty when present; remove it or say what the skill needs"
@@ -248,7 +292,7 @@ fn validate_compatibility(value: &Value, file: &Path, f: &mut Findings) {
 /// validator reads every scalar as text and real skills write `version: 1.0`.
 fn validate_metadata(value: &Value, file: &Path, f: &mut Findings) {
     let Value::Object(map) = value else {
-        f.error(
+        f.warning(
             file,
             "metadata",
             format!(
@@ -262,10 +306,10 @@ fn validate_metadata(value: &Value, file: &Path, f: &mut Findings) {
         let field = format!("metadata.{key}");
         match v {
             Value::String(_) => {}
-            Value::Array(_) | Value::Object(_) => f.error(
+            Value::Array(_) | Value::Object(_) => f.warning(
                 file,
                 &field,
-                format!("`{field}` must be a string, found {}", kind_of(v)),
+                format!("`{field}` should be a string, found {}", kind_of(v)),
             ),
             Value::Null => f.warning(
                 file,
@@ -290,7 +334,7 @@ fn validate_allowed_tools(value: &Value, file: &Path, f: &mut Findings) {
         Value::Array(items) => {
             for (i, item) in items.iter().enumerate() {
                 if !item.is_string() {
-                    f.error(
+                    f.warning(
                         file,
                         "allowed-tools",
                         format!(
@@ -301,7 +345,7 @@ fn validate_allowed_tools(value: &Value, file: &Path, f: &mut Findings) {
                 }
             }
         }
-        other => f.error(
+        other => f.warning(
             file,
             "allowed-tools",
             format!(
@@ -312,23 +356,28 @@ fn validate_allowed_tools(value: &Value, file: &Path, f: &mut Findings) {
     }
 }
 
-fn expect_string<'v>(
-    value: &'v Value,
-    field: &str,
-    file: &Path,
-    f: &mut Findings,
-) -> Option<&'v str> {
+/// A scalar as the text YAML wrote (`42`, `true`); the reference validator
+/// reads every scalar as text, so a numeric name is still a name.
+pub fn as_text(value: &Value) -> Option<String> {
     match value {
-        Value::String(s) => Some(s),
-        other => {
-            f.error(
-                file,
-                field,
-                format!("`{field}` must be a string, found {}", kind_of(other)),
-            );
-            None
-        }
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        Value::Bool(b) => Some(b.to_string()),
+        _ => None,
     }
+}
+
+/// A required field as text; anything else is fatal.
+fn expect_text(value: &Value, field: &str, file: &Path, f: &mut Findings) -> Option<String> {
+    let text = as_text(value);
+    if text.is_none() {
+        f.fatal(
+            file,
+            field,
+            format!("`{field}` must be a string, found {}", kind_of(value)),
+        );
+    }
+    text
 }
 
 #[cfg(test)]
@@ -380,12 +429,55 @@ mod tests {
             concat!(
                 "name: pdf-tools\ndescription: Fill PDF forms.\nlicense: MIT\n",
                 "compatibility: Needs poppler\nmetadata:\n  author: acme\n  version: \"1.0\"\n",
-                "allowed-tools: Bash(git:*) Read\ndisable-model-invocation: true\n",
-                "user-invocable: false\nhooks:\n  PreToolUse: []\nargument-hint: \"[file]\"\n",
+                "allowed-tools: Bash(git:*) Read\n",
             ),
             Some("pdf-tools"),
         );
         assert!(f.errors.is_empty() && f.warnings.is_empty(), "{f:?}");
+    }
+
+    #[test]
+    fn agent_extension_fields_are_check_errors_but_never_fatal() {
+        // The reference validator refuses every field outside the spec.
+        let f = run(
+            concat!(
+                "name: pdf-tools\ndescription: d\ndisable-model-invocation: true\n",
+                "user-invocable: false\nhooks:\n  PreToolUse: []\nargument-hint: \"[file]\"\n",
+            ),
+            Some("pdf-tools"),
+        );
+        let fields: Vec<_> = f.errors.iter().filter_map(|d| d.field.as_deref()).collect();
+        assert_eq!(
+            fields,
+            [
+                "disable-model-invocation",
+                "user-invocable",
+                "hooks",
+                "argument-hint"
+            ]
+        );
+        assert!(f.errors[0].message.contains("agent extension"), "{f:?}");
+        assert!(f.fatal.is_empty(), "{f:?}");
+    }
+
+    #[test]
+    fn only_an_unusable_name_or_description_is_fatal() {
+        for (yaml, fatal) in [
+            ("description: d\n", true),
+            ("name: pdf-tools\n", true),
+            ("name: PDF\ndescription: d\n", true),
+            ("name: pdf-tools\ndescription: \"\"\n", true),
+            ("name: pdf-kit\ndescription: d\n", false),
+            (
+                &*format!("name: pdf-tools\ndescription: {}\n", "x".repeat(1068)),
+                false,
+            ),
+            ("name: pdf-tools\ndescription: d\nauthor: me\n", false),
+        ] {
+            let f = run(yaml, Some("pdf-tools"));
+            assert!(!f.errors.is_empty(), "{yaml}");
+            assert_eq!(!f.fatal.is_empty(), fatal, "{yaml}: {f:?}");
+        }
     }
 
     #[test]
@@ -398,14 +490,15 @@ mod tests {
 
     #[test]
     fn name_not_a_string() {
-        // Mismatch with the folder is not reported for a name that is no string.
-        assert_eq!(
-            one_error("name: 42\ndescription: d\n"),
-            (
-                "name".into(),
-                "`name` must be a string, found a number".into()
-            )
+        // A bare scalar is its text (the reference validator agrees).
+        assert!(
+            run("name: 42\ndescription: d\n", Some("42"))
+                .errors
+                .is_empty()
         );
+        let f = run("name: [a]\ndescription: d\n", Some("pdf-tools"));
+        let msgs: Vec<_> = f.fatal.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(msgs, ["`name` must be a string, found a list"]);
     }
 
     #[test]
@@ -548,13 +641,12 @@ mod tests {
     }
 
     #[test]
-    fn license_must_be_a_string() {
+    fn license_of_another_type_is_a_warning() {
+        let yaml = "name: pdf-tools\ndescription: d\nlicense:\n  a: b\n";
+        assert!(errors(yaml).is_empty());
         assert_eq!(
-            one_error("name: pdf-tools\ndescription: d\nlicense: {a: b}\n"),
-            (
-                "license".into(),
-                "`license` must be a string, found a mapping".into()
-            )
+            warnings(yaml),
+            ["`license` should be a string, found a mapping"]
         );
     }
 
@@ -570,41 +662,37 @@ mod tests {
                 "`compatibility` is 501 characters long; the limit is 500".into()
             )
         );
+        let empty = "name: pdf-tools\ndescription: d\ncompatibility: \"\"\n";
+        assert!(errors(empty).is_empty());
         assert_eq!(
-            one_error("name: pdf-tools\ndescription: d\ncompatibility: \"\"\n"),
-            (
-                "compatibility".into(),
-                "`compatibility` must not be empty when present; remove it or say what the skill needs".into()
-            )
+            warnings(empty),
+            [
+                "`compatibility` must not be empty when present; remove it or say what the skill needs"
+            ]
         );
+        assert!(errors("name: pdf-tools\ndescription: d\ncompatibility: true\n").is_empty());
         assert_eq!(
-            one_error("name: pdf-tools\ndescription: d\ncompatibility: true\n"),
+            one_error("name: pdf-tools\ndescription: d\ncompatibility:\n  a: b\n"),
             (
                 "compatibility".into(),
-                "`compatibility` must be a string, found a boolean".into()
+                "`compatibility` must be a string, found a mapping".into()
             )
         );
     }
 
     #[test]
-    fn metadata_must_be_a_map() {
+    fn metadata_shapes_are_warnings() {
+        let yaml = "name: pdf-tools\ndescription: d\nmetadata: [a]\n";
+        assert!(errors(yaml).is_empty());
         assert_eq!(
-            one_error("name: pdf-tools\ndescription: d\nmetadata: [a]\n"),
-            (
-                "metadata".into(),
-                "`metadata` must be a mapping of strings to strings, found a list".into()
-            )
+            warnings(yaml),
+            ["`metadata` must be a mapping of strings to strings, found a list"]
         );
-    }
-
-    #[test]
-    fn metadata_nested_values_are_errors() {
+        let nested = "name: pdf-tools\ndescription: d\nmetadata:\n  owners: [a, b]\n";
+        assert!(errors(nested).is_empty());
         assert_eq!(
-            one_error("name: pdf-tools\ndescription: d\nmetadata:\n  owners: [a, b]\n"),
-            (
-                "metadata.owners".into(),
-                "`metadata.owners` must be a string, found a list".into()
-            )
+            warnings(nested),
+            ["`metadata.owners` should be a string, found a list"]
         );
     }
 
@@ -622,67 +710,29 @@ mod tests {
     }
 
     #[test]
-    fn allowed_tools_forms() {
+    fn allowed_tools_shapes_are_warnings() {
         assert!(
-            errors("name: pdf-tools\ndescription: d\nallowed-tools: [Read, Bash(git:*)]\n")
-                .is_empty()
+            run(
+                "name: pdf-tools\ndescription: d\nallowed-tools: [Read, Bash(git:*)]\n",
+                Some("pdf-tools")
+            )
+            .warnings
+            .is_empty()
         );
         assert_eq!(
-            one_error("name: pdf-tools\ndescription: d\nallowed-tools: 3\n"),
-            (
-                "allowed-tools".into(),
-                "`allowed-tools` must be a space-separated string or a list of strings, found a number".into()
-            )
+            warnings("name: pdf-tools\ndescription: d\nallowed-tools: [Read, {a: b}]\n"),
+            ["`allowed-tools[1]` must be a string, found a mapping"]
         );
-        assert_eq!(
-            one_error("name: pdf-tools\ndescription: d\nallowed-tools: [Read, {a: b}]\n"),
-            (
-                "allowed-tools".into(),
-                "`allowed-tools[1]` must be a string, found a mapping".into()
-            )
+        assert!(
+            errors("name: pdf-tools\ndescription: d\nallowed-tools: [Read, {a: b}]\n").is_empty()
         );
     }
 
     #[test]
-    fn invocation_flags_must_be_booleans() {
-        // YAML 1.2: `yes` is the string "yes", which no agent reads as true.
-        assert_eq!(
-            one_error("name: pdf-tools\ndescription: d\ndisable-model-invocation: yes\n"),
-            (
-                "disable-model-invocation".into(),
-                "`disable-model-invocation` must be `true` or `false`, found a string".into()
-            )
-        );
-        assert_eq!(
-            one_error("name: pdf-tools\ndescription: d\nuser-invocable: 0\n"),
-            (
-                "user-invocable".into(),
-                "`user-invocable` must be `true` or `false`, found a number".into()
-            )
-        );
-    }
-
-    #[test]
-    fn hooks_must_be_a_mapping() {
-        assert_eq!(
-            one_error("name: pdf-tools\ndescription: d\nhooks: run.sh\n"),
-            (
-                "hooks".into(),
-                "`hooks` must be a mapping of hook events to handlers, found a string".into()
-            )
-        );
-    }
-
-    #[test]
-    fn unknown_fields_are_warnings_not_errors() {
-        let yaml = "name: pdf-tools\ndescription: d\nauthor: me\n";
-        assert!(errors(yaml).is_empty());
-        assert_eq!(
-            warnings(yaml),
-            [
-                "unknown field `author`: not in the Agent Skills specification nor a known agent extension, so agents will ignore it"
-            ]
-        );
+    fn unknown_fields_are_errors_like_the_reference_validator() {
+        let (field, message) = one_error("name: pdf-tools\ndescription: d\nauthor: me\n");
+        assert_eq!(field, "author");
+        assert!(message.starts_with("unknown field `author`"), "{message}");
     }
 
     #[test]

@@ -1,23 +1,77 @@
-//! The content-addressed store (DESIGN §6).
+//! The content-addressed store (DESIGN §6) and the protocol that keeps it
+//! whole while any number of skillpm processes share it.
+//!
+//! # Paths
 //!
 //! ```text
 //! <cache>/
-//!   CACHEDIR.TAG
-//!   .lock                    shared by every running skillpm, exclusive for gc/clean
-//!   store/sha256-<hex>/      one skill, named by its tree digest, read-only
-//!   store/.stage-<rand>/     a skill being unpacked (+ .stage-<rand>.lock)
-//!   downloads/sha256-<hex>   verified artifact bytes
-//!   tmp/                     downloads in progress (+ their .lock files)
-//!   quarantine/              entries `cache verify` found corrupt
-//!   state/projects.json      project lock files seen, the roots of `cache gc`
-//!   state/commit.lock        held while an entry is added or quarantined
+//!   CACHEDIR.TAG                    written once (temp + rename) by any opener
+//!   .lock                           the cache lock (flock): shared, or exclusive
+//!   store/sha256-<hex>/             one skill, named by its tree digest, read-only
+//!   store/sha256-<hex>.complete     its completeness marker (see `seal`)
+//!   store/.stage-<rand>/            an entry being unpacked, owned via …
+//!   store/.stage-<rand>.lock        … this lock file (`crate::fs::temp`)
+//!   store/.stage-trash-<rand>/      an entry being deleted (+ its .lock)
+//!   downloads/sha256-<hex>          verified artifact bytes
+//!   tmp/download-<rand>             a download in progress (+ its .lock)
+//!   index/                          cached index bodies (fetch; temp + rename)
+//!   git/                            the git repository cache (own locks)
+//!   snapshots/sha256-<hex>          index bytes a lock was made from, and
+//!   snapshots/sha256-<hex>.minisig  their signature (provenance; see below)
+//!   quarantine/<name>.<time>-<rand> entries `cache verify` found corrupt
+//!   state/projects.json             project lock files seen: the roots of gc
+//!   state/projects.json.lock        held while that file is rewritten
+//!   state/commit.lock               held while an entry or marker appears or goes
+//!   state/…                         rollback guard, link records (their owners')
 //! ```
 //!
-//! An entry appears only complete: unpacked and checked in a staging folder
-//! beside it, made read-only, then renamed into place while holding the
-//! commit lock (re-checking after taking it; a process that finds the entry
-//! already there discards its copy). A killed process leaves only staging
-//! debris, which the next run removes once no live process holds its lock.
+//! # Who may do what, under which lock
+//!
+//! | path | created by | renamed / deleted by | lock held |
+//! |---|---|---|---|
+//! | `store/sha256-<hex>/` | an import: staging folder renamed in | gc, clean (renamed to `.stage-trash-…`, then deleted); verify (moved to `quarantine/`) | creation and quarantine: `.lock` shared + `commit.lock`; gc/clean: `.lock` exclusive |
+//! | `store/sha256-<hex>.complete` | the process that added or re-hashed the entry, after one `syncfs` | gc/clean; quarantine; verify (orphans) | `commit.lock` (gc/clean: exclusive) |
+//! | `store/.stage-*`, `tmp/download-*` | their owner, after taking `X.lock` | their owner; a sweeper holding `X.lock` | `.lock` shared + `X.lock` |
+//! | `downloads/sha256-<hex>` | a fetch: `tmp/download-*` renamed in after its hash matched | gc, clean; verify (when its bytes no longer match) | `.lock` shared (creation, verify), exclusive (gc, clean) |
+//! | `snapshots/sha256-<hex>[.minisig]` | provenance: temp + rename with `crate::fs`, once, never modified | gc (when no registered lock refers to it: [`Store::gc`]'s hook); clean | `.lock` shared / exclusive |
+//! | `quarantine/*` | verify | gc, clean | `.lock` shared / exclusive |
+//! | `state/projects.json` | every install (registration) | gc (forgetting projects that are gone) | `projects.json.lock` |
+//!
+//! gc and clean leave every other top-level folder alone: a folder they do
+//! not know belongs to a newer skillpm.
+//!
+//! # Why it is race-free
+//!
+//! - **An entry appears only complete.** It is unpacked and checked in a
+//!   staging folder beside its final place, sealed read-only, then renamed
+//!   into place under `commit.lock`, re-checking after taking it: of two
+//!   processes storing the same skill exactly one renames, the other drops
+//!   its copy.
+//! - **gc never removes what a running install is about to link.** Every
+//!   process that reads or writes the cache holds `.lock` *shared* for its
+//!   whole run (an install: from resolving to writing skills.lock); gc and
+//!   clean take it *exclusive*, so they run only between installs, and by
+//!   then every install's skills.lock is registered as a root.
+//! - **A sweeper tells a dead writer from a live one without guessing.**
+//!   Temporary items are owned through a lock file taken before the item's
+//!   name exists (`crate::fs::temp`): a sweeper removes an item only while
+//!   holding its lock itself, which the kernel grants only once the owner is
+//!   dead (or before the owner created the item, which it then notices).
+//!   Items without a lock file (from a program that does not follow this
+//!   protocol) are removed only after a grace period, as git's
+//!   `gc.pruneExpire` does. Every opener sweeps `store/.stage-*` and `tmp/`.
+//! - **Durability without an fsync per file.** Entries and downloads are
+//!   written without flushing. Once an install's entries are in place, one
+//!   `syncfs` flushes the cache's file system and only then are the
+//!   entries' completeness markers written ([`Store::seal_pending`]), before
+//!   any link or skills.lock refers to them. Before an entry is linked its
+//!   marker is checked against `stat` (cheap); an entry without a valid
+//!   marker (a power loss, an edit through a link) is re-hashed and
+//!   re-sealed or quarantined. A cached download is re-hashed before it is
+//!   reused. `cache verify` re-hashes everything.
+//! - **Killed at any instant**, a process leaves the store before or after:
+//!   a staging folder or download with a dead lock (swept by the next
+//!   opener), or an entry without its marker (re-hashed before use).
 
 use std::fs;
 use std::io::{self, Read};
@@ -30,6 +84,10 @@ use crate::unpack::{self, ArtifactKind, FileList, Limits, UnpackError};
 
 mod maintenance;
 mod projects;
+mod seal;
+/// Index snapshots and unpack records: the cache side of provenance.
+pub mod snapshots;
+pub mod unpacked;
 
 pub use crate::fs::TempFile;
 pub use maintenance::{CleanOutcome, GcOutcome, Quarantined, VerifyOutcome};
@@ -126,7 +184,17 @@ pub struct Store {
     root: PathBuf,
     exclusive: bool,
     debris_removed: usize,
+    /// Entries this process added or re-hashed whose marker is not written
+    /// yet: sealed by [`Store::seal_pending`] (or on drop), after one flush.
+    pending: std::sync::Mutex<Vec<HashedTree>>,
     _lock: fs::File,
+}
+
+impl Drop for Store {
+    fn drop(&mut self) {
+        // Best effort: an entry left unsealed is re-hashed before its next use.
+        let _ = self.seal_pending();
+    }
 }
 
 impl Store {
@@ -196,6 +264,7 @@ impl Store {
             root,
             exclusive,
             debris_removed: 0,
+            pending: std::sync::Mutex::new(Vec::new()),
             _lock: lock,
         };
         store.debris_removed = store.clean_debris()?;
@@ -397,6 +466,7 @@ impl Store {
         };
         drop(lock);
         if created {
+            self.add_pending(tree.clone());
             staging.keep();
         } else {
             drop(staging);
@@ -408,6 +478,41 @@ impl Store {
             tree,
             created,
         })
+    }
+
+    fn add_pending(&self, tree: HashedTree) {
+        if let Ok(mut pending) = self.pending.lock() {
+            pending.push(tree);
+        }
+    }
+
+    /// Makes every entry this process added or re-checked durable with one
+    /// flush of the cache's file system, then writes their completeness
+    /// markers (see [`seal`]). Call once the entries of an install are in
+    /// place, before anything that refers to them (links, skills.lock) is
+    /// written. Returns how many entries were sealed.
+    pub fn seal_pending(&self) -> Result<usize, StoreError> {
+        let trees = match self.pending.lock() {
+            Ok(mut pending) => std::mem::take(&mut *pending),
+            Err(_) => return Ok(0),
+        };
+        if trees.is_empty() {
+            return Ok(0);
+        }
+        let dir = self.store_dir();
+        let mut batch = crate::fs::durable::Batch::new();
+        batch.add(&dir);
+        batch.flush().map_err(io_error("flush", &dir))?;
+        let _lock = self.lock_commits()?;
+        let mut sealed = 0;
+        for tree in &trees {
+            // An entry gc or verify removed meanwhile has nothing to seal.
+            if self.entry_path(&tree.digest).is_dir() {
+                seal::write_marker(&dir, tree).map_err(io_error("write the marker of", &dir))?;
+                sealed += 1;
+            }
+        }
+        Ok(sealed)
     }
 
     /// The lock under which entries appear and disappear (commit, quarantine).
@@ -424,6 +529,13 @@ impl Store {
     /// sweep removes, should this process die), then deleted.
     pub(crate) fn discard_entry(&self, path: &Path) -> Result<(), StoreError> {
         let dir = self.store_dir();
+        if let Some(digest) = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .and_then(Digest::from_file_name)
+        {
+            seal::remove_marker(&dir, &digest).map_err(io_error("remove the marker in", &dir))?;
+        }
         let trash = Reserved::new(&dir, &format!("{STAGE_PREFIX}trash-"))
             .map_err(io_error("create a staging name in", &dir))?;
         fs::rename(path, trash.path()).map_err(io_error("remove", path))?;

@@ -227,6 +227,26 @@ pub fn verify_signed(
     })
 }
 
+/// Verifies a kept snapshot: like [`verify_signed`] but without the expiry
+/// check. A snapshot proves what a pinned key signed at the time; expiry
+/// (freeze protection) applies to the index a client fetches as current.
+pub fn verify_snapshot(
+    what: &str,
+    bytes: &[u8],
+    signature: &str,
+    keys: &[PinnedKey],
+) -> Result<Signer, TrustError> {
+    let sig = decode_signature(what, signature)?;
+    let key = verify_decoded(what, bytes, &sig, keys)?;
+    let fields = parse_comment(what, sig.verify.trusted_comment())?;
+    Ok(Signer {
+        key: key.text.clone(),
+        key_id: key.id.to_string(),
+        version: fields.version,
+        expires: fields.expires.map(|(text, _)| text),
+    })
+}
+
 /// The signature check alone: prehashed, by a pinned key, over these bytes.
 /// Returns the key that verified it.
 pub(crate) fn verify_bytes<'k>(

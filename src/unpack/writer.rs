@@ -247,8 +247,10 @@ impl TreeWriter {
         }
     }
 
-    /// Checks the result is a skill (SKILL.md at the root, valid frontmatter,
-    /// the expected name) and returns its tree.
+    /// Checks the result is a loadable skill (SKILL.md at the root whose
+    /// frontmatter parses and has a usable name and description) and returns
+    /// its tree. Rules that do not stop loading are the caller's to judge
+    /// (lenient or `--strict`): see [`crate::skill::Level`].
     pub(crate) fn finish(mut self, expected_name: &str) -> Result<HashedTree, UnpackError> {
         if let Some(name) = self.abandoned.take() {
             return Err(self.refuse(Some(&name), Rule::Incomplete));
@@ -257,9 +259,9 @@ impl TreeWriter {
             return Err(self.refuse(None, self.missing_skill_md()));
         }
         let check = crate::skill::check_skill_dir(&self.root, Some(expected_name));
-        if !check.errors.is_empty() {
+        if !check.fatal.is_empty() {
             let details: Vec<String> = check
-                .errors
+                .fatal
                 .iter()
                 .map(|d| match &d.field {
                     Some(field) => format!("`{field}`: {}", d.message),

@@ -10,11 +10,12 @@ use std::path::{Path, PathBuf};
 /// Lowest first. Keep in step with docs/architecture.md.
 const LAYERS: &[&[&str]] = &[
     &["error"],
-    &["digest", "names", "atomic_file", "fsutil", "fs", "cache"],
+    &["digest", "names", "fs", "cache"],
     &["skill", "trust", "publish", "agents"],
-    &["unpack", "fetch", "index", "roots", "approve"],
+    &["unpack", "fetch", "index", "roots", "approve", "source_mcp"],
     &["store", "git", "project", "link"],
     &["source", "catalog"],
+    &["provenance"],
     &["mentions", "mcp"],
     &["ui"],
     &["ops"],
@@ -48,6 +49,15 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
 fn without_tests(text: &str) -> &str {
     text.find("#[cfg(test)]\nmod tests")
         .map_or(text, |i| &text[..i])
+}
+
+/// The source without its comment lines: a doc comment may point the reader
+/// anywhere (`see crate::store`); only code makes an arrow.
+fn without_comments(text: &str) -> String {
+    text.lines()
+        .filter(|line| !line.trim_start().starts_with("//"))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// Every top-level module a file names through `crate::`, including each
@@ -118,7 +128,8 @@ fn check(src: &Path) -> Vec<Violation> {
             continue;
         };
         let full = std::fs::read_to_string(&file).unwrap();
-        let text = without_tests(&full);
+        let code = without_comments(without_tests(&full));
+        let text = code.as_str();
         for used in crate_references(text) {
             if used == module {
                 continue;
@@ -176,6 +187,7 @@ fn the_checker_sees_an_arrow_pointing_up() {
         "fn f() { std::env::var_os(\"X\"); }\n",
     );
     write("widgets.rs", "\n");
+    write("fs/temp.rs", "//! Used by `crate::store`.\n");
     write(
         "ops/ok.rs",
         "use crate::{store, cli};\n#[cfg(test)]\nmod tests { use crate::cli; }\n",
@@ -183,7 +195,7 @@ fn the_checker_sees_an_arrow_pointing_up() {
     let found: Vec<String> = check(src).into_iter().map(|v| v.0).collect();
     let has = |needle: &str| found.iter().any(|v| v.contains(needle));
     assert!(has("`store` (layer 4) uses `git` (layer 4)"), "{found:#?}");
-    assert!(has("`ops` (layer 8) uses `cli` (layer 9)"), "{found:#?}");
+    assert!(has("`ops` (layer 9) uses `cli` (layer 10)"), "{found:#?}");
     assert!(
         has("src/roots/mod.rs: only `cli` may use clap"),
         "{found:#?}"

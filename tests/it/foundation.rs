@@ -78,7 +78,7 @@ fn check_fixture(w: &World) -> PathBuf {
     );
     write(
         &skills.join("warned/SKILL.md"),
-        "\u{feff}---\r\nname: warned\r\ndescription: \"Quotes: and colons\"\r\nauthor: someone\r\nmetadata:\r\n  version: 1.0\r\n---\r\nBody\r\n",
+        "\u{feff}---\r\nname: warned\r\ndescription: \"Quotes: and colons\"\r\nmetadata:\r\n  version: 1.0\r\n---\r\nBody\r\n",
     );
     write(
         &skills.join("warned/agents/openai.yaml"),

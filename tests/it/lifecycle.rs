@@ -979,3 +979,22 @@ fn copy_dir(from: &Path, to: &Path) {
         }
     }
 }
+
+/// `[limits]` in skills.toml reaches the fetcher too: an artifact larger
+/// than `max-skill-size` is refused while downloading (the fetcher's own
+/// message and cap), before the unpacker ever sees it, and nothing lands.
+#[test]
+fn manifest_limits_cap_the_download_itself() {
+    let big = SkillFiles::new("big").payload(200_000, 7);
+    let upstream = Upstream::v2(&[big]);
+    let member = Member::with_source(&upstream);
+    let mut text = String::from_utf8(member.read("skills.toml")).unwrap();
+    text.push_str("\n[limits]\nmax-skill-size = 65536\n");
+    member.write("skills.toml", text.as_bytes());
+    member
+        .skillpm(&["add", "big", "--yes"])
+        .exits(5)
+        .says("more than 65536 bytes; refused");
+    assert!(member.lock().is_none(), "nothing locked");
+    assert!(member.linked().is_empty(), "nothing linked");
+}

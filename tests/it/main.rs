@@ -11,6 +11,7 @@ mod support;
 mod agent;
 mod agents_table;
 mod architecture;
+mod collections;
 mod foundation;
 mod git;
 mod git_cli;
@@ -20,9 +21,13 @@ mod import;
 mod lifecycle;
 #[cfg(unix)]
 mod link_modes;
+mod manifest;
 #[cfg(unix)]
 mod mcp;
+#[cfg(unix)]
+mod mcp_source;
 mod output;
+mod provenance;
 mod publish;
 mod registry;
 mod store;

@@ -762,3 +762,118 @@ fn keygen_refuses_to_overwrite_without_force() {
         .collect();
     assert_eq!(leftovers, Vec::<String>::new());
 }
+
+/// Publishes `skills` signed with the secret key file `key` and checks the
+/// signature (and the versioned snapshot beside it) with `public`.
+fn publish_signed_with(home: &Path, key: &Path, public: &str, password: Option<&str>) {
+    let skills = home.join("skills");
+    write(&skills.join("tool/SKILL.md"), &skill_md("tool", "Tool."));
+    let _ = std::fs::remove_dir_all(home.join("site"));
+    let mut cmd = skillpm(home);
+    cmd.args(["publish", "skills", "--out", "site", "--sign"])
+        .arg(key);
+    if let Some(pw) = password {
+        cmd.env("SKILLPM_KEY_PASSWORD", pw);
+    }
+    let out = cmd.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let site = home.join("site");
+    let index = std::fs::read(site.join(INDEX)).unwrap();
+    let signature = std::fs::read_to_string(site.join(SIGNATURE)).unwrap();
+    assert_eq!(verify(public, &index, &signature).unwrap(), "version=1");
+    let kept = site.join(".well-known/agent-skills/index.1.json");
+    assert_eq!(std::fs::read(&kept).unwrap(), index);
+    let kept_sig = std::fs::read_to_string(kept.with_extension("json.minisig")).unwrap();
+    assert_eq!(verify(public, &index, &kept_sig).unwrap(), "version=1");
+}
+
+/// The exact file `minisign -G -W` (0.11) writes: no KDF, zero salt and
+/// limits, and an ALL-ZERO checksum (the `minisign` crate calls that key
+/// "corrupted"). Made here from a fresh key so no secret is committed.
+fn minisign_w_key(dir: &Path) -> (PathBuf, String) {
+    let pair = minisign::KeyPair::generate_unencrypted_keypair().unwrap();
+    let mut raw = pair.sk.to_bytes();
+    assert_eq!(raw.len(), 158);
+    assert_eq!(&raw[2..4], &[0, 0], "no KDF");
+    let at = raw.len() - 32;
+    raw[at..].fill(0);
+    let path = dir.join("w.key");
+    std::fs::write(
+        &path,
+        format!(
+            "untrusted comment: minisign encrypted secret key\n{}\n",
+            crate::support::keys::base64(&raw)
+        ),
+    )
+    .unwrap();
+    (path, pair.pk.to_base64())
+}
+
+#[test]
+fn keys_without_a_password_as_minisign_w_writes_them_sign() {
+    let home = TempDir::new().unwrap();
+    let (key, public) = minisign_w_key(home.path());
+    publish_signed_with(home.path(), &key, &public, None);
+}
+
+/// The real `minisign` tool, when installed (Debian's `minisign` package):
+/// both a `-W` key and a password-protected key sign through skillpm.
+#[test]
+fn keys_made_by_the_minisign_tool_sign() {
+    let Ok(status) = std::process::Command::new("minisign").arg("-v").output() else {
+        eprintln!("minisign is not installed; covered by the format-exact keys above");
+        return;
+    };
+    assert!(status.status.success() || !status.stdout.is_empty());
+    let home = TempDir::new().unwrap();
+    let gen_key = |name: &str, password: Option<&str>| -> (PathBuf, String) {
+        let (pk, sk) = (
+            home.path().join(format!("{name}.pub")),
+            home.path().join(format!("{name}.key")),
+        );
+        let mut cmd = std::process::Command::new("minisign");
+        cmd.arg("-G").arg("-p").arg(&pk).arg("-s").arg(&sk);
+        if password.is_none() {
+            cmd.arg("-W");
+        }
+        cmd.stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null());
+        let mut child = cmd.spawn().unwrap();
+        if let Some(pw) = password {
+            use std::io::Write as _;
+            let mut stdin = child.stdin.take().unwrap();
+            writeln!(stdin, "{pw}\n{pw}").unwrap();
+        }
+        assert!(child.wait().unwrap().success());
+        let public = std::fs::read_to_string(&pk)
+            .unwrap()
+            .lines()
+            .nth(1)
+            .unwrap()
+            .to_owned();
+        (sk, public)
+    };
+    let (w_key, w_public) = gen_key("plain", None);
+    publish_signed_with(home.path(), &w_key, &w_public, None);
+
+    let (locked, public) = gen_key("locked", Some("open sesame"));
+    skillpm(home.path())
+        .args(["publish", "skills", "--out", "site2", "--sign"])
+        .arg(&locked)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("SKILLPM_KEY_PASSWORD"));
+    skillpm(home.path())
+        .args(["publish", "skills", "--out", "site2", "--sign"])
+        .arg(&locked)
+        .env("SKILLPM_KEY_PASSWORD", "wrong")
+        .assert()
+        .failure()
+        .stderr(predicates::str::contains("Wrong password"));
+    publish_signed_with(home.path(), &locked, &public, Some("open sesame"));
+}

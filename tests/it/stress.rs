@@ -57,6 +57,11 @@ fn skillpm(sandbox: &Sandbox, cache: &Path, dir: &Path, args: &[&str]) -> Comman
         }
     }
     cmd.env("SKILLPM_CACHE_DIR", cache);
+    // Sixteen processes share two cores with the server: the sandbox's short
+    // test timeouts would turn a slow loopback answer into a failure that
+    // says nothing about the store.
+    cmd.env("SKILLPM_HTTP_TIMEOUT", "60s");
+    cmd.env("SKILLPM_HTTP_CONNECT_TIMEOUT", "30s");
     cmd.args(args).stdout(Stdio::piped()).stderr(Stdio::piped());
     cmd
 }

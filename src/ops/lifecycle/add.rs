@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use super::Session;
 use super::approval::{decide, summary_for};
-use super::candidate::{Candidate, Offer, open_source, resolve_names};
+use super::candidate::{Candidate, Offer, Opened, open_source, resolve_each, resolve_names};
 use super::placement::{LinkChanges, sync_links};
 use crate::approve::Summary;
 use crate::digest::Digest;
@@ -24,6 +24,12 @@ pub struct AddOptions {
     pub yes: bool,
     /// `--ref` for git sources.
     pub git_ref: Option<String>,
+    /// `--path SUBDIR`: the folder inside the source to look in (recorded
+    /// on the new source in skills.toml).
+    pub path: Option<String>,
+    /// `--strict`: refuse what `skillpm check` refuses, not only what
+    /// cannot be loaded.
+    pub strict: bool,
 }
 
 /// One skill `add` resolved.
@@ -34,15 +40,30 @@ pub struct Added {
     pub tree: Digest,
     /// `false` when approval was declined: locked but linked nowhere.
     pub approved: bool,
+    /// Specification rules the skill breaks that did not stop it (as in
+    /// its lock entry).
+    pub warnings: Vec<String>,
+}
+
+/// A skill `add --all` found but did not add, and why.
+#[derive(Debug, Serialize)]
+pub struct Skipped {
+    /// Its name, or its folder when no usable name could be read.
+    pub name: String,
+    /// The folder it was found in (git and folder sources).
+    pub path: Option<String>,
+    pub reason: String,
 }
 
 /// `--json`: `{"source": {"name", "url", "new"}, "skills": [{"name", "version",
-/// "tree", "approved"}], "summaries": [<approval summary>], "links": {"linked",
-/// "copied", "unlinked"}}`.
+/// "tree", "approved", "warnings": ["SKILL.md: …"]}], "skipped": [{"name",
+/// "path", "reason"}], "summaries": [<approval summary>], "links": {"linked",
+/// "copied", "unlinked"}}`. `skipped` lists what `--all` left out.
 #[derive(Debug, Serialize)]
 pub struct AddReport {
     pub source: AddedSource,
     pub skills: Vec<Added>,
+    pub skipped: Vec<Skipped>,
     pub summaries: Vec<Summary>,
     pub links: LinkChanges,
 }
@@ -81,6 +102,14 @@ impl Report for AddReport {
                 s.tree
             )?;
         }
+        // Warnings and skipped skills went to stderr as they were found.
+        if !self.skipped.is_empty() {
+            writeln!(
+                out,
+                "{} skipped (see the warnings above)",
+                self.skipped.len()
+            )?;
+        }
         for p in &self.links.linked {
             writeln!(out, "  linked {}", p.display())?;
         }
@@ -90,6 +119,9 @@ impl Report for AddReport {
 
 pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
     let mut sess = Session::open(ctx)?;
+    if opts.strict {
+        sess.level = crate::skill::Level::Strict;
+    }
     let mut names = opts.names.clone();
     // `skillpm add github:owner/repo pdf`: a location in first position is the source.
     let mut source_text = opts.source.clone();
@@ -109,7 +141,12 @@ pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
             .into());
         }
     }
-    let (decl, new_source) = choose_source(&sess, source_text.as_deref(), opts.git_ref.as_deref())?;
+    let (decl, new_source) = choose_source(
+        &sess,
+        source_text.as_deref(),
+        opts.git_ref.as_deref(),
+        opts.path.as_deref(),
+    )?;
     let opened = open_source(&mut sess, &decl)?;
     let offers = opened.offers();
     // `skillpm add https://github.com/o/r/tree/main/skills/pdf`: the URL
@@ -117,8 +154,16 @@ pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
     if names.is_empty() && !opts.all && opened.is_one_skill() {
         names = offers.iter().map(|o| o.name.clone()).collect();
     }
-    let selected = select(ctx, &offers, names, opts.all)?;
-    let candidates = resolve_names(&mut sess, &opened, &selected)?;
+    let mut skipped = Vec::new();
+    let candidates = if opts.all {
+        if !names.is_empty() {
+            return Err(OpError::new(Exit::Usage, "pass skill names or --all, not both").into());
+        }
+        resolve_all(&mut sess, &opened, &mut skipped)?
+    } else {
+        let selected = select(ctx, &offers, names)?;
+        resolve_names(&mut sess, &opened, &selected)?
+    };
     drop(opened);
 
     let mut lock = sess.lock_or_empty();
@@ -173,6 +218,7 @@ pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
             version: c.locked.version.clone(),
             tree: c.locked.tree,
             approved,
+            warnings: c.locked.warnings.clone(),
         });
     }
     sess.manifest = manifest;
@@ -191,6 +237,7 @@ pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
             new: new_source,
         },
         skills: added,
+        skipped,
         summaries,
         links,
     })
@@ -205,9 +252,25 @@ fn choose_source(
     sess: &Session<'_>,
     text: Option<&str>,
     git_ref: Option<&str>,
+    path: Option<&str>,
 ) -> anyhow::Result<(SourceDecl, bool)> {
     let manifest = &sess.manifest;
+    let path = super::candidate::clean_subpath(path)?;
+    if path.is_some() && text.is_some_and(|t| manifest.source(t).is_some()) {
+        return Err(OpError::new(
+            Exit::Usage,
+            "--path applies to a source given by its location (URL or folder), not to a declared source (edit its `path` in skills.toml)",
+        )
+        .into());
+    }
     let Some(text) = text else {
+        if path.is_some() {
+            return Err(OpError::new(
+                Exit::Usage,
+                "--path needs --source <URL|PATH> (the source whose folder it names)",
+            )
+            .into());
+        }
         return match manifest.sources() {
             [only] => Ok((only.clone(), false)),
             [] => Err(OpError::new(
@@ -259,16 +322,27 @@ fn choose_source(
             };
         }
     }
-    if let Some(existing) = manifest.sources().iter().find(|s| s.url == url) {
+    if let Some(existing) = manifest
+        .sources()
+        .iter()
+        .find(|s| s.url == url && s.path == path)
+    {
         return Ok((existing.clone(), false));
     }
-    let name = unique_source_name(sess, &url);
+    let mut name = unique_source_name(sess, &url);
+    if let Some(p) = path.as_deref().and_then(|p| p.rsplit('/').next())
+        && manifest.sources().iter().any(|s| s.url == url)
+    {
+        // The same location with another folder: name it after the folder.
+        name = unique_name(sess, &format!("{name}-{p}"));
+    }
     Ok((
         SourceDecl {
             name,
             url,
             keys: Vec::new(),
             token_env: None,
+            path,
         },
         true,
     ))
@@ -290,6 +364,12 @@ fn unique_source_name(sess: &Session<'_>, url: &str) -> String {
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_else(|| "source".into())
         });
+    unique_name(sess, &stem)
+}
+
+/// `stem` as a source name (lowercase, `-` for anything else), made unique
+/// among the declared sources.
+fn unique_name(sess: &Session<'_>, stem: &str) -> String {
     let mut name: String = stem
         .to_ascii_lowercase()
         .chars()
@@ -339,18 +419,7 @@ fn git_stem(url: &str) -> Option<String> {
     Some(last.strip_suffix(".git").unwrap_or(last).to_owned())
 }
 
-fn select(
-    ctx: &Context,
-    offers: &[Offer],
-    names: Vec<String>,
-    all: bool,
-) -> anyhow::Result<Vec<String>> {
-    if all {
-        if !names.is_empty() {
-            return Err(OpError::new(Exit::Usage, "pass skill names or --all, not both").into());
-        }
-        return Ok(offers.iter().map(|o| o.name.clone()).collect());
-    }
+fn select(ctx: &Context, offers: &[Offer], names: Vec<String>) -> anyhow::Result<Vec<String>> {
     if !names.is_empty() {
         return Ok(names);
     }
@@ -361,7 +430,16 @@ fn select(
         .iter()
         .map(|o| {
             let d = crate::skill::printable(o.description.lines().next().unwrap_or(""));
-            format!("{} - {}", o.name, d.chars().take(70).collect::<String>())
+            let folder = match o.path.as_deref() {
+                Some("") => "  (.)".to_owned(),
+                Some(p) => format!("  ({})", crate::skill::printable(p)),
+                None => String::new(),
+            };
+            format!(
+                "{} - {}{folder}",
+                o.name,
+                d.chars().take(70).collect::<String>()
+            )
         })
         .collect();
     let picked = ctx.ui.pick_many(
@@ -373,4 +451,104 @@ fn select(
         .into_iter()
         .filter_map(|l| l.split(" - ").next().map(str::to_owned))
         .collect())
+}
+
+/// `--all`: every skill the source offers that can be added. A skill that
+/// cannot (refused content, a name two folders claim, a failed download)
+/// goes to `skipped` with the reason; only when nothing at all could be
+/// added is it an error, saying what was looked at and what was found.
+fn resolve_all(
+    sess: &mut Session<'_>,
+    opened: &Opened,
+    skipped: &mut Vec<Skipped>,
+) -> anyhow::Result<Vec<Candidate>> {
+    let mut duplicated: Vec<String> = Vec::new();
+    if let Some(found) = opened.discovery() {
+        for s in &found.skipped {
+            let folder = s.path.rsplit('/').next().unwrap_or("");
+            skipped.push(Skipped {
+                name: crate::skill::printable(if folder.is_empty() { "." } else { folder }),
+                path: Some(s.path.clone()),
+                reason: s.reason.clone(),
+            });
+        }
+        for (name, paths) in found.duplicates() {
+            duplicated.push(name.to_owned());
+            for p in &paths {
+                skipped.push(Skipped {
+                    name: name.to_owned(),
+                    path: Some((*p).to_owned()),
+                    reason: format!(
+                        "{} folders hold a skill named `{name}` ({}); add one by name with --path <folder>",
+                        paths.len(),
+                        paths
+                            .iter()
+                            .map(|p| if p.is_empty() { "." } else { p })
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                });
+            }
+        }
+    }
+    let mut names: Vec<String> = Vec::new();
+    let mut paths: Vec<Option<String>> = Vec::new();
+    for offer in opened.offers() {
+        if !duplicated.contains(&offer.name) && !names.contains(&offer.name) {
+            names.push(offer.name);
+            paths.push(offer.path);
+        }
+    }
+    let results = resolve_each(sess, opened, &names);
+    let mut out = Vec::new();
+    for ((name, path), result) in names.into_iter().zip(paths).zip(results) {
+        match result {
+            Ok(c) => out.push(c),
+            Err(e) => skipped.push(Skipped {
+                name,
+                path,
+                reason: format!("{e:#}"),
+            }),
+        }
+    }
+    for s in skipped.iter() {
+        sess.ctx.ui.warn(format!(
+            "skipped `{}`{}: {}",
+            s.name,
+            s.path
+                .as_deref()
+                .map(|p| format!(" ({})", if p.is_empty() { "." } else { p }))
+                .unwrap_or_default(),
+            s.reason
+        ));
+    }
+    if out.is_empty() {
+        let decl = opened.decl();
+        let (exit, what) = if skipped.is_empty() {
+            (Exit::NotFound, "found no skill".to_owned())
+        } else {
+            (
+                Exit::Unsafe,
+                format!(
+                    "found {} skill folder(s) but could add none ({})",
+                    skipped.len(),
+                    skipped
+                        .iter()
+                        .map(|s| format!("`{}`: {}", s.name, s.reason))
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                ),
+            )
+        };
+        return Err(OpError::new(
+            exit,
+            format!(
+                "--all {what} in source `{}`: looked in {}; point --path at the folder holding the skills, or check them with `skillpm check`",
+                decl.name,
+                opened.looked_at()
+            ),
+        )
+        .into());
+    }
+    Ok(out)
 }

@@ -88,6 +88,7 @@ pub(crate) fn trust_of(locked: &LockedSkill) -> Trust {
             commit: locked.commit.clone().unwrap_or_default(),
         },
         (None, Format::Path) => Trust::LocalPath,
+        (None, Format::Mcp) => Trust::McpDigests,
         (None, _) => Trust::DigestPinned,
     }
 }

@@ -15,7 +15,7 @@ use crate::index::{ArtifactKind as IndexKind, Entry, EntryContent};
 use crate::project::lock::{Format, LockedSkill};
 use crate::project::manifest::SourceDecl;
 use crate::skill::openai_yaml::ToolKind;
-use crate::skill::{self, SkillMd};
+use crate::skill::{self, Level, SkillMd};
 use crate::source::{self, ArchiveFormat, FetchedContent, Source, SourceSpec};
 use crate::store::StoreEntry;
 use crate::unpack::ArtifactKind;
@@ -36,6 +36,8 @@ pub(crate) struct Candidate {
 pub(crate) struct Offer {
     pub name: String,
     pub description: String,
+    /// The folder it comes from (git and folder sources), `""` for the root.
+    pub path: Option<String>,
 }
 
 /// A declared source, opened: an index or a git repository.
@@ -49,7 +51,23 @@ pub(crate) enum Opened {
         spec: GitSpec,
         commit: String,
         checkout: Box<git::Checkout>,
-        found: Vec<git::FoundSkill>,
+        found: git::Discovery,
+    },
+    /// A plain folder of skills (or one skill folder) on this machine.
+    Folder {
+        decl: SourceDecl,
+        /// The folder the source names (relative paths in the lock are
+        /// relative to it).
+        base: std::path::PathBuf,
+        /// `--path` inside `base`, `/`-separated, or `None`.
+        subpath: Option<String>,
+        found: git::Discovery,
+    },
+    Mcp {
+        decl: SourceDecl,
+        skills: Vec<crate::source_mcp::ListedSkill>,
+        /// The session that listed them (servers may allow one per client).
+        client: std::sync::Mutex<crate::source_mcp::McpClient>,
     },
 }
 
@@ -63,31 +81,109 @@ impl Opened {
                 .map(|e| Offer {
                     name: e.name.clone(),
                     description: e.description.clone(),
+                    path: None,
                 })
                 .collect(),
-            Opened::Git { found, .. } => found
+            Opened::Git { found, .. } | Opened::Folder { found, .. } => found
+                .skills
                 .iter()
                 .map(|f| Offer {
                     name: f.name.clone(),
                     description: f.description.clone(),
+                    path: Some(f.path.clone()),
+                })
+                .collect(),
+            Opened::Mcp { skills, .. } => skills
+                .iter()
+                .map(|s| Offer {
+                    name: s.name.clone(),
+                    description: s.description.clone(),
+                    path: Some(s.uri.clone()),
                 })
                 .collect(),
         }
     }
 
-    /// A git source whose (sub)path is itself a skill folder.
-    pub fn is_one_skill(&self) -> bool {
-        matches!(self, Opened::Git { found, .. } if found.len() == 1 && found[0].path.is_empty())
+    /// What discovery found but cannot offer (git and folder sources).
+    pub fn discovery(&self) -> Option<&git::Discovery> {
+        match self {
+            Opened::Index { .. } | Opened::Mcp { .. } => None,
+            Opened::Git { found, .. } | Opened::Folder { found, .. } => Some(found),
+        }
     }
 
-    fn decl(&self) -> &SourceDecl {
+    /// A git or folder source whose (sub)path is itself a skill folder.
+    pub fn is_one_skill(&self) -> bool {
+        self.discovery()
+            .is_some_and(|d| d.skills.len() == 1 && d.skills[0].path.is_empty())
+    }
+
+    pub fn decl(&self) -> &SourceDecl {
         match self {
-            Opened::Index { decl, .. } | Opened::Git { decl, .. } => decl,
+            Opened::Index { decl, .. }
+            | Opened::Git { decl, .. }
+            | Opened::Folder { decl, .. }
+            | Opened::Mcp { decl, .. } => decl,
+        }
+    }
+
+    /// Where the source was read, for "found nothing" messages.
+    pub fn looked_at(&self) -> String {
+        match self {
+            Opened::Index { resolved, .. } => format!("the index {}", resolved.index_url),
+            Opened::Mcp { decl, skills, .. } => format!(
+                "the MCP server {} ({} skills listed)",
+                decl.url,
+                skills.len()
+            ),
+            Opened::Git {
+                spec,
+                commit,
+                found,
+                ..
+            } => format!(
+                "{spec} at {} ({} folders walked: SKILL.md at the root, skills/, category and agent folders, marketplaces, then everywhere to depth {})",
+                &commit[..commit.len().min(12)],
+                found.walked,
+                git::MAX_DEPTH
+            ),
+            Opened::Folder {
+                base,
+                subpath,
+                found,
+                ..
+            } => format!(
+                "the folder {}{} ({} folders walked: SKILL.md at the root, skills/, category and agent folders, marketplaces, then everywhere to depth {})",
+                base.display(),
+                subpath
+                    .as_deref()
+                    .map(|p| format!(" at --path {p}"))
+                    .unwrap_or_default(),
+                found.walked,
+                git::MAX_DEPTH
+            ),
         }
     }
 
     /// The "not offered" error for `name` (exit 8), listing what is.
     pub fn missing(&self, name: &str) -> anyhow::Error {
+        // A folder of that name whose skill cannot be loaded: say why (exit 5).
+        if let Some(skipped) = self.discovery().and_then(|d| {
+            d.skipped
+                .iter()
+                .find(|s| s.path.rsplit('/').next() == Some(name))
+        }) {
+            return OpError::new(
+                Exit::Unsafe,
+                format!(
+                    "`{name}` ({}) in source `{}` cannot be installed: {}",
+                    shown_path(&skipped.path),
+                    self.decl().name,
+                    skipped.reason
+                ),
+            )
+            .into();
+        }
         let names: Vec<String> = self.offers().into_iter().map(|o| o.name).collect();
         OpError::new(
             Exit::NotFound,
@@ -142,11 +238,49 @@ pub(crate) fn git_spec_for(text: &str, base_dir: &Path) -> anyhow::Result<Option
     }
 }
 
-/// Fetches a source's index (signature checked) or resolves its git ref and
-/// checks the commit out.
+/// The plain folder of skills `decl` names: a local folder (path or
+/// `file://` URL) that is neither a git repository nor a published registry
+/// (`.well-known/`) and holds at least one SKILL.md where discovery looks.
+/// `None` for every other source (an empty folder stays an index source, so
+/// its error says no index was found there).
+pub(crate) fn folder_source_for(text: &str, base_dir: &Path) -> Option<std::path::PathBuf> {
+    let SourceSpec::Base(url) = SourceSpec::parse(text, base_dir).ok()? else {
+        return None;
+    };
+    if url.scheme() != "file" {
+        return None;
+    }
+    let dir = url.to_file_path().ok()?;
+    let is_folder = std::fs::symlink_metadata(&dir).is_ok_and(|m| m.is_dir());
+    if !is_folder || dir.join(".well-known").exists() {
+        return None;
+    }
+    let found = git::discover_skills(&dir);
+    (!found.skills.is_empty() || !found.skipped.is_empty()).then_some(dir)
+}
+
+/// `--path` as a clean relative folder (`None` for the root); anything that
+/// could leave the source is a usage error.
+pub(crate) fn clean_subpath(raw: Option<&str>) -> anyhow::Result<Option<String>> {
+    let Some(raw) = raw else { return Ok(None) };
+    git::normalize_folder(raw)
+        .map_err(|why| OpError::new(Exit::Usage, format!("--path `{raw}`: {why}")).into())
+}
+
+/// Fetches a source's index (signature checked), resolves its git ref and
+/// checks the commit out, or walks a folder of skills.
 pub(crate) fn open_source(sess: &mut Session<'_>, decl: &SourceDecl) -> anyhow::Result<Opened> {
+    if crate::source_mcp::is_mcp_form(&decl.url) {
+        return super::mcp_source::open(sess, decl);
+    }
     let root = sess.project.root.clone();
-    if let Some(spec) = git_spec_for(&decl.url, &root)? {
+    let subpath = clean_subpath(decl.path.as_deref())?;
+    if let Some(mut spec) = git_spec_for(&decl.url, &root)? {
+        if let Some(path) = &subpath {
+            let joined = spec.join_subpath(path);
+            spec.subpath = None;
+            spec = spec.with_subpath(joined.as_deref())?;
+        }
         let opts = git_options(sess, decl)?;
         sess.ctx.ui.status("Resolving", spec.to_string());
         let resolved = git::resolve(&spec, &opts)?;
@@ -166,8 +300,36 @@ pub(crate) fn open_source(sess: &mut Session<'_>, decl: &SourceDecl) -> anyhow::
             spec,
             commit: resolved.commit,
             checkout: Box::new(checkout),
-            found: discovery.skills,
+            found: discovery,
         });
+    }
+    if let Some(base) = folder_source_for(&decl.url, &root) {
+        let dir = folder_dir(&base, subpath.as_deref()).map_err(|why| {
+            OpError::new(
+                Exit::NotFound,
+                format!("source `{}` ({}): {why}", decl.name, base.display()),
+            )
+        })?;
+        let discovery = git::discover_skills(&dir);
+        for w in &discovery.warnings {
+            sess.ctx.ui.warn(w);
+        }
+        return Ok(Opened::Folder {
+            decl: decl.clone(),
+            base,
+            subpath,
+            found: discovery,
+        });
+    }
+    if let Some(path) = &subpath {
+        return Err(OpError::new(
+            Exit::Usage,
+            format!(
+                "source `{}` is a registry (an index), which has no folders: `path = \"{path}\"` applies to git and folder sources",
+                decl.name
+            ),
+        )
+        .into());
     }
     let source = Source::from_decl(decl, &root)?;
     let fetcher = sess.fetcher()?;
@@ -184,8 +346,29 @@ pub(crate) fn open_source(sess: &mut Session<'_>, decl: &SourceDecl) -> anyhow::
     })
 }
 
+/// `base/rel` when every segment of `rel` is a real folder (symbolic links
+/// would lead out of the source, so they are refused, never followed).
+pub(crate) fn folder_dir(base: &Path, rel: Option<&str>) -> Result<std::path::PathBuf, String> {
+    let mut dir = base.to_owned();
+    for segment in rel.unwrap_or("").split('/').filter(|s| !s.is_empty()) {
+        dir.push(segment);
+        match std::fs::symlink_metadata(&dir) {
+            Ok(m) if m.file_type().is_symlink() => {
+                return Err(format!(
+                    "`{}` is a symbolic link; skillpm never follows links out of a source folder",
+                    dir.display()
+                ));
+            }
+            Ok(m) if m.is_dir() => {}
+            _ => return Err(format!("there is no folder `{}`", dir.display())),
+        }
+    }
+    Ok(dir)
+}
+
 /// Downloads, verifies and stores the named skills of an opened source.
-/// Unknown names fail (exit 8) before anything is downloaded.
+/// Unknown names fail (exit 8) before anything is downloaded; the first
+/// skill that cannot be stored fails the whole call.
 pub(crate) fn resolve_names(
     sess: &mut Session<'_>,
     opened: &Opened,
@@ -195,8 +378,23 @@ pub(crate) fn resolve_names(
     if let Some(name) = names.iter().find(|n| !offered.contains(n)) {
         return Err(opened.missing(name));
     }
+    resolve_each(sess, opened, names).into_iter().collect()
+}
+
+/// Like [`resolve_names`], one result per name, so `add --all` can keep
+/// every skill that is acceptable and report the others.
+pub(crate) fn resolve_each(
+    sess: &mut Session<'_>,
+    opened: &Opened,
+    names: &[String],
+) -> Vec<anyhow::Result<Candidate>> {
     match opened {
         Opened::Index { decl, resolved } => resolve_index(sess, decl, resolved, names),
+        Opened::Mcp {
+            decl,
+            skills,
+            client,
+        } => super::mcp_source::resolve(sess, decl, skills, client, names),
         Opened::Git {
             decl,
             spec,
@@ -206,35 +404,36 @@ pub(crate) fn resolve_names(
         } => names
             .iter()
             .map(|name| {
-                let skill = found
-                    .iter()
-                    .find(|f| &f.name == name)
-                    .ok_or_else(|| opened.missing(name))?;
+                let skill = unique_found(opened, found, name)?;
                 let dir = checkout.skill_dir(&skill.path)?;
-                let label = format!(
-                    "{spec} ({})",
-                    if skill.path.is_empty() {
-                        "."
-                    } else {
-                        &skill.path
-                    }
-                );
+                let label = format!("{spec} ({})", shown_path(&skill.path));
                 let entry = sess.store.import_dir(&dir, &label, name, &sess.limits)?;
+                // The commit → tree link that `provenance` checks later.
+                let subpath = spec.join_subpath(&skill.path);
+                let key =
+                    crate::provenance::Unpacked::git_key(&spec.url(), commit, subpath.as_deref());
+                let _ = crate::provenance::Unpacked::in_cache(sess.store.root())
+                    .record(&key, &entry.digest);
                 let locked = LockedSkill {
                     name: name.clone(),
                     source: decl.name.clone(),
                     version: None,
                     format: Format::Git,
                     index: None,
+                    index_digest: None,
+                    index_version: None,
                     url: Some(spec.url()),
                     commit: Some(commit.clone()),
                     subpath: spec.join_subpath(&skill.path),
+                    uri: None,
                     artifact: None,
                     tree: entry.digest,
                     executables: entry.tree.executables(),
                     signer: None,
                     approved: None,
+                    warnings: Vec::new(),
                 };
+                let judged = judge(sess, &dir, name, !skill.path.is_empty(), &label)?;
                 candidate(
                     sess,
                     locked,
@@ -242,10 +441,156 @@ pub(crate) fn resolve_names(
                     Trust::GitCommit {
                         commit: commit.clone(),
                     },
+                    judged,
                 )
             })
             .collect(),
+        Opened::Folder {
+            decl,
+            base,
+            subpath,
+            found,
+        } => names
+            .iter()
+            .map(|name| {
+                let skill = unique_found(opened, found, name)?;
+                let rel = join_rel(subpath.as_deref(), &skill.path);
+                let dir = folder_dir(base, rel.as_deref())
+                    .map_err(|why| OpError::new(Exit::Unsafe, why))?;
+                let label = format!("{} ({})", base.display(), shown_path(&skill.path));
+                let entry = sess.store.import_dir(&dir, &label, name, &sess.limits)?;
+                let locked = LockedSkill {
+                    name: name.clone(),
+                    source: decl.name.clone(),
+                    version: None,
+                    format: Format::Path,
+                    index: None,
+                    index_digest: None,
+                    index_version: None,
+                    url: Some(decl.url.clone()),
+                    commit: None,
+                    subpath: rel,
+                    uri: None,
+                    artifact: None,
+                    tree: entry.digest,
+                    executables: entry.tree.executables(),
+                    signer: None,
+                    approved: None,
+                    warnings: Vec::new(),
+                };
+                let judged = judge(sess, &dir, name, !skill.path.is_empty(), &label)?;
+                candidate(sess, locked, entry, Trust::LocalPath, judged)
+            })
+            .collect(),
     }
+}
+
+fn shown_path(path: &str) -> &str {
+    if path.is_empty() { "." } else { path }
+}
+
+/// `a` joined with `b` as `/`-separated folders; `None` for the root.
+pub(crate) fn join_rel(a: Option<&str>, b: &str) -> Option<String> {
+    match (a.unwrap_or(""), b.trim_matches('/')) {
+        ("", "") => None,
+        ("", b) => Some(b.to_owned()),
+        (a, "") => Some(a.to_owned()),
+        (a, b) => Some(format!("{a}/{b}")),
+    }
+}
+
+/// The one folder offering `name`; two folders claiming it are an error
+/// that names both (never one picked silently).
+fn unique_found<'a>(
+    opened: &Opened,
+    found: &'a git::Discovery,
+    name: &str,
+) -> anyhow::Result<&'a git::FoundSkill> {
+    let matches = found.named(name);
+    match matches.as_slice() {
+        [] => Err(opened.missing(name)),
+        [one] => Ok(one),
+        many => Err(OpError::new(
+            Exit::Usage,
+            format!(
+                "{} folders hold a skill named `{name}`: {}; choose one with --path <folder>",
+                many.len(),
+                many.iter()
+                    .map(|f| format!("`{}`", skill::printable(shown_path(&f.path))))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        )
+        .into()),
+    }
+}
+
+/// Judges the skill folder `dir` at the session's level: refuses (exit 5)
+/// what that level refuses, naming skill, field and rule; returns the
+/// warnings a lenient install keeps. `own_folder`: `dir`'s name is the
+/// folder the skill came in, so a name that differs from it is reported.
+pub(crate) fn judge(
+    sess: &Session<'_>,
+    dir: &Path,
+    name: &str,
+    own_folder: bool,
+    label: &str,
+) -> anyhow::Result<Vec<String>> {
+    let check = skill::check_skill_dir(dir, if own_folder { None } else { Some(name) });
+    let refusals = check.refusals(sess.level);
+    if !refusals.is_empty() {
+        let why: Vec<String> = refusals.iter().map(|d| diagnostic_text(dir, d)).collect();
+        let hint = match sess.level {
+            Level::Strict => {
+                " (strict: `--strict` or `[install] strict = true` refuses every rule `skillpm check` reports)"
+            }
+            Level::Lenient => "",
+        };
+        return Err(OpError::new(
+            Exit::Unsafe,
+            format!("`{name}` from {label} refused{hint}: {}", why.join("; ")),
+        )
+        .into());
+    }
+    Ok(check
+        .lenient_warnings()
+        .into_iter()
+        .map(|d| diagnostic_text(dir, d))
+        .collect())
+}
+
+/// `--strict` over a lock entry already in the store: its content is judged
+/// by every rule (its folder name, when the lock records one, is the name
+/// it must carry).
+pub(crate) fn judge_locked(sess: &Session<'_>, locked: &LockedSkill) -> anyhow::Result<()> {
+    let dir = sess.store.entry_path(&locked.tree);
+    let folder = locked
+        .subpath
+        .as_deref()
+        .and_then(|p| p.rsplit('/').next())
+        .unwrap_or(&locked.name);
+    let check = skill::check_skill_dir(&dir, Some(folder));
+    let refusals = check.refusals(sess.level);
+    if refusals.is_empty() {
+        return Ok(());
+    }
+    let why: Vec<String> = refusals.iter().map(|d| diagnostic_text(&dir, d)).collect();
+    Err(OpError::new(
+        Exit::Unsafe,
+        format!(
+            "`{}` (locked {}) refused by --strict / `[install] strict`: {}",
+            locked.name,
+            locked.tree,
+            why.join("; ")
+        ),
+    )
+    .into())
+}
+
+/// `SKILL.md: \`description\` is 1068 characters long; …` (field and rule
+/// are in the message; the file is shown relative to the skill).
+fn diagnostic_text(dir: &Path, d: &skill::Diagnostic) -> String {
+    d.clone().relative_to(dir).to_string()
 }
 
 fn resolve_index(
@@ -253,61 +598,101 @@ fn resolve_index(
     decl: &SourceDecl,
     resolved: &source::ResolvedIndex,
     names: &[String],
-) -> anyhow::Result<Vec<Candidate>> {
+) -> Vec<anyhow::Result<Candidate>> {
     let entries: Vec<&Entry> = names
         .iter()
         .filter_map(|n| resolved.index.entry(n))
         .collect();
     let requests: Vec<_> = entries.iter().map(|e| resolved.request(e)).collect();
     let bar = sess.ctx.ui.bar(0, "Downloading", false);
-    let fetched = source::download_entries(sess.fetcher()?, &requests, &bar);
-    bar.finish_and_clear();
+    let fetched = match sess.fetcher() {
+        Ok(fetcher) => {
+            let fetched = source::download_entries(fetcher, &requests, &bar);
+            bar.finish_and_clear();
+            fetched
+        }
+        Err(e) => {
+            bar.finish_and_clear();
+            let message = format!("{e:#}");
+            return names
+                .iter()
+                .map(|_| Err(anyhow::anyhow!(message.clone())))
+                .collect();
+        }
+    };
     let signer = resolved.signer.as_ref().map(|s| s.key_id.clone());
     let mut downloaded = Vec::with_capacity(entries.len());
     for (entry, result) in entries.into_iter().zip(fetched) {
-        let fetched = result.with_context(|| format!("cannot download `{}`", entry.name))?;
-        downloaded.push((entry, fetched));
+        downloaded.push((
+            entry,
+            result.with_context(|| format!("cannot download `{}`", entry.name)),
+        ));
     }
-    // Unpacking is independent per skill; errors are reported in index order.
+    // Unpacking is independent per skill; results are kept in index order.
     let shared: &Session<'_> = sess;
-    let imported = super::parallel::map(&downloaded, |(entry, fetched)| {
-        import_fetched(shared, entry, &fetched.content)
+    let imported = super::parallel::map(&downloaded, |(entry, fetched)| match fetched {
+        Ok(fetched) => import_fetched(shared, entry, &fetched.content),
+        Err(e) => Err(anyhow::anyhow!("{e:#}")),
     });
-    let mut out = Vec::with_capacity(downloaded.len());
+    let mut by_name: std::collections::HashMap<String, anyhow::Result<Candidate>> =
+        std::collections::HashMap::new();
     for ((entry, _), result) in downloaded.iter().zip(imported) {
         let entry = *entry;
-        let (store_entry, format, artifact) = result?;
-        let trust = match (&signer, format) {
-            (Some(key), _) => Trust::Signed { key: key.clone() },
-            (None, Format::Files) => Trust::TrustOnFirstUse,
-            (None, _) => Trust::DigestPinned,
+        let one = || -> anyhow::Result<Candidate> {
+            let (store_entry, format, artifact) = result?;
+            let trust = match (&signer, format) {
+                (Some(key), _) => Trust::Signed { key: key.clone() },
+                (None, Format::Files) => Trust::TrustOnFirstUse,
+                (None, _) => Trust::DigestPinned,
+            };
+            let url = match &entry.content {
+                EntryContent::Artifact { url, .. } => sess.lock_url(url),
+                EntryContent::Files { .. } => sess.lock_url(&crate::index::paths::file_url(
+                    &crate::index::paths::index_dir(&resolved.index.url),
+                    &entry.name,
+                    "",
+                )),
+            };
+            let locked = LockedSkill {
+                name: entry.name.clone(),
+                source: decl.name.clone(),
+                version: entry.version.clone(),
+                format,
+                index: Some(sess.lock_url(&resolved.index_url)),
+                index_digest: Some(resolved.snapshot),
+                index_version: resolved.signer.as_ref().map(|s| s.version),
+                url: Some(url),
+                commit: None,
+                subpath: None,
+                uri: None,
+                artifact,
+                tree: store_entry.digest,
+                executables: store_entry.tree.executables(),
+                signer: signer.clone(),
+                approved: None,
+                warnings: Vec::new(),
+            };
+            let label = entry
+                .url()
+                .map(|u| u.to_string())
+                .unwrap_or_else(|| entry.name.clone());
+            let judged = judge(sess, &store_entry.path, &entry.name, false, &label)?;
+            candidate(sess, locked, store_entry, trust, judged)
         };
-        let url = match &entry.content {
-            EntryContent::Artifact { url, .. } => sess.lock_url(url),
-            EntryContent::Files { .. } => sess.lock_url(&crate::index::paths::file_url(
-                &crate::index::paths::index_dir(&resolved.index.url),
-                &entry.name,
-                "",
-            )),
-        };
-        let locked = LockedSkill {
-            name: entry.name.clone(),
-            source: decl.name.clone(),
-            version: entry.version.clone(),
-            format,
-            index: Some(sess.lock_url(&resolved.index_url)),
-            url: Some(url),
-            commit: None,
-            subpath: None,
-            artifact,
-            tree: store_entry.digest,
-            executables: store_entry.tree.executables(),
-            signer: signer.clone(),
-            approved: None,
-        };
-        out.push(candidate(sess, locked, store_entry, trust.clone())?);
+        by_name.insert(entry.name.clone(), one());
     }
-    Ok(out)
+    names
+        .iter()
+        .map(|n| {
+            by_name.remove(n).unwrap_or_else(|| {
+                Err(OpError::new(
+                    Exit::NotFound,
+                    format!("source `{}` offers no skill named `{n}`", decl.name),
+                )
+                .into())
+            })
+        })
+        .collect()
 }
 
 /// Unpacks downloaded content into the store.
@@ -348,6 +733,9 @@ pub(crate) fn import_fetched(
             let stored =
                 sess.store
                     .import_artifact(unpack_kind, path, &label, &entry.name, &sess.limits)?;
+            // The artifact → tree link that `provenance` checks later.
+            let _ = crate::provenance::Unpacked::in_cache(sess.store.root())
+                .record(digest, &stored.digest);
             Ok((stored, lock_format, Some(*digest)))
         }
         FetchedContent::Files { files, .. } => {
@@ -368,10 +756,15 @@ pub(crate) fn import_fetched(
 /// Parses the stored skill and gathers what the approval summary shows.
 pub(crate) fn candidate(
     sess: &Session<'_>,
-    locked: LockedSkill,
+    mut locked: LockedSkill,
     entry: StoreEntry,
     trust: Trust,
+    warnings: Vec<String>,
 ) -> anyhow::Result<Candidate> {
+    for w in &warnings {
+        sess.ctx.ui.warn(format!("`{}`: {w}", locked.name));
+    }
+    locked.warnings = warnings;
     if let Err(e) = sess.state.save_tree(&entry.tree) {
         sess.ctx.ui.warn(format!(
             "could not remember the file list of {}: {e}",

@@ -13,6 +13,7 @@ use super::placement::{LinkChanges, sync_links};
 use crate::approve::Summary;
 use crate::error::{Exit, OpError};
 use crate::ops::{Context, Report};
+use crate::project::lock::Format;
 use crate::project::lock::Lockfile;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
@@ -31,6 +32,8 @@ pub enum InstallMode {
 pub struct InstallOptions {
     pub mode: InstallMode,
     pub yes: bool,
+    /// `--strict`: refuse skills `skillpm check` refuses.
+    pub strict: bool,
 }
 
 /// `--json`: `{"mode", "skills", "fetched", "lock_written", "summaries": [...],
@@ -97,6 +100,9 @@ pub fn install(ctx: &Context, opts: &InstallOptions) -> anyhow::Result<InstallRe
     let ctx = &ctx;
     let strict = opts.mode != InstallMode::Normal;
     let mut sess = Session::open(ctx)?;
+    if opts.strict {
+        sess.level = crate::skill::Level::Strict;
+    }
     let Some(original) = sess.lock.clone() else {
         if strict {
             return Err(lock_outdated(format!(
@@ -153,8 +159,33 @@ pub fn install(ctx: &Context, opts: &InstallOptions) -> anyhow::Result<InstallRe
         }
     }
 
+    // A folder source is read where it lies: a changed folder is drift.
+    for s in lock.skills().iter().filter(|s| s.format == Format::Path) {
+        match super::materialize::folder_drift(&sess, s) {
+            Ok(None) => {}
+            Ok(Some(now)) if strict => {
+                return Err(lock_outdated(format!(
+                    "the folder of `{}` changed since skills.lock was written (locked tree {}, folder now {now}); `skillpm update {}` shows the change",
+                    s.name, s.tree, s.name
+                )));
+            }
+            Ok(Some(_)) => ctx.ui.warn(format!(
+                "the folder of `{}` changed since skills.lock was written; installing the locked content (`skillpm update {}` shows the change)",
+                s.name, s.name
+            )),
+            Err(e) if sess.store.has_entry(&s.tree) => {
+                ctx.ui.warn(format!("{e:#}; installing the locked content from the cache"))
+            }
+            Err(e) => return Err(e),
+        }
+    }
     let all: Vec<_> = lock.skills().iter().collect();
     let fetched = materialize(&mut sess, &all)?;
+    if sess.level == crate::skill::Level::Strict {
+        for s in lock.skills() {
+            super::candidate::judge_locked(&sess, s)?;
+        }
+    }
 
     // Entries not approved for exactly their tree need a person.
     let pending: Vec<String> = lock

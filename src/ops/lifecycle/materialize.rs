@@ -1,7 +1,8 @@
 //! Bringing locked skills into the store exactly as the lock pins them:
 //! artifacts by their digest, v0.1.0 file lists by the tree digest, git
-//! skills by their commit. Whatever arrives must hash to the lock's `tree`,
-//! or nothing is linked (exit 3).
+//! skills by their commit. Every entry's provenance chain is proven first
+//! (`proof`), and whatever arrives must hash to the lock's `tree`, or
+//! nothing is linked (exit 3).
 
 use std::collections::BTreeMap;
 
@@ -14,16 +15,21 @@ use crate::error::{Exit, OpError};
 use crate::fetch::DownloadSpec;
 use crate::git::{self, GitSpec};
 use crate::project::lock::{Format, LockedSkill};
+use crate::provenance::Unpacked;
 use crate::source::{self, ArchiveFormat, Source};
 use crate::store::StoreEntry;
 use crate::unpack::ArtifactKind;
 
-/// Makes sure every skill of `skills` has its store entry. Returns how many
-/// had to be fetched or re-imported.
+/// Proves every skill of `skills` against its source, then makes sure each
+/// has its store entry. Returns how many had to be fetched or re-imported.
+/// An artifact with no record of the tree it unpacks to is unpacked again
+/// (from the download cache when it is there), even if its tree is stored:
+/// that is how the artifact → tree link is proven.
 pub(crate) fn materialize(
     sess: &mut Session<'_>,
     skills: &[&LockedSkill],
 ) -> anyhow::Result<usize> {
+    let (_, recheck) = super::proof::prove_all(sess, skills)?;
     // Entries modified in place (a link is a way in) are quarantined and
     // fetched again. Re-hashing is most of a no-op install: use every core.
     let store = &sess.store;
@@ -40,9 +46,10 @@ pub(crate) fn materialize(
     let missing: Vec<&LockedSkill> = skills
         .iter()
         .copied()
-        .filter(|s| !sess.store.has_entry(&s.tree))
+        .filter(|s| !sess.store.has_entry(&s.tree) || recheck.contains(&s.name))
         .collect();
     if missing.is_empty() {
+        sess.store.seal_pending()?;
         return Ok(0);
     }
     let (artifacts, others): (Vec<&LockedSkill>, Vec<&LockedSkill>) = missing
@@ -56,10 +63,73 @@ pub(crate) fn materialize(
     for (_, group) in by_source {
         match group[0].format {
             Format::Git => fetch_git(sess, &group)?,
+            Format::Mcp => super::mcp_source::fetch_locked(sess, &group)?,
+            Format::Path => fetch_folders(sess, &group)?,
             _ => fetch_file_lists(sess, &group)?,
         }
     }
+    // One flush for every entry added: durable before links and the lock
+    // refer to them.
+    sess.store.seal_pending()?;
     Ok(missing.len())
+}
+
+/// The folder a folder-source skill is read from: the lock's `url` (the
+/// source as skills.toml names it) joined with its `subpath`.
+pub(crate) fn locked_folder(
+    sess: &Session<'_>,
+    skill: &LockedSkill,
+) -> anyhow::Result<std::path::PathBuf> {
+    let url = skill.url.as_deref().unwrap_or("");
+    let base = super::candidate::folder_source_for(url, &sess.project.root).ok_or_else(|| {
+        OpError::new(
+            Exit::NotFound,
+            format!(
+                "`{}` comes from the folder `{url}`, which is not there any more; restore it or `skillpm remove {}`",
+                skill.name, skill.name
+            ),
+        )
+    })?;
+    let sub = match skill.subpath.as_deref() {
+        Some(raw) => super::candidate::clean_subpath(Some(raw))?,
+        None => None,
+    };
+    super::candidate::folder_dir(&base, sub.as_deref())
+        .map_err(|why| OpError::new(Exit::Unsafe, format!("`{}`: {why}", skill.name)).into())
+}
+
+/// The tree digest a folder-source skill has on disk now, when it differs
+/// from the lock's (`None`: unchanged). Symlinks anywhere in it are refused.
+pub(crate) fn folder_drift(
+    sess: &Session<'_>,
+    skill: &LockedSkill,
+) -> anyhow::Result<Option<Digest>> {
+    let dir = locked_folder(sess, skill)?;
+    let now = crate::digest::tree_digest(&dir)
+        .with_context(|| format!("cannot hash the folder of `{}`", skill.name))?;
+    Ok((now != skill.tree).then_some(now))
+}
+
+/// Imports folder-source skills from their folders; what is there must
+/// still hash to the lock's tree (a changed folder is drift: `update`).
+fn fetch_folders(sess: &mut Session<'_>, group: &[&LockedSkill]) -> anyhow::Result<()> {
+    for s in group {
+        let dir = locked_folder(sess, s)?;
+        let label = dir.display().to_string();
+        let entry = sess.store.import_dir(&dir, &label, &s.name, &sess.limits)?;
+        if entry.digest != s.tree {
+            return Err(OpError::new(
+                Exit::Locked,
+                format!(
+                    "the folder of `{}` ({label}) changed since skills.lock was written:\n  locked tree {}\n  folder now  {}\n  run `skillpm update {}` to review the change",
+                    s.name, s.tree, entry.digest, s.name
+                ),
+            )
+            .into());
+        }
+        let _ = sess.state.save_tree(&entry.tree);
+    }
+    Ok(())
 }
 
 /// The error for content that arrived but is not what the lock pins.
@@ -146,6 +216,9 @@ fn fetch_artifacts(sess: &mut Session<'_>, skills: &[&LockedSkill]) -> anyhow::R
         let entry = entry?;
         check_tree(s, &entry, label)?;
         let _ = sess.state.save_tree(&entry.tree);
+        if let Some(artifact) = &s.artifact {
+            let _ = Unpacked::in_cache(sess.store.root()).record(artifact, &entry.digest);
+        }
     }
     Ok(())
 }
@@ -228,6 +301,8 @@ fn fetch_git(sess: &mut Session<'_>, group: &[&LockedSkill]) -> anyhow::Result<(
             let entry = sess.store.import_dir(&dir, &label, &s.name, &sess.limits)?;
             check_tree(s, &entry, &label)?;
             let _ = sess.state.save_tree(&entry.tree);
+            let key = Unpacked::git_key(url, commit, s.subpath.as_deref());
+            let _ = Unpacked::in_cache(sess.store.root()).record(&key, &entry.digest);
         }
     }
     Ok(())

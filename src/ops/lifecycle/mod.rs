@@ -13,17 +13,19 @@ mod candidate;
 mod install;
 mod manage;
 mod materialize;
+mod mcp_source;
 mod parallel;
 mod placement;
+mod proof;
 mod status;
 mod update;
 
 pub use add::{AddOptions, AddReport, add};
-pub(crate) use candidate::git_spec_for;
+pub(crate) use candidate::{clean_subpath, folder_dir, folder_source_for, git_spec_for, join_rel};
 pub use install::{InstallMode, InstallOptions, InstallReport, install};
 pub use manage::{ApproveOptions, ManageReport, approve, disable, enable, remove};
 pub use placement::default_agents;
-pub use status::{ListReport, VerifyReport, list, verify};
+pub use status::{ListReport, ProvenanceReport, VerifyReport, list, verify, verify_provenance};
 pub use update::{OutdatedReport, UpdateOptions, UpdateReport, outdated, update};
 
 use std::path::PathBuf;
@@ -51,6 +53,9 @@ pub(crate) struct Session<'c> {
     pub state: ProjectState,
     pub env: Env,
     pub limits: Limits,
+    /// How strictly skills are judged on the way in: `[install] strict`,
+    /// or `--strict` for one run.
+    pub level: crate::skill::Level,
     fetcher: Option<Fetcher>,
 }
 
@@ -68,6 +73,11 @@ impl<'c> Session<'c> {
             ));
         }
         let state = ProjectState::new(&store.root().join(crate::cache::layout::STATE));
+        let level = if manifest.install().strict {
+            crate::skill::Level::Strict
+        } else {
+            crate::skill::Level::Lenient
+        };
         let limits = match manifest.limits() {
             None => Limits::default(),
             Some(table) => table.clone().try_into().map_err(|e: toml::de::Error| {
@@ -90,6 +100,7 @@ impl<'c> Session<'c> {
             state,
             env: Env::from_process(),
             limits,
+            level,
             fetcher: None,
         })
     }
@@ -98,7 +109,7 @@ impl<'c> Session<'c> {
     /// store never build one).
     pub fn fetcher(&mut self) -> anyhow::Result<&Fetcher> {
         if self.fetcher.is_none() {
-            self.fetcher = Some(super::source::fetcher(self.ctx)?);
+            self.fetcher = Some(super::source::fetcher_within(self.ctx, &self.limits)?);
         }
         self.fetcher
             .as_ref()

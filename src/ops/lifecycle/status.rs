@@ -40,15 +40,24 @@ pub struct ListRow {
     pub commit: Option<String>,
     pub source: String,
     pub tree: Option<Digest>,
+    /// The key id that signed the index vouching for it, verified in this
+    /// run from the cache; never copied from the lock's `signer` record.
     pub signer: Option<String>,
+    /// `signed`, `unsigned` (the source pins no key), `unverified` (the
+    /// cache holds no snapshot to prove it; `skillpm install` or `verify
+    /// --provenance` proves it), `broken` (a link of the chain fails: run
+    /// `skillpm verify --provenance`), or `null` when not locked.
+    pub provenance: Option<&'static str>,
     pub scope: Scope,
     pub agents: Vec<Agent>,
     pub state: SkillState,
+    /// The Agent Skills rules the locked content breaks (from the lock).
+    pub warnings: Vec<String>,
 }
 
 /// `--json`: `{"project", "skills": [{"name", "version", "commit", "source", "tree",
-/// "signer", "scope", "agents", "state": "approved"|"pending"|"disabled"|
-/// "missing"|"modified"|"not-locked"}]}`.
+/// "signer", "provenance": "signed"|"unsigned"|"unverified"|"broken"|null, "scope", "agents", "state": "approved"|"pending"|"disabled"|
+/// "missing"|"modified"|"not-locked", "warnings": ["SKILL.md: …"]}]}`.
 #[derive(Debug, Serialize)]
 pub struct ListReport {
     pub project: PathBuf,
@@ -98,6 +107,7 @@ impl Report for ListReport {
                 s.signer
                     .as_deref()
                     .map(|k| &k[..k.len().min(10)])
+                    .or(s.provenance)
                     .unwrap_or("-"),
                 s.scope,
                 s.agents
@@ -106,6 +116,9 @@ impl Report for ListReport {
                     .collect::<Vec<_>>()
                     .join(",")
             )?;
+            for w in &s.warnings {
+                writeln!(out, "  warning: {w}")?;
+            }
         }
         Ok(())
     }
@@ -117,7 +130,8 @@ pub struct Drift {
     pub skill: String,
     pub path: PathBuf,
     /// `missing-link`, `missing-entry`, `wrong-target`, `modified`,
-    /// `foreign`, `shadowed`.
+    /// `foreign`, `shadowed`, `provenance` (the lock entry's chain to its
+    /// source is broken; `path` is skills.lock).
     pub kind: &'static str,
     pub detail: String,
     /// For `modified`: the files that differ from the locked tree.
@@ -201,13 +215,23 @@ fn check_placed(sess: &Session<'_>, t: &Target, s: &LockedSkill) -> Option<Drift
 }
 
 pub fn list(ctx: &Context) -> anyhow::Result<ListReport> {
-    let sess = Session::open(ctx)?;
+    let mut sess = Session::open(ctx)?;
     let lock = sess.lock_or_empty();
     let targets = targets(&sess)?;
     let scope = scope_of(&sess);
     let agents: Vec<Agent> = targets.iter().flat_map(|t| t.agents.clone()).collect();
+    let locked: Vec<&LockedSkill> = lock.skills().iter().collect();
+    let proofs = super::proof::prove_each(&mut sess, &locked, false)?;
     let mut rows = Vec::new();
-    for s in lock.skills() {
+    for (s, proof) in lock.skills().iter().zip(proofs) {
+        let (signer, provenance) = match proof {
+            Ok(p) => match p.signed {
+                Some(signed) => (Some(signed.key_id), "signed"),
+                None => (None, "unsigned"),
+            },
+            Err(crate::provenance::ProveError::Broken(_)) => (None, "broken"),
+            Err(_) => (None, "unverified"),
+        };
         let state = if !sess.is_enabled(&s.name) {
             SkillState::Disabled
         } else if !s.is_approved() {
@@ -231,10 +255,12 @@ pub fn list(ctx: &Context) -> anyhow::Result<ListReport> {
             commit: s.commit.clone(),
             source: s.source.clone(),
             tree: Some(s.tree),
-            signer: s.signer.clone(),
+            signer,
+            provenance: Some(provenance),
             scope,
             agents: agents.clone(),
             state,
+            warnings: s.warnings.clone(),
         });
     }
     for (name, decl) in sess.manifest.skills() {
@@ -246,9 +272,11 @@ pub fn list(ctx: &Context) -> anyhow::Result<ListReport> {
                 source: decl.source.clone(),
                 tree: None,
                 signer: None,
+                provenance: None,
                 scope,
                 agents: agents.clone(),
                 state: SkillState::NotLocked,
+                warnings: Vec::new(),
             });
         }
     }
@@ -310,7 +338,7 @@ impl Report for VerifyReport {
 }
 
 pub fn verify(ctx: &Context) -> anyhow::Result<VerifyReport> {
-    let sess = Session::open(ctx)?;
+    let mut sess = Session::open(ctx)?;
     let lock = sess.lock_or_empty();
     let targets = targets(&sess)?;
     let active: Vec<&LockedSkill> = lock
@@ -319,6 +347,19 @@ pub fn verify(ctx: &Context) -> anyhow::Result<VerifyReport> {
         .filter(|s| s.is_approved() && sess.is_enabled(&s.name))
         .collect();
     let mut drift: Vec<Drift> = Vec::new();
+    // The lock itself must still be what its sources vouch for.
+    let proofs = super::proof::prove_each(&mut sess, &active, true)?;
+    for (s, proof) in active.iter().zip(proofs) {
+        if let Err(e) = proof {
+            drift.push(Drift {
+                skill: s.name.clone(),
+                path: sess.lock_path(),
+                kind: "provenance",
+                detail: e.to_string(),
+                files: Vec::new(),
+            });
+        }
+    }
     for s in &active {
         for t in &targets {
             drift.extend(check_placed(&sess, t, s));
@@ -348,5 +389,170 @@ pub fn verify(ctx: &Context) -> anyhow::Result<VerifyReport> {
         checked: active.len(),
         ok: drift.is_empty(),
         drift,
+    })
+}
+
+/// One skill's chain in `verify --provenance`.
+#[derive(Debug, Serialize)]
+pub struct ProvenanceRow {
+    pub skill: String,
+    pub ok: bool,
+    /// `signed`, `unsigned` (the source pins no key), or `broken`.
+    pub trust: &'static str,
+    /// Every link that was proven (absent when broken).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chain: Option<crate::provenance::Proof>,
+    /// The link that broke and why.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub broken: Option<BrokenLink>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct BrokenLink {
+    /// `source`, `index`, `snapshot`, `signer`, `entry`, `url`, `artifact`,
+    /// `tree`, `repository`, or `unreadable` (the source could not be read).
+    pub link: &'static str,
+    pub message: String,
+    pub exit: u8,
+    #[serde(skip)]
+    exit_kind: crate::error::Exit,
+}
+
+/// `verify --provenance --json`: `{"checked", "ok", "skills": [{"skill", "ok",
+/// "trust": "signed"|"unsigned"|"broken", "chain": {"skill", "source",
+/// "source_url", "format", "index", "index_digest", "vouched_by":
+/// "snapshot"|"versioned-snapshot"|"current-index"|null, "signed": null |
+/// {"key_id", "version", "expires"}, "url", "artifact", "commit", "tree",
+/// "tree_recorded", "approved"}, "broken": {"link", "message", "exit"}}]}`;
+/// exit 3 when any chain is broken (or the exit code of an unreadable source).
+#[derive(Debug, Serialize)]
+pub struct ProvenanceReport {
+    pub checked: usize,
+    pub ok: bool,
+    pub skills: Vec<ProvenanceRow>,
+}
+
+impl ProvenanceReport {
+    pub fn exit(&self) -> crate::error::Exit {
+        use crate::error::Exit;
+        let mut exit = Exit::Success;
+        for b in self.skills.iter().filter_map(|r| r.broken.as_ref()) {
+            if b.exit_kind == Exit::Integrity {
+                return Exit::Integrity;
+            }
+            exit = b.exit_kind;
+        }
+        exit
+    }
+}
+
+impl Report for ProvenanceReport {
+    fn human(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        for row in &self.skills {
+            match (&row.chain, &row.broken) {
+                (Some(p), _) => {
+                    let trust = match &p.signed {
+                        Some(s) => format!(
+                            "signed by key {} (version {}{})",
+                            s.key_id,
+                            s.version,
+                            s.expires
+                                .as_deref()
+                                .map(|e| format!(", expires {e}"))
+                                .unwrap_or_default()
+                        ),
+                        None => "unsigned".into(),
+                    };
+                    writeln!(out, "{}: ok, {trust}", row.skill)?;
+                    writeln!(out, "    source    {} ({})", p.source, p.source_url)?;
+                    if let Some(index) = &p.index {
+                        writeln!(
+                            out,
+                            "    index     {index} {}",
+                            p.index_digest.map(|d| d.to_string()).unwrap_or_default()
+                        )?;
+                    }
+                    if let Some(url) = &p.url {
+                        writeln!(out, "    url       {url}")?;
+                    }
+                    if let Some(a) = &p.artifact {
+                        writeln!(out, "    artifact  {a}")?;
+                    }
+                    if let Some(c) = &p.commit {
+                        writeln!(out, "    commit    {c}")?;
+                    }
+                    writeln!(
+                        out,
+                        "    tree      {}{}",
+                        p.tree,
+                        if p.approved {
+                            " (approved)"
+                        } else {
+                            " (not approved)"
+                        }
+                    )?;
+                }
+                (None, Some(b)) => {
+                    writeln!(out, "{}: BROKEN at {}: {}", row.skill, b.link, b.message)?
+                }
+                (None, None) => {}
+            }
+        }
+        let broken = self.skills.iter().filter(|r| !r.ok).count();
+        if broken == 0 {
+            writeln!(out, "{} skills proven against their sources.", self.checked)
+        } else {
+            writeln!(
+                out,
+                "{broken} of {} skills could not be proven.",
+                self.checked
+            )
+        }
+    }
+}
+
+/// `skillpm verify --provenance`: every locked skill's chain, link by link.
+pub fn verify_provenance(ctx: &Context) -> anyhow::Result<ProvenanceReport> {
+    use crate::error::Classify;
+    let mut sess = Session::open(ctx)?;
+    let lock = sess.lock_or_empty();
+    let all: Vec<&LockedSkill> = lock.skills().iter().collect();
+    let proofs = super::proof::prove_each(&mut sess, &all, true)?;
+    let mut skills = Vec::with_capacity(all.len());
+    for (s, proof) in all.iter().zip(proofs) {
+        skills.push(match proof {
+            Ok(p) => ProvenanceRow {
+                skill: s.name.clone(),
+                ok: true,
+                trust: if p.signed.is_some() {
+                    "signed"
+                } else {
+                    "unsigned"
+                },
+                chain: Some(p),
+                broken: None,
+            },
+            Err(e) => ProvenanceRow {
+                skill: s.name.clone(),
+                ok: false,
+                trust: "broken",
+                chain: None,
+                broken: Some(BrokenLink {
+                    link: match &e {
+                        crate::provenance::ProveError::Broken(b) => b.link,
+                        crate::provenance::ProveError::Source { .. }
+                        | crate::provenance::ProveError::Unproven { .. } => "unreadable",
+                    },
+                    exit: e.exit().code(),
+                    exit_kind: e.exit(),
+                    message: e.to_string(),
+                }),
+            },
+        });
+    }
+    Ok(ProvenanceReport {
+        checked: skills.len(),
+        ok: skills.iter().all(|r| r.ok),
+        skills,
     })
 }

@@ -24,6 +24,8 @@ pub struct UpdateOptions {
     /// Empty: every locked skill.
     pub names: Vec<String>,
     pub yes: bool,
+    /// `--strict`: refuse new content `skillpm check` refuses.
+    pub strict: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -121,6 +123,9 @@ fn selected<'l>(lock: &'l Lockfile, names: &[String]) -> anyhow::Result<Vec<&'l 
 
 pub fn update(ctx: &Context, opts: &UpdateOptions) -> anyhow::Result<UpdateReport> {
     let mut sess = Session::open(ctx)?;
+    if opts.strict {
+        sess.level = crate::skill::Level::Strict;
+    }
     let original = require_lock(&sess)?;
     let chosen: Vec<LockedSkill> = selected(&original, &opts.names)?
         .into_iter()
@@ -190,6 +195,8 @@ pub fn update(ctx: &Context, opts: &UpdateOptions) -> anyhow::Result<UpdateRepor
         .iter()
         .filter(|s| s.is_approved() && sess.is_enabled(&s.name))
         .collect();
+    // What was not re-resolved keeps its old chain: prove it before linking.
+    super::materialize::materialize(&mut sess, &enabled)?;
     let links = sync_links(&sess, &enabled)?;
     let lock_written = sess.save_lock(lock)?;
     Ok(UpdateReport {
@@ -330,7 +337,22 @@ fn latest_of(
             .map(|_| (Some(resolved.commit.clone()), None))
             .collect());
     }
+    if super::candidate::folder_source_for(&decl.url, &root).is_some() {
+        // A folder source's identity is the tree digest of each skill folder.
+        return Ok(skills
+            .iter()
+            .map(|s| {
+                let now = super::materialize::folder_drift(sess, s)
+                    .ok()
+                    .map(|d| d.unwrap_or(s.tree).to_string());
+                (now, None)
+            })
+            .collect());
+    }
     let opened = open_source(sess, &decl)?;
+    if let super::candidate::Opened::Mcp { skills: listed, .. } = &opened {
+        return Ok(super::mcp_source::upstream_trees(listed, skills));
+    }
     let super::candidate::Opened::Index { resolved, .. } = &opened else {
         return Ok(skills.iter().map(|_| (None, None)).collect());
     };

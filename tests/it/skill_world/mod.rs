@@ -145,7 +145,7 @@ impl World {
             self.locked
                 .retain(|b| !b.contains(&format!("name = \"{name}\"\n")));
             self.locked.push(format!(
-                "[[skill]]\nname = \"{name}\"\nsource = \"acme\"\nformat = \"path\"\ntree = \"{tree}\"\n{executables}signer = \"RWQTESTKEY\"\n{approved}"
+                "[[skill]]\nname = \"{name}\"\nsource = \"acme\"\nformat = \"path\"\ntree = \"{tree}\"\n{executables}{approved}"
             ));
             self.save_lock();
         }
@@ -161,8 +161,16 @@ impl World {
         write(&self.project.join("skills.lock"), &text);
     }
 
+    /// Writes skills.toml; the source `acme` the world's lock entries name
+    /// is declared too (a lock entry of an undeclared source vouches for
+    /// nothing).
     pub fn skills_toml(&self, text: &str) {
-        write(&self.project.join("skills.toml"), text);
+        let text = if text.contains("[[source]]") {
+            text.to_owned()
+        } else {
+            format!("{text}\n[[source]]\nname = \"acme\"\nurl = \"acme-skills\"\n")
+        };
+        write(&self.project.join("skills.toml"), &text);
     }
 
     /// Replaces `path` inside a store entry (making it writable first), as

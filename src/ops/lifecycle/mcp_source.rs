@@ -1,0 +1,169 @@
+//! Skills from an MCP server (`mcp+https://…` sources): list, fetch and
+//! verify with [`crate::source_mcp`], then store like any other source. The
+//! lock pins the server URL, the skill's URI and the tree digest.
+
+use anyhow::Context as _;
+
+use super::Session;
+use super::candidate::{Candidate, Opened, candidate, judge};
+use crate::approve::Trust;
+use crate::error::{Exit, OpError};
+use crate::project::lock::{Format, LockedSkill};
+use crate::project::manifest::SourceDecl;
+use crate::source_mcp::{self, ListedSkill, McpClient};
+use crate::store::StoreEntry;
+
+/// Connects to the server `decl` names, with its token when one is set.
+pub(crate) fn connect(sess: &Session<'_>, decl: &SourceDecl) -> anyhow::Result<McpClient> {
+    let url = source_mcp::endpoint(&decl.url)?;
+    let bearer = match &decl.token_env {
+        Some(var) => Some(
+            std::env::var(var)
+                .ok()
+                .filter(|t| !t.trim().is_empty())
+                .ok_or_else(|| {
+                    OpError::new(
+                        Exit::Usage,
+                        format!(
+                            "source `{}` needs the token in ${var}, which is not set",
+                            decl.name
+                        ),
+                    )
+                })?,
+        ),
+        None => None,
+    };
+    sess.ctx.ui.status("Connecting", &url);
+    Ok(McpClient::connect(&url, bearer, sess.ctx.offline)?)
+}
+
+/// Lists the server's skills (each entry checked for shape).
+pub(crate) fn open(sess: &Session<'_>, decl: &SourceDecl) -> anyhow::Result<Opened> {
+    let mut client = connect(sess, decl)?;
+    let skills = client
+        .list_skills()
+        .with_context(|| format!("cannot list the skills of source `{}`", decl.name))?;
+    Ok(Opened::Mcp {
+        decl: decl.clone(),
+        skills,
+        client: std::sync::Mutex::new(client),
+    })
+}
+
+/// Reads, verifies and stores one listed skill.
+fn store_skill(
+    sess: &Session<'_>,
+    client: &mut McpClient,
+    skill: &ListedSkill,
+) -> anyhow::Result<StoreEntry> {
+    let files = client.fetch_skill(skill)?;
+    let readers = files
+        .into_iter()
+        .map(|(path, bytes)| (path, std::io::Cursor::new(bytes)));
+    Ok(sess
+        .store
+        .import_file_list(&skill.uri, &skill.name, &sess.limits, readers)?)
+}
+
+/// Candidates for `names` of an opened MCP source, one result per name so
+/// `add --all` keeps every acceptable skill and reports the others.
+pub(crate) fn resolve(
+    sess: &mut Session<'_>,
+    decl: &SourceDecl,
+    skills: &[ListedSkill],
+    client: &std::sync::Mutex<McpClient>,
+    names: &[String],
+) -> Vec<anyhow::Result<Candidate>> {
+    let mut client = client.lock().unwrap_or_else(|p| p.into_inner());
+    names
+        .iter()
+        .map(|name| {
+            let skill = skills.iter().find(|s| &s.name == name).ok_or_else(|| {
+                OpError::new(
+                    Exit::NotFound,
+                    format!("MCP server {} lists no skill named `{name}`", decl.url),
+                )
+            })?;
+            let entry = store_skill(sess, &mut client, skill)
+                .with_context(|| format!("cannot fetch `{name}` from {}", decl.url))?;
+            let locked = LockedSkill {
+                name: name.clone(),
+                source: decl.name.clone(),
+                version: None,
+                format: Format::Mcp,
+                index: None,
+                index_digest: None,
+                index_version: None,
+                url: Some(decl.url.clone()),
+                commit: None,
+                subpath: None,
+                uri: Some(skill.uri.clone()),
+                artifact: None,
+                tree: entry.digest,
+                executables: entry.tree.executables(),
+                signer: None,
+                approved: None,
+                warnings: Vec::new(),
+            };
+            let judged = judge(sess, &entry.path, name, false, &skill.uri)?;
+            candidate(sess, locked, entry, Trust::McpDigests, judged)
+        })
+        .collect()
+}
+
+/// Fetches locked MCP skills missing from the store; each must hash to the
+/// locked tree (the server changed it otherwise: exit 3).
+pub(crate) fn fetch_locked(sess: &mut Session<'_>, group: &[&LockedSkill]) -> anyhow::Result<()> {
+    let source_name = group[0].source.as_str();
+    let decl = sess.manifest.require_source(source_name)?.clone();
+    let mut client = connect(sess, &decl)?;
+    let skills = client.list_skills()?;
+    for s in group {
+        let Some(listed) = skills.iter().find(|l| Some(&l.uri) == s.uri.as_ref()) else {
+            return Err(OpError::new(
+                Exit::NotFound,
+                format!(
+                    "MCP source `{source_name}` no longer lists {} (skill `{}`)",
+                    s.uri.as_deref().unwrap_or("(no uri in skills.lock)"),
+                    s.name
+                ),
+            )
+            .into());
+        };
+        if listed.tree() != s.tree {
+            return Err(super::materialize::tree_mismatch(
+                s,
+                listed.tree(),
+                &decl.url,
+            ));
+        }
+        let entry = store_skill(sess, &mut client, listed)?;
+        if entry.digest != s.tree {
+            return Err(super::materialize::tree_mismatch(
+                s,
+                entry.digest,
+                &decl.url,
+            ));
+        }
+        let _ = sess.state.save_tree(&entry.tree);
+    }
+    Ok(())
+}
+
+/// What the server lists now for each locked skill: its tree digest, from
+/// the manifest alone (no file is read), for `outdated`.
+pub(crate) fn upstream_trees(
+    skills: &[ListedSkill],
+    locked: &[&LockedSkill],
+) -> Vec<(Option<String>, Option<String>)> {
+    locked
+        .iter()
+        .map(|s| {
+            let found = skills
+                .iter()
+                .find(|l| Some(&l.uri) == s.uri.as_ref())
+                .or_else(|| skills.iter().find(|l| l.name == s.name));
+            (found.map(|l| l.tree().to_string()), None)
+        })
+        .collect()
+}

@@ -1,0 +1,73 @@
+//! The lifecycle's use of `provenance`: every lock entry is proven against
+//! its declared source before anything of it is linked (install, update,
+//! approve/enable, verify), and `list` shows as signed only what it verified
+//! itself.
+
+use std::collections::BTreeSet;
+
+use super::Session;
+use crate::project::lock::LockedSkill;
+use crate::project::manifest::SourceDecl;
+use crate::provenance::{Proof, ProveError, Prover, declared_git_url, prove_offline};
+
+/// Proves every entry of `skills`, reading sources as the session allows
+/// (the cache first; the network only when a snapshot is missing and the
+/// run is not offline). Returns the proofs, and the names whose artifact or
+/// commit has no record of the tree it gave, so it must be unpacked again
+/// and hash to the lock's tree. The first broken link fails the whole run.
+pub(crate) fn prove_all(
+    sess: &mut Session<'_>,
+    skills: &[&LockedSkill],
+) -> anyhow::Result<(Vec<Proof>, BTreeSet<String>)> {
+    let mut proofs = Vec::with_capacity(skills.len());
+    let mut recheck = BTreeSet::new();
+    for (s, proof) in skills.iter().zip(prove_each(sess, skills, true)?) {
+        let proof = proof?;
+        if (proof.artifact.is_some() || proof.commit.is_some()) && !proof.tree_recorded {
+            recheck.insert(s.name.clone());
+        }
+        proofs.push(proof);
+    }
+    Ok((proofs, recheck))
+}
+
+/// Proves each entry on its own (one broken entry does not stop the
+/// others). With `read_sources` false no socket is opened: sources are read
+/// as `--offline` reads them, and an entry that cannot be proven so comes
+/// back as an error that is not [`ProveError::Broken`].
+pub(crate) fn prove_each(
+    sess: &mut Session<'_>,
+    skills: &[&LockedSkill],
+    read_sources: bool,
+) -> anyhow::Result<Vec<Result<Proof, ProveError>>> {
+    if !read_sources {
+        return Ok(prove_offline(
+            &sess.project.root,
+            &sess.manifest,
+            sess.store.root(),
+            skills,
+        ));
+    }
+    if skills.iter().any(|s| s.index.is_some()) {
+        sess.fetcher()?;
+    }
+    let root = sess.project.root.clone();
+    let git_url = |decl: &SourceDecl| declared_git_url(decl, &root);
+    let mut prover = Prover::new(
+        &sess.project.root,
+        &sess.manifest,
+        sess.store.root(),
+        sess.fetcher.as_ref(),
+        &git_url,
+    );
+    Ok(skills
+        .iter()
+        .map(|s| match prover.prove(s) {
+            Ok(Some(proof)) => Ok(proof),
+            Ok(None) => Err(ProveError::Unproven {
+                skill: s.name.clone(),
+            }),
+            Err(e) => Err(e),
+        })
+        .collect())
+}

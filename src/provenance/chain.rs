@@ -1,0 +1,677 @@
+//! The chain a lock entry must prove before anything of it is linked:
+//!
+//! ```text
+//! declared source (skills.toml) → index snapshot (bytes, signed by a pinned key
+//! when the source has keys) → the entry for that name → its artifact digest and
+//! URL → the tree that artifact unpacked to → the approval
+//! ```
+//!
+//! No lock field is trusted on its own. `index-digest` only says where to
+//! look; the snapshot found there is verified again, and when it is missing
+//! the source's current index (then the versioned snapshot the registry
+//! keeps, `index.<version>.json`) must vouch for the same artifact instead.
+//! `signer` is a record: what is reported as signed is what was verified.
+//!
+//! Cost: one signature check and one index parse per distinct snapshot (the
+//! [`Prover`] memoises them), then a lookup per skill.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::rc::Rc;
+use std::time::SystemTime;
+
+use serde::Serialize;
+use url::Url;
+
+use crate::digest::Digest;
+use crate::error::{Classify, Exit};
+use crate::fetch::Fetcher;
+use crate::index::{ArtifactKind, EntryContent, Index, parse_index, paths};
+use crate::project::lock::{Format, LockedSkill, lock_text_to_url};
+use crate::project::manifest::{Manifest, SourceDecl};
+use crate::source::{self, Source, SourceError, SourceSpec};
+use crate::store::snapshots::{Snapshot, Snapshots};
+use crate::store::unpacked::Unpacked;
+use crate::trust::{self, TrustError};
+
+/// A link of the chain that does not hold (exit 3).
+#[derive(Debug, Clone, thiserror::Error)]
+#[error(
+    "{skill}: {what}\n  run `skillpm update {skill}` to re-resolve it from its source, or review the change to skills.lock that brought it"
+)]
+pub struct Broken {
+    pub skill: String,
+    /// Which link: `source`, `index`, `snapshot`, `signer`, `entry`, `url`,
+    /// `artifact`, `tree`, `repository`.
+    pub link: &'static str,
+    pub what: String,
+}
+
+impl Classify for Broken {
+    fn exit(&self) -> Exit {
+        Exit::Integrity
+    }
+}
+crate::classified!(Broken);
+
+#[derive(Debug, thiserror::Error)]
+pub enum ProveError {
+    #[error(transparent)]
+    Broken(#[from] Broken),
+    /// The source could not be read to prove an entry (network, offline
+    /// without a cached copy, a refused index): its own exit code.
+    #[error("{skill}: cannot prove it against source `{source_name}`: {cause}")]
+    Source {
+        skill: String,
+        source_name: String,
+        #[source]
+        cause: Box<SourceError>,
+    },
+    /// Not provable from the cache alone (only provers without a fetcher).
+    #[error(
+        "{skill}: its index snapshot is not in the cache; `skillpm install` proves and keeps it"
+    )]
+    Unproven { skill: String },
+}
+
+impl Classify for ProveError {
+    fn exit(&self) -> Exit {
+        match self {
+            ProveError::Broken(b) => b.exit(),
+            ProveError::Source { cause, .. } => cause.exit(),
+            ProveError::Unproven { .. } => Exit::Locked,
+        }
+    }
+}
+crate::classified!(ProveError);
+
+/// Which index vouched for an entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum VouchedBy {
+    /// The snapshot the lock names, from the cache.
+    Snapshot,
+    /// The versioned snapshot the registry keeps (`index.<version>.json`).
+    VersionedSnapshot,
+    /// The source's current index (the lock's snapshot is not available).
+    CurrentIndex,
+}
+
+/// The verified signature over the vouching index.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SignedBy {
+    pub key_id: String,
+    pub version: u64,
+    pub expires: Option<String>,
+}
+
+/// A proven chain, link by link (`verify --provenance --json` prints it).
+#[derive(Debug, Clone, Serialize)]
+pub struct Proof {
+    pub skill: String,
+    pub source: String,
+    /// The declared source's location, as skills.toml has it.
+    pub source_url: String,
+    pub format: Format,
+    /// Index sources: the index URL and the digest of the bytes that vouch.
+    pub index: Option<String>,
+    pub index_digest: Option<Digest>,
+    pub vouched_by: Option<VouchedBy>,
+    /// `None`: the source pins no key (`unsigned`).
+    pub signed: Option<SignedBy>,
+    pub url: Option<String>,
+    pub artifact: Option<Digest>,
+    pub commit: Option<String>,
+    pub tree: Digest,
+    /// Whether the artifact (or git commit) → tree link was read from the
+    /// cache's record; `false` means the content must be unpacked (checked
+    /// out) again and hash to `tree`.
+    pub tree_recorded: bool,
+    pub approved: bool,
+}
+
+/// A verified index, shared by every entry it vouches for.
+struct Voucher {
+    digest: Digest,
+    index: Index,
+    signed: Option<SignedBy>,
+    by: VouchedBy,
+}
+
+/// Proves lock entries. Build one per command and reuse it for every entry.
+pub struct Prover<'a> {
+    root: &'a Path,
+    manifest: &'a Manifest,
+    snapshots: Snapshots,
+    unpacked: Unpacked,
+    /// `None`: prove from the cache alone (never read a source).
+    fetcher: Option<&'a Fetcher>,
+    /// How a declared source names a git repository (`None`: an index source).
+    git_url: &'a dyn Fn(&SourceDecl) -> Option<String>,
+    vouchers: HashMap<String, Rc<Voucher>>,
+    now: SystemTime,
+}
+
+impl<'a> Prover<'a> {
+    pub fn new(
+        project_root: &'a Path,
+        manifest: &'a Manifest,
+        cache_root: &Path,
+        fetcher: Option<&'a Fetcher>,
+        git_url: &'a dyn Fn(&SourceDecl) -> Option<String>,
+    ) -> Self {
+        Prover {
+            root: project_root,
+            manifest,
+            snapshots: Snapshots::in_cache(cache_root),
+            unpacked: Unpacked::in_cache(cache_root),
+            fetcher,
+            git_url,
+            vouchers: HashMap::new(),
+            now: SystemTime::now(),
+        }
+    }
+
+    /// Proves one entry. `Ok(None)`: it could not be proven from the cache
+    /// and this prover may not read sources (only `list` builds such a one).
+    pub fn prove(&mut self, entry: &LockedSkill) -> Result<Option<Proof>, ProveError> {
+        let broken = |link: &'static str, what: String| -> ProveError {
+            Broken {
+                skill: entry.name.clone(),
+                link,
+                what,
+            }
+            .into()
+        };
+        let Some(decl) = self.manifest.source(&entry.source) else {
+            return Err(broken(
+                "source",
+                format!(
+                    "skills.lock says it comes from source `{}`, which skills.toml does not declare",
+                    entry.source
+                ),
+            ));
+        };
+        let git_url = (self.git_url)(decl);
+        let mut proof = Proof {
+            skill: entry.name.clone(),
+            source: entry.source.clone(),
+            source_url: decl.url.clone(),
+            format: entry.format,
+            index: entry.index.clone(),
+            index_digest: None,
+            vouched_by: None,
+            signed: None,
+            url: entry.url.clone(),
+            artifact: entry.artifact,
+            commit: entry.commit.clone(),
+            tree: entry.tree,
+            tree_recorded: false,
+            approved: entry.is_approved(),
+        };
+        match entry.format {
+            Format::Git => {
+                let Some(declared) = git_url else {
+                    return Err(broken(
+                        "repository",
+                        format!(
+                            "skills.lock pins it to a git commit, but source `{}` ({}) is an index",
+                            entry.source, decl.url
+                        ),
+                    ));
+                };
+                if entry.url.as_deref() != Some(declared.as_str()) {
+                    return Err(broken(
+                        "repository",
+                        format!(
+                            "skills.lock fetches it from repository {}, but source `{}` is {declared}",
+                            entry.url.as_deref().unwrap_or("(none)"),
+                            entry.source
+                        ),
+                    ));
+                }
+                if entry.commit.as_deref().is_none_or(|c| c.len() < 40) {
+                    return Err(broken(
+                        "repository",
+                        "skills.lock pins no full commit id for it".into(),
+                    ));
+                }
+                let commit = entry.commit.as_deref().unwrap_or_default();
+                let key = Unpacked::git_key(&declared, commit, entry.subpath.as_deref());
+                match self.unpacked.tree_of(&key) {
+                    Some(tree) if tree != entry.tree => {
+                        return Err(broken(
+                            "tree",
+                            format!(
+                                "commit {commit} of {declared} holds tree {tree}, but skills.lock says tree {}",
+                                entry.tree
+                            ),
+                        ));
+                    }
+                    Some(_) => proof.tree_recorded = true,
+                    None => {}
+                }
+                self.check_signer_record(entry, None)?;
+                return Ok(Some(proof));
+            }
+            Format::Path => {
+                self.check_signer_record(entry, None)?;
+                return Ok(Some(proof));
+            }
+            Format::Mcp => {
+                // The server is the declared one, and the URI names this
+                // skill; the tree is checked when the files are fetched.
+                if entry.url.as_deref() != Some(decl.url.as_str()) {
+                    return Err(broken(
+                        "url",
+                        format!(
+                            "skills.lock fetches it from MCP server {}, but source `{}` is {}",
+                            entry.url.as_deref().unwrap_or("(none)"),
+                            entry.source,
+                            decl.url
+                        ),
+                    ));
+                }
+                let named = entry
+                    .uri
+                    .as_deref()
+                    .and_then(|u| u.strip_suffix("/SKILL.md"))
+                    .and_then(|root| root.rsplit('/').next());
+                if named != Some(entry.name.as_str()) {
+                    return Err(broken(
+                        "entry",
+                        format!(
+                            "skills.lock gives it the MCP skill URI {}, which does not name `{}`",
+                            entry.uri.as_deref().unwrap_or("(none)"),
+                            entry.name
+                        ),
+                    ));
+                }
+                self.check_signer_record(entry, None)?;
+                return Ok(Some(proof));
+            }
+            Format::Archive | Format::SkillMd | Format::Files => {}
+        }
+        if git_url.is_some() {
+            return Err(broken(
+                "index",
+                format!(
+                    "skills.lock says it comes from an index, but source `{}` ({}) is a git repository",
+                    entry.source, decl.url
+                ),
+            ));
+        }
+        let source = Source::from_decl(decl, self.root).map_err(|cause| ProveError::Source {
+            skill: entry.name.clone(),
+            source_name: entry.source.clone(),
+            cause: Box::new(cause),
+        })?;
+        let index_url = entry
+            .index
+            .as_deref()
+            .and_then(|t| lock_text_to_url(self.root, t))
+            .ok_or_else(|| broken("index", "skills.lock gives no usable index URL".into()))?;
+        if !source.spec.candidates().contains(&index_url) {
+            return Err(broken(
+                "index",
+                format!(
+                    "skills.lock reads its index from {index_url}, which is not where source `{}` ({}) publishes one",
+                    entry.source, decl.url
+                ),
+            ));
+        }
+        let Some(voucher) = self.voucher(entry, &source, &index_url)? else {
+            return Ok(None);
+        };
+        let vouching = describe(&voucher, &entry.source);
+        self.check_signer_record(entry, voucher.signed.as_ref())?;
+        let listed = voucher.index.entry(&entry.name).ok_or_else(|| {
+            broken(
+                "entry",
+                format!("{vouching} lists no skill named `{}`", entry.name),
+            )
+        })?;
+        let lock_url = entry
+            .url
+            .as_deref()
+            .and_then(|t| lock_text_to_url(self.root, t));
+        match (&listed.content, entry.format) {
+            (
+                EntryContent::Artifact {
+                    url,
+                    digest,
+                    artifact,
+                },
+                Format::Archive | Format::SkillMd,
+            ) => {
+                let kind_ok = matches!(
+                    (artifact, entry.format),
+                    (ArtifactKind::Archive, Format::Archive)
+                        | (ArtifactKind::SkillMd, Format::SkillMd)
+                );
+                if entry.artifact != Some(*digest) || !kind_ok {
+                    return Err(broken(
+                        "artifact",
+                        format!(
+                            "artifact {} is not in {vouching}, which lists {digest} for it",
+                            entry
+                                .artifact
+                                .map(|d| d.to_string())
+                                .unwrap_or_else(|| "(none)".into())
+                        ),
+                    ));
+                }
+                if lock_url.as_ref() != Some(url) {
+                    return Err(broken(
+                        "url",
+                        format!(
+                            "skills.lock downloads it from {}, but {vouching} serves it at {url}",
+                            entry.url.as_deref().unwrap_or("(none)")
+                        ),
+                    ));
+                }
+                match self.unpacked.tree_of(digest) {
+                    Some(tree) if tree != entry.tree => {
+                        return Err(broken(
+                            "tree",
+                            format!(
+                                "artifact {digest} unpacks to tree {tree}, but skills.lock says tree {}",
+                                entry.tree
+                            ),
+                        ));
+                    }
+                    Some(_) => proof.tree_recorded = true,
+                    None => {}
+                }
+            }
+            (EntryContent::Files { .. }, Format::Files) => {
+                let folder =
+                    paths::file_url(&paths::index_dir(&voucher.index.url), &entry.name, "");
+                if lock_url.as_ref() != Some(&folder) {
+                    return Err(broken(
+                        "url",
+                        format!(
+                            "skills.lock reads its files from {}, but {vouching} serves them at {folder}",
+                            entry.url.as_deref().unwrap_or("(none)")
+                        ),
+                    ));
+                }
+            }
+            _ => {
+                return Err(broken(
+                    "entry",
+                    format!(
+                        "{vouching} publishes it as `{}`, but skills.lock says `{}`",
+                        listed.format_label(),
+                        entry.format.as_str()
+                    ),
+                ));
+            }
+        }
+        proof.index_digest = Some(voucher.digest);
+        proof.vouched_by = Some(voucher.by);
+        proof.signed = voucher.signed.clone();
+        Ok(Some(proof))
+    }
+
+    /// The lock's `signer` must be what was verified (or absent).
+    fn check_signer_record(
+        &self,
+        entry: &LockedSkill,
+        signed: Option<&SignedBy>,
+    ) -> Result<(), ProveError> {
+        let Some(claimed) = &entry.signer else {
+            return Ok(());
+        };
+        let what = match signed {
+            Some(s) if s.key_id.eq_ignore_ascii_case(claimed) => return Ok(()),
+            Some(s) => format!(
+                "skills.lock says key {claimed} signed its index, but the index that vouches for it is signed by key {}",
+                s.key_id
+            ),
+            None => format!(
+                "skills.lock says key {claimed} signed its index, but source `{}` pins no key and nothing was verified",
+                entry.source
+            ),
+        };
+        Err(Broken {
+            skill: entry.name.clone(),
+            link: "signer",
+            what,
+        }
+        .into())
+    }
+
+    /// The verified index that vouches for `entry`: the snapshot it names,
+    /// else the source's current index or the registry's versioned snapshot.
+    fn voucher(
+        &mut self,
+        entry: &LockedSkill,
+        source: &Source,
+        index_url: &Url,
+    ) -> Result<Option<Rc<Voucher>>, ProveError> {
+        let memo_key = format!(
+            "{}\n{index_url}\n{:?}\n{:?}",
+            entry.source, entry.index_digest, entry.index_version
+        );
+        if let Some(v) = self.vouchers.get(&memo_key) {
+            return Ok(Some(v.clone()));
+        }
+        let found = self.find_voucher(entry, source, index_url)?;
+        if let Some(v) = &found {
+            self.vouchers.insert(memo_key, v.clone());
+        }
+        Ok(found)
+    }
+
+    fn find_voucher(
+        &mut self,
+        entry: &LockedSkill,
+        source: &Source,
+        index_url: &Url,
+    ) -> Result<Option<Rc<Voucher>>, ProveError> {
+        let broken = |link: &'static str, what: String| -> ProveError {
+            Broken {
+                skill: entry.name.clone(),
+                link,
+                what,
+            }
+            .into()
+        };
+        // 1. The snapshot the lock names, from the cache.
+        if let Some(digest) = entry.index_digest
+            && let Some(snapshot) = self.snapshots.get(&digest)
+        {
+            match self.check_snapshot(&snapshot, source, index_url) {
+                Ok(voucher) => {
+                    check_version(entry, &voucher).map_err(|w| broken("snapshot", w))?;
+                    return Ok(Some(Rc::new(voucher)));
+                }
+                // Signed by a key no longer pinned (a rotation): the current
+                // index, signed by the new key, may still vouch.
+                Err(SnapshotProblem::Trust(TrustError::UnknownKey { .. })) => {}
+                Err(problem) => {
+                    return Err(broken(
+                        "snapshot",
+                        format!("the index snapshot {digest} that skills.lock names {problem}"),
+                    ));
+                }
+            }
+        }
+        let Some(fetcher) = self.fetcher else {
+            return Ok(None);
+        };
+        // 2. The source's current index (verified, rollback and expiry
+        // checked, and kept as a snapshot by `source::resolve`).
+        let mut pinned = source.clone();
+        pinned.spec = SourceSpec::Index(index_url.clone());
+        let resolved =
+            source::resolve(fetcher, &pinned, self.now).map_err(|cause| ProveError::Source {
+                skill: entry.name.clone(),
+                source_name: entry.source.clone(),
+                cause: Box::new(cause),
+            })?;
+        let current = Voucher {
+            digest: resolved.snapshot,
+            signed: resolved.signer.as_ref().map(|s| SignedBy {
+                key_id: s.key_id.clone(),
+                version: s.version,
+                expires: s.expires.clone(),
+            }),
+            index: resolved.index,
+            by: VouchedBy::CurrentIndex,
+        };
+        if entry.index_digest.is_none_or(|d| d == current.digest) {
+            return Ok(Some(Rc::new(current)));
+        }
+        // 3. The versioned snapshot the registry keeps beside index.json.
+        if let (Some(digest), Some(version)) = (entry.index_digest, entry.index_version)
+            && let Some(url) = versioned_url(index_url, version)
+        {
+            let limit = fetcher.config().max_index_bytes;
+            let auth = source.auth.as_ref();
+            if let Ok(body) = fetcher.get(&url, auth, limit)
+                && Digest::of_bytes(&body.bytes) == digest
+            {
+                let signature = match source.keys.is_empty() {
+                    true => None,
+                    false => fetcher
+                        .get(&source::signature_url(&url), auth, 64 * 1024)
+                        .ok()
+                        .and_then(|b| String::from_utf8(b.bytes).ok()),
+                };
+                let snapshot = Snapshot {
+                    digest,
+                    bytes: body.bytes,
+                    signature,
+                };
+                match self.check_snapshot(&snapshot, source, index_url) {
+                    Ok(mut voucher) => {
+                        check_version(entry, &voucher).map_err(|w| broken("snapshot", w))?;
+                        voucher.by = VouchedBy::VersionedSnapshot;
+                        let _ = self
+                            .snapshots
+                            .put(&snapshot.bytes, snapshot.signature.as_deref());
+                        return Ok(Some(Rc::new(voucher)));
+                    }
+                    Err(problem) => {
+                        return Err(broken(
+                            "snapshot",
+                            format!("the registry's snapshot {url} {problem}"),
+                        ));
+                    }
+                }
+            }
+        }
+        // The lock's snapshot is gone: the current index must list the
+        // same artifact (checked by the caller).
+        Ok(Some(Rc::new(current)))
+    }
+
+    /// Verifies a snapshot as its source requires: with pinned keys, a
+    /// signature by one of them over exactly these bytes (expiry is not
+    /// enforced: an old snapshot proves what the key signed then).
+    fn check_snapshot(
+        &self,
+        snapshot: &Snapshot,
+        source: &Source,
+        index_url: &Url,
+    ) -> Result<Voucher, SnapshotProblem> {
+        let signed = if source.keys.is_empty() {
+            None
+        } else {
+            let Some(signature) = &snapshot.signature else {
+                return Err(SnapshotProblem::Unsigned);
+            };
+            let signer = trust::verify_snapshot(
+                index_url.as_str(),
+                &snapshot.bytes,
+                signature,
+                &source.keys,
+            )
+            .map_err(SnapshotProblem::Trust)?;
+            Some(SignedBy {
+                key_id: signer.key_id,
+                version: signer.version,
+                expires: signer.expires,
+            })
+        };
+        let index = parse_index(&snapshot.bytes, index_url)
+            .map_err(|e| SnapshotProblem::Unreadable(e.to_string()))?;
+        Ok(Voucher {
+            digest: snapshot.digest,
+            index,
+            signed,
+            by: VouchedBy::Snapshot,
+        })
+    }
+}
+
+#[derive(Debug)]
+enum SnapshotProblem {
+    Unsigned,
+    Trust(TrustError),
+    Unreadable(String),
+}
+
+impl std::fmt::Display for SnapshotProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SnapshotProblem::Unsigned => {
+                write!(f, "has no signature, and its source pins a key")
+            }
+            SnapshotProblem::Trust(e) => write!(f, "fails its signature check: {e}"),
+            SnapshotProblem::Unreadable(e) => write!(f, "is not a readable index: {e}"),
+        }
+    }
+}
+
+/// The lock's `index-version` must be the version that was signed.
+fn check_version(entry: &LockedSkill, voucher: &Voucher) -> Result<(), String> {
+    match (&voucher.signed, entry.index_version) {
+        (Some(s), Some(v)) if s.version != v => Err(format!(
+            "is signed as version {}, but skills.lock says version {v}",
+            s.version
+        )),
+        (None, Some(v)) => Err(format!(
+            "is unsigned, but skills.lock says it is signed version {v}"
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// "the signed index of source `x` (version 3, key ABCD…)" or "the index of
+/// source `x` (unsigned)".
+fn describe(voucher: &Voucher, source: &str) -> String {
+    match &voucher.signed {
+        Some(s) => format!(
+            "the signed index of source `{source}` (version {}, key {})",
+            s.version, s.key_id
+        ),
+        None => format!("the index of source `{source}` (unsigned)"),
+    }
+}
+
+/// `…/index.json` → `…/index.<version>.json`: the versioned snapshot
+/// `skillpm publish` keeps beside the index.
+pub fn versioned_url(index_url: &Url, version: u64) -> Option<Url> {
+    let name = index_url.path_segments()?.next_back()?.to_owned();
+    let stem = name.strip_suffix(".json")?;
+    index_url.join(&format!("{stem}.{version}.json")).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versioned_snapshots_sit_beside_the_index() {
+        let u = Url::parse("https://r.example/.well-known/agent-skills/index.json").unwrap();
+        assert_eq!(
+            versioned_url(&u, 7).unwrap().as_str(),
+            "https://r.example/.well-known/agent-skills/index.7.json"
+        );
+        let odd = Url::parse("https://r.example/skills").unwrap();
+        assert!(versioned_url(&odd, 7).is_none());
+    }
+}

@@ -1,0 +1,16 @@
+//! Provenance: proving every lock entry against what its declared source
+//! signed, also offline (DESIGN §4, §7; docs/design-changes.md).
+//!
+//! `skills.lock` is committed and changes arrive in pull requests, so it is
+//! input a stranger can write. Its digests say *which* bytes; this module
+//! proves those bytes are the ones the source vouches for: the chain of
+//! [`chain`], over index snapshots kept in the cache (`store::snapshots`) and the
+//! record of what each artifact unpacked to (`store::unpacked`).
+
+pub mod chain;
+pub mod offline;
+
+pub use crate::store::snapshots::{Snapshot, Snapshots};
+pub use crate::store::unpacked::Unpacked;
+pub use chain::{Broken, Proof, ProveError, Prover, SignedBy, VouchedBy, versioned_url};
+pub use offline::{declared_git_url, prove_offline};

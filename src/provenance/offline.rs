@@ -1,0 +1,68 @@
+//! Proving lock entries where no network may be opened: `list`, and the
+//! load paths (`show`, `skillpm mcp`) that treat lock entries as approvals.
+//! Sources are read as `--offline` reads them: `file://` registries from
+//! disk, HTTP indexes from the cache's copies, snapshots from the cache.
+
+use std::path::Path;
+
+use super::chain::{Proof, ProveError, Prover};
+use crate::fetch::{CacheDirs, FetchConfig, Fetcher};
+use crate::project::lock::LockedSkill;
+use crate::project::manifest::{Manifest, SourceDecl};
+use crate::source::SourceSpec;
+
+/// The repository a declared source names, when it is a git source (the
+/// forms of DESIGN §2 rule 4; a folder publishing `.well-known/` is an index).
+pub fn declared_git_url(decl: &SourceDecl, project_root: &Path) -> Option<String> {
+    match SourceSpec::parse(&decl.url, project_root).ok()? {
+        SourceSpec::Git(text) => crate::git::parse_git_spec(&text, None, project_root)
+            .ok()
+            .flatten()
+            .map(|s| s.url()),
+        SourceSpec::Base(url) if url.scheme() == "file" => {
+            let publishes_index = url
+                .to_file_path()
+                .is_ok_and(|dir| dir.join(".well-known").is_dir());
+            if publishes_index {
+                return None;
+            }
+            crate::git::parse_git_spec(&decl.url, None, project_root)
+                .ok()
+                .flatten()
+                .map(|s| s.url())
+        }
+        _ => None,
+    }
+}
+
+/// Proves each entry without opening a socket. An entry that cannot be
+/// proven offline (its source's index is not cached) comes back as
+/// `Err(ProveError::Source { .. })`; a forged one as `Err(ProveError::Broken)`.
+pub fn prove_offline(
+    project_root: &Path,
+    manifest: &Manifest,
+    cache_root: &Path,
+    entries: &[&LockedSkill],
+) -> Vec<Result<Proof, ProveError>> {
+    let fetcher = FetchConfig::from_env()
+        .ok()
+        .and_then(|config| Fetcher::new(config, CacheDirs::new(cache_root), true).ok());
+    let git_url = |decl: &SourceDecl| declared_git_url(decl, project_root);
+    let mut prover = Prover::new(
+        project_root,
+        manifest,
+        cache_root,
+        fetcher.as_ref(),
+        &git_url,
+    );
+    entries
+        .iter()
+        .map(|e| match prover.prove(e) {
+            Ok(Some(proof)) => Ok(proof),
+            Ok(None) => Err(ProveError::Unproven {
+                skill: e.name.clone(),
+            }),
+            Err(err) => Err(err),
+        })
+        .collect()
+}

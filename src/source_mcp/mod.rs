@@ -1,0 +1,702 @@
+//! An MCP server as a skill source (`mcp+https://host/path`): the client
+//! half of the MCP Skills extension (`io.modelcontextprotocol/skills`).
+//!
+//! Over Streamable HTTP (JSON-RPC in POST bodies, answered as JSON or as an
+//! SSE stream) it lists the server's skills with `skills/list` and reads
+//! every file of a chosen skill with `resources/read`, then checks what
+//! came back against the entry before anything reaches the store:
+//! - each file's size and `sha256:` digest (exit 3 on a mismatch);
+//! - the entry is complete: `resources: "dynamic"` is refused (no digest
+//!   can pin it, exit 3), and a read answering with any URI but the one
+//!   asked for is an unlisted file (exit 3);
+//! - the SKILL.md frontmatter equals the listed frontmatter (exit 3);
+//! - the URI ends in the frontmatter name, and every file URI is a plain
+//!   path under the skill's root, no `.`/`..`/empty segments (exit 5).
+//!
+//! Only a remote server is ever contacted: skillpm never starts a local
+//! process as a source. `mcp+http://` (no TLS) is allowed only for loopback
+//! hosts (127.0.0.0/8, ::1, localhost), for local testing.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use serde_json::{Map, Value, json};
+use url::Url;
+
+use crate::digest::{Digest, TreeHasher};
+use crate::error::{Classify, Exit};
+
+/// The URL prefixes of MCP sources.
+pub const SCHEMES: [&str; 2] = ["mcp+https://", "mcp+http://"];
+
+/// The protocol revision asked for at `initialize` (rmcp and the reference
+/// SDKs answer it; 2026-07-28 servers still accept it).
+const PROTOCOL_VERSION: &str = "2025-11-25";
+
+/// Cap on one JSON-RPC response body.
+const MAX_RESPONSE_BYTES: u64 = 32 * 1024 * 1024;
+/// Cap on the pages of one listing (a server that never stops paging).
+const MAX_PAGES: usize = 1000;
+/// The extension's per-skill limits (hosts must accept at least these).
+pub const MAX_FILES: usize = 512;
+pub const MAX_SKILL_BYTES: u64 = 16 * 1024 * 1024;
+
+#[derive(Debug, thiserror::Error)]
+pub enum McpSourceError {
+    #[error("`{text}` is not an MCP source: {reason}")]
+    BadUrl { text: String, reason: String },
+    #[error("MCP server {url} is offline-only here: `--offline` opens no connection")]
+    Offline { url: String },
+    #[error("cannot reach MCP server {url}: {detail}")]
+    Network { url: String, detail: String },
+    #[error("MCP server {url} answered {method} with an error: {detail}")]
+    Protocol {
+        url: String,
+        method: String,
+        detail: String,
+    },
+    #[error(
+        "MCP server {url} does not declare the io.modelcontextprotocol/skills extension; it serves no skills skillpm can install"
+    )]
+    NoExtension { url: String },
+    #[error("{uri} from {url}: {detail}")]
+    Integrity {
+        url: String,
+        uri: String,
+        detail: String,
+    },
+    #[error("{uri} from {url}: {detail}")]
+    Unsafe {
+        url: String,
+        uri: String,
+        detail: String,
+    },
+}
+
+impl Classify for McpSourceError {
+    fn exit(&self) -> Exit {
+        match self {
+            McpSourceError::BadUrl { .. } => Exit::Usage,
+            McpSourceError::Offline { .. } => Exit::Locked,
+            McpSourceError::Network { .. }
+            | McpSourceError::Protocol { .. }
+            | McpSourceError::NoExtension { .. } => Exit::Network,
+            McpSourceError::Integrity { .. } => Exit::Integrity,
+            McpSourceError::Unsafe { .. } => Exit::Unsafe,
+        }
+    }
+}
+crate::classified!(McpSourceError);
+
+crate::classified!(McpSourceError);
+
+/// Whether `text` is written as an MCP source.
+pub fn is_mcp_form(text: &str) -> bool {
+    SCHEMES.iter().any(|s| text.starts_with(s))
+}
+
+/// The HTTP endpoint of an `mcp+https://` (or loopback `mcp+http://`) URL.
+pub fn endpoint(text: &str) -> Result<Url, McpSourceError> {
+    let bad = |reason: &str| McpSourceError::BadUrl {
+        text: text.to_owned(),
+        reason: reason.to_owned(),
+    };
+    let Some(http) = text.strip_prefix("mcp+") else {
+        return Err(bad("it must start with mcp+https://"));
+    };
+    let url = Url::parse(http).map_err(|e| bad(&format!("not a valid URL: {e}")))?;
+    let host = url.host().ok_or_else(|| bad("the URL has no host"))?;
+    if !url.username().is_empty() || url.password().is_some() {
+        return Err(bad(
+            "credentials do not belong in the URL; name an environment variable with `token-env`",
+        ));
+    }
+    match url.scheme() {
+        "https" => Ok(url),
+        "http" => {
+            let loopback = match host {
+                url::Host::Domain(d) => d.eq_ignore_ascii_case("localhost"),
+                url::Host::Ipv4(ip) => ip.is_loopback(),
+                url::Host::Ipv6(ip) => ip.is_loopback(),
+            };
+            if loopback {
+                Ok(url)
+            } else {
+                Err(bad(
+                    "mcp+http:// is only for a server on this machine (127.0.0.1, ::1, localhost); use mcp+https://",
+                ))
+            }
+        }
+        _ => Err(bad(
+            "only mcp+https:// (and mcp+http:// on loopback) are supported",
+        )),
+    }
+}
+
+/// One skill as the server lists it, checked for shape (not yet content).
+#[derive(Debug, Clone)]
+pub struct ListedSkill {
+    /// The SKILL.md URI, the skill's identity on this server.
+    pub uri: String,
+    pub name: String,
+    pub description: String,
+    pub frontmatter: Map<String, Value>,
+    /// Relative path, URI, digest, size; in path order.
+    pub files: Vec<ListedFile>,
+}
+
+#[derive(Debug, Clone)]
+pub struct ListedFile {
+    pub path: String,
+    pub uri: String,
+    pub digest: Digest,
+    pub size: u64,
+}
+
+impl ListedSkill {
+    /// The tree digest the files will hash to (DESIGN §3), known from the
+    /// manifest alone, so `outdated` needs no download.
+    pub fn tree(&self) -> Digest {
+        let mut h = TreeHasher::new();
+        for f in &self.files {
+            h.add(f.path.clone(), f.digest);
+        }
+        h.finish()
+    }
+}
+
+/// A connected session with one server.
+pub struct McpClient {
+    url: Url,
+    http: reqwest::blocking::Client,
+    bearer: Option<String>,
+    session: Option<String>,
+    next_id: u64,
+    /// The server declared `directoryRead`: its folders can be listed.
+    directory_read: bool,
+}
+
+impl McpClient {
+    /// Connects (`initialize`, `notifications/initialized`) and checks that
+    /// the server declares the Skills extension. `bearer` is sent to this
+    /// origin only (redirects are not followed).
+    pub fn connect(
+        url: &Url,
+        bearer: Option<String>,
+        offline: bool,
+    ) -> Result<McpClient, McpSourceError> {
+        if offline {
+            return Err(McpSourceError::Offline {
+                url: url.to_string(),
+            });
+        }
+        let http = reqwest::blocking::Client::builder()
+            .connect_timeout(Duration::from_secs(10))
+            .timeout(Duration::from_secs(120))
+            .redirect(reqwest::redirect::Policy::none())
+            .user_agent(concat!("skillpm/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .map_err(|e| McpSourceError::Network {
+                url: url.to_string(),
+                detail: e.to_string(),
+            })?;
+        let mut client = McpClient {
+            url: url.clone(),
+            http,
+            bearer,
+            session: None,
+            next_id: 1,
+            directory_read: false,
+        };
+        let init = client.call(
+            "initialize",
+            json!({
+                "protocolVersion": PROTOCOL_VERSION,
+                "capabilities": {"extensions": {"io.modelcontextprotocol/skills": {}}},
+                "clientInfo": {"name": "skillpm", "version": env!("CARGO_PKG_VERSION")}
+            }),
+        )?;
+        let settings = &init["capabilities"]["extensions"]["io.modelcontextprotocol/skills"];
+        if settings.is_null() {
+            return Err(McpSourceError::NoExtension {
+                url: url.to_string(),
+            });
+        }
+        client.directory_read = settings["directoryRead"] == json!(true);
+        client.notify("notifications/initialized")?;
+        Ok(client)
+    }
+
+    fn post(&self, body: &Value) -> Result<reqwest::blocking::Response, McpSourceError> {
+        let mut req = self
+            .http
+            .post(self.url.clone())
+            .header("Content-Type", "application/json")
+            .header("Accept", "application/json, text/event-stream")
+            .body(body.to_string());
+        if let Some(s) = &self.session {
+            req = req
+                .header("Mcp-Session-Id", s)
+                .header("MCP-Protocol-Version", PROTOCOL_VERSION);
+        }
+        if let Some(t) = &self.bearer {
+            req = req.bearer_auth(t);
+        }
+        req.send().map_err(|e| McpSourceError::Network {
+            url: self.url.to_string(),
+            detail: e.to_string(),
+        })
+    }
+
+    fn notify(&mut self, method: &str) -> Result<(), McpSourceError> {
+        let resp = self.post(&json!({"jsonrpc": "2.0", "method": method}))?;
+        if !resp.status().is_success() {
+            return Err(self.protocol(method, format!("HTTP {}", resp.status())));
+        }
+        Ok(())
+    }
+
+    fn protocol(&self, method: &str, detail: String) -> McpSourceError {
+        McpSourceError::Protocol {
+            url: self.url.to_string(),
+            method: method.to_owned(),
+            detail,
+        }
+    }
+
+    /// One request; its `result`, or the JSON-RPC error as a sentence.
+    fn call(&mut self, method: &str, params: Value) -> Result<Value, McpSourceError> {
+        let id = self.next_id;
+        self.next_id += 1;
+        let resp =
+            self.post(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))?;
+        let status = resp.status();
+        if !status.is_success() {
+            return Err(self.protocol(method, format!("HTTP {status}")));
+        }
+        if let Some(s) = resp.headers().get("mcp-session-id")
+            && let Ok(s) = s.to_str()
+        {
+            self.session = Some(s.to_owned());
+        }
+        let is_sse = resp
+            .headers()
+            .get(reqwest::header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.starts_with("text/event-stream"));
+        let body = read_capped(resp, MAX_RESPONSE_BYTES).map_err(|e| self.protocol(method, e))?;
+        let messages: Vec<Value> = if is_sse {
+            sse_messages(&body)
+        } else {
+            serde_json::from_slice(&body)
+                .map(|v| vec![v])
+                .map_err(|e| self.protocol(method, format!("not JSON: {e}")))?
+        };
+        let Some(reply) = messages.into_iter().find(|m| m["id"] == json!(id)) else {
+            return Err(self.protocol(method, "no response with the request's id".into()));
+        };
+        if let Some(err) = reply.get("error") {
+            let message = err["message"].as_str().unwrap_or("(no message)");
+            return Err(self.protocol(
+                method,
+                format!(
+                    "{} (code {})",
+                    crate::skill::printable(message),
+                    err["code"]
+                ),
+            ));
+        }
+        match reply.get("result") {
+            Some(r) if r.is_object() => Ok(r.clone()),
+            _ => Err(self.protocol(method, "the response has no result object".into())),
+        }
+    }
+
+    /// Every skill of the listing, following cursors. Entries that break
+    /// the extension's rules fail here, naming the entry.
+    pub fn list_skills(&mut self) -> Result<Vec<ListedSkill>, McpSourceError> {
+        let mut out = Vec::new();
+        let mut cursor: Option<String> = None;
+        for _ in 0..MAX_PAGES {
+            let params = match &cursor {
+                Some(c) => json!({"cursor": c}),
+                None => json!({}),
+            };
+            let page = self.call("skills/list", params)?;
+            let Some(skills) = page["skills"].as_array() else {
+                return Err(self.protocol("skills/list", "the result has no `skills` array".into()));
+            };
+            for entry in skills {
+                out.push(self.check_entry(entry)?);
+            }
+            match page["nextCursor"].as_str() {
+                Some(c) if Some(c) != cursor.as_deref() => cursor = Some(c.to_owned()),
+                Some(_) => {
+                    return Err(self.protocol("skills/list", "the cursor did not advance".into()));
+                }
+                None => return Ok(out),
+            }
+        }
+        Err(self.protocol("skills/list", format!("more than {MAX_PAGES} pages")))
+    }
+
+    fn integrity(&self, uri: &str, detail: String) -> McpSourceError {
+        McpSourceError::Integrity {
+            url: self.url.to_string(),
+            uri: crate::skill::printable(uri),
+            detail,
+        }
+    }
+
+    fn unsafe_(&self, uri: &str, detail: String) -> McpSourceError {
+        McpSourceError::Unsafe {
+            url: self.url.to_string(),
+            uri: crate::skill::printable(uri),
+            detail,
+        }
+    }
+
+    /// The shape rules of one entry: a SKILL.md URI whose last segment is
+    /// the frontmatter name, a complete manifest (not "dynamic") of files
+    /// under the skill's root, each digest well-formed, within the limits.
+    fn check_entry(&self, entry: &Value) -> Result<ListedSkill, McpSourceError> {
+        let uri = entry["uri"].as_str().unwrap_or_default().to_owned();
+        let Some(root) = uri.strip_suffix("/SKILL.md") else {
+            return Err(self.unsafe_(&uri, "a skill's URI must end in /SKILL.md".into()));
+        };
+        if uri.contains(['?', '#']) {
+            return Err(self.unsafe_(&uri, "a skill's URI has no query or fragment".into()));
+        }
+        let last = root.rsplit('/').next().unwrap_or_default();
+        let Some(frontmatter) = entry["frontmatter"].as_object().cloned() else {
+            return Err(self.unsafe_(&uri, "the entry has no frontmatter object".into()));
+        };
+        let name = frontmatter
+            .get("name")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned();
+        let description = frontmatter
+            .get("description")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned();
+        if !crate::skill::is_valid_name(&name) {
+            return Err(self.unsafe_(
+                &uri,
+                format!(
+                    "frontmatter name {:?} is not a skill name",
+                    crate::skill::printable(&name)
+                ),
+            ));
+        }
+        if last != name {
+            return Err(self.unsafe_(
+                &uri,
+                format!("the URI names skill `{last}` but its frontmatter says `{name}`; the last path segment must be the skill's name"),
+            ));
+        }
+        let files = match &entry["resources"] {
+            Value::String(s) if s == "dynamic" => {
+                return Err(self.integrity(
+                    &uri,
+                    "the server publishes no digests for this skill (`resources: \"dynamic\"`); skillpm installs only content it can pin".into(),
+                ));
+            }
+            Value::Array(files) => files,
+            _ => {
+                return Err(self.integrity(&uri, "the entry has no `resources` manifest".into()));
+            }
+        };
+        if files.len() > MAX_FILES {
+            return Err(self.unsafe_(
+                &uri,
+                format!("lists {} files; the limit is {MAX_FILES}", files.len()),
+            ));
+        }
+        let prefix = format!("{root}/");
+        let mut listed = BTreeMap::new();
+        let mut total = 0u64;
+        for f in files {
+            let furi = f["uri"].as_str().unwrap_or_default();
+            let Some(rel) = furi.strip_prefix(&prefix).and_then(decode_relative) else {
+                return Err(self.unsafe_(
+                    furi,
+                    format!("this file is not a plain path inside {root}; refused"),
+                ));
+            };
+            let digest = f["digest"]
+                .as_str()
+                .filter(|d| rmcp::model::is_sha256_digest(d))
+                .and_then(|d| d.parse::<Digest>().ok())
+                .ok_or_else(|| {
+                    self.integrity(
+                        furi,
+                        "the manifest digest is not sha256:<64 lowercase hex>".into(),
+                    )
+                })?;
+            let size = f["size"]
+                .as_u64()
+                .ok_or_else(|| self.integrity(furi, "the manifest gives no size".into()))?;
+            total = total.saturating_add(size);
+            let file = ListedFile {
+                path: rel.clone(),
+                uri: furi.to_owned(),
+                digest,
+                size,
+            };
+            if listed.insert(rel, file).is_some() {
+                return Err(self.unsafe_(furi, "listed twice".into()));
+            }
+        }
+        if total > MAX_SKILL_BYTES {
+            return Err(self.unsafe_(
+                &uri,
+                format!("its files add up to {total} bytes; the limit is {MAX_SKILL_BYTES}"),
+            ));
+        }
+        if !listed.contains_key("SKILL.md") {
+            return Err(self.integrity(&uri, "the manifest does not list SKILL.md itself".into()));
+        }
+        Ok(ListedSkill {
+            uri,
+            name,
+            description,
+            frontmatter,
+            files: listed.into_values().collect(),
+        })
+    }
+
+    /// When the server lists directories, walks the skill's folder: a file
+    /// there that the manifest does not list means the manifest is not the
+    /// complete skill the extension requires (exit 3), so what would be
+    /// approved is not all the skill holds.
+    fn check_complete(&mut self, skill: &ListedSkill) -> Result<(), McpSourceError> {
+        if !self.directory_read {
+            return Ok(());
+        }
+        let root = skill.uri.trim_end_matches("/SKILL.md").to_owned();
+        let listed: std::collections::BTreeSet<&str> =
+            skill.files.iter().map(|f| f.uri.as_str()).collect();
+        let mut pending = vec![root.clone()];
+        let mut seen = 0usize;
+        while let Some(dir) = pending.pop() {
+            let result = self.call("resources/directory/read", json!({"uri": dir}))?;
+            for child in result["resources"].as_array().into_iter().flatten() {
+                seen += 1;
+                if seen > MAX_FILES * 4 {
+                    return Err(
+                        self.unsafe_(&skill.uri, "its folders list too many entries".into())
+                    );
+                }
+                let uri = child["uri"].as_str().unwrap_or_default();
+                if !uri.starts_with(&format!("{root}/")) {
+                    return Err(self.unsafe_(
+                        uri,
+                        format!("listed in a folder of {root} but not inside it"),
+                    ));
+                }
+                if child["mimeType"] == json!("inode/directory") {
+                    pending.push(uri.to_owned());
+                } else if !listed.contains(uri) {
+                    return Err(self.integrity(
+                        uri,
+                        format!("the server holds this file in the skill but the manifest of {} does not list it", skill.uri),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads every file of `skill` and verifies it against the entry; the
+    /// (path, bytes) pairs in path order.
+    pub fn fetch_skill(
+        &mut self,
+        skill: &ListedSkill,
+    ) -> Result<Vec<(String, Vec<u8>)>, McpSourceError> {
+        self.check_complete(skill)?;
+        let mut out = Vec::with_capacity(skill.files.len());
+        for f in &skill.files {
+            let result = self.call("resources/read", json!({"uri": f.uri}))?;
+            let contents = result["contents"].as_array().cloned().unwrap_or_default();
+            if let Some(other) = contents.iter().find(|c| c["uri"] != json!(f.uri)) {
+                return Err(self.integrity(
+                    other["uri"].as_str().unwrap_or("(no uri)"),
+                    format!(
+                        "the server sent a file the manifest of {} does not list",
+                        skill.uri
+                    ),
+                ));
+            }
+            let [content] = contents.as_slice() else {
+                return Err(self.integrity(
+                    &f.uri,
+                    format!("expected one content block, got {}", contents.len()),
+                ));
+            };
+            let bytes = if let Some(text) = content["text"].as_str() {
+                text.as_bytes().to_vec()
+            } else if let Some(blob) = content["blob"].as_str() {
+                use base64::Engine as _;
+                base64::engine::general_purpose::STANDARD
+                    .decode(blob)
+                    .map_err(|e| self.integrity(&f.uri, format!("the blob is not base64: {e}")))?
+            } else {
+                return Err(self.integrity(&f.uri, "the content has neither text nor blob".into()));
+            };
+            if bytes.len() as u64 != f.size {
+                return Err(self.integrity(
+                    &f.uri,
+                    format!(
+                        "{} bytes arrived, the manifest says {}",
+                        bytes.len(),
+                        f.size
+                    ),
+                ));
+            }
+            let actual = Digest::of_bytes(&bytes);
+            if actual != f.digest {
+                return Err(self.integrity(
+                    &f.uri,
+                    format!("content hashes to {actual}, the manifest says {}", f.digest),
+                ));
+            }
+            out.push((f.path.clone(), bytes));
+        }
+        let md = out
+            .iter()
+            .find(|(p, _)| p == "SKILL.md")
+            .map(|(_, b)| String::from_utf8_lossy(b).into_owned())
+            .unwrap_or_default();
+        let parsed = crate::skill::parse_skill_md(&md)
+            .map_err(|e| self.unsafe_(&skill.uri, format!("SKILL.md: {e}")))?;
+        if parsed.frontmatter != skill.frontmatter {
+            return Err(self.integrity(
+                &skill.uri,
+                "the SKILL.md frontmatter differs from the frontmatter in the listing".into(),
+            ));
+        }
+        Ok(out)
+    }
+}
+
+/// A relative file path from the URI text after the skill's root: each
+/// segment percent-decoded; `None` for empty, `.`, `..`, `\`, control
+/// characters, a query or fragment.
+fn decode_relative(text: &str) -> Option<String> {
+    if text.contains(['?', '#']) {
+        return None;
+    }
+    let mut parts = Vec::new();
+    for raw in text.split('/') {
+        let bytes = raw.as_bytes();
+        let mut out = Vec::with_capacity(bytes.len());
+        let mut i = 0;
+        while i < bytes.len() {
+            if bytes[i] == b'%' {
+                let hex = raw.get(i + 1..i + 3)?;
+                out.push(u8::from_str_radix(hex, 16).ok()?);
+                i += 3;
+            } else {
+                out.push(bytes[i]);
+                i += 1;
+            }
+        }
+        let part = String::from_utf8(out).ok()?;
+        if part.is_empty()
+            || part == "."
+            || part == ".."
+            || part.contains(['/', '\\'])
+            || part.chars().any(char::is_control)
+        {
+            return None;
+        }
+        parts.push(part);
+    }
+    Some(parts.join("/"))
+}
+
+fn read_capped(resp: reqwest::blocking::Response, max: u64) -> Result<Vec<u8>, String> {
+    use std::io::Read as _;
+    let mut body = Vec::new();
+    resp.take(max + 1)
+        .read_to_end(&mut body)
+        .map_err(|e| format!("reading the response failed: {e}"))?;
+    if body.len() as u64 > max {
+        return Err(format!("the response is larger than {max} bytes"));
+    }
+    Ok(body)
+}
+
+/// The JSON messages of an SSE body (`data:` lines, events split by a blank
+/// line).
+fn sse_messages(body: &[u8]) -> Vec<Value> {
+    let text = String::from_utf8_lossy(body);
+    let mut out = Vec::new();
+    let mut data = String::new();
+    for line in text.lines().chain(std::iter::once("")) {
+        if line.is_empty() {
+            if !data.is_empty()
+                && let Ok(v) = serde_json::from_str(&data)
+            {
+                out.push(v);
+            }
+            data.clear();
+        } else if let Some(d) = line.strip_prefix("data:") {
+            if !data.is_empty() {
+                data.push('\n');
+            }
+            data.push_str(d.strip_prefix(' ').unwrap_or(d));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn endpoints_allow_plain_http_on_loopback_only() {
+        assert!(endpoint("mcp+https://skills.example/mcp").is_ok());
+        assert!(endpoint("mcp+http://127.0.0.1:8080/mcp").is_ok());
+        assert!(endpoint("mcp+http://[::1]:8080/mcp").is_ok());
+        assert!(endpoint("mcp+http://localhost/mcp").is_ok());
+        for bad in [
+            "mcp+http://skills.example/mcp",
+            "mcp+http://10.0.0.1/mcp",
+            "mcp+file:///tmp/x",
+            "mcp+https://user:pw@skills.example/",
+            "mcp+stdio://npx",
+            "https://skills.example/",
+        ] {
+            assert!(endpoint(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn relative_paths_refuse_escapes() {
+        assert_eq!(decode_relative("a/b%20c.md").as_deref(), Some("a/b c.md"));
+        for bad in [
+            "../x",
+            "a/%2e%2e/x",
+            "a//b",
+            "a/./b",
+            "a%2Fb",
+            "x?y",
+            "",
+            "a\\b",
+        ] {
+            assert_eq!(decode_relative(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn sse_bodies_yield_their_messages() {
+        let body = b"event: message\ndata: {\"id\":1,\n\ndata: {\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{}}\n\n";
+        let m = sse_messages(body);
+        assert_eq!(m.len(), 1);
+        assert_eq!(m[0]["id"], 2);
+    }
+}
