@@ -152,7 +152,8 @@ pub fn import(ctx: &Context, opts: &ImportOptions) -> anyhow::Result<ImportRepor
             all: false,
             yes: opts.yes,
             git_ref: f.git_ref.clone(),
-            ..AddOptions::default()
+            path: None,
+            strict: false,
         };
         match lifecycle::add(&add_ctx, &add_opts) {
             Ok(added) => {

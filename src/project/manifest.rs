@@ -528,6 +528,9 @@ fn typed(doc: &DocumentMut, path: &Path) -> Result<ManifestData, ManifestError> 
 }
 
 fn validate(data: &ManifestData) -> Result<(), String> {
+    // `[agent.NAME]` sections are MCP allow/deny rules for any name (a
+    // reviewer, a CI bot), not agent ids: only `[install] agents` must be
+    // in the agents table.
     for agent in data.install.agents.iter().flatten() {
         if crate::agents::Agent::parse(agent).is_none() {
             return Err(format!(

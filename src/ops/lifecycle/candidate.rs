@@ -613,10 +613,15 @@ fn resolve_index(
         }
         Err(e) => {
             bar.finish_and_clear();
+            // The first name keeps the error itself (and its exit code).
             let message = format!("{e:#}");
+            let mut first = Some(e);
             return names
                 .iter()
-                .map(|_| Err(anyhow::anyhow!(message.clone())))
+                .map(|_| match first.take() {
+                    Some(e) => Err(e),
+                    None => Err(anyhow::anyhow!(message.clone())),
+                })
                 .collect();
         }
     };
@@ -630,14 +635,21 @@ fn resolve_index(
     }
     // Unpacking is independent per skill; results are kept in index order.
     let shared: &Session<'_> = sess;
-    let imported = super::parallel::map(&downloaded, |(entry, fetched)| match fetched {
-        Ok(fetched) => import_fetched(shared, entry, &fetched.content),
-        Err(e) => Err(anyhow::anyhow!("{e:#}")),
+    let imported = super::parallel::map(&downloaded, |(entry, fetched)| {
+        fetched
+            .as_ref()
+            .ok()
+            .map(|fetched| import_fetched(shared, entry, &fetched.content))
     });
     let mut by_name: std::collections::HashMap<String, anyhow::Result<Candidate>> =
         std::collections::HashMap::new();
-    for ((entry, _), result) in downloaded.iter().zip(imported) {
-        let entry = *entry;
+    for ((entry, fetched), imported) in downloaded.into_iter().zip(imported) {
+        // A failed download keeps its own error (and so its exit code).
+        let result = match (fetched, imported) {
+            (Err(e), _) => Err(e),
+            (Ok(_), Some(result)) => result,
+            (Ok(_), None) => Err(anyhow::anyhow!("`{}` was not unpacked", entry.name)),
+        };
         let one = || -> anyhow::Result<Candidate> {
             let (store_entry, format, artifact) = result?;
             let trust = match (&signer, format) {
