@@ -37,13 +37,8 @@ pub use settings::{AgentRules, Denial, ProjectSettings};
 pub enum CatalogError {
     #[error(transparent)]
     Lock(#[from] LockError),
-    #[error("cannot read {path}: {source}")]
-    ReadSettings {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-    #[error("{path} is not valid: {message}")]
-    Settings { path: PathBuf, message: String },
+    #[error(transparent)]
+    Settings(#[from] crate::project::ManifestError),
 }
 
 crate::classified!(CatalogError);
@@ -51,8 +46,7 @@ impl Classify for CatalogError {
     fn exit(&self) -> Exit {
         match self {
             CatalogError::Lock(e) => e.exit(),
-            CatalogError::ReadSettings { .. } => Exit::Other,
-            CatalogError::Settings { .. } => Exit::Usage,
+            CatalogError::Settings(e) => e.exit(),
         }
     }
 }
@@ -737,7 +731,8 @@ mod tests {
             ScanLimits::default(),
         );
         let mut settings = ProjectSettings::parse(
-            "[skills]\noff = { source = \"acme\", enabled = false }\n[agent.claude]\ndeny = [\"deploy-*\"]\n",
+            "[[source]]\nname = \"acme\"\nurl = \"https://x\"\n\
+             [skills]\noff = { source = \"acme\", enabled = false }\n[agent.claude]\ndeny = [\"deploy-*\"]\n",
             Path::new("skills.toml"),
         )
         .unwrap();

@@ -2,18 +2,18 @@
 //! (where links should be), `[agent.<name>] allow/deny` patterns, and
 //! `enabled = false` on a `[skills]` entry.
 //!
-//! Read leniently: this module only looks at the keys it needs, so serving
-//! and `doctor` work whatever else the file holds (an install would refuse
-//! it with `project::manifest`'s strict reading). The agent rules and their
-//! matching are the manifest's own [`AgentRules`], one type for both.
+//! A view of the one typed manifest (`project::manifest`), not a second
+//! parser: every command reads `skills.toml` the same way, so a section one
+//! command accepts no other command refuses. The agent rules and their
+//! matching are the manifest's own [`AgentRules`].
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+use crate::project::{Manifest, ManifestError};
 use crate::roots::{Agent, Scope};
 
 use super::CatalogError;
-use crate::names::pattern;
 pub use crate::project::manifest::{AgentRules, Denial};
 
 /// The manifest's file name in the project folder.
@@ -49,131 +49,48 @@ impl Default for ProjectSettings {
 impl ProjectSettings {
     /// Reads `<project>/skills.toml`; defaults when there is none.
     pub fn load(project: &Path) -> Result<ProjectSettings, CatalogError> {
-        let path = project.join(MANIFEST_FILE);
-        let text = match std::fs::read_to_string(&path) {
-            Ok(t) => t,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                return Ok(ProjectSettings::default());
+        match Manifest::load(&project.join(MANIFEST_FILE)) {
+            Ok(manifest) => Ok(Self::from_manifest(&manifest)),
+            Err(ManifestError::Read { source, .. })
+                if source.kind() == std::io::ErrorKind::NotFound =>
+            {
+                Ok(ProjectSettings::default())
             }
-            Err(source) => return Err(CatalogError::ReadSettings { path, source }),
-        };
-        Self::parse(&text, &path)
+            Err(e) => Err(e.into()),
+        }
     }
 
+    /// Parses `text` as the content of `path`, as [`Manifest::parse`] does.
     pub fn parse(text: &str, path: &Path) -> Result<ProjectSettings, CatalogError> {
-        let invalid = |message: String| CatalogError::Settings {
-            path: path.to_owned(),
-            message,
-        };
-        let table: toml::Table = toml::from_str(text).map_err(|e| invalid(e.message().into()))?;
-        let mut settings = ProjectSettings {
-            path: Some(path.to_owned()),
-            ..ProjectSettings::default()
-        };
-        if let Some(install) = table.get("install") {
-            let install = install
-                .as_table()
-                .ok_or_else(|| invalid("[install] must be a table".into()))?;
-            if let Some(scope) = install.get("scope") {
-                settings.scope = match scope.as_str() {
-                    Some("repo") => Scope::Repo,
-                    Some("user") => Scope::User,
-                    Some("admin") => Scope::Admin,
-                    _ => {
-                        return Err(invalid(format!(
-                            "[install] scope must be \"repo\", \"user\" or \"admin\", found {scope}"
-                        )));
-                    }
-                };
-            }
-            if let Some(agents) = install.get("agents") {
-                let names = strings(agents, "[install] agents").map_err(invalid)?;
-                settings.agents = Some(names
-                    .iter()
-                    .map(|n| {
-                        agent_named(n).ok_or_else(|| {
-                            invalid(format!(
-                                "[install] agents lists unknown agent `{n}`; `skillpm agents` lists the known ids"
-                            ))
-                        })
-                    })
-                    .collect::<Result<_, _>>()?);
-            }
+        Ok(Self::from_manifest(&Manifest::parse(text, path)?))
+    }
+
+    /// The serving view of a loaded manifest (which has validated the
+    /// agent ids and patterns already).
+    pub fn from_manifest(manifest: &Manifest) -> ProjectSettings {
+        let data = manifest.data();
+        ProjectSettings {
+            path: Some(manifest.path().to_owned()),
+            scope: data.install.scope.root_scope(),
+            agents: data
+                .install
+                .agents
+                .as_ref()
+                .map(|ids| ids.iter().filter_map(|id| Agent::parse(id)).collect()),
+            agent_rules: data.agent.clone(),
+            disabled: data
+                .skills
+                .iter()
+                .filter(|(_, decl)| !decl.enabled)
+                .map(|(name, _)| name.clone())
+                .collect(),
         }
-        if let Some(agents) = table.get("agent") {
-            let agents = agents
-                .as_table()
-                .ok_or_else(|| invalid("[agent] must hold one table per agent".into()))?;
-            for (agent, rules) in agents {
-                let rules = rules
-                    .as_table()
-                    .ok_or_else(|| invalid(format!("[agent.{agent}] must be a table")))?;
-                let list = |key: &str| -> Result<Vec<String>, CatalogError> {
-                    match rules.get(key) {
-                        None => Ok(Vec::new()),
-                        Some(v) => {
-                            let items =
-                                strings(v, &format!("[agent.{agent}] {key}")).map_err(invalid)?;
-                            for p in &items {
-                                pattern::validate(p).map_err(|why| {
-                                    invalid(format!("[agent.{agent}] {key}: `{p}` {why}"))
-                                })?;
-                            }
-                            Ok(items)
-                        }
-                    }
-                };
-                settings.agent_rules.insert(
-                    agent.clone(),
-                    AgentRules {
-                        allow: list("allow")?,
-                        deny: list("deny")?,
-                    },
-                );
-            }
-        }
-        if let Some(skills) = table.get("skills").and_then(|s| s.as_table()) {
-            for (name, decl) in skills {
-                let enabled = decl.as_table().and_then(|t| t.get("enabled"));
-                match enabled {
-                    None => {}
-                    Some(toml::Value::Boolean(true)) => {}
-                    Some(toml::Value::Boolean(false)) => {
-                        settings.disabled.insert(name.clone());
-                    }
-                    Some(other) => {
-                        return Err(invalid(format!(
-                            "[skills] {name}: `enabled` must be true or false, found {other}"
-                        )));
-                    }
-                }
-            }
-        }
-        Ok(settings)
     }
 
     /// The rules for `agent`, if `skills.toml` has a table for it.
     pub fn rules_for(&self, agent: &str) -> Option<&AgentRules> {
         self.agent_rules.get(agent)
     }
-}
-
-fn strings(value: &toml::Value, what: &str) -> Result<Vec<String>, String> {
-    let array = value
-        .as_array()
-        .ok_or_else(|| format!("{what} must be an array of strings"))?;
-    array
-        .iter()
-        .map(|v| {
-            v.as_str()
-                .map(str::to_owned)
-                .ok_or_else(|| format!("{what} must be an array of strings, found {v}"))
-        })
-        .collect()
-}
-
-fn agent_named(name: &str) -> Option<Agent> {
-    Agent::parse(name)
 }
 
 #[cfg(test)]
@@ -226,7 +143,7 @@ mod tests {
         for (text, needle) in [
             ("[install]\nscope = \"galaxy\"\n", "scope"),
             ("[install]\nagents = [\"vim\"]\n", "unknown agent `vim`"),
-            ("[agent.claude]\nallow = \"x\"\n", "[agent.claude] allow"),
+            ("[agent.claude]\nallow = \"x\"\n", "allow = \"x\""),
             ("[agent.claude]\ndeny = [\"../x\"]\n", "`../x`"),
             (
                 "[skills]\npdf = { source = \"a\", enabled = \"no\" }\n",

@@ -82,6 +82,17 @@ pub enum Scope {
     Admin,
 }
 
+impl Scope {
+    /// The same scope as the roots layer names it.
+    pub fn root_scope(self) -> crate::roots::Scope {
+        match self {
+            Scope::Repo => crate::roots::Scope::Repo,
+            Scope::User => crate::roots::Scope::User,
+            Scope::Admin => crate::roots::Scope::Admin,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct InstallSettings {

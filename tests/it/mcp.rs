@@ -406,6 +406,34 @@ fn agent_allow_and_deny_patterns_apply() {
     assert!(c.listing().contains(&entry("deploy-prod")));
 }
 
+/// A persona section (`[agent.reviewer]`, not an agent id) read from the
+/// one typed manifest: the strict commands accept it and `mcp --agent
+/// reviewer` serves only what its patterns allow.
+#[test]
+fn persona_patterns_are_honoured_and_accepted_by_strict_commands() {
+    let mut w = World::new();
+    for name in ["code-review", "code-danger1", "notes"] {
+        w.install(name, "", "Body.\n", &[], Approval::Approved);
+    }
+    w.skills_toml("[agent.reviewer]\nallow = [\"code-*\"]\ndeny = [\"code-danger?\"]\n");
+    for args in [&["source", "list"][..], &["doctor"][..], &["list"][..]] {
+        let out = w.process().args(args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("[agent.reviewer]"), "{args:?}: {stderr}");
+        assert_ne!(out.status.code(), Some(2), "{args:?}: {stderr}");
+    }
+
+    let mut c = Client::start(&w, &["--agent", "reviewer"]);
+    let listing = c.listing();
+    assert!(listing.contains(&entry("code-review")), "{listing}");
+    for gone in ["code-danger1", "notes"] {
+        assert!(!listing.contains(&entry(gone)), "{gone}: {listing}");
+    }
+    let (err, text) = c.skill("code-danger1");
+    assert!(err);
+    assert!(text.contains("`code-danger?`"), "{text}");
+}
+
 #[test]
 fn tampered_skills_are_refused() {
     let mut w = World::new();
