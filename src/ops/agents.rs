@@ -11,7 +11,7 @@ use serde::Serialize;
 use super::{Context, Report};
 use crate::agents::{Agent, Env};
 use crate::link;
-use crate::roots::{self, Scope};
+use crate::roots::Scope;
 
 /// JSON shape (stable):
 /// ```json
@@ -69,7 +69,7 @@ pub fn agents(ctx: &Context) -> anyhow::Result<AgentsReport> {
                 .map(|ids| ids.iter().filter_map(|i| Agent::parse(i)).collect());
             (p.root, configured)
         }
-        Err(_) => (roots::find_project_root(&ctx.cwd), None),
+        Err(_) => (crate::project::find_project_root(&ctx.cwd), None),
     };
     Ok(report(&project, &env, configured))
 }

@@ -24,7 +24,7 @@ pub struct ListOptions {
 /// holding `skills.toml`, else `.git`, else the working directory.
 pub fn project_dir(ctx: &Context) -> Result<PathBuf, OpError> {
     let Some(given) = &ctx.project else {
-        return Ok(roots::find_project_root(&ctx.cwd));
+        return Ok(crate::project::find_project_root(&ctx.cwd));
     };
     let joined = ctx.cwd.join(given);
     match std::fs::canonicalize(&joined) {

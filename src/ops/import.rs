@@ -99,7 +99,7 @@ struct Found {
 pub fn import(ctx: &Context, opts: &ImportOptions) -> anyhow::Result<ImportReport> {
     let project = crate::project::find_project(&ctx.cwd, ctx.project.as_deref())
         .map(|p| p.root)
-        .unwrap_or_else(|_| crate::roots::find_project_root(&ctx.cwd));
+        .unwrap_or_else(|_| crate::project::find_project_root(&ctx.cwd));
     let env = crate::agents::Env::from_process();
     let state_home = std::env::var_os("XDG_STATE_HOME")
         .filter(|v| !v.is_empty())

@@ -62,14 +62,30 @@ pub fn find_project(cwd: &Path, override_dir: Option<&Path>) -> Result<Project, 
         }
         return Err(ProjectError::NotAProject { dir });
     }
-    cwd.ancestors()
-        .find(|dir| dir.join(MANIFEST_FILE).is_file())
+    manifest_dir(cwd)
         .map(|dir| Project {
             root: dir.to_owned(),
         })
         .ok_or_else(|| ProjectError::NotFound {
             start: cwd.to_owned(),
         })
+}
+
+/// The nearest ancestor of `cwd` (itself included) holding `skills.toml`:
+/// the one walk up every command shares.
+fn manifest_dir(cwd: &Path) -> Option<&Path> {
+    cwd.ancestors()
+        .find(|dir| dir.join(MANIFEST_FILE).is_file())
+}
+
+/// The folder a command that needs no manifest works on (discovery,
+/// `agents`, `import`): the project when there is one, else the nearest
+/// ancestor holding `.git`, else `cwd` itself.
+pub fn find_project_root(cwd: &Path) -> PathBuf {
+    manifest_dir(cwd)
+        .or_else(|| cwd.ancestors().find(|d| d.join(".git").exists()))
+        .unwrap_or(cwd)
+        .to_owned()
 }
 
 /// The folder `skillpm init` writes into: `--project DIR` or `cwd`.
@@ -102,5 +118,19 @@ mod tests {
             find_project(outer, Some(Path::new("a/b"))).unwrap().root,
             inner
         );
+    }
+
+    #[test]
+    fn project_root_prefers_skills_toml_over_git() {
+        let tmp = tempfile::tempdir().unwrap();
+        let top = tmp.path();
+        let inner = top.join("inner");
+        let deep = inner.join("src/deep");
+        std::fs::create_dir_all(&deep).unwrap();
+        assert_eq!(find_project_root(&deep), deep);
+        std::fs::create_dir(inner.join(".git")).unwrap();
+        assert_eq!(find_project_root(&deep), inner);
+        std::fs::write(top.join("skills.toml"), "").unwrap();
+        assert_eq!(find_project_root(&deep), top);
     }
 }

@@ -2,8 +2,8 @@
 //!
 //! Signatures are made with the `minisign` crate (prehashed, the only kind
 //! skillpm accepts) and checked with `minisign-verify`, the verifier clients
-//! use. The trusted comment is `version=<N>` plus ` expires=<RFC 3339>` when an
-//! expiry is set, and nothing time-dependent besides.
+//! use. The trusted comment is `trust::TrustedComment`, the format the
+//! verifier reads, and nothing time-dependent besides.
 //!
 //! minisign's Ed25519 signatures are hedged with random noise, so signing the
 //! same index twice gives two different (equally valid) signatures. To keep a
@@ -11,9 +11,9 @@
 //! it still verifies over the same index bytes with the same trusted comment.
 
 use std::path::Path;
-use std::time::SystemTime;
 
 use super::PublishError;
+pub use crate::trust::{TrustedComment, format_time, signed_version};
 
 /// The environment variable holding the password of an encrypted secret key.
 pub const PASSWORD_ENV: &str = "SKILLPM_KEY_PASSWORD";
@@ -165,36 +165,6 @@ fn key_id_of(pk: &minisign::PublicKey) -> String {
     let mut id = [0u8; 8];
     id.copy_from_slice(&pk.keynum()[..8]);
     format!("{:016X}", u64::from_le_bytes(id))
-}
-
-/// The trusted comment of a published index.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TrustedComment {
-    pub version: u64,
-    pub expires: Option<SystemTime>,
-}
-
-impl TrustedComment {
-    pub fn render(&self) -> String {
-        match self.expires {
-            Some(t) => format!("version={} expires={}", self.version, format_time(t)),
-            None => format!("version={}", self.version),
-        }
-    }
-}
-
-/// RFC 3339 in UTC to the second (`2030-01-01T00:00:00Z`).
-pub fn format_time(t: SystemTime) -> String {
-    humantime::format_rfc3339_seconds(t).to_string()
-}
-
-/// The `version=` of a `.minisig` file's trusted comment, if it has one.
-pub fn signed_version(signature: &str) -> Option<u64> {
-    let sig = minisign_verify::Signature::decode(signature).ok()?;
-    sig.trusted_comment()
-        .split_whitespace()
-        .find_map(|token| token.strip_prefix("version="))
-        .and_then(|v| v.parse().ok())
 }
 
 /// A freshly generated key pair, as the texts of its two files.

@@ -196,18 +196,6 @@ pub fn dirs_from_cwd_to_project(project: &Path, cwd: &Path) -> Vec<PathBuf> {
         .collect()
 }
 
-/// The project a command works on: the nearest ancestor of `cwd` (itself
-/// included) holding `skills.toml`, else the nearest holding `.git`, else
-/// `cwd` itself.
-pub fn find_project_root(cwd: &Path) -> PathBuf {
-    for marker in ["skills.toml", ".git"] {
-        if let Some(dir) = cwd.ancestors().find(|d| d.join(marker).exists()) {
-            return dir.to_owned();
-        }
-    }
-    cwd.to_owned()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -376,19 +364,5 @@ mod tests {
             dirs_from_cwd_to_project(Path::new("/p"), Path::new("/q")),
             [Path::new("/p")]
         );
-    }
-
-    #[test]
-    fn project_root_prefers_skills_toml_over_git() {
-        let tmp = tempfile::tempdir().unwrap();
-        let top = tmp.path();
-        let inner = top.join("inner");
-        let deep = inner.join("src/deep");
-        std::fs::create_dir_all(&deep).unwrap();
-        assert_eq!(find_project_root(&deep), deep);
-        std::fs::create_dir(inner.join(".git")).unwrap();
-        assert_eq!(find_project_root(&deep), inner);
-        std::fs::write(top.join("skills.toml"), "").unwrap();
-        assert_eq!(find_project_root(&deep), top);
     }
 }

@@ -6,11 +6,9 @@
 //! the entry digests inside then cover every artifact, so one check at the
 //! top anchors everything below it. Only prehashed signatures (minisign's
 //! default since 0.8) are accepted; verification uses `minisign-verify`.
-//!
-//! Trusted comment format (whitespace-separated tokens, others ignored):
-//! `version=<unsigned integer>` (required) and `expires=<RFC 3339 time>`
-//! (optional), e.g. `version=12 expires=2027-01-31T00:00:00Z`.
+//! The trusted comment's format has its own module, [`comment`].
 
+pub mod comment;
 mod rollback;
 mod rotation;
 mod time;
@@ -23,6 +21,7 @@ use serde::Serialize;
 use crate::digest::Digest;
 use crate::error::{Classify, Exit};
 
+pub use comment::{TrustedComment, format_time, signed_version};
 pub use rollback::RollbackGuard;
 pub use rotation::{Rotation, verify_rotation};
 
@@ -209,7 +208,7 @@ pub fn verify_signed(
     let sig = decode_signature(what, signature)?;
     let key = verify_decoded(what, bytes, &sig, keys)?;
     let comment = sig.verify.trusted_comment().to_owned();
-    let fields = parse_comment(what, &comment)?;
+    let fields = TrustedComment::parse(what, &comment)?;
     if let Some((text, at)) = &fields.expires
         && now > *at
     {
@@ -238,7 +237,7 @@ pub fn verify_snapshot(
 ) -> Result<Signer, TrustError> {
     let sig = decode_signature(what, signature)?;
     let key = verify_decoded(what, bytes, &sig, keys)?;
-    let fields = parse_comment(what, sig.verify.trusted_comment())?;
+    let fields = TrustedComment::parse(what, sig.verify.trusted_comment())?;
     Ok(Signer {
         key: key.text.clone(),
         key_id: key.id.to_string(),
@@ -289,44 +288,6 @@ fn verify_decoded<'k>(
             actual: Digest::of_bytes(bytes),
         })?;
     Ok(key)
-}
-
-struct CommentFields {
-    version: u64,
-    expires: Option<(String, SystemTime)>,
-}
-
-fn parse_comment(what: &str, comment: &str) -> Result<CommentFields, TrustError> {
-    let problem = |problem: String| TrustError::Comment {
-        what: what.to_owned(),
-        comment: comment.to_owned(),
-        problem,
-    };
-    let mut version = None;
-    let mut expires = None;
-    for token in comment.split_whitespace() {
-        if let Some(v) = token.strip_prefix("version=") {
-            let n: u64 = v
-                .parse()
-                .map_err(|_| problem(format!("has `version={v}`, which is not a whole number")))?;
-            if version.replace(n).is_some() {
-                return Err(problem("has `version=` twice".into()));
-            }
-        } else if let Some(v) = token.strip_prefix("expires=") {
-            let at = time::parse_rfc3339(v).ok_or_else(|| {
-                problem(format!(
-                    "has `expires={v}`, which is not an RFC 3339 time such as 2027-01-31T00:00:00Z"
-                ))
-            })?;
-            if expires.replace((v.to_owned(), at)).is_some() {
-                return Err(problem("has `expires=` twice".into()));
-            }
-        }
-    }
-    let version = version.ok_or_else(|| {
-        problem("has no `version=<integer>`, which skillpm needs to refuse rollbacks".into())
-    })?;
-    Ok(CommentFields { version, expires })
 }
 
 #[cfg(test)]

@@ -11,8 +11,16 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[&[&str]] = &[
     &["error"],
     &["digest", "names", "fs", "cache"],
-    &["skill", "trust", "publish", "agents"],
-    &["unpack", "fetch", "index", "roots", "approve", "source_mcp"],
+    &["skill", "trust", "agents"],
+    &[
+        "unpack",
+        "fetch",
+        "index",
+        "roots",
+        "approve",
+        "source_mcp",
+        "publish",
+    ],
     &["store", "git", "project", "link"],
     &["source"],
     &["provenance"],
