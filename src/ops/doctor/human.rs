@@ -1,0 +1,102 @@
+//! The human rendering of a doctor report (stderr).
+
+use super::*;
+
+impl Report for DoctorReport {
+    fn human(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        writeln!(out, "project: {}", self.project.display())?;
+        writeln!(out, "\nroots, highest precedence first:")?;
+        for r in &self.roots {
+            let state = if !r.exists {
+                "absent".to_owned()
+            } else {
+                let n = r.skills;
+                let noun = if n == 1 { "skill" } else { "skills" };
+                if r.truncated {
+                    format!("{n} {noun}, scan cut short")
+                } else {
+                    format!("{n} {noun}")
+                }
+            };
+            writeln!(
+                out,
+                "  {:>2}. {:<6} {:<8} {}  ({state})",
+                r.rank,
+                r.scope.as_str(),
+                r.agent.as_str(),
+                r.path.display()
+            )?;
+        }
+        if !self.skills.is_empty() {
+            let w = self
+                .skills
+                .iter()
+                .map(|s| s.name.len())
+                .max()
+                .unwrap_or(4)
+                .max(4);
+            writeln!(out, "\nskills:")?;
+            for s in &self.skills {
+                writeln!(
+                    out,
+                    "  {:<w$}  {:<6} {:<8} {:<8} {}{}",
+                    s.name,
+                    s.scope.as_str(),
+                    s.agent.as_str(),
+                    s.status,
+                    s.path.display(),
+                    if s.managed { "  (skillpm)" } else { "" }
+                )?;
+            }
+        }
+        writeln!(
+            out,
+            "\nlisting: {} of {} characters, {} skill(s) listed, {} left out",
+            self.listing.used,
+            self.listing.budget,
+            self.listing.listed.len(),
+            self.listing.omitted.len()
+        )?;
+        writeln!(
+            out,
+            "store: {} entr{} checked, {} corrupt",
+            self.store.entries_checked,
+            if self.store.entries_checked == 1 {
+                "y"
+            } else {
+                "ies"
+            },
+            self.store.corrupt
+        )?;
+        if !self.mcp_servers.is_empty() {
+            let names: Vec<String> = self
+                .mcp_servers
+                .iter()
+                .map(|s| format!("{} ({})", s.name, s.client))
+                .collect();
+            writeln!(out, "MCP servers configured: {}", names.join(", "))?;
+        }
+        writeln!(out)?;
+        for f in &self.findings {
+            writeln!(out, "{:<7} {}: {}", f.level.as_str(), f.kind, f.message)?;
+        }
+        let errors = self
+            .findings
+            .iter()
+            .filter(|f| f.level == Level::Error)
+            .count();
+        let warnings = self
+            .findings
+            .iter()
+            .filter(|f| f.level == Level::Warning)
+            .count();
+        if self.needs_action {
+            writeln!(
+                out,
+                "\n{errors} error(s), {warnings} warning(s): action needed"
+            )
+        } else {
+            writeln!(out, "no problems found")
+        }
+    }
+}

@@ -1,0 +1,156 @@
+//! Findings about links: dangling ones in the roots, and the links
+//! `skills.lock` expects where `[install]` says they should be.
+
+use super::*;
+
+/// Dangling symlinks directly in a root: skillpm's (store entry gone) and
+/// anyone else's.
+pub(super) fn check_root_links(
+    discovery: &Discovery,
+    findings: &mut Vec<Finding>,
+    dangling: &mut BTreeSet<PathBuf>,
+) {
+    for root in discovery.roots.iter().filter(|r| r.exists) {
+        let Ok(entries) = std::fs::read_dir(&root.root.path) else {
+            continue;
+        };
+        let mut entries: Vec<_> = entries.filter_map(Result::ok).collect();
+        entries.sort_by_key(|e| e.file_name());
+        for entry in entries {
+            let path = entry.path();
+            let is_link = entry.file_type().is_ok_and(|t| t.is_symlink());
+            if !is_link || std::fs::metadata(&path).is_ok() {
+                continue;
+            }
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let target = std::fs::read_link(&path).unwrap_or_default();
+            let (level, message) = match crate::link::inspect(&path) {
+                Ok(LinkState::Symlink { .. }) => (
+                    Level::Error,
+                    format!(
+                        "{} is a skillpm link to {}, which is no longer in the store: run `skillpm install` to restore it (or remove the skill with `skillpm remove {name}`)",
+                        path.display(),
+                        target.display()
+                    ),
+                ),
+                _ => (
+                    Level::Warning,
+                    format!(
+                        "{} is a symlink to {}, which does not exist; skillpm did not make it: remove it or point it at a skill folder",
+                        path.display(),
+                        target.display()
+                    ),
+                ),
+            };
+            dangling.insert(path.clone());
+            findings.push(finding(
+                level,
+                "broken-link",
+                Some(&name),
+                Some(&path),
+                message,
+            ));
+        }
+    }
+}
+
+/// Where `skills.lock` says links should be (`[install]` scope and agents),
+/// what is there.
+pub(super) fn check_lock_links(
+    lock: &crate::project::lock::Lockfile,
+    settings: &ProjectSettings,
+    project: &Path,
+    env: &Env,
+    dangling: &BTreeSet<PathBuf>,
+    findings: &mut Vec<Finding>,
+) {
+    let agents = settings
+        .agents
+        .clone()
+        .unwrap_or_else(|| crate::ops::lifecycle::default_agents(project, env));
+    let mut root_dirs: Vec<PathBuf> = Vec::new();
+    for dir in agents
+        .iter()
+        .filter_map(|&a| roots::root_dir(settings.scope, a, project, env))
+    {
+        if !root_dirs.contains(&dir) {
+            root_dirs.push(dir);
+        }
+    }
+    let mut seen = BTreeSet::new();
+    for entry in lock.skills() {
+        let disabled = settings.disabled.contains(&entry.name);
+        for root in &root_dirs {
+            let path = root.join(&entry.name);
+            if !seen.insert(path.clone()) || dangling.contains(&path) {
+                continue;
+            }
+            let state = match crate::link::inspect(&path) {
+                Ok(s) => s,
+                Err(e) => {
+                    findings.push(finding(
+                        Level::Warning,
+                        "broken-link",
+                        Some(&entry.name),
+                        Some(&path),
+                        e.to_string(),
+                    ));
+                    continue;
+                }
+            };
+            let name = entry.name.as_str();
+            match state {
+                LinkState::Missing if !disabled => findings.push(finding(
+                    Level::Warning,
+                    "not-linked",
+                    Some(name),
+                    Some(&path),
+                    format!(
+                        "skills.lock pins `{name}` but {} does not exist, so agents reading {} do not see it: run `skillpm install`",
+                        path.display(),
+                        root.display()
+                    ),
+                )),
+                LinkState::Missing => {}
+                LinkState::Foreign { what } => findings.push(finding(
+                    Level::Error,
+                    "foreign-folder",
+                    Some(name),
+                    Some(&path),
+                    format!(
+                        "{} is {what} skillpm did not create, where skills.lock expects a link to `{name}`; skillpm never overwrites it: move it away (or delete it) and run `skillpm install`",
+                        path.display()
+                    ),
+                )),
+                state if disabled => findings.push(finding(
+                    Level::Warning,
+                    "not-linked",
+                    Some(name),
+                    Some(&path),
+                    format!(
+                        "`{name}` is disabled in skills.toml but still linked at {} ({}): run `skillpm install` to remove the link",
+                        path.display(),
+                        if matches!(state, LinkState::Copy { .. }) { "a copy" } else { "a symlink" }
+                    ),
+                )),
+                state => {
+                    if let Some(d) = state.digest()
+                        && d != entry.tree
+                    {
+                        findings.push(finding(
+                            Level::Error,
+                            "stale-link",
+                            Some(name),
+                            Some(&path),
+                            format!(
+                                "{} links to {d}, but skills.lock pins {}: run `skillpm install` to relink it",
+                                path.display(),
+                                entry.tree
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
+    }
+}

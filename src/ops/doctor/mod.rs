@@ -1,0 +1,330 @@
+//! `skillpm doctor`: everything that stands between the skills on disk and
+//! the agents that should load them, with what to do about each.
+//!
+//! Checks: the roots scanned, in precedence order; shadowed skills;
+//! skills that fail the strict check; skillpm links that are dangling,
+//! modified, stale, unlocked or unapproved; folders skillpm did not make
+//! where `skills.lock` expects a link; environment variables and MCP
+//! servers that skills declare in `agents/openai.yaml` but this machine
+//! lacks; skills the MCP listing has no room for; store entries whose
+//! content no longer matches their name. Any error or
+//! warning means action is needed (exit 1).
+
+mod human;
+mod links;
+mod skills;
+mod store;
+
+use links::{check_lock_links, check_root_links};
+use skills::{check_dependencies, check_duplicates, check_skills};
+use store::check_store;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use super::discover::discover_here;
+use super::mentions::catalog_options;
+use super::{Context, Report};
+use crate::catalog::{
+    Approvals, Catalog, CatalogError, CatalogSkill, HashCache, Policy, ProjectSettings, Withheld,
+};
+use crate::error::Exit;
+use crate::link::LinkState;
+use crate::mcp::clients::{self, ConfiguredServer};
+use crate::mcp::listing;
+use crate::roots::{self, Agent, Discovery, Env, Scope};
+use crate::skill::ToolKind;
+
+#[derive(Debug, Clone, Default)]
+pub struct DoctorOptions {
+    pub agent: Option<String>,
+    pub include_unmanaged: bool,
+    pub context_chars: Option<usize>,
+}
+
+/// How much a finding matters. Errors and warnings need action.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Level {
+    Error,
+    Warning,
+    Info,
+}
+
+impl Level {
+    fn as_str(self) -> &'static str {
+        match self {
+            Level::Error => "error",
+            Level::Warning => "warning",
+            Level::Info => "info",
+        }
+    }
+}
+
+/// One thing doctor noticed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    pub level: Level,
+    /// A stable slug: `invalid-skill`, `shadowed`, `broken-link`,
+    /// `foreign-folder`, `not-linked`, `stale-link`, `modified`, `policy`,
+    /// `unlocked`, `unapproved`, `unmanaged`, `disabled`, `denied`,
+    /// `missing-env-var`, `missing-mcp-server`, `over-budget`,
+    /// `store-corrupt`, `scan`, `client-config`.
+    pub kind: &'static str,
+    pub skill: Option<String>,
+    pub path: Option<PathBuf>,
+    /// What is wrong and what to do.
+    pub message: String,
+}
+
+/// The `doctor` report.
+///
+/// JSON shape (stable):
+/// ```json
+/// {"project": "/work/app",
+///  "roots": [{"rank": 1, "scope": "repo", "agent": "agents", "path": "…", "exists": true,
+///             "skills": 2, "truncated": false}],
+///  "skills": [{"name": "pdf", "scope": "repo", "agent": "agents", "path": "…",
+///              "status": "served", "managed": true}],
+///  "listing": {"budget": 16000, "used": 412, "listed": ["pdf"], "omitted": []},
+///  "store": {"entries_checked": 1, "corrupt": 0},
+///  "mcp_servers": [{"name": "github", "client": "claude", "file": "…/.mcp.json", "enabled": true}],
+///  "findings": [{"level": "error", "kind": "broken-link", "skill": "gone", "path": "…",
+///                "message": "…"}],
+///  "needs_action": true}
+/// ```
+/// `status` is `served`, `withheld` (see its finding), `shadowed` (by a
+/// different skill of the same name), `duplicate` (the winner's own folder
+/// linked into another agent folder) or `invalid`. Findings are sorted
+/// errors first.
+#[derive(Debug, Clone, Serialize)]
+pub struct DoctorReport {
+    pub project: PathBuf,
+    pub roots: Vec<DoctorRoot>,
+    pub skills: Vec<DoctorSkill>,
+    pub listing: ListingReport,
+    pub store: StoreReport,
+    pub mcp_servers: Vec<ConfiguredServer>,
+    pub findings: Vec<Finding>,
+    pub needs_action: bool,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct DoctorRoot {
+    /// 1 = highest precedence.
+    pub rank: usize,
+    pub scope: Scope,
+    pub agent: Agent,
+    pub path: PathBuf,
+    pub exists: bool,
+    pub skills: usize,
+    pub truncated: bool,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct DoctorSkill {
+    pub name: String,
+    pub scope: Scope,
+    pub agent: Agent,
+    pub path: PathBuf,
+    pub status: &'static str,
+    pub managed: bool,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ListingReport {
+    pub budget: usize,
+    pub used: usize,
+    pub listed: Vec<String>,
+    pub omitted: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct StoreReport {
+    pub entries_checked: usize,
+    pub corrupt: usize,
+}
+
+impl DoctorReport {
+    pub fn exit(&self) -> Exit {
+        if self.needs_action {
+            Exit::Other
+        } else {
+            Exit::Success
+        }
+    }
+}
+
+pub fn doctor(ctx: &Context, opts: &DoctorOptions) -> anyhow::Result<DoctorReport> {
+    let options = catalog_options(opts.agent.clone(), opts.include_unmanaged)?;
+    let discovery = discover_here(ctx)?;
+    let project = discovery.project.clone();
+    let env = Env::from_process();
+    let mut findings = Vec::new();
+    let policy = load_policy(&project, &mut findings);
+    let catalog = Catalog::build(&discovery, &policy, &options, &mut HashCache::new());
+    let settings = &policy.settings;
+
+    for w in &discovery.warnings {
+        findings.push(finding(Level::Warning, "scan", None, None, w.clone()));
+    }
+    check_skills(&catalog.skills, &mut findings);
+    check_duplicates(&discovery, &mut findings);
+    let mut dangling = BTreeSet::new();
+    check_root_links(&discovery, &mut findings, &mut dangling);
+    if let Some(lock) = policy.approvals.project_lock() {
+        check_lock_links(lock, settings, &project, &env, &dangling, &mut findings);
+    }
+    let servers = clients::configured_servers(&project, &env);
+    for p in &servers.problems {
+        findings.push(finding(
+            Level::Warning,
+            "client-config",
+            None,
+            None,
+            p.clone(),
+        ));
+    }
+    check_dependencies(&catalog.skills, &servers, &mut findings);
+
+    let listing = listing::render(catalog.listed(), listing::budget_for(opts.context_chars));
+    check_listing(&listing, &mut findings);
+    let store = check_store(&discovery, &mut findings);
+
+    findings.sort_by_key(|f| f.level);
+    let needs_action = findings.iter().any(|f| f.level != Level::Info);
+    Ok(DoctorReport {
+        project,
+        roots: ranked_roots(&discovery),
+        skills: skill_rows(&catalog),
+        listing: ListingReport {
+            budget: listing.budget,
+            used: listing.chars(),
+            listed: listing.included,
+            omitted: listing.omitted,
+        },
+        store,
+        mcp_servers: servers.servers,
+        findings,
+        needs_action,
+    })
+}
+
+/// `skills.toml` and the lock files; a broken one is a finding here, not
+/// the end: the rest is checked with defaults in its place.
+fn load_policy(project: &Path, findings: &mut Vec<Finding>) -> Policy {
+    let mut broken = |e: CatalogError, consequence: &str| {
+        findings.push(finding(
+            Level::Error,
+            "policy",
+            None,
+            None,
+            format!("{e}; {consequence}"),
+        ));
+    };
+    let settings = ProjectSettings::load(project).unwrap_or_else(|e| {
+        broken(
+            e,
+            "until it is fixed, its [install] and [agent.*] settings are ignored",
+        );
+        ProjectSettings::default()
+    });
+    let cache_root = crate::cache::cache_root().ok();
+    let approvals = Approvals::load(project, cache_root.as_deref()).unwrap_or_else(|e| {
+        broken(e, "until it is fixed no skillpm link counts as approved");
+        Approvals::default()
+    });
+    Policy {
+        settings,
+        approvals,
+    }
+}
+
+/// Skills the listing agents read has no room for.
+fn check_listing(listing: &listing::Listing, findings: &mut Vec<Finding>) {
+    for name in &listing.omitted {
+        findings.push(finding(
+            Level::Warning,
+            "over-budget",
+            Some(name),
+            None,
+            format!(
+                "`{name}` does not fit in the {}-character skill listing agents read, so a model will not know to load it; shorten the descriptions of the listed skills, disable skills you do not need, or give `skillpm mcp` a larger --context-chars",
+                listing.budget
+            ),
+        ));
+    }
+}
+
+/// The roots that exist, ranked by precedence (1 = highest).
+fn ranked_roots(discovery: &Discovery) -> Vec<DoctorRoot> {
+    discovery
+        .roots
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.exists)
+        .map(|(i, r)| DoctorRoot {
+            rank: i + 1,
+            scope: r.root.scope,
+            agent: r.root.agent,
+            path: r.root.path.clone(),
+            exists: r.exists,
+            skills: r.skills,
+            truncated: r.truncated,
+        })
+        .collect()
+}
+
+/// Each skill found with its status (see [`DoctorReport`]).
+fn skill_rows(catalog: &Catalog) -> Vec<DoctorSkill> {
+    catalog
+        .skills
+        .iter()
+        .map(|s| DoctorSkill {
+            name: s.name.clone(),
+            scope: s.scope,
+            agent: s.agent,
+            path: s.path.clone(),
+            status: if !s.is_valid() {
+                "invalid"
+            } else if s.shadowed_by.is_some() && same_as_winner(catalog, s) {
+                "duplicate"
+            } else if s.shadowed_by.is_some() {
+                "shadowed"
+            } else if s.is_served() {
+                "served"
+            } else {
+                "withheld"
+            },
+            managed: s.is_managed(),
+        })
+        .collect()
+}
+
+/// A shadowed copy that is the winner's own folder linked a second time
+/// (one install linked into several agent folders): nothing is hidden.
+fn same_as_winner(catalog: &Catalog, s: &CatalogSkill) -> bool {
+    catalog
+        .skills
+        .iter()
+        .any(|w| w.name == s.name && w.is_winner() && w.real_path == s.real_path)
+}
+
+fn finding(
+    level: Level,
+    kind: &'static str,
+    skill: Option<&str>,
+    path: Option<&Path>,
+    message: String,
+) -> Finding {
+    Finding {
+        level,
+        kind,
+        skill: skill.map(str::to_owned),
+        path: path.map(Path::to_owned),
+        message,
+    }
+}

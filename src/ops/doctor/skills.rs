@@ -1,0 +1,110 @@
+//! Findings about the skills themselves: invalid, modified or withheld
+//! winners, shadowed copies, and what they need that this machine lacks.
+
+use super::*;
+
+/// Invalid and modified skills wherever they are, and winners withheld
+/// for any other reason (a shadowed copy is otherwise reported once, under
+/// `shadowed`: it is not what agents load).
+pub(super) fn check_skills(skills: &[CatalogSkill], findings: &mut Vec<Finding>) {
+    for s in skills {
+        let Some(why) = &s.withheld else { continue };
+        let always = matches!(why, Withheld::Invalid { .. } | Withheld::Modified { .. });
+        if s.shadowed_by.is_some() && !always {
+            continue;
+        }
+        let (level, kind) = match why {
+            Withheld::Invalid { .. } => (Level::Error, "invalid-skill"),
+            Withheld::Modified { .. } => (Level::Error, "modified"),
+            Withheld::Unlocked => (Level::Warning, "unlocked"),
+            Withheld::Unapproved { .. } => (Level::Warning, "unapproved"),
+            Withheld::Unmanaged => (Level::Info, "unmanaged"),
+            Withheld::Disabled => (Level::Info, "disabled"),
+            Withheld::Denied { .. } => (Level::Info, "denied"),
+        };
+        findings.push(finding(
+            level,
+            kind,
+            Some(&s.name),
+            Some(&s.path),
+            why.explain(&s.name, &s.path),
+        ));
+    }
+}
+
+pub(super) fn check_duplicates(discovery: &Discovery, findings: &mut Vec<Finding>) {
+    for d in &discovery.duplicates {
+        if d.same_target {
+            continue;
+        }
+        let Some(winner) = &d.winner else { continue };
+        let losers: Vec<String> = d
+            .paths
+            .iter()
+            .filter(|p| *p != winner)
+            .map(|p| p.display().to_string())
+            .collect();
+        findings.push(finding(
+            Level::Warning,
+            "shadowed",
+            Some(&d.name),
+            Some(winner),
+            format!(
+                "`{}` exists in {} folders with different content: {} wins (highest precedence) and shadows {}; agents load only the winner, so remove or rename the others",
+                d.name,
+                d.paths.len(),
+                winner.display(),
+                losers.join(", ")
+            ),
+        ));
+    }
+}
+
+/// Environment variables and MCP servers winners declare in
+/// `agents/openai.yaml` that this machine lacks.
+pub(super) fn check_dependencies(
+    skills: &[CatalogSkill],
+    servers: &clients::ClientConfigs,
+    findings: &mut Vec<Finding>,
+) {
+    for s in skills.iter().filter(|s| s.is_winner()) {
+        let Some(meta) = &s.openai else { continue };
+        for dep in &meta.dependencies {
+            let why = dep
+                .description
+                .as_deref()
+                .map(|d| format!(" ({d})"))
+                .unwrap_or_default();
+            match dep.kind {
+                ToolKind::EnvVar if dep.is_missing_env_var(crate::ops::env_var_is_set) => findings.push(finding(
+                    Level::Warning,
+                    "missing-env-var",
+                    Some(&s.name),
+                    Some(&s.path),
+                    format!(
+                        "`{}` needs the environment variable {}{why}, which is not set here: set it in the environment your agent runs in",
+                        s.name, dep.value
+                    ),
+                )),
+                ToolKind::Mcp if !servers.has(&dep.value) => {
+                    let how = match (&dep.command, &dep.url) {
+                        (Some(cmd), _) => format!(" (started with `{cmd}`)"),
+                        (None, Some(url)) => format!(" (at {url})"),
+                        _ => String::new(),
+                    };
+                    findings.push(finding(
+                        Level::Warning,
+                        "missing-mcp-server",
+                        Some(&s.name),
+                        Some(&s.path),
+                        format!(
+                            "`{}` needs the MCP server `{}`{how}{why}, which no agent here configures (.mcp.json, ~/.claude.json, ~/.codex/config.toml, opencode.json): add it to your agent's MCP configuration",
+                            s.name, dep.value
+                        ),
+                    ));
+                }
+                _ => {}
+            }
+        }
+    }
+}
