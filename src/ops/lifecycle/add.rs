@@ -12,6 +12,8 @@ use crate::approve::Summary;
 use crate::digest::Digest;
 use crate::error::{Exit, OpError};
 use crate::ops::{Context, Report};
+use crate::project::Manifest;
+use crate::project::lock::Lockfile;
 use crate::project::manifest::{SkillDecl, SourceDecl};
 use crate::skill::is_valid_name;
 
@@ -151,25 +153,7 @@ pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
     if opts.strict {
         sess.level = crate::skill::Level::Strict;
     }
-    let mut names = opts.names.clone();
-    // `skillpm add github:owner/repo pdf`: a location in first position is the source.
-    let mut source_text = opts.source.clone();
-    if source_text.is_none()
-        && let Some(first) = names.first()
-        && !is_valid_name(first)
-        && looks_like_location(first)
-    {
-        source_text = Some(names.remove(0));
-    }
-    for n in &names {
-        if !is_valid_name(n) {
-            return Err(OpError::new(
-                Exit::Usage,
-                format!("`{n}` is not a skill name (1-64 of a-z, 0-9 and inner hyphens)"),
-            )
-            .into());
-        }
-    }
+    let (source_text, mut names) = source_and_names(opts)?;
     let (decl, new_source) = choose_source(
         &sess,
         source_text.as_deref(),
@@ -185,34 +169,7 @@ pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
     }
     let mut skipped = Vec::new();
     if opts.list {
-        if let Some(found) = opened.discovery() {
-            for s in &found.skipped {
-                skipped.push(Skipped {
-                    name: crate::skill::printable(s.path.rsplit('/').next().unwrap_or(".")),
-                    path: Some(s.path.clone()),
-                    reason: s.reason.clone(),
-                });
-            }
-        }
-        return Ok(AddReport {
-            source: AddedSource {
-                name: decl.name.clone(),
-                url: decl.url.clone(),
-                new: false,
-            },
-            offered: offers
-                .into_iter()
-                .map(|o| Offered {
-                    name: o.name,
-                    description: o.description,
-                    path: o.path,
-                })
-                .collect(),
-            skills: Vec::new(),
-            skipped,
-            summaries: Vec::new(),
-            links: LinkChanges::default(),
-        });
+        return Ok(offer_report(&decl, &opened, offers));
     }
     let candidates = if opts.all {
         if !names.is_empty() {
@@ -243,43 +200,15 @@ pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
     if new_source {
         manifest.add_source(&decl)?;
     }
-    let mut added = Vec::new();
-    for c in &candidates {
-        let name = &c.locked.name;
-        let approved = match pending.iter().position(|p| &p.locked.name == name) {
-            Some(i) => answers[i],
-            None => true,
-        };
-        let previous = lock.get(name).cloned();
-        match (approved, previous) {
-            (false, Some(_)) => {
-                ctx.ui.warn(format!(
-                    "`{name}` declined: keeping the version already locked"
-                ));
-            }
-            (approved, _) => {
-                let mut locked = c.locked.clone();
-                locked.approved = approved.then_some(locked.tree);
-                lock.upsert(locked);
-            }
-        }
-        let enabled = manifest.skills().get(name).is_none_or(|d| d.enabled);
-        manifest.set_skill(
-            name,
-            &SkillDecl {
-                source: decl.name.clone(),
-                version: None,
-                enabled,
-            },
-        )?;
-        added.push(Added {
-            name: name.clone(),
-            version: c.locked.version.clone(),
-            tree: c.locked.tree,
-            approved,
-            warnings: c.locked.warnings.clone(),
-        });
-    }
+    let added = record(
+        ctx,
+        &candidates,
+        &pending,
+        &answers,
+        &mut lock,
+        &mut manifest,
+        &decl.name,
+    )?;
     sess.manifest = manifest;
     let enabled: Vec<_> = lock
         .skills()
@@ -303,6 +232,114 @@ pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
         summaries,
         links,
     })
+}
+
+/// Writes each candidate into the lock (approved or not, as answered; a
+/// declined update keeps the locked version) and into `[skills]`.
+fn record(
+    ctx: &Context,
+    candidates: &[Candidate],
+    pending: &[&Candidate],
+    answers: &[bool],
+    lock: &mut Lockfile,
+    manifest: &mut Manifest,
+    source: &str,
+) -> anyhow::Result<Vec<Added>> {
+    let mut added = Vec::new();
+    for c in candidates {
+        let name = &c.locked.name;
+        let approved = match pending.iter().position(|p| &p.locked.name == name) {
+            Some(i) => answers[i],
+            None => true,
+        };
+        let previous = lock.get(name).cloned();
+        match (approved, previous) {
+            (false, Some(_)) => {
+                ctx.ui.warn(format!(
+                    "`{name}` declined: keeping the version already locked"
+                ));
+            }
+            (approved, _) => {
+                let mut locked = c.locked.clone();
+                locked.approved = approved.then_some(locked.tree);
+                lock.upsert(locked);
+            }
+        }
+        let enabled = manifest.skills().get(name).is_none_or(|d| d.enabled);
+        manifest.set_skill(
+            name,
+            &SkillDecl {
+                source: source.to_owned(),
+                version: None,
+                enabled,
+            },
+        )?;
+        added.push(Added {
+            name: name.clone(),
+            version: c.locked.version.clone(),
+            tree: c.locked.tree,
+            approved,
+            warnings: c.locked.warnings.clone(),
+        });
+    }
+    Ok(added)
+}
+
+/// `skillpm add github:owner/repo pdf`: a location in first position is
+/// the source; every other word must be a skill name.
+fn source_and_names(opts: &AddOptions) -> anyhow::Result<(Option<String>, Vec<String>)> {
+    let mut names = opts.names.clone();
+    let mut source_text = opts.source.clone();
+    if source_text.is_none()
+        && let Some(first) = names.first()
+        && !is_valid_name(first)
+        && looks_like_location(first)
+    {
+        source_text = Some(names.remove(0));
+    }
+    for n in &names {
+        if !is_valid_name(n) {
+            return Err(OpError::new(
+                Exit::Usage,
+                format!("`{n}` is not a skill name (1-64 of a-z, 0-9 and inner hyphens)"),
+            )
+            .into());
+        }
+    }
+    Ok((source_text, names))
+}
+
+/// `add --list`: what the source offers (and what it skipped), nothing changed.
+fn offer_report(decl: &SourceDecl, opened: &Opened, offers: Vec<Offer>) -> AddReport {
+    let mut skipped = Vec::new();
+    if let Some(found) = opened.discovery() {
+        for s in &found.skipped {
+            skipped.push(Skipped {
+                name: crate::skill::printable(s.path.rsplit('/').next().unwrap_or(".")),
+                path: Some(s.path.clone()),
+                reason: s.reason.clone(),
+            });
+        }
+    }
+    AddReport {
+        source: AddedSource {
+            name: decl.name.clone(),
+            url: decl.url.clone(),
+            new: false,
+        },
+        offered: offers
+            .into_iter()
+            .map(|o| Offered {
+                name: o.name,
+                description: o.description,
+                path: o.path,
+            })
+            .collect(),
+        skills: Vec::new(),
+        skipped,
+        summaries: Vec::new(),
+        links: LinkChanges::default(),
+    }
 }
 
 fn looks_like_location(text: &str) -> bool {
