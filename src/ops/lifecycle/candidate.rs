@@ -410,44 +410,7 @@ pub(crate) fn resolve_each(
             .iter()
             .map(|name| {
                 let skill = unique_found(opened, found, name)?;
-                let dir = checkout.skill_dir(&skill.path)?;
-                let label = format!("{spec} ({})", shown_path(&skill.path));
-                let entry = sess.store.import_dir(&dir, &label, name, &sess.limits)?;
-                // The commit → tree link that `provenance` checks later.
-                let subpath = spec.join_subpath(&skill.path);
-                let key =
-                    crate::provenance::Unpacked::git_key(&spec.url(), commit, subpath.as_deref());
-                let _ = crate::provenance::Unpacked::in_cache(sess.store.root())
-                    .record(&key, &entry.digest);
-                let locked = LockedSkill {
-                    name: name.clone(),
-                    source: decl.name.clone(),
-                    version: None,
-                    format: Format::Git,
-                    index: None,
-                    index_digest: None,
-                    index_version: None,
-                    url: Some(spec.url()),
-                    commit: Some(commit.clone()),
-                    subpath: spec.join_subpath(&skill.path),
-                    uri: None,
-                    artifact: None,
-                    tree: entry.digest,
-                    executables: entry.tree.executables(),
-                    signer: None,
-                    approved: None,
-                    warnings: Vec::new(),
-                };
-                let judged = judge(sess, &dir, name, !skill.path.is_empty(), &label)?;
-                candidate(
-                    sess,
-                    locked,
-                    entry,
-                    Trust::GitCommit {
-                        commit: commit.clone(),
-                    },
-                    judged,
-                )
+                git_candidate(sess, decl, spec, commit, checkout, skill, name)
             })
             .collect(),
         Opened::Folder {
@@ -464,28 +427,78 @@ pub(crate) fn resolve_each(
                 let label = format!("{} ({})", base.display(), shown_path(&skill.path));
                 let entry = sess.store.import_dir(&dir, &label, name, &sess.limits)?;
                 let locked = LockedSkill {
-                    name: name.clone(),
-                    source: decl.name.clone(),
-                    version: None,
-                    format: Format::Path,
-                    index: None,
-                    index_digest: None,
-                    index_version: None,
                     url: Some(decl.url.clone()),
-                    commit: None,
                     subpath: rel,
-                    uri: None,
-                    artifact: None,
-                    tree: entry.digest,
-                    executables: entry.tree.executables(),
-                    signer: None,
-                    approved: None,
-                    warnings: Vec::new(),
+                    ..unindexed_lock(name, &decl.name, Format::Path, &entry)
                 };
                 let judged = judge(sess, &dir, name, !skill.path.is_empty(), &label)?;
                 candidate(sess, locked, entry, Trust::LocalPath, judged)
             })
             .collect(),
+    }
+}
+
+/// The skill at `skill.path` of a git checkout, imported into the store,
+/// with the commit → tree link that `provenance` checks later.
+fn git_candidate(
+    sess: &mut Session<'_>,
+    decl: &SourceDecl,
+    spec: &GitSpec,
+    commit: &str,
+    checkout: &git::Checkout,
+    skill: &git::FoundSkill,
+    name: &str,
+) -> anyhow::Result<Candidate> {
+    let dir = checkout.skill_dir(&skill.path)?;
+    let label = format!("{spec} ({})", shown_path(&skill.path));
+    let entry = sess.store.import_dir(&dir, &label, name, &sess.limits)?;
+    let subpath = spec.join_subpath(&skill.path);
+    let key = crate::provenance::Unpacked::git_key(&spec.url(), commit, subpath.as_deref());
+    let _ = crate::provenance::Unpacked::in_cache(sess.store.root()).record(&key, &entry.digest);
+    let locked = LockedSkill {
+        url: Some(spec.url()),
+        commit: Some(commit.to_owned()),
+        subpath,
+        ..unindexed_lock(name, &decl.name, Format::Git, &entry)
+    };
+    let judged = judge(sess, &dir, name, !skill.path.is_empty(), &label)?;
+    candidate(
+        sess,
+        locked,
+        entry,
+        Trust::GitCommit {
+            commit: commit.to_owned(),
+        },
+        judged,
+    )
+}
+
+/// The lock entry of content that no index describes (a git checkout, a
+/// folder, an MCP server): no version, signer or artifact; not yet approved.
+pub(crate) fn unindexed_lock(
+    name: &str,
+    source: &str,
+    format: Format,
+    entry: &StoreEntry,
+) -> LockedSkill {
+    LockedSkill {
+        name: name.to_owned(),
+        source: source.to_owned(),
+        version: None,
+        format,
+        index: None,
+        index_digest: None,
+        index_version: None,
+        url: None,
+        commit: None,
+        subpath: None,
+        uri: None,
+        artifact: None,
+        tree: entry.digest,
+        executables: entry.tree.executables(),
+        signer: None,
+        approved: None,
+        warnings: Vec::new(),
     }
 }
 
@@ -630,7 +643,6 @@ fn resolve_index(
             return out;
         }
     };
-    let signer = resolved.signer.as_ref().map(|s| s.key_id.clone());
     let mut by_name: std::collections::HashMap<String, anyhow::Result<Candidate>> =
         std::collections::HashMap::new();
     let mut downloaded = Vec::with_capacity(entries.len());
@@ -649,49 +661,9 @@ fn resolve_index(
         import_fetched(shared, entry, &fetched.content)
     });
     for ((entry, _), result) in downloaded.iter().zip(imported) {
-        let entry = *entry;
-        let one = || -> anyhow::Result<Candidate> {
-            let (store_entry, format, artifact) = result?;
-            let trust = match (&signer, format) {
-                (Some(key), _) => Trust::Signed { key: key.clone() },
-                (None, Format::Files) => Trust::TrustOnFirstUse,
-                (None, _) => Trust::DigestPinned,
-            };
-            let url = match &entry.content {
-                EntryContent::Artifact { url, .. } => sess.lock_url(url),
-                EntryContent::Files { .. } => sess.lock_url(&crate::index::paths::file_url(
-                    &crate::index::paths::index_dir(&resolved.index.url),
-                    &entry.name,
-                    "",
-                )),
-            };
-            let locked = LockedSkill {
-                name: entry.name.clone(),
-                source: decl.name.clone(),
-                version: entry.version.clone(),
-                format,
-                index: Some(sess.lock_url(&resolved.index_url)),
-                index_digest: Some(resolved.snapshot),
-                index_version: resolved.signer.as_ref().map(|s| s.version),
-                url: Some(url),
-                commit: None,
-                subpath: None,
-                uri: None,
-                artifact,
-                tree: store_entry.digest,
-                executables: store_entry.tree.executables(),
-                signer: signer.clone(),
-                approved: None,
-                warnings: Vec::new(),
-            };
-            let label = entry
-                .url()
-                .map(|u| u.to_string())
-                .unwrap_or_else(|| entry.name.clone());
-            let judged = judge(sess, &store_entry.path, &entry.name, false, &label)?;
-            candidate(sess, locked, store_entry, trust, judged)
-        };
-        by_name.insert(entry.name.clone(), one());
+        let candidate =
+            result.and_then(|imported| index_candidate(sess, decl, resolved, entry, imported));
+        by_name.insert(entry.name.clone(), candidate);
     }
     names
         .iter()
@@ -705,6 +677,56 @@ fn resolve_index(
             })
         })
         .collect()
+}
+
+/// The candidate for an index entry whose content is now in the store:
+/// its lock entry names the index snapshot and, when signed, the signer.
+fn index_candidate(
+    sess: &Session<'_>,
+    decl: &SourceDecl,
+    resolved: &source::ResolvedIndex,
+    entry: &Entry,
+    (store_entry, format, artifact): (StoreEntry, Format, Option<crate::digest::Digest>),
+) -> anyhow::Result<Candidate> {
+    let signer = resolved.signer.as_ref().map(|s| s.key_id.clone());
+    let trust = match (&signer, format) {
+        (Some(key), _) => Trust::Signed { key: key.clone() },
+        (None, Format::Files) => Trust::TrustOnFirstUse,
+        (None, _) => Trust::DigestPinned,
+    };
+    let url = match &entry.content {
+        EntryContent::Artifact { url, .. } => sess.lock_url(url),
+        EntryContent::Files { .. } => sess.lock_url(&crate::index::paths::file_url(
+            &crate::index::paths::index_dir(&resolved.index.url),
+            &entry.name,
+            "",
+        )),
+    };
+    let locked = LockedSkill {
+        name: entry.name.clone(),
+        source: decl.name.clone(),
+        version: entry.version.clone(),
+        format,
+        index: Some(sess.lock_url(&resolved.index_url)),
+        index_digest: Some(resolved.snapshot),
+        index_version: resolved.signer.as_ref().map(|s| s.version),
+        url: Some(url),
+        commit: None,
+        subpath: None,
+        uri: None,
+        artifact,
+        tree: store_entry.digest,
+        executables: store_entry.tree.executables(),
+        signer: signer.clone(),
+        approved: None,
+        warnings: Vec::new(),
+    };
+    let label = entry
+        .url()
+        .map(|u| u.to_string())
+        .unwrap_or_else(|| entry.name.clone());
+    let judged = judge(sess, &store_entry.path, &entry.name, false, &label)?;
+    candidate(sess, locked, store_entry, trust, judged)
 }
 
 /// Unpacks downloaded content into the store.

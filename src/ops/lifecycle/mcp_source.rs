@@ -5,7 +5,7 @@
 use anyhow::Context as _;
 
 use super::Session;
-use super::candidate::{Candidate, Opened, candidate, judge};
+use super::candidate::{Candidate, Opened, candidate, judge, unindexed_lock};
 use crate::approve::Trust;
 use crate::error::{Exit, OpError};
 use crate::project::lock::{Format, LockedSkill};
@@ -87,23 +87,9 @@ pub(crate) fn resolve(
             let entry = store_skill(sess, &mut client, skill)
                 .with_context(|| format!("cannot fetch `{name}` from {}", decl.url))?;
             let locked = LockedSkill {
-                name: name.clone(),
-                source: decl.name.clone(),
-                version: None,
-                format: Format::Mcp,
-                index: None,
-                index_digest: None,
-                index_version: None,
                 url: Some(decl.url.clone()),
-                commit: None,
-                subpath: None,
                 uri: Some(skill.uri.clone()),
-                artifact: None,
-                tree: entry.digest,
-                executables: entry.tree.executables(),
-                signer: None,
-                approved: None,
-                warnings: Vec::new(),
+                ..unindexed_lock(name, &decl.name, Format::Mcp, &entry)
             };
             let judged = judge(sess, &entry.path, name, false, &skill.uri)?;
             candidate(sess, locked, entry, Trust::McpDigests, judged)
