@@ -215,6 +215,26 @@ impl NameSet {
     }
 }
 
+/// A URL path segment with its `%XX` escapes decoded (git remote paths,
+/// `skill://` URIs); `None` when an escape is malformed or the result is
+/// not UTF-8, so a name is never guessed from a broken one.
+pub fn percent_decode(segment: &str) -> Option<String> {
+    let bytes = segment.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = segment.get(i + 1..i + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -167,27 +167,7 @@ async fn transfer(
 
 /// The `file://` twin of [`transfer`]: same hashing, limit and sync.
 fn copy_local(url: &Url, temp: &Path, max: u64) -> Result<Transferred, FetchError> {
-    let path = url
-        .to_file_path()
-        .map_err(|()| FetchError::UnsupportedScheme {
-            url: url.to_string(),
-            scheme: "file (not a local path)".into(),
-        })?;
-    let source = match File::open(&path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            return Err(FetchError::NotFound {
-                url: url.to_string(),
-            });
-        }
-        Err(source) => return Err(FetchError::Local { path, source }),
-    };
-    let is_file = source.metadata().map(|m| m.is_file()).unwrap_or(false);
-    if !is_file {
-        return Err(FetchError::NotFound {
-            url: url.to_string(),
-        });
-    }
+    let (path, source) = super::index_cache::open_local(url)?;
     let write_err = |source| FetchError::Io {
         path: temp.to_owned(),
         source,

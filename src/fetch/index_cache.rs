@@ -86,9 +86,10 @@ pub(crate) fn store(dir: &Path, body: &Body) -> Result<(), FetchError> {
     crate::fs::write_atomic(&path, &out).map_err(|source| FetchError::Io { path, source })
 }
 
-/// Reads a `file://` URL with the same outcomes as HTTP: a missing file or a
-/// folder is "not found", an oversized one is refused.
-pub(crate) fn read_local(url: &Url, max_bytes: u64) -> Result<Body, FetchError> {
+/// Opens the file a `file://` URL names with the outcomes of HTTP: a
+/// missing file or a folder is "not found". Shared by index reads and
+/// artifact downloads.
+pub(crate) fn open_local(url: &Url) -> Result<(std::path::PathBuf, std::fs::File), FetchError> {
     let path = url
         .to_file_path()
         .map_err(|()| FetchError::UnsupportedScheme {
@@ -113,6 +114,13 @@ pub(crate) fn read_local(url: &Url, max_bytes: u64) -> Result<Body, FetchError> 
             url: url.to_string(),
         });
     }
+    Ok((path, file))
+}
+
+/// Reads a `file://` URL with the same outcomes as HTTP: a missing file or a
+/// folder is "not found", an oversized one is refused.
+pub(crate) fn read_local(url: &Url, max_bytes: u64) -> Result<Body, FetchError> {
+    let (path, file) = open_local(url)?;
     let mut bytes = Vec::new();
     file.take(max_bytes + 1)
         .read_to_end(&mut bytes)

@@ -309,7 +309,8 @@ fn parse_github_url(url: &url::Url, fragment: Option<&str>) -> Result<Parsed, St
                 return Err("give the ref either in `tree/<ref>` or as `#ref`, not both".into());
             }
             let decoded = |s: &str| {
-                percent_decode(s).ok_or_else(|| format!("`{s}` is not valid percent-encoding"))
+                crate::names::percent_decode(s)
+                    .ok_or_else(|| format!("`{s}` is not valid percent-encoding"))
             };
             let subpath = if rest.is_empty() {
                 None
@@ -383,23 +384,6 @@ fn split_fragment(text: &str) -> (&str, Option<&str>) {
         Some((url, fragment)) => (url, Some(fragment)),
         None => (text, None),
     }
-}
-
-fn percent_decode(segment: &str) -> Option<String> {
-    let bytes = segment.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = segment.get(i + 1..i + 3)?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).ok()
 }
 
 /// The folder holding a repository at `path`, canonicalized, when there is

@@ -65,23 +65,6 @@ fn encode_segment(segment: &str) -> String {
     out
 }
 
-fn decode_segment(segment: &str) -> Option<String> {
-    let bytes = segment.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = segment.get(i + 1..i + 3)?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).ok()
-}
-
 /// A `skill://` URI taken apart: the skill's name and the path below its
 /// root (`""` for the root itself), decoded. `None` for anything that is
 /// not a plain path under one skill: another scheme, a query or fragment,
@@ -100,7 +83,7 @@ pub fn parse_uri(uri: &str) -> Option<(String, String)> {
     }
     let mut parts = Vec::new();
     for raw in segments {
-        let part = decode_segment(raw)?;
+        let part = crate::names::percent_decode(raw)?;
         let bad = part.is_empty()
             || part == "."
             || part == ".."
