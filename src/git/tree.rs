@@ -27,10 +27,7 @@ pub(crate) fn write_commit_tree(
     limits: CheckoutLimits,
 ) -> Result<Vec<SkippedEntry>, GitError> {
     let repo = &cached.repo;
-    let cache_err = |what: String, e: &dyn std::fmt::Display| GitError::Cache {
-        path: cached.path.clone(),
-        message: format!("cannot read {what}: {e:#}"),
-    };
+    let cache_err = |what: String, e: &dyn std::fmt::Display| cache_error(cached, what, e);
     let commit_obj = repo
         .find_commit(commit)
         .map_err(|e| cache_err(format!("commit {commit}"), &e))?;
@@ -39,42 +36,8 @@ pub(crate) fn write_commit_tree(
         .map_err(|e| cache_err(format!("the tree of {commit}"), &e))?
         .detach();
 
-    // Walk down to the subpath, refusing a subpath that is not a folder.
     if let Some(subpath) = subpath {
-        let mut walked = String::new();
-        for segment in subpath.split('/') {
-            walked = super::writer::join(&walked, segment);
-            let tree = repo
-                .find_tree(tree_id)
-                .map_err(|e| cache_err(format!("tree {tree_id}"), &e))?;
-            let entry = tree
-                .find_entry(segment)
-                .map(|e| (e.mode().kind(), e.object_id()));
-            tree_id = match entry {
-                Some((EntryKind::Tree, id)) => id,
-                Some((EntryKind::Link, _)) => {
-                    return Err(GitError::Refused {
-                        url: url.to_owned(),
-                        path: walked,
-                        reason: "it is a symbolic link; skillpm never follows links".into(),
-                    });
-                }
-                Some((EntryKind::Commit, _)) => {
-                    return Err(GitError::Refused {
-                        url: url.to_owned(),
-                        path: walked,
-                        reason: "it is a git submodule; submodules are not installed".into(),
-                    });
-                }
-                _ => {
-                    return Err(GitError::SubpathNotFound {
-                        url: url.to_owned(),
-                        commit: commit.to_string(),
-                        subpath: subpath.to_owned(),
-                    });
-                }
-            };
-        }
+        tree_id = descend(cached, url, commit, tree_id, subpath)?;
     }
 
     let mut writer = TreeWriter::new(dest, url, limits);
@@ -119,12 +82,7 @@ pub(crate) fn write_commit_tree(
                     )?;
                 }
                 EntryKind::Link => {
-                    let target = repo
-                        .find_blob(oid)
-                        .map(|b| {
-                            printable(&String::from_utf8_lossy(&b.data[..b.data.len().min(1024)]))
-                        })
-                        .unwrap_or_default();
+                    let target = link_target(repo, oid);
                     writer.skip(path, SkipReason::Symlink { target });
                 }
                 EntryKind::Commit => {
@@ -139,4 +97,68 @@ pub(crate) fn write_commit_tree(
         }
     }
     Ok(writer.finish())
+}
+
+/// The tree at `subpath` below `tree_id`, refusing a subpath that is not a
+/// folder (a link, a submodule, nothing).
+fn descend(
+    cached: &CachedRepo,
+    url: &str,
+    commit: ObjectId,
+    mut tree_id: ObjectId,
+    subpath: &str,
+) -> Result<ObjectId, GitError> {
+    let repo = &cached.repo;
+    let cache_err = |what: String, e: &dyn std::fmt::Display| cache_error(cached, what, e);
+    let mut walked = String::new();
+    for segment in subpath.split('/') {
+        walked = super::writer::join(&walked, segment);
+        let tree = repo
+            .find_tree(tree_id)
+            .map_err(|e| cache_err(format!("tree {tree_id}"), &e))?;
+        let entry = tree
+            .find_entry(segment)
+            .map(|e| (e.mode().kind(), e.object_id()));
+        tree_id = match entry {
+            Some((EntryKind::Tree, id)) => id,
+            Some((EntryKind::Link, _)) => {
+                return Err(GitError::Refused {
+                    url: url.to_owned(),
+                    path: walked,
+                    reason: "it is a symbolic link; skillpm never follows links".into(),
+                });
+            }
+            Some((EntryKind::Commit, _)) => {
+                return Err(GitError::Refused {
+                    url: url.to_owned(),
+                    path: walked,
+                    reason: "it is a git submodule; submodules are not installed".into(),
+                });
+            }
+            _ => {
+                return Err(GitError::SubpathNotFound {
+                    url: url.to_owned(),
+                    commit: commit.to_string(),
+                    subpath: subpath.to_owned(),
+                });
+            }
+        };
+    }
+    Ok(tree_id)
+}
+
+/// An object the cached repository should hold could not be read.
+fn cache_error(cached: &CachedRepo, what: String, e: &dyn std::fmt::Display) -> GitError {
+    GitError::Cache {
+        path: cached.path.clone(),
+        message: format!("cannot read {what}: {e:#}"),
+    }
+}
+
+/// What a link in the tree points at, printable and at most 1 KiB, for the
+/// skip report (the link itself is never created).
+fn link_target(repo: &gix::Repository, oid: ObjectId) -> String {
+    repo.find_blob(oid)
+        .map(|b| printable(&String::from_utf8_lossy(&b.data[..b.data.len().min(1024)])))
+        .unwrap_or_default()
 }

@@ -121,6 +121,24 @@ fn selected<'l>(lock: &'l Lockfile, names: &[String]) -> anyhow::Result<Vec<&'l 
         .collect()
 }
 
+/// Resolves `chosen` again from their sources, each source opened once.
+fn resolve_again(sess: &mut Session<'_>, chosen: &[LockedSkill]) -> anyhow::Result<Vec<Candidate>> {
+    let mut by_source: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for s in chosen {
+        by_source
+            .entry(s.source.clone())
+            .or_default()
+            .push(s.name.clone());
+    }
+    let mut candidates: Vec<Candidate> = Vec::new();
+    for (source, names) in by_source {
+        let decl = sess.manifest.require_source(&source)?.clone();
+        let opened = open_source(sess, &decl)?;
+        candidates.extend(resolve_names(sess, &opened, &names)?);
+    }
+    Ok(candidates)
+}
+
 pub fn update(ctx: &Context, opts: &UpdateOptions) -> anyhow::Result<UpdateReport> {
     let mut sess = Session::open(ctx)?;
     if opts.strict {
@@ -131,19 +149,7 @@ pub fn update(ctx: &Context, opts: &UpdateOptions) -> anyhow::Result<UpdateRepor
         .into_iter()
         .cloned()
         .collect();
-    let mut by_source: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    for s in &chosen {
-        by_source
-            .entry(s.source.clone())
-            .or_default()
-            .push(s.name.clone());
-    }
-    let mut candidates: Vec<Candidate> = Vec::new();
-    for (source, names) in by_source {
-        let decl = sess.manifest.require_source(&source)?.clone();
-        let opened = open_source(&mut sess, &decl)?;
-        candidates.extend(resolve_names(&mut sess, &opened, &names)?);
-    }
+    let candidates = resolve_again(&mut sess, &chosen)?;
     let mut lock = original.clone();
     let changed: Vec<&Candidate> = candidates
         .iter()
