@@ -372,23 +372,11 @@ pub fn judge_placement(
     let link = match &state {
         Ok(LinkState::Symlink { .. }) => LinkKind::Symlink,
         Ok(LinkState::Copy { .. }) => LinkKind::Copy,
-        Ok(_) => {
-            return Placement {
-                provenance: Provenance::Unmanaged,
-                tree: None,
-                signer: None,
-                problem: None,
-            };
-        }
+        Ok(_) => return Placement::unmanaged(None),
         Err(e) => {
-            return Placement {
-                provenance: Provenance::Unmanaged,
-                tree: None,
-                signer: None,
-                problem: Some(Withheld::Invalid {
-                    message: e.to_string(),
-                }),
-            };
+            return Placement::unmanaged(Some(Withheld::Invalid {
+                message: e.to_string(),
+            }));
         }
     };
     // A link is `<root>/<name>`; its lock entry goes by that name.
@@ -401,19 +389,7 @@ pub fn judge_placement(
         // No lock vouches for it; it must still match the store entry it
         // names, or it was edited in place.
         let own = state.ok().and_then(|s| s.digest());
-        let problem = match own.map(|d| (d, cache.tree(&found.path))) {
-            Some((expected, Err(detail))) => Withheld::Modified {
-                expected,
-                found: None,
-                detail,
-            },
-            Some((expected, Ok(placed))) if placed.digest != expected => Withheld::Modified {
-                expected,
-                found: Some(placed.digest),
-                detail: "the link names a different store entry than its files hash to".into(),
-            },
-            _ => Withheld::Unlocked,
-        };
+        let problem = unlocked_problem(own, &found.path, cache);
         return Placement {
             provenance: Provenance::Managed {
                 link,
@@ -430,7 +406,53 @@ pub fn judge_placement(
         lock: Some(lock_path.to_owned()),
         source: Some(entry.source.clone()),
     };
-    let problem = match cache.tree(&found.path) {
+    let problem = locked_problem(entry, &found.path, cache);
+    Placement {
+        provenance,
+        tree: Some(entry.tree),
+        signer: entry.signer.clone(),
+        problem,
+    }
+}
+
+impl Placement {
+    /// A folder skillpm did not place (or could not read as its link).
+    fn unmanaged(problem: Option<Withheld>) -> Placement {
+        Placement {
+            provenance: Provenance::Unmanaged,
+            tree: None,
+            signer: None,
+            problem,
+        }
+    }
+}
+
+/// Why a skillpm link no lock vouches for is withheld: it must still match
+/// the store entry it names (`own`), or it was edited in place.
+fn unlocked_problem(own: Option<Digest>, path: &Path, cache: &mut HashCache) -> Withheld {
+    match own.map(|d| (d, cache.tree(path))) {
+        Some((expected, Err(detail))) => Withheld::Modified {
+            expected,
+            found: None,
+            detail,
+        },
+        Some((expected, Ok(placed))) if placed.digest != expected => Withheld::Modified {
+            expected,
+            found: Some(placed.digest),
+            detail: "the link names a different store entry than its files hash to".into(),
+        },
+        _ => Withheld::Unlocked,
+    }
+}
+
+/// What is wrong with a locked skill's placed files, if anything: changed
+/// content, changed execute bits, or not approved.
+fn locked_problem(
+    entry: &crate::project::lock::LockedSkill,
+    path: &Path,
+    cache: &mut HashCache,
+) -> Option<Withheld> {
+    match cache.tree(path) {
         Err(detail) => Some(Withheld::Modified {
             expected: entry.tree,
             found: None,
@@ -454,12 +476,6 @@ pub fn judge_placement(
         }
         Ok(_) if !entry.is_approved() => Some(Withheld::Unapproved { tree: entry.tree }),
         Ok(_) => None,
-    };
-    Placement {
-        provenance,
-        tree: Some(entry.tree),
-        signer: entry.signer.clone(),
-        problem,
     }
 }
 
