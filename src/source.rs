@@ -297,6 +297,43 @@ pub fn resolve(
     if let SourceSpec::Git(text) | SourceSpec::Mcp(text) = &source.spec {
         return Err(SourceError::Git { text: text.clone() });
     }
+    let body = fetch_index(fetcher, source)?;
+
+    let (signer, signature_body) = if source.keys.is_empty() {
+        (None, None)
+    } else {
+        let (signer, sig) = verify_index(fetcher, source, &body, now)?;
+        (Some(signer), Some(sig))
+    };
+
+    let index = parse_index(&body.bytes, &body.final_url)?;
+    fetcher.remember(&body)?;
+    if let Some(sig) = &signature_body {
+        fetcher.remember(sig)?;
+    }
+    // Verified: keep it as a snapshot, so locks resolved from it can be
+    // proven later without the network. A cache that cannot be written only
+    // costs a network read on the next proof.
+    let signature_text = signature_body
+        .as_ref()
+        .and_then(|s| std::str::from_utf8(&s.bytes).ok());
+    let snapshot = crate::store::snapshots::Snapshots::in_cache(fetcher.cache().root())
+        .put(&body.bytes, signature_text)
+        .unwrap_or_else(|_| Digest::of_bytes(&body.bytes));
+    Ok(ResolvedIndex {
+        source: source.name.clone(),
+        index_url: body.url.clone(),
+        index,
+        signer,
+        snapshot,
+        origin: body.origin,
+        auth: source.auth.clone(),
+    })
+}
+
+/// The first of the source's candidate index URLs that answers. Not found
+/// everywhere: the URLs tried (or, offline, the first cache miss).
+fn fetch_index(fetcher: &Fetcher, source: &Source) -> Result<crate::fetch::Body, SourceError> {
     let auth = source.auth.as_ref();
     let limit = fetcher.config().max_index_bytes;
     let mut tried = Vec::new();
@@ -325,56 +362,38 @@ pub fn resolve(
             tried: tried.join(", "),
         });
     };
+    Ok(body)
+}
 
-    let mut signature_body: Option<crate::fetch::Body> = None;
-    let signer = if source.keys.is_empty() {
-        None
-    } else {
-        let sig_url = signature_url(&body.final_url);
-        let sig = match fetcher.get(&sig_url, auth, MAX_SIGNATURE_BYTES) {
-            Ok(sig) => sig,
-            Err(e) if e.is_not_found() => {
-                return Err(TrustError::MissingSignature {
-                    what: sig_url.to_string(),
-                    reason: "the registry publishes no signature there".into(),
-                }
-                .into());
+/// The signature of `body` by one of the source's pinned keys, checked for
+/// expiry at `now` and against rollback; returns the signer and the
+/// signature file.
+fn verify_index(
+    fetcher: &Fetcher,
+    source: &Source,
+    body: &crate::fetch::Body,
+    now: SystemTime,
+) -> Result<(trust::Signer, crate::fetch::Body), SourceError> {
+    let auth = source.auth.as_ref();
+    let sig_url = signature_url(&body.final_url);
+    let sig = match fetcher.get(&sig_url, auth, MAX_SIGNATURE_BYTES) {
+        Ok(sig) => sig,
+        Err(e) if e.is_not_found() => {
+            return Err(TrustError::MissingSignature {
+                what: sig_url.to_string(),
+                reason: "the registry publishes no signature there".into(),
             }
-            Err(e) => return Err(with_token_hint(source, e)),
-        };
-        let text = std::str::from_utf8(&sig.bytes).map_err(|_| TrustError::BadSignatureFile {
-            what: sig_url.to_string(),
-            reason: "it is not UTF-8 text".into(),
-        })?;
-        let signer = trust::verify_signed(body.url.as_str(), &body.bytes, text, &source.keys, now)?;
-        RollbackGuard::new(fetcher.cache().state()).check_and_record(&body.url, &signer)?;
-        signature_body = Some(sig);
-        Some(signer)
+            .into());
+        }
+        Err(e) => return Err(with_token_hint(source, e)),
     };
-
-    let index = parse_index(&body.bytes, &body.final_url)?;
-    fetcher.remember(&body)?;
-    if let Some(sig) = &signature_body {
-        fetcher.remember(sig)?;
-    }
-    // Verified: keep it as a snapshot, so locks resolved from it can be
-    // proven later without the network. A cache that cannot be written only
-    // costs a network read on the next proof.
-    let signature_text = signature_body
-        .as_ref()
-        .and_then(|s| std::str::from_utf8(&s.bytes).ok());
-    let snapshot = crate::store::snapshots::Snapshots::in_cache(fetcher.cache().root())
-        .put(&body.bytes, signature_text)
-        .unwrap_or_else(|_| Digest::of_bytes(&body.bytes));
-    Ok(ResolvedIndex {
-        source: source.name.clone(),
-        index_url: body.url.clone(),
-        index,
-        signer,
-        snapshot,
-        origin: body.origin,
-        auth: source.auth.clone(),
-    })
+    let text = std::str::from_utf8(&sig.bytes).map_err(|_| TrustError::BadSignatureFile {
+        what: sig_url.to_string(),
+        reason: "it is not UTF-8 text".into(),
+    })?;
+    let signer = trust::verify_signed(body.url.as_str(), &body.bytes, text, &source.keys, now)?;
+    RollbackGuard::new(fetcher.cache().state()).check_and_record(&body.url, &signer)?;
+    Ok((signer, sig))
 }
 
 /// `…/index.json` → `…/index.json.minisig`.
