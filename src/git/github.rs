@@ -417,11 +417,9 @@ pub(crate) fn extract(
         }
         let raw_path = entry.path_bytes().into_owned();
         let rest = below_wrapper(&raw_path, &mut wrapper, url)?;
-        // Keep only what lies below the subpath.
-        if rest.len() < prefix.len() || rest.iter().zip(&prefix).any(|(a, b)| *a != b.as_bytes()) {
+        let Some(inside) = below_prefix(&rest, &prefix) else {
             continue;
-        }
-        let inside = &rest[prefix.len()..];
+        };
         if inside.is_empty() {
             // The subpath itself (or the wrapper folder).
             if !prefix.is_empty() {
@@ -437,24 +435,13 @@ pub(crate) fn extract(
             continue;
         }
         found_subpath = true;
-        if skipped_for_its_name(&mut writer, inside, kind.is_dir(), &mut skipped_dirs) {
-            continue;
-        }
-        let (parents, name) = inside.split_at(inside.len() - 1);
-        let Some(parent) = claim_parents(&mut writer, parents, &mut skipped_dirs)? else {
-            continue;
-        };
-        let shown = join(&parent, &String::from_utf8_lossy(name[0]));
-        if kind.is_dir() && writer.is_claimed(&shown) {
-            continue;
-        }
-        match writer.claim(&parent, name[0]) {
-            Claim::Write(path) => write_entry(&mut writer, &mut entry, path, read_error)?,
-            Claim::Skipped if kind.is_dir() => {
-                skipped_dirs.insert(shown);
-            }
-            Claim::Skipped => {}
-        }
+        place_entry(
+            &mut writer,
+            &mut entry,
+            inside,
+            &mut skipped_dirs,
+            read_error,
+        )?;
     }
     if wrapper.is_none() {
         return Err(GitError::BadArchive {
@@ -470,6 +457,45 @@ pub(crate) fn extract(
         });
     }
     Ok(writer.finish())
+}
+
+/// Writes (or records as skipped) one entry at `inside`, the segments
+/// below the subpath; a folder skipped for its name hides all below it.
+fn place_entry<R: Read>(
+    writer: &mut TreeWriter<'_>,
+    entry: &mut tar::Entry<'_, R>,
+    inside: &[&[u8]],
+    skipped_dirs: &mut HashSet<String>,
+    read_error: impl FnOnce(io::Error) -> GitError,
+) -> Result<(), GitError> {
+    let is_dir = entry.header().entry_type().is_dir();
+    if skipped_for_its_name(writer, inside, is_dir, skipped_dirs) {
+        return Ok(());
+    }
+    let (parents, name) = inside.split_at(inside.len() - 1);
+    let Some(parent) = claim_parents(writer, parents, skipped_dirs)? else {
+        return Ok(());
+    };
+    let shown = join(&parent, &String::from_utf8_lossy(name[0]));
+    if is_dir && writer.is_claimed(&shown) {
+        return Ok(());
+    }
+    match writer.claim(&parent, name[0]) {
+        Claim::Write(path) => write_entry(writer, entry, path, read_error)?,
+        Claim::Skipped if is_dir => {
+            skipped_dirs.insert(shown);
+        }
+        Claim::Skipped => {}
+    }
+    Ok(())
+}
+
+/// The segments of `rest` below the subpath `prefix`; `None` for an entry
+/// elsewhere in the archive (only what lies below the subpath is kept).
+fn below_prefix<'r, 'p>(rest: &'r [&'p [u8]], prefix: &[&str]) -> Option<&'r [&'p [u8]]> {
+    let inside =
+        rest.len() >= prefix.len() && rest.iter().zip(prefix).all(|(a, b)| *a == b.as_bytes());
+    inside.then(|| &rest[prefix.len()..])
 }
 
 /// Why reading the archive failed: the size cap was hit, the network went
