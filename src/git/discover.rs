@@ -398,44 +398,14 @@ impl Finder<'_> {
             let Some(dir) = real_dir(self.root, &path) else {
                 continue;
             };
-            // Folder names and frontmatter are untrusted: escape what is shown.
-            let shown = if path.is_empty() {
-                ".".to_owned()
-            } else {
-                printable(&path)
-            };
-            let file = dir.join("SKILL.md");
-            let mut text = String::new();
-            let read = std::fs::File::open(&file)
-                .and_then(|f| f.take(MAX_SKILL_MD_BYTES + 1).read_to_string(&mut text));
-            if let Err(e) = read {
-                self.skip(&path, format!("cannot read SKILL.md: {e}"));
-                continue;
-            }
-            if text.len() as u64 > MAX_SKILL_MD_BYTES {
-                self.skip(
-                    &path,
-                    format!("SKILL.md is larger than {MAX_SKILL_MD_BYTES} bytes"),
-                );
-                continue;
-            }
-            let skill = match parse_skill_md(&text) {
+            let shown = shown(&path);
+            let skill = match read_skill(&dir) {
                 Ok(skill) => skill,
-                Err(message) => {
-                    self.skip(&path, format!("SKILL.md: {message}"));
+                Err(reason) => {
+                    self.skip(&path, reason);
                     continue;
                 }
             };
-            if !is_valid_name(&skill.name) {
-                self.skip(
-                    &path,
-                    format!(
-                        "SKILL.md: `name` `{}` is not 1-64 lowercase letters, digits and single hyphens, so it cannot name a folder safely",
-                        printable(&skill.name)
-                    ),
-                );
-                continue;
-            }
             let folder = path.rsplit('/').next().unwrap_or("");
             if !path.is_empty() && folder != skill.name {
                 self.warnings.push(format!(
@@ -453,13 +423,11 @@ impl Finder<'_> {
         }
         skills.sort_by(|a, b| a.path.cmp(&b.path));
         for skipped in &self.skipped {
-            let shown = if skipped.path.is_empty() {
-                ".".to_owned()
-            } else {
-                printable(&skipped.path)
-            };
-            self.warnings
-                .push(format!("skipped `{shown}`: {}", skipped.reason));
+            self.warnings.push(format!(
+                "skipped `{}`: {}",
+                shown(&skipped.path),
+                skipped.reason
+            ));
         }
         let mut by_name: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
         for s in &skills {
@@ -471,14 +439,7 @@ impl Finder<'_> {
                 paths.len(),
                 paths
                     .iter()
-                    .map(|p| format!(
-                        "`{}`",
-                        if p.is_empty() {
-                            ".".into()
-                        } else {
-                            printable(p)
-                        }
-                    ))
+                    .map(|p| format!("`{}`", shown(p)))
                     .collect::<Vec<_>>()
                     .join(", ")
             ));
@@ -490,6 +451,38 @@ impl Finder<'_> {
             walked,
         }
     }
+}
+
+/// A folder as shown to people: `.` for the root; folder names are
+/// untrusted, so what is shown is escaped.
+fn shown(path: &str) -> String {
+    if path.is_empty() {
+        ".".to_owned()
+    } else {
+        printable(path)
+    }
+}
+
+/// The skill a candidate folder's SKILL.md declares, or why the folder is
+/// skipped (unreadable, too large, no frontmatter, a name unfit for a folder).
+fn read_skill(dir: &Path) -> Result<crate::skill::SkillMd, String> {
+    let mut text = String::new();
+    std::fs::File::open(dir.join("SKILL.md"))
+        .and_then(|f| f.take(MAX_SKILL_MD_BYTES + 1).read_to_string(&mut text))
+        .map_err(|e| format!("cannot read SKILL.md: {e}"))?;
+    if text.len() as u64 > MAX_SKILL_MD_BYTES {
+        return Err(format!(
+            "SKILL.md is larger than {MAX_SKILL_MD_BYTES} bytes"
+        ));
+    }
+    let skill = parse_skill_md(&text).map_err(|message| format!("SKILL.md: {message}"))?;
+    if !is_valid_name(&skill.name) {
+        return Err(format!(
+            "SKILL.md: `name` `{}` is not 1-64 lowercase letters, digits and single hyphens, so it cannot name a folder safely",
+            printable(&skill.name)
+        ));
+    }
+    Ok(skill)
 }
 
 /// A manifest path (`./x`, `x/y`, `./`) as a clean relative path; `None`
