@@ -185,13 +185,7 @@ impl Report for ListReport {
                 self.roots_scanned
             );
         }
-        let name_w = self
-            .skills
-            .iter()
-            .map(|s| s.name.len())
-            .max()
-            .unwrap_or(0)
-            .max(4);
+        let name_w = crate::ops::name_width(self.skills.iter().map(|s| s.name.as_str()));
         writeln!(out, "{:<name_w$}  SCOPE   AGENT     STATUS    PATH", "NAME")?;
         for s in &self.skills {
             let status = match (s.valid, &s.shadowed_by) {

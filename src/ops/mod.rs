@@ -56,6 +56,12 @@ impl Context {
     }
 }
 
+/// The width of a NAME column in a human report: the longest name, at
+/// least the four characters of the heading.
+pub(crate) fn name_width<'a>(names: impl IntoIterator<Item = &'a str>) -> usize {
+    names.into_iter().map(str::len).max().unwrap_or(0).max(4)
+}
+
 /// A command's result: serialisable for `--json` (stdout), and printable for
 /// people (also stdout; warnings and progress went to stderr already).
 pub trait Report: serde::Serialize {

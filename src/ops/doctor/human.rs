@@ -28,13 +28,7 @@ impl Report for DoctorReport {
             )?;
         }
         if !self.skills.is_empty() {
-            let w = self
-                .skills
-                .iter()
-                .map(|s| s.name.len())
-                .max()
-                .unwrap_or(4)
-                .max(4);
+            let w = crate::ops::name_width(self.skills.iter().map(|s| s.name.as_str()));
             writeln!(out, "\nskills:")?;
             for s in &self.skills {
                 writeln!(

@@ -73,13 +73,7 @@ impl Report for ListReport {
                 self.project.display()
             );
         }
-        let w = self
-            .skills
-            .iter()
-            .map(|s| s.name.len())
-            .max()
-            .unwrap_or(4)
-            .max(4);
+        let w = crate::ops::name_width(self.skills.iter().map(|s| s.name.as_str()));
         writeln!(
             out,
             "{:w$}  {:10}  {:12}  {:14}  {:10}  STATE",
