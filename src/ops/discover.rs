@@ -120,6 +120,19 @@ pub struct ListedRoot {
     pub truncated: bool,
 }
 
+impl From<&roots::RootReport> for ListedRoot {
+    fn from(r: &roots::RootReport) -> Self {
+        ListedRoot {
+            scope: r.root.scope,
+            agent: r.root.agent,
+            path: r.root.path.clone(),
+            exists: r.exists,
+            skills: r.skills,
+            truncated: r.truncated,
+        }
+    }
+}
+
 pub fn list(ctx: &Context, _opts: &ListOptions) -> anyhow::Result<ListReport> {
     let d = discover_here(ctx)?;
     Ok(ListReport {
@@ -153,16 +166,9 @@ pub fn list(ctx: &Context, _opts: &ListOptions) -> anyhow::Result<ListReport> {
         roots_scanned: d.roots.len(),
         roots: d
             .roots
-            .into_iter()
+            .iter()
             .filter(|r| r.exists)
-            .map(|r| ListedRoot {
-                scope: r.root.scope,
-                agent: r.root.agent,
-                path: r.root.path,
-                exists: r.exists,
-                skills: r.skills,
-                truncated: r.truncated,
-            })
+            .map(ListedRoot::from)
             .collect(),
         warnings: d.warnings,
     })

@@ -7,12 +7,12 @@ impl Report for DoctorReport {
         writeln!(out, "project: {}", self.project.display())?;
         writeln!(out, "\nroots, highest precedence first:")?;
         for r in &self.roots {
-            let state = if !r.exists {
+            let state = if !r.root.exists {
                 "absent".to_owned()
             } else {
-                let n = r.skills;
+                let n = r.root.skills;
                 let noun = if n == 1 { "skill" } else { "skills" };
-                if r.truncated {
+                if r.root.truncated {
                     format!("{n} {noun}, scan cut short")
                 } else {
                     format!("{n} {noun}")
@@ -22,9 +22,9 @@ impl Report for DoctorReport {
                 out,
                 "  {:>2}. {:<6} {:<8} {}  ({state})",
                 r.rank,
-                r.scope.as_str(),
-                r.agent.as_str(),
-                r.path.display()
+                r.root.scope.as_str(),
+                r.root.agent.as_str(),
+                r.root.path.display()
             )?;
         }
         if !self.skills.is_empty() {

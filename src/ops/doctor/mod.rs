@@ -116,12 +116,9 @@ pub struct DoctorReport {
 pub struct DoctorRoot {
     /// 1 = highest precedence.
     pub rank: usize,
-    pub scope: Scope,
-    pub agent: Agent,
-    pub path: PathBuf,
-    pub exists: bool,
-    pub skills: usize,
-    pub truncated: bool,
+    /// The same fields as `list --json`'s roots.
+    #[serde(flatten)]
+    pub root: super::discover::ListedRoot,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -268,12 +265,7 @@ fn ranked_roots(discovery: &Discovery) -> Vec<DoctorRoot> {
         .filter(|(_, r)| r.exists)
         .map(|(i, r)| DoctorRoot {
             rank: i + 1,
-            scope: r.root.scope,
-            agent: r.root.agent,
-            path: r.root.path.clone(),
-            exists: r.exists,
-            skills: r.skills,
-            truncated: r.truncated,
+            root: r.into(),
         })
         .collect()
 }
