@@ -184,6 +184,13 @@ pub(crate) fn sync_links(
             plan.push((t, *s, dest, entry, before));
         }
     }
+    // Each agent folder is created once here, not once per link.
+    let mut roots: Vec<&PathBuf> = plan.iter().map(|(t, ..)| &t.root).collect();
+    roots.sort();
+    roots.dedup();
+    for root in roots {
+        link::ensure_root(root)?;
+    }
     let mode = link_mode(sess);
     let mut changes = LinkChanges {
         conflicts,
