@@ -5,6 +5,7 @@
 //! ```text
 //! cargo run --release --example bench_install
 //! BENCH_SIZES=5,100 BENCH_RUNS=5 cargo run --release --example bench_install
+//! BENCH_SIZES=500 BENCH_RUNS=0 cargo run --example bench_install   # strace counts only
 //! ```
 //!
 //! For each size (5, 100 and 500 skills; 5 files of a few KB each, `.tar.gz`
@@ -97,6 +98,9 @@ fn bench_size(bin: &Path, work: &Path, size: usize, runs: usize) {
         "case", "median", "min", "CPU", "peak RSS"
     );
     for (registry, url) in [("local", local.as_str()), ("http", &server.base())] {
+        if runs == 0 {
+            break;
+        }
         for dirty in [false, true] {
             let when = if dirty {
                 "after 256 MiB unsynced"
@@ -219,6 +223,14 @@ fn strace_counts(bin: &Path, base: &Path, url: &str, files: usize, bytes: u64) {
             calls(&["rename", "renameat", "renameat2"]),
             calls(&["mkdir", "mkdirat"]),
         );
+        println!(
+            "strace {label}: {} chmod-class (chmod/fchmod/fchmodat), {} statx/newfstatat",
+            calls(&["chmod", "fchmod", "fchmodat", "fchmodat2"]),
+            calls(&["statx", "newfstatat", "fstat", "stat", "lstat"]),
+        );
+        if std::env::var_os("BENCH_STRACE_TABLE").is_some() {
+            println!("{text}");
+        }
     }
     assert_eq!(count(&b.join(".agents/skills")), (files, bytes));
 }

@@ -15,7 +15,8 @@
 //! (issue 16): three folders cost at most 1.5× one folder.
 //!
 //! `BENCH_SKILLPM_BIN=/abs/path/skillpm` times another build;
-//! `BENCH_PLACE_DIR=/dev/shm/x` runs on tmpfs.
+//! `BENCH_PLACE_DIR=/dev/shm/x` runs on tmpfs;
+//! `BENCH_PLACE_MODES=copy,symlink` measures only these modes.
 //!
 //! Measured 2026-11-24 (release build, 2 shared cores, median of 5):
 //!
@@ -83,7 +84,9 @@ fn main() {
         "{:<10} {:>12} {:>14} {:>8}",
         "mode", "1 folder", "3 folders", "ratio"
     );
-    for mode in ["symlink", "hardlink", "copy", "auto"] {
+    let modes = std::env::var("BENCH_PLACE_MODES")
+        .unwrap_or_else(|_| "symlink,hardlink,copy,auto".to_owned());
+    for mode in modes.split(',').map(str::trim) {
         let mut one = Vec::new();
         let mut three = Vec::new();
         for run in 0..RUNS {

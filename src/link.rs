@@ -191,11 +191,18 @@ pub fn place(
     prefer: LinkKind,
 ) -> Result<LinkKind, LinkError> {
     let state = inspect(&root.join(name))?;
+    ensure_root(root)?;
     place_over(root, name, &state, entry, tree, prefer)
 }
 
-/// [`place`] for a caller that has just inspected `<root>/<name>` (`state`),
-/// so a sync of many links looks at each place once.
+/// Creates an agent folder (and its parents) that links are placed in.
+pub fn ensure_root(root: &Path) -> Result<(), LinkError> {
+    std::fs::create_dir_all(root).map_err(io("create", root))
+}
+
+/// [`place`] for a caller that has just inspected `<root>/<name>` (`state`)
+/// and made sure `root` exists, so a sync of many links looks at each place
+/// once and creates each root once rather than once per link.
 pub fn place_over(
     root: &Path,
     name: &str,
@@ -225,7 +232,6 @@ pub fn place_over(
         }
         _ => {}
     }
-    std::fs::create_dir_all(root).map_err(io("create", root))?;
     let state = state.clone();
     if prefer == LinkKind::Symlink {
         match place_symlink(root, name, entry, &dest, &state) {
@@ -247,6 +253,7 @@ pub fn place_over(
 /// placed for the same tree, of any of these kinds, is kept as it is.
 /// Returns the kind used, which the caller reuses for the rest of the root
 /// (one file system) so the probing costs one failed call per root.
+/// `root` must exist (the caller creates it once).
 pub fn place_auto(
     root: &Path,
     name: &str,
@@ -270,7 +277,6 @@ pub fn place_auto(
             wanted: entry.to_owned(),
         });
     }
-    std::fs::create_dir_all(root).map_err(io("create", root))?;
     let dest = root.join(name);
     for kind in [LinkKind::Clone, LinkKind::Hardlink] {
         match place_tree(root, name, entry, tree, &dest, state, kind) {
@@ -456,11 +462,31 @@ fn place_file(src: &Path, dst: &Path, kind: LinkKind) -> Result<(), Failure> {
             })?;
             writable_mode(src, dst).map_err(Failure::Fatal)
         }
-        _ => {
-            std::fs::copy(src, dst).map_err(|e| Failure::Fatal(io("copy", src)(e)))?;
-            writable_mode(src, dst).map_err(Failure::Fatal)
-        }
+        _ => copy_file(src, dst).map_err(Failure::Fatal),
     }
+}
+
+/// A plain copy made with its final mode at creation (0644, 0755 when the
+/// store's file is executable): one open of each side and the data copy,
+/// no chmod afterwards (`std::fs::copy` plus a chmod cost two more calls
+/// and a stat per file). Never written over an existing file.
+fn copy_file(src: &Path, dst: &Path) -> Result<(), LinkError> {
+    let mut from = std::fs::File::open(src).map_err(io("read", src))?;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        let meta = from.metadata().map_err(io("inspect", src))?;
+        options.mode(if crate::digest::is_executable(&meta) {
+            0o755
+        } else {
+            0o644
+        });
+    }
+    let mut to = options.open(dst).map_err(io("create", dst))?;
+    std::io::copy(&mut from, &mut to).map_err(io("copy", src))?;
+    Ok(())
 }
 
 fn classify(unsupported: bool, e: LinkError) -> Failure {
@@ -653,6 +679,38 @@ mod tests {
         assert_eq!(inspect(&f.root.join("hello")).unwrap(), LinkState::Missing);
         // No temp names left behind.
         assert_eq!(std::fs::read_dir(&f.root).unwrap().count(), 0);
+    }
+
+    /// Copies are created with their final, writable mode (no chmod
+    /// afterwards): 0644, or 0755 where the store's file is executable,
+    /// from a read-only entry whose own modes stay as they were.
+    #[test]
+    fn copies_of_a_read_only_entry_are_writable_and_keep_the_x_bit() {
+        use std::os::unix::fs::PermissionsExt;
+        let tmp = tempfile::tempdir().unwrap();
+        let files = tmp.path().join("files");
+        std::fs::create_dir_all(files.join("scripts")).unwrap();
+        std::fs::write(files.join("SKILL.md"), "# Hi\n").unwrap();
+        std::fs::write(files.join("scripts/run.sh"), "#!/bin/sh\n").unwrap();
+        let set = |p: &Path, m: u32| {
+            std::fs::set_permissions(p, std::fs::Permissions::from_mode(m)).unwrap()
+        };
+        set(&files.join("SKILL.md"), 0o444);
+        set(&files.join("scripts/run.sh"), 0o555);
+        let tree = crate::digest::tree_digest(&files).unwrap();
+        set(&files.join("scripts"), 0o555);
+        set(&files, 0o555);
+        let root = tmp.path().join("project/.agents/skills");
+        place(&root, "hi", &files, tree, LinkKind::Copy).unwrap();
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        let dest = root.join("hi");
+        assert_eq!(mode(&dest.join("SKILL.md")), 0o644);
+        assert_eq!(mode(&dest.join("scripts/run.sh")), 0o755);
+        assert_eq!(mode(&files.join("SKILL.md")), 0o444);
+        assert_eq!(mode(&files.join("scripts/run.sh")), 0o555);
+        assert_eq!(hash_placed(&dest).unwrap().digest, tree);
+        set(&files, 0o755);
+        set(&files.join("scripts"), 0o755);
     }
 
     #[test]

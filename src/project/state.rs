@@ -125,7 +125,10 @@ impl ProjectState {
             links,
         };
         let json = serde_json::to_vec_pretty(&record).map_err(std::io::Error::other)?;
-        crate::fs::write_atomic(&self.links_path(project), &json)
+        // Not flushed: a sync here would make the file system write back
+        // every copy just placed (ext4 data=ordered); the reader checks the
+        // record, and placed folders are recognised by their own marker.
+        crate::fs::write_replacing(&self.links_path(project), &json)
     }
 }
 

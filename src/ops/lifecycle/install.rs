@@ -245,6 +245,11 @@ pub fn install(ctx: &Context, opts: &InstallOptions) -> anyhow::Result<InstallRe
         .iter()
         .filter(|s| s.is_approved() && sess.is_enabled(&s.name))
         .collect();
+    // Recorded for `cache gc` before placing: a new project's record is
+    // flushed, and a flush after placement would write back every copy
+    // just placed as well (ext4 data=ordered). Placed folders need no
+    // durability; only the store entries do, and they are sealed already.
+    sess.register_lock();
     let links = sync_links(&sess, &enabled)?;
     let disabled: Vec<String> = lock
         .skills()
@@ -253,12 +258,7 @@ pub fn install(ctx: &Context, opts: &InstallOptions) -> anyhow::Result<InstallRe
         .map(|s| s.name.clone())
         .collect();
     let skills = lock.skills().len();
-    let lock_written = if strict {
-        sess.register_lock();
-        false
-    } else {
-        sess.save_lock(lock)?
-    };
+    let lock_written = if strict { false } else { sess.save_lock(lock)? };
     Ok(InstallReport {
         mode: opts.mode,
         skills,

@@ -184,6 +184,13 @@ pub(crate) fn sync_links(
             plan.push((t, *s, dest, entry, before));
         }
     }
+    // Each agent folder is created once here, not once per link.
+    let mut roots: Vec<&PathBuf> = plan.iter().map(|(t, ..)| &t.root).collect();
+    roots.sort();
+    roots.dedup();
+    for root in roots {
+        link::ensure_root(root)?;
+    }
     let mode = link_mode(sess);
     let mut changes = LinkChanges {
         conflicts,
@@ -207,7 +214,7 @@ pub(crate) fn sync_links(
     // Every other place is independent: spread them over the cores (a
     // copy or hard-link pass is bound by file creation, like unpacking).
     let todo: Vec<usize> = (0..plan.len()).filter(|&i| kinds[i].is_none()).collect();
-    let results = super::parallel::map(&todo, |&i| {
+    let place_one = |&i: &usize| {
         let (t, s, _, entry, before) = &plan[i];
         let prefer = match mode {
             LinkMode::Symlink => LinkKind::Symlink,
@@ -226,7 +233,16 @@ pub(crate) fn sync_links(
             }
         };
         link::place_over(&t.root, &s.name, before, entry, s.tree, prefer)
-    });
+    };
+    // A symlink is one directory entry: threads creating them in the same
+    // folder only queue on that folder's lock (the kernel spins on it), so
+    // symlinks are made in one pass on one thread; copies and hard links
+    // create many inodes each and gain from both cores.
+    let results: Vec<_> = if mode == LinkMode::Symlink {
+        todo.iter().map(place_one).collect()
+    } else {
+        super::parallel::map(&todo, place_one)
+    };
     for (i, result) in todo.into_iter().zip(results) {
         kinds[i] = Some(result?);
     }
