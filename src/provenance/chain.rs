@@ -192,16 +192,9 @@ impl<'a> Prover<'a> {
     /// Proves one entry. `Ok(None)`: it could not be proven from the cache
     /// and this prover may not read sources (only `list` builds such a one).
     pub fn prove(&mut self, entry: &LockedSkill) -> Result<Option<Proof>, ProveError> {
-        let broken = |link: &'static str, what: String| -> ProveError {
-            Broken {
-                skill: entry.name.clone(),
-                link,
-                what,
-            }
-            .into()
-        };
         let Some(decl) = self.manifest.source(&entry.source) else {
             return Err(broken(
+                entry,
                 "source",
                 format!(
                     "skills.lock says it comes from source `{}`, which skills.toml does not declare",
@@ -214,7 +207,6 @@ impl<'a> Prover<'a> {
             source_name: entry.source.clone(),
             cause: Box::new(cause),
         })?;
-        let git_url = declared.git_url.clone();
         let mut proof = Proof {
             skill: entry.name.clone(),
             source: entry.source.clone(),
@@ -233,89 +225,85 @@ impl<'a> Prover<'a> {
         };
         match entry.format {
             Format::Git => {
-                let Some(declared) = git_url else {
-                    return Err(broken(
-                        "repository",
-                        format!(
-                            "skills.lock pins it to a git commit, but source `{}` ({}) is an index",
-                            entry.source, decl.url
-                        ),
-                    ));
-                };
-                if entry.url.as_deref() != Some(declared.as_str()) {
-                    return Err(broken(
-                        "repository",
-                        format!(
-                            "skills.lock fetches it from repository {}, but source `{}` is {declared}",
-                            entry.url.as_deref().unwrap_or("(none)"),
-                            entry.source
-                        ),
-                    ));
-                }
-                if entry.commit.as_deref().is_none_or(|c| c.len() < 40) {
-                    return Err(broken(
-                        "repository",
-                        "skills.lock pins no full commit id for it".into(),
-                    ));
-                }
-                let commit = entry.commit.as_deref().unwrap_or_default();
-                let key = Unpacked::git_key(&declared, commit, entry.subpath.as_deref());
-                match self.unpacked.tree_of(&key) {
-                    Some(tree) if tree != entry.tree => {
-                        return Err(broken(
-                            "tree",
-                            format!(
-                                "commit {commit} of {declared} holds tree {tree}, but skills.lock says tree {}",
-                                entry.tree
-                            ),
-                        ));
-                    }
-                    Some(_) => proof.tree_recorded = true,
-                    None => {}
-                }
-                self.check_signer_record(entry, None)?;
-                return Ok(Some(proof));
+                proof.tree_recorded = self.check_git(entry, decl, declared.git_url.as_deref())?;
             }
-            Format::Path => {
-                self.check_signer_record(entry, None)?;
-                return Ok(Some(proof));
+            Format::Path => {}
+            Format::Mcp => check_mcp(entry, decl)?,
+            Format::Archive | Format::SkillMd | Format::Files => {
+                return self.prove_indexed(entry, decl, &declared, proof);
             }
-            Format::Mcp => {
-                // The server is the declared one, and the URI names this
-                // skill; the tree is checked when the files are fetched.
-                if entry.url.as_deref() != Some(decl.url.as_str()) {
-                    return Err(broken(
-                        "url",
-                        format!(
-                            "skills.lock fetches it from MCP server {}, but source `{}` is {}",
-                            entry.url.as_deref().unwrap_or("(none)"),
-                            entry.source,
-                            decl.url
-                        ),
-                    ));
-                }
-                let named = entry
-                    .uri
-                    .as_deref()
-                    .and_then(|u| u.strip_suffix("/SKILL.md"))
-                    .and_then(|root| root.rsplit('/').next());
-                if named != Some(entry.name.as_str()) {
-                    return Err(broken(
-                        "entry",
-                        format!(
-                            "skills.lock gives it the MCP skill URI {}, which does not name `{}`",
-                            entry.uri.as_deref().unwrap_or("(none)"),
-                            entry.name
-                        ),
-                    ));
-                }
-                self.check_signer_record(entry, None)?;
-                return Ok(Some(proof));
-            }
-            Format::Archive | Format::SkillMd | Format::Files => {}
         }
-        if git_url.is_some() {
+        self.check_signer_record(entry, None)?;
+        Ok(Some(proof))
+    }
+
+    /// The git links: the lock names the declared repository and a full
+    /// commit, and the cache's record of that commit (if any) holds the
+    /// locked tree. Returns whether that record was there.
+    fn check_git(
+        &self,
+        entry: &LockedSkill,
+        decl: &SourceDecl,
+        git_url: Option<&str>,
+    ) -> Result<bool, ProveError> {
+        let Some(declared) = git_url else {
             return Err(broken(
+                entry,
+                "repository",
+                format!(
+                    "skills.lock pins it to a git commit, but source `{}` ({}) is an index",
+                    entry.source, decl.url
+                ),
+            ));
+        };
+        if entry.url.as_deref() != Some(declared) {
+            return Err(broken(
+                entry,
+                "repository",
+                format!(
+                    "skills.lock fetches it from repository {}, but source `{}` is {declared}",
+                    entry.url.as_deref().unwrap_or("(none)"),
+                    entry.source
+                ),
+            ));
+        }
+        if entry.commit.as_deref().is_none_or(|c| c.len() < 40) {
+            return Err(broken(
+                entry,
+                "repository",
+                "skills.lock pins no full commit id for it".into(),
+            ));
+        }
+        let commit = entry.commit.as_deref().unwrap_or_default();
+        let key = Unpacked::git_key(declared, commit, entry.subpath.as_deref());
+        match self.unpacked.tree_of(&key) {
+            Some(tree) if tree != entry.tree => Err(broken(
+                entry,
+                "tree",
+                format!(
+                    "commit {commit} of {declared} holds tree {tree}, but skills.lock says tree {}",
+                    entry.tree
+                ),
+            )),
+            Some(_) => Ok(true),
+            None => Ok(false),
+        }
+    }
+
+    /// The index links: the lock's index is one the declared source
+    /// publishes, a verified (signed, when pinned) copy of it vouches, and
+    /// the entry it lists is the locked one. `Ok(None)`: not provable
+    /// without reading the source, which this prover may not.
+    fn prove_indexed(
+        &mut self,
+        entry: &LockedSkill,
+        decl: &SourceDecl,
+        declared: &Declared,
+        mut proof: Proof,
+    ) -> Result<Option<Proof>, ProveError> {
+        if declared.git_url.is_some() {
+            return Err(broken(
+                entry,
                 "index",
                 format!(
                     "skills.lock says it comes from an index, but source `{}` ({}) is a git repository",
@@ -330,9 +318,16 @@ impl<'a> Prover<'a> {
             .index
             .as_deref()
             .and_then(|t| lock_text_to_url(self.root, t))
-            .ok_or_else(|| broken("index", "skills.lock gives no usable index URL".into()))?;
+            .ok_or_else(|| {
+                broken(
+                    entry,
+                    "index",
+                    "skills.lock gives no usable index URL".into(),
+                )
+            })?;
         if !declared.candidates.contains(&index_url) {
             return Err(broken(
+                entry,
                 "index",
                 format!(
                     "skills.lock reads its index from {index_url}, which is not where source `{}` ({}) publishes one",
@@ -343,10 +338,23 @@ impl<'a> Prover<'a> {
         let Some(voucher) = self.voucher(entry, source, &index_url)? else {
             return Ok(None);
         };
-        let vouching = describe(&voucher, &entry.source);
         self.check_signer_record(entry, voucher.signed.as_ref())?;
+        proof.tree_recorded = self.check_listed(entry, &voucher)?;
+        proof.index_digest = Some(voucher.digest);
+        proof.vouched_by = Some(voucher.by);
+        proof.signed = voucher.signed.clone();
+        Ok(Some(proof))
+    }
+
+    /// The entry links: the vouching index lists the skill in the locked
+    /// format, at the locked URL, with the locked artifact digest, and the
+    /// cache's record of that artifact (if any) unpacks to the locked tree.
+    /// Returns whether that record was there.
+    fn check_listed(&self, entry: &LockedSkill, voucher: &Voucher) -> Result<bool, ProveError> {
+        let vouching = describe(voucher, &entry.source);
         let listed = voucher.index.entry(&entry.name).ok_or_else(|| {
             broken(
+                entry,
                 "entry",
                 format!("{vouching} lists no skill named `{}`", entry.name),
             )
@@ -371,6 +379,7 @@ impl<'a> Prover<'a> {
                 );
                 if entry.artifact != Some(*digest) || !kind_ok {
                     return Err(broken(
+                        entry,
                         "artifact",
                         format!(
                             "artifact {} is not in {vouching}, which lists {digest} for it",
@@ -383,6 +392,7 @@ impl<'a> Prover<'a> {
                 }
                 if lock_url.as_ref() != Some(url) {
                     return Err(broken(
+                        entry,
                         "url",
                         format!(
                             "skills.lock downloads it from {}, but {vouching} serves it at {url}",
@@ -391,17 +401,16 @@ impl<'a> Prover<'a> {
                     ));
                 }
                 match self.unpacked.tree_of(digest) {
-                    Some(tree) if tree != entry.tree => {
-                        return Err(broken(
-                            "tree",
-                            format!(
-                                "artifact {digest} unpacks to tree {tree}, but skills.lock says tree {}",
-                                entry.tree
-                            ),
-                        ));
-                    }
-                    Some(_) => proof.tree_recorded = true,
-                    None => {}
+                    Some(tree) if tree != entry.tree => Err(broken(
+                        entry,
+                        "tree",
+                        format!(
+                            "artifact {digest} unpacks to tree {tree}, but skills.lock says tree {}",
+                            entry.tree
+                        ),
+                    )),
+                    Some(_) => Ok(true),
+                    None => Ok(false),
                 }
             }
             (EntryContent::Files { .. }, Format::Files) => {
@@ -409,6 +418,7 @@ impl<'a> Prover<'a> {
                     paths::file_url(&paths::index_dir(&voucher.index.url), &entry.name, "");
                 if lock_url.as_ref() != Some(&folder) {
                     return Err(broken(
+                        entry,
                         "url",
                         format!(
                             "skills.lock reads its files from {}, but {vouching} serves them at {folder}",
@@ -416,22 +426,18 @@ impl<'a> Prover<'a> {
                         ),
                     ));
                 }
+                Ok(false)
             }
-            _ => {
-                return Err(broken(
-                    "entry",
-                    format!(
-                        "{vouching} publishes it as `{}`, but skills.lock says `{}`",
-                        listed.format_label(),
-                        entry.format.as_str()
-                    ),
-                ));
-            }
+            _ => Err(broken(
+                entry,
+                "entry",
+                format!(
+                    "{vouching} publishes it as `{}`, but skills.lock says `{}`",
+                    listed.format_label(),
+                    entry.format.as_str()
+                ),
+            )),
         }
-        proof.index_digest = Some(voucher.digest);
-        proof.vouched_by = Some(voucher.by);
-        proof.signed = voucher.signed.clone();
-        Ok(Some(proof))
     }
 
     /// What a declared source is, worked out once per run.
@@ -477,12 +483,7 @@ impl<'a> Prover<'a> {
                 entry.source
             ),
         };
-        Err(Broken {
-            skill: entry.name.clone(),
-            link: "signer",
-            what,
-        }
-        .into())
+        Err(broken(entry, "signer", what))
     }
 
     /// The verified index that vouches for `entry`: the snapshot it names,
@@ -507,39 +508,17 @@ impl<'a> Prover<'a> {
         Ok(found)
     }
 
+    /// Tries, in order: the snapshot the lock names (from the cache), the
+    /// source's current index, and the versioned snapshot the registry keeps
+    /// when the current index no longer is the locked one.
     fn find_voucher(
-        &mut self,
+        &self,
         entry: &LockedSkill,
         source: &Source,
         index_url: &Url,
     ) -> Result<Option<Rc<Voucher>>, ProveError> {
-        let broken = |link: &'static str, what: String| -> ProveError {
-            Broken {
-                skill: entry.name.clone(),
-                link,
-                what,
-            }
-            .into()
-        };
-        // 1. The snapshot the lock names, from the cache.
-        if let Some(digest) = entry.index_digest
-            && let Some(snapshot) = self.snapshots.get(&digest)
-        {
-            match self.check_snapshot(&snapshot, source, index_url) {
-                Ok(voucher) => {
-                    check_version(entry, &voucher).map_err(|w| broken("snapshot", w))?;
-                    return Ok(Some(Rc::new(voucher)));
-                }
-                // Signed by a key no longer pinned (a rotation): the current
-                // index, signed by the new key, may still vouch.
-                Err(SnapshotProblem::Trust(TrustError::UnknownKey { .. })) => {}
-                Err(problem) => {
-                    return Err(broken(
-                        "snapshot",
-                        format!("the index snapshot {digest} that skills.lock names {problem}"),
-                    ));
-                }
-            }
+        if let Some(voucher) = self.cached_voucher(entry, source, index_url)? {
+            return Ok(Some(Rc::new(voucher)));
         }
         let Some(make) = &self.make_fetcher else {
             return Ok(None);
@@ -547,8 +526,56 @@ impl<'a> Prover<'a> {
         let Some(fetcher) = self.fetcher.get_or_init(make).as_ref() else {
             return Ok(None);
         };
-        // 2. The source's current index (verified, rollback and expiry
-        // checked, and kept as a snapshot by `source::resolve`).
+        let current = self.current_voucher(fetcher, entry, source, index_url)?;
+        if entry.index_digest.is_none_or(|d| d == current.digest) {
+            return Ok(Some(Rc::new(current)));
+        }
+        if let Some(voucher) = self.versioned_voucher(fetcher, entry, source, index_url)? {
+            return Ok(Some(Rc::new(voucher)));
+        }
+        // The lock's snapshot is gone: the current index must list the
+        // same artifact (checked by the caller).
+        Ok(Some(Rc::new(current)))
+    }
+
+    /// The snapshot the lock names, from the cache. `Ok(None)`: not cached,
+    /// or signed by a key no longer pinned (a rotation: the current index,
+    /// signed by the new key, may still vouch).
+    fn cached_voucher(
+        &self,
+        entry: &LockedSkill,
+        source: &Source,
+        index_url: &Url,
+    ) -> Result<Option<Voucher>, ProveError> {
+        let Some(digest) = entry.index_digest else {
+            return Ok(None);
+        };
+        let Some(snapshot) = self.snapshots.get(&digest) else {
+            return Ok(None);
+        };
+        match self.check_snapshot(&snapshot, source, index_url) {
+            Ok(voucher) => {
+                check_version(entry, &voucher).map_err(|w| broken(entry, "snapshot", w))?;
+                Ok(Some(voucher))
+            }
+            Err(SnapshotProblem::Trust(TrustError::UnknownKey { .. })) => Ok(None),
+            Err(problem) => Err(broken(
+                entry,
+                "snapshot",
+                format!("the index snapshot {digest} that skills.lock names {problem}"),
+            )),
+        }
+    }
+
+    /// The source's current index (verified, rollback and expiry checked,
+    /// and kept as a snapshot by `source::resolve`).
+    fn current_voucher(
+        &self,
+        fetcher: &Fetcher,
+        entry: &LockedSkill,
+        source: &Source,
+        index_url: &Url,
+    ) -> Result<Voucher, ProveError> {
         let mut pinned = source.clone();
         pinned.spec = SourceSpec::Index(index_url.clone());
         let resolved =
@@ -557,7 +584,7 @@ impl<'a> Prover<'a> {
                 source_name: entry.source.clone(),
                 cause: Box::new(cause),
             })?;
-        let current = Voucher {
+        Ok(Voucher {
             digest: resolved.snapshot,
             signed: resolved.signer.as_ref().map(|s| SignedBy {
                 key_id: s.key_id.clone(),
@@ -566,52 +593,61 @@ impl<'a> Prover<'a> {
             }),
             index: resolved.index,
             by: VouchedBy::CurrentIndex,
+        })
+    }
+
+    /// The versioned snapshot the registry keeps beside index.json, when it
+    /// is the one the lock names; kept in the cache once verified.
+    /// `Ok(None)`: the lock names no version, or the registry keeps no such
+    /// snapshot.
+    fn versioned_voucher(
+        &self,
+        fetcher: &Fetcher,
+        entry: &LockedSkill,
+        source: &Source,
+        index_url: &Url,
+    ) -> Result<Option<Voucher>, ProveError> {
+        let (Some(digest), Some(version)) = (entry.index_digest, entry.index_version) else {
+            return Ok(None);
         };
-        if entry.index_digest.is_none_or(|d| d == current.digest) {
-            return Ok(Some(Rc::new(current)));
+        let Some(url) = versioned_url(index_url, version) else {
+            return Ok(None);
+        };
+        let limit = fetcher.config().max_index_bytes;
+        let auth = source.auth.as_ref();
+        let Ok(body) = fetcher.get(&url, auth, limit) else {
+            return Ok(None);
+        };
+        if Digest::of_bytes(&body.bytes) != digest {
+            return Ok(None);
         }
-        // 3. The versioned snapshot the registry keeps beside index.json.
-        if let (Some(digest), Some(version)) = (entry.index_digest, entry.index_version)
-            && let Some(url) = versioned_url(index_url, version)
-        {
-            let limit = fetcher.config().max_index_bytes;
-            let auth = source.auth.as_ref();
-            if let Ok(body) = fetcher.get(&url, auth, limit)
-                && Digest::of_bytes(&body.bytes) == digest
-            {
-                let signature = match source.keys.is_empty() {
-                    true => None,
-                    false => fetcher
-                        .get(&source::signature_url(&url), auth, 64 * 1024)
-                        .ok()
-                        .and_then(|b| String::from_utf8(b.bytes).ok()),
-                };
-                let snapshot = Snapshot {
-                    digest,
-                    bytes: body.bytes,
-                    signature,
-                };
-                match self.check_snapshot(&snapshot, source, index_url) {
-                    Ok(mut voucher) => {
-                        check_version(entry, &voucher).map_err(|w| broken("snapshot", w))?;
-                        voucher.by = VouchedBy::VersionedSnapshot;
-                        let _ = self
-                            .snapshots
-                            .put(&snapshot.bytes, snapshot.signature.as_deref());
-                        return Ok(Some(Rc::new(voucher)));
-                    }
-                    Err(problem) => {
-                        return Err(broken(
-                            "snapshot",
-                            format!("the registry's snapshot {url} {problem}"),
-                        ));
-                    }
-                }
+        let signature = match source.keys.is_empty() {
+            true => None,
+            false => fetcher
+                .get(&source::signature_url(&url), auth, 64 * 1024)
+                .ok()
+                .and_then(|b| String::from_utf8(b.bytes).ok()),
+        };
+        let snapshot = Snapshot {
+            digest,
+            bytes: body.bytes,
+            signature,
+        };
+        match self.check_snapshot(&snapshot, source, index_url) {
+            Ok(mut voucher) => {
+                check_version(entry, &voucher).map_err(|w| broken(entry, "snapshot", w))?;
+                voucher.by = VouchedBy::VersionedSnapshot;
+                let _ = self
+                    .snapshots
+                    .put(&snapshot.bytes, snapshot.signature.as_deref());
+                Ok(Some(voucher))
             }
+            Err(problem) => Err(broken(
+                entry,
+                "snapshot",
+                format!("the registry's snapshot {url} {problem}"),
+            )),
         }
-        // The lock's snapshot is gone: the current index must list the
-        // same artifact (checked by the caller).
-        Ok(Some(Rc::new(current)))
     }
 
     /// Verifies a snapshot as its source requires: with pinned keys, a
@@ -684,6 +720,50 @@ fn check_version(entry: &LockedSkill, voucher: &Voucher) -> Result<(), String> {
         )),
         _ => Ok(()),
     }
+}
+
+/// A broken `link` of `entry`'s chain, saying `what` does not hold.
+fn broken(entry: &LockedSkill, link: &'static str, what: String) -> ProveError {
+    Broken {
+        skill: entry.name.clone(),
+        link,
+        what,
+    }
+    .into()
+}
+
+/// The MCP links: the server is the declared one and the URI names this
+/// skill; the tree is checked when the files are fetched.
+fn check_mcp(entry: &LockedSkill, decl: &SourceDecl) -> Result<(), ProveError> {
+    if entry.url.as_deref() != Some(decl.url.as_str()) {
+        return Err(broken(
+            entry,
+            "url",
+            format!(
+                "skills.lock fetches it from MCP server {}, but source `{}` is {}",
+                entry.url.as_deref().unwrap_or("(none)"),
+                entry.source,
+                decl.url
+            ),
+        ));
+    }
+    let named = entry
+        .uri
+        .as_deref()
+        .and_then(|u| u.strip_suffix("/SKILL.md"))
+        .and_then(|root| root.rsplit('/').next());
+    if named != Some(entry.name.as_str()) {
+        return Err(broken(
+            entry,
+            "entry",
+            format!(
+                "skills.lock gives it the MCP skill URI {}, which does not name `{}`",
+                entry.uri.as_deref().unwrap_or("(none)"),
+                entry.name
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// "the signed index of source `x` (version 3, key ABCD…)" or "the index of
