@@ -367,103 +367,130 @@ impl McpClient {
         if uri.contains(['?', '#']) {
             return Err(self.unsafe_(&uri, "a skill's URI has no query or fragment".into()));
         }
-        let last = root.rsplit('/').next().unwrap_or_default();
         let Some(frontmatter) = entry["frontmatter"].as_object().cloned() else {
             return Err(self.unsafe_(&uri, "the entry has no frontmatter object".into()));
         };
-        let name = frontmatter
-            .get("name")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_owned();
-        let description = frontmatter
-            .get("description")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_owned();
-        if !crate::skill::is_valid_name(&name) {
-            return Err(self.unsafe_(
-                &uri,
-                format!(
-                    "frontmatter name {:?} is not a skill name",
-                    crate::skill::printable(&name)
-                ),
-            ));
-        }
-        if last != name {
-            return Err(self.unsafe_(
-                &uri,
-                format!("the URI names skill `{last}` but its frontmatter says `{name}`; the last path segment must be the skill's name"),
-            ));
-        }
-        let files = match &entry["resources"] {
-            Value::String(s) if s == "dynamic" => {
-                return Err(self.integrity(
-                    &uri,
-                    "the server publishes no digests for this skill (`resources: \"dynamic\"`); skillpm installs only content it can pin".into(),
-                ));
-            }
-            Value::Array(files) => files,
-            _ => {
-                return Err(self.integrity(&uri, "the entry has no `resources` manifest".into()));
-            }
+        let text = |key: &str| {
+            frontmatter
+                .get(key)
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned()
         };
-        if files.len() > MAX_FILES {
-            return Err(self.unsafe_(
-                &uri,
-                format!("lists {} files; the limit is {MAX_FILES}", files.len()),
-            ));
-        }
-        let prefix = format!("{root}/");
-        let mut listed = BTreeMap::new();
-        let mut total = 0u64;
-        for f in files {
-            let furi = f["uri"].as_str().unwrap_or_default();
-            let Some(rel) = furi.strip_prefix(&prefix).and_then(decode_relative) else {
-                return Err(self.unsafe_(
-                    furi,
-                    format!("this file is not a plain path inside {root}; refused"),
-                ));
-            };
-            let digest = f["digest"]
-                .as_str()
-                .filter(|d| rmcp::model::is_sha256_digest(d))
-                .and_then(|d| d.parse::<Digest>().ok())
-                .ok_or_else(|| {
-                    self.integrity(
-                        furi,
-                        "the manifest digest is not sha256:<64 lowercase hex>".into(),
-                    )
-                })?;
-            let size = f["size"]
-                .as_u64()
-                .ok_or_else(|| self.integrity(furi, "the manifest gives no size".into()))?;
-            total = total.saturating_add(size);
-            let file = ListedFile {
-                path: rel.clone(),
-                uri: furi.to_owned(),
-                digest,
-                size,
-            };
-            if listed.insert(rel, file).is_some() {
-                return Err(self.unsafe_(furi, "listed twice".into()));
-            }
-        }
-        if total > MAX_SKILL_BYTES {
-            return Err(self.unsafe_(
-                &uri,
-                format!("its files add up to {total} bytes; the limit is {MAX_SKILL_BYTES}"),
-            ));
-        }
-        if !listed.contains_key("SKILL.md") {
-            return Err(self.integrity(&uri, "the manifest does not list SKILL.md itself".into()));
-        }
+        let (name, description) = (text("name"), text("description"));
+        self.check_name(&uri, root, &name)?;
+        let files = self.check_manifest(&uri, root, &entry["resources"])?;
         Ok(ListedSkill {
             uri,
             name,
             description,
             frontmatter,
-            files: listed.into_values().collect(),
+            files,
+        })
+    }
+
+    /// The frontmatter name is a skill name, and the one the URI's last
+    /// segment gives (the name is the skill's identity in the lock).
+    fn check_name(&self, uri: &str, root: &str, name: &str) -> Result<(), McpSourceError> {
+        if !crate::skill::is_valid_name(name) {
+            return Err(self.unsafe_(
+                uri,
+                format!(
+                    "frontmatter name {:?} is not a skill name",
+                    crate::skill::printable(name)
+                ),
+            ));
+        }
+        let last = root.rsplit('/').next().unwrap_or_default();
+        if last != name {
+            return Err(self.unsafe_(
+                uri,
+                format!("the URI names skill `{last}` but its frontmatter says `{name}`; the last path segment must be the skill's name"),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The `resources` manifest: pinned (not "dynamic"), each file a plain
+    /// path under `root` listed once, within the file and byte limits, and
+    /// SKILL.md among them. Sorted by path.
+    fn check_manifest(
+        &self,
+        uri: &str,
+        root: &str,
+        resources: &Value,
+    ) -> Result<Vec<ListedFile>, McpSourceError> {
+        let files = match resources {
+            Value::String(s) if s == "dynamic" => {
+                return Err(self.integrity(
+                    uri,
+                    "the server publishes no digests for this skill (`resources: \"dynamic\"`); skillpm installs only content it can pin".into(),
+                ));
+            }
+            Value::Array(files) => files,
+            _ => {
+                return Err(self.integrity(uri, "the entry has no `resources` manifest".into()));
+            }
+        };
+        if files.len() > MAX_FILES {
+            return Err(self.unsafe_(
+                uri,
+                format!("lists {} files; the limit is {MAX_FILES}", files.len()),
+            ));
+        }
+        let mut listed = BTreeMap::new();
+        let mut total = 0u64;
+        for f in files {
+            let file = self.listed_file(root, f)?;
+            total = total.saturating_add(file.size);
+            if listed.insert(file.path.clone(), file).is_some() {
+                let furi = f["uri"].as_str().unwrap_or_default();
+                return Err(self.unsafe_(furi, "listed twice".into()));
+            }
+        }
+        if total > MAX_SKILL_BYTES {
+            return Err(self.unsafe_(
+                uri,
+                format!("its files add up to {total} bytes; the limit is {MAX_SKILL_BYTES}"),
+            ));
+        }
+        if !listed.contains_key("SKILL.md") {
+            return Err(self.integrity(uri, "the manifest does not list SKILL.md itself".into()));
+        }
+        Ok(listed.into_values().collect())
+    }
+
+    /// One manifest file: a URI that is a plain path inside `root`, a
+    /// well-formed sha256 digest and a size.
+    fn listed_file(&self, root: &str, f: &Value) -> Result<ListedFile, McpSourceError> {
+        let furi = f["uri"].as_str().unwrap_or_default();
+        let Some(path) = furi
+            .strip_prefix(&format!("{root}/"))
+            .and_then(decode_relative)
+        else {
+            return Err(self.unsafe_(
+                furi,
+                format!("this file is not a plain path inside {root}; refused"),
+            ));
+        };
+        let digest = f["digest"]
+            .as_str()
+            .filter(|d| rmcp::model::is_sha256_digest(d))
+            .and_then(|d| d.parse::<Digest>().ok())
+            .ok_or_else(|| {
+                self.integrity(
+                    furi,
+                    "the manifest digest is not sha256:<64 lowercase hex>".into(),
+                )
+            })?;
+        let size = f["size"]
+            .as_u64()
+            .ok_or_else(|| self.integrity(furi, "the manifest gives no size".into()))?;
+        Ok(ListedFile {
+            path,
+            uri: furi.to_owned(),
+            digest,
+            size,
         })
     }
 
