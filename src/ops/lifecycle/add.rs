@@ -363,29 +363,7 @@ fn choose_source(
         .into());
     }
     let Some(text) = text else {
-        if path.is_some() {
-            return Err(OpError::new(
-                Exit::Usage,
-                "--path needs --source <URL|PATH> (the source whose folder it names)",
-            )
-            .into());
-        }
-        return match manifest.sources() {
-            [only] => Ok((only.clone(), false)),
-            [] => Err(OpError::new(
-                Exit::NotFound,
-                "this project declares no source: pass `--source <URL|PATH>` (or `skillpm source add <name> <url>` first)",
-            )
-            .into()),
-            many => Err(OpError::new(
-                Exit::Usage,
-                format!(
-                    "this project declares several sources ({}): say which with --source NAME",
-                    many.iter().map(|s| s.name.as_str()).collect::<Vec<_>>().join(", ")
-                ),
-            )
-            .into()),
-        };
+        return Ok((only_declared_source(manifest, path.is_some())?, false));
     };
     if let Some(decl) = manifest.source(text) {
         if git_ref.is_some() {
@@ -402,24 +380,7 @@ fn choose_source(
     }
     let mut url = super::super::source::manifest_url(text, &sess.ctx.cwd, &sess.project.root)?;
     if let Some(r) = git_ref {
-        let root = &sess.project.root;
-        let Some(written) = super::candidate::git_spec_for(&url, root)? else {
-            return Err(OpError::new(
-                Exit::Usage,
-                format!("--ref applies to git sources; `{text}` is a registry"),
-            )
-            .into());
-        };
-        // A ref in the text too (`…#v1`, `…@v1`, `tree/v1`) must be the same
-        // one (else exit 2), and is then not written twice.
-        crate::git::parse_git_spec(&url, Some(r), root)?;
-        if written.reference.is_none() {
-            url = if url.starts_with("github:") {
-                format!("{url}@{r}")
-            } else {
-                format!("{url}#{r}")
-            };
-        }
+        url = with_git_ref(sess, text, url, r)?;
     }
     if let Some(existing) = manifest
         .sources()
@@ -445,6 +406,58 @@ fn choose_source(
         },
         true,
     ))
+}
+
+/// No `--source`: the project's one declared source, else a usage error
+/// saying what to pass (`--path` alone names no source's folder).
+fn only_declared_source(manifest: &Manifest, with_path: bool) -> anyhow::Result<SourceDecl> {
+    if with_path {
+        return Err(OpError::new(
+            Exit::Usage,
+            "--path needs --source <URL|PATH> (the source whose folder it names)",
+        )
+        .into());
+    }
+    match manifest.sources() {
+        [only] => Ok(only.clone()),
+        [] => Err(OpError::new(
+            Exit::NotFound,
+            "this project declares no source: pass `--source <URL|PATH>` (or `skillpm source add <name> <url>` first)",
+        )
+        .into()),
+        many => Err(OpError::new(
+            Exit::Usage,
+            format!(
+                "this project declares several sources ({}): say which with --source NAME",
+                many.iter().map(|s| s.name.as_str()).collect::<Vec<_>>().join(", ")
+            ),
+        )
+        .into()),
+    }
+}
+
+/// A git location `url` with `--ref r` written into it (`@r` for `github:`,
+/// else `#r`); a registry takes no ref (exit 2).
+fn with_git_ref(sess: &Session<'_>, text: &str, url: String, r: &str) -> anyhow::Result<String> {
+    let root = &sess.project.root;
+    let Some(written) = super::candidate::git_spec_for(&url, root)? else {
+        return Err(OpError::new(
+            Exit::Usage,
+            format!("--ref applies to git sources; `{text}` is a registry"),
+        )
+        .into());
+    };
+    // A ref in the text too (`…#v1`, `…@v1`, `tree/v1`) must be the same
+    // one (else exit 2), and is then not written twice.
+    crate::git::parse_git_spec(&url, Some(r), root)?;
+    if written.reference.is_some() {
+        return Ok(url);
+    }
+    Ok(if url.starts_with("github:") {
+        format!("{url}@{r}")
+    } else {
+        format!("{url}#{r}")
+    })
 }
 
 /// `https://skills.acme.dev/x` → `skills-acme-dev`; `github:o/r` → `o-r`;
@@ -561,35 +574,7 @@ fn resolve_all(
     opened: &Opened,
     skipped: &mut Vec<Skipped>,
 ) -> anyhow::Result<Vec<Candidate>> {
-    let mut duplicated: Vec<String> = Vec::new();
-    if let Some(found) = opened.discovery() {
-        for s in &found.skipped {
-            let folder = s.path.rsplit('/').next().unwrap_or("");
-            skipped.push(Skipped {
-                name: crate::skill::printable(if folder.is_empty() { "." } else { folder }),
-                path: Some(s.path.clone()),
-                reason: s.reason.clone(),
-            });
-        }
-        for (name, paths) in found.duplicates() {
-            duplicated.push(name.to_owned());
-            for p in &paths {
-                skipped.push(Skipped {
-                    name: name.to_owned(),
-                    path: Some((*p).to_owned()),
-                    reason: format!(
-                        "{} folders hold a skill named `{name}` ({}); add one by name with --path <folder>",
-                        paths.len(),
-                        paths
-                            .iter()
-                            .map(|p| if p.is_empty() { "." } else { p })
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
-                });
-            }
-        }
-    }
+    let duplicated = skip_discovery_refusals(opened, skipped);
     let mut names: Vec<String> = Vec::new();
     let mut paths: Vec<Option<String>> = Vec::new();
     for offer in opened.offers() {
@@ -618,38 +603,85 @@ fn resolve_all(
             s.name,
             s.path
                 .as_deref()
-                .map(|p| format!(" ({})", if p.is_empty() { "." } else { p }))
+                .map(|p| format!(" ({})", shown_folder(p)))
                 .unwrap_or_default(),
             s.reason
         ));
     }
     if out.is_empty() {
-        let decl = opened.decl();
-        let (exit, what) = if skipped.is_empty() {
-            (Exit::NotFound, "found no skill".to_owned())
-        } else {
-            (
-                Exit::Unsafe,
-                format!(
-                    "found {} skill folder(s) but could add none ({})",
-                    skipped.len(),
-                    skipped
-                        .iter()
-                        .map(|s| format!("`{}`: {}", s.name, s.reason))
-                        .collect::<Vec<_>>()
-                        .join("; ")
-                ),
-            )
-        };
-        return Err(OpError::new(
-            exit,
-            format!(
-                "--all {what} in source `{}`: looked in {}; point --path at the folder holding the skills, or check them with `skillpm check`",
-                decl.name,
-                opened.looked_at()
-            ),
-        )
-        .into());
+        return Err(nothing_added(opened, skipped).into());
     }
     Ok(out)
+}
+
+/// A source-relative folder as shown to the user: the root is `.`.
+fn shown_folder(path: &str) -> &str {
+    if path.is_empty() { "." } else { path }
+}
+
+/// What discovery refused goes to `skipped`: folders it could not read as
+/// skills, and every folder of a name several folders hold (which one is
+/// meant is for the user to say with --path). Returns those names.
+fn skip_discovery_refusals(opened: &Opened, skipped: &mut Vec<Skipped>) -> Vec<String> {
+    let mut duplicated: Vec<String> = Vec::new();
+    let Some(found) = opened.discovery() else {
+        return duplicated;
+    };
+    for s in &found.skipped {
+        let folder = s.path.rsplit('/').next().unwrap_or("");
+        skipped.push(Skipped {
+            name: crate::skill::printable(shown_folder(folder)),
+            path: Some(s.path.clone()),
+            reason: s.reason.clone(),
+        });
+    }
+    for (name, paths) in found.duplicates() {
+        duplicated.push(name.to_owned());
+        for p in &paths {
+            skipped.push(Skipped {
+                name: name.to_owned(),
+                path: Some((*p).to_owned()),
+                reason: format!(
+                    "{} folders hold a skill named `{name}` ({}); add one by name with --path <folder>",
+                    paths.len(),
+                    paths
+                        .iter()
+                        .map(|p| shown_folder(p))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            });
+        }
+    }
+    duplicated
+}
+
+/// `--all` added nothing: exit 8 when no skill was found, else exit 5 with
+/// every folder's reason, and where it looked either way.
+fn nothing_added(opened: &Opened, skipped: &[Skipped]) -> OpError {
+    let decl = opened.decl();
+    let (exit, what) = if skipped.is_empty() {
+        (Exit::NotFound, "found no skill".to_owned())
+    } else {
+        (
+            Exit::Unsafe,
+            format!(
+                "found {} skill folder(s) but could add none ({})",
+                skipped.len(),
+                skipped
+                    .iter()
+                    .map(|s| format!("`{}`: {}", s.name, s.reason))
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            ),
+        )
+    };
+    OpError::new(
+        exit,
+        format!(
+            "--all {what} in source `{}`: looked in {}; point --path at the folder holding the skills, or check them with `skillpm check`",
+            decl.name,
+            opened.looked_at()
+        ),
+    )
 }
