@@ -64,6 +64,33 @@ pub(super) fn check_lock_links(
     dangling: &BTreeSet<PathBuf>,
     findings: &mut Vec<Finding>,
 ) {
+    let root_dirs = install_root_dirs(settings, project, env);
+    let mut seen = BTreeSet::new();
+    for entry in lock.skills() {
+        let disabled = settings.disabled.contains(&entry.name);
+        for root in &root_dirs {
+            let path = root.join(&entry.name);
+            if !seen.insert(path.clone()) || dangling.contains(&path) {
+                continue;
+            }
+            let found = match crate::link::inspect(&path) {
+                Ok(state) => link_finding(entry, disabled, root, &path, state),
+                Err(e) => Some(finding(
+                    Level::Warning,
+                    "broken-link",
+                    Some(&entry.name),
+                    Some(&path),
+                    e.to_string(),
+                )),
+            };
+            findings.extend(found);
+        }
+    }
+}
+
+/// The roots `install` links into: the `[install]` agents' (else the
+/// detected ones) at its scope, each once.
+fn install_root_dirs(settings: &ProjectSettings, project: &Path, env: &Env) -> Vec<PathBuf> {
     let agents = settings
         .agents
         .clone()
@@ -77,80 +104,71 @@ pub(super) fn check_lock_links(
             root_dirs.push(dir);
         }
     }
-    let mut seen = BTreeSet::new();
-    for entry in lock.skills() {
-        let disabled = settings.disabled.contains(&entry.name);
-        for root in &root_dirs {
-            let path = root.join(&entry.name);
-            if !seen.insert(path.clone()) || dangling.contains(&path) {
-                continue;
-            }
-            let state = match crate::link::inspect(&path) {
-                Ok(s) => s,
-                Err(e) => {
-                    findings.push(finding(
-                        Level::Warning,
-                        "broken-link",
-                        Some(&entry.name),
-                        Some(&path),
-                        e.to_string(),
-                    ));
-                    continue;
+    root_dirs
+}
+
+/// What is wrong with `state`, found at `path` in `root` where skills.lock
+/// expects `entry` linked (or, `disabled`, expects nothing): `None` when
+/// it is as expected.
+fn link_finding(
+    entry: &crate::project::lock::LockedSkill,
+    disabled: bool,
+    root: &Path,
+    path: &Path,
+    state: LinkState,
+) -> Option<Finding> {
+    let name = entry.name.as_str();
+    match state {
+        LinkState::Missing if !disabled => Some(finding(
+            Level::Warning,
+            "not-linked",
+            Some(name),
+            Some(path),
+            format!(
+                "skills.lock pins `{name}` but {} does not exist, so agents reading {} do not see it: run `skillpm install`",
+                path.display(),
+                root.display()
+            ),
+        )),
+        LinkState::Missing => None,
+        LinkState::Foreign { what } => Some(finding(
+            Level::Error,
+            "foreign-folder",
+            Some(name),
+            Some(path),
+            format!(
+                "{} is {what} skillpm did not create, where skills.lock expects a link to `{name}`; skillpm never overwrites it: move it away (or delete it) and run `skillpm install`",
+                path.display()
+            ),
+        )),
+        state if disabled => Some(finding(
+            Level::Warning,
+            "not-linked",
+            Some(name),
+            Some(path),
+            format!(
+                "`{name}` is disabled in skills.toml but still linked at {} ({}): run `skillpm install` to remove the link",
+                path.display(),
+                if matches!(state, LinkState::Copy { .. }) {
+                    "a copy"
+                } else {
+                    "a symlink"
                 }
-            };
-            let name = entry.name.as_str();
-            match state {
-                LinkState::Missing if !disabled => findings.push(finding(
-                    Level::Warning,
-                    "not-linked",
-                    Some(name),
-                    Some(&path),
-                    format!(
-                        "skills.lock pins `{name}` but {} does not exist, so agents reading {} do not see it: run `skillpm install`",
-                        path.display(),
-                        root.display()
-                    ),
-                )),
-                LinkState::Missing => {}
-                LinkState::Foreign { what } => findings.push(finding(
-                    Level::Error,
-                    "foreign-folder",
-                    Some(name),
-                    Some(&path),
-                    format!(
-                        "{} is {what} skillpm did not create, where skills.lock expects a link to `{name}`; skillpm never overwrites it: move it away (or delete it) and run `skillpm install`",
-                        path.display()
-                    ),
-                )),
-                state if disabled => findings.push(finding(
-                    Level::Warning,
-                    "not-linked",
-                    Some(name),
-                    Some(&path),
-                    format!(
-                        "`{name}` is disabled in skills.toml but still linked at {} ({}): run `skillpm install` to remove the link",
-                        path.display(),
-                        if matches!(state, LinkState::Copy { .. }) { "a copy" } else { "a symlink" }
-                    ),
-                )),
-                state => {
-                    if let Some(d) = state.digest()
-                        && d != entry.tree
-                    {
-                        findings.push(finding(
-                            Level::Error,
-                            "stale-link",
-                            Some(name),
-                            Some(&path),
-                            format!(
-                                "{} links to {d}, but skills.lock pins {}: run `skillpm install` to relink it",
-                                path.display(),
-                                entry.tree
-                            ),
-                        ));
-                    }
-                }
-            }
+            ),
+        )),
+        state => {
+            let d = state.digest().filter(|d| *d != entry.tree)?;
+            Some(finding(
+                Level::Error,
+                "stale-link",
+                Some(name),
+                Some(path),
+                format!(
+                    "{} links to {d}, but skills.lock pins {}: run `skillpm install` to relink it",
+                    path.display(),
+                    entry.tree
+                ),
+            ))
         }
     }
 }
