@@ -113,8 +113,57 @@ pub fn install(ctx: &Context, opts: &InstallOptions) -> anyhow::Result<InstallRe
         return install_without_lock(&mut sess, opts);
     };
     let mut lock = original.clone();
+    let mut summaries = follow_manifest(&mut sess, &mut lock, strict, opts.yes)?;
+    check_folder_drift(&sess, &lock, strict)?;
+    let all: Vec<_> = lock.skills().iter().collect();
+    let fetched = materialize(&mut sess, &all)?;
+    if sess.level == crate::skill::Level::Strict {
+        for s in lock.skills() {
+            super::candidate::judge_locked(&sess, s)?;
+        }
+    }
+    summaries.extend(approve_pending(&sess, &mut lock, strict, opts.yes)?);
 
-    // What the manifest asks for and the lock lacks (or pins from another source).
+    let enabled: Vec<_> = lock
+        .skills()
+        .iter()
+        .filter(|s| s.is_approved() && sess.is_enabled(&s.name))
+        .collect();
+    // Recorded for `cache gc` before placing: a new project's record is
+    // flushed, and a flush after placement would write back every copy
+    // just placed as well (ext4 data=ordered). Placed folders need no
+    // durability; only the store entries do, and they are sealed already.
+    sess.register_lock();
+    let links = sync_links(&sess, &enabled)?;
+    let disabled: Vec<String> = lock
+        .skills()
+        .iter()
+        .filter(|s| !sess.is_enabled(&s.name))
+        .map(|s| s.name.clone())
+        .collect();
+    let skills = lock.skills().len();
+    let lock_written = if strict { false } else { sess.save_lock(lock)? };
+    Ok(InstallReport {
+        mode: opts.mode,
+        skills,
+        fetched,
+        lock_written,
+        summaries,
+        links,
+        disabled,
+    })
+}
+
+/// Brings `lock` to what the manifest asks for: drops what it no longer
+/// asks for (or pins from another source) and resolves what the lock
+/// lacks. `strict` (--locked/--frozen): any such difference is exit 6
+/// instead. Returns the summaries of what was resolved.
+fn follow_manifest(
+    sess: &mut Session<'_>,
+    lock: &mut Lockfile,
+    strict: bool,
+    yes: bool,
+) -> anyhow::Result<Vec<Summary>> {
     let declared = sess.manifest.skills().clone();
     let stale: Vec<String> = lock
         .skills()
@@ -150,18 +199,21 @@ pub fn install(ctx: &Context, opts: &InstallOptions) -> anyhow::Result<InstallRe
     for name in &stale {
         lock.remove(name);
     }
-    let mut summaries = Vec::new();
-    if !missing.is_empty() {
-        let (resolved, s) = resolve_declared(&mut sess, &missing, &lock, opts.yes)?;
-        summaries.extend(s);
-        for locked in resolved {
-            lock.upsert(locked);
-        }
+    if missing.is_empty() {
+        return Ok(Vec::new());
     }
+    let (resolved, summaries) = resolve_declared(sess, &missing, lock, yes)?;
+    for locked in resolved {
+        lock.upsert(locked);
+    }
+    Ok(summaries)
+}
 
-    // A folder source is read where it lies: a changed folder is drift.
+/// A folder source is read where it lies: a changed folder is drift, exit
+/// 6 when `strict`, else a warning (the locked content is installed).
+fn check_folder_drift(sess: &Session<'_>, lock: &Lockfile, strict: bool) -> anyhow::Result<()> {
     for s in lock.skills().iter().filter(|s| s.format == Format::Path) {
-        match super::materialize::folder_drift(&sess, s) {
+        match super::materialize::folder_drift(sess, s) {
             Ok(None) => {}
             Ok(Some(now)) if strict => {
                 return Err(lock_outdated(format!(
@@ -169,105 +221,78 @@ pub fn install(ctx: &Context, opts: &InstallOptions) -> anyhow::Result<InstallRe
                     s.name, s.tree, s.name
                 )));
             }
-            Ok(Some(_)) => ctx.ui.warn(format!(
+            Ok(Some(_)) => sess.ctx.ui.warn(format!(
                 "the folder of `{}` changed since skills.lock was written; installing the locked content (`skillpm update {}` shows the change)",
                 s.name, s.name
             )),
-            Err(e) if sess.store.has_entry(&s.tree) => {
-                ctx.ui.warn(format!("{e:#}; installing the locked content from the cache"))
-            }
+            Err(e) if sess.store.has_entry(&s.tree) => sess
+                .ctx
+                .ui
+                .warn(format!("{e:#}; installing the locked content from the cache")),
             Err(e) => return Err(e),
         }
     }
-    let all: Vec<_> = lock.skills().iter().collect();
-    let fetched = materialize(&mut sess, &all)?;
-    if sess.level == crate::skill::Level::Strict {
-        for s in lock.skills() {
-            super::candidate::judge_locked(&sess, s)?;
-        }
-    }
+    Ok(())
+}
 
-    // Entries not approved for exactly their tree need a person.
+/// Entries not approved for exactly their tree need a person: asks (or
+/// takes `--yes`) and records each approval in `lock`; a declined one is
+/// not linked. `strict` may not record an approval (exit 7). Returns the
+/// summaries shown.
+fn approve_pending(
+    sess: &Session<'_>,
+    lock: &mut Lockfile,
+    strict: bool,
+    yes: bool,
+) -> anyhow::Result<Vec<Summary>> {
     let pending: Vec<String> = lock
         .skills()
         .iter()
         .filter(|s| !s.is_approved() && sess.is_enabled(&s.name))
         .map(|s| s.name.clone())
         .collect();
-    if !pending.is_empty() {
-        let candidates = pending
-            .iter()
-            .filter_map(|n| lock.get(n))
-            .map(|l| candidate_from_lock(&sess, l))
-            .collect::<anyhow::Result<Vec<_>>>()?;
-        let pending_summaries: Vec<Summary> = candidates
-            .iter()
-            .map(|c| super::approval::summary_for(&sess, c, lock.get(&c.locked.name)))
-            .collect();
-        if strict && opts.yes {
-            return Err(OpError::new(
-                Exit::Approval,
-                format!(
-                    "skills.lock has unapproved content for {} and --locked/--frozen may not record an approval; run `skillpm approve {}` (it writes the lock), review and commit it",
-                    pending.join(", "),
-                    pending.join(" ")
-                ),
-            )
-            .into());
-        }
-        let answers = decide(&sess, &pending_summaries, opts.yes)?;
-        for (name, ok) in pending.iter().zip(&answers) {
-            if *ok && let Some(l) = lock.get_mut(name) {
-                l.approved = Some(l.tree);
-            }
-        }
-        summaries.extend(pending_summaries);
-        let declined: Vec<&String> = pending
-            .iter()
-            .zip(&answers)
-            .filter(|(_, ok)| !**ok)
-            .map(|(n, _)| n)
-            .collect();
-        if !declined.is_empty() {
-            ctx.ui.warn(format!(
-                "not approved, so not linked: {}",
-                declined
-                    .iter()
-                    .map(|s| s.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ));
+    if pending.is_empty() {
+        return Ok(Vec::new());
+    }
+    let candidates = pending
+        .iter()
+        .filter_map(|n| lock.get(n))
+        .map(|l| candidate_from_lock(sess, l))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let pending_summaries: Vec<Summary> = candidates
+        .iter()
+        .map(|c| super::approval::summary_for(sess, c, lock.get(&c.locked.name)))
+        .collect();
+    if strict && yes {
+        return Err(OpError::new(
+            Exit::Approval,
+            format!(
+                "skills.lock has unapproved content for {} and --locked/--frozen may not record an approval; run `skillpm approve {}` (it writes the lock), review and commit it",
+                pending.join(", "),
+                pending.join(" ")
+            ),
+        )
+        .into());
+    }
+    let answers = decide(sess, &pending_summaries, yes)?;
+    for (name, ok) in pending.iter().zip(&answers) {
+        if *ok && let Some(l) = lock.get_mut(name) {
+            l.approved = Some(l.tree);
         }
     }
-
-    let enabled: Vec<_> = lock
-        .skills()
+    let declined: Vec<&str> = pending
         .iter()
-        .filter(|s| s.is_approved() && sess.is_enabled(&s.name))
+        .zip(&answers)
+        .filter(|(_, ok)| !**ok)
+        .map(|(n, _)| n.as_str())
         .collect();
-    // Recorded for `cache gc` before placing: a new project's record is
-    // flushed, and a flush after placement would write back every copy
-    // just placed as well (ext4 data=ordered). Placed folders need no
-    // durability; only the store entries do, and they are sealed already.
-    sess.register_lock();
-    let links = sync_links(&sess, &enabled)?;
-    let disabled: Vec<String> = lock
-        .skills()
-        .iter()
-        .filter(|s| !sess.is_enabled(&s.name))
-        .map(|s| s.name.clone())
-        .collect();
-    let skills = lock.skills().len();
-    let lock_written = if strict { false } else { sess.save_lock(lock)? };
-    Ok(InstallReport {
-        mode: opts.mode,
-        skills,
-        fetched,
-        lock_written,
-        summaries,
-        links,
-        disabled,
-    })
+    if !declined.is_empty() {
+        sess.ctx.ui.warn(format!(
+            "not approved, so not linked: {}",
+            declined.join(", ")
+        ));
+    }
+    Ok(pending_summaries)
 }
 
 /// No lock yet: resolve every declared skill, approve, link, write the lock.
