@@ -371,48 +371,7 @@ impl<'a> Prover<'a> {
                     artifact,
                 },
                 Format::Archive | Format::SkillMd,
-            ) => {
-                let kind_ok = matches!(
-                    (artifact, entry.format),
-                    (ArtifactKind::Archive, Format::Archive)
-                        | (ArtifactKind::SkillMd, Format::SkillMd)
-                );
-                if entry.artifact != Some(*digest) || !kind_ok {
-                    return Err(broken(
-                        entry,
-                        "artifact",
-                        format!(
-                            "artifact {} is not in {vouching}, which lists {digest} for it",
-                            entry
-                                .artifact
-                                .map(|d| d.to_string())
-                                .unwrap_or_else(|| "(none)".into())
-                        ),
-                    ));
-                }
-                if lock_url.as_ref() != Some(url) {
-                    return Err(broken(
-                        entry,
-                        "url",
-                        format!(
-                            "skills.lock downloads it from {}, but {vouching} serves it at {url}",
-                            entry.url.as_deref().unwrap_or("(none)")
-                        ),
-                    ));
-                }
-                match self.unpacked.tree_of(digest) {
-                    Some(tree) if tree != entry.tree => Err(broken(
-                        entry,
-                        "tree",
-                        format!(
-                            "artifact {digest} unpacks to tree {tree}, but skills.lock says tree {}",
-                            entry.tree
-                        ),
-                    )),
-                    Some(_) => Ok(true),
-                    None => Ok(false),
-                }
-            }
+            ) => self.check_artifact(entry, &vouching, lock_url.as_ref(), url, digest, artifact),
             (EntryContent::Files { .. }, Format::Files) => {
                 let folder =
                     paths::file_url(&paths::index_dir(&voucher.index.url), &entry.name, "");
@@ -647,6 +606,60 @@ impl<'a> Prover<'a> {
                 "snapshot",
                 format!("the registry's snapshot {url} {problem}"),
             )),
+        }
+    }
+
+    /// An artifact entry's links: the locked digest and kind are the listed
+    /// ones, downloaded from the listed URL, and the cache's record of the
+    /// artifact (if any) unpacks to the locked tree. Returns whether that
+    /// record was there.
+    fn check_artifact(
+        &self,
+        entry: &LockedSkill,
+        vouching: &str,
+        lock_url: Option<&Url>,
+        url: &Url,
+        digest: &Digest,
+        artifact: &ArtifactKind,
+    ) -> Result<bool, ProveError> {
+        let kind_ok = matches!(
+            (artifact, entry.format),
+            (ArtifactKind::Archive, Format::Archive) | (ArtifactKind::SkillMd, Format::SkillMd)
+        );
+        if entry.artifact != Some(*digest) || !kind_ok {
+            return Err(broken(
+                entry,
+                "artifact",
+                format!(
+                    "artifact {} is not in {vouching}, which lists {digest} for it",
+                    entry
+                        .artifact
+                        .map(|d| d.to_string())
+                        .unwrap_or_else(|| "(none)".into())
+                ),
+            ));
+        }
+        if lock_url != Some(url) {
+            return Err(broken(
+                entry,
+                "url",
+                format!(
+                    "skills.lock downloads it from {}, but {vouching} serves it at {url}",
+                    entry.url.as_deref().unwrap_or("(none)")
+                ),
+            ));
+        }
+        match self.unpacked.tree_of(digest) {
+            Some(tree) if tree != entry.tree => Err(broken(
+                entry,
+                "tree",
+                format!(
+                    "artifact {digest} unpacks to tree {tree}, but skills.lock says tree {}",
+                    entry.tree
+                ),
+            )),
+            Some(_) => Ok(true),
+            None => Ok(false),
         }
     }
 
