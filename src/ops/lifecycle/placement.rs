@@ -162,28 +162,7 @@ pub(crate) fn sync_links(
     enabled: &[&LockedSkill],
 ) -> anyhow::Result<LinkChanges> {
     let targets = targets(sess)?;
-    let mut plan = Vec::with_capacity(targets.len() * enabled.len());
-    let mut conflicts = Vec::new();
-    for t in &targets {
-        for s in enabled {
-            let dest = t.root.join(&s.name);
-            let entry = sess.store.entry_path(&s.tree);
-            let before = link::inspect(&dest)?;
-            if let LinkState::Foreign { what } = before {
-                if sess.ctx.keep_foreign {
-                    conflicts.push(dest);
-                    continue;
-                }
-                return Err(link::LinkError::Conflict {
-                    path: dest,
-                    what,
-                    wanted: entry,
-                }
-                .into());
-            }
-            plan.push((t, *s, dest, entry, before));
-        }
-    }
+    let (plan, conflicts) = plan_links(sess, &targets, enabled)?;
     // Each agent folder is created once here, not once per link.
     let mut roots: Vec<&PathBuf> = plan.iter().map(|(t, ..)| &t.root).collect();
     roots.sort();
@@ -259,17 +238,7 @@ pub(crate) fn sync_links(
             name: s.name.clone(),
         });
     }
-    let keep: BTreeSet<&PlacedLink> = placed.iter().collect();
-    for old in sess.state.placed_links(&sess.project.root) {
-        if keep.contains(&old) {
-            continue;
-        }
-        match link::unlink(&old.root, &old.name) {
-            Ok(true) => changes.unlinked.push(old.path()),
-            Ok(false) => {}
-            Err(e) => sess.ctx.ui.warn(format!("left in place: {e}")),
-        }
-    }
+    unlink_unwanted(sess, &placed, &mut changes);
     if !sess.ctx.agents.is_empty() || sess.ctx.link_mode.is_some() {
         sess.manifest.save()?;
     }
@@ -283,6 +252,60 @@ pub(crate) fn sync_links(
         ));
     }
     Ok(changes)
+}
+
+/// One link to place: where, which skill, its path, the store entry it
+/// shows, and what is there now.
+type Planned<'t, 's> = (&'t Target, &'s LockedSkill, PathBuf, PathBuf, LinkState);
+
+/// Every link `enabled` needs in every target, with what is there now. A
+/// folder skillpm did not make is an error (exit 5), or, with
+/// `keep_foreign`, left alone and returned as a conflict.
+fn plan_links<'t, 's>(
+    sess: &Session<'_>,
+    targets: &'t [Target],
+    enabled: &[&'s LockedSkill],
+) -> anyhow::Result<(Vec<Planned<'t, 's>>, Vec<PathBuf>)> {
+    let mut plan = Vec::with_capacity(targets.len() * enabled.len());
+    let mut conflicts = Vec::new();
+    for t in targets {
+        for s in enabled {
+            let dest = t.root.join(&s.name);
+            let entry = sess.store.entry_path(&s.tree);
+            let before = link::inspect(&dest)?;
+            if let LinkState::Foreign { what } = before {
+                if sess.ctx.keep_foreign {
+                    conflicts.push(dest);
+                    continue;
+                }
+                return Err(link::LinkError::Conflict {
+                    path: dest,
+                    what,
+                    wanted: entry,
+                }
+                .into());
+            }
+            plan.push((t, *s, dest, entry, before));
+        }
+    }
+    Ok((plan, conflicts))
+}
+
+/// Removes the links an earlier run placed that this one did not (a skill
+/// removed, disabled, or an agent dropped); one that cannot be removed is
+/// left in place with a warning.
+fn unlink_unwanted(sess: &Session<'_>, placed: &[PlacedLink], changes: &mut LinkChanges) {
+    let keep: BTreeSet<&PlacedLink> = placed.iter().collect();
+    for old in sess.state.placed_links(&sess.project.root) {
+        if keep.contains(&old) {
+            continue;
+        }
+        match link::unlink(&old.root, &old.name) {
+            Ok(true) => changes.unlinked.push(old.path()),
+            Ok(false) => {}
+            Err(e) => sess.ctx.ui.warn(format!("left in place: {e}")),
+        }
+    }
 }
 
 fn matches_kind(state: &LinkState, kind: LinkKind) -> bool {
