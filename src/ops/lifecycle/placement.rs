@@ -175,56 +175,8 @@ pub(crate) fn sync_links(
         conflicts,
         ..LinkChanges::default()
     };
+    let kinds = place_all(&plan, mode)?;
     let mut placed = Vec::with_capacity(plan.len());
-    // `auto` settles on one kind per root (one file system) at the root's
-    // first placement, made alone; the rest of the root reuses it.
-    let mut settled: Vec<(PathBuf, LinkKind)> = Vec::new();
-    let mut kinds: Vec<Option<LinkKind>> = vec![None; plan.len()];
-    if mode == LinkMode::Auto {
-        for (i, (t, s, _, entry, before)) in plan.iter().enumerate() {
-            if settled.iter().any(|(root, _)| *root == t.root) {
-                continue;
-            }
-            let kind = link::place_auto(&t.root, &s.name, before, entry, s.tree)?;
-            settled.push((t.root.clone(), kind));
-            kinds[i] = Some(kind);
-        }
-    }
-    // Every other place is independent: spread them over the cores (a
-    // copy or hard-link pass is bound by file creation, like unpacking).
-    let todo: Vec<usize> = (0..plan.len()).filter(|&i| kinds[i].is_none()).collect();
-    let place_one = |&i: &usize| {
-        let (t, s, _, entry, before) = &plan[i];
-        let prefer = match mode {
-            LinkMode::Symlink => LinkKind::Symlink,
-            LinkMode::Hardlink => LinkKind::Hardlink,
-            LinkMode::Clone => LinkKind::Clone,
-            LinkMode::Copy => LinkKind::Copy,
-            LinkMode::Auto => {
-                let root_kind = settled
-                    .iter()
-                    .find(|(root, _)| *root == t.root)
-                    .map(|(_, k)| *k);
-                match root_kind {
-                    Some(k) if !auto_keeps(before, s.tree) => k,
-                    _ => return link::place_auto(&t.root, &s.name, before, entry, s.tree),
-                }
-            }
-        };
-        link::place_over(&t.root, &s.name, before, entry, s.tree, prefer)
-    };
-    // A symlink is one directory entry: threads creating them in the same
-    // folder only queue on that folder's lock (the kernel spins on it), so
-    // symlinks are made in one pass on one thread; copies and hard links
-    // create many inodes each and gain from both cores.
-    let results: Vec<_> = if mode == LinkMode::Symlink {
-        todo.iter().map(place_one).collect()
-    } else {
-        super::parallel::map(&todo, place_one)
-    };
-    for (i, result) in todo.into_iter().zip(results) {
-        kinds[i] = Some(result?);
-    }
     for ((t, s, dest, _, before), kind) in plan.into_iter().zip(kinds) {
         let Some(kind) = kind else { continue };
         if before.digest() != Some(s.tree) || !matches_kind(&before, kind) {
@@ -289,6 +241,60 @@ fn plan_links<'t, 's>(
         }
     }
     Ok((plan, conflicts))
+}
+
+/// Places every planned link in `mode`; returns the kind each became.
+fn place_all(plan: &[Planned<'_, '_>], mode: LinkMode) -> anyhow::Result<Vec<Option<LinkKind>>> {
+    // `auto` settles on one kind per root (one file system) at the root's
+    // first placement, made alone; the rest of the root reuses it.
+    let mut settled: Vec<(PathBuf, LinkKind)> = Vec::new();
+    let mut kinds: Vec<Option<LinkKind>> = vec![None; plan.len()];
+    if mode == LinkMode::Auto {
+        for (i, (t, s, _, entry, before)) in plan.iter().enumerate() {
+            if settled.iter().any(|(root, _)| *root == t.root) {
+                continue;
+            }
+            let kind = link::place_auto(&t.root, &s.name, before, entry, s.tree)?;
+            settled.push((t.root.clone(), kind));
+            kinds[i] = Some(kind);
+        }
+    }
+    // Every other place is independent: spread them over the cores (a
+    // copy or hard-link pass is bound by file creation, like unpacking).
+    let todo: Vec<usize> = (0..plan.len()).filter(|&i| kinds[i].is_none()).collect();
+    let place_one = |&i: &usize| {
+        let (t, s, _, entry, before) = &plan[i];
+        let prefer = match mode {
+            LinkMode::Symlink => LinkKind::Symlink,
+            LinkMode::Hardlink => LinkKind::Hardlink,
+            LinkMode::Clone => LinkKind::Clone,
+            LinkMode::Copy => LinkKind::Copy,
+            LinkMode::Auto => {
+                let root_kind = settled
+                    .iter()
+                    .find(|(root, _)| *root == t.root)
+                    .map(|(_, k)| *k);
+                match root_kind {
+                    Some(k) if !auto_keeps(before, s.tree) => k,
+                    _ => return link::place_auto(&t.root, &s.name, before, entry, s.tree),
+                }
+            }
+        };
+        link::place_over(&t.root, &s.name, before, entry, s.tree, prefer)
+    };
+    // A symlink is one directory entry: threads creating them in the same
+    // folder only queue on that folder's lock (the kernel spins on it), so
+    // symlinks are made in one pass on one thread; copies and hard links
+    // create many inodes each and gain from both cores.
+    let results: Vec<_> = if mode == LinkMode::Symlink {
+        todo.iter().map(place_one).collect()
+    } else {
+        super::parallel::map(&todo, place_one)
+    };
+    for (i, result) in todo.into_iter().zip(results) {
+        kinds[i] = Some(result?);
+    }
+    Ok(kinds)
 }
 
 /// Removes the links an earlier run placed that this one did not (a skill
