@@ -443,7 +443,20 @@ pub(crate) fn extract(
             read_error,
         )?;
     }
-    if wrapper.is_none() {
+    check_held(wrapper.is_some(), found_subpath, url, commit, subpath)?;
+    Ok(writer.finish())
+}
+
+/// After the last entry: the archive held a wrapper folder (it is not
+/// empty) and the subpath asked for (a typo must not install nothing).
+fn check_held(
+    had_wrapper: bool,
+    found_subpath: bool,
+    url: &str,
+    commit: &str,
+    subpath: Option<&str>,
+) -> Result<(), GitError> {
+    if !had_wrapper {
         return Err(GitError::BadArchive {
             url: url.to_owned(),
             message: "the archive is empty".into(),
@@ -456,7 +469,7 @@ pub(crate) fn extract(
             subpath: subpath.unwrap_or_default().to_owned(),
         });
     }
-    Ok(writer.finish())
+    Ok(())
 }
 
 /// Writes (or records as skipped) one entry at `inside`, the segments
