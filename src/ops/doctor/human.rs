@@ -5,44 +5,8 @@ use super::*;
 impl Report for DoctorReport {
     fn human(&self, out: &mut dyn Write) -> std::io::Result<()> {
         writeln!(out, "project: {}", self.project.display())?;
-        writeln!(out, "\nroots, highest precedence first:")?;
-        for r in &self.roots {
-            let state = if !r.root.exists {
-                "absent".to_owned()
-            } else {
-                let n = r.root.skills;
-                let noun = if n == 1 { "skill" } else { "skills" };
-                if r.root.truncated {
-                    format!("{n} {noun}, scan cut short")
-                } else {
-                    format!("{n} {noun}")
-                }
-            };
-            writeln!(
-                out,
-                "  {:>2}. {:<6} {:<8} {}  ({state})",
-                r.rank,
-                r.root.scope.as_str(),
-                r.root.agent.as_str(),
-                r.root.path.display()
-            )?;
-        }
-        if !self.skills.is_empty() {
-            let w = crate::ops::name_width(self.skills.iter().map(|s| s.name.as_str()));
-            writeln!(out, "\nskills:")?;
-            for s in &self.skills {
-                writeln!(
-                    out,
-                    "  {:<w$}  {:<6} {:<8} {:<8} {}{}",
-                    s.name,
-                    s.scope.as_str(),
-                    s.agent.as_str(),
-                    s.status,
-                    s.path.display(),
-                    if s.managed { "  (skillpm)" } else { "" }
-                )?;
-            }
-        }
+        self.write_roots(out)?;
+        self.write_skills(out)?;
         writeln!(
             out,
             "\nlisting: {} of {} characters, {} skill(s) listed, {} left out",
@@ -92,5 +56,55 @@ impl Report for DoctorReport {
         } else {
             writeln!(out, "no problems found")
         }
+    }
+}
+
+impl DoctorReport {
+    /// Each root in precedence order, with how many skills it holds.
+    fn write_roots(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        writeln!(out, "\nroots, highest precedence first:")?;
+        for r in &self.roots {
+            let state = if !r.root.exists {
+                "absent".to_owned()
+            } else {
+                let n = r.root.skills;
+                let noun = if n == 1 { "skill" } else { "skills" };
+                if r.root.truncated {
+                    format!("{n} {noun}, scan cut short")
+                } else {
+                    format!("{n} {noun}")
+                }
+            };
+            writeln!(
+                out,
+                "  {:>2}. {:<6} {:<8} {}  ({state})",
+                r.rank,
+                r.root.scope.as_str(),
+                r.root.agent.as_str(),
+                r.root.path.display()
+            )?;
+        }
+        Ok(())
+    }
+
+    /// Each skill found, aligned by name, marking the ones skillpm manages.
+    fn write_skills(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        if !self.skills.is_empty() {
+            let w = crate::ops::name_width(self.skills.iter().map(|s| s.name.as_str()));
+            writeln!(out, "\nskills:")?;
+            for s in &self.skills {
+                writeln!(
+                    out,
+                    "  {:<w$}  {:<6} {:<8} {:<8} {}{}",
+                    s.name,
+                    s.scope.as_str(),
+                    s.agent.as_str(),
+                    s.status,
+                    s.path.display(),
+                    if s.managed { "  (skillpm)" } else { "" }
+                )?;
+            }
+        }
+        Ok(())
     }
 }
