@@ -219,17 +219,7 @@ pub fn parse_index(bytes: &[u8], url: &Url) -> Result<Index, IndexError> {
     let Value::Object(top) = value else {
         return Err(malformed("the index must be a JSON object"));
     };
-    let format = match top.get("$schema") {
-        None => IndexFormat::V0_1_0,
-        Some(Value::String(s)) if s == SCHEMA_V0_2_0 => IndexFormat::V0_2_0,
-        Some(Value::String(s)) => {
-            return Err(IndexError::UnknownSchema {
-                url: url.clone(),
-                schema: s.clone(),
-            });
-        }
-        Some(_) => return Err(malformed("`$schema` must be a string")),
-    };
+    let format = schema_format(top.get("$schema"), url)?;
     let Some(Value::Array(skills)) = top.get("skills") else {
         return Err(malformed("the index has no `skills` array"));
     };
@@ -266,7 +256,23 @@ pub fn parse_index(bytes: &[u8], url: &Url) -> Result<Index, IndexError> {
         });
     }
 
-    // A name offered twice is ambiguous: refuse every copy rather than guess.
+    let entries = refuse_duplicates(accepted, &mut problems);
+    problems.sort_by_key(|p| p.position);
+
+    Ok(Index {
+        url: url.clone(),
+        format,
+        entries,
+        problems,
+    })
+}
+
+/// A name offered twice is ambiguous: every copy of it goes to `problems`
+/// rather than a guess at which is meant. Returns the rest.
+fn refuse_duplicates(
+    accepted: Vec<(usize, Entry)>,
+    problems: &mut Vec<EntryProblem>,
+) -> Vec<Entry> {
     let mut counts = std::collections::BTreeMap::<&str, usize>::new();
     for (_, entry) in &accepted {
         *counts.entry(entry.name.as_str()).or_default() += 1;
@@ -290,14 +296,24 @@ pub fn parse_index(bytes: &[u8], url: &Url) -> Result<Index, IndexError> {
             entries.push(entry);
         }
     }
-    problems.sort_by_key(|p| p.position);
+    entries
+}
 
-    Ok(Index {
-        url: url.clone(),
-        format,
-        entries,
-        problems,
-    })
+/// Which index format `$schema` declares: none is v0.1.0; a schema this
+/// skillpm does not know is refused rather than misread.
+fn schema_format(schema: Option<&Value>, url: &Url) -> Result<IndexFormat, IndexError> {
+    match schema {
+        None => Ok(IndexFormat::V0_1_0),
+        Some(Value::String(s)) if s == SCHEMA_V0_2_0 => Ok(IndexFormat::V0_2_0),
+        Some(Value::String(s)) => Err(IndexError::UnknownSchema {
+            url: url.clone(),
+            schema: s.clone(),
+        }),
+        Some(_) => Err(IndexError::Malformed {
+            url: url.clone(),
+            reason: "`$schema` must be a string".to_owned(),
+        }),
+    }
 }
 
 enum Refusal {
