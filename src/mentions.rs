@@ -70,8 +70,12 @@ pub fn find(text: &str, catalog: &Catalog) -> Vec<Mention> {
 /// Like [`find`], also saying which mentions selected nothing and why.
 pub fn scan(text: &str, catalog: &Catalog) -> MentionScan {
     let candidates: Vec<&CatalogSkill> = catalog.served().filter(|s| s.user_invocable()).collect();
-    let mut out = MentionScan::default();
-    let mut seen_paths: HashSet<PathBuf> = HashSet::new();
+    let mut scanner = Scanner {
+        candidates: &candidates,
+        catalog,
+        out: MentionScan::default(),
+        seen_paths: HashSet::new(),
+    };
     for token in tokens(text) {
         match token {
             Token::Link {
@@ -79,85 +83,97 @@ pub fn scan(text: &str, catalog: &Catalog) -> MentionScan {
                 path,
                 offset,
                 raw,
-            } => {
-                if looks_like_env_var(name) && !has_name(&candidates, name) {
-                    continue;
-                }
-                let found = catalog.find_by_path(Path::new(path));
-                match found {
-                    Some(s) if s.is_served() && s.user_invocable() => {
-                        if seen_paths.insert(s.real_path.clone()) {
-                            out.mentions.push(mention(s, MentionKind::Link, offset));
-                        }
-                    }
-                    Some(s) => out.skipped.push(Skipped {
-                        token: raw.to_owned(),
-                        offset,
-                        reason: match &s.withheld {
-                            Some(w) => w.explain(&s.name, &s.path),
-                            None => format!(
-                                "skill `{}` cannot be invoked by a person (user-invocable: false)",
-                                s.name
-                            ),
-                        },
-                    }),
-                    None => out.skipped.push(Skipped {
-                        token: raw.to_owned(),
-                        offset,
-                        reason: format!("no skill is installed at {path}"),
-                    }),
-                }
-            }
-            Token::Plain { name, offset } => {
-                let Some(name) = resolve_plain(&candidates, catalog, name) else {
-                    continue;
-                };
-                if looks_like_env_var(name) && !has_name(&candidates, name) {
-                    continue;
-                }
-                let copies = distinct_copies(&candidates, name);
-                match copies.as_slice() {
-                    [only] => {
-                        let already = out.mentions.iter().any(|m| m.name == only.name);
-                        if !already && seen_paths.insert(only.real_path.clone()) {
-                            out.mentions.push(mention(only, MentionKind::Name, offset));
-                        }
-                    }
-                    [] => {
-                        let reason = match catalog.resolve(name) {
-                            crate::catalog::Resolved::Withheld(s, why) => {
-                                Some(why.explain(name, &s.path))
-                            }
-                            crate::catalog::Resolved::Served(_) => Some(format!(
-                                "skill `{name}` cannot be invoked by a person (user-invocable: false)"
-                            )),
-                            crate::catalog::Resolved::Unknown => None,
-                        };
-                        if let Some(reason) = reason {
-                            out.skipped.push(Skipped {
-                                token: format!("${name}"),
-                                offset,
-                                reason,
-                            });
-                        }
-                    }
-                    many => out.skipped.push(Skipped {
-                        token: format!("${name}"),
-                        offset,
-                        reason: format!(
-                            "{} different skills are named `{name}` ({}); link the one you mean: [${name}](<path>)",
-                            many.len(),
-                            many.iter()
-                                .map(|s| s.path.display().to_string())
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        ),
-                    }),
-                }
-            }
+            } => scanner.link(name, path, offset, raw),
+            Token::Plain { name, offset } => scanner.plain(name, offset),
         }
     }
-    out
+    scanner.out
+}
+
+/// What a scan has found so far: a skill reached twice (by link or name)
+/// is mentioned once, at its first mention.
+struct Scanner<'c> {
+    candidates: &'c [&'c CatalogSkill],
+    catalog: &'c Catalog,
+    out: MentionScan,
+    seen_paths: HashSet<PathBuf>,
+}
+
+impl Scanner<'_> {
+    /// `[$name](path)`: the skill installed at `path`, whatever its name.
+    fn link(&mut self, name: &str, path: &str, offset: usize, raw: &str) {
+        if looks_like_env_var(name) && !has_name(self.candidates, name) {
+            return;
+        }
+        match self.catalog.find_by_path(Path::new(path)) {
+            Some(s) if s.is_served() && s.user_invocable() => {
+                if self.seen_paths.insert(s.real_path.clone()) {
+                    self.out
+                        .mentions
+                        .push(mention(s, MentionKind::Link, offset));
+                }
+            }
+            Some(s) => self.out.skipped.push(Skipped {
+                token: raw.to_owned(),
+                offset,
+                reason: match &s.withheld {
+                    Some(w) => w.explain(&s.name, &s.path),
+                    None => not_invocable(&s.name),
+                },
+            }),
+            None => self.out.skipped.push(Skipped {
+                token: raw.to_owned(),
+                offset,
+                reason: format!("no skill is installed at {path}"),
+            }),
+        }
+    }
+
+    /// `$name`: the one invocable skill of that name; several distinct
+    /// ones are ambiguous (a link says which).
+    fn plain(&mut self, name: &str, offset: usize) {
+        let Some(name) = resolve_plain(self.candidates, self.catalog, name) else {
+            return;
+        };
+        if looks_like_env_var(name) && !has_name(self.candidates, name) {
+            return;
+        }
+        let copies = distinct_copies(self.candidates, name);
+        let reason = match copies.as_slice() {
+            [only] => {
+                let already = self.out.mentions.iter().any(|m| m.name == only.name);
+                if !already && self.seen_paths.insert(only.real_path.clone()) {
+                    self.out
+                        .mentions
+                        .push(mention(only, MentionKind::Name, offset));
+                }
+                return;
+            }
+            [] => match self.catalog.resolve(name) {
+                crate::catalog::Resolved::Withheld(s, why) => why.explain(name, &s.path),
+                crate::catalog::Resolved::Served(_) => not_invocable(name),
+                crate::catalog::Resolved::Unknown => return,
+            },
+            many => format!(
+                "{} different skills are named `{name}` ({}); link the one you mean: [${name}](<path>)",
+                many.len(),
+                many.iter()
+                    .map(|s| s.path.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        };
+        self.out.skipped.push(Skipped {
+            token: format!("${name}"),
+            offset,
+            reason,
+        });
+    }
+}
+
+/// Why a skill whose frontmatter says `user-invocable: false` is not mentioned.
+fn not_invocable(name: &str) -> String {
+    format!("skill `{name}` cannot be invoked by a person (user-invocable: false)")
 }
 
 fn mention(s: &CatalogSkill, how: MentionKind, offset: usize) -> Mention {
