@@ -259,55 +259,61 @@ impl Summary {
             let _ = writeln!(s, "  needs {} {} ({state})", d.kind, d.name);
         }
         if let Some(u) = &self.update {
-            let _ = writeln!(s, "  update from approved {}", u.approved_tree);
-            match &u.files {
-                Some(d) if d.is_empty() => {
-                    let _ = writeln!(s, "    no file changes");
+            self.render_update(u, &flag, &mut s);
+        }
+        s
+    }
+
+    /// What changed since the approved tree: files, executables, and the
+    /// allowed tools and signer when they differ.
+    fn render_update(&self, u: &Update, flag: &dyn Fn(&str) -> String, s: &mut String) {
+        let _ = writeln!(s, "  update from approved {}", u.approved_tree);
+        match &u.files {
+            Some(d) if d.is_empty() => {
+                let _ = writeln!(s, "    no file changes");
+            }
+            Some(d) => {
+                for p in &d.added {
+                    let _ = writeln!(s, "    + {p}");
                 }
-                Some(d) => {
-                    for p in &d.added {
-                        let _ = writeln!(s, "    + {p}");
-                    }
-                    for p in &d.removed {
-                        let _ = writeln!(s, "    - {p}");
-                    }
-                    for p in &d.changed {
-                        let _ = writeln!(s, "    ~ {p}");
-                    }
-                    for p in &d.executables_added {
-                        let _ = writeln!(s, "    {} {p}", flag("now executable:"));
-                    }
-                    for p in &d.executables_removed {
-                        let _ = writeln!(s, "    no longer executable: {p}");
-                    }
+                for p in &d.removed {
+                    let _ = writeln!(s, "    - {p}");
                 }
-                None => {
-                    let _ = writeln!(
-                        s,
-                        "    (approved content not in the cache: file diff unavailable)"
-                    );
+                for p in &d.changed {
+                    let _ = writeln!(s, "    ~ {p}");
+                }
+                for p in &d.executables_added {
+                    let _ = writeln!(s, "    {} {p}", flag("now executable:"));
+                }
+                for p in &d.executables_removed {
+                    let _ = writeln!(s, "    no longer executable: {p}");
                 }
             }
-            if u.allowed_tools_before != self.allowed_tools {
+            None => {
                 let _ = writeln!(
                     s,
-                    "    {} {} -> {}",
-                    flag("allowed-tools changed:"),
-                    u.allowed_tools_before.as_deref().unwrap_or("(none)"),
-                    self.allowed_tools.as_deref().unwrap_or("(none)")
-                );
-            }
-            if u.signer_before.as_deref() != self.trust.signer() {
-                let _ = writeln!(
-                    s,
-                    "    {} {} -> {}",
-                    flag("signer changed:"),
-                    u.signer_before.as_deref().unwrap_or("(unsigned)"),
-                    self.trust.signer().unwrap_or("(unsigned)")
+                    "    (approved content not in the cache: file diff unavailable)"
                 );
             }
         }
-        s
+        if u.allowed_tools_before != self.allowed_tools {
+            let _ = writeln!(
+                s,
+                "    {} {} -> {}",
+                flag("allowed-tools changed:"),
+                u.allowed_tools_before.as_deref().unwrap_or("(none)"),
+                self.allowed_tools.as_deref().unwrap_or("(none)")
+            );
+        }
+        if u.signer_before.as_deref() != self.trust.signer() {
+            let _ = writeln!(
+                s,
+                "    {} {} -> {}",
+                flag("signer changed:"),
+                u.signer_before.as_deref().unwrap_or("(unsigned)"),
+                self.trust.signer().unwrap_or("(unsigned)")
+            );
+        }
     }
 }
 
