@@ -9,7 +9,10 @@
 //! - openskills: the `.openskills.json` inside each skill folder it installed
 //!   (`source`, `sourceType`, `repoUrl`, `subpath`, `localPath`), in the
 //!   project's and the home folder's `.claude/skills`, `.agent/skills` and
-//!   `.agents/skills`.
+//!   `.agents/skills`;
+//! - skillkit: `~/.skillkit/lock.json` (version 1: key `<source>:<name>`,
+//!   per skill `source`, `sourceType`, `path`, `checksum`, `agents`), the
+//!   format `@skillkit/core` 1.24.0 reads and writes.
 //!
 //! Each skill becomes an ordinary `skillpm add` of its source: declared in
 //! skills.toml, resolved, checked, stored, pinned in skills.lock (commit for
@@ -180,7 +183,7 @@ pub fn import(ctx: &Context, opts: &ImportOptions) -> anyhow::Result<ImportRepor
     Ok(report)
 }
 
-/// Every record of the three tools, project first (its records win).
+/// Every record of the three tools (skillkit's lock last), project first (its records win).
 fn gather(
     project: &Path,
     home: Option<&Path>,
@@ -217,6 +220,12 @@ fn gather(
         let base = home.unwrap_or(project);
         found.extend(read_vercel(&global, base, "vercel-skills-global")?);
         files.push(global);
+    }
+    if let Some(lock) = home.map(|h| h.join(".skillkit/lock.json")) {
+        if lock.is_file() {
+            found.extend(read_skillkit(&lock, project, home)?);
+            files.push(lock);
+        }
     }
     Ok((files, found))
 }
@@ -302,6 +311,69 @@ fn read_openskills(path: &Path) -> anyhow::Result<Found> {
     })
 }
 
+/// skillkit's `~/.skillkit/lock.json`: `{"version": 1, "skills": {"<source>:<name>":
+/// {"source", "sourceType", "path", ...}}}`. `sourceType` is one of github,
+/// gitlab, bitbucket, local, wellknown, skills-sh; `source` is what the user
+/// typed (`owner/repo[/sub]`, a git URL, `gitlab:owner/repo`, a path).
+fn read_skillkit(path: &Path, project: &Path, home: Option<&Path>) -> anyhow::Result<Vec<Found>> {
+    let json = read_json(path)?;
+    let Some(skills) = json.get("skills").and_then(|s| s.as_object()) else {
+        return Err(crate::error::OpError::new(
+            Exit::Usage,
+            format!(
+                "{} has no `skills` object; is it a skillkit lock?",
+                path.display()
+            ),
+        )
+        .into());
+    };
+    let mut out = Vec::new();
+    for (key, entry) in skills {
+        let source = text(entry, "source").unwrap_or_default();
+        let name = key
+            .strip_prefix(&format!("{source}:"))
+            .or_else(|| key.rsplit(':').next())
+            .unwrap_or(key)
+            .to_owned();
+        let spec = skillkit_source(&source, project, home);
+        out.push(Found {
+            name,
+            tool: "skillkit",
+            file: path.to_owned(),
+            source: spec,
+            git_ref: None,
+        });
+    }
+    Ok(out)
+}
+
+/// skillkit's source string as a skillpm source (its providers' rules:
+/// paths start with `/`, `.` or `~/`; URLs stay; `gitlab:`/`bitbucket:`
+/// shorthands name those hosts; any other `owner/repo[/sub]` is GitHub).
+fn skillkit_source(source: &str, project: &Path, home: Option<&Path>) -> String {
+    if let (Some(rest), Some(home)) = (source.strip_prefix("~/"), home) {
+        return local(home, rest);
+    }
+    if source.starts_with('/') || source.starts_with('.') {
+        return local(project, source);
+    }
+    if source.contains("://") || source.starts_with("git@") {
+        return source.to_owned();
+    }
+    let repo = |s: &str| s.split('/').take(2).collect::<Vec<_>>().join("/");
+    for (prefix, host) in [
+        ("gitlab:", "gitlab.com"),
+        ("gitlab.com/", "gitlab.com"),
+        ("bitbucket:", "bitbucket.org"),
+        ("bitbucket.org/", "bitbucket.org"),
+    ] {
+        if let Some(rest) = source.strip_prefix(prefix) {
+            return format!("https://{host}/{}.git", repo(rest));
+        }
+    }
+    format!("github:{}", repo(source))
+}
+
 /// A local source, absolute (relative ones are relative to `base`).
 fn local(base: &Path, source: &str) -> String {
     let p = Path::new(source);
@@ -323,7 +395,7 @@ impl Report for ImportReport {
         if self.files.is_empty() {
             return writeln!(
                 out,
-                "nothing to import: no skills-lock.json, ~/.agents/.skill-lock.json or .openskills.json found"
+                "nothing to import: no skills-lock.json, ~/.agents/.skill-lock.json, .openskills.json or ~/.skillkit/lock.json found"
             );
         }
         for f in &self.files {
