@@ -221,11 +221,10 @@ fn gather(
         found.extend(read_vercel(&global, base, "vercel-skills-global")?);
         files.push(global);
     }
-    if let Some(lock) = home.map(|h| h.join(".skillkit/lock.json")) {
-        if lock.is_file() {
-            found.extend(read_skillkit(&lock, project, home)?);
-            files.push(lock);
-        }
+    let skillkit = home.map(|h| h.join(".skillkit/lock.json"));
+    if let Some(lock) = skillkit.filter(|l| l.is_file()) {
+        found.extend(read_skillkit(&lock, project, home)?);
+        files.push(lock);
     }
     Ok((files, found))
 }
