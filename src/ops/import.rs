@@ -12,7 +12,10 @@
 //!   `.agents/skills`;
 //! - skillkit: `~/.skillkit/lock.json` (version 1: key `<source>:<name>`,
 //!   per skill `source`, `sourceType`, `path`, `checksum`, `agents`), the
-//!   format `@skillkit/core` 1.24.0 reads and writes.
+//!   format `@skillkit/core` 1.24.0 reads and writes, and the project's
+//!   `.skills` manifest (YAML: `skills:` of `owner/repo[/skill]` strings or
+//!   `{source, skills, agents, enabled}`; no `skills` list means every
+//!   skill the source offers, `enabled: false` is not installed).
 //!
 //! Each skill becomes an ordinary `skillpm add` of its source: declared in
 //! skills.toml, resolved, checked, stored, pinned in skills.lock (commit for
@@ -97,6 +100,9 @@ struct Found {
     file: PathBuf,
     source: String,
     git_ref: Option<String>,
+    /// Every skill the source offers (a skillkit manifest entry without a
+    /// `skills` list); `name` is then `*`.
+    all: bool,
 }
 
 pub fn import(ctx: &Context, opts: &ImportOptions) -> anyhow::Result<ImportReport> {
@@ -129,14 +135,16 @@ pub fn import(ctx: &Context, opts: &ImportOptions) -> anyhow::Result<ImportRepor
             git_ref: f.git_ref.clone(),
             status: "planned",
             tree: None,
-            detail: if pinned {
+            detail: if f.all {
+                "every skill the source offers; no commit recorded".to_owned()
+            } else if pinned {
                 "commit recorded; pinned to it".to_owned()
             } else {
                 "no commit recorded; resolved again".to_owned()
             },
             left_in_place: Vec::new(),
         };
-        if done.insert(f.name.clone(), ()).is_some() {
+        if !f.all && done.insert(f.name.clone(), ()).is_some() {
             row.status = "skipped";
             row.detail = "another record of this name was imported first".to_owned();
             report.skills.push(row);
@@ -151,8 +159,12 @@ pub fn import(ctx: &Context, opts: &ImportOptions) -> anyhow::Result<ImportRepor
         add_ctx.keep_foreign = true;
         let add_opts = AddOptions {
             source: Some(f.source.clone()),
-            names: vec![f.name.clone()],
-            all: false,
+            names: if f.all {
+                Vec::new()
+            } else {
+                vec![f.name.clone()]
+            },
+            all: f.all,
             yes: opts.yes,
             git_ref: f.git_ref.clone(),
             path: None,
@@ -160,6 +172,25 @@ pub fn import(ctx: &Context, opts: &ImportOptions) -> anyhow::Result<ImportRepor
             list: false,
         };
         match lifecycle::add(&add_ctx, &add_opts) {
+            Ok(added) if f.all => {
+                // One row per skill the source gave.
+                for s in &added.skills {
+                    done.insert(s.name.clone(), ());
+                    let mut one = row.clone();
+                    one.name = s.name.clone();
+                    one.status = "re-resolved";
+                    one.tree = Some(s.tree.to_string());
+                    one.left_in_place = added
+                        .links
+                        .conflicts
+                        .iter()
+                        .filter(|p| p.file_name().is_some_and(|n| n == s.name.as_str()))
+                        .cloned()
+                        .collect();
+                    report.skills.push(one);
+                }
+                continue;
+            }
             Ok(added) => {
                 row.status = if pinned { "imported" } else { "re-resolved" };
                 row.tree = added.skills.first().map(|s| s.tree.to_string());
@@ -191,6 +222,14 @@ fn gather(
 ) -> anyhow::Result<(Vec<PathBuf>, Vec<Found>)> {
     let mut files = Vec::new();
     let mut found = Vec::new();
+    let manifest = SKILLKIT_MANIFESTS
+        .iter()
+        .map(|n| project.join(n))
+        .find(|p| p.is_file());
+    if let Some(manifest) = manifest {
+        found.extend(read_skillkit_manifest(&manifest, project, home)?);
+        files.push(manifest);
+    }
     let project_lock = project.join("skills-lock.json");
     if project_lock.is_file() {
         found.extend(read_vercel(&project_lock, project, "vercel-skills")?);
@@ -282,6 +321,7 @@ fn read_vercel(path: &Path, base: &Path, tool: &'static str) -> anyhow::Result<V
             file: path.to_owned(),
             source: spec,
             git_ref: text(entry, "ref"),
+            all: false,
         });
     }
     Ok(out)
@@ -307,6 +347,7 @@ fn read_openskills(path: &Path) -> anyhow::Result<Found> {
         file: path.to_owned(),
         source: spec,
         git_ref: None,
+        all: false,
     })
 }
 
@@ -341,7 +382,89 @@ fn read_skillkit(path: &Path, project: &Path, home: Option<&Path>) -> anyhow::Re
             file: path.to_owned(),
             source: spec,
             git_ref: None,
+            all: false,
         });
+    }
+    Ok(out)
+}
+
+/// The manifest names skillkit 1.24.0 looks for, in its order.
+const SKILLKIT_MANIFESTS: [&str; 4] = [".skills", ".skills.yaml", ".skills.yml", "skills.yaml"];
+
+/// skillkit's project manifest (its `loadManifest`/`normalizeSkills`): a
+/// string entry of three or more `/` parts is `owner/repo` plus a skill
+/// path; a path source (skillkit would split it too) is kept whole.
+fn read_skillkit_manifest(
+    path: &Path,
+    project: &Path,
+    home: Option<&Path>,
+) -> anyhow::Result<Vec<Found>> {
+    let text_of = std::fs::read_to_string(path)
+        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
+    let bad = |why: String| -> anyhow::Error {
+        crate::error::OpError::new(
+            Exit::Usage,
+            format!(
+                "{} is not a skillkit manifest ({why}); fix or move it, then run `skillpm import` again",
+                path.display()
+            ),
+        )
+        .into()
+    };
+    let yaml = crate::skill::frontmatter::parse_yaml(&text_of, 1).map_err(bad)?;
+    let entries = match yaml.get("skills") {
+        None | Some(serde_json::Value::Null) => Vec::new(),
+        Some(serde_json::Value::Array(a)) => a.clone(),
+        Some(_) => return Err(bad("`skills` is not a list".to_owned())),
+    };
+    let mut out = Vec::new();
+    for entry in entries {
+        let (source, names) = match &entry {
+            serde_json::Value::String(s) => {
+                let s = s.trim();
+                let parts: Vec<&str> = s.split('/').collect();
+                let is_path = s.starts_with('/') || s.starts_with('.') || s.starts_with("~/");
+                if parts.len() >= 3 && !is_path && !s.contains(':') {
+                    (parts[..2].join("/"), vec![parts[2..].join("/")])
+                } else {
+                    (s.to_owned(), Vec::new())
+                }
+            }
+            serde_json::Value::Object(_) => {
+                if entry.get("enabled") == Some(&serde_json::Value::Bool(false)) {
+                    continue;
+                }
+                let names = entry
+                    .get("skills")
+                    .and_then(|v| v.as_array())
+                    .map(|a| {
+                        a.iter()
+                            .filter_map(|n| n.as_str())
+                            .map(str::to_owned)
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                (text(&entry, "source").unwrap_or_default(), names)
+            }
+            _ => continue,
+        };
+        if source.is_empty() {
+            continue;
+        }
+        let spec = skillkit_source(&source, project, home);
+        let one = |name: String, all: bool| Found {
+            name,
+            tool: "skillkit-manifest",
+            file: path.to_owned(),
+            source: spec.clone(),
+            git_ref: None,
+            all,
+        };
+        if names.is_empty() {
+            out.push(one("*".to_owned(), true));
+        } else {
+            out.extend(names.into_iter().map(|n| one(n, false)));
+        }
     }
     Ok(out)
 }
@@ -394,7 +517,7 @@ impl Report for ImportReport {
         if self.files.is_empty() {
             return writeln!(
                 out,
-                "nothing to import: no skills-lock.json, ~/.agents/.skill-lock.json, .openskills.json or ~/.skillkit/lock.json found"
+                "nothing to import: no skills-lock.json, ~/.agents/.skill-lock.json, .openskills.json ~/.skillkit/lock.json or .skills found"
             );
         }
         for f in &self.files {

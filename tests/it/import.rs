@@ -1,7 +1,7 @@
 //! `skillpm import` (issue 16) from files the real tools wrote
 //! (`tests/fixtures/import/README.md` says how): vercel `skills`' project and
 //! global locks, openskills' `.openskills.json`, skillkit's
-//! `~/.skillkit/lock.json`. Sources are real git
+//! `~/.skillkit/lock.json` and `.skills`. Sources are real git
 //! repositories; the old tools' files and folders must stay byte for byte.
 
 use crate::git_support::git;
@@ -365,6 +365,74 @@ fn a_skillkit_lock_without_skills_is_refused_and_nothing_written() {
     assert_eq!(code, 2, "{err}");
     assert!(
         err.contains(".skillkit/lock.json") && err.contains("skillkit lock"),
+        "{err}"
+    );
+    assert!(!sb.project.join("skills.toml").exists());
+}
+
+#[test]
+fn skillkit_manifest_entries_are_imported_including_whole_sources() {
+    let sb = Sandbox::new();
+    let root = sb.path("").canonicalize().unwrap();
+    let commit = sources(&root);
+    let manifest_path = sb.project.join(".skills");
+    place_fixture("skillkit/project/.skills", &manifest_path, &root);
+
+    let (code, out, err) = run(sb.cmd().args(["import", "--dry-run", "--json"]));
+    assert_eq!(code, 0, "{err}");
+    let plan: Value = serde_json::from_str(&out).unwrap();
+    let rows: Vec<(String, String)> = plan["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["tool"] == "skillkit-manifest")
+        .map(|s| {
+            (
+                s["name"].as_str().unwrap().to_owned(),
+                s["source"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    let src_repo = root.join("src-repo").display().to_string();
+    assert_eq!(
+        rows,
+        vec![
+            ("pdf-tools".to_owned(), src_repo.clone()),
+            ("*".to_owned(), src_repo.clone()),
+            ("web".to_owned(), "github:acme/skills".to_owned()),
+        ],
+        "{plan:#}"
+    );
+    assert!(!sb.project.join("skills.toml").exists());
+
+    // Without the GitHub entry (no network here), a real import.
+    let text = std::fs::read_to_string(&manifest_path).unwrap();
+    let text = text.replace("  - acme/skills/web\n", "");
+    std::fs::write(&manifest_path, &text).unwrap();
+    let before = snapshot(std::slice::from_ref(&manifest_path));
+    let (code, out, err) = run(sb.cmd().args(["import", "--yes", "--json"]));
+    assert_eq!(code, 0, "{out}{err}");
+    let report: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        status_of(&report, "pdf-tools", "skillkit-manifest"),
+        "re-resolved"
+    );
+    assert_eq!(
+        status_of(&report, "notes", "skillkit-manifest"),
+        "re-resolved"
+    );
+    let pinned = std::fs::read_to_string(sb.project.join("skills.lock")).unwrap();
+    assert_eq!(pinned.matches(&commit).count(), 2, "{pinned}");
+    assert!(sb.project.join(".agents/skills/notes/SKILL.md").exists());
+    assert_eq!(snapshot(std::slice::from_ref(&manifest_path)), before);
+
+    // A manifest that is not one is named; nothing written.
+    let sb = Sandbox::new();
+    std::fs::write(sb.project.join(".skills"), "skills: {a: 1}\n").unwrap();
+    let (code, _, err) = run(sb.cmd().arg("import"));
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains(".skills") && err.contains("not a skillkit manifest"),
         "{err}"
     );
     assert!(!sb.project.join("skills.toml").exists());
