@@ -58,6 +58,9 @@ pub struct ImportOptions {
 /// `not-found` (the source no longer offers it), `failed` (`detail` says
 /// why), `skipped` (a second record of a name already imported).
 /// `left_in_place` lists the other tool's folders skillpm did not replace.
+/// `tool`: `vercel-skills`, `vercel-skills-global`, `openskills`,
+/// `skillkit` (its lock), `skillkit-manifest` (its `.skills`; a whole-source
+/// entry plans as `name` `*` and imports as one row per skill).
 #[derive(Debug, Serialize)]
 pub struct ImportReport {
     pub dry_run: bool,
