@@ -473,7 +473,8 @@ fn read_skillkit_manifest(
 }
 
 /// skillkit's source string as a skillpm source (its providers' rules:
-/// paths start with `/`, `.` or `~/`; URLs stay; `gitlab:`/`bitbucket:`
+/// paths start with `/`, `.` or `~/`; `skills.sh/owner/repo/…` is GitHub;
+/// URLs stay; `gitlab:`/`bitbucket:`
 /// shorthands name those hosts; any other `owner/repo[/sub]` is GitHub).
 fn skillkit_source(source: &str, project: &Path, home: Option<&Path>) -> String {
     if let (Some(rest), Some(home)) = (source.strip_prefix("~/"), home) {
@@ -482,10 +483,17 @@ fn skillkit_source(source: &str, project: &Path, home: Option<&Path>) -> String 
     if source.starts_with('/') || source.starts_with('.') {
         return local(project, source);
     }
+    let repo = |s: &str| s.split('/').take(2).collect::<Vec<_>>().join("/");
+    let bare = source
+        .trim_start_matches("https://")
+        .trim_start_matches("http://");
+    if let Some(rest) = bare.strip_prefix("skills.sh/") {
+        // skills.sh names a GitHub repository (its provider clones it there).
+        return format!("github:{}", repo(rest));
+    }
     if source.contains("://") || source.starts_with("git@") {
         return source.to_owned();
     }
-    let repo = |s: &str| s.split('/').take(2).collect::<Vec<_>>().join("/");
     for (prefix, host) in [
         ("gitlab:", "gitlab.com"),
         ("gitlab.com/", "gitlab.com"),

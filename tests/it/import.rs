@@ -271,6 +271,10 @@ fn skillkit_lock_is_imported_mapped_and_left_untouched() {
         "gitlab:team/kit:lint".into(),
         extra("gitlab:team/kit", "gitlab", "lint"),
     );
+    skills.insert(
+        "skills.sh/acme/more/fmt:fmt".into(),
+        extra("skills.sh/acme/more/fmt", "skills-sh", "fmt"),
+    );
     std::fs::write(&lock_path, serde_json::to_vec_pretty(&lock).unwrap()).unwrap();
     // skillkit's own copies in `.claude/skills`, as it installed them.
     let theirs = sb.project.join(".claude/skills/pdf-tools");
@@ -304,6 +308,7 @@ fn skillkit_lock_is_imported_mapped_and_left_untouched() {
     assert_eq!(source_of("notes"), src_repo);
     assert_eq!(source_of("web"), "github:acme/skills");
     assert_eq!(source_of("lint"), "https://gitlab.com/team/kit.git");
+    assert_eq!(source_of("fmt"), "github:acme/more");
     assert!(!sb.project.join("skills.toml").exists());
 
     // Only the local records can be resolved without a network: drop the
@@ -311,6 +316,7 @@ fn skillkit_lock_is_imported_mapped_and_left_untouched() {
     let skills = lock["skills"].as_object_mut().unwrap();
     skills.remove("acme/skills/tools:web");
     skills.remove("gitlab:team/kit:lint");
+    skills.remove("skills.sh/acme/more/fmt:fmt");
     skills.insert(
         "../src-repo:ghost".into(),
         extra("../src-repo", "local", "ghost"),
