@@ -9,7 +9,13 @@
 //! - openskills: the `.openskills.json` inside each skill folder it installed
 //!   (`source`, `sourceType`, `repoUrl`, `subpath`, `localPath`), in the
 //!   project's and the home folder's `.claude/skills`, `.agent/skills` and
-//!   `.agents/skills`.
+//!   `.agents/skills`;
+//! - skillkit: `~/.skillkit/lock.json` (version 1: key `<source>:<name>`,
+//!   per skill `source`, `sourceType`, `path`, `checksum`, `agents`), the
+//!   format `@skillkit/core` 1.24.0 reads and writes, and the project's
+//!   `.skills` manifest (YAML: `skills:` of `owner/repo[/skill]` strings or
+//!   `{source, skills, agents, enabled}`; no `skills` list means every
+//!   skill the source offers, `enabled: false` is not installed).
 //!
 //! Each skill becomes an ordinary `skillpm add` of its source: declared in
 //! skills.toml, resolved, checked, stored, pinned in skills.lock (commit for
@@ -52,6 +58,9 @@ pub struct ImportOptions {
 /// `not-found` (the source no longer offers it), `failed` (`detail` says
 /// why), `skipped` (a second record of a name already imported).
 /// `left_in_place` lists the other tool's folders skillpm did not replace.
+/// `tool`: `vercel-skills`, `vercel-skills-global`, `openskills`,
+/// `skillkit` (its lock), `skillkit-manifest` (its `.skills`; a whole-source
+/// entry plans as `name` `*` and imports as one row per skill).
 #[derive(Debug, Serialize)]
 pub struct ImportReport {
     pub dry_run: bool,
@@ -94,6 +103,9 @@ struct Found {
     file: PathBuf,
     source: String,
     git_ref: Option<String>,
+    /// Every skill the source offers (a skillkit manifest entry without a
+    /// `skills` list); `name` is then `*`.
+    all: bool,
 }
 
 pub fn import(ctx: &Context, opts: &ImportOptions) -> anyhow::Result<ImportReport> {
@@ -126,14 +138,16 @@ pub fn import(ctx: &Context, opts: &ImportOptions) -> anyhow::Result<ImportRepor
             git_ref: f.git_ref.clone(),
             status: "planned",
             tree: None,
-            detail: if pinned {
+            detail: if f.all {
+                "every skill the source offers; no commit recorded".to_owned()
+            } else if pinned {
                 "commit recorded; pinned to it".to_owned()
             } else {
                 "no commit recorded; resolved again".to_owned()
             },
             left_in_place: Vec::new(),
         };
-        if done.insert(f.name.clone(), ()).is_some() {
+        if !f.all && done.insert(f.name.clone(), ()).is_some() {
             row.status = "skipped";
             row.detail = "another record of this name was imported first".to_owned();
             report.skills.push(row);
@@ -148,8 +162,12 @@ pub fn import(ctx: &Context, opts: &ImportOptions) -> anyhow::Result<ImportRepor
         add_ctx.keep_foreign = true;
         let add_opts = AddOptions {
             source: Some(f.source.clone()),
-            names: vec![f.name.clone()],
-            all: false,
+            names: if f.all {
+                Vec::new()
+            } else {
+                vec![f.name.clone()]
+            },
+            all: f.all,
             yes: opts.yes,
             git_ref: f.git_ref.clone(),
             path: None,
@@ -157,6 +175,25 @@ pub fn import(ctx: &Context, opts: &ImportOptions) -> anyhow::Result<ImportRepor
             list: false,
         };
         match lifecycle::add(&add_ctx, &add_opts) {
+            Ok(added) if f.all => {
+                // One row per skill the source gave.
+                for s in &added.skills {
+                    done.insert(s.name.clone(), ());
+                    let mut one = row.clone();
+                    one.name = s.name.clone();
+                    one.status = "re-resolved";
+                    one.tree = Some(s.tree.to_string());
+                    one.left_in_place = added
+                        .links
+                        .conflicts
+                        .iter()
+                        .filter(|p| p.file_name().is_some_and(|n| n == s.name.as_str()))
+                        .cloned()
+                        .collect();
+                    report.skills.push(one);
+                }
+                continue;
+            }
             Ok(added) => {
                 row.status = if pinned { "imported" } else { "re-resolved" };
                 row.tree = added.skills.first().map(|s| s.tree.to_string());
@@ -180,7 +217,7 @@ pub fn import(ctx: &Context, opts: &ImportOptions) -> anyhow::Result<ImportRepor
     Ok(report)
 }
 
-/// Every record of the three tools, project first (its records win).
+/// Every record of the three tools (skillkit's lock last), project first (its records win).
 fn gather(
     project: &Path,
     home: Option<&Path>,
@@ -188,6 +225,14 @@ fn gather(
 ) -> anyhow::Result<(Vec<PathBuf>, Vec<Found>)> {
     let mut files = Vec::new();
     let mut found = Vec::new();
+    let manifest = SKILLKIT_MANIFESTS
+        .iter()
+        .map(|n| project.join(n))
+        .find(|p| p.is_file());
+    if let Some(manifest) = manifest {
+        found.extend(read_skillkit_manifest(&manifest, project, home)?);
+        files.push(manifest);
+    }
     let project_lock = project.join("skills-lock.json");
     if project_lock.is_file() {
         found.extend(read_vercel(&project_lock, project, "vercel-skills")?);
@@ -217,6 +262,11 @@ fn gather(
         let base = home.unwrap_or(project);
         found.extend(read_vercel(&global, base, "vercel-skills-global")?);
         files.push(global);
+    }
+    let skillkit = home.map(|h| h.join(".skillkit/lock.json"));
+    if let Some(lock) = skillkit.filter(|l| l.is_file()) {
+        found.extend(read_skillkit(&lock, project, home)?);
+        files.push(lock);
     }
     Ok((files, found))
 }
@@ -274,6 +324,7 @@ fn read_vercel(path: &Path, base: &Path, tool: &'static str) -> anyhow::Result<V
             file: path.to_owned(),
             source: spec,
             git_ref: text(entry, "ref"),
+            all: false,
         });
     }
     Ok(out)
@@ -299,7 +350,161 @@ fn read_openskills(path: &Path) -> anyhow::Result<Found> {
         file: path.to_owned(),
         source: spec,
         git_ref: None,
+        all: false,
     })
+}
+
+/// skillkit's `~/.skillkit/lock.json`: `{"version": 1, "skills": {"<source>:<name>":
+/// {"source", "sourceType", "path", ...}}}`. `sourceType` is one of github,
+/// gitlab, bitbucket, local, wellknown, skills-sh; `source` is what the user
+/// typed (`owner/repo[/sub]`, a git URL, `gitlab:owner/repo`, a path).
+fn read_skillkit(path: &Path, project: &Path, home: Option<&Path>) -> anyhow::Result<Vec<Found>> {
+    let json = read_json(path)?;
+    let Some(skills) = json.get("skills").and_then(|s| s.as_object()) else {
+        return Err(crate::error::OpError::new(
+            Exit::Usage,
+            format!(
+                "{} has no `skills` object; is it a skillkit lock?",
+                path.display()
+            ),
+        )
+        .into());
+    };
+    let mut out = Vec::new();
+    for (key, entry) in skills {
+        let source = text(entry, "source").unwrap_or_default();
+        let name = key
+            .strip_prefix(&format!("{source}:"))
+            .or_else(|| key.rsplit(':').next())
+            .unwrap_or(key)
+            .to_owned();
+        let spec = skillkit_source(&source, project, home);
+        out.push(Found {
+            name,
+            tool: "skillkit",
+            file: path.to_owned(),
+            source: spec,
+            git_ref: None,
+            all: false,
+        });
+    }
+    Ok(out)
+}
+
+/// The manifest names skillkit 1.24.0 looks for, in its order.
+const SKILLKIT_MANIFESTS: [&str; 4] = [".skills", ".skills.yaml", ".skills.yml", "skills.yaml"];
+
+/// skillkit's project manifest (its `loadManifest`/`normalizeSkills`): a
+/// string entry of three or more `/` parts is `owner/repo` plus a skill
+/// path; a path source (skillkit would split it too) is kept whole.
+fn read_skillkit_manifest(
+    path: &Path,
+    project: &Path,
+    home: Option<&Path>,
+) -> anyhow::Result<Vec<Found>> {
+    let text_of = std::fs::read_to_string(path)
+        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
+    let bad = |why: String| -> anyhow::Error {
+        crate::error::OpError::new(
+            Exit::Usage,
+            format!(
+                "{} is not a skillkit manifest ({why}); fix or move it, then run `skillpm import` again",
+                path.display()
+            ),
+        )
+        .into()
+    };
+    let yaml = crate::skill::frontmatter::parse_yaml(&text_of, 1).map_err(bad)?;
+    let entries = match yaml.get("skills") {
+        None | Some(serde_json::Value::Null) => Vec::new(),
+        Some(serde_json::Value::Array(a)) => a.clone(),
+        Some(_) => return Err(bad("`skills` is not a list".to_owned())),
+    };
+    let mut out = Vec::new();
+    for entry in entries {
+        let (source, names) = match &entry {
+            serde_json::Value::String(s) => {
+                let s = s.trim();
+                let parts: Vec<&str> = s.split('/').collect();
+                let is_path = s.starts_with('/') || s.starts_with('.') || s.starts_with("~/");
+                if parts.len() >= 3 && !is_path && !s.contains(':') {
+                    (parts[..2].join("/"), vec![parts[2..].join("/")])
+                } else {
+                    (s.to_owned(), Vec::new())
+                }
+            }
+            serde_json::Value::Object(_) => {
+                if entry.get("enabled") == Some(&serde_json::Value::Bool(false)) {
+                    continue;
+                }
+                let names = entry
+                    .get("skills")
+                    .and_then(|v| v.as_array())
+                    .map(|a| {
+                        a.iter()
+                            .filter_map(|n| n.as_str())
+                            .map(str::to_owned)
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                (text(&entry, "source").unwrap_or_default(), names)
+            }
+            _ => continue,
+        };
+        if source.is_empty() {
+            continue;
+        }
+        let spec = skillkit_source(&source, project, home);
+        let one = |name: String, all: bool| Found {
+            name,
+            tool: "skillkit-manifest",
+            file: path.to_owned(),
+            source: spec.clone(),
+            git_ref: None,
+            all,
+        };
+        if names.is_empty() {
+            out.push(one("*".to_owned(), true));
+        } else {
+            out.extend(names.into_iter().map(|n| one(n, false)));
+        }
+    }
+    Ok(out)
+}
+
+/// skillkit's source string as a skillpm source (its providers' rules:
+/// paths start with `/`, `.` or `~/`; `skills.sh/owner/repo/…` is GitHub;
+/// URLs stay; `gitlab:`/`bitbucket:`
+/// shorthands name those hosts; any other `owner/repo[/sub]` is GitHub).
+fn skillkit_source(source: &str, project: &Path, home: Option<&Path>) -> String {
+    if let (Some(rest), Some(home)) = (source.strip_prefix("~/"), home) {
+        return local(home, rest);
+    }
+    if source.starts_with('/') || source.starts_with('.') {
+        return local(project, source);
+    }
+    let repo = |s: &str| s.split('/').take(2).collect::<Vec<_>>().join("/");
+    let bare = source
+        .trim_start_matches("https://")
+        .trim_start_matches("http://");
+    if let Some(rest) = bare.strip_prefix("skills.sh/") {
+        // skills.sh names a GitHub repository (its provider clones it there).
+        return format!("github:{}", repo(rest));
+    }
+    if source.contains("://") || source.starts_with("git@") {
+        return source.to_owned();
+    }
+    for (prefix, host) in [
+        ("gitlab:", "gitlab.com"),
+        ("gitlab.com/", "gitlab.com"),
+        ("bitbucket:", "bitbucket.org"),
+        ("bitbucket.org/", "bitbucket.org"),
+    ] {
+        if let Some(rest) = source.strip_prefix(prefix) {
+            return format!("https://{host}/{}.git", repo(rest));
+        }
+    }
+    format!("github:{}", repo(source))
 }
 
 /// A local source, absolute (relative ones are relative to `base`).
@@ -323,7 +528,7 @@ impl Report for ImportReport {
         if self.files.is_empty() {
             return writeln!(
                 out,
-                "nothing to import: no skills-lock.json, ~/.agents/.skill-lock.json or .openskills.json found"
+                "nothing to import: no skills-lock.json, ~/.agents/.skill-lock.json, .openskills.json ~/.skillkit/lock.json or .skills found"
             );
         }
         for f in &self.files {

@@ -1,6 +1,7 @@
 //! `skillpm import` (issue 16) from files the real tools wrote
 //! (`tests/fixtures/import/README.md` says how): vercel `skills`' project and
-//! global locks, openskills' `.openskills.json`. Sources are real git
+//! global locks, openskills' `.openskills.json`, skillkit's
+//! `~/.skillkit/lock.json` and `.skills`. Sources are real git
 //! repositories; the old tools' files and folders must stay byte for byte.
 
 use crate::git_support::git;
@@ -238,6 +239,206 @@ fn nothing_to_import_says_so_and_a_broken_lock_is_named() {
     assert_eq!(code, 2, "{err}");
     assert!(
         err.contains("skills-lock.json") && err.contains("not valid JSON"),
+        "{err}"
+    );
+    assert!(!sb.project.join("skills.toml").exists());
+}
+
+#[test]
+fn skillkit_lock_is_imported_mapped_and_left_untouched() {
+    let sb = Sandbox::new();
+    let root = sb.path("").canonicalize().unwrap();
+    let commit = sources(&root);
+    let lock_path = sb.home.join(".skillkit/lock.json");
+    place_fixture("skillkit/home/.skillkit/lock.json", &lock_path, &root);
+    // Records the tool wrote for sources it could not be run against here
+    // (GitHub, GitLab) and one whose source no longer offers the skill.
+    let mut lock: Value =
+        serde_json::from_str(&std::fs::read_to_string(&lock_path).unwrap()).unwrap();
+    let extra = |source: &str, kind: &str, name: &str| {
+        serde_json::json!({
+            "source": source, "sourceType": kind,
+            "installedAt": "2026-11-24T06:20:52.110Z", "agents": ["claude-code"],
+            "path": format!("/nowhere/{name}")
+        })
+    };
+    let skills = lock["skills"].as_object_mut().unwrap();
+    skills.insert(
+        "acme/skills/tools:web".into(),
+        extra("acme/skills/tools", "github", "web"),
+    );
+    skills.insert(
+        "gitlab:team/kit:lint".into(),
+        extra("gitlab:team/kit", "gitlab", "lint"),
+    );
+    skills.insert(
+        "skills.sh/acme/more/fmt:fmt".into(),
+        extra("skills.sh/acme/more/fmt", "skills-sh", "fmt"),
+    );
+    std::fs::write(&lock_path, serde_json::to_vec_pretty(&lock).unwrap()).unwrap();
+    // skillkit's own copies in `.claude/skills`, as it installed them.
+    let theirs = sb.project.join(".claude/skills/pdf-tools");
+    std::fs::create_dir_all(&theirs).unwrap();
+    std::fs::write(theirs.join("SKILL.md"), "installed by skillkit\n").unwrap();
+    std::fs::write(theirs.join(".skillkit.json"), "{\"name\":\"pdf-tools\"}").unwrap();
+    let untouched = [
+        lock_path.clone(),
+        theirs.join("SKILL.md"),
+        theirs.join(".skillkit.json"),
+    ];
+    let before = snapshot(&untouched);
+
+    let (code, out, err) = run(sb.cmd().args(["import", "--dry-run", "--json"]));
+    assert_eq!(code, 0, "{err}");
+    let plan: Value = serde_json::from_str(&out).unwrap();
+    let source_of = |name: &str| {
+        plan["skills"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["name"] == name && s["tool"] == "skillkit")
+            .unwrap_or_else(|| panic!("{name} in {plan:#}"))["source"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    let src_repo = root.join("src-repo").display().to_string();
+    assert_eq!(source_of("pdf-tools"), src_repo);
+    // `../src-repo` was typed in the project: relative to it.
+    assert_eq!(source_of("notes"), src_repo);
+    assert_eq!(source_of("web"), "github:acme/skills");
+    assert_eq!(source_of("lint"), "https://gitlab.com/team/kit.git");
+    assert_eq!(source_of("fmt"), "github:acme/more");
+    assert!(!sb.project.join("skills.toml").exists());
+
+    // Only the local records can be resolved without a network: drop the
+    // others, add one the source does not offer.
+    let skills = lock["skills"].as_object_mut().unwrap();
+    skills.remove("acme/skills/tools:web");
+    skills.remove("gitlab:team/kit:lint");
+    skills.remove("skills.sh/acme/more/fmt:fmt");
+    skills.insert(
+        "../src-repo:ghost".into(),
+        extra("../src-repo", "local", "ghost"),
+    );
+    std::fs::write(&lock_path, serde_json::to_vec_pretty(&lock).unwrap()).unwrap();
+    let before = {
+        let mut b = before;
+        b[0].1 = std::fs::read(&lock_path).unwrap();
+        b
+    };
+    let (code, out, err) = run(sb.cmd().args(["import", "--yes", "--json"]));
+    assert_eq!(code, 0, "{out}{err}");
+    let report: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(status_of(&report, "pdf-tools", "skillkit"), "re-resolved");
+    assert_eq!(status_of(&report, "notes", "skillkit"), "re-resolved");
+    assert_eq!(status_of(&report, "ghost", "skillkit"), "not-found");
+    let pinned = std::fs::read_to_string(sb.project.join("skills.lock")).unwrap();
+    assert_eq!(pinned.matches(&commit).count(), 2, "{pinned}");
+    let manifest = sb.manifest();
+    assert!(
+        manifest.contains("pdf-tools") && manifest.contains("notes") && !manifest.contains("ghost"),
+        "{manifest}"
+    );
+    assert_eq!(
+        snapshot(&untouched),
+        before,
+        "skillkit's files are untouched"
+    );
+    let pdf = report["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "pdf-tools")
+        .unwrap();
+    assert!(
+        pdf["left_in_place"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|p| p.as_str().unwrap().ends_with(".claude/skills/pdf-tools")),
+        "{pdf}"
+    );
+}
+
+#[test]
+fn a_skillkit_lock_without_skills_is_refused_and_nothing_written() {
+    let sb = Sandbox::new();
+    let lock = sb.home.join(".skillkit/lock.json");
+    std::fs::create_dir_all(lock.parent().unwrap()).unwrap();
+    std::fs::write(&lock, "{\"version\": 1, \"skills\": []}").unwrap();
+    let (code, _, err) = run(sb.cmd().arg("import"));
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains(".skillkit/lock.json") && err.contains("skillkit lock"),
+        "{err}"
+    );
+    assert!(!sb.project.join("skills.toml").exists());
+}
+
+#[test]
+fn skillkit_manifest_entries_are_imported_including_whole_sources() {
+    let sb = Sandbox::new();
+    let root = sb.path("").canonicalize().unwrap();
+    let commit = sources(&root);
+    let manifest_path = sb.project.join(".skills");
+    place_fixture("skillkit/project/.skills", &manifest_path, &root);
+
+    let (code, out, err) = run(sb.cmd().args(["import", "--dry-run", "--json"]));
+    assert_eq!(code, 0, "{err}");
+    let plan: Value = serde_json::from_str(&out).unwrap();
+    let rows: Vec<(String, String)> = plan["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["tool"] == "skillkit-manifest")
+        .map(|s| {
+            (
+                s["name"].as_str().unwrap().to_owned(),
+                s["source"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    let src_repo = root.join("src-repo").display().to_string();
+    assert_eq!(
+        rows,
+        vec![
+            ("pdf-tools".to_owned(), src_repo.clone()),
+            ("*".to_owned(), src_repo.clone()),
+            ("web".to_owned(), "github:acme/skills".to_owned()),
+        ],
+        "{plan:#}"
+    );
+    assert!(!sb.project.join("skills.toml").exists());
+
+    // Without the GitHub entry (no network here), a real import.
+    let text = std::fs::read_to_string(&manifest_path).unwrap();
+    let text = text.replace("  - acme/skills/web\n", "");
+    std::fs::write(&manifest_path, &text).unwrap();
+    let before = snapshot(std::slice::from_ref(&manifest_path));
+    let (code, out, err) = run(sb.cmd().args(["import", "--yes", "--json"]));
+    assert_eq!(code, 0, "{out}{err}");
+    let report: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        status_of(&report, "pdf-tools", "skillkit-manifest"),
+        "re-resolved"
+    );
+    assert_eq!(
+        status_of(&report, "notes", "skillkit-manifest"),
+        "re-resolved"
+    );
+    let pinned = std::fs::read_to_string(sb.project.join("skills.lock")).unwrap();
+    assert_eq!(pinned.matches(&commit).count(), 2, "{pinned}");
+    assert!(sb.project.join(".agents/skills/notes/SKILL.md").exists());
+    assert_eq!(snapshot(std::slice::from_ref(&manifest_path)), before);
+
+    // A manifest that is not one is named; nothing written.
+    let sb = Sandbox::new();
+    std::fs::write(sb.project.join(".skills"), "skills: {a: 1}\n").unwrap();
+    let (code, _, err) = run(sb.cmd().arg("import"));
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains(".skills") && err.contains("not a skillkit manifest"),
         "{err}"
     );
     assert!(!sb.project.join("skills.toml").exists());
