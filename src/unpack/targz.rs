@@ -111,22 +111,8 @@ pub(super) fn unpack(path: &Path, tree: &mut TreeWriter) -> Result<(), UnpackErr
         let lossy = String::from_utf8_lossy(&raw).into_owned();
         let entry_type = entry.header().entry_type();
         let refuse = |rule: Rule| tree.refuse(Some(&lossy), rule);
-        match entry_type {
-            EntryType::Regular | EntryType::Directory | EntryType::XGlobalHeader => {}
-            EntryType::Symlink => return Err(refuse(Rule::Symlink)),
-            EntryType::Link => return Err(refuse(Rule::Hardlink)),
-            EntryType::Fifo => return Err(refuse(Rule::Special("FIFO".into()))),
-            EntryType::Char => return Err(refuse(Rule::Special("character device".into()))),
-            EntryType::Block => return Err(refuse(Rule::Special("block device".into()))),
-            EntryType::GNUSparse => return Err(refuse(Rule::Special("sparse file".into()))),
-            EntryType::Continuous => return Err(refuse(Rule::Special("contiguous file".into()))),
-            other => {
-                let byte = other.as_byte();
-                return Err(refuse(Rule::Special(format!(
-                    "tar type `{}`",
-                    char::from(byte).escape_default()
-                ))));
-            }
+        if let Some(rule) = refused_type(entry_type) {
+            return Err(refuse(rule));
         }
         let name = utf8_name(&raw).map_err(|rule| refuse(rule.into()))?;
         match entry_type {
@@ -158,4 +144,25 @@ pub(super) fn unpack(path: &Path, tree: &mut TreeWriter) -> Result<(), UnpackErr
     let mut rest = archive.into_inner();
     io::copy(&mut rest, &mut io::sink()).map_err(|e| tree.error(None, stream_problem(e)))?;
     Ok(())
+}
+
+/// Why an entry of this tar type is refused: links and special files are
+/// not skill content (and a link could point outside the tree). `None`:
+/// a file, a folder, or `git archive`'s global header.
+fn refused_type(entry_type: EntryType) -> Option<Rule> {
+    let special = |what: &str| Some(Rule::Special(what.into()));
+    match entry_type {
+        EntryType::Regular | EntryType::Directory | EntryType::XGlobalHeader => None,
+        EntryType::Symlink => Some(Rule::Symlink),
+        EntryType::Link => Some(Rule::Hardlink),
+        EntryType::Fifo => special("FIFO"),
+        EntryType::Char => special("character device"),
+        EntryType::Block => special("block device"),
+        EntryType::GNUSparse => special("sparse file"),
+        EntryType::Continuous => special("contiguous file"),
+        other => Some(Rule::Special(format!(
+            "tar type `{}`",
+            char::from(other.as_byte()).escape_default()
+        ))),
+    }
 }
