@@ -171,15 +171,7 @@ pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
     if opts.list {
         return Ok(offer_report(&decl, &opened, offers));
     }
-    let candidates = if opts.all {
-        if !names.is_empty() {
-            return Err(OpError::new(Exit::Usage, "pass skill names or --all, not both").into());
-        }
-        resolve_all(&mut sess, &opened, &mut skipped)?
-    } else {
-        let selected = select(ctx, &offers, names)?;
-        resolve_names(&mut sess, &opened, &selected)?
-    };
+    let candidates = resolve_wanted(&mut sess, &opened, &offers, names, opts.all, &mut skipped)?;
     drop(opened);
 
     let mut lock = sess.lock_or_empty();
@@ -232,6 +224,27 @@ pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
         summaries,
         links,
     })
+}
+
+/// The candidates asked for: every offer with `--all` (what cannot be
+/// added goes to `skipped`), else the named ones (or those picked when
+/// none are named).
+fn resolve_wanted(
+    sess: &mut Session<'_>,
+    opened: &Opened,
+    offers: &[Offer],
+    names: Vec<String>,
+    all: bool,
+    skipped: &mut Vec<Skipped>,
+) -> anyhow::Result<Vec<Candidate>> {
+    if all {
+        if !names.is_empty() {
+            return Err(OpError::new(Exit::Usage, "pass skill names or --all, not both").into());
+        }
+        return resolve_all(sess, opened, skipped);
+    }
+    let selected = select(sess.ctx, offers, names)?;
+    resolve_names(sess, opened, &selected)
 }
 
 /// Writes each candidate into the lock (approved or not, as answered; a
