@@ -215,27 +215,7 @@ impl Store {
             dry_run,
             ..GcOutcome::default()
         };
-        let mut trees = BTreeSet::new();
-        let mut artifacts = BTreeSet::new();
-        let mut roots: Vec<PathBuf> = keep_locks.to_vec();
-        for registered in self.registered_project_locks()? {
-            if registered.exists() {
-                roots.push(registered);
-            } else {
-                outcome.forgotten.push(registered);
-            }
-        }
-        for lock in roots {
-            let refs = read_lock_refs(&lock)?;
-            trees.extend(refs.trees);
-            artifacts.extend(refs.artifacts);
-            if !outcome.lock_files.contains(&lock) {
-                outcome.lock_files.push(lock);
-            }
-        }
-        if outcome.lock_files.is_empty() {
-            return Err(StoreError::NoGcRoots);
-        }
+        let (trees, artifacts) = self.gc_roots(keep_locks, &mut outcome)?;
 
         for (name, path) in children(&self.store_dir())? {
             let Some(digest) = Digest::from_file_name(&name) else {
@@ -287,6 +267,39 @@ impl Store {
             self.forget_project_locks(&outcome.forgotten)?;
         }
         Ok(outcome)
+    }
+
+    /// What gc keeps: the trees and artifacts every root lock refers to.
+    /// Roots are `keep_locks` and each registered lock that still exists
+    /// (one that does not goes to `outcome.forgotten`); read locks go to
+    /// `outcome.lock_files`. No root at all is an error, not "keep nothing".
+    fn gc_roots(
+        &self,
+        keep_locks: &[PathBuf],
+        outcome: &mut GcOutcome,
+    ) -> Result<(BTreeSet<Digest>, BTreeSet<Digest>), StoreError> {
+        let mut trees = BTreeSet::new();
+        let mut artifacts = BTreeSet::new();
+        let mut roots: Vec<PathBuf> = keep_locks.to_vec();
+        for registered in self.registered_project_locks()? {
+            if registered.exists() {
+                roots.push(registered);
+            } else {
+                outcome.forgotten.push(registered);
+            }
+        }
+        for lock in roots {
+            let refs = read_lock_refs(&lock)?;
+            trees.extend(refs.trees);
+            artifacts.extend(refs.artifacts);
+            if !outcome.lock_files.contains(&lock) {
+                outcome.lock_files.push(lock);
+            }
+        }
+        if outcome.lock_files.is_empty() {
+            return Err(StoreError::NoGcRoots);
+        }
+        Ok((trees, artifacts))
     }
 
     /// Empties the cache: entries, downloads, cached indexes, temporary files
