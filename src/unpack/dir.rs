@@ -38,22 +38,13 @@ pub(super) fn copy(source: &Path, tree: &mut TreeWriter) -> Result<(), UnpackErr
             let os_name = item.file_name();
             let path = item.path();
             let Some(name) = os_name.to_str() else {
-                let lossy = os_name.to_string_lossy();
-                let shown = if rel.is_empty() {
-                    lossy.into_owned()
-                } else {
-                    format!("{rel}/{lossy}")
-                };
+                let shown = joined(&rel, &os_name.to_string_lossy());
                 return Err(tree.refuse(Some(&shown), crate::names::Rule::NotUtf8));
             };
             if rel.is_empty() && SKIPPED_ROOT_DIRS.contains(&name) {
                 continue;
             }
-            let rel_name = if rel.is_empty() {
-                name.to_owned()
-            } else {
-                format!("{rel}/{name}")
-            };
+            let rel_name = joined(&rel, name);
             let meta = item
                 .metadata()
                 .map_err(|e| tree.error(Some(&rel_name), io("read", &path)(e)))?;
@@ -89,6 +80,15 @@ pub(super) fn copy(source: &Path, tree: &mut TreeWriter) -> Result<(), UnpackErr
         }
     }
     Ok(())
+}
+
+/// `name` inside the tree-relative folder `rel` (`""`: the root).
+fn joined(rel: &str, name: &str) -> String {
+    if rel.is_empty() {
+        name.to_owned()
+    } else {
+        format!("{rel}/{name}")
+    }
 }
 
 /// Whether the opened file is the one examined (not swapped for a link since).
