@@ -306,6 +306,16 @@ fn refused(spoil: impl FnOnce(&mut Served), code: i32, message: &str) {
         std::fs::read_to_string(w.project.join("skills.toml")).unwrap(),
         toml_before
     );
+    // Refused content never becomes a store entry either.
+    let stored: Vec<String> = std::fs::read_dir(w.cache.join("store"))
+        .map(|d| {
+            d.flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|n| n.starts_with("sha256-"))
+                .collect()
+        })
+        .unwrap_or_default();
+    assert!(stored.is_empty(), "refused content stored: {stored:?}");
 }
 
 fn manifest_file<'a>(s: &'a mut Served, path: &str) -> &'a mut Value {
@@ -473,13 +483,15 @@ fn a_lock_pointing_elsewhere_is_not_trusted() {
             "does not name `greet`",
         ),
     ] {
-        std::fs::write(
-            &lock_path,
-            lock.replace(&format!("\"{from}\""), &format!("\"{to}\"")),
-        )
-        .unwrap();
+        let edited = lock.replace(&format!("\"{from}\""), &format!("\"{to}\""));
+        std::fs::write(&lock_path, &edited).unwrap();
         let out = w.cmd().args(["install"]).assert().code(3);
         let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
         assert!(stderr.contains(why), "{stderr}");
+        assert_eq!(
+            std::fs::read_to_string(&lock_path).unwrap(),
+            edited,
+            "a refused install rewrote the lock"
+        );
     }
 }

@@ -346,7 +346,7 @@ fn respond(shared: &Shared, path: &str, headers: &HeaderMap, fault: Option<Fault
 fn read_file(root: &Path, path: &str) -> Option<Vec<u8>> {
     let mut full = root.to_owned();
     for segment in path.split('/').filter(|s| !s.is_empty()) {
-        let segment = percent_decode(segment)?;
+        let segment = skillpm::names::percent_decode(segment)?;
         if segment == ".." || segment == "." || segment.contains('/') || segment.contains('\\') {
             return None;
         }
@@ -356,23 +356,6 @@ fn read_file(root: &Path, path: &str) -> Option<Vec<u8>> {
         return None;
     }
     std::fs::read(full).ok()
-}
-
-fn percent_decode(segment: &str) -> Option<String> {
-    let bytes = segment.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = segment.get(i + 1..i + 3)?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).ok()
 }
 
 fn content_type(path: &str) -> &'static str {
