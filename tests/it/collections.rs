@@ -184,16 +184,25 @@ fn strict_refuses_what_check_refuses_and_names_skill_field_and_rule() {
     assert_eq!(code, 0, "{err}");
     assert!(err.contains("1068 characters long"), "{err}");
     // A folder named explicitly whose skill cannot load: exit 5 with the reason.
+    let (lock_before, manifest_before) = (lock_bytes(&sb), sb.manifest());
     let (code, _, err) = run(sb
         .cmd()
         .args(["add", "--source", &repo.url(), "broken", "--yes"]));
     assert_eq!(code, 5, "{err}");
     assert!(err.contains("`broken` (skills/broken)"), "{err}");
     assert!(err.contains("`description` is missing"), "{err}");
+    assert_eq!(lock_bytes(&sb), lock_before, "refused add rewrote the lock");
+    assert_eq!(sb.manifest(), manifest_before);
+    assert!(!sb.project.join(".agents/skills/broken").exists());
     // And `install --strict` refuses the locked content that breaks a rule.
     let (code, _, err) = run(sb.cmd().args(["install", "--strict"]));
     assert_eq!(code, 5, "{err}");
     assert!(err.contains("long-winded"), "{err}");
+    assert_eq!(
+        lock_bytes(&sb),
+        lock_before,
+        "refused install rewrote the lock"
+    );
 }
 
 #[test]
@@ -263,6 +272,7 @@ fn all_that_finds_nothing_says_where_it_looked() {
     assert!(err.contains("could add none"), "{err}");
     assert!(err.contains("`---`"), "{err}");
     assert_eq!(sb.manifest(), before);
+    assert_eq!(lock_bytes(&sb), None, "a lock was written");
 }
 
 #[test]
@@ -555,12 +565,15 @@ fn one_skill_folder_is_a_source_and_path_never_follows_a_link() {
     write(&outside, "evil/SKILL.md", &skill_md("evil", "Outside"));
     std::os::unix::fs::symlink(&outside, vendor.join("linked")).unwrap();
     let before = sb.manifest();
+    let lock_before = lock_bytes(&sb);
     let (code, _, err) = run(sb.cmd().args([
         "add", "--source", "./vendor", "--path", "linked", "--all", "--yes",
     ]));
     assert_eq!(code, 5, "{err}");
     assert!(err.contains("symbolic link"), "{err}");
     assert_eq!(sb.manifest(), before);
+    assert_eq!(lock_bytes(&sb), lock_before, "the lock was rewritten");
+    assert!(!sb.project.join(".agents/skills/evil").exists());
     // And the walk never goes through it either.
     let (code, out, _) = run(sb.cmd().args(["--json", "search", "--source", "./vendor"]));
     assert_eq!(code, 0);
@@ -707,4 +720,10 @@ fn which(program: &str) -> Option<std::path::PathBuf> {
     std::env::split_paths(&std::env::var_os("PATH")?)
         .map(|dir| dir.join(program))
         .find(|p| p.is_file())
+}
+
+/// The lock's bytes, or `None` when there is none: a refusal must leave them
+/// exactly as they were.
+fn lock_bytes(sb: &Sandbox) -> Option<Vec<u8>> {
+    std::fs::read(sb.project.join("skills.lock")).ok()
 }
