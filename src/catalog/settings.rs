@@ -16,8 +16,6 @@ use crate::roots::{Agent, Scope};
 use super::CatalogError;
 pub use crate::project::manifest::{AgentRules, Denial};
 
-/// The manifest's file name in the project folder.
-pub const MANIFEST_FILE: &str = "skills.toml";
 
 /// What `skills.toml` says about serving and placing skills.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -49,7 +47,7 @@ impl Default for ProjectSettings {
 impl ProjectSettings {
     /// Reads `<project>/skills.toml`; defaults when there is none.
     pub fn load(project: &Path) -> Result<ProjectSettings, CatalogError> {
-        match Manifest::load(&project.join(MANIFEST_FILE)) {
+        match Manifest::load(&project.join(crate::project::MANIFEST_FILE)) {
             Ok(manifest) => Ok(Self::from_manifest(&manifest)),
             Err(ManifestError::Read { source, .. })
                 if source.kind() == std::io::ErrorKind::NotFound =>
