@@ -16,7 +16,6 @@ use crate::roots::{Agent, Scope};
 use super::CatalogError;
 pub use crate::project::manifest::{AgentRules, Denial};
 
-
 /// What `skills.toml` says about serving and placing skills.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProjectSettings {
