@@ -6,11 +6,64 @@
 //! folders and detection are vercel's, not checked against the agent's own
 //! documentation.
 
-use super::{Admin, AgentDef, Dir, Probe};
+use super::{Admin, AgentDef, Dir, Probe, SHARED};
 
 /// vercel-labs `skills` 1.7.4, `src/agents.ts`.
 pub(super) const VERCEL_TABLE: &str =
     "https://github.com/vercel-labs/skills/blob/main/src/agents.ts";
+
+/// A row of vercel's table: the agent writes `project` and `user`, and is
+/// detected by any of `detect`.
+const fn row(
+    id: &'static str,
+    display: &'static str,
+    project: &'static str,
+    user: Dir,
+    detect: &'static [Probe],
+) -> AgentDef {
+    AgentDef {
+        id,
+        display,
+        project,
+        user: Some(user),
+        detect,
+        ..AgentDef::VERCEL
+    }
+}
+
+/// A row of an agent that reads only the shared `.agents/skills` folders
+/// (project and home) and is detected by `detect`.
+const fn shared(id: &'static str, display: &'static str, detect: &'static [Probe]) -> AgentDef {
+    row(id, display, SHARED, Dir::home(SHARED), detect)
+}
+
+/// The commonest rows: an agent with its own dot folder `<dot>` holding
+/// `skills/` in the home (or under `$VAR`, which replaces `~/<dot>`) and, unless
+/// another `project` folder is named, in the project; detected by `~/<dot>`
+/// (or `$VAR`).
+macro_rules! dotted {
+    ($id:literal, $display:literal, $dot:literal) => {
+        dotted!($id, $display, $dot, project: concat!($dot, "/skills"))
+    };
+    ($id:literal, $display:literal, $dot:literal, project: $project:expr) => {
+        row(
+            $id,
+            $display,
+            $project,
+            Dir::home(concat!($dot, "/skills")),
+            &[Probe::Home($dot)],
+        )
+    };
+    ($id:literal, $display:literal, $dot:literal, var: $var:literal) => {
+        row(
+            $id,
+            $display,
+            concat!($dot, "/skills"),
+            Dir::var($var, $dot, "skills"),
+            &[Probe::Var($var, $dot)],
+        )
+    };
+}
 
 pub(super) const AGENTS: &[AgentDef] = &[
     // The shared folder of the Agent Skills standard: read by Codex, Gemini
@@ -83,70 +136,26 @@ pub(super) const AGENTS: &[AgentDef] = &[
         doc: "https://developers.openai.com/codex/skills",
         ..AgentDef::VERCEL
     },
-    AgentDef {
-        id: "aider-desk",
-        display: "AiderDesk",
-        project: ".aider-desk/skills",
-        user: Some(Dir::home(".aider-desk/skills")),
-        detect: &[Probe::Home(".aider-desk")],
-        ..AgentDef::VERCEL
-    },
-    AgentDef {
-        id: "amp",
-        display: "Amp",
-        project: ".agents/skills",
-        user: Some(Dir::config("agents/skills")),
-        detect: &[Probe::Config("amp")],
-        ..AgentDef::VERCEL
-    },
-    AgentDef {
-        id: "antigravity",
-        display: "Antigravity",
-        project: ".agents/skills",
-        user: Some(Dir::home(".gemini/antigravity/skills")),
-        detect: &[Probe::Home(".gemini/antigravity")],
-        ..AgentDef::VERCEL
-    },
-    AgentDef {
-        id: "antigravity-cli",
-        display: "Antigravity CLI",
-        project: ".agents/skills",
-        user: Some(Dir::home(".gemini/antigravity-cli/skills")),
-        detect: &[Probe::Home(".gemini/antigravity-cli")],
-        ..AgentDef::VERCEL
-    },
-    AgentDef {
-        id: "astrbot",
-        display: "AstrBot",
-        project: "data/skills",
-        user: Some(Dir::home(".astrbot/data/skills")),
-        detect: &[Probe::Home(".astrbot")],
-        ..AgentDef::VERCEL
-    },
-    AgentDef {
-        id: "autohand-code",
-        display: "Autohand Code CLI",
-        project: ".autohand/skills",
-        user: Some(Dir::var("AUTOHAND_HOME", ".autohand", "skills")),
-        detect: &[Probe::Var("AUTOHAND_HOME", ".autohand")],
-        ..AgentDef::VERCEL
-    },
-    AgentDef {
-        id: "augment",
-        display: "Augment",
-        project: ".augment/skills",
-        user: Some(Dir::home(".augment/skills")),
-        detect: &[Probe::Home(".augment")],
-        ..AgentDef::VERCEL
-    },
-    AgentDef {
-        id: "bob",
-        display: "IBM Bob",
-        project: ".bob/skills",
-        user: Some(Dir::home(".bob/skills")),
-        detect: &[Probe::Home(".bob")],
-        ..AgentDef::VERCEL
-    },
+    dotted!("aider-desk", "AiderDesk", ".aider-desk"),
+    row(
+        "amp",
+        "Amp",
+        ".agents/skills",
+        Dir::config("agents/skills"),
+        &[Probe::Config("amp")],
+    ),
+    dotted!("antigravity", "Antigravity", ".gemini/antigravity", project: SHARED),
+    dotted!("antigravity-cli", "Antigravity CLI", ".gemini/antigravity-cli", project: SHARED),
+    row(
+        "astrbot",
+        "AstrBot",
+        "data/skills",
+        Dir::home(".astrbot/data/skills"),
+        &[Probe::Home(".astrbot")],
+    ),
+    dotted!("autohand-code", "Autohand Code CLI", ".autohand", var: "AUTOHAND_HOME"),
+    dotted!("augment", "Augment", ".augment"),
+    dotted!("bob", "IBM Bob", ".bob"),
     AgentDef {
         id: "openclaw",
         display: "OpenClaw",
@@ -160,78 +169,15 @@ pub(super) const AGENTS: &[AgentDef] = &[
         ],
         ..AgentDef::VERCEL
     },
-    AgentDef {
-        id: "cline",
-        display: "Cline",
-        project: ".agents/skills",
-        user: Some(Dir::home(".agents/skills")),
-        detect: &[Probe::Home(".cline")],
-        ..AgentDef::VERCEL
-    },
-    AgentDef {
-        id: "codearts-agent",
-        display: "CodeArts Agent",
-        project: ".codeartsdoer/skills",
-        user: Some(Dir::home(".codeartsdoer/skills")),
-        detect: &[Probe::Home(".codeartsdoer")],
-        ..AgentDef::VERCEL
-    },
-    AgentDef {
-        id: "codebuddy",
-        display: "CodeBuddy",
-        project: ".codebuddy/skills",
-        user: Some(Dir::home(".codebuddy/skills")),
-        detect: &[Probe::Home(".codebuddy")],
-        ..AgentDef::VERCEL
-    },
-    AgentDef {
-        id: "codemaker",
-        display: "Codemaker",
-        project: ".codemaker/skills",
-        user: Some(Dir::home(".codemaker/skills")),
-        detect: &[Probe::Home(".codemaker")],
-        ..AgentDef::VERCEL
-    },
-    AgentDef {
-        id: "codestudio",
-        display: "Code Studio",
-        project: ".codestudio/skills",
-        user: Some(Dir::home(".codestudio/skills")),
-        detect: &[Probe::Home(".codestudio")],
-        ..AgentDef::VERCEL
-    },
-    AgentDef {
-        id: "command-code",
-        display: "Command Code",
-        project: ".commandcode/skills",
-        user: Some(Dir::home(".commandcode/skills")),
-        detect: &[Probe::Home(".commandcode")],
-        ..AgentDef::VERCEL
-    },
-    AgentDef {
-        id: "continue",
-        display: "Continue",
-        project: ".continue/skills",
-        user: Some(Dir::home(".continue/skills")),
-        detect: &[Probe::Home(".continue")],
-        ..AgentDef::VERCEL
-    },
-    AgentDef {
-        id: "cortex",
-        display: "Cortex Code",
-        project: ".cortex/skills",
-        user: Some(Dir::home(".snowflake/cortex/skills")),
-        detect: &[Probe::Home(".snowflake/cortex")],
-        ..AgentDef::VERCEL
-    },
-    AgentDef {
-        id: "crush",
-        display: "Crush",
-        project: ".crush/skills",
-        user: Some(Dir::home(".config/crush/skills")),
-        detect: &[Probe::Home(".config/crush")],
-        ..AgentDef::VERCEL
-    },
+    shared("cline", "Cline", &[Probe::Home(".cline")]),
+    dotted!("codearts-agent", "CodeArts Agent", ".codeartsdoer"),
+    dotted!("codebuddy", "CodeBuddy", ".codebuddy"),
+    dotted!("codemaker", "Codemaker", ".codemaker"),
+    dotted!("codestudio", "Code Studio", ".codestudio"),
+    dotted!("command-code", "Command Code", ".commandcode"),
+    dotted!("continue", "Continue", ".continue"),
+    dotted!("cortex", "Cortex Code", ".snowflake/cortex", project: ".cortex/skills"),
+    dotted!("crush", "Crush", ".config/crush", project: ".crush/skills"),
     // vercel's row; Cursor also reads `.cursor/skills` and `.claude/skills`
     // (https://cursor.com/docs/context/skills, not checked here).
     AgentDef {
@@ -243,70 +189,32 @@ pub(super) const AGENTS: &[AgentDef] = &[
         project_reads: &[".cursor/skills", ".claude/skills"],
         ..AgentDef::VERCEL
     },
-    AgentDef {
-        id: "deepagents",
-        display: "Deep Agents",
-        project: ".agents/skills",
-        user: Some(Dir::home(".deepagents/agent/skills")),
-        detect: &[Probe::Home(".deepagents")],
-        ..AgentDef::VERCEL
-    },
-    AgentDef {
-        id: "devin",
-        display: "Devin for Terminal",
-        project: ".devin/skills",
-        user: Some(Dir::config("devin/skills")),
-        detect: &[Probe::Config("devin")],
-        ..AgentDef::VERCEL
-    },
-    AgentDef {
-        id: "dexto",
-        display: "Dexto",
-        project: ".agents/skills",
-        user: Some(Dir::home(".agents/skills")),
-        detect: &[Probe::Home(".dexto")],
-        ..AgentDef::VERCEL
-    },
-    AgentDef {
-        id: "droid",
-        display: "Droid",
-        project: ".agents/skills",
-        user: Some(Dir::home(".factory/skills")),
-        detect: &[Probe::Home(".factory")],
-        ..AgentDef::VERCEL
-    },
+    row(
+        "deepagents",
+        "Deep Agents",
+        ".agents/skills",
+        Dir::home(".deepagents/agent/skills"),
+        &[Probe::Home(".deepagents")],
+    ),
+    row(
+        "devin",
+        "Devin for Terminal",
+        ".devin/skills",
+        Dir::config("devin/skills"),
+        &[Probe::Config("devin")],
+    ),
+    shared("dexto", "Dexto", &[Probe::Home(".dexto")]),
+    dotted!("droid", "Droid", ".factory", project: SHARED),
     AgentDef {
         id: "eve",
         display: "Eve",
         project: "agent/skills",
-        user: None,
         detect: &[Probe::Project("agent")],
         ..AgentDef::VERCEL
     },
-    AgentDef {
-        id: "firebender",
-        display: "Firebender",
-        project: ".agents/skills",
-        user: Some(Dir::home(".firebender/skills")),
-        detect: &[Probe::Home(".firebender")],
-        ..AgentDef::VERCEL
-    },
-    AgentDef {
-        id: "forgecode",
-        display: "ForgeCode",
-        project: ".forge/skills",
-        user: Some(Dir::home(".forge/skills")),
-        detect: &[Probe::Home(".forge")],
-        ..AgentDef::VERCEL
-    },
-    AgentDef {
-        id: "fx",
-        display: "fx",
-        project: ".agents/skills",
-        user: Some(Dir::home(".agents/skills")),
-        detect: &[Probe::Home(".fx")],
-        ..AgentDef::VERCEL
-    },
+    dotted!("firebender", "Firebender", ".firebender", project: SHARED),
+    dotted!("forgecode", "ForgeCode", ".forge"),
+    shared("fx", "fx", &[Probe::Home(".fx")]),
     // https://geminicli.com/docs/cli/using-agent-skills/ — workspace
     // `.gemini/skills` or `.agents/skills`, user `~/.gemini/skills` or `~/.agents/skills`.
     AgentDef {
@@ -337,372 +245,100 @@ pub(super) const AGENTS: &[AgentDef] = &[
         doc: "https://docs.github.com/en/copilot/concepts/agents/about-agent-skills",
         ..AgentDef::VERCEL
     },
-    AgentDef {
-        id: "goose",
-        display: "Goose",
-        project: ".goose/skills",
-        user: Some(Dir::config("goose/skills")),
-        detect: &[Probe::Config("goose")],
-        ..AgentDef::VERCEL
-    },
-    AgentDef {
-        id: "grok",
-        display: "Grok Build",
-        project: ".grok/skills",
-        user: Some(Dir::var("GROK_HOME", ".grok", "skills")),
-        detect: &[Probe::Var("GROK_HOME", ".grok")],
-        ..AgentDef::VERCEL
-    },
-    AgentDef {
-        id: "hermes-agent",
-        display: "Hermes Agent",
-        project: ".hermes/skills",
-        user: Some(Dir::var("HERMES_HOME", ".hermes", "skills")),
-        detect: &[Probe::Var("HERMES_HOME", ".hermes")],
-        ..AgentDef::VERCEL
-    },
-    AgentDef {
-        id: "inference-sh",
-        display: "inference.sh",
-        project: ".inferencesh/skills",
-        user: Some(Dir::home(".inferencesh/skills")),
-        detect: &[Probe::Home(".inferencesh")],
-        ..AgentDef::VERCEL
-    },
-    AgentDef {
-        id: "jazz",
-        display: "Jazz",
-        project: ".jazz/skills",
-        user: Some(Dir::home(".jazz/skills")),
-        detect: &[Probe::Home(".jazz")],
-        ..AgentDef::VERCEL
-    },
-    AgentDef {
-        id: "junie",
-        display: "Junie",
-        project: ".junie/skills",
-        user: Some(Dir::home(".junie/skills")),
-        detect: &[Probe::Home(".junie")],
-        ..AgentDef::VERCEL
-    },
-    AgentDef {
-        id: "iflow-cli",
-        display: "iFlow CLI",
-        project: ".iflow/skills",
-        user: Some(Dir::home(".iflow/skills")),
-        detect: &[Probe::Home(".iflow")],
-        ..AgentDef::VERCEL
-    },
-    AgentDef {
-        id: "kilo",
-        display: "Kilo Code",
-        project: ".agents/skills",
-        user: Some(Dir::home(".kilo/skills")),
-        detect: &[Probe::Home(".kilo"), Probe::Home(".kilocode")],
-        ..AgentDef::VERCEL
-    },
-    AgentDef {
-        id: "kimchi",
-        display: "Kimchi",
-        project: ".kimchi/skills",
-        user: Some(Dir::home(".config/kimchi/harness/skills")),
-        detect: &[Probe::Home(".config/kimchi")],
-        ..AgentDef::VERCEL
-    },
-    AgentDef {
-        id: "kimi-code-cli",
-        display: "Kimi Code CLI",
-        project: ".agents/skills",
-        user: Some(Dir::home(".agents/skills")),
-        detect: &[Probe::Home(".kimi-code"), Probe::Home(".kimi")],
-        ..AgentDef::VERCEL
-    },
-    AgentDef {
-        id: "kiro-cli",
-        display: "Kiro CLI",
-        project: ".kiro/skills",
-        user: Some(Dir::home(".kiro/skills")),
-        detect: &[Probe::Home(".kiro")],
-        ..AgentDef::VERCEL
-    },
-    AgentDef {
-        id: "kode",
-        display: "Kode",
-        project: ".kode/skills",
-        user: Some(Dir::home(".kode/skills")),
-        detect: &[Probe::Home(".kode")],
-        ..AgentDef::VERCEL
-    },
-    AgentDef {
-        id: "lingma",
-        display: "Lingma",
-        project: ".lingma/skills",
-        user: Some(Dir::home(".lingma/skills")),
-        detect: &[Probe::Home(".lingma")],
-        ..AgentDef::VERCEL
-    },
-    AgentDef {
-        id: "loaf",
-        display: "Loaf",
-        project: ".agents/skills",
-        user: Some(Dir::home(".agents/skills")),
-        detect: &[Probe::Home(".loaf")],
-        ..AgentDef::VERCEL
-    },
-    AgentDef {
-        id: "mcpjam",
-        display: "MCPJam",
-        project: ".mcpjam/skills",
-        user: Some(Dir::home(".mcpjam/skills")),
-        detect: &[Probe::Home(".mcpjam")],
-        ..AgentDef::VERCEL
-    },
-    AgentDef {
-        id: "minimax-code",
-        display: "MiniMax Code",
-        project: ".minimax/skills",
-        user: Some(Dir::home(".minimax/skills")),
-        detect: &[Probe::Home(".minimax")],
-        ..AgentDef::VERCEL
-    },
-    AgentDef {
-        id: "mistral-vibe",
-        display: "Mistral Vibe",
-        project: ".vibe/skills",
-        user: Some(Dir::var("VIBE_HOME", ".vibe", "skills")),
-        detect: &[Probe::Var("VIBE_HOME", ".vibe")],
-        ..AgentDef::VERCEL
-    },
-    AgentDef {
-        id: "moxby",
-        display: "Moxby",
-        project: ".moxby/skills",
-        user: Some(Dir::home(".moxby/skills")),
-        detect: &[Probe::Home(".moxby")],
-        ..AgentDef::VERCEL
-    },
-    AgentDef {
-        id: "mux",
-        display: "Mux",
-        project: ".mux/skills",
-        user: Some(Dir::home(".mux/skills")),
-        detect: &[Probe::Home(".mux")],
-        ..AgentDef::VERCEL
-    },
-    AgentDef {
-        id: "openhands",
-        display: "OpenHands",
-        project: ".openhands/skills",
-        user: Some(Dir::home(".openhands/skills")),
-        detect: &[Probe::Home(".openhands")],
-        ..AgentDef::VERCEL
-    },
-    AgentDef {
-        id: "ona",
-        display: "Ona",
-        project: ".ona/skills",
-        user: Some(Dir::home(".ona/skills")),
-        detect: &[Probe::Home(".ona")],
-        ..AgentDef::VERCEL
-    },
-    AgentDef {
-        id: "pi",
-        display: "Pi",
-        project: ".agents/skills",
-        user: Some(Dir::home(".agents/skills")),
-        detect: &[Probe::Home(".pi/agent")],
-        ..AgentDef::VERCEL
-    },
-    AgentDef {
-        id: "posit-assistant",
-        display: "Posit Assistant",
-        project: ".posit/assistant/skills",
-        user: Some(Dir::home(".posit/assistant/skills")),
-        detect: &[Probe::Home(".posit/assistant"), Probe::Home(".positai")],
-        ..AgentDef::VERCEL
-    },
-    AgentDef {
-        id: "qoder",
-        display: "Qoder",
-        project: ".qoder/skills",
-        user: Some(Dir::home(".qoder/skills")),
-        detect: &[Probe::Home(".qoder")],
-        ..AgentDef::VERCEL
-    },
-    AgentDef {
-        id: "qoder-cn",
-        display: "Qoder CN",
-        project: ".qoder/skills",
-        user: Some(Dir::home(".qoder-cn/skills")),
-        detect: &[Probe::Home(".qoder-cn")],
-        ..AgentDef::VERCEL
-    },
-    AgentDef {
-        id: "qwen-code",
-        display: "Qwen Code",
-        project: ".qwen/skills",
-        user: Some(Dir::home(".qwen/skills")),
-        detect: &[Probe::Home(".qwen")],
-        ..AgentDef::VERCEL
-    },
-    AgentDef {
-        id: "replit",
-        display: "Replit",
-        project: ".agents/skills",
-        user: Some(Dir::config("agents/skills")),
-        detect: &[],
-        ..AgentDef::VERCEL
-    },
-    AgentDef {
-        id: "reasonix",
-        display: "Reasonix",
-        project: ".reasonix/skills",
-        user: Some(Dir::home(".reasonix/skills")),
-        detect: &[Probe::Home(".reasonix")],
-        ..AgentDef::VERCEL
-    },
-    AgentDef {
-        id: "rovodev",
-        display: "Rovo Dev",
-        project: ".rovodev/skills",
-        user: Some(Dir::home(".rovodev/skills")),
-        detect: &[Probe::Home(".rovodev")],
-        ..AgentDef::VERCEL
-    },
-    AgentDef {
-        id: "roo",
-        display: "Roo Code",
-        project: ".roo/skills",
-        user: Some(Dir::home(".roo/skills")),
-        detect: &[Probe::Home(".roo")],
-        ..AgentDef::VERCEL
-    },
-    AgentDef {
-        id: "sarvam-code",
-        display: "Sarvam Code",
-        project: ".agents/skills",
-        user: Some(Dir::home(".agents/skills")),
-        detect: &[Probe::Var("SARVAM_HOME", ".sarvam")],
-        ..AgentDef::VERCEL
-    },
-    AgentDef {
-        id: "tabnine-cli",
-        display: "Tabnine CLI",
-        project: ".tabnine/agent/skills",
-        user: Some(Dir::home(".tabnine/agent/skills")),
-        detect: &[Probe::Home(".tabnine")],
-        ..AgentDef::VERCEL
-    },
-    AgentDef {
-        id: "terramind",
-        display: "Terramind",
-        project: ".terramind/skills",
-        user: Some(Dir::home(".terramind/skills")),
-        detect: &[Probe::Home(".terramind")],
-        ..AgentDef::VERCEL
-    },
-    AgentDef {
-        id: "tinycloud",
-        display: "Tinycloud",
-        project: ".tinycloud/skills",
-        user: Some(Dir::home(".tinycloud/skills")),
-        detect: &[Probe::Home(".tinycloud")],
-        ..AgentDef::VERCEL
-    },
-    AgentDef {
-        id: "trae",
-        display: "Trae",
-        project: ".trae/skills",
-        user: Some(Dir::home(".trae/skills")),
-        detect: &[Probe::Home(".trae")],
-        ..AgentDef::VERCEL
-    },
-    AgentDef {
-        id: "trae-cn",
-        display: "Trae CN",
-        project: ".trae/skills",
-        user: Some(Dir::home(".trae-cn/skills")),
-        detect: &[Probe::Home(".trae-cn")],
-        ..AgentDef::VERCEL
-    },
-    AgentDef {
-        id: "warp",
-        display: "Warp",
-        project: ".agents/skills",
-        user: Some(Dir::home(".agents/skills")),
-        detect: &[Probe::Home(".warp")],
-        ..AgentDef::VERCEL
-    },
-    AgentDef {
-        id: "windsurf",
-        display: "Windsurf",
-        project: ".windsurf/skills",
-        user: Some(Dir::home(".codeium/windsurf/skills")),
-        detect: &[Probe::Home(".codeium/windsurf")],
-        ..AgentDef::VERCEL
-    },
-    AgentDef {
-        id: "zed",
-        display: "Zed",
-        project: ".agents/skills",
-        user: Some(Dir::home(".agents/skills")),
-        detect: &[Probe::Config("zed")],
-        ..AgentDef::VERCEL
-    },
-    AgentDef {
-        id: "zcode",
-        display: "ZCode",
-        project: ".zcode/skills",
-        user: Some(Dir::home(".zcode/skills")),
-        detect: &[Probe::Home(".zcode")],
-        ..AgentDef::VERCEL
-    },
-    AgentDef {
-        id: "zencoder",
-        display: "Zencoder",
-        project: ".zencoder/skills",
-        user: Some(Dir::home(".zencoder/skills")),
-        detect: &[Probe::Home(".zencoder")],
-        ..AgentDef::VERCEL
-    },
-    AgentDef {
-        id: "zenflow",
-        display: "Zenflow",
-        project: ".zencoder/skills",
-        user: Some(Dir::home(".zencoder/skills")),
-        detect: &[Probe::Home(".zencoder")],
-        ..AgentDef::VERCEL
-    },
-    AgentDef {
-        id: "neovate",
-        display: "Neovate",
-        project: ".neovate/skills",
-        user: Some(Dir::home(".neovate/skills")),
-        detect: &[Probe::Home(".neovate")],
-        ..AgentDef::VERCEL
-    },
-    AgentDef {
-        id: "pochi",
-        display: "Pochi",
-        project: ".pochi/skills",
-        user: Some(Dir::home(".pochi/skills")),
-        detect: &[Probe::Home(".pochi")],
-        ..AgentDef::VERCEL
-    },
+    row(
+        "goose",
+        "Goose",
+        ".goose/skills",
+        Dir::config("goose/skills"),
+        &[Probe::Config("goose")],
+    ),
+    dotted!("grok", "Grok Build", ".grok", var: "GROK_HOME"),
+    dotted!("hermes-agent", "Hermes Agent", ".hermes", var: "HERMES_HOME"),
+    dotted!("inference-sh", "inference.sh", ".inferencesh"),
+    dotted!("jazz", "Jazz", ".jazz"),
+    dotted!("junie", "Junie", ".junie"),
+    dotted!("iflow-cli", "iFlow CLI", ".iflow"),
+    row(
+        "kilo",
+        "Kilo Code",
+        ".agents/skills",
+        Dir::home(".kilo/skills"),
+        &[Probe::Home(".kilo"), Probe::Home(".kilocode")],
+    ),
+    row(
+        "kimchi",
+        "Kimchi",
+        ".kimchi/skills",
+        Dir::home(".config/kimchi/harness/skills"),
+        &[Probe::Home(".config/kimchi")],
+    ),
+    shared(
+        "kimi-code-cli",
+        "Kimi Code CLI",
+        &[Probe::Home(".kimi-code"), Probe::Home(".kimi")],
+    ),
+    dotted!("kiro-cli", "Kiro CLI", ".kiro"),
+    dotted!("kode", "Kode", ".kode"),
+    dotted!("lingma", "Lingma", ".lingma"),
+    shared("loaf", "Loaf", &[Probe::Home(".loaf")]),
+    dotted!("mcpjam", "MCPJam", ".mcpjam"),
+    dotted!("minimax-code", "MiniMax Code", ".minimax"),
+    dotted!("mistral-vibe", "Mistral Vibe", ".vibe", var: "VIBE_HOME"),
+    dotted!("moxby", "Moxby", ".moxby"),
+    dotted!("mux", "Mux", ".mux"),
+    dotted!("openhands", "OpenHands", ".openhands"),
+    dotted!("ona", "Ona", ".ona"),
+    shared("pi", "Pi", &[Probe::Home(".pi/agent")]),
+    row(
+        "posit-assistant",
+        "Posit Assistant",
+        ".posit/assistant/skills",
+        Dir::home(".posit/assistant/skills"),
+        &[Probe::Home(".posit/assistant"), Probe::Home(".positai")],
+    ),
+    dotted!("qoder", "Qoder", ".qoder"),
+    dotted!("qoder-cn", "Qoder CN", ".qoder-cn", project: ".qoder/skills"),
+    dotted!("qwen-code", "Qwen Code", ".qwen"),
+    row(
+        "replit",
+        "Replit",
+        ".agents/skills",
+        Dir::config("agents/skills"),
+        &[],
+    ),
+    dotted!("reasonix", "Reasonix", ".reasonix"),
+    dotted!("rovodev", "Rovo Dev", ".rovodev"),
+    dotted!("roo", "Roo Code", ".roo"),
+    shared(
+        "sarvam-code",
+        "Sarvam Code",
+        &[Probe::Var("SARVAM_HOME", ".sarvam")],
+    ),
+    row(
+        "tabnine-cli",
+        "Tabnine CLI",
+        ".tabnine/agent/skills",
+        Dir::home(".tabnine/agent/skills"),
+        &[Probe::Home(".tabnine")],
+    ),
+    dotted!("terramind", "Terramind", ".terramind"),
+    dotted!("tinycloud", "Tinycloud", ".tinycloud"),
+    dotted!("trae", "Trae", ".trae"),
+    dotted!("trae-cn", "Trae CN", ".trae-cn", project: ".trae/skills"),
+    shared("warp", "Warp", &[Probe::Home(".warp")]),
+    dotted!("windsurf", "Windsurf", ".codeium/windsurf", project: ".windsurf/skills"),
+    shared("zed", "Zed", &[Probe::Config("zed")]),
+    dotted!("zcode", "ZCode", ".zcode"),
+    dotted!("zencoder", "Zencoder", ".zencoder"),
+    dotted!("zenflow", "Zenflow", ".zencoder"),
+    dotted!("neovate", "Neovate", ".neovate"),
+    dotted!("pochi", "Pochi", ".pochi"),
     AgentDef {
         id: "promptscript",
         display: "PromptScript",
         project: ".agents/skills",
-        user: None,
         detect: &[],
         ..AgentDef::VERCEL
     },
-    AgentDef {
-        id: "adal",
-        display: "AdaL",
-        project: ".adal/skills",
-        user: Some(Dir::home(".adal/skills")),
-        detect: &[Probe::Home(".adal")],
-        ..AgentDef::VERCEL
-    },
+    dotted!("adal", "AdaL", ".adal"),
 ];
