@@ -3,6 +3,10 @@
 
 use clap::Args;
 
+use super::run::{OK, emit};
+use crate::error::Exit;
+use crate::ops::{self, Context};
+
 /// Options shared by everything that decides what an agent is served.
 #[derive(Debug, Clone, Args)]
 pub struct ServeFilterArgs {
@@ -44,4 +48,40 @@ pub struct DoctorArgs {
     /// 16,000 characters).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub context_chars: Option<u64>,
+}
+
+impl McpArgs {
+    pub(super) fn run(self, ctx: &Context) -> anyhow::Result<Exit> {
+        let opts = ops::mcp::McpServeOptions {
+            agent: self.filter.agent,
+            include_unmanaged: self.filter.include_unmanaged,
+            context_chars: self.context_chars.map(|n| n as usize),
+            page_size: self.page_size.map(|n| n as usize),
+        };
+        ops::mcp::serve(ctx, &opts)?;
+        Ok(OK)
+    }
+}
+
+impl MentionsArgs {
+    pub(super) fn run(self, ctx: &Context) -> anyhow::Result<Exit> {
+        let opts = ops::mentions::MentionsOptions {
+            text: self.text,
+            agent: self.filter.agent,
+            include_unmanaged: self.filter.include_unmanaged,
+        };
+        emit(ctx, &ops::mentions::mentions(ctx, &opts)?, OK)
+    }
+}
+
+impl DoctorArgs {
+    pub(super) fn run(self, ctx: &Context) -> anyhow::Result<Exit> {
+        let opts = ops::doctor::DoctorOptions {
+            agent: self.filter.agent,
+            include_unmanaged: self.filter.include_unmanaged,
+            context_chars: self.context_chars.map(|n| n as usize),
+        };
+        let report = ops::doctor::doctor(ctx, &opts)?;
+        emit(ctx, &report, report.exit())
+    }
 }

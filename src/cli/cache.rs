@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::Subcommand;
 
-use super::run::emit;
+use super::run::{OK, emit};
 use crate::error::Exit;
 use crate::ops::{self, Context};
 use crate::unpack::ArtifactKind;
@@ -61,7 +61,7 @@ pub struct AddArgs {
 
 pub(crate) fn run(ctx: &Context, args: CacheArgs) -> anyhow::Result<Exit> {
     match args.command {
-        CacheCommand::Dir => emit(ctx, &ops::cache::dir(ctx)?, Exit::Success),
+        CacheCommand::Dir => emit(ctx, &ops::cache::dir(ctx)?, OK),
         CacheCommand::Verify => {
             let report = ops::cache::verify(ctx)?;
             let exit = if report.is_clean() {
@@ -76,16 +76,16 @@ pub(crate) fn run(ctx: &Context, args: CacheArgs) -> anyhow::Result<Exit> {
                 keep_locks: a.keep_locks,
                 dry_run: a.dry_run,
             };
-            emit(ctx, &ops::cache::gc(ctx, &opts)?, Exit::Success)
+            emit(ctx, &ops::cache::gc(ctx, &opts)?, OK)
         }
-        CacheCommand::Clean => emit(ctx, &ops::cache::clean(ctx)?, Exit::Success),
+        CacheCommand::Clean => emit(ctx, &ops::cache::clean(ctx)?, OK),
         CacheCommand::Add(a) => {
             let opts = ops::cache::AddOptions {
                 path: a.path,
                 name: a.name,
                 kind: a.kind,
             };
-            emit(ctx, &ops::cache::add(ctx, &opts)?, Exit::Success)
+            emit(ctx, &ops::cache::add(ctx, &opts)?, OK)
         }
     }
 }

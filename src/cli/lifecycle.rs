@@ -1,6 +1,9 @@
 //! Arguments of the project lifecycle commands.
 
-use crate::ops::lifecycle::InstallMode;
+use super::run::{OK, emit};
+use crate::error::Exit;
+use crate::ops::Context;
+use crate::ops::lifecycle::{self, InstallMode};
 
 #[derive(Debug, clap::Args)]
 pub struct AddArgs {
@@ -140,4 +143,56 @@ pub struct ApproveArgs {
     /// Approve what the summary shows without asking.
     #[arg(short, long)]
     pub yes: bool,
+}
+
+impl AddArgs {
+    pub(super) fn run(self, mut ctx: Context) -> anyhow::Result<Exit> {
+        ctx.link_mode = self.placement.link_mode();
+        ctx.agents = self.placement.agents;
+        let opts = lifecycle::AddOptions {
+            source: self.source,
+            names: self.names,
+            all: self.all,
+            yes: self.yes,
+            git_ref: self.git_ref,
+            path: self.path,
+            strict: self.strict,
+            list: self.list,
+        };
+        emit(&ctx, &lifecycle::add(&ctx, &opts)?, OK)
+    }
+}
+
+impl InstallArgs {
+    pub(super) fn run(self, mut ctx: Context) -> anyhow::Result<Exit> {
+        ctx.link_mode = self.placement.link_mode();
+        let opts = lifecycle::InstallOptions {
+            mode: self.mode(),
+            yes: self.yes,
+            strict: self.strict,
+        };
+        ctx.agents = self.placement.agents;
+        emit(&ctx, &lifecycle::install(&ctx, &opts)?, OK)
+    }
+}
+
+impl UpdateArgs {
+    pub(super) fn run(self, ctx: &Context) -> anyhow::Result<Exit> {
+        let opts = lifecycle::UpdateOptions {
+            names: self.names,
+            yes: self.yes,
+            strict: self.strict,
+        };
+        emit(ctx, &lifecycle::update(ctx, &opts)?, OK)
+    }
+}
+
+impl ApproveArgs {
+    pub(super) fn run(self, ctx: &Context) -> anyhow::Result<Exit> {
+        let opts = lifecycle::ApproveOptions {
+            names: self.names,
+            yes: self.yes,
+        };
+        emit(ctx, &lifecycle::approve(ctx, &opts)?, OK)
+    }
 }

@@ -4,7 +4,7 @@ use std::io::Write;
 
 use anyhow::Context as _;
 
-use super::{Cli, Command};
+use super::{CheckArgs, Cli, Command, ImportArgs, ListArgs, ShowArgs, VerifyArgs};
 use crate::error::Exit;
 use crate::ops::{self, Context, Report, lifecycle};
 use crate::ui::Ui;
@@ -32,135 +32,86 @@ pub fn run(cli: Cli, ui: Ui) -> anyhow::Result<Exit> {
     ctx.offline = g.offline;
 
     match cli.command {
-        Command::Check(args) => {
-            let opts = ops::check::CheckOptions { paths: args.paths };
-            let report = ops::check::check(&ctx, &opts)?;
-            emit(&ctx, &report, report.exit())
+        Command::Check(a) => a.run(&ctx),
+        Command::List(a) => a.run(&ctx),
+        Command::Show(a) => a.run(&ctx),
+        Command::Mcp(a) => a.run(&ctx),
+        Command::Mentions(a) => a.run(&ctx),
+        Command::Doctor(a) => a.run(&ctx),
+        Command::Publish(a) => emit(&ctx, &ops::publish::publish(&ctx, &a.options())?, OK),
+        Command::Keygen(a) => emit(&ctx, &ops::publish::keygen(&ctx, &a.options())?, OK),
+        Command::Cache(a) => super::cache::run(&ctx, a),
+        Command::Init(_) => emit(&ctx, &ops::init::init(&ctx)?, OK),
+        Command::Source(a) => super::source::run_source(&ctx, a),
+        Command::Search(a) => a.run(&ctx),
+        Command::Add(a) => a.run(ctx),
+        Command::Install(a) => a.run(ctx),
+        Command::Update(a) => a.run(&ctx),
+        Command::Outdated => emit(&ctx, &lifecycle::outdated(&ctx)?, OK),
+        Command::Remove(a) => emit(&ctx, &lifecycle::remove(&ctx, &a.names)?, OK),
+        Command::Approve(a) => a.run(&ctx),
+        Command::Disable(a) => emit(&ctx, &lifecycle::disable(&ctx, &a.names)?, OK),
+        Command::Enable(a) => emit(&ctx, &lifecycle::enable(&ctx, &a.names)?, OK),
+        Command::Verify(a) => a.run(&ctx),
+        Command::Agents => emit(&ctx, &ops::agents::agents(&ctx)?, OK),
+        Command::Import(a) => a.run(&ctx),
+    }
+}
+
+/// The exit of a command whose report carries no failure.
+pub(crate) const OK: Exit = Exit::Success;
+
+impl CheckArgs {
+    fn run(self, ctx: &Context) -> anyhow::Result<Exit> {
+        let report = ops::check::check(ctx, &ops::check::CheckOptions { paths: self.paths })?;
+        emit(ctx, &report, report.exit())
+    }
+}
+
+impl ListArgs {
+    /// The project's skills, or every skill the agents can see when asked or
+    /// when there is no project.
+    fn run(self, ctx: &Context) -> anyhow::Result<Exit> {
+        let in_project = crate::project::find_project(&ctx.cwd, ctx.project.as_deref()).is_ok();
+        if self.all || !in_project {
+            let opts = ops::discover::ListOptions { all: true };
+            emit(ctx, &ops::discover::list(ctx, &opts)?, OK)
+        } else {
+            emit(ctx, &lifecycle::list(ctx)?, OK)
         }
-        Command::List(args) => {
-            let in_project = crate::project::find_project(&ctx.cwd, ctx.project.as_deref()).is_ok();
-            if args.all || !in_project {
-                let opts = ops::discover::ListOptions { all: true };
-                emit(&ctx, &ops::discover::list(&ctx, &opts)?, Exit::Success)
-            } else {
-                emit(&ctx, &lifecycle::list(&ctx)?, Exit::Success)
-            }
+    }
+}
+
+impl ShowArgs {
+    fn run(self, ctx: &Context) -> anyhow::Result<Exit> {
+        let opts = ops::show::ShowOptions {
+            name: self.name,
+            path: self.path,
+        };
+        emit(ctx, &ops::show::show(ctx, &opts)?, OK)
+    }
+}
+
+impl VerifyArgs {
+    fn run(self, ctx: &Context) -> anyhow::Result<Exit> {
+        if self.provenance {
+            let report = lifecycle::verify_provenance(ctx)?;
+            emit(ctx, &report, report.exit())
+        } else {
+            let report = lifecycle::verify(ctx)?;
+            emit(ctx, &report, report.exit())
         }
-        Command::Add(a) => {
-            ctx.link_mode = a.placement.link_mode();
-            ctx.agents = a.placement.agents;
-            let opts = lifecycle::AddOptions {
-                source: a.source,
-                names: a.names,
-                all: a.all,
-                yes: a.yes,
-                git_ref: a.git_ref,
-                path: a.path,
-                strict: a.strict,
-                list: a.list,
-            };
-            emit(&ctx, &lifecycle::add(&ctx, &opts)?, Exit::Success)
-        }
-        Command::Install(a) => {
-            ctx.agents = a.placement.agents.clone();
-            ctx.link_mode = a.placement.link_mode();
-            let opts = lifecycle::InstallOptions {
-                mode: a.mode(),
-                yes: a.yes,
-                strict: a.strict,
-            };
-            emit(&ctx, &lifecycle::install(&ctx, &opts)?, Exit::Success)
-        }
-        Command::Update(a) => {
-            let opts = lifecycle::UpdateOptions {
-                names: a.names,
-                yes: a.yes,
-                strict: a.strict,
-            };
-            emit(&ctx, &lifecycle::update(&ctx, &opts)?, Exit::Success)
-        }
-        Command::Outdated => emit(&ctx, &lifecycle::outdated(&ctx)?, Exit::Success),
-        Command::Remove(a) => emit(&ctx, &lifecycle::remove(&ctx, &a.names)?, Exit::Success),
-        Command::Approve(a) => {
-            let opts = lifecycle::ApproveOptions {
-                names: a.names,
-                yes: a.yes,
-            };
-            emit(&ctx, &lifecycle::approve(&ctx, &opts)?, Exit::Success)
-        }
-        Command::Disable(a) => emit(&ctx, &lifecycle::disable(&ctx, &a.names)?, Exit::Success),
-        Command::Enable(a) => emit(&ctx, &lifecycle::enable(&ctx, &a.names)?, Exit::Success),
-        Command::Verify(a) if a.provenance => {
-            let report = lifecycle::verify_provenance(&ctx)?;
-            emit(&ctx, &report, report.exit())
-        }
-        Command::Verify(_) => {
-            let report = lifecycle::verify(&ctx)?;
-            emit(&ctx, &report, report.exit())
-        }
-        Command::Show(args) => {
-            let opts = ops::show::ShowOptions {
-                name: args.name,
-                path: args.path,
-            };
-            emit(&ctx, &ops::show::show(&ctx, &opts)?, Exit::Success)
-        }
-        Command::Mcp(args) => {
-            let opts = ops::mcp::McpServeOptions {
-                agent: args.filter.agent,
-                include_unmanaged: args.filter.include_unmanaged,
-                context_chars: args.context_chars.map(|n| n as usize),
-                page_size: args.page_size.map(|n| n as usize),
-            };
-            ops::mcp::serve(&ctx, &opts)?;
-            Ok(Exit::Success)
-        }
-        Command::Mentions(args) => {
-            let opts = ops::mentions::MentionsOptions {
-                text: args.text,
-                agent: args.filter.agent,
-                include_unmanaged: args.filter.include_unmanaged,
-            };
-            emit(&ctx, &ops::mentions::mentions(&ctx, &opts)?, Exit::Success)
-        }
-        Command::Doctor(args) => {
-            let opts = ops::doctor::DoctorOptions {
-                agent: args.filter.agent,
-                include_unmanaged: args.filter.include_unmanaged,
-                context_chars: args.context_chars.map(|n| n as usize),
-            };
-            let report = ops::doctor::doctor(&ctx, &opts)?;
-            emit(&ctx, &report, report.exit())
-        }
-        Command::Publish(args) => {
-            let report = crate::ops::publish::publish(&ctx, &args.options())?;
-            emit(&ctx, &report, Exit::Success)
-        }
-        Command::Keygen(args) => {
-            let report = crate::ops::publish::keygen(&ctx, &args.options())?;
-            emit(&ctx, &report, Exit::Success)
-        }
-        Command::Cache(args) => super::cache::run(&ctx, args),
-        Command::Agents => emit(&ctx, &ops::agents::agents(&ctx)?, Exit::Success),
-        Command::Import(args) => {
-            let opts = ops::import::ImportOptions {
-                dry_run: args.dry_run,
-                yes: args.yes,
-                exit_of: super::exit_code_of,
-            };
-            let report = ops::import::import(&ctx, &opts)?;
-            emit(&ctx, &report, report.exit())
-        }
-        Command::Init(_) => emit(&ctx, &ops::init::init(&ctx)?, Exit::Success),
-        Command::Source(args) => super::source::run_source(&ctx, args),
-        Command::Search(args) => {
-            let opts = ops::search::SearchOptions {
-                query: args.query,
-                source: args.source,
-            };
-            let report = ops::search::search(&ctx, &opts)?;
-            emit(&ctx, &report, report.exit())
-        }
+    }
+}
+
+impl ImportArgs {
+    fn run(self, ctx: &Context) -> anyhow::Result<Exit> {
+        let opts = ops::import::ImportOptions {
+            dry_run: self.dry_run,
+            yes: self.yes,
+        };
+        let report = ops::import::import(ctx, &opts)?;
+        emit(ctx, &report, report.exit())
     }
 }
 

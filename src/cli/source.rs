@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 
-use super::run::emit;
+use super::run::{OK, emit};
 use crate::error::Exit;
 use crate::ops::{self, Context};
 
@@ -18,17 +18,17 @@ pub(crate) fn run_source(ctx: &Context, args: SourceArgs) -> anyhow::Result<Exit
                 keys: a.keys,
                 token_env: a.token_env,
             };
-            emit(ctx, &ops::source::add(ctx, &opts)?, Exit::Success)
+            emit(ctx, &ops::source::add(ctx, &opts)?, OK)
         }
-        SourceCommand::List => emit(ctx, &ops::source::list(ctx)?, Exit::Success),
-        SourceCommand::Remove(a) => emit(ctx, &ops::source::remove(ctx, &a.name)?, Exit::Success),
+        SourceCommand::List => emit(ctx, &ops::source::list(ctx)?, OK),
+        SourceCommand::Remove(a) => emit(ctx, &ops::source::remove(ctx, &a.name)?, OK),
         SourceCommand::RotateKey(a) => {
             let opts = ops::source::RotateOptions {
                 name: a.name,
                 new_key: a.new_key,
                 signature: a.signature,
             };
-            emit(ctx, &ops::source::rotate_key(ctx, &opts)?, Exit::Success)
+            emit(ctx, &ops::source::rotate_key(ctx, &opts)?, OK)
         }
     }
 }
@@ -91,4 +91,15 @@ pub struct SearchArgs {
     /// Search only this source: a name from skills.toml, or a URL or path.
     #[arg(long, value_name = "NAME")]
     pub source: Option<String>,
+}
+
+impl SearchArgs {
+    pub(super) fn run(self, ctx: &Context) -> anyhow::Result<Exit> {
+        let opts = ops::search::SearchOptions {
+            query: self.query,
+            source: self.source,
+        };
+        let report = ops::search::search(ctx, &opts)?;
+        emit(ctx, &report, report.exit())
+    }
 }

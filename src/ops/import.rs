@@ -25,7 +25,7 @@
 //! offers the skill is `not-found`. A folder the other tool installed under
 //! the same name stays where it is: skillpm links around it and reports it.
 
-use std::collections::BTreeMap;
+use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -39,9 +39,6 @@ use crate::error::Exit;
 pub struct ImportOptions {
     pub dry_run: bool,
     pub yes: bool,
-    /// The exit code an error stands for (the cli's classifier; ops cannot
-    /// see every error type).
-    pub exit_of: fn(&anyhow::Error) -> Exit,
 }
 
 /// JSON shape (stable):
@@ -122,99 +119,118 @@ pub fn import(ctx: &Context, opts: &ImportOptions) -> anyhow::Result<ImportRepor
         files,
         skills: Vec::new(),
     };
-    let mut done: BTreeMap<String, ()> = BTreeMap::new();
     if !opts.dry_run && !found.is_empty() && !project.join("skills.toml").exists() {
         let mut init_ctx = ctx.clone();
         init_ctx.project = Some(project.clone());
         super::init::init(&init_ctx)?;
     }
+    let mut add_ctx = ctx.clone();
+    add_ctx.project = Some(project);
+    add_ctx.keep_foreign = true;
+    let mut done = BTreeSet::new();
     for f in found {
-        let pinned = f.git_ref.as_deref().is_some_and(is_commit);
-        let mut row = ImportedSkill {
-            name: f.name.clone(),
-            tool: f.tool,
-            file: f.file.clone(),
-            source: f.source.clone(),
-            git_ref: f.git_ref.clone(),
-            status: "planned",
-            tree: None,
-            detail: if f.all {
-                "every skill the source offers; no commit recorded".to_owned()
-            } else if pinned {
-                "commit recorded; pinned to it".to_owned()
-            } else {
-                "no commit recorded; resolved again".to_owned()
-            },
-            left_in_place: Vec::new(),
-        };
-        if !f.all && done.insert(f.name.clone(), ()).is_some() {
+        let mut row = planned_row(&f);
+        if !f.all && !done.insert(f.name.clone()) {
             row.status = "skipped";
             row.detail = "another record of this name was imported first".to_owned();
             report.skills.push(row);
-            continue;
-        }
-        if opts.dry_run {
+        } else if opts.dry_run {
             report.skills.push(row);
-            continue;
+        } else {
+            let rows = add_found(&add_ctx, opts.yes, &f, row)?;
+            // Names a whole-source record added are taken, too.
+            done.extend(
+                rows.iter()
+                    .filter(|r| r.tree.is_some())
+                    .map(|r| r.name.clone()),
+            );
+            report.skills.extend(rows);
         }
-        let mut add_ctx = ctx.clone();
-        add_ctx.project = Some(project.clone());
-        add_ctx.keep_foreign = true;
-        let add_opts = AddOptions {
-            source: Some(f.source.clone()),
-            names: if f.all {
-                Vec::new()
-            } else {
-                vec![f.name.clone()]
-            },
-            all: f.all,
-            yes: opts.yes,
-            git_ref: f.git_ref.clone(),
-            path: None,
-            strict: false,
-            list: false,
-        };
-        match lifecycle::add(&add_ctx, &add_opts) {
-            Ok(added) if f.all => {
-                // One row per skill the source gave.
-                for s in &added.skills {
-                    done.insert(s.name.clone(), ());
-                    let mut one = row.clone();
-                    one.name = s.name.clone();
-                    one.status = "re-resolved";
-                    one.tree = Some(s.tree.to_string());
-                    one.left_in_place = added
-                        .links
-                        .conflicts
-                        .iter()
-                        .filter(|p| p.file_name().is_some_and(|n| n == s.name.as_str()))
-                        .cloned()
-                        .collect();
-                    report.skills.push(one);
-                }
-                continue;
-            }
-            Ok(added) => {
-                row.status = if pinned { "imported" } else { "re-resolved" };
-                row.tree = added.skills.first().map(|s| s.tree.to_string());
-                row.left_in_place = added.links.conflicts.clone();
-            }
-            Err(e) => {
-                let code = (opts.exit_of)(&e);
-                if code == Exit::Approval {
-                    return Err(e);
-                }
-                row.status = if code == Exit::NotFound {
-                    "not-found"
-                } else {
-                    "failed"
-                };
-                row.detail = format!("{e:#}");
-            }
-        }
-        report.skills.push(row);
     }
     Ok(report)
+}
+
+/// The report row of a record before anything is added.
+fn planned_row(f: &Found) -> ImportedSkill {
+    let detail = if f.all {
+        "every skill the source offers; no commit recorded"
+    } else if f.git_ref.as_deref().is_some_and(is_commit) {
+        "commit recorded; pinned to it"
+    } else {
+        "no commit recorded; resolved again"
+    };
+    ImportedSkill {
+        name: f.name.clone(),
+        tool: f.tool,
+        file: f.file.clone(),
+        source: f.source.clone(),
+        git_ref: f.git_ref.clone(),
+        status: "planned",
+        tree: None,
+        detail: detail.to_owned(),
+        left_in_place: Vec::new(),
+    }
+}
+
+/// `skillpm add`s one record and reports it: one row, or for a whole-source
+/// record one row per skill the source gave. A failure is a row too, except
+/// a missing approval, which ends the import (nobody can answer for it).
+fn add_found(
+    ctx: &Context,
+    yes: bool,
+    f: &Found,
+    mut row: ImportedSkill,
+) -> anyhow::Result<Vec<ImportedSkill>> {
+    let opts = AddOptions {
+        source: Some(f.source.clone()),
+        names: if f.all {
+            Vec::new()
+        } else {
+            vec![f.name.clone()]
+        },
+        all: f.all,
+        yes,
+        git_ref: f.git_ref.clone(),
+        path: None,
+        strict: false,
+        list: false,
+    };
+    match lifecycle::add(ctx, &opts) {
+        Ok(added) if f.all => Ok(added
+            .skills
+            .iter()
+            .map(|s| ImportedSkill {
+                name: s.name.clone(),
+                status: "re-resolved",
+                tree: Some(s.tree.to_string()),
+                left_in_place: (added.links.conflicts.iter())
+                    .filter(|p| p.file_name().is_some_and(|n| n == s.name.as_str()))
+                    .cloned()
+                    .collect(),
+                ..row.clone()
+            })
+            .collect()),
+        Ok(added) => {
+            let pinned = f.git_ref.as_deref().is_some_and(is_commit);
+            row.status = if pinned { "imported" } else { "re-resolved" };
+            row.tree = added.skills.first().map(|s| s.tree.to_string());
+            row.left_in_place = added.links.conflicts;
+            Ok(vec![row])
+        }
+        Err(e) => {
+            let code = crate::error::exit_code_of(&e);
+            if code == Exit::Approval {
+                return Err(e);
+            }
+            row.status = if code == Exit::NotFound {
+                "not-found"
+            } else {
+                "failed"
+            };
+            row.detail = format!("{e:#}");
+            Ok(vec![row])
+        }
+    }
 }
 
 /// Every record of the three tools (skillkit's lock last), project first (its records win).
