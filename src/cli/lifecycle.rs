@@ -28,16 +28,23 @@ pub struct AddArgs {
     /// add nothing.
     #[arg(long, conflicts_with = "all")]
     pub list: bool,
-    /// Refuse skills that break any Agent Skills rule `skillpm check`
-    /// reports (default: refuse only what cannot be loaded, warn on the rest;
-    /// `[install] strict = true` in skills.toml makes this the default).
-    #[arg(long)]
-    pub strict: bool,
+    #[command(flatten)]
+    pub strict: StrictArg,
     /// Approve what the summary shows without asking.
     #[arg(short, long)]
     pub yes: bool,
     #[command(flatten)]
     pub placement: PlacementArgs,
+}
+
+/// `--strict`, shared by everything that adds skills to the lock.
+#[derive(Debug, Clone, Copy, clap::Args)]
+pub struct StrictArg {
+    /// Refuse skills that break any Agent Skills rule `skillpm check`
+    /// reports (default: refuse only what cannot be loaded, warn on the rest;
+    /// `[install] strict = true` in skills.toml makes this the default).
+    #[arg(long)]
+    pub strict: bool,
 }
 
 /// Where and how skills are placed (recorded in skills.toml's `[install]`).
@@ -90,11 +97,8 @@ pub struct InstallArgs {
     /// --locked, and no network: everything must already be cached.
     #[arg(long)]
     pub frozen: bool,
-    /// Refuse skills that break any Agent Skills rule `skillpm check`
-    /// reports (default: refuse only what cannot be loaded, warn on the rest;
-    /// `[install] strict = true` in skills.toml makes this the default).
-    #[arg(long)]
-    pub strict: bool,
+    #[command(flatten)]
+    pub strict: StrictArg,
     /// Approve unapproved lock entries without asking.
     #[arg(short, long)]
     pub yes: bool,
@@ -122,11 +126,8 @@ pub struct UpdateArgs {
     /// Approve the changes shown without asking.
     #[arg(short, long)]
     pub yes: bool,
-    /// Refuse skills that break any Agent Skills rule `skillpm check`
-    /// reports (default: refuse only what cannot be loaded, warn on the rest;
-    /// `[install] strict = true` in skills.toml makes this the default).
-    #[arg(long)]
-    pub strict: bool,
+    #[command(flatten)]
+    pub strict: StrictArg,
 }
 
 #[derive(Debug, clap::Args)]
@@ -156,7 +157,7 @@ impl AddArgs {
             yes: self.yes,
             git_ref: self.git_ref,
             path: self.path,
-            strict: self.strict,
+            strict: self.strict.strict,
             list: self.list,
         };
         emit(&ctx, &lifecycle::add(&ctx, &opts)?, OK)
@@ -169,7 +170,7 @@ impl InstallArgs {
         let opts = lifecycle::InstallOptions {
             mode: self.mode(),
             yes: self.yes,
-            strict: self.strict,
+            strict: self.strict.strict,
         };
         ctx.agents = self.placement.agents;
         emit(&ctx, &lifecycle::install(&ctx, &opts)?, OK)
@@ -181,7 +182,7 @@ impl UpdateArgs {
         let opts = lifecycle::UpdateOptions {
             names: self.names,
             yes: self.yes,
-            strict: self.strict,
+            strict: self.strict.strict,
         };
         emit(ctx, &lifecycle::update(ctx, &opts)?, OK)
     }

@@ -157,7 +157,6 @@ pub struct ShowArgs {
 
 pub mod agent;
 mod cache;
-mod exit;
 pub mod lifecycle;
 pub mod publish;
 mod run;
@@ -165,5 +164,4 @@ pub mod source;
 
 pub use source::{InitArgs, SearchArgs, SourceArgs};
 
-pub use exit::exit_code_of;
 pub use run::{main, run};

@@ -18,7 +18,7 @@ pub fn main(cli: Cli) -> std::process::ExitCode {
         Ok(code) => code,
         Err(err) => {
             ui.error(&err);
-            super::exit_code_of(&err)
+            crate::error::exit_code_of(&err)
         }
     };
     std::process::ExitCode::from(code.code())
