@@ -211,9 +211,17 @@ fn mentions_skip_disabled_withheld_and_person_only_skills() {
 
 // ---------------------------------------------------------------- doctor
 
-#[test]
-fn doctor_reports_shadowing_broken_links_and_missing_dependencies() {
-    let mut w = World::new();
+/// The links doctor must report: a broken one (`gone`, its store entry
+/// removed) and a folder skillpm did not make where the lock expects one
+/// (`squat`).
+struct DoctorTroubles {
+    gone: skill_world::Installed,
+    squatter: skill_world::Installed,
+}
+
+/// A world with one of each problem doctor reports: a shadowed skill, a
+/// broken link, a missing env var and MCP server, and a foreign folder.
+fn world_with_every_doctor_finding(w: &mut World) -> DoctorTroubles {
     // A shadowed skill: the project's copy wins over a different user copy.
     w.write_skill(
         &w.agents_root().join("notes"),
@@ -249,21 +257,33 @@ fn doctor_reports_shadowing_broken_links_and_missing_dependencies() {
     let squatter = w.install("squat", "", "Body.\n", &[], Approval::Approved);
     std::fs::remove_file(&squatter.link).unwrap();
     w.write_skill(&squatter.link, "squat", "Someone's own", "Mine.\n");
+    DoctorTroubles { gone, squatter }
+}
 
-    let out = w
-        .cmd()
-        .args(["doctor", "--json"])
-        .env_remove("SKILLPM_TEST_SURELY_UNSET_TOKEN")
-        .assert()
-        .code(1);
-    let report = json(&out.get_output().stdout);
-    assert_eq!(report["needs_action"], true);
-    let findings = report["findings"].as_array().unwrap();
-    let find =
-        |kind: &str| -> Vec<&Value> { findings.iter().filter(|f| f["kind"] == kind).collect() };
+/// `doctor --json` (needing action, exit 1) with the test's token set to
+/// `token`, or unset.
+fn doctor_report(w: &World, token: Option<&str>) -> Value {
+    let mut cmd = w.cmd();
+    cmd.args(["doctor", "--json"]);
+    match token {
+        Some(t) => cmd.env("SKILLPM_TEST_SURELY_UNSET_TOKEN", t),
+        None => cmd.env_remove("SKILLPM_TEST_SURELY_UNSET_TOKEN"),
+    };
+    json(&cmd.assert().code(1).get_output().stdout)
+}
 
-    let shadowed = find("shadowed");
-    assert_eq!(shadowed.len(), 1, "{findings:?}");
+/// The findings of `kind` in a doctor report.
+fn findings<'a>(report: &'a Value, kind: &str) -> Vec<&'a Value> {
+    let all = report["findings"].as_array().unwrap();
+    all.iter().filter(|f| f["kind"] == kind).collect()
+}
+
+/// One `shadowed` finding naming both copies, one `broken-link` error
+/// saying how to repair it, one `foreign-folder`.
+fn assert_reports_the_links(w: &World, report: &Value, troubles: &DoctorTroubles) {
+    let all = &report["findings"];
+    let shadowed = findings(report, "shadowed");
+    assert_eq!(shadowed.len(), 1, "{all:?}");
     let msg = shadowed[0]["message"].as_str().unwrap();
     assert!(
         msg.contains(w.agents_root().join("notes").to_str().unwrap()),
@@ -274,10 +294,10 @@ fn doctor_reports_shadowing_broken_links_and_missing_dependencies() {
         "{msg}"
     );
 
-    let broken = find("broken-link");
-    assert_eq!(broken.len(), 1, "{findings:?}");
+    let broken = findings(report, "broken-link");
+    assert_eq!(broken.len(), 1, "{all:?}");
     assert_eq!(broken[0]["level"], "error");
-    assert_eq!(broken[0]["path"], gone.link.to_str().unwrap());
+    assert_eq!(broken[0]["path"], troubles.gone.link.to_str().unwrap());
     assert!(
         broken[0]["message"]
             .as_str()
@@ -285,30 +305,42 @@ fn doctor_reports_shadowing_broken_links_and_missing_dependencies() {
             .contains("skillpm install")
     );
 
-    let env = find("missing-env-var");
-    assert_eq!(env.len(), 1, "{findings:?}");
+    let foreign = findings(report, "foreign-folder");
+    assert_eq!(foreign.len(), 1, "{all:?}");
+    assert_eq!(foreign[0]["path"], troubles.squatter.link.to_str().unwrap());
+}
+
+/// The unset variable, and the MCP server not configured (github is, in
+/// .mcp.json), each reported once.
+fn assert_reports_missing_dependencies(report: &Value) {
+    let all = &report["findings"];
+    let env = findings(report, "missing-env-var");
+    assert_eq!(env.len(), 1, "{all:?}");
     assert!(
         env[0]["message"]
             .as_str()
             .unwrap()
             .contains("SKILLPM_TEST_SURELY_UNSET_TOKEN")
     );
-    let mcp = find("missing-mcp-server");
-    assert_eq!(
-        mcp.len(),
-        1,
-        "github is configured in .mcp.json: {findings:?}"
-    );
+    let mcp = findings(report, "missing-mcp-server");
+    assert_eq!(mcp.len(), 1, "github is configured in .mcp.json: {all:?}");
     assert!(
         mcp[0]["message"]
             .as_str()
             .unwrap()
             .contains("`linear` (started with `npx linear-mcp`)")
     );
+}
 
-    let foreign = find("foreign-folder");
-    assert_eq!(foreign.len(), 1, "{findings:?}");
-    assert_eq!(foreign[0]["path"], squatter.link.to_str().unwrap());
+#[test]
+fn doctor_reports_shadowing_broken_links_and_missing_dependencies() {
+    let mut w = World::new();
+    let troubles = world_with_every_doctor_finding(&mut w);
+
+    let report = doctor_report(&w, None);
+    assert_eq!(report["needs_action"], true);
+    assert_reports_the_links(&w, &report, &troubles);
+    assert_reports_missing_dependencies(&report);
 
     // Roots are reported in precedence order, the project's first.
     let roots = report["roots"].as_array().unwrap();
@@ -324,20 +356,8 @@ fn doctor_reports_shadowing_broken_links_and_missing_dependencies() {
     );
 
     // The variable set: that finding goes away.
-    let out = w
-        .cmd()
-        .args(["doctor", "--json"])
-        .env("SKILLPM_TEST_SURELY_UNSET_TOKEN", "t")
-        .assert()
-        .code(1);
-    let report = json(&out.get_output().stdout);
-    assert!(
-        !report["findings"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|f| f["kind"] == "missing-env-var")
-    );
+    let report = doctor_report(&w, Some("t"));
+    assert!(findings(&report, "missing-env-var").is_empty());
 
     // Human output names each problem and says action is needed.
     w.cmd().arg("doctor").assert().code(1).stdout(

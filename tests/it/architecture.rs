@@ -69,40 +69,51 @@ fn without_comments(text: &str) -> String {
         .join("\n")
 }
 
+/// The leading identifier of `s`.
+fn ident(s: &str) -> String {
+    s.trim()
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_')
+        .collect()
+}
+
+/// The first module named by each item of a `use crate::{a, b::{c, d}}`
+/// group, given the text after its opening brace.
+fn group_items(group: &str) -> Vec<String> {
+    let mut items = Vec::new();
+    let mut depth = 0usize;
+    let mut item = String::new();
+    for c in group.chars() {
+        match c {
+            '{' => depth += 1,
+            '}' if depth == 0 => break,
+            '}' => depth -= 1,
+            ',' if depth == 0 => {
+                items.push(ident(&item));
+                item.clear();
+                continue;
+            }
+            _ => {}
+        }
+        if depth == 0 || c == '{' {
+            item.push(c);
+        }
+    }
+    items.push(ident(&item));
+    items
+}
+
 /// Every top-level module a file names through `crate::`, including each
 /// item of a `use crate::{a, b::c}` group.
 fn crate_references(text: &str) -> BTreeSet<String> {
     let mut found = BTreeSet::new();
-    let ident = |s: &str| -> String {
-        s.trim()
-            .chars()
-            .take_while(|c| c.is_alphanumeric() || *c == '_')
-            .collect()
-    };
     for (i, _) in text.match_indices("crate::") {
         let rest = &text[i + "crate::".len()..];
-        if let Some(group) = rest.strip_prefix('{') {
-            let mut depth = 0usize;
-            let mut item = String::new();
-            for c in group.chars() {
-                match c {
-                    '{' => depth += 1,
-                    '}' if depth == 0 => break,
-                    '}' => depth -= 1,
-                    ',' if depth == 0 => {
-                        found.insert(ident(&item));
-                        item.clear();
-                        continue;
-                    }
-                    _ => {}
-                }
-                if depth == 0 || c == '{' {
-                    item.push(c);
-                }
+        match rest.strip_prefix("{") {
+            Some(group) => found.extend(group_items(group)),
+            None => {
+                found.insert(ident(rest));
             }
-            found.insert(ident(&item));
-        } else {
-            found.insert(ident(rest));
         }
     }
     found.retain(|m| !m.is_empty() && m != "self" && !NOT_MODULES.contains(&m.as_str()));

@@ -13,6 +13,7 @@
 
 use crate::git_support::Repo;
 use crate::support::cli::{Sandbox, run};
+use crate::support::skill_row;
 
 use std::path::Path;
 
@@ -82,23 +83,13 @@ fn all_installs_every_loadable_skill_and_warns_on_the_rest() {
     assert!(added.contains(&"long-winded".to_owned()));
     assert!(added.contains(&"template-skill".to_owned()));
     // The warnings name skill, field and rule.
-    let long = report["skills"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["name"] == "long-winded")
-        .unwrap();
+    let long = skill_row(&report, "long-winded");
     let warning = long["warnings"][0].as_str().unwrap();
     assert!(
         warning.contains("`description` is 1068 characters long; the limit is 1024"),
         "{warning}"
     );
-    let template = report["skills"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["name"] == "template-skill")
-        .unwrap();
+    let template = skill_row(&report, "template-skill");
     assert!(
         template["warnings"][0]
             .as_str()
@@ -124,12 +115,7 @@ fn all_installs_every_loadable_skill_and_warns_on_the_rest() {
     let (code, out, _) = run(sb.cmd().args(["--json", "list"]));
     assert_eq!(code, 0);
     let list = json(&out);
-    let row = list["skills"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["name"] == "long-winded")
-        .unwrap();
+    let row = skill_row(&list, "long-winded");
     assert_eq!(row["warnings"].as_array().unwrap().len(), 1, "{row}");
     assert!(
         sb.project
@@ -493,12 +479,7 @@ fn a_plain_folder_of_skills_is_a_source_locked_by_tree_digest() {
     let (code, out, _) = run(sb.cmd().args(["--json", "outdated"]));
     assert_eq!(code, 0);
     let rows = json(&out);
-    let pdf = rows["skills"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|r| r["name"] == "pdf")
-        .unwrap();
+    let pdf = skill_row(&rows, "pdf");
     assert_eq!(pdf["outdated"], true, "{pdf}");
     let (code, _, err) = run(sb.cmd().args(["update", "pdf", "--yes"]));
     assert_eq!(code, 0, "{err}");

@@ -612,9 +612,10 @@ impl GitHubOptionsFor for FakeGitHub {
     }
 }
 
-#[test]
-fn github_fast_path_resolves_downloads_and_keeps_the_token_home() {
-    let h = history();
+/// A loopback GitHub with `v1` at A, HEAD at B and `feature/x` at C, whose
+/// archive of B is A's: a mirror answering B with A's archive, caught by
+/// the commit id `git archive` records in the pax header.
+fn github_with_a_lying_mirror(h: &History) -> FakeGitHub {
     let refs = HashMap::from([
         ("v1".to_owned(), h.a.clone()),
         ("HEAD".to_owned(), h.b.clone()),
@@ -624,33 +625,43 @@ fn github_fast_path_resolves_downloads_and_keeps_the_token_home() {
     let archives = HashMap::from([
         (h.a.clone(), h.repo.archive("skills", &h.a)),
         (h.c.clone(), h.repo.archive("skills", &h.c)),
-        // A mirror answering B with A's archive: caught by the commit id
-        // `git archive` records in the pax header.
         (h.b.clone(), h.repo.archive("skills", &h.a)),
     ]);
-    let gh = FakeGitHub::new(refs, archives);
-    let cache = tempfile::tempdir().unwrap();
-    let work = tempfile::tempdir().unwrap();
-    let opts = gh.options(cache.path(), Some("s3cret"));
+    FakeGitHub::new(refs, archives)
+}
 
-    let source = spec("github:acme/skills/skills/pdf@v1", None);
-    let resolved = git::resolve(&source, &opts).unwrap();
+/// A tag, the default branch and a branch with a slash resolve to their
+/// commits on the canonical URL; an unknown ref is not found.
+fn assert_refs_resolve_through_the_api(h: &History, opts: &GitOptions) {
+    let resolved = git::resolve(&spec("github:acme/skills/skills/pdf@v1", None), opts).unwrap();
     assert_eq!(resolved.commit, h.a);
     assert_eq!(resolved.url, "https://github.com/acme/skills");
     assert_eq!(
-        git::resolve(&spec("github:acme/skills", None), &opts)
+        git::resolve(&spec("github:acme/skills", None), opts)
             .unwrap()
             .commit,
         h.b
     );
     assert_eq!(
-        git::resolve(&spec("github:acme/skills@feature/x", None), &opts)
+        git::resolve(&spec("github:acme/skills@feature/x", None), opts)
             .unwrap()
             .commit,
         h.c
     );
-    let err = git::resolve(&spec("github:acme/skills@nope", None), &opts).unwrap_err();
+    let err = git::resolve(&spec("github:acme/skills@nope", None), opts).unwrap_err();
     assert_eq!(err.exit(), Exit::NotFound, "{err}");
+}
+
+#[test]
+fn github_fast_path_resolves_downloads_and_keeps_the_token_home() {
+    let h = history();
+    let gh = github_with_a_lying_mirror(&h);
+    let cache = tempfile::tempdir().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let opts = gh.options(cache.path(), Some("s3cret"));
+
+    let source = spec("github:acme/skills/skills/pdf@v1", None);
+    assert_refs_resolve_through_the_api(&h, &opts);
 
     let checkout = git::checkout(&source, &h.a, work.path(), &opts).unwrap();
     assert_eq!(checkout.commit, h.a);

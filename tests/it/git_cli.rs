@@ -182,6 +182,70 @@ fn add_by_tag_branch_and_commit_pins_the_full_sha() {
     assert!(!p.join(".agents").exists());
 }
 
+/// The team commits the project; a teammate clones it. Returns the clone.
+fn commit_and_clone(sb: &Sandbox) -> PathBuf {
+    git(&sb.project, &["init", "-q"]);
+    git(&sb.project, &["add", "skills.toml", "skills.lock"]);
+    git(&sb.project, &["commit", "-q", "-m", "skills"]);
+    let clone = sb.path("clone");
+    git(
+        &sb.path(""),
+        &[
+            "clone",
+            "-q",
+            sb.project.to_str().unwrap(),
+            clone.to_str().unwrap(),
+        ],
+    );
+    clone
+}
+
+/// `install --locked` in the clone, with an empty cache: the pinned commit
+/// `pinned`, the lock as it was; then `--frozen` needs no network (the
+/// repository could be gone).
+fn assert_clone_installs_the_pinned_commit(sb: &Sandbox, clone: &Path, repo: &Repo, pinned: &str) {
+    let lock_before = std::fs::read(clone.join("skills.lock")).unwrap();
+    let fresh_cache = sb.path("fresh-cache");
+    let (code, stdout, stderr) = run(sb
+        .cmd_in(clone)
+        .env("SKILLPM_CACHE_DIR", &fresh_cache)
+        .args(["install", "--locked"]));
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("1 skill installed (1 fetched"), "{stdout}");
+    assert_eq!(
+        std::fs::read(installed(clone, "pdf").join("SKILL.md")).unwrap(),
+        blob(repo, pinned, "skills/pdf/SKILL.md")
+    );
+    assert!(!installed(clone, "pdf").join("new.md").exists());
+    assert_eq!(
+        std::fs::read(clone.join("skills.lock")).unwrap(),
+        lock_before
+    );
+    // Now cached: `--frozen` needs no network (the repository could be gone).
+    let (code, _, stderr) = run(sb
+        .cmd_in(clone)
+        .env("SKILLPM_CACHE_DIR", &fresh_cache)
+        .args(["install", "--frozen"]));
+    assert_eq!(code, 0, "{stderr}");
+}
+
+/// `outdated` sees `pdf` moved from `a` to `b`, in JSON and in words.
+fn assert_outdated_sees_the_move(sb: &Sandbox, a: &str, b: &str) {
+    let (code, stdout, stderr) = run(sb.cmd().args(["--json", "outdated"]));
+    assert_eq!(code, 0, "{stderr}");
+    let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let row = &report["skills"][0];
+    assert_eq!(row["name"], "pdf");
+    assert_eq!(row["outdated"], true, "{row}");
+    assert_eq!(row["locked"], a);
+    assert_eq!(row["latest"], b);
+    let (_, stdout, _) = run(sb.cmd().arg("outdated"));
+    assert!(
+        stdout.contains(&format!("pdf  {} -> {}", &a[..12], &b[..12])),
+        "{stdout}"
+    );
+}
+
 #[test]
 fn a_moved_ref_keeps_locked_installs_pinned_until_update() {
     let repo = Repo::new("skills");
@@ -199,20 +263,7 @@ fn a_moved_ref_keeps_locked_installs_pinned_until_update() {
     let (_, stdout, _) = run(sb.cmd().arg("list"));
     assert!(stdout.contains(&format!("pdf   @{}", &a[..9])), "{stdout}");
 
-    // The team commits the project; a teammate clones it.
-    git(&sb.project, &["init", "-q"]);
-    git(&sb.project, &["add", "skills.toml", "skills.lock"]);
-    git(&sb.project, &["commit", "-q", "-m", "skills"]);
-    let clone = sb.path("clone");
-    git(
-        &sb.path(""),
-        &[
-            "clone",
-            "-q",
-            sb.project.to_str().unwrap(),
-            clone.to_str().unwrap(),
-        ],
-    );
+    let clone = commit_and_clone(&sb);
 
     // Upstream moves main.
     repo.write(
@@ -223,45 +274,8 @@ fn a_moved_ref_keeps_locked_installs_pinned_until_update() {
     let b = repo.commit("v2");
     repo.push();
 
-    // `install --locked` in the clone, with an empty cache: the pinned commit.
-    let lock_before = std::fs::read(clone.join("skills.lock")).unwrap();
-    let fresh_cache = sb.path("fresh-cache");
-    let (code, stdout, stderr) = run(sb
-        .cmd_in(&clone)
-        .env("SKILLPM_CACHE_DIR", &fresh_cache)
-        .args(["install", "--locked"]));
-    assert_eq!(code, 0, "{stderr}");
-    assert!(stdout.contains("1 skill installed (1 fetched"), "{stdout}");
-    assert_eq!(
-        std::fs::read(installed(&clone, "pdf").join("SKILL.md")).unwrap(),
-        blob(&repo, &a, "skills/pdf/SKILL.md")
-    );
-    assert!(!installed(&clone, "pdf").join("new.md").exists());
-    assert_eq!(
-        std::fs::read(clone.join("skills.lock")).unwrap(),
-        lock_before
-    );
-    // Now cached: `--frozen` needs no network (the repository could be gone).
-    let (code, _, stderr) = run(sb
-        .cmd_in(&clone)
-        .env("SKILLPM_CACHE_DIR", &fresh_cache)
-        .args(["install", "--frozen"]));
-    assert_eq!(code, 0, "{stderr}");
-
-    // `outdated` sees the move.
-    let (code, stdout, stderr) = run(sb.cmd().args(["--json", "outdated"]));
-    assert_eq!(code, 0, "{stderr}");
-    let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
-    let row = &report["skills"][0];
-    assert_eq!(row["name"], "pdf");
-    assert_eq!(row["outdated"], true, "{row}");
-    assert_eq!(row["locked"], a.as_str());
-    assert_eq!(row["latest"], b.as_str());
-    let (_, stdout, _) = run(sb.cmd().arg("outdated"));
-    assert!(
-        stdout.contains(&format!("pdf  {} -> {}", &a[..12], &b[..12])),
-        "{stdout}"
-    );
+    assert_clone_installs_the_pinned_commit(&sb, &clone, &repo, &a);
+    assert_outdated_sees_the_move(&sb, &a, &b);
 
     // `update` without approval: exit 7, nothing changes.
     let lock_before = std::fs::read(sb.project.join("skills.lock")).unwrap();
@@ -546,10 +560,9 @@ fn a_local_work_tree_is_a_git_source() {
 // ---------------------------------------------------------------------------
 // The GitHub fast path, against a loopback API host and archive host.
 
-#[test]
-fn github_fast_path_adds_and_installs_with_the_token_kept_home() {
-    let h = history();
-    let gh = FakeGitHub::new(
+/// A loopback GitHub serving the history: `main` at B, `v1` at A.
+fn fake_github(h: &History) -> FakeGitHub {
+    FakeGitHub::new(
         HashMap::from([
             ("main".to_owned(), h.b.clone()),
             ("v1".to_owned(), h.a.clone()),
@@ -558,12 +571,26 @@ fn github_fast_path_adds_and_installs_with_the_token_kept_home() {
             (h.a.clone(), h.repo.archive("skills", &h.a)),
             (h.b.clone(), h.repo.archive("skills", &h.b)),
         ]),
-    );
-    let mut sb = Sandbox::new();
-    gh.configure(&mut sb);
-    sb.init();
-    let github = "https://github.com/acme/skills";
+    )
+}
 
+/// Asserts the requests GitHub saw since the last call, as origin, path
+/// and Authorization header.
+fn assert_seen(gh: &FakeGitHub, want: &[(&str, &str, Option<&str>)]) {
+    let log = gh.take_log();
+    let seen: Vec<(&str, &str, Option<&str>)> = log
+        .iter()
+        .map(|hit| (hit.origin, hit.path.as_str(), hit.auth.as_deref()))
+        .collect();
+    assert_eq!(seen, want);
+}
+
+const BEARER: Option<&str> = Some("Bearer s3cret");
+
+/// `add github:…@main` of two skills: pinned to B from one API call and
+/// one archive, both with the token, and nothing cloned.
+fn assert_adds_from_one_api_call_and_archive(sb: &Sandbox, gh: &FakeGitHub, h: &History) {
+    let github = "https://github.com/acme/skills";
     let (code, stdout, stderr) = run(sb.cmd().args([
         "add",
         "github:acme/skills/skills@main",
@@ -584,27 +611,25 @@ fn github_fast_path_adds_and_installs_with_the_token_kept_home() {
         blob(&h.repo, &h.b, "skills/pdf/tables.md")
     );
     assert!(!sb.cache.join("git").exists(), "nothing was cloned");
-    let log = gh.take_log();
-    let seen: Vec<(&str, &str, Option<&str>)> = log
-        .iter()
-        .map(|hit| (hit.origin, hit.path.as_str(), hit.auth.as_deref()))
-        .collect();
     let tarball = format!("/acme/skills/tar.gz/{}", h.b);
-    assert_eq!(
-        seen,
-        [
-            (
-                "api",
-                "/repos/acme/skills/commits/main",
-                Some("Bearer s3cret")
-            ),
-            ("archive", tarball.as_str(), Some("Bearer s3cret")),
-        ]
+    assert_seen(
+        gh,
+        &[
+            ("api", "/repos/acme/skills/commits/main", BEARER),
+            ("archive", tarball.as_str(), BEARER),
+        ],
     );
+}
 
-    // A teammate's fresh clone: the pinned commit's archive, once for both
-    // skills, no API call; the archive host redirects elsewhere, and the
-    // token stays behind.
+/// A teammate's fresh clone: the pinned commit's archive, once for both
+/// skills, no API call; the archive host redirects elsewhere, and the
+/// token stays behind.
+fn assert_clone_fetches_one_archive_and_the_token_stays(
+    sb: &Sandbox,
+    gh: &FakeGitHub,
+    h: &History,
+) {
+    let github = "https://github.com/acme/skills";
     let clone = sb.path("clone");
     std::fs::create_dir_all(&clone).unwrap();
     for file in ["skills.toml", "skills.lock"] {
@@ -618,19 +643,27 @@ fn github_fast_path_adds_and_installs_with_the_token_kept_home() {
     assert_eq!(code, 0, "{stderr}");
     assert_pinned(&clone, "pdf", github, &h.b, "skills/pdf");
     assert_pinned(&clone, "other", github, &h.b, "skills/other");
-    let log = gh.take_log();
-    let seen: Vec<(&str, &str, Option<&str>)> = log
-        .iter()
-        .map(|hit| (hit.origin, hit.path.as_str(), hit.auth.as_deref()))
-        .collect();
-    assert_eq!(
-        seen,
-        [
-            ("archive", tarball.as_str(), Some("Bearer s3cret")),
+    let tarball = format!("/acme/skills/tar.gz/{}", h.b);
+    assert_seen(
+        gh,
+        &[
+            ("archive", tarball.as_str(), BEARER),
             ("elsewhere", tarball.as_str(), None),
-        ]
+        ],
     );
     gh.redirect_all(false);
+}
+
+#[test]
+fn github_fast_path_adds_and_installs_with_the_token_kept_home() {
+    let h = history();
+    let gh = fake_github(&h);
+    let mut sb = Sandbox::new();
+    gh.configure(&mut sb);
+    sb.init();
+    let github = "https://github.com/acme/skills";
+    assert_adds_from_one_api_call_and_archive(&sb, &gh, &h);
+    assert_clone_fetches_one_archive_and_the_token_stays(&sb, &gh, &h);
 
     // The folder URL a browser shows: ref and subpath from `tree/<ref>/…`;
     // it names one skill, so no name is needed.

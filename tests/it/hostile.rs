@@ -174,6 +174,89 @@ fn escaped_files(sandbox: &Path, corpus: &Path, marker: &str) -> Vec<PathBuf> {
     found
 }
 
+/// A refused case: exit 5, the expected reason, the archive named, and
+/// the cache as empty as before. Problems go to `failures`.
+fn check_refused(
+    case: &Case,
+    sandbox: &Path,
+    out: &std::process::Output,
+    failures: &mut Vec<String>,
+) {
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let code = out.status.code();
+    if code != Some(5) {
+        failures.push(format!(
+            "{}: exit {code:?}, want 5; stderr: {stderr}",
+            case.id
+        ));
+    }
+    if !stderr.contains(&case.stderr) {
+        failures.push(format!(
+            "{}: stderr lacks {:?}: {stderr}",
+            case.id, case.stderr
+        ));
+    }
+    if !stderr.contains(&case.file) {
+        failures.push(format!(
+            "{}: error does not name the archive: {stderr}",
+            case.id
+        ));
+    }
+    let after = listing(sandbox);
+    let expected = empty_cache_listing();
+    if after != expected {
+        let extra: Vec<_> = after.symmetric_difference(&expected).collect();
+        failures.push(format!("{}: files left behind: {extra:?}", case.id));
+    }
+}
+
+/// An accepted case: exit 0 and the digest of its files on disk, and a
+/// store entry that hashes to its name with the script executable.
+fn check_accepted(
+    case: &Case,
+    (corpus, sandbox): (&Path, &Path),
+    out: &std::process::Output,
+    failures: &mut Vec<String>,
+) {
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let code = out.status.code();
+    if code != Some(0) {
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        failures.push(format!(
+            "{}: exit {code:?}, want 0; stderr: {stderr}",
+            case.id
+        ));
+        return;
+    }
+    let src = corpus.join(
+        case.tree_of
+            .as_deref()
+            .expect("accepted cases name their tree"),
+    );
+    let want = hash_tree(&src).unwrap();
+    if stdout.trim() != want.digest.to_string() {
+        failures.push(format!(
+            "{}: digest {} != files on disk {}",
+            case.id,
+            stdout.trim(),
+            want.digest
+        ));
+    }
+    let entry = sandbox.join("cache/store").join(want.digest.file_name());
+    let stored = hash_tree(&entry).unwrap();
+    assert_eq!(
+        stored.digest, want.digest,
+        "{}: the entry on disk hashes to its name",
+        case.id
+    );
+    assert_eq!(
+        stored.executables(),
+        vec!["scripts/run.sh".to_owned()],
+        "{}",
+        case.id
+    );
+}
+
 #[test]
 fn hostile_corpus_is_refused_and_good_archives_match_the_disk() {
     let corpus_dir = tempfile::tempdir().unwrap();
@@ -191,74 +274,14 @@ fn hostile_corpus_is_refused_and_good_archives_match_the_disk() {
         let sandbox = sandbox_dir.path();
         std::fs::create_dir_all(sandbox.join("work/a/b")).unwrap();
         std::fs::create_dir_all(sandbox.join("home")).unwrap();
-        let artifact = corpus.join(&case.file);
-        let out = run_add(sandbox, &artifact, &case.name);
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        let code = out.status.code();
-
+        let out = run_add(sandbox, &corpus.join(&case.file), &case.name);
         match case.expect.as_str() {
-            "refuse" => {
-                if code != Some(5) {
-                    failures.push(format!(
-                        "{}: exit {code:?}, want 5; stderr: {stderr}",
-                        case.id
-                    ));
-                }
-                if !stderr.contains(&case.stderr) {
-                    failures.push(format!(
-                        "{}: stderr lacks {:?}: {stderr}",
-                        case.id, case.stderr
-                    ));
-                }
-                if !stderr.contains(&case.file) {
-                    failures.push(format!(
-                        "{}: error does not name the archive: {stderr}",
-                        case.id
-                    ));
-                }
-                let after = listing(sandbox);
-                let expected = empty_cache_listing();
-                if after != expected {
-                    let extra: Vec<_> = after.symmetric_difference(&expected).collect();
-                    failures.push(format!("{}: files left behind: {extra:?}", case.id));
-                }
-            }
+            "refuse" => check_refused(case, sandbox, &out, &mut failures),
             "accept" => {
-                let stdout = String::from_utf8_lossy(&out.stdout);
-                if code != Some(0) {
-                    failures.push(format!(
-                        "{}: exit {code:?}, want 0; stderr: {stderr}",
-                        case.id
-                    ));
+                check_accepted(case, (corpus, sandbox), &out, &mut failures);
+                if out.status.code() != Some(0) {
                     continue;
                 }
-                let src = corpus.join(
-                    case.tree_of
-                        .as_deref()
-                        .expect("accepted cases name their tree"),
-                );
-                let want = hash_tree(&src).unwrap();
-                if stdout.trim() != want.digest.to_string() {
-                    failures.push(format!(
-                        "{}: digest {} != files on disk {}",
-                        case.id,
-                        stdout.trim(),
-                        want.digest
-                    ));
-                }
-                let entry = sandbox.join("cache/store").join(want.digest.file_name());
-                let stored = hash_tree(&entry).unwrap();
-                assert_eq!(
-                    stored.digest, want.digest,
-                    "{}: the entry on disk hashes to its name",
-                    case.id
-                );
-                assert_eq!(
-                    stored.executables(),
-                    vec!["scripts/run.sh".to_owned()],
-                    "{}",
-                    case.id
-                );
             }
             other => panic!("unknown expectation {other}"),
         }

@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 use support::cli::{Sandbox, run};
+use support::skill_row;
 
 const PREFIX: &str = "/tmp/agfx/";
 
@@ -66,32 +67,56 @@ fn status_of<'a>(report: &'a Value, name: &str, tool: &str) -> &'a str {
         .unwrap()
 }
 
-#[test]
-fn vercel_locks_are_imported_resolved_pinned_and_left_untouched() {
-    let sb = Sandbox::new();
-    let root = sb.path("");
-    let root = root.canonicalize().unwrap();
-    let commit = sources(&root);
+/// `skillpm import` with `args` (ending in `--json`), which succeeds: its
+/// report.
+fn import_report(sb: &Sandbox, args: &[&str]) -> Value {
+    let (code, out, err) = run(sb.cmd().arg("import").args(args));
+    assert_eq!(code, 0, "{out}{err}");
+    serde_json::from_str(&out).unwrap()
+}
+
+/// Rewrites the JSON file at `path` after `change`.
+fn edit_json(path: &Path, change: impl FnOnce(&mut Value)) {
+    let mut value: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    change(&mut value);
+    std::fs::write(path, serde_json::to_vec_pretty(&value).unwrap()).unwrap();
+}
+
+/// Where the report says `name`'s old folders and links were left.
+fn left_in_place<'a>(report: &'a Value, name: &str) -> Vec<&'a str> {
+    let row = skill_row(report, name);
+    row["left_in_place"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_str().unwrap())
+        .collect()
+}
+
+/// vercel `skills`' project and global locks (plus a `ghost` record whose
+/// source no longer offers the skill), the folder it installed for
+/// pdf-tools and its Claude symlink. Returns the files that must stay as
+/// they are, and the folder.
+fn vercel_installed(sb: &Sandbox, root: &Path) -> ([PathBuf; 3], PathBuf) {
     let project_lock = sb.project.join("skills-lock.json");
     let global_lock = sb.home.join(".agents/.skill-lock.json");
     place_fixture(
         "vercel-skills/project/skills-lock.json",
         &project_lock,
-        &root,
+        root,
     );
     place_fixture(
         "vercel-skills/home/.agents/.skill-lock.json",
         &global_lock,
-        &root,
+        root,
     );
     // A record whose source no longer offers the skill (added to the real
     // file here: the tools refuse to install what does not exist).
-    let mut lock: Value =
-        serde_json::from_str(&std::fs::read_to_string(&project_lock).unwrap()).unwrap();
-    lock["skills"]["ghost"] = serde_json::json!({
-        "source": "../src-repo", "sourceType": "local", "computedHash": "00"
+    edit_json(&project_lock, |lock| {
+        lock["skills"]["ghost"] = serde_json::json!({
+            "source": "../src-repo", "sourceType": "local", "computedHash": "00"
+        });
     });
-    std::fs::write(&project_lock, serde_json::to_vec_pretty(&lock).unwrap()).unwrap();
     // The folder vercel installed for pdf-tools, and its Claude symlink.
     let theirs = sb.project.join(".agents/skills/pdf-tools");
     std::fs::create_dir_all(&theirs).unwrap();
@@ -102,27 +127,45 @@ fn vercel_locks_are_imported_resolved_pinned_and_left_untouched() {
         sb.project.join(".claude/skills/pdf-tools"),
     )
     .unwrap();
-    let untouched = [
-        project_lock.clone(),
-        global_lock.clone(),
-        theirs.join("SKILL.md"),
-    ];
-    let before = snapshot(&untouched);
+    ([project_lock, global_lock, theirs.join("SKILL.md")], theirs)
+}
 
-    // --dry-run: the plan, and nothing written.
-    let (code, out, err) = run(sb.cmd().args(["import", "--dry-run", "--json"]));
-    assert_eq!(code, 0, "{err}");
-    let plan: Value = serde_json::from_str(&out).unwrap();
+/// --dry-run: the plan (the global record skipped), and nothing written.
+fn assert_vercel_dry_run_plans_only(sb: &Sandbox) {
+    let plan = import_report(sb, &["--dry-run", "--json"]);
     assert_eq!(plan["dry_run"], true);
     assert_eq!(status_of(&plan, "pdf-tools", "vercel-skills"), "planned");
     assert_eq!(status_of(&plan, "notes", "vercel-skills"), "planned");
     assert_eq!(status_of(&plan, "notes", "vercel-skills-global"), "skipped");
     assert!(!sb.project.join("skills.toml").exists());
     assert!(!sb.project.join("skills.lock").exists());
+}
 
-    let (code, out, err) = run(sb.cmd().args(["import", "--yes", "--json"]));
+/// Until the user clears vercel's folders, verify says pdf-tools is not
+/// where the lock wants it; after, install links it and all verifies.
+fn assert_installs_once_vercel_folders_are_cleared(sb: &Sandbox, theirs: &Path) {
+    let (code, out, err) = run(sb.cmd().arg("verify"));
+    assert_eq!(code, 3, "{out}{err}");
+    assert!(format!("{out}{err}").contains("pdf-tools"), "{out}{err}");
+    std::fs::remove_file(sb.project.join(".claude/skills/pdf-tools")).unwrap();
+    std::fs::remove_dir_all(theirs).unwrap();
+    let (code, _, err) = run(sb.cmd().arg("install"));
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = run(sb.cmd().arg("verify"));
     assert_eq!(code, 0, "{out}{err}");
-    let report: Value = serde_json::from_str(&out).unwrap();
+}
+
+#[test]
+fn vercel_locks_are_imported_resolved_pinned_and_left_untouched() {
+    let sb = Sandbox::new();
+    let root = sb.path("");
+    let root = root.canonicalize().unwrap();
+    let commit = sources(&root);
+    let (untouched, theirs) = vercel_installed(&sb, &root);
+    let before = snapshot(&untouched);
+    assert_vercel_dry_run_plans_only(&sb);
+
+    let report = import_report(&sb, &["--yes", "--json"]);
     // vercel records no commit: both are resolved again, then pinned.
     assert_eq!(
         status_of(&report, "pdf-tools", "vercel-skills"),
@@ -150,18 +193,7 @@ fn vercel_locks_are_imported_resolved_pinned_and_left_untouched() {
 
     // notes is linked; pdf-tools' places belong to vercel and stay theirs.
     assert!(sb.project.join(".agents/skills/notes/SKILL.md").exists());
-    let pdf = report["skills"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["name"] == "pdf-tools")
-        .unwrap();
-    let left: Vec<&str> = pdf["left_in_place"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p.as_str().unwrap())
-        .collect();
+    let left = left_in_place(&report, "pdf-tools");
     assert!(
         left.iter().any(|p| p.ends_with(".agents/skills/pdf-tools")),
         "{left:?}"
@@ -175,17 +207,7 @@ fn vercel_locks_are_imported_resolved_pinned_and_left_untouched() {
         std::fs::read_link(sb.project.join(".claude/skills/pdf-tools")).unwrap(),
         Path::new("../../.agents/skills/pdf-tools")
     );
-    // Until the user clears vercel's folders, verify says pdf-tools is not
-    // where the lock wants it; after, install links it and all verifies.
-    let (code, out, err) = run(sb.cmd().arg("verify"));
-    assert_eq!(code, 3, "{out}{err}");
-    assert!(format!("{out}{err}").contains("pdf-tools"), "{out}{err}");
-    std::fs::remove_file(sb.project.join(".claude/skills/pdf-tools")).unwrap();
-    std::fs::remove_dir_all(&theirs).unwrap();
-    let (code, _, err) = run(sb.cmd().arg("install"));
-    assert_eq!(code, 0, "{err}");
-    let (code, out, err) = run(sb.cmd().arg("verify"));
-    assert_eq!(code, 0, "{out}{err}");
+    assert_installs_once_vercel_folders_are_cleared(&sb, &theirs);
 }
 
 #[test]
@@ -244,38 +266,42 @@ fn nothing_to_import_says_so_and_a_broken_lock_is_named() {
     assert!(!sb.project.join("skills.toml").exists());
 }
 
-#[test]
-fn skillkit_lock_is_imported_mapped_and_left_untouched() {
-    let sb = Sandbox::new();
-    let root = sb.path("").canonicalize().unwrap();
-    let commit = sources(&root);
+/// A skillkit lock record for `name` from `source` of type `kind`.
+fn skillkit_record(source: &str, kind: &str, name: &str) -> Value {
+    serde_json::json!({
+        "source": source, "sourceType": kind,
+        "installedAt": "2026-11-24T06:20:52.110Z", "agents": ["claude-code"],
+        "path": format!("/nowhere/{name}")
+    })
+}
+
+/// skillkit's lock, with records the tool wrote for sources it could not
+/// be run against here (GitHub, GitLab, skills.sh), and its own copy of
+/// pdf-tools in `.claude/skills`. Returns the lock and the files that must
+/// stay as they are.
+fn skillkit_installed(sb: &Sandbox, root: &Path) -> (PathBuf, [PathBuf; 3]) {
     let lock_path = sb.home.join(".skillkit/lock.json");
-    place_fixture("skillkit/home/.skillkit/lock.json", &lock_path, &root);
-    // Records the tool wrote for sources it could not be run against here
-    // (GitHub, GitLab) and one whose source no longer offers the skill.
-    let mut lock: Value =
-        serde_json::from_str(&std::fs::read_to_string(&lock_path).unwrap()).unwrap();
-    let extra = |source: &str, kind: &str, name: &str| {
-        serde_json::json!({
-            "source": source, "sourceType": kind,
-            "installedAt": "2026-11-24T06:20:52.110Z", "agents": ["claude-code"],
-            "path": format!("/nowhere/{name}")
-        })
-    };
-    let skills = lock["skills"].as_object_mut().unwrap();
-    skills.insert(
-        "acme/skills/tools:web".into(),
-        extra("acme/skills/tools", "github", "web"),
-    );
-    skills.insert(
-        "gitlab:team/kit:lint".into(),
-        extra("gitlab:team/kit", "gitlab", "lint"),
-    );
-    skills.insert(
-        "skills.sh/acme/more/fmt:fmt".into(),
-        extra("skills.sh/acme/more/fmt", "skills-sh", "fmt"),
-    );
-    std::fs::write(&lock_path, serde_json::to_vec_pretty(&lock).unwrap()).unwrap();
+    place_fixture("skillkit/home/.skillkit/lock.json", &lock_path, root);
+    edit_json(&lock_path, |lock| {
+        let skills = lock["skills"].as_object_mut().unwrap();
+        for (key, source, kind, name) in [
+            (
+                "acme/skills/tools:web",
+                "acme/skills/tools",
+                "github",
+                "web",
+            ),
+            ("gitlab:team/kit:lint", "gitlab:team/kit", "gitlab", "lint"),
+            (
+                "skills.sh/acme/more/fmt:fmt",
+                "skills.sh/acme/more/fmt",
+                "skills-sh",
+                "fmt",
+            ),
+        ] {
+            skills.insert(key.into(), skillkit_record(source, kind, name));
+        }
+    });
     // skillkit's own copies in `.claude/skills`, as it installed them.
     let theirs = sb.project.join(".claude/skills/pdf-tools");
     std::fs::create_dir_all(&theirs).unwrap();
@@ -286,11 +312,12 @@ fn skillkit_lock_is_imported_mapped_and_left_untouched() {
         theirs.join("SKILL.md"),
         theirs.join(".skillkit.json"),
     ];
-    let before = snapshot(&untouched);
+    (lock_path, untouched)
+}
 
-    let (code, out, err) = run(sb.cmd().args(["import", "--dry-run", "--json"]));
-    assert_eq!(code, 0, "{err}");
-    let plan: Value = serde_json::from_str(&out).unwrap();
+/// --dry-run maps every record's source to skillpm's, and writes nothing.
+fn assert_skillkit_sources_are_mapped(sb: &Sandbox, root: &Path) {
+    let plan = import_report(sb, &["--dry-run", "--json"]);
     let source_of = |name: &str| {
         plan["skills"]
             .as_array()
@@ -310,26 +337,31 @@ fn skillkit_lock_is_imported_mapped_and_left_untouched() {
     assert_eq!(source_of("lint"), "https://gitlab.com/team/kit.git");
     assert_eq!(source_of("fmt"), "github:acme/more");
     assert!(!sb.project.join("skills.toml").exists());
+}
+
+#[test]
+fn skillkit_lock_is_imported_mapped_and_left_untouched() {
+    let sb = Sandbox::new();
+    let root = sb.path("").canonicalize().unwrap();
+    let commit = sources(&root);
+    let (lock_path, untouched) = skillkit_installed(&sb, &root);
+    let mut before = snapshot(&untouched);
+    assert_skillkit_sources_are_mapped(&sb, &root);
 
     // Only the local records can be resolved without a network: drop the
     // others, add one the source does not offer.
-    let skills = lock["skills"].as_object_mut().unwrap();
-    skills.remove("acme/skills/tools:web");
-    skills.remove("gitlab:team/kit:lint");
-    skills.remove("skills.sh/acme/more/fmt:fmt");
-    skills.insert(
-        "../src-repo:ghost".into(),
-        extra("../src-repo", "local", "ghost"),
-    );
-    std::fs::write(&lock_path, serde_json::to_vec_pretty(&lock).unwrap()).unwrap();
-    let before = {
-        let mut b = before;
-        b[0].1 = std::fs::read(&lock_path).unwrap();
-        b
-    };
-    let (code, out, err) = run(sb.cmd().args(["import", "--yes", "--json"]));
-    assert_eq!(code, 0, "{out}{err}");
-    let report: Value = serde_json::from_str(&out).unwrap();
+    edit_json(&lock_path, |lock| {
+        let skills = lock["skills"].as_object_mut().unwrap();
+        skills.remove("acme/skills/tools:web");
+        skills.remove("gitlab:team/kit:lint");
+        skills.remove("skills.sh/acme/more/fmt:fmt");
+        skills.insert(
+            "../src-repo:ghost".into(),
+            skillkit_record("../src-repo", "local", "ghost"),
+        );
+    });
+    before[0].1 = std::fs::read(&lock_path).unwrap();
+    let report = import_report(&sb, &["--yes", "--json"]);
     assert_eq!(status_of(&report, "pdf-tools", "skillkit"), "re-resolved");
     assert_eq!(status_of(&report, "notes", "skillkit"), "re-resolved");
     assert_eq!(status_of(&report, "ghost", "skillkit"), "not-found");
@@ -345,19 +377,10 @@ fn skillkit_lock_is_imported_mapped_and_left_untouched() {
         before,
         "skillkit's files are untouched"
     );
-    let pdf = report["skills"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["name"] == "pdf-tools")
-        .unwrap();
+    let left = left_in_place(&report, "pdf-tools");
     assert!(
-        pdf["left_in_place"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|p| p.as_str().unwrap().ends_with(".claude/skills/pdf-tools")),
-        "{pdf}"
+        left.iter().any(|p| p.ends_with(".claude/skills/pdf-tools")),
+        "{left:?}"
     );
 }
 

@@ -18,6 +18,7 @@ use serde_json::Value;
 use support::cli::{Sandbox, run};
 use support::registry::{Registry, SkillFiles};
 use support::server::TestServer;
+use support::skill_row;
 
 // ---------------------------------------------------------------- the cast
 
@@ -179,6 +180,24 @@ impl Member {
         }
         names.sort();
         names
+    }
+
+    /// `name`'s state as `list --json` reports it.
+    fn state_of(&self, name: &str) -> Value {
+        let list = self.skillpm(&["list", "--json"]).succeeds().json();
+        skill_row(&list, name)["state"].clone()
+    }
+
+    /// A skill the user wrote by hand in `.agents/skills`: its folder.
+    fn write_own_skill(&self, name: &str) -> PathBuf {
+        let mine = self.project().join(".agents/skills").join(name);
+        std::fs::create_dir_all(&mine).unwrap();
+        std::fs::write(
+            mine.join("SKILL.md"),
+            format!("---\nname: {name}\ndescription: mine\n---\n"),
+        )
+        .unwrap();
+        mine
     }
 }
 
@@ -457,8 +476,7 @@ fn an_upstream_change_waits_for_update_and_its_approval() {
         .says("1.0.0 -> 1.1.0")
         .says("skillpm update pdf-tools");
     let report = me.skillpm(&["outdated", "--json"]).succeeds().json();
-    let rows = report["skills"].as_array().unwrap();
-    let row = |name: &str| rows.iter().find(|r| r["name"] == name).unwrap().clone();
+    let row = |name: &str| skill_row(&report, name);
     assert_eq!(row("pdf-tools")["outdated"], true, "{report:#}");
     assert_eq!(row("pdf-tools")["latest_version"], "1.1.0");
     assert_eq!(row("notes")["outdated"], false, "{report:#}");
@@ -675,13 +693,7 @@ fn disable_enable_and_remove_touch_only_skillpms_links() {
     let upstream = Upstream::v2(&[pdf_tools(), notes()]);
     let me = Member::with_source(&upstream);
     me.skillpm(&["add", "--all", "--yes"]).succeeds();
-    let mine = me.project().join(".agents/skills/my-own");
-    std::fs::create_dir_all(&mine).unwrap();
-    std::fs::write(
-        mine.join("SKILL.md"),
-        "---\nname: my-own\ndescription: mine\n---\n",
-    )
-    .unwrap();
+    let mine = me.write_own_skill("my-own");
     let lock = me.lock().unwrap();
     let pdf_link = std::fs::read_link(me.project().join(".agents/skills/pdf-tools")).unwrap();
 
@@ -707,18 +719,8 @@ fn disable_enable_and_remove_touch_only_skillpms_links() {
         !me.project().join(".agents/skills/pdf-tools").exists(),
         "install relinked a disabled skill"
     );
-    let list = me.skillpm(&["list", "--json"]).succeeds().json();
-    let state = |name: &str| {
-        list["skills"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|s| s["name"] == name)
-            .unwrap()["state"]
-            .clone()
-    };
-    assert_eq!(state("pdf-tools"), "disabled");
-    assert_eq!(state("notes"), "approved");
+    assert_eq!(me.state_of("pdf-tools"), "disabled");
+    assert_eq!(me.state_of("notes"), "approved");
 
     me.skillpm(&["enable", "pdf-tools"]).succeeds();
     assert_eq!(

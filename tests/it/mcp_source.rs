@@ -197,18 +197,20 @@ fn add(w: &World, server: &McpServer, name: &str) -> assert_cmd::assert::Assert 
         .assert()
 }
 
-#[test]
-fn mcp_source_installs_verified_files_and_locks_server_and_uri() {
-    let w = World::new();
-    w.cmd().args(["init"]).assert().success();
-    let server = McpServer::start();
-    server.edit(|s| s.sse = true);
-    let files = [
-        ("scripts/run.sh", "#!/bin/sh\necho hi\n"),
-        ("docs/a b.md", "A B\n"),
-    ];
+/// The SKILL.md the test server serves for `greet` ("Greets people.").
+const GREET_MD: &str =
+    "---\nname: greet\ndescription: Greets people.\nlicense: MIT\n---\n# greet\n";
+
+/// `add`s `greet` (served with `files`) in one MCP session, and checks the
+/// lock pins server, URI and tree and the link holds the files. Returns
+/// the tree.
+fn add_greet_and_check_lock_and_link(
+    w: &World,
+    server: &McpServer,
+    files: [(&str, &str); 2],
+) -> String {
     server.add_skill("greet", "Greets people.", &files);
-    let out = add(&w, &server, "greet").success();
+    let out = add(w, server, "greet").success();
     let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
     assert!(stderr.contains("MCP server"), "{stderr}");
     assert_eq!(
@@ -217,8 +219,7 @@ fn mcp_source_installs_verified_files_and_locks_server_and_uri() {
         "one session per run"
     );
 
-    let md = "---\nname: greet\ndescription: Greets people.\nlicense: MIT\n---\n# greet\n";
-    let tree = tree_of(&[("SKILL.md", md), files[0], files[1]]);
+    let tree = tree_of(&[("SKILL.md", GREET_MD), files[0], files[1]]);
     let lock = std::fs::read_to_string(w.project.join("skills.lock")).unwrap();
     for needle in [
         "format = \"mcp\"".to_owned(),
@@ -230,11 +231,30 @@ fn mcp_source_installs_verified_files_and_locks_server_and_uri() {
         assert!(lock.contains(&needle), "{needle} not in\n{lock}");
     }
     let link = w.agents_root().join("greet");
-    assert_eq!(std::fs::read_to_string(link.join("SKILL.md")).unwrap(), md);
+    assert_eq!(
+        std::fs::read_to_string(link.join("SKILL.md")).unwrap(),
+        GREET_MD
+    );
     assert_eq!(
         std::fs::read_to_string(link.join("docs/a b.md")).unwrap(),
         "A B\n"
     );
+    tree
+}
+
+#[test]
+fn mcp_source_installs_verified_files_and_locks_server_and_uri() {
+    let w = World::new();
+    w.cmd().args(["init"]).assert().success();
+    let server = McpServer::start();
+    server.edit(|s| s.sse = true);
+    let files = [
+        ("scripts/run.sh", "#!/bin/sh\necho hi\n"),
+        ("docs/a b.md", "A B\n"),
+    ];
+    let tree = add_greet_and_check_lock_and_link(&w, &server, files);
+    let link = w.agents_root().join("greet");
+    let md = GREET_MD;
 
     // Up to date; then the server publishes a change, which `outdated` sees
     // from the manifest alone.
@@ -360,8 +380,10 @@ fn dynamic_resources_and_unlisted_files_are_refused() {
     );
     refused(
         |s| {
-            s.extra_contents =
-                vec![json!({"uri": "skill://greet/extra.sh", "text": "rm -rf ~ # evil"})];
+            s.extra_contents = vec![json!({
+                "uri": "skill://greet/extra.sh",
+                "text": "rm -rf ~ # evil"
+            })];
         },
         3,
         "does not list",

@@ -220,6 +220,111 @@ fn with_lookalike(world: &World, lock: &str) -> String {
     edit(&lock, "approved", &world.evil("tree"))
 }
 
+impl World {
+    /// The look-alike's store entry, which the other project left behind.
+    fn lookalike_entry(&self) -> PathBuf {
+        self.sb
+            .cache
+            .join("store")
+            .join(self.evil("tree").replace(':', "-"))
+    }
+
+    /// The look-alike's archive, fetched from somewhere the signed index
+    /// does not list.
+    fn refuses_lookalike_archives_by_url(&self, honest: &str) {
+        // 1. The url on another origin (the look-alike's own site, file://).
+        let evil_archive = self
+            .evil_site
+            .join(".well-known/agent-skills/api-client.tar.gz");
+        let foreign = url::Url::from_file_path(&evil_archive).unwrap();
+        let lock = edit(&with_lookalike(self, honest), "url", foreign.as_str());
+        self.refused(
+            &lock,
+            "is not in the signed index of source `team` (version 1, key ",
+        );
+
+        // 2. The archive planted inside the signed site, absent from its index.
+        let planted = self
+            .server
+            .root()
+            .join(".well-known/agent-skills/api-client-2.tar.gz");
+        std::fs::copy(&evil_archive, &planted).unwrap();
+        let lock = edit(
+            &with_lookalike(self, honest),
+            "url",
+            &self
+                .server
+                .url("/.well-known/agent-skills/api-client-2.tar.gz"),
+        );
+        self.refused(&lock, "is not in the signed index");
+    }
+
+    /// The look-alike's digests, vouched for by something other than the
+    /// signed index.
+    fn refuses_lookalike_digests_by_chain(&self, honest: &str) {
+        // 3. The look-alike already in the cache, url left as it was: nothing
+        // needs downloading, so only the chain can refuse it.
+        self.refused(&with_lookalike(self, honest), "is not in the signed index");
+
+        // 4. tree and approved changed, the artifact left as signed.
+        let evil_tree = self.evil("tree");
+        let lock = edit(honest, "tree", &evil_tree);
+        let lock = edit(&lock, "approved", &evil_tree);
+        self.refused(&lock, "unpacks to tree");
+
+        // 5. The index digest pointed at the look-alike's (unsigned) index,
+        // which the other project left in the snapshot cache.
+        let lock = edit(
+            &with_lookalike(self, honest),
+            "index-digest",
+            &self.evil("index-digest"),
+        );
+        self.refused(&lock, "has no signature, and its source pins a key");
+
+        // 6. The index itself moved to the look-alike's site.
+        let evil_index =
+            url::Url::from_file_path(self.evil_site.join(".well-known/agent-skills/index.json"))
+                .unwrap();
+        let lock = edit(&with_lookalike(self, honest), "index", evil_index.as_str());
+        self.refused(&lock, "which is not where source `team`");
+    }
+
+    /// The load paths: a committed link straight into the store entry of
+    /// the look-alike, with the forged lock "approving" it. `show` must not
+    /// pass it off as approved (and `skillpm mcp` withholds it the same way).
+    #[cfg(unix)]
+    fn show_withholds_a_linked_lookalike(&self, honest: &str) {
+        std::fs::write(self.lock_path(), with_lookalike(self, honest)).unwrap();
+        self.unlink_all();
+        let root = self.sb.project.join(".agents/skills");
+        std::fs::create_dir_all(&root).unwrap();
+        std::os::unix::fs::symlink(self.lookalike_entry(), root.join(SKILL)).unwrap();
+        let (_, out, err) = run(self.sb.cmd().args(["show", SKILL]));
+        assert!(err.contains("will not serve it"), "{out}\n{err}");
+        self.unlink_all();
+    }
+
+    /// The honest lock installs offline, verifies as vouched by the kept
+    /// snapshot of version 1, and is left as it was.
+    fn honest_lock_installs_offline(&self, honest: &str) {
+        std::fs::write(self.lock_path(), honest).unwrap();
+        self.unlink_all();
+        ok(run(self.sb.cmd().args(["install", "--frozen"])));
+        assert!(self.linked(SKILL));
+        let out = ok(run(self.sb.cmd().args([
+            "verify",
+            "--provenance",
+            "--json",
+        ])));
+        let report: Value = serde_json::from_str(&out.1).unwrap();
+        assert_eq!(report["ok"], true, "{report}");
+        let chain = &report["skills"][0]["chain"];
+        assert_eq!(chain["vouched_by"], "snapshot", "{chain}");
+        assert_eq!(chain["signed"]["version"], 1, "{chain}");
+        assert_eq!(self.lock(), honest);
+    }
+}
+
 #[test]
 fn an_edited_lock_cannot_install_a_lookalike() {
     let world = World::new();
@@ -227,119 +332,13 @@ fn an_edited_lock_cannot_install_a_lookalike() {
     assert!(honest.contains("index-digest = \"sha256:"), "{honest}");
     assert!(honest.contains("index-version = 1"), "{honest}");
     // The look-alike really is in the shared store already.
-    let evil_tree = world.evil("tree");
-    assert!(
-        world
-            .sb
-            .cache
-            .join("store")
-            .join(evil_tree.replace(':', "-"))
-            .is_dir()
-    );
+    assert!(world.lookalike_entry().is_dir());
 
-    // 1. The url on another origin (the look-alike's own site, file://).
-    let foreign = url::Url::from_file_path(
-        world
-            .evil_site
-            .join(".well-known/agent-skills/api-client.tar.gz"),
-    )
-    .unwrap();
-    let lock = edit(&with_lookalike(&world, &honest), "url", foreign.as_str());
-    world.refused(
-        &lock,
-        "is not in the signed index of source `team` (version 1, key ",
-    );
-
-    // 2. The archive planted inside the signed site, absent from its index.
-    let planted = world
-        .server
-        .root()
-        .join(".well-known/agent-skills/api-client-2.tar.gz");
-    std::fs::copy(
-        world
-            .evil_site
-            .join(".well-known/agent-skills/api-client.tar.gz"),
-        &planted,
-    )
-    .unwrap();
-    let lock = edit(
-        &with_lookalike(&world, &honest),
-        "url",
-        &world
-            .server
-            .url("/.well-known/agent-skills/api-client-2.tar.gz"),
-    );
-    world.refused(&lock, "is not in the signed index");
-
-    // 3. The look-alike already in the cache, url left as it was: nothing
-    // needs downloading, so only the chain can refuse it.
-    world.refused(
-        &with_lookalike(&world, &honest),
-        "is not in the signed index",
-    );
-
-    // 4. tree and approved changed, the artifact left as signed.
-    let lock = edit(&honest, "tree", &evil_tree);
-    let lock = edit(&lock, "approved", &evil_tree);
-    world.refused(&lock, "unpacks to tree");
-
-    // 5. The index digest pointed at the look-alike's (unsigned) index,
-    // which the other project left in the snapshot cache.
-    let lock = edit(
-        &with_lookalike(&world, &honest),
-        "index-digest",
-        &world.evil("index-digest"),
-    );
-    world.refused(&lock, "has no signature, and its source pins a key");
-
-    // 6. The index itself moved to the look-alike's site.
-    let evil_index =
-        url::Url::from_file_path(world.evil_site.join(".well-known/agent-skills/index.json"))
-            .unwrap();
-    let lock = edit(
-        &with_lookalike(&world, &honest),
-        "index",
-        evil_index.as_str(),
-    );
-    world.refused(&lock, "which is not where source `team`");
-
-    // The load paths: a committed link straight into the store entry of the
-    // look-alike, with the forged lock "approving" it. `show` must not pass
-    // it off as approved (and `skillpm mcp` withholds it the same way).
+    world.refuses_lookalike_archives_by_url(&honest);
+    world.refuses_lookalike_digests_by_chain(&honest);
     #[cfg(unix)]
-    {
-        let lock = with_lookalike(&world, &honest);
-        std::fs::write(world.lock_path(), &lock).unwrap();
-        world.unlink_all();
-        let root = world.sb.project.join(".agents/skills");
-        std::fs::create_dir_all(&root).unwrap();
-        let entry = world
-            .sb
-            .cache
-            .join("store")
-            .join(evil_tree.replace(':', "-"));
-        std::os::unix::fs::symlink(&entry, root.join(SKILL)).unwrap();
-        let (_, out, err) = run(world.sb.cmd().args(["show", SKILL]));
-        assert!(err.contains("will not serve it"), "{out}\n{err}");
-        world.unlink_all();
-    }
-
-    // The honest lock still installs, offline, and verifies.
-    std::fs::write(world.lock_path(), &honest).unwrap();
-    world.unlink_all();
-    ok(run(world.sb.cmd().args(["install", "--frozen"])));
-    assert!(world.linked(SKILL));
-    let out = ok(run(world.sb.cmd().args([
-        "verify",
-        "--provenance",
-        "--json",
-    ])));
-    let report: Value = serde_json::from_str(&out.1).unwrap();
-    assert_eq!(report["ok"], true, "{report}");
-    let chain = &report["skills"][0]["chain"];
-    assert_eq!(chain["vouched_by"], "snapshot", "{chain}");
-    assert_eq!(chain["signed"]["version"], 1, "{chain}");
-    assert_eq!(world.lock(), honest);
+    world.show_withholds_a_linked_lookalike(&honest);
+    world.honest_lock_installs_offline(&honest);
 }
 
 #[test]
@@ -388,51 +387,56 @@ fn a_signer_written_into_an_unsigned_entry_is_not_shown_as_signed() {
     assert_eq!(report["skills"][0]["chain"]["signed"], Value::Null);
 }
 
-#[test]
-fn honest_old_locks_keep_installing_after_a_republish() {
-    let world = World::new();
-    let honest = world.lock();
-    let w = world.work.path();
-    let site = world.server.root().join(".well-known/agent-skills");
-    let republish = || {
+impl World {
+    /// Publishes the working skills again, signed: the next index version.
+    fn republish(&self) {
         publish(
-            &world.sb,
-            &w.join("skills"),
-            world.server.root(),
-            Some(&world.key),
+            &self.sb,
+            &self.work.path().join("skills"),
+            self.server.root(),
+            Some(&self.key),
         )
-    };
-    // A fresh CI machine: the project's files, an empty cache.
-    let cold = || {
+    }
+
+    /// A fresh CI machine: the project's files, an empty cache, and what
+    /// `install --locked` did there.
+    fn cold_install(&self) -> (Sandbox, (i32, String, String)) {
         let fresh = Sandbox::new();
         for f in ["skills.toml", "skills.lock"] {
-            std::fs::copy(world.sb.project.join(f), fresh.project.join(f)).unwrap();
+            std::fs::copy(self.sb.project.join(f), fresh.project.join(f)).unwrap();
         }
         let out = run(fresh.cmd().args(["install", "--locked"]));
         (fresh, out)
-    };
-    let vouchers = |sandbox: &Sandbox| -> Vec<(String, Value)> {
-        let (_, out, _) = run(sandbox.cmd().args(["verify", "--provenance", "--json"]));
-        let report: Value = serde_json::from_str(&out).unwrap();
-        report["skills"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|r| {
-                (
-                    r["skill"].as_str().unwrap().to_owned(),
-                    r["chain"]["vouched_by"].clone(),
-                )
-            })
-            .collect()
-    };
+    }
+}
 
-    // Version 2 adds a skill: the locked artifacts are still served.
-    SkillFiles::new("extra").write_tree(&w.join("skills"));
-    republish();
+/// Each skill of the project in `sandbox`, and what vouched for it.
+fn vouchers(sandbox: &Sandbox) -> Vec<(String, Value)> {
+    let (_, out, _) = run(sandbox.cmd().args(["verify", "--provenance", "--json"]));
+    let report: Value = serde_json::from_str(&out).unwrap();
+    report["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["skill"].as_str().unwrap().to_owned(),
+                r["chain"]["vouched_by"].clone(),
+            )
+        })
+        .collect()
+}
+
+/// Version 2 adds a skill: the locked artifacts are still served, proven
+/// on a cold cache by the versioned snapshot the registry keeps, or else
+/// by the current index.
+fn version_2_still_vouches_for_the_old_lock(world: &World, honest: &str) {
+    let site = world.server.root().join(".well-known/agent-skills");
+    SkillFiles::new("extra").write_tree(&world.work.path().join("skills"));
+    world.republish();
     assert!(site.join("index.1.json").is_file() && site.join("index.2.json.minisig").is_file());
     // Cold cache: proven by the versioned snapshot the registry keeps.
-    let (fresh, out) = cold();
+    let (fresh, out) = world.cold_install();
     ok(out);
     assert!(fresh.project.join(".agents/skills").join(SKILL).exists());
     assert!(world.server.hits("/.well-known/agent-skills/index.1.json") >= 1);
@@ -452,26 +456,36 @@ fn honest_old_locks_keep_installing_after_a_republish() {
     );
     // Cold cache, no versioned snapshot: the current index still lists them.
     std::fs::remove_file(site.join("index.1.json")).unwrap();
-    let (fresh, out) = cold();
+    let (fresh, out) = world.cold_install();
     ok(out);
     for (name, by) in vouchers(&fresh) {
         assert_eq!(by, "current-index", "{name}");
     }
+}
+
+#[test]
+fn honest_old_locks_keep_installing_after_a_republish() {
+    let world = World::new();
+    let honest = world.lock();
+    version_2_still_vouches_for_the_old_lock(&world, &honest);
 
     // Version 3 changes api-client itself (its old archive is replaced).
     std::fs::write(
-        w.join("skills/api-client/references/API.md"),
+        world
+            .work
+            .path()
+            .join("skills/api-client/references/API.md"),
         "Call the API, v3.\n",
     )
     .unwrap();
-    republish();
+    world.republish();
     // Warm cache: proven offline from the kept snapshot, as locked.
     world.unlink_all();
     ok(run(world.sb.cmd().args(["install", "--frozen"])));
     assert!(world.linked(SKILL));
     assert_eq!(world.lock(), honest);
     // Cold cache: nothing vouches for the old artifact any more.
-    let (fresh, (code, _, err)) = cold();
+    let (fresh, (code, _, err)) = world.cold_install();
     assert_eq!(code, 3, "{err}");
     assert!(err.contains("api-client: artifact sha256:"), "{err}");
     assert!(

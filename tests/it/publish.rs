@@ -181,6 +181,22 @@ const INDEX: &str = ".well-known/agent-skills/index.json";
 const SIGNATURE: &str = ".well-known/agent-skills/index.json.minisig";
 const LEGACY_INDEX: &str = ".well-known/skills/index.json";
 
+/// The site's index bytes and their signature.
+fn signed_index(site: &Path) -> (Vec<u8>, String) {
+    let index = std::fs::read(site.join(INDEX)).unwrap();
+    let signature = std::fs::read_to_string(site.join(SIGNATURE)).unwrap();
+    (index, signature)
+}
+
+/// The names in `dir` of publish's staging and replaced-site folders.
+fn staging_leftovers(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains("skillpm-staging") || n.contains("skillpm-old"))
+        .collect()
+}
+
 #[test]
 fn publishing_the_same_skills_twice_gives_identical_bytes() {
     let home = TempDir::new().unwrap();
@@ -226,10 +242,9 @@ fn publishing_the_same_skills_twice_gives_identical_bytes() {
     );
 }
 
-#[test]
-fn invalid_skills_are_refused_with_checks_messages_and_nothing_is_written() {
-    let home = TempDir::new().unwrap();
-    let skills = home.path().join("skills");
+/// `good`, two skills that fail check (a name differing from its folder,
+/// broken YAML), and a folder with no SKILL.md, which check skips.
+fn one_good_and_two_invalid_skills(skills: &Path) {
     write(
         &skills.join("good/SKILL.md"),
         &skill_md("good", "A fine skill."),
@@ -246,6 +261,13 @@ fn invalid_skills_are_refused_with_checks_messages_and_nothing_is_written() {
         &skills.join("notes/README.md"),
         "not a skill: check and publish both skip it\n",
     );
+}
+
+#[test]
+fn invalid_skills_are_refused_with_checks_messages_and_nothing_is_written() {
+    let home = TempDir::new().unwrap();
+    let skills = home.path().join("skills");
+    one_good_and_two_invalid_skills(&skills);
 
     // An earlier good site must survive the refused publish untouched.
     let out = home.path().join("site");
@@ -302,12 +324,7 @@ fn invalid_skills_are_refused_with_checks_messages_and_nothing_is_written() {
         .assert()
         .code(5);
     assert!(!home.path().join("fresh").exists());
-    let leftovers: Vec<_> = std::fs::read_dir(home.path())
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n.contains("skillpm-staging") || n.contains("skillpm-old"))
-        .collect();
-    assert_eq!(leftovers, Vec::<String>::new());
+    assert_eq!(staging_leftovers(home.path()), Vec::<String>::new());
 }
 
 #[test]
@@ -391,81 +408,64 @@ fn unsafe_trees_and_wrong_targets_are_refused_without_touching_the_old_site() {
     refused(&home.path().join("missing"), 2, "cannot check");
 }
 
-#[test]
-fn signed_sites_verify_and_carry_version_and_expiry() {
-    let home = TempDir::new().unwrap();
-    let (key, public) = keygen(home.path(), &home.path().join("keys/team"));
-    assert!(public.starts_with("RW"), "{public}");
-    let pub_file = std::fs::read_to_string(home.path().join("keys/team.pub")).unwrap();
-    assert_eq!(pub_file.lines().nth(1), Some(public.as_str()));
+/// Publish flags: signed with `key_arg` as version 7, expiring in 2031.
+fn version_7_signed_with(key_arg: &str) -> [&str; 6] {
+    [
+        "--sign",
+        key_arg,
+        "--version",
+        "7",
+        "--expires-at",
+        "2031-02-03T04:05:06Z",
+    ]
+}
 
-    let skills = home.path().join("skills");
-    copy_tree(&fixture_skills(), &skills);
-    let out = home.path().join("site");
-    let key_arg = key.to_str().unwrap();
-    let report = publish_to(
-        home.path(),
-        &skills,
-        &out,
-        &[
-            "--sign",
-            key_arg,
-            "--version",
-            "7",
-            "--expires-at",
-            "2031-02-03T04:05:06Z",
-        ],
-    );
-    assert_eq!(report["signature"]["version"], 7);
-    assert_eq!(report["signature"]["public_key"], public.as_str());
-    assert_eq!(report["signature"]["reused"], false);
-
-    let index = std::fs::read(out.join(INDEX)).unwrap();
-    let signature = std::fs::read_to_string(out.join(SIGNATURE)).unwrap();
-    let comment = verify(&public, &index, &signature).unwrap();
+/// The index verifies with `public` only, with its version and expiry as
+/// the trusted comment; one flipped byte fails.
+fn assert_only_the_key_verifies(home: &Path, public: &str, out: &Path) {
+    let (index, signature) = signed_index(out);
+    let comment = verify(public, &index, &signature).unwrap();
     assert_eq!(comment, "version=7 expires=2031-02-03T04:05:06Z");
     let mut tampered = index.clone();
     tampered[20] ^= 1;
-    assert!(verify(&public, &tampered, &signature).is_err());
-    let (_, stranger) = keygen(home.path(), &home.path().join("keys/stranger"));
+    assert!(verify(public, &tampered, &signature).is_err());
+    let (_, stranger) = keygen(home, &home.join("keys/stranger"));
     assert!(verify(&stranger, &index, &signature).is_err());
+}
 
-    // Re-publishing the same inputs keeps every byte, signature included.
-    let before = snapshot(&out);
-    let same = publish_to(
-        home.path(),
-        &skills,
-        &out,
-        &[
-            "--sign",
-            key_arg,
-            "--version",
-            "7",
-            "--expires-at",
-            "2031-02-03T04:05:06Z",
-        ],
-    );
+/// Re-publishing the same inputs keeps every byte, signature included,
+/// with or without `--version`.
+fn assert_unchanged_index_keeps_version(home: &Path, skills: &Path, out: &Path, key_arg: &str) {
+    let before = snapshot(out);
+    let same = publish_to(home, skills, out, &version_7_signed_with(key_arg));
     assert_eq!(same["changed"], false);
     assert_eq!(same["signature"]["reused"], true);
-    assert_eq!(differences(&before, &snapshot(&out)), Vec::<String>::new());
+    assert_eq!(differences(&before, &snapshot(out)), Vec::<String>::new());
 
     // Without --version an unchanged index keeps its version...
     let kept = publish_to(
-        home.path(),
-        &skills,
-        &out,
+        home,
+        skills,
+        out,
         &["--sign", key_arg, "--expires-at", "2031-02-03T04:05:06Z"],
     );
     assert_eq!(kept["signature"]["version"], 7);
-    assert_eq!(differences(&before, &snapshot(&out)), Vec::<String>::new());
+    assert_eq!(differences(&before, &snapshot(out)), Vec::<String>::new());
+}
 
-    // ...and a changed one takes the next version, without expiry if none is asked for.
+/// ...and a changed one takes the next version, without expiry if none is
+/// asked for.
+fn assert_changed_index_takes_the_next_version(
+    home: &Path,
+    skills: &Path,
+    out: &Path,
+    (key_arg, public): (&str, &str),
+) {
     write(&skills.join("pdf-tools/references/NEW.md"), "new\n");
-    let next = publish_to(home.path(), &skills, &out, &["--sign", key_arg]);
+    let next = publish_to(home, skills, out, &["--sign", key_arg]);
     assert_eq!(next["signature"]["version"], 8);
-    let index = std::fs::read(out.join(INDEX)).unwrap();
-    let signature = std::fs::read_to_string(out.join(SIGNATURE)).unwrap();
-    assert_eq!(verify(&public, &index, &signature).unwrap(), "version=8");
+    let (index, signature) = signed_index(out);
+    assert_eq!(verify(public, &index, &signature).unwrap(), "version=8");
     let listed = &read_json(&out.join(INDEX))["skills"][4]["files"];
     assert!(
         listed
@@ -475,15 +475,19 @@ fn signed_sites_verify_and_carry_version_and_expiry() {
             .any(|f| f == "references/NEW.md"),
         "{listed}"
     );
+}
 
-    // Going back, or reusing a version for different content, is refused.
-    let published = snapshot(&out);
+/// Going back, reusing a version for different content, or an expiry in
+/// the past (it would freeze every client at once) is refused, and the
+/// site stays as published.
+fn assert_versions_never_go_back(home: &Path, skills: &Path, out: &Path, key_arg: &str) {
+    let published = snapshot(out);
     for (version, needle) in [("3", "lower than version 8"), ("8", "already published")] {
         write(
             &skills.join("pdf-tools/references/NEW.md"),
             &format!("v{version}\n"),
         );
-        skillpm(home.path())
+        skillpm(home)
             .args([
                 "publish",
                 "skills",
@@ -498,18 +502,41 @@ fn signed_sites_verify_and_carry_version_and_expiry() {
             .code(2)
             .stderr(predicates::str::contains(needle));
         assert_eq!(
-            differences(&published, &snapshot(&out)),
+            differences(&published, &snapshot(out)),
             Vec::<String>::new()
         );
     }
 
     // An expiry in the past would freeze every client at once.
-    skillpm(home.path())
+    skillpm(home)
         .args(["publish", "skills", "--out", "site", "--sign", key_arg])
         .args(["--version", "9", "--expires-at", "2001-01-01T00:00:00Z"])
         .assert()
         .code(2)
         .stderr(predicates::str::contains("already past"));
+}
+
+#[test]
+fn signed_sites_verify_and_carry_version_and_expiry() {
+    let home = TempDir::new().unwrap();
+    let (key, public) = keygen(home.path(), &home.path().join("keys/team"));
+    assert!(public.starts_with("RW"), "{public}");
+    let pub_file = std::fs::read_to_string(home.path().join("keys/team.pub")).unwrap();
+    assert_eq!(pub_file.lines().nth(1), Some(public.as_str()));
+
+    let skills = home.path().join("skills");
+    copy_tree(&fixture_skills(), &skills);
+    let out = home.path().join("site");
+    let key_arg = key.to_str().unwrap();
+    let report = publish_to(home.path(), &skills, &out, &version_7_signed_with(key_arg));
+    assert_eq!(report["signature"]["version"], 7);
+    assert_eq!(report["signature"]["public_key"], public.as_str());
+    assert_eq!(report["signature"]["reused"], false);
+
+    assert_only_the_key_verifies(home.path(), &public, &out);
+    assert_unchanged_index_keeps_version(home.path(), &skills, &out, key_arg);
+    assert_changed_index_takes_the_next_version(home.path(), &skills, &out, (key_arg, &public));
+    assert_versions_never_go_back(home.path(), &skills, &out, key_arg);
 }
 
 #[test]
@@ -538,8 +565,7 @@ fn encrypted_keys_sign_only_with_their_password() {
         .env("SKILLPM_KEY_PASSWORD", "open sesame")
         .assert()
         .success();
-    let index = std::fs::read(home.path().join("site").join(INDEX)).unwrap();
-    let signature = std::fs::read_to_string(home.path().join("site").join(SIGNATURE)).unwrap();
+    let (index, signature) = signed_index(&home.path().join("site"));
     assert_eq!(verify(&public, &index, &signature).unwrap(), "version=1");
 }
 
@@ -585,8 +611,7 @@ fn committed_registry_fixtures_are_fresh() {
         std::fs::read_to_string(repo().join("registry-fixtures/keys/fixture.pub")).unwrap();
     assert!(public.contains("PUBLIC TEST KEY"), "{public}");
     let public = public.lines().nth(1).unwrap();
-    let index = std::fs::read(committed.join(INDEX)).unwrap();
-    let signature = std::fs::read_to_string(committed.join(SIGNATURE)).unwrap();
+    let (index, signature) = signed_index(&committed);
     assert_eq!(
         verify(public, &index, &signature).unwrap(),
         format!("version=1 expires={FIXTURE_EXPIRES}")
@@ -598,6 +623,102 @@ fn committed_registry_fixtures_are_fresh() {
     );
 }
 
+/// A v0.2.0 entry and its legacy twin agree, and suit skillpm (an
+/// archive named after the skill), vercel-labs `skills` (string `files`
+/// starting with SKILL.md, no `..` or absolute path) and OpenCode (a
+/// string `version`).
+fn assert_entry_suits_every_reader(entry: &serde_json::Value, legacy: &serde_json::Value) {
+    let name = entry["name"].as_str().unwrap();
+    assert_eq!(legacy["name"], name);
+    assert_eq!(legacy["description"], entry["description"]);
+    assert_eq!(legacy["files"], entry["files"]);
+    assert_eq!(legacy.get("version"), entry.get("version"));
+    assert_eq!(entry["type"], "archive");
+    assert_eq!(entry["url"], format!("{name}.tar.gz"));
+    assert!(!entry["description"].as_str().unwrap().is_empty());
+    if let Some(version) = entry.get("version") {
+        assert!(
+            version.is_string(),
+            "OpenCode needs a string version: {version}"
+        );
+    }
+    let files = listed_files(entry);
+    assert_eq!(files[0], "SKILL.md");
+    assert!(
+        files
+            .iter()
+            .all(|f| !f.starts_with('/') && !f.contains(".."))
+    );
+}
+
+/// An entry's `files`, which must be strings for vercel-labs and OpenCode.
+fn listed_files(entry: &serde_json::Value) -> Vec<&str> {
+    entry["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            f.as_str()
+                .expect("files must be strings for vercel-labs and OpenCode")
+        })
+        .collect()
+}
+
+/// Every listed file is served with the source bytes under both paths, and
+/// the archive (whose digest the entry gives) holds exactly the source.
+fn assert_entry_serves_the_source(site: &Path, entry: &serde_json::Value) {
+    let name = entry["name"].as_str().unwrap();
+    let source = snapshot(&fixture_skills().join(name));
+    let mut sorted = listed_files(entry);
+    sorted.sort();
+    assert_eq!(
+        sorted,
+        source.keys().map(String::as_str).collect::<Vec<_>>()
+    );
+    for root in [".well-known/agent-skills", ".well-known/skills"] {
+        let served = snapshot(&site.join(root).join(name));
+        assert_eq!(
+            differences(&source, &served),
+            Vec::<String>::new(),
+            "{root}/{name}"
+        );
+    }
+
+    let archive = std::fs::read(
+        site.join(".well-known/agent-skills")
+            .join(format!("{name}.tar.gz")),
+    )
+    .unwrap();
+    assert_eq!(
+        entry["digest"],
+        skillpm::digest::Digest::of_bytes(&archive).to_string()
+    );
+    assert_eq!(
+        differences(&source, &unpacked_tar_gz(&archive)),
+        Vec::<String>::new(),
+        "{name}.tar.gz"
+    );
+}
+
+/// The files of a tar.gz: bytes and executable bit by path.
+fn unpacked_tar_gz(archive: &[u8]) -> BTreeMap<String, (Vec<u8>, bool)> {
+    use std::io::Read;
+    let mut unpacked = BTreeMap::new();
+    let mut tar = tar::Archive::new(flate2::read::GzDecoder::new(archive));
+    for member in tar.entries().unwrap() {
+        let mut member = member.unwrap();
+        if member.header().entry_type().is_dir() {
+            continue;
+        }
+        let path = member.path().unwrap().to_string_lossy().into_owned();
+        let exec = member.header().mode().unwrap() & 0o100 != 0;
+        let mut bytes = Vec::new();
+        member.read_to_end(&mut bytes).unwrap();
+        unpacked.insert(path, (bytes, exec));
+    }
+    unpacked
+}
+
 /// The fixture site as each reader sees it: skillpm's v0.2.0 entries (digest
 /// over the served archive, archive = tree), the vercel-labs `skills` entry
 /// check (name rule, non-empty string `files` with SKILL.md, no `..`), and
@@ -605,8 +726,6 @@ fn committed_registry_fixtures_are_fresh() {
 /// with every listed file served with the source bytes under both paths.
 #[test]
 fn fixture_site_matches_what_every_reader_expects() {
-    use std::io::Read;
-
     let site = repo().join("registry-fixtures/site");
     let v2 = read_json(&site.join(INDEX));
     let v1 = read_json(&site.join(LEGACY_INDEX));
@@ -633,79 +752,8 @@ fn fixture_site_matches_what_every_reader_expects() {
     assert_eq!(v1_skills.len(), v2_skills.len());
 
     for (entry, legacy) in v2_skills.iter().zip(v1_skills) {
-        let name = entry["name"].as_str().unwrap();
-        assert_eq!(legacy["name"], name);
-        assert_eq!(legacy["description"], entry["description"]);
-        assert_eq!(legacy["files"], entry["files"]);
-        assert_eq!(legacy.get("version"), entry.get("version"));
-        assert_eq!(entry["type"], "archive");
-        assert_eq!(entry["url"], format!("{name}.tar.gz"));
-        assert!(!entry["description"].as_str().unwrap().is_empty());
-        if let Some(version) = entry.get("version") {
-            assert!(
-                version.is_string(),
-                "OpenCode needs a string version: {version}"
-            );
-        }
-        let files: Vec<&str> = entry["files"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|f| {
-                f.as_str()
-                    .expect("files must be strings for vercel-labs and OpenCode")
-            })
-            .collect();
-        assert_eq!(files[0], "SKILL.md");
-        assert!(
-            files
-                .iter()
-                .all(|f| !f.starts_with('/') && !f.contains(".."))
-        );
-
-        let source = snapshot(&fixture_skills().join(name));
-        let mut sorted = files.clone();
-        sorted.sort();
-        assert_eq!(
-            sorted,
-            source.keys().map(String::as_str).collect::<Vec<_>>()
-        );
-        for root in [".well-known/agent-skills", ".well-known/skills"] {
-            let served = snapshot(&site.join(root).join(name));
-            assert_eq!(
-                differences(&source, &served),
-                Vec::<String>::new(),
-                "{root}/{name}"
-            );
-        }
-
-        let archive = std::fs::read(
-            site.join(".well-known/agent-skills")
-                .join(format!("{name}.tar.gz")),
-        )
-        .unwrap();
-        assert_eq!(
-            entry["digest"],
-            skillpm::digest::Digest::of_bytes(&archive).to_string()
-        );
-        let mut unpacked = BTreeMap::new();
-        let mut tar = tar::Archive::new(flate2::read::GzDecoder::new(archive.as_slice()));
-        for member in tar.entries().unwrap() {
-            let mut member = member.unwrap();
-            if member.header().entry_type().is_dir() {
-                continue;
-            }
-            let path = member.path().unwrap().to_string_lossy().into_owned();
-            let exec = member.header().mode().unwrap() & 0o100 != 0;
-            let mut bytes = Vec::new();
-            member.read_to_end(&mut bytes).unwrap();
-            unpacked.insert(path, (bytes, exec));
-        }
-        assert_eq!(
-            differences(&source, &unpacked),
-            Vec::<String>::new(),
-            "{name}.tar.gz"
-        );
+        assert_entry_suits_every_reader(entry, legacy);
+        assert_entry_serves_the_source(&site, entry);
     }
 
     // The skill with agent metadata declares an env var and an MCP server.
@@ -782,8 +830,7 @@ fn publish_signed_with(home: &Path, key: &Path, public: &str, password: Option<&
         String::from_utf8_lossy(&out.stderr)
     );
     let site = home.join("site");
-    let index = std::fs::read(site.join(INDEX)).unwrap();
-    let signature = std::fs::read_to_string(site.join(SIGNATURE)).unwrap();
+    let (index, signature) = signed_index(&site);
     assert_eq!(verify(public, &index, &signature).unwrap(), "version=1");
     let kept = site.join(".well-known/agent-skills/index.1.json");
     assert_eq!(std::fs::read(&kept).unwrap(), index);

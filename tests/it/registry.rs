@@ -66,6 +66,15 @@ fn artifact_spec(server: &TestServer, name: &str) -> DownloadSpec {
     DownloadSpec::new(url, Some(digest(&bytes).parse().unwrap()))
 }
 
+/// The v2 registry served, with the download spec of its pdf-tools
+/// archive and that archive's URL path (where faults are injected).
+fn served_pdf_tools() -> (tempfile::TempDir, TestServer, DownloadSpec, String) {
+    let (dir, _registry, server) = served_v2();
+    let spec = artifact_spec(&server, "pdf-tools");
+    let path = spec.url.path().to_owned();
+    (dir, server, spec, path)
+}
+
 /// Asserts the cache holds no partial download: `tmp/` is empty and
 /// `downloads/` holds exactly `expected` complete files.
 fn assert_cache_clean(cache: &Path, expected_downloads: usize) {
@@ -780,10 +789,8 @@ fn the_token_goes_to_its_origin_only() {
 
 #[test]
 fn a_server_error_then_success_is_retried_and_stored_once() {
-    let (_dir, _registry, server) = served_v2();
+    let (_dir, server, spec, path) = served_pdf_tools();
     let cache = tempfile::tempdir().unwrap();
-    let spec = artifact_spec(&server, "pdf-tools");
-    let path = spec.url.path().to_owned();
     server.fault(&path, Fault::Status(500));
     let done = fetcher(cache.path()).download(spec.clone()).unwrap();
     assert_eq!(Some(done.digest), spec.expected);
@@ -803,9 +810,8 @@ fn a_server_error_then_success_is_retried_and_stored_once() {
 
 #[test]
 fn not_found_is_final_and_leaves_nothing() {
-    let (_dir, _registry, server) = served_v2();
+    let (_dir, server, spec, _) = served_pdf_tools();
     let cache = tempfile::tempdir().unwrap();
-    let spec = artifact_spec(&server, "pdf-tools");
     server.fault_always(spec.url.path(), Fault::Status(404));
     let err = fetcher(cache.path()).download(spec.clone()).unwrap_err();
     assert!(matches!(err, FetchError::NotFound { .. }), "{err}");
@@ -821,10 +827,8 @@ fn not_found_is_final_and_leaves_nothing() {
 
 #[test]
 fn a_truncated_body_is_retried_whole_or_fails_cleanly() {
-    let (_dir, _registry, server) = served_v2();
+    let (_dir, server, spec, path) = served_pdf_tools();
     let cache = tempfile::tempdir().unwrap();
-    let spec = artifact_spec(&server, "pdf-tools");
-    let path = spec.url.path().to_owned();
     server.fault(&path, Fault::Truncate { keep: 100 });
     fetcher(cache.path()).download(spec.clone()).unwrap();
     assert_eq!(server.hits(&path), 2);
@@ -845,9 +849,7 @@ fn a_truncated_body_is_retried_whole_or_fails_cleanly() {
 
 #[test]
 fn a_wrong_content_length_never_yields_an_artifact() {
-    let (_dir, _registry, server) = served_v2();
-    let spec = artifact_spec(&server, "pdf-tools");
-    let path = spec.url.path().to_owned();
+    let (_dir, server, spec, path) = served_pdf_tools();
     let real = std::fs::metadata(server.root().join(V2_DIR).join("pdf-tools.tar.gz"))
         .unwrap()
         .len();
@@ -875,9 +877,7 @@ fn a_wrong_content_length_never_yields_an_artifact() {
 
 #[test]
 fn a_stalled_body_times_out_and_is_retried() {
-    let (_dir, _registry, server) = served_v2();
-    let spec = artifact_spec(&server, "pdf-tools");
-    let path = spec.url.path().to_owned();
+    let (_dir, server, spec, path) = served_pdf_tools();
     let cache = tempfile::tempdir().unwrap();
     server.fault(
         &path,
@@ -909,9 +909,7 @@ fn a_stalled_body_times_out_and_is_retried() {
 
 #[test]
 fn retry_after_is_honoured_within_reason() {
-    let (_dir, _registry, server) = served_v2();
-    let spec = artifact_spec(&server, "pdf-tools");
-    let path = spec.url.path().to_owned();
+    let (_dir, server, spec, path) = served_pdf_tools();
     let cache = tempfile::tempdir().unwrap();
     server.fault(
         &path,
@@ -988,8 +986,7 @@ fn redirects_are_followed_without_forwarding_the_token() {
 
 #[test]
 fn a_digest_mismatch_is_refused_with_both_digests() {
-    let (_dir, _registry, server) = served_v2();
-    let spec = artifact_spec(&server, "pdf-tools");
+    let (_dir, server, spec, _) = served_pdf_tools();
     let evil = b"not the archive the index promised".to_vec();
     server.fault_always(spec.url.path(), Fault::Replace(evil.clone()));
     let cache = tempfile::tempdir().unwrap();
@@ -1026,8 +1023,7 @@ fn a_digest_mismatch_is_refused_with_both_digests() {
 
 #[test]
 fn a_cached_digest_is_never_downloaded_again() {
-    let (_dir, _registry, server) = served_v2();
-    let spec = artifact_spec(&server, "pdf-tools");
+    let (_dir, server, spec, _) = served_pdf_tools();
     let cache = tempfile::tempdir().unwrap();
     fetcher(cache.path()).download(spec.clone()).unwrap();
     let again = fetcher(cache.path()).download(spec.clone()).unwrap();
@@ -1043,8 +1039,7 @@ fn a_cached_digest_is_never_downloaded_again() {
 
 #[test]
 fn offline_downloads_never_open_a_socket() {
-    let (_dir, _registry, server) = served_v2();
-    let spec = artifact_spec(&server, "pdf-tools");
+    let (_dir, server, spec, _) = served_pdf_tools();
     let cache = tempfile::tempdir().unwrap();
     let err = fetcher_with(cache.path(), true, |_| {})
         .download(spec)

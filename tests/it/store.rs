@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use skillpm::digest::{Digest, hash_tree};
 use skillpm::names::Rule as NameRule;
-use skillpm::store::{Store, StoreError};
+use skillpm::store::{Store, StoreEntry, StoreError};
 use skillpm::unpack::{ArtifactKind, FileList, Limits, Rule, UnpackError};
 
 // ------------------------------------------------------------------ helpers
@@ -144,6 +144,60 @@ fn refused(err: StoreError) -> Rule {
 
 // --------------------------------------------------------- library: imports
 
+/// `pdf-tools` imported from the archive at `path` (its file name as the
+/// download's name) under the default limits.
+fn import_pdf_tools(
+    store: &Store,
+    kind: ArtifactKind,
+    path: &Path,
+) -> Result<StoreEntry, StoreError> {
+    let name = path.file_name().unwrap().to_str().unwrap();
+    store.import_artifact(kind, path, name, "pdf-tools", &Limits::default())
+}
+
+/// The same files as every other input kind: zips (deflated) and our
+/// tar.gz, the folder itself, and a file list.
+fn import_every_other_way(store: &Store, tmp: &Path, src: &Path) -> Vec<StoreEntry> {
+    let zip_deflated = tmp.join("deflated.zip");
+    let targz = tmp.join("a.tar.gz");
+    make_zip(src, &zip_deflated, zip::CompressionMethod::Deflated);
+    make_targz(src, &targz);
+    let limits = Limits::default();
+    let list: Vec<(String, fs::File)> = hash_tree(src)
+        .unwrap()
+        .files
+        .iter()
+        .map(|f| (f.path.clone(), fs::File::open(src.join(&f.path)).unwrap()))
+        .collect();
+    vec![
+        import_pdf_tools(store, ArtifactKind::Zip, &zip_deflated).unwrap(),
+        import_pdf_tools(store, ArtifactKind::TarGz, &targz).unwrap(),
+        store
+            .import_dir(src, "pdf-tools/", "pdf-tools", &limits)
+            .unwrap(),
+        store
+            .import_file_list("v0.1.0 index", "pdf-tools", &limits, list)
+            .unwrap(),
+    ]
+}
+
+/// The system's tar, as a publisher would run it: `tar -C src .` names
+/// entries `./SKILL.md`, refused by the rules (a `.` segment).
+fn system_tar_is_refused_for_its_dot_segment(store: &Store, tmp: &Path, src: &Path) {
+    let system_tgz = tmp.join("system.tgz");
+    let status = Command::new("tar")
+        .arg("-czf")
+        .arg(&system_tgz)
+        .arg("-C")
+        .arg(src)
+        .arg(".")
+        .status();
+    if status.is_ok_and(|s| s.success()) {
+        let err = import_pdf_tools(store, ArtifactKind::TarGz, &system_tgz).unwrap_err();
+        assert!(matches!(refused(err), Rule::Name(NameRule::DotSegment)));
+    }
+}
+
 #[test]
 fn every_input_kind_of_the_same_files_stores_the_same_tree() {
     let tmp = tempfile::tempdir().unwrap();
@@ -151,33 +205,10 @@ fn every_input_kind_of_the_same_files_stores_the_same_tree() {
     write_skill(&src, "pdf-tools", "same", 3, 30_000);
     let want = hash_tree(&src).unwrap();
     let zip_stored = tmp.path().join("stored.zip");
-    let zip_deflated = tmp.path().join("deflated.zip");
-    let targz = tmp.path().join("a.tar.gz");
     make_zip(&src, &zip_stored, zip::CompressionMethod::Stored);
-    make_zip(&src, &zip_deflated, zip::CompressionMethod::Deflated);
-    make_targz(&src, &targz);
-    // And the system's tar, as a publisher would run it.
-    let system_tgz = tmp.path().join("system.tgz");
-    let status = Command::new("tar")
-        .arg("-czf")
-        .arg(&system_tgz)
-        .arg("-C")
-        .arg(&src)
-        .arg(".")
-        .status();
-    let have_system_tar = status.is_ok_and(|s| s.success());
 
     let store = Store::open_at(tmp.path().join("cache")).unwrap();
-    let limits = Limits::default();
-    let first = store
-        .import_artifact(
-            ArtifactKind::Zip,
-            &zip_stored,
-            "stored.zip",
-            "pdf-tools",
-            &limits,
-        )
-        .unwrap();
+    let first = import_pdf_tools(&store, ArtifactKind::Zip, &zip_stored).unwrap();
     assert!(first.created);
     assert_eq!(first.digest, want.digest);
     assert_eq!(
@@ -187,52 +218,8 @@ fn every_input_kind_of_the_same_files_stores_the_same_tree() {
     assert_eq!(first.path, store.entry_path(&want.digest));
     assert_eq!(hash_tree(&first.path).unwrap().digest, want.digest);
 
-    let mut others = vec![
-        store
-            .import_artifact(
-                ArtifactKind::Zip,
-                &zip_deflated,
-                "deflated.zip",
-                "pdf-tools",
-                &limits,
-            )
-            .unwrap(),
-        store
-            .import_artifact(
-                ArtifactKind::TarGz,
-                &targz,
-                "a.tar.gz",
-                "pdf-tools",
-                &limits,
-            )
-            .unwrap(),
-        store
-            .import_dir(&src, "pdf-tools/", "pdf-tools", &limits)
-            .unwrap(),
-    ];
-    if have_system_tar {
-        // `tar -C src .` names entries `./SKILL.md`: refused by the rules (a `.` segment).
-        let err = store
-            .import_artifact(
-                ArtifactKind::TarGz,
-                &system_tgz,
-                "system.tgz",
-                "pdf-tools",
-                &limits,
-            )
-            .unwrap_err();
-        assert!(matches!(refused(err), Rule::Name(NameRule::DotSegment)));
-    }
-    let list: Vec<(String, fs::File)> = want
-        .files
-        .iter()
-        .map(|f| (f.path.clone(), fs::File::open(src.join(&f.path)).unwrap()))
-        .collect();
-    others.push(
-        store
-            .import_file_list("v0.1.0 index", "pdf-tools", &limits, list)
-            .unwrap(),
-    );
+    let others = import_every_other_way(&store, tmp.path(), &src);
+    system_tar_is_refused_for_its_dot_segment(&store, tmp.path(), &src);
     for entry in &others {
         assert_eq!(entry.digest, want.digest);
         assert!(
@@ -291,6 +278,18 @@ fn a_lone_skill_md_is_a_one_file_skill() {
     assert!(matches!(refused(err), Rule::InvalidSkill(_)));
 }
 
+/// `small` with 2 MiB of zeros, deflated to about 2 KiB: a zip bomb under
+/// the default ratio.
+fn zeros_zip(tmp: &Path) -> PathBuf {
+    let zeros_dir = tmp.join("zeros");
+    fs::create_dir_all(&zeros_dir).unwrap();
+    fs::write(zeros_dir.join("SKILL.md"), skill_md("small", "")).unwrap();
+    fs::write(zeros_dir.join("zeros.bin"), vec![0u8; 2 << 20]).unwrap();
+    let zip = tmp.join("zeros.zip");
+    make_zip(&zeros_dir, &zip, zip::CompressionMethod::Deflated);
+    zip
+}
+
 #[test]
 fn limits_count_the_bytes_actually_written() {
     let tmp = tempfile::tempdir().unwrap();
@@ -338,13 +337,8 @@ fn limits_count_the_bytes_actually_written() {
         .unwrap_err();
     assert_eq!(refused(err), Rule::TooManyEntries(2));
 
-    // A bomb under a custom ratio: 2 MiB of zeros deflate to about 2 KiB.
-    let zeros_dir = tmp.path().join("zeros");
-    fs::create_dir_all(&zeros_dir).unwrap();
-    fs::write(zeros_dir.join("SKILL.md"), skill_md("small", "")).unwrap();
-    fs::write(zeros_dir.join("zeros.bin"), vec![0u8; 2 << 20]).unwrap();
-    let zip = tmp.path().join("zeros.zip");
-    make_zip(&zeros_dir, &zip, zip::CompressionMethod::Deflated);
+    // A bomb under a custom ratio.
+    let zip = zeros_zip(tmp.path());
     let err = store
         .import_artifact(
             ArtifactKind::Zip,
@@ -589,11 +583,7 @@ fn verify_quarantines_entries_that_no_longer_match() {
         .unwrap();
     // And a download is corrupted.
     let store = Store::open_at(&cache).unwrap();
-    let mut temp = store.temp_file().unwrap();
-    temp.write_all(b"zip bytes").unwrap();
-    let download = store
-        .commit_download(temp, &Digest::of_bytes(b"zip bytes"))
-        .unwrap();
+    let (_, download) = download(&store, b"zip bytes");
     drop(store);
     fs::write(&download, b"zip bytes, altered").unwrap();
 
@@ -628,6 +618,44 @@ fn verify_quarantines_entries_that_no_longer_match() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("all intact"));
 }
 
+/// `bytes` committed to the store as a download: its digest and path.
+fn download(store: &Store, bytes: &[u8]) -> (Digest, PathBuf) {
+    let mut temp = store.temp_file().unwrap();
+    temp.write_all(bytes).unwrap();
+    let digest = Digest::of_bytes(bytes);
+    let path = store.commit_download(temp, &digest).unwrap();
+    (digest, path)
+}
+
+/// `cache gc --json` (plus `extra`) keeping `keep`: succeeds; its report.
+fn gc_keeping(cache: &Path, keep: &Path, extra: &[&str]) -> serde_json::Value {
+    let out = skillpm(cache)
+        .args(["--json", "cache", "gc"])
+        .args(extra)
+        .arg("--keep-lock")
+        .arg(keep)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    json(&out)
+}
+
+/// Project one, in `project`, locks `entry` and the download `kept`; it
+/// registers its lock as installs do (twice: registered once).
+fn register_project(store: &Store, project: &Path, entry: &Digest, kept: Digest) {
+    fs::create_dir_all(project).unwrap();
+    let lock = project.join("skills.lock");
+    lock_file(&lock, std::slice::from_ref(entry), &[kept]);
+    store.register_project_lock(&lock).unwrap();
+    store.register_project_lock(&lock).unwrap();
+    assert_eq!(store.registered_project_locks().unwrap().len(), 1);
+}
+
 #[test]
 fn gc_keeps_what_project_locks_refer_to() {
     let tmp = tempfile::tempdir().unwrap();
@@ -643,63 +671,24 @@ fn gc_keeps_what_project_locks_refer_to() {
 
     // Project one keeps skill 0 and a download; it registers as installs do.
     let project = tmp.path().join("project");
-    fs::create_dir_all(&project).unwrap();
-    let mut temp = store.temp_file().unwrap();
-    temp.write_all(b"kept artifact").unwrap();
-    let kept_artifact = Digest::of_bytes(b"kept artifact");
-    store.commit_download(temp, &kept_artifact).unwrap();
-    let mut temp = store.temp_file().unwrap();
-    temp.write_all(b"stale artifact").unwrap();
-    let stale_artifact = Digest::of_bytes(b"stale artifact");
-    store.commit_download(temp, &stale_artifact).unwrap();
-    lock_file(
-        &project.join("skills.lock"),
-        &digests[..1],
-        &[kept_artifact],
-    );
-    store
-        .register_project_lock(&project.join("skills.lock"))
-        .unwrap();
-    store
-        .register_project_lock(&project.join("skills.lock"))
-        .unwrap();
-    assert_eq!(store.registered_project_locks().unwrap().len(), 1);
+    let (kept_artifact, _) = download(&store, b"kept artifact");
+    let (stale_artifact, _) = download(&store, b"stale artifact");
+    register_project(&store, &project, &digests[0], kept_artifact);
     drop(store);
 
     // Project two is named on the command line: it keeps skill 1.
     let other = tmp.path().join("other.lock");
     lock_file(&other, &digests[1..2], &[]);
 
-    let out = skillpm(&cache)
-        .args(["--json", "cache", "gc", "--dry-run", "--keep-lock"])
-        .arg(&other)
-        .output()
-        .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert_eq!(json(&out)["removed_entries"].as_array().unwrap().len(), 2);
+    let report = gc_keeping(&cache, &other, &["--dry-run"]);
+    assert_eq!(report["removed_entries"].as_array().unwrap().len(), 2);
     assert_eq!(
         Store::open_at(&cache).unwrap().entries().unwrap().len(),
         4,
         "dry run removes nothing"
     );
 
-    let out = skillpm(&cache)
-        .args(["--json", "cache", "gc", "--keep-lock"])
-        .arg(&other)
-        .output()
-        .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let report = json(&out);
+    let report = gc_keeping(&cache, &other, &[]);
     let removed: Vec<&str> = report["removed_entries"]
         .as_array()
         .unwrap()
@@ -721,13 +710,7 @@ fn gc_keeps_what_project_locks_refer_to() {
 
     // The project is deleted: its lock is forgotten and its skill collected.
     fs::remove_dir_all(&project).unwrap();
-    let out = skillpm(&cache)
-        .args(["--json", "cache", "gc", "--keep-lock"])
-        .arg(&other)
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0));
-    let report = json(&out);
+    let report = gc_keeping(&cache, &other, &[]);
     assert_eq!(report["forgotten"].as_array().unwrap().len(), 1);
     assert_eq!(report["removed_entries"][0], digests[0].to_string());
     assert!(
@@ -864,17 +847,12 @@ fn kill(mut child: Child) {
     child.wait().unwrap();
 }
 
-#[test]
-fn killing_imports_at_random_points_never_corrupts_the_store() {
-    let tmp = tempfile::tempdir().unwrap();
-    let skills = skill_archives(tmp.path(), 10, 3 << 20);
-    let cache = tmp.path().join("cache");
-
-    // How long one import takes here (median of three, on a loaded machine),
-    // to spread the kills over all of it.
+/// How long one import takes here (median of three, on a loaded machine),
+/// to spread the kills over all of it.
+fn one_import_time(tmp: &Path, skills: &[(PathBuf, String, Digest)]) -> Duration {
     let mut times: Vec<Duration> = (0..3)
         .map(|i| {
-            let scratch = tmp.path().join(format!("scratch-cache-{i}"));
+            let scratch = tmp.join(format!("scratch-cache-{i}"));
             let started = Instant::now();
             assert!(
                 add_cmd(&scratch, &skills[i].0, &skills[i].1)
@@ -887,37 +865,63 @@ fn killing_imports_at_random_points_never_corrupts_the_store() {
         })
         .collect();
     times.sort();
-    let full = times[1];
+    times[1]
+}
 
+/// What fifty randomly timed kills did.
+#[derive(Default)]
+struct Kills {
+    interrupted: usize,
+    /// Kills that left debris: they landed mid-import.
+    left_debris: usize,
+    /// Imports that finished before their kill time.
+    finished: usize,
+}
+
+/// The child's exit status and run time, or None if it still runs at
+/// `deadline` after it started.
+fn exit_before(
+    child: &mut Child,
+    deadline: Duration,
+) -> Option<(std::process::ExitStatus, Duration)> {
+    let started = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return Some((status, started.elapsed()));
+        }
+        if started.elapsed() >= deadline {
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+/// Fifty imports into `cache`, each killed at a random point of about
+/// `full`; an import that is not killed must succeed.
+fn kill_imports_at_random(
+    cache: &Path,
+    skills: &[(PathBuf, String, Digest)],
+    full: Duration,
+) -> Kills {
     let mut rng = fastrand::Rng::with_seed(0x5eed);
-    let (mut interrupted, mut finished, mut left_debris) = (0, 0, 0);
+    let mut kills = Kills::default();
     // The estimate follows the machine's load: imports seen to finish pull
     // it toward their time, imports still running past it push it up.
     let mut estimate = full;
     for round in 0..50 {
         let (archive, name, _) = &skills[round % skills.len()];
-        let mut child = add_cmd(&cache, archive, name)
+        let mut child = add_cmd(cache, archive, name)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
             .unwrap();
-        let started = Instant::now();
         let deadline = estimate.mul_f64(rng.f64() * 1.5);
-        let outcome = loop {
-            if let Some(status) = child.try_wait().unwrap() {
-                break Some((status, started.elapsed()));
-            }
-            if started.elapsed() >= deadline {
-                break None;
-            }
-            std::thread::sleep(Duration::from_millis(1));
-        };
-        match outcome {
+        match exit_before(&mut child, deadline) {
             None => {
-                interrupted += 1;
+                kills.interrupted += 1;
                 kill(child);
-                if !debris(&cache).is_empty() {
-                    left_debris += 1; // killed mid-import: the next run must clean up
+                if !debris(cache).is_empty() {
+                    kills.left_debris += 1; // killed mid-import: the next run must clean up
                 }
                 if deadline > estimate {
                     estimate = estimate.mul_f64(1.1);
@@ -928,26 +932,18 @@ fn killing_imports_at_random_points_never_corrupts_the_store() {
                     status.success(),
                     "round {round}: an uninterrupted import failed"
                 );
-                finished += 1;
+                kills.finished += 1;
                 estimate = (estimate * 3 + took) / 4;
             }
         }
     }
-    assert!(
-        interrupted >= 10,
-        "only {interrupted} of 50 imports were interrupted (one takes {full:?})"
-    );
-    assert!(
-        left_debris >= 5,
-        "only {left_debris} kills landed mid-import"
-    );
-    assert!(
-        finished >= 3,
-        "only {finished} imports outlived their kill time: the kills missed the commit phase"
-    );
+    kills
+}
 
-    // The next run cleans up, and nothing in the store is wrong.
-    let out = skillpm(&cache)
+/// The next run cleans up, and nothing in the store is wrong: it verifies,
+/// no debris is left, and every entry is one of `skills`.
+fn assert_the_next_run_recovers(cache: &Path, skills: &[(PathBuf, String, Digest)]) {
+    let out = skillpm(cache)
         .args(["--json", "cache", "verify"])
         .output()
         .unwrap();
@@ -963,18 +959,45 @@ fn killing_imports_at_random_points_never_corrupts_the_store() {
         "{report}"
     );
     assert!(
-        debris(&cache).is_empty(),
+        debris(cache).is_empty(),
         "debris survived: {:?}",
-        debris(&cache)
+        debris(cache)
     );
-    let store = Store::open_at(&cache).unwrap();
+    let store = Store::open_at(cache).unwrap();
     for digest in store.entries().unwrap() {
         assert!(
             skills.iter().any(|s| s.2 == digest),
             "unexpected entry {digest}"
         );
     }
-    drop(store);
+}
+
+#[test]
+fn killing_imports_at_random_points_never_corrupts_the_store() {
+    let tmp = tempfile::tempdir().unwrap();
+    let skills = skill_archives(tmp.path(), 10, 3 << 20);
+    let cache = tmp.path().join("cache");
+    let full = one_import_time(tmp.path(), &skills);
+
+    let Kills {
+        interrupted,
+        left_debris,
+        finished,
+    } = kill_imports_at_random(&cache, &skills, full);
+    assert!(
+        interrupted >= 10,
+        "only {interrupted} of 50 imports were interrupted (one takes {full:?})"
+    );
+    assert!(
+        left_debris >= 5,
+        "only {left_debris} kills landed mid-import"
+    );
+    assert!(
+        finished >= 3,
+        "only {finished} imports outlived their kill time: the kills missed the commit phase"
+    );
+
+    assert_the_next_run_recovers(&cache, &skills);
 
     // And every skill can still be stored.
     for (archive, name, digest) in &skills {

@@ -117,28 +117,20 @@ fn debris(cache: &Path) -> Vec<String> {
     out
 }
 
-#[test]
-#[cfg(unix)]
-fn concurrent_installs_gc_verify_and_kills_share_one_cache() {
-    let sandbox = Sandbox::new();
-    let skills: Vec<SkillFiles> = (0..SKILLS).map(skill).collect();
-    let site = sandbox.path("site");
-    Registry::new(&site).write_v2(&skills);
-    let server = TestServer::serve(&site);
-
-    // The committed state of four projects, locked once with their own cache.
+/// The committed state of four projects, locked once with their own cache.
+fn locked_templates(sandbox: &Sandbox, server: &TestServer) -> Vec<PathBuf> {
     let mut setup = Sandbox::new();
     setup.env(
         "SKILLPM_CACHE_DIR",
         setup.path("setup-cache").to_str().unwrap(),
     );
-    let templates: Vec<PathBuf> = LOCKS
+    LOCKS
         .iter()
         .enumerate()
         .map(|(n, members)| {
             let dir = sandbox.path(&format!("template-{n}"));
             std::fs::create_dir_all(&dir).unwrap();
-            std::fs::write(dir.join("skills.toml"), manifest(&server, members.clone())).unwrap();
+            std::fs::write(dir.join("skills.toml"), manifest(server, members.clone())).unwrap();
             let out = skillpm(&setup, &setup.cache, &dir, &["install", "--yes", "--quiet"])
                 .output()
                 .unwrap();
@@ -149,114 +141,170 @@ fn concurrent_installs_gc_verify_and_kills_share_one_cache() {
             );
             dir
         })
-        .collect();
+        .collect()
+}
+
+/// `cache gc` (keeping `keep`) and `cache verify` looping on `cache` until
+/// `stop`.
+fn gc_and_verify_loops(
+    sandbox: &Arc<Sandbox>,
+    cache: &Path,
+    keep: &Path,
+    stop: &Arc<AtomicBool>,
+) -> [thread::JoinHandle<(usize, Vec<String>)>; 2] {
+    let gc = loop_command(
+        sandbox.clone(),
+        cache.to_owned(),
+        vec![
+            "cache".into(),
+            "gc".into(),
+            "--keep-lock".into(),
+            keep.display().to_string(),
+            "--json".into(),
+        ],
+        stop.clone(),
+    );
+    let verify = loop_command(
+        sandbox.clone(),
+        cache.to_owned(),
+        vec!["cache".into(), "verify".into(), "--json".into()],
+        stop.clone(),
+    );
+    [gc, verify]
+}
+
+/// `PER_ROUND` projects, each a copy of a template, running
+/// `install --locked` at once on `cache`.
+fn spawn_locked_installs(
+    sandbox: &Sandbox,
+    cache: &Path,
+    round: usize,
+    templates: &[PathBuf],
+) -> Vec<(PathBuf, Child)> {
+    (0..PER_ROUND)
+        .map(|i| {
+            let project = sandbox.path(&format!("r{round}-p{i}"));
+            std::fs::create_dir_all(&project).unwrap();
+            for f in ["skills.toml", "skills.lock"] {
+                std::fs::copy(templates[i % LOCKS.len()].join(f), project.join(f)).unwrap();
+            }
+            let child = skillpm(
+                sandbox,
+                cache,
+                &project,
+                &["install", "--locked", "--quiet"],
+            )
+            .spawn()
+            .unwrap();
+            (project, child)
+        })
+        .collect()
+}
+
+/// SIGKILLs a few at random moments: before, during or after their work.
+/// Returns which were killed.
+fn kill_some(children: &mut [(PathBuf, Child)]) -> [bool; PER_ROUND] {
+    let mut killed = [false; PER_ROUND];
+    for _ in 0..KILLS_PER_ROUND {
+        thread::sleep(Duration::from_millis(fastrand::u64(0..150)));
+        let victim = fastrand::usize(..PER_ROUND);
+        let child = &mut children[victim].1;
+        if child.try_wait().unwrap().is_none() {
+            child.kill().unwrap();
+            killed[victim] = true;
+        }
+    }
+    killed
+}
+
+/// The cache verifies with no problem and at least one entry, no process
+/// failed, and no staging, temporary or lock file is left.
+fn assert_round_left_a_sound_cache(sandbox: &Sandbox, cache: &Path, failures: &[String]) {
+    let out = skillpm(
+        sandbox,
+        cache,
+        &sandbox.project,
+        &["cache", "verify", "--json"],
+    )
+    .output()
+    .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["problems"], serde_json::json!([]), "{report}");
+    assert!(report["entries_checked"].as_u64().unwrap() >= 1, "{report}");
+    assert!(
+        failures.is_empty(),
+        "{} failed processes:\n{}",
+        failures.len(),
+        failures.join("\n---\n")
+    );
+    assert_eq!(debris(cache), Vec::<String>::new());
+}
+
+/// What a round leaves: the projects whose install was not killed (with
+/// their cache), and how many were killed.
+#[derive(Default)]
+struct Outcome {
+    survivors: Vec<(PathBuf, PathBuf)>,
+    killed: usize,
+}
+
+/// One round on a fresh cache (the cold path is the contended one):
+/// concurrent installs, some killed, beside looping `gc` and `verify`.
+fn run_round(sandbox: &Arc<Sandbox>, templates: &[PathBuf], round: usize, outcome: &mut Outcome) {
+    let cache = sandbox.path(&format!("cache-{round}"));
+    let stop = Arc::new(AtomicBool::new(false));
+    let keep = templates[0].join("skills.lock");
+    let loops = gc_and_verify_loops(sandbox, &cache, &keep, &stop);
+    let mut children = spawn_locked_installs(sandbox, &cache, round, templates);
+    let killed = kill_some(&mut children);
+    let mut failures = Vec::new();
+    for (i, (project, child)) in children.into_iter().enumerate() {
+        let out = child.wait_with_output().unwrap();
+        if killed[i] {
+            outcome.killed += 1;
+            continue;
+        }
+        if !out.status.success() {
+            failures.push(format!(
+                "round {round}, {}: {:?}\n{}",
+                project.display(),
+                out.status,
+                String::from_utf8_lossy(&out.stderr)
+            ));
+        }
+        outcome.survivors.push((project, cache.clone()));
+    }
+    stop.store(true, Ordering::Relaxed);
+    let [(gc_runs, gc_failures), (verify_runs, verify_failures)] = loops.map(|l| l.join().unwrap());
+    assert!(gc_runs > 0 && verify_runs > 0);
+    failures.extend(gc_failures);
+    failures.extend(verify_failures);
+    assert_round_left_a_sound_cache(sandbox, &cache, &failures);
+}
+
+#[test]
+#[cfg(unix)]
+fn concurrent_installs_gc_verify_and_kills_share_one_cache() {
+    let sandbox = Sandbox::new();
+    let skills: Vec<SkillFiles> = (0..SKILLS).map(skill).collect();
+    let site = sandbox.path("site");
+    Registry::new(&site).write_v2(&skills);
+    let server = TestServer::serve(&site);
+    let templates = locked_templates(&sandbox, &server);
 
     let sandbox = Arc::new(sandbox);
-    let keep = templates[0].join("skills.lock");
-    let mut survivors = Vec::new();
-    let mut killed_total = 0;
+    let mut outcome = Outcome::default();
     for round in 0..ROUNDS {
-        // Each round starts from a fresh cache: the cold path is the contended one.
-        let cache = sandbox.path(&format!("cache-{round}"));
-        let stop = Arc::new(AtomicBool::new(false));
-        let gc = loop_command(
-            sandbox.clone(),
-            cache.clone(),
-            vec![
-                "cache".into(),
-                "gc".into(),
-                "--keep-lock".into(),
-                keep.display().to_string(),
-                "--json".into(),
-            ],
-            stop.clone(),
-        );
-        let verify = loop_command(
-            sandbox.clone(),
-            cache.clone(),
-            vec!["cache".into(), "verify".into(), "--json".into()],
-            stop.clone(),
-        );
-
-        let mut children: Vec<(PathBuf, Child)> = (0..PER_ROUND)
-            .map(|i| {
-                let project = sandbox.path(&format!("r{round}-p{i}"));
-                std::fs::create_dir_all(&project).unwrap();
-                for f in ["skills.toml", "skills.lock"] {
-                    std::fs::copy(templates[i % LOCKS.len()].join(f), project.join(f)).unwrap();
-                }
-                let child = skillpm(
-                    &sandbox,
-                    &cache,
-                    &project,
-                    &["install", "--locked", "--quiet"],
-                )
-                .spawn()
-                .unwrap();
-                (project, child)
-            })
-            .collect();
-        // SIGKILL a few at random moments: before, during or after their work.
-        let mut killed = [false; PER_ROUND];
-        for _ in 0..KILLS_PER_ROUND {
-            thread::sleep(Duration::from_millis(fastrand::u64(0..150)));
-            let victim = fastrand::usize(..PER_ROUND);
-            let child = &mut children[victim].1;
-            if child.try_wait().unwrap().is_none() {
-                child.kill().unwrap();
-                killed[victim] = true;
-            }
-        }
-        let mut failures = Vec::new();
-        for (i, (project, child)) in children.into_iter().enumerate() {
-            let out = child.wait_with_output().unwrap();
-            if killed[i] {
-                killed_total += 1;
-                continue;
-            }
-            if !out.status.success() {
-                failures.push(format!(
-                    "round {round}, {}: {:?}\n{}",
-                    project.display(),
-                    out.status,
-                    String::from_utf8_lossy(&out.stderr)
-                ));
-            }
-            survivors.push((project, cache.clone()));
-        }
-        stop.store(true, Ordering::Relaxed);
-        let (gc_runs, gc_failures) = gc.join().unwrap();
-        let (verify_runs, verify_failures) = verify.join().unwrap();
-        assert!(gc_runs > 0 && verify_runs > 0);
-        failures.extend(gc_failures);
-        failures.extend(verify_failures);
-        let out = skillpm(
-            &sandbox,
-            &cache,
-            &sandbox.project,
-            &["cache", "verify", "--json"],
-        )
-        .output()
-        .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-        assert_eq!(report["problems"], serde_json::json!([]), "{report}");
-        assert!(report["entries_checked"].as_u64().unwrap() >= 1, "{report}");
-        assert!(
-            failures.is_empty(),
-            "{} failed processes:\n{}",
-            failures.len(),
-            failures.join("\n---\n")
-        );
-        assert_eq!(debris(&cache), Vec::<String>::new());
+        run_round(&sandbox, &templates, round, &mut outcome);
     }
-    assert!(killed_total > 0, "no install was killed mid-run");
+    assert!(outcome.killed > 0, "no install was killed mid-run");
 
-    for (project, cache) in &survivors {
+    for (project, cache) in &outcome.survivors {
         let out = skillpm(&sandbox, cache, project, &["verify"])
             .output()
             .unwrap();

@@ -34,3 +34,13 @@ pub fn files_under(dir: &Path) -> Vec<PathBuf> {
     out.sort();
     out
 }
+
+/// The entry of a JSON report's `skills` array whose `name` is `name`.
+pub fn skill_row<'a>(report: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
+    report["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == name)
+        .unwrap_or_else(|| panic!("no skill {name} in {report:#}"))
+}

@@ -234,57 +234,45 @@ fn status(code: u16) -> Response {
     r
 }
 
-fn respond(shared: &Shared, path: &str, headers: &HeaderMap, fault: Option<Fault>) -> Response {
+/// A status-only response carrying one header.
+fn status_with(code: u16, name: header::HeaderName, value: &str) -> Response {
+    let mut r = status(code);
+    r.headers_mut()
+        .insert(name, HeaderValue::from_str(value).unwrap());
+    r
+}
+
+/// The answer before any content: 401 without the required token, or the
+/// status, Retry-After or redirect a fault asks for.
+fn refusal(shared: &Shared, headers: &HeaderMap, fault: Option<&Fault>) -> Option<Response> {
     if let Some(token) = shared.require_token.lock().unwrap().clone() {
         let sent = headers
             .get(header::AUTHORIZATION)
             .and_then(|v| v.to_str().ok());
         if sent != Some(&format!("Bearer {token}")) {
-            return status(401);
+            return Some(status(401));
         }
     }
-    match &fault {
-        Some(Fault::Status(code)) => return status(*code),
-        Some(Fault::RetryAfter {
+    match fault? {
+        Fault::Status(code) => Some(status(*code)),
+        Fault::RetryAfter {
             status: code,
             after,
-        }) => {
-            let mut r = status(*code);
-            r.headers_mut()
-                .insert(header::RETRY_AFTER, HeaderValue::from_str(after).unwrap());
-            return r;
-        }
-        Some(Fault::Redirect {
+        } => Some(status_with(*code, header::RETRY_AFTER, after)),
+        Fault::Redirect {
             status: code,
             location,
-        }) => {
-            let mut r = status(*code);
-            r.headers_mut()
-                .insert(header::LOCATION, HeaderValue::from_str(location).unwrap());
-            return r;
-        }
-        _ => {}
+        } => Some(status_with(*code, header::LOCATION, location)),
+        _ => None,
     }
-    let content = match &fault {
-        Some(Fault::Replace(bytes)) => bytes.clone(),
-        _ => match read_file(&shared.root, path) {
-            Some(bytes) => bytes,
-            None => return status(404),
-        },
-    };
-    let etag = format!("\"{}\"", &hex::encode(sha2::Sha256::digest(&content))[..16]);
-    if headers
-        .get(header::IF_NONE_MATCH)
-        .and_then(|v| v.to_str().ok())
-        == Some(etag.as_str())
-    {
-        let mut r = status(304);
-        r.headers_mut()
-            .insert(header::ETAG, HeaderValue::from_str(&etag).unwrap());
-        return r;
-    }
+}
+
+/// The body for `content` and the Content-Length to claim: whole, or
+/// broken the way a body fault asks (dropped after `keep` bytes, a wrong
+/// length, or a pause mid-body).
+fn body(content: Vec<u8>, fault: Option<Fault>) -> (Body, u64) {
     let length = content.len();
-    let (body, claimed) = match fault {
+    match fault {
         Some(Fault::Truncate { keep }) => {
             let head = Bytes::from(content[..keep.min(length)].to_vec());
             let chunks: Vec<Result<Bytes, std::io::Error>> = vec![
@@ -323,7 +311,29 @@ fn respond(shared: &Shared, path: &str, headers: &HeaderMap, fault: Option<Fault
             (Body::from_stream(stream), length as u64)
         }
         _ => (Body::from(content), length as u64),
+    }
+}
+
+fn respond(shared: &Shared, path: &str, headers: &HeaderMap, fault: Option<Fault>) -> Response {
+    if let Some(refused) = refusal(shared, headers, fault.as_ref()) {
+        return refused;
+    }
+    let content = match &fault {
+        Some(Fault::Replace(bytes)) => bytes.clone(),
+        _ => match read_file(&shared.root, path) {
+            Some(bytes) => bytes,
+            None => return status(404),
+        },
     };
+    let etag = format!("\"{}\"", &hex::encode(sha2::Sha256::digest(&content))[..16]);
+    if headers
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        == Some(etag.as_str())
+    {
+        return status_with(304, header::ETAG, &etag);
+    }
+    let (body, claimed) = body(content, fault);
     let mut r = Response::new(body);
     let h = r.headers_mut();
     h.insert(header::CONTENT_LENGTH, HeaderValue::from(claimed));
