@@ -18,8 +18,6 @@ pub struct FoundSkill {
     pub name: String,
     pub scope: Scope,
     pub agent: Agent,
-    /// The root it was found in.
-    pub root: PathBuf,
     /// The skill folder as agents see it.
     pub path: PathBuf,
     /// The real folder, when reached through a symlink.
@@ -63,7 +61,6 @@ pub struct RootReport {
     pub exists: bool,
     pub skills: usize,
     pub truncated: bool,
-    pub too_deep: usize,
 }
 
 #[derive(Debug, Clone)]
@@ -128,7 +125,6 @@ pub fn discover(project: &Path, cwd: &Path, env: &Env, limits: ScanLimits) -> Di
                 name: check.display_name(),
                 scope: root.scope,
                 agent: root.agent,
-                root: root.path.clone(),
                 path: found.path.clone(),
                 link_target: found.link_target.clone(),
                 check,
@@ -139,7 +135,6 @@ pub fn discover(project: &Path, cwd: &Path, env: &Env, limits: ScanLimits) -> Di
             exists: scan.exists,
             skills: scan.skills.len(),
             truncated: scan.truncated,
-            too_deep: scan.too_deep,
             root,
         });
     }

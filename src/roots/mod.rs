@@ -40,8 +40,6 @@ pub enum Scope {
 }
 
 impl Scope {
-    pub const ALL: [Scope; 4] = [Scope::Repo, Scope::User, Scope::System, Scope::Admin];
-
     pub fn as_str(self) -> &'static str {
         match self {
             Scope::Repo => "repo",
@@ -49,11 +47,6 @@ impl Scope {
             Scope::System => "system",
             Scope::Admin => "admin",
         }
-    }
-
-    /// Whether skillpm may create links in this scope's roots.
-    pub fn is_writable(self) -> bool {
-        self != Scope::System
     }
 }
 

@@ -22,8 +22,6 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::error::{Classify, Exit};
-
 pub use openai_yaml::{Interface, OpenAiMetadata, Policy, ToolDependency, ToolKind};
 pub use shell::ShellCommand;
 
@@ -33,27 +31,6 @@ pub const SKILL_MD: &str = "SKILL.md";
 /// SKILL.md files larger than this are refused (DESIGN §5's per-file limit);
 /// no real instructions file comes close, and discovery must stay cheap.
 pub const MAX_SKILL_MD_BYTES: u64 = 16 * 1024 * 1024;
-
-#[derive(Debug, thiserror::Error)]
-pub enum SkillError {
-    #[error("cannot read {path}: {source}")]
-    Io {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-    #[error("{path}: {message}")]
-    Invalid { path: PathBuf, message: String },
-}
-
-crate::classified!(SkillError);
-impl Classify for SkillError {
-    fn exit(&self) -> Exit {
-        match self {
-            SkillError::Io { .. } => Exit::Other,
-            SkillError::Invalid { .. } => Exit::Unsafe,
-        }
-    }
-}
 
 /// One problem found in a skill: which file, which field, which rule.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -118,16 +95,8 @@ impl SkillMd {
         self.field(name).and_then(Value::as_str)
     }
 
-    pub fn description(&self) -> &str {
-        &self.description
-    }
-
     pub fn license(&self) -> Option<&str> {
         self.str_field("license")
-    }
-
-    pub fn compatibility(&self) -> Option<&str> {
-        self.str_field("compatibility")
     }
 
     /// `metadata` as a string map; bare scalars (`version: 1.0`) read as
@@ -179,14 +148,6 @@ impl SkillMd {
     /// `hooks`: lifecycle hooks the skill installs while active (Claude Code).
     pub fn hooks(&self) -> Option<&serde_json::Map<String, Value>> {
         self.field("hooks").and_then(Value::as_object)
-    }
-
-    pub fn model(&self) -> Option<&str> {
-        self.str_field("model")
-    }
-
-    pub fn argument_hint(&self) -> Option<&str> {
-        self.str_field("argument-hint")
     }
 
     /// Commands an agent runs on the user's machine when loading the skill
@@ -591,7 +552,7 @@ mod tests {
         let check = check_skill_dir(&dir, None);
         assert!(check.is_valid(), "{:?}", check.errors);
         let skill = check.skill.as_ref().unwrap();
-        assert_eq!(skill.description(), "Fill forms: fast");
+        assert_eq!(skill.description, "Fill forms: fast");
         assert_eq!(skill.allowed_tools(), ["Bash(git add:*)", "Read", "Write"]);
         assert_eq!(skill.body, "# PDF\n");
         assert_eq!(

@@ -9,7 +9,7 @@ use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
 use super::{Limits, Problem, Rule, UnpackError};
-use crate::digest::{HashedTree, HashingWriter, TreeFile, TreeHasher};
+use crate::digest::{HashedTree, HashingWriter, TreeFile};
 use crate::names::{NameSet, check_name};
 
 /// Read size: big enough that syscalls and hashing amortise, small enough
@@ -84,14 +84,12 @@ impl TreeWriter {
     }
 
     fn io(&self, entry: &str, action: &'static str, path: &Path, source: io::Error) -> UnpackError {
-        self.error(
-            Some(entry),
-            Problem::Io {
-                action,
-                path: path.to_owned(),
-                source,
-            },
-        )
+        self.error(Some(entry), Problem::io(action, path)(source))
+    }
+
+    /// Opens the artifact file itself (an archive or a lone SKILL.md).
+    pub(crate) fn open_artifact(&self, path: &Path) -> Result<File, UnpackError> {
+        File::open(path).map_err(|e| self.error(None, Problem::io("open", path)(e)))
     }
 
     /// Counts one entry of any kind against `max-entries`.
@@ -270,16 +268,7 @@ impl TreeWriter {
                 .collect();
             return Err(self.refuse(Some("SKILL.md"), Rule::InvalidSkill(details.join("; "))));
         }
-        let mut files = std::mem::take(&mut self.files);
-        files.sort_by(|a, b| a.path.as_bytes().cmp(b.path.as_bytes()));
-        let mut hasher = TreeHasher::new();
-        for f in &files {
-            hasher.add(f.path.clone(), f.digest);
-        }
-        Ok(HashedTree {
-            digest: hasher.finish(),
-            files,
-        })
+        Ok(HashedTree::from_files(std::mem::take(&mut self.files)))
     }
 
     /// Says why SKILL.md is missing as precisely as the files allow.

@@ -3,7 +3,6 @@
 //! is streamed through the tree writer with the ratio judged per entry and
 //! for the archive as a whole.
 
-use std::fs::File;
 use std::io::BufReader;
 use std::path::Path;
 
@@ -29,16 +28,7 @@ struct Planned {
 }
 
 pub(super) fn unpack(path: &Path, tree: &mut TreeWriter) -> Result<(), UnpackError> {
-    let file = File::open(path).map_err(|source| {
-        tree.error(
-            None,
-            Problem::Io {
-                action: "open",
-                path: path.to_owned(),
-                source,
-            },
-        )
-    })?;
+    let file = tree.open_artifact(path)?;
     let archive_len = file.metadata().map(|m| m.len()).unwrap_or(u64::MAX);
     let mut archive = ZipArchive::new(BufReader::with_capacity(64 * 1024, file)).map_err(|e| {
         tree.refuse(
