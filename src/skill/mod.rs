@@ -106,15 +106,7 @@ impl SkillMd {
             return BTreeMap::new();
         };
         map.iter()
-            .filter_map(|(k, v)| {
-                let text = match v {
-                    Value::String(s) => s.clone(),
-                    Value::Number(n) => n.to_string(),
-                    Value::Bool(b) => b.to_string(),
-                    _ => return None,
-                };
-                Some((k.clone(), text))
-            })
+            .filter_map(|(k, v)| Some((k.clone(), validate::as_text(v)?)))
             .collect()
     }
 
@@ -407,23 +399,13 @@ fn skill_from_parts(
     body: String,
     body_line: usize,
 ) -> Result<SkillMd, String> {
-    let field = |k: &str| -> Result<String, String> {
-        match map.get(k) {
-            Some(v) if validate::as_text(v).is_some() => {
-                Ok(validate::as_text(v).unwrap_or_default())
-            }
-            Some(other) => Err(format!(
-                "`{k}` must be a string, found {}",
-                frontmatter::kind_of(other)
-            )),
-            None => Err(format!("required field `{k}` is missing")),
-        }
+    let field = |k: &str| match map.get(k) {
+        Some(v) => validate::as_text(v).ok_or_else(|| frontmatter::must_be(k, "a string", v)),
+        None => Err(format!("required field `{k}` is missing")),
     };
-    let name = field("name")?;
-    let description = field("description")?;
     Ok(SkillMd {
-        name,
-        description,
+        name: field("name")?,
+        description: field("description")?,
         frontmatter: map,
         body,
         body_line,

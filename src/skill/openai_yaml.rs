@@ -12,7 +12,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::Diagnostic;
-use super::frontmatter::{kind_of, parse_yaml_value};
+use super::frontmatter::{kind_of, must_be, parse_yaml_value};
 
 /// Where the file lives, relative to the skill root.
 pub const OPENAI_YAML: &str = "agents/openai.yaml";
@@ -171,10 +171,7 @@ impl Reader<'_> {
             Value::Object(m) => Some(m),
             Value::Null => None,
             other => {
-                self.warn(
-                    key,
-                    format!("`{key}` must be a mapping, found {}", kind_of(other)),
-                );
+                self.warn(key, must_be(key, "a mapping", other));
                 None
             }
         }
@@ -186,10 +183,7 @@ impl Reader<'_> {
             Value::Null => None,
             other => {
                 let field = format!("{path}.{key}");
-                self.warn(
-                    &field,
-                    format!("`{field}` must be a string, found {}", kind_of(other)),
-                );
+                self.warn(&field, must_be(&field, "a string", other));
                 None
             }
         }
@@ -214,10 +208,7 @@ impl Reader<'_> {
             Some(other) => {
                 self.warn(
                     "dependencies.tools",
-                    format!(
-                        "`dependencies.tools` must be a list, found {}",
-                        kind_of(other)
-                    ),
+                    must_be("dependencies.tools", "a list", other),
                 );
                 return Vec::new();
             }
@@ -226,10 +217,7 @@ impl Reader<'_> {
         for (i, item) in tools.iter().enumerate() {
             let path = format!("dependencies.tools[{i}]");
             let Value::Object(tool) = item else {
-                self.warn(
-                    &path,
-                    format!("`{path}` must be a mapping, found {}", kind_of(item)),
-                );
+                self.warn(&path, must_be(&path, "a mapping", item));
                 continue;
             };
             let kind = match self.string(tool, "type", &path).as_deref() {
@@ -272,13 +260,7 @@ impl Reader<'_> {
             Some(Value::Bool(b)) => Some(*b),
             Some(other) => {
                 let field = "policy.allow_implicit_invocation";
-                self.warn(
-                    field,
-                    format!(
-                        "`{field}` must be `true` or `false`, found {}",
-                        kind_of(other)
-                    ),
-                );
+                self.warn(field, must_be(field, "`true` or `false`", other));
                 None
             }
         };
@@ -291,7 +273,7 @@ impl Reader<'_> {
             Some(other) => {
                 self.warn(
                     "policy.products",
-                    format!("`policy.products` must be a list, found {}", kind_of(other)),
+                    must_be("policy.products", "a list", other),
                 );
                 Vec::new()
             }

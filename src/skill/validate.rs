@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value};
 
 use super::Diagnostic;
-use super::frontmatter::kind_of;
+use super::frontmatter::{kind_of, must_be};
 
 pub const MAX_NAME_CHARS: usize = crate::names::MAX_SKILL_NAME_CHARS;
 pub const MAX_DESCRIPTION_CHARS: usize = 1024;
@@ -117,10 +117,7 @@ pub fn validate(map: &Map<String, Value>, file: &Path, folder_name: Option<&str>
         if let Some(v) = map.get(field)
             && !v.is_boolean()
         {
-            f.warning(
-                field,
-                format!("`{field}` must be `true` or `false`, found {}", kind_of(v)),
-            );
+            f.warning(field, must_be(field, "`true` or `false`", v));
         }
     }
     if let Some(v) = map.get("hooks")
@@ -128,10 +125,7 @@ pub fn validate(map: &Map<String, Value>, file: &Path, folder_name: Option<&str>
     {
         f.warning(
             "hooks",
-            format!(
-                "`hooks` must be a mapping of hook events to handlers, found {}",
-                kind_of(v)
-            ),
+            must_be("hooks", "a mapping of hook events to handlers", v),
         );
     }
     for key in map.keys() {
@@ -253,10 +247,7 @@ fn validate_description(value: Option<&Value>, f: &mut Findings) {
 
 fn validate_compatibility(value: &Value, f: &mut Findings) {
     let Some(text) = as_text(value) else {
-        f.error(
-            "compatibility",
-            format!("`compatibility` must be a string, found {}", kind_of(value)),
-        );
+        f.error("compatibility", must_be("compatibility", "a string", value));
         return;
     };
     if text.trim().is_empty() {
@@ -286,10 +277,7 @@ fn validate_metadata(value: &Value, f: &mut Findings) {
     let Value::Object(map) = value else {
         f.warning(
             "metadata",
-            format!(
-                "`metadata` must be a mapping of strings to strings, found {}",
-                kind_of(value)
-            ),
+            must_be("metadata", "a mapping of strings to strings", value),
         );
         return;
     };
@@ -324,19 +312,17 @@ fn validate_allowed_tools(value: &Value, f: &mut Findings) {
                 if !item.is_string() {
                     f.warning(
                         "allowed-tools",
-                        format!(
-                            "`allowed-tools[{i}]` must be a string, found {}",
-                            kind_of(item)
-                        ),
+                        must_be(&format!("allowed-tools[{i}]"), "a string", item),
                     );
                 }
             }
         }
         other => f.warning(
             "allowed-tools",
-            format!(
-                "`allowed-tools` must be a space-separated string or a list of strings, found {}",
-                kind_of(other)
+            must_be(
+                "allowed-tools",
+                "a space-separated string or a list of strings",
+                other,
             ),
         ),
     }
@@ -357,10 +343,7 @@ pub fn as_text(value: &Value) -> Option<String> {
 fn expect_text(value: &Value, field: &str, f: &mut Findings) -> Option<String> {
     let text = as_text(value);
     if text.is_none() {
-        f.fatal(
-            field,
-            format!("`{field}` must be a string, found {}", kind_of(value)),
-        );
+        f.fatal(field, must_be(field, "a string", value));
     }
     text
 }
