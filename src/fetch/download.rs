@@ -122,10 +122,6 @@ async fn transfer(
     let (final_url, mut response) =
         http::send(client, &shared.config, &spec.url, auth, &HeaderMap::new()).await?;
     http::check_status(&final_url, &response, auth)?;
-    let declared = response.content_length();
-    if declared.is_some_and(|n| n > max) {
-        return Err(Failure::Fatal(too_large(&final_url, max)));
-    }
     let content_type = response
         .headers()
         .get(header::CONTENT_TYPE)
@@ -139,24 +135,11 @@ async fn transfer(
     };
     let file = create_with_parent(temp).map_err(io_fatal)?;
     let mut writer = HashingWriter::new(file);
-    loop {
-        match response.chunk().await {
-            Ok(Some(chunk)) => {
-                if writer.written() + chunk.len() as u64 > max {
-                    return Err(Failure::Fatal(too_large(&final_url, max)));
-                }
-                writer.write_all(&chunk).map_err(io_fatal)?;
-            }
-            Ok(None) => break,
-            Err(e) => return Err(http::classify_error(&final_url, &e)),
-        }
-    }
+    http::stream_body(&mut response, &final_url, max, |chunk| {
+        writer.write_all(chunk).map_err(io_fatal)
+    })
+    .await?;
     let (digest, size, file) = writer.finish();
-    if let Some(n) = declared.filter(|&n| n != size) {
-        return Err(Failure::transient(format!(
-            "the body was cut short: {size} of {n} bytes"
-        )));
-    }
     drop(file);
     Ok(Transferred {
         digest,
@@ -178,7 +161,7 @@ fn copy_local(url: &Url, temp: &Path, max: u64) -> Result<Transferred, FetchErro
         source,
     })?;
     if writer.written() > max {
-        return Err(too_large(url, max));
+        return Err(FetchError::too_large(url, max));
     }
     let (digest, size, _file) = writer.finish();
     Ok(Transferred {
@@ -216,12 +199,5 @@ fn rename_creating_dir(from: &Path, to: &Path) -> Result<(), FetchError> {
             std::fs::rename(from, to).map_err(io)
         }
         other => other.map_err(io),
-    }
-}
-
-fn too_large(url: &Url, limit: u64) -> FetchError {
-    FetchError::TooLarge {
-        url: url.to_string(),
-        limit,
     }
 }

@@ -139,6 +139,40 @@ pub(crate) fn check_status(
 
 /// Sorts a reqwest error into retry-worthy or final. TLS failures are final:
 /// a certificate does not get better by asking again.
+/// Streams the body of `response` into `sink`: more than `max` bytes (as
+/// declared or as sent) is refused, a body shorter than declared is transient.
+pub(crate) async fn stream_body(
+    response: &mut Response,
+    url: &Url,
+    max: u64,
+    mut sink: impl FnMut(&[u8]) -> Result<(), Failure>,
+) -> Result<(), Failure> {
+    let declared = response.content_length();
+    if declared.is_some_and(|n| n > max) {
+        return Err(Failure::Fatal(FetchError::too_large(url, max)));
+    }
+    let mut size = 0u64;
+    loop {
+        match response.chunk().await {
+            Ok(Some(chunk)) => {
+                size += chunk.len() as u64;
+                if size > max {
+                    return Err(Failure::Fatal(FetchError::too_large(url, max)));
+                }
+                sink(&chunk)?;
+            }
+            Ok(None) => break,
+            Err(e) => return Err(classify_error(url, &e)),
+        }
+    }
+    match declared.filter(|&n| n != size) {
+        Some(n) => Err(Failure::transient(format!(
+            "the body was cut short: {size} of {n} bytes"
+        ))),
+        None => Ok(()),
+    }
+}
+
 pub(crate) fn classify_error(url: &Url, error: &reqwest::Error) -> Failure {
     let detail = error_chain(error);
     if is_tls_error(error) {
