@@ -111,34 +111,29 @@ pub(crate) fn check_status(
         .get(header::RETRY_AFTER)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| parse_retry_after(v, SystemTime::now()));
-    match code {
-        404 | 410 => Err(Failure::Fatal(FetchError::NotFound { url: url.to_string() })),
+    let hint = match (code, auth) {
+        (404 | 410, _) => return Err(Failure::Fatal(FetchError::NotFound { url: url.to_string() })),
         // Rate limiting and server trouble pass; the server says so.
-        429 | 500..=599 => Err(Failure::Transient {
-            message: format!("server answered {status}"),
-            retry_after,
-        }),
-        401 | 403 => Err(Failure::Fatal(FetchError::Status {
-            url: url.to_string(),
-            status: code,
-            hint: match auth {
-                Some(a) => format!(
-                    " (the token from ${} was sent and refused; check it and its permissions)",
-                    a.env_var()
-                ),
-                None => " (the registry wants credentials: set `token-env` on the source and put a token in that variable)".into(),
-            },
-        })),
-        _ => Err(Failure::Fatal(FetchError::Status {
-            url: url.to_string(),
-            status: code,
-            hint: String::new(),
-        })),
-    }
+        (429 | 500..=599, _) => {
+            return Err(Failure::Transient {
+                message: format!("server answered {status}"),
+                retry_after,
+            });
+        }
+        (401 | 403, Some(a)) => format!(
+            " (the token from ${} was sent and refused; check it and its permissions)",
+            a.env_var()
+        ),
+        (401 | 403, None) => " (the registry wants credentials: set `token-env` on the source and put a token in that variable)".into(),
+        _ => String::new(),
+    };
+    Err(Failure::Fatal(FetchError::Status {
+        url: url.to_string(),
+        status: code,
+        hint,
+    }))
 }
 
-/// Sorts a reqwest error into retry-worthy or final. TLS failures are final:
-/// a certificate does not get better by asking again.
 /// Streams the body of `response` into `sink`: more than `max` bytes (as
 /// declared or as sent) is refused, a body shorter than declared is transient.
 pub(crate) async fn stream_body(
@@ -173,6 +168,8 @@ pub(crate) async fn stream_body(
     }
 }
 
+/// Sorts a reqwest error into retry-worthy or final. TLS failures are final:
+/// a certificate does not get better by asking again.
 pub(crate) fn classify_error(url: &Url, error: &reqwest::Error) -> Failure {
     let detail = error_chain(error);
     if is_tls_error(error) {
