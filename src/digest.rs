@@ -57,16 +57,8 @@ impl Digest {
     }
 
     pub fn of_file(path: &Path) -> Result<Self, DigestError> {
-        let file = std::fs::File::open(path).map_err(|source| DigestError::Io {
-            path: path.to_owned(),
-            source,
-        })?;
-        Digest::of_reader(io::BufReader::with_capacity(64 * 1024, file)).map_err(|source| {
-            DigestError::Io {
-                path: path.to_owned(),
-                source,
-            }
-        })
+        let file = std::fs::File::open(path).map_err(io_err(path))?;
+        Digest::of_reader(io::BufReader::with_capacity(64 * 1024, file)).map_err(io_err(path))
     }
 
     /// The file-system-safe form used for store and download names: `sha256-<hex>`.
@@ -253,11 +245,15 @@ pub fn tree_digest(root: &Path) -> Result<Digest, DigestError> {
     hash_tree(root).map(|t| t.digest)
 }
 
+/// What a failed read of `path` means.
+fn io_err(path: &Path) -> impl FnOnce(io::Error) -> DigestError + '_ {
+    move |source| DigestError::Io {
+        path: path.to_owned(),
+        source,
+    }
+}
+
 fn walk(root: &Path, dir: &Path, out: &mut Vec<TreeFile>) -> Result<(), DigestError> {
-    let io_err = |path: &Path| {
-        let path = path.to_owned();
-        move |source| DigestError::Io { path, source }
-    };
     for entry in std::fs::read_dir(dir).map_err(io_err(dir))? {
         let entry = entry.map_err(io_err(dir))?;
         let path = entry.path();

@@ -178,7 +178,7 @@ fn split_tools(s: &str) -> Vec<String> {
 }
 
 /// The outcome of checking one skill folder.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Default, Serialize)]
 pub struct SkillCheck {
     pub dir: PathBuf,
     /// The parsed SKILL.md, when it has a frontmatter with string `name`
@@ -289,11 +289,7 @@ pub fn check_skill_dir(dir: &Path, expected_name: Option<&str>) -> SkillCheck {
     let file = dir.join(SKILL_MD);
     let mut check = SkillCheck {
         dir: dir.to_owned(),
-        skill: None,
-        errors: Vec::new(),
-        fatal: Vec::new(),
-        warnings: Vec::new(),
-        openai: None,
+        ..SkillCheck::default()
     };
     let folder_name = expected_name
         .map(str::to_owned)
