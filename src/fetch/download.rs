@@ -52,10 +52,7 @@ impl Shared {
         }
         let max = spec.max_bytes.unwrap_or(self.config.max_artifact_bytes);
         let tmp_dir = self.cache.tmp();
-        let reserved = Reserved::new(&tmp_dir, "download-").map_err(|source| FetchError::Io {
-            path: tmp_dir.clone(),
-            source,
-        })?;
+        let reserved = Reserved::new(&tmp_dir, "download-").map_err(FetchError::io(&tmp_dir))?;
         let temp = reserved.path().to_owned();
         let transferred = match spec.url.scheme() {
             "file" => {
@@ -127,12 +124,7 @@ async fn transfer(
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
         .map(str::to_owned);
-    let io_fatal = |source| {
-        Failure::Fatal(FetchError::Io {
-            path: temp.to_owned(),
-            source,
-        })
-    };
+    let io_fatal = |source| Failure::Fatal(FetchError::io(temp)(source));
     let file = create_with_parent(temp).map_err(io_fatal)?;
     let mut writer = HashingWriter::new(file);
     http::stream_body(&mut response, &final_url, max, |chunk| {
@@ -151,11 +143,7 @@ async fn transfer(
 /// The `file://` twin of [`transfer`]: same hashing, limit and sync.
 fn copy_local(url: &Url, temp: &Path, max: u64) -> Result<Transferred, FetchError> {
     let (path, source) = super::index_cache::open_local(url)?;
-    let write_err = |source| FetchError::Io {
-        path: temp.to_owned(),
-        source,
-    };
-    let mut writer = HashingWriter::new(create_with_parent(temp).map_err(write_err)?);
+    let mut writer = HashingWriter::new(create_with_parent(temp).map_err(FetchError::io(temp))?);
     io::copy(&mut source.take(max + 1), &mut writer).map_err(|source| FetchError::Local {
         path: path.clone(),
         source,
@@ -187,10 +175,7 @@ fn create_with_parent(path: &Path) -> io::Result<File> {
 
 /// Renames `from` to `to`, creating `to`'s folder only when missing.
 fn rename_creating_dir(from: &Path, to: &Path) -> Result<(), FetchError> {
-    let io = |source| FetchError::Io {
-        path: to.to_owned(),
-        source,
-    };
+    let io = FetchError::io(to);
     match std::fs::rename(from, to) {
         Err(e) if e.kind() == io::ErrorKind::NotFound && !to.parent().is_some_and(Path::exists) => {
             if let Some(dir) = to.parent() {

@@ -67,10 +67,7 @@ pub(crate) fn load(dir: &Path, url: &Url) -> Option<Cached> {
 }
 
 pub(crate) fn store(dir: &Path, body: &Body) -> Result<(), FetchError> {
-    let io = |source| FetchError::Io {
-        path: dir.to_owned(),
-        source,
-    };
+    let io = FetchError::io(dir);
     std::fs::create_dir_all(dir).map_err(io)?;
     let meta = Meta {
         url: body.url.to_string(),

@@ -139,6 +139,14 @@ impl FetchError {
         matches!(self, FetchError::NotFound { .. })
     }
 
+    /// What a failed write of `path` (in the cache) means.
+    pub(crate) fn io(path: &Path) -> impl Fn(std::io::Error) -> FetchError + Copy + '_ {
+        move |source| FetchError::Io {
+            path: path.to_owned(),
+            source,
+        }
+    }
+
     pub(crate) fn too_large(url: &Url, limit: u64) -> FetchError {
         FetchError::TooLarge {
             url: url.to_string(),
