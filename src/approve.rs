@@ -77,11 +77,7 @@ pub struct TreeDiff {
 
 impl TreeDiff {
     pub fn is_empty(&self) -> bool {
-        self.added.is_empty()
-            && self.removed.is_empty()
-            && self.changed.is_empty()
-            && self.executables_added.is_empty()
-            && self.executables_removed.is_empty()
+        *self == TreeDiff::default()
     }
 }
 

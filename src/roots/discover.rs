@@ -4,7 +4,7 @@
 //! broken skill is listed as invalid and takes no part in the ranking; it
 //! never stops the rest.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use super::scan::{ScanLimits, scan_root};
@@ -82,15 +82,13 @@ impl Discovery {
 
     /// Names of loadable skills, sorted.
     pub fn available_names(&self) -> Vec<&str> {
-        let mut names: Vec<&str> = self
+        let names: BTreeSet<&str> = self
             .skills
             .iter()
             .filter(|s| s.is_winner())
             .map(|s| s.name.as_str())
             .collect();
-        names.sort_unstable();
-        names.dedup();
-        names
+        names.into_iter().collect()
     }
 }
 

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use super::{Limits, Problem, Rule, UnpackError};
 use crate::digest::{HashedTree, HashingWriter, TreeFile};
-use crate::names::{NameSet, check_name};
+use crate::names::{NameSet, Rule as NameRule, check_name};
 
 /// Read size: big enough that syscalls and hashing amortise, small enough
 /// that memory stays flat whatever the skill's size.
@@ -109,22 +109,25 @@ impl TreeWriter {
     /// Counts, checks and registers a file name without writing anything:
     /// for judging a whole file list before fetching it.
     pub(crate) fn precheck_file(&mut self, name: &str) -> Result<(), UnpackError> {
+        self.register(name, NameSet::add_file)
+    }
+
+    /// Counts, checks and registers one entry name with `add`.
+    fn register(
+        &mut self,
+        name: &str,
+        add: fn(&mut NameSet, &str) -> Result<(), NameRule>,
+    ) -> Result<(), UnpackError> {
         self.count_entry(name)?;
         self.check(name)?;
-        self.names
-            .add_file(name)
-            .map_err(|rule| self.refuse(Some(name), rule))
+        add(&mut self.names, name).map_err(|rule| self.refuse(Some(name), rule))
     }
 
     /// A folder listed as its own entry (`name` without the trailing `/`).
     /// Only folders that hold files are created, so the tree on disk is a
     /// function of its digest.
     pub(crate) fn add_dir(&mut self, name: &str) -> Result<(), UnpackError> {
-        self.count_entry(name)?;
-        self.check(name)?;
-        self.names
-            .add_dir(name)
-            .map_err(|rule| self.refuse(Some(name), rule))
+        self.register(name, NameSet::add_dir)
     }
 
     /// Starts a regular file: counted, checked, registered, created.
@@ -133,11 +136,7 @@ impl TreeWriter {
         name: &str,
         executable: bool,
     ) -> Result<OpenFile, UnpackError> {
-        self.count_entry(name)?;
-        self.check(name)?;
-        self.names
-            .add_file(name)
-            .map_err(|rule| self.refuse(Some(name), rule))?;
+        self.register(name, NameSet::add_file)?;
         for (i, _) in name.match_indices('/') {
             let dir = &name[..i];
             if !self.made_dirs.contains(dir) {
