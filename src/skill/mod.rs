@@ -315,15 +315,8 @@ fn check_text(
     name_is_binding: bool,
     check: &mut SkillCheck,
 ) {
-    let split = match frontmatter::split(text) {
-        Ok(s) => s,
-        Err(e) => {
-            check.fail(Diagnostic::new(file, None, e.to_string()));
-            return;
-        }
-    };
-    let map = match frontmatter::parse_yaml(&split.yaml, split.yaml_line) {
-        Ok(m) => m,
+    let (map, split) = match parse_frontmatter(text) {
+        Ok(parsed) => parsed,
         Err(message) => {
             check.fail(Diagnostic::new(file, None, message));
             return;
@@ -385,9 +378,17 @@ fn read_skill_md(dir: &Path) -> Result<String, String> {
 /// markdown body. Needs string `name` and `description`; every other rule is
 /// left to [`check_skill_dir`].
 pub fn parse_skill_md(text: &str) -> Result<SkillMd, String> {
+    let (map, split) = parse_frontmatter(text)?;
+    skill_from_parts(map, split.body, split.body_line)
+}
+
+/// The frontmatter fields and the split text, or why there are none.
+fn parse_frontmatter(
+    text: &str,
+) -> Result<(serde_json::Map<String, Value>, frontmatter::Split), String> {
     let split = frontmatter::split(text).map_err(|e| e.to_string())?;
     let map = frontmatter::parse_yaml(&split.yaml, split.yaml_line)?;
-    skill_from_parts(map, split.body, split.body_line)
+    Ok((map, split))
 }
 
 fn skill_from_parts(
