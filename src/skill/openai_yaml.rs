@@ -78,36 +78,34 @@ pub struct Policy {
 /// problem is pushed onto `warnings` and the readable rest is kept.
 pub fn read(skill_dir: &Path, warnings: &mut Vec<Diagnostic>) -> Option<OpenAiMetadata> {
     let file = skill_dir.join(OPENAI_YAML);
-    let meta = match std::fs::symlink_metadata(&file) {
-        Ok(m) => m,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return None,
-        Err(e) => {
-            warnings.push(ignored(&file, format!("cannot inspect it: {e}")));
-            return None;
+    match read_text(&file) {
+        Ok(text) => parse(&text?, &file, warnings),
+        Err(why) => {
+            warnings.push(ignored(&file, why));
+            None
         }
+    }
+}
+
+/// The file's text (`None` when absent), or why it is ignored.
+fn read_text(file: &Path) -> Result<Option<String>, String> {
+    let meta = match std::fs::symlink_metadata(file) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(format!("cannot inspect it: {e}")),
     };
     if !meta.is_file() {
-        warnings.push(ignored(&file, "it is not a regular file".into()));
-        return None;
+        return Err("it is not a regular file".into());
     }
     if meta.len() > MAX_BYTES {
-        warnings.push(ignored(
-            &file,
-            format!(
-                "it is {} bytes; metadata files are limited to {MAX_BYTES}",
-                meta.len()
-            ),
+        return Err(format!(
+            "it is {} bytes; metadata files are limited to {MAX_BYTES}",
+            meta.len()
         ));
-        return None;
     }
-    let text = match std::fs::read_to_string(&file) {
-        Ok(t) => t,
-        Err(e) => {
-            warnings.push(ignored(&file, format!("cannot read it: {e}")));
-            return None;
-        }
-    };
-    parse(&text, &file, warnings)
+    std::fs::read_to_string(file)
+        .map(Some)
+        .map_err(|e| format!("cannot read it: {e}"))
 }
 
 /// Parses openai.yaml text; `file` only names the file in warnings.
