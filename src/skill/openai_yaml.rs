@@ -160,6 +160,12 @@ impl Reader<'_> {
         ));
     }
 
+    /// Warns that `field` has the wrong type; the field reads as absent.
+    fn wrong_type<T: Default>(&mut self, field: &str, what: &str, value: &Value) -> T {
+        self.warn(field, must_be(field, what, value));
+        T::default()
+    }
+
     fn section<'m>(
         &mut self,
         map: &'m Map<String, Value>,
@@ -168,10 +174,7 @@ impl Reader<'_> {
         match map.get(key)? {
             Value::Object(m) => Some(m),
             Value::Null => None,
-            other => {
-                self.warn(key, must_be(key, "a mapping", other));
-                None
-            }
+            other => self.wrong_type(key, "a mapping", other),
         }
     }
 
@@ -179,11 +182,7 @@ impl Reader<'_> {
         match map.get(key)? {
             Value::String(s) => Some(s.clone()),
             Value::Null => None,
-            other => {
-                let field = format!("{path}.{key}");
-                self.warn(&field, must_be(&field, "a string", other));
-                None
-            }
+            other => self.wrong_type(&format!("{path}.{key}"), "a string", other),
         }
     }
 
@@ -203,19 +202,13 @@ impl Reader<'_> {
         let tools = match m.get("tools") {
             None | Some(Value::Null) => return Vec::new(),
             Some(Value::Array(items)) => items,
-            Some(other) => {
-                self.warn(
-                    "dependencies.tools",
-                    must_be("dependencies.tools", "a list", other),
-                );
-                return Vec::new();
-            }
+            Some(other) => return self.wrong_type("dependencies.tools", "a list", other),
         };
         let mut out = Vec::new();
         for (i, item) in tools.iter().enumerate() {
             let path = format!("dependencies.tools[{i}]");
             let Value::Object(tool) = item else {
-                self.warn(&path, must_be(&path, "a mapping", item));
+                self.wrong_type::<()>(&path, "a mapping", item);
                 continue;
             };
             let kind = match self.string(tool, "type", &path).as_deref() {
@@ -256,11 +249,11 @@ impl Reader<'_> {
         let allow = match m.get("allow_implicit_invocation") {
             None | Some(Value::Null) => None,
             Some(Value::Bool(b)) => Some(*b),
-            Some(other) => {
-                let field = "policy.allow_implicit_invocation";
-                self.warn(field, must_be(field, "`true` or `false`", other));
-                None
-            }
+            Some(other) => self.wrong_type(
+                "policy.allow_implicit_invocation",
+                "`true` or `false`",
+                other,
+            ),
         };
         let products = match m.get("products") {
             None | Some(Value::Null) => Vec::new(),
@@ -268,13 +261,7 @@ impl Reader<'_> {
                 .iter()
                 .filter_map(|v| v.as_str().map(str::to_owned))
                 .collect(),
-            Some(other) => {
-                self.warn(
-                    "policy.products",
-                    must_be("policy.products", "a list", other),
-                );
-                Vec::new()
-            }
+            Some(other) => self.wrong_type("policy.products", "a list", other),
         };
         Policy {
             allow_implicit_invocation: allow,
