@@ -102,12 +102,8 @@ fn plan_entries<R: std::io::Read + std::io::Seek>(
         let lossy = String::from_utf8_lossy(raw).into_owned();
         let name = utf8_name(raw).map_err(|rule| tree.refuse(Some(&lossy), rule))?;
         let refuse = |rule| tree.refuse(Some(name), rule);
-        let is_dir = name.ends_with('/');
-        let stripped = if is_dir {
-            &name[..name.len() - 1]
-        } else {
-            name
-        };
+        let stripped = name.strip_suffix('/').unwrap_or(name);
+        let is_dir = stripped.len() < name.len();
         tree.check(stripped)?;
         if entry.encrypted() {
             return Err(refuse(Rule::Encrypted));
