@@ -77,11 +77,7 @@ pub struct TreeDiff {
 
 impl TreeDiff {
     pub fn is_empty(&self) -> bool {
-        self.added.is_empty()
-            && self.removed.is_empty()
-            && self.changed.is_empty()
-            && self.executables_added.is_empty()
-            && self.executables_removed.is_empty()
+        *self == TreeDiff::default()
     }
 }
 
@@ -91,22 +87,18 @@ pub fn diff_trees(old: &HashedTree, new: &HashedTree) -> TreeDiff {
     let new_files: BTreeMap<_, _> = new.files.iter().map(|f| (f.path.as_str(), f)).collect();
     let mut diff = TreeDiff::default();
     for (path, nf) in &new_files {
-        match old_files.get(path) {
+        let old = old_files.get(path);
+        match old {
             None => diff.added.push(path.to_string()),
-            Some(of) => {
-                if of.digest != nf.digest {
-                    diff.changed.push(path.to_string());
-                }
-                if nf.executable && !of.executable {
-                    diff.executables_added.push(path.to_string());
-                }
-                if of.executable && !nf.executable {
-                    diff.executables_removed.push(path.to_string());
-                }
-            }
+            Some(of) if of.digest != nf.digest => diff.changed.push(path.to_string()),
+            Some(_) => {}
         }
-        if nf.executable && !old_files.contains_key(path) {
+        let was_executable = old.is_some_and(|of| of.executable);
+        if nf.executable && !was_executable {
             diff.executables_added.push(path.to_string());
+        }
+        if was_executable && !nf.executable {
+            diff.executables_removed.push(path.to_string());
         }
     }
     for path in old_files.keys() {
@@ -273,14 +265,10 @@ impl Summary {
                 let _ = writeln!(s, "    no file changes");
             }
             Some(d) => {
-                for p in &d.added {
-                    let _ = writeln!(s, "    + {p}");
-                }
-                for p in &d.removed {
-                    let _ = writeln!(s, "    - {p}");
-                }
-                for p in &d.changed {
-                    let _ = writeln!(s, "    ~ {p}");
+                for (mark, paths) in [("+", &d.added), ("-", &d.removed), ("~", &d.changed)] {
+                    for p in paths {
+                        let _ = writeln!(s, "    {mark} {p}");
+                    }
                 }
                 for p in &d.executables_added {
                     let _ = writeln!(s, "    {} {p}", flag("now executable:"));
@@ -331,25 +319,14 @@ mod tests {
         }
     }
 
-    fn tree(files: Vec<TreeFile>) -> HashedTree {
-        let mut h = crate::digest::TreeHasher::new();
-        for f in &files {
-            h.add(f.path.clone(), f.digest);
-        }
-        HashedTree {
-            digest: h.finish(),
-            files,
-        }
-    }
-
     #[test]
     fn diff_reports_added_removed_changed_and_executable_bits() {
-        let old = tree(vec![
+        let old = HashedTree::from_files(vec![
             file("SKILL.md", b"a", false),
             file("scripts/run.sh", b"x", false),
             file("gone.txt", b"g", false),
         ]);
-        let new = tree(vec![
+        let new = HashedTree::from_files(vec![
             file("SKILL.md", b"b", false),
             file("scripts/run.sh", b"x", true),
             file("scripts/new.sh", b"n", true),
@@ -368,7 +345,7 @@ mod tests {
             "---\nname: deploy\ndescription: Ship it\nallowed-tools: Bash(git:*) Read\nhooks:\n  PreToolUse: []\n---\nRun this:\n!`git status`\nplain text\n",
         )
         .unwrap();
-        let t = tree(vec![
+        let t = HashedTree::from_files(vec![
             file("SKILL.md", b"a", false),
             file("run.sh", b"r", true),
         ]);

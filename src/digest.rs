@@ -40,14 +40,6 @@ impl Classify for DigestError {
 }
 
 impl Digest {
-    pub const fn from_bytes(bytes: [u8; 32]) -> Self {
-        Digest(bytes)
-    }
-
-    pub fn as_bytes(&self) -> &[u8; 32] {
-        &self.0
-    }
-
     pub fn hex(&self) -> String {
         hex::encode(self.0)
     }
@@ -65,16 +57,8 @@ impl Digest {
     }
 
     pub fn of_file(path: &Path) -> Result<Self, DigestError> {
-        let file = std::fs::File::open(path).map_err(|source| DigestError::Io {
-            path: path.to_owned(),
-            source,
-        })?;
-        Digest::of_reader(io::BufReader::with_capacity(64 * 1024, file)).map_err(|source| {
-            DigestError::Io {
-                path: path.to_owned(),
-                source,
-            }
-        })
+        let file = std::fs::File::open(path).map_err(io_err(path))?;
+        Digest::of_reader(io::BufReader::with_capacity(64 * 1024, file)).map_err(io_err(path))
     }
 
     /// The file-system-safe form used for store and download names: `sha256-<hex>`.
@@ -226,6 +210,19 @@ pub struct HashedTree {
 }
 
 impl HashedTree {
+    /// The tree of `files`, given in any order: sorted by path and hashed.
+    pub fn from_files(mut files: Vec<TreeFile>) -> Self {
+        files.sort_by(|a, b| a.path.as_bytes().cmp(b.path.as_bytes()));
+        let mut hasher = TreeHasher::new();
+        for f in &files {
+            hasher.add(f.path.clone(), f.digest);
+        }
+        HashedTree {
+            digest: hasher.finish(),
+            files,
+        }
+    }
+
     pub fn executables(&self) -> Vec<String> {
         self.files
             .iter()
@@ -240,15 +237,7 @@ impl HashedTree {
 pub fn hash_tree(root: &Path) -> Result<HashedTree, DigestError> {
     let mut files = Vec::new();
     walk(root, root, &mut files)?;
-    files.sort_by(|a: &TreeFile, b| a.path.as_bytes().cmp(b.path.as_bytes()));
-    let mut hasher = TreeHasher::new();
-    for f in &files {
-        hasher.add(f.path.clone(), f.digest);
-    }
-    Ok(HashedTree {
-        digest: hasher.finish(),
-        files,
-    })
+    Ok(HashedTree::from_files(files))
 }
 
 /// Computes only the tree digest of `root`.
@@ -256,11 +245,15 @@ pub fn tree_digest(root: &Path) -> Result<Digest, DigestError> {
     hash_tree(root).map(|t| t.digest)
 }
 
+/// What a failed read of `path` means.
+fn io_err(path: &Path) -> impl FnOnce(io::Error) -> DigestError + '_ {
+    move |source| DigestError::Io {
+        path: path.to_owned(),
+        source,
+    }
+}
+
 fn walk(root: &Path, dir: &Path, out: &mut Vec<TreeFile>) -> Result<(), DigestError> {
-    let io_err = |path: &Path| {
-        let path = path.to_owned();
-        move |source| DigestError::Io { path, source }
-    };
     for entry in std::fs::read_dir(dir).map_err(io_err(dir))? {
         let entry = entry.map_err(io_err(dir))?;
         let path = entry.path();
@@ -290,18 +283,12 @@ fn walk(root: &Path, dir: &Path, out: &mut Vec<TreeFile>) -> Result<(), DigestEr
 
 fn relative_slash_path(root: &Path, path: &Path) -> Result<String, DigestError> {
     let rel = path.strip_prefix(root).unwrap_or(path);
-    let mut parts = Vec::new();
-    for c in rel.components() {
-        match c.as_os_str().to_str() {
-            Some(s) => parts.push(s),
-            None => {
-                return Err(DigestError::NonUtf8 {
-                    path: path.to_owned(),
-                });
-            }
-        }
-    }
-    Ok(parts.join("/"))
+    let parts: Option<Vec<&str>> = rel.components().map(|c| c.as_os_str().to_str()).collect();
+    parts
+        .map(|p| p.join("/"))
+        .ok_or_else(|| DigestError::NonUtf8 {
+            path: path.to_owned(),
+        })
 }
 
 /// Whether the owner-execute bit is set (always false where there is none).

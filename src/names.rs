@@ -241,7 +241,14 @@ mod tests {
 
     #[test]
     fn the_skill_name_rule() {
-        for ok in ["a", "pdf-tools", "x1-2y", &"a".repeat(64)] {
+        for ok in [
+            "a",
+            "pdf",
+            "pdf-tools",
+            "x1-2y",
+            "a1-b2-c3",
+            &"a".repeat(64),
+        ] {
             assert!(is_valid_skill_name(ok), "{ok}");
         }
         for bad in [
@@ -252,6 +259,9 @@ mod tests {
             "A",
             "a_b",
             "..",
+            ".",
+            "a.b",
+            " a",
             "a/b",
             "é",
             &"a".repeat(65),

@@ -93,13 +93,10 @@ impl Ui {
     /// Shown even under `--quiet`; coloured by the same rule as the rest.
     pub fn error(&self, err: &anyhow::Error) {
         let label = self.paint("error", "1;31");
-        let mut text = String::new();
-        for (i, cause) in err.chain().enumerate() {
-            if i == 0 {
-                text.push_str(&format!("{label}: {cause}\n"));
-            } else {
-                text.push_str(&format!("  caused by: {cause}\n"));
-            }
+        // `{err}` is the outermost message only; the chain adds the causes.
+        let mut text = format!("{label}: {err}\n");
+        for cause in err.chain().skip(1) {
+            text.push_str(&format!("  caused by: {cause}\n"));
         }
         // Nothing sensible is left to do if stderr itself is gone.
         let _ = io::stderr().lock().write_all(text.as_bytes());

@@ -59,23 +59,16 @@ impl Default for FetchConfig {
 impl FetchConfig {
     /// Defaults, overridden by the variables of [`env`] that are set.
     pub fn from_env() -> Result<Self, FetchError> {
-        let mut config = FetchConfig::default();
-        if let Some(d) = duration_var(env::TIMEOUT)? {
-            config.read_timeout = d;
-        }
-        if let Some(d) = duration_var(env::CONNECT_TIMEOUT)? {
-            config.connect_timeout = d;
-        }
-        if let Some(d) = duration_var(env::BACKOFF)? {
-            config.backoff = d;
-        }
-        if let Some(n) = number_var(env::RETRIES, 0, 20)? {
-            config.retries = n as u32;
-        }
-        if let Some(n) = number_var(env::JOBS, 1, 256)? {
-            config.jobs = n as usize;
-        }
-        Ok(config)
+        let defaults = FetchConfig::default();
+        Ok(FetchConfig {
+            read_timeout: duration_var(env::TIMEOUT)?.unwrap_or(defaults.read_timeout),
+            connect_timeout: duration_var(env::CONNECT_TIMEOUT)?
+                .unwrap_or(defaults.connect_timeout),
+            backoff: duration_var(env::BACKOFF)?.unwrap_or(defaults.backoff),
+            retries: number_var(env::RETRIES, 0, 20)?.map_or(defaults.retries, |n| n as u32),
+            jobs: number_var(env::JOBS, 1, 256)?.map_or(defaults.jobs, |n| n as usize),
+            ..defaults
+        })
     }
 }
 
@@ -87,19 +80,16 @@ fn duration_var(name: &'static str) -> Result<Option<Duration>, FetchError> {
     let Some(value) = var(name) else {
         return Ok(None);
     };
-    match humantime::parse_duration(value.trim()) {
-        Ok(d) if !d.is_zero() => Ok(Some(d)),
-        Ok(_) => Err(FetchError::Setting {
-            name,
-            value,
-            reason: "must be longer than zero".into(),
-        }),
-        Err(e) => Err(FetchError::Setting {
-            name,
-            value,
-            reason: format!("{e} (write a duration such as `30s` or `250ms`)"),
-        }),
-    }
+    let reason = match humantime::parse_duration(value.trim()) {
+        Ok(d) if !d.is_zero() => return Ok(Some(d)),
+        Ok(_) => "must be longer than zero".into(),
+        Err(e) => format!("{e} (write a duration such as `30s` or `250ms`)"),
+    };
+    Err(FetchError::Setting {
+        name,
+        value,
+        reason,
+    })
 }
 
 fn number_var(name: &'static str, min: u64, max: u64) -> Result<Option<u64>, FetchError> {

@@ -52,10 +52,7 @@ impl Shared {
         }
         let max = spec.max_bytes.unwrap_or(self.config.max_artifact_bytes);
         let tmp_dir = self.cache.tmp();
-        let reserved = Reserved::new(&tmp_dir, "download-").map_err(|source| FetchError::Io {
-            path: tmp_dir.clone(),
-            source,
-        })?;
+        let reserved = Reserved::new(&tmp_dir, "download-").map_err(FetchError::io(&tmp_dir))?;
         let temp = reserved.path().to_owned();
         let transferred = match spec.url.scheme() {
             "file" => {
@@ -122,41 +119,19 @@ async fn transfer(
     let (final_url, mut response) =
         http::send(client, &shared.config, &spec.url, auth, &HeaderMap::new()).await?;
     http::check_status(&final_url, &response, auth)?;
-    let declared = response.content_length();
-    if declared.is_some_and(|n| n > max) {
-        return Err(Failure::Fatal(too_large(&final_url, max)));
-    }
     let content_type = response
         .headers()
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
         .map(str::to_owned);
-    let io_fatal = |source| {
-        Failure::Fatal(FetchError::Io {
-            path: temp.to_owned(),
-            source,
-        })
-    };
+    let io_fatal = |source| Failure::Fatal(FetchError::io(temp)(source));
     let file = create_with_parent(temp).map_err(io_fatal)?;
     let mut writer = HashingWriter::new(file);
-    loop {
-        match response.chunk().await {
-            Ok(Some(chunk)) => {
-                if writer.written() + chunk.len() as u64 > max {
-                    return Err(Failure::Fatal(too_large(&final_url, max)));
-                }
-                writer.write_all(&chunk).map_err(io_fatal)?;
-            }
-            Ok(None) => break,
-            Err(e) => return Err(http::classify_error(&final_url, &e)),
-        }
-    }
+    http::stream_body(&mut response, &final_url, max, |chunk| {
+        writer.write_all(chunk).map_err(io_fatal)
+    })
+    .await?;
     let (digest, size, file) = writer.finish();
-    if let Some(n) = declared.filter(|&n| n != size) {
-        return Err(Failure::transient(format!(
-            "the body was cut short: {size} of {n} bytes"
-        )));
-    }
     drop(file);
     Ok(Transferred {
         digest,
@@ -168,17 +143,13 @@ async fn transfer(
 /// The `file://` twin of [`transfer`]: same hashing, limit and sync.
 fn copy_local(url: &Url, temp: &Path, max: u64) -> Result<Transferred, FetchError> {
     let (path, source) = super::index_cache::open_local(url)?;
-    let write_err = |source| FetchError::Io {
-        path: temp.to_owned(),
-        source,
-    };
-    let mut writer = HashingWriter::new(create_with_parent(temp).map_err(write_err)?);
+    let mut writer = HashingWriter::new(create_with_parent(temp).map_err(FetchError::io(temp))?);
     io::copy(&mut source.take(max + 1), &mut writer).map_err(|source| FetchError::Local {
         path: path.clone(),
         source,
     })?;
     if writer.written() > max {
-        return Err(too_large(url, max));
+        return Err(FetchError::too_large(url, max));
     }
     let (digest, size, _file) = writer.finish();
     Ok(Transferred {
@@ -204,10 +175,7 @@ fn create_with_parent(path: &Path) -> io::Result<File> {
 
 /// Renames `from` to `to`, creating `to`'s folder only when missing.
 fn rename_creating_dir(from: &Path, to: &Path) -> Result<(), FetchError> {
-    let io = |source| FetchError::Io {
-        path: to.to_owned(),
-        source,
-    };
+    let io = FetchError::io(to);
     match std::fs::rename(from, to) {
         Err(e) if e.kind() == io::ErrorKind::NotFound && !to.parent().is_some_and(Path::exists) => {
             if let Some(dir) = to.parent() {
@@ -216,12 +184,5 @@ fn rename_creating_dir(from: &Path, to: &Path) -> Result<(), FetchError> {
             std::fs::rename(from, to).map_err(io)
         }
         other => other.map_err(io),
-    }
-}
-
-fn too_large(url: &Url, limit: u64) -> FetchError {
-    FetchError::TooLarge {
-        url: url.to_string(),
-        limit,
     }
 }

@@ -111,29 +111,60 @@ pub(crate) fn check_status(
         .get(header::RETRY_AFTER)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| parse_retry_after(v, SystemTime::now()));
-    match code {
-        404 | 410 => Err(Failure::Fatal(FetchError::NotFound { url: url.to_string() })),
+    let hint = match (code, auth) {
+        (404 | 410, _) => return Err(Failure::Fatal(FetchError::NotFound { url: url.to_string() })),
         // Rate limiting and server trouble pass; the server says so.
-        429 | 500..=599 => Err(Failure::Transient {
-            message: format!("server answered {status}"),
-            retry_after,
-        }),
-        401 | 403 => Err(Failure::Fatal(FetchError::Status {
-            url: url.to_string(),
-            status: code,
-            hint: match auth {
-                Some(a) => format!(
-                    " (the token from ${} was sent and refused; check it and its permissions)",
-                    a.env_var()
-                ),
-                None => " (the registry wants credentials: set `token-env` on the source and put a token in that variable)".into(),
-            },
-        })),
-        _ => Err(Failure::Fatal(FetchError::Status {
-            url: url.to_string(),
-            status: code,
-            hint: String::new(),
-        })),
+        (429 | 500..=599, _) => {
+            return Err(Failure::Transient {
+                message: format!("server answered {status}"),
+                retry_after,
+            });
+        }
+        (401 | 403, Some(a)) => format!(
+            " (the token from ${} was sent and refused; check it and its permissions)",
+            a.env_var()
+        ),
+        (401 | 403, None) => " (the registry wants credentials: set `token-env` on the source and put a token in that variable)".into(),
+        _ => String::new(),
+    };
+    Err(Failure::Fatal(FetchError::Status {
+        url: url.to_string(),
+        status: code,
+        hint,
+    }))
+}
+
+/// Streams the body of `response` into `sink`: more than `max` bytes (as
+/// declared or as sent) is refused, a body shorter than declared is transient.
+pub(crate) async fn stream_body(
+    response: &mut Response,
+    url: &Url,
+    max: u64,
+    mut sink: impl FnMut(&[u8]) -> Result<(), Failure>,
+) -> Result<(), Failure> {
+    let declared = response.content_length();
+    if declared.is_some_and(|n| n > max) {
+        return Err(Failure::Fatal(FetchError::too_large(url, max)));
+    }
+    let mut size = 0u64;
+    loop {
+        match response.chunk().await {
+            Ok(Some(chunk)) => {
+                size += chunk.len() as u64;
+                if size > max {
+                    return Err(Failure::Fatal(FetchError::too_large(url, max)));
+                }
+                sink(&chunk)?;
+            }
+            Ok(None) => break,
+            Err(e) => return Err(classify_error(url, &e)),
+        }
+    }
+    match declared.filter(|&n| n != size) {
+        Some(n) => Err(Failure::transient(format!(
+            "the body was cut short: {size} of {n} bytes"
+        ))),
+        None => Ok(()),
     }
 }
 

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use url::Url;
 
 use super::http::{self, conditional_headers};
-use super::retry::{Failure, with_retries};
+use super::retry::with_retries;
 use super::{Auth, Body, BodyOrigin, FetchError, Shared};
 use crate::digest::Digest;
 
@@ -67,10 +67,7 @@ pub(crate) fn load(dir: &Path, url: &Url) -> Option<Cached> {
 }
 
 pub(crate) fn store(dir: &Path, body: &Body) -> Result<(), FetchError> {
-    let io = |source| FetchError::Io {
-        path: dir.to_owned(),
-        source,
-    };
+    let io = FetchError::io(dir);
     std::fs::create_dir_all(dir).map_err(io)?;
     let meta = Meta {
         url: body.url.to_string(),
@@ -126,10 +123,7 @@ pub(crate) fn read_local(url: &Url, max_bytes: u64) -> Result<Body, FetchError> 
         .read_to_end(&mut bytes)
         .map_err(|source| FetchError::Local { path, source })?;
     if bytes.len() as u64 > max_bytes {
-        return Err(FetchError::TooLarge {
-            url: url.to_string(),
-            limit: max_bytes,
-        });
+        return Err(FetchError::too_large(url, max_bytes));
     }
     Ok(Body {
         url: url.clone(),
@@ -171,35 +165,14 @@ impl Shared {
             };
             let etag = text_header(header::ETAG);
             let last_modified = text_header(header::LAST_MODIFIED);
-            let declared = response.content_length();
-            if declared.is_some_and(|n| n > max_bytes) {
-                return Err(Failure::Fatal(FetchError::TooLarge {
-                    url: final_url.to_string(),
-                    limit: max_bytes,
-                }));
-            }
-            let mut bytes = Vec::with_capacity(declared.unwrap_or(0) as usize);
-            loop {
-                match response.chunk().await {
-                    Ok(Some(chunk)) => {
-                        if (bytes.len() + chunk.len()) as u64 > max_bytes {
-                            return Err(Failure::Fatal(FetchError::TooLarge {
-                                url: final_url.to_string(),
-                                limit: max_bytes,
-                            }));
-                        }
-                        bytes.extend_from_slice(&chunk);
-                    }
-                    Ok(None) => break,
-                    Err(e) => return Err(http::classify_error(&final_url, &e)),
-                }
-            }
-            if let Some(n) = declared.filter(|&n| n != bytes.len() as u64) {
-                return Err(Failure::transient(format!(
-                    "the body was cut short: {} of {n} bytes",
-                    bytes.len()
-                )));
-            }
+            // Capped: a declared length over the limit is refused, not allocated.
+            let capacity = response.content_length().unwrap_or(0).min(max_bytes);
+            let mut bytes = Vec::with_capacity(capacity as usize);
+            http::stream_body(&mut response, &final_url, max_bytes, |chunk| {
+                bytes.extend_from_slice(chunk);
+                Ok(())
+            })
+            .await?;
             Ok(Some(Body {
                 url: url.clone(),
                 final_url,

@@ -138,6 +138,21 @@ impl FetchError {
     pub fn is_not_found(&self) -> bool {
         matches!(self, FetchError::NotFound { .. })
     }
+
+    /// What a failed write of `path` (in the cache) means.
+    pub(crate) fn io(path: &Path) -> impl Fn(std::io::Error) -> FetchError + Copy + '_ {
+        move |source| FetchError::Io {
+            path: path.to_owned(),
+            source,
+        }
+    }
+
+    pub(crate) fn too_large(url: &Url, limit: u64) -> FetchError {
+        FetchError::TooLarge {
+            url: url.to_string(),
+            limit,
+        }
+    }
 }
 
 /// A bearer token bound to the one origin it may be sent to.
@@ -346,10 +361,6 @@ impl Fetcher {
 
     pub fn cache(&self) -> &CacheDirs {
         &self.shared.cache
-    }
-
-    pub fn is_offline(&self) -> bool {
-        self.shared.offline
     }
 
     /// Fetches a small document (index, signature) of at most `max_bytes`,

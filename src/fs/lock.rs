@@ -24,11 +24,8 @@ impl HeldLock {
         loop {
             let file = open_lock_file(path, true)?;
             file.lock()?;
-            if names_same_file(path, &file) {
-                return Ok(HeldLock {
-                    file,
-                    path: path.to_owned(),
-                });
+            if let Some(lock) = held_if_named(path, file) {
+                return Ok(lock);
             }
         }
     }
@@ -49,13 +46,7 @@ impl HeldLock {
         // A cleaner may have found the new, not yet locked file and removed
         // it: then the name is no longer ours.
         file.lock()?;
-        if !names_same_file(path, &file) {
-            return Ok(None);
-        }
-        Ok(Some(HeldLock {
-            file,
-            path: path.to_owned(),
-        }))
+        Ok(held_if_named(path, file))
     }
 
     /// Locks an existing `path` without waiting; `Ok(None)` when someone
@@ -71,13 +62,7 @@ impl HeldLock {
             Err(TryLockError::WouldBlock) => return Ok(None),
             Err(TryLockError::Error(e)) => return Err(e),
         }
-        if !names_same_file(path, &file) {
-            return Ok(None);
-        }
-        Ok(Some(HeldLock {
-            file,
-            path: path.to_owned(),
-        }))
+        Ok(held_if_named(path, file))
     }
 
     /// Unlinks the lock file, then releases the lock: waiters notice the
@@ -87,6 +72,14 @@ impl HeldLock {
         let _ = std::fs::remove_file(&self.path);
         drop(self.file);
     }
+}
+
+/// The lock held on `file`, if `path` still names it (see the module doc).
+fn held_if_named(path: &Path, file: File) -> Option<HeldLock> {
+    names_same_file(path, &file).then(|| HeldLock {
+        file,
+        path: path.to_owned(),
+    })
 }
 
 fn open_lock_file(path: &Path, create: bool) -> io::Result<File> {

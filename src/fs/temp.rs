@@ -148,11 +148,6 @@ impl TempFile {
         }
     }
 
-    /// Closes the file without flushing it, keeping its lock.
-    pub fn close(&mut self) {
-        self.file.take();
-    }
-
     /// The file was renamed into place.
     pub fn persisted(mut self) {
         self.file.take();

@@ -325,25 +325,28 @@ fn invalid<T>(message: impl Into<String>) -> Result<T, Refusal> {
     Err(Refusal::Invalid(message.into()))
 }
 
+/// A field that must be a string.
+fn string_field<'v>(value: Option<&'v Value>, field: &str) -> Result<&'v str, Refusal> {
+    match value {
+        Some(Value::String(s)) => Ok(s),
+        Some(_) => invalid(format!("`{field}` must be a string")),
+        None => invalid(format!("`{field}` is missing")),
+    }
+}
+
 /// Name, description and version, shared by both formats. The name is
 /// checked first, so nothing is built from an invalid one.
 fn common_fields(obj: &Map<String, Value>) -> Result<(String, String, Option<String>), Refusal> {
-    let name = match obj.get("name") {
-        Some(Value::String(n)) => n.clone(),
-        Some(_) => return invalid("`name` must be a string"),
-        None => return invalid("`name` is missing"),
-    };
+    let name = string_field(obj.get("name"), "name")?.to_owned();
     if !is_valid_name(&name) {
         return invalid(format!(
             "name {name:?} breaks the skill name rule (1-64 characters of a-z, 0-9 and single inner hyphens); refused before any URL was built from it"
         ));
     }
-    let description = match obj.get("description") {
-        Some(Value::String(d)) if !d.trim().is_empty() => d.clone(),
-        Some(Value::String(_)) => return invalid("`description` is empty"),
-        Some(_) => return invalid("`description` must be a string"),
-        None => return invalid("`description` is missing"),
-    };
+    let description = string_field(obj.get("description"), "description")?.to_owned();
+    if description.trim().is_empty() {
+        return invalid("`description` is empty");
+    }
     let version = match obj.get("version") {
         None | Some(Value::Null) => None,
         Some(Value::String(v)) => Some(v.clone()),
@@ -355,12 +358,10 @@ fn common_fields(obj: &Map<String, Value>) -> Result<(String, String, Option<Str
 
 fn parse_v2_entry(obj: &Map<String, Value>, index_url: &Url) -> Result<Entry, Refusal> {
     let (name, description, version) = common_fields(obj)?;
-    let artifact = match obj.get("type") {
-        Some(Value::String(t)) if t == "skill-md" => ArtifactKind::SkillMd,
-        Some(Value::String(t)) if t == "archive" => ArtifactKind::Archive,
-        Some(Value::String(t)) => return Err(Refusal::UnknownType(t.clone())),
-        Some(_) => return invalid("`type` must be a string"),
-        None => return invalid("`type` is missing"),
+    let artifact = match string_field(obj.get("type"), "type")? {
+        "skill-md" => ArtifactKind::SkillMd,
+        "archive" => ArtifactKind::Archive,
+        other => return Err(Refusal::UnknownType(other.to_owned())),
     };
     let url = artifact_url(obj.get("url"), index_url, "url")?;
     let digest = digest_field(obj.get("digest"), "digest")?;
@@ -468,12 +469,10 @@ fn parse_v1_entry(obj: &Map<String, Value>, index_url: &Url, dir: &Url) -> Resul
 /// Resolves an entry's `url` against the index URL (RFC 3986) and refuses a
 /// scheme the index may not point at.
 fn artifact_url(value: Option<&Value>, index_url: &Url, field: &str) -> Result<Url, Refusal> {
-    let text = match value {
-        Some(Value::String(s)) if !s.is_empty() => s,
-        Some(Value::String(_)) => return invalid(format!("`{field}` is empty")),
-        Some(_) => return invalid(format!("`{field}` must be a string")),
-        None => return invalid(format!("`{field}` is missing")),
-    };
+    let text = string_field(value, field)?;
+    if text.is_empty() {
+        return invalid(format!("`{field}` is empty"));
+    }
     let url = index_url.join(text).or_else(|e| {
         invalid(format!(
             "`{field}` {text:?} is not a valid URL reference: {e}"
@@ -490,15 +489,12 @@ fn artifact_url(value: Option<&Value>, index_url: &Url, field: &str) -> Result<U
 }
 
 fn digest_field(value: Option<&Value>, field: &str) -> Result<Digest, Refusal> {
-    match value {
-        Some(Value::String(s)) => s.parse().or_else(|_| {
-            invalid(format!(
-                "`{field}` {s:?} is not `sha256:` followed by 64 lowercase hex characters"
-            ))
-        }),
-        Some(_) => invalid(format!("`{field}` must be a string")),
-        None => invalid(format!("`{field}` is missing")),
-    }
+    let text = string_field(value, field)?;
+    text.parse().or_else(|_| {
+        invalid(format!(
+            "`{field}` {text:?} is not `sha256:` followed by 64 lowercase hex characters"
+        ))
+    })
 }
 
 #[cfg(test)]

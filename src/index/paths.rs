@@ -58,10 +58,7 @@ pub fn index_dir(index_url: &Url) -> Url {
 pub fn file_url(dir: &Url, name: &str, path: &str) -> Url {
     let mut url = dir.clone();
     if let Ok(mut segments) = url.path_segments_mut() {
-        segments.pop_if_empty().push(name);
-        for segment in path.split('/') {
-            segments.push(segment);
-        }
+        segments.pop_if_empty().push(name).extend(path.split('/'));
     }
     url
 }

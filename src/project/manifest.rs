@@ -258,12 +258,7 @@ impl Manifest {
 
     /// Parses `text` as the content of `path` (used in messages and by `save`).
     pub fn parse(text: &str, path: &Path) -> Result<Self, ManifestError> {
-        let doc: DocumentMut =
-            text.parse()
-                .map_err(|e: toml_edit::TomlError| ManifestError::Invalid {
-                    path: path.to_owned(),
-                    message: e.to_string(),
-                })?;
+        let doc = parse_doc(text, path)?;
         let data = typed(&doc, path)?;
         Ok(Manifest {
             path: path.to_owned(),
@@ -316,7 +311,7 @@ impl Manifest {
 
     /// Writes the file atomically (temp file, fsync, rename).
     pub fn save(&self) -> Result<(), ManifestError> {
-        crate::fs::write_atomic(&self.path, self.doc.to_string().as_bytes()).map_err(|source| {
+        crate::fs::write_atomic(&self.path, self.to_toml().as_bytes()).map_err(|source| {
             ManifestError::Write {
                 path: self.path.clone(),
                 source,
@@ -461,13 +456,7 @@ impl Manifest {
             message,
         })?;
         // Round-trip through text: what is validated is exactly what is saved.
-        let reparsed: DocumentMut =
-            doc.to_string()
-                .parse()
-                .map_err(|e: toml_edit::TomlError| ManifestError::Invalid {
-                    path: self.path.clone(),
-                    message: e.to_string(),
-                })?;
+        let reparsed = parse_doc(&doc.to_string(), &self.path)?;
         self.data = typed(&reparsed, &self.path)?;
         self.doc = doc;
         Ok(())
@@ -524,6 +513,14 @@ fn double_positions(doc: &mut DocumentMut) {
         }
     }
     double(doc.as_table_mut());
+}
+
+fn parse_doc(text: &str, path: &Path) -> Result<DocumentMut, ManifestError> {
+    text.parse()
+        .map_err(|e: toml_edit::TomlError| ManifestError::Invalid {
+            path: path.to_owned(),
+            message: e.to_string(),
+        })
 }
 
 /// Deserializes and checks the rules serde cannot express.

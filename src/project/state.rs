@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::digest::{Digest, HashedTree, TreeHasher};
+use crate::digest::{Digest, HashedTree};
 
 #[derive(Debug, Clone)]
 pub struct ProjectState {
@@ -70,11 +70,8 @@ impl ProjectState {
     pub fn load_tree(&self, digest: &Digest) -> Option<HashedTree> {
         let bytes = std::fs::read(self.tree_path(digest)).ok()?;
         let tree: HashedTree = serde_json::from_slice(&bytes).ok()?;
-        let mut h = TreeHasher::new();
-        for f in &tree.files {
-            h.add(f.path.clone(), f.digest);
-        }
-        (h.finish() == *digest && tree.digest == *digest).then_some(tree)
+        let rehashed = HashedTree::from_files(tree.files.clone()).digest;
+        (rehashed == *digest && tree.digest == *digest).then_some(tree)
     }
 
     fn links_path(&self, project: &Path) -> PathBuf {

@@ -3,7 +3,7 @@
 //! failed publish leaves the old site exactly as it was.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use super::PublishError;
 
@@ -92,7 +92,7 @@ impl Site {
     /// old `out` moved aside and the new one renamed in. On any failure the
     /// staging folder is removed and `out` is untouched.
     pub fn write_to(&self, out: &Path) -> Result<(), PublishError> {
-        let parent = parent_of(out);
+        let parent = crate::fs::parent_dir(out);
         std::fs::create_dir_all(&parent).map_err(PublishError::io("cannot create", &parent))?;
         let base = out
             .file_name()
@@ -137,14 +137,6 @@ impl Site {
             write_file(&path, &file.bytes, file.executable)?;
         }
         Ok(())
-    }
-}
-
-/// The folder `out` lives in (the working directory for a bare name).
-fn parent_of(out: &Path) -> PathBuf {
-    match out.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
-        _ => PathBuf::from("."),
     }
 }
 
@@ -202,23 +194,22 @@ impl PreviousSite {
 /// Refuses an `out` that holds something other than a skillpm site, so a
 /// mistyped `--out` never replaces a folder of unrelated files.
 pub fn ensure_replaceable(out: &Path) -> Result<(), PublishError> {
-    match std::fs::symlink_metadata(out) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
-        Err(e) => Err(PublishError::io("cannot inspect", out)(e)),
-        Ok(meta) if !meta.is_dir() => Err(PublishError::NotASite {
-            out: out.to_owned(),
-        }),
+    let replaceable = match std::fs::symlink_metadata(out) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => true,
+        Err(e) => return Err(PublishError::io("cannot inspect", out)(e)),
+        Ok(meta) if !meta.is_dir() => false,
         Ok(_) => {
             let mut entries =
                 std::fs::read_dir(out).map_err(PublishError::io("cannot read", out))?;
-            if entries.next().is_none() || out.join(index_path()).is_file() {
-                Ok(())
-            } else {
-                Err(PublishError::NotASite {
-                    out: out.to_owned(),
-                })
-            }
+            entries.next().is_none() || out.join(index_path()).is_file()
         }
+    };
+    if replaceable {
+        Ok(())
+    } else {
+        Err(PublishError::NotASite {
+            out: out.to_owned(),
+        })
     }
 }
 

@@ -4,7 +4,7 @@
 //! broken skill is listed as invalid and takes no part in the ranking; it
 //! never stops the rest.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use super::scan::{ScanLimits, scan_root};
@@ -18,8 +18,6 @@ pub struct FoundSkill {
     pub name: String,
     pub scope: Scope,
     pub agent: Agent,
-    /// The root it was found in.
-    pub root: PathBuf,
     /// The skill folder as agents see it.
     pub path: PathBuf,
     /// The real folder, when reached through a symlink.
@@ -63,7 +61,6 @@ pub struct RootReport {
     pub exists: bool,
     pub skills: usize,
     pub truncated: bool,
-    pub too_deep: usize,
 }
 
 #[derive(Debug, Clone)]
@@ -85,15 +82,13 @@ impl Discovery {
 
     /// Names of loadable skills, sorted.
     pub fn available_names(&self) -> Vec<&str> {
-        let mut names: Vec<&str> = self
+        let names: BTreeSet<&str> = self
             .skills
             .iter()
             .filter(|s| s.is_winner())
             .map(|s| s.name.as_str())
             .collect();
-        names.sort_unstable();
-        names.dedup();
-        names
+        names.into_iter().collect()
     }
 }
 
@@ -128,7 +123,6 @@ pub fn discover(project: &Path, cwd: &Path, env: &Env, limits: ScanLimits) -> Di
                 name: check.display_name(),
                 scope: root.scope,
                 agent: root.agent,
-                root: root.path.clone(),
                 path: found.path.clone(),
                 link_target: found.link_target.clone(),
                 check,
@@ -139,7 +133,6 @@ pub fn discover(project: &Path, cwd: &Path, env: &Env, limits: ScanLimits) -> Di
             exists: scan.exists,
             skills: scan.skills.len(),
             truncated: scan.truncated,
-            too_deep: scan.too_deep,
             root,
         });
     }

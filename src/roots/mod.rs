@@ -40,8 +40,6 @@ pub enum Scope {
 }
 
 impl Scope {
-    pub const ALL: [Scope; 4] = [Scope::Repo, Scope::User, Scope::System, Scope::Admin];
-
     pub fn as_str(self) -> &'static str {
         match self {
             Scope::Repo => "repo",
@@ -49,11 +47,6 @@ impl Scope {
             Scope::System => "system",
             Scope::Admin => "admin",
         }
-    }
-
-    /// Whether skillpm may create links in this scope's roots.
-    pub fn is_writable(self) -> bool {
-        self != Scope::System
     }
 }
 
@@ -204,52 +197,47 @@ mod tests {
         Env::with_home("/home/u")
     }
 
+    /// Asserts the root folder of each `(scope, agent)` in `env`.
+    fn assert_roots(env: &Env, expected: &[(Scope, Agent, &str)]) {
+        for &(scope, agent, path) in expected {
+            assert_eq!(
+                root_dir(scope, agent, Path::new("/p"), env).as_deref(),
+                Some(Path::new(path)),
+                "{scope} {agent:?}"
+            );
+        }
+    }
+
     #[test]
     fn user_roots_follow_the_environment() {
-        let p = Path::new("/p");
-        let e = env();
-        assert_eq!(
-            root_dir(Scope::User, Agent::Agents, p, &e).unwrap(),
-            Path::new("/home/u/.agents/skills")
+        assert_roots(
+            &env(),
+            &[
+                (Scope::User, Agent::Agents, "/home/u/.agents/skills"),
+                (Scope::User, Agent::Claude, "/home/u/.claude/skills"),
+                (
+                    Scope::User,
+                    Agent::Opencode,
+                    "/home/u/.config/opencode/skills",
+                ),
+                (Scope::User, Agent::Codex, "/home/u/.codex/skills"),
+                (Scope::System, Agent::Codex, "/home/u/.codex/skills/.system"),
+            ],
         );
-        assert_eq!(
-            root_dir(Scope::User, Agent::Claude, p, &e).unwrap(),
-            Path::new("/home/u/.claude/skills")
-        );
-        assert_eq!(
-            root_dir(Scope::User, Agent::Opencode, p, &e).unwrap(),
-            Path::new("/home/u/.config/opencode/skills")
-        );
-        assert_eq!(
-            root_dir(Scope::User, Agent::Codex, p, &e).unwrap(),
-            Path::new("/home/u/.codex/skills")
-        );
-        assert_eq!(
-            root_dir(Scope::System, Agent::Codex, p, &e).unwrap(),
-            Path::new("/home/u/.codex/skills/.system")
-        );
-
         let moved = Env {
             claude_config_dir: Some("/cc".into()),
             codex_home: Some("/cx".into()),
             xdg_config_home: Some("/xdg".into()),
             ..env()
         };
-        assert_eq!(
-            root_dir(Scope::User, Agent::Claude, p, &moved).unwrap(),
-            Path::new("/cc/skills")
-        );
-        assert_eq!(
-            root_dir(Scope::User, Agent::Codex, p, &moved).unwrap(),
-            Path::new("/cx/skills")
-        );
-        assert_eq!(
-            root_dir(Scope::System, Agent::Codex, p, &moved).unwrap(),
-            Path::new("/cx/skills/.system")
-        );
-        assert_eq!(
-            root_dir(Scope::User, Agent::Opencode, p, &moved).unwrap(),
-            Path::new("/xdg/opencode/skills")
+        assert_roots(
+            &moved,
+            &[
+                (Scope::User, Agent::Claude, "/cc/skills"),
+                (Scope::User, Agent::Codex, "/cx/skills"),
+                (Scope::System, Agent::Codex, "/cx/skills/.system"),
+                (Scope::User, Agent::Opencode, "/xdg/opencode/skills"),
+            ],
         );
     }
 
@@ -257,13 +245,12 @@ mod tests {
     fn repo_roots_and_missing_ones() {
         let p = Path::new("/p");
         let e = env();
-        assert_eq!(
-            root_dir(Scope::Repo, Agent::Codex, p, &e).unwrap(),
-            Path::new("/p/.agents/skills")
-        );
-        assert_eq!(
-            root_dir(Scope::Repo, Agent::Opencode, p, &e).unwrap(),
-            Path::new("/p/.opencode/skills")
+        assert_roots(
+            &e,
+            &[
+                (Scope::Repo, Agent::Codex, "/p/.agents/skills"),
+                (Scope::Repo, Agent::Opencode, "/p/.opencode/skills"),
+            ],
         );
         assert_eq!(root_dir(Scope::System, Agent::Claude, p, &e), None);
         assert_eq!(root_dir(Scope::Admin, Agent::Opencode, p, &e), None);
@@ -276,27 +263,25 @@ mod tests {
     #[cfg(all(unix, not(target_os = "macos")))]
     #[test]
     fn admin_roots_and_their_prefix() {
-        let p = Path::new("/p");
-        let e = env();
-        assert_eq!(
-            root_dir(Scope::Admin, Agent::Agents, p, &e).unwrap(),
-            Path::new("/etc/agent-skills")
-        );
-        assert_eq!(
-            root_dir(Scope::Admin, Agent::Codex, p, &e).unwrap(),
-            Path::new("/etc/codex/skills")
-        );
-        assert_eq!(
-            root_dir(Scope::Admin, Agent::Claude, p, &e).unwrap(),
-            Path::new("/etc/claude-code/.claude/skills")
+        assert_roots(
+            &env(),
+            &[
+                (Scope::Admin, Agent::Agents, "/etc/agent-skills"),
+                (Scope::Admin, Agent::Codex, "/etc/codex/skills"),
+                (
+                    Scope::Admin,
+                    Agent::Claude,
+                    "/etc/claude-code/.claude/skills",
+                ),
+            ],
         );
         let prefixed = Env {
             admin_prefix: Some("/sandbox".into()),
             ..env()
         };
-        assert_eq!(
-            root_dir(Scope::Admin, Agent::Agents, p, &prefixed).unwrap(),
-            Path::new("/sandbox/etc/agent-skills")
+        assert_roots(
+            &prefixed,
+            &[(Scope::Admin, Agent::Agents, "/sandbox/etc/agent-skills")],
         );
     }
 

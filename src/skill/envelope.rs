@@ -18,26 +18,20 @@ pub const MAX_LISTED_FILES: usize = 10;
 /// Builds the envelope for `skill` found in folder `dir`; `files` are
 /// absolute paths of bundled files (see [`sample_files`]).
 pub fn render(skill: &SkillMd, dir: &Path, files: &[PathBuf]) -> String {
-    let mut out = String::new();
-    out.push_str(&format!("<skill_content name=\"{}\">\n", skill.name));
-    out.push_str(&format!("# Skill: {}\n\n", skill.name));
-    out.push_str(skill.body.trim());
-    out.push_str("\n\n");
-    out.push_str(&format!(
-        "Base directory for this skill: {}\n",
-        base_url(dir)
-    ));
-    out.push_str(
-        "Relative paths in this skill (e.g., scripts/, reference/) are relative to this base directory.\n",
-    );
-    out.push_str("Note: file list is sampled.\n\n");
-    out.push_str("<skill_files>\n");
-    for file in files {
-        out.push_str(&format!("<file>{}</file>\n", file.display()));
-    }
-    out.push_str("</skill_files>\n");
-    out.push_str("</skill_content>\n");
-    out
+    let listed: String = files
+        .iter()
+        .map(|file| format!("<file>{}</file>\n", file.display()))
+        .collect();
+    format!(
+        "<skill_content name=\"{name}\">\n# Skill: {name}\n\n{body}\n\n\
+         Base directory for this skill: {base}\n\
+         Relative paths in this skill (e.g., scripts/, reference/) are relative to this base directory.\n\
+         Note: file list is sampled.\n\n\
+         <skill_files>\n{listed}</skill_files>\n</skill_content>\n",
+        name = skill.name,
+        body = skill.body.trim(),
+        base = base_url(dir),
+    )
 }
 
 /// `file://` URL of the skill folder (the path itself if it cannot be one,

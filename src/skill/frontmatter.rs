@@ -106,6 +106,11 @@ pub(crate) fn parse_yaml_value(yaml: &str, yaml_line: usize) -> Result<Value, St
     })
 }
 
+/// The message for a field of the wrong type: "`field` must be what, found a list".
+pub fn must_be(field: &str, what: &str, value: &Value) -> String {
+    format!("`{field}` must be {what}, found {}", kind_of(value))
+}
+
 /// "a string", "a number", … for messages about a value of the wrong type.
 pub fn kind_of(value: &Value) -> &'static str {
     match value {

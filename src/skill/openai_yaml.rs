@@ -12,7 +12,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::Diagnostic;
-use super::frontmatter::{kind_of, parse_yaml_value};
+use super::frontmatter::{kind_of, must_be, parse_yaml_value};
 
 /// Where the file lives, relative to the skill root.
 pub const OPENAI_YAML: &str = "agents/openai.yaml";
@@ -78,36 +78,34 @@ pub struct Policy {
 /// problem is pushed onto `warnings` and the readable rest is kept.
 pub fn read(skill_dir: &Path, warnings: &mut Vec<Diagnostic>) -> Option<OpenAiMetadata> {
     let file = skill_dir.join(OPENAI_YAML);
-    let meta = match std::fs::symlink_metadata(&file) {
-        Ok(m) => m,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return None,
-        Err(e) => {
-            warnings.push(ignored(&file, format!("cannot inspect it: {e}")));
-            return None;
+    match read_text(&file) {
+        Ok(text) => parse(&text?, &file, warnings),
+        Err(why) => {
+            warnings.push(ignored(&file, why));
+            None
         }
+    }
+}
+
+/// The file's text (`None` when absent), or why it is ignored.
+fn read_text(file: &Path) -> Result<Option<String>, String> {
+    let meta = match std::fs::symlink_metadata(file) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(format!("cannot inspect it: {e}")),
     };
     if !meta.is_file() {
-        warnings.push(ignored(&file, "it is not a regular file".into()));
-        return None;
+        return Err("it is not a regular file".into());
     }
     if meta.len() > MAX_BYTES {
-        warnings.push(ignored(
-            &file,
-            format!(
-                "it is {} bytes; metadata files are limited to {MAX_BYTES}",
-                meta.len()
-            ),
+        return Err(format!(
+            "it is {} bytes; metadata files are limited to {MAX_BYTES}",
+            meta.len()
         ));
-        return None;
     }
-    let text = match std::fs::read_to_string(&file) {
-        Ok(t) => t,
-        Err(e) => {
-            warnings.push(ignored(&file, format!("cannot read it: {e}")));
-            return None;
-        }
-    };
-    parse(&text, &file, warnings)
+    std::fs::read_to_string(file)
+        .map(Some)
+        .map_err(|e| format!("cannot read it: {e}"))
 }
 
 /// Parses openai.yaml text; `file` only names the file in warnings.
@@ -162,6 +160,12 @@ impl Reader<'_> {
         ));
     }
 
+    /// Warns that `field` has the wrong type; the field reads as absent.
+    fn wrong_type<T: Default>(&mut self, field: &str, what: &str, value: &Value) -> T {
+        self.warn(field, must_be(field, what, value));
+        T::default()
+    }
+
     fn section<'m>(
         &mut self,
         map: &'m Map<String, Value>,
@@ -170,13 +174,7 @@ impl Reader<'_> {
         match map.get(key)? {
             Value::Object(m) => Some(m),
             Value::Null => None,
-            other => {
-                self.warn(
-                    key,
-                    format!("`{key}` must be a mapping, found {}", kind_of(other)),
-                );
-                None
-            }
+            other => self.wrong_type(key, "a mapping", other),
         }
     }
 
@@ -184,14 +182,7 @@ impl Reader<'_> {
         match map.get(key)? {
             Value::String(s) => Some(s.clone()),
             Value::Null => None,
-            other => {
-                let field = format!("{path}.{key}");
-                self.warn(
-                    &field,
-                    format!("`{field}` must be a string, found {}", kind_of(other)),
-                );
-                None
-            }
+            other => self.wrong_type(&format!("{path}.{key}"), "a string", other),
         }
     }
 
@@ -211,25 +202,13 @@ impl Reader<'_> {
         let tools = match m.get("tools") {
             None | Some(Value::Null) => return Vec::new(),
             Some(Value::Array(items)) => items,
-            Some(other) => {
-                self.warn(
-                    "dependencies.tools",
-                    format!(
-                        "`dependencies.tools` must be a list, found {}",
-                        kind_of(other)
-                    ),
-                );
-                return Vec::new();
-            }
+            Some(other) => return self.wrong_type("dependencies.tools", "a list", other),
         };
         let mut out = Vec::new();
         for (i, item) in tools.iter().enumerate() {
             let path = format!("dependencies.tools[{i}]");
             let Value::Object(tool) = item else {
-                self.warn(
-                    &path,
-                    format!("`{path}` must be a mapping, found {}", kind_of(item)),
-                );
+                self.wrong_type::<()>(&path, "a mapping", item);
                 continue;
             };
             let kind = match self.string(tool, "type", &path).as_deref() {
@@ -270,17 +249,11 @@ impl Reader<'_> {
         let allow = match m.get("allow_implicit_invocation") {
             None | Some(Value::Null) => None,
             Some(Value::Bool(b)) => Some(*b),
-            Some(other) => {
-                let field = "policy.allow_implicit_invocation";
-                self.warn(
-                    field,
-                    format!(
-                        "`{field}` must be `true` or `false`, found {}",
-                        kind_of(other)
-                    ),
-                );
-                None
-            }
+            Some(other) => self.wrong_type(
+                "policy.allow_implicit_invocation",
+                "`true` or `false`",
+                other,
+            ),
         };
         let products = match m.get("products") {
             None | Some(Value::Null) => Vec::new(),
@@ -288,13 +261,7 @@ impl Reader<'_> {
                 .iter()
                 .filter_map(|v| v.as_str().map(str::to_owned))
                 .collect(),
-            Some(other) => {
-                self.warn(
-                    "policy.products",
-                    format!("`policy.products` must be a list, found {}", kind_of(other)),
-                );
-                Vec::new()
-            }
+            Some(other) => self.wrong_type("policy.products", "a list", other),
         };
         Policy {
             allow_implicit_invocation: allow,

@@ -19,12 +19,12 @@
 //! `a-z0-9-` (the reference accepts Unicode letters), and the file must be
 //! named `SKILL.md` exactly (the reference also reads `skill.md`).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
 
 use super::Diagnostic;
-use super::frontmatter::kind_of;
+use super::frontmatter::{kind_of, must_be};
 
 pub const MAX_NAME_CHARS: usize = crate::names::MAX_SKILL_NAME_CHARS;
 pub const MAX_DESCRIPTION_CHARS: usize = 1024;
@@ -61,6 +61,8 @@ pub const AGENT_FIELDS: &[&str] = &[
 /// Errors and warnings found in one frontmatter mapping.
 #[derive(Debug, Default)]
 pub struct Findings {
+    /// The file every finding is about.
+    file: PathBuf,
     /// Every rule broken at the strict level (`check`), fatal ones included.
     pub errors: Vec<Diagnostic>,
     /// The subset of `errors` that makes the skill unloadable: refused even
@@ -70,66 +72,60 @@ pub struct Findings {
 }
 
 impl Findings {
-    fn error(&mut self, file: &Path, field: &str, message: String) {
-        self.errors
-            .push(Diagnostic::new(file, Some(field), message));
+    fn error(&mut self, field: &str, message: String) {
+        let d = Diagnostic::new(&self.file, Some(field), message);
+        self.errors.push(d);
     }
-    fn fatal(&mut self, file: &Path, field: &str, message: String) {
-        let d = Diagnostic::new(file, Some(field), message);
+    fn fatal(&mut self, field: &str, message: String) {
+        let d = Diagnostic::new(&self.file, Some(field), message);
         self.fatal.push(d.clone());
         self.errors.push(d);
     }
-    fn warning(&mut self, file: &Path, field: &str, message: String) {
-        self.warnings
-            .push(Diagnostic::new(file, Some(field), message));
+    fn warning(&mut self, field: &str, message: String) {
+        let d = Diagnostic::new(&self.file, Some(field), message);
+        self.warnings.push(d);
     }
 }
 
 /// Applies every rule to `map`, the frontmatter of `file`. `folder_name` is
 /// the name the skill must carry (`None`: not checked).
 pub fn validate(map: &Map<String, Value>, file: &Path, folder_name: Option<&str>) -> Findings {
-    let mut f = Findings::default();
-    validate_name(map.get("name"), file, folder_name, &mut f);
-    validate_description(map.get("description"), file, &mut f);
+    let mut f = Findings {
+        file: file.to_owned(),
+        ..Findings::default()
+    };
+    validate_name(map.get("name"), folder_name, &mut f);
+    validate_description(map.get("description"), &mut f);
     if let Some(v) = map.get("license")
         && as_text(v).is_none()
     {
         f.warning(
-            file,
             "license",
             format!("`license` should be a string, found {}", kind_of(v)),
         );
     }
     if let Some(v) = map.get("compatibility") {
-        validate_compatibility(v, file, &mut f);
+        validate_compatibility(v, &mut f);
     }
     if let Some(v) = map.get("metadata") {
-        validate_metadata(v, file, &mut f);
+        validate_metadata(v, &mut f);
     }
     if let Some(v) = map.get("allowed-tools") {
-        validate_allowed_tools(v, file, &mut f);
+        validate_allowed_tools(v, &mut f);
     }
     for field in ["disable-model-invocation", "user-invocable"] {
         if let Some(v) = map.get(field)
             && !v.is_boolean()
         {
-            f.warning(
-                file,
-                field,
-                format!("`{field}` must be `true` or `false`, found {}", kind_of(v)),
-            );
+            f.warning(field, must_be(field, "`true` or `false`", v));
         }
     }
     if let Some(v) = map.get("hooks")
         && !v.is_object()
     {
         f.warning(
-            file,
             "hooks",
-            format!(
-                "`hooks` must be a mapping of hook events to handlers, found {}",
-                kind_of(v)
-            ),
+            must_be("hooks", "a mapping of hook events to handlers", v),
         );
     }
     for key in map.keys() {
@@ -147,28 +143,27 @@ pub fn validate(map: &Map<String, Value>, file: &Path, folder_name: Option<&str>
                 SPEC_FIELDS.join(", ")
             )
         };
-        f.error(file, key, message);
+        f.error(key, message);
     }
     f
 }
 
-fn validate_name(value: Option<&Value>, file: &Path, folder: Option<&str>, f: &mut Findings) {
+fn validate_name(value: Option<&Value>, folder: Option<&str>, f: &mut Findings) {
     let Some(value) = value else {
-        f.fatal(file, "name", "required field `name` is missing".into());
+        f.fatal("name", "required field `name` is missing".into());
         return;
     };
-    let Some(name) = expect_text(value, "name", file, f) else {
+    let Some(name) = expect_text(value, "name", f) else {
         return;
     };
     let shown = super::printable(&name);
     for message in name_rule_violations(&name) {
-        f.fatal(file, "name", message);
+        f.fatal("name", message);
     }
     if let Some(folder) = folder
         && folder != name
     {
         f.error(
-            file,
             "name",
             format!(
                 "`name` `{shown}` does not match its folder name `{}`; a skill's name must equal its folder's",
@@ -224,30 +219,24 @@ pub fn name_rule_violations(name: &str) -> Vec<String> {
     out
 }
 
-fn validate_description(value: Option<&Value>, file: &Path, f: &mut Findings) {
+fn validate_description(value: Option<&Value>, f: &mut Findings) {
     let Some(value) = value else {
         f.fatal(
-            file,
             "description",
             "required field `description` is missing".into(),
         );
         return;
     };
-    let Some(text) = expect_text(value, "description", file, f) else {
+    let Some(text) = expect_text(value, "description", f) else {
         return;
     };
     if text.trim().is_empty() {
-        f.fatal(
-            file,
-            "description",
-            "`description` must not be empty".into(),
-        );
+        f.fatal("description", "`description` must not be empty".into());
         return;
     }
     let chars = text.chars().count();
     if chars > MAX_DESCRIPTION_CHARS {
         f.error(
-            file,
             "description",
             format!(
                 "`description` is {chars} characters long; the limit is {MAX_DESCRIPTION_CHARS}"
@@ -256,19 +245,14 @@ fn validate_description(value: Option<&Value>, file: &Path, f: &mut Findings) {
     }
 }
 
-fn validate_compatibility(value: &Value, file: &Path, f: &mut Findings) {
+fn validate_compatibility(value: &Value, f: &mut Findings) {
     let Some(text) = as_text(value) else {
-        f.error(
-            file,
-            "compatibility",
-            format!("`compatibility` must be a string, found {}", kind_of(value)),
-        );
+        f.error("compatibility", must_be("compatibility", "a string", value));
         return;
     };
     if text.trim().is_empty() {
         // The reference validator accepts it; advice only, so they agree.
         f.warning(
-            file,
             "compatibility",
             "`compatibility` must not be empty when present; remove it or say what the skill needs"
                 .into(),
@@ -278,7 +262,6 @@ fn validate_compatibility(value: &Value, file: &Path, f: &mut Findings) {
     let chars = text.chars().count();
     if chars > MAX_COMPATIBILITY_CHARS {
         f.error(
-            file,
             "compatibility",
             format!(
                 "`compatibility` is {chars} characters long; the limit is {MAX_COMPATIBILITY_CHARS}"
@@ -290,15 +273,11 @@ fn validate_compatibility(value: &Value, file: &Path, f: &mut Findings) {
 /// `metadata` is a string-to-string map. A nested list or mapping is an
 /// error; a bare number or boolean is only a warning, because the reference
 /// validator reads every scalar as text and real skills write `version: 1.0`.
-fn validate_metadata(value: &Value, file: &Path, f: &mut Findings) {
+fn validate_metadata(value: &Value, f: &mut Findings) {
     let Value::Object(map) = value else {
         f.warning(
-            file,
             "metadata",
-            format!(
-                "`metadata` must be a mapping of strings to strings, found {}",
-                kind_of(value)
-            ),
+            must_be("metadata", "a mapping of strings to strings", value),
         );
         return;
     };
@@ -307,17 +286,14 @@ fn validate_metadata(value: &Value, file: &Path, f: &mut Findings) {
         match v {
             Value::String(_) => {}
             Value::Array(_) | Value::Object(_) => f.warning(
-                file,
                 &field,
                 format!("`{field}` should be a string, found {}", kind_of(v)),
             ),
             Value::Null => f.warning(
-                file,
                 &field,
                 format!("`{field}` has no value; metadata values are strings"),
             ),
             Value::Bool(_) | Value::Number(_) => f.warning(
-                file,
                 &field,
                 format!(
                     "`{field}` is {}; metadata values are strings, so quote it: {key}: \"{v}\"",
@@ -328,29 +304,25 @@ fn validate_metadata(value: &Value, file: &Path, f: &mut Findings) {
     }
 }
 
-fn validate_allowed_tools(value: &Value, file: &Path, f: &mut Findings) {
+fn validate_allowed_tools(value: &Value, f: &mut Findings) {
     match value {
         Value::String(_) => {}
         Value::Array(items) => {
             for (i, item) in items.iter().enumerate() {
                 if !item.is_string() {
                     f.warning(
-                        file,
                         "allowed-tools",
-                        format!(
-                            "`allowed-tools[{i}]` must be a string, found {}",
-                            kind_of(item)
-                        ),
+                        must_be(&format!("allowed-tools[{i}]"), "a string", item),
                     );
                 }
             }
         }
         other => f.warning(
-            file,
             "allowed-tools",
-            format!(
-                "`allowed-tools` must be a space-separated string or a list of strings, found {}",
-                kind_of(other)
+            must_be(
+                "allowed-tools",
+                "a space-separated string or a list of strings",
+                other,
             ),
         ),
     }
@@ -368,14 +340,10 @@ pub fn as_text(value: &Value) -> Option<String> {
 }
 
 /// A required field as text; anything else is fatal.
-fn expect_text(value: &Value, field: &str, file: &Path, f: &mut Findings) -> Option<String> {
+fn expect_text(value: &Value, field: &str, f: &mut Findings) -> Option<String> {
     let text = as_text(value);
     if text.is_none() {
-        f.fatal(
-            file,
-            field,
-            format!("`{field}` must be a string, found {}", kind_of(value)),
-        );
+        f.fatal(field, must_be(field, "a string", value));
     }
     text
 }

@@ -16,10 +16,10 @@ pub struct TrustedComment {
     pub expires: Option<SystemTime>,
 }
 
-/// A parsed comment, with `expires=` kept exactly as signed for messages.
+/// A parsed comment, with `expires=` (a valid time) kept exactly as signed.
 pub(super) struct Parsed {
     pub version: u64,
-    pub expires: Option<(String, SystemTime)>,
+    pub expires: Option<String>,
 }
 
 impl TrustedComment {
@@ -50,12 +50,12 @@ impl TrustedComment {
                     return Err(problem("has `version=` twice".into()));
                 }
             } else if let Some(v) = token.strip_prefix("expires=") {
-                let at = time::parse_rfc3339(v).ok_or_else(|| {
+                time::parse_rfc3339(v).ok_or_else(|| {
                     problem(format!(
                         "has `expires={v}`, which is not an RFC 3339 time such as 2027-01-31T00:00:00Z"
                     ))
                 })?;
-                if expires.replace((v.to_owned(), at)).is_some() {
+                if expires.replace(v.to_owned()).is_some() {
                     return Err(problem("has `expires=` twice".into()));
                 }
             }

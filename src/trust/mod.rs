@@ -205,12 +205,10 @@ pub fn verify_signed(
     keys: &[PinnedKey],
     now: SystemTime,
 ) -> Result<Signer, TrustError> {
-    let sig = decode_signature(what, signature)?;
-    let key = verify_decoded(what, bytes, &sig, keys)?;
-    let comment = sig.verify.trusted_comment().to_owned();
-    let fields = TrustedComment::parse(what, &comment)?;
-    if let Some((text, at)) = &fields.expires
-        && now > *at
+    let signer = verify_snapshot(what, bytes, signature, keys)?;
+    // The comment parsed, so its `expires=` is a valid time.
+    if let Some(text) = &signer.expires
+        && time::parse_rfc3339(text).is_some_and(|at| now > at)
     {
         return Err(TrustError::Expired {
             what: what.to_owned(),
@@ -218,12 +216,7 @@ pub fn verify_signed(
             now: humantime::format_rfc3339_seconds(now).to_string(),
         });
     }
-    Ok(Signer {
-        key: key.text.clone(),
-        key_id: key.id.to_string(),
-        version: fields.version,
-        expires: fields.expires.map(|(text, _)| text),
-    })
+    Ok(signer)
 }
 
 /// Verifies a kept snapshot: like [`verify_signed`] but without the expiry
@@ -242,7 +235,7 @@ pub fn verify_snapshot(
         key: key.text.clone(),
         key_id: key.id.to_string(),
         version: fields.version,
-        expires: fields.expires.map(|(text, _)| text),
+        expires: fields.expires,
     })
 }
 

@@ -5,7 +5,7 @@
 //! Read-compare-write runs under an exclusive lock on a per-URL lock file, so
 //! concurrent skillpm runs never lower the recorded version.
 
-use std::fs::{self, OpenOptions};
+use std::fs;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -13,6 +13,7 @@ use url::Url;
 
 use super::{Signer, TrustError};
 use crate::digest::Digest;
+use crate::fs::HeldLock;
 
 #[derive(Debug, Serialize, Deserialize)]
 struct Record {
@@ -49,13 +50,7 @@ impl RollbackGuard {
         fs::create_dir_all(&self.dir).map_err(state_err(&self.dir))?;
         let record_path = self.record_path(index_url);
         let lock_path = record_path.with_extension("lock");
-        let lock = OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&lock_path)
-            .map_err(state_err(&lock_path))?;
-        lock.lock().map_err(state_err(&lock_path))?;
+        let _lock = HeldLock::acquire(&lock_path).map_err(state_err(&lock_path))?;
 
         let seen = read_record(&record_path).map(|r| r.version);
         match seen {
@@ -74,10 +69,9 @@ impl RollbackGuard {
             version: signer.version,
             key_id: signer.key_id.clone(),
         };
-        let bytes = serde_json::to_vec_pretty(&record).map_err(|e| TrustError::State {
-            path: record_path.clone(),
-            source: std::io::Error::other(e),
-        })?;
+        let bytes = serde_json::to_vec_pretty(&record)
+            .map_err(std::io::Error::other)
+            .map_err(state_err(&record_path))?;
         crate::fs::write_atomic(&record_path, &bytes).map_err(state_err(&record_path))?;
         Ok(())
     }

@@ -10,14 +10,7 @@ use super::writer::TreeWriter;
 use super::{Problem, Rule, SKIPPED_ROOT_DIRS, UnpackError};
 
 pub(super) fn copy(source: &Path, tree: &mut TreeWriter) -> Result<(), UnpackError> {
-    let io = |action, path: &Path| {
-        let path = path.to_owned();
-        move |source| Problem::Io {
-            action,
-            path: path.clone(),
-            source,
-        }
-    };
+    let io = Problem::io;
     // The root itself is what the user named: it may be reached through a link.
     let root_meta = fs::metadata(source).map_err(|e| tree.error(None, io("read", source)(e)))?;
     if !root_meta.is_dir() {

@@ -52,11 +52,7 @@ impl FileList {
     /// Adds one file, streamed from `reader` (a failed read is reported as
     /// an I/O error naming the file; fetch errors are the caller's to map).
     pub fn add_file(&mut self, name: &str, mut reader: impl Read) -> Result<(), UnpackError> {
-        let read_error = |source| Problem::Io {
-            action: "read",
-            path: name.into(),
-            source,
-        };
+        let read_error = Problem::io("read", Path::new(name));
         self.tree
             .copy_file(name, false, &mut reader, &mut |_| Ok(()), &read_error)
     }

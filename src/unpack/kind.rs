@@ -77,17 +77,10 @@ impl ArtifactKind {
 
     /// Guesses the kind of a local file from its name, then its first bytes.
     pub fn guess_file(path: &Path) -> std::io::Result<Option<Self>> {
-        let mut head = [0u8; 4];
-        let mut file = std::fs::File::open(path)?;
-        let mut filled = 0;
-        while filled < head.len() {
-            match file.read(&mut head[filled..])? {
-                0 => break,
-                n => filled += n,
-            }
-        }
+        let mut head = Vec::with_capacity(4);
+        std::fs::File::open(path)?.take(4).read_to_end(&mut head)?;
         let name = path.file_name().and_then(|n| n.to_str());
-        Ok(Self::guess(None, name, &head[..filled]))
+        Ok(Self::guess(None, name, &head))
     }
 
     pub fn as_str(self) -> &'static str {

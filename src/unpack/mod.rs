@@ -45,13 +45,14 @@ pub fn unpack_artifact(
     staging: &Path,
     limits: &Limits,
 ) -> Result<HashedTree, UnpackError> {
-    let mut tree = writer::TreeWriter::new(staging, label, limits);
-    match kind {
-        ArtifactKind::Zip => zip::unpack(artifact, &mut tree)?,
-        ArtifactKind::TarGz => targz::unpack(artifact, &mut tree)?,
-        ArtifactKind::SkillMd => skill_md::unpack(artifact, &mut tree)?,
-    }
-    tree.finish(expected_name)
+    let unpack = match kind {
+        ArtifactKind::Zip => zip::unpack,
+        ArtifactKind::TarGz => targz::unpack,
+        ArtifactKind::SkillMd => skill_md::unpack,
+    };
+    write_tree(staging, label, expected_name, limits, |tree| {
+        unpack(artifact, tree)
+    })
 }
 
 /// Copies a local skill folder (a path or git source) into `staging` under the
@@ -63,8 +64,21 @@ pub fn unpack_dir(
     staging: &Path,
     limits: &Limits,
 ) -> Result<HashedTree, UnpackError> {
+    write_tree(staging, label, expected_name, limits, |tree| {
+        dir::copy(source, tree)
+    })
+}
+
+/// Fills a fresh tree writer with `fill`, then checks the skill it wrote.
+fn write_tree(
+    staging: &Path,
+    label: &str,
+    expected_name: &str,
+    limits: &Limits,
+    fill: impl FnOnce(&mut writer::TreeWriter) -> Result<(), UnpackError>,
+) -> Result<HashedTree, UnpackError> {
     let mut tree = writer::TreeWriter::new(staging, label, limits);
-    dir::copy(source, &mut tree)?;
+    fill(&mut tree)?;
     tree.finish(expected_name)
 }
 
@@ -88,6 +102,18 @@ pub enum Problem {
         path: PathBuf,
         source: io::Error,
     },
+}
+
+impl Problem {
+    /// What a failed `action` on `path` means: the machine, not the content.
+    pub(crate) fn io(action: &'static str, path: &Path) -> impl Fn(io::Error) -> Problem {
+        let path = path.to_owned();
+        move |source| Problem::Io {
+            action,
+            path: path.clone(),
+            source,
+        }
+    }
 }
 
 impl UnpackError {

@@ -3,7 +3,6 @@
 //! even the tar crate's own reads (long names, PAX records) cannot balloon.
 
 use std::cell::Cell;
-use std::fs::File;
 use std::io::{self, Read};
 use std::path::Path;
 use std::rc::Rc;
@@ -66,16 +65,7 @@ impl<R: Read> Read for Guarded<R> {
 }
 
 pub(super) fn unpack(path: &Path, tree: &mut TreeWriter) -> Result<(), UnpackError> {
-    let file = File::open(path).map_err(|source| {
-        tree.error(
-            None,
-            Problem::Io {
-                action: "open",
-                path: path.to_owned(),
-                source,
-            },
-        )
-    })?;
+    let file = tree.open_artifact(path)?;
     let limits = *tree.limits();
     let compressed = Rc::new(Cell::new(0));
     let tripped: Rc<Cell<Option<Rule>>> = Rc::new(Cell::new(None));

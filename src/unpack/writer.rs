@@ -9,8 +9,8 @@ use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
 use super::{Limits, Problem, Rule, UnpackError};
-use crate::digest::{HashedTree, HashingWriter, TreeFile, TreeHasher};
-use crate::names::{NameSet, check_name};
+use crate::digest::{HashedTree, HashingWriter, TreeFile};
+use crate::names::{NameSet, Rule as NameRule, check_name};
 
 /// Read size: big enough that syscalls and hashing amortise, small enough
 /// that memory stays flat whatever the skill's size.
@@ -84,14 +84,12 @@ impl TreeWriter {
     }
 
     fn io(&self, entry: &str, action: &'static str, path: &Path, source: io::Error) -> UnpackError {
-        self.error(
-            Some(entry),
-            Problem::Io {
-                action,
-                path: path.to_owned(),
-                source,
-            },
-        )
+        self.error(Some(entry), Problem::io(action, path)(source))
+    }
+
+    /// Opens the artifact file itself (an archive or a lone SKILL.md).
+    pub(crate) fn open_artifact(&self, path: &Path) -> Result<File, UnpackError> {
+        File::open(path).map_err(|e| self.error(None, Problem::io("open", path)(e)))
     }
 
     /// Counts one entry of any kind against `max-entries`.
@@ -111,22 +109,25 @@ impl TreeWriter {
     /// Counts, checks and registers a file name without writing anything:
     /// for judging a whole file list before fetching it.
     pub(crate) fn precheck_file(&mut self, name: &str) -> Result<(), UnpackError> {
+        self.register(name, NameSet::add_file)
+    }
+
+    /// Counts, checks and registers one entry name with `add`.
+    fn register(
+        &mut self,
+        name: &str,
+        add: fn(&mut NameSet, &str) -> Result<(), NameRule>,
+    ) -> Result<(), UnpackError> {
         self.count_entry(name)?;
         self.check(name)?;
-        self.names
-            .add_file(name)
-            .map_err(|rule| self.refuse(Some(name), rule))
+        add(&mut self.names, name).map_err(|rule| self.refuse(Some(name), rule))
     }
 
     /// A folder listed as its own entry (`name` without the trailing `/`).
     /// Only folders that hold files are created, so the tree on disk is a
     /// function of its digest.
     pub(crate) fn add_dir(&mut self, name: &str) -> Result<(), UnpackError> {
-        self.count_entry(name)?;
-        self.check(name)?;
-        self.names
-            .add_dir(name)
-            .map_err(|rule| self.refuse(Some(name), rule))
+        self.register(name, NameSet::add_dir)
     }
 
     /// Starts a regular file: counted, checked, registered, created.
@@ -135,11 +136,7 @@ impl TreeWriter {
         name: &str,
         executable: bool,
     ) -> Result<OpenFile, UnpackError> {
-        self.count_entry(name)?;
-        self.check(name)?;
-        self.names
-            .add_file(name)
-            .map_err(|rule| self.refuse(Some(name), rule))?;
+        self.register(name, NameSet::add_file)?;
         for (i, _) in name.match_indices('/') {
             let dir = &name[..i];
             if !self.made_dirs.contains(dir) {
@@ -270,16 +267,7 @@ impl TreeWriter {
                 .collect();
             return Err(self.refuse(Some("SKILL.md"), Rule::InvalidSkill(details.join("; "))));
         }
-        let mut files = std::mem::take(&mut self.files);
-        files.sort_by(|a, b| a.path.as_bytes().cmp(b.path.as_bytes()));
-        let mut hasher = TreeHasher::new();
-        for f in &files {
-            hasher.add(f.path.clone(), f.digest);
-        }
-        Ok(HashedTree {
-            digest: hasher.finish(),
-            files,
-        })
+        Ok(HashedTree::from_files(std::mem::take(&mut self.files)))
     }
 
     /// Says why SKILL.md is missing as precisely as the files allow.

@@ -3,7 +3,6 @@
 //! is streamed through the tree writer with the ratio judged per entry and
 //! for the archive as a whole.
 
-use std::fs::File;
 use std::io::BufReader;
 use std::path::Path;
 
@@ -29,16 +28,7 @@ struct Planned {
 }
 
 pub(super) fn unpack(path: &Path, tree: &mut TreeWriter) -> Result<(), UnpackError> {
-    let file = File::open(path).map_err(|source| {
-        tree.error(
-            None,
-            Problem::Io {
-                action: "open",
-                path: path.to_owned(),
-                source,
-            },
-        )
-    })?;
+    let file = tree.open_artifact(path)?;
     let archive_len = file.metadata().map(|m| m.len()).unwrap_or(u64::MAX);
     let mut archive = ZipArchive::new(BufReader::with_capacity(64 * 1024, file)).map_err(|e| {
         tree.refuse(
@@ -112,12 +102,8 @@ fn plan_entries<R: std::io::Read + std::io::Seek>(
         let lossy = String::from_utf8_lossy(raw).into_owned();
         let name = utf8_name(raw).map_err(|rule| tree.refuse(Some(&lossy), rule))?;
         let refuse = |rule| tree.refuse(Some(name), rule);
-        let is_dir = name.ends_with('/');
-        let stripped = if is_dir {
-            &name[..name.len() - 1]
-        } else {
-            name
-        };
+        let stripped = name.strip_suffix('/').unwrap_or(name);
+        let is_dir = stripped.len() < name.len();
         tree.check(stripped)?;
         if entry.encrypted() {
             return Err(refuse(Rule::Encrypted));
