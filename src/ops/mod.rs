@@ -62,6 +62,11 @@ pub(crate) fn name_width<'a>(names: impl IntoIterator<Item = &'a str>) -> usize 
     names.into_iter().map(str::len).max().unwrap_or(0).max(4)
 }
 
+/// The `s` of a plural noun, for a count of `n`.
+pub(crate) fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
 /// A command's result: serialisable for `--json` (stdout), and printable for
 /// people (also stdout; warnings and progress went to stderr already).
 pub trait Report: serde::Serialize {

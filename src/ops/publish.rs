@@ -80,7 +80,6 @@ pub struct SignatureReport {
 impl Report for PublishReport {
     fn human(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
         let count = self.skills.len();
-        let plural = if count == 1 { "" } else { "s" };
         let state = if self.changed {
             ""
         } else {
@@ -88,7 +87,8 @@ impl Report for PublishReport {
         };
         writeln!(
             out,
-            "Published {count} skill{plural} to {}{state}",
+            "Published {count} skill{} to {}{state}",
+            super::plural(count),
             self.site.display()
         )?;
         let width = self.skills.iter().map(|s| s.name.len()).max().unwrap_or(0);
@@ -116,23 +116,19 @@ impl Report for PublishReport {
                     "Signed by key {} (version {}{expires}{reused})",
                     sig.key_id, sig.version
                 )?;
-                writeln!(out, "Upload the folder to any static host, then:")?;
-                writeln!(
-                    out,
-                    "  skillpm source add <name> <site URL> --key {}",
-                    sig.public_key
-                )?;
             }
-            None => {
-                writeln!(
-                    out,
-                    "Not signed (pass --sign <secret key> so clients can pin your key)"
-                )?;
-                writeln!(out, "Upload the folder to any static host, then:")?;
-                writeln!(out, "  skillpm source add <name> <site URL>")?;
-            }
+            None => writeln!(
+                out,
+                "Not signed (pass --sign <secret key> so clients can pin your key)"
+            )?,
         }
-        Ok(())
+        let pin = self
+            .signature
+            .as_ref()
+            .map(|sig| format!(" --key {}", sig.public_key))
+            .unwrap_or_default();
+        writeln!(out, "Upload the folder to any static host, then:")?;
+        writeln!(out, "  skillpm source add <name> <site URL>{pin}")
     }
 }
 

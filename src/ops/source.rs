@@ -95,7 +95,7 @@ impl Report for AddReport {
                     p.index_url,
                     p.index_format.as_str(),
                     p.skills,
-                    if p.skills == 1 { "" } else { "s" }
+                    super::plural(p.skills)
                 )?;
                 if p.problems > 0 {
                     writeln!(

@@ -6,7 +6,9 @@ use serde::Serialize;
 
 use super::Session;
 use super::approval::{decide, summary_for};
-use super::candidate::{Candidate, Offer, Opened, open_source, resolve_each, resolve_names};
+use super::candidate::{
+    Candidate, Offer, Opened, open_source, resolve_each, resolve_names, shown_path,
+};
 use super::placement::{LinkChanges, sync_links};
 use crate::approve::Summary;
 use crate::digest::Digest;
@@ -97,12 +99,7 @@ pub struct AddedSource {
 impl Report for AddReport {
     fn human(&self, out: &mut dyn Write) -> std::io::Result<()> {
         for o in &self.offered {
-            let folder = match o.path.as_deref() {
-                Some("") => "  (.)".to_owned(),
-                Some(p) => format!("  ({})", crate::skill::printable(p)),
-                None => String::new(),
-            };
-            writeln!(out, "{}{folder}", o.name)?;
+            writeln!(out, "{}{}", o.name, folder_note(o.path.as_deref()))?;
             writeln!(
                 out,
                 "    {}",
@@ -202,11 +199,7 @@ pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
         &decl.name,
     )?;
     sess.manifest = manifest;
-    let enabled: Vec<_> = lock
-        .skills()
-        .iter()
-        .filter(|s| s.is_approved() && sess.is_enabled(&s.name))
-        .collect();
+    let enabled = sess.active(&lock);
     // New entries become durable (one flush) before links and the lock name them.
     sess.store.seal_pending()?;
     let links = sync_links(&sess, &enabled)?;
@@ -353,6 +346,12 @@ fn offer_report(decl: &SourceDecl, opened: &Opened, offers: Vec<Offer>) -> AddRe
         summaries: Vec::new(),
         links: LinkChanges::default(),
     }
+}
+
+/// `  (folder)` after an offered skill's name (git and folder sources).
+fn folder_note(path: Option<&str>) -> String {
+    path.map(|p| format!("  ({})", crate::skill::printable(shown_path(p))))
+        .unwrap_or_default()
 }
 
 fn looks_like_location(text: &str) -> bool {
@@ -555,15 +554,11 @@ fn select(ctx: &Context, offers: &[Offer], names: Vec<String>) -> anyhow::Result
         .iter()
         .map(|o| {
             let d = crate::skill::printable(o.description.lines().next().unwrap_or(""));
-            let folder = match o.path.as_deref() {
-                Some("") => "  (.)".to_owned(),
-                Some(p) => format!("  ({})", crate::skill::printable(p)),
-                None => String::new(),
-            };
             format!(
-                "{} - {}{folder}",
+                "{} - {}{}",
                 o.name,
-                d.chars().take(70).collect::<String>()
+                d.chars().take(70).collect::<String>(),
+                folder_note(o.path.as_deref())
             )
         })
         .collect();
@@ -616,7 +611,7 @@ fn resolve_all(
             s.name,
             s.path
                 .as_deref()
-                .map(|p| format!(" ({})", shown_folder(p)))
+                .map(|p| format!(" ({})", shown_path(p)))
                 .unwrap_or_default(),
             s.reason
         ));
@@ -625,11 +620,6 @@ fn resolve_all(
         return Err(nothing_added(opened, skipped).into());
     }
     Ok(out)
-}
-
-/// A source-relative folder as shown to the user: the root is `.`.
-fn shown_folder(path: &str) -> &str {
-    if path.is_empty() { "." } else { path }
 }
 
 /// What discovery refused goes to `skipped`: folders it could not read as
@@ -643,7 +633,7 @@ fn skip_discovery_refusals(opened: &Opened, skipped: &mut Vec<Skipped>) -> Vec<S
     for s in &found.skipped {
         let folder = s.path.rsplit('/').next().unwrap_or("");
         skipped.push(Skipped {
-            name: crate::skill::printable(shown_folder(folder)),
+            name: crate::skill::printable(shown_path(folder)),
             path: Some(s.path.clone()),
             reason: s.reason.clone(),
         });
@@ -659,7 +649,7 @@ fn skip_discovery_refusals(opened: &Opened, skipped: &mut Vec<Skipped>) -> Vec<S
                     paths.len(),
                     paths
                         .iter()
-                        .map(|p| shown_folder(p))
+                        .map(|p| shown_path(p))
                         .collect::<Vec<_>>()
                         .join(", ")
                 ),

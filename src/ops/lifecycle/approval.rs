@@ -27,7 +27,7 @@ pub(crate) fn summary_for(
         name: &c.locked.name,
         source: &c.locked.source,
         url: &url,
-        trust: c.trust.clone(),
+        trust: trust_of(&c.locked),
         artifact: c.locked.artifact,
         tree: &c.entry.tree,
         skill: &c.skill,
@@ -113,7 +113,6 @@ pub(crate) fn candidate_from_lock(
             created: false,
         },
         skill,
-        trust: trust_of(locked),
         dependencies,
     })
 }

@@ -8,7 +8,7 @@ use std::time::SystemTime;
 use anyhow::Context as _;
 
 use super::Session;
-use crate::approve::{Dependency, Trust};
+use crate::approve::Dependency;
 use crate::error::{Exit, OpError};
 use crate::git::{self, GitOptions, GitSpec};
 use crate::index::{ArtifactKind as IndexKind, Entry, EntryContent};
@@ -27,7 +27,6 @@ pub(crate) struct Candidate {
     pub locked: LockedSkill,
     pub entry: StoreEntry,
     pub skill: SkillMd,
-    pub trust: Trust,
     pub dependencies: Vec<Dependency>,
 }
 
@@ -386,6 +385,25 @@ pub(crate) fn resolve_names(
     resolve_each(sess, opened, names).into_iter().collect()
 }
 
+/// Resolves `(name, source)` pairs, each source opened once (in name order
+/// of the sources; the names of one source in the order given).
+pub(crate) fn resolve_by_source<'a>(
+    sess: &mut Session<'_>,
+    wanted: impl IntoIterator<Item = (&'a str, &'a str)>,
+) -> anyhow::Result<Vec<Candidate>> {
+    let mut by_source: std::collections::BTreeMap<&str, Vec<String>> = Default::default();
+    for (name, source) in wanted {
+        by_source.entry(source).or_default().push(name.to_owned());
+    }
+    let mut candidates = Vec::new();
+    for (source, names) in by_source {
+        let decl = sess.manifest.require_source(source)?.clone();
+        let opened = open_source(sess, &decl)?;
+        candidates.extend(resolve_names(sess, &opened, &names)?);
+    }
+    Ok(candidates)
+}
+
 /// Like [`resolve_names`], one result per name, so `add --all` can keep
 /// every skill that is acceptable and report the others.
 pub(crate) fn resolve_each(
@@ -429,10 +447,10 @@ pub(crate) fn resolve_each(
                 let locked = LockedSkill {
                     url: Some(decl.url.clone()),
                     subpath: rel,
-                    ..unindexed_lock(name, &decl.name, Format::Path, &entry)
+                    ..new_lock_entry(name, &decl.name, Format::Path, &entry)
                 };
                 let judged = judge(sess, &dir, name, !skill.path.is_empty(), &label)?;
-                candidate(sess, locked, entry, Trust::LocalPath, judged)
+                candidate(sess, locked, entry, judged)
             })
             .collect(),
     }
@@ -459,23 +477,17 @@ fn git_candidate(
         url: Some(spec.url()),
         commit: Some(commit.to_owned()),
         subpath,
-        ..unindexed_lock(name, &decl.name, Format::Git, &entry)
+        ..new_lock_entry(name, &decl.name, Format::Git, &entry)
     };
     let judged = judge(sess, &dir, name, !skill.path.is_empty(), &label)?;
-    candidate(
-        sess,
-        locked,
-        entry,
-        Trust::GitCommit {
-            commit: commit.to_owned(),
-        },
-        judged,
-    )
+    candidate(sess, locked, entry, judged)
 }
 
-/// The lock entry of content that no index describes (a git checkout, a
-/// folder, an MCP server): no version, signer or artifact; not yet approved.
-pub(crate) fn unindexed_lock(
+/// The lock entry of stored content with only what every source gives
+/// (name, source, format, tree): what no index describes (a git checkout,
+/// a folder, an MCP server) has no version, signer or artifact; not yet
+/// approved.
+pub(crate) fn new_lock_entry(
     name: &str,
     source: &str,
     format: Format,
@@ -502,7 +514,8 @@ pub(crate) fn unindexed_lock(
     }
 }
 
-fn shown_path(path: &str) -> &str {
+/// A source-relative folder as shown to the user: the root is `.`.
+pub(crate) fn shown_path(path: &str) -> &str {
     if path.is_empty() { "." } else { path }
 }
 
@@ -688,12 +701,6 @@ fn index_candidate(
     entry: &Entry,
     (store_entry, format, artifact): (StoreEntry, Format, Option<crate::digest::Digest>),
 ) -> anyhow::Result<Candidate> {
-    let signer = resolved.signer.as_ref().map(|s| s.key_id.clone());
-    let trust = match (&signer, format) {
-        (Some(key), _) => Trust::Signed { key: key.clone() },
-        (None, Format::Files) => Trust::TrustOnFirstUse,
-        (None, _) => Trust::DigestPinned,
-    };
     let url = match &entry.content {
         EntryContent::Artifact { url, .. } => sess.lock_url(url),
         EntryContent::Files { .. } => sess.lock_url(&crate::index::paths::file_url(
@@ -703,30 +710,21 @@ fn index_candidate(
         )),
     };
     let locked = LockedSkill {
-        name: entry.name.clone(),
-        source: decl.name.clone(),
         version: entry.version.clone(),
-        format,
         index: Some(sess.lock_url(&resolved.index_url)),
         index_digest: Some(resolved.snapshot),
         index_version: resolved.signer.as_ref().map(|s| s.version),
         url: Some(url),
-        commit: None,
-        subpath: None,
-        uri: None,
         artifact,
-        tree: store_entry.digest,
-        executables: store_entry.tree.executables(),
-        signer: signer.clone(),
-        approved: None,
-        warnings: Vec::new(),
+        signer: resolved.signer.as_ref().map(|s| s.key_id.clone()),
+        ..new_lock_entry(&entry.name, &decl.name, format, &store_entry)
     };
     let label = entry
         .url()
         .map(|u| u.to_string())
         .unwrap_or_else(|| entry.name.clone());
     let judged = judge(sess, &store_entry.path, &entry.name, false, &label)?;
-    candidate(sess, locked, store_entry, trust, judged)
+    candidate(sess, locked, store_entry, judged)
 }
 
 /// Unpacks downloaded content into the store.
@@ -792,7 +790,6 @@ pub(crate) fn candidate(
     sess: &Session<'_>,
     mut locked: LockedSkill,
     entry: StoreEntry,
-    trust: Trust,
     warnings: Vec<String>,
 ) -> anyhow::Result<Candidate> {
     for w in &warnings {
@@ -810,7 +807,6 @@ pub(crate) fn candidate(
         locked,
         entry,
         skill,
-        trust,
         dependencies,
     })
 }

@@ -7,12 +7,12 @@ use serde::Serialize;
 
 use super::Session;
 use super::approval::{candidate_from_lock, decide};
-use super::candidate::{open_source, resolve_names};
+use super::candidate::resolve_by_source;
 use super::materialize::materialize;
 use super::placement::{LinkChanges, sync_links};
 use crate::approve::Summary;
 use crate::error::{Exit, OpError};
-use crate::ops::{Context, Report};
+use crate::ops::{Context, Report, plural};
 use crate::project::lock::Format;
 use crate::project::lock::Lockfile;
 
@@ -59,27 +59,19 @@ impl Report for InstallReport {
         for p in &self.links.linked {
             writeln!(out, "  linked {}", p.display())?;
         }
+        let installed = self.skills - self.disabled.len();
+        let changed = self.links.linked.len() + self.links.unlinked.len();
+        let written = if self.lock_written {
+            "; skills.lock written"
+        } else {
+            ""
+        };
         writeln!(
             out,
-            "{} skill{} installed ({} fetched, {} link{} changed){}",
-            self.skills - self.disabled.len(),
-            if self.skills - self.disabled.len() == 1 {
-                ""
-            } else {
-                "s"
-            },
+            "{installed} skill{} installed ({} fetched, {changed} link{} changed){written}",
+            plural(installed),
             self.fetched,
-            self.links.linked.len() + self.links.unlinked.len(),
-            if self.links.linked.len() + self.links.unlinked.len() == 1 {
-                ""
-            } else {
-                "s"
-            },
-            if self.lock_written {
-                "; skills.lock written"
-            } else {
-                ""
-            }
+            plural(changed),
         )
     }
 }
@@ -124,11 +116,7 @@ pub fn install(ctx: &Context, opts: &InstallOptions) -> anyhow::Result<InstallRe
     }
     summaries.extend(approve_pending(&sess, &mut lock, strict, opts.yes)?);
 
-    let enabled: Vec<_> = lock
-        .skills()
-        .iter()
-        .filter(|s| s.is_approved() && sess.is_enabled(&s.name))
-        .collect();
+    let enabled = sess.active(&lock);
     // Recorded for `cache gc` before placing: a new project's record is
     // flushed, and a flush after placement would write back every copy
     // just placed as well (ext4 data=ordered). Placed folders need no
@@ -312,11 +300,7 @@ fn install_without_lock(
     for locked in resolved {
         lock.upsert(locked);
     }
-    let enabled: Vec<_> = lock
-        .skills()
-        .iter()
-        .filter(|s| s.is_approved() && sess.is_enabled(&s.name))
-        .collect();
+    let enabled = sess.active(&lock);
     let links = sync_links(sess, &enabled)?;
     let skills = lock.skills().len();
     let lock_written = sess.save_lock(lock)?;
@@ -339,19 +323,7 @@ fn resolve_declared(
     lock: &Lockfile,
     yes: bool,
 ) -> anyhow::Result<(Vec<crate::project::lock::LockedSkill>, Vec<Summary>)> {
-    let mut by_source: std::collections::BTreeMap<&str, Vec<String>> = Default::default();
-    for (name, source) in wanted {
-        by_source
-            .entry(source.as_str())
-            .or_default()
-            .push(name.clone());
-    }
-    let mut candidates = Vec::new();
-    for (source, names) in by_source {
-        let decl = sess.manifest.require_source(source)?.clone();
-        let opened = open_source(sess, &decl)?;
-        candidates.extend(resolve_names(sess, &opened, &names)?);
-    }
+    let candidates = resolve_by_source(sess, wanted.iter().map(|(n, s)| (n.as_str(), s.as_str())))?;
     let summaries: Vec<Summary> = candidates
         .iter()
         .map(|c| super::approval::summary_for(sess, c, lock.get(&c.locked.name)))

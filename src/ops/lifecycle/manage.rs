@@ -77,11 +77,7 @@ fn finish(
     summaries: Vec<Summary>,
     manifest_changed: bool,
 ) -> anyhow::Result<ManageReport> {
-    let enabled: Vec<_> = lock
-        .skills()
-        .iter()
-        .filter(|s| s.is_approved() && sess.is_enabled(&s.name))
-        .collect();
+    let enabled = sess.active(&lock);
     // A link never points at a store entry that is not there.
     materialize(&mut sess, &enabled)?;
     let links = sync_links(&sess, &enabled)?;

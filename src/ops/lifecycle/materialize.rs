@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use anyhow::Context as _;
 
 use super::Session;
-use super::candidate::{Opened, git_options, import_fetched, open_source};
+use super::candidate::{Opened, git_options, import_fetched, open_source, shown_path};
 use crate::digest::Digest;
 use crate::error::{Exit, OpError};
 use crate::fetch::DownloadSpec;
@@ -294,10 +294,7 @@ fn fetch_git(sess: &mut Session<'_>, group: &[&LockedSkill]) -> anyhow::Result<(
                 None => subpath,
             };
             let dir = checkout.skill_dir(rel)?;
-            let label = format!(
-                "{url}@{commit} ({})",
-                if subpath.is_empty() { "." } else { subpath }
-            );
+            let label = format!("{url}@{commit} ({})", shown_path(subpath));
             let entry = sess.store.import_dir(&dir, &label, &s.name, &sess.limits)?;
             check_tree(s, &entry, &label)?;
             let _ = sess.state.save_tree(&entry.tree);

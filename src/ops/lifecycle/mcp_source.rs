@@ -5,8 +5,7 @@
 use anyhow::Context as _;
 
 use super::Session;
-use super::candidate::{Candidate, Opened, candidate, judge, unindexed_lock};
-use crate::approve::Trust;
+use super::candidate::{Candidate, Opened, candidate, judge, new_lock_entry};
 use crate::error::{Exit, OpError};
 use crate::project::lock::{Format, LockedSkill};
 use crate::project::manifest::SourceDecl;
@@ -89,10 +88,10 @@ pub(crate) fn resolve(
             let locked = LockedSkill {
                 url: Some(decl.url.clone()),
                 uri: Some(skill.uri.clone()),
-                ..unindexed_lock(name, &decl.name, Format::Mcp, &entry)
+                ..new_lock_entry(name, &decl.name, Format::Mcp, &entry)
             };
             let judged = judge(sess, &entry.path, name, false, &skill.uri)?;
-            candidate(sess, locked, entry, Trust::McpDigests, judged)
+            candidate(sess, locked, entry, judged)
         })
         .collect()
 }

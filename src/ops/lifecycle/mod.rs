@@ -35,7 +35,7 @@ use anyhow::Context as _;
 use super::Context;
 use crate::error::{Exit, OpError};
 use crate::fetch::Fetcher;
-use crate::project::lock::Lockfile;
+use crate::project::lock::{LockedSkill, Lockfile};
 use crate::project::state::ProjectState;
 use crate::project::{self, Manifest, Project};
 use crate::roots::Env;
@@ -179,6 +179,14 @@ impl<'c> Session<'c> {
 
     pub fn is_enabled(&self, name: &str) -> bool {
         self.manifest.skills().get(name).is_none_or(|d| d.enabled)
+    }
+
+    /// The entries of `lock` that get links: approved and not disabled.
+    pub fn active<'l>(&self, lock: &'l Lockfile) -> Vec<&'l LockedSkill> {
+        lock.skills()
+            .iter()
+            .filter(|s| s.is_approved() && self.is_enabled(&s.name))
+            .collect()
     }
 }
 

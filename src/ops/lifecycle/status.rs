@@ -326,7 +326,7 @@ impl Report for VerifyReport {
             out,
             "{} problem{} found; `skillpm install` restores managed links (it never touches folders skillpm did not make)",
             self.drift.len(),
-            if self.drift.len() == 1 { "" } else { "s" }
+            crate::ops::plural(self.drift.len())
         )
     }
 }
@@ -335,11 +335,7 @@ pub fn verify(ctx: &Context) -> anyhow::Result<VerifyReport> {
     let mut sess = Session::open(ctx)?;
     let lock = sess.lock_or_empty();
     let targets = targets(&sess)?;
-    let active: Vec<&LockedSkill> = lock
-        .skills()
-        .iter()
-        .filter(|s| s.is_approved() && sess.is_enabled(&s.name))
-        .collect();
+    let active = sess.active(&lock);
     let mut drift: Vec<Drift> = Vec::new();
     // The lock itself must still be what its sources vouch for.
     let proofs = super::proof::prove_each(&mut sess, &active, true)?;

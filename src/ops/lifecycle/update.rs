@@ -7,7 +7,7 @@ use std::io::Write;
 use serde::Serialize;
 
 use super::approval::{decide, summary_for};
-use super::candidate::{Candidate, open_source, resolve_names};
+use super::candidate::{Candidate, open_source, resolve_by_source};
 use super::placement::{LinkChanges, sync_links};
 use super::{Session, not_in_project};
 use crate::approve::Summary;
@@ -121,35 +121,17 @@ fn selected<'l>(lock: &'l Lockfile, names: &[String]) -> anyhow::Result<Vec<&'l 
         .collect()
 }
 
-/// Resolves `chosen` again from their sources, each source opened once.
-fn resolve_again(sess: &mut Session<'_>, chosen: &[LockedSkill]) -> anyhow::Result<Vec<Candidate>> {
-    let mut by_source: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    for s in chosen {
-        by_source
-            .entry(s.source.clone())
-            .or_default()
-            .push(s.name.clone());
-    }
-    let mut candidates: Vec<Candidate> = Vec::new();
-    for (source, names) in by_source {
-        let decl = sess.manifest.require_source(&source)?.clone();
-        let opened = open_source(sess, &decl)?;
-        candidates.extend(resolve_names(sess, &opened, &names)?);
-    }
-    Ok(candidates)
-}
-
 pub fn update(ctx: &Context, opts: &UpdateOptions) -> anyhow::Result<UpdateReport> {
     let mut sess = Session::open(ctx)?;
     if opts.strict {
         sess.level = crate::skill::Level::Strict;
     }
     let original = require_lock(&sess)?;
-    let chosen: Vec<LockedSkill> = selected(&original, &opts.names)?
-        .into_iter()
-        .cloned()
-        .collect();
-    let candidates = resolve_again(&mut sess, &chosen)?;
+    let chosen = selected(&original, &opts.names)?;
+    let candidates = resolve_by_source(
+        &mut sess,
+        chosen.iter().map(|s| (s.name.as_str(), s.source.as_str())),
+    )?;
     let mut lock = original.clone();
     let changed: Vec<&Candidate> = candidates
         .iter()
@@ -196,11 +178,7 @@ pub fn update(ctx: &Context, opts: &UpdateOptions) -> anyhow::Result<UpdateRepor
             to_commit: c.locked.commit.clone(),
         });
     }
-    let enabled: Vec<_> = lock
-        .skills()
-        .iter()
-        .filter(|s| s.is_approved() && sess.is_enabled(&s.name))
-        .collect();
+    let enabled = sess.active(&lock);
     // What was not re-resolved keeps its old chain: prove it before linking.
     super::materialize::materialize(&mut sess, &enabled)?;
     let links = sync_links(&sess, &enabled)?;
