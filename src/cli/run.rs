@@ -40,8 +40,7 @@ pub fn run(cli: Cli, ui: Ui) -> anyhow::Result<Exit> {
         Command::List(args) => {
             let in_project = crate::project::find_project(&ctx.cwd, ctx.project.as_deref()).is_ok();
             if args.all || !in_project {
-                let opts = ops::discover::ListOptions { all: true };
-                emit(&ctx, &ops::discover::list(&ctx, &opts)?, Exit::Success)
+                emit(&ctx, &ops::discover::list(&ctx)?, Exit::Success)
             } else {
                 emit(&ctx, &lifecycle::list(&ctx)?, Exit::Success)
             }

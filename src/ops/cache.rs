@@ -150,17 +150,22 @@ pub fn gc(ctx: &Context, opts: &GcOptions) -> anyhow::Result<GcReport> {
             .into());
         }
     }
-    let store = Store::open_exclusive(|| {
-        ctx.ui.status(
-            "Waiting",
-            "for other skillpm processes to release the cache",
-        );
-    })?;
+    let store = open_exclusive(ctx)?;
     let outcome = store.gc(&keep, opts.dry_run)?;
     Ok(GcReport {
         cache: store.root().to_owned(),
         outcome,
     })
+}
+
+/// The store, once no other skillpm process uses it (saying so while waiting).
+fn open_exclusive(ctx: &Context) -> anyhow::Result<Store> {
+    Ok(Store::open_exclusive(|| {
+        ctx.ui.status(
+            "Waiting",
+            "for other skillpm processes to release the cache",
+        );
+    })?)
 }
 
 /// `cache clean` JSON: `{"cache": path, "removed": [path], "bytes_freed": n}`.
@@ -184,12 +189,7 @@ impl Report for CleanReport {
 }
 
 pub fn clean(ctx: &Context) -> anyhow::Result<CleanReport> {
-    let store = Store::open_exclusive(|| {
-        ctx.ui.status(
-            "Waiting",
-            "for other skillpm processes to release the cache",
-        );
-    })?;
+    let store = open_exclusive(ctx)?;
     let outcome = store.clean()?;
     Ok(CleanReport {
         cache: store.root().to_owned(),

@@ -11,14 +11,6 @@ use crate::error::{Exit, OpError};
 use crate::roots::{self, Agent, Discovery, Env, ScanLimits, Scope};
 use crate::skill::Diagnostic;
 
-#[derive(Debug, Clone, Default)]
-pub struct ListOptions {
-    /// Every discovered skill. Until the project model lands (the lifecycle
-    /// issue), plain `list` behaves as `list --all`; it will then list the
-    /// skills of `skills.toml` instead.
-    pub all: bool,
-}
-
 /// The project folder for `ctx`: `--project` (relative to the working
 /// directory; it must be an existing folder), else the nearest ancestor
 /// holding `skills.toml`, else `.git`, else the working directory.
@@ -133,7 +125,7 @@ impl From<&roots::RootReport> for ListedRoot {
     }
 }
 
-pub fn list(ctx: &Context, _opts: &ListOptions) -> anyhow::Result<ListReport> {
+pub fn list(ctx: &Context) -> anyhow::Result<ListReport> {
     let d = discover_here(ctx)?;
     Ok(ListReport {
         project: d.project,

@@ -38,20 +38,13 @@ impl Report for DoctorReport {
         for f in &self.findings {
             writeln!(out, "{:<7} {}: {}", f.level.as_str(), f.kind, f.message)?;
         }
-        let errors = self
-            .findings
-            .iter()
-            .filter(|f| f.level == Level::Error)
-            .count();
-        let warnings = self
-            .findings
-            .iter()
-            .filter(|f| f.level == Level::Warning)
-            .count();
+        let count = |level| self.findings.iter().filter(|f| f.level == level).count();
         if self.needs_action {
             writeln!(
                 out,
-                "\n{errors} error(s), {warnings} warning(s): action needed"
+                "\n{} error(s), {} warning(s): action needed",
+                count(Level::Error),
+                count(Level::Warning)
             )
         } else {
             writeln!(out, "no problems found")

@@ -266,6 +266,17 @@ pub(crate) fn clean_subpath(raw: Option<&str>) -> anyhow::Result<Option<String>>
         .map_err(|why| OpError::new(Exit::Usage, format!("--path `{raw}`: {why}")).into())
 }
 
+/// `spec` narrowed to `folder` (skills.toml's `path`) inside the folder it
+/// names itself.
+pub(crate) fn with_folder(mut spec: GitSpec, folder: Option<&str>) -> anyhow::Result<GitSpec> {
+    if let Some(path) = folder {
+        let joined = spec.join_subpath(path);
+        spec.subpath = None;
+        spec = spec.with_subpath(joined.as_deref())?;
+    }
+    Ok(spec)
+}
+
 /// Fetches a source's index (signature checked), resolves its git ref and
 /// checks the commit out, or walks a folder of skills.
 pub(crate) fn open_source(sess: &mut Session<'_>, decl: &SourceDecl) -> anyhow::Result<Opened> {
@@ -274,12 +285,8 @@ pub(crate) fn open_source(sess: &mut Session<'_>, decl: &SourceDecl) -> anyhow::
     }
     let root = sess.project.root.clone();
     let subpath = clean_subpath(decl.path.as_deref())?;
-    if let Some(mut spec) = git_spec_for(&decl.url, &root)? {
-        if let Some(path) = &subpath {
-            let joined = spec.join_subpath(path);
-            spec.subpath = None;
-            spec = spec.with_subpath(joined.as_deref())?;
-        }
+    if let Some(spec) = git_spec_for(&decl.url, &root)? {
+        let spec = with_folder(spec, subpath.as_deref())?;
         let opts = git_options(sess, decl)?;
         sess.ctx.ui.status("Resolving", spec.to_string());
         let resolved = git::resolve(&spec, &opts)?;

@@ -21,7 +21,9 @@ mod status;
 mod update;
 
 pub use add::{AddOptions, AddReport, add};
-pub(crate) use candidate::{clean_subpath, folder_dir, folder_source_for, git_spec_for, join_rel};
+pub(crate) use candidate::{
+    clean_subpath, folder_dir, folder_source_for, git_spec_for, join_rel, with_folder,
+};
 pub use install::{InstallMode, InstallOptions, InstallReport, install};
 pub use manage::{ApproveOptions, ManageReport, approve, disable, enable, remove};
 pub use placement::default_agents;
