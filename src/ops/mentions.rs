@@ -57,30 +57,24 @@ pub fn mentions(ctx: &Context, opts: &MentionsOptions) -> anyhow::Result<Mention
     })
 }
 
-/// `--agent` must be a plausible `[agent.<name>]` key.
-pub(crate) fn validate_agent(agent: &str) -> Result<(), OpError> {
-    let ok = !agent.is_empty()
-        && agent
-            .bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_');
-    if ok {
-        Ok(())
-    } else {
-        Err(OpError::new(
-            Exit::Usage,
-            format!(
-                "--agent {agent:?}: agent names are lower-case letters, digits, `-` and `_`, as in the [agent.<name>] tables of skills.toml"
-            ),
-        ))
-    }
-}
-
+/// The catalog options of `--agent` (which must be a plausible
+/// `[agent.<name>]` key) and `--include-unmanaged`.
 pub(crate) fn catalog_options(
     agent: Option<String>,
     include_unmanaged: bool,
 ) -> Result<CatalogOptions, OpError> {
-    if let Some(a) = &agent {
-        validate_agent(a)?;
+    if let Some(a) = &agent
+        && (a.is_empty()
+            || !a
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_'))
+    {
+        return Err(OpError::new(
+            Exit::Usage,
+            format!(
+                "--agent {a:?}: agent names are lower-case letters, digits, `-` and `_`, as in the [agent.<name>] tables of skills.toml"
+            ),
+        ));
     }
     Ok(CatalogOptions {
         agent,

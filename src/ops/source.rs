@@ -145,33 +145,10 @@ pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
     };
     manifest.add_source(&decl)?;
 
-    if let Some(spec) = super::lifecycle::git_spec_for(&decl.url, &project.root)? {
-        return add_git(ctx, opts, decl, manifest, spec);
-    }
-    let probe = if ctx.offline {
-        None
-    } else {
-        let source = Source::from_decl(&decl, &project.root)?;
-        let fetcher = fetcher(ctx)?;
-        ctx.ui.status(
-            "Probing",
-            source.spec.url().map(|u| u.as_str()).unwrap_or(&decl.url),
-        );
-        let resolved = source::resolve(&fetcher, &source, SystemTime::now())
-            .with_context(|| format!("source `{}` was not added", decl.name))?;
-        super::search::warn_problems(ctx, &resolved);
-        let signature_published = resolved.signer.is_none().then(|| {
-            let url = source::signature_url(&resolved.index.url);
-            fetcher.get(&url, source.auth.as_ref(), 64 * 1024).is_ok()
-        });
-        Some(Probe {
-            index_url: resolved.index_url.to_string(),
-            index_format: resolved.index.format,
-            skills: resolved.index.entries.len(),
-            problems: resolved.index.problems.len(),
-            signer: resolved.signer,
-            signature_published,
-        })
+    let (probe, commit) = match super::lifecycle::git_spec_for(&decl.url, &project.root)? {
+        Some(spec) => (None, resolve_git(ctx, opts, &decl, spec)?),
+        None if ctx.offline => (None, None),
+        None => (Some(probe(ctx, &decl, &project.root)?), None),
     };
     manifest.save()?;
     Ok(AddReport {
@@ -179,19 +156,43 @@ pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
         url: decl.url,
         manifest: manifest.path().to_owned(),
         probe,
-        commit: None,
+        commit,
+    })
+}
+
+/// Resolves the new index source exactly as installs will, signature included.
+fn probe(ctx: &Context, decl: &SourceDecl, root: &Path) -> anyhow::Result<Probe> {
+    let source = Source::from_decl(decl, root)?;
+    let fetcher = fetcher(ctx)?;
+    ctx.ui.status(
+        "Probing",
+        source.spec.url().map(|u| u.as_str()).unwrap_or(&decl.url),
+    );
+    let resolved = source::resolve(&fetcher, &source, SystemTime::now())
+        .with_context(|| format!("source `{}` was not added", decl.name))?;
+    super::search::warn_problems(ctx, &resolved);
+    let signature_published = resolved.signer.is_none().then(|| {
+        let url = source::signature_url(&resolved.index.url);
+        fetcher.get(&url, source.auth.as_ref(), 64 * 1024).is_ok()
+    });
+    Ok(Probe {
+        index_url: resolved.index_url.to_string(),
+        index_format: resolved.index.format,
+        skills: resolved.index.entries.len(),
+        problems: resolved.index.problems.len(),
+        signer: resolved.signer,
+        signature_published,
     })
 }
 
 /// `source add` for a git repository: keys do not apply (a commit pins the
-/// content), and the probe is resolving its ref.
-fn add_git(
+/// content), and the probe is resolving its ref (`None` under --offline).
+fn resolve_git(
     ctx: &Context,
     opts: &AddOptions,
-    decl: SourceDecl,
-    manifest: Manifest,
+    decl: &SourceDecl,
     spec: crate::git::GitSpec,
-) -> anyhow::Result<AddReport> {
+) -> anyhow::Result<Option<String>> {
     if !opts.keys.is_empty() {
         return Err(OpError::new(
             Exit::Usage,
@@ -202,26 +203,17 @@ fn add_git(
         )
         .into());
     }
-    let commit = if ctx.offline {
-        None
-    } else {
-        let options = crate::git::GitOptions::new(false, decl.token_env.as_deref())?;
-        ctx.ui.status("Resolving", spec.to_string());
-        let resolved = crate::git::resolve(&spec, &options)
-            .with_context(|| format!("source `{}` was not added", decl.name))?;
-        for warning in &resolved.warnings {
-            ctx.ui.warn(warning);
-        }
-        Some(resolved.commit)
-    };
-    manifest.save()?;
-    Ok(AddReport {
-        name: decl.name,
-        url: decl.url,
-        manifest: manifest.path().to_owned(),
-        probe: None,
-        commit,
-    })
+    if ctx.offline {
+        return Ok(None);
+    }
+    let options = crate::git::GitOptions::new(false, decl.token_env.as_deref())?;
+    ctx.ui.status("Resolving", spec.to_string());
+    let resolved = crate::git::resolve(&spec, &options)
+        .with_context(|| format!("source `{}` was not added", decl.name))?;
+    for warning in &resolved.warnings {
+        ctx.ui.warn(warning);
+    }
+    Ok(Some(resolved.commit))
 }
 
 /// How a source's location is written into skills.toml: URLs as given; a

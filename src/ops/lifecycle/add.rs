@@ -5,7 +5,7 @@ use std::io::Write;
 use serde::Serialize;
 
 use super::Session;
-use super::approval::{decide, summary_for};
+use super::approval::review;
 use super::candidate::{
     Candidate, Offer, Opened, open_source, resolve_each, resolve_names, shown_path,
 };
@@ -179,11 +179,7 @@ pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
                 .is_none_or(|l| l.approved != Some(c.locked.tree))
         })
         .collect();
-    let summaries: Vec<Summary> = pending
-        .iter()
-        .map(|c| summary_for(&sess, c, lock.get(&c.locked.name)))
-        .collect();
-    let answers = decide(&sess, &summaries, opts.yes)?;
+    let (summaries, answers) = review(&sess, pending.iter().copied(), &lock, opts.yes)?;
 
     let mut manifest = sess.manifest.clone();
     if new_source {

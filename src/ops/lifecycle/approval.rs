@@ -6,16 +6,28 @@ use super::Session;
 use super::candidate::{Candidate, read_stored_skill};
 use crate::approve::{self, Previous, Summary, Trust};
 use crate::error::{Exit, OpError};
-use crate::project::lock::{Format, LockedSkill};
+use crate::project::lock::{Format, LockedSkill, Lockfile};
 use crate::store::StoreEntry;
+
+/// Shows the summary of each candidate (compared with its entry in `lock`)
+/// and returns them with, per candidate, whether it was approved.
+pub(crate) fn review<'c>(
+    sess: &Session<'_>,
+    candidates: impl IntoIterator<Item = &'c Candidate>,
+    lock: &Lockfile,
+    yes: bool,
+) -> anyhow::Result<(Vec<Summary>, Vec<bool>)> {
+    let summaries: Vec<Summary> = candidates
+        .into_iter()
+        .map(|c| summary_for(sess, c, lock.get(&c.locked.name)))
+        .collect();
+    let answers = decide(sess, &summaries, yes)?;
+    Ok((summaries, answers))
+}
 
 /// The summary of `c`, compared with `previous` (the approved lock entry)
 /// when there is one and it differs.
-pub(crate) fn summary_for(
-    sess: &Session<'_>,
-    c: &Candidate,
-    previous: Option<&LockedSkill>,
-) -> Summary {
+fn summary_for(sess: &Session<'_>, c: &Candidate, previous: Option<&LockedSkill>) -> Summary {
     let prev_tree = previous.and_then(|p| p.approved);
     let prev_hashed = prev_tree.and_then(|t| sess.state.load_tree(&t));
     let prev_skill = prev_tree
@@ -44,11 +56,7 @@ pub(crate) fn summary_for(
 }
 
 /// Shows each summary and returns, per summary, whether it was approved.
-pub(crate) fn decide(
-    sess: &Session<'_>,
-    summaries: &[Summary],
-    yes: bool,
-) -> anyhow::Result<Vec<bool>> {
+fn decide(sess: &Session<'_>, summaries: &[Summary], yes: bool) -> anyhow::Result<Vec<bool>> {
     if summaries.is_empty() {
         return Ok(Vec::new());
     }

@@ -6,7 +6,7 @@ use std::io::Write;
 use serde::Serialize;
 
 use super::Session;
-use super::approval::{candidate_from_lock, decide};
+use super::approval::{candidate_from_lock, review};
 use super::candidate::resolve_by_source;
 use super::materialize::materialize;
 use super::placement::{LinkChanges, sync_links};
@@ -247,10 +247,6 @@ fn approve_pending(
         .filter_map(|n| lock.get(n))
         .map(|l| candidate_from_lock(sess, l))
         .collect::<anyhow::Result<Vec<_>>>()?;
-    let pending_summaries: Vec<Summary> = candidates
-        .iter()
-        .map(|c| super::approval::summary_for(sess, c, lock.get(&c.locked.name)))
-        .collect();
     if strict && yes {
         return Err(OpError::new(
             Exit::Approval,
@@ -262,7 +258,7 @@ fn approve_pending(
         )
         .into());
     }
-    let answers = decide(sess, &pending_summaries, yes)?;
+    let (pending_summaries, answers) = review(sess, &candidates, lock, yes)?;
     for (name, ok) in pending.iter().zip(&answers) {
         if *ok && let Some(l) = lock.get_mut(name) {
             l.approved = Some(l.tree);
@@ -324,11 +320,7 @@ fn resolve_declared(
     yes: bool,
 ) -> anyhow::Result<(Vec<crate::project::lock::LockedSkill>, Vec<Summary>)> {
     let candidates = resolve_by_source(sess, wanted.iter().map(|(n, s)| (n.as_str(), s.as_str())))?;
-    let summaries: Vec<Summary> = candidates
-        .iter()
-        .map(|c| super::approval::summary_for(sess, c, lock.get(&c.locked.name)))
-        .collect();
-    let answers = decide(sess, &summaries, yes)?;
+    let (summaries, answers) = review(sess, &candidates, lock, yes)?;
     let locked = candidates
         .into_iter()
         .zip(answers)

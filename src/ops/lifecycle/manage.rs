@@ -5,7 +5,7 @@ use std::io::Write;
 
 use serde::Serialize;
 
-use super::approval::{candidate_from_lock, decide, summary_for};
+use super::approval::{candidate_from_lock, review};
 use super::materialize::materialize;
 use super::placement::{LinkChanges, sync_links};
 use super::{Session, not_in_project};
@@ -135,11 +135,7 @@ pub fn approve(ctx: &Context, opts: &ApproveOptions) -> anyhow::Result<ManageRep
         .iter()
         .map(|l| candidate_from_lock(&sess, l))
         .collect::<anyhow::Result<Vec<_>>>()?;
-    let summaries: Vec<Summary> = candidates
-        .iter()
-        .map(|c| summary_for(&sess, c, lock.get(&c.locked.name)))
-        .collect();
-    let answers = decide(&sess, &summaries, opts.yes)?;
+    let (summaries, answers) = review(&sess, &candidates, &lock, opts.yes)?;
     let mut approved = Vec::new();
     for (name, ok) in pending.iter().zip(answers) {
         if ok && let Some(l) = lock.get_mut(name) {

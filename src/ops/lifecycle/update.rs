@@ -6,7 +6,7 @@ use std::io::Write;
 
 use serde::Serialize;
 
-use super::approval::{decide, summary_for};
+use super::approval::review;
 use super::candidate::{Candidate, open_source, resolve_by_source};
 use super::placement::{LinkChanges, sync_links};
 use super::{Session, not_in_project};
@@ -141,11 +141,7 @@ pub fn update(ctx: &Context, opts: &UpdateOptions) -> anyhow::Result<UpdateRepor
                 .is_some_and(|l| l.tree != c.locked.tree)
         })
         .collect();
-    let summaries: Vec<Summary> = changed
-        .iter()
-        .map(|c| summary_for(&sess, c, original.get(&c.locked.name)))
-        .collect();
-    let answers = decide(&sess, &summaries, opts.yes)?;
+    let (summaries, answers) = review(&sess, changed.iter().copied(), &original, opts.yes)?;
     let mut report = Vec::new();
     for c in &candidates {
         let Some(old) = original.get(&c.locked.name) else {
@@ -260,38 +256,32 @@ pub fn outdated(ctx: &Context) -> anyhow::Result<OutdatedReport> {
     }
     let mut rows = Vec::new();
     for (source_name, skills) in by_source {
-        match latest_of(&mut sess, &source_name, &skills) {
-            Ok(latest) => {
-                for (s, (id, version)) in skills.iter().zip(latest) {
-                    let locked = locked_id(s);
-                    rows.push(OutdatedRow {
-                        name: s.name.clone(),
-                        source: source_name.clone(),
-                        outdated: id.as_deref().is_some_and(|l| l != locked),
-                        locked_version: s.version.clone(),
-                        latest_version: version,
-                        error: id
-                            .is_none()
-                            .then(|| "no longer offered by the source".to_owned()),
-                        latest: id,
-                        locked,
-                    });
-                }
-            }
-            Err(e) => {
-                for s in skills {
-                    rows.push(OutdatedRow {
-                        name: s.name.clone(),
-                        source: source_name.clone(),
-                        outdated: false,
-                        locked_version: s.version.clone(),
-                        latest_version: None,
-                        locked: locked_id(s),
-                        latest: None,
-                        error: Some(format!("{e:#}")),
-                    });
-                }
-            }
+        // A source that cannot be read: every skill of it says why.
+        let latest = latest_of(&mut sess, &source_name, &skills)
+            .map_err(|e| format!("{e:#}"))
+            .map(|l| l.into_iter().map(Ok).collect())
+            .unwrap_or_else(|e| vec![Err(e); skills.len()]);
+        for (s, latest) in skills.iter().zip(latest) {
+            let locked = locked_id(s);
+            let (id, version, error) = match latest {
+                Ok((None, version)) => (
+                    None,
+                    version,
+                    Some("no longer offered by the source".to_owned()),
+                ),
+                Ok((Some(id), version)) => (Some(id), version, None),
+                Err(e) => (None, None, Some(e)),
+            };
+            rows.push(OutdatedRow {
+                name: s.name.clone(),
+                source: source_name.clone(),
+                outdated: id.as_deref().is_some_and(|l| l != locked),
+                locked_version: s.version.clone(),
+                latest_version: version,
+                latest: id,
+                locked,
+                error,
+            });
         }
     }
     rows.sort_by(|a, b| a.name.cmp(&b.name));
