@@ -490,22 +490,18 @@ fn unique_source_name(sess: &Session<'_>, url: &str) -> String {
 /// `stem` as a source name (lowercase, `-` for anything else), made unique
 /// among the declared sources.
 fn unique_name(sess: &Session<'_>, stem: &str) -> String {
-    let mut name: String = stem
+    let dashed = stem
         .to_ascii_lowercase()
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
-        .collect();
-    name = name
+        .replace(|c: char| !c.is_ascii_alphanumeric(), "-");
+    let mut name = dashed
         .split('-')
         .filter(|p| !p.is_empty())
         .collect::<Vec<_>>()
         .join("-");
     name.truncate(56);
-    let name = name.trim_end_matches('-').to_owned();
-    let base = if name.is_empty() {
-        "source".to_owned()
-    } else {
-        name
+    let base = match name.trim_end_matches('-') {
+        "" => "source".to_owned(),
+        trimmed => trimmed.to_owned(),
     };
     let mut candidate = base.clone();
     let mut n = 2;

@@ -128,39 +128,32 @@ impl Opened {
 
     /// Where the source was read, for "found nothing" messages.
     pub fn looked_at(&self) -> String {
-        match self {
+        let place = match self {
             Opened::Index { resolved, .. } => format!("the index {}", resolved.index_url),
             Opened::Mcp { decl, skills, .. } => format!(
                 "the MCP server {} ({} skills listed)",
                 decl.url,
                 skills.len()
             ),
-            Opened::Git {
-                spec,
-                commit,
-                found,
-                ..
-            } => format!(
-                "{spec} at {} ({} folders walked: SKILL.md at the root, skills/, category and agent folders, marketplaces, then everywhere to depth {})",
-                &commit[..commit.len().min(12)],
-                found.walked,
-                git::MAX_DEPTH
-            ),
-            Opened::Folder {
-                base,
-                subpath,
-                found,
-                ..
-            } => format!(
-                "the folder {}{} ({} folders walked: SKILL.md at the root, skills/, category and agent folders, marketplaces, then everywhere to depth {})",
+            Opened::Git { spec, commit, .. } => {
+                format!("{spec} at {}", &commit[..commit.len().min(12)])
+            }
+            Opened::Folder { base, subpath, .. } => format!(
+                "the folder {}{}",
                 base.display(),
                 subpath
                     .as_deref()
                     .map(|p| format!(" at --path {p}"))
-                    .unwrap_or_default(),
+                    .unwrap_or_default()
+            ),
+        };
+        match self.discovery() {
+            Some(found) => format!(
+                "{place} ({} folders walked: SKILL.md at the root, skills/, category and agent folders, marketplaces, then everywhere to depth {})",
                 found.walked,
                 git::MAX_DEPTH
             ),
+            None => place,
         }
     }
 
@@ -642,14 +635,13 @@ fn resolve_index(
         .collect();
     let requests: Vec<_> = entries.iter().map(|e| resolved.request(e)).collect();
     let bar = sess.ctx.ui.bar(0, "Downloading", false);
-    let fetched = match sess.fetcher() {
-        Ok(fetcher) => {
-            let fetched = source::download_entries(fetcher, &requests, &bar);
-            bar.finish_and_clear();
-            fetched
-        }
+    let fetched = sess
+        .fetcher()
+        .map(|fetcher| source::download_entries(fetcher, &requests, &bar));
+    bar.finish_and_clear();
+    let fetched = match fetched {
+        Ok(fetched) => fetched,
         Err(e) => {
-            bar.finish_and_clear();
             // The first keeps the error itself (its exit code); the rest say it.
             let message = format!("{e:#}");
             let mut out = vec![Err(e)];
@@ -726,12 +718,21 @@ fn index_candidate(
         signer: resolved.signer.as_ref().map(|s| s.key_id.clone()),
         ..new_lock_entry(&entry.name, &decl.name, format, &store_entry)
     };
-    let label = entry
-        .url()
-        .map(|u| u.to_string())
-        .unwrap_or_else(|| entry.name.clone());
-    let judged = judge(sess, &store_entry.path, &entry.name, false, &label)?;
+    let judged = judge(
+        sess,
+        &store_entry.path,
+        &entry.name,
+        false,
+        &entry_label(entry),
+    )?;
     candidate(sess, locked, store_entry, judged)
+}
+
+/// An index entry as named in messages: its URL, else its name.
+fn entry_label(entry: &Entry) -> String {
+    entry
+        .url()
+        .map_or_else(|| entry.name.clone(), |u| u.to_string())
 }
 
 /// Unpacks downloaded content into the store.
@@ -740,10 +741,7 @@ pub(crate) fn import_fetched(
     entry: &Entry,
     content: &FetchedContent,
 ) -> anyhow::Result<(StoreEntry, Format, Option<crate::digest::Digest>)> {
-    let label = entry
-        .url()
-        .map(|u| u.to_string())
-        .unwrap_or_else(|| entry.name.clone());
+    let label = entry_label(entry);
     match content {
         FetchedContent::Artifact {
             path,
@@ -837,16 +835,13 @@ pub(crate) fn read_stored_skill(
         .map(|m| {
             m.dependencies
                 .iter()
-                .map(|d| Dependency {
-                    kind: match d.kind {
-                        ToolKind::EnvVar => "env_var".into(),
-                        ToolKind::Mcp => "mcp".into(),
-                    },
-                    name: d.value.clone(),
-                    present: match d.kind {
-                        ToolKind::EnvVar => !d.is_missing_env_var(crate::ops::env_var_is_set),
-                        ToolKind::Mcp => false,
-                    },
+                .map(|d| {
+                    let env_var = d.kind == ToolKind::EnvVar;
+                    Dependency {
+                        kind: if env_var { "env_var" } else { "mcp" }.into(),
+                        name: d.value.clone(),
+                        present: env_var && !d.is_missing_env_var(crate::ops::env_var_is_set),
+                    }
                 })
                 .collect()
         })

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use super::Session;
-use super::placement::{Target, scope_of, targets};
+use super::placement::{Target, targets};
 use crate::approve::diff_trees;
 use crate::digest::Digest;
 use crate::link::{self, LinkState};
@@ -183,17 +183,6 @@ fn check_placed(sess: &Session<'_>, t: &Target, s: &LockedSkill) -> Option<Drift
     match link::hash_placed(&path) {
         Ok(tree) if tree.digest == s.tree => None,
         Ok(tree) => {
-            let files = match sess.state.load_tree(&s.tree) {
-                Some(locked) => {
-                    let d = diff_trees(&locked, &tree);
-                    let mut files: Vec<String> =
-                        d.changed.iter().map(|f| format!("changed {f}")).collect();
-                    files.extend(d.added.iter().map(|f| format!("added {f}")));
-                    files.extend(d.removed.iter().map(|f| format!("removed {f}")));
-                    files
-                }
-                None => Vec::new(),
-            };
             let mut d = drift(
                 "modified",
                 format!(
@@ -201,7 +190,16 @@ fn check_placed(sess: &Session<'_>, t: &Target, s: &LockedSkill) -> Option<Drift
                     tree.digest, s.tree
                 ),
             );
-            d.files = files;
+            if let Some(locked) = sess.state.load_tree(&s.tree) {
+                let diff = diff_trees(&locked, &tree);
+                for (how, files) in [
+                    ("changed", &diff.changed),
+                    ("added", &diff.added),
+                    ("removed", &diff.removed),
+                ] {
+                    d.files.extend(files.iter().map(|f| format!("{how} {f}")));
+                }
+            }
             Some(d)
         }
         Err(e) => Some(drift("modified", e.to_string())),
@@ -212,7 +210,7 @@ pub fn list(ctx: &Context) -> anyhow::Result<ListReport> {
     let mut sess = Session::open(ctx)?;
     let lock = sess.lock_or_empty();
     let targets = targets(&sess)?;
-    let scope = scope_of(&sess);
+    let scope = sess.manifest.install().scope.root_scope();
     let agents: Vec<Agent> = targets.iter().flat_map(|t| t.agents.clone()).collect();
     let locked: Vec<&LockedSkill> = lock.skills().iter().collect();
     let proofs = super::proof::prove_each(&mut sess, &locked, false)?;
