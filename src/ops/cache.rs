@@ -9,6 +9,7 @@ use serde::Serialize;
 use super::{Context, Report};
 use crate::digest::Digest;
 use crate::error::{Exit, OpError};
+use crate::ops::fail;
 use crate::store::{CleanOutcome, GcOutcome, Store, VerifyOutcome};
 use crate::unpack::{ArtifactKind, Limits, Size};
 
@@ -140,14 +141,13 @@ pub fn gc(ctx: &Context, opts: &GcOptions) -> anyhow::Result<GcReport> {
     let keep: Vec<PathBuf> = opts.keep_locks.iter().map(|p| ctx.cwd.join(p)).collect();
     for lock in &keep {
         if !lock.is_file() {
-            return Err(OpError::new(
+            return fail(
                 Exit::Usage,
                 format!(
                     "--keep-lock {}: no such file (give the path of a skills.lock)",
                     lock.display()
                 ),
-            )
-            .into());
+            );
         }
     }
     let store = open_exclusive(ctx)?;
@@ -229,14 +229,13 @@ impl Report for AddReport {
 
 pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
     if !crate::skill::is_valid_name(&opts.name) {
-        return Err(OpError::new(
+        return fail(
             Exit::Usage,
             format!(
                 "--name `{}` is not a skill name: 1-64 lowercase letters, digits and single hyphens",
                 opts.name
             ),
-        )
-        .into());
+        );
     }
     let path = ctx.cwd.join(&opts.path);
     let label = opts.path.display().to_string();

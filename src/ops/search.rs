@@ -11,10 +11,11 @@ use serde::Serialize;
 use super::lifecycle::git_spec_for;
 use super::source::{fetcher, load_project};
 use super::{Context, Report};
-use crate::error::{Exit, OpError};
+use crate::error::Exit;
 use crate::fetch::Fetcher;
 use crate::git::{self, FoundSkill, GitOptions, GitSpec};
 use crate::index::{EntryProblem, ProblemKind};
+use crate::ops::fail;
 use crate::source::{self, ResolvedIndex, Source};
 use crate::store::Store;
 
@@ -361,23 +362,23 @@ fn select_sources(ctx: &Context, wanted: Option<&str>) -> anyhow::Result<Vec<Tar
         }
         return match project {
             Ok((_, manifest)) => Err(manifest.require_source(wanted).unwrap_err().into()),
-            Err(_) => Err(OpError::new(
+            Err(_) => fail(
                 Exit::NotFound,
-                format!("no source named `{wanted}` (no skills.toml here declares one); pass a URL or path instead"),
-            )
-            .into()),
+                format!(
+                    "no source named `{wanted}` (no skills.toml here declares one); pass a URL or path instead"
+                ),
+            ),
         };
     }
     let (project, manifest) = project?;
     if manifest.sources().is_empty() {
-        return Err(OpError::new(
+        return fail(
             Exit::NotFound,
             format!(
                 "{} declares no sources; add one with `skillpm source add <name> <url>` or pass --source URL",
                 manifest.path().display()
             ),
-        )
-        .into());
+        );
     }
     manifest
         .sources()

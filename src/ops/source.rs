@@ -11,6 +11,7 @@ use super::{Context, Report};
 use crate::error::{Exit, OpError};
 use crate::fetch::Fetcher;
 use crate::index::IndexFormat;
+use crate::ops::fail;
 use crate::project::manifest::{Manifest, SourceDecl, is_env_var_name};
 use crate::project::{self, Project};
 use crate::source::{self, Source, SourceSpec};
@@ -128,13 +129,12 @@ pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
     if let Some(var) = &opts.token_env
         && !is_env_var_name(var)
     {
-        return Err(OpError::new(
+        return fail(
             Exit::Usage,
             format!(
                 "--token-env `{var}` is not an environment variable name (letters, digits, `_`)"
             ),
-        )
-        .into());
+        );
     }
     let decl = SourceDecl {
         name: opts.name.clone(),
@@ -194,14 +194,13 @@ fn resolve_git(
     spec: crate::git::GitSpec,
 ) -> anyhow::Result<Option<String>> {
     if !opts.keys.is_empty() {
-        return Err(OpError::new(
+        return fail(
             Exit::Usage,
             format!(
                 "--key pins the signing key of an index; `{}` is a git repository, pinned by commit in skills.lock",
                 decl.url
             ),
-        )
-        .into());
+        );
     }
     if ctx.offline {
         return Ok(None);
@@ -352,15 +351,14 @@ pub fn remove(ctx: &Context, name: &str) -> anyhow::Result<RemoveReport> {
         .map(|(n, _)| n.as_str())
         .collect();
     if !users.is_empty() {
-        return Err(OpError::new(
+        return fail(
             Exit::Other,
             format!(
                 "source `{name}` is still used by {}; remove those skills first (`skillpm remove {}`)",
                 users.join(", "),
                 users.join(" ")
             ),
-        )
-        .into());
+        );
     }
     let removed = manifest.remove_source(name)?;
     manifest.save()?;

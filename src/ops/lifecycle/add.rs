@@ -13,6 +13,7 @@ use super::placement::{LinkChanges, sync_links};
 use crate::approve::Summary;
 use crate::digest::Digest;
 use crate::error::{Exit, OpError};
+use crate::ops::fail;
 use crate::ops::{Context, Report};
 use crate::project::Manifest;
 use crate::project::lock::Lockfile;
@@ -228,7 +229,7 @@ fn resolve_wanted(
 ) -> anyhow::Result<Vec<Candidate>> {
     if all {
         if !names.is_empty() {
-            return Err(OpError::new(Exit::Usage, "pass skill names or --all, not both").into());
+            return fail(Exit::Usage, "pass skill names or --all, not both");
         }
         return resolve_all(sess, opened, skipped);
     }
@@ -301,11 +302,10 @@ fn source_and_names(opts: &AddOptions) -> anyhow::Result<(Option<String>, Vec<St
     }
     for n in &names {
         if !is_valid_name(n) {
-            return Err(OpError::new(
+            return fail(
                 Exit::Usage,
                 format!("`{n}` is not a skill name (1-64 of a-z, 0-9 and inner hyphens)"),
-            )
-            .into());
+            );
         }
     }
     Ok((source_text, names))
@@ -364,22 +364,22 @@ fn choose_source(
     let manifest = &sess.manifest;
     let path = super::candidate::clean_subpath(path)?;
     if path.is_some() && text.is_some_and(|t| manifest.source(t).is_some()) {
-        return Err(OpError::new(
+        return fail(
             Exit::Usage,
             "--path applies to a source given by its location (URL or folder), not to a declared source (edit its `path` in skills.toml)",
-        )
-        .into());
+        );
     }
     let Some(text) = text else {
         return Ok((only_declared_source(manifest, path.is_some())?, false));
     };
     if let Some(decl) = manifest.source(text) {
         if git_ref.is_some() {
-            return Err(OpError::new(
+            return fail(
                 Exit::Usage,
-                format!("--ref applies to a git URL, not to the declared source `{text}` (edit its url in skills.toml)"),
-            )
-            .into());
+                format!(
+                    "--ref applies to a git URL, not to the declared source `{text}` (edit its url in skills.toml)"
+                ),
+            );
         }
         return Ok((decl.clone(), false));
     }
@@ -420,27 +420,27 @@ fn choose_source(
 /// saying what to pass (`--path` alone names no source's folder).
 fn only_declared_source(manifest: &Manifest, with_path: bool) -> anyhow::Result<SourceDecl> {
     if with_path {
-        return Err(OpError::new(
+        return fail(
             Exit::Usage,
             "--path needs --source <URL|PATH> (the source whose folder it names)",
-        )
-        .into());
+        );
     }
     match manifest.sources() {
         [only] => Ok(only.clone()),
-        [] => Err(OpError::new(
+        [] => fail(
             Exit::NotFound,
             "this project declares no source: pass `--source <URL|PATH>` (or `skillpm source add <name> <url>` first)",
-        )
-        .into()),
-        many => Err(OpError::new(
+        ),
+        many => fail(
             Exit::Usage,
             format!(
                 "this project declares several sources ({}): say which with --source NAME",
-                many.iter().map(|s| s.name.as_str()).collect::<Vec<_>>().join(", ")
+                many.iter()
+                    .map(|s| s.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
-        )
-        .into()),
+        ),
     }
 }
 
@@ -449,11 +449,10 @@ fn only_declared_source(manifest: &Manifest, with_path: bool) -> anyhow::Result<
 fn with_git_ref(sess: &Session<'_>, text: &str, url: String, r: &str) -> anyhow::Result<String> {
     let root = &sess.project.root;
     let Some(written) = super::candidate::git_spec_for(&url, root)? else {
-        return Err(OpError::new(
+        return fail(
             Exit::Usage,
             format!("--ref applies to git sources; `{text}` is a registry"),
-        )
-        .into());
+        );
     };
     // A ref in the text too (`…#v1`, `…@v1`, `tree/v1`) must be the same
     // one (else exit 2), and is then not written twice.
@@ -540,7 +539,7 @@ fn select(ctx: &Context, offers: &[Offer], names: Vec<String>) -> anyhow::Result
         return Ok(names);
     }
     if offers.is_empty() {
-        return Err(OpError::new(Exit::NotFound, "the source offers no skills").into());
+        return fail(Exit::NotFound, "the source offers no skills");
     }
     let labels: Vec<String> = offers
         .iter()

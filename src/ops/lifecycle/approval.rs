@@ -5,7 +5,8 @@
 use super::Session;
 use super::candidate::{Candidate, read_stored_skill};
 use crate::approve::{self, Previous, Summary, Trust};
-use crate::error::{Exit, OpError};
+use crate::error::Exit;
+use crate::ops::fail;
 use crate::project::lock::{Format, LockedSkill, Lockfile};
 use crate::store::StoreEntry;
 
@@ -69,14 +70,13 @@ fn decide(sess: &Session<'_>, summaries: &[Summary], yes: bool) -> anyhow::Resul
     }
     if !ui.interactive {
         let names: Vec<&str> = summaries.iter().map(|s| s.name.as_str()).collect();
-        return Err(OpError::new(
+        return fail(
             Exit::Approval,
             format!(
                 "approval required for {} and there is no terminal to ask on: review the summary above, then pass `--yes` to approve exactly these tree digests",
                 names.join(", ")
             ),
-        )
-        .into());
+        );
     }
     summaries
         .iter()

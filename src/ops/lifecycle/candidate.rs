@@ -12,6 +12,7 @@ use crate::approve::Dependency;
 use crate::error::{Exit, OpError};
 use crate::git::{self, GitOptions, GitSpec};
 use crate::index::{ArtifactKind as IndexKind, Entry, EntryContent};
+use crate::ops::fail;
 use crate::project::lock::{Format, LockedSkill};
 use crate::project::manifest::SourceDecl;
 use crate::skill::openai_yaml::ToolKind;
@@ -317,14 +318,13 @@ pub(crate) fn open_source(sess: &mut Session<'_>, decl: &SourceDecl) -> anyhow::
         });
     }
     if let Some(path) = &subpath {
-        return Err(OpError::new(
+        return fail(
             Exit::Usage,
             format!(
                 "source `{}` is a registry (an index), which has no folders: `path = \"{path}\"` applies to git and folder sources",
                 decl.name
             ),
-        )
-        .into());
+        );
     }
     let source = Source::from_decl(decl, &root)?;
     let fetcher = sess.fetcher()?;
@@ -540,7 +540,7 @@ fn unique_found<'a>(
     match matches.as_slice() {
         [] => Err(opened.missing(name)),
         [one] => Ok(one),
-        many => Err(OpError::new(
+        many => fail(
             Exit::Usage,
             format!(
                 "{} folders hold a skill named `{name}`: {}; choose one with --path <folder>",
@@ -550,8 +550,7 @@ fn unique_found<'a>(
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
-        )
-        .into()),
+        ),
     }
 }
 
@@ -576,11 +575,10 @@ pub(crate) fn judge(
             }
             Level::Lenient => "",
         };
-        return Err(OpError::new(
+        return fail(
             Exit::Unsafe,
             format!("`{name}` from {label} refused{hint}: {}", why.join("; ")),
-        )
-        .into());
+        );
     }
     Ok(check
         .lenient_warnings()
@@ -605,7 +603,7 @@ pub(crate) fn judge_locked(sess: &Session<'_>, locked: &LockedSkill) -> anyhow::
         return Ok(());
     }
     let why: Vec<String> = refusals.iter().map(|d| diagnostic_text(&dir, d)).collect();
-    Err(OpError::new(
+    fail(
         Exit::Unsafe,
         format!(
             "`{}` (locked {}) refused by --strict / `[install] strict`: {}",
@@ -614,7 +612,6 @@ pub(crate) fn judge_locked(sess: &Session<'_>, locked: &LockedSkill) -> anyhow::
             why.join("; ")
         ),
     )
-    .into())
 }
 
 /// `SKILL.md: \`description\` is 1068 characters long; …` (field and rule
@@ -681,11 +678,10 @@ fn resolve_index(
         .iter()
         .map(|n| {
             by_name.remove(n).unwrap_or_else(|| {
-                Err(OpError::new(
+                fail(
                     Exit::NotFound,
                     format!("source `{}` offers no skill named `{n}`", decl.name),
                 )
-                .into())
             })
         })
         .collect()
@@ -758,13 +754,12 @@ pub(crate) fn import_fetched(
                     (ArtifactKind::TarGz, Format::Archive)
                 }
                 (IndexKind::Archive, None) => {
-                    return Err(OpError::new(
+                    return fail(
                         Exit::Unsafe,
                         format!(
                             "{label}: neither its Content-Type, its extension nor its bytes say whether it is a .zip or a .tar.gz; the registry must serve one of those"
                         ),
-                    )
-                    .into());
+                    );
                 }
             };
             let stored =
@@ -828,7 +823,7 @@ pub(crate) fn read_stored_skill(
             .first()
             .map(|d| d.message.clone())
             .unwrap_or_else(|| "SKILL.md is unreadable".into());
-        return Err(OpError::new(Exit::Unsafe, format!("{}: {why}", dir.display())).into());
+        return fail(Exit::Unsafe, format!("{}: {why}", dir.display()));
     };
     let dependencies = check
         .openai

@@ -12,6 +12,7 @@ use super::materialize::materialize;
 use super::placement::{LinkChanges, sync_links};
 use crate::approve::Summary;
 use crate::error::{Exit, OpError};
+use crate::ops::fail;
 use crate::ops::{Context, Report, plural};
 use crate::project::lock::Format;
 use crate::project::lock::Lockfile;
@@ -248,15 +249,14 @@ fn approve_pending(
         .map(|l| candidate_from_lock(sess, l))
         .collect::<anyhow::Result<Vec<_>>>()?;
     if strict && yes {
-        return Err(OpError::new(
+        return fail(
             Exit::Approval,
             format!(
                 "skills.lock has unapproved content for {} and --locked/--frozen may not record an approval; run `skillpm approve {}` (it writes the lock), review and commit it",
                 pending.join(", "),
                 pending.join(" ")
             ),
-        )
-        .into());
+        );
     }
     let (pending_summaries, answers) = review(sess, &candidates, lock, yes)?;
     for (name, ok) in pending.iter().zip(&answers) {

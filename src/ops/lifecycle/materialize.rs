@@ -14,6 +14,7 @@ use crate::digest::Digest;
 use crate::error::{Exit, OpError};
 use crate::fetch::DownloadSpec;
 use crate::git::{self, GitSpec};
+use crate::ops::fail;
 use crate::project::lock::{Format, LockedSkill};
 use crate::provenance::Unpacked;
 use crate::source::{self, ArchiveFormat, Source};
@@ -118,14 +119,13 @@ fn fetch_folders(sess: &mut Session<'_>, group: &[&LockedSkill]) -> anyhow::Resu
         let label = dir.display().to_string();
         let entry = sess.store.import_dir(&dir, &label, &s.name, &sess.limits)?;
         if entry.digest != s.tree {
-            return Err(OpError::new(
+            return fail(
                 Exit::Locked,
                 format!(
                     "the folder of `{}` ({label}) changed since skills.lock was written:\n  locked tree {}\n  folder now  {}\n  run `skillpm update {}` to review the change",
                     s.name, s.tree, entry.digest, s.name
                 ),
-            )
-            .into());
+            );
         }
         let _ = sess.state.save_tree(&entry.tree);
     }
@@ -165,7 +165,7 @@ fn fetch_artifacts(sess: &mut Session<'_>, skills: &[&LockedSkill]) -> anyhow::R
     let mut specs = Vec::with_capacity(skills.len());
     for s in skills {
         let (Some(url), Some(artifact)) = (&s.url, s.artifact) else {
-            return Err(OpError::new(
+            return fail(
                 Exit::Usage,
                 format!(
                     "skills.lock entry `{}` has format `{}` but no url or artifact digest; run `skillpm update {}`",
@@ -173,8 +173,7 @@ fn fetch_artifacts(sess: &mut Session<'_>, skills: &[&LockedSkill]) -> anyhow::R
                     s.format.as_str(),
                     s.name
                 ),
-            )
-            .into());
+            );
         };
         let url = sess
             .resolve_lock_url(url)
@@ -197,11 +196,10 @@ fn fetch_artifacts(sess: &mut Session<'_>, skills: &[&LockedSkill]) -> anyhow::R
                 Some(ArchiveFormat::Zip) => ArtifactKind::Zip,
                 Some(ArchiveFormat::TarGz) => ArtifactKind::TarGz,
                 None => {
-                    return Err(OpError::new(
+                    return fail(
                         Exit::Unsafe,
                         format!("{}: not a .zip or .tar.gz archive", downloaded.url),
-                    )
-                    .into());
+                    );
                 }
             },
         };
@@ -228,11 +226,12 @@ fn fetch_file_lists(sess: &mut Session<'_>, group: &[&LockedSkill]) -> anyhow::R
     let decl = sess.manifest.require_source(source_name)?.clone();
     let opened = open_source(sess, &decl)?;
     let Opened::Index { resolved, .. } = &opened else {
-        return Err(OpError::new(
+        return fail(
             Exit::Usage,
-            format!("source `{source_name}` is a git source but skills.lock says its skills come from an index; run `skillpm update`"),
-        )
-        .into());
+            format!(
+                "source `{source_name}` is a git source but skills.lock says its skills come from an index; run `skillpm update`"
+            ),
+        );
     };
     let mut requests = Vec::new();
     for s in group {
@@ -261,11 +260,13 @@ fn fetch_git(sess: &mut Session<'_>, group: &[&LockedSkill]) -> anyhow::Result<(
     let mut by_commit: BTreeMap<(&str, &str), Vec<&LockedSkill>> = BTreeMap::new();
     for s in group {
         let (Some(url), Some(commit)) = (&s.url, &s.commit) else {
-            return Err(OpError::new(
+            return fail(
                 Exit::Usage,
-                format!("skills.lock entry `{}` is a git skill without url or commit; run `skillpm update {}`", s.name, s.name),
-            )
-            .into());
+                format!(
+                    "skills.lock entry `{}` is a git skill without url or commit; run `skillpm update {}`",
+                    s.name, s.name
+                ),
+            );
         };
         by_commit.entry((url, commit)).or_default().push(s);
     }

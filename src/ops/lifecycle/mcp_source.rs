@@ -7,6 +7,7 @@ use anyhow::Context as _;
 use super::Session;
 use super::candidate::{Candidate, Opened, candidate, judge, new_lock_entry};
 use crate::error::{Exit, OpError};
+use crate::ops::fail;
 use crate::project::lock::{Format, LockedSkill};
 use crate::project::manifest::SourceDecl;
 use crate::source_mcp::{self, ListedSkill, McpClient};
@@ -105,15 +106,14 @@ pub(crate) fn fetch_locked(sess: &mut Session<'_>, group: &[&LockedSkill]) -> an
     let skills = client.list_skills()?;
     for s in group {
         let Some(listed) = skills.iter().find(|l| Some(&l.uri) == s.uri.as_ref()) else {
-            return Err(OpError::new(
+            return fail(
                 Exit::NotFound,
                 format!(
                     "MCP source `{source_name}` no longer lists {} (skill `{}`)",
                     s.uri.as_deref().unwrap_or("(no uri in skills.lock)"),
                     s.name
                 ),
-            )
-            .into());
+            );
         };
         if listed.tree() != s.tree {
             return Err(super::materialize::tree_mismatch(
