@@ -303,23 +303,16 @@ pub fn list(ctx: &Context) -> anyhow::Result<ListReport> {
         .sources()
         .iter()
         .map(|s| {
-            let keys = s
-                .keys
-                .iter()
-                .map(|k| {
-                    let key_id = PinnedKey::parse(k)
-                        .map(|p| p.id().to_string())
-                        .unwrap_or_default();
-                    KeyRow {
-                        key: k.clone(),
-                        key_id,
-                    }
-                })
-                .collect();
+            let keys = s.keys.iter().map(|k| KeyRow {
+                key: k.clone(),
+                key_id: PinnedKey::parse(k)
+                    .map(|p| p.id().to_string())
+                    .unwrap_or_default(),
+            });
             SourceRow {
                 name: s.name.clone(),
                 url: s.url.clone(),
-                keys,
+                keys: keys.collect(),
                 token_env: s.token_env.clone(),
             }
         })

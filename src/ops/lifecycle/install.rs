@@ -259,17 +259,14 @@ fn approve_pending(
         );
     }
     let (pending_summaries, answers) = review(sess, &candidates, lock, yes)?;
-    for (name, ok) in pending.iter().zip(&answers) {
-        if *ok && let Some(l) = lock.get_mut(name) {
+    let mut declined = Vec::new();
+    for (name, ok) in pending.iter().zip(answers) {
+        if !ok {
+            declined.push(name.as_str());
+        } else if let Some(l) = lock.get_mut(name) {
             l.approved = Some(l.tree);
         }
     }
-    let declined: Vec<&str> = pending
-        .iter()
-        .zip(&answers)
-        .filter(|(_, ok)| !**ok)
-        .map(|(n, _)| n.as_str())
-        .collect();
     if !declined.is_empty() {
         sess.ctx.ui.warn(format!(
             "not approved, so not linked: {}",

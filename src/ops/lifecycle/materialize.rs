@@ -30,7 +30,7 @@ pub(crate) fn materialize(
     sess: &mut Session<'_>,
     skills: &[&LockedSkill],
 ) -> anyhow::Result<usize> {
-    let (_, recheck) = super::proof::prove_all(sess, skills)?;
+    let recheck = super::proof::prove_all(sess, skills)?;
     // Entries modified in place (a link is a way in) are quarantined and
     // fetched again. Re-hashing is most of a no-op install: use every core.
     let store = &sess.store;

@@ -20,15 +20,15 @@ mod proof;
 mod status;
 mod update;
 
-pub use add::{AddOptions, AddReport, add};
+pub use add::{AddOptions, add};
 pub(crate) use candidate::{
     clean_subpath, folder_dir, folder_source_for, git_spec_for, join_rel, with_folder,
 };
-pub use install::{InstallMode, InstallOptions, InstallReport, install};
-pub use manage::{ApproveOptions, ManageReport, approve, disable, enable, remove};
+pub use install::{InstallMode, InstallOptions, install};
+pub use manage::{ApproveOptions, approve, disable, enable, remove};
 pub use placement::default_agents;
-pub use status::{ListReport, ProvenanceReport, VerifyReport, list, verify, verify_provenance};
-pub use update::{OutdatedReport, UpdateOptions, UpdateReport, outdated, update};
+pub use status::{list, verify, verify_provenance};
+pub use update::{UpdateOptions, outdated, update};
 
 use std::path::PathBuf;
 

@@ -508,34 +508,27 @@ pub fn verify_provenance(ctx: &Context) -> anyhow::Result<ProvenanceReport> {
     let proofs = super::proof::prove_each(&mut sess, &all, true)?;
     let mut skills = Vec::with_capacity(all.len());
     for (s, proof) in all.iter().zip(proofs) {
-        skills.push(match proof {
-            Ok(p) => ProvenanceRow {
-                skill: s.name.clone(),
-                ok: true,
-                trust: if p.signed.is_some() {
-                    "signed"
-                } else {
-                    "unsigned"
-                },
-                chain: Some(p),
-                broken: None,
+        let broken = proof.as_ref().err().map(|e| BrokenLink {
+            link: match e {
+                crate::provenance::ProveError::Broken(b) => b.link,
+                crate::provenance::ProveError::Source { .. }
+                | crate::provenance::ProveError::Unproven { .. } => "unreadable",
             },
-            Err(e) => ProvenanceRow {
-                skill: s.name.clone(),
-                ok: false,
-                trust: "broken",
-                chain: None,
-                broken: Some(BrokenLink {
-                    link: match &e {
-                        crate::provenance::ProveError::Broken(b) => b.link,
-                        crate::provenance::ProveError::Source { .. }
-                        | crate::provenance::ProveError::Unproven { .. } => "unreadable",
-                    },
-                    exit: e.exit().code(),
-                    exit_kind: e.exit(),
-                    message: e.to_string(),
-                }),
+            exit: e.exit().code(),
+            exit_kind: e.exit(),
+            message: e.to_string(),
+        });
+        let chain = proof.ok();
+        skills.push(ProvenanceRow {
+            skill: s.name.clone(),
+            ok: chain.is_some(),
+            trust: match &chain {
+                Some(p) if p.signed.is_some() => "signed",
+                Some(_) => "unsigned",
+                None => "broken",
             },
+            chain,
+            broken,
         });
     }
     Ok(ProvenanceReport {
