@@ -40,15 +40,6 @@ pub struct AddOptions {
     pub list: bool,
 }
 
-/// One skill a source offers, for `add --list`.
-#[derive(Debug, Serialize)]
-pub struct Offered {
-    pub name: String,
-    pub description: String,
-    /// The folder it comes from (git and folder sources; `""` the root).
-    pub path: Option<String>,
-}
-
 /// One skill `add` resolved.
 #[derive(Debug, Serialize)]
 pub struct Added {
@@ -82,7 +73,7 @@ pub struct Skipped {
 pub struct AddReport {
     pub source: AddedSource,
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub offered: Vec<Offered>,
+    pub offered: Vec<Offer>,
     pub skills: Vec<Added>,
     pub skipped: Vec<Skipped>,
     pub summaries: Vec<Summary>,
@@ -182,9 +173,8 @@ pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
         .collect();
     let (summaries, answers) = review(&sess, pending.iter().copied(), &lock, opts.yes)?;
 
-    let mut manifest = sess.manifest.clone();
     if new_source {
-        manifest.add_source(&decl)?;
+        sess.manifest.add_source(&decl)?;
     }
     let added = record(
         ctx,
@@ -192,10 +182,9 @@ pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
         &pending,
         &answers,
         &mut lock,
-        &mut manifest,
+        &mut sess.manifest,
         &decl.name,
     )?;
-    sess.manifest = manifest;
     let enabled = sess.active(&lock);
     // New entries become durable (one flush) before links and the lock name them.
     sess.store.seal_pending()?;
@@ -251,22 +240,18 @@ fn record(
     let mut added = Vec::new();
     for c in candidates {
         let name = &c.locked.name;
-        let approved = match pending.iter().position(|p| &p.locked.name == name) {
-            Some(i) => answers[i],
-            None => true,
-        };
-        let previous = lock.get(name).cloned();
-        match (approved, previous) {
-            (false, Some(_)) => {
-                ctx.ui.warn(format!(
-                    "`{name}` declined: keeping the version already locked"
-                ));
-            }
-            (approved, _) => {
-                let mut locked = c.locked.clone();
-                locked.approved = approved.then_some(locked.tree);
-                lock.upsert(locked);
-            }
+        let approved = pending
+            .iter()
+            .position(|p| &p.locked.name == name)
+            .is_none_or(|i| answers[i]);
+        if !approved && lock.get(name).is_some() {
+            ctx.ui.warn(format!(
+                "`{name}` declined: keeping the version already locked"
+            ));
+        } else {
+            let mut locked = c.locked.clone();
+            locked.approved = approved.then_some(locked.tree);
+            lock.upsert(locked);
         }
         let enabled = manifest.skills().get(name).is_none_or(|d| d.enabled);
         manifest.set_skill(
@@ -329,14 +314,7 @@ fn offer_report(decl: &SourceDecl, opened: &Opened, offers: Vec<Offer>) -> AddRe
             url: decl.url.clone(),
             new: false,
         },
-        offered: offers
-            .into_iter()
-            .map(|o| Offered {
-                name: o.name,
-                description: o.description,
-                path: o.path,
-            })
-            .collect(),
+        offered: offers,
         skills: Vec::new(),
         skipped,
         summaries: Vec::new(),

@@ -31,9 +31,9 @@ pub(crate) struct Candidate {
     pub dependencies: Vec<Dependency>,
 }
 
-/// One skill a source offers (for the picker and error messages).
-#[derive(Debug, Clone)]
-pub(crate) struct Offer {
+/// One skill a source offers (for the picker, error messages and `add --list`).
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Offer {
     pub name: String,
     pub description: String,
     /// The folder it comes from (git and folder sources), `""` for the root.
@@ -73,33 +73,26 @@ pub(crate) enum Opened {
 
 impl Opened {
     pub fn offers(&self) -> Vec<Offer> {
+        let offer = |name: &str, description: &str, path: Option<&str>| Offer {
+            name: name.to_owned(),
+            description: description.to_owned(),
+            path: path.map(str::to_owned),
+        };
         match self {
             Opened::Index { resolved, .. } => resolved
                 .index
                 .entries
                 .iter()
-                .map(|e| Offer {
-                    name: e.name.clone(),
-                    description: e.description.clone(),
-                    path: None,
-                })
+                .map(|e| offer(&e.name, &e.description, None))
                 .collect(),
             Opened::Git { found, .. } | Opened::Folder { found, .. } => found
                 .skills
                 .iter()
-                .map(|f| Offer {
-                    name: f.name.clone(),
-                    description: f.description.clone(),
-                    path: Some(f.path.clone()),
-                })
+                .map(|f| offer(&f.name, &f.description, Some(&f.path)))
                 .collect(),
             Opened::Mcp { skills, .. } => skills
                 .iter()
-                .map(|s| Offer {
-                    name: s.name.clone(),
-                    description: s.description.clone(),
-                    path: Some(s.uri.clone()),
-                })
+                .map(|s| offer(&s.name, &s.description, Some(&s.uri)))
                 .collect(),
         }
     }
