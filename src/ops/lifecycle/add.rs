@@ -138,10 +138,7 @@ impl Report for AddReport {
 }
 
 pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
-    let mut sess = Session::open(ctx)?;
-    if opts.strict {
-        sess.level = crate::skill::Level::Strict;
-    }
+    let mut sess = Session::open(ctx, opts.strict)?;
     let (source_text, mut names) = source_and_names(opts)?;
     let (decl, new_source) = choose_source(
         &sess,

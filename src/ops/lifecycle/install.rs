@@ -92,10 +92,7 @@ pub fn install(ctx: &Context, opts: &InstallOptions) -> anyhow::Result<InstallRe
     }
     let ctx = &ctx;
     let strict = opts.mode != InstallMode::Normal;
-    let mut sess = Session::open(ctx)?;
-    if opts.strict {
-        sess.level = crate::skill::Level::Strict;
-    }
+    let mut sess = Session::open(ctx, opts.strict)?;
     let Some(original) = sess.lock.clone() else {
         if strict {
             return Err(lock_outdated(format!(

@@ -95,7 +95,7 @@ fn finish(
 }
 
 pub fn remove(ctx: &Context, names: &[String]) -> anyhow::Result<ManageReport> {
-    let mut sess = Session::open(ctx)?;
+    let mut sess = Session::open(ctx, false)?;
     let mut lock = sess.lock_or_empty();
     known(&sess, &lock, names)?;
     for n in names {
@@ -114,7 +114,7 @@ pub fn remove(ctx: &Context, names: &[String]) -> anyhow::Result<ManageReport> {
 }
 
 pub fn approve(ctx: &Context, opts: &ApproveOptions) -> anyhow::Result<ManageReport> {
-    let mut sess = Session::open(ctx)?;
+    let mut sess = Session::open(ctx, false)?;
     let mut lock = sess.lock_or_empty();
     known(&sess, &lock, &opts.names)?;
     let names: Vec<String> = if opts.names.is_empty() {
@@ -147,7 +147,7 @@ pub fn approve(ctx: &Context, opts: &ApproveOptions) -> anyhow::Result<ManageRep
 }
 
 fn set_enabled(ctx: &Context, names: &[String], enabled: bool) -> anyhow::Result<ManageReport> {
-    let mut sess = Session::open(ctx)?;
+    let mut sess = Session::open(ctx, false)?;
     let lock = sess.lock_or_empty();
     known(&sess, &lock, names)?;
     let mut changed = Vec::new();

@@ -62,7 +62,9 @@ pub(crate) struct Session<'c> {
 }
 
 impl<'c> Session<'c> {
-    pub fn open(ctx: &'c Context) -> anyhow::Result<Self> {
+    /// Opens the project of `ctx`; `strict` (`--strict`) judges skills at
+    /// the strict level whatever `[install] strict` says.
+    pub fn open(ctx: &'c Context, strict: bool) -> anyhow::Result<Self> {
         let project = project::find_project(&ctx.cwd, ctx.project.as_deref())?;
         let mut manifest = project.load_manifest()?;
         placement::apply_choices(ctx, &mut manifest)?;
@@ -75,7 +77,7 @@ impl<'c> Session<'c> {
             ));
         }
         let state = ProjectState::new(&store.root().join(crate::cache::layout::STATE));
-        let level = if manifest.install().strict {
+        let level = if strict || manifest.install().strict {
             crate::skill::Level::Strict
         } else {
             crate::skill::Level::Lenient

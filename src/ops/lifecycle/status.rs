@@ -207,7 +207,7 @@ fn check_placed(sess: &Session<'_>, t: &Target, s: &LockedSkill) -> Option<Drift
 }
 
 pub fn list(ctx: &Context) -> anyhow::Result<ListReport> {
-    let mut sess = Session::open(ctx)?;
+    let mut sess = Session::open(ctx, false)?;
     let lock = sess.lock_or_empty();
     let targets = targets(&sess)?;
     let scope = sess.manifest.install().scope.root_scope();
@@ -330,7 +330,7 @@ impl Report for VerifyReport {
 }
 
 pub fn verify(ctx: &Context) -> anyhow::Result<VerifyReport> {
-    let mut sess = Session::open(ctx)?;
+    let mut sess = Session::open(ctx, false)?;
     let lock = sess.lock_or_empty();
     let targets = targets(&sess)?;
     let active = sess.active(&lock);
@@ -502,7 +502,7 @@ impl Report for ProvenanceReport {
 /// `skillpm verify --provenance`: every locked skill's chain, link by link.
 pub fn verify_provenance(ctx: &Context) -> anyhow::Result<ProvenanceReport> {
     use crate::error::Classify;
-    let mut sess = Session::open(ctx)?;
+    let mut sess = Session::open(ctx, false)?;
     let lock = sess.lock_or_empty();
     let all: Vec<&LockedSkill> = lock.skills().iter().collect();
     let proofs = super::proof::prove_each(&mut sess, &all, true)?;

@@ -122,10 +122,7 @@ fn selected<'l>(lock: &'l Lockfile, names: &[String]) -> anyhow::Result<Vec<&'l 
 }
 
 pub fn update(ctx: &Context, opts: &UpdateOptions) -> anyhow::Result<UpdateReport> {
-    let mut sess = Session::open(ctx)?;
-    if opts.strict {
-        sess.level = crate::skill::Level::Strict;
-    }
+    let mut sess = Session::open(ctx, opts.strict)?;
     let original = require_lock(&sess)?;
     let chosen = selected(&original, &opts.names)?;
     let candidates = resolve_by_source(
@@ -248,7 +245,7 @@ fn short(id: &str) -> &str {
 }
 
 pub fn outdated(ctx: &Context) -> anyhow::Result<OutdatedReport> {
-    let mut sess = Session::open(ctx)?;
+    let mut sess = Session::open(ctx, false)?;
     let lock = require_lock(&sess)?;
     let mut by_source: BTreeMap<String, Vec<&LockedSkill>> = BTreeMap::new();
     for s in lock.skills() {
