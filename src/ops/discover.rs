@@ -18,18 +18,15 @@ pub fn project_dir(ctx: &Context) -> Result<PathBuf, OpError> {
     let Some(given) = &ctx.project else {
         return Ok(crate::project::find_project_root(&ctx.cwd));
     };
-    let joined = ctx.cwd.join(given);
-    match std::fs::canonicalize(&joined) {
-        Ok(dir) if dir.is_dir() => Ok(dir),
-        Ok(_) => Err(OpError::new(
-            Exit::Usage,
-            format!("--project {}: not a folder", given.display()),
-        )),
-        Err(e) => Err(OpError::new(
-            Exit::Usage,
-            format!("--project {}: {e}", given.display()),
-        )),
-    }
+    let why = match std::fs::canonicalize(ctx.cwd.join(given)) {
+        Ok(dir) if dir.is_dir() => return Ok(dir),
+        Ok(_) => "not a folder".to_owned(),
+        Err(e) => e.to_string(),
+    };
+    Err(OpError::new(
+        Exit::Usage,
+        format!("--project {}: {why}", given.display()),
+    ))
 }
 
 /// Discovery as `list`, `show` and the MCP server see it: every root of the

@@ -415,24 +415,20 @@ pub fn keygen(ctx: &Context, opts: &KeygenOptions) -> anyhow::Result<KeygenRepor
         (&secret_path, &key.secret_file, true),
         (&public_path, &key.public_file, false),
     ])?;
-
+    let secret_shown = display_path(ctx, &secret_path);
     if !key.encrypted {
         ctx.ui.warn(format!(
             "{} is NOT encrypted: anyone who can read it can sign indexes your users trust. \
              Keep it out of version control and in a secret store, or set {} before `skillpm keygen` to encrypt it.",
-            display_path(ctx, &secret_path).display(),
+            secret_shown.display(),
             sign::PASSWORD_ENV
         ));
     }
-    let (secret_shown, public_shown) = (
-        display_path(ctx, &secret_path),
-        display_path(ctx, &public_path),
-    );
     ctx.ui.info(format!(
         "wrote {} and {} (key id {}); sign with `skillpm publish <skills> --out <site> --sign {}` \
          and pin the public key with `skillpm source add <name> <url> --key {}`",
         secret_shown.display(),
-        public_shown.display(),
+        display_path(ctx, &public_path).display(),
         key.key_id,
         secret_shown.display(),
         key.public_key
@@ -450,31 +446,29 @@ pub fn keygen(ctx: &Context, opts: &KeygenOptions) -> anyhow::Result<KeygenRepor
 /// a failure never leaves a half-written key. Secret files get mode 0600.
 fn write_key_files(files: &[(&PathBuf, &String, bool)]) -> Result<(), PublishError> {
     let mut temps = Vec::new();
-    for (path, text, secret) in files {
-        let temp = path.with_file_name(format!(
-            ".{}.tmp-{:016x}",
-            path.file_name()
-                .map(|n| n.to_string_lossy())
-                .unwrap_or_default(),
-            fastrand::u64(..)
-        ));
-        if let Err(e) = write_new(&temp, text.as_bytes(), *secret) {
-            for t in temps.iter().chain([&temp]) {
-                let _ = std::fs::remove_file(t);
-            }
-            return Err(e);
+    let written = (|| {
+        for (path, text, secret) in files {
+            let temp = path.with_file_name(format!(
+                ".{}.tmp-{:016x}",
+                path.file_name()
+                    .map(|n| n.to_string_lossy())
+                    .unwrap_or_default(),
+                fastrand::u64(..)
+            ));
+            temps.push(temp.clone());
+            write_new(&temp, text.as_bytes(), *secret)?;
         }
-        temps.push(temp);
-    }
-    for (temp, (path, _, _)) in temps.iter().zip(files) {
-        if let Err(e) = std::fs::rename(temp, path) {
-            for t in &temps {
-                let _ = std::fs::remove_file(t);
-            }
-            return Err(PublishError::io("cannot write", *path)(e));
+        for (temp, (path, _, _)) in temps.iter().zip(files) {
+            std::fs::rename(temp, path).map_err(PublishError::io("cannot write", *path))?;
+        }
+        Ok(())
+    })();
+    if written.is_err() {
+        for t in &temps {
+            let _ = std::fs::remove_file(t);
         }
     }
-    Ok(())
+    written
 }
 
 fn write_new(path: &Path, bytes: &[u8], secret: bool) -> Result<(), PublishError> {

@@ -1,6 +1,7 @@
 //! `skillpm remove`, `approve`, `disable` and `enable`: change what the
 //! project keeps or links, without resolving anything anew.
 
+use std::collections::BTreeSet;
 use std::io::Write;
 
 use serde::Serialize;
@@ -58,11 +59,11 @@ impl Report for ManageReport {
 fn known(sess: &Session<'_>, lock: &Lockfile, names: &[String]) -> anyhow::Result<()> {
     for n in names {
         if lock.get(n).is_none() && !sess.manifest.skills().contains_key(n) {
-            let mut all: Vec<&str> = lock.skills().iter().map(|s| s.name.as_str()).collect();
-            all.extend(sess.manifest.skills().keys().map(String::as_str));
-            all.sort();
-            all.dedup();
-            return Err(not_in_project(n, all));
+            let locked = lock.skills().iter().map(|s| s.name.as_str());
+            let all: BTreeSet<&str> = locked
+                .chain(sess.manifest.skills().keys().map(String::as_str))
+                .collect();
+            return Err(not_in_project(n, all.into_iter().collect()));
         }
     }
     Ok(())

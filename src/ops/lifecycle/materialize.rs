@@ -18,7 +18,6 @@ use crate::ops::fail;
 use crate::project::lock::{Format, LockedSkill};
 use crate::provenance::Unpacked;
 use crate::source::{self, ArchiveFormat, Source};
-use crate::store::StoreEntry;
 use crate::unpack::ArtifactKind;
 
 /// Proves every skill of `skills` against its source, then makes sure each
@@ -91,10 +90,7 @@ pub(crate) fn locked_folder(
             ),
         )
     })?;
-    let sub = match skill.subpath.as_deref() {
-        Some(raw) => super::candidate::clean_subpath(Some(raw))?,
-        None => None,
-    };
+    let sub = super::candidate::clean_subpath(skill.subpath.as_deref())?;
     super::candidate::folder_dir(&base, sub.as_deref())
         .with_context(|| format!("the folder of `{}`", skill.name))
 }
@@ -132,23 +128,18 @@ fn fetch_folders(sess: &mut Session<'_>, group: &[&LockedSkill]) -> anyhow::Resu
     Ok(())
 }
 
-/// The error for content that arrived but is not what the lock pins.
-pub(crate) fn tree_mismatch(skill: &LockedSkill, actual: Digest, from: &str) -> anyhow::Error {
-    OpError::new(
+/// Content that arrived (hashing to `actual`) must be what the lock pins.
+pub(crate) fn check_tree(skill: &LockedSkill, actual: Digest, from: &str) -> anyhow::Result<()> {
+    if actual == skill.tree {
+        return Ok(());
+    }
+    fail(
         Exit::Integrity,
         format!(
             "`{}` from {from} does not match skills.lock:\n  expected tree {}\n  actual tree   {actual}\n  the published content changed without a new lock; run `skillpm update {}` to review the change",
             skill.name, skill.tree, skill.name
         ),
     )
-    .into()
-}
-
-fn check_tree(skill: &LockedSkill, entry: &StoreEntry, from: &str) -> anyhow::Result<()> {
-    if entry.digest != skill.tree {
-        return Err(tree_mismatch(skill, entry.digest, from));
-    }
-    Ok(())
 }
 
 fn auth_for(sess: &Session<'_>, source_name: &str) -> anyhow::Result<Option<crate::fetch::Auth>> {
@@ -212,7 +203,7 @@ fn fetch_artifacts(sess: &mut Session<'_>, skills: &[&LockedSkill]) -> anyhow::R
     });
     for ((s, _, _, label), entry) in jobs.iter().zip(imported) {
         let entry = entry?;
-        check_tree(s, &entry, label)?;
+        check_tree(s, entry.digest, label)?;
         let _ = sess.state.save_tree(&entry.tree);
         if let Some(artifact) = &s.artifact {
             let _ = Unpacked::in_cache(sess.store.root()).record(artifact, &entry.digest);
@@ -247,7 +238,7 @@ fn fetch_file_lists(sess: &mut Session<'_>, group: &[&LockedSkill]) -> anyhow::R
     for ((s, request), result) in group.iter().zip(&requests).zip(results) {
         let fetched = result.with_context(|| format!("cannot fetch `{}`", s.name))?;
         let (entry, _, _) = import_fetched(sess, request.entry, &fetched.content)?;
-        check_tree(s, &entry, resolved.index_url.as_str())?;
+        check_tree(s, entry.digest, resolved.index_url.as_str())?;
         let _ = sess.state.save_tree(&entry.tree);
     }
     Ok(())
@@ -297,7 +288,7 @@ fn fetch_git(sess: &mut Session<'_>, group: &[&LockedSkill]) -> anyhow::Result<(
             let dir = checkout.skill_dir(rel)?;
             let label = format!("{url}@{commit} ({})", shown_path(subpath));
             let entry = sess.store.import_dir(&dir, &label, &s.name, &sess.limits)?;
-            check_tree(s, &entry, &label)?;
+            check_tree(s, entry.digest, &label)?;
             let _ = sess.state.save_tree(&entry.tree);
             let key = Unpacked::git_key(url, commit, s.subpath.as_deref());
             let _ = Unpacked::in_cache(sess.store.root()).record(&key, &entry.digest);

@@ -6,6 +6,7 @@ use anyhow::Context as _;
 
 use super::Session;
 use super::candidate::{Candidate, Opened, candidate, judge, new_lock_entry};
+use super::materialize::check_tree;
 use crate::error::{Exit, OpError};
 use crate::ops::fail;
 use crate::project::lock::{Format, LockedSkill};
@@ -16,23 +17,19 @@ use crate::store::StoreEntry;
 /// Connects to the server `decl` names, with its token when one is set.
 pub(crate) fn connect(sess: &Session<'_>, decl: &SourceDecl) -> anyhow::Result<McpClient> {
     let url = source_mcp::endpoint(&decl.url)?;
-    let bearer = match &decl.token_env {
-        Some(var) => Some(
-            std::env::var(var)
-                .ok()
-                .filter(|t| !t.trim().is_empty())
-                .ok_or_else(|| {
-                    OpError::new(
-                        Exit::Usage,
-                        format!(
-                            "source `{}` needs the token in ${var}, which is not set",
-                            decl.name
-                        ),
-                    )
-                })?,
-        ),
-        None => None,
+    let token = |var: &String| {
+        let set = std::env::var(var).ok().filter(|t| !t.trim().is_empty());
+        set.ok_or_else(|| {
+            OpError::new(
+                Exit::Usage,
+                format!(
+                    "source `{}` needs the token in ${var}, which is not set",
+                    decl.name
+                ),
+            )
+        })
     };
+    let bearer = decl.token_env.as_ref().map(token).transpose()?;
     sess.ctx.ui.status("Connecting", &url);
     Ok(McpClient::connect(&url, bearer, sess.ctx.offline)?)
 }
@@ -115,21 +112,9 @@ pub(crate) fn fetch_locked(sess: &mut Session<'_>, group: &[&LockedSkill]) -> an
                 ),
             );
         };
-        if listed.tree() != s.tree {
-            return Err(super::materialize::tree_mismatch(
-                s,
-                listed.tree(),
-                &decl.url,
-            ));
-        }
+        check_tree(s, listed.tree(), &decl.url)?;
         let entry = store_skill(sess, &mut client, listed)?;
-        if entry.digest != s.tree {
-            return Err(super::materialize::tree_mismatch(
-                s,
-                entry.digest,
-                &decl.url,
-            ));
-        }
+        check_tree(s, entry.digest, &decl.url)?;
         let _ = sess.state.save_tree(&entry.tree);
     }
     Ok(())

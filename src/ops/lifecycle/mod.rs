@@ -32,8 +32,6 @@ pub use update::{UpdateOptions, outdated, update};
 
 use std::path::PathBuf;
 
-use anyhow::Context as _;
-
 use super::Context;
 use crate::error::{Exit, OpError};
 use crate::fetch::Fetcher;
@@ -112,12 +110,11 @@ impl<'c> Session<'c> {
     /// The HTTP client, created on first use (commands served from the
     /// store never build one).
     pub fn fetcher(&mut self) -> anyhow::Result<&Fetcher> {
-        if self.fetcher.is_none() {
-            self.fetcher = Some(super::source::fetcher_within(self.ctx, &self.limits)?);
-        }
-        self.fetcher
-            .as_ref()
-            .context("the HTTP client could not be created")
+        let fetcher = match self.fetcher.take() {
+            Some(fetcher) => fetcher,
+            None => super::source::fetcher_within(self.ctx, &self.limits)?,
+        };
+        Ok(self.fetcher.insert(fetcher))
     }
 
     pub fn lock_path(&self) -> PathBuf {

@@ -153,10 +153,7 @@ pub(crate) fn sync_links(
     let targets = targets(sess)?;
     let (plan, conflicts) = plan_links(sess, &targets, enabled)?;
     // Each agent folder is created once here, not once per link.
-    let mut roots: Vec<&PathBuf> = plan.iter().map(|(t, ..)| &t.root).collect();
-    roots.sort();
-    roots.dedup();
-    for root in roots {
+    for root in plan.iter().map(|(t, ..)| &t.root).collect::<BTreeSet<_>>() {
         link::ensure_root(root)?;
     }
     let mode = link_mode(sess);
