@@ -326,8 +326,7 @@ fn collect(
             digest: entry.digest().map(|d| d.to_string()),
             url: entry.url().map(|u| u.to_string()),
             signed_by: signed_by.clone(),
-            commit: None,
-            subpath: None,
+            ..Hit::default()
         });
     }
 }

@@ -57,16 +57,11 @@ impl DoctorReport {
     fn write_roots(&self, out: &mut dyn Write) -> std::io::Result<()> {
         writeln!(out, "\nroots, highest precedence first:")?;
         for r in &self.roots {
-            let state = if !r.root.exists {
-                "absent".to_owned()
-            } else {
-                let n = r.root.skills;
-                let noun = if n == 1 { "skill" } else { "skills" };
-                if r.root.truncated {
-                    format!("{n} {noun}, scan cut short")
-                } else {
-                    format!("{n} {noun}")
-                }
+            let n = r.root.skills;
+            let state = match (r.root.exists, r.root.truncated) {
+                (false, _) => "absent".to_owned(),
+                (true, false) => format!("{n} skill{}", crate::ops::plural(n)),
+                (true, true) => format!("{n} skill{}, scan cut short", crate::ops::plural(n)),
             };
             writeln!(
                 out,

@@ -35,6 +35,7 @@ use std::path::PathBuf;
 use super::Context;
 use crate::error::{Exit, OpError};
 use crate::fetch::Fetcher;
+use crate::ops::fail;
 use crate::project::lock::{LockedSkill, Lockfile};
 use crate::project::state::ProjectState;
 use crate::project::{self, Manifest, Project};
@@ -167,14 +168,13 @@ impl<'c> Session<'c> {
         if let Ok(url) = url::Url::parse(text) {
             return Ok(url);
         }
-        url::Url::from_file_path(self.project.root.join(text)).map_err(|()| {
-            OpError::new(
+        url::Url::from_file_path(self.project.root.join(text)).or_else(|()| {
+            fail(
                 Exit::Usage,
                 format!(
                     "skills.lock has `{text}`, which is neither a URL nor a path in the project"
                 ),
             )
-            .into()
         })
     }
 
