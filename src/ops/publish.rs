@@ -161,10 +161,10 @@ pub fn publish(ctx: &Context, opts: &PublishOptions) -> anyhow::Result<PublishRe
     let mut built = publisher::build_site(&sources, opts.zip)?;
 
     site::ensure_replaceable(&out)?;
-    let signature = match &key {
-        Some(key) => Some(sign_index(ctx, &mut built, key, opts, &out)?),
-        None => None,
-    };
+    let signature = key
+        .as_ref()
+        .map(|key| sign_index(ctx, &mut built, key, opts, &out))
+        .transpose()?;
     let changed = !built.site.matches_dir(&out);
     if changed {
         built

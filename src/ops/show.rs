@@ -68,10 +68,11 @@ pub fn show(ctx: &Context, opts: &ShowOptions) -> anyhow::Result<ShowReport> {
         );
     }
     let discovery = discover_here(ctx)?;
-    let by_path = match &opts.path {
-        Some(path) => Some(find_by_path(&discovery, &ctx.cwd.join(path), name)?),
-        None => None,
-    };
+    let by_path = opts
+        .path
+        .as_ref()
+        .map(|path| find_by_path(&discovery, &ctx.cwd.join(path), name))
+        .transpose()?;
     if let Some(bad) = by_path.filter(|s| !s.is_valid()) {
         return Err(invalid_skill(name, bad).into());
     }

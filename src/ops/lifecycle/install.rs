@@ -188,11 +188,7 @@ fn follow_manifest(
     if missing.is_empty() {
         return Ok(Vec::new());
     }
-    let (resolved, summaries) = resolve_declared(sess, &missing, lock, yes)?;
-    for locked in resolved {
-        lock.upsert(locked);
-    }
-    Ok(summaries)
+    resolve_declared(sess, &missing, lock, yes)
 }
 
 /// A folder source is read where it lies: a changed folder is drift, exit
@@ -284,12 +280,8 @@ fn install_without_lock(
         .iter()
         .map(|(n, d)| (n.clone(), d.source.clone()))
         .collect();
-    let empty = Lockfile::default();
-    let (resolved, summaries) = resolve_declared(sess, &declared, &empty, opts.yes)?;
     let mut lock = Lockfile::default();
-    for locked in resolved {
-        lock.upsert(locked);
-    }
+    let summaries = resolve_declared(sess, &declared, &mut lock, opts.yes)?;
     let enabled = sess.active(&lock);
     let links = sync_links(sess, &enabled)?;
     let skills = lock.skills().len();
@@ -306,23 +298,19 @@ fn install_without_lock(
 }
 
 /// Resolves `(name, source)` pairs source by source, asks for approval of
-/// what is new, and returns lock entries (approved or not).
+/// what is new, and writes their entries (approved or not) into `lock`.
 fn resolve_declared(
     sess: &mut Session<'_>,
     wanted: &[(String, String)],
-    lock: &Lockfile,
+    lock: &mut Lockfile,
     yes: bool,
-) -> anyhow::Result<(Vec<crate::project::lock::LockedSkill>, Vec<Summary>)> {
+) -> anyhow::Result<Vec<Summary>> {
     let candidates = resolve_by_source(sess, wanted.iter().map(|(n, s)| (n.as_str(), s.as_str())))?;
     let (summaries, answers) = review(sess, &candidates, lock, yes)?;
-    let locked = candidates
-        .into_iter()
-        .zip(answers)
-        .map(|(c, ok)| {
-            let mut l = c.locked;
-            l.approved = ok.then_some(l.tree);
-            l
-        })
-        .collect();
-    Ok((locked, summaries))
+    for (c, ok) in candidates.into_iter().zip(answers) {
+        let mut locked = c.locked;
+        locked.approved = ok.then_some(locked.tree);
+        lock.upsert(locked);
+    }
+    Ok(summaries)
 }

@@ -12,9 +12,10 @@ use super::placement::{LinkChanges, sync_links};
 use super::{Session, not_in_project};
 use crate::approve::Summary;
 use crate::digest::Digest;
-use crate::error::{Exit, OpError};
+use crate::error::Exit;
 use crate::git;
 use crate::index::EntryContent;
+use crate::ops::fail;
 use crate::ops::{Context, Report};
 use crate::project::lock::{LockedSkill, Lockfile};
 use crate::source::{self, FetchedContent};
@@ -95,16 +96,16 @@ impl Report for UpdateReport {
 }
 
 fn require_lock(sess: &Session<'_>) -> anyhow::Result<Lockfile> {
-    sess.lock.clone().ok_or_else(|| {
-        OpError::new(
+    match &sess.lock {
+        Some(lock) => Ok(lock.clone()),
+        None => fail(
             Exit::Other,
             format!(
                 "{} does not exist yet; run `skillpm install` first",
                 sess.lock_path().display()
             ),
-        )
-        .into()
-    })
+        ),
+    }
 }
 
 fn selected<'l>(lock: &'l Lockfile, names: &[String]) -> anyhow::Result<Vec<&'l LockedSkill>> {
