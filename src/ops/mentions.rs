@@ -1,7 +1,7 @@
 //! `skillpm mentions <TEXT>`: the skills a user message names explicitly
 //! (`$name`, `[$name](path)`), by the rules in [`crate::mentions`].
 
-use std::io::{Read, Write};
+use std::io::Write;
 
 use anyhow::Context as _;
 use serde::Serialize;
@@ -40,11 +40,7 @@ pub struct MentionsReport {
 
 pub fn mentions(ctx: &Context, opts: &MentionsOptions) -> anyhow::Result<MentionsReport> {
     let text = if opts.text == "-" {
-        let mut buf = String::new();
-        std::io::stdin()
-            .read_to_string(&mut buf)
-            .context("cannot read the message from stdin")?;
-        buf
+        std::io::read_to_string(std::io::stdin()).context("cannot read the message from stdin")?
     } else {
         opts.text.clone()
     };

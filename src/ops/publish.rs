@@ -227,9 +227,7 @@ fn check_all(ctx: &Context, skills_dir: &Path) -> anyhow::Result<Vec<SkillSource
 }
 
 fn display_path(ctx: &Context, path: &Path) -> PathBuf {
-    path.strip_prefix(&ctx.cwd)
-        .map(Path::to_owned)
-        .unwrap_or_else(|_| path.to_owned())
+    path.strip_prefix(&ctx.cwd).unwrap_or(path).to_owned()
 }
 
 fn warn_over_client_limits(ctx: &Context, source: &SkillSource) {

@@ -80,10 +80,7 @@ pub struct SearchReport {
 impl SearchReport {
     /// 0, or the code of the first source that failed.
     pub fn exit(&self) -> Exit {
-        self.failures
-            .first()
-            .map(|f| f.exit)
-            .unwrap_or(Exit::Success)
+        self.failures.first().map_or(Exit::Success, |f| f.exit)
     }
 }
 

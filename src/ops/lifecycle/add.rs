@@ -549,24 +549,22 @@ fn resolve_all(
     skipped: &mut Vec<Skipped>,
 ) -> anyhow::Result<Vec<Candidate>> {
     let duplicated = skip_discovery_refusals(opened, skipped);
-    let mut names: Vec<String> = Vec::new();
-    let mut paths: Vec<Option<String>> = Vec::new();
+    let mut wanted: Vec<Offer> = Vec::new();
     for offer in opened.offers() {
-        if !duplicated.contains(&offer.name) && !names.contains(&offer.name) {
-            names.push(offer.name);
-            paths.push(offer.path);
+        if !duplicated.contains(&offer.name) && !wanted.iter().any(|w| w.name == offer.name) {
+            wanted.push(offer);
         }
     }
     // Discovery already warned about what it skipped and about duplicates.
     let warned = skipped.len();
-    let results = resolve_each(sess, opened, &names);
+    let names: Vec<String> = wanted.iter().map(|o| o.name.clone()).collect();
     let mut out = Vec::new();
-    for ((name, path), result) in names.into_iter().zip(paths).zip(results) {
+    for (offer, result) in wanted.into_iter().zip(resolve_each(sess, opened, &names)) {
         match result {
             Ok(c) => out.push(c),
             Err(e) => skipped.push(Skipped {
-                name,
-                path,
+                name: offer.name,
+                path: offer.path,
                 reason: format!("{e:#}"),
             }),
         }

@@ -15,6 +15,7 @@ use crate::index::{ArtifactKind as IndexKind, Entry, EntryContent};
 use crate::ops::fail;
 use crate::project::lock::{Format, LockedSkill};
 use crate::project::manifest::SourceDecl;
+use crate::provenance::Unpacked;
 use crate::skill::openai_yaml::ToolKind;
 use crate::skill::{self, Level, SkillMd};
 use crate::source::{self, ArchiveFormat, FetchedContent, Source, SourceSpec};
@@ -421,7 +422,21 @@ pub(crate) fn resolve_each(
             .iter()
             .map(|name| {
                 let skill = unique_found(opened, found, name)?;
-                git_candidate(sess, decl, spec, commit, checkout, skill, name)
+                let dir = checkout.skill_dir(&skill.path)?;
+                let label = format!("{spec} ({})", shown_path(&skill.path));
+                let entry = sess.store.import_dir(&dir, &label, name, &sess.limits)?;
+                let subpath = spec.join_subpath(&skill.path);
+                // The commit → tree link that `provenance` checks later.
+                let key = Unpacked::git_key(&spec.url(), commit, subpath.as_deref());
+                let _ = Unpacked::in_cache(sess.store.root()).record(&key, &entry.digest);
+                let locked = LockedSkill {
+                    url: Some(spec.url()),
+                    commit: Some(commit.to_owned()),
+                    subpath,
+                    ..new_lock_entry(name, &decl.name, Format::Git, &entry)
+                };
+                let judged = judge(sess, &dir, name, !skill.path.is_empty(), &label)?;
+                candidate(sess, locked, entry, judged)
             })
             .collect(),
         Opened::Folder {
@@ -447,33 +462,6 @@ pub(crate) fn resolve_each(
             })
             .collect(),
     }
-}
-
-/// The skill at `skill.path` of a git checkout, imported into the store,
-/// with the commit → tree link that `provenance` checks later.
-fn git_candidate(
-    sess: &mut Session<'_>,
-    decl: &SourceDecl,
-    spec: &GitSpec,
-    commit: &str,
-    checkout: &git::Checkout,
-    skill: &git::FoundSkill,
-    name: &str,
-) -> anyhow::Result<Candidate> {
-    let dir = checkout.skill_dir(&skill.path)?;
-    let label = format!("{spec} ({})", shown_path(&skill.path));
-    let entry = sess.store.import_dir(&dir, &label, name, &sess.limits)?;
-    let subpath = spec.join_subpath(&skill.path);
-    let key = crate::provenance::Unpacked::git_key(&spec.url(), commit, subpath.as_deref());
-    let _ = crate::provenance::Unpacked::in_cache(sess.store.root()).record(&key, &entry.digest);
-    let locked = LockedSkill {
-        url: Some(spec.url()),
-        commit: Some(commit.to_owned()),
-        subpath,
-        ..new_lock_entry(name, &decl.name, Format::Git, &entry)
-    };
-    let judged = judge(sess, &dir, name, !skill.path.is_empty(), &label)?;
-    candidate(sess, locked, entry, judged)
 }
 
 /// The lock entry of stored content with only what every source gives
@@ -759,8 +747,7 @@ pub(crate) fn import_fetched(
                 sess.store
                     .import_artifact(unpack_kind, path, &label, &entry.name, &sess.limits)?;
             // The artifact → tree link that `provenance` checks later.
-            let _ = crate::provenance::Unpacked::in_cache(sess.store.root())
-                .record(digest, &stored.digest);
+            let _ = Unpacked::in_cache(sess.store.root()).record(digest, &stored.digest);
             Ok((stored, lock_format, Some(*digest)))
         }
         FetchedContent::Files { files, .. } => {

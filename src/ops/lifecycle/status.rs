@@ -96,8 +96,7 @@ impl Report for ListReport {
                     .unwrap_or_else(|| "-".into())),
                 s.source,
                 s.tree
-                    .map(|t| t.hex()[..12].to_owned())
-                    .unwrap_or_else(|| "-".into()),
+                    .map_or_else(|| "-".into(), |t| t.hex()[..12].to_owned()),
                 s.signer
                     .as_deref()
                     .map(|k| &k[..k.len().min(10)])

@@ -145,22 +145,18 @@ pub fn update(ctx: &Context, opts: &UpdateOptions) -> anyhow::Result<UpdateRepor
         let Some(old) = original.get(&c.locked.name) else {
             continue;
         };
-        let status = match changed.iter().position(|x| x.locked.name == c.locked.name) {
-            None => {
-                // Same content; keep the approval and refresh where it came from.
-                let mut l = c.locked.clone();
-                l.approved = old.approved;
-                lock.upsert(l);
-                UpdateStatus::Unchanged
-            }
-            Some(i) if answers[i] => {
-                let mut l = c.locked.clone();
-                l.approved = Some(l.tree);
-                lock.upsert(l);
-                UpdateStatus::Updated
-            }
-            Some(_) => UpdateStatus::Declined,
+        // Same content keeps its approval (and refreshes where it came from).
+        let (status, approved) = match changed.iter().position(|x| x.locked.name == c.locked.name) {
+            None => (UpdateStatus::Unchanged, old.approved),
+            Some(i) if answers[i] => (UpdateStatus::Updated, Some(c.locked.tree)),
+            Some(_) => (UpdateStatus::Declined, None),
         };
+        if status != UpdateStatus::Declined {
+            lock.upsert(LockedSkill {
+                approved,
+                ..c.locked.clone()
+            });
+        }
         report.push(UpdatedSkill {
             name: c.locked.name.clone(),
             status,
