@@ -139,16 +139,14 @@ impl Report for GcReport {
 
 pub fn gc(ctx: &Context, opts: &GcOptions) -> anyhow::Result<GcReport> {
     let keep: Vec<PathBuf> = opts.keep_locks.iter().map(|p| ctx.cwd.join(p)).collect();
-    for lock in &keep {
-        if !lock.is_file() {
-            return fail(
-                Exit::Usage,
-                format!(
-                    "--keep-lock {}: no such file (give the path of a skills.lock)",
-                    lock.display()
-                ),
-            );
-        }
+    if let Some(lock) = keep.iter().find(|lock| !lock.is_file()) {
+        return fail(
+            Exit::Usage,
+            format!(
+                "--keep-lock {}: no such file (give the path of a skills.lock)",
+                lock.display()
+            ),
+        );
     }
     let store = open_exclusive(ctx)?;
     let outcome = store.gc(&keep, opts.dry_run)?;

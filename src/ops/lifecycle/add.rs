@@ -282,13 +282,11 @@ fn source_and_names(opts: &AddOptions) -> anyhow::Result<(Option<String>, Vec<St
     {
         source_text = Some(names.remove(0));
     }
-    for n in &names {
-        if !is_valid_name(n) {
-            return fail(
-                Exit::Usage,
-                format!("`{n}` is not a skill name (1-64 of a-z, 0-9 and inner hyphens)"),
-            );
-        }
+    if let Some(n) = names.iter().find(|n| !is_valid_name(n)) {
+        return fail(
+            Exit::Usage,
+            format!("`{n}` is not a skill name (1-64 of a-z, 0-9 and inner hyphens)"),
+        );
     }
     Ok((source_text, names))
 }

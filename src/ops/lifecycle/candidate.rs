@@ -633,8 +633,7 @@ fn resolve_index(
             return out;
         }
     };
-    let mut by_name: std::collections::HashMap<String, anyhow::Result<Candidate>> =
-        std::collections::HashMap::new();
+    let mut by_name = std::collections::HashMap::new();
     let mut downloaded = Vec::with_capacity(entries.len());
     for (entry, result) in entries.into_iter().zip(fetched) {
         // A failed download keeps its error (and so its exit code).

@@ -69,6 +69,8 @@ fn known(sess: &Session<'_>, lock: &Lockfile, names: &[String]) -> anyhow::Resul
     Ok(())
 }
 
+/// Links what `lock` approves and writes the lock (and skills.toml, which
+/// every action but `approve` changes).
 fn finish(
     mut sess: Session<'_>,
     lock: Lockfile,
@@ -76,13 +78,12 @@ fn finish(
     skills: Vec<String>,
     unchanged: Vec<String>,
     summaries: Vec<Summary>,
-    manifest_changed: bool,
 ) -> anyhow::Result<ManageReport> {
     let enabled = sess.active(&lock);
     // A link never points at a store entry that is not there.
     materialize(&mut sess, &enabled)?;
     let links = sync_links(&sess, &enabled)?;
-    if manifest_changed {
+    if action != "approve" {
         sess.manifest.save()?;
     }
     sess.save_lock(lock)?;
@@ -103,15 +104,7 @@ pub fn remove(ctx: &Context, names: &[String]) -> anyhow::Result<ManageReport> {
         lock.remove(n);
         sess.manifest.remove_skill(n)?;
     }
-    finish(
-        sess,
-        lock,
-        "remove",
-        names.to_vec(),
-        Vec::new(),
-        Vec::new(),
-        true,
-    )
+    finish(sess, lock, "remove", names.to_vec(), vec![], vec![])
 }
 
 pub fn approve(ctx: &Context, opts: &ApproveOptions) -> anyhow::Result<ManageReport> {
@@ -144,7 +137,7 @@ pub fn approve(ctx: &Context, opts: &ApproveOptions) -> anyhow::Result<ManageRep
             approved.push(name.clone());
         }
     }
-    finish(sess, lock, "approve", approved, unchanged, summaries, false)
+    finish(sess, lock, "approve", approved, unchanged, summaries)
 }
 
 fn set_enabled(ctx: &Context, names: &[String], enabled: bool) -> anyhow::Result<ManageReport> {
@@ -168,7 +161,7 @@ fn set_enabled(ctx: &Context, names: &[String], enabled: bool) -> anyhow::Result
         changed.push(n.clone());
     }
     let action = if enabled { "enable" } else { "disable" };
-    finish(sess, lock, action, changed, unchanged, Vec::new(), true)
+    finish(sess, lock, action, changed, unchanged, Vec::new())
 }
 
 pub fn disable(ctx: &Context, names: &[String]) -> anyhow::Result<ManageReport> {

@@ -81,14 +81,11 @@ fn parse_agent(origin: &str, name: &str) -> Result<Agent, OpError> {
 
 /// `.agents/skills` plus the agents detected in `project` or the home folder.
 pub fn default_agents(project: &std::path::Path, env: &roots::Env) -> Vec<Agent> {
-    let mut out = vec![Agent::Agents];
-    out.extend(
-        Agent::ALL
-            .into_iter()
-            .skip(1)
-            .filter(|a| a.detected(project, env)),
-    );
-    out
+    let detected = Agent::ALL
+        .into_iter()
+        .skip(1)
+        .filter(|a| a.detected(project, env));
+    std::iter::once(Agent::Agents).chain(detected).collect()
 }
 
 /// The roots the chosen agents read, one per distinct folder: agents that
