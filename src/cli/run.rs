@@ -74,8 +74,7 @@ impl ListArgs {
     fn run(self, ctx: &Context) -> anyhow::Result<Exit> {
         let in_project = crate::project::find_project(&ctx.cwd, ctx.project.as_deref()).is_ok();
         if self.all || !in_project {
-            let opts = ops::discover::ListOptions { all: true };
-            emit(ctx, &ops::discover::list(ctx, &opts)?, OK)
+            emit(ctx, &ops::discover::list(ctx)?, OK)
         } else {
             emit(ctx, &lifecycle::list(ctx)?, OK)
         }

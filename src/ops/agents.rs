@@ -146,11 +146,7 @@ fn count_managed(root: &Path) -> (bool, usize) {
     };
     let managed = dir
         .flatten()
-        .filter(|e| {
-            link::inspect(&e.path())
-                .map(|s| s.is_managed())
-                .unwrap_or(false)
-        })
+        .filter(|e| link::inspect(&e.path()).is_ok_and(|s| s.is_managed()))
         .count();
     (true, managed)
 }

@@ -9,6 +9,7 @@ use serde::Serialize;
 use super::{Context, Report};
 use crate::digest::Digest;
 use crate::error::{Exit, OpError};
+use crate::ops::fail;
 use crate::store::{CleanOutcome, GcOutcome, Store, VerifyOutcome};
 use crate::unpack::{ArtifactKind, Limits, Size};
 
@@ -138,29 +139,31 @@ impl Report for GcReport {
 
 pub fn gc(ctx: &Context, opts: &GcOptions) -> anyhow::Result<GcReport> {
     let keep: Vec<PathBuf> = opts.keep_locks.iter().map(|p| ctx.cwd.join(p)).collect();
-    for lock in &keep {
-        if !lock.is_file() {
-            return Err(OpError::new(
-                Exit::Usage,
-                format!(
-                    "--keep-lock {}: no such file (give the path of a skills.lock)",
-                    lock.display()
-                ),
-            )
-            .into());
-        }
-    }
-    let store = Store::open_exclusive(|| {
-        ctx.ui.status(
-            "Waiting",
-            "for other skillpm processes to release the cache",
+    if let Some(lock) = keep.iter().find(|lock| !lock.is_file()) {
+        return fail(
+            Exit::Usage,
+            format!(
+                "--keep-lock {}: no such file (give the path of a skills.lock)",
+                lock.display()
+            ),
         );
-    })?;
+    }
+    let store = open_exclusive(ctx)?;
     let outcome = store.gc(&keep, opts.dry_run)?;
     Ok(GcReport {
         cache: store.root().to_owned(),
         outcome,
     })
+}
+
+/// The store, once no other skillpm process uses it (saying so while waiting).
+fn open_exclusive(ctx: &Context) -> anyhow::Result<Store> {
+    Ok(Store::open_exclusive(|| {
+        ctx.ui.status(
+            "Waiting",
+            "for other skillpm processes to release the cache",
+        );
+    })?)
 }
 
 /// `cache clean` JSON: `{"cache": path, "removed": [path], "bytes_freed": n}`.
@@ -184,12 +187,7 @@ impl Report for CleanReport {
 }
 
 pub fn clean(ctx: &Context) -> anyhow::Result<CleanReport> {
-    let store = Store::open_exclusive(|| {
-        ctx.ui.status(
-            "Waiting",
-            "for other skillpm processes to release the cache",
-        );
-    })?;
+    let store = open_exclusive(ctx)?;
     let outcome = store.clean()?;
     Ok(CleanReport {
         cache: store.root().to_owned(),
@@ -229,14 +227,13 @@ impl Report for AddReport {
 
 pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
     if !crate::skill::is_valid_name(&opts.name) {
-        return Err(OpError::new(
+        return fail(
             Exit::Usage,
             format!(
                 "--name `{}` is not a skill name: 1-64 lowercase letters, digits and single hyphens",
                 opts.name
             ),
-        )
-        .into());
+        );
     }
     let path = ctx.cwd.join(&opts.path);
     let label = opts.path.display().to_string();

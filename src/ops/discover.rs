@@ -11,14 +11,6 @@ use crate::error::{Exit, OpError};
 use crate::roots::{self, Agent, Discovery, Env, ScanLimits, Scope};
 use crate::skill::Diagnostic;
 
-#[derive(Debug, Clone, Default)]
-pub struct ListOptions {
-    /// Every discovered skill. Until the project model lands (the lifecycle
-    /// issue), plain `list` behaves as `list --all`; it will then list the
-    /// skills of `skills.toml` instead.
-    pub all: bool,
-}
-
 /// The project folder for `ctx`: `--project` (relative to the working
 /// directory; it must be an existing folder), else the nearest ancestor
 /// holding `skills.toml`, else `.git`, else the working directory.
@@ -26,18 +18,15 @@ pub fn project_dir(ctx: &Context) -> Result<PathBuf, OpError> {
     let Some(given) = &ctx.project else {
         return Ok(crate::project::find_project_root(&ctx.cwd));
     };
-    let joined = ctx.cwd.join(given);
-    match std::fs::canonicalize(&joined) {
-        Ok(dir) if dir.is_dir() => Ok(dir),
-        Ok(_) => Err(OpError::new(
-            Exit::Usage,
-            format!("--project {}: not a folder", given.display()),
-        )),
-        Err(e) => Err(OpError::new(
-            Exit::Usage,
-            format!("--project {}: {e}", given.display()),
-        )),
-    }
+    let why = match std::fs::canonicalize(ctx.cwd.join(given)) {
+        Ok(dir) if dir.is_dir() => return Ok(dir),
+        Ok(_) => "not a folder".to_owned(),
+        Err(e) => e.to_string(),
+    };
+    Err(OpError::new(
+        Exit::Usage,
+        format!("--project {}: {why}", given.display()),
+    ))
 }
 
 /// Discovery as `list`, `show` and the MCP server see it: every root of the
@@ -133,7 +122,7 @@ impl From<&roots::RootReport> for ListedRoot {
     }
 }
 
-pub fn list(ctx: &Context, _opts: &ListOptions) -> anyhow::Result<ListReport> {
+pub fn list(ctx: &Context) -> anyhow::Result<ListReport> {
     let d = discover_here(ctx)?;
     Ok(ListReport {
         project: d.project,

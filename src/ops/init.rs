@@ -6,7 +6,8 @@ use anyhow::Context as _;
 use serde::Serialize;
 
 use super::{Context, Report};
-use crate::error::{Exit, OpError};
+use crate::error::Exit;
+use crate::ops::fail;
 use crate::project::{self, MANIFEST_FILE, manifest::TEMPLATE};
 
 /// `--json`: `{"manifest": "<path of the new skills.toml>"}`.
@@ -31,14 +32,13 @@ pub fn init(ctx: &Context) -> anyhow::Result<InitReport> {
     let dir = project::init_dir(&ctx.cwd, ctx.project.as_deref());
     let manifest = dir.join(MANIFEST_FILE);
     if manifest.exists() {
-        return Err(OpError::new(
+        return fail(
             Exit::Other,
             format!(
                 "{} already exists; skillpm init never overwrites it (edit it, or delete it first)",
                 manifest.display()
             ),
-        )
-        .into());
+        );
     }
     std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
     crate::fs::write_atomic(&manifest, TEMPLATE.as_bytes())

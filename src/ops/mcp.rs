@@ -5,8 +5,8 @@
 use anyhow::Context as _;
 
 use super::discover::project_dir;
-use super::{Context, mentions::validate_agent};
-use crate::catalog::{CatalogOptions, Policy};
+use super::{Context, mentions::catalog_options};
+use crate::catalog::Policy;
 use crate::mcp::{self, McpOptions, listing};
 use crate::roots::Env;
 
@@ -24,9 +24,7 @@ pub struct McpServeOptions {
 /// own codes), all before the first message is read.
 pub fn serve(ctx: &Context, opts: &McpServeOptions) -> anyhow::Result<()> {
     let project = project_dir(ctx)?;
-    if let Some(agent) = &opts.agent {
-        validate_agent(agent)?;
-    }
+    let catalog = catalog_options(opts.agent.clone(), opts.include_unmanaged)?;
     // Fail before the client connects rather than on every call.
     let policy = Policy::load(&project).context("cannot start the MCP server")?;
     if let Some(agent) = &opts.agent
@@ -40,10 +38,7 @@ pub fn serve(ctx: &Context, opts: &McpServeOptions) -> anyhow::Result<()> {
         project,
         cwd: ctx.cwd.clone(),
         env: Env::from_process(),
-        catalog: CatalogOptions {
-            agent: opts.agent.clone(),
-            include_unmanaged: opts.include_unmanaged,
-        },
+        catalog,
         budget: listing::budget_for(opts.context_chars),
         poll_interval: Some(mcp::DEFAULT_POLL_INTERVAL),
         page_size: opts.page_size.unwrap_or(mcp::skills_ext::DEFAULT_PAGE_SIZE),

@@ -1,7 +1,7 @@
 //! `skillpm mentions <TEXT>`: the skills a user message names explicitly
 //! (`$name`, `[$name](path)`), by the rules in [`crate::mentions`].
 
-use std::io::{Read, Write};
+use std::io::Write;
 
 use anyhow::Context as _;
 use serde::Serialize;
@@ -40,11 +40,7 @@ pub struct MentionsReport {
 
 pub fn mentions(ctx: &Context, opts: &MentionsOptions) -> anyhow::Result<MentionsReport> {
     let text = if opts.text == "-" {
-        let mut buf = String::new();
-        std::io::stdin()
-            .read_to_string(&mut buf)
-            .context("cannot read the message from stdin")?;
-        buf
+        std::io::read_to_string(std::io::stdin()).context("cannot read the message from stdin")?
     } else {
         opts.text.clone()
     };
@@ -57,30 +53,24 @@ pub fn mentions(ctx: &Context, opts: &MentionsOptions) -> anyhow::Result<Mention
     })
 }
 
-/// `--agent` must be a plausible `[agent.<name>]` key.
-pub(crate) fn validate_agent(agent: &str) -> Result<(), OpError> {
-    let ok = !agent.is_empty()
-        && agent
-            .bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_');
-    if ok {
-        Ok(())
-    } else {
-        Err(OpError::new(
-            Exit::Usage,
-            format!(
-                "--agent {agent:?}: agent names are lower-case letters, digits, `-` and `_`, as in the [agent.<name>] tables of skills.toml"
-            ),
-        ))
-    }
-}
-
+/// The catalog options of `--agent` (which must be a plausible
+/// `[agent.<name>]` key) and `--include-unmanaged`.
 pub(crate) fn catalog_options(
     agent: Option<String>,
     include_unmanaged: bool,
 ) -> Result<CatalogOptions, OpError> {
-    if let Some(a) = &agent {
-        validate_agent(a)?;
+    if let Some(a) = &agent
+        && (a.is_empty()
+            || !a
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_'))
+    {
+        return Err(OpError::new(
+            Exit::Usage,
+            format!(
+                "--agent {a:?}: agent names are lower-case letters, digits, `-` and `_`, as in the [agent.<name>] tables of skills.toml"
+            ),
+        ));
     }
     Ok(CatalogOptions {
         agent,

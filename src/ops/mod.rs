@@ -20,6 +20,7 @@ pub mod mentions;
 pub mod publish;
 pub mod show;
 
+use crate::error::{Exit, OpError};
 use crate::ui::Ui;
 
 /// What every operation may need to know about the invocation.
@@ -60,6 +61,16 @@ impl Context {
 /// least the four characters of the heading.
 pub(crate) fn name_width<'a>(names: impl IntoIterator<Item = &'a str>) -> usize {
     names.into_iter().map(str::len).max().unwrap_or(0).max(4)
+}
+
+/// The `Err` of a refusal: its exit code and message.
+pub(crate) fn fail<T>(exit: Exit, message: impl Into<String>) -> anyhow::Result<T> {
+    Err(OpError::new(exit, message).into())
+}
+
+/// The `s` of a plural noun, for a count of `n`.
+pub(crate) fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
 }
 
 /// A command's result: serialisable for `--json` (stdout), and printable for

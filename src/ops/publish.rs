@@ -80,7 +80,6 @@ pub struct SignatureReport {
 impl Report for PublishReport {
     fn human(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
         let count = self.skills.len();
-        let plural = if count == 1 { "" } else { "s" };
         let state = if self.changed {
             ""
         } else {
@@ -88,7 +87,8 @@ impl Report for PublishReport {
         };
         writeln!(
             out,
-            "Published {count} skill{plural} to {}{state}",
+            "Published {count} skill{} to {}{state}",
+            super::plural(count),
             self.site.display()
         )?;
         let width = self.skills.iter().map(|s| s.name.len()).max().unwrap_or(0);
@@ -116,23 +116,19 @@ impl Report for PublishReport {
                     "Signed by key {} (version {}{expires}{reused})",
                     sig.key_id, sig.version
                 )?;
-                writeln!(out, "Upload the folder to any static host, then:")?;
-                writeln!(
-                    out,
-                    "  skillpm source add <name> <site URL> --key {}",
-                    sig.public_key
-                )?;
             }
-            None => {
-                writeln!(
-                    out,
-                    "Not signed (pass --sign <secret key> so clients can pin your key)"
-                )?;
-                writeln!(out, "Upload the folder to any static host, then:")?;
-                writeln!(out, "  skillpm source add <name> <site URL>")?;
-            }
+            None => writeln!(
+                out,
+                "Not signed (pass --sign <secret key> so clients can pin your key)"
+            )?,
         }
-        Ok(())
+        let pin = self
+            .signature
+            .as_ref()
+            .map(|sig| format!(" --key {}", sig.public_key))
+            .unwrap_or_default();
+        writeln!(out, "Upload the folder to any static host, then:")?;
+        writeln!(out, "  skillpm source add <name> <site URL>{pin}")
     }
 }
 
@@ -165,10 +161,10 @@ pub fn publish(ctx: &Context, opts: &PublishOptions) -> anyhow::Result<PublishRe
     let mut built = publisher::build_site(&sources, opts.zip)?;
 
     site::ensure_replaceable(&out)?;
-    let signature = match &key {
-        Some(key) => Some(sign_index(ctx, &mut built, key, opts, &out)?),
-        None => None,
-    };
+    let signature = key
+        .as_ref()
+        .map(|key| sign_index(ctx, &mut built, key, opts, &out))
+        .transpose()?;
     let changed = !built.site.matches_dir(&out);
     if changed {
         built
@@ -231,9 +227,7 @@ fn check_all(ctx: &Context, skills_dir: &Path) -> anyhow::Result<Vec<SkillSource
 }
 
 fn display_path(ctx: &Context, path: &Path) -> PathBuf {
-    path.strip_prefix(&ctx.cwd)
-        .map(Path::to_owned)
-        .unwrap_or_else(|_| path.to_owned())
+    path.strip_prefix(&ctx.cwd).unwrap_or(path).to_owned()
 }
 
 fn warn_over_client_limits(ctx: &Context, source: &SkillSource) {
@@ -419,24 +413,20 @@ pub fn keygen(ctx: &Context, opts: &KeygenOptions) -> anyhow::Result<KeygenRepor
         (&secret_path, &key.secret_file, true),
         (&public_path, &key.public_file, false),
     ])?;
-
+    let secret_shown = display_path(ctx, &secret_path);
     if !key.encrypted {
         ctx.ui.warn(format!(
             "{} is NOT encrypted: anyone who can read it can sign indexes your users trust. \
              Keep it out of version control and in a secret store, or set {} before `skillpm keygen` to encrypt it.",
-            display_path(ctx, &secret_path).display(),
+            secret_shown.display(),
             sign::PASSWORD_ENV
         ));
     }
-    let (secret_shown, public_shown) = (
-        display_path(ctx, &secret_path),
-        display_path(ctx, &public_path),
-    );
     ctx.ui.info(format!(
         "wrote {} and {} (key id {}); sign with `skillpm publish <skills> --out <site> --sign {}` \
          and pin the public key with `skillpm source add <name> <url> --key {}`",
         secret_shown.display(),
-        public_shown.display(),
+        display_path(ctx, &public_path).display(),
         key.key_id,
         secret_shown.display(),
         key.public_key
@@ -454,31 +444,29 @@ pub fn keygen(ctx: &Context, opts: &KeygenOptions) -> anyhow::Result<KeygenRepor
 /// a failure never leaves a half-written key. Secret files get mode 0600.
 fn write_key_files(files: &[(&PathBuf, &String, bool)]) -> Result<(), PublishError> {
     let mut temps = Vec::new();
-    for (path, text, secret) in files {
-        let temp = path.with_file_name(format!(
-            ".{}.tmp-{:016x}",
-            path.file_name()
-                .map(|n| n.to_string_lossy())
-                .unwrap_or_default(),
-            fastrand::u64(..)
-        ));
-        if let Err(e) = write_new(&temp, text.as_bytes(), *secret) {
-            for t in temps.iter().chain([&temp]) {
-                let _ = std::fs::remove_file(t);
-            }
-            return Err(e);
+    let written = (|| {
+        for (path, text, secret) in files {
+            let temp = path.with_file_name(format!(
+                ".{}.tmp-{:016x}",
+                path.file_name()
+                    .map(|n| n.to_string_lossy())
+                    .unwrap_or_default(),
+                fastrand::u64(..)
+            ));
+            temps.push(temp.clone());
+            write_new(&temp, text.as_bytes(), *secret)?;
         }
-        temps.push(temp);
-    }
-    for (temp, (path, _, _)) in temps.iter().zip(files) {
-        if let Err(e) = std::fs::rename(temp, path) {
-            for t in &temps {
-                let _ = std::fs::remove_file(t);
-            }
-            return Err(PublishError::io("cannot write", *path)(e));
+        for (temp, (path, _, _)) in temps.iter().zip(files) {
+            std::fs::rename(temp, path).map_err(PublishError::io("cannot write", *path))?;
+        }
+        Ok(())
+    })();
+    if written.is_err() {
+        for t in &temps {
+            let _ = std::fs::remove_file(t);
         }
     }
-    Ok(())
+    written
 }
 
 fn write_new(path: &Path, bytes: &[u8], secret: bool) -> Result<(), PublishError> {

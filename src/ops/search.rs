@@ -11,10 +11,11 @@ use serde::Serialize;
 use super::lifecycle::git_spec_for;
 use super::source::{fetcher, load_project};
 use super::{Context, Report};
-use crate::error::{Exit, OpError};
+use crate::error::Exit;
 use crate::fetch::Fetcher;
 use crate::git::{self, FoundSkill, GitOptions, GitSpec};
 use crate::index::{EntryProblem, ProblemKind};
+use crate::ops::fail;
 use crate::source::{self, ResolvedIndex, Source};
 use crate::store::Store;
 
@@ -25,7 +26,7 @@ pub struct SearchOptions {
     pub source: Option<String>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Default, Serialize)]
 pub struct Hit {
     pub source: String,
     pub name: String,
@@ -79,10 +80,7 @@ pub struct SearchReport {
 impl SearchReport {
     /// 0, or the code of the first source that failed.
     pub fn exit(&self) -> Exit {
-        self.failures
-            .first()
-            .map(|f| f.exit)
-            .unwrap_or(Exit::Success)
+        self.failures.first().map_or(Exit::Success, |f| f.exit)
     }
 }
 
@@ -156,38 +154,24 @@ pub fn search(ctx: &Context, opts: &SearchOptions) -> anyhow::Result<SearchRepor
     for target in &targets {
         match list(ctx, &fetcher, target) {
             Ok(Listing::Index(resolved)) => collect(ctx, &resolved, needle.as_deref(), &mut report),
-            Ok(Listing::Git(listing)) => collect_git(
-                &target.source.name,
-                &listing,
-                needle.as_deref(),
-                &mut report,
-            ),
-            Ok(Listing::Folder {
-                base,
-                subpath,
-                found,
-            }) => {
+            Ok(Listing::Found(found)) => {
                 for skill in &found.skills {
-                    let matches = needle.as_deref().is_none_or(|n| {
-                        skill.name.to_lowercase().contains(n)
-                            || skill.description.to_lowercase().contains(n)
-                    });
-                    if !matches {
-                        continue;
+                    if matches(needle.as_deref(), &skill.name, &skill.description) {
+                        report.results.push(Hit {
+                            source: target.source.name.clone(),
+                            name: skill.name.clone(),
+                            description: skill.description.clone(),
+                            format: found.format,
+                            index_format: found.format,
+                            url: Some(found.url.clone()),
+                            commit: found.commit.clone(),
+                            subpath: super::lifecycle::join_rel(
+                                found.subpath.as_deref(),
+                                &skill.path,
+                            ),
+                            ..Hit::default()
+                        });
                     }
-                    report.results.push(Hit {
-                        source: target.source.name.clone(),
-                        name: skill.name.clone(),
-                        description: skill.description.clone(),
-                        version: None,
-                        format: "folder",
-                        index_format: "folder",
-                        digest: None,
-                        url: Some(base.display().to_string()),
-                        signed_by: None,
-                        commit: None,
-                        subpath: super::lifecycle::join_rel(subpath.as_deref(), &skill.path),
-                    });
                 }
             }
             Err(e) if single => return Err(e),
@@ -207,6 +191,11 @@ pub fn search(ctx: &Context, opts: &SearchOptions) -> anyhow::Result<SearchRepor
     Ok(report)
 }
 
+/// Whether a skill's name or description holds the (lowercased) query.
+fn matches(needle: Option<&str>, name: &str, description: &str) -> bool {
+    needle.is_none_or(|n| name.to_lowercase().contains(n) || description.to_lowercase().contains(n))
+}
+
 /// A source to search, and how its text was written (git sources are read
 /// from the text, relative paths against `base_dir`).
 struct Target {
@@ -221,31 +210,27 @@ struct Target {
 
 enum Listing {
     Index(Box<ResolvedIndex>),
-    Git(GitListing),
-    /// A plain folder of skills.
-    Folder {
-        base: PathBuf,
-        subpath: Option<String>,
-        found: git::Discovery,
-    },
+    Found(Found),
 }
 
-/// What a git source offers at the commit its ref names now.
-struct GitListing {
-    spec: GitSpec,
-    commit: String,
+/// What a git source offers at the commit its ref names now, or a plain
+/// folder of skills.
+struct Found {
+    /// `git` or `folder`.
+    format: &'static str,
+    /// The repository, or the folder.
+    url: String,
+    commit: Option<String>,
+    /// The folder inside the source that the skills' paths start from.
+    subpath: Option<String>,
     skills: Vec<FoundSkill>,
 }
 
 fn list(ctx: &Context, fetcher: &Fetcher, target: &Target) -> anyhow::Result<Listing> {
     let subpath = super::lifecycle::clean_subpath(target.path.as_deref())?;
-    if let Some(mut spec) = git_spec_for(&target.text, &target.base_dir)? {
-        if let Some(path) = &subpath {
-            let joined = spec.join_subpath(path);
-            spec.subpath = None;
-            spec = spec.with_subpath(joined.as_deref())?;
-        }
-        return Ok(Listing::Git(list_git(
+    if let Some(spec) = git_spec_for(&target.text, &target.base_dir)? {
+        let spec = super::lifecycle::with_folder(spec, subpath.as_deref())?;
+        return Ok(Listing::Found(list_git(
             ctx,
             spec,
             target.token_env.as_deref(),
@@ -257,11 +242,13 @@ fn list(ctx: &Context, fetcher: &Fetcher, target: &Target) -> anyhow::Result<Lis
         for w in &found.warnings {
             ctx.ui.warn(format!("{}: {w}", base.display()));
         }
-        return Ok(Listing::Folder {
-            base,
+        return Ok(Listing::Found(Found {
+            format: "folder",
+            url: base.display().to_string(),
+            commit: None,
             subpath,
-            found,
-        });
+            skills: found.skills,
+        }));
     }
     Ok(Listing::Index(Box::new(source::resolve(
         fetcher,
@@ -272,7 +259,7 @@ fn list(ctx: &Context, fetcher: &Fetcher, target: &Target) -> anyhow::Result<Lis
 
 /// Resolves the ref, checks that commit out in the store's temp folder and
 /// discovers its skills (the checkout is removed when this returns).
-fn list_git(ctx: &Context, spec: GitSpec, token_env: Option<&str>) -> anyhow::Result<GitListing> {
+fn list_git(ctx: &Context, spec: GitSpec, token_env: Option<&str>) -> anyhow::Result<Found> {
     let options = GitOptions::new(ctx.offline, token_env)?;
     ctx.ui.status("Resolving", spec.to_string());
     let resolved = git::resolve(&spec, &options)?;
@@ -287,40 +274,13 @@ fn list_git(ctx: &Context, spec: GitSpec, token_env: Option<&str>) -> anyhow::Re
     {
         ctx.ui.warn(format!("{spec}: {warning}"));
     }
-    Ok(GitListing {
-        spec,
-        commit: resolved.commit,
+    Ok(Found {
+        format: "git",
+        url: spec.url(),
+        commit: Some(resolved.commit),
+        subpath: spec.subpath,
         skills: discovery.skills,
     })
-}
-
-fn collect_git(
-    source: &str,
-    listing: &GitListing,
-    needle: Option<&str>,
-    report: &mut SearchReport,
-) {
-    for skill in &listing.skills {
-        let matches = needle.is_none_or(|n| {
-            skill.name.to_lowercase().contains(n) || skill.description.to_lowercase().contains(n)
-        });
-        if !matches {
-            continue;
-        }
-        report.results.push(Hit {
-            source: source.to_owned(),
-            name: skill.name.clone(),
-            description: skill.description.clone(),
-            version: None,
-            format: "git",
-            index_format: "git",
-            digest: None,
-            url: Some(listing.spec.url()),
-            signed_by: None,
-            commit: Some(listing.commit.clone()),
-            subpath: listing.spec.join_subpath(&skill.path),
-        });
-    }
 }
 
 /// One warning per entry an index skipped or refused.
@@ -350,10 +310,7 @@ fn collect(
     }
     let signed_by = resolved.signer.as_ref().map(|s| s.key_id.clone());
     for entry in &resolved.index.entries {
-        let matches = needle.is_none_or(|n| {
-            entry.name.to_lowercase().contains(n) || entry.description.to_lowercase().contains(n)
-        });
-        if !matches {
+        if !matches(needle, &entry.name, &entry.description) {
             continue;
         }
         report.results.push(Hit {
@@ -366,8 +323,7 @@ fn collect(
             digest: entry.digest().map(|d| d.to_string()),
             url: entry.url().map(|u| u.to_string()),
             signed_by: signed_by.clone(),
-            commit: None,
-            subpath: None,
+            ..Hit::default()
         });
     }
 }
@@ -402,23 +358,23 @@ fn select_sources(ctx: &Context, wanted: Option<&str>) -> anyhow::Result<Vec<Tar
         }
         return match project {
             Ok((_, manifest)) => Err(manifest.require_source(wanted).unwrap_err().into()),
-            Err(_) => Err(OpError::new(
+            Err(_) => fail(
                 Exit::NotFound,
-                format!("no source named `{wanted}` (no skills.toml here declares one); pass a URL or path instead"),
-            )
-            .into()),
+                format!(
+                    "no source named `{wanted}` (no skills.toml here declares one); pass a URL or path instead"
+                ),
+            ),
         };
     }
     let (project, manifest) = project?;
     if manifest.sources().is_empty() {
-        return Err(OpError::new(
+        return fail(
             Exit::NotFound,
             format!(
                 "{} declares no sources; add one with `skillpm source add <name> <url>` or pass --source URL",
                 manifest.path().display()
             ),
-        )
-        .into());
+        );
     }
     manifest
         .sources()

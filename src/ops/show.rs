@@ -10,6 +10,7 @@ use super::discover::discover_here;
 use super::{Context, Report};
 use crate::catalog::{Approvals, HashCache, Withheld, judge_placement};
 use crate::error::{Exit, OpError};
+use crate::ops::fail;
 use crate::roots::{Agent, Discovery, FoundSkill, Scope};
 use crate::skill::{self, ShellCommand, envelope};
 
@@ -59,19 +60,19 @@ pub fn show(ctx: &Context, opts: &ShowOptions) -> anyhow::Result<ShowReport> {
     // Checked before discovery: a name is joined onto paths nowhere, but a
     // traversal attempt deserves a refusal, not a search.
     if !skill::is_valid_name(name) {
-        return Err(OpError::new(
+        return fail(
             Exit::Usage,
             format!(
                 "{name:?} is not a skill name: names are 1-64 characters of a-z, 0-9 and single hyphens (no `/`, `.` or `..`)"
             ),
-        )
-        .into());
+        );
     }
     let discovery = discover_here(ctx)?;
-    let by_path = match &opts.path {
-        Some(path) => Some(find_by_path(&discovery, &ctx.cwd.join(path), name)?),
-        None => None,
-    };
+    let by_path = opts
+        .path
+        .as_ref()
+        .map(|path| find_by_path(&discovery, &ctx.cwd.join(path), name))
+        .transpose()?;
     if let Some(bad) = by_path.filter(|s| !s.is_valid()) {
         return Err(invalid_skill(name, bad).into());
     }
@@ -90,18 +91,16 @@ pub fn show(ctx: &Context, opts: &ShowOptions) -> anyhow::Result<ShowReport> {
         } else {
             format!("available: {}", available.join(", "))
         };
-        return Err(OpError::new(
+        return fail(
             Exit::NotFound,
             format!("no skill named `{name}`; {listing}"),
-        )
-        .into());
+        );
     };
     let Some(md) = found.check.skill.as_ref() else {
-        return Err(OpError::new(
+        return fail(
             Exit::Other,
             format!("skill `{name}` has no readable SKILL.md"),
-        )
-        .into());
+        );
     };
     refuse_if_tampered(ctx, &discovery, found)?;
     let files = envelope::sample_files(&found.path, envelope::MAX_LISTED_FILES);
@@ -203,9 +202,9 @@ fn refuse_if_tampered(
     match placement.problem {
         None => Ok(()),
         Some(problem @ Withheld::Modified { .. }) => {
-            Err(OpError::new(problem.exit(), problem.explain(&found.name, &found.path)).into())
+            fail(problem.exit(), problem.explain(&found.name, &found.path))
         }
-        Some(Withheld::Invalid { message }) => Err(OpError::new(Exit::Other, message).into()),
+        Some(Withheld::Invalid { message }) => fail(Exit::Other, message),
         Some(other) => {
             ctx.ui.warn(format!(
                 "{} (shown anyway; `skillpm mcp` will not serve it)",

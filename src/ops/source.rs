@@ -11,6 +11,7 @@ use super::{Context, Report};
 use crate::error::{Exit, OpError};
 use crate::fetch::Fetcher;
 use crate::index::IndexFormat;
+use crate::ops::fail;
 use crate::project::manifest::{Manifest, SourceDecl, is_env_var_name};
 use crate::project::{self, Project};
 use crate::source::{self, Source, SourceSpec};
@@ -95,7 +96,7 @@ impl Report for AddReport {
                     p.index_url,
                     p.index_format.as_str(),
                     p.skills,
-                    if p.skills == 1 { "" } else { "s" }
+                    super::plural(p.skills)
                 )?;
                 if p.problems > 0 {
                     writeln!(
@@ -128,13 +129,12 @@ pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
     if let Some(var) = &opts.token_env
         && !is_env_var_name(var)
     {
-        return Err(OpError::new(
+        return fail(
             Exit::Usage,
             format!(
                 "--token-env `{var}` is not an environment variable name (letters, digits, `_`)"
             ),
-        )
-        .into());
+        );
     }
     let decl = SourceDecl {
         name: opts.name.clone(),
@@ -145,33 +145,10 @@ pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
     };
     manifest.add_source(&decl)?;
 
-    if let Some(spec) = super::lifecycle::git_spec_for(&decl.url, &project.root)? {
-        return add_git(ctx, opts, decl, manifest, spec);
-    }
-    let probe = if ctx.offline {
-        None
-    } else {
-        let source = Source::from_decl(&decl, &project.root)?;
-        let fetcher = fetcher(ctx)?;
-        ctx.ui.status(
-            "Probing",
-            source.spec.url().map(|u| u.as_str()).unwrap_or(&decl.url),
-        );
-        let resolved = source::resolve(&fetcher, &source, SystemTime::now())
-            .with_context(|| format!("source `{}` was not added", decl.name))?;
-        super::search::warn_problems(ctx, &resolved);
-        let signature_published = resolved.signer.is_none().then(|| {
-            let url = source::signature_url(&resolved.index.url);
-            fetcher.get(&url, source.auth.as_ref(), 64 * 1024).is_ok()
-        });
-        Some(Probe {
-            index_url: resolved.index_url.to_string(),
-            index_format: resolved.index.format,
-            skills: resolved.index.entries.len(),
-            problems: resolved.index.problems.len(),
-            signer: resolved.signer,
-            signature_published,
-        })
+    let (probe, commit) = match super::lifecycle::git_spec_for(&decl.url, &project.root)? {
+        Some(spec) => (None, resolve_git(ctx, opts, &decl, spec)?),
+        None if ctx.offline => (None, None),
+        None => (Some(probe(ctx, &decl, &project.root)?), None),
     };
     manifest.save()?;
     Ok(AddReport {
@@ -179,49 +156,63 @@ pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
         url: decl.url,
         manifest: manifest.path().to_owned(),
         probe,
-        commit: None,
+        commit,
+    })
+}
+
+/// Resolves the new index source exactly as installs will, signature included.
+fn probe(ctx: &Context, decl: &SourceDecl, root: &Path) -> anyhow::Result<Probe> {
+    let source = Source::from_decl(decl, root)?;
+    let fetcher = fetcher(ctx)?;
+    ctx.ui.status(
+        "Probing",
+        source.spec.url().map(|u| u.as_str()).unwrap_or(&decl.url),
+    );
+    let resolved = source::resolve(&fetcher, &source, SystemTime::now())
+        .with_context(|| format!("source `{}` was not added", decl.name))?;
+    super::search::warn_problems(ctx, &resolved);
+    let signature_published = resolved.signer.is_none().then(|| {
+        let url = source::signature_url(&resolved.index.url);
+        fetcher.get(&url, source.auth.as_ref(), 64 * 1024).is_ok()
+    });
+    Ok(Probe {
+        index_url: resolved.index_url.to_string(),
+        index_format: resolved.index.format,
+        skills: resolved.index.entries.len(),
+        problems: resolved.index.problems.len(),
+        signer: resolved.signer,
+        signature_published,
     })
 }
 
 /// `source add` for a git repository: keys do not apply (a commit pins the
-/// content), and the probe is resolving its ref.
-fn add_git(
+/// content), and the probe is resolving its ref (`None` under --offline).
+fn resolve_git(
     ctx: &Context,
     opts: &AddOptions,
-    decl: SourceDecl,
-    manifest: Manifest,
+    decl: &SourceDecl,
     spec: crate::git::GitSpec,
-) -> anyhow::Result<AddReport> {
+) -> anyhow::Result<Option<String>> {
     if !opts.keys.is_empty() {
-        return Err(OpError::new(
+        return fail(
             Exit::Usage,
             format!(
                 "--key pins the signing key of an index; `{}` is a git repository, pinned by commit in skills.lock",
                 decl.url
             ),
-        )
-        .into());
+        );
     }
-    let commit = if ctx.offline {
-        None
-    } else {
-        let options = crate::git::GitOptions::new(false, decl.token_env.as_deref())?;
-        ctx.ui.status("Resolving", spec.to_string());
-        let resolved = crate::git::resolve(&spec, &options)
-            .with_context(|| format!("source `{}` was not added", decl.name))?;
-        for warning in &resolved.warnings {
-            ctx.ui.warn(warning);
-        }
-        Some(resolved.commit)
-    };
-    manifest.save()?;
-    Ok(AddReport {
-        name: decl.name,
-        url: decl.url,
-        manifest: manifest.path().to_owned(),
-        probe: None,
-        commit,
-    })
+    if ctx.offline {
+        return Ok(None);
+    }
+    let options = crate::git::GitOptions::new(false, decl.token_env.as_deref())?;
+    ctx.ui.status("Resolving", spec.to_string());
+    let resolved = crate::git::resolve(&spec, &options)
+        .with_context(|| format!("source `{}` was not added", decl.name))?;
+    for warning in &resolved.warnings {
+        ctx.ui.warn(warning);
+    }
+    Ok(Some(resolved.commit))
 }
 
 /// How a source's location is written into skills.toml: URLs as given; a
@@ -312,23 +303,16 @@ pub fn list(ctx: &Context) -> anyhow::Result<ListReport> {
         .sources()
         .iter()
         .map(|s| {
-            let keys = s
-                .keys
-                .iter()
-                .map(|k| {
-                    let key_id = PinnedKey::parse(k)
-                        .map(|p| p.id().to_string())
-                        .unwrap_or_default();
-                    KeyRow {
-                        key: k.clone(),
-                        key_id,
-                    }
-                })
-                .collect();
+            let keys = s.keys.iter().map(|k| KeyRow {
+                key: k.clone(),
+                key_id: PinnedKey::parse(k)
+                    .map(|p| p.id().to_string())
+                    .unwrap_or_default(),
+            });
             SourceRow {
                 name: s.name.clone(),
                 url: s.url.clone(),
-                keys,
+                keys: keys.collect(),
                 token_env: s.token_env.clone(),
             }
         })
@@ -360,15 +344,14 @@ pub fn remove(ctx: &Context, name: &str) -> anyhow::Result<RemoveReport> {
         .map(|(n, _)| n.as_str())
         .collect();
     if !users.is_empty() {
-        return Err(OpError::new(
+        return fail(
             Exit::Other,
             format!(
                 "source `{name}` is still used by {}; remove those skills first (`skillpm remove {}`)",
                 users.join(", "),
                 users.join(" ")
             ),
-        )
-        .into());
+        );
     }
     let removed = manifest.remove_source(name)?;
     manifest.save()?;

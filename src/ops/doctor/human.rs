@@ -38,20 +38,13 @@ impl Report for DoctorReport {
         for f in &self.findings {
             writeln!(out, "{:<7} {}: {}", f.level.as_str(), f.kind, f.message)?;
         }
-        let errors = self
-            .findings
-            .iter()
-            .filter(|f| f.level == Level::Error)
-            .count();
-        let warnings = self
-            .findings
-            .iter()
-            .filter(|f| f.level == Level::Warning)
-            .count();
+        let count = |level| self.findings.iter().filter(|f| f.level == level).count();
         if self.needs_action {
             writeln!(
                 out,
-                "\n{errors} error(s), {warnings} warning(s): action needed"
+                "\n{} error(s), {} warning(s): action needed",
+                count(Level::Error),
+                count(Level::Warning)
             )
         } else {
             writeln!(out, "no problems found")
@@ -64,16 +57,11 @@ impl DoctorReport {
     fn write_roots(&self, out: &mut dyn Write) -> std::io::Result<()> {
         writeln!(out, "\nroots, highest precedence first:")?;
         for r in &self.roots {
-            let state = if !r.root.exists {
-                "absent".to_owned()
-            } else {
-                let n = r.root.skills;
-                let noun = if n == 1 { "skill" } else { "skills" };
-                if r.root.truncated {
-                    format!("{n} {noun}, scan cut short")
-                } else {
-                    format!("{n} {noun}")
-                }
+            let n = r.root.skills;
+            let state = match (r.root.exists, r.root.truncated) {
+                (false, _) => "absent".to_owned(),
+                (true, false) => format!("{n} skill{}", crate::ops::plural(n)),
+                (true, true) => format!("{n} skill{}, scan cut short", crate::ops::plural(n)),
             };
             writeln!(
                 out,

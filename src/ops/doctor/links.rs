@@ -118,34 +118,29 @@ fn link_finding(
     state: LinkState,
 ) -> Option<Finding> {
     let name = entry.name.as_str();
+    let found = |level, kind, message| Some(finding(level, kind, Some(name), Some(path), message));
     match state {
-        LinkState::Missing if !disabled => Some(finding(
+        LinkState::Missing if !disabled => found(
             Level::Warning,
             "not-linked",
-            Some(name),
-            Some(path),
             format!(
                 "skills.lock pins `{name}` but {} does not exist, so agents reading {} do not see it: run `skillpm install`",
                 path.display(),
                 root.display()
             ),
-        )),
+        ),
         LinkState::Missing => None,
-        LinkState::Foreign { what } => Some(finding(
+        LinkState::Foreign { what } => found(
             Level::Error,
             "foreign-folder",
-            Some(name),
-            Some(path),
             format!(
                 "{} is {what} skillpm did not create, where skills.lock expects a link to `{name}`; skillpm never overwrites it: move it away (or delete it) and run `skillpm install`",
                 path.display()
             ),
-        )),
-        state if disabled => Some(finding(
+        ),
+        state if disabled => found(
             Level::Warning,
             "not-linked",
-            Some(name),
-            Some(path),
             format!(
                 "`{name}` is disabled in skills.toml but still linked at {} ({}): run `skillpm install` to remove the link",
                 path.display(),
@@ -155,20 +150,18 @@ fn link_finding(
                     "a symlink"
                 }
             ),
-        )),
+        ),
         state => {
             let d = state.digest().filter(|d| *d != entry.tree)?;
-            Some(finding(
+            found(
                 Level::Error,
                 "stale-link",
-                Some(name),
-                Some(path),
                 format!(
                     "{} links to {d}, but skills.lock pins {}: run `skillpm install` to relink it",
                     path.display(),
                     entry.tree
                 ),
-            ))
+            )
         }
     }
 }

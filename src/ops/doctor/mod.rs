@@ -165,9 +165,9 @@ pub fn doctor(ctx: &Context, opts: &DoctorOptions) -> anyhow::Result<DoctorRepor
     let catalog = Catalog::build(&discovery, &policy, &options, &mut HashCache::new());
     let settings = &policy.settings;
 
-    for w in &discovery.warnings {
-        findings.push(finding(Level::Warning, "scan", None, None, w.clone()));
-    }
+    let warning =
+        |kind, message: &String| finding(Level::Warning, kind, None, None, message.clone());
+    findings.extend(discovery.warnings.iter().map(|w| warning("scan", w)));
     check_skills(&catalog.skills, &mut findings);
     check_duplicates(&discovery, &mut findings);
     let mut dangling = BTreeSet::new();
@@ -176,15 +176,7 @@ pub fn doctor(ctx: &Context, opts: &DoctorOptions) -> anyhow::Result<DoctorRepor
         check_lock_links(lock, settings, &project, &env, &dangling, &mut findings);
     }
     let servers = clients::configured_servers(&project, &env);
-    for p in &servers.problems {
-        findings.push(finding(
-            Level::Warning,
-            "client-config",
-            None,
-            None,
-            p.clone(),
-        ));
-    }
+    findings.extend(servers.problems.iter().map(|p| warning("client-config", p)));
     check_dependencies(&catalog.skills, &servers, &mut findings);
 
     let listing = listing::render(catalog.listed(), listing::budget_for(opts.context_chars));

@@ -18,27 +18,21 @@ pub(super) fn check_store(discovery: &Discovery, findings: &mut Vec<Finding>) ->
                 .push(s.path.clone());
         }
     }
+    let digest_of = |path: &Path| {
+        let name = path.file_name()?.to_str()?;
+        crate::digest::Digest::from_file_name(name)
+    };
     let mut entries: BTreeMap<PathBuf, crate::digest::Digest> = BTreeMap::new();
-    if let Ok(cache) = crate::cache::cache_root() {
-        let dir = cache.join(crate::cache::layout::STORE);
-        for item in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
-            let digest = item
-                .file_name()
-                .to_str()
-                .and_then(crate::digest::Digest::from_file_name);
-            if let Some(d) = digest {
-                let path = std::fs::canonicalize(item.path()).unwrap_or_else(|_| item.path());
-                entries.insert(path, d);
-            }
+    let store = crate::cache::cache_root().map(|cache| cache.join(crate::cache::layout::STORE));
+    for item in store.iter().flat_map(std::fs::read_dir).flatten().flatten() {
+        if let Some(d) = digest_of(&item.path()) {
+            let path = std::fs::canonicalize(item.path()).unwrap_or_else(|_| item.path());
+            entries.insert(path, d);
         }
     }
     // Links into a store elsewhere (another cache dir) are checked too.
     for target in linked.keys() {
-        if let Some(d) = target
-            .file_name()
-            .and_then(|n| n.to_str())
-            .and_then(crate::digest::Digest::from_file_name)
-        {
+        if let Some(d) = digest_of(target) {
             entries.insert(target.clone(), d);
         }
     }

@@ -5,12 +5,15 @@ use std::io::Write;
 use serde::Serialize;
 
 use super::Session;
-use super::approval::{decide, summary_for};
-use super::candidate::{Candidate, Offer, Opened, open_source, resolve_each, resolve_names};
+use super::approval::review;
+use super::candidate::{
+    Candidate, Offer, Opened, open_source, resolve_each, resolve_names, shown_path,
+};
 use super::placement::{LinkChanges, sync_links};
 use crate::approve::Summary;
 use crate::digest::Digest;
 use crate::error::{Exit, OpError};
+use crate::ops::fail;
 use crate::ops::{Context, Report};
 use crate::project::Manifest;
 use crate::project::lock::Lockfile;
@@ -35,15 +38,6 @@ pub struct AddOptions {
     /// `--list`: show what the source offers (and from which folder), change
     /// nothing.
     pub list: bool,
-}
-
-/// One skill a source offers, for `add --list`.
-#[derive(Debug, Serialize)]
-pub struct Offered {
-    pub name: String,
-    pub description: String,
-    /// The folder it comes from (git and folder sources; `""` the root).
-    pub path: Option<String>,
 }
 
 /// One skill `add` resolved.
@@ -79,7 +73,7 @@ pub struct Skipped {
 pub struct AddReport {
     pub source: AddedSource,
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub offered: Vec<Offered>,
+    pub offered: Vec<Offer>,
     pub skills: Vec<Added>,
     pub skipped: Vec<Skipped>,
     pub summaries: Vec<Summary>,
@@ -97,12 +91,7 @@ pub struct AddedSource {
 impl Report for AddReport {
     fn human(&self, out: &mut dyn Write) -> std::io::Result<()> {
         for o in &self.offered {
-            let folder = match o.path.as_deref() {
-                Some("") => "  (.)".to_owned(),
-                Some(p) => format!("  ({})", crate::skill::printable(p)),
-                None => String::new(),
-            };
-            writeln!(out, "{}{folder}", o.name)?;
+            writeln!(out, "{}{}", o.name, folder_note(o.path.as_deref()))?;
             writeln!(
                 out,
                 "    {}",
@@ -149,10 +138,7 @@ impl Report for AddReport {
 }
 
 pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
-    let mut sess = Session::open(ctx)?;
-    if opts.strict {
-        sess.level = crate::skill::Level::Strict;
-    }
+    let mut sess = Session::open(ctx, opts.strict)?;
     let (source_text, mut names) = source_and_names(opts)?;
     let (decl, new_source) = choose_source(
         &sess,
@@ -182,15 +168,10 @@ pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
                 .is_none_or(|l| l.approved != Some(c.locked.tree))
         })
         .collect();
-    let summaries: Vec<Summary> = pending
-        .iter()
-        .map(|c| summary_for(&sess, c, lock.get(&c.locked.name)))
-        .collect();
-    let answers = decide(&sess, &summaries, opts.yes)?;
+    let (summaries, answers) = review(&sess, pending.iter().copied(), &lock, opts.yes)?;
 
-    let mut manifest = sess.manifest.clone();
     if new_source {
-        manifest.add_source(&decl)?;
+        sess.manifest.add_source(&decl)?;
     }
     let added = record(
         ctx,
@@ -198,15 +179,10 @@ pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
         &pending,
         &answers,
         &mut lock,
-        &mut manifest,
+        &mut sess.manifest,
         &decl.name,
     )?;
-    sess.manifest = manifest;
-    let enabled: Vec<_> = lock
-        .skills()
-        .iter()
-        .filter(|s| s.is_approved() && sess.is_enabled(&s.name))
-        .collect();
+    let enabled = sess.active(&lock);
     // New entries become durable (one flush) before links and the lock name them.
     sess.store.seal_pending()?;
     let links = sync_links(&sess, &enabled)?;
@@ -239,7 +215,7 @@ fn resolve_wanted(
 ) -> anyhow::Result<Vec<Candidate>> {
     if all {
         if !names.is_empty() {
-            return Err(OpError::new(Exit::Usage, "pass skill names or --all, not both").into());
+            return fail(Exit::Usage, "pass skill names or --all, not both");
         }
         return resolve_all(sess, opened, skipped);
     }
@@ -261,22 +237,18 @@ fn record(
     let mut added = Vec::new();
     for c in candidates {
         let name = &c.locked.name;
-        let approved = match pending.iter().position(|p| &p.locked.name == name) {
-            Some(i) => answers[i],
-            None => true,
-        };
-        let previous = lock.get(name).cloned();
-        match (approved, previous) {
-            (false, Some(_)) => {
-                ctx.ui.warn(format!(
-                    "`{name}` declined: keeping the version already locked"
-                ));
-            }
-            (approved, _) => {
-                let mut locked = c.locked.clone();
-                locked.approved = approved.then_some(locked.tree);
-                lock.upsert(locked);
-            }
+        let approved = pending
+            .iter()
+            .position(|p| &p.locked.name == name)
+            .is_none_or(|i| answers[i]);
+        if !approved && lock.get(name).is_some() {
+            ctx.ui.warn(format!(
+                "`{name}` declined: keeping the version already locked"
+            ));
+        } else {
+            let mut locked = c.locked.clone();
+            locked.approved = approved.then_some(locked.tree);
+            lock.upsert(locked);
         }
         let enabled = manifest.skills().get(name).is_none_or(|d| d.enabled);
         manifest.set_skill(
@@ -310,14 +282,11 @@ fn source_and_names(opts: &AddOptions) -> anyhow::Result<(Option<String>, Vec<St
     {
         source_text = Some(names.remove(0));
     }
-    for n in &names {
-        if !is_valid_name(n) {
-            return Err(OpError::new(
-                Exit::Usage,
-                format!("`{n}` is not a skill name (1-64 of a-z, 0-9 and inner hyphens)"),
-            )
-            .into());
-        }
+    if let Some(n) = names.iter().find(|n| !is_valid_name(n)) {
+        return fail(
+            Exit::Usage,
+            format!("`{n}` is not a skill name (1-64 of a-z, 0-9 and inner hyphens)"),
+        );
     }
     Ok((source_text, names))
 }
@@ -340,19 +309,18 @@ fn offer_report(decl: &SourceDecl, opened: &Opened, offers: Vec<Offer>) -> AddRe
             url: decl.url.clone(),
             new: false,
         },
-        offered: offers
-            .into_iter()
-            .map(|o| Offered {
-                name: o.name,
-                description: o.description,
-                path: o.path,
-            })
-            .collect(),
+        offered: offers,
         skills: Vec::new(),
         skipped,
         summaries: Vec::new(),
         links: LinkChanges::default(),
     }
+}
+
+/// `  (folder)` after an offered skill's name (git and folder sources).
+fn folder_note(path: Option<&str>) -> String {
+    path.map(|p| format!("  ({})", crate::skill::printable(shown_path(p))))
+        .unwrap_or_default()
 }
 
 fn looks_like_location(text: &str) -> bool {
@@ -369,22 +337,22 @@ fn choose_source(
     let manifest = &sess.manifest;
     let path = super::candidate::clean_subpath(path)?;
     if path.is_some() && text.is_some_and(|t| manifest.source(t).is_some()) {
-        return Err(OpError::new(
+        return fail(
             Exit::Usage,
             "--path applies to a source given by its location (URL or folder), not to a declared source (edit its `path` in skills.toml)",
-        )
-        .into());
+        );
     }
     let Some(text) = text else {
         return Ok((only_declared_source(manifest, path.is_some())?, false));
     };
     if let Some(decl) = manifest.source(text) {
         if git_ref.is_some() {
-            return Err(OpError::new(
+            return fail(
                 Exit::Usage,
-                format!("--ref applies to a git URL, not to the declared source `{text}` (edit its url in skills.toml)"),
-            )
-            .into());
+                format!(
+                    "--ref applies to a git URL, not to the declared source `{text}` (edit its url in skills.toml)"
+                ),
+            );
         }
         return Ok((decl.clone(), false));
     }
@@ -425,27 +393,27 @@ fn choose_source(
 /// saying what to pass (`--path` alone names no source's folder).
 fn only_declared_source(manifest: &Manifest, with_path: bool) -> anyhow::Result<SourceDecl> {
     if with_path {
-        return Err(OpError::new(
+        return fail(
             Exit::Usage,
             "--path needs --source <URL|PATH> (the source whose folder it names)",
-        )
-        .into());
+        );
     }
     match manifest.sources() {
         [only] => Ok(only.clone()),
-        [] => Err(OpError::new(
+        [] => fail(
             Exit::NotFound,
             "this project declares no source: pass `--source <URL|PATH>` (or `skillpm source add <name> <url>` first)",
-        )
-        .into()),
-        many => Err(OpError::new(
+        ),
+        many => fail(
             Exit::Usage,
             format!(
                 "this project declares several sources ({}): say which with --source NAME",
-                many.iter().map(|s| s.name.as_str()).collect::<Vec<_>>().join(", ")
+                many.iter()
+                    .map(|s| s.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
-        )
-        .into()),
+        ),
     }
 }
 
@@ -454,11 +422,10 @@ fn only_declared_source(manifest: &Manifest, with_path: bool) -> anyhow::Result<
 fn with_git_ref(sess: &Session<'_>, text: &str, url: String, r: &str) -> anyhow::Result<String> {
     let root = &sess.project.root;
     let Some(written) = super::candidate::git_spec_for(&url, root)? else {
-        return Err(OpError::new(
+        return fail(
             Exit::Usage,
             format!("--ref applies to git sources; `{text}` is a registry"),
-        )
-        .into());
+        );
     };
     // A ref in the text too (`…#v1`, `…@v1`, `tree/v1`) must be the same
     // one (else exit 2), and is then not written twice.
@@ -495,22 +462,18 @@ fn unique_source_name(sess: &Session<'_>, url: &str) -> String {
 /// `stem` as a source name (lowercase, `-` for anything else), made unique
 /// among the declared sources.
 fn unique_name(sess: &Session<'_>, stem: &str) -> String {
-    let mut name: String = stem
+    let dashed = stem
         .to_ascii_lowercase()
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
-        .collect();
-    name = name
+        .replace(|c: char| !c.is_ascii_alphanumeric(), "-");
+    let mut name = dashed
         .split('-')
         .filter(|p| !p.is_empty())
         .collect::<Vec<_>>()
         .join("-");
     name.truncate(56);
-    let name = name.trim_end_matches('-').to_owned();
-    let base = if name.is_empty() {
-        "source".to_owned()
-    } else {
-        name
+    let base = match name.trim_end_matches('-') {
+        "" => "source".to_owned(),
+        trimmed => trimmed.to_owned(),
     };
     let mut candidate = base.clone();
     let mut n = 2;
@@ -549,21 +512,17 @@ fn select(ctx: &Context, offers: &[Offer], names: Vec<String>) -> anyhow::Result
         return Ok(names);
     }
     if offers.is_empty() {
-        return Err(OpError::new(Exit::NotFound, "the source offers no skills").into());
+        return fail(Exit::NotFound, "the source offers no skills");
     }
     let labels: Vec<String> = offers
         .iter()
         .map(|o| {
             let d = crate::skill::printable(o.description.lines().next().unwrap_or(""));
-            let folder = match o.path.as_deref() {
-                Some("") => "  (.)".to_owned(),
-                Some(p) => format!("  ({})", crate::skill::printable(p)),
-                None => String::new(),
-            };
             format!(
-                "{} - {}{folder}",
+                "{} - {}{}",
                 o.name,
-                d.chars().take(70).collect::<String>()
+                d.chars().take(70).collect::<String>(),
+                folder_note(o.path.as_deref())
             )
         })
         .collect();
@@ -588,24 +547,22 @@ fn resolve_all(
     skipped: &mut Vec<Skipped>,
 ) -> anyhow::Result<Vec<Candidate>> {
     let duplicated = skip_discovery_refusals(opened, skipped);
-    let mut names: Vec<String> = Vec::new();
-    let mut paths: Vec<Option<String>> = Vec::new();
+    let mut wanted: Vec<Offer> = Vec::new();
     for offer in opened.offers() {
-        if !duplicated.contains(&offer.name) && !names.contains(&offer.name) {
-            names.push(offer.name);
-            paths.push(offer.path);
+        if !duplicated.contains(&offer.name) && !wanted.iter().any(|w| w.name == offer.name) {
+            wanted.push(offer);
         }
     }
     // Discovery already warned about what it skipped and about duplicates.
     let warned = skipped.len();
-    let results = resolve_each(sess, opened, &names);
+    let names: Vec<String> = wanted.iter().map(|o| o.name.clone()).collect();
     let mut out = Vec::new();
-    for ((name, path), result) in names.into_iter().zip(paths).zip(results) {
+    for (offer, result) in wanted.into_iter().zip(resolve_each(sess, opened, &names)) {
         match result {
             Ok(c) => out.push(c),
             Err(e) => skipped.push(Skipped {
-                name,
-                path,
+                name: offer.name,
+                path: offer.path,
                 reason: format!("{e:#}"),
             }),
         }
@@ -616,7 +573,7 @@ fn resolve_all(
             s.name,
             s.path
                 .as_deref()
-                .map(|p| format!(" ({})", shown_folder(p)))
+                .map(|p| format!(" ({})", shown_path(p)))
                 .unwrap_or_default(),
             s.reason
         ));
@@ -625,11 +582,6 @@ fn resolve_all(
         return Err(nothing_added(opened, skipped).into());
     }
     Ok(out)
-}
-
-/// A source-relative folder as shown to the user: the root is `.`.
-fn shown_folder(path: &str) -> &str {
-    if path.is_empty() { "." } else { path }
 }
 
 /// What discovery refused goes to `skipped`: folders it could not read as
@@ -643,7 +595,7 @@ fn skip_discovery_refusals(opened: &Opened, skipped: &mut Vec<Skipped>) -> Vec<S
     for s in &found.skipped {
         let folder = s.path.rsplit('/').next().unwrap_or("");
         skipped.push(Skipped {
-            name: crate::skill::printable(shown_folder(folder)),
+            name: crate::skill::printable(shown_path(folder)),
             path: Some(s.path.clone()),
             reason: s.reason.clone(),
         });
@@ -659,7 +611,7 @@ fn skip_discovery_refusals(opened: &Opened, skipped: &mut Vec<Skipped>) -> Vec<S
                     paths.len(),
                     paths
                         .iter()
-                        .map(|p| shown_folder(p))
+                        .map(|p| shown_path(p))
                         .collect::<Vec<_>>()
                         .join(", ")
                 ),

@@ -5,17 +5,30 @@
 use super::Session;
 use super::candidate::{Candidate, read_stored_skill};
 use crate::approve::{self, Previous, Summary, Trust};
-use crate::error::{Exit, OpError};
-use crate::project::lock::{Format, LockedSkill};
+use crate::error::Exit;
+use crate::ops::fail;
+use crate::project::lock::{Format, LockedSkill, Lockfile};
 use crate::store::StoreEntry;
+
+/// Shows the summary of each candidate (compared with its entry in `lock`)
+/// and returns them with, per candidate, whether it was approved.
+pub(crate) fn review<'c>(
+    sess: &Session<'_>,
+    candidates: impl IntoIterator<Item = &'c Candidate>,
+    lock: &Lockfile,
+    yes: bool,
+) -> anyhow::Result<(Vec<Summary>, Vec<bool>)> {
+    let summaries: Vec<Summary> = candidates
+        .into_iter()
+        .map(|c| summary_for(sess, c, lock.get(&c.locked.name)))
+        .collect();
+    let answers = decide(sess, &summaries, yes)?;
+    Ok((summaries, answers))
+}
 
 /// The summary of `c`, compared with `previous` (the approved lock entry)
 /// when there is one and it differs.
-pub(crate) fn summary_for(
-    sess: &Session<'_>,
-    c: &Candidate,
-    previous: Option<&LockedSkill>,
-) -> Summary {
+fn summary_for(sess: &Session<'_>, c: &Candidate, previous: Option<&LockedSkill>) -> Summary {
     let prev_tree = previous.and_then(|p| p.approved);
     let prev_hashed = prev_tree.and_then(|t| sess.state.load_tree(&t));
     let prev_skill = prev_tree
@@ -27,7 +40,7 @@ pub(crate) fn summary_for(
         name: &c.locked.name,
         source: &c.locked.source,
         url: &url,
-        trust: c.trust.clone(),
+        trust: trust_of(&c.locked),
         artifact: c.locked.artifact,
         tree: &c.entry.tree,
         skill: &c.skill,
@@ -44,11 +57,7 @@ pub(crate) fn summary_for(
 }
 
 /// Shows each summary and returns, per summary, whether it was approved.
-pub(crate) fn decide(
-    sess: &Session<'_>,
-    summaries: &[Summary],
-    yes: bool,
-) -> anyhow::Result<Vec<bool>> {
+fn decide(sess: &Session<'_>, summaries: &[Summary], yes: bool) -> anyhow::Result<Vec<bool>> {
     if summaries.is_empty() {
         return Ok(Vec::new());
     }
@@ -61,14 +70,13 @@ pub(crate) fn decide(
     }
     if !ui.interactive {
         let names: Vec<&str> = summaries.iter().map(|s| s.name.as_str()).collect();
-        return Err(OpError::new(
+        return fail(
             Exit::Approval,
             format!(
                 "approval required for {} and there is no terminal to ask on: review the summary above, then pass `--yes` to approve exactly these tree digests",
                 names.join(", ")
             ),
-        )
-        .into());
+        );
     }
     summaries
         .iter()
@@ -113,7 +121,6 @@ pub(crate) fn candidate_from_lock(
             created: false,
         },
         skill,
-        trust: trust_of(locked),
         dependencies,
     })
 }

@@ -8,12 +8,14 @@ use std::time::SystemTime;
 use anyhow::Context as _;
 
 use super::Session;
-use crate::approve::{Dependency, Trust};
+use crate::approve::Dependency;
 use crate::error::{Exit, OpError};
 use crate::git::{self, GitOptions, GitSpec};
 use crate::index::{ArtifactKind as IndexKind, Entry, EntryContent};
+use crate::ops::fail;
 use crate::project::lock::{Format, LockedSkill};
 use crate::project::manifest::SourceDecl;
+use crate::provenance::Unpacked;
 use crate::skill::openai_yaml::ToolKind;
 use crate::skill::{self, Level, SkillMd};
 use crate::source::{self, ArchiveFormat, FetchedContent, Source, SourceSpec};
@@ -27,13 +29,12 @@ pub(crate) struct Candidate {
     pub locked: LockedSkill,
     pub entry: StoreEntry,
     pub skill: SkillMd,
-    pub trust: Trust,
     pub dependencies: Vec<Dependency>,
 }
 
-/// One skill a source offers (for the picker and error messages).
-#[derive(Debug, Clone)]
-pub(crate) struct Offer {
+/// One skill a source offers (for the picker, error messages and `add --list`).
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Offer {
     pub name: String,
     pub description: String,
     /// The folder it comes from (git and folder sources), `""` for the root.
@@ -73,33 +74,26 @@ pub(crate) enum Opened {
 
 impl Opened {
     pub fn offers(&self) -> Vec<Offer> {
+        let offer = |name: &str, description: &str, path: Option<&str>| Offer {
+            name: name.to_owned(),
+            description: description.to_owned(),
+            path: path.map(str::to_owned),
+        };
         match self {
             Opened::Index { resolved, .. } => resolved
                 .index
                 .entries
                 .iter()
-                .map(|e| Offer {
-                    name: e.name.clone(),
-                    description: e.description.clone(),
-                    path: None,
-                })
+                .map(|e| offer(&e.name, &e.description, None))
                 .collect(),
             Opened::Git { found, .. } | Opened::Folder { found, .. } => found
                 .skills
                 .iter()
-                .map(|f| Offer {
-                    name: f.name.clone(),
-                    description: f.description.clone(),
-                    path: Some(f.path.clone()),
-                })
+                .map(|f| offer(&f.name, &f.description, Some(&f.path)))
                 .collect(),
             Opened::Mcp { skills, .. } => skills
                 .iter()
-                .map(|s| Offer {
-                    name: s.name.clone(),
-                    description: s.description.clone(),
-                    path: Some(s.uri.clone()),
-                })
+                .map(|s| offer(&s.name, &s.description, Some(&s.uri)))
                 .collect(),
         }
     }
@@ -129,39 +123,32 @@ impl Opened {
 
     /// Where the source was read, for "found nothing" messages.
     pub fn looked_at(&self) -> String {
-        match self {
+        let place = match self {
             Opened::Index { resolved, .. } => format!("the index {}", resolved.index_url),
             Opened::Mcp { decl, skills, .. } => format!(
                 "the MCP server {} ({} skills listed)",
                 decl.url,
                 skills.len()
             ),
-            Opened::Git {
-                spec,
-                commit,
-                found,
-                ..
-            } => format!(
-                "{spec} at {} ({} folders walked: SKILL.md at the root, skills/, category and agent folders, marketplaces, then everywhere to depth {})",
-                &commit[..commit.len().min(12)],
-                found.walked,
-                git::MAX_DEPTH
-            ),
-            Opened::Folder {
-                base,
-                subpath,
-                found,
-                ..
-            } => format!(
-                "the folder {}{} ({} folders walked: SKILL.md at the root, skills/, category and agent folders, marketplaces, then everywhere to depth {})",
+            Opened::Git { spec, commit, .. } => {
+                format!("{spec} at {}", &commit[..commit.len().min(12)])
+            }
+            Opened::Folder { base, subpath, .. } => format!(
+                "the folder {}{}",
                 base.display(),
                 subpath
                     .as_deref()
                     .map(|p| format!(" at --path {p}"))
-                    .unwrap_or_default(),
+                    .unwrap_or_default()
+            ),
+        };
+        match self.discovery() {
+            Some(found) => format!(
+                "{place} ({} folders walked: SKILL.md at the root, skills/, category and agent folders, marketplaces, then everywhere to depth {})",
                 found.walked,
                 git::MAX_DEPTH
             ),
+            None => place,
         }
     }
 
@@ -267,6 +254,17 @@ pub(crate) fn clean_subpath(raw: Option<&str>) -> anyhow::Result<Option<String>>
         .map_err(|why| OpError::new(Exit::Usage, format!("--path `{raw}`: {why}")).into())
 }
 
+/// `spec` narrowed to `folder` (skills.toml's `path`) inside the folder it
+/// names itself.
+pub(crate) fn with_folder(mut spec: GitSpec, folder: Option<&str>) -> anyhow::Result<GitSpec> {
+    if let Some(path) = folder {
+        let joined = spec.join_subpath(path);
+        spec.subpath = None;
+        spec = spec.with_subpath(joined.as_deref())?;
+    }
+    Ok(spec)
+}
+
 /// Fetches a source's index (signature checked), resolves its git ref and
 /// checks the commit out, or walks a folder of skills.
 pub(crate) fn open_source(sess: &mut Session<'_>, decl: &SourceDecl) -> anyhow::Result<Opened> {
@@ -275,12 +273,8 @@ pub(crate) fn open_source(sess: &mut Session<'_>, decl: &SourceDecl) -> anyhow::
     }
     let root = sess.project.root.clone();
     let subpath = clean_subpath(decl.path.as_deref())?;
-    if let Some(mut spec) = git_spec_for(&decl.url, &root)? {
-        if let Some(path) = &subpath {
-            let joined = spec.join_subpath(path);
-            spec.subpath = None;
-            spec = spec.with_subpath(joined.as_deref())?;
-        }
+    if let Some(spec) = git_spec_for(&decl.url, &root)? {
+        let spec = with_folder(spec, subpath.as_deref())?;
         let opts = git_options(sess, decl)?;
         sess.ctx.ui.status("Resolving", spec.to_string());
         let resolved = git::resolve(&spec, &opts)?;
@@ -318,14 +312,13 @@ pub(crate) fn open_source(sess: &mut Session<'_>, decl: &SourceDecl) -> anyhow::
         });
     }
     if let Some(path) = &subpath {
-        return Err(OpError::new(
+        return fail(
             Exit::Usage,
             format!(
                 "source `{}` is a registry (an index), which has no folders: `path = \"{path}\"` applies to git and folder sources",
                 decl.name
             ),
-        )
-        .into());
+        );
     }
     let source = Source::from_decl(decl, &root)?;
     let fetcher = sess.fetcher()?;
@@ -386,6 +379,25 @@ pub(crate) fn resolve_names(
     resolve_each(sess, opened, names).into_iter().collect()
 }
 
+/// Resolves `(name, source)` pairs, each source opened once (in name order
+/// of the sources; the names of one source in the order given).
+pub(crate) fn resolve_by_source<'a>(
+    sess: &mut Session<'_>,
+    wanted: impl IntoIterator<Item = (&'a str, &'a str)>,
+) -> anyhow::Result<Vec<Candidate>> {
+    let mut by_source: std::collections::BTreeMap<&str, Vec<String>> = Default::default();
+    for (name, source) in wanted {
+        by_source.entry(source).or_default().push(name.to_owned());
+    }
+    let mut candidates = Vec::new();
+    for (source, names) in by_source {
+        let decl = sess.manifest.require_source(source)?.clone();
+        let opened = open_source(sess, &decl)?;
+        candidates.extend(resolve_names(sess, &opened, &names)?);
+    }
+    Ok(candidates)
+}
+
 /// Like [`resolve_names`], one result per name, so `add --all` can keep
 /// every skill that is acceptable and report the others.
 pub(crate) fn resolve_each(
@@ -410,7 +422,21 @@ pub(crate) fn resolve_each(
             .iter()
             .map(|name| {
                 let skill = unique_found(opened, found, name)?;
-                git_candidate(sess, decl, spec, commit, checkout, skill, name)
+                let dir = checkout.skill_dir(&skill.path)?;
+                let label = format!("{spec} ({})", shown_path(&skill.path));
+                let entry = sess.store.import_dir(&dir, &label, name, &sess.limits)?;
+                let subpath = spec.join_subpath(&skill.path);
+                // The commit → tree link that `provenance` checks later.
+                let key = Unpacked::git_key(&spec.url(), commit, subpath.as_deref());
+                let _ = Unpacked::in_cache(sess.store.root()).record(&key, &entry.digest);
+                let locked = LockedSkill {
+                    url: Some(spec.url()),
+                    commit: Some(commit.to_owned()),
+                    subpath,
+                    ..new_lock_entry(name, &decl.name, Format::Git, &entry)
+                };
+                let judged = judge(sess, &dir, name, !skill.path.is_empty(), &label)?;
+                candidate(sess, locked, entry, judged)
             })
             .collect(),
         Opened::Folder {
@@ -429,53 +455,20 @@ pub(crate) fn resolve_each(
                 let locked = LockedSkill {
                     url: Some(decl.url.clone()),
                     subpath: rel,
-                    ..unindexed_lock(name, &decl.name, Format::Path, &entry)
+                    ..new_lock_entry(name, &decl.name, Format::Path, &entry)
                 };
                 let judged = judge(sess, &dir, name, !skill.path.is_empty(), &label)?;
-                candidate(sess, locked, entry, Trust::LocalPath, judged)
+                candidate(sess, locked, entry, judged)
             })
             .collect(),
     }
 }
 
-/// The skill at `skill.path` of a git checkout, imported into the store,
-/// with the commit → tree link that `provenance` checks later.
-fn git_candidate(
-    sess: &mut Session<'_>,
-    decl: &SourceDecl,
-    spec: &GitSpec,
-    commit: &str,
-    checkout: &git::Checkout,
-    skill: &git::FoundSkill,
-    name: &str,
-) -> anyhow::Result<Candidate> {
-    let dir = checkout.skill_dir(&skill.path)?;
-    let label = format!("{spec} ({})", shown_path(&skill.path));
-    let entry = sess.store.import_dir(&dir, &label, name, &sess.limits)?;
-    let subpath = spec.join_subpath(&skill.path);
-    let key = crate::provenance::Unpacked::git_key(&spec.url(), commit, subpath.as_deref());
-    let _ = crate::provenance::Unpacked::in_cache(sess.store.root()).record(&key, &entry.digest);
-    let locked = LockedSkill {
-        url: Some(spec.url()),
-        commit: Some(commit.to_owned()),
-        subpath,
-        ..unindexed_lock(name, &decl.name, Format::Git, &entry)
-    };
-    let judged = judge(sess, &dir, name, !skill.path.is_empty(), &label)?;
-    candidate(
-        sess,
-        locked,
-        entry,
-        Trust::GitCommit {
-            commit: commit.to_owned(),
-        },
-        judged,
-    )
-}
-
-/// The lock entry of content that no index describes (a git checkout, a
-/// folder, an MCP server): no version, signer or artifact; not yet approved.
-pub(crate) fn unindexed_lock(
+/// The lock entry of stored content with only what every source gives
+/// (name, source, format, tree): what no index describes (a git checkout,
+/// a folder, an MCP server) has no version, signer or artifact; not yet
+/// approved.
+pub(crate) fn new_lock_entry(
     name: &str,
     source: &str,
     format: Format,
@@ -502,7 +495,8 @@ pub(crate) fn unindexed_lock(
     }
 }
 
-fn shown_path(path: &str) -> &str {
+/// A source-relative folder as shown to the user: the root is `.`.
+pub(crate) fn shown_path(path: &str) -> &str {
     if path.is_empty() { "." } else { path }
 }
 
@@ -527,7 +521,7 @@ fn unique_found<'a>(
     match matches.as_slice() {
         [] => Err(opened.missing(name)),
         [one] => Ok(one),
-        many => Err(OpError::new(
+        many => fail(
             Exit::Usage,
             format!(
                 "{} folders hold a skill named `{name}`: {}; choose one with --path <folder>",
@@ -537,8 +531,7 @@ fn unique_found<'a>(
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
-        )
-        .into()),
+        ),
     }
 }
 
@@ -563,11 +556,10 @@ pub(crate) fn judge(
             }
             Level::Lenient => "",
         };
-        return Err(OpError::new(
+        return fail(
             Exit::Unsafe,
             format!("`{name}` from {label} refused{hint}: {}", why.join("; ")),
-        )
-        .into());
+        );
     }
     Ok(check
         .lenient_warnings()
@@ -592,7 +584,7 @@ pub(crate) fn judge_locked(sess: &Session<'_>, locked: &LockedSkill) -> anyhow::
         return Ok(());
     }
     let why: Vec<String> = refusals.iter().map(|d| diagnostic_text(&dir, d)).collect();
-    Err(OpError::new(
+    fail(
         Exit::Unsafe,
         format!(
             "`{}` (locked {}) refused by --strict / `[install] strict`: {}",
@@ -601,7 +593,6 @@ pub(crate) fn judge_locked(sess: &Session<'_>, locked: &LockedSkill) -> anyhow::
             why.join("; ")
         ),
     )
-    .into())
 }
 
 /// `SKILL.md: \`description\` is 1068 characters long; …` (field and rule
@@ -622,14 +613,13 @@ fn resolve_index(
         .collect();
     let requests: Vec<_> = entries.iter().map(|e| resolved.request(e)).collect();
     let bar = sess.ctx.ui.bar(0, "Downloading", false);
-    let fetched = match sess.fetcher() {
-        Ok(fetcher) => {
-            let fetched = source::download_entries(fetcher, &requests, &bar);
-            bar.finish_and_clear();
-            fetched
-        }
+    let fetched = sess
+        .fetcher()
+        .map(|fetcher| source::download_entries(fetcher, &requests, &bar));
+    bar.finish_and_clear();
+    let fetched = match fetched {
+        Ok(fetched) => fetched,
         Err(e) => {
-            bar.finish_and_clear();
             // The first keeps the error itself (its exit code); the rest say it.
             let message = format!("{e:#}");
             let mut out = vec![Err(e)];
@@ -643,8 +633,7 @@ fn resolve_index(
             return out;
         }
     };
-    let mut by_name: std::collections::HashMap<String, anyhow::Result<Candidate>> =
-        std::collections::HashMap::new();
+    let mut by_name = std::collections::HashMap::new();
     let mut downloaded = Vec::with_capacity(entries.len());
     for (entry, result) in entries.into_iter().zip(fetched) {
         // A failed download keeps its error (and so its exit code).
@@ -669,11 +658,10 @@ fn resolve_index(
         .iter()
         .map(|n| {
             by_name.remove(n).unwrap_or_else(|| {
-                Err(OpError::new(
+                fail(
                     Exit::NotFound,
                     format!("source `{}` offers no skill named `{n}`", decl.name),
                 )
-                .into())
             })
         })
         .collect()
@@ -688,12 +676,6 @@ fn index_candidate(
     entry: &Entry,
     (store_entry, format, artifact): (StoreEntry, Format, Option<crate::digest::Digest>),
 ) -> anyhow::Result<Candidate> {
-    let signer = resolved.signer.as_ref().map(|s| s.key_id.clone());
-    let trust = match (&signer, format) {
-        (Some(key), _) => Trust::Signed { key: key.clone() },
-        (None, Format::Files) => Trust::TrustOnFirstUse,
-        (None, _) => Trust::DigestPinned,
-    };
     let url = match &entry.content {
         EntryContent::Artifact { url, .. } => sess.lock_url(url),
         EntryContent::Files { .. } => sess.lock_url(&crate::index::paths::file_url(
@@ -703,30 +685,30 @@ fn index_candidate(
         )),
     };
     let locked = LockedSkill {
-        name: entry.name.clone(),
-        source: decl.name.clone(),
         version: entry.version.clone(),
-        format,
         index: Some(sess.lock_url(&resolved.index_url)),
         index_digest: Some(resolved.snapshot),
         index_version: resolved.signer.as_ref().map(|s| s.version),
         url: Some(url),
-        commit: None,
-        subpath: None,
-        uri: None,
         artifact,
-        tree: store_entry.digest,
-        executables: store_entry.tree.executables(),
-        signer: signer.clone(),
-        approved: None,
-        warnings: Vec::new(),
+        signer: resolved.signer.as_ref().map(|s| s.key_id.clone()),
+        ..new_lock_entry(&entry.name, &decl.name, format, &store_entry)
     };
-    let label = entry
+    let judged = judge(
+        sess,
+        &store_entry.path,
+        &entry.name,
+        false,
+        &entry_label(entry),
+    )?;
+    candidate(sess, locked, store_entry, judged)
+}
+
+/// An index entry as named in messages: its URL, else its name.
+fn entry_label(entry: &Entry) -> String {
+    entry
         .url()
-        .map(|u| u.to_string())
-        .unwrap_or_else(|| entry.name.clone());
-    let judged = judge(sess, &store_entry.path, &entry.name, false, &label)?;
-    candidate(sess, locked, store_entry, trust, judged)
+        .map_or_else(|| entry.name.clone(), |u| u.to_string())
 }
 
 /// Unpacks downloaded content into the store.
@@ -735,10 +717,7 @@ pub(crate) fn import_fetched(
     entry: &Entry,
     content: &FetchedContent,
 ) -> anyhow::Result<(StoreEntry, Format, Option<crate::digest::Digest>)> {
-    let label = entry
-        .url()
-        .map(|u| u.to_string())
-        .unwrap_or_else(|| entry.name.clone());
+    let label = entry_label(entry);
     match content {
         FetchedContent::Artifact {
             path,
@@ -755,21 +734,19 @@ pub(crate) fn import_fetched(
                     (ArtifactKind::TarGz, Format::Archive)
                 }
                 (IndexKind::Archive, None) => {
-                    return Err(OpError::new(
+                    return fail(
                         Exit::Unsafe,
                         format!(
                             "{label}: neither its Content-Type, its extension nor its bytes say whether it is a .zip or a .tar.gz; the registry must serve one of those"
                         ),
-                    )
-                    .into());
+                    );
                 }
             };
             let stored =
                 sess.store
                     .import_artifact(unpack_kind, path, &label, &entry.name, &sess.limits)?;
             // The artifact → tree link that `provenance` checks later.
-            let _ = crate::provenance::Unpacked::in_cache(sess.store.root())
-                .record(digest, &stored.digest);
+            let _ = Unpacked::in_cache(sess.store.root()).record(digest, &stored.digest);
             Ok((stored, lock_format, Some(*digest)))
         }
         FetchedContent::Files { files, .. } => {
@@ -792,7 +769,6 @@ pub(crate) fn candidate(
     sess: &Session<'_>,
     mut locked: LockedSkill,
     entry: StoreEntry,
-    trust: Trust,
     warnings: Vec<String>,
 ) -> anyhow::Result<Candidate> {
     for w in &warnings {
@@ -810,7 +786,6 @@ pub(crate) fn candidate(
         locked,
         entry,
         skill,
-        trust,
         dependencies,
     })
 }
@@ -827,23 +802,20 @@ pub(crate) fn read_stored_skill(
             .first()
             .map(|d| d.message.clone())
             .unwrap_or_else(|| "SKILL.md is unreadable".into());
-        return Err(OpError::new(Exit::Unsafe, format!("{}: {why}", dir.display())).into());
+        return fail(Exit::Unsafe, format!("{}: {why}", dir.display()));
     };
     let dependencies = check
         .openai
         .map(|m| {
             m.dependencies
                 .iter()
-                .map(|d| Dependency {
-                    kind: match d.kind {
-                        ToolKind::EnvVar => "env_var".into(),
-                        ToolKind::Mcp => "mcp".into(),
-                    },
-                    name: d.value.clone(),
-                    present: match d.kind {
-                        ToolKind::EnvVar => !d.is_missing_env_var(crate::ops::env_var_is_set),
-                        ToolKind::Mcp => false,
-                    },
+                .map(|d| {
+                    let env_var = d.kind == ToolKind::EnvVar;
+                    Dependency {
+                        kind: if env_var { "env_var" } else { "mcp" }.into(),
+                        name: d.value.clone(),
+                        present: env_var && !d.is_missing_env_var(crate::ops::env_var_is_set),
+                    }
                 })
                 .collect()
         })

@@ -6,13 +6,14 @@ use std::io::Write;
 use serde::Serialize;
 
 use super::Session;
-use super::approval::{candidate_from_lock, decide};
-use super::candidate::{open_source, resolve_names};
+use super::approval::{candidate_from_lock, review};
+use super::candidate::resolve_by_source;
 use super::materialize::materialize;
 use super::placement::{LinkChanges, sync_links};
 use crate::approve::Summary;
 use crate::error::{Exit, OpError};
-use crate::ops::{Context, Report};
+use crate::ops::fail;
+use crate::ops::{Context, Report, plural};
 use crate::project::lock::Format;
 use crate::project::lock::Lockfile;
 
@@ -59,27 +60,19 @@ impl Report for InstallReport {
         for p in &self.links.linked {
             writeln!(out, "  linked {}", p.display())?;
         }
+        let installed = self.skills - self.disabled.len();
+        let changed = self.links.linked.len() + self.links.unlinked.len();
+        let written = if self.lock_written {
+            "; skills.lock written"
+        } else {
+            ""
+        };
         writeln!(
             out,
-            "{} skill{} installed ({} fetched, {} link{} changed){}",
-            self.skills - self.disabled.len(),
-            if self.skills - self.disabled.len() == 1 {
-                ""
-            } else {
-                "s"
-            },
+            "{installed} skill{} installed ({} fetched, {changed} link{} changed){written}",
+            plural(installed),
             self.fetched,
-            self.links.linked.len() + self.links.unlinked.len(),
-            if self.links.linked.len() + self.links.unlinked.len() == 1 {
-                ""
-            } else {
-                "s"
-            },
-            if self.lock_written {
-                "; skills.lock written"
-            } else {
-                ""
-            }
+            plural(changed),
         )
     }
 }
@@ -99,10 +92,7 @@ pub fn install(ctx: &Context, opts: &InstallOptions) -> anyhow::Result<InstallRe
     }
     let ctx = &ctx;
     let strict = opts.mode != InstallMode::Normal;
-    let mut sess = Session::open(ctx)?;
-    if opts.strict {
-        sess.level = crate::skill::Level::Strict;
-    }
+    let mut sess = Session::open(ctx, opts.strict)?;
     let Some(original) = sess.lock.clone() else {
         if strict {
             return Err(lock_outdated(format!(
@@ -124,11 +114,7 @@ pub fn install(ctx: &Context, opts: &InstallOptions) -> anyhow::Result<InstallRe
     }
     summaries.extend(approve_pending(&sess, &mut lock, strict, opts.yes)?);
 
-    let enabled: Vec<_> = lock
-        .skills()
-        .iter()
-        .filter(|s| s.is_approved() && sess.is_enabled(&s.name))
-        .collect();
+    let enabled = sess.active(&lock);
     // Recorded for `cache gc` before placing: a new project's record is
     // flushed, and a flush after placement would write back every copy
     // just placed as well (ext4 data=ordered). Placed folders need no
@@ -202,11 +188,7 @@ fn follow_manifest(
     if missing.is_empty() {
         return Ok(Vec::new());
     }
-    let (resolved, summaries) = resolve_declared(sess, &missing, lock, yes)?;
-    for locked in resolved {
-        lock.upsert(locked);
-    }
-    Ok(summaries)
+    resolve_declared(sess, &missing, lock, yes)
 }
 
 /// A folder source is read where it lies: a changed folder is drift, exit
@@ -259,33 +241,25 @@ fn approve_pending(
         .filter_map(|n| lock.get(n))
         .map(|l| candidate_from_lock(sess, l))
         .collect::<anyhow::Result<Vec<_>>>()?;
-    let pending_summaries: Vec<Summary> = candidates
-        .iter()
-        .map(|c| super::approval::summary_for(sess, c, lock.get(&c.locked.name)))
-        .collect();
     if strict && yes {
-        return Err(OpError::new(
+        return fail(
             Exit::Approval,
             format!(
                 "skills.lock has unapproved content for {} and --locked/--frozen may not record an approval; run `skillpm approve {}` (it writes the lock), review and commit it",
                 pending.join(", "),
                 pending.join(" ")
             ),
-        )
-        .into());
+        );
     }
-    let answers = decide(sess, &pending_summaries, yes)?;
-    for (name, ok) in pending.iter().zip(&answers) {
-        if *ok && let Some(l) = lock.get_mut(name) {
+    let (pending_summaries, answers) = review(sess, &candidates, lock, yes)?;
+    let mut declined = Vec::new();
+    for (name, ok) in pending.iter().zip(answers) {
+        if !ok {
+            declined.push(name.as_str());
+        } else if let Some(l) = lock.get_mut(name) {
             l.approved = Some(l.tree);
         }
     }
-    let declined: Vec<&str> = pending
-        .iter()
-        .zip(&answers)
-        .filter(|(_, ok)| !**ok)
-        .map(|(n, _)| n.as_str())
-        .collect();
     if !declined.is_empty() {
         sess.ctx.ui.warn(format!(
             "not approved, so not linked: {}",
@@ -306,17 +280,9 @@ fn install_without_lock(
         .iter()
         .map(|(n, d)| (n.clone(), d.source.clone()))
         .collect();
-    let empty = Lockfile::default();
-    let (resolved, summaries) = resolve_declared(sess, &declared, &empty, opts.yes)?;
     let mut lock = Lockfile::default();
-    for locked in resolved {
-        lock.upsert(locked);
-    }
-    let enabled: Vec<_> = lock
-        .skills()
-        .iter()
-        .filter(|s| s.is_approved() && sess.is_enabled(&s.name))
-        .collect();
+    let summaries = resolve_declared(sess, &declared, &mut lock, opts.yes)?;
+    let enabled = sess.active(&lock);
     let links = sync_links(sess, &enabled)?;
     let skills = lock.skills().len();
     let lock_written = sess.save_lock(lock)?;
@@ -332,39 +298,19 @@ fn install_without_lock(
 }
 
 /// Resolves `(name, source)` pairs source by source, asks for approval of
-/// what is new, and returns lock entries (approved or not).
+/// what is new, and writes their entries (approved or not) into `lock`.
 fn resolve_declared(
     sess: &mut Session<'_>,
     wanted: &[(String, String)],
-    lock: &Lockfile,
+    lock: &mut Lockfile,
     yes: bool,
-) -> anyhow::Result<(Vec<crate::project::lock::LockedSkill>, Vec<Summary>)> {
-    let mut by_source: std::collections::BTreeMap<&str, Vec<String>> = Default::default();
-    for (name, source) in wanted {
-        by_source
-            .entry(source.as_str())
-            .or_default()
-            .push(name.clone());
+) -> anyhow::Result<Vec<Summary>> {
+    let candidates = resolve_by_source(sess, wanted.iter().map(|(n, s)| (n.as_str(), s.as_str())))?;
+    let (summaries, answers) = review(sess, &candidates, lock, yes)?;
+    for (c, ok) in candidates.into_iter().zip(answers) {
+        let mut locked = c.locked;
+        locked.approved = ok.then_some(locked.tree);
+        lock.upsert(locked);
     }
-    let mut candidates = Vec::new();
-    for (source, names) in by_source {
-        let decl = sess.manifest.require_source(source)?.clone();
-        let opened = open_source(sess, &decl)?;
-        candidates.extend(resolve_names(sess, &opened, &names)?);
-    }
-    let summaries: Vec<Summary> = candidates
-        .iter()
-        .map(|c| super::approval::summary_for(sess, c, lock.get(&c.locked.name)))
-        .collect();
-    let answers = decide(sess, &summaries, yes)?;
-    let locked = candidates
-        .into_iter()
-        .zip(answers)
-        .map(|(c, ok)| {
-            let mut l = c.locked;
-            l.approved = ok.then_some(l.tree);
-            l
-        })
-        .collect();
-    Ok((locked, summaries))
+    Ok(summaries)
 }

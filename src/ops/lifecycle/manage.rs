@@ -1,11 +1,12 @@
 //! `skillpm remove`, `approve`, `disable` and `enable`: change what the
 //! project keeps or links, without resolving anything anew.
 
+use std::collections::BTreeSet;
 use std::io::Write;
 
 use serde::Serialize;
 
-use super::approval::{candidate_from_lock, decide, summary_for};
+use super::approval::{candidate_from_lock, review};
 use super::materialize::materialize;
 use super::placement::{LinkChanges, sync_links};
 use super::{Session, not_in_project};
@@ -58,16 +59,18 @@ impl Report for ManageReport {
 fn known(sess: &Session<'_>, lock: &Lockfile, names: &[String]) -> anyhow::Result<()> {
     for n in names {
         if lock.get(n).is_none() && !sess.manifest.skills().contains_key(n) {
-            let mut all: Vec<&str> = lock.skills().iter().map(|s| s.name.as_str()).collect();
-            all.extend(sess.manifest.skills().keys().map(String::as_str));
-            all.sort();
-            all.dedup();
-            return Err(not_in_project(n, all));
+            let locked = lock.skills().iter().map(|s| s.name.as_str());
+            let all: BTreeSet<&str> = locked
+                .chain(sess.manifest.skills().keys().map(String::as_str))
+                .collect();
+            return Err(not_in_project(n, all.into_iter().collect()));
         }
     }
     Ok(())
 }
 
+/// Links what `lock` approves and writes the lock (and skills.toml, which
+/// every action but `approve` changes).
 fn finish(
     mut sess: Session<'_>,
     lock: Lockfile,
@@ -75,17 +78,12 @@ fn finish(
     skills: Vec<String>,
     unchanged: Vec<String>,
     summaries: Vec<Summary>,
-    manifest_changed: bool,
 ) -> anyhow::Result<ManageReport> {
-    let enabled: Vec<_> = lock
-        .skills()
-        .iter()
-        .filter(|s| s.is_approved() && sess.is_enabled(&s.name))
-        .collect();
+    let enabled = sess.active(&lock);
     // A link never points at a store entry that is not there.
     materialize(&mut sess, &enabled)?;
     let links = sync_links(&sess, &enabled)?;
-    if manifest_changed {
+    if action != "approve" {
         sess.manifest.save()?;
     }
     sess.save_lock(lock)?;
@@ -99,26 +97,18 @@ fn finish(
 }
 
 pub fn remove(ctx: &Context, names: &[String]) -> anyhow::Result<ManageReport> {
-    let mut sess = Session::open(ctx)?;
+    let mut sess = Session::open(ctx, false)?;
     let mut lock = sess.lock_or_empty();
     known(&sess, &lock, names)?;
     for n in names {
         lock.remove(n);
         sess.manifest.remove_skill(n)?;
     }
-    finish(
-        sess,
-        lock,
-        "remove",
-        names.to_vec(),
-        Vec::new(),
-        Vec::new(),
-        true,
-    )
+    finish(sess, lock, "remove", names.to_vec(), vec![], vec![])
 }
 
 pub fn approve(ctx: &Context, opts: &ApproveOptions) -> anyhow::Result<ManageReport> {
-    let mut sess = Session::open(ctx)?;
+    let mut sess = Session::open(ctx, false)?;
     let mut lock = sess.lock_or_empty();
     known(&sess, &lock, &opts.names)?;
     let names: Vec<String> = if opts.names.is_empty() {
@@ -139,11 +129,7 @@ pub fn approve(ctx: &Context, opts: &ApproveOptions) -> anyhow::Result<ManageRep
         .iter()
         .map(|l| candidate_from_lock(&sess, l))
         .collect::<anyhow::Result<Vec<_>>>()?;
-    let summaries: Vec<Summary> = candidates
-        .iter()
-        .map(|c| summary_for(&sess, c, lock.get(&c.locked.name)))
-        .collect();
-    let answers = decide(&sess, &summaries, opts.yes)?;
+    let (summaries, answers) = review(&sess, &candidates, &lock, opts.yes)?;
     let mut approved = Vec::new();
     for (name, ok) in pending.iter().zip(answers) {
         if ok && let Some(l) = lock.get_mut(name) {
@@ -151,11 +137,11 @@ pub fn approve(ctx: &Context, opts: &ApproveOptions) -> anyhow::Result<ManageRep
             approved.push(name.clone());
         }
     }
-    finish(sess, lock, "approve", approved, unchanged, summaries, false)
+    finish(sess, lock, "approve", approved, unchanged, summaries)
 }
 
 fn set_enabled(ctx: &Context, names: &[String], enabled: bool) -> anyhow::Result<ManageReport> {
-    let mut sess = Session::open(ctx)?;
+    let mut sess = Session::open(ctx, false)?;
     let lock = sess.lock_or_empty();
     known(&sess, &lock, names)?;
     let mut changed = Vec::new();
@@ -175,7 +161,7 @@ fn set_enabled(ctx: &Context, names: &[String], enabled: bool) -> anyhow::Result
         changed.push(n.clone());
     }
     let action = if enabled { "enable" } else { "disable" };
-    finish(sess, lock, action, changed, unchanged, Vec::new(), true)
+    finish(sess, lock, action, changed, unchanged, Vec::new())
 }
 
 pub fn disable(ctx: &Context, names: &[String]) -> anyhow::Result<ManageReport> {

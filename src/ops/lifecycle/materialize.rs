@@ -9,15 +9,15 @@ use std::collections::BTreeMap;
 use anyhow::Context as _;
 
 use super::Session;
-use super::candidate::{Opened, git_options, import_fetched, open_source};
+use super::candidate::{Opened, git_options, import_fetched, open_source, shown_path};
 use crate::digest::Digest;
 use crate::error::{Exit, OpError};
 use crate::fetch::DownloadSpec;
 use crate::git::{self, GitSpec};
+use crate::ops::fail;
 use crate::project::lock::{Format, LockedSkill};
 use crate::provenance::Unpacked;
 use crate::source::{self, ArchiveFormat, Source};
-use crate::store::StoreEntry;
 use crate::unpack::ArtifactKind;
 
 /// Proves every skill of `skills` against its source, then makes sure each
@@ -29,7 +29,7 @@ pub(crate) fn materialize(
     sess: &mut Session<'_>,
     skills: &[&LockedSkill],
 ) -> anyhow::Result<usize> {
-    let (_, recheck) = super::proof::prove_all(sess, skills)?;
+    let recheck = super::proof::prove_all(sess, skills)?;
     // Entries modified in place (a link is a way in) are quarantined and
     // fetched again. Re-hashing is most of a no-op install: use every core.
     let store = &sess.store;
@@ -90,10 +90,7 @@ pub(crate) fn locked_folder(
             ),
         )
     })?;
-    let sub = match skill.subpath.as_deref() {
-        Some(raw) => super::candidate::clean_subpath(Some(raw))?,
-        None => None,
-    };
+    let sub = super::candidate::clean_subpath(skill.subpath.as_deref())?;
     super::candidate::folder_dir(&base, sub.as_deref())
         .with_context(|| format!("the folder of `{}`", skill.name))
 }
@@ -118,37 +115,31 @@ fn fetch_folders(sess: &mut Session<'_>, group: &[&LockedSkill]) -> anyhow::Resu
         let label = dir.display().to_string();
         let entry = sess.store.import_dir(&dir, &label, &s.name, &sess.limits)?;
         if entry.digest != s.tree {
-            return Err(OpError::new(
+            return fail(
                 Exit::Locked,
                 format!(
                     "the folder of `{}` ({label}) changed since skills.lock was written:\n  locked tree {}\n  folder now  {}\n  run `skillpm update {}` to review the change",
                     s.name, s.tree, entry.digest, s.name
                 ),
-            )
-            .into());
+            );
         }
         let _ = sess.state.save_tree(&entry.tree);
     }
     Ok(())
 }
 
-/// The error for content that arrived but is not what the lock pins.
-pub(crate) fn tree_mismatch(skill: &LockedSkill, actual: Digest, from: &str) -> anyhow::Error {
-    OpError::new(
+/// Content that arrived (hashing to `actual`) must be what the lock pins.
+pub(crate) fn check_tree(skill: &LockedSkill, actual: Digest, from: &str) -> anyhow::Result<()> {
+    if actual == skill.tree {
+        return Ok(());
+    }
+    fail(
         Exit::Integrity,
         format!(
             "`{}` from {from} does not match skills.lock:\n  expected tree {}\n  actual tree   {actual}\n  the published content changed without a new lock; run `skillpm update {}` to review the change",
             skill.name, skill.tree, skill.name
         ),
     )
-    .into()
-}
-
-fn check_tree(skill: &LockedSkill, entry: &StoreEntry, from: &str) -> anyhow::Result<()> {
-    if entry.digest != skill.tree {
-        return Err(tree_mismatch(skill, entry.digest, from));
-    }
-    Ok(())
 }
 
 fn auth_for(sess: &Session<'_>, source_name: &str) -> anyhow::Result<Option<crate::fetch::Auth>> {
@@ -165,7 +156,7 @@ fn fetch_artifacts(sess: &mut Session<'_>, skills: &[&LockedSkill]) -> anyhow::R
     let mut specs = Vec::with_capacity(skills.len());
     for s in skills {
         let (Some(url), Some(artifact)) = (&s.url, s.artifact) else {
-            return Err(OpError::new(
+            return fail(
                 Exit::Usage,
                 format!(
                     "skills.lock entry `{}` has format `{}` but no url or artifact digest; run `skillpm update {}`",
@@ -173,8 +164,7 @@ fn fetch_artifacts(sess: &mut Session<'_>, skills: &[&LockedSkill]) -> anyhow::R
                     s.format.as_str(),
                     s.name
                 ),
-            )
-            .into());
+            );
         };
         let url = sess
             .resolve_lock_url(url)
@@ -197,11 +187,10 @@ fn fetch_artifacts(sess: &mut Session<'_>, skills: &[&LockedSkill]) -> anyhow::R
                 Some(ArchiveFormat::Zip) => ArtifactKind::Zip,
                 Some(ArchiveFormat::TarGz) => ArtifactKind::TarGz,
                 None => {
-                    return Err(OpError::new(
+                    return fail(
                         Exit::Unsafe,
                         format!("{}: not a .zip or .tar.gz archive", downloaded.url),
-                    )
-                    .into());
+                    );
                 }
             },
         };
@@ -214,7 +203,7 @@ fn fetch_artifacts(sess: &mut Session<'_>, skills: &[&LockedSkill]) -> anyhow::R
     });
     for ((s, _, _, label), entry) in jobs.iter().zip(imported) {
         let entry = entry?;
-        check_tree(s, &entry, label)?;
+        check_tree(s, entry.digest, label)?;
         let _ = sess.state.save_tree(&entry.tree);
         if let Some(artifact) = &s.artifact {
             let _ = Unpacked::in_cache(sess.store.root()).record(artifact, &entry.digest);
@@ -228,11 +217,12 @@ fn fetch_file_lists(sess: &mut Session<'_>, group: &[&LockedSkill]) -> anyhow::R
     let decl = sess.manifest.require_source(source_name)?.clone();
     let opened = open_source(sess, &decl)?;
     let Opened::Index { resolved, .. } = &opened else {
-        return Err(OpError::new(
+        return fail(
             Exit::Usage,
-            format!("source `{source_name}` is a git source but skills.lock says its skills come from an index; run `skillpm update`"),
-        )
-        .into());
+            format!(
+                "source `{source_name}` is a git source but skills.lock says its skills come from an index; run `skillpm update`"
+            ),
+        );
     };
     let mut requests = Vec::new();
     for s in group {
@@ -248,7 +238,7 @@ fn fetch_file_lists(sess: &mut Session<'_>, group: &[&LockedSkill]) -> anyhow::R
     for ((s, request), result) in group.iter().zip(&requests).zip(results) {
         let fetched = result.with_context(|| format!("cannot fetch `{}`", s.name))?;
         let (entry, _, _) = import_fetched(sess, request.entry, &fetched.content)?;
-        check_tree(s, &entry, resolved.index_url.as_str())?;
+        check_tree(s, entry.digest, resolved.index_url.as_str())?;
         let _ = sess.state.save_tree(&entry.tree);
     }
     Ok(())
@@ -261,11 +251,13 @@ fn fetch_git(sess: &mut Session<'_>, group: &[&LockedSkill]) -> anyhow::Result<(
     let mut by_commit: BTreeMap<(&str, &str), Vec<&LockedSkill>> = BTreeMap::new();
     for s in group {
         let (Some(url), Some(commit)) = (&s.url, &s.commit) else {
-            return Err(OpError::new(
+            return fail(
                 Exit::Usage,
-                format!("skills.lock entry `{}` is a git skill without url or commit; run `skillpm update {}`", s.name, s.name),
-            )
-            .into());
+                format!(
+                    "skills.lock entry `{}` is a git skill without url or commit; run `skillpm update {}`",
+                    s.name, s.name
+                ),
+            );
         };
         by_commit.entry((url, commit)).or_default().push(s);
     }
@@ -294,12 +286,9 @@ fn fetch_git(sess: &mut Session<'_>, group: &[&LockedSkill]) -> anyhow::Result<(
                 None => subpath,
             };
             let dir = checkout.skill_dir(rel)?;
-            let label = format!(
-                "{url}@{commit} ({})",
-                if subpath.is_empty() { "." } else { subpath }
-            );
+            let label = format!("{url}@{commit} ({})", shown_path(subpath));
             let entry = sess.store.import_dir(&dir, &label, &s.name, &sess.limits)?;
-            check_tree(s, &entry, &label)?;
+            check_tree(s, entry.digest, &label)?;
             let _ = sess.state.save_tree(&entry.tree);
             let key = Unpacked::git_key(url, commit, s.subpath.as_deref());
             let _ = Unpacked::in_cache(sess.store.root()).record(&key, &entry.digest);

@@ -5,9 +5,10 @@
 use anyhow::Context as _;
 
 use super::Session;
-use super::candidate::{Candidate, Opened, candidate, judge, unindexed_lock};
-use crate::approve::Trust;
+use super::candidate::{Candidate, Opened, candidate, judge, new_lock_entry};
+use super::materialize::check_tree;
 use crate::error::{Exit, OpError};
+use crate::ops::fail;
 use crate::project::lock::{Format, LockedSkill};
 use crate::project::manifest::SourceDecl;
 use crate::source_mcp::{self, ListedSkill, McpClient};
@@ -16,23 +17,19 @@ use crate::store::StoreEntry;
 /// Connects to the server `decl` names, with its token when one is set.
 pub(crate) fn connect(sess: &Session<'_>, decl: &SourceDecl) -> anyhow::Result<McpClient> {
     let url = source_mcp::endpoint(&decl.url)?;
-    let bearer = match &decl.token_env {
-        Some(var) => Some(
-            std::env::var(var)
-                .ok()
-                .filter(|t| !t.trim().is_empty())
-                .ok_or_else(|| {
-                    OpError::new(
-                        Exit::Usage,
-                        format!(
-                            "source `{}` needs the token in ${var}, which is not set",
-                            decl.name
-                        ),
-                    )
-                })?,
-        ),
-        None => None,
+    let token = |var: &String| {
+        let set = std::env::var(var).ok().filter(|t| !t.trim().is_empty());
+        set.ok_or_else(|| {
+            OpError::new(
+                Exit::Usage,
+                format!(
+                    "source `{}` needs the token in ${var}, which is not set",
+                    decl.name
+                ),
+            )
+        })
     };
+    let bearer = decl.token_env.as_ref().map(token).transpose()?;
     sess.ctx.ui.status("Connecting", &url);
     Ok(McpClient::connect(&url, bearer, sess.ctx.offline)?)
 }
@@ -89,10 +86,10 @@ pub(crate) fn resolve(
             let locked = LockedSkill {
                 url: Some(decl.url.clone()),
                 uri: Some(skill.uri.clone()),
-                ..unindexed_lock(name, &decl.name, Format::Mcp, &entry)
+                ..new_lock_entry(name, &decl.name, Format::Mcp, &entry)
             };
             let judged = judge(sess, &entry.path, name, false, &skill.uri)?;
-            candidate(sess, locked, entry, Trust::McpDigests, judged)
+            candidate(sess, locked, entry, judged)
         })
         .collect()
 }
@@ -106,31 +103,18 @@ pub(crate) fn fetch_locked(sess: &mut Session<'_>, group: &[&LockedSkill]) -> an
     let skills = client.list_skills()?;
     for s in group {
         let Some(listed) = skills.iter().find(|l| Some(&l.uri) == s.uri.as_ref()) else {
-            return Err(OpError::new(
+            return fail(
                 Exit::NotFound,
                 format!(
                     "MCP source `{source_name}` no longer lists {} (skill `{}`)",
                     s.uri.as_deref().unwrap_or("(no uri in skills.lock)"),
                     s.name
                 ),
-            )
-            .into());
+            );
         };
-        if listed.tree() != s.tree {
-            return Err(super::materialize::tree_mismatch(
-                s,
-                listed.tree(),
-                &decl.url,
-            ));
-        }
+        check_tree(s, listed.tree(), &decl.url)?;
         let entry = store_skill(sess, &mut client, listed)?;
-        if entry.digest != s.tree {
-            return Err(super::materialize::tree_mismatch(
-                s,
-                entry.digest,
-                &decl.url,
-            ));
-        }
+        check_tree(s, entry.digest, &decl.url)?;
         let _ = sess.state.save_tree(&entry.tree);
     }
     Ok(())

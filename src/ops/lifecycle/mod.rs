@@ -20,22 +20,23 @@ mod proof;
 mod status;
 mod update;
 
-pub use add::{AddOptions, AddReport, add};
-pub(crate) use candidate::{clean_subpath, folder_dir, folder_source_for, git_spec_for, join_rel};
-pub use install::{InstallMode, InstallOptions, InstallReport, install};
-pub use manage::{ApproveOptions, ManageReport, approve, disable, enable, remove};
+pub use add::{AddOptions, add};
+pub(crate) use candidate::{
+    clean_subpath, folder_dir, folder_source_for, git_spec_for, join_rel, with_folder,
+};
+pub use install::{InstallMode, InstallOptions, install};
+pub use manage::{ApproveOptions, approve, disable, enable, remove};
 pub use placement::default_agents;
-pub use status::{ListReport, ProvenanceReport, VerifyReport, list, verify, verify_provenance};
-pub use update::{OutdatedReport, UpdateOptions, UpdateReport, outdated, update};
+pub use status::{list, verify, verify_provenance};
+pub use update::{UpdateOptions, outdated, update};
 
 use std::path::PathBuf;
-
-use anyhow::Context as _;
 
 use super::Context;
 use crate::error::{Exit, OpError};
 use crate::fetch::Fetcher;
-use crate::project::lock::Lockfile;
+use crate::ops::fail;
+use crate::project::lock::{LockedSkill, Lockfile};
 use crate::project::state::ProjectState;
 use crate::project::{self, Manifest, Project};
 use crate::roots::Env;
@@ -60,7 +61,9 @@ pub(crate) struct Session<'c> {
 }
 
 impl<'c> Session<'c> {
-    pub fn open(ctx: &'c Context) -> anyhow::Result<Self> {
+    /// Opens the project of `ctx`; `strict` (`--strict`) judges skills at
+    /// the strict level whatever `[install] strict` says.
+    pub fn open(ctx: &'c Context, strict: bool) -> anyhow::Result<Self> {
         let project = project::find_project(&ctx.cwd, ctx.project.as_deref())?;
         let mut manifest = project.load_manifest()?;
         placement::apply_choices(ctx, &mut manifest)?;
@@ -73,7 +76,7 @@ impl<'c> Session<'c> {
             ));
         }
         let state = ProjectState::new(&store.root().join(crate::cache::layout::STATE));
-        let level = if manifest.install().strict {
+        let level = if strict || manifest.install().strict {
             crate::skill::Level::Strict
         } else {
             crate::skill::Level::Lenient
@@ -108,12 +111,11 @@ impl<'c> Session<'c> {
     /// The HTTP client, created on first use (commands served from the
     /// store never build one).
     pub fn fetcher(&mut self) -> anyhow::Result<&Fetcher> {
-        if self.fetcher.is_none() {
-            self.fetcher = Some(super::source::fetcher_within(self.ctx, &self.limits)?);
-        }
-        self.fetcher
-            .as_ref()
-            .context("the HTTP client could not be created")
+        let fetcher = match self.fetcher.take() {
+            Some(fetcher) => fetcher,
+            None => super::source::fetcher_within(self.ctx, &self.limits)?,
+        };
+        Ok(self.fetcher.insert(fetcher))
     }
 
     pub fn lock_path(&self) -> PathBuf {
@@ -166,19 +168,26 @@ impl<'c> Session<'c> {
         if let Ok(url) = url::Url::parse(text) {
             return Ok(url);
         }
-        url::Url::from_file_path(self.project.root.join(text)).map_err(|()| {
-            OpError::new(
+        url::Url::from_file_path(self.project.root.join(text)).or_else(|()| {
+            fail(
                 Exit::Usage,
                 format!(
                     "skills.lock has `{text}`, which is neither a URL nor a path in the project"
                 ),
             )
-            .into()
         })
     }
 
     pub fn is_enabled(&self, name: &str) -> bool {
         self.manifest.skills().get(name).is_none_or(|d| d.enabled)
+    }
+
+    /// The entries of `lock` that get links: approved and not disabled.
+    pub fn active<'l>(&self, lock: &'l Lockfile) -> Vec<&'l LockedSkill> {
+        lock.skills()
+            .iter()
+            .filter(|s| s.is_approved() && self.is_enabled(&s.name))
+            .collect()
     }
 }
 

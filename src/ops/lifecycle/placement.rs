@@ -12,7 +12,6 @@ use super::Session;
 use crate::error::{Exit, OpError};
 use crate::link::{self, LinkKind, LinkMode, LinkState};
 use crate::project::lock::LockedSkill;
-use crate::project::manifest::Scope as ManifestScope;
 use crate::project::state::PlacedLink;
 use crate::roots::{self, Agent, Scope};
 
@@ -22,14 +21,6 @@ pub struct Target {
     pub scope: Scope,
     pub agents: Vec<Agent>,
     pub root: PathBuf,
-}
-
-pub(crate) fn scope_of(sess: &Session<'_>) -> Scope {
-    match sess.manifest.install().scope {
-        ManifestScope::Repo => Scope::Repo,
-        ManifestScope::User => Scope::User,
-        ManifestScope::Admin => Scope::Admin,
-    }
 }
 
 /// The agents that get skills: `[install] agents` (where `--agent` was
@@ -42,12 +33,7 @@ pub(crate) fn chosen_agents(sess: &Session<'_>) -> anyhow::Result<Vec<Agent>> {
     };
     let mut out = Vec::new();
     for name in names {
-        let agent = Agent::parse(name).ok_or_else(|| {
-            OpError::new(
-                Exit::Usage,
-                format!("{origin}: unknown agent `{name}`; `skillpm agents` lists the known ids"),
-            )
-        })?;
+        let agent = parse_agent(&origin, name)?;
         if !out.contains(&agent) {
             out.push(agent);
         }
@@ -66,14 +52,7 @@ pub(crate) fn apply_choices(
     if !ctx.agents.is_empty() {
         let mut ids: Vec<String> = Vec::new();
         for name in &ctx.agents {
-            let agent = Agent::parse(name).ok_or_else(|| {
-                OpError::new(
-                    Exit::Usage,
-                    format!(
-                        "--agent: unknown agent `{name}`; `skillpm agents` lists the known ids"
-                    ),
-                )
-            })?;
+            let agent = parse_agent("--agent", name)?;
             if !ids.iter().any(|i| i == agent.as_str()) {
                 ids.push(agent.as_str().to_owned());
             }
@@ -90,23 +69,30 @@ pub(crate) fn apply_choices(
     Ok(())
 }
 
+/// The agent `name` names; `origin` says where it was written.
+fn parse_agent(origin: &str, name: &str) -> Result<Agent, OpError> {
+    Agent::parse(name).ok_or_else(|| {
+        OpError::new(
+            Exit::Usage,
+            format!("{origin}: unknown agent `{name}`; `skillpm agents` lists the known ids"),
+        )
+    })
+}
+
 /// `.agents/skills` plus the agents detected in `project` or the home folder.
 pub fn default_agents(project: &std::path::Path, env: &roots::Env) -> Vec<Agent> {
-    let mut out = vec![Agent::Agents];
-    out.extend(
-        Agent::ALL
-            .into_iter()
-            .skip(1)
-            .filter(|a| a.detected(project, env)),
-    );
-    out
+    let detected = Agent::ALL
+        .into_iter()
+        .skip(1)
+        .filter(|a| a.detected(project, env));
+    std::iter::once(Agent::Agents).chain(detected).collect()
 }
 
 /// The roots the chosen agents read, one per distinct folder: agents that
 /// share a folder (Codex, Cursor, Gemini CLI… all read `.agents/skills`)
 /// share one placement.
 pub(crate) fn targets(sess: &Session<'_>) -> anyhow::Result<Vec<Target>> {
-    let scope = scope_of(sess);
+    let scope = sess.manifest.install().scope.root_scope();
     let mut out: Vec<Target> = Vec::new();
     for agent in chosen_agents(sess)? {
         let Some(root) = roots::root_dir(scope, agent, &sess.project.root, &sess.env) else {
@@ -164,10 +150,7 @@ pub(crate) fn sync_links(
     let targets = targets(sess)?;
     let (plan, conflicts) = plan_links(sess, &targets, enabled)?;
     // Each agent folder is created once here, not once per link.
-    let mut roots: Vec<&PathBuf> = plan.iter().map(|(t, ..)| &t.root).collect();
-    roots.sort();
-    roots.dedup();
-    for root in roots {
+    for root in plan.iter().map(|(t, ..)| &t.root).collect::<BTreeSet<_>>() {
         link::ensure_root(root)?;
     }
     let mode = link_mode(sess);

@@ -12,23 +12,21 @@ use crate::provenance::{Proof, ProveError, Prover, declared_git_url, prove_offli
 
 /// Proves every entry of `skills`, reading sources as the session allows
 /// (the cache first; the network only when a snapshot is missing and the
-/// run is not offline). Returns the proofs, and the names whose artifact or
-/// commit has no record of the tree it gave, so it must be unpacked again
-/// and hash to the lock's tree. The first broken link fails the whole run.
+/// run is not offline). Returns the names whose artifact or commit has no
+/// record of the tree it gave, so it must be unpacked again and hash to the
+/// lock's tree. The first broken link fails the whole run.
 pub(crate) fn prove_all(
     sess: &mut Session<'_>,
     skills: &[&LockedSkill],
-) -> anyhow::Result<(Vec<Proof>, BTreeSet<String>)> {
-    let mut proofs = Vec::with_capacity(skills.len());
+) -> anyhow::Result<BTreeSet<String>> {
     let mut recheck = BTreeSet::new();
     for (s, proof) in skills.iter().zip(prove_each(sess, skills, true)?) {
         let proof = proof?;
         if (proof.artifact.is_some() || proof.commit.is_some()) && !proof.tree_recorded {
             recheck.insert(s.name.clone());
         }
-        proofs.push(proof);
     }
-    Ok((proofs, recheck))
+    Ok(recheck)
 }
 
 /// Proves each entry on its own (one broken entry does not stop the

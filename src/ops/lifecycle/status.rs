@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use super::Session;
-use super::placement::{Target, scope_of, targets};
+use super::placement::{Target, targets};
 use crate::approve::diff_trees;
 use crate::digest::Digest;
 use crate::link::{self, LinkState};
@@ -96,8 +96,7 @@ impl Report for ListReport {
                     .unwrap_or_else(|| "-".into())),
                 s.source,
                 s.tree
-                    .map(|t| t.hex()[..12].to_owned())
-                    .unwrap_or_else(|| "-".into()),
+                    .map_or_else(|| "-".into(), |t| t.hex()[..12].to_owned()),
                 s.signer
                     .as_deref()
                     .map(|k| &k[..k.len().min(10)])
@@ -183,17 +182,6 @@ fn check_placed(sess: &Session<'_>, t: &Target, s: &LockedSkill) -> Option<Drift
     match link::hash_placed(&path) {
         Ok(tree) if tree.digest == s.tree => None,
         Ok(tree) => {
-            let files = match sess.state.load_tree(&s.tree) {
-                Some(locked) => {
-                    let d = diff_trees(&locked, &tree);
-                    let mut files: Vec<String> =
-                        d.changed.iter().map(|f| format!("changed {f}")).collect();
-                    files.extend(d.added.iter().map(|f| format!("added {f}")));
-                    files.extend(d.removed.iter().map(|f| format!("removed {f}")));
-                    files
-                }
-                None => Vec::new(),
-            };
             let mut d = drift(
                 "modified",
                 format!(
@@ -201,7 +189,16 @@ fn check_placed(sess: &Session<'_>, t: &Target, s: &LockedSkill) -> Option<Drift
                     tree.digest, s.tree
                 ),
             );
-            d.files = files;
+            if let Some(locked) = sess.state.load_tree(&s.tree) {
+                let diff = diff_trees(&locked, &tree);
+                for (how, files) in [
+                    ("changed", &diff.changed),
+                    ("added", &diff.added),
+                    ("removed", &diff.removed),
+                ] {
+                    d.files.extend(files.iter().map(|f| format!("{how} {f}")));
+                }
+            }
             Some(d)
         }
         Err(e) => Some(drift("modified", e.to_string())),
@@ -209,10 +206,10 @@ fn check_placed(sess: &Session<'_>, t: &Target, s: &LockedSkill) -> Option<Drift
 }
 
 pub fn list(ctx: &Context) -> anyhow::Result<ListReport> {
-    let mut sess = Session::open(ctx)?;
+    let mut sess = Session::open(ctx, false)?;
     let lock = sess.lock_or_empty();
     let targets = targets(&sess)?;
-    let scope = scope_of(&sess);
+    let scope = sess.manifest.install().scope.root_scope();
     let agents: Vec<Agent> = targets.iter().flat_map(|t| t.agents.clone()).collect();
     let locked: Vec<&LockedSkill> = lock.skills().iter().collect();
     let proofs = super::proof::prove_each(&mut sess, &locked, false)?;
@@ -326,20 +323,16 @@ impl Report for VerifyReport {
             out,
             "{} problem{} found; `skillpm install` restores managed links (it never touches folders skillpm did not make)",
             self.drift.len(),
-            if self.drift.len() == 1 { "" } else { "s" }
+            crate::ops::plural(self.drift.len())
         )
     }
 }
 
 pub fn verify(ctx: &Context) -> anyhow::Result<VerifyReport> {
-    let mut sess = Session::open(ctx)?;
+    let mut sess = Session::open(ctx, false)?;
     let lock = sess.lock_or_empty();
     let targets = targets(&sess)?;
-    let active: Vec<&LockedSkill> = lock
-        .skills()
-        .iter()
-        .filter(|s| s.is_approved() && sess.is_enabled(&s.name))
-        .collect();
+    let active = sess.active(&lock);
     let mut drift: Vec<Drift> = Vec::new();
     // The lock itself must still be what its sources vouch for.
     let proofs = super::proof::prove_each(&mut sess, &active, true)?;
@@ -508,40 +501,33 @@ impl Report for ProvenanceReport {
 /// `skillpm verify --provenance`: every locked skill's chain, link by link.
 pub fn verify_provenance(ctx: &Context) -> anyhow::Result<ProvenanceReport> {
     use crate::error::Classify;
-    let mut sess = Session::open(ctx)?;
+    let mut sess = Session::open(ctx, false)?;
     let lock = sess.lock_or_empty();
     let all: Vec<&LockedSkill> = lock.skills().iter().collect();
     let proofs = super::proof::prove_each(&mut sess, &all, true)?;
     let mut skills = Vec::with_capacity(all.len());
     for (s, proof) in all.iter().zip(proofs) {
-        skills.push(match proof {
-            Ok(p) => ProvenanceRow {
-                skill: s.name.clone(),
-                ok: true,
-                trust: if p.signed.is_some() {
-                    "signed"
-                } else {
-                    "unsigned"
-                },
-                chain: Some(p),
-                broken: None,
+        let broken = proof.as_ref().err().map(|e| BrokenLink {
+            link: match e {
+                crate::provenance::ProveError::Broken(b) => b.link,
+                crate::provenance::ProveError::Source { .. }
+                | crate::provenance::ProveError::Unproven { .. } => "unreadable",
             },
-            Err(e) => ProvenanceRow {
-                skill: s.name.clone(),
-                ok: false,
-                trust: "broken",
-                chain: None,
-                broken: Some(BrokenLink {
-                    link: match &e {
-                        crate::provenance::ProveError::Broken(b) => b.link,
-                        crate::provenance::ProveError::Source { .. }
-                        | crate::provenance::ProveError::Unproven { .. } => "unreadable",
-                    },
-                    exit: e.exit().code(),
-                    exit_kind: e.exit(),
-                    message: e.to_string(),
-                }),
+            exit: e.exit().code(),
+            exit_kind: e.exit(),
+            message: e.to_string(),
+        });
+        let chain = proof.ok();
+        skills.push(ProvenanceRow {
+            skill: s.name.clone(),
+            ok: chain.is_some(),
+            trust: match &chain {
+                Some(p) if p.signed.is_some() => "signed",
+                Some(_) => "unsigned",
+                None => "broken",
             },
+            chain,
+            broken,
         });
     }
     Ok(ProvenanceReport {

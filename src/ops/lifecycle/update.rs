@@ -6,15 +6,16 @@ use std::io::Write;
 
 use serde::Serialize;
 
-use super::approval::{decide, summary_for};
-use super::candidate::{Candidate, open_source, resolve_names};
+use super::approval::review;
+use super::candidate::{Candidate, open_source, resolve_by_source};
 use super::placement::{LinkChanges, sync_links};
 use super::{Session, not_in_project};
 use crate::approve::Summary;
 use crate::digest::Digest;
-use crate::error::{Exit, OpError};
+use crate::error::Exit;
 use crate::git;
 use crate::index::EntryContent;
+use crate::ops::fail;
 use crate::ops::{Context, Report};
 use crate::project::lock::{LockedSkill, Lockfile};
 use crate::source::{self, FetchedContent};
@@ -95,16 +96,16 @@ impl Report for UpdateReport {
 }
 
 fn require_lock(sess: &Session<'_>) -> anyhow::Result<Lockfile> {
-    sess.lock.clone().ok_or_else(|| {
-        OpError::new(
+    match &sess.lock {
+        Some(lock) => Ok(lock.clone()),
+        None => fail(
             Exit::Other,
             format!(
                 "{} does not exist yet; run `skillpm install` first",
                 sess.lock_path().display()
             ),
-        )
-        .into()
-    })
+        ),
+    }
 }
 
 fn selected<'l>(lock: &'l Lockfile, names: &[String]) -> anyhow::Result<Vec<&'l LockedSkill>> {
@@ -121,35 +122,14 @@ fn selected<'l>(lock: &'l Lockfile, names: &[String]) -> anyhow::Result<Vec<&'l 
         .collect()
 }
 
-/// Resolves `chosen` again from their sources, each source opened once.
-fn resolve_again(sess: &mut Session<'_>, chosen: &[LockedSkill]) -> anyhow::Result<Vec<Candidate>> {
-    let mut by_source: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    for s in chosen {
-        by_source
-            .entry(s.source.clone())
-            .or_default()
-            .push(s.name.clone());
-    }
-    let mut candidates: Vec<Candidate> = Vec::new();
-    for (source, names) in by_source {
-        let decl = sess.manifest.require_source(&source)?.clone();
-        let opened = open_source(sess, &decl)?;
-        candidates.extend(resolve_names(sess, &opened, &names)?);
-    }
-    Ok(candidates)
-}
-
 pub fn update(ctx: &Context, opts: &UpdateOptions) -> anyhow::Result<UpdateReport> {
-    let mut sess = Session::open(ctx)?;
-    if opts.strict {
-        sess.level = crate::skill::Level::Strict;
-    }
+    let mut sess = Session::open(ctx, opts.strict)?;
     let original = require_lock(&sess)?;
-    let chosen: Vec<LockedSkill> = selected(&original, &opts.names)?
-        .into_iter()
-        .cloned()
-        .collect();
-    let candidates = resolve_again(&mut sess, &chosen)?;
+    let chosen = selected(&original, &opts.names)?;
+    let candidates = resolve_by_source(
+        &mut sess,
+        chosen.iter().map(|s| (s.name.as_str(), s.source.as_str())),
+    )?;
     let mut lock = original.clone();
     let changed: Vec<&Candidate> = candidates
         .iter()
@@ -159,32 +139,24 @@ pub fn update(ctx: &Context, opts: &UpdateOptions) -> anyhow::Result<UpdateRepor
                 .is_some_and(|l| l.tree != c.locked.tree)
         })
         .collect();
-    let summaries: Vec<Summary> = changed
-        .iter()
-        .map(|c| summary_for(&sess, c, original.get(&c.locked.name)))
-        .collect();
-    let answers = decide(&sess, &summaries, opts.yes)?;
+    let (summaries, answers) = review(&sess, changed.iter().copied(), &original, opts.yes)?;
     let mut report = Vec::new();
     for c in &candidates {
         let Some(old) = original.get(&c.locked.name) else {
             continue;
         };
-        let status = match changed.iter().position(|x| x.locked.name == c.locked.name) {
-            None => {
-                // Same content; keep the approval and refresh where it came from.
-                let mut l = c.locked.clone();
-                l.approved = old.approved;
-                lock.upsert(l);
-                UpdateStatus::Unchanged
-            }
-            Some(i) if answers[i] => {
-                let mut l = c.locked.clone();
-                l.approved = Some(l.tree);
-                lock.upsert(l);
-                UpdateStatus::Updated
-            }
-            Some(_) => UpdateStatus::Declined,
+        // Same content keeps its approval (and refreshes where it came from).
+        let (status, approved) = match changed.iter().position(|x| x.locked.name == c.locked.name) {
+            None => (UpdateStatus::Unchanged, old.approved),
+            Some(i) if answers[i] => (UpdateStatus::Updated, Some(c.locked.tree)),
+            Some(_) => (UpdateStatus::Declined, None),
         };
+        if status != UpdateStatus::Declined {
+            lock.upsert(LockedSkill {
+                approved,
+                ..c.locked.clone()
+            });
+        }
         report.push(UpdatedSkill {
             name: c.locked.name.clone(),
             status,
@@ -196,11 +168,7 @@ pub fn update(ctx: &Context, opts: &UpdateOptions) -> anyhow::Result<UpdateRepor
             to_commit: c.locked.commit.clone(),
         });
     }
-    let enabled: Vec<_> = lock
-        .skills()
-        .iter()
-        .filter(|s| s.is_approved() && sess.is_enabled(&s.name))
-        .collect();
+    let enabled = sess.active(&lock);
     // What was not re-resolved keeps its old chain: prove it before linking.
     super::materialize::materialize(&mut sess, &enabled)?;
     let links = sync_links(&sess, &enabled)?;
@@ -274,7 +242,7 @@ fn short(id: &str) -> &str {
 }
 
 pub fn outdated(ctx: &Context) -> anyhow::Result<OutdatedReport> {
-    let mut sess = Session::open(ctx)?;
+    let mut sess = Session::open(ctx, false)?;
     let lock = require_lock(&sess)?;
     let mut by_source: BTreeMap<String, Vec<&LockedSkill>> = BTreeMap::new();
     for s in lock.skills() {
@@ -282,38 +250,32 @@ pub fn outdated(ctx: &Context) -> anyhow::Result<OutdatedReport> {
     }
     let mut rows = Vec::new();
     for (source_name, skills) in by_source {
-        match latest_of(&mut sess, &source_name, &skills) {
-            Ok(latest) => {
-                for (s, (id, version)) in skills.iter().zip(latest) {
-                    let locked = locked_id(s);
-                    rows.push(OutdatedRow {
-                        name: s.name.clone(),
-                        source: source_name.clone(),
-                        outdated: id.as_deref().is_some_and(|l| l != locked),
-                        locked_version: s.version.clone(),
-                        latest_version: version,
-                        error: id
-                            .is_none()
-                            .then(|| "no longer offered by the source".to_owned()),
-                        latest: id,
-                        locked,
-                    });
-                }
-            }
-            Err(e) => {
-                for s in skills {
-                    rows.push(OutdatedRow {
-                        name: s.name.clone(),
-                        source: source_name.clone(),
-                        outdated: false,
-                        locked_version: s.version.clone(),
-                        latest_version: None,
-                        locked: locked_id(s),
-                        latest: None,
-                        error: Some(format!("{e:#}")),
-                    });
-                }
-            }
+        // A source that cannot be read: every skill of it says why.
+        let latest = latest_of(&mut sess, &source_name, &skills)
+            .map_err(|e| format!("{e:#}"))
+            .map(|l| l.into_iter().map(Ok).collect())
+            .unwrap_or_else(|e| vec![Err(e); skills.len()]);
+        for (s, latest) in skills.iter().zip(latest) {
+            let locked = locked_id(s);
+            let (id, version, error) = match latest {
+                Ok((None, version)) => (
+                    None,
+                    version,
+                    Some("no longer offered by the source".to_owned()),
+                ),
+                Ok((Some(id), version)) => (Some(id), version, None),
+                Err(e) => (None, None, Some(e)),
+            };
+            rows.push(OutdatedRow {
+                name: s.name.clone(),
+                source: source_name.clone(),
+                outdated: id.as_deref().is_some_and(|l| l != locked),
+                locked_version: s.version.clone(),
+                latest_version: version,
+                latest: id,
+                locked,
+                error,
+            });
         }
     }
     rows.sort_by(|a, b| a.name.cmp(&b.name));
