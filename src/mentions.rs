@@ -62,12 +62,8 @@ pub struct MentionScan {
     pub skipped: Vec<Skipped>,
 }
 
-/// The skills `text` mentions, in order of first mention.
-pub fn find(text: &str, catalog: &Catalog) -> Vec<Mention> {
-    scan(text, catalog).mentions
-}
-
-/// Like [`find`], also saying which mentions selected nothing and why.
+/// The skills `text` mentions, in order of first mention, and which
+/// mentions selected nothing and why.
 pub fn scan(text: &str, catalog: &Catalog) -> MentionScan {
     let candidates: Vec<&CatalogSkill> = catalog.served().filter(|s| s.user_invocable()).collect();
     let mut scanner = Scanner {

@@ -465,14 +465,6 @@ pub struct FetchedFile {
     pub size: u64,
 }
 
-#[derive(Debug, Clone)]
-pub struct FetchedEntry {
-    pub name: String,
-    pub content: FetchedContent,
-    /// True when nothing had to be downloaded.
-    pub reused: bool,
-}
-
 /// Downloads the artifacts (or v0.1.0 files) of every request in one batch,
 /// `config.jobs` at a time. `bar`'s length is set to the number of downloads
 /// and advances as each finishes. Results are in request order; each entry
@@ -481,7 +473,7 @@ pub fn download_entries(
     fetcher: &Fetcher,
     requests: &[EntryRequest<'_>],
     bar: &ProgressBar,
-) -> Vec<Result<FetchedEntry, SourceError>> {
+) -> Vec<Result<FetchedContent, SourceError>> {
     let mut specs = Vec::new();
     let mut spans = Vec::with_capacity(requests.len());
     for request in requests {
@@ -519,9 +511,8 @@ pub fn download_entries(
         .collect()
 }
 
-fn assemble(entry: &Entry, downloads: Vec<Downloaded>) -> Result<FetchedEntry, SourceError> {
-    let reused = downloads.iter().all(|d| d.reused);
-    let content = match &entry.content {
+fn assemble(entry: &Entry, downloads: Vec<Downloaded>) -> Result<FetchedContent, SourceError> {
+    Ok(match &entry.content {
         EntryContent::Artifact {
             artifact: kind,
             url,
@@ -571,11 +562,6 @@ fn assemble(entry: &Entry, downloads: Vec<Downloaded>) -> Result<FetchedEntry, S
                 tree: tree.finish(),
             }
         }
-    };
-    Ok(FetchedEntry {
-        name: entry.name.clone(),
-        content,
-        reused,
     })
 }
 

@@ -16,7 +16,6 @@
 //! `skillpm show NAME` shows is what the server serves or refuses.
 
 pub mod integrity;
-pub use crate::names::pattern;
 pub mod settings;
 
 use std::path::{Path, PathBuf};
@@ -30,8 +29,8 @@ use crate::project::lock::LockError;
 use crate::roots::{Agent, Discovery, FoundSkill, Scope};
 use crate::skill::{OpenAiMetadata, SkillMd};
 
-pub use integrity::{Approvals, HashCache, PlacedTree};
-pub use settings::{AgentRules, Denial, ProjectSettings};
+pub use integrity::{Approvals, HashCache};
+pub use settings::{Denial, ProjectSettings};
 
 #[derive(Debug, thiserror::Error)]
 pub enum CatalogError {
@@ -263,8 +262,6 @@ pub enum Resolved<'a> {
 /// Every discovered skill folder, judged, in discovery's precedence order.
 #[derive(Debug, Clone)]
 pub struct Catalog {
-    pub project: PathBuf,
-    pub options: CatalogOptions,
     pub skills: Vec<CatalogSkill>,
 }
 
@@ -281,11 +278,7 @@ impl Catalog {
             .iter()
             .map(|found| judge(found, policy, options, cache))
             .collect();
-        Catalog {
-            project: discovery.project.clone(),
-            options: options.clone(),
-            skills,
-        }
+        Catalog { skills }
     }
 
     /// The copy `name` means (discovery's winner), served or not.
