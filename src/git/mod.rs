@@ -52,14 +52,9 @@ mod writer;
 
 use std::path::{Path, PathBuf};
 
-pub use discover::{
-    Discovery, FoundSkill, MAX_DEPTH, MAX_WALKED_DIRS, SKIPPED_DIRS, SkippedSkill, discover_skills,
-};
+pub use discover::{Discovery, FoundSkill, MAX_DEPTH, discover_skills};
 pub use error::GitError;
-pub use github::{
-    API_URL_ENV, ARCHIVE_URL_ENV, DEFAULT_API_URL, DEFAULT_ARCHIVE_URL, DEFAULT_GIT_URL,
-    DEFAULT_TOKEN_ENV, GIT_URL_ENV, GitHubOptions,
-};
+pub use github::GitHubOptions;
 pub use spec::{GITHUB_WEB, GitSpec, Repo, is_full_sha, normalize_folder, parse_git_spec};
 pub use writer::{CheckoutLimits, SkipReason, SkippedEntry};
 
@@ -165,11 +160,6 @@ impl Drop for Checkout {
 }
 
 impl Checkout {
-    /// The repository URL.
-    pub fn url(&self) -> &str {
-        &self.url
-    }
-
     /// The skills in the checkout, plus warnings for links and submodules
     /// standing where skills would be (they are never followed).
     pub fn discover(&self) -> Discovery {

@@ -105,11 +105,6 @@ impl GitSpec {
             (Some(base), rel) => Some(format!("{base}/{rel}")),
         }
     }
-
-    /// True when the ref is a full 40-hex commit id (nothing to resolve).
-    pub fn pinned_commit(&self) -> Option<&str> {
-        self.reference.as_deref().filter(|r| is_full_sha(r))
-    }
 }
 
 impl Repo {
