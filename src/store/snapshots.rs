@@ -35,10 +35,6 @@ impl Snapshots {
         }
     }
 
-    pub fn dir(&self) -> &Path {
-        &self.dir
-    }
-
     fn path(&self, digest: &Digest) -> PathBuf {
         self.dir.join(digest.file_name())
     }
@@ -97,9 +93,9 @@ mod tests {
         let got = snaps.get(&d).unwrap();
         assert_eq!(got.bytes, b"{\"skills\":[]}");
         assert_eq!(got.signature.as_deref(), Some("sig one"));
-        assert!(snaps.dir().join(d.file_name()).is_file());
+        assert!(snaps.path(&d).is_file());
         // Content that no longer matches its name is not a snapshot.
-        std::fs::write(snaps.dir().join(d.file_name()), b"{\"skills\":[1]}").unwrap();
+        std::fs::write(snaps.path(&d), b"{\"skills\":[1]}").unwrap();
         assert!(snaps.get(&d).is_none());
         assert!(snaps.get(&Digest::of_bytes(b"other")).is_none());
     }
