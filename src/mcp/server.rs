@@ -73,6 +73,12 @@ impl SkillServer {
         Ok(Catalog::build(&discovery, &policy, &o.catalog, &mut cache))
     }
 
+    /// [`SkillServer::catalog`] for a protocol request.
+    fn served_catalog(&self) -> Result<Catalog, McpError> {
+        self.catalog()
+            .map_err(|e| McpError::internal_error(e, None))
+    }
+
     /// The listing for `catalog`, reporting newly omitted names on stderr.
     fn listing(&self, catalog: &Catalog) -> Listing {
         let listing = listing::render(catalog.listed(), self.inner.options.budget);
@@ -258,9 +264,7 @@ impl SkillServer {
     /// the budget are still answered by `skills/get`, as the extension
     /// allows for partial listings.
     pub fn list_skills(&self, cursor: Option<&str>) -> Result<ListSkillsResult, McpError> {
-        let catalog = self
-            .catalog()
-            .map_err(|e| McpError::internal_error(e, None))?;
+        let catalog = self.served_catalog()?;
         let listing = self.listing(&catalog);
         *lock(&self.inner.last_resources) = Some(resources_key(&catalog));
         let mut entries = Vec::new();
@@ -287,9 +291,7 @@ impl SkillServer {
 
     /// `skills/get`: the entry for the skill whose SKILL.md is `uri`.
     pub fn get_skill(&self, uri: &str) -> Result<GetSkillResult, McpError> {
-        let catalog = self
-            .catalog()
-            .map_err(|e| McpError::internal_error(e, None))?;
+        let catalog = self.served_catalog()?;
         let (s, rel) = self.resolve_uri(&catalog, uri)?;
         if rel != SKILL_MD || uri != skills_ext::skill_uri(&s.name) {
             return Err(McpError::invalid_params(
@@ -309,9 +311,7 @@ impl SkillServer {
     /// rest of the skill and checked against the approved tree digest
     /// before anything is returned.
     pub fn read_skill_file(&self, uri: &str) -> Result<ReadResourceResult, McpError> {
-        let catalog = self
-            .catalog()
-            .map_err(|e| McpError::internal_error(e, None))?;
+        let catalog = self.served_catalog()?;
         let (s, rel) = self.resolve_uri(&catalog, uri)?;
         let Some(expected) = s.tree else {
             return Err(McpError::invalid_params(
@@ -342,9 +342,7 @@ impl SkillServer {
     /// `resources/directory/read`: the direct children of a directory of a
     /// served skill (its root is `skill://<name>`).
     pub fn read_directory(&self, uri: &str) -> Result<ReadResourceDirectoryResult, McpError> {
-        let catalog = self
-            .catalog()
-            .map_err(|e| McpError::internal_error(e, None))?;
+        let catalog = self.served_catalog()?;
         let (s, rel) = self.resolve_uri(&catalog, uri)?;
         let tree = lock(&self.inner.cache)
             .tree(&s.path)
@@ -358,9 +356,7 @@ impl SkillServer {
 
     /// `resources/list`: the SKILL.md of every skill `skills/list` lists.
     pub fn list_resources(&self) -> Result<ListResourcesResult, McpError> {
-        let catalog = self
-            .catalog()
-            .map_err(|e| McpError::internal_error(e, None))?;
+        let catalog = self.served_catalog()?;
         let listing = self.listing(&catalog);
         *lock(&self.inner.last_resources) = Some(resources_key(&catalog));
         let mut resources: Vec<Resource> = catalog
@@ -423,17 +419,9 @@ impl SkillServer {
 /// first value is only remembered: the client has just asked for it).
 fn replace_if_changed(slot: &Mutex<Option<String>>, now: String) -> bool {
     let mut last = lock(slot);
-    match last.as_ref() {
-        Some(previous) if *previous == now => false,
-        Some(_) => {
-            *last = Some(now);
-            true
-        }
-        None => {
-            *last = Some(now);
-            false
-        }
-    }
+    let changed = last.as_ref().is_some_and(|previous| *previous != now);
+    *last = Some(now);
+    changed
 }
 
 /// What `notifications/resources/list_changed` watches: the URI and tree

@@ -88,8 +88,6 @@ impl Classify for McpSourceError {
 }
 crate::classified!(McpSourceError);
 
-crate::classified!(McpSourceError);
-
 /// Whether `text` is written as an MCP source.
 pub fn is_mcp_form(text: &str) -> bool {
     SCHEMES.iter().any(|s| text.starts_with(s))
