@@ -609,37 +609,20 @@ impl McpClient {
 /// A relative file path from the URI text after the skill's root: each
 /// segment percent-decoded; `None` for empty, `.`, `..`, `\`, control
 /// characters, a query or fragment.
-fn decode_relative(text: &str) -> Option<String> {
+pub fn decode_relative(text: &str) -> Option<String> {
     if text.contains(['?', '#']) {
         return None;
     }
-    let mut parts = Vec::new();
-    for raw in text.split('/') {
-        let bytes = raw.as_bytes();
-        let mut out = Vec::with_capacity(bytes.len());
-        let mut i = 0;
-        while i < bytes.len() {
-            if bytes[i] == b'%' {
-                let hex = raw.get(i + 1..i + 3)?;
-                out.push(u8::from_str_radix(hex, 16).ok()?);
-                i += 3;
-            } else {
-                out.push(bytes[i]);
-                i += 1;
-            }
-        }
-        let part = String::from_utf8(out).ok()?;
-        if part.is_empty()
+    let parts = text.split('/').map(|raw| {
+        let part = crate::names::percent_decode(raw)?;
+        let bad = part.is_empty()
             || part == "."
             || part == ".."
             || part.contains(['/', '\\'])
-            || part.chars().any(char::is_control)
-        {
-            return None;
-        }
-        parts.push(part);
-    }
-    Some(parts.join("/"))
+            || part.chars().any(char::is_control);
+        (!bad).then_some(part)
+    });
+    Some(parts.collect::<Option<Vec<_>>>()?.join("/"))
 }
 
 fn read_capped(resp: reqwest::blocking::Response, max: u64) -> Result<Vec<u8>, String> {
