@@ -456,13 +456,13 @@ fn locked_problem(
             found: Some(placed.digest),
             detail: String::new(),
         }),
-        Ok(placed) if !same_set(&placed.executables, &entry.executables) => {
+        Ok(placed) if !same_set(&placed.executables(), &entry.executables) => {
             Some(Withheld::Modified {
                 expected: entry.tree,
                 found: Some(placed.digest),
                 detail: format!(
                     "the files are intact but their execute bits differ: executable now [{}], locked [{}]",
-                    placed.executables.join(", "),
+                    placed.executables().join(", "),
                     entry.executables.join(", ")
                 ),
             })
