@@ -90,8 +90,7 @@ pub mod snapshots;
 pub mod unpacked;
 
 pub use crate::fs::TempFile;
-pub use maintenance::{CleanOutcome, GcOutcome, Quarantined, VerifyOutcome};
-pub use projects::{LockRefs, read_lock_refs};
+pub use maintenance::{CleanOutcome, GcOutcome, VerifyOutcome};
 
 use crate::fs::HeldLock;
 use crate::fs::temp::{self, Reserved, TempDir};
