@@ -32,6 +32,7 @@ use super::GitError;
 use super::names::check_segment;
 use super::spec::is_full_sha;
 use super::writer::{CheckoutLimits, Claim, SkipReason, SkippedEntry, TreeWriter, join};
+use crate::fetch::error_chain;
 use crate::skill::printable;
 
 pub const DEFAULT_API_URL: &str = "https://api.github.com";
@@ -143,15 +144,9 @@ impl<'a> GitHub<'a> {
         name: &'a str,
         options: &'a GitHubOptions,
     ) -> Result<Self, GitError> {
-        let base = |s: &str| {
-            url::Url::parse(s).map_err(|e| GitError::Spec {
-                input: s.to_owned(),
-                message: format!("the GitHub base URL is not valid: {e}"),
-            })
-        };
         let trusted = vec![
-            base(&options.api_url)?.origin(),
-            base(&options.archive_url)?.origin(),
+            base_url(&options.api_url)?.origin(),
+            base_url(&options.archive_url)?.origin(),
         ];
         let client = Client::builder()
             .redirect(reqwest::redirect::Policy::none())
@@ -162,22 +157,18 @@ impl<'a> GitHub<'a> {
                 url: options.api_url.clone(),
                 message: format!("cannot start the HTTP client: {e}"),
             })?;
-        let token = options.token.clone();
         Ok(GitHub {
             owner,
             name,
             options,
             client,
-            token,
+            token: options.token.clone(),
             trusted,
         })
     }
 
     fn url(&self, base: &str, segments: &[&str]) -> Result<url::Url, GitError> {
-        let mut url = url::Url::parse(base).map_err(|e| GitError::Spec {
-            input: base.to_owned(),
-            message: format!("the GitHub base URL is not valid: {e}"),
-        })?;
+        let mut url = base_url(base)?;
         url.path_segments_mut()
             .map_err(|()| GitError::Spec {
                 input: base.to_owned(),
@@ -333,6 +324,13 @@ impl<'a> GitHub<'a> {
         let shown = url.to_string();
         extract(response, &shown, commit, subpath, dest, limits)
     }
+}
+
+fn base_url(base: &str) -> Result<url::Url, GitError> {
+    url::Url::parse(base).map_err(|e| GitError::Spec {
+        input: base.to_owned(),
+        message: format!("the GitHub base URL is not valid: {e}"),
+    })
 }
 
 /// Flags set by the readers under the tar parser, so an I/O error can be
@@ -681,20 +679,4 @@ fn check_commit_comment<R: Read>(
         }
     }
     Ok(())
-}
-
-/// An error with its causes, on one line (reqwest hides the useful part in
-/// `source()`).
-fn error_chain(e: &dyn std::error::Error) -> String {
-    let mut text = e.to_string();
-    let mut source = e.source();
-    while let Some(s) = source {
-        let next = s.to_string();
-        if !text.contains(&next) {
-            text.push_str(": ");
-            text.push_str(&next);
-        }
-        source = s.source();
-    }
-    text
 }
