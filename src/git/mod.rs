@@ -279,10 +279,7 @@ pub fn checkout(
 
     let remote = clone_url(spec, options);
     let cached = open_cache(options, &remote, || format!("commit {commit}"))?;
-    let id = gix::ObjectId::from_hex(commit.as_bytes()).map_err(|e| GitError::Spec {
-        input: commit.clone(),
-        message: format!("not a commit id: {e}"),
-    })?;
+    let id = fetch::parse_id(&commit)?;
     fetch::ensure_commit(&cached, &remote, id, options.offline)?;
     let peeled = fetch::peel_to_commit(&cached, &remote, id)?;
     if peeled != id {
