@@ -63,7 +63,7 @@ impl GitSpec {
         let Some(raw) = subpath else {
             return Ok(self);
         };
-        let normalized = normalize_subpath(raw).map_err(|message| GitError::Spec {
+        let normalized = normalize_folder(raw).map_err(|message| GitError::Spec {
             input: raw.to_owned(),
             message,
         })?;
@@ -194,7 +194,7 @@ pub fn parse_git_spec(
         (None, None) => None,
     };
     let subpath = match parsed.subpath {
-        Some(s) => normalize_subpath(&s).map_err(spec_err)?,
+        Some(s) => normalize_folder(&s).map_err(spec_err)?,
         None => None,
     };
     Ok(Some(GitSpec {
@@ -388,11 +388,7 @@ fn local_repository(path: &Path) -> Option<PathBuf> {
         || (path.join("HEAD").is_file()
             && path.join("objects").is_dir()
             && path.join("refs").is_dir());
-    if is_repo {
-        path.canonicalize().ok()
-    } else {
-        None
-    }
+    is_repo.then(|| path.canonicalize().ok()).flatten()
 }
 
 fn file_url(path: &Path) -> String {
@@ -405,11 +401,6 @@ fn file_url(path: &Path) -> String {
 /// inside it, `None` for the root; `..`, absolute paths, drive letters,
 /// backslashes and control characters are refused with the reason.
 pub fn normalize_folder(raw: &str) -> Result<Option<String>, String> {
-    normalize_subpath(raw)
-}
-
-/// A `/`-separated folder inside the repository, or `None` for the root.
-fn normalize_subpath(raw: &str) -> Result<Option<String>, String> {
     let trimmed = raw.trim_matches('/');
     if trimmed.is_empty() || trimmed == "." {
         return Ok(None);
