@@ -429,12 +429,13 @@ impl Finder<'_> {
                 skipped.reason
             ));
         }
-        let mut by_name: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
-        for s in &skills {
-            by_name.entry(&s.name).or_default().push(&s.path);
-        }
-        for (name, paths) in by_name.into_iter().filter(|(_, p)| p.len() > 1) {
-            self.warnings.push(format!(
+        let mut discovery = Discovery {
+            skills,
+            skipped: self.skipped,
+            warnings: self.warnings,
+            walked,
+        };
+        let twins: Vec<String> = discovery.duplicates().into_iter().map(|(name, paths)| format!(
                 "{} folders hold a skill named `{name}`: {}; neither is installed by that name alone: choose one with --path",
                 paths.len(),
                 paths
@@ -442,14 +443,9 @@ impl Finder<'_> {
                     .map(|p| format!("`{}`", shown(p)))
                     .collect::<Vec<_>>()
                     .join(", ")
-            ));
-        }
-        Discovery {
-            skills,
-            skipped: self.skipped,
-            warnings: self.warnings,
-            walked,
-        }
+            )).collect();
+        discovery.warnings.extend(twins);
+        discovery
     }
 }
 
