@@ -498,7 +498,8 @@ fn relative(raw: &str) -> Option<String> {
     Some(parts.join("/"))
 }
 
-fn join(base: &str, rel: &str) -> String {
+/// `base/rel`, either of which may be `""` (the root).
+pub(super) fn join(base: &str, rel: &str) -> String {
     match (base.is_empty(), rel.is_empty()) {
         (true, _) => rel.to_owned(),
         (false, true) => base.to_owned(),

@@ -218,11 +218,7 @@ impl Checkout {
 
     /// `rel` (relative to `root`) as a path in the repository.
     fn repo_path(&self, rel: &str) -> String {
-        match (&self.subpath, rel) {
-            (None, rel) => rel.to_owned(),
-            (Some(sub), "") => sub.clone(),
-            (Some(sub), rel) => format!("{sub}/{rel}"),
-        }
+        discover::join(self.subpath.as_deref().unwrap_or(""), rel)
     }
 }
 

@@ -97,13 +97,9 @@ impl GitSpec {
     /// as [`super::FoundSkill::path`] gives it): what `skills.lock` records as
     /// the skill's `subpath`. `None` means the repository root.
     pub fn join_subpath(&self, rel: &str) -> Option<String> {
-        let rel = rel.trim_matches('/');
-        match (self.subpath.as_deref(), rel) {
-            (None, "") => None,
-            (None, rel) => Some(rel.to_owned()),
-            (Some(base), "") => Some(base.to_owned()),
-            (Some(base), rel) => Some(format!("{base}/{rel}")),
-        }
+        let base = self.subpath.as_deref().unwrap_or("");
+        let joined = super::discover::join(base, rel.trim_matches('/'));
+        (!joined.is_empty()).then_some(joined)
     }
 }
 
