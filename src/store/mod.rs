@@ -566,23 +566,17 @@ impl FileListImport<'_> {
 
 /// Makes a staged tree read-only: folders 0555, deepest first, the root
 /// last (on Unix the files were created read-only by the unpacker). The
-/// folders are exactly the parents of the tree's files (the unpacker creates
-/// no others), so no directory listing is needed.
+/// folders are known from the tree ([`seal::folders`]), so no directory
+/// listing is needed.
 fn make_read_only(root: &Path, tree: &HashedTree) -> io::Result<()> {
-    let mut dirs = std::collections::BTreeSet::new();
+    #[cfg(not(unix))]
     for file in &tree.files {
-        for (i, _) in file.path.match_indices('/') {
-            dirs.insert(&file.path[..i]);
-        }
-        #[cfg(not(unix))]
-        {
-            let path = root.join(&file.path);
-            let mut perms = fs::metadata(&path)?.permissions();
-            perms.set_readonly(true);
-            fs::set_permissions(&path, perms)?;
-        }
+        let path = root.join(&file.path);
+        let mut perms = fs::metadata(&path)?.permissions();
+        perms.set_readonly(true);
+        fs::set_permissions(&path, perms)?;
     }
-    seal_dirs(root, dirs)
+    seal_dirs(root, seal::folders(tree))
 }
 
 /// The executable bits of an existing entry (which may differ from a copy
