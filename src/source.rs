@@ -230,9 +230,8 @@ impl Source {
         if let Some(var) = &decl.token_env {
             match std::env::var(var).ok().filter(|t| !t.trim().is_empty()) {
                 Some(token) => {
-                    let url = source.spec.url().cloned();
-                    if let Some(url) = url {
-                        source.auth = Some(Auth::bearer(&url, var, &token).ok_or_else(|| {
+                    if let Some(url) = source.spec.url() {
+                        source.auth = Some(Auth::bearer(url, var, &token).ok_or_else(|| {
                             SourceError::BadToken {
                                 source_name: decl.name.clone(),
                                 var: var.clone(),
@@ -299,12 +298,10 @@ pub fn resolve(
     }
     let body = fetch_index(fetcher, source)?;
 
-    let (signer, signature_body) = if source.keys.is_empty() {
-        (None, None)
-    } else {
-        let (signer, sig) = verify_index(fetcher, source, &body, now)?;
-        (Some(signer), Some(sig))
-    };
+    let (signer, signature_body) = (!source.keys.is_empty())
+        .then(|| verify_index(fetcher, source, &body, now))
+        .transpose()?
+        .unzip();
 
     let index = parse_index(&body.bytes, &body.final_url)?;
     fetcher.remember(&body)?;
@@ -338,13 +335,9 @@ fn fetch_index(fetcher: &Fetcher, source: &Source) -> Result<crate::fetch::Body,
     let limit = fetcher.config().max_index_bytes;
     let mut tried = Vec::new();
     let mut offline_miss = None;
-    let mut found = None;
     for candidate in source.spec.candidates() {
         match fetcher.get(&candidate, auth, limit) {
-            Ok(body) => {
-                found = Some(body);
-                break;
-            }
+            Ok(body) => return Ok(body),
             Err(e) if e.is_not_found() => tried.push(candidate.to_string()),
             Err(e @ FetchError::Offline { .. }) => {
                 tried.push(candidate.to_string());
@@ -353,16 +346,13 @@ fn fetch_index(fetcher: &Fetcher, source: &Source) -> Result<crate::fetch::Body,
             Err(e) => return Err(with_token_hint(source, e)),
         }
     }
-    let Some(body) = found else {
-        if let Some(miss) = offline_miss {
-            return Err(miss.into());
-        }
-        return Err(SourceError::NoIndex {
-            source_name: source.name.clone(),
-            tried: tried.join(", "),
-        });
-    };
-    Ok(body)
+    if let Some(miss) = offline_miss {
+        return Err(miss.into());
+    }
+    Err(SourceError::NoIndex {
+        source_name: source.name.clone(),
+        tried: tried.join(", "),
+    })
 }
 
 /// The signature of `body` by one of the source's pinned keys, checked for
