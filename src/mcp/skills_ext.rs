@@ -168,13 +168,7 @@ pub fn directory_children<'a>(
     if !found {
         return None;
     }
-    let join = |leaf: &str| {
-        if dir.is_empty() {
-            leaf.to_owned()
-        } else {
-            format!("{dir}/{leaf}")
-        }
-    };
+    let join = |leaf: &str| format!("{prefix}{leaf}");
     let mut out: Vec<Resource> = dirs
         .into_iter()
         .map(|d| Resource::new(file_uri(name, &join(&d)), d).with_mime_type(DIRECTORY_MIME_TYPE))
