@@ -558,7 +558,7 @@ fn judge(
 mod tests {
     use super::*;
     use crate::link::LinkKind;
-    use crate::project::lock::{Format, LockedSkill, Lockfile};
+    use crate::project::lock::{LockedSkill, Lockfile};
     use crate::roots::{Env, ScanLimits, discover};
 
     struct Fixture {
@@ -600,26 +600,15 @@ mod tests {
         (entry, tree)
     }
 
+    /// A path-source lock entry signed by `RWQKEY`, as skills.lock says it.
     fn locked(name: &str, tree: Digest, approved: bool) -> LockedSkill {
-        LockedSkill {
-            name: name.into(),
-            source: "acme".into(),
-            version: None,
-            format: Format::Path,
-            index: None,
-            index_digest: None,
-            index_version: None,
-            url: None,
-            commit: None,
-            subpath: None,
-            uri: None,
-            artifact: None,
-            tree,
-            executables: Vec::new(),
-            signer: Some("RWQKEY".into()),
-            approved: approved.then_some(tree),
-            warnings: Vec::new(),
+        let mut text = format!(
+            "name = \"{name}\"\nsource = \"acme\"\nformat = \"path\"\ntree = \"{tree}\"\nsigner = \"RWQKEY\"\n"
+        );
+        if approved {
+            text.push_str(&format!("approved = \"{tree}\"\n"));
         }
+        toml::from_str(&text).unwrap()
     }
 
     fn build(f: &Fixture, lock: Lockfile, options: &CatalogOptions) -> Catalog {
