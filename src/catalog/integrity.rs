@@ -80,13 +80,10 @@ impl Approvals {
         {
             return Some((entry, path));
         }
-        self.others.iter().find_map(|(path, lock, links)| {
-            if links.iter().any(|l| l == link) {
-                lock.get(name).map(|e| (e, path.as_path()))
-            } else {
-                None
-            }
-        })
+        self.others
+            .iter()
+            .filter(|(_, _, links)| links.iter().any(|l| l == link))
+            .find_map(|(path, lock, _)| lock.get(name).map(|e| (e, path.as_path())))
     }
 }
 
