@@ -232,19 +232,19 @@ pub fn place_over(
         }
         _ => {}
     }
-    let state = state.clone();
     if prefer == LinkKind::Symlink {
-        match place_symlink(root, name, entry, &dest, &state) {
+        match place_symlink(root, name, entry, &dest, state) {
             Ok(()) => return Ok(LinkKind::Symlink),
             Err(LinkError::Io { .. }) => {} // fall back to a copy below
             Err(other) => return Err(other),
         }
-        place_tree(root, name, entry, tree, &dest, &state, LinkKind::Copy)
-            .map_err(Failure::into_error)?;
-        return Ok(LinkKind::Copy);
     }
-    place_tree(root, name, entry, tree, &dest, &state, prefer).map_err(Failure::into_error)?;
-    Ok(prefer)
+    let kind = match prefer {
+        LinkKind::Symlink => LinkKind::Copy,
+        other => other,
+    };
+    place_tree(root, name, entry, tree, &dest, state, kind).map_err(Failure::into_error)?;
+    Ok(kind)
 }
 
 /// `link-mode = "auto"`: a reflink clone, else hard links, else a copy. A
