@@ -109,22 +109,17 @@ pub fn endpoint(text: &str) -> Result<Url, McpSourceError> {
             "credentials do not belong in the URL; name an environment variable with `token-env`",
         ));
     }
+    let loopback = match host {
+        url::Host::Domain(d) => d.eq_ignore_ascii_case("localhost"),
+        url::Host::Ipv4(ip) => ip.is_loopback(),
+        url::Host::Ipv6(ip) => ip.is_loopback(),
+    };
     match url.scheme() {
         "https" => Ok(url),
-        "http" => {
-            let loopback = match host {
-                url::Host::Domain(d) => d.eq_ignore_ascii_case("localhost"),
-                url::Host::Ipv4(ip) => ip.is_loopback(),
-                url::Host::Ipv6(ip) => ip.is_loopback(),
-            };
-            if loopback {
-                Ok(url)
-            } else {
-                Err(bad(
-                    "mcp+http:// is only for a server on this machine (127.0.0.1, ::1, localhost); use mcp+https://",
-                ))
-            }
-        }
+        "http" if loopback => Ok(url),
+        "http" => Err(bad(
+            "mcp+http:// is only for a server on this machine (127.0.0.1, ::1, localhost); use mcp+https://",
+        )),
         _ => Err(bad(
             "only mcp+https:// (and mcp+http:// on loopback) are supported",
         )),
