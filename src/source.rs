@@ -119,13 +119,11 @@ impl SourceSpec {
         let url = match Url::parse(trimmed) {
             // One-letter "schemes" are Windows drive letters: a path.
             Ok(url) if url.scheme().len() > 1 => {
-                match url.scheme() {
-                    "http" | "https" | "file" => {}
-                    other => {
-                        return Err(bad(&format!(
-                            "`{other}:` URLs are not supported (use https://, http://, file:// or a path)"
-                        )));
-                    }
+                let scheme = url.scheme();
+                if !matches!(scheme, "http" | "https" | "file") {
+                    return Err(bad(&format!(
+                        "`{scheme}:` URLs are not supported (use https://, http://, file:// or a path)"
+                    )));
                 }
                 if url.scheme() == "file" && url.to_file_path().is_err() {
                     return Err(bad("the file:// URL does not name a local path"));
