@@ -133,7 +133,6 @@ pub(crate) struct GitHub<'a> {
     name: &'a str,
     options: &'a GitHubOptions,
     client: Client,
-    token: Option<String>,
     /// Origins the token may be sent to.
     trusted: Vec<url::Origin>,
 }
@@ -162,7 +161,6 @@ impl<'a> GitHub<'a> {
             name,
             options,
             client,
-            token: options.token.clone(),
             trusted,
         })
     }
@@ -189,7 +187,7 @@ impl<'a> GitHub<'a> {
                 .header(USER_AGENT, concat!("skillpm/", env!("CARGO_PKG_VERSION")))
                 .header(ACCEPT, accept)
                 .header("X-GitHub-Api-Version", "2022-11-28");
-            if let Some(token) = &self.token
+            if let Some(token) = &self.options.token
                 && self.trusted.contains(&url.origin())
                 && let Ok(mut value) = HeaderValue::from_str(&format!("Bearer {token}"))
             {
