@@ -59,14 +59,6 @@ impl Approvals {
         })
     }
 
-    /// Approvals from one lock only (tests, and hosts that embed skillpm).
-    pub fn from_lock(path: PathBuf, lock: Lockfile) -> Approvals {
-        Approvals {
-            project_lock: Some((path, lock)),
-            others: Vec::new(),
-        }
-    }
-
     /// The project's own lock, if it has one.
     pub fn project_lock(&self) -> Option<&Lockfile> {
         self.project_lock.as_ref().map(|(_, l)| l)

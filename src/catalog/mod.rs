@@ -618,9 +618,10 @@ mod tests {
             &Env::with_home(&f.home),
             ScanLimits::default(),
         );
+        lock.save(&f.project.join("skills.lock")).unwrap();
         let policy = Policy {
             settings: ProjectSettings::default(),
-            approvals: Approvals::from_lock(f.project.join("skills.lock"), lock),
+            approvals: Approvals::load(&f.project, None).unwrap(),
         };
         Catalog::build(&d, &policy, options, &mut HashCache::new())
     }
@@ -735,9 +736,10 @@ mod tests {
         )
         .unwrap();
         settings.path = None;
+        lock.save(&f.project.join("skills.lock")).unwrap();
         let policy = Policy {
             settings,
-            approvals: Approvals::from_lock(f.project.join("skills.lock"), lock),
+            approvals: Approvals::load(&f.project, None).unwrap(),
         };
         let options = CatalogOptions {
             agent: Some("claude".into()),
