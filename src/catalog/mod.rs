@@ -729,12 +729,13 @@ mod tests {
             &Env::with_home(&f.home),
             ScanLimits::default(),
         );
-        let mut settings = ProjectSettings::parse(
+        let manifest = crate::project::Manifest::parse(
             "[[source]]\nname = \"acme\"\nurl = \"https://x\"\n\
              [skills]\noff = { source = \"acme\", enabled = false }\n[agent.claude]\ndeny = [\"deploy-*\"]\n",
             Path::new("skills.toml"),
         )
         .unwrap();
+        let mut settings = ProjectSettings::from_manifest(&manifest);
         settings.path = None;
         lock.save(&f.project.join("skills.lock")).unwrap();
         let policy = Policy {
