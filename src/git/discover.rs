@@ -435,15 +435,15 @@ impl Finder<'_> {
             warnings: self.warnings,
             walked,
         };
-        let twins: Vec<String> = discovery.duplicates().into_iter().map(|(name, paths)| format!(
+        let mut twins = Vec::new();
+        for (name, paths) in discovery.duplicates() {
+            let listed: Vec<String> = paths.iter().map(|p| format!("`{}`", shown(p))).collect();
+            twins.push(format!(
                 "{} folders hold a skill named `{name}`: {}; neither is installed by that name alone: choose one with --path",
                 paths.len(),
-                paths
-                    .iter()
-                    .map(|p| format!("`{}`", shown(p)))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )).collect();
+                listed.join(", ")
+            ));
+        }
         discovery.warnings.extend(twins);
         discovery
     }
