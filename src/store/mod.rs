@@ -595,7 +595,5 @@ fn write_cachedir_tag(root: &Path) -> Result<(), StoreError> {
         return Ok(());
     }
     // Written under a unique name and renamed, so a reader never sees half.
-    let tmp = root.join(format!(".{CACHEDIR_TAG}.{:016x}", fastrand::u64(..)));
-    fs::write(&tmp, CACHEDIR_TAG_BODY).map_err(io_error("write", &tmp))?;
-    fs::rename(&tmp, &tag).map_err(io_error("write", &tag))
+    crate::fs::write_replacing(&tag, CACHEDIR_TAG_BODY.as_bytes()).map_err(io_error("write", &tag))
 }
