@@ -229,16 +229,13 @@ impl<'a> GitHub<'a> {
             .headers()
             .get("x-ratelimit-remaining")
             .is_some_and(|v| v == "0");
+        let var = &self.options.token_env;
         let hint = match status.as_u16() {
-            401 => format!("the token in ${} was refused", self.options.token_env),
-            403 | 429 if limited => format!(
-                "the API rate limit is exhausted; set ${} to a token to raise it",
-                self.options.token_env
-            ),
-            403 => format!(
-                "access denied; a private repository needs a token in ${}",
-                self.options.token_env
-            ),
+            401 => format!("the token in ${var} was refused"),
+            403 | 429 if limited => {
+                format!("the API rate limit is exhausted; set ${var} to a token to raise it")
+            }
+            403 => format!("access denied; a private repository needs a token in ${var}"),
             _ => format!("cannot get {what}"),
         };
         GitError::GitHub {
@@ -319,8 +316,7 @@ impl<'a> GitHub<'a> {
             }
             _ => return Err(self.failure(response, "the archive")),
         }
-        let shown = url.to_string();
-        extract(response, &shown, commit, subpath, dest, limits)
+        extract(response, url.as_str(), commit, subpath, dest, limits)
     }
 }
 
