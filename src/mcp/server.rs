@@ -75,8 +75,7 @@ impl SkillServer {
 
     /// [`SkillServer::catalog`] for a protocol request.
     fn served_catalog(&self) -> Result<Catalog, McpError> {
-        self.catalog()
-            .map_err(|e| McpError::internal_error(e, None))
+        self.catalog().map_err(internal)
     }
 
     /// The listing for `catalog`, reporting newly omitted names on stderr.
@@ -210,13 +209,10 @@ impl SkillServer {
         uri: &str,
     ) -> Result<(&'c CatalogSkill, String), McpError> {
         let Some((name, rel)) = skills_ext::parse_uri(uri) else {
-            return Err(McpError::invalid_params(
-                format!(
-                    "{:?} is not a resource this server serves: skill files are `skill://<name>/<path>` with no `.`, `..` or empty segments",
-                    skill::printable(uri)
-                ),
-                None,
-            ));
+            return Err(invalid(format!(
+                "{:?} is not a resource this server serves: skill files are `skill://<name>/<path>` with no `.`, `..` or empty segments",
+                skill::printable(uri)
+            )));
         };
         let served = catalog
             .listed()
@@ -231,10 +227,7 @@ impl SkillServer {
                     ),
                     Resolved::Unknown => format!("no skill named `{name}` is served here"),
                 };
-                Err(McpError::invalid_params(
-                    format!("no skill is served at {uri}: {why}"),
-                    None,
-                ))
+                Err(invalid(format!("no skill is served at {uri}: {why}")))
             }
         }
     }
@@ -244,19 +237,15 @@ impl SkillServer {
     fn skill_entry(&self, s: &CatalogSkill) -> Result<Skill, McpError> {
         let tree = lock(&self.inner.cache)
             .tree(&s.path)
-            .map_err(|e| McpError::internal_error(format!("cannot hash {}: {e}", s.name), None))?;
+            .map_err(|e| internal(format!("cannot hash {}: {e}", s.name)))?;
         if Some(tree.digest) != s.tree {
-            return Err(McpError::internal_error(
-                format!(
-                    "skill `{}` changed while it was being listed; ask again",
-                    s.name
-                ),
-                None,
-            ));
+            return Err(internal(format!(
+                "skill `{}` changed while it was being listed; ask again",
+                s.name
+            )));
         }
-        skills_ext::entry(s, &tree.files).ok_or_else(|| {
-            McpError::internal_error(format!("skill `{}` has no readable SKILL.md", s.name), None)
-        })
+        skills_ext::entry(s, &tree.files)
+            .ok_or_else(|| internal(format!("skill `{}` has no readable SKILL.md", s.name)))
     }
 
     /// `skills/list`: the skills the `skill` tool's description lists (the
@@ -281,7 +270,7 @@ impl SkillServer {
             cursor,
             self.inner.options.page_size,
         )
-        .map_err(|e| McpError::invalid_params(e, None))?;
+        .map_err(invalid)?;
         let mut result = ListSkillsResult::with_all_items(skills)
             .with_ttl_ms(skills_ext::TTL_MS)
             .with_cache_scope(CacheScope::Private);
@@ -294,13 +283,10 @@ impl SkillServer {
         let catalog = self.served_catalog()?;
         let (s, rel) = self.resolve_uri(&catalog, uri)?;
         if rel != SKILL_MD || uri != skills_ext::skill_uri(&s.name) {
-            return Err(McpError::invalid_params(
-                format!(
-                    "no skill is served at {uri}; a skill's URI is {}",
-                    skills_ext::skill_uri(&s.name)
-                ),
-                None,
-            ));
+            return Err(invalid(format!(
+                "no skill is served at {uri}; a skill's URI is {}",
+                skills_ext::skill_uri(&s.name)
+            )));
         }
         Ok(GetSkillResult::new(self.skill_entry(s)?)
             .with_ttl_ms(skills_ext::TTL_MS)
@@ -314,22 +300,16 @@ impl SkillServer {
         let catalog = self.served_catalog()?;
         let (s, rel) = self.resolve_uri(&catalog, uri)?;
         let Some(expected) = s.tree else {
-            return Err(McpError::invalid_params(
-                format!("no skill is served at {uri}"),
-                None,
-            ));
+            return Err(invalid(format!("no skill is served at {uri}")));
         };
         let mut files = crate::catalog::integrity::read_verified(
             &s.path,
             &expected,
             skills_ext::MAX_SKILL_BYTES,
         )
-        .map_err(|e| McpError::internal_error(e, None))?;
+        .map_err(internal)?;
         let Some(bytes) = files.remove(&rel) else {
-            return Err(McpError::invalid_params(
-                format!("skill `{}` has no file {uri}", s.name),
-                None,
-            ));
+            return Err(invalid(format!("skill `{}` has no file {uri}", s.name)));
         };
         let canonical = skills_ext::file_uri(&s.name, &rel);
         Ok(
@@ -346,11 +326,10 @@ impl SkillServer {
         let (s, rel) = self.resolve_uri(&catalog, uri)?;
         let tree = lock(&self.inner.cache)
             .tree(&s.path)
-            .map_err(|e| McpError::internal_error(format!("cannot hash {}: {e}", s.name), None))?;
+            .map_err(|e| internal(format!("cannot hash {}: {e}", s.name)))?;
         let paths = tree.files.iter().map(|f| (f.path.as_str(), f.size));
-        let children = skills_ext::directory_children(&s.name, paths, &rel).ok_or_else(|| {
-            McpError::invalid_params(format!("{uri} is not a directory resource"), None)
-        })?;
+        let children = skills_ext::directory_children(&s.name, paths, &rel)
+            .ok_or_else(|| invalid(format!("{uri} is not a directory resource")))?;
         Ok(ReadResourceDirectoryResult::with_all_items(children))
     }
 
@@ -484,6 +463,16 @@ fn object(v: Value) -> Arc<serde_json::Map<String, Value>> {
     }
 }
 
+/// A request this server cannot answer as asked (`-32602`), and why.
+fn invalid(message: impl Into<std::borrow::Cow<'static, str>>) -> McpError {
+    McpError::invalid_params(message, None)
+}
+
+/// A failure of this server while answering, said for the client.
+fn internal(message: impl Into<std::borrow::Cow<'static, str>>) -> McpError {
+    McpError::internal_error(message, None)
+}
+
 fn text_result(result: Result<String, String>) -> CallToolResult {
     match result {
         Ok(text) => CallToolResult::success(vec![ContentBlock::text(text)]),
@@ -496,7 +485,7 @@ async fn blocking<T: Send + 'static>(
 ) -> Result<T, McpError> {
     tokio::task::spawn_blocking(f)
         .await
-        .map_err(|e| McpError::internal_error(format!("skillpm failed while serving: {e}"), None))
+        .map_err(|e| internal(format!("skillpm failed while serving: {e}")))
 }
 
 impl ServerHandler for SkillServer {
@@ -569,12 +558,9 @@ impl ServerHandler for SkillServer {
                 Err(message) => CallToolResult::error(vec![ContentBlock::text(message)]),
             },
             other => {
-                return Err(McpError::invalid_params(
-                    format!(
-                        "unknown tool `{other}`; this server has `{SKILL_TOOL}` and `{LIST_TOOL}`"
-                    ),
-                    None,
-                ));
+                return Err(invalid(format!(
+                    "unknown tool `{other}`; this server has `{SKILL_TOOL}` and `{LIST_TOOL}`"
+                )));
             }
         };
         Ok(result.into())
@@ -616,9 +602,8 @@ impl ServerHandler for SkillServer {
         _context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceDirectoryResult, McpError> {
         if request.cursor.is_some() {
-            return Err(McpError::invalid_params(
+            return Err(invalid(
                 "this server returns every child of a directory in one page; there is no cursor to resume from",
-                None,
             ));
         }
         let this = self.clone();
