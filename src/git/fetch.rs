@@ -185,8 +185,6 @@ pub(crate) fn peel_to_commit(
 }
 
 pub(crate) fn parse_id(hex: &str) -> Result<ObjectId, GitError> {
-    ObjectId::from_hex(hex.to_ascii_lowercase().as_bytes()).map_err(|e| GitError::Spec {
-        input: hex.to_owned(),
-        message: format!("not a commit id: {e}"),
-    })
+    ObjectId::from_hex(hex.to_ascii_lowercase().as_bytes())
+        .map_err(|e| GitError::spec(hex, format!("not a commit id: {e}")))
 }

@@ -168,10 +168,7 @@ impl<'a> GitHub<'a> {
     fn url(&self, base: &str, segments: &[&str]) -> Result<url::Url, GitError> {
         let mut url = base_url(base)?;
         url.path_segments_mut()
-            .map_err(|()| GitError::Spec {
-                input: base.to_owned(),
-                message: "the GitHub base URL cannot take a path".into(),
-            })?
+            .map_err(|()| GitError::spec(base, "the GitHub base URL cannot take a path"))?
             .pop_if_empty()
             .extend(segments);
         Ok(url)
@@ -321,10 +318,8 @@ impl<'a> GitHub<'a> {
 }
 
 fn base_url(base: &str) -> Result<url::Url, GitError> {
-    url::Url::parse(base).map_err(|e| GitError::Spec {
-        input: base.to_owned(),
-        message: format!("the GitHub base URL is not valid: {e}"),
-    })
+    url::Url::parse(base)
+        .map_err(|e| GitError::spec(base, format!("the GitHub base URL is not valid: {e}")))
 }
 
 /// Flags set by the readers under the tar parser, so an I/O error can be

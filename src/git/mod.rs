@@ -199,9 +199,8 @@ impl Checkout {
         }
         let mut dir = self.root.clone();
         for segment in rel.split('/').filter(|s| !s.is_empty()) {
-            names::check_segment(segment.as_bytes()).map_err(|why| GitError::Spec {
-                input: rel.to_owned(),
-                message: format!("not a folder of the checkout: {why}"),
+            names::check_segment(segment.as_bytes()).map_err(|why| {
+                GitError::spec(rel, format!("not a folder of the checkout: {why}"))
             })?;
             dir.push(segment);
         }
@@ -232,10 +231,10 @@ pub fn checkout(
     options: &GitOptions,
 ) -> Result<Checkout, GitError> {
     if !is_full_sha(commit) {
-        return Err(GitError::Spec {
-            input: commit.to_owned(),
-            message: "a checkout needs a full 40-hex commit id".into(),
-        });
+        return Err(GitError::spec(
+            commit,
+            "a checkout needs a full 40-hex commit id",
+        ));
     }
     let commit = commit.to_ascii_lowercase();
     let url = spec.url();

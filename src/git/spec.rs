@@ -63,17 +63,12 @@ impl GitSpec {
         let Some(raw) = subpath else {
             return Ok(self);
         };
-        let normalized = normalize_folder(raw).map_err(|message| GitError::Spec {
-            input: raw.to_owned(),
-            message,
-        })?;
+        let normalized = normalize_folder(raw).map_err(|message| GitError::spec(raw, message))?;
         match (&self.subpath, &normalized) {
-            (Some(old), Some(new)) if old != new => Err(GitError::Spec {
-                input: raw.to_owned(),
-                message: format!(
-                    "the source already names the folder `{old}`; give the folder once"
-                ),
-            }),
+            (Some(old), Some(new)) if old != new => Err(GitError::spec(
+                raw,
+                format!("the source already names the folder `{old}`; give the folder once"),
+            )),
             _ => {
                 if normalized.is_some() {
                     self.subpath = normalized;
@@ -150,10 +145,7 @@ pub fn parse_git_spec(
     ref_override: Option<&str>,
     base_dir: &Path,
 ) -> Result<Option<GitSpec>, GitError> {
-    let spec_err = |message: String| GitError::Spec {
-        input: input.to_owned(),
-        message,
-    };
+    let spec_err = |message: String| GitError::spec(input, message);
     let text = input.trim();
     let parsed = if let Some(rest) = text.strip_prefix("github:") {
         Some(parse_github_shorthand(rest).map_err(spec_err)?)
@@ -411,10 +403,7 @@ pub fn normalize_folder(raw: &str) -> Result<Option<String>, String> {
 /// Checks a ref the way git does (`git check-ref-format`), so it can never
 /// be read as an option, a refspec or a revision expression.
 pub(crate) fn normalize_ref(raw: &str) -> Result<Option<String>, GitError> {
-    let err = |message: &str| GitError::Spec {
-        input: raw.to_owned(),
-        message: message.to_owned(),
-    };
+    let err = |message: &str| GitError::spec(raw, message);
     let r = raw.trim();
     if r.is_empty() {
         return Err(err("the ref is empty; give a branch, tag or commit SHA"));
