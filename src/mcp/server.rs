@@ -134,15 +134,11 @@ impl SkillServer {
                 let Some(md) = &s.skill else {
                     return Err(format!("skill `{name}` has no readable SKILL.md"));
                 };
+                let commands = md.shell_commands();
                 let mut md = md.clone();
                 md.body = arguments::substitute(&md.body, args, &s.path);
                 let files = envelope::sample_files(&s.path, envelope::MAX_LISTED_FILES);
                 let mut text = envelope::render(&md, &s.path, &files);
-                let commands = s
-                    .skill
-                    .as_ref()
-                    .map(|m| m.shell_commands())
-                    .unwrap_or_default();
                 if !commands.is_empty() {
                     text.push_str(&format!(
                         "\nNote: this skill contains {} shell preprocessing command(s) (`!` lines) that some agents run while loading it. skillpm did not run them; they appear above exactly as written.\n",
