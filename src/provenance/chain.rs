@@ -580,13 +580,10 @@ impl<'a> Prover<'a> {
         if Digest::of_bytes(&body.bytes) != digest {
             return Ok(None);
         }
-        let signature = match source.keys.is_empty() {
-            true => None,
-            false => fetcher
-                .get(&source::signature_url(&url), auth, 64 * 1024)
-                .ok()
-                .and_then(|b| String::from_utf8(b.bytes).ok()),
-        };
+        let signature = (!source.keys.is_empty())
+            .then(|| fetcher.get(&source::signature_url(&url), auth, 64 * 1024))
+            .and_then(Result::ok)
+            .and_then(|b| String::from_utf8(b.bytes).ok());
         let snapshot = Snapshot {
             digest,
             bytes: body.bytes,
