@@ -71,14 +71,9 @@ pub fn configured_servers(project: &Path, env: &Env) -> ClientConfigs {
         .codex_home
         .clone()
         .or_else(|| env.home.as_ref().map(|h| h.join(".codex")));
-    for file in [
-        Some(project.join(".codex/config.toml")),
-        codex_home.map(|d| d.join("config.toml")),
-    ]
-    .into_iter()
-    .flatten()
-    {
-        read_codex(&mut out, &file);
+    read_codex(&mut out, &project.join(".codex/config.toml"));
+    if let Some(home) = codex_home {
+        read_codex(&mut out, &home.join("config.toml"));
     }
     let config_dir = env
         .xdg_config_home
