@@ -141,11 +141,9 @@ impl Store {
 /// need not exist yet).
 fn absolute_lock_path(path: &Path) -> Result<PathBuf, StoreError> {
     let absolute = std::path::absolute(path).map_err(io_error("resolve", path))?;
-    match (absolute.parent(), absolute.file_name()) {
-        (Some(parent), Some(name)) => match fs::canonicalize(parent) {
-            Ok(parent) => Ok(parent.join(name)),
-            Err(_) => Ok(absolute),
-        },
-        _ => Ok(absolute),
-    }
+    let resolved = absolute
+        .parent()
+        .zip(absolute.file_name())
+        .and_then(|(parent, name)| Some(fs::canonicalize(parent).ok()?.join(name)));
+    Ok(resolved.unwrap_or(absolute))
 }
