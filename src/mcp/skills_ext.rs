@@ -86,14 +86,11 @@ pub fn parse_uri(uri: &str) -> Option<(String, String)> {
 pub fn entry(skill: &CatalogSkill, files: &[TreeFile]) -> Option<Skill> {
     let md = skill.skill.as_ref()?;
     let mut extra = md.frontmatter.clone();
-    let name = match extra.remove("name") {
+    let mut take = |key, parsed: &String| match extra.remove(key) {
         Some(Value::String(s)) => s,
-        _ => md.name.clone(),
+        _ => parsed.clone(),
     };
-    let description = match extra.remove("description") {
-        Some(Value::String(s)) => s,
-        _ => md.description.clone(),
-    };
+    let (name, description) = (take("name", &md.name), take("description", &md.description));
     let mut frontmatter = SkillFrontmatter::new(name, description);
     frontmatter.extra = extra;
     let resources = files
