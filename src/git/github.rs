@@ -396,10 +396,7 @@ pub(crate) fn extract(
         let mut entry = entry.map_err(read_error)?;
         let kind = entry.header().entry_type();
         if kind.is_pax_global_extensions() {
-            check_commit_comment(&mut entry, url, commit).map_err(|e| match e {
-                Ok(err) => err,
-                Err(io) => read_error(io),
-            })?;
+            check_commit_comment(&mut entry, url, commit, read_error)?;
             continue;
         }
         let raw_path = entry.path_bytes().into_owned();
@@ -642,28 +639,28 @@ fn write_entry<R: Read>(
 }
 
 /// `git archive` records the commit id as the pax global `comment`; when it
-/// is there it must be the commit asked for. Outer `Err` carries either the
-/// verdict (`Ok(GitError)`) or a read failure.
+/// is there it must be the commit asked for.
 fn check_commit_comment<R: Read>(
     entry: &mut tar::Entry<'_, R>,
     url: &str,
     commit: &str,
-) -> Result<(), Result<GitError, io::Error>> {
-    let Some(extensions) = entry.pax_extensions().map_err(Err)? else {
+    read_error: impl Fn(io::Error) -> GitError,
+) -> Result<(), GitError> {
+    let Some(extensions) = entry.pax_extensions().map_err(&read_error)? else {
         return Ok(());
     };
     for extension in extensions {
-        let extension = extension.map_err(Err)?;
+        let extension = extension.map_err(&read_error)?;
         if extension.key_bytes() == b"comment" {
             let found = String::from_utf8_lossy(extension.value_bytes())
                 .trim()
                 .to_ascii_lowercase();
             if is_full_sha(&found) && !found.eq_ignore_ascii_case(commit) {
-                return Err(Ok(GitError::CommitMismatch {
+                return Err(GitError::CommitMismatch {
                     url: url.to_owned(),
                     expected: commit.to_ascii_lowercase(),
                     found,
-                }));
+                });
             }
         }
     }
