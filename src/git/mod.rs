@@ -342,10 +342,7 @@ impl GitSpec {
         } else {
             None
         };
-        let repo = match parsed {
-            Some(spec) => spec.repo,
-            None => Repo::Url(url.to_owned()),
-        };
+        let repo = parsed.map_or_else(|| Repo::Url(url.to_owned()), |spec| spec.repo);
         GitSpec {
             repo,
             reference: None,

@@ -49,14 +49,10 @@ impl Snapshots {
     pub fn put(&self, bytes: &[u8], signature: Option<&str>) -> std::io::Result<Digest> {
         let digest = Digest::of_bytes(bytes);
         std::fs::create_dir_all(&self.dir)?;
-        let path = self.path(&digest);
-        if !path.is_file() {
-            crate::fs::write_atomic(&path, bytes)?;
-        }
-        if let Some(sig) = signature {
-            let sig_path = self.signature_path(&digest);
-            if !sig_path.is_file() {
-                crate::fs::write_atomic(&sig_path, sig.as_bytes())?;
+        let signature = signature.map(|s| (self.signature_path(&digest), s.as_bytes()));
+        for (path, bytes) in std::iter::once((self.path(&digest), bytes)).chain(signature) {
+            if !path.is_file() {
+                crate::fs::write_atomic(&path, bytes)?;
             }
         }
         Ok(digest)
