@@ -252,12 +252,11 @@ impl SkillServer {
         let catalog = self.served_catalog()?;
         let listing = self.listing(&catalog);
         *lock(&self.inner.last_resources) = Some(resources_key(&catalog));
-        let mut entries = Vec::new();
-        for s in catalog.listed() {
-            if listing.included.contains(&s.name) && s.skill.is_some() {
-                entries.push(self.skill_entry(s)?);
-            }
-        }
+        let mut entries = catalog
+            .listed()
+            .filter(|s| listing.included.contains(&s.name) && s.skill.is_some())
+            .map(|s| self.skill_entry(s))
+            .collect::<Result<Vec<_>, _>>()?;
         entries.sort_by(|a, b| a.uri.cmp(&b.uri));
         entries.dedup_by(|a, b| a.uri == b.uri);
         let (skills, next) = skills_ext::page(
