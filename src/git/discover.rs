@@ -175,13 +175,7 @@ fn walk(root: &Path) -> Walk {
             break;
         }
         out.walked += 1;
-        let Ok(entries) = std::fs::read_dir(root.join(&rel)) else {
-            continue;
-        };
-        let mut children: Vec<String> = entries
-            .filter_map(Result::ok)
-            .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
-            .filter_map(|e| e.file_name().into_string().ok())
+        let mut children: Vec<String> = child_dirs(&root.join(&rel))
             .filter(|n| !SKIPPED_DIRS.contains(&n.as_str()))
             .collect();
         children.sort();
@@ -215,15 +209,7 @@ impl Finder<'_> {
         let Some(dir) = real_dir(self.root, base) else {
             return;
         };
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            return;
-        };
-        let mut names: Vec<String> = entries
-            .filter_map(Result::ok)
-            .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
-            .filter_map(|e| e.file_name().into_string().ok())
-            .take(MAX_LISTED_DIRS + 1)
-            .collect();
+        let mut names: Vec<String> = child_dirs(&dir).take(MAX_LISTED_DIRS + 1).collect();
         if names.len() > MAX_LISTED_DIRS {
             let shown = if base.is_empty() { "." } else { base };
             self.warnings.push(format!(
@@ -518,6 +504,16 @@ fn real_dir(root: &Path, rel: &str) -> Option<PathBuf> {
         }
     }
     Some(dir)
+}
+
+/// The UTF-8 names of the folders in `dir` (none when it cannot be read).
+fn child_dirs(dir: &Path) -> impl Iterator<Item = String> {
+    std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+        .filter_map(|e| e.file_name().into_string().ok())
 }
 
 fn is_regular_file(path: &Path) -> bool {
