@@ -93,12 +93,10 @@ impl fmt::Display for SkipReason {
                 "it differs from `{other}` only in letter case, which cannot both exist \
                  on macOS or Windows"
             ),
-            SkipReason::TooLarge { size, limit } => {
-                write!(
-                    f,
-                    "the file is {size} bytes, above the limit of {limit} bytes"
-                )
-            }
+            SkipReason::TooLarge { size, limit } => write!(
+                f,
+                "the file is {size} bytes, above the limit of {limit} bytes"
+            ),
         }
     }
 }

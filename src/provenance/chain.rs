@@ -700,9 +700,7 @@ enum SnapshotProblem {
 impl std::fmt::Display for SnapshotProblem {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            SnapshotProblem::Unsigned => {
-                write!(f, "has no signature, and its source pins a key")
-            }
+            SnapshotProblem::Unsigned => f.write_str("has no signature, and its source pins a key"),
             SnapshotProblem::Trust(e) => write!(f, "fails its signature check: {e}"),
             SnapshotProblem::Unreadable(e) => write!(f, "is not a readable index: {e}"),
         }
