@@ -111,26 +111,20 @@ impl fmt::Display for GitSpec {
     /// A form the user can paste back: `github:o/r/sub@ref`, or
     /// `<url>#ref` plus ` (path sub)`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let part = |form: fn(&str) -> String, value: &Option<String>| {
+            value.as_deref().map(form).unwrap_or_default()
+        };
+        let (sub, reference) = (&self.subpath, &self.reference);
         match &self.repo {
             Repo::GitHub { owner, name } => {
-                write!(f, "github:{owner}/{name}")?;
-                if let Some(sub) = &self.subpath {
-                    write!(f, "/{sub}")?;
-                }
-                if let Some(r) = &self.reference {
-                    write!(f, "@{r}")?;
-                }
-                Ok(())
+                let sub = part(|s| format!("/{s}"), sub);
+                let reference = part(|r| format!("@{r}"), reference);
+                write!(f, "github:{owner}/{name}{sub}{reference}")
             }
             Repo::Url(url) => {
-                write!(f, "{url}")?;
-                if let Some(r) = &self.reference {
-                    write!(f, "#{r}")?;
-                }
-                if let Some(sub) = &self.subpath {
-                    write!(f, " (path {sub})")?;
-                }
-                Ok(())
+                let reference = part(|r| format!("#{r}"), reference);
+                let sub = part(|s| format!(" (path {s})"), sub);
+                write!(f, "{url}{reference}{sub}")
             }
         }
     }
