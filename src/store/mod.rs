@@ -360,11 +360,8 @@ impl Store {
     ) -> Result<PathBuf, StoreError> {
         let path = temp.path().to_owned();
         temp.close_synced().map_err(io_error("write", &path))?;
-        let actual = Digest::of_file(&path).map_err(|e| StoreError::Io {
-            action: "hash",
-            path: path.clone(),
-            source: io::Error::other(e.to_string()),
-        })?;
+        let actual = Digest::of_file(&path)
+            .map_err(|e| io_error("hash", &path)(io::Error::other(e.to_string())))?;
         if actual != *expected {
             return Err(StoreError::DownloadMismatch {
                 expected: *expected,

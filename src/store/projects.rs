@@ -105,12 +105,9 @@ impl Store {
     fn read_registry(&self) -> Result<Registry, StoreError> {
         let path = self.projects_path();
         match fs::read(&path) {
-            Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| StoreError::Io {
-                action: "parse",
-                path,
-                source: std::io::Error::other(format!(
-                    "{e}; delete the file to start a new list of projects"
-                )),
+            Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| {
+                let why = format!("{e}; delete the file to start a new list of projects");
+                io_error("parse", &path)(std::io::Error::other(why))
             }),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Registry {
                 version: 1,
