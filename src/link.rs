@@ -61,6 +61,15 @@ fn io(action: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> LinkE
     }
 }
 
+/// `path` holds `what`, which skillpm did not make, where `wanted` should go.
+fn conflict(path: &Path, what: &'static str, wanted: &Path) -> LinkError {
+    LinkError::Conflict {
+        path: path.to_owned(),
+        what,
+        wanted: wanted.to_owned(),
+    }
+}
+
 /// How a skill was placed into a root.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -213,13 +222,7 @@ pub fn place_over(
 ) -> Result<LinkKind, LinkError> {
     let dest = root.join(name);
     match state {
-        LinkState::Foreign { what } => {
-            return Err(LinkError::Conflict {
-                path: dest,
-                what,
-                wanted: entry.to_owned(),
-            });
-        }
+        LinkState::Foreign { what } => return Err(conflict(&dest, what, entry)),
         // Already right: nothing to create (the common case of a re-install).
         LinkState::Symlink { target } if prefer == LinkKind::Symlink && target == entry => {
             return Ok(LinkKind::Symlink);
@@ -232,19 +235,19 @@ pub fn place_over(
         }
         _ => {}
     }
-    let state = state.clone();
     if prefer == LinkKind::Symlink {
-        match place_symlink(root, name, entry, &dest, &state) {
+        match place_symlink(root, name, entry, &dest, state) {
             Ok(()) => return Ok(LinkKind::Symlink),
             Err(LinkError::Io { .. }) => {} // fall back to a copy below
             Err(other) => return Err(other),
         }
-        place_tree(root, name, entry, tree, &dest, &state, LinkKind::Copy)
-            .map_err(Failure::into_error)?;
-        return Ok(LinkKind::Copy);
     }
-    place_tree(root, name, entry, tree, &dest, &state, prefer).map_err(Failure::into_error)?;
-    Ok(prefer)
+    let kind = match prefer {
+        LinkKind::Symlink => LinkKind::Copy,
+        other => other,
+    };
+    place_tree(root, name, entry, tree, &dest, state, kind).map_err(Failure::into_error)?;
+    Ok(kind)
 }
 
 /// `link-mode = "auto"`: a reflink clone, else hard links, else a copy. A
@@ -271,11 +274,7 @@ pub fn place_auto(
         return Ok(*kind);
     }
     if let LinkState::Foreign { what } = state {
-        return Err(LinkError::Conflict {
-            path: root.join(name),
-            what,
-            wanted: entry.to_owned(),
-        });
+        return Err(conflict(&root.join(name), what, entry));
     }
     let dest = root.join(name);
     for kind in [LinkKind::Clone, LinkKind::Hardlink] {
@@ -354,11 +353,7 @@ fn place_symlink(
         // install). If something appeared meanwhile, it is left alone.
         return make_dir_symlink(entry, dest).map_err(|e| {
             if e.kind() == std::io::ErrorKind::AlreadyExists {
-                LinkError::Conflict {
-                    path: dest.to_owned(),
-                    what: "something created while skillpm was linking",
-                    wanted: entry.to_owned(),
-                }
+                conflict(dest, "something created while skillpm was linking", entry)
             } else {
                 io("create a symlink at", dest)(e)
             }

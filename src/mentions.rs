@@ -62,12 +62,8 @@ pub struct MentionScan {
     pub skipped: Vec<Skipped>,
 }
 
-/// The skills `text` mentions, in order of first mention.
-pub fn find(text: &str, catalog: &Catalog) -> Vec<Mention> {
-    scan(text, catalog).mentions
-}
-
-/// Like [`find`], also saying which mentions selected nothing and why.
+/// The skills `text` mentions, in order of first mention, and which
+/// mentions selected nothing and why.
 pub fn scan(text: &str, catalog: &Catalog) -> MentionScan {
     let candidates: Vec<&CatalogSkill> = catalog.served().filter(|s| s.user_invocable()).collect();
     let mut scanner = Scanner {
@@ -105,28 +101,26 @@ impl Scanner<'_> {
         if looks_like_env_var(name) && !has_name(self.candidates, name) {
             return;
         }
-        match self.catalog.find_by_path(Path::new(path)) {
+        let reason = match self.catalog.find_by_path(Path::new(path)) {
             Some(s) if s.is_served() && s.user_invocable() => {
                 if self.seen_paths.insert(s.real_path.clone()) {
                     self.out
                         .mentions
                         .push(mention(s, MentionKind::Link, offset));
                 }
+                return;
             }
-            Some(s) => self.out.skipped.push(Skipped {
-                token: raw.to_owned(),
-                offset,
-                reason: match &s.withheld {
-                    Some(w) => w.explain(&s.name, &s.path),
-                    None => not_invocable(&s.name),
-                },
-            }),
-            None => self.out.skipped.push(Skipped {
-                token: raw.to_owned(),
-                offset,
-                reason: format!("no skill is installed at {path}"),
-            }),
-        }
+            Some(s) => match &s.withheld {
+                Some(w) => w.explain(&s.name, &s.path),
+                None => not_invocable(&s.name),
+            },
+            None => format!("no skill is installed at {path}"),
+        };
+        self.out.skipped.push(Skipped {
+            token: raw.to_owned(),
+            offset,
+            reason,
+        });
     }
 
     /// `$name`: the one invocable skill of that name; several distinct

@@ -119,13 +119,11 @@ impl SourceSpec {
         let url = match Url::parse(trimmed) {
             // One-letter "schemes" are Windows drive letters: a path.
             Ok(url) if url.scheme().len() > 1 => {
-                match url.scheme() {
-                    "http" | "https" | "file" => {}
-                    other => {
-                        return Err(bad(&format!(
-                            "`{other}:` URLs are not supported (use https://, http://, file:// or a path)"
-                        )));
-                    }
+                let scheme = url.scheme();
+                if !matches!(scheme, "http" | "https" | "file") {
+                    return Err(bad(&format!(
+                        "`{scheme}:` URLs are not supported (use https://, http://, file:// or a path)"
+                    )));
                 }
                 if url.scheme() == "file" && url.to_file_path().is_err() {
                     return Err(bad("the file:// URL does not name a local path"));
@@ -230,9 +228,8 @@ impl Source {
         if let Some(var) = &decl.token_env {
             match std::env::var(var).ok().filter(|t| !t.trim().is_empty()) {
                 Some(token) => {
-                    let url = source.spec.url().cloned();
-                    if let Some(url) = url {
-                        source.auth = Some(Auth::bearer(&url, var, &token).ok_or_else(|| {
+                    if let Some(url) = source.spec.url() {
+                        source.auth = Some(Auth::bearer(url, var, &token).ok_or_else(|| {
                             SourceError::BadToken {
                                 source_name: decl.name.clone(),
                                 var: var.clone(),
@@ -299,12 +296,10 @@ pub fn resolve(
     }
     let body = fetch_index(fetcher, source)?;
 
-    let (signer, signature_body) = if source.keys.is_empty() {
-        (None, None)
-    } else {
-        let (signer, sig) = verify_index(fetcher, source, &body, now)?;
-        (Some(signer), Some(sig))
-    };
+    let (signer, signature_body) = (!source.keys.is_empty())
+        .then(|| verify_index(fetcher, source, &body, now))
+        .transpose()?
+        .unzip();
 
     let index = parse_index(&body.bytes, &body.final_url)?;
     fetcher.remember(&body)?;
@@ -338,13 +333,9 @@ fn fetch_index(fetcher: &Fetcher, source: &Source) -> Result<crate::fetch::Body,
     let limit = fetcher.config().max_index_bytes;
     let mut tried = Vec::new();
     let mut offline_miss = None;
-    let mut found = None;
     for candidate in source.spec.candidates() {
         match fetcher.get(&candidate, auth, limit) {
-            Ok(body) => {
-                found = Some(body);
-                break;
-            }
+            Ok(body) => return Ok(body),
             Err(e) if e.is_not_found() => tried.push(candidate.to_string()),
             Err(e @ FetchError::Offline { .. }) => {
                 tried.push(candidate.to_string());
@@ -353,16 +344,13 @@ fn fetch_index(fetcher: &Fetcher, source: &Source) -> Result<crate::fetch::Body,
             Err(e) => return Err(with_token_hint(source, e)),
         }
     }
-    let Some(body) = found else {
-        if let Some(miss) = offline_miss {
-            return Err(miss.into());
-        }
-        return Err(SourceError::NoIndex {
-            source_name: source.name.clone(),
-            tried: tried.join(", "),
-        });
-    };
-    Ok(body)
+    if let Some(miss) = offline_miss {
+        return Err(miss.into());
+    }
+    Err(SourceError::NoIndex {
+        source_name: source.name.clone(),
+        tried: tried.join(", "),
+    })
 }
 
 /// The signature of `body` by one of the source's pinned keys, checked for
@@ -465,14 +453,6 @@ pub struct FetchedFile {
     pub size: u64,
 }
 
-#[derive(Debug, Clone)]
-pub struct FetchedEntry {
-    pub name: String,
-    pub content: FetchedContent,
-    /// True when nothing had to be downloaded.
-    pub reused: bool,
-}
-
 /// Downloads the artifacts (or v0.1.0 files) of every request in one batch,
 /// `config.jobs` at a time. `bar`'s length is set to the number of downloads
 /// and advances as each finishes. Results are in request order; each entry
@@ -481,7 +461,7 @@ pub fn download_entries(
     fetcher: &Fetcher,
     requests: &[EntryRequest<'_>],
     bar: &ProgressBar,
-) -> Vec<Result<FetchedEntry, SourceError>> {
+) -> Vec<Result<FetchedContent, SourceError>> {
     let mut specs = Vec::new();
     let mut spans = Vec::with_capacity(requests.len());
     for request in requests {
@@ -519,9 +499,8 @@ pub fn download_entries(
         .collect()
 }
 
-fn assemble(entry: &Entry, downloads: Vec<Downloaded>) -> Result<FetchedEntry, SourceError> {
-    let reused = downloads.iter().all(|d| d.reused);
-    let content = match &entry.content {
+fn assemble(entry: &Entry, downloads: Vec<Downloaded>) -> Result<FetchedContent, SourceError> {
+    Ok(match &entry.content {
         EntryContent::Artifact {
             artifact: kind,
             url,
@@ -571,11 +550,6 @@ fn assemble(entry: &Entry, downloads: Vec<Downloaded>) -> Result<FetchedEntry, S
                 tree: tree.finish(),
             }
         }
-    };
-    Ok(FetchedEntry {
-        name: entry.name.clone(),
-        content,
-        reused,
     })
 }
 

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use sha2::{Digest as _, Sha256};
 
-use crate::digest::Digest;
+use crate::digest::{Digest, HashedTree};
 use crate::project::lock::{LockedSkill, Lockfile};
 use crate::project::state::ProjectState;
 
@@ -59,14 +59,6 @@ impl Approvals {
         })
     }
 
-    /// Approvals from one lock only (tests, and hosts that embed skillpm).
-    pub fn from_lock(path: PathBuf, lock: Lockfile) -> Approvals {
-        Approvals {
-            project_lock: Some((path, lock)),
-            others: Vec::new(),
-        }
-    }
-
     /// The project's own lock, if it has one.
     pub fn project_lock(&self) -> Option<&Lockfile> {
         self.project_lock.as_ref().map(|(_, l)| l)
@@ -80,13 +72,10 @@ impl Approvals {
         {
             return Some((entry, path));
         }
-        self.others.iter().find_map(|(path, lock, links)| {
-            if links.iter().any(|l| l == link) {
-                lock.get(name).map(|e| (e, path.as_path()))
-            } else {
-                None
-            }
-        })
+        self.others
+            .iter()
+            .filter(|(_, _, links)| links.iter().any(|l| l == link))
+            .find_map(|(path, lock, _)| lock.get(name).map(|e| (e, path.as_path())))
     }
 }
 
@@ -117,22 +106,11 @@ fn without_broken_chains(project: &Path, cache_root: Option<&Path>, lock: Lockfi
     kept
 }
 
-/// What hashing a placed skill found: its tree digest and the files with
-/// the execute bit (which the lock records beside the digest).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PlacedTree {
-    pub digest: Digest,
-    pub executables: Vec<String>,
-    /// Every file with its size and digest, in path order (the manifest an
-    /// MCP `skills/list` entry publishes).
-    pub files: Vec<crate::digest::TreeFile>,
-}
-
 /// Tree digests of placed skills, keyed by folder, each with a fingerprint
 /// of the file metadata it was computed from.
 #[derive(Debug, Default)]
 pub struct HashCache {
-    entries: HashMap<PathBuf, (Digest, Result<PlacedTree, String>)>,
+    entries: HashMap<PathBuf, (Digest, Result<HashedTree, String>)>,
     hashed: usize,
 }
 
@@ -144,7 +122,7 @@ impl HashCache {
     /// The tree digest of the skill placed at `path` as an agent reads it
     /// (through a symlink; a copy without its marker). Re-hashes only when
     /// the fingerprint changed. The error is a sentence for a report.
-    pub fn tree(&mut self, path: &Path) -> Result<PlacedTree, String> {
+    pub fn tree(&mut self, path: &Path) -> Result<HashedTree, String> {
         let fingerprint = fingerprint(path);
         if let Some(fp) = fingerprint
             && let Some((cached_fp, result)) = self.entries.get(path)
@@ -153,13 +131,7 @@ impl HashCache {
             return result.clone();
         }
         self.hashed += 1;
-        let result = crate::link::hash_placed(path)
-            .map(|t| PlacedTree {
-                executables: t.executables(),
-                digest: t.digest,
-                files: t.files,
-            })
-            .map_err(|e| e.to_string());
+        let result = crate::link::hash_placed(path).map_err(|e| e.to_string());
         match fingerprint {
             Some(fp) => {
                 self.entries.insert(path.to_owned(), (fp, result.clone()));

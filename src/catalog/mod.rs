@@ -16,7 +16,6 @@
 //! `skillpm show NAME` shows is what the server serves or refuses.
 
 pub mod integrity;
-pub use crate::names::pattern;
 pub mod settings;
 
 use std::path::{Path, PathBuf};
@@ -30,8 +29,8 @@ use crate::project::lock::LockError;
 use crate::roots::{Agent, Discovery, FoundSkill, Scope};
 use crate::skill::{OpenAiMetadata, SkillMd};
 
-pub use integrity::{Approvals, HashCache, PlacedTree};
-pub use settings::{AgentRules, Denial, ProjectSettings};
+pub use integrity::{Approvals, HashCache};
+pub use settings::{Denial, ProjectSettings};
 
 #[derive(Debug, thiserror::Error)]
 pub enum CatalogError {
@@ -263,8 +262,6 @@ pub enum Resolved<'a> {
 /// Every discovered skill folder, judged, in discovery's precedence order.
 #[derive(Debug, Clone)]
 pub struct Catalog {
-    pub project: PathBuf,
-    pub options: CatalogOptions,
     pub skills: Vec<CatalogSkill>,
 }
 
@@ -281,11 +278,7 @@ impl Catalog {
             .iter()
             .map(|found| judge(found, policy, options, cache))
             .collect();
-        Catalog {
-            project: discovery.project.clone(),
-            options: options.clone(),
-            skills,
-        }
+        Catalog { skills }
     }
 
     /// The copy `name` means (discovery's winner), served or not.
@@ -463,13 +456,13 @@ fn locked_problem(
             found: Some(placed.digest),
             detail: String::new(),
         }),
-        Ok(placed) if !same_set(&placed.executables, &entry.executables) => {
+        Ok(placed) if !same_set(&placed.executables(), &entry.executables) => {
             Some(Withheld::Modified {
                 expected: entry.tree,
                 found: Some(placed.digest),
                 detail: format!(
                     "the files are intact but their execute bits differ: executable now [{}], locked [{}]",
-                    placed.executables.join(", "),
+                    placed.executables().join(", "),
                     entry.executables.join(", ")
                 ),
             })
@@ -565,7 +558,7 @@ fn judge(
 mod tests {
     use super::*;
     use crate::link::LinkKind;
-    use crate::project::lock::{Format, LockedSkill, Lockfile};
+    use crate::project::lock::{LockedSkill, Lockfile};
     use crate::roots::{Env, ScanLimits, discover};
 
     struct Fixture {
@@ -607,26 +600,15 @@ mod tests {
         (entry, tree)
     }
 
+    /// A path-source lock entry signed by `RWQKEY`, as skills.lock says it.
     fn locked(name: &str, tree: Digest, approved: bool) -> LockedSkill {
-        LockedSkill {
-            name: name.into(),
-            source: "acme".into(),
-            version: None,
-            format: Format::Path,
-            index: None,
-            index_digest: None,
-            index_version: None,
-            url: None,
-            commit: None,
-            subpath: None,
-            uri: None,
-            artifact: None,
-            tree,
-            executables: Vec::new(),
-            signer: Some("RWQKEY".into()),
-            approved: approved.then_some(tree),
-            warnings: Vec::new(),
+        let mut text = format!(
+            "name = \"{name}\"\nsource = \"acme\"\nformat = \"path\"\ntree = \"{tree}\"\nsigner = \"RWQKEY\"\n"
+        );
+        if approved {
+            text.push_str(&format!("approved = \"{tree}\"\n"));
         }
+        toml::from_str(&text).unwrap()
     }
 
     fn build(f: &Fixture, lock: Lockfile, options: &CatalogOptions) -> Catalog {
@@ -636,9 +618,10 @@ mod tests {
             &Env::with_home(&f.home),
             ScanLimits::default(),
         );
+        lock.save(&f.project.join("skills.lock")).unwrap();
         let policy = Policy {
             settings: ProjectSettings::default(),
-            approvals: Approvals::from_lock(f.project.join("skills.lock"), lock),
+            approvals: Approvals::load(&f.project, None).unwrap(),
         };
         Catalog::build(&d, &policy, options, &mut HashCache::new())
     }
@@ -746,16 +729,18 @@ mod tests {
             &Env::with_home(&f.home),
             ScanLimits::default(),
         );
-        let mut settings = ProjectSettings::parse(
+        let manifest = crate::project::Manifest::parse(
             "[[source]]\nname = \"acme\"\nurl = \"https://x\"\n\
              [skills]\noff = { source = \"acme\", enabled = false }\n[agent.claude]\ndeny = [\"deploy-*\"]\n",
             Path::new("skills.toml"),
         )
         .unwrap();
+        let mut settings = ProjectSettings::from_manifest(&manifest);
         settings.path = None;
+        lock.save(&f.project.join("skills.lock")).unwrap();
         let policy = Policy {
             settings,
-            approvals: Approvals::from_lock(f.project.join("skills.lock"), lock),
+            approvals: Approvals::load(&f.project, None).unwrap(),
         };
         let options = CatalogOptions {
             agent: Some("claude".into()),

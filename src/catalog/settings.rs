@@ -57,11 +57,6 @@ impl ProjectSettings {
         }
     }
 
-    /// Parses `text` as the content of `path`, as [`Manifest::parse`] does.
-    pub fn parse(text: &str, path: &Path) -> Result<ProjectSettings, CatalogError> {
-        Ok(Self::from_manifest(&Manifest::parse(text, path)?))
-    }
-
     /// The serving view of a loaded manifest (which has validated the
     /// agent ids and patterns already).
     pub fn from_manifest(manifest: &Manifest) -> ProjectSettings {
@@ -95,7 +90,8 @@ mod tests {
     use super::*;
 
     fn parse(text: &str) -> Result<ProjectSettings, CatalogError> {
-        ProjectSettings::parse(text, Path::new("skills.toml"))
+        let manifest = Manifest::parse(text, Path::new("skills.toml"))?;
+        Ok(ProjectSettings::from_manifest(&manifest))
     }
 
     #[test]

@@ -29,6 +29,7 @@ mod download;
 mod http;
 mod index_cache;
 mod retry;
+pub(crate) use http::error_chain;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};

@@ -10,18 +10,17 @@
 //! under a temporary name and renamed into place, so a killed run never
 //! leaves a half-initialised one behind.
 
-use std::fs::{File, OpenOptions};
 use std::path::{Path, PathBuf};
 
 use super::GitError;
 use crate::digest::Digest;
-use crate::fs::unique_suffix;
+use crate::fs::{HeldLock, unique_suffix};
 
 /// A cache repository, locked for as long as this value lives.
 pub(crate) struct CachedRepo {
     pub(crate) repo: gix::Repository,
     pub(crate) path: PathBuf,
-    _lock: File,
+    _lock: HeldLock,
 }
 
 /// The cache folder for `url` inside `git_dir` (`<cache>/git`).
@@ -39,22 +38,13 @@ pub(crate) fn open_locked(
     create: bool,
 ) -> Result<Option<CachedRepo>, GitError> {
     let path = repo_path(git_dir, url);
-    let repos = path
-        .parent()
-        .map(Path::to_owned)
-        .unwrap_or_else(|| git_dir.to_owned());
+    let repos = crate::fs::parent_dir(&path);
     if !create && !path.exists() {
         return Ok(None);
     }
     std::fs::create_dir_all(&repos).map_err(GitError::io("create the folder", &repos))?;
     let lock_path = path.with_extension("lock");
-    let lock = OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&lock_path)
-        .map_err(GitError::io("open the lock file", &lock_path))?;
-    lock.lock().map_err(GitError::io("lock", &lock_path))?;
+    let lock = HeldLock::acquire(&lock_path).map_err(GitError::io("lock", &lock_path))?;
 
     if !path.exists() {
         if !create {

@@ -175,13 +175,7 @@ fn walk(root: &Path) -> Walk {
             break;
         }
         out.walked += 1;
-        let Ok(entries) = std::fs::read_dir(root.join(&rel)) else {
-            continue;
-        };
-        let mut children: Vec<String> = entries
-            .filter_map(Result::ok)
-            .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
-            .filter_map(|e| e.file_name().into_string().ok())
+        let mut children: Vec<String> = child_dirs(&root.join(&rel))
             .filter(|n| !SKIPPED_DIRS.contains(&n.as_str()))
             .collect();
         children.sort();
@@ -215,15 +209,7 @@ impl Finder<'_> {
         let Some(dir) = real_dir(self.root, base) else {
             return;
         };
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            return;
-        };
-        let mut names: Vec<String> = entries
-            .filter_map(Result::ok)
-            .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
-            .filter_map(|e| e.file_name().into_string().ok())
-            .take(MAX_LISTED_DIRS + 1)
-            .collect();
+        let mut names: Vec<String> = child_dirs(&dir).take(MAX_LISTED_DIRS + 1).collect();
         if names.len() > MAX_LISTED_DIRS {
             let shown = if base.is_empty() { "." } else { base };
             self.warnings.push(format!(
@@ -429,27 +415,23 @@ impl Finder<'_> {
                 skipped.reason
             ));
         }
-        let mut by_name: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
-        for s in &skills {
-            by_name.entry(&s.name).or_default().push(&s.path);
-        }
-        for (name, paths) in by_name.into_iter().filter(|(_, p)| p.len() > 1) {
-            self.warnings.push(format!(
-                "{} folders hold a skill named `{name}`: {}; neither is installed by that name alone: choose one with --path",
-                paths.len(),
-                paths
-                    .iter()
-                    .map(|p| format!("`{}`", shown(p)))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ));
-        }
-        Discovery {
+        let mut discovery = Discovery {
             skills,
             skipped: self.skipped,
             warnings: self.warnings,
             walked,
+        };
+        let mut twins = Vec::new();
+        for (name, paths) in discovery.duplicates() {
+            let listed: Vec<String> = paths.iter().map(|p| format!("`{}`", shown(p))).collect();
+            twins.push(format!(
+                "{} folders hold a skill named `{name}`: {}; neither is installed by that name alone: choose one with --path",
+                paths.len(),
+                listed.join(", ")
+            ));
         }
+        discovery.warnings.extend(twins);
+        discovery
     }
 }
 
@@ -502,7 +484,8 @@ fn relative(raw: &str) -> Option<String> {
     Some(parts.join("/"))
 }
 
-fn join(base: &str, rel: &str) -> String {
+/// `base/rel`, either of which may be `""` (the root).
+pub(super) fn join(base: &str, rel: &str) -> String {
     match (base.is_empty(), rel.is_empty()) {
         (true, _) => rel.to_owned(),
         (false, true) => base.to_owned(),
@@ -521,6 +504,16 @@ fn real_dir(root: &Path, rel: &str) -> Option<PathBuf> {
         }
     }
     Some(dir)
+}
+
+/// The UTF-8 names of the folders in `dir` (none when it cannot be read).
+fn child_dirs(dir: &Path) -> impl Iterator<Item = String> {
+    std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+        .filter_map(|e| e.file_name().into_string().ok())
 }
 
 fn is_regular_file(path: &Path) -> bool {

@@ -143,6 +143,14 @@ impl GitError {
         )
     }
 
+    /// The source text `input` is not usable, and why (exit 2).
+    pub(crate) fn spec(input: &str, message: impl Into<String>) -> GitError {
+        GitError::Spec {
+            input: input.to_owned(),
+            message: message.into(),
+        }
+    }
+
     pub(crate) fn unknown_ref(url: &str, reference: &str) -> GitError {
         GitError::UnknownRef {
             url: url.to_owned(),

@@ -65,7 +65,7 @@ pub(crate) fn resolve_ref(
     // An abbreviated commit id: look for it among everything the remote has.
     if let Some(prefix) = reference.filter(|r| is_abbreviated_sha(r)) {
         if !offline {
-            fetch(cached, url, &to_strings(ALL_REFS))?;
+            fetch(cached, url, ALL_REFS)?;
         }
         if let Some(id) = find_by_prefix(cached, prefix) {
             return peel_to_commit(cached, url, id);
@@ -104,7 +104,7 @@ pub(crate) fn ensure_commit(
     if cached.repo.has_object(id) {
         return Ok(());
     }
-    fetch(cached, url, &to_strings(ALL_REFS))?;
+    fetch(cached, url, ALL_REFS)?;
     if cached.repo.has_object(id) {
         return Ok(());
     }
@@ -122,7 +122,7 @@ enum Fetched {
     NoMatch,
 }
 
-fn fetch(cached: &CachedRepo, url: &str, specs: &[String]) -> Result<Fetched, GitError> {
+fn fetch(cached: &CachedRepo, url: &str, specs: &[impl AsRef<str>]) -> Result<Fetched, GitError> {
     let network = |e: &dyn std::fmt::Display| GitError::Network {
         url: url.to_owned(),
         message: format!("{e:#}"),
@@ -132,7 +132,7 @@ fn fetch(cached: &CachedRepo, url: &str, specs: &[String]) -> Result<Fetched, Gi
         .remote_at(url)
         .map_err(|e| network(&e))?
         .with_fetch_tags(Tags::None)
-        .with_refspecs(specs.iter().map(String::as_str), Direction::Fetch)
+        .with_refspecs(specs.iter().map(AsRef::as_ref), Direction::Fetch)
         .map_err(|e| network(&e))?;
     let connection = remote.connect(Direction::Fetch).map_err(|e| network(&e))?;
     let prepared = connection
@@ -184,13 +184,7 @@ pub(crate) fn peel_to_commit(
     Ok(commit.id)
 }
 
-fn parse_id(hex: &str) -> Result<ObjectId, GitError> {
-    ObjectId::from_hex(hex.to_ascii_lowercase().as_bytes()).map_err(|e| GitError::Spec {
-        input: hex.to_owned(),
-        message: format!("not a commit id: {e}"),
-    })
-}
-
-fn to_strings(specs: &[&str]) -> Vec<String> {
-    specs.iter().map(|s| (*s).to_owned()).collect()
+pub(crate) fn parse_id(hex: &str) -> Result<ObjectId, GitError> {
+    ObjectId::from_hex(hex.to_ascii_lowercase().as_bytes())
+        .map_err(|e| GitError::spec(hex, format!("not a commit id: {e}")))
 }

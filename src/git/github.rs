@@ -32,6 +32,7 @@ use super::GitError;
 use super::names::check_segment;
 use super::spec::is_full_sha;
 use super::writer::{CheckoutLimits, Claim, SkipReason, SkippedEntry, TreeWriter, join};
+use crate::fetch::error_chain;
 use crate::skill::printable;
 
 pub const DEFAULT_API_URL: &str = "https://api.github.com";
@@ -132,7 +133,6 @@ pub(crate) struct GitHub<'a> {
     name: &'a str,
     options: &'a GitHubOptions,
     client: Client,
-    token: Option<String>,
     /// Origins the token may be sent to.
     trusted: Vec<url::Origin>,
 }
@@ -143,15 +143,9 @@ impl<'a> GitHub<'a> {
         name: &'a str,
         options: &'a GitHubOptions,
     ) -> Result<Self, GitError> {
-        let base = |s: &str| {
-            url::Url::parse(s).map_err(|e| GitError::Spec {
-                input: s.to_owned(),
-                message: format!("the GitHub base URL is not valid: {e}"),
-            })
-        };
         let trusted = vec![
-            base(&options.api_url)?.origin(),
-            base(&options.archive_url)?.origin(),
+            base_url(&options.api_url)?.origin(),
+            base_url(&options.archive_url)?.origin(),
         ];
         let client = Client::builder()
             .redirect(reqwest::redirect::Policy::none())
@@ -162,27 +156,19 @@ impl<'a> GitHub<'a> {
                 url: options.api_url.clone(),
                 message: format!("cannot start the HTTP client: {e}"),
             })?;
-        let token = options.token.clone();
         Ok(GitHub {
             owner,
             name,
             options,
             client,
-            token,
             trusted,
         })
     }
 
     fn url(&self, base: &str, segments: &[&str]) -> Result<url::Url, GitError> {
-        let mut url = url::Url::parse(base).map_err(|e| GitError::Spec {
-            input: base.to_owned(),
-            message: format!("the GitHub base URL is not valid: {e}"),
-        })?;
+        let mut url = base_url(base)?;
         url.path_segments_mut()
-            .map_err(|()| GitError::Spec {
-                input: base.to_owned(),
-                message: "the GitHub base URL cannot take a path".into(),
-            })?
+            .map_err(|()| GitError::spec(base, "the GitHub base URL cannot take a path"))?
             .pop_if_empty()
             .extend(segments);
         Ok(url)
@@ -198,7 +184,7 @@ impl<'a> GitHub<'a> {
                 .header(USER_AGENT, concat!("skillpm/", env!("CARGO_PKG_VERSION")))
                 .header(ACCEPT, accept)
                 .header("X-GitHub-Api-Version", "2022-11-28");
-            if let Some(token) = &self.token
+            if let Some(token) = &self.options.token
                 && self.trusted.contains(&url.origin())
                 && let Ok(mut value) = HeaderValue::from_str(&format!("Bearer {token}"))
             {
@@ -240,16 +226,13 @@ impl<'a> GitHub<'a> {
             .headers()
             .get("x-ratelimit-remaining")
             .is_some_and(|v| v == "0");
+        let var = &self.options.token_env;
         let hint = match status.as_u16() {
-            401 => format!("the token in ${} was refused", self.options.token_env),
-            403 | 429 if limited => format!(
-                "the API rate limit is exhausted; set ${} to a token to raise it",
-                self.options.token_env
-            ),
-            403 => format!(
-                "access denied; a private repository needs a token in ${}",
-                self.options.token_env
-            ),
+            401 => format!("the token in ${var} was refused"),
+            403 | 429 if limited => {
+                format!("the API rate limit is exhausted; set ${var} to a token to raise it")
+            }
+            403 => format!("access denied; a private repository needs a token in ${var}"),
             _ => format!("cannot get {what}"),
         };
         GitError::GitHub {
@@ -330,9 +313,13 @@ impl<'a> GitHub<'a> {
             }
             _ => return Err(self.failure(response, "the archive")),
         }
-        let shown = url.to_string();
-        extract(response, &shown, commit, subpath, dest, limits)
+        extract(response, url.as_str(), commit, subpath, dest, limits)
     }
+}
+
+fn base_url(base: &str) -> Result<url::Url, GitError> {
+    url::Url::parse(base)
+        .map_err(|e| GitError::spec(base, format!("the GitHub base URL is not valid: {e}")))
 }
 
 /// Flags set by the readers under the tar parser, so an I/O error can be
@@ -409,10 +396,7 @@ pub(crate) fn extract(
         let mut entry = entry.map_err(read_error)?;
         let kind = entry.header().entry_type();
         if kind.is_pax_global_extensions() {
-            check_commit_comment(&mut entry, url, commit).map_err(|e| match e {
-                Ok(err) => err,
-                Err(io) => read_error(io),
-            })?;
+            check_commit_comment(&mut entry, url, commit, read_error)?;
             continue;
         }
         let raw_path = entry.path_bytes().into_owned();
@@ -655,46 +639,30 @@ fn write_entry<R: Read>(
 }
 
 /// `git archive` records the commit id as the pax global `comment`; when it
-/// is there it must be the commit asked for. Outer `Err` carries either the
-/// verdict (`Ok(GitError)`) or a read failure.
+/// is there it must be the commit asked for.
 fn check_commit_comment<R: Read>(
     entry: &mut tar::Entry<'_, R>,
     url: &str,
     commit: &str,
-) -> Result<(), Result<GitError, io::Error>> {
-    let Some(extensions) = entry.pax_extensions().map_err(Err)? else {
+    read_error: impl Fn(io::Error) -> GitError,
+) -> Result<(), GitError> {
+    let Some(extensions) = entry.pax_extensions().map_err(&read_error)? else {
         return Ok(());
     };
     for extension in extensions {
-        let extension = extension.map_err(Err)?;
+        let extension = extension.map_err(&read_error)?;
         if extension.key_bytes() == b"comment" {
             let found = String::from_utf8_lossy(extension.value_bytes())
                 .trim()
                 .to_ascii_lowercase();
             if is_full_sha(&found) && !found.eq_ignore_ascii_case(commit) {
-                return Err(Ok(GitError::CommitMismatch {
+                return Err(GitError::CommitMismatch {
                     url: url.to_owned(),
                     expected: commit.to_ascii_lowercase(),
                     found,
-                }));
+                });
             }
         }
     }
     Ok(())
-}
-
-/// An error with its causes, on one line (reqwest hides the useful part in
-/// `source()`).
-fn error_chain(e: &dyn std::error::Error) -> String {
-    let mut text = e.to_string();
-    let mut source = e.source();
-    while let Some(s) = source {
-        let next = s.to_string();
-        if !text.contains(&next) {
-            text.push_str(": ");
-            text.push_str(&next);
-        }
-        source = s.source();
-    }
-    text
 }

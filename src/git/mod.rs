@@ -52,14 +52,9 @@ mod writer;
 
 use std::path::{Path, PathBuf};
 
-pub use discover::{
-    Discovery, FoundSkill, MAX_DEPTH, MAX_WALKED_DIRS, SKIPPED_DIRS, SkippedSkill, discover_skills,
-};
+pub use discover::{Discovery, FoundSkill, MAX_DEPTH, discover_skills};
 pub use error::GitError;
-pub use github::{
-    API_URL_ENV, ARCHIVE_URL_ENV, DEFAULT_API_URL, DEFAULT_ARCHIVE_URL, DEFAULT_GIT_URL,
-    DEFAULT_TOKEN_ENV, GIT_URL_ENV, GitHubOptions,
-};
+pub use github::GitHubOptions;
 pub use spec::{GITHUB_WEB, GitSpec, Repo, is_full_sha, normalize_folder, parse_git_spec};
 pub use writer::{CheckoutLimits, SkipReason, SkippedEntry};
 
@@ -165,11 +160,6 @@ impl Drop for Checkout {
 }
 
 impl Checkout {
-    /// The repository URL.
-    pub fn url(&self) -> &str {
-        &self.url
-    }
-
     /// The skills in the checkout, plus warnings for links and submodules
     /// standing where skills would be (they are never followed).
     pub fn discover(&self) -> Discovery {
@@ -209,9 +199,8 @@ impl Checkout {
         }
         let mut dir = self.root.clone();
         for segment in rel.split('/').filter(|s| !s.is_empty()) {
-            names::check_segment(segment.as_bytes()).map_err(|why| GitError::Spec {
-                input: rel.to_owned(),
-                message: format!("not a folder of the checkout: {why}"),
+            names::check_segment(segment.as_bytes()).map_err(|why| {
+                GitError::spec(rel, format!("not a folder of the checkout: {why}"))
             })?;
             dir.push(segment);
         }
@@ -228,11 +217,7 @@ impl Checkout {
 
     /// `rel` (relative to `root`) as a path in the repository.
     fn repo_path(&self, rel: &str) -> String {
-        match (&self.subpath, rel) {
-            (None, rel) => rel.to_owned(),
-            (Some(sub), "") => sub.clone(),
-            (Some(sub), rel) => format!("{sub}/{rel}"),
-        }
+        discover::join(self.subpath.as_deref().unwrap_or(""), rel)
     }
 }
 
@@ -246,10 +231,10 @@ pub fn checkout(
     options: &GitOptions,
 ) -> Result<Checkout, GitError> {
     if !is_full_sha(commit) {
-        return Err(GitError::Spec {
-            input: commit.to_owned(),
-            message: "a checkout needs a full 40-hex commit id".into(),
-        });
+        return Err(GitError::spec(
+            commit,
+            "a checkout needs a full 40-hex commit id",
+        ));
     }
     let commit = commit.to_ascii_lowercase();
     let url = spec.url();
@@ -289,10 +274,7 @@ pub fn checkout(
 
     let remote = clone_url(spec, options);
     let cached = open_cache(options, &remote, || format!("commit {commit}"))?;
-    let id = gix::ObjectId::from_hex(commit.as_bytes()).map_err(|e| GitError::Spec {
-        input: commit.clone(),
-        message: format!("not a commit id: {e}"),
-    })?;
+    let id = fetch::parse_id(&commit)?;
     fetch::ensure_commit(&cached, &remote, id, options.offline)?;
     let peeled = fetch::peel_to_commit(&cached, &remote, id)?;
     if peeled != id {
@@ -360,10 +342,7 @@ impl GitSpec {
         } else {
             None
         };
-        let repo = match parsed {
-            Some(spec) => spec.repo,
-            None => Repo::Url(url.to_owned()),
-        };
+        let repo = parsed.map_or_else(|| Repo::Url(url.to_owned()), |spec| spec.repo);
         GitSpec {
             repo,
             reference: None,

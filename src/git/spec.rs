@@ -63,17 +63,12 @@ impl GitSpec {
         let Some(raw) = subpath else {
             return Ok(self);
         };
-        let normalized = normalize_subpath(raw).map_err(|message| GitError::Spec {
-            input: raw.to_owned(),
-            message,
-        })?;
+        let normalized = normalize_folder(raw).map_err(|message| GitError::spec(raw, message))?;
         match (&self.subpath, &normalized) {
-            (Some(old), Some(new)) if old != new => Err(GitError::Spec {
-                input: raw.to_owned(),
-                message: format!(
-                    "the source already names the folder `{old}`; give the folder once"
-                ),
-            }),
+            (Some(old), Some(new)) if old != new => Err(GitError::spec(
+                raw,
+                format!("the source already names the folder `{old}`; give the folder once"),
+            )),
             _ => {
                 if normalized.is_some() {
                     self.subpath = normalized;
@@ -97,18 +92,9 @@ impl GitSpec {
     /// as [`super::FoundSkill::path`] gives it): what `skills.lock` records as
     /// the skill's `subpath`. `None` means the repository root.
     pub fn join_subpath(&self, rel: &str) -> Option<String> {
-        let rel = rel.trim_matches('/');
-        match (self.subpath.as_deref(), rel) {
-            (None, "") => None,
-            (None, rel) => Some(rel.to_owned()),
-            (Some(base), "") => Some(base.to_owned()),
-            (Some(base), rel) => Some(format!("{base}/{rel}")),
-        }
-    }
-
-    /// True when the ref is a full 40-hex commit id (nothing to resolve).
-    pub fn pinned_commit(&self) -> Option<&str> {
-        self.reference.as_deref().filter(|r| is_full_sha(r))
+        let base = self.subpath.as_deref().unwrap_or("");
+        let joined = super::discover::join(base, rel.trim_matches('/'));
+        (!joined.is_empty()).then_some(joined)
     }
 }
 
@@ -125,26 +111,20 @@ impl fmt::Display for GitSpec {
     /// A form the user can paste back: `github:o/r/sub@ref`, or
     /// `<url>#ref` plus ` (path sub)`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let part = |form: fn(&str) -> String, value: &Option<String>| {
+            value.as_deref().map(form).unwrap_or_default()
+        };
+        let (sub, reference) = (&self.subpath, &self.reference);
         match &self.repo {
             Repo::GitHub { owner, name } => {
-                write!(f, "github:{owner}/{name}")?;
-                if let Some(sub) = &self.subpath {
-                    write!(f, "/{sub}")?;
-                }
-                if let Some(r) = &self.reference {
-                    write!(f, "@{r}")?;
-                }
-                Ok(())
+                let sub = part(|s| format!("/{s}"), sub);
+                let reference = part(|r| format!("@{r}"), reference);
+                write!(f, "github:{owner}/{name}{sub}{reference}")
             }
             Repo::Url(url) => {
-                write!(f, "{url}")?;
-                if let Some(r) = &self.reference {
-                    write!(f, "#{r}")?;
-                }
-                if let Some(sub) = &self.subpath {
-                    write!(f, " (path {sub})")?;
-                }
-                Ok(())
+                let reference = part(|r| format!("#{r}"), reference);
+                let sub = part(|s| format!(" (path {s})"), sub);
+                write!(f, "{url}{reference}{sub}")
             }
         }
     }
@@ -159,10 +139,7 @@ pub fn parse_git_spec(
     ref_override: Option<&str>,
     base_dir: &Path,
 ) -> Result<Option<GitSpec>, GitError> {
-    let spec_err = |message: String| GitError::Spec {
-        input: input.to_owned(),
-        message,
-    };
+    let spec_err = |message: String| GitError::spec(input, message);
     let text = input.trim();
     let parsed = if let Some(rest) = text.strip_prefix("github:") {
         Some(parse_github_shorthand(rest).map_err(spec_err)?)
@@ -199,7 +176,7 @@ pub fn parse_git_spec(
         (None, None) => None,
     };
     let subpath = match parsed.subpath {
-        Some(s) => normalize_subpath(&s).map_err(spec_err)?,
+        Some(s) => normalize_folder(&s).map_err(spec_err)?,
         None => None,
     };
     Ok(Some(GitSpec {
@@ -393,11 +370,7 @@ fn local_repository(path: &Path) -> Option<PathBuf> {
         || (path.join("HEAD").is_file()
             && path.join("objects").is_dir()
             && path.join("refs").is_dir());
-    if is_repo {
-        path.canonicalize().ok()
-    } else {
-        None
-    }
+    is_repo.then(|| path.canonicalize().ok()).flatten()
 }
 
 fn file_url(path: &Path) -> String {
@@ -410,11 +383,6 @@ fn file_url(path: &Path) -> String {
 /// inside it, `None` for the root; `..`, absolute paths, drive letters,
 /// backslashes and control characters are refused with the reason.
 pub fn normalize_folder(raw: &str) -> Result<Option<String>, String> {
-    normalize_subpath(raw)
-}
-
-/// A `/`-separated folder inside the repository, or `None` for the root.
-fn normalize_subpath(raw: &str) -> Result<Option<String>, String> {
     let trimmed = raw.trim_matches('/');
     if trimmed.is_empty() || trimmed == "." {
         return Ok(None);
@@ -429,10 +397,7 @@ fn normalize_subpath(raw: &str) -> Result<Option<String>, String> {
 /// Checks a ref the way git does (`git check-ref-format`), so it can never
 /// be read as an option, a refspec or a revision expression.
 pub(crate) fn normalize_ref(raw: &str) -> Result<Option<String>, GitError> {
-    let err = |message: &str| GitError::Spec {
-        input: raw.to_owned(),
-        message: message.to_owned(),
-    };
+    let err = |message: &str| GitError::spec(raw, message);
     let r = raw.trim();
     if r.is_empty() {
         return Err(err("the ref is empty; give a branch, tag or commit SHA"));

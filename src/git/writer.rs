@@ -93,12 +93,10 @@ impl fmt::Display for SkipReason {
                 "it differs from `{other}` only in letter case, which cannot both exist \
                  on macOS or Windows"
             ),
-            SkipReason::TooLarge { size, limit } => {
-                write!(
-                    f,
-                    "the file is {size} bytes, above the limit of {limit} bytes"
-                )
-            }
+            SkipReason::TooLarge { size, limit } => write!(
+                f,
+                "the file is {size} bytes, above the limit of {limit} bytes"
+            ),
         }
     }
 }
@@ -224,16 +222,8 @@ impl<'a> TreeWriter<'a> {
     /// Counts bytes against the checkout's total.
     pub(crate) fn add_bytes(&mut self, n: u64) -> Result<(), GitError> {
         self.bytes = self.bytes.saturating_add(n);
-        if self.bytes > self.limits.max_total_bytes {
-            return Err(GitError::TooLarge {
-                url: self.url.to_owned(),
-                message: format!(
-                    "the tree holds more than {} bytes",
-                    self.limits.max_total_bytes
-                ),
-            });
-        }
-        Ok(())
+        let limit = self.limits.max_total_bytes;
+        self.within(self.bytes <= limit, || format!("more than {limit} bytes"))
     }
 
     pub(crate) fn limits(&self) -> CheckoutLimits {
@@ -242,16 +232,18 @@ impl<'a> TreeWriter<'a> {
 
     fn count_entry(&mut self) -> Result<(), GitError> {
         self.entries += 1;
-        if self.entries > self.limits.max_entries {
-            return Err(GitError::TooLarge {
-                url: self.url.to_owned(),
-                message: format!(
-                    "the tree holds more than {} files and folders",
-                    self.limits.max_entries
-                ),
-            });
-        }
-        Ok(())
+        let limit = self.limits.max_entries;
+        self.within(self.entries <= limit, || {
+            format!("more than {limit} files and folders")
+        })
+    }
+
+    /// `TooLarge` unless `ok`: the tree holds `more` than a limit allows.
+    fn within(&self, ok: bool, more: impl FnOnce() -> String) -> Result<(), GitError> {
+        ok.then_some(()).ok_or_else(|| GitError::TooLarge {
+            url: self.url.to_owned(),
+            message: format!("the tree holds {}", more()),
+        })
     }
 
     pub(crate) fn finish(self) -> Vec<SkippedEntry> {

@@ -71,14 +71,9 @@ pub fn configured_servers(project: &Path, env: &Env) -> ClientConfigs {
         .codex_home
         .clone()
         .or_else(|| env.home.as_ref().map(|h| h.join(".codex")));
-    for file in [
-        Some(project.join(".codex/config.toml")),
-        codex_home.map(|d| d.join("config.toml")),
-    ]
-    .into_iter()
-    .flatten()
-    {
-        read_codex(&mut out, &file);
+    read_codex(&mut out, &project.join(".codex/config.toml"));
+    if let Some(home) = codex_home {
+        read_codex(&mut out, &home.join("config.toml"));
     }
     let config_dir = env
         .xdg_config_home
@@ -187,6 +182,9 @@ fn strip_jsonc(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut chars = text.chars().peekable();
     let mut in_string = false;
+    // Where the last comma outside a string is in `out`, while only
+    // whitespace and comments follow it: dropped if `}` or `]` comes next.
+    let mut comma = None;
     while let Some(c) = chars.next() {
         if in_string {
             out.push(c);
@@ -202,10 +200,6 @@ fn strip_jsonc(text: &str) -> String {
             continue;
         }
         match c {
-            '"' => {
-                in_string = true;
-                out.push(c);
-            }
             '/' if chars.peek() == Some(&'/') => {
                 for n in chars.by_ref() {
                     if n == '\n' {
@@ -224,41 +218,16 @@ fn strip_jsonc(text: &str) -> String {
                     prev = n;
                 }
             }
-            _ => out.push(c),
-        }
-    }
-    remove_trailing_commas(&out)
-}
-
-fn remove_trailing_commas(text: &str) -> String {
-    let chars: Vec<char> = text.chars().collect();
-    let mut out = String::with_capacity(text.len());
-    let mut in_string = false;
-    let mut i = 0;
-    while i < chars.len() {
-        let c = chars[i];
-        if in_string {
-            out.push(c);
-            if c == '\\' {
-                if let Some(&n) = chars.get(i + 1) {
-                    out.push(n);
-                    i += 1;
+            c if c.is_whitespace() => out.push(c),
+            _ => {
+                if let ('}' | ']', Some(at)) = (c, comma) {
+                    out.remove(at);
                 }
-            } else if c == '"' {
-                in_string = false;
-            }
-        } else if c == '"' {
-            in_string = true;
-            out.push(c);
-        } else if c == ',' {
-            let next = chars[i + 1..].iter().find(|c| !c.is_whitespace());
-            if !matches!(next, Some('}') | Some(']')) {
+                comma = (c == ',').then_some(out.len());
+                in_string = c == '"';
                 out.push(c);
             }
-        } else {
-            out.push(c);
         }
-        i += 1;
     }
     out
 }

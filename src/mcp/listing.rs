@@ -70,13 +70,9 @@ pub fn render<'a>(skills: impl IntoIterator<Item = &'a CatalogSkill>, budget: us
         }
     }
     kept.sort_by(|a, b| a.0.cmp(&b.0));
-    let mut xml = String::from(OPEN);
-    for (_, text) in &kept {
-        xml.push_str(text);
-    }
-    xml.push_str(CLOSE);
+    let entries: String = kept.iter().map(|(_, text)| text.as_str()).collect();
     Listing {
-        xml,
+        xml: format!("{OPEN}{entries}{CLOSE}"),
         included: kept.into_iter().map(|(n, _)| n).collect(),
         omitted,
         budget,

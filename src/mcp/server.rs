@@ -73,6 +73,11 @@ impl SkillServer {
         Ok(Catalog::build(&discovery, &policy, &o.catalog, &mut cache))
     }
 
+    /// [`SkillServer::catalog`] for a protocol request.
+    fn served_catalog(&self) -> Result<Catalog, McpError> {
+        self.catalog().map_err(internal)
+    }
+
     /// The listing for `catalog`, reporting newly omitted names on stderr.
     fn listing(&self, catalog: &Catalog) -> Listing {
         let listing = listing::render(catalog.listed(), self.inner.options.budget);
@@ -129,15 +134,11 @@ impl SkillServer {
                 let Some(md) = &s.skill else {
                     return Err(format!("skill `{name}` has no readable SKILL.md"));
                 };
+                let commands = md.shell_commands();
                 let mut md = md.clone();
                 md.body = arguments::substitute(&md.body, args, &s.path);
                 let files = envelope::sample_files(&s.path, envelope::MAX_LISTED_FILES);
                 let mut text = envelope::render(&md, &s.path, &files);
-                let commands = s
-                    .skill
-                    .as_ref()
-                    .map(|m| m.shell_commands())
-                    .unwrap_or_default();
                 if !commands.is_empty() {
                     text.push_str(&format!(
                         "\nNote: this skill contains {} shell preprocessing command(s) (`!` lines) that some agents run while loading it. skillpm did not run them; they appear above exactly as written.\n",
@@ -204,13 +205,10 @@ impl SkillServer {
         uri: &str,
     ) -> Result<(&'c CatalogSkill, String), McpError> {
         let Some((name, rel)) = skills_ext::parse_uri(uri) else {
-            return Err(McpError::invalid_params(
-                format!(
-                    "{:?} is not a resource this server serves: skill files are `skill://<name>/<path>` with no `.`, `..` or empty segments",
-                    skill::printable(uri)
-                ),
-                None,
-            ));
+            return Err(invalid(format!(
+                "{:?} is not a resource this server serves: skill files are `skill://<name>/<path>` with no `.`, `..` or empty segments",
+                skill::printable(uri)
+            )));
         };
         let served = catalog
             .listed()
@@ -225,10 +223,7 @@ impl SkillServer {
                     ),
                     Resolved::Unknown => format!("no skill named `{name}` is served here"),
                 };
-                Err(McpError::invalid_params(
-                    format!("no skill is served at {uri}: {why}"),
-                    None,
-                ))
+                Err(invalid(format!("no skill is served at {uri}: {why}")))
             }
         }
     }
@@ -238,19 +233,15 @@ impl SkillServer {
     fn skill_entry(&self, s: &CatalogSkill) -> Result<Skill, McpError> {
         let tree = lock(&self.inner.cache)
             .tree(&s.path)
-            .map_err(|e| McpError::internal_error(format!("cannot hash {}: {e}", s.name), None))?;
+            .map_err(|e| internal(format!("cannot hash {}: {e}", s.name)))?;
         if Some(tree.digest) != s.tree {
-            return Err(McpError::internal_error(
-                format!(
-                    "skill `{}` changed while it was being listed; ask again",
-                    s.name
-                ),
-                None,
-            ));
+            return Err(internal(format!(
+                "skill `{}` changed while it was being listed; ask again",
+                s.name
+            )));
         }
-        skills_ext::entry(s, &tree.files).ok_or_else(|| {
-            McpError::internal_error(format!("skill `{}` has no readable SKILL.md", s.name), None)
-        })
+        skills_ext::entry(s, &tree.files)
+            .ok_or_else(|| internal(format!("skill `{}` has no readable SKILL.md", s.name)))
     }
 
     /// `skills/list`: the skills the `skill` tool's description lists (the
@@ -258,17 +249,14 @@ impl SkillServer {
     /// the budget are still answered by `skills/get`, as the extension
     /// allows for partial listings.
     pub fn list_skills(&self, cursor: Option<&str>) -> Result<ListSkillsResult, McpError> {
-        let catalog = self
-            .catalog()
-            .map_err(|e| McpError::internal_error(e, None))?;
+        let catalog = self.served_catalog()?;
         let listing = self.listing(&catalog);
         *lock(&self.inner.last_resources) = Some(resources_key(&catalog));
-        let mut entries = Vec::new();
-        for s in catalog.listed() {
-            if listing.included.contains(&s.name) && s.skill.is_some() {
-                entries.push(self.skill_entry(s)?);
-            }
-        }
+        let mut entries = catalog
+            .listed()
+            .filter(|s| listing.included.contains(&s.name) && s.skill.is_some())
+            .map(|s| self.skill_entry(s))
+            .collect::<Result<Vec<_>, _>>()?;
         entries.sort_by(|a, b| a.uri.cmp(&b.uri));
         entries.dedup_by(|a, b| a.uri == b.uri);
         let (skills, next) = skills_ext::page(
@@ -277,7 +265,7 @@ impl SkillServer {
             cursor,
             self.inner.options.page_size,
         )
-        .map_err(|e| McpError::invalid_params(e, None))?;
+        .map_err(invalid)?;
         let mut result = ListSkillsResult::with_all_items(skills)
             .with_ttl_ms(skills_ext::TTL_MS)
             .with_cache_scope(CacheScope::Private);
@@ -287,18 +275,13 @@ impl SkillServer {
 
     /// `skills/get`: the entry for the skill whose SKILL.md is `uri`.
     pub fn get_skill(&self, uri: &str) -> Result<GetSkillResult, McpError> {
-        let catalog = self
-            .catalog()
-            .map_err(|e| McpError::internal_error(e, None))?;
+        let catalog = self.served_catalog()?;
         let (s, rel) = self.resolve_uri(&catalog, uri)?;
         if rel != SKILL_MD || uri != skills_ext::skill_uri(&s.name) {
-            return Err(McpError::invalid_params(
-                format!(
-                    "no skill is served at {uri}; a skill's URI is {}",
-                    skills_ext::skill_uri(&s.name)
-                ),
-                None,
-            ));
+            return Err(invalid(format!(
+                "no skill is served at {uri}; a skill's URI is {}",
+                skills_ext::skill_uri(&s.name)
+            )));
         }
         Ok(GetSkillResult::new(self.skill_entry(s)?)
             .with_ttl_ms(skills_ext::TTL_MS)
@@ -309,27 +292,19 @@ impl SkillServer {
     /// rest of the skill and checked against the approved tree digest
     /// before anything is returned.
     pub fn read_skill_file(&self, uri: &str) -> Result<ReadResourceResult, McpError> {
-        let catalog = self
-            .catalog()
-            .map_err(|e| McpError::internal_error(e, None))?;
+        let catalog = self.served_catalog()?;
         let (s, rel) = self.resolve_uri(&catalog, uri)?;
         let Some(expected) = s.tree else {
-            return Err(McpError::invalid_params(
-                format!("no skill is served at {uri}"),
-                None,
-            ));
+            return Err(invalid(format!("no skill is served at {uri}")));
         };
         let mut files = crate::catalog::integrity::read_verified(
             &s.path,
             &expected,
             skills_ext::MAX_SKILL_BYTES,
         )
-        .map_err(|e| McpError::internal_error(e, None))?;
+        .map_err(internal)?;
         let Some(bytes) = files.remove(&rel) else {
-            return Err(McpError::invalid_params(
-                format!("skill `{}` has no file {uri}", s.name),
-                None,
-            ));
+            return Err(invalid(format!("skill `{}` has no file {uri}", s.name)));
         };
         let canonical = skills_ext::file_uri(&s.name, &rel);
         Ok(
@@ -342,25 +317,20 @@ impl SkillServer {
     /// `resources/directory/read`: the direct children of a directory of a
     /// served skill (its root is `skill://<name>`).
     pub fn read_directory(&self, uri: &str) -> Result<ReadResourceDirectoryResult, McpError> {
-        let catalog = self
-            .catalog()
-            .map_err(|e| McpError::internal_error(e, None))?;
+        let catalog = self.served_catalog()?;
         let (s, rel) = self.resolve_uri(&catalog, uri)?;
         let tree = lock(&self.inner.cache)
             .tree(&s.path)
-            .map_err(|e| McpError::internal_error(format!("cannot hash {}: {e}", s.name), None))?;
+            .map_err(|e| internal(format!("cannot hash {}: {e}", s.name)))?;
         let paths = tree.files.iter().map(|f| (f.path.as_str(), f.size));
-        let children = skills_ext::directory_children(&s.name, paths, &rel).ok_or_else(|| {
-            McpError::invalid_params(format!("{uri} is not a directory resource"), None)
-        })?;
+        let children = skills_ext::directory_children(&s.name, paths, &rel)
+            .ok_or_else(|| invalid(format!("{uri} is not a directory resource")))?;
         Ok(ReadResourceDirectoryResult::with_all_items(children))
     }
 
     /// `resources/list`: the SKILL.md of every skill `skills/list` lists.
     pub fn list_resources(&self) -> Result<ListResourcesResult, McpError> {
-        let catalog = self
-            .catalog()
-            .map_err(|e| McpError::internal_error(e, None))?;
+        let catalog = self.served_catalog()?;
         let listing = self.listing(&catalog);
         *lock(&self.inner.last_resources) = Some(resources_key(&catalog));
         let mut resources: Vec<Resource> = catalog
@@ -423,17 +393,9 @@ impl SkillServer {
 /// first value is only remembered: the client has just asked for it).
 fn replace_if_changed(slot: &Mutex<Option<String>>, now: String) -> bool {
     let mut last = lock(slot);
-    match last.as_ref() {
-        Some(previous) if *previous == now => false,
-        Some(_) => {
-            *last = Some(now);
-            true
-        }
-        None => {
-            *last = Some(now);
-            false
-        }
-    }
+    let changed = last.as_ref().is_some_and(|previous| *previous != now);
+    *last = Some(now);
+    changed
 }
 
 /// What `notifications/resources/list_changed` watches: the URI and tree
@@ -496,6 +458,16 @@ fn object(v: Value) -> Arc<serde_json::Map<String, Value>> {
     }
 }
 
+/// A request this server cannot answer as asked (`-32602`), and why.
+fn invalid(message: impl Into<std::borrow::Cow<'static, str>>) -> McpError {
+    McpError::invalid_params(message, None)
+}
+
+/// A failure of this server while answering, said for the client.
+fn internal(message: impl Into<std::borrow::Cow<'static, str>>) -> McpError {
+    McpError::internal_error(message, None)
+}
+
 fn text_result(result: Result<String, String>) -> CallToolResult {
     match result {
         Ok(text) => CallToolResult::success(vec![ContentBlock::text(text)]),
@@ -508,7 +480,7 @@ async fn blocking<T: Send + 'static>(
 ) -> Result<T, McpError> {
     tokio::task::spawn_blocking(f)
         .await
-        .map_err(|e| McpError::internal_error(format!("skillpm failed while serving: {e}"), None))
+        .map_err(|e| internal(format!("skillpm failed while serving: {e}")))
 }
 
 impl ServerHandler for SkillServer {
@@ -581,12 +553,9 @@ impl ServerHandler for SkillServer {
                 Err(message) => CallToolResult::error(vec![ContentBlock::text(message)]),
             },
             other => {
-                return Err(McpError::invalid_params(
-                    format!(
-                        "unknown tool `{other}`; this server has `{SKILL_TOOL}` and `{LIST_TOOL}`"
-                    ),
-                    None,
-                ));
+                return Err(invalid(format!(
+                    "unknown tool `{other}`; this server has `{SKILL_TOOL}` and `{LIST_TOOL}`"
+                )));
             }
         };
         Ok(result.into())
@@ -628,9 +597,8 @@ impl ServerHandler for SkillServer {
         _context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceDirectoryResult, McpError> {
         if request.cursor.is_some() {
-            return Err(McpError::invalid_params(
+            return Err(invalid(
                 "this server returns every child of a directory in one page; there is no cursor to resume from",
-                None,
             ));
         }
         let this = self.clone();

@@ -20,6 +20,7 @@ use serde_json::Value;
 use crate::catalog::CatalogSkill;
 use crate::digest::TreeFile;
 use crate::skill::SKILL_MD;
+use crate::source_mcp::decode_relative;
 
 /// The URI scheme of skill resources.
 pub const SCHEME: &str = "skill://";
@@ -67,34 +68,17 @@ fn encode_segment(segment: &str) -> String {
 
 /// A `skill://` URI taken apart: the skill's name and the path below its
 /// root (`""` for the root itself), decoded. `None` for anything that is
-/// not a plain path under one skill: another scheme, a query or fragment,
-/// empty, `.` or `..` segments, a trailing slash, an encoded `/`, `\` or
-/// control character. Nothing is resolved, so no spelling reaches a file
+/// not a plain path under one skill (see [`decode_relative`]): another
+/// scheme, a trailing slash. Nothing is resolved, so no spelling reaches a file
 /// outside the skill.
 pub fn parse_uri(uri: &str) -> Option<(String, String)> {
     let rest = uri.strip_prefix(SCHEME)?;
-    if rest.contains(['?', '#']) {
-        return None;
-    }
-    let mut segments = rest.split('/');
-    let name = segments.next()?;
-    if !crate::skill::is_valid_name(name) {
-        return None;
-    }
-    let mut parts = Vec::new();
-    for raw in segments {
-        let part = crate::names::percent_decode(raw)?;
-        let bad = part.is_empty()
-            || part == "."
-            || part == ".."
-            || part.contains(['/', '\\'])
-            || part.chars().any(char::is_control);
-        if bad {
-            return None;
-        }
-        parts.push(part);
-    }
-    Some((name.to_owned(), parts.join("/")))
+    let (name, rel) = match rest.split_once('/') {
+        Some((name, rel)) => (name, decode_relative(rel)?),
+        None => (rest, String::new()),
+    };
+    let plain = !rest.contains(['?', '#']) && crate::skill::is_valid_name(name);
+    plain.then(|| (name.to_owned(), rel))
 }
 
 /// The `skills/list` / `skills/get` entry of a served skill: its SKILL.md
@@ -102,14 +86,11 @@ pub fn parse_uri(uri: &str) -> Option<(String, String)> {
 pub fn entry(skill: &CatalogSkill, files: &[TreeFile]) -> Option<Skill> {
     let md = skill.skill.as_ref()?;
     let mut extra = md.frontmatter.clone();
-    let name = match extra.remove("name") {
+    let mut take = |key, parsed: &String| match extra.remove(key) {
         Some(Value::String(s)) => s,
-        _ => md.name.clone(),
+        _ => parsed.clone(),
     };
-    let description = match extra.remove("description") {
-        Some(Value::String(s)) => s,
-        _ => md.description.clone(),
-    };
+    let (name, description) = (take("name", &md.name), take("description", &md.description));
     let mut frontmatter = SkillFrontmatter::new(name, description);
     frontmatter.extra = extra;
     let resources = files
@@ -184,13 +165,7 @@ pub fn directory_children<'a>(
     if !found {
         return None;
     }
-    let join = |leaf: &str| {
-        if dir.is_empty() {
-            leaf.to_owned()
-        } else {
-            format!("{dir}/{leaf}")
-        }
-    };
+    let join = |leaf: &str| format!("{prefix}{leaf}");
     let mut out: Vec<Resource> = dirs
         .into_iter()
         .map(|d| Resource::new(file_uri(name, &join(&d)), d).with_mime_type(DIRECTORY_MIME_TYPE))

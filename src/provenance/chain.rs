@@ -131,11 +131,10 @@ pub struct Proof {
 }
 
 /// A declared source, resolved once per run: its repository when it is a
-/// git source, else the source and the index URLs it resolves to.
+/// git source, else the source.
 struct Declared {
     git_url: Option<String>,
     source: Option<Source>,
-    candidates: Vec<Url>,
 }
 
 /// A verified index, shared by every entry it vouches for.
@@ -325,7 +324,7 @@ impl<'a> Prover<'a> {
                     "skills.lock gives no usable index URL".into(),
                 )
             })?;
-        if !declared.candidates.contains(&index_url) {
+        if !source.spec.candidates().contains(&index_url) {
             return Err(broken(
                 entry,
                 "index",
@@ -405,19 +404,11 @@ impl<'a> Prover<'a> {
             return Ok(d.clone());
         }
         let git_url = (self.git_url)(decl);
-        let (source, candidates) = match git_url {
-            Some(_) => (None, Vec::new()),
-            None => {
-                let source = Source::from_decl(decl, self.root)?;
-                let candidates = source.spec.candidates();
-                (Some(source), candidates)
-            }
+        let source = match git_url {
+            Some(_) => None,
+            None => Some(Source::from_decl(decl, self.root)?),
         };
-        let d = Rc::new(Declared {
-            git_url,
-            source,
-            candidates,
-        });
+        let d = Rc::new(Declared { git_url, source });
         self.sources.insert(decl.name.clone(), d.clone());
         Ok(d)
     }
@@ -580,13 +571,10 @@ impl<'a> Prover<'a> {
         if Digest::of_bytes(&body.bytes) != digest {
             return Ok(None);
         }
-        let signature = match source.keys.is_empty() {
-            true => None,
-            false => fetcher
-                .get(&source::signature_url(&url), auth, 64 * 1024)
-                .ok()
-                .and_then(|b| String::from_utf8(b.bytes).ok()),
-        };
+        let signature = (!source.keys.is_empty())
+            .then(|| fetcher.get(&source::signature_url(&url), auth, 64 * 1024))
+            .and_then(Result::ok)
+            .and_then(|b| String::from_utf8(b.bytes).ok());
         let snapshot = Snapshot {
             digest,
             bytes: body.bytes,
@@ -712,9 +700,7 @@ enum SnapshotProblem {
 impl std::fmt::Display for SnapshotProblem {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            SnapshotProblem::Unsigned => {
-                write!(f, "has no signature, and its source pins a key")
-            }
+            SnapshotProblem::Unsigned => f.write_str("has no signature, and its source pins a key"),
             SnapshotProblem::Trust(e) => write!(f, "fails its signature check: {e}"),
             SnapshotProblem::Unreadable(e) => write!(f, "is not a readable index: {e}"),
         }

@@ -10,7 +10,6 @@
 pub mod chain;
 pub mod offline;
 
-pub use crate::store::snapshots::{Snapshot, Snapshots};
 pub use crate::store::unpacked::Unpacked;
-pub use chain::{Broken, Proof, ProveError, Prover, SignedBy, VouchedBy, versioned_url};
+pub use chain::{Proof, ProveError, Prover};
 pub use offline::{declared_git_url, prove_offline};

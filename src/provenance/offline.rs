@@ -14,25 +14,22 @@ use crate::source::SourceSpec;
 /// The repository a declared source names, when it is a git source (the
 /// forms of DESIGN §2 rule 4; a folder publishing `.well-known/` is an index).
 pub fn declared_git_url(decl: &SourceDecl, project_root: &Path) -> Option<String> {
-    match SourceSpec::parse(&decl.url, project_root).ok()? {
-        SourceSpec::Git(text) => crate::git::parse_git_spec(&text, None, project_root)
-            .ok()
-            .flatten()
-            .map(|s| s.url()),
-        SourceSpec::Base(url) if url.scheme() == "file" => {
-            let publishes_index = url
-                .to_file_path()
-                .is_ok_and(|dir| dir.join(".well-known").is_dir());
-            if publishes_index {
-                return None;
-            }
-            crate::git::parse_git_spec(&decl.url, None, project_root)
-                .ok()
-                .flatten()
-                .map(|s| s.url())
+    let text = match SourceSpec::parse(&decl.url, project_root).ok()? {
+        SourceSpec::Git(text) => text,
+        SourceSpec::Base(url)
+            if url.scheme() == "file"
+                && !url
+                    .to_file_path()
+                    .is_ok_and(|dir| dir.join(".well-known").is_dir()) =>
+        {
+            decl.url.clone()
         }
-        _ => None,
-    }
+        _ => return None,
+    };
+    crate::git::parse_git_spec(&text, None, project_root)
+        .ok()
+        .flatten()
+        .map(|s| s.url())
 }
 
 /// Proves each entry without opening a socket. An entry that cannot be

@@ -88,8 +88,6 @@ impl Classify for McpSourceError {
 }
 crate::classified!(McpSourceError);
 
-crate::classified!(McpSourceError);
-
 /// Whether `text` is written as an MCP source.
 pub fn is_mcp_form(text: &str) -> bool {
     SCHEMES.iter().any(|s| text.starts_with(s))
@@ -111,22 +109,17 @@ pub fn endpoint(text: &str) -> Result<Url, McpSourceError> {
             "credentials do not belong in the URL; name an environment variable with `token-env`",
         ));
     }
+    let loopback = match host {
+        url::Host::Domain(d) => d.eq_ignore_ascii_case("localhost"),
+        url::Host::Ipv4(ip) => ip.is_loopback(),
+        url::Host::Ipv6(ip) => ip.is_loopback(),
+    };
     match url.scheme() {
         "https" => Ok(url),
-        "http" => {
-            let loopback = match host {
-                url::Host::Domain(d) => d.eq_ignore_ascii_case("localhost"),
-                url::Host::Ipv4(ip) => ip.is_loopback(),
-                url::Host::Ipv6(ip) => ip.is_loopback(),
-            };
-            if loopback {
-                Ok(url)
-            } else {
-                Err(bad(
-                    "mcp+http:// is only for a server on this machine (127.0.0.1, ::1, localhost); use mcp+https://",
-                ))
-            }
-        }
+        "http" if loopback => Ok(url),
+        "http" => Err(bad(
+            "mcp+http:// is only for a server on this machine (127.0.0.1, ::1, localhost); use mcp+https://",
+        )),
         _ => Err(bad(
             "only mcp+https:// (and mcp+http:// on loopback) are supported",
         )),
@@ -256,11 +249,11 @@ impl McpClient {
         Ok(())
     }
 
-    fn protocol(&self, method: &str, detail: String) -> McpSourceError {
+    fn protocol(&self, method: &str, detail: impl Into<String>) -> McpSourceError {
         McpSourceError::Protocol {
             url: self.url.to_string(),
             method: method.to_owned(),
-            detail,
+            detail: detail.into(),
         }
     }
 
@@ -293,7 +286,7 @@ impl McpClient {
                 .map_err(|e| self.protocol(method, format!("not JSON: {e}")))?
         };
         let Some(reply) = messages.into_iter().find(|m| m["id"] == json!(id)) else {
-            return Err(self.protocol(method, "no response with the request's id".into()));
+            return Err(self.protocol(method, "no response with the request's id"));
         };
         if let Some(err) = reply.get("error") {
             let message = err["message"].as_str().unwrap_or("(no message)");
@@ -308,7 +301,7 @@ impl McpClient {
         }
         match reply.get("result") {
             Some(r) if r.is_object() => Ok(r.clone()),
-            _ => Err(self.protocol(method, "the response has no result object".into())),
+            _ => Err(self.protocol(method, "the response has no result object")),
         }
     }
 
@@ -324,7 +317,7 @@ impl McpClient {
             };
             let page = self.call("skills/list", params)?;
             let Some(skills) = page["skills"].as_array() else {
-                return Err(self.protocol("skills/list", "the result has no `skills` array".into()));
+                return Err(self.protocol("skills/list", "the result has no `skills` array"));
             };
             for entry in skills {
                 out.push(self.check_entry(entry)?);
@@ -332,7 +325,7 @@ impl McpClient {
             match page["nextCursor"].as_str() {
                 Some(c) if Some(c) != cursor.as_deref() => cursor = Some(c.to_owned()),
                 Some(_) => {
-                    return Err(self.protocol("skills/list", "the cursor did not advance".into()));
+                    return Err(self.protocol("skills/list", "the cursor did not advance"));
                 }
                 None => return Ok(out),
             }
@@ -340,19 +333,19 @@ impl McpClient {
         Err(self.protocol("skills/list", format!("more than {MAX_PAGES} pages")))
     }
 
-    fn integrity(&self, uri: &str, detail: String) -> McpSourceError {
+    fn integrity(&self, uri: &str, detail: impl Into<String>) -> McpSourceError {
         McpSourceError::Integrity {
             url: self.url.to_string(),
             uri: crate::skill::printable(uri),
-            detail,
+            detail: detail.into(),
         }
     }
 
-    fn unsafe_(&self, uri: &str, detail: String) -> McpSourceError {
+    fn unsafe_(&self, uri: &str, detail: impl Into<String>) -> McpSourceError {
         McpSourceError::Unsafe {
             url: self.url.to_string(),
             uri: crate::skill::printable(uri),
-            detail,
+            detail: detail.into(),
         }
     }
 
@@ -362,13 +355,13 @@ impl McpClient {
     fn check_entry(&self, entry: &Value) -> Result<ListedSkill, McpSourceError> {
         let uri = entry["uri"].as_str().unwrap_or_default().to_owned();
         let Some(root) = uri.strip_suffix("/SKILL.md") else {
-            return Err(self.unsafe_(&uri, "a skill's URI must end in /SKILL.md".into()));
+            return Err(self.unsafe_(&uri, "a skill's URI must end in /SKILL.md"));
         };
         if uri.contains(['?', '#']) {
-            return Err(self.unsafe_(&uri, "a skill's URI has no query or fragment".into()));
+            return Err(self.unsafe_(&uri, "a skill's URI has no query or fragment"));
         }
         let Some(frontmatter) = entry["frontmatter"].as_object().cloned() else {
-            return Err(self.unsafe_(&uri, "the entry has no frontmatter object".into()));
+            return Err(self.unsafe_(&uri, "the entry has no frontmatter object"));
         };
         let text = |key: &str| {
             frontmatter
@@ -424,12 +417,12 @@ impl McpClient {
             Value::String(s) if s == "dynamic" => {
                 return Err(self.integrity(
                     uri,
-                    "the server publishes no digests for this skill (`resources: \"dynamic\"`); skillpm installs only content it can pin".into(),
+                    "the server publishes no digests for this skill (`resources: \"dynamic\"`); skillpm installs only content it can pin",
                 ));
             }
             Value::Array(files) => files,
             _ => {
-                return Err(self.integrity(uri, "the entry has no `resources` manifest".into()));
+                return Err(self.integrity(uri, "the entry has no `resources` manifest"));
             }
         };
         if files.len() > MAX_FILES {
@@ -445,7 +438,7 @@ impl McpClient {
             total = total.saturating_add(file.size);
             if listed.insert(file.path.clone(), file).is_some() {
                 let furi = f["uri"].as_str().unwrap_or_default();
-                return Err(self.unsafe_(furi, "listed twice".into()));
+                return Err(self.unsafe_(furi, "listed twice"));
             }
         }
         if total > MAX_SKILL_BYTES {
@@ -455,7 +448,7 @@ impl McpClient {
             ));
         }
         if !listed.contains_key("SKILL.md") {
-            return Err(self.integrity(uri, "the manifest does not list SKILL.md itself".into()));
+            return Err(self.integrity(uri, "the manifest does not list SKILL.md itself"));
         }
         Ok(listed.into_values().collect())
     }
@@ -478,14 +471,11 @@ impl McpClient {
             .filter(|d| rmcp::model::is_sha256_digest(d))
             .and_then(|d| d.parse::<Digest>().ok())
             .ok_or_else(|| {
-                self.integrity(
-                    furi,
-                    "the manifest digest is not sha256:<64 lowercase hex>".into(),
-                )
+                self.integrity(furi, "the manifest digest is not sha256:<64 lowercase hex>")
             })?;
         let size = f["size"]
             .as_u64()
-            .ok_or_else(|| self.integrity(furi, "the manifest gives no size".into()))?;
+            .ok_or_else(|| self.integrity(furi, "the manifest gives no size"))?;
         Ok(ListedFile {
             path,
             uri: furi.to_owned(),
@@ -512,9 +502,7 @@ impl McpClient {
             for child in result["resources"].as_array().into_iter().flatten() {
                 seen += 1;
                 if seen > MAX_FILES * 4 {
-                    return Err(
-                        self.unsafe_(&skill.uri, "its folders list too many entries".into())
-                    );
+                    return Err(self.unsafe_(&skill.uri, "its folders list too many entries"));
                 }
                 let uri = child["uri"].as_str().unwrap_or_default();
                 if !uri.starts_with(&format!("{root}/")) {
@@ -570,7 +558,7 @@ impl McpClient {
                     .decode(blob)
                     .map_err(|e| self.integrity(&f.uri, format!("the blob is not base64: {e}")))?
             } else {
-                return Err(self.integrity(&f.uri, "the content has neither text nor blob".into()));
+                return Err(self.integrity(&f.uri, "the content has neither text nor blob"));
             };
             if bytes.len() as u64 != f.size {
                 return Err(self.integrity(
@@ -601,7 +589,7 @@ impl McpClient {
         if parsed.frontmatter != skill.frontmatter {
             return Err(self.integrity(
                 &skill.uri,
-                "the SKILL.md frontmatter differs from the frontmatter in the listing".into(),
+                "the SKILL.md frontmatter differs from the frontmatter in the listing",
             ));
         }
         Ok(out)
@@ -611,37 +599,20 @@ impl McpClient {
 /// A relative file path from the URI text after the skill's root: each
 /// segment percent-decoded; `None` for empty, `.`, `..`, `\`, control
 /// characters, a query or fragment.
-fn decode_relative(text: &str) -> Option<String> {
+pub fn decode_relative(text: &str) -> Option<String> {
     if text.contains(['?', '#']) {
         return None;
     }
-    let mut parts = Vec::new();
-    for raw in text.split('/') {
-        let bytes = raw.as_bytes();
-        let mut out = Vec::with_capacity(bytes.len());
-        let mut i = 0;
-        while i < bytes.len() {
-            if bytes[i] == b'%' {
-                let hex = raw.get(i + 1..i + 3)?;
-                out.push(u8::from_str_radix(hex, 16).ok()?);
-                i += 3;
-            } else {
-                out.push(bytes[i]);
-                i += 1;
-            }
-        }
-        let part = String::from_utf8(out).ok()?;
-        if part.is_empty()
+    let parts = text.split('/').map(|raw| {
+        let part = crate::names::percent_decode(raw)?;
+        let bad = part.is_empty()
             || part == "."
             || part == ".."
             || part.contains(['/', '\\'])
-            || part.chars().any(char::is_control)
-        {
-            return None;
-        }
-        parts.push(part);
-    }
-    Some(parts.join("/"))
+            || part.chars().any(char::is_control);
+        (!bad).then_some(part)
+    });
+    Some(parts.collect::<Option<Vec<_>>>()?.join("/"))
 }
 
 fn read_capped(resp: reqwest::blocking::Response, max: u64) -> Result<Vec<u8>, String> {

@@ -1,13 +1,12 @@
 //! `cache verify`, `cache gc` and `cache clean`: the store's upkeep.
 
-use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde::Serialize;
 
-use super::projects::read_lock_refs;
+use super::projects::{LockRefs, read_lock_refs};
 use super::{STAGE_PREFIX, Store, StoreError, io_error, seal};
 use crate::cache::layout;
 use crate::digest::{Digest, hash_tree};
@@ -215,7 +214,7 @@ impl Store {
             dry_run,
             ..GcOutcome::default()
         };
-        let (trees, artifacts) = self.gc_roots(keep_locks, &mut outcome)?;
+        let LockRefs { trees, artifacts } = self.gc_roots(keep_locks, &mut outcome)?;
 
         for (name, path) in children(&self.store_dir())? {
             let Some(digest) = Digest::from_file_name(&name) else {
@@ -277,9 +276,8 @@ impl Store {
         &self,
         keep_locks: &[PathBuf],
         outcome: &mut GcOutcome,
-    ) -> Result<(BTreeSet<Digest>, BTreeSet<Digest>), StoreError> {
-        let mut trees = BTreeSet::new();
-        let mut artifacts = BTreeSet::new();
+    ) -> Result<LockRefs, StoreError> {
+        let mut kept = LockRefs::default();
         let mut roots: Vec<PathBuf> = keep_locks.to_vec();
         for registered in self.registered_project_locks()? {
             if registered.exists() {
@@ -290,8 +288,8 @@ impl Store {
         }
         for lock in roots {
             let refs = read_lock_refs(&lock)?;
-            trees.extend(refs.trees);
-            artifacts.extend(refs.artifacts);
+            kept.trees.extend(refs.trees);
+            kept.artifacts.extend(refs.artifacts);
             if !outcome.lock_files.contains(&lock) {
                 outcome.lock_files.push(lock);
             }
@@ -299,7 +297,7 @@ impl Store {
         if outcome.lock_files.is_empty() {
             return Err(StoreError::NoGcRoots);
         }
-        Ok((trees, artifacts))
+        Ok(kept)
     }
 
     /// Empties the cache: entries, downloads, cached indexes, temporary files

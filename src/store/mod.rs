@@ -90,8 +90,7 @@ pub mod snapshots;
 pub mod unpacked;
 
 pub use crate::fs::TempFile;
-pub use maintenance::{CleanOutcome, GcOutcome, Quarantined, VerifyOutcome};
-pub use projects::{LockRefs, read_lock_refs};
+pub use maintenance::{CleanOutcome, GcOutcome, VerifyOutcome};
 
 use crate::fs::HeldLock;
 use crate::fs::temp::{self, Reserved, TempDir};
@@ -361,11 +360,8 @@ impl Store {
     ) -> Result<PathBuf, StoreError> {
         let path = temp.path().to_owned();
         temp.close_synced().map_err(io_error("write", &path))?;
-        let actual = Digest::of_file(&path).map_err(|e| StoreError::Io {
-            action: "hash",
-            path: path.clone(),
-            source: io::Error::other(e.to_string()),
-        })?;
+        let actual = Digest::of_file(&path)
+            .map_err(|e| io_error("hash", &path)(io::Error::other(e.to_string())))?;
         if actual != *expected {
             return Err(StoreError::DownloadMismatch {
                 expected: *expected,
@@ -567,23 +563,17 @@ impl FileListImport<'_> {
 
 /// Makes a staged tree read-only: folders 0555, deepest first, the root
 /// last (on Unix the files were created read-only by the unpacker). The
-/// folders are exactly the parents of the tree's files (the unpacker creates
-/// no others), so no directory listing is needed.
+/// folders are known from the tree ([`seal::folders`]), so no directory
+/// listing is needed.
 fn make_read_only(root: &Path, tree: &HashedTree) -> io::Result<()> {
-    let mut dirs = std::collections::BTreeSet::new();
+    #[cfg(not(unix))]
     for file in &tree.files {
-        for (i, _) in file.path.match_indices('/') {
-            dirs.insert(&file.path[..i]);
-        }
-        #[cfg(not(unix))]
-        {
-            let path = root.join(&file.path);
-            let mut perms = fs::metadata(&path)?.permissions();
-            perms.set_readonly(true);
-            fs::set_permissions(&path, perms)?;
-        }
+        let path = root.join(&file.path);
+        let mut perms = fs::metadata(&path)?.permissions();
+        perms.set_readonly(true);
+        fs::set_permissions(&path, perms)?;
     }
-    seal_dirs(root, dirs)
+    seal_dirs(root, seal::folders(tree))
 }
 
 /// The executable bits of an existing entry (which may differ from a copy
@@ -602,7 +592,5 @@ fn write_cachedir_tag(root: &Path) -> Result<(), StoreError> {
         return Ok(());
     }
     // Written under a unique name and renamed, so a reader never sees half.
-    let tmp = root.join(format!(".{CACHEDIR_TAG}.{:016x}", fastrand::u64(..)));
-    fs::write(&tmp, CACHEDIR_TAG_BODY).map_err(io_error("write", &tmp))?;
-    fs::rename(&tmp, &tag).map_err(io_error("write", &tag))
+    crate::fs::write_replacing(&tag, CACHEDIR_TAG_BODY.as_bytes()).map_err(io_error("write", &tag))
 }

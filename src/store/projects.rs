@@ -105,12 +105,9 @@ impl Store {
     fn read_registry(&self) -> Result<Registry, StoreError> {
         let path = self.projects_path();
         match fs::read(&path) {
-            Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| StoreError::Io {
-                action: "parse",
-                path,
-                source: std::io::Error::other(format!(
-                    "{e}; delete the file to start a new list of projects"
-                )),
+            Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| {
+                let why = format!("{e}; delete the file to start a new list of projects");
+                io_error("parse", &path)(std::io::Error::other(why))
             }),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Registry {
                 version: 1,
@@ -141,11 +138,9 @@ impl Store {
 /// need not exist yet).
 fn absolute_lock_path(path: &Path) -> Result<PathBuf, StoreError> {
     let absolute = std::path::absolute(path).map_err(io_error("resolve", path))?;
-    match (absolute.parent(), absolute.file_name()) {
-        (Some(parent), Some(name)) => match fs::canonicalize(parent) {
-            Ok(parent) => Ok(parent.join(name)),
-            Err(_) => Ok(absolute),
-        },
-        _ => Ok(absolute),
-    }
+    let resolved = absolute
+        .parent()
+        .zip(absolute.file_name())
+        .and_then(|(parent, name)| Some(fs::canonicalize(parent).ok()?.join(name)));
+    Ok(resolved.unwrap_or(absolute))
 }

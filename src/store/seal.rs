@@ -49,21 +49,22 @@ fn mtime_ns(meta: &fs::Metadata) -> i128 {
         .map_or(0, |d| d.as_nanos() as i128)
 }
 
-/// The folders of a tree, root (`.`) first.
-fn folders(tree: &HashedTree) -> Vec<&str> {
+/// The folders of a tree below its root: exactly the parents of its files
+/// (the unpacker creates no others).
+pub(crate) fn folders(tree: &HashedTree) -> std::collections::BTreeSet<&str> {
     let mut dirs = std::collections::BTreeSet::new();
     for file in &tree.files {
         for (i, _) in file.path.match_indices('/') {
             dirs.insert(&file.path[..i]);
         }
     }
-    std::iter::once(".").chain(dirs).collect()
+    dirs
 }
 
 /// The marker text for `entry` as it is on disk now.
 fn describe(entry: &Path, tree: &HashedTree) -> io::Result<String> {
     let mut text = format!("{HEADER} {} {}\n", tree.digest, tree.files.len());
-    for dir in folders(tree) {
+    for dir in std::iter::once(".").chain(folders(tree)) {
         let meta = fs::symlink_metadata(entry.join(dir))?;
         text.push_str(&format!("d {} {dir}\n", mtime_ns(&meta)));
     }

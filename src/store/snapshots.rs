@@ -35,10 +35,6 @@ impl Snapshots {
         }
     }
 
-    pub fn dir(&self) -> &Path {
-        &self.dir
-    }
-
     fn path(&self, digest: &Digest) -> PathBuf {
         self.dir.join(digest.file_name())
     }
@@ -53,14 +49,10 @@ impl Snapshots {
     pub fn put(&self, bytes: &[u8], signature: Option<&str>) -> std::io::Result<Digest> {
         let digest = Digest::of_bytes(bytes);
         std::fs::create_dir_all(&self.dir)?;
-        let path = self.path(&digest);
-        if !path.is_file() {
-            crate::fs::write_atomic(&path, bytes)?;
-        }
-        if let Some(sig) = signature {
-            let sig_path = self.signature_path(&digest);
-            if !sig_path.is_file() {
-                crate::fs::write_atomic(&sig_path, sig.as_bytes())?;
+        let signature = signature.map(|s| (self.signature_path(&digest), s.as_bytes()));
+        for (path, bytes) in std::iter::once((self.path(&digest), bytes)).chain(signature) {
+            if !path.is_file() {
+                crate::fs::write_atomic(&path, bytes)?;
             }
         }
         Ok(digest)
@@ -97,9 +89,9 @@ mod tests {
         let got = snaps.get(&d).unwrap();
         assert_eq!(got.bytes, b"{\"skills\":[]}");
         assert_eq!(got.signature.as_deref(), Some("sig one"));
-        assert!(snaps.dir().join(d.file_name()).is_file());
+        assert!(snaps.path(&d).is_file());
         // Content that no longer matches its name is not a snapshot.
-        std::fs::write(snaps.dir().join(d.file_name()), b"{\"skills\":[1]}").unwrap();
+        std::fs::write(snaps.path(&d), b"{\"skills\":[1]}").unwrap();
         assert!(snaps.get(&d).is_none());
         assert!(snaps.get(&Digest::of_bytes(b"other")).is_none());
     }

@@ -1173,13 +1173,12 @@ fn entries_download_identically_from_http_and_from_disk() {
         let bar = indicatif::ProgressBar::hidden();
         let fetched = source::download_entries(&fetcher, &requests, &bar);
         assert_eq!(bar.length(), Some(2));
-        for entry in fetched {
-            let entry = entry.unwrap();
-            let FetchedContent::Artifact { digest, format, .. } = entry.content else {
+        for (request, fetched) in requests.iter().zip(fetched) {
+            let FetchedContent::Artifact { digest, format, .. } = fetched.unwrap() else {
                 panic!("expected an artifact")
             };
             assert_eq!(format, Some(source::ArchiveFormat::TarGz));
-            digests.push((entry.name, digest));
+            digests.push((request.entry.name.clone(), digest));
         }
     }
     assert_eq!(digests.len(), 4);
@@ -1204,7 +1203,7 @@ fn v0_1_file_lists_download_file_by_file_with_a_tree_digest() {
     );
     let bar = indicatif::ProgressBar::hidden();
     let fetched = source::download_entries(&fetcher, &[resolved.request(entry)], &bar);
-    let FetchedContent::Files { files, tree } = &fetched[0].as_ref().unwrap().content else {
+    let FetchedContent::Files { files, tree } = fetched[0].as_ref().unwrap() else {
         panic!("expected files")
     };
     let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();

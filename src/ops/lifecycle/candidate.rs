@@ -647,7 +647,7 @@ fn resolve_index(
     // Unpacking is independent per skill; results are kept in index order.
     let shared: &Session<'_> = sess;
     let imported = super::parallel::map(&downloaded, |(entry, fetched)| {
-        import_fetched(shared, entry, &fetched.content)
+        import_fetched(shared, entry, fetched)
     });
     for ((entry, _), result) in downloaded.iter().zip(imported) {
         let candidate =

@@ -237,7 +237,7 @@ fn fetch_file_lists(sess: &mut Session<'_>, group: &[&LockedSkill]) -> anyhow::R
     bar.finish_and_clear();
     for ((s, request), result) in group.iter().zip(&requests).zip(results) {
         let fetched = result.with_context(|| format!("cannot fetch `{}`", s.name))?;
-        let (entry, _, _) = import_fetched(sess, request.entry, &fetched.content)?;
+        let (entry, _, _) = import_fetched(sess, request.entry, &fetched)?;
         check_tree(s, entry.digest, resolved.index_url.as_str())?;
         let _ = sess.state.save_tree(&entry.tree);
     }

@@ -338,7 +338,7 @@ fn latest_of(
                 let fetched =
                     source::download_entries(sess.fetcher()?, &[resolved.request(entry)], &bar);
                 match fetched.into_iter().next() {
-                    Some(Ok(f)) => match f.content {
+                    Some(Ok(f)) => match f {
                         FetchedContent::Files { tree, .. } => Some(tree.to_string()),
                         FetchedContent::Artifact { digest, .. } => Some(digest.to_string()),
                     },
