@@ -384,7 +384,6 @@ impl Finder<'_> {
             let Some(dir) = real_dir(self.root, &path) else {
                 continue;
             };
-            let shown = shown(&path);
             let skill = match read_skill(&dir) {
                 Ok(skill) => skill,
                 Err(reason) => {
@@ -392,14 +391,6 @@ impl Finder<'_> {
                     continue;
                 }
             };
-            let folder = path.rsplit('/').next().unwrap_or("");
-            if !path.is_empty() && folder != skill.name {
-                self.warnings.push(format!(
-                    "`{shown}`: SKILL.md names the skill `{}`, not its folder name `{}`",
-                    skill.name,
-                    printable(folder)
-                ));
-            }
             skills.push(FoundSkill {
                 name: skill.name,
                 description: skill.description,

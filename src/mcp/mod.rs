@@ -57,6 +57,19 @@ pub struct McpOptions {
     pub poll_interval: Option<Duration>,
     /// Entries a `skills/list` page holds.
     pub page_size: usize,
+    /// Where notes for the person running the server go: stdout belongs to
+    /// the protocol, and the caller's printer owns stderr (`--quiet`).
+    pub notes: Notes,
+}
+
+/// A sink for the server's human notes, given by the caller.
+#[derive(Clone)]
+pub struct Notes(pub std::sync::Arc<dyn Fn(&str) + Send + Sync>);
+
+impl std::fmt::Debug for Notes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Notes")
+    }
 }
 
 /// Serves MCP on this process's stdin/stdout until the client disconnects.

@@ -84,12 +84,12 @@ impl SkillServer {
         let mut last = lock(&self.inner.last_omitted);
         if *last != listing.omitted {
             if !listing.omitted.is_empty() {
-                eprintln!(
+                (self.inner.options.notes.0)(&format!(
                     "skillpm mcp: {} skill(s) did not fit in the {}-character listing and were left out of the `skill` tool's description (still loadable, and listed by `{LIST_TOOL}`): {}",
                     listing.omitted.len(),
                     listing.budget,
                     listing.omitted.join(", ")
-                );
+                ));
             }
             *last = listing.omitted.clone();
         }

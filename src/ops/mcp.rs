@@ -42,6 +42,10 @@ pub fn serve(ctx: &Context, opts: &McpServeOptions) -> anyhow::Result<()> {
         budget: listing::budget_for(opts.context_chars),
         poll_interval: Some(mcp::DEFAULT_POLL_INTERVAL),
         page_size: opts.page_size.unwrap_or(mcp::skills_ext::DEFAULT_PAGE_SIZE),
+        notes: {
+            let ui = ctx.ui.clone();
+            mcp::Notes(std::sync::Arc::new(move |note| ui.info(note)))
+        },
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)

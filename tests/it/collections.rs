@@ -109,6 +109,9 @@ fn all_installs_every_loadable_skill_and_warns_on_the_rest() {
         "{skipped:?}"
     );
     assert!(err.contains("skipped `skills/broken`"), "{err}");
+    // Each problem is told once: the name/folder mismatch by validation only,
+    // not again by discovery under the folder's name.
+    assert_eq!(err.matches("`template`").count(), 1, "{err}");
     // The lock and `list --json` carry the warnings, for CI.
     let lock = std::fs::read_to_string(sb.project.join("skills.lock")).unwrap();
     assert!(lock.contains("1068 characters long"), "{lock}");

@@ -653,6 +653,13 @@ fn listing_budget_leaves_out_skills_and_names_them() {
         "{stderr}"
     );
     assert!(stderr.contains("gamma"), "{stderr}");
+    // The note goes through the printer: `--quiet` silences it, and the
+    // listing still leaves gamma out.
+    let mut c = Client::start(&w, &["--quiet", "--context-chars", "12500"]);
+    assert!(!c.listing().contains(&entry("gamma")));
+    let (code, stderr) = c.finish();
+    assert_eq!(code, 0);
+    assert!(!stderr.contains("did not fit"), "{stderr}");
 }
 
 #[test]
