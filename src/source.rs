@@ -415,14 +415,6 @@ pub struct EntryRequest<'a> {
     pub auth: Option<&'a Auth>,
 }
 
-/// How an archive is packed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum ArchiveFormat {
-    Zip,
-    TarGz,
-}
-
 /// An entry's bytes, verified and in `<cache>/downloads/`.
 #[derive(Debug, Clone)]
 pub enum FetchedContent {
@@ -433,7 +425,8 @@ pub enum FetchedContent {
         kind: ArtifactKind,
         /// For archives: from Content-Type, else the URL's extension, else
         /// the file's magic bytes. `None` when none of them tells.
-        format: Option<ArchiveFormat>,
+        /// `unpack::ArtifactKind::Zip` or `TarGz`, never `SkillMd`.
+        format: Option<crate::unpack::ArtifactKind>,
     },
     /// A v0.1.0 file list. Each file is stored by its own digest; `tree` is
     /// the tree digest of the whole list (DESIGN §3), trust on first use.
@@ -555,13 +548,13 @@ fn assemble(entry: &Entry, downloads: Vec<Downloaded>) -> Result<FetchedContent,
 
 /// Content-Type first, then the URL's extension (DESIGN §2), then the bytes:
 /// the one detection of `unpack::ArtifactKind`, narrowed to archives.
-pub fn detect_archive(content_type: Option<&str>, url: &Url, path: &Path) -> Option<ArchiveFormat> {
+pub fn detect_archive(
+    content_type: Option<&str>,
+    url: &Url,
+    path: &Path,
+) -> Option<crate::unpack::ArtifactKind> {
     use crate::unpack::ArtifactKind;
-    let archive = |kind| match kind {
-        ArtifactKind::Zip => Some(ArchiveFormat::Zip),
-        ArtifactKind::TarGz => Some(ArchiveFormat::TarGz),
-        ArtifactKind::SkillMd => None,
-    };
+    let archive = |kind| Some(kind).filter(|k| *k != ArtifactKind::SkillMd);
     content_type
         .and_then(ArtifactKind::from_content_type)
         .and_then(archive)
@@ -641,13 +634,16 @@ mod tests {
         let url = Url::parse("https://h/x.zip").unwrap();
         assert_eq!(
             detect_archive(Some("application/gzip"), &url, &gz),
-            Some(ArchiveFormat::TarGz)
+            Some(crate::unpack::ArtifactKind::TarGz)
         );
         assert_eq!(
             detect_archive(Some("application/octet-stream"), &url, &gz),
-            Some(ArchiveFormat::Zip)
+            Some(crate::unpack::ArtifactKind::Zip)
         );
         let bare = Url::parse("https://h/download?id=1").unwrap();
-        assert_eq!(detect_archive(None, &bare, &gz), Some(ArchiveFormat::TarGz));
+        assert_eq!(
+            detect_archive(None, &bare, &gz),
+            Some(crate::unpack::ArtifactKind::TarGz)
+        );
     }
 }

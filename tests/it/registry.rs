@@ -1177,7 +1177,7 @@ fn entries_download_identically_from_http_and_from_disk() {
             let FetchedContent::Artifact { digest, format, .. } = fetched.unwrap() else {
                 panic!("expected an artifact")
             };
-            assert_eq!(format, Some(source::ArchiveFormat::TarGz));
+            assert_eq!(format, Some(skillpm::unpack::ArtifactKind::TarGz));
             digests.push((request.entry.name.clone(), digest));
         }
     }

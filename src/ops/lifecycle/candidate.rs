@@ -18,7 +18,7 @@ use crate::project::manifest::SourceDecl;
 use crate::provenance::Unpacked;
 use crate::skill::openai_yaml::ToolKind;
 use crate::skill::{self, Level, SkillMd};
-use crate::source::{self, ArchiveFormat, FetchedContent, Source, SourceSpec};
+use crate::source::{self, FetchedContent, Source, SourceSpec};
 use crate::store::StoreEntry;
 use crate::unpack::ArtifactKind;
 
@@ -727,12 +727,7 @@ pub(crate) fn import_fetched(
         } => {
             let (unpack_kind, lock_format) = match (kind, format) {
                 (IndexKind::SkillMd, _) => (ArtifactKind::SkillMd, Format::SkillMd),
-                (IndexKind::Archive, Some(ArchiveFormat::Zip)) => {
-                    (ArtifactKind::Zip, Format::Archive)
-                }
-                (IndexKind::Archive, Some(ArchiveFormat::TarGz)) => {
-                    (ArtifactKind::TarGz, Format::Archive)
-                }
+                (IndexKind::Archive, Some(archive)) => (*archive, Format::Archive),
                 (IndexKind::Archive, None) => {
                     return fail(
                         Exit::Unsafe,

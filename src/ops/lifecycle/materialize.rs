@@ -17,7 +17,7 @@ use crate::git::{self, GitSpec};
 use crate::ops::fail;
 use crate::project::lock::{Format, LockedSkill};
 use crate::provenance::Unpacked;
-use crate::source::{self, ArchiveFormat, Source};
+use crate::source::{self, Source};
 use crate::unpack::ArtifactKind;
 
 /// Proves every skill of `skills` against its source, then makes sure each
@@ -184,8 +184,7 @@ fn fetch_artifacts(sess: &mut Session<'_>, skills: &[&LockedSkill]) -> anyhow::R
                 &downloaded.url,
                 &downloaded.path,
             ) {
-                Some(ArchiveFormat::Zip) => ArtifactKind::Zip,
-                Some(ArchiveFormat::TarGz) => ArtifactKind::TarGz,
+                Some(kind) => kind,
                 None => {
                     return fail(
                         Exit::Unsafe,
