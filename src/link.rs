@@ -297,6 +297,16 @@ fn current(dest: &Path, entry: &Path, kind: LinkKind) -> bool {
     kind != LinkKind::Hardlink || hardlinks_current(dest, entry)
 }
 
+/// Whether a placed copy or clone of `tree` no longer holds it. Those are
+/// their own files, so an edit in place shows only in their content and is
+/// found by hashing it again (the cost falls only on the modes that copy).
+/// An edit through a symlink or a hard link changed the store entry itself:
+/// `cache verify` finds that one.
+pub fn copy_drifted(dest: &Path, state: &LinkState, tree: Digest) -> bool {
+    matches!(state, LinkState::Copy { tree: Some(t), kind: LinkKind::Copy | LinkKind::Clone } if *t == tree)
+        && hash_placed(dest).map_or(true, |placed| placed.digest != tree)
+}
+
 /// Whether `dest/SKILL.md` is the same file as `entry/SKILL.md`.
 pub fn hardlinks_current(dest: &Path, entry: &Path) -> bool {
     #[cfg(unix)]

@@ -1,7 +1,8 @@
 //! Link modes (issue 16): `--link-mode symlink|hardlink|clone|copy|auto` and
 //! `[install] link-mode`. Each mode places real content an agent can read,
-//! `verify` catches an edited file in every mode, and a hard-linked file
-//! edited in place is caught by `cache verify` and repaired by `install`.
+//! `verify` catches an edited file in every mode, an edited copy is placed
+//! again by `install`, and a hard-linked file edited in place is caught by
+//! `cache verify` and repaired by `install`.
 
 use crate::support;
 
@@ -117,6 +118,68 @@ fn each_mode_places_the_locked_bytes_and_verify_catches_an_edit() {
             "{mode}: {report}"
         );
     }
+}
+
+/// The placements `install --json` reports as (re)made.
+fn linked_by_install(sb: &Sandbox, args: &[&str]) -> Vec<String> {
+    let (code, out, err) = run(sb.cmd().args(["--json", "install"]).args(args));
+    assert_eq!(code, 0, "{err}");
+    let report: Value = serde_json::from_str(&out).unwrap();
+    (report["links"]["linked"].as_array().unwrap().iter())
+        .map(|p| p.as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn an_edited_copy_is_placed_again_by_install_and_nothing_else_is() {
+    let (sb, _) = setup("copy");
+    let edited = sb.project.join(".claude/skills/pdf-tools");
+    edit_in_place(&edited.join("references/FORMS.md"));
+    let (code, report) = verify_json(&sb);
+    assert_eq!(code, 3, "{report}");
+    let detail = report["drift"][0]["detail"].as_str().unwrap();
+    assert!(
+        detail.contains("`skillpm install` places it again"),
+        "{detail}"
+    );
+
+    // Only the edited copy is made again; the untouched one stays as it is.
+    let untouched = sb.project.join(".agents/skills/pdf-tools");
+    let linked = linked_by_install(&sb, &[]);
+    assert_eq!(linked.len(), 1, "{linked:?}");
+    assert!(
+        Path::new(&linked[0]).ends_with(".claude/skills/pdf-tools"),
+        "{linked:?}"
+    );
+    for dir in [&edited, &untouched] {
+        let text = std::fs::read_to_string(dir.join("references/FORMS.md")).unwrap();
+        assert_eq!(text, "# Forms\n", "{}", dir.display());
+    }
+    assert_eq!(verify_json(&sb).0, 0);
+
+    // CI's `install --frozen` restores too; a clean tree is left alone.
+    std::fs::remove_file(untouched.join("scripts/fill.sh")).unwrap();
+    let linked = linked_by_install(&sb, &["--frozen"]);
+    assert_eq!(linked.len(), 1, "{linked:?}");
+    assert!(untouched.join("scripts/fill.sh").is_file());
+    assert!(linked_by_install(&sb, &["--frozen"]).is_empty());
+    assert_eq!(verify_json(&sb).0, 0);
+}
+
+#[test]
+fn an_edit_through_a_symlink_points_at_cache_verify() {
+    let (sb, _) = setup("symlink");
+    edit_in_place(
+        &sb.project
+            .join(".claude/skills/pdf-tools/references/FORMS.md"),
+    );
+    let (code, report) = verify_json(&sb);
+    assert_eq!(code, 3, "{report}");
+    let detail = report["drift"][0]["detail"].as_str().unwrap();
+    assert!(
+        detail.contains("`skillpm cache verify` sets the entry aside"),
+        "{detail}"
+    );
 }
 
 #[test]

@@ -223,6 +223,15 @@ fn plan_links<'t, 's>(
             plan.push((t, *s, dest, entry, before));
         }
     }
+    // A copy edited since it was placed is placed again, and reported so.
+    let drifted = super::parallel::map(&plan, |(_, s, dest, _, before)| {
+        link::copy_drifted(dest, before, s.tree)
+    });
+    for ((.., before), drifted) in plan.iter_mut().zip(drifted) {
+        if let (true, LinkState::Copy { tree, .. }) = (drifted, before) {
+            *tree = None;
+        }
+    }
     Ok((plan, conflicts))
 }
 

@@ -10,7 +10,7 @@ use super::Session;
 use super::placement::{Target, targets};
 use crate::approve::diff_trees;
 use crate::digest::Digest;
-use crate::link::{self, LinkState};
+use crate::link::{self, LinkKind, LinkState};
 use crate::ops::{Context, Report};
 use crate::project::lock::LockedSkill;
 use crate::roots::{self, Agent, Scope};
@@ -182,10 +182,21 @@ fn check_placed(sess: &Session<'_>, t: &Target, s: &LockedSkill) -> Option<Drift
     match link::hash_placed(&path) {
         Ok(tree) if tree.digest == s.tree => None,
         Ok(tree) => {
+            // A copy holds its own files; through a symlink or a hard link
+            // the edit changed the store entry, which must be set aside first.
+            let fix = match state {
+                LinkState::Copy {
+                    kind: LinkKind::Copy | LinkKind::Clone,
+                    ..
+                } => "`skillpm install` places it again",
+                _ => {
+                    "the edit reached the store through the link: `skillpm cache verify` sets the entry aside, then `skillpm install` restores it"
+                }
+            };
             let mut d = drift(
                 "modified",
                 format!(
-                    "content hashes to {} but skills.lock pins {}",
+                    "content hashes to {} but skills.lock pins {}; {fix}",
                     tree.digest, s.tree
                 ),
             );
