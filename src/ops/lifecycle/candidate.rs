@@ -231,6 +231,17 @@ pub(crate) fn git_spec_for(text: &str, base_dir: &Path) -> anyhow::Result<Option
 /// `None` for every other source (an empty folder stays an index source, so
 /// its error says no index was found there).
 pub(crate) fn folder_source_for(text: &str, base_dir: &Path) -> Option<std::path::PathBuf> {
+    let dir = local_folder(text, base_dir)?;
+    let found = git::discover_skills(&dir);
+    (!found.skills.is_empty() || !found.skipped.is_empty()).then_some(dir)
+}
+
+/// The folder a local source names, when it is a folder without a
+/// `.well-known/` index. A locked folder source needs only this: it was
+/// told apart from an index when it was added, and discovering every skill
+/// of the folder again for each locked one would make installing n skills
+/// read n² SKILL.md files.
+pub(crate) fn local_folder(text: &str, base_dir: &Path) -> Option<std::path::PathBuf> {
     let SourceSpec::Base(url) = SourceSpec::parse(text, base_dir).ok()? else {
         return None;
     };
@@ -239,11 +250,7 @@ pub(crate) fn folder_source_for(text: &str, base_dir: &Path) -> Option<std::path
     }
     let dir = url.to_file_path().ok()?;
     let is_folder = std::fs::symlink_metadata(&dir).is_ok_and(|m| m.is_dir());
-    if !is_folder || dir.join(".well-known").exists() {
-        return None;
-    }
-    let found = git::discover_skills(&dir);
-    (!found.skills.is_empty() || !found.skipped.is_empty()).then_some(dir)
+    (is_folder && !dir.join(".well-known").exists()).then_some(dir)
 }
 
 /// `--path` as a clean relative folder (`None` for the root); anything that

@@ -81,7 +81,7 @@ pub(crate) fn locked_folder(
     skill: &LockedSkill,
 ) -> anyhow::Result<std::path::PathBuf> {
     let url = skill.url.as_deref().unwrap_or("");
-    let base = super::candidate::folder_source_for(url, &sess.project.root).ok_or_else(|| {
+    let base = super::candidate::local_folder(url, &sess.project.root).ok_or_else(|| {
         OpError::new(
             Exit::NotFound,
             format!(
