@@ -442,6 +442,55 @@ fn doctor_warns_about_skills_over_the_listing_budget() {
     assert_eq!(over[0]["skill"], "beta");
 }
 
+#[test]
+fn doctor_tells_many_skills_over_the_budget_in_one_line() {
+    let mut w = World::new();
+    let names: Vec<String> = (0..12).map(|i| format!("skill-{i:02}")).collect();
+    for name in &names {
+        w.install(name, "", "Body.\n", &[], Approval::Approved);
+    }
+    // 2% of 7,500 characters is 150: the wrapper and one entry; 11 left out.
+    let out = w
+        .cmd()
+        .args(["doctor", "--context-chars", "7500"])
+        .assert()
+        .code(1);
+    let human = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    let lines: Vec<&str> = human
+        .lines()
+        .filter(|l| l.contains("over-budget"))
+        .collect();
+    assert_eq!(lines.len(), 1, "{human}");
+    assert!(
+        lines[0].contains("11 skills do not fit in the 150-character skill listing"),
+        "{human}"
+    );
+    assert!(
+        lines[0].contains("and 3 more (`--json` lists them)"),
+        "{human}"
+    );
+    assert!(lines[0].contains("larger --context-chars"), "{human}");
+    // Any other kind: its first five findings, then a count. Here the twelve
+    // skills are not linked into `.claude/skills` either.
+    let not_linked: Vec<&str> = human.lines().filter(|l| l.contains("not-linked")).collect();
+    assert_eq!(not_linked.len(), 6, "{human}");
+    assert!(
+        not_linked[5].ends_with("… and 7 more like these (`--json` lists them)"),
+        "{human}"
+    );
+    // JSON keeps one finding per skill, for scripts.
+    let out = w
+        .cmd()
+        .args(["doctor", "--json", "--context-chars", "7500"])
+        .assert()
+        .code(1);
+    let report = json(&out.get_output().stdout);
+    let over = (report["findings"].as_array().unwrap().iter())
+        .filter(|f| f["kind"] == "over-budget")
+        .count();
+    assert_eq!(over, 11);
+}
+
 // ---------------------------------------------------------------- show
 
 #[test]

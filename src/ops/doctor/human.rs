@@ -35,8 +35,34 @@ impl Report for DoctorReport {
             writeln!(out, "MCP servers configured: {}", names.join(", "))?;
         }
         writeln!(out)?;
+        let over_budget: Vec<&str> = (self.findings.iter())
+            .filter(|f| f.kind == OVER_BUDGET)
+            .filter_map(|f| f.skill.as_deref())
+            .collect();
+        // At scale one line per skill would bury the report under the same
+        // advice: the skills over the budget get one line, and any other
+        // kind its first few findings and a count (`--json` has them all).
+        const PER_KIND: usize = 5;
+        let mut told: BTreeMap<&str, usize> = BTreeMap::new();
         for f in &self.findings {
-            writeln!(out, "{:<7} {}: {}", f.level.as_str(), f.kind, f.message)?;
+            let n = told.entry(f.kind).or_default();
+            *n += 1;
+            if f.kind == OVER_BUDGET && over_budget.len() > 1 {
+                if *n == 1 {
+                    self.write_over_budget(out, &over_budget)?;
+                }
+            } else if *n <= PER_KIND {
+                writeln!(out, "{:<7} {}: {}", f.level.as_str(), f.kind, f.message)?;
+            } else if *n == PER_KIND + 1 {
+                let all = self.findings.iter().filter(|g| g.kind == f.kind).count();
+                writeln!(
+                    out,
+                    "{:<7} {}: … and {} more like these (`--json` lists them)",
+                    f.level.as_str(),
+                    f.kind,
+                    all - PER_KIND
+                )?;
+            }
         }
         let count = |level| self.findings.iter().filter(|f| f.level == level).count();
         if self.needs_action {
@@ -53,6 +79,31 @@ impl Report for DoctorReport {
 }
 
 impl DoctorReport {
+    /// The skills the listing has no room for, in one warning (`--json`
+    /// keeps one finding per skill).
+    fn write_over_budget(&self, out: &mut dyn Write, names: &[&str]) -> std::io::Result<()> {
+        const SHOWN: usize = 8;
+        let mut shown = names
+            .iter()
+            .take(SHOWN)
+            .map(|n| format!("`{n}`"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        if names.len() > SHOWN {
+            shown.push_str(&format!(
+                " and {} more (`--json` lists them)",
+                names.len() - SHOWN
+            ));
+        }
+        writeln!(
+            out,
+            "{:<7} {OVER_BUDGET}: {} skills do not fit in the {}-character skill listing agents read, so a model will not know to load them: {shown}; {BUDGET_ADVICE}",
+            Level::Warning.as_str(),
+            names.len(),
+            self.listing.budget,
+        )
+    }
+
     /// Each root in precedence order, with how many skills it holds.
     fn write_roots(&self, out: &mut dyn Write) -> std::io::Result<()> {
         writeln!(out, "\nroots, highest precedence first:")?;

@@ -237,16 +237,22 @@ fn check_listing(listing: &listing::Listing, findings: &mut Vec<Finding>) {
     for name in &listing.omitted {
         findings.push(finding(
             Level::Warning,
-            "over-budget",
+            OVER_BUDGET,
             Some(name),
             None,
             format!(
-                "`{name}` does not fit in the {}-character skill listing agents read, so a model will not know to load it; shorten the descriptions of the listed skills, disable skills you do not need, or give `skillpm mcp` a larger --context-chars",
+                "`{name}` does not fit in the {}-character skill listing agents read, so a model will not know to load it; {BUDGET_ADVICE}",
                 listing.budget
             ),
         ));
     }
 }
+
+/// The finding kind of a skill the listing has no room for.
+pub(super) const OVER_BUDGET: &str = "over-budget";
+
+/// What to do about skills the listing has no room for.
+pub(super) const BUDGET_ADVICE: &str = "shorten the descriptions of the listed skills, disable skills you do not need, or give `skillpm mcp` a larger --context-chars";
 
 /// The roots that exist, ranked by precedence (1 = highest).
 fn ranked_roots(discovery: &Discovery) -> Vec<DoctorRoot> {
