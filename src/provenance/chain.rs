@@ -226,7 +226,7 @@ impl<'a> Prover<'a> {
             Format::Git => {
                 proof.tree_recorded = self.check_git(entry, decl, declared.git_url.as_deref())?;
             }
-            Format::Path => {}
+            Format::Path => check_folder(entry, decl)?,
             Format::Mcp => check_mcp(entry, decl)?,
             Format::Archive | Format::SkillMd | Format::Files => {
                 return self.prove_indexed(entry, decl, &declared, proof);
@@ -729,6 +729,46 @@ fn broken(entry: &LockedSkill, link: &'static str, what: String) -> ProveError {
         what,
     }
     .into()
+}
+
+/// The folder links: the entry reads the declared folder, inside the
+/// declared `path` when there is one, and never leaves it. A folder source
+/// is trusted as it lies on disk, so a lock edited to read another folder
+/// (with a tree and approval to match) must stop here.
+fn check_folder(entry: &LockedSkill, decl: &SourceDecl) -> Result<(), ProveError> {
+    if entry.url.as_deref() != Some(decl.url.as_str()) {
+        return Err(broken(
+            entry,
+            "url",
+            format!(
+                "skills.lock reads it from the folder {}, but source `{}` is the folder {}",
+                entry.url.as_deref().unwrap_or("(none)"),
+                entry.source,
+                decl.url
+            ),
+        ));
+    }
+    let sub = entry.subpath.as_deref().unwrap_or("");
+    let clean = crate::git::normalize_folder(sub).is_ok_and(|n| n.as_deref().unwrap_or("") == sub);
+    let within = match decl.path.as_deref().map(|p| p.trim_matches('/')) {
+        None | Some("") => true,
+        Some(path) => sub == path || sub.starts_with(&format!("{path}/")),
+    };
+    if !clean || !within {
+        return Err(broken(
+            entry,
+            "entry",
+            format!(
+                "skills.lock reads it from `{sub}`, which is not a plain folder inside source `{}`{}",
+                entry.source,
+                decl.path
+                    .as_deref()
+                    .map(|p| format!(" (path `{p}`)"))
+                    .unwrap_or_default()
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// The MCP links: the server is the declared one and the URI names this

@@ -560,3 +560,96 @@ fn a_git_entry_must_fetch_from_the_declared_repository() {
     ok(run(sb.cmd().args(["install", "--frozen"])));
     assert!(sb.project.join(".agents/skills/fill").exists());
 }
+
+/// A folder-source entry edited to read another folder (or to climb out of
+/// the declared one), with its tree and approval set to match what is there.
+fn forge_folder_entry(honest: &str, field: &str, from: &str, to: &str, tree: &str) -> String {
+    let honest_tree = lock_entry(honest)["tree"].as_str().unwrap().to_owned();
+    let forged = honest
+        .replace(
+            &format!("{field} = \"{from}\""),
+            &format!("{field} = \"{to}\""),
+        )
+        .replace(&honest_tree, tree);
+    assert_ne!(forged, honest);
+    forged
+}
+
+#[test]
+fn a_folder_entry_must_read_the_declared_folder() {
+    let sb = Sandbox::new();
+    let work = tempfile::tempdir().unwrap();
+    let (good, evil) = (work.path().join("good"), work.path().join("evil"));
+    skills(&good, false);
+    skills(&evil, true);
+    sb.init();
+    let good_url = good.display().to_string();
+    ok(run(sb.cmd().args(["add", &good_url, SKILL, "--yes"])));
+    let lock_path = sb.project.join("skills.lock");
+    let honest = std::fs::read_to_string(&lock_path).unwrap();
+    // The look-alike's tree, as an attacker would compute it (this also
+    // plants it in the shared cache).
+    let (_, out, _) = ok(run(sb
+        .cmd()
+        .args(["--json", "cache", "add"])
+        .arg(evil.join(SKILL))
+        .args(["--name", SKILL])));
+    let evil_tree = serde_json::from_str::<Value>(&out).unwrap()["digest"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+
+    let other_folder = forge_folder_entry(
+        &honest,
+        "url",
+        &good_url,
+        &evil.display().to_string(),
+        &evil_tree,
+    );
+    let climbing = forge_folder_entry(
+        &honest,
+        "subpath",
+        SKILL,
+        &format!("../evil/{SKILL}"),
+        &evil_tree,
+    );
+    for (forged, says) in [
+        (&other_folder, "reads it from the folder"),
+        (&climbing, "which is not a plain folder inside source"),
+    ] {
+        std::fs::write(&lock_path, forged).unwrap();
+        for mode in [
+            &["install", "--frozen"][..],
+            &["install", "--locked"],
+            &["install"],
+        ] {
+            let _ = std::fs::remove_dir_all(sb.project.join(".agents"));
+            let (code, _, err) = run(sb.cmd().args(mode));
+            assert_eq!(code, 3, "{mode:?}: {err}");
+            assert!(err.contains(says), "{mode:?}: {err}");
+            assert!(
+                err.contains(&format!("skillpm update {SKILL}")),
+                "{mode:?}: {err}"
+            );
+            assert!(
+                !sb.project.join(".agents/skills").join(SKILL).exists(),
+                "{mode:?} linked it"
+            );
+            assert_eq!(
+                &std::fs::read_to_string(&lock_path).unwrap(),
+                forged,
+                "{mode:?}"
+            );
+        }
+        let (code, out, _) = run(sb.cmd().args(["verify", "--provenance", "--json"]));
+        assert_eq!(code, 3, "{out}");
+    }
+    std::fs::write(&lock_path, &honest).unwrap();
+    ok(run(sb.cmd().args(["install", "--frozen"])));
+    let linked = sb
+        .project
+        .join(".agents/skills")
+        .join(SKILL)
+        .join("references/API.md");
+    assert_eq!(std::fs::read_to_string(linked).unwrap(), "Call the API.\n");
+}

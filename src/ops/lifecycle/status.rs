@@ -182,17 +182,7 @@ fn check_placed(sess: &Session<'_>, t: &Target, s: &LockedSkill) -> Option<Drift
     match link::hash_placed(&path) {
         Ok(tree) if tree.digest == s.tree => None,
         Ok(tree) => {
-            // A copy holds its own files; through a symlink or a hard link
-            // the edit changed the store entry, which must be set aside first.
-            let fix = match state {
-                LinkState::Copy {
-                    kind: LinkKind::Copy | LinkKind::Clone,
-                    ..
-                } => "`skillpm install` places it again",
-                _ => {
-                    "the edit reached the store through the link: `skillpm cache verify` sets the entry aside, then `skillpm install` restores it"
-                }
-            };
+            let fix = fix_for_edited(&state);
             let mut d = drift(
                 "modified",
                 format!(
@@ -213,6 +203,21 @@ fn check_placed(sess: &Session<'_>, t: &Target, s: &LockedSkill) -> Option<Drift
             Some(d)
         }
         Err(e) => Some(drift("modified", e.to_string())),
+    }
+}
+
+/// What repairs an edited placement: a copy holds its own files; through a
+/// symlink or a hard link the edit changed the store entry, which must be
+/// set aside first.
+fn fix_for_edited(state: &LinkState) -> &'static str {
+    match state {
+        LinkState::Copy {
+            kind: LinkKind::Copy | LinkKind::Clone,
+            ..
+        } => "`skillpm install` places it again",
+        _ => {
+            "the edit reached the store through the link: `skillpm cache verify` sets the entry aside, then `skillpm install` restores it"
+        }
     }
 }
 
