@@ -145,7 +145,7 @@ impl World {
             self.locked
                 .retain(|b| !b.contains(&format!("name = \"{name}\"\n")));
             self.locked.push(format!(
-                "[[skill]]\nname = \"{name}\"\nsource = \"acme\"\nformat = \"path\"\ntree = \"{tree}\"\n{executables}{approved}"
+                "[[skill]]\nname = \"{name}\"\nsource = \"acme\"\nformat = \"path\"\nurl = \"acme-skills\"\nsubpath = \"{name}\"\ntree = \"{tree}\"\n{executables}{approved}"
             ));
             self.save_lock();
         }
