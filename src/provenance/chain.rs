@@ -731,23 +731,35 @@ fn broken(entry: &LockedSkill, link: &'static str, what: String) -> ProveError {
     .into()
 }
 
+/// The lock's `url` must be the declared source's, to the letter (folder
+/// and MCP sources record it verbatim).
+fn declared_url(
+    entry: &LockedSkill,
+    decl: &SourceDecl,
+    reads: &str,
+    kind: &str,
+) -> Result<(), ProveError> {
+    if entry.url.as_deref() == Some(decl.url.as_str()) {
+        return Ok(());
+    }
+    Err(broken(
+        entry,
+        "url",
+        format!(
+            "skills.lock {reads} {}, but source `{}` is {kind}{}",
+            entry.url.as_deref().unwrap_or("(none)"),
+            entry.source,
+            decl.url
+        ),
+    ))
+}
+
 /// The folder links: the entry reads the declared folder, inside the
 /// declared `path` when there is one, and never leaves it. A folder source
 /// is trusted as it lies on disk, so a lock edited to read another folder
 /// (with a tree and approval to match) must stop here.
 fn check_folder(entry: &LockedSkill, decl: &SourceDecl) -> Result<(), ProveError> {
-    if entry.url.as_deref() != Some(decl.url.as_str()) {
-        return Err(broken(
-            entry,
-            "url",
-            format!(
-                "skills.lock reads it from the folder {}, but source `{}` is the folder {}",
-                entry.url.as_deref().unwrap_or("(none)"),
-                entry.source,
-                decl.url
-            ),
-        ));
-    }
+    declared_url(entry, decl, "reads it from the folder", "the folder ")?;
     let sub = entry.subpath.as_deref().unwrap_or("");
     let clean = crate::git::normalize_folder(sub).is_ok_and(|n| n.as_deref().unwrap_or("") == sub);
     let within = match decl.path.as_deref().map(|p| p.trim_matches('/')) {
@@ -774,18 +786,7 @@ fn check_folder(entry: &LockedSkill, decl: &SourceDecl) -> Result<(), ProveError
 /// The MCP links: the server is the declared one and the URI names this
 /// skill; the tree is checked when the files are fetched.
 fn check_mcp(entry: &LockedSkill, decl: &SourceDecl) -> Result<(), ProveError> {
-    if entry.url.as_deref() != Some(decl.url.as_str()) {
-        return Err(broken(
-            entry,
-            "url",
-            format!(
-                "skills.lock fetches it from MCP server {}, but source `{}` is {}",
-                entry.url.as_deref().unwrap_or("(none)"),
-                entry.source,
-                decl.url
-            ),
-        ));
-    }
+    declared_url(entry, decl, "fetches it from MCP server", "")?;
     let named = entry
         .uri
         .as_deref()
