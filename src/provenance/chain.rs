@@ -134,6 +134,8 @@ pub struct Proof {
 /// git source, else the source.
 struct Declared {
     git_url: Option<String>,
+    /// For a git source: the folder of the repository its skills come from.
+    git_folder: Option<String>,
     source: Option<Source>,
 }
 
@@ -159,8 +161,6 @@ pub struct Prover<'a> {
     /// cached never builds a client (a no-op `install --frozen` stays cheap).
     make_fetcher: Option<MakeFetcher<'a>>,
     fetcher: std::cell::OnceCell<Option<Fetcher>>,
-    /// How a declared source names a git repository (`None`: an index source).
-    git_url: &'a dyn Fn(&SourceDecl) -> Option<String>,
     vouchers: HashMap<String, Rc<Voucher>>,
     sources: HashMap<String, Rc<Declared>>,
     now: SystemTime,
@@ -172,7 +172,6 @@ impl<'a> Prover<'a> {
         manifest: &'a Manifest,
         cache_root: &Path,
         make_fetcher: Option<MakeFetcher<'a>>,
-        git_url: &'a dyn Fn(&SourceDecl) -> Option<String>,
     ) -> Self {
         Prover {
             root: project_root,
@@ -181,7 +180,6 @@ impl<'a> Prover<'a> {
             unpacked: Unpacked::in_cache(cache_root),
             make_fetcher,
             fetcher: std::cell::OnceCell::new(),
-            git_url,
             vouchers: HashMap::new(),
             sources: HashMap::new(),
             now: SystemTime::now(),
@@ -224,7 +222,7 @@ impl<'a> Prover<'a> {
         };
         match entry.format {
             Format::Git => {
-                proof.tree_recorded = self.check_git(entry, decl, declared.git_url.as_deref())?;
+                proof.tree_recorded = self.check_git(entry, decl, &declared)?;
             }
             Format::Path => check_folder(entry, decl)?,
             Format::Mcp => check_mcp(entry, decl)?,
@@ -243,9 +241,9 @@ impl<'a> Prover<'a> {
         &self,
         entry: &LockedSkill,
         decl: &SourceDecl,
-        git_url: Option<&str>,
+        source: &Declared,
     ) -> Result<bool, ProveError> {
-        let Some(declared) = git_url else {
+        let Some(declared) = source.git_url.as_deref() else {
             return Err(broken(
                 entry,
                 "repository",
@@ -273,6 +271,7 @@ impl<'a> Prover<'a> {
                 "skills.lock pins no full commit id for it".into(),
             ));
         }
+        check_within(entry, source.git_folder.as_deref())?;
         let commit = entry.commit.as_deref().unwrap_or_default();
         let key = Unpacked::git_key(declared, commit, entry.subpath.as_deref());
         match self.unpacked.tree_of(&key) {
@@ -403,12 +402,19 @@ impl<'a> Prover<'a> {
         if let Some(d) = self.sources.get(&decl.name) {
             return Ok(d.clone());
         }
-        let git_url = (self.git_url)(decl);
+        let (git_url, git_folder) = match super::offline::declared_git(decl, self.root) {
+            Some((url, folder)) => (Some(url), folder),
+            None => (None, None),
+        };
         let source = match git_url {
             Some(_) => None,
             None => Some(Source::from_decl(decl, self.root)?),
         };
-        let d = Rc::new(Declared { git_url, source });
+        let d = Rc::new(Declared {
+            git_url,
+            git_folder,
+            source,
+        });
         self.sources.insert(decl.name.clone(), d.clone());
         Ok(d)
     }
@@ -760,27 +766,33 @@ fn declared_url(
 /// (with a tree and approval to match) must stop here.
 fn check_folder(entry: &LockedSkill, decl: &SourceDecl) -> Result<(), ProveError> {
     declared_url(entry, decl, "reads it from the folder", "the folder ")?;
+    check_within(entry, decl.path.as_deref())
+}
+
+/// The lock's `subpath` is a plain relative folder inside `folder`, the
+/// folder of the source its skills are looked for in (`None`: anywhere in
+/// the source): a lock cannot move a skill to another folder of it.
+fn check_within(entry: &LockedSkill, folder: Option<&str>) -> Result<(), ProveError> {
     let sub = entry.subpath.as_deref().unwrap_or("");
     let clean = crate::git::normalize_folder(sub).is_ok_and(|n| n.as_deref().unwrap_or("") == sub);
-    let within = match decl.path.as_deref().map(|p| p.trim_matches('/')) {
-        None | Some("") => true,
-        Some(path) => sub == path || sub.starts_with(&format!("{path}/")),
-    };
-    if !clean || !within {
-        return Err(broken(
-            entry,
-            "entry",
-            format!(
-                "skills.lock reads it from `{sub}`, which is not a plain folder inside source `{}`{}",
-                entry.source,
-                decl.path
-                    .as_deref()
-                    .map(|p| format!(" (path `{p}`)"))
-                    .unwrap_or_default()
-            ),
-        ));
+    let folder = folder
+        .map(|f| f.trim_matches('/'))
+        .filter(|f| !f.is_empty());
+    let within = folder.is_none_or(|f| sub == f || sub.starts_with(&format!("{f}/")));
+    if clean && within {
+        return Ok(());
     }
-    Ok(())
+    Err(broken(
+        entry,
+        "entry",
+        format!(
+            "skills.lock reads it from `{sub}`, which is not a plain folder inside source `{}`{}",
+            entry.source,
+            folder
+                .map(|f| format!(" (its skills are in `{f}`)"))
+                .unwrap_or_default()
+        ),
+    ))
 }
 
 /// The MCP links: the server is the declared one and the URI names this

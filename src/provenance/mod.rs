@@ -12,4 +12,4 @@ pub mod offline;
 
 pub use crate::store::unpacked::Unpacked;
 pub use chain::{Proof, ProveError, Prover};
-pub use offline::{declared_git_url, prove_offline};
+pub use offline::prove_offline;

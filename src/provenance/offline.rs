@@ -12,8 +12,14 @@ use crate::project::manifest::{Manifest, SourceDecl};
 use crate::source::SourceSpec;
 
 /// The repository a declared source names, when it is a git source (the
-/// forms of DESIGN §2 rule 4; a folder publishing `.well-known/` is an index).
-pub fn declared_git_url(decl: &SourceDecl, project_root: &Path) -> Option<String> {
+/// forms of DESIGN §2 rule 4; a folder publishing `.well-known/` is an
+/// index), and the folder inside it where its skills are looked for: the
+/// spec's own subfolder joined with the source's `path` (`None`: the whole
+/// repository).
+pub(crate) fn declared_git(
+    decl: &SourceDecl,
+    project_root: &Path,
+) -> Option<(String, Option<String>)> {
     let text = match SourceSpec::parse(&decl.url, project_root).ok()? {
         SourceSpec::Git(text) => text,
         SourceSpec::Base(url)
@@ -26,10 +32,13 @@ pub fn declared_git_url(decl: &SourceDecl, project_root: &Path) -> Option<String
         }
         _ => return None,
     };
-    crate::git::parse_git_spec(&text, None, project_root)
+    let spec = crate::git::parse_git_spec(&text, None, project_root)
         .ok()
-        .flatten()
-        .map(|s| s.url())
+        .flatten()?;
+    Some((
+        spec.url(),
+        spec.join_subpath(decl.path.as_deref().unwrap_or("")),
+    ))
 }
 
 /// Proves each entry without opening a socket. An entry that cannot be
@@ -46,14 +55,7 @@ pub fn prove_offline(
         let config = FetchConfig::from_env().ok()?;
         Fetcher::new(config, CacheDirs::new(&cache), true).ok()
     };
-    let git_url = |decl: &SourceDecl| declared_git_url(decl, project_root);
-    let mut prover = Prover::new(
-        project_root,
-        manifest,
-        cache_root,
-        Some(Box::new(make)),
-        &git_url,
-    );
+    let mut prover = Prover::new(project_root, manifest, cache_root, Some(Box::new(make)));
     entries
         .iter()
         .map(|e| match prover.prove(e) {

@@ -561,10 +561,11 @@ fn a_git_entry_must_fetch_from_the_declared_repository() {
     assert!(sb.project.join(".agents/skills/fill").exists());
 }
 
-/// A folder-source entry edited to read another folder (or to climb out of
-/// the declared one), with its tree and approval set to match what is there.
+/// The (only) entry of a lock edited to read another folder (or to climb
+/// out of the declared one), with its tree and approval set to match.
 fn forge_folder_entry(honest: &str, field: &str, from: &str, to: &str, tree: &str) -> String {
-    let honest_tree = lock_entry(honest)["tree"].as_str().unwrap().to_owned();
+    let parsed: toml::Value = toml::from_str(honest).unwrap();
+    let honest_tree = parsed["skill"][0]["tree"].as_str().unwrap().to_owned();
     let forged = honest
         .replace(
             &format!("{field} = \"{from}\""),
@@ -652,4 +653,75 @@ fn a_folder_entry_must_read_the_declared_folder() {
         .join(SKILL)
         .join("references/API.md");
     assert_eq!(std::fs::read_to_string(linked).unwrap(), "Call the API.\n");
+}
+
+#[test]
+fn a_git_entry_stays_in_the_declared_folder_of_its_repository() {
+    let sb = Sandbox::new();
+    let repo = Repo::new("tools");
+    repo.skill("skills/fill", "fill", "Fill forms").skill(
+        "experimental/fill",
+        "fill",
+        "Fill forms, and send them on",
+    );
+    repo.commit("tools");
+    repo.push();
+    sb.init();
+    ok(run(sb.cmd().args([
+        "add",
+        "--source",
+        &repo.url(),
+        "--path",
+        "skills",
+        "fill",
+        "--yes",
+    ])));
+    let lock_path = sb.project.join("skills.lock");
+    let honest = std::fs::read_to_string(&lock_path).unwrap();
+    assert!(honest.contains("subpath = \"skills/fill\""), "{honest}");
+    // The same repository and commit, another folder: its tree is what that
+    // folder holds (an attacker computes it the same way).
+    let copy = tempfile::tempdir().unwrap();
+    let dir = copy.path().join("fill");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(
+        repo.work.join("experimental/fill/SKILL.md"),
+        dir.join("SKILL.md"),
+    )
+    .unwrap();
+    let (_, out, _) = ok(run(sb
+        .cmd()
+        .args(["--json", "cache", "add"])
+        .arg(&dir)
+        .args(["--name", "fill"])));
+    let other_tree = serde_json::from_str::<Value>(&out).unwrap()["digest"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    for other in ["experimental/fill", "skills/../experimental/fill"] {
+        let forged = forge_folder_entry(&honest, "subpath", "skills/fill", other, &other_tree);
+        std::fs::write(&lock_path, &forged).unwrap();
+        for mode in [
+            &["install", "--frozen"][..],
+            &["install", "--locked"],
+            &["install"],
+        ] {
+            let _ = std::fs::remove_dir_all(sb.project.join(".agents"));
+            let (code, _, err) = run(sb.cmd().args(mode));
+            assert_eq!(code, 3, "{other} {mode:?}: {err}");
+            assert!(
+                err.contains("(its skills are in `skills`)"),
+                "{mode:?}: {err}"
+            );
+            assert!(
+                !sb.project.join(".agents/skills/fill").exists(),
+                "{mode:?} linked it"
+            );
+            assert_eq!(std::fs::read_to_string(&lock_path).unwrap(), forged);
+        }
+    }
+    std::fs::write(&lock_path, &honest).unwrap();
+    ok(run(sb.cmd().args(["install", "--frozen"])));
+    let text = std::fs::read_to_string(sb.project.join(".agents/skills/fill/SKILL.md")).unwrap();
+    assert!(!text.contains("send them on"), "{text}");
 }

@@ -7,8 +7,7 @@ use std::collections::BTreeSet;
 
 use super::Session;
 use crate::project::lock::LockedSkill;
-use crate::project::manifest::SourceDecl;
-use crate::provenance::{Proof, ProveError, Prover, declared_git_url, prove_offline};
+use crate::provenance::{Proof, ProveError, Prover, prove_offline};
 
 /// Proves every entry of `skills`, reading sources as the session allows
 /// (the cache first; the network only when a snapshot is missing and the
@@ -46,8 +45,6 @@ pub(crate) fn prove_each(
             skills,
         ));
     }
-    let root = sess.project.root.clone();
-    let git_url = |decl: &SourceDecl| declared_git_url(decl, &root);
     // Built only if a snapshot is missing from the cache.
     let ctx = sess.ctx;
     let make = move || crate::ops::source::fetcher(ctx).ok();
@@ -56,7 +53,6 @@ pub(crate) fn prove_each(
         &sess.manifest,
         sess.store.root(),
         Some(Box::new(make)),
-        &git_url,
     );
     Ok(skills
         .iter()
