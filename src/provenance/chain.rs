@@ -186,6 +186,18 @@ impl<'a> Prover<'a> {
         }
     }
 
+    /// Proves each entry; one this prover could not prove without reading
+    /// its source is `ProveError::Unproven`.
+    pub fn prove_all(&mut self, entries: &[&LockedSkill]) -> Vec<Result<Proof, ProveError>> {
+        (entries.iter())
+            .map(|e| {
+                self.prove(e)?.ok_or_else(|| ProveError::Unproven {
+                    skill: e.name.clone(),
+                })
+            })
+            .collect()
+    }
+
     /// Proves one entry. `Ok(None)`: it could not be proven from the cache
     /// and this prover may not read sources (only `list` builds such a one).
     pub fn prove(&mut self, entry: &LockedSkill) -> Result<Option<Proof>, ProveError> {

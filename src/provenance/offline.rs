@@ -55,15 +55,5 @@ pub fn prove_offline(
         let config = FetchConfig::from_env().ok()?;
         Fetcher::new(config, CacheDirs::new(&cache), true).ok()
     };
-    let mut prover = Prover::new(project_root, manifest, cache_root, Some(Box::new(make)));
-    entries
-        .iter()
-        .map(|e| match prover.prove(e) {
-            Ok(Some(proof)) => Ok(proof),
-            Ok(None) => Err(ProveError::Unproven {
-                skill: e.name.clone(),
-            }),
-            Err(err) => Err(err),
-        })
-        .collect()
+    Prover::new(project_root, manifest, cache_root, Some(Box::new(make))).prove_all(entries)
 }

@@ -54,14 +54,5 @@ pub(crate) fn prove_each(
         sess.store.root(),
         Some(Box::new(make)),
     );
-    Ok(skills
-        .iter()
-        .map(|s| match prover.prove(s) {
-            Ok(Some(proof)) => Ok(proof),
-            Ok(None) => Err(ProveError::Unproven {
-                skill: s.name.clone(),
-            }),
-            Err(e) => Err(e),
-        })
-        .collect())
+    Ok(prover.prove_all(skills))
 }
