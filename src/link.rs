@@ -297,14 +297,24 @@ fn current(dest: &Path, entry: &Path, kind: LinkKind) -> bool {
     kind != LinkKind::Hardlink || hardlinks_current(dest, entry)
 }
 
-/// Whether a placed copy or clone of `tree` no longer holds it. Those are
-/// their own files, so an edit in place shows only in their content and is
-/// found by hashing it again (the cost falls only on the modes that copy).
-/// An edit through a symlink or a hard link changed the store entry itself:
-/// `cache verify` finds that one.
-pub fn copy_drifted(dest: &Path, state: &LinkState, tree: Digest) -> bool {
-    matches!(state, LinkState::Copy { tree: Some(t), kind: LinkKind::Copy | LinkKind::Clone } if *t == tree)
-        && hash_placed(dest).map_or(true, |placed| placed.digest != tree)
+/// [`inspect`] for a place that should hold `tree`. A copy or clone holds
+/// its own files, so an edit in place shows only in its content: one whose
+/// marker claims `tree` is hashed again, and when it no longer holds it the
+/// claim is dropped (`tree: None`), so it is placed again and reported so.
+/// The cost falls only on the modes that copy. An edit through a symlink or
+/// a hard link changed the store entry itself: `cache verify` finds that.
+pub fn inspect_placed(path: &Path, tree: Digest) -> Result<LinkState, LinkError> {
+    let mut state = inspect(path)?;
+    if let LinkState::Copy {
+        tree: claimed @ Some(_),
+        kind: LinkKind::Copy | LinkKind::Clone,
+    } = &mut state
+        && *claimed == Some(tree)
+        && hash_placed(path).map_or(true, |placed| placed.digest != tree)
+    {
+        *claimed = None;
+    }
+    Ok(state)
 }
 
 /// Whether `dest/SKILL.md` is the same file as `entry/SKILL.md`.

@@ -201,36 +201,32 @@ fn plan_links<'t, 's>(
     targets: &'t [Target],
     enabled: &[&'s LockedSkill],
 ) -> anyhow::Result<(Vec<Planned<'t, 's>>, Vec<PathBuf>)> {
-    let mut plan = Vec::with_capacity(targets.len() * enabled.len());
-    let mut conflicts = Vec::new();
-    for t in targets {
-        for s in enabled {
-            let dest = t.root.join(&s.name);
-            let entry = sess.store.entry_path(&s.tree);
-            let before = link::inspect(&dest)?;
-            if let LinkState::Foreign { what } = before {
-                if sess.ctx.keep_foreign {
-                    conflicts.push(dest);
-                    continue;
-                }
-                return Err(link::LinkError::Conflict {
-                    path: dest,
-                    what,
-                    wanted: entry,
-                }
-                .into());
-            }
-            plan.push((t, *s, dest, entry, before));
-        }
-    }
-    // A copy edited since it was placed is placed again, and reported so.
-    let drifted = super::parallel::map(&plan, |(_, s, dest, _, before)| {
-        link::copy_drifted(dest, before, s.tree)
+    let places: Vec<(&Target, &LockedSkill)> = (targets.iter())
+        .flat_map(|t| enabled.iter().map(move |s| (t, *s)))
+        .collect();
+    // Each place is inspected on its own (a copy is hashed again), in parallel.
+    let states = super::parallel::map(&places, |(t, s)| {
+        link::inspect_placed(&t.root.join(&s.name), s.tree)
     });
-    for ((.., before), drifted) in plan.iter_mut().zip(drifted) {
-        if let (true, LinkState::Copy { tree, .. }) = (drifted, before) {
-            *tree = None;
+    let mut plan = Vec::with_capacity(places.len());
+    let mut conflicts = Vec::new();
+    for ((t, s), before) in places.into_iter().zip(states) {
+        let dest = t.root.join(&s.name);
+        let entry = sess.store.entry_path(&s.tree);
+        let before = before?;
+        if let LinkState::Foreign { what } = before {
+            if sess.ctx.keep_foreign {
+                conflicts.push(dest);
+                continue;
+            }
+            return Err(link::LinkError::Conflict {
+                path: dest,
+                what,
+                wanted: entry,
+            }
+            .into());
         }
+        plan.push((t, s, dest, entry, before));
     }
     Ok((plan, conflicts))
 }
