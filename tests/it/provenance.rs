@@ -127,39 +127,77 @@ impl World {
         }
     }
 
-    /// Writes `lock`, then asserts that every install mode refuses it with
-    /// exit 3 naming the skill, the broken link and the `update` hint,
-    /// links nothing of it and leaves the lock's bytes unchanged.
+    /// See [`refused_in`].
     fn refused(&self, lock: &str, says: &str) {
-        std::fs::write(self.lock_path(), lock).unwrap();
-        for mode in [
-            &["install", "--frozen"][..],
-            &["install", "--locked"],
-            &["install"],
-        ] {
-            self.unlink_all();
-            let (code, out, err) = run(self.sb.cmd().args(mode));
-            assert_eq!(code, 3, "{mode:?} must refuse:\n{out}\n{err}");
-            assert!(err.contains(&format!("{SKILL}: ")), "{mode:?}: {err}");
-            assert!(err.contains(says), "{mode:?} should say {says:?}: {err}");
-            assert!(
-                err.contains(&format!("skillpm update {SKILL}")),
-                "{mode:?}: {err}"
-            );
-            assert!(!self.linked(SKILL), "{mode:?} linked the look-alike");
-            assert_eq!(self.lock(), lock, "{mode:?} changed skills.lock");
-        }
-        let (code, out, _) = run(self.sb.cmd().args(["verify", "--provenance", "--json"]));
-        assert_eq!(code, 3, "{out}");
-        let report: Value = serde_json::from_str(&out).unwrap();
-        let row = report["skills"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|r| r["skill"] == SKILL)
-            .unwrap();
-        assert_eq!(row["trust"], "broken", "{row}");
+        refused_in(&self.sb, lock, SKILL, says);
     }
+}
+
+/// Writes `lock`, then asserts that every install mode refuses it with
+/// exit 3 naming `skill`, the broken link (`says`) and the `update` hint,
+/// and writes nothing: no link of it, no new store entry, the lock's bytes
+/// unchanged. `verify --provenance` reports the entry broken.
+fn refused_in(sb: &Sandbox, lock: &str, skill: &str, says: &str) {
+    let lock_path = sb.project.join("skills.lock");
+    let stored = || -> Vec<_> {
+        let mut names: Vec<_> = std::fs::read_dir(sb.cache.join("store"))
+            .map(|d| d.flatten().map(|e| e.file_name()).collect())
+            .unwrap_or_default();
+        names.sort();
+        names
+    };
+    std::fs::write(&lock_path, lock).unwrap();
+    let store_before = stored();
+    for mode in [
+        &["install", "--frozen"][..],
+        &["install", "--locked"],
+        &["install"],
+    ] {
+        for root in [".agents", ".claude"] {
+            let _ = std::fs::remove_dir_all(sb.project.join(root));
+        }
+        let (code, out, err) = run(sb.cmd().args(mode));
+        assert_eq!(code, 3, "{mode:?} must refuse:\n{out}\n{err}");
+        assert!(err.contains(&format!("{skill}: ")), "{mode:?}: {err}");
+        assert!(err.contains(says), "{mode:?} should say {says:?}: {err}");
+        assert!(
+            err.contains(&format!("skillpm update {skill}")),
+            "{mode:?}: {err}"
+        );
+        for root in [".agents/skills", ".claude/skills"] {
+            let place = sb.project.join(root).join(skill);
+            assert!(
+                std::fs::symlink_metadata(&place).is_err(),
+                "{mode:?} linked {}",
+                place.display()
+            );
+        }
+        assert_eq!(
+            std::fs::read_to_string(&lock_path).unwrap(),
+            lock,
+            "{mode:?} changed skills.lock"
+        );
+        assert_eq!(stored(), store_before, "{mode:?} stored something");
+    }
+    let (code, out, _) = run(sb.cmd().args(["verify", "--provenance", "--json"]));
+    assert_eq!(code, 3, "{out}");
+    let report: Value = serde_json::from_str(&out).unwrap();
+    let row = (report["skills"].as_array().unwrap().iter())
+        .find(|r| r["skill"] == skill)
+        .unwrap();
+    assert_eq!(row["trust"], "broken", "{row}");
+}
+
+/// The tree digest of the skill folder `dir` (what an attacker computes to
+/// make a forged entry match); `cache add` also plants it in the cache.
+fn tree_of(sb: &Sandbox, dir: &Path, name: &str) -> String {
+    let (_, out, _) = ok(run(sb
+        .cmd()
+        .args(["--json", "cache", "add"])
+        .arg(dir)
+        .args(["--name", name])));
+    let report: Value = serde_json::from_str(&out).unwrap();
+    report["digest"].as_str().unwrap().to_owned()
 }
 
 fn publish(sb: &Sandbox, skills: &Path, out: &Path, key: Option<&Path>) {
@@ -529,20 +567,12 @@ fn a_git_entry_must_fetch_from_the_declared_repository() {
     let honest = std::fs::read_to_string(&lock_path).unwrap();
     let forged = honest.replace(&real.url(), &fake.url());
     assert_ne!(forged, honest);
-    std::fs::write(&lock_path, &forged).unwrap();
-    let _ = std::fs::remove_dir_all(sb.project.join(".agents"));
-    let _ = std::fs::remove_dir_all(sb.project.join(".claude"));
-    for mode in [&["install", "--locked"][..], &["install"]] {
-        let (code, _, err) = run(sb.cmd().args(mode));
-        assert_eq!(code, 3, "{mode:?}: {err}");
-        assert!(
-            err.contains("fill: skills.lock fetches it from repository"),
-            "{err}"
-        );
-        assert!(err.contains("skillpm update fill"), "{err}");
-        assert!(!sb.project.join(".agents/skills/fill").exists());
-        assert_eq!(std::fs::read_to_string(&lock_path).unwrap(), forged);
-    }
+    refused_in(
+        &sb,
+        &forged,
+        "fill",
+        "fill: skills.lock fetches it from repository",
+    );
     // The commit kept, the tree and approval pointed elsewhere.
     let entry = {
         let parsed: toml::Value = toml::from_str(&honest).unwrap();
@@ -550,12 +580,7 @@ fn a_git_entry_must_fetch_from_the_declared_repository() {
     };
     let other_tree = format!("sha256:{}", "ab".repeat(32));
     let forged = honest.replace(&entry, &other_tree);
-    std::fs::write(&lock_path, &forged).unwrap();
-    let (code, _, err) = run(sb.cmd().args(["install", "--frozen"]));
-    assert_eq!(code, 3, "{err}");
-    assert!(err.contains("fill: commit "), "{err}");
-    assert!(!sb.project.join(".agents/skills/fill").exists());
-    assert_eq!(std::fs::read_to_string(&lock_path).unwrap(), forged);
+    refused_in(&sb, &forged, "fill", "fill: commit ");
     std::fs::write(&lock_path, &honest).unwrap();
     ok(run(sb.cmd().args(["install", "--frozen"])));
     assert!(sb.project.join(".agents/skills/fill").exists());
@@ -590,16 +615,7 @@ fn a_folder_entry_must_read_the_declared_folder() {
     let honest = std::fs::read_to_string(&lock_path).unwrap();
     // The look-alike's tree, as an attacker would compute it (this also
     // plants it in the shared cache).
-    let (_, out, _) = ok(run(sb
-        .cmd()
-        .args(["--json", "cache", "add"])
-        .arg(evil.join(SKILL))
-        .args(["--name", SKILL])));
-    let evil_tree = serde_json::from_str::<Value>(&out).unwrap()["digest"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-
+    let evil_tree = tree_of(&sb, &evil.join(SKILL), SKILL);
     let other_folder = forge_folder_entry(
         &honest,
         "url",
@@ -607,6 +623,7 @@ fn a_folder_entry_must_read_the_declared_folder() {
         &evil.display().to_string(),
         &evil_tree,
     );
+    refused_in(&sb, &other_folder, SKILL, "reads it from the folder");
     let climbing = forge_folder_entry(
         &honest,
         "subpath",
@@ -614,37 +631,12 @@ fn a_folder_entry_must_read_the_declared_folder() {
         &format!("../evil/{SKILL}"),
         &evil_tree,
     );
-    for (forged, says) in [
-        (&other_folder, "reads it from the folder"),
-        (&climbing, "which is not a plain folder inside source"),
-    ] {
-        std::fs::write(&lock_path, forged).unwrap();
-        for mode in [
-            &["install", "--frozen"][..],
-            &["install", "--locked"],
-            &["install"],
-        ] {
-            let _ = std::fs::remove_dir_all(sb.project.join(".agents"));
-            let (code, _, err) = run(sb.cmd().args(mode));
-            assert_eq!(code, 3, "{mode:?}: {err}");
-            assert!(err.contains(says), "{mode:?}: {err}");
-            assert!(
-                err.contains(&format!("skillpm update {SKILL}")),
-                "{mode:?}: {err}"
-            );
-            assert!(
-                !sb.project.join(".agents/skills").join(SKILL).exists(),
-                "{mode:?} linked it"
-            );
-            assert_eq!(
-                &std::fs::read_to_string(&lock_path).unwrap(),
-                forged,
-                "{mode:?}"
-            );
-        }
-        let (code, out, _) = run(sb.cmd().args(["verify", "--provenance", "--json"]));
-        assert_eq!(code, 3, "{out}");
-    }
+    refused_in(
+        &sb,
+        &climbing,
+        SKILL,
+        "which is not a plain folder inside source",
+    );
     std::fs::write(&lock_path, &honest).unwrap();
     ok(run(sb.cmd().args(["install", "--frozen"])));
     let linked = sb
@@ -689,36 +681,10 @@ fn a_git_entry_stays_in_the_declared_folder_of_its_repository() {
         dir.join("SKILL.md"),
     )
     .unwrap();
-    let (_, out, _) = ok(run(sb
-        .cmd()
-        .args(["--json", "cache", "add"])
-        .arg(&dir)
-        .args(["--name", "fill"])));
-    let other_tree = serde_json::from_str::<Value>(&out).unwrap()["digest"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let other_tree = tree_of(&sb, &dir, "fill");
     for other in ["experimental/fill", "skills/../experimental/fill"] {
         let forged = forge_folder_entry(&honest, "subpath", "skills/fill", other, &other_tree);
-        std::fs::write(&lock_path, &forged).unwrap();
-        for mode in [
-            &["install", "--frozen"][..],
-            &["install", "--locked"],
-            &["install"],
-        ] {
-            let _ = std::fs::remove_dir_all(sb.project.join(".agents"));
-            let (code, _, err) = run(sb.cmd().args(mode));
-            assert_eq!(code, 3, "{other} {mode:?}: {err}");
-            assert!(
-                err.contains("(its skills are in `skills`)"),
-                "{mode:?}: {err}"
-            );
-            assert!(
-                !sb.project.join(".agents/skills/fill").exists(),
-                "{mode:?} linked it"
-            );
-            assert_eq!(std::fs::read_to_string(&lock_path).unwrap(), forged);
-        }
+        refused_in(&sb, &forged, "fill", "(its skills are in `skills`)");
     }
     std::fs::write(&lock_path, &honest).unwrap();
     ok(run(sb.cmd().args(["install", "--frozen"])));
