@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use git_support::github::FakeGitHub;
 use git_support::{Repo, git, serve};
 use support::cli::{Sandbox, run};
-use support::files_under;
+use support::{files_under, succeed};
 
 /// main: A (pdf v1, with a script) → B (pdf v2, a new file); tag `v1`
 /// (annotated) at A. `other` sits beside `pdf` in both.
@@ -48,15 +48,10 @@ fn history() -> History {
 
 /// The exact bytes of `rel` at `commit`.
 fn blob(repo: &Repo, commit: &str, rel: &str) -> Vec<u8> {
-    let out = std::process::Command::new("git")
-        .args(["cat-file", "blob", &format!("{commit}:{rel}")])
-        .current_dir(&repo.work)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let out = succeed(
+        std::process::Command::new("git")
+            .args(["cat-file", "blob", &format!("{commit}:{rel}")])
+            .current_dir(&repo.work),
     );
     out.stdout
 }

@@ -13,6 +13,8 @@ use skillpm::names::Rule as NameRule;
 use skillpm::store::{Store, StoreEntry, StoreError};
 use skillpm::unpack::{ArtifactKind, FileList, Limits, Rule, UnpackError};
 
+use crate::support::succeed;
+
 // ------------------------------------------------------------------ helpers
 
 fn skill_md(name: &str, extra: &str) -> String {
@@ -545,14 +547,7 @@ fn add_skills(tmp: &Path, cache: &Path, n: usize) -> Vec<Digest> {
                 1,
                 1000,
             );
-            let out = add_cmd(cache, &src, &format!("skill-{i}"))
-                .output()
-                .unwrap();
-            assert!(
-                out.status.success(),
-                "{}",
-                String::from_utf8_lossy(&out.stderr)
-            );
+            let out = succeed(&mut add_cmd(cache, &src, &format!("skill-{i}")));
             json(&out)["digest"].as_str().unwrap().parse().unwrap()
         })
         .collect()
@@ -563,13 +558,7 @@ fn verify_quarantines_entries_that_no_longer_match() {
     let tmp = tempfile::tempdir().unwrap();
     let cache = tmp.path().join("cache");
     let digests = add_skills(tmp.path(), &cache, 2);
-    let out = skillpm(&cache).args(["cache", "verify"]).output().unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    succeed(skillpm(&cache).args(["cache", "verify"]));
 
     // Someone edits a stored file (needs write permission: a careless tool).
     let bad = cache.join("store").join(digests[0].file_name());
@@ -629,18 +618,12 @@ fn download(store: &Store, bytes: &[u8]) -> (Digest, PathBuf) {
 
 /// `cache gc --json` (plus `extra`) keeping `keep`: succeeds; its report.
 fn gc_keeping(cache: &Path, keep: &Path, extra: &[&str]) -> serde_json::Value {
-    let out = skillpm(cache)
-        .args(["--json", "cache", "gc"])
-        .args(extra)
-        .arg("--keep-lock")
-        .arg(keep)
-        .output()
-        .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let out = succeed(
+        skillpm(cache)
+            .args(["--json", "cache", "gc"])
+            .args(extra)
+            .arg("--keep-lock")
+            .arg(keep),
     );
     json(&out)
 }
@@ -943,16 +926,7 @@ fn kill_imports_at_random(
 /// The next run cleans up, and nothing in the store is wrong: it verifies,
 /// no debris is left, and every entry is one of `skills`.
 fn assert_the_next_run_recovers(cache: &Path, skills: &[(PathBuf, String, Digest)]) {
-    let out = skillpm(cache)
-        .args(["--json", "cache", "verify"])
-        .output()
-        .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stdout)
-    );
+    let out = succeed(skillpm(cache).args(["--json", "cache", "verify"]));
     let report = json(&out);
     assert!(
         report["problems"].as_array().unwrap().is_empty(),
@@ -1001,12 +975,7 @@ fn killing_imports_at_random_points_never_corrupts_the_store() {
 
     // And every skill can still be stored.
     for (archive, name, digest) in &skills {
-        let out = add_cmd(&cache, archive, name).output().unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        let out = succeed(&mut add_cmd(&cache, archive, name));
         assert_eq!(json(&out)["digest"], digest.to_string());
     }
     assert_eq!(

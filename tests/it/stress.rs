@@ -15,6 +15,7 @@ use std::time::Duration;
 use crate::support::cli::Sandbox;
 use crate::support::registry::{Registry, SkillFiles};
 use crate::support::server::TestServer;
+use crate::support::succeed;
 
 const SKILLS: usize = 24;
 const ROUNDS: usize = 3;
@@ -220,19 +221,12 @@ fn kill_some(children: &mut [(PathBuf, Child)]) -> [bool; PER_ROUND] {
 /// The cache verifies with no problem and at least one entry, no process
 /// failed, and no staging, temporary or lock file is left.
 fn assert_round_left_a_sound_cache(sandbox: &Sandbox, cache: &Path, failures: &[String]) {
-    let out = skillpm(
+    let out = succeed(&mut skillpm(
         sandbox,
         cache,
         &sandbox.project,
         &["cache", "verify", "--json"],
-    )
-    .output()
-    .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    ));
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(report["problems"], serde_json::json!([]), "{report}");
     assert!(report["entries_checked"].as_u64().unwrap() >= 1, "{report}");

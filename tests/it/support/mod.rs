@@ -44,3 +44,17 @@ pub fn skill_row<'a>(report: &'a serde_json::Value, name: &str) -> &'a serde_jso
         .find(|s| s["name"] == name)
         .unwrap_or_else(|| panic!("no skill {name} in {report:#}"))
 }
+
+/// Runs `cmd` and asserts that it succeeded, showing its output when not.
+pub fn succeed(cmd: &mut std::process::Command) -> std::process::Output {
+    let out = cmd.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{:?} failed ({}):\n{}{}",
+        cmd,
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
