@@ -310,19 +310,30 @@ fn text(v: &serde_json::Value, key: &str) -> Option<String> {
         .map(str::to_owned)
 }
 
+/// The `skills` object of a lock file of `tool`.
+fn skills_object<'j>(
+    json: &'j serde_json::Value,
+    path: &Path,
+    tool: &str,
+) -> anyhow::Result<&'j serde_json::Map<String, serde_json::Value>> {
+    json.get("skills")
+        .and_then(|s| s.as_object())
+        .ok_or_else(|| {
+            crate::error::OpError::new(
+                Exit::Usage,
+                format!(
+                    "{} has no `skills` object; is it a {tool} lock?",
+                    path.display()
+                ),
+            )
+            .into()
+        })
+}
+
 /// vercel `skills-lock.json` (v1) or `.skill-lock.json` (v3).
 fn read_vercel(path: &Path, base: &Path, tool: &'static str) -> anyhow::Result<Vec<Found>> {
     let json = read_json(path)?;
-    let Some(skills) = json.get("skills").and_then(|s| s.as_object()) else {
-        return Err(crate::error::OpError::new(
-            Exit::Usage,
-            format!(
-                "{} has no `skills` object; is it a vercel skills lock?",
-                path.display()
-            ),
-        )
-        .into());
-    };
+    let skills = skills_object(&json, path, "vercel skills")?;
     let mut out = Vec::new();
     for (name, entry) in skills {
         let source_type = text(entry, "sourceType").unwrap_or_default();
@@ -376,16 +387,7 @@ fn read_openskills(path: &Path) -> anyhow::Result<Found> {
 /// typed (`owner/repo[/sub]`, a git URL, `gitlab:owner/repo`, a path).
 fn read_skillkit(path: &Path, project: &Path, home: Option<&Path>) -> anyhow::Result<Vec<Found>> {
     let json = read_json(path)?;
-    let Some(skills) = json.get("skills").and_then(|s| s.as_object()) else {
-        return Err(crate::error::OpError::new(
-            Exit::Usage,
-            format!(
-                "{} has no `skills` object; is it a skillkit lock?",
-                path.display()
-            ),
-        )
-        .into());
-    };
+    let skills = skills_object(&json, path, "skillkit")?;
     let mut out = Vec::new();
     for (key, entry) in skills {
         let source = text(entry, "source").unwrap_or_default();
