@@ -264,6 +264,22 @@ fn nothing_to_import_says_so_and_a_broken_lock_is_named() {
         "{err}"
     );
     assert!(!sb.project.join("skills.toml").exists());
+
+    // JSON, but not a lock of vercel `skills`: named, and nothing written.
+    let theirs = sb.project.join("skills-lock.json");
+    std::fs::write(&theirs, "{\"version\": 1}").unwrap();
+    let (code, _, err) = run(sb.cmd().arg("import"));
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("skills-lock.json has no `skills` object; is it a vercel skills lock?"),
+        "{err}"
+    );
+    assert!(!sb.project.join("skills.toml").exists());
+    assert!(!sb.project.join("skills.lock").exists());
+    assert_eq!(
+        std::fs::read_to_string(&theirs).unwrap(),
+        "{\"version\": 1}"
+    );
 }
 
 /// A skillkit lock record for `name` from `source` of type `kind`.
