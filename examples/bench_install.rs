@@ -79,7 +79,7 @@ fn kernel() -> String {
 
 fn bench_size(bin: &Path, work: &Path, size: usize, runs: usize) {
     let base = work.join(format!("n{size}"));
-    let skills: Vec<SkillFiles> = (0..size).map(skill).collect();
+    let skills: Vec<SkillFiles> = (0..size).map(SkillFiles::bench).collect();
     let site = base.join("site");
     Registry::new(&site).write_v2(&skills);
     let server = TestServer::serve(&site);
@@ -237,24 +237,6 @@ fn strace_counts(bin: &Path, base: &Path, url: &str, files: usize, bytes: u64) {
 
 fn url_of_dir(dir: &Path) -> String {
     format!("file://{}", dir.display())
-}
-
-/// `skill-NNN`: SKILL.md plus 4 files of 2-5 KB, one of them an executable script.
-fn skill(i: usize) -> SkillFiles {
-    let filler = |label: &str, kb: usize| {
-        let line = format!("{label} of skill {i}: some reference text for the agent.\n");
-        line.repeat(kb * 1024 / line.len() + 1)
-    };
-    SkillFiles::new(&format!("skill-{i:03}"))
-        .description(&format!("Benchmark skill number {i}"))
-        .version("1.0.0")
-        .file("references/GUIDE.md", filler("guide", 4))
-        .file("references/API.md", filler("api", 3))
-        .file("assets/template.md", filler("template", 2))
-        .executable(
-            "scripts/run.sh",
-            format!("#!/bin/sh\n{}", filler("# script", 2)),
-        )
 }
 
 fn manifest(url: &str) -> String {

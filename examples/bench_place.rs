@@ -54,7 +54,7 @@ fn main() {
     let bin = binary();
 
     eprintln!("writing a registry of {SKILLS} skills …");
-    let skills: Vec<SkillFiles> = (0..SKILLS).map(skill).collect();
+    let skills: Vec<SkillFiles> = (0..SKILLS).map(SkillFiles::bench).collect();
     let site = work.join("site");
     Registry::new(&site).write_v2(&skills);
     let plain = work.join("plain");
@@ -145,22 +145,6 @@ fn main() {
         ms(b),
         b.as_secs_f64() / a.as_secs_f64()
     );
-}
-
-fn skill(i: usize) -> SkillFiles {
-    let filler = |label: &str, kb: usize| {
-        let line = format!("{label} of skill {i}: some reference text for the agent.\n");
-        line.repeat(kb * 1024 / line.len() + 1)
-    };
-    SkillFiles::new(&format!("skill-{i:03}"))
-        .description(&format!("Benchmark skill number {i}"))
-        .file("references/GUIDE.md", filler("guide", 4))
-        .file("references/API.md", filler("api", 3))
-        .file("assets/template.md", filler("template", 2))
-        .executable(
-            "scripts/run.sh",
-            format!("#!/bin/sh\n{}", filler("# script", 2)),
-        )
 }
 
 fn manifest(site: &Path, skills: &[SkillFiles], agents: &[&str], mode: &str) -> String {

@@ -25,6 +25,25 @@ pub struct SkillFiles {
 }
 
 impl SkillFiles {
+    /// `skill-NNN` of the benchmarks: SKILL.md plus 4 files of 2-5 KB, one
+    /// of them an executable script.
+    pub fn bench(i: usize) -> SkillFiles {
+        let filler = |label: &str, kb: usize| {
+            let line = format!("{label} of skill {i}: some reference text for the agent.\n");
+            line.repeat(kb * 1024 / line.len() + 1)
+        };
+        SkillFiles::new(&format!("skill-{i:03}"))
+            .description(&format!("Benchmark skill number {i}"))
+            .version("1.0.0")
+            .file("references/GUIDE.md", filler("guide", 4))
+            .file("references/API.md", filler("api", 3))
+            .file("assets/template.md", filler("template", 2))
+            .executable(
+                "scripts/run.sh",
+                format!("#!/bin/sh\n{}", filler("# script", 2)),
+            )
+    }
+
     pub fn new(name: &str) -> Self {
         let mut skill = SkillFiles {
             name: name.to_owned(),
