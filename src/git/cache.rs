@@ -72,6 +72,7 @@ pub(crate) fn open_locked(
 }
 
 fn init_bare(path: &Path) -> Result<(), GitError> {
+    remove_dead_staging(path);
     let staging = path.with_extension(format!("tmp-{}", unique_suffix()));
     let result = gix::init_bare(&staging)
         .map_err(|e| GitError::Cache {
@@ -85,6 +86,20 @@ fn init_bare(path: &Path) -> Result<(), GitError> {
         let _ = std::fs::remove_dir_all(&staging);
     }
     result
+}
+
+/// Removes what a killed run left while making `path`: its staging folders
+/// are only ever made under `path`'s lock, which the caller holds now.
+fn remove_dead_staging(path: &Path) {
+    let (Some(dir), Some(stem)) = (path.parent(), path.file_stem()) else {
+        return;
+    };
+    let prefix = format!("{}.tmp-", stem.to_string_lossy());
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        if entry.file_name().to_string_lossy().starts_with(&prefix) {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
 }
 
 /// Opens the cache repository with the user's git configuration (system and

@@ -58,7 +58,7 @@ pub use github::GitHubOptions;
 pub use spec::{GITHUB_WEB, GitSpec, Repo, is_full_sha, normalize_folder, parse_git_spec};
 pub use writer::{CheckoutLimits, SkipReason, SkippedEntry};
 
-use crate::fs::unique_suffix;
+use crate::fs::TempDir;
 
 /// The cache subfolder holding git repositories: `<cache>/git`.
 pub const CACHE_SUBDIR: &str = crate::cache::layout::GIT;
@@ -151,12 +151,9 @@ pub struct Checkout {
     pub warnings: Vec<String>,
     url: String,
     subpath: Option<String>,
-}
-
-impl Drop for Checkout {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.root);
-    }
+    /// Owns `root` through its lock file (`crate::fs::temp`): removed on
+    /// drop, and swept by the next run if this process is killed.
+    _dir: TempDir,
 }
 
 impl Checkout {
@@ -240,16 +237,17 @@ pub fn checkout(
     let url = spec.url();
     let subpath = spec.subpath.as_deref();
     std::fs::create_dir_all(dest_parent).map_err(GitError::io("create the folder", dest_parent))?;
-    let root = dest_parent.join(format!(".skillpm-git-{}", unique_suffix()));
-    std::fs::create_dir(&root).map_err(GitError::io("create the folder", &root))?;
+    let dir = TempDir::create(dest_parent, ".skillpm-git-")
+        .map_err(GitError::io("create a folder in", dest_parent))?;
     // From here on the folder belongs to `checkout`, which removes it on drop.
     let mut checkout = Checkout {
-        root,
+        root: dir.path().to_owned(),
         commit: commit.clone(),
         skipped: Vec::new(),
         warnings: Vec::new(),
         url: url.clone(),
         subpath: subpath.map(str::to_owned),
+        _dir: dir,
     };
 
     if let Repo::GitHub { owner, name } = &spec.repo

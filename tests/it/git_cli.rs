@@ -684,3 +684,90 @@ fn github_fast_path_adds_and_installs_with_the_token_kept_home() {
     assert!(!p.join("skills.lock").exists());
     assert!(!stderr.contains("s3cret"), "the token is never printed");
 }
+
+/// `cache verify --json` of `sb`'s cache: clean, and the git cache holds one
+/// repository and no staging debris.
+fn assert_git_cache_sound(sb: &Sandbox) {
+    let out = succeed(
+        sb.process_in(&sb.project)
+            .args(["--json", "cache", "verify"]),
+    );
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["problems"], serde_json::json!([]), "{report}");
+    let repos: Vec<String> = std::fs::read_dir(sb.cache.join("git/repos"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(
+        repos.iter().filter(|n| n.ends_with(".git")).count(),
+        1,
+        "{repos:?}"
+    );
+    assert!(!repos.iter().any(|n| n.contains(".tmp")), "{repos:?}");
+    let tmp = files_under(&sb.cache.join("tmp"));
+    assert!(
+        tmp.iter()
+            .all(|f| f.extension().is_some_and(|e| e == "lock")),
+        "{tmp:?}"
+    );
+}
+
+#[test]
+fn git_sources_share_one_cache_across_processes_with_gc_and_kills() {
+    let repo = Repo::new("shared");
+    repo.skill("skills/fill", "fill", "Fill forms")
+        .skill("skills/notes", "notes", "Take notes");
+    repo.commit("two skills");
+    repo.push();
+    let sb = Sandbox::new();
+    let projects: Vec<PathBuf> = (0..6).map(|i| project(&sb, &format!("p{i}"))).collect();
+    for round in 0..3 {
+        let mut children: Vec<_> = projects
+            .iter()
+            .map(|p| {
+                sb.process_in(p)
+                    .args(["add", "--source", &repo.url(), "--all", "--yes"])
+                    .stdout(std::process::Stdio::null())
+                    .stderr(std::process::Stdio::piped())
+                    .spawn()
+                    .unwrap()
+            })
+            .collect();
+        // gc and verify run while the adds do; one add is killed mid-way.
+        let mut maintenance: Vec<_> = [&["cache", "gc"][..], &["cache", "verify"]]
+            .iter()
+            .map(|args| sb.process_in(&sb.project).args(*args).spawn().unwrap())
+            .collect();
+        let killed = round % projects.len();
+        std::thread::sleep(std::time::Duration::from_millis(20 * round as u64));
+        let _ = children[killed].kill();
+        for (i, child) in children.into_iter().enumerate() {
+            let out = child.wait_with_output().unwrap();
+            if i != killed {
+                assert!(
+                    out.status.success(),
+                    "round {round}, p{i}: {}",
+                    String::from_utf8_lossy(&out.stderr)
+                );
+            }
+        }
+        for m in &mut maintenance {
+            // gc may refuse (exit 2) while no project lock is known yet;
+            // neither may fail otherwise.
+            let code = m.wait().unwrap().code();
+            assert!(matches!(code, Some(0 | 2)), "round {round}: {code:?}");
+        }
+        // The killed project recovers with a plain install; all verify.
+        succeed(sb.process_in(&projects[killed]).args([
+            "add",
+            "--source",
+            &repo.url(),
+            "--all",
+            "--yes",
+        ]));
+        for p in &projects {
+            succeed(sb.process_in(p).arg("verify"));
+        }
+        assert_git_cache_sound(&sb);
+    }
+}
