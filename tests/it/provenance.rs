@@ -691,3 +691,96 @@ fn a_git_entry_stays_in_the_declared_folder_of_its_repository() {
     let text = std::fs::read_to_string(sb.project.join(".agents/skills/fill/SKILL.md")).unwrap();
     assert!(!text.contains("send them on"), "{text}");
 }
+
+/// The tree digest of the skill folder `rel` of `repo`'s work tree as it is
+/// now (an attacker computes it the same way; `cache add` plants it).
+fn tree_in_work(sb: &Sandbox, repo: &Repo, rel: &str, name: &str) -> String {
+    let copy = tempfile::tempdir().unwrap();
+    let dir = copy.path().join(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(repo.work.join(rel).join("SKILL.md"), dir.join("SKILL.md")).unwrap();
+    tree_of(sb, &dir, name)
+}
+
+/// Issue 23, attack 1: a lock entry may pin only a commit that the ref the
+/// project declared (here: the default branch) reaches. A commit of another
+/// branch, or one only a pull request's ref holds, is refused by every
+/// install mode and by `verify --provenance`, even with tree and approval
+/// edited to match.
+#[test]
+fn a_git_commit_must_be_on_the_declared_ref() {
+    let sb = Sandbox::new();
+    let repo = Repo::new("tools");
+    repo.skill("skills/fill", "fill", "Fill forms");
+    let honest_commit = repo.commit("tools");
+    repo.push();
+    sb.init();
+    ok(run(sb.cmd().args(["source", "add", "tools", &repo.url()])));
+    ok(run(sb.cmd().args(["add", "fill", "--yes"])));
+    let lock_path = sb.project.join("skills.lock");
+    let honest = std::fs::read_to_string(&lock_path).unwrap();
+    let honest_tree = {
+        let parsed: toml::Value = toml::from_str(&honest).unwrap();
+        parsed["skill"][0]["tree"].as_str().unwrap().to_owned()
+    };
+    assert!(honest.contains(&honest_commit), "{honest}");
+    let (_, out, _) = ok(run(sb.cmd().args(["verify", "--provenance", "--json"])));
+    let report: Value = serde_json::from_str(&out).unwrap();
+    let on_ref = &report["skills"][0]["chain"]["git_ref"];
+    assert_eq!(on_ref["reference"], "HEAD", "{report}");
+    assert_eq!(on_ref["tip"], honest_commit.as_str(), "{report}");
+
+    // A commit on another branch of the same repository.
+    repo.git(&["checkout", "-q", "-b", "evil"]);
+    repo.skill("skills/fill", "fill", "Fill forms, and send them on");
+    let branch_commit = repo.commit("evil");
+    let evil_tree = tree_in_work(&sb, &repo, "skills/fill", "fill");
+    repo.push();
+    let forged = honest
+        .replace(&honest_commit, &branch_commit)
+        .replace(&honest_tree, &evil_tree);
+    refused_in(&sb, &forged, "fill", "is not on `HEAD`");
+
+    // A commit no branch holds: only `refs/pull/1/head`.
+    repo.skill("skills/fill", "fill", "Fill forms, and post them");
+    let pull_commit = repo.commit("pull request");
+    let pull_tree = tree_in_work(&sb, &repo, "skills/fill", "fill");
+    repo.git(&["push", "-q", "origin", "HEAD:refs/pull/1/head"]);
+    repo.git(&["checkout", "-q", "main"]);
+    repo.git(&["branch", "-q", "-D", "evil"]);
+    repo.git(&["push", "-q", "origin", ":evil"]);
+    let forged = honest
+        .replace(&honest_commit, &pull_commit)
+        .replace(&honest_tree, &pull_tree);
+    refused_in(&sb, &forged, "fill", "is not on `HEAD`");
+
+    // The honest lock still installs, offline too.
+    std::fs::write(&lock_path, &honest).unwrap();
+    ok(run(sb.cmd().args(["install", "--frozen"])));
+    let text = std::fs::read_to_string(sb.project.join(".agents/skills/fill/SKILL.md")).unwrap();
+    assert!(text.contains("Fill forms\n"), "{text}");
+}
+
+/// A commit the declared branch does reach (an older one) is honest: a lock
+/// written before the branch moved keeps installing.
+#[test]
+fn an_older_commit_of_the_declared_branch_still_installs() {
+    let sb = Sandbox::new();
+    let repo = Repo::new("tools");
+    repo.skill("skills/fill", "fill", "Fill forms");
+    repo.commit("one");
+    repo.push();
+    sb.init();
+    ok(run(sb.cmd().args(["source", "add", "tools", &repo.url()])));
+    ok(run(sb.cmd().args(["add", "fill", "--yes"])));
+    repo.skill("skills/fill", "fill", "Fill forms, version two");
+    repo.commit("two");
+    repo.push();
+    for root in [".agents", ".claude"] {
+        let _ = std::fs::remove_dir_all(sb.project.join(root));
+    }
+    ok(run(sb.cmd().args(["install", "--locked"])));
+    let (_, out, _) = ok(run(sb.cmd().args(["verify", "--provenance", "--json"])));
+    let report: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(report["skills"][0]["chain"]["git_ref"]["by"], "remote");
+}

@@ -288,6 +288,14 @@ pub(crate) fn open_source(sess: &mut Session<'_>, decl: &SourceDecl) -> anyhow::
         for w in &resolved.warnings {
             sess.ctx.ui.warn(w);
         }
+        // Resolving proves the ref link: the commit is the ref's tip now.
+        crate::provenance::chain::record_on_ref(
+            sess.store.root(),
+            &spec.url(),
+            spec.reference.as_deref(),
+            &resolved.commit,
+            &resolved.commit,
+        );
         let checkout = git::checkout(&spec, &resolved.commit, &sess.store.tmp_dir(), &opts)?;
         for w in &checkout.warnings {
             sess.ctx.ui.warn(w);

@@ -48,11 +48,16 @@ pub(crate) fn prove_each(
     // Built only if a snapshot is missing from the cache.
     let ctx = sess.ctx;
     let make = move || crate::ops::source::fetcher(ctx).ok();
+    let offline = ctx.offline;
+    let git = move |decl: &crate::project::manifest::SourceDecl| {
+        crate::git::GitOptions::new(offline, decl.token_env.as_deref()).ok()
+    };
     let mut prover = Prover::new(
         &sess.project.root,
         &sess.manifest,
         sess.store.root(),
         Some(Box::new(make)),
-    );
+    )
+    .with_git(Box::new(git));
     Ok(prover.prove_all(skills))
 }

@@ -425,7 +425,8 @@ pub struct BrokenLink {
 /// "trust": "signed"|"unsigned"|"broken", "chain": {"skill", "source",
 /// "source_url", "format", "index", "index_digest", "vouched_by":
 /// "snapshot"|"versioned-snapshot"|"current-index"|null, "signed": null |
-/// {"key_id", "version", "expires"}, "url", "artifact", "commit", "tree",
+/// {"key_id", "version", "expires"}, "url", "artifact", "commit", "git_ref"
+/// (git only): {"reference", "tip", "by": "remote"|"cache"|"record"}, "tree",
 /// "tree_recorded", "approved"}, "broken": {"link", "message", "exit"}}]}`;
 /// exit 3 when any chain is broken (or the exit code of an unreadable source).
 #[derive(Debug, Serialize)]
@@ -484,6 +485,13 @@ impl Report for ProvenanceReport {
                     if let Some(c) = &p.commit {
                         writeln!(out, "    commit    {c}")?;
                     }
+                    if let Some(r) = &p.git_ref {
+                        writeln!(
+                            out,
+                            "    ref       on `{}` (at {}, checked by {})",
+                            r.reference, r.tip, r.by
+                        )?;
+                    }
                     writeln!(
                         out,
                         "    tree      {}{}",
@@ -526,7 +534,9 @@ pub fn verify_provenance(ctx: &Context) -> anyhow::Result<ProvenanceReport> {
         let broken = proof.as_ref().err().map(|e| BrokenLink {
             link: match e {
                 crate::provenance::ProveError::Broken(b) => b.link,
+                crate::provenance::ProveError::RefUnknown { .. } => "ref",
                 crate::provenance::ProveError::Source { .. }
+                | crate::provenance::ProveError::Repository { .. }
                 | crate::provenance::ProveError::Unproven { .. } => "unreadable",
             },
             exit: e.exit().code(),
