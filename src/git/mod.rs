@@ -153,11 +153,7 @@ pub struct OnRef {
 ///
 /// Online the ref is read from the remote now; offline from the cached
 /// clone's refs ([`GitError::Offline`] when the cache has none).
-pub fn prove_on_ref(
-    spec: &GitSpec,
-    commit: &str,
-    options: &GitOptions,
-) -> Result<OnRef, GitError> {
+pub fn prove_on_ref(spec: &GitSpec, commit: &str, options: &GitOptions) -> Result<OnRef, GitError> {
     let commit = commit.to_ascii_lowercase();
     let reference = spec.reference.clone().unwrap_or_else(|| "HEAD".into());
     let not_on = |tip: String| GitError::NotOnRef {

@@ -26,12 +26,12 @@ use url::Url;
 use crate::digest::Digest;
 use crate::error::{Classify, Exit};
 use crate::fetch::Fetcher;
+use crate::git::{GitError, GitOptions, GitSpec};
 use crate::index::{ArtifactKind, EntryContent, Index, parse_index, paths};
 use crate::project::lock::{Format, LockedSkill, lock_text_to_url};
 use crate::project::manifest::{Manifest, SourceDecl};
 use crate::source::{self, Source, SourceError, SourceSpec};
 use crate::store::snapshots::{Snapshot, Snapshots};
-use crate::git::{GitError, GitOptions, GitSpec};
 use crate::store::unpacked::{Records, Unpacked};
 use crate::trust::{self, TrustError};
 
@@ -69,10 +69,12 @@ pub enum ProveError {
         cause: Box<SourceError>,
     },
     /// A git repository could not be read to check the ref: its own exit code.
-    #[error("{skill}: cannot check its commit against its repository: {cause}")]
+    #[error(
+        "{skill}: cannot check commit {commit} against its repository: {cause}\n  run `skillpm update {skill}` to move to a commit the declared ref holds"
+    )]
     Repository {
         skill: String,
-        #[source]
+        commit: String,
         cause: Box<GitError>,
     },
     /// A git commit whose ref could not be checked offline (exit 3).
@@ -390,7 +392,11 @@ impl<'a> Prover<'a> {
         source: &Declared,
     ) -> Result<RefProof, ProveError> {
         let url = source.git_url.clone().unwrap_or_default();
-        let commit = entry.commit.clone().unwrap_or_default().to_ascii_lowercase();
+        let commit = entry
+            .commit
+            .clone()
+            .unwrap_or_default()
+            .to_ascii_lowercase();
         let reference = source.git_ref.as_deref();
         let key = ref_record_key(&url, reference, &commit);
         if let Some(done) = self.refs.get(&key) {
@@ -408,9 +414,10 @@ impl<'a> Prover<'a> {
         });
         let records = Records::proofs(&self.cache_root, GIT_REF_RECORDS);
         let shown = reference.unwrap_or("HEAD").to_owned();
-        let result = if options.offline
-            && let Some(tip) = records.get(&key)
-        {
+        // An earlier proof by this user (authenticated) stands in every
+        // mode: the commit was on the ref when it was checked, and a later
+        // rewrite upstream does not make an honest lock a forged one.
+        let result = if let Some(tip) = records.get(&key) {
             Ok(RefProof {
                 reference: shown,
                 tip,
@@ -430,6 +437,21 @@ impl<'a> Prover<'a> {
                     })
                 }
                 Err(e @ GitError::NotOnRef { .. }) => Err(broken(entry, "ref", e.to_string())),
+                // Nothing of it is cached (neither clone nor content): the
+                // install could not proceed offline anyway; say so as before.
+                Err(cause @ GitError::Offline { .. })
+                    if !self
+                        .cache_root
+                        .join(crate::cache::layout::STORE)
+                        .join(entry.tree.file_name())
+                        .is_dir() =>
+                {
+                    Err(ProveError::Repository {
+                        skill: entry.name.clone(),
+                        commit: commit.clone(),
+                        cause: Box::new(cause),
+                    })
+                }
                 Err(e) if options.offline => Err(ProveError::RefUnknown {
                     skill: entry.name.clone(),
                     commit: commit.clone(),
@@ -439,6 +461,7 @@ impl<'a> Prover<'a> {
                 }),
                 Err(cause) => Err(ProveError::Repository {
                     skill: entry.name.clone(),
+                    commit: commit.clone(),
                     cause: Box::new(cause),
                 }),
             }

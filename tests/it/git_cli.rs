@@ -639,9 +639,12 @@ fn assert_clone_fetches_one_archive_and_the_token_stays(
     assert_pinned(&clone, "pdf", github, &h.b, "skills/pdf");
     assert_pinned(&clone, "other", github, &h.b, "skills/other");
     let tarball = format!("/acme/skills/tar.gz/{}", h.b);
+    // The declared ref (`main`) is read to prove the pinned commit is on it
+    // (docs/threat-model.md), then the archive is fetched.
     assert_seen(
         gh,
         &[
+            ("api", "/repos/acme/skills/commits/main", BEARER),
             ("archive", tarball.as_str(), BEARER),
             ("elsewhere", tarball.as_str(), None),
         ],

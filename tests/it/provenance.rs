@@ -776,11 +776,19 @@ fn an_older_commit_of_the_declared_branch_still_installs() {
     repo.skill("skills/fill", "fill", "Fill forms, version two");
     repo.commit("two");
     repo.push();
+    // A teammate's machine: its own cache, so no earlier proof to reuse.
+    let fresh = sb.path("fresh-cache");
     for root in [".agents", ".claude"] {
         let _ = std::fs::remove_dir_all(sb.project.join(root));
     }
-    ok(run(sb.cmd().args(["install", "--locked"])));
-    let (_, out, _) = ok(run(sb.cmd().args(["verify", "--provenance", "--json"])));
+    let fresh_cmd = || {
+        let mut cmd = sb.cmd();
+        cmd.env("SKILLPM_CACHE_DIR", &fresh);
+        cmd
+    };
+    ok(run(fresh_cmd().args(["install", "--locked"])));
+    let (_, out, _) = ok(run(fresh_cmd().args(["verify", "--provenance", "--json"])));
     let report: Value = serde_json::from_str(&out).unwrap();
-    assert_eq!(report["skills"][0]["chain"]["git_ref"]["by"], "remote");
+    assert_eq!(report["skills"][0]["chain"]["git_ref"]["by"], "record");
+    assert!(sb.project.join(".agents/skills/fill/SKILL.md").exists());
 }
