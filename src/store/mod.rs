@@ -186,6 +186,9 @@ pub struct Store {
     /// Entries this process added or re-hashed whose marker is not written
     /// yet: sealed by [`Store::seal_pending`] (or on drop), after one flush.
     pending: std::sync::Mutex<Vec<HashedTree>>,
+    /// Entries this process hashed itself (imported, or re-hashed before a
+    /// placement): [`Store::verify_hashed`] need not read them again.
+    hashed: std::sync::Mutex<std::collections::HashSet<Digest>>,
     _lock: fs::File,
 }
 
@@ -264,6 +267,7 @@ impl Store {
             exclusive,
             debris_removed: 0,
             pending: std::sync::Mutex::new(Vec::new()),
+            hashed: std::sync::Mutex::new(std::collections::HashSet::new()),
             _lock: lock,
         };
         store.debris_removed = store.clean_debris()?;
@@ -462,6 +466,7 @@ impl Store {
         };
         drop(lock);
         if created {
+            self.mark_hashed(digest);
             self.add_pending(tree.clone());
             staging.keep();
         } else {

@@ -120,7 +120,19 @@ pub fn install(ctx: &Context, opts: &InstallOptions) -> anyhow::Result<InstallRe
     // just placed as well (ext4 data=ordered). Placed folders need no
     // durability; only the store entries do, and they are sealed already.
     sess.register_lock();
-    let links = sync_links(&sess, &enabled)?;
+    let links = match sync_links(&sess, &enabled) {
+        // A stored tree changed under its name (an edit through a hard
+        // link): it was moved aside; make it again from its source, once.
+        Err(e) if e.downcast_ref::<super::placement::Tampered>().is_some() => {
+            sess.ctx.ui.warn(format!("{e:#}"));
+            // Not re-made (offline without its artifact, source gone): the
+            // tampering stays the reason (exit 3).
+            materialize(&mut sess, &enabled)
+                .map_err(|cause| e.context(format!("cannot fetch it again: {cause:#}")))?;
+            sync_links(&sess, &enabled)?
+        }
+        other => other?,
+    };
     let disabled: Vec<String> = lock
         .skills()
         .iter()
