@@ -829,11 +829,27 @@ fn a_store_entry_edited_through_a_hard_link_reaches_no_other_project() {
     let sb = Sandbox::new();
     let work = tempfile::tempdir().unwrap();
     skills(&work.path().join("skills"), false);
-    publish(&sb, &work.path().join("skills"), &work.path().join("site"), None);
+    publish(
+        &sb,
+        &work.path().join("skills"),
+        &work.path().join("site"),
+        None,
+    );
     let server = TestServer::serve(work.path().join("site"));
     sb.init();
-    ok(run(sb.cmd().args(["source", "add", "team", &server.base()])));
-    ok(run(sb.cmd().args(["add", SKILL, "--yes", "--link-mode", "hardlink"])));
+    ok(run(sb.cmd().args([
+        "source",
+        "add",
+        "team",
+        &server.base(),
+    ])));
+    ok(run(sb.cmd().args([
+        "add",
+        SKILL,
+        "--yes",
+        "--link-mode",
+        "hardlink",
+    ])));
     let api = |project: &Path| {
         project
             .join(".agents/skills")
@@ -857,7 +873,9 @@ fn a_store_entry_edited_through_a_hard_link_reaches_no_other_project() {
     assert!(err.contains("was modified"), "{err}");
     assert_eq!(std::fs::read_to_string(api(&c)).unwrap(), honest);
     assert_eq!(std::fs::read(c.join("skills.lock")).unwrap(), lock_before);
-    let quarantined = std::fs::read_dir(sb.cache.join("quarantine")).unwrap().count();
+    let quarantined = std::fs::read_dir(sb.cache.join("quarantine"))
+        .unwrap()
+        .count();
     assert_eq!(quarantined, 1);
 
     // `cache verify` finds the same edit made through the new entry.
@@ -877,4 +895,80 @@ fn a_store_entry_edited_through_a_hard_link_reaches_no_other_project() {
     assert!(err.contains("was modified"), "{err}");
     assert!(std::fs::symlink_metadata(d.join(".agents/skills").join(SKILL)).is_err());
     assert_eq!(std::fs::read(d.join("skills.lock")).unwrap(), lock_before);
+}
+
+/// The names of the store's entries (markers and staging folders aside).
+fn store_entries(sb: &Sandbox) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(sb.cache.join("store"))
+        .map(|d| {
+            d.flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|n| n.starts_with("sha256-") && !n.ends_with(".complete"))
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names
+}
+
+/// Issue 23, attack 2: a folder entry is proven by the folder, in every
+/// install mode; a lock edited to name another tree (one the cache holds)
+/// links nothing, and an `add` the user declined left nothing in the cache
+/// to point at.
+#[test]
+fn a_folder_entry_is_proven_by_the_folder_and_a_declined_add_leaves_nothing() {
+    let sb = Sandbox::new();
+    let work = tempfile::tempdir().unwrap();
+    let (good, evil) = (work.path().join("good"), work.path().join("evil"));
+    skills(&good, false);
+    skills(&evil, true);
+    sb.init();
+    let evil_url = evil.display().to_string();
+    // Declined (no terminal, no --yes): exit 7, and nothing of it is kept.
+    let (code, _, err) = run(sb.cmd().args(["add", &evil_url, SKILL]));
+    assert_eq!(code, 7, "{err}");
+    assert_eq!(store_entries(&sb), Vec::<String>::new());
+    assert!(!sb.project.join("skills.lock").exists());
+    // A failed add (a name the folder does not have) keeps nothing either.
+    let (code, _, _) = run(sb.cmd().args(["add", &evil_url, SKILL, "nope", "--yes"]));
+    assert_ne!(code, 0);
+    assert_eq!(store_entries(&sb), Vec::<String>::new());
+
+    let good_url = good.display().to_string();
+    ok(run(sb.cmd().args(["add", &good_url, SKILL, "--yes"])));
+    let lock_path = sb.project.join("skills.lock");
+    let honest = std::fs::read_to_string(&lock_path).unwrap();
+    let honest_tree = lock_entry(&honest)["tree"].as_str().unwrap().to_owned();
+    let before = store_entries(&sb);
+    assert_eq!(before.len(), 1, "{before:?}");
+
+    // The look-alike planted in the cache, the lock pointed at it.
+    let evil_tree = tree_of(&sb, &evil.join(SKILL), SKILL);
+    let forged = honest.replace(&honest_tree, &evil_tree);
+    std::fs::write(&lock_path, &forged).unwrap();
+    for mode in [
+        &["install"][..],
+        &["install", "--locked"],
+        &["install", "--frozen"],
+    ] {
+        for root in [".agents", ".claude"] {
+            let _ = std::fs::remove_dir_all(sb.project.join(root));
+        }
+        let (code, out, err) = run(sb.cmd().args(mode));
+        assert_eq!(code, 6, "{mode:?}:\n{out}\n{err}");
+        assert!(err.contains(&format!("skillpm update {SKILL}")), "{err}");
+        assert!(err.contains("nothing of it was linked"), "{err}");
+        for root in [".agents/skills", ".claude/skills"] {
+            assert!(std::fs::symlink_metadata(sb.project.join(root).join(SKILL)).is_err());
+        }
+        assert_eq!(std::fs::read_to_string(&lock_path).unwrap(), forged);
+    }
+    std::fs::write(&lock_path, &honest).unwrap();
+    ok(run(sb.cmd().args(["install"])));
+    let linked = sb
+        .project
+        .join(".agents/skills")
+        .join(SKILL)
+        .join("references/API.md");
+    assert_eq!(std::fs::read_to_string(linked).unwrap(), "Call the API.\n");
 }
