@@ -972,3 +972,71 @@ fn a_folder_entry_is_proven_by_the_folder_and_a_declined_add_leaves_nothing() {
         .join("references/API.md");
     assert_eq!(std::fs::read_to_string(linked).unwrap(), "Call the API.\n");
 }
+
+/// Every file under `dir` whose bytes contain `needle`.
+fn files_containing(dir: &Path, needle: &str) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let Ok(items) = std::fs::read_dir(dir) else {
+        return out;
+    };
+    for e in items.flatten() {
+        let t = e.file_type().unwrap();
+        if t.is_dir() {
+            out.extend(files_containing(&e.path(), needle));
+        } else if t.is_file()
+            && String::from_utf8_lossy(&std::fs::read(e.path()).unwrap_or_default())
+                .contains(needle)
+        {
+            out.push(e.path());
+        }
+    }
+    out
+}
+
+/// Issue 23, attack 7: a folder source is read beneath the folder only. A
+/// symlink standing where a folder or file of the skill is listed (the
+/// settled state of a swap mid-copy; the race itself is made deterministic
+/// in `unpack::dir`'s unit tests) brings nothing from outside into the
+/// cache, links nothing, writes no lock.
+#[cfg(unix)]
+#[test]
+fn a_folder_source_never_reads_through_a_symlink_out_of_it() {
+    let sb = Sandbox::new();
+    let work = tempfile::tempdir().unwrap();
+    let ssh = work.path().join("home/.ssh");
+    std::fs::create_dir_all(&ssh).unwrap();
+    std::fs::write(ssh.join("id_rsa"), "-----BEGIN OPENSSH PRIVATE KEY-----\n").unwrap();
+    std::fs::write(ssh.join("API.md"), "-----BEGIN OPENSSH PRIVATE KEY-----\n").unwrap();
+    let vendor = work.path().join("vendor");
+    skills(&vendor, false);
+    sb.init();
+    let url = vendor.display().to_string();
+    // Honest first.
+    ok(run(sb.cmd().args(["add", &url, "notes", "--yes"])));
+    let lock_before = std::fs::read(sb.project.join("skills.lock")).unwrap();
+    // A folder of the skill, then a file of it, replaced by links out.
+    let refs = vendor.join(SKILL).join("references");
+    std::fs::remove_dir_all(&refs).unwrap();
+    std::os::unix::fs::symlink(&ssh, &refs).unwrap();
+    let (code, _, err) = run(sb.cmd().args(["add", &url, SKILL, "--yes"]));
+    assert_eq!(code, 5, "{err}");
+    std::fs::remove_file(&refs).unwrap();
+    std::fs::create_dir_all(&refs).unwrap();
+    std::os::unix::fs::symlink(ssh.join("id_rsa"), refs.join("API.md")).unwrap();
+    let (code, _, err) = run(sb.cmd().args(["add", &url, SKILL, "--yes"]));
+    assert_eq!(code, 5, "{err}");
+    assert!(err.contains("API.md"), "{err}");
+    assert_eq!(
+        files_containing(&sb.cache, "PRIVATE KEY"),
+        Vec::<PathBuf>::new()
+    );
+    assert!(std::fs::symlink_metadata(sb.project.join(".agents/skills").join(SKILL)).is_err());
+    assert_eq!(
+        std::fs::read(sb.project.join("skills.lock")).unwrap(),
+        lock_before
+    );
+    assert_eq!(
+        std::fs::read_to_string(ssh.join("id_rsa")).unwrap(),
+        "-----BEGIN OPENSSH PRIVATE KEY-----\n"
+    );
+}
