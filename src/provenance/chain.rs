@@ -554,7 +554,7 @@ impl<'a> Prover<'a> {
                 },
                 Format::Archive | Format::SkillMd,
             ) => self.check_artifact(entry, &vouching, lock_url.as_ref(), url, digest, artifact),
-            (EntryContent::Files { .. }, Format::Files) => {
+            (EntryContent::Files { files }, Format::Files) => {
                 let folder =
                     paths::file_url(&paths::index_dir(&voucher.index.url), &entry.name, "");
                 if lock_url.as_ref() != Some(&folder) {
@@ -567,7 +567,7 @@ impl<'a> Prover<'a> {
                         ),
                     ));
                 }
-                Ok(false)
+                check_file_list(entry, &vouching, files, &self.unpacked)
             }
             _ => Err(broken(
                 entry,
@@ -896,6 +896,51 @@ impl std::fmt::Display for SnapshotProblem {
             SnapshotProblem::Unreadable(e) => write!(f, "is not a readable index: {e}"),
         }
     }
+}
+
+/// A v0.1 (`files[]`) entry's link to its tree: when the listing gives a
+/// digest for every file, the tree those files make must be the locked one
+/// (`Ok(true)`: proven from the listing). Otherwise this user's record of
+/// what those files made when they were read must say the locked tree, or
+/// the files are read again and must hash to it (`Ok(false)`): never taken
+/// from the cache on the lock's word.
+fn check_file_list(
+    entry: &LockedSkill,
+    vouching: &str,
+    files: &[crate::index::IndexFile],
+    unpacked: &Unpacked,
+) -> Result<bool, ProveError> {
+    let mut hasher = crate::digest::TreeHasher::new();
+    for f in files {
+        let Some(d) = f.digest else {
+            let key = Unpacked::files_key(files.iter().map(|f| &f.url));
+            return match unpacked.tree_of(&key) {
+                Some(tree) if tree != entry.tree => Err(broken(
+                    entry,
+                    "tree",
+                    format!(
+                        "the files {vouching} lists made tree {tree} when they were read, but skills.lock says tree {}",
+                        entry.tree
+                    ),
+                )),
+                Some(_) => Ok(true),
+                None => Ok(false),
+            };
+        };
+        hasher.add(f.path.clone(), d);
+    }
+    let listed = hasher.finish();
+    if listed == entry.tree {
+        return Ok(true);
+    }
+    Err(broken(
+        entry,
+        "tree",
+        format!(
+            "{vouching} lists files that make tree {listed}, but skills.lock says tree {}",
+            entry.tree
+        ),
+    ))
 }
 
 /// The lock's `index-version` must be the version that was signed.

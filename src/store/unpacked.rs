@@ -57,6 +57,17 @@ impl Unpacked {
         Digest::of_bytes(format!("git\n{url}\n{commit}\n{}", subpath.unwrap_or("")).as_bytes())
     }
 
+    /// The key a v0.1 file list is recorded under: the URLs of its files
+    /// (a listing without per-file digests pins nothing else).
+    pub fn files_key<'u>(urls: impl IntoIterator<Item = &'u url::Url>) -> Digest {
+        let mut text = String::from("files\n");
+        for u in urls {
+            text.push_str(u.as_str());
+            text.push('\n');
+        }
+        Digest::of_bytes(text.as_bytes())
+    }
+
     /// The tree `artifact` unpacked to, when recorded by this user.
     pub fn tree_of(&self, artifact: &Digest) -> Option<Digest> {
         self.records.get(&artifact.file_name())?.parse().ok()

@@ -769,6 +769,11 @@ pub(crate) fn import_fetched(
             let stored = sess
                 .store
                 .import_file_list(&label, &entry.name, &sess.limits, opened)?;
+            // The file list → tree link that `provenance` checks later.
+            if let crate::index::EntryContent::Files { files } = &entry.content {
+                let key = Unpacked::files_key(files.iter().map(|f| &f.url));
+                let _ = Unpacked::in_cache(sess.store.root()).record(&key, &stored.digest);
+            }
             Ok((stored, Format::Files, None))
         }
     }

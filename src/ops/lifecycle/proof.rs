@@ -21,7 +21,10 @@ pub(crate) fn prove_all(
     let mut recheck = BTreeSet::new();
     for (s, proof) in skills.iter().zip(prove_each(sess, skills, true)?) {
         let proof = proof?;
-        if (proof.artifact.is_some() || proof.commit.is_some()) && !proof.tree_recorded {
+        let pinned_elsewhere = proof.artifact.is_some()
+            || proof.commit.is_some()
+            || proof.format == crate::project::lock::Format::Files;
+        if pinned_elsewhere && !proof.tree_recorded {
             recheck.insert(s.name.clone());
         }
     }
