@@ -1040,3 +1040,58 @@ fn a_folder_source_never_reads_through_a_symlink_out_of_it() {
         "-----BEGIN OPENSSH PRIVATE KEY-----\n"
     );
 }
+
+/// Issue 23, attack 3: whoever can write the cache (a CI cache restored
+/// from a pull request's workspace) rewrites the artifact → tree record to
+/// name a planted look-alike, and the lock to match. The record carries no
+/// MAC by this user's key, so it reads as absent: the artifact is unpacked
+/// again and does not make the forged tree (exit 3), nothing is linked.
+#[test]
+fn a_forged_unpack_record_in_the_cache_proves_nothing() {
+    let world = World::new();
+    let honest = world.lock();
+    let entry = lock_entry(&honest);
+    let (artifact, tree) = (
+        entry["artifact"].as_str().unwrap().to_owned(),
+        entry["tree"].as_str().unwrap().to_owned(),
+    );
+    let evil_tree = world.evil("tree");
+    let record =
+        (world.sb.cache.join("state/unpacked")).join(artifact.replace("sha256:", "sha256-"));
+    let honest_record = std::fs::read_to_string(&record).unwrap();
+    assert!(honest_record.contains(&tree), "{honest_record}");
+    assert!(honest_record.contains("\nmac "), "{honest_record}");
+    // Honest path: the recorded link holds, nothing is unpacked again.
+    world.unlink_all();
+    ok(run(world.sb.cmd().args(["install", "--frozen"])));
+
+    let forged = honest.replace(&tree, &evil_tree);
+    for planted in [
+        format!("{evil_tree}\n"),
+        honest_record.replace(&tree, &evil_tree),
+    ] {
+        std::fs::write(&record, &planted).unwrap();
+        std::fs::write(world.lock_path(), &forged).unwrap();
+        for mode in [
+            &["install", "--frozen"][..],
+            &["install", "--locked"],
+            &["install"],
+        ] {
+            world.unlink_all();
+            let (code, out, err) = run(world.sb.cmd().args(mode));
+            assert_eq!(code, 3, "{mode:?}:\n{out}\n{err}");
+            assert!(err.contains("does not match skills.lock"), "{err}");
+            assert!(!world.linked(SKILL), "{mode:?} linked it");
+            assert_eq!(world.lock(), forged, "{mode:?} changed skills.lock");
+        }
+    }
+    std::fs::write(world.lock_path(), &honest).unwrap();
+    ok(run(world.sb.cmd().args(["install", "--frozen"])));
+    let linked = world
+        .sb
+        .project
+        .join(".agents/skills")
+        .join(SKILL)
+        .join("references/API.md");
+    assert_eq!(std::fs::read_to_string(linked).unwrap(), "Call the API.\n");
+}
