@@ -144,6 +144,15 @@ mod tests {
         let a = RecordKey::load_or_create(dir.path()).unwrap();
         let b = RecordKey::load_or_create(dir.path()).unwrap();
         assert_eq!(a.0, b.0);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(dir.path().join(KEY_FILE))
+                .unwrap()
+                .permissions()
+                .mode();
+            assert_eq!(mode & 0o077, 0, "readable by others: {mode:o}");
+        }
         let tag = a.mac(&[b"ab", b"c"]);
         assert!(a.verify(&[b"ab", b"c"], &tag));
         assert!(!a.verify(&[b"a", b"bc"], &tag));
