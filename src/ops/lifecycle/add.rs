@@ -154,7 +154,7 @@ fn add_in(sess: &mut Session<'_>, opts: &AddOptions) -> anyhow::Result<AddReport
     let ctx = sess.ctx;
     let (source_text, mut names) = source_and_names(opts)?;
     let (decl, new_source) = choose_source(
-        &sess,
+        sess,
         source_text.as_deref(),
         opts.git_ref.as_deref(),
         opts.path.as_deref(),
