@@ -33,25 +33,12 @@ impl std::fmt::Debug for RecordKey {
     }
 }
 
-/// The user's state folder: `SKILLPM_STATE_DIR`, else the platform's.
-pub fn state_root() -> Option<PathBuf> {
-    if let Some(dir) = std::env::var_os("SKILLPM_STATE_DIR").filter(|d| !d.is_empty()) {
-        return Some(PathBuf::from(dir));
-    }
-    let dirs = directories::ProjectDirs::from("dev", "skillpm", "skillpm")?;
-    Some(
-        dirs.state_dir()
-            .unwrap_or_else(|| dirs.data_local_dir())
-            .to_owned(),
-    )
-}
-
 impl RecordKey {
     /// The user's key, made on first use; `None` when there is no state
     /// folder or it cannot be written (records are then never trusted).
     pub fn user() -> Option<&'static RecordKey> {
         static KEY: OnceLock<Option<RecordKey>> = OnceLock::new();
-        KEY.get_or_init(|| RecordKey::load_or_create(&state_root()?).ok())
+        KEY.get_or_init(|| RecordKey::load_or_create(&crate::cache::state_root()?).ok())
             .as_ref()
     }
 
