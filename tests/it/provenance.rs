@@ -1095,3 +1095,42 @@ fn a_forged_unpack_record_in_the_cache_proves_nothing() {
         .join("references/API.md");
     assert_eq!(std::fs::read_to_string(linked).unwrap(), "Call the API.\n");
 }
+
+/// Offline, a git commit that nothing on this machine proved on its ref
+/// (no authenticated record, no cached clone) is refused even though its
+/// tree sits in the store: exit 3 naming `install --locked`, which proves
+/// it online; after that, offline works again.
+#[test]
+fn offline_an_unproven_git_commit_is_refused_naming_install_locked() {
+    let sb = Sandbox::new();
+    let repo = Repo::new("tools");
+    repo.skill("skills/fill", "fill", "Fill forms");
+    repo.commit("tools");
+    repo.push();
+    sb.init();
+    ok(run(sb.cmd().args(["source", "add", "tools", &repo.url()])));
+    ok(run(sb.cmd().args(["add", "fill", "--yes"])));
+    let lock = std::fs::read(sb.project.join("skills.lock")).unwrap();
+    for root in [".agents", ".claude"] {
+        let _ = std::fs::remove_dir_all(sb.project.join(root));
+    }
+    ok(run(sb.cmd().args(["install", "--frozen"])));
+    // A cache restored elsewhere: the proofs and the clone are not there
+    // (or not this user's), the content is.
+    std::fs::remove_dir_all(sb.cache.join("state/proofs")).unwrap();
+    std::fs::remove_dir_all(sb.cache.join("git")).unwrap();
+    for root in [".agents", ".claude"] {
+        let _ = std::fs::remove_dir_all(sb.project.join(root));
+    }
+    let (code, out, err) = run(sb.cmd().args(["install", "--frozen"]));
+    assert_eq!(code, 3, "{out}\n{err}");
+    assert!(err.contains("skillpm install --locked"), "{err}");
+    assert!(!sb.project.join(".agents/skills/fill").exists());
+    assert_eq!(std::fs::read(sb.project.join("skills.lock")).unwrap(), lock);
+    ok(run(sb.cmd().args(["install", "--locked"])));
+    for root in [".agents", ".claude"] {
+        let _ = std::fs::remove_dir_all(sb.project.join(root));
+    }
+    ok(run(sb.cmd().args(["install", "--frozen"])));
+    assert!(sb.project.join(".agents/skills/fill/SKILL.md").exists());
+}
