@@ -12,7 +12,7 @@
 //! work is done again.
 
 use std::io;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::OnceLock;
 
 use hmac::{Hmac, KeyInit, Mac};
