@@ -26,6 +26,8 @@ pub struct Ui {
     pub progress: bool,
     /// Questions may be asked (stdin and stderr are terminals, stdout not redirected).
     pub interactive: bool,
+    /// `-v/--verbose`: errors show their causes.
+    pub verbose: bool,
 }
 
 impl Ui {
@@ -43,6 +45,7 @@ impl Ui {
             color,
             progress: stderr_tty && !quiet,
             interactive: stdin_tty && stderr_tty && stdout_tty,
+            verbose: false,
         }
     }
 
@@ -54,6 +57,7 @@ impl Ui {
             color: false,
             progress: false,
             interactive: false,
+            verbose: false,
         }
     }
 
@@ -89,17 +93,73 @@ impl Ui {
         }
     }
 
-    /// `error: <outermost>` then each cause on its own `caused by:` line.
-    /// Shown even under `--quiet`; coloured by the same rule as the rest.
-    pub fn error(&self, err: &anyhow::Error) {
+    /// `error: <outermost>` (what failed and where, why, what to do: the
+    /// message itself says them). The causes behind it only with
+    /// `--verbose`, each said once: a cause whose words the lines above
+    /// already hold is left out. Shown even under `--quiet`; coloured by the
+    /// same rule as the rest. With `--json`, the error is also one JSON
+    /// object on stdout, `{"error": {"code": N, "message": "…"}}`
+    /// (docs/output.md), so a script reading stdout always gets JSON.
+    pub fn error(&self, err: &anyhow::Error, exit: Exit) {
         let label = self.paint("error", "1;31");
         // `{err}` is the outermost message only; the chain adds the causes.
-        let mut text = format!("{label}: {err}\n");
-        for cause in err.chain().skip(1) {
-            text.push_str(&format!("  caused by: {cause}\n"));
+        let mut said = err.to_string();
+        let mut text = format!("{label}: {said}\n");
+        if self.verbose {
+            for cause in err.chain().skip(1) {
+                let words = cause.to_string();
+                if said.contains(&words) {
+                    continue;
+                }
+                text.push_str(&format!("  caused by: {words}\n"));
+                said.push_str(&words);
+            }
         }
         // Nothing sensible is left to do if stderr itself is gone.
         let _ = io::stderr().lock().write_all(text.as_bytes());
+        if self.json {
+            let object = serde_json::json!({
+                "error": {"code": exit.code(), "message": err.to_string()}
+            });
+            let _ = self.data(format!("{object}\n").as_bytes());
+        }
+    }
+
+    /// What a fetcher calls before each retry: a spinner naming the URL
+    /// and the attempt on a terminal, else one line on stderr (nothing under
+    /// `--quiet`).
+    pub fn retry_notices(&self) -> crate::fetch::OnRetry {
+        let ui = self.clone();
+        std::sync::Arc::new(move |n: &crate::fetch::RetryNotice| {
+            if ui.quiet {
+                return;
+            }
+            let line = format!(
+                "{}: {}; attempt {} of {} in {:.1}s",
+                n.url,
+                n.why,
+                n.next_attempt,
+                n.attempts,
+                n.delay.as_secs_f64()
+            );
+            if !ui.progress {
+                ui.status("Retrying", line);
+                return;
+            }
+            let spinner = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+            spinner.set_style(
+                ProgressStyle::with_template("{spinner:.cyan} {prefix:.cyan.bold} {wide_msg}")
+                    .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+            );
+            spinner.set_prefix("Retrying");
+            spinner.set_message(line);
+            spinner.enable_steady_tick(Duration::from_millis(100));
+            let delay = n.delay;
+            std::thread::spawn(move || {
+                std::thread::sleep(delay);
+                spinner.finish_and_clear();
+            });
+        })
     }
 
     pub fn paint(&self, text: &str, sgr: &str) -> String {

@@ -57,6 +57,13 @@ pub struct GlobalArgs {
     /// When to color output (NO_COLOR is respected under `auto`).
     #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
+    /// Allow plain http:// to hosts other than this machine (readable and
+    /// changeable by anyone on the way; loopback needs no flag).
+    #[arg(long, global = true)]
+    pub allow_http: bool,
+    /// Show the causes behind an error (the libraries' own words).
+    #[arg(short, long, global = true)]
+    pub verbose: bool,
 }
 
 #[derive(Debug, Subcommand)]

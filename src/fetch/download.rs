@@ -68,9 +68,12 @@ impl Shared {
             }
             "http" | "https" => {
                 let client = self.client()?;
-                with_retries(&self.config, &spec.url, || {
-                    transfer(client, self, &spec, &temp, max)
-                })
+                self.within_deadline(
+                    &spec.url,
+                    with_retries(self, &spec.url, || {
+                        transfer(client, self, &spec, &temp, max)
+                    }),
+                )
                 .await?
             }
             other => {
@@ -127,7 +130,7 @@ async fn transfer(
     let io_fatal = |source| Failure::Fatal(FetchError::io(temp)(source));
     let file = create_with_parent(temp).map_err(io_fatal)?;
     let mut writer = HashingWriter::new(file);
-    http::stream_body(&mut response, &final_url, max, |chunk| {
+    http::stream_body(&mut response, &final_url, &shared.config, max, |chunk| {
         writer.write_all(chunk).map_err(io_fatal)
     })
     .await?;

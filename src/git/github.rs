@@ -32,7 +32,6 @@ use super::GitError;
 use super::names::check_segment;
 use super::spec::is_full_sha;
 use super::writer::{CheckoutLimits, Claim, SkipReason, SkippedEntry, TreeWriter, join};
-use crate::fetch::error_chain;
 use crate::skill::printable;
 
 pub const DEFAULT_API_URL: &str = "https://api.github.com";
@@ -147,15 +146,12 @@ impl<'a> GitHub<'a> {
             base_url(&options.api_url)?.origin(),
             base_url(&options.archive_url)?.origin(),
         ];
-        let client = Client::builder()
-            .redirect(reqwest::redirect::Policy::none())
-            .connect_timeout(Duration::from_secs(15))
-            .timeout(Duration::from_secs(300))
-            .build()
-            .map_err(|e| GitError::Network {
-                url: options.api_url.clone(),
-                message: format!("cannot start the HTTP client: {e}"),
-            })?;
+        let client = crate::net::blocking_client(&crate::net::Timeouts {
+            connect: Duration::from_secs(15),
+            read: Duration::from_secs(30),
+            overall: Duration::from_secs(300),
+        })
+        .map_err(|e| GitError::network(&options.api_url, &e))?;
         Ok(GitHub {
             owner,
             name,
@@ -181,7 +177,7 @@ impl<'a> GitHub<'a> {
             let mut request = self
                 .client
                 .get(url.clone())
-                .header(USER_AGENT, concat!("skillpm/", env!("CARGO_PKG_VERSION")))
+                .header(USER_AGENT, crate::net::USER_AGENT)
                 .header(ACCEPT, accept)
                 .header("X-GitHub-Api-Version", "2022-11-28");
             if let Some(token) = &self.options.token
@@ -191,10 +187,9 @@ impl<'a> GitHub<'a> {
                 value.set_sensitive(true);
                 request = request.header(AUTHORIZATION, value);
             }
-            let response = request.send().map_err(|e| GitError::Network {
-                url: url.to_string(),
-                message: error_chain(&e),
-            })?;
+            let response = request
+                .send()
+                .map_err(|e| GitError::network(url.as_str(), &e))?;
             if !response.status().is_redirection() {
                 return Ok(response);
             }
@@ -264,10 +259,9 @@ impl<'a> GitHub<'a> {
             }
             _ => return Err(self.failure(response, "the commit")),
         }
-        let body = response.text().map_err(|e| GitError::Network {
-            url: url.to_string(),
-            message: error_chain(&e),
-        })?;
+        let body = response
+            .text()
+            .map_err(|e| GitError::network(url.as_str(), &e))?;
         let sha = body.trim().to_ascii_lowercase();
         if !is_full_sha(&sha) {
             return Err(GitError::GitHub {
@@ -507,10 +501,7 @@ fn read_failure(state: &ReadState, url: &str, limits: &CheckoutLimits, e: io::Er
             ),
         }
     } else if state.network_failed.get() {
-        GitError::Network {
-            url: url.to_owned(),
-            message: error_chain(&e),
-        }
+        GitError::network(url, &e)
     } else {
         GitError::BadArchive {
             url: url.to_owned(),

@@ -19,7 +19,11 @@ use crate::trust::{PinnedKey, Rotation, Signer, verify_rotation};
 
 /// The fetcher for this invocation (settings from the environment).
 pub(crate) fn fetcher(ctx: &Context) -> anyhow::Result<Fetcher> {
-    Ok(Fetcher::from_env(ctx.offline)?)
+    let mut config = crate::fetch::FetchConfig::from_env()?;
+    config.allow_http = ctx.allow_http;
+    let fetcher = Fetcher::new(config, crate::fetch::CacheDirs::from_env()?, ctx.offline)?;
+    fetcher.on_retry(ctx.ui.retry_notices());
+    Ok(fetcher)
 }
 
 /// The HTTP client for a project: its `[limits]` also cap what is
@@ -32,11 +36,10 @@ pub(crate) fn fetcher_within(
 ) -> anyhow::Result<Fetcher> {
     let mut config = crate::fetch::FetchConfig::from_env()?;
     config.max_artifact_bytes = limits.max_skill_size;
-    Ok(Fetcher::new(
-        config,
-        crate::fetch::CacheDirs::from_env()?,
-        ctx.offline,
-    )?)
+    config.allow_http = ctx.allow_http;
+    let fetcher = Fetcher::new(config, crate::fetch::CacheDirs::from_env()?, ctx.offline)?;
+    fetcher.on_retry(ctx.ui.retry_notices());
+    Ok(fetcher)
 }
 
 /// The project and its manifest.

@@ -183,16 +183,15 @@ impl McpClient {
                 url: url.to_string(),
             });
         }
-        let http = reqwest::blocking::Client::builder()
-            .connect_timeout(Duration::from_secs(10))
-            .timeout(Duration::from_secs(120))
-            .redirect(reqwest::redirect::Policy::none())
-            .user_agent(concat!("skillpm/", env!("CARGO_PKG_VERSION")))
-            .build()
-            .map_err(|e| McpSourceError::Network {
-                url: url.to_string(),
-                detail: e.to_string(),
-            })?;
+        let http = crate::net::blocking_client(&crate::net::Timeouts {
+            connect: Duration::from_secs(10),
+            read: Duration::from_secs(30),
+            overall: Duration::from_secs(120),
+        })
+        .map_err(|e| McpSourceError::Network {
+            url: url.to_string(),
+            detail: e.to_string(),
+        })?;
         let mut client = McpClient {
             url: url.clone(),
             http,
@@ -235,9 +234,12 @@ impl McpClient {
         if let Some(t) = &self.bearer {
             req = req.bearer_auth(t);
         }
-        req.send().map_err(|e| McpSourceError::Network {
-            url: self.url.to_string(),
-            detail: e.to_string(),
+        req.send().map_err(|e| {
+            let why = crate::net::Why::of(&e);
+            McpSourceError::Network {
+                url: self.url.to_string(),
+                detail: format!("{why}\n  {}", why.advice()),
+            }
         })
     }
 
