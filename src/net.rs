@@ -179,6 +179,125 @@ pub fn host_token_var(url: &Url) -> Option<String> {
     Some(name)
 }
 
+/// The user's own token bindings: which variable's token may go to which
+/// origin. Kept in `tokens.toml` of skillpm's config folder
+/// (`SKILLPM_CONFIG_DIR`, else `$XDG_CONFIG_HOME/skillpm`, else
+/// `~/.config/skillpm`), never in a project: a project file can name a
+/// variable, but only the user can say where its secret may be sent
+/// (docs/network.md).
+#[derive(Debug, Default, Clone, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UserTokens {
+    #[serde(default, rename = "token")]
+    pub tokens: Vec<TokenBinding>,
+}
+
+/// One `[[token]]` of `tokens.toml`.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct TokenBinding {
+    /// `scheme://host[:port]`.
+    pub origin: String,
+    /// The environment variable holding the token.
+    pub env: String,
+}
+
+impl UserTokens {
+    /// skillpm's config folder.
+    pub fn dir() -> Option<std::path::PathBuf> {
+        if let Some(dir) = std::env::var_os("SKILLPM_CONFIG_DIR").filter(|d| !d.is_empty()) {
+            return Some(dir.into());
+        }
+        directories::BaseDirs::new().map(|b| b.config_dir().join("skillpm"))
+    }
+
+    pub fn path() -> Option<std::path::PathBuf> {
+        Self::dir().map(|d| d.join("tokens.toml"))
+    }
+
+    /// The bindings; none when the file is missing or unreadable (a broken
+    /// file binds nothing, so no secret goes anywhere by mistake).
+    pub fn load() -> UserTokens {
+        Self::path()
+            .and_then(|p| std::fs::read_to_string(p).ok())
+            .and_then(|text| toml::from_str(&text).ok())
+            .unwrap_or_default()
+    }
+
+    /// The variable bound to `url`'s origin.
+    pub fn for_url(&self, url: &Url) -> Option<&str> {
+        let origin = url.origin().ascii_serialization();
+        (self.tokens.iter())
+            .find(|t| t.origin == origin)
+            .map(|t| t.env.as_str())
+    }
+
+    /// Binds `env` to `url`'s origin (replacing an earlier binding) and
+    /// writes the file.
+    pub fn bind(url: &Url, env: &str) -> std::io::Result<std::path::PathBuf> {
+        let path = Self::path().ok_or_else(|| {
+            std::io::Error::other("no config folder (set SKILLPM_CONFIG_DIR or HOME)")
+        })?;
+        let mut all = Self::load();
+        let origin = url.origin().ascii_serialization();
+        all.tokens.retain(|t| t.origin != origin);
+        all.tokens.push(TokenBinding {
+            origin,
+            env: env.to_owned(),
+        });
+        let text = toml::to_string(&all).map_err(std::io::Error::other)?;
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir)?;
+        }
+        crate::fs::write_atomic(&path, text.as_bytes())?;
+        Ok(path)
+    }
+}
+
+/// Which variable's token may go to a source at `url`, given the variable
+/// its project file names (`token-env`, if any).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TokenChoice {
+    /// Send the token in `var` (if it is set) to `url`'s origin only.
+    Bound { var: String },
+    /// The project names `var`, which the user never bound to this origin:
+    /// no token, and the caller warns with `reason`.
+    Refused { var: String, reason: String },
+    /// No token.
+    None,
+}
+
+/// The one rule of where a token may go (docs/network.md): a variable the
+/// user bound to this origin (`source add … --token-env`, kept in
+/// [`UserTokens`]), else the variable derived from the host
+/// ([`host_token_var`]) when it is set. A project's `token-env` naming any
+/// other variable binds nothing.
+pub fn choose_token(url: &Url, declared: Option<&str>, user: &UserTokens) -> TokenChoice {
+    if let Some(var) = user.for_url(url) {
+        return TokenChoice::Bound {
+            var: var.to_owned(),
+        };
+    }
+    let host_var = host_token_var(url);
+    match (declared, host_var) {
+        (Some(d), Some(h)) if d == h => TokenChoice::Bound { var: h },
+        (Some(d), host_var) => TokenChoice::Refused {
+            var: d.to_owned(),
+            reason: format!(
+                "skills.toml names token-env ${d} for {origin}, but a project file cannot send your secrets: no token sent. To send it, bind it yourself with `skillpm source add <name> {url} --token-env {d}` (kept in your own config){host}",
+                origin = url.origin().ascii_serialization(),
+                host = host_var
+                    .map(|h| format!(", or put the token in ${h}"))
+                    .unwrap_or_default()
+            ),
+        },
+        (None, Some(h)) if std::env::var_os(&h).is_some_and(|v| !v.is_empty()) => {
+            TokenChoice::Bound { var: h }
+        }
+        (None, _) => TokenChoice::None,
+    }
+}
+
 /// Why a transfer failed, in words a person knows.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Why {
@@ -313,6 +432,7 @@ impl Why {
             || has("no address associated")
             || has("nodename nor servname")
             || has("could not resolve host")
+            || has("failure in name resolution")
         {
             Some(Why::NameNotFound)
         } else if has("connection refused") {

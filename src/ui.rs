@@ -94,9 +94,9 @@ impl Ui {
     }
 
     /// `error: <outermost>` (what failed and where, why, what to do: the
-    /// message itself says them). The causes behind it only with
-    /// `--verbose`, each said once: a cause whose words the lines above
-    /// already hold is left out. Shown even under `--quiet`; coloured by the
+    /// messages say them), then each cause on a `caused by:` line, said
+    /// once: a cause whose words the lines above already hold is left out,
+    /// and the libraries' own words (`net::Detail`) only with `--verbose`. Shown even under `--quiet`; coloured by the
     /// same rule as the rest. With `--json`, the error is also one JSON
     /// object on stdout, `{"error": {"code": N, "message": "…"}}`
     /// (docs/output.md), so a script reading stdout always gets JSON.
@@ -105,15 +105,14 @@ impl Ui {
         // `{err}` is the outermost message only; the chain adds the causes.
         let mut said = err.to_string();
         let mut text = format!("{label}: {said}\n");
-        if self.verbose {
-            for cause in err.chain().skip(1) {
-                let words = cause.to_string();
-                if said.contains(&words) {
-                    continue;
-                }
-                text.push_str(&format!("  caused by: {words}\n"));
-                said.push_str(&words);
+        for cause in err.chain().skip(1) {
+            let internal = cause.downcast_ref::<crate::net::Detail>().is_some();
+            let words = cause.to_string();
+            if (internal && !self.verbose) || said.contains(&words) {
+                continue;
             }
+            text.push_str(&format!("  caused by: {words}\n"));
+            said.push_str(&words);
         }
         // Nothing sensible is left to do if stderr itself is gone.
         let _ = io::stderr().lock().write_all(text.as_bytes());

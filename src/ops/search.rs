@@ -337,7 +337,7 @@ fn select_sources(ctx: &Context, wanted: Option<&str>) -> anyhow::Result<Vec<Tar
             source: Source::from_decl(decl, root)?,
             text: decl.url.clone(),
             base_dir: root.to_owned(),
-            token_env: decl.token_env.clone(),
+            token_env: source::bound_token_env(decl),
             path: decl.path.clone(),
         })
     };

@@ -46,7 +46,23 @@ pub(crate) fn fetcher_within(
 pub(crate) fn load_project(ctx: &Context) -> anyhow::Result<(Project, Manifest)> {
     let project = project::find_project(&ctx.cwd, ctx.project.as_deref())?;
     let manifest = project.load_manifest()?;
+    warn_unbound_tokens(ctx, &manifest);
     Ok((project, manifest))
+}
+
+/// One warning per source whose `token-env` in skills.toml names a
+/// variable the user never bound to that source's origin: no token is sent
+/// to it (docs/network.md).
+pub(crate) fn warn_unbound_tokens(ctx: &Context, manifest: &Manifest) {
+    if !manifest.sources().iter().any(|d| d.token_env.is_some()) {
+        return;
+    }
+    let user = crate::net::UserTokens::load();
+    for decl in manifest.sources() {
+        if let crate::net::TokenChoice::Refused { reason, .. } = source::token_choice(decl, &user) {
+            ctx.ui.warn(format!("source `{}`: {reason}", decl.name));
+        }
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -139,20 +155,54 @@ pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
             ),
         );
     }
+    // The token variable is the user's binding, kept in the user's own
+    // config, never in skills.toml (docs/network.md): a project file cannot
+    // send anyone's secrets anywhere.
     let decl = SourceDecl {
         name: opts.name.clone(),
         url: manifest_url(&opts.url, &ctx.cwd, &project.root)?,
         keys: opts.keys.clone(),
-        token_env: opts.token_env.clone(),
+        token_env: None,
         path: None,
     };
+    let token_url = match &opts.token_env {
+        Some(_) => Some(source::token_url(&decl.url).ok_or_else(|| {
+            OpError::new(
+                Exit::Usage,
+                format!(
+                    "--token-env: `{}` has no web origin a token could be sent to (tokens go to http(s), github: and mcp+https sources)",
+                    decl.url
+                ),
+            )
+        })?),
+        None => None,
+    };
+    let mut user = crate::net::UserTokens::load();
+    if let (Some(url), Some(var)) = (&token_url, &opts.token_env) {
+        let origin = url.origin().ascii_serialization();
+        user.tokens.retain(|t| t.origin != origin);
+        user.tokens.push(crate::net::TokenBinding {
+            origin,
+            env: var.clone(),
+        });
+    }
     manifest.add_source(&decl)?;
 
     let (probe, commit) = match super::lifecycle::git_spec_for(&decl.url, &project.root)? {
         Some(spec) => (None, resolve_git(ctx, opts, &decl, spec)?),
         None if ctx.offline => (None, None),
-        None => (Some(probe(ctx, &decl, &project.root)?), None),
+        None => (Some(probe(ctx, &decl, &project.root, &user)?), None),
     };
+    if let (Some(url), Some(var)) = (&token_url, &opts.token_env) {
+        let path = crate::net::UserTokens::bind(url, var).with_context(
+            || "cannot record the token binding in your config (set SKILLPM_CONFIG_DIR)",
+        )?;
+        ctx.ui.info(format!(
+            "bound ${var} to {} in {} (sent there only)",
+            url.origin().ascii_serialization(),
+            path.display()
+        ));
+    }
     manifest.save()?;
     Ok(AddReport {
         name: decl.name,
@@ -164,8 +214,13 @@ pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
 }
 
 /// Resolves the new index source exactly as installs will, signature included.
-fn probe(ctx: &Context, decl: &SourceDecl, root: &Path) -> anyhow::Result<Probe> {
-    let source = Source::from_decl(decl, root)?;
+fn probe(
+    ctx: &Context,
+    decl: &SourceDecl,
+    root: &Path,
+    user: &crate::net::UserTokens,
+) -> anyhow::Result<Probe> {
+    let source = Source::from_decl_with(decl, root, user)?;
     let fetcher = fetcher(ctx)?;
     ctx.ui.status(
         "Probing",
@@ -208,7 +263,7 @@ fn resolve_git(
     if ctx.offline {
         return Ok(None);
     }
-    let options = crate::git::GitOptions::new(false, decl.token_env.as_deref())?;
+    let options = crate::git::GitOptions::new(false, opts.token_env.as_deref())?;
     ctx.ui.status("Resolving", spec.to_string());
     let resolved = crate::git::resolve(&spec, &options)
         .with_context(|| format!("source `{}` was not added", decl.name))?;

@@ -103,17 +103,15 @@ pub fn endpoint(text: &str) -> Result<Url, McpSourceError> {
         return Err(bad("it must start with mcp+https://"));
     };
     let url = Url::parse(http).map_err(|e| bad(&format!("not a valid URL: {e}")))?;
-    let host = url.host().ok_or_else(|| bad("the URL has no host"))?;
+    if url.host().is_none() {
+        return Err(bad("the URL has no host"));
+    }
     if !url.username().is_empty() || url.password().is_some() {
         return Err(bad(
             "credentials do not belong in the URL; name an environment variable with `token-env`",
         ));
     }
-    let loopback = match host {
-        url::Host::Domain(d) => d.eq_ignore_ascii_case("localhost"),
-        url::Host::Ipv4(ip) => ip.is_loopback(),
-        url::Host::Ipv6(ip) => ip.is_loopback(),
-    };
+    let loopback = crate::net::is_loopback(&url);
     match url.scheme() {
         "https" => Ok(url),
         "http" if loopback => Ok(url),

@@ -191,7 +191,7 @@ impl Opened {
 pub(crate) fn git_options(sess: &Session<'_>, decl: &SourceDecl) -> anyhow::Result<GitOptions> {
     Ok(GitOptions::new(
         sess.ctx.offline,
-        decl.token_env.as_deref(),
+        crate::source::bound_token_env(decl).as_deref(),
     )?)
 }
 

@@ -66,6 +66,7 @@ impl<'c> Session<'c> {
     pub fn open(ctx: &'c Context, strict: bool) -> anyhow::Result<Self> {
         let project = project::find_project(&ctx.cwd, ctx.project.as_deref())?;
         let mut manifest = project.load_manifest()?;
+        super::source::warn_unbound_tokens(ctx, &manifest);
         placement::apply_choices(ctx, &mut manifest)?;
         let lock = Lockfile::load(&project.lock_path())?;
         let store = Store::open()?;
