@@ -28,6 +28,9 @@ pub struct Ui {
     pub interactive: bool,
     /// `-v/--verbose`: errors show their causes.
     pub verbose: bool,
+    /// The flag that made this run offline, as the user typed it
+    /// (`--offline`, or `--frozen`, which implies it): messages name it.
+    pub offline_flag: &'static str,
 }
 
 impl Ui {
@@ -46,6 +49,7 @@ impl Ui {
             progress: stderr_tty && !quiet,
             interactive: stdin_tty && stderr_tty && stdout_tty,
             verbose: false,
+            offline_flag: "--offline",
         }
     }
 
@@ -58,6 +62,7 @@ impl Ui {
             progress: false,
             interactive: false,
             verbose: false,
+            offline_flag: "--offline",
         }
     }
 
@@ -103,11 +108,15 @@ impl Ui {
     pub fn error(&self, err: &anyhow::Error, exit: Exit) {
         let label = self.paint("error", "1;31");
         // `{err}` is the outermost message only; the chain adds the causes.
-        let mut said = err.to_string();
+        let flag = |text: String| match self.offline_flag {
+            "--offline" => text,
+            other => text.replace("--offline", other),
+        };
+        let mut said = flag(err.to_string());
         let mut text = format!("{label}: {said}\n");
         for cause in err.chain().skip(1) {
             let internal = cause.downcast_ref::<crate::net::Detail>().is_some();
-            let words = cause.to_string();
+            let words = flag(cause.to_string());
             if (internal && !self.verbose) || said.contains(&words) {
                 continue;
             }
@@ -118,7 +127,7 @@ impl Ui {
         let _ = io::stderr().lock().write_all(text.as_bytes());
         if self.json {
             let object = serde_json::json!({
-                "error": {"code": exit.code(), "message": err.to_string()}
+                "error": {"code": exit.code(), "message": flag(err.to_string())}
             });
             let _ = self.data(format!("{object}\n").as_bytes());
         }

@@ -15,6 +15,14 @@ pub fn main(cli: Cli) -> std::process::ExitCode {
     let g = &cli.global;
     let mut ui = Ui::detect(g.quiet, g.json, g.color.forced());
     ui.verbose = g.verbose;
+    // `install --frozen` works offline without `--offline` being passed:
+    // its messages name the flag the user typed.
+    if let Command::Install(a) = &cli.command
+        && a.frozen
+        && !g.offline
+    {
+        ui.offline_flag = "--frozen";
+    }
     let code = match run(cli, ui.clone()) {
         Ok(code) => code,
         Err(err) => {

@@ -177,6 +177,18 @@ pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
         })?),
         None => None,
     };
+    if let Ok(spec) = SourceSpec::parse(&decl.url, &project.root)
+        && let Some(path) = spec.url().and_then(|u| u.to_file_path().ok())
+        && !path.exists()
+    {
+        return fail(
+            Exit::NotFound,
+            format!(
+                "{} does not exist; check the path (a source is a folder of skills, a registry folder, or an index.json)",
+                path.display()
+            ),
+        );
+    }
     let mut user = crate::net::UserTokens::load();
     if let (Some(url), Some(var)) = (&token_url, &opts.token_env) {
         let origin = url.origin().ascii_serialization();

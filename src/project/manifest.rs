@@ -705,7 +705,7 @@ mod tests {
         let text = m.to_toml();
         let commented = text.find("# agents = [\"agents\", \"claude\"]").unwrap();
         let link_mode = text.find("# link-mode = \"symlink\"").unwrap();
-        let first_source = text.find("[[source]]").unwrap();
+        let first_source = text.find("\n[[source]]\n").unwrap();
         assert!(
             commented < first_source && link_mode < first_source,
             "{text}"

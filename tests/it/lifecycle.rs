@@ -929,7 +929,7 @@ fn the_committed_demo_lock_and_example_are_fresh() {
     assert_eq!(code, 0, "{stdout}\n{stderr}");
     let fresh = std::fs::read_to_string(demo.join("skills.lock")).unwrap();
     let regenerate = "regenerate it with:\n  rm registry-fixtures/demo/skills.lock\n  \
-        cargo run -- --project registry-fixtures/demo install --yes\n  \
+        skillpm --project registry-fixtures/demo install --yes\n  \
         cp registry-fixtures/demo/skills.lock skills.lock.example";
     assert_eq!(
         committed, fresh,
