@@ -183,18 +183,24 @@ impl Ui {
         if !self.progress {
             return ProgressBar::hidden();
         }
+        // The label once (as the prefix); the message is the bar's own
+        // (a download batch writes its bytes and rate there). The bar
+        // starts ticking only when its owner knows its length, so no `0/0`
+        // frame is drawn first.
         let template = if bytes {
-            "{msg:>12.cyan.bold} [{bar:30}] {bytes}/{total_bytes} {bytes_per_sec}"
+            "{spinner:.cyan} {prefix:>12.cyan.bold} [{bar:30}] {bytes}/{total_bytes} {bytes_per_sec}"
         } else {
-            "{msg:>12.cyan.bold} [{bar:30}] {pos}/{len} {wide_msg}"
+            "{spinner:.cyan} {prefix:>12.cyan.bold} [{bar:30}] {pos}/{len} {wide_msg}"
         };
         let style = ProgressStyle::with_template(template)
             .unwrap_or_else(|_| ProgressStyle::default_bar())
             .progress_chars("=> ");
         let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
         bar.set_style(style);
-        bar.set_message(message.into());
-        bar.enable_steady_tick(Duration::from_millis(120));
+        bar.set_prefix(message.into());
+        if len > 0 {
+            bar.enable_steady_tick(Duration::from_millis(120));
+        }
         bar
     }
 

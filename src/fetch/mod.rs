@@ -360,6 +360,38 @@ pub struct RetryNotice {
     pub delay: Duration,
 }
 
+/// The bytes of one batch of downloads, shown on its bar's message with
+/// their rate (the bar itself counts finished downloads).
+pub(crate) struct Progress {
+    bar: ProgressBar,
+    bytes: std::sync::atomic::AtomicU64,
+    started: std::time::Instant,
+}
+
+impl Progress {
+    fn new(bar: ProgressBar) -> Self {
+        Progress {
+            bar,
+            bytes: std::sync::atomic::AtomicU64::new(0),
+            started: std::time::Instant::now(),
+        }
+    }
+
+    pub(crate) fn add(&self, n: u64) {
+        use std::sync::atomic::Ordering;
+        let total = self.bytes.fetch_add(n, Ordering::Relaxed) + n;
+        if self.bar.is_hidden() {
+            return;
+        }
+        let secs = self.started.elapsed().as_secs_f64().max(0.001);
+        self.bar.set_message(format!(
+            "{} at {}/s",
+            indicatif::HumanBytes(total),
+            indicatif::HumanBytes((total as f64 / secs) as u64)
+        ));
+    }
+}
+
 /// Called before each retry (a spinner in `ops`).
 pub type OnRetry = Arc<dyn Fn(&RetryNotice) + Send + Sync>;
 
@@ -536,7 +568,7 @@ impl Fetcher {
     pub fn download(&self, spec: DownloadSpec) -> Result<Downloaded, FetchError> {
         let shared = self.shared.clone();
         self.runtime
-            .block_on(async move { shared.download(spec).await })
+            .block_on(async move { shared.download(spec, None).await })
     }
 
     /// Downloads every spec, at most `config.jobs` at a time, advancing `bar`
@@ -552,14 +584,20 @@ impl Fetcher {
         let count = specs.len();
         let jobs = self.shared.config.jobs.max(1);
         let shared = self.shared.clone();
+        let progress = Arc::new(Progress::new(bar.clone()));
+        bar.enable_steady_tick(Duration::from_millis(120));
         self.runtime.block_on(async move {
             let mut results: Vec<Option<Result<Downloaded, FetchError>>> =
                 (0..count).map(|_| None).collect();
             let mut finished = futures_util::stream::iter(specs.into_iter().enumerate())
                 .map(|(i, spec)| {
                     let shared = shared.clone();
+                    let progress = progress.clone();
                     async move {
-                        let task = tokio::spawn(async move { shared.download(spec).await });
+                        let task =
+                            tokio::spawn(
+                                async move { shared.download(spec, Some(progress)).await },
+                            );
                         let result = task.await.unwrap_or_else(|e| {
                             Err(FetchError::Client(format!("a download task failed: {e}")))
                         });

@@ -371,9 +371,12 @@ fn a_fresh_clone_gets_exactly_the_locked_bytes_and_never_rewrites_the_lock() {
 
     let bob = Member::clone_of(&alice);
     upstream.requests_since_last_look();
-    bob.skillpm(&["install", "--frozen"])
+    // The message names the flag Bob passed (issue 25), not `--offline`.
+    let frozen = bob
+        .skillpm(&["install", "--frozen"])
         .exits(6)
-        .says("--offline");
+        .says("--frozen");
+    assert!(!frozen.stderr.contains("--offline"), "{}", frozen.stderr);
     assert_eq!(
         upstream.requests_since_last_look(),
         0,

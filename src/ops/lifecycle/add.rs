@@ -130,8 +130,25 @@ impl Report for AddReport {
                 self.skipped.len()
             )?;
         }
-        for p in &self.links.linked {
-            writeln!(out, "  linked {}", p.display())?;
+        // A few links are listed; many are counted (`--json` has them all).
+        if self.links.linked.len() <= 10 {
+            for p in &self.links.linked {
+                writeln!(out, "  linked {}", p.display())?;
+            }
+        } else {
+            writeln!(out, "  {} links placed", self.links.linked.len())?;
+        }
+        if self.offered.is_empty() {
+            let plural =
+                |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+            let warnings: usize = self.skills.iter().map(|s| s.warnings.len()).sum();
+            writeln!(
+                out,
+                "{} added, {} skipped, {}",
+                plural(self.skills.len(), "skill"),
+                self.skipped.len(),
+                plural(warnings, "warning")
+            )?;
         }
         Ok(())
     }

@@ -62,8 +62,13 @@ fn decide(sess: &Session<'_>, summaries: &[Summary], yes: bool) -> anyhow::Resul
         return Ok(Vec::new());
     }
     let ui = &sess.ctx.ui;
-    for s in summaries {
-        ui.info(s.render(&|text, sgr| ui.paint(text, sgr)).trim_end());
+    // The full summary is for a person deciding (asked now, or told to
+    // pass `--yes` below) and for `-v`; a `--yes` run approves what its
+    // one line per skill names (`--json` keeps every summary).
+    if !yes || ui.verbose {
+        for s in summaries {
+            ui.info(s.render(&|text, sgr| ui.paint(text, sgr)).trim_end());
+        }
     }
     if yes {
         return Ok(vec![true; summaries.len()]);
