@@ -768,8 +768,9 @@ fn disable_enable_and_remove_touch_only_skillpms_links() {
 fn a_legacy_registry_is_trusted_on_first_use_and_then_pinned() {
     let upstream = Upstream::v1(&[pdf_tools(), notes()]);
     let alice = Member::with_source(&upstream);
+    // `-v`: a `--yes` run shows the full approval summary only when asked.
     alice
-        .skillpm(&["add", "--all", "--yes"])
+        .skillpm(&["-v", "add", "--all", "--yes"])
         .succeeds()
         .says("trust on first use");
     let lock = alice.lock_text();
@@ -879,7 +880,7 @@ fn a_site_made_by_publish_installs_through_skillpm_signed_and_unsigned() {
             source.extend(["--key", &public]);
         }
         me.skillpm(&source).succeeds();
-        let added = me.skillpm(&["add", "--all", "--yes"]).succeeds();
+        let added = me.skillpm(&["-v", "add", "--all", "--yes"]).succeeds();
         let lock = me.lock_text();
         if signed {
             added.says("signed index");

@@ -12,7 +12,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 use support::cli::{Sandbox, run};
-use support::registry::{Registry, SkillFiles, V2_DIR};
+use support::registry::{Registry, SkillFiles};
 use support::server::{Fault, TestServer};
 
 const INDEX: &str = "/.well-known/agent-skills/index.json";
@@ -69,10 +69,28 @@ fn three_hundred_locked_skills_against_a_dead_registry_spend_one_budget_and_stop
     let (_dir, server) = served(&skills);
     let sandbox = project_with(&server.base());
     // Honest path: all 300 added and locked from the live registry.
-    let (code, _, stderr) = run(sandbox
+    let (code, stdout, stderr) = run(sandbox
         .cmd()
         .args(["add", "--all", "--yes", "--source", "reg"]));
     assert_eq!(code, 0, "{stderr}");
+    // One line per skill and a closing count; no approval summaries (a
+    // `--yes` run asked nobody).
+    assert!(stdout.lines().count() <= 303, "{stdout}");
+    assert!(
+        stdout.ends_with("300 skills added, 0 skipped, 0 warnings\n"),
+        "{stdout}"
+    );
+    assert!(stderr.lines().count() < 20, "{stderr}");
+    // A typo gets the nearest names, not all 300.
+    let (code, _, stderr) = run(sandbox
+        .cmd()
+        .args(["add", "s1000", "--source", "reg", "--yes"]));
+    assert_eq!(code, 8, "{stderr}");
+    assert!(
+        stderr.contains("did you mean") && stderr.contains("`s100`"),
+        "{stderr}"
+    );
+    assert!(stderr.len() < 400, "{stderr}");
     let lock_before = std::fs::read(sandbox.project.join("skills.lock")).unwrap();
     // A fresh clone: the lock and skills.toml, no placed skills.
     for placed in [".agents", ".claude"] {
@@ -233,6 +251,39 @@ fn each_network_failure_kind_is_said_plainly_once() {
 }
 
 #[test]
+fn git_and_mcp_sources_say_a_refused_connection_the_same_way() {
+    let sandbox = Sandbox::new();
+    sandbox.init();
+    let manifest = sandbox.manifest();
+    let port = closed_port();
+
+    let git = format!("http://127.0.0.1:{port}/skills.git");
+    let (code, _, stderr) = run(sandbox.cmd().args(["source", "add", "g", &git]));
+    assert_eq!(code, 4, "{stderr}");
+    assert!(
+        stderr.contains("the connection was refused: nothing is listening there"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("Message {"), "{stderr}");
+    assert!(!stderr.contains("reqwest::Error"), "{stderr}");
+    assert!(!stderr.contains("Caused by"), "{stderr}");
+
+    let mcp = format!("mcp+http://127.0.0.1:{port}/mcp");
+    let (code, _, stderr) = run(sandbox.cmd().args(["add", "--source", &mcp, "x", "--yes"]));
+    assert_eq!(code, 4, "{stderr}");
+    assert!(
+        stderr.contains("the connection was refused: nothing is listening there"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("check the URL and that the server is up"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("reqwest"), "{stderr}");
+    assert_eq!(sandbox.manifest(), manifest);
+}
+
+#[test]
 fn with_json_an_error_is_also_a_json_object_on_stdout() {
     let port = closed_port();
     let sandbox = project_with(&format!("http://127.0.0.1:{port}"));
@@ -378,8 +429,11 @@ fn a_retry_names_the_url_and_the_attempt() {
     let (_dir, server) = small_registry();
     let sandbox = project_with(&server.base());
     server.fault(INDEX, Fault::Status(503));
-    let (code, _, stderr) = run(sandbox.cmd().args(["search", "pdf"]));
+    let (code, stdout, stderr) = run(sandbox.cmd().args(["search", "pdf"]));
     assert_eq!(code, 0, "{stderr}");
+    // The stream rule (docs/output.md): the result on stdout, the run on stderr.
+    assert!(stdout.contains("pdf-tools"), "{stdout}");
+    assert!(!stdout.contains("Retrying"), "{stdout}");
     assert!(
         stderr.contains(&format!(
             "Retrying {}{INDEX}: the server answered 503 Service Unavailable; attempt 2 of 3",
@@ -387,5 +441,4 @@ fn a_retry_names_the_url_and_the_attempt() {
         )),
         "{stderr}"
     );
-    let _ = V2_DIR;
 }

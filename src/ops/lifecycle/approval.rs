@@ -63,10 +63,12 @@ fn decide(sess: &Session<'_>, summaries: &[Summary], yes: bool) -> anyhow::Resul
     }
     let ui = &sess.ctx.ui;
     // The full summary is for a person deciding (asked now, or told to
-    // pass `--yes` below) and for `-v`; a `--yes` run approves what its
-    // one line per skill names (`--json` keeps every summary).
-    if !yes || ui.verbose {
-        for s in summaries {
+    // pass `--yes` below), for every change of approved content (what an
+    // update changes is always shown), and for `-v`; a `--yes` run of new
+    // skills approves what its one line per skill names (`--json` keeps
+    // every summary).
+    for s in summaries {
+        if !yes || ui.verbose || s.update.is_some() {
             ui.info(s.render(&|text, sgr| ui.paint(text, sgr)).trim_end());
         }
     }
