@@ -235,6 +235,14 @@ fn source_add_refuses_what_it_cannot_resolve_and_changes_nothing() {
     assert_eq!(code, 4, "{stderr}");
     assert!(stderr.contains("(3 attempts)"), "{stderr}");
 
+    // A folder that is not there is named as missing (not "no index found").
+    let (code, _, stderr) = run(sandbox
+        .cmd()
+        .args(["source", "add", "nope", "./does-not-exist"]));
+    assert_eq!(code, 8, "{stderr}");
+    assert!(stderr.contains("does-not-exist does not exist"), "{stderr}");
+    assert!(!stderr.contains("no skill index found"), "{stderr}");
+
     // Bad names, keys and variables are usage errors.
     for args in [
         vec!["source", "add", "Bad Name", "https://x.example"],
