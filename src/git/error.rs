@@ -23,6 +23,10 @@ pub enum GitError {
         detail: crate::net::Detail,
     },
 
+    /// Plain http to a host other than this machine, not allowed (exit 2).
+    #[error(transparent)]
+    PlainHttp(crate::net::NetError),
+
     /// The GitHub API or archive server answered with an error (exit 4).
     #[error("GitHub at {url} answered {status}: {message}")]
     GitHub {
@@ -111,6 +115,7 @@ impl Classify for GitError {
         match self {
             GitError::Spec { .. } => Exit::Usage,
             GitError::Network { .. } | GitError::GitHub { .. } => Exit::Network,
+            GitError::PlainHttp(e) => e.exit(),
             GitError::UnknownRef { .. }
             | GitError::CommitNotFound { .. }
             | GitError::SubpathNotFound { .. } => Exit::NotFound,

@@ -64,6 +64,8 @@ pub struct GitHubOptions {
     /// The token, read from `token_env` when the options were made. Kept in
     /// memory only, sent only to the two origins above, never printed.
     pub token: Option<String>,
+    /// `--allow-http`: plain http bases other than this machine.
+    pub allow_http: bool,
 }
 
 impl std::fmt::Debug for GitHubOptions {
@@ -91,6 +93,7 @@ impl Default for GitHubOptions {
             clone_fallback: true,
             token_env: DEFAULT_TOKEN_ENV.to_owned(),
             token: None,
+            allow_http: false,
         }
     }
 }
@@ -117,6 +120,7 @@ impl GitHubOptions {
             git_url: var(GIT_URL_ENV).unwrap_or_else(|| DEFAULT_GIT_URL.to_owned()),
             token: var(&token_env),
             token_env,
+            allow_http: false,
         }
     }
 
@@ -174,6 +178,8 @@ impl<'a> GitHub<'a> {
     /// the trusted origins.
     fn get(&self, mut url: url::Url, accept: &str) -> Result<Response, GitError> {
         for _ in 0..=MAX_REDIRECTS {
+            crate::net::check_plain_http(&url, self.options.allow_http)
+                .map_err(GitError::PlainHttp)?;
             let mut request = self
                 .client
                 .get(url.clone())

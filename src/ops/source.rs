@@ -275,7 +275,8 @@ fn resolve_git(
     if ctx.offline {
         return Ok(None);
     }
-    let options = crate::git::GitOptions::new(false, opts.token_env.as_deref())?;
+    let options = crate::git::GitOptions::new(false, opts.token_env.as_deref())?
+        .allowing_http(ctx.allow_http);
     ctx.ui.status("Resolving", spec.to_string());
     let resolved = crate::git::resolve(&spec, &options)
         .with_context(|| format!("source `{}` was not added", decl.name))?;

@@ -324,6 +324,14 @@ fn plain_http_is_for_this_machine_unless_allowed() {
     assert_eq!(code, 4, "{stderr}");
     assert!(stderr.contains("host name was not found"), "{stderr}");
     assert_eq!(sandbox.manifest(), manifest);
+    // A git repository over plain http: the same rule.
+    let (code, _, stderr) =
+        run(sandbox
+            .cmd()
+            .args(["source", "add", "g", "http://skills.invalid/repo.git"]));
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("plain http is refused"), "{stderr}");
+    assert_eq!(sandbox.manifest(), manifest);
 }
 
 /// Requests to `server` that carried an Authorization header.

@@ -202,7 +202,8 @@ pub(crate) fn git_options(sess: &Session<'_>, decl: &SourceDecl) -> anyhow::Resu
     Ok(GitOptions::new(
         sess.ctx.offline,
         crate::source::bound_token_env(decl).as_deref(),
-    )?)
+    )?
+    .allowing_http(sess.ctx.allow_http))
 }
 
 /// The git source `text` names (relative paths against `base_dir`), or
