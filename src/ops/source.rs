@@ -338,10 +338,14 @@ pub struct SourceRow {
     pub name: String,
     pub url: String,
     pub keys: Vec<KeyRow>,
+    /// The variable whose token is sent to this source: the one the user
+    /// bound, or the host's own (docs/network.md); never just what
+    /// skills.toml names.
     pub token_env: Option<String>,
 }
 
-/// `--json`: `{"sources": [{"name", "url", "keys": [{"key", "key_id"}], "token_env": null | "VAR"}]}`.
+/// `--json`: `{"sources": [{"name", "url", "keys": [{"key", "key_id"}], "token_env": null | "VAR"}]}`
+/// (`token_env`: the variable whose token would be sent, by the user's binding).
 #[derive(Debug, Serialize)]
 pub struct ListReport {
     pub sources: Vec<SourceRow>,
@@ -361,7 +365,7 @@ impl Report for ListReport {
                 writeln!(out, "    key {} ({})", k.key_id, k.key)?;
             }
             if let Some(var) = &s.token_env {
-                writeln!(out, "    token from ${var}")?;
+                writeln!(out, "    token from ${var} (sent to this origin only)")?;
             }
         }
         Ok(())
@@ -384,7 +388,7 @@ pub fn list(ctx: &Context) -> anyhow::Result<ListReport> {
                 name: s.name.clone(),
                 url: s.url.clone(),
                 keys: keys.collect(),
-                token_env: s.token_env.clone(),
+                token_env: source::bound_token_env(s),
             }
         })
         .collect();
