@@ -130,14 +130,7 @@ impl Report for AddReport {
                 self.skipped.len()
             )?;
         }
-        // A few links are listed; many are counted (`--json` has them all).
-        if self.links.linked.len() <= 10 {
-            for p in &self.links.linked {
-                writeln!(out, "  linked {}", p.display())?;
-            }
-        } else {
-            writeln!(out, "  {} links placed", self.links.linked.len())?;
-        }
+        LinkChanges::write_paths(out, "linked", &self.links.linked)?;
         if self.offered.is_empty() {
             let plural =
                 |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
