@@ -28,9 +28,10 @@ pub struct Ui {
     pub interactive: bool,
     /// `-v/--verbose`: errors show their causes.
     pub verbose: bool,
-    /// The flag that made this run offline, as the user typed it
-    /// (`--offline`, or `--frozen`, which implies it): messages name it.
-    pub offline_flag: &'static str,
+    /// Flags as messages name them generically → as the user typed them
+    /// (`install --frozen` implies `--offline`; `--locked/--frozen` is one
+    /// of the two): errors name the flag the user passed.
+    pub flag_words: Vec<(&'static str, &'static str)>,
 }
 
 impl Ui {
@@ -49,7 +50,7 @@ impl Ui {
             progress: stderr_tty && !quiet,
             interactive: stdin_tty && stderr_tty && stdout_tty,
             verbose: false,
-            offline_flag: "--offline",
+            flag_words: Vec::new(),
         }
     }
 
@@ -62,7 +63,7 @@ impl Ui {
             progress: false,
             interactive: false,
             verbose: false,
-            offline_flag: "--offline",
+            flag_words: Vec::new(),
         }
     }
 
@@ -108,9 +109,9 @@ impl Ui {
     pub fn error(&self, err: &anyhow::Error, exit: Exit) {
         let label = self.paint("error", "1;31");
         // `{err}` is the outermost message only; the chain adds the causes.
-        let flag = |text: String| match self.offline_flag {
-            "--offline" => text,
-            other => text.replace("--offline", other),
+        let flag = |text: String| {
+            (self.flag_words.iter())
+                .fold(text, |text, (generic, typed)| text.replace(generic, typed))
         };
         let mut said = flag(err.to_string());
         let mut text = format!("{label}: {said}\n");

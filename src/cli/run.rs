@@ -15,13 +15,18 @@ pub fn main(cli: Cli) -> std::process::ExitCode {
     let g = &cli.global;
     let mut ui = Ui::detect(g.quiet, g.json, g.color.forced());
     ui.verbose = g.verbose;
-    // `install --frozen` works offline without `--offline` being passed:
-    // its messages name the flag the user typed.
-    if let Command::Install(a) = &cli.command
-        && a.frozen
-        && !g.offline
-    {
-        ui.offline_flag = "--frozen";
+    // `install --frozen` works offline without `--offline` being passed,
+    // and `--locked/--frozen` in a message is the one the user typed:
+    // messages name the flag the user passed.
+    if let Command::Install(a) = &cli.command {
+        if a.frozen {
+            ui.flag_words.push(("--locked/--frozen", "--frozen"));
+            if !g.offline {
+                ui.flag_words.push(("--offline", "--frozen"));
+            }
+        } else if a.locked {
+            ui.flag_words.push(("--locked/--frozen", "--locked"));
+        }
     }
     let code = match run(cli, ui.clone()) {
         Ok(code) => code,

@@ -449,3 +449,18 @@ fn a_retry_names_the_url_and_the_attempt() {
         "{stderr}"
     );
 }
+
+#[test]
+fn messages_name_the_flag_the_user_passed() {
+    let sandbox = Sandbox::new();
+    sandbox.init();
+    for flag in ["--locked", "--frozen"] {
+        let (code, _, stderr) = run(sandbox.cmd().args(["install", flag]));
+        assert_eq!(code, 6, "{stderr}");
+        assert!(
+            stderr.contains(&format!("run `skillpm install` without {flag} to update")),
+            "{stderr}"
+        );
+        assert!(!stderr.contains("--locked/--frozen"), "{stderr}");
+    }
+}
