@@ -50,16 +50,26 @@ pub fn async_client(t: &Timeouts) -> Result<reqwest::Client, NetError> {
         .map_err(|e| NetError::Client(chain_text(&e)))
 }
 
-/// The blocking client (GitHub API and archives, MCP servers).
+/// The blocking client (GitHub API and archives, MCP servers): one per
+/// process, shared (connections reused); each caller gives every request
+/// its own overall timeout (`RequestBuilder::timeout`), the connect timeout
+/// is the first caller's.
 pub fn blocking_client(t: &Timeouts) -> Result<reqwest::blocking::Client, NetError> {
-    reqwest::blocking::Client::builder()
-        .user_agent(USER_AGENT)
-        .connect_timeout(t.connect)
-        .timeout(t.overall)
-        .redirect(reqwest::redirect::Policy::none())
-        .referer(false)
-        .build()
-        .map_err(|e| NetError::Client(chain_text(&e)))
+    static CLIENT: std::sync::OnceLock<Result<reqwest::blocking::Client, String>> =
+        std::sync::OnceLock::new();
+    CLIENT
+        .get_or_init(|| {
+            reqwest::blocking::Client::builder()
+                .user_agent(USER_AGENT)
+                .connect_timeout(t.connect)
+                .timeout(t.overall)
+                .redirect(reqwest::redirect::Policy::none())
+                .referer(false)
+                .build()
+                .map_err(|e| chain_text(&e))
+        })
+        .clone()
+        .map_err(NetError::Client)
 }
 
 #[derive(Debug, thiserror::Error)]

@@ -190,34 +190,32 @@ impl FetchError {
     }
 }
 
-/// A bearer token bound to the one origin it may be sent to.
+/// A bearer token bound to the one origin it may be sent to: the network
+/// policy's [`crate::net::Credential`] with its header made once.
 #[derive(Clone)]
 pub struct Auth {
-    origin: url::Origin,
-    env_var: String,
+    credential: crate::net::Credential,
     header: HeaderValue,
 }
 
 impl Auth {
     /// A token for the origin of `source_url`, read from `env_var` by the caller.
-    /// `None` when the token cannot be sent as a header (control characters).
+    /// `None` when the token cannot be sent as a header (control characters)
+    /// or the URL has no origin to bind it to.
     pub fn bearer(source_url: &Url, env_var: &str, token: &str) -> Option<Self> {
-        let mut header = HeaderValue::from_str(&format!("Bearer {}", token.trim())).ok()?;
+        let credential = crate::net::Credential::new(source_url, env_var, token)?;
+        let mut header = HeaderValue::from_str(&format!("Bearer {}", credential.secret())).ok()?;
         header.set_sensitive(true);
-        Some(Auth {
-            origin: source_url.origin(),
-            env_var: env_var.to_owned(),
-            header,
-        })
+        Some(Auth { credential, header })
     }
 
     /// True only for URLs on the source's own origin (scheme, host and port).
     pub fn applies_to(&self, url: &Url) -> bool {
-        self.origin.is_tuple() && url.origin() == self.origin
+        self.credential.applies_to(url)
     }
 
     pub fn env_var(&self) -> &str {
-        &self.env_var
+        &self.credential.from
     }
 
     pub(crate) fn header_value(&self) -> HeaderValue {
@@ -230,8 +228,8 @@ impl std::fmt::Debug for Auth {
         write!(
             f,
             "Auth(${} for {})",
-            self.env_var,
-            self.origin.ascii_serialization()
+            self.credential.from,
+            self.credential.origin()
         )
     }
 }

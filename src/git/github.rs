@@ -183,6 +183,7 @@ impl<'a> GitHub<'a> {
             let mut request = self
                 .client
                 .get(url.clone())
+                .timeout(Duration::from_secs(300))
                 .header(USER_AGENT, crate::net::USER_AGENT)
                 .header(ACCEPT, accept)
                 .header("X-GitHub-Api-Version", "2022-11-28");

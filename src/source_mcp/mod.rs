@@ -221,6 +221,7 @@ impl McpClient {
         let mut req = self
             .http
             .post(self.url.clone())
+            .timeout(Duration::from_secs(120))
             .header("Content-Type", "application/json")
             .header("Accept", "application/json, text/event-stream")
             .body(body.to_string());
