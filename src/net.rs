@@ -512,6 +512,67 @@ mod tests {
     }
 
     #[test]
+    fn a_project_file_binds_no_token_but_the_user_and_the_host_variable_do() {
+        let url = Url::parse("https://skills.acme.dev/").unwrap();
+        let none = UserTokens::default();
+        // A committed skills.toml naming any secret: refused, with advice.
+        match choose_token(&url, Some("AWS_SECRET_ACCESS_KEY"), &none) {
+            TokenChoice::Refused { var, reason } => {
+                assert_eq!(var, "AWS_SECRET_ACCESS_KEY");
+                assert!(reason.contains("SKILLPM_TOKEN_skills_acme_dev"), "{reason}");
+            }
+            other => panic!("{other:?}"),
+        }
+        // Naming the host's own variable is the same binding as rule 2.
+        assert_eq!(
+            choose_token(&url, Some("SKILLPM_TOKEN_skills_acme_dev"), &none),
+            TokenChoice::Bound {
+                var: "SKILLPM_TOKEN_skills_acme_dev".into()
+            }
+        );
+        // The user's binding for this origin wins; for another origin it
+        // binds nothing here.
+        let user = UserTokens {
+            tokens: vec![TokenBinding {
+                origin: "https://skills.acme.dev".into(),
+                env: "ACME".into(),
+            }],
+        };
+        assert_eq!(
+            choose_token(&url, Some("OTHER"), &user),
+            TokenChoice::Bound { var: "ACME".into() }
+        );
+        let elsewhere = Url::parse("https://evil.example/").unwrap();
+        assert!(matches!(
+            choose_token(&elsewhere, Some("ACME"), &user),
+            TokenChoice::Refused { .. }
+        ));
+    }
+
+    #[test]
+    fn failures_are_sorted_into_kinds_people_know() {
+        let io = |kind| std::io::Error::new(kind, "x");
+        assert_eq!(
+            Why::of(&io(std::io::ErrorKind::ConnectionRefused)),
+            Why::Refused
+        );
+        assert_eq!(Why::of(&io(std::io::ErrorKind::TimedOut)), Why::Timeout);
+        assert_eq!(
+            Why::of(&io(std::io::ErrorKind::ConnectionReset)),
+            Why::Broken
+        );
+        let dns = std::io::Error::other(
+            "failed to lookup address information: Name or service not known",
+        );
+        assert_eq!(Why::of(&dns), Why::NameNotFound);
+        assert_eq!(
+            Why::Status(503).to_string(),
+            "the server answered 503 Service Unavailable"
+        );
+        assert!(matches!(Why::of(&std::io::Error::other("odd")), Why::Other(t) if t == "odd"));
+    }
+
+    #[test]
     fn plain_http_only_for_loopback() {
         let check = |u: &str, allow| check_plain_http(&Url::parse(u).unwrap(), allow).is_ok();
         assert!(check("http://127.0.0.1:9/x", false));
