@@ -153,10 +153,44 @@ pub(crate) async fn stream_body(
         return Err(Failure::Fatal(FetchError::too_large(url, max)));
     }
     let started = Instant::now();
+    // The rate is checked when the idle timeout has passed since the body
+    // began (so a drip is ended then, not at its next byte), and again at
+    // every byte after that.
+    let check_at = started + config.read_timeout;
+    let mut checked = false;
+    let mut last_byte = started;
+    let mut chunks = 0u32;
     let mut size = 0u64;
+    let too_slow = |size: u64| {
+        let elapsed = started.elapsed();
+        (elapsed >= config.read_timeout
+            && (size as f64) < config.min_rate as f64 * elapsed.as_secs_f64())
+        .then(|| Failure::TooSlow {
+            detail: format!(
+                "{size} bytes in {:.1}s, below the minimum of {} bytes/s",
+                elapsed.as_secs_f64(),
+                config.min_rate
+            ),
+        })
+    };
     loop {
-        let next = match tokio::time::timeout(config.read_timeout, response.chunk()).await {
+        let idle_deadline = last_byte + config.read_timeout;
+        let rate_check = !checked && check_at < idle_deadline;
+        let wake = if rate_check { check_at } else { idle_deadline };
+        let next = match tokio::time::timeout_at(wake.into(), response.chunk()).await {
             Ok(next) => next,
+            Err(_) if rate_check => {
+                checked = true;
+                // Bytes still flowing, too slowly: a drip. One chunk and
+                // then silence is a stall, which the idle timeout ends (and
+                // which is retried).
+                if chunks >= 2
+                    && let Some(slow) = too_slow(size)
+                {
+                    return Err(slow);
+                }
+                continue;
+            }
             Err(_) => {
                 return Err(Failure::transient(
                     Why::Timeout,
@@ -169,22 +203,15 @@ pub(crate) async fn stream_body(
         };
         match next {
             Ok(Some(chunk)) => {
+                last_byte = Instant::now();
+                chunks += 1;
                 size += chunk.len() as u64;
                 if size > max {
                     return Err(Failure::Fatal(FetchError::too_large(url, max)));
                 }
                 sink(&chunk)?;
-                let elapsed = started.elapsed();
-                if elapsed > config.read_timeout
-                    && (size as f64) < config.min_rate as f64 * elapsed.as_secs_f64()
-                {
-                    return Err(Failure::TooSlow {
-                        detail: format!(
-                            "{size} bytes in {:.1}s, below the minimum of {} bytes/s",
-                            elapsed.as_secs_f64(),
-                            config.min_rate
-                        ),
-                    });
+                if let Some(slow) = too_slow(size) {
+                    return Err(slow);
                 }
             }
             Ok(None) => break,
