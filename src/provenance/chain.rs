@@ -61,7 +61,7 @@ pub enum ProveError {
     Broken(#[from] Broken),
     /// The source could not be read to prove an entry (network, offline
     /// without a cached copy, a refused index): its own exit code.
-    #[error("{skill}: cannot prove it against source `{source_name}`: {cause}")]
+    #[error("cannot read source `{source_name}` to prove `{skill}`: {cause}")]
     Source {
         skill: String,
         source_name: String,
@@ -409,8 +409,11 @@ impl<'a> Prover<'a> {
         .unwrap_or_else(|| GitOptions {
             cache_dir: self.cache_root.join(crate::git::CACHE_SUBDIR),
             offline: true,
-            github: crate::git::GitHubOptions::from_env(decl.token_env.as_deref()),
+            github: crate::git::GitHubOptions::from_env(
+                crate::source::bound_token_env(decl).as_deref(),
+            ),
             limits: Default::default(),
+            allow_http: false,
         });
         let records = Records::proofs(&self.cache_root, GIT_REF_RECORDS);
         let shown = reference.unwrap_or("HEAD").to_owned();

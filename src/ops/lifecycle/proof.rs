@@ -13,14 +13,28 @@ use crate::provenance::{Proof, ProveError, Prover, prove_offline};
 /// (the cache first; the network only when a snapshot is missing and the
 /// run is not offline). Returns the names whose artifact or commit has no
 /// record of the tree it gave, so it must be unpacked again and hash to the
-/// lock's tree. The first broken link fails the whole run.
+/// lock's tree. The first broken link (or unreadable source) fails the
+/// whole run at once: no later entry is tried (docs/network.md: a source
+/// that stays unreachable stops the run).
 pub(crate) fn prove_all(
     sess: &mut Session<'_>,
     skills: &[&LockedSkill],
 ) -> anyhow::Result<BTreeSet<String>> {
+    let fetcher = sess.fetcher()?.clone();
+    let make = move || Some(fetcher.clone());
+    let mut prover = Prover::new(
+        &sess.project.root,
+        &sess.manifest,
+        sess.store.root(),
+        Some(Box::new(make)),
+    )
+    .with_git(git_options(sess.ctx.offline, sess.ctx.allow_http));
     let mut recheck = BTreeSet::new();
-    for (s, proof) in skills.iter().zip(prove_each(sess, skills, true)?) {
-        let proof = proof?;
+    for s in skills {
+        let proof = prover.prove(s)?.ok_or_else(|| ProveError::Unproven {
+            skill: s.name.clone(),
+        })?;
+        // A v0.1 file list not proven from its listing is read again too.
         let pinned_elsewhere = proof.artifact.is_some()
             || proof.commit.is_some()
             || proof.format == crate::project::lock::Format::Files;
@@ -48,19 +62,26 @@ pub(crate) fn prove_each(
             skills,
         ));
     }
-    // Built only if a snapshot is missing from the cache.
-    let ctx = sess.ctx;
-    let make = move || crate::ops::source::fetcher(ctx).ok();
-    let offline = ctx.offline;
-    let git = move |decl: &crate::project::manifest::SourceDecl| {
-        crate::git::GitOptions::new(offline, decl.token_env.as_deref()).ok()
-    };
+    // The session's fetcher: one view of each source for the whole run.
+    let fetcher = sess.fetcher()?.clone();
+    let make = move || Some(fetcher.clone());
     let mut prover = Prover::new(
         &sess.project.root,
         &sess.manifest,
         sess.store.root(),
         Some(Box::new(make)),
     )
-    .with_git(Box::new(git));
+    .with_git(git_options(sess.ctx.offline, sess.ctx.allow_http));
     Ok(prover.prove_all(skills))
+}
+
+/// How the prover reads a git source: as `candidate::git_options` does
+/// (offline switch, the token bound to the source, `--allow-http`).
+fn git_options<'a>(offline: bool, allow_http: bool) -> crate::provenance::chain::GitOptionsFor<'a> {
+    Box::new(move |decl: &crate::project::manifest::SourceDecl| {
+        let token = crate::source::bound_token_env(decl);
+        crate::git::GitOptions::new(offline, token.as_deref())
+            .ok()
+            .map(|o| o.allowing_http(allow_http))
+    })
 }
