@@ -539,9 +539,10 @@ impl Store {
     /// Removes the entries this process created that `keep` does not want
     /// (an `add` declined or failed: what it fetched leaves no store entry,
     /// so no later lock edit can point at it as if it had been vetted).
-    /// Returns how many went. (Another process that found the same entry
-    /// already in place while this one ran, and links it, finds it gone and
-    /// fails rather than link something unvetted; it is re-made on retry.)
+    /// Returns how many went. Known limit: another process that found the
+    /// same entry already in place while this one ran may be left with a
+    /// link to nothing (a copy fails; a symlink dangles) until its next
+    /// `install` makes the entry again.
     pub fn discard_created(&self, keep: impl Fn(&Digest) -> bool) -> Result<usize, StoreError> {
         let created = match self.created.lock() {
             Ok(mut c) => std::mem::take(&mut *c),
