@@ -120,7 +120,7 @@ pub static RULES: &[Rule] = &[
         severity: Medium,
         why: "builds text out of character codes or hex escapes, a way to hide commands from readers and scanners",
         example: "chr(99)+chr(117)+chr(114)+chr(108)+chr(32)+chr(104)+chr(116)+chr(116)",
-        pattern: r"(?:(?:\bchr\(\s*\d+\s*\)\s*\+\s*){8,}|String\.fromCharCode\(\s*\d+(?:\s*,\s*\d+){15,}|(?:\\x[0-9a-fA-F]{2}){32,})",
+        pattern: r"(?:(?:\bchr\(\s*\d+\s*\)\s*\+\s*){7,}\bchr\(|String\.fromCharCode\(\s*\d+(?:\s*,\s*\d+){15,}|(?:\\x[0-9a-fA-F]{2}){32,})",
         teachable: false,
         keep: None,
     },

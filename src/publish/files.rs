@@ -45,14 +45,67 @@ impl SkillFiles {
     }
 }
 
-/// Reads the skill folder `dir`. Symlinks and special files are refused (by
-/// `digest::hash_tree`), every path must be portable, and a file that changes
-/// between hashing and reading stops the publish.
+/// Names never published: version-control folders and operating-system
+/// debris (docs/audit.md, "Publish").
+pub const ALWAYS_LEFT_OUT: &[&str] = &[".git", ".hg", ".svn", ".DS_Store", "Thumbs.db"];
+
+/// The ignore files of a skill folder that `publish` honours, in order
+/// (a later one's `!pattern` can take back an earlier one's pattern).
+pub const IGNORE_FILES: &[&str] = &[".gitignore", ".skillignore"];
+
+/// What `publish` leaves out of the skill folder `dir`: [`ALWAYS_LEFT_OUT`]
+/// and what its `.gitignore` and `.skillignore` match (gitignore rules).
+pub struct LeftOut {
+    rules: ignore::gitignore::Gitignore,
+}
+
+impl LeftOut {
+    pub fn of(dir: &Path) -> Result<LeftOut, PublishError> {
+        let mut builder = ignore::gitignore::GitignoreBuilder::new(dir);
+        for name in IGNORE_FILES {
+            let path = dir.join(name);
+            if path.is_file()
+                && let Some(e) = builder.add(&path)
+            {
+                return Err(PublishError::IgnoreRules {
+                    path,
+                    message: e.to_string(),
+                });
+            }
+        }
+        let rules = builder.build().map_err(|e| PublishError::IgnoreRules {
+            path: dir.join(".skillignore"),
+            message: e.to_string(),
+        })?;
+        Ok(LeftOut { rules })
+    }
+
+    /// Whether the entry at `rel` (`/`-separated; a folder when `is_dir`)
+    /// is left out. `SKILL.md` at the root never is.
+    pub fn excludes(&self, rel: &str, is_dir: bool) -> bool {
+        if rel == "SKILL.md" {
+            return false;
+        }
+        let name = rel.rsplit('/').next().unwrap_or(rel);
+        ALWAYS_LEFT_OUT.contains(&name)
+            || self
+                .rules
+                .matched_path_or_any_parents(rel, is_dir)
+                .is_ignore()
+    }
+}
+
+/// Reads the skill folder `dir`, without what [`LeftOut`] leaves out.
+/// Symlinks and special files are refused (by `digest::hash_tree_where`),
+/// every path must be portable, and a file that changes between hashing and
+/// reading stops the publish.
 pub fn load_skill_files(dir: &Path, skill: &str) -> Result<SkillFiles, PublishError> {
-    let tree = digest::hash_tree(dir).map_err(|source| PublishError::Tree {
-        skill: skill.to_owned(),
-        source,
-    })?;
+    let left_out = LeftOut::of(dir)?;
+    let tree = digest::hash_tree_where(dir, &|rel, is_dir| !left_out.excludes(rel, is_dir))
+        .map_err(|source| PublishError::Tree {
+            skill: skill.to_owned(),
+            source,
+        })?;
     let mut folded: BTreeMap<String, String> = BTreeMap::new();
     let mut files = Vec::with_capacity(tree.files.len());
     for entry in &tree.files {

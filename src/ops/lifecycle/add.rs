@@ -38,6 +38,8 @@ pub struct AddOptions {
     /// `--list`: show what the source offers (and from which folder), change
     /// nothing.
     pub list: bool,
+    /// `--accept-findings`: accept the audit findings of what is approved.
+    pub accept_findings: bool,
 }
 
 /// One skill `add` resolved.
@@ -139,6 +141,7 @@ impl Report for AddReport {
 
 pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
     let mut sess = Session::open(ctx, opts.strict)?;
+    sess.accept_findings = opts.accept_findings;
     let (source_text, mut names) = source_and_names(opts)?;
     let (decl, new_source) = choose_source(
         &sess,
@@ -178,6 +181,7 @@ pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
         &candidates,
         &pending,
         &answers,
+        &summaries,
         &mut lock,
         &mut sess.manifest,
         &decl.name,
@@ -230,6 +234,7 @@ fn record(
     candidates: &[Candidate],
     pending: &[&Candidate],
     answers: &[bool],
+    summaries: &[Summary],
     lock: &mut Lockfile,
     manifest: &mut Manifest,
     source: &str,
@@ -247,7 +252,8 @@ fn record(
             ));
         } else {
             let mut locked = c.locked.clone();
-            locked.approved = approved.then_some(locked.tree);
+            let summary = summaries.iter().find(|s| &s.name == name);
+            super::approval::record_approval(&mut locked, summary, approved);
             lock.upsert(locked);
         }
         let enabled = manifest.skills().get(name).is_none_or(|d| d.enabled);

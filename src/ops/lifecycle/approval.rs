@@ -18,12 +18,35 @@ pub(crate) fn review<'c>(
     lock: &Lockfile,
     yes: bool,
 ) -> anyhow::Result<(Vec<Summary>, Vec<bool>)> {
-    let summaries: Vec<Summary> = candidates
-        .into_iter()
-        .map(|c| summary_for(sess, c, lock.get(&c.locked.name)))
-        .collect();
-    let answers = decide(sess, &summaries, yes)?;
+    let mut summaries = Vec::new();
+    for c in candidates {
+        let previous = lock.get(&c.locked.name);
+        let mut summary = summary_for(sess, c, previous);
+        summary.findings = super::audit_gate::scan(&c.entry.path, &c.locked.name)?;
+        // What the lock accepts for exactly this tree still holds.
+        summary.accepted_findings = previous
+            .filter(|p| p.tree == c.locked.tree)
+            .map(|p| p.accepted().to_vec())
+            .unwrap_or_default();
+        summaries.push(summary);
+    }
+    let answers = decide(sess, &mut summaries, yes)?;
     Ok((summaries, answers))
+}
+
+/// Writes an approval into a lock entry: the approved tree and the audit
+/// findings accepted with it (`summary` is the one shown for `locked`).
+pub(crate) fn record_approval(locked: &mut LockedSkill, summary: Option<&Summary>, approved: bool) {
+    if approved {
+        locked.approved = Some(locked.tree);
+        locked.accepted_findings = summary
+            .filter(|s| s.tree == locked.tree)
+            .map(|s| s.accepted_findings.clone())
+            .unwrap_or_default();
+    } else {
+        locked.approved = None;
+        locked.accepted_findings = Vec::new();
+    }
 }
 
 /// The summary of `c`, compared with `previous` (the approved lock entry)
@@ -56,15 +79,17 @@ fn summary_for(sess: &Session<'_>, c: &Candidate, previous: Option<&LockedSkill>
     })
 }
 
-/// Shows each summary and returns, per summary, whether it was approved.
-fn decide(sess: &Session<'_>, summaries: &[Summary], yes: bool) -> anyhow::Result<Vec<bool>> {
+/// Shows each summary, settles its audit findings (refusing with exit 5
+/// what nobody accepts) and returns, per summary, whether it was approved.
+fn decide(sess: &Session<'_>, summaries: &mut [Summary], yes: bool) -> anyhow::Result<Vec<bool>> {
     if summaries.is_empty() {
         return Ok(Vec::new());
     }
     let ui = &sess.ctx.ui;
-    for s in summaries {
+    for s in summaries.iter() {
         ui.info(s.render(&|text, sgr| ui.paint(text, sgr)).trim_end());
     }
+    super::audit_gate::accept(sess, summaries, yes)?;
     if yes {
         return Ok(vec![true; summaries.len()]);
     }
