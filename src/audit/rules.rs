@@ -11,7 +11,7 @@
 //! reported at `low`. Lines the agent host runs on load (`` !`cmd` ``) and
 //! scripts are never teaching.
 
-use std::sync::LazyLock;
+use std::sync::{LazyLock, OnceLock};
 
 use regex::{Regex, RegexSet};
 
@@ -389,38 +389,54 @@ pub fn rule(id: &str) -> Option<&'static Rule> {
 }
 
 struct Compiled {
+    /// One pass over a file says which rules match at all.
     set: RegexSet,
-    /// Per entry of `set`: the rule and its expression.
-    rules: Vec<(&'static Rule, Regex)>,
+    /// Per entry of `set`: the rule, its expression, and the expression
+    /// compiled on first use (most rules never match, and compiling is
+    /// most of the cost of auditing a few skills).
+    rules: Vec<(&'static Rule, String, OnceLock<Regex>)>,
     comment: Regex,
     comment_instruction: Regex,
     hook_network: Regex,
 }
 
+/// The full expression of a rule: the shared parts filled in, and the
+/// classes made ASCII (commands are ASCII; Unicode word classes make the
+/// automata large and a Unicode `\b` falls back to a slow engine on
+/// non-ASCII text).
 fn expand(pattern: &str) -> String {
     pattern
         .replace("{SH}", SH)
         .replace("{DL}", DL)
         .replace("{NET}", NET)
         .replace("{CRED}", CRED)
+        .replace(r"\b", r"(?-u:\b)")
+        .replace(r"\w", "[0-9A-Za-z_]")
+        .replace(r"\S", r"[^\t\n\x0B\x0C\r ]")
+        .replace(r"\s", r"[\t\n\x0B\x0C\r ]")
+        .replace(r"\d", "[0-9]")
+}
+
+/// The expressions are constants of this file; the unit test
+/// `every_rule_compiles_and_catches_its_example` compiles each one.
+fn compile(source: &str) -> Regex {
+    Regex::new(source).unwrap_or_else(|e| panic!("audit rule: {e}"))
 }
 
 static COMPILED: LazyLock<Compiled> = LazyLock::new(|| {
     let with_pattern: Vec<&'static Rule> = RULES.iter().filter(|r| !r.pattern.is_empty()).collect();
     let sources: Vec<String> = with_pattern.iter().map(|r| expand(r.pattern)).collect();
-    // The expressions are constants of this file; the unit test
-    // `every_rule_compiles_and_catches_its_example` compiles each one.
-    let compile = |s: &str| Regex::new(s).unwrap_or_else(|e| panic!("audit rule: {e}"));
     Compiled {
         set: RegexSet::new(&sources).unwrap_or_else(|e| panic!("audit rules: {e}")),
         rules: with_pattern
             .into_iter()
-            .zip(sources.iter().map(|s| compile(s)))
+            .zip(sources)
+            .map(|(rule, source)| (rule, source, OnceLock::new()))
             .collect(),
         comment: compile(r"(?s)<!--(.*?)-->"),
-        comment_instruction: compile(
+        comment_instruction: compile(&expand(
             r"(?i)(?:\b(?:ignore|disregard)\b[^\n]{0,40}\b(?:instructions|rules|above|previous|user)\b|\b(?:you|assistant|ai|claude|the\s+model|the\s+agent)\s*[:,]?\s+(?:must|should|will|are\s+now|need\s+to|have\s+to)\b|\bassistant\s*:|\bsystem\s+prompt\b|\bdo\s+not\s+(?:tell|mention|reveal|inform)\b|\b(?:curl|wget|bash\s+-c|powershell|base64\s+-d)\b|\b(?:execute|run)\s+(?:this|the\s+following)\b)",
-        ),
+        )),
         hook_network: compile(&expand(r"(?i)(?:{NET}|{DL}|https?://)")),
     }
 });
@@ -521,10 +537,11 @@ pub(super) fn scan_text(rel: &str, text: &str, out: &mut Vec<Finding>) {
     let lines = Lines::new(text);
     let prose = is_prose(rel);
     for i in compiled.set.matches(text).iter() {
-        let (rule, re) = &compiled.rules[i];
+        let (rule, source, re) = &compiled.rules[i];
         if rule.skill_md_only && rel != "SKILL.md" {
             continue;
         }
+        let re = re.get_or_init(|| compile(source));
         for m in re.find_iter(text) {
             if rule.keep.is_some_and(|keep| !keep(m.as_str())) {
                 continue;

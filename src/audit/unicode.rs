@@ -50,39 +50,50 @@ fn is_non_latin_letter(c: char) -> bool {
 }
 
 pub(super) fn scan(rel: &str, text: &str, out: &mut Vec<Finding>) {
+    // Every character below is outside ASCII: most files end here.
+    if text.is_ascii() {
+        return;
+    }
     let mut line_no = 1;
     let mut line_start = 0;
     let mut reported: Option<(usize, &str)> = None;
-    let chars: Vec<(usize, char)> = text.char_indices().collect();
-    let mut i = 0;
-    while i < chars.len() {
-        let (at, c) = chars[i];
+    let mut prev: Option<char> = None;
+    let mut chars = text.char_indices().peekable();
+    while let Some((at, c)) = chars.next() {
         if c == '\n' {
             line_no += 1;
             line_start = at + 1;
-            i += 1;
+            prev = Some(c);
             continue;
         }
-        let prev = i.checked_sub(1).map(|p| chars[p].1);
-        let next = chars.get(i + 1).map(|n| n.1);
+        if c.is_ascii() {
+            prev = Some(c);
+            continue;
+        }
+        let next = chars.peek().map(|&(_, n)| n);
         let id = if is_tag(c) {
-            // A flag: U+1F3F4 followed by tags up to the cancel tag U+E007F.
-            let mut j = i;
-            while j > 0 && is_tag(chars[j - 1].1) {
-                j -= 1;
+            // A flag: U+1F3F4, tags, then the cancel tag U+E007F.
+            let after_flag = prev == Some('\u{1F3F4}');
+            let mut hidden = String::new();
+            let mut last = c;
+            let mut push_hidden = |t: char| {
+                if let Some(a) = char::from_u32(t as u32 - 0xE0000)
+                    && (a.is_ascii_graphic() || a == ' ')
+                {
+                    hidden.push(a);
+                }
+            };
+            push_hidden(c);
+            while let Some(&(_, t)) = chars.peek() {
+                if !is_tag(t) {
+                    break;
+                }
+                push_hidden(t);
+                last = t;
+                chars.next();
             }
-            let run_end = (i..chars.len())
-                .find(|&k| !is_tag(chars[k].1))
-                .unwrap_or(chars.len());
-            let flag =
-                j > 0 && chars[j - 1].1 == '\u{1F3F4}' && chars[run_end - 1].1 == '\u{E007F}';
-            let hidden: String = chars[i..run_end]
-                .iter()
-                .filter_map(|(_, t)| char::from_u32(*t as u32 - 0xE0000))
-                .filter(|t| t.is_ascii_graphic() || *t == ' ')
-                .collect();
-            i = run_end;
-            if flag {
+            prev = Some(last);
+            if after_flag && last == '\u{E007F}' {
                 continue;
             }
             push(
@@ -114,7 +125,7 @@ pub(super) fn scan(rel: &str, text: &str, out: &mut Vec<Finding>) {
             let line = &text[line_start..line_end];
             push(rel, id, line_no, line, &mut reported, out);
         }
-        i += 1;
+        prev = Some(c);
     }
 }
 

@@ -18,11 +18,16 @@ pub(crate) fn review<'c>(
     lock: &Lockfile,
     yes: bool,
 ) -> anyhow::Result<(Vec<Summary>, Vec<bool>)> {
+    let candidates: Vec<&Candidate> = candidates.into_iter().collect();
+    // Scanning is reading and matching every file: use every core.
+    let scanned = super::parallel::map(&candidates, |c| {
+        super::audit_gate::scan(&c.entry.path, &c.locked.name)
+    });
     let mut summaries = Vec::new();
-    for c in candidates {
+    for (c, findings) in candidates.into_iter().zip(scanned) {
         let previous = lock.get(&c.locked.name);
         let mut summary = summary_for(sess, c, previous);
-        summary.findings = super::audit_gate::scan(&c.entry.path, &c.locked.name)?;
+        summary.findings = findings?;
         // What the lock accepts for exactly this tree still holds.
         summary.accepted_findings = previous
             .filter(|p| p.tree == c.locked.tree)

@@ -131,10 +131,17 @@ pub(crate) fn accept(
 /// unless skills.lock accepts every finding at or above `fail-on`.
 pub(crate) fn check_fetched(sess: &Session<'_>, fetched: &[&LockedSkill]) -> anyhow::Result<()> {
     let fail_on = sess.manifest.audit_fail_on();
+    let approved: Vec<&LockedSkill> = fetched
+        .iter()
+        .copied()
+        .filter(|s| s.is_approved())
+        .collect();
+    let scanned = super::parallel::map(&approved, |s| {
+        scan(&sess.store.entry_path(&s.tree), &s.name)
+    });
     let mut findings = Vec::new();
-    for s in fetched.iter().filter(|s| s.is_approved()) {
-        let found = scan(&sess.store.entry_path(&s.tree), &s.name)?;
-        findings.push((s, found));
+    for (s, found) in approved.iter().zip(scanned) {
+        findings.push((s, found?));
     }
     let refused: Vec<(String, String, Vec<&Finding>)> = findings
         .iter()
