@@ -272,7 +272,7 @@ fn check_all(ctx: &Context, skills_dir: &Path) -> anyhow::Result<Vec<SkillSource
             .ok_or_else(|| PublishError::Changed {
                 path: dir.join("SKILL.md"),
             })?;
-        let files = publisher::files::load_skill_files(&dir, &md.name)?;
+        let files = publisher::files::load_skill_files(&dir, &ctx.cwd.join(skills_dir), &md.name)?;
         audit_published(ctx, &md.name, &files)?;
         sources.push(SkillSource {
             version: publisher::frontmatter_version(&md.frontmatter),

@@ -806,6 +806,9 @@ fn publish_leaves_out_version_control_debris_and_ignored_files() {
     write(&skills, "pdf/build/out.bin", "bin");
     write(&skills, "pdf/.skillignore", "drafts/\n");
     write(&skills, "pdf/drafts/idea.md", "draft");
+    // The published folder's own rules apply to every skill in it.
+    write(&skills, ".gitignore", "*.bak\n");
+    write(&skills, "pdf/scripts/fill.py.bak", "old");
     let site = sb.path("site");
     let (code, out, err) = run(sb.cmd().args([
         "--json",
@@ -873,6 +876,7 @@ fn publish_leaves_out_version_control_debris_and_ignored_files() {
         "debug.log",
         "build",
         "drafts",
+        "scripts/fill.py.bak",
     ] {
         assert!(!served.join(gone).exists(), "{gone} was published");
     }
