@@ -61,7 +61,7 @@ pub(crate) fn refusal(refused: &[(String, String, Vec<&Finding>)], fail_on: Seve
         .iter()
         .map(|(name, tree, findings)| {
             format!(
-                "`{name}` (tree {tree}) has {} finding{} at or above `{fail_on}`:\n{}",
+                "`{name}` (tree {tree}): {} finding{} at or above `{fail_on}`:\n{}",
                 findings.len(),
                 crate::ops::plural(findings.len()),
                 describe(findings)
