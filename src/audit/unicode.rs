@@ -3,8 +3,8 @@
 //!
 //! What is *not* hidden text: a zero-width joiner inside an emoji sequence
 //! (👩‍💻), a zero-width (non-)joiner between letters of a script that
-//! needs it (Persian, Hindi, …), the tag characters of a flag emoji
-//! (🏴 + tags + U+E007F), a byte-order mark at the start of a file, and the
+//! needs it (Persian, Hindi, …), the tag characters of a subdivision flag
+//! (🏴 + 2-6 tag letters or digits + U+E007F), a byte-order mark at the start of a file, and the
 //! left-to-right / right-to-left *marks* of ordinary right-to-left text.
 
 use super::rules::rule;
@@ -76,6 +76,9 @@ pub(super) fn scan(rel: &str, text: &str, out: &mut Vec<Finding>) {
             let after_flag = prev == Some('\u{1F3F4}');
             let mut hidden = String::new();
             let mut last = c;
+            // A subdivision flag spells a short region code: 2-6 tag
+            // letters or digits, then the cancel tag.
+            let mut run = vec![c];
             let mut push_hidden = |t: char| {
                 if let Some(a) = char::from_u32(t as u32 - 0xE0000)
                     && (a.is_ascii_graphic() || a == ' ')
@@ -90,10 +93,17 @@ pub(super) fn scan(rel: &str, text: &str, out: &mut Vec<Finding>) {
                 }
                 push_hidden(t);
                 last = t;
+                run.push(t);
                 chars.next();
             }
             prev = Some(last);
-            if after_flag && last == '\u{E007F}' {
+            let code = &run[..run.len() - 1];
+            let region_code = (2..=6).contains(&code.len())
+                && code.iter().all(|t| {
+                    ('\u{E0061}'..='\u{E007A}').contains(t)
+                        || ('\u{E0030}'..='\u{E0039}').contains(t)
+                });
+            if after_flag && last == '\u{E007F}' && region_code {
                 continue;
             }
             push(
@@ -177,6 +187,9 @@ mod tests {
         assert_eq!(ids("ig\u{200B}nore"), ["hidden-zero-width"]);
         assert_eq!(ids("run \u{202E}txt.exe"), ["bidi-override"]);
         assert_eq!(ids("a\u{2060}b"), ["hidden-zero-width"]);
+        // A "flag" whose tags spell an instruction is hidden text.
+        let smuggled = format!("🏴{}\u{E007F}", tags);
+        assert_eq!(ids(&smuggled), ["hidden-tag-characters"]);
     }
 
     #[test]
