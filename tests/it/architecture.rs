@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[&[&str]] = &[
     &["error"],
     &["digest", "names", "fs", "cache"],
-    &["skill", "trust", "agents", "audit"],
+    &["skill", "trust", "agents", "net", "audit"],
     &[
         "unpack",
         "fetch",

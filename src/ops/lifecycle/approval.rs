@@ -91,8 +91,19 @@ fn decide(sess: &Session<'_>, summaries: &mut [Summary], yes: bool) -> anyhow::R
         return Ok(Vec::new());
     }
     let ui = &sess.ctx.ui;
+    // The full summary is for a person deciding (asked now, or told to
+    // pass `--yes` below), for every change of approved content (what an
+    // update changes is always shown), for audit findings above `low`
+    // (docs/audit.md), and for `-v`; a `--yes` run of new skills approves
+    // what its one line per skill names (`--json` keeps every summary).
     for s in summaries.iter() {
-        ui.info(s.render(&|text, sgr| ui.paint(text, sgr)).trim_end());
+        let flagged = s
+            .findings
+            .iter()
+            .any(|f| f.severity > crate::audit::Severity::Low);
+        if !yes || ui.verbose || s.update.is_some() || flagged {
+            ui.info(s.render(&|text, sgr| ui.paint(text, sgr)).trim_end());
+        }
     }
     super::audit_gate::accept(sess, summaries, yes)?;
     if yes {
