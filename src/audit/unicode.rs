@@ -4,8 +4,9 @@
 //! What is *not* hidden text: a zero-width joiner inside an emoji sequence
 //! (👩‍💻), a zero-width (non-)joiner between letters of a script that
 //! needs it (Persian, Hindi, …), the tag characters of a subdivision flag
-//! (🏴 + 2-6 tag letters or digits + U+E007F), a byte-order mark at the start of a file, and the
-//! left-to-right / right-to-left *marks* of ordinary right-to-left text.
+//! (🏴 + 2-6 tag letters or digits + U+E007F), a byte-order mark at the
+//! start of a file, and the left-to-right / right-to-left *marks* of
+//! ordinary right-to-left text.
 
 use super::rules::rule;
 use super::{Finding, excerpt};
