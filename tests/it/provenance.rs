@@ -91,7 +91,13 @@ impl World {
             "evil",
             evil_site.to_str().unwrap(),
         ])));
-        ok(run(sb.cmd_in(&other).args(["add", SKILL, "--yes"])));
+        // Its `curl … | sh` is an audit finding that project accepted.
+        ok(run(sb.cmd_in(&other).args([
+            "add",
+            SKILL,
+            "--yes",
+            "--accept-findings",
+        ])));
         let evil = lock_entry(&std::fs::read_to_string(other.join("skills.lock")).unwrap());
         World {
             sb,

@@ -38,6 +38,8 @@ pub struct AddOptions {
     /// `--list`: show what the source offers (and from which folder), change
     /// nothing.
     pub list: bool,
+    /// `--accept-findings`: accept the audit findings of what is approved.
+    pub accept_findings: bool,
 }
 
 /// One skill `add` resolved.
@@ -149,6 +151,7 @@ impl Report for AddReport {
 
 pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
     let mut sess = Session::open(ctx, opts.strict)?;
+    sess.accept_findings = opts.accept_findings;
     let result = add_in(&mut sess, opts);
     // What this run fetched and no lock entry it wrote names (declined,
     // refused, or the run failed) leaves no store entry behind.
@@ -200,7 +203,7 @@ fn add_in(sess: &mut Session<'_>, opts: &AddOptions) -> anyhow::Result<AddReport
         ctx,
         &candidates,
         &pending,
-        &answers,
+        (&summaries, &answers),
         &mut lock,
         &mut sess.manifest,
         &decl.name,
@@ -252,7 +255,7 @@ fn record(
     ctx: &Context,
     candidates: &[Candidate],
     pending: &[&Candidate],
-    answers: &[bool],
+    (summaries, answers): (&[Summary], &[bool]),
     lock: &mut Lockfile,
     manifest: &mut Manifest,
     source: &str,
@@ -270,7 +273,8 @@ fn record(
             ));
         } else {
             let mut locked = c.locked.clone();
-            locked.approved = approved.then_some(locked.tree);
+            let summary = summaries.iter().find(|s| &s.name == name);
+            super::approval::record_approval(&mut locked, summary, approved);
             lock.upsert(locked);
         }
         let enabled = manifest.skills().get(name).is_none_or(|d| d.enabled);

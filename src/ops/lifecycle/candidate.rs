@@ -518,6 +518,7 @@ pub(crate) fn new_lock_entry(
         signer: None,
         approved: None,
         warnings: Vec::new(),
+        accepted_findings: Vec::new(),
     }
 }
 

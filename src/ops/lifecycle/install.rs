@@ -259,11 +259,11 @@ fn approve_pending(
     }
     let (pending_summaries, answers) = review(sess, &candidates, lock, yes)?;
     let mut declined = Vec::new();
-    for (name, ok) in pending.iter().zip(answers) {
+    for ((name, ok), summary) in pending.iter().zip(answers).zip(&pending_summaries) {
         if !ok {
             declined.push(name.as_str());
         } else if let Some(l) = lock.get_mut(name) {
-            l.approved = Some(l.tree);
+            super::approval::record_approval(l, Some(summary), true);
         }
     }
     if !declined.is_empty() {
@@ -313,9 +313,9 @@ fn resolve_declared(
 ) -> anyhow::Result<Vec<Summary>> {
     let candidates = resolve_by_source(sess, wanted.iter().map(|(n, s)| (n.as_str(), s.as_str())))?;
     let (summaries, answers) = review(sess, &candidates, lock, yes)?;
-    for (c, ok) in candidates.into_iter().zip(answers) {
+    for ((c, ok), summary) in candidates.into_iter().zip(answers).zip(&summaries) {
         let mut locked = c.locked;
-        locked.approved = ok.then_some(locked.tree);
+        super::approval::record_approval(&mut locked, Some(summary), ok);
         lock.upsert(locked);
     }
     Ok(summaries)

@@ -76,6 +76,8 @@ pub(crate) fn materialize(
     // One flush for every entry added: durable before links and the lock
     // refer to them.
     sess.store.seal_pending()?;
+    // New to this machine: scanned before anything links it.
+    super::audit_gate::check_fetched(sess, &missing)?;
     Ok(missing.len())
 }
 
