@@ -931,12 +931,23 @@ fn a_folder_entry_is_proven_by_the_folder_and_a_declined_add_leaves_nothing() {
     sb.init();
     let evil_url = evil.display().to_string();
     // Declined (no terminal, no --yes): exit 7, and nothing of it is kept.
-    let (code, _, err) = run(sb.cmd().args(["add", &evil_url, SKILL]));
+    // (Its findings are accepted so that the approval step, not the audit,
+    // is what declines it.)
+    let (code, _, err) = run(sb
+        .cmd()
+        .args(["add", &evil_url, SKILL, "--accept-findings"]));
     assert_eq!(code, 7, "{err}");
     assert_eq!(store_entries(&sb), Vec::<String>::new());
     assert!(!sb.project.join("skills.lock").exists());
     // A failed add (a name the folder does not have) keeps nothing either.
-    let (code, _, _) = run(sb.cmd().args(["add", &evil_url, SKILL, "nope", "--yes"]));
+    let (code, _, _) = run(sb.cmd().args([
+        "add",
+        &evil_url,
+        SKILL,
+        "nope",
+        "--yes",
+        "--accept-findings",
+    ]));
     assert_ne!(code, 0);
     assert_eq!(store_entries(&sb), Vec::<String>::new());
 
