@@ -33,3 +33,4 @@ mod registry;
 mod store;
 #[cfg(unix)]
 mod stress;
+mod surface;
