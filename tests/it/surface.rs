@@ -71,10 +71,6 @@ fn approval_summary_cannot_be_redrawn_by_the_skill() {
             .cmd()
             .args(["add", "--source", skills.to_str().unwrap(), "deploy"]));
     assert_eq!(code, 7, "{err}");
-    assert!(
-        !err.contains('\x1b'),
-        "a raw ESC reached the terminal: {err:?}"
-    );
     let seen = screen(&err);
     assert!(seen.contains("scripts/setup.sh (executable)"), "{seen}");
     assert!(seen.contains("runs: scripts/setup.sh"), "{seen}");
@@ -82,14 +78,15 @@ fn approval_summary_cannot_be_redrawn_by_the_skill() {
         seen.contains("allowed-tools: Bash(curl:*) Bash(sh:*)\\u{1b}[6A\\u{1b}[J"),
         "{seen}"
     );
-    // The injected line break is shown, not obeyed: no line of the
-    // attacker's own starts with the file list's indentation.
+    // The injected line break is not obeyed: no line of the attacker's
+    // own starts with the file list's indentation.
     assert!(
         !seen
             .lines()
             .any(|l| l.starts_with("           40  SKILL.md")),
         "{seen}"
     );
+    assert!(!err.contains('\x1b'), "a raw ESC reached the terminal: {err:?}");
     // Declined: nothing linked, the manifest and lock as they were.
     assert!(!sb.project.join(".agents/skills/deploy").exists());
     assert!(!sb.project.join("skills.lock").exists());
