@@ -29,6 +29,7 @@ pub fn run(cli: Cli, ui: Ui) -> anyhow::Result<Exit> {
     let mut ctx = Context::new(cwd, ui);
     ctx.project = g.project.clone();
     ctx.offline = g.offline;
+    ctx.scope = g.chosen_scope();
 
     match cli.command {
         Command::Check(a) => a.run(&ctx),
@@ -71,7 +72,8 @@ impl ListArgs {
     /// The project's skills, or every skill the agents can see when asked or
     /// when there is no project.
     fn run(self, ctx: &Context) -> anyhow::Result<Exit> {
-        let in_project = crate::project::find_project(&ctx.cwd, ctx.project.as_deref()).is_ok();
+        let in_project = ctx.scope.is_some()
+            || crate::project::find_project(&ctx.cwd, ctx.project.as_deref()).is_ok();
         if self.all || !in_project {
             emit(ctx, &ops::discover::list(ctx)?, OK)
         } else {

@@ -83,6 +83,10 @@ pub enum Scope {
 }
 
 impl Scope {
+    pub fn as_str(self) -> &'static str {
+        self.root_scope().as_str()
+    }
+
     /// The same scope as the roots layer names it.
     pub fn root_scope(self) -> crate::roots::Scope {
         match self {
@@ -234,7 +238,8 @@ pub const TEMPLATE: &str = r#"# skills.toml: the Agent Skills this project asks 
 #   [skills]    name = { source = "<source name>" }, written by `skillpm add`
 
 [install]
-# "repo" (this project), "user" (your home folder) or "admin" (system-wide)
+# "repo" (this project). Skills for your home folder or the whole system go
+# in skillpm's own manifests: `skillpm -g add …`, `skillpm --scope admin add …`
 scope = "repo"
 # agents whose folders get the skills (ids from `skillpm agents`: "claude",
 # "cursor", "opencode", ...); unset: the shared .agents/skills folder plus

@@ -198,3 +198,145 @@ fn index_text_is_shown_escaped_in_search_and_add_list() {
     }
     assert!(!sb.project.join("skills.lock").exists());
 }
+
+/// Every entry under `dir` (symlinks not followed) with its kind and, for
+/// files and links, what it holds: a snapshot to compare before and after.
+fn snapshot(dir: &Path) -> Vec<String> {
+    fn walk(root: &Path, dir: &Path, out: &mut Vec<String>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let rel = path.strip_prefix(root).unwrap().display().to_string();
+            let meta = std::fs::symlink_metadata(&path).unwrap();
+            if meta.file_type().is_symlink() {
+                out.push(format!(
+                    "{rel} -> {}",
+                    std::fs::read_link(&path).unwrap().display()
+                ));
+            } else if meta.is_dir() {
+                out.push(format!("{rel}/"));
+                walk(root, &path, out);
+            } else {
+                out.push(format!("{rel} {:?}", std::fs::read(&path).unwrap()));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, dir, &mut out);
+    out.sort();
+    out
+}
+
+/// Attack 8: `scope = "user"` or `"admin"` in a committed skills.toml would
+/// install into the home folder or system folders without asking. Refused
+/// with exit 3 naming the scope and the flag; nothing outside the project
+/// changes and the lock stays as it was.
+#[test]
+fn a_committed_scope_outside_the_project_is_refused() {
+    let sb = Sandbox::new();
+    sb.init();
+    let skills = sb.path("skills");
+    folder_skill(&skills, "deploy", "Read");
+    folder_skill(&skills, "other", "Read");
+    let source = skills.to_str().unwrap();
+
+    // Honest path: the project's own scope.
+    let (code, _, err) = run(sb
+        .cmd()
+        .args(["add", "--source", source, "deploy", "--yes"]));
+    assert_eq!(code, 0, "{err}");
+    assert!(sb.project.join(".agents/skills/deploy/SKILL.md").exists());
+
+    let manifest = sb.manifest();
+    let lock = std::fs::read_to_string(sb.project.join("skills.lock")).unwrap();
+    let home = snapshot(&sb.home);
+    let admin = sb.root.join("admin");
+    for (scope, flag) in [
+        ("user", "`skillpm -g add"),
+        ("admin", "`skillpm --scope admin add"),
+    ] {
+        let committed = manifest.replacen("scope = \"repo\"", &format!("scope = \"{scope}\""), 1);
+        assert_ne!(committed, manifest);
+        std::fs::write(sb.project.join("skills.toml"), &committed).unwrap();
+        for args in [
+            &["install"][..],
+            &["install", "--frozen"][..],
+            &["add", "--source", source, "other", "--yes"][..],
+        ] {
+            let (code, _, err) = run(sb.cmd().args(args));
+            assert_eq!(code, 3, "{scope} {args:?}: {err}");
+            assert!(err.contains(&format!("asks for scope `{scope}`")), "{err}");
+            assert!(err.contains(flag), "{err}");
+            assert_eq!(snapshot(&sb.home), home, "{scope} {args:?} changed HOME");
+            assert!(!admin.exists(), "{scope} {args:?} wrote the admin folders");
+            assert_eq!(
+                std::fs::read_to_string(sb.project.join("skills.lock")).unwrap(),
+                lock
+            );
+            assert!(!sb.project.join(".agents/skills/other").exists());
+        }
+    }
+}
+
+/// `-g` is the user's word: skills go to the home folder's agent folders,
+/// recorded in skillpm's own user-scope manifest and lock; the project is
+/// not touched. `list -g` and `remove -g` work on the same manifest.
+#[test]
+fn global_flag_installs_into_the_users_own_scope() {
+    let sb = Sandbox::new();
+    let skills = sb.path("skills");
+    folder_skill(&skills, "deploy", "Read");
+    let source = skills.to_str().unwrap();
+
+    let (code, _, err) = run(sb
+        .cmd()
+        .args(["-g", "add", "--source", source, "deploy", "--yes"]));
+    assert_eq!(code, 0, "{err}");
+    let config = sb.home.join(".config/skillpm");
+    assert!(config.join("skills.toml").is_file());
+    assert!(
+        std::fs::read_to_string(config.join("skills.toml"))
+            .unwrap()
+            .contains("scope = \"user\"")
+    );
+    assert!(
+        std::fs::read_to_string(config.join("skills.lock"))
+            .unwrap()
+            .contains("name = \"deploy\"")
+    );
+    assert!(sb.home.join(".agents/skills/deploy/SKILL.md").is_file());
+    assert!(sb.home.join(".claude/skills/deploy/SKILL.md").is_file());
+    assert_eq!(
+        std::fs::read_dir(&sb.project).unwrap().count(),
+        0,
+        "the project was touched"
+    );
+
+    let (code, out, err) = run(sb.cmd().args(["--json", "list", "--global"]));
+    assert_eq!(code, 0, "{err}");
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        crate::support::skill_row(&report, "deploy")["state"],
+        "approved",
+        "{report}"
+    );
+
+    let (code, _, err) = run(sb.cmd().args(["install", "-g", "--frozen"]));
+    assert_eq!(code, 0, "{err}");
+
+    let (code, _, err) = run(sb.cmd().args(["remove", "-g", "deploy"]));
+    assert_eq!(code, 0, "{err}");
+    assert!(!sb.home.join(".agents/skills/deploy").exists());
+    assert!(!sb.home.join(".claude/skills/deploy").exists());
+    assert!(
+        !std::fs::read_to_string(config.join("skills.lock"))
+            .unwrap()
+            .contains("deploy")
+    );
+
+    // `-g` and `--project` cannot both say where.
+    let (code, _, _) = run(sb.cmd().args(["-g", "--project", ".", "list"]));
+    assert_eq!(code, 2);
+}
