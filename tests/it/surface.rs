@@ -340,3 +340,78 @@ fn global_flag_installs_into_the_users_own_scope() {
     let (code, _, _) = run(sb.cmd().args(["-g", "--project", ".", "list"]));
     assert_eq!(code, 2);
 }
+
+/// Attack 10: `install --frozen` after a lock edit that changes a tree said
+/// nothing. Now every placement added, changed or removed is listed with
+/// its old and new tree, in the human report and in `--json`.
+#[test]
+fn install_says_which_placements_change_and_how() {
+    use crate::support::registry::{Registry, SkillFiles};
+    use crate::support::server::TestServer;
+
+    let dir = tempfile::tempdir().unwrap();
+    let registry = Registry::new(dir.path());
+    registry.write_v2(&[SkillFiles::new("pdf-tools").version("1.0")]);
+    let server = TestServer::serve(dir.path());
+    let sb = Sandbox::new();
+    sb.init();
+    let (code, _, err) = run(sb.cmd().args(["source", "add", "reg", &server.base()]));
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = run(sb.cmd().args(["--json", "add", "pdf-tools", "--yes"]));
+    assert_eq!(code, 0, "{err}");
+    let v1: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let tree1 = v1["skills"][0]["tree"].as_str().unwrap().to_owned();
+    let lock_path = sb.project.join("skills.lock");
+    let lock1 = std::fs::read_to_string(&lock_path).unwrap();
+
+    // Honest path: nothing changed, nothing listed.
+    let (code, out, err) = run(sb.cmd().args(["install", "--frozen"]));
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.lines()
+            .all(|l| !l.starts_with("  changed") && !l.starts_with("  added")),
+        "{out}"
+    );
+
+    registry.write_v2(&[SkillFiles::new("pdf-tools")
+        .version("2.0")
+        .file("extra.md", "more")]);
+    let (code, _, err) = run(sb.cmd().args(["update", "--yes"]));
+    assert_eq!(code, 0, "{err}");
+    let lock2 = std::fs::read_to_string(&lock_path).unwrap();
+    assert_ne!(lock1, lock2);
+    let tree2 = lock2
+        .lines()
+        .find_map(|l| l.strip_prefix("tree = \"sha256:"))
+        .unwrap()
+        .trim_end_matches('"')
+        .to_owned();
+
+    // The lock edited back (a pull request): --frozen now says so.
+    std::fs::write(&lock_path, &lock1).unwrap();
+    let (code, out, err) = run(sb.cmd().args(["install", "--frozen"]));
+    assert_eq!(code, 0, "{err}");
+    let hex1 = tree1.strip_prefix("sha256:").unwrap();
+    let line = out
+        .lines()
+        .find(|l| l.trim_start().starts_with("changed pdf-tools"))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(
+        line.contains(&format!("{} -> {}", &tree2[..12], &hex1[..12])),
+        "{out}"
+    );
+
+    // The same in --json, with full digests; and back again.
+    std::fs::write(&lock_path, &lock2).unwrap();
+    let (code, out, err) = run(sb.cmd().args(["--json", "install", "--frozen"]));
+    assert_eq!(code, 0, "{err}");
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let changes = report["links"]["changes"].as_array().unwrap();
+    assert!(!changes.is_empty(), "{report}");
+    for c in changes {
+        assert_eq!(c["name"], "pdf-tools");
+        assert_eq!(c["action"], "changed");
+        assert_eq!(c["old"], tree1.as_str());
+        assert_eq!(c["new"], format!("sha256:{tree2}"));
+    }
+}
