@@ -415,3 +415,112 @@ fn install_says_which_placements_change_and_how() {
         assert_eq!(c["new"], format!("sha256:{tree2}"));
     }
 }
+
+/// Attack 11: every malformed or tampered lock entry exits 3 naming the
+/// entry and the field (some exited 2 before), reads nothing more, links
+/// nothing and leaves the lock as it was.
+#[test]
+fn malformed_lock_entries_exit_3_naming_entry_and_field() {
+    let sb = Sandbox::new();
+    sb.init();
+    let skills = sb.path("skills");
+    folder_skill(&skills, "deploy", "Read");
+    let (code, _, err) = run(sb.cmd().args([
+        "add",
+        "--source",
+        skills.to_str().unwrap(),
+        "deploy",
+        "--yes",
+    ]));
+    assert_eq!(code, 0, "{err}");
+    let lock_path = sb.project.join("skills.lock");
+    let good = std::fs::read_to_string(&lock_path).unwrap();
+    // Honest path.
+    let (code, _, err) = run(sb.cmd().args(["install", "--frozen"]));
+    assert_eq!(code, 0, "{err}");
+    let placed = snapshot(&sb.project.join(".agents"));
+
+    let tampered: &[(&str, &str, &str)] = &[
+        ("format = \"path\"", "format = \"weird\"", "field `format`"),
+        ("tree = \"sha256:", "tree = \"sha256:zz", "field `tree`"),
+        (
+            "approved = \"sha256:",
+            "approved = \"md5:",
+            "field `approved`",
+        ),
+        ("name = \"deploy\"", "name = \"../../evil\"", "field `name`"),
+        (
+            "subpath = \"deploy\"",
+            "subpath = \"../../etc\"",
+            "field `subpath`",
+        ),
+        (
+            "format = \"path\"",
+            "format = \"path\"\ncommit = \"HEAD~1\"",
+            "field `commit`",
+        ),
+        (
+            "format = \"path\"",
+            "format = \"path\"\nexecutables = [\"../../bin/sh\"]",
+            "field `executables`",
+        ),
+        (
+            "format = \"path\"",
+            "format = \"path\"\ncolour = \"red\"",
+            "field `colour`",
+        ),
+    ];
+    for (from, to, field) in tampered {
+        let bad = good.replacen(from, to, 1);
+        assert_ne!(bad, good, "{from}");
+        std::fs::write(&lock_path, &bad).unwrap();
+        for args in [
+            &["install", "--frozen"][..],
+            &["install"][..],
+            &["list"][..],
+        ] {
+            let (code, _, err) = run(sb.cmd().args(args));
+            assert_eq!(code, 3, "{to} {args:?}: {err}");
+            assert!(err.contains("skill entry 1"), "{to}: {err}");
+            assert!(err.contains(field), "{to}: {err}");
+            assert_eq!(std::fs::read_to_string(&lock_path).unwrap(), bad);
+            assert_eq!(
+                snapshot(&sb.project.join(".agents")),
+                placed,
+                "{to} {args:?}"
+            );
+        }
+    }
+    // Outside the entries: an unknown top-level key is refused too.
+    std::fs::write(
+        &lock_path,
+        good.replacen("version = 1", "version = 1\nextra = 2", 1),
+    )
+    .unwrap();
+    let (code, _, err) = run(sb.cmd().arg("list"));
+    assert_eq!(code, 3, "{err}");
+    assert!(err.contains("extra"), "{err}");
+}
+
+/// Attack 11: a huge skills.lock is refused before it is read whole: exit 3
+/// naming the file and the limit.
+#[test]
+fn an_oversized_lock_is_refused_unread() {
+    let sb = Sandbox::new();
+    sb.init();
+    let lock_path = sb.project.join("skills.lock");
+    // Honest path: an empty lock reads.
+    std::fs::write(&lock_path, "version = 1\n").unwrap();
+    let (code, _, err) = run(sb.cmd().arg("list"));
+    assert_eq!(code, 0, "{err}");
+    // A sparse file one byte over the 64 MiB limit.
+    let file = std::fs::File::create(&lock_path).unwrap();
+    file.set_len(64 * 1024 * 1024 + 1).unwrap();
+    drop(file);
+    let (code, _, err) = run(sb.cmd().arg("list"));
+    assert_eq!(code, 3, "{err}");
+    assert!(
+        err.contains("skills.lock is larger than 67108864 bytes"),
+        "{err}"
+    );
+}
