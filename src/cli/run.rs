@@ -119,9 +119,7 @@ impl ImportArgs {
 /// success when the reader closed stdout (nobody is left to tell).
 pub(crate) fn emit<R: Report>(ctx: &Context, report: &R, exit: Exit) -> anyhow::Result<Exit> {
     let delivered = if ctx.ui.json {
-        ctx.ui
-            .json(report)
-            .context("cannot write the JSON report to stdout")?
+        ctx.ui.json(report).context("cannot write to stdout")?
     } else {
         let mut out = Vec::new();
         if !ctx.ui.quiet {

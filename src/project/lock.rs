@@ -179,7 +179,9 @@ pub struct LockedSkill {
 pub const MAX_LOCK_BYTES: u64 = 64 * 1024 * 1024;
 
 /// The rules a lock entry keeps beyond its types: names as the names rule
-/// says, paths relative and clean, a commit in hex. `Err((field, why))`.
+/// says, executables' paths relative and clean, a commit in hex.
+/// `Err((field, why))`. (Where `url`, `subpath` and `uri` lead is proven
+/// against the declared source by `provenance`.)
 fn check_entry(s: &LockedSkill) -> Result<(), (&'static str, String)> {
     if !crate::names::is_valid_skill_name(&s.name) {
         return Err((
@@ -199,15 +201,6 @@ fn check_entry(s: &LockedSkill) -> Result<(), (&'static str, String)> {
                 "`{}` is not a full commit id (40 or 64 hex characters)",
                 crate::shown::printable(commit)
             ),
-        ));
-    }
-    if let Some(sub) = &s.subpath
-        && sub != "."
-        && let Err(rule) = crate::names::check_name(sub)
-    {
-        return Err((
-            "subpath",
-            format!("`{}`: {rule}", crate::shown::printable(sub)),
         ));
     }
     for exe in &s.executables {

@@ -226,6 +226,9 @@ pub struct Manifest {
     data: ManifestData,
 }
 
+/// The most bytes of skills.toml skillpm reads (60,000 skills take 2 MB).
+pub const MAX_MANIFEST_BYTES: u64 = 16 * 1024 * 1024;
+
 /// The file `skillpm init` writes.
 pub const TEMPLATE: &str = r#"# skills.toml: the Agent Skills this project asks for. skillpm resolves it into
 # skills.lock; commit both.
@@ -254,10 +257,17 @@ scope = "repo"
 
 impl Manifest {
     pub fn load(path: &Path) -> Result<Self, ManifestError> {
-        let text = std::fs::read_to_string(path).map_err(|source| ManifestError::Read {
-            path: path.to_owned(),
-            source,
-        })?;
+        let text = crate::fs::read_bounded(path, MAX_MANIFEST_BYTES)
+            .map_err(|source| ManifestError::Read {
+                path: path.to_owned(),
+                source,
+            })?
+            .ok_or_else(|| ManifestError::Invalid {
+                path: path.to_owned(),
+                message: format!(
+                    "it is larger than {MAX_MANIFEST_BYTES} bytes, the most skillpm reads of a skills.toml; it was not read"
+                ),
+            })?;
         Manifest::parse(&text, path)
     }
 

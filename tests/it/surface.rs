@@ -450,11 +450,6 @@ fn malformed_lock_entries_exit_3_naming_entry_and_field() {
         ),
         ("name = \"deploy\"", "name = \"../../evil\"", "field `name`"),
         (
-            "subpath = \"deploy\"",
-            "subpath = \"../../etc\"",
-            "field `subpath`",
-        ),
-        (
             "format = \"path\"",
             "format = \"path\"\ncommit = \"HEAD~1\"",
             "field `commit`",
@@ -523,4 +518,44 @@ fn an_oversized_lock_is_refused_unread() {
         err.contains("skills.lock is larger than 67108864 bytes"),
         "{err}"
     );
+}
+
+/// Attack 11: `import` read another tool's `skills-lock.json` whole (300 MiB
+/// cost 321 MB of memory before it was refused), and skills.toml was read
+/// whole too. Both are now read through a bounded reader and refused past
+/// their limit, naming the file and the limit; nothing is written.
+#[test]
+fn oversized_foreign_and_manifest_files_are_refused_unread() {
+    let sb = Sandbox::new();
+    sb.init();
+    let manifest = sb.manifest();
+    // Honest path: the project reads.
+    let (code, _, err) = run(sb.cmd().arg("list"));
+    assert_eq!(code, 0, "{err}");
+
+    let foreign = sb.project.join("skills-lock.json");
+    std::fs::File::create(&foreign)
+        .unwrap()
+        .set_len(300 * 1024 * 1024)
+        .unwrap();
+    let (code, _, err) = run(sb.cmd().args(["import", "--yes"]));
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("skills-lock.json is larger than 8388608 bytes"),
+        "{err}"
+    );
+    assert_eq!(sb.manifest(), manifest);
+    assert!(!sb.project.join("skills.lock").exists());
+    std::fs::remove_file(&foreign).unwrap();
+
+    let toml = sb.project.join("skills.toml");
+    let file = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&toml)
+        .unwrap();
+    file.set_len(16 * 1024 * 1024 + 1).unwrap();
+    drop(file);
+    let (code, _, err) = run(sb.cmd().arg("list"));
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("larger than 16777216 bytes"), "{err}");
 }
