@@ -124,8 +124,8 @@ impl Report for SearchReport {
                     "{}{version}  [{}, {}, index {}, {signed}]",
                     Untrusted(&hit.name),
                     Untrusted(&hit.source),
-                    Untrusted(&hit.format),
-                    Untrusted(&hit.index_format)
+                    Untrusted(hit.format),
+                    Untrusted(hit.index_format)
                 )?,
             }
             writeln!(out, "    {}", Untrusted(first_line(&hit.description)))?;
