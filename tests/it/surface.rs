@@ -336,6 +336,24 @@ fn global_flag_installs_into_the_users_own_scope() {
             .contains("deploy")
     );
 
+    // `--scope admin`: the admin folders, from skillpm's admin manifest.
+    let (code, _, err) = run(sb.cmd().args([
+        "--scope", "admin", "add", "--source", source, "deploy", "--yes",
+    ]));
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        sb.root
+            .join("admin/etc/agent-skills/deploy/SKILL.md")
+            .is_file()
+    );
+    assert!(config.join("admin/skills.lock").is_file());
+    assert!(!sb.home.join(".agents/skills/deploy").exists());
+    assert_eq!(
+        std::fs::read_dir(&sb.project).unwrap().count(),
+        0,
+        "the project was touched"
+    );
+
     // `-g` and `--project` cannot both say where.
     let (code, _, _) = run(sb.cmd().args(["-g", "--project", ".", "list"]));
     assert_eq!(code, 2);
