@@ -158,7 +158,7 @@ impl Ui {
         // Options come from sources: shown escaped, answered as given.
         let shown: Vec<String> = options
             .iter()
-            .map(|o| Shown::from(o.as_str()).to_string())
+            .map(|o| crate::shown::printable(o))
             .collect();
         if !self.interactive {
             return Err(OpError::new(
