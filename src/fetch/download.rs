@@ -9,19 +9,21 @@
 //! Its bytes are not flushed (an fsync per artifact dominated cold installs
 //! of many small skills); instead a download found in the cache is hashed
 //! again before it is reused, so a file torn by a power loss is fetched
-//! again, never unpacked. The store entries made from it are flushed once
-//! per install (`Store::seal_pending`).
+//! again, never unpacked. The store entries made from it are sealed once
+//! per install (`Store::seal_pending`: stamped with the boot id, see
+//! `store::seal`).
 
 use std::fs::File;
 use std::io::{self, Read, Write};
 use std::path::Path;
+use std::sync::Arc;
 
 use reqwest::header::{self, HeaderMap};
 use url::Url;
 
 use super::http;
 use super::retry::{Failure, with_retries};
-use super::{DownloadSpec, Downloaded, FetchError, Shared};
+use super::{DownloadSpec, Downloaded, FetchError, Progress, Shared};
 use crate::digest::{Digest, HashingWriter};
 use crate::fs::temp::Reserved;
 
@@ -33,7 +35,11 @@ struct Transferred {
 }
 
 impl Shared {
-    pub(crate) async fn download(&self, spec: DownloadSpec) -> Result<Downloaded, FetchError> {
+    pub(crate) async fn download(
+        &self,
+        spec: DownloadSpec,
+        progress: Option<Arc<Progress>>,
+    ) -> Result<Downloaded, FetchError> {
         if let Some(expected) = spec.expected {
             let path = self.cache.download_path(&expected);
             if let Ok(meta) = std::fs::metadata(&path)
@@ -68,9 +74,12 @@ impl Shared {
             }
             "http" | "https" => {
                 let client = self.client()?;
-                with_retries(&self.config, &spec.url, || {
-                    transfer(client, self, &spec, &temp, max)
-                })
+                self.within_deadline(
+                    &spec.url,
+                    with_retries(self, &spec.url, || {
+                        transfer(client, self, &spec, &temp, max, progress.as_deref())
+                    }),
+                )
                 .await?
             }
             other => {
@@ -114,6 +123,7 @@ async fn transfer(
     spec: &DownloadSpec,
     temp: &Path,
     max: u64,
+    progress: Option<&Progress>,
 ) -> Result<Transferred, Failure> {
     let auth = spec.auth.as_ref();
     let (final_url, mut response) =
@@ -127,7 +137,10 @@ async fn transfer(
     let io_fatal = |source| Failure::Fatal(FetchError::io(temp)(source));
     let file = create_with_parent(temp).map_err(io_fatal)?;
     let mut writer = HashingWriter::new(file);
-    http::stream_body(&mut response, &final_url, max, |chunk| {
+    http::stream_body(&mut response, &final_url, &shared.config, max, |chunk| {
+        if let Some(p) = progress {
+            p.add(chunk.len() as u64);
+        }
         writer.write_all(chunk).map_err(io_fatal)
     })
     .await?;
