@@ -149,6 +149,11 @@ pub struct Summary {
     pub shell_lines: Vec<String>,
     pub dependencies: Vec<Dependency>,
     pub update: Option<Update>,
+    /// What the scanner found in this tree (docs/audit.md).
+    pub findings: Vec<crate::audit::Finding>,
+    /// The findings accepted for this tree (`rule@file:line`), recorded in
+    /// skills.lock with the approval.
+    pub accepted_findings: Vec<String>,
 }
 
 /// Everything known about a candidate, gathered by the caller.
@@ -214,6 +219,8 @@ pub fn summarize(c: &Candidate<'_>) -> Summary {
             .collect(),
         dependencies: c.dependencies.clone(),
         update,
+        findings: Vec::new(),
+        accepted_findings: Vec::new(),
     }
 }
 
@@ -285,10 +292,57 @@ impl Summary {
                 ),
             );
         }
+        self.render_findings(paint, &mut s);
         if let Some(u) = &self.update {
             self.render_update(u, paint, &mut s);
         }
         s
+    }
+
+    /// The audit findings: each one at `medium` or above, a count of the
+    /// `low` ones (teaching text, mentions).
+    fn render_findings(&self, paint: &dyn Fn(&str, &'static str) -> Shown, s: &mut Shown) {
+        if self.findings.is_empty() {
+            s.push("  audit:       no findings\n");
+            return;
+        }
+        let low = self
+            .findings
+            .iter()
+            .filter(|f| f.severity == crate::audit::Severity::Low)
+            .count();
+        s.push("  ");
+        s.push(paint("audit:      ", "33"));
+        s.push(format!(
+            " {} finding{}{}\n",
+            self.findings.len(),
+            if self.findings.len() == 1 { "" } else { "s" },
+            if low > 0 {
+                format!(" ({low} low: explained or mentioned, not run)")
+            } else {
+                String::new()
+            }
+        ));
+        for f in self
+            .findings
+            .iter()
+            .filter(|f| f.severity > crate::audit::Severity::Low)
+        {
+            let accepted = if self.accepted_findings.contains(&f.key()) {
+                " (accepted)"
+            } else {
+                ""
+            };
+            // The excerpt and the place are the skill's own text.
+            s.push(format!(
+                "    {:<8} {} {}: {}{accepted}\n",
+                f.severity.as_str(),
+                f.rule,
+                Untrusted(&f.place()),
+                Untrusted(&f.excerpt)
+            ));
+            s.push(format!("             {}\n", f.why));
+        }
     }
 
     /// What changed since the approved tree: files, executables, and the
