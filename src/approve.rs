@@ -5,11 +5,11 @@
 //! the printer's `confirm`, and recording the answer is the lock's `approved` field.
 
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
 
 use serde::Serialize;
 
 use crate::digest::{Digest, HashedTree};
+use crate::shown::{Shown, Untrusted};
 use crate::skill::SkillMd;
 
 /// How far the bytes are pinned by their publisher.
@@ -34,12 +34,15 @@ pub enum Trust {
 impl Trust {
     pub fn describe(&self) -> String {
         match self {
-            Trust::Signed { key } => format!("signed index (key {key}), artifact digest pinned"),
+            Trust::Signed { key } => format!(
+                "signed index (key {}), artifact digest pinned",
+                Untrusted(key)
+            ),
             Trust::DigestPinned => "unsigned index, artifact digest pinned".into(),
             Trust::TrustOnFirstUse => {
                 "legacy v0.1.0 index without digests: trust on first use".into()
             }
-            Trust::GitCommit { commit } => format!("git commit {commit}"),
+            Trust::GitCommit { commit } => format!("git commit {}", Untrusted(commit)),
             Trust::LocalPath => "local folder: pinned by the tree digest computed here".into(),
             Trust::McpDigests => {
                 "MCP server: unsigned per-file digests from the server, every file verified".into()
@@ -225,50 +228,82 @@ impl Summary {
     /// The human rendering, for stderr before the question is asked.
     /// `paint(text, sgr)` styles a part; the caller's printer decides
     /// whether colour is on (this module never looks at the terminal).
-    pub fn render(&self, paint: &dyn Fn(&str, &str) -> String) -> String {
-        let mut s = String::new();
-        let head = paint(&self.name, "1");
-        let _ = writeln!(s, "{head}  from {} ({})", self.source, self.url);
-        let _ = writeln!(s, "  trust:       {}", self.trust.describe());
+    /// Every value from the skill, its source or the lock is one escaped
+    /// field (`Untrusted`): it can neither move the cursor nor start a
+    /// line of its own.
+    pub fn render(&self, paint: &dyn Fn(&str, &'static str) -> Shown) -> Shown {
+        let mut s = paint(&self.name, "1");
+        let line = |s: &mut Shown, text: String| s.push(text + "\n");
+        line(
+            &mut s,
+            format!(
+                "  from {} ({})",
+                Untrusted(&self.source),
+                Untrusted(&self.url)
+            ),
+        );
+        line(&mut s, format!("  trust:       {}", self.trust.describe()));
         if let Some(a) = &self.artifact {
-            let _ = writeln!(s, "  artifact:    {a}");
+            line(&mut s, format!("  artifact:    {a}"));
         }
-        let _ = writeln!(s, "  tree:        {}", self.tree);
+        line(&mut s, format!("  tree:        {}", self.tree));
         let total: u64 = self.files.iter().map(|f| f.size).sum();
-        let _ = writeln!(s, "  files:       {} ({} bytes)", self.files.len(), total);
+        line(
+            &mut s,
+            format!("  files:       {} ({} bytes)", self.files.len(), total),
+        );
         for f in &self.files {
             let x = if f.executable { " (executable)" } else { "" };
-            let _ = writeln!(s, "    {:>9}  {}{x}", f.size, f.path);
+            line(
+                &mut s,
+                format!("    {:>9}  {}{x}", f.size, Untrusted(&f.path)),
+            );
         }
-        let flag = |text: &str| paint(text, "33");
+        let flagged = |s: &mut Shown, label: &str, text: String| {
+            s.push("  ");
+            s.push(paint(label, "33"));
+            s.push(format!(" {text}\n"));
+        };
         if !self.executables.is_empty() {
-            let _ = writeln!(s, "  {} {}", flag("runs:"), self.executables.join(", "));
+            let runs: Vec<String> = self
+                .executables
+                .iter()
+                .map(|e| Untrusted(e).to_string())
+                .collect();
+            flagged(&mut s, "runs:", runs.join(", "));
         }
         if let Some(tools) = &self.allowed_tools {
-            let _ = writeln!(s, "  {} {tools}", flag("allowed-tools:"));
+            flagged(&mut s, "allowed-tools:", Untrusted(tools).to_string());
         }
         if self.hooks {
-            let _ = writeln!(s, "  {} frontmatter declares hooks", flag("hooks:"));
+            flagged(&mut s, "hooks:", "frontmatter declares hooks".into());
         }
-        for line in &self.shell_lines {
-            let _ = writeln!(s, "  {} {line}", flag("shell on load:"));
+        for l in &self.shell_lines {
+            flagged(&mut s, "shell on load:", Untrusted(l).to_string());
         }
         for d in &self.dependencies {
             let state = if d.present { "present" } else { "MISSING here" };
-            let _ = writeln!(s, "  needs {} {} ({state})", d.kind, d.name);
+            line(
+                &mut s,
+                format!(
+                    "  needs {} {} ({state})",
+                    Untrusted(&d.kind),
+                    Untrusted(&d.name)
+                ),
+            );
         }
-        self.render_findings(&flag, &mut s);
+        self.render_findings(paint, &mut s);
         if let Some(u) = &self.update {
-            self.render_update(u, &flag, &mut s);
+            self.render_update(u, paint, &mut s);
         }
         s
     }
 
     /// The audit findings: each one at `medium` or above, a count of the
     /// `low` ones (teaching text, mentions).
-    fn render_findings(&self, flag: &dyn Fn(&str) -> String, s: &mut String) {
+    fn render_findings(&self, paint: &dyn Fn(&str, &'static str) -> Shown, s: &mut Shown) {
         if self.findings.is_empty() {
-            let _ = writeln!(s, "  audit:       no findings");
+            s.push("  audit:       no findings\n");
             return;
         }
         let low = self
@@ -276,10 +311,10 @@ impl Summary {
             .iter()
             .filter(|f| f.severity == crate::audit::Severity::Low)
             .count();
-        let _ = writeln!(
-            s,
-            "  {} {} finding{}{}",
-            flag("audit:      "),
+        s.push("  ");
+        s.push(paint("audit:      ", "33"));
+        s.push(format!(
+            " {} finding{}{}\n",
             self.findings.len(),
             if self.findings.len() == 1 { "" } else { "s" },
             if low > 0 {
@@ -287,7 +322,7 @@ impl Summary {
             } else {
                 String::new()
             }
-        );
+        ));
         for f in self
             .findings
             .iter()
@@ -298,62 +333,72 @@ impl Summary {
             } else {
                 ""
             };
-            let _ = writeln!(
-                s,
-                "    {:<8} {} {}: {}{accepted}",
+            // The excerpt and the place are the skill's own text.
+            s.push(format!(
+                "    {:<8} {} {}: {}{accepted}\n",
                 f.severity.as_str(),
                 f.rule,
-                f.place(),
-                f.excerpt
-            );
-            let _ = writeln!(s, "             {}", f.why);
+                Untrusted(&f.place()),
+                Untrusted(&f.excerpt)
+            ));
+            s.push(format!("             {}\n", f.why));
         }
     }
 
     /// What changed since the approved tree: files, executables, and the
     /// allowed tools and signer when they differ.
-    fn render_update(&self, u: &Update, flag: &dyn Fn(&str) -> String, s: &mut String) {
-        let _ = writeln!(s, "  update from approved {}", u.approved_tree);
+    fn render_update(
+        &self,
+        u: &Update,
+        paint: &dyn Fn(&str, &'static str) -> Shown,
+        s: &mut Shown,
+    ) {
+        let flagged = |s: &mut Shown, label: &str, text: String| {
+            s.push("    ");
+            s.push(paint(label, "33"));
+            s.push(format!(" {text}\n"));
+        };
+        s.push(format!("  update from approved {}\n", u.approved_tree));
         match &u.files {
-            Some(d) if d.is_empty() => {
-                let _ = writeln!(s, "    no file changes");
-            }
+            Some(d) if d.is_empty() => s.push("    no file changes\n"),
             Some(d) => {
                 for (mark, paths) in [("+", &d.added), ("-", &d.removed), ("~", &d.changed)] {
                     for p in paths {
-                        let _ = writeln!(s, "    {mark} {p}");
+                        s.push(format!("    {mark} {}\n", Untrusted(p)));
                     }
                 }
                 for p in &d.executables_added {
-                    let _ = writeln!(s, "    {} {p}", flag("now executable:"));
+                    flagged(s, "now executable:", Untrusted(p).to_string());
                 }
                 for p in &d.executables_removed {
-                    let _ = writeln!(s, "    no longer executable: {p}");
+                    s.push(format!("    no longer executable: {}\n", Untrusted(p)));
                 }
             }
-            None => {
-                let _ = writeln!(
-                    s,
-                    "    (approved content not in the cache: file diff unavailable)"
-                );
-            }
+            None => s.push("    (approved content not in the cache: file diff unavailable)\n"),
         }
+        let or = |v: Option<&str>, none: &'static str| {
+            v.map_or(none.to_owned(), |v| Untrusted(v).to_string())
+        };
         if u.allowed_tools_before != self.allowed_tools {
-            let _ = writeln!(
+            flagged(
                 s,
-                "    {} {} -> {}",
-                flag("allowed-tools changed:"),
-                u.allowed_tools_before.as_deref().unwrap_or("(none)"),
-                self.allowed_tools.as_deref().unwrap_or("(none)")
+                "allowed-tools changed:",
+                format!(
+                    "{} -> {}",
+                    or(u.allowed_tools_before.as_deref(), "(none)"),
+                    or(self.allowed_tools.as_deref(), "(none)")
+                ),
             );
         }
         if u.signer_before.as_deref() != self.trust.signer() {
-            let _ = writeln!(
+            flagged(
                 s,
-                "    {} {} -> {}",
-                flag("signer changed:"),
-                u.signer_before.as_deref().unwrap_or("(unsigned)"),
-                self.trust.signer().unwrap_or("(unsigned)")
+                "signer changed:",
+                format!(
+                    "{} -> {}",
+                    or(u.signer_before.as_deref(), "(unsigned)"),
+                    or(self.trust.signer(), "(unsigned)")
+                ),
             );
         }
     }
@@ -427,7 +472,7 @@ mod tests {
             s.shell_lines
         );
         assert_eq!(s.executables, ["run.sh"]);
-        let text = s.render(&|text, _| text.to_owned());
+        let text = s.render(&|text, _| Shown::from(text)).to_string();
         assert!(text.contains("DEPLOY_TOKEN (MISSING here)"), "{text}");
         assert!(text.contains("shell on load: SKILL.md line"), "{text}");
     }

@@ -29,6 +29,7 @@ pub mod project;
 pub mod provenance;
 pub mod publish;
 pub mod roots;
+pub mod shown;
 pub mod skill;
 pub mod source;
 pub mod source_mcp;

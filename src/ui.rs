@@ -9,6 +9,12 @@
 //! stderr are terminals, otherwise a prompt is an error naming the flag that
 //! answers it. A reader that goes away (`skillpm list --json | head -c1`) is
 //! not an error: the data is simply no longer wanted.
+//!
+//! Every text it shows is a [`Shown`]: made from a `String` it is escaped
+//! (`crate::shown::escape`), so text from a skill, index, lock or server
+//! cannot move the cursor, erase lines, set the clipboard or reorder what
+//! is read, whichever call site forgot about it. Its own colours are the
+//! only raw sequences (`paint`).
 
 use std::io::{self, IsTerminal, Write};
 use std::time::Duration;
@@ -16,6 +22,7 @@ use std::time::Duration;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::error::{Exit, OpError};
+use crate::shown::Shown;
 
 #[derive(Debug, Clone)]
 pub struct Ui {
@@ -67,30 +74,42 @@ impl Ui {
         }
     }
 
-    pub fn warn(&self, message: impl AsRef<str>) {
+    pub fn warn(&self, message: impl Into<Shown>) {
         if !self.quiet {
             let label = self.paint("warning", "33");
-            eprintln!("{label}: {}", message.as_ref());
+            eprintln!("{label}: {}", message.into());
         }
     }
 
-    pub fn info(&self, message: impl AsRef<str>) {
+    pub fn info(&self, message: impl Into<Shown>) {
         if !self.quiet {
-            eprintln!("{}", message.as_ref());
+            eprintln!("{}", message.into());
         }
     }
 
     /// A status line in cargo's style: a right-aligned green verb, then text.
-    pub fn status(&self, verb: &str, message: impl AsRef<str>) {
+    pub fn status(&self, verb: &'static str, message: impl Into<Shown>) {
         if !self.quiet {
             let verb = self.paint(&format!("{verb:>12}"), "1;32");
-            eprintln!("{verb} {}", message.as_ref());
+            eprintln!("{verb} {}", message.into());
         }
     }
 
-    /// Writes report data to stdout in one piece. A closed stdout (the
+    /// Writes a human report to stdout in one piece (see [`Ui::json`]).
+    pub fn report(&self, text: Shown) -> io::Result<bool> {
+        self.write_stdout(text.as_str().as_bytes())
+    }
+
+    /// Writes JSON report data to stdout in one piece (`serde_json` escapes
+    /// every control character inside its strings). A closed stdout (the
     /// reader went away) returns `Ok(false)` so the caller can end quietly.
-    pub fn data(&self, bytes: &[u8]) -> io::Result<bool> {
+    pub fn json<T: serde::Serialize + ?Sized>(&self, value: &T) -> io::Result<bool> {
+        let mut bytes = serde_json::to_vec_pretty(value).map_err(io::Error::other)?;
+        bytes.push(b'\n');
+        self.write_stdout(&bytes)
+    }
+
+    fn write_stdout(&self, bytes: &[u8]) -> io::Result<bool> {
         let mut out = io::stdout().lock();
         match out.write_all(bytes).and_then(|()| out.flush()) {
             Ok(()) => Ok(true),
@@ -114,23 +133,24 @@ impl Ui {
                 .fold(text, |text, (generic, typed)| text.replace(generic, typed))
         };
         let mut said = flag(err.to_string());
-        let mut text = format!("{label}: {said}\n");
+        let mut text = label;
+        text.push(format!(": {said}\n"));
         for cause in err.chain().skip(1) {
             let internal = cause.downcast_ref::<crate::net::Detail>().is_some();
             let words = flag(cause.to_string());
             if (internal && !self.verbose) || said.contains(&words) {
                 continue;
             }
-            text.push_str(&format!("  caused by: {words}\n"));
+            text.push(format!("  caused by: {words}\n"));
             said.push_str(&words);
         }
         // Nothing sensible is left to do if stderr itself is gone.
-        let _ = io::stderr().lock().write_all(text.as_bytes());
+        let _ = io::stderr().lock().write_all(text.as_str().as_bytes());
         if self.json {
             let object = serde_json::json!({
                 "error": {"code": exit.code(), "message": flag(err.to_string())}
             });
-            let _ = self.data(format!("{object}\n").as_bytes());
+            let _ = self.json(&object);
         }
     }
 
@@ -171,12 +191,9 @@ impl Ui {
         })
     }
 
-    pub fn paint(&self, text: &str, sgr: &str) -> String {
-        if self.color {
-            format!("\x1b[{sgr}m{text}\x1b[0m")
-        } else {
-            text.to_owned()
-        }
+    /// `text` in the SGR style `sgr` when colour is on (`text` escaped).
+    pub fn paint(&self, text: &str, sgr: &'static str) -> Shown {
+        Shown::styled(text, sgr, self.color)
     }
 
     /// A bar counting `len` units (bytes when `bytes`), hidden when not allowed.
@@ -213,15 +230,23 @@ impl Ui {
         options: Vec<String>,
         flag: &str,
     ) -> Result<Vec<String>, OpError> {
+        // Options come from sources: shown escaped, answered as given.
+        let shown: Vec<String> = options.iter().map(|o| crate::shown::printable(o)).collect();
         if !self.interactive {
             return Err(OpError::new(
                 Exit::Usage,
                 format!("nothing to choose from without a terminal: {flag}"),
             ));
         }
-        inquire::MultiSelect::new(prompt, options)
+        inquire::MultiSelect::new(prompt, shown)
             .with_page_size(15)
-            .prompt()
+            .raw_prompt()
+            .map(|picked| {
+                picked
+                    .into_iter()
+                    .map(|p| options[p.index].clone())
+                    .collect()
+            })
             .map_err(|e| OpError::new(Exit::Usage, format!("selection cancelled ({e}); {flag}")))
     }
 
@@ -235,7 +260,8 @@ impl Ui {
                 ),
             ));
         }
-        inquire::Confirm::new(prompt)
+        let prompt = Shown::from(prompt).to_string();
+        inquire::Confirm::new(&prompt)
             .with_default(false)
             .prompt()
             .map_err(|e| OpError::new(Exit::Approval, format!("prompt failed: {e}; pass `{flag}`")))

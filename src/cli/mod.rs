@@ -64,6 +64,39 @@ pub struct GlobalArgs {
     /// Show the causes behind an error (the libraries' own words).
     #[arg(short, long, global = true)]
     pub verbose: bool,
+    /// Your user's own skills (in your home folder's agent folders), kept in
+    /// skillpm's user-scope skills.toml and skills.lock in its config folder.
+    #[arg(short = 'g', long, global = true, conflicts_with_all = ["project", "scope"])]
+    pub global: bool,
+    /// `admin`: skills for every user of this machine, kept in skillpm's
+    /// admin-scope manifest; `user` is `-g`.
+    #[arg(
+        long,
+        global = true,
+        value_enum,
+        value_name = "SCOPE",
+        conflicts_with = "project"
+    )]
+    pub scope: Option<ScopeArg>,
+}
+
+/// `--scope`: a scope outside any project, which only the person names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ScopeArg {
+    User,
+    Admin,
+}
+
+impl GlobalArgs {
+    /// The scope the person chose, `None` for the project's.
+    pub fn chosen_scope(&self) -> Option<crate::project::manifest::Scope> {
+        use crate::project::manifest::Scope;
+        match (self.global, self.scope) {
+            (true, _) | (_, Some(ScopeArg::User)) => Some(Scope::User),
+            (_, Some(ScopeArg::Admin)) => Some(Scope::Admin),
+            (false, None) => None,
+        }
+    }
 }
 
 /// In the order of the workflow (`--help` lists them so): set up, add,

@@ -1,12 +1,11 @@
 //! Dispatch: one arm per command, each building options and calling `ops`.
 
-use std::io::Write;
-
 use anyhow::Context as _;
 
 use super::{AuditArgs, CheckArgs, Cli, Command, ImportArgs, ListArgs, ShowArgs, VerifyArgs};
 use crate::error::Exit;
 use crate::ops::{self, Context, Report, lifecycle};
+use crate::shown::Shown;
 use crate::ui::Ui;
 
 /// Runs one parsed command line to its exit code; errors are printed by the
@@ -45,6 +44,7 @@ pub fn run(cli: Cli, ui: Ui) -> anyhow::Result<Exit> {
     let mut ctx = Context::new(cwd, ui);
     ctx.project = g.project.clone();
     ctx.offline = g.offline;
+    ctx.scope = g.chosen_scope();
     ctx.allow_http = g.allow_http;
 
     match cli.command {
@@ -105,7 +105,8 @@ impl ListArgs {
     /// The project's skills, or every skill the agents can see when asked or
     /// when there is no project.
     fn run(self, ctx: &Context) -> anyhow::Result<Exit> {
-        let in_project = crate::project::find_project(&ctx.cwd, ctx.project.as_deref()).is_ok();
+        let in_project = ctx.scope.is_some()
+            || crate::project::find_project(&ctx.cwd, ctx.project.as_deref()).is_ok();
         if self.all || !in_project {
             emit(ctx, &ops::discover::list(ctx)?, OK)
         } else {
@@ -150,13 +151,17 @@ impl ImportArgs {
 /// Prints a report as JSON or human text on stdout; returns `exit`, or
 /// success when the reader closed stdout (nobody is left to tell).
 pub(crate) fn emit<R: Report>(ctx: &Context, report: &R, exit: Exit) -> anyhow::Result<Exit> {
-    let mut out = Vec::new();
-    if ctx.ui.json {
-        serde_json::to_writer_pretty(&mut out, report).context("cannot encode JSON output")?;
-        writeln!(out)?;
-    } else if !ctx.ui.quiet {
-        report.human(&mut out)?;
-    }
-    let delivered = ctx.ui.data(&out).context("cannot write to stdout")?;
+    let delivered = if ctx.ui.json {
+        ctx.ui.json(report).context("cannot write to stdout")?
+    } else {
+        let mut out = Vec::new();
+        if !ctx.ui.quiet {
+            report.human(&mut out)?;
+        }
+        // The printer escapes what the report did not (docs/design-changes.md,
+        // "Third pass: trust surface").
+        let text = Shown::from(String::from_utf8_lossy(&out).into_owned());
+        ctx.ui.report(text).context("cannot write to stdout")?
+    };
     Ok(if delivered { exit } else { Exit::Success })
 }

@@ -47,13 +47,21 @@ impl Cached {
     }
 }
 
+/// The most bytes of a cached index read back (indexes are 16 MiB by
+/// default, `max_index_bytes`).
+const MAX_CACHED_BYTES: u64 = 256 * 1024 * 1024;
+
 fn cache_file(dir: &Path, url: &Url) -> std::path::PathBuf {
     dir.join(Digest::of_bytes(url.as_str().as_bytes()).hex())
 }
 
 /// The cached copy of `url`, if there is a readable one for exactly that URL.
 pub(crate) fn load(dir: &Path, url: &Url) -> Option<Cached> {
-    let raw = std::fs::read(cache_file(dir, url)).ok()?;
+    // The cache is not trusted with memory either: a planted giant file is
+    // not read past the limit (and is then simply not a cached copy).
+    let raw = crate::fs::read_bounded_bytes(&cache_file(dir, url), MAX_CACHED_BYTES)
+        .ok()
+        .flatten()?;
     let rest = raw.strip_prefix(MAGIC)?;
     let newline = rest.iter().position(|&b| b == b'\n')?;
     let meta: Meta = serde_json::from_slice(&rest[..newline]).ok()?;

@@ -12,7 +12,9 @@
 //!   lock taken before their name exists, and the sweep that removes those of
 //!   dead processes without ever touching a live one's;
 //! - [`tree`]: removing read-only trees, sizing them, sealing folders;
-//! - [`durable`]: one flush of a whole file system instead of one per file.
+//! - [`durable`]: one flush of a whole file system instead of one per file;
+//! - [`read_bounded`]: reading a whole file someone else wrote, never more
+//!   than a limit (no stat-then-read: the limit is on the bytes read).
 
 pub mod atomic;
 pub mod durable;
@@ -25,3 +27,25 @@ pub use atomic::{
 };
 pub use lock::HeldLock;
 pub use temp::{TempDir, TempFile};
+
+use std::io::Read as _;
+use std::path::Path;
+
+/// The bytes of `path` when it holds at most `limit` bytes, `Ok(None)` when
+/// it holds more (at most `limit + 1` bytes are read either way).
+pub fn read_bounded_bytes(path: &Path, limit: u64) -> std::io::Result<Option<Vec<u8>>> {
+    let file = std::fs::File::open(path)?;
+    let mut bytes = Vec::new();
+    file.take(limit.saturating_add(1)).read_to_end(&mut bytes)?;
+    Ok((bytes.len() as u64 <= limit).then_some(bytes))
+}
+
+/// [`read_bounded_bytes`] as text: not UTF-8 is an `InvalidData` error.
+pub fn read_bounded(path: &Path, limit: u64) -> std::io::Result<Option<String>> {
+    let Some(bytes) = read_bounded_bytes(path, limit)? else {
+        return Ok(None);
+    };
+    String::from_utf8(bytes)
+        .map(Some)
+        .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
+}

@@ -189,7 +189,7 @@ fn write_sarif(ctx: &Context, report: &AuditReport, path: &Path) -> anyhow::Resu
     let mut text = serde_json::to_vec_pretty(&log).map_err(std::io::Error::other)?;
     text.push(b'\n');
     if path == Path::new("-") {
-        ctx.ui.data(&text)?;
+        ctx.ui.json(&log)?;
         return Ok(());
     }
     let target = ctx.cwd.join(path);

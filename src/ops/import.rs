@@ -288,9 +288,29 @@ fn gather(
     Ok((files, found))
 }
 
+/// The most bytes of another tool's lock or manifest `import` reads: far
+/// above any real one, and never read past (docs/design-changes.md, third
+/// pass: limits).
+pub const MAX_IMPORT_BYTES: u64 = 8 * 1024 * 1024;
+
+/// The text of another tool's file, read through a bounded reader.
+fn read_foreign(path: &Path) -> anyhow::Result<String> {
+    crate::fs::read_bounded(path, MAX_IMPORT_BYTES)
+        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?
+        .ok_or_else(|| {
+            crate::error::OpError::new(
+                Exit::Usage,
+                format!(
+                    "{} is larger than {MAX_IMPORT_BYTES} bytes, the most `skillpm import` reads of another tool's file; it was not read: check where it came from, or move it away",
+                    path.display()
+                ),
+            )
+            .into()
+        })
+}
+
 fn read_json(path: &Path) -> anyhow::Result<serde_json::Value> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
+    let text = read_foreign(path)?;
     serde_json::from_str(&text).map_err(|e| {
         crate::error::OpError::new(
             Exit::Usage,
@@ -421,8 +441,7 @@ fn read_skillkit_manifest(
     project: &Path,
     home: Option<&Path>,
 ) -> anyhow::Result<Vec<Found>> {
-    let text_of = std::fs::read_to_string(path)
-        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
+    let text_of = read_foreign(path)?;
     let bad = |why: String| -> anyhow::Error {
         crate::error::OpError::new(
             Exit::Usage,

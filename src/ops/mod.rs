@@ -43,6 +43,9 @@ pub struct Context {
     /// `import`: a folder another tool installed under a skill's name is
     /// left in place and reported, instead of failing the link pass.
     pub keep_foreign: bool,
+    /// `-g` / `--scope admin`: work on skillpm's own manifest of that scope
+    /// instead of a project's (`project::scope_project`).
+    pub scope: Option<crate::project::manifest::Scope>,
     pub ui: Ui,
 }
 
@@ -56,9 +59,23 @@ impl Context {
             agents: Vec::new(),
             link_mode: None,
             keep_foreign: false,
+            scope: None,
             ui,
         }
     }
+}
+
+/// The project a command works on: skillpm's own manifest of the scope the
+/// person chose (`-g`, `--scope admin`), else `--project DIR` or the nearest
+/// folder holding skills.toml.
+pub(crate) fn open_project(
+    ctx: &Context,
+    env: &crate::roots::Env,
+) -> anyhow::Result<crate::project::Project> {
+    Ok(match ctx.scope {
+        None => crate::project::find_project(&ctx.cwd, ctx.project.as_deref())?,
+        Some(scope) => crate::project::scope_project(env.config_dir().as_deref(), scope)?,
+    })
 }
 
 /// The width of a NAME column in a human report: the longest name, at

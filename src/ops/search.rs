@@ -2,6 +2,7 @@
 //! sources are listed like index entries: the ref is resolved, that commit
 //! checked out and its skills discovered (docs/design.md#formats).
 
+use crate::shown::Untrusted;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
@@ -96,35 +97,38 @@ impl Report for SearchReport {
             let version = hit
                 .version
                 .as_deref()
-                .map(|v| format!(" {v}"))
+                .map(|v| format!(" {}", Untrusted(v)))
                 .unwrap_or_default();
             let signed = match &hit.signed_by {
-                Some(id) => format!("signed by {id}"),
+                Some(id) => format!("signed by {}", Untrusted(id)),
                 None => "unsigned".into(),
             };
             match &hit.commit {
                 None if hit.format == "folder" => writeln!(
                     out,
                     "{}  [{}, folder {}]",
-                    hit.name,
-                    hit.source,
-                    hit.subpath.as_deref().unwrap_or(".")
+                    Untrusted(&hit.name),
+                    Untrusted(&hit.source),
+                    Untrusted(hit.subpath.as_deref().unwrap_or("."))
                 )?,
                 Some(commit) => writeln!(
                     out,
                     "{}  [{}, git {} at {}]",
-                    hit.name,
-                    hit.source,
-                    hit.subpath.as_deref().unwrap_or("."),
-                    &commit[..commit.len().min(12)]
+                    Untrusted(&hit.name),
+                    Untrusted(&hit.source),
+                    Untrusted(hit.subpath.as_deref().unwrap_or(".")),
+                    Untrusted(commit.get(..commit.len().min(12)).unwrap_or(commit))
                 )?,
                 None => writeln!(
                     out,
                     "{}{version}  [{}, {}, index {}, {signed}]",
-                    hit.name, hit.source, hit.format, hit.index_format
+                    Untrusted(&hit.name),
+                    Untrusted(&hit.source),
+                    Untrusted(hit.format),
+                    Untrusted(hit.index_format)
                 )?,
             }
-            writeln!(out, "    {}", first_line(&hit.description))?;
+            writeln!(out, "    {}", Untrusted(first_line(&hit.description)))?;
             if let Some(d) = &hit.digest {
                 writeln!(out, "    {d}")?;
             }

@@ -12,8 +12,8 @@ use crate::error::{Exit, OpError};
 use crate::fetch::Fetcher;
 use crate::index::IndexFormat;
 use crate::ops::fail;
+use crate::project::Project;
 use crate::project::manifest::{Manifest, SourceDecl, is_env_var_name};
-use crate::project::{self, Project};
 use crate::source::{self, Source, SourceSpec};
 use crate::trust::{PinnedKey, Rotation, Signer, verify_rotation};
 
@@ -44,7 +44,7 @@ pub(crate) fn fetcher_within(
 
 /// The project and its manifest.
 pub(crate) fn load_project(ctx: &Context) -> anyhow::Result<(Project, Manifest)> {
-    let project = project::find_project(&ctx.cwd, ctx.project.as_deref())?;
+    let project = super::open_project(ctx, &crate::roots::Env::from_process())?;
     let manifest = project.load_manifest()?;
     warn_unbound_tokens(ctx, &manifest);
     Ok((project, manifest))

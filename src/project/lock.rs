@@ -30,6 +30,23 @@ pub enum LockError {
         "{path} is not a valid skills.lock: {message}\n  fix the file (it is generated: `git checkout` it) or delete it and run `skillpm install`"
     )]
     Parse { path: PathBuf, message: String },
+    /// One entry is malformed or tampered with: which one and which field.
+    #[error(
+        "{path}: skill entry {number}{name} field `{field}`: {message}\n  review the change to skills.lock that brought it (it is generated: `git checkout` it), or delete the entry and run `skillpm install`"
+    )]
+    Entry {
+        path: PathBuf,
+        /// 1-based position of its `[[skill]]` table.
+        number: usize,
+        /// ` (`name`)` when the entry's name could be read.
+        name: String,
+        field: String,
+        message: String,
+    },
+    #[error(
+        "{path} is larger than {limit} bytes, the most skillpm reads of a lock: it was not read; check where it came from"
+    )]
+    TooLarge { path: PathBuf, limit: u64 },
     #[error(
         "{path} has lock version {found}; this skillpm reads version {LOCK_VERSION}: upgrade skillpm"
     )]
@@ -50,9 +67,13 @@ impl Classify for LockError {
     fn exit(&self) -> Exit {
         match self {
             LockError::Read { .. } | LockError::Write { .. } => Exit::Other,
-            LockError::Parse { .. } | LockError::Version { .. } | LockError::Duplicate { .. } => {
-                Exit::Usage
-            }
+            // A lock is generated: one that does not read is a tampered
+            // or broken claim, not a usage error.
+            LockError::Parse { .. }
+            | LockError::Entry { .. }
+            | LockError::Duplicate { .. }
+            | LockError::TooLarge { .. } => Exit::Integrity,
+            LockError::Version { .. } => Exit::Usage,
         }
     }
 }
@@ -162,6 +183,76 @@ pub struct LockedSkill {
     pub accepted_findings: Vec<String>,
 }
 
+/// The most bytes of skills.lock skillpm reads (a lock of 60,000 skills is
+/// about 26 MB).
+pub const MAX_LOCK_BYTES: u64 = 64 * 1024 * 1024;
+
+/// The rules a lock entry keeps beyond its types: names as the names rule
+/// says, executables' paths relative and clean, a commit in hex.
+/// `Err((field, why))`. (Where `url`, `subpath` and `uri` lead is proven
+/// against the declared source by `provenance`.)
+fn check_entry(s: &LockedSkill) -> Result<(), (&'static str, String)> {
+    if !crate::names::is_valid_skill_name(&s.name) {
+        return Err((
+            "name",
+            format!(
+                "`{}` is not a skill name (lowercase letters, digits and single hyphens)",
+                crate::shown::printable(&s.name)
+            ),
+        ));
+    }
+    if let Some(commit) = &s.commit
+        && !(matches!(commit.len(), 40 | 64) && commit.bytes().all(|b| b.is_ascii_hexdigit()))
+    {
+        return Err((
+            "commit",
+            format!(
+                "`{}` is not a full commit id (40 or 64 hex characters)",
+                crate::shown::printable(commit)
+            ),
+        ));
+    }
+    for exe in &s.executables {
+        if let Err(rule) = crate::names::check_name(exe) {
+            return Err((
+                "executables",
+                format!("`{}`: {rule}", crate::shown::printable(exe)),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Which `[[skill]]` table (1-based), its name when readable, and which
+/// key hold byte `offset` of the lock text; `None` outside any entry.
+/// One pass over the text before `offset`.
+fn locate(text: &str, offset: usize) -> Option<(usize, String, String)> {
+    let before = text.get(..offset)?;
+    let header = "[[skill]]";
+    let start = before.rfind(header)?;
+    let number = before.matches(header).count();
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[offset..].find('\n').map_or(text.len(), |i| offset + i);
+    let line = &text[line_start..line_end];
+    let field = line
+        .split_once('=')
+        .map(|(k, _)| k.trim().trim_matches('"').to_owned())
+        .filter(|k| !k.is_empty() && !k.starts_with('['))
+        .unwrap_or_else(|| "(table)".to_owned());
+    let block_end = text[start + header.len()..]
+        .find(header)
+        .map_or(text.len(), |i| start + header.len() + i);
+    let name = text[start..block_end]
+        .lines()
+        .find_map(|l| {
+            let (k, v) = l.split_once('=')?;
+            (k.trim() == "name").then(|| v.trim().trim_matches('"').to_owned())
+        })
+        .map(|n| format!(" (`{}`)", crate::shown::printable(&n)))
+        .unwrap_or_default();
+    Some((number, name, crate::shown::printable(&field)))
+}
+
 /// A `url` or `index` as the lock writes it (a URL, or a path relative to
 /// the project root) back to a URL; `None` when it is neither.
 pub fn lock_text_to_url(project_root: &Path, text: &str) -> Option<url::Url> {
@@ -197,6 +288,7 @@ pub struct Lockfile {
 }
 
 #[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct Encoded {
     version: u32,
     #[serde(default, rename = "skill")]
@@ -208,10 +300,17 @@ impl Lockfile {
         project_dir.join(LOCK_FILE)
     }
 
-    /// Reads the lock at `path`; `Ok(None)` when there is none.
+    /// Reads the lock at `path` (at most [`MAX_LOCK_BYTES`], read through a
+    /// bounded reader); `Ok(None)` when there is none.
     pub fn load(path: &Path) -> Result<Option<Lockfile>, LockError> {
-        let text = match std::fs::read_to_string(path) {
-            Ok(t) => t,
+        let text = match crate::fs::read_bounded(path, MAX_LOCK_BYTES) {
+            Ok(Some(t)) => t,
+            Ok(None) => {
+                return Err(LockError::TooLarge {
+                    path: path.to_owned(),
+                    limit: MAX_LOCK_BYTES,
+                });
+            }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(source) => {
                 return Err(LockError::Read {
@@ -224,27 +323,48 @@ impl Lockfile {
     }
 
     pub fn parse(text: &str, path: &Path) -> Result<Lockfile, LockError> {
-        let encoded: Encoded = toml::from_str(text).map_err(|e| LockError::Parse {
-            path: path.to_owned(),
-            message: e.message().to_owned(),
+        let encoded: Encoded = toml::from_str(text).map_err(|e| {
+            match e.span().and_then(|span| locate(text, span.start)) {
+                Some((number, name, field)) => LockError::Entry {
+                    path: path.to_owned(),
+                    number,
+                    name,
+                    field,
+                    message: crate::shown::printable(e.message()),
+                },
+                None => LockError::Parse {
+                    path: path.to_owned(),
+                    message: crate::shown::printable(e.message()),
+                },
+            }
         })?;
+        for (i, skill) in encoded.skills.iter().enumerate() {
+            check_entry(skill).map_err(|(field, message)| LockError::Entry {
+                path: path.to_owned(),
+                number: i + 1,
+                name: format!(" (`{}`)", crate::shown::printable(&skill.name)),
+                field: field.to_owned(),
+                message,
+            })?;
+        }
         if encoded.version != LOCK_VERSION {
             return Err(LockError::Version {
                 path: path.to_owned(),
                 found: encoded.version,
             });
         }
-        let mut lock = Lockfile::default();
-        for skill in encoded.skills {
-            if lock.get(&skill.name).is_some() {
-                return Err(LockError::Duplicate {
-                    path: path.to_owned(),
-                    name: skill.name,
-                });
-            }
-            lock.skills.push(skill);
-        }
+        // Sorted once, then duplicates are neighbours: linear after the
+        // sort (a lookup per entry made 60,000 entries quadratic).
+        let mut lock = Lockfile {
+            skills: encoded.skills,
+        };
         lock.sort();
+        if let Some(pair) = lock.skills.windows(2).find(|w| w[0].name == w[1].name) {
+            return Err(LockError::Duplicate {
+                path: path.to_owned(),
+                name: pair[0].name.clone(),
+            });
+        }
         Ok(lock)
     }
 
@@ -274,25 +394,31 @@ impl Lockfile {
         &self.skills
     }
 
-    pub fn get(&self, name: &str) -> Option<&LockedSkill> {
-        self.skills.iter().find(|s| s.name == name)
+    /// Where `name` is (`Ok`) or would go (`Err`): the entries are kept
+    /// sorted by name, so every look-up is a binary search.
+    fn position(&self, name: &str) -> Result<usize, usize> {
+        self.skills.binary_search_by(|s| s.name.as_str().cmp(name))
     }
 
+    pub fn get(&self, name: &str) -> Option<&LockedSkill> {
+        self.position(name).ok().map(|i| &self.skills[i])
+    }
+
+    /// The entry of `name`, to change anything but its name.
     pub fn get_mut(&mut self, name: &str) -> Option<&mut LockedSkill> {
-        self.skills.iter_mut().find(|s| s.name == name)
+        self.position(name).ok().map(|i| &mut self.skills[i])
     }
 
     /// Inserts or replaces the entry of the same name.
     pub fn upsert(&mut self, skill: LockedSkill) {
-        match self.get_mut(&skill.name) {
-            Some(existing) => *existing = skill,
-            None => self.skills.push(skill),
+        match self.position(&skill.name) {
+            Ok(i) => self.skills[i] = skill,
+            Err(i) => self.skills.insert(i, skill),
         }
-        self.sort();
     }
 
     pub fn remove(&mut self, name: &str) -> Option<LockedSkill> {
-        let pos = self.skills.iter().position(|s| s.name == name)?;
+        let pos = self.position(name).ok()?;
         Some(self.skills.remove(pos))
     }
 

@@ -86,6 +86,10 @@ pub enum Scope {
 }
 
 impl Scope {
+    pub fn as_str(self) -> &'static str {
+        self.root_scope().as_str()
+    }
+
     /// The same scope as the roots layer names it.
     pub fn root_scope(self) -> crate::roots::Scope {
         match self {
@@ -237,6 +241,9 @@ pub struct Manifest {
     data: ManifestData,
 }
 
+/// The most bytes of skills.toml skillpm reads (60,000 skills take 2 MB).
+pub const MAX_MANIFEST_BYTES: u64 = 16 * 1024 * 1024;
+
 /// The file `skillpm init` writes.
 pub const TEMPLATE: &str = r#"# skills.toml: the Agent Skills this project asks for. skillpm resolves it into
 # skills.lock; commit both.
@@ -249,7 +256,8 @@ pub const TEMPLATE: &str = r#"# skills.toml: the Agent Skills this project asks 
 #   [skills]    name = { source = "<source name>" }, written by `skillpm add`
 
 [install]
-# "repo" (this project), "user" (your home folder) or "admin" (system-wide)
+# "repo" (this project). Skills for your home folder or the whole system go
+# in skillpm's own manifests: `skillpm -g add …`, `skillpm --scope admin add …`
 scope = "repo"
 # agents whose folders get the skills (ids from `skillpm agents`: "claude",
 # "cursor", "opencode", ...); unset: the shared .agents/skills folder plus
@@ -264,10 +272,17 @@ scope = "repo"
 
 impl Manifest {
     pub fn load(path: &Path) -> Result<Self, ManifestError> {
-        let text = std::fs::read_to_string(path).map_err(|source| ManifestError::Read {
-            path: path.to_owned(),
-            source,
-        })?;
+        let text = crate::fs::read_bounded(path, MAX_MANIFEST_BYTES)
+            .map_err(|source| ManifestError::Read {
+                path: path.to_owned(),
+                source,
+            })?
+            .ok_or_else(|| ManifestError::Invalid {
+                path: path.to_owned(),
+                message: format!(
+                    "it is larger than {MAX_MANIFEST_BYTES} bytes, the most skillpm reads of a skills.toml; it was not read"
+                ),
+            })?;
         Manifest::parse(&text, path)
     }
 

@@ -15,6 +15,111 @@ pub use manifest::{Manifest, ManifestError};
 pub const MANIFEST_FILE: &str = "skills.toml";
 pub const LOCK_FILE: &str = "skills.lock";
 
+/// A manifest whose scope is not the one the person chose
+/// (docs/design-changes.md, "Third pass: trust surface"): a skills.toml
+/// found in a project may only place skills in that project.
+#[derive(Debug, thiserror::Error)]
+pub enum ScopeError {
+    #[error(
+        "{path} asks for scope `{scope}`, which places skills outside the project, in {where_}; a project's skills.toml cannot choose that: remove `scope` from its [install] table, and run `skillpm {flag} add …` yourself to install for {whom}"
+    )]
+    NotAsked {
+        path: PathBuf,
+        scope: &'static str,
+        where_: &'static str,
+        flag: &'static str,
+        whom: &'static str,
+    },
+    #[error(
+        "{path} is skillpm's {chosen}-scope manifest but says scope `{found}`: set `scope = \"{chosen}\"` in its [install] table"
+    )]
+    Mismatch {
+        path: PathBuf,
+        chosen: &'static str,
+        found: &'static str,
+    },
+    #[error(
+        "no configuration folder for the {scope} scope's manifest: set HOME or XDG_CONFIG_HOME"
+    )]
+    NoConfigDir { scope: &'static str },
+    #[error("cannot create {path}: {source}")]
+    Create {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+crate::classified!(ScopeError);
+impl Classify for ScopeError {
+    fn exit(&self) -> Exit {
+        match self {
+            ScopeError::NotAsked { .. } | ScopeError::Mismatch { .. } => Exit::Integrity,
+            ScopeError::NoConfigDir { .. } | ScopeError::Create { .. } => Exit::Other,
+        }
+    }
+}
+
+/// skillpm's own project for a scope outside any project (`-g` for the user
+/// scope, `--scope admin`): `<config>/skillpm/` and `<config>/skillpm/admin/`
+/// hold its skills.toml and skills.lock. `config` is
+/// `${XDG_CONFIG_HOME:-~/.config}` (`None` when there is no home folder).
+/// The manifest is made on first use.
+pub fn scope_project(config: Option<&Path>, scope: manifest::Scope) -> Result<Project, ScopeError> {
+    let config = config.ok_or(ScopeError::NoConfigDir {
+        scope: scope.as_str(),
+    })?;
+    let root = match scope {
+        manifest::Scope::Admin => config.join("skillpm").join("admin"),
+        _ => config.join("skillpm"),
+    };
+    let project = Project { root };
+    let path = project.manifest_path();
+    if !path.is_file() {
+        let text = manifest::TEMPLATE.replacen(
+            "scope = \"repo\"",
+            &format!("scope = \"{}\"", scope.as_str()),
+            1,
+        );
+        std::fs::create_dir_all(&project.root)
+            .and_then(|()| crate::fs::write_atomic(&path, text.as_bytes()))
+            .map_err(|source| ScopeError::Create {
+                path: path.clone(),
+                source,
+            })?;
+    }
+    Ok(project)
+}
+
+/// Refuses a manifest whose scope is not `chosen` (`None`: the project's
+/// own, `repo`). The one check every command that places skills makes.
+pub fn check_scope(manifest: &Manifest, chosen: Option<manifest::Scope>) -> Result<(), ScopeError> {
+    let found = manifest.install().scope;
+    let path = manifest.path().to_owned();
+    match (chosen, found) {
+        (None, manifest::Scope::Repo) => Ok(()),
+        (None, manifest::Scope::User) => Err(ScopeError::NotAsked {
+            path,
+            scope: "user",
+            where_: "your home folder",
+            flag: "-g",
+            whom: "your user",
+        }),
+        (None, manifest::Scope::Admin) => Err(ScopeError::NotAsked {
+            path,
+            scope: "admin",
+            where_: "system folders",
+            flag: "--scope admin",
+            whom: "every user (with `-g` for your user only)",
+        }),
+        (Some(chosen), found) if chosen == found => Ok(()),
+        (Some(chosen), found) => Err(ScopeError::Mismatch {
+            path,
+            chosen: chosen.as_str(),
+            found: found.as_str(),
+        }),
+    }
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum ProjectError {
     #[error(

@@ -264,22 +264,7 @@ fn folder_name_of(dir: &Path) -> Option<String> {
     Some(name.to_string_lossy().into_owned())
 }
 
-/// `text` with control characters escaped (`\n`, `\u{1b}`), so a hostile
-/// name cannot rewrite the terminal it is printed on.
-pub fn printable(text: &str) -> String {
-    if !text.chars().any(char::is_control) {
-        return text.to_owned();
-    }
-    text.chars()
-        .map(|c| {
-            if c.is_control() {
-                c.escape_default().to_string()
-            } else {
-                c.to_string()
-            }
-        })
-        .collect()
-}
+pub use crate::shown::printable;
 
 /// Checks the skill folder `dir`. `expected_name` is the name the skill must
 /// carry (the index entry's name when the folder is a store entry named by

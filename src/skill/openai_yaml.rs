@@ -67,6 +67,34 @@ impl ToolDependency {
     }
 }
 
+/// A dependency's `value` must be a name of its own kind: an environment
+/// variable name (`[A-Za-z_][A-Za-z0-9_]*`) or an MCP server name
+/// (`[A-Za-z0-9_.-]+`), at most 128 characters. Anything else is not a name
+/// a person can check, whatever it shows on a terminal.
+fn name_syntax(kind: &ToolKind, value: &str) -> Result<(), &'static str> {
+    let ok = value.len() <= 128
+        && match kind {
+            ToolKind::EnvVar => {
+                value
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'_')
+                    && !value.as_bytes()[0].is_ascii_digit()
+            }
+            ToolKind::Mcp => value
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-')),
+        };
+    match (ok, kind) {
+        (true, _) => Ok(()),
+        (false, ToolKind::EnvVar) => {
+            Err("an environment variable name ([A-Za-z_][A-Za-z0-9_]*, at most 128 characters)")
+        }
+        (false, ToolKind::Mcp) => {
+            Err("an MCP server name ([A-Za-z0-9_.-]+, at most 128 characters)")
+        }
+    }
+}
+
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct Policy {
     /// `false`: the model must not pick this skill on its own.
@@ -233,6 +261,16 @@ impl Reader<'_> {
                 );
                 continue;
             };
+            if let Err(rule) = name_syntax(&kind, &value) {
+                self.warn(
+                    &format!("{path}.value"),
+                    format!(
+                        "`{path}.value` `{}` is not {rule}",
+                        crate::shown::Untrusted(&value)
+                    ),
+                );
+                continue;
+            }
             out.push(ToolDependency {
                 kind,
                 value,
@@ -278,6 +316,32 @@ mod tests {
         let mut w = Vec::new();
         let m = parse(text, Path::new("s/agents/openai.yaml"), &mut w);
         (m, w.into_iter().map(|d| d.message).collect())
+    }
+
+    #[test]
+    fn dependency_names_must_match_their_own_syntax() {
+        let (m, w) = parse_ok(concat!(
+            "dependencies:\n  tools:\n",
+            "    - type: env_var\n      value: \"X\\e[6A\\e[J\"\n",
+            "    - type: env_var\n      value: 9LIVES\n",
+            "    - type: mcp\n      value: \"srv\\u202Etxt\"\n",
+            "    - type: env_var\n      value: _OK_1\n",
+            "    - type: mcp\n      value: pdf.server-2\n",
+        ));
+        let names: Vec<_> = m
+            .unwrap()
+            .dependencies
+            .into_iter()
+            .map(|d| d.value)
+            .collect();
+        assert_eq!(names, ["_OK_1", "pdf.server-2"]);
+        assert_eq!(w.len(), 3, "{w:?}");
+        assert!(w[0].contains("X\\u{1b}[6A\\u{1b}[J"), "{w:?}");
+        assert!(
+            w.iter()
+                .all(|w| !w.contains('\x1b') && !w.contains('\u{202e}')),
+            "{w:?}"
+        );
     }
 
     #[test]

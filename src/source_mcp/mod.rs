@@ -310,6 +310,7 @@ impl McpClient {
     /// the extension's rules fail here, naming the entry.
     pub fn list_skills(&mut self) -> Result<Vec<ListedSkill>, McpSourceError> {
         let mut out = Vec::new();
+        let mut seen = std::collections::HashMap::new();
         let mut cursor: Option<String> = None;
         for _ in 0..MAX_PAGES {
             let params = match &cursor {
@@ -321,7 +322,21 @@ impl McpClient {
                 return Err(self.protocol("skills/list", "the result has no `skills` array"));
             };
             for entry in skills {
-                out.push(self.check_entry(entry)?);
+                let skill = self.check_entry(entry)?;
+                // One name is one skill: a second URI for it is refused,
+                // never settled by which came first (docs/design-changes.md,
+                // third pass).
+                if let Some(first) = seen.insert(skill.name.clone(), skill.uri.clone()) {
+                    return Err(self.integrity(
+                        &skill.uri,
+                        format!(
+                            "the server lists skill `{}` twice, also at {}; skillpm will not pick one",
+                            skill.name,
+                            crate::skill::printable(&first)
+                        ),
+                    ));
+                }
+                out.push(skill);
             }
             match page["nextCursor"].as_str() {
                 Some(c) if Some(c) != cursor.as_deref() => cursor = Some(c.to_owned()),

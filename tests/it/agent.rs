@@ -625,8 +625,10 @@ fn doctor_reports_a_broken_lock_instead_of_stopping() {
         findings.iter().any(|f| f["kind"] == "unlocked"),
         "{findings:?}"
     );
-    // The commands that serve skills refuse to guess.
-    w.cmd().args(["mentions", "$pdf-tools"]).assert().code(2);
+    // The commands that serve skills refuse to guess: a lock entry that
+    // does not read is a broken claim, exit 3 (docs/design-changes.md,
+    // third pass).
+    w.cmd().args(["mentions", "$pdf-tools"]).assert().code(3);
 }
 
 #[test]

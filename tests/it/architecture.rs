@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 /// Lowest first. Keep in step with docs/architecture.md.
 const LAYERS: &[&[&str]] = &[
     &["error"],
-    &["digest", "names", "fs", "cache"],
+    &["digest", "names", "fs", "cache", "shown"],
     &["skill", "trust", "agents", "net", "audit"],
     &[
         "unpack",
@@ -33,7 +33,7 @@ const LAYERS: &[&[&str]] = &[
 
 /// Modules that only read formats: they get every input from their caller.
 const READERS: &[&str] = &[
-    "skill", "index", "unpack", "trust", "digest", "names", "approve", "audit",
+    "skill", "index", "unpack", "trust", "digest", "names", "approve", "audit", "shown",
 ];
 
 /// Items that live in `crate::` but are not modules.

@@ -811,8 +811,18 @@ fn a_legacy_registry_is_trusted_on_first_use_and_then_pinned() {
 fn the_user_scope_links_into_home() {
     let upstream = Upstream::v2(&[pdf_tools(), notes()]);
     let me = Member::with_source(&upstream);
+    // The user scope is the person's word (`-g`), kept in skillpm's own
+    // manifest; a project's `scope = "user"` is refused
+    // (surface::a_committed_scope_outside_the_project_is_refused).
+    let manifest = me.read("skills.toml");
     me.set_scope("user");
-    me.skillpm(&["add", "pdf-tools", "--yes"]).succeeds();
+    me.skillpm(&["add", "pdf-tools", "--yes"])
+        .exits(3)
+        .says("skillpm -g add");
+    me.write("skills.toml", &manifest);
+    me.skillpm(&["-g", "source", "add", "reg", &upstream.url()])
+        .succeeds();
+    me.skillpm(&["-g", "add", "pdf-tools", "--yes"]).succeeds();
     let home = &me.sandbox.home;
     let agents = home.join(".agents/skills/pdf-tools");
     // The sandbox sets CLAUDE_CONFIG_DIR to <home>/.claude.
@@ -830,8 +840,8 @@ fn the_user_scope_links_into_home() {
         "repo roots were written: {:?}",
         me.linked()
     );
-    me.skillpm(&["verify"]).succeeds();
-    me.skillpm(&["remove", "pdf-tools"]).succeeds();
+    me.skillpm(&["-g", "verify"]).succeeds();
+    me.skillpm(&["remove", "-g", "pdf-tools"]).succeeds();
     assert!(!agents.exists() && !claude.exists());
 }
 

@@ -36,3 +36,4 @@ mod registry;
 mod store;
 #[cfg(unix)]
 mod stress;
+mod surface;

@@ -411,6 +411,46 @@ fn frontmatter_differing_from_the_listing_is_refused() {
     );
 }
 
+/// Issue 23, attack 11: one name at two URIs was settled by which came
+/// first. Now the listing is refused, whichever comes first (exit 3).
+#[test]
+fn one_name_at_two_uris_is_refused() {
+    let mirror = |s: &mut Served| {
+        let text = s.skills[0]
+            .to_string()
+            .replace("skill://greet/", "skill://mirror/greet/");
+        let copy: Value = serde_json::from_str(&text).unwrap();
+        let files: Vec<(String, String)> = s
+            .files
+            .iter()
+            .map(|(u, t)| {
+                (
+                    u.replace("skill://greet/", "skill://mirror/greet/"),
+                    t.clone(),
+                )
+            })
+            .collect();
+        s.files.extend(files);
+        copy
+    };
+    refused(
+        |s| {
+            let copy = mirror(s);
+            s.skills.push(copy);
+        },
+        3,
+        "lists skill `greet` twice, also at skill://greet/SKILL.md",
+    );
+    refused(
+        |s| {
+            let copy = mirror(s);
+            s.skills.insert(0, copy);
+        },
+        3,
+        "lists skill `greet` twice, also at skill://mirror/greet/SKILL.md",
+    );
+}
+
 #[test]
 fn name_and_uri_mismatch_and_escaping_uris_are_refused() {
     refused(

@@ -1,5 +1,6 @@
 //! `skillpm add [--source NAME|URL|PATH] <name>... | --all`.
 
+use crate::shown::Untrusted;
 use std::io::Write;
 
 use serde::Serialize;
@@ -93,7 +94,12 @@ pub struct AddedSource {
 impl Report for AddReport {
     fn human(&self, out: &mut dyn Write) -> std::io::Result<()> {
         for o in &self.offered {
-            writeln!(out, "{}{}", o.name, folder_note(o.path.as_deref()))?;
+            writeln!(
+                out,
+                "{}{}",
+                Untrusted(&o.name),
+                folder_note(o.path.as_deref())
+            )?;
             writeln!(
                 out,
                 "    {}",
@@ -116,10 +122,10 @@ impl Report for AddReport {
             writeln!(
                 out,
                 "{} {}{}  {state}",
-                s.name,
+                Untrusted(&s.name),
                 s.version
                     .as_deref()
-                    .map(|v| format!("{v} "))
+                    .map(|v| format!("{} ", Untrusted(v)))
                     .unwrap_or_default(),
                 s.tree
             )?;

@@ -799,7 +799,9 @@ pub(crate) fn candidate(
     warnings: Vec<String>,
 ) -> anyhow::Result<Candidate> {
     for w in &warnings {
-        sess.ctx.ui.warn(format!("`{}`: {w}", locked.name));
+        sess.ctx
+            .ui
+            .warn(format!("`{}`: {}", locked.name, crate::shown::Untrusted(w)));
     }
     locked.warnings = warnings;
     if let Err(e) = sess.state.save_tree(&entry.tree) {

@@ -1,6 +1,7 @@
 //! `skillpm install [--locked | --frozen | --offline] [--yes]`: make the
 //! roots match the lock exactly.
 
+use crate::shown::Untrusted;
 use std::io::Write;
 
 use serde::Serialize;
@@ -54,8 +55,26 @@ pub struct InstallReport {
 
 impl Report for InstallReport {
     fn human(&self, out: &mut dyn Write) -> std::io::Result<()> {
-        LinkChanges::write_paths(out, "unlinked", &self.links.unlinked)?;
-        LinkChanges::write_paths(out, "linked", &self.links.linked)?;
+        for c in &self.links.changes {
+            let short = |d: Option<crate::digest::Digest>| {
+                d.map_or_else(|| "-".to_owned(), |d| d.hex()[..12].to_owned())
+            };
+            writeln!(
+                out,
+                "  {:7} {}  {} -> {}  {}",
+                c.action,
+                Untrusted(&c.name),
+                short(c.old),
+                short(c.new),
+                c.path.display()
+            )?;
+        }
+        // Re-placed with the same tree (a drifted copy, a new link kind).
+        for p in &self.links.linked {
+            if !self.links.changes.iter().any(|c| &c.path == p) {
+                writeln!(out, "  linked  {}", p.display())?;
+            }
+        }
         let installed = self.skills - self.disabled.len();
         let changed = self.links.linked.len() + self.links.unlinked.len();
         let written = if self.lock_written {

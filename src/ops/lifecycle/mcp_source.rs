@@ -75,7 +75,7 @@ pub(crate) fn connect(sess: &Session<'_>, decl: &SourceDecl) -> anyhow::Result<M
         .as_ref()
         .map(token)
         .transpose()?;
-    sess.ctx.ui.status("Connecting", &url);
+    sess.ctx.ui.status("Connecting", url.as_str());
     Ok(McpClient::connect(&url, bearer, sess.ctx.offline)?)
 }
 

@@ -68,8 +68,10 @@ impl<'c> Session<'c> {
     /// Opens the project of `ctx`; `strict` (`--strict`) judges skills at
     /// the strict level whatever `[install] strict` says.
     pub fn open(ctx: &'c Context, strict: bool) -> anyhow::Result<Self> {
-        let project = project::find_project(&ctx.cwd, ctx.project.as_deref())?;
+        let env = Env::from_process();
+        let project = super::open_project(ctx, &env)?;
         let mut manifest = project.load_manifest()?;
+        project::check_scope(&manifest, ctx.scope)?;
         super::source::warn_unbound_tokens(ctx, &manifest);
         placement::apply_choices(ctx, &mut manifest)?;
         let lock = Lockfile::load(&project.lock_path())?;
@@ -106,7 +108,7 @@ impl<'c> Session<'c> {
             lock,
             store,
             state,
-            env: Env::from_process(),
+            env,
             limits,
             level,
             accept_findings: false,

@@ -138,6 +138,23 @@ pub struct LinkChanges {
     /// Places another tool's folder holds, left alone (`import` only).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub conflicts: Vec<PathBuf>,
+    /// Each placement added, removed or changed, with the tree it showed
+    /// before and shows now (docs/design-changes.md, third pass: say what
+    /// changes).
+    pub changes: Vec<PlacementChange>,
+}
+
+/// One placement this run added, removed or changed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PlacementChange {
+    pub name: String,
+    pub path: PathBuf,
+    /// `added`, `removed` or `changed`.
+    pub action: &'static str,
+    /// The tree the placement showed before (`None`: nothing, or not skillpm's).
+    pub old: Option<crate::digest::Digest>,
+    /// The tree it shows now (`None` when removed).
+    pub new: Option<crate::digest::Digest>,
 }
 
 impl LinkChanges {
@@ -185,6 +202,16 @@ pub(crate) fn sync_links(
         let Some(kind) = kind else { continue };
         if before.digest() != Some(s.tree) || !matches_kind(&before, kind) {
             changes.linked.push(dest.clone());
+            let old = before.digest();
+            if old != Some(s.tree) {
+                changes.changes.push(PlacementChange {
+                    name: s.name.clone(),
+                    path: dest.clone(),
+                    action: if old.is_some() { "changed" } else { "added" },
+                    old,
+                    new: Some(s.tree),
+                });
+            }
         }
         if kind == LinkKind::Copy && mode == LinkMode::Symlink {
             changes.copied.push(dest);
@@ -401,8 +428,18 @@ fn unlink_unwanted(sess: &Session<'_>, placed: &[PlacedLink], changes: &mut Link
         if keep.contains(&old) {
             continue;
         }
+        let was = link::inspect(&old.path()).ok().and_then(|s| s.digest());
         match link::unlink(&old.root, &old.name) {
-            Ok(true) => changes.unlinked.push(old.path()),
+            Ok(true) => {
+                changes.changes.push(PlacementChange {
+                    name: old.name.clone(),
+                    path: old.path(),
+                    action: "removed",
+                    old: was,
+                    new: None,
+                });
+                changes.unlinked.push(old.path());
+            }
             Ok(false) => {}
             Err(e) => sess.ctx.ui.warn(format!("left in place: {e}")),
         }

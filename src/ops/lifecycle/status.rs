@@ -1,6 +1,7 @@
 //! `skillpm list` (the project's skills and their state) and `skillpm verify`
 //! (re-hash what agents would load; exit 3 on any drift).
 
+use crate::shown::Untrusted;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -91,19 +92,22 @@ impl Report for ListReport {
             writeln!(
                 out,
                 "{:w$}  {:10}  {:12}  {:14}  {:16}  {state} ({} {})",
-                s.name,
+                Untrusted(&s.name),
                 // Unversioned git skills show their commit: `@80e0b5ee4`.
-                s.version.clone().unwrap_or_else(|| s
-                    .commit
-                    .as_deref()
-                    .map(|c| format!("@{}", &c[..c.len().min(9)]))
-                    .unwrap_or_else(|| "-".into())),
-                s.source,
+                // Text from the lock is one escaped field: it cannot redraw
+                // the STATE column (docs/design-changes.md, third pass).
+                Untrusted(&s.version.clone().unwrap_or_else(|| {
+                    s.commit
+                        .as_deref()
+                        .map(|c| format!("@{}", c.get(..c.len().min(9)).unwrap_or(c)))
+                        .unwrap_or_else(|| "-".into())
+                })),
+                Untrusted(&s.source),
                 s.tree
                     .map_or_else(|| "-".into(), |t| t.hex()[..12].to_owned()),
                 // A key id is shown whole (16 hex digits, as minisign and
                 // every other message print it): one form everywhere.
-                s.signer.as_deref().or(s.provenance).unwrap_or("-"),
+                Untrusted(s.signer.as_deref().or(s.provenance).unwrap_or("-")),
                 s.scope,
                 s.agents
                     .iter()
@@ -112,7 +116,7 @@ impl Report for ListReport {
                     .join(",")
             )?;
             for w in &s.warnings {
-                writeln!(out, "  warning: {w}")?;
+                writeln!(out, "  warning: {}", Untrusted(w))?;
             }
         }
         Ok(())

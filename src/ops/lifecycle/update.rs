@@ -1,6 +1,7 @@
 //! `skillpm update [name...]` (re-resolve, show what changed, approve) and
 //! `skillpm outdated` (only report).
 
+use crate::shown::Untrusted;
 use std::collections::BTreeMap;
 use std::io::Write;
 
@@ -225,19 +226,27 @@ impl Report for OutdatedReport {
         }
         for r in rows {
             match &r.error {
-                Some(e) => writeln!(out, "{}  ({}): cannot check: {e}", r.name, r.source)?,
+                Some(e) => writeln!(
+                    out,
+                    "{}  ({}): cannot check: {}",
+                    Untrusted(&r.name),
+                    Untrusted(&r.source),
+                    Untrusted(e)
+                )?,
                 None => writeln!(
                     out,
                     "{}  {} -> {}  ({})  run `skillpm update {}`",
-                    r.name,
-                    r.locked_version.as_deref().unwrap_or(short(&r.locked)),
-                    r.latest_version.as_deref().unwrap_or_else(|| r
-                        .latest
-                        .as_deref()
-                        .map(short)
-                        .unwrap_or("?")),
-                    r.source,
-                    r.name
+                    Untrusted(&r.name),
+                    Untrusted(r.locked_version.as_deref().unwrap_or(short(&r.locked))),
+                    Untrusted(
+                        r.latest_version.as_deref().unwrap_or_else(|| r
+                            .latest
+                            .as_deref()
+                            .map(short)
+                            .unwrap_or("?"))
+                    ),
+                    Untrusted(&r.source),
+                    Untrusted(&r.name)
                 )?,
             }
         }
@@ -247,7 +256,7 @@ impl Report for OutdatedReport {
 
 fn short(id: &str) -> &str {
     let hex = id.strip_prefix("sha256:").unwrap_or(id);
-    &hex[..hex.len().min(12)]
+    hex.get(..hex.len().min(12)).unwrap_or(hex)
 }
 
 pub fn outdated(ctx: &Context) -> anyhow::Result<OutdatedReport> {

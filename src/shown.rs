@@ -1,0 +1,202 @@
+//! Text on its way to a terminal (docs/design-changes.md, "Third pass: trust
+//! surface"). Every string that came from a skill, an index, a lock or a
+//! server is someone else's: shown raw, `ESC[6A ESC[J` erases the lines
+//! above it, OSC 52 writes the clipboard, a bidirectional override reorders
+//! what the person reads and a zero-width character hides a difference.
+//!
+//! The one escaping function is [`escape`]. The printer (`crate::ui::Ui`)
+//! takes only [`Shown`], and a [`Shown`] made from a `String` is escaped:
+//! the only raw bytes that reach a terminal are styles the printer paints
+//! itself. [`Untrusted`] marks one field inside a message the program
+//! formats: it escapes line breaks too, so a value cannot start a line of
+//! its own that looks like the program's.
+
+use std::borrow::Cow;
+use std::fmt;
+
+/// Whether `c` must not reach a terminal as itself: C0 and C1 controls (ESC
+/// starts CSI and OSC sequences), DEL, bidirectional embeddings, overrides
+/// and isolates, zero-width and invisible characters, the byte-order mark,
+/// line and paragraph separators, and the tag characters.
+pub fn is_hidden(c: char) -> bool {
+    matches!(c,
+        '\u{0}'..='\u{1f}'
+        | '\u{7f}'..='\u{9f}'
+        | '\u{ad}'
+        | '\u{61c}'
+        | '\u{180e}'
+        | '\u{200b}'..='\u{200f}'
+        | '\u{2028}'..='\u{202e}'
+        | '\u{2060}'..='\u{2064}'
+        | '\u{2066}'..='\u{2069}'
+        | '\u{feff}'
+        | '\u{fff9}'..='\u{fffb}'
+        | '\u{e0000}'..='\u{e007f}'
+    )
+}
+
+/// The one escaping function: every character [`is_hidden`] says may not be
+/// shown becomes a visible escape (`\n`, `\t`, `\r`, else `\u{…}`, as
+/// Rust's `char::escape_default` writes them);
+/// everything else, including a backslash, stays. `keep_lines` keeps line
+/// feeds and tabs (for a whole message the program formatted, whose own
+/// line breaks are meant).
+pub fn escape(text: &str, keep_lines: bool) -> Cow<'_, str> {
+    let keep = |c: char| keep_lines && (c == '\n' || c == '\t');
+    if !text.chars().any(|c| is_hidden(c) && !keep(c)) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if !is_hidden(c) || keep(c) {
+            out.push(c);
+            continue;
+        }
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            _ => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// `text` escaped as one field (line breaks too): for a name or value from
+/// someone else that goes into a message or a report.
+pub fn printable(text: &str) -> String {
+    escape(text, false).into_owned()
+}
+
+/// One value from someone else, placed inside text the program formats:
+/// its `Display` is [`escape`] with line breaks escaped too.
+#[derive(Debug, Clone, Copy)]
+pub struct Untrusted<'a>(pub &'a str);
+
+impl fmt::Display for Untrusted<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.pad(&escape(self.0, false))
+    }
+}
+
+/// Text that may reach a terminal. Made from a `String` or `&str` it is
+/// escaped (line feeds and tabs kept); the only raw escape sequences it
+/// can hold are the styles of [`Shown::styled`].
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Shown(String);
+
+impl Shown {
+    pub fn new() -> Self {
+        Shown(String::new())
+    }
+
+    /// `text` (escaped) in the SGR style `sgr` when `on`; `sgr` is digits
+    /// and `;` only (anything else is dropped, the text stays).
+    pub fn styled(text: &str, sgr: &'static str, on: bool) -> Self {
+        let text = escape(text, false);
+        if on && !sgr.is_empty() && sgr.bytes().all(|b| b.is_ascii_digit() || b == b';') {
+            Shown(format!("\x1b[{sgr}m{text}\x1b[0m"))
+        } else {
+            Shown(text.into_owned())
+        }
+    }
+
+    /// Appends more shown text.
+    pub fn push(&mut self, more: impl Into<Shown>) {
+        self.0.push_str(&more.into().0);
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// Without trailing white space (line feeds included).
+    pub fn trim_end(mut self) -> Self {
+        let len = self.0.trim_end().len();
+        self.0.truncate(len);
+        self
+    }
+}
+
+impl From<&str> for Shown {
+    fn from(text: &str) -> Self {
+        Shown(escape(text, true).into_owned())
+    }
+}
+
+impl From<String> for Shown {
+    fn from(text: String) -> Self {
+        match escape(&text, true) {
+            Cow::Borrowed(_) => Shown(text),
+            Cow::Owned(escaped) => Shown(escaped),
+        }
+    }
+}
+
+impl From<&String> for Shown {
+    fn from(text: &String) -> Self {
+        Shown::from(text.as_str())
+    }
+}
+
+impl fmt::Display for Shown {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_listed_range_is_escaped() {
+        let ranges: &[(u32, u32)] = &[
+            (0x00, 0x1f),
+            (0x7f, 0x9f),
+            (0x200b, 0x200f),
+            (0x202a, 0x202e),
+            (0x2060, 0x2060),
+            (0x2066, 0x2069),
+            (0xfeff, 0xfeff),
+            (0xe0000, 0xe007f),
+        ];
+        for &(lo, hi) in ranges {
+            for cp in lo..=hi {
+                let c = char::from_u32(cp).unwrap();
+                let text = format!("a{c}b");
+                let shown = escape(&text, false);
+                assert!(
+                    !shown.chars().any(is_hidden),
+                    "U+{cp:04X} survived: {shown:?}"
+                );
+                assert!(shown.starts_with('a') && shown.ends_with('b'), "{shown:?}");
+                assert!(shown.len() > 2, "U+{cp:04X} was dropped, not shown");
+            }
+        }
+    }
+
+    #[test]
+    fn plain_text_is_kept_and_lines_only_when_asked() {
+        assert!(matches!(
+            escape("Bash(git:*) Read ✓ ü", false),
+            Cow::Borrowed(_)
+        ));
+        assert_eq!(escape("a\nb\tc", true), "a\nb\tc");
+        assert_eq!(escape("a\nb\tc", false), "a\\nb\\tc");
+        assert_eq!(escape("\x1b[6A\x1b[J", true), "\\u{1b}[6A\\u{1b}[J");
+        assert_eq!(escape("\u{202e}x", true), "\\u{202e}x");
+        assert_eq!(Untrusted("1.0\r\nevil").to_string(), "1.0\\r\\nevil");
+    }
+
+    #[test]
+    fn shown_from_text_is_escaped_and_styles_are_the_only_raw_sequences() {
+        let s = Shown::from(format!("warning \x1b]52;c;ZXZpbA==\x07 {}", 1));
+        assert!(!s.as_str().contains('\x1b'), "{s}");
+        let mut s = Shown::styled("runs:", "33", true);
+        s.push(" x\x1b[J");
+        assert_eq!(s.as_str(), "\x1b[33mruns:\x1b[0m x\\u{1b}[J");
+        assert_eq!(Shown::styled("a", "1m\x1b[2J", true).as_str(), "a");
+        assert_eq!(Shown::styled("a\x1b", "1", false).as_str(), "a\\u{1b}");
+    }
+}
