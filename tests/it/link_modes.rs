@@ -34,8 +34,14 @@ fn setup(mode: &str) -> (Sandbox, PathBuf) {
     (sb, reg)
 }
 
-fn marker(dir: &Path) -> String {
-    std::fs::read_to_string(dir.join(".skillpm-copy")).unwrap_or_default()
+/// What skillpm's state records for the folder placed at `dir` (the folder
+/// itself holds only the skill's files).
+fn marker(sb: &Sandbox, dir: &Path) -> String {
+    assert!(
+        !dir.join(".skillpm-copy").exists(),
+        "no marker file inside a placed folder"
+    );
+    sb.placement(dir)
 }
 
 fn edit_in_place(file: &Path) {
@@ -78,7 +84,7 @@ fn each_mode_places_the_locked_bytes_and_verify_catches_an_edit() {
             "symlink" => assert!(meta.file_type().is_symlink(), "{mode}"),
             _ => {
                 assert!(meta.is_dir() && !meta.file_type().is_symlink(), "{mode}");
-                let m = marker(&placed);
+                let m = marker(&sb, &placed);
                 assert!(m.starts_with("sha256:"), "{mode}: {m}");
                 if mode != "auto" {
                     assert!(m.trim_end().ends_with(mode), "{mode}: {m}");
@@ -242,7 +248,7 @@ fn clone_mode_clones_where_the_file_system_can_and_says_so_where_it_cannot() {
     let placed = sb.project.join(".agents/skills/notes");
     if can {
         assert_eq!(code, 0, "{err}");
-        assert!(marker(&placed).trim_end().ends_with("clone"));
+        assert!(marker(&sb, &placed).trim_end().ends_with("clone"));
     } else {
         assert_eq!(code, 1, "{err}");
         assert!(err.contains("cannot clone"), "{err}");
@@ -262,9 +268,9 @@ fn clone_mode_clones_where_the_file_system_can_and_says_so_where_it_cannot() {
         ]));
         assert_eq!(code, 0, "{err}");
         assert!(
-            marker(&placed).trim_end().ends_with("hardlink"),
+            marker(&sb, &placed).trim_end().ends_with("hardlink"),
             "{}",
-            marker(&placed)
+            marker(&sb, &placed)
         );
     }
 }

@@ -173,7 +173,14 @@ pub fn doctor(ctx: &Context, opts: &DoctorOptions) -> anyhow::Result<DoctorRepor
     let mut dangling = BTreeSet::new();
     check_root_links(&discovery, &mut findings, &mut dangling);
     if let Some(lock) = policy.approvals.project_lock() {
-        check_lock_links(lock, settings, &project, &env, &dangling, &mut findings);
+        check_lock_links(
+            lock,
+            settings,
+            &policy.approvals,
+            (&project, &env),
+            &dangling,
+            &mut findings,
+        );
     }
     let servers = clients::configured_servers(&project, &env);
     findings.extend(servers.problems.iter().map(|p| warning("client-config", p)));

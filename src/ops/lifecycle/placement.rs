@@ -9,10 +9,11 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use super::Session;
+use crate::digest::HashedTree;
 use crate::error::{Exit, OpError};
 use crate::link::{self, LinkKind, LinkMode, LinkState};
 use crate::project::lock::LockedSkill;
-use crate::project::state::PlacedLink;
+use crate::project::state::{PlacedLink, Placements};
 use crate::roots::{self, Agent, Scope};
 
 /// One skill root that gets links, and the agents that read it.
@@ -138,26 +139,65 @@ pub struct LinkChanges {
     /// Places another tool's folder holds, left alone (`import` only).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub conflicts: Vec<PathBuf>,
+    /// Folders skillpm did not place that held exactly the locked tree:
+    /// taken over (replaced by skillpm's placement, nothing lost).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub adopted: Vec<PathBuf>,
+    /// Copies that no longer held their tree, placed again, with the files
+    /// put back (`changed`/`added`/`removed` + path, as `verify` names them).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub restored: Vec<Restored>,
+}
+
+/// A placed copy put back to its locked tree.
+#[derive(Debug, Serialize)]
+pub struct Restored {
+    pub path: PathBuf,
+    pub files: Vec<String>,
+}
+
+pub(crate) use crate::catalog::record_at;
+
+/// The folder a scope's agent folders must stay inside: the project root,
+/// or the home folder for the user scope.
+pub(crate) fn scope_root(sess: &Session<'_>, scope: Scope) -> Option<PathBuf> {
+    match scope {
+        Scope::Repo => Some(sess.project.root.clone()),
+        Scope::User => sess.env.home.clone(),
+        Scope::System | Scope::Admin => None,
+    }
+}
+
+/// Refuses (naming the folder) an agent folder that a symlink leads out
+/// of its scope root, before anything is placed or removed there.
+fn ensure_targets_inside(sess: &Session<'_>, targets: &[Target]) -> anyhow::Result<()> {
+    for t in targets {
+        if let Some(base) = scope_root(sess, t.scope) {
+            link::ensure_inside(&t.root, &base)?;
+        }
+    }
+    Ok(())
 }
 
 /// Makes the roots hold exactly the links of `enabled` (approved skills).
 /// Every place is inspected once, and anything there that skillpm did not
-/// make fails the sync (exit 1, both paths named) before a link changes.
+/// make fails the sync (exit 1, both paths named) before a link changes;
+/// a folder that holds exactly the locked tree is taken over instead (it
+/// is what skillpm would place, so nothing is lost).
 pub(crate) fn sync_links(
     sess: &Session<'_>,
     enabled: &[&LockedSkill],
 ) -> anyhow::Result<LinkChanges> {
     let targets = targets(sess)?;
-    let (plan, conflicts) = plan_links(sess, &targets, enabled)?;
+    ensure_targets_inside(sess, &targets)?;
+    let placements = sess.state.placements();
+    let mut changes = LinkChanges::default();
+    let plan = plan_links(sess, &placements, &targets, enabled, &mut changes)?;
     // Each agent folder is created once here, not once per link.
     for root in plan.iter().map(|(t, ..)| &t.root).collect::<BTreeSet<_>>() {
         link::ensure_root(root)?;
     }
     let mode = link_mode(sess);
-    let mut changes = LinkChanges {
-        conflicts,
-        ..LinkChanges::default()
-    };
     let kinds = place_all(&plan, mode)?;
     let mut placed = Vec::with_capacity(plan.len());
     for ((t, s, dest, _, before), kind) in plan.into_iter().zip(kinds) {
@@ -171,9 +211,11 @@ pub(crate) fn sync_links(
         placed.push(PlacedLink {
             root: t.root.clone(),
             name: s.name.clone(),
+            tree: Some(s.tree),
+            kind: Some(kind.as_str().to_owned()),
         });
     }
-    unlink_unwanted(sess, &placed, &mut changes);
+    unlink_unwanted(sess, &placements, &placed, &mut changes);
     if !sess.ctx.agents.is_empty() || sess.ctx.link_mode.is_some() {
         sess.manifest.save()?;
     }
@@ -186,6 +228,23 @@ pub(crate) fn sync_links(
             changes.copied.len()
         ));
     }
+    for r in &changes.restored {
+        sess.ctx.ui.info(format!(
+            "restored {} to its locked tree ({})",
+            r.path.display(),
+            if r.files.is_empty() {
+                "its files were changed".to_owned()
+            } else {
+                r.files.join(", ")
+            }
+        ));
+    }
+    for p in &changes.adopted {
+        sess.ctx.ui.info(format!(
+            "adopted {}: it held exactly the locked tree, and skillpm now manages it",
+            p.display()
+        ));
+    }
     Ok(changes)
 }
 
@@ -194,41 +253,83 @@ pub(crate) fn sync_links(
 type Planned<'t, 's> = (&'t Target, &'s LockedSkill, PathBuf, PathBuf, LinkState);
 
 /// Every link `enabled` needs in every target, with what is there now. A
-/// folder skillpm did not make is an error (exit 5), or, with
-/// `keep_foreign`, left alone and returned as a conflict.
+/// folder skillpm did not make is an error (exit 1), unless it holds
+/// exactly the locked tree (adopted), or, with `keep_foreign`, left alone
+/// and returned as a conflict. A copy whose files were edited is placed
+/// again, and the files it gets back are named in `changes.restored`.
 fn plan_links<'t, 's>(
     sess: &Session<'_>,
+    placements: &Placements,
     targets: &'t [Target],
     enabled: &[&'s LockedSkill],
-) -> anyhow::Result<(Vec<Planned<'t, 's>>, Vec<PathBuf>)> {
+    changes: &mut LinkChanges,
+) -> anyhow::Result<Vec<Planned<'t, 's>>> {
     let places: Vec<(&Target, &LockedSkill)> = (targets.iter())
         .flat_map(|t| enabled.iter().map(move |s| (t, *s)))
         .collect();
     // Each place is inspected on its own (a copy is hashed again), in parallel.
     let states = super::parallel::map(&places, |(t, s)| {
-        link::inspect_placed(&t.root.join(&s.name), s.tree)
+        let path = t.root.join(&s.name);
+        let state = link::inspect_placed(&path, s.tree, record_at(placements, &path))?;
+        // A folder skillpm did not place is hashed only when it would
+        // otherwise stop the run: one holding exactly the tree is adopted.
+        let adoptable = matches!(state.0, LinkState::Foreign { what: "a folder" })
+            && link::hash_placed(&path).is_ok_and(|h| h.digest == s.tree);
+        Ok::<_, link::LinkError>((state, adoptable))
     });
     let mut plan = Vec::with_capacity(places.len());
-    let mut conflicts = Vec::new();
-    for ((t, s), before) in places.into_iter().zip(states) {
+    for ((t, s), found) in places.into_iter().zip(states) {
         let dest = t.root.join(&s.name);
         let entry = sess.store.entry_path(&s.tree);
-        let before = before?;
-        if let LinkState::Foreign { what } = before {
-            if sess.ctx.keep_foreign {
-                conflicts.push(dest);
-                continue;
+        let ((before, drifted), adoptable) = found?;
+        let before = match before {
+            LinkState::Foreign { .. } if adoptable => {
+                changes.adopted.push(dest.clone());
+                LinkState::Copy {
+                    tree: Some(s.tree),
+                    kind: LinkKind::Copy,
+                }
             }
-            return Err(link::LinkError::Conflict {
-                path: dest,
-                what,
-                wanted: entry,
+            LinkState::Foreign { what } => {
+                if sess.ctx.keep_foreign {
+                    changes.conflicts.push(dest);
+                    continue;
+                }
+                return Err(link::LinkError::Conflict {
+                    path: dest,
+                    what,
+                    wanted: entry,
+                }
+                .into());
             }
-            .into());
+            other => other,
+        };
+        if let Some(placed) = drifted {
+            changes.restored.push(Restored {
+                path: dest.clone(),
+                files: restored_files(sess, s, &placed),
+            });
         }
         plan.push((t, s, dest, entry, before));
     }
-    Ok((plan, conflicts))
+    Ok(plan)
+}
+
+/// The files a drifted copy gets back, as `verify` names them.
+fn restored_files(sess: &Session<'_>, s: &LockedSkill, placed: &HashedTree) -> Vec<String> {
+    let Some(locked) = sess.state.load_tree(&s.tree) else {
+        return Vec::new();
+    };
+    let diff = crate::approve::diff_trees(&locked, placed);
+    let mut files = Vec::new();
+    for (how, list) in [
+        ("changed", &diff.changed),
+        ("added", &diff.added),
+        ("removed", &diff.removed),
+    ] {
+        files.extend(list.iter().map(|f| format!("{how} {f}")));
+    }
+    files
 }
 
 /// Places every planned link in `mode`; returns the kind each became.
@@ -287,15 +388,34 @@ fn place_all(plan: &[Planned<'_, '_>], mode: LinkMode) -> anyhow::Result<Vec<Opt
 
 /// Removes the links an earlier run placed that this one did not (a skill
 /// removed, disabled, or an agent dropped); one that cannot be removed is
-/// left in place with a warning.
-fn unlink_unwanted(sess: &Session<'_>, placed: &[PlacedLink], changes: &mut LinkChanges) {
-    let keep: BTreeSet<&PlacedLink> = placed.iter().collect();
+/// left in place with a warning, and one whose agent folder now leads out
+/// of its scope root is not touched.
+fn unlink_unwanted(
+    sess: &Session<'_>,
+    placements: &Placements,
+    placed: &[PlacedLink],
+    changes: &mut LinkChanges,
+) {
+    let keep: BTreeSet<PathBuf> = placed.iter().map(PlacedLink::path).collect();
+    let home = sess.env.home.as_deref();
     for old in sess.state.placed_links(&sess.project.root) {
-        if keep.contains(&old) {
+        let path = old.path();
+        if keep.contains(&path) {
             continue;
         }
-        match link::unlink(&old.root, &old.name) {
-            Ok(true) => changes.unlinked.push(old.path()),
+        let base = if old.root.starts_with(&sess.project.root) {
+            Some(sess.project.root.as_path())
+        } else {
+            home.filter(|h| old.root.starts_with(h))
+        };
+        if let Some(base) = base
+            && let Err(e) = link::ensure_inside(&old.root, base)
+        {
+            sess.ctx.ui.warn(format!("left in place: {e}"));
+            continue;
+        }
+        match link::unlink(&old.root, &old.name, record_at(placements, &path)) {
+            Ok(true) => changes.unlinked.push(path),
             Ok(false) => {}
             Err(e) => sess.ctx.ui.warn(format!("left in place: {e}")),
         }
