@@ -136,6 +136,10 @@ pub struct CheckArgs {
     /// Skill folders, or folders containing skill folders.
     #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<PathBuf>,
+    /// Refuse fields only an agent defines (e.g. Claude Code's
+    /// `disable-model-invocation`) too: the reference validator's verdict.
+    #[arg(long)]
+    pub strict: bool,
 }
 
 #[derive(Debug, clap::Args)]

@@ -36,6 +36,10 @@ pub struct PublishArgs {
     /// Also write <name>.zip beside each <name>.tar.gz.
     #[arg(long)]
     pub zip: bool,
+    /// Judge the skills as `check --strict` does (fields only an agent
+    /// defines are refused too).
+    #[arg(long)]
+    pub strict: bool,
 }
 
 fn parse_time(s: &str) -> Result<SystemTime, String> {
@@ -56,6 +60,7 @@ impl PublishArgs {
             version: self.version,
             expires,
             zip: self.zip,
+            strict: self.strict,
         }
     }
 }

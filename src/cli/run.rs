@@ -63,7 +63,11 @@ pub(crate) const OK: Exit = Exit::Success;
 
 impl CheckArgs {
     fn run(self, ctx: &Context) -> anyhow::Result<Exit> {
-        let report = ops::check::check(ctx, &ops::check::CheckOptions { paths: self.paths })?;
+        let opts = ops::check::CheckOptions {
+            paths: self.paths,
+            strict: self.strict,
+        };
+        let report = ops::check::check(ctx, &opts)?;
         emit(ctx, &report, report.exit())
     }
 }

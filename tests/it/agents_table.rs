@@ -344,3 +344,14 @@ fn discovery_reads_opencode_singular_skill_folders_and_other_agents_folders() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("# oc-user"), "{out}");
 }
+
+/// Every agent that validation names as the reader of a frontmatter field
+/// is a row of the agents table (whose `doc` link is the field's source).
+#[test]
+fn agent_fields_name_agents_of_the_table() {
+    for (field, agent) in skillpm::skill::validate::AGENT_FIELDS {
+        let row = Agent::ALL.into_iter().find(|a| a.def().display == *agent);
+        let row = row.unwrap_or_else(|| panic!("`{field}`: {agent} is not in the agents table"));
+        assert!(row.def().doc.starts_with("https://"), "{agent}");
+    }
+}
