@@ -124,8 +124,15 @@ pub struct LockedSkill {
     /// Git commit id (full SHA) for git sources.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub commit: Option<String>,
-    /// Folder inside the repository for git sources.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Folder inside the repository (git) or the source folder (path):
+    /// `path`, as in skills.toml; `subpath`, the name older versions
+    /// wrote, is still read.
+    #[serde(
+        default,
+        rename = "path",
+        alias = "subpath",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub subpath: Option<String>,
     /// The skill's SKILL.md URI on its MCP server (MCP sources only): with
     /// `url`, the skill's identity.
@@ -354,6 +361,22 @@ mod tests {
         let extra = text.replace("format = ", "colour = \"red\"\nformat = ");
         let err = Lockfile::parse(&extra, p).unwrap_err();
         assert!(err.to_string().contains("colour"), "{err}");
+    }
+
+    /// A git or folder sub-path is `path` in the lock, as in skills.toml;
+    /// a lock written with the old `subpath` key still reads.
+    #[test]
+    fn a_sub_path_is_written_path_and_the_old_subpath_key_is_read() {
+        let p = Path::new("skills.lock");
+        let mut lock = Lockfile::default();
+        let mut s = skill("a", b"a");
+        s.subpath = Some("skills/a".into());
+        lock.upsert(s);
+        let text = lock.to_toml();
+        assert!(text.contains("path = \"skills/a\""), "{text}");
+        assert!(!text.contains("subpath"), "{text}");
+        let old = text.replace("path = ", "subpath = ");
+        assert_eq!(Lockfile::parse(&old, p).unwrap(), lock);
     }
 
     #[test]

@@ -223,7 +223,15 @@ pub struct Manifest {
 }
 
 /// The file `skillpm init` writes.
-pub const TEMPLATE: &str = r#"# skills.toml: the Agent Skills this project asks for. skillpm resolves it into
+/// The skills.toml `skillpm init` writes: `agents` are the ids written
+/// into `[install] agents` (the agents detected, chosen by the caller), and
+/// `link-mode = "auto"`, so a new project holds real folders every agent
+/// reads in a container, a mounted repository and Claude Code
+/// (docs/design-changes.md, "Third pass: journeys").
+pub fn template(agents: &[&str]) -> String {
+    let listed: Vec<String> = agents.iter().map(|a| format!("{a:?}")).collect();
+    format!(
+        r#"# skills.toml: the Agent Skills this project asks for. skillpm resolves it into
 # skills.lock; commit both.
 #
 #   [install]   where skills are linked, and for which agents
@@ -231,21 +239,24 @@ pub const TEMPLATE: &str = r#"# skills.toml: the Agent Skills this project asks 
 #               writes one. url: a base URL, an index.json URL, a file:// URL or a path.
 #               keys: pinned minisign public keys (signatures then required).
 #               token-env: variable holding a bearer token, sent only to that registry.
-#   [skills]    name = { source = "<source name>" }, written by `skillpm add`
+#   [skills]    name = {{ source = "<source name>" }}, written by `skillpm add`
 
 [install]
 # "repo" (this project), "user" (your home folder) or "admin" (system-wide)
 scope = "repo"
 # agents whose folders get the skills (ids from `skillpm agents`: "claude",
-# "cursor", "opencode", ...); unset: the shared .agents/skills folder plus
-# every agent detected in this project or your home folder
-# agents = ["agents", "claude"]
-# how skill folders are placed: "symlink" (default), "auto" (real folders:
-# reflink clone, else hard links, else copies), "hardlink", "clone" or "copy"
-# link-mode = "symlink"
+# "cursor", "opencode", ...); "agents" is the shared .agents/skills folder
+agents = [{}]
+# how skill folders are placed: "auto" (real folders: reflink clone, else
+# hard links, else copies), "symlink" (links into your cache: gone where the
+# project is mounted without it), "hardlink", "clone" or "copy"
+link-mode = "auto"
 
 [skills]
-"#;
+"#,
+        listed.join(", ")
+    )
+}
 
 impl Manifest {
     pub fn load(path: &Path) -> Result<Self, ManifestError> {
@@ -625,7 +636,7 @@ mod tests {
 
     #[test]
     fn template_is_valid_and_edits_keep_comments_and_order() {
-        let mut m = Manifest::parse(TEMPLATE, &path()).unwrap();
+        let mut m = Manifest::parse(&template(&["agents", "claude"]), &path()).unwrap();
         assert_eq!(m.install().scope, Scope::Repo);
         m.add_source(&acme()).unwrap();
         m.set_skill(
@@ -667,7 +678,7 @@ mod tests {
 
     #[test]
     fn invalid_edits_change_nothing() {
-        let mut m = Manifest::parse(TEMPLATE, &path()).unwrap();
+        let mut m = Manifest::parse(&template(&["agents", "claude"]), &path()).unwrap();
         m.add_source(&acme()).unwrap();
         let before = m.to_toml();
         assert!(matches!(
@@ -691,7 +702,7 @@ mod tests {
 
     #[test]
     fn removing_sources_and_keys() {
-        let mut m = Manifest::parse(TEMPLATE, &path()).unwrap();
+        let mut m = Manifest::parse(&template(&["agents", "claude"]), &path()).unwrap();
         m.add_source(&acme()).unwrap();
         m.set_source_keys(
             "acme",

@@ -100,6 +100,19 @@ fn skillpm_agents_reports_detection_folders_and_managed_counts() {
     std::fs::create_dir_all(sb.home.join(".cursor")).unwrap();
     std::fs::create_dir_all(sb.home.join(".codeium/windsurf")).unwrap();
     sb.init();
+    // `init` wrote the agents it detected; a project without `[install]
+    // agents` (made before) gets the same from detection on every run.
+    let written = sb.manifest();
+    assert!(
+        written.contains(r#"agents = ["agents", "claude", "cursor", "windsurf"]"#),
+        "{written}"
+    );
+    let without: String = written
+        .lines()
+        .filter(|l| !l.starts_with("agents = "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(sb.project.join("skills.toml"), without).unwrap();
     let reg = registry(&sb.path("registry"));
     let (code, _, err) = run(sb.cmd().arg("add").arg(&reg).args(["pdf-tools", "--yes"]));
     assert_eq!(code, 0, "{err}");

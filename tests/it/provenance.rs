@@ -626,7 +626,7 @@ fn a_folder_entry_must_read_the_declared_folder() {
     refused_in(&sb, &other_folder, SKILL, "reads it from the folder");
     let climbing = forge_folder_entry(
         &honest,
-        "subpath",
+        "path",
         SKILL,
         &format!("../evil/{SKILL}"),
         &evil_tree,

@@ -301,13 +301,15 @@ fn skill_rows(catalog: &Catalog) -> Vec<DoctorSkill> {
         .collect()
 }
 
-/// A shadowed copy that is the winner's own folder linked a second time
-/// (one install linked into several agent folders): nothing is hidden.
+/// A shadowed copy that is the winner's own folder linked a second time,
+/// or a folder holding the winner's tree (one install placed into several
+/// agent folders): nothing is hidden.
 fn same_as_winner(catalog: &Catalog, s: &CatalogSkill) -> bool {
-    catalog
-        .skills
-        .iter()
-        .any(|w| w.name == s.name && w.is_winner() && w.real_path == s.real_path)
+    catalog.skills.iter().any(|w| {
+        w.name == s.name
+            && w.is_winner()
+            && (w.real_path == s.real_path || (w.tree.is_some() && w.tree == s.tree))
+    })
 }
 
 fn finding(
