@@ -120,6 +120,11 @@ pub struct ImportArgs {
     /// Approve what the summaries show without asking.
     #[arg(short, long)]
     pub yes: bool,
+    /// Take over the other tool's folders that differ from what skillpm
+    /// resolved: each is backed up under skillpm's state for this project
+    /// (in the cache), then replaced by skillpm's placement.
+    #[arg(long)]
+    pub replace: bool,
 }
 
 #[derive(Debug, clap::Args)]

@@ -112,6 +112,7 @@ impl ImportArgs {
         let opts = ops::import::ImportOptions {
             dry_run: self.dry_run,
             yes: self.yes,
+            replace: self.replace,
         };
         let report = ops::import::import(ctx, &opts)?;
         emit(ctx, &report, report.exit())

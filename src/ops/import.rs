@@ -22,8 +22,13 @@
 //! git, tree digest always), approved and linked. None of these tools records
 //! a commit, so a git skill is re-resolved at the ref it names (or the
 //! default branch) and reported as `re-resolved`; a source that no longer
-//! offers the skill is `not-found`. A folder the other tool installed under
-//! the same name stays where it is: skillpm links around it and reports it.
+//! offers the skill is `not-found`. A folder (or link) the other tool
+//! installed under the same name that holds exactly the tree skillpm
+//! resolved is adopted: replaced by skillpm's placement, so `verify` passes
+//! right after. One that differs stays where it is and is reported with how
+//! it differs, until `import --replace` backs it up under skillpm's state
+//! for the project and places skillpm's (docs/design-changes.md, "Third
+//! pass: journeys").
 
 use std::collections::BTreeSet;
 use std::io::Write;
@@ -31,7 +36,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use super::lifecycle::{self, AddOptions};
+use super::lifecycle::{self, AddOptions, FileChanges, Replaced};
 use super::{Context, Report};
 use crate::error::Exit;
 
@@ -39,6 +44,9 @@ use crate::error::Exit;
 pub struct ImportOptions {
     pub dry_run: bool,
     pub yes: bool,
+    /// `--replace`: take over the other tool's folders that differ (backed
+    /// up first).
+    pub replace: bool,
 }
 
 /// JSON shape (stable):
@@ -54,7 +62,11 @@ pub struct ImportOptions {
 /// reproduce it), `re-resolved` (it did not; resolved again now),
 /// `not-found` (the source no longer offers it), `failed` (`detail` says
 /// why), `skipped` (a second record of a name already imported).
-/// `left_in_place` lists the other tool's folders skillpm did not replace.
+/// `left_in_place` lists the other tool's folders skillpm did not replace,
+/// `differences` how each differs from the locked tree (`changed`/`added`/
+/// `removed` + file); `adopted` the ones that held exactly the locked tree
+/// and are skillpm's now; `replaced` the ones `--replace` took over, with
+/// their backups.
 /// `tool`: `vercel-skills`, `vercel-skills-global`, `openskills`,
 /// `skillkit` (its lock), `skillkit-manifest` (its `.skills`; a whole-source
 /// entry plans as `name` `*` and imports as one row per skill).
@@ -77,6 +89,12 @@ pub struct ImportedSkill {
     pub tree: Option<String>,
     pub detail: String,
     pub left_in_place: Vec<PathBuf>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub differences: Vec<FileChanges>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub adopted: Vec<PathBuf>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub replaced: Vec<Replaced>,
 }
 
 impl ImportReport {
@@ -127,6 +145,7 @@ pub fn import(ctx: &Context, opts: &ImportOptions) -> anyhow::Result<ImportRepor
     let mut add_ctx = ctx.clone();
     add_ctx.project = Some(project);
     add_ctx.keep_foreign = true;
+    add_ctx.replace_foreign = opts.replace;
     let mut done = BTreeSet::new();
     for f in found {
         let mut row = planned_row(&f);
@@ -169,6 +188,9 @@ fn planned_row(f: &Found) -> ImportedSkill {
         tree: None,
         detail: detail.to_owned(),
         left_in_place: Vec::new(),
+        differences: Vec::new(),
+        adopted: Vec::new(),
+        replaced: Vec::new(),
     }
 }
 
@@ -199,22 +221,23 @@ fn add_found(
         Ok(added) if f.all => Ok(added
             .skills
             .iter()
-            .map(|s| ImportedSkill {
-                name: s.name.clone(),
-                status: "re-resolved",
-                tree: Some(s.tree.to_string()),
-                left_in_place: (added.links.conflicts.iter())
-                    .filter(|p| p.file_name().is_some_and(|n| n == s.name.as_str()))
-                    .cloned()
-                    .collect(),
-                ..row.clone()
+            .map(|s| {
+                let mut r = ImportedSkill {
+                    name: s.name.clone(),
+                    status: "re-resolved",
+                    tree: Some(s.tree.to_string()),
+                    ..row.clone()
+                };
+                let named = |p: &Path| p.file_name().is_some_and(|n| n == s.name.as_str());
+                placements_of(&mut r, &added.links, &named);
+                r
             })
             .collect()),
         Ok(added) => {
             let pinned = f.git_ref.as_deref().is_some_and(is_commit);
             row.status = if pinned { "imported" } else { "re-resolved" };
             row.tree = added.skills.first().map(|s| s.tree.to_string());
-            row.left_in_place = added.links.conflicts;
+            placements_of(&mut row, &added.links, &|_| true);
             Ok(vec![row])
         }
         Err(e) => {
@@ -537,6 +560,29 @@ fn local(base: &Path, source: &str) -> String {
     abs.display().to_string()
 }
 
+/// What the link pass did with the other tool's folders of the skill
+/// (`wanted` picks its places), each path once.
+fn placements_of(
+    row: &mut ImportedSkill,
+    links: &lifecycle::LinkChanges,
+    wanted: &dyn Fn(&Path) -> bool,
+) {
+    for c in links.conflicts.iter().filter(|c| wanted(&c.path)) {
+        if !row.left_in_place.contains(&c.path) {
+            row.left_in_place.push(c.path.clone());
+            row.differences.push(c.clone());
+        }
+    }
+    row.adopted = (links.adopted.iter())
+        .filter(|p| wanted(p))
+        .cloned()
+        .collect();
+    row.replaced = (links.replaced.iter())
+        .filter(|r| wanted(&r.path))
+        .cloned()
+        .collect();
+}
+
 fn is_commit(r: &str) -> bool {
     r.len() == 40 && r.bytes().all(|b| b.is_ascii_hexdigit())
 }
@@ -558,11 +604,31 @@ impl Report for ImportReport {
                 "{:<11}  {}  ({} from {}): {}",
                 s.status, s.name, s.tool, s.source, s.detail
             )?;
-            for p in &s.left_in_place {
+            for p in &s.adopted {
                 writeln!(
                     out,
-                    "             left in place: {} (not skillpm's; remove it to let skillpm link there)",
+                    "             adopted: {} (it held exactly the locked tree; skillpm's now)",
                     p.display()
+                )?;
+            }
+            for r in &s.replaced {
+                writeln!(
+                    out,
+                    "             replaced: {} (the old folder is backed up at {})",
+                    r.path.display(),
+                    r.backup.display()
+                )?;
+            }
+            for d in &s.differences {
+                let how = if d.files.is_empty() {
+                    "its content differs".to_owned()
+                } else {
+                    d.files.join(", ")
+                };
+                writeln!(
+                    out,
+                    "             left in place: {} (not skillpm's, and it differs from the locked tree: {how}); `skillpm import --replace` backs it up and takes it over",
+                    d.path.display()
                 )?;
             }
         }

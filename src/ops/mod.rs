@@ -40,6 +40,9 @@ pub struct Context {
     /// `import`: a folder another tool installed under a skill's name is
     /// left in place and reported, instead of failing the link pass.
     pub keep_foreign: bool,
+    /// `import --replace`: such a folder is moved to a backup under the
+    /// project's state in the cache and skillpm's placement takes its place.
+    pub replace_foreign: bool,
     pub ui: Ui,
 }
 
@@ -52,6 +55,7 @@ impl Context {
             agents: Vec::new(),
             link_mode: None,
             keep_foreign: false,
+            replace_foreign: false,
             ui,
         }
     }

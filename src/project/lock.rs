@@ -172,6 +172,23 @@ pub fn lock_text_to_url(project_root: &Path, text: &str) -> Option<url::Url> {
     (joined.scheme() == "file").then_some(joined)
 }
 
+/// Whether two URLs the lock and a source give name the same place, in the
+/// one normal form lock URLs are compared in: a trailing `/` on the path
+/// does not count (a relative lock path never keeps it, an index's folder
+/// URL always has it), and a relative path has already been made absolute
+/// by [`lock_text_to_url`].
+pub fn same_lock_url(a: &url::Url, b: &url::Url) -> bool {
+    fn normal(u: &url::Url) -> url::Url {
+        let mut u = u.clone();
+        let trimmed = u.path().trim_end_matches('/').to_owned();
+        if !trimmed.is_empty() {
+            u.set_path(&trimmed);
+        }
+        u
+    }
+    a == b || normal(a) == normal(b)
+}
+
 impl LockedSkill {
     /// Approved for exactly the content it pins.
     pub fn is_approved(&self) -> bool {
@@ -377,6 +394,30 @@ mod tests {
         assert!(!text.contains("subpath"), "{text}");
         let old = text.replace("path = ", "subpath = ");
         assert_eq!(Lockfile::parse(&old, p).unwrap(), lock);
+    }
+
+    #[test]
+    fn lock_urls_compare_relative_or_absolute_with_or_without_a_trailing_slash() {
+        let root = Path::new("/work/project");
+        let folder = url::Url::parse("file:///work/site/.well-known/skills/alpha/").unwrap();
+        for text in [
+            "../site/.well-known/skills/alpha",
+            "../site/.well-known/skills/alpha/",
+            "file:///work/site/.well-known/skills/alpha",
+            "file:///work/site/.well-known/skills/alpha/",
+        ] {
+            let url = lock_text_to_url(root, text).unwrap();
+            assert!(same_lock_url(&url, &folder), "{text}");
+        }
+        let other = url::Url::parse("file:///work/site/.well-known/skills/beta/").unwrap();
+        assert!(!same_lock_url(&folder, &other));
+        let http = url::Url::parse("https://acme.dev/skills/alpha").unwrap();
+        let http_slash = url::Url::parse("https://acme.dev/skills/alpha/").unwrap();
+        assert!(same_lock_url(&http, &http_slash));
+        assert!(!same_lock_url(
+            &http,
+            &url::Url::parse("https://evil.dev/skills/alpha").unwrap()
+        ));
     }
 
     #[test]

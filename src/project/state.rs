@@ -94,9 +94,21 @@ impl ProjectState {
         (rehashed == *digest && tree.digest == *digest).then_some(tree)
     }
 
-    fn links_path(&self, project: &Path) -> PathBuf {
+    fn project_key(project: &Path) -> String {
         let key = Digest::of_bytes(project.as_os_str().as_encoded_bytes()).hex();
-        self.dir.join("links").join(format!("{}.json", &key[..24]))
+        key[..24].to_owned()
+    }
+
+    fn links_path(&self, project: &Path) -> PathBuf {
+        self.dir
+            .join("links")
+            .join(format!("{}.json", Self::project_key(project)))
+    }
+
+    /// Where `import --replace` keeps the folders it took over for
+    /// `project`: `backups/<project key>/`.
+    pub fn backup_dir(&self, project: &Path) -> PathBuf {
+        self.dir.join("backups").join(Self::project_key(project))
     }
 
     pub fn placed_links(&self, project: &Path) -> Vec<PlacedLink> {

@@ -27,7 +27,7 @@ use crate::digest::Digest;
 use crate::error::{Classify, Exit};
 use crate::fetch::Fetcher;
 use crate::index::{ArtifactKind, EntryContent, Index, parse_index, paths};
-use crate::project::lock::{Format, LockedSkill, lock_text_to_url};
+use crate::project::lock::{Format, LockedSkill, lock_text_to_url, same_lock_url};
 use crate::project::manifest::{Manifest, SourceDecl};
 use crate::source::{self, Source, SourceError, SourceSpec};
 use crate::store::snapshots::{Snapshot, Snapshots};
@@ -335,7 +335,7 @@ impl<'a> Prover<'a> {
                     "skills.lock gives no usable index URL".into(),
                 )
             })?;
-        if !source.spec.candidates().contains(&index_url) {
+        if !(source.spec.candidates().iter()).any(|c| same_lock_url(c, &index_url)) {
             return Err(broken(
                 entry,
                 "index",
@@ -385,7 +385,7 @@ impl<'a> Prover<'a> {
             (EntryContent::Files { .. }, Format::Files) => {
                 let folder =
                     paths::file_url(&paths::index_dir(&voucher.index.url), &entry.name, "");
-                if lock_url.as_ref() != Some(&folder) {
+                if !lock_url.is_some_and(|u| same_lock_url(&u, &folder)) {
                     return Err(broken(
                         entry,
                         "url",
@@ -645,7 +645,7 @@ impl<'a> Prover<'a> {
                 ),
             ));
         }
-        if lock_url != Some(url) {
+        if !lock_url.is_some_and(|u| same_lock_url(u, url)) {
             return Err(broken(
                 entry,
                 "url",

@@ -136,24 +136,37 @@ pub struct LinkChanges {
     pub copied: Vec<PathBuf>,
     /// Links of skills no longer enabled, removed.
     pub unlinked: Vec<PathBuf>,
-    /// Places another tool's folder holds, left alone (`import` only).
+    /// Places another tool's folder holds, left alone (`import` only),
+    /// with how each differs from the locked tree.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub conflicts: Vec<PathBuf>,
+    pub conflicts: Vec<FileChanges>,
     /// Folders skillpm did not place that held exactly the locked tree:
     /// taken over (replaced by skillpm's placement, nothing lost).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub adopted: Vec<PathBuf>,
+    /// Folders that differed, moved to a backup (`import --replace`) and
+    /// replaced: `path` is where the old folder now is.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub replaced: Vec<Replaced>,
     /// Copies that no longer held their tree, placed again, with the files
     /// put back (`changed`/`added`/`removed` + path, as `verify` names them).
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub restored: Vec<Restored>,
+    pub restored: Vec<FileChanges>,
 }
 
-/// A placed copy put back to its locked tree.
-#[derive(Debug, Serialize)]
-pub struct Restored {
+/// A folder and how its files differ from the locked tree (`changed`,
+/// `added` or `removed` + path).
+#[derive(Debug, Clone, Serialize)]
+pub struct FileChanges {
     pub path: PathBuf,
     pub files: Vec<String>,
+}
+
+/// A folder `import --replace` took over, and where its backup is.
+#[derive(Debug, Clone, Serialize)]
+pub struct Replaced {
+    pub path: PathBuf,
+    pub backup: PathBuf,
 }
 
 pub(crate) use crate::catalog::record_at;
@@ -228,7 +241,7 @@ pub(crate) fn sync_links(
             changes.copied.len()
         ));
     }
-    for r in &changes.restored {
+    for r in changes.restored.iter() {
         sess.ctx.ui.info(format!(
             "restored {} to its locked tree ({})",
             r.path.display(),
@@ -239,10 +252,18 @@ pub(crate) fn sync_links(
             }
         ));
     }
-    for p in &changes.adopted {
+    // `import` reports these itself, once per folder.
+    for p in changes.adopted.iter().filter(|_| !sess.ctx.keep_foreign) {
         sess.ctx.ui.info(format!(
             "adopted {}: it held exactly the locked tree, and skillpm now manages it",
             p.display()
+        ));
+    }
+    for r in changes.replaced.iter().filter(|_| !sess.ctx.keep_foreign) {
+        sess.ctx.ui.info(format!(
+            "replaced {} (the old folder is backed up at {})",
+            r.path.display(),
+            r.backup.display()
         ));
     }
     Ok(changes)
@@ -273,7 +294,7 @@ fn plan_links<'t, 's>(
         let state = link::inspect_placed(&path, s.tree, record_at(placements, &path))?;
         // A folder skillpm did not place is hashed only when it would
         // otherwise stop the run: one holding exactly the tree is adopted.
-        let adoptable = matches!(state.0, LinkState::Foreign { what: "a folder" })
+        let adoptable = matches!(state.0, LinkState::Foreign { .. })
             && link::hash_placed(&path).is_ok_and(|h| h.digest == s.tree);
         Ok::<_, link::LinkError>((state, adoptable))
     });
@@ -283,29 +304,45 @@ fn plan_links<'t, 's>(
         let entry = sess.store.entry_path(&s.tree);
         let ((before, drifted), adoptable) = found?;
         let before = match before {
-            LinkState::Foreign { .. } if adoptable => {
+            LinkState::Foreign { what } if adoptable => {
                 changes.adopted.push(dest.clone());
                 LinkState::Copy {
-                    tree: Some(s.tree),
+                    // A folder holding the tree may stay as it is; a
+                    // symlink of another tool's is placed again.
+                    tree: (what == "a folder").then_some(s.tree),
                     kind: LinkKind::Copy,
                 }
             }
             LinkState::Foreign { what } => {
-                if sess.ctx.keep_foreign {
-                    changes.conflicts.push(dest);
+                if sess.ctx.replace_foreign {
+                    let backup = back_up(sess, &dest)?;
+                    changes.replaced.push(Replaced {
+                        path: dest.clone(),
+                        backup,
+                    });
+                    LinkState::Missing
+                } else if sess.ctx.keep_foreign {
+                    if !changes.conflicts.iter().any(|c| c.path == dest) {
+                        let files = match link::hash_placed(&dest) {
+                            Ok(placed) => restored_files(sess, s, &placed),
+                            Err(_) => Vec::new(),
+                        };
+                        changes.conflicts.push(FileChanges { path: dest, files });
+                    }
                     continue;
+                } else {
+                    return Err(link::LinkError::Conflict {
+                        path: dest,
+                        what,
+                        wanted: entry,
+                    }
+                    .into());
                 }
-                return Err(link::LinkError::Conflict {
-                    path: dest,
-                    what,
-                    wanted: entry,
-                }
-                .into());
             }
             other => other,
         };
         if let Some(placed) = drifted {
-            changes.restored.push(Restored {
+            changes.restored.push(FileChanges {
                 path: dest.clone(),
                 files: restored_files(sess, s, &placed),
             });
@@ -313,6 +350,37 @@ fn plan_links<'t, 's>(
         plan.push((t, s, dest, entry, before));
     }
     Ok(plan)
+}
+
+/// Moves another tool's folder (or link) at `dest` into
+/// `<cache>/state/backups/<project key>/<time>/<path in the project>`,
+/// so `import --replace` loses nothing; returns where it went.
+fn back_up(sess: &Session<'_>, dest: &std::path::Path) -> anyhow::Result<PathBuf> {
+    let rel = dest.strip_prefix(&sess.project.root).unwrap_or(dest);
+    let rel: PathBuf = rel
+        .components()
+        .filter(|c| matches!(c, std::path::Component::Normal(_)))
+        .collect();
+    let stamp = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis())
+        .unwrap_or_default();
+    let backup = sess
+        .state
+        .backup_dir(&sess.project.root)
+        .join(format!("{stamp}-{}", crate::fs::unique_suffix()))
+        .join(rel);
+    let parent = crate::fs::parent_dir(&backup);
+    std::fs::create_dir_all(&parent)
+        .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", parent.display()))?;
+    std::fs::rename(dest, &backup).map_err(|e| {
+        anyhow::anyhow!(
+            "cannot move {} to its backup {}: {e}; nothing was replaced: move it away yourself and run the command again",
+            dest.display(),
+            backup.display()
+        )
+    })?;
+    Ok(backup)
 }
 
 /// The files a drifted copy gets back, as `verify` names them.

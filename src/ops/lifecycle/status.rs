@@ -162,9 +162,7 @@ fn check_placed(
         // A folder skillpm did not place but holding exactly the locked
         // tree (a project copied without its cache): agents read the
         // right files; the next `install` adopts it.
-        LinkState::Foreign { what: "a folder" }
-            if link::hash_placed(&path).is_ok_and(|h| h.digest == s.tree) =>
-        {
+        LinkState::Foreign { .. } if link::hash_placed(&path).is_ok_and(|h| h.digest == s.tree) => {
             return None;
         }
         LinkState::Foreign { what } => {
