@@ -747,22 +747,34 @@ pub fn unlink(root: &Path, name: &str, record: Record) -> Result<bool, LinkError
 }
 
 /// The tree digest of a placed skill's content as an agent would read it:
-/// through a symlink, or a folder (an older version's marker left out).
+/// through a symlink, or a folder. A folder an older version placed keeps
+/// its marker file, which is left out only when it names the digest of the
+/// rest of the folder (a skill that ships a file of that name is hashed
+/// with it, as the store holds it).
 pub fn hash_placed(path: &Path) -> Result<HashedTree, crate::digest::DigestError> {
     let real = std::fs::canonicalize(path).map_err(|source| crate::digest::DigestError::Io {
         path: path.to_owned(),
         source,
     })?;
-    let mut tree = crate::digest::hash_tree(&real)?;
-    if tree.files.iter().any(|f| f.path == COPY_MARKER) {
-        tree.files.retain(|f| f.path != COPY_MARKER);
-        let mut hasher = TreeHasher::new();
-        for f in &tree.files {
-            hasher.add(f.path.clone(), f.digest);
-        }
-        tree.digest = hasher.finish();
+    let tree = crate::digest::hash_tree(&real)?;
+    if !tree.files.iter().any(|f| f.path == COPY_MARKER) {
+        return Ok(tree);
     }
-    Ok(tree)
+    let mut without = tree.clone();
+    without.files.retain(|f| f.path != COPY_MARKER);
+    let mut hasher = TreeHasher::new();
+    for f in &without.files {
+        hasher.add(f.path.clone(), f.digest);
+    }
+    without.digest = hasher.finish();
+    let named = std::fs::read_to_string(real.join(COPY_MARKER))
+        .ok()
+        .and_then(|t| t.split_whitespace().next().and_then(|w| w.parse().ok()));
+    Ok(if named == Some(without.digest) {
+        without
+    } else {
+        tree
+    })
 }
 
 #[cfg(all(test, unix))]

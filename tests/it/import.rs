@@ -22,7 +22,7 @@ fn fixture(rel: &str) -> PathBuf {
 }
 
 /// Copies a fixture file to `dest`, pointing its recorded paths at `root`.
-fn place_fixture(rel: &str, dest: &Path, root: &Path) {
+pub(crate) fn place_fixture(rel: &str, dest: &Path, root: &Path) {
     let text = std::fs::read_to_string(fixture(rel)).unwrap();
     let text = text.replace(PREFIX, &format!("{}/", root.display()));
     std::fs::create_dir_all(dest.parent().unwrap()).unwrap();
@@ -31,7 +31,7 @@ fn place_fixture(rel: &str, dest: &Path, root: &Path) {
 
 /// `<root>/src-repo` (work tree with two skills, one commit) and
 /// `<root>/src.git` (its bare clone), as the fixtures were made against.
-fn sources(root: &Path) -> String {
+pub(crate) fn sources(root: &Path) -> String {
     let work = root.join("src-repo");
     for (name, desc) in [("pdf-tools", "Fill PDF forms."), ("notes", "Take notes.")] {
         let dir = work.join("skills").join(name);
