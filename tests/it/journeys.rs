@@ -422,3 +422,72 @@ fn g_no_agent_detected_then_the_project_is_mounted_without_the_cache() {
     }
     step(&sb, &mounted, &["verify"], 0);
 }
+
+/// Issue 24.5: every lock `add` writes installs again from a fresh cache,
+/// whatever form the source was given in: v0.2 and v0.1 sites by base URL,
+/// index URL, `file://` URL, relative and absolute path; a folder source;
+/// a git repository by `file://` URL.
+#[test]
+fn every_lock_add_writes_installs_again_from_a_fresh_cache() {
+    let sb = Sandbox::new();
+    let v2 = sb.path("v2");
+    let v1 = sb.path("v1");
+    Registry::new(&v2).write_v2(&[SkillFiles::new("alpha").file("a.md", "A.\n")]);
+    Registry::new(&v1).write_v1(&[SkillFiles::new("alpha").file("a.md", "A.\n")]);
+    let folder = sb.path("folder");
+    std::fs::create_dir_all(folder.join("alpha")).unwrap();
+    std::fs::write(folder.join("alpha/SKILL.md"), skill_md("alpha", "")).unwrap();
+    std::fs::write(folder.join("alpha/a.md"), "A.\n").unwrap();
+    let git_root = sb.path("git");
+    std::fs::create_dir_all(&git_root).unwrap();
+    crate::import::sources(&git_root);
+    let (s2, s1) = (
+        support::server::TestServer::serve(&v2),
+        support::server::TestServer::serve(&v1),
+    );
+    let file_url = |p: &Path| url::Url::from_file_path(p).unwrap().to_string();
+    let v2_index = v2.join(".well-known/agent-skills/index.json");
+    let v1_index = v1.join(format!("{V1_DIR}/index.json"));
+    let forms: Vec<(String, &str)> = vec![
+        (s2.base(), "alpha"),
+        (s2.url("/.well-known/agent-skills/index.json"), "alpha"),
+        (file_url(&v2_index), "alpha"),
+        ("../v2".into(), "alpha"),
+        ("../v2/.well-known/agent-skills/index.json".into(), "alpha"),
+        (v2.display().to_string(), "alpha"),
+        (s1.base(), "alpha"),
+        (s1.url(&format!("/{V1_DIR}/index.json")), "alpha"),
+        (file_url(&v1_index), "alpha"),
+        ("../v1".into(), "alpha"),
+        (format!("../v1/{V1_DIR}/index.json"), "alpha"),
+        ("../folder".into(), "alpha"),
+        (file_url(&git_root.join("src.git")), "pdf-tools"),
+    ];
+    for (i, (source, skill)) in forms.iter().enumerate() {
+        let project = sb.path(&format!("p{i:02}"));
+        std::fs::create_dir_all(&project).unwrap();
+        step(&sb, &project, &["init"], 0);
+        step(&sb, &project, &["add", source, skill, "--yes"], 0);
+        let lock = std::fs::read(project.join("skills.lock")).unwrap();
+        std::fs::remove_dir_all(&sb.cache).unwrap();
+        for agents in [".agents", ".claude"] {
+            std::fs::remove_dir_all(project.join(agents)).unwrap();
+        }
+        let (code, out, err) = run(sb.cmd_in(&project).args(["install", "--locked"]));
+        assert_eq!(code, 0, "{source}: {out}{err}");
+        assert!(
+            project
+                .join(".claude/skills")
+                .join(skill)
+                .join("SKILL.md")
+                .is_file()
+        );
+        step(&sb, &project, &["install"], 0);
+        step(&sb, &project, &["verify"], 0);
+        assert_eq!(
+            std::fs::read(project.join("skills.lock")).unwrap(),
+            lock,
+            "{source}"
+        );
+    }
+}
