@@ -95,6 +95,11 @@ pub struct ImportedSkill {
     pub adopted: Vec<PathBuf>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub replaced: Vec<Replaced>,
+    /// Dry run: folders already at the skill's name in the agent folders
+    /// it would be placed in (adopted when they hold exactly what skillpm
+    /// resolves; else kept, or replaced with `--replace`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub found: Vec<PathBuf>,
 }
 
 impl ImportReport {
@@ -142,11 +147,15 @@ pub fn import(ctx: &Context, opts: &ImportOptions) -> anyhow::Result<ImportRepor
         init_ctx.project = Some(project.clone());
         super::init::init(&init_ctx)?;
     }
+    let project_root = project.clone();
     let mut add_ctx = ctx.clone();
     add_ctx.project = Some(project);
     add_ctx.keep_foreign = true;
     add_ctx.replace_foreign = opts.replace;
     let mut done = BTreeSet::new();
+    // Every add places all the project's skills: what happened at a
+    // skill's folders is told in that skill's row, whichever add did it.
+    let mut all_links: Vec<lifecycle::LinkChanges> = Vec::new();
     for f in found {
         let mut row = planned_row(&f);
         if !f.all && !done.insert(f.name.clone()) {
@@ -154,9 +163,11 @@ pub fn import(ctx: &Context, opts: &ImportOptions) -> anyhow::Result<ImportRepor
             row.detail = "another record of this name was imported first".to_owned();
             report.skills.push(row);
         } else if opts.dry_run {
+            row.found = existing_places(&project_root, &env, &f.name);
             report.skills.push(row);
         } else {
-            let rows = add_found(&add_ctx, opts.yes, &f, row)?;
+            let (rows, links) = add_found(&add_ctx, opts.yes, &f, row)?;
+            all_links.extend(links);
             // Names a whole-source record added are taken, too.
             done.extend(
                 rows.iter()
@@ -164,6 +175,13 @@ pub fn import(ctx: &Context, opts: &ImportOptions) -> anyhow::Result<ImportRepor
                     .map(|r| r.name.clone()),
             );
             report.skills.extend(rows);
+        }
+    }
+    for row in report.skills.iter_mut().filter(|r| r.tree.is_some()) {
+        let name = row.name.clone();
+        let named = |p: &Path| p.file_name().is_some_and(|n| n == name.as_str());
+        for links in &all_links {
+            placements_of(row, links, &named);
         }
     }
     Ok(report)
@@ -191,6 +209,7 @@ fn planned_row(f: &Found) -> ImportedSkill {
         differences: Vec::new(),
         adopted: Vec::new(),
         replaced: Vec::new(),
+        found: Vec::new(),
     }
 }
 
@@ -202,7 +221,7 @@ fn add_found(
     yes: bool,
     f: &Found,
     mut row: ImportedSkill,
-) -> anyhow::Result<Vec<ImportedSkill>> {
+) -> anyhow::Result<(Vec<ImportedSkill>, Option<lifecycle::LinkChanges>)> {
     let opts = AddOptions {
         source: Some(f.source.clone()),
         names: if f.all {
@@ -218,27 +237,22 @@ fn add_found(
         list: false,
     };
     match lifecycle::add(ctx, &opts) {
-        Ok(added) if f.all => Ok(added
-            .skills
-            .iter()
-            .map(|s| {
-                let mut r = ImportedSkill {
+        Ok(added) if f.all => {
+            let rows = (added.skills.iter())
+                .map(|s| ImportedSkill {
                     name: s.name.clone(),
                     status: "re-resolved",
                     tree: Some(s.tree.to_string()),
                     ..row.clone()
-                };
-                let named = |p: &Path| p.file_name().is_some_and(|n| n == s.name.as_str());
-                placements_of(&mut r, &added.links, &named);
-                r
-            })
-            .collect()),
+                })
+                .collect();
+            Ok((rows, Some(added.links)))
+        }
         Ok(added) => {
             let pinned = f.git_ref.as_deref().is_some_and(is_commit);
             row.status = if pinned { "imported" } else { "re-resolved" };
             row.tree = added.skills.first().map(|s| s.tree.to_string());
-            placements_of(&mut row, &added.links, &|_| true);
-            Ok(vec![row])
+            Ok((vec![row], Some(added.links)))
         }
         Err(e) => {
             let code = crate::error::exit_code_of(&e);
@@ -251,7 +265,7 @@ fn add_found(
                 "failed"
             };
             row.detail = format!("{e:#}");
-            Ok(vec![row])
+            Ok((vec![row], None))
         }
     }
 }
@@ -560,6 +574,30 @@ fn local(base: &Path, source: &str) -> String {
     abs.display().to_string()
 }
 
+/// What sits at `name` in the agent folders a new project's skills go to
+/// (the shared folder and the detected agents', else Claude Code's).
+fn existing_places(project: &Path, env: &crate::agents::Env, name: &str) -> Vec<PathBuf> {
+    if name == "*" {
+        return Vec::new();
+    }
+    let mut agents = lifecycle::default_agents(project, env);
+    if agents.len() < 2 {
+        agents.push(crate::agents::Agent::Claude);
+    }
+    let mut out: Vec<PathBuf> = Vec::new();
+    for agent in agents {
+        let Some(root) = crate::roots::root_dir(crate::roots::Scope::Repo, agent, project, env)
+        else {
+            continue;
+        };
+        let path = root.join(name);
+        if std::fs::symlink_metadata(&path).is_ok() && !out.contains(&path) {
+            out.push(path);
+        }
+    }
+    out
+}
+
 /// What the link pass did with the other tool's folders of the skill
 /// (`wanted` picks its places), each path once.
 fn placements_of(
@@ -573,14 +611,16 @@ fn placements_of(
             row.differences.push(c.clone());
         }
     }
-    row.adopted = (links.adopted.iter())
-        .filter(|p| wanted(p))
-        .cloned()
-        .collect();
-    row.replaced = (links.replaced.iter())
-        .filter(|r| wanted(&r.path))
-        .cloned()
-        .collect();
+    for p in links.adopted.iter().filter(|p| wanted(p)) {
+        if !row.adopted.contains(p) {
+            row.adopted.push(p.clone());
+        }
+    }
+    for r in links.replaced.iter().filter(|r| wanted(&r.path)) {
+        if !row.replaced.iter().any(|x| x.path == r.path) {
+            row.replaced.push(r.clone());
+        }
+    }
 }
 
 fn is_commit(r: &str) -> bool {
@@ -604,6 +644,13 @@ impl Report for ImportReport {
                 "{:<11}  {}  ({} from {}): {}",
                 s.status, s.name, s.tool, s.source, s.detail
             )?;
+            for p in &s.found {
+                writeln!(
+                    out,
+                    "             found: {} (adopted if it holds exactly what skillpm resolves; else kept, or backed up and replaced with --replace)",
+                    p.display()
+                )?;
+            }
             for p in &s.adopted {
                 writeln!(
                     out,

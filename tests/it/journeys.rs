@@ -244,8 +244,10 @@ fn c_team_migrates_from_npx_skills_and_ci_installs_frozen() {
         )
         .unwrap();
     }
-    let (out, _) = step(&sb, &sb.project, &["import", "--dry-run"], 0);
-    assert!(out.contains("dry run: nothing was changed"), "{out}");
+    let (out, _) = step(&sb, &sb.project, &["import", "--dry-run", "--json"], 0);
+    let plan = json(&out);
+    let found = crate::support::skill_row(&plan, "pdf-tools")["found"].clone();
+    assert_eq!(found.as_array().unwrap().len(), 2, "{plan}");
     assert!(!sb.project.join("skills.toml").exists());
 
     let (out, _) = step(&sb, &sb.project, &["import", "--yes", "--json"], 0);

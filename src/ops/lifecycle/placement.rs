@@ -294,8 +294,18 @@ fn plan_links<'t, 's>(
         let state = link::inspect_placed(&path, s.tree, record_at(placements, &path))?;
         // A folder skillpm did not place is hashed only when it would
         // otherwise stop the run: one holding exactly the tree is adopted.
-        let adoptable = matches!(state.0, LinkState::Foreign { .. })
-            && link::hash_placed(&path).is_ok_and(|h| h.digest == s.tree);
+        // `Some(true)`: exactly the tree; `Some(false)`: the tree plus
+        // another tool's record of it (placed again, without it).
+        let adoptable = match &state.0 {
+            LinkState::Foreign { .. } => match link::hash_placed(&path) {
+                Ok(h) if h.digest == s.tree => Some(true),
+                Ok(h) if sess.ctx.keep_foreign && without_records(h.clone()) == s.tree => {
+                    Some(false)
+                }
+                _ => None,
+            },
+            _ => None,
+        };
         Ok::<_, link::LinkError>((state, adoptable))
     });
     let mut plan = Vec::with_capacity(places.len());
@@ -304,12 +314,12 @@ fn plan_links<'t, 's>(
         let entry = sess.store.entry_path(&s.tree);
         let ((before, drifted), adoptable) = found?;
         let before = match before {
-            LinkState::Foreign { what } if adoptable => {
+            LinkState::Foreign { what } if adoptable.is_some() => {
                 changes.adopted.push(dest.clone());
                 LinkState::Copy {
-                    // A folder holding the tree may stay as it is; a
-                    // symlink of another tool's is placed again.
-                    tree: (what == "a folder").then_some(s.tree),
+                    // A folder holding exactly the tree may stay as it is;
+                    // a symlink of another tool's is placed again.
+                    tree: (what == "a folder" && adoptable == Some(true)).then_some(s.tree),
                     kind: LinkKind::Copy,
                 }
             }
@@ -322,7 +332,14 @@ fn plan_links<'t, 's>(
                     });
                     LinkState::Missing
                 } else if sess.ctx.keep_foreign {
-                    if !changes.conflicts.iter().any(|c| c.path == dest) {
+                    // A link of the other tool's to a folder already kept
+                    // is the same folder: reported once.
+                    let real = std::fs::canonicalize(&dest).ok();
+                    let seen = changes.conflicts.iter().any(|c| {
+                        c.path == dest
+                            || (real.is_some() && std::fs::canonicalize(&c.path).ok() == real)
+                    });
+                    if !seen {
                         let files = match link::hash_placed(&dest) {
                             Ok(placed) => restored_files(sess, s, &placed),
                             Err(_) => Vec::new(),
@@ -381,6 +398,18 @@ fn back_up(sess: &Session<'_>, dest: &std::path::Path) -> anyhow::Result<PathBuf
         )
     })?;
     Ok(backup)
+}
+
+/// Files other tools keep inside a skill folder they installed, about it
+/// (openskills' `.openskills.json`): `import` has read them, so a folder
+/// that differs from the resolved tree only by them is adopted.
+const OTHER_TOOLS_RECORDS: &[&str] = &[".openskills.json"];
+
+fn without_records(tree: HashedTree) -> crate::digest::Digest {
+    let files = (tree.files.into_iter())
+        .filter(|f| !OTHER_TOOLS_RECORDS.contains(&f.path.as_str()))
+        .collect();
+    HashedTree::from_files(files).digest
 }
 
 /// The files a drifted copy gets back, as `verify` names them.
