@@ -216,6 +216,9 @@ mod tests {
         skill(&cwd.join(".claude/skills/pdf"), "pdf");
         skill(&project.join(".agents/skills/pdf"), "pdf");
         skill(&home.join(".agents/skills/pdf"), "pdf");
+        // The user's copy has other content (copies holding one tree are
+        // harmless duplicates).
+        std::fs::write(home.join(".agents/skills/pdf/notes.md"), "mine\n").unwrap();
         // An invalid copy that comes first must not win or shadow.
         skill(&cwd.join(".agents/skills/pdf"), "PDF");
         let d = discover(&project, &cwd, &env, ScanLimits::default());
