@@ -374,10 +374,7 @@ fn the_same_name_in_two_folders_is_reported_never_merged() {
     ]));
     assert_eq!(code, 0, "{err}");
     let lock = std::fs::read_to_string(sb.project.join("skills.lock")).unwrap();
-    assert!(
-        lock.contains("subpath = \".claude/skills/review\""),
-        "{lock}"
-    );
+    assert!(lock.contains("path = \".claude/skills/review\""), "{lock}");
 }
 
 #[test]
@@ -407,7 +404,7 @@ fn path_on_a_git_source_is_recorded_and_honoured_by_install() {
         sb.manifest()
     );
     let lock = std::fs::read_to_string(sb.project.join("skills.lock")).unwrap();
-    assert!(lock.contains("subpath = \"team/b/skills/two\""), "{lock}");
+    assert!(lock.contains("path = \"team/b/skills/two\""), "{lock}");
     // A cold cache: install --locked fetches exactly that folder again.
     std::fs::remove_dir_all(&sb.cache).unwrap();
     std::fs::remove_dir_all(sb.project.join(".agents")).unwrap();
@@ -453,7 +450,7 @@ fn a_plain_folder_of_skills_is_a_source_locked_by_tree_digest() {
     assert_eq!(names(&json(&out)["skills"]), ["csv", "pdf"]);
     let lock = std::fs::read_to_string(sb.project.join("skills.lock")).unwrap();
     assert!(lock.contains("format = \"path\""), "{lock}");
-    assert!(lock.contains("subpath = \".curated/csv\""), "{lock}");
+    assert!(lock.contains("path = \".curated/csv\""), "{lock}");
 
     // Frozen works while the folder is there and unchanged.
     std::fs::remove_dir_all(sb.project.join(".agents")).unwrap();
@@ -543,7 +540,7 @@ fn one_skill_folder_is_a_source_and_path_never_follows_a_link() {
         sb.manifest()
     );
     let lock = std::fs::read_to_string(sb.project.join("skills.lock")).unwrap();
-    assert!(lock.contains("subpath = \"one/pdf\""), "{lock}");
+    assert!(lock.contains("path = \"one/pdf\""), "{lock}");
     // A --path through a link that leaves the folder: refused, nothing written.
     let outside = sb.path("outside");
     write(&outside, "evil/SKILL.md", &skill_md("evil", "Outside"));

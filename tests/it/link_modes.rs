@@ -452,3 +452,22 @@ fn an_old_marker_placement_migrates_into_the_state() {
     let (code, report) = verify_json(&sb);
     assert_eq!(code, 0, "{report}");
 }
+
+/// A symlink placement whose store entry is gone (the project copied or
+/// mounted without its cache) is named by `verify` and `doctor` as a
+/// dangling link, with the fix: `install`, or `link-mode = "auto"`.
+#[test]
+fn verify_and_doctor_name_a_dangling_link_and_the_fix() {
+    let (sb, _) = setup("symlink");
+    let (code, _) = verify_json(&sb);
+    assert_eq!(code, 0, "honest path");
+    std::fs::remove_dir_all(sb.cache.join("store")).unwrap();
+    let (code, report) = verify_json(&sb);
+    assert_eq!(code, 3, "{report}");
+    let text = report.to_string();
+    assert!(text.contains("dangling link"), "{text}");
+    assert!(text.contains(r#"link-mode = \"auto\""#), "{text}");
+    let (_, out, err) = run(sb.cmd().args(["doctor", "--json"]));
+    assert!(out.contains("dangling skillpm link"), "{out}{err}");
+    assert!(out.contains(r#"link-mode = \"auto\""#), "{out}{err}");
+}
