@@ -1,4 +1,4 @@
-//! Sources (DESIGN §2): from what the user wrote to a verified index, and
+//! Sources (docs/design.md#formats): from what the user wrote to a verified index, and
 //! from index entries to verified bytes in the cache.
 //!
 //! Resolution: a URL or path ending in `.json` is the index itself; anything
@@ -30,7 +30,7 @@ pub const WELL_KNOWN_INDEXES: [&str; 2] = [
 
 /// Signatures are tiny; anything bigger is not one.
 const MAX_SIGNATURE_BYTES: u64 = 64 * 1024;
-/// DESIGN §5 defaults for a v0.1.0 file list fetched file by file.
+/// docs/design.md#unpacking defaults for a v0.1.0 file list fetched file by file.
 const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
 const MAX_SKILL_BYTES: u64 = 64 * 1024 * 1024;
 
@@ -182,7 +182,7 @@ fn classify_url(url: Url) -> SourceSpec {
     }
 }
 
-/// The git forms of DESIGN §2 rule 4 (except a local path naming a
+/// The git forms of docs/design.md#formats (except a local path naming a
 /// repository, which only the git support can recognise). A `#ref` fragment
 /// (`…/skills.git#v2`, as `skillpm add --ref` writes it) does not hide the
 /// `.git`, and github.com web URLs (`…/tree/<ref>/<path>`) are repositories:
@@ -429,7 +429,7 @@ pub enum FetchedContent {
         format: Option<crate::unpack::ArtifactKind>,
     },
     /// A v0.1.0 file list. Each file is stored by its own digest; `tree` is
-    /// the tree digest of the whole list (DESIGN §3), trust on first use.
+    /// the tree digest of the whole list (docs/design.md#digests), trust on first use.
     Files {
         files: Vec<FetchedFile>,
         tree: Digest,
@@ -546,7 +546,7 @@ fn assemble(entry: &Entry, downloads: Vec<Downloaded>) -> Result<FetchedContent,
     })
 }
 
-/// Content-Type first, then the URL's extension (DESIGN §2), then the bytes:
+/// Content-Type first, then the URL's extension (docs/design.md#formats), then the bytes:
 /// the one detection of `unpack::ArtifactKind`, narrowed to archives.
 pub fn detect_archive(
     content_type: Option<&str>,
