@@ -28,6 +28,8 @@ mod manifest;
 mod mcp;
 #[cfg(unix)]
 mod mcp_source;
+#[cfg(unix)]
+mod network;
 mod output;
 mod provenance;
 mod publish;
