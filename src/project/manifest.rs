@@ -707,27 +707,24 @@ mod tests {
     }
 
     #[test]
-    fn a_source_added_to_the_template_leaves_installs_commented_keys_in_install() {
-        let mut m = Manifest::parse(TEMPLATE, &path()).unwrap();
+    fn a_source_added_to_the_template_leaves_its_install_keys_in_install() {
+        let mut m = Manifest::parse(&template(&["agents", "claude"]), &path()).unwrap();
         m.add_source(&acme()).unwrap();
         let mut second = acme();
         second.name = "beta".into();
         m.add_source(&second).unwrap();
         let text = m.to_toml();
-        let commented = text.find("# agents = [\"agents\", \"claude\"]").unwrap();
-        let link_mode = text.find("# link-mode = \"symlink\"").unwrap();
+        let agents = text.find("\nagents = [\"agents\", \"claude\"]").unwrap();
+        let link_mode = text.find("\nlink-mode = \"auto\"").unwrap();
         let first_source = text.find("\n[[source]]\n").unwrap();
-        assert!(
-            commented < first_source && link_mode < first_source,
-            "{text}"
-        );
-        // Uncommenting the template's keys keeps them in [install].
+        assert!(agents < first_source && link_mode < first_source, "{text}");
+        // Editing the template's keys keeps them in [install].
         let edited = text
             .replace(
-                "# agents = [\"agents\", \"claude\"]",
-                "agents = [\"claude\"]",
+                "\nagents = [\"agents\", \"claude\"]",
+                "\nagents = [\"claude\"]",
             )
-            .replace("# link-mode = \"symlink\"", "link-mode = \"copy\"");
+            .replace("\nlink-mode = \"auto\"", "\nlink-mode = \"copy\"");
         let again = Manifest::parse(&edited, &path()).unwrap();
         assert_eq!(
             again.install().agents.as_deref(),
