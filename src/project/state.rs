@@ -141,6 +141,18 @@ impl ProjectState {
             .collect()
     }
 
+    /// The placements `project` recorded, by path: all a run needs when
+    /// every folder it places in is inside the project (reading every
+    /// project's record would grow with the projects on the machine).
+    pub fn project_placements(&self, project: &Path) -> Placements {
+        Placements(
+            self.placed_links(project)
+                .into_iter()
+                .map(|l| (l.path(), l))
+                .collect(),
+        )
+    }
+
     /// Every project's placements, by path (a place two records name goes
     /// by the later record in file order).
     pub fn placements(&self) -> Placements {

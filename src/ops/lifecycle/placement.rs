@@ -181,6 +181,17 @@ pub(crate) fn scope_root(sess: &Session<'_>, scope: Scope) -> Option<PathBuf> {
     }
 }
 
+/// What the state records for the places a run touches: the project's own
+/// record when every target is inside the project, else every project's
+/// (a user-scope folder is shared).
+pub(crate) fn placements_for(sess: &Session<'_>, targets: &[Target]) -> Placements {
+    if (targets.iter()).all(|t| t.root.starts_with(&sess.project.root)) {
+        sess.state.project_placements(&sess.project.root)
+    } else {
+        sess.state.placements()
+    }
+}
+
 /// Refuses (naming the folder) an agent folder that a symlink leads out
 /// of its scope root, before anything is placed or removed there.
 fn ensure_targets_inside(sess: &Session<'_>, targets: &[Target]) -> anyhow::Result<()> {
@@ -223,7 +234,7 @@ pub(crate) fn sync_links(
 ) -> anyhow::Result<LinkChanges> {
     let targets = targets(sess)?;
     ensure_targets_inside(sess, &targets)?;
-    let placements = sess.state.placements();
+    let placements = placements_for(sess, &targets);
     let mut changes = LinkChanges::default();
     let plan = plan_links(sess, &placements, &targets, enabled, &mut changes)?;
     // Each agent folder is created once here, not once per link.

@@ -240,7 +240,7 @@ pub fn list(ctx: &Context) -> anyhow::Result<ListReport> {
     let targets = targets(&sess)?;
     let scope = sess.manifest.install().scope.root_scope();
     let agents: Vec<Agent> = targets.iter().flat_map(|t| t.agents.clone()).collect();
-    let placements = sess.state.placements();
+    let placements = super::placement::placements_for(&sess, &targets);
     let locked: Vec<&LockedSkill> = lock.skills().iter().collect();
     let proofs = super::proof::prove_each(&mut sess, &locked, false)?;
     let mut rows = Vec::new();
@@ -362,7 +362,7 @@ pub fn verify(ctx: &Context) -> anyhow::Result<VerifyReport> {
     let mut sess = Session::open(ctx, false)?;
     let lock = sess.lock_or_empty();
     let targets = targets(&sess)?;
-    let placements = sess.state.placements();
+    let placements = super::placement::placements_for(&sess, &targets);
     let active = sess.active(&lock);
     let mut drift: Vec<Drift> = Vec::new();
     // The lock itself must still be what its sources vouch for.
@@ -383,7 +383,9 @@ pub fn verify(ctx: &Context) -> anyhow::Result<VerifyReport> {
             drift.extend(check_placed(&sess, &placements, t, s));
         }
     }
-    // Unmanaged skills of the same name that agents would load instead.
+    // Unmanaged skills of the same name that agents would load instead
+    // (a winner in a shared folder may be another project's placement).
+    let placements = sess.state.placements();
     let discovery = roots::discover(&sess.project.root, &ctx.cwd, &sess.env, Default::default());
     for s in &active {
         let ours: Vec<PathBuf> = targets.iter().map(|t| t.root.join(&s.name)).collect();
