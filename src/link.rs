@@ -3,10 +3,14 @@
 //! A placement is `<root>/<name>` standing for a store entry, in one of four
 //! kinds ([`LinkKind`]): a symlink to `<cache>/store/sha256-<hex>`, or a real
 //! folder whose files are reflink clones, hard links or copies of the
-//! entry's files. A folder carries [`COPY_MARKER`] (tree digest and kind).
-//! Each is built under a temp name and renamed into place, so enabling,
-//! disabling and upgrading are atomic. skillpm only ever replaces or removes
-//! what it made: a symlink into a store, or a folder carrying the marker.
+//! entry's files. A folder holds exactly the entry's tree, nothing more:
+//! what skillpm placed where is recorded in skillpm's own state (the
+//! caller passes it in as a [`Record`]), never in a file inside the folder
+//! a skill or a person could write (docs/design-changes.md, "Third pass:
+//! journeys"). Each is built under a temp name and renamed into place, so
+//! enabling, disabling and upgrading are atomic. skillpm only ever replaces
+//! or removes what it made: a symlink into a store, or a folder its state
+//! records.
 //!
 //! Hard links share their inode with the store: the store's files are
 //! read-only, so an editor refuses to write them in place; one that forces
@@ -23,9 +27,37 @@ use crate::digest::{Digest, HashedTree, TreeHasher};
 use crate::error::{Classify, Exit};
 use crate::fs::unique_suffix;
 
-/// File inside a copied skill folder that marks it as skillpm's; it holds the
-/// tree digest. It is excluded from the tree digest of the copy.
+/// The file older skillpm versions wrote inside a copied skill folder (tree
+/// digest and kind). It no longer makes a folder skillpm's: it is read only
+/// to move an old placement's record into the state ([`Record::Legacy`]),
+/// and it is excluded from the tree digest of a placed folder so a copy an
+/// older version made still verifies until the next `install` rewrites it.
 pub const COPY_MARKER: &str = ".skillpm-copy";
+
+/// What skillpm's own state says it placed at a path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Record {
+    /// Nothing: a folder there is not skillpm's.
+    None,
+    /// Placed by an older skillpm that kept the tree in [`COPY_MARKER`]: the
+    /// folder is skillpm's only if its marker is there and the rest of the
+    /// folder still hashes to the marker's tree (so the marker alone, planted
+    /// or shipped, never makes a folder skillpm's).
+    Legacy,
+    /// A placement of `kind` standing for `tree`.
+    Placed { tree: Digest, kind: LinkKind },
+}
+
+impl Record {
+    /// The record the state keeps as text: `tree` and `kind` (absent in
+    /// records written before placements recorded them).
+    pub fn from_state(tree: Option<Digest>, kind: Option<&str>) -> Record {
+        match (tree, kind.and_then(LinkKind::parse)) {
+            (Some(tree), Some(kind)) => Record::Placed { tree, kind },
+            _ => Record::Legacy,
+        }
+    }
+}
 
 #[derive(Debug, thiserror::Error)]
 pub enum LinkError {
@@ -36,6 +68,14 @@ pub enum LinkError {
         path: PathBuf,
         what: &'static str,
         wanted: PathBuf,
+    },
+    #[error(
+        "{root} leads outside {scope_root} (it resolves to {real}); skillpm places and removes skills only inside it, so nothing was changed there.\n  make {root} a folder inside {scope_root} (or remove the symlink), then run the command again"
+    )]
+    Escapes {
+        root: PathBuf,
+        real: PathBuf,
+        scope_root: PathBuf,
     },
     #[error("cannot {action} {path}: {source}")]
     Io {
@@ -48,7 +88,10 @@ pub enum LinkError {
 crate::classified!(LinkError);
 impl Classify for LinkError {
     fn exit(&self) -> Exit {
-        Exit::Other
+        match self {
+            LinkError::Escapes { .. } => Exit::Unsafe,
+            LinkError::Conflict { .. } | LinkError::Io { .. } => Exit::Other,
+        }
     }
 }
 
@@ -90,7 +133,7 @@ impl LinkKind {
         }
     }
 
-    fn parse(text: &str) -> Option<LinkKind> {
+    pub fn parse(text: &str) -> Option<LinkKind> {
         [
             LinkKind::Symlink,
             LinkKind::Copy,
@@ -113,7 +156,7 @@ pub enum LinkState {
         target: PathBuf,
     },
     /// A skillpm folder (copy, clone or hard links); `tree` is the digest
-    /// recorded in its marker, `kind` how its files were made.
+    /// skillpm's state records for it, `kind` how its files were made.
     Copy {
         tree: Option<Digest>,
         kind: LinkKind,
@@ -156,8 +199,9 @@ fn is_store_target(target: &Path) -> bool {
     named_by_digest && in_store
 }
 
-/// Looks at `path` without following a symlink.
-pub fn inspect(path: &Path) -> Result<LinkState, LinkError> {
+/// Looks at `path` without following a symlink. A folder is skillpm's only
+/// when `record` (skillpm's state) says so.
+pub fn inspect(path: &Path, record: Record) -> Result<LinkState, LinkError> {
     let meta = match std::fs::symlink_metadata(path) {
         Ok(m) => m,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(LinkState::Missing),
@@ -174,19 +218,76 @@ pub fn inspect(path: &Path) -> Result<LinkState, LinkError> {
         });
     }
     if ft.is_dir() {
-        let marker = path.join(COPY_MARKER);
-        if let Ok(text) = std::fs::read_to_string(&marker) {
-            let mut words = text.split_whitespace();
-            let tree = words.next().and_then(|w| w.parse().ok());
-            let kind = words
-                .next()
-                .and_then(LinkKind::parse)
-                .unwrap_or(LinkKind::Copy);
-            return Ok(LinkState::Copy { tree, kind });
+        match record {
+            Record::Placed { tree, kind } if kind != LinkKind::Symlink => {
+                return Ok(LinkState::Copy {
+                    tree: Some(tree),
+                    kind,
+                });
+            }
+            Record::Legacy => {
+                if let Some(state) = legacy_copy(path) {
+                    return Ok(state);
+                }
+            }
+            _ => {}
         }
         return Ok(LinkState::Foreign { what: "a folder" });
     }
     Ok(LinkState::Foreign { what: "a file" })
+}
+
+/// A folder an older skillpm placed: its marker names a tree and kind, and
+/// the folder, marker aside, still hashes to that tree.
+fn legacy_copy(path: &Path) -> Option<LinkState> {
+    let text = std::fs::read_to_string(path.join(COPY_MARKER)).ok()?;
+    let mut words = text.split_whitespace();
+    let tree: Digest = words.next()?.parse().ok()?;
+    let kind = words
+        .next()
+        .and_then(LinkKind::parse)
+        .unwrap_or(LinkKind::Copy);
+    if kind == LinkKind::Symlink || hash_placed(path).ok()?.digest != tree {
+        return None;
+    }
+    Some(LinkState::Copy {
+        tree: Some(tree),
+        kind,
+    })
+}
+
+/// Refuses an agent folder `root` that resolves outside `scope_root` (the
+/// project root, or the scope root the user named): a symlinked
+/// `.claude/skills` pointing elsewhere would make every placement and
+/// removal happen outside. The deepest part of `root` that exists is
+/// resolved, so a root not created yet is checked through its parents.
+pub fn ensure_inside(root: &Path, scope_root: &Path) -> Result<(), LinkError> {
+    let Ok(base) = std::fs::canonicalize(scope_root) else {
+        return Ok(());
+    };
+    let mut existing = root.to_path_buf();
+    let mut rest = Vec::new();
+    while std::fs::symlink_metadata(&existing).is_err() {
+        match (existing.file_name(), existing.parent()) {
+            (Some(n), Some(p)) => {
+                rest.push(n.to_owned());
+                existing = p.to_path_buf();
+            }
+            _ => return Ok(()),
+        }
+    }
+    let real = std::fs::canonicalize(&existing).map_err(io("resolve", &existing))?;
+    // Only a root under the scope root by name is held to it (a user-scope
+    // root such as ~/.claude/skills is checked against the home folder).
+    if !root.starts_with(scope_root) || real.starts_with(&base) {
+        return Ok(());
+    }
+    let real = rest.iter().rev().fold(real, |p, n| p.join(n));
+    Err(LinkError::Escapes {
+        root: root.to_owned(),
+        real,
+        scope_root: scope_root.to_owned(),
+    })
 }
 
 /// Places `<root>/<name>` pointing at the store entry `entry` (whose tree
@@ -198,8 +299,9 @@ pub fn place(
     entry: &Path,
     tree: Digest,
     prefer: LinkKind,
+    record: Record,
 ) -> Result<LinkKind, LinkError> {
-    let state = inspect(&root.join(name))?;
+    let state = inspect(&root.join(name), record)?;
     ensure_root(root)?;
     place_over(root, name, &state, entry, tree, prefer)
 }
@@ -246,7 +348,7 @@ pub fn place_over(
         LinkKind::Symlink => LinkKind::Copy,
         other => other,
     };
-    place_tree(root, name, entry, tree, &dest, state, kind).map_err(Failure::into_error)?;
+    place_tree(root, name, entry, &dest, state, kind).map_err(Failure::into_error)?;
     Ok(kind)
 }
 
@@ -278,14 +380,13 @@ pub fn place_auto(
     }
     let dest = root.join(name);
     for kind in [LinkKind::Clone, LinkKind::Hardlink] {
-        match place_tree(root, name, entry, tree, &dest, state, kind) {
+        match place_tree(root, name, entry, &dest, state, kind) {
             Ok(()) => return Ok(kind),
             Err(Failure::Unsupported(_)) => continue,
             Err(Failure::Fatal(e)) => return Err(e),
         }
     }
-    place_tree(root, name, entry, tree, &dest, state, LinkKind::Copy)
-        .map_err(Failure::into_error)?;
+    place_tree(root, name, entry, &dest, state, LinkKind::Copy).map_err(Failure::into_error)?;
     Ok(LinkKind::Copy)
 }
 
@@ -301,20 +402,36 @@ fn current(dest: &Path, entry: &Path, kind: LinkKind) -> bool {
 /// its own files, so an edit in place shows only in its content: one whose
 /// marker claims `tree` is hashed again, and when it no longer holds it the
 /// claim is dropped (`tree: None`), so it is placed again and reported so.
-/// The cost falls only on the modes that copy. An edit through a symlink or
-/// a hard link changed the store entry itself: `cache verify` finds that.
-pub fn inspect_placed(path: &Path, tree: Digest) -> Result<LinkState, LinkError> {
-    let mut state = inspect(path)?;
+/// A folder an older version placed still holds its marker file, which is
+/// not the tree: it too is placed again (without it). The cost falls only
+/// on the modes that copy. An edit through a symlink or a hard link changed
+/// the store entry itself: `cache verify` finds that.
+pub fn inspect_placed(
+    path: &Path,
+    tree: Digest,
+    record: Record,
+) -> Result<(LinkState, Option<HashedTree>), LinkError> {
+    let mut state = inspect(path, record)?;
+    if record == Record::Legacy
+        && let LinkState::Copy { tree: claimed, .. } = &mut state
+    {
+        *claimed = None;
+        return Ok((state, None));
+    }
+    let mut drifted = None;
     if let LinkState::Copy {
         tree: claimed @ Some(_),
         kind: LinkKind::Copy | LinkKind::Clone,
     } = &mut state
         && *claimed == Some(tree)
-        && hash_placed(path).map_or(true, |placed| placed.digest != tree)
     {
-        *claimed = None;
+        let placed = hash_placed(path).unwrap_or_else(|_| HashedTree::from_files(Vec::new()));
+        if placed.digest != tree {
+            *claimed = None;
+            drifted = Some(placed);
+        }
     }
-    Ok(state)
+    Ok((state, drifted))
 }
 
 /// Whether `dest/SKILL.md` is the same file as `entry/SKILL.md`.
@@ -405,17 +522,12 @@ fn place_tree(
     root: &Path,
     name: &str,
     entry: &Path,
-    tree: Digest,
     dest: &Path,
     state: &LinkState,
     kind: LinkKind,
 ) -> Result<(), Failure> {
     let tmp = temp_name(root, name);
-    let result = build_tree(entry, &tmp, kind).and_then(|()| {
-        std::fs::write(tmp.join(COPY_MARKER), format!("{tree} {}\n", kind.as_str()))
-            .map_err(|e| Failure::Fatal(io("write", &tmp.join(COPY_MARKER))(e)))
-    });
-    if let Err(e) = result {
+    if let Err(e) = build_tree(entry, &tmp, kind) {
         let _ = remove_tree(&tmp);
         return Err(e);
     }
@@ -611,11 +723,12 @@ fn remove_copy(dest: &Path) -> Result<(), LinkError> {
     remove_tree(&trash).map_err(io("remove", &trash))
 }
 
-/// Removes `<root>/<name>` if skillpm made it. Returns whether anything was
-/// removed; a foreign folder is a conflict and stays untouched.
-pub fn unlink(root: &Path, name: &str) -> Result<bool, LinkError> {
+/// Removes `<root>/<name>` if skillpm made it (`record` is what its state
+/// says). Returns whether anything was removed; a foreign folder is a
+/// conflict and stays untouched.
+pub fn unlink(root: &Path, name: &str, record: Record) -> Result<bool, LinkError> {
     let dest = root.join(name);
-    match inspect(&dest)? {
+    match inspect(&dest, record)? {
         LinkState::Missing => Ok(false),
         LinkState::Symlink { .. } => {
             std::fs::remove_file(&dest).map_err(io("remove", &dest))?;
@@ -634,27 +747,41 @@ pub fn unlink(root: &Path, name: &str) -> Result<bool, LinkError> {
 }
 
 /// The tree digest of a placed skill's content as an agent would read it:
-/// through a symlink, or a copy without its marker.
+/// through a symlink, or a folder. A folder an older version placed keeps
+/// its marker file, which is left out only when it names the digest of the
+/// rest of the folder (a skill that ships a file of that name is hashed
+/// with it, as the store holds it).
 pub fn hash_placed(path: &Path) -> Result<HashedTree, crate::digest::DigestError> {
     let real = std::fs::canonicalize(path).map_err(|source| crate::digest::DigestError::Io {
         path: path.to_owned(),
         source,
     })?;
-    let mut tree = crate::digest::hash_tree(&real)?;
-    if tree.files.iter().any(|f| f.path == COPY_MARKER) {
-        tree.files.retain(|f| f.path != COPY_MARKER);
-        let mut hasher = TreeHasher::new();
-        for f in &tree.files {
-            hasher.add(f.path.clone(), f.digest);
-        }
-        tree.digest = hasher.finish();
+    let tree = crate::digest::hash_tree(&real)?;
+    if !tree.files.iter().any(|f| f.path == COPY_MARKER) {
+        return Ok(tree);
     }
-    Ok(tree)
+    let mut without = tree.clone();
+    without.files.retain(|f| f.path != COPY_MARKER);
+    let mut hasher = TreeHasher::new();
+    for f in &without.files {
+        hasher.add(f.path.clone(), f.digest);
+    }
+    without.digest = hasher.finish();
+    let named = std::fs::read_to_string(real.join(COPY_MARKER))
+        .ok()
+        .and_then(|t| t.split_whitespace().next().and_then(|w| w.parse().ok()));
+    Ok(if named == Some(without.digest) {
+        without
+    } else {
+        tree
+    })
 }
 
 #[cfg(all(test, unix))]
 mod tests {
     use super::*;
+
+    const NONE: Record = Record::None;
 
     struct Fixture {
         _tmp: tempfile::TempDir,
@@ -685,13 +812,16 @@ mod tests {
     #[test]
     fn symlink_is_placed_recognised_and_removed() {
         let f = fixture();
-        let kind = place(&f.root, "hello", &f.entry, f.tree, LinkKind::Symlink).unwrap();
+        let kind = place(&f.root, "hello", &f.entry, f.tree, LinkKind::Symlink, NONE).unwrap();
         assert_eq!(kind, LinkKind::Symlink);
-        let state = inspect(&f.root.join("hello")).unwrap();
+        let state = inspect(&f.root.join("hello"), NONE).unwrap();
         assert_eq!(state.digest(), Some(f.tree));
         assert_eq!(hash_placed(&f.root.join("hello")).unwrap().digest, f.tree);
-        assert!(unlink(&f.root, "hello").unwrap());
-        assert_eq!(inspect(&f.root.join("hello")).unwrap(), LinkState::Missing);
+        assert!(unlink(&f.root, "hello", NONE).unwrap());
+        assert_eq!(
+            inspect(&f.root.join("hello"), NONE).unwrap(),
+            LinkState::Missing
+        );
         // No temp names left behind.
         assert_eq!(std::fs::read_dir(&f.root).unwrap().count(), 0);
     }
@@ -716,7 +846,7 @@ mod tests {
         set(&files.join("scripts"), 0o555);
         set(&files, 0o555);
         let root = tmp.path().join("project/.agents/skills");
-        place(&root, "hi", &files, tree, LinkKind::Copy).unwrap();
+        place(&root, "hi", &files, tree, LinkKind::Copy, NONE).unwrap();
         let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
         let dest = root.join("hi");
         assert_eq!(mode(&dest.join("SKILL.md")), 0o644);
@@ -731,18 +861,40 @@ mod tests {
     #[test]
     fn copy_hashes_like_the_store_entry_and_can_become_a_symlink() {
         let f = fixture();
-        place(&f.root, "hello", &f.entry, f.tree, LinkKind::Copy).unwrap();
+        place(&f.root, "hello", &f.entry, f.tree, LinkKind::Copy, NONE).unwrap();
         let dest = f.root.join("hello");
+        let placed = Record::Placed {
+            tree: f.tree,
+            kind: LinkKind::Copy,
+        };
         assert_eq!(
-            inspect(&dest).unwrap(),
+            inspect(&dest, placed).unwrap(),
             LinkState::Copy {
                 tree: Some(f.tree),
                 kind: LinkKind::Copy
             }
         );
+        // The folder holds the tree and nothing else; without the state's
+        // record it is not skillpm's.
+        assert!(!dest.join(COPY_MARKER).exists());
+        assert_eq!(
+            inspect(&dest, NONE).unwrap(),
+            LinkState::Foreign { what: "a folder" }
+        );
         assert_eq!(hash_placed(&dest).unwrap().digest, f.tree);
-        place(&f.root, "hello", &f.entry, f.tree, LinkKind::Symlink).unwrap();
-        assert!(matches!(inspect(&dest).unwrap(), LinkState::Symlink { .. }));
+        place(
+            &f.root,
+            "hello",
+            &f.entry,
+            f.tree,
+            LinkKind::Symlink,
+            placed,
+        )
+        .unwrap();
+        assert!(matches!(
+            inspect(&dest, NONE).unwrap(),
+            LinkState::Symlink { .. }
+        ));
         assert_eq!(std::fs::read_dir(&f.root).unwrap().count(), 1);
     }
 
@@ -751,19 +903,92 @@ mod tests {
         let f = fixture();
         std::fs::create_dir_all(f.root.join("mine")).unwrap();
         std::fs::write(f.root.join("mine/SKILL.md"), "user's own").unwrap();
-        let err = place(&f.root, "mine", &f.entry, f.tree, LinkKind::Symlink).unwrap_err();
+        let err = place(&f.root, "mine", &f.entry, f.tree, LinkKind::Symlink, NONE).unwrap_err();
         assert!(matches!(err, LinkError::Conflict { .. }));
         assert!(err.to_string().contains("mine"), "{err}");
         assert_eq!(
             std::fs::read_to_string(f.root.join("mine/SKILL.md")).unwrap(),
             "user's own"
         );
-        assert!(unlink(&f.root, "mine").is_err());
+        assert!(unlink(&f.root, "mine", NONE).is_err());
         std::os::unix::fs::symlink("/tmp", f.root.join("elsewhere")).unwrap();
-        assert!(place(&f.root, "elsewhere", &f.entry, f.tree, LinkKind::Symlink).is_err());
+        assert!(
+            place(
+                &f.root,
+                "elsewhere",
+                &f.entry,
+                f.tree,
+                LinkKind::Symlink,
+                NONE
+            )
+            .is_err()
+        );
         assert_eq!(
             std::fs::read_link(f.root.join("elsewhere")).unwrap(),
             Path::new("/tmp")
         );
+    }
+
+    /// A marker file planted in a person's folder (or shipped in a skill)
+    /// makes nothing skillpm's: without the state's record it is foreign,
+    /// and even a recorded old placement counts only while the rest of the
+    /// folder still hashes to the marker's tree.
+    #[test]
+    fn a_planted_marker_does_not_make_a_folder_skillpms() {
+        let f = fixture();
+        let mine = f.root.join("mine");
+        std::fs::create_dir_all(&mine).unwrap();
+        std::fs::write(mine.join("SKILL.md"), "user's own").unwrap();
+        std::fs::write(mine.join(COPY_MARKER), format!("{} copy\n", f.tree)).unwrap();
+        for record in [NONE, Record::Legacy] {
+            assert_eq!(
+                inspect(&mine, record).unwrap(),
+                LinkState::Foreign { what: "a folder" }
+            );
+            assert!(unlink(&f.root, "mine", record).is_err());
+            assert!(place(&f.root, "mine", &f.entry, f.tree, LinkKind::Copy, record).is_err());
+        }
+        assert_eq!(
+            std::fs::read_to_string(mine.join("SKILL.md")).unwrap(),
+            "user's own"
+        );
+        // An old placement (recorded, marker naming the folder's own tree)
+        // is still skillpm's, and is placed again without the marker.
+        let old = f.root.join("old");
+        build_tree(&f.entry, &old, LinkKind::Copy).ok().unwrap();
+        std::fs::write(old.join(COPY_MARKER), format!("{} copy\n", f.tree)).unwrap();
+        let (state, _) = inspect_placed(&old, f.tree, Record::Legacy).unwrap();
+        assert_eq!(
+            state,
+            LinkState::Copy {
+                tree: None,
+                kind: LinkKind::Copy
+            }
+        );
+        place_over(&f.root, "old", &state, &f.entry, f.tree, LinkKind::Copy).unwrap();
+        assert!(!old.join(COPY_MARKER).exists());
+        assert_eq!(hash_placed(&old).unwrap().digest, f.tree);
+    }
+
+    #[test]
+    fn an_agent_folder_leading_out_of_the_project_is_refused() {
+        let tmp = tempfile::tempdir().unwrap();
+        let project = tmp.path().join("project");
+        let outside = tmp.path().join("outside");
+        std::fs::create_dir_all(project.join(".claude")).unwrap();
+        std::fs::create_dir_all(&outside).unwrap();
+        std::os::unix::fs::symlink(&outside, project.join(".claude/skills")).unwrap();
+        let err = ensure_inside(&project.join(".claude/skills"), &project).unwrap_err();
+        assert!(matches!(err, LinkError::Escapes { .. }), "{err}");
+        assert!(err.to_string().contains(".claude/skills"), "{err}");
+        // Inside the project (even through a symlink), and not yet made: fine.
+        std::fs::create_dir_all(project.join(".agents/skills")).unwrap();
+        std::os::unix::fs::symlink(
+            project.join(".agents/skills"),
+            project.join(".claude/other"),
+        )
+        .unwrap();
+        ensure_inside(&project.join(".claude/other"), &project).unwrap();
+        ensure_inside(&project.join(".cursor/skills"), &project).unwrap();
     }
 }

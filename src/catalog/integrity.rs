@@ -13,15 +13,35 @@ use std::path::{Path, PathBuf};
 use sha2::{Digest as _, Sha256};
 
 use crate::digest::{Digest, HashedTree};
+use crate::link::Record;
 use crate::project::lock::{LockedSkill, Lockfile};
-use crate::project::state::ProjectState;
+use crate::project::state::{Placements, ProjectState};
 
 use super::CatalogError;
+
+/// What skillpm's state records at `path`: the only thing that makes a
+/// folder skillpm's (docs/design-changes.md, "Third pass: journeys").
+pub fn record_at(placements: &Placements, path: &Path) -> Record {
+    match placements.get(path) {
+        Some(p) => Record::from_state(p.tree, p.kind.as_deref()),
+        None => Record::None,
+    }
+}
+
+/// Every placement recorded in the state of the cache at `cache_root`
+/// (none when the cache is unknown: then no folder is skillpm's).
+pub fn placements(cache_root: Option<&Path>) -> Placements {
+    cache_root
+        .map(|cache| ProjectState::new(&cache.join(crate::cache::layout::STATE)).placements())
+        .unwrap_or_default()
+}
 
 /// Lock files that may vouch for skillpm links.
 #[derive(Debug, Clone, Default)]
 pub struct Approvals {
     project_lock: Option<(PathBuf, Lockfile)>,
+    /// What the state records as placed, by path.
+    placements: Placements,
     /// Other projects' locks, with the links their installs placed.
     others: Vec<(PathBuf, Lockfile, Vec<PathBuf>)>,
 }
@@ -39,6 +59,7 @@ impl Approvals {
             )
         });
         let mut others = Vec::new();
+        let placements = placements(cache_root);
         if let Some(cache) = cache_root {
             let state = ProjectState::new(&cache.join(crate::cache::layout::STATE));
             for (other, placed) in state.all_placed_links() {
@@ -55,8 +76,14 @@ impl Approvals {
         }
         Ok(Approvals {
             project_lock,
+            placements,
             others,
         })
+    }
+
+    /// What the state records at `path`.
+    pub fn record(&self, path: &Path) -> Record {
+        record_at(&self.placements, path)
     }
 
     /// The project's own lock, if it has one.

@@ -29,7 +29,7 @@ use crate::project::lock::LockError;
 use crate::roots::{Agent, Discovery, FoundSkill, Scope};
 use crate::skill::{OpenAiMetadata, SkillMd};
 
-pub use integrity::{Approvals, HashCache};
+pub use integrity::{Approvals, HashCache, placements, record_at};
 pub use settings::{Denial, ProjectSettings};
 
 #[derive(Debug, thiserror::Error)]
@@ -361,7 +361,7 @@ pub fn judge_placement(
     approvals: &Approvals,
     cache: &mut HashCache,
 ) -> Placement {
-    let state = crate::link::inspect(&found.path);
+    let state = crate::link::inspect(&found.path, approvals.record(&found.path));
     let link = match &state {
         Ok(LinkState::Symlink { .. }) => LinkKind::Symlink,
         Ok(LinkState::Copy { .. }) => LinkKind::Copy,
@@ -557,7 +557,7 @@ fn judge(
 #[cfg(all(test, unix))]
 mod tests {
     use super::*;
-    use crate::link::LinkKind;
+    use crate::link::{LinkKind, Record};
     use crate::project::lock::{LockedSkill, Lockfile};
     use crate::roots::{Env, ScanLimits, discover};
 
@@ -621,7 +621,7 @@ mod tests {
         lock.save(&f.project.join("skills.lock")).unwrap();
         let policy = Policy {
             settings: ProjectSettings::default(),
-            approvals: Approvals::load(&f.project, None).unwrap(),
+            approvals: Approvals::load(&f.project, Some(&f.home.join("cache"))).unwrap(),
         };
         Catalog::build(&d, &policy, options, &mut HashCache::new())
     }
@@ -630,7 +630,16 @@ mod tests {
     fn copies_are_judged_like_symlinks() {
         let f = fixture();
         let (e, tree) = entry(&f, "pdf", "Fill.\n");
-        crate::link::place(&f.root, "pdf", &e, tree, LinkKind::Copy).unwrap();
+        crate::link::place(&f.root, "pdf", &e, tree, LinkKind::Copy, Record::None).unwrap();
+        // The copy is skillpm's because its state says so.
+        let state = crate::project::state::ProjectState::new(&f.home.join("cache/state"));
+        let placed = crate::project::state::PlacedLink {
+            root: f.root.clone(),
+            name: "pdf".into(),
+            tree: Some(tree),
+            kind: Some("copy".into()),
+        };
+        state.record_links(&f.project, vec![placed]).unwrap();
         let mut lock = Lockfile::default();
         lock.upsert(locked("pdf", tree, true));
         let c = build(&f, lock.clone(), &CatalogOptions::default());
@@ -672,7 +681,15 @@ mod tests {
         // Approved in user scope, but a hand-made folder wins in the project.
         let (e, tree) = entry(&f, "notes", "Approved.\n");
         let user_root = f.home.join(".agents/skills");
-        crate::link::place(&user_root, "notes", &e, tree, LinkKind::Symlink).unwrap();
+        crate::link::place(
+            &user_root,
+            "notes",
+            &e,
+            tree,
+            LinkKind::Symlink,
+            Record::None,
+        )
+        .unwrap();
         std::fs::create_dir_all(f.root.join("notes")).unwrap();
         std::fs::write(
             f.root.join("notes/SKILL.md"),
@@ -720,7 +737,7 @@ mod tests {
         let mut lock = Lockfile::default();
         for name in ["deploy-prod", "lint", "off"] {
             let (e, tree) = entry(&f, name, "Body.\n");
-            crate::link::place(&f.root, name, &e, tree, LinkKind::Symlink).unwrap();
+            crate::link::place(&f.root, name, &e, tree, LinkKind::Symlink, Record::None).unwrap();
             lock.upsert(locked(name, tree, true));
         }
         let d = discover(
@@ -740,7 +757,7 @@ mod tests {
         lock.save(&f.project.join("skills.lock")).unwrap();
         let policy = Policy {
             settings,
-            approvals: Approvals::load(&f.project, None).unwrap(),
+            approvals: Approvals::load(&f.project, Some(&f.home.join("cache"))).unwrap(),
         };
         let options = CatalogOptions {
             agent: Some("claude".into()),

@@ -166,6 +166,11 @@ pub struct ImportArgs {
     /// Approve what the summaries show without asking.
     #[arg(short, long)]
     pub yes: bool,
+    /// Take over the other tool's folders that differ from what skillpm
+    /// resolved: each is backed up under skillpm's state for this project
+    /// (in the cache), then replaced by skillpm's placement.
+    #[arg(long)]
+    pub replace: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -182,6 +187,10 @@ pub struct CheckArgs {
     /// Skill folders, or folders containing skill folders.
     #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<PathBuf>,
+    /// Refuse fields only an agent defines (e.g. Claude Code's
+    /// `disable-model-invocation`) too: the reference validator's verdict.
+    #[arg(long)]
+    pub strict: bool,
 }
 
 #[derive(Debug, clap::Args)]

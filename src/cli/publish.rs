@@ -41,6 +41,10 @@ pub struct PublishArgs {
     /// is what the skill's .gitignore and .skillignore match.)
     #[arg(long)]
     pub dry_run: bool,
+    /// Judge the skills as `check --strict` does (fields only an agent
+    /// defines are refused too).
+    #[arg(long)]
+    pub strict: bool,
 }
 
 fn parse_time(s: &str) -> Result<SystemTime, String> {
@@ -62,6 +66,7 @@ impl PublishArgs {
             expires,
             zip: self.zip,
             dry_run: self.dry_run,
+            strict: self.strict,
         }
     }
 }

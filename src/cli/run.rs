@@ -80,7 +80,11 @@ pub(crate) const OK: Exit = Exit::Success;
 
 impl CheckArgs {
     fn run(self, ctx: &Context) -> anyhow::Result<Exit> {
-        let report = ops::check::check(ctx, &ops::check::CheckOptions { paths: self.paths })?;
+        let opts = ops::check::CheckOptions {
+            paths: self.paths,
+            strict: self.strict,
+        };
+        let report = ops::check::check(ctx, &opts)?;
         emit(ctx, &report, report.exit())
     }
 }
@@ -142,6 +146,7 @@ impl ImportArgs {
         let opts = ops::import::ImportOptions {
             dry_run: self.dry_run,
             yes: self.yes,
+            replace: self.replace,
         };
         let report = ops::import::import(ctx, &opts)?;
         emit(ctx, &report, report.exit())

@@ -144,9 +144,13 @@ fn count_managed(root: &Path) -> (bool, usize) {
     let Ok(dir) = std::fs::read_dir(root) else {
         return (false, 0);
     };
+    let placements = crate::catalog::placements(crate::cache::cache_root().ok().as_deref());
     let managed = dir
         .flatten()
-        .filter(|e| link::inspect(&e.path()).is_ok_and(|s| s.is_managed()))
+        .filter(|e| {
+            let record = crate::catalog::record_at(&placements, &e.path());
+            link::inspect(&e.path(), record).is_ok_and(|s| s.is_managed())
+        })
         .count();
     (true, managed)
 }

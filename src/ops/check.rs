@@ -14,6 +14,9 @@ use crate::skill::{Diagnostic, SKILL_MD, check_skill_dir};
 #[derive(Debug, Clone)]
 pub struct CheckOptions {
     pub paths: Vec<PathBuf>,
+    /// `--strict`: fields only an agent defines are errors too, so the
+    /// verdict is the reference validator's (`agentskills validate`).
+    pub strict: bool,
 }
 
 /// The `check` report.
@@ -70,12 +73,13 @@ pub fn check(ctx: &Context, opts: &CheckOptions) -> anyhow::Result<CheckReport> 
         let dir = ctx.cwd.join(&shown);
         let result = check_skill_dir(&dir, None);
         let relative = |d: Diagnostic| d.relative_to(&dir);
+        let (errors, warnings) = result.verdict(opts.strict);
         skills.push(CheckedSkill {
             name: result.display_name(),
             path: shown,
-            valid: result.is_valid(),
-            errors: result.errors.into_iter().map(relative).collect(),
-            warnings: result.warnings.into_iter().map(relative).collect(),
+            valid: errors.is_empty(),
+            errors: errors.into_iter().map(relative).collect(),
+            warnings: warnings.into_iter().map(relative).collect(),
         });
     }
     let invalid = skills.iter().filter(|s| !s.valid).count();

@@ -22,8 +22,13 @@
 //! git, tree digest always), approved and linked. None of these tools records
 //! a commit, so a git skill is re-resolved at the ref it names (or the
 //! default branch) and reported as `re-resolved`; a source that no longer
-//! offers the skill is `not-found`. A folder the other tool installed under
-//! the same name stays where it is: skillpm links around it and reports it.
+//! offers the skill is `not-found`. A folder (or link) the other tool
+//! installed under the same name that holds exactly the tree skillpm
+//! resolved is adopted: replaced by skillpm's placement, so `verify` passes
+//! right after. One that differs stays where it is and is reported with how
+//! it differs, until `import --replace` backs it up under skillpm's state
+//! for the project and places skillpm's (docs/design-changes.md, "Third
+//! pass: journeys").
 
 use std::collections::BTreeSet;
 use std::io::Write;
@@ -31,7 +36,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use super::lifecycle::{self, AddOptions};
+use super::lifecycle::{self, AddOptions, FileChanges, Replaced};
 use super::{Context, Report};
 use crate::error::Exit;
 
@@ -39,6 +44,9 @@ use crate::error::Exit;
 pub struct ImportOptions {
     pub dry_run: bool,
     pub yes: bool,
+    /// `--replace`: take over the other tool's folders that differ (backed
+    /// up first).
+    pub replace: bool,
 }
 
 /// JSON shape (stable):
@@ -54,7 +62,11 @@ pub struct ImportOptions {
 /// reproduce it), `re-resolved` (it did not; resolved again now),
 /// `not-found` (the source no longer offers it), `failed` (`detail` says
 /// why), `skipped` (a second record of a name already imported).
-/// `left_in_place` lists the other tool's folders skillpm did not replace.
+/// `left_in_place` lists the other tool's folders skillpm did not replace,
+/// `differences` how each differs from the locked tree (`changed`/`added`/
+/// `removed` + file); `adopted` the ones that held exactly the locked tree
+/// and are skillpm's now; `replaced` the ones `--replace` took over, with
+/// their backups.
 /// `tool`: `vercel-skills`, `vercel-skills-global`, `openskills`,
 /// `skillkit` (its lock), `skillkit-manifest` (its `.skills`; a whole-source
 /// entry plans as `name` `*` and imports as one row per skill).
@@ -77,6 +89,17 @@ pub struct ImportedSkill {
     pub tree: Option<String>,
     pub detail: String,
     pub left_in_place: Vec<PathBuf>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub differences: Vec<FileChanges>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub adopted: Vec<PathBuf>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub replaced: Vec<Replaced>,
+    /// Dry run: folders already at the skill's name in the agent folders
+    /// it would be placed in (adopted when they hold exactly what skillpm
+    /// resolves; else kept, or replaced with `--replace`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub found: Vec<PathBuf>,
 }
 
 impl ImportReport {
@@ -124,10 +147,15 @@ pub fn import(ctx: &Context, opts: &ImportOptions) -> anyhow::Result<ImportRepor
         init_ctx.project = Some(project.clone());
         super::init::init(&init_ctx)?;
     }
+    let project_root = project.clone();
     let mut add_ctx = ctx.clone();
     add_ctx.project = Some(project);
     add_ctx.keep_foreign = true;
+    add_ctx.replace_foreign = opts.replace;
     let mut done = BTreeSet::new();
+    // Every add places all the project's skills: what happened at a
+    // skill's folders is told in that skill's row, whichever add did it.
+    let mut all_links: Vec<lifecycle::LinkChanges> = Vec::new();
     for f in found {
         let mut row = planned_row(&f);
         if !f.all && !done.insert(f.name.clone()) {
@@ -135,9 +163,11 @@ pub fn import(ctx: &Context, opts: &ImportOptions) -> anyhow::Result<ImportRepor
             row.detail = "another record of this name was imported first".to_owned();
             report.skills.push(row);
         } else if opts.dry_run {
+            row.found = existing_places(&project_root, &env, &f.name);
             report.skills.push(row);
         } else {
-            let rows = add_found(&add_ctx, opts.yes, &f, row)?;
+            let (rows, links) = add_found(&add_ctx, opts.yes, &f, row)?;
+            all_links.extend(links);
             // Names a whole-source record added are taken, too.
             done.extend(
                 rows.iter()
@@ -145,6 +175,13 @@ pub fn import(ctx: &Context, opts: &ImportOptions) -> anyhow::Result<ImportRepor
                     .map(|r| r.name.clone()),
             );
             report.skills.extend(rows);
+        }
+    }
+    for row in report.skills.iter_mut().filter(|r| r.tree.is_some()) {
+        let name = row.name.clone();
+        let named = |p: &Path| p.file_name().is_some_and(|n| n == name.as_str());
+        for links in &all_links {
+            placements_of(row, links, &named);
         }
     }
     Ok(report)
@@ -169,6 +206,10 @@ fn planned_row(f: &Found) -> ImportedSkill {
         tree: None,
         detail: detail.to_owned(),
         left_in_place: Vec::new(),
+        differences: Vec::new(),
+        adopted: Vec::new(),
+        replaced: Vec::new(),
+        found: Vec::new(),
     }
 }
 
@@ -180,7 +221,7 @@ fn add_found(
     yes: bool,
     f: &Found,
     mut row: ImportedSkill,
-) -> anyhow::Result<Vec<ImportedSkill>> {
+) -> anyhow::Result<(Vec<ImportedSkill>, Option<lifecycle::LinkChanges>)> {
     let opts = AddOptions {
         source: Some(f.source.clone()),
         names: if f.all {
@@ -197,26 +238,22 @@ fn add_found(
         accept_findings: false,
     };
     match lifecycle::add(ctx, &opts) {
-        Ok(added) if f.all => Ok(added
-            .skills
-            .iter()
-            .map(|s| ImportedSkill {
-                name: s.name.clone(),
-                status: "re-resolved",
-                tree: Some(s.tree.to_string()),
-                left_in_place: (added.links.conflicts.iter())
-                    .filter(|p| p.file_name().is_some_and(|n| n == s.name.as_str()))
-                    .cloned()
-                    .collect(),
-                ..row.clone()
-            })
-            .collect()),
+        Ok(added) if f.all => {
+            let rows = (added.skills.iter())
+                .map(|s| ImportedSkill {
+                    name: s.name.clone(),
+                    status: "re-resolved",
+                    tree: Some(s.tree.to_string()),
+                    ..row.clone()
+                })
+                .collect();
+            Ok((rows, Some(added.links)))
+        }
         Ok(added) => {
             let pinned = f.git_ref.as_deref().is_some_and(is_commit);
             row.status = if pinned { "imported" } else { "re-resolved" };
             row.tree = added.skills.first().map(|s| s.tree.to_string());
-            row.left_in_place = added.links.conflicts;
-            Ok(vec![row])
+            Ok((vec![row], Some(added.links)))
         }
         Err(e) => {
             let code = crate::error::exit_code_of(&e);
@@ -229,7 +266,7 @@ fn add_found(
                 "failed"
             };
             row.detail = format!("{e:#}");
-            Ok(vec![row])
+            Ok((vec![row], None))
         }
     }
 }
@@ -557,6 +594,55 @@ fn local(base: &Path, source: &str) -> String {
     abs.display().to_string()
 }
 
+/// What sits at `name` in the agent folders a new project's skills go to
+/// (the shared folder and the detected agents', else Claude Code's).
+fn existing_places(project: &Path, env: &crate::agents::Env, name: &str) -> Vec<PathBuf> {
+    if name == "*" {
+        return Vec::new();
+    }
+    let mut agents = lifecycle::default_agents(project, env);
+    if agents.len() < 2 {
+        agents.push(crate::agents::Agent::Claude);
+    }
+    let mut out: Vec<PathBuf> = Vec::new();
+    for agent in agents {
+        let Some(root) = crate::roots::root_dir(crate::roots::Scope::Repo, agent, project, env)
+        else {
+            continue;
+        };
+        let path = root.join(name);
+        if std::fs::symlink_metadata(&path).is_ok() && !out.contains(&path) {
+            out.push(path);
+        }
+    }
+    out
+}
+
+/// What the link pass did with the other tool's folders of the skill
+/// (`wanted` picks its places), each path once.
+fn placements_of(
+    row: &mut ImportedSkill,
+    links: &lifecycle::LinkChanges,
+    wanted: &dyn Fn(&Path) -> bool,
+) {
+    for c in links.conflicts.iter().filter(|c| wanted(&c.path)) {
+        if !row.left_in_place.contains(&c.path) {
+            row.left_in_place.push(c.path.clone());
+            row.differences.push(c.clone());
+        }
+    }
+    for p in links.adopted.iter().filter(|p| wanted(p)) {
+        if !row.adopted.contains(p) {
+            row.adopted.push(p.clone());
+        }
+    }
+    for r in links.replaced.iter().filter(|r| wanted(&r.path)) {
+        if !row.replaced.iter().any(|x| x.path == r.path) {
+            row.replaced.push(r.clone());
+        }
+    }
+}
+
 fn is_commit(r: &str) -> bool {
     r.len() == 40 && r.bytes().all(|b| b.is_ascii_hexdigit())
 }
@@ -578,11 +664,38 @@ impl Report for ImportReport {
                 "{:<11}  {}  ({} from {}): {}",
                 s.status, s.name, s.tool, s.source, s.detail
             )?;
-            for p in &s.left_in_place {
+            for p in &s.found {
                 writeln!(
                     out,
-                    "             left in place: {} (not skillpm's; remove it to let skillpm link there)",
+                    "             found: {} (adopted if it holds exactly what skillpm resolves; else kept, or backed up and replaced with --replace)",
                     p.display()
+                )?;
+            }
+            for p in &s.adopted {
+                writeln!(
+                    out,
+                    "             adopted: {} (it held exactly the locked tree; skillpm's now)",
+                    p.display()
+                )?;
+            }
+            for r in &s.replaced {
+                writeln!(
+                    out,
+                    "             replaced: {} (the old folder is backed up at {})",
+                    r.path.display(),
+                    r.backup.display()
+                )?;
+            }
+            for d in &s.differences {
+                let how = if d.files.is_empty() {
+                    "its content differs".to_owned()
+                } else {
+                    d.files.join(", ")
+                };
+                writeln!(
+                    out,
+                    "             left in place: {} (not skillpm's, and it differs from the locked tree: {how}); `skillpm import --replace` backs it up and takes it over",
+                    d.path.display()
                 )?;
             }
         }

@@ -46,6 +46,9 @@ pub struct Context {
     /// `-g` / `--scope admin`: work on skillpm's own manifest of that scope
     /// instead of a project's (`project::scope_project`).
     pub scope: Option<crate::project::manifest::Scope>,
+    /// `import --replace`: such a folder is moved to a backup under the
+    /// project's state in the cache and skillpm's placement takes its place.
+    pub replace_foreign: bool,
     pub ui: Ui,
 }
 
@@ -60,6 +63,7 @@ impl Context {
             link_mode: None,
             keep_foreign: false,
             scope: None,
+            replace_foreign: false,
             ui,
         }
     }

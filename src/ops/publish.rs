@@ -40,6 +40,8 @@ pub struct PublishOptions {
     pub zip: bool,
     /// `--dry-run`: list every file that would be published, write nothing.
     pub dry_run: bool,
+    /// `--strict`: the verdict of `check --strict`.
+    pub strict: bool,
 }
 
 /// The result of `skillpm publish`.
@@ -186,7 +188,7 @@ pub fn publish(ctx: &Context, opts: &PublishOptions) -> anyhow::Result<PublishRe
         None => None,
     };
 
-    let sources = check_all(ctx, &opts.skills_dir)?;
+    let sources = check_all(ctx, &opts.skills_dir, opts.strict)?;
     ensure_disjoint(&skills_dir, &out)?;
     for source in &sources {
         warn_over_client_limits(ctx, source);
@@ -240,11 +242,13 @@ pub fn publish(ctx: &Context, opts: &PublishOptions) -> anyhow::Result<PublishRe
 }
 
 /// Runs `skillpm check` on the skills folder exactly as the `check` command
-/// does (same folder selection, same rules); any invalid skill refuses the
-/// whole publish with check's own report. Warnings are shown and do not stop it.
-fn check_all(ctx: &Context, skills_dir: &Path) -> anyhow::Result<Vec<SkillSource>> {
+/// does (same folder selection, same rules, same tier: `strict` is
+/// `check --strict`); any invalid skill refuses the whole publish with
+/// check's own report. Warnings are shown and do not stop it.
+fn check_all(ctx: &Context, skills_dir: &Path, strict: bool) -> anyhow::Result<Vec<SkillSource>> {
     let opts = CheckOptions {
         paths: vec![skills_dir.to_owned()],
+        strict,
     };
     let report = check::check(ctx, &opts)?;
     if report.invalid > 0 {

@@ -197,13 +197,15 @@ fn refuse_if_tampered(
     discovery: &Discovery,
     found: &FoundSkill,
 ) -> anyhow::Result<()> {
-    if !crate::link::inspect(&found.path).is_ok_and(|s| s.is_managed()) {
-        return Ok(());
-    }
     let approvals = Approvals::load(
         &discovery.project,
         crate::cache::cache_root().ok().as_deref(),
     )?;
+    if !crate::link::inspect(&found.path, approvals.record(&found.path))
+        .is_ok_and(|s| s.is_managed())
+    {
+        return Ok(());
+    }
     let placement = judge_placement(found, &approvals, &mut HashCache::new());
     match placement.problem {
         None => Ok(()),

@@ -145,8 +145,15 @@ pub struct LockedSkill {
     /// Git commit id (full SHA) for git sources.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub commit: Option<String>,
-    /// Folder inside the repository for git sources.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Folder inside the repository (git) or the source folder (path):
+    /// `path`, as in skills.toml; `subpath`, the name older versions
+    /// wrote, is still read.
+    #[serde(
+        default,
+        rename = "path",
+        alias = "subpath",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub subpath: Option<String>,
     /// The skill's SKILL.md URI on its MCP server (MCP sources only): with
     /// `url`, the skill's identity.
@@ -263,6 +270,23 @@ pub fn lock_text_to_url(project_root: &Path, text: &str) -> Option<url::Url> {
     let base = url::Url::from_directory_path(project_root).ok()?;
     let joined = base.join(text).ok()?;
     (joined.scheme() == "file").then_some(joined)
+}
+
+/// Whether two URLs the lock and a source give name the same place, in the
+/// one normal form lock URLs are compared in: a trailing `/` on the path
+/// does not count (a relative lock path never keeps it, an index's folder
+/// URL always has it), and a relative path has already been made absolute
+/// by [`lock_text_to_url`].
+pub fn same_lock_url(a: &url::Url, b: &url::Url) -> bool {
+    fn normal(u: &url::Url) -> url::Url {
+        let mut u = u.clone();
+        let trimmed = u.path().trim_end_matches('/').to_owned();
+        if !trimmed.is_empty() {
+            u.set_path(&trimmed);
+        }
+        u
+    }
+    a == b || normal(a) == normal(b)
 }
 
 impl LockedSkill {
@@ -500,6 +524,46 @@ mod tests {
         let extra = text.replace("format = ", "colour = \"red\"\nformat = ");
         let err = Lockfile::parse(&extra, p).unwrap_err();
         assert!(err.to_string().contains("colour"), "{err}");
+    }
+
+    /// A git or folder sub-path is `path` in the lock, as in skills.toml;
+    /// a lock written with the old `subpath` key still reads.
+    #[test]
+    fn a_sub_path_is_written_path_and_the_old_subpath_key_is_read() {
+        let p = Path::new("skills.lock");
+        let mut lock = Lockfile::default();
+        let mut s = skill("a", b"a");
+        s.subpath = Some("skills/a".into());
+        lock.upsert(s);
+        let text = lock.to_toml();
+        assert!(text.contains("path = \"skills/a\""), "{text}");
+        assert!(!text.contains("subpath"), "{text}");
+        let old = text.replace("path = ", "subpath = ");
+        assert_eq!(Lockfile::parse(&old, p).unwrap(), lock);
+    }
+
+    #[test]
+    fn lock_urls_compare_relative_or_absolute_with_or_without_a_trailing_slash() {
+        let root = Path::new("/work/project");
+        let folder = url::Url::parse("file:///work/site/.well-known/skills/alpha/").unwrap();
+        for text in [
+            "../site/.well-known/skills/alpha",
+            "../site/.well-known/skills/alpha/",
+            "file:///work/site/.well-known/skills/alpha",
+            "file:///work/site/.well-known/skills/alpha/",
+        ] {
+            let url = lock_text_to_url(root, text).unwrap();
+            assert!(same_lock_url(&url, &folder), "{text}");
+        }
+        let other = url::Url::parse("file:///work/site/.well-known/skills/beta/").unwrap();
+        assert!(!same_lock_url(&folder, &other));
+        let http = url::Url::parse("https://acme.dev/skills/alpha").unwrap();
+        let http_slash = url::Url::parse("https://acme.dev/skills/alpha/").unwrap();
+        assert!(same_lock_url(&http, &http_slash));
+        assert!(!same_lock_url(
+            &http,
+            &url::Url::parse("https://evil.dev/skills/alpha").unwrap()
+        ));
     }
 
     #[test]

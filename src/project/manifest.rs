@@ -245,7 +245,15 @@ pub struct Manifest {
 pub const MAX_MANIFEST_BYTES: u64 = 16 * 1024 * 1024;
 
 /// The file `skillpm init` writes.
-pub const TEMPLATE: &str = r#"# skills.toml: the Agent Skills this project asks for. skillpm resolves it into
+/// The skills.toml `skillpm init` writes: `agents` are the ids written
+/// into `[install] agents` (the agents detected, chosen by the caller), and
+/// `link-mode = "auto"`, so a new project holds real folders every agent
+/// reads in a container, a mounted repository and Claude Code
+/// (docs/design-changes.md, "Third pass: journeys").
+pub fn template(agents: &[&str]) -> String {
+    let listed: Vec<String> = agents.iter().map(|a| format!("{a:?}")).collect();
+    format!(
+        r#"# skills.toml: the Agent Skills this project asks for. skillpm resolves it into
 # skills.lock; commit both.
 #
 #   [install]   where skills are linked, and for which agents
@@ -253,22 +261,25 @@ pub const TEMPLATE: &str = r#"# skills.toml: the Agent Skills this project asks 
 #               writes one. url: a base URL, an index.json URL, a file:// URL or a path.
 #               keys: pinned minisign public keys (signatures then required).
 #               token-env: variable holding a bearer token, sent only to that registry.
-#   [skills]    name = { source = "<source name>" }, written by `skillpm add`
+#   [skills]    name = {{ source = "<source name>" }}, written by `skillpm add`
 
 [install]
 # "repo" (this project). Skills for your home folder or the whole system go
 # in skillpm's own manifests: `skillpm -g add …`, `skillpm --scope admin add …`
 scope = "repo"
 # agents whose folders get the skills (ids from `skillpm agents`: "claude",
-# "cursor", "opencode", ...); unset: the shared .agents/skills folder plus
-# every agent detected in this project or your home folder
-# agents = ["agents", "claude"]
-# how skill folders are placed: "symlink" (default), "auto" (real folders:
-# reflink clone, else hard links, else copies), "hardlink", "clone" or "copy"
-# link-mode = "symlink"
+# "cursor", "opencode", ...); "agents" is the shared .agents/skills folder
+agents = [{}]
+# how skill folders are placed: "auto" (real folders: reflink clone, else
+# hard links, else copies), "symlink" (links into your cache: gone where the
+# project is mounted without it), "hardlink", "clone" or "copy"
+link-mode = "auto"
 
 [skills]
-"#;
+"#,
+        listed.join(", ")
+    )
+}
 
 impl Manifest {
     pub fn load(path: &Path) -> Result<Self, ManifestError> {
@@ -690,7 +701,7 @@ mod tests {
 
     #[test]
     fn template_is_valid_and_edits_keep_comments_and_order() {
-        let mut m = Manifest::parse(TEMPLATE, &path()).unwrap();
+        let mut m = Manifest::parse(&template(&["agents", "claude"]), &path()).unwrap();
         assert_eq!(m.install().scope, Scope::Repo);
         m.add_source(&acme()).unwrap();
         m.set_skill(
@@ -731,27 +742,24 @@ mod tests {
     }
 
     #[test]
-    fn a_source_added_to_the_template_leaves_installs_commented_keys_in_install() {
-        let mut m = Manifest::parse(TEMPLATE, &path()).unwrap();
+    fn a_source_added_to_the_template_leaves_its_install_keys_in_install() {
+        let mut m = Manifest::parse(&template(&["agents", "claude"]), &path()).unwrap();
         m.add_source(&acme()).unwrap();
         let mut second = acme();
         second.name = "beta".into();
         m.add_source(&second).unwrap();
         let text = m.to_toml();
-        let commented = text.find("# agents = [\"agents\", \"claude\"]").unwrap();
-        let link_mode = text.find("# link-mode = \"symlink\"").unwrap();
+        let agents = text.find("\nagents = [\"agents\", \"claude\"]").unwrap();
+        let link_mode = text.find("\nlink-mode = \"auto\"").unwrap();
         let first_source = text.find("\n[[source]]\n").unwrap();
-        assert!(
-            commented < first_source && link_mode < first_source,
-            "{text}"
-        );
-        // Uncommenting the template's keys keeps them in [install].
+        assert!(agents < first_source && link_mode < first_source, "{text}");
+        // Editing the template's keys keeps them in [install].
         let edited = text
             .replace(
-                "# agents = [\"agents\", \"claude\"]",
-                "agents = [\"claude\"]",
+                "\nagents = [\"agents\", \"claude\"]",
+                "\nagents = [\"claude\"]",
             )
-            .replace("# link-mode = \"symlink\"", "link-mode = \"copy\"");
+            .replace("\nlink-mode = \"auto\"", "\nlink-mode = \"copy\"");
         let again = Manifest::parse(&edited, &path()).unwrap();
         assert_eq!(
             again.install().agents.as_deref(),
@@ -763,7 +771,7 @@ mod tests {
 
     #[test]
     fn invalid_edits_change_nothing() {
-        let mut m = Manifest::parse(TEMPLATE, &path()).unwrap();
+        let mut m = Manifest::parse(&template(&["agents", "claude"]), &path()).unwrap();
         m.add_source(&acme()).unwrap();
         let before = m.to_toml();
         assert!(matches!(
@@ -787,7 +795,7 @@ mod tests {
 
     #[test]
     fn removing_sources_and_keys() {
-        let mut m = Manifest::parse(TEMPLATE, &path()).unwrap();
+        let mut m = Manifest::parse(&template(&["agents", "claude"]), &path()).unwrap();
         m.add_source(&acme()).unwrap();
         m.set_source_keys(
             "acme",

@@ -75,11 +75,16 @@ pub fn scope_project(config: Option<&Path>, scope: manifest::Scope) -> Result<Pr
     let project = Project { root };
     let path = project.manifest_path();
     if !path.is_file() {
-        let text = manifest::TEMPLATE.replacen(
-            "scope = \"repo\"",
-            &format!("scope = \"{}\"", scope.as_str()),
-            1,
-        );
+        // The project template with this scope; agents and link mode left
+        // to their defaults (the agents detected in the home folder).
+        let text = manifest::template(&[])
+            .replacen(
+                "scope = \"repo\"",
+                &format!("scope = \"{}\"", scope.as_str()),
+                1,
+            )
+            .replacen("agents = []", "# agents = []", 1)
+            .replacen("link-mode = \"auto\"", "# link-mode = \"auto\"", 1);
         std::fs::create_dir_all(&project.root)
             .and_then(|()| crate::fs::write_atomic(&path, text.as_bytes()))
             .map_err(|source| ScopeError::Create {

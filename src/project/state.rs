@@ -3,8 +3,11 @@
 //! - `trees/sha256-<hex>.json`: the file list of every tree it stored, so
 //!   `verify` can name the file that changed and `update` can diff against an
 //!   approved version even after its bytes left the store;
-//! - `links/<project-key>.json`: the links it placed for a project, so a later
-//!   `install` removes exactly its own stale links, in every scope.
+//! - `links/<project-key>.json`: the links and folders it placed for a
+//!   project, each with the tree and kind it placed, so a later `install`
+//!   removes exactly its own stale links, in every scope. This record is
+//!   the only thing that makes a folder skillpm's: nothing inside an agent
+//!   folder does (a marker file there could be planted or shipped).
 
 use std::path::{Path, PathBuf};
 
@@ -17,16 +20,33 @@ pub struct ProjectState {
     dir: PathBuf,
 }
 
-/// One link skillpm placed: `<root>/<name>`.
+/// One link or folder skillpm placed: `<root>/<name>`, standing for
+/// `tree`, made as `kind` (`symlink`, `copy`, `hardlink`, `clone`). Records
+/// written before placements kept `tree` and `kind` have neither.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct PlacedLink {
     pub root: PathBuf,
     pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tree: Option<Digest>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
 }
 
 impl PlacedLink {
     pub fn path(&self) -> PathBuf {
         self.root.join(&self.name)
+    }
+}
+
+/// Every placement skillpm's state records on this machine, by path: what
+/// decides whether a folder is skillpm's.
+#[derive(Debug, Clone, Default)]
+pub struct Placements(std::collections::HashMap<PathBuf, PlacedLink>);
+
+impl Placements {
+    pub fn get(&self, path: &Path) -> Option<&PlacedLink> {
+        self.0.get(path)
     }
 }
 
@@ -74,9 +94,21 @@ impl ProjectState {
         (rehashed == *digest && tree.digest == *digest).then_some(tree)
     }
 
-    fn links_path(&self, project: &Path) -> PathBuf {
+    fn project_key(project: &Path) -> String {
         let key = Digest::of_bytes(project.as_os_str().as_encoded_bytes()).hex();
-        self.dir.join("links").join(format!("{}.json", &key[..24]))
+        key[..24].to_owned()
+    }
+
+    fn links_path(&self, project: &Path) -> PathBuf {
+        self.dir
+            .join("links")
+            .join(format!("{}.json", Self::project_key(project)))
+    }
+
+    /// Where `import --replace` keeps the folders it took over for
+    /// `project`: `backups/<project key>/`.
+    pub fn backup_dir(&self, project: &Path) -> PathBuf {
+        self.dir.join("backups").join(Self::project_key(project))
     }
 
     pub fn placed_links(&self, project: &Path) -> Vec<PlacedLink> {
@@ -107,6 +139,30 @@ impl ProjectState {
             .into_iter()
             .map(|(_, r)| (r.project, r.links))
             .collect()
+    }
+
+    /// The placements `project` recorded, by path: all a run needs when
+    /// every folder it places in is inside the project (reading every
+    /// project's record would grow with the projects on the machine).
+    pub fn project_placements(&self, project: &Path) -> Placements {
+        Placements(
+            self.placed_links(project)
+                .into_iter()
+                .map(|l| (l.path(), l))
+                .collect(),
+        )
+    }
+
+    /// Every project's placements, by path (a place two records name goes
+    /// by the later record in file order).
+    pub fn placements(&self) -> Placements {
+        Placements(
+            self.all_placed_links()
+                .into_iter()
+                .flat_map(|(_, links)| links)
+                .map(|l| (l.path(), l))
+                .collect(),
+        )
     }
 
     /// Records the links placed for `project` (no write when unchanged, so
@@ -157,6 +213,8 @@ mod tests {
         let link = PlacedLink {
             root: "/p/.agents/skills".into(),
             name: "pdf".into(),
+            tree: None,
+            kind: Some("symlink".into()),
         };
         state
             .record_links(Path::new("/p"), vec![link.clone(), link.clone()])

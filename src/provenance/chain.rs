@@ -28,7 +28,7 @@ use crate::error::{Classify, Exit};
 use crate::fetch::Fetcher;
 use crate::git::{GitError, GitOptions, GitSpec};
 use crate::index::{ArtifactKind, EntryContent, Index, parse_index, paths};
-use crate::project::lock::{Format, LockedSkill, lock_text_to_url};
+use crate::project::lock::{Format, LockedSkill, lock_text_to_url, same_lock_url};
 use crate::project::manifest::{Manifest, SourceDecl};
 use crate::source::{self, Source, SourceError, SourceSpec};
 use crate::store::snapshots::{Snapshot, Snapshots};
@@ -510,7 +510,7 @@ impl<'a> Prover<'a> {
                     "skills.lock gives no usable index URL".into(),
                 )
             })?;
-        if !source.spec.candidates().contains(&index_url) {
+        if !(source.spec.candidates().iter()).any(|c| same_lock_url(c, &index_url)) {
             return Err(broken(
                 entry,
                 "index",
@@ -560,7 +560,7 @@ impl<'a> Prover<'a> {
             (EntryContent::Files { files }, Format::Files) => {
                 let folder =
                     paths::file_url(&paths::index_dir(&voucher.index.url), &entry.name, "");
-                if lock_url.as_ref() != Some(&folder) {
+                if !lock_url.is_some_and(|u| same_lock_url(&u, &folder)) {
                     return Err(broken(
                         entry,
                         "url",
@@ -821,7 +821,7 @@ impl<'a> Prover<'a> {
                 ),
             ));
         }
-        if lock_url != Some(url) {
+        if !lock_url.is_some_and(|u| same_lock_url(u, url)) {
             return Err(broken(
                 entry,
                 "url",

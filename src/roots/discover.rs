@@ -49,8 +49,9 @@ pub struct Duplicate {
     pub winner: Option<PathBuf>,
     /// Every folder with this name, in precedence order.
     pub paths: Vec<PathBuf>,
-    /// All copies resolve to the same real folder (one skill linked into
-    /// several agent folders, as `install` does): harmless.
+    /// All copies resolve to the same real folder, or hold the same tree
+    /// (one skill placed into several agent folders, as `install` does):
+    /// harmless.
     pub same_target: bool,
 }
 
@@ -171,7 +172,14 @@ fn rank(skills: &mut [FoundSkill]) -> Vec<Duplicate> {
                     .or_else(|| std::fs::canonicalize(&s.path).ok())
             };
             let first = real(&skills[indices[0]]);
-            let same_target = first.is_some() && indices.iter().all(|&i| real(&skills[i]) == first);
+            let same_folder = first.is_some() && indices.iter().all(|&i| real(&skills[i]) == first);
+            // Real folders placed from one tree (`link-mode = "auto"` or
+            // copies in several agent folders) hold the same content too.
+            let tree = |s: &FoundSkill| crate::digest::tree_digest(&s.path).ok();
+            let same_target = same_folder || {
+                let first_tree = tree(&skills[indices[0]]);
+                first_tree.is_some() && indices.iter().all(|&i| tree(&skills[i]) == first_tree)
+            };
             duplicates.push(Duplicate {
                 name,
                 winner: winner.map(|w| skills[w].path.clone()),
@@ -208,6 +216,9 @@ mod tests {
         skill(&cwd.join(".claude/skills/pdf"), "pdf");
         skill(&project.join(".agents/skills/pdf"), "pdf");
         skill(&home.join(".agents/skills/pdf"), "pdf");
+        // The user's copy has other content (copies holding one tree are
+        // harmless duplicates).
+        std::fs::write(home.join(".agents/skills/pdf/notes.md"), "mine\n").unwrap();
         // An invalid copy that comes first must not win or shadow.
         skill(&cwd.join(".agents/skills/pdf"), "PDF");
         let d = discover(&project, &cwd, &env, ScanLimits::default());

@@ -191,6 +191,9 @@ pub struct SkillCheck {
     /// even when installing leniently.
     #[serde(skip)]
     pub fatal: Vec<Diagnostic>,
+    /// Fields an agent documents beyond the specification: warnings, and
+    /// errors at the strict tier (`check --strict`).
+    pub agent_fields: Vec<Diagnostic>,
     pub warnings: Vec<Diagnostic>,
     /// `agents/openai.yaml`, when present and readable.
     pub openai: Option<OpenAiMetadata>,
@@ -222,13 +225,29 @@ impl SkillCheck {
     }
 
     /// What a lenient install keeps as warnings: the errors that do not stop
-    /// loading, then the plain warnings.
+    /// loading, the agent fields, then the plain warnings.
     pub fn lenient_warnings(&self) -> Vec<&Diagnostic> {
         self.errors
             .iter()
             .filter(|e| !self.fatal.contains(e))
+            .chain(&self.agent_fields)
             .chain(&self.warnings)
             .collect()
+    }
+
+    /// The verdict of `check` at one tier: (errors, warnings). The default
+    /// tier warns about agent fields; `strict` (the reference validator's
+    /// verdict) refuses them.
+    pub fn verdict(&self, strict: bool) -> (Vec<Diagnostic>, Vec<Diagnostic>) {
+        let mut errors = self.errors.clone();
+        let mut warnings = Vec::new();
+        if strict {
+            errors.extend(self.agent_fields.iter().cloned());
+        } else {
+            warnings.extend(self.agent_fields.iter().cloned());
+        }
+        warnings.extend(self.warnings.iter().cloned());
+        (errors, warnings)
     }
 
     /// The frontmatter name if it could be read, else the folder's name.
@@ -321,6 +340,7 @@ fn check_text(
     }
     check.errors.extend(findings.errors);
     check.fatal.extend(findings.fatal);
+    check.agent_fields.extend(findings.agent_fields);
     check.warnings.extend(findings.warnings);
     check.skill = skill_from_parts(map, split.body, split.body_line).ok();
 }

@@ -2,22 +2,27 @@
 //! Each violated rule yields one message that names the field and the rule,
 //! so an author can fix it without opening the spec.
 //!
-//! One rule set, two levels (the client guidance: be lenient when loading,
-//! strict when authoring):
+//! One rule set, in tiers (the client guidance: be lenient when loading,
+//! strict when authoring; docs/design-changes.md, "Third pass: journeys"):
 //! - *fatal*: the skill cannot be loaded or safely placed — no usable
 //!   `name` (missing, empty, or not a portable folder name) or
 //!   `description`. Refused everywhere.
 //! - *error*: the skill breaks the specification but an agent can still
-//!   load it (name differs from its folder, a field too long, a field the
-//!   specification does not define). `check` and `--strict` installs refuse
-//!   it; a lenient install keeps it with a warning.
+//!   load it (name differs from its folder, a field too long, a field no
+//!   specification and no agent defines). `check`, `publish` and
+//!   `--strict` installs refuse it; a lenient install keeps it with a
+//!   warning.
+//! - *agent field*: a field an agent in the agents table documents
+//!   ([`AGENT_FIELDS`]): a warning naming the field and the agent; an
+//!   error only for `check --strict` / `publish --strict`.
 //! - *warning*: advice only, never refused.
 //!
-//! The error set matches the reference validator (`agentskills validate`
-//! from `skills-ref`) so `check` and it exit 0 on the same skills, with two
-//! deliberate differences the specification backs: names are ASCII
-//! `a-z0-9-` (the reference accepts Unicode letters), and the file must be
-//! named `SKILL.md` exactly (the reference also reads `skill.md`).
+//! Errors plus agent fields match the reference validator (`agentskills
+//! validate` from `skills-ref`), so `check --strict` and it exit 0 on the
+//! same skills, with two deliberate differences the specification backs:
+//! names are ASCII `a-z0-9-` (the reference accepts Unicode letters), and
+//! the file must be named `SKILL.md` exactly (the reference also reads
+//! `skill.md`).
 
 use std::path::{Path, PathBuf};
 
@@ -40,23 +45,35 @@ pub const SPEC_FIELDS: &[&str] = &[
     "allowed-tools",
 ];
 
-/// Fields agents read beyond the specification (Claude Code's skill
-/// extensions, mostly). Known, so `check` does not call them unknown.
-pub const AGENT_FIELDS: &[&str] = &[
-    "disable-model-invocation",
-    "user-invocable",
-    "hooks",
-    "argument-hint",
-    "arguments",
-    "when_to_use",
-    "model",
-    "effort",
-    "context",
-    "agent",
-    "paths",
-    "shell",
-    "version",
+/// Fields agents read beyond the specification, each with the agent that
+/// documents it, named as the agents table's `display` (the table's `doc`
+/// link for that agent is the source: code.claude.com/docs/en/skills for
+/// Claude Code, docs.github.com's agent skills page for GitHub Copilot).
+/// A test keeps every agent named here a row of the table.
+pub const AGENT_FIELDS: &[(&str, &str)] = &[
+    ("disable-model-invocation", "Claude Code"),
+    ("user-invocable", "Claude Code"),
+    ("hooks", "Claude Code"),
+    ("argument-hint", "Claude Code"),
+    ("arguments", "Claude Code"),
+    ("when_to_use", "Claude Code"),
+    ("model", "Claude Code"),
+    ("effort", "Claude Code"),
+    ("context", "Claude Code"),
+    ("agent", "Claude Code"),
+    ("paths", "Claude Code"),
+    ("shell", "Claude Code"),
+    ("version", "Claude Code"),
+    ("excludeAgent", "GitHub Copilot"),
 ];
+
+/// The agent that documents frontmatter field `key`, if one does.
+pub fn agent_of_field(key: &str) -> Option<&'static str> {
+    AGENT_FIELDS
+        .iter()
+        .find(|(field, _)| *field == key)
+        .map(|(_, agent)| *agent)
+}
 
 /// Errors and warnings found in one frontmatter mapping.
 #[derive(Debug, Default)]
@@ -68,6 +85,9 @@ pub struct Findings {
     /// The subset of `errors` that makes the skill unloadable: refused even
     /// by a lenient install.
     pub fatal: Vec<Diagnostic>,
+    /// Fields an agent documents and the specification does not: warnings,
+    /// errors only at the strict tier.
+    pub agent_fields: Vec<Diagnostic>,
     pub warnings: Vec<Diagnostic>,
 }
 
@@ -132,18 +152,25 @@ pub fn validate(map: &Map<String, Value>, file: &Path, folder_name: Option<&str>
         if SPEC_FIELDS.contains(&key.as_str()) {
             continue;
         }
-        let message = if AGENT_FIELDS.contains(&key.as_str()) {
+        if let Some(agent) = agent_of_field(key) {
+            let d = Diagnostic::new(
+                &f.file,
+                Some(key),
+                format!(
+                    "`{key}` is read by {agent} only; other agents ignore it (the Agent Skills specification defines {}; `check --strict` refuses it)",
+                    SPEC_FIELDS.join(", ")
+                ),
+            );
+            f.agent_fields.push(d);
+            continue;
+        }
+        f.error(
+            key,
             format!(
-                "`{key}` is an agent extension (Claude Code), not an Agent Skills field: other agents ignore it and the specification allows only {}",
+                "unknown field `{key}`: neither the specification ({}) nor any agent in skillpm's agents table defines it, so agents will ignore it",
                 SPEC_FIELDS.join(", ")
-            )
-        } else {
-            format!(
-                "unknown field `{key}`: the specification allows only {}, so agents will ignore it",
-                SPEC_FIELDS.join(", ")
-            )
-        };
-        f.error(key, message);
+            ),
+        );
     }
     f
 }
@@ -405,8 +432,10 @@ mod tests {
     }
 
     #[test]
-    fn agent_extension_fields_are_check_errors_but_never_fatal() {
-        // The reference validator refuses every field outside the spec.
+    fn agent_fields_are_their_own_tier_naming_the_agent_and_never_fatal() {
+        // The reference validator refuses every field outside the spec;
+        // fields an agent documents are kept apart: warnings by default,
+        // errors only under `--strict`.
         let f = run(
             concat!(
                 "name: pdf-tools\ndescription: d\ndisable-model-invocation: true\n",
@@ -414,7 +443,9 @@ mod tests {
             ),
             Some("pdf-tools"),
         );
-        let fields: Vec<_> = f.errors.iter().filter_map(|d| d.field.as_deref()).collect();
+        let fields: Vec<_> = (f.agent_fields.iter())
+            .filter_map(|d| d.field.as_deref())
+            .collect();
         assert_eq!(
             fields,
             [
@@ -424,8 +455,13 @@ mod tests {
                 "argument-hint"
             ]
         );
-        assert!(f.errors[0].message.contains("agent extension"), "{f:?}");
-        assert!(f.fatal.is_empty(), "{f:?}");
+        assert!(
+            f.agent_fields[0]
+                .message
+                .contains("read by Claude Code only"),
+            "{f:?}"
+        );
+        assert!(f.errors.is_empty() && f.fatal.is_empty(), "{f:?}");
     }
 
     #[test]

@@ -100,6 +100,19 @@ fn skillpm_agents_reports_detection_folders_and_managed_counts() {
     std::fs::create_dir_all(sb.home.join(".cursor")).unwrap();
     std::fs::create_dir_all(sb.home.join(".codeium/windsurf")).unwrap();
     sb.init();
+    // `init` wrote the agents it detected; a project without `[install]
+    // agents` (made before) gets the same from detection on every run.
+    let written = sb.manifest();
+    assert!(
+        written.contains(r#"agents = ["agents", "claude", "cursor", "windsurf"]"#),
+        "{written}"
+    );
+    let without: String = written
+        .lines()
+        .filter(|l| !l.starts_with("agents = "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(sb.project.join("skills.toml"), without).unwrap();
     let reg = registry(&sb.path("registry"));
     let (code, _, err) = run(sb.cmd().arg("add").arg(&reg).args(["pdf-tools", "--yes"]));
     assert_eq!(code, 0, "{err}");
@@ -343,4 +356,15 @@ fn discovery_reads_opencode_singular_skill_folders_and_other_agents_folders() {
     let (code, out, err) = run(sb.cmd().args(["show", "oc-user"]));
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("# oc-user"), "{out}");
+}
+
+/// Every agent that validation names as the reader of a frontmatter field
+/// is a row of the agents table (whose `doc` link is the field's source).
+#[test]
+fn agent_fields_name_agents_of_the_table() {
+    for (field, agent) in skillpm::skill::validate::AGENT_FIELDS {
+        let row = Agent::ALL.into_iter().find(|a| a.def().display == *agent);
+        let row = row.unwrap_or_else(|| panic!("`{field}`: {agent} is not in the agents table"));
+        assert!(row.def().doc.starts_with("https://"), "{agent}");
+    }
 }

@@ -22,7 +22,7 @@ fn fixture(rel: &str) -> PathBuf {
 }
 
 /// Copies a fixture file to `dest`, pointing its recorded paths at `root`.
-fn place_fixture(rel: &str, dest: &Path, root: &Path) {
+pub(crate) fn place_fixture(rel: &str, dest: &Path, root: &Path) {
     let text = std::fs::read_to_string(fixture(rel)).unwrap();
     let text = text.replace(PREFIX, &format!("{}/", root.display()));
     std::fs::create_dir_all(dest.parent().unwrap()).unwrap();
@@ -31,7 +31,7 @@ fn place_fixture(rel: &str, dest: &Path, root: &Path) {
 
 /// `<root>/src-repo` (work tree with two skills, one commit) and
 /// `<root>/src.git` (its bare clone), as the fixtures were made against.
-fn sources(root: &Path) -> String {
+pub(crate) fn sources(root: &Path) -> String {
     let work = root.join("src-repo");
     for (name, desc) in [("pdf-tools", "Fill PDF forms."), ("notes", "Take notes.")] {
         let dir = work.join("skills").join(name);
@@ -481,4 +481,91 @@ fn skillkit_manifest_entries_are_imported_including_whole_sources() {
         "{err}"
     );
     assert!(!sb.project.join("skills.toml").exists());
+}
+
+/// A folder the other tool placed that differs from what skillpm resolves
+/// is kept and reported once (the Claude link to it is the same folder)
+/// with how it differs; `import --replace` backs it up under skillpm's
+/// state for the project and takes it over, and `verify` then passes.
+#[test]
+fn a_differing_folder_is_kept_then_replace_backs_it_up_and_takes_it_over() {
+    let sb = Sandbox::new();
+    let root = sb.path("").canonicalize().unwrap();
+    sources(&root);
+    let (_, theirs) = vercel_installed(&sb, &root);
+    let report = import_report(&sb, &["--yes", "--json"]);
+    let row = skill_row(&report, "pdf-tools");
+    assert_eq!(row["left_in_place"].as_array().unwrap().len(), 1, "{row}");
+    assert_eq!(
+        row["differences"][0]["files"],
+        serde_json::json!(["changed SKILL.md"]),
+        "{row}"
+    );
+    let (code, out, err) = run(sb.cmd().arg("verify"));
+    assert_eq!(code, 3, "{out}{err}");
+
+    let report = import_report(&sb, &["--yes", "--replace", "--json"]);
+    let row = skill_row(&report, "pdf-tools");
+    let replaced = row["replaced"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{report:#}"));
+    assert_eq!(replaced.len(), 2, "{row}");
+    for r in replaced {
+        let backup = Path::new(r["backup"].as_str().unwrap());
+        assert!(backup.starts_with(sb.cache.join("state/backups")), "{r}");
+        assert!(std::fs::symlink_metadata(backup).is_ok(), "{r}");
+    }
+    let kept = replaced
+        .iter()
+        .map(|r| PathBuf::from(r["backup"].as_str().unwrap()))
+        .find(|b| b.ends_with(".agents/skills/pdf-tools"))
+        .unwrap();
+    assert_eq!(
+        std::fs::read_to_string(kept.join("SKILL.md")).unwrap(),
+        "installed by vercel skills\n"
+    );
+    assert!(
+        !std::fs::read_to_string(theirs.join("SKILL.md"))
+            .unwrap()
+            .contains("vercel")
+    );
+    let (code, out, err) = run(sb.cmd().arg("verify"));
+    assert_eq!(code, 0, "{out}{err}");
+}
+
+/// A project the real openskills made (its copy of each skill with its
+/// `.openskills.json` record inside): `import --yes` adopts the folders
+/// (they differ from the resolved tree only by the tool's own record),
+/// and `verify` passes right after.
+#[test]
+fn openskills_folders_holding_the_skill_are_adopted_and_verify_passes() {
+    let sb = Sandbox::new();
+    let root = sb.path("").canonicalize().unwrap();
+    sources(&root);
+    for name in ["pdf-tools", "notes"] {
+        let rel = format!(".claude/skills/{name}/.openskills.json");
+        place_fixture(
+            &format!("openskills/project/{rel}"),
+            &sb.project.join(&rel),
+            &root,
+        );
+        std::fs::copy(
+            root.join("src-repo/skills").join(name).join("SKILL.md"),
+            sb.project.join(format!(".claude/skills/{name}/SKILL.md")),
+        )
+        .unwrap();
+    }
+    let report = import_report(&sb, &["--yes", "--json"]);
+    for name in ["pdf-tools", "notes"] {
+        let row = skill_row(&report, name);
+        assert_eq!(row["adopted"].as_array().map(Vec::len), Some(1), "{row}");
+        assert!(row["left_in_place"].as_array().unwrap().is_empty(), "{row}");
+    }
+    let (code, out, err) = run(sb.cmd().arg("verify"));
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        !sb.project
+            .join(".claude/skills/notes/.openskills.json")
+            .exists()
+    );
 }

@@ -695,7 +695,8 @@ fn the_lock_is_the_same_bytes_for_the_same_state() {
 fn disable_enable_and_remove_touch_only_skillpms_links() {
     let upstream = Upstream::v2(&[pdf_tools(), notes()]);
     let me = Member::with_source(&upstream);
-    me.skillpm(&["add", "--all", "--yes"]).succeeds();
+    me.skillpm(&["add", "--all", "--yes", "--link-mode", "symlink"])
+        .succeeds();
     let mine = me.write_own_skill("my-own");
     let lock = me.lock().unwrap();
     let pdf_link = std::fs::read_link(me.project().join(".agents/skills/pdf-tools")).unwrap();

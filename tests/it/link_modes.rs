@@ -34,8 +34,14 @@ fn setup(mode: &str) -> (Sandbox, PathBuf) {
     (sb, reg)
 }
 
-fn marker(dir: &Path) -> String {
-    std::fs::read_to_string(dir.join(".skillpm-copy")).unwrap_or_default()
+/// What skillpm's state records for the folder placed at `dir` (the folder
+/// itself holds only the skill's files).
+fn marker(sb: &Sandbox, dir: &Path) -> String {
+    assert!(
+        !dir.join(".skillpm-copy").exists(),
+        "no marker file inside a placed folder"
+    );
+    sb.placement(dir)
 }
 
 fn edit_in_place(file: &Path) {
@@ -78,7 +84,7 @@ fn each_mode_places_the_locked_bytes_and_verify_catches_an_edit() {
             "symlink" => assert!(meta.file_type().is_symlink(), "{mode}"),
             _ => {
                 assert!(meta.is_dir() && !meta.file_type().is_symlink(), "{mode}");
-                let m = marker(&placed);
+                let m = marker(&sb, &placed);
                 assert!(m.starts_with("sha256:"), "{mode}: {m}");
                 if mode != "auto" {
                     assert!(m.trim_end().ends_with(mode), "{mode}: {m}");
@@ -242,7 +248,7 @@ fn clone_mode_clones_where_the_file_system_can_and_says_so_where_it_cannot() {
     let placed = sb.project.join(".agents/skills/notes");
     if can {
         assert_eq!(code, 0, "{err}");
-        assert!(marker(&placed).trim_end().ends_with("clone"));
+        assert!(marker(&sb, &placed).trim_end().ends_with("clone"));
     } else {
         assert_eq!(code, 1, "{err}");
         assert!(err.contains("cannot clone"), "{err}");
@@ -262,9 +268,9 @@ fn clone_mode_clones_where_the_file_system_can_and_says_so_where_it_cannot() {
         ]));
         assert_eq!(code, 0, "{err}");
         assert!(
-            marker(&placed).trim_end().ends_with("hardlink"),
+            marker(&sb, &placed).trim_end().ends_with("hardlink"),
             "{}",
-            marker(&placed)
+            marker(&sb, &placed)
         );
     }
 }
@@ -316,4 +322,152 @@ fn a_bad_link_mode_is_a_usage_error() {
         err.contains("link-mode") || err.contains("teleport"),
         "{err}"
     );
+}
+
+/// Issue 23, attack 6: a `.skillpm-copy` marker planted in a person's own
+/// folder (here with the digest of that folder, as an attacker would
+/// compute it) does not make it skillpm's: `add` of a skill of that name
+/// refuses naming the folder, and nothing of the person's, nor the lock,
+/// changes. A marker a skill ships is just one of its files.
+#[test]
+fn a_planted_or_shipped_marker_does_not_let_add_or_remove_touch_a_users_folder() {
+    let (sb, reg) = setup("copy");
+    let (code, _) = verify_json(&sb);
+    assert_eq!(code, 0, "honest path");
+    let mine = sb.project.join(".claude/skills/mine");
+    std::fs::create_dir_all(&mine).unwrap();
+    std::fs::write(
+        mine.join("SKILL.md"),
+        "---\nname: mine\ndescription: mine\n---\nMine.\n",
+    )
+    .unwrap();
+    let own_tree = skillpm::digest::tree_digest(&mine).unwrap();
+    std::fs::write(mine.join(".skillpm-copy"), format!("{own_tree} copy\n")).unwrap();
+    let before = support::files_under(&mine);
+    let mine_md = std::fs::read(mine.join("SKILL.md")).unwrap();
+    Registry::new(&reg).write_v2(&[
+        SkillFiles::new("pdf-tools")
+            .description("Fill PDF forms")
+            .file("references/FORMS.md", "# Forms\n")
+            .executable("scripts/fill.sh", "#!/bin/sh\necho fill\n"),
+        SkillFiles::new("mine").description("Someone else's"),
+        SkillFiles::new("shipper")
+            .description("Ships a marker")
+            .file(".skillpm-copy", format!("{own_tree} copy\n")),
+    ]);
+    let lock = std::fs::read(sb.project.join("skills.lock")).unwrap();
+    let manifest = sb.manifest();
+
+    let (code, _, err) = run(sb.cmd().arg("add").arg(&reg).args(["mine", "--yes"]));
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains(".claude/skills/mine"), "{err}");
+    assert_eq!(support::files_under(&mine), before);
+    assert_eq!(std::fs::read(mine.join("SKILL.md")).unwrap(), mine_md);
+    assert_eq!(std::fs::read(sb.project.join("skills.lock")).unwrap(), lock);
+    assert_eq!(sb.manifest(), manifest);
+
+    // A skill that ships the marker file is placed with it and verifies;
+    // removing it and pdf-tools removes their folders and nothing else.
+    let (code, _, err) = run(sb.cmd().arg("add").arg(&reg).args(["shipper", "--yes"]));
+    assert_eq!(code, 0, "{err}");
+    let shipped = sb.project.join(".claude/skills/shipper/.skillpm-copy");
+    assert!(shipped.is_file());
+    let (code, report) = verify_json(&sb);
+    assert_eq!(code, 0, "{report}");
+    let (code, _, err) = run(sb.cmd().args(["remove", "shipper", "pdf-tools"]));
+    assert_eq!(code, 0, "{err}");
+    assert!(!sb.project.join(".claude/skills/shipper").exists());
+    assert!(!sb.project.join(".claude/skills/pdf-tools").exists());
+    assert_eq!(support::files_under(&mine), before);
+}
+
+/// Issue 23, attack 6: `.claude/skills` turned into a symlink to a folder
+/// outside the project (holding a person's folder of the skill's name):
+/// `remove` refuses naming the folder (exit 5), deletes nothing outside,
+/// and the lock and skills.toml stay as they were.
+#[test]
+fn remove_through_an_agent_folder_symlinked_outside_deletes_nothing_outside() {
+    let (sb, _) = setup("copy");
+    let (code, _, err) = run(sb.cmd().arg("install"));
+    assert_eq!(code, 0, "honest path: {err}");
+    let outside = sb.path("outside");
+    std::fs::create_dir_all(outside.join("pdf-tools")).unwrap();
+    std::fs::write(outside.join("pdf-tools/SKILL.md"), "someone's own\n").unwrap();
+    std::fs::write(outside.join("keep.txt"), "keep\n").unwrap();
+    let before = support::files_under(&outside);
+    std::fs::remove_dir_all(sb.project.join(".claude/skills")).unwrap();
+    std::os::unix::fs::symlink(&outside, sb.project.join(".claude/skills")).unwrap();
+    let lock = std::fs::read(sb.project.join("skills.lock")).unwrap();
+    let manifest = sb.manifest();
+
+    for args in [&["remove", "pdf-tools"][..], &["install"]] {
+        let (code, _, err) = run(sb.cmd().args(args));
+        assert_eq!(code, 5, "{args:?}: {err}");
+        assert!(
+            err.contains(".claude/skills") && err.contains("outside"),
+            "{err}"
+        );
+        assert_eq!(support::files_under(&outside), before);
+        assert_eq!(
+            std::fs::read_to_string(outside.join("pdf-tools/SKILL.md")).unwrap(),
+            "someone's own\n"
+        );
+        assert_eq!(std::fs::read(sb.project.join("skills.lock")).unwrap(), lock);
+        assert_eq!(sb.manifest(), manifest);
+    }
+}
+
+/// A copy placed by an older skillpm (its `.skillpm-copy` marker inside,
+/// the placement recorded in the state without a tree) keeps working: it
+/// verifies, and the next `install` moves its record into the state and
+/// re-places it without the marker.
+#[test]
+fn an_old_marker_placement_migrates_into_the_state() {
+    let (sb, _) = setup("copy");
+    let placed = sb.project.join(".claude/skills/pdf-tools");
+    let record = sb.placement(&placed);
+    let tree = record.split_whitespace().next().unwrap().to_owned();
+    // Rewrite what an older version left: a marker in the folder, and a
+    // state record of the place without tree or kind.
+    std::fs::write(placed.join(".skillpm-copy"), format!("{tree} copy\n")).unwrap();
+    for file in std::fs::read_dir(sb.cache.join("state/links"))
+        .unwrap()
+        .flatten()
+    {
+        let mut value: Value =
+            serde_json::from_slice(&std::fs::read(file.path()).unwrap()).unwrap();
+        for link in value["links"].as_array_mut().unwrap() {
+            let link = link.as_object_mut().unwrap();
+            link.remove("tree");
+            link.remove("kind");
+        }
+        std::fs::write(file.path(), serde_json::to_vec(&value).unwrap()).unwrap();
+    }
+    let (code, report) = verify_json(&sb);
+    assert_eq!(code, 0, "{report}");
+    let (code, _, err) = run(sb.cmd().arg("install"));
+    assert_eq!(code, 0, "{err}");
+    assert!(!placed.join(".skillpm-copy").exists());
+    assert_eq!(sb.placement(&placed), format!("{tree} copy"));
+    let (code, report) = verify_json(&sb);
+    assert_eq!(code, 0, "{report}");
+}
+
+/// A symlink placement whose store entry is gone (the project copied or
+/// mounted without its cache) is named by `verify` and `doctor` as a
+/// dangling link, with the fix: `install`, or `link-mode = "auto"`.
+#[test]
+fn verify_and_doctor_name_a_dangling_link_and_the_fix() {
+    let (sb, _) = setup("symlink");
+    let (code, _) = verify_json(&sb);
+    assert_eq!(code, 0, "honest path");
+    std::fs::remove_dir_all(sb.cache.join("store")).unwrap();
+    let (code, report) = verify_json(&sb);
+    assert_eq!(code, 3, "{report}");
+    let text = report.to_string();
+    assert!(text.contains("dangling link"), "{text}");
+    assert!(text.contains(r#"link-mode = \"auto\""#), "{text}");
+    let (_, out, err) = run(sb.cmd().args(["doctor", "--json"]));
+    assert!(out.contains("dangling skillpm link"), "{out}{err}");
+    assert!(out.contains(r#"link-mode = \"auto\""#), "{out}{err}");
 }

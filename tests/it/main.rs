@@ -19,6 +19,8 @@ mod git_cli;
 mod hostile;
 #[cfg(unix)]
 mod import;
+#[cfg(unix)]
+mod journeys;
 mod lifecycle;
 #[cfg(unix)]
 mod link_modes;

@@ -29,7 +29,7 @@ fn agent_persona_sections_with_patterns_are_accepted_everywhere() {
 }
 
 #[test]
-fn source_add_and_remove_keep_the_templates_commented_keys_in_install() {
+fn source_add_and_remove_keep_the_templates_install_keys_in_install() {
     let sb = Sandbox::new();
     sb.init();
     let template = sb.manifest();
@@ -49,13 +49,15 @@ fn source_add_and_remove_keep_the_templates_commented_keys_in_install() {
             .unwrap_or_else(|| panic!("{line:?} lost or moved:\n{text}"));
         rest = &rest[at + line.len()..];
     }
-    // Uncommenting init's keys puts them in [install], where they belong.
+    // init's keys (written, not commented) stay in [install], where they
+    // belong, and editing them keeps them there.
     let edited = text
         .replace(
-            "# agents = [\"agents\", \"claude\"]",
-            "agents = [\"claude\"]",
+            "\nagents = [\"agents\", \"claude\"]",
+            "\nagents = [\"claude\"]",
         )
-        .replace("# link-mode = \"symlink\"", "link-mode = \"copy\"");
+        .replace("\nlink-mode = \"auto\"", "\nlink-mode = \"copy\"");
+    assert_ne!(edited, text, "init wrote both keys:\n{text}");
     std::fs::write(sb.project.join("skills.toml"), &edited).unwrap();
     let (code, stdout, stderr) = run(sb.cmd().args(["--json", "source", "list"]));
     assert_eq!(code, 0, "{stderr}");

@@ -733,6 +733,8 @@ fn a_user_scope_link_is_vouched_for_by_the_project_that_installed_it() {
     let placed = skillpm::project::state::PlacedLink {
         root: user_root.clone(),
         name: "shared".into(),
+        tree: None,
+        kind: None,
     };
     state.record_links(&other, vec![placed]).unwrap();
 

@@ -632,7 +632,7 @@ fn a_folder_entry_must_read_the_declared_folder() {
     refused_in(&sb, &other_folder, SKILL, "reads it from the folder");
     let climbing = forge_folder_entry(
         &honest,
-        "subpath",
+        "path",
         SKILL,
         &format!("../evil/{SKILL}"),
         &evil_tree,
@@ -676,7 +676,7 @@ fn a_git_entry_stays_in_the_declared_folder_of_its_repository() {
     ])));
     let lock_path = sb.project.join("skills.lock");
     let honest = std::fs::read_to_string(&lock_path).unwrap();
-    assert!(honest.contains("subpath = \"skills/fill\""), "{honest}");
+    assert!(honest.contains("path = \"skills/fill\""), "{honest}");
     // The same repository and commit, another folder: its tree is what that
     // folder holds (an attacker computes it the same way).
     let copy = tempfile::tempdir().unwrap();
@@ -689,7 +689,7 @@ fn a_git_entry_stays_in_the_declared_folder_of_its_repository() {
     .unwrap();
     let other_tree = tree_of(&sb, &dir, "fill");
     for other in ["experimental/fill", "skills/../experimental/fill"] {
-        let forged = forge_folder_entry(&honest, "subpath", "skills/fill", other, &other_tree);
+        let forged = forge_folder_entry(&honest, "path", "skills/fill", other, &other_tree);
         refused_in(&sb, &forged, "fill", "(its skills are in `skills`)");
     }
     std::fs::write(&lock_path, &honest).unwrap();

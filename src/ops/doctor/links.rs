@@ -24,11 +24,11 @@ pub(super) fn check_root_links(
             }
             let name = entry.file_name().to_string_lossy().into_owned();
             let target = std::fs::read_link(&path).unwrap_or_default();
-            let (level, message) = match crate::link::inspect(&path) {
+            let (level, message) = match crate::link::inspect(&path, crate::link::Record::None) {
                 Ok(LinkState::Symlink { .. }) => (
                     Level::Error,
                     format!(
-                        "{} is a skillpm link to {}, which is no longer in the store: run `skillpm install` to restore it (or remove the skill with `skillpm remove {name}`)",
+                        "{} is a dangling skillpm link to {}, which is not in the store (or the project was copied or mounted without that cache): agents skip it silently. Run `skillpm install` to restore it (or remove the skill with `skillpm remove {name}`), and set `link-mode = \"auto\"` under [install] in skills.toml so the project holds real folders that travel with it",
                         path.display(),
                         target.display()
                     ),
@@ -59,8 +59,8 @@ pub(super) fn check_root_links(
 pub(super) fn check_lock_links(
     lock: &crate::project::lock::Lockfile,
     settings: &ProjectSettings,
-    project: &Path,
-    env: &Env,
+    approvals: &crate::catalog::Approvals,
+    (project, env): (&Path, &Env),
     dangling: &BTreeSet<PathBuf>,
     findings: &mut Vec<Finding>,
 ) {
@@ -73,7 +73,7 @@ pub(super) fn check_lock_links(
             if !seen.insert(path.clone()) || dangling.contains(&path) {
                 continue;
             }
-            let found = match crate::link::inspect(&path) {
+            let found = match crate::link::inspect(&path, approvals.record(&path)) {
                 Ok(state) => link_finding(entry, disabled, root, &path, state),
                 Err(e) => Some(finding(
                     Level::Warning,

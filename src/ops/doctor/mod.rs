@@ -176,7 +176,14 @@ pub fn doctor(ctx: &Context, opts: &DoctorOptions) -> anyhow::Result<DoctorRepor
     let mut dangling = BTreeSet::new();
     check_root_links(&discovery, &mut findings, &mut dangling);
     if let Some(lock) = policy.approvals.project_lock() {
-        check_lock_links(lock, settings, &project, &env, &dangling, &mut findings);
+        check_lock_links(
+            lock,
+            settings,
+            &policy.approvals,
+            (&project, &env),
+            &dangling,
+            &mut findings,
+        );
     }
     let servers = clients::configured_servers(&project, &env);
     findings.extend(servers.problems.iter().map(|p| warning("client-config", p)));
@@ -298,13 +305,15 @@ fn skill_rows(catalog: &Catalog) -> Vec<DoctorSkill> {
         .collect()
 }
 
-/// A shadowed copy that is the winner's own folder linked a second time
-/// (one install linked into several agent folders): nothing is hidden.
+/// A shadowed copy that is the winner's own folder linked a second time,
+/// or a folder holding the winner's tree (one install placed into several
+/// agent folders): nothing is hidden.
 fn same_as_winner(catalog: &Catalog, s: &CatalogSkill) -> bool {
-    catalog
-        .skills
-        .iter()
-        .any(|w| w.name == s.name && w.is_winner() && w.real_path == s.real_path)
+    catalog.skills.iter().any(|w| {
+        w.name == s.name
+            && w.is_winner()
+            && (w.real_path == s.real_path || (w.tree.is_some() && w.tree == s.tree))
+    })
 }
 
 fn finding(

@@ -9,7 +9,8 @@ use super::*;
 pub(super) fn check_store(discovery: &Discovery, findings: &mut Vec<Finding>) -> StoreReport {
     let mut linked: BTreeMap<PathBuf, Vec<PathBuf>> = BTreeMap::new();
     for s in &discovery.skills {
-        if let Ok(LinkState::Symlink { .. }) = crate::link::inspect(&s.path)
+        if let Ok(LinkState::Symlink { .. }) =
+            crate::link::inspect(&s.path, crate::link::Record::None)
             && let Some(target) = &s.link_target
         {
             linked

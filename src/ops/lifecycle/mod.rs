@@ -27,7 +27,7 @@ pub(crate) use candidate::{
 };
 pub use install::{InstallMode, InstallOptions, install};
 pub use manage::{ApproveOptions, approve, disable, enable, remove};
-pub use placement::default_agents;
+pub use placement::{FileChanges, LinkChanges, Replaced, default_agents};
 pub use status::{list, verify, verify_provenance};
 pub use update::{UpdateOptions, outdated, update};
 
@@ -161,11 +161,15 @@ impl<'c> Session<'c> {
     /// How a URL is written into the lock: a `file://` URL near the project
     /// (sharing a folder below `/` with it) becomes a relative path, so the
     /// lock reads the same on every clone.
+    /// A folder URL keeps its trailing `/` (a v0.1 skill's file folder).
     pub fn lock_url(&self, url: &url::Url) -> String {
         if url.scheme() == "file"
             && let Ok(path) = url.to_file_path()
             && let Some(rel) = relative_path(&self.project.root, &path)
         {
+            if url.path().ends_with('/') && !rel.ends_with('/') {
+                return format!("{rel}/");
+            }
             return rel;
         }
         url.to_string()

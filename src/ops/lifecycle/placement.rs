@@ -9,10 +9,11 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use super::Session;
+use crate::digest::HashedTree;
 use crate::error::{Exit, OpError};
 use crate::link::{self, LinkKind, LinkMode, LinkState};
 use crate::project::lock::LockedSkill;
-use crate::project::state::PlacedLink;
+use crate::project::state::{PlacedLink, Placements};
 use crate::roots::{self, Agent, Scope};
 
 /// One skill root that gets links, and the agents that read it.
@@ -135,9 +136,22 @@ pub struct LinkChanges {
     pub copied: Vec<PathBuf>,
     /// Links of skills no longer enabled, removed.
     pub unlinked: Vec<PathBuf>,
-    /// Places another tool's folder holds, left alone (`import` only).
+    /// Places another tool's folder holds, left alone (`import` only),
+    /// with how each differs from the locked tree.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub conflicts: Vec<PathBuf>,
+    pub conflicts: Vec<FileChanges>,
+    /// Folders skillpm did not place that held exactly the locked tree:
+    /// taken over (replaced by skillpm's placement, nothing lost).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub adopted: Vec<PathBuf>,
+    /// Folders that differed, moved to a backup (`import --replace`) and
+    /// replaced: `path` is where the old folder now is.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub replaced: Vec<Replaced>,
+    /// Copies that no longer held their tree, placed again, with the files
+    /// put back (`changed`/`added`/`removed` + path, as `verify` names them).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub restored: Vec<FileChanges>,
     /// Each placement added, removed or changed, with the tree it showed
     /// before and shows now (docs/design-changes.md, third pass: say what
     /// changes).
@@ -155,6 +169,55 @@ pub struct PlacementChange {
     pub old: Option<crate::digest::Digest>,
     /// The tree it shows now (`None` when removed).
     pub new: Option<crate::digest::Digest>,
+}
+
+/// A folder and how its files differ from the locked tree (`changed`,
+/// `added` or `removed` + path).
+#[derive(Debug, Clone, Serialize)]
+pub struct FileChanges {
+    pub path: PathBuf,
+    pub files: Vec<String>,
+}
+
+/// A folder `import --replace` took over, and where its backup is.
+#[derive(Debug, Clone, Serialize)]
+pub struct Replaced {
+    pub path: PathBuf,
+    pub backup: PathBuf,
+}
+
+pub(crate) use crate::catalog::record_at;
+
+/// The folder a scope's agent folders must stay inside: the project root,
+/// or the home folder for the user scope.
+pub(crate) fn scope_root(sess: &Session<'_>, scope: Scope) -> Option<PathBuf> {
+    match scope {
+        Scope::Repo => Some(sess.project.root.clone()),
+        Scope::User => sess.env.home.clone(),
+        Scope::System | Scope::Admin => None,
+    }
+}
+
+/// What the state records for the places a run touches: the project's own
+/// record when every target is inside the project, else every project's
+/// (a user-scope folder is shared).
+pub(crate) fn placements_for(sess: &Session<'_>, targets: &[Target]) -> Placements {
+    if (targets.iter()).all(|t| t.root.starts_with(&sess.project.root)) {
+        sess.state.project_placements(&sess.project.root)
+    } else {
+        sess.state.placements()
+    }
+}
+
+/// Refuses (naming the folder) an agent folder that a symlink leads out
+/// of its scope root, before anything is placed or removed there.
+fn ensure_targets_inside(sess: &Session<'_>, targets: &[Target]) -> anyhow::Result<()> {
+    for t in targets {
+        if let Some(base) = scope_root(sess, t.scope) {
+            link::ensure_inside(&t.root, &base)?;
+        }
+    }
+    Ok(())
 }
 
 impl LinkChanges {
@@ -179,23 +242,24 @@ impl LinkChanges {
 
 /// Makes the roots hold exactly the links of `enabled` (approved skills).
 /// Every place is inspected once, and anything there that skillpm did not
-/// make fails the sync (exit 1, both paths named) before a link changes.
+/// make fails the sync (exit 1, both paths named) before a link changes;
+/// a folder that holds exactly the locked tree is taken over instead (it
+/// is what skillpm would place, so nothing is lost).
 pub(crate) fn sync_links(
     sess: &Session<'_>,
     enabled: &[&LockedSkill],
 ) -> anyhow::Result<LinkChanges> {
     let targets = targets(sess)?;
-    let (plan, conflicts) = plan_links(sess, &targets, enabled)?;
+    ensure_targets_inside(sess, &targets)?;
+    let placements = placements_for(sess, &targets);
+    let mut changes = LinkChanges::default();
+    let plan = plan_links(sess, &placements, &targets, enabled, &mut changes)?;
     // Each agent folder is created once here, not once per link.
     for root in plan.iter().map(|(t, ..)| &t.root).collect::<BTreeSet<_>>() {
         link::ensure_root(root)?;
     }
     let mode = link_mode(sess);
     hash_before_placing(sess, &plan, mode)?;
-    let mut changes = LinkChanges {
-        conflicts,
-        ..LinkChanges::default()
-    };
     let kinds = place_all(&plan, mode)?;
     let mut placed = Vec::with_capacity(plan.len());
     for ((t, s, dest, _, before), kind) in plan.into_iter().zip(kinds) {
@@ -219,9 +283,11 @@ pub(crate) fn sync_links(
         placed.push(PlacedLink {
             root: t.root.clone(),
             name: s.name.clone(),
+            tree: Some(s.tree),
+            kind: Some(kind.as_str().to_owned()),
         });
     }
-    unlink_unwanted(sess, &placed, &mut changes);
+    unlink_unwanted(sess, &placements, &placed, &mut changes);
     if !sess.ctx.agents.is_empty() || sess.ctx.link_mode.is_some() {
         sess.manifest.save()?;
     }
@@ -232,6 +298,31 @@ pub(crate) fn sync_links(
         sess.ctx.ui.warn(format!(
             "symlinks are not possible here; {} skill folder(s) were copied instead (kept in sync by `skillpm install`)",
             changes.copied.len()
+        ));
+    }
+    for r in changes.restored.iter() {
+        sess.ctx.ui.info(format!(
+            "restored {} to its locked tree ({})",
+            r.path.display(),
+            if r.files.is_empty() {
+                "its files were changed".to_owned()
+            } else {
+                r.files.join(", ")
+            }
+        ));
+    }
+    // `import` reports these itself, once per folder.
+    for p in changes.adopted.iter().filter(|_| !sess.ctx.keep_foreign) {
+        sess.ctx.ui.info(format!(
+            "adopted {}: it held exactly the locked tree, and skillpm now manages it",
+            p.display()
+        ));
+    }
+    for r in changes.replaced.iter().filter(|_| !sess.ctx.keep_foreign) {
+        sess.ctx.ui.info(format!(
+            "replaced {} (the old folder is backed up at {})",
+            r.path.display(),
+            r.backup.display()
         ));
     }
     Ok(changes)
@@ -328,41 +419,159 @@ fn already_placed(
 type Planned<'t, 's> = (&'t Target, &'s LockedSkill, PathBuf, PathBuf, LinkState);
 
 /// Every link `enabled` needs in every target, with what is there now. A
-/// folder skillpm did not make is an error (exit 5), or, with
-/// `keep_foreign`, left alone and returned as a conflict.
+/// folder skillpm did not make is an error (exit 1), unless it holds
+/// exactly the locked tree (adopted), or, with `keep_foreign`, left alone
+/// and returned as a conflict. A copy whose files were edited is placed
+/// again, and the files it gets back are named in `changes.restored`.
 fn plan_links<'t, 's>(
     sess: &Session<'_>,
+    placements: &Placements,
     targets: &'t [Target],
     enabled: &[&'s LockedSkill],
-) -> anyhow::Result<(Vec<Planned<'t, 's>>, Vec<PathBuf>)> {
+    changes: &mut LinkChanges,
+) -> anyhow::Result<Vec<Planned<'t, 's>>> {
     let places: Vec<(&Target, &LockedSkill)> = (targets.iter())
         .flat_map(|t| enabled.iter().map(move |s| (t, *s)))
         .collect();
     // Each place is inspected on its own (a copy is hashed again), in parallel.
     let states = super::parallel::map(&places, |(t, s)| {
-        link::inspect_placed(&t.root.join(&s.name), s.tree)
+        let path = t.root.join(&s.name);
+        let state = link::inspect_placed(&path, s.tree, record_at(placements, &path))?;
+        // A folder skillpm did not place is hashed only when it would
+        // otherwise stop the run: one holding exactly the tree is adopted.
+        // `Some(true)`: exactly the tree; `Some(false)`: the tree plus
+        // another tool's record of it (placed again, without it).
+        let adoptable = match &state.0 {
+            LinkState::Foreign { .. } => match link::hash_placed(&path) {
+                Ok(h) if h.digest == s.tree => Some(true),
+                Ok(h) if sess.ctx.keep_foreign && without_records(h.clone()) == s.tree => {
+                    Some(false)
+                }
+                _ => None,
+            },
+            _ => None,
+        };
+        Ok::<_, link::LinkError>((state, adoptable))
     });
     let mut plan = Vec::with_capacity(places.len());
-    let mut conflicts = Vec::new();
-    for ((t, s), before) in places.into_iter().zip(states) {
+    for ((t, s), found) in places.into_iter().zip(states) {
         let dest = t.root.join(&s.name);
         let entry = sess.store.entry_path(&s.tree);
-        let before = before?;
-        if let LinkState::Foreign { what } = before {
-            if sess.ctx.keep_foreign {
-                conflicts.push(dest);
-                continue;
+        let ((before, drifted), adoptable) = found?;
+        let before = match before {
+            LinkState::Foreign { what } if adoptable.is_some() => {
+                changes.adopted.push(dest.clone());
+                LinkState::Copy {
+                    // A folder holding exactly the tree may stay as it is;
+                    // a symlink of another tool's is placed again.
+                    tree: (what == "a folder" && adoptable == Some(true)).then_some(s.tree),
+                    kind: LinkKind::Copy,
+                }
             }
-            return Err(link::LinkError::Conflict {
-                path: dest,
-                what,
-                wanted: entry,
+            LinkState::Foreign { what } => {
+                if sess.ctx.replace_foreign {
+                    let backup = back_up(sess, &dest)?;
+                    changes.replaced.push(Replaced {
+                        path: dest.clone(),
+                        backup,
+                    });
+                    LinkState::Missing
+                } else if sess.ctx.keep_foreign {
+                    // A link of the other tool's to a folder already kept
+                    // is the same folder: reported once.
+                    let real = std::fs::canonicalize(&dest).ok();
+                    let seen = changes.conflicts.iter().any(|c| {
+                        c.path == dest
+                            || (real.is_some() && std::fs::canonicalize(&c.path).ok() == real)
+                    });
+                    if !seen {
+                        let files = match link::hash_placed(&dest) {
+                            Ok(placed) => restored_files(sess, s, &placed),
+                            Err(_) => Vec::new(),
+                        };
+                        changes.conflicts.push(FileChanges { path: dest, files });
+                    }
+                    continue;
+                } else {
+                    return Err(link::LinkError::Conflict {
+                        path: dest,
+                        what,
+                        wanted: entry,
+                    }
+                    .into());
+                }
             }
-            .into());
+            other => other,
+        };
+        if let Some(placed) = drifted {
+            changes.restored.push(FileChanges {
+                path: dest.clone(),
+                files: restored_files(sess, s, &placed),
+            });
         }
         plan.push((t, s, dest, entry, before));
     }
-    Ok((plan, conflicts))
+    Ok(plan)
+}
+
+/// Moves another tool's folder (or link) at `dest` into
+/// `<cache>/state/backups/<project key>/<time>/<path in the project>`,
+/// so `import --replace` loses nothing; returns where it went.
+fn back_up(sess: &Session<'_>, dest: &std::path::Path) -> anyhow::Result<PathBuf> {
+    let rel = dest.strip_prefix(&sess.project.root).unwrap_or(dest);
+    let rel: PathBuf = rel
+        .components()
+        .filter(|c| matches!(c, std::path::Component::Normal(_)))
+        .collect();
+    let stamp = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis())
+        .unwrap_or_default();
+    let backup = sess
+        .state
+        .backup_dir(&sess.project.root)
+        .join(format!("{stamp}-{}", crate::fs::unique_suffix()))
+        .join(rel);
+    let parent = crate::fs::parent_dir(&backup);
+    std::fs::create_dir_all(&parent)
+        .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", parent.display()))?;
+    std::fs::rename(dest, &backup).map_err(|e| {
+        anyhow::anyhow!(
+            "cannot move {} to its backup {}: {e}; nothing was replaced: move it away yourself and run the command again",
+            dest.display(),
+            backup.display()
+        )
+    })?;
+    Ok(backup)
+}
+
+/// Files other tools keep inside a skill folder they installed, about it
+/// (openskills' `.openskills.json`): `import` has read them, so a folder
+/// that differs from the resolved tree only by them is adopted.
+const OTHER_TOOLS_RECORDS: &[&str] = &[".openskills.json"];
+
+fn without_records(tree: HashedTree) -> crate::digest::Digest {
+    let files = (tree.files.into_iter())
+        .filter(|f| !OTHER_TOOLS_RECORDS.contains(&f.path.as_str()))
+        .collect();
+    HashedTree::from_files(files).digest
+}
+
+/// The files a drifted copy gets back, as `verify` names them.
+fn restored_files(sess: &Session<'_>, s: &LockedSkill, placed: &HashedTree) -> Vec<String> {
+    let Some(locked) = sess.state.load_tree(&s.tree) else {
+        return Vec::new();
+    };
+    let diff = crate::approve::diff_trees(&locked, placed);
+    let mut files = Vec::new();
+    for (how, list) in [
+        ("changed", &diff.changed),
+        ("added", &diff.added),
+        ("removed", &diff.removed),
+    ] {
+        files.extend(list.iter().map(|f| format!("{how} {f}")));
+    }
+    files
 }
 
 /// Places every planned link in `mode`; returns the kind each became.
@@ -421,24 +630,45 @@ fn place_all(plan: &[Planned<'_, '_>], mode: LinkMode) -> anyhow::Result<Vec<Opt
 
 /// Removes the links an earlier run placed that this one did not (a skill
 /// removed, disabled, or an agent dropped); one that cannot be removed is
-/// left in place with a warning.
-fn unlink_unwanted(sess: &Session<'_>, placed: &[PlacedLink], changes: &mut LinkChanges) {
-    let keep: BTreeSet<&PlacedLink> = placed.iter().collect();
+/// left in place with a warning, and one whose agent folder now leads out
+/// of its scope root is not touched.
+fn unlink_unwanted(
+    sess: &Session<'_>,
+    placements: &Placements,
+    placed: &[PlacedLink],
+    changes: &mut LinkChanges,
+) {
+    let keep: BTreeSet<PathBuf> = placed.iter().map(PlacedLink::path).collect();
+    let home = sess.env.home.as_deref();
     for old in sess.state.placed_links(&sess.project.root) {
-        if keep.contains(&old) {
+        let path = old.path();
+        if keep.contains(&path) {
             continue;
         }
-        let was = link::inspect(&old.path()).ok().and_then(|s| s.digest());
-        match link::unlink(&old.root, &old.name) {
+        let base = if old.root.starts_with(&sess.project.root) {
+            Some(sess.project.root.as_path())
+        } else {
+            home.filter(|h| old.root.starts_with(h))
+        };
+        if let Some(base) = base
+            && let Err(e) = link::ensure_inside(&old.root, base)
+        {
+            sess.ctx.ui.warn(format!("left in place: {e}"));
+            continue;
+        }
+        let was = link::inspect(&path, record_at(placements, &path))
+            .ok()
+            .and_then(|s| s.digest());
+        match link::unlink(&old.root, &old.name, record_at(placements, &path)) {
             Ok(true) => {
                 changes.changes.push(PlacementChange {
                     name: old.name.clone(),
-                    path: old.path(),
+                    path: path.clone(),
                     action: "removed",
                     old: was,
                     new: None,
                 });
-                changes.unlinked.push(old.path());
+                changes.unlinked.push(path);
             }
             Ok(false) => {}
             Err(e) => sess.ctx.ui.warn(format!("left in place: {e}")),

@@ -8,12 +8,13 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use super::Session;
-use super::placement::{Target, targets};
+use super::placement::{Target, record_at, targets};
 use crate::approve::diff_trees;
 use crate::digest::Digest;
 use crate::link::{self, LinkKind, LinkState};
 use crate::ops::{Context, Report};
 use crate::project::lock::LockedSkill;
+use crate::project::state::Placements;
 use crate::roots::{self, Agent, Scope};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -139,7 +140,12 @@ pub struct Drift {
 }
 
 /// Checks one locked skill in one root.
-fn check_placed(sess: &Session<'_>, t: &Target, s: &LockedSkill) -> Option<Drift> {
+fn check_placed(
+    sess: &Session<'_>,
+    placements: &Placements,
+    t: &Target,
+    s: &LockedSkill,
+) -> Option<Drift> {
     let path = t.root.join(&s.name);
     let drift = |kind, detail: String| Drift {
         skill: s.name.clone(),
@@ -148,7 +154,7 @@ fn check_placed(sess: &Session<'_>, t: &Target, s: &LockedSkill) -> Option<Drift
         detail,
         files: Vec::new(),
     };
-    let state = match link::inspect(&path) {
+    let state = match link::inspect(&path, record_at(placements, &path)) {
         Ok(state) => state,
         Err(e) => return Some(drift("missing-link", e.to_string())),
     };
@@ -158,6 +164,12 @@ fn check_placed(sess: &Session<'_>, t: &Target, s: &LockedSkill) -> Option<Drift
                 "missing-link",
                 "no link; `skillpm install` restores it".into(),
             ));
+        }
+        // A folder skillpm did not place but holding exactly the locked
+        // tree (a project copied without its cache): agents read the
+        // right files; the next `install` adopts it.
+        LinkState::Foreign { .. } if link::hash_placed(&path).is_ok_and(|h| h.digest == s.tree) => {
+            return None;
         }
         LinkState::Foreign { what } => {
             return Some(drift(
@@ -182,7 +194,10 @@ fn check_placed(sess: &Session<'_>, t: &Target, s: &LockedSkill) -> Option<Drift
     {
         return Some(drift(
             "missing-entry",
-            format!("{} is gone from the store", target.display()),
+            format!(
+                "a dangling link: {} is gone from the store (or this project was copied or mounted without the cache it links into); run `skillpm install` to restore it, and set `link-mode = \"auto\"` under [install] in skills.toml so the project holds real folders that travel with it",
+                target.display()
+            ),
         ));
     }
     match link::hash_placed(&path) {
@@ -233,6 +248,7 @@ pub fn list(ctx: &Context) -> anyhow::Result<ListReport> {
     let targets = targets(&sess)?;
     let scope = sess.manifest.install().scope.root_scope();
     let agents: Vec<Agent> = targets.iter().flat_map(|t| t.agents.clone()).collect();
+    let placements = super::placement::placements_for(&sess, &targets);
     let locked: Vec<&LockedSkill> = lock.skills().iter().collect();
     let proofs = super::proof::prove_each(&mut sess, &locked, false)?;
     let mut rows = Vec::new();
@@ -252,7 +268,7 @@ pub fn list(ctx: &Context) -> anyhow::Result<ListReport> {
         } else {
             let drifts: Vec<Drift> = targets
                 .iter()
-                .filter_map(|t| check_placed(&sess, t, s))
+                .filter_map(|t| check_placed(&sess, &placements, t, s))
                 .collect();
             if drifts.iter().any(|d| d.kind == "modified") {
                 SkillState::Modified
@@ -375,6 +391,7 @@ pub fn verify(ctx: &Context) -> anyhow::Result<VerifyReport> {
     let mut sess = Session::open(ctx, false)?;
     let lock = sess.lock_or_empty();
     let targets = targets(&sess)?;
+    let placements = super::placement::placements_for(&sess, &targets);
     let active = sess.active(&lock);
     let mut drift: Vec<Drift> = Vec::new();
     // The lock itself must still be what its sources vouch for.
@@ -392,16 +409,18 @@ pub fn verify(ctx: &Context) -> anyhow::Result<VerifyReport> {
     }
     for s in &active {
         for t in &targets {
-            drift.extend(check_placed(&sess, t, s));
+            drift.extend(check_placed(&sess, &placements, t, s));
         }
     }
-    // Unmanaged skills of the same name that agents would load instead.
+    // Unmanaged skills of the same name that agents would load instead
+    // (a winner in a shared folder may be another project's placement).
+    let placements = sess.state.placements();
     let discovery = roots::discover(&sess.project.root, &ctx.cwd, &sess.env, Default::default());
     for s in &active {
         let ours: Vec<PathBuf> = targets.iter().map(|t| t.root.join(&s.name)).collect();
         if let Some(winner) = discovery.winner(&s.name)
             && !ours.contains(&winner.path)
-            && !matches!(link::inspect(&winner.path), Ok(st) if st.is_managed())
+            && !matches!(link::inspect(&winner.path, record_at(&placements, &winner.path)), Ok(st) if st.is_managed())
         {
             drift.push(Drift {
                 skill: s.name.clone(),

@@ -97,6 +97,30 @@ impl Sandbox {
         std::fs::read_to_string(self.project.join("skills.toml")).unwrap()
     }
 
+    /// What skillpm's state (in the cache, never in the folder) records as
+    /// placed at `path`: `"<tree> <kind>"`, or empty when nothing is.
+    pub fn placement(&self, path: &Path) -> String {
+        let Ok(dir) = std::fs::read_dir(self.cache.join("state/links")) else {
+            return String::new();
+        };
+        for file in dir.flatten() {
+            let text = std::fs::read_to_string(file.path()).unwrap_or_default();
+            let record: serde_json::Value = serde_json::from_str(&text).unwrap_or_default();
+            for link in record["links"].as_array().into_iter().flatten() {
+                let at = Path::new(link["root"].as_str().unwrap_or_default())
+                    .join(link["name"].as_str().unwrap_or_default());
+                if at == path {
+                    return format!(
+                        "{} {}",
+                        link["tree"].as_str().unwrap_or_default(),
+                        link["kind"].as_str().unwrap_or_default()
+                    );
+                }
+            }
+        }
+        String::new()
+    }
+
     /// `skillpm init` in the project; panics if it fails.
     pub fn init(&self) {
         self.cmd().arg("init").assert().success();
