@@ -30,6 +30,7 @@ pub mod roots;
 pub mod skill;
 pub mod source;
 pub mod source_mcp;
+pub mod sources;
 pub mod store;
 pub mod trust;
 pub mod ui;

@@ -26,6 +26,7 @@
 
 pub mod config;
 mod download;
+mod exchange;
 mod http;
 mod index_cache;
 mod retry;
@@ -43,6 +44,7 @@ use crate::digest::Digest;
 use crate::error::{Classify, Exit};
 
 pub use config::FetchConfig;
+pub use exchange::{Exchange, Reply, Verb};
 
 #[derive(Debug, thiserror::Error)]
 pub enum FetchError {
@@ -173,6 +175,19 @@ impl Auth {
         Some(Auth {
             origin: source_url.origin(),
             env_var: env_var.to_owned(),
+            header,
+        })
+    }
+
+    /// Any `Authorization` value (`Basic …`, a registry's `Bearer …` token)
+    /// bound to the origin of `url`; `what` names its origin in messages
+    /// (e.g. `~/.docker/config.json`). `None` when it cannot be a header.
+    pub fn with_header(url: &Url, what: &str, value: &str) -> Option<Self> {
+        let mut header = HeaderValue::from_str(value).ok()?;
+        header.set_sensitive(true);
+        Some(Auth {
+            origin: url.origin(),
+            env_var: what.to_owned(),
             header,
         })
     }

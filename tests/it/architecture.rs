@@ -22,6 +22,7 @@ const LAYERS: &[&[&str]] = &[
         "publish",
     ],
     &["store", "git", "project", "link"],
+    &["sources"],
     &["source"],
     &["provenance"],
     &["catalog"],

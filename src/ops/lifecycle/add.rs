@@ -278,7 +278,7 @@ fn source_and_names(opts: &AddOptions) -> anyhow::Result<(Option<String>, Vec<St
     if source_text.is_none()
         && let Some(first) = names.first()
         && !is_valid_name(first)
-        && looks_like_location(first)
+        && crate::sources::spec::looks_like_location(first)
     {
         source_text = Some(names.remove(0));
     }
@@ -323,10 +323,6 @@ fn folder_note(path: Option<&str>) -> String {
         .unwrap_or_default()
 }
 
-fn looks_like_location(text: &str) -> bool {
-    text.contains('/') || text.contains(':') || text.contains('\\') || text.starts_with('.')
-}
-
 /// The declared source to use, or a new declaration for a location.
 fn choose_source(
     sess: &Session<'_>,
@@ -356,7 +352,7 @@ fn choose_source(
         }
         return Ok((decl.clone(), false));
     }
-    if !looks_like_location(text) {
+    if !crate::sources::spec::looks_like_location(text) {
         return Err(manifest.require_source(text).unwrap_err().into());
     }
     let mut url = super::super::source::manifest_url(text, &sess.ctx.cwd, &sess.project.root)?;
@@ -384,6 +380,7 @@ fn choose_source(
             keys: Vec::new(),
             token_env: None,
             path,
+            cosign_key: None,
         },
         true,
     ))
