@@ -26,6 +26,7 @@ mod manifest;
 mod mcp;
 #[cfg(unix)]
 mod mcp_source;
+mod oci;
 mod output;
 mod provenance;
 mod publish;

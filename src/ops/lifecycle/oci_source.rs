@@ -231,7 +231,7 @@ pub(crate) fn resolve(
                 ..new_lock_entry(name, &decl.name, Format::Oci, &entry)
             };
             let label = artifact.pinned().to_string();
-            let judged = judge(sess, &entry.path, name, true, &label)?;
+            let judged = judge(sess, &entry.path, name, false, &label)?;
             candidate(sess, locked, entry, judged)
         })
         .collect()
