@@ -219,7 +219,7 @@ mod tests {
             "https://",
             "oci://",
             "oci://h",
-            "oci://H/x",
+            "oci://h/X",
         ] {
             assert!(SourceSpec::parse(bad, cwd).is_err(), "{bad:?}");
         }
