@@ -10,7 +10,7 @@ use std::path::Path;
 use serde_json::Value;
 
 use crate::support::cli::{Sandbox, run};
-use crate::support::oci::{self, CosignTestKey, OciRegistry};
+use crate::support::oci::{self, CosignTestKey, OciRegistry, TokenServer};
 
 fn write(path: &Path, text: &str) {
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
@@ -295,9 +295,16 @@ fn a_registry_that_wants_credentials_gets_them_from_docker_config_only() {
     let target = registry.oci("private/skills");
 
     // No credentials: a clear error, nothing written.
-    let (code, out, err) = run(sb.cmd().args(["publish"]).arg(&dir).args(["--oci", &target]));
+    let (code, out, err) = run(sb
+        .cmd()
+        .args(["publish"])
+        .arg(&dir)
+        .args(["--oci", &target]));
     assert_eq!(code, 4, "{out}\n{err}");
-    assert!(err.contains("refused access") && err.contains("docker login"), "{err}");
+    assert!(
+        err.contains("refused access") && err.contains("docker login"),
+        "{err}"
+    );
     let before = sb.manifest();
     let (code, out, err) = run(sb.cmd().args(["add", "--yes", "--source", &target, "pdf"]));
     assert_eq!(code, 4, "{out}\n{err}");
@@ -462,4 +469,56 @@ fn a_toolhive_format_artifact_pushed_by_another_client_installs() {
     assert_eq!(code, 5, "{out}\n{err}");
     assert!(err.contains("not a skill artifact"), "{err}");
     assert_eq!(lock(&sb), before);
+}
+
+#[test]
+fn the_token_flow_gets_bearer_tokens_and_never_forwards_credentials_elsewhere() {
+    if !oci::available() {
+        return;
+    }
+    let tokens = TokenServer::start();
+    let registry = OciRegistry::start_with_tokens(&tokens);
+    // Auth is really on: the registry challenges with a Bearer realm.
+    let challenge = reqwest::blocking::get(registry.url("/v2/team/skills/pdf/tags/list")).unwrap();
+    assert_eq!(challenge.status().as_u16(), 401);
+    let www = challenge.headers()["www-authenticate"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    assert!(www.starts_with("Bearer realm="), "{www}");
+
+    let mut sb = Sandbox::new();
+    sb.init();
+    // A docker credential for the registry: the token realm is another
+    // origin (another port), so it must never receive it.
+    let docker = sb.path("docker");
+    let auth = base64::Engine::encode(
+        &base64::engine::general_purpose::STANDARD,
+        format!("{}:{}", oci::USER, oci::PASSWORD),
+    );
+    write(
+        &docker.join("config.json"),
+        &serde_json::json!({"auths": {registry.host(): {"auth": auth}}}).to_string(),
+    );
+    sb.env("DOCKER_CONFIG", docker.to_str().unwrap());
+    let dir = skills_folder(&sb, "Behind tokens.");
+    let target = registry.oci("team/skills");
+    publish(&sb, &dir, &target);
+    let (code, out, err) = run(sb.cmd().args(["add", "--yes", "--source", &target, "pdf"]));
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(
+        std::fs::read_to_string(linked(&sb, "pdf").join("SKILL.md"))
+            .unwrap()
+            .contains("Behind tokens.")
+    );
+    std::fs::remove_dir_all(&sb.cache).unwrap();
+    let (code, out, err) = run(sb.cmd().args(["install", "--locked"]));
+    assert_eq!(code, 0, "{out}\n{err}");
+
+    let seen = tokens.seen.lock().unwrap().clone();
+    assert!(!seen.is_empty(), "the token flow was used");
+    assert!(
+        seen.iter().all(Option::is_none),
+        "a credential went to the token realm: {seen:?}"
+    );
 }

@@ -52,6 +52,15 @@ pub fn available() -> bool {
 impl OciRegistry {
     /// Starts a registry; `auth` turns on htpasswd (Basic) authentication.
     pub fn start(auth: bool) -> OciRegistry {
+        Self::start_with(auth, None)
+    }
+
+    /// A registry that wants Bearer tokens from `tokens` (the token flow).
+    pub fn start_with_tokens(tokens: &TokenServer) -> OciRegistry {
+        Self::start_with(false, Some(tokens))
+    }
+
+    fn start_with(auth: bool, tokens: Option<&TokenServer>) -> OciRegistry {
         let dir = tempfile::tempdir().unwrap();
         let storage = dir.path().join("storage");
         let port = std::net::TcpListener::bind("127.0.0.1:0")
@@ -69,6 +78,13 @@ impl OciRegistry {
             config.push_str(&format!(
                 "auth:\n  htpasswd:\n    realm: skillpm-tests\n    path: {}\n",
                 htpasswd.display()
+            ));
+        }
+        if let Some(t) = tokens {
+            config.push_str(&format!(
+                "auth:\n  token:\n    realm: http://127.0.0.1:{}/token\n    service: {SERVICE}\n    issuer: {ISSUER}\n    rootcertbundle: {}\n",
+                t.port,
+                t.cert.display()
             ));
         }
         let config_path = dir.path().join("config.yml");
@@ -277,6 +293,161 @@ impl OciRegistry {
         });
         let tag = format!("sha256-{}.sig", digest.strip_prefix("sha256:").unwrap());
         self.push_manifest(repo, &tag, &manifest);
+    }
+}
+
+pub const SERVICE: &str = "skillpm-test-registry";
+pub const ISSUER: &str = "skillpm-test-issuer";
+
+/// A token server for the registry's token auth (the OCI/Docker token flow):
+/// answers `GET /token?service=…&scope=…` with a JWT (RS256, the signing
+/// certificate in `x5c`) granting what was asked, signed by an RSA key and a
+/// self-signed certificate `openssl` made now. It records whether each
+/// request carried an `Authorization` header.
+pub struct TokenServer {
+    pub port: u16,
+    cert: PathBuf,
+    /// `Authorization` header of each token request (None: anonymous).
+    pub seen: std::sync::Arc<std::sync::Mutex<Vec<Option<String>>>>,
+    _dir: tempfile::TempDir,
+    _runtime: tokio::runtime::Runtime,
+}
+
+impl TokenServer {
+    pub fn start() -> TokenServer {
+        let dir = tempfile::tempdir().unwrap();
+        let key = dir.path().join("token.key");
+        let cert = dir.path().join("token.pem");
+        let status = Command::new("openssl")
+            .args([
+                "req",
+                "-x509",
+                "-newkey",
+                "rsa:2048",
+                "-nodes",
+                "-days",
+                "2",
+                "-subj",
+                "/CN=skillpm-test-token",
+                "-keyout",
+            ])
+            .arg(&key)
+            .arg("-out")
+            .arg(&cert)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .unwrap();
+        assert!(status.success(), "openssl req");
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .unwrap();
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.set_nonblocking(true).unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let minter = Minter {
+            key: key.clone(),
+            cert: cert.clone(),
+        };
+        let state = (seen.clone(), std::sync::Arc::new(minter));
+        let app = axum::Router::new()
+            .route("/token", axum::routing::get(token_handler))
+            .with_state(state);
+        runtime.spawn(async move {
+            let listener = tokio::net::TcpListener::from_std(listener).unwrap();
+            let _ = axum::serve(listener, app).await;
+        });
+        TokenServer {
+            port,
+            cert,
+            seen,
+            _dir: dir,
+            _runtime: runtime,
+        }
+    }
+}
+
+type TokenState = (
+    std::sync::Arc<std::sync::Mutex<Vec<Option<String>>>>,
+    std::sync::Arc<Minter>,
+);
+
+async fn token_handler(
+    axum::extract::State((seen, minter)): axum::extract::State<TokenState>,
+    headers: axum::http::HeaderMap,
+    axum::extract::RawQuery(query): axum::extract::RawQuery,
+) -> ([(&'static str, &'static str); 1], String) {
+    let authorization = headers
+        .get("authorization")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned);
+    seen.lock().unwrap().push(authorization);
+    let query = query.unwrap_or_default();
+    let url = reqwest::Url::parse(&format!("http://x/?{query}")).unwrap();
+    let mut access = Vec::new();
+    for (k, v) in url.query_pairs() {
+        if k == "scope" {
+            // repository:NAME:ACTIONS
+            let rest = v.strip_prefix("repository:").unwrap_or(&v);
+            if let Some((name, actions)) = rest.rsplit_once(':') {
+                access.push((
+                    name.to_owned(),
+                    actions.split(',').map(str::to_owned).collect(),
+                ));
+            }
+        }
+    }
+    let token = tokio::task::spawn_blocking(move || minter.mint(&access))
+        .await
+        .unwrap();
+    (
+        [("content-type", "application/json")],
+        json!({"token": token, "access_token": token}).to_string(),
+    )
+}
+
+struct Minter {
+    key: PathBuf,
+    cert: PathBuf,
+}
+
+impl Minter {
+    fn mint(&self, access: &[(String, Vec<String>)]) -> String {
+        let b64url = |bytes: &[u8]| base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes);
+        let pem = std::fs::read_to_string(&self.cert).unwrap();
+        let body: String = pem.lines().filter(|l| !l.starts_with("-----")).collect();
+        let header = json!({"typ": "JWT", "alg": "RS256", "x5c": [body]});
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_secs();
+        let claims = json!({
+            "iss": ISSUER, "sub": "", "aud": SERVICE,
+            "exp": now + 600, "nbf": now - 60, "iat": now - 60,
+            "jti": format!("{now}-{}", access.len()),
+            "access": access.iter().map(|(name, actions)| json!({
+                "type": "repository", "name": name, "actions": actions,
+            })).collect::<Vec<_>>(),
+        });
+        let signing_input = format!(
+            "{}.{}",
+            b64url(&serde_json::to_vec(&header).unwrap()),
+            b64url(&serde_json::to_vec(&claims).unwrap())
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let input = dir.path().join("input");
+        std::fs::write(&input, &signing_input).unwrap();
+        let out = Command::new("openssl")
+            .args(["dgst", "-sha256", "-sign"])
+            .arg(&self.key)
+            .arg(&input)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        format!("{signing_input}.{}", b64url(&out.stdout))
     }
 }
 
