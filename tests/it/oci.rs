@@ -152,6 +152,7 @@ fn published_skills_install_with_the_exact_tree_and_reproducible_digests() {
             std::fs::read(dir.join("pdf").join(f)).unwrap()
         );
     }
+    assert!(sb.manifest().contains("name = \"team-skills\""), "{}", sb.manifest());
     let text = lock(&sb);
     assert!(text.contains("format = \"oci\""), "{text}");
     assert!(

@@ -441,7 +441,10 @@ fn with_git_ref(sess: &Session<'_>, text: &str, url: String, r: &str) -> anyhow:
 /// `…/team/skills.git#v2` → `skills`; a folder → its name. Made unique among
 /// the declared sources.
 fn unique_source_name(sess: &Session<'_>, url: &str) -> String {
+    // `oci://ghcr.io/acme/skills` → `acme-skills`.
+    let oci = crate::sources::oci::OciRef::parse(url).ok();
     let stem = git_stem(url)
+        .or_else(|| oci.map(|r| r.repository))
         .or_else(|| {
             url::Url::parse(url)
                 .ok()
