@@ -152,7 +152,11 @@ fn published_skills_install_with_the_exact_tree_and_reproducible_digests() {
             std::fs::read(dir.join("pdf").join(f)).unwrap()
         );
     }
-    assert!(sb.manifest().contains("name = \"team-skills\""), "{}", sb.manifest());
+    assert!(
+        sb.manifest().contains("name = \"team-skills\""),
+        "{}",
+        sb.manifest()
+    );
     let text = lock(&sb);
     assert!(text.contains("format = \"oci\""), "{text}");
     assert!(
@@ -522,4 +526,59 @@ fn the_token_flow_gets_bearer_tokens_and_never_forwards_credentials_elsewhere() 
         seen.iter().all(Option::is_none),
         "a credential went to the token realm: {seen:?}"
     );
+}
+
+#[test]
+fn name_at_tag_picks_a_tag_and_update_follows_that_tag() {
+    if !oci::available() {
+        return;
+    }
+    let registry = OciRegistry::start(false);
+    let sb = Sandbox::new();
+    sb.init();
+    let dir = skills_folder(&sb, "One.");
+    let target = registry.oci("team/skills");
+    let v1 = publish(&sb, &dir, &target);
+    write(
+        &dir.join("pdf/SKILL.md"),
+        "---\nname: pdf\ndescription: Read PDFs.\nmetadata:\n  version: \"2.0.0\"\n---\nTwo.\n",
+    );
+    publish(&sb, &dir, &target);
+
+    let (code, out, err) = run(sb
+        .cmd()
+        .args(["add", "--yes", "--source", &target, "pdf@1.0.0"]));
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(
+        std::fs::read_to_string(linked(&sb, "pdf").join("SKILL.md"))
+            .unwrap()
+            .contains("One.")
+    );
+    assert!(
+        sb.manifest().contains("version = \"1.0.0\""),
+        "{}",
+        sb.manifest()
+    );
+    assert!(lock(&sb).contains(pushed(&v1, "pdf")["manifest"].as_str().unwrap()));
+    // `latest` moved to 2.0.0, but the skill follows its tag.
+    let report = json_of(sb.cmd().args(["--json", "outdated"]));
+    assert_eq!(
+        crate::support::skill_row(&report, "pdf")["outdated"],
+        false,
+        "{report:#}"
+    );
+    let (code, out, err) = run(sb.cmd().args(["update", "--yes"]));
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(
+        std::fs::read_to_string(linked(&sb, "pdf").join("SKILL.md"))
+            .unwrap()
+            .contains("One.")
+    );
+
+    // A tag on a source that is not OCI is a usage error.
+    let (code, _, err) = run(sb
+        .cmd()
+        .args(["add", "--yes", "--source", "./nowhere", "pdf@1.0.0"]));
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("NAME@TAG picks a tag of an OCI source"), "{err}");
 }

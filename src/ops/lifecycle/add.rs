@@ -146,6 +146,19 @@ pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
         opts.git_ref.as_deref(),
         opts.path.as_deref(),
     )?;
+    let tags: std::collections::BTreeMap<String, String> = names
+        .iter()
+        .filter_map(|n| tagged_name(n).map(|(n, t)| (n.to_owned(), t.to_owned())))
+        .collect();
+    if !tags.is_empty() && !decl.url.starts_with(crate::sources::oci::SCHEME) {
+        return fail(
+            Exit::Usage,
+            format!(
+                "NAME@TAG picks a tag of an OCI source (oci://…); source `{}` is {}",
+                decl.name, decl.url
+            ),
+        );
+    }
     let opened = open_source(&mut sess, &decl)?;
     let offers = opened.offers();
     // `skillpm add https://github.com/o/r/tree/main/skills/pdf`: the URL
@@ -181,6 +194,7 @@ pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
         &mut lock,
         &mut sess.manifest,
         &decl.name,
+        &tags,
     )?;
     let enabled = sess.active(&lock);
     // New entries become durable (one flush) before links and the lock name them.
@@ -233,6 +247,7 @@ fn record(
     lock: &mut Lockfile,
     manifest: &mut Manifest,
     source: &str,
+    tags: &std::collections::BTreeMap<String, String>,
 ) -> anyhow::Result<Vec<Added>> {
     let mut added = Vec::new();
     for c in candidates {
@@ -255,7 +270,8 @@ fn record(
             name,
             &SkillDecl {
                 source: source.to_owned(),
-                version: None,
+                // OCI: the tag `add NAME@TAG` asked for, which `update` follows.
+                version: tags.get(name).cloned(),
                 enabled,
             },
         )?;
@@ -282,13 +298,22 @@ fn source_and_names(opts: &AddOptions) -> anyhow::Result<(Option<String>, Vec<St
     {
         source_text = Some(names.remove(0));
     }
-    if let Some(n) = names.iter().find(|n| !is_valid_name(n)) {
+    if let Some(n) = names
+        .iter()
+        .find(|n| !is_valid_name(n) && tagged_name(n).is_none())
+    {
         return fail(
             Exit::Usage,
             format!("`{n}` is not a skill name (1-64 of a-z, 0-9 and inner hyphens)"),
         );
     }
     Ok((source_text, names))
+}
+
+/// `NAME@TAG` (an OCI source's tag for one skill): the name and the tag.
+pub(crate) fn tagged_name(text: &str) -> Option<(&str, &str)> {
+    let (name, tag) = text.split_once('@')?;
+    (is_valid_name(name) && crate::sources::oci::reference::valid_tag(tag)).then_some((name, tag))
 }
 
 /// `add --list`: what the source offers (and what it skipped), nothing changed.

@@ -207,7 +207,19 @@ pub(crate) fn resolve(
     };
     names
         .iter()
-        .map(|name| {
+        .map(|asked| {
+            // `NAME@TAG`, else the tag skills.toml records for it, else `latest`.
+            let (name, tag) = match super::add::tagged_name(asked) {
+                Some((n, t)) => (n, Some(t.to_owned())),
+                None => (
+                    asked.as_str(),
+                    sess.manifest
+                        .skills()
+                        .get(asked.as_str())
+                        .and_then(|d| d.version.clone()),
+                ),
+            };
+            let name = &name.to_owned();
             let artifact = match &opened.one {
                 Some((one, artifact)) if one == name => artifact.clone(),
                 Some((one, _)) => {
@@ -219,8 +231,12 @@ pub(crate) fn resolve(
                         ),
                     );
                 }
-                None => oci::resolve(&registry, &opened.declared.child(name))
-                    .with_context(|| format!("`{name}` in source `{}`", decl.name))?,
+                None => {
+                    let mut reference = opened.declared.child(name);
+                    reference.tag = tag;
+                    oci::resolve(&registry, &reference)
+                        .with_context(|| format!("`{name}` in source `{}`", decl.name))?
+                }
             };
             let entry = store_artifact(sess, opened, &registry, &artifact, name)
                 .with_context(|| format!("cannot install `{name}` from {}", artifact.repo))?;
@@ -321,16 +337,16 @@ pub(crate) fn upstream_digests(
         .iter()
         .map(|s| {
             let repo = locked_ref(s).ok()?.repo();
-            let tagged = match (
-                &opened.declared.tag,
-                opened.declared.repository == repo.repository,
-            ) {
-                (Some(tag), true) => OciRef {
-                    tag: Some(tag.clone()),
-                    ..repo
-                },
-                _ => repo,
+            let recorded = sess
+                .manifest
+                .skills()
+                .get(&s.name)
+                .and_then(|d| d.version.clone());
+            let tag = match opened.declared.repository == repo.repository {
+                true => opened.declared.tag.clone(),
+                false => recorded,
             };
+            let tagged = OciRef { tag, ..repo };
             let a = oci::resolve(&registry, &tagged).ok()?;
             Some((Some(a.manifest.to_string()), a.version.clone().or(a.tag)))
         })
