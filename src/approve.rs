@@ -1,4 +1,4 @@
-//! The approval summary (DESIGN §9): everything a reviewer needs to decide
+//! The approval summary (docs/design.md#approval): everything a reviewer needs to decide
 //! whether an exact tree digest may be enabled, and on update what changed.
 //!
 //! This module only builds and renders the summary; asking the question is

@@ -1,4 +1,4 @@
-//! Where skillpm's cache lives (DESIGN §6): `SKILLPM_CACHE_DIR`, else the
+//! Where skillpm's cache lives (docs/design.md#store): `SKILLPM_CACHE_DIR`, else the
 //! platform cache directory (`~/.cache/skillpm` on Linux). The layout inside
 //! is owned by `store` (entries, downloads) and `fetch` (index, state).
 

@@ -1,4 +1,4 @@
-//! Artifact and tree digests exactly as DESIGN §3 defines them.
+//! Artifact and tree digests exactly as docs/design.md#digests defines them.
 //!
 //! The tree digest is the identity of a skill's content whatever archive
 //! carried it: it names the store entry and is what a person approves.

@@ -1,4 +1,4 @@
-//! Stable exit codes (DESIGN §11) and the trait every library error implements
+//! Stable exit codes (docs/design.md#exit-codes) and the trait every library error implements
 //! so the binary edge can map any failure to its code without string matching.
 
 use std::fmt;

@@ -1,6 +1,6 @@
 //! skillpm: a package manager and registry client for Agent Skills.
 //!
-//! The flow (DESIGN §1): resolve → fetch → verify → unpack → store → lock →
+//! The flow (docs/design.md#flow): resolve → fetch → verify → unpack → store → lock →
 //! approve → link. Each module below does one step; `ops` glues them into
 //! commands and `cli` parses arguments and prints.
 

@@ -1,4 +1,4 @@
-//! Links from agent skill roots into the store (DESIGN §8).
+//! Links from agent skill roots into the store (docs/design.md#agents).
 //!
 //! A placement is `<root>/<name>` standing for a store entry, in one of four
 //! kinds ([`LinkKind`]): a symlink to `<cache>/store/sha256-<hex>`, or a real

@@ -1,7 +1,7 @@
 //! Every naming rule of skillpm in one place: the entry-name rules of
-//! DESIGN §5 (what a file inside a skill may be called, whatever carried it:
+//! docs/design.md#unpacking (what a file inside a skill may be called, whatever carried it:
 //! an archive, a file list, a directory walk or a git tree) and the skill
-//! name rule of DESIGN §10.
+//! name rule of docs/design.md#skills.
 //!
 //! Why not `Path::components()`: it hides `.` and empty segments, turns
 //! `/abs` into a root component and knows nothing of Windows rules on Unix.
@@ -12,10 +12,10 @@ use std::collections::HashMap;
 
 pub mod pattern;
 
-/// Longest skill name the spec allows (DESIGN §10).
+/// Longest skill name the spec allows (docs/design.md#skills).
 pub const MAX_SKILL_NAME_CHARS: usize = 64;
 
-/// The DESIGN §10 name rule: 1–64 chars of `^[a-z0-9]+(-[a-z0-9]+)*$`. Checked
+/// The docs/design.md#skills name rule: 1–64 chars of `^[a-z0-9]+(-[a-z0-9]+)*$`. Checked
 /// before any path or URL is built from a name, so a valid name can never
 /// be `..`, contain `/`, or name a hidden file.
 pub fn is_valid_skill_name(name: &str) -> bool {
@@ -74,7 +74,7 @@ pub enum Rule {
 
 crate::classified!(Rule);
 impl crate::error::Classify for Rule {
-    /// Every name rule guards against unsafe content (DESIGN §5).
+    /// Every name rule guards against unsafe content (docs/design.md#unpacking).
     fn exit(&self) -> crate::error::Exit {
         crate::error::Exit::Unsafe
     }

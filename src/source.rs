@@ -1,4 +1,4 @@
-//! Sources (DESIGN §2): from what the user wrote to a verified index, and
+//! Sources (docs/design.md#formats): from what the user wrote to a verified index, and
 //! from index entries to verified bytes in the cache.
 //!
 //! Resolution: a URL or path ending in `.json` is the index itself; anything
@@ -27,7 +27,7 @@ pub use crate::sources::spec::WELL_KNOWN_INDEXES;
 
 /// Signatures are tiny; anything bigger is not one.
 const MAX_SIGNATURE_BYTES: u64 = 64 * 1024;
-/// DESIGN §5 defaults for a v0.1.0 file list fetched file by file.
+/// docs/design.md#unpacking defaults for a v0.1.0 file list fetched file by file.
 const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
 const MAX_SKILL_BYTES: u64 = 64 * 1024 * 1024;
 
@@ -308,7 +308,7 @@ pub enum FetchedContent {
         format: Option<crate::unpack::ArtifactKind>,
     },
     /// A v0.1.0 file list. Each file is stored by its own digest; `tree` is
-    /// the tree digest of the whole list (DESIGN §3), trust on first use.
+    /// the tree digest of the whole list (docs/design.md#digests), trust on first use.
     Files {
         files: Vec<FetchedFile>,
         tree: Digest,
@@ -425,7 +425,7 @@ fn assemble(entry: &Entry, downloads: Vec<Downloaded>) -> Result<FetchedContent,
     })
 }
 
-/// Content-Type first, then the URL's extension (DESIGN §2), then the bytes:
+/// Content-Type first, then the URL's extension (docs/design.md#formats), then the bytes:
 /// the one detection of `unpack::ArtifactKind`, narrowed to archives.
 pub fn detect_archive(
     content_type: Option<&str>,

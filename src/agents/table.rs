@@ -1,5 +1,5 @@
 //! The rows of the agents table. The first four are skillpm's own names
-//! (kept from DESIGN §8 so existing `skills.toml` files, `--agent` filters
+//! (kept from the first four-agent table so existing `skills.toml` files, `--agent` filters
 //! and JSON stay valid); the rest follow vercel-labs `skills` 1.7.4
 //! (`src/agents.ts`, read from the published npm package), which is the
 //! only source for rows without their own `doc` link: for those, the

@@ -217,7 +217,7 @@ impl std::fmt::Debug for Auth {
     }
 }
 
-/// The parts of the cache this module writes (DESIGN §6).
+/// The parts of the cache this module writes (docs/design.md#store).
 #[derive(Debug, Clone)]
 pub struct CacheDirs {
     root: PathBuf,

@@ -1,4 +1,4 @@
-//! The one home of how skillpm writes to the file system (DESIGN §6).
+//! The one home of how skillpm writes to the file system (docs/design.md#store).
 //!
 //! Every module that replaces a file, syncs a folder, takes a file lock or
 //! needs a temporary file or folder that a killed process must not leave

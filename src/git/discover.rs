@@ -21,7 +21,7 @@
 //!   used only when the usual places hold nothing, as the vercel `skills`
 //!   CLI does, and otherwise mentioned in a warning.
 //!
-//! Lenient like every discovery (DESIGN §10): a skill that cannot be loaded
+//! Lenient like every discovery (docs/design.md#skills): a skill that cannot be loaded
 //! is listed in `skipped` with the reason, never fatal to the rest. Two
 //! folders claiming one name are both kept and reported, never merged.
 

@@ -1,4 +1,4 @@
-//! Git and GitHub sources, pinned to a commit (DESIGN §2 item 4).
+//! Git and GitHub sources, pinned to a commit (docs/design.md#formats).
 //!
 //! The flow the lifecycle commands drive:
 //! 1. [`parse_git_spec`] turns what the user typed into a [`GitSpec`]

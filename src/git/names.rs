@@ -1,4 +1,4 @@
-//! Which tree entry names a checkout may write (DESIGN §5).
+//! Which tree entry names a checkout may write (docs/design.md#unpacking).
 //!
 //! A git tree or a GitHub archive is untrusted input: a name is written to
 //! disk only when it is a single, portable path segment. Anything else is

@@ -237,7 +237,7 @@ fn parse_url(scheme: &str, text: &str) -> Result<Option<Parsed>, String> {
             if url.path().trim_end_matches('/').ends_with(".git") {
                 Ok(Some(Parsed::url(without_fragment.to_owned(), fragment)))
             } else {
-                // Plain web URLs are index sources (DESIGN §2).
+                // Plain web URLs are index sources (docs/design.md#formats).
                 Ok(None)
             }
         }

@@ -1,5 +1,5 @@
 //! Writing an untrusted tree (a git tree or a GitHub archive) into a fresh
-//! folder, one entry at a time, under DESIGN §5's rules.
+//! folder, one entry at a time, under the rules of docs/design.md#unpacking.
 //!
 //! Regular files and folders are written; everything else (symlinks,
 //! submodules, special files, unsafe names, case-insensitive twins, oversized

@@ -1,4 +1,4 @@
-//! The registry index formats skillpm reads (DESIGN §2) and what each entry
+//! The registry index formats skillpm reads (docs/design.md#formats) and what each entry
 //! resolves to.
 //!
 //! * **v0.2.0** (the Agent Skills Discovery RFC, recognised by its `$schema`):
@@ -32,7 +32,7 @@ use crate::skill::is_valid_name;
 /// The `$schema` of a v0.2.0 index.
 pub const SCHEMA_V0_2_0: &str = "https://schemas.agentskills.io/discovery/0.2.0/schema.json";
 
-/// Most files a v0.1.0 entry may list (DESIGN §5 default entry limit).
+/// Most files a v0.1.0 entry may list (the default entry limit of docs/design.md#unpacking).
 pub const MAX_FILES: usize = 10_000;
 
 /// Which of the known formats an index is written in.

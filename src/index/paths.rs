@@ -35,7 +35,7 @@ pub fn check_relative_path(path: &str) -> Result<(), String> {
 }
 
 /// Characters refused in file paths: control characters, the Windows path
-/// separator and drive marker (DESIGN §5), and those the discovery RFC
+/// separator and drive marker (docs/design.md#unpacking), and those the discovery RFC
 /// excludes because they change a URL's meaning.
 fn is_forbidden_char(c: char) -> bool {
     c.is_control() || matches!(c, '\\' | ':' | '?' | '#' | '[' | ']')

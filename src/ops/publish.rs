@@ -15,7 +15,7 @@ use crate::publish::site::{self, PreviousSite};
 use crate::publish::{self as publisher, PublishError, PublishedSkill, SkillSource};
 use crate::skill;
 
-/// Defaults of the client's strict unpacker (DESIGN §5): a skill beyond
+/// Defaults of the client's strict unpacker (docs/design.md#unpacking): a skill beyond
 /// them publishes, with a warning that clients must raise their limits.
 const CLIENT_MAX_ENTRIES: usize = 10_000;
 const CLIENT_MAX_FILE: u64 = 16 * 1024 * 1024;

@@ -1,6 +1,6 @@
 //! `skillpm search [QUERY] [--source NAME]`: what the sources offer. Git
 //! sources are listed like index entries: the ref is resolved, that commit
-//! checked out and its skills discovered (DESIGN §2 rule 4).
+//! checked out and its skills discovered (docs/design.md#formats).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

@@ -1,4 +1,4 @@
-//! `skills.lock`: exactly what `skills.toml` resolved to (DESIGN §7).
+//! `skills.lock`: exactly what `skills.toml` resolved to (docs/design.md#manifest-and-lock).
 //!
 //! Encoding is deterministic (skills sorted by name, fields in a fixed order,
 //! one `[[skill]]` block each) so the same state always gives the same bytes

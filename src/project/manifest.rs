@@ -1,4 +1,4 @@
-//! `skills.toml`: what the team asks for (DESIGN §7).
+//! `skills.toml`: what the team asks for (docs/design.md#manifest-and-lock).
 //!
 //! The file is held twice: as a `toml_edit` document, so every edit skillpm
 //! makes keeps the user's comments, order and formatting, and as the typed
@@ -72,7 +72,7 @@ impl Classify for ManifestError {
     }
 }
 
-/// Where links are made (DESIGN §8).
+/// Where links are made (docs/design.md#agents).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Scope {

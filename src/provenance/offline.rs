@@ -12,7 +12,7 @@ use crate::project::manifest::{Manifest, SourceDecl};
 use crate::source::SourceSpec;
 
 /// The repository a declared source names, when it is a git source (the
-/// forms of DESIGN §2 rule 4; a folder publishing `.well-known/` is an
+/// forms of docs/design.md#formats; a folder publishing `.well-known/` is an
 /// index), and the folder inside it where its skills are looked for: the
 /// spec's own subfolder joined with the source's `path` (`None`: the whole
 /// repository).

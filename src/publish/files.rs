@@ -1,7 +1,7 @@
 //! A skill's files read into memory once, so the tree digest, the archives
 //! and the served copies are all made from the very same bytes.
 //!
-//! Every path is checked against the rules every reader applies (DESIGN §5
+//! Every path is checked against the rules every reader applies (docs/design.md#unpacking
 //! strict unpacking, the discovery RFC's `files` rules, OpenCode's and the
 //! vercel-labs reader's path checks): a publish must never produce a site that
 //! some client refuses or unpacks differently on another platform.

@@ -1,4 +1,4 @@
-//! The two index documents a published site serves (DESIGN §2).
+//! The two index documents a published site serves (docs/design.md#formats).
 //!
 //! v0.2.0 (`.well-known/agent-skills/index.json`) is the Agent Skills
 //! Discovery form with `$schema` and one archive entry per skill, plus the

@@ -1,6 +1,6 @@
 //! Publishing: turn a folder of skills into a static registry that every
 //! reader accepts: skillpm, the Agent Skills Discovery RFC's clients,
-//! OpenCode and the vercel-labs `skills` CLI (DESIGN §2, §13).
+//! OpenCode and the vercel-labs `skills` CLI (docs/design.md#formats, #scale).
 //!
 //! The site, relative to its root:
 //!
@@ -59,7 +59,7 @@ pub struct Artifact {
 pub struct PublishedSkill {
     pub name: String,
     pub version: Option<String>,
-    /// The tree digest (DESIGN §3): what clients store and approve.
+    /// The tree digest (docs/design.md#digests): what clients store and approve.
     pub tree: Digest,
     /// The `.tar.gz` the v0.2.0 index points at.
     pub archive: Artifact,

@@ -1,4 +1,4 @@
-//! minisign keys and index signatures (DESIGN §4).
+//! minisign keys and index signatures (docs/design.md#trust).
 //!
 //! Signatures are made with the `minisign` crate (prehashed, the only kind
 //! skillpm accepts) and checked with `minisign-verify`, the verifier clients

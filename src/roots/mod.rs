@@ -1,4 +1,4 @@
-//! Where agents look for skills (DESIGN §8): the table of scopes × agent
+//! Where agents look for skills (docs/design.md#agents): the table of scopes × agent
 //! folders, the project root, and discovery across all of them.
 //!
 //! The folders come from the agents table (`crate::agents`): each agent's

@@ -16,7 +16,7 @@ use serde::Serialize;
 
 use crate::skill::SKILL_MD;
 
-/// Bounds of one root's walk (DESIGN §8: depth 6, 2,000 folders).
+/// Bounds of one root's walk (docs/design.md#agents: depth 6, 2,000 folders).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ScanLimits {
     /// Deepest folder read, counting the root's children as depth 1.

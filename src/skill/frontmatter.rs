@@ -29,7 +29,7 @@ pub enum SplitError {
 
 crate::classified!(SplitError);
 impl crate::error::Classify for SplitError {
-    /// A SKILL.md without frontmatter is invalid content (DESIGN §10).
+    /// A SKILL.md without frontmatter is invalid content (docs/design.md#skills).
     fn exit(&self) -> crate::error::Exit {
         match self {
             SplitError::NoOpeningFence | SplitError::NotClosed => crate::error::Exit::Unsafe,

@@ -1,4 +1,4 @@
-//! The skill model: SKILL.md frontmatter and body, validation per DESIGN §10,
+//! The skill model: SKILL.md frontmatter and body, validation per docs/design.md#skills,
 //! and the optional `agents/openai.yaml` metadata.
 //!
 //! Two ways in:
@@ -28,7 +28,7 @@ pub use shell::ShellCommand;
 /// The file every skill folder holds at its root.
 pub const SKILL_MD: &str = "SKILL.md";
 
-/// SKILL.md files larger than this are refused (DESIGN §5's per-file limit);
+/// SKILL.md files larger than this are refused (docs/design.md#unpacking's per-file limit);
 /// no real instructions file comes close, and discovery must stay cheap.
 pub const MAX_SKILL_MD_BYTES: u64 = 16 * 1024 * 1024;
 
@@ -409,7 +409,7 @@ fn skill_from_parts(
     })
 }
 
-/// The DESIGN §10 name rule, kept with every other naming rule in
+/// The docs/design.md#skills name rule, kept with every other naming rule in
 /// [`crate::names`].
 pub use crate::names::is_valid_skill_name as is_valid_name;
 

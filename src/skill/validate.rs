@@ -1,4 +1,4 @@
-//! The frontmatter rules of DESIGN §10 and the Agent Skills specification.
+//! The frontmatter rules of docs/design.md#skills and the Agent Skills specification.
 //! Each violated rule yields one message that names the field and the rule,
 //! so an author can fix it without opening the spec.
 //!
@@ -508,7 +508,7 @@ mod tests {
 
     #[test]
     fn name_non_ascii_letters_are_refused() {
-        // DESIGN §10 follows the spec's ASCII pattern, not the reference
+        // docs/design.md#skills follows the spec's ASCII pattern, not the reference
         // validator's Unicode letters.
         let f = run("name: café\ndescription: d\n", Some("café"));
         let msgs: Vec<_> = f.errors.iter().map(|d| d.message.as_str()).collect();

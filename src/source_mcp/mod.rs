@@ -147,7 +147,7 @@ pub struct ListedFile {
 }
 
 impl ListedSkill {
-    /// The tree digest the files will hash to (DESIGN §3), known from the
+    /// The tree digest the files will hash to (docs/design.md#digests), known from the
     /// manifest alone, so `outdated` needs no download.
     pub fn tree(&self) -> Digest {
         let mut h = TreeHasher::new();

@@ -149,7 +149,7 @@ fn classify_url(url: Url) -> SourceSpec {
     }
 }
 
-/// The git forms of DESIGN §2 rule 4 (except a local path naming a
+/// The git forms of docs/design.md#formats (except a local path naming a
 /// repository, which only the git support can recognise). A `#ref` fragment
 /// (`…/skills.git#v2`, as `skillpm add --ref` writes it) does not hide the
 /// `.git`, and github.com web URLs (`…/tree/<ref>/<path>`) are repositories:

@@ -1,4 +1,4 @@
-//! The content-addressed store (DESIGN §6) and the protocol that keeps it
+//! The content-addressed store (docs/design.md#store) and the protocol that keeps it
 //! whole while any number of skillpm processes share it.
 //!
 //! # Paths
@@ -377,7 +377,7 @@ impl Store {
     }
 
     /// Unpacks an artifact (already verified against its digest) into the
-    /// store under the rules of DESIGN §5.
+    /// store under the rules of docs/design.md#unpacking.
     pub fn import_artifact(
         &self,
         kind: ArtifactKind,

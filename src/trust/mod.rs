@@ -1,4 +1,4 @@
-//! Trust in a source's index (DESIGN §4): pinned minisign keys, the
+//! Trust in a source's index (docs/design.md#trust): pinned minisign keys, the
 //! signature over the exact index bytes, and the trusted comment's
 //! `version=` (rollback guard) and `expires=` (freeze guard).
 //!

@@ -1,4 +1,4 @@
-//! Which unpacker an artifact needs. DESIGN §2: an index entry's `type` says
+//! Which unpacker an artifact needs. docs/design.md#formats: an index entry's `type` says
 //! `skill-md` or `archive`; for archives the Content-Type decides, then the
 //! URL's extension, and as a last resort the first bytes.
 

@@ -1,4 +1,4 @@
-//! Resource limits for unpacking (DESIGN §5), counted on the bytes actually
+//! Resource limits for unpacking (docs/design.md#unpacking), counted on the bytes actually
 //! read, never on what an archive's headers claim.
 
 use std::fmt;

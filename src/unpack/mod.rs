@@ -1,4 +1,4 @@
-//! Strict unpacking (DESIGN §5): zip, tar.gz, a lone SKILL.md, a v0.1.0 file
+//! Strict unpacking (docs/design.md#unpacking): zip, tar.gz, a lone SKILL.md, a v0.1.0 file
 //! list, or a local folder, into a staging folder the caller owns.
 //!
 //! Every input goes through the same [`writer::TreeWriter`], so the same name
@@ -171,17 +171,17 @@ impl Classify for UnpackError {
 
 crate::classified!(Rule);
 impl Classify for Rule {
-    /// Every rule refuses unsafe or invalid content (DESIGN §5).
+    /// Every rule refuses unsafe or invalid content (docs/design.md#unpacking).
     fn exit(&self) -> Exit {
         Exit::Unsafe
     }
 }
 
-/// The rules of DESIGN §5, one variant each, worded for the person reading
+/// The rules of docs/design.md#unpacking, one variant each, worded for the person reading
 /// the error: what is wrong and, where there is one, what to do.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum Rule {
-    /// A name rule of DESIGN §5 (src/names.rs).
+    /// A name rule of docs/design.md#unpacking (src/names.rs).
     #[error(transparent)]
     Name(#[from] crate::names::Rule),
     #[error("two entries of the zip's central directory have the same name")]

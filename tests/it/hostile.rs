@@ -1,4 +1,4 @@
-//! The hostile-archive corpus (DESIGN §5, issue 4): generated at test time by
+//! The hostile-archive corpus (docs/design.md#unpacking, issue 4): generated at test time by
 //! `scripts/hostile-corpus.py`, each case fed to the real binary
 //! (`skillpm cache add`). Every hostile case must be refused with exit 5,
 //! name the archive and the rule, leave no file outside the staging folder

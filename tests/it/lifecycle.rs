@@ -1,4 +1,4 @@
-//! The project lifecycle end to end (DESIGN §7–§9): the real `skillpm`
+//! The project lifecycle end to end (docs/design.md#manifest-and-lock to #approval): the real `skillpm`
 //! binary, a temp HOME, cache and project per team member, and registries
 //! served by a real HTTP server on 127.0.0.1.
 //!

@@ -1,4 +1,4 @@
-//! The store (DESIGN §6) and the unpacking API it wraps (DESIGN §5), on real
+//! The store (docs/design.md#store) and the unpacking API it wraps (docs/design.md#unpacking), on real
 //! archives, real folders with real symlinks, and the real binary for the
 //! cache commands, the crash test and the concurrency test.
 

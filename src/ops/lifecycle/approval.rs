@@ -1,4 +1,4 @@
-//! Asking for approval (DESIGN §9): show the summary of every tree that is
+//! Asking for approval (docs/design.md#approval): show the summary of every tree that is
 //! not yet approved, then ask per skill, accept all with `--yes`, or stop
 //! with exit 7 when nobody can be asked.
 

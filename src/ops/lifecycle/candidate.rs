@@ -212,7 +212,7 @@ pub(crate) fn git_options(sess: &Session<'_>, decl: &SourceDecl) -> anyhow::Resu
 
 /// The git source `text` names (relative paths against `base_dir`), or
 /// `None` for an index source. Besides the git forms, a `file://` URL or path
-/// naming a local repository is git (DESIGN §2 rule 4), unless the folder
+/// naming a local repository is git (docs/design.md#formats), unless the folder
 /// publishes a registry (`.well-known/`): a registry kept in a git work tree
 /// stays an index source.
 pub(crate) fn git_spec_for(text: &str, base_dir: &Path) -> anyhow::Result<Option<GitSpec>> {

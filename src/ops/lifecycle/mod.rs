@@ -1,4 +1,4 @@
-//! The project lifecycle (DESIGN §7–§9): `add`, `install`, `update`,
+//! The project lifecycle (docs/design.md#manifest-and-lock to #approval): `add`, `install`, `update`,
 //! `outdated`, `remove`, `approve`, `disable`/`enable`, `list`, `verify`.
 //!
 //! Every command opens a [`Session`] (project, manifest, lock, store), then

@@ -1,0 +1,324 @@
+#!/usr/bin/env bash
+# Side-by-side benchmark: skillpm against its peers (vercel-labs `skills`,
+# `openskills`) on one loopback registry, in interleaved rounds, medians.
+# Not part of `cargo test`: it reports figures, it asserts nothing about time.
+#
+#   scripts/bench-peers.sh                      # 5 and 500 skills, 5 rounds
+#   BENCH_SIZES=500 BENCH_ROUNDS=3 scripts/bench-peers.sh
+#   SKILLPM_BIN=/abs/skillpm scripts/bench-peers.sh   # another build
+#
+# For each size it generates N skills (SKILL.md + a reference + a script:
+# 3 files each), publishes them with `skillpm publish` (v0.2 archives with
+# digests and the v0.1 per-file tree), serves the site on 127.0.0.1 with a
+# small node server (keep-alive, no logging: not the bottleneck), and times:
+#
+#   v0.2  cold `add` of every skill from the site's archives
+#   v0.1  cold `add` of every skill from the per-file legacy index only
+#   dir   cold `add` of every skill from a plain local folder
+#   warm  `add` of every skill again into a new project, cache kept
+#   lock  restore from the lock into a new project, cache kept
+#
+# for skillpm and each peer that supports the case, beside the floors: `cp -r`
+# of the skills folder and `curl --parallel` of the v0.1 files. Each tool gets
+# a fresh HOME, cache and project every round; tools run interleaved within a
+# round. Every case runs twice per round: quiet (`sync` first) and right after
+# 256 MiB of unsynced writes (a CI runner after checkout or cleanup).
+#
+# Peers are installed with npm at pinned versions into a temp folder (skipped
+# with a message when npm is missing). Prints one markdown table per size.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+sizes=${BENCH_SIZES:-5,500}
+rounds=${BENCH_ROUNDS:-5}
+work=$(mktemp -d "${BENCH_DIR:-${TMPDIR:-/tmp}}/bench-peers.XXXXXX")
+server_pid=
+cleanup() {
+    if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; fi
+    rm -rf "$work"
+}
+trap cleanup EXIT
+say() { echo "$*" >&2; }
+
+# --- skillpm ---------------------------------------------------------------
+skillpm=${SKILLPM_BIN:-$root/target/release/skillpm}
+if [ ! -x "$skillpm" ]; then
+    say "building skillpm (release)…"
+    (cd "$root" && cargo build --release --locked --quiet --bin skillpm)
+fi
+
+# --- peers -----------------------------------------------------------------
+vercel= openskills=
+if command -v npm >/dev/null 2>&1 && command -v node >/dev/null 2>&1; then
+    # skills >= 1.5.19 needs Node >= 22.20; 1.5.18 is the newest that runs on older Node.
+    node_ok=$(node -e 'const [a,b]=process.versions.node.split(".").map(Number);console.log(a>22||(a===22&&b>=20)?1:0)')
+    if [ "$node_ok" = 1 ]; then vercel_version=1.7.4; else vercel_version=1.5.18; fi
+    openskills_version=1.5.0
+    if npm install --prefix "$work/peers" --no-audit --no-fund --ignore-scripts --loglevel=error \
+        "skills@$vercel_version" "openskills@$openskills_version" >/dev/null 2>&1; then
+        vercel=$work/peers/node_modules/.bin/skills
+        openskills=$work/peers/node_modules/.bin/openskills
+    else
+        say "npm install of the peers failed: measuring skillpm and the floors only"
+    fi
+else
+    say "npm/node missing: measuring skillpm and the floors only"
+fi
+curl_parallel=
+if curl --help all 2>/dev/null | grep -q -- '--parallel'; then curl_parallel=1; fi
+
+# --- helpers ---------------------------------------------------------------
+now_ns() { date +%s%N; }
+
+# settle quiet|dirty: flush everything, then (dirty) leave 256 MiB unsynced.
+settle() {
+    sync
+    if [ "$1" = dirty ]; then
+        rm -f "$work/dirty.bin"
+        head -c $((256 << 20)) /dev/zero >"$work/dirty.bin"
+    fi
+}
+
+# A fresh sandbox: HOME, cache and project; prints the project path.
+fresh() {
+    local dir=$work/run/$1
+    rm -rf "$dir"
+    mkdir -p "$dir/home/.claude" "$dir/cache" "$dir/project"
+    echo "$dir"
+}
+
+# run SANDBOX CMD...: runs CMD in the sandbox's project with its HOME; prints ms.
+run() {
+    local box=$1
+    shift
+    local start end
+    start=$(now_ns)
+    (
+        cd "$box/project"
+        env HOME="$box/home" XDG_CONFIG_HOME="$box/home/.config" XDG_STATE_HOME="$box/home/.state" \
+            XDG_DATA_HOME="$box/home/.data" XDG_CACHE_HOME="$box/home/.cache" \
+            CLAUDE_CONFIG_DIR="$box/home/.claude" CODEX_HOME="$box/home/.codex" \
+            SKILLPM_CACHE_DIR="$box/cache" DISABLE_TELEMETRY=1 DO_NOT_TRACK=1 CI=1 NO_COLOR=1 \
+            "$@"
+    ) >"$box/log" 2>&1 </dev/null || { say "FAILED in $box: $*"; tail -5 "$box/log" >&2; echo fail; return; }
+    end=$(now_ns)
+    echo $(((end - start) / 1000000))
+}
+
+# count DIR: number of regular files below DIR (following the top-level links).
+count() { find -L "$1" -type f 2>/dev/null | wc -l; }
+
+# record CASE TOOL MS [EXPECTED_FILES DIR]: appends a sample; a run that placed
+# fewer files than expected is recorded as a failure.
+record() {
+    local case=$1 tool=$2 ms=$3
+    if [ "$ms" != fail ] && [ -n "${4:-}" ]; then
+        local got
+        got=$(count "$5")
+        if [ "$got" -lt "$4" ]; then
+            say "$tool/$case placed $got of $4 files in $5"
+            ms=fail
+        fi
+    fi
+    echo "$case	$tool	$ms" >>"$samples"
+}
+
+serve() {
+    local dir=$1 port_file=$work/port
+    rm -f "$port_file"
+    node - "$dir" "$port_file" <<'JS' &
+const http = require('http'), fs = require('fs'), path = require('path');
+const [root, portFile] = process.argv.slice(2);
+const types = { '.json': 'application/json', '.md': 'text/markdown', '.gz': 'application/gzip',
+                '.zip': 'application/zip', '.minisig': 'text/plain' };
+const server = http.createServer((req, res) => {
+  const rel = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+  const file = path.join(root, rel);
+  if (!file.startsWith(root + path.sep)) { res.writeHead(403); return res.end(); }
+  fs.readFile(file, (err, body) => {
+    if (err) { res.writeHead(404); return res.end('not found'); }
+    res.writeHead(200, { 'content-type': types[path.extname(file)] || 'application/octet-stream',
+                         'content-length': body.length });
+    res.end(body);
+  });
+});
+server.keepAliveTimeout = 30000;
+server.listen(0, '127.0.0.1', 1024, function () { fs.writeFileSync(portFile, String(this.address().port)); });
+JS
+    server_pid=$!
+    for _ in $(seq 100); do [ -s "$port_file" ] && break; sleep 0.05; done
+    [ -s "$port_file" ] || { say "the loopback server did not start"; exit 1; }
+    port=$(cat "$port_file")
+}
+stop_server() { kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; server_pid=; }
+
+# generate N DIR: N skills of 3 files each under DIR.
+generate() {
+    python3 - "$1" "$2" <<'PY'
+import os, sys
+n, out = int(sys.argv[1]), sys.argv[2]
+for i in range(n):
+    name = f"skill-{i:04d}"
+    d = os.path.join(out, name)
+    os.makedirs(os.path.join(d, "references"), exist_ok=True)
+    os.makedirs(os.path.join(d, "scripts"), exist_ok=True)
+    with open(os.path.join(d, "SKILL.md"), "w") as f:
+        f.write(f"---\nname: {name}\ndescription: Benchmark skill number {i}, for measuring installs.\n"
+                f"metadata:\n  version: \"1.0.0\"\n---\n# {name}\n\nRead references/GUIDE.md, then run scripts/run.sh.\n")
+    line = f"guide of skill {i}: some reference text for the agent.\n"
+    with open(os.path.join(d, "references", "GUIDE.md"), "w") as f:
+        f.write(line * (4096 // len(line) + 1))
+    p = os.path.join(d, "scripts", "run.sh")
+    with open(p, "w") as f:
+        f.write(f"#!/bin/sh\necho skill {i}\n")
+    os.chmod(p, 0o755)
+PY
+}
+
+# median of the numbers on stdin ("fail" if any sample failed or none).
+median() {
+    python3 -c '
+import sys
+v = sys.stdin.read().split()
+if not v or "fail" in v: print("fail"); sys.exit()
+v = sorted(int(x) for x in v); n = len(v)
+print(v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) // 2)'
+}
+
+skillpm_add() { # BOX SOURCE
+    printf '[install]\nagents = ["claude"]\n' >"$1/project/skills.toml"
+    run "$1" "$skillpm" add --source "$2" --all --yes --quiet
+}
+
+# --- one size --------------------------------------------------------------
+bench_size() {
+    local n=$1
+    local src=$work/src-$n site=$work/site-$n legacy=$work/legacy-$n
+    samples=$work/samples-$n.tsv
+    : >"$samples"
+    say "== $n skills: generating and publishing"
+    generate "$n" "$src/skills"
+    "$skillpm" publish "$src/skills" --out "$site" --quiet >/dev/null
+    cp -R "$site" "$legacy"
+    rm -f "$legacy/.well-known/agent-skills/index.json"
+    local files=$((n * 3))
+    local v1files
+    v1files=$(cd "$legacy/.well-known/skills" && find . -type f -not -name index.json | sed 's|^\./||')
+
+    for round in $(seq "$rounds"); do
+        for mode in quiet dirty; do
+            say "   round $round/$rounds ($mode)"
+            rm -rf "$work/run"
+            local box ms
+
+            # v0.2 archives over HTTP
+            serve "$site"
+            box=$(fresh skillpm-v2); settle $mode
+            record "v0.2 $mode" skillpm "$(skillpm_add "$box" "http://127.0.0.1:$port")" $files "$box/project/.claude/skills"
+            # warm: same cache, new project
+            local warm=$box
+            rm -rf "$warm/project"; mkdir -p "$warm/project"; settle $mode
+            record "warm add $mode" skillpm "$(skillpm_add "$warm" "http://127.0.0.1:$port")" $files "$warm/project/.claude/skills"
+            # restore from the lock into a new project, cache kept
+            local restore=$work/run/skillpm-lock
+            mkdir -p "$restore"
+            ln -s "$warm/home" "$restore/home"; ln -s "$warm/cache" "$restore/cache"
+            mkdir -p "$restore/project"
+            cp "$warm/project/skills.toml" "$warm/project/skills.lock" "$restore/project/"
+            settle $mode
+            record "lock $mode" skillpm "$(run "$restore" "$skillpm" install --frozen --quiet)" $files "$restore/project/.claude/skills"
+            if [ -n "$vercel" ]; then
+                box=$(fresh vercel-v2); settle $mode
+                ms=$(run "$box" "$vercel" add "http://127.0.0.1:$port" --skill '*' --agent claude-code --yes)
+                record "v0.2 $mode" vercel "$ms" $files "$box/project/.claude/skills"
+            fi
+            stop_server
+
+            # v0.1 per-file over HTTP
+            serve "$legacy"
+            box=$(fresh skillpm-v1); settle $mode
+            record "v0.1 $mode" skillpm "$(skillpm_add "$box" "http://127.0.0.1:$port")" $files "$box/project/.claude/skills"
+            if [ -n "$vercel" ]; then
+                box=$(fresh vercel-v1); settle $mode
+                ms=$(run "$box" "$vercel" add "http://127.0.0.1:$port" --skill '*' --agent claude-code --yes)
+                record "v0.1 $mode" vercel "$ms" $files "$box/project/.claude/skills"
+            fi
+            if [ -n "$curl_parallel" ]; then
+                box=$(fresh curl); settle $mode
+                local cfg=$box/curl.cfg
+                for f in $v1files; do printf 'url = "http://127.0.0.1:%s/.well-known/skills/%s"\noutput = "%s/out/%s"\n' "$port" "$f" "$box" "$f"; done >"$cfg"
+                record "v0.1 $mode" "floor: curl --parallel" "$(run "$box" curl -sf --parallel --parallel-max 64 --create-dirs -K "$cfg")"
+            fi
+            stop_server
+
+            # a plain local folder
+            box=$(fresh skillpm-dir); settle $mode
+            record "dir $mode" skillpm "$(skillpm_add "$box" "$src/skills")" $files "$box/project/.claude/skills"
+            if [ -n "$vercel" ]; then
+                box=$(fresh vercel-dir); settle $mode
+                ms=$(run "$box" "$vercel" add "$src/skills" --skill '*' --agent claude-code --yes)
+                record "dir $mode" vercel "$ms" $files "$box/project/.claude/skills"
+                # vercel restores a local source's lock (its lock of a well-known
+                # site names only the host): the restore row uses this one.
+                if [ -f "$box/project/skills-lock.json" ]; then
+                    local vl=$work/run/vercel-lock
+                    mkdir -p "$vl/project"
+                    ln -s "$box/home" "$vl/home"
+                    cp "$box/project/skills-lock.json" "$vl/project/"
+                    settle $mode
+                    ms=$(run "$vl" "$vercel" experimental_install --yes)
+                    record "lock $mode" vercel "$ms" $files "$vl/project/.agents/skills"
+                fi
+            fi
+            if [ -n "$openskills" ]; then
+                box=$(fresh openskills-dir); settle $mode
+                ms=$(run "$box" "$openskills" install "$src/skills" --yes)
+                record "dir $mode" openskills "$ms" $files "$box/project/.claude/skills"
+            fi
+            box=$(fresh cp); settle $mode
+            record "dir $mode" "floor: cp -r" "$(run "$box" cp -r "$src/skills" "$box/project/copy")"
+        done
+    done
+    report "$n"
+}
+
+# One markdown table: median ms per case and tool, skillpm ÷ fastest peer.
+report() {
+    local n=$1
+    echo
+    echo "### $n skills ($((n * 3)) files), medians of $rounds rounds, ms"
+    echo
+    python3 - "$samples" <<'PY'
+import sys, collections
+rows = collections.defaultdict(lambda: collections.defaultdict(list))
+tools = []
+for line in open(sys.argv[1]):
+    case, tool, ms = line.rstrip("\n").split("\t")
+    rows[case][tool].append(ms)
+    if tool not in tools: tools.append(tool)
+def med(v):
+    if not v or "fail" in v: return None
+    v = sorted(int(x) for x in v); n = len(v)
+    return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
+peers = [t for t in tools if t not in ("skillpm",) and not t.startswith("floor")]
+floors = [t for t in tools if t.startswith("floor")]
+cols = ["skillpm"] + peers + floors
+print("| case | " + " | ".join(cols) + " | skillpm ÷ fastest peer | skillpm ÷ floor |")
+print("|---" * (len(cols) + 3) + "|")
+for case in rows:
+    m = {t: med(rows[case][t]) if t in rows[case] else None for t in cols}
+    cells = ["—" if m[t] is None and t not in rows[case] else ("fail" if m[t] is None else f"{m[t]:.0f}") for t in cols]
+    best = min([m[t] for t in peers if m[t] is not None], default=None)
+    floor = min([m[t] for t in floors if m[t] is not None], default=None)
+    s = m["skillpm"]
+    ratio = f"{s / best:.2f}×" if s is not None and best else "—"
+    fr = f"{s / floor:.2f}×" if s is not None and floor else "—"
+    print(f"| {case} | " + " | ".join(cells) + f" | {ratio} | {fr} |")
+PY
+}
+
+say "machine: $(nproc) cores, $(uname -sr); skillpm $("$skillpm" --version 2>/dev/null || echo '?')${vercel:+; skills@$vercel_version}${openskills:+; openskills@$openskills_version}"
+echo "machine: $(nproc) cores, $(uname -sr), $(df -T "$work" | awk 'NR==2{print $2}') at $work"
+echo "peers: ${vercel:+vercel skills@$vercel_version }${openskills:+openskills@$openskills_version}"
+IFS=, read -r -a size_list <<<"$sizes"
+for n in "${size_list[@]}"; do bench_size "$n"; done
