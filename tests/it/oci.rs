@@ -454,6 +454,25 @@ fn a_toolhive_format_artifact_pushed_by_another_client_installs() {
     assert!(text.contains("version = \"0.3.0\""), "{text}");
     assert!(!text.contains(&index), "{text}");
 
+    // Docker's media types (schema 2 manifest, rootfs.diff layer) are read too.
+    let layer = oci::tar_gz(&[(
+        "SKILL.md",
+        "---\nname: docker-skill\ndescription: Docker types.\n---\nHi.\n",
+    )]);
+    let config = b"{}".to_vec();
+    let repo = "stacklok/skills/docker-skill";
+    let c = registry.push_blob(repo, &config);
+    let l = registry.push_blob(repo, &layer);
+    registry.push_manifest(repo, "latest", &serde_json::json!({
+        "schemaVersion": 2,
+        "mediaType": "application/vnd.docker.distribution.manifest.v2+json",
+        "config": {"mediaType": "application/vnd.docker.container.image.v1+json", "digest": c, "size": config.len()},
+        "layers": [{"mediaType": "application/vnd.docker.image.rootfs.diff.tar.gzip", "digest": l, "size": layer.len()}],
+    }));
+    let (code, out, err) = run(sb.cmd().args(["add", "--yes", &registry.oci(repo)]));
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(linked(&sb, "docker-skill").join("SKILL.md").exists());
+
     // Not a skill artifact (an image with two layers): refused, exit 5.
     let layer = oci::tar_gz(&[("a", "b")]);
     let config = b"{}".to_vec();
