@@ -719,3 +719,164 @@ fn a_lock_pointing_outside_the_declared_namespace_is_refused() {
     );
     assert_eq!(lock(&sb), forged, "the lock is left as it was");
 }
+
+/// A hostile registry front (axum on loopback): it wants Basic credentials,
+/// serves one skill's manifest, and redirects every blob to another origin
+/// (another port), which records the `Authorization` header it receives.
+/// CNCF distribution redirects only to cloud storage, hence this server.
+#[test]
+fn credentials_never_follow_a_blob_redirect_to_another_origin() {
+    use axum::extract::{Path as UrlPath, State};
+    use axum::http::{HeaderMap, StatusCode, header};
+    use axum::response::{IntoResponse, Response};
+    use std::sync::{Arc, Mutex};
+
+    #[derive(Default)]
+    struct Shared {
+        manifest: Vec<u8>,
+        blobs: std::collections::HashMap<String, Vec<u8>>,
+        blob_port: u16,
+        /// `Authorization` headers the blob host received.
+        at_blob_host: Vec<Option<String>>,
+        /// Whether the registry itself got the credential.
+        registry_authed: bool,
+    }
+    type S = Arc<Mutex<Shared>>;
+    let expected = format!(
+        "Basic {}",
+        base64::Engine::encode(
+            &base64::engine::general_purpose::STANDARD,
+            format!("{}:{}", oci::USER, oci::PASSWORD)
+        )
+    );
+    let authed = move |h: &HeaderMap| {
+        h.get("authorization").and_then(|v| v.to_str().ok()) == Some(expected.as_str())
+    };
+    let challenge = || {
+        (
+            StatusCode::UNAUTHORIZED,
+            [(header::WWW_AUTHENTICATE, "Basic realm=\"hostile\"")],
+            "",
+        )
+            .into_response()
+    };
+
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .unwrap();
+    let shared: S = Arc::default();
+    let listen = || {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        l.set_nonblocking(true).unwrap();
+        l
+    };
+    let (front, blob_host) = (listen(), listen());
+    let front_port = front.local_addr().unwrap().port();
+    shared.lock().unwrap().blob_port = blob_host.local_addr().unwrap().port();
+
+    let (a1, a2) = (authed.clone(), authed.clone());
+    let front_app = axum::Router::new()
+        .route(
+            "/v2/ns/skill/manifests/{reference}",
+            axum::routing::get(move |State(s): State<S>, h: HeaderMap| async move {
+                if !a1(&h) {
+                    return challenge();
+                }
+                let mut s = s.lock().unwrap();
+                s.registry_authed = true;
+                ([(header::CONTENT_TYPE, "application/vnd.oci.image.manifest.v1+json")], s.manifest.clone()).into_response()
+            }),
+        )
+        .route(
+            "/v2/ns/skill/blobs/{digest}",
+            axum::routing::any(move |State(s): State<S>, h: HeaderMap, UrlPath(digest): UrlPath<String>| async move {
+                if !a2(&h) {
+                    return challenge();
+                }
+                let port = s.lock().unwrap().blob_port;
+                Response::builder()
+                    .status(StatusCode::TEMPORARY_REDIRECT)
+                    .header(header::LOCATION, format!("http://127.0.0.1:{port}/storage/{digest}"))
+                    .body(axum::body::Body::empty())
+                    .unwrap()
+            }),
+        )
+        .with_state(shared.clone());
+    let blob_app = axum::Router::new()
+        .route(
+            "/storage/{digest}",
+            axum::routing::any(
+                |State(s): State<S>, h: HeaderMap, UrlPath(digest): UrlPath<String>| async move {
+                    let mut s = s.lock().unwrap();
+                    s.at_blob_host.push(
+                        h.get("authorization")
+                            .and_then(|v| v.to_str().ok())
+                            .map(str::to_owned),
+                    );
+                    match s.blobs.get(&digest) {
+                        Some(b) => b.clone().into_response(),
+                        None => StatusCode::NOT_FOUND.into_response(),
+                    }
+                },
+            ),
+        )
+        .with_state(shared.clone());
+    runtime.spawn(async move {
+        let l = tokio::net::TcpListener::from_std(front).unwrap();
+        let _ = axum::serve(l, front_app).await;
+    });
+    runtime.spawn(async move {
+        let l = tokio::net::TcpListener::from_std(blob_host).unwrap();
+        let _ = axum::serve(l, blob_app).await;
+    });
+
+    // One skill artifact, in ToolHive's format.
+    let layer = oci::tar_gz(&[(
+        "SKILL.md",
+        "---\nname: skill\ndescription: Redirected.\n---\nHi.\n",
+    )]);
+    let config = b"{}".to_vec();
+    let digest = |b: &[u8]| skillpm::digest::Digest::of_bytes(b).to_string();
+    let manifest = serde_json::json!({
+        "schemaVersion": 2,
+        "mediaType": "application/vnd.oci.image.manifest.v1+json",
+        "artifactType": "application/vnd.stacklok.skillet.skill.v1",
+        "config": {"mediaType": "application/vnd.oci.image.config.v1+json", "digest": digest(&config), "size": config.len()},
+        "layers": [{"mediaType": "application/vnd.oci.image.layer.v1.tar+gzip", "digest": digest(&layer), "size": layer.len()}],
+    });
+    {
+        let mut s = shared.lock().unwrap();
+        s.manifest = serde_json::to_vec(&manifest).unwrap();
+        s.blobs.insert(digest(&layer), layer.clone());
+        s.blobs.insert(digest(&config), config.clone());
+    }
+
+    let mut sb = Sandbox::new();
+    sb.init();
+    let docker = sb.path("docker");
+    write(
+        &docker.join("config.json"),
+        &serde_json::json!({"auths": {format!("127.0.0.1:{front_port}"): {"username": oci::USER, "password": oci::PASSWORD}}}).to_string(),
+    );
+    sb.env("DOCKER_CONFIG", docker.to_str().unwrap());
+    let (code, out, err) = run(sb.cmd().args([
+        "add",
+        "--yes",
+        &format!("oci://127.0.0.1:{front_port}/ns/skill"),
+    ]));
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(linked(&sb, "skill").join("SKILL.md").exists());
+    let s = shared.lock().unwrap();
+    assert!(s.registry_authed, "the registry itself got the credential");
+    assert!(
+        !s.at_blob_host.is_empty(),
+        "the blob was fetched from the other origin"
+    );
+    assert!(
+        s.at_blob_host.iter().all(Option::is_none),
+        "a credential followed the redirect: {:?}",
+        s.at_blob_host
+    );
+}
