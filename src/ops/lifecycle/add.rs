@@ -194,8 +194,8 @@ pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
         &mut lock,
         &mut sess.manifest,
         &decl.name,
-        &tags,
     )?;
+    record_tags(&mut sess.manifest, &added, &tags)?;
     let enabled = sess.active(&lock);
     // New entries become durable (one flush) before links and the lock name them.
     sess.store.seal_pending()?;
@@ -247,7 +247,6 @@ fn record(
     lock: &mut Lockfile,
     manifest: &mut Manifest,
     source: &str,
-    tags: &std::collections::BTreeMap<String, String>,
 ) -> anyhow::Result<Vec<Added>> {
     let mut added = Vec::new();
     for c in candidates {
@@ -270,8 +269,7 @@ fn record(
             name,
             &SkillDecl {
                 source: source.to_owned(),
-                // OCI: the tag `add NAME@TAG` asked for, which `update` follows.
-                version: tags.get(name).cloned(),
+                version: None,
                 enabled,
             },
         )?;
@@ -308,6 +306,25 @@ fn source_and_names(opts: &AddOptions) -> anyhow::Result<(Option<String>, Vec<St
         );
     }
     Ok((source_text, names))
+}
+
+/// OCI: the tag `add NAME@TAG` asked for becomes the skill's `version` in
+/// skills.toml, which `update` and `outdated` follow.
+fn record_tags(
+    manifest: &mut Manifest,
+    added: &[Added],
+    tags: &std::collections::BTreeMap<String, String>,
+) -> anyhow::Result<()> {
+    for a in added {
+        if let (Some(tag), Some(decl)) = (tags.get(&a.name), manifest.skills().get(&a.name)) {
+            let decl = SkillDecl {
+                version: Some(tag.clone()),
+                ..decl.clone()
+            };
+            manifest.set_skill(&a.name, &decl)?;
+        }
+    }
+    Ok(())
 }
 
 /// `NAME@TAG` (an OCI source's tag for one skill): the name and the tag.
