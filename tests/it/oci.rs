@@ -594,6 +594,39 @@ fn name_at_tag_picks_a_tag_and_update_follows_that_tag() {
             .contains("One.")
     );
 
+    // A repository without `latest`: the error lists its tags; search
+    // shows its last one.
+    let layer = oci::tar_gz(&[(
+        "SKILL.md",
+        "---\nname: tagged\ndescription: Only tagged.\n---\nHi.\n",
+    )]);
+    let config = b"{}".to_vec();
+    let repo = "team/skills/tagged";
+    let c = registry.push_blob(repo, &config);
+    let l = registry.push_blob(repo, &layer);
+    registry.push_manifest(repo, "0.9.0", &serde_json::json!({
+        "schemaVersion": 2,
+        "mediaType": "application/vnd.oci.image.manifest.v1+json",
+        "artifactType": "application/vnd.stacklok.skillet.skill.v1",
+        "config": {"mediaType": "application/vnd.oci.image.config.v1+json", "digest": c, "size": config.len()},
+        "layers": [{"mediaType": "application/vnd.oci.image.layer.v1.tar+gzip", "digest": l, "size": layer.len()}],
+    }));
+    let (code, _, err) = run(sb
+        .cmd()
+        .args(["add", "--yes", "--source", &target, "tagged"]));
+    assert_eq!(code, 8, "{err}");
+    assert!(err.contains("has no `latest` tag; it has 0.9.0"), "{err}");
+    let found = json_of(
+        sb.cmd()
+            .args(["--json", "search", "--source", &target, "tagged"]),
+    );
+    assert_eq!(found["results"][0]["version"], "0.9.0", "{found:#}");
+    let (code, out, err) =
+        run(sb
+            .cmd()
+            .args(["add", "--yes", "--source", &target, "tagged@0.9.0"]));
+    assert_eq!(code, 0, "{out}\n{err}");
+
     // A tag on a source that is not OCI is a usage error.
     let (code, _, err) = run(sb
         .cmd()

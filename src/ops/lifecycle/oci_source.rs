@@ -234,7 +234,7 @@ pub(crate) fn resolve(
                 None => {
                     let mut reference = opened.declared.child(name);
                     reference.tag = tag;
-                    oci::resolve(&registry, &reference)
+                    resolve_or_name_tags(&registry, &reference)
                         .with_context(|| format!("`{name}` in source `{}`", decl.name))?
                 }
             };
@@ -251,6 +251,30 @@ pub(crate) fn resolve(
             candidate(sess, locked, entry, judged)
         })
         .collect()
+}
+
+/// Resolves `reference`; a repository without `latest` (asked for by
+/// default) is a not-found error that lists the tags it has, to pick one
+/// with `add NAME@TAG`.
+fn resolve_or_name_tags(registry: &Registry<'_>, reference: &OciRef) -> anyhow::Result<Artifact> {
+    match oci::resolve(registry, reference) {
+        Err(OciError::NotFound { what })
+            if reference.tag.is_none() && reference.digest.is_none() =>
+        {
+            let tags = registry.tags(&reference.repository).unwrap_or_default();
+            if tags.is_empty() {
+                return Err(OciError::NotFound { what }.into());
+            }
+            fail(
+                Exit::NotFound,
+                format!(
+                    "{reference} has no `latest` tag; it has {}: pick one with `skillpm add NAME@TAG`",
+                    tags.join(", ")
+                ),
+            )
+        }
+        other => Ok(other?),
+    }
 }
 
 /// The pinned reference of a locked OCI skill.
@@ -414,7 +438,18 @@ pub(crate) fn search_listing(
     };
     let mut out = Vec::new();
     for repo in repos {
-        let Ok(artifact) = oci::resolve(&registry, &repo) else {
+        // No `latest`: the last tag the registry lists.
+        let found = oci::resolve(&registry, &repo).or_else(|_| {
+            let tag = registry.tags(&repo.repository)?.pop();
+            oci::resolve(
+                &registry,
+                &OciRef {
+                    tag,
+                    ..repo.clone()
+                },
+            )
+        });
+        let Ok(artifact) = found else {
             continue;
         };
         let pulled = registry.pull_manifest(&repo.repository, &artifact.manifest.to_string())?;
