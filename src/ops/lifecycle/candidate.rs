@@ -143,11 +143,14 @@ impl Opened {
             Opened::Git { spec, commit, .. } => {
                 format!("{spec} at {}", &commit[..commit.len().min(12)])
             }
-            Opened::Oci { opened, .. } => format!(
-                "the OCI registry namespace {} ({} repositories listed)",
-                opened.declared,
-                opened.listed.len()
-            ),
+            Opened::Oci { opened, .. } => match &opened.one {
+                Some((_, artifact)) => format!("the OCI artifact {}", artifact.pinned()),
+                None => format!(
+                    "the OCI registry namespace {} ({} repositories listed)",
+                    opened.declared,
+                    opened.listed.len()
+                ),
+            },
             Opened::Folder { base, subpath, .. } => format!(
                 "the folder {}{}",
                 base.display(),

@@ -16,7 +16,6 @@ use crate::project::lock::{Format, LockedSkill};
 use crate::project::manifest::SourceDecl;
 use crate::provenance::Unpacked;
 use crate::sources::oci::cosign::{self, CosignKey};
-use crate::sources::oci::manifest::{ANNOTATION_DESCRIPTION, ANNOTATION_NAME};
 use crate::sources::oci::{self, Artifact, Credential, OciError, OciRef, Registry};
 use crate::store::StoreEntry;
 use crate::unpack::ArtifactKind;
@@ -45,9 +44,9 @@ impl OciOpened {
 
     pub fn offers(&self) -> Vec<Offer> {
         match &self.one {
-            Some((name, _)) => vec![Offer {
+            Some((name, artifact)) => vec![Offer {
                 name: name.clone(),
-                description: String::new(),
+                description: artifact.description.clone().unwrap_or_default(),
                 path: Some(self.declared.to_string()),
             }],
             None => self
@@ -117,8 +116,7 @@ pub(crate) fn open(sess: &Session<'_>, decl: &SourceDecl) -> anyhow::Result<OciO
     let mut listed = Vec::new();
     match oci::resolve(&registry, &declared) {
         Ok(artifact) => {
-            let name = artifact_name(&registry, &artifact)?;
-            one = Some((name, artifact));
+            one = Some((artifact_name(&artifact), artifact));
         }
         Err(OciError::NotFound { .. }) if !pinned => {
             // A namespace: list what the registry lets us see.
@@ -152,15 +150,11 @@ pub(crate) fn open(sess: &Session<'_>, decl: &SourceDecl) -> anyhow::Result<OciO
 
 /// The skill's name: its `org.stacklok.skillet.skill.name` annotation,
 /// else the repository's last part.
-fn artifact_name(registry: &Registry<'_>, artifact: &Artifact) -> anyhow::Result<String> {
-    let pulled =
-        registry.pull_manifest(&artifact.repo.repository, &artifact.manifest.to_string())?;
-    Ok(pulled
-        .manifest
-        .annotations
-        .get(ANNOTATION_NAME)
-        .cloned()
-        .unwrap_or_else(|| artifact.repo.last_part().to_owned()))
+fn artifact_name(artifact: &Artifact) -> String {
+    artifact
+        .name
+        .clone()
+        .unwrap_or_else(|| artifact.repo.last_part().to_owned())
 }
 
 /// Verifies (cosign, when pinned), downloads and stores one artifact.
@@ -452,11 +446,9 @@ pub(crate) fn search_listing(
         let Ok(artifact) = found else {
             continue;
         };
-        let pulled = registry.pull_manifest(&repo.repository, &artifact.manifest.to_string())?;
-        let ann = |k: &str| pulled.manifest.annotations.get(k).cloned();
         out.push((
-            ann(ANNOTATION_NAME).unwrap_or_else(|| repo.last_part().to_owned()),
-            ann(ANNOTATION_DESCRIPTION).unwrap_or_default(),
+            artifact_name(&artifact),
+            artifact.description.clone().unwrap_or_default(),
             artifact.version.or(artifact.tag),
         ));
     }

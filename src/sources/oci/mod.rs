@@ -100,6 +100,9 @@ pub struct Artifact {
     pub layer: manifest::Descriptor,
     /// `org.stacklok.skillet.skill.version`, when the publisher set it.
     pub version: Option<String>,
+    /// `org.stacklok.skillet.skill.name` and `…description`, when set.
+    pub name: Option<String>,
+    pub description: Option<String>,
 }
 
 impl Artifact {
@@ -125,16 +128,17 @@ pub fn resolve(registry: &Registry<'_>, reference: &OciRef) -> Result<Artifact, 
         })?
         .clone();
     client::parse_digest(&layer.digest)?;
-    let version = pulled
-        .manifest
-        .annotations
-        .get(manifest::ANNOTATION_VERSION)
-        .cloned();
+    let annotation = |key: &str| pulled.manifest.annotations.get(key).cloned();
+    let version = annotation(manifest::ANNOTATION_VERSION);
+    let name = annotation(manifest::ANNOTATION_NAME);
+    let description = annotation(manifest::ANNOTATION_DESCRIPTION);
     Ok(Artifact {
         repo: reference.repo(),
         tag: reference.digest.is_none().then(|| reference.reference()),
         manifest: pulled.digest,
         layer,
         version,
+        name,
+        description,
     })
 }
