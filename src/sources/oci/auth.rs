@@ -199,3 +199,46 @@ fn from_helper(helper: &str, registry: &str) -> Result<Option<Credential>, OciEr
         from: program,
     }))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn docker_config_entries_are_matched_by_host() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("config.json");
+        let auth = base64::engine::general_purpose::STANDARD.encode("u:p:with:colons");
+        std::fs::write(
+            &path,
+            format!(
+                r#"{{"auths": {{"https://ghcr.io/v1/": {{"auth": "{auth}"}}, "h.example": {{"username": "a", "password": "b"}}}}}}"#
+            ),
+        )
+        .unwrap();
+        let c = from_docker_config(&path, "ghcr.io").unwrap().unwrap();
+        assert_eq!((c.user.as_str(), c.secret.as_str()), ("u", "p:with:colons"));
+        let c = from_docker_config(&path, "h.example").unwrap().unwrap();
+        assert_eq!((c.user.as_str(), c.secret.as_str()), ("a", "b"));
+        assert!(
+            from_docker_config(&path, "other.example")
+                .unwrap()
+                .is_none()
+        );
+        let shown = format!(
+            "{:?}",
+            from_docker_config(&path, "ghcr.io").unwrap().unwrap()
+        );
+        assert!(!shown.contains("with:colons"), "{shown}");
+        assert!(
+            from_docker_config(&dir.path().join("none.json"), "x")
+                .unwrap()
+                .is_none()
+        );
+        std::fs::write(&path, "{not json").unwrap();
+        assert!(from_docker_config(&path, "ghcr.io").is_err());
+        let t = Credential::from_token("T", "alice:tok");
+        assert_eq!((t.user.as_str(), t.secret.as_str()), ("alice", "tok"));
+        assert_eq!(Credential::from_token("T", "tok").user, "skillpm");
+    }
+}

@@ -141,3 +141,35 @@ fn signed_digest(payload: &[u8]) -> Option<String> {
         .as_str()
         .map(str::to_owned)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_p256_public_keys_are_read() {
+        assert!(CosignKey::from_pem("no key here").is_err());
+        assert!(CosignKey::from_base64("!!").is_err());
+        // An Ed25519 SubjectPublicKeyInfo is not a cosign ECDSA key.
+        let ed = "MCowBQYDK2VwAyEAGb9ECWmEzf6FQbrBZ9w7lshQhqowtrbLDFw4rXAxZuE=";
+        assert!(CosignKey::from_base64(ed).is_err());
+        let mut der = P256_SPKI_PREFIX.to_vec();
+        der.push(0x04);
+        der.extend([7u8; 64]);
+        let text = base64::engine::general_purpose::STANDARD.encode(&der);
+        let key = CosignKey::from_base64(&text).unwrap();
+        assert_eq!(key.to_base64(), text);
+        let pem = format!(
+            "-----BEGIN PUBLIC KEY-----\n{}\n{}\n-----END PUBLIC KEY-----\n",
+            &text[..64],
+            &text[64..]
+        );
+        assert_eq!(CosignKey::from_pem(&pem).unwrap(), key);
+        assert!(!key.verifies(b"payload", b"not a signature"));
+        let digest = Digest::of_bytes(b"x");
+        assert_eq!(
+            signature_tag(&digest),
+            format!("sha256-{}.sig", digest.hex())
+        );
+    }
+}
