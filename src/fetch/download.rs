@@ -9,8 +9,9 @@
 //! Its bytes are not flushed (an fsync per artifact dominated cold installs
 //! of many small skills); instead a download found in the cache is hashed
 //! again before it is reused, so a file torn by a power loss is fetched
-//! again, never unpacked. The store entries made from it are flushed once
-//! per install (`Store::seal_pending`).
+//! again, never unpacked. The store entries made from it are sealed once
+//! per install (`Store::seal_pending`: stamped with the boot id, see
+//! `store::seal`).
 
 use std::fs::File;
 use std::io::{self, Read, Write};

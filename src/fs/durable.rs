@@ -1,4 +1,14 @@
-//! Making many writes durable with one call instead of one per file.
+//! Making many writes durable with one call instead of one per file, or
+//! with none at all when the boot they were made in can be named.
+//!
+//! **The boot epoch.** A SIGKILL never loses what a process wrote to the page
+//! cache; only a crash of the whole machine (power loss, kernel panic) does,
+//! and after one the machine boots again with a new boot id
+//! (`/proc/sys/kernel/random/boot_id` on Linux). So a record that says "these
+//! bytes were complete in boot B" needs no flush at all: read in boot B it is
+//! true, read in any later boot it is not trusted and the bytes are checked
+//! again (docs/design.md#store). [`boot_epoch`] names the current boot where
+//! the system can; where it cannot, the writers fall back to [`Batch`].
 //!
 //! An install writes hundreds of small files. Flushing each (fsync) makes
 //! the cost proportional to the number of files, and on a machine with
@@ -13,6 +23,29 @@
 use std::fs::File;
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+/// The id of the current boot: the same for every process until the machine
+/// restarts, new after every restart. `None` where the system does not say
+/// (then durability needs a flush).
+pub fn boot_epoch() -> Option<&'static str> {
+    static EPOCH: OnceLock<Option<String>> = OnceLock::new();
+    EPOCH.get_or_init(read_boot_epoch).as_deref()
+}
+
+#[cfg(target_os = "linux")]
+fn read_boot_epoch() -> Option<String> {
+    let id = std::fs::read_to_string("/proc/sys/kernel/random/boot_id").ok()?;
+    let id = id.trim();
+    // A UUID; anything else (an odd kernel, a sandbox) is not trusted.
+    let valid = id.len() == 36 && id.chars().all(|c| c.is_ascii_hexdigit() || c == '-');
+    valid.then(|| id.to_owned())
+}
+
+#[cfg(not(target_os = "linux"))]
+fn read_boot_epoch() -> Option<String> {
+    None
+}
 
 /// Files written since the last flush, grouped by nothing: one `syncfs` per
 /// file system covers them all on Linux.
@@ -94,6 +127,14 @@ fn flush_tree(dir: &Path) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn the_boot_epoch_is_stable_within_a_boot() {
+        let epoch = boot_epoch().expect("Linux names its boot");
+        assert_eq!(epoch.len(), 36);
+        assert_eq!(read_boot_epoch().as_deref(), Some(epoch));
+    }
 
     #[test]
     fn one_flush_per_file_system() {

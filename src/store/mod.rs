@@ -30,7 +30,7 @@
 //! | path | created by | renamed / deleted by | lock held |
 //! |---|---|---|---|
 //! | `store/sha256-<hex>/` | an import: staging folder renamed in | gc, clean (renamed to `.stage-trash-…`, then deleted); verify (moved to `quarantine/`) | creation and quarantine: `.lock` shared + `commit.lock`; gc/clean: `.lock` exclusive |
-//! | `store/sha256-<hex>.complete` | the process that added or re-hashed the entry, after one `syncfs` | gc/clean; quarantine; verify (orphans) | `commit.lock` (gc/clean: exclusive) |
+//! | `store/sha256-<hex>.complete` | the process that added or re-hashed the entry (stamped with the boot id, or after one `syncfs`) | gc/clean; quarantine; verify (orphans) | `commit.lock` (gc/clean: exclusive) |
 //! | `store/.stage-*`, `tmp/download-*` | their owner, after taking `X.lock` | their owner; a sweeper holding `X.lock` | `.lock` shared + `X.lock` |
 //! | `downloads/sha256-<hex>` | a fetch: `tmp/download-*` renamed in after its hash matched | gc, clean; verify (when its bytes no longer match) | `.lock` shared (creation, verify), exclusive (gc, clean) |
 //! | `snapshots/sha256-<hex>[.minisig]` | provenance: temp + rename with `crate::fs`, once, never modified | gc (when no registered lock refers to it: [`Store::gc`]'s hook); clean | `.lock` shared / exclusive |
@@ -60,15 +60,20 @@
 //!   Items without a lock file (from a program that does not follow this
 //!   protocol) are removed only after a grace period, as git's
 //!   `gc.pruneExpire` does. Every opener sweeps `store/.stage-*` and `tmp/`.
-//! - **Durability without an fsync per file.** Entries and downloads are
-//!   written without flushing. Once an install's entries are in place, one
-//!   `syncfs` flushes the cache's file system and only then are the
-//!   entries' completeness markers written ([`Store::seal_pending`]), before
-//!   any link or skills.lock refers to them. Before an entry is linked its
-//!   marker is checked against `stat` (cheap); an entry without a valid
-//!   marker (a power loss, an edit through a link) is re-hashed and
-//!   re-sealed or quarantined. A cached download is re-hashed before it is
-//!   reused. `cache verify` re-hashes everything.
+//! - **Durability without waiting for the disk.** Entries and downloads are
+//!   written without flushing. Once an install's entries are in place, their
+//!   completeness markers are written ([`Store::seal_pending`]), before any
+//!   link or skills.lock refers to them. On Linux a marker names the boot it
+//!   was written in (`/proc/sys/kernel/random/boot_id`) and nothing is
+//!   flushed: a killed process loses nothing of the page cache, and after a
+//!   power loss or kernel crash the boot id is new, so every marker of the
+//!   earlier boot is disbelieved and its entry re-hashed before use. Where the
+//!   boot has no name, one `syncfs` (or fsyncs) precedes the markers, which
+//!   then hold in every boot. Before an entry is linked its marker is checked
+//!   against `stat` (cheap); an entry without a valid marker (a crash, an
+//!   edit through a link) is re-hashed and re-sealed or quarantined. A cached
+//!   download is re-hashed before it is reused. `cache verify` re-hashes
+//!   everything.
 //! - **Killed at any instant**, a process leaves the store before or after:
 //!   a staging folder or download with a dead lock (swept by the next
 //!   opener), or an entry without its marker (re-hashed before use).
@@ -184,7 +189,7 @@ pub struct Store {
     exclusive: bool,
     debris_removed: usize,
     /// Entries this process added or re-hashed whose marker is not written
-    /// yet: sealed by [`Store::seal_pending`] (or on drop), after one flush.
+    /// yet: sealed by [`Store::seal_pending`] (or on drop).
     pending: std::sync::Mutex<Vec<HashedTree>>,
     _lock: fs::File,
 }
@@ -496,15 +501,24 @@ impl Store {
             return Ok(0);
         }
         let dir = self.store_dir();
-        let mut batch = crate::fs::durable::Batch::new();
-        batch.add(&dir);
-        batch.flush().map_err(io_error("flush", &dir))?;
+        // Where the boot has a name, the marker says "complete in this boot"
+        // and nothing is flushed (see `seal`); elsewhere one flush first.
+        let epoch = match crate::fs::durable::boot_epoch() {
+            Some(boot) => boot,
+            None => {
+                let mut batch = crate::fs::durable::Batch::new();
+                batch.add(&dir);
+                batch.flush().map_err(io_error("flush", &dir))?;
+                seal::FLUSHED
+            }
+        };
         let _lock = self.lock_commits()?;
         let mut sealed = 0;
         for tree in &trees {
             // An entry gc or verify removed meanwhile has nothing to seal.
             if self.entry_path(&tree.digest).is_dir() {
-                seal::write_marker(&dir, tree).map_err(io_error("write the marker of", &dir))?;
+                seal::write_marker(&dir, tree, epoch)
+                    .map_err(io_error("write the marker of", &dir))?;
                 sealed += 1;
             }
         }
