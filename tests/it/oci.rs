@@ -289,7 +289,7 @@ fn a_blob_altered_in_the_registry_storage_is_refused() {
 }
 
 #[test]
-fn a_registry_that_wants_credentials_gets_them_from_docker_config_only() {
+fn a_registry_that_wants_credentials_gets_them_from_docker_config_or_token_env() {
     if !oci::available() {
         return;
     }
@@ -337,6 +337,33 @@ fn a_registry_that_wants_credentials_gets_them_from_docker_config_only() {
     let (code, out, err) = run(sb.cmd().args(["add", "--yes", "--source", &target, "pdf"]));
     assert_eq!(code, 0, "{out}\n{err}");
     assert!(linked(&sb, "pdf").join("SKILL.md").exists());
+    // `--token-env`: the variable holds USER:TOKEN (or a lone token).
+    let (code, out, err) = run(sb.cmd().args([
+        "source",
+        "add",
+        "private",
+        &target,
+        "--token-env",
+        "REG_TOKEN",
+    ]));
+    assert_eq!(code, 2, "unset variable: {out}\n{err}");
+    assert!(err.contains("$REG_TOKEN"), "{err}");
+    sb.env("REG_TOKEN", &format!("{}:{}", oci::USER, oci::PASSWORD));
+    sb.env("DOCKER_CONFIG", sb.path("no-docker").to_str().unwrap());
+    let (code, out, err) = run(sb.cmd().args([
+        "source",
+        "add",
+        "private",
+        &target,
+        "--token-env",
+        "REG_TOKEN",
+    ]));
+    assert_eq!(code, 0, "{out}\n{err}");
+    let (code, out, err) = run(sb
+        .cmd()
+        .args(["add", "--yes", "--source", "private", "notes"]));
+    assert_eq!(code, 0, "{out}\n{err}");
+
     // The secret is in no file skillpm wrote.
     for file in crate::support::files_under(&sb.cache)
         .iter()
