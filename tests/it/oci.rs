@@ -940,3 +940,39 @@ fn credentials_never_follow_a_blob_redirect_to_another_origin() {
         s.at_blob_host
     );
 }
+
+#[test]
+fn a_blob_another_repository_has_is_mounted_not_sent() {
+    use skillpm::sources::oci::{OciRef, Registry};
+    if !oci::available() {
+        return;
+    }
+    let registry = OciRegistry::start(false);
+    let cache = tempfile::tempdir().unwrap();
+    let fetcher = skillpm::fetch::Fetcher::new(
+        skillpm::fetch::FetchConfig::default(),
+        skillpm::fetch::CacheDirs::new(cache.path()),
+        false,
+    )
+    .unwrap();
+    let target = OciRef::parse(&registry.oci("team/skills")).unwrap();
+    let client = Registry::new(&fetcher, &target, None).unwrap();
+    let bytes = b"a blob shared by two repositories".to_vec();
+    let digest = skillpm::digest::Digest::of_bytes(&bytes);
+    assert!(
+        client.push_blob("team/a", &digest, &bytes, None).unwrap(),
+        "sent"
+    );
+    assert!(
+        !client.push_blob("team/a", &digest, &bytes, None).unwrap(),
+        "HEAD: already there"
+    );
+    assert!(!client.has_blob("team/b", &digest).unwrap());
+    // Mounted from team/a: no bytes sent, and team/b has it.
+    assert!(
+        !client
+            .push_blob("team/b", &digest, &bytes, Some("team/a"))
+            .unwrap()
+    );
+    assert!(client.has_blob("team/b", &digest).unwrap());
+}
