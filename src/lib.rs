@@ -22,6 +22,7 @@ pub mod link;
 pub mod mcp;
 pub mod mentions;
 pub mod names;
+pub mod net;
 pub mod ops;
 pub mod project;
 pub mod provenance;

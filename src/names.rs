@@ -235,9 +235,60 @@ pub fn percent_decode(segment: &str) -> Option<String> {
     String::from_utf8(out).ok()
 }
 
+/// The names within edit distance 3 of `wanted`, nearest first, at most
+/// five: what a "did you mean" offers instead of every name there is.
+pub fn nearest<'a>(wanted: &str, names: impl IntoIterator<Item = &'a str>) -> Vec<&'a str> {
+    let mut near: Vec<(usize, &str)> = names
+        .into_iter()
+        .map(|n| (strsim::levenshtein(wanted, n), n))
+        .filter(|(d, _)| *d <= 3)
+        .collect();
+    near.sort();
+    near.dedup();
+    near.into_iter().take(5).map(|(_, n)| n).collect()
+}
+
+/// What to say about `wanted` among `names`: all of them when they are few,
+/// else the nearest ones ("did you mean …?"), else how many there are.
+pub fn suggest(wanted: &str, names: &[&str], few: usize) -> String {
+    if names.len() <= few {
+        return match names {
+            [] => "there are none".to_owned(),
+            _ => format!("there are: {}", names.join(", ")),
+        };
+    }
+    match nearest(wanted, names.iter().copied()).as_slice() {
+        [] => format!("none of the {} names is close to it", names.len()),
+        near => format!(
+            "did you mean {}?",
+            near.iter()
+                .map(|n| format!("`{n}`"))
+                .collect::<Vec<_>>()
+                .join(" or ")
+        ),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn suggestions_are_near_names_not_every_name() {
+        let names: Vec<String> = (0..300).map(|i| format!("skill-{i:03}")).collect();
+        let names: Vec<&str> = names
+            .iter()
+            .map(String::as_str)
+            .chain(["pdf-tools"])
+            .collect();
+        assert_eq!(suggest("pdf-tool", &names, 10), "did you mean `pdf-tools`?");
+        assert_eq!(
+            suggest("zzzzzzzzzz", &names, 10),
+            "none of the 301 names is close to it"
+        );
+        assert_eq!(suggest("x", &["a", "b"], 10), "there are: a, b");
+        assert!(suggest("skill-0", &names, 10).len() < 120);
+    }
 
     #[test]
     fn the_skill_name_rule() {

@@ -19,6 +19,7 @@ use crate::digest::{Digest, TreeHasher};
 use crate::error::{Classify, Exit};
 use crate::fetch::{Auth, BodyOrigin, DownloadSpec, Downloaded, FetchError, Fetcher};
 use crate::index::{ArtifactKind, Entry, EntryContent, Index, IndexError, parse_index};
+use crate::net::{TokenChoice, UserTokens};
 use crate::project::manifest::SourceDecl;
 pub use crate::sources::spec::{SourceSpec, SpecError, is_git_form};
 use crate::trust::{self, PinnedKey, RollbackGuard, Signer, TrustError};
@@ -91,10 +92,73 @@ pub struct Source {
     unset_token_env: Option<String>,
 }
 
+/// The URL a token for a source written as `text` would be sent to: its
+/// origin is what a token is bound to (`crate::net::choose_token`).
+/// `github:` forms go to GitHub; `mcp+https://…` to the server; `git+`,
+/// http(s) URLs to themselves. `None`: no token can go there (files, ssh).
+pub fn token_url(text: &str) -> Option<Url> {
+    let text = text.trim();
+    if text.starts_with(crate::sources::oci::SCHEME) {
+        // An OCI registry: its origin (https, or http on loopback).
+        return crate::sources::oci::OciRef::parse(text)
+            .ok()?
+            .base_url()
+            .ok();
+    }
+    if text.starts_with("github:") {
+        return Url::parse("https://github.com/").ok();
+    }
+    let text = text
+        .strip_prefix("mcp+")
+        .or_else(|| text.strip_prefix("git+"))
+        .unwrap_or(text);
+    Url::parse(text)
+        .ok()
+        .filter(|u| matches!(u.scheme(), "http" | "https"))
+}
+
+/// Which variable's token may go to `decl`'s source under the one rule of
+/// `crate::net::choose_token` (docs/network.md), with `user`'s bindings.
+pub fn token_choice(decl: &SourceDecl, user: &UserTokens) -> TokenChoice {
+    match token_url(&decl.url) {
+        Some(url) => crate::net::choose_token(&url, decl.token_env.as_deref(), user),
+        None => match &decl.token_env {
+            Some(var) => TokenChoice::Refused {
+                var: var.clone(),
+                reason: format!(
+                    "skills.toml names token-env ${var} for source `{}`, which has no web origin a token could be bound to; no token sent",
+                    decl.name
+                ),
+            },
+            None => TokenChoice::None,
+        },
+    }
+}
+
+/// The variable whose token may be sent to `decl`'s source, if any.
+pub fn bound_token_env(decl: &SourceDecl) -> Option<String> {
+    match token_choice(decl, &UserTokens::load()) {
+        TokenChoice::Bound { var } => Some(var),
+        TokenChoice::Refused { .. } | TokenChoice::None => None,
+    }
+}
+
 impl Source {
     /// From a `[[source]]` table; relative paths are relative to `project_root`.
-    /// The token is read from the environment now and kept only in memory.
+    /// The token is read from the environment now and kept only in memory,
+    /// and only from a variable the user bound to the source's origin
+    /// ([`token_choice`]).
     pub fn from_decl(decl: &SourceDecl, project_root: &Path) -> Result<Self, SourceError> {
+        Source::from_decl_with(decl, project_root, &UserTokens::load())
+    }
+
+    /// [`Source::from_decl`] with these user bindings (`source add` probes
+    /// with the binding it is about to record).
+    pub fn from_decl_with(
+        decl: &SourceDecl,
+        project_root: &Path,
+        user: &UserTokens,
+    ) -> Result<Self, SourceError> {
         let spec = SourceSpec::parse(&decl.url, project_root)?;
         let keys = PinnedKey::parse_all(&decl.keys)?;
         let mut source = Source {
@@ -104,7 +168,11 @@ impl Source {
             auth: None,
             unset_token_env: None,
         };
-        if let Some(var) = &decl.token_env {
+        let bound = match token_choice(decl, user) {
+            TokenChoice::Bound { var } => Some(var),
+            TokenChoice::Refused { .. } | TokenChoice::None => None,
+        };
+        if let Some(var) = &bound {
             match std::env::var(var).ok().filter(|t| !t.trim().is_empty()) {
                 Some(token) => {
                     if let Some(url) = source.spec.url() {

@@ -26,6 +26,12 @@ pub struct Ui {
     pub progress: bool,
     /// Questions may be asked (stdin and stderr are terminals, stdout not redirected).
     pub interactive: bool,
+    /// `-v/--verbose`: errors show their causes.
+    pub verbose: bool,
+    /// Flags as messages name them generically → as the user typed them
+    /// (`install --frozen` implies `--offline`; `--locked/--frozen` is one
+    /// of the two): errors name the flag the user passed.
+    pub flag_words: Vec<(&'static str, &'static str)>,
 }
 
 impl Ui {
@@ -43,6 +49,8 @@ impl Ui {
             color,
             progress: stderr_tty && !quiet,
             interactive: stdin_tty && stderr_tty && stdout_tty,
+            verbose: false,
+            flag_words: Vec::new(),
         }
     }
 
@@ -54,6 +62,8 @@ impl Ui {
             color: false,
             progress: false,
             interactive: false,
+            verbose: false,
+            flag_words: Vec::new(),
         }
     }
 
@@ -89,17 +99,76 @@ impl Ui {
         }
     }
 
-    /// `error: <outermost>` then each cause on its own `caused by:` line.
-    /// Shown even under `--quiet`; coloured by the same rule as the rest.
-    pub fn error(&self, err: &anyhow::Error) {
+    /// `error: <outermost>` (what failed and where, why, what to do: the
+    /// messages say them), then each cause on a `caused by:` line, said
+    /// once: a cause whose words the lines above already hold is left out,
+    /// and the libraries' own words (`net::Detail`) only with `--verbose`. Shown even under `--quiet`; coloured by the
+    /// same rule as the rest. With `--json`, the error is also one JSON
+    /// object on stdout, `{"error": {"code": N, "message": "…"}}`
+    /// (docs/output.md), so a script reading stdout always gets JSON.
+    pub fn error(&self, err: &anyhow::Error, exit: Exit) {
         let label = self.paint("error", "1;31");
         // `{err}` is the outermost message only; the chain adds the causes.
-        let mut text = format!("{label}: {err}\n");
+        let flag = |text: String| {
+            (self.flag_words.iter())
+                .fold(text, |text, (generic, typed)| text.replace(generic, typed))
+        };
+        let mut said = flag(err.to_string());
+        let mut text = format!("{label}: {said}\n");
         for cause in err.chain().skip(1) {
-            text.push_str(&format!("  caused by: {cause}\n"));
+            let internal = cause.downcast_ref::<crate::net::Detail>().is_some();
+            let words = flag(cause.to_string());
+            if (internal && !self.verbose) || said.contains(&words) {
+                continue;
+            }
+            text.push_str(&format!("  caused by: {words}\n"));
+            said.push_str(&words);
         }
         // Nothing sensible is left to do if stderr itself is gone.
         let _ = io::stderr().lock().write_all(text.as_bytes());
+        if self.json {
+            let object = serde_json::json!({
+                "error": {"code": exit.code(), "message": flag(err.to_string())}
+            });
+            let _ = self.data(format!("{object}\n").as_bytes());
+        }
+    }
+
+    /// What a fetcher calls before each retry: a spinner naming the URL
+    /// and the attempt on a terminal, else one line on stderr (nothing under
+    /// `--quiet`).
+    pub fn retry_notices(&self) -> crate::fetch::OnRetry {
+        let ui = self.clone();
+        std::sync::Arc::new(move |n: &crate::fetch::RetryNotice| {
+            if ui.quiet {
+                return;
+            }
+            let line = format!(
+                "{}: {}; attempt {} of {} in {:.1}s",
+                n.url,
+                n.why,
+                n.next_attempt,
+                n.attempts,
+                n.delay.as_secs_f64()
+            );
+            if !ui.progress {
+                ui.status("Retrying", line);
+                return;
+            }
+            let spinner = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+            spinner.set_style(
+                ProgressStyle::with_template("{spinner:.cyan} {prefix:.cyan.bold} {wide_msg}")
+                    .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+            );
+            spinner.set_prefix("Retrying");
+            spinner.set_message(line);
+            spinner.enable_steady_tick(Duration::from_millis(100));
+            let delay = n.delay;
+            std::thread::spawn(move || {
+                std::thread::sleep(delay);
+                spinner.finish_and_clear();
+            });
+        })
     }
 
     pub fn paint(&self, text: &str, sgr: &str) -> String {
@@ -115,18 +184,24 @@ impl Ui {
         if !self.progress {
             return ProgressBar::hidden();
         }
+        // The label once (as the prefix); the message is the bar's own
+        // (a download batch writes its bytes and rate there). The bar
+        // starts ticking only when its owner knows its length, so no `0/0`
+        // frame is drawn first.
         let template = if bytes {
-            "{msg:>12.cyan.bold} [{bar:30}] {bytes}/{total_bytes} {bytes_per_sec}"
+            "{spinner:.cyan} {prefix:>12.cyan.bold} [{bar:30}] {bytes}/{total_bytes} {bytes_per_sec}"
         } else {
-            "{msg:>12.cyan.bold} [{bar:30}] {pos}/{len} {wide_msg}"
+            "{spinner:.cyan} {prefix:>12.cyan.bold} [{bar:30}] {pos}/{len} {wide_msg}"
         };
         let style = ProgressStyle::with_template(template)
             .unwrap_or_else(|_| ProgressStyle::default_bar())
             .progress_chars("=> ");
         let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
         bar.set_style(style);
-        bar.set_message(message.into());
-        bar.enable_steady_tick(Duration::from_millis(120));
+        bar.set_prefix(message.into());
+        if len > 0 {
+            bar.enable_steady_tick(Duration::from_millis(120));
+        }
         bar
     }
 

@@ -57,46 +57,35 @@ pub struct GlobalArgs {
     /// When to color output (NO_COLOR is respected under `auto`).
     #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
+    /// Allow plain http:// to hosts other than this machine (readable and
+    /// changeable by anyone on the way; loopback needs no flag).
+    #[arg(long, global = true)]
+    pub allow_http: bool,
+    /// Show the causes behind an error (the libraries' own words).
+    #[arg(short, long, global = true)]
+    pub verbose: bool,
 }
 
+/// In the order of the workflow (`--help` lists them so): set up, add,
+/// install, update, remove; then the rest.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Validate skill folders (or folders of skill folders).
-    Check(CheckArgs),
-    /// List the project's skills, or with --all every skill the agents can see.
-    List(ListArgs),
-    /// Load one skill by name, as an agent's skill tool does.
-    Show(ShowArgs),
-    /// Serve approved skills to agents over MCP (stdio).
-    Mcp(agent::McpArgs),
-    /// List the skills a user message names explicitly ($name, [$name](path)).
-    Mentions(agent::MentionsArgs),
-    /// Check skill roots, links, approvals, dependencies and the store.
-    Doctor(agent::DoctorArgs),
-    /// Build a static registry site (both discovery paths, archives, signature).
-    // `--version N` is the index version here, not skillpm's own version.
-    #[command(disable_version_flag = true)]
-    Publish(publish::PublishArgs),
-    /// Create a minisign key pair for signing published indexes.
-    Keygen(publish::KeygenArgs),
-    /// Inspect and maintain the cache of stored skills.
-    Cache(cache::CacheArgs),
     /// Create a commented skills.toml here (or in --project DIR).
     Init(InitArgs),
     /// Manage the registries skills come from.
     Source(SourceArgs),
-    /// Find skills in the project's registries.
-    Search(SearchArgs),
     /// Resolve, verify, approve and link skills; record them in skills.toml and skills.lock.
     Add(lifecycle::AddArgs),
     /// Make the skill folders match skills.lock exactly.
     Install(lifecycle::InstallArgs),
     /// Re-resolve skills, show what changed, and ask for approval.
     Update(lifecycle::UpdateArgs),
-    /// Report skills whose source offers newer content (never changes anything).
-    Outdated,
     /// Remove skills from the project and unlink them.
     Remove(lifecycle::NamesArgs),
+    /// Find skills in the project's registries.
+    Search(SearchArgs),
+    /// Report skills whose source offers newer content (never changes anything).
+    Outdated,
     /// Approve skills whose locked content is not approved yet.
     Approve(lifecycle::ApproveArgs),
     /// Unlink skills without forgetting them.
@@ -106,10 +95,30 @@ pub enum Command {
     /// Re-hash every linked skill against skills.lock and re-prove the lock
     /// against its sources; exit 3 on drift.
     Verify(VerifyArgs),
+    /// List the project's skills, or with --all every skill the agents can see.
+    List(ListArgs),
+    /// Load one skill by name, as an agent's skill tool does.
+    Show(ShowArgs),
+    /// Validate skill folders (or folders of skill folders).
+    Check(CheckArgs),
+    /// Check skill roots, links, approvals, dependencies and the store.
+    Doctor(agent::DoctorArgs),
     /// The agents skillpm knows: detected here?, their skill folders, managed skills.
     Agents,
     /// Bring in skills installed by vercel `skills`, openskills or skillkit.
     Import(ImportArgs),
+    /// Serve approved skills to agents over MCP (stdio).
+    Mcp(agent::McpArgs),
+    /// List the skills a user message names explicitly ($name, [$name](path)).
+    Mentions(agent::MentionsArgs),
+    /// Build a static registry site (both discovery paths, archives, signature).
+    // `--version N` is the index version here, not skillpm's own version.
+    #[command(disable_version_flag = true)]
+    Publish(publish::PublishArgs),
+    /// Create a minisign key pair for signing published indexes.
+    Keygen(publish::KeygenArgs),
+    /// Inspect and maintain the cache of stored skills.
+    Cache(cache::CacheArgs),
 }
 
 #[derive(Debug, clap::Args)]

@@ -13,12 +13,27 @@ use crate::ui::Ui;
 /// same printer as everything else, so `--color` and `--quiet` apply to them.
 pub fn main(cli: Cli) -> std::process::ExitCode {
     let g = &cli.global;
-    let ui = Ui::detect(g.quiet, g.json, g.color.forced());
+    let mut ui = Ui::detect(g.quiet, g.json, g.color.forced());
+    ui.verbose = g.verbose;
+    // `install --frozen` works offline without `--offline` being passed,
+    // and `--locked/--frozen` in a message is the one the user typed:
+    // messages name the flag the user passed.
+    if let Command::Install(a) = &cli.command {
+        if a.frozen {
+            ui.flag_words.push(("--locked/--frozen", "--frozen"));
+            if !g.offline {
+                ui.flag_words.push(("--offline", "--frozen"));
+            }
+        } else if a.locked {
+            ui.flag_words.push(("--locked/--frozen", "--locked"));
+        }
+    }
     let code = match run(cli, ui.clone()) {
         Ok(code) => code,
         Err(err) => {
-            ui.error(&err);
-            crate::error::exit_code_of(&err)
+            let exit = crate::error::exit_code_of(&err);
+            ui.error(&err, exit);
+            exit
         }
     };
     std::process::ExitCode::from(code.code())
@@ -30,6 +45,7 @@ pub fn run(cli: Cli, ui: Ui) -> anyhow::Result<Exit> {
     let mut ctx = Context::new(cwd, ui);
     ctx.project = g.project.clone();
     ctx.offline = g.offline;
+    ctx.allow_http = g.allow_http;
 
     match cli.command {
         Command::Check(a) => a.run(&ctx),

@@ -18,6 +18,11 @@ pub mod env {
     pub const BACKOFF: &str = "SKILLPM_HTTP_BACKOFF";
     /// How many downloads run at once.
     pub const JOBS: &str = "SKILLPM_JOBS";
+    /// The longest one transfer may take, retries included.
+    pub const DEADLINE: &str = "SKILLPM_HTTP_DEADLINE";
+    /// The lowest average rate (bytes per second) a body may arrive at,
+    /// checked once the idle timeout has passed (0 turns the check off).
+    pub const MIN_RATE: &str = "SKILLPM_HTTP_MIN_RATE";
 }
 
 #[derive(Debug, Clone)]
@@ -34,6 +39,13 @@ pub struct FetchConfig {
     pub max_retry_after: Duration,
     pub jobs: usize,
     pub max_redirects: usize,
+    /// One transfer, retries included, never takes longer than this.
+    pub deadline: Duration,
+    /// Bytes per second, averaged from the first byte asked for, checked
+    /// once `read_timeout` has passed.
+    pub min_rate: u64,
+    /// Plain `http://` to hosts other than this machine (`--allow-http`).
+    pub allow_http: bool,
     /// Caps on bytes actually received (not on what headers claim).
     pub max_index_bytes: u64,
     pub max_artifact_bytes: u64,
@@ -50,6 +62,9 @@ impl Default for FetchConfig {
             max_retry_after: Duration::from_secs(60),
             jobs: 8,
             max_redirects: 10,
+            deadline: Duration::from_secs(600),
+            min_rate: 1024,
+            allow_http: false,
             max_index_bytes: 16 * 1024 * 1024,
             max_artifact_bytes: 64 * 1024 * 1024,
         }
@@ -67,6 +82,8 @@ impl FetchConfig {
             backoff: duration_var(env::BACKOFF)?.unwrap_or(defaults.backoff),
             retries: number_var(env::RETRIES, 0, 20)?.map_or(defaults.retries, |n| n as u32),
             jobs: number_var(env::JOBS, 1, 256)?.map_or(defaults.jobs, |n| n as usize),
+            deadline: duration_var(env::DEADLINE)?.unwrap_or(defaults.deadline),
+            min_rate: number_var(env::MIN_RATE, 0, u64::MAX)?.unwrap_or(defaults.min_rate),
             ..defaults
         })
     }

@@ -16,13 +16,14 @@
 use std::fs::File;
 use std::io::{self, Read, Write};
 use std::path::Path;
+use std::sync::Arc;
 
 use reqwest::header::{self, HeaderMap};
 use url::Url;
 
 use super::http;
 use super::retry::{Failure, with_retries};
-use super::{DownloadSpec, Downloaded, FetchError, Shared};
+use super::{DownloadSpec, Downloaded, FetchError, Progress, Shared};
 use crate::digest::{Digest, HashingWriter};
 use crate::fs::temp::Reserved;
 
@@ -34,7 +35,11 @@ struct Transferred {
 }
 
 impl Shared {
-    pub(crate) async fn download(&self, spec: DownloadSpec) -> Result<Downloaded, FetchError> {
+    pub(crate) async fn download(
+        &self,
+        spec: DownloadSpec,
+        progress: Option<Arc<Progress>>,
+    ) -> Result<Downloaded, FetchError> {
         if let Some(expected) = spec.expected {
             let path = self.cache.download_path(&expected);
             if let Ok(meta) = std::fs::metadata(&path)
@@ -69,9 +74,12 @@ impl Shared {
             }
             "http" | "https" => {
                 let client = self.client()?;
-                with_retries(&self.config, &spec.url, || {
-                    transfer(client, self, &spec, &temp, max)
-                })
+                self.within_deadline(
+                    &spec.url,
+                    with_retries(self, &spec.url, || {
+                        transfer(client, self, &spec, &temp, max, progress.as_deref())
+                    }),
+                )
                 .await?
             }
             other => {
@@ -115,6 +123,7 @@ async fn transfer(
     spec: &DownloadSpec,
     temp: &Path,
     max: u64,
+    progress: Option<&Progress>,
 ) -> Result<Transferred, Failure> {
     let auth = spec.auth.as_ref();
     let (final_url, mut response) =
@@ -128,7 +137,10 @@ async fn transfer(
     let io_fatal = |source| Failure::Fatal(FetchError::io(temp)(source));
     let file = create_with_parent(temp).map_err(io_fatal)?;
     let mut writer = HashingWriter::new(file);
-    http::stream_body(&mut response, &final_url, max, |chunk| {
+    http::stream_body(&mut response, &final_url, &shared.config, max, |chunk| {
+        if let Some(p) = progress {
+            p.add(chunk.len() as u64);
+        }
         writer.write_all(chunk).map_err(io_fatal)
     })
     .await?;

@@ -12,6 +12,7 @@ use url::Url;
 
 use super::retry::{Failure, parse_retry_after, with_retries};
 use super::{Auth, FetchError, Fetcher, http};
+use crate::net::Why;
 
 /// The methods the OCI API needs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -106,7 +107,7 @@ impl Fetcher {
         let shared = self.shared.clone();
         self.runtime.block_on(async move {
             let client = shared.client()?;
-            with_retries(&shared.config, &ex.url, || async {
+            let work = with_retries(&shared, &ex.url, || async {
                 let mut reply = send(client, &shared.config, ex).await?;
                 let status = reply.0.status();
                 if status == StatusCode::TOO_MANY_REQUESTS || status.is_server_error() {
@@ -117,16 +118,23 @@ impl Fetcher {
                         .and_then(|v| v.to_str().ok())
                         .and_then(|v| parse_retry_after(v, std::time::SystemTime::now()));
                     return Err(Failure::Transient {
-                        message: format!("server answered {status}"),
+                        why: Why::Status(status.as_u16()),
+                        detail: format!("server answered {status}"),
                         retry_after,
                     });
                 }
                 let mut body = Vec::new();
                 if ex.verb != Verb::Head {
-                    http::stream_body(&mut reply.0, &reply.1, ex.max_bytes, |chunk| {
-                        body.extend_from_slice(chunk);
-                        Ok(())
-                    })
+                    http::stream_body(
+                        &mut reply.0,
+                        &reply.1,
+                        &shared.config,
+                        ex.max_bytes,
+                        |chunk| {
+                            body.extend_from_slice(chunk);
+                            Ok(())
+                        },
+                    )
                     .await?;
                 }
                 Ok(Reply {
@@ -135,8 +143,8 @@ impl Fetcher {
                     url: reply.1,
                     body,
                 })
-            })
-            .await
+            });
+            shared.within_deadline(&ex.url, work).await
         })
     }
 }

@@ -5,7 +5,7 @@
 //! (or anywhere but http/https), and a bearer token is attached only to a hop
 //! whose origin is the source's own origin, never forwarded elsewhere.
 
-use std::time::{Duration, SystemTime};
+use std::time::{Instant, SystemTime};
 
 use reqwest::header::{self, HeaderMap, HeaderValue};
 use reqwest::{Client, Response, StatusCode};
@@ -13,20 +13,18 @@ use url::Url;
 
 use super::retry::{Failure, parse_retry_after};
 use super::{Auth, FetchConfig, FetchError};
+use crate::net::{self, Why};
 
 /// Builds the one client every request of a run shares (connection reuse,
-/// HTTP/2 where the server offers it, rustls with the platform's roots).
+/// HTTP/2 where the server offers it, rustls with the platform's roots),
+/// by the one network policy (`crate::net`).
 pub(crate) fn build_client(config: &FetchConfig) -> Result<Client, FetchError> {
-    Client::builder()
-        .user_agent(concat!("skillpm/", env!("CARGO_PKG_VERSION")))
-        .connect_timeout(config.connect_timeout)
-        .read_timeout(config.read_timeout)
-        .redirect(reqwest::redirect::Policy::none())
-        .referer(false)
-        .tcp_nodelay(true)
-        .pool_idle_timeout(Duration::from_secs(30))
-        .build()
-        .map_err(|e| FetchError::Client(error_chain(&e)))
+    net::async_client(&net::Timeouts {
+        connect: config.connect_timeout,
+        read: config.read_timeout,
+        overall: config.deadline,
+    })
+    .map_err(|e| FetchError::Client(e.to_string()))
 }
 
 /// Sends a GET, following redirects, and returns the final response whatever
@@ -40,14 +38,23 @@ pub(crate) async fn send(
 ) -> Result<(Url, Response), Failure> {
     let mut current = url.clone();
     for _ in 0..=config.max_redirects {
+        net::check_plain_http(&current, config.allow_http)
+            .map_err(|e| Failure::Fatal(FetchError::PlainHttp(e)))?;
         let mut request = client.get(current.clone()).headers(extra.clone());
         if let Some(auth) = auth.filter(|a| a.applies_to(&current)) {
             request = request.header(header::AUTHORIZATION, auth.header_value());
         }
-        let response = request
-            .send()
-            .await
-            .map_err(|e| classify_error(&current, &e))?;
+        // The answer's head within the idle timeout: a server that drips
+        // its status line byte by byte is as dead as a silent one.
+        let response = match tokio::time::timeout(config.read_timeout, request.send()).await {
+            Ok(sent) => sent.map_err(|e| classify_error(&current, &e))?,
+            Err(_) => {
+                return Err(Failure::transient(
+                    Why::Timeout,
+                    format!("no answer within {:?}", config.read_timeout),
+                ));
+            }
+        };
         if !response.status().is_redirection() || response.status() == StatusCode::NOT_MODIFIED {
             return Ok((current, response));
         }
@@ -81,18 +88,11 @@ pub(crate) async fn send(
 
 /// Refuses a redirect that would lower the transport's security.
 pub(crate) fn check_redirect(from: &Url, to: &Url) -> Result<(), FetchError> {
-    let refused = |reason: &str| {
-        Err(FetchError::Redirect {
-            url: from.to_string(),
-            to: to.to_string(),
-            reason: reason.to_owned(),
-        })
-    };
-    match (from.scheme(), to.scheme()) {
-        ("https", "https") | ("http", "http" | "https") => Ok(()),
-        ("https", "http") => refused("a redirect from https to plain http is never followed"),
-        _ => refused("redirects may only lead to http or https URLs"),
-    }
+    net::redirect_allowed(from, to).map_err(|reason| FetchError::Redirect {
+        url: from.to_string(),
+        to: to.to_string(),
+        reason: reason.to_owned(),
+    })
 }
 
 /// Turns a non-success status into a failure; `Ok` for 2xx and 304.
@@ -116,7 +116,8 @@ pub(crate) fn check_status(
         // Rate limiting and server trouble pass; the server says so.
         (429 | 500..=599, _) => {
             return Err(Failure::Transient {
-                message: format!("server answered {status}"),
+                why: Why::Status(code),
+                detail: format!("server answered {status}"),
                 retry_after,
             });
         }
@@ -135,10 +136,15 @@ pub(crate) fn check_status(
 }
 
 /// Streams the body of `response` into `sink`: more than `max` bytes (as
-/// declared or as sent) is refused, a body shorter than declared is transient.
+/// declared or as sent) is refused, a body shorter than declared is
+/// transient, and so is a silence longer than the idle timeout. Once the
+/// idle timeout has passed since the first byte was asked for, a body whose
+/// average rate is below `config.min_rate` fails as too slow (docs/network.md:
+/// a server dripping a byte every few seconds never trips the idle timeout).
 pub(crate) async fn stream_body(
     response: &mut Response,
     url: &Url,
+    config: &FetchConfig,
     max: u64,
     mut sink: impl FnMut(&[u8]) -> Result<(), Failure>,
 ) -> Result<(), Failure> {
@@ -146,24 +152,77 @@ pub(crate) async fn stream_body(
     if declared.is_some_and(|n| n > max) {
         return Err(Failure::Fatal(FetchError::too_large(url, max)));
     }
+    let started = Instant::now();
+    // The rate is checked when the idle timeout has passed since the body
+    // began (so a drip is ended then, not at its next byte), and again at
+    // every byte after that.
+    let check_at = started + config.read_timeout;
+    let mut checked = false;
+    let mut last_byte = started;
+    let mut chunks = 0u32;
     let mut size = 0u64;
+    let too_slow = |size: u64| {
+        let elapsed = started.elapsed();
+        (elapsed >= config.read_timeout
+            && (size as f64) < config.min_rate as f64 * elapsed.as_secs_f64())
+        .then(|| Failure::TooSlow {
+            detail: format!(
+                "{size} bytes in {:.1}s, below the minimum of {} bytes/s",
+                elapsed.as_secs_f64(),
+                config.min_rate
+            ),
+        })
+    };
     loop {
-        match response.chunk().await {
+        let idle_deadline = last_byte + config.read_timeout;
+        let rate_check = !checked && check_at < idle_deadline;
+        let wake = if rate_check { check_at } else { idle_deadline };
+        let next = match tokio::time::timeout_at(wake.into(), response.chunk()).await {
+            Ok(next) => next,
+            Err(_) if rate_check => {
+                checked = true;
+                // Bytes still flowing, too slowly: a drip. One chunk and
+                // then silence is a stall, which the idle timeout ends (and
+                // which is retried).
+                if chunks >= 2
+                    && let Some(slow) = too_slow(size)
+                {
+                    return Err(slow);
+                }
+                continue;
+            }
+            Err(_) => {
+                return Err(Failure::transient(
+                    Why::Timeout,
+                    format!(
+                        "no byte for {:?} after {size} bytes of the body",
+                        config.read_timeout
+                    ),
+                ));
+            }
+        };
+        match next {
             Ok(Some(chunk)) => {
+                last_byte = Instant::now();
+                chunks += 1;
                 size += chunk.len() as u64;
                 if size > max {
                     return Err(Failure::Fatal(FetchError::too_large(url, max)));
                 }
                 sink(&chunk)?;
+                if let Some(slow) = too_slow(size) {
+                    return Err(slow);
+                }
             }
             Ok(None) => break,
             Err(e) => return Err(classify_error(url, &e)),
         }
     }
     match declared.filter(|&n| n != size) {
-        Some(n) => Err(Failure::transient(format!(
-            "the body was cut short: {size} of {n} bytes"
-        ))),
+        Some(n) => Err(Failure::transient(
+            Why::Broken,
+            format!("the body was cut short: {size} of {n} bytes"),
+        )),
         None => Ok(()),
     }
 }
@@ -175,24 +234,17 @@ pub(crate) fn classify_error(url: &Url, error: &reqwest::Error) -> Failure {
     if is_tls_error(error) {
         return Failure::Fatal(FetchError::Tls {
             url: url.to_string(),
-            message: detail,
+            detail: net::Detail(detail),
         });
     }
     if error.is_builder() {
         return Failure::Fatal(FetchError::Client(detail));
     }
-    if error.is_timeout() {
-        return Failure::transient(format!("timed out: {detail}"));
-    }
-    if error.is_connect() {
-        return Failure::transient(format!("cannot connect: {detail}"));
-    }
-    if error.is_body() || error.is_decode() {
-        return Failure::transient(format!(
-            "the connection broke while reading the body: {detail}"
-        ));
-    }
-    Failure::transient(detail)
+    let why = match Why::of(error) {
+        Why::Other(_) if error.is_body() || error.is_decode() => Why::Broken,
+        why => why,
+    };
+    Failure::transient(why, detail)
 }
 
 /// rustls reports handshake and certificate failures as `io::Error`s of kind
@@ -216,17 +268,7 @@ fn is_tls_error(error: &reqwest::Error) -> bool {
 
 /// The error and all its causes on one line, most specific last.
 pub(crate) fn error_chain(error: &dyn std::error::Error) -> String {
-    let mut text = error.to_string();
-    let mut cause = error.source();
-    while let Some(e) = cause {
-        let part = e.to_string();
-        if !text.contains(&part) {
-            text.push_str(": ");
-            text.push_str(&part);
-        }
-        cause = e.source();
-    }
-    text
+    net::chain_text(error)
 }
 
 /// Conditional-request headers from a cached body's validators.
@@ -239,21 +281,4 @@ pub(crate) fn conditional_headers(etag: Option<&str>, last_modified: Option<&str
         headers.insert(header::IF_MODIFIED_SINCE, v);
     }
     headers
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn https_never_redirects_down_to_http_or_files() {
-        let https = Url::parse("https://a.example/index.json").unwrap();
-        let http = Url::parse("http://a.example/index.json").unwrap();
-        let file = Url::parse("file:///etc/passwd").unwrap();
-        assert!(check_redirect(&https, &http).is_err());
-        assert!(check_redirect(&https, &file).is_err());
-        assert!(check_redirect(&http, &file).is_err());
-        assert!(check_redirect(&http, &https).is_ok());
-        assert!(check_redirect(&https, &Url::parse("https://cdn.example/x").unwrap()).is_ok());
-    }
 }

@@ -149,40 +149,50 @@ impl Shared {
             Some(c) => conditional_headers(c.meta.etag.as_deref(), c.meta.last_modified.as_deref()),
             None => HeaderMap::new(),
         };
-        let fetched = with_retries(&self.config, url, || async {
-            let (final_url, mut response) =
-                http::send(client, &self.config, url, auth, &validators).await?;
-            http::check_status(&final_url, &response, auth)?;
-            if response.status() == StatusCode::NOT_MODIFIED {
-                return Ok(None);
-            }
-            let text_header = |name| {
-                response
-                    .headers()
-                    .get(name)
-                    .and_then(|v: &header::HeaderValue| v.to_str().ok())
-                    .map(str::to_owned)
-            };
-            let etag = text_header(header::ETAG);
-            let last_modified = text_header(header::LAST_MODIFIED);
-            // Capped: a declared length over the limit is refused, not allocated.
-            let capacity = response.content_length().unwrap_or(0).min(max_bytes);
-            let mut bytes = Vec::with_capacity(capacity as usize);
-            http::stream_body(&mut response, &final_url, max_bytes, |chunk| {
-                bytes.extend_from_slice(chunk);
-                Ok(())
-            })
+        let fetched = self
+            .within_deadline(
+                url,
+                with_retries(self, url, || async {
+                    let (final_url, mut response) =
+                        http::send(client, &self.config, url, auth, &validators).await?;
+                    http::check_status(&final_url, &response, auth)?;
+                    if response.status() == StatusCode::NOT_MODIFIED {
+                        return Ok(None);
+                    }
+                    let text_header = |name| {
+                        response
+                            .headers()
+                            .get(name)
+                            .and_then(|v: &header::HeaderValue| v.to_str().ok())
+                            .map(str::to_owned)
+                    };
+                    let etag = text_header(header::ETAG);
+                    let last_modified = text_header(header::LAST_MODIFIED);
+                    // Capped: a declared length over the limit is refused, not allocated.
+                    let capacity = response.content_length().unwrap_or(0).min(max_bytes);
+                    let mut bytes = Vec::with_capacity(capacity as usize);
+                    http::stream_body(
+                        &mut response,
+                        &final_url,
+                        &self.config,
+                        max_bytes,
+                        |chunk| {
+                            bytes.extend_from_slice(chunk);
+                            Ok(())
+                        },
+                    )
+                    .await?;
+                    Ok(Some(Body {
+                        url: url.clone(),
+                        final_url,
+                        bytes,
+                        origin: BodyOrigin::Network,
+                        etag,
+                        last_modified,
+                    }))
+                }),
+            )
             .await?;
-            Ok(Some(Body {
-                url: url.clone(),
-                final_url,
-                bytes,
-                origin: BodyOrigin::Network,
-                etag,
-                last_modified,
-            }))
-        })
-        .await?;
         match (fetched, cached) {
             (Some(body), _) => Ok(body),
             (None, Some(cached)) => Ok(cached.into_body(url, BodyOrigin::NotModified)),

@@ -6,12 +6,20 @@
 //! parallelism under one progress bar.
 //!
 //! What it guarantees:
-//! * **Timeouts**: connect, and idle-read (a stalled body fails, a slow live
-//!   one does not). See [`config::env`] for the knobs.
+//! * **Timeouts**: connect, idle-read (a stalled body fails, a slow live
+//!   one does not), a minimum rate (a body dripping a byte every few seconds
+//!   fails once the idle timeout has passed) and an overall deadline per
+//!   transfer, retries included. See [`config::env`] for the knobs.
 //! * **Retries** with jittered exponential backoff on connection errors,
 //!   timeouts, 429/5xx and bodies cut short; the whole body is inside the
-//!   retry. Never on other 4xx, TLS errors, size limits or digest mismatch.
-//!   `Retry-After` is honoured.
+//!   retry. Never on other 4xx, TLS errors, size limits, digest mismatch or
+//!   a body below the minimum rate. `Retry-After` is honoured.
+//! * **One run, one view of each origin** (docs/network.md): the retry
+//!   budget is per origin and per run. An origin that used it up is
+//!   unreachable for the rest of the run: every later request to it fails at
+//!   once with the same reason. A small document fetched once (an index)
+//!   is kept for the run, and so is "not found", so each source is read once
+//!   however many skills name it. Clones of a [`Fetcher`] share all of this.
 //! * **Redirects** followed by hand: https→http refused, a bearer token only
 //!   ever sent to its source's origin.
 //! * **Indexes** are fetched with `If-None-Match`/`If-Modified-Since` against
@@ -30,10 +38,11 @@ mod exchange;
 mod http;
 mod index_cache;
 mod retry;
-pub(crate) use http::error_chain;
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Duration;
 
 use indicatif::ProgressBar;
 use reqwest::header::HeaderValue;
@@ -42,6 +51,7 @@ use url::Url;
 use crate::cache::{NoCacheDir, layout};
 use crate::digest::Digest;
 use crate::error::{Classify, Exit};
+use crate::net::{Detail, NetError, Why};
 
 pub use config::FetchConfig;
 pub use exchange::{Exchange, Reply, Verb};
@@ -60,18 +70,40 @@ pub enum FetchError {
         status: u16,
         hint: String,
     },
-    #[error("{url}: {message} (gave up after {attempts} attempts)")]
+    #[error(
+        "cannot fetch {url}: {why} ({attempts} {tries})\n  {advice}",
+        tries = if *attempts == 1 { "attempt" } else { "attempts" },
+        advice = why.advice()
+    )]
     Transport {
         url: String,
         attempts: u32,
-        message: String,
+        why: Why,
+        #[source]
+        detail: Detail,
+    },
+    #[error(
+        "cannot fetch {url}: {origin} is unreachable in this run ({why}, {attempts} attempts already); not tried again\n  {advice}",
+        advice = why.advice()
+    )]
+    Unreachable {
+        url: String,
+        origin: String,
+        why: Why,
+        attempts: u32,
     },
     #[error(
         "{url}: the server asked to retry after {seconds}s, longer than skillpm waits; try again later"
     )]
     RetryTooLate { url: String, seconds: u64 },
-    #[error("{url}: TLS failed (not retried): {message}")]
-    Tls { url: String, message: String },
+    #[error("cannot fetch {url}: {why} (not retried)\n  {advice}", why = Why::Tls, advice = Why::Tls.advice())]
+    Tls {
+        url: String,
+        #[source]
+        detail: Detail,
+    },
+    #[error(transparent)]
+    PlainHttp(NetError),
     #[error("{url}: redirect to {to} refused: {reason}")]
     Redirect {
         url: String,
@@ -122,12 +154,14 @@ impl Classify for FetchError {
             FetchError::NotFound { .. }
             | FetchError::Status { .. }
             | FetchError::Transport { .. }
+            | FetchError::Unreachable { .. }
             | FetchError::RetryTooLate { .. }
             | FetchError::Tls { .. }
             | FetchError::Redirect { .. }
             | FetchError::UnsupportedScheme { .. }
             | FetchError::Local { .. } => Exit::Network,
             FetchError::TooLarge { .. } => Exit::Unsafe,
+            FetchError::PlainHttp(e) => e.exit(),
             FetchError::DigestMismatch { .. } => Exit::Integrity,
             FetchError::Setting { .. } => Exit::Usage,
             FetchError::Io { .. } | FetchError::Client(_) | FetchError::Cache(_) => Exit::Other,
@@ -158,47 +192,42 @@ impl FetchError {
     }
 }
 
-/// A bearer token bound to the one origin it may be sent to.
+/// A bearer token bound to the one origin it may be sent to: the network
+/// policy's [`crate::net::Credential`] with its header made once.
 #[derive(Clone)]
 pub struct Auth {
-    origin: url::Origin,
-    env_var: String,
+    credential: crate::net::Credential,
     header: HeaderValue,
 }
 
 impl Auth {
     /// A token for the origin of `source_url`, read from `env_var` by the caller.
-    /// `None` when the token cannot be sent as a header (control characters).
+    /// `None` when the token cannot be sent as a header (control characters)
+    /// or the URL has no origin to bind it to.
     pub fn bearer(source_url: &Url, env_var: &str, token: &str) -> Option<Self> {
-        let mut header = HeaderValue::from_str(&format!("Bearer {}", token.trim())).ok()?;
+        let credential = crate::net::Credential::new(source_url, env_var, token)?;
+        let mut header = HeaderValue::from_str(&format!("Bearer {}", credential.secret())).ok()?;
         header.set_sensitive(true);
-        Some(Auth {
-            origin: source_url.origin(),
-            env_var: env_var.to_owned(),
-            header,
-        })
+        Some(Auth { credential, header })
     }
 
     /// Any `Authorization` value (`Basic …`, a registry's `Bearer …` token)
     /// bound to the origin of `url`; `what` names its origin in messages
     /// (e.g. `~/.docker/config.json`). `None` when it cannot be a header.
     pub fn with_header(url: &Url, what: &str, value: &str) -> Option<Self> {
-        let mut header = HeaderValue::from_str(value).ok()?;
+        let credential = crate::net::Credential::new(url, what, value)?;
+        let mut header = HeaderValue::from_str(credential.secret()).ok()?;
         header.set_sensitive(true);
-        Some(Auth {
-            origin: url.origin(),
-            env_var: what.to_owned(),
-            header,
-        })
+        Some(Auth { credential, header })
     }
 
     /// True only for URLs on the source's own origin (scheme, host and port).
     pub fn applies_to(&self, url: &Url) -> bool {
-        self.origin.is_tuple() && url.origin() == self.origin
+        self.credential.applies_to(url)
     }
 
     pub fn env_var(&self) -> &str {
-        &self.env_var
+        &self.credential.from
     }
 
     pub(crate) fn header_value(&self) -> HeaderValue {
@@ -211,8 +240,8 @@ impl std::fmt::Debug for Auth {
         write!(
             f,
             "Auth(${} for {})",
-            self.env_var,
-            self.origin.ascii_serialization()
+            self.credential.from,
+            self.credential.origin()
         )
     }
 }
@@ -328,12 +357,62 @@ pub struct Downloaded {
     pub reused: bool,
 }
 
-/// The network side of a run. Create one and share it. Its methods block
+/// What a request that is about to be retried tells the person waiting.
+#[derive(Debug, Clone)]
+pub struct RetryNotice {
+    pub url: Url,
+    /// The attempt about to start (2 for the first retry).
+    pub next_attempt: u32,
+    /// How many attempts the origin's budget allows.
+    pub attempts: u32,
+    /// Why the last one failed, in words.
+    pub why: String,
+    pub delay: Duration,
+}
+
+/// The bytes of one batch of downloads, shown on its bar's message with
+/// their rate (the bar itself counts finished downloads).
+pub(crate) struct Progress {
+    bar: ProgressBar,
+    bytes: std::sync::atomic::AtomicU64,
+    started: std::time::Instant,
+}
+
+impl Progress {
+    fn new(bar: ProgressBar) -> Self {
+        Progress {
+            bar,
+            bytes: std::sync::atomic::AtomicU64::new(0),
+            started: std::time::Instant::now(),
+        }
+    }
+
+    pub(crate) fn add(&self, n: u64) {
+        use std::sync::atomic::Ordering;
+        let total = self.bytes.fetch_add(n, Ordering::Relaxed) + n;
+        if self.bar.is_hidden() {
+            return;
+        }
+        let secs = self.started.elapsed().as_secs_f64().max(0.001);
+        self.bar.set_message(format!(
+            "{} at {}/s",
+            indicatif::HumanBytes(total),
+            indicatif::HumanBytes((total as f64 / secs) as u64)
+        ));
+    }
+}
+
+/// Called before each retry (a spinner in `ops`).
+pub type OnRetry = Arc<dyn Fn(&RetryNotice) + Send + Sync>;
+
+/// The network side of a run. Create one and share it (clones share the
+/// client, the runtime and the run's view of each origin). Its methods block
 /// (they drive a private runtime), so call them from plain threads, never from
 /// inside another async runtime.
+#[derive(Clone)]
 pub struct Fetcher {
     shared: Arc<Shared>,
-    runtime: tokio::runtime::Runtime,
+    runtime: Arc<tokio::runtime::Runtime>,
 }
 
 struct Shared {
@@ -341,6 +420,57 @@ struct Shared {
     cache: CacheDirs,
     offline: bool,
     client: OnceLock<Result<reqwest::Client, String>>,
+    run: RunState,
+    on_retry: OnceLock<OnRetry>,
+}
+
+/// What this run has learnt about each origin and URL.
+#[derive(Default)]
+struct RunState {
+    /// Transient failures in a row per origin (a success resets it).
+    in_a_row: Mutex<HashMap<String, u32>>,
+    /// Origins given up on: why, and after how many attempts.
+    down: Mutex<HashMap<String, (Why, u32)>>,
+    /// Small documents already fetched this run (`None`: not found).
+    bodies: Mutex<HashMap<Url, Option<Body>>>,
+}
+
+impl RunState {
+    fn down(&self, origin: &str) -> Option<(Why, u32)> {
+        self.down.lock().ok()?.get(origin).cloned()
+    }
+
+    fn succeeded(&self, origin: &str) {
+        if let Ok(mut m) = self.in_a_row.lock() {
+            m.remove(origin);
+        }
+    }
+
+    /// Counts one more failure in a row; returns the count.
+    fn failed(&self, origin: &str) -> u32 {
+        let Ok(mut m) = self.in_a_row.lock() else {
+            return u32::MAX;
+        };
+        let n = m.entry(origin.to_owned()).or_default();
+        *n += 1;
+        *n
+    }
+
+    fn give_up(&self, origin: &str, why: Why, attempts: u32) {
+        if let Ok(mut m) = self.down.lock() {
+            m.entry(origin.to_owned()).or_insert((why, attempts));
+        }
+    }
+
+    fn body(&self, url: &Url) -> Option<Option<Body>> {
+        self.bodies.lock().ok()?.get(url).cloned()
+    }
+
+    fn keep(&self, url: &Url, body: Option<Body>) {
+        if let Ok(mut m) = self.bodies.lock() {
+            m.insert(url.clone(), body);
+        }
+    }
 }
 
 impl Fetcher {
@@ -360,9 +490,17 @@ impl Fetcher {
                 cache,
                 offline,
                 client: OnceLock::new(),
+                run: RunState::default(),
+                on_retry: OnceLock::new(),
             }),
-            runtime,
+            runtime: Arc::new(runtime),
         })
+    }
+
+    /// Tells `hook` before every retry (once per fetcher; later calls are
+    /// ignored).
+    pub fn on_retry(&self, hook: OnRetry) {
+        let _ = self.shared.on_retry.set(hook);
     }
 
     /// Settings from the environment, the cache from `SKILLPM_CACHE_DIR` (or
@@ -387,6 +525,20 @@ impl Fetcher {
         match url.scheme() {
             "file" => index_cache::read_local(url, max_bytes),
             "http" | "https" => {
+                if !self.shared.offline {
+                    net_check(&self.shared.config, url)?;
+                    match self.shared.run.body(url) {
+                        Some(Some(body)) if body.bytes.len() as u64 <= max_bytes => {
+                            return Ok(body);
+                        }
+                        Some(None) => {
+                            return Err(FetchError::NotFound {
+                                url: url.to_string(),
+                            });
+                        }
+                        _ => {}
+                    }
+                }
                 let cached = index_cache::load(&self.shared.cache.index(), url);
                 if self.shared.offline {
                     return cached
@@ -395,8 +547,15 @@ impl Fetcher {
                             url: url.to_string(),
                         });
                 }
-                self.runtime
-                    .block_on(self.shared.get_conditional(url, auth, max_bytes, cached))
+                let got = self
+                    .runtime
+                    .block_on(self.shared.get_conditional(url, auth, max_bytes, cached));
+                match &got {
+                    Ok(body) => self.shared.run.keep(url, Some(body.clone())),
+                    Err(e) if e.is_not_found() => self.shared.run.keep(url, None),
+                    Err(_) => {}
+                }
+                got
             }
             other => Err(FetchError::UnsupportedScheme {
                 url: url.to_string(),
@@ -419,7 +578,7 @@ impl Fetcher {
     pub fn download(&self, spec: DownloadSpec) -> Result<Downloaded, FetchError> {
         let shared = self.shared.clone();
         self.runtime
-            .block_on(async move { shared.download(spec).await })
+            .block_on(async move { shared.download(spec, None).await })
     }
 
     /// Downloads every spec, at most `config.jobs` at a time, advancing `bar`
@@ -435,14 +594,20 @@ impl Fetcher {
         let count = specs.len();
         let jobs = self.shared.config.jobs.max(1);
         let shared = self.shared.clone();
+        let progress = Arc::new(Progress::new(bar.clone()));
+        bar.enable_steady_tick(Duration::from_millis(120));
         self.runtime.block_on(async move {
             let mut results: Vec<Option<Result<Downloaded, FetchError>>> =
                 (0..count).map(|_| None).collect();
             let mut finished = futures_util::stream::iter(specs.into_iter().enumerate())
                 .map(|(i, spec)| {
                     let shared = shared.clone();
+                    let progress = progress.clone();
                     async move {
-                        let task = tokio::spawn(async move { shared.download(spec).await });
+                        let task =
+                            tokio::spawn(
+                                async move { shared.download(spec, Some(progress)).await },
+                            );
                         let result = task.await.unwrap_or_else(|e| {
                             Err(FetchError::Client(format!("a download task failed: {e}")))
                         });
@@ -462,7 +627,42 @@ impl Fetcher {
     }
 }
 
+/// The plain-http rule (`crate::net::check_plain_http`) for a request.
+fn net_check(config: &FetchConfig, url: &Url) -> Result<(), FetchError> {
+    crate::net::check_plain_http(url, config.allow_http).map_err(FetchError::PlainHttp)
+}
+
 impl Shared {
+    fn notify(&self, notice: &RetryNotice) {
+        if let Some(hook) = self.on_retry.get() {
+            hook(notice);
+        }
+    }
+
+    /// Runs `work` (a request with its retries) within the overall deadline.
+    async fn within_deadline<T>(
+        &self,
+        url: &Url,
+        work: impl std::future::Future<Output = Result<T, FetchError>>,
+    ) -> Result<T, FetchError> {
+        match tokio::time::timeout(self.config.deadline, work).await {
+            Ok(result) => result,
+            Err(_) => {
+                let origin = url.origin().ascii_serialization();
+                self.run.give_up(&origin, Why::Timeout, 1);
+                Err(FetchError::Transport {
+                    url: url.to_string(),
+                    attempts: 1,
+                    why: Why::Timeout,
+                    detail: Detail(format!(
+                        "the transfer took longer than SKILLPM_HTTP_DEADLINE ({:?})",
+                        self.config.deadline
+                    )),
+                })
+            }
+        }
+    }
+
     fn client(&self) -> Result<&reqwest::Client, FetchError> {
         self.client
             .get_or_init(|| http::build_client(&self.config).map_err(|e| e.to_string()))

@@ -11,11 +11,16 @@ use std::time::{Duration, SystemTime};
 
 use url::Url;
 
-use super::{FetchConfig, FetchError};
+use super::{FetchError, RetryNotice, Shared};
+use crate::net::{Detail, Why};
 
-/// Runs `attempt` until it succeeds, fails for good, or the retries run out.
+/// Runs `attempt` until it succeeds, fails for good, or the retries run
+/// out. The budget is per origin and per run (docs/network.md): once an
+/// origin has failed `retries + 1` attempts in a row, or one request gave up
+/// on it, it counts as unreachable and every later request to it in this
+/// run fails at once with the same reason, without a socket.
 pub(crate) async fn with_retries<T, F, Fut>(
-    config: &FetchConfig,
+    shared: &Shared,
     url: &Url,
     mut attempt: F,
 ) -> Result<T, FetchError>
@@ -23,22 +28,50 @@ where
     F: FnMut() -> Fut,
     Fut: Future<Output = Result<T, Failure>>,
 {
+    let config = &shared.config;
+    let origin = url.origin().ascii_serialization();
     let mut tries: u32 = 0;
     loop {
+        if let Some(down) = shared.run.down(&origin) {
+            return Err(FetchError::Unreachable {
+                url: url.to_string(),
+                origin,
+                why: down.0,
+                attempts: down.1,
+            });
+        }
         tries += 1;
-        let (message, retry_after) = match attempt().await {
-            Ok(value) => return Ok(value),
+        let (why, detail, retry_after) = match attempt().await {
+            Ok(value) => {
+                shared.run.succeeded(&origin);
+                return Ok(value);
+            }
             Err(Failure::Fatal(e)) => return Err(e),
+            Err(Failure::TooSlow { detail }) => {
+                shared.run.give_up(&origin, Why::TooSlow, tries);
+                return Err(FetchError::Transport {
+                    url: url.to_string(),
+                    attempts: tries,
+                    why: Why::TooSlow,
+                    detail: Detail(detail),
+                });
+            }
             Err(Failure::Transient {
-                message,
+                why,
+                detail,
                 retry_after,
-            }) => (message, retry_after),
+            }) => (why, detail, retry_after),
         };
-        if tries > config.retries {
+        let in_a_row = shared.run.failed(&origin);
+        if tries > config.retries || in_a_row > config.retries {
+            shared
+                .run
+                .give_up(&origin, why.clone(), in_a_row.max(tries));
             return Err(FetchError::Transport {
                 url: url.to_string(),
                 attempts: tries,
-                message,
+                why,
+                detail: Detail(detail),
             });
         }
         let delay = match retry_after {
@@ -51,6 +84,13 @@ where
             Some(d) => d,
             None => backoff(config.backoff, config.max_backoff, tries - 1),
         };
+        shared.notify(&RetryNotice {
+            url: url.clone(),
+            next_attempt: tries + 1,
+            attempts: config.retries + 1,
+            why: why.to_string(),
+            delay,
+        });
         tokio::time::sleep(delay).await;
     }
 }
@@ -58,19 +98,25 @@ where
 /// The outcome of one failed attempt.
 #[derive(Debug)]
 pub(crate) enum Failure {
-    /// Worth another attempt: what went wrong, and the server's requested delay.
+    /// Worth another attempt: why, the library's words, and the server's
+    /// requested delay.
     Transient {
-        message: String,
+        why: Why,
+        detail: String,
         retry_after: Option<Duration>,
     },
+    /// Bytes came, but below the minimum rate: not retried (the next try
+    /// would be as slow, and retrying multiplies the wait).
+    TooSlow { detail: String },
     /// Final: retrying cannot help.
     Fatal(FetchError),
 }
 
 impl Failure {
-    pub(crate) fn transient(message: impl Into<String>) -> Self {
+    pub(crate) fn transient(why: Why, detail: impl Into<String>) -> Self {
         Failure::Transient {
-            message: message.into(),
+            why,
+            detail: detail.into(),
             retry_after: None,
         }
     }

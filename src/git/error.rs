@@ -14,7 +14,18 @@ pub enum GitError {
     #[error(
         "cannot fetch from {url}: {message}\n  check the URL, your network and your git credentials (credential helper, SSH agent)"
     )]
-    Network { url: String, message: String },
+    Network {
+        url: String,
+        /// Why, in plain words (`crate::net::Why`).
+        message: String,
+        /// The library's own account, shown with `--verbose` only.
+        #[source]
+        detail: crate::net::Detail,
+    },
+
+    /// Plain http to a host other than this machine, not allowed (exit 2).
+    #[error(transparent)]
+    PlainHttp(crate::net::NetError),
 
     /// The GitHub API or archive server answered with an error (exit 4).
     #[error("GitHub at {url} answered {status}: {message}")]
@@ -104,6 +115,7 @@ impl Classify for GitError {
         match self {
             GitError::Spec { .. } => Exit::Usage,
             GitError::Network { .. } | GitError::GitHub { .. } => Exit::Network,
+            GitError::PlainHttp(e) => e.exit(),
             GitError::UnknownRef { .. }
             | GitError::CommitNotFound { .. }
             | GitError::SubpathNotFound { .. } => Exit::NotFound,
@@ -127,6 +139,17 @@ impl GitError {
             action,
             path,
             source,
+        }
+    }
+
+    /// A network failure of `url`, in plain words (`crate::net::Why`), the
+    /// library's own chain kept for `--verbose`.
+    pub(crate) fn network(url: &str, error: &(dyn std::error::Error + 'static)) -> GitError {
+        let why = crate::net::Why::of(error);
+        GitError::Network {
+            url: url.to_owned(),
+            message: why.to_string(),
+            detail: crate::net::Detail(crate::net::chain_text(error)),
         }
     }
 

@@ -123,10 +123,7 @@ enum Fetched {
 }
 
 fn fetch(cached: &CachedRepo, url: &str, specs: &[impl AsRef<str>]) -> Result<Fetched, GitError> {
-    let network = |e: &dyn std::fmt::Display| GitError::Network {
-        url: url.to_owned(),
-        message: format!("{e:#}"),
-    };
+    let network = |e: &(dyn std::error::Error + 'static)| GitError::network(url, e);
     let repo = &cached.repo;
     let remote = repo
         .remote_at(url)

@@ -32,7 +32,6 @@ use super::GitError;
 use super::names::check_segment;
 use super::spec::is_full_sha;
 use super::writer::{CheckoutLimits, Claim, SkipReason, SkippedEntry, TreeWriter, join};
-use crate::fetch::error_chain;
 use crate::skill::printable;
 
 pub const DEFAULT_API_URL: &str = "https://api.github.com";
@@ -65,6 +64,8 @@ pub struct GitHubOptions {
     /// The token, read from `token_env` when the options were made. Kept in
     /// memory only, sent only to the two origins above, never printed.
     pub token: Option<String>,
+    /// `--allow-http`: plain http bases other than this machine.
+    pub allow_http: bool,
 }
 
 impl std::fmt::Debug for GitHubOptions {
@@ -92,6 +93,7 @@ impl Default for GitHubOptions {
             clone_fallback: true,
             token_env: DEFAULT_TOKEN_ENV.to_owned(),
             token: None,
+            allow_http: false,
         }
     }
 }
@@ -118,6 +120,7 @@ impl GitHubOptions {
             git_url: var(GIT_URL_ENV).unwrap_or_else(|| DEFAULT_GIT_URL.to_owned()),
             token: var(&token_env),
             token_env,
+            allow_http: false,
         }
     }
 
@@ -147,15 +150,12 @@ impl<'a> GitHub<'a> {
             base_url(&options.api_url)?.origin(),
             base_url(&options.archive_url)?.origin(),
         ];
-        let client = Client::builder()
-            .redirect(reqwest::redirect::Policy::none())
-            .connect_timeout(Duration::from_secs(15))
-            .timeout(Duration::from_secs(300))
-            .build()
-            .map_err(|e| GitError::Network {
-                url: options.api_url.clone(),
-                message: format!("cannot start the HTTP client: {e}"),
-            })?;
+        let client = crate::net::blocking_client(&crate::net::Timeouts {
+            connect: Duration::from_secs(15),
+            read: Duration::from_secs(30),
+            overall: Duration::from_secs(300),
+        })
+        .map_err(|e| GitError::network(&options.api_url, &e))?;
         Ok(GitHub {
             owner,
             name,
@@ -178,10 +178,13 @@ impl<'a> GitHub<'a> {
     /// the trusted origins.
     fn get(&self, mut url: url::Url, accept: &str) -> Result<Response, GitError> {
         for _ in 0..=MAX_REDIRECTS {
+            crate::net::check_plain_http(&url, self.options.allow_http)
+                .map_err(GitError::PlainHttp)?;
             let mut request = self
                 .client
                 .get(url.clone())
-                .header(USER_AGENT, concat!("skillpm/", env!("CARGO_PKG_VERSION")))
+                .timeout(Duration::from_secs(300))
+                .header(USER_AGENT, crate::net::USER_AGENT)
                 .header(ACCEPT, accept)
                 .header("X-GitHub-Api-Version", "2022-11-28");
             if let Some(token) = &self.options.token
@@ -191,10 +194,9 @@ impl<'a> GitHub<'a> {
                 value.set_sensitive(true);
                 request = request.header(AUTHORIZATION, value);
             }
-            let response = request.send().map_err(|e| GitError::Network {
-                url: url.to_string(),
-                message: error_chain(&e),
-            })?;
+            let response = request
+                .send()
+                .map_err(|e| GitError::network(url.as_str(), &e))?;
             if !response.status().is_redirection() {
                 return Ok(response);
             }
@@ -264,10 +266,9 @@ impl<'a> GitHub<'a> {
             }
             _ => return Err(self.failure(response, "the commit")),
         }
-        let body = response.text().map_err(|e| GitError::Network {
-            url: url.to_string(),
-            message: error_chain(&e),
-        })?;
+        let body = response
+            .text()
+            .map_err(|e| GitError::network(url.as_str(), &e))?;
         let sha = body.trim().to_ascii_lowercase();
         if !is_full_sha(&sha) {
             return Err(GitError::GitHub {
@@ -507,10 +508,7 @@ fn read_failure(state: &ReadState, url: &str, limits: &CheckoutLimits, e: io::Er
             ),
         }
     } else if state.network_failed.get() {
-        GitError::Network {
-            url: url.to_owned(),
-            message: error_chain(&e),
-        }
+        GitError::network(url, &e)
     } else {
         GitError::BadArchive {
             url: url.to_owned(),

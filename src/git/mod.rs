@@ -72,6 +72,8 @@ pub struct GitOptions {
     pub offline: bool,
     pub github: GitHubOptions,
     pub limits: CheckoutLimits,
+    /// `--allow-http`: plain http to a host other than this machine.
+    pub allow_http: bool,
 }
 
 impl GitOptions {
@@ -86,7 +88,26 @@ impl GitOptions {
             offline,
             github: GitHubOptions::from_env(token_env),
             limits: CheckoutLimits::default(),
+            allow_http: false,
         })
+    }
+
+    /// The same, with `--allow-http` as the user passed it.
+    pub fn allowing_http(mut self, allow: bool) -> Self {
+        self.allow_http = allow;
+        self.github.allow_http = allow;
+        self
+    }
+
+    /// Plain `http://` repositories only on this machine unless allowed
+    /// (`crate::net::check_plain_http`); nothing to check offline.
+    fn check_transport(&self, url: &str) -> Result<(), GitError> {
+        match url::Url::parse(url.strip_prefix("git+").unwrap_or(url)) {
+            Ok(u) if !self.offline => {
+                crate::net::check_plain_http(&u, self.allow_http).map_err(GitError::PlainHttp)
+            }
+            _ => Ok(()),
+        }
     }
 }
 
@@ -104,6 +125,7 @@ pub struct Resolved {
 /// Resolves `spec`'s ref to the commit it names now.
 pub fn resolve(spec: &GitSpec, options: &GitOptions) -> Result<Resolved, GitError> {
     let url = spec.url();
+    options.check_transport(&url)?;
     let mut warnings = Vec::new();
     if let Repo::GitHub { owner, name } = &spec.repo
         && options.github.fast_path
@@ -235,6 +257,7 @@ pub fn checkout(
     }
     let commit = commit.to_ascii_lowercase();
     let url = spec.url();
+    options.check_transport(&url)?;
     let subpath = spec.subpath.as_deref();
     std::fs::create_dir_all(dest_parent).map_err(GitError::io("create the folder", dest_parent))?;
     let dir = TempDir::create(dest_parent, ".skillpm-git-")

@@ -32,6 +32,8 @@ pub struct Context {
     pub project: Option<PathBuf>,
     /// `--offline`: never open a socket.
     pub offline: bool,
+    /// `--allow-http`: plain http to hosts other than this machine.
+    pub allow_http: bool,
     /// `--agent ID` on `add`/`install`: the agents that get skills this run
     /// (also recorded as `[install] agents`).
     pub agents: Vec<String>,
@@ -49,6 +51,7 @@ impl Context {
             cwd,
             project: None,
             offline: false,
+            allow_http: false,
             agents: Vec::new(),
             link_mode: None,
             keep_foreign: false,

@@ -301,7 +301,7 @@ fn list(ctx: &Context, fetcher: &Fetcher, target: &Target) -> anyhow::Result<Lis
 /// Resolves the ref, checks that commit out in the store's temp folder and
 /// discovers its skills (the checkout is removed when this returns).
 fn list_git(ctx: &Context, spec: GitSpec, token_env: Option<&str>) -> anyhow::Result<Found> {
-    let options = GitOptions::new(ctx.offline, token_env)?;
+    let options = GitOptions::new(ctx.offline, token_env)?.allowing_http(ctx.allow_http);
     ctx.ui.status("Resolving", spec.to_string());
     let resolved = git::resolve(&spec, &options)?;
     let store = Store::open()?;
@@ -378,7 +378,7 @@ fn select_sources(ctx: &Context, wanted: Option<&str>) -> anyhow::Result<Vec<Tar
             source: Source::from_decl(decl, root)?,
             text: decl.url.clone(),
             base_dir: root.to_owned(),
-            token_env: decl.token_env.clone(),
+            token_env: source::bound_token_env(decl),
             path: decl.path.clone(),
         })
     };

@@ -88,8 +88,14 @@ pub fn show(ctx: &Context, opts: &ShowOptions) -> anyhow::Result<ShowReport> {
         let listing = if available.is_empty() {
             "no skills are installed in any scope; `skillpm list --all` shows the folders scanned"
                 .to_owned()
-        } else {
+        } else if available.len() <= 10 {
             format!("available: {}", available.join(", "))
+        } else {
+            format!(
+                "{} (`skillpm list --all` shows all {})",
+                crate::names::suggest(name, &available, 0),
+                available.len()
+            )
         };
         return fail(
             Exit::NotFound,

@@ -19,7 +19,11 @@ use crate::trust::{PinnedKey, Rotation, Signer, verify_rotation};
 
 /// The fetcher for this invocation (settings from the environment).
 pub(crate) fn fetcher(ctx: &Context) -> anyhow::Result<Fetcher> {
-    Ok(Fetcher::from_env(ctx.offline)?)
+    let mut config = crate::fetch::FetchConfig::from_env()?;
+    config.allow_http = ctx.allow_http;
+    let fetcher = Fetcher::new(config, crate::fetch::CacheDirs::from_env()?, ctx.offline)?;
+    fetcher.on_retry(ctx.ui.retry_notices());
+    Ok(fetcher)
 }
 
 /// The HTTP client for a project: its `[limits]` also cap what is
@@ -32,18 +36,33 @@ pub(crate) fn fetcher_within(
 ) -> anyhow::Result<Fetcher> {
     let mut config = crate::fetch::FetchConfig::from_env()?;
     config.max_artifact_bytes = limits.max_skill_size;
-    Ok(Fetcher::new(
-        config,
-        crate::fetch::CacheDirs::from_env()?,
-        ctx.offline,
-    )?)
+    config.allow_http = ctx.allow_http;
+    let fetcher = Fetcher::new(config, crate::fetch::CacheDirs::from_env()?, ctx.offline)?;
+    fetcher.on_retry(ctx.ui.retry_notices());
+    Ok(fetcher)
 }
 
 /// The project and its manifest.
 pub(crate) fn load_project(ctx: &Context) -> anyhow::Result<(Project, Manifest)> {
     let project = project::find_project(&ctx.cwd, ctx.project.as_deref())?;
     let manifest = project.load_manifest()?;
+    warn_unbound_tokens(ctx, &manifest);
     Ok((project, manifest))
+}
+
+/// One warning per source whose `token-env` in skills.toml names a
+/// variable the user never bound to that source's origin: no token is sent
+/// to it (docs/network.md).
+pub(crate) fn warn_unbound_tokens(ctx: &Context, manifest: &Manifest) {
+    if !manifest.sources().iter().any(|d| d.token_env.is_some()) {
+        return;
+    }
+    let user = crate::net::UserTokens::load();
+    for decl in manifest.sources() {
+        if let crate::net::TokenChoice::Refused { reason, .. } = source::token_choice(decl, &user) {
+            ctx.ui.warn(format!("source `{}`: {reason}", decl.name));
+        }
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -138,16 +157,52 @@ pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
             ),
         );
     }
+    // The token variable is the user's binding, kept in the user's own
+    // config, never in skills.toml (docs/network.md): a project file cannot
+    // send anyone's secrets anywhere.
     let decl = SourceDecl {
         name: opts.name.clone(),
         url: manifest_url(&opts.url, &ctx.cwd, &project.root)?,
         keys: opts.keys.clone(),
-        token_env: opts.token_env.clone(),
+        token_env: None,
         path: None,
         cosign_key: cosign_key(ctx, opts)?,
     };
+    let token_url = match &opts.token_env {
+        Some(_) => Some(source::token_url(&decl.url).ok_or_else(|| {
+            OpError::new(
+                Exit::Usage,
+                format!(
+                    "--token-env: `{}` has no web origin a token could be sent to (tokens go to http(s), github: and mcp+https sources)",
+                    decl.url
+                ),
+            )
+        })?),
+        None => None,
+    };
+    if let Ok(spec) = SourceSpec::parse(&decl.url, &project.root)
+        && let Some(path) = spec.url().and_then(|u| u.to_file_path().ok())
+        && !path.exists()
+    {
+        return fail(
+            Exit::NotFound,
+            format!(
+                "{} does not exist; check the path (a source is a folder of skills, a registry folder, or an index.json)",
+                path.display()
+            ),
+        );
+    }
+    let mut user = crate::net::UserTokens::load();
+    if let (Some(url), Some(var)) = (&token_url, &opts.token_env) {
+        let origin = url.origin().ascii_serialization();
+        user.tokens.retain(|t| t.origin != origin);
+        user.tokens.push(crate::net::TokenBinding {
+            origin,
+            env: var.clone(),
+        });
+    }
     manifest.add_source(&decl)?;
-    if decl.url.starts_with(crate::sources::oci::SCHEME) {
+    let (probe, commit) = if decl.url.starts_with(crate::sources::oci::SCHEME) {
         if !opts.keys.is_empty() {
             return fail(
                 Exit::Usage,
@@ -155,24 +210,27 @@ pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
             );
         }
         if !ctx.offline {
-            super::lifecycle::oci_source::probe(ctx, &decl)
+            super::lifecycle::oci_source::probe(ctx, &decl, opts.token_env.as_deref())
                 .with_context(|| format!("source `{}` was not added", decl.name))?;
         }
-        manifest.save()?;
-        return Ok(AddReport {
-            name: decl.name,
-            url: decl.url,
-            manifest: manifest.path().to_owned(),
-            probe: None,
-            commit: None,
-        });
-    }
-
-    let (probe, commit) = match super::lifecycle::git_spec_for(&decl.url, &project.root)? {
-        Some(spec) => (None, resolve_git(ctx, opts, &decl, spec)?),
-        None if ctx.offline => (None, None),
-        None => (Some(probe(ctx, &decl, &project.root)?), None),
+        (None, None)
+    } else {
+        match super::lifecycle::git_spec_for(&decl.url, &project.root)? {
+            Some(spec) => (None, resolve_git(ctx, opts, &decl, spec)?),
+            None if ctx.offline => (None, None),
+            None => (Some(probe(ctx, &decl, &project.root, &user)?), None),
+        }
     };
+    if let (Some(url), Some(var)) = (&token_url, &opts.token_env) {
+        let path = crate::net::UserTokens::bind(url, var).with_context(
+            || "cannot record the token binding in your config (set SKILLPM_CONFIG_DIR)",
+        )?;
+        ctx.ui.info(format!(
+            "bound ${var} to {} in {} (sent there only)",
+            url.origin().ascii_serialization(),
+            path.display()
+        ));
+    }
     manifest.save()?;
     Ok(AddReport {
         name: decl.name,
@@ -208,8 +266,13 @@ fn cosign_key(ctx: &Context, opts: &AddOptions) -> anyhow::Result<Option<String>
 }
 
 /// Resolves the new index source exactly as installs will, signature included.
-fn probe(ctx: &Context, decl: &SourceDecl, root: &Path) -> anyhow::Result<Probe> {
-    let source = Source::from_decl(decl, root)?;
+fn probe(
+    ctx: &Context,
+    decl: &SourceDecl,
+    root: &Path,
+    user: &crate::net::UserTokens,
+) -> anyhow::Result<Probe> {
+    let source = Source::from_decl_with(decl, root, user)?;
     let fetcher = fetcher(ctx)?;
     ctx.ui.status(
         "Probing",
@@ -252,7 +315,8 @@ fn resolve_git(
     if ctx.offline {
         return Ok(None);
     }
-    let options = crate::git::GitOptions::new(false, decl.token_env.as_deref())?;
+    let options = crate::git::GitOptions::new(false, opts.token_env.as_deref())?
+        .allowing_http(ctx.allow_http);
     ctx.ui.status("Resolving", spec.to_string());
     let resolved = crate::git::resolve(&spec, &options)
         .with_context(|| format!("source `{}` was not added", decl.name))?;
@@ -314,10 +378,14 @@ pub struct SourceRow {
     pub name: String,
     pub url: String,
     pub keys: Vec<KeyRow>,
+    /// The variable whose token is sent to this source: the one the user
+    /// bound, or the host's own (docs/network.md); never just what
+    /// skills.toml names.
     pub token_env: Option<String>,
 }
 
-/// `--json`: `{"sources": [{"name", "url", "keys": [{"key", "key_id"}], "token_env": null | "VAR"}]}`.
+/// `--json`: `{"sources": [{"name", "url", "keys": [{"key", "key_id"}], "token_env": null | "VAR"}]}`
+/// (`token_env`: the variable whose token would be sent, by the user's binding).
 #[derive(Debug, Serialize)]
 pub struct ListReport {
     pub sources: Vec<SourceRow>,
@@ -337,7 +405,7 @@ impl Report for ListReport {
                 writeln!(out, "    key {} ({})", k.key_id, k.key)?;
             }
             if let Some(var) = &s.token_env {
-                writeln!(out, "    token from ${var}")?;
+                writeln!(out, "    token from ${var} (sent to this origin only)")?;
             }
         }
         Ok(())
@@ -360,7 +428,7 @@ pub fn list(ctx: &Context) -> anyhow::Result<ListReport> {
                 name: s.name.clone(),
                 url: s.url.clone(),
                 keys: keys.collect(),
-                token_env: s.token_env.clone(),
+                token_env: source::bound_token_env(s),
             }
         })
         .collect();

@@ -352,6 +352,18 @@ impl Manifest {
                 .map(|p| p + 1)
                 .or_else(|| table_position(doc, "skills"));
             if let Some(anchor) = anchor {
+                // Comments above the next table's header that come before
+                // its last blank line belong to the
+                // previous table (init's commented `# agents = …` keys of
+                // [install]): they stay above the new table, not below it.
+                if let Some(next) = top_table_at(doc, anchor) {
+                    let prefix = next.decor().prefix().and_then(|p| p.as_str()).unwrap_or("");
+                    let (before, header) = split_trailing_comments(prefix);
+                    if !before.trim().is_empty() {
+                        next.decor_mut().set_prefix(format!("\n{header}"));
+                        table.decor_mut().set_prefix(format!("{before}\n"));
+                    }
+                }
                 double_positions(doc);
                 table.set_position(anchor * 2 - 1);
             }
@@ -497,6 +509,24 @@ fn table_position(doc: &DocumentMut, key: &str) -> Option<isize> {
     doc.get(key)
         .and_then(Item::as_table)
         .and_then(Table::position)
+}
+
+/// The top-level table (not array of tables) at `position`.
+fn top_table_at(doc: &mut DocumentMut, position: isize) -> Option<&mut Table> {
+    doc.as_table_mut()
+        .iter_mut()
+        .filter_map(|(_, item)| item.as_table_mut())
+        .find(|t| t.position() == Some(position))
+}
+
+/// Splits the text above a table header at its last blank line: what comes
+/// before it trails the previous table; what follows it is the header's own.
+fn split_trailing_comments(prefix: &str) -> (String, String) {
+    let lines: Vec<&str> = prefix.split_inclusive('\n').collect();
+    match lines.iter().rposition(|l| l.trim().is_empty()) {
+        Some(blank) => (lines[..blank].concat(), lines[blank + 1..].concat()),
+        None => (String::new(), prefix.to_owned()),
+    }
 }
 
 fn last_source_position(doc: &DocumentMut) -> Option<isize> {
@@ -672,6 +702,37 @@ mod tests {
         // What was written reads back the same.
         let again = Manifest::parse(&text, &path()).unwrap();
         assert_eq!(again.data(), m.data());
+    }
+
+    #[test]
+    fn a_source_added_to_the_template_leaves_installs_commented_keys_in_install() {
+        let mut m = Manifest::parse(TEMPLATE, &path()).unwrap();
+        m.add_source(&acme()).unwrap();
+        let mut second = acme();
+        second.name = "beta".into();
+        m.add_source(&second).unwrap();
+        let text = m.to_toml();
+        let commented = text.find("# agents = [\"agents\", \"claude\"]").unwrap();
+        let link_mode = text.find("# link-mode = \"symlink\"").unwrap();
+        let first_source = text.find("\n[[source]]\n").unwrap();
+        assert!(
+            commented < first_source && link_mode < first_source,
+            "{text}"
+        );
+        // Uncommenting the template's keys keeps them in [install].
+        let edited = text
+            .replace(
+                "# agents = [\"agents\", \"claude\"]",
+                "agents = [\"claude\"]",
+            )
+            .replace("# link-mode = \"symlink\"", "link-mode = \"copy\"");
+        let again = Manifest::parse(&edited, &path()).unwrap();
+        assert_eq!(
+            again.install().agents.as_deref(),
+            Some(&["claude".to_owned()][..])
+        );
+        assert_eq!(again.sources().len(), 2);
+        assert!(edited.contains("\n[skills]\n"), "{edited}");
     }
 
     #[test]

@@ -60,7 +60,7 @@ pub enum ProveError {
     Broken(#[from] Broken),
     /// The source could not be read to prove an entry (network, offline
     /// without a cached copy, a refused index): its own exit code.
-    #[error("{skill}: cannot prove it against source `{source_name}`: {cause}")]
+    #[error("cannot read source `{source_name}` to prove `{skill}`: {cause}")]
     Source {
         skill: String,
         source_name: String,

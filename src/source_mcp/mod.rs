@@ -103,17 +103,15 @@ pub fn endpoint(text: &str) -> Result<Url, McpSourceError> {
         return Err(bad("it must start with mcp+https://"));
     };
     let url = Url::parse(http).map_err(|e| bad(&format!("not a valid URL: {e}")))?;
-    let host = url.host().ok_or_else(|| bad("the URL has no host"))?;
+    if url.host().is_none() {
+        return Err(bad("the URL has no host"));
+    }
     if !url.username().is_empty() || url.password().is_some() {
         return Err(bad(
             "credentials do not belong in the URL; name an environment variable with `token-env`",
         ));
     }
-    let loopback = match host {
-        url::Host::Domain(d) => d.eq_ignore_ascii_case("localhost"),
-        url::Host::Ipv4(ip) => ip.is_loopback(),
-        url::Host::Ipv6(ip) => ip.is_loopback(),
-    };
+    let loopback = crate::net::is_loopback(&url);
     match url.scheme() {
         "https" => Ok(url),
         "http" if loopback => Ok(url),
@@ -183,16 +181,15 @@ impl McpClient {
                 url: url.to_string(),
             });
         }
-        let http = reqwest::blocking::Client::builder()
-            .connect_timeout(Duration::from_secs(10))
-            .timeout(Duration::from_secs(120))
-            .redirect(reqwest::redirect::Policy::none())
-            .user_agent(concat!("skillpm/", env!("CARGO_PKG_VERSION")))
-            .build()
-            .map_err(|e| McpSourceError::Network {
-                url: url.to_string(),
-                detail: e.to_string(),
-            })?;
+        let http = crate::net::blocking_client(&crate::net::Timeouts {
+            connect: Duration::from_secs(10),
+            read: Duration::from_secs(30),
+            overall: Duration::from_secs(120),
+        })
+        .map_err(|e| McpSourceError::Network {
+            url: url.to_string(),
+            detail: e.to_string(),
+        })?;
         let mut client = McpClient {
             url: url.clone(),
             http,
@@ -224,6 +221,7 @@ impl McpClient {
         let mut req = self
             .http
             .post(self.url.clone())
+            .timeout(Duration::from_secs(120))
             .header("Content-Type", "application/json")
             .header("Accept", "application/json, text/event-stream")
             .body(body.to_string());
@@ -235,9 +233,12 @@ impl McpClient {
         if let Some(t) = &self.bearer {
             req = req.bearer_auth(t);
         }
-        req.send().map_err(|e| McpSourceError::Network {
-            url: self.url.to_string(),
-            detail: e.to_string(),
+        req.send().map_err(|e| {
+            let why = crate::net::Why::of(&e);
+            McpSourceError::Network {
+                url: self.url.to_string(),
+                detail: format!("{why}\n  {}", why.advice()),
+            }
         })
     }
 

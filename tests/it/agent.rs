@@ -385,6 +385,20 @@ fn doctor_finds_tampered_skills_and_corrupt_store_entries_and_passes_when_clean(
         .assert()
         .success()
         .stdout(predicate::str::contains("no problems found"));
+    // Healthy skills are counted by default and listed with -v.
+    let out = w.cmd().arg("doctor").assert().success();
+    let summary = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(
+        summary.contains("skills: 1 found (1 managed by skillpm)"),
+        "{summary}"
+    );
+    assert!(
+        !summary.contains(&pdf.link.display().to_string()),
+        "{summary}"
+    );
+    let out = w.cmd().args(["-v", "doctor"]).assert().success();
+    let detail = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(detail.contains("(skillpm)"), "{detail}");
 
     w.tamper(&pdf.entry, "a.txt", "changed");
     let out = w.cmd().args(["doctor", "--json"]).assert().code(1);

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[&[&str]] = &[
     &["error"],
     &["digest", "names", "fs", "cache"],
-    &["skill", "trust", "agents"],
+    &["skill", "trust", "agents", "net"],
     &[
         "unpack",
         "fetch",

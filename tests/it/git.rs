@@ -23,6 +23,7 @@ fn options(cache: &Path) -> GitOptions {
             ..GitHubOptions::default()
         },
         limits: CheckoutLimits::default(),
+        allow_http: false,
     }
 }
 
@@ -606,6 +607,7 @@ impl GitHubOptionsFor for FakeGitHub {
                 clone_fallback: false,
                 token_env: "TEST_GITHUB_TOKEN".into(),
                 token: token.map(str::to_owned),
+                allow_http: false,
             },
             ..options(cache)
         }
@@ -903,6 +905,7 @@ fn github_falls_back_to_cloning_only_when_allowed() {
         clone_fallback: true,
         token_env: "TEST_GITHUB_TOKEN".into(),
         token: Some("s3cret".into()),
+        allow_http: false,
     };
     let source = spec("github:acme/skills@v1", None);
 

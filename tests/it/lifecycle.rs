@@ -371,9 +371,12 @@ fn a_fresh_clone_gets_exactly_the_locked_bytes_and_never_rewrites_the_lock() {
 
     let bob = Member::clone_of(&alice);
     upstream.requests_since_last_look();
-    bob.skillpm(&["install", "--frozen"])
+    // The message names the flag Bob passed (issue 25), not `--offline`.
+    let frozen = bob
+        .skillpm(&["install", "--frozen"])
         .exits(6)
-        .says("--offline");
+        .says("--frozen");
+    assert!(!frozen.stderr.contains("--offline"), "{}", frozen.stderr);
     assert_eq!(
         upstream.requests_since_last_look(),
         0,
@@ -765,8 +768,9 @@ fn disable_enable_and_remove_touch_only_skillpms_links() {
 fn a_legacy_registry_is_trusted_on_first_use_and_then_pinned() {
     let upstream = Upstream::v1(&[pdf_tools(), notes()]);
     let alice = Member::with_source(&upstream);
+    // `-v`: a `--yes` run shows the full approval summary only when asked.
     alice
-        .skillpm(&["add", "--all", "--yes"])
+        .skillpm(&["-v", "add", "--all", "--yes"])
         .succeeds()
         .says("trust on first use");
     let lock = alice.lock_text();
@@ -876,7 +880,7 @@ fn a_site_made_by_publish_installs_through_skillpm_signed_and_unsigned() {
             source.extend(["--key", &public]);
         }
         me.skillpm(&source).succeeds();
-        let added = me.skillpm(&["add", "--all", "--yes"]).succeeds();
+        let added = me.skillpm(&["-v", "add", "--all", "--yes"]).succeeds();
         let lock = me.lock_text();
         if signed {
             added.says("signed index");
@@ -929,7 +933,7 @@ fn the_committed_demo_lock_and_example_are_fresh() {
     assert_eq!(code, 0, "{stdout}\n{stderr}");
     let fresh = std::fs::read_to_string(demo.join("skills.lock")).unwrap();
     let regenerate = "regenerate it with:\n  rm registry-fixtures/demo/skills.lock\n  \
-        cargo run -- --project registry-fixtures/demo install --yes\n  \
+        skillpm --project registry-fixtures/demo install --yes\n  \
         cp registry-fixtures/demo/skills.lock skills.lock.example";
     assert_eq!(
         committed, fresh,

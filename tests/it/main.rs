@@ -26,6 +26,8 @@ mod manifest;
 mod mcp;
 #[cfg(unix)]
 mod mcp_source;
+#[cfg(unix)]
+mod network;
 mod oci;
 mod output;
 mod provenance;

@@ -210,7 +210,12 @@ fn add_greet_and_check_lock_and_link(
     files: [(&str, &str); 2],
 ) -> String {
     server.add_skill("greet", "Greets people.", &files);
-    let out = add(w, server, "greet").success();
+    // `-v`: a `--yes` run shows the full approval summary only when asked.
+    let out = w
+        .cmd()
+        .args(["-v", "add", "--source", &server.source(), "greet", "--yes"])
+        .assert()
+        .success();
     let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
     assert!(stderr.contains("MCP server"), "{stderr}");
     assert_eq!(

@@ -127,3 +127,24 @@ impl ShellExt for std::process::Command {
         shell.output().unwrap()
     }
 }
+
+#[test]
+fn help_lists_commands_in_the_order_of_the_workflow() {
+    let sandbox = Sandbox::new();
+    let out = sandbox.cmd().arg("--help").output().unwrap();
+    let help = String::from_utf8_lossy(&out.stdout).into_owned();
+    let at = |command: &str| {
+        help.find(&format!("\n  {command} "))
+            .unwrap_or_else(|| panic!("{command} missing:\n{help}"))
+    };
+    let order = [
+        "init", "source", "add", "install", "update", "remove", "search",
+    ];
+    for pair in order.windows(2) {
+        assert!(at(pair[0]) < at(pair[1]), "{pair:?}:\n{help}");
+    }
+    assert!(
+        at("remove") < at("list") && at("remove") < at("check"),
+        "{help}"
+    );
+}

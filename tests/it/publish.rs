@@ -581,7 +581,7 @@ fn committed_registry_fixtures_are_fresh() {
     copy_tree(&committed, &out);
     let regenerate = format!(
         "regenerate it from the repository root with:\n  rm -rf registry-fixtures/site && \
-         cargo run -- publish registry-fixtures/skills --out registry-fixtures/site \
+         skillpm publish registry-fixtures/skills --out registry-fixtures/site \
          --sign registry-fixtures/keys/fixture.key --version 1 --expires-at {FIXTURE_EXPIRES}"
     );
     let output = skillpm(home.path())

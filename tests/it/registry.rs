@@ -233,7 +233,15 @@ fn source_add_refuses_what_it_cannot_resolve_and_changes_nothing() {
     drop(closed);
     let (code, _, stderr) = run(sandbox.cmd().args(["source", "add", "gone", &url]));
     assert_eq!(code, 4, "{stderr}");
-    assert!(stderr.contains("gave up after 3 attempts"), "{stderr}");
+    assert!(stderr.contains("(3 attempts)"), "{stderr}");
+
+    // A folder that is not there is named as missing (not "no index found").
+    let (code, _, stderr) = run(sandbox
+        .cmd()
+        .args(["source", "add", "nope", "./does-not-exist"]));
+    assert_eq!(code, 8, "{stderr}");
+    assert!(stderr.contains("does-not-exist does not exist"), "{stderr}");
+    assert!(!stderr.contains("no skill index found"), "{stderr}");
 
     // Bad names, keys and variables are usage errors.
     for args in [
@@ -901,9 +909,16 @@ fn a_stalled_body_times_out_and_is_retried() {
     );
     let err = fetcher(cache.path()).download(spec).unwrap_err();
     assert!(
-        err.to_string().contains("timed out") || err.to_string().contains("body"),
+        matches!(
+            err,
+            FetchError::Transport {
+                why: skillpm::net::Why::Timeout,
+                ..
+            }
+        ),
         "{err}"
     );
+    assert!(err.to_string().contains("did not answer in time"), "{err}");
     assert_cache_clean(cache.path(), 0);
 }
 

@@ -4,7 +4,38 @@ use super::*;
 
 impl Report for DoctorReport {
     fn human(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        // Problems first; then what is healthy, counted (`-v` lists each
+        // skill; `--json` has everything).
         writeln!(out, "project: {}", self.project.display())?;
+        let over_budget: Vec<&str> = (self.findings.iter())
+            .filter(|f| f.kind == OVER_BUDGET)
+            .filter_map(|f| f.skill.as_deref())
+            .collect();
+        // At scale one line per skill would bury the report under the same
+        // advice: the skills over the budget get one line, and any other
+        // kind its first few findings and a count (`--json` has them all).
+        const PER_KIND: usize = 5;
+        let mut told: BTreeMap<&str, usize> = BTreeMap::new();
+        for f in &self.findings {
+            let n = told.entry(f.kind).or_default();
+            *n += 1;
+            if f.kind == OVER_BUDGET && over_budget.len() > 1 {
+                if *n == 1 {
+                    self.write_over_budget(out, &over_budget)?;
+                }
+            } else if *n <= PER_KIND {
+                writeln!(out, "{:<7} {}: {}", f.level.as_str(), f.kind, f.message)?;
+            } else if *n == PER_KIND + 1 {
+                let all = self.findings.iter().filter(|g| g.kind == f.kind).count();
+                writeln!(
+                    out,
+                    "{:<7} {}: … and {} more like these (`--json` lists them)",
+                    f.level.as_str(),
+                    f.kind,
+                    all - PER_KIND
+                )?;
+            }
+        }
         self.write_roots(out)?;
         self.write_skills(out)?;
         writeln!(
@@ -35,35 +66,6 @@ impl Report for DoctorReport {
             writeln!(out, "MCP servers configured: {}", names.join(", "))?;
         }
         writeln!(out)?;
-        let over_budget: Vec<&str> = (self.findings.iter())
-            .filter(|f| f.kind == OVER_BUDGET)
-            .filter_map(|f| f.skill.as_deref())
-            .collect();
-        // At scale one line per skill would bury the report under the same
-        // advice: the skills over the budget get one line, and any other
-        // kind its first few findings and a count (`--json` has them all).
-        const PER_KIND: usize = 5;
-        let mut told: BTreeMap<&str, usize> = BTreeMap::new();
-        for f in &self.findings {
-            let n = told.entry(f.kind).or_default();
-            *n += 1;
-            if f.kind == OVER_BUDGET && over_budget.len() > 1 {
-                if *n == 1 {
-                    self.write_over_budget(out, &over_budget)?;
-                }
-            } else if *n <= PER_KIND {
-                writeln!(out, "{:<7} {}: {}", f.level.as_str(), f.kind, f.message)?;
-            } else if *n == PER_KIND + 1 {
-                let all = self.findings.iter().filter(|g| g.kind == f.kind).count();
-                writeln!(
-                    out,
-                    "{:<7} {}: … and {} more like these (`--json` lists them)",
-                    f.level.as_str(),
-                    f.kind,
-                    all - PER_KIND
-                )?;
-            }
-        }
         let count = |level| self.findings.iter().filter(|f| f.level == level).count();
         if self.needs_action {
             writeln!(
@@ -126,8 +128,24 @@ impl DoctorReport {
         Ok(())
     }
 
-    /// Each skill found, aligned by name, marking the ones skillpm manages.
+    /// Each skill found, aligned by name, marking the ones skillpm manages
+    /// (with `-v`); else how many there are in each state.
     fn write_skills(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        if !self.verbose && !self.skills.is_empty() {
+            let mut states: BTreeMap<&str, usize> = BTreeMap::new();
+            for s in &self.skills {
+                *states.entry(s.status).or_default() += 1;
+            }
+            let states: Vec<String> = states.iter().map(|(k, n)| format!("{n} {k}")).collect();
+            let managed = self.skills.iter().filter(|s| s.managed).count();
+            writeln!(
+                out,
+                "\nskills: {} found ({managed} managed by skillpm): {}; `skillpm doctor -v` lists each",
+                self.skills.len(),
+                states.join(", ")
+            )?;
+            return Ok(());
+        }
         if !self.skills.is_empty() {
             let w = crate::ops::name_width(self.skills.iter().map(|s| s.name.as_str()));
             writeln!(out, "\nskills:")?;

@@ -110,6 +110,9 @@ pub struct DoctorReport {
     pub mcp_servers: Vec<ConfiguredServer>,
     pub findings: Vec<Finding>,
     pub needs_action: bool,
+    /// `-v`: the human text lists every skill.
+    #[serde(skip)]
+    pub verbose: bool,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -186,6 +189,7 @@ pub fn doctor(ctx: &Context, opts: &DoctorOptions) -> anyhow::Result<DoctorRepor
     findings.sort_by_key(|f| f.level);
     let needs_action = findings.iter().any(|f| f.level != Level::Info);
     Ok(DoctorReport {
+        verbose: ctx.ui.verbose,
         project,
         roots: ranked_roots(&discovery),
         skills: skill_rows(&catalog),

@@ -130,8 +130,18 @@ impl Report for AddReport {
                 self.skipped.len()
             )?;
         }
-        for p in &self.links.linked {
-            writeln!(out, "  linked {}", p.display())?;
+        LinkChanges::write_paths(out, "linked", &self.links.linked)?;
+        if self.offered.is_empty() {
+            let plural =
+                |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+            let warnings: usize = self.skills.iter().map(|s| s.warnings.len()).sum();
+            writeln!(
+                out,
+                "{} added, {} skipped, {}",
+                plural(self.skills.len(), "skill"),
+                self.skipped.len(),
+                plural(warnings, "warning")
+            )?;
         }
         Ok(())
     }

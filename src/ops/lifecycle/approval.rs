@@ -62,8 +62,15 @@ fn decide(sess: &Session<'_>, summaries: &[Summary], yes: bool) -> anyhow::Resul
         return Ok(Vec::new());
     }
     let ui = &sess.ctx.ui;
+    // The full summary is for a person deciding (asked now, or told to
+    // pass `--yes` below), for every change of approved content (what an
+    // update changes is always shown), and for `-v`; a `--yes` run of new
+    // skills approves what its one line per skill names (`--json` keeps
+    // every summary).
     for s in summaries {
-        ui.info(s.render(&|text, sgr| ui.paint(text, sgr)).trim_end());
+        if !yes || ui.verbose || s.update.is_some() {
+            ui.info(s.render(&|text, sgr| ui.paint(text, sgr)).trim_end());
+        }
     }
     if yes {
         return Ok(vec![true; summaries.len()]);

@@ -190,17 +190,27 @@ impl Opened {
             .into();
         }
         let names: Vec<String> = self.offers().into_iter().map(|o| o.name).collect();
-        OpError::new(
-            Exit::NotFound,
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        let source = &self.decl().name;
+        let hint = if names.len() <= 10 {
             format!(
-                "source `{}` offers no skill named `{name}`; it offers: {}",
-                self.decl().name,
+                "it offers: {}",
                 if names.is_empty() {
                     "nothing".to_owned()
                 } else {
                     names.join(", ")
                 }
-            ),
+            )
+        } else {
+            format!(
+                "{}; `skillpm add --list --source {source}` lists all {}",
+                crate::names::suggest(name, &names, 0),
+                names.len()
+            )
+        };
+        OpError::new(
+            Exit::NotFound,
+            format!("source `{source}` offers no skill named `{name}`; {hint}"),
         )
         .into()
     }
@@ -209,8 +219,9 @@ impl Opened {
 pub(crate) fn git_options(sess: &Session<'_>, decl: &SourceDecl) -> anyhow::Result<GitOptions> {
     Ok(GitOptions::new(
         sess.ctx.offline,
-        decl.token_env.as_deref(),
-    )?)
+        crate::source::bound_token_env(decl).as_deref(),
+    )?
+    .allowing_http(sess.ctx.allow_http))
 }
 
 /// The git source `text` names (relative paths against `base_dir`), or

@@ -54,12 +54,8 @@ pub struct InstallReport {
 
 impl Report for InstallReport {
     fn human(&self, out: &mut dyn Write) -> std::io::Result<()> {
-        for p in &self.links.unlinked {
-            writeln!(out, "  unlinked {}", p.display())?;
-        }
-        for p in &self.links.linked {
-            writeln!(out, "  linked {}", p.display())?;
-        }
+        LinkChanges::write_paths(out, "unlinked", &self.links.unlinked)?;
+        LinkChanges::write_paths(out, "linked", &self.links.linked)?;
         let installed = self.skills - self.disabled.len();
         let changed = self.links.linked.len() + self.links.unlinked.len();
         let written = if self.lock_written {

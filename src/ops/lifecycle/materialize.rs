@@ -266,7 +266,9 @@ fn fetch_git(sess: &mut Session<'_>, group: &[&LockedSkill]) -> anyhow::Result<(
         let spec = GitSpec::from_lock(url, common.as_deref())?;
         let opts = match sess.manifest.source(&skills[0].source) {
             Some(decl) => git_options(sess, decl)?,
-            None => git::GitOptions::new(sess.ctx.offline, None)?,
+            None => {
+                git::GitOptions::new(sess.ctx.offline, None)?.allowing_http(sess.ctx.allow_http)
+            }
         };
         sess.ctx.ui.status(
             "Fetching",

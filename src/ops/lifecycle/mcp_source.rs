@@ -29,7 +29,10 @@ pub(crate) fn connect(sess: &Session<'_>, decl: &SourceDecl) -> anyhow::Result<M
             )
         })
     };
-    let bearer = decl.token_env.as_ref().map(token).transpose()?;
+    let bearer = crate::source::bound_token_env(decl)
+        .as_ref()
+        .map(token)
+        .transpose()?;
     sess.ctx.ui.status("Connecting", &url);
     Ok(McpClient::connect(&url, bearer, sess.ctx.offline)?)
 }

@@ -67,6 +67,7 @@ impl<'c> Session<'c> {
     pub fn open(ctx: &'c Context, strict: bool) -> anyhow::Result<Self> {
         let project = project::find_project(&ctx.cwd, ctx.project.as_deref())?;
         let mut manifest = project.load_manifest()?;
+        super::source::warn_unbound_tokens(ctx, &manifest);
         placement::apply_choices(ctx, &mut manifest)?;
         let lock = Lockfile::load(&project.lock_path())?;
         let store = Store::open()?;
@@ -224,8 +225,14 @@ fn relative_path(from: &std::path::Path, to: &std::path::Path) -> Option<String>
 pub(crate) fn not_in_project(name: &str, known: Vec<&str>) -> anyhow::Error {
     let known = if known.is_empty() {
         "the project has no skills yet (`skillpm add <name>`)".to_owned()
-    } else {
+    } else if known.len() <= 10 {
         format!("the project has: {}", known.join(", "))
+    } else {
+        format!(
+            "{} (`skillpm list` shows all {})",
+            crate::names::suggest(name, &known, 0),
+            known.len()
+        )
     };
     OpError::new(
         Exit::NotFound,

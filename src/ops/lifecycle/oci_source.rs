@@ -62,15 +62,38 @@ impl OciOpened {
     }
 }
 
-/// The source's reference, credential (token-env, else Docker's config) and key.
-fn parts(decl: &SourceDecl) -> anyhow::Result<(OciRef, Option<Credential>, Option<CosignKey>)> {
+/// The source's reference, credential and key. The credential: the token
+/// variable the user bound to the registry's origin (`source add …
+/// --token-env`, or `token_var` while that binding is being made), or the
+/// host's `SKILLPM_TOKEN_…` variable, under the one rule of
+/// `crate::net::choose_token` (docs/network.md); else Docker's config.
+fn parts(
+    ctx: &crate::ops::Context,
+    decl: &SourceDecl,
+    token_var: Option<&str>,
+) -> anyhow::Result<(OciRef, Option<Credential>, Option<CosignKey>)> {
+    use crate::net::TokenChoice;
     let declared = OciRef::parse(&decl.url).map_err(|reason| OciError::Reference {
         text: decl.url.clone(),
         reason,
     })?;
-    let credential = match &decl.token_env {
+    let choice = match token_var {
+        Some(var) => TokenChoice::Bound {
+            var: var.to_owned(),
+        },
+        None => crate::source::token_choice(decl, &crate::net::UserTokens::load()),
+    };
+    let var = match choice {
+        TokenChoice::Bound { var } => Some(var),
+        TokenChoice::Refused { reason, .. } => {
+            ctx.ui.warn(reason);
+            None
+        }
+        TokenChoice::None => None,
+    };
+    let credential = match var {
         Some(var) => {
-            let value = std::env::var(var).ok().filter(|t| !t.trim().is_empty());
+            let value = std::env::var(&var).ok().filter(|t| !t.trim().is_empty());
             let Some(value) = value else {
                 return fail(
                     Exit::Usage,
@@ -80,7 +103,7 @@ fn parts(decl: &SourceDecl) -> anyhow::Result<(OciRef, Option<Credential>, Optio
                     ),
                 );
             };
-            Some(Credential::from_token(var, &value))
+            Some(Credential::from_token(&var, &value))
         }
         None => match oci::auth::docker_config_path() {
             Some(path) => oci::auth::from_docker_config(&path, &declared.registry)?,
@@ -107,7 +130,7 @@ fn fetcher(sess: &Session<'_>) -> anyhow::Result<Fetcher> {
 /// Opens the source: a reference with a tag or digest, or one whose
 /// `latest` is a skill artifact, is one skill; anything else a namespace.
 pub(crate) fn open(sess: &Session<'_>, decl: &SourceDecl) -> anyhow::Result<OciOpened> {
-    let (declared, credential, key) = parts(decl)?;
+    let (declared, credential, key) = parts(sess.ctx, decl, None)?;
     let fetcher = fetcher(sess)?;
     sess.ctx.ui.status("Resolving", declared.to_string());
     let registry = Registry::new(&fetcher, &declared, credential.clone())?;
@@ -291,7 +314,7 @@ pub(crate) fn locked_ref(skill: &LockedSkill) -> anyhow::Result<OciRef> {
 /// tree (exit 3 otherwise).
 pub(crate) fn fetch_locked(sess: &mut Session<'_>, group: &[&LockedSkill]) -> anyhow::Result<()> {
     let decl = sess.manifest.require_source(&group[0].source)?.clone();
-    let (declared, credential, key) = parts(&decl)?;
+    let (declared, credential, key) = parts(sess.ctx, &decl, None)?;
     let opened = OciOpened {
         declared,
         fetcher: fetcher(sess)?,
@@ -341,7 +364,7 @@ pub(crate) fn upstream_digests(
     decl: &SourceDecl,
     locked: &[&LockedSkill],
 ) -> anyhow::Result<Vec<(Option<String>, Option<String>)>> {
-    let (declared, credential, key) = parts(decl)?;
+    let (declared, credential, key) = parts(sess.ctx, decl, None)?;
     let opened = OciOpened {
         declared,
         fetcher: fetcher(sess)?,
@@ -374,8 +397,12 @@ pub(crate) fn upstream_digests(
 
 /// `source add` of an OCI source: the registry answers for the reference
 /// (one skill, or a namespace), with the credentials installs will use.
-pub(crate) fn probe(ctx: &crate::ops::Context, decl: &SourceDecl) -> anyhow::Result<()> {
-    let (declared, credential, key) = parts(decl)?;
+pub(crate) fn probe(
+    ctx: &crate::ops::Context,
+    decl: &SourceDecl,
+    token_var: Option<&str>,
+) -> anyhow::Result<()> {
+    let (declared, credential, key) = parts(ctx, decl, token_var)?;
     let fetcher = crate::ops::source::fetcher(ctx)?;
     let registry = Registry::new(&fetcher, &declared, credential)?;
     ctx.ui.status("Probing", declared.to_string());
@@ -406,7 +433,7 @@ pub(crate) fn search_listing(
     ctx: &crate::ops::Context,
     decl: &SourceDecl,
 ) -> anyhow::Result<Vec<(String, String, Option<String>)>> {
-    let (declared, credential, _) = parts(decl)?;
+    let (declared, credential, _) = parts(ctx, decl, None)?;
     let fetcher = crate::ops::source::fetcher(ctx)?;
     let registry = Registry::new(&fetcher, &declared, credential)?;
     let repos: Vec<OciRef> = match oci::resolve(&registry, &declared) {

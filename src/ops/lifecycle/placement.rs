@@ -140,6 +140,26 @@ pub struct LinkChanges {
     pub conflicts: Vec<PathBuf>,
 }
 
+impl LinkChanges {
+    /// The human lines for `verb`'d paths: each one when there are a few,
+    /// a count when there are many (`--json` lists them all; docs/output.md).
+    pub fn write_paths(
+        out: &mut dyn std::io::Write,
+        verb: &str,
+        paths: &[PathBuf],
+    ) -> std::io::Result<()> {
+        const LISTED: usize = 10;
+        if paths.len() <= LISTED {
+            for p in paths {
+                writeln!(out, "  {verb} {}", p.display())?;
+            }
+            Ok(())
+        } else {
+            writeln!(out, "  {verb} {} places (`--json` lists them)", paths.len())
+        }
+    }
+}
+
 /// Makes the roots hold exactly the links of `enabled` (approved skills).
 /// Every place is inspected once, and anything there that skillpm did not
 /// make fails the sync (exit 1, both paths named) before a link changes.

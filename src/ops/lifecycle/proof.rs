@@ -13,14 +13,26 @@ use crate::provenance::{Proof, ProveError, Prover, prove_offline};
 /// (the cache first; the network only when a snapshot is missing and the
 /// run is not offline). Returns the names whose artifact or commit has no
 /// record of the tree it gave, so it must be unpacked again and hash to the
-/// lock's tree. The first broken link fails the whole run.
+/// lock's tree. The first broken link (or unreadable source) fails the
+/// whole run at once: no later entry is tried (docs/network.md: a source
+/// that stays unreachable stops the run).
 pub(crate) fn prove_all(
     sess: &mut Session<'_>,
     skills: &[&LockedSkill],
 ) -> anyhow::Result<BTreeSet<String>> {
+    let fetcher = sess.fetcher()?.clone();
+    let make = move || Some(fetcher.clone());
+    let mut prover = Prover::new(
+        &sess.project.root,
+        &sess.manifest,
+        sess.store.root(),
+        Some(Box::new(make)),
+    );
     let mut recheck = BTreeSet::new();
-    for (s, proof) in skills.iter().zip(prove_each(sess, skills, true)?) {
-        let proof = proof?;
+    for s in skills {
+        let proof = prover.prove(s)?.ok_or_else(|| ProveError::Unproven {
+            skill: s.name.clone(),
+        })?;
         if (proof.artifact.is_some() || proof.commit.is_some()) && !proof.tree_recorded {
             recheck.insert(s.name.clone());
         }
@@ -45,9 +57,9 @@ pub(crate) fn prove_each(
             skills,
         ));
     }
-    // Built only if a snapshot is missing from the cache.
-    let ctx = sess.ctx;
-    let make = move || crate::ops::source::fetcher(ctx).ok();
+    // The session's fetcher: one view of each source for the whole run.
+    let fetcher = sess.fetcher()?.clone();
+    let make = move || Some(fetcher.clone());
     let mut prover = Prover::new(
         &sess.project.root,
         &sess.manifest,

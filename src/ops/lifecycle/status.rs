@@ -76,7 +76,7 @@ impl Report for ListReport {
         let w = crate::ops::name_width(self.skills.iter().map(|s| s.name.as_str()));
         writeln!(
             out,
-            "{:w$}  {:10}  {:12}  {:14}  {:10}  STATE",
+            "{:w$}  {:10}  {:12}  {:14}  {:16}  STATE",
             "NAME", "VERSION", "SOURCE", "TREE", "SIGNER"
         )?;
         for s in &self.skills {
@@ -86,7 +86,7 @@ impl Report for ListReport {
                 .unwrap_or_default();
             writeln!(
                 out,
-                "{:w$}  {:10}  {:12}  {:14}  {:10}  {state} ({} {})",
+                "{:w$}  {:10}  {:12}  {:14}  {:16}  {state} ({} {})",
                 s.name,
                 // Unversioned git skills show their commit: `@80e0b5ee4`.
                 s.version.clone().unwrap_or_else(|| s
@@ -97,11 +97,9 @@ impl Report for ListReport {
                 s.source,
                 s.tree
                     .map_or_else(|| "-".into(), |t| t.hex()[..12].to_owned()),
-                s.signer
-                    .as_deref()
-                    .map(|k| &k[..k.len().min(10)])
-                    .or(s.provenance)
-                    .unwrap_or("-"),
+                // A key id is shown whole (16 hex digits, as minisign and
+                // every other message print it): one form everywhere.
+                s.signer.as_deref().or(s.provenance).unwrap_or("-"),
                 s.scope,
                 s.agents
                     .iter()

@@ -109,7 +109,7 @@ impl<'f> Registry<'f> {
                     "the credential from {} was sent and refused; check it and its permissions",
                     c.from
                 ),
-                None => "no credential for it was found: `docker login` to it (~/.docker/config.json), or set `token-env` on the source".to_owned(),
+                None => "no credential for it was found: `docker login` to it (~/.docker/config.json), or bind a token with `skillpm source add NAME oci://… --token-env VAR`".to_owned(),
             },
         }
     }

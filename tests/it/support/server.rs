@@ -44,6 +44,9 @@ pub enum Fault {
     Replace(Vec<u8>),
     /// Wait this long before answering normally (to observe parallelism).
     Delay(Duration),
+    /// Send the body one byte at a time, one every `every` (a dripping
+    /// server: never silent for long, never done).
+    Drip { every: Duration },
 }
 
 /// One request as the server saw it.
@@ -306,6 +309,19 @@ fn body(content: Vec<u8>, fault: Option<Fault>) -> (Body, u64) {
                         }
                         _ => None,
                     }
+                }
+            });
+            (Body::from_stream(stream), length as u64)
+        }
+        Some(Fault::Drip { every }) => {
+            let stream = futures_util::stream::unfold(0usize, move |i| {
+                let byte = content.get(i).copied();
+                async move {
+                    let byte = byte?;
+                    if i > 0 {
+                        tokio::time::sleep(every).await;
+                    }
+                    Some((Ok::<_, std::io::Error>(Bytes::from(vec![byte])), i + 1))
                 }
             });
             (Body::from_stream(stream), length as u64)

@@ -1,0 +1,466 @@
+//! The network as a run sees it (docs/network.md), against real servers on
+//! 127.0.0.1: one fetch budget per source per run (counted at the server,
+//! never timed), a dripping server ended by the minimum rate, the words of
+//! each failure kind, tokens sent only where the user bound them, and plain
+//! http only to this machine.
+
+use crate::support;
+
+use std::path::Path;
+use std::time::Duration;
+
+use serde_json::Value;
+
+use support::cli::{Sandbox, run};
+use support::registry::{Registry, SkillFiles};
+use support::server::{Fault, TestServer};
+
+const INDEX: &str = "/.well-known/agent-skills/index.json";
+
+/// A v0.2.0 registry of `skills` on disk, served over HTTP.
+fn served(skills: &[SkillFiles]) -> (tempfile::TempDir, TestServer) {
+    let dir = tempfile::tempdir().unwrap();
+    Registry::new(dir.path()).write_v2(skills);
+    let server = TestServer::serve(dir.path());
+    (dir, server)
+}
+
+fn small_registry() -> (tempfile::TempDir, TestServer) {
+    served(&[
+        SkillFiles::new("pdf-tools").description("Extract text from PDF files"),
+        SkillFiles::new("code-review").description("Review code for bugs"),
+    ])
+}
+
+/// A project whose source `reg` is `url` (not probed).
+fn project_with(url: &str) -> Sandbox {
+    let sandbox = Sandbox::new();
+    sandbox.init();
+    sandbox
+        .cmd()
+        .args(["--offline", "source", "add", "reg", url])
+        .assert()
+        .success();
+    sandbox
+}
+
+/// A loopback port nothing listens on (bound, then released).
+fn closed_port() -> u16 {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.local_addr().unwrap().port()
+}
+
+/// Every file under `dir` with its bytes (to show nothing changed).
+fn snapshot(dir: &Path) -> Vec<(std::path::PathBuf, Vec<u8>)> {
+    support::files_under(dir)
+        .into_iter()
+        .map(|f| {
+            let bytes = std::fs::read(dir.join(&f)).unwrap_or_default();
+            (f, bytes)
+        })
+        .collect()
+}
+
+#[test]
+fn three_hundred_locked_skills_against_a_dead_registry_spend_one_budget_and_stop() {
+    let skills: Vec<SkillFiles> = (0..300)
+        .map(|i| SkillFiles::new(&format!("s{i:03}")))
+        .collect();
+    let (_dir, server) = served(&skills);
+    let sandbox = project_with(&server.base());
+    // Honest path: all 300 added and locked from the live registry.
+    let (code, stdout, stderr) = run(sandbox
+        .cmd()
+        .args(["add", "--all", "--yes", "--source", "reg"]));
+    assert_eq!(code, 0, "{stderr}");
+    // One line per skill and a closing count; no approval summaries (a
+    // `--yes` run asked nobody).
+    assert!(stdout.lines().count() <= 303, "{stdout}");
+    assert!(
+        stdout.ends_with("300 skills added, 0 skipped, 0 warnings\n"),
+        "{stdout}"
+    );
+    assert!(stderr.lines().count() < 20, "{stderr}");
+    // A typo gets the nearest names, not all 300.
+    let (code, _, stderr) = run(sandbox
+        .cmd()
+        .args(["add", "s1000", "--source", "reg", "--yes"]));
+    assert_eq!(code, 8, "{stderr}");
+    assert!(
+        stderr.contains("did you mean") && stderr.contains("`s100`"),
+        "{stderr}"
+    );
+    assert!(stderr.len() < 400, "{stderr}");
+    let lock_before = std::fs::read(sandbox.project.join("skills.lock")).unwrap();
+    // A fresh clone: the lock and skills.toml, no placed skills.
+    for placed in [".agents", ".claude"] {
+        let _ = std::fs::remove_dir_all(sandbox.project.join(placed));
+    }
+
+    // The registry fails every request (503); a fresh machine (empty cache)
+    // installs the lock.
+    server.clear_log();
+    server.fault_always(INDEX, Fault::Status(503));
+    let fresh = sandbox.path("fresh-cache");
+    let (code, stdout, stderr) = run(sandbox
+        .cmd()
+        .env("SKILLPM_CACHE_DIR", &fresh)
+        .args(["install", "--locked"]));
+    assert_eq!(code, 4, "{stdout}\n{stderr}");
+    // One budget for the source, not one per skill: the sandbox allows 2
+    // retries, so 3 requests in all, and no artifact was asked for.
+    let requests = server.requests();
+    assert_eq!(server.hits(INDEX), 3, "{requests:#?}");
+    assert_eq!(requests.len(), 3, "{requests:#?}");
+    // Said once, readable: one error, no library internals.
+    assert_eq!(stderr.matches("error:").count(), 1, "{stderr}");
+    assert!(stderr.contains("the server answered 503"), "{stderr}");
+    assert!(stderr.contains("attempt 2 of 3"), "{stderr}");
+    assert!(!stderr.contains("reqwest"), "{stderr}");
+    assert!(!sandbox.project.join(".agents/skills/s000").exists());
+    assert_eq!(
+        std::fs::read(sandbox.project.join("skills.lock")).unwrap(),
+        lock_before
+    );
+
+    // The registry is gone altogether: refused, once per run.
+    let base = server.base();
+    drop(server);
+    let (code, _, stderr) = run(sandbox
+        .cmd()
+        .env("SKILLPM_CACHE_DIR", sandbox.path("fresh-cache-2"))
+        .args(["install", "--locked"]));
+    assert_eq!(code, 4, "{stderr}");
+    assert!(stderr.contains("the connection was refused"), "{stderr}");
+    assert!(stderr.contains(&base), "{stderr}");
+    assert_eq!(stderr.matches("error:").count(), 1, "{stderr}");
+    assert_eq!(
+        std::fs::read(sandbox.project.join("skills.lock")).unwrap(),
+        lock_before
+    );
+}
+
+#[test]
+fn a_dripping_server_is_ended_by_the_minimum_rate_not_retried() {
+    let (_dir, server) = small_registry();
+    let sandbox = project_with(&server.base());
+    // Honest path first.
+    let (code, _, stderr) = run(sandbox.cmd().args(["search", "pdf"]));
+    assert_eq!(code, 0, "{stderr}");
+
+    // One byte every 150 ms: never silent for the 1 s timeout, never done.
+    server.clear_log();
+    server.fault_always(
+        INDEX,
+        Fault::Drip {
+            every: Duration::from_millis(150),
+        },
+    );
+    let fresh = sandbox.path("fresh-cache");
+    let (code, _, stderr) = run(sandbox
+        .cmd()
+        .env("SKILLPM_CACHE_DIR", &fresh)
+        .env("SKILLPM_HTTP_TIMEOUT", "1s")
+        .args(["search", "--source", "reg", "pdf"])
+        .timeout(Duration::from_secs(60)));
+    assert_eq!(code, 4, "{stderr}");
+    assert!(stderr.contains("slower than the minimum rate"), "{stderr}");
+    assert_eq!(server.hits(INDEX), 1, "a too-slow body was retried");
+}
+
+/// `skillpm source add` against `url`, with the port (and only the port)
+/// of the message replaced, so each failure kind's words can be compared
+/// whole.
+fn add_error(sandbox: &Sandbox, url: &str, port: Option<u16>) -> (i32, String) {
+    let (code, _, stderr) = run(sandbox
+        .cmd()
+        .env("SKILLPM_HTTP_RETRIES", "0")
+        .args(["source", "add", "x", url]));
+    let text = match port {
+        Some(p) => stderr.replace(&p.to_string(), "PORT"),
+        None => stderr,
+    };
+    (code, text)
+}
+
+#[test]
+fn each_network_failure_kind_is_said_plainly_once() {
+    let sandbox = Sandbox::new();
+    sandbox.init();
+    let manifest = sandbox.manifest();
+
+    let port = closed_port();
+    let (code, text) = add_error(&sandbox, &format!("http://127.0.0.1:{port}"), Some(port));
+    assert_eq!(code, 4, "{text}");
+    assert_eq!(
+        text,
+        "     Probing http://127.0.0.1:PORT/\n\
+         error: source `x` was not added\n  \
+         caused by: cannot fetch http://127.0.0.1:PORT/.well-known/agent-skills/index.json: the connection was refused: nothing is listening there, or a firewall said no (1 attempt)\n  \
+         check the URL and that the server is up; try again later, or use --offline if the cache holds what you need\n"
+    );
+
+    let (code, text) = add_error(&sandbox, "https://skills.invalid", None);
+    assert_eq!(code, 4, "{text}");
+    assert!(
+        text.contains("cannot fetch https://skills.invalid/.well-known/agent-skills/index.json: the host name was not found (DNS) (1 attempt)\n  check the host name in the URL"),
+        "{text}"
+    );
+
+    let (_dir, server) = small_registry();
+    let port = server.addr.port();
+    server.fault_always(INDEX, Fault::Status(500));
+    let (code, text) = add_error(&sandbox, &server.base(), Some(port));
+    assert_eq!(code, 4, "{text}");
+    assert!(
+        text.contains("cannot fetch http://127.0.0.1:PORT/.well-known/agent-skills/index.json: the server answered 500 Internal Server Error (1 attempt)\n  try again later; if it persists, tell the server's owner\n"),
+        "{text}"
+    );
+
+    server.fault_always(INDEX, Fault::Delay(Duration::from_secs(5)));
+    let (code, text) = add_error(&sandbox, &server.base(), Some(port));
+    assert_eq!(code, 4, "{text}");
+    assert!(
+        text.contains("cannot fetch http://127.0.0.1:PORT/.well-known/agent-skills/index.json: the server did not answer in time (1 attempt)\n"),
+        "{text}"
+    );
+
+    // TLS spoken to a plain HTTP server.
+    server.clear_faults();
+    let https = format!("https://127.0.0.1:{port}");
+    let (code, text) = add_error(&sandbox, &https, Some(port));
+    assert_eq!(code, 4, "{text}");
+    assert!(
+        text.contains("cannot fetch https://127.0.0.1:PORT/.well-known/agent-skills/index.json: the secure connection (TLS) failed"),
+        "{text}"
+    );
+
+    // No library type's Debug form, no library's name.
+    for needle in ["reqwest::", "Error {", "hyper", "Kind("] {
+        assert!(!text.contains(needle), "{text}");
+    }
+    // The libraries' own words are there with --verbose.
+    let (_, _, verbose) = run(sandbox
+        .cmd()
+        .env("SKILLPM_HTTP_RETRIES", "0")
+        .args(["-v", "source", "add", "x", &https]));
+    assert!(verbose.matches("caused by:").count() >= 2, "{verbose}");
+    // Nothing was written by any failed add.
+    assert_eq!(sandbox.manifest(), manifest);
+}
+
+#[test]
+fn git_and_mcp_sources_say_a_refused_connection_the_same_way() {
+    let sandbox = Sandbox::new();
+    sandbox.init();
+    let manifest = sandbox.manifest();
+    let port = closed_port();
+
+    let git = format!("http://127.0.0.1:{port}/skills.git");
+    let (code, _, stderr) = run(sandbox.cmd().args(["source", "add", "g", &git]));
+    assert_eq!(code, 4, "{stderr}");
+    assert!(
+        stderr.contains("the connection was refused: nothing is listening there"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("Message {"), "{stderr}");
+    assert!(!stderr.contains("reqwest::Error"), "{stderr}");
+    assert!(!stderr.contains("Caused by"), "{stderr}");
+
+    let mcp = format!("mcp+http://127.0.0.1:{port}/mcp");
+    let (code, _, stderr) = run(sandbox.cmd().args(["add", "--source", &mcp, "x", "--yes"]));
+    assert_eq!(code, 4, "{stderr}");
+    assert!(
+        stderr.contains("the connection was refused: nothing is listening there"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("check the URL and that the server is up"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("reqwest"), "{stderr}");
+    assert_eq!(sandbox.manifest(), manifest);
+}
+
+#[test]
+fn with_json_an_error_is_also_a_json_object_on_stdout() {
+    let port = closed_port();
+    let sandbox = project_with(&format!("http://127.0.0.1:{port}"));
+    let (code, stdout, stderr) = run(sandbox.cmd().args(["--json", "search", "--source", "reg"]));
+    assert_eq!(code, 4, "{stderr}");
+    let error: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(error["error"]["code"], 4);
+    assert!(
+        error["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("connection was refused"),
+        "{error}"
+    );
+    assert!(stderr.contains("error:"), "{stderr}");
+}
+
+#[test]
+fn plain_http_is_for_this_machine_unless_allowed() {
+    let sandbox = Sandbox::new();
+    sandbox.init();
+    let manifest = sandbox.manifest();
+    let (code, _, stderr) =
+        run(sandbox
+            .cmd()
+            .args(["source", "add", "far", "http://skills.invalid"]));
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("plain http is refused"), "{stderr}");
+    assert!(stderr.contains("--allow-http"), "{stderr}");
+    assert_eq!(sandbox.manifest(), manifest);
+    // Allowed: the request is made (and fails on the name, exit 4).
+    let (code, _, stderr) = run(sandbox.cmd().env("SKILLPM_HTTP_RETRIES", "0").args([
+        "--allow-http",
+        "source",
+        "add",
+        "far",
+        "http://skills.invalid",
+    ]));
+    assert_eq!(code, 4, "{stderr}");
+    assert!(stderr.contains("host name was not found"), "{stderr}");
+    assert_eq!(sandbox.manifest(), manifest);
+    // A git repository over plain http: the same rule.
+    let (code, _, stderr) =
+        run(sandbox
+            .cmd()
+            .args(["source", "add", "g", "http://skills.invalid/repo.git"]));
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("plain http is refused"), "{stderr}");
+    assert_eq!(sandbox.manifest(), manifest);
+}
+
+/// Requests to `server` that carried an Authorization header.
+fn authorized(server: &TestServer) -> Vec<String> {
+    server
+        .requests()
+        .into_iter()
+        .filter_map(|r| r.header("authorization").map(str::to_owned))
+        .collect()
+}
+
+#[test]
+fn a_token_goes_only_where_the_user_bound_it() {
+    let (_dir, home) = small_registry();
+    let (_dir2, other) = small_registry();
+    let mut sandbox = Sandbox::new();
+    sandbox.init();
+    sandbox.env("REG_TOKEN", "s3cret");
+    sandbox.env("AWS_SECRET_ACCESS_KEY", "aws-secret");
+    home.require_token(Some("s3cret"));
+
+    // Honest: the user binds $REG_TOKEN to the registry's origin.
+    let (code, _, stderr) = run(sandbox.cmd().args([
+        "source",
+        "add",
+        "private",
+        &home.base(),
+        "--token-env",
+        "REG_TOKEN",
+    ]));
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        !sandbox.manifest().contains("REG_TOKEN"),
+        "{}",
+        sandbox.manifest()
+    );
+    let tokens = std::fs::read_to_string(sandbox.home.join(".config/skillpm/tokens.toml")).unwrap();
+    assert!(
+        tokens.contains("REG_TOKEN") && tokens.contains(&home.base()),
+        "{tokens}"
+    );
+    let (code, _, stderr) = run(sandbox.cmd().args(["add", "pdf-tools", "--yes"]));
+    assert_eq!(code, 0, "{stderr}");
+    assert!(authorized(&home).iter().all(|h| h == "Bearer s3cret"));
+    assert!(!authorized(&home).is_empty());
+    let lock = std::fs::read(sandbox.project.join("skills.lock")).unwrap();
+    let home_before = snapshot(&sandbox.home);
+
+    // Attack: a pull request declares a second source whose token-env names
+    // another secret, and one naming the variable bound to another origin.
+    let text = sandbox.manifest()
+        + &format!(
+            "\n[[source]]\nname = \"evil\"\nurl = \"{}\"\ntoken-env = \"AWS_SECRET_ACCESS_KEY\"\n\n[[source]]\nname = \"evil2\"\nurl = \"{}\"\ntoken-env = \"REG_TOKEN\"\n",
+            other.base(),
+            other.url(INDEX)
+        );
+    std::fs::write(sandbox.project.join("skills.toml"), text).unwrap();
+    let (code, _, stderr) = run(sandbox.cmd().args(["search", "pdf"]));
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr.contains("token-env $AWS_SECRET_ACCESS_KEY") && stderr.contains("no token sent"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("token-env $REG_TOKEN"), "{stderr}");
+    assert!(other.hits(INDEX) >= 1, "the attacker's source was not read");
+    assert_eq!(authorized(&other), Vec::<String>::new());
+    let (code, _, stderr) = run(sandbox.cmd().arg("install"));
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(authorized(&other), Vec::<String>::new());
+    assert_eq!(
+        std::fs::read(sandbox.project.join("skills.lock")).unwrap(),
+        lock
+    );
+    assert!(!sandbox.project.join(".agents/skills/code-review").exists());
+    assert_eq!(snapshot(&sandbox.home), home_before);
+}
+
+#[test]
+fn the_host_variable_binds_a_token_to_its_host_only() {
+    let (_dir, server) = small_registry();
+    let (_dir2, other) = small_registry();
+    server.require_token(Some("ci-token"));
+    let var = format!("SKILLPM_TOKEN_127_0_0_1_{}", server.addr.port());
+    let mut sandbox = project_with(&server.base());
+    sandbox
+        .cmd()
+        .args(["--offline", "source", "add", "other", &other.base()])
+        .assert()
+        .success();
+    // Unset: the registry refuses (401), exit 4.
+    let (code, _, stderr) = run(sandbox.cmd().args(["search", "--source", "reg"]));
+    assert_eq!(code, 4, "{stderr}");
+    sandbox.env(&var, "ci-token");
+    let (code, _, stderr) = run(sandbox.cmd().args(["search", "pdf"]));
+    assert_eq!(code, 0, "{stderr}");
+    assert!(authorized(&server).iter().any(|h| h == "Bearer ci-token"));
+    assert_eq!(authorized(&other), Vec::<String>::new());
+}
+
+#[test]
+fn a_retry_names_the_url_and_the_attempt() {
+    let (_dir, server) = small_registry();
+    let sandbox = project_with(&server.base());
+    server.fault(INDEX, Fault::Status(503));
+    let (code, stdout, stderr) = run(sandbox.cmd().args(["search", "pdf"]));
+    assert_eq!(code, 0, "{stderr}");
+    // The stream rule (docs/output.md): the result on stdout, the run on stderr.
+    assert!(stdout.contains("pdf-tools"), "{stdout}");
+    assert!(!stdout.contains("Retrying"), "{stdout}");
+    assert!(
+        stderr.contains(&format!(
+            "Retrying {}{INDEX}: the server answered 503 Service Unavailable; attempt 2 of 3",
+            server.base()
+        )),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn messages_name_the_flag_the_user_passed() {
+    let sandbox = Sandbox::new();
+    sandbox.init();
+    for flag in ["--locked", "--frozen"] {
+        let (code, _, stderr) = run(sandbox.cmd().args(["install", flag]));
+        assert_eq!(code, 6, "{stderr}");
+        assert!(
+            stderr.contains(&format!("run `skillpm install` without {flag} to update")),
+            "{stderr}"
+        );
+        assert!(!stderr.contains("--locked/--frozen"), "{stderr}");
+    }
+}
