@@ -152,6 +152,11 @@ pub struct Summary {
     pub shell_lines: Vec<String>,
     pub dependencies: Vec<Dependency>,
     pub update: Option<Update>,
+    /// What the scanner found in this tree (docs/audit.md).
+    pub findings: Vec<crate::audit::Finding>,
+    /// The findings accepted for this tree (`rule@file:line`), recorded in
+    /// skills.lock with the approval.
+    pub accepted_findings: Vec<String>,
 }
 
 /// Everything known about a candidate, gathered by the caller.
@@ -217,6 +222,8 @@ pub fn summarize(c: &Candidate<'_>) -> Summary {
             .collect(),
         dependencies: c.dependencies.clone(),
         update,
+        findings: Vec::new(),
+        accepted_findings: Vec::new(),
     }
 }
 
@@ -256,10 +263,57 @@ impl Summary {
             let state = if d.present { "present" } else { "MISSING here" };
             let _ = writeln!(s, "  needs {} {} ({state})", d.kind, d.name);
         }
+        self.render_findings(&flag, &mut s);
         if let Some(u) = &self.update {
             self.render_update(u, &flag, &mut s);
         }
         s
+    }
+
+    /// The audit findings: each one at `medium` or above, a count of the
+    /// `low` ones (teaching text, mentions).
+    fn render_findings(&self, flag: &dyn Fn(&str) -> String, s: &mut String) {
+        if self.findings.is_empty() {
+            let _ = writeln!(s, "  audit:       no findings");
+            return;
+        }
+        let low = self
+            .findings
+            .iter()
+            .filter(|f| f.severity == crate::audit::Severity::Low)
+            .count();
+        let _ = writeln!(
+            s,
+            "  {} {} finding{}{}",
+            flag("audit:      "),
+            self.findings.len(),
+            if self.findings.len() == 1 { "" } else { "s" },
+            if low > 0 {
+                format!(" ({low} low: explained or mentioned, not run)")
+            } else {
+                String::new()
+            }
+        );
+        for f in self
+            .findings
+            .iter()
+            .filter(|f| f.severity > crate::audit::Severity::Low)
+        {
+            let accepted = if self.accepted_findings.contains(&f.key()) {
+                " (accepted)"
+            } else {
+                ""
+            };
+            let _ = writeln!(
+                s,
+                "    {:<8} {} {}: {}{accepted}",
+                f.severity.as_str(),
+                f.rule,
+                f.place(),
+                f.excerpt
+            );
+            let _ = writeln!(s, "             {}", f.why);
+        }
     }
 
     /// What changed since the approved tree: files, executables, and the

@@ -29,6 +29,22 @@ pub fn cache_root() -> Result<PathBuf, NoCacheDir> {
         .ok_or(NoCacheDir)
 }
 
+/// The user's state folder, which holds what the cache must not (the key
+/// that authenticates the cache's records, `trust::record_key`):
+/// `SKILLPM_STATE_DIR`, else the platform state folder
+/// (`~/.local/state/skillpm` on Linux; the local data folder elsewhere).
+pub fn state_root() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os("SKILLPM_STATE_DIR").filter(|d| !d.is_empty()) {
+        return Some(PathBuf::from(dir));
+    }
+    let dirs = directories::ProjectDirs::from("dev", "skillpm", "skillpm")?;
+    Some(
+        dirs.state_dir()
+            .unwrap_or_else(|| dirs.data_local_dir())
+            .to_owned(),
+    )
+}
+
 /// Subfolders of the cache root, named once here so no module spells them twice.
 pub mod layout {
     pub const LOCK_FILE: &str = ".lock";

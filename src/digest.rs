@@ -235,8 +235,18 @@ impl HashedTree {
 /// Hashes the tree under `root`. Symlinks and special files are refused, never
 /// followed, so a digest always describes bytes that really live in the tree.
 pub fn hash_tree(root: &Path) -> Result<HashedTree, DigestError> {
+    hash_tree_where(root, &|_, _| true)
+}
+
+/// Like [`hash_tree`], over only the entries `keep(relative path, is a
+/// folder)` keeps (a folder left out is not entered). `publish` uses it to
+/// leave out what it does not publish.
+pub fn hash_tree_where(
+    root: &Path,
+    keep: &dyn Fn(&str, bool) -> bool,
+) -> Result<HashedTree, DigestError> {
     let mut files = Vec::new();
-    walk(root, root, &mut files)?;
+    walk(root, root, keep, &mut files)?;
     Ok(HashedTree::from_files(files))
 }
 
@@ -253,13 +263,21 @@ fn io_err(path: &Path) -> impl FnOnce(io::Error) -> DigestError + '_ {
     }
 }
 
-fn walk(root: &Path, dir: &Path, out: &mut Vec<TreeFile>) -> Result<(), DigestError> {
+fn walk(
+    root: &Path,
+    dir: &Path,
+    keep: &dyn Fn(&str, bool) -> bool,
+    out: &mut Vec<TreeFile>,
+) -> Result<(), DigestError> {
     for entry in std::fs::read_dir(dir).map_err(io_err(dir))? {
         let entry = entry.map_err(io_err(dir))?;
         let path = entry.path();
         let file_type = entry.file_type().map_err(io_err(&path))?;
+        if !keep(&relative_slash_path(root, &path)?, file_type.is_dir()) {
+            continue;
+        }
         if file_type.is_dir() {
-            walk(root, &path, out)?;
+            walk(root, &path, keep, out)?;
         } else if file_type.is_file() {
             let rel = relative_slash_path(root, &path)?;
             let meta = entry.metadata().map_err(io_err(&path))?;

@@ -9,6 +9,7 @@ pub use inventory as __inventory;
 
 pub mod agents;
 pub mod approve;
+pub mod audit;
 pub mod cache;
 pub mod catalog;
 pub mod cli;

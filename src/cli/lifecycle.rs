@@ -34,7 +34,18 @@ pub struct AddArgs {
     #[arg(short, long)]
     pub yes: bool,
     #[command(flatten)]
+    pub accept: AcceptArg,
+    #[command(flatten)]
     pub placement: PlacementArgs,
+}
+
+/// `--accept-findings`, shared by everything that records an approval.
+#[derive(Debug, clap::Args)]
+pub struct AcceptArg {
+    /// Accept the audit findings the summary shows for the content approved
+    /// (recorded in skills.lock for that exact tree; docs/audit.md).
+    #[arg(long)]
+    pub accept_findings: bool,
 }
 
 /// `--strict`, shared by everything that adds skills to the lock.
@@ -127,6 +138,8 @@ pub struct UpdateArgs {
     #[arg(short, long)]
     pub yes: bool,
     #[command(flatten)]
+    pub accept: AcceptArg,
+    #[command(flatten)]
     pub strict: StrictArg,
 }
 
@@ -144,6 +157,8 @@ pub struct ApproveArgs {
     /// Approve what the summary shows without asking.
     #[arg(short, long)]
     pub yes: bool,
+    #[command(flatten)]
+    pub accept: AcceptArg,
 }
 
 impl AddArgs {
@@ -159,6 +174,7 @@ impl AddArgs {
             path: self.path,
             strict: self.strict.strict,
             list: self.list,
+            accept_findings: self.accept.accept_findings,
         };
         emit(&ctx, &lifecycle::add(&ctx, &opts)?, OK)
     }
@@ -183,6 +199,7 @@ impl UpdateArgs {
             names: self.names,
             yes: self.yes,
             strict: self.strict.strict,
+            accept_findings: self.accept.accept_findings,
         };
         emit(ctx, &lifecycle::update(ctx, &opts)?, OK)
     }
@@ -193,6 +210,7 @@ impl ApproveArgs {
         let opts = lifecycle::ApproveOptions {
             names: self.names,
             yes: self.yes,
+            accept_findings: self.accept.accept_findings,
         };
         emit(ctx, &lifecycle::approve(ctx, &opts)?, OK)
     }

@@ -101,6 +101,10 @@ pub enum Command {
     Show(ShowArgs),
     /// Validate skill folders (or folders of skill folders).
     Check(CheckArgs),
+    /// Scan skills for what they would make an agent do (download-and-run,
+    /// credential theft, prompt injection, hidden text, …); exit 5 on a
+    /// finding at or above --fail-on.
+    Audit(AuditArgs),
     /// Check skill roots, links, approvals, dependencies and the store.
     Doctor(agent::DoctorArgs),
     /// The agents skillpm knows: detected here?, their skill folders, managed skills.
@@ -145,6 +149,26 @@ pub struct CheckArgs {
     /// Skill folders, or folders containing skill folders.
     #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<PathBuf>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct AuditArgs {
+    /// Skill folders or folders of skills; none: the project's locked skills.
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// Also write the findings as SARIF 2.1.0 to FILE (`-`: stdout, instead
+    /// of the report).
+    #[arg(long, value_name = "FILE")]
+    pub sarif: Option<PathBuf>,
+    /// Exit 5 when a finding is at or above this severity (default: the
+    /// project's `[audit] fail-on`, else high).
+    #[arg(long, value_name = "SEVERITY", value_parser = parse_severity)]
+    pub fail_on: Option<crate::audit::Severity>,
+}
+
+fn parse_severity(text: &str) -> Result<crate::audit::Severity, String> {
+    crate::audit::Severity::parse(text)
+        .ok_or_else(|| format!("`{text}` is not a severity: low, medium, high or critical"))
 }
 
 #[derive(Debug, clap::Args)]

@@ -54,6 +54,11 @@ pub struct PublishArgs {
     /// Also write <name>.zip beside each <name>.tar.gz.
     #[arg(long)]
     pub zip: bool,
+    /// List every file that would be published, with its size; write nothing.
+    /// (.git, .hg, .svn, .DS_Store and Thumbs.db are always left out, and so
+    /// is what the skill's .gitignore and .skillignore match.)
+    #[arg(long)]
+    pub dry_run: bool,
 }
 
 impl PublishArgs {
@@ -86,6 +91,7 @@ impl PublishArgs {
             version: self.version,
             expires,
             zip: self.zip,
+            dry_run: self.dry_run,
         }
     }
 }

@@ -4,7 +4,7 @@ use std::io::Write;
 
 use anyhow::Context as _;
 
-use super::{CheckArgs, Cli, Command, ImportArgs, ListArgs, ShowArgs, VerifyArgs};
+use super::{AuditArgs, CheckArgs, Cli, Command, ImportArgs, ListArgs, ShowArgs, VerifyArgs};
 use crate::error::Exit;
 use crate::ops::{self, Context, Report, lifecycle};
 use crate::ui::Ui;
@@ -49,6 +49,7 @@ pub fn run(cli: Cli, ui: Ui) -> anyhow::Result<Exit> {
 
     match cli.command {
         Command::Check(a) => a.run(&ctx),
+        Command::Audit(a) => a.run(&ctx),
         Command::List(a) => a.run(&ctx),
         Command::Show(a) => a.run(&ctx),
         Command::Mcp(a) => a.run(&ctx),
@@ -83,6 +84,22 @@ pub(crate) const OK: Exit = Exit::Success;
 impl CheckArgs {
     fn run(self, ctx: &Context) -> anyhow::Result<Exit> {
         let report = ops::check::check(ctx, &ops::check::CheckOptions { paths: self.paths })?;
+        emit(ctx, &report, report.exit())
+    }
+}
+
+impl AuditArgs {
+    fn run(self, ctx: &Context) -> anyhow::Result<Exit> {
+        let to_stdout = self.sarif.as_deref() == Some(std::path::Path::new("-"));
+        let opts = ops::audit::AuditOptions {
+            paths: self.paths,
+            sarif: self.sarif,
+            fail_on: self.fail_on,
+        };
+        let report = ops::audit::audit(ctx, &opts)?;
+        if to_stdout {
+            return Ok(report.exit());
+        }
         emit(ctx, &report, report.exit())
     }
 }

@@ -71,6 +71,18 @@ pub enum GitError {
         found: String,
     },
 
+    /// A locked commit that the declared ref does not reach (exit 3): a
+    /// commit of another branch, or one only a pull request's ref holds.
+    #[error(
+        "commit {commit} is not on `{reference}` of {url} (which is at {tip} and does not contain it)"
+    )]
+    NotOnRef {
+        url: String,
+        reference: String,
+        commit: String,
+        tip: String,
+    },
+
     /// `--offline` and the cache lacks what is needed (exit 6).
     #[error(
         "--offline: {what} of {url} is not in the git cache\n  run once without --offline to fetch it"
@@ -119,7 +131,7 @@ impl Classify for GitError {
             GitError::UnknownRef { .. }
             | GitError::CommitNotFound { .. }
             | GitError::SubpathNotFound { .. } => Exit::NotFound,
-            GitError::CommitMismatch { .. } => Exit::Integrity,
+            GitError::CommitMismatch { .. } | GitError::NotOnRef { .. } => Exit::Integrity,
             GitError::Offline { .. } => Exit::Locked,
             GitError::Refused { .. } | GitError::TooLarge { .. } | GitError::BadArchive { .. } => {
                 Exit::Unsafe

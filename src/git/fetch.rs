@@ -151,6 +151,18 @@ fn fetch(cached: &CachedRepo, url: &str, specs: &[impl AsRef<str>]) -> Result<Fe
     Ok(Fetched::Refs(matched))
 }
 
+/// Whether `ancestor` is `tip` or one of its ancestors, walking the cached
+/// clone's history from `tip` (every commit a fetched ref reaches is there).
+pub(crate) fn reaches(cached: &CachedRepo, tip: ObjectId, ancestor: ObjectId) -> bool {
+    if tip == ancestor {
+        return true;
+    }
+    let Ok(walk) = cached.repo.rev_walk([tip]).all() else {
+        return false;
+    };
+    walk.map_while(Result::ok).any(|info| info.id == ancestor)
+}
+
 fn local_ref(cached: &CachedRepo, name: &str) -> Option<ObjectId> {
     let mut reference = cached.repo.try_find_reference(name).ok()??;
     reference.peel_to_id().ok().map(|id| id.detach())

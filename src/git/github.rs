@@ -290,6 +290,29 @@ impl<'a> GitHub<'a> {
         Ok(sha)
     }
 
+    /// Whether `commit` is `tip` or one of its ancestors, by the compare API
+    /// (`GET /repos/{owner}/{repo}/compare/{commit}...{tip}`: `ahead` or
+    /// `identical` means `tip` contains it). A commit GitHub does not know
+    /// is not contained.
+    pub(crate) fn contains(&self, tip: &str, commit: &str) -> Result<bool, GitError> {
+        let range = format!("{commit}...{tip}");
+        let segments = ["repos", self.owner, self.name, "compare", range.as_str()];
+        let url = self.url(&self.options.api_url, &segments)?;
+        let response = self.get(url.clone(), "application/vnd.github+json")?;
+        match response.status().as_u16() {
+            200 => {}
+            404 | 422 => return Ok(false),
+            _ => return Err(self.failure(response, "the comparison of two commits")),
+        }
+        let body: serde_json::Value = response
+            .json()
+            .map_err(|e| GitError::network(url.as_str(), &e))?;
+        Ok(matches!(
+            body.get("status").and_then(|s| s.as_str()),
+            Some("ahead" | "identical")
+        ))
+    }
+
     /// Downloads the archive of `commit` and writes its `subpath` folder
     /// into `dest` (an existing, empty folder).
     pub(crate) fn download(

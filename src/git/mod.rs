@@ -158,6 +158,72 @@ pub fn resolve(spec: &GitSpec, options: &GitOptions) -> Result<Resolved, GitErro
     })
 }
 
+/// What proved a locked commit to be on the declared ref.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OnRef {
+    /// The ref as declared (`HEAD`: the default branch).
+    pub reference: String,
+    /// The commit that ref names (now, or in the cache when offline).
+    pub tip: String,
+}
+
+/// The proof rule of a git lock entry (docs/threat-model.md): the locked
+/// `commit` must be reachable from the ref the project declared (a branch,
+/// a tag, or the default branch; a declared full commit id must be the
+/// commit itself). A commit of another branch, or one that only a pull
+/// request's ref (`refs/pull/N/head`) holds, is [`GitError::NotOnRef`].
+///
+/// Online the ref is read from the remote now; offline from the cached
+/// clone's refs ([`GitError::Offline`] when the cache has none).
+pub fn prove_on_ref(spec: &GitSpec, commit: &str, options: &GitOptions) -> Result<OnRef, GitError> {
+    let commit = commit.to_ascii_lowercase();
+    let reference = spec.reference.clone().unwrap_or_else(|| "HEAD".into());
+    let not_on = |tip: String| GitError::NotOnRef {
+        url: spec.url(),
+        reference: reference.clone(),
+        commit: commit.clone(),
+        tip,
+    };
+    if let Some(pinned) = spec.reference.as_deref().filter(|r| is_full_sha(r)) {
+        return if pinned.eq_ignore_ascii_case(&commit) {
+            Ok(OnRef {
+                reference,
+                tip: commit.clone(),
+            })
+        } else {
+            Err(not_on(pinned.to_ascii_lowercase()))
+        };
+    }
+    if let Repo::GitHub { owner, name } = &spec.repo
+        && options.github.fast_path
+        && !options.offline
+    {
+        let github = github::GitHub::new(owner, name, &options.github)?;
+        let answer = github.resolve(spec.reference.as_deref()).and_then(|tip| {
+            let contained = tip == commit || github.contains(&tip, &commit)?;
+            Ok((tip, contained))
+        });
+        match answer {
+            Ok((tip, true)) => return Ok(OnRef { reference, tip }),
+            Ok((tip, false)) => return Err(not_on(tip)),
+            Err(e) if e.allows_clone_fallback() && options.github.clone_fallback => {}
+            Err(e) => return Err(e),
+        }
+    }
+    let remote = clone_url(spec, options);
+    let cached = open_cache(options, &remote, || format!("ref `{reference}`"))?;
+    let tip = fetch::resolve_ref(&cached, &remote, spec.reference.as_deref(), options.offline)?;
+    let id = fetch::parse_id(&commit)?;
+    if fetch::reaches(&cached, tip, id) {
+        Ok(OnRef {
+            reference,
+            tip: tip.to_string(),
+        })
+    } else {
+        Err(not_on(tip.to_string()))
+    }
+}
+
 /// A commit's tree (at the spec's subpath) written into a temporary folder.
 /// Dropping it removes the folder.
 #[derive(Debug)]

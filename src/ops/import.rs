@@ -194,6 +194,7 @@ fn add_found(
         path: None,
         strict: false,
         list: false,
+        accept_findings: false,
     };
     match lifecycle::add(ctx, &opts) {
         Ok(added) if f.all => Ok(added

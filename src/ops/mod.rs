@@ -11,6 +11,7 @@ pub mod source;
 use std::path::PathBuf;
 
 pub mod agents;
+pub mod audit;
 pub mod check;
 pub mod discover;
 pub mod doctor;

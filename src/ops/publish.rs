@@ -39,6 +39,8 @@ pub struct PublishOptions {
     pub expires: Option<SystemTime>,
     /// Also write `<name>.zip` beside each `.tar.gz`.
     pub zip: bool,
+    /// `--dry-run`: list every file that would be published, write nothing.
+    pub dry_run: bool,
 }
 
 /// The result of `skillpm publish`.
@@ -58,6 +60,10 @@ pub struct PublishOptions {
 /// `changed` is false when the folder already held exactly this site (nothing
 /// was written); `signature` is null without `--sign`; `reused` says the
 /// previous signature still covered the unchanged index and was kept.
+///
+/// With `--dry-run`, `dry_run` is true, `changed` false, `signature` null,
+/// and `files` lists every file that would be published:
+/// `[{"skill", "path", "size"}]` (absent otherwise).
 #[derive(Debug, Serialize)]
 pub struct PublishReport {
     pub site: PathBuf,
@@ -66,6 +72,18 @@ pub struct PublishReport {
     pub changed: bool,
     pub skills: Vec<PublishedSkill>,
     pub signature: Option<SignatureReport>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub dry_run: bool,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub files: Vec<ListedFile>,
+}
+
+/// One file `publish --dry-run` would publish.
+#[derive(Debug, Serialize)]
+pub struct ListedFile {
+    pub skill: String,
+    pub path: String,
+    pub size: u64,
 }
 
 #[derive(Debug, Serialize)]
@@ -80,6 +98,21 @@ pub struct SignatureReport {
 
 impl Report for PublishReport {
     fn human(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        if self.dry_run {
+            for f in &self.files {
+                writeln!(out, "{:>10}  {}/{}", f.size, f.skill, f.path)?;
+            }
+            let bytes: u64 = self.files.iter().map(|f| f.size).sum();
+            return writeln!(
+                out,
+                "{} file{}, {bytes} bytes in {} skill{} would be published to {} (dry run: nothing written)",
+                self.files.len(),
+                super::plural(self.files.len()),
+                self.skills.len(),
+                super::plural(self.skills.len()),
+                self.site.display()
+            );
+        }
         let count = self.skills.len();
         let state = if self.changed {
             ""
@@ -261,6 +294,28 @@ pub fn publish(ctx: &Context, opts: &PublishOptions) -> anyhow::Result<PublishRe
         warn_over_client_limits(ctx, source);
     }
     let mut built = publisher::build_site(&sources, opts.zip)?;
+    if opts.dry_run {
+        let files = sources
+            .iter()
+            .flat_map(|s| {
+                s.files.files.iter().map(|f| ListedFile {
+                    skill: s.name.clone(),
+                    path: f.path.clone(),
+                    size: f.bytes.len() as u64,
+                })
+            })
+            .collect();
+        return Ok(PublishReport {
+            site: out,
+            index: site::index_path(),
+            legacy_index: site::legacy_index_path(),
+            changed: false,
+            skills: built.skills,
+            signature: None,
+            dry_run: true,
+            files,
+        });
+    }
 
     site::ensure_replaceable(&out)?;
     let signature = key
@@ -281,6 +336,8 @@ pub fn publish(ctx: &Context, opts: &PublishOptions) -> anyhow::Result<PublishRe
         changed,
         skills: built.skills,
         signature,
+        dry_run: false,
+        files: Vec::new(),
     })
 }
 
@@ -317,7 +374,8 @@ fn check_all(ctx: &Context, skills_dir: &Path) -> anyhow::Result<Vec<SkillSource
             .ok_or_else(|| PublishError::Changed {
                 path: dir.join("SKILL.md"),
             })?;
-        let files = publisher::files::load_skill_files(&dir, &md.name)?;
+        let files = publisher::files::load_skill_files(&dir, &ctx.cwd.join(skills_dir), &md.name)?;
+        audit_published(ctx, &md.name, &files)?;
         sources.push(SkillSource {
             version: publisher::frontmatter_version(&md.frontmatter),
             name: md.name,
@@ -326,6 +384,39 @@ fn check_all(ctx: &Context, skills_dir: &Path) -> anyhow::Result<Vec<SkillSource
         });
     }
     Ok(sources)
+}
+
+/// Runs the scanner on exactly the files about to be published: a
+/// live-looking secret refuses the publish (exit 5, naming file and line);
+/// other findings at `high` or above are shown as warnings.
+fn audit_published(
+    ctx: &Context,
+    skill: &str,
+    files: &publisher::files::SkillFiles,
+) -> anyhow::Result<()> {
+    for file in &files.files {
+        for f in crate::audit::audit_file(&file.path, &file.bytes) {
+            if f.rule == "live-secret" {
+                return Err(PublishError::Secret {
+                    skill: skill.to_owned(),
+                    file: f.file,
+                    line: f.line,
+                    excerpt: f.excerpt,
+                }
+                .into());
+            }
+            if f.severity >= crate::audit::Severity::High {
+                ctx.ui.warn(format!(
+                    "skill `{skill}`: audit finding {} ({}) at {}: {}",
+                    f.rule,
+                    f.severity,
+                    f.place(),
+                    f.excerpt
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 fn display_path(ctx: &Context, path: &Path) -> PathBuf {

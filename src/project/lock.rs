@@ -155,6 +155,15 @@ pub struct LockedSkill {
     /// CI can see them. Empty for a skill `check` would pass.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
+    /// Audit findings a person accepted for the approved tree, as
+    /// `rule@file:line` (docs/audit.md). They count only while `approved`
+    /// equals `tree`: changed content means new findings to accept.
+    #[serde(
+        default,
+        rename = "accepted-findings",
+        skip_serializing_if = "Vec::is_empty"
+    )]
+    pub accepted_findings: Vec<String>,
 }
 
 /// A `url` or `index` as the lock writes it (a URL, or a path relative to
@@ -173,6 +182,16 @@ impl LockedSkill {
     /// Approved for exactly the content it pins.
     pub fn is_approved(&self) -> bool {
         self.approved == Some(self.tree)
+    }
+
+    /// The accepted findings that hold for the content it pins (none
+    /// unless it is approved for exactly this tree).
+    pub fn accepted(&self) -> &[String] {
+        if self.is_approved() {
+            &self.accepted_findings
+        } else {
+            &[]
+        }
     }
 }
 
@@ -312,6 +331,7 @@ mod tests {
             signer: Some("RWQ1234".into()),
             approved: Some(tree),
             warnings: Vec::new(),
+            accepted_findings: Vec::new(),
         }
     }
 

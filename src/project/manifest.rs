@@ -24,6 +24,9 @@
 //! deny = ["pdf-tools"]
 //!
 //! [limits]                        # optional, free-form; read by the unpacker
+//!
+//! [audit]
+//! fail-on = "high"                # low | medium | high | critical (docs/audit.md)
 //! ```
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -217,6 +220,18 @@ pub struct ManifestData {
     /// Free-form; the unpacker defines what it reads from here.
     #[serde(default)]
     pub limits: Option<toml::Table>,
+    #[serde(default)]
+    pub audit: AuditSettings,
+}
+
+/// `[audit]`: how the scanner's findings stop an install (docs/audit.md).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct AuditSettings {
+    /// A skill with a finding at or above this severity, not accepted in
+    /// skills.lock, is refused (exit 5). Unset: `high`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fail_on: Option<crate::audit::Severity>,
 }
 
 /// A loaded `skills.toml`, editable without losing its formatting.
@@ -303,6 +318,11 @@ impl Manifest {
 
     pub fn agent_rules(&self, agent: &str) -> Option<&AgentRules> {
         self.data.agent.get(agent)
+    }
+
+    /// `[audit] fail-on`, `high` when unset.
+    pub fn audit_fail_on(&self) -> crate::audit::Severity {
+        self.data.audit.fail_on.unwrap_or_default()
     }
 
     pub fn limits(&self) -> Option<&toml::Table> {

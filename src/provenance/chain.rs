@@ -26,12 +26,13 @@ use url::Url;
 use crate::digest::Digest;
 use crate::error::{Classify, Exit};
 use crate::fetch::Fetcher;
+use crate::git::{GitError, GitOptions, GitSpec};
 use crate::index::{ArtifactKind, EntryContent, Index, parse_index, paths};
 use crate::project::lock::{Format, LockedSkill, lock_text_to_url};
 use crate::project::manifest::{Manifest, SourceDecl};
 use crate::source::{self, Source, SourceError, SourceSpec};
 use crate::store::snapshots::{Snapshot, Snapshots};
-use crate::store::unpacked::Unpacked;
+use crate::store::unpacked::{Records, Unpacked};
 use crate::trust::{self, TrustError};
 
 /// A link of the chain that does not hold (exit 3).
@@ -67,6 +68,26 @@ pub enum ProveError {
         #[source]
         cause: Box<SourceError>,
     },
+    /// A git repository could not be read to check the ref: its own exit code.
+    #[error(
+        "{skill}: cannot check commit {commit} against its repository: {cause}\n  run `skillpm update {skill}` to move to a commit the declared ref holds"
+    )]
+    Repository {
+        skill: String,
+        commit: String,
+        cause: Box<GitError>,
+    },
+    /// A git commit whose ref could not be checked offline (exit 3).
+    #[error(
+        "{skill}: cannot show offline that commit {commit} is on `{reference}` of {url}: {cause}\n  run `skillpm install --locked` (online) to check it against the repository"
+    )]
+    RefUnknown {
+        skill: String,
+        commit: String,
+        reference: String,
+        url: String,
+        cause: String,
+    },
     /// Not provable from the cache alone (only provers without a fetcher).
     #[error(
         "{skill}: its index snapshot is not in the cache; `skillpm install` proves and keeps it"
@@ -80,6 +101,8 @@ impl Classify for ProveError {
             ProveError::Broken(b) => b.exit(),
             ProveError::Source { cause, .. } => cause.exit(),
             ProveError::Unproven { .. } => Exit::Locked,
+            ProveError::RefUnknown { .. } => Exit::Integrity,
+            ProveError::Repository { cause, .. } => cause.exit(),
         }
     }
 }
@@ -105,6 +128,38 @@ pub struct SignedBy {
     pub expires: Option<String>,
 }
 
+/// How a git commit was shown to be on its declared ref.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RefProof {
+    /// The declared ref (`HEAD`: the default branch).
+    pub reference: String,
+    /// The commit the ref names.
+    pub tip: String,
+    /// `remote` (read now), `cache` (the cached clone's refs, offline) or
+    /// `record` (an earlier online proof on this machine, offline).
+    pub by: &'static str,
+}
+
+/// The record kind of git ref proofs (`state/proofs/git-ref/`).
+const GIT_REF_RECORDS: &str = "git-ref";
+
+fn ref_record_key(url: &str, reference: Option<&str>, commit: &str) -> String {
+    format!("{url}\n{}\n{commit}", reference.unwrap_or("HEAD"))
+}
+
+/// Records that `commit` was found on `reference` of `url` (at `tip`) by an
+/// online run, so an offline run on this machine may rely on it.
+pub fn record_on_ref(
+    cache_root: &Path,
+    url: &str,
+    reference: Option<&str>,
+    commit: &str,
+    tip: &str,
+) {
+    let records = Records::proofs(cache_root, GIT_REF_RECORDS);
+    let _ = records.put(&ref_record_key(url, reference, commit), tip);
+}
+
 /// A proven chain, link by link (`verify --provenance --json` prints it).
 #[derive(Debug, Clone, Serialize)]
 pub struct Proof {
@@ -122,6 +177,9 @@ pub struct Proof {
     pub url: Option<String>,
     pub artifact: Option<Digest>,
     pub commit: Option<String>,
+    /// Git: the declared ref the commit was found on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub git_ref: Option<RefProof>,
     pub tree: Digest,
     /// Whether the artifact (or git commit) → tree link was read from the
     /// cache's record; `false` means the content must be unpacked (checked
@@ -136,6 +194,8 @@ struct Declared {
     git_url: Option<String>,
     /// For a git source: the folder of the repository its skills come from.
     git_folder: Option<String>,
+    /// For a git source: the ref it declares (`None`: the default branch).
+    git_ref: Option<String>,
     source: Option<Source>,
 }
 
@@ -163,8 +223,16 @@ pub struct Prover<'a> {
     fetcher: std::cell::OnceCell<Option<Fetcher>>,
     vouchers: HashMap<String, Rc<Voucher>>,
     sources: HashMap<String, Rc<Declared>>,
+    /// Git options per declared source (`None`: offline, from the cache).
+    git_options: Option<GitOptionsFor<'a>>,
+    cache_root: std::path::PathBuf,
+    /// Ref proofs made this run, by (url, ref, commit).
+    refs: HashMap<String, RefProof>,
     now: SystemTime,
 }
+
+/// Builds the git options a source is read with (token, offline).
+pub type GitOptionsFor<'a> = Box<dyn Fn(&SourceDecl) -> Option<GitOptions> + 'a>;
 
 impl<'a> Prover<'a> {
     pub fn new(
@@ -182,8 +250,18 @@ impl<'a> Prover<'a> {
             fetcher: std::cell::OnceCell::new(),
             vouchers: HashMap::new(),
             sources: HashMap::new(),
+            git_options: None,
+            cache_root: cache_root.to_owned(),
+            refs: HashMap::new(),
             now: SystemTime::now(),
         }
+    }
+
+    /// Reads git sources with these options (online when they say so);
+    /// without, git refs are checked offline against the cache.
+    pub fn with_git(mut self, options: GitOptionsFor<'a>) -> Self {
+        self.git_options = Some(options);
+        self
     }
 
     /// Proves each entry; one this prover could not prove without reading
@@ -228,6 +306,7 @@ impl<'a> Prover<'a> {
             url: entry.url.clone(),
             artifact: entry.artifact,
             commit: entry.commit.clone(),
+            git_ref: None,
             tree: entry.tree,
             tree_recorded: false,
             approved: entry.is_approved(),
@@ -235,6 +314,7 @@ impl<'a> Prover<'a> {
         match entry.format {
             Format::Git => {
                 proof.tree_recorded = self.check_git(entry, decl, &declared)?;
+                proof.git_ref = Some(self.check_ref(entry, decl, &declared)?);
             }
             Format::Path => check_folder(entry, decl)?,
             Format::Mcp => check_mcp(entry, decl)?,
@@ -379,6 +459,101 @@ impl<'a> Prover<'a> {
         }
     }
 
+    /// The ref link of a git entry: the locked commit is on the ref the
+    /// source declares (`git::prove_on_ref`). Online the repository is read
+    /// now; offline an earlier online proof on this machine (an
+    /// authenticated record) or the cached clone's refs must show it, else
+    /// the entry is refused naming `install --locked`.
+    fn check_ref(
+        &mut self,
+        entry: &LockedSkill,
+        decl: &SourceDecl,
+        source: &Declared,
+    ) -> Result<RefProof, ProveError> {
+        let url = source.git_url.clone().unwrap_or_default();
+        let commit = entry
+            .commit
+            .clone()
+            .unwrap_or_default()
+            .to_ascii_lowercase();
+        let reference = source.git_ref.as_deref();
+        let key = ref_record_key(&url, reference, &commit);
+        if let Some(done) = self.refs.get(&key) {
+            return Ok(done.clone());
+        }
+        let options = match &self.git_options {
+            Some(make) => make(decl),
+            None => None,
+        }
+        .unwrap_or_else(|| GitOptions {
+            cache_dir: self.cache_root.join(crate::git::CACHE_SUBDIR),
+            offline: true,
+            github: crate::git::GitHubOptions::from_env(
+                crate::source::bound_token_env(decl).as_deref(),
+            ),
+            limits: Default::default(),
+            allow_http: false,
+        });
+        let records = Records::proofs(&self.cache_root, GIT_REF_RECORDS);
+        let shown = reference.unwrap_or("HEAD").to_owned();
+        // An earlier proof by this user (authenticated) stands in every
+        // mode: the commit was on the ref when it was checked, and a later
+        // rewrite upstream does not make an honest lock a forged one.
+        let result = if let Some(tip) = records.get(&key) {
+            Ok(RefProof {
+                reference: shown,
+                tip,
+                by: "record",
+            })
+        } else {
+            let spec = GitSpec::new(&url, reference, None);
+            match spec.and_then(|spec| crate::git::prove_on_ref(&spec, &commit, &options)) {
+                Ok(on) => {
+                    if !options.offline {
+                        let _ = records.put(&key, &on.tip);
+                    }
+                    Ok(RefProof {
+                        reference: on.reference,
+                        tip: on.tip,
+                        by: if options.offline { "cache" } else { "remote" },
+                    })
+                }
+                Err(e @ GitError::NotOnRef { .. }) => Err(broken(entry, "ref", e.to_string())),
+                // Nothing of it is cached (neither clone nor content): the
+                // install could not proceed offline anyway; say so as before.
+                Err(cause @ GitError::Offline { .. })
+                    if !self
+                        .cache_root
+                        .join(crate::cache::layout::STORE)
+                        .join(entry.tree.file_name())
+                        .is_dir() =>
+                {
+                    Err(ProveError::Repository {
+                        skill: entry.name.clone(),
+                        commit: commit.clone(),
+                        cause: Box::new(cause),
+                    })
+                }
+                Err(e) if options.offline => Err(ProveError::RefUnknown {
+                    skill: entry.name.clone(),
+                    commit: commit.clone(),
+                    reference: shown,
+                    url: url.clone(),
+                    cause: e.to_string(),
+                }),
+                Err(cause) => Err(ProveError::Repository {
+                    skill: entry.name.clone(),
+                    commit: commit.clone(),
+                    cause: Box::new(cause),
+                }),
+            }
+        };
+        if let Ok(proof) = &result {
+            self.refs.insert(key, proof.clone());
+        }
+        result
+    }
+
     /// The index links: the lock's index is one the declared source
     /// publishes, a verified (signed, when pinned) copy of it vouches, and
     /// the entry it lists is the locked one. `Ok(None)`: not provable
@@ -461,7 +636,7 @@ impl<'a> Prover<'a> {
                 },
                 Format::Archive | Format::SkillMd,
             ) => self.check_artifact(entry, &vouching, lock_url.as_ref(), url, digest, artifact),
-            (EntryContent::Files { .. }, Format::Files) => {
+            (EntryContent::Files { files }, Format::Files) => {
                 let folder =
                     paths::file_url(&paths::index_dir(&voucher.index.url), &entry.name, "");
                 if lock_url.as_ref() != Some(&folder) {
@@ -474,7 +649,7 @@ impl<'a> Prover<'a> {
                         ),
                     ));
                 }
-                Ok(false)
+                check_file_list(entry, &vouching, files, &self.unpacked)
             }
             _ => Err(broken(
                 entry,
@@ -493,9 +668,9 @@ impl<'a> Prover<'a> {
         if let Some(d) = self.sources.get(&decl.name) {
             return Ok(d.clone());
         }
-        let (git_url, git_folder) = match super::offline::declared_git(decl, self.root) {
-            Some((url, folder)) => (Some(url), folder),
-            None => (None, None),
+        let (git_url, git_folder, git_ref) = match super::offline::declared_git(decl, self.root) {
+            Some(g) => (Some(g.url), g.folder, g.reference),
+            None => (None, None, None),
         };
         let source = match git_url {
             Some(_) => None,
@@ -504,6 +679,7 @@ impl<'a> Prover<'a> {
         let d = Rc::new(Declared {
             git_url,
             git_folder,
+            git_ref,
             source,
         });
         self.sources.insert(decl.name.clone(), d.clone());
@@ -802,6 +978,51 @@ impl std::fmt::Display for SnapshotProblem {
             SnapshotProblem::Unreadable(e) => write!(f, "is not a readable index: {e}"),
         }
     }
+}
+
+/// A v0.1 (`files[]`) entry's link to its tree: when the listing gives a
+/// digest for every file, the tree those files make must be the locked one
+/// (`Ok(true)`: proven from the listing). Otherwise this user's record of
+/// what those files made when they were read must say the locked tree, or
+/// the files are read again and must hash to it (`Ok(false)`): never taken
+/// from the cache on the lock's word.
+fn check_file_list(
+    entry: &LockedSkill,
+    vouching: &str,
+    files: &[crate::index::IndexFile],
+    unpacked: &Unpacked,
+) -> Result<bool, ProveError> {
+    let mut hasher = crate::digest::TreeHasher::new();
+    for f in files {
+        let Some(d) = f.digest else {
+            let key = Unpacked::files_key(files.iter().map(|f| &f.url));
+            return match unpacked.tree_of(&key) {
+                Some(tree) if tree != entry.tree => Err(broken(
+                    entry,
+                    "tree",
+                    format!(
+                        "the files {vouching} lists made tree {tree} when they were read, but skills.lock says tree {}",
+                        entry.tree
+                    ),
+                )),
+                Some(_) => Ok(true),
+                None => Ok(false),
+            };
+        };
+        hasher.add(f.path.clone(), d);
+    }
+    let listed = hasher.finish();
+    if listed == entry.tree {
+        return Ok(true);
+    }
+    Err(broken(
+        entry,
+        "tree",
+        format!(
+            "{vouching} lists files that make tree {listed}, but skills.lock says tree {}",
+            entry.tree
+        ),
+    ))
 }
 
 /// The lock's `index-version` must be the version that was signed.

@@ -15,11 +15,8 @@ use crate::source::SourceSpec;
 /// forms of docs/design.md#formats; a folder publishing `.well-known/` is an
 /// index), and the folder inside it where its skills are looked for: the
 /// spec's own subfolder joined with the source's `path` (`None`: the whole
-/// repository).
-pub(crate) fn declared_git(
-    decl: &SourceDecl,
-    project_root: &Path,
-) -> Option<(String, Option<String>)> {
+/// repository), and the ref it declares (`None`: the default branch).
+pub(crate) fn declared_git(decl: &SourceDecl, project_root: &Path) -> Option<DeclaredGit> {
     let text = match SourceSpec::parse(&decl.url, project_root).ok()? {
         SourceSpec::Git(text) => text,
         SourceSpec::Base(url)
@@ -35,10 +32,18 @@ pub(crate) fn declared_git(
     let spec = crate::git::parse_git_spec(&text, None, project_root)
         .ok()
         .flatten()?;
-    Some((
-        spec.url(),
-        spec.join_subpath(decl.path.as_deref().unwrap_or("")),
-    ))
+    Some(DeclaredGit {
+        url: spec.url(),
+        folder: spec.join_subpath(decl.path.as_deref().unwrap_or("")),
+        reference: spec.reference.clone(),
+    })
+}
+
+/// What [`declared_git`] finds in a declared git source.
+pub(crate) struct DeclaredGit {
+    pub url: String,
+    pub folder: Option<String>,
+    pub reference: Option<String>,
 }
 
 /// Proves each entry without opening a socket. An entry that cannot be

@@ -85,6 +85,17 @@ pub enum PublishError {
     ExpiryPast { expires: String },
     #[error("{path} already exists; pass --force to overwrite it (the old key is lost)")]
     KeyExists { path: PathBuf },
+    #[error(
+        "refusing to publish skill `{skill}`: {file}:{line} holds what looks like a live secret ({excerpt}); nothing was written. Remove it from the file (and revoke it: it may have been exposed already), or leave the file out with .skillignore"
+    )]
+    Secret {
+        skill: String,
+        file: String,
+        line: usize,
+        excerpt: String,
+    },
+    #[error("cannot read the ignore rules {path}: {message}")]
+    IgnoreRules { path: PathBuf, message: String },
 }
 
 impl PublishError {
@@ -105,9 +116,10 @@ crate::classified!(PublishError);
 impl Classify for PublishError {
     fn exit(&self) -> Exit {
         match self {
-            PublishError::InvalidSkills { .. } | PublishError::UnportablePath { .. } => {
-                Exit::Unsafe
-            }
+            PublishError::InvalidSkills { .. }
+            | PublishError::UnportablePath { .. }
+            | PublishError::Secret { .. } => Exit::Unsafe,
+            PublishError::IgnoreRules { .. } => Exit::Usage,
             PublishError::Tree { source, .. } => source.exit(),
             PublishError::NotASite { .. }
             | PublishError::Overlap { .. }

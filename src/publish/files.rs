@@ -45,14 +45,94 @@ impl SkillFiles {
     }
 }
 
-/// Reads the skill folder `dir`. Symlinks and special files are refused (by
-/// `digest::hash_tree`), every path must be portable, and a file that changes
-/// between hashing and reading stops the publish.
-pub fn load_skill_files(dir: &Path, skill: &str) -> Result<SkillFiles, PublishError> {
-    let tree = digest::hash_tree(dir).map_err(|source| PublishError::Tree {
-        skill: skill.to_owned(),
-        source,
-    })?;
+/// Names never published: version-control folders and operating-system
+/// debris (docs/audit.md, "Publish").
+pub const ALWAYS_LEFT_OUT: &[&str] = &[".git", ".hg", ".svn", ".DS_Store", "Thumbs.db"];
+
+/// The ignore files of a skill folder that `publish` honours, in order
+/// (a later one's `!pattern` can take back an earlier one's pattern).
+pub const IGNORE_FILES: &[&str] = &[".gitignore", ".skillignore"];
+
+/// What `publish` leaves out of the skill folder `dir`: [`ALWAYS_LEFT_OUT`]
+/// and what the `.gitignore` and `.skillignore` of the skill folder, and of
+/// the folder of skills being published, match (gitignore rules).
+pub struct LeftOut {
+    dir: std::path::PathBuf,
+    /// Outermost first: the published folder's rules, then the skill's.
+    rules: Vec<ignore::gitignore::Gitignore>,
+}
+
+fn ignore_rules(folder: &Path) -> Result<ignore::gitignore::Gitignore, PublishError> {
+    let mut builder = ignore::gitignore::GitignoreBuilder::new(folder);
+    for name in IGNORE_FILES {
+        let path = folder.join(name);
+        if path.is_file()
+            && let Some(e) = builder.add(&path)
+        {
+            return Err(PublishError::IgnoreRules {
+                path,
+                message: e.to_string(),
+            });
+        }
+    }
+    builder.build().map_err(|e| PublishError::IgnoreRules {
+        path: folder.join(".skillignore"),
+        message: e.to_string(),
+    })
+}
+
+impl LeftOut {
+    /// The rules for the skill folder `dir`, published from `outer` (the
+    /// folder of skills given to `publish`, or `dir` itself).
+    pub fn of(dir: &Path, outer: &Path) -> Result<LeftOut, PublishError> {
+        let mut rules = Vec::new();
+        if outer != dir && dir.starts_with(outer) {
+            rules.push(ignore_rules(outer)?);
+        }
+        rules.push(ignore_rules(dir)?);
+        Ok(LeftOut {
+            dir: dir.to_owned(),
+            rules,
+        })
+    }
+
+    /// Whether the entry at `rel` (`/`-separated; a folder when `is_dir`)
+    /// is left out. `SKILL.md` at the root never is.
+    pub fn excludes(&self, rel: &str, is_dir: bool) -> bool {
+        if rel == "SKILL.md" {
+            return false;
+        }
+        let name = rel.rsplit('/').next().unwrap_or(rel);
+        if ALWAYS_LEFT_OUT.contains(&name) {
+            return true;
+        }
+        let path = self.dir.join(rel);
+        // The innermost rule that matches decides (a skill's `!pattern`
+        // takes back its folder's pattern).
+        let mut ignored = false;
+        for rules in &self.rules {
+            let m = rules.matched_path_or_any_parents(&path, is_dir);
+            if m.is_ignore() {
+                ignored = true;
+            } else if m.is_whitelist() {
+                ignored = false;
+            }
+        }
+        ignored
+    }
+}
+
+/// Reads the skill folder `dir` (published from the folder `outer`),
+/// without what [`LeftOut`] leaves out. Symlinks and special files are
+/// refused (by `digest::hash_tree_where`), every path must be portable, and
+/// a file that changes between hashing and reading stops the publish.
+pub fn load_skill_files(dir: &Path, outer: &Path, skill: &str) -> Result<SkillFiles, PublishError> {
+    let left_out = LeftOut::of(dir, outer)?;
+    let tree = digest::hash_tree_where(dir, &|rel, is_dir| !left_out.excludes(rel, is_dir))
+        .map_err(|source| PublishError::Tree {
+            skill: skill.to_owned(),
+            source,
+        })?;
     let mut folded: BTreeMap<String, String> = BTreeMap::new();
     let mut files = Vec::with_capacity(tree.files.len());
     for entry in &tree.files {

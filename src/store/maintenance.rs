@@ -170,11 +170,44 @@ impl Store {
         }
         match hash_tree(&path) {
             Ok(tree) if tree.digest == *digest => {
+                self.mark_hashed(*digest);
                 self.add_pending(tree);
                 Ok(None)
             }
             _ => self.quarantine(&digest.file_name(), &path),
         }
+    }
+
+    /// Hashes entry `digest` in full unless this process already did (it
+    /// imported or re-hashed it): the check before a tree is placed, which
+    /// a marker cannot replace (an edit through a hard link may keep every
+    /// size and mtime). An entry that no longer hashes to its name is moved
+    /// to `quarantine/` and the new place returned; a missing one is `None`.
+    pub fn verify_hashed(&self, digest: &Digest) -> Result<Option<PathBuf>, StoreError> {
+        if self.was_hashed(digest) {
+            return Ok(None);
+        }
+        let path = self.entry_path(digest);
+        if !path.is_dir() {
+            return Ok(None);
+        }
+        match hash_tree(&path) {
+            Ok(tree) if tree.digest == *digest => {
+                self.mark_hashed(*digest);
+                Ok(None)
+            }
+            _ => self.quarantine(&digest.file_name(), &path),
+        }
+    }
+
+    pub(crate) fn mark_hashed(&self, digest: Digest) {
+        if let Ok(mut hashed) = self.hashed.lock() {
+            hashed.insert(digest);
+        }
+    }
+
+    fn was_hashed(&self, digest: &Digest) -> bool {
+        self.hashed.lock().is_ok_and(|h| h.contains(digest))
     }
 
     /// Moves a bad entry out of the store, under the commit lock.

@@ -191,6 +191,11 @@ pub struct Store {
     /// Entries this process added or re-hashed whose marker is not written
     /// yet: sealed by [`Store::seal_pending`] (or on drop).
     pending: std::sync::Mutex<Vec<HashedTree>>,
+    /// Entries this process hashed itself (imported, or re-hashed before a
+    /// placement): [`Store::verify_hashed`] need not read them again.
+    hashed: std::sync::Mutex<std::collections::HashSet<Digest>>,
+    /// Entries this process created (see [`Store::discard_created`]).
+    created: std::sync::Mutex<Vec<Digest>>,
     _lock: fs::File,
 }
 
@@ -269,6 +274,8 @@ impl Store {
             exclusive,
             debris_removed: 0,
             pending: std::sync::Mutex::new(Vec::new()),
+            hashed: std::sync::Mutex::new(std::collections::HashSet::new()),
+            created: std::sync::Mutex::new(Vec::new()),
             _lock: lock,
         };
         store.debris_removed = store.clean_debris()?;
@@ -467,6 +474,10 @@ impl Store {
         };
         drop(lock);
         if created {
+            if let Ok(mut c) = self.created.lock() {
+                c.push(digest);
+            }
+            self.mark_hashed(digest);
             self.add_pending(tree.clone());
             staging.keep();
         } else {
@@ -523,6 +534,37 @@ impl Store {
             }
         }
         Ok(sealed)
+    }
+
+    /// Removes the entries this process created that `keep` does not want
+    /// (an `add` declined or failed: what it fetched leaves no store entry,
+    /// so no later lock edit can point at it as if it had been vetted).
+    /// Returns how many went. Known limit: another process that found the
+    /// same entry already in place while this one ran may be left with a
+    /// link to nothing (a copy fails; a symlink dangles) until its next
+    /// `install` makes the entry again.
+    pub fn discard_created(&self, keep: impl Fn(&Digest) -> bool) -> Result<usize, StoreError> {
+        let created = match self.created.lock() {
+            Ok(mut c) => std::mem::take(&mut *c),
+            Err(_) => return Ok(0),
+        };
+        let gone: Vec<Digest> = created.into_iter().filter(|d| !keep(d)).collect();
+        if gone.is_empty() {
+            return Ok(0);
+        }
+        if let Ok(mut pending) = self.pending.lock() {
+            pending.retain(|t| !gone.contains(&t.digest));
+        }
+        let _lock = self.lock_commits()?;
+        let mut removed = 0;
+        for digest in &gone {
+            let path = self.entry_path(digest);
+            if path.is_dir() {
+                self.discard_entry(&path)?;
+                removed += 1;
+            }
+        }
+        Ok(removed)
     }
 
     /// The lock under which entries appear and disappear (commit, quarantine).

@@ -9,6 +9,7 @@
 //! The trusted comment's format has its own module, [`comment`].
 
 pub mod comment;
+pub mod record_key;
 mod rollback;
 mod rotation;
 mod time;
@@ -22,6 +23,7 @@ use crate::digest::Digest;
 use crate::error::{Classify, Exit};
 
 pub use comment::{TrustedComment, format_time, signed_version};
+pub use record_key::RecordKey;
 pub use rollback::RollbackGuard;
 pub use rotation::{Rotation, verify_rotation};
 

@@ -2,13 +2,191 @@
 //! rules. Entries are examined with `lstat` and never followed: a symlink in
 //! a source tree is refused, so no content from outside the folder can be
 //! copied in (a peer's known failure, see REFERENCES.md).
+//!
+//! On Unix the walk is race-free (docs/threat-model.md, "other local
+//! users"): every folder and file is opened *relative to its parent's open
+//! folder* with `openat(…, O_NOFOLLOW)`, and what was opened must be the
+//! entry that was examined (same device and inode). A folder or file
+//! swapped for a symlink between the look and the open is refused, never
+//! followed, so nothing outside the folder (`~/.ssh/id_rsa`) can be read
+//! into the store.
 
+#[cfg(not(unix))]
 use std::fs::{self, File};
-use std::path::{Path, PathBuf};
+use std::path::Path;
+#[cfg(not(unix))]
+use std::path::PathBuf;
 
+use super::UnpackError;
 use super::writer::TreeWriter;
-use super::{Problem, Rule, SKIPPED_ROOT_DIRS, UnpackError};
+#[cfg(not(unix))]
+use super::{Problem, Rule, SKIPPED_ROOT_DIRS};
 
+#[cfg(unix)]
+pub(super) fn copy(source: &Path, tree: &mut TreeWriter) -> Result<(), UnpackError> {
+    beneath::copy(source, tree, &mut |_| {})
+}
+
+/// Folders nested deeper than this are refused (each level holds one open
+/// folder while its children are copied).
+#[cfg(unix)]
+const MAX_DEPTH: usize = 64;
+
+#[cfg(unix)]
+mod beneath {
+    use std::ffi::CString;
+    use std::fs::File;
+    use std::os::fd::OwnedFd;
+    use std::path::Path;
+
+    use rustix::fs::{AtFlags, CWD, Dir, FileType, Mode, OFlags, fstat, openat, statat};
+
+    use super::super::writer::TreeWriter;
+    use super::super::{Problem, Rule, SKIPPED_ROOT_DIRS, UnpackError};
+    use super::{MAX_DEPTH, joined};
+
+    /// Copies `source` into `tree`. `examined` is called with each entry's
+    /// tree path after it was examined and before it is opened: where a
+    /// racing writer would swap it (tests swap it there).
+    pub(in super::super) fn copy(
+        source: &Path,
+        tree: &mut TreeWriter,
+        examined: &mut dyn FnMut(&str),
+    ) -> Result<(), UnpackError> {
+        // The root itself is what the user named: it may be reached through a link.
+        let root = openat(
+            CWD,
+            source,
+            OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
+            Mode::empty(),
+        )
+        .map_err(|e| {
+            if e == rustix::io::Errno::NOTDIR {
+                tree.refuse(
+                    None,
+                    Rule::Corrupt(format!("{} is not a folder", source.display())),
+                )
+            } else {
+                tree.error(None, Problem::io("read", source)(e.into()))
+            }
+        })?;
+        copy_dir(source, &root, "", tree, examined, 0)
+    }
+
+    fn copy_dir(
+        source: &Path,
+        dir: &OwnedFd,
+        rel: &str,
+        tree: &mut TreeWriter,
+        examined: &mut dyn FnMut(&str),
+        depth: usize,
+    ) -> Result<(), UnpackError> {
+        let here = source.join(rel);
+        let io = |action: &'static str, e: rustix::io::Errno| Problem::io(action, &here)(e.into());
+        if depth > MAX_DEPTH {
+            return Err(tree.refuse(
+                Some(rel),
+                Rule::Corrupt(format!("folders nested more than {MAX_DEPTH} deep")),
+            ));
+        }
+        let mut names: Vec<CString> = Vec::new();
+        let listing = Dir::read_from(dir).map_err(|e| tree.error(None, io("list", e)))?;
+        for item in listing {
+            let item = item.map_err(|e| tree.error(None, io("list", e)))?;
+            let name = item.file_name();
+            if name.to_bytes() != b"." && name.to_bytes() != b".." {
+                names.push(name.to_owned());
+            }
+        }
+        names.sort();
+        for c_name in names {
+            let Ok(name) = c_name.to_str() else {
+                let shown = joined(rel, &c_name.to_string_lossy());
+                return Err(tree.refuse(Some(&shown), crate::names::Rule::NotUtf8));
+            };
+            if rel.is_empty() && SKIPPED_ROOT_DIRS.contains(&name) {
+                continue;
+            }
+            let rel_name = joined(rel, name);
+            let stat = statat(dir, c_name.as_c_str(), AtFlags::SYMLINK_NOFOLLOW)
+                .map_err(|e| tree.error(Some(&rel_name), io("read", e)))?;
+            let kind = FileType::from_raw_mode(stat.st_mode);
+            examined(&rel_name);
+            let same = |fd: &OwnedFd| {
+                fstat(fd).is_ok_and(|now| {
+                    FileType::from_raw_mode(now.st_mode) == kind
+                        && now.st_dev == stat.st_dev
+                        && now.st_ino == stat.st_ino
+                })
+            };
+            let replaced = |tree: &TreeWriter| {
+                tree.refuse(
+                    Some(&rel_name),
+                    Rule::Corrupt("it was replaced while being copied; try again".into()),
+                )
+            };
+            let nofollow = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+            match kind {
+                FileType::Symlink => return Err(tree.refuse(Some(&rel_name), Rule::Symlink)),
+                FileType::Directory => {
+                    tree.add_dir(&rel_name)?;
+                    let Ok(fd) = openat(
+                        dir,
+                        c_name.as_c_str(),
+                        nofollow | OFlags::DIRECTORY,
+                        Mode::empty(),
+                    ) else {
+                        return Err(replaced(tree));
+                    };
+                    if !same(&fd) {
+                        return Err(replaced(tree));
+                    }
+                    copy_dir(source, &fd, &rel_name, tree, examined, depth + 1)?;
+                }
+                FileType::RegularFile => {
+                    // NONBLOCK: a FIFO swapped in must not hang the open.
+                    let Ok(fd) = openat(
+                        dir,
+                        c_name.as_c_str(),
+                        nofollow | OFlags::NONBLOCK,
+                        Mode::empty(),
+                    ) else {
+                        return Err(replaced(tree));
+                    };
+                    if !same(&fd) {
+                        return Err(replaced(tree));
+                    }
+                    let mut file = File::from(fd);
+                    let path = source.join(&rel_name);
+                    let meta = file
+                        .metadata()
+                        .map_err(|e| tree.error(Some(&rel_name), Problem::io("read", &path)(e)))?;
+                    let executable = crate::digest::is_executable(&meta);
+                    tree.copy_file(
+                        &rel_name,
+                        executable,
+                        &mut file,
+                        &mut |_| Ok(()),
+                        &Problem::io("read", &path),
+                    )?;
+                }
+                other => {
+                    let what = match other {
+                        FileType::Fifo => "FIFO",
+                        FileType::Socket => "socket",
+                        FileType::CharacterDevice => "character device",
+                        FileType::BlockDevice => "block device",
+                        _ => "special file",
+                    };
+                    return Err(tree.refuse(Some(&rel_name), Rule::Special(what.into())));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(not(unix))]
 pub(super) fn copy(source: &Path, tree: &mut TreeWriter) -> Result<(), UnpackError> {
     let io = Problem::io;
     // The root itself is what the user named: it may be reached through a link.
@@ -84,34 +262,99 @@ fn joined(rel: &str, name: &str) -> String {
     }
 }
 
-/// Whether the opened file is the one examined (not swapped for a link since).
-#[cfg(unix)]
-fn same_file(examined: &fs::Metadata, opened: &File) -> bool {
-    use std::os::unix::fs::MetadataExt;
-    opened
-        .metadata()
-        .is_ok_and(|m| m.is_file() && m.dev() == examined.dev() && m.ino() == examined.ino())
-}
-
 #[cfg(not(unix))]
 fn same_file(_examined: &fs::Metadata, opened: &File) -> bool {
     opened.metadata().is_ok_and(|m| m.is_file())
 }
 
+#[cfg(not(unix))]
 fn special_kind(file_type: &fs::FileType) -> &'static str {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if file_type.is_fifo() {
-            return "FIFO";
-        } else if file_type.is_socket() {
-            return "socket";
-        } else if file_type.is_char_device() {
-            return "character device";
-        } else if file_type.is_block_device() {
-            return "block device";
-        }
-    }
     let _ = file_type;
     "special file"
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use std::path::Path;
+
+    use super::super::Limits;
+    use super::super::writer::TreeWriter;
+
+    /// A skill folder with `SKILL.md` and `refs/API.md`, and a folder
+    /// outside it holding a secret.
+    fn world(root: &Path) {
+        std::fs::create_dir_all(root.join("skill/refs")).unwrap();
+        std::fs::write(root.join("skill/SKILL.md"), "---\nname: skill\n---\n").unwrap();
+        std::fs::write(root.join("skill/refs/API.md"), "api\n").unwrap();
+        std::fs::create_dir_all(root.join("ssh")).unwrap();
+        std::fs::write(root.join("ssh/id_rsa"), "SECRET KEY\n").unwrap();
+        std::fs::write(root.join("ssh/API.md"), "SECRET KEY\n").unwrap();
+    }
+
+    /// Copies `root/skill`, letting `swap` act between each entry's look
+    /// and its open; returns the outcome and every byte staged.
+    fn copy_racing(root: &Path, swap: &dyn Fn(&str)) -> (bool, String) {
+        let staging = root.join("staging");
+        std::fs::create_dir_all(&staging).unwrap();
+        let mut tree = TreeWriter::new(&staging, "skill", &Limits::default());
+        let ok = super::beneath::copy(&root.join("skill"), &mut tree, &mut |rel| swap(rel)).is_ok();
+        let mut staged = String::new();
+        for entry in walk(&staging) {
+            staged.push_str(&std::fs::read_to_string(entry).unwrap_or_default());
+        }
+        (ok, staged)
+    }
+
+    fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
+        let mut out = Vec::new();
+        for e in std::fs::read_dir(dir).unwrap().flatten() {
+            let t = e.file_type().unwrap();
+            if t.is_dir() {
+                out.extend(walk(&e.path()));
+            } else if t.is_file() {
+                out.push(e.path());
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn an_honest_folder_is_copied_whole() {
+        let tmp = tempfile::tempdir().unwrap();
+        world(tmp.path());
+        let (ok, staged) = copy_racing(tmp.path(), &|_| {});
+        assert!(ok);
+        assert!(staged.contains("api\n"), "{staged}");
+    }
+
+    #[test]
+    fn a_folder_swapped_for_a_symlink_mid_copy_is_not_followed() {
+        let tmp = tempfile::tempdir().unwrap();
+        world(tmp.path());
+        let root = tmp.path().to_owned();
+        let (ok, staged) = copy_racing(tmp.path(), &|rel| {
+            if rel == "refs" {
+                std::fs::rename(root.join("skill/refs"), root.join("moved")).unwrap();
+                std::os::unix::fs::symlink(root.join("ssh"), root.join("skill/refs")).unwrap();
+            }
+        });
+        assert!(!ok, "the swapped folder must be refused");
+        assert!(!staged.contains("SECRET"), "{staged}");
+    }
+
+    #[test]
+    fn a_file_swapped_for_a_symlink_mid_copy_is_not_followed() {
+        let tmp = tempfile::tempdir().unwrap();
+        world(tmp.path());
+        let root = tmp.path().to_owned();
+        let (ok, staged) = copy_racing(tmp.path(), &|rel| {
+            if rel == "refs/API.md" {
+                std::fs::remove_file(root.join("skill/refs/API.md")).unwrap();
+                std::os::unix::fs::symlink(root.join("ssh/id_rsa"), root.join("skill/refs/API.md"))
+                    .unwrap();
+            }
+        });
+        assert!(!ok, "the swapped file must be refused");
+        assert!(!staged.contains("SECRET"), "{staged}");
+    }
 }

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[&[&str]] = &[
     &["error"],
     &["digest", "names", "fs", "cache"],
-    &["skill", "trust", "agents", "net"],
+    &["skill", "trust", "agents", "net", "audit"],
     &[
         "unpack",
         "fetch",
@@ -34,7 +34,7 @@ const LAYERS: &[&[&str]] = &[
 
 /// Modules that only read formats: they get every input from their caller.
 const READERS: &[&str] = &[
-    "skill", "index", "unpack", "trust", "digest", "names", "approve",
+    "skill", "index", "unpack", "trust", "digest", "names", "approve", "audit",
 ];
 
 /// Items that live in `crate::` but are not modules.

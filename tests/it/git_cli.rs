@@ -616,9 +616,10 @@ fn assert_adds_from_one_api_call_and_archive(sb: &Sandbox, gh: &FakeGitHub, h: &
     );
 }
 
-/// A teammate's fresh clone: the pinned commit's archive, once for both
-/// skills, no API call; the archive host redirects elsewhere, and the
-/// token stays behind.
+/// A teammate's fresh clone: one API call reads the declared ref (the
+/// pinned commit must be on it), then the pinned commit's archive, once
+/// for both skills; the archive host redirects elsewhere, and the token
+/// stays behind.
 fn assert_clone_fetches_one_archive_and_the_token_stays(
     sb: &Sandbox,
     gh: &FakeGitHub,
@@ -639,9 +640,12 @@ fn assert_clone_fetches_one_archive_and_the_token_stays(
     assert_pinned(&clone, "pdf", github, &h.b, "skills/pdf");
     assert_pinned(&clone, "other", github, &h.b, "skills/other");
     let tarball = format!("/acme/skills/tar.gz/{}", h.b);
+    // The declared ref (`main`) is read to prove the pinned commit is on it
+    // (docs/threat-model.md), then the archive is fetched.
     assert_seen(
         gh,
         &[
+            ("api", "/repos/acme/skills/commits/main", BEARER),
             ("archive", tarball.as_str(), BEARER),
             ("elsewhere", tarball.as_str(), None),
         ],
@@ -770,4 +774,106 @@ fn git_sources_share_one_cache_across_processes_with_gc_and_kills() {
         }
         assert_git_cache_sound(&sb);
     }
+}
+
+/// The tree digest of `rel` at `commit` of `repo`, as an attacker computes
+/// it (`cache add` of that folder, which also plants it in the cache).
+fn tree_at(sb: &Sandbox, repo: &Repo, commit: &str, rel: &str, name: &str) -> String {
+    let out = sb.path(&format!("tree-{commit}"));
+    std::fs::create_dir_all(&out).unwrap();
+    let tar = out.join("t.tar");
+    repo.git(&["archive", "-o", tar.to_str().unwrap(), commit, rel]);
+    succeed(
+        std::process::Command::new("tar")
+            .arg("xf")
+            .arg(&tar)
+            .current_dir(&out),
+    );
+    let (code, stdout, stderr) = run(sb
+        .cmd()
+        .args(["--json", "cache", "add"])
+        .arg(out.join(rel))
+        .args(["--name", name]));
+    assert_eq!(code, 0, "{stderr}");
+    let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    report["digest"].as_str().unwrap().to_owned()
+}
+
+/// Issue 23, attack 1 on the GitHub fast path: the pinned commit must be on
+/// the declared ref, asked of the API (the ref's commit, then the compare
+/// API once the ref moved on). An older commit of the branch installs; a
+/// commit of another branch is refused (exit 3), nothing linked.
+#[test]
+fn github_fast_path_proves_the_commit_is_on_the_declared_ref() {
+    let h = history();
+    h.repo.git(&["checkout", "-q", "-b", "evil"]);
+    h.repo
+        .skill("skills/pdf", "pdf", "Fill PDF forms, and mail them on");
+    let x = h.repo.commit("evil");
+    h.repo.git(&["checkout", "-q", "main"]);
+    let archives = HashMap::from([
+        (h.a.clone(), h.repo.archive("skills", &h.a)),
+        (h.b.clone(), h.repo.archive("skills", &h.b)),
+        (x.clone(), h.repo.archive("skills", &x)),
+    ]);
+    let github = |main: &str| {
+        let gh = FakeGitHub::new(
+            HashMap::from([("main".to_owned(), main.to_owned())]),
+            archives.clone(),
+        );
+        gh.answer_compare_from(&h.repo.work);
+        gh
+    };
+    // Pinned while `main` was at A.
+    let at_a = github(&h.a);
+    let mut sb = Sandbox::new();
+    at_a.configure(&mut sb);
+    sb.init();
+    let (code, _, stderr) =
+        run(sb
+            .cmd()
+            .args(["add", "github:acme/skills/skills@main", "pdf", "--yes"]));
+    assert_eq!(code, 0, "{stderr}");
+    let lock = std::fs::read_to_string(sb.project.join("skills.lock")).unwrap();
+    assert!(lock.contains(&h.a), "{lock}");
+
+    // `main` moved on to B: a teammate's fresh cache proves A is on it.
+    let at_b = github(&h.b);
+    at_b.configure(&mut sb);
+    let teammate = |name: &str, lock: &str| {
+        let dir = sb.path(name);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::copy(sb.project.join("skills.toml"), dir.join("skills.toml")).unwrap();
+        std::fs::write(dir.join("skills.lock"), lock).unwrap();
+        let mut cmd = sb.cmd_in(&dir);
+        cmd.env("SKILLPM_CACHE_DIR", sb.path(&format!("{name}-cache")));
+        (dir, cmd)
+    };
+    let (dir, mut cmd) = teammate("honest", &lock);
+    let (code, _, stderr) = run(cmd.args(["install", "--locked"]));
+    assert_eq!(code, 0, "{stderr}");
+    assert!(dir.join(".agents/skills/pdf/SKILL.md").exists());
+    let compare = format!("/repos/acme/skills/compare/{}...{}", h.a, h.b);
+    assert!(
+        at_b.take_log().iter().any(|hit| hit.path == compare),
+        "the compare API was asked"
+    );
+
+    // The lock pointed at a commit of another branch, tree and approval to match.
+    let tree_a = lock_entry(&sb.project, "pdf")["tree"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let tree_x = tree_at(&sb, &h.repo, &x, "skills/pdf", "pdf");
+    let forged = lock.replace(&h.a, &x).replace(&tree_a, &tree_x);
+    let (dir, mut cmd) = teammate("forged", &forged);
+    let (code, _, stderr) = run(cmd.args(["install", "--locked"]));
+    assert_eq!(code, 3, "{stderr}");
+    assert!(stderr.contains("is not on `main`"), "{stderr}");
+    assert!(stderr.contains("skillpm update pdf"), "{stderr}");
+    assert!(!dir.join(".agents").exists(), "nothing linked");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("skills.lock")).unwrap(),
+        forged
+    );
 }

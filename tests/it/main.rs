@@ -11,6 +11,7 @@ mod support;
 mod agent;
 mod agents_table;
 mod architecture;
+mod audit;
 mod collections;
 mod foundation;
 mod git;

@@ -91,7 +91,13 @@ impl World {
             "evil",
             evil_site.to_str().unwrap(),
         ])));
-        ok(run(sb.cmd_in(&other).args(["add", SKILL, "--yes"])));
+        // Its `curl … | sh` is an audit finding that project accepted.
+        ok(run(sb.cmd_in(&other).args([
+            "add",
+            SKILL,
+            "--yes",
+            "--accept-findings",
+        ])));
         let evil = lock_entry(&std::fs::read_to_string(other.join("skills.lock")).unwrap());
         World {
             sb,
@@ -690,4 +696,458 @@ fn a_git_entry_stays_in_the_declared_folder_of_its_repository() {
     ok(run(sb.cmd().args(["install", "--frozen"])));
     let text = std::fs::read_to_string(sb.project.join(".agents/skills/fill/SKILL.md")).unwrap();
     assert!(!text.contains("send them on"), "{text}");
+}
+
+/// The tree digest of the skill folder `rel` of `repo`'s work tree as it is
+/// now (an attacker computes it the same way; `cache add` plants it).
+fn tree_in_work(sb: &Sandbox, repo: &Repo, rel: &str, name: &str) -> String {
+    let copy = tempfile::tempdir().unwrap();
+    let dir = copy.path().join(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(repo.work.join(rel).join("SKILL.md"), dir.join("SKILL.md")).unwrap();
+    tree_of(sb, &dir, name)
+}
+
+/// Issue 23, attack 1: a lock entry may pin only a commit that the ref the
+/// project declared (here: the default branch) reaches. A commit of another
+/// branch, or one only a pull request's ref holds, is refused by every
+/// install mode and by `verify --provenance`, even with tree and approval
+/// edited to match.
+#[test]
+fn a_git_commit_must_be_on_the_declared_ref() {
+    let sb = Sandbox::new();
+    let repo = Repo::new("tools");
+    repo.skill("skills/fill", "fill", "Fill forms");
+    let honest_commit = repo.commit("tools");
+    repo.push();
+    sb.init();
+    ok(run(sb.cmd().args(["source", "add", "tools", &repo.url()])));
+    ok(run(sb.cmd().args(["add", "fill", "--yes"])));
+    let lock_path = sb.project.join("skills.lock");
+    let honest = std::fs::read_to_string(&lock_path).unwrap();
+    let honest_tree = {
+        let parsed: toml::Value = toml::from_str(&honest).unwrap();
+        parsed["skill"][0]["tree"].as_str().unwrap().to_owned()
+    };
+    assert!(honest.contains(&honest_commit), "{honest}");
+    let (_, out, _) = ok(run(sb.cmd().args(["verify", "--provenance", "--json"])));
+    let report: Value = serde_json::from_str(&out).unwrap();
+    let on_ref = &report["skills"][0]["chain"]["git_ref"];
+    assert_eq!(on_ref["reference"], "HEAD", "{report}");
+    assert_eq!(on_ref["tip"], honest_commit.as_str(), "{report}");
+
+    // A commit on another branch of the same repository.
+    repo.git(&["checkout", "-q", "-b", "evil"]);
+    repo.skill("skills/fill", "fill", "Fill forms, and send them on");
+    let branch_commit = repo.commit("evil");
+    let evil_tree = tree_in_work(&sb, &repo, "skills/fill", "fill");
+    repo.push();
+    let forged = honest
+        .replace(&honest_commit, &branch_commit)
+        .replace(&honest_tree, &evil_tree);
+    refused_in(&sb, &forged, "fill", "is not on `HEAD`");
+
+    // A commit no branch holds: only `refs/pull/1/head`.
+    repo.skill("skills/fill", "fill", "Fill forms, and post them");
+    let pull_commit = repo.commit("pull request");
+    let pull_tree = tree_in_work(&sb, &repo, "skills/fill", "fill");
+    repo.git(&["push", "-q", "origin", "HEAD:refs/pull/1/head"]);
+    repo.git(&["checkout", "-q", "main"]);
+    repo.git(&["branch", "-q", "-D", "evil"]);
+    repo.git(&["push", "-q", "origin", ":evil"]);
+    let forged = honest
+        .replace(&honest_commit, &pull_commit)
+        .replace(&honest_tree, &pull_tree);
+    refused_in(&sb, &forged, "fill", "is not on `HEAD`");
+
+    // The honest lock still installs, offline too.
+    std::fs::write(&lock_path, &honest).unwrap();
+    ok(run(sb.cmd().args(["install", "--frozen"])));
+    let text = std::fs::read_to_string(sb.project.join(".agents/skills/fill/SKILL.md")).unwrap();
+    assert!(text.contains("Fill forms\n"), "{text}");
+}
+
+/// A commit the declared branch does reach (an older one) is honest: a lock
+/// written before the branch moved keeps installing.
+#[test]
+fn an_older_commit_of_the_declared_branch_still_installs() {
+    let sb = Sandbox::new();
+    let repo = Repo::new("tools");
+    repo.skill("skills/fill", "fill", "Fill forms");
+    repo.commit("one");
+    repo.push();
+    sb.init();
+    ok(run(sb.cmd().args(["source", "add", "tools", &repo.url()])));
+    ok(run(sb.cmd().args(["add", "fill", "--yes"])));
+    repo.skill("skills/fill", "fill", "Fill forms, version two");
+    repo.commit("two");
+    repo.push();
+    // A teammate's machine: its own cache, so no earlier proof to reuse.
+    let fresh = sb.path("fresh-cache");
+    for root in [".agents", ".claude"] {
+        let _ = std::fs::remove_dir_all(sb.project.join(root));
+    }
+    let fresh_cmd = || {
+        let mut cmd = sb.cmd();
+        cmd.env("SKILLPM_CACHE_DIR", &fresh);
+        cmd
+    };
+    ok(run(fresh_cmd().args(["install", "--locked"])));
+    let (_, out, _) = ok(run(fresh_cmd().args(["verify", "--provenance", "--json"])));
+    let report: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(report["skills"][0]["chain"]["git_ref"]["by"], "record");
+    assert!(sb.project.join(".agents/skills/fill/SKILL.md").exists());
+}
+
+/// A project folder holding `from`'s skills.toml and skills.lock.
+fn copy_project(sb: &Sandbox, from: &Path, name: &str) -> PathBuf {
+    let dir = sb.path(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    for file in ["skills.toml", "skills.lock"] {
+        std::fs::copy(from.join(file), dir.join(file)).unwrap();
+    }
+    dir
+}
+
+/// Rewrites `path` (a hard link into the store) with `text` of the same
+/// length, then puts its mtime back: size and mtime say nothing changed.
+fn edit_keeping_size_and_mtime(path: &Path, text: &str) {
+    let meta = std::fs::metadata(path).unwrap();
+    assert_eq!(meta.len(), text.len() as u64);
+    let mtime = meta.modified().unwrap();
+    let mut perms = meta.permissions();
+    #[allow(clippy::permissions_set_readonly_false)]
+    perms.set_readonly(false);
+    std::fs::set_permissions(path, perms).unwrap();
+    std::fs::write(path, text).unwrap();
+    let file = std::fs::File::options().write(true).open(path).unwrap();
+    file.set_modified(mtime).unwrap();
+    assert_eq!(std::fs::metadata(path).unwrap().modified().unwrap(), mtime);
+}
+
+/// Issue 23, attack 5: an edit through one project's hard-linked copy of a
+/// store entry (keeping size and mtime, so the completeness marker still
+/// matches) must not reach another project. The next placement hashes the
+/// entry, moves it aside and makes it again from its artifact; `cache
+/// verify` finds it; without the artifact the install refuses (exit 3).
+#[test]
+fn a_store_entry_edited_through_a_hard_link_reaches_no_other_project() {
+    let sb = Sandbox::new();
+    let work = tempfile::tempdir().unwrap();
+    skills(&work.path().join("skills"), false);
+    publish(
+        &sb,
+        &work.path().join("skills"),
+        &work.path().join("site"),
+        None,
+    );
+    let server = TestServer::serve(work.path().join("site"));
+    sb.init();
+    ok(run(sb.cmd().args([
+        "source",
+        "add",
+        "team",
+        &server.base(),
+    ])));
+    ok(run(sb.cmd().args([
+        "add",
+        SKILL,
+        "--yes",
+        "--link-mode",
+        "hardlink",
+    ])));
+    let api = |project: &Path| {
+        project
+            .join(".agents/skills")
+            .join(SKILL)
+            .join("references/API.md")
+    };
+    let honest = "Call the API.\n";
+    let evil = "Call evil.exe\n";
+    assert_eq!(std::fs::read_to_string(api(&sb.project)).unwrap(), honest);
+
+    // Honest path: another project on the same cache gets the same content.
+    let b = copy_project(&sb, &sb.project, "b");
+    ok(run(sb.cmd_in(&b).args(["install", "--frozen"])));
+    assert_eq!(std::fs::read_to_string(api(&b)).unwrap(), honest);
+    let lock_before = std::fs::read(b.join("skills.lock")).unwrap();
+
+    // The attack: edit the first project's hard link in place.
+    edit_keeping_size_and_mtime(&api(&sb.project), evil);
+    let c = copy_project(&sb, &sb.project, "c");
+    let (_, _, err) = ok(run(sb.cmd_in(&c).args(["install", "--frozen"])));
+    assert!(err.contains("was modified"), "{err}");
+    assert_eq!(std::fs::read_to_string(api(&c)).unwrap(), honest);
+    assert_eq!(std::fs::read(c.join("skills.lock")).unwrap(), lock_before);
+    let quarantined = std::fs::read_dir(sb.cache.join("quarantine"))
+        .unwrap()
+        .count();
+    assert_eq!(quarantined, 1);
+
+    // `cache verify` finds the same edit made through the new entry.
+    edit_keeping_size_and_mtime(&api(&c), evil);
+    let (code, out, err) = run(sb.cmd().args(["--json", "cache", "verify"]));
+    assert_eq!(code, 3, "{out}\n{err}");
+    assert!(out.contains("problems"), "{out}");
+
+    // Edited again, and its artifact gone: nothing to make it from, exit 3.
+    ok(run(sb.cmd_in(&c).args(["install", "--frozen"])));
+    edit_keeping_size_and_mtime(&api(&c), evil);
+    std::fs::remove_dir_all(sb.cache.join("downloads")).unwrap();
+    drop(server);
+    let d = copy_project(&sb, &sb.project, "d");
+    let (code, out, err) = run(sb.cmd_in(&d).args(["install", "--frozen"]));
+    assert_eq!(code, 3, "{out}\n{err}");
+    assert!(err.contains("was modified"), "{err}");
+    assert!(std::fs::symlink_metadata(d.join(".agents/skills").join(SKILL)).is_err());
+    assert_eq!(std::fs::read(d.join("skills.lock")).unwrap(), lock_before);
+}
+
+/// The names of the store's entries (markers and staging folders aside).
+fn store_entries(sb: &Sandbox) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(sb.cache.join("store"))
+        .map(|d| {
+            d.flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|n| n.starts_with("sha256-") && !n.ends_with(".complete"))
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names
+}
+
+/// Issue 23, attack 2: a folder entry is proven by the folder, in every
+/// install mode; a lock edited to name another tree (one the cache holds)
+/// links nothing, and an `add` the user declined left nothing in the cache
+/// to point at.
+#[test]
+fn a_folder_entry_is_proven_by_the_folder_and_a_declined_add_leaves_nothing() {
+    let sb = Sandbox::new();
+    let work = tempfile::tempdir().unwrap();
+    let (good, evil) = (work.path().join("good"), work.path().join("evil"));
+    skills(&good, false);
+    skills(&evil, true);
+    sb.init();
+    let evil_url = evil.display().to_string();
+    // Declined (no terminal, no --yes): exit 7, and nothing of it is kept.
+    // (Its findings are accepted so that the approval step, not the audit,
+    // is what declines it.)
+    let (code, _, err) = run(sb
+        .cmd()
+        .args(["add", &evil_url, SKILL, "--accept-findings"]));
+    assert_eq!(code, 7, "{err}");
+    assert_eq!(store_entries(&sb), Vec::<String>::new());
+    assert!(!sb.project.join("skills.lock").exists());
+    // A failed add (a name the folder does not have) keeps nothing either.
+    let (code, _, _) = run(sb.cmd().args([
+        "add",
+        &evil_url,
+        SKILL,
+        "nope",
+        "--yes",
+        "--accept-findings",
+    ]));
+    assert_ne!(code, 0);
+    assert_eq!(store_entries(&sb), Vec::<String>::new());
+
+    let good_url = good.display().to_string();
+    ok(run(sb.cmd().args(["add", &good_url, SKILL, "--yes"])));
+    let lock_path = sb.project.join("skills.lock");
+    let honest = std::fs::read_to_string(&lock_path).unwrap();
+    let honest_tree = lock_entry(&honest)["tree"].as_str().unwrap().to_owned();
+    let before = store_entries(&sb);
+    assert_eq!(before.len(), 1, "{before:?}");
+
+    // The look-alike planted in the cache, the lock pointed at it.
+    let evil_tree = tree_of(&sb, &evil.join(SKILL), SKILL);
+    let forged = honest.replace(&honest_tree, &evil_tree);
+    std::fs::write(&lock_path, &forged).unwrap();
+    for mode in [
+        &["install"][..],
+        &["install", "--locked"],
+        &["install", "--frozen"],
+    ] {
+        for root in [".agents", ".claude"] {
+            let _ = std::fs::remove_dir_all(sb.project.join(root));
+        }
+        let (code, out, err) = run(sb.cmd().args(mode));
+        assert_eq!(code, 6, "{mode:?}:\n{out}\n{err}");
+        assert!(err.contains(&format!("skillpm update {SKILL}")), "{err}");
+        assert!(err.contains("nothing of it was linked"), "{err}");
+        for root in [".agents/skills", ".claude/skills"] {
+            assert!(std::fs::symlink_metadata(sb.project.join(root).join(SKILL)).is_err());
+        }
+        assert_eq!(std::fs::read_to_string(&lock_path).unwrap(), forged);
+    }
+    std::fs::write(&lock_path, &honest).unwrap();
+    ok(run(sb.cmd().args(["install"])));
+    let linked = sb
+        .project
+        .join(".agents/skills")
+        .join(SKILL)
+        .join("references/API.md");
+    assert_eq!(std::fs::read_to_string(linked).unwrap(), "Call the API.\n");
+}
+
+/// Every file under `dir` whose bytes contain `needle`.
+fn files_containing(dir: &Path, needle: &str) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let Ok(items) = std::fs::read_dir(dir) else {
+        return out;
+    };
+    for e in items.flatten() {
+        let t = e.file_type().unwrap();
+        if t.is_dir() {
+            out.extend(files_containing(&e.path(), needle));
+        } else if t.is_file()
+            && String::from_utf8_lossy(&std::fs::read(e.path()).unwrap_or_default())
+                .contains(needle)
+        {
+            out.push(e.path());
+        }
+    }
+    out
+}
+
+/// Issue 23, attack 7: a folder source is read beneath the folder only. A
+/// symlink standing where a folder or file of the skill is listed (the
+/// settled state of a swap mid-copy; the race itself is made deterministic
+/// in `unpack::dir`'s unit tests) brings nothing from outside into the
+/// cache, links nothing, writes no lock.
+#[cfg(unix)]
+#[test]
+fn a_folder_source_never_reads_through_a_symlink_out_of_it() {
+    let sb = Sandbox::new();
+    let work = tempfile::tempdir().unwrap();
+    let ssh = work.path().join("home/.ssh");
+    std::fs::create_dir_all(&ssh).unwrap();
+    std::fs::write(ssh.join("id_rsa"), "-----BEGIN OPENSSH PRIVATE KEY-----\n").unwrap();
+    std::fs::write(ssh.join("API.md"), "-----BEGIN OPENSSH PRIVATE KEY-----\n").unwrap();
+    let vendor = work.path().join("vendor");
+    skills(&vendor, false);
+    sb.init();
+    let url = vendor.display().to_string();
+    // Honest first.
+    ok(run(sb.cmd().args(["add", &url, "notes", "--yes"])));
+    let lock_before = std::fs::read(sb.project.join("skills.lock")).unwrap();
+    // A folder of the skill, then a file of it, replaced by links out.
+    let refs = vendor.join(SKILL).join("references");
+    std::fs::remove_dir_all(&refs).unwrap();
+    std::os::unix::fs::symlink(&ssh, &refs).unwrap();
+    let (code, _, err) = run(sb.cmd().args(["add", &url, SKILL, "--yes"]));
+    assert_eq!(code, 5, "{err}");
+    std::fs::remove_file(&refs).unwrap();
+    std::fs::create_dir_all(&refs).unwrap();
+    std::os::unix::fs::symlink(ssh.join("id_rsa"), refs.join("API.md")).unwrap();
+    let (code, _, err) = run(sb.cmd().args(["add", &url, SKILL, "--yes"]));
+    assert_eq!(code, 5, "{err}");
+    assert!(err.contains("API.md"), "{err}");
+    assert_eq!(
+        files_containing(&sb.cache, "PRIVATE KEY"),
+        Vec::<PathBuf>::new()
+    );
+    assert!(std::fs::symlink_metadata(sb.project.join(".agents/skills").join(SKILL)).is_err());
+    assert_eq!(
+        std::fs::read(sb.project.join("skills.lock")).unwrap(),
+        lock_before
+    );
+    assert_eq!(
+        std::fs::read_to_string(ssh.join("id_rsa")).unwrap(),
+        "-----BEGIN OPENSSH PRIVATE KEY-----\n"
+    );
+}
+
+/// Issue 23, attack 3: whoever can write the cache (a CI cache restored
+/// from a pull request's workspace) rewrites the artifact → tree record to
+/// name a planted look-alike, and the lock to match. The record carries no
+/// MAC by this user's key, so it reads as absent: the artifact is unpacked
+/// again and does not make the forged tree (exit 3), nothing is linked.
+#[test]
+fn a_forged_unpack_record_in_the_cache_proves_nothing() {
+    let world = World::new();
+    let honest = world.lock();
+    let entry = lock_entry(&honest);
+    let (artifact, tree) = (
+        entry["artifact"].as_str().unwrap().to_owned(),
+        entry["tree"].as_str().unwrap().to_owned(),
+    );
+    let evil_tree = world.evil("tree");
+    let record =
+        (world.sb.cache.join("state/unpacked")).join(artifact.replace("sha256:", "sha256-"));
+    let honest_record = std::fs::read_to_string(&record).unwrap();
+    assert!(honest_record.contains(&tree), "{honest_record}");
+    assert!(honest_record.contains("\nmac "), "{honest_record}");
+    // Honest path: the recorded link holds, nothing is unpacked again.
+    world.unlink_all();
+    ok(run(world.sb.cmd().args(["install", "--frozen"])));
+
+    let forged = honest.replace(&tree, &evil_tree);
+    for planted in [
+        format!("{evil_tree}\n"),
+        honest_record.replace(&tree, &evil_tree),
+    ] {
+        std::fs::write(&record, &planted).unwrap();
+        std::fs::write(world.lock_path(), &forged).unwrap();
+        for mode in [
+            &["install", "--frozen"][..],
+            &["install", "--locked"],
+            &["install"],
+        ] {
+            world.unlink_all();
+            let (code, out, err) = run(world.sb.cmd().args(mode));
+            assert_eq!(code, 3, "{mode:?}:\n{out}\n{err}");
+            assert!(err.contains("does not match skills.lock"), "{err}");
+            assert!(!world.linked(SKILL), "{mode:?} linked it");
+            assert_eq!(world.lock(), forged, "{mode:?} changed skills.lock");
+        }
+    }
+    std::fs::write(world.lock_path(), &honest).unwrap();
+    ok(run(world.sb.cmd().args(["install", "--frozen"])));
+    let linked = world
+        .sb
+        .project
+        .join(".agents/skills")
+        .join(SKILL)
+        .join("references/API.md");
+    assert_eq!(std::fs::read_to_string(linked).unwrap(), "Call the API.\n");
+}
+
+/// Offline, a git commit that nothing on this machine proved on its ref
+/// (no authenticated record, no cached clone) is refused even though its
+/// tree sits in the store: exit 3 naming `install --locked`, which proves
+/// it online; after that, offline works again.
+#[test]
+fn offline_an_unproven_git_commit_is_refused_naming_install_locked() {
+    let sb = Sandbox::new();
+    let repo = Repo::new("tools");
+    repo.skill("skills/fill", "fill", "Fill forms");
+    repo.commit("tools");
+    repo.push();
+    sb.init();
+    ok(run(sb.cmd().args(["source", "add", "tools", &repo.url()])));
+    ok(run(sb.cmd().args(["add", "fill", "--yes"])));
+    let lock = std::fs::read(sb.project.join("skills.lock")).unwrap();
+    for root in [".agents", ".claude"] {
+        let _ = std::fs::remove_dir_all(sb.project.join(root));
+    }
+    ok(run(sb.cmd().args(["install", "--frozen"])));
+    // A cache restored elsewhere: the proofs and the clone are not there
+    // (or not this user's), the content is.
+    std::fs::remove_dir_all(sb.cache.join("state/proofs")).unwrap();
+    std::fs::remove_dir_all(sb.cache.join("git")).unwrap();
+    for root in [".agents", ".claude"] {
+        let _ = std::fs::remove_dir_all(sb.project.join(root));
+    }
+    let (code, out, err) = run(sb.cmd().args(["install", "--frozen"]));
+    assert_eq!(code, 3, "{out}\n{err}");
+    assert!(err.contains("skillpm install --locked"), "{err}");
+    assert!(!sb.project.join(".agents/skills/fill").exists());
+    assert_eq!(std::fs::read(sb.project.join("skills.lock")).unwrap(), lock);
+    ok(run(sb.cmd().args(["install", "--locked"])));
+    for root in [".agents", ".claude"] {
+        let _ = std::fs::remove_dir_all(sb.project.join(root));
+    }
+    ok(run(sb.cmd().args(["install", "--frozen"])));
+    assert!(sb.project.join(".agents/skills/fill/SKILL.md").exists());
 }

@@ -38,6 +38,8 @@ pub struct AddOptions {
     /// `--list`: show what the source offers (and from which folder), change
     /// nothing.
     pub list: bool,
+    /// `--accept-findings`: accept the audit findings of what is approved.
+    pub accept_findings: bool,
 }
 
 /// One skill `add` resolved.
@@ -149,9 +151,23 @@ impl Report for AddReport {
 
 pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
     let mut sess = Session::open(ctx, opts.strict)?;
+    sess.accept_findings = opts.accept_findings;
+    let result = add_in(&mut sess, opts);
+    // What this run fetched and no lock entry it wrote names (declined,
+    // refused, or the run failed) leaves no store entry behind.
+    // (`sess.lock` is the lock on disk: the one just saved, or the old one.)
+    let kept: std::collections::HashSet<crate::digest::Digest> = (sess.lock.iter())
+        .flat_map(|l| l.skills().iter().map(|s| s.tree))
+        .collect();
+    let _ = sess.store.discard_created(|d| kept.contains(d));
+    result
+}
+
+fn add_in(sess: &mut Session<'_>, opts: &AddOptions) -> anyhow::Result<AddReport> {
+    let ctx = sess.ctx;
     let (source_text, mut names) = source_and_names(opts)?;
     let (decl, new_source) = choose_source(
-        &sess,
+        sess,
         source_text.as_deref(),
         opts.git_ref.as_deref(),
         opts.path.as_deref(),
@@ -169,7 +185,7 @@ pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
             ),
         );
     }
-    let opened = open_source(&mut sess, &decl)?;
+    let opened = open_source(sess, &decl)?;
     let offers = opened.offers();
     // `skillpm add https://github.com/o/r/tree/main/skills/pdf`: the URL
     // names the skill's own folder, so there is nothing to pick.
@@ -180,7 +196,7 @@ pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
     if opts.list {
         return Ok(offer_report(&decl, &opened, offers));
     }
-    let candidates = resolve_wanted(&mut sess, &opened, &offers, names, opts.all, &mut skipped)?;
+    let candidates = resolve_wanted(sess, &opened, &offers, names, opts.all, &mut skipped)?;
     drop(opened);
 
     let mut lock = sess.lock_or_empty();
@@ -191,7 +207,7 @@ pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
                 .is_none_or(|l| l.approved != Some(c.locked.tree))
         })
         .collect();
-    let (summaries, answers) = review(&sess, pending.iter().copied(), &lock, opts.yes)?;
+    let (summaries, answers) = review(sess, pending.iter().copied(), &lock, opts.yes)?;
 
     if new_source {
         sess.manifest.add_source(&decl)?;
@@ -200,7 +216,7 @@ pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
         ctx,
         &candidates,
         &pending,
-        &answers,
+        (&summaries, &answers),
         &mut lock,
         &mut sess.manifest,
         &decl.name,
@@ -209,7 +225,7 @@ pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
     let enabled = sess.active(&lock);
     // New entries become durable (one flush) before links and the lock name them.
     sess.store.seal_pending()?;
-    let links = sync_links(&sess, &enabled)?;
+    let links = sync_links(sess, &enabled)?;
     sess.manifest.save()?;
     sess.save_lock(lock)?;
     Ok(AddReport {
@@ -253,7 +269,7 @@ fn record(
     ctx: &Context,
     candidates: &[Candidate],
     pending: &[&Candidate],
-    answers: &[bool],
+    (summaries, answers): (&[Summary], &[bool]),
     lock: &mut Lockfile,
     manifest: &mut Manifest,
     source: &str,
@@ -271,7 +287,8 @@ fn record(
             ));
         } else {
             let mut locked = c.locked.clone();
-            locked.approved = approved.then_some(locked.tree);
+            let summary = summaries.iter().find(|s| &s.name == name);
+            super::approval::record_approval(&mut locked, summary, approved);
             lock.upsert(locked);
         }
         let enabled = manifest.skills().get(name).is_none_or(|d| d.enabled);

@@ -18,12 +18,40 @@ pub(crate) fn review<'c>(
     lock: &Lockfile,
     yes: bool,
 ) -> anyhow::Result<(Vec<Summary>, Vec<bool>)> {
-    let summaries: Vec<Summary> = candidates
-        .into_iter()
-        .map(|c| summary_for(sess, c, lock.get(&c.locked.name)))
-        .collect();
-    let answers = decide(sess, &summaries, yes)?;
+    let candidates: Vec<&Candidate> = candidates.into_iter().collect();
+    // Scanning is reading and matching every file: use every core.
+    let scanned = super::parallel::map(&candidates, |c| {
+        super::audit_gate::scan(&c.entry.path, &c.locked.name)
+    });
+    let mut summaries = Vec::new();
+    for (c, findings) in candidates.into_iter().zip(scanned) {
+        let previous = lock.get(&c.locked.name);
+        let mut summary = summary_for(sess, c, previous);
+        summary.findings = findings?;
+        // What the lock accepts for exactly this tree still holds.
+        summary.accepted_findings = previous
+            .filter(|p| p.tree == c.locked.tree)
+            .map(|p| p.accepted().to_vec())
+            .unwrap_or_default();
+        summaries.push(summary);
+    }
+    let answers = decide(sess, &mut summaries, yes)?;
     Ok((summaries, answers))
+}
+
+/// Writes an approval into a lock entry: the approved tree and the audit
+/// findings accepted with it (`summary` is the one shown for `locked`).
+pub(crate) fn record_approval(locked: &mut LockedSkill, summary: Option<&Summary>, approved: bool) {
+    if approved {
+        locked.approved = Some(locked.tree);
+        locked.accepted_findings = summary
+            .filter(|s| s.tree == locked.tree)
+            .map(|s| s.accepted_findings.clone())
+            .unwrap_or_default();
+    } else {
+        locked.approved = None;
+        locked.accepted_findings = Vec::new();
+    }
 }
 
 /// The summary of `c`, compared with `previous` (the approved lock entry)
@@ -56,22 +84,28 @@ fn summary_for(sess: &Session<'_>, c: &Candidate, previous: Option<&LockedSkill>
     })
 }
 
-/// Shows each summary and returns, per summary, whether it was approved.
-fn decide(sess: &Session<'_>, summaries: &[Summary], yes: bool) -> anyhow::Result<Vec<bool>> {
+/// Shows each summary, settles its audit findings (refusing with exit 5
+/// what nobody accepts) and returns, per summary, whether it was approved.
+fn decide(sess: &Session<'_>, summaries: &mut [Summary], yes: bool) -> anyhow::Result<Vec<bool>> {
     if summaries.is_empty() {
         return Ok(Vec::new());
     }
     let ui = &sess.ctx.ui;
     // The full summary is for a person deciding (asked now, or told to
     // pass `--yes` below), for every change of approved content (what an
-    // update changes is always shown), and for `-v`; a `--yes` run of new
-    // skills approves what its one line per skill names (`--json` keeps
-    // every summary).
-    for s in summaries {
-        if !yes || ui.verbose || s.update.is_some() {
+    // update changes is always shown), for audit findings above `low`
+    // (docs/audit.md), and for `-v`; a `--yes` run of new skills approves
+    // what its one line per skill names (`--json` keeps every summary).
+    for s in summaries.iter() {
+        let flagged = s
+            .findings
+            .iter()
+            .any(|f| f.severity > crate::audit::Severity::Low);
+        if !yes || ui.verbose || s.update.is_some() || flagged {
             ui.info(s.render(&|text, sgr| ui.paint(text, sgr)).trim_end());
         }
     }
+    super::audit_gate::accept(sess, summaries, yes)?;
     if yes {
         return Ok(vec![true; summaries.len()]);
     }

@@ -323,6 +323,14 @@ pub(crate) fn open_source(sess: &mut Session<'_>, decl: &SourceDecl) -> anyhow::
         for w in &resolved.warnings {
             sess.ctx.ui.warn(w);
         }
+        // Resolving proves the ref link: the commit is the ref's tip now.
+        crate::provenance::chain::record_on_ref(
+            sess.store.root(),
+            &spec.url(),
+            spec.reference.as_deref(),
+            &resolved.commit,
+            &resolved.commit,
+        );
         let checkout = git::checkout(&spec, &resolved.commit, &sess.store.tmp_dir(), &opts)?;
         for w in &checkout.warnings {
             sess.ctx.ui.warn(w);
@@ -540,6 +548,7 @@ pub(crate) fn new_lock_entry(
         signer: None,
         approved: None,
         warnings: Vec::new(),
+        accepted_findings: Vec::new(),
     }
 }
 
@@ -802,6 +811,11 @@ pub(crate) fn import_fetched(
             let stored = sess
                 .store
                 .import_file_list(&label, &entry.name, &sess.limits, opened)?;
+            // The file list → tree link that `provenance` checks later.
+            if let crate::index::EntryContent::Files { files } = &entry.content {
+                let key = Unpacked::files_key(files.iter().map(|f| &f.url));
+                let _ = Unpacked::in_cache(sess.store.root()).record(&key, &stored.digest);
+            }
             Ok((stored, Format::Files, None))
         }
     }

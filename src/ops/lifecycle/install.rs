@@ -100,9 +100,11 @@ pub fn install(ctx: &Context, opts: &InstallOptions) -> anyhow::Result<InstallRe
     };
     let mut lock = original.clone();
     let mut summaries = follow_manifest(&mut sess, &mut lock, strict, opts.yes)?;
-    check_folder_drift(&sess, &lock, strict)?;
     let all: Vec<_> = lock.skills().iter().collect();
+    // Proves every entry (a folder entry's source and folder first), then
+    // fetches what the store lacks; a folder must still hold its tree.
     let fetched = materialize(&mut sess, &all)?;
+    check_folder_drift(&sess, &lock)?;
     if sess.level == crate::skill::Level::Strict {
         for s in lock.skills() {
             super::candidate::judge_locked(&sess, s)?;
@@ -116,7 +118,19 @@ pub fn install(ctx: &Context, opts: &InstallOptions) -> anyhow::Result<InstallRe
     // just placed as well (ext4 data=ordered). Placed folders need no
     // durability; only the store entries do, and they are sealed already.
     sess.register_lock();
-    let links = sync_links(&sess, &enabled)?;
+    let links = match sync_links(&sess, &enabled) {
+        // A stored tree changed under its name (an edit through a hard
+        // link): it was moved aside; make it again from its source, once.
+        Err(e) if e.downcast_ref::<super::placement::Tampered>().is_some() => {
+            sess.ctx.ui.warn(format!("{e:#}"));
+            // Not re-made (offline without its artifact, source gone): the
+            // tampering stays the reason (exit 3).
+            materialize(&mut sess, &enabled)
+                .map_err(|cause| e.context(format!("cannot fetch it again: {cause:#}")))?;
+            sync_links(&sess, &enabled)?
+        }
+        other => other?,
+    };
     let disabled: Vec<String> = lock
         .skills()
         .iter()
@@ -187,27 +201,23 @@ fn follow_manifest(
     resolve_declared(sess, &missing, lock, yes)
 }
 
-/// A folder source is read where it lies: a changed folder is drift, exit
-/// 6 when `strict`, else a warning (the locked content is installed).
-fn check_folder_drift(sess: &Session<'_>, lock: &Lockfile, strict: bool) -> anyhow::Result<()> {
+/// A folder source proves its entries by what the folder holds now
+/// (docs/threat-model.md): its tree is recomputed on every install, in
+/// every mode. When it differs from the lock's, nothing of it is linked
+/// from the cache (exit 6, `update` shows the change for approval): an
+/// edited folder and a lock edited to name a tree the cache happens to
+/// hold look the same, and neither may install the cached tree. A folder
+/// that cannot be read proves nothing either.
+fn check_folder_drift(sess: &Session<'_>, lock: &Lockfile) -> anyhow::Result<()> {
     for s in lock.skills().iter().filter(|s| s.format == Format::Path) {
-        match super::materialize::folder_drift(sess, s) {
-            Ok(None) => {}
-            Ok(Some(now)) if strict => {
-                return Err(lock_outdated(format!(
-                    "the folder of `{}` changed since skills.lock was written (locked tree {}, folder now {now}); `skillpm update {}` shows the change",
+        if let Some(now) = super::materialize::folder_drift(sess, s)? {
+            return fail(
+                Exit::Locked,
+                format!(
+                    "the folder of `{}` changed since skills.lock was written (locked tree {}, folder now {now}); nothing of it was linked\n  run `skillpm update {}` to review the change, or restore the folder",
                     s.name, s.tree, s.name
-                )));
-            }
-            Ok(Some(_)) => sess.ctx.ui.warn(format!(
-                "the folder of `{}` changed since skills.lock was written; installing the locked content (`skillpm update {}` shows the change)",
-                s.name, s.name
-            )),
-            Err(e) if sess.store.has_entry(&s.tree) => sess
-                .ctx
-                .ui
-                .warn(format!("{e:#}; installing the locked content from the cache")),
-            Err(e) => return Err(e),
+                ),
+            );
         }
     }
     Ok(())
@@ -249,11 +259,11 @@ fn approve_pending(
     }
     let (pending_summaries, answers) = review(sess, &candidates, lock, yes)?;
     let mut declined = Vec::new();
-    for (name, ok) in pending.iter().zip(answers) {
+    for ((name, ok), summary) in pending.iter().zip(answers).zip(&pending_summaries) {
         if !ok {
             declined.push(name.as_str());
         } else if let Some(l) = lock.get_mut(name) {
-            l.approved = Some(l.tree);
+            super::approval::record_approval(l, Some(summary), true);
         }
     }
     if !declined.is_empty() {
@@ -303,9 +313,9 @@ fn resolve_declared(
 ) -> anyhow::Result<Vec<Summary>> {
     let candidates = resolve_by_source(sess, wanted.iter().map(|(n, s)| (n.as_str(), s.as_str())))?;
     let (summaries, answers) = review(sess, &candidates, lock, yes)?;
-    for (c, ok) in candidates.into_iter().zip(answers) {
+    for ((c, ok), summary) in candidates.into_iter().zip(answers).zip(&summaries) {
         let mut locked = c.locked;
-        locked.approved = ok.then_some(locked.tree);
+        super::approval::record_approval(&mut locked, Some(summary), ok);
         lock.upsert(locked);
     }
     Ok(summaries)

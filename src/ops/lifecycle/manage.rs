@@ -19,6 +19,8 @@ use crate::project::manifest::SkillDecl;
 pub struct ApproveOptions {
     pub names: Vec<String>,
     pub yes: bool,
+    /// `--accept-findings`: accept the audit findings of what is approved.
+    pub accept_findings: bool,
 }
 
 /// `--json`: `{"action": "remove"|"approve"|"disable"|"enable", "skills": [names
@@ -109,6 +111,7 @@ pub fn remove(ctx: &Context, names: &[String]) -> anyhow::Result<ManageReport> {
 
 pub fn approve(ctx: &Context, opts: &ApproveOptions) -> anyhow::Result<ManageReport> {
     let mut sess = Session::open(ctx, false)?;
+    sess.accept_findings = opts.accept_findings;
     let mut lock = sess.lock_or_empty();
     known(&sess, &lock, &opts.names)?;
     let names: Vec<String> = if opts.names.is_empty() {
@@ -131,9 +134,9 @@ pub fn approve(ctx: &Context, opts: &ApproveOptions) -> anyhow::Result<ManageRep
         .collect::<anyhow::Result<Vec<_>>>()?;
     let (summaries, answers) = review(&sess, &candidates, &lock, opts.yes)?;
     let mut approved = Vec::new();
-    for (name, ok) in pending.iter().zip(answers) {
+    for ((name, ok), summary) in pending.iter().zip(answers).zip(&summaries) {
         if ok && let Some(l) = lock.get_mut(name) {
-            l.approved = Some(l.tree);
+            super::approval::record_approval(l, Some(summary), true);
             approved.push(name.clone());
         }
     }

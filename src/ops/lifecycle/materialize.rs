@@ -29,7 +29,12 @@ pub(crate) fn materialize(
     sess: &mut Session<'_>,
     skills: &[&LockedSkill],
 ) -> anyhow::Result<usize> {
-    let recheck = super::proof::prove_all(sess, skills)?;
+    let mut recheck = super::proof::prove_all(sess, skills)?;
+    for s in skills.iter().filter(|s| s.format == Format::Mcp) {
+        if !super::mcp_source::proven_here(sess, s)? {
+            recheck.insert(s.name.clone());
+        }
+    }
     // Entries modified in place (a link is a way in) are quarantined and
     // fetched again. Re-hashing is most of a no-op install: use every core.
     let store = &sess.store;
@@ -72,6 +77,8 @@ pub(crate) fn materialize(
     // One flush for every entry added: durable before links and the lock
     // refer to them.
     sess.store.seal_pending()?;
+    // New to this machine: scanned before anything links it.
+    super::audit_gate::check_fetched(sess, &missing)?;
     Ok(missing.len())
 }
 

@@ -14,6 +14,48 @@ use crate::project::manifest::SourceDecl;
 use crate::source_mcp::{self, ListedSkill, McpClient};
 use crate::store::StoreEntry;
 
+/// The record kind of MCP fetches (`state/proofs/mcp/`).
+const MCP_RECORDS: &str = "mcp";
+
+fn fetched_key(url: &str, uri: &str, tree: &crate::digest::Digest) -> String {
+    format!("{url}\n{uri}\n{tree}")
+}
+
+/// Records that this cache read `tree` from MCP server `url` at `uri`
+/// (authenticated with the user's record key, docs/threat-model.md).
+fn record_fetched(sess: &Session<'_>, url: &str, uri: &str, tree: &crate::digest::Digest) {
+    let records = crate::store::unpacked::Records::proofs(sess.store.root(), MCP_RECORDS);
+    let _ = records.put(&fetched_key(url, uri, tree), "fetched");
+}
+
+/// The proof rule of an MCP lock entry: its tree was read from the
+/// declared server at the locked URI, on this cache (a record this user's
+/// key authenticates). Without one, an online run reads it from the server
+/// again (returned `false`: fetch it); an offline run whose store holds the
+/// tree anyway refuses it (exit 3): a lock edit may name any tree the
+/// cache holds. Against someone who can also write the user's state folder
+/// (the key) only a signature over the server's listing would help.
+pub(crate) fn proven_here(sess: &Session<'_>, s: &LockedSkill) -> anyhow::Result<bool> {
+    let (url, uri) = (
+        s.url.as_deref().unwrap_or(""),
+        s.uri.as_deref().unwrap_or(""),
+    );
+    let records = crate::store::unpacked::Records::proofs(sess.store.root(), MCP_RECORDS);
+    if records.get(&fetched_key(url, uri, &s.tree)).is_some() {
+        return Ok(true);
+    }
+    if sess.ctx.offline && sess.store.has_entry(&s.tree) {
+        return fail(
+            Exit::Integrity,
+            format!(
+                "{}: tree {} was never read from MCP server {url} ({uri}) on this machine, so offline nothing proves it\n  run `skillpm install --locked` (online) to read it from the server, or `skillpm update {}`",
+                s.name, s.tree, s.name
+            ),
+        );
+    }
+    Ok(false)
+}
+
 /// Connects to the server `decl` names, with its token when one is set.
 pub(crate) fn connect(sess: &Session<'_>, decl: &SourceDecl) -> anyhow::Result<McpClient> {
     let url = source_mcp::endpoint(&decl.url)?;
@@ -86,6 +128,7 @@ pub(crate) fn resolve(
             })?;
             let entry = store_skill(sess, &mut client, skill)
                 .with_context(|| format!("cannot fetch `{name}` from {}", decl.url))?;
+            record_fetched(sess, &decl.url, &skill.uri, &entry.digest);
             let locked = LockedSkill {
                 url: Some(decl.url.clone()),
                 uri: Some(skill.uri.clone()),
@@ -97,8 +140,9 @@ pub(crate) fn resolve(
         .collect()
 }
 
-/// Fetches locked MCP skills missing from the store; each must hash to the
-/// locked tree (the server changed it otherwise: exit 3).
+/// Fetches locked MCP skills missing from the store (or not proven on this
+/// cache); each must hash to the locked tree (the server changed it
+/// otherwise: exit 3).
 pub(crate) fn fetch_locked(sess: &mut Session<'_>, group: &[&LockedSkill]) -> anyhow::Result<()> {
     let source_name = group[0].source.as_str();
     let decl = sess.manifest.require_source(source_name)?.clone();
@@ -118,6 +162,7 @@ pub(crate) fn fetch_locked(sess: &mut Session<'_>, group: &[&LockedSkill]) -> an
         check_tree(s, listed.tree(), &decl.url)?;
         let entry = store_skill(sess, &mut client, listed)?;
         check_tree(s, entry.digest, &decl.url)?;
+        record_fetched(sess, &decl.url, &listed.uri, &entry.digest);
         let _ = sess.state.save_tree(&entry.tree);
     }
     Ok(())

@@ -9,6 +9,7 @@
 
 mod add;
 mod approval;
+mod audit_gate;
 mod candidate;
 mod install;
 mod manage;
@@ -58,6 +59,9 @@ pub(crate) struct Session<'c> {
     /// How strictly skills are judged on the way in: `[install] strict`,
     /// or `--strict` for one run.
     pub level: crate::skill::Level,
+    /// `--accept-findings`: accept every audit finding of the content
+    /// approved in this run (docs/audit.md).
+    pub accept_findings: bool,
     fetcher: Option<Fetcher>,
 }
 
@@ -106,6 +110,7 @@ impl<'c> Session<'c> {
             env: Env::from_process(),
             limits,
             level,
+            accept_findings: false,
             fetcher: None,
         })
     }

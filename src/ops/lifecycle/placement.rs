@@ -174,6 +174,7 @@ pub(crate) fn sync_links(
         link::ensure_root(root)?;
     }
     let mode = link_mode(sess);
+    hash_before_placing(sess, &plan, mode)?;
     let mut changes = LinkChanges {
         conflicts,
         ..LinkChanges::default()
@@ -207,6 +208,92 @@ pub(crate) fn sync_links(
         ));
     }
     Ok(changes)
+}
+
+/// Store entries that no longer hash to their names, found before a
+/// placement and moved aside (exit 3). `install` fetches them again.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "the stored content of {} was modified (it no longer hashes to its name); moved it to {}\n  nothing was linked; run `skillpm install` to fetch it again from its source",
+    names.join(", "),
+    moved.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
+)]
+pub struct Tampered {
+    pub names: Vec<String>,
+    pub moved: Vec<PathBuf>,
+}
+
+impl crate::error::Classify for Tampered {
+    fn exit(&self) -> Exit {
+        Exit::Integrity
+    }
+}
+crate::classified!(Tampered);
+
+/// The cache is content, not authority (docs/threat-model.md): every tree
+/// this run places is hashed by this run first (the store skips what this
+/// run imported or hashed already). A place that already holds the tree
+/// and is left as it is needs no hash. Nothing is placed when one entry
+/// fails.
+fn hash_before_placing(
+    sess: &Session<'_>,
+    plan: &[Planned<'_, '_>],
+    mode: LinkMode,
+) -> anyhow::Result<()> {
+    let mut todo: Vec<&LockedSkill> = Vec::new();
+    for (_, s, dest, entry, before) in plan {
+        if !already_placed(before, s.tree, dest, entry, mode)
+            && !todo.iter().any(|t| t.tree == s.tree)
+        {
+            todo.push(s);
+        }
+    }
+    let store = &sess.store;
+    let checked = super::parallel::map(&todo, |s| store.verify_hashed(&s.tree));
+    let mut bad = Tampered {
+        names: Vec::new(),
+        moved: Vec::new(),
+    };
+    for (s, moved) in todo.iter().zip(checked) {
+        if let Some(moved) = moved? {
+            bad.names.push(format!("`{}`", s.name));
+            bad.moved.push(moved);
+        }
+    }
+    if bad.names.is_empty() {
+        Ok(())
+    } else {
+        Err(bad.into())
+    }
+}
+
+/// Whether `before` already stands for `tree` as `mode` would place it, so
+/// the sync leaves it alone.
+fn already_placed(
+    before: &LinkState,
+    tree: crate::digest::Digest,
+    dest: &std::path::Path,
+    entry: &std::path::Path,
+    mode: LinkMode,
+) -> bool {
+    match before {
+        LinkState::Symlink { target } => mode == LinkMode::Symlink && target == entry,
+        LinkState::Copy {
+            tree: Some(t),
+            kind,
+        } => {
+            *t == tree
+                && (*kind != LinkKind::Hardlink || link::hardlinks_current(dest, entry))
+                && match mode {
+                    LinkMode::Auto => true,
+                    LinkMode::Symlink => false,
+                    LinkMode::Hardlink => *kind == LinkKind::Hardlink,
+                    LinkMode::Clone => *kind == LinkKind::Clone,
+                    LinkMode::Copy => *kind == LinkKind::Copy,
+                }
+        }
+        _ => false,
+    }
 }
 
 /// One link to place: where, which skill, its path, the store entry it

@@ -27,13 +27,18 @@ pub(crate) fn prove_all(
         &sess.manifest,
         sess.store.root(),
         Some(Box::new(make)),
-    );
+    )
+    .with_git(git_options(sess.ctx.offline, sess.ctx.allow_http));
     let mut recheck = BTreeSet::new();
     for s in skills {
         let proof = prover.prove(s)?.ok_or_else(|| ProveError::Unproven {
             skill: s.name.clone(),
         })?;
-        if (proof.artifact.is_some() || proof.commit.is_some()) && !proof.tree_recorded {
+        // A v0.1 file list not proven from its listing is read again too.
+        let pinned_elsewhere = proof.artifact.is_some()
+            || proof.commit.is_some()
+            || proof.format == crate::project::lock::Format::Files;
+        if pinned_elsewhere && !proof.tree_recorded {
             recheck.insert(s.name.clone());
         }
     }
@@ -65,6 +70,18 @@ pub(crate) fn prove_each(
         &sess.manifest,
         sess.store.root(),
         Some(Box::new(make)),
-    );
+    )
+    .with_git(git_options(sess.ctx.offline, sess.ctx.allow_http));
     Ok(prover.prove_all(skills))
+}
+
+/// How the prover reads a git source: as `candidate::git_options` does
+/// (offline switch, the token bound to the source, `--allow-http`).
+fn git_options<'a>(offline: bool, allow_http: bool) -> crate::provenance::chain::GitOptionsFor<'a> {
+    Box::new(move |decl: &crate::project::manifest::SourceDecl| {
+        let token = crate::source::bound_token_env(decl);
+        crate::git::GitOptions::new(offline, token.as_deref())
+            .ok()
+            .map(|o| o.allowing_http(allow_http))
+    })
 }

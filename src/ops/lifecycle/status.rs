@@ -53,11 +53,15 @@ pub struct ListRow {
     pub state: SkillState,
     /// The Agent Skills rules the locked content breaks (from the lock).
     pub warnings: Vec<String>,
+    /// Audit findings accepted for the approved tree (`rule@file:line`,
+    /// from the lock; docs/audit.md).
+    pub accepted_findings: Vec<String>,
 }
 
 /// `--json`: `{"project", "skills": [{"name", "version", "commit", "source", "tree",
 /// "signer", "provenance": "signed"|"unsigned"|"unverified"|"broken"|null, "scope", "agents", "state": "approved"|"pending"|"disabled"|
-/// "missing"|"modified"|"not-locked", "warnings": ["SKILL.md: …"]}]}`.
+/// "missing"|"modified"|"not-locked", "warnings": ["SKILL.md: …"],
+/// "accepted_findings": ["rule@file:line"]}]}`.
 #[derive(Debug, Serialize)]
 pub struct ListReport {
     pub project: PathBuf,
@@ -266,6 +270,7 @@ pub fn list(ctx: &Context) -> anyhow::Result<ListReport> {
             agents: agents.clone(),
             state,
             warnings: s.warnings.clone(),
+            accepted_findings: s.accepted().to_vec(),
         });
     }
     for (name, decl) in sess.manifest.skills() {
@@ -282,6 +287,7 @@ pub fn list(ctx: &Context) -> anyhow::Result<ListReport> {
                 agents: agents.clone(),
                 state: SkillState::NotLocked,
                 warnings: Vec::new(),
+                accepted_findings: Vec::new(),
             });
         }
     }
@@ -293,12 +299,23 @@ pub fn list(ctx: &Context) -> anyhow::Result<ListReport> {
 }
 
 /// `--json`: `{"checked": <skills>, "ok": bool, "drift": [{"skill", "path",
-/// "kind", "detail", "files"}]}`; exit 3 when `drift` is not empty.
+/// "kind", "detail", "files"}], "accepted_findings": [{"skill", "tree",
+/// "findings": ["rule@file:line"]}]}`; exit 3 when `drift` is not empty.
 #[derive(Debug, Serialize)]
 pub struct VerifyReport {
     pub checked: usize,
     pub ok: bool,
     pub drift: Vec<Drift>,
+    /// Audit findings skills.lock accepts for the approved trees, so a
+    /// reviewer sees what was let through (docs/audit.md).
+    pub accepted_findings: Vec<AcceptedFindings>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct AcceptedFindings {
+    pub skill: String,
+    pub tree: Digest,
+    pub findings: Vec<String>,
 }
 
 impl VerifyReport {
@@ -313,6 +330,14 @@ impl VerifyReport {
 
 impl Report for VerifyReport {
     fn human(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        for a in &self.accepted_findings {
+            writeln!(
+                out,
+                "{}: accepted audit findings: {}",
+                a.skill,
+                a.findings.join(", ")
+            )?;
+        }
         if self.ok {
             return writeln!(
                 out,
@@ -386,7 +411,17 @@ pub fn verify(ctx: &Context) -> anyhow::Result<VerifyReport> {
             });
         }
     }
+    let accepted_findings = active
+        .iter()
+        .filter(|s| !s.accepted().is_empty())
+        .map(|s| AcceptedFindings {
+            skill: s.name.clone(),
+            tree: s.tree,
+            findings: s.accepted().to_vec(),
+        })
+        .collect();
     Ok(VerifyReport {
+        accepted_findings,
         checked: active.len(),
         ok: drift.is_empty(),
         drift,
@@ -423,7 +458,8 @@ pub struct BrokenLink {
 /// "trust": "signed"|"unsigned"|"broken", "chain": {"skill", "source",
 /// "source_url", "format", "index", "index_digest", "vouched_by":
 /// "snapshot"|"versioned-snapshot"|"current-index"|null, "signed": null |
-/// {"key_id", "version", "expires"}, "url", "artifact", "commit", "tree",
+/// {"key_id", "version", "expires"}, "url", "artifact", "commit", "git_ref"
+/// (git only): {"reference", "tip", "by": "remote"|"cache"|"record"}, "tree",
 /// "tree_recorded", "approved"}, "broken": {"link", "message", "exit"}}]}`;
 /// exit 3 when any chain is broken (or the exit code of an unreadable source).
 #[derive(Debug, Serialize)]
@@ -482,6 +518,13 @@ impl Report for ProvenanceReport {
                     if let Some(c) = &p.commit {
                         writeln!(out, "    commit    {c}")?;
                     }
+                    if let Some(r) = &p.git_ref {
+                        writeln!(
+                            out,
+                            "    ref       on `{}` (at {}, checked by {})",
+                            r.reference, r.tip, r.by
+                        )?;
+                    }
                     writeln!(
                         out,
                         "    tree      {}{}",
@@ -524,7 +567,9 @@ pub fn verify_provenance(ctx: &Context) -> anyhow::Result<ProvenanceReport> {
         let broken = proof.as_ref().err().map(|e| BrokenLink {
             link: match e {
                 crate::provenance::ProveError::Broken(b) => b.link,
+                crate::provenance::ProveError::RefUnknown { .. } => "ref",
                 crate::provenance::ProveError::Source { .. }
+                | crate::provenance::ProveError::Repository { .. }
                 | crate::provenance::ProveError::Unproven { .. } => "unreadable",
             },
             exit: e.exit().code(),

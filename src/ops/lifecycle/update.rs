@@ -27,6 +27,8 @@ pub struct UpdateOptions {
     pub yes: bool,
     /// `--strict`: refuse new content `skillpm check` refuses.
     pub strict: bool,
+    /// `--accept-findings`: accept the audit findings of what is approved.
+    pub accept_findings: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -124,6 +126,7 @@ fn selected<'l>(lock: &'l Lockfile, names: &[String]) -> anyhow::Result<Vec<&'l 
 
 pub fn update(ctx: &Context, opts: &UpdateOptions) -> anyhow::Result<UpdateReport> {
     let mut sess = Session::open(ctx, opts.strict)?;
+    sess.accept_findings = opts.accept_findings;
     let original = require_lock(&sess)?;
     let chosen = selected(&original, &opts.names)?;
     let candidates = resolve_by_source(
@@ -152,10 +155,16 @@ pub fn update(ctx: &Context, opts: &UpdateOptions) -> anyhow::Result<UpdateRepor
             Some(_) => (UpdateStatus::Declined, None),
         };
         if status != UpdateStatus::Declined {
-            lock.upsert(LockedSkill {
+            let mut locked = LockedSkill {
                 approved,
                 ..c.locked.clone()
-            });
+            };
+            match changed.iter().position(|x| x.locked.name == c.locked.name) {
+                // Same content: what was accepted for it still holds.
+                None => locked.accepted_findings = old.accepted_findings.clone(),
+                Some(i) => super::approval::record_approval(&mut locked, summaries.get(i), true),
+            }
+            lock.upsert(locked);
         }
         report.push(UpdatedSkill {
             name: c.locked.name.clone(),

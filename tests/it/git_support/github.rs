@@ -35,6 +35,8 @@ struct Host {
     archives: Arc<HashMap<String, Vec<u8>>>,
     elsewhere: Arc<OnceLock<String>>,
     redirect_all: Arc<AtomicBool>,
+    /// A real work tree the compare API answers from (`git merge-base`).
+    history: Arc<OnceLock<std::path::PathBuf>>,
 }
 
 impl Host {
@@ -66,6 +68,45 @@ async fn api_commit(
         Some(sha) if repo != "nope" => sha.clone().into_response(),
         _ => (StatusCode::UNPROCESSABLE_ENTITY, "No commit found").into_response(),
     }
+}
+
+/// `GET /repos/{owner}/{repo}/compare/{base}...{head}`: GitHub's answer
+/// (`identical`, `ahead`: head contains base; `diverged` otherwise), worked
+/// out by real git in the history's work tree; 404 without one.
+async fn compare(
+    State(host): State<Host>,
+    UrlPath((owner, repo, range)): UrlPath<(String, String, String)>,
+    headers: HeaderMap,
+) -> Response {
+    host.record(format!("/repos/{owner}/{repo}/compare/{range}"), &headers);
+    let (Some(work), Some((base, head))) = (host.history.get(), range.split_once("...")) else {
+        return (StatusCode::NOT_FOUND, "Not Found").into_response();
+    };
+    let known = |c: &str| {
+        std::process::Command::new("git")
+            .args(["cat-file", "-e", &format!("{c}^{{commit}}")])
+            .current_dir(work)
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    if !known(base) || !known(head) {
+        return (StatusCode::NOT_FOUND, "No common ancestor").into_response();
+    }
+    let contains = std::process::Command::new("git")
+        .args(["merge-base", "--is-ancestor", base, head])
+        .current_dir(work)
+        .status()
+        .is_ok_and(|s| s.success());
+    let status = match (base == head, contains) {
+        (true, _) => "identical",
+        (false, true) => "ahead",
+        (false, false) => "diverged",
+    };
+    (
+        [(axum::http::header::CONTENT_TYPE, "application/json")],
+        serde_json::json!({ "status": status }).to_string(),
+    )
+        .into_response()
 }
 
 async fn archive(
@@ -101,6 +142,7 @@ pub struct FakeGitHub {
     pub elsewhere: Server,
     log: Arc<Mutex<Vec<Hit>>>,
     redirect_all: Arc<AtomicBool>,
+    history: Arc<OnceLock<std::path::PathBuf>>,
 }
 
 impl FakeGitHub {
@@ -109,6 +151,7 @@ impl FakeGitHub {
         let log = Arc::new(Mutex::new(Vec::new()));
         let elsewhere = Arc::new(OnceLock::new());
         let redirect_all = Arc::new(AtomicBool::new(false));
+        let history = Arc::new(OnceLock::new());
         let host = |origin| Host {
             origin,
             log: log.clone(),
@@ -116,6 +159,7 @@ impl FakeGitHub {
             archives: Arc::new(archives.clone()),
             elsewhere: elsewhere.clone(),
             redirect_all: redirect_all.clone(),
+            history: history.clone(),
         };
         let archive_router = |origin| {
             axum::Router::new()
@@ -129,12 +173,14 @@ impl FakeGitHub {
                         "/repos/{owner}/{repo}/commits/{*reference}",
                         get(api_commit),
                     )
+                    .route("/repos/{owner}/{repo}/compare/{range}", get(compare))
                     .with_state(host("api")),
             ),
             archive: serve(archive_router("archive")),
             elsewhere: serve(archive_router("elsewhere")),
             log,
             redirect_all,
+            history,
         };
         let _ = elsewhere.set(github.elsewhere.base.clone());
         github
@@ -150,6 +196,11 @@ impl FakeGitHub {
     }
 
     /// Whether the archive host redirects every download to the third origin.
+    /// Answers the compare API from the real history in `work`.
+    pub fn answer_compare_from(&self, work: &std::path::Path) {
+        let _ = self.history.set(work.to_owned());
+    }
+
     pub fn redirect_all(&self, on: bool) {
         self.redirect_all.store(on, Ordering::SeqCst);
     }

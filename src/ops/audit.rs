@@ -1,0 +1,254 @@
+//! `skillpm audit [PATH…] [--sarif FILE] [--fail-on SEVERITY]`: the static
+//! scanner over skill folders (or folders of skills), or, with no path,
+//! over the project's locked skills as stored (docs/audit.md).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use super::{Context, Report};
+use crate::audit::{self, Finding, Severity, sarif};
+use crate::digest::Digest;
+use crate::error::{Exit, OpError};
+use crate::skill::SKILL_MD;
+
+#[derive(Debug, Clone, Default)]
+pub struct AuditOptions {
+    pub paths: Vec<PathBuf>,
+    /// `--sarif FILE`: also write SARIF 2.1.0 there (`-` for stdout).
+    pub sarif: Option<PathBuf>,
+    /// `--fail-on`; unset: the project's `[audit] fail-on`, else `high`.
+    pub fail_on: Option<Severity>,
+}
+
+/// `--json`: `{"fail_on", "failed", "skills": [{"name", "path", "tree",
+/// "findings": [{"rule", "severity", "file", "line", "excerpt", "why"}],
+/// "accepted": ["rule@file:line"]}]}`. `failed` counts the skills with a
+/// finding at or above `fail_on` that skills.lock does not accept.
+#[derive(Debug, Serialize)]
+pub struct AuditReport {
+    pub fail_on: Severity,
+    pub failed: usize,
+    pub skills: Vec<AuditedSkill>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct AuditedSkill {
+    pub name: String,
+    pub path: PathBuf,
+    /// The locked tree (project audits only).
+    pub tree: Option<Digest>,
+    pub findings: Vec<Finding>,
+    /// Findings skills.lock accepts for this tree.
+    pub accepted: Vec<String>,
+}
+
+impl AuditReport {
+    /// Exit 5 when a skill has an unaccepted finding at or above `fail_on`.
+    pub fn exit(&self) -> Exit {
+        if self.failed > 0 {
+            Exit::Unsafe
+        } else {
+            Exit::Success
+        }
+    }
+}
+
+impl Report for AuditReport {
+    fn human(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        for s in &self.skills {
+            let worst =
+                audit::worst(&s.findings).map_or("clean".to_owned(), |w| format!("worst {w}"));
+            writeln!(
+                out,
+                "{}  {}  {} finding{} ({worst})",
+                s.name,
+                s.path.display(),
+                s.findings.len(),
+                super::plural(s.findings.len())
+            )?;
+            for f in &s.findings {
+                let accepted = if s.accepted.contains(&f.key()) {
+                    "  (accepted in skills.lock)"
+                } else {
+                    ""
+                };
+                writeln!(
+                    out,
+                    "  {:<8} {:<24} {}: {}{accepted}",
+                    f.severity.as_str(),
+                    f.rule,
+                    f.place(),
+                    f.excerpt
+                )?;
+            }
+        }
+        writeln!(
+            out,
+            "{} skill{} audited; {} with findings at or above {}",
+            self.skills.len(),
+            super::plural(self.skills.len()),
+            self.failed,
+            self.fail_on
+        )
+    }
+}
+
+pub fn audit(ctx: &Context, opts: &AuditOptions) -> anyhow::Result<AuditReport> {
+    let project = crate::project::find_project(&ctx.cwd, ctx.project.as_deref()).ok();
+    let manifest = project.as_ref().map(|p| p.load_manifest()).transpose()?;
+    let fail_on = opts
+        .fail_on
+        .or_else(|| manifest.as_ref().map(|m| m.audit_fail_on()))
+        .unwrap_or_default();
+    let mut skills = Vec::new();
+    if opts.paths.is_empty() {
+        let Some(project) = project else {
+            return super::fail(
+                Exit::Usage,
+                "no skills.toml here or above: pass the skill folders to audit (`skillpm audit PATH…`)",
+            );
+        };
+        let lock = crate::project::lock::Lockfile::load(&project.lock_path())?.unwrap_or_default();
+        let store = crate::store::Store::open()?;
+        for s in lock.skills() {
+            let dir = store.entry_path(&s.tree);
+            if !store.has_entry(&s.tree) {
+                return super::fail(
+                    Exit::Locked,
+                    format!(
+                        "`{}` (tree {}) is not in the cache; run `skillpm install` first",
+                        s.name, s.tree
+                    ),
+                );
+            }
+            skills.push(AuditedSkill {
+                name: s.name.clone(),
+                findings: audit_folder(&dir)?,
+                path: dir,
+                tree: Some(s.tree),
+                accepted: s.accepted().to_vec(),
+            });
+        }
+    } else {
+        for given in &opts.paths {
+            for (name, shown) in skill_folders(&ctx.cwd, given)? {
+                skills.push(AuditedSkill {
+                    name,
+                    findings: audit_folder(&ctx.cwd.join(&shown))?,
+                    path: shown,
+                    tree: None,
+                    accepted: Vec::new(),
+                });
+            }
+        }
+    }
+    let failed = skills
+        .iter()
+        .filter(|s| {
+            s.findings
+                .iter()
+                .any(|f| f.severity >= fail_on && !s.accepted.contains(&f.key()))
+        })
+        .count();
+    let report = AuditReport {
+        fail_on,
+        failed,
+        skills,
+    };
+    if let Some(path) = &opts.sarif {
+        write_sarif(ctx, &report, path)?;
+    }
+    Ok(report)
+}
+
+fn audit_folder(dir: &Path) -> anyhow::Result<Vec<Finding>> {
+    audit::audit_dir(dir).map_err(|e| {
+        OpError::new(Exit::Other, format!("cannot audit {}: {e}", dir.display())).into()
+    })
+}
+
+fn write_sarif(ctx: &Context, report: &AuditReport, path: &Path) -> anyhow::Result<()> {
+    let dirs: Vec<PathBuf> = report
+        .skills
+        .iter()
+        .map(|s| ctx.cwd.join(&s.path))
+        .collect();
+    let audited: Vec<sarif::Audited<'_>> = report
+        .skills
+        .iter()
+        .zip(&dirs)
+        .map(|(s, dir)| sarif::Audited {
+            name: &s.name,
+            dir,
+            findings: &s.findings,
+        })
+        .collect();
+    let log = sarif::log(&audited, env!("CARGO_PKG_VERSION"));
+    let mut text = serde_json::to_vec_pretty(&log).map_err(std::io::Error::other)?;
+    text.push(b'\n');
+    if path == Path::new("-") {
+        ctx.ui.data(&text)?;
+        return Ok(());
+    }
+    let target = ctx.cwd.join(path);
+    crate::fs::write_atomic(&target, &text).map_err(|e| {
+        OpError::new(
+            Exit::Other,
+            format!("cannot write SARIF to {}: {e}", target.display()),
+        )
+    })?;
+    Ok(())
+}
+
+/// The skill folders one argument names, as (name, path to show): the
+/// folder itself when it holds SKILL.md, else every skill folder found in
+/// it the way `add` finds them (skills/, categories, marketplaces …),
+/// including folders whose SKILL.md cannot be loaded (they are audited all
+/// the same).
+fn skill_folders(cwd: &Path, given: &Path) -> Result<Vec<(String, PathBuf)>, OpError> {
+    let abs = cwd.join(given);
+    if !abs.is_dir() {
+        return Err(OpError::new(
+            Exit::Usage,
+            format!(
+                "{} is not a folder; pass a skill folder (holding SKILL.md) or a folder of skills",
+                given.display()
+            ),
+        ));
+    }
+    let folder_name = |p: &Path| {
+        p.file_name()
+            .map_or_else(|| ".".to_owned(), |n| n.to_string_lossy().into_owned())
+    };
+    if abs.join(SKILL_MD).is_file() {
+        let name = crate::skill::parse_skill_md(
+            &std::fs::read_to_string(abs.join(SKILL_MD)).unwrap_or_default(),
+        )
+        .map(|s| s.name)
+        .unwrap_or_else(|_| folder_name(&abs));
+        return Ok(vec![(name, given.to_owned())]);
+    }
+    let found = crate::git::discover_skills(&abs);
+    let mut out: Vec<(String, PathBuf)> = found
+        .skills
+        .iter()
+        .map(|s| (s.name.clone(), given.join(&s.path)))
+        .chain(found.skipped.iter().map(|s| {
+            let path = given.join(&s.path);
+            (folder_name(&path), path)
+        }))
+        .collect();
+    out.sort_by(|a, b| a.1.cmp(&b.1));
+    if out.is_empty() {
+        return Err(OpError::new(
+            Exit::NotFound,
+            format!(
+                "no skill folder (holding SKILL.md) in {}; pass a skill folder or a folder of skills",
+                given.display()
+            ),
+        ));
+    }
+    Ok(out)
+}

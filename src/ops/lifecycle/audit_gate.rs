@@ -1,0 +1,158 @@
+//! The audit between download and link (docs/audit.md): every skill whose
+//! content is new to this project or to this machine is scanned before it
+//! is linked. A finding at or above `[audit] fail-on` (default `high`) that
+//! skills.lock does not accept for exactly this tree refuses the command
+//! (exit 5, naming skill, rule, file and line); nothing is linked and the
+//! lock is not written. A person accepts findings with `--accept-findings`
+//! or at the approval prompt; the acceptance is recorded next to the
+//! approval, as `rule@file:line` keys bound to the approved tree.
+//!
+//! Content that is approved and already in the store is not scanned again:
+//! it was scanned when it was approved or fetched, and a no-op install
+//! reads no file.
+
+use anyhow::Context as _;
+
+use super::Session;
+use crate::approve::Summary;
+use crate::audit::{self, Finding, Severity};
+use crate::error::{Exit, OpError};
+use crate::project::lock::LockedSkill;
+
+/// The findings of the stored content at `dir`.
+pub(crate) fn scan(dir: &std::path::Path, name: &str) -> anyhow::Result<Vec<Finding>> {
+    audit::audit_dir(dir).with_context(|| format!("cannot audit `{name}` ({})", dir.display()))
+}
+
+/// The findings that stop a skill: at or above `fail_on`, not in `accepted`.
+pub(crate) fn blocking<'f>(
+    findings: &'f [Finding],
+    fail_on: Severity,
+    accepted: &[String],
+) -> Vec<&'f Finding> {
+    findings
+        .iter()
+        .filter(|f| f.severity >= fail_on && !accepted.contains(&f.key()))
+        .collect()
+}
+
+/// The keys a person accepts with the findings of `findings` at or above
+/// `fail_on`.
+pub(crate) fn keys_at_or_above(findings: &[Finding], fail_on: Severity) -> Vec<String> {
+    findings
+        .iter()
+        .filter(|f| f.severity >= fail_on)
+        .map(Finding::key)
+        .collect()
+}
+
+/// One line per finding: `  high remote-pipe-shell SKILL.md:12: curl … | sh`.
+pub(crate) fn describe(findings: &[&Finding]) -> String {
+    findings
+        .iter()
+        .map(|f| format!("  {} {} {}: {}", f.severity, f.rule, f.place(), f.excerpt))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The refusal (exit 5) of the skills in `refused` (name, tree, findings).
+pub(crate) fn refusal(refused: &[(String, String, Vec<&Finding>)], fail_on: Severity) -> OpError {
+    let parts: Vec<String> = refused
+        .iter()
+        .map(|(name, tree, findings)| {
+            format!(
+                "`{name}` (tree {tree}): {} finding{} at or above `{fail_on}`:\n{}",
+                findings.len(),
+                crate::ops::plural(findings.len()),
+                describe(findings)
+            )
+        })
+        .collect();
+    OpError::new(
+        Exit::Unsafe,
+        format!(
+            "audit refused {}\n  nothing was linked and skills.lock was not changed; read the files named above, and only if you trust them run again with `--accept-findings` (recorded in skills.lock for this exact tree), or set `[audit] fail-on` in skills.toml (docs/audit.md)",
+            parts.join("\n")
+        ),
+    )
+}
+
+/// Scans each summarised candidate, records the findings in its summary,
+/// and decides which findings are accepted: those skills.lock already
+/// accepts for this tree, all of them with `--accept-findings`, or, when a
+/// person can be asked, what they accept at the prompt. Any other finding
+/// at or above `fail_on` refuses the whole command (exit 5). Summaries are
+/// printed by the caller before this asks anything.
+pub(crate) fn accept(
+    sess: &Session<'_>,
+    summaries: &mut [Summary],
+    yes: bool,
+) -> anyhow::Result<()> {
+    let fail_on = sess.manifest.audit_fail_on();
+    let ui = &sess.ctx.ui;
+    let mut refused = Vec::new();
+    for s in summaries.iter_mut() {
+        let already: Vec<String> = s.accepted_findings.clone();
+        let stop = blocking(&s.findings, fail_on, &already);
+        if stop.is_empty() {
+            s.accepted_findings = keys_at_or_above(&s.findings, fail_on)
+                .into_iter()
+                .filter(|k| already.contains(k))
+                .collect();
+            continue;
+        }
+        let short = &s.tree.hex()[..12];
+        let accepted = sess.accept_findings
+            || (ui.interactive
+                && !yes
+                && ui.confirm(
+                    &format!(
+                        "Accept the {} audit finding{} at or above `{fail_on}` in {} (tree {short})?",
+                        stop.len(),
+                        crate::ops::plural(stop.len()),
+                        s.name
+                    ),
+                    "--accept-findings",
+                )?);
+        if accepted {
+            s.accepted_findings = keys_at_or_above(&s.findings, fail_on);
+        } else {
+            refused.push((s.name.clone(), short.to_owned(), stop));
+        }
+    }
+    if !refused.is_empty() {
+        return Err(refusal(&refused, fail_on).into());
+    }
+    Ok(())
+}
+
+/// Approved entries that were just fetched into the store (a fresh
+/// machine, CI): scanned before they are linked, and refused (exit 5)
+/// unless skills.lock accepts every finding at or above `fail-on`.
+pub(crate) fn check_fetched(sess: &Session<'_>, fetched: &[&LockedSkill]) -> anyhow::Result<()> {
+    let fail_on = sess.manifest.audit_fail_on();
+    let approved: Vec<&LockedSkill> = fetched
+        .iter()
+        .copied()
+        .filter(|s| s.is_approved())
+        .collect();
+    let scanned = super::parallel::map(&approved, |s| {
+        scan(&sess.store.entry_path(&s.tree), &s.name)
+    });
+    let mut findings = Vec::new();
+    for (s, found) in approved.iter().zip(scanned) {
+        findings.push((s, found?));
+    }
+    let refused: Vec<(String, String, Vec<&Finding>)> = findings
+        .iter()
+        .filter_map(|(s, found)| {
+            let stop = blocking(found, fail_on, s.accepted());
+            (!stop.is_empty()).then(|| (s.name.clone(), s.tree.hex()[..12].to_owned(), stop))
+        })
+        .collect();
+    if refused.is_empty() {
+        Ok(())
+    } else {
+        Err(refusal(&refused, fail_on).into())
+    }
+}
