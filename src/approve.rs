@@ -29,6 +29,9 @@ pub enum Trust {
     /// An MCP server's Skills extension entry: per-file digests published
     /// by the server itself (unsigned), all verified.
     McpDigests,
+    /// An OCI registry artifact pinned by its manifest digest (and, when the
+    /// source pins a cosign key, signed by it).
+    OciManifest { reference: String },
 }
 
 impl Trust {
@@ -44,6 +47,9 @@ impl Trust {
             }
             Trust::GitCommit { commit } => format!("git commit {}", Untrusted(commit)),
             Trust::LocalPath => "local folder: pinned by the tree digest computed here".into(),
+            Trust::OciManifest { reference } => {
+                format!("OCI artifact pinned by manifest digest ({reference})")
+            }
             Trust::McpDigests => {
                 "MCP server: unsigned per-file digests from the server, every file verified".into()
             }

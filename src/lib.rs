@@ -33,6 +33,7 @@ pub mod shown;
 pub mod skill;
 pub mod source;
 pub mod source_mcp;
+pub mod sources;
 pub mod store;
 pub mod trust;
 pub mod ui;

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::time::{Duration, SystemTime};
 
-use crate::ops::publish::{KeygenOptions, PublishOptions};
+use crate::ops::publish::{KeygenOptions, OciPublishOptions, PublishOptions};
 use crate::publish::sign::PASSWORD_ENV;
 
 #[derive(Debug, clap::Args)]
@@ -11,14 +11,32 @@ use crate::publish::sign::PASSWORD_ENV;
 The site serves both discovery paths: .well-known/agent-skills/index.json (v0.2.0, with digests) \
 and .well-known/skills/index.json (v0.1.0), with every skill's files under <name>/ in both. \
 Upload the folder to any static host, CDN or object store. \
-An encrypted secret key takes its password from SKILLPM_KEY_PASSWORD.")]
+An encrypted secret key takes its password from SKILLPM_KEY_PASSWORD. \
+With --oci, each skill is pushed instead to NAMESPACE/<name> in an OCI registry (ToolHive's \
+artifact format), tagged with its metadata.version (else --tag) and `latest`; credentials \
+come from --token-env or ~/.docker/config.json.")]
 pub struct PublishArgs {
     /// A folder of skill folders (or one skill folder) to publish.
     #[arg(value_name = "SKILLS_DIR")]
     pub skills_dir: PathBuf,
     /// The site folder to write; an earlier site there is replaced atomically.
-    #[arg(long, value_name = "SITE_DIR")]
-    pub out: PathBuf,
+    #[arg(
+        long,
+        value_name = "SITE_DIR",
+        required_unless_present = "oci",
+        conflicts_with = "oci"
+    )]
+    pub out: Option<PathBuf>,
+    /// Push to an OCI registry instead: `oci://HOST/NAMESPACE` (skill NAME
+    /// goes to NAMESPACE/NAME).
+    #[arg(long, value_name = "oci://HOST/NAMESPACE", conflicts_with_all = ["sign", "zip"])]
+    pub oci: Option<String>,
+    /// With --oci: the tag of skills without `metadata.version` (besides `latest`).
+    #[arg(long, value_name = "TAG", requires = "oci")]
+    pub tag: Option<String>,
+    /// With --oci: environment variable holding the registry token (or USER:TOKEN).
+    #[arg(long, value_name = "VAR", requires = "oci")]
+    pub token_env: Option<String>,
     /// Sign the index with this minisign secret key file (see `skillpm keygen`).
     #[arg(long, value_name = "SECRET_KEY")]
     pub sign: Option<PathBuf>,
@@ -47,6 +65,19 @@ pub struct PublishArgs {
     pub strict: bool,
 }
 
+impl PublishArgs {
+    /// `Some` for `--oci`.
+    pub fn oci_options(&self) -> Option<OciPublishOptions> {
+        Some(OciPublishOptions {
+            skills_dir: self.skills_dir.clone(),
+            target: self.oci.clone()?,
+            tag: self.tag.clone(),
+            token_env: self.token_env.clone(),
+            strict: self.strict,
+        })
+    }
+}
+
 fn parse_time(s: &str) -> Result<SystemTime, String> {
     humantime::parse_rfc3339(s)
         .map_err(|e| format!("{e}; expected an RFC 3339 UTC time such as 2030-01-01T00:00:00Z"))
@@ -59,7 +90,7 @@ impl PublishArgs {
             .or_else(|| self.expires.map(|d| SystemTime::now() + d));
         PublishOptions {
             skills_dir: self.skills_dir.clone(),
-            out: self.out.clone(),
+            out: self.out.clone().unwrap_or_default(),
             sign: self.sign.clone(),
             password: password_from_env(),
             version: self.version,

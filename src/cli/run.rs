@@ -55,7 +55,10 @@ pub fn run(cli: Cli, ui: Ui) -> anyhow::Result<Exit> {
         Command::Mcp(a) => a.run(&ctx),
         Command::Mentions(a) => a.run(&ctx),
         Command::Doctor(a) => a.run(&ctx),
-        Command::Publish(a) => emit(&ctx, &ops::publish::publish(&ctx, &a.options())?, OK),
+        Command::Publish(a) => match a.oci_options() {
+            Some(opts) => emit(&ctx, &ops::publish::publish_oci(&ctx, &opts)?, OK),
+            None => emit(&ctx, &ops::publish::publish(&ctx, &a.options())?, OK),
+        },
         Command::Keygen(a) => emit(&ctx, &ops::publish::keygen(&ctx, &a.options())?, OK),
         Command::Cache(a) => super::cache::run(&ctx, a),
         Command::Init(_) => emit(&ctx, &ops::init::init(&ctx)?, OK),

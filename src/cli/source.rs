@@ -17,6 +17,7 @@ pub(crate) fn run_source(ctx: &Context, args: SourceArgs) -> anyhow::Result<Exit
                 url: a.url,
                 keys: a.keys,
                 token_env: a.token_env,
+                cosign_key: a.cosign_key,
             };
             emit(ctx, &ops::source::add(ctx, &opts)?, OK)
         }
@@ -58,7 +59,8 @@ pub enum SourceCommand {
 pub struct SourceAddArgs {
     /// Name to refer to the source by (a-z, 0-9, hyphens).
     pub name: String,
-    /// Base URL, index.json URL, file:// URL or local path.
+    /// Base URL, index.json URL, file:// URL, local path, git form, or
+    /// `oci://HOST/NAMESPACE[/NAME][:TAG]` (an OCI registry).
     pub url: String,
     /// Pin a minisign public key (`RW…`); repeat for several. Signatures are then required.
     #[arg(long = "key", value_name = "KEY")]
@@ -66,6 +68,10 @@ pub struct SourceAddArgs {
     /// Environment variable holding a bearer token for this registry.
     #[arg(long, value_name = "VAR")]
     pub token_env: Option<String>,
+    /// OCI sources: require cosign signatures by this public key (PEM,
+    /// ECDSA P-256, as `cosign generate-key-pair` writes cosign.pub).
+    #[arg(long, value_name = "FILE")]
+    pub cosign_key: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

@@ -34,6 +34,7 @@
 
 pub mod config;
 mod download;
+mod exchange;
 mod http;
 mod index_cache;
 mod retry;
@@ -53,6 +54,7 @@ use crate::error::{Classify, Exit};
 use crate::net::{Detail, NetError, Why};
 
 pub use config::FetchConfig;
+pub use exchange::{Exchange, Reply, Verb};
 
 #[derive(Debug, thiserror::Error)]
 pub enum FetchError {
@@ -205,6 +207,16 @@ impl Auth {
     pub fn bearer(source_url: &Url, env_var: &str, token: &str) -> Option<Self> {
         let credential = crate::net::Credential::new(source_url, env_var, token)?;
         let mut header = HeaderValue::from_str(&format!("Bearer {}", credential.secret())).ok()?;
+        header.set_sensitive(true);
+        Some(Auth { credential, header })
+    }
+
+    /// Any `Authorization` value (`Basic …`, a registry's `Bearer …` token)
+    /// bound to the origin of `url`; `what` names its origin in messages
+    /// (e.g. `~/.docker/config.json`). `None` when it cannot be a header.
+    pub fn with_header(url: &Url, what: &str, value: &str) -> Option<Self> {
+        let credential = crate::net::Credential::new(url, what, value)?;
+        let mut header = HeaderValue::from_str(credential.secret()).ok()?;
         header.set_sensitive(true);
         Some(Auth { credential, header })
     }

@@ -9,6 +9,7 @@ use serde::Serialize;
 
 use super::check::{self, CheckOptions};
 use super::{Context, Report};
+use crate::error::Exit;
 use crate::publish::sign::{self, SigningKey, TrustedComment};
 use crate::publish::site::{self, PreviousSite};
 use crate::publish::{self as publisher, PublishError, PublishedSkill, SkillSource};
@@ -165,6 +166,109 @@ impl Report for PublishReport {
         writeln!(out, "Upload the folder to any static host, then:")?;
         writeln!(out, "  skillpm source add <name> <site URL>{pin}")
     }
+}
+
+/// Options of `skillpm publish DIR --oci oci://HOST/NAMESPACE`.
+#[derive(Debug, Clone)]
+pub struct OciPublishOptions {
+    pub skills_dir: PathBuf,
+    pub target: String,
+    pub tag: Option<String>,
+    pub token_env: Option<String>,
+    /// `--strict`: the verdict of `check --strict`, as for a static site.
+    pub strict: bool,
+}
+
+/// `--json`: `{"target": "oci://HOST/NS", "skills": [{"name", "reference":
+/// "oci://HOST/NS/NAME@sha256:…", "manifest": "sha256:…", "layer": "sha256:…",
+/// "tags": ["1.0.0", "latest"], "uploaded": 2}]}`; `uploaded` counts the blobs
+/// whose bytes were sent (0: the registry had them all).
+#[derive(Debug, Serialize)]
+pub struct OciPublishReport {
+    pub target: String,
+    pub skills: Vec<crate::sources::oci::push::Pushed>,
+}
+
+impl Report for OciPublishReport {
+    fn human(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        let count = self.skills.len();
+        writeln!(
+            out,
+            "Pushed {count} skill{} to {}",
+            super::plural(count),
+            self.target
+        )?;
+        for s in &self.skills {
+            writeln!(out, "  {}  tags {}", s.reference, s.tags.join(", "))?;
+            if s.uploaded == 0 {
+                writeln!(out, "    (the registry had every blob; nothing uploaded)")?;
+            }
+        }
+        writeln!(out, "Install with:")?;
+        writeln!(out, "  skillpm add --source {} <name>", self.target)
+    }
+}
+
+/// Checks every skill as `publish` does, then pushes one artifact per skill.
+/// Nothing is pushed unless every skill passes `check`.
+pub fn publish_oci(ctx: &Context, opts: &OciPublishOptions) -> anyhow::Result<OciPublishReport> {
+    use crate::sources::oci::{self, OciError, OciRef, Registry, push};
+    let target = OciRef::parse(opts.target.trim()).map_err(|reason| OciError::Reference {
+        text: opts.target.clone(),
+        reason,
+    })?;
+    if target.tag.is_some() || target.digest.is_some() {
+        return Err(OciError::Reference {
+            text: opts.target.clone(),
+            reason: "--oci names a namespace (oci://HOST/NAMESPACE); tags come from each skill's metadata.version or --tag".into(),
+        }
+        .into());
+    }
+    let credential = match &opts.token_env {
+        Some(var) => {
+            let value = std::env::var(var).ok().filter(|v| !v.trim().is_empty());
+            let Some(value) = value else {
+                return super::fail(Exit::Usage, format!("--token-env ${var} is not set"));
+            };
+            Some(oci::Credential::from_token(var, &value))
+        }
+        None => match oci::auth::docker_config_path() {
+            Some(path) => oci::auth::from_docker_config(&path, &target.registry)?,
+            None => None,
+        },
+    };
+    let sources = check_all(ctx, &opts.skills_dir, opts.strict)?;
+    let mut built = Vec::with_capacity(sources.len());
+    for source in &sources {
+        warn_over_client_limits(ctx, source);
+        let tags = push::tags_for(source, opts.tag.as_deref())?;
+        let artifact =
+            push::build(source).with_context(|| format!("cannot pack `{}`", source.name))?;
+        built.push((source, artifact, tags));
+    }
+    let fetcher = super::source::fetcher(ctx)?;
+    let registry = Registry::new(&fetcher, &target, credential)?;
+    let mut pushed_blobs = std::collections::HashMap::new();
+    let mut skills = Vec::new();
+    for (source, artifact, tags) in &built {
+        ctx.ui
+            .status("Pushing", target.child(&source.name).to_string());
+        skills.push(
+            push::push(
+                &registry,
+                &target,
+                source,
+                artifact,
+                tags,
+                &mut pushed_blobs,
+            )
+            .with_context(|| format!("cannot push `{}`", source.name))?,
+        );
+    }
+    Ok(OciPublishReport {
+        target: target.to_string(),
+        skills,
+    })
 }
 
 /// Validates, packs, signs and writes the site. Nothing is written unless

@@ -156,6 +156,17 @@ pub fn search(ctx: &Context, opts: &SearchOptions) -> anyhow::Result<SearchRepor
         failures: Vec::new(),
     };
     for target in &targets {
+        if target.text.trim().starts_with(crate::sources::oci::SCHEME) {
+            match list_oci(ctx, target) {
+                Ok(hits) => report.results.extend(
+                    hits.into_iter()
+                        .filter(|h| matches(needle.as_deref(), &h.name, &h.description)),
+                ),
+                Err(e) if single => return Err(e),
+                Err(e) => fail_source(ctx, target, e, &mut report),
+            }
+            continue;
+        }
         match list(ctx, &fetcher, target) {
             Ok(Listing::Index(resolved)) => collect(ctx, &resolved, needle.as_deref(), &mut report),
             Ok(Listing::Found(found)) => {
@@ -179,20 +190,50 @@ pub fn search(ctx: &Context, opts: &SearchOptions) -> anyhow::Result<SearchRepor
                 }
             }
             Err(e) if single => return Err(e),
-            Err(e) => {
-                let exit = crate::error::exit_code_of(&e);
-                let error = format!("{e:#}");
-                ctx.ui
-                    .warn(format!("source `{}` skipped: {error}", target.source.name));
-                report.failures.push(Failure {
-                    source: target.source.name.clone(),
-                    error,
-                    exit,
-                });
-            }
+            Err(e) => fail_source(ctx, target, e, &mut report),
         }
     }
     Ok(report)
+}
+
+/// A source that could not be searched: warned about and reported.
+fn fail_source(ctx: &Context, target: &Target, e: anyhow::Error, report: &mut SearchReport) {
+    let exit = crate::error::exit_code_of(&e);
+    let error = format!("{e:#}");
+    ctx.ui
+        .warn(format!("source `{}` skipped: {error}", target.source.name));
+    report.failures.push(Failure {
+        source: target.source.name.clone(),
+        error,
+        exit,
+    });
+}
+
+/// An OCI source: its one skill, or the namespace's repositories as the
+/// registry's catalog lists them (a registry that forbids listing says so).
+fn list_oci(ctx: &Context, target: &Target) -> anyhow::Result<Vec<Hit>> {
+    let decl = crate::project::manifest::SourceDecl {
+        name: target.source.name.clone(),
+        url: target.text.trim().to_owned(),
+        keys: Vec::new(),
+        token_env: target.token_env.clone(),
+        path: None,
+        cosign_key: None,
+    };
+    let listed = super::lifecycle::oci_source::search_listing(ctx, &decl)?;
+    Ok(listed
+        .into_iter()
+        .map(|(name, description, version)| Hit {
+            source: target.source.name.clone(),
+            url: Some(format!("{}/{name}", decl.url)),
+            name,
+            description,
+            version,
+            format: "oci",
+            index_format: "oci",
+            ..Hit::default()
+        })
+        .collect())
 }
 
 /// Whether a skill's name or description holds the (lowercased) query.
@@ -351,7 +392,7 @@ fn select_sources(ctx: &Context, wanted: Option<&str>) -> anyhow::Result<Vec<Tar
         {
             return Ok(vec![declared(decl, &project.root)?]);
         }
-        if looks_like_location(wanted) {
+        if crate::sources::spec::looks_like_location(wanted) {
             return Ok(vec![Target {
                 source: Source::ad_hoc(wanted, &ctx.cwd, Vec::new())?,
                 text: wanted.to_owned(),
@@ -385,12 +426,4 @@ fn select_sources(ctx: &Context, wanted: Option<&str>) -> anyhow::Result<Vec<Tar
         .iter()
         .map(|d| declared(d, &project.root))
         .collect()
-}
-
-fn looks_like_location(text: &str) -> bool {
-    text.contains('/')
-        || text.contains(':')
-        || text.contains('\\')
-        || text.ends_with(".json")
-        || text == "."
 }

@@ -71,6 +71,8 @@ pub struct AddOptions {
     pub url: String,
     pub keys: Vec<String>,
     pub token_env: Option<String>,
+    /// A cosign public key file (PEM), for OCI sources.
+    pub cosign_key: Option<std::path::PathBuf>,
 }
 
 /// What probing a source found.
@@ -164,6 +166,7 @@ pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
         keys: opts.keys.clone(),
         token_env: None,
         path: None,
+        cosign_key: cosign_key(ctx, opts)?,
     };
     let token_url = match &opts.token_env {
         Some(_) => Some(source::token_url(&decl.url).ok_or_else(|| {
@@ -199,11 +202,24 @@ pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
         });
     }
     manifest.add_source(&decl)?;
-
-    let (probe, commit) = match super::lifecycle::git_spec_for(&decl.url, &project.root)? {
-        Some(spec) => (None, resolve_git(ctx, opts, &decl, spec)?),
-        None if ctx.offline => (None, None),
-        None => (Some(probe(ctx, &decl, &project.root, &user)?), None),
+    let (probe, commit) = if decl.url.starts_with(crate::sources::oci::SCHEME) {
+        if !opts.keys.is_empty() {
+            return fail(
+                Exit::Usage,
+                "--key pins a minisign index key; an OCI source pins a cosign key with --cosign-key FILE",
+            );
+        }
+        if !ctx.offline {
+            super::lifecycle::oci_source::probe(ctx, &decl, opts.token_env.as_deref())
+                .with_context(|| format!("source `{}` was not added", decl.name))?;
+        }
+        (None, None)
+    } else {
+        match super::lifecycle::git_spec_for(&decl.url, &project.root)? {
+            Some(spec) => (None, resolve_git(ctx, opts, &decl, spec)?),
+            None if ctx.offline => (None, None),
+            None => (Some(probe(ctx, &decl, &project.root, &user)?), None),
+        }
     };
     if let (Some(url), Some(var)) = (&token_url, &opts.token_env) {
         let path = crate::net::UserTokens::bind(url, var).with_context(
@@ -223,6 +239,30 @@ pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
         probe,
         commit,
     })
+}
+
+/// `--cosign-key FILE` read into what skills.toml keeps; only for OCI sources.
+fn cosign_key(ctx: &Context, opts: &AddOptions) -> anyhow::Result<Option<String>> {
+    let Some(path) = &opts.cosign_key else {
+        return Ok(None);
+    };
+    if !opts.url.trim().starts_with(crate::sources::oci::SCHEME) {
+        return fail(
+            Exit::Usage,
+            format!(
+                "--cosign-key applies to OCI sources (oci://…), not to `{}`",
+                opts.url
+            ),
+        );
+    }
+    let path = ctx.cwd.join(path);
+    let bad = |reason: String| crate::sources::oci::OciError::CosignKey {
+        path: path.display().to_string(),
+        reason,
+    };
+    let text = std::fs::read_to_string(&path).map_err(|e| bad(e.to_string()))?;
+    let key = crate::sources::oci::cosign::CosignKey::from_pem(&text).map_err(bad)?;
+    Ok(Some(key.to_base64()))
 }
 
 /// Resolves the new index source exactly as installs will, signature included.

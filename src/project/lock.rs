@@ -95,6 +95,9 @@ pub enum Format {
     /// An MCP server's Skills extension: `url` is the server, `uri` the
     /// skill's SKILL.md URI there; the tree digest pins the content.
     Mcp,
+    /// An OCI registry artifact: `url` is `oci://HOST/REPO@sha256:…` (the
+    /// manifest digest), `artifact` its one layer; see `sources::oci`.
+    Oci,
 }
 
 impl Format {
@@ -106,6 +109,7 @@ impl Format {
             Format::Git => "git",
             Format::Path => "path",
             Format::Mcp => "mcp",
+            Format::Oci => "oci",
         }
     }
 }

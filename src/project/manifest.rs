@@ -141,6 +141,11 @@ pub struct SourceDecl {
     /// or a folder of skills) where its skills are looked for.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub path: Option<String>,
+    /// OCI sources: a cosign public key (base64 of the DER SubjectPublicKeyInfo,
+    /// ECDSA P-256, the body of cosign's `cosign.pub`); when set, every
+    /// artifact must carry a signature by it (`sources::oci::cosign`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cosign_key: Option<String>,
 }
 
 /// One `[skills]` entry.
@@ -385,6 +390,9 @@ impl Manifest {
             }
             if let Some(path) = &decl.path {
                 table["path"] = value(path);
+            }
+            if let Some(key) = &decl.cosign_key {
+                table["cosign-key"] = value(key);
             }
             let anchor = last_source_position(doc)
                 .map(|p| p + 1)
@@ -696,6 +704,7 @@ mod tests {
             keys: vec![],
             token_env: Some("ACME_TOKEN".into()),
             path: None,
+            cosign_key: None,
         }
     }
 

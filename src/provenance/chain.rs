@@ -318,6 +318,9 @@ impl<'a> Prover<'a> {
             }
             Format::Path => check_folder(entry, decl)?,
             Format::Mcp => check_mcp(entry, decl)?,
+            Format::Oci => {
+                proof.tree_recorded = self.check_oci(entry, decl)?;
+            }
             Format::Archive | Format::SkillMd | Format::Files => {
                 return self.prove_indexed(entry, decl, &declared, proof);
             }
@@ -372,6 +375,82 @@ impl<'a> Prover<'a> {
                 "tree",
                 format!(
                     "commit {commit} of {declared} holds tree {tree}, but skills.lock says tree {}",
+                    entry.tree
+                ),
+            )),
+            Some(_) => Ok(true),
+            None => Ok(false),
+        }
+    }
+
+    /// The OCI links (docs/hosting.md): declared source → manifest digest
+    /// (the lock's `url` names a repository inside the declared namespace, or
+    /// the declared repository, at a sha256 digest) → layer digest (the
+    /// lock's `artifact`; the manifest was checked to list it when it was
+    /// pulled) → tree (the cache's record of what that layer unpacked to,
+    /// when there is one). Returns whether that record was there.
+    fn check_oci(&self, entry: &LockedSkill, decl: &SourceDecl) -> Result<bool, ProveError> {
+        use crate::sources::oci::OciRef;
+        let declared = OciRef::parse(&decl.url).map_err(|reason| {
+            broken(
+                entry,
+                "source",
+                format!(
+                    "skills.lock pins an OCI artifact, but source `{}` ({}) is not an OCI reference: {reason}",
+                    entry.source, decl.url
+                ),
+            )
+        })?;
+        let pinned = entry.url.as_deref().and_then(|u| OciRef::parse(u).ok());
+        let Some(pinned) = pinned.filter(|p| p.digest.is_some() && p.tag.is_none()) else {
+            return Err(broken(
+                entry,
+                "manifest",
+                format!(
+                    "skills.lock gives it the OCI reference {}, which pins no manifest digest",
+                    entry.url.as_deref().unwrap_or("(none)")
+                ),
+            ));
+        };
+        let inside = match declared.tag.is_some() || declared.digest.is_some() {
+            true => declared.repo() == pinned.repo(),
+            false => declared.repo() == pinned.repo() || declared.contains(&pinned),
+        };
+        if !inside {
+            return Err(broken(
+                entry,
+                "manifest",
+                format!(
+                    "skills.lock pulls it from {pinned}, which is not in source `{}` ({})",
+                    entry.source, decl.url
+                ),
+            ));
+        }
+        if let (Some(want), Some(digest)) = (declared.digest, pinned.digest)
+            && want != digest
+        {
+            return Err(broken(
+                entry,
+                "manifest",
+                format!(
+                    "source `{}` pins manifest {want}, but skills.lock pins {digest}",
+                    entry.source
+                ),
+            ));
+        }
+        let Some(layer) = entry.artifact else {
+            return Err(broken(
+                entry,
+                "layer",
+                "skills.lock pins no layer digest for it".into(),
+            ));
+        };
+        match self.unpacked.tree_of(&layer) {
+            Some(tree) if tree != entry.tree => Err(broken(
+                entry,
+                "tree",
+                format!(
+                    "layer {layer} unpacks to tree {tree}, but skills.lock says tree {}",
                     entry.tree
                 ),
             )),

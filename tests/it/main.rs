@@ -31,6 +31,7 @@ mod mcp;
 mod mcp_source;
 #[cfg(unix)]
 mod network;
+mod oci;
 mod output;
 mod provenance;
 mod publish;

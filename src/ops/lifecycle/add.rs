@@ -178,6 +178,19 @@ fn add_in(sess: &mut Session<'_>, opts: &AddOptions) -> anyhow::Result<AddReport
         opts.git_ref.as_deref(),
         opts.path.as_deref(),
     )?;
+    let tags: std::collections::BTreeMap<String, String> = names
+        .iter()
+        .filter_map(|n| tagged_name(n).map(|(n, t)| (n.to_owned(), t.to_owned())))
+        .collect();
+    if !tags.is_empty() && !decl.url.starts_with(crate::sources::oci::SCHEME) {
+        return fail(
+            Exit::Usage,
+            format!(
+                "NAME@TAG picks a tag of an OCI source (oci://…); source `{}` is {}",
+                decl.name, decl.url
+            ),
+        );
+    }
     let opened = open_source(sess, &decl)?;
     let offers = opened.offers();
     // `skillpm add https://github.com/o/r/tree/main/skills/pdf`: the URL
@@ -214,6 +227,7 @@ fn add_in(sess: &mut Session<'_>, opts: &AddOptions) -> anyhow::Result<AddReport
         &mut sess.manifest,
         &decl.name,
     )?;
+    record_tags(&mut sess.manifest, &added, &tags)?;
     let enabled = sess.active(&lock);
     // New entries become durable (one flush) before links and the lock name them.
     sess.store.seal_pending()?;
@@ -311,17 +325,45 @@ fn source_and_names(opts: &AddOptions) -> anyhow::Result<(Option<String>, Vec<St
     if source_text.is_none()
         && let Some(first) = names.first()
         && !is_valid_name(first)
-        && looks_like_location(first)
+        && crate::sources::spec::looks_like_location(first)
     {
         source_text = Some(names.remove(0));
     }
-    if let Some(n) = names.iter().find(|n| !is_valid_name(n)) {
+    if let Some(n) = names
+        .iter()
+        .find(|n| !is_valid_name(n) && tagged_name(n).is_none())
+    {
         return fail(
             Exit::Usage,
             format!("`{n}` is not a skill name (1-64 of a-z, 0-9 and inner hyphens)"),
         );
     }
     Ok((source_text, names))
+}
+
+/// OCI: the tag `add NAME@TAG` asked for becomes the skill's `version` in
+/// skills.toml, which `update` and `outdated` follow.
+fn record_tags(
+    manifest: &mut Manifest,
+    added: &[Added],
+    tags: &std::collections::BTreeMap<String, String>,
+) -> anyhow::Result<()> {
+    for a in added {
+        if let (Some(tag), Some(decl)) = (tags.get(&a.name), manifest.skills().get(&a.name)) {
+            let decl = SkillDecl {
+                version: Some(tag.clone()),
+                ..decl.clone()
+            };
+            manifest.set_skill(&a.name, &decl)?;
+        }
+    }
+    Ok(())
+}
+
+/// `NAME@TAG` (an OCI source's tag for one skill): the name and the tag.
+pub(crate) fn tagged_name(text: &str) -> Option<(&str, &str)> {
+    let (name, tag) = text.split_once('@')?;
+    (is_valid_name(name) && crate::sources::oci::reference::valid_tag(tag)).then_some((name, tag))
 }
 
 /// `add --list`: what the source offers (and what it skipped), nothing changed.
@@ -356,10 +398,6 @@ fn folder_note(path: Option<&str>) -> String {
         .unwrap_or_default()
 }
 
-fn looks_like_location(text: &str) -> bool {
-    text.contains('/') || text.contains(':') || text.contains('\\') || text.starts_with('.')
-}
-
 /// The declared source to use, or a new declaration for a location.
 fn choose_source(
     sess: &Session<'_>,
@@ -389,7 +427,7 @@ fn choose_source(
         }
         return Ok((decl.clone(), false));
     }
-    if !looks_like_location(text) {
+    if !crate::sources::spec::looks_like_location(text) {
         return Err(manifest.require_source(text).unwrap_err().into());
     }
     let mut url = super::super::source::manifest_url(text, &sess.ctx.cwd, &sess.project.root)?;
@@ -417,6 +455,7 @@ fn choose_source(
             keys: Vec::new(),
             token_env: None,
             path,
+            cosign_key: None,
         },
         true,
     ))
@@ -477,7 +516,10 @@ fn with_git_ref(sess: &Session<'_>, text: &str, url: String, r: &str) -> anyhow:
 /// `…/team/skills.git#v2` → `skills`; a folder → its name. Made unique among
 /// the declared sources.
 fn unique_source_name(sess: &Session<'_>, url: &str) -> String {
+    // `oci://ghcr.io/acme/skills` → `acme-skills`.
+    let oci = crate::sources::oci::OciRef::parse(url).ok();
     let stem = git_stem(url)
+        .or_else(|| oci.map(|r| r.repository))
         .or_else(|| {
             url::Url::parse(url)
                 .ok()

@@ -138,6 +138,9 @@ pub(crate) fn trust_of(locked: &LockedSkill) -> Trust {
         },
         (None, Format::Path) => Trust::LocalPath,
         (None, Format::Mcp) => Trust::McpDigests,
+        (None, Format::Oci) => Trust::OciManifest {
+            reference: locked.url.clone().unwrap_or_default(),
+        },
         (None, _) => Trust::DigestPinned,
     }
 }

@@ -64,6 +64,11 @@ pub(crate) enum Opened {
         subpath: Option<String>,
         found: git::Discovery,
     },
+    /// An OCI registry namespace or one artifact in it.
+    Oci {
+        decl: SourceDecl,
+        opened: Box<super::oci_source::OciOpened>,
+    },
     Mcp {
         decl: SourceDecl,
         skills: Vec<crate::source_mcp::ListedSkill>,
@@ -95,19 +100,23 @@ impl Opened {
                 .iter()
                 .map(|s| offer(&s.name, &s.description, Some(&s.uri)))
                 .collect(),
+            Opened::Oci { opened, .. } => opened.offers(),
         }
     }
 
     /// What discovery found but cannot offer (git and folder sources).
     pub fn discovery(&self) -> Option<&git::Discovery> {
         match self {
-            Opened::Index { .. } | Opened::Mcp { .. } => None,
+            Opened::Index { .. } | Opened::Mcp { .. } | Opened::Oci { .. } => None,
             Opened::Git { found, .. } | Opened::Folder { found, .. } => Some(found),
         }
     }
 
     /// A git or folder source whose (sub)path is itself a skill folder.
     pub fn is_one_skill(&self) -> bool {
+        if let Opened::Oci { opened, .. } = self {
+            return opened.one.is_some();
+        }
         self.discovery()
             .is_some_and(|d| d.skills.len() == 1 && d.skills[0].path.is_empty())
     }
@@ -117,7 +126,8 @@ impl Opened {
             Opened::Index { decl, .. }
             | Opened::Git { decl, .. }
             | Opened::Folder { decl, .. }
-            | Opened::Mcp { decl, .. } => decl,
+            | Opened::Mcp { decl, .. }
+            | Opened::Oci { decl, .. } => decl,
         }
     }
 
@@ -133,6 +143,14 @@ impl Opened {
             Opened::Git { spec, commit, .. } => {
                 format!("{spec} at {}", &commit[..commit.len().min(12)])
             }
+            Opened::Oci { opened, .. } => match &opened.one {
+                Some((_, artifact)) => format!("the OCI artifact {}", artifact.pinned()),
+                None => format!(
+                    "the OCI registry namespace {} ({} repositories listed)",
+                    opened.declared,
+                    opened.listed.len()
+                ),
+            },
             Opened::Folder { base, subpath, .. } => format!(
                 "the folder {}{}",
                 base.display(),
@@ -289,6 +307,12 @@ pub(crate) fn open_source(sess: &mut Session<'_>, decl: &SourceDecl) -> anyhow::
     if crate::source_mcp::is_mcp_form(&decl.url) {
         return super::mcp_source::open(sess, decl);
     }
+    if decl.url.starts_with(crate::sources::oci::SCHEME) {
+        return Ok(Opened::Oci {
+            decl: decl.clone(),
+            opened: Box::new(super::oci_source::open(sess, decl)?),
+        });
+    }
     let root = sess.project.root.clone();
     let subpath = clean_subpath(decl.path.as_deref())?;
     if let Some(spec) = git_spec_for(&decl.url, &root)? {
@@ -399,7 +423,12 @@ pub(crate) fn resolve_names(
     names: &[String],
 ) -> anyhow::Result<Vec<Candidate>> {
     let offered: Vec<String> = opened.offers().into_iter().map(|o| o.name).collect();
-    if let Some(name) = names.iter().find(|n| !offered.contains(n)) {
+    // An OCI namespace need not list its skills: the registry says "not found".
+    let listed_in_full = !matches!(opened, Opened::Oci { opened, .. } if opened.one.is_none());
+    if let Some(name) = names
+        .iter()
+        .find(|n| listed_in_full && !offered.contains(n))
+    {
         return Err(opened.missing(name));
     }
     resolve_each(sess, opened, names).into_iter().collect()
@@ -438,6 +467,7 @@ pub(crate) fn resolve_each(
             skills,
             client,
         } => super::mcp_source::resolve(sess, decl, skills, client, names),
+        Opened::Oci { decl, opened } => super::oci_source::resolve(sess, decl, opened, names),
         Opened::Git {
             decl,
             spec,

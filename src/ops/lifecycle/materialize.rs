@@ -69,6 +69,7 @@ pub(crate) fn materialize(
         match group[0].format {
             Format::Git => fetch_git(sess, &group)?,
             Format::Mcp => super::mcp_source::fetch_locked(sess, &group)?,
+            Format::Oci => super::oci_source::fetch_locked(sess, &group)?,
             Format::Path => fetch_folders(sess, &group)?,
             _ => fetch_file_lists(sess, &group)?,
         }

@@ -15,6 +15,7 @@ mod install;
 mod manage;
 mod materialize;
 mod mcp_source;
+pub(crate) mod oci_source;
 mod parallel;
 mod placement;
 mod proof;

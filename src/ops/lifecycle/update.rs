@@ -301,6 +301,12 @@ pub fn outdated(ctx: &Context) -> anyhow::Result<OutdatedReport> {
 }
 
 fn locked_id(s: &LockedSkill) -> String {
+    // OCI: the manifest digest the lock pins, compared with the tag's now.
+    if s.format == crate::project::lock::Format::Oci
+        && let Some(digest) = s.url.as_deref().and_then(|u| u.rsplit_once('@'))
+    {
+        return digest.1.to_owned();
+    }
     s.commit
         .clone()
         .or_else(|| s.artifact.map(|d| d.to_string()))
@@ -334,6 +340,9 @@ fn latest_of(
                 (now, None)
             })
             .collect());
+    }
+    if decl.url.starts_with(crate::sources::oci::SCHEME) {
+        return super::oci_source::upstream_digests(sess, &decl, skills);
     }
     let opened = open_source(sess, &decl)?;
     if let super::candidate::Opened::Mcp { skills: listed, .. } = &opened {

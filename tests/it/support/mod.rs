@@ -9,6 +9,7 @@
 
 pub mod cli;
 pub mod keys;
+pub mod oci;
 pub mod registry;
 pub mod server;
 

@@ -1,0 +1,207 @@
+//! One request of any method whose answer the caller interprets itself: the
+//! OCI distribution API (`crate::sources::oci`) reads 401 challenges, 202
+//! upload locations and digest headers that [`super::Fetcher::get`] would
+//! turn into errors. Same client, timeouts, retries (429/5xx, broken
+//! connections) and redirect rules as every other request: GET and HEAD
+//! follow redirects by hand, https never leads to http, and the credential
+//! goes only to its own origin, never to a redirect's other host.
+
+use reqwest::header::{self, HeaderMap, HeaderName, HeaderValue};
+use reqwest::{Method, StatusCode};
+use url::Url;
+
+use super::retry::{Failure, parse_retry_after, with_retries};
+use super::{Auth, FetchError, Fetcher, http};
+use crate::net::Why;
+
+/// The methods the OCI API needs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verb {
+    Get,
+    Head,
+    Post,
+    Put,
+}
+
+/// One request.
+#[derive(Debug, Clone)]
+pub struct Exchange<'a> {
+    pub verb: Verb,
+    pub url: Url,
+    pub headers: Vec<(&'static str, String)>,
+    pub body: Option<Vec<u8>>,
+    pub auth: Option<&'a Auth>,
+    /// Most bytes of answer body read; more is refused.
+    pub max_bytes: u64,
+}
+
+/// What the server answered (after redirects), body read in full.
+#[derive(Debug)]
+pub struct Reply {
+    pub status: u16,
+    pub url: Url,
+    headers: HeaderMap,
+    pub body: Vec<u8>,
+}
+
+impl Reply {
+    /// A header's text, when present and printable.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.get(name).and_then(|v| v.to_str().ok())
+    }
+
+    /// Every value of a header (e.g. several `WWW-Authenticate` challenges).
+    pub fn headers_named(&self, name: &str) -> Vec<&str> {
+        self.headers
+            .get_all(name)
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .collect()
+    }
+
+    pub fn is_success(&self) -> bool {
+        (200..300).contains(&self.status)
+    }
+}
+
+impl Exchange<'_> {
+    /// The same request with `auth` as its credential.
+    pub fn authed<'b>(&self, auth: Option<&'b Auth>) -> Exchange<'b> {
+        Exchange {
+            verb: self.verb,
+            url: self.url.clone(),
+            headers: self.headers.clone(),
+            body: self.body.clone(),
+            auth,
+            max_bytes: self.max_bytes,
+        }
+    }
+
+    pub fn new(verb: Verb, url: Url, max_bytes: u64) -> Self {
+        Exchange {
+            verb,
+            url,
+            headers: Vec::new(),
+            body: None,
+            auth: None,
+            max_bytes,
+        }
+    }
+}
+
+impl Fetcher {
+    /// Sends one request and returns the answer whatever its status (only
+    /// 429 and 5xx are retried, then reported as transport failures).
+    pub fn exchange(&self, ex: &Exchange<'_>) -> Result<Reply, FetchError> {
+        if !matches!(ex.url.scheme(), "http" | "https") {
+            return Err(FetchError::UnsupportedScheme {
+                url: ex.url.to_string(),
+                scheme: ex.url.scheme().to_owned(),
+            });
+        }
+        if self.shared.offline {
+            return Err(FetchError::Offline {
+                url: ex.url.to_string(),
+            });
+        }
+        let shared = self.shared.clone();
+        self.runtime.block_on(async move {
+            let client = shared.client()?;
+            let work = with_retries(&shared, &ex.url, || async {
+                let mut reply = send(client, &shared.config, ex).await?;
+                let status = reply.0.status();
+                if status == StatusCode::TOO_MANY_REQUESTS || status.is_server_error() {
+                    let retry_after = reply
+                        .0
+                        .headers()
+                        .get(header::RETRY_AFTER)
+                        .and_then(|v| v.to_str().ok())
+                        .and_then(|v| parse_retry_after(v, std::time::SystemTime::now()));
+                    return Err(Failure::Transient {
+                        why: Why::Status(status.as_u16()),
+                        detail: format!("server answered {status}"),
+                        retry_after,
+                    });
+                }
+                let mut body = Vec::new();
+                if ex.verb != Verb::Head {
+                    http::stream_body(
+                        &mut reply.0,
+                        &reply.1,
+                        &shared.config,
+                        ex.max_bytes,
+                        |chunk| {
+                            body.extend_from_slice(chunk);
+                            Ok(())
+                        },
+                    )
+                    .await?;
+                }
+                Ok(Reply {
+                    status: status.as_u16(),
+                    headers: reply.0.headers().clone(),
+                    url: reply.1,
+                    body,
+                })
+            });
+            shared.within_deadline(&ex.url, work).await
+        })
+    }
+}
+
+async fn send(
+    client: &reqwest::Client,
+    config: &super::FetchConfig,
+    ex: &Exchange<'_>,
+) -> Result<(reqwest::Response, Url), Failure> {
+    let method = match ex.verb {
+        Verb::Get => Method::GET,
+        Verb::Head => Method::HEAD,
+        Verb::Post => Method::POST,
+        Verb::Put => Method::PUT,
+    };
+    let mut headers = HeaderMap::new();
+    for (name, value) in &ex.headers {
+        let value = HeaderValue::from_str(value).map_err(|_| {
+            Failure::Fatal(FetchError::Client(format!(
+                "header {name} has a value that cannot be sent"
+            )))
+        })?;
+        headers.append(HeaderName::from_static(name), value);
+    }
+    let follows = matches!(ex.verb, Verb::Get | Verb::Head);
+    let mut current = ex.url.clone();
+    for _ in 0..=config.max_redirects {
+        let mut request = client
+            .request(method.clone(), current.clone())
+            .headers(headers.clone());
+        if let Some(auth) = ex.auth.filter(|a| a.applies_to(&current)) {
+            request = request.header(header::AUTHORIZATION, auth.header_value());
+        }
+        if let Some(body) = &ex.body {
+            request = request.body(body.clone());
+        }
+        let response = request
+            .send()
+            .await
+            .map_err(|e| http::classify_error(&current, &e))?;
+        if !follows || !response.status().is_redirection() {
+            return Ok((response, current));
+        }
+        let Some(next) = response
+            .headers()
+            .get(header::LOCATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|l| current.join(l).ok())
+        else {
+            return Ok((response, current));
+        };
+        http::check_redirect(&current, &next).map_err(Failure::Fatal)?;
+        current = next;
+    }
+    Err(Failure::Fatal(FetchError::Redirect {
+        url: ex.url.to_string(),
+        to: current.to_string(),
+        reason: format!("more than {} redirects", config.max_redirects),
+    }))
+}
