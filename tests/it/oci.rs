@@ -276,7 +276,10 @@ fn a_blob_altered_in_the_registry_storage_is_refused() {
     std::fs::write(registry.blob_file(&layer), &evil).unwrap();
 
     std::fs::remove_dir_all(&sb.cache).unwrap();
-    std::fs::remove_dir_all(sb.project.join(".agents")).unwrap();
+    // `init` places real folders (`link-mode = "auto"`): clear them all.
+    for root in [".agents", ".claude"] {
+        let _ = std::fs::remove_dir_all(sb.project.join(root));
+    }
     let (code, out, err) = run(sb.cmd().args(["install", "--locked"]));
     assert_eq!(code, 3, "{out}\n{err}");
     assert!(err.contains("digest mismatch"), "{err}");
