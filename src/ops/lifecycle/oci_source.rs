@@ -127,6 +127,20 @@ fn fetcher(sess: &Session<'_>) -> anyhow::Result<Fetcher> {
     crate::ops::source::fetcher_within(sess.ctx, &sess.limits)
 }
 
+/// The declared source opened for work by locked digests (nothing listed
+/// or picked yet): `install --locked` and `outdated`.
+fn opened_by_digest(sess: &Session<'_>, decl: &SourceDecl) -> anyhow::Result<OciOpened> {
+    let (declared, credential, key) = parts(sess.ctx, decl, None)?;
+    Ok(OciOpened {
+        declared,
+        fetcher: fetcher(sess)?,
+        credential,
+        key,
+        one: None,
+        listed: Vec::new(),
+    })
+}
+
 /// Opens the source: a reference with a tag or digest, or one whose
 /// `latest` is a skill artifact, is one skill; anything else a namespace.
 pub(crate) fn open(sess: &Session<'_>, decl: &SourceDecl) -> anyhow::Result<OciOpened> {
@@ -314,15 +328,7 @@ pub(crate) fn locked_ref(skill: &LockedSkill) -> anyhow::Result<OciRef> {
 /// tree (exit 3 otherwise).
 pub(crate) fn fetch_locked(sess: &mut Session<'_>, group: &[&LockedSkill]) -> anyhow::Result<()> {
     let decl = sess.manifest.require_source(&group[0].source)?.clone();
-    let (declared, credential, key) = parts(sess.ctx, &decl, None)?;
-    let opened = OciOpened {
-        declared,
-        fetcher: fetcher(sess)?,
-        credential,
-        key,
-        one: None,
-        listed: Vec::new(),
-    };
+    let opened = opened_by_digest(sess, &decl)?;
     let registry = opened.registry()?;
     for s in group {
         let pinned = locked_ref(s)?;
@@ -364,15 +370,7 @@ pub(crate) fn upstream_digests(
     decl: &SourceDecl,
     locked: &[&LockedSkill],
 ) -> anyhow::Result<Vec<(Option<String>, Option<String>)>> {
-    let (declared, credential, key) = parts(sess.ctx, decl, None)?;
-    let opened = OciOpened {
-        declared,
-        fetcher: fetcher(sess)?,
-        credential,
-        key,
-        one: None,
-        listed: Vec::new(),
-    };
+    let opened = opened_by_digest(sess, decl)?;
     let registry = opened.registry()?;
     Ok(locked
         .iter()

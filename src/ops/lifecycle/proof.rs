@@ -20,15 +20,7 @@ pub(crate) fn prove_all(
     sess: &mut Session<'_>,
     skills: &[&LockedSkill],
 ) -> anyhow::Result<BTreeSet<String>> {
-    let fetcher = sess.fetcher()?.clone();
-    let make = move || Some(fetcher.clone());
-    let mut prover = Prover::new(
-        &sess.project.root,
-        &sess.manifest,
-        sess.store.root(),
-        Some(Box::new(make)),
-    )
-    .with_git(git_options(sess.ctx.offline, sess.ctx.allow_http));
+    let mut prover = online_prover(sess)?;
     let mut recheck = BTreeSet::new();
     for s in skills {
         let proof = prover.prove(s)?.ok_or_else(|| ProveError::Unproven {
@@ -62,17 +54,22 @@ pub(crate) fn prove_each(
             skills,
         ));
     }
-    // The session's fetcher: one view of each source for the whole run.
+    let mut prover = online_prover(sess)?;
+    Ok(prover.prove_all(skills))
+}
+
+/// A prover that reads sources through the session's fetcher (one view of
+/// each source for the whole run) and its git settings.
+fn online_prover<'s>(sess: &'s mut Session<'_>) -> anyhow::Result<Prover<'s>> {
     let fetcher = sess.fetcher()?.clone();
     let make = move || Some(fetcher.clone());
-    let mut prover = Prover::new(
+    Ok(Prover::new(
         &sess.project.root,
         &sess.manifest,
         sess.store.root(),
         Some(Box::new(make)),
     )
-    .with_git(git_options(sess.ctx.offline, sess.ctx.allow_http));
-    Ok(prover.prove_all(skills))
+    .with_git(git_options(sess.ctx.offline, sess.ctx.allow_http)))
 }
 
 /// How the prover reads a git source: as `candidate::git_options` does
