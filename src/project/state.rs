@@ -45,6 +45,11 @@ impl PlacedLink {
 pub struct Placements(std::collections::HashMap<PathBuf, PlacedLink>);
 
 impl Placements {
+    /// The placements of one project's record, by path.
+    pub fn of(links: &[PlacedLink]) -> Self {
+        Placements(links.iter().map(|l| (l.path(), l.clone())).collect())
+    }
+
     pub fn get(&self, path: &Path) -> Option<&PlacedLink> {
         self.0.get(path)
     }
@@ -145,12 +150,7 @@ impl ProjectState {
     /// every folder it places in is inside the project (reading every
     /// project's record would grow with the projects on the machine).
     pub fn project_placements(&self, project: &Path) -> Placements {
-        Placements(
-            self.placed_links(project)
-                .into_iter()
-                .map(|l| (l.path(), l))
-                .collect(),
-        )
+        Placements::of(&self.placed_links(project))
     }
 
     /// Every project's placements, by path (a place two records name goes
@@ -167,10 +167,22 @@ impl ProjectState {
 
     /// Records the links placed for `project` (no write when unchanged, so
     /// an install that changes nothing writes nothing).
-    pub fn record_links(&self, project: &Path, mut links: Vec<PlacedLink>) -> std::io::Result<()> {
+    pub fn record_links(&self, project: &Path, links: Vec<PlacedLink>) -> std::io::Result<()> {
+        let previous = self.placed_links(project);
+        self.record_links_over(project, links, &previous)
+    }
+
+    /// [`ProjectState::record_links`] when the caller already read the
+    /// record (`previous`): the record of a large project is read once a run.
+    pub fn record_links_over(
+        &self,
+        project: &Path,
+        mut links: Vec<PlacedLink>,
+        previous: &[PlacedLink],
+    ) -> std::io::Result<()> {
         links.sort();
         links.dedup();
-        if self.placed_links(project) == links {
+        if previous == links.as_slice() {
             return Ok(());
         }
         let record = LinkRecord {

@@ -202,8 +202,20 @@ pub(crate) fn scope_root(sess: &Session<'_>, scope: Scope) -> Option<PathBuf> {
 /// record when every target is inside the project, else every project's
 /// (a user-scope folder is shared).
 pub(crate) fn placements_for(sess: &Session<'_>, targets: &[Target]) -> Placements {
+    placements_over(sess, targets, None)
+}
+
+/// [`placements_for`] with the project's own record already read (`own`).
+fn placements_over(
+    sess: &Session<'_>,
+    targets: &[Target],
+    own: Option<&[PlacedLink]>,
+) -> Placements {
     if (targets.iter()).all(|t| t.root.starts_with(&sess.project.root)) {
-        sess.state.project_placements(&sess.project.root)
+        match own {
+            Some(own) => Placements::of(own),
+            None => sess.state.project_placements(&sess.project.root),
+        }
     } else {
         sess.state.placements()
     }
@@ -251,7 +263,9 @@ pub(crate) fn sync_links(
 ) -> anyhow::Result<LinkChanges> {
     let targets = targets(sess)?;
     ensure_targets_inside(sess, &targets)?;
-    let placements = placements_for(sess, &targets);
+    // The project's own record, read once for the whole sync.
+    let own = sess.state.placed_links(&sess.project.root);
+    let placements = placements_over(sess, &targets, Some(&own));
     let mut changes = LinkChanges::default();
     let plan = plan_links(sess, &placements, &targets, enabled, &mut changes)?;
     // Each agent folder is created once here, not once per link.
@@ -287,12 +301,12 @@ pub(crate) fn sync_links(
             kind: Some(kind.as_str().to_owned()),
         });
     }
-    unlink_unwanted(sess, &placements, &placed, &mut changes);
+    unlink_unwanted(sess, &placements, &own, &placed, &mut changes);
     if !sess.ctx.agents.is_empty() || sess.ctx.link_mode.is_some() {
         sess.manifest.save()?;
     }
     sess.state
-        .record_links(&sess.project.root, placed)
+        .record_links_over(&sess.project.root, placed, &own)
         .map_err(|e| anyhow::anyhow!("cannot record the links placed: {e}"))?;
     if !changes.copied.is_empty() {
         sess.ctx.ui.warn(format!(
@@ -635,12 +649,13 @@ fn place_all(plan: &[Planned<'_, '_>], mode: LinkMode) -> anyhow::Result<Vec<Opt
 fn unlink_unwanted(
     sess: &Session<'_>,
     placements: &Placements,
+    own: &[PlacedLink],
     placed: &[PlacedLink],
     changes: &mut LinkChanges,
 ) {
     let keep: BTreeSet<PathBuf> = placed.iter().map(PlacedLink::path).collect();
     let home = sess.env.home.as_deref();
-    for old in sess.state.placed_links(&sess.project.root) {
+    for old in own {
         let path = old.path();
         if keep.contains(&path) {
             continue;
