@@ -3,7 +3,7 @@
 
 use clap::Args;
 
-use super::run::{OK, emit};
+use super::emit::{OK, emit};
 use crate::error::Exit;
 use crate::ops::{self, Context};
 

@@ -1,6 +1,6 @@
 //! Arguments of the project lifecycle commands.
 
-use super::run::{OK, emit};
+use super::emit::{OK, emit};
 use crate::error::Exit;
 use crate::ops::Context;
 use crate::ops::lifecycle::{self, InstallMode};

@@ -232,6 +232,7 @@ pub struct ShowArgs {
 
 pub mod agent;
 mod cache;
+mod emit;
 pub mod lifecycle;
 pub mod publish;
 mod run;

@@ -4,9 +4,10 @@ use anyhow::Context as _;
 
 use super::{AuditArgs, CheckArgs, Cli, Command, ImportArgs, ListArgs, ShowArgs, VerifyArgs};
 use crate::error::Exit;
-use crate::ops::{self, Context, Report, lifecycle};
-use crate::shown::Shown;
+use crate::ops::{self, Context, lifecycle};
 use crate::ui::Ui;
+
+use super::emit::{OK, emit};
 
 /// Runs one parsed command line to its exit code; errors are printed by the
 /// same printer as everything else, so `--color` and `--quiet` apply to them.
@@ -77,9 +78,6 @@ pub fn run(cli: Cli, ui: Ui) -> anyhow::Result<Exit> {
         Command::Import(a) => a.run(&ctx),
     }
 }
-
-/// The exit of a command whose report carries no failure.
-pub(crate) const OK: Exit = Exit::Success;
 
 impl CheckArgs {
     fn run(self, ctx: &Context) -> anyhow::Result<Exit> {
@@ -154,22 +152,4 @@ impl ImportArgs {
         let report = ops::import::import(ctx, &opts)?;
         emit(ctx, &report, report.exit())
     }
-}
-
-/// Prints a report as JSON or human text on stdout; returns `exit`, or
-/// success when the reader closed stdout (nobody is left to tell).
-pub(crate) fn emit<R: Report>(ctx: &Context, report: &R, exit: Exit) -> anyhow::Result<Exit> {
-    let delivered = if ctx.ui.json {
-        ctx.ui.json(report).context("cannot write to stdout")?
-    } else {
-        let mut out = Vec::new();
-        if !ctx.ui.quiet {
-            report.human(&mut out)?;
-        }
-        // The printer escapes what the report did not (docs/design-changes.md,
-        // "Third pass: trust surface").
-        let text = Shown::from(String::from_utf8_lossy(&out).into_owned());
-        ctx.ui.report(text).context("cannot write to stdout")?
-    };
-    Ok(if delivered { exit } else { Exit::Success })
 }

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 
-use super::run::{OK, emit};
+use super::emit::{OK, emit};
 use crate::error::Exit;
 use crate::ops::{self, Context};
 

@@ -668,7 +668,7 @@ impl<'a> Prover<'a> {
         if let Some(d) = self.sources.get(&decl.name) {
             return Ok(d.clone());
         }
-        let (git_url, git_folder, git_ref) = match super::offline::declared_git(decl, self.root) {
+        let (git_url, git_folder, git_ref) = match super::declared::declared_git(decl, self.root) {
             Some(g) => (Some(g.url), g.folder, g.reference),
             None => (None, None, None),
         };
