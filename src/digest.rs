@@ -41,7 +41,42 @@ impl Classify for DigestError {
 
 impl Digest {
     pub fn hex(&self) -> String {
-        hex::encode(self.0)
+        let mut text = String::with_capacity(64);
+        for b in self.0 {
+            text.push(char::from(HEX_DIGITS[usize::from(b >> 4)]));
+            text.push(char::from(HEX_DIGITS[usize::from(b & 15)]));
+        }
+        text
+    }
+
+    /// The hex form in a stack buffer: a digest is printed for every store
+    /// path, record and lock line, so a no-op install of 500 formats
+    /// thousands of them.
+    fn hex_ascii(&self) -> [u8; 64] {
+        let mut out = [0u8; 64];
+        for (i, b) in self.0.iter().enumerate() {
+            out[2 * i] = HEX_DIGITS[usize::from(b >> 4)];
+            out[2 * i + 1] = HEX_DIGITS[usize::from(b & 15)];
+        }
+        out
+    }
+
+    /// Parses exactly 64 lowercase hex digits.
+    fn from_hex(hex_part: &str) -> Option<Self> {
+        let text = hex_part.as_bytes();
+        if text.len() != 64 {
+            return None;
+        }
+        let nibble = |c: u8| match c {
+            b'0'..=b'9' => Some(c - b'0'),
+            b'a'..=b'f' => Some(c - b'a' + 10),
+            _ => None,
+        };
+        let mut bytes = [0u8; 32];
+        for (i, pair) in text.chunks_exact(2).enumerate() {
+            bytes[i] = (nibble(pair[0])? << 4) | nibble(pair[1])?;
+        }
+        Some(Digest(bytes))
     }
 
     /// Digest of an in-memory byte slice.
@@ -63,19 +98,25 @@ impl Digest {
 
     /// The file-system-safe form used for store and download names: `sha256-<hex>`.
     pub fn file_name(&self) -> String {
-        format!("sha256-{}", self.hex())
+        let mut name = String::with_capacity(71);
+        name.push_str("sha256-");
+        name.push_str(&self.hex());
+        name
     }
 
     /// Parses the file-system form `sha256-<hex>` back into a digest.
     pub fn from_file_name(name: &str) -> Option<Self> {
-        name.strip_prefix("sha256-")
-            .and_then(|hex| Digest::from_str(&format!("sha256:{hex}")).ok())
+        Digest::from_hex(name.strip_prefix("sha256-")?)
     }
 }
 
+const HEX_DIGITS: &[u8; 16] = b"0123456789abcdef";
+
 impl fmt::Display for Digest {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "sha256:{}", self.hex())
+        let hex = self.hex_ascii();
+        f.write_str("sha256:")?;
+        f.write_str(std::str::from_utf8(&hex).map_err(|_| fmt::Error)?)
     }
 }
 
@@ -91,16 +132,7 @@ impl FromStr for Digest {
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let malformed = || DigestError::Malformed(s.to_owned());
         let hex_part = s.strip_prefix("sha256:").ok_or_else(malformed)?;
-        if hex_part.len() != 64
-            || !hex_part
-                .bytes()
-                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
-        {
-            return Err(malformed());
-        }
-        let mut bytes = [0u8; 32];
-        hex::decode_to_slice(hex_part, &mut bytes).map_err(|_| malformed())?;
-        Ok(Digest(bytes))
+        Digest::from_hex(hex_part).ok_or_else(malformed)
     }
 }
 

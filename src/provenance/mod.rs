@@ -9,6 +9,7 @@
 
 pub mod chain;
 mod declared;
+pub mod memo;
 pub mod offline;
 
 pub use crate::store::unpacked::Unpacked;

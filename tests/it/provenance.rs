@@ -385,6 +385,45 @@ fn an_edited_lock_cannot_install_a_lookalike() {
     world.honest_lock_installs_offline(&honest);
 }
 
+/// A no-op install does not prove again what this user proved before
+/// (docs/threat-model.md#remembered-proofs), but the memo covers exactly the
+/// bytes it proved: with one in the cache for the honest lock, every edit
+/// of it is still proven in full and refused.
+#[test]
+fn a_remembered_proof_covers_only_the_lock_it_proved() {
+    let world = World::new();
+    let honest = world.lock();
+    world.honest_lock_installs_offline(&honest);
+    let memos = world.sb.cache.join("state/proofs/lock-set");
+    let remembered = || -> Vec<_> {
+        let mut names: Vec<_> = std::fs::read_dir(&memos)
+            .map(|d| d.flatten().map(|e| e.file_name()).collect())
+            .unwrap_or_default();
+        names.sort();
+        names
+    };
+    assert_eq!(remembered().len(), 1, "the honest proof is remembered");
+    world.honest_lock_installs_offline(&honest);
+
+    world.refuses_lookalike_archives_by_url(&honest);
+    world.refuses_lookalike_digests_by_chain(&honest);
+    // A cache writer edits the memo: without the user's key its MAC no
+    // longer verifies, so the lock is proven in full and the memo re-made.
+    let [name] = &remembered()[..] else {
+        panic!("one memo expected: {:?}", remembered())
+    };
+    let path = memos.join(name);
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(&path, text.replace("proven v1", "proven v2")).unwrap();
+    world.honest_lock_installs_offline(&honest);
+    assert!(
+        std::fs::read_to_string(&path)
+            .unwrap()
+            .starts_with("proven v1\n"),
+        "a forged memo is proven again and rewritten"
+    );
+}
+
 #[test]
 fn a_signer_written_into_an_unsigned_entry_is_not_shown_as_signed() {
     let world = World::new();

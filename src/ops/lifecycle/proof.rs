@@ -7,6 +7,7 @@ use std::collections::BTreeSet;
 
 use super::Session;
 use crate::project::lock::LockedSkill;
+use crate::provenance::memo::{self, ProofMemo};
 use crate::provenance::{Proof, ProveError, Prover, prove_offline};
 
 /// Proves every entry of `skills`, reading sources as the session allows
@@ -20,9 +21,27 @@ pub(crate) fn prove_all(
     sess: &mut Session<'_>,
     skills: &[&LockedSkill],
 ) -> anyhow::Result<BTreeSet<String>> {
+    // Index and folder entries this user proved exactly so before are not
+    // proven again (docs/threat-model.md#remembered-proofs).
+    let (cached, others): (Vec<&LockedSkill>, Vec<&LockedSkill>) =
+        skills.iter().copied().partition(|s| memo::rememberable(s));
+    let memo = (!cached.is_empty())
+        .then(|| {
+            ProofMemo::for_entries(
+                &sess.project.root,
+                &sess.manifest,
+                sess.store.root(),
+                &cached,
+            )
+        })
+        .flatten();
+    let to_prove: Vec<&LockedSkill> = match &memo {
+        Some(m) if m.holds() => others,
+        _ => skills.to_vec(),
+    };
     let mut prover = online_prover(sess)?;
     let mut recheck = BTreeSet::new();
-    for s in skills {
+    for s in &to_prove {
         let proof = prover.prove(s)?.ok_or_else(|| ProveError::Unproven {
             skill: s.name.clone(),
         })?;
@@ -33,6 +52,12 @@ pub(crate) fn prove_all(
         if pinned_elsewhere && !proof.tree_recorded {
             recheck.insert(s.name.clone());
         }
+    }
+    if let Some(m) = memo
+        && to_prove.len() == skills.len()
+        && !cached.iter().any(|s| recheck.contains(&s.name))
+    {
+        m.remember();
     }
     Ok(recheck)
 }

@@ -1,0 +1,157 @@
+//! A proof of a whole set of lock entries, remembered by the user who made
+//! it (docs/threat-model.md#remembered-proofs).
+//!
+//! Proving 500 index entries reads and parses their index snapshots and
+//! looks up 500 artifact → tree records: about a third of a no-op
+//! `install`. When this user's skillpm already proved *exactly* these
+//! entries against exactly these source declarations, from this project
+//! folder and this cache, the proof is not made again. The memo is a record
+//! of [`Records`] (an HMAC keyed in the user's state folder, not in the
+//! cache), so a cache writer cannot forge one, and its key is a digest of
+//! every byte the proof depended on, so any edit of the lock or the
+//! manifest's sources misses it and proves in full.
+//!
+//! Only entries whose proof reads nothing but the cache are remembered:
+//! index entries (a snapshot and a record, both content-addressed) and
+//! folder entries (whose folder is re-hashed outside the prover anyway).
+//! Git, MCP and OCI entries are proven every run, because their proof may
+//! read the network or refs that move.
+
+use std::path::Path;
+
+use serde::Serialize;
+
+use crate::digest::Digest;
+use crate::project::lock::{Format, LockedSkill};
+use crate::project::manifest::{Manifest, SourceDecl};
+use crate::store::unpacked::Records;
+
+/// The record kind: `state/proofs/lock-set/` of the cache.
+const KIND: &str = "lock-set";
+/// What a remembered proof says; bumping the version forgets every memo.
+const PROVEN: &str = "proven v1";
+
+/// Whether `entry`'s proof reads only the cache (so it may be remembered).
+pub fn rememberable(entry: &LockedSkill) -> bool {
+    matches!(
+        entry.format,
+        Format::Archive | Format::SkillMd | Format::Files | Format::Path
+    )
+}
+
+/// Remembered proofs of sets of lock entries, in one cache.
+pub struct ProofMemo {
+    records: Records,
+    key: String,
+}
+
+/// Everything a proof of `entries` depends on, in one canonical form.
+#[derive(Serialize)]
+struct Basis<'a> {
+    version: &'static str,
+    project: &'a Path,
+    cache: &'a Path,
+    sources: Vec<&'a SourceDecl>,
+    entries: &'a [&'a LockedSkill],
+}
+
+impl ProofMemo {
+    /// The memo for proving `entries` (all [`rememberable`]) of a project
+    /// at `project_root` with `manifest`, in the cache at `cache_root`.
+    /// `None` when the basis cannot be encoded (then nothing is skipped).
+    pub fn for_entries(
+        project_root: &Path,
+        manifest: &Manifest,
+        cache_root: &Path,
+        entries: &[&LockedSkill],
+    ) -> Option<ProofMemo> {
+        let records = Records::proofs(cache_root, KIND);
+        Self::in_records(records, project_root, manifest, cache_root, entries)
+    }
+
+    fn in_records(
+        records: Records,
+        project_root: &Path,
+        manifest: &Manifest,
+        cache_root: &Path,
+        entries: &[&LockedSkill],
+    ) -> Option<ProofMemo> {
+        let mut sources: Vec<&SourceDecl> = entries
+            .iter()
+            .filter_map(|e| manifest.source(&e.source))
+            .collect();
+        sources.sort_by(|a, b| a.name.cmp(&b.name));
+        sources.dedup_by(|a, b| a.name == b.name);
+        let basis = Basis {
+            version: PROVEN,
+            project: project_root,
+            cache: cache_root,
+            sources,
+            entries,
+        };
+        let bytes = serde_json::to_vec(&basis).ok()?;
+        Some(ProofMemo {
+            records,
+            key: Digest::of_bytes(&bytes).file_name(),
+        })
+    }
+
+    /// Whether this user proved exactly this set before.
+    pub fn holds(&self) -> bool {
+        self.records.get(&self.key).as_deref() == Some(PROVEN)
+    }
+
+    /// Remembers that the set was proven in full, every artifact's tree
+    /// recorded. Best effort: a memo that is not written only costs the
+    /// next run a full proof.
+    pub fn remember(&self) {
+        let _ = self.records.put(&self.key, PROVEN);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::trust::RecordKey;
+
+    fn entry(name: &str, tree: &[u8]) -> LockedSkill {
+        let text = format!(
+            "version = 1\n[[skill]]\nname = \"{name}\"\nsource = \"team\"\nformat = \"archive\"\ntree = \"{}\"\n",
+            Digest::of_bytes(tree)
+        );
+        let lock = crate::project::lock::Lockfile::parse(&text, Path::new("skills.lock")).unwrap();
+        lock.skills()[0].clone()
+    }
+
+    #[test]
+    fn a_memo_holds_only_for_the_exact_entries_the_user_proved() {
+        let tmp = tempfile::tempdir().unwrap();
+        let key: &'static RecordKey = Box::leak(Box::new(
+            RecordKey::load_or_create(&tmp.path().join("key")).unwrap(),
+        ));
+        let dir = tmp.path().join("memos");
+        let memo_of = |root: &Path, entries: &[&LockedSkill]| {
+            let records = Records::new(dir.clone(), KIND, Some(key));
+            let text = "[[source]]\nname = \"team\"\nurl = \"https://example.com/\"\n";
+            let manifest = Manifest::parse(text, Path::new("skills.toml")).unwrap();
+            ProofMemo::in_records(records, root, &manifest, tmp.path(), entries).unwrap()
+        };
+        let honest = [entry("a", b"1"), entry("b", b"2")];
+        let honest: Vec<&LockedSkill> = honest.iter().collect();
+        let memo = memo_of(tmp.path(), &honest);
+        assert!(!memo.holds());
+        memo.remember();
+        assert!(memo.holds());
+        // One field of one entry changed: another key, no memo.
+        let edited = [entry("a", b"1"), entry("b", b"evil")];
+        let edited: Vec<&LockedSkill> = edited.iter().collect();
+        let forged = memo_of(tmp.path(), &edited);
+        assert!(!forged.holds());
+        // The honest memo's file copied under the edited set's name: its
+        // MAC covers the honest key, so it reads as absent.
+        std::fs::copy(dir.join(&memo.key), dir.join(&forged.key)).unwrap();
+        assert!(!forged.holds());
+        // Another project folder: another key.
+        assert!(!memo_of(&tmp.path().join("p"), &honest).holds());
+    }
+}
