@@ -242,7 +242,10 @@ pub struct AuditSettings {
 #[derive(Debug, Clone)]
 pub struct Manifest {
     path: PathBuf,
-    doc: DocumentMut,
+    /// The file's text as it would be saved. The editable document is
+    /// parsed from it only when something edits it: most runs only read,
+    /// and a second parse was a fifth of loading a manifest of 500 skills.
+    text: String,
     data: ManifestData,
 }
 
@@ -304,11 +307,10 @@ impl Manifest {
 
     /// Parses `text` as the content of `path` (used in messages and by `save`).
     pub fn parse(text: &str, path: &Path) -> Result<Self, ManifestError> {
-        let doc = parse_doc(text, path)?;
-        let data = typed(&doc, path)?;
+        let data = typed(text, path)?;
         Ok(Manifest {
             path: path.to_owned(),
-            doc,
+            text: text.to_owned(),
             data,
         })
     }
@@ -357,7 +359,7 @@ impl Manifest {
 
     /// The document as it would be saved.
     pub fn to_toml(&self) -> String {
-        self.doc.to_string()
+        self.text.clone()
     }
 
     /// Writes the file atomically (temp file, fsync, rename).
@@ -516,15 +518,15 @@ impl Manifest {
         &mut self,
         change: impl FnOnce(&mut DocumentMut) -> Result<(), String>,
     ) -> Result<(), ManifestError> {
-        let mut doc = self.doc.clone();
+        let mut doc = parse_doc(&self.text, &self.path)?;
         change(&mut doc).map_err(|message| ManifestError::Invalid {
             path: self.path.clone(),
             message,
         })?;
         // Round-trip through text: what is validated is exactly what is saved.
-        let reparsed = parse_doc(&doc.to_string(), &self.path)?;
-        self.data = typed(&reparsed, &self.path)?;
-        self.doc = doc;
+        let text = doc.to_string();
+        self.data = typed(&text, &self.path)?;
+        self.text = text;
         Ok(())
     }
 
@@ -608,12 +610,12 @@ fn parse_doc(text: &str, path: &Path) -> Result<DocumentMut, ManifestError> {
 }
 
 /// Deserializes and checks the rules serde cannot express.
-fn typed(doc: &DocumentMut, path: &Path) -> Result<ManifestData, ManifestError> {
+fn typed(text: &str, path: &Path) -> Result<ManifestData, ManifestError> {
     let invalid = |message: String| ManifestError::Invalid {
         path: path.to_owned(),
         message,
     };
-    let data: ManifestData = toml::from_str(&doc.to_string())
+    let data: ManifestData = toml::from_str(text)
         .map_err(|e| invalid(e.to_string().trim_end().to_owned()))?;
     validate(&data).map_err(invalid)?;
     Ok(data)
