@@ -62,6 +62,30 @@ pub fn escape(text: &str, keep_lines: bool) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// JSON text with every character [`is_hidden`] names written as a JSON
+/// `\uXXXX` escape (a surrogate pair above U+FFFF). JSON's structure is
+/// ASCII, so such a character can only sit inside a string, where the
+/// escape means the same character: the data is unchanged, the bytes are
+/// safe to print. Line feeds stay (outside strings they are the pretty
+/// printer's; inside, `serde_json` has escaped them already).
+pub fn json_safe(text: String) -> String {
+    if !text.chars().any(|c| is_hidden(c) && c != '\n') {
+        return text;
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        if !is_hidden(c) || c == '\n' {
+            out.push(c);
+            continue;
+        }
+        let mut units = [0u16; 2];
+        for unit in c.encode_utf16(&mut units) {
+            out.push_str(&format!("\\u{unit:04x}"));
+        }
+    }
+    out
+}
+
 /// `text` escaped as one field (line breaks too): for a name or value from
 /// someone else that goes into a message or a report.
 pub fn printable(text: &str) -> String {
@@ -198,5 +222,21 @@ mod tests {
         assert_eq!(s.as_str(), "\x1b[33mruns:\x1b[0m x\\u{1b}[J");
         assert_eq!(Shown::styled("a", "1m\x1b[2J", true).as_str(), "a");
         assert_eq!(Shown::styled("a\x1b", "1", false).as_str(), "a\\u{1b}");
+    }
+
+    #[test]
+    fn json_keeps_the_data_and_escapes_what_a_terminal_must_not_get() {
+        let value = serde_json::json!({
+            "name": "ok\u{202e}gpj.exe\u{9b}2J\u{e0041}\u{200b}",
+            "line": "a\nb\u{1b}[6A",
+        });
+        let text = json_safe(serde_json::to_string_pretty(&value).unwrap());
+        assert!(!text.chars().any(|c| is_hidden(c) && c != '\n'), "{text}");
+        assert!(
+            text.contains("\\u202e") && text.contains("\\udb40\\udc41"),
+            "{text}"
+        );
+        let back: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, value);
     }
 }

@@ -100,13 +100,17 @@ impl Ui {
         self.write_stdout(text.as_str().as_bytes())
     }
 
-    /// Writes JSON report data to stdout in one piece (`serde_json` escapes
-    /// every control character inside its strings). A closed stdout (the
-    /// reader went away) returns `Ok(false)` so the caller can end quietly.
+    /// Writes JSON report data to stdout in one piece. `serde_json` escapes
+    /// C0 controls inside strings; [`crate::shown::json_safe`] escapes every
+    /// other character a terminal must not get raw (C1, bidi, zero-width,
+    /// tags) as `\uXXXX`, so `--json | cat` is as safe as the human report
+    /// and the data is unchanged. A closed stdout (the reader went away)
+    /// returns `Ok(false)` so the caller can end quietly.
     pub fn json<T: serde::Serialize + ?Sized>(&self, value: &T) -> io::Result<bool> {
-        let mut bytes = serde_json::to_vec_pretty(value).map_err(io::Error::other)?;
-        bytes.push(b'\n');
-        self.write_stdout(&bytes)
+        let text = serde_json::to_string_pretty(value).map_err(io::Error::other)?;
+        let mut text = crate::shown::json_safe(text);
+        text.push('\n');
+        self.write_stdout(text.as_bytes())
     }
 
     fn write_stdout(&self, bytes: &[u8]) -> io::Result<bool> {

@@ -615,8 +615,8 @@ fn typed(text: &str, path: &Path) -> Result<ManifestData, ManifestError> {
         path: path.to_owned(),
         message,
     };
-    let data: ManifestData = toml::from_str(text)
-        .map_err(|e| invalid(e.to_string().trim_end().to_owned()))?;
+    let data: ManifestData =
+        toml::from_str(text).map_err(|e| invalid(e.to_string().trim_end().to_owned()))?;
     validate(&data).map_err(invalid)?;
     Ok(data)
 }

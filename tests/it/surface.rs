@@ -149,6 +149,24 @@ fn a_lock_cannot_redraw_list_or_reach_the_clipboard() {
     assert!(row.contains("\\u{1b}[2K\\r"), "{seen}");
     assert!(seen.contains("warning: \\u{1b}]52;c;"), "{seen}");
     assert!(seen.contains("\\u{202e}gnp.exe"), "{seen}");
+    // The same through `--json | cat`: the data is all there (a JSON reader
+    // gets the exact characters back) but no byte of it drives a terminal.
+    let (code, out, err) = run(sb.cmd().args(["--json", "list"]));
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        !out.contains('\x1b') && !out.contains('\u{202e}') && !out.contains('\u{7}'),
+        "{out:?}"
+    );
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let row = &report["skills"][0];
+    assert!(
+        row["version"].as_str().unwrap().contains('\x1b'),
+        "{report}"
+    );
+    assert!(
+        row["warnings"][0].as_str().unwrap().contains('\u{202e}'),
+        "{report}"
+    );
     // Nothing changed: the lock is as the attacker left it, nothing linked anew.
     assert_eq!(std::fs::read_to_string(&lock_path).unwrap(), forged);
 }
