@@ -25,6 +25,7 @@ pub mod mentions;
 pub mod names;
 pub mod net;
 pub mod ops;
+pub mod placement;
 pub mod project;
 pub mod provenance;
 pub mod publish;

@@ -10,11 +10,12 @@ use super::Session;
 use super::approval::{candidate_from_lock, review};
 use super::candidate::resolve_by_source;
 use super::materialize::materialize;
-use super::placement::{LinkChanges, sync_links};
+use super::place::sync_links;
 use crate::approve::Summary;
 use crate::error::{Exit, OpError};
 use crate::ops::fail;
 use crate::ops::{Context, Report, plural};
+use crate::placement::LinkChanges;
 use crate::project::lock::Format;
 use crate::project::lock::Lockfile;
 
@@ -140,7 +141,7 @@ pub fn install(ctx: &Context, opts: &InstallOptions) -> anyhow::Result<InstallRe
     let links = match sync_links(&sess, &enabled) {
         // A stored tree changed under its name (an edit through a hard
         // link): it was moved aside; make it again from its source, once.
-        Err(e) if e.downcast_ref::<super::placement::Tampered>().is_some() => {
+        Err(e) if e.downcast_ref::<crate::placement::Tampered>().is_some() => {
             sess.ctx.ui.warn(format!("{e:#}"));
             // Not re-made (offline without its artifact, source gone): the
             // tampering stays the reason (exit 3).

@@ -8,10 +8,11 @@ use serde::Serialize;
 
 use super::approval::{candidate_from_lock, review};
 use super::materialize::materialize;
-use super::placement::{LinkChanges, sync_links};
+use super::place::sync_links;
 use super::{Session, not_in_project};
 use crate::approve::Summary;
 use crate::ops::{Context, Report};
+use crate::placement::LinkChanges;
 use crate::project::lock::Lockfile;
 use crate::project::manifest::SkillDecl;
 

@@ -8,11 +8,12 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use super::Session;
-use super::placement::{Target, record_at, targets};
+use super::place::{placements_for, targets};
 use crate::approve::diff_trees;
 use crate::digest::Digest;
 use crate::link::{self, LinkKind, LinkState};
 use crate::ops::{Context, Report};
+use crate::placement::{Target, record_at};
 use crate::project::lock::LockedSkill;
 use crate::project::state::Placements;
 use crate::roots::{self, Agent, Scope};
@@ -248,7 +249,7 @@ pub fn list(ctx: &Context) -> anyhow::Result<ListReport> {
     let targets = targets(&sess)?;
     let scope = sess.manifest.install().scope.root_scope();
     let agents: Vec<Agent> = targets.iter().flat_map(|t| t.agents.clone()).collect();
-    let placements = super::placement::placements_for(&sess, &targets);
+    let placements = placements_for(&sess, &targets);
     let locked: Vec<&LockedSkill> = lock.skills().iter().collect();
     let proofs = super::proof::prove_each(&mut sess, &locked, false)?;
     let mut rows = Vec::new();
@@ -391,7 +392,7 @@ pub fn verify(ctx: &Context) -> anyhow::Result<VerifyReport> {
     let mut sess = Session::open(ctx, false)?;
     let lock = sess.lock_or_empty();
     let targets = targets(&sess)?;
-    let placements = super::placement::placements_for(&sess, &targets);
+    let placements = placements_for(&sess, &targets);
     let active = sess.active(&lock);
     let mut drift: Vec<Drift> = Vec::new();
     // The lock itself must still be what its sources vouch for.
