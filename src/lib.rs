@@ -39,3 +39,4 @@ pub mod store;
 pub mod trust;
 pub mod ui;
 pub mod unpack;
+pub mod view;

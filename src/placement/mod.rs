@@ -7,6 +7,8 @@
 //! [`Site`] of plain values and gets its notes back through `Site::notes`
 //! (docs/architecture.md).
 
+pub mod drift;
+
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 

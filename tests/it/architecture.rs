@@ -27,7 +27,7 @@ const LAYERS: &[&[&str]] = &[
     &["provenance"],
     &["catalog"],
     &["mentions", "mcp", "placement"],
-    &["ui"],
+    &["ui", "view"],
     &["ops"],
     &["cli"],
 ];

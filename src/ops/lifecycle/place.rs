@@ -7,7 +7,7 @@ use crate::project::lock::LockedSkill;
 use crate::project::state::Placements;
 
 /// `f` run with the placement engine's view of `sess`.
-fn with_site<T>(sess: &Session<'_>, f: impl FnOnce(&Site<'_>) -> T) -> T {
+pub(crate) fn with_site<T>(sess: &Session<'_>, f: impl FnOnce(&Site<'_>) -> T) -> T {
     let ui = &sess.ctx.ui;
     let notes = |note: Note| match note {
         Note::Warn(message) => ui.warn(message),
