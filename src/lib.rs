@@ -22,6 +22,7 @@ pub mod index;
 pub mod link;
 pub mod mcp;
 pub mod mentions;
+pub mod migrate;
 pub mod names;
 pub mod net;
 pub mod ops;

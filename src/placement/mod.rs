@@ -134,6 +134,29 @@ pub fn default_agents(project: &std::path::Path, env: &roots::Env) -> Vec<Agent>
     std::iter::once(Agent::Agents).chain(detected).collect()
 }
 
+/// What sits at `name` in the agent folders a new project's skills go to
+/// (the shared folder and the detected agents', else Claude Code's).
+pub fn existing_places(project: &Path, env: &roots::Env, name: &str) -> Vec<PathBuf> {
+    if name == "*" {
+        return Vec::new();
+    }
+    let mut agents = default_agents(project, env);
+    if agents.len() < 2 {
+        agents.push(Agent::Claude);
+    }
+    let mut out: Vec<PathBuf> = Vec::new();
+    for agent in agents {
+        let Some(root) = roots::root_dir(Scope::Repo, agent, project, env) else {
+            continue;
+        };
+        let path = root.join(name);
+        if std::fs::symlink_metadata(&path).is_ok() && !out.contains(&path) {
+            out.push(path);
+        }
+    }
+    out
+}
+
 /// The roots the chosen agents read, one per distinct folder: agents that
 /// share a folder (Codex, Cursor, Gemini CLI… all read `.agents/skills`)
 /// share one placement.

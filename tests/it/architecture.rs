@@ -20,6 +20,7 @@ const LAYERS: &[&[&str]] = &[
         "approve",
         "source_mcp",
         "publish",
+        "migrate",
     ],
     &["store", "git", "project", "link"],
     &["sources"],
@@ -34,7 +35,7 @@ const LAYERS: &[&[&str]] = &[
 
 /// Modules that only read formats: they get every input from their caller.
 const READERS: &[&str] = &[
-    "skill", "index", "unpack", "trust", "digest", "names", "approve", "audit", "shown",
+    "skill", "index", "unpack", "trust", "digest", "names", "approve", "audit", "shown", "migrate",
 ];
 
 /// Items that live in `crate::` but are not modules.
