@@ -4,6 +4,7 @@
 //! the values; nothing here reads the disk or the network.
 
 pub mod import;
+pub mod publish;
 pub mod status;
 
 /// A command's result: serialisable for `--json` (stdout), and printable for
