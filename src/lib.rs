@@ -14,6 +14,7 @@ pub mod cache;
 pub mod catalog;
 pub mod cli;
 pub mod digest;
+pub mod doctor;
 pub mod error;
 pub mod fetch;
 pub mod fs;

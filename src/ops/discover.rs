@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use super::{Context, Report};
 use crate::error::{Exit, OpError};
-use crate::roots::{self, Agent, Discovery, Env, ScanLimits, Scope};
+use crate::roots::{self, Agent, Discovery, Env, ListedRoot, ScanLimits, Scope};
 use crate::skill::Diagnostic;
 
 /// The project folder for `ctx`: `--project` (relative to the working
@@ -97,29 +97,6 @@ pub struct ListedDuplicate {
     pub winner: Option<PathBuf>,
     pub paths: Vec<PathBuf>,
     pub same_target: bool,
-}
-
-#[derive(Debug, Clone, Serialize)]
-pub struct ListedRoot {
-    pub scope: Scope,
-    pub agent: Agent,
-    pub path: PathBuf,
-    pub exists: bool,
-    pub skills: usize,
-    pub truncated: bool,
-}
-
-impl From<&roots::RootReport> for ListedRoot {
-    fn from(r: &roots::RootReport) -> Self {
-        ListedRoot {
-            scope: r.root.scope,
-            agent: r.root.agent,
-            path: r.root.path.clone(),
-            exists: r.exists,
-            skills: r.skills,
-            truncated: r.truncated,
-        }
-    }
 }
 
 pub fn list(ctx: &Context) -> anyhow::Result<ListReport> {

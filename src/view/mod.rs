@@ -3,6 +3,7 @@
 //! `--json` and written out by [`Report::human`]. Commands (`ops`) compute
 //! the values; nothing here reads the disk or the network.
 
+pub mod doctor;
 pub mod import;
 pub mod publish;
 pub mod status;

@@ -28,7 +28,8 @@ const LAYERS: &[&[&str]] = &[
     &["provenance"],
     &["catalog"],
     &["mentions", "mcp", "placement"],
-    &["ui", "view"],
+    &["ui", "doctor"],
+    &["view"],
     &["ops"],
     &["cli"],
 ];
@@ -217,7 +218,7 @@ fn the_checker_sees_an_arrow_pointing_up() {
     let found: Vec<String> = check(src).into_iter().map(|v| v.0).collect();
     let has = |needle: &str| found.iter().any(|v| v.contains(needle));
     assert!(has("`store` (layer 4) uses `git` (layer 4)"), "{found:#?}");
-    assert!(has("`ops` (layer 11) uses `cli` (layer 12)"), "{found:#?}");
+    assert!(has("`ops` (layer 12) uses `cli` (layer 13)"), "{found:#?}");
     assert!(
         has("src/roots/mod.rs: only `cli` may use clap"),
         "{found:#?}"
