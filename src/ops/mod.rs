@@ -88,7 +88,7 @@ pub(crate) fn fail<T>(exit: Exit, message: impl Into<String>) -> anyhow::Result<
 }
 
 pub use crate::view::Report;
-pub(crate) use crate::view::{name_width, plural};
+pub(crate) use crate::view::plural;
 
 /// Whether an environment variable a skill depends on is set (and not
 /// empty) in this process: the one place the dependency checks read it.

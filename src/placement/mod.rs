@@ -7,6 +7,7 @@
 //! [`Site`] of plain values and gets its notes back through `Site::notes`
 //! (docs/architecture.md).
 
+pub mod agents;
 pub mod drift;
 
 use std::collections::BTreeSet;

@@ -3,9 +3,13 @@
 //! `--json` and written out by [`Report::human`]. Commands (`ops`) compute
 //! the values; nothing here reads the disk or the network.
 
+pub mod agents;
+pub mod audit;
+pub mod discover;
 pub mod doctor;
 pub mod import;
 pub mod publish;
+pub mod show;
 pub mod status;
 
 /// A command's result: serialisable for `--json` (stdout), and printable for
