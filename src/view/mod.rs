@@ -5,9 +5,15 @@
 
 pub mod agents;
 pub mod audit;
+pub mod cache;
+pub mod check;
 pub mod discover;
 pub mod doctor;
 pub mod import;
+pub mod init;
+pub mod install;
+pub mod manage;
+pub mod mentions;
 pub mod publish;
 pub mod show;
 pub mod status;
