@@ -246,7 +246,6 @@ const OPS_FN_ALLOWED: &[&str] = &[
     "ops/lifecycle/oci_source.rs",
     "ops/lifecycle/update.rs",
     "ops/source.rs",
-    "ops/search.rs",
 ];
 
 /// `text` with comments, string and char literals blanked out (their line
