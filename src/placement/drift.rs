@@ -7,7 +7,6 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use super::{Site, Target, record_at};
-use crate::approve::diff_trees;
 use crate::link::{self, LinkKind, LinkState};
 use crate::project::lock::LockedSkill;
 use crate::project::state::Placements;
@@ -106,30 +105,33 @@ pub fn check_placed(
             ),
         ));
     }
-    match link::hash_placed(&path) {
+    edited(site, s, &state, &path)
+}
+
+/// Whether the files at `path` (placed as `state`) still hash to the
+/// locked tree; if not, the drift with the files that differ.
+fn edited(site: &Site<'_>, s: &LockedSkill, state: &LinkState, path: &Path) -> Option<Drift> {
+    let drift = |detail: String, files: Vec<String>| Drift {
+        skill: s.name.clone(),
+        path: path.to_owned(),
+        kind: "modified",
+        detail,
+        files,
+    };
+    match link::hash_placed(path) {
         Ok(tree) if tree.digest == s.tree => None,
         Ok(tree) => {
-            let fix = fix_for_edited(&state);
-            let mut d = drift(
-                "modified",
+            let fix = fix_for_edited(state);
+            let files = super::restored_files(site, s, &tree);
+            Some(drift(
                 format!(
                     "content hashes to {} but skills.lock pins {}; {fix}",
                     tree.digest, s.tree
                 ),
-            );
-            if let Some(locked) = site.state.load_tree(&s.tree) {
-                let diff = diff_trees(&locked, &tree);
-                for (how, files) in [
-                    ("changed", &diff.changed),
-                    ("added", &diff.added),
-                    ("removed", &diff.removed),
-                ] {
-                    d.files.extend(files.iter().map(|f| format!("{how} {f}")));
-                }
-            }
-            Some(d)
+                files,
+            ))
         }
-        Err(e) => Some(drift("modified", e.to_string())),
+        Err(e) => Some(drift(e.to_string(), Vec::new())),
     }
 }
 

@@ -560,39 +560,10 @@ fn plan_links<'t, 's>(
                     kind: LinkKind::Copy,
                 }
             }
-            LinkState::Foreign { what } => {
-                if site.replace_foreign {
-                    let backup = back_up(site, &dest)?;
-                    changes.replaced.push(Replaced {
-                        path: dest.clone(),
-                        backup,
-                    });
-                    LinkState::Missing
-                } else if site.keep_foreign {
-                    // A link of the other tool's to a folder already kept
-                    // is the same folder: reported once.
-                    let real = std::fs::canonicalize(&dest).ok();
-                    let seen = changes.conflicts.iter().any(|c| {
-                        c.path == dest
-                            || (real.is_some() && std::fs::canonicalize(&c.path).ok() == real)
-                    });
-                    if !seen {
-                        let files = match link::hash_placed(&dest) {
-                            Ok(placed) => restored_files(site, s, &placed),
-                            Err(_) => Vec::new(),
-                        };
-                        changes.conflicts.push(FileChanges { path: dest, files });
-                    }
-                    continue;
-                } else {
-                    return Err(link::LinkError::Conflict {
-                        path: dest,
-                        what,
-                        wanted: entry,
-                    }
-                    .into());
-                }
-            }
+            LinkState::Foreign { what } => match foreign(site, s, &dest, what, &entry, changes)? {
+                Some(state) => state,
+                None => continue,
+            },
             other => other,
         };
         if let Some(placed) = drifted {
@@ -604,6 +575,53 @@ fn plan_links<'t, 's>(
         plan.push((t, s, dest, entry, before));
     }
     Ok(plan)
+}
+
+/// Another tool's folder (or link) at `dest`, where `s` should go (`what`
+/// says which): backed up and replaced (`import --replace`; the place is
+/// then empty), kept and reported as a conflict (`import`; `None`: nothing
+/// is placed there), else an error naming both paths (exit 1).
+fn foreign(
+    site: &Site<'_>,
+    s: &LockedSkill,
+    dest: &Path,
+    what: &'static str,
+    entry: &Path,
+    changes: &mut LinkChanges,
+) -> anyhow::Result<Option<LinkState>> {
+    if site.replace_foreign {
+        let backup = back_up(site, dest)?;
+        changes.replaced.push(Replaced {
+            path: dest.to_owned(),
+            backup,
+        });
+        Ok(Some(LinkState::Missing))
+    } else if site.keep_foreign {
+        // A link of the other tool's to a folder already kept
+        // is the same folder: reported once.
+        let real = std::fs::canonicalize(dest).ok();
+        let seen = changes.conflicts.iter().any(|c| {
+            c.path == dest || (real.is_some() && std::fs::canonicalize(&c.path).ok() == real)
+        });
+        if !seen {
+            let files = match link::hash_placed(dest) {
+                Ok(placed) => restored_files(site, s, &placed),
+                Err(_) => Vec::new(),
+            };
+            changes.conflicts.push(FileChanges {
+                path: dest.to_owned(),
+                files,
+            });
+        }
+        Ok(None)
+    } else {
+        Err(link::LinkError::Conflict {
+            path: dest.to_owned(),
+            what,
+            wanted: entry.to_owned(),
+        }
+        .into())
+    }
 }
 
 /// Moves another tool's folder (or link) at `dest` into
@@ -649,7 +667,9 @@ fn without_records(tree: HashedTree) -> crate::digest::Digest {
     HashedTree::from_files(files).digest
 }
 
-/// The files a drifted copy gets back, as `verify` names them.
+/// How the files of `placed` differ from `s`'s locked tree (`changed`,
+/// `added` or `removed` + path): the files a drifted copy gets back, and
+/// what `verify` names.
 fn restored_files(site: &Site<'_>, s: &LockedSkill, placed: &HashedTree) -> Vec<String> {
     let Some(locked) = site.state.load_tree(&s.tree) else {
         return Vec::new();
