@@ -9,7 +9,7 @@ use anyhow::Context as _;
 use super::check::{self, CheckOptions};
 use super::{Context, Report};
 use crate::error::Exit;
-use crate::publish::keyfiles::write_key_files;
+use crate::publish::keyfiles;
 use crate::publish::sign::{self, SigningKey};
 use crate::publish::{self as publisher, PublishError, SkillSource, guard, site};
 use crate::skill;
@@ -258,29 +258,13 @@ pub struct KeygenOptions {
 }
 
 pub fn keygen(ctx: &Context, opts: &KeygenOptions) -> anyhow::Result<KeygenReport> {
-    let prefix = ctx.cwd.join(&opts.prefix);
-    let with_ext = |ext: &str| {
-        let mut s = prefix.clone().into_os_string();
-        s.push(ext);
-        PathBuf::from(s)
-    };
-    let (secret_path, public_path) = (with_ext(".key"), with_ext(".pub"));
-    if !opts.force {
-        for path in [&secret_path, &public_path] {
-            if std::fs::symlink_metadata(path).is_ok() {
-                return Err(PublishError::KeyExists { path: path.clone() }.into());
-            }
-        }
-    }
     let comment = opts.comment.as_deref().unwrap_or("skillpm signing key");
-    let key = sign::generate(comment, opts.password.as_deref())?;
-    if let Some(parent) = secret_path.parent() {
-        std::fs::create_dir_all(parent).map_err(PublishError::io("cannot create", parent))?;
-    }
-    write_key_files(&[
-        (&secret_path, &key.secret_file, true),
-        (&public_path, &key.public_file, false),
-    ])?;
+    let (key, secret_path, public_path) = keyfiles::create(
+        &ctx.cwd.join(&opts.prefix),
+        opts.force,
+        comment,
+        opts.password.as_deref(),
+    )?;
     let secret_shown = display_path(ctx, &secret_path);
     if !key.encrypted {
         ctx.ui.warn(format!(

@@ -4,10 +4,43 @@
 use std::path::{Path, PathBuf};
 
 use super::PublishError;
+use super::sign::{self, GeneratedKey};
+
+/// A new key pair written to `<prefix>.key` and `<prefix>.pub` (refused
+/// when either exists, unless `force`); returns the key and both paths.
+pub fn create(
+    prefix: &Path,
+    force: bool,
+    comment: &str,
+    password: Option<&str>,
+) -> Result<(GeneratedKey, PathBuf, PathBuf), PublishError> {
+    let with_ext = |ext: &str| {
+        let mut s = prefix.to_path_buf().into_os_string();
+        s.push(ext);
+        PathBuf::from(s)
+    };
+    let (secret_path, public_path) = (with_ext(".key"), with_ext(".pub"));
+    if !force {
+        for path in [&secret_path, &public_path] {
+            if std::fs::symlink_metadata(path).is_ok() {
+                return Err(PublishError::KeyExists { path: path.clone() });
+            }
+        }
+    }
+    let key = sign::generate(comment, password)?;
+    if let Some(parent) = secret_path.parent() {
+        std::fs::create_dir_all(parent).map_err(PublishError::io("cannot create", parent))?;
+    }
+    write_key_files(&[
+        (&secret_path, &key.secret_file, true),
+        (&public_path, &key.public_file, false),
+    ])?;
+    Ok((key, secret_path, public_path))
+}
 
 /// Writes each file to a temp sibling, then renames them all into place, so
 /// a failure never leaves a half-written key. Secret files get mode 0600.
-pub fn write_key_files(files: &[(&PathBuf, &String, bool)]) -> Result<(), PublishError> {
+fn write_key_files(files: &[(&PathBuf, &String, bool)]) -> Result<(), PublishError> {
     let mut temps = Vec::new();
     let written = (|| {
         for (path, text, secret) in files {
