@@ -67,24 +67,7 @@ pub fn report(project: &Path, env: &Env, configured: Option<Vec<Agent>>) -> Agen
         .into_iter()
         .map(|agent| {
             let def = agent.def();
-            let mut folders = Vec::new();
-            for (i, rel) in def.project_dirs().enumerate() {
-                folders.push((Scope::Repo, project.join(rel), rel.to_owned(), i == 0));
-            }
-            for (i, dir) in def.user_dirs().enumerate() {
-                if let Some(path) = dir.resolve(env) {
-                    folders.push((Scope::User, path, dir.pattern(), i == 0));
-                }
-            }
-            if let Some(dir) = def.system
-                && let Some(path) = dir.resolve(env)
-            {
-                folders.push((Scope::System, path, dir.pattern(), false));
-            }
-            if let Some(path) = env.admin_dir(def.admin) {
-                let pattern = path.display().to_string();
-                folders.push((Scope::Admin, path, pattern, true));
-            }
+            let folders = folders_of(agent, project, env);
             AgentRow {
                 id: def.id,
                 name: def.display,
@@ -117,6 +100,31 @@ pub fn report(project: &Path, env: &Env, configured: Option<Vec<Agent>>) -> Agen
         chosen_from,
         agents,
     }
+}
+
+/// Every folder `agent` reads, per scope: (scope, path, pattern as the
+/// agents table writes it, whether skillpm places skills there).
+fn folders_of(agent: Agent, project: &Path, env: &Env) -> Vec<(Scope, PathBuf, String, bool)> {
+    let def = agent.def();
+    let mut folders = Vec::new();
+    for (i, rel) in def.project_dirs().enumerate() {
+        folders.push((Scope::Repo, project.join(rel), rel.to_owned(), i == 0));
+    }
+    for (i, dir) in def.user_dirs().enumerate() {
+        if let Some(path) = dir.resolve(env) {
+            folders.push((Scope::User, path, dir.pattern(), i == 0));
+        }
+    }
+    if let Some(dir) = def.system
+        && let Some(path) = dir.resolve(env)
+    {
+        folders.push((Scope::System, path, dir.pattern(), false));
+    }
+    if let Some(path) = env.admin_dir(def.admin) {
+        let pattern = path.display().to_string();
+        folders.push((Scope::Admin, path, pattern, true));
+    }
+    folders
 }
 
 /// Whether `root` exists, and how many of its entries skillpm placed.

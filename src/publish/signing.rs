@@ -38,34 +38,7 @@ pub fn sign_index(
     let index = built.index_bytes().to_vec();
     let same_index = previous.index.as_deref() == Some(index.as_slice());
     let published = previous.signature.as_deref().and_then(sign::signed_version);
-    let version = match (version, published) {
-        (Some(v), Some(p)) if v < p => {
-            return Err(PublishError::VersionRollback {
-                requested: v,
-                published: p,
-                next: p + 1,
-                out: out.to_owned(),
-            });
-        }
-        (Some(v), Some(p)) if v == p && !same_index => {
-            return Err(PublishError::VersionReused {
-                version: v,
-                next: p + 1,
-                out: out.to_owned(),
-            });
-        }
-        (Some(v), _) => v,
-        (None, Some(p)) if same_index => p,
-        (None, Some(p)) => p + 1,
-        (None, None) => {
-            warn(format!(
-                "{} holds no signed index, so this is version 1; if this registry was published \
-                 before, pass --version above the served one, or clients refuse it as a rollback",
-                shown.display()
-            ));
-            1
-        }
-    };
+    let version = choose_version(version, published, same_index, out, (shown, warn))?;
     let comment = TrustedComment { version, expires }.render();
     let kept = previous
         .signature
@@ -98,4 +71,40 @@ pub fn sign_index(
         expires: expires.map(sign::format_time),
         reused,
     })
+}
+
+/// The version the signature gets: `--version` when it is above the
+/// published one (or equal for the same index), else the published one for
+/// the same index and the next one for a changed index, 1 at first.
+fn choose_version(
+    version: Option<u64>,
+    published: Option<u64>,
+    same_index: bool,
+    out: &Path,
+    (shown, warn): (&Path, &dyn Fn(String)),
+) -> Result<u64, PublishError> {
+    match (version, published) {
+        (Some(v), Some(p)) if v < p => Err(PublishError::VersionRollback {
+            requested: v,
+            published: p,
+            next: p + 1,
+            out: out.to_owned(),
+        }),
+        (Some(v), Some(p)) if v == p && !same_index => Err(PublishError::VersionReused {
+            version: v,
+            next: p + 1,
+            out: out.to_owned(),
+        }),
+        (Some(v), _) => Ok(v),
+        (None, Some(p)) if same_index => Ok(p),
+        (None, Some(p)) => Ok(p + 1),
+        (None, None) => {
+            warn(format!(
+                "{} holds no signed index, so this is version 1; if this registry was published \
+                 before, pass --version above the served one, or clients refuse it as a rollback",
+                shown.display()
+            ));
+            Ok(1)
+        }
+    }
 }
