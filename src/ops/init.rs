@@ -27,7 +27,7 @@ pub fn init(ctx: &Context) -> anyhow::Result<InitReport> {
     }
     std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let env = crate::roots::Env::from_process();
-    let mut agents = crate::ops::lifecycle::default_agents(&dir, &env);
+    let mut agents = crate::placement::default_agents(&dir, &env);
     if agents.len() < 2 {
         agents.push(Agent::Claude);
     }

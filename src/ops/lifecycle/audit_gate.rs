@@ -56,7 +56,7 @@ pub(crate) fn accept(
                     &format!(
                         "Accept the {} audit finding{} at or above `{fail_on}` in {} (tree {short})?",
                         stop.len(),
-                        crate::ops::plural(stop.len()),
+                        crate::view::plural(stop.len()),
                         s.name
                     ),
                     "--accept-findings",
@@ -83,7 +83,7 @@ pub(crate) fn check_fetched(sess: &Session<'_>, fetched: &[&LockedSkill]) -> any
         .copied()
         .filter(|s| s.is_approved())
         .collect();
-    let scanned = super::parallel::map(&approved, |s| {
+    let scanned = crate::fs::parallel::map(&approved, |s| {
         scan(&sess.store.entry_path(&s.tree), &s.name)
     });
     let mut findings = Vec::new();
