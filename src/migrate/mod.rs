@@ -277,34 +277,8 @@ fn read_skillkit_manifest(
     };
     let mut out = Vec::new();
     for entry in entries {
-        let (source, names) = match &entry {
-            serde_json::Value::String(s) => {
-                let s = s.trim();
-                let parts: Vec<&str> = s.split('/').collect();
-                let is_path = s.starts_with('/') || s.starts_with('.') || s.starts_with("~/");
-                if parts.len() >= 3 && !is_path && !s.contains(':') {
-                    (parts[..2].join("/"), vec![parts[2..].join("/")])
-                } else {
-                    (s.to_owned(), Vec::new())
-                }
-            }
-            serde_json::Value::Object(_) => {
-                if entry.get("enabled") == Some(&serde_json::Value::Bool(false)) {
-                    continue;
-                }
-                let names = entry
-                    .get("skills")
-                    .and_then(|v| v.as_array())
-                    .map(|a| {
-                        a.iter()
-                            .filter_map(|n| n.as_str())
-                            .map(str::to_owned)
-                            .collect()
-                    })
-                    .unwrap_or_default();
-                (text(&entry, "source").unwrap_or_default(), names)
-            }
-            _ => continue,
+        let Some((source, names)) = skillkit_entry(&entry) else {
+            continue;
         };
         if source.is_empty() {
             continue;
@@ -325,6 +299,41 @@ fn read_skillkit_manifest(
         }
     }
     Ok(out)
+}
+
+/// One entry of a skillkit manifest's `skills` list: its source and the
+/// skills it names (none: every skill the source offers); `None` for an
+/// entry that installs nothing (`enabled: false`) or is not an entry.
+fn skillkit_entry(entry: &serde_json::Value) -> Option<(String, Vec<String>)> {
+    match entry {
+        serde_json::Value::String(s) => {
+            let s = s.trim();
+            let parts: Vec<&str> = s.split('/').collect();
+            let is_path = s.starts_with('/') || s.starts_with('.') || s.starts_with("~/");
+            if parts.len() >= 3 && !is_path && !s.contains(':') {
+                Some((parts[..2].join("/"), vec![parts[2..].join("/")]))
+            } else {
+                Some((s.to_owned(), Vec::new()))
+            }
+        }
+        serde_json::Value::Object(_) => {
+            if entry.get("enabled") == Some(&serde_json::Value::Bool(false)) {
+                return None;
+            }
+            let names = entry
+                .get("skills")
+                .and_then(|v| v.as_array())
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|n| n.as_str())
+                        .map(str::to_owned)
+                        .collect()
+                })
+                .unwrap_or_default();
+            Some((text(entry, "source").unwrap_or_default(), names))
+        }
+        _ => None,
+    }
 }
 
 /// skillkit's source string as a skillpm source (its providers' rules:
