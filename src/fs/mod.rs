@@ -13,12 +13,15 @@
 //!   dead processes without ever touching a live one's;
 //! - [`tree`]: removing read-only trees, sizing them, sealing folders;
 //! - [`durable`]: one flush of a whole file system instead of one per file;
+//! - [`parallel`]: file-bound work (unpacking, hashing, placing) spread over
+//!   the cores;
 //! - [`read_bounded`]: reading a whole file someone else wrote, never more
 //!   than a limit (no stat-then-read: the limit is on the bytes read).
 
 pub mod atomic;
 pub mod durable;
 pub mod lock;
+pub mod parallel;
 pub mod temp;
 pub mod tree;
 

@@ -2,16 +2,13 @@
 //! scanner over skill folders (or folders of skills), or, with no path,
 //! over the project's locked skills as stored (docs/audit.md).
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use serde::Serialize;
-
-use super::{Context, Report};
+use super::Context;
 use crate::audit::{self, Finding, Severity, sarif};
-use crate::digest::Digest;
 use crate::error::{Exit, OpError};
 use crate::skill::SKILL_MD;
+use crate::view::audit::{AuditReport, AuditedSkill};
 
 #[derive(Debug, Clone, Default)]
 pub struct AuditOptions {
@@ -22,79 +19,6 @@ pub struct AuditOptions {
     pub fail_on: Option<Severity>,
 }
 
-/// `--json`: `{"fail_on", "failed", "skills": [{"name", "path", "tree",
-/// "findings": [{"rule", "severity", "file", "line", "excerpt", "why"}],
-/// "accepted": ["rule@file:line"]}]}`. `failed` counts the skills with a
-/// finding at or above `fail_on` that skills.lock does not accept.
-#[derive(Debug, Serialize)]
-pub struct AuditReport {
-    pub fail_on: Severity,
-    pub failed: usize,
-    pub skills: Vec<AuditedSkill>,
-}
-
-#[derive(Debug, Serialize)]
-pub struct AuditedSkill {
-    pub name: String,
-    pub path: PathBuf,
-    /// The locked tree (project audits only).
-    pub tree: Option<Digest>,
-    pub findings: Vec<Finding>,
-    /// Findings skills.lock accepts for this tree.
-    pub accepted: Vec<String>,
-}
-
-impl AuditReport {
-    /// Exit 5 when a skill has an unaccepted finding at or above `fail_on`.
-    pub fn exit(&self) -> Exit {
-        if self.failed > 0 {
-            Exit::Unsafe
-        } else {
-            Exit::Success
-        }
-    }
-}
-
-impl Report for AuditReport {
-    fn human(&self, out: &mut dyn Write) -> std::io::Result<()> {
-        for s in &self.skills {
-            let worst =
-                audit::worst(&s.findings).map_or("clean".to_owned(), |w| format!("worst {w}"));
-            writeln!(
-                out,
-                "{}  {}  {} finding{} ({worst})",
-                s.name,
-                s.path.display(),
-                s.findings.len(),
-                super::plural(s.findings.len())
-            )?;
-            for f in &s.findings {
-                let accepted = if s.accepted.contains(&f.key()) {
-                    "  (accepted in skills.lock)"
-                } else {
-                    ""
-                };
-                writeln!(
-                    out,
-                    "  {:<8} {:<24} {}: {}{accepted}",
-                    f.severity.as_str(),
-                    f.rule,
-                    f.place(),
-                    f.excerpt
-                )?;
-            }
-        }
-        writeln!(
-            out,
-            "{} skill{} audited; {} with findings at or above {}",
-            self.skills.len(),
-            super::plural(self.skills.len()),
-            self.failed,
-            self.fail_on
-        )
-    }
-}
-
 pub fn audit(ctx: &Context, opts: &AuditOptions) -> anyhow::Result<AuditReport> {
     let project = crate::project::find_project(&ctx.cwd, ctx.project.as_deref()).ok();
     let manifest = project.as_ref().map(|p| p.load_manifest()).transpose()?;
@@ -102,65 +26,65 @@ pub fn audit(ctx: &Context, opts: &AuditOptions) -> anyhow::Result<AuditReport> 
         .fail_on
         .or_else(|| manifest.as_ref().map(|m| m.audit_fail_on()))
         .unwrap_or_default();
-    let mut skills = Vec::new();
-    if opts.paths.is_empty() {
-        let Some(project) = project else {
-            return super::fail(
-                Exit::Usage,
-                "no skills.toml here or above: pass the skill folders to audit (`skillpm audit PATH…`)",
-            );
-        };
-        let lock = crate::project::lock::Lockfile::load(&project.lock_path())?.unwrap_or_default();
-        let store = crate::store::Store::open()?;
-        for s in lock.skills() {
-            let dir = store.entry_path(&s.tree);
-            if !store.has_entry(&s.tree) {
-                return super::fail(
-                    Exit::Locked,
-                    format!(
-                        "`{}` (tree {}) is not in the cache; run `skillpm install` first",
-                        s.name, s.tree
-                    ),
-                );
-            }
-            skills.push(AuditedSkill {
-                name: s.name.clone(),
-                findings: audit_folder(&dir)?,
-                path: dir,
-                tree: Some(s.tree),
-                accepted: s.accepted().to_vec(),
-            });
-        }
+    let skills = if !opts.paths.is_empty() {
+        audit_paths(&ctx.cwd, &opts.paths)?
+    } else if let Some(project) = project {
+        audit_locked(&project)?
     } else {
-        for given in &opts.paths {
-            for (name, shown) in skill_folders(&ctx.cwd, given)? {
-                skills.push(AuditedSkill {
-                    name,
-                    findings: audit_folder(&ctx.cwd.join(&shown))?,
-                    path: shown,
-                    tree: None,
-                    accepted: Vec::new(),
-                });
-            }
-        }
-    }
-    let failed = skills
-        .iter()
-        .filter(|s| {
-            s.findings
-                .iter()
-                .any(|f| f.severity >= fail_on && !s.accepted.contains(&f.key()))
-        })
-        .count();
-    let report = AuditReport {
-        fail_on,
-        failed,
-        skills,
+        return super::fail(
+            Exit::Usage,
+            "no skills.toml here or above: pass the skill folders to audit (`skillpm audit PATH…`)",
+        );
     };
+    let report = AuditReport::new(fail_on, skills);
     if let Some(path) = &opts.sarif {
         write_sarif(ctx, &report, path)?;
     }
     Ok(report)
+}
+
+/// The project's locked skills, as stored.
+fn audit_locked(project: &crate::project::Project) -> anyhow::Result<Vec<AuditedSkill>> {
+    let mut skills = Vec::new();
+    let lock = crate::project::lock::Lockfile::load(&project.lock_path())?.unwrap_or_default();
+    let store = crate::store::Store::open()?;
+    for s in lock.skills() {
+        let dir = store.entry_path(&s.tree);
+        if !store.has_entry(&s.tree) {
+            return super::fail(
+                Exit::Locked,
+                format!(
+                    "`{}` (tree {}) is not in the cache; run `skillpm install` first",
+                    s.name, s.tree
+                ),
+            );
+        }
+        skills.push(AuditedSkill {
+            name: s.name.clone(),
+            findings: audit_folder(&dir)?,
+            path: dir,
+            tree: Some(s.tree),
+            accepted: s.accepted().to_vec(),
+        });
+    }
+    Ok(skills)
+}
+
+/// The skill folders `paths` name (relative to `cwd`).
+fn audit_paths(cwd: &Path, paths: &[PathBuf]) -> anyhow::Result<Vec<AuditedSkill>> {
+    let mut skills = Vec::new();
+    for given in paths {
+        for (name, shown) in skill_folders(cwd, given)? {
+            skills.push(AuditedSkill {
+                name,
+                findings: audit_folder(&cwd.join(&shown))?,
+                path: shown,
+                tree: None,
+                accepted: Vec::new(),
+            });
+        }
+    }
+    Ok(skills)
 }
 
 fn audit_folder(dir: &Path) -> anyhow::Result<Vec<Finding>> {

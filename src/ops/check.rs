@@ -2,14 +2,12 @@
 //! and CI. A path is a skill folder (it holds SKILL.md) or a folder of skill
 //! folders (its immediate subfolders holding SKILL.md are checked).
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use serde::Serialize;
-
-use super::{Context, Report};
+use super::Context;
 use crate::error::{Exit, OpError};
 use crate::skill::{Diagnostic, SKILL_MD, check_skill_dir};
+pub use crate::view::check::{CheckReport, CheckedSkill};
 
 #[derive(Debug, Clone)]
 pub struct CheckOptions {
@@ -17,45 +15,6 @@ pub struct CheckOptions {
     /// `--strict`: fields only an agent defines are errors too, so the
     /// verdict is the reference validator's (`agentskills validate`).
     pub strict: bool,
-}
-
-/// The `check` report.
-///
-/// JSON shape (stable):
-/// ```json
-/// {"skills": [{"name": "pdf-tools", "path": "skills/pdf-tools", "valid": false,
-///              "errors":   [{"file": "SKILL.md", "field": "name", "message": "…"}],
-///              "warnings": [{"file": "agents/openai.yaml", "field": null, "message": "…"}]}],
-///  "checked": 1, "invalid": 1}
-/// ```
-/// `path` is as given on the command line (joined with the subfolder for a
-/// folder of skills); `file` is relative to `path`.
-#[derive(Debug, Clone, Serialize)]
-pub struct CheckReport {
-    pub skills: Vec<CheckedSkill>,
-    pub checked: usize,
-    pub invalid: usize,
-}
-
-#[derive(Debug, Clone, Serialize)]
-pub struct CheckedSkill {
-    /// The frontmatter name, or the folder name when it cannot be read.
-    pub name: String,
-    pub path: PathBuf,
-    pub valid: bool,
-    pub errors: Vec<Diagnostic>,
-    pub warnings: Vec<Diagnostic>,
-}
-
-impl CheckReport {
-    /// `Exit::Unsafe` (5) when any skill is invalid, else success.
-    pub fn exit(&self) -> Exit {
-        if self.invalid > 0 {
-            Exit::Unsafe
-        } else {
-            Exit::Success
-        }
-    }
 }
 
 pub fn check(ctx: &Context, opts: &CheckOptions) -> anyhow::Result<CheckReport> {
@@ -129,28 +88,4 @@ fn skill_folders(cwd: &Path, given: &Path) -> Result<Vec<PathBuf>, OpError> {
         children.push(given.to_owned());
     }
     Ok(children)
-}
-
-impl Report for CheckReport {
-    fn human(&self, out: &mut dyn Write) -> std::io::Result<()> {
-        let width = self.skills.iter().map(|s| s.name.len()).max().unwrap_or(0);
-        for s in &self.skills {
-            let status = if s.valid { "ok" } else { "invalid" };
-            writeln!(out, "{status:<8} {:<width$}  {}", s.name, s.path.display())?;
-            for e in &s.errors {
-                writeln!(out, "  error: {e}")?;
-            }
-            for w in &s.warnings {
-                writeln!(out, "  warning: {w}")?;
-            }
-        }
-        let noun = if self.checked == 1 { "skill" } else { "skills" };
-        writeln!(
-            out,
-            "{} {noun} checked: {} valid, {} invalid",
-            self.checked,
-            self.checked - self.invalid,
-            self.invalid
-        )
-    }
 }

@@ -1,44 +1,17 @@
 //! `skillpm import`: bring in skills another tool installed, so a team does
-//! not start over. Reads, and never changes:
-//!
-//! - vercel `skills`: the project's `skills-lock.json` (version 1: per skill
-//!   `source`, `sourceType`, optional `sourceUrl`, `ref`, `skillPath`,
-//!   `computedHash`) and the global lock
-//!   `${XDG_STATE_HOME}/skills/.skill-lock.json` or `~/.agents/.skill-lock.json`
-//!   (version 3, same source fields);
-//! - openskills: the `.openskills.json` inside each skill folder it installed
-//!   (`source`, `sourceType`, `repoUrl`, `subpath`, `localPath`), in the
-//!   project's and the home folder's `.claude/skills`, `.agent/skills` and
-//!   `.agents/skills`;
-//! - skillkit: `~/.skillkit/lock.json` (version 1: key `<source>:<name>`,
-//!   per skill `source`, `sourceType`, `path`, `checksum`, `agents`), the
-//!   format `@skillkit/core` 1.24.0 reads and writes, and the project's
-//!   `.skills` manifest (YAML: `skills:` of `owner/repo[/skill]` strings or
-//!   `{source, skills, agents, enabled}`; no `skills` list means every
-//!   skill the source offers, `enabled: false` is not installed).
-//!
-//! Each skill becomes an ordinary `skillpm add` of its source: declared in
-//! skills.toml, resolved, checked, stored, pinned in skills.lock (commit for
-//! git, tree digest always), approved and linked. None of these tools records
-//! a commit, so a git skill is re-resolved at the ref it names (or the
-//! default branch) and reported as `re-resolved`; a source that no longer
-//! offers the skill is `not-found`. A folder (or link) the other tool
-//! installed under the same name that holds exactly the tree skillpm
-//! resolved is adopted: replaced by skillpm's placement, so `verify` passes
-//! right after. One that differs stays where it is and is reported with how
-//! it differs, until `import --replace` backs it up under skillpm's state
-//! for the project and places skillpm's (docs/design-changes.md, "Third
-//! pass: journeys").
+//! not start over. `crate::migrate` reads the other tools' records (never
+//! changing them); each becomes an ordinary `skillpm add` of its source, and
+//! what the link pass did with the other tool's folders is told in that
+//! skill's row (`view::import`).
 
 use std::collections::BTreeSet;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use serde::Serialize;
-
-use super::lifecycle::{self, AddOptions, FileChanges, Replaced};
-use super::{Context, Report};
+use super::Context;
+use super::lifecycle::{self, AddOptions};
 use crate::error::Exit;
+use crate::migrate::Found;
+use crate::view::import::{ImportReport, ImportedSkill};
 
 #[derive(Debug, Clone)]
 pub struct ImportOptions {
@@ -49,85 +22,6 @@ pub struct ImportOptions {
     pub replace: bool,
 }
 
-/// JSON shape (stable):
-/// ```json
-/// {"dry_run": false,
-///  "files": ["/work/app/skills-lock.json"],
-///  "skills": [{"name": "pdf-tools", "tool": "vercel-skills",
-///              "file": "/work/app/skills-lock.json", "source": "github:acme/skills",
-///              "ref": null, "status": "re-resolved", "tree": "sha256:…",
-///              "detail": "no commit recorded; resolved again", "left_in_place": []}]}
-/// ```
-/// `status`: `planned` (dry run), `imported` (the old tool pinned enough to
-/// reproduce it), `re-resolved` (it did not; resolved again now),
-/// `not-found` (the source no longer offers it), `failed` (`detail` says
-/// why), `skipped` (a second record of a name already imported).
-/// `left_in_place` lists the other tool's folders skillpm did not replace,
-/// `differences` how each differs from the locked tree (`changed`/`added`/
-/// `removed` + file); `adopted` the ones that held exactly the locked tree
-/// and are skillpm's now; `replaced` the ones `--replace` took over, with
-/// their backups.
-/// `tool`: `vercel-skills`, `vercel-skills-global`, `openskills`,
-/// `skillkit` (its lock), `skillkit-manifest` (its `.skills`; a whole-source
-/// entry plans as `name` `*` and imports as one row per skill).
-#[derive(Debug, Serialize)]
-pub struct ImportReport {
-    pub dry_run: bool,
-    pub files: Vec<PathBuf>,
-    pub skills: Vec<ImportedSkill>,
-}
-
-#[derive(Debug, Clone, Serialize)]
-pub struct ImportedSkill {
-    pub name: String,
-    pub tool: &'static str,
-    pub file: PathBuf,
-    pub source: String,
-    #[serde(rename = "ref")]
-    pub git_ref: Option<String>,
-    pub status: &'static str,
-    pub tree: Option<String>,
-    pub detail: String,
-    pub left_in_place: Vec<PathBuf>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub differences: Vec<FileChanges>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub adopted: Vec<PathBuf>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub replaced: Vec<Replaced>,
-    /// Dry run: folders already at the skill's name in the agent folders
-    /// it would be placed in (adopted when they hold exactly what skillpm
-    /// resolves; else kept, or replaced with `--replace`).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub found: Vec<PathBuf>,
-}
-
-impl ImportReport {
-    /// 8 when nothing could be imported because nothing was found.
-    pub fn exit(&self) -> Exit {
-        if self.skills.iter().any(|s| s.status == "failed") {
-            Exit::Other
-        } else if !self.skills.is_empty() && self.skills.iter().all(|s| s.status == "not-found") {
-            Exit::NotFound
-        } else {
-            Exit::Success
-        }
-    }
-}
-
-/// One skill another tool recorded.
-#[derive(Debug, Clone)]
-struct Found {
-    name: String,
-    tool: &'static str,
-    file: PathBuf,
-    source: String,
-    git_ref: Option<String>,
-    /// Every skill the source offers (a skillkit manifest entry without a
-    /// `skills` list); `name` is then `*`.
-    all: bool,
-}
-
 pub fn import(ctx: &Context, opts: &ImportOptions) -> anyhow::Result<ImportReport> {
     let project = crate::project::find_project(&ctx.cwd, ctx.project.as_deref())
         .map(|p| p.root)
@@ -136,7 +30,8 @@ pub fn import(ctx: &Context, opts: &ImportOptions) -> anyhow::Result<ImportRepor
     let state_home = std::env::var_os("XDG_STATE_HOME")
         .filter(|v| !v.is_empty())
         .map(PathBuf::from);
-    let (files, found) = gather(&project, env.home.as_deref(), state_home.as_deref())?;
+    let (files, found) =
+        crate::migrate::gather(&project, env.home.as_deref(), state_home.as_deref())?;
     let mut report = ImportReport {
         dry_run: opts.dry_run,
         files,
@@ -157,13 +52,13 @@ pub fn import(ctx: &Context, opts: &ImportOptions) -> anyhow::Result<ImportRepor
     // skill's folders is told in that skill's row, whichever add did it.
     let mut all_links: Vec<lifecycle::LinkChanges> = Vec::new();
     for f in found {
-        let mut row = planned_row(&f);
+        let mut row = ImportedSkill::planned(&f);
         if !f.all && !done.insert(f.name.clone()) {
             row.status = "skipped";
             row.detail = "another record of this name was imported first".to_owned();
             report.skills.push(row);
         } else if opts.dry_run {
-            row.found = existing_places(&project_root, &env, &f.name);
+            row.found = crate::placement::existing_places(&project_root, &env, &f.name);
             report.skills.push(row);
         } else {
             let (rows, links) = add_found(&add_ctx, opts.yes, &f, row)?;
@@ -177,39 +72,19 @@ pub fn import(ctx: &Context, opts: &ImportOptions) -> anyhow::Result<ImportRepor
             report.skills.extend(rows);
         }
     }
-    for row in report.skills.iter_mut().filter(|r| r.tree.is_some()) {
-        let name = row.name.clone();
-        let named = |p: &Path| p.file_name().is_some_and(|n| n == name.as_str());
-        for links in &all_links {
-            placements_of(row, links, &named);
-        }
-    }
+    tell_placements(&mut report, &all_links);
     Ok(report)
 }
 
-/// The report row of a record before anything is added.
-fn planned_row(f: &Found) -> ImportedSkill {
-    let detail = if f.all {
-        "every skill the source offers; no commit recorded"
-    } else if f.git_ref.as_deref().is_some_and(is_commit) {
-        "commit recorded; pinned to it"
-    } else {
-        "no commit recorded; resolved again"
-    };
-    ImportedSkill {
-        name: f.name.clone(),
-        tool: f.tool,
-        file: f.file.clone(),
-        source: f.source.clone(),
-        git_ref: f.git_ref.clone(),
-        status: "planned",
-        tree: None,
-        detail: detail.to_owned(),
-        left_in_place: Vec::new(),
-        differences: Vec::new(),
-        adopted: Vec::new(),
-        replaced: Vec::new(),
-        found: Vec::new(),
+/// What the link passes did with the other tool's folders, in the row of
+/// the skill each folder is named after.
+fn tell_placements(report: &mut ImportReport, all_links: &[lifecycle::LinkChanges]) {
+    for row in report.skills.iter_mut().filter(|r| r.tree.is_some()) {
+        let name = row.name.clone();
+        let named = |p: &Path| p.file_name().is_some_and(|n| n == name.as_str());
+        for links in all_links {
+            row.take_placements(links, &named);
+        }
     }
 }
 
@@ -250,7 +125,7 @@ fn add_found(
             Ok((rows, Some(added.links)))
         }
         Ok(added) => {
-            let pinned = f.git_ref.as_deref().is_some_and(is_commit);
+            let pinned = f.git_ref.as_deref().is_some_and(crate::migrate::is_commit);
             row.status = if pinned { "imported" } else { "re-resolved" };
             row.tree = added.skills.first().map(|s| s.tree.to_string());
             Ok((vec![row], Some(added.links)))
@@ -268,440 +143,5 @@ fn add_found(
             row.detail = format!("{e:#}");
             Ok((vec![row], None))
         }
-    }
-}
-
-/// Every record of the three tools (skillkit's lock last), project first (its records win).
-fn gather(
-    project: &Path,
-    home: Option<&Path>,
-    state_home: Option<&Path>,
-) -> anyhow::Result<(Vec<PathBuf>, Vec<Found>)> {
-    let mut files = Vec::new();
-    let mut found = Vec::new();
-    let manifest = SKILLKIT_MANIFESTS
-        .iter()
-        .map(|n| project.join(n))
-        .find(|p| p.is_file());
-    if let Some(manifest) = manifest {
-        found.extend(read_skillkit_manifest(&manifest, project, home)?);
-        files.push(manifest);
-    }
-    let project_lock = project.join("skills-lock.json");
-    if project_lock.is_file() {
-        found.extend(read_vercel(&project_lock, project, "vercel-skills")?);
-        files.push(project_lock);
-    }
-    for base in std::iter::once(project).chain(home) {
-        for dir in [".claude/skills", ".agent/skills", ".agents/skills"] {
-            let Ok(entries) = std::fs::read_dir(base.join(dir)) else {
-                continue;
-            };
-            let mut paths: Vec<PathBuf> = entries
-                .flatten()
-                .map(|e| e.path().join(".openskills.json"))
-                .filter(|p| p.is_file())
-                .collect();
-            paths.sort();
-            for p in paths {
-                found.push(read_openskills(&p)?);
-                files.push(p);
-            }
-        }
-    }
-    let global = state_home
-        .map(|s| s.join("skills/.skill-lock.json"))
-        .or_else(|| home.map(|h| h.join(".agents/.skill-lock.json")));
-    if let Some(global) = global.filter(|g| g.is_file()) {
-        let base = home.unwrap_or(project);
-        found.extend(read_vercel(&global, base, "vercel-skills-global")?);
-        files.push(global);
-    }
-    let skillkit = home.map(|h| h.join(".skillkit/lock.json"));
-    if let Some(lock) = skillkit.filter(|l| l.is_file()) {
-        found.extend(read_skillkit(&lock, project, home)?);
-        files.push(lock);
-    }
-    Ok((files, found))
-}
-
-/// The most bytes of another tool's lock or manifest `import` reads: far
-/// above any real one, and never read past (docs/design-changes.md, third
-/// pass: limits).
-pub const MAX_IMPORT_BYTES: u64 = 8 * 1024 * 1024;
-
-/// The text of another tool's file, read through a bounded reader.
-fn read_foreign(path: &Path) -> anyhow::Result<String> {
-    crate::fs::read_bounded(path, MAX_IMPORT_BYTES)
-        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?
-        .ok_or_else(|| {
-            crate::error::OpError::new(
-                Exit::Usage,
-                format!(
-                    "{} is larger than {MAX_IMPORT_BYTES} bytes, the most `skillpm import` reads of another tool's file; it was not read: check where it came from, or move it away",
-                    path.display()
-                ),
-            )
-            .into()
-        })
-}
-
-fn read_json(path: &Path) -> anyhow::Result<serde_json::Value> {
-    let text = read_foreign(path)?;
-    serde_json::from_str(&text).map_err(|e| {
-        crate::error::OpError::new(
-            Exit::Usage,
-            format!(
-                "{} is not valid JSON ({e}); fix or move it, then run `skillpm import` again",
-                path.display()
-            ),
-        )
-        .into()
-    })
-}
-
-fn text(v: &serde_json::Value, key: &str) -> Option<String> {
-    v.get(key)
-        .and_then(|x| x.as_str())
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .map(str::to_owned)
-}
-
-/// The `skills` object of a lock file of `tool`.
-fn skills_object<'j>(
-    json: &'j serde_json::Value,
-    path: &Path,
-    tool: &str,
-) -> anyhow::Result<&'j serde_json::Map<String, serde_json::Value>> {
-    json.get("skills")
-        .and_then(|s| s.as_object())
-        .ok_or_else(|| {
-            crate::error::OpError::new(
-                Exit::Usage,
-                format!(
-                    "{} has no `skills` object; is it a {tool} lock?",
-                    path.display()
-                ),
-            )
-            .into()
-        })
-}
-
-/// vercel `skills-lock.json` (v1) or `.skill-lock.json` (v3).
-fn read_vercel(path: &Path, base: &Path, tool: &'static str) -> anyhow::Result<Vec<Found>> {
-    let json = read_json(path)?;
-    let skills = skills_object(&json, path, "vercel skills")?;
-    let mut out = Vec::new();
-    for (name, entry) in skills {
-        let source_type = text(entry, "sourceType").unwrap_or_default();
-        let source = text(entry, "source").unwrap_or_default();
-        let url = text(entry, "sourceUrl");
-        let spec = match source_type.as_str() {
-            "github" if !source.contains("://") => format!("github:{source}"),
-            "git" | "gitlab" => url.unwrap_or(source),
-            "local" => local(base, &source),
-            _ => url.unwrap_or(source),
-        };
-        out.push(Found {
-            name: name.clone(),
-            tool,
-            file: path.to_owned(),
-            source: spec,
-            git_ref: text(entry, "ref"),
-            all: false,
-        });
-    }
-    Ok(out)
-}
-
-/// openskills' `<skill>/.openskills.json`.
-fn read_openskills(path: &Path) -> anyhow::Result<Found> {
-    let json = read_json(path)?;
-    let name = path
-        .parent()
-        .and_then(|p| p.file_name())
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let source_type = text(&json, "sourceType").unwrap_or_default();
-    let source = text(&json, "source").unwrap_or_default();
-    let spec = match source_type.as_str() {
-        "local" => local(Path::new("/"), &source),
-        _ => text(&json, "repoUrl").unwrap_or(source),
-    };
-    Ok(Found {
-        name,
-        tool: "openskills",
-        file: path.to_owned(),
-        source: spec,
-        git_ref: None,
-        all: false,
-    })
-}
-
-/// skillkit's `~/.skillkit/lock.json`: `{"version": 1, "skills": {"<source>:<name>":
-/// {"source", "sourceType", "path", ...}}}`. `sourceType` is one of github,
-/// gitlab, bitbucket, local, wellknown, skills-sh; `source` is what the user
-/// typed (`owner/repo[/sub]`, a git URL, `gitlab:owner/repo`, a path).
-fn read_skillkit(path: &Path, project: &Path, home: Option<&Path>) -> anyhow::Result<Vec<Found>> {
-    let json = read_json(path)?;
-    let skills = skills_object(&json, path, "skillkit")?;
-    let mut out = Vec::new();
-    for (key, entry) in skills {
-        let source = text(entry, "source").unwrap_or_default();
-        let name = key
-            .strip_prefix(&format!("{source}:"))
-            .or_else(|| key.rsplit(':').next())
-            .unwrap_or(key)
-            .to_owned();
-        let spec = skillkit_source(&source, project, home);
-        out.push(Found {
-            name,
-            tool: "skillkit",
-            file: path.to_owned(),
-            source: spec,
-            git_ref: None,
-            all: false,
-        });
-    }
-    Ok(out)
-}
-
-/// The manifest names skillkit 1.24.0 looks for, in its order.
-const SKILLKIT_MANIFESTS: [&str; 4] = [".skills", ".skills.yaml", ".skills.yml", "skills.yaml"];
-
-/// skillkit's project manifest (its `loadManifest`/`normalizeSkills`): a
-/// string entry of three or more `/` parts is `owner/repo` plus a skill
-/// path; a path source (skillkit would split it too) is kept whole.
-fn read_skillkit_manifest(
-    path: &Path,
-    project: &Path,
-    home: Option<&Path>,
-) -> anyhow::Result<Vec<Found>> {
-    let text_of = read_foreign(path)?;
-    let bad = |why: String| -> anyhow::Error {
-        crate::error::OpError::new(
-            Exit::Usage,
-            format!(
-                "{} is not a skillkit manifest ({why}); fix or move it, then run `skillpm import` again",
-                path.display()
-            ),
-        )
-        .into()
-    };
-    let yaml = crate::skill::frontmatter::parse_yaml(&text_of, 1).map_err(bad)?;
-    let entries = match yaml.get("skills") {
-        None | Some(serde_json::Value::Null) => Vec::new(),
-        Some(serde_json::Value::Array(a)) => a.clone(),
-        Some(_) => return Err(bad("`skills` is not a list".to_owned())),
-    };
-    let mut out = Vec::new();
-    for entry in entries {
-        let (source, names) = match &entry {
-            serde_json::Value::String(s) => {
-                let s = s.trim();
-                let parts: Vec<&str> = s.split('/').collect();
-                let is_path = s.starts_with('/') || s.starts_with('.') || s.starts_with("~/");
-                if parts.len() >= 3 && !is_path && !s.contains(':') {
-                    (parts[..2].join("/"), vec![parts[2..].join("/")])
-                } else {
-                    (s.to_owned(), Vec::new())
-                }
-            }
-            serde_json::Value::Object(_) => {
-                if entry.get("enabled") == Some(&serde_json::Value::Bool(false)) {
-                    continue;
-                }
-                let names = entry
-                    .get("skills")
-                    .and_then(|v| v.as_array())
-                    .map(|a| {
-                        a.iter()
-                            .filter_map(|n| n.as_str())
-                            .map(str::to_owned)
-                            .collect()
-                    })
-                    .unwrap_or_default();
-                (text(&entry, "source").unwrap_or_default(), names)
-            }
-            _ => continue,
-        };
-        if source.is_empty() {
-            continue;
-        }
-        let spec = skillkit_source(&source, project, home);
-        let one = |name: String, all: bool| Found {
-            name,
-            tool: "skillkit-manifest",
-            file: path.to_owned(),
-            source: spec.clone(),
-            git_ref: None,
-            all,
-        };
-        if names.is_empty() {
-            out.push(one("*".to_owned(), true));
-        } else {
-            out.extend(names.into_iter().map(|n| one(n, false)));
-        }
-    }
-    Ok(out)
-}
-
-/// skillkit's source string as a skillpm source (its providers' rules:
-/// paths start with `/`, `.` or `~/`; `skills.sh/owner/repo/…` is GitHub;
-/// URLs stay; `gitlab:`/`bitbucket:`
-/// shorthands name those hosts; any other `owner/repo[/sub]` is GitHub).
-fn skillkit_source(source: &str, project: &Path, home: Option<&Path>) -> String {
-    if let (Some(rest), Some(home)) = (source.strip_prefix("~/"), home) {
-        return local(home, rest);
-    }
-    if source.starts_with('/') || source.starts_with('.') {
-        return local(project, source);
-    }
-    let repo = |s: &str| s.split('/').take(2).collect::<Vec<_>>().join("/");
-    let bare = source
-        .trim_start_matches("https://")
-        .trim_start_matches("http://");
-    if let Some(rest) = bare.strip_prefix("skills.sh/") {
-        // skills.sh names a GitHub repository (its provider clones it there).
-        return format!("github:{}", repo(rest));
-    }
-    if source.contains("://") || source.starts_with("git@") {
-        return source.to_owned();
-    }
-    for (prefix, host) in [
-        ("gitlab:", "gitlab.com"),
-        ("gitlab.com/", "gitlab.com"),
-        ("bitbucket:", "bitbucket.org"),
-        ("bitbucket.org/", "bitbucket.org"),
-    ] {
-        if let Some(rest) = source.strip_prefix(prefix) {
-            return format!("https://{host}/{}.git", repo(rest));
-        }
-    }
-    format!("github:{}", repo(source))
-}
-
-/// A local source, absolute (relative ones are relative to `base`).
-fn local(base: &Path, source: &str) -> String {
-    let p = Path::new(source);
-    let abs = if p.is_absolute() {
-        p.to_owned()
-    } else {
-        base.join(p)
-    };
-    let abs = std::fs::canonicalize(&abs).unwrap_or(abs);
-    abs.display().to_string()
-}
-
-/// What sits at `name` in the agent folders a new project's skills go to
-/// (the shared folder and the detected agents', else Claude Code's).
-fn existing_places(project: &Path, env: &crate::agents::Env, name: &str) -> Vec<PathBuf> {
-    if name == "*" {
-        return Vec::new();
-    }
-    let mut agents = lifecycle::default_agents(project, env);
-    if agents.len() < 2 {
-        agents.push(crate::agents::Agent::Claude);
-    }
-    let mut out: Vec<PathBuf> = Vec::new();
-    for agent in agents {
-        let Some(root) = crate::roots::root_dir(crate::roots::Scope::Repo, agent, project, env)
-        else {
-            continue;
-        };
-        let path = root.join(name);
-        if std::fs::symlink_metadata(&path).is_ok() && !out.contains(&path) {
-            out.push(path);
-        }
-    }
-    out
-}
-
-/// What the link pass did with the other tool's folders of the skill
-/// (`wanted` picks its places), each path once.
-fn placements_of(
-    row: &mut ImportedSkill,
-    links: &lifecycle::LinkChanges,
-    wanted: &dyn Fn(&Path) -> bool,
-) {
-    for c in links.conflicts.iter().filter(|c| wanted(&c.path)) {
-        if !row.left_in_place.contains(&c.path) {
-            row.left_in_place.push(c.path.clone());
-            row.differences.push(c.clone());
-        }
-    }
-    for p in links.adopted.iter().filter(|p| wanted(p)) {
-        if !row.adopted.contains(p) {
-            row.adopted.push(p.clone());
-        }
-    }
-    for r in links.replaced.iter().filter(|r| wanted(&r.path)) {
-        if !row.replaced.iter().any(|x| x.path == r.path) {
-            row.replaced.push(r.clone());
-        }
-    }
-}
-
-fn is_commit(r: &str) -> bool {
-    r.len() == 40 && r.bytes().all(|b| b.is_ascii_hexdigit())
-}
-
-impl Report for ImportReport {
-    fn human(&self, out: &mut dyn Write) -> std::io::Result<()> {
-        if self.files.is_empty() {
-            return writeln!(
-                out,
-                "nothing to import: no skills-lock.json, ~/.agents/.skill-lock.json, .openskills.json ~/.skillkit/lock.json or .skills found"
-            );
-        }
-        for f in &self.files {
-            writeln!(out, "read {}", f.display())?;
-        }
-        for s in &self.skills {
-            writeln!(
-                out,
-                "{:<11}  {}  ({} from {}): {}",
-                s.status, s.name, s.tool, s.source, s.detail
-            )?;
-            for p in &s.found {
-                writeln!(
-                    out,
-                    "             found: {} (adopted if it holds exactly what skillpm resolves; else kept, or backed up and replaced with --replace)",
-                    p.display()
-                )?;
-            }
-            for p in &s.adopted {
-                writeln!(
-                    out,
-                    "             adopted: {} (it held exactly the locked tree; skillpm's now)",
-                    p.display()
-                )?;
-            }
-            for r in &s.replaced {
-                writeln!(
-                    out,
-                    "             replaced: {} (the old folder is backed up at {})",
-                    r.path.display(),
-                    r.backup.display()
-                )?;
-            }
-            for d in &s.differences {
-                let how = if d.files.is_empty() {
-                    "its content differs".to_owned()
-                } else {
-                    d.files.join(", ")
-                };
-                writeln!(
-                    out,
-                    "             left in place: {} (not skillpm's, and it differs from the locked tree: {how}); `skillpm import --replace` backs it up and takes it over",
-                    d.path.display()
-                )?;
-            }
-        }
-        if self.dry_run {
-            writeln!(out, "dry run: nothing was changed")?;
-        }
-        Ok(())
     }
 }

@@ -1,41 +1,13 @@
 //! `skillpm init`: a commented skills.toml to start from.
 
-use std::io::Write;
-
 use anyhow::Context as _;
-use serde::Serialize;
 
-use super::{Context, Report};
+use super::Context;
 use crate::error::Exit;
 use crate::ops::fail;
 use crate::project::{self, MANIFEST_FILE, manifest::template};
 use crate::roots::Agent;
-
-/// `--json`: `{"manifest": "<path of the new skills.toml>", "agents": [ids],
-/// "link_mode": "auto"}`.
-#[derive(Debug, Serialize)]
-pub struct InitReport {
-    pub manifest: std::path::PathBuf,
-    /// `[install] agents` as written.
-    pub agents: Vec<String>,
-    pub link_mode: &'static str,
-}
-
-impl Report for InitReport {
-    fn human(&self, out: &mut dyn Write) -> std::io::Result<()> {
-        writeln!(out, "Created {}", self.manifest.display())?;
-        writeln!(
-            out,
-            "Skills go to: {} (link-mode = \"{}\"; change both under [install])",
-            self.agents.join(", "),
-            self.link_mode
-        )?;
-        writeln!(
-            out,
-            "Next: skillpm source add <name> <url>, then skillpm add <skill>"
-        )
-    }
-}
+pub use crate::view::init::InitReport;
 
 /// Writes [`template`] to `skills.toml` in `--project DIR` or the working
 /// directory; never overwrites an existing one. `[install] agents` gets the
@@ -55,7 +27,7 @@ pub fn init(ctx: &Context) -> anyhow::Result<InitReport> {
     }
     std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let env = crate::roots::Env::from_process();
-    let mut agents = crate::ops::lifecycle::default_agents(&dir, &env);
+    let mut agents = crate::placement::default_agents(&dir, &env);
     if agents.len() < 2 {
         agents.push(Agent::Claude);
     }

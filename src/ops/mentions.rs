@@ -1,17 +1,15 @@
 //! `skillpm mentions <TEXT>`: the skills a user message names explicitly
 //! (`$name`, `[$name](path)`), by the rules in [`crate::mentions`].
 
-use std::io::Write;
-
 use anyhow::Context as _;
-use serde::Serialize;
 
+use super::Context;
 use super::discover::discover_here;
-use super::{Context, Report};
 use crate::catalog::{Catalog, CatalogOptions, HashCache, Policy};
 use crate::error::{Exit, OpError};
-use crate::mentions::{self, Mention, Skipped};
+use crate::mentions;
 use crate::roots::Discovery;
+use crate::view::mentions::MentionsReport;
 
 #[derive(Debug, Clone, Default)]
 pub struct MentionsOptions {
@@ -19,23 +17,6 @@ pub struct MentionsOptions {
     pub text: String,
     pub agent: Option<String>,
     pub include_unmanaged: bool,
-}
-
-/// The `mentions` report.
-///
-/// JSON shape (stable):
-/// ```json
-/// {"mentions": [{"name": "pdf", "path": "/work/app/.agents/skills/pdf", "scope": "repo",
-///                "how": "name", "offset": 4}],
-///  "skipped": [{"token": "$demo", "offset": 20, "reason": "2 different skills are named …"}]}
-/// ```
-/// `how` is `link` for `[$name](path)` and `name` for `$name`; `offset` is
-/// the byte offset of the first mention. `skipped` lists mentions of known
-/// skills or links that selected nothing, with the reason.
-#[derive(Debug, Clone, Serialize)]
-pub struct MentionsReport {
-    pub mentions: Vec<Mention>,
-    pub skipped: Vec<Skipped>,
 }
 
 pub fn mentions(ctx: &Context, opts: &MentionsOptions) -> anyhow::Result<MentionsReport> {
@@ -87,31 +68,4 @@ pub(crate) fn build_catalog(
     let policy = Policy::load(&discovery.project)?;
     let catalog = Catalog::build(&discovery, &policy, options, &mut HashCache::new());
     Ok((discovery, catalog))
-}
-
-impl Report for MentionsReport {
-    fn human(&self, out: &mut dyn Write) -> std::io::Result<()> {
-        if self.mentions.is_empty() {
-            writeln!(out, "no skills mentioned")?;
-        }
-        let width = self
-            .mentions
-            .iter()
-            .map(|m| m.name.len())
-            .max()
-            .unwrap_or(0);
-        for m in &self.mentions {
-            writeln!(
-                out,
-                "{:<width$}  {:<6}  {}",
-                m.name,
-                m.scope.as_str(),
-                m.path.display()
-            )?;
-        }
-        for s in &self.skipped {
-            writeln!(out, "skipped {}: {}", s.token, s.reason)?;
-        }
-        Ok(())
-    }
 }

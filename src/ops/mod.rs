@@ -82,27 +82,13 @@ pub(crate) fn open_project(
     })
 }
 
-/// The width of a NAME column in a human report: the longest name, at
-/// least the four characters of the heading.
-pub(crate) fn name_width<'a>(names: impl IntoIterator<Item = &'a str>) -> usize {
-    names.into_iter().map(str::len).max().unwrap_or(0).max(4)
-}
-
 /// The `Err` of a refusal: its exit code and message.
 pub(crate) fn fail<T>(exit: Exit, message: impl Into<String>) -> anyhow::Result<T> {
     Err(OpError::new(exit, message).into())
 }
 
-/// The `s` of a plural noun, for a count of `n`.
-pub(crate) fn plural(n: usize) -> &'static str {
-    if n == 1 { "" } else { "s" }
-}
-
-/// A command's result: serialisable for `--json` (stdout), and printable for
-/// people (also stdout; warnings and progress went to stderr already).
-pub trait Report: serde::Serialize {
-    fn human(&self, out: &mut dyn std::io::Write) -> std::io::Result<()>;
-}
+pub use crate::view::Report;
+pub(crate) use crate::view::plural;
 
 /// Whether an environment variable a skill depends on is set (and not
 /// empty) in this process: the one place the dependency checks read it.

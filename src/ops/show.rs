@@ -1,18 +1,16 @@
 //! `skillpm show <name>`: load one skill by name as an agent's skill tool
 //! does, and print what the model would receive.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use serde::Serialize;
-
+use super::Context;
 use super::discover::discover_here;
-use super::{Context, Report};
 use crate::catalog::{Approvals, HashCache, Withheld, judge_placement};
 use crate::error::{Exit, OpError};
 use crate::ops::fail;
-use crate::roots::{Agent, Discovery, FoundSkill, Scope};
-use crate::skill::{self, ShellCommand, envelope};
+use crate::roots::{Discovery, FoundSkill};
+use crate::skill::{self, envelope};
+use crate::view::show::ShowReport;
 
 #[derive(Debug, Clone)]
 pub struct ShowOptions {
@@ -22,31 +20,6 @@ pub struct ShowOptions {
     /// There is no fallback to the name: a path that holds no skill of
     /// that name is an error.
     pub path: Option<PathBuf>,
-}
-
-/// The `show` report. Human output is the envelope itself.
-///
-/// JSON shape (stable):
-/// ```json
-/// {"name": "pdf", "description": "…", "scope": "repo", "agent": "claude",
-///  "path": "/work/app/.claude/skills/pdf", "base_url": "file:///work/app/.claude/skills/pdf",
-///  "files": ["/work/app/.claude/skills/pdf/scripts/fill.py"],
-///  "shell_commands": [{"line": 12, "command": "git status", "block": false}],
-///  "content": "<skill_content name=\"pdf\">…</skill_content>\n"}
-/// ```
-#[derive(Debug, Clone, Serialize)]
-pub struct ShowReport {
-    pub name: String,
-    pub description: String,
-    pub scope: Scope,
-    pub agent: Agent,
-    pub path: PathBuf,
-    pub base_url: String,
-    pub files: Vec<PathBuf>,
-    /// Commands an agent would run while loading it; shown, never run.
-    pub shell_commands: Vec<ShellCommand>,
-    /// The envelope an agent's skill tool returns.
-    pub content: String,
 }
 
 /// Errors: a name that is not a valid skill name (exit 2, nothing read);
@@ -77,30 +50,7 @@ pub fn show(ctx: &Context, opts: &ShowOptions) -> anyhow::Result<ShowReport> {
         return Err(invalid_skill(name, bad).into());
     }
     let Some(found) = by_path.or_else(|| discovery.winner(name)) else {
-        // An invalid skill may carry a wrong name; its folder name counts too.
-        let named = |s: &&crate::roots::FoundSkill| {
-            s.name == name || s.path.file_name().is_some_and(|f| f == name)
-        };
-        if let Some(bad) = discovery.skills.iter().find(named) {
-            return Err(invalid_skill(name, bad).into());
-        }
-        let available = discovery.available_names();
-        let listing = if available.is_empty() {
-            "no skills are installed in any scope; `skillpm list --all` shows the folders scanned"
-                .to_owned()
-        } else if available.len() <= 10 {
-            format!("available: {}", available.join(", "))
-        } else {
-            format!(
-                "{} (`skillpm list --all` shows all {})",
-                crate::names::suggest(name, &available, 0),
-                available.len()
-            )
-        };
-        return fail(
-            Exit::NotFound,
-            format!("no skill named `{name}`; {listing}"),
-        );
+        return Err(not_found(&discovery, name));
     };
     let Some(md) = found.check.skill.as_ref() else {
         return fail(
@@ -128,6 +78,34 @@ pub fn show(ctx: &Context, opts: &ShowOptions) -> anyhow::Result<ShowReport> {
         files,
         shell_commands,
     })
+}
+
+/// The error for a name no valid skill has: an invalid skill of that name
+/// (exit 5), else the names available (exit 8).
+fn not_found(discovery: &Discovery, name: &str) -> anyhow::Error {
+    // An invalid skill may carry a wrong name; its folder name counts too.
+    let named = |s: &&FoundSkill| s.name == name || s.path.file_name().is_some_and(|f| f == name);
+    if let Some(bad) = discovery.skills.iter().find(named) {
+        return invalid_skill(name, bad).into();
+    }
+    let available = discovery.available_names();
+    let listing = if available.is_empty() {
+        "no skills are installed in any scope; `skillpm list --all` shows the folders scanned"
+            .to_owned()
+    } else if available.len() <= 10 {
+        format!("available: {}", available.join(", "))
+    } else {
+        format!(
+            "{} (`skillpm list --all` shows all {})",
+            crate::names::suggest(name, &available, 0),
+            available.len()
+        )
+    };
+    OpError::new(
+        Exit::NotFound,
+        format!("no skill named `{name}`; {listing}"),
+    )
+    .into()
 }
 
 fn invalid_skill(name: &str, bad: &FoundSkill) -> OpError {
@@ -220,11 +198,5 @@ fn refuse_if_tampered(
             ));
             Ok(())
         }
-    }
-}
-
-impl Report for ShowReport {
-    fn human(&self, out: &mut dyn Write) -> std::io::Result<()> {
-        out.write_all(self.content.as_bytes())
     }
 }

@@ -21,9 +21,12 @@
 
 mod error;
 pub mod files;
+pub mod guard;
 pub mod index;
+pub mod keyfiles;
 pub mod pack;
 pub mod sign;
+pub mod signing;
 pub mod site;
 
 use serde::Serialize;

@@ -13,6 +13,7 @@
 //! working directory; nearer folders take precedence.
 
 mod discover;
+mod listed;
 mod scan;
 
 use std::path::{Path, PathBuf};
@@ -20,6 +21,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 pub use discover::{Discovery, Duplicate, FoundSkill, RootReport, discover};
+pub use listed::ListedRoot;
 pub use scan::{RootScan, ScanLimits, ScannedSkill, scan_root};
 
 /// Who a skill root belongs to. Declared in precedence order: when two

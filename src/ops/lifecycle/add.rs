@@ -10,12 +10,13 @@ use super::approval::review;
 use super::candidate::{
     Candidate, Offer, Opened, open_source, resolve_each, resolve_names, shown_path,
 };
-use super::placement::{LinkChanges, sync_links};
+use super::place::sync_links;
 use crate::approve::Summary;
 use crate::digest::Digest;
 use crate::error::{Exit, OpError};
 use crate::ops::fail;
 use crate::ops::{Context, Report};
+use crate::placement::LinkChanges;
 use crate::project::Manifest;
 use crate::project::lock::Lockfile;
 use crate::project::manifest::{SkillDecl, SourceDecl};

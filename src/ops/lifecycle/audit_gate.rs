@@ -15,66 +15,13 @@ use anyhow::Context as _;
 
 use super::Session;
 use crate::approve::Summary;
-use crate::audit::{self, Finding, Severity};
-use crate::error::{Exit, OpError};
+use crate::audit::gate::{blocking, keys_at_or_above, refusal};
+use crate::audit::{self, Finding};
 use crate::project::lock::LockedSkill;
 
 /// The findings of the stored content at `dir`.
 pub(crate) fn scan(dir: &std::path::Path, name: &str) -> anyhow::Result<Vec<Finding>> {
     audit::audit_dir(dir).with_context(|| format!("cannot audit `{name}` ({})", dir.display()))
-}
-
-/// The findings that stop a skill: at or above `fail_on`, not in `accepted`.
-pub(crate) fn blocking<'f>(
-    findings: &'f [Finding],
-    fail_on: Severity,
-    accepted: &[String],
-) -> Vec<&'f Finding> {
-    findings
-        .iter()
-        .filter(|f| f.severity >= fail_on && !accepted.contains(&f.key()))
-        .collect()
-}
-
-/// The keys a person accepts with the findings of `findings` at or above
-/// `fail_on`.
-pub(crate) fn keys_at_or_above(findings: &[Finding], fail_on: Severity) -> Vec<String> {
-    findings
-        .iter()
-        .filter(|f| f.severity >= fail_on)
-        .map(Finding::key)
-        .collect()
-}
-
-/// One line per finding: `  high remote-pipe-shell SKILL.md:12: curl … | sh`.
-pub(crate) fn describe(findings: &[&Finding]) -> String {
-    findings
-        .iter()
-        .map(|f| format!("  {} {} {}: {}", f.severity, f.rule, f.place(), f.excerpt))
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-/// The refusal (exit 5) of the skills in `refused` (name, tree, findings).
-pub(crate) fn refusal(refused: &[(String, String, Vec<&Finding>)], fail_on: Severity) -> OpError {
-    let parts: Vec<String> = refused
-        .iter()
-        .map(|(name, tree, findings)| {
-            format!(
-                "`{name}` (tree {tree}): {} finding{} at or above `{fail_on}`:\n{}",
-                findings.len(),
-                crate::ops::plural(findings.len()),
-                describe(findings)
-            )
-        })
-        .collect();
-    OpError::new(
-        Exit::Unsafe,
-        format!(
-            "audit refused {}\n  nothing was linked and skills.lock was not changed; read the files named above, and only if you trust them run again with `--accept-findings` (recorded in skills.lock for this exact tree), or set `[audit] fail-on` in skills.toml (docs/audit.md)",
-            parts.join("\n")
-        ),
-    )
 }
 
 /// Scans each summarised candidate, records the findings in its summary,
@@ -109,7 +56,7 @@ pub(crate) fn accept(
                     &format!(
                         "Accept the {} audit finding{} at or above `{fail_on}` in {} (tree {short})?",
                         stop.len(),
-                        crate::ops::plural(stop.len()),
+                        crate::view::plural(stop.len()),
                         s.name
                     ),
                     "--accept-findings",
@@ -136,7 +83,7 @@ pub(crate) fn check_fetched(sess: &Session<'_>, fetched: &[&LockedSkill]) -> any
         .copied()
         .filter(|s| s.is_approved())
         .collect();
-    let scanned = super::parallel::map(&approved, |s| {
+    let scanned = crate::fs::parallel::map(&approved, |s| {
         scan(&sess.store.entry_path(&s.tree), &s.name)
     });
     let mut findings = Vec::new();

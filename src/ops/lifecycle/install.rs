@@ -1,34 +1,20 @@
 //! `skillpm install [--locked | --frozen | --offline] [--yes]`: make the
 //! roots match the lock exactly.
 
-use crate::shown::Untrusted;
-use std::io::Write;
-
-use serde::Serialize;
-
 use super::Session;
 use super::approval::{candidate_from_lock, review};
 use super::candidate::resolve_by_source;
 use super::materialize::materialize;
-use super::placement::{LinkChanges, sync_links};
+use super::place::sync_links;
 use crate::approve::Summary;
 use crate::error::{Exit, OpError};
+use crate::ops::Context;
 use crate::ops::fail;
-use crate::ops::{Context, Report, plural};
+use crate::placement::LinkChanges;
 use crate::project::lock::Format;
-use crate::project::lock::Lockfile;
+use crate::project::lock::{LockedSkill, Lockfile};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum InstallMode {
-    /// Resolve what the lock lacks and write it.
-    #[default]
-    Normal,
-    /// Never write the lock; fail (exit 6) if it would change.
-    Locked,
-    /// `Locked` plus no network.
-    Frozen,
-}
+pub use crate::view::install::{InstallMode, InstallReport};
 
 #[derive(Debug, Clone, Default)]
 pub struct InstallOptions {
@@ -36,60 +22,6 @@ pub struct InstallOptions {
     pub yes: bool,
     /// `--strict`: refuse skills `skillpm check` refuses.
     pub strict: bool,
-}
-
-/// `--json`: `{"mode", "skills", "fetched", "lock_written", "summaries": [...],
-/// "links": {"linked", "copied", "unlinked"}, "disabled": [names]}`.
-#[derive(Debug, Serialize)]
-pub struct InstallReport {
-    pub mode: InstallMode,
-    /// Skills in the lock.
-    pub skills: usize,
-    /// Skills whose content had to be fetched into the store.
-    pub fetched: usize,
-    pub lock_written: bool,
-    pub summaries: Vec<Summary>,
-    pub links: LinkChanges,
-    pub disabled: Vec<String>,
-}
-
-impl Report for InstallReport {
-    fn human(&self, out: &mut dyn Write) -> std::io::Result<()> {
-        for c in &self.links.changes {
-            let short = |d: Option<crate::digest::Digest>| {
-                d.map_or_else(|| "-".to_owned(), |d| d.hex()[..12].to_owned())
-            };
-            writeln!(
-                out,
-                "  {:7} {}  {} -> {}  {}",
-                c.action,
-                Untrusted(&c.name),
-                short(c.old),
-                short(c.new),
-                c.path.display()
-            )?;
-        }
-        // Re-placed with the same tree (a drifted copy, a new link kind).
-        for p in &self.links.linked {
-            if !self.links.changes.iter().any(|c| &c.path == p) {
-                writeln!(out, "  linked  {}", p.display())?;
-            }
-        }
-        let installed = self.skills - self.disabled.len();
-        let changed = self.links.linked.len() + self.links.unlinked.len();
-        let written = if self.lock_written {
-            "; skills.lock written"
-        } else {
-            ""
-        };
-        writeln!(
-            out,
-            "{installed} skill{} installed ({} fetched, {changed} link{} changed){written}",
-            plural(installed),
-            self.fetched,
-            plural(changed),
-        )
-    }
 }
 
 fn lock_outdated(message: String) -> anyhow::Error {
@@ -137,19 +69,7 @@ pub fn install(ctx: &Context, opts: &InstallOptions) -> anyhow::Result<InstallRe
     // just placed as well (ext4 data=ordered). Placed folders need no
     // durability; only the store entries do, and they are sealed already.
     sess.register_lock();
-    let links = match sync_links(&sess, &enabled) {
-        // A stored tree changed under its name (an edit through a hard
-        // link): it was moved aside; make it again from its source, once.
-        Err(e) if e.downcast_ref::<super::placement::Tampered>().is_some() => {
-            sess.ctx.ui.warn(format!("{e:#}"));
-            // Not re-made (offline without its artifact, source gone): the
-            // tampering stays the reason (exit 3).
-            materialize(&mut sess, &enabled)
-                .map_err(|cause| e.context(format!("cannot fetch it again: {cause:#}")))?;
-            sync_links(&sess, &enabled)?
-        }
-        other => other?,
-    };
+    let links = place_or_remake(&mut sess, &enabled)?;
     let disabled: Vec<String> = lock
         .skills()
         .iter()
@@ -167,6 +87,26 @@ pub fn install(ctx: &Context, opts: &InstallOptions) -> anyhow::Result<InstallRe
         links,
         disabled,
     })
+}
+
+/// Places the links of `enabled`. A stored tree changed under its name (an
+/// edit through a hard link) was moved aside: it is made again from its
+/// source, once, and placed.
+fn place_or_remake(
+    sess: &mut Session<'_>,
+    enabled: &[&LockedSkill],
+) -> anyhow::Result<LinkChanges> {
+    match sync_links(sess, enabled) {
+        Err(e) if e.downcast_ref::<crate::placement::Tampered>().is_some() => {
+            sess.ctx.ui.warn(format!("{e:#}"));
+            // Not re-made (offline without its artifact, source gone): the
+            // tampering stays the reason (exit 3).
+            materialize(sess, enabled)
+                .map_err(|cause| e.context(format!("cannot fetch it again: {cause:#}")))?;
+            sync_links(sess, enabled)
+        }
+        other => other,
+    }
 }
 
 /// Brings `lock` to what the manifest asks for: drops what it no longer

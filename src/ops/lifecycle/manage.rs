@@ -2,18 +2,16 @@
 //! project keeps or links, without resolving anything anew.
 
 use std::collections::BTreeSet;
-use std::io::Write;
-
-use serde::Serialize;
 
 use super::approval::{candidate_from_lock, review};
 use super::materialize::materialize;
-use super::placement::{LinkChanges, sync_links};
+use super::place::sync_links;
 use super::{Session, not_in_project};
 use crate::approve::Summary;
-use crate::ops::{Context, Report};
+use crate::ops::Context;
 use crate::project::lock::Lockfile;
 use crate::project::manifest::SkillDecl;
+pub use crate::view::manage::ManageReport;
 
 #[derive(Debug, Clone, Default)]
 pub struct ApproveOptions {
@@ -21,41 +19,6 @@ pub struct ApproveOptions {
     pub yes: bool,
     /// `--accept-findings`: accept the audit findings of what is approved.
     pub accept_findings: bool,
-}
-
-/// `--json`: `{"action": "remove"|"approve"|"disable"|"enable", "skills": [names
-/// changed], "unchanged": [names already so], "summaries": [...], "links": {...}}`.
-#[derive(Debug, Serialize)]
-pub struct ManageReport {
-    pub action: &'static str,
-    pub skills: Vec<String>,
-    pub unchanged: Vec<String>,
-    pub summaries: Vec<Summary>,
-    pub links: LinkChanges,
-}
-
-impl Report for ManageReport {
-    fn human(&self, out: &mut dyn Write) -> std::io::Result<()> {
-        let past = match self.action {
-            "remove" => "removed",
-            "approve" => "approved",
-            "disable" => "disabled",
-            _ => "enabled",
-        };
-        for s in &self.skills {
-            writeln!(out, "{s} {past}")?;
-        }
-        for s in &self.unchanged {
-            writeln!(out, "{s} was already {past}")?;
-        }
-        for p in &self.links.unlinked {
-            writeln!(out, "  unlinked {}", p.display())?;
-        }
-        for p in &self.links.linked {
-            writeln!(out, "  linked {}", p.display())?;
-        }
-        Ok(())
-    }
 }
 
 fn known(sess: &Session<'_>, lock: &Lockfile, names: &[String]) -> anyhow::Result<()> {

@@ -16,19 +16,19 @@ mod manage;
 mod materialize;
 mod mcp_source;
 pub(crate) mod oci_source;
-mod parallel;
-mod placement;
+mod place;
 mod proof;
 mod status;
 mod update;
 
+use crate::fs::parallel;
+pub use crate::placement::{FileChanges, LinkChanges, Replaced, default_agents};
 pub use add::{AddOptions, add};
 pub(crate) use candidate::{
     clean_subpath, folder_dir, folder_source_for, git_spec_for, join_rel, with_folder,
 };
 pub use install::{InstallMode, InstallOptions, install};
 pub use manage::{ApproveOptions, approve, disable, enable, remove};
-pub use placement::{FileChanges, LinkChanges, Replaced, default_agents};
 pub use status::{list, verify, verify_provenance};
 pub use update::{UpdateOptions, outdated, update};
 
@@ -74,7 +74,7 @@ impl<'c> Session<'c> {
         let mut manifest = project.load_manifest()?;
         project::check_scope(&manifest, ctx.scope)?;
         super::source::warn_unbound_tokens(ctx, &manifest);
-        placement::apply_choices(ctx, &mut manifest)?;
+        crate::placement::apply_choices(&ctx.agents, ctx.link_mode, &mut manifest)?;
         let lock = Lockfile::load(&project.lock_path())?;
         let store = Store::open()?;
         if store.debris_removed() > 0 {

@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use super::approval::review;
 use super::candidate::{Candidate, open_source, resolve_by_source};
-use super::placement::{LinkChanges, sync_links};
+use super::place::sync_links;
 use super::{Session, not_in_project};
 use crate::approve::Summary;
 use crate::digest::Digest;
@@ -18,6 +18,7 @@ use crate::git;
 use crate::index::EntryContent;
 use crate::ops::fail;
 use crate::ops::{Context, Report};
+use crate::placement::LinkChanges;
 use crate::project::lock::{LockedSkill, Lockfile};
 use crate::source::{self, FetchedContent};
 

@@ -65,6 +65,7 @@ pub(super) fn check_duplicates(discovery: &Discovery, findings: &mut Vec<Finding
 pub(super) fn check_dependencies(
     skills: &[CatalogSkill],
     servers: &clients::ClientConfigs,
+    env_var_is_set: fn(&str) -> bool,
     findings: &mut Vec<Finding>,
 ) {
     for s in skills.iter().filter(|s| s.is_winner()) {
@@ -76,7 +77,7 @@ pub(super) fn check_dependencies(
                 .map(|d| format!(" ({d})"))
                 .unwrap_or_default();
             match dep.kind {
-                ToolKind::EnvVar if dep.is_missing_env_var(crate::ops::env_var_is_set) => findings.push(finding(
+                ToolKind::EnvVar if dep.is_missing_env_var(env_var_is_set) => findings.push(finding(
                     Level::Warning,
                     "missing-env-var",
                     Some(&s.name),

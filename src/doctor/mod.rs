@@ -1,5 +1,7 @@
-//! `skillpm doctor`: everything that stands between the skills on disk and
-//! the agents that should load them, with what to do about each.
+//! The checks of `skillpm doctor`: everything that stands between the
+//! skills on disk and the agents that should load them, with what to do
+//! about each, as findings (`view::doctor` renders them; `ops` passes in
+//! the discovery and the options).
 //!
 //! Checks: the roots scanned, in precedence order; shadowed skills;
 //! skills that fail the strict check; skillpm links that are dangling,
@@ -10,7 +12,6 @@
 //! content no longer matches their name. Any error or
 //! warning means action is needed (exit 1).
 
-mod human;
 mod links;
 mod skills;
 mod store;
@@ -20,16 +21,13 @@ use skills::{check_dependencies, check_duplicates, check_skills};
 use store::check_store;
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use super::discover::discover_here;
-use super::mentions::catalog_options;
-use super::{Context, Report};
 use crate::catalog::{
-    Approvals, Catalog, CatalogError, CatalogSkill, HashCache, Policy, ProjectSettings, Withheld,
+    Approvals, Catalog, CatalogError, CatalogOptions, CatalogSkill, HashCache, Policy,
+    ProjectSettings, Withheld,
 };
 use crate::error::Exit;
 use crate::link::LinkState;
@@ -38,11 +36,17 @@ use crate::mcp::listing;
 use crate::roots::{self, Agent, Discovery, Env, Scope};
 use crate::skill::ToolKind;
 
-#[derive(Debug, Clone, Default)]
-pub struct DoctorOptions {
-    pub agent: Option<String>,
-    pub include_unmanaged: bool,
+/// What a doctor run looks at, as the command gathered it.
+pub struct Inputs<'a> {
+    pub discovery: &'a Discovery,
+    /// Which agent's view, and whether unmanaged skills count.
+    pub options: &'a CatalogOptions,
+    /// `--context-chars`: the listing budget.
     pub context_chars: Option<usize>,
+    /// Whether a dependency's environment variable is set here.
+    pub env_var_is_set: fn(&str) -> bool,
+    /// `-v`: the human text lists every skill.
+    pub verbose: bool,
 }
 
 /// How much a finding matters. Errors and warnings need action.
@@ -55,7 +59,7 @@ pub enum Level {
 }
 
 impl Level {
-    fn as_str(self) -> &'static str {
+    pub fn as_str(self) -> &'static str {
         match self {
             Level::Error => "error",
             Level::Warning => "warning",
@@ -121,7 +125,7 @@ pub struct DoctorRoot {
     pub rank: usize,
     /// The same fields as `list --json`'s roots.
     #[serde(flatten)]
-    pub root: super::discover::ListedRoot,
+    pub root: crate::roots::ListedRoot,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -158,23 +162,23 @@ impl DoctorReport {
     }
 }
 
-pub fn doctor(ctx: &Context, opts: &DoctorOptions) -> anyhow::Result<DoctorReport> {
-    let options = catalog_options(opts.agent.clone(), opts.include_unmanaged)?;
-    let discovery = discover_here(ctx)?;
+/// Every check, over what `inputs` found.
+pub fn examine(inputs: Inputs<'_>) -> DoctorReport {
+    let discovery = inputs.discovery;
     let project = discovery.project.clone();
     let env = Env::from_process();
     let mut findings = Vec::new();
     let policy = load_policy(&project, &mut findings);
-    let catalog = Catalog::build(&discovery, &policy, &options, &mut HashCache::new());
+    let catalog = Catalog::build(discovery, &policy, inputs.options, &mut HashCache::new());
     let settings = &policy.settings;
 
     let warning =
         |kind, message: &String| finding(Level::Warning, kind, None, None, message.clone());
     findings.extend(discovery.warnings.iter().map(|w| warning("scan", w)));
     check_skills(&catalog.skills, &mut findings);
-    check_duplicates(&discovery, &mut findings);
+    check_duplicates(discovery, &mut findings);
     let mut dangling = BTreeSet::new();
-    check_root_links(&discovery, &mut findings, &mut dangling);
+    check_root_links(discovery, &mut findings, &mut dangling);
     if let Some(lock) = policy.approvals.project_lock() {
         check_lock_links(
             lock,
@@ -187,18 +191,23 @@ pub fn doctor(ctx: &Context, opts: &DoctorOptions) -> anyhow::Result<DoctorRepor
     }
     let servers = clients::configured_servers(&project, &env);
     findings.extend(servers.problems.iter().map(|p| warning("client-config", p)));
-    check_dependencies(&catalog.skills, &servers, &mut findings);
+    check_dependencies(
+        &catalog.skills,
+        &servers,
+        inputs.env_var_is_set,
+        &mut findings,
+    );
 
-    let listing = listing::render(catalog.listed(), listing::budget_for(opts.context_chars));
+    let listing = listing::render(catalog.listed(), listing::budget_for(inputs.context_chars));
     check_listing(&listing, &mut findings);
-    let store = check_store(&discovery, &mut findings);
+    let store = check_store(discovery, &mut findings);
 
     findings.sort_by_key(|f| f.level);
     let needs_action = findings.iter().any(|f| f.level != Level::Info);
-    Ok(DoctorReport {
-        verbose: ctx.ui.verbose,
+    DoctorReport {
+        verbose: inputs.verbose,
         project,
-        roots: ranked_roots(&discovery),
+        roots: ranked_roots(discovery),
         skills: skill_rows(&catalog),
         listing: ListingReport {
             budget: listing.budget,
@@ -210,7 +219,7 @@ pub fn doctor(ctx: &Context, opts: &DoctorOptions) -> anyhow::Result<DoctorRepor
         mcp_servers: servers.servers,
         findings,
         needs_action,
-    })
+    }
 }
 
 /// `skills.toml` and the lock files; a broken one is a finding here, not
@@ -260,10 +269,10 @@ fn check_listing(listing: &listing::Listing, findings: &mut Vec<Finding>) {
 }
 
 /// The finding kind of a skill the listing has no room for.
-pub(super) const OVER_BUDGET: &str = "over-budget";
+pub const OVER_BUDGET: &str = "over-budget";
 
 /// What to do about skills the listing has no room for.
-pub(super) const BUDGET_ADVICE: &str = "shorten the descriptions of the listed skills, disable skills you do not need, or give `skillpm mcp` a larger --context-chars";
+pub const BUDGET_ADVICE: &str = "shorten the descriptions of the listed skills, disable skills you do not need, or give `skillpm mcp` a larger --context-chars";
 
 /// The roots that exist, ranked by precedence (1 = highest).
 fn ranked_roots(discovery: &Discovery) -> Vec<DoctorRoot> {

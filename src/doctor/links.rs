@@ -94,7 +94,7 @@ fn install_root_dirs(settings: &ProjectSettings, project: &Path, env: &Env) -> V
     let agents = settings
         .agents
         .clone()
-        .unwrap_or_else(|| crate::ops::lifecycle::default_agents(project, env));
+        .unwrap_or_else(|| crate::placement::default_agents(project, env));
     let mut root_dirs: Vec<PathBuf> = Vec::new();
     for dir in agents
         .iter()

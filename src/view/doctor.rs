@@ -1,6 +1,10 @@
-//! The human rendering of a doctor report (stderr).
+//! The human rendering of a doctor report.
 
-use super::*;
+use std::collections::BTreeMap;
+use std::io::Write;
+
+use super::Report;
+use crate::doctor::*;
 
 impl Report for DoctorReport {
     fn human(&self, out: &mut dyn Write) -> std::io::Result<()> {
@@ -113,8 +117,8 @@ impl DoctorReport {
             let n = r.root.skills;
             let state = match (r.root.exists, r.root.truncated) {
                 (false, _) => "absent".to_owned(),
-                (true, false) => format!("{n} skill{}", crate::ops::plural(n)),
-                (true, true) => format!("{n} skill{}, scan cut short", crate::ops::plural(n)),
+                (true, false) => format!("{n} skill{}", super::plural(n)),
+                (true, true) => format!("{n} skill{}, scan cut short", super::plural(n)),
             };
             writeln!(
                 out,
@@ -147,7 +151,7 @@ impl DoctorReport {
             return Ok(());
         }
         if !self.skills.is_empty() {
-            let w = crate::ops::name_width(self.skills.iter().map(|s| s.name.as_str()));
+            let w = super::name_width(self.skills.iter().map(|s| s.name.as_str()));
             writeln!(out, "\nskills:")?;
             for s in &self.skills {
                 writeln!(

@@ -2,19 +2,64 @@
 //! the roots match the set of skills that should be enabled: place or swap
 //! links, remove the ones skillpm placed earlier and no longer wants, never
 //! touch anything it did not make.
+//!
+//! The engine below `ops`: a command passes the open project in as a
+//! [`Site`] of plain values and gets its notes back through `Site::notes`
+//! (docs/architecture.md).
+
+pub mod agents;
+pub mod drift;
 
 use std::collections::BTreeSet;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use super::Session;
 use crate::digest::HashedTree;
 use crate::error::{Exit, OpError};
+use crate::fs::parallel;
 use crate::link::{self, LinkKind, LinkMode, LinkState};
+use crate::project::Manifest;
 use crate::project::lock::LockedSkill;
-use crate::project::state::{PlacedLink, Placements};
-use crate::roots::{self, Agent, Scope};
+use crate::project::state::{PlacedLink, Placements, ProjectState};
+use crate::roots::{self, Agent, Env, Scope};
+use crate::store::Store;
+
+/// What the engine reads of an open project, and where its notes go.
+pub struct Site<'a> {
+    /// The project's root folder.
+    pub root: &'a Path,
+    pub manifest: &'a Manifest,
+    pub state: &'a ProjectState,
+    pub store: &'a Store,
+    pub env: &'a Env,
+    /// `import`: a folder another tool installed under a skill's name is
+    /// left in place and reported, instead of failing the sync.
+    pub keep_foreign: bool,
+    /// `import --replace`: such a folder is backed up and replaced.
+    pub replace_foreign: bool,
+    /// `--agent` or `--link-mode` was given: the manifest that records them
+    /// is saved once the links are placed.
+    pub save_choices: bool,
+    /// The command's printer: warnings and notes, in the order they happen.
+    pub notes: &'a (dyn Fn(Note) + Sync),
+}
+
+/// A line for the person running the command.
+pub enum Note {
+    Warn(String),
+    Info(String),
+}
+
+impl Site<'_> {
+    fn warn(&self, message: String) {
+        (self.notes)(Note::Warn(message));
+    }
+
+    fn info(&self, message: String) {
+        (self.notes)(Note::Info(message));
+    }
+}
 
 /// One skill root that gets links, and the agents that read it.
 #[derive(Debug, Clone, Serialize)]
@@ -27,10 +72,10 @@ pub struct Target {
 /// The agents that get skills: `[install] agents` (where `--agent` was
 /// recorded), else the shared `.agents/skills` folder plus every agent
 /// detected in the project or the user's folders.
-pub(crate) fn chosen_agents(sess: &Session<'_>) -> anyhow::Result<Vec<Agent>> {
-    let origin = format!("[install] agents in {}", sess.manifest.path().display());
-    let Some(names) = sess.manifest.install().agents.as_deref() else {
-        return Ok(default_agents(&sess.project.root, &sess.env));
+pub fn chosen_agents(site: &Site<'_>) -> anyhow::Result<Vec<Agent>> {
+    let origin = format!("[install] agents in {}", site.manifest.path().display());
+    let Some(names) = site.manifest.install().agents.as_deref() else {
+        return Ok(default_agents(site.root, site.env));
     };
     let mut out = Vec::new();
     for name in names {
@@ -46,13 +91,14 @@ pub(crate) fn chosen_agents(sess: &Session<'_>) -> anyhow::Result<Vec<Agent>> {
 /// `[install] link-mode` (in memory; saved once the links are placed), so
 /// the next `install` keeps the same placements. Unknown ids fail here,
 /// before anything changes.
-pub(crate) fn apply_choices(
-    ctx: &crate::ops::Context,
-    manifest: &mut crate::project::Manifest,
+pub fn apply_choices(
+    agents: &[String],
+    link_mode: Option<LinkMode>,
+    manifest: &mut Manifest,
 ) -> anyhow::Result<()> {
-    if !ctx.agents.is_empty() {
+    if !agents.is_empty() {
         let mut ids: Vec<String> = Vec::new();
-        for name in &ctx.agents {
+        for name in agents {
             let agent = parse_agent("--agent", name)?;
             if !ids.iter().any(|i| i == agent.as_str()) {
                 ids.push(agent.as_str().to_owned());
@@ -62,7 +108,7 @@ pub(crate) fn apply_choices(
             manifest.set_install_agents(&ids)?;
         }
     }
-    if let Some(mode) = ctx.link_mode
+    if let Some(mode) = link_mode
         && manifest.install().link_mode != Some(mode)
     {
         manifest.set_install_link_mode(mode.as_str())?;
@@ -89,15 +135,38 @@ pub fn default_agents(project: &std::path::Path, env: &roots::Env) -> Vec<Agent>
     std::iter::once(Agent::Agents).chain(detected).collect()
 }
 
+/// What sits at `name` in the agent folders a new project's skills go to
+/// (the shared folder and the detected agents', else Claude Code's).
+pub fn existing_places(project: &Path, env: &roots::Env, name: &str) -> Vec<PathBuf> {
+    if name == "*" {
+        return Vec::new();
+    }
+    let mut agents = default_agents(project, env);
+    if agents.len() < 2 {
+        agents.push(Agent::Claude);
+    }
+    let mut out: Vec<PathBuf> = Vec::new();
+    for agent in agents {
+        let Some(root) = roots::root_dir(Scope::Repo, agent, project, env) else {
+            continue;
+        };
+        let path = root.join(name);
+        if std::fs::symlink_metadata(&path).is_ok() && !out.contains(&path) {
+            out.push(path);
+        }
+    }
+    out
+}
+
 /// The roots the chosen agents read, one per distinct folder: agents that
 /// share a folder (Codex, Cursor, Gemini CLI… all read `.agents/skills`)
 /// share one placement.
-pub(crate) fn targets(sess: &Session<'_>) -> anyhow::Result<Vec<Target>> {
-    let scope = sess.manifest.install().scope.root_scope();
+pub fn targets(site: &Site<'_>) -> anyhow::Result<Vec<Target>> {
+    let scope = site.manifest.install().scope.root_scope();
     let mut out: Vec<Target> = Vec::new();
-    for agent in chosen_agents(sess)? {
-        let Some(root) = roots::root_dir(scope, agent, &sess.project.root, &sess.env) else {
-            sess.ctx.ui.warn(format!(
+    for agent in chosen_agents(site)? {
+        let Some(root) = roots::root_dir(scope, agent, site.root, site.env) else {
+            site.warn(format!(
                 "agent `{agent}` has no skill folder in the {scope} scope; no links for it"
             ));
             continue;
@@ -116,8 +185,8 @@ pub(crate) fn targets(sess: &Session<'_>) -> anyhow::Result<Vec<Target>> {
 
 /// `[install] link-mode` (where `--link-mode` was recorded), else `SKILLPM_LINK=copy`
 /// (the older switch), else `auto`.
-pub(crate) fn link_mode(sess: &Session<'_>) -> LinkMode {
-    if let Some(mode) = sess.manifest.install().link_mode {
+pub fn link_mode(site: &Site<'_>) -> LinkMode {
+    if let Some(mode) = site.manifest.install().link_mode {
         return mode;
     }
     match std::env::var("SKILLPM_LINK").as_deref() {
@@ -186,14 +255,14 @@ pub struct Replaced {
     pub backup: PathBuf,
 }
 
-pub(crate) use crate::catalog::record_at;
+pub use crate::catalog::record_at;
 
 /// The folder a scope's agent folders must stay inside: the project root,
 /// or the home folder for the user scope.
-pub(crate) fn scope_root(sess: &Session<'_>, scope: Scope) -> Option<PathBuf> {
+pub fn scope_root(site: &Site<'_>, scope: Scope) -> Option<PathBuf> {
     match scope {
-        Scope::Repo => Some(sess.project.root.clone()),
-        Scope::User => sess.env.home.clone(),
+        Scope::Repo => Some(site.root.to_path_buf()),
+        Scope::User => site.env.home.clone(),
         Scope::System | Scope::Admin => None,
     }
 }
@@ -201,31 +270,27 @@ pub(crate) fn scope_root(sess: &Session<'_>, scope: Scope) -> Option<PathBuf> {
 /// What the state records for the places a run touches: the project's own
 /// record when every target is inside the project, else every project's
 /// (a user-scope folder is shared).
-pub(crate) fn placements_for(sess: &Session<'_>, targets: &[Target]) -> Placements {
-    placements_over(sess, targets, None)
+pub fn placements_for(site: &Site<'_>, targets: &[Target]) -> Placements {
+    placements_over(site, targets, None)
 }
 
 /// [`placements_for`] with the project's own record already read (`own`).
-fn placements_over(
-    sess: &Session<'_>,
-    targets: &[Target],
-    own: Option<&[PlacedLink]>,
-) -> Placements {
-    if (targets.iter()).all(|t| t.root.starts_with(&sess.project.root)) {
+fn placements_over(site: &Site<'_>, targets: &[Target], own: Option<&[PlacedLink]>) -> Placements {
+    if (targets.iter()).all(|t| t.root.starts_with(site.root)) {
         match own {
             Some(own) => Placements::of(own),
-            None => sess.state.project_placements(&sess.project.root),
+            None => site.state.project_placements(site.root),
         }
     } else {
-        sess.state.placements()
+        site.state.placements()
     }
 }
 
 /// Refuses (naming the folder) an agent folder that a symlink leads out
 /// of its scope root, before anything is placed or removed there.
-fn ensure_targets_inside(sess: &Session<'_>, targets: &[Target]) -> anyhow::Result<()> {
+fn ensure_targets_inside(site: &Site<'_>, targets: &[Target]) -> anyhow::Result<()> {
     for t in targets {
-        if let Some(base) = scope_root(sess, t.scope) {
+        if let Some(base) = scope_root(site, t.scope) {
             link::ensure_inside(&t.root, &base)?;
         }
     }
@@ -257,24 +322,41 @@ impl LinkChanges {
 /// make fails the sync (exit 1, both paths named) before a link changes;
 /// a folder that holds exactly the locked tree is taken over instead (it
 /// is what skillpm would place, so nothing is lost).
-pub(crate) fn sync_links(
-    sess: &Session<'_>,
-    enabled: &[&LockedSkill],
-) -> anyhow::Result<LinkChanges> {
-    let targets = targets(sess)?;
-    ensure_targets_inside(sess, &targets)?;
+pub fn sync_links(site: &Site<'_>, enabled: &[&LockedSkill]) -> anyhow::Result<LinkChanges> {
+    let targets = targets(site)?;
+    ensure_targets_inside(site, &targets)?;
     // The project's own record, read once for the whole sync.
-    let own = sess.state.placed_links(&sess.project.root);
-    let placements = placements_over(sess, &targets, Some(&own));
+    let own = site.state.placed_links(site.root);
+    let placements = placements_over(site, &targets, Some(&own));
     let mut changes = LinkChanges::default();
-    let plan = plan_links(sess, &placements, &targets, enabled, &mut changes)?;
+    let plan = plan_links(site, &placements, &targets, enabled, &mut changes)?;
     // Each agent folder is created once here, not once per link.
     for root in plan.iter().map(|(t, ..)| &t.root).collect::<BTreeSet<_>>() {
         link::ensure_root(root)?;
     }
-    let mode = link_mode(sess);
-    hash_before_placing(sess, &plan, mode)?;
+    let mode = link_mode(site);
+    hash_before_placing(site, &plan, mode)?;
     let kinds = place_all(&plan, mode)?;
+    let placed = record_placed(plan, kinds, mode, &mut changes);
+    unlink_unwanted(site, &placements, &own, &placed, &mut changes);
+    if site.save_choices {
+        site.manifest.save()?;
+    }
+    site.state
+        .record_links_over(site.root, placed, &own)
+        .map_err(|e| anyhow::anyhow!("cannot record the links placed: {e}"))?;
+    announce(site, &changes);
+    Ok(changes)
+}
+
+/// The placements the state records for `plan` as placed (`kinds`), with
+/// each one that changed noted in `changes`.
+fn record_placed(
+    plan: Vec<Planned<'_, '_>>,
+    kinds: Vec<Option<LinkKind>>,
+    mode: LinkMode,
+    changes: &mut LinkChanges,
+) -> Vec<PlacedLink> {
     let mut placed = Vec::with_capacity(plan.len());
     for ((t, s, dest, _, before), kind) in plan.into_iter().zip(kinds) {
         let Some(kind) = kind else { continue };
@@ -301,21 +383,20 @@ pub(crate) fn sync_links(
             kind: Some(kind.as_str().to_owned()),
         });
     }
-    unlink_unwanted(sess, &placements, &own, &placed, &mut changes);
-    if !sess.ctx.agents.is_empty() || sess.ctx.link_mode.is_some() {
-        sess.manifest.save()?;
-    }
-    sess.state
-        .record_links_over(&sess.project.root, placed, &own)
-        .map_err(|e| anyhow::anyhow!("cannot record the links placed: {e}"))?;
+    placed
+}
+
+/// The notes of a finished sync: copies standing in for symlinks, copies
+/// restored, folders adopted or replaced.
+fn announce(site: &Site<'_>, changes: &LinkChanges) {
     if !changes.copied.is_empty() {
-        sess.ctx.ui.warn(format!(
+        site.warn(format!(
             "symlinks are not possible here; {} skill folder(s) were copied instead (kept in sync by `skillpm install`)",
             changes.copied.len()
         ));
     }
     for r in changes.restored.iter() {
-        sess.ctx.ui.info(format!(
+        site.info(format!(
             "restored {} to its locked tree ({})",
             r.path.display(),
             if r.files.is_empty() {
@@ -326,20 +407,19 @@ pub(crate) fn sync_links(
         ));
     }
     // `import` reports these itself, once per folder.
-    for p in changes.adopted.iter().filter(|_| !sess.ctx.keep_foreign) {
-        sess.ctx.ui.info(format!(
+    for p in changes.adopted.iter().filter(|_| !site.keep_foreign) {
+        site.info(format!(
             "adopted {}: it held exactly the locked tree, and skillpm now manages it",
             p.display()
         ));
     }
-    for r in changes.replaced.iter().filter(|_| !sess.ctx.keep_foreign) {
-        sess.ctx.ui.info(format!(
+    for r in changes.replaced.iter().filter(|_| !site.keep_foreign) {
+        site.info(format!(
             "replaced {} (the old folder is backed up at {})",
             r.path.display(),
             r.backup.display()
         ));
     }
-    Ok(changes)
 }
 
 /// Store entries that no longer hash to their names, found before a
@@ -368,7 +448,7 @@ crate::classified!(Tampered);
 /// and is left as it is needs no hash. Nothing is placed when one entry
 /// fails.
 fn hash_before_placing(
-    sess: &Session<'_>,
+    site: &Site<'_>,
     plan: &[Planned<'_, '_>],
     mode: LinkMode,
 ) -> anyhow::Result<()> {
@@ -380,8 +460,8 @@ fn hash_before_placing(
             todo.push(s);
         }
     }
-    let store = &sess.store;
-    let checked = super::parallel::map(&todo, |s| store.verify_hashed(&s.tree));
+    let store = site.store;
+    let checked = parallel::map(&todo, |s| store.verify_hashed(&s.tree));
     let mut bad = Tampered {
         names: Vec::new(),
         moved: Vec::new(),
@@ -438,7 +518,7 @@ type Planned<'t, 's> = (&'t Target, &'s LockedSkill, PathBuf, PathBuf, LinkState
 /// and returned as a conflict. A copy whose files were edited is placed
 /// again, and the files it gets back are named in `changes.restored`.
 fn plan_links<'t, 's>(
-    sess: &Session<'_>,
+    site: &Site<'_>,
     placements: &Placements,
     targets: &'t [Target],
     enabled: &[&'s LockedSkill],
@@ -448,7 +528,7 @@ fn plan_links<'t, 's>(
         .flat_map(|t| enabled.iter().map(move |s| (t, *s)))
         .collect();
     // Each place is inspected on its own (a copy is hashed again), in parallel.
-    let states = super::parallel::map(&places, |(t, s)| {
+    let states = parallel::map(&places, |(t, s)| {
         let path = t.root.join(&s.name);
         let state = link::inspect_placed(&path, s.tree, record_at(placements, &path))?;
         // A folder skillpm did not place is hashed only when it would
@@ -458,9 +538,7 @@ fn plan_links<'t, 's>(
         let adoptable = match &state.0 {
             LinkState::Foreign { .. } => match link::hash_placed(&path) {
                 Ok(h) if h.digest == s.tree => Some(true),
-                Ok(h) if sess.ctx.keep_foreign && without_records(h.clone()) == s.tree => {
-                    Some(false)
-                }
+                Ok(h) if site.keep_foreign && without_records(h.clone()) == s.tree => Some(false),
                 _ => None,
             },
             _ => None,
@@ -470,7 +548,7 @@ fn plan_links<'t, 's>(
     let mut plan = Vec::with_capacity(places.len());
     for ((t, s), found) in places.into_iter().zip(states) {
         let dest = t.root.join(&s.name);
-        let entry = sess.store.entry_path(&s.tree);
+        let entry = site.store.entry_path(&s.tree);
         let ((before, drifted), adoptable) = found?;
         let before = match before {
             LinkState::Foreign { what } if adoptable.is_some() => {
@@ -482,45 +560,16 @@ fn plan_links<'t, 's>(
                     kind: LinkKind::Copy,
                 }
             }
-            LinkState::Foreign { what } => {
-                if sess.ctx.replace_foreign {
-                    let backup = back_up(sess, &dest)?;
-                    changes.replaced.push(Replaced {
-                        path: dest.clone(),
-                        backup,
-                    });
-                    LinkState::Missing
-                } else if sess.ctx.keep_foreign {
-                    // A link of the other tool's to a folder already kept
-                    // is the same folder: reported once.
-                    let real = std::fs::canonicalize(&dest).ok();
-                    let seen = changes.conflicts.iter().any(|c| {
-                        c.path == dest
-                            || (real.is_some() && std::fs::canonicalize(&c.path).ok() == real)
-                    });
-                    if !seen {
-                        let files = match link::hash_placed(&dest) {
-                            Ok(placed) => restored_files(sess, s, &placed),
-                            Err(_) => Vec::new(),
-                        };
-                        changes.conflicts.push(FileChanges { path: dest, files });
-                    }
-                    continue;
-                } else {
-                    return Err(link::LinkError::Conflict {
-                        path: dest,
-                        what,
-                        wanted: entry,
-                    }
-                    .into());
-                }
-            }
+            LinkState::Foreign { what } => match foreign(site, s, &dest, what, &entry, changes)? {
+                Some(state) => state,
+                None => continue,
+            },
             other => other,
         };
         if let Some(placed) = drifted {
             changes.restored.push(FileChanges {
                 path: dest.clone(),
-                files: restored_files(sess, s, &placed),
+                files: restored_files(site, s, &placed),
             });
         }
         plan.push((t, s, dest, entry, before));
@@ -528,11 +577,58 @@ fn plan_links<'t, 's>(
     Ok(plan)
 }
 
+/// Another tool's folder (or link) at `dest`, where `s` should go (`what`
+/// says which): backed up and replaced (`import --replace`; the place is
+/// then empty), kept and reported as a conflict (`import`; `None`: nothing
+/// is placed there), else an error naming both paths (exit 1).
+fn foreign(
+    site: &Site<'_>,
+    s: &LockedSkill,
+    dest: &Path,
+    what: &'static str,
+    entry: &Path,
+    changes: &mut LinkChanges,
+) -> anyhow::Result<Option<LinkState>> {
+    if site.replace_foreign {
+        let backup = back_up(site, dest)?;
+        changes.replaced.push(Replaced {
+            path: dest.to_owned(),
+            backup,
+        });
+        Ok(Some(LinkState::Missing))
+    } else if site.keep_foreign {
+        // A link of the other tool's to a folder already kept
+        // is the same folder: reported once.
+        let real = std::fs::canonicalize(dest).ok();
+        let seen = changes.conflicts.iter().any(|c| {
+            c.path == dest || (real.is_some() && std::fs::canonicalize(&c.path).ok() == real)
+        });
+        if !seen {
+            let files = match link::hash_placed(dest) {
+                Ok(placed) => restored_files(site, s, &placed),
+                Err(_) => Vec::new(),
+            };
+            changes.conflicts.push(FileChanges {
+                path: dest.to_owned(),
+                files,
+            });
+        }
+        Ok(None)
+    } else {
+        Err(link::LinkError::Conflict {
+            path: dest.to_owned(),
+            what,
+            wanted: entry.to_owned(),
+        }
+        .into())
+    }
+}
+
 /// Moves another tool's folder (or link) at `dest` into
 /// `<cache>/state/backups/<project key>/<time>/<path in the project>`,
 /// so `import --replace` loses nothing; returns where it went.
-fn back_up(sess: &Session<'_>, dest: &std::path::Path) -> anyhow::Result<PathBuf> {
-    let rel = dest.strip_prefix(&sess.project.root).unwrap_or(dest);
+fn back_up(site: &Site<'_>, dest: &Path) -> anyhow::Result<PathBuf> {
+    let rel = dest.strip_prefix(site.root).unwrap_or(dest);
     let rel: PathBuf = rel
         .components()
         .filter(|c| matches!(c, std::path::Component::Normal(_)))
@@ -541,9 +637,9 @@ fn back_up(sess: &Session<'_>, dest: &std::path::Path) -> anyhow::Result<PathBuf
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_millis())
         .unwrap_or_default();
-    let backup = sess
+    let backup = site
         .state
-        .backup_dir(&sess.project.root)
+        .backup_dir(site.root)
         .join(format!("{stamp}-{}", crate::fs::unique_suffix()))
         .join(rel);
     let parent = crate::fs::parent_dir(&backup);
@@ -571,9 +667,11 @@ fn without_records(tree: HashedTree) -> crate::digest::Digest {
     HashedTree::from_files(files).digest
 }
 
-/// The files a drifted copy gets back, as `verify` names them.
-fn restored_files(sess: &Session<'_>, s: &LockedSkill, placed: &HashedTree) -> Vec<String> {
-    let Some(locked) = sess.state.load_tree(&s.tree) else {
+/// How the files of `placed` differ from `s`'s locked tree (`changed`,
+/// `added` or `removed` + path): the files a drifted copy gets back, and
+/// what `verify` names.
+fn restored_files(site: &Site<'_>, s: &LockedSkill, placed: &HashedTree) -> Vec<String> {
+    let Some(locked) = site.state.load_tree(&s.tree) else {
         return Vec::new();
     };
     let diff = crate::approve::diff_trees(&locked, placed);
@@ -634,7 +732,7 @@ fn place_all(plan: &[Planned<'_, '_>], mode: LinkMode) -> anyhow::Result<Vec<Opt
     let results: Vec<_> = if mode == LinkMode::Symlink {
         todo.iter().map(place_one).collect()
     } else {
-        super::parallel::map(&todo, place_one)
+        parallel::map(&todo, place_one)
     };
     for (i, result) in todo.into_iter().zip(results) {
         kinds[i] = Some(result?);
@@ -647,28 +745,28 @@ fn place_all(plan: &[Planned<'_, '_>], mode: LinkMode) -> anyhow::Result<Vec<Opt
 /// left in place with a warning, and one whose agent folder now leads out
 /// of its scope root is not touched.
 fn unlink_unwanted(
-    sess: &Session<'_>,
+    site: &Site<'_>,
     placements: &Placements,
     own: &[PlacedLink],
     placed: &[PlacedLink],
     changes: &mut LinkChanges,
 ) {
     let keep: BTreeSet<PathBuf> = placed.iter().map(PlacedLink::path).collect();
-    let home = sess.env.home.as_deref();
+    let home = site.env.home.as_deref();
     for old in own {
         let path = old.path();
         if keep.contains(&path) {
             continue;
         }
-        let base = if old.root.starts_with(&sess.project.root) {
-            Some(sess.project.root.as_path())
+        let base = if old.root.starts_with(site.root) {
+            Some(site.root)
         } else {
             home.filter(|h| old.root.starts_with(h))
         };
         if let Some(base) = base
             && let Err(e) = link::ensure_inside(&old.root, base)
         {
-            sess.ctx.ui.warn(format!("left in place: {e}"));
+            site.warn(format!("left in place: {e}"));
             continue;
         }
         let was = link::inspect(&path, record_at(placements, &path))
@@ -686,7 +784,7 @@ fn unlink_unwanted(
                 changes.unlinked.push(path);
             }
             Ok(false) => {}
-            Err(e) => sess.ctx.ui.warn(format!("left in place: {e}")),
+            Err(e) => site.warn(format!("left in place: {e}")),
         }
     }
 }
