@@ -19,6 +19,7 @@
 pub mod atomic;
 pub mod durable;
 pub mod lock;
+pub mod parallel;
 pub mod temp;
 pub mod tree;
 

@@ -104,8 +104,4 @@ pub trait Report: serde::Serialize {
     fn human(&self, out: &mut dyn std::io::Write) -> std::io::Result<()>;
 }
 
-/// Whether an environment variable a skill depends on is set (and not
-/// empty) in this process: the one place the dependency checks read it.
-pub fn env_var_is_set(name: &str) -> bool {
-    std::env::var_os(name).is_some_and(|v| !v.is_empty())
-}
+pub use crate::sources::candidate::env_var_is_set;

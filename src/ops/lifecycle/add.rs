@@ -5,12 +5,9 @@ use std::io::Write;
 
 use serde::Serialize;
 
-use super::Session;
 use super::approval::review;
-use super::candidate::{
-    Candidate, Offer, Opened, open_source, resolve_each, resolve_names, shown_path,
-};
 use super::placement::{LinkChanges, sync_links};
+use super::session::Session;
 use crate::approve::Summary;
 use crate::digest::Digest;
 use crate::error::{Exit, OpError};
@@ -20,6 +17,9 @@ use crate::project::Manifest;
 use crate::project::lock::Lockfile;
 use crate::project::manifest::{SkillDecl, SourceDecl};
 use crate::skill::is_valid_name;
+use crate::sources::candidate::{Candidate, Offer, clean_subpath, shown_path};
+use crate::sources::oci::kind::tagged_name;
+use crate::sources::opened::Opened;
 
 #[derive(Debug, Clone, Default)]
 pub struct AddOptions {
@@ -157,6 +157,7 @@ impl Report for AddReport {
 
 pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
     let mut sess = Session::open(ctx, opts.strict)?;
+    super::placement::apply_choices(ctx, &mut sess.manifest)?;
     sess.accept_findings = opts.accept_findings;
     let result = add_in(&mut sess, opts);
     // What this run fetched and no lock entry it wrote names (declined,
@@ -191,7 +192,7 @@ fn add_in(sess: &mut Session<'_>, opts: &AddOptions) -> anyhow::Result<AddReport
             ),
         );
     }
-    let opened = open_source(sess, &decl)?;
+    let opened = Opened::open(&mut sess.workspace(), &decl)?;
     let offers = opened.offers();
     // `skillpm add https://github.com/o/r/tree/main/skills/pdf`: the URL
     // names the skill's own folder, so there is nothing to pick.
@@ -266,7 +267,7 @@ fn resolve_wanted(
         return resolve_all(sess, opened, skipped);
     }
     let selected = select(sess.ctx, offers, names)?;
-    resolve_names(sess, opened, &selected)
+    opened.resolve_names(&mut sess.workspace(), &selected)
 }
 
 /// Writes each candidate into the lock (approved or not, as answered; a
@@ -360,12 +361,6 @@ fn record_tags(
     Ok(())
 }
 
-/// `NAME@TAG` (an OCI source's tag for one skill): the name and the tag.
-pub(crate) fn tagged_name(text: &str) -> Option<(&str, &str)> {
-    let (name, tag) = text.split_once('@')?;
-    (is_valid_name(name) && crate::sources::oci::reference::valid_tag(tag)).then_some((name, tag))
-}
-
 /// `add --list`: what the source offers (and what it skipped), nothing changed.
 fn offer_report(decl: &SourceDecl, opened: &Opened, offers: Vec<Offer>) -> AddReport {
     let mut skipped = Vec::new();
@@ -406,7 +401,7 @@ fn choose_source(
     path: Option<&str>,
 ) -> anyhow::Result<(SourceDecl, bool)> {
     let manifest = &sess.manifest;
-    let path = super::candidate::clean_subpath(path)?;
+    let path = clean_subpath(path)?;
     if path.is_some() && text.is_some_and(|t| manifest.source(t).is_some()) {
         return fail(
             Exit::Usage,
@@ -430,7 +425,7 @@ fn choose_source(
     if !crate::sources::spec::looks_like_location(text) {
         return Err(manifest.require_source(text).unwrap_err().into());
     }
-    let mut url = super::super::source::manifest_url(text, &sess.ctx.cwd, &sess.project.root)?;
+    let mut url = crate::sources::spec::manifest_url(text, &sess.ctx.cwd, &sess.project.root)?;
     if let Some(r) = git_ref {
         url = with_git_ref(sess, text, url, r)?;
     }
@@ -493,7 +488,7 @@ fn only_declared_source(manifest: &Manifest, with_path: bool) -> anyhow::Result<
 /// else `#r`); a registry takes no ref (exit 2).
 fn with_git_ref(sess: &Session<'_>, text: &str, url: String, r: &str) -> anyhow::Result<String> {
     let root = &sess.project.root;
-    let Some(written) = super::candidate::git_spec_for(&url, root)? else {
+    let Some(written) = crate::sources::git::spec_for(&url, root)? else {
         return fail(
             Exit::Usage,
             format!("--ref applies to git sources; `{text}` is a registry"),
@@ -571,7 +566,7 @@ fn git_stem(url: &str) -> Option<String> {
         let parts: Vec<&str> = rest.split('/').filter(|p| !p.is_empty()).take(2).collect();
         return Some(parts.join("/").trim_end_matches(".git").to_owned());
     }
-    if !crate::source::is_git_form(without_ref) {
+    if !crate::sources::spec::is_git_form(without_ref) {
         return None;
     }
     let last = without_ref
@@ -632,7 +627,10 @@ fn resolve_all(
     let warned = skipped.len();
     let names: Vec<String> = wanted.iter().map(|o| o.name.clone()).collect();
     let mut out = Vec::new();
-    for (offer, result) in wanted.into_iter().zip(resolve_each(sess, opened, &names)) {
+    for (offer, result) in wanted
+        .into_iter()
+        .zip(opened.resolve_each(&mut sess.workspace(), &names))
+    {
         match result {
             Ok(c) => out.push(c),
             Err(e) => skipped.push(Skipped {

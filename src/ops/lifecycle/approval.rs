@@ -2,12 +2,12 @@
 //! not yet approved, then ask per skill, accept all with `--yes`, or stop
 //! with exit 7 when nobody can be asked.
 
-use super::Session;
-use super::candidate::{Candidate, read_stored_skill};
+use super::session::Session;
 use crate::approve::{self, Previous, Summary, Trust};
 use crate::error::Exit;
 use crate::ops::fail;
 use crate::project::lock::{Format, LockedSkill, Lockfile};
+use crate::sources::candidate::{Candidate, read_stored_skill};
 use crate::store::StoreEntry;
 
 /// Shows the summary of each candidate (compared with its entry in `lock`)
@@ -20,7 +20,7 @@ pub(crate) fn review<'c>(
 ) -> anyhow::Result<(Vec<Summary>, Vec<bool>)> {
     let candidates: Vec<&Candidate> = candidates.into_iter().collect();
     // Scanning is reading and matching every file: use every core.
-    let scanned = super::parallel::map(&candidates, |c| {
+    let scanned = crate::fs::parallel::map(&candidates, |c| {
         super::audit_gate::scan(&c.entry.path, &c.locked.name)
     });
     let mut summaries = Vec::new();

@@ -13,7 +13,7 @@
 
 use anyhow::Context as _;
 
-use super::Session;
+use super::session::Session;
 use crate::approve::Summary;
 use crate::audit::{self, Finding, Severity};
 use crate::error::{Exit, OpError};
@@ -136,7 +136,7 @@ pub(crate) fn check_fetched(sess: &Session<'_>, fetched: &[&LockedSkill]) -> any
         .copied()
         .filter(|s| s.is_approved())
         .collect();
-    let scanned = super::parallel::map(&approved, |s| {
+    let scanned = crate::fs::parallel::map(&approved, |s| {
         scan(&sess.store.entry_path(&s.tree), &s.name)
     });
     let mut findings = Vec::new();

@@ -6,17 +6,17 @@ use std::io::Write;
 
 use serde::Serialize;
 
-use super::Session;
 use super::approval::{candidate_from_lock, review};
-use super::candidate::resolve_by_source;
 use super::materialize::materialize;
 use super::placement::{LinkChanges, sync_links};
+use super::session::Session;
 use crate::approve::Summary;
 use crate::error::{Exit, OpError};
 use crate::ops::fail;
 use crate::ops::{Context, Report, plural};
 use crate::project::lock::Format;
 use crate::project::lock::Lockfile;
+use crate::sources::opened::resolve_by_source;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -108,6 +108,7 @@ pub fn install(ctx: &Context, opts: &InstallOptions) -> anyhow::Result<InstallRe
     let ctx = &ctx;
     let strict = opts.mode != InstallMode::Normal;
     let mut sess = Session::open(ctx, opts.strict)?;
+    super::placement::apply_choices(ctx, &mut sess.manifest)?;
     let Some(original) = sess.lock.clone() else {
         if strict {
             return Err(lock_outdated(format!(
@@ -126,7 +127,7 @@ pub fn install(ctx: &Context, opts: &InstallOptions) -> anyhow::Result<InstallRe
     check_folder_drift(&sess, &lock)?;
     if sess.level == crate::skill::Level::Strict {
         for s in lock.skills() {
-            super::candidate::judge_locked(&sess, s)?;
+            crate::sources::candidate::judge_locked(&sess.store, sess.level, s)?;
         }
     }
     summaries.extend(approve_pending(&sess, &mut lock, strict, opts.yes)?);
@@ -229,7 +230,7 @@ fn follow_manifest(
 /// that cannot be read proves nothing either.
 fn check_folder_drift(sess: &Session<'_>, lock: &Lockfile) -> anyhow::Result<()> {
     for s in lock.skills().iter().filter(|s| s.format == Format::Path) {
-        if let Some(now) = super::materialize::folder_drift(sess, s)? {
+        if let Some(now) = crate::sources::folder::drift(&sess.project.root, s)? {
             return fail(
                 Exit::Locked,
                 format!(
@@ -330,7 +331,10 @@ fn resolve_declared(
     lock: &mut Lockfile,
     yes: bool,
 ) -> anyhow::Result<Vec<Summary>> {
-    let candidates = resolve_by_source(sess, wanted.iter().map(|(n, s)| (n.as_str(), s.as_str())))?;
+    let candidates = resolve_by_source(
+        &mut sess.workspace(),
+        wanted.iter().map(|(n, s)| (n.as_str(), s.as_str())),
+    )?;
     let (summaries, answers) = review(sess, &candidates, lock, yes)?;
     for ((c, ok), summary) in candidates.into_iter().zip(answers).zip(&summaries) {
         let mut locked = c.locked;

@@ -9,7 +9,7 @@ use serde::Serialize;
 use super::approval::{candidate_from_lock, review};
 use super::materialize::materialize;
 use super::placement::{LinkChanges, sync_links};
-use super::{Session, not_in_project};
+use super::session::{Session, not_in_project};
 use crate::approve::Summary;
 use crate::ops::{Context, Report};
 use crate::project::lock::Lockfile;

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-use super::Session;
+use super::session::Session;
 use crate::digest::HashedTree;
 use crate::error::{Exit, OpError};
 use crate::link::{self, LinkKind, LinkMode, LinkState};
@@ -381,7 +381,7 @@ fn hash_before_placing(
         }
     }
     let store = &sess.store;
-    let checked = super::parallel::map(&todo, |s| store.verify_hashed(&s.tree));
+    let checked = crate::fs::parallel::map(&todo, |s| store.verify_hashed(&s.tree));
     let mut bad = Tampered {
         names: Vec::new(),
         moved: Vec::new(),
@@ -448,7 +448,7 @@ fn plan_links<'t, 's>(
         .flat_map(|t| enabled.iter().map(move |s| (t, *s)))
         .collect();
     // Each place is inspected on its own (a copy is hashed again), in parallel.
-    let states = super::parallel::map(&places, |(t, s)| {
+    let states = crate::fs::parallel::map(&places, |(t, s)| {
         let path = t.root.join(&s.name);
         let state = link::inspect_placed(&path, s.tree, record_at(placements, &path))?;
         // A folder skillpm did not place is hashed only when it would
@@ -634,7 +634,7 @@ fn place_all(plan: &[Planned<'_, '_>], mode: LinkMode) -> anyhow::Result<Vec<Opt
     let results: Vec<_> = if mode == LinkMode::Symlink {
         todo.iter().map(place_one).collect()
     } else {
-        super::parallel::map(&todo, place_one)
+        crate::fs::parallel::map(&todo, place_one)
     };
     for (i, result) in todo.into_iter().zip(results) {
         kinds[i] = Some(result?);

@@ -7,8 +7,8 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-use super::Session;
 use super::placement::{Target, record_at, targets};
+use super::session::Session;
 use crate::approve::diff_trees;
 use crate::digest::Digest;
 use crate::link::{self, LinkKind, LinkState};

@@ -8,18 +8,16 @@ use std::io::Write;
 use serde::Serialize;
 
 use super::approval::review;
-use super::candidate::{Candidate, open_source, resolve_by_source};
 use super::placement::{LinkChanges, sync_links};
-use super::{Session, not_in_project};
+use super::session::{Session, not_in_project};
 use crate::approve::Summary;
 use crate::digest::Digest;
 use crate::error::Exit;
-use crate::git;
-use crate::index::EntryContent;
 use crate::ops::fail;
 use crate::ops::{Context, Report};
 use crate::project::lock::{LockedSkill, Lockfile};
-use crate::source::{self, FetchedContent};
+use crate::sources::candidate::Candidate;
+use crate::sources::opened::resolve_by_source;
 
 #[derive(Debug, Clone, Default)]
 pub struct UpdateOptions {
@@ -131,7 +129,7 @@ pub fn update(ctx: &Context, opts: &UpdateOptions) -> anyhow::Result<UpdateRepor
     let original = require_lock(&sess)?;
     let chosen = selected(&original, &opts.names)?;
     let candidates = resolve_by_source(
-        &mut sess,
+        &mut sess.workspace(),
         chosen.iter().map(|s| (s.name.as_str(), s.source.as_str())),
     )?;
     let mut lock = original.clone();
@@ -313,68 +311,12 @@ fn locked_id(s: &LockedSkill) -> String {
         .unwrap_or_else(|| s.tree.to_string())
 }
 
-/// For each skill: the upstream identity (same kind as [`locked_id`]) and version.
+/// For each skill: the upstream identity (same kind as [`locked_id`]) and
+/// version, as its source's kind says (`crate::sources`, latest).
 fn latest_of(
     sess: &mut Session<'_>,
     source_name: &str,
     skills: &[&LockedSkill],
 ) -> anyhow::Result<Vec<(Option<String>, Option<String>)>> {
-    let decl = sess.manifest.require_source(source_name)?.clone();
-    let root = sess.project.root.clone();
-    if let Some(spec) = super::candidate::git_spec_for(&decl.url, &root)? {
-        let opts = super::candidate::git_options(sess, &decl)?;
-        let resolved = git::resolve(&spec, &opts)?;
-        return Ok(skills
-            .iter()
-            .map(|_| (Some(resolved.commit.clone()), None))
-            .collect());
-    }
-    if super::candidate::folder_source_for(&decl.url, &root).is_some() {
-        // A folder source's identity is the tree digest of each skill folder.
-        return Ok(skills
-            .iter()
-            .map(|s| {
-                let now = super::materialize::folder_drift(sess, s)
-                    .ok()
-                    .map(|d| d.unwrap_or(s.tree).to_string());
-                (now, None)
-            })
-            .collect());
-    }
-    if decl.url.starts_with(crate::sources::oci::SCHEME) {
-        return super::oci_source::upstream_digests(sess, &decl, skills);
-    }
-    let opened = open_source(sess, &decl)?;
-    if let super::candidate::Opened::Mcp { skills: listed, .. } = &opened {
-        return Ok(super::mcp_source::upstream_trees(listed, skills));
-    }
-    let super::candidate::Opened::Index { resolved, .. } = &opened else {
-        return Ok(skills.iter().map(|_| (None, None)).collect());
-    };
-    let mut out = Vec::new();
-    for s in skills {
-        let Some(entry) = resolved.index.entry(&s.name) else {
-            out.push((None, None));
-            continue;
-        };
-        let id = match &entry.content {
-            EntryContent::Artifact { digest, .. } => Some(digest.to_string()),
-            EntryContent::Files { .. } => {
-                // No published digest: fetch the files and compute the tree.
-                let bar = indicatif::ProgressBar::hidden();
-                let fetched =
-                    source::download_entries(sess.fetcher()?, &[resolved.request(entry)], &bar);
-                match fetched.into_iter().next() {
-                    Some(Ok(f)) => match f {
-                        FetchedContent::Files { tree, .. } => Some(tree.to_string()),
-                        FetchedContent::Artifact { digest, .. } => Some(digest.to_string()),
-                    },
-                    Some(Err(e)) => return Err(e.into()),
-                    None => None,
-                }
-            }
-        };
-        out.push((id, entry.version.clone()));
-    }
-    Ok(out)
+    crate::sources::opened::latest(&mut sess.workspace(), source_name, skills)
 }
