@@ -4,7 +4,6 @@
 
 use crate::shown::Untrusted;
 use std::io::Write;
-use std::path::Path;
 
 use serde::Serialize;
 
@@ -14,9 +13,8 @@ use crate::error::Exit;
 use crate::index::EntryProblem;
 use crate::ops::fail;
 use crate::sources::candidate::join_rel;
-use crate::sources::index::{ResolvedIndex, Source, warn_problems};
+use crate::sources::index::{ResolvedIndex, warn_problems};
 use crate::sources::opened::{Listing, Target, list};
-use crate::sources::tokens::bound_token_env;
 
 #[derive(Debug, Clone, Default)]
 pub struct SearchOptions {
@@ -256,29 +254,14 @@ fn collect(
 /// otherwise every declared source.
 fn select_sources(ctx: &Context, wanted: Option<&str>) -> anyhow::Result<Vec<Target>> {
     let project = load_project(ctx);
-    let declared = |decl: &crate::project::manifest::SourceDecl, root: &Path| {
-        Ok(Target {
-            source: Source::from_decl(decl, root)?,
-            text: decl.url.clone(),
-            base_dir: root.to_owned(),
-            token_env: bound_token_env(decl),
-            path: decl.path.clone(),
-        })
-    };
     if let Some(wanted) = wanted {
         if let Ok((project, manifest)) = &project
             && let Some(decl) = manifest.source(wanted)
         {
-            return Ok(vec![declared(decl, &project.root)?]);
+            return Ok(vec![Target::declared(decl, &project.root)?]);
         }
         if crate::sources::spec::looks_like_location(wanted) {
-            return Ok(vec![Target {
-                source: Source::ad_hoc(wanted, &ctx.cwd, Vec::new())?,
-                text: wanted.to_owned(),
-                base_dir: ctx.cwd.clone(),
-                token_env: None,
-                path: None,
-            }]);
+            return Ok(vec![Target::ad_hoc(wanted, &ctx.cwd)?]);
         }
         return match project {
             Ok((_, manifest)) => Err(manifest.require_source(wanted).unwrap_err().into()),
@@ -303,6 +286,6 @@ fn select_sources(ctx: &Context, wanted: Option<&str>) -> anyhow::Result<Vec<Tar
     manifest
         .sources()
         .iter()
-        .map(|d| declared(d, &project.root))
+        .map(|d| Target::declared(d, &project.root))
         .collect()
 }

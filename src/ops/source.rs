@@ -1,7 +1,6 @@
 //! `skillpm source add | list | remove | rotate-key`.
 
 use std::io::Write;
-use std::path::Path;
 
 use anyhow::Context as _;
 use serde::Serialize;
@@ -11,10 +10,11 @@ use crate::error::{Exit, OpError};
 use crate::ops::fail;
 use crate::project::Project;
 use crate::project::manifest::{Manifest, SourceDecl, is_env_var_name};
+use crate::sources::declare;
 use crate::sources::oci;
-use crate::sources::spec::{SourceSpec, manifest_url};
-use crate::sources::tokens::{bound_token_env, token_url};
-use crate::trust::{PinnedKey, Rotation, verify_rotation};
+use crate::sources::spec::manifest_url;
+use crate::sources::tokens::bound_token_env;
+use crate::trust::{PinnedKey, Rotation};
 
 /// The project and its manifest.
 pub(crate) fn load_project(ctx: &Context) -> anyhow::Result<(Project, Manifest)> {
@@ -116,19 +116,20 @@ pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
         path: None,
         cosign_key: oci::kind::cosign_key(&opts.url, opts.cosign_key.as_deref(), &ctx.cwd)?,
     };
-    let binding = token_binding(&decl, opts.token_env.as_deref())?;
-    check_exists(&decl, &project.root)?;
+    let binding = declare::token_binding(&decl, opts.token_env.as_deref())?;
+    declare::check_exists(&decl, &project.root)?;
     let mut user = crate::net::UserTokens::load();
     if let Some((url, var)) = &binding {
-        let origin = url.origin().ascii_serialization();
-        user.tokens.retain(|t| t.origin != origin);
-        user.tokens.push(crate::net::TokenBinding {
-            origin,
-            env: var.clone(),
-        });
+        declare::bind_token(&mut user, url, var);
     }
     manifest.add_source(&decl)?;
-    let (probe, commit) = probe(ctx, opts, &decl, &project.root, &user)?;
+    let (probe, commit) = crate::sources::opened::probe(
+        &ctx.ui,
+        (ctx.offline, ctx.allow_http),
+        &decl,
+        (&project.root, &user),
+        opts.token_env.as_deref(),
+    )?;
     if let Some((url, var)) = &binding {
         let path = crate::net::UserTokens::bind(url, var).with_context(
             || "cannot record the token binding in your config (set SKILLPM_CONFIG_DIR)",
@@ -147,84 +148,6 @@ pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
         probe,
         commit,
     })
-}
-
-/// `--token-env VAR`: the URL whose origin VAR is bound to, and VAR.
-fn token_binding(
-    decl: &SourceDecl,
-    token_env: Option<&str>,
-) -> anyhow::Result<Option<(url::Url, String)>> {
-    let Some(var) = token_env else {
-        return Ok(None);
-    };
-    let url = token_url(&decl.url).ok_or_else(|| {
-        OpError::new(
-            Exit::Usage,
-            format!(
-                "--token-env: `{}` has no web origin a token could be sent to (tokens go to http(s), github: and mcp+https sources)",
-                decl.url
-            ),
-        )
-    })?;
-    Ok(Some((url, var.to_owned())))
-}
-
-/// A local source must exist (exit 8).
-fn check_exists(decl: &SourceDecl, root: &Path) -> anyhow::Result<()> {
-    if let Ok(spec) = SourceSpec::parse(&decl.url, root)
-        && let Some(path) = spec.url().and_then(|u| u.to_file_path().ok())
-        && !path.exists()
-    {
-        return fail(
-            Exit::NotFound,
-            format!(
-                "{} does not exist; check the path (a source is a folder of skills, a registry folder, or an index.json)",
-                path.display()
-            ),
-        );
-    }
-    Ok(())
-}
-
-/// Resolves the new source as installs will (nothing under --offline):
-/// an index's probe, or a git repository's commit.
-fn probe(
-    ctx: &Context,
-    opts: &AddOptions,
-    decl: &SourceDecl,
-    root: &Path,
-    user: &crate::net::UserTokens,
-) -> anyhow::Result<(Option<Probe>, Option<String>)> {
-    if decl.url.starts_with(oci::SCHEME) {
-        if !opts.keys.is_empty() {
-            return fail(
-                Exit::Usage,
-                "--key pins a minisign index key; an OCI source pins a cosign key with --cosign-key FILE",
-            );
-        }
-        if !ctx.offline {
-            oci::kind::probe(&ctx.ui, ctx.allow_http, decl, opts.token_env.as_deref())
-                .with_context(|| format!("source `{}` was not added", decl.name))?;
-        }
-        return Ok((None, None));
-    }
-    if let Some(spec) = crate::sources::git::spec_for(&decl.url, root)? {
-        let options = match ctx.offline {
-            true => None,
-            false => Some(
-                crate::git::GitOptions::new(false, opts.token_env.as_deref())?
-                    .allowing_http(ctx.allow_http),
-            ),
-        };
-        let commit = crate::sources::git::probe(&ctx.ui, decl, &spec, options.as_ref())?;
-        return Ok((None, commit));
-    }
-    if ctx.offline {
-        return Ok((None, None));
-    }
-    let fetcher = crate::sources::workspace::fetcher(&ctx.ui, ctx.offline, ctx.allow_http)?;
-    let probe = crate::sources::index::probe(&ctx.ui, &fetcher, decl, root, user)?;
-    Ok((Some(probe), None))
 }
 
 #[derive(Debug, Serialize)]
@@ -374,19 +297,7 @@ pub fn rotate_key(ctx: &Context, opts: &RotateOptions) -> anyhow::Result<RotateR
             ),
         )
     })?;
-    let pinned = PinnedKey::parse_all(&decl.keys)?;
-    let rotation = verify_rotation(&pinned, &opts.new_key, &signature)?;
-    let mut keys: Vec<String> = Vec::with_capacity(decl.keys.len());
-    for key in &decl.keys {
-        let replacement = if key.trim() == rotation.old_key {
-            &rotation.new_key
-        } else {
-            key
-        };
-        if !keys.contains(replacement) {
-            keys.push(replacement.clone());
-        }
-    }
+    let (keys, rotation) = declare::rotated_keys(&decl.keys, &opts.new_key, &signature)?;
     manifest.set_source_keys(&opts.name, &keys)?;
     manifest.save()?;
     Ok(RotateReport {

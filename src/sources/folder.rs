@@ -254,6 +254,28 @@ fn fetch_folders(ws: &mut Workspace<'_>, group: &[&LockedSkill]) -> anyhow::Resu
     Ok(())
 }
 
+/// A folder source proves its entries by what the folder holds now
+/// (docs/threat-model.md): its tree is recomputed on every install, in
+/// every mode. When it differs from the lock's, nothing of it is linked
+/// from the cache (exit 6, `update` shows the change for approval): an
+/// edited folder and a lock edited to name a tree the cache happens to
+/// hold look the same, and neither may install the cached tree. A folder
+/// that cannot be read proves nothing either.
+pub fn check_unchanged(root: &Path, skills: &[LockedSkill]) -> anyhow::Result<()> {
+    for s in skills.iter().filter(|s| s.format == Format::Path) {
+        if let Some(now) = drift(root, s)? {
+            return fail(
+                Exit::Locked,
+                format!(
+                    "the folder of `{}` changed since skills.lock was written (locked tree {}, folder now {now}); nothing of it was linked\n  run `skillpm update {}` to review the change, or restore the folder",
+                    s.name, s.tree, s.name
+                ),
+            );
+        }
+    }
+    Ok(())
+}
+
 /// What a folder source offers (`search`): its skills, walked now.
 pub fn list(
     ui: &crate::ui::Ui,

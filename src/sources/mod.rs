@@ -20,6 +20,8 @@
 //! one module and one arm there.
 
 pub mod candidate;
+pub mod declare;
+pub mod every;
 pub mod folder;
 pub mod git;
 pub mod index;

@@ -5,10 +5,13 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use anyhow::Context as _;
+
 use super::candidate::{Candidate, Offer, not_offered};
 use super::proof::{Declared, Proof, ProveContext, ProveError};
 use super::workspace::Workspace;
 use super::{Kind, Latest, folder, git, index, mcp, oci};
+use crate::error::Exit;
 use crate::project::lock::{Format, LockedSkill};
 use crate::project::manifest::SourceDecl;
 
@@ -291,6 +294,22 @@ pub fn latest(
     for_kind!(kind, K::latest(ws, &decl, skills))
 }
 
+/// What identifies a locked skill's content upstream (`outdated` compares
+/// it with [`latest`]): an OCI manifest digest, a git commit, an artifact
+/// digest, else the tree.
+pub fn locked_identity(s: &LockedSkill) -> String {
+    // OCI: the manifest digest the lock pins, compared with the tag's now.
+    if s.format == Format::Oci
+        && let Some(digest) = s.url.as_deref().and_then(|u| u.rsplit_once('@'))
+    {
+        return digest.1.to_owned();
+    }
+    s.commit
+        .clone()
+        .or_else(|| s.artifact.map(|d| d.to_string()))
+        .unwrap_or_else(|| s.tree.to_string())
+}
+
 /// A source to list without a project (`search`), and how its text was
 /// written (git sources are read from the text, relative paths against
 /// `base_dir`).
@@ -302,6 +321,31 @@ pub struct Target {
     pub token_env: Option<String>,
     /// skills.toml's `path`: the folder inside the source.
     pub path: Option<String>,
+}
+
+impl Target {
+    /// A source skills.toml declares (relative paths against `root`), with
+    /// the token its origin is bound to.
+    pub fn declared(decl: &SourceDecl, root: &Path) -> anyhow::Result<Target> {
+        Ok(Target {
+            source: index::Source::from_decl(decl, root)?,
+            text: decl.url.clone(),
+            base_dir: root.to_owned(),
+            token_env: super::tokens::bound_token_env(decl),
+            path: decl.path.clone(),
+        })
+    }
+
+    /// A URL or path given on the command line (relative to `cwd`).
+    pub fn ad_hoc(text: &str, cwd: &Path) -> anyhow::Result<Target> {
+        Ok(Target {
+            source: index::Source::ad_hoc(text, cwd, Vec::new())?,
+            text: text.to_owned(),
+            base_dir: cwd.to_owned(),
+            token_env: None,
+            path: None,
+        })
+    }
 }
 
 /// What a source offers, as its kind lists it.
@@ -374,4 +418,43 @@ pub fn list(
     }
     let resolved = index::resolve(fetcher, &target.source, std::time::SystemTime::now())?;
     Ok(Listing::Index(Box::new(resolved)))
+}
+
+/// `source add`: the new source resolved as installs will resolve it
+/// (nothing under --offline): an index's probe, a git repository's commit,
+/// an OCI registry's answer (and cosign signature, when a key is pinned).
+pub fn probe(
+    ui: &crate::ui::Ui,
+    (offline, allow_http): (bool, bool),
+    decl: &SourceDecl,
+    (root, user): (&Path, &crate::net::UserTokens),
+    token_env: Option<&str>,
+) -> anyhow::Result<(Option<index::Probe>, Option<String>)> {
+    if decl.url.starts_with(oci::SCHEME) {
+        if !decl.keys.is_empty() {
+            return super::workspace::fail(
+                Exit::Usage,
+                "--key pins a minisign index key; an OCI source pins a cosign key with --cosign-key FILE",
+            );
+        }
+        if !offline {
+            oci::kind::probe(ui, allow_http, decl, token_env)
+                .with_context(|| format!("source `{}` was not added", decl.name))?;
+        }
+        return Ok((None, None));
+    }
+    if let Some(spec) = git::spec_for(&decl.url, root)? {
+        let options = match offline {
+            true => None,
+            false => Some(crate::git::GitOptions::new(false, token_env)?.allowing_http(allow_http)),
+        };
+        let commit = git::probe(ui, decl, &spec, options.as_ref())?;
+        return Ok((None, commit));
+    }
+    if offline {
+        return Ok((None, None));
+    }
+    let fetcher = super::workspace::fetcher(ui, offline, allow_http)?;
+    let probe = index::probe(ui, &fetcher, decl, root, user)?;
+    Ok((Some(probe), None))
 }

@@ -14,8 +14,7 @@ use crate::approve::Summary;
 use crate::error::{Exit, OpError};
 use crate::ops::fail;
 use crate::ops::{Context, Report, plural};
-use crate::project::lock::Format;
-use crate::project::lock::Lockfile;
+use crate::project::lock::{LockedSkill, Lockfile};
 use crate::sources::opened::resolve_by_source;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
@@ -124,12 +123,8 @@ pub fn install(ctx: &Context, opts: &InstallOptions) -> anyhow::Result<InstallRe
     // Proves every entry (a folder entry's source and folder first), then
     // fetches what the store lacks; a folder must still hold its tree.
     let fetched = materialize(&mut sess, &all)?;
-    check_folder_drift(&sess, &lock)?;
-    if sess.level == crate::skill::Level::Strict {
-        for s in lock.skills() {
-            crate::sources::candidate::judge_locked(&sess.store, sess.level, s)?;
-        }
-    }
+    crate::sources::folder::check_unchanged(&sess.project.root, lock.skills())?;
+    judge_strictly(&sess, &lock)?;
     summaries.extend(approve_pending(&sess, &mut lock, strict, opts.yes)?);
 
     let enabled = sess.active(&lock);
@@ -138,19 +133,7 @@ pub fn install(ctx: &Context, opts: &InstallOptions) -> anyhow::Result<InstallRe
     // just placed as well (ext4 data=ordered). Placed folders need no
     // durability; only the store entries do, and they are sealed already.
     sess.register_lock();
-    let links = match sync_links(&sess, &enabled) {
-        // A stored tree changed under its name (an edit through a hard
-        // link): it was moved aside; make it again from its source, once.
-        Err(e) if e.downcast_ref::<super::placement::Tampered>().is_some() => {
-            sess.ctx.ui.warn(format!("{e:#}"));
-            // Not re-made (offline without its artifact, source gone): the
-            // tampering stays the reason (exit 3).
-            materialize(&mut sess, &enabled)
-                .map_err(|cause| e.context(format!("cannot fetch it again: {cause:#}")))?;
-            sync_links(&sess, &enabled)?
-        }
-        other => other?,
-    };
+    let links = place(&mut sess, &enabled)?;
     let disabled: Vec<String> = lock
         .skills()
         .iter()
@@ -167,6 +150,33 @@ pub fn install(ctx: &Context, opts: &InstallOptions) -> anyhow::Result<InstallRe
         summaries,
         links,
         disabled,
+    })
+}
+
+/// `--strict`: every locked skill judged by every rule.
+fn judge_strictly(sess: &Session<'_>, lock: &Lockfile) -> anyhow::Result<()> {
+    if sess.level == crate::skill::Level::Strict {
+        for s in lock.skills() {
+            crate::sources::candidate::judge_locked(&sess.store, sess.level, s)?;
+        }
+    }
+    Ok(())
+}
+
+/// Places the links of `enabled`. A stored tree changed under its name (an
+/// edit through a hard link) was moved aside: it is made again from its
+/// source, once.
+fn place(sess: &mut Session<'_>, enabled: &[&LockedSkill]) -> anyhow::Result<LinkChanges> {
+    Ok(match sync_links(sess, enabled) {
+        Err(e) if e.downcast_ref::<super::placement::Tampered>().is_some() => {
+            sess.ctx.ui.warn(format!("{e:#}"));
+            // Not re-made (offline without its artifact, source gone): the
+            // tampering stays the reason (exit 3).
+            materialize(sess, enabled)
+                .map_err(|cause| e.context(format!("cannot fetch it again: {cause:#}")))?;
+            sync_links(sess, enabled)?
+        }
+        other => other?,
     })
 }
 
@@ -219,28 +229,6 @@ fn follow_manifest(
         return Ok(Vec::new());
     }
     resolve_declared(sess, &missing, lock, yes)
-}
-
-/// A folder source proves its entries by what the folder holds now
-/// (docs/threat-model.md): its tree is recomputed on every install, in
-/// every mode. When it differs from the lock's, nothing of it is linked
-/// from the cache (exit 6, `update` shows the change for approval): an
-/// edited folder and a lock edited to name a tree the cache happens to
-/// hold look the same, and neither may install the cached tree. A folder
-/// that cannot be read proves nothing either.
-fn check_folder_drift(sess: &Session<'_>, lock: &Lockfile) -> anyhow::Result<()> {
-    for s in lock.skills().iter().filter(|s| s.format == Format::Path) {
-        if let Some(now) = crate::sources::folder::drift(&sess.project.root, s)? {
-            return fail(
-                Exit::Locked,
-                format!(
-                    "the folder of `{}` changed since skills.lock was written (locked tree {}, folder now {now}); nothing of it was linked\n  run `skillpm update {}` to review the change, or restore the folder",
-                    s.name, s.tree, s.name
-                ),
-            );
-        }
-    }
-    Ok(())
 }
 
 /// Entries not approved for exactly their tree need a person: asks (or

@@ -142,8 +142,38 @@ pub fn update(ctx: &Context, opts: &UpdateOptions) -> anyhow::Result<UpdateRepor
         })
         .collect();
     let (summaries, answers) = review(&sess, changed.iter().copied(), &original, opts.yes)?;
+    let report = apply_answers(
+        &candidates,
+        &changed,
+        (&summaries, &answers),
+        &original,
+        &mut lock,
+    );
+    let enabled = sess.active(&lock);
+    // What was not re-resolved keeps its old chain: prove it before linking.
+    super::materialize::materialize(&mut sess, &enabled)?;
+    let links = sync_links(&sess, &enabled)?;
+    let lock_written = sess.save_lock(lock)?;
+    Ok(UpdateReport {
+        skills: report,
+        summaries,
+        links,
+        lock_written,
+    })
+}
+
+/// Writes each re-resolved skill into `lock` as answered (same content
+/// keeps its approval; a declined change keeps the locked entry) and says
+/// what happened to it.
+fn apply_answers(
+    candidates: &[Candidate],
+    changed: &[&Candidate],
+    (summaries, answers): (&[Summary], &[bool]),
+    original: &Lockfile,
+    lock: &mut Lockfile,
+) -> Vec<UpdatedSkill> {
     let mut report = Vec::new();
-    for c in &candidates {
+    for c in candidates {
         let Some(old) = original.get(&c.locked.name) else {
             continue;
         };
@@ -176,17 +206,7 @@ pub fn update(ctx: &Context, opts: &UpdateOptions) -> anyhow::Result<UpdateRepor
             to_commit: c.locked.commit.clone(),
         });
     }
-    let enabled = sess.active(&lock);
-    // What was not re-resolved keeps its old chain: prove it before linking.
-    super::materialize::materialize(&mut sess, &enabled)?;
-    let links = sync_links(&sess, &enabled)?;
-    let lock_written = sess.save_lock(lock)?;
-    Ok(UpdateReport {
-        skills: report,
-        summaries,
-        links,
-        lock_written,
-    })
+    report
 }
 
 /// One row of `outdated`.
@@ -272,7 +292,7 @@ pub fn outdated(ctx: &Context) -> anyhow::Result<OutdatedReport> {
             .map(|l| l.into_iter().map(Ok).collect())
             .unwrap_or_else(|e| vec![Err(e); skills.len()]);
         for (s, latest) in skills.iter().zip(latest) {
-            let locked = locked_id(s);
+            let locked = crate::sources::opened::locked_identity(s);
             let (id, version, error) = match latest {
                 Ok((None, version)) => (
                     None,
@@ -298,20 +318,7 @@ pub fn outdated(ctx: &Context) -> anyhow::Result<OutdatedReport> {
     Ok(OutdatedReport { skills: rows })
 }
 
-fn locked_id(s: &LockedSkill) -> String {
-    // OCI: the manifest digest the lock pins, compared with the tag's now.
-    if s.format == crate::project::lock::Format::Oci
-        && let Some(digest) = s.url.as_deref().and_then(|u| u.rsplit_once('@'))
-    {
-        return digest.1.to_owned();
-    }
-    s.commit
-        .clone()
-        .or_else(|| s.artifact.map(|d| d.to_string()))
-        .unwrap_or_else(|| s.tree.to_string())
-}
-
-/// For each skill: the upstream identity (same kind as [`locked_id`]) and
+/// For each skill: the upstream identity (same kind as `sources::opened::locked_identity`) and
 /// version, as its source's kind says (`crate::sources`, latest).
 fn latest_of(
     sess: &mut Session<'_>,
