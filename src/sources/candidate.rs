@@ -108,7 +108,7 @@ pub fn unique_found<'a>(
     }
 }
 
-/// Judges the skill folder `dir` at the session's level: refuses (exit 5)
+/// Judges the skill folder `dir` at the run's level: refuses (exit 5)
 /// what that level refuses, naming skill, field and rule; returns the
 /// warnings a lenient install keeps. `own_folder`: `dir`'s name is the
 /// folder the skill came in, so a name that differs from it is reported.

@@ -22,7 +22,7 @@ use anyhow::Context as _;
 use serde::Serialize;
 
 use super::candidate::{
-    Candidate, Offer, candidate, check_tree, judge, new_lock_entry, not_offered,
+    Candidate, Offer, candidate, check_tree, clean_subpath, judge, new_lock_entry, not_offered,
 };
 use super::proof::{Declared, Proof, ProveContext, ProveError};
 use super::workspace::{Workspace, fail};
@@ -47,7 +47,7 @@ impl Kind for Index {
     /// Fetches the source's index and checks its signature (when the source
     /// pins keys), rollback and expiry.
     fn open(ws: &mut Workspace<'_>, decl: &SourceDecl) -> anyhow::Result<ResolvedIndex> {
-        if let Some(path) = &decl.path {
+        if let Some(path) = clean_subpath(decl.path.as_deref())? {
             return fail(
                 Exit::Usage,
                 format!(
