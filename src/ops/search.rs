@@ -10,45 +10,16 @@ use serde::Serialize;
 use super::source::load_project;
 use super::{Context, Report};
 use crate::error::Exit;
-use crate::index::EntryProblem;
 use crate::ops::fail;
-use crate::sources::candidate::join_rel;
-use crate::sources::index::{ResolvedIndex, warn_problems};
-use crate::sources::opened::{Listing, Target, list};
+use crate::sources::opened::{Target, list};
+use crate::sources::search::hits;
+pub use crate::sources::search::{Hit, Problem};
 
 #[derive(Debug, Clone, Default)]
 pub struct SearchOptions {
     pub query: Option<String>,
     /// A source name from skills.toml, or a URL or path.
     pub source: Option<String>,
-}
-
-#[derive(Debug, Default, Serialize)]
-pub struct Hit {
-    pub source: String,
-    pub name: String,
-    pub description: String,
-    pub version: Option<String>,
-    /// `skill-md`, `archive`, `files` (a v0.1.0 file list) or `git`.
-    pub format: &'static str,
-    /// `0.2.0`, `0.1.0`, or `git` for a git repository.
-    pub index_format: &'static str,
-    /// The artifact digest the index pins; `null` for v0.1.0 file lists.
-    pub digest: Option<String>,
-    pub url: Option<String>,
-    /// Key id of the signer, when the source pins keys.
-    pub signed_by: Option<String>,
-    /// Git sources: the commit the ref resolved to (what `add` would lock).
-    pub commit: Option<String>,
-    /// Git sources: the skill's folder in the repository (`null`: its root).
-    pub subpath: Option<String>,
-}
-
-#[derive(Debug, Serialize)]
-pub struct Problem {
-    pub source: String,
-    #[serde(flatten)]
-    pub problem: EntryProblem,
 }
 
 #[derive(Debug, Serialize)]
@@ -153,50 +124,16 @@ pub fn search(ctx: &Context, opts: &SearchOptions) -> anyhow::Result<SearchRepor
     };
     for target in &targets {
         match list(&ctx.ui, (ctx.offline, ctx.allow_http), &fetcher, target) {
-            Ok(Listing::Index(resolved)) => collect(ctx, &resolved, needle.as_deref(), &mut report),
-            Ok(listing) => report.results.extend(
-                hits(target, listing)
-                    .into_iter()
-                    .filter(|h| matches(needle.as_deref(), &h.name, &h.description)),
-            ),
+            Ok(listing) => {
+                let (hits, problems) = hits(&ctx.ui, target, listing, needle.as_deref());
+                report.results.extend(hits);
+                report.problems.extend(problems);
+            }
             Err(e) if single => return Err(e),
             Err(e) => fail_source(ctx, target, e, &mut report),
         }
     }
     Ok(report)
-}
-
-/// The hits of a git, folder or OCI source's listing.
-fn hits(target: &Target, listing: Listing) -> Vec<Hit> {
-    let source = &target.source.name;
-    match listing {
-        Listing::Index(_) => Vec::new(),
-        Listing::Found(found) => (found.skills.iter())
-            .map(|skill| Hit {
-                source: source.clone(),
-                name: skill.name.clone(),
-                description: skill.description.clone(),
-                format: found.format,
-                index_format: found.format,
-                url: Some(found.url.clone()),
-                commit: found.commit.clone(),
-                subpath: join_rel(found.subpath.as_deref(), &skill.path),
-                ..Hit::default()
-            })
-            .collect(),
-        Listing::Oci(listed) => (listed.into_iter())
-            .map(|(name, description, version)| Hit {
-                source: source.clone(),
-                url: Some(format!("{}/{name}", target.text.trim())),
-                name,
-                description,
-                version,
-                format: "oci",
-                index_format: "oci",
-                ..Hit::default()
-            })
-            .collect(),
-    }
 }
 
 /// A source that could not be searched: warned about and reported.
@@ -210,44 +147,6 @@ fn fail_source(ctx: &Context, target: &Target, e: anyhow::Error, report: &mut Se
         error,
         exit,
     });
-}
-
-/// Whether a skill's name or description holds the (lowercased) query.
-fn matches(needle: Option<&str>, name: &str, description: &str) -> bool {
-    needle.is_none_or(|n| name.to_lowercase().contains(n) || description.to_lowercase().contains(n))
-}
-
-fn collect(
-    ctx: &Context,
-    resolved: &ResolvedIndex,
-    needle: Option<&str>,
-    report: &mut SearchReport,
-) {
-    warn_problems(&ctx.ui, resolved);
-    for problem in &resolved.index.problems {
-        report.problems.push(Problem {
-            source: resolved.source.clone(),
-            problem: problem.clone(),
-        });
-    }
-    let signed_by = resolved.signer.as_ref().map(|s| s.key_id.clone());
-    for entry in &resolved.index.entries {
-        if !matches(needle, &entry.name, &entry.description) {
-            continue;
-        }
-        report.results.push(Hit {
-            source: resolved.source.clone(),
-            name: entry.name.clone(),
-            description: entry.description.clone(),
-            version: entry.version.clone(),
-            format: entry.format_label(),
-            index_format: resolved.index.format.as_str(),
-            digest: entry.digest().map(|d| d.to_string()),
-            url: entry.url().map(|u| u.to_string()),
-            signed_by: signed_by.clone(),
-            ..Hit::default()
-        });
-    }
 }
 
 /// `--source NAME` picks a declared source, or a URL/path used as is;

@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use super::workspace::{Workspace, fail};
-use crate::approve::Dependency;
+use crate::approve::{Dependency, Trust};
 use crate::digest::Digest;
 use crate::error::{Exit, OpError};
 use crate::project::lock::{Format, LockedSkill};
@@ -318,4 +318,47 @@ pub fn found_offers(found: &crate::git::Discovery) -> Vec<Offer> {
             path: Some(f.path.clone()),
         })
         .collect()
+}
+
+/// A candidate for a lock entry whose content is already in the store.
+pub fn from_lock(
+    store: &crate::store::Store,
+    state: &crate::project::state::ProjectState,
+    locked: &LockedSkill,
+) -> anyhow::Result<Candidate> {
+    let path = store.entry_path(&locked.tree);
+    let tree = match state.load_tree(&locked.tree) {
+        Some(t) => t,
+        None => crate::digest::hash_tree(&path)?,
+    };
+    let (skill, dependencies) = read_stored_skill(&path, &locked.name)?;
+    Ok(Candidate {
+        locked: locked.clone(),
+        entry: StoreEntry {
+            digest: locked.tree,
+            path,
+            tree,
+            created: false,
+        },
+        skill,
+        dependencies,
+    })
+}
+
+/// How the lock entry's content was pinned, by its kind, for the approval
+/// summary.
+pub fn trust_of(locked: &LockedSkill) -> Trust {
+    match (&locked.signer, locked.format) {
+        (Some(key), _) => Trust::Signed { key: key.clone() },
+        (None, Format::Files) => Trust::TrustOnFirstUse,
+        (None, Format::Git) => Trust::GitCommit {
+            commit: locked.commit.clone().unwrap_or_default(),
+        },
+        (None, Format::Path) => Trust::LocalPath,
+        (None, Format::Mcp) => Trust::McpDigests,
+        (None, Format::Oci) => Trust::OciManifest {
+            reference: locked.url.clone().unwrap_or_default(),
+        },
+        (None, _) => Trust::DigestPinned,
+    }
 }

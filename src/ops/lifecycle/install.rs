@@ -6,7 +6,7 @@ use std::io::Write;
 
 use serde::Serialize;
 
-use super::approval::{candidate_from_lock, review};
+use super::approval::review;
 use super::materialize::materialize;
 use super::placement::{LinkChanges, sync_links};
 use super::session::Session;
@@ -15,6 +15,7 @@ use crate::error::{Exit, OpError};
 use crate::ops::fail;
 use crate::ops::{Context, Report, plural};
 use crate::project::lock::{LockedSkill, Lockfile};
+use crate::sources::candidate::from_lock;
 use crate::sources::opened::resolve_by_source;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
@@ -253,7 +254,7 @@ fn approve_pending(
     let candidates = pending
         .iter()
         .filter_map(|n| lock.get(n))
-        .map(|l| candidate_from_lock(sess, l))
+        .map(|l| from_lock(&sess.store, &sess.state, l))
         .collect::<anyhow::Result<Vec<_>>>()?;
     if strict && yes {
         return fail(

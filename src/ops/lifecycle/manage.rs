@@ -6,7 +6,7 @@ use std::io::Write;
 
 use serde::Serialize;
 
-use super::approval::{candidate_from_lock, review};
+use super::approval::review;
 use super::materialize::materialize;
 use super::placement::{LinkChanges, sync_links};
 use super::session::{Session, not_in_project};
@@ -14,6 +14,7 @@ use crate::approve::Summary;
 use crate::ops::{Context, Report};
 use crate::project::lock::Lockfile;
 use crate::project::manifest::SkillDecl;
+use crate::sources::candidate::from_lock;
 
 #[derive(Debug, Clone, Default)]
 pub struct ApproveOptions {
@@ -130,7 +131,7 @@ pub fn approve(ctx: &Context, opts: &ApproveOptions) -> anyhow::Result<ManageRep
     materialize(&mut sess, &entries)?;
     let candidates = entries
         .iter()
-        .map(|l| candidate_from_lock(&sess, l))
+        .map(|l| from_lock(&sess.store, &sess.state, l))
         .collect::<anyhow::Result<Vec<_>>>()?;
     let (summaries, answers) = review(&sess, &candidates, &lock, opts.yes)?;
     let mut approved = Vec::new();

@@ -1,7 +1,7 @@
 //! The project lifecycle (docs/design.md#manifest-and-lock to #approval): `add`, `install`, `update`,
 //! `outdated`, `remove`, `approve`, `disable`/`enable`, `list`, `verify`.
 //!
-//! Every command opens a [`Session`] (project, manifest, lock, store), then
+//! Every command opens a `session::Session` (project, manifest, lock, store), then
 //! works in the same order: resolve or materialise content into the store,
 //! get approval for exactly the tree digests that will be linked, place the
 //! links, and only then write `skills.toml` and `skills.lock` (atomically).

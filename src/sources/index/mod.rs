@@ -2,7 +2,7 @@
 //! `/.well-known/agent-skills/index.json` (v0.2: one archive or SKILL.md
 //! per skill, by digest) or the legacy `/.well-known/skills/` (v0.1: a list
 //! of files per skill), over HTTP and `file://` alike. The index protocol is
-//! [`resolve`]; the proof ([`prove`]) walks from the declared source through
+//! [`resolve`]; the proof (`prove.rs`) walks from the declared source through
 //! the verified (signed, when keys are pinned) index snapshot to the entry,
 //! its artifact digest and the tree that artifact made.
 
