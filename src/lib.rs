@@ -34,7 +34,6 @@ pub mod publish;
 pub mod roots;
 pub mod shown;
 pub mod skill;
-pub mod source;
 pub mod source_mcp;
 pub mod sources;
 pub mod store;

@@ -90,8 +90,4 @@ pub(crate) fn fail<T>(exit: Exit, message: impl Into<String>) -> anyhow::Result<
 pub use crate::view::Report;
 pub(crate) use crate::view::plural;
 
-/// Whether an environment variable a skill depends on is set (and not
-/// empty) in this process: the one place the dependency checks read it.
-pub fn env_var_is_set(name: &str) -> bool {
-    std::env::var_os(name).is_some_and(|v| !v.is_empty())
-}
+pub use crate::sources::candidate::env_var_is_set;

@@ -87,7 +87,7 @@ pub fn publish_oci(ctx: &Context, opts: &OciPublishOptions) -> anyhow::Result<Oc
             push::build(source).with_context(|| format!("cannot pack `{}`", source.name))?;
         built.push((source, artifact, tags));
     }
-    let fetcher = super::source::fetcher(ctx)?;
+    let fetcher = crate::sources::workspace::fetcher(&ctx.ui, ctx.offline, ctx.allow_http)?;
     let registry = Registry::new(&fetcher, &target, credential)?;
     let mut pushed_blobs = std::collections::HashMap::new();
     let mut skills = Vec::new();

@@ -8,7 +8,6 @@
 //! record of what each artifact unpacked to (`store::unpacked`).
 
 pub mod chain;
-mod declared;
 pub mod memo;
 pub mod offline;
 

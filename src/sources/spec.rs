@@ -8,6 +8,7 @@ use std::path::Path;
 use url::Url;
 
 use crate::error::{Classify, Exit};
+use crate::project::manifest::SourceDecl;
 use crate::sources::oci::OciRef;
 
 /// The discovery paths probed under a base, in order.
@@ -167,6 +168,82 @@ pub fn is_git_form(text: &str) -> bool {
             .any(|web| text.starts_with(web))
 }
 
+/// How a source's location is written into skills.toml: URLs as given; a
+/// path relative to the project root when it lies inside the project (so the
+/// file works on every clone), absolute otherwise.
+pub fn manifest_url(text: &str, cwd: &Path, project_root: &Path) -> anyhow::Result<String> {
+    let spec = SourceSpec::parse(text, cwd)?;
+    let is_plain_path = !text.contains("://") && !matches!(spec, SourceSpec::Git(_));
+    if !is_plain_path {
+        return Ok(text.trim().to_owned());
+    }
+    let absolute = cwd.join(text.trim());
+    let normalized = normalize_lexically(&absolute);
+    match normalized.strip_prefix(project_root) {
+        Ok(rel) if rel.as_os_str().is_empty() => Ok(".".into()),
+        Ok(rel) => Ok(rel
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect::<Vec<_>>()
+            .join("/")),
+        Err(_) => Ok(normalized.to_string_lossy().into_owned()),
+    }
+}
+
+/// Removes `.` and resolves `..` without touching the file system (the path
+/// may not exist yet, and symlinks are irrelevant to how it is written down).
+fn normalize_lexically(path: &Path) -> std::path::PathBuf {
+    use std::path::Component;
+    let mut out = std::path::PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if matches!(out.components().next_back(), Some(Component::Normal(_))) {
+                    out.pop();
+                }
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
+}
+
+/// The repository a declared source names, when it is a git source (the
+/// forms of docs/design.md#formats; a folder publishing `.well-known/` is an
+/// index), and the folder inside it where its skills are looked for: the
+/// spec's own subfolder joined with the source's `path` (`None`: the whole
+/// repository), and the ref it declares (`None`: the default branch).
+pub fn declared_git(decl: &SourceDecl, project_root: &Path) -> Option<DeclaredGit> {
+    let text = match SourceSpec::parse(&decl.url, project_root).ok()? {
+        SourceSpec::Git(text) => text,
+        SourceSpec::Base(url)
+            if url.scheme() == "file"
+                && !url
+                    .to_file_path()
+                    .is_ok_and(|dir| dir.join(".well-known").is_dir()) =>
+        {
+            decl.url.clone()
+        }
+        _ => return None,
+    };
+    let spec = crate::git::parse_git_spec(&text, None, project_root)
+        .ok()
+        .flatten()?;
+    Some(DeclaredGit {
+        url: spec.url(),
+        folder: spec.join_subpath(decl.path.as_deref().unwrap_or("")),
+        reference: spec.reference.clone(),
+    })
+}
+
+/// What [`declared_git`] finds in a declared git source.
+pub struct DeclaredGit {
+    pub url: String,
+    pub folder: Option<String>,
+    pub reference: Option<String>,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -238,5 +315,34 @@ mod tests {
         for word in ["pdf", "my-skill", "team"] {
             assert!(!looks_like_location(word), "{word}");
         }
+    }
+}
+
+#[cfg(test)]
+mod manifest_url_tests {
+    use super::manifest_url;
+    use std::path::Path;
+
+    #[test]
+    fn paths_inside_the_project_are_stored_relative() {
+        let root = Path::new("/p");
+        assert_eq!(
+            manifest_url("reg", Path::new("/p/sub"), root).unwrap(),
+            "sub/reg"
+        );
+        assert_eq!(
+            manifest_url("../reg", Path::new("/p/sub"), root).unwrap(),
+            "reg"
+        );
+        assert_eq!(manifest_url("./", Path::new("/p"), root).unwrap(), ".");
+        assert_eq!(manifest_url("../x", Path::new("/p"), root).unwrap(), "/x");
+        assert_eq!(
+            manifest_url("/srv/reg", Path::new("/p"), root).unwrap(),
+            "/srv/reg"
+        );
+        assert_eq!(
+            manifest_url("https://h.example/x", Path::new("/p"), root).unwrap(),
+            "https://h.example/x"
+        );
     }
 }

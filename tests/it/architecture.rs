@@ -4,7 +4,7 @@
 //! readers of formats never read the environment (their callers pass it in).
 //! A new top-level module fails here until it is given a layer.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
 /// Lowest first. Keep in step with docs/architecture.md.
@@ -23,12 +23,13 @@ const LAYERS: &[&[&str]] = &[
         "migrate",
     ],
     &["store", "git", "project", "link"],
+    &["ui"],
     &["sources"],
-    &["source"],
     &["provenance"],
     &["catalog"],
-    &["mentions", "mcp", "placement"],
-    &["ui", "doctor"],
+    &["mentions", "placement"],
+    &["mcp"],
+    &["doctor"],
     &["view"],
     &["ops"],
     &["cli"],
@@ -218,7 +219,7 @@ fn the_checker_sees_an_arrow_pointing_up() {
     let found: Vec<String> = check(src).into_iter().map(|v| v.0).collect();
     let has = |needle: &str| found.iter().any(|v| v.contains(needle));
     assert!(has("`store` (layer 4) uses `git` (layer 4)"), "{found:#?}");
-    assert!(has("`ops` (layer 12) uses `cli` (layer 13)"), "{found:#?}");
+    assert!(has("`ops` (layer 13) uses `cli` (layer 14)"), "{found:#?}");
     assert!(
         has("src/roots/mod.rs: only `cli` may use clap"),
         "{found:#?}"
@@ -236,17 +237,6 @@ fn the_checker_sees_an_arrow_pointing_up() {
 /// Commands are glue (docs/architecture.md): no function in `src/ops/` is
 /// longer than this many lines, from its `fn` line to its closing brace.
 const OPS_FN_MAX: usize = 60;
-
-/// Files whose long functions leave `ops` with the sources refactor: moved
-/// by the sources refactor (the lead removes this list after merging it).
-const OPS_FN_ALLOWED: &[&str] = &[
-    "ops/lifecycle/add.rs",
-    "ops/lifecycle/candidate.rs",
-    "ops/lifecycle/materialize.rs",
-    "ops/lifecycle/oci_source.rs",
-    "ops/lifecycle/update.rs",
-    "ops/source.rs",
-];
 
 /// `text` with comments, string and char literals blanked out (their line
 /// breaks kept), so only code braces are left to count.
@@ -404,9 +394,6 @@ fn ops_functions_are_short() {
             .unwrap()
             .to_string_lossy()
             .replace('\\', "/");
-        if OPS_FN_ALLOWED.contains(&rel.as_str()) {
-            continue;
-        }
         let text = std::fs::read_to_string(&file).unwrap();
         for (line, name, len) in long_functions(&text, OPS_FN_MAX) {
             offenders.push(format!("src/{rel}:{line}: fn {name} is {len} lines"));
@@ -433,4 +420,425 @@ fn the_length_counter_sees_only_code_braces() {
     let found = long_functions(&text, 60);
     assert_eq!(found, vec![(1, "long".to_owned(), 68)], "{found:?}");
     assert!(long_functions(&text, 68).is_empty());
+}
+
+// ---------------------------------------------------------------------------
+// The file-level import graph: no circles, and no source kind importing
+// another (docs/architecture.md, docs/sources.md).
+// ---------------------------------------------------------------------------
+
+/// The module path of a file under `src/` (`ops/lifecycle/add.rs` →
+/// `ops::lifecycle::add`, `x/mod.rs` → `x`, `lib.rs` → the crate root).
+fn module_of(rel: &str) -> Vec<String> {
+    let rel = rel.trim_end_matches(".rs");
+    let mut parts: Vec<String> = rel.split('/').map(str::to_owned).collect();
+    if parts
+        .last()
+        .is_some_and(|p| p == "mod" || p == "lib" || p == "main")
+    {
+        parts.pop();
+    }
+    parts
+}
+
+fn is_ident_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+/// Reads one use-tree or path at `chars[*i..]`: `a::b::{c, d::e as f}`
+/// expands to one (segments, alias) per leaf. Stops at anything else.
+fn read_tree(
+    chars: &[char],
+    i: &mut usize,
+    prefix: &[String],
+    out: &mut Vec<(Vec<String>, String)>,
+) {
+    let mut path = prefix.to_vec();
+    loop {
+        while *i < chars.len() && chars[*i].is_whitespace() {
+            *i += 1;
+        }
+        if *i < chars.len() && chars[*i] == '{' {
+            *i += 1;
+            loop {
+                read_tree(chars, i, &path, out);
+                while *i < chars.len() && chars[*i].is_whitespace() {
+                    *i += 1;
+                }
+                match chars.get(*i) {
+                    Some(',') => *i += 1,
+                    Some('}') => {
+                        *i += 1;
+                        return;
+                    }
+                    _ => return,
+                }
+                while *i < chars.len() && chars[*i].is_whitespace() {
+                    *i += 1;
+                }
+                if chars.get(*i) == Some(&'}') {
+                    *i += 1;
+                    return;
+                }
+            }
+        }
+        let start = *i;
+        while *i < chars.len() && is_ident_char(chars[*i]) {
+            *i += 1;
+        }
+        if start == *i {
+            return;
+        }
+        let ident: String = chars[start..*i].iter().collect();
+        if ident != "self" || path.is_empty() {
+            path.push(ident);
+        }
+        if chars.get(*i) == Some(&':') && chars.get(*i + 1) == Some(&':') {
+            *i += 2;
+            continue;
+        }
+        let rest: String = chars[*i..chars.len().min(*i + 40)].iter().collect();
+        let alias = match rest.trim_start().strip_prefix("as ") {
+            Some(after) => ident_of(after),
+            None => path.last().cloned().unwrap_or_default(),
+        };
+        out.push((path, alias));
+        return;
+    }
+}
+
+fn ident_of(s: &str) -> String {
+    s.trim_start()
+        .chars()
+        .take_while(|c| is_ident_char(*c))
+        .collect()
+}
+
+/// Every path a file names (`crate::…`, `super::…`, `self::…`, or through a
+/// name such a `use` brought in), made absolute.
+fn named_paths(text: &str, module: &[String]) -> Vec<Vec<String>> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut aliases: HashMap<String, Vec<String>> = HashMap::new();
+    let absolute =
+        |path: &[String], aliases: &HashMap<String, Vec<String>>| -> Option<Vec<String>> {
+            let first = path.first()?;
+            let mut base: Vec<String> = match first.as_str() {
+                "crate" => Vec::new(),
+                "self" => module.to_vec(),
+                "super" => {
+                    let ups = path.iter().take_while(|s| *s == "super").count();
+                    let mut m = module.to_vec();
+                    for _ in 0..ups {
+                        m.pop()?;
+                    }
+                    m.extend(path[ups..].iter().cloned());
+                    return Some(m);
+                }
+                other => aliases.get(other)?.clone(),
+            };
+            base.extend(path[1..].iter().cloned());
+            Some(base)
+        };
+    // A name a `use crate::…` / `use super::…` brought in may start a path
+    // (`use super::oci;` … `oci::kind::Oci`); a bare child path (`mod x;`
+    // … `x::f()`, `pub use x::Y`) is the module's own structure, not an import.
+    let mut uses = Vec::new();
+    for (at, _) in text.match_indices("use ") {
+        let before = text[..at].chars().next_back();
+        if before.is_some_and(is_ident_char) {
+            continue;
+        }
+        let mut i = text[..at + 4].chars().count();
+        read_tree(&chars, &mut i, &[], &mut uses);
+    }
+    for (path, alias) in &uses {
+        if let Some(abs) = absolute(path, &aliases) {
+            aliases.insert(alias.clone(), abs);
+        }
+    }
+    let mut out: Vec<Vec<String>> = uses
+        .iter()
+        .filter_map(|(p, _)| absolute(p, &aliases))
+        .collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let boundary = i == 0 || !(is_ident_char(chars[i - 1]) || chars[i - 1] == ':');
+        if boundary && is_ident_char(chars[i]) {
+            let mut found = Vec::new();
+            let start = i;
+            read_tree(&chars, &mut i, &[], &mut found);
+            for (path, _) in found {
+                if path.len() > 1
+                    && let Some(abs) = absolute(&path, &aliases)
+                {
+                    out.push(abs);
+                }
+            }
+            if i == start {
+                i += 1;
+            }
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+/// The import graph of the files under `src`: file → files it names (the
+/// file of the longest module prefix of each path; a name re-exported by
+/// a `mod.rs` leads to that `mod.rs`).
+fn import_graph(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
+    let mut files = Vec::new();
+    rust_files(src, &mut files);
+    let mut by_module: HashMap<Vec<String>, String> = HashMap::new();
+    let mut texts = Vec::new();
+    for file in &files {
+        let rel = file
+            .strip_prefix(src)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        let module = module_of(&rel);
+        let full = std::fs::read_to_string(file).unwrap();
+        texts.push((
+            rel.clone(),
+            module.clone(),
+            without_comments(without_tests(&full)),
+        ));
+        by_module.insert(module, rel);
+    }
+    let mut graph = BTreeMap::new();
+    for (rel, module, text) in &texts {
+        let mut targets = BTreeSet::new();
+        for path in named_paths(text, module) {
+            let target = (1..=path.len())
+                .rev()
+                .find_map(|n| by_module.get(&path[..n]));
+            if let Some(target) = target
+                && target != rel
+            {
+                targets.insert(target.clone());
+            }
+        }
+        graph.insert(rel.clone(), targets);
+    }
+    graph
+}
+
+/// The circles of `graph`: its strongly connected parts of two or more
+/// files (Tarjan), each sorted.
+fn circles(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
+    struct Walk<'g> {
+        graph: &'g BTreeMap<String, BTreeSet<String>>,
+        index: HashMap<&'g str, usize>,
+        low: HashMap<&'g str, usize>,
+        stack: Vec<&'g str>,
+        on_stack: BTreeSet<&'g str>,
+        found: Vec<Vec<String>>,
+    }
+    impl<'g> Walk<'g> {
+        fn visit(&mut self, v: &'g str) {
+            let n = self.index.len();
+            self.index.insert(v, n);
+            self.low.insert(v, n);
+            self.stack.push(v);
+            self.on_stack.insert(v);
+            for w in self.graph.get(v).into_iter().flatten() {
+                let w = w.as_str();
+                if !self.graph.contains_key(w) {
+                    continue;
+                }
+                if !self.index.contains_key(w) {
+                    self.visit(w);
+                    let low = self.low[v].min(self.low[w]);
+                    self.low.insert(v, low);
+                } else if self.on_stack.contains(w) {
+                    let low = self.low[v].min(self.index[w]);
+                    self.low.insert(v, low);
+                }
+            }
+            if self.low[v] == self.index[v] {
+                let mut part = Vec::new();
+                while let Some(w) = self.stack.pop() {
+                    self.on_stack.remove(w);
+                    part.push(w.to_owned());
+                    if w == v {
+                        break;
+                    }
+                }
+                if part.len() > 1 {
+                    part.sort();
+                    self.found.push(part);
+                }
+            }
+        }
+    }
+    let mut walk = Walk {
+        graph,
+        index: HashMap::new(),
+        low: HashMap::new(),
+        stack: Vec::new(),
+        on_stack: BTreeSet::new(),
+        found: Vec::new(),
+    };
+    for v in graph.keys() {
+        if !walk.index.contains_key(v.as_str()) {
+            walk.visit(v);
+        }
+    }
+    walk.found
+}
+
+fn circle_report(src: &Path) -> Vec<String> {
+    let graph = import_graph(src);
+    circles(&graph)
+        .into_iter()
+        .map(|files| {
+            let ties: Vec<String> = files
+                .iter()
+                .flat_map(|a| {
+                    graph[a]
+                        .iter()
+                        .filter(|b| files.contains(b))
+                        .map(move |b| format!("src/{a} -> src/{b}"))
+                })
+                .collect();
+            format!(
+                "import circle of {} files: {}",
+                files.len(),
+                ties.join(", ")
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn no_file_imports_itself_round_a_circle() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let found = circle_report(&src);
+    assert!(found.is_empty(), "{}", found.join("\n"));
+}
+
+/// The kinds of source (docs/sources.md): the files of each. A file of one
+/// kind never names a file of another; shared code lives beside them
+/// (`candidate`, `proof`, `workspace`, `tokens`, `spec`) or below.
+const KINDS: &[(&str, &str)] = &[
+    ("index", "sources/index/"),
+    ("git", "sources/git.rs"),
+    ("folder", "sources/folder.rs"),
+    ("mcp", "sources/mcp.rs"),
+    ("oci", "sources/oci/kind.rs"),
+];
+
+fn kind_of_file(rel: &str) -> Option<&'static str> {
+    KINDS
+        .iter()
+        .find(|(_, place)| rel.starts_with(place))
+        .map(|(kind, _)| *kind)
+}
+
+fn kind_report(src: &Path) -> Vec<String> {
+    let graph = import_graph(src);
+    let mut out = Vec::new();
+    for (file, targets) in &graph {
+        let text = std::fs::read_to_string(src.join(file)).unwrap();
+        let implements =
+            text.contains("impl Kind for") || text.contains("impl crate::sources::Kind for");
+        let Some(kind) = kind_of_file(file) else {
+            if implements {
+                out.push(format!(
+                    "src/{file} implements a source kind that is not in KINDS"
+                ));
+            }
+            continue;
+        };
+        for target in targets {
+            if let Some(other) = kind_of_file(target)
+                && other != kind
+            {
+                out.push(format!(
+                    "src/{file} (kind `{kind}`) imports src/{target} (kind `{other}`)"
+                ));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn no_source_kind_imports_another() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let found = kind_report(&src);
+    assert!(found.is_empty(), "{}", found.join("\n"));
+}
+
+/// The graph checks see circles through `crate::`, `super::`, groups and
+/// re-exports, and kinds reaching into each other.
+#[test]
+fn the_graph_checks_see_circles_and_kinds_importing_kinds() {
+    let tmp = tempfile::tempdir().unwrap();
+    let src = tmp.path();
+    let write = |rel: &str, text: &str| {
+        let path = src.join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    write("lib.rs", "pub mod a;\npub mod b;\npub mod sources;\n");
+    write("a.rs", "use crate::{b::{self, Thing}};\n");
+    write("b.rs", "fn f() { crate::a::g(); }\n");
+    write(
+        "sources/mod.rs",
+        "pub mod git;\npub mod folder;\npub mod oci;\n",
+    );
+    write(
+        "sources/git.rs",
+        "use super::folder;\nfn f() { folder::x(); }\n",
+    );
+    write(
+        "sources/folder.rs",
+        "// crate::sources::git is named in a comment only\n",
+    );
+    write("sources/oci/mod.rs", "pub mod kind;\npub mod client;\n");
+    write("sources/oci/kind.rs", "use super::client::Registry;\n");
+    write("sources/oci/client.rs", "fn f() { super::kind::g(); }\n");
+    write("sources/mcp.rs", "impl Kind for Mcp {}\n");
+    write("sources/ftp.rs", "impl Kind for Ftp {}\n");
+    write("ops/mod.rs", "pub mod lifecycle;\n");
+    write(
+        "ops/lifecycle/mod.rs",
+        "mod add;\npub use self::add::add;\nfn g() { x::y(); }\n",
+    );
+    write(
+        "ops/lifecycle/add.rs",
+        "use super::Session;\n#[cfg(test)]\nmod tests { use crate::b; }\n",
+    );
+    let circles = circle_report(src);
+    let has = |needle: &str| circles.iter().any(|c| c.contains(needle));
+    assert!(
+        has("src/a.rs -> src/b.rs") && has("src/b.rs -> src/a.rs"),
+        "{circles:#?}"
+    );
+    assert!(
+        has("src/sources/oci/client.rs -> src/sources/oci/kind.rs"),
+        "{circles:#?}"
+    );
+    assert!(
+        has("src/ops/lifecycle/add.rs -> src/ops/lifecycle/mod.rs"),
+        "{circles:#?}"
+    );
+    assert_eq!(circles.len(), 3, "{circles:#?}");
+    let kinds = kind_report(src);
+    assert!(
+        kinds
+            .iter()
+            .any(|k| k.contains("src/sources/git.rs (kind `git`) imports src/sources/folder.rs")),
+        "{kinds:#?}"
+    );
+    assert!(
+        kinds
+            .iter()
+            .any(|k| k.contains("src/sources/ftp.rs implements a source kind that is not in KINDS")),
+        "{kinds:#?}"
+    );
+    assert_eq!(kinds.len(), 2, "{kinds:#?}");
 }

@@ -11,7 +11,7 @@ use std::time::{Duration, SystemTime};
 use serde_json::{Value, json};
 use skillpm::error::{Classify, Exit};
 use skillpm::fetch::{Auth, CacheDirs, DownloadSpec, FetchConfig, FetchError, Fetcher};
-use skillpm::source::{self, FetchedContent, Source};
+use skillpm::sources::index::{self as source, FetchedContent, Source};
 use url::Url;
 
 use support::cli::{Sandbox, run};

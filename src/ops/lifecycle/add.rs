@@ -5,15 +5,12 @@ use std::io::Write;
 
 use serde::Serialize;
 
-use super::Session;
 use super::approval::review;
-use super::candidate::{
-    Candidate, Offer, Opened, open_source, resolve_each, resolve_names, shown_path,
-};
 use super::place::sync_links;
+use super::session::Session;
 use crate::approve::Summary;
 use crate::digest::Digest;
-use crate::error::{Exit, OpError};
+use crate::error::Exit;
 use crate::ops::fail;
 use crate::ops::{Context, Report};
 use crate::placement::LinkChanges;
@@ -21,6 +18,11 @@ use crate::project::Manifest;
 use crate::project::lock::Lockfile;
 use crate::project::manifest::{SkillDecl, SourceDecl};
 use crate::skill::is_valid_name;
+use crate::sources::candidate::{Candidate, Offer, shown_path};
+pub use crate::sources::every::Skipped;
+use crate::sources::every::resolve_all;
+use crate::sources::oci::kind::tagged_name;
+use crate::sources::opened::Opened;
 
 #[derive(Debug, Clone, Default)]
 pub struct AddOptions {
@@ -55,16 +57,6 @@ pub struct Added {
     /// Specification rules the skill breaks that did not stop it (as in
     /// its lock entry).
     pub warnings: Vec<String>,
-}
-
-/// A skill `add --all` found but did not add, and why.
-#[derive(Debug, Serialize)]
-pub struct Skipped {
-    /// Its name, or its folder when no usable name could be read.
-    pub name: String,
-    /// The folder it was found in (git and folder sources).
-    pub path: Option<String>,
-    pub reason: String,
 }
 
 /// `--json`: `{"source": {"name", "url", "new"}, "skills": [{"name", "version",
@@ -141,8 +133,7 @@ impl Report for AddReport {
         }
         LinkChanges::write_paths(out, "linked", &self.links.linked)?;
         if self.offered.is_empty() {
-            let plural =
-                |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+            let plural = |n: usize, word: &str| format!("{n} {word}{}", crate::ops::plural(n));
             let warnings: usize = self.skills.iter().map(|s| s.warnings.len()).sum();
             writeln!(
                 out,
@@ -158,6 +149,7 @@ impl Report for AddReport {
 
 pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
     let mut sess = Session::open(ctx, opts.strict)?;
+    crate::placement::apply_choices(&ctx.agents, ctx.link_mode, &mut sess.manifest)?;
     sess.accept_findings = opts.accept_findings;
     let result = add_in(&mut sess, opts);
     // What this run fetched and no lock entry it wrote names (declined,
@@ -171,14 +163,49 @@ pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
 }
 
 fn add_in(sess: &mut Session<'_>, opts: &AddOptions) -> anyhow::Result<AddReport> {
-    let ctx = sess.ctx;
     let (source_text, mut names) = source_and_names(opts)?;
-    let (decl, new_source) = choose_source(
-        sess,
+    let (decl, new_source) = crate::sources::declare::choose(
+        &sess.manifest,
+        (&sess.ctx.cwd, &sess.project.root),
         source_text.as_deref(),
         opts.git_ref.as_deref(),
         opts.path.as_deref(),
     )?;
+    let tags = oci_tags(&decl, &names)?;
+    let opened = Opened::open(&mut sess.workspace(), &decl)?;
+    let offers = opened.offers();
+    // `skillpm add https://github.com/o/r/tree/main/skills/pdf`: the URL
+    // names the skill's own folder, so there is nothing to pick.
+    if names.is_empty() && !opts.all && opened.is_one_skill() {
+        names = offers.iter().map(|o| o.name.clone()).collect();
+    }
+    let mut skipped = Vec::new();
+    if opts.list {
+        return Ok(offer_report(&decl, &opened, offers));
+    }
+    let candidates = resolve_wanted(sess, &opened, &offers, names, opts.all, &mut skipped)?;
+    drop(opened);
+    let (skills, summaries, links) =
+        approve_and_place(sess, (&decl, new_source), &candidates, &tags, opts.yes)?;
+    Ok(AddReport {
+        source: AddedSource {
+            name: decl.name.clone(),
+            url: decl.url.clone(),
+            new: new_source,
+        },
+        offered: Vec::new(),
+        skills,
+        skipped,
+        summaries,
+        links,
+    })
+}
+
+/// `NAME@TAG` picks a tag of an OCI source: the tags asked for, by name.
+fn oci_tags(
+    decl: &SourceDecl,
+    names: &[String],
+) -> anyhow::Result<std::collections::BTreeMap<String, String>> {
     let tags: std::collections::BTreeMap<String, String> = names
         .iter()
         .filter_map(|n| tagged_name(n).map(|(n, t)| (n.to_owned(), t.to_owned())))
@@ -192,20 +219,18 @@ fn add_in(sess: &mut Session<'_>, opts: &AddOptions) -> anyhow::Result<AddReport
             ),
         );
     }
-    let opened = open_source(sess, &decl)?;
-    let offers = opened.offers();
-    // `skillpm add https://github.com/o/r/tree/main/skills/pdf`: the URL
-    // names the skill's own folder, so there is nothing to pick.
-    if names.is_empty() && !opts.all && opened.is_one_skill() {
-        names = offers.iter().map(|o| o.name.clone()).collect();
-    }
-    let mut skipped = Vec::new();
-    if opts.list {
-        return Ok(offer_report(&decl, &opened, offers));
-    }
-    let candidates = resolve_wanted(sess, &opened, &offers, names, opts.all, &mut skipped)?;
-    drop(opened);
+    Ok(tags)
+}
 
+/// Asks approval for what is new, records every candidate in the lock and
+/// `[skills]` (the source too, when new), places the links and saves.
+fn approve_and_place(
+    sess: &mut Session<'_>,
+    (decl, new_source): (&SourceDecl, bool),
+    candidates: &[Candidate],
+    tags: &std::collections::BTreeMap<String, String>,
+    yes: bool,
+) -> anyhow::Result<(Vec<Added>, Vec<Summary>, LinkChanges)> {
     let mut lock = sess.lock_or_empty();
     let pending: Vec<&Candidate> = candidates
         .iter()
@@ -214,39 +239,27 @@ fn add_in(sess: &mut Session<'_>, opts: &AddOptions) -> anyhow::Result<AddReport
                 .is_none_or(|l| l.approved != Some(c.locked.tree))
         })
         .collect();
-    let (summaries, answers) = review(sess, pending.iter().copied(), &lock, opts.yes)?;
-
+    let (summaries, answers) = review(sess, pending.iter().copied(), &lock, yes)?;
     if new_source {
-        sess.manifest.add_source(&decl)?;
+        sess.manifest.add_source(decl)?;
     }
     let added = record(
-        ctx,
-        &candidates,
+        sess.ctx,
+        candidates,
         &pending,
         (&summaries, &answers),
         &mut lock,
         &mut sess.manifest,
         &decl.name,
     )?;
-    record_tags(&mut sess.manifest, &added, &tags)?;
+    record_tags(&mut sess.manifest, &added, tags)?;
     let enabled = sess.active(&lock);
     // New entries become durable (one flush) before links and the lock name them.
     sess.store.seal_pending()?;
     let links = sync_links(sess, &enabled)?;
     sess.manifest.save()?;
     sess.save_lock(lock)?;
-    Ok(AddReport {
-        source: AddedSource {
-            name: decl.name.clone(),
-            url: decl.url.clone(),
-            new: new_source,
-        },
-        offered: Vec::new(),
-        skills: added,
-        skipped,
-        summaries,
-        links,
-    })
+    Ok((added, summaries, links))
 }
 
 /// The candidates asked for: every offer with `--all` (what cannot be
@@ -264,10 +277,10 @@ fn resolve_wanted(
         if !names.is_empty() {
             return fail(Exit::Usage, "pass skill names or --all, not both");
         }
-        return resolve_all(sess, opened, skipped);
+        return resolve_all(&mut sess.workspace(), opened, skipped);
     }
     let selected = select(sess.ctx, offers, names)?;
-    resolve_names(sess, opened, &selected)
+    opened.resolve_names(&mut sess.workspace(), &selected)
 }
 
 /// Writes each candidate into the lock (approved or not, as answered; a
@@ -361,12 +374,6 @@ fn record_tags(
     Ok(())
 }
 
-/// `NAME@TAG` (an OCI source's tag for one skill): the name and the tag.
-pub(crate) fn tagged_name(text: &str) -> Option<(&str, &str)> {
-    let (name, tag) = text.split_once('@')?;
-    (is_valid_name(name) && crate::sources::oci::reference::valid_tag(tag)).then_some((name, tag))
-}
-
 /// `add --list`: what the source offers (and what it skipped), nothing changed.
 fn offer_report(decl: &SourceDecl, opened: &Opened, offers: Vec<Offer>) -> AddReport {
     let mut skipped = Vec::new();
@@ -399,190 +406,6 @@ fn folder_note(path: Option<&str>) -> String {
         .unwrap_or_default()
 }
 
-/// The declared source to use, or a new declaration for a location.
-fn choose_source(
-    sess: &Session<'_>,
-    text: Option<&str>,
-    git_ref: Option<&str>,
-    path: Option<&str>,
-) -> anyhow::Result<(SourceDecl, bool)> {
-    let manifest = &sess.manifest;
-    let path = super::candidate::clean_subpath(path)?;
-    if path.is_some() && text.is_some_and(|t| manifest.source(t).is_some()) {
-        return fail(
-            Exit::Usage,
-            "--path applies to a source given by its location (URL or folder), not to a declared source (edit its `path` in skills.toml)",
-        );
-    }
-    let Some(text) = text else {
-        return Ok((only_declared_source(manifest, path.is_some())?, false));
-    };
-    if let Some(decl) = manifest.source(text) {
-        if git_ref.is_some() {
-            return fail(
-                Exit::Usage,
-                format!(
-                    "--ref applies to a git URL, not to the declared source `{text}` (edit its url in skills.toml)"
-                ),
-            );
-        }
-        return Ok((decl.clone(), false));
-    }
-    if !crate::sources::spec::looks_like_location(text) {
-        return Err(manifest.require_source(text).unwrap_err().into());
-    }
-    let mut url = super::super::source::manifest_url(text, &sess.ctx.cwd, &sess.project.root)?;
-    if let Some(r) = git_ref {
-        url = with_git_ref(sess, text, url, r)?;
-    }
-    if let Some(existing) = manifest
-        .sources()
-        .iter()
-        .find(|s| s.url == url && s.path == path)
-    {
-        return Ok((existing.clone(), false));
-    }
-    let mut name = unique_source_name(sess, &url);
-    if let Some(p) = path.as_deref().and_then(|p| p.rsplit('/').next())
-        && manifest.sources().iter().any(|s| s.url == url)
-    {
-        // The same location with another folder: name it after the folder.
-        name = unique_name(sess, &format!("{name}-{p}"));
-    }
-    Ok((
-        SourceDecl {
-            name,
-            url,
-            keys: Vec::new(),
-            token_env: None,
-            path,
-            cosign_key: None,
-        },
-        true,
-    ))
-}
-
-/// No `--source`: the project's one declared source, else a usage error
-/// saying what to pass (`--path` alone names no source's folder).
-fn only_declared_source(manifest: &Manifest, with_path: bool) -> anyhow::Result<SourceDecl> {
-    if with_path {
-        return fail(
-            Exit::Usage,
-            "--path needs --source <URL|PATH> (the source whose folder it names)",
-        );
-    }
-    match manifest.sources() {
-        [only] => Ok(only.clone()),
-        [] => fail(
-            Exit::NotFound,
-            "this project declares no source: pass `--source <URL|PATH>` (or `skillpm source add <name> <url>` first)",
-        ),
-        many => fail(
-            Exit::Usage,
-            format!(
-                "this project declares several sources ({}): say which with --source NAME",
-                many.iter()
-                    .map(|s| s.name.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        ),
-    }
-}
-
-/// A git location `url` with `--ref r` written into it (`@r` for `github:`,
-/// else `#r`); a registry takes no ref (exit 2).
-fn with_git_ref(sess: &Session<'_>, text: &str, url: String, r: &str) -> anyhow::Result<String> {
-    let root = &sess.project.root;
-    let Some(written) = super::candidate::git_spec_for(&url, root)? else {
-        return fail(
-            Exit::Usage,
-            format!("--ref applies to git sources; `{text}` is a registry"),
-        );
-    };
-    // A ref in the text too (`…#v1`, `…@v1`, `tree/v1`) must be the same
-    // one (else exit 2), and is then not written twice.
-    crate::git::parse_git_spec(&url, Some(r), root)?;
-    if written.reference.is_some() {
-        return Ok(url);
-    }
-    Ok(if url.starts_with("github:") {
-        format!("{url}@{r}")
-    } else {
-        format!("{url}#{r}")
-    })
-}
-
-/// `https://skills.acme.dev/x` → `skills-acme-dev`; `github:o/r` → `o-r`;
-/// `…/team/skills.git#v2` → `skills`; a folder → its name. Made unique among
-/// the declared sources.
-fn unique_source_name(sess: &Session<'_>, url: &str) -> String {
-    // `oci://ghcr.io/acme/skills` → `acme-skills`.
-    let oci = crate::sources::oci::OciRef::parse(url).ok();
-    let stem = git_stem(url)
-        .or_else(|| oci.map(|r| r.repository))
-        .or_else(|| {
-            url::Url::parse(url)
-                .ok()
-                .and_then(|u| u.host_str().map(str::to_owned))
-        })
-        .unwrap_or_else(|| {
-            std::path::Path::new(url.trim_end_matches('/'))
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_else(|| "source".into())
-        });
-    unique_name(sess, &stem)
-}
-
-/// `stem` as a source name (lowercase, `-` for anything else), made unique
-/// among the declared sources.
-fn unique_name(sess: &Session<'_>, stem: &str) -> String {
-    let dashed = stem
-        .to_ascii_lowercase()
-        .replace(|c: char| !c.is_ascii_alphanumeric(), "-");
-    let mut name = dashed
-        .split('-')
-        .filter(|p| !p.is_empty())
-        .collect::<Vec<_>>()
-        .join("-");
-    name.truncate(56);
-    let base = match name.trim_end_matches('-') {
-        "" => "source".to_owned(),
-        trimmed => trimmed.to_owned(),
-    };
-    let mut candidate = base.clone();
-    let mut n = 2;
-    while sess.manifest.source(&candidate).is_some() {
-        candidate = format!("{base}-{n}");
-        n += 1;
-    }
-    candidate
-}
-
-/// The name part of a git source: `owner/repo[/sub]` for GitHub, else the
-/// repository's last path segment without `.git` (a host says little about
-/// a git repository) and never the `#ref` (`add --ref` appends it).
-fn git_stem(url: &str) -> Option<String> {
-    let without_ref = url.split_once('#').map_or(url, |(u, _)| u);
-    if let Some(rest) = without_ref.strip_prefix("github:") {
-        return Some(rest.split('@').next().unwrap_or(rest).to_owned());
-    }
-    if let Some(rest) = without_ref.strip_prefix(crate::git::GITHUB_WEB) {
-        let parts: Vec<&str> = rest.split('/').filter(|p| !p.is_empty()).take(2).collect();
-        return Some(parts.join("/").trim_end_matches(".git").to_owned());
-    }
-    if !crate::source::is_git_form(without_ref) {
-        return None;
-    }
-    let last = without_ref
-        .trim_end_matches('/')
-        .rsplit(['/', ':'])
-        .next()
-        .unwrap_or(without_ref);
-    Some(last.strip_suffix(".git").unwrap_or(last).to_owned())
-}
-
 fn select(ctx: &Context, offers: &[Offer], names: Vec<String>) -> anyhow::Result<Vec<String>> {
     if !names.is_empty() {
         return Ok(names);
@@ -611,118 +434,4 @@ fn select(ctx: &Context, offers: &[Offer], names: Vec<String>) -> anyhow::Result
         .into_iter()
         .filter_map(|l| l.split(" - ").next().map(str::to_owned))
         .collect())
-}
-
-/// `--all`: every skill the source offers that can be added. A skill that
-/// cannot (refused content, a name two folders claim, a failed download)
-/// goes to `skipped` with the reason; only when nothing at all could be
-/// added is it an error, saying what was looked at and what was found.
-fn resolve_all(
-    sess: &mut Session<'_>,
-    opened: &Opened,
-    skipped: &mut Vec<Skipped>,
-) -> anyhow::Result<Vec<Candidate>> {
-    let duplicated = skip_discovery_refusals(opened, skipped);
-    let mut wanted: Vec<Offer> = Vec::new();
-    for offer in opened.offers() {
-        if !duplicated.contains(&offer.name) && !wanted.iter().any(|w| w.name == offer.name) {
-            wanted.push(offer);
-        }
-    }
-    // Discovery already warned about what it skipped and about duplicates.
-    let warned = skipped.len();
-    let names: Vec<String> = wanted.iter().map(|o| o.name.clone()).collect();
-    let mut out = Vec::new();
-    for (offer, result) in wanted.into_iter().zip(resolve_each(sess, opened, &names)) {
-        match result {
-            Ok(c) => out.push(c),
-            Err(e) => skipped.push(Skipped {
-                name: offer.name,
-                path: offer.path,
-                reason: format!("{e:#}"),
-            }),
-        }
-    }
-    for s in &skipped[warned..] {
-        sess.ctx.ui.warn(format!(
-            "skipped `{}`{}: {}",
-            s.name,
-            s.path
-                .as_deref()
-                .map(|p| format!(" ({})", shown_path(p)))
-                .unwrap_or_default(),
-            s.reason
-        ));
-    }
-    if out.is_empty() {
-        return Err(nothing_added(opened, skipped).into());
-    }
-    Ok(out)
-}
-
-/// What discovery refused goes to `skipped`: folders it could not read as
-/// skills, and every folder of a name several folders hold (which one is
-/// meant is for the user to say with --path). Returns those names.
-fn skip_discovery_refusals(opened: &Opened, skipped: &mut Vec<Skipped>) -> Vec<String> {
-    let mut duplicated: Vec<String> = Vec::new();
-    let Some(found) = opened.discovery() else {
-        return duplicated;
-    };
-    for s in &found.skipped {
-        let folder = s.path.rsplit('/').next().unwrap_or("");
-        skipped.push(Skipped {
-            name: crate::skill::printable(shown_path(folder)),
-            path: Some(s.path.clone()),
-            reason: s.reason.clone(),
-        });
-    }
-    for (name, paths) in found.duplicates() {
-        duplicated.push(name.to_owned());
-        for p in &paths {
-            skipped.push(Skipped {
-                name: name.to_owned(),
-                path: Some((*p).to_owned()),
-                reason: format!(
-                    "{} folders hold a skill named `{name}` ({}); add one by name with --path <folder>",
-                    paths.len(),
-                    paths
-                        .iter()
-                        .map(|p| shown_path(p))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            });
-        }
-    }
-    duplicated
-}
-
-/// `--all` added nothing: exit 8 when no skill was found, else exit 5 with
-/// every folder's reason, and where it looked either way.
-fn nothing_added(opened: &Opened, skipped: &[Skipped]) -> OpError {
-    let decl = opened.decl();
-    let (exit, what) = if skipped.is_empty() {
-        (Exit::NotFound, "found no skill".to_owned())
-    } else {
-        (
-            Exit::Unsafe,
-            format!(
-                "found {} skill folder(s) but could add none ({})",
-                skipped.len(),
-                skipped
-                    .iter()
-                    .map(|s| format!("`{}`: {}", s.name, s.reason))
-                    .collect::<Vec<_>>()
-                    .join("; ")
-            ),
-        )
-    };
-    OpError::new(
-        exit,
-        format!(
-            "--all {what} in source `{}`: looked in {}; point --path at the folder holding the skills, or check them with `skillpm check`",
-            decl.name,
-            opened.looked_at()
-        ),
-    )
 }

@@ -2,13 +2,12 @@
 //! not yet approved, then ask per skill, accept all with `--yes`, or stop
 //! with exit 7 when nobody can be asked.
 
-use super::Session;
-use super::candidate::{Candidate, read_stored_skill};
-use crate::approve::{self, Previous, Summary, Trust};
+use super::session::Session;
+use crate::approve::{self, Previous, Summary};
 use crate::error::Exit;
 use crate::ops::fail;
-use crate::project::lock::{Format, LockedSkill, Lockfile};
-use crate::store::StoreEntry;
+use crate::project::lock::{LockedSkill, Lockfile};
+use crate::sources::candidate::{Candidate, read_stored_skill, trust_of};
 
 /// Shows the summary of each candidate (compared with its entry in `lock`)
 /// and returns them with, per candidate, whether it was approved.
@@ -20,7 +19,7 @@ pub(crate) fn review<'c>(
 ) -> anyhow::Result<(Vec<Summary>, Vec<bool>)> {
     let candidates: Vec<&Candidate> = candidates.into_iter().collect();
     // Scanning is reading and matching every file: use every core.
-    let scanned = super::parallel::map(&candidates, |c| {
+    let scanned = crate::fs::parallel::map(&candidates, |c| {
         super::audit_gate::scan(&c.entry.path, &c.locked.name)
     });
     let mut summaries = Vec::new();
@@ -126,45 +125,4 @@ fn decide(sess: &Session<'_>, summaries: &mut [Summary], yes: bool) -> anyhow::R
             Ok(ui.confirm(&format!("Approve {} (tree {short})?", s.name), "--yes")?)
         })
         .collect()
-}
-
-/// How the lock entry's content was pinned, for the summary.
-pub(crate) fn trust_of(locked: &LockedSkill) -> Trust {
-    match (&locked.signer, locked.format) {
-        (Some(key), _) => Trust::Signed { key: key.clone() },
-        (None, Format::Files) => Trust::TrustOnFirstUse,
-        (None, Format::Git) => Trust::GitCommit {
-            commit: locked.commit.clone().unwrap_or_default(),
-        },
-        (None, Format::Path) => Trust::LocalPath,
-        (None, Format::Mcp) => Trust::McpDigests,
-        (None, Format::Oci) => Trust::OciManifest {
-            reference: locked.url.clone().unwrap_or_default(),
-        },
-        (None, _) => Trust::DigestPinned,
-    }
-}
-
-/// A candidate for a lock entry whose content is already in the store.
-pub(crate) fn candidate_from_lock(
-    sess: &Session<'_>,
-    locked: &LockedSkill,
-) -> anyhow::Result<Candidate> {
-    let path = sess.store.entry_path(&locked.tree);
-    let tree = match sess.state.load_tree(&locked.tree) {
-        Some(t) => t,
-        None => crate::digest::hash_tree(&path)?,
-    };
-    let (skill, dependencies) = read_stored_skill(&path, &locked.name)?;
-    Ok(Candidate {
-        locked: locked.clone(),
-        entry: StoreEntry {
-            digest: locked.tree,
-            path,
-            tree,
-            created: false,
-        },
-        skill,
-        dependencies,
-    })
 }

@@ -13,7 +13,7 @@
 
 use anyhow::Context as _;
 
-use super::Session;
+use super::session::Session;
 use crate::approve::Summary;
 use crate::audit::gate::{blocking, keys_at_or_above, refusal};
 use crate::audit::{self, Finding};

@@ -1,18 +1,18 @@
 //! `skillpm install [--locked | --frozen | --offline] [--yes]`: make the
 //! roots match the lock exactly.
 
-use super::Session;
-use super::approval::{candidate_from_lock, review};
-use super::candidate::resolve_by_source;
+use super::approval::review;
 use super::materialize::materialize;
 use super::place::sync_links;
+use super::session::Session;
 use crate::approve::Summary;
 use crate::error::{Exit, OpError};
 use crate::ops::Context;
 use crate::ops::fail;
 use crate::placement::LinkChanges;
-use crate::project::lock::Format;
 use crate::project::lock::{LockedSkill, Lockfile};
+use crate::sources::candidate::from_lock;
+use crate::sources::opened::resolve_by_source;
 
 pub use crate::view::install::{InstallMode, InstallReport};
 
@@ -40,6 +40,7 @@ pub fn install(ctx: &Context, opts: &InstallOptions) -> anyhow::Result<InstallRe
     let ctx = &ctx;
     let strict = opts.mode != InstallMode::Normal;
     let mut sess = Session::open(ctx, opts.strict)?;
+    crate::placement::apply_choices(&ctx.agents, ctx.link_mode, &mut sess.manifest)?;
     let Some(original) = sess.lock.clone() else {
         if strict {
             return Err(lock_outdated(format!(
@@ -55,12 +56,8 @@ pub fn install(ctx: &Context, opts: &InstallOptions) -> anyhow::Result<InstallRe
     // Proves every entry (a folder entry's source and folder first), then
     // fetches what the store lacks; a folder must still hold its tree.
     let fetched = materialize(&mut sess, &all)?;
-    check_folder_drift(&sess, &lock)?;
-    if sess.level == crate::skill::Level::Strict {
-        for s in lock.skills() {
-            super::candidate::judge_locked(&sess, s)?;
-        }
-    }
+    crate::sources::folder::check_unchanged(&sess.project.root, lock.skills())?;
+    judge_strictly(&sess, &lock)?;
     summaries.extend(approve_pending(&sess, &mut lock, strict, opts.yes)?);
 
     let enabled = sess.active(&lock);
@@ -87,6 +84,16 @@ pub fn install(ctx: &Context, opts: &InstallOptions) -> anyhow::Result<InstallRe
         links,
         disabled,
     })
+}
+
+/// `--strict`: every locked skill judged by every rule.
+fn judge_strictly(sess: &Session<'_>, lock: &Lockfile) -> anyhow::Result<()> {
+    if sess.level == crate::skill::Level::Strict {
+        for s in lock.skills() {
+            crate::sources::candidate::judge_locked(&sess.store, sess.level, s)?;
+        }
+    }
+    Ok(())
 }
 
 /// Places the links of `enabled`. A stored tree changed under its name (an
@@ -160,28 +167,6 @@ fn follow_manifest(
     resolve_declared(sess, &missing, lock, yes)
 }
 
-/// A folder source proves its entries by what the folder holds now
-/// (docs/threat-model.md): its tree is recomputed on every install, in
-/// every mode. When it differs from the lock's, nothing of it is linked
-/// from the cache (exit 6, `update` shows the change for approval): an
-/// edited folder and a lock edited to name a tree the cache happens to
-/// hold look the same, and neither may install the cached tree. A folder
-/// that cannot be read proves nothing either.
-fn check_folder_drift(sess: &Session<'_>, lock: &Lockfile) -> anyhow::Result<()> {
-    for s in lock.skills().iter().filter(|s| s.format == Format::Path) {
-        if let Some(now) = super::materialize::folder_drift(sess, s)? {
-            return fail(
-                Exit::Locked,
-                format!(
-                    "the folder of `{}` changed since skills.lock was written (locked tree {}, folder now {now}); nothing of it was linked\n  run `skillpm update {}` to review the change, or restore the folder",
-                    s.name, s.tree, s.name
-                ),
-            );
-        }
-    }
-    Ok(())
-}
-
 /// Entries not approved for exactly their tree need a person: asks (or
 /// takes `--yes`) and records each approval in `lock`; a declined one is
 /// not linked. `strict` may not record an approval (exit 7). Returns the
@@ -204,7 +189,7 @@ fn approve_pending(
     let candidates = pending
         .iter()
         .filter_map(|n| lock.get(n))
-        .map(|l| candidate_from_lock(sess, l))
+        .map(|l| from_lock(&sess.store, &sess.state, l))
         .collect::<anyhow::Result<Vec<_>>>()?;
     if strict && yes {
         return fail(
@@ -270,7 +255,10 @@ fn resolve_declared(
     lock: &mut Lockfile,
     yes: bool,
 ) -> anyhow::Result<Vec<Summary>> {
-    let candidates = resolve_by_source(sess, wanted.iter().map(|(n, s)| (n.as_str(), s.as_str())))?;
+    let candidates = resolve_by_source(
+        &mut sess.workspace(),
+        wanted.iter().map(|(n, s)| (n.as_str(), s.as_str())),
+    )?;
     let (summaries, answers) = review(sess, &candidates, lock, yes)?;
     for ((c, ok), summary) in candidates.into_iter().zip(answers).zip(&summaries) {
         let mut locked = c.locked;

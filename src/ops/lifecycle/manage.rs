@@ -3,14 +3,15 @@
 
 use std::collections::BTreeSet;
 
-use super::approval::{candidate_from_lock, review};
+use super::approval::review;
 use super::materialize::materialize;
 use super::place::sync_links;
-use super::{Session, not_in_project};
+use super::session::{Session, not_in_project};
 use crate::approve::Summary;
 use crate::ops::Context;
 use crate::project::lock::Lockfile;
 use crate::project::manifest::SkillDecl;
+use crate::sources::candidate::from_lock;
 pub use crate::view::manage::ManageReport;
 
 #[derive(Debug, Clone, Default)]
@@ -93,7 +94,7 @@ pub fn approve(ctx: &Context, opts: &ApproveOptions) -> anyhow::Result<ManageRep
     materialize(&mut sess, &entries)?;
     let candidates = entries
         .iter()
-        .map(|l| candidate_from_lock(&sess, l))
+        .map(|l| from_lock(&sess.store, &sess.state, l))
         .collect::<anyhow::Result<Vec<_>>>()?;
     let (summaries, answers) = review(&sess, &candidates, &lock, opts.yes)?;
     let mut approved = Vec::new();

@@ -1,7 +1,7 @@
 //! The lifecycle's calls into the placement engine (`crate::placement`):
 //! the open [`Session`] handed down as a [`Site`], notes to the printer.
 
-use super::Session;
+use super::session::Session;
 use crate::placement::{self, LinkChanges, Note, Site, Target};
 use crate::project::lock::LockedSkill;
 use crate::project::state::Placements;

@@ -5,18 +5,14 @@
 
 use std::collections::BTreeSet;
 
-use super::Session;
+use super::session::Session;
 use crate::project::lock::LockedSkill;
 use crate::provenance::memo::{self, ProofMemo};
 use crate::provenance::{Proof, ProveError, Prover, prove_offline};
 
-/// Proves every entry of `skills`, reading sources as the session allows
-/// (the cache first; the network only when a snapshot is missing and the
-/// run is not offline). Returns the names whose artifact or commit has no
-/// record of the tree it gave, so it must be unpacked again and hash to the
-/// lock's tree. The first broken link (or unreadable source) fails the
-/// whole run at once: no later entry is tried (docs/network.md: a source
-/// that stays unreachable stops the run).
+/// Proves every entry of `skills`, reading sources as the session allows;
+/// returns the names whose content must be read again
+/// ([`Prover::prove_for_fetch`]).
 pub(crate) fn prove_all(
     sess: &mut Session<'_>,
     skills: &[&LockedSkill],
@@ -39,20 +35,7 @@ pub(crate) fn prove_all(
         Some(m) if m.holds() => others,
         _ => skills.to_vec(),
     };
-    let mut prover = online_prover(sess)?;
-    let mut recheck = BTreeSet::new();
-    for s in &to_prove {
-        let proof = prover.prove(s)?.ok_or_else(|| ProveError::Unproven {
-            skill: s.name.clone(),
-        })?;
-        // A v0.1 file list not proven from its listing is read again too.
-        let pinned_elsewhere = proof.artifact.is_some()
-            || proof.commit.is_some()
-            || proof.format == crate::project::lock::Format::Files;
-        if pinned_elsewhere && !proof.tree_recorded {
-            recheck.insert(s.name.clone());
-        }
-    }
+    let recheck = online_prover(sess)?.prove_for_fetch(&to_prove)?;
     if let Some(m) = memo
         && to_prove.len() == skills.len()
         && !cached.iter().any(|s| recheck.contains(&s.name))
@@ -79,31 +62,18 @@ pub(crate) fn prove_each(
             skills,
         ));
     }
-    let mut prover = online_prover(sess)?;
-    Ok(prover.prove_all(skills))
+    Ok(online_prover(sess)?.prove_all(skills))
 }
 
 /// A prover that reads sources through the session's fetcher (one view of
 /// each source for the whole run) and its git settings.
 fn online_prover<'s>(sess: &'s mut Session<'_>) -> anyhow::Result<Prover<'s>> {
     let fetcher = sess.fetcher()?.clone();
-    let make = move || Some(fetcher.clone());
-    Ok(Prover::new(
+    Ok(Prover::online(
         &sess.project.root,
         &sess.manifest,
         sess.store.root(),
-        Some(Box::new(make)),
-    )
-    .with_git(git_options(sess.ctx.offline, sess.ctx.allow_http)))
-}
-
-/// How the prover reads a git source: as `candidate::git_options` does
-/// (offline switch, the token bound to the source, `--allow-http`).
-fn git_options<'a>(offline: bool, allow_http: bool) -> crate::provenance::chain::GitOptionsFor<'a> {
-    Box::new(move |decl: &crate::project::manifest::SourceDecl| {
-        let token = crate::source::bound_token_env(decl);
-        crate::git::GitOptions::new(offline, token.as_deref())
-            .ok()
-            .map(|o| o.allowing_http(allow_http))
-    })
+        fetcher,
+        (sess.ctx.offline, sess.ctx.allow_http),
+    ))
 }

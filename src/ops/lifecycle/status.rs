@@ -3,8 +3,8 @@
 //! engine's findings (`placement::drift`) and each lock entry's proof, put
 //! into the reports of `view::status`.
 
-use super::Session;
 use super::place::{placements_for, targets, with_site};
+use super::session::Session;
 use crate::ops::Context;
 use crate::placement::drift::{self, Drift};
 use crate::project::lock::LockedSkill;

@@ -8,19 +8,17 @@ use std::io::Write;
 use serde::Serialize;
 
 use super::approval::review;
-use super::candidate::{Candidate, open_source, resolve_by_source};
 use super::place::sync_links;
-use super::{Session, not_in_project};
+use super::session::{Session, not_in_project};
 use crate::approve::Summary;
 use crate::digest::Digest;
 use crate::error::Exit;
-use crate::git;
-use crate::index::EntryContent;
 use crate::ops::fail;
 use crate::ops::{Context, Report};
 use crate::placement::LinkChanges;
 use crate::project::lock::{LockedSkill, Lockfile};
-use crate::source::{self, FetchedContent};
+use crate::sources::candidate::Candidate;
+use crate::sources::opened::resolve_by_source;
 
 #[derive(Debug, Clone, Default)]
 pub struct UpdateOptions {
@@ -132,7 +130,7 @@ pub fn update(ctx: &Context, opts: &UpdateOptions) -> anyhow::Result<UpdateRepor
     let original = require_lock(&sess)?;
     let chosen = selected(&original, &opts.names)?;
     let candidates = resolve_by_source(
-        &mut sess,
+        &mut sess.workspace(),
         chosen.iter().map(|s| (s.name.as_str(), s.source.as_str())),
     )?;
     let mut lock = original.clone();
@@ -145,8 +143,38 @@ pub fn update(ctx: &Context, opts: &UpdateOptions) -> anyhow::Result<UpdateRepor
         })
         .collect();
     let (summaries, answers) = review(&sess, changed.iter().copied(), &original, opts.yes)?;
+    let report = apply_answers(
+        &candidates,
+        &changed,
+        (&summaries, &answers),
+        &original,
+        &mut lock,
+    );
+    let enabled = sess.active(&lock);
+    // What was not re-resolved keeps its old chain: prove it before linking.
+    super::materialize::materialize(&mut sess, &enabled)?;
+    let links = sync_links(&sess, &enabled)?;
+    let lock_written = sess.save_lock(lock)?;
+    Ok(UpdateReport {
+        skills: report,
+        summaries,
+        links,
+        lock_written,
+    })
+}
+
+/// Writes each re-resolved skill into `lock` as answered (same content
+/// keeps its approval; a declined change keeps the locked entry) and says
+/// what happened to it.
+fn apply_answers(
+    candidates: &[Candidate],
+    changed: &[&Candidate],
+    (summaries, answers): (&[Summary], &[bool]),
+    original: &Lockfile,
+    lock: &mut Lockfile,
+) -> Vec<UpdatedSkill> {
     let mut report = Vec::new();
-    for c in &candidates {
+    for c in candidates {
         let Some(old) = original.get(&c.locked.name) else {
             continue;
         };
@@ -179,17 +207,7 @@ pub fn update(ctx: &Context, opts: &UpdateOptions) -> anyhow::Result<UpdateRepor
             to_commit: c.locked.commit.clone(),
         });
     }
-    let enabled = sess.active(&lock);
-    // What was not re-resolved keeps its old chain: prove it before linking.
-    super::materialize::materialize(&mut sess, &enabled)?;
-    let links = sync_links(&sess, &enabled)?;
-    let lock_written = sess.save_lock(lock)?;
-    Ok(UpdateReport {
-        skills: report,
-        summaries,
-        links,
-        lock_written,
-    })
+    report
 }
 
 /// One row of `outdated`.
@@ -275,7 +293,7 @@ pub fn outdated(ctx: &Context) -> anyhow::Result<OutdatedReport> {
             .map(|l| l.into_iter().map(Ok).collect())
             .unwrap_or_else(|e| vec![Err(e); skills.len()]);
         for (s, latest) in skills.iter().zip(latest) {
-            let locked = locked_id(s);
+            let locked = crate::sources::opened::locked_identity(s);
             let (id, version, error) = match latest {
                 Ok((None, version)) => (
                     None,
@@ -301,81 +319,12 @@ pub fn outdated(ctx: &Context) -> anyhow::Result<OutdatedReport> {
     Ok(OutdatedReport { skills: rows })
 }
 
-fn locked_id(s: &LockedSkill) -> String {
-    // OCI: the manifest digest the lock pins, compared with the tag's now.
-    if s.format == crate::project::lock::Format::Oci
-        && let Some(digest) = s.url.as_deref().and_then(|u| u.rsplit_once('@'))
-    {
-        return digest.1.to_owned();
-    }
-    s.commit
-        .clone()
-        .or_else(|| s.artifact.map(|d| d.to_string()))
-        .unwrap_or_else(|| s.tree.to_string())
-}
-
-/// For each skill: the upstream identity (same kind as [`locked_id`]) and version.
+/// For each skill: the upstream identity (same kind as `sources::opened::locked_identity`) and
+/// version, as its source's kind says (`crate::sources`, latest).
 fn latest_of(
     sess: &mut Session<'_>,
     source_name: &str,
     skills: &[&LockedSkill],
 ) -> anyhow::Result<Vec<(Option<String>, Option<String>)>> {
-    let decl = sess.manifest.require_source(source_name)?.clone();
-    let root = sess.project.root.clone();
-    if let Some(spec) = super::candidate::git_spec_for(&decl.url, &root)? {
-        let opts = super::candidate::git_options(sess, &decl)?;
-        let resolved = git::resolve(&spec, &opts)?;
-        return Ok(skills
-            .iter()
-            .map(|_| (Some(resolved.commit.clone()), None))
-            .collect());
-    }
-    if super::candidate::folder_source_for(&decl.url, &root).is_some() {
-        // A folder source's identity is the tree digest of each skill folder.
-        return Ok(skills
-            .iter()
-            .map(|s| {
-                let now = super::materialize::folder_drift(sess, s)
-                    .ok()
-                    .map(|d| d.unwrap_or(s.tree).to_string());
-                (now, None)
-            })
-            .collect());
-    }
-    if decl.url.starts_with(crate::sources::oci::SCHEME) {
-        return super::oci_source::upstream_digests(sess, &decl, skills);
-    }
-    let opened = open_source(sess, &decl)?;
-    if let super::candidate::Opened::Mcp { skills: listed, .. } = &opened {
-        return Ok(super::mcp_source::upstream_trees(listed, skills));
-    }
-    let super::candidate::Opened::Index { resolved, .. } = &opened else {
-        return Ok(skills.iter().map(|_| (None, None)).collect());
-    };
-    let mut out = Vec::new();
-    for s in skills {
-        let Some(entry) = resolved.index.entry(&s.name) else {
-            out.push((None, None));
-            continue;
-        };
-        let id = match &entry.content {
-            EntryContent::Artifact { digest, .. } => Some(digest.to_string()),
-            EntryContent::Files { .. } => {
-                // No published digest: fetch the files and compute the tree.
-                let bar = indicatif::ProgressBar::hidden();
-                let fetched =
-                    source::download_entries(sess.fetcher()?, &[resolved.request(entry)], &bar);
-                match fetched.into_iter().next() {
-                    Some(Ok(f)) => match f {
-                        FetchedContent::Files { tree, .. } => Some(tree.to_string()),
-                        FetchedContent::Artifact { digest, .. } => Some(digest.to_string()),
-                    },
-                    Some(Err(e)) => return Err(e.into()),
-                    None => None,
-                }
-            }
-        };
-        out.push((id, entry.version.clone()));
-    }
-    Ok(out)
+    crate::sources::opened::latest(&mut sess.workspace(), source_name, skills)
 }

@@ -13,6 +13,7 @@
 pub mod auth;
 pub mod client;
 pub mod cosign;
+pub mod kind;
 pub mod manifest;
 pub mod push;
 pub mod reference;

@@ -1,5 +1,5 @@
-//! Sources (docs/design.md#formats): from what the user wrote to a verified index, and
-//! from index entries to verified bytes in the cache.
+//! The index protocol (docs/design.md#formats): from what the user wrote to a
+//! verified index, and from index entries to verified bytes in the cache.
 //!
 //! Resolution: a URL or path ending in `.json` is the index itself; anything
 //! else is a base, probed at `.well-known/agent-skills/index.json` and then
@@ -21,10 +21,9 @@ use crate::fetch::{Auth, BodyOrigin, DownloadSpec, Downloaded, FetchError, Fetch
 use crate::index::{ArtifactKind, Entry, EntryContent, Index, IndexError, parse_index};
 use crate::net::{TokenChoice, UserTokens};
 use crate::project::manifest::SourceDecl;
-pub use crate::sources::spec::{SourceSpec, SpecError, is_git_form};
+use crate::sources::spec::{SourceSpec, SpecError};
+use crate::sources::tokens::token_choice;
 use crate::trust::{self, PinnedKey, RollbackGuard, Signer, TrustError};
-
-pub use crate::sources::spec::WELL_KNOWN_INDEXES;
 
 /// Signatures are tiny; anything bigger is not one.
 const MAX_SIGNATURE_BYTES: u64 = 64 * 1024;
@@ -90,57 +89,6 @@ pub struct Source {
     pub auth: Option<Auth>,
     /// A `token-env` whose variable is unset (for a clearer 401 message).
     unset_token_env: Option<String>,
-}
-
-/// The URL a token for a source written as `text` would be sent to: its
-/// origin is what a token is bound to (`crate::net::choose_token`).
-/// `github:` forms go to GitHub; `mcp+https://…` to the server; `git+`,
-/// http(s) URLs to themselves. `None`: no token can go there (files, ssh).
-pub fn token_url(text: &str) -> Option<Url> {
-    let text = text.trim();
-    if text.starts_with(crate::sources::oci::SCHEME) {
-        // An OCI registry: its origin (https, or http on loopback).
-        return crate::sources::oci::OciRef::parse(text)
-            .ok()?
-            .base_url()
-            .ok();
-    }
-    if text.starts_with("github:") {
-        return Url::parse("https://github.com/").ok();
-    }
-    let text = text
-        .strip_prefix("mcp+")
-        .or_else(|| text.strip_prefix("git+"))
-        .unwrap_or(text);
-    Url::parse(text)
-        .ok()
-        .filter(|u| matches!(u.scheme(), "http" | "https"))
-}
-
-/// Which variable's token may go to `decl`'s source under the one rule of
-/// `crate::net::choose_token` (docs/network.md), with `user`'s bindings.
-pub fn token_choice(decl: &SourceDecl, user: &UserTokens) -> TokenChoice {
-    match token_url(&decl.url) {
-        Some(url) => crate::net::choose_token(&url, decl.token_env.as_deref(), user),
-        None => match &decl.token_env {
-            Some(var) => TokenChoice::Refused {
-                var: var.clone(),
-                reason: format!(
-                    "skills.toml names token-env ${var} for source `{}`, which has no web origin a token could be bound to; no token sent",
-                    decl.name
-                ),
-            },
-            None => TokenChoice::None,
-        },
-    }
-}
-
-/// The variable whose token may be sent to `decl`'s source, if any.
-pub fn bound_token_env(decl: &SourceDecl) -> Option<String> {
-    match token_choice(decl, &UserTokens::load()) {
-        TokenChoice::Bound { var } => Some(var),
-        TokenChoice::Refused { .. } | TokenChoice::None => None,
-    }
 }
 
 impl Source {

@@ -1,28 +1,107 @@
-//! Skills from OCI registries (`oci://` sources, docs/hosting.md): resolve
-//! a tag to a manifest digest, verify the cosign signature when the source
-//! pins a key, stream the one layer (digest-checked) and unpack it with the
-//! strict unpacker. The lock pins `oci://HOST/REPO@sha256:<manifest>` and
-//! the layer digest; `install --locked/--frozen` pulls by that digest.
+//! The OCI kind (docs/sources.md#oci, `oci://` sources, docs/hosting.md):
+//! resolve a tag to a manifest digest, verify the cosign signature when the
+//! source pins a key, stream the one layer (digest-checked) and unpack it
+//! with the strict unpacker. The lock pins `oci://HOST/REPO@sha256:<manifest>`
+//! and the layer digest; `install --locked/--frozen` pulls by that digest.
+//! The protocol itself is the client beside this file (`super`).
 
 use anyhow::Context as _;
 
-use super::Session;
-use super::candidate::{Candidate, Offer, candidate, judge, new_lock_entry};
-use super::materialize::check_tree;
+use super::cosign::{self, CosignKey};
+use super::{Artifact, Credential, OciError, OciRef, Registry};
 use crate::error::{Exit, OpError};
 use crate::fetch::Fetcher;
-use crate::ops::fail;
 use crate::project::lock::{Format, LockedSkill};
 use crate::project::manifest::SourceDecl;
-use crate::provenance::Unpacked;
-use crate::sources::oci::cosign::{self, CosignKey};
-use crate::sources::oci::{self, Artifact, Credential, OciError, OciRef, Registry};
+use crate::sources::candidate::{Candidate, Offer, candidate, check_tree, judge, new_lock_entry};
+use crate::sources::oci;
+use crate::sources::proof::{
+    Declared, Proof, ProveContext, ProveError, broken, check_signer_record,
+};
+use crate::sources::tokens::token_choice;
+use crate::sources::workspace::{self, fetcher_within};
+use crate::sources::workspace::{Workspace, fail};
+use crate::sources::{Kind, Latest};
 use crate::store::StoreEntry;
+use crate::store::unpacked::Unpacked;
+use crate::ui::Ui;
 use crate::unpack::ArtifactKind;
+
+/// The OCI kind.
+pub struct Oci;
+
+impl Kind for Oci {
+    type Opened = Opened;
+
+    /// A reference with a tag or digest, or one whose `latest` is a skill
+    /// artifact, is one skill; anything else a namespace.
+    fn open(ws: &mut Workspace<'_>, decl: &SourceDecl) -> anyhow::Result<Opened> {
+        open(ws, decl)
+    }
+
+    fn offers(opened: &Opened) -> Vec<Offer> {
+        opened.offers()
+    }
+
+    fn looked_at(_decl: &SourceDecl, opened: &Opened) -> String {
+        match &opened.one {
+            Some((_, artifact)) => format!("the OCI artifact {}", artifact.pinned()),
+            None => format!(
+                "the OCI registry namespace {} ({} repositories listed)",
+                opened.declared,
+                opened.listed.len()
+            ),
+        }
+    }
+
+    /// A namespace need not list its skills: the registry says "not found".
+    fn lists_all(opened: &Opened) -> bool {
+        opened.one.is_some()
+    }
+
+    fn is_one_skill(opened: &Opened) -> bool {
+        opened.one.is_some()
+    }
+
+    fn resolve(
+        ws: &mut Workspace<'_>,
+        decl: &SourceDecl,
+        opened: &Opened,
+        names: &[String],
+    ) -> Vec<anyhow::Result<Candidate>> {
+        resolve(ws, decl, opened, names)
+    }
+
+    fn fetch(ws: &mut Workspace<'_>, group: &[&LockedSkill]) -> anyhow::Result<()> {
+        fetch_locked(ws, group)
+    }
+
+    fn prove(
+        cx: &mut ProveContext<'_>,
+        entry: &LockedSkill,
+        decl: &SourceDecl,
+        _declared: &Declared,
+        mut proof: Proof,
+    ) -> Result<Option<Proof>, ProveError> {
+        proof.tree_recorded = check_pinned(cx, entry, decl)?;
+        check_signer_record(entry, None)?;
+        Ok(Some(proof))
+    }
+
+    /// What each locked skill's tag (or `latest`) points at now: the
+    /// manifest digest, compared with the pinned one.
+    fn latest(
+        ws: &mut Workspace<'_>,
+        decl: &SourceDecl,
+        skills: &[&LockedSkill],
+    ) -> anyhow::Result<Vec<Latest>> {
+        upstream_digests(ws, decl, skills)
+    }
+}
 
 /// An opened OCI source: one skill (a reference that names one), or a
 /// namespace whose skills are `NAMESPACE/NAME`.
-pub(crate) struct OciOpened {
+pub struct Opened {
     pub declared: OciRef,
     fetcher: Fetcher,
     credential: Option<Credential>,
@@ -33,7 +112,7 @@ pub(crate) struct OciOpened {
     pub listed: Vec<String>,
 }
 
-impl OciOpened {
+impl Opened {
     fn registry(&self) -> anyhow::Result<Registry<'_>> {
         Ok(Registry::new(
             &self.fetcher,
@@ -68,7 +147,7 @@ impl OciOpened {
 /// host's `SKILLPM_TOKEN_…` variable, under the one rule of
 /// `crate::net::choose_token` (docs/network.md); else Docker's config.
 fn parts(
-    ctx: &crate::ops::Context,
+    ui: &Ui,
     decl: &SourceDecl,
     token_var: Option<&str>,
 ) -> anyhow::Result<(OciRef, Option<Credential>, Option<CosignKey>)> {
@@ -81,12 +160,12 @@ fn parts(
         Some(var) => TokenChoice::Bound {
             var: var.to_owned(),
         },
-        None => crate::source::token_choice(decl, &crate::net::UserTokens::load()),
+        None => token_choice(decl, &crate::net::UserTokens::load()),
     };
     let var = match choice {
         TokenChoice::Bound { var } => Some(var),
         TokenChoice::Refused { reason, .. } => {
-            ctx.ui.warn(reason);
+            ui.warn(reason);
             None
         }
         TokenChoice::None => None,
@@ -123,17 +202,17 @@ fn parts(
     Ok((declared, credential, key))
 }
 
-fn fetcher(sess: &Session<'_>) -> anyhow::Result<Fetcher> {
-    crate::ops::source::fetcher_within(sess.ctx, &sess.limits)
+fn fetcher(ws: &Workspace<'_>) -> anyhow::Result<Fetcher> {
+    fetcher_within(ws.ui, ws.offline, ws.allow_http, ws.limits)
 }
 
 /// The declared source opened for work by locked digests (nothing listed
 /// or picked yet): `install --locked` and `outdated`.
-fn opened_by_digest(sess: &Session<'_>, decl: &SourceDecl) -> anyhow::Result<OciOpened> {
-    let (declared, credential, key) = parts(sess.ctx, decl, None)?;
-    Ok(OciOpened {
+fn opened_by_digest(ws: &Workspace<'_>, decl: &SourceDecl) -> anyhow::Result<Opened> {
+    let (declared, credential, key) = parts(ws.ui, decl, None)?;
+    Ok(Opened {
         declared,
-        fetcher: fetcher(sess)?,
+        fetcher: fetcher(ws)?,
         credential,
         key,
         one: None,
@@ -143,10 +222,10 @@ fn opened_by_digest(sess: &Session<'_>, decl: &SourceDecl) -> anyhow::Result<Oci
 
 /// Opens the source: a reference with a tag or digest, or one whose
 /// `latest` is a skill artifact, is one skill; anything else a namespace.
-pub(crate) fn open(sess: &Session<'_>, decl: &SourceDecl) -> anyhow::Result<OciOpened> {
-    let (declared, credential, key) = parts(sess.ctx, decl, None)?;
-    let fetcher = fetcher(sess)?;
-    sess.ctx.ui.status("Resolving", declared.to_string());
+fn open(ws: &Workspace<'_>, decl: &SourceDecl) -> anyhow::Result<Opened> {
+    let (declared, credential, key) = parts(ws.ui, decl, None)?;
+    let fetcher = fetcher(ws)?;
+    ws.ui.status("Resolving", declared.to_string());
     let registry = Registry::new(&fetcher, &declared, credential.clone())?;
     let pinned = declared.tag.is_some() || declared.digest.is_some();
     let mut one = None;
@@ -167,7 +246,7 @@ pub(crate) fn open(sess: &Session<'_>, decl: &SourceDecl) -> anyhow::Result<OciO
                         .map(str::to_owned)
                         .collect();
                 }
-                Err(e) => sess.ctx.ui.warn(e.to_string()),
+                Err(e) => ws.ui.warn(e.to_string()),
             }
         }
         Err(e) => {
@@ -175,7 +254,7 @@ pub(crate) fn open(sess: &Session<'_>, decl: &SourceDecl) -> anyhow::Result<OciO
         }
     }
     drop(registry);
-    Ok(OciOpened {
+    Ok(Opened {
         declared,
         fetcher,
         credential,
@@ -196,8 +275,8 @@ fn artifact_name(artifact: &Artifact) -> String {
 
 /// Verifies (cosign, when pinned), downloads and stores one artifact.
 fn store_artifact(
-    sess: &Session<'_>,
-    opened: &OciOpened,
+    ws: &Workspace<'_>,
+    opened: &Opened,
     registry: &Registry<'_>,
     artifact: &Artifact,
     name: &str,
@@ -205,26 +284,26 @@ fn store_artifact(
     if let Some(key) = &opened.key {
         cosign::verify(registry, &artifact.repo.repository, &artifact.manifest, key)?;
     }
-    let max = sess.limits.max_skill_size;
+    let max = ws.limits.max_skill_size;
     let downloaded = registry.blob(&artifact.repo.repository, &artifact.layer, max)?;
     let label = artifact.pinned().to_string();
-    let entry = sess.store.import_artifact(
+    let entry = ws.store.import_artifact(
         ArtifactKind::TarGz,
         &downloaded.path,
         &label,
         name,
-        &sess.limits,
+        ws.limits,
     )?;
     // The layer → tree link that `provenance` checks later.
-    let _ = Unpacked::in_cache(sess.store.root()).record(&downloaded.digest, &entry.digest);
+    let _ = Unpacked::in_cache(ws.store.root()).record(&downloaded.digest, &entry.digest);
     Ok(entry)
 }
 
 /// Candidates for `names`, one result per name.
-pub(crate) fn resolve(
-    sess: &mut Session<'_>,
+fn resolve(
+    ws: &mut Workspace<'_>,
     decl: &SourceDecl,
-    opened: &OciOpened,
+    opened: &Opened,
     names: &[String],
 ) -> Vec<anyhow::Result<Candidate>> {
     let registry = match opened.registry() {
@@ -240,11 +319,11 @@ pub(crate) fn resolve(
         .iter()
         .map(|asked| {
             // `NAME@TAG`, else the tag skills.toml records for it, else `latest`.
-            let (name, tag) = match super::add::tagged_name(asked) {
+            let (name, tag) = match tagged_name(asked) {
                 Some((n, t)) => (n, Some(t.to_owned())),
                 None => (
                     asked.as_str(),
-                    sess.manifest
+                    ws.manifest
                         .skills()
                         .get(asked.as_str())
                         .and_then(|d| d.version.clone()),
@@ -269,7 +348,7 @@ pub(crate) fn resolve(
                         .with_context(|| format!("`{name}` in source `{}`", decl.name))?
                 }
             };
-            let entry = store_artifact(sess, opened, &registry, &artifact, name)
+            let entry = store_artifact(ws, opened, &registry, &artifact, name)
                 .with_context(|| format!("cannot install `{name}` from {}", artifact.repo))?;
             let locked = LockedSkill {
                 url: Some(artifact.pinned().to_string()),
@@ -278,8 +357,8 @@ pub(crate) fn resolve(
                 ..new_lock_entry(name, &decl.name, Format::Oci, &entry)
             };
             let label = artifact.pinned().to_string();
-            let judged = judge(sess, &entry.path, name, false, &label)?;
-            candidate(sess, locked, entry, judged)
+            let judged = judge(ws, &entry.path, name, false, &label)?;
+            candidate(ws, locked, entry, judged)
         })
         .collect()
 }
@@ -309,7 +388,7 @@ fn resolve_or_name_tags(registry: &Registry<'_>, reference: &OciRef) -> anyhow::
 }
 
 /// The pinned reference of a locked OCI skill.
-pub(crate) fn locked_ref(skill: &LockedSkill) -> anyhow::Result<OciRef> {
+pub fn locked_ref(skill: &LockedSkill) -> anyhow::Result<OciRef> {
     let url = skill.url.as_deref().unwrap_or_default();
     match OciRef::parse(url) {
         Ok(r) if r.digest.is_some() => Ok(r),
@@ -326,9 +405,9 @@ pub(crate) fn locked_ref(skill: &LockedSkill) -> anyhow::Result<OciRef> {
 /// Pulls locked OCI skills by manifest digest: the manifest must hash to
 /// it, its layer must be the locked one, and the unpacked tree the locked
 /// tree (exit 3 otherwise).
-pub(crate) fn fetch_locked(sess: &mut Session<'_>, group: &[&LockedSkill]) -> anyhow::Result<()> {
-    let decl = sess.manifest.require_source(&group[0].source)?.clone();
-    let opened = opened_by_digest(sess, &decl)?;
+fn fetch_locked(ws: &mut Workspace<'_>, group: &[&LockedSkill]) -> anyhow::Result<()> {
+    let decl = ws.manifest.require_source(&group[0].source)?.clone();
+    let opened = opened_by_digest(ws, &decl)?;
     let registry = opened.registry()?;
     for s in group {
         let pinned = locked_ref(s)?;
@@ -341,7 +420,7 @@ pub(crate) fn fetch_locked(sess: &mut Session<'_>, group: &[&LockedSkill]) -> an
                 ),
             );
         }
-        sess.ctx.ui.status("Pulling", pinned.to_string());
+        ws.ui.status("Pulling", pinned.to_string());
         let artifact = oci::resolve(&registry, &pinned)?;
         if Some(artifact.layer_digest()?) != s.artifact {
             return Err(OpError::new(
@@ -356,27 +435,27 @@ pub(crate) fn fetch_locked(sess: &mut Session<'_>, group: &[&LockedSkill]) -> an
             )
             .into());
         }
-        let entry = store_artifact(sess, &opened, &registry, &artifact, &s.name)?;
+        let entry = store_artifact(ws, &opened, &registry, &artifact, &s.name)?;
         check_tree(s, entry.digest, &pinned.to_string())?;
-        let _ = sess.state.save_tree(&entry.tree);
+        let _ = ws.state.save_tree(&entry.tree);
     }
     Ok(())
 }
 
 /// What each locked skill's tag (or `latest`) points at now, for `outdated`:
 /// the manifest digest, compared with the pinned one.
-pub(crate) fn upstream_digests(
-    sess: &Session<'_>,
+fn upstream_digests(
+    ws: &Workspace<'_>,
     decl: &SourceDecl,
     locked: &[&LockedSkill],
 ) -> anyhow::Result<Vec<(Option<String>, Option<String>)>> {
-    let opened = opened_by_digest(sess, decl)?;
+    let opened = opened_by_digest(ws, decl)?;
     let registry = opened.registry()?;
     Ok(locked
         .iter()
         .map(|s| {
             let repo = locked_ref(s).ok()?.repo();
-            let recorded = sess
+            let recorded = ws
                 .manifest
                 .skills()
                 .get(&s.name)
@@ -395,15 +474,16 @@ pub(crate) fn upstream_digests(
 
 /// `source add` of an OCI source: the registry answers for the reference
 /// (one skill, or a namespace), with the credentials installs will use.
-pub(crate) fn probe(
-    ctx: &crate::ops::Context,
+pub fn probe(
+    ui: &Ui,
+    allow_http: bool,
     decl: &SourceDecl,
     token_var: Option<&str>,
 ) -> anyhow::Result<()> {
-    let (declared, credential, key) = parts(ctx, decl, token_var)?;
-    let fetcher = crate::ops::source::fetcher(ctx)?;
+    let (declared, credential, key) = parts(ui, decl, token_var)?;
+    let fetcher = workspace::fetcher(ui, false, allow_http)?;
     let registry = Registry::new(&fetcher, &declared, credential)?;
-    ctx.ui.status("Probing", declared.to_string());
+    ui.status("Probing", declared.to_string());
     match oci::resolve(&registry, &declared) {
         Ok(artifact) => {
             if let Some(key) = &key {
@@ -427,12 +507,14 @@ pub(crate) fn probe(
 
 /// The skills an OCI namespace lists through the catalog, with their
 /// descriptions (for `search`).
-pub(crate) fn search_listing(
-    ctx: &crate::ops::Context,
+pub fn search_listing(
+    ui: &Ui,
+    offline: bool,
+    allow_http: bool,
     decl: &SourceDecl,
 ) -> anyhow::Result<Vec<(String, String, Option<String>)>> {
-    let (declared, credential, _) = parts(ctx, decl, None)?;
-    let fetcher = crate::ops::source::fetcher(ctx)?;
+    let (declared, credential, _) = parts(ui, decl, None)?;
+    let fetcher = workspace::fetcher(ui, offline, allow_http)?;
     let registry = Registry::new(&fetcher, &declared, credential)?;
     let repos: Vec<OciRef> = match oci::resolve(&registry, &declared) {
         Ok(_) => vec![declared.clone()],
@@ -478,4 +560,116 @@ pub(crate) fn search_listing(
         ));
     }
     Ok(out)
+}
+
+/// `NAME@TAG` (an OCI source's tag for one skill): the name and the tag.
+pub fn tagged_name(text: &str) -> Option<(&str, &str)> {
+    let (name, tag) = text.split_once('@')?;
+    (crate::skill::is_valid_name(name) && super::reference::valid_tag(tag)).then_some((name, tag))
+}
+
+/// The OCI links (docs/hosting.md): declared source → manifest digest
+/// (the lock's `url` names a repository inside the declared namespace, or
+/// the declared repository, at a sha256 digest) → layer digest (the
+/// lock's `artifact`; the manifest was checked to list it when it was
+/// pulled) → tree (the cache's record of what that layer unpacked to,
+/// when there is one). Returns whether that record was there.
+fn check_pinned(
+    cx: &ProveContext<'_>,
+    entry: &LockedSkill,
+    decl: &SourceDecl,
+) -> Result<bool, ProveError> {
+    let declared = OciRef::parse(&decl.url).map_err(|reason| {
+        broken(
+            entry,
+            "source",
+            format!(
+                "skills.lock pins an OCI artifact, but source `{}` ({}) is not an OCI reference: {reason}",
+                entry.source, decl.url
+            ),
+        )
+    })?;
+    let pinned = entry.url.as_deref().and_then(|u| OciRef::parse(u).ok());
+    let Some(pinned) = pinned.filter(|p| p.digest.is_some() && p.tag.is_none()) else {
+        return Err(broken(
+            entry,
+            "manifest",
+            format!(
+                "skills.lock gives it the OCI reference {}, which pins no manifest digest",
+                entry.url.as_deref().unwrap_or("(none)")
+            ),
+        ));
+    };
+    let inside = match declared.tag.is_some() || declared.digest.is_some() {
+        true => declared.repo() == pinned.repo(),
+        false => declared.repo() == pinned.repo() || declared.contains(&pinned),
+    };
+    if !inside {
+        return Err(broken(
+            entry,
+            "manifest",
+            format!(
+                "skills.lock pulls it from {pinned}, which is not in source `{}` ({})",
+                entry.source, decl.url
+            ),
+        ));
+    }
+    if let (Some(want), Some(digest)) = (declared.digest, pinned.digest)
+        && want != digest
+    {
+        return Err(broken(
+            entry,
+            "manifest",
+            format!(
+                "source `{}` pins manifest {want}, but skills.lock pins {digest}",
+                entry.source
+            ),
+        ));
+    }
+    let Some(layer) = entry.artifact else {
+        return Err(broken(
+            entry,
+            "layer",
+            "skills.lock pins no layer digest for it".into(),
+        ));
+    };
+    match cx.unpacked.tree_of(&layer) {
+        Some(tree) if tree != entry.tree => Err(broken(
+            entry,
+            "tree",
+            format!(
+                "layer {layer} unpacks to tree {tree}, but skills.lock says tree {}",
+                entry.tree
+            ),
+        )),
+        Some(_) => Ok(true),
+        None => Ok(false),
+    }
+}
+
+/// `--cosign-key FILE` read into what skills.toml keeps; only for OCI sources.
+/// `url` is the source's location as given, `cwd` what a relative `path`
+/// is relative to.
+pub fn cosign_key(
+    url: &str,
+    path: Option<&std::path::Path>,
+    cwd: &std::path::Path,
+) -> anyhow::Result<Option<String>> {
+    let Some(path) = path else {
+        return Ok(None);
+    };
+    if !url.trim().starts_with(super::SCHEME) {
+        return fail(
+            Exit::Usage,
+            format!("--cosign-key applies to OCI sources (oci://…), not to `{url}`"),
+        );
+    }
+    let path = cwd.join(path);
+    let bad = |reason: String| OciError::CosignKey {
+        path: path.display().to_string(),
+        reason,
+    };
+    let text = std::fs::read_to_string(&path).map_err(|e| bad(e.to_string()))?;
+    let key = CosignKey::from_pem(&text).map_err(bad)?;
+    Ok(Some(key.to_base64()))
 }

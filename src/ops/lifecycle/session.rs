@@ -1,0 +1,183 @@
+//! An open project: what every lifecycle command reads before it acts
+//! (docs/design.md#manifest-and-lock). Its own file, so the commands beside
+//! it never import up from `lifecycle/mod.rs`.
+
+use std::path::PathBuf;
+
+use crate::error::{Exit, OpError};
+use crate::fetch::Fetcher;
+use crate::ops::Context;
+use crate::project::lock::{LockedSkill, Lockfile};
+use crate::project::state::ProjectState;
+use crate::project::{self, Manifest, Project};
+use crate::roots::Env;
+use crate::sources::workspace::Workspace;
+use crate::store::Store;
+use crate::unpack::Limits;
+
+/// An open project: everything a lifecycle command reads before it acts.
+pub(crate) struct Session<'c> {
+    pub ctx: &'c Context,
+    pub project: Project,
+    pub manifest: Manifest,
+    /// `None` when the project has no skills.lock yet.
+    pub lock: Option<Lockfile>,
+    pub store: Store,
+    pub state: ProjectState,
+    pub env: Env,
+    pub limits: Limits,
+    /// How strictly skills are judged on the way in: `[install] strict`,
+    /// or `--strict` for one run.
+    pub level: crate::skill::Level,
+    /// `--accept-findings`: accept every audit finding of the content
+    /// approved in this run (docs/audit.md).
+    pub accept_findings: bool,
+    fetcher: Option<Fetcher>,
+}
+
+impl<'c> Session<'c> {
+    /// Opens the project of `ctx`; `strict` (`--strict`) judges skills at
+    /// the strict level whatever `[install] strict` says.
+    pub fn open(ctx: &'c Context, strict: bool) -> anyhow::Result<Self> {
+        let env = Env::from_process();
+        let project = crate::ops::open_project(ctx, &env)?;
+        let manifest = project.load_manifest()?;
+        project::check_scope(&manifest, ctx.scope)?;
+        crate::sources::workspace::warn_unbound_tokens(&ctx.ui, &manifest);
+        let lock = Lockfile::load(&project.lock_path())?;
+        let store = Store::open()?;
+        if store.debris_removed() > 0 {
+            ctx.ui.info(format!(
+                "removed {} unfinished store entries left by an interrupted run",
+                store.debris_removed()
+            ));
+        }
+        let state = ProjectState::new(&store.root().join(crate::cache::layout::STATE));
+        let level = if strict || manifest.install().strict {
+            crate::skill::Level::Strict
+        } else {
+            crate::skill::Level::Lenient
+        };
+        let limits = match manifest.limits() {
+            None => Limits::default(),
+            Some(table) => table.clone().try_into().map_err(|e: toml::de::Error| {
+                OpError::new(
+                    Exit::Usage,
+                    format!(
+                        "{}: [limits] is invalid: {}",
+                        manifest.path().display(),
+                        e.message()
+                    ),
+                )
+            })?,
+        };
+        Ok(Session {
+            ctx,
+            project,
+            manifest,
+            lock,
+            store,
+            state,
+            env,
+            limits,
+            level,
+            accept_findings: false,
+            fetcher: None,
+        })
+    }
+
+    /// The HTTP client, created on first use (commands served from the
+    /// store never build one).
+    pub fn fetcher(&mut self) -> anyhow::Result<&Fetcher> {
+        let fetcher = match self.fetcher.take() {
+            Some(fetcher) => fetcher,
+            None => crate::sources::workspace::fetcher_within(
+                &self.ctx.ui,
+                self.ctx.offline,
+                self.ctx.allow_http,
+                &self.limits,
+            )?,
+        };
+        Ok(self.fetcher.insert(fetcher))
+    }
+
+    /// What the source kinds may use of this session (`crate::sources`).
+    pub fn workspace(&mut self) -> Workspace<'_> {
+        Workspace {
+            ui: &self.ctx.ui,
+            offline: self.ctx.offline,
+            allow_http: self.ctx.allow_http,
+            root: &self.project.root,
+            manifest: &self.manifest,
+            store: &self.store,
+            state: &self.state,
+            limits: &self.limits,
+            level: self.level,
+            fetcher: &mut self.fetcher,
+        }
+    }
+
+    pub fn lock_path(&self) -> PathBuf {
+        self.project.lock_path()
+    }
+
+    pub fn lock_or_empty(&self) -> Lockfile {
+        self.lock.clone().unwrap_or_default()
+    }
+
+    /// Writes the lock (only when it changed) and registers it for `cache gc`.
+    pub fn save_lock(&mut self, lock: Lockfile) -> anyhow::Result<bool> {
+        let path = self.lock_path();
+        let changed = self.lock.as_ref() != Some(&lock) || !path.exists();
+        if changed {
+            lock.save(&path)?;
+        }
+        self.register_lock();
+        self.lock = Some(lock);
+        Ok(changed)
+    }
+
+    pub fn register_lock(&self) {
+        let path = self.lock_path();
+        if path.exists()
+            && let Err(e) = self.store.register_project_lock(&path)
+        {
+            self.ctx.ui.warn(format!(
+                "could not record {} for `cache gc`: {e}",
+                path.display()
+            ));
+        }
+    }
+
+    pub fn is_enabled(&self, name: &str) -> bool {
+        self.manifest.skills().get(name).is_none_or(|d| d.enabled)
+    }
+
+    /// The entries of `lock` that get links: approved and not disabled.
+    pub fn active<'l>(&self, lock: &'l Lockfile) -> Vec<&'l LockedSkill> {
+        lock.skills()
+            .iter()
+            .filter(|s| s.is_approved() && self.is_enabled(&s.name))
+            .collect()
+    }
+}
+
+/// The error for names the lock or manifest does not have (exit 8).
+pub(crate) fn not_in_project(name: &str, known: Vec<&str>) -> anyhow::Error {
+    let known = if known.is_empty() {
+        "the project has no skills yet (`skillpm add <name>`)".to_owned()
+    } else if known.len() <= 10 {
+        format!("the project has: {}", known.join(", "))
+    } else {
+        format!(
+            "{} (`skillpm list` shows all {})",
+            crate::names::suggest(name, &known, 0),
+            known.len()
+        )
+    };
+    OpError::new(
+        Exit::NotFound,
+        format!("no skill named `{name}` in this project; {known}"),
+    )
+    .into()
+}

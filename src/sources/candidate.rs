@@ -1,0 +1,364 @@
+//! What every kind of source produces: *candidates*, content already in
+//! the store, hashed, judged and parsed, with the lock entry that would pin
+//! it (docs/sources.md). Nothing here writes the project; callers decide
+//! what gets approved and linked.
+
+use std::path::Path;
+
+use super::workspace::{Workspace, fail};
+use crate::approve::{Dependency, Trust};
+use crate::digest::Digest;
+use crate::error::{Exit, OpError};
+use crate::project::lock::{Format, LockedSkill};
+use crate::skill::openai_yaml::ToolKind;
+use crate::skill::{self, Level, SkillMd};
+use crate::store::StoreEntry;
+
+/// A skill resolved into the store, ready for approval.
+#[derive(Debug, Clone)]
+pub struct Candidate {
+    /// What the lock will say (`approved` still to be decided).
+    pub locked: LockedSkill,
+    pub entry: StoreEntry,
+    pub skill: SkillMd,
+    pub dependencies: Vec<Dependency>,
+}
+
+/// One skill a source offers (for the picker, error messages and `add --list`).
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Offer {
+    pub name: String,
+    pub description: String,
+    /// The folder it comes from (git and folder sources), `""` for the root.
+    pub path: Option<String>,
+}
+
+/// The lock entry of stored content with only what every source gives
+/// (name, source, format, tree): what no index describes (a git checkout,
+/// a folder, an MCP server) has no version, signer or artifact; not yet
+/// approved.
+pub fn new_lock_entry(name: &str, source: &str, format: Format, entry: &StoreEntry) -> LockedSkill {
+    LockedSkill {
+        name: name.to_owned(),
+        source: source.to_owned(),
+        version: None,
+        format,
+        index: None,
+        index_digest: None,
+        index_version: None,
+        url: None,
+        commit: None,
+        subpath: None,
+        uri: None,
+        artifact: None,
+        tree: entry.digest,
+        executables: entry.tree.executables(),
+        signer: None,
+        approved: None,
+        warnings: Vec::new(),
+        accepted_findings: Vec::new(),
+    }
+}
+
+/// A source-relative folder as shown to the user: the root is `.`.
+pub fn shown_path(path: &str) -> &str {
+    if path.is_empty() { "." } else { path }
+}
+
+/// `a` joined with `b` as `/`-separated folders; `None` for the root.
+pub fn join_rel(a: Option<&str>, b: &str) -> Option<String> {
+    match (a.unwrap_or(""), b.trim_matches('/')) {
+        ("", "") => None,
+        ("", b) => Some(b.to_owned()),
+        (a, "") => Some(a.to_owned()),
+        (a, b) => Some(format!("{a}/{b}")),
+    }
+}
+
+/// `--path` as a clean relative folder (`None` for the root); anything that
+/// could leave the source is a usage error.
+pub fn clean_subpath(raw: Option<&str>) -> anyhow::Result<Option<String>> {
+    let Some(raw) = raw else { return Ok(None) };
+    crate::git::normalize_folder(raw)
+        .map_err(|why| OpError::new(Exit::Usage, format!("--path `{raw}`: {why}")).into())
+}
+
+/// The one folder offering `name`; two folders claiming it are an error
+/// that names both (never one picked silently).
+pub fn unique_found<'a>(
+    found: &'a crate::git::Discovery,
+    name: &str,
+    missing: impl FnOnce() -> anyhow::Error,
+) -> anyhow::Result<&'a crate::git::FoundSkill> {
+    let matches = found.named(name);
+    match matches.as_slice() {
+        [] => Err(missing()),
+        [one] => Ok(one),
+        many => fail(
+            Exit::Usage,
+            format!(
+                "{} folders hold a skill named `{name}`: {}; choose one with --path <folder>",
+                many.len(),
+                many.iter()
+                    .map(|f| format!("`{}`", skill::printable(shown_path(&f.path))))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        ),
+    }
+}
+
+/// Judges the skill folder `dir` at the run's level: refuses (exit 5)
+/// what that level refuses, naming skill, field and rule; returns the
+/// warnings a lenient install keeps. `own_folder`: `dir`'s name is the
+/// folder the skill came in, so a name that differs from it is reported.
+pub fn judge(
+    ws: &Workspace<'_>,
+    dir: &Path,
+    name: &str,
+    own_folder: bool,
+    label: &str,
+) -> anyhow::Result<Vec<String>> {
+    let check = skill::check_skill_dir(dir, if own_folder { None } else { Some(name) });
+    let refusals = check.refusals(ws.level);
+    if !refusals.is_empty() {
+        let why: Vec<String> = refusals.iter().map(|d| diagnostic_text(dir, d)).collect();
+        let hint = match ws.level {
+            Level::Strict => {
+                " (strict: `--strict` or `[install] strict = true` refuses every rule `skillpm check` reports)"
+            }
+            Level::Lenient => "",
+        };
+        return fail(
+            Exit::Unsafe,
+            format!("`{name}` from {label} refused{hint}: {}", why.join("; ")),
+        );
+    }
+    Ok(check
+        .lenient_warnings()
+        .into_iter()
+        .map(|d| diagnostic_text(dir, d))
+        .collect())
+}
+
+/// `--strict` over a lock entry already in the store: its content is judged
+/// by every rule (its folder name, when the lock records one, is the name
+/// it must carry).
+pub fn judge_locked(
+    store: &crate::store::Store,
+    level: Level,
+    locked: &LockedSkill,
+) -> anyhow::Result<()> {
+    let dir = store.entry_path(&locked.tree);
+    let folder = locked
+        .subpath
+        .as_deref()
+        .and_then(|p| p.rsplit('/').next())
+        .unwrap_or(&locked.name);
+    let check = skill::check_skill_dir(&dir, Some(folder));
+    let refusals = check.refusals(level);
+    if refusals.is_empty() {
+        return Ok(());
+    }
+    let why: Vec<String> = refusals.iter().map(|d| diagnostic_text(&dir, d)).collect();
+    fail(
+        Exit::Unsafe,
+        format!(
+            "`{}` (locked {}) refused by --strict / `[install] strict`: {}",
+            locked.name,
+            locked.tree,
+            why.join("; ")
+        ),
+    )
+}
+
+/// `SKILL.md: \`description\` is 1068 characters long; …` (field and rule
+/// are in the message; the file is shown relative to the skill).
+fn diagnostic_text(dir: &Path, d: &skill::Diagnostic) -> String {
+    d.clone().relative_to(dir).to_string()
+}
+
+/// Parses the stored skill and gathers what the approval summary shows.
+pub fn candidate(
+    ws: &Workspace<'_>,
+    mut locked: LockedSkill,
+    entry: StoreEntry,
+    warnings: Vec<String>,
+) -> anyhow::Result<Candidate> {
+    for w in &warnings {
+        ws.ui
+            .warn(format!("`{}`: {}", locked.name, crate::shown::Untrusted(w)));
+    }
+    locked.warnings = warnings;
+    if let Err(e) = ws.state.save_tree(&entry.tree) {
+        ws.ui.warn(format!(
+            "could not remember the file list of {}: {e}",
+            entry.digest
+        ));
+    }
+    let (skill, dependencies) = read_stored_skill(&entry.path, &locked.name)?;
+    Ok(Candidate {
+        locked,
+        entry,
+        skill,
+        dependencies,
+    })
+}
+
+/// The parsed SKILL.md of a store entry and its declared dependencies.
+pub fn read_stored_skill(
+    dir: &std::path::Path,
+    name: &str,
+) -> anyhow::Result<(SkillMd, Vec<Dependency>)> {
+    let check = skill::check_skill_dir(dir, Some(name));
+    let Some(skill) = check.skill.clone() else {
+        let why = check
+            .errors
+            .first()
+            .map(|d| d.message.clone())
+            .unwrap_or_else(|| "SKILL.md is unreadable".into());
+        return fail(Exit::Unsafe, format!("{}: {why}", dir.display()));
+    };
+    let dependencies = check
+        .openai
+        .map(|m| {
+            m.dependencies
+                .iter()
+                .map(|d| {
+                    let env_var = d.kind == ToolKind::EnvVar;
+                    Dependency {
+                        kind: if env_var { "env_var" } else { "mcp" }.into(),
+                        name: d.value.clone(),
+                        present: env_var && !d.is_missing_env_var(env_var_is_set),
+                    }
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    Ok((skill, dependencies))
+}
+
+/// Content that arrived (hashing to `actual`) must be what the lock pins.
+pub fn check_tree(skill: &LockedSkill, actual: Digest, from: &str) -> anyhow::Result<()> {
+    if actual == skill.tree {
+        return Ok(());
+    }
+    fail(
+        Exit::Integrity,
+        format!(
+            "`{}` from {from} does not match skills.lock:\n  expected tree {}\n  actual tree   {actual}\n  the published content changed without a new lock; run `skillpm update {}` to review the change",
+            skill.name, skill.tree, skill.name
+        ),
+    )
+}
+
+/// Whether an environment variable a skill depends on is set (and not
+/// empty) in this process: the one place the dependency checks read it.
+pub fn env_var_is_set(name: &str) -> bool {
+    std::env::var_os(name).is_some_and(|v| !v.is_empty())
+}
+
+/// The "not offered" error for `name` (exit 8), listing what source
+/// `source` offers.
+pub fn not_offered(
+    source: &str,
+    offers: &[Offer],
+    discovery: Option<&crate::git::Discovery>,
+    name: &str,
+) -> anyhow::Error {
+    // A folder of that name whose skill cannot be loaded: say why (exit 5).
+    if let Some(skipped) = discovery.and_then(|d| {
+        d.skipped
+            .iter()
+            .find(|s| s.path.rsplit('/').next() == Some(name))
+    }) {
+        return OpError::new(
+            Exit::Unsafe,
+            format!(
+                "`{name}` ({}) in source `{}` cannot be installed: {}",
+                shown_path(&skipped.path),
+                source,
+                skipped.reason
+            ),
+        )
+        .into();
+    }
+    let names: Vec<&str> = offers.iter().map(|o| o.name.as_str()).collect();
+    let hint = if names.len() <= 10 {
+        format!(
+            "it offers: {}",
+            if names.is_empty() {
+                "nothing".to_owned()
+            } else {
+                names.join(", ")
+            }
+        )
+    } else {
+        format!(
+            "{}; `skillpm add --list --source {source}` lists all {}",
+            crate::names::suggest(name, &names, 0),
+            names.len()
+        )
+    };
+    OpError::new(
+        Exit::NotFound,
+        format!("source `{source}` offers no skill named `{name}`; {hint}"),
+    )
+    .into()
+}
+
+/// What discovery found, as offers (git and folder sources).
+pub fn found_offers(found: &crate::git::Discovery) -> Vec<Offer> {
+    found
+        .skills
+        .iter()
+        .map(|f| Offer {
+            name: f.name.clone(),
+            description: f.description.clone(),
+            path: Some(f.path.clone()),
+        })
+        .collect()
+}
+
+/// A candidate for a lock entry whose content is already in the store.
+pub fn from_lock(
+    store: &crate::store::Store,
+    state: &crate::project::state::ProjectState,
+    locked: &LockedSkill,
+) -> anyhow::Result<Candidate> {
+    let path = store.entry_path(&locked.tree);
+    let tree = match state.load_tree(&locked.tree) {
+        Some(t) => t,
+        None => crate::digest::hash_tree(&path)?,
+    };
+    let (skill, dependencies) = read_stored_skill(&path, &locked.name)?;
+    Ok(Candidate {
+        locked: locked.clone(),
+        entry: StoreEntry {
+            digest: locked.tree,
+            path,
+            tree,
+            created: false,
+        },
+        skill,
+        dependencies,
+    })
+}
+
+/// How the lock entry's content was pinned, by its kind, for the approval
+/// summary.
+pub fn trust_of(locked: &LockedSkill) -> Trust {
+    match (&locked.signer, locked.format) {
+        (Some(key), _) => Trust::Signed { key: key.clone() },
+        (None, Format::Files) => Trust::TrustOnFirstUse,
+        (None, Format::Git) => Trust::GitCommit {
+            commit: locked.commit.clone().unwrap_or_default(),
+        },
+        (None, Format::Path) => Trust::LocalPath,
+        (None, Format::Mcp) => Trust::McpDigests,
+        (None, Format::Oci) => Trust::OciManifest {
+            reference: locked.url.clone().unwrap_or_default(),
+        },
+        (None, _) => Trust::DigestPinned,
+    }
+}

@@ -1,0 +1,135 @@
+//! `add --all` (docs/sources.md): every skill a source offers that can be
+//! added. What cannot (refused content, a name two folders claim, a failed
+//! download) is skipped with its reason; only when nothing at all could be
+//! added is it an error, saying where it looked and what it found.
+
+use serde::Serialize;
+
+use super::candidate::{Candidate, Offer, shown_path};
+use super::opened::Opened;
+use super::workspace::Workspace;
+use crate::error::{Exit, OpError};
+
+/// `--all`: every skill the source offers that can be added. A skill that
+/// cannot (refused content, a name two folders claim, a failed download)
+/// goes to `skipped` with the reason; only when nothing at all could be
+/// added is it an error, saying what was looked at and what was found.
+pub fn resolve_all(
+    ws: &mut Workspace<'_>,
+    opened: &Opened,
+    skipped: &mut Vec<Skipped>,
+) -> anyhow::Result<Vec<Candidate>> {
+    let duplicated = skip_discovery_refusals(opened, skipped);
+    let mut wanted: Vec<Offer> = Vec::new();
+    for offer in opened.offers() {
+        if !duplicated.contains(&offer.name) && !wanted.iter().any(|w| w.name == offer.name) {
+            wanted.push(offer);
+        }
+    }
+    // Discovery already warned about what it skipped and about duplicates.
+    let warned = skipped.len();
+    let names: Vec<String> = wanted.iter().map(|o| o.name.clone()).collect();
+    let mut out = Vec::new();
+    for (offer, result) in wanted.into_iter().zip(opened.resolve_each(ws, &names)) {
+        match result {
+            Ok(c) => out.push(c),
+            Err(e) => skipped.push(Skipped {
+                name: offer.name,
+                path: offer.path,
+                reason: format!("{e:#}"),
+            }),
+        }
+    }
+    for s in &skipped[warned..] {
+        ws.ui.warn(format!(
+            "skipped `{}`{}: {}",
+            s.name,
+            s.path
+                .as_deref()
+                .map(|p| format!(" ({})", shown_path(p)))
+                .unwrap_or_default(),
+            s.reason
+        ));
+    }
+    if out.is_empty() {
+        return Err(nothing_added(opened, skipped).into());
+    }
+    Ok(out)
+}
+
+/// A skill `add --all` found but did not add, and why.
+#[derive(Debug, Serialize)]
+pub struct Skipped {
+    /// Its name, or its folder when no usable name could be read.
+    pub name: String,
+    /// The folder it was found in (git and folder sources).
+    pub path: Option<String>,
+    pub reason: String,
+}
+
+/// What discovery refused goes to `skipped`: folders it could not read as
+/// skills, and every folder of a name several folders hold (which one is
+/// meant is for the user to say with --path). Returns those names.
+pub fn skip_discovery_refusals(opened: &Opened, skipped: &mut Vec<Skipped>) -> Vec<String> {
+    let mut duplicated: Vec<String> = Vec::new();
+    let Some(found) = opened.discovery() else {
+        return duplicated;
+    };
+    for s in &found.skipped {
+        let folder = s.path.rsplit('/').next().unwrap_or("");
+        skipped.push(Skipped {
+            name: crate::skill::printable(shown_path(folder)),
+            path: Some(s.path.clone()),
+            reason: s.reason.clone(),
+        });
+    }
+    for (name, paths) in found.duplicates() {
+        duplicated.push(name.to_owned());
+        for p in &paths {
+            skipped.push(Skipped {
+                name: name.to_owned(),
+                path: Some((*p).to_owned()),
+                reason: format!(
+                    "{} folders hold a skill named `{name}` ({}); add one by name with --path <folder>",
+                    paths.len(),
+                    paths
+                        .iter()
+                        .map(|p| shown_path(p))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            });
+        }
+    }
+    duplicated
+}
+
+/// `--all` added nothing: exit 8 when no skill was found, else exit 5 with
+/// every folder's reason, and where it looked either way.
+fn nothing_added(opened: &Opened, skipped: &[Skipped]) -> OpError {
+    let decl = opened.decl();
+    let (exit, what) = if skipped.is_empty() {
+        (Exit::NotFound, "found no skill".to_owned())
+    } else {
+        (
+            Exit::Unsafe,
+            format!(
+                "found {} skill folder(s) but could add none ({})",
+                skipped.len(),
+                skipped
+                    .iter()
+                    .map(|s| format!("`{}`: {}", s.name, s.reason))
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            ),
+        )
+    };
+    OpError::new(
+        exit,
+        format!(
+            "--all {what} in source `{}`: looked in {}; point --path at the folder holding the skills, or check them with `skillpm check`",
+            decl.name,
+            opened.looked_at()
+        ),
+    )
+}

@@ -1,0 +1,526 @@
+//! The git kind (docs/sources.md#git): a repository (GitHub, any git URL,
+//! or a local repository) at the commit its declared ref names now. The
+//! lock pins the repository URL, the full commit and the skill's folder;
+//! the proof is that the commit is on the declared ref
+//! (`crate::git::prove_on_ref`) and that it held the locked tree.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use super::candidate::{
+    Candidate, Offer, candidate, check_tree, clean_subpath, found_offers, judge, new_lock_entry,
+    not_offered, shown_path, unique_found,
+};
+use super::proof::{
+    Declared, Proof, ProveContext, ProveError, RefProof, broken, check_signer_record, check_within,
+};
+use super::spec::SourceSpec;
+use super::tokens::bound_token_env;
+use super::workspace::{Workspace, fail};
+use super::{Kind, Latest};
+use crate::error::{Exit, OpError};
+use crate::git::{self, GitError, GitOptions, GitSpec};
+use crate::project::lock::{Format, LockedSkill};
+use crate::project::manifest::SourceDecl;
+use crate::store::unpacked::{Records, Unpacked};
+
+/// This kind's name in the run's memo.
+const KIND: &str = "git";
+
+/// The git kind.
+pub struct Git;
+
+/// A git source, opened: its ref resolved and that commit checked out.
+pub struct Opened {
+    pub spec: GitSpec,
+    pub commit: String,
+    pub checkout: Box<git::Checkout>,
+    pub found: git::Discovery,
+}
+
+impl Kind for Git {
+    type Opened = Opened;
+
+    /// Resolves the ref (which proves the ref link: the commit is its tip
+    /// now), checks the commit out and discovers its skills.
+    fn open(ws: &mut Workspace<'_>, decl: &SourceDecl) -> anyhow::Result<Opened> {
+        let subpath = clean_subpath(decl.path.as_deref())?;
+        let Some(spec) = spec_for(&decl.url, ws.root)? else {
+            return fail(
+                Exit::Usage,
+                format!("source `{}` is not a git repository", decl.name),
+            );
+        };
+        let spec = with_folder(spec, subpath.as_deref())?;
+        let opts = options(ws, decl)?;
+        ws.ui.status("Resolving", spec.to_string());
+        let resolved = git::resolve(&spec, &opts)?;
+        for w in &resolved.warnings {
+            ws.ui.warn(w);
+        }
+        record_on_ref(
+            ws.store.root(),
+            &spec.url(),
+            spec.reference.as_deref(),
+            &resolved.commit,
+            &resolved.commit,
+        );
+        let checkout = git::checkout(&spec, &resolved.commit, &ws.store.tmp_dir(), &opts)?;
+        for w in &checkout.warnings {
+            ws.ui.warn(w);
+        }
+        let found = checkout.discover();
+        for w in &found.warnings {
+            ws.ui.warn(w);
+        }
+        Ok(Opened {
+            spec,
+            commit: resolved.commit,
+            checkout: Box::new(checkout),
+            found,
+        })
+    }
+
+    fn offers(opened: &Opened) -> Vec<Offer> {
+        found_offers(&opened.found)
+    }
+
+    fn looked_at(_decl: &SourceDecl, opened: &Opened) -> String {
+        let commit = &opened.commit;
+        format!("{} at {}", opened.spec, &commit[..commit.len().min(12)])
+    }
+
+    fn discovery(opened: &Opened) -> Option<&git::Discovery> {
+        Some(&opened.found)
+    }
+
+    /// Imports each skill's folder of the checkout and records the
+    /// commit → tree link that the prove step checks later.
+    fn resolve(
+        ws: &mut Workspace<'_>,
+        decl: &SourceDecl,
+        opened: &Opened,
+        names: &[String],
+    ) -> Vec<anyhow::Result<Candidate>> {
+        let Opened {
+            spec,
+            commit,
+            checkout,
+            found,
+        } = opened;
+        let missing = |name: &str| not_offered(&decl.name, &found_offers(found), Some(found), name);
+        names
+            .iter()
+            .map(|name| {
+                let skill = unique_found(found, name, || missing(name))?;
+                let dir = checkout.skill_dir(&skill.path)?;
+                let label = format!("{spec} ({})", shown_path(&skill.path));
+                let entry = ws.store.import_dir(&dir, &label, name, ws.limits)?;
+                let subpath = spec.join_subpath(&skill.path);
+                let key = Unpacked::git_key(&spec.url(), commit, subpath.as_deref());
+                let _ = Unpacked::in_cache(ws.store.root()).record(&key, &entry.digest);
+                let locked = LockedSkill {
+                    url: Some(spec.url()),
+                    commit: Some(commit.to_owned()),
+                    subpath,
+                    ..new_lock_entry(name, &decl.name, Format::Git, &entry)
+                };
+                let judged = judge(ws, &dir, name, !skill.path.is_empty(), &label)?;
+                candidate(ws, locked, entry, judged)
+            })
+            .collect()
+    }
+
+    fn fetch(ws: &mut Workspace<'_>, group: &[&LockedSkill]) -> anyhow::Result<()> {
+        fetch_commits(ws, group)
+    }
+
+    /// The repository and commit links, then the ref link.
+    fn prove(
+        cx: &mut ProveContext<'_>,
+        entry: &LockedSkill,
+        decl: &SourceDecl,
+        declared: &Declared,
+        mut proof: Proof,
+    ) -> Result<Option<Proof>, ProveError> {
+        proof.tree_recorded = check_commit(cx, entry, decl, declared)?;
+        proof.git_ref = Some(check_ref(cx, entry, decl, declared)?);
+        check_signer_record(entry, None)?;
+        Ok(Some(proof))
+    }
+
+    /// The commit the declared ref names now, for every skill.
+    fn latest(
+        ws: &mut Workspace<'_>,
+        decl: &SourceDecl,
+        skills: &[&LockedSkill],
+    ) -> anyhow::Result<Vec<Latest>> {
+        let Some(spec) = spec_for(&decl.url, ws.root)? else {
+            return Ok(skills.iter().map(|_| (None, None)).collect());
+        };
+        let resolved = git::resolve(&spec, &options(ws, decl)?)?;
+        Ok(skills
+            .iter()
+            .map(|_| (Some(resolved.commit.clone()), None))
+            .collect())
+    }
+}
+
+pub fn options(ws: &Workspace<'_>, decl: &SourceDecl) -> anyhow::Result<GitOptions> {
+    Ok(GitOptions::new(ws.offline, bound_token_env(decl).as_deref())?.allowing_http(ws.allow_http))
+}
+
+/// The git source `text` names (relative paths against `base_dir`), or
+/// `None` for an index source. Besides the git forms, a `file://` URL or path
+/// naming a local repository is git (docs/design.md#formats), unless the folder
+/// publishes a registry (`.well-known/`): a registry kept in a git work tree
+/// stays an index source.
+pub fn spec_for(text: &str, base_dir: &Path) -> anyhow::Result<Option<GitSpec>> {
+    match SourceSpec::parse(text, base_dir)? {
+        SourceSpec::Git(git_text) => Ok(Some(
+            git::parse_git_spec(&git_text, None, base_dir)?.ok_or_else(|| {
+                OpError::new(
+                    Exit::Usage,
+                    format!(
+                        "`{git_text}` looks like a git source but names no repository I can read"
+                    ),
+                )
+            })?,
+        )),
+        SourceSpec::Base(url) if url.scheme() == "file" => {
+            let publishes_index = url
+                .to_file_path()
+                .is_ok_and(|dir| dir.join(".well-known").is_dir());
+            if publishes_index {
+                return Ok(None);
+            }
+            Ok(git::parse_git_spec(text, None, base_dir)?)
+        }
+        _ => Ok(None),
+    }
+}
+
+/// `spec` narrowed to `folder` (skills.toml's `path`) inside the folder it
+/// names itself.
+pub fn with_folder(mut spec: GitSpec, folder: Option<&str>) -> anyhow::Result<GitSpec> {
+    if let Some(path) = folder {
+        let joined = spec.join_subpath(path);
+        spec.subpath = None;
+        spec = spec.with_subpath(joined.as_deref())?;
+    }
+    Ok(spec)
+}
+
+/// Checks out each pinned commit once for all the skills it holds (one
+/// archive download on GitHub, however many skills a marketplace repository
+/// gives), at the deepest folder they share.
+fn fetch_commits(ws: &mut Workspace<'_>, group: &[&LockedSkill]) -> anyhow::Result<()> {
+    let mut by_commit: BTreeMap<(&str, &str), Vec<&LockedSkill>> = BTreeMap::new();
+    for s in group {
+        let (Some(url), Some(commit)) = (&s.url, &s.commit) else {
+            return fail(
+                Exit::Usage,
+                format!(
+                    "skills.lock entry `{}` is a git skill without url or commit; run `skillpm update {}`",
+                    s.name, s.name
+                ),
+            );
+        };
+        by_commit.entry((url, commit)).or_default().push(s);
+    }
+    for ((url, commit), skills) in by_commit {
+        let common = common_folder(skills.iter().map(|s| s.subpath.as_deref()));
+        let spec = GitSpec::from_lock(url, common.as_deref())?;
+        let opts = match ws.manifest.source(&skills[0].source) {
+            Some(decl) => options(ws, decl)?,
+            None => git::GitOptions::new(ws.offline, None)?.allowing_http(ws.allow_http),
+        };
+        ws.ui.status(
+            "Fetching",
+            format!("{} at {}", spec, &commit[..commit.len().min(12)]),
+        );
+        let checkout = git::checkout(&spec, commit, &ws.store.tmp_dir(), &opts)?;
+        for w in &checkout.warnings {
+            ws.ui.warn(w);
+        }
+        for s in skills {
+            let subpath = s.subpath.as_deref().unwrap_or("");
+            let rel = match &common {
+                Some(c) => subpath
+                    .strip_prefix(c.as_str())
+                    .unwrap_or(subpath)
+                    .trim_start_matches('/'),
+                None => subpath,
+            };
+            let dir = checkout.skill_dir(rel)?;
+            let label = format!("{url}@{commit} ({})", shown_path(subpath));
+            let entry = ws.store.import_dir(&dir, &label, &s.name, ws.limits)?;
+            check_tree(s, entry.digest, &label)?;
+            let _ = ws.state.save_tree(&entry.tree);
+            let key = Unpacked::git_key(url, commit, s.subpath.as_deref());
+            let _ = Unpacked::in_cache(ws.store.root()).record(&key, &entry.digest);
+        }
+    }
+    Ok(())
+}
+
+/// The deepest folder holding every subpath; `None` (the repository root)
+/// when one of them is the root or they share nothing.
+fn common_folder<'a>(mut subpaths: impl Iterator<Item = Option<&'a str>>) -> Option<String> {
+    let first: Vec<&str> = subpaths.next()??.split('/').collect();
+    let mut common = first;
+    for sub in subpaths {
+        let parts: Vec<&str> = sub?.split('/').collect();
+        let shared = common
+            .iter()
+            .zip(&parts)
+            .take_while(|(a, b)| a == b)
+            .count();
+        common.truncate(shared);
+    }
+    (!common.is_empty()).then(|| common.join("/"))
+}
+
+/// The record kind of git ref proofs (`state/proofs/git-ref/`).
+const GIT_REF_RECORDS: &str = "git-ref";
+
+fn ref_record_key(url: &str, reference: Option<&str>, commit: &str) -> String {
+    format!("{url}\n{}\n{commit}", reference.unwrap_or("HEAD"))
+}
+
+/// Records that `commit` was found on `reference` of `url` (at `tip`) by an
+/// online run, so an offline run on this machine may rely on it.
+pub fn record_on_ref(
+    cache_root: &Path,
+    url: &str,
+    reference: Option<&str>,
+    commit: &str,
+    tip: &str,
+) {
+    let records = Records::proofs(cache_root, GIT_REF_RECORDS);
+    let _ = records.put(&ref_record_key(url, reference, commit), tip);
+}
+
+/// The git links: the lock names the declared repository and a full
+/// commit, and the cache's record of that commit (if any) holds the
+/// locked tree. Returns whether that record was there.
+fn check_commit(
+    cx: &ProveContext<'_>,
+    entry: &LockedSkill,
+    decl: &SourceDecl,
+    source: &Declared,
+) -> Result<bool, ProveError> {
+    let Some(declared) = source.git_url.as_deref() else {
+        return Err(broken(
+            entry,
+            "repository",
+            format!(
+                "skills.lock pins it to a git commit, but source `{}` ({}) is an index",
+                entry.source, decl.url
+            ),
+        ));
+    };
+    if entry.url.as_deref() != Some(declared) {
+        return Err(broken(
+            entry,
+            "repository",
+            format!(
+                "skills.lock fetches it from repository {}, but source `{}` is {declared}",
+                entry.url.as_deref().unwrap_or("(none)"),
+                entry.source
+            ),
+        ));
+    }
+    if entry.commit.as_deref().is_none_or(|c| c.len() < 40) {
+        return Err(broken(
+            entry,
+            "repository",
+            "skills.lock pins no full commit id for it".into(),
+        ));
+    }
+    check_within(entry, source.git_folder.as_deref())?;
+    let commit = entry.commit.as_deref().unwrap_or_default();
+    let key = Unpacked::git_key(declared, commit, entry.subpath.as_deref());
+    match cx.unpacked.tree_of(&key) {
+        Some(tree) if tree != entry.tree => Err(broken(
+            entry,
+            "tree",
+            format!(
+                "commit {commit} of {declared} holds tree {tree}, but skills.lock says tree {}",
+                entry.tree
+            ),
+        )),
+        Some(_) => Ok(true),
+        None => Ok(false),
+    }
+}
+
+/// The ref link of a git entry: the locked commit is on the ref the
+/// source declares (`git::prove_on_ref`). Online the repository is read
+/// now; offline an earlier online proof on this machine (an
+/// authenticated record) or the cached clone's refs must show it, else
+/// the entry is refused naming `install --locked`.
+fn check_ref(
+    cx: &mut ProveContext<'_>,
+    entry: &LockedSkill,
+    decl: &SourceDecl,
+    source: &Declared,
+) -> Result<RefProof, ProveError> {
+    let url = source.git_url.clone().unwrap_or_default();
+    let commit = entry
+        .commit
+        .clone()
+        .unwrap_or_default()
+        .to_ascii_lowercase();
+    let reference = source.git_ref.as_deref();
+    let key = ref_record_key(&url, reference, &commit);
+    if let Some(done) = cx.recalled::<RefProof>(KIND, &key) {
+        return Ok((*done).clone());
+    }
+    let options = match &cx.git_options {
+        Some(make) => make(decl),
+        None => None,
+    }
+    .unwrap_or_else(|| GitOptions {
+        cache_dir: cx.cache_root.join(crate::git::CACHE_SUBDIR),
+        offline: true,
+        github: crate::git::GitHubOptions::from_env(bound_token_env(decl).as_deref()),
+        limits: Default::default(),
+        allow_http: false,
+    });
+    let records = Records::proofs(&cx.cache_root, GIT_REF_RECORDS);
+    let shown = reference.unwrap_or("HEAD").to_owned();
+    // An earlier proof by this user (authenticated) stands in every
+    // mode: the commit was on the ref when it was checked, and a later
+    // rewrite upstream does not make an honest lock a forged one.
+    let result = if let Some(tip) = records.get(&key) {
+        Ok(RefProof {
+            reference: shown,
+            tip,
+            by: "record",
+        })
+    } else {
+        let spec = GitSpec::new(&url, reference, None);
+        match spec.and_then(|spec| crate::git::prove_on_ref(&spec, &commit, &options)) {
+            Ok(on) => {
+                if !options.offline {
+                    let _ = records.put(&key, &on.tip);
+                }
+                Ok(RefProof {
+                    reference: on.reference,
+                    tip: on.tip,
+                    by: if options.offline { "cache" } else { "remote" },
+                })
+            }
+            Err(e @ GitError::NotOnRef { .. }) => Err(broken(entry, "ref", e.to_string())),
+            // Nothing of it is cached (neither clone nor content): the
+            // install could not proceed offline anyway; say so as before.
+            Err(cause @ GitError::Offline { .. })
+                if !cx
+                    .cache_root
+                    .join(crate::cache::layout::STORE)
+                    .join(entry.tree.file_name())
+                    .is_dir() =>
+            {
+                Err(ProveError::Repository {
+                    skill: entry.name.clone(),
+                    commit: commit.clone(),
+                    cause: Box::new(cause),
+                })
+            }
+            Err(e) if options.offline => Err(ProveError::RefUnknown {
+                skill: entry.name.clone(),
+                commit: commit.clone(),
+                reference: shown,
+                url: url.clone(),
+                cause: e.to_string(),
+            }),
+            Err(cause) => Err(ProveError::Repository {
+                skill: entry.name.clone(),
+                commit: commit.clone(),
+                cause: Box::new(cause),
+            }),
+        }
+    };
+    if let Ok(proof) = &result {
+        cx.remember(KIND, key, std::rc::Rc::new(proof.clone()));
+    }
+    result
+}
+
+/// What a git source offers at the commit its ref names now (`search`):
+/// the ref resolved, that commit checked out in the store's temp folder
+/// and its skills discovered (the checkout is removed when this returns).
+/// Returns the commit, the folder the skills' paths start from, and them.
+pub fn list(
+    ui: &crate::ui::Ui,
+    spec: GitSpec,
+    options: &GitOptions,
+) -> anyhow::Result<(String, Option<String>, git::Discovery)> {
+    ui.status("Resolving", spec.to_string());
+    let resolved = git::resolve(&spec, options)?;
+    let store = crate::store::Store::open()?;
+    let checkout = git::checkout(&spec, &resolved.commit, &store.tmp_dir(), options)?;
+    let discovery = checkout.discover();
+    for warning in resolved
+        .warnings
+        .iter()
+        .chain(&checkout.warnings)
+        .chain(&discovery.warnings)
+    {
+        ui.warn(format!("{spec}: {warning}"));
+    }
+    Ok((resolved.commit, spec.subpath, discovery))
+}
+
+/// `source add` of a git repository: resolving its ref is the probe (the
+/// commit it names now). Keys do not apply: a commit pins the content.
+pub fn probe(
+    ui: &crate::ui::Ui,
+    decl: &SourceDecl,
+    spec: &GitSpec,
+    options: Option<&GitOptions>,
+) -> anyhow::Result<Option<String>> {
+    use anyhow::Context as _;
+    if !decl.keys.is_empty() {
+        return fail(
+            Exit::Usage,
+            format!(
+                "--key pins the signing key of an index; `{}` is a git repository, pinned by commit in skills.lock",
+                decl.url
+            ),
+        );
+    }
+    let Some(options) = options else {
+        return Ok(None);
+    };
+    ui.status("Resolving", spec.to_string());
+    let resolved = git::resolve(spec, options)
+        .with_context(|| format!("source `{}` was not added", decl.name))?;
+    for warning in &resolved.warnings {
+        ui.warn(warning);
+    }
+    Ok(Some(resolved.commit))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::common_folder;
+
+    #[test]
+    fn common_folders() {
+        let f = |subs: &[Option<&str>]| common_folder(subs.iter().copied());
+        assert_eq!(f(&[Some("skills/pdf")]).as_deref(), Some("skills/pdf"));
+        assert_eq!(
+            f(&[Some("plugins/a/skills/pdf"), Some("plugins/a/skills/xlsx")]).as_deref(),
+            Some("plugins/a/skills")
+        );
+        assert_eq!(
+            f(&[Some("skills/pdf"), Some("skills/pdf-x")]).as_deref(),
+            Some("skills")
+        );
+        assert_eq!(f(&[Some("a/x"), Some("b/x")]), None);
+        assert_eq!(f(&[Some("a/x"), None]), None);
+        assert_eq!(f(&[None]), None);
+    }
+}

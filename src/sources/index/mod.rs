@@ -1,0 +1,462 @@
+//! The index kind (docs/sources.md#index): a registry publishing
+//! `/.well-known/agent-skills/index.json` (v0.2: one archive or SKILL.md
+//! per skill, by digest) or the legacy `/.well-known/skills/` (v0.1: a list
+//! of files per skill), over HTTP and `file://` alike. The index protocol is
+//! [`resolve`]; the proof (`prove.rs`) walks from the declared source through
+//! the verified (signed, when keys are pinned) index snapshot to the entry,
+//! its artifact digest and the tree that artifact made.
+
+mod prove;
+pub mod resolve;
+
+pub use prove::versioned_url;
+pub use resolve::{
+    EntryRequest, FetchedContent, FetchedFile, ResolvedIndex, Source, SourceError, detect_archive,
+    download_entries, resolve, signature_url,
+};
+
+use std::path::Path;
+use std::time::SystemTime;
+
+use anyhow::Context as _;
+use serde::Serialize;
+
+use super::candidate::{
+    Candidate, Offer, candidate, check_tree, clean_subpath, judge, new_lock_entry, not_offered,
+};
+use super::proof::{Declared, Proof, ProveContext, ProveError};
+use super::workspace::{Workspace, fail};
+use super::{Kind, Latest};
+use crate::error::Exit;
+use crate::fetch::{DownloadSpec, Fetcher};
+use crate::index::{ArtifactKind as IndexKind, Entry, EntryContent, IndexFormat, ProblemKind};
+use crate::project::lock::{Format, LockedSkill};
+use crate::project::manifest::SourceDecl;
+use crate::store::StoreEntry;
+use crate::store::unpacked::Unpacked;
+use crate::trust::Signer;
+use crate::ui::Ui;
+use crate::unpack::ArtifactKind;
+
+/// The index kind.
+pub struct Index;
+
+impl Kind for Index {
+    type Opened = ResolvedIndex;
+
+    /// Fetches the source's index and checks its signature (when the source
+    /// pins keys), rollback and expiry.
+    fn open(ws: &mut Workspace<'_>, decl: &SourceDecl) -> anyhow::Result<ResolvedIndex> {
+        if let Some(path) = clean_subpath(decl.path.as_deref())? {
+            return fail(
+                Exit::Usage,
+                format!(
+                    "source `{}` is a registry (an index), which has no folders: `path = \"{path}\"` applies to git and folder sources",
+                    decl.name
+                ),
+            );
+        }
+        let source = Source::from_decl(decl, ws.root)?;
+        let fetcher = ws.fetcher()?;
+        let resolved = resolve(fetcher, &source, SystemTime::now())
+            .with_context(|| format!("cannot read source `{}`", decl.name))?;
+        for problem in &resolved.index.problems {
+            ws.ui.warn(format!("{}: {problem}", resolved.index_url));
+        }
+        Ok(resolved)
+    }
+
+    fn offers(opened: &ResolvedIndex) -> Vec<Offer> {
+        opened
+            .index
+            .entries
+            .iter()
+            .map(|e| Offer {
+                name: e.name.clone(),
+                description: e.description.clone(),
+                path: None,
+            })
+            .collect()
+    }
+
+    fn looked_at(_decl: &SourceDecl, opened: &ResolvedIndex) -> String {
+        format!("the index {}", opened.index_url)
+    }
+
+    fn resolve(
+        ws: &mut Workspace<'_>,
+        decl: &SourceDecl,
+        opened: &ResolvedIndex,
+        names: &[String],
+    ) -> Vec<anyhow::Result<Candidate>> {
+        resolve_entries(ws, decl, opened, names)
+    }
+
+    /// Artifacts by their digest (one batch of downloads, whatever their
+    /// sources), v0.1 file lists from their source's current index.
+    fn fetch(ws: &mut Workspace<'_>, group: &[&LockedSkill]) -> anyhow::Result<()> {
+        let (artifacts, files): (Vec<&LockedSkill>, Vec<&LockedSkill>) = group
+            .iter()
+            .partition(|s| matches!(s.format, Format::Archive | Format::SkillMd));
+        fetch_artifacts(ws, &artifacts)?;
+        if !files.is_empty() {
+            fetch_file_lists(ws, &files)?;
+        }
+        Ok(())
+    }
+
+    fn prove(
+        cx: &mut ProveContext<'_>,
+        entry: &LockedSkill,
+        decl: &SourceDecl,
+        declared: &Declared,
+        proof: Proof,
+    ) -> Result<Option<Proof>, ProveError> {
+        prove::prove_indexed(cx, entry, decl, declared, proof)
+    }
+
+    /// The digest the index lists for each skill now (a v0.1 file list,
+    /// which publishes none, is fetched and its tree computed).
+    fn latest(
+        ws: &mut Workspace<'_>,
+        decl: &SourceDecl,
+        skills: &[&LockedSkill],
+    ) -> anyhow::Result<Vec<Latest>> {
+        let resolved = &Self::open(ws, decl)?;
+        let mut out = Vec::new();
+        for s in skills {
+            let Some(entry) = resolved.index.entry(&s.name) else {
+                out.push((None, None));
+                continue;
+            };
+            let id = match &entry.content {
+                EntryContent::Artifact { digest, .. } => Some(digest.to_string()),
+                EntryContent::Files { .. } => {
+                    // No published digest: fetch the files and compute the tree.
+                    let bar = indicatif::ProgressBar::hidden();
+                    let fetched = download_entries(ws.fetcher()?, &[resolved.request(entry)], &bar);
+                    match fetched.into_iter().next() {
+                        Some(Ok(f)) => match f {
+                            FetchedContent::Files { tree, .. } => Some(tree.to_string()),
+                            FetchedContent::Artifact { digest, .. } => Some(digest.to_string()),
+                        },
+                        Some(Err(e)) => return Err(e.into()),
+                        None => None,
+                    }
+                }
+            };
+            out.push((id, entry.version.clone()));
+        }
+        Ok(out)
+    }
+}
+
+fn resolve_entries(
+    ws: &mut Workspace<'_>,
+    decl: &SourceDecl,
+    resolved: &ResolvedIndex,
+    names: &[String],
+) -> Vec<anyhow::Result<Candidate>> {
+    let entries: Vec<&Entry> = names
+        .iter()
+        .filter_map(|n| resolved.index.entry(n))
+        .collect();
+    let requests: Vec<_> = entries.iter().map(|e| resolved.request(e)).collect();
+    let bar = ws.ui.bar(0, "Downloading", false);
+    let fetched = ws
+        .fetcher()
+        .map(|fetcher| download_entries(fetcher, &requests, &bar));
+    bar.finish_and_clear();
+    let fetched = match fetched {
+        Ok(fetched) => fetched,
+        Err(e) => {
+            // The first keeps the error itself (its exit code); the rest say it.
+            let message = format!("{e:#}");
+            let mut out = vec![Err(e)];
+            out.extend(
+                names
+                    .iter()
+                    .skip(1)
+                    .map(|_| Err(anyhow::anyhow!(message.clone()))),
+            );
+            out.truncate(names.len());
+            return out;
+        }
+    };
+    let mut by_name = std::collections::HashMap::new();
+    let mut downloaded = Vec::with_capacity(entries.len());
+    for (entry, result) in entries.into_iter().zip(fetched) {
+        // A failed download keeps its error (and so its exit code).
+        match result.with_context(|| format!("cannot download `{}`", entry.name)) {
+            Ok(fetched) => downloaded.push((entry, fetched)),
+            Err(e) => {
+                by_name.insert(entry.name.clone(), Err(e));
+            }
+        }
+    }
+    // Unpacking is independent per skill; results are kept in index order.
+    let shared: &Workspace<'_> = ws;
+    let imported = crate::fs::parallel::map(&downloaded, |(entry, fetched)| {
+        import_fetched(shared, entry, fetched)
+    });
+    for ((entry, _), result) in downloaded.iter().zip(imported) {
+        let candidate =
+            result.and_then(|imported| index_candidate(ws, decl, resolved, entry, imported));
+        by_name.insert(entry.name.clone(), candidate);
+    }
+    names
+        .iter()
+        .map(|n| {
+            by_name.remove(n).unwrap_or_else(|| {
+                fail(
+                    Exit::NotFound,
+                    format!("source `{}` offers no skill named `{n}`", decl.name),
+                )
+            })
+        })
+        .collect()
+}
+
+/// The candidate for an index entry whose content is now in the store:
+/// its lock entry names the index snapshot and, when signed, the signer.
+fn index_candidate(
+    ws: &Workspace<'_>,
+    decl: &SourceDecl,
+    resolved: &ResolvedIndex,
+    entry: &Entry,
+    (store_entry, format, artifact): (StoreEntry, Format, Option<crate::digest::Digest>),
+) -> anyhow::Result<Candidate> {
+    let url = match &entry.content {
+        EntryContent::Artifact { url, .. } => ws.lock_url(url),
+        EntryContent::Files { .. } => ws.lock_url(&crate::index::paths::file_url(
+            &crate::index::paths::index_dir(&resolved.index.url),
+            &entry.name,
+            "",
+        )),
+    };
+    let locked = LockedSkill {
+        version: entry.version.clone(),
+        index: Some(ws.lock_url(&resolved.index_url)),
+        index_digest: Some(resolved.snapshot),
+        index_version: resolved.signer.as_ref().map(|s| s.version),
+        url: Some(url),
+        artifact,
+        signer: resolved.signer.as_ref().map(|s| s.key_id.clone()),
+        ..new_lock_entry(&entry.name, &decl.name, format, &store_entry)
+    };
+    let judged = judge(
+        ws,
+        &store_entry.path,
+        &entry.name,
+        false,
+        &entry_label(entry),
+    )?;
+    candidate(ws, locked, store_entry, judged)
+}
+
+/// An index entry as named in messages: its URL, else its name.
+fn entry_label(entry: &Entry) -> String {
+    entry
+        .url()
+        .map_or_else(|| entry.name.clone(), |u| u.to_string())
+}
+
+/// Unpacks downloaded content into the store.
+fn import_fetched(
+    ws: &Workspace<'_>,
+    entry: &Entry,
+    content: &FetchedContent,
+) -> anyhow::Result<(StoreEntry, Format, Option<crate::digest::Digest>)> {
+    let label = entry_label(entry);
+    match content {
+        FetchedContent::Artifact {
+            path,
+            digest,
+            kind,
+            format,
+        } => {
+            let (unpack_kind, lock_format) = match (kind, format) {
+                (IndexKind::SkillMd, _) => (ArtifactKind::SkillMd, Format::SkillMd),
+                (IndexKind::Archive, Some(archive)) => (*archive, Format::Archive),
+                (IndexKind::Archive, None) => {
+                    return fail(
+                        Exit::Unsafe,
+                        format!(
+                            "{label}: neither its Content-Type, its extension nor its bytes say whether it is a .zip or a .tar.gz; the registry must serve one of those"
+                        ),
+                    );
+                }
+            };
+            let stored =
+                ws.store
+                    .import_artifact(unpack_kind, path, &label, &entry.name, ws.limits)?;
+            // The artifact → tree link that `provenance` checks later.
+            let _ = Unpacked::in_cache(ws.store.root()).record(digest, &stored.digest);
+            Ok((stored, lock_format, Some(*digest)))
+        }
+        FetchedContent::Files { files, .. } => {
+            let mut opened = Vec::with_capacity(files.len());
+            for f in files {
+                let file = std::fs::File::open(&f.local)
+                    .with_context(|| format!("cannot read {}", f.local.display()))?;
+                opened.push((f.path.clone(), file));
+            }
+            let stored = ws
+                .store
+                .import_file_list(&label, &entry.name, ws.limits, opened)?;
+            // The file list → tree link that `provenance` checks later.
+            if let crate::index::EntryContent::Files { files } = &entry.content {
+                let key = Unpacked::files_key(files.iter().map(|f| &f.url));
+                let _ = Unpacked::in_cache(ws.store.root()).record(&key, &stored.digest);
+            }
+            Ok((stored, Format::Files, None))
+        }
+    }
+}
+
+fn auth_for(ws: &Workspace<'_>, source_name: &str) -> anyhow::Result<Option<crate::fetch::Auth>> {
+    Ok(match ws.manifest.source(source_name) {
+        Some(decl) => Source::from_decl(decl, ws.root)?.auth,
+        None => None,
+    })
+}
+
+fn fetch_artifacts(ws: &mut Workspace<'_>, skills: &[&LockedSkill]) -> anyhow::Result<()> {
+    if skills.is_empty() {
+        return Ok(());
+    }
+    let mut specs = Vec::with_capacity(skills.len());
+    for s in skills {
+        let (Some(url), Some(artifact)) = (&s.url, s.artifact) else {
+            return fail(
+                Exit::Usage,
+                format!(
+                    "skills.lock entry `{}` has format `{}` but no url or artifact digest; run `skillpm update {}`",
+                    s.name,
+                    s.format.as_str(),
+                    s.name
+                ),
+            );
+        };
+        let url = ws
+            .resolve_lock_url(url)
+            .with_context(|| format!("skills.lock entry `{}` has an invalid url", s.name))?;
+        specs.push(DownloadSpec::new(url, Some(artifact)).with_auth(auth_for(ws, &s.source)?));
+    }
+    let bar = ws.ui.bar(specs.len() as u64, "Downloading", false);
+    let results = ws.fetcher()?.download_all(specs, &bar);
+    bar.finish_and_clear();
+    let mut jobs = Vec::with_capacity(skills.len());
+    for (s, result) in skills.iter().zip(results) {
+        let downloaded = result.with_context(|| format!("cannot fetch `{}`", s.name))?;
+        let kind = match s.format {
+            Format::SkillMd => ArtifactKind::SkillMd,
+            _ => match detect_archive(
+                downloaded.content_type.as_deref(),
+                &downloaded.url,
+                &downloaded.path,
+            ) {
+                Some(kind) => kind,
+                None => {
+                    return fail(
+                        Exit::Unsafe,
+                        format!("{}: not a .zip or .tar.gz archive", downloaded.url),
+                    );
+                }
+            },
+        };
+        jobs.push((*s, kind, downloaded.path, downloaded.url.to_string()));
+    }
+    // Unpacking is independent per skill; errors are reported in lock order.
+    let (store, limits) = (&ws.store, ws.limits);
+    let imported = crate::fs::parallel::map(&jobs, |(s, kind, path, label)| {
+        store.import_artifact(*kind, path, label, &s.name, limits)
+    });
+    for ((s, _, _, label), entry) in jobs.iter().zip(imported) {
+        let entry = entry?;
+        check_tree(s, entry.digest, label)?;
+        let _ = ws.state.save_tree(&entry.tree);
+        if let Some(artifact) = &s.artifact {
+            let _ = Unpacked::in_cache(ws.store.root()).record(artifact, &entry.digest);
+        }
+    }
+    Ok(())
+}
+
+fn fetch_file_lists(ws: &mut Workspace<'_>, group: &[&LockedSkill]) -> anyhow::Result<()> {
+    let source_name = group[0].source.as_str();
+    let decl = ws.manifest.require_source(source_name)?.clone();
+    let resolved = &Index::open(ws, &decl)?;
+    let mut requests = Vec::new();
+    for s in group {
+        let entry = resolved
+            .index
+            .entry(&s.name)
+            .ok_or_else(|| not_offered(&decl.name, &Index::offers(resolved), None, &s.name))?;
+        requests.push(resolved.request(entry));
+    }
+    let bar = ws.ui.bar(0, "Downloading", false);
+    let results = download_entries(ws.fetcher()?, &requests, &bar);
+    bar.finish_and_clear();
+    for ((s, request), result) in group.iter().zip(&requests).zip(results) {
+        let fetched = result.with_context(|| format!("cannot fetch `{}`", s.name))?;
+        let (entry, _, _) = import_fetched(ws, request.entry, &fetched)?;
+        check_tree(s, entry.digest, resolved.index_url.as_str())?;
+        let _ = ws.state.save_tree(&entry.tree);
+    }
+    Ok(())
+}
+
+/// One warning per entry an index skipped or refused.
+pub fn warn_problems(ui: &Ui, resolved: &ResolvedIndex) {
+    for problem in &resolved.index.problems {
+        let label = match problem.kind {
+            ProblemKind::UnknownType => "skipped",
+            ProblemKind::Invalid => "refused",
+        };
+        ui.warn(format!("{} ({label}): {problem}", resolved.index_url));
+    }
+}
+
+/// What probing a source found.
+#[derive(Debug, Serialize)]
+pub struct Probe {
+    pub index_url: String,
+    pub index_format: IndexFormat,
+    pub skills: usize,
+    /// Entries skipped or refused (see `search` for details).
+    pub problems: usize,
+    pub signer: Option<Signer>,
+    /// Unsigned sources only: whether `index.json.minisig` exists (so a key could be pinned).
+    pub signature_published: Option<bool>,
+}
+
+/// Resolves the new index source exactly as installs will, signature included.
+pub fn probe(
+    ui: &Ui,
+    fetcher: &Fetcher,
+    decl: &SourceDecl,
+    root: &Path,
+    user: &crate::net::UserTokens,
+) -> anyhow::Result<Probe> {
+    let source = Source::from_decl_with(decl, root, user)?;
+    ui.status(
+        "Probing",
+        source.spec.url().map(|u| u.as_str()).unwrap_or(&decl.url),
+    );
+    let resolved = resolve(fetcher, &source, SystemTime::now())
+        .with_context(|| format!("source `{}` was not added", decl.name))?;
+    warn_problems(ui, &resolved);
+    let signature_published = resolved.signer.is_none().then(|| {
+        let url = signature_url(&resolved.index.url);
+        fetcher.get(&url, source.auth.as_ref(), 64 * 1024).is_ok()
+    });
+    Ok(Probe {
+        index_url: resolved.index_url.to_string(),
+        index_format: resolved.index.format,
+        skills: resolved.index.entries.len(),
+        problems: resolved.index.problems.len(),
+        signer: resolved.signer,
+        signature_published,
+    })
+}
