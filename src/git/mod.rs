@@ -12,7 +12,7 @@
 //!    a skill that holds a symlink, a submodule or an unsafe name.
 //!
 //! Transport is gitoxide (`gix`): `file://` and local paths (through
-//! `git-upload-pack`, as git itself does), `http(s)://` (reqwest + rustls)
+//! `git-upload-pack`, as git itself does), `http(s)://` (skillpm's one HTTP client, `crate::net::Http`, through [`http`])
 //! and `ssh://`/`git@host:path` (spawning `ssh`). Credentials come only from
 //! the user's git configuration (credential helpers), SSH agent and keys;
 //! skillpm stores none. For GitHub a fast path resolves through the API and
@@ -45,6 +45,7 @@ mod discover;
 mod error;
 mod fetch;
 mod github;
+mod http;
 mod names;
 mod spec;
 mod tree;
@@ -150,7 +151,13 @@ pub fn resolve(spec: &GitSpec, options: &GitOptions) -> Result<Resolved, GitErro
     let cached = open_cache(options, &remote, || {
         format!("ref `{}`", spec.reference.as_deref().unwrap_or("HEAD"))
     })?;
-    let commit = fetch::resolve_ref(&cached, &remote, spec.reference.as_deref(), options.offline)?;
+    let commit = fetch::resolve_ref(
+        &cached,
+        &remote,
+        spec.reference.as_deref(),
+        options.offline,
+        options.allow_http,
+    )?;
     Ok(Resolved {
         commit: commit.to_string(),
         url,
@@ -212,7 +219,13 @@ pub fn prove_on_ref(spec: &GitSpec, commit: &str, options: &GitOptions) -> Resul
     }
     let remote = clone_url(spec, options);
     let cached = open_cache(options, &remote, || format!("ref `{reference}`"))?;
-    let tip = fetch::resolve_ref(&cached, &remote, spec.reference.as_deref(), options.offline)?;
+    let tip = fetch::resolve_ref(
+        &cached,
+        &remote,
+        spec.reference.as_deref(),
+        options.offline,
+        options.allow_http,
+    )?;
     let id = fetch::parse_id(&commit)?;
     if fetch::reaches(&cached, tip, id) {
         Ok(OnRef {
@@ -362,7 +375,7 @@ pub fn checkout(
     let remote = clone_url(spec, options);
     let cached = open_cache(options, &remote, || format!("commit {commit}"))?;
     let id = fetch::parse_id(&commit)?;
-    fetch::ensure_commit(&cached, &remote, id, options.offline)?;
+    fetch::ensure_commit(&cached, &remote, id, options.offline, options.allow_http)?;
     let peeled = fetch::peel_to_commit(&cached, &remote, id)?;
     if peeled != id {
         return Err(GitError::CommitMismatch {

@@ -111,7 +111,12 @@ impl<R: std::borrow::BorrowMut<reqwest::Response>> Body<R> {
                 wake = end;
                 at_deadline = true;
             }
-            let next = match tokio::time::timeout_at(wake.into(), self.response.borrow_mut().chunk()).await {
+            let next = match tokio::time::timeout_at(
+                wake.into(),
+                self.response.borrow_mut().chunk(),
+            )
+            .await
+            {
                 Ok(next) => next,
                 Err(_) if at_deadline => {
                     let total = self.deadline.map(|d| d.1).unwrap_or_default();

@@ -23,7 +23,9 @@ use reqwest::{Method, StatusCode};
 use url::Url;
 
 use super::body::Body;
-use super::{Auth, Budget, NetError, Settings, USER_AGENT, Why, check_plain_http, redirect_allowed};
+use super::{
+    Auth, Budget, NetError, Settings, USER_AGENT, Why, check_plain_http, redirect_allowed,
+};
 
 /// The runtime every transfer runs on: one worker thread (the work per byte,
 /// hashing and a write, is far cheaper than the network; concurrency comes

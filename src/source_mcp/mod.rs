@@ -223,7 +223,12 @@ impl McpClient {
         };
         let mut request = crate::net::Request::new(reqwest::Method::POST, self.url.clone())
             .header(reqwest::header::CONTENT_TYPE, "application/json")
-            .and_then(|r| r.header(reqwest::header::ACCEPT, "application/json, text/event-stream"))
+            .and_then(|r| {
+                r.header(
+                    reqwest::header::ACCEPT,
+                    "application/json, text/event-stream",
+                )
+            })
             .map_err(failed)?;
         if let Some(s) = &self.session {
             request = request
