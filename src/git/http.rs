@@ -23,9 +23,10 @@ use url::Url;
 
 use crate::net::{self, Answer, SendError};
 
-/// What the policy refused during a fetch, kept apart from gix's error so
-/// the caller reports it as itself (plain http is exit 2, like the check
-/// before connecting).
+/// The first failure the client reported during a fetch, kept apart from
+/// gix's account of it so the caller reports it as itself (plain http is
+/// exit 2, like the check before connecting; a timeout is put into the
+/// policy's words).
 pub(crate) type Refusal = Arc<Mutex<Option<SendError>>>;
 
 /// The HTTP side of one git fetch.
@@ -131,9 +132,7 @@ fn send(
                 _ => io::ErrorKind::Other,
             };
             let text = e.to_string();
-            if matches!(e, SendError::PlainHttp(_) | SendError::Redirect { .. })
-                && let Ok(mut slot) = refusal.lock()
-            {
+            if let Ok(mut slot) = refusal.lock() {
                 slot.get_or_insert(e);
             }
             Err(io::Error::new(kind, text))
@@ -391,5 +390,96 @@ impl githttp::Http for GitHttp {
 
     fn redirected_base_url(&self) -> Option<String> {
         self.redirected_base.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use githttp::Http as _;
+    use std::net::TcpListener;
+    use std::sync::mpsc;
+
+    /// A one-request server: answers `answer` and hands back the request's
+    /// head.
+    fn one_shot(
+        answer: impl Fn(&str) -> String + Send + 'static,
+    ) -> (String, mpsc::Receiver<String>) {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let base = format!("http://{}", listener.local_addr().unwrap());
+        let (tx, rx) = mpsc::channel();
+        let own = base.clone();
+        std::thread::spawn(move || {
+            if let Ok((mut stream, _)) = listener.accept() {
+                let mut head = Vec::new();
+                let mut byte = [0u8; 1];
+                while !head.ends_with(b"\r\n\r\n") && stream.read(&mut byte).unwrap_or(0) == 1 {
+                    head.push(byte[0]);
+                }
+                let head = String::from_utf8_lossy(&head).into_owned();
+                let _ = stream.write_all(answer(&own).as_bytes());
+                let _ = tx.send(head);
+            }
+        });
+        (base, rx)
+    }
+
+    #[test]
+    fn a_redirect_to_another_origin_does_not_carry_the_credential() {
+        const TAIL: &str = "info/refs?service=git-upload-pack";
+        let (b, b_saw) = one_shot(|_| {
+            "HTTP/1.1 200 OK\r\ncontent-type: application/x-git-upload-pack-advertisement\r\ncontent-length: 4\r\nconnection: close\r\n\r\n0000".into()
+        });
+        let target = format!("{b}/moved/skills.git/{TAIL}");
+        let (a, a_saw) = one_shot(move |_| {
+            format!(
+                "HTTP/1.1 302 Found\r\nlocation: {target}\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
+            )
+        });
+        let base = format!("{a}/skills.git");
+        let (mut client, _) = GitHttp::new(net::Http::new(net::Settings::default()), false);
+        let response = client
+            .get(
+                &format!("{base}/{TAIL}"),
+                &base,
+                ["Authorization: Basic c2VjcmV0", "Git-Protocol: version=2"],
+            )
+            .unwrap();
+        let mut body = String::new();
+        let mut reader = response.body;
+        reader.read_to_string(&mut body).unwrap();
+        assert_eq!(body, "0000");
+        let a_head = a_saw.recv().unwrap().to_ascii_lowercase();
+        let b_head = b_saw.recv().unwrap().to_ascii_lowercase();
+        assert!(a_head.contains("authorization: basic c2vjcmv0"), "{a_head}");
+        assert!(!b_head.contains("authorization"), "{b_head}");
+        assert!(b_head.contains("git-protocol: version=2"), "{b_head}");
+        // Later requests go to the new base.
+        assert_eq!(
+            client.redirected_base_url().as_deref(),
+            Some(format!("{b}/moved/skills.git").as_str())
+        );
+    }
+
+    #[test]
+    fn only_the_first_request_may_be_redirected() {
+        let (a, _a_saw) = one_shot(|own| {
+            format!(
+                "HTTP/1.1 302 Found\r\nlocation: {own}/x\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
+            )
+        });
+        let base = format!("{a}/skills.git");
+        let (mut client, failure) = GitHttp::new(net::Http::new(net::Settings::default()), false);
+        client.first_done = true;
+        let err = client
+            .get(
+                &format!("{base}/info/refs"),
+                &base,
+                ["Git-Protocol: version=2"],
+            )
+            .err()
+            .expect("a redirect on a later request is not followed");
+        assert!(err.to_string().contains("302"), "{err}");
+        assert!(failure.lock().unwrap().is_none());
     }
 }

@@ -499,6 +499,10 @@ impl Why {
             || has("failure in name resolution")
         {
             Some(Why::NameNotFound)
+        } else if has("below the minimum of") {
+            Some(Why::TooSlow)
+        } else if has("no answer within") || has("took longer than skillpm_http_deadline") {
+            Some(Why::Timeout)
         } else if has("connection refused") {
             Some(Why::Refused)
         } else if has("timed out") {
