@@ -31,7 +31,7 @@ use crate::net::{Answer, Http, SendError};
 use super::GitError;
 use super::names::check_segment;
 use super::spec::is_full_sha;
-use super::writer::{CheckoutLimits, Claim, SkipReason, SkippedEntry, TreeWriter, join};
+use super::writer::{CheckoutLimits, CheckoutTree, Claim, SkipReason, SkippedEntry, join};
 use crate::skill::printable;
 
 pub const DEFAULT_API_URL: &str = "https://api.github.com";
@@ -387,7 +387,7 @@ pub(crate) fn extract(
     let read_error = |e: io::Error| read_failure(&state, url, &limits, e);
 
     let prefix: Vec<&str> = subpath.map(|s| s.split('/').collect()).unwrap_or_default();
-    let mut writer = TreeWriter::new(dest, url, limits);
+    let mut writer = CheckoutTree::new(dest, url, limits);
     let mut wrapper: Option<Vec<u8>> = None;
     let mut found_subpath = prefix.is_empty();
     // Folders skipped for their names: everything below them goes unrecorded.
@@ -462,7 +462,7 @@ fn check_held(
 /// Writes (or records as skipped) one entry at `inside`, the segments
 /// below the subpath; a folder skipped for its name hides all below it.
 fn place_entry<R: Read>(
-    writer: &mut TreeWriter<'_>,
+    writer: &mut CheckoutTree<'_>,
     entry: &mut tar::Entry<'_, R>,
     inside: &[&[u8]],
     skipped_dirs: &mut HashSet<String>,
@@ -549,7 +549,7 @@ fn below_wrapper<'p>(
 /// folder already skipped (whose record covers it), or a segment of its path
 /// is unsafe (recorded once, for the whole path).
 fn skipped_for_its_name(
-    writer: &mut TreeWriter<'_>,
+    writer: &mut CheckoutTree<'_>,
     inside: &[&[u8]],
     is_dir: bool,
     skipped_dirs: &mut HashSet<String>,
@@ -578,7 +578,7 @@ fn skipped_for_its_name(
 /// Claims each parent folder (archives need not list them) and returns the
 /// entry's parent path, or `None` when a parent was skipped.
 fn claim_parents(
-    writer: &mut TreeWriter<'_>,
+    writer: &mut CheckoutTree<'_>,
     parents: &[&[u8]],
     skipped_dirs: &mut HashSet<String>,
 ) -> Result<Option<String>, GitError> {
@@ -606,7 +606,7 @@ fn claim_parents(
 /// Writes one claimed entry: a folder, a regular file (with its executable
 /// bit), or a skip record for a link or any other special entry.
 fn write_entry<R: Read>(
-    writer: &mut TreeWriter<'_>,
+    writer: &mut CheckoutTree<'_>,
     entry: &mut tar::Entry<'_, R>,
     path: String,
     read_error: impl FnOnce(io::Error) -> GitError,

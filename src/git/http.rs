@@ -282,7 +282,7 @@ impl BufRead for Headers {
 
 /// The body of an answer that may not have been asked for yet.
 pub(crate) enum ResponseBody {
-    Ready(BufReader<Answer>),
+    Ready(Box<BufReader<Answer>>),
     Later(Arc<Mutex<PostState>>),
     Failed,
 }
@@ -298,7 +298,7 @@ impl ResponseBody {
                 s.answer.take()
             };
             *self = match answer {
-                Some(Ok(answer)) => ResponseBody::Ready(BufReader::new(answer)),
+                Some(Ok(answer)) => ResponseBody::Ready(Box::new(BufReader::new(answer))),
                 Some(Err(e)) => {
                     *self = ResponseBody::Failed;
                     return Err(e);
@@ -349,7 +349,7 @@ impl githttp::Http for GitHttp {
         check_status(&answer).map_err(gix_error)?;
         Ok(GetResponse {
             headers: Headers::Ready(header_lines(&answer)),
-            body: ResponseBody::Ready(BufReader::new(answer)),
+            body: ResponseBody::Ready(Box::new(BufReader::new(answer))),
         })
     }
 

@@ -157,3 +157,15 @@ impl<R: std::borrow::BorrowMut<reqwest::Response>> Body<R> {
         }
     }
 }
+
+crate::classified!(BodyError);
+impl crate::error::Classify for BodyError {
+    fn exit(&self) -> crate::error::Exit {
+        match self {
+            BodyError::Idle { .. }
+            | BodyError::TooSlow { .. }
+            | BodyError::Deadline(_)
+            | BodyError::Transport(_) => crate::error::Exit::Network,
+        }
+    }
+}

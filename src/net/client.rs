@@ -428,3 +428,18 @@ impl SendError {
         }
     }
 }
+
+crate::classified!(SendError);
+impl crate::error::Classify for SendError {
+    fn exit(&self) -> crate::error::Exit {
+        use crate::error::Exit;
+        match self {
+            SendError::PlainHttp(e) | SendError::Client(e) => e.exit(),
+            SendError::Redirect { .. }
+            | SendError::NoLocation { .. }
+            | SendError::NoAnswer { .. }
+            | SendError::Deadline(_)
+            | SendError::Transport { .. } => Exit::Network,
+        }
+    }
+}
