@@ -129,7 +129,7 @@ enum Fetched {
 
 /// Fetches `specs` from `url` into the cache repository. Over http(s) the
 /// transport is skillpm's one client ([`super::http`]): the network policy
-/// holds for git as for every other request (docs/network.md#git).
+/// holds for git as for every other request (docs/network.md#git-over-https).
 fn fetch(
     cached: &CachedRepo,
     url: &str,

@@ -1,4 +1,4 @@
-//! Git's smart HTTP through the one client (docs/network.md#git): gix's
+//! Git's smart HTTP through the one client (docs/network.md#git-over-https): gix's
 //! blocking HTTP trait implemented on `crate::net::Http`, so a git fetch
 //! over http(s) obeys the same rules as every other request — plain http
 //! only to loopback (or with `--allow-http`), redirects checked hop by hop,

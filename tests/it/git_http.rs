@@ -1,4 +1,4 @@
-//! Git over HTTP obeys the one network policy (docs/network.md#git): the
+//! Git over HTTP obeys the one network policy (docs/network.md#git-over-https): the
 //! smart-HTTP transport is skillpm's own client, so the plain-http rule and
 //! the redirect rule hold on every hop of a git fetch, and a server that
 //! stalls ends the fetch in bounded time (exit 4). Real parts only: `git
