@@ -103,7 +103,7 @@ pub(crate) fn check_status(
 /// transient, and so is a silence longer than the idle timeout. Once the
 /// idle timeout has passed since the first byte was asked for, a body whose
 /// average rate is below `config.min_rate` fails as too slow (docs/network.md;
-/// the reading rules are the one client's, `crate::net::Body`).
+/// the reading rules are the one client's, `crate::net::BodyStream`).
 pub(crate) async fn stream_body(
     response: &mut Response,
     url: &Url,
@@ -115,7 +115,7 @@ pub(crate) async fn stream_body(
     if declared.is_some_and(|n| n > max) {
         return Err(Failure::Fatal(FetchError::too_large(url, max)));
     }
-    let mut body = net::Body::new(response, config.read_timeout, config.min_rate, None);
+    let mut body = net::BodyStream::new(response, config.read_timeout, config.min_rate, None);
     loop {
         match body.next().await {
             Ok(Some(chunk)) => {

@@ -53,7 +53,7 @@ mod writer;
 
 use std::path::{Path, PathBuf};
 
-pub use discover::{Discovery, FoundSkill, MAX_DEPTH, discover_skills};
+pub use discover::{MAX_DEPTH, RepoDiscovery, RepoSkill, discover_skills};
 pub use error::GitError;
 pub use github::GitHubOptions;
 pub use spec::{GITHUB_WEB, GitSpec, Repo, is_full_sha, normalize_folder, parse_git_spec};
@@ -260,7 +260,7 @@ pub struct Checkout {
 impl Checkout {
     /// The skills in the checkout, plus warnings for links and submodules
     /// standing where skills would be (they are never followed).
-    pub fn discover(&self) -> Discovery {
+    pub fn discover(&self) -> RepoDiscovery {
         let mut discovery = discover_skills(&self.root);
         for entry in &self.skipped {
             let (parent, leaf) = entry.path.rsplit_once('/').unwrap_or(("", &entry.path));
@@ -282,7 +282,7 @@ impl Checkout {
         discovery
     }
 
-    /// The folder of the skill at `rel` (a [`FoundSkill::path`]), ready for
+    /// The folder of the skill at `rel` (a [`RepoSkill::path`]), ready for
     /// the store to import. Refused when anything below it was skipped: a
     /// skill is installed whole or not at all.
     pub fn skill_dir(&self, rel: &str) -> Result<PathBuf, GitError> {

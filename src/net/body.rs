@@ -39,7 +39,7 @@ impl BodyError {
 /// A response's body, read chunk by chunk under the idle timeout, the
 /// minimum rate and (when set) a deadline.
 #[derive(Debug)]
-pub struct Body<R = reqwest::Response> {
+pub struct BodyStream<R = reqwest::Response> {
     response: R,
     idle: Duration,
     min_rate: u64,
@@ -51,7 +51,7 @@ pub struct Body<R = reqwest::Response> {
     size: u64,
 }
 
-impl<R: std::borrow::BorrowMut<reqwest::Response>> Body<R> {
+impl<R: std::borrow::BorrowMut<reqwest::Response>> BodyStream<R> {
     /// `response`'s body, read with `idle` as the longest silence, at no
     /// less than `min_rate` bytes/s once `idle` has passed, and (when set)
     /// ending at the deadline's instant (its length is for the message).
@@ -61,7 +61,7 @@ impl<R: std::borrow::BorrowMut<reqwest::Response>> Body<R> {
         min_rate: u64,
         deadline: Option<(Instant, Duration)>,
     ) -> Self {
-        Body {
+        BodyStream {
             response,
             idle,
             min_rate,

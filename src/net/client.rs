@@ -22,7 +22,7 @@ use reqwest::header::{self, HeaderMap, HeaderValue};
 use reqwest::{Method, StatusCode};
 use url::Url;
 
-use super::body::Body;
+use super::body::BodyStream;
 use super::{
     Auth, Budget, NetError, Settings, USER_AGENT, Why, check_plain_http, redirect_allowed,
 };
@@ -225,9 +225,9 @@ impl Http {
     }
 
     /// The body of `sent`, read under the idle timeout and minimum rate.
-    pub fn body(&self, response: reqwest::Response) -> Body {
+    pub fn body(&self, response: reqwest::Response) -> BodyStream {
         let s = &self.inner.settings;
-        Body::new(response, s.idle_timeout, s.min_rate, None)
+        BodyStream::new(response, s.idle_timeout, s.min_rate, None)
     }
 
     /// The blocking face of [`Http::send`]: the request and every read of
@@ -253,7 +253,7 @@ impl Http {
             status: sent.response.status(),
             headers: sent.response.headers().clone(),
             url: sent.url,
-            body: Some(Body::new(
+            body: Some(BodyStream::new(
                 sent.response,
                 s.idle_timeout,
                 s.min_rate,
@@ -330,7 +330,7 @@ pub struct Answer {
     /// The URL that answered, after redirects.
     pub url: Url,
     pub headers: HeaderMap,
-    body: Option<Body>,
+    body: Option<BodyStream>,
     chunk: Bytes,
 }
 

@@ -23,7 +23,7 @@ mod budget;
 pub mod client;
 mod settings;
 
-pub use body::{Body, BodyError};
+pub use body::{BodyError, BodyStream};
 pub use budget::Budget;
 pub use client::{Answer, Http, RedirectCheck, Request, SendError, Sent};
 pub use settings::{BadSetting, Settings, env};

@@ -14,7 +14,7 @@ use super::source::{fetcher, load_project};
 use super::{Context, Report};
 use crate::error::Exit;
 use crate::fetch::Fetcher;
-use crate::git::{self, FoundSkill, GitOptions, GitSpec};
+use crate::git::{self, GitOptions, GitSpec, RepoSkill};
 use crate::index::{EntryProblem, ProblemKind};
 use crate::ops::fail;
 use crate::source::{self, ResolvedIndex, Source};
@@ -268,7 +268,7 @@ struct Found {
     commit: Option<String>,
     /// The folder inside the source that the skills' paths start from.
     subpath: Option<String>,
-    skills: Vec<FoundSkill>,
+    skills: Vec<RepoSkill>,
 }
 
 fn list(ctx: &Context, fetcher: &Fetcher, target: &Target) -> anyhow::Result<Listing> {

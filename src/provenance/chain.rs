@@ -27,7 +27,7 @@ use crate::digest::Digest;
 use crate::error::{Classify, Exit};
 use crate::fetch::Fetcher;
 use crate::git::{GitError, GitOptions, GitSpec};
-use crate::index::{ArtifactKind, EntryContent, Index, parse_index, paths};
+use crate::index::{ArtifactType, EntryContent, Index, parse_index, paths};
 use crate::project::lock::{Format, LockedSkill, lock_text_to_url, same_lock_url};
 use crate::project::manifest::{Manifest, SourceDecl};
 use crate::source::{self, Source, SourceError, SourceSpec};
@@ -881,11 +881,11 @@ impl<'a> Prover<'a> {
         lock_url: Option<&Url>,
         url: &Url,
         digest: &Digest,
-        artifact: &ArtifactKind,
+        artifact: &ArtifactType,
     ) -> Result<bool, ProveError> {
         let kind_ok = matches!(
             (artifact, entry.format),
-            (ArtifactKind::Archive, Format::Archive) | (ArtifactKind::SkillMd, Format::SkillMd)
+            (ArtifactType::Archive, Format::Archive) | (ArtifactType::SkillMd, Format::SkillMd)
         );
         if entry.artifact != Some(*digest) || !kind_ok {
             return Err(broken(

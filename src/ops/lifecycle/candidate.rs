@@ -11,7 +11,7 @@ use super::Session;
 use crate::approve::Dependency;
 use crate::error::{Exit, OpError};
 use crate::git::{self, GitOptions, GitSpec};
-use crate::index::{ArtifactKind as IndexKind, Entry, EntryContent};
+use crate::index::{ArtifactType, Entry, EntryContent};
 use crate::ops::fail;
 use crate::project::lock::{Format, LockedSkill};
 use crate::project::manifest::SourceDecl;
@@ -52,7 +52,7 @@ pub(crate) enum Opened {
         spec: GitSpec,
         commit: String,
         checkout: Box<git::Checkout>,
-        found: git::Discovery,
+        found: git::RepoDiscovery,
     },
     /// A plain folder of skills (or one skill folder) on this machine.
     Folder {
@@ -62,7 +62,7 @@ pub(crate) enum Opened {
         base: std::path::PathBuf,
         /// `--path` inside `base`, `/`-separated, or `None`.
         subpath: Option<String>,
-        found: git::Discovery,
+        found: git::RepoDiscovery,
     },
     /// An OCI registry namespace or one artifact in it.
     Oci {
@@ -105,7 +105,7 @@ impl Opened {
     }
 
     /// What discovery found but cannot offer (git and folder sources).
-    pub fn discovery(&self) -> Option<&git::Discovery> {
+    pub fn discovery(&self) -> Option<&git::RepoDiscovery> {
         match self {
             Opened::Index { .. } | Opened::Mcp { .. } | Opened::Oci { .. } => None,
             Opened::Git { found, .. } | Opened::Folder { found, .. } => Some(found),
@@ -571,9 +571,9 @@ pub(crate) fn join_rel(a: Option<&str>, b: &str) -> Option<String> {
 /// that names both (never one picked silently).
 fn unique_found<'a>(
     opened: &Opened,
-    found: &'a git::Discovery,
+    found: &'a git::RepoDiscovery,
     name: &str,
-) -> anyhow::Result<&'a git::FoundSkill> {
+) -> anyhow::Result<&'a git::RepoSkill> {
     let matches = found.named(name);
     match matches.as_slice() {
         [] => Err(opened.missing(name)),
@@ -783,9 +783,9 @@ pub(crate) fn import_fetched(
             format,
         } => {
             let (unpack_kind, lock_format) = match (kind, format) {
-                (IndexKind::SkillMd, _) => (ArtifactKind::SkillMd, Format::SkillMd),
-                (IndexKind::Archive, Some(archive)) => (*archive, Format::Archive),
-                (IndexKind::Archive, None) => {
+                (ArtifactType::SkillMd, _) => (ArtifactKind::SkillMd, Format::SkillMd),
+                (ArtifactType::Archive, Some(archive)) => (*archive, Format::Archive),
+                (ArtifactType::Archive, None) => {
                     return fail(
                         Exit::Unsafe,
                         format!(
