@@ -260,6 +260,7 @@ impl Http {
                 Some((end, total)),
             )),
             chunk: Bytes::new(),
+            failed: None,
         })
     }
 }
@@ -332,6 +333,9 @@ pub struct Answer {
     pub headers: HeaderMap,
     body: Option<BodyStream>,
     chunk: Bytes,
+    /// The failure that ended the body, said again to any later read (so
+    /// a stopped body never reads as a complete one).
+    failed: Option<(io::ErrorKind, String)>,
 }
 
 impl Answer {
@@ -357,13 +361,21 @@ impl Read for Answer {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         while self.chunk.is_empty() {
             let Some(mut body) = self.body.take() else {
-                return Ok(0);
+                return match &self.failed {
+                    Some((kind, text)) => Err(io::Error::new(*kind, text.clone())),
+                    None => Ok(0),
+                };
             };
-            let (body, next) = wait(async move {
+            let (body, next) = match wait(async move {
                 let next = body.next().await;
                 (body, next)
-            })
-            .map_err(io::Error::other)?;
+            }) {
+                Ok(done) => done,
+                Err(e) => {
+                    self.failed = Some((io::ErrorKind::Other, e.to_string()));
+                    return Err(io::Error::other(e));
+                }
+            };
             match next {
                 Ok(Some(chunk)) => {
                     self.body = Some(body);
@@ -375,6 +387,7 @@ impl Read for Answer {
                         Why::Timeout | Why::TooSlow => io::ErrorKind::TimedOut,
                         _ => io::ErrorKind::Other,
                     };
+                    self.failed = Some((kind, e.to_string()));
                     return Err(io::Error::new(kind, e));
                 }
             }
