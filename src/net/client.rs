@@ -224,12 +224,6 @@ impl Http {
         })
     }
 
-    /// The body of `sent`, read under the idle timeout and minimum rate.
-    pub fn body(&self, response: reqwest::Response) -> BodyStream {
-        let s = &self.inner.settings;
-        BodyStream::new(response, s.idle_timeout, s.min_rate, None)
-    }
-
     /// The blocking face of [`Http::send`]: the request and every read of
     /// its body run on the network runtime, the whole transfer within
     /// `deadline` (`None`: the settings' deadline from now).
