@@ -89,11 +89,11 @@ pub enum ScopeArg {
 
 impl GlobalArgs {
     /// The scope the person chose, `None` for the project's.
-    pub fn chosen_scope(&self) -> Option<crate::project::manifest::Scope> {
-        use crate::project::manifest::Scope;
+    pub fn chosen_scope(&self) -> Option<crate::project::manifest::InstallScope> {
+        use crate::project::manifest::InstallScope;
         match (self.global, self.scope) {
-            (true, _) | (_, Some(ScopeArg::User)) => Some(Scope::User),
-            (_, Some(ScopeArg::Admin)) => Some(Scope::Admin),
+            (true, _) | (_, Some(ScopeArg::User)) => Some(InstallScope::User),
+            (_, Some(ScopeArg::Admin)) => Some(InstallScope::Admin),
             (false, None) => None,
         }
     }

@@ -6,24 +6,9 @@ use std::time::Duration;
 
 use super::FetchError;
 
-/// Environment variables read by [`FetchConfig::from_env`]. Durations take
-/// humantime forms (`30s`, `250ms`, `2m`).
-pub mod env {
-    /// Idle read timeout: the longest silence tolerated while a body streams.
-    pub const TIMEOUT: &str = "SKILLPM_HTTP_TIMEOUT";
-    pub const CONNECT_TIMEOUT: &str = "SKILLPM_HTTP_CONNECT_TIMEOUT";
-    /// How many times a failed request is retried (0 disables retries).
-    pub const RETRIES: &str = "SKILLPM_HTTP_RETRIES";
-    /// Base delay of the jittered exponential backoff.
-    pub const BACKOFF: &str = "SKILLPM_HTTP_BACKOFF";
-    /// How many downloads run at once.
-    pub const JOBS: &str = "SKILLPM_JOBS";
-    /// The longest one transfer may take, retries included.
-    pub const DEADLINE: &str = "SKILLPM_HTTP_DEADLINE";
-    /// The lowest average rate (bytes per second) a body may arrive at,
-    /// checked once the idle timeout has passed (0 turns the check off).
-    pub const MIN_RATE: &str = "SKILLPM_HTTP_MIN_RATE";
-}
+/// Environment variables read by [`FetchConfig::from_env`] (the network
+/// policy's own knobs, `crate::net::env`).
+pub use crate::net::env;
 
 #[derive(Debug, Clone)]
 pub struct FetchConfig {
@@ -74,51 +59,36 @@ impl Default for FetchConfig {
 impl FetchConfig {
     /// Defaults, overridden by the variables of [`env`] that are set.
     pub fn from_env() -> Result<Self, FetchError> {
-        let defaults = FetchConfig::default();
+        let net = crate::net::Settings::from_env().map_err(|b| FetchError::Setting {
+            name: b.name,
+            value: b.value,
+            reason: b.reason,
+        })?;
         Ok(FetchConfig {
-            read_timeout: duration_var(env::TIMEOUT)?.unwrap_or(defaults.read_timeout),
-            connect_timeout: duration_var(env::CONNECT_TIMEOUT)?
-                .unwrap_or(defaults.connect_timeout),
-            backoff: duration_var(env::BACKOFF)?.unwrap_or(defaults.backoff),
-            retries: number_var(env::RETRIES, 0, 20)?.map_or(defaults.retries, |n| n as u32),
-            jobs: number_var(env::JOBS, 1, 256)?.map_or(defaults.jobs, |n| n as usize),
-            deadline: duration_var(env::DEADLINE)?.unwrap_or(defaults.deadline),
-            min_rate: number_var(env::MIN_RATE, 0, u64::MAX)?.unwrap_or(defaults.min_rate),
-            ..defaults
+            read_timeout: net.idle_timeout,
+            connect_timeout: net.connect_timeout,
+            backoff: net.backoff,
+            retries: net.retries,
+            jobs: net.jobs,
+            deadline: net.deadline,
+            min_rate: net.min_rate,
+            ..FetchConfig::default()
         })
     }
-}
 
-fn var(name: &'static str) -> Option<String> {
-    std::env::var(name).ok().filter(|v| !v.trim().is_empty())
-}
-
-fn duration_var(name: &'static str) -> Result<Option<Duration>, FetchError> {
-    let Some(value) = var(name) else {
-        return Ok(None);
-    };
-    let reason = match humantime::parse_duration(value.trim()) {
-        Ok(d) if !d.is_zero() => return Ok(Some(d)),
-        Ok(_) => "must be longer than zero".into(),
-        Err(e) => format!("{e} (write a duration such as `30s` or `250ms`)"),
-    };
-    Err(FetchError::Setting {
-        name,
-        value,
-        reason,
-    })
-}
-
-fn number_var(name: &'static str, min: u64, max: u64) -> Result<Option<u64>, FetchError> {
-    let Some(value) = var(name) else {
-        return Ok(None);
-    };
-    match value.trim().parse::<u64>() {
-        Ok(n) if (min..=max).contains(&n) => Ok(Some(n)),
-        _ => Err(FetchError::Setting {
-            name,
-            value,
-            reason: format!("must be a whole number from {min} to {max}"),
-        }),
+    /// The network policy's settings for these values.
+    pub fn net_settings(&self) -> crate::net::Settings {
+        crate::net::Settings {
+            connect_timeout: self.connect_timeout,
+            idle_timeout: self.read_timeout,
+            min_rate: self.min_rate,
+            deadline: self.deadline,
+            max_redirects: self.max_redirects,
+            retries: self.retries,
+            backoff: self.backoff,
+            max_backoff: self.max_backoff,
+            max_retry_after: self.max_retry_after,
+            jobs: self.jobs,
+        }
     }
 }

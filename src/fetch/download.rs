@@ -118,7 +118,7 @@ impl Shared {
 /// One HTTP attempt, the whole body included: any break mid-body makes the
 /// attempt transient and the next one starts the file over.
 async fn transfer(
-    client: &reqwest::Client,
+    client: &crate::net::Http,
     shared: &Shared,
     spec: &DownloadSpec,
     temp: &Path,

@@ -150,7 +150,7 @@ impl Fetcher {
 }
 
 async fn send(
-    client: &reqwest::Client,
+    http: &crate::net::Http,
     config: &super::FetchConfig,
     ex: &Exchange<'_>,
 ) -> Result<(reqwest::Response, Url), Failure> {
@@ -160,48 +160,23 @@ async fn send(
         Verb::Post => Method::POST,
         Verb::Put => Method::PUT,
     };
-    let mut headers = HeaderMap::new();
+    let mut request = crate::net::Request::new(method, ex.url.clone());
     for (name, value) in &ex.headers {
         let value = HeaderValue::from_str(value).map_err(|_| {
             Failure::Fatal(FetchError::Client(format!(
                 "header {name} has a value that cannot be sent"
             )))
         })?;
-        headers.append(HeaderName::from_static(name), value);
+        request.headers.append(HeaderName::from_static(name), value);
     }
-    let follows = matches!(ex.verb, Verb::Get | Verb::Head);
-    let mut current = ex.url.clone();
-    for _ in 0..=config.max_redirects {
-        let mut request = client
-            .request(method.clone(), current.clone())
-            .headers(headers.clone());
-        if let Some(auth) = ex.auth.filter(|a| a.applies_to(&current)) {
-            request = request.header(header::AUTHORIZATION, auth.header_value());
-        }
-        if let Some(body) = &ex.body {
-            request = request.body(body.clone());
-        }
-        let response = request
-            .send()
-            .await
-            .map_err(|e| http::classify_error(&current, &e))?;
-        if !follows || !response.status().is_redirection() {
-            return Ok((response, current));
-        }
-        let Some(next) = response
-            .headers()
-            .get(header::LOCATION)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|l| current.join(l).ok())
-        else {
-            return Ok((response, current));
-        };
-        http::check_redirect(&current, &next).map_err(Failure::Fatal)?;
-        current = next;
+    request.body = ex.body.clone().map(Into::into);
+    request.auth = ex.auth.cloned();
+    request.follow_redirects = matches!(ex.verb, Verb::Get | Verb::Head);
+    request.allow_http = config.allow_http;
+    match http.send(&request).await {
+        Ok(sent) => Ok((sent.response, sent.url)),
+        // A 3xx without a Location is the caller's to read.
+        Err(crate::net::SendError::NoLocation { url, response }) => Ok((*response, url)),
+        Err(e) => Err(http::send_failure(e)),
     }
-    Err(Failure::Fatal(FetchError::Redirect {
-        url: ex.url.to_string(),
-        to: current.to_string(),
-        reason: format!("more than {} redirects", config.max_redirects),
-    }))
 }

@@ -1,98 +1,61 @@
-//! One HTTP attempt: the request, its redirects, and what its failure means.
-//!
-//! Redirects are followed here by hand rather than by reqwest's policy, so
-//! that two rules hold on every hop: an https URL never leads to plain http
-//! (or anywhere but http/https), and a bearer token is attached only to a hop
-//! whose origin is the source's own origin, never forwarded elsewhere.
+//! One HTTP attempt: the request (through the one client, `crate::net::Http`,
+//! which follows redirects by hand under the network policy: https never
+//! leads to plain http, a bearer token only ever goes to its own origin),
+//! and what its failure means for the retry loop.
 
-use std::time::{Instant, SystemTime};
+use std::time::SystemTime;
 
 use reqwest::header::{self, HeaderMap, HeaderValue};
-use reqwest::{Client, Response, StatusCode};
+use reqwest::{Response, StatusCode};
 use url::Url;
 
 use super::retry::{Failure, parse_retry_after};
 use super::{Auth, FetchConfig, FetchError};
-use crate::net::{self, Why};
-
-/// Builds the one client every request of a run shares (connection reuse,
-/// HTTP/2 where the server offers it, rustls with the platform's roots),
-/// by the one network policy (`crate::net`).
-pub(crate) fn build_client(config: &FetchConfig) -> Result<Client, FetchError> {
-    net::async_client(&net::Timeouts {
-        connect: config.connect_timeout,
-        read: config.read_timeout,
-        overall: config.deadline,
-    })
-    .map_err(|e| FetchError::Client(e.to_string()))
-}
+use crate::net::{self, BodyError, Http, NetError, SendError, Why};
 
 /// Sends a GET, following redirects, and returns the final response whatever
 /// its status. `extra` headers (conditional validators) go on every hop.
 pub(crate) async fn send(
-    client: &Client,
+    http: &Http,
     config: &FetchConfig,
     url: &Url,
     auth: Option<&Auth>,
     extra: &HeaderMap,
 ) -> Result<(Url, Response), Failure> {
-    let mut current = url.clone();
-    for _ in 0..=config.max_redirects {
-        net::check_plain_http(&current, config.allow_http)
-            .map_err(|e| Failure::Fatal(FetchError::PlainHttp(e)))?;
-        let mut request = client.get(current.clone()).headers(extra.clone());
-        if let Some(auth) = auth.filter(|a| a.applies_to(&current)) {
-            request = request.header(header::AUTHORIZATION, auth.header_value());
-        }
-        // The answer's head within the idle timeout: a server that drips
-        // its status line byte by byte is as dead as a silent one.
-        let response = match tokio::time::timeout(config.read_timeout, request.send()).await {
-            Ok(sent) => sent.map_err(|e| classify_error(&current, &e))?,
-            Err(_) => {
-                return Err(Failure::transient(
-                    Why::Timeout,
-                    format!("no answer within {:?}", config.read_timeout),
-                ));
-            }
-        };
-        if !response.status().is_redirection() || response.status() == StatusCode::NOT_MODIFIED {
-            return Ok((current, response));
-        }
-        let location = response
-            .headers()
-            .get(header::LOCATION)
-            .and_then(|v| v.to_str().ok())
-            .ok_or_else(|| {
-                Failure::Fatal(FetchError::Status {
-                    url: current.to_string(),
-                    status: response.status().as_u16(),
-                    hint: " (a redirect without a Location header)".into(),
-                })
-            })?;
-        let next = current.join(location).map_err(|e| {
-            Failure::Fatal(FetchError::Redirect {
-                url: current.to_string(),
-                to: location.to_owned(),
-                reason: format!("the Location is not a valid URL: {e}"),
-            })
-        })?;
-        check_redirect(&current, &next)?;
-        current = next;
-    }
-    Err(Failure::Fatal(FetchError::Redirect {
-        url: url.to_string(),
-        to: current.to_string(),
-        reason: format!("more than {} redirects", config.max_redirects),
-    }))
+    let mut request = net::Request::get(url.clone());
+    request.headers = extra.clone();
+    request.auth = auth.cloned();
+    request.allow_http = config.allow_http;
+    let sent = http.send(&request).await.map_err(send_failure)?;
+    Ok((sent.url, sent.response))
 }
 
-/// Refuses a redirect that would lower the transport's security.
-pub(crate) fn check_redirect(from: &Url, to: &Url) -> Result<(), FetchError> {
-    net::redirect_allowed(from, to).map_err(|reason| FetchError::Redirect {
-        url: from.to_string(),
-        to: to.to_string(),
-        reason: reason.to_owned(),
-    })
+/// What a request that got no answer means for the retry loop.
+pub(crate) fn send_failure(e: SendError) -> Failure {
+    match e {
+        SendError::PlainHttp(e) => Failure::Fatal(FetchError::PlainHttp(e)),
+        SendError::Redirect { url, to, reason } => {
+            Failure::Fatal(FetchError::Redirect { url, to, reason })
+        }
+        SendError::NoLocation { url, response } => Failure::Fatal(FetchError::Status {
+            url: url.to_string(),
+            status: response.status().as_u16(),
+            hint: " (a redirect without a Location header)".into(),
+        }),
+        SendError::NoAnswer { after, .. } => {
+            Failure::transient(Why::Timeout, format!("no answer within {after:?}"))
+        }
+        SendError::Deadline(after) => Failure::transient(
+            Why::Timeout,
+            format!("the transfer took longer than SKILLPM_HTTP_DEADLINE ({after:?})"),
+        ),
+        SendError::Transport { url, source } => match Url::parse(&url) {
+            Ok(url) => classify_error(&url, &source),
+            Err(_) => Failure::transient(Why::of(&source), error_chain(&source)),
+        },
+        SendError::Client(NetError::Client(text)) => Failure::Fatal(FetchError::Client(text)),
+        SendError::Client(other) => Failure::Fatal(FetchError::Client(other.to_string())),
+    }
 }
 
 /// Turns a non-success status into a failure; `Ok` for 2xx and 304.
@@ -139,8 +102,8 @@ pub(crate) fn check_status(
 /// declared or as sent) is refused, a body shorter than declared is
 /// transient, and so is a silence longer than the idle timeout. Once the
 /// idle timeout has passed since the first byte was asked for, a body whose
-/// average rate is below `config.min_rate` fails as too slow (docs/network.md:
-/// a server dripping a byte every few seconds never trips the idle timeout).
+/// average rate is below `config.min_rate` fails as too slow (docs/network.md;
+/// the reading rules are the one client's, `crate::net::BodyStream`).
 pub(crate) async fn stream_body(
     response: &mut Response,
     url: &Url,
@@ -152,78 +115,40 @@ pub(crate) async fn stream_body(
     if declared.is_some_and(|n| n > max) {
         return Err(Failure::Fatal(FetchError::too_large(url, max)));
     }
-    let started = Instant::now();
-    // The rate is checked when the idle timeout has passed since the body
-    // began (so a drip is ended then, not at its next byte), and again at
-    // every byte after that.
-    let check_at = started + config.read_timeout;
-    let mut checked = false;
-    let mut last_byte = started;
-    let mut chunks = 0u32;
-    let mut size = 0u64;
-    let too_slow = |size: u64| {
-        let elapsed = started.elapsed();
-        (elapsed >= config.read_timeout
-            && (size as f64) < config.min_rate as f64 * elapsed.as_secs_f64())
-        .then(|| Failure::TooSlow {
-            detail: format!(
-                "{size} bytes in {:.1}s, below the minimum of {} bytes/s",
-                elapsed.as_secs_f64(),
-                config.min_rate
-            ),
-        })
-    };
+    let mut body = net::BodyStream::new(response, config.read_timeout, config.min_rate, None);
     loop {
-        let idle_deadline = last_byte + config.read_timeout;
-        let rate_check = !checked && check_at < idle_deadline;
-        let wake = if rate_check { check_at } else { idle_deadline };
-        let next = match tokio::time::timeout_at(wake.into(), response.chunk()).await {
-            Ok(next) => next,
-            Err(_) if rate_check => {
-                checked = true;
-                // Bytes still flowing, too slowly: a drip. One chunk and
-                // then silence is a stall, which the idle timeout ends (and
-                // which is retried).
-                if chunks >= 2
-                    && let Some(slow) = too_slow(size)
-                {
-                    return Err(slow);
-                }
-                continue;
-            }
-            Err(_) => {
-                return Err(Failure::transient(
-                    Why::Timeout,
-                    format!(
-                        "no byte for {:?} after {size} bytes of the body",
-                        config.read_timeout
-                    ),
-                ));
-            }
-        };
-        match next {
+        match body.next().await {
             Ok(Some(chunk)) => {
-                last_byte = Instant::now();
-                chunks += 1;
-                size += chunk.len() as u64;
-                if size > max {
+                if body.size() > max {
                     return Err(Failure::Fatal(FetchError::too_large(url, max)));
                 }
                 sink(&chunk)?;
-                if let Some(slow) = too_slow(size) {
-                    return Err(slow);
-                }
             }
             Ok(None) => break,
-            Err(e) => return Err(classify_error(url, &e)),
+            Err(e) => return Err(body_failure(url, e)),
         }
     }
+    let size = body.size();
     match declared.filter(|&n| n != size) {
         Some(n) => Err(Failure::transient(
             Why::Broken,
             format!("the body was cut short: {size} of {n} bytes"),
         )),
         None => Ok(()),
+    }
+}
+
+/// What a body that stopped means for the retry loop: too slow is final
+/// for this request (the next try would be as slow), a stall is retried.
+fn body_failure(url: &Url, e: BodyError) -> Failure {
+    match e {
+        BodyError::TooSlow { .. } => Failure::TooSlow {
+            detail: e.to_string(),
+        },
+        BodyError::Idle { .. } | BodyError::Deadline(_) => {
+            Failure::transient(Why::Timeout, e.to_string())
+        }
+        BodyError::Transport(source) => classify_error(url, &source),
     }
 }
 

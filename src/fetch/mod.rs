@@ -45,7 +45,6 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use indicatif::ProgressBar;
-use reqwest::header::HeaderValue;
 use url::Url;
 
 use crate::cache::{NoCacheDir, layout};
@@ -193,58 +192,8 @@ impl FetchError {
 }
 
 /// A bearer token bound to the one origin it may be sent to: the network
-/// policy's [`crate::net::Credential`] with its header made once.
-#[derive(Clone)]
-pub struct Auth {
-    credential: crate::net::Credential,
-    header: HeaderValue,
-}
-
-impl Auth {
-    /// A token for the origin of `source_url`, read from `env_var` by the caller.
-    /// `None` when the token cannot be sent as a header (control characters)
-    /// or the URL has no origin to bind it to.
-    pub fn bearer(source_url: &Url, env_var: &str, token: &str) -> Option<Self> {
-        let credential = crate::net::Credential::new(source_url, env_var, token)?;
-        let mut header = HeaderValue::from_str(&format!("Bearer {}", credential.secret())).ok()?;
-        header.set_sensitive(true);
-        Some(Auth { credential, header })
-    }
-
-    /// Any `Authorization` value (`Basic …`, a registry's `Bearer …` token)
-    /// bound to the origin of `url`; `what` names its origin in messages
-    /// (e.g. `~/.docker/config.json`). `None` when it cannot be a header.
-    pub fn with_header(url: &Url, what: &str, value: &str) -> Option<Self> {
-        let credential = crate::net::Credential::new(url, what, value)?;
-        let mut header = HeaderValue::from_str(credential.secret()).ok()?;
-        header.set_sensitive(true);
-        Some(Auth { credential, header })
-    }
-
-    /// True only for URLs on the source's own origin (scheme, host and port).
-    pub fn applies_to(&self, url: &Url) -> bool {
-        self.credential.applies_to(url)
-    }
-
-    pub fn env_var(&self) -> &str {
-        &self.credential.from
-    }
-
-    pub(crate) fn header_value(&self) -> HeaderValue {
-        self.header.clone()
-    }
-}
-
-impl std::fmt::Debug for Auth {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "Auth(${} for {})",
-            self.credential.from,
-            self.credential.origin()
-        )
-    }
-}
+/// policy's own (`crate::net::Auth`).
+pub use crate::net::Auth;
 
 /// The parts of the cache this module writes (docs/design.md#store).
 #[derive(Debug, Clone)]
@@ -412,56 +361,29 @@ pub type OnRetry = Arc<dyn Fn(&RetryNotice) + Send + Sync>;
 #[derive(Clone)]
 pub struct Fetcher {
     shared: Arc<Shared>,
-    runtime: Arc<tokio::runtime::Runtime>,
+    runtime: &'static tokio::runtime::Runtime,
 }
 
 struct Shared {
     config: FetchConfig,
     cache: CacheDirs,
     offline: bool,
-    client: OnceLock<Result<reqwest::Client, String>>,
+    /// The one HTTP client (`crate::net::Http`): pool, policy and the
+    /// retry budget per origin.
+    http: crate::net::Http,
     run: RunState,
     on_retry: OnceLock<OnRetry>,
 }
 
-/// What this run has learnt about each origin and URL.
+/// The small documents this run has fetched (the retry budget per origin
+/// is the client's, `crate::net::Budget`).
 #[derive(Default)]
 struct RunState {
-    /// Transient failures in a row per origin (a success resets it).
-    in_a_row: Mutex<HashMap<String, u32>>,
-    /// Origins given up on: why, and after how many attempts.
-    down: Mutex<HashMap<String, (Why, u32)>>,
     /// Small documents already fetched this run (`None`: not found).
     bodies: Mutex<HashMap<Url, Option<Body>>>,
 }
 
 impl RunState {
-    fn down(&self, origin: &str) -> Option<(Why, u32)> {
-        self.down.lock().ok()?.get(origin).cloned()
-    }
-
-    fn succeeded(&self, origin: &str) {
-        if let Ok(mut m) = self.in_a_row.lock() {
-            m.remove(origin);
-        }
-    }
-
-    /// Counts one more failure in a row; returns the count.
-    fn failed(&self, origin: &str) -> u32 {
-        let Ok(mut m) = self.in_a_row.lock() else {
-            return u32::MAX;
-        };
-        let n = m.entry(origin.to_owned()).or_default();
-        *n += 1;
-        *n
-    }
-
-    fn give_up(&self, origin: &str, why: Why, attempts: u32) {
-        if let Ok(mut m) = self.down.lock() {
-            m.entry(origin.to_owned()).or_insert((why, attempts));
-        }
-    }
-
     fn body(&self, url: &Url) -> Option<Option<Body>> {
         self.bodies.lock().ok()?.get(url).cloned()
     }
@@ -475,25 +397,26 @@ impl RunState {
 
 impl Fetcher {
     pub fn new(config: FetchConfig, cache: CacheDirs, offline: bool) -> Result<Self, FetchError> {
-        // One thread drives every transfer: the work per byte (hashing, a
-        // write) is far cheaper than the network, so more threads only add
-        // hand-offs between them. Concurrency comes from `config.jobs`
-        // transfers in flight; fsync runs on the blocking pool so a slow disk
-        // never stalls the other transfers.
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .map_err(|e| FetchError::Client(format!("cannot start the async runtime: {e}")))?;
+        // The network's own runtime (`crate::net::client::runtime`): one
+        // worker thread drives every transfer, so the work per byte (hashing,
+        // a write) stays off the caller's thread; concurrency comes from
+        // `config.jobs` transfers in flight; fsync runs on the blocking pool
+        // so a slow disk never stalls the other transfers.
+        let runtime = crate::net::client::runtime().map_err(|e| match e {
+            NetError::Client(text) => FetchError::Client(text),
+            other => FetchError::Client(other.to_string()),
+        })?;
+        let http = crate::net::Http::new(config.net_settings());
         Ok(Fetcher {
             shared: Arc::new(Shared {
                 config,
                 cache,
                 offline,
-                client: OnceLock::new(),
+                http,
                 run: RunState::default(),
                 on_retry: OnceLock::new(),
             }),
-            runtime: Arc::new(runtime),
+            runtime,
         })
     }
 
@@ -649,7 +572,7 @@ impl Shared {
             Ok(result) => result,
             Err(_) => {
                 let origin = url.origin().ascii_serialization();
-                self.run.give_up(&origin, Why::Timeout, 1);
+                self.http.budget().give_up(&origin, Why::Timeout, 1);
                 Err(FetchError::Transport {
                     url: url.to_string(),
                     attempts: 1,
@@ -663,10 +586,7 @@ impl Shared {
         }
     }
 
-    fn client(&self) -> Result<&reqwest::Client, FetchError> {
-        self.client
-            .get_or_init(|| http::build_client(&self.config).map_err(|e| e.to_string()))
-            .as_ref()
-            .map_err(|e| FetchError::Client(e.clone()))
+    fn client(&self) -> Result<&crate::net::Http, FetchError> {
+        Ok(&self.http)
     }
 }

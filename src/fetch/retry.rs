@@ -15,7 +15,8 @@ use super::{FetchError, RetryNotice, Shared};
 use crate::net::{Detail, Why};
 
 /// Runs `attempt` until it succeeds, fails for good, or the retries run
-/// out. The budget is per origin and per run (docs/network.md): once an
+/// out. The budget is per origin and per run (docs/network.md), kept by the
+/// one client (`crate::net::Budget`): once an
 /// origin has failed `retries + 1` attempts in a row, or one request gave up
 /// on it, it counts as unreachable and every later request to it in this
 /// run fails at once with the same reason, without a socket.
@@ -32,7 +33,7 @@ where
     let origin = url.origin().ascii_serialization();
     let mut tries: u32 = 0;
     loop {
-        if let Some(down) = shared.run.down(&origin) {
+        if let Some(down) = shared.http.budget().down(&origin) {
             return Err(FetchError::Unreachable {
                 url: url.to_string(),
                 origin,
@@ -43,12 +44,12 @@ where
         tries += 1;
         let (why, detail, retry_after) = match attempt().await {
             Ok(value) => {
-                shared.run.succeeded(&origin);
+                shared.http.budget().succeeded(&origin);
                 return Ok(value);
             }
             Err(Failure::Fatal(e)) => return Err(e),
             Err(Failure::TooSlow { detail }) => {
-                shared.run.give_up(&origin, Why::TooSlow, tries);
+                shared.http.budget().give_up(&origin, Why::TooSlow, tries);
                 return Err(FetchError::Transport {
                     url: url.to_string(),
                     attempts: tries,
@@ -62,10 +63,11 @@ where
                 retry_after,
             }) => (why, detail, retry_after),
         };
-        let in_a_row = shared.run.failed(&origin);
+        let in_a_row = shared.http.budget().failed(&origin);
         if tries > config.retries || in_a_row > config.retries {
             shared
-                .run
+                .http
+                .budget()
                 .give_up(&origin, why.clone(), in_a_row.max(tries));
             return Err(FetchError::Transport {
                 url: url.to_string(),

@@ -47,7 +47,7 @@ const MAX_SKILL_MD_BYTES: u64 = 1 << 20;
 
 /// One skill found.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct FoundSkill {
+pub struct RepoSkill {
     pub name: String,
     pub description: String,
     /// Its folder relative to the discovery root, `/`-separated; `""` when
@@ -68,9 +68,9 @@ pub struct SkippedSkill {
 
 /// Everything discovery found, and what it skipped and why.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-pub struct Discovery {
+pub struct RepoDiscovery {
     /// Sorted by path.
-    pub skills: Vec<FoundSkill>,
+    pub skills: Vec<RepoSkill>,
     /// Folders with a SKILL.md that cannot be loaded.
     pub skipped: Vec<SkippedSkill>,
     pub warnings: Vec<String>,
@@ -78,9 +78,9 @@ pub struct Discovery {
     pub walked: usize,
 }
 
-impl Discovery {
+impl RepoDiscovery {
     /// The skills named `name` (more than one when two folders claim it).
-    pub fn named(&self, name: &str) -> Vec<&FoundSkill> {
+    pub fn named(&self, name: &str) -> Vec<&RepoSkill> {
         self.skills.iter().filter(|s| s.name == name).collect()
     }
 
@@ -96,7 +96,7 @@ impl Discovery {
 }
 
 /// Finds the skills under `root`.
-pub fn discover_skills(root: &Path) -> Discovery {
+pub fn discover_skills(root: &Path) -> RepoDiscovery {
     let mut found = Finder {
         root,
         candidates: Vec::new(),
@@ -373,7 +373,7 @@ impl Finder<'_> {
         });
     }
 
-    fn finish(mut self, walked: usize) -> Discovery {
+    fn finish(mut self, walked: usize) -> RepoDiscovery {
         let mut seen = HashSet::new();
         let mut skills = Vec::new();
         let candidates = std::mem::take(&mut self.candidates);
@@ -391,7 +391,7 @@ impl Finder<'_> {
                     continue;
                 }
             };
-            skills.push(FoundSkill {
+            skills.push(RepoSkill {
                 name: skill.name,
                 description: skill.description,
                 path,
@@ -406,7 +406,7 @@ impl Finder<'_> {
                 skipped.reason
             ));
         }
-        let mut discovery = Discovery {
+        let mut discovery = RepoDiscovery {
             skills,
             skipped: self.skipped,
             warnings: self.warnings,
@@ -525,7 +525,7 @@ mod tests {
         .unwrap();
     }
 
-    fn paths(d: &Discovery) -> Vec<&str> {
+    fn paths(d: &RepoDiscovery) -> Vec<&str> {
         d.skills.iter().map(|s| s.path.as_str()).collect()
     }
 

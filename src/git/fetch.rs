@@ -10,11 +10,14 @@
 use std::sync::atomic::AtomicBool;
 
 use gix::ObjectId;
+use gix::protocol::transport::client::blocking_io;
 use gix::remote::Direction;
 use gix::remote::fetch::Tags;
+use gix::url::Scheme;
 
 use super::GitError;
 use super::cache::CachedRepo;
+use super::http::GitHttp;
 use super::spec::{is_abbreviated_sha, is_full_sha};
 
 /// The cache ref that records the remote's HEAD (its default branch).
@@ -29,10 +32,11 @@ pub(crate) fn resolve_ref(
     url: &str,
     reference: Option<&str>,
     offline: bool,
+    allow_http: bool,
 ) -> Result<ObjectId, GitError> {
     if let Some(sha) = reference.filter(|r| is_full_sha(r)) {
         let id = parse_id(sha)?;
-        ensure_commit(cached, url, id, offline)?;
+        ensure_commit(cached, url, id, offline, allow_http)?;
         return peel_to_commit(cached, url, id);
     }
     // The refs a name may mean, in git's own precedence (tags before branches).
@@ -49,7 +53,7 @@ pub(crate) fn resolve_ref(
             None => vec![format!("+HEAD:{REMOTE_HEAD}")],
             Some(_) => candidates.iter().map(|c| format!("+{c}:{c}")).collect(),
         };
-        match fetch(cached, url, &specs)? {
+        match fetch(cached, url, &specs, allow_http)? {
             // Only refs the remote has now count: a stale cache ref of a
             // branch deleted upstream must not answer.
             Fetched::Refs(matched) => candidates
@@ -65,7 +69,7 @@ pub(crate) fn resolve_ref(
     // An abbreviated commit id: look for it among everything the remote has.
     if let Some(prefix) = reference.filter(|r| is_abbreviated_sha(r)) {
         if !offline {
-            fetch(cached, url, ALL_REFS)?;
+            fetch(cached, url, ALL_REFS, allow_http)?;
         }
         if let Some(id) = find_by_prefix(cached, prefix) {
             return peel_to_commit(cached, url, id);
@@ -88,6 +92,7 @@ pub(crate) fn ensure_commit(
     url: &str,
     id: ObjectId,
     offline: bool,
+    allow_http: bool,
 ) -> Result<(), GitError> {
     if cached.repo.has_object(id) {
         return Ok(());
@@ -100,11 +105,11 @@ pub(crate) fn ensure_commit(
     }
     // A refusal to serve an unadvertised id is not final: the full fetch
     // below decides, and only its failure means the server was unreachable.
-    let _ = fetch(cached, url, &[id.to_string()]);
+    let _ = fetch(cached, url, &[id.to_string()], allow_http);
     if cached.repo.has_object(id) {
         return Ok(());
     }
-    fetch(cached, url, ALL_REFS)?;
+    fetch(cached, url, ALL_REFS, allow_http)?;
     if cached.repo.has_object(id) {
         return Ok(());
     }
@@ -122,7 +127,15 @@ enum Fetched {
     NoMatch,
 }
 
-fn fetch(cached: &CachedRepo, url: &str, specs: &[impl AsRef<str>]) -> Result<Fetched, GitError> {
+/// Fetches `specs` from `url` into the cache repository. Over http(s) the
+/// transport is skillpm's one client ([`super::http`]): the network policy
+/// holds for git as for every other request (docs/network.md#git-over-https).
+fn fetch(
+    cached: &CachedRepo,
+    url: &str,
+    specs: &[impl AsRef<str>],
+    allow_http: bool,
+) -> Result<Fetched, GitError> {
     let network = |e: &(dyn std::error::Error + 'static)| GitError::network(url, e);
     let repo = &cached.repo;
     let remote = repo
@@ -131,7 +144,32 @@ fn fetch(cached: &CachedRepo, url: &str, specs: &[impl AsRef<str>]) -> Result<Fe
         .with_fetch_tags(Tags::None)
         .with_refspecs(specs.iter().map(AsRef::as_ref), Direction::Fetch)
         .map_err(|e| network(&e))?;
+    let (remote_url, version) = remote
+        .sanitized_url_and_version(Direction::Fetch)
+        .map_err(|e| network(&e))?;
+    if matches!(remote_url.scheme, Scheme::Http | Scheme::Https) {
+        let (client, refusal) = GitHttp::new(crate::net::Http::shared(), allow_http);
+        let transport = blocking_io::http::Transport::new_http(client, remote_url, version, false);
+        let result = receive(remote.to_connection_with_transport(transport), url);
+        // What the policy refused is reported as itself, not as gix's
+        // account of a failed fetch.
+        let refused = refusal.lock().ok().and_then(|mut r| r.take());
+        return match (result, refused) {
+            (Err(_), Some(crate::net::SendError::PlainHttp(e))) => Err(GitError::PlainHttp(e)),
+            (Err(_), Some(other)) => Err(network(&other)),
+            (result, _) => result,
+        };
+    }
     let connection = remote.connect(Direction::Fetch).map_err(|e| network(&e))?;
+    receive(connection, url)
+}
+
+/// Negotiates and receives the pack over `connection`.
+fn receive<T: blocking_io::Transport>(
+    connection: gix::remote::Connection<'_, '_, '_, T>,
+    url: &str,
+) -> Result<Fetched, GitError> {
+    let network = |e: &(dyn std::error::Error + 'static)| GitError::network(url, e);
     let prepared = connection
         .prepare_fetch(gix::progress::Discard, Default::default())
         .map_err(|e| network(&e))?;

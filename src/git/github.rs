@@ -23,15 +23,15 @@ use std::collections::HashSet;
 use std::io::{self, Read};
 use std::path::Path;
 use std::rc::Rc;
-use std::time::Duration;
 
-use reqwest::blocking::{Client, Response};
-use reqwest::header::{ACCEPT, AUTHORIZATION, HeaderValue, LOCATION, USER_AGENT};
+use reqwest::header::ACCEPT;
+
+use crate::net::{Answer, Http, SendError};
 
 use super::GitError;
 use super::names::check_segment;
 use super::spec::is_full_sha;
-use super::writer::{CheckoutLimits, Claim, SkipReason, SkippedEntry, TreeWriter, join};
+use super::writer::{CheckoutLimits, CheckoutTree, Claim, SkipReason, SkippedEntry, join};
 use crate::skill::printable;
 
 pub const DEFAULT_API_URL: &str = "https://api.github.com";
@@ -41,8 +41,6 @@ pub const API_URL_ENV: &str = "SKILLPM_GITHUB_API_URL";
 pub const ARCHIVE_URL_ENV: &str = "SKILLPM_GITHUB_ARCHIVE_URL";
 pub const GIT_URL_ENV: &str = "SKILLPM_GITHUB_GIT_URL";
 pub const DEFAULT_TOKEN_ENV: &str = "GITHUB_TOKEN";
-
-const MAX_REDIRECTS: usize = 5;
 
 /// How to reach GitHub for the fast path.
 #[derive(Clone, PartialEq, Eq)]
@@ -130,14 +128,15 @@ impl GitHubOptions {
     }
 }
 
-/// One GitHub repository and the HTTP client that talks to it.
+/// One GitHub repository and the HTTP client that talks to it (the one
+/// client, `crate::net::Http`).
 pub(crate) struct GitHub<'a> {
     owner: &'a str,
     name: &'a str,
     options: &'a GitHubOptions,
-    client: Client,
-    /// Origins the token may be sent to.
-    trusted: Vec<url::Origin>,
+    http: Http,
+    /// The token, bound to the API and archive origins only.
+    auth: Option<crate::net::Auth>,
 }
 
 impl<'a> GitHub<'a> {
@@ -146,22 +145,17 @@ impl<'a> GitHub<'a> {
         name: &'a str,
         options: &'a GitHubOptions,
     ) -> Result<Self, GitError> {
-        let trusted = vec![
-            base_url(&options.api_url)?.origin(),
-            base_url(&options.archive_url)?.origin(),
-        ];
-        let client = crate::net::blocking_client(&crate::net::Timeouts {
-            connect: Duration::from_secs(15),
-            read: Duration::from_secs(30),
-            overall: Duration::from_secs(300),
-        })
-        .map_err(|e| GitError::network(&options.api_url, &e))?;
+        let api = base_url(&options.api_url)?;
+        let archive = base_url(&options.archive_url)?;
+        let auth = (options.token.as_deref())
+            .and_then(|t| crate::net::Auth::bearer(&api, &options.token_env, t))
+            .map(|a| a.also_for(&archive));
         Ok(GitHub {
             owner,
             name,
             options,
-            client,
-            trusted,
+            http: Http::shared(),
+            auth,
         })
     }
 
@@ -174,58 +168,39 @@ impl<'a> GitHub<'a> {
         Ok(url)
     }
 
-    /// GETs `url`, following redirects by hand so the token never leaves
-    /// the trusted origins.
-    fn get(&self, mut url: url::Url, accept: &str) -> Result<Response, GitError> {
-        for _ in 0..=MAX_REDIRECTS {
-            crate::net::check_plain_http(&url, self.options.allow_http)
-                .map_err(GitError::PlainHttp)?;
-            let mut request = self
-                .client
-                .get(url.clone())
-                .timeout(Duration::from_secs(300))
-                .header(USER_AGENT, crate::net::USER_AGENT)
-                .header(ACCEPT, accept)
-                .header("X-GitHub-Api-Version", "2022-11-28");
-            if let Some(token) = &self.options.token
-                && self.trusted.contains(&url.origin())
-                && let Ok(mut value) = HeaderValue::from_str(&format!("Bearer {token}"))
-            {
-                value.set_sensitive(true);
-                request = request.header(AUTHORIZATION, value);
-            }
-            let response = request
-                .send()
-                .map_err(|e| GitError::network(url.as_str(), &e))?;
-            if !response.status().is_redirection() {
-                return Ok(response);
-            }
-            let next = response
-                .headers()
-                .get(LOCATION)
-                .and_then(|l| l.to_str().ok())
-                .and_then(|l| url.join(l).ok())
-                .ok_or_else(|| GitError::GitHub {
-                    url: url.to_string(),
-                    status: response.status().as_u16(),
-                    message: "a redirect without a usable Location".into(),
-                    transient: false,
-                })?;
-            url = next;
-        }
-        Err(GitError::GitHub {
-            url: url.to_string(),
-            status: 310,
-            message: format!("more than {MAX_REDIRECTS} redirects"),
-            transient: false,
-        })
+    /// GETs `url` through the one client: redirects followed by hand under
+    /// the network policy, so the token never leaves the trusted origins.
+    fn get(&self, url: url::Url, accept: &str) -> Result<Answer, GitError> {
+        let network = |e: SendError| match e {
+            SendError::PlainHttp(e) => GitError::PlainHttp(e),
+            SendError::Redirect { url, reason, .. } => GitError::GitHub {
+                url,
+                status: 310,
+                message: reason,
+                transient: false,
+            },
+            SendError::NoLocation { url, response } => GitError::GitHub {
+                url: url.to_string(),
+                status: response.status().as_u16(),
+                message: "a redirect without a usable Location".into(),
+                transient: false,
+            },
+            other => GitError::network(url.as_str(), &other),
+        };
+        let mut request = crate::net::Request::get(url.clone())
+            .header(ACCEPT, accept)
+            .and_then(|r| r.header(API_VERSION.clone(), "2022-11-28"))
+            .map_err(network)?;
+        request.auth = self.auth.clone();
+        request.allow_http = self.options.allow_http;
+        self.http.send_blocking(request, None).map_err(network)
     }
 
-    fn failure(&self, response: Response, what: &str) -> GitError {
-        let status = response.status();
-        let url = response.url().to_string();
+    fn failure(&self, response: Answer, what: &str) -> GitError {
+        let status = response.status;
+        let url = response.url.to_string();
         let limited = response
-            .headers()
+            .headers
             .get("x-ratelimit-remaining")
             .is_some_and(|v| v == "0");
         let var = &self.options.token_env;
@@ -251,8 +226,8 @@ impl<'a> GitHub<'a> {
         let mut segments = vec!["repos", self.owner, self.name, "commits"];
         segments.extend(shown.split('/'));
         let url = self.url(&self.options.api_url, &segments)?;
-        let response = self.get(url.clone(), "application/vnd.github.sha")?;
-        match response.status().as_u16() {
+        let mut response = self.get(url.clone(), "application/vnd.github.sha")?;
+        match response.status.as_u16() {
             200 => {}
             404 | 422 => {
                 return Err(GitError::UnknownRef {
@@ -266,8 +241,9 @@ impl<'a> GitHub<'a> {
             }
             _ => return Err(self.failure(response, "the commit")),
         }
-        let body = response
-            .text()
+        let mut body = String::new();
+        response
+            .read_to_string(&mut body)
             .map_err(|e| GitError::network(url.as_str(), &e))?;
         let sha = body.trim().to_ascii_lowercase();
         if !is_full_sha(&sha) {
@@ -299,14 +275,13 @@ impl<'a> GitHub<'a> {
         let segments = ["repos", self.owner, self.name, "compare", range.as_str()];
         let url = self.url(&self.options.api_url, &segments)?;
         let response = self.get(url.clone(), "application/vnd.github+json")?;
-        match response.status().as_u16() {
+        match response.status.as_u16() {
             200 => {}
             404 | 422 => return Ok(false),
             _ => return Err(self.failure(response, "the comparison of two commits")),
         }
-        let body: serde_json::Value = response
-            .json()
-            .map_err(|e| GitError::network(url.as_str(), &e))?;
+        let body: serde_json::Value =
+            serde_json::from_reader(response).map_err(|e| GitError::network(url.as_str(), &e))?;
         Ok(matches!(
             body.get("status").and_then(|s| s.as_str()),
             Some("ahead" | "identical")
@@ -327,7 +302,7 @@ impl<'a> GitHub<'a> {
             &[self.owner, self.name, "tar.gz", commit],
         )?;
         let response = self.get(url.clone(), "application/gzip, application/x-gzip, */*")?;
-        match response.status().as_u16() {
+        match response.status.as_u16() {
             200 => {}
             404 | 422 => {
                 return Err(GitError::CommitNotFound {
@@ -340,6 +315,10 @@ impl<'a> GitHub<'a> {
         extract(response, url.as_str(), commit, subpath, dest, limits)
     }
 }
+
+/// The API version header GitHub documents.
+static API_VERSION: reqwest::header::HeaderName =
+    reqwest::header::HeaderName::from_static("x-github-api-version");
 
 fn base_url(base: &str) -> Result<url::Url, GitError> {
     url::Url::parse(base)
@@ -408,7 +387,7 @@ pub(crate) fn extract(
     let read_error = |e: io::Error| read_failure(&state, url, &limits, e);
 
     let prefix: Vec<&str> = subpath.map(|s| s.split('/').collect()).unwrap_or_default();
-    let mut writer = TreeWriter::new(dest, url, limits);
+    let mut writer = CheckoutTree::new(dest, url, limits);
     let mut wrapper: Option<Vec<u8>> = None;
     let mut found_subpath = prefix.is_empty();
     // Folders skipped for their names: everything below them goes unrecorded.
@@ -483,7 +462,7 @@ fn check_held(
 /// Writes (or records as skipped) one entry at `inside`, the segments
 /// below the subpath; a folder skipped for its name hides all below it.
 fn place_entry<R: Read>(
-    writer: &mut TreeWriter<'_>,
+    writer: &mut CheckoutTree<'_>,
     entry: &mut tar::Entry<'_, R>,
     inside: &[&[u8]],
     skipped_dirs: &mut HashSet<String>,
@@ -570,7 +549,7 @@ fn below_wrapper<'p>(
 /// folder already skipped (whose record covers it), or a segment of its path
 /// is unsafe (recorded once, for the whole path).
 fn skipped_for_its_name(
-    writer: &mut TreeWriter<'_>,
+    writer: &mut CheckoutTree<'_>,
     inside: &[&[u8]],
     is_dir: bool,
     skipped_dirs: &mut HashSet<String>,
@@ -599,7 +578,7 @@ fn skipped_for_its_name(
 /// Claims each parent folder (archives need not list them) and returns the
 /// entry's parent path, or `None` when a parent was skipped.
 fn claim_parents(
-    writer: &mut TreeWriter<'_>,
+    writer: &mut CheckoutTree<'_>,
     parents: &[&[u8]],
     skipped_dirs: &mut HashSet<String>,
 ) -> Result<Option<String>, GitError> {
@@ -627,7 +606,7 @@ fn claim_parents(
 /// Writes one claimed entry: a folder, a regular file (with its executable
 /// bit), or a skip record for a link or any other special entry.
 fn write_entry<R: Read>(
-    writer: &mut TreeWriter<'_>,
+    writer: &mut CheckoutTree<'_>,
     entry: &mut tar::Entry<'_, R>,
     path: String,
     read_error: impl FnOnce(io::Error) -> GitError,

@@ -12,7 +12,7 @@
 //!    a skill that holds a symlink, a submodule or an unsafe name.
 //!
 //! Transport is gitoxide (`gix`): `file://` and local paths (through
-//! `git-upload-pack`, as git itself does), `http(s)://` (reqwest + rustls)
+//! `git-upload-pack`, as git itself does), `http(s)://` (skillpm's one HTTP client, `crate::net::Http`, through [`http`])
 //! and `ssh://`/`git@host:path` (spawning `ssh`). Credentials come only from
 //! the user's git configuration (credential helpers), SSH agent and keys;
 //! skillpm stores none. For GitHub a fast path resolves through the API and
@@ -45,6 +45,7 @@ mod discover;
 mod error;
 mod fetch;
 mod github;
+mod http;
 mod names;
 mod spec;
 mod tree;
@@ -52,7 +53,7 @@ mod writer;
 
 use std::path::{Path, PathBuf};
 
-pub use discover::{Discovery, FoundSkill, MAX_DEPTH, discover_skills};
+pub use discover::{MAX_DEPTH, RepoDiscovery, RepoSkill, discover_skills};
 pub use error::GitError;
 pub use github::GitHubOptions;
 pub use spec::{GITHUB_WEB, GitSpec, Repo, is_full_sha, normalize_folder, parse_git_spec};
@@ -150,7 +151,13 @@ pub fn resolve(spec: &GitSpec, options: &GitOptions) -> Result<Resolved, GitErro
     let cached = open_cache(options, &remote, || {
         format!("ref `{}`", spec.reference.as_deref().unwrap_or("HEAD"))
     })?;
-    let commit = fetch::resolve_ref(&cached, &remote, spec.reference.as_deref(), options.offline)?;
+    let commit = fetch::resolve_ref(
+        &cached,
+        &remote,
+        spec.reference.as_deref(),
+        options.offline,
+        options.allow_http,
+    )?;
     Ok(Resolved {
         commit: commit.to_string(),
         url,
@@ -212,7 +219,13 @@ pub fn prove_on_ref(spec: &GitSpec, commit: &str, options: &GitOptions) -> Resul
     }
     let remote = clone_url(spec, options);
     let cached = open_cache(options, &remote, || format!("ref `{reference}`"))?;
-    let tip = fetch::resolve_ref(&cached, &remote, spec.reference.as_deref(), options.offline)?;
+    let tip = fetch::resolve_ref(
+        &cached,
+        &remote,
+        spec.reference.as_deref(),
+        options.offline,
+        options.allow_http,
+    )?;
     let id = fetch::parse_id(&commit)?;
     if fetch::reaches(&cached, tip, id) {
         Ok(OnRef {
@@ -247,7 +260,7 @@ pub struct Checkout {
 impl Checkout {
     /// The skills in the checkout, plus warnings for links and submodules
     /// standing where skills would be (they are never followed).
-    pub fn discover(&self) -> Discovery {
+    pub fn discover(&self) -> RepoDiscovery {
         let mut discovery = discover_skills(&self.root);
         for entry in &self.skipped {
             let (parent, leaf) = entry.path.rsplit_once('/').unwrap_or(("", &entry.path));
@@ -269,7 +282,7 @@ impl Checkout {
         discovery
     }
 
-    /// The folder of the skill at `rel` (a [`FoundSkill::path`]), ready for
+    /// The folder of the skill at `rel` (a [`RepoSkill::path`]), ready for
     /// the store to import. Refused when anything below it was skipped: a
     /// skill is installed whole or not at all.
     pub fn skill_dir(&self, rel: &str) -> Result<PathBuf, GitError> {
@@ -362,7 +375,7 @@ pub fn checkout(
     let remote = clone_url(spec, options);
     let cached = open_cache(options, &remote, || format!("commit {commit}"))?;
     let id = fetch::parse_id(&commit)?;
-    fetch::ensure_commit(&cached, &remote, id, options.offline)?;
+    fetch::ensure_commit(&cached, &remote, id, options.offline, options.allow_http)?;
     let peeled = fetch::peel_to_commit(&cached, &remote, id)?;
     if peeled != id {
         return Err(GitError::CommitMismatch {

@@ -89,7 +89,7 @@ impl GitSpec {
     }
 
     /// The repository path of `rel` (a path relative to this spec's subpath,
-    /// as [`super::FoundSkill::path`] gives it): what `skills.lock` records as
+    /// as [`super::RepoSkill::path`] gives it): what `skills.lock` records as
     /// the skill's `subpath`. `None` means the repository root.
     pub fn join_subpath(&self, rel: &str) -> Option<String> {
         let base = self.subpath.as_deref().unwrap_or("");

@@ -13,7 +13,7 @@ use gix::objs::tree::EntryKind;
 
 use super::GitError;
 use super::cache::CachedRepo;
-use super::writer::{CheckoutLimits, Claim, SkipReason, SkippedEntry, TreeWriter};
+use super::writer::{CheckoutLimits, CheckoutTree, Claim, SkipReason, SkippedEntry};
 use crate::skill::printable;
 
 /// Writes the tree of `commit` at `subpath` into `dest` (an existing, empty
@@ -40,7 +40,7 @@ pub(crate) fn write_commit_tree(
         tree_id = descend(cached, url, commit, tree_id, subpath)?;
     }
 
-    let mut writer = TreeWriter::new(dest, url, limits);
+    let mut writer = CheckoutTree::new(dest, url, limits);
     // Depth-first with an explicit stack: a hostile tree cannot overflow ours.
     let mut pending = vec![(tree_id, String::new())];
     while let Some((id, parent)) = pending.pop() {

@@ -1,5 +1,7 @@
-//! Writing an untrusted tree (a git tree or a GitHub archive) into a fresh
-//! folder, one entry at a time, under the rules of docs/design.md#unpacking.
+//! Checking out an untrusted tree (a git tree or a GitHub archive) into a
+//! fresh folder, one entry at a time, under the rules of
+//! docs/design.md#unpacking, through the one tree writer
+//! (`crate::unpack::TreeWriter`).
 //!
 //! Regular files and folders are written; everything else (symlinks,
 //! submodules, special files, unsafe names, case-insensitive twins, oversized
@@ -10,15 +12,15 @@
 
 use std::collections::HashMap;
 use std::fmt;
-use std::fs::{File, OpenOptions};
-use std::io::{self, Read, Write};
-use std::path::{Path, PathBuf};
+use std::io::{self, Read};
+use std::path::Path;
 
 use serde::Serialize;
 
 use super::GitError;
 use super::names::{check_segment, fold};
 use crate::skill::printable;
+use crate::unpack::{Limits, Problem, Rule, TreeWriter, UnpackError};
 
 /// Bounds on one checkout (of the subpath asked for, not of every skill in
 /// it: the store applies its own per-skill limits when it imports a skill).
@@ -101,13 +103,15 @@ impl fmt::Display for SkipReason {
     }
 }
 
-/// Writes entries below `root` (an existing, empty folder).
-pub(crate) struct TreeWriter<'a> {
-    root: PathBuf,
+/// Checks out entries below `root` (an existing, empty folder): git's
+/// skip-and-record policy (names claimed segment by segment, case twins and
+/// oversized files skipped) on top of the one tree writer,
+/// `crate::unpack::TreeWriter`, which does the writing, the name rules and
+/// the limits.
+pub(crate) struct CheckoutTree<'a> {
     url: &'a str,
     limits: CheckoutLimits,
-    entries: usize,
-    bytes: u64,
+    out: TreeWriter,
     /// Case-folded path → the path first claimed with it.
     claimed: HashMap<String, String>,
     skipped: Vec<SkippedEntry>,
@@ -121,14 +125,18 @@ pub(crate) enum Claim {
     Skipped,
 }
 
-impl<'a> TreeWriter<'a> {
+impl<'a> CheckoutTree<'a> {
     pub(crate) fn new(root: &Path, url: &'a str, limits: CheckoutLimits) -> Self {
-        TreeWriter {
-            root: root.to_owned(),
+        let writer_limits = Limits {
+            max_entries: limits.max_entries as u64,
+            max_file_size: limits.max_file_bytes,
+            max_skill_size: limits.max_total_bytes,
+            ..Limits::default()
+        };
+        CheckoutTree {
             url,
             limits,
-            entries: 0,
-            bytes: 0,
+            out: TreeWriter::checkout(root, url, &writer_limits),
             claimed: HashMap::new(),
             skipped: Vec::new(),
         }
@@ -171,14 +179,13 @@ impl<'a> TreeWriter<'a> {
 
     /// Creates the claimed folder `path`.
     pub(crate) fn dir(&mut self, path: &str) -> Result<(), GitError> {
-        self.count_entry()?;
-        let full = self.root.join(path);
-        std::fs::create_dir(&full).map_err(GitError::io("create the folder", full))
+        self.out.make_dir(path).map_err(|e| self.error(e))
     }
 
     /// Writes the claimed file `path` from `content`, reading at most the
-    /// per-file limit (plus one byte, to notice a larger file). A failure to
-    /// read `content` becomes `read_error(e)`; a failure to write, `Io`.
+    /// per-file limit (plus one byte, to notice a larger file, which is
+    /// removed and skipped). A failure to read `content` becomes
+    /// `read_error(e)`; a failure to write, `Io`.
     pub(crate) fn file(
         &mut self,
         path: &str,
@@ -186,13 +193,13 @@ impl<'a> TreeWriter<'a> {
         content: impl Read,
         read_error: impl FnOnce(io::Error) -> GitError,
     ) -> Result<(), GitError> {
-        self.count_entry()?;
-        let full = self.root.join(path);
-        let mut file = create_file(&full, executable).map_err(GitError::io("create", &full))?;
+        let mut file = self
+            .out
+            .begin_file(path, executable)
+            .map_err(|e| self.error(e))?;
         let limit = self.limits.max_file_bytes;
         let mut content = content.take(limit + 1);
         let mut buf = vec![0u8; 64 * 1024];
-        let mut written = 0u64;
         loop {
             let n = match content.read(&mut buf) {
                 Ok(0) => break,
@@ -200,50 +207,53 @@ impl<'a> TreeWriter<'a> {
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 Err(e) => return Err(read_error(e)),
             };
-            file.write_all(&buf[..n])
-                .map_err(GitError::io("write", &full))?;
-            written += n as u64;
+            match self.out.write_chunk(&mut file, &buf[..n]) {
+                Ok(()) => {}
+                Err(e) if matches!(e.rule(), Some(Rule::FileTooLarge(_))) => {
+                    let size = file.written() + n as u64;
+                    self.out.discard(file).map_err(|e| self.error(e))?;
+                    self.skip(path.to_owned(), SkipReason::TooLarge { size, limit });
+                    return Ok(());
+                }
+                Err(e) => return Err(self.error(e)),
+            }
         }
-        drop(file);
-        if written > limit {
-            std::fs::remove_file(&full).map_err(GitError::io("remove", &full))?;
-            self.skip(
-                path.to_owned(),
-                SkipReason::TooLarge {
-                    size: written,
-                    limit,
-                },
-            );
-            return Ok(());
-        }
-        self.add_bytes(written)
-    }
-
-    /// Counts bytes against the checkout's total.
-    pub(crate) fn add_bytes(&mut self, n: u64) -> Result<(), GitError> {
-        self.bytes = self.bytes.saturating_add(n);
-        let limit = self.limits.max_total_bytes;
-        self.within(self.bytes <= limit, || format!("more than {limit} bytes"))
+        self.out.end_file(file).map_err(|e| self.error(e))
     }
 
     pub(crate) fn limits(&self) -> CheckoutLimits {
         self.limits
     }
 
-    fn count_entry(&mut self) -> Result<(), GitError> {
-        self.entries += 1;
-        let limit = self.limits.max_entries;
-        self.within(self.entries <= limit, || {
-            format!("more than {limit} files and folders")
-        })
-    }
-
-    /// `TooLarge` unless `ok`: the tree holds `more` than a limit allows.
-    fn within(&self, ok: bool, more: impl FnOnce() -> String) -> Result<(), GitError> {
-        ok.then_some(()).ok_or_else(|| GitError::TooLarge {
+    /// The writer's refusal in git's words: a limit is `TooLarge` (the
+    /// tree holds more than it allows), the disk is `Io`.
+    fn error(&self, e: UnpackError) -> GitError {
+        let too_large = |more: String| GitError::TooLarge {
             url: self.url.to_owned(),
-            message: format!("the tree holds {}", more()),
-        })
+            message: format!("the tree holds {more}"),
+        };
+        match e.problem {
+            Problem::Refused(Rule::TooManyEntries(limit)) => {
+                too_large(format!("more than {limit} files and folders"))
+            }
+            Problem::Refused(Rule::SkillTooLarge(limit)) => {
+                too_large(format!("more than {limit} bytes"))
+            }
+            Problem::Refused(rule) => GitError::Refused {
+                url: self.url.to_owned(),
+                path: e.entry.unwrap_or_default(),
+                reason: rule.to_string(),
+            },
+            Problem::Io {
+                action,
+                path,
+                source,
+            } => GitError::Io {
+                action,
+                path,
+                source,
+            },
+        }
     }
 
     pub(crate) fn finish(self) -> Vec<SkippedEntry> {
@@ -259,19 +269,6 @@ pub(crate) fn join(parent: &str, name: &str) -> String {
     }
 }
 
-fn create_file(path: &Path, executable: bool) -> io::Result<File> {
-    let mut options = OpenOptions::new();
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.mode(if executable { 0o755 } else { 0o644 });
-    }
-    #[cfg(not(unix))]
-    let _ = executable;
-    options.open(path)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -283,7 +280,7 @@ mod tests {
     #[test]
     fn claims_skip_unsafe_names_and_case_twins() {
         let dir = tempfile::tempdir().unwrap();
-        let mut w = TreeWriter::new(dir.path(), "test", CheckoutLimits::default());
+        let mut w = CheckoutTree::new(dir.path(), "test", CheckoutLimits::default());
         assert!(matches!(w.claim("", b"README.md"), Claim::Write(p) if p == "README.md"));
         assert!(matches!(w.claim("", b"readme.md"), Claim::Skipped));
         assert!(matches!(w.claim("", b".."), Claim::Skipped));
@@ -301,7 +298,7 @@ mod tests {
             max_file_bytes: 4,
             ..CheckoutLimits::default()
         };
-        let mut w = TreeWriter::new(dir.path(), "test", limits);
+        let mut w = CheckoutTree::new(dir.path(), "test", limits);
         w.file("small", false, &b"1234"[..], no_read_error).unwrap();
         w.file("big", false, &b"12345"[..], no_read_error).unwrap();
         assert!(dir.path().join("small").is_file());
@@ -321,7 +318,7 @@ mod tests {
             max_entries: 1,
             ..CheckoutLimits::default()
         };
-        let mut w = TreeWriter::new(dir.path(), "test", limits);
+        let mut w = CheckoutTree::new(dir.path(), "test", limits);
         w.file("a", false, &b"x"[..], no_read_error).unwrap();
         let err = w.file("b", false, &b"x"[..], no_read_error).unwrap_err();
         assert!(matches!(err, GitError::TooLarge { .. }), "{err}");

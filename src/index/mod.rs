@@ -92,7 +92,7 @@ pub enum EntryContent {
     Artifact {
         url: Url,
         digest: Digest,
-        artifact: ArtifactKind,
+        artifact: ArtifactType,
     },
     /// A v0.1.0 file list; each file lives at `<index dir>/<name>/<path>`.
     Files { files: Vec<IndexFile> },
@@ -101,7 +101,7 @@ pub enum EntryContent {
 /// What an artifact holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum ArtifactKind {
+pub enum ArtifactType {
     /// The artifact is the skill's lone SKILL.md.
     SkillMd,
     /// A `.zip` or `.tar.gz` with SKILL.md at its root.
@@ -123,11 +123,11 @@ impl Entry {
     pub fn format_label(&self) -> &'static str {
         match &self.content {
             EntryContent::Artifact {
-                artifact: ArtifactKind::SkillMd,
+                artifact: ArtifactType::SkillMd,
                 ..
             } => "skill-md",
             EntryContent::Artifact {
-                artifact: ArtifactKind::Archive,
+                artifact: ArtifactType::Archive,
                 ..
             } => "archive",
             EntryContent::Files { .. } => "files",
@@ -359,8 +359,8 @@ fn common_fields(obj: &Map<String, Value>) -> Result<(String, String, Option<Str
 fn parse_v2_entry(obj: &Map<String, Value>, index_url: &Url) -> Result<Entry, Refusal> {
     let (name, description, version) = common_fields(obj)?;
     let artifact = match string_field(obj.get("type"), "type")? {
-        "skill-md" => ArtifactKind::SkillMd,
-        "archive" => ArtifactKind::Archive,
+        "skill-md" => ArtifactType::SkillMd,
+        "archive" => ArtifactType::Archive,
         other => return Err(Refusal::UnknownType(other.to_owned())),
     };
     let url = artifact_url(obj.get("url"), index_url, "url")?;
@@ -409,7 +409,7 @@ fn parse_v1_entry(obj: &Map<String, Value>, index_url: &Url, dir: &Url) -> Resul
             content: EntryContent::Artifact {
                 url,
                 digest,
-                artifact: ArtifactKind::Archive,
+                artifact: ArtifactType::Archive,
             },
             files: None,
         });

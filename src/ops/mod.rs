@@ -45,7 +45,7 @@ pub struct Context {
     pub keep_foreign: bool,
     /// `-g` / `--scope admin`: work on skillpm's own manifest of that scope
     /// instead of a project's (`project::scope_project`).
-    pub scope: Option<crate::project::manifest::Scope>,
+    pub scope: Option<crate::project::manifest::InstallScope>,
     /// `import --replace`: such a folder is moved to a backup under the
     /// project's state in the cache and skillpm's placement takes its place.
     pub replace_foreign: bool,

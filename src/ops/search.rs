@@ -11,7 +11,7 @@ use super::source::load_project;
 use super::{Context, Report};
 use crate::error::Exit;
 use crate::ops::fail;
-use crate::sources::opened::{Target, list};
+use crate::sources::opened::{SearchTarget, list};
 use crate::sources::search::hits;
 pub use crate::sources::search::{Hit, Problem};
 
@@ -137,7 +137,7 @@ pub fn search(ctx: &Context, opts: &SearchOptions) -> anyhow::Result<SearchRepor
 }
 
 /// A source that could not be searched: warned about and reported.
-fn fail_source(ctx: &Context, target: &Target, e: anyhow::Error, report: &mut SearchReport) {
+fn fail_source(ctx: &Context, target: &SearchTarget, e: anyhow::Error, report: &mut SearchReport) {
     let exit = crate::error::exit_code_of(&e);
     let error = format!("{e:#}");
     ctx.ui
@@ -151,16 +151,16 @@ fn fail_source(ctx: &Context, target: &Target, e: anyhow::Error, report: &mut Se
 
 /// `--source NAME` picks a declared source, or a URL/path used as is;
 /// otherwise every declared source.
-fn select_sources(ctx: &Context, wanted: Option<&str>) -> anyhow::Result<Vec<Target>> {
+fn select_sources(ctx: &Context, wanted: Option<&str>) -> anyhow::Result<Vec<SearchTarget>> {
     let project = load_project(ctx);
     if let Some(wanted) = wanted {
         if let Ok((project, manifest)) = &project
             && let Some(decl) = manifest.source(wanted)
         {
-            return Ok(vec![Target::declared(decl, &project.root)?]);
+            return Ok(vec![SearchTarget::declared(decl, &project.root)?]);
         }
         if crate::sources::spec::looks_like_location(wanted) {
-            return Ok(vec![Target::ad_hoc(wanted, &ctx.cwd)?]);
+            return Ok(vec![SearchTarget::ad_hoc(wanted, &ctx.cwd)?]);
         }
         return match project {
             Ok((_, manifest)) => Err(manifest.require_source(wanted).unwrap_err().into()),
@@ -185,6 +185,6 @@ fn select_sources(ctx: &Context, wanted: Option<&str>) -> anyhow::Result<Vec<Tar
     manifest
         .sources()
         .iter()
-        .map(|d| Target::declared(d, &project.root))
+        .map(|d| SearchTarget::declared(d, &project.root))
         .collect()
 }

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use super::{Site, Target, record_at};
+use super::{PlacementSite, Target, record_at};
 use crate::link::{self, LinkKind, LinkState};
 use crate::project::lock::LockedSkill;
 use crate::project::state::Placements;
@@ -46,7 +46,7 @@ pub struct Drift {
 
 /// Checks one locked skill in one root.
 pub fn check_placed(
-    site: &Site<'_>,
+    site: &PlacementSite<'_>,
     placements: &Placements,
     t: &Target,
     s: &LockedSkill,
@@ -110,7 +110,12 @@ pub fn check_placed(
 
 /// Whether the files at `path` (placed as `state`) still hash to the
 /// locked tree; if not, the drift with the files that differ.
-fn edited(site: &Site<'_>, s: &LockedSkill, state: &LinkState, path: &Path) -> Option<Drift> {
+fn edited(
+    site: &PlacementSite<'_>,
+    s: &LockedSkill,
+    state: &LinkState,
+    path: &Path,
+) -> Option<Drift> {
     let drift = |detail: String, files: Vec<String>| Drift {
         skill: s.name.clone(),
         path: path.to_owned(),
@@ -152,7 +157,7 @@ fn fix_for_edited(state: &LinkState) -> &'static str {
 
 /// The state `list` shows for a locked skill.
 pub fn state_of(
-    site: &Site<'_>,
+    site: &PlacementSite<'_>,
     placements: &Placements,
     targets: &[Target],
     s: &LockedSkill,
@@ -181,7 +186,7 @@ pub fn state_of(
 /// load instead (a winner in a shared folder may be another project's
 /// placement); `cwd` is where the command runs.
 pub fn shadowed(
-    site: &Site<'_>,
+    site: &PlacementSite<'_>,
     targets: &[Target],
     active: &[&LockedSkill],
     cwd: &Path,

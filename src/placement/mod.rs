@@ -4,7 +4,7 @@
 //! touch anything it did not make.
 //!
 //! The engine below `ops`: a command passes the open project in as a
-//! [`Site`] of plain values and gets its notes back through `Site::notes`
+//! [`PlacementSite`] of plain values and gets its notes back through `PlacementSite::notes`
 //! (docs/architecture.md).
 
 pub mod agents;
@@ -26,7 +26,7 @@ use crate::roots::{self, Agent, Env, Scope};
 use crate::store::Store;
 
 /// What the engine reads of an open project, and where its notes go.
-pub struct Site<'a> {
+pub struct PlacementSite<'a> {
     /// The project's root folder.
     pub root: &'a Path,
     pub manifest: &'a Manifest,
@@ -51,7 +51,7 @@ pub enum Note {
     Info(String),
 }
 
-impl Site<'_> {
+impl PlacementSite<'_> {
     fn warn(&self, message: String) {
         (self.notes)(Note::Warn(message));
     }
@@ -72,7 +72,7 @@ pub struct Target {
 /// The agents that get skills: `[install] agents` (where `--agent` was
 /// recorded), else the shared `.agents/skills` folder plus every agent
 /// detected in the project or the user's folders.
-pub fn chosen_agents(site: &Site<'_>) -> anyhow::Result<Vec<Agent>> {
+pub fn chosen_agents(site: &PlacementSite<'_>) -> anyhow::Result<Vec<Agent>> {
     let origin = format!("[install] agents in {}", site.manifest.path().display());
     let Some(names) = site.manifest.install().agents.as_deref() else {
         return Ok(default_agents(site.root, site.env));
@@ -161,7 +161,7 @@ pub fn existing_places(project: &Path, env: &roots::Env, name: &str) -> Vec<Path
 /// The roots the chosen agents read, one per distinct folder: agents that
 /// share a folder (Codex, Cursor, Gemini CLI… all read `.agents/skills`)
 /// share one placement.
-pub fn targets(site: &Site<'_>) -> anyhow::Result<Vec<Target>> {
+pub fn targets(site: &PlacementSite<'_>) -> anyhow::Result<Vec<Target>> {
     let scope = site.manifest.install().scope.root_scope();
     let mut out: Vec<Target> = Vec::new();
     for agent in chosen_agents(site)? {
@@ -185,7 +185,7 @@ pub fn targets(site: &Site<'_>) -> anyhow::Result<Vec<Target>> {
 
 /// `[install] link-mode` (where `--link-mode` was recorded), else `SKILLPM_LINK=copy`
 /// (the older switch), else `auto`.
-pub fn link_mode(site: &Site<'_>) -> LinkMode {
+pub fn link_mode(site: &PlacementSite<'_>) -> LinkMode {
     if let Some(mode) = site.manifest.install().link_mode {
         return mode;
     }
@@ -259,7 +259,7 @@ pub use crate::catalog::record_at;
 
 /// The folder a scope's agent folders must stay inside: the project root,
 /// or the home folder for the user scope.
-pub fn scope_root(site: &Site<'_>, scope: Scope) -> Option<PathBuf> {
+pub fn scope_root(site: &PlacementSite<'_>, scope: Scope) -> Option<PathBuf> {
     match scope {
         Scope::Repo => Some(site.root.to_path_buf()),
         Scope::User => site.env.home.clone(),
@@ -270,12 +270,16 @@ pub fn scope_root(site: &Site<'_>, scope: Scope) -> Option<PathBuf> {
 /// What the state records for the places a run touches: the project's own
 /// record when every target is inside the project, else every project's
 /// (a user-scope folder is shared).
-pub fn placements_for(site: &Site<'_>, targets: &[Target]) -> Placements {
+pub fn placements_for(site: &PlacementSite<'_>, targets: &[Target]) -> Placements {
     placements_over(site, targets, None)
 }
 
 /// [`placements_for`] with the project's own record already read (`own`).
-fn placements_over(site: &Site<'_>, targets: &[Target], own: Option<&[PlacedLink]>) -> Placements {
+fn placements_over(
+    site: &PlacementSite<'_>,
+    targets: &[Target],
+    own: Option<&[PlacedLink]>,
+) -> Placements {
     if (targets.iter()).all(|t| t.root.starts_with(site.root)) {
         match own {
             Some(own) => Placements::of(own),
@@ -288,7 +292,7 @@ fn placements_over(site: &Site<'_>, targets: &[Target], own: Option<&[PlacedLink
 
 /// Refuses (naming the folder) an agent folder that a symlink leads out
 /// of its scope root, before anything is placed or removed there.
-fn ensure_targets_inside(site: &Site<'_>, targets: &[Target]) -> anyhow::Result<()> {
+fn ensure_targets_inside(site: &PlacementSite<'_>, targets: &[Target]) -> anyhow::Result<()> {
     for t in targets {
         if let Some(base) = scope_root(site, t.scope) {
             link::ensure_inside(&t.root, &base)?;
@@ -322,7 +326,10 @@ impl LinkChanges {
 /// make fails the sync (exit 1, both paths named) before a link changes;
 /// a folder that holds exactly the locked tree is taken over instead (it
 /// is what skillpm would place, so nothing is lost).
-pub fn sync_links(site: &Site<'_>, enabled: &[&LockedSkill]) -> anyhow::Result<LinkChanges> {
+pub fn sync_links(
+    site: &PlacementSite<'_>,
+    enabled: &[&LockedSkill],
+) -> anyhow::Result<LinkChanges> {
     let targets = targets(site)?;
     ensure_targets_inside(site, &targets)?;
     // The project's own record, read once for the whole sync.
@@ -388,7 +395,7 @@ fn record_placed(
 
 /// The notes of a finished sync: copies standing in for symlinks, copies
 /// restored, folders adopted or replaced.
-fn announce(site: &Site<'_>, changes: &LinkChanges) {
+fn announce(site: &PlacementSite<'_>, changes: &LinkChanges) {
     if !changes.copied.is_empty() {
         site.warn(format!(
             "symlinks are not possible here; {} skill folder(s) were copied instead (kept in sync by `skillpm install`)",
@@ -448,7 +455,7 @@ crate::classified!(Tampered);
 /// and is left as it is needs no hash. Nothing is placed when one entry
 /// fails.
 fn hash_before_placing(
-    site: &Site<'_>,
+    site: &PlacementSite<'_>,
     plan: &[Planned<'_, '_>],
     mode: LinkMode,
 ) -> anyhow::Result<()> {
@@ -518,7 +525,7 @@ type Planned<'t, 's> = (&'t Target, &'s LockedSkill, PathBuf, PathBuf, LinkState
 /// and returned as a conflict. A copy whose files were edited is placed
 /// again, and the files it gets back are named in `changes.restored`.
 fn plan_links<'t, 's>(
-    site: &Site<'_>,
+    site: &PlacementSite<'_>,
     placements: &Placements,
     targets: &'t [Target],
     enabled: &[&'s LockedSkill],
@@ -582,7 +589,7 @@ fn plan_links<'t, 's>(
 /// then empty), kept and reported as a conflict (`import`; `None`: nothing
 /// is placed there), else an error naming both paths (exit 1).
 fn foreign(
-    site: &Site<'_>,
+    site: &PlacementSite<'_>,
     s: &LockedSkill,
     dest: &Path,
     what: &'static str,
@@ -627,7 +634,7 @@ fn foreign(
 /// Moves another tool's folder (or link) at `dest` into
 /// `<cache>/state/backups/<project key>/<time>/<path in the project>`,
 /// so `import --replace` loses nothing; returns where it went.
-fn back_up(site: &Site<'_>, dest: &Path) -> anyhow::Result<PathBuf> {
+fn back_up(site: &PlacementSite<'_>, dest: &Path) -> anyhow::Result<PathBuf> {
     let rel = dest.strip_prefix(site.root).unwrap_or(dest);
     let rel: PathBuf = rel
         .components()
@@ -670,7 +677,7 @@ fn without_records(tree: HashedTree) -> crate::digest::Digest {
 /// How the files of `placed` differ from `s`'s locked tree (`changed`,
 /// `added` or `removed` + path): the files a drifted copy gets back, and
 /// what `verify` names.
-fn restored_files(site: &Site<'_>, s: &LockedSkill, placed: &HashedTree) -> Vec<String> {
+fn restored_files(site: &PlacementSite<'_>, s: &LockedSkill, placed: &HashedTree) -> Vec<String> {
     let Some(locked) = site.state.load_tree(&s.tree) else {
         return Vec::new();
     };
@@ -745,7 +752,7 @@ fn place_all(plan: &[Planned<'_, '_>], mode: LinkMode) -> anyhow::Result<Vec<Opt
 /// left in place with a warning, and one whose agent folder now leads out
 /// of its scope root is not touched.
 fn unlink_unwanted(
-    site: &Site<'_>,
+    site: &PlacementSite<'_>,
     placements: &Placements,
     own: &[PlacedLink],
     placed: &[PlacedLink],

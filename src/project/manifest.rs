@@ -78,14 +78,14 @@ impl Classify for ManifestError {
 /// Where links are made (docs/design.md#agents).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Scope {
+pub enum InstallScope {
     #[default]
     Repo,
     User,
     Admin,
 }
 
-impl Scope {
+impl InstallScope {
     pub fn as_str(self) -> &'static str {
         self.root_scope().as_str()
     }
@@ -93,9 +93,9 @@ impl Scope {
     /// The same scope as the roots layer names it.
     pub fn root_scope(self) -> crate::roots::Scope {
         match self {
-            Scope::Repo => crate::roots::Scope::Repo,
-            Scope::User => crate::roots::Scope::User,
-            Scope::Admin => crate::roots::Scope::Admin,
+            InstallScope::Repo => crate::roots::Scope::Repo,
+            InstallScope::User => crate::roots::Scope::User,
+            InstallScope::Admin => crate::roots::Scope::Admin,
         }
     }
 }
@@ -104,7 +104,7 @@ impl Scope {
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct InstallSettings {
     #[serde(default)]
-    pub scope: Scope,
+    pub scope: InstallScope,
     /// Agent ids of the agents table (`skillpm agents`). Unset: the shared
     /// `.agents/skills` folder plus every agent detected here.
     #[serde(default)]
@@ -713,7 +713,7 @@ mod tests {
     #[test]
     fn template_is_valid_and_edits_keep_comments_and_order() {
         let mut m = Manifest::parse(&template(&["agents", "claude"]), &path()).unwrap();
-        assert_eq!(m.install().scope, Scope::Repo);
+        assert_eq!(m.install().scope, InstallScope::Repo);
         m.add_source(&acme()).unwrap();
         m.set_skill(
             "pdf-tools",

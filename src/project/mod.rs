@@ -64,12 +64,15 @@ impl Classify for ScopeError {
 /// hold its skills.toml and skills.lock. `config` is
 /// `${XDG_CONFIG_HOME:-~/.config}` (`None` when there is no home folder).
 /// The manifest is made on first use.
-pub fn scope_project(config: Option<&Path>, scope: manifest::Scope) -> Result<Project, ScopeError> {
+pub fn scope_project(
+    config: Option<&Path>,
+    scope: manifest::InstallScope,
+) -> Result<Project, ScopeError> {
     let config = config.ok_or(ScopeError::NoConfigDir {
         scope: scope.as_str(),
     })?;
     let root = match scope {
-        manifest::Scope::Admin => config.join("skillpm").join("admin"),
+        manifest::InstallScope::Admin => config.join("skillpm").join("admin"),
         _ => config.join("skillpm"),
     };
     let project = Project { root };
@@ -97,19 +100,22 @@ pub fn scope_project(config: Option<&Path>, scope: manifest::Scope) -> Result<Pr
 
 /// Refuses a manifest whose scope is not `chosen` (`None`: the project's
 /// own, `repo`). The one check every command that places skills makes.
-pub fn check_scope(manifest: &Manifest, chosen: Option<manifest::Scope>) -> Result<(), ScopeError> {
+pub fn check_scope(
+    manifest: &Manifest,
+    chosen: Option<manifest::InstallScope>,
+) -> Result<(), ScopeError> {
     let found = manifest.install().scope;
     let path = manifest.path().to_owned();
     match (chosen, found) {
-        (None, manifest::Scope::Repo) => Ok(()),
-        (None, manifest::Scope::User) => Err(ScopeError::NotAsked {
+        (None, manifest::InstallScope::Repo) => Ok(()),
+        (None, manifest::InstallScope::User) => Err(ScopeError::NotAsked {
             path,
             scope: "user",
             where_: "your home folder",
             flag: "-g",
             whom: "your user",
         }),
-        (None, manifest::Scope::Admin) => Err(ScopeError::NotAsked {
+        (None, manifest::InstallScope::Admin) => Err(ScopeError::NotAsked {
             path,
             scope: "admin",
             where_: "system folders",

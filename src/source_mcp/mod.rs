@@ -18,7 +18,6 @@
 //! hosts (127.0.0.0/8, ::1, localhost), for local testing.
 
 use std::collections::BTreeMap;
-use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 use url::Url;
@@ -159,8 +158,10 @@ impl ListedSkill {
 /// A connected session with one server.
 pub struct McpClient {
     url: Url,
-    http: reqwest::blocking::Client,
-    bearer: Option<String>,
+    /// The one client (`crate::net::Http`).
+    http: crate::net::Http,
+    /// The bearer token, bound to the server's origin.
+    auth: Option<crate::net::Auth>,
     session: Option<String>,
     next_id: u64,
     /// The server declared `directoryRead`: its folders can be listed.
@@ -181,19 +182,14 @@ impl McpClient {
                 url: url.to_string(),
             });
         }
-        let http = crate::net::blocking_client(&crate::net::Timeouts {
-            connect: Duration::from_secs(10),
-            read: Duration::from_secs(30),
-            overall: Duration::from_secs(120),
-        })
-        .map_err(|e| McpSourceError::Network {
-            url: url.to_string(),
-            detail: e.to_string(),
-        })?;
+        let http = crate::net::Http::shared();
+        let auth = bearer
+            .as_deref()
+            .and_then(|t| crate::net::Auth::bearer(url, "the source's token-env", t));
         let mut client = McpClient {
             url: url.clone(),
             http,
-            bearer,
+            auth,
             session: None,
             next_id: 1,
             directory_read: false,
@@ -217,35 +213,40 @@ impl McpClient {
         Ok(client)
     }
 
-    fn post(&self, body: &Value) -> Result<reqwest::blocking::Response, McpSourceError> {
-        let mut req = self
-            .http
-            .post(self.url.clone())
-            .timeout(Duration::from_secs(120))
-            .header("Content-Type", "application/json")
-            .header("Accept", "application/json, text/event-stream")
-            .body(body.to_string());
-        if let Some(s) = &self.session {
-            req = req
-                .header("Mcp-Session-Id", s)
-                .header("MCP-Protocol-Version", PROTOCOL_VERSION);
-        }
-        if let Some(t) = &self.bearer {
-            req = req.bearer_auth(t);
-        }
-        req.send().map_err(|e| {
-            let why = crate::net::Why::of(&e);
+    fn post(&self, body: &Value) -> Result<crate::net::Answer, McpSourceError> {
+        let failed = |e: crate::net::SendError| {
+            let why = e.why();
             McpSourceError::Network {
                 url: self.url.to_string(),
                 detail: format!("{why}\n  {}", why.advice()),
             }
-        })
+        };
+        let mut request = crate::net::Request::new(reqwest::Method::POST, self.url.clone())
+            .header(reqwest::header::CONTENT_TYPE, "application/json")
+            .and_then(|r| {
+                r.header(
+                    reqwest::header::ACCEPT,
+                    "application/json, text/event-stream",
+                )
+            })
+            .map_err(failed)?;
+        if let Some(s) = &self.session {
+            request = request
+                .header(SESSION_ID.clone(), s)
+                .and_then(|r| r.header(PROTOCOL_HEADER.clone(), PROTOCOL_VERSION))
+                .map_err(failed)?;
+        }
+        request.body = Some(body.to_string().into());
+        request.auth = self.auth.clone();
+        // Redirects are not followed: the token stays with this server.
+        request.follow_redirects = false;
+        self.http.send_blocking(request, None).map_err(failed)
     }
 
     fn notify(&mut self, method: &str) -> Result<(), McpSourceError> {
         let resp = self.post(&json!({"jsonrpc": "2.0", "method": method}))?;
-        if !resp.status().is_success() {
-            return Err(self.protocol(method, format!("HTTP {}", resp.status())));
+        if !resp.status.is_success() {
+            return Err(self.protocol(method, format!("HTTP {}", resp.status)));
         }
         Ok(())
     }
@@ -264,17 +265,17 @@ impl McpClient {
         self.next_id += 1;
         let resp =
             self.post(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))?;
-        let status = resp.status();
+        let status = resp.status;
         if !status.is_success() {
             return Err(self.protocol(method, format!("HTTP {status}")));
         }
-        if let Some(s) = resp.headers().get("mcp-session-id")
+        if let Some(s) = resp.headers.get("mcp-session-id")
             && let Ok(s) = s.to_str()
         {
             self.session = Some(s.to_owned());
         }
         let is_sse = resp
-            .headers()
+            .headers
             .get(reqwest::header::CONTENT_TYPE)
             .and_then(|v| v.to_str().ok())
             .is_some_and(|v| v.starts_with("text/event-stream"));
@@ -631,17 +632,21 @@ pub fn decode_relative(text: &str) -> Option<String> {
     Some(parts.collect::<Option<Vec<_>>>()?.join("/"))
 }
 
-fn read_capped(resp: reqwest::blocking::Response, max: u64) -> Result<Vec<u8>, String> {
-    use std::io::Read as _;
-    let mut body = Vec::new();
-    resp.take(max + 1)
-        .read_to_end(&mut body)
-        .map_err(|e| format!("reading the response failed: {e}"))?;
-    if body.len() as u64 > max {
-        return Err(format!("the response is larger than {max} bytes"));
-    }
-    Ok(body)
+fn read_capped(mut resp: crate::net::Answer, max: u64) -> Result<Vec<u8>, String> {
+    resp.read_capped(max).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::Other && e.to_string().contains("larger than") {
+            e.to_string()
+        } else {
+            format!("reading the response failed: {e}")
+        }
+    })
 }
+
+/// The MCP session headers (streamable HTTP transport).
+static SESSION_ID: reqwest::header::HeaderName =
+    reqwest::header::HeaderName::from_static("mcp-session-id");
+static PROTOCOL_HEADER: reqwest::header::HeaderName =
+    reqwest::header::HeaderName::from_static("mcp-protocol-version");
 
 /// The JSON messages of an SSE body (`data:` lines, events split by a blank
 /// line).

@@ -86,10 +86,10 @@ pub fn clean_subpath(raw: Option<&str>) -> anyhow::Result<Option<String>> {
 /// The one folder offering `name`; two folders claiming it are an error
 /// that names both (never one picked silently).
 pub fn unique_found<'a>(
-    found: &'a crate::git::Discovery,
+    found: &'a crate::git::RepoDiscovery,
     name: &str,
     missing: impl FnOnce() -> anyhow::Error,
-) -> anyhow::Result<&'a crate::git::FoundSkill> {
+) -> anyhow::Result<&'a crate::git::RepoSkill> {
     let matches = found.named(name);
     match matches.as_slice() {
         [] => Err(missing()),
@@ -263,7 +263,7 @@ pub fn env_var_is_set(name: &str) -> bool {
 pub fn not_offered(
     source: &str,
     offers: &[Offer],
-    discovery: Option<&crate::git::Discovery>,
+    discovery: Option<&crate::git::RepoDiscovery>,
     name: &str,
 ) -> anyhow::Error {
     // A folder of that name whose skill cannot be loaded: say why (exit 5).
@@ -308,7 +308,7 @@ pub fn not_offered(
 }
 
 /// What discovery found, as offers (git and folder sources).
-pub fn found_offers(found: &crate::git::Discovery) -> Vec<Offer> {
+pub fn found_offers(found: &crate::git::RepoDiscovery) -> Vec<Offer> {
     found
         .skills
         .iter()

@@ -27,19 +27,19 @@ use crate::project::manifest::SourceDecl;
 pub struct Folder;
 
 /// A folder source, opened: walked for skills.
-pub struct Opened {
+pub struct FolderOpened {
     /// The folder the source names (relative paths in the lock are
     /// relative to it).
     pub base: std::path::PathBuf,
     /// `--path` inside `base`, `/`-separated, or `None`.
     pub subpath: Option<String>,
-    pub found: crate::git::Discovery,
+    pub found: crate::git::RepoDiscovery,
 }
 
 impl Kind for Folder {
-    type Opened = Opened;
+    type Opened = FolderOpened;
 
-    fn open(ws: &mut Workspace<'_>, decl: &SourceDecl) -> anyhow::Result<Opened> {
+    fn open(ws: &mut Workspace<'_>, decl: &SourceDecl) -> anyhow::Result<FolderOpened> {
         let subpath = clean_subpath(decl.path.as_deref())?;
         let Some(base) = local_folder(&decl.url, ws.root) else {
             return fail(
@@ -53,18 +53,18 @@ impl Kind for Folder {
         for w in &found.warnings {
             ws.ui.warn(w);
         }
-        Ok(Opened {
+        Ok(FolderOpened {
             base,
             subpath,
             found,
         })
     }
 
-    fn offers(opened: &Opened) -> Vec<Offer> {
+    fn offers(opened: &FolderOpened) -> Vec<Offer> {
         found_offers(&opened.found)
     }
 
-    fn looked_at(_decl: &SourceDecl, opened: &Opened) -> String {
+    fn looked_at(_decl: &SourceDecl, opened: &FolderOpened) -> String {
         format!(
             "the folder {}{}",
             opened.base.display(),
@@ -76,17 +76,17 @@ impl Kind for Folder {
         )
     }
 
-    fn discovery(opened: &Opened) -> Option<&crate::git::Discovery> {
+    fn discovery(opened: &FolderOpened) -> Option<&crate::git::RepoDiscovery> {
         Some(&opened.found)
     }
 
     fn resolve(
         ws: &mut Workspace<'_>,
         decl: &SourceDecl,
-        opened: &Opened,
+        opened: &FolderOpened,
         names: &[String],
     ) -> Vec<anyhow::Result<Candidate>> {
-        let Opened {
+        let FolderOpened {
             base,
             subpath,
             found,
@@ -281,7 +281,7 @@ pub fn list(
     ui: &crate::ui::Ui,
     base: &Path,
     subpath: Option<&str>,
-) -> anyhow::Result<crate::git::Discovery> {
+) -> anyhow::Result<crate::git::RepoDiscovery> {
     let dir = dir(base, subpath)?;
     let found = crate::git::discover_skills(&dir);
     for w in &found.warnings {

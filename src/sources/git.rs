@@ -31,19 +31,19 @@ const KIND: &str = "git";
 pub struct Git;
 
 /// A git source, opened: its ref resolved and that commit checked out.
-pub struct Opened {
+pub struct GitOpened {
     pub spec: GitSpec,
     pub commit: String,
     pub checkout: Box<git::Checkout>,
-    pub found: git::Discovery,
+    pub found: git::RepoDiscovery,
 }
 
 impl Kind for Git {
-    type Opened = Opened;
+    type Opened = GitOpened;
 
     /// Resolves the ref (which proves the ref link: the commit is its tip
     /// now), checks the commit out and discovers its skills.
-    fn open(ws: &mut Workspace<'_>, decl: &SourceDecl) -> anyhow::Result<Opened> {
+    fn open(ws: &mut Workspace<'_>, decl: &SourceDecl) -> anyhow::Result<GitOpened> {
         let subpath = clean_subpath(decl.path.as_deref())?;
         let Some(spec) = spec_for(&decl.url, ws.root)? else {
             return fail(
@@ -73,7 +73,7 @@ impl Kind for Git {
         for w in &found.warnings {
             ws.ui.warn(w);
         }
-        Ok(Opened {
+        Ok(GitOpened {
             spec,
             commit: resolved.commit,
             checkout: Box::new(checkout),
@@ -81,16 +81,16 @@ impl Kind for Git {
         })
     }
 
-    fn offers(opened: &Opened) -> Vec<Offer> {
+    fn offers(opened: &GitOpened) -> Vec<Offer> {
         found_offers(&opened.found)
     }
 
-    fn looked_at(_decl: &SourceDecl, opened: &Opened) -> String {
+    fn looked_at(_decl: &SourceDecl, opened: &GitOpened) -> String {
         let commit = &opened.commit;
         format!("{} at {}", opened.spec, &commit[..commit.len().min(12)])
     }
 
-    fn discovery(opened: &Opened) -> Option<&git::Discovery> {
+    fn discovery(opened: &GitOpened) -> Option<&git::RepoDiscovery> {
         Some(&opened.found)
     }
 
@@ -99,10 +99,10 @@ impl Kind for Git {
     fn resolve(
         ws: &mut Workspace<'_>,
         decl: &SourceDecl,
-        opened: &Opened,
+        opened: &GitOpened,
         names: &[String],
     ) -> Vec<anyhow::Result<Candidate>> {
-        let Opened {
+        let GitOpened {
             spec,
             commit,
             checkout,
@@ -456,7 +456,7 @@ pub fn list(
     ui: &crate::ui::Ui,
     spec: GitSpec,
     options: &GitOptions,
-) -> anyhow::Result<(String, Option<String>, git::Discovery)> {
+) -> anyhow::Result<(String, Option<String>, git::RepoDiscovery)> {
     ui.status("Resolving", spec.to_string());
     let resolved = git::resolve(&spec, options)?;
     let store = crate::store::Store::open()?;

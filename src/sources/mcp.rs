@@ -23,28 +23,28 @@ use crate::store::StoreEntry;
 pub struct Mcp;
 
 /// An MCP source, opened: the skills the server lists.
-pub struct Opened {
+pub struct McpOpened {
     pub skills: Vec<ListedSkill>,
     /// The session that listed them (servers may allow one per client).
     pub client: std::sync::Mutex<McpClient>,
 }
 
 impl Kind for Mcp {
-    type Opened = Opened;
+    type Opened = McpOpened;
 
     /// Lists the server's skills (each entry checked for shape).
-    fn open(ws: &mut Workspace<'_>, decl: &SourceDecl) -> anyhow::Result<Opened> {
+    fn open(ws: &mut Workspace<'_>, decl: &SourceDecl) -> anyhow::Result<McpOpened> {
         let mut client = connect(ws, decl)?;
         let skills = client
             .list_skills()
             .with_context(|| format!("cannot list the skills of source `{}`", decl.name))?;
-        Ok(Opened {
+        Ok(McpOpened {
             skills,
             client: std::sync::Mutex::new(client),
         })
     }
 
-    fn offers(opened: &Opened) -> Vec<Offer> {
+    fn offers(opened: &McpOpened) -> Vec<Offer> {
         opened
             .skills
             .iter()
@@ -56,7 +56,7 @@ impl Kind for Mcp {
             .collect()
     }
 
-    fn looked_at(decl: &SourceDecl, opened: &Opened) -> String {
+    fn looked_at(decl: &SourceDecl, opened: &McpOpened) -> String {
         format!(
             "the MCP server {} ({} skills listed)",
             decl.url,
@@ -67,7 +67,7 @@ impl Kind for Mcp {
     fn resolve(
         ws: &mut Workspace<'_>,
         decl: &SourceDecl,
-        opened: &Opened,
+        opened: &McpOpened,
         names: &[String],
     ) -> Vec<anyhow::Result<Candidate>> {
         resolve(ws, decl, &opened.skills, &opened.client, names)

@@ -157,7 +157,7 @@ impl Opened {
     }
 
     /// What discovery found but cannot offer (git and folder sources).
-    pub fn discovery(&self) -> Option<&crate::git::Discovery> {
+    pub fn discovery(&self) -> Option<&crate::git::RepoDiscovery> {
         each_kind!(&self.kind, o => K::discovery(o))
     }
 
@@ -313,7 +313,7 @@ pub fn locked_identity(s: &LockedSkill) -> String {
 /// A source to list without a project (`search`), and how its text was
 /// written (git sources are read from the text, relative paths against
 /// `base_dir`).
-pub struct Target {
+pub struct SearchTarget {
     pub source: index::Source,
     pub text: String,
     pub base_dir: std::path::PathBuf,
@@ -323,11 +323,11 @@ pub struct Target {
     pub path: Option<String>,
 }
 
-impl Target {
+impl SearchTarget {
     /// A source skills.toml declares (relative paths against `root`), with
     /// the token its origin is bound to.
-    pub fn declared(decl: &SourceDecl, root: &Path) -> anyhow::Result<Target> {
-        Ok(Target {
+    pub fn declared(decl: &SourceDecl, root: &Path) -> anyhow::Result<SearchTarget> {
+        Ok(SearchTarget {
             source: index::Source::from_decl(decl, root)?,
             text: decl.url.clone(),
             base_dir: root.to_owned(),
@@ -337,8 +337,8 @@ impl Target {
     }
 
     /// A URL or path given on the command line (relative to `cwd`).
-    pub fn ad_hoc(text: &str, cwd: &Path) -> anyhow::Result<Target> {
-        Ok(Target {
+    pub fn ad_hoc(text: &str, cwd: &Path) -> anyhow::Result<SearchTarget> {
+        Ok(SearchTarget {
             source: index::Source::ad_hoc(text, cwd, Vec::new())?,
             text: text.to_owned(),
             base_dir: cwd.to_owned(),
@@ -349,16 +349,16 @@ impl Target {
 }
 
 /// What a source offers, as its kind lists it.
-pub enum Listing {
+pub enum SourceListing {
     Index(Box<index::ResolvedIndex>),
-    Found(Found),
+    Discovered(Discovered),
     /// An OCI source's skills: name, description, version.
     Oci(Vec<(String, String, Option<String>)>),
 }
 
 /// What a git source offers at the commit its ref names now, or a plain
 /// folder of skills.
-pub struct Found {
+pub struct Discovered {
     /// `git` or `folder`.
     pub format: &'static str,
     /// The repository, or the folder.
@@ -366,7 +366,7 @@ pub struct Found {
     pub commit: Option<String>,
     /// The folder inside the source that the skills' paths start from.
     pub subpath: Option<String>,
-    pub skills: Vec<crate::git::FoundSkill>,
+    pub skills: Vec<crate::git::RepoSkill>,
 }
 
 /// Each kind's **list** step without a project: an index resolved
@@ -376,8 +376,8 @@ pub fn list(
     ui: &crate::ui::Ui,
     (offline, allow_http): (bool, bool),
     fetcher: &crate::fetch::Fetcher,
-    target: &Target,
-) -> anyhow::Result<Listing> {
+    target: &SearchTarget,
+) -> anyhow::Result<SourceListing> {
     let text = target.text.trim();
     if text.starts_with(oci::SCHEME) {
         let decl = SourceDecl {
@@ -389,7 +389,7 @@ pub fn list(
             cosign_key: None,
         };
         let listed = oci::kind::search_listing(ui, offline, allow_http, &decl)?;
-        return Ok(Listing::Oci(listed));
+        return Ok(SourceListing::Oci(listed));
     }
     let subpath = super::candidate::clean_subpath(target.path.as_deref())?;
     if let Some(spec) = git::spec_for(&target.text, &target.base_dir)? {
@@ -398,7 +398,7 @@ pub fn list(
             .allowing_http(allow_http);
         let url = spec.url();
         let (commit, subpath, found) = git::list(ui, spec, &options)?;
-        return Ok(Listing::Found(Found {
+        return Ok(SourceListing::Discovered(Discovered {
             format: "git",
             url,
             commit: Some(commit),
@@ -408,7 +408,7 @@ pub fn list(
     }
     if let Some(base) = folder::source_for(&target.text, &target.base_dir) {
         let found = folder::list(ui, &base, subpath.as_deref())?;
-        return Ok(Listing::Found(Found {
+        return Ok(SourceListing::Discovered(Discovered {
             format: "folder",
             url: base.display().to_string(),
             commit: None,
@@ -417,7 +417,7 @@ pub fn list(
         }));
     }
     let resolved = index::resolve(fetcher, &target.source, std::time::SystemTime::now())?;
-    Ok(Listing::Index(Box::new(resolved)))
+    Ok(SourceListing::Index(Box::new(resolved)))
 }
 
 /// `source add`: the new source resolved as installs will resolve it

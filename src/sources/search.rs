@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use super::candidate::join_rel;
 use super::index::{ResolvedIndex, warn_problems};
-use super::opened::{Listing, Target};
+use super::opened::{SearchTarget, SourceListing};
 use crate::index::EntryProblem;
 use crate::ui::Ui;
 
@@ -41,14 +41,14 @@ pub struct Problem {
 /// its hits, and the entries an index skipped or refused (each warned about).
 pub fn hits(
     ui: &Ui,
-    target: &Target,
-    listing: Listing,
+    target: &SearchTarget,
+    listing: SourceListing,
     needle: Option<&str>,
 ) -> (Vec<Hit>, Vec<Problem>) {
     let source = &target.source.name;
     let found: Vec<Hit> = match listing {
-        Listing::Index(resolved) => return index_hits(ui, &resolved, needle),
-        Listing::Found(found) => (found.skills.iter())
+        SourceListing::Index(resolved) => return index_hits(ui, &resolved, needle),
+        SourceListing::Discovered(found) => (found.skills.iter())
             .map(|skill| Hit {
                 source: source.clone(),
                 name: skill.name.clone(),
@@ -61,7 +61,7 @@ pub fn hits(
                 ..Hit::default()
             })
             .collect(),
-        Listing::Oci(listed) => (listed.into_iter())
+        SourceListing::Oci(listed) => (listed.into_iter())
             .map(|(name, description, version)| Hit {
                 source: source.clone(),
                 url: Some(format!("{}/{name}", target.text.trim())),

@@ -29,6 +29,7 @@ mod zip;
 pub use file_list::{FileList, FileSink};
 pub use kind::ArtifactKind;
 pub use limits::{Limits, Size};
+pub(crate) use writer::TreeWriter;
 
 /// Folder names skipped at the root of a local source: a checkout's own
 /// version-control data is not skill content.

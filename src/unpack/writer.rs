@@ -1,7 +1,12 @@
-//! The one place that writes a skill into its staging folder. Every input
-//! kind feeds it names and bytes; it applies the name rules and the limits on
-//! the bytes actually written, and hashes each file as it writes it, so the
-//! tree digest describes exactly what is on disk.
+//! The one tree writer (docs/architecture.md): every untrusted tree skillpm
+//! writes to disk goes through [`TreeWriter`] — a skill into its staging
+//! folder (every artifact kind and folder source), and a git tree or GitHub
+//! archive into its checkout (`crate::git`, which adds its skip-and-record
+//! policy on top). It takes relative names, an executable bit and bytes; it
+//! applies the name rules (`crate::names`), the limits on the bytes actually
+//! written, creates files without ever following or making a link, and
+//! hashes each file as it writes it, so the tree digest describes exactly
+//! what is on disk.
 
 use std::collections::HashSet;
 use std::fs::{File, OpenOptions};
@@ -22,6 +27,10 @@ thread_local! {
 
 pub(crate) struct TreeWriter {
     root: PathBuf,
+    /// A checkout (files the user may edit, 0644/0755, not hashed: the
+    /// store hashes what it imports) rather than a staging tree (read-only
+    /// files, hashed as written).
+    checkout: bool,
     label: String,
     limits: Limits,
     names: NameSet,
@@ -37,11 +46,43 @@ pub(crate) struct TreeWriter {
 pub(crate) struct OpenFile {
     name: String,
     path: PathBuf,
-    out: HashingWriter<File>,
+    out: Out,
     executable: bool,
 }
 
+/// Where a file's bytes go: hashed on the way (staging), or straight to
+/// the file (a checkout).
+enum Out {
+    Hashing(HashingWriter<File>),
+    Plain { file: File, written: u64 },
+}
+
+impl Out {
+    fn written(&self) -> u64 {
+        match self {
+            Out::Hashing(h) => h.written(),
+            Out::Plain { written, .. } => *written,
+        }
+    }
+
+    fn write_all(&mut self, chunk: &[u8]) -> io::Result<()> {
+        match self {
+            Out::Hashing(h) => h.write_all(chunk),
+            Out::Plain { file, written } => {
+                file.write_all(chunk)?;
+                *written += chunk.len() as u64;
+                Ok(())
+            }
+        }
+    }
+}
+
 impl OpenFile {
+    /// Bytes written so far.
+    pub(crate) fn written(&self) -> u64 {
+        self.out.written()
+    }
+
     pub(crate) fn into_name(self) -> String {
         self.name
     }
@@ -51,6 +92,7 @@ impl TreeWriter {
     pub(crate) fn new(root: &Path, label: &str, limits: &Limits) -> Self {
         TreeWriter {
             root: root.to_owned(),
+            checkout: false,
             label: label.to_owned(),
             limits: *limits,
             names: NameSet::default(),
@@ -59,6 +101,15 @@ impl TreeWriter {
             files: Vec::new(),
             made_dirs: HashSet::new(),
             abandoned: None,
+        }
+    }
+
+    /// A writer for a checkout: files the user may edit (0644, 0755 when
+    /// executable), not hashed (the store hashes what it imports).
+    pub(crate) fn checkout(root: &Path, label: &str, limits: &Limits) -> Self {
+        TreeWriter {
+            checkout: true,
+            ..TreeWriter::new(root, label, limits)
         }
     }
 
@@ -130,6 +181,16 @@ impl TreeWriter {
         self.register(name, NameSet::add_dir)
     }
 
+    /// A folder created now, even if no file ends up in it (a checkout's
+    /// folders mirror the tree's).
+    pub(crate) fn make_dir(&mut self, name: &str) -> Result<(), UnpackError> {
+        self.register(name, NameSet::add_dir)?;
+        let path = self.root.join(name);
+        std::fs::create_dir(&path).map_err(|e| self.io(name, "create folder", &path, e))?;
+        self.made_dirs.insert(name.to_owned());
+        Ok(())
+    }
+
     /// Starts a regular file: counted, checked, registered, created.
     pub(crate) fn begin_file(
         &mut self,
@@ -146,11 +207,17 @@ impl TreeWriter {
             }
         }
         let path = self.root.join(name);
-        let file = create_file(&path, executable).map_err(|e| self.io(name, "create", &path, e))?;
+        let file = create_file(&path, executable, self.checkout)
+            .map_err(|e| self.io(name, "create", &path, e))?;
+        let out = if self.checkout {
+            Out::Plain { file, written: 0 }
+        } else {
+            Out::Hashing(HashingWriter::new(file))
+        };
         Ok(OpenFile {
             name: name.to_owned(),
             path,
-            out: HashingWriter::new(file),
+            out,
             executable,
         })
     }
@@ -189,15 +256,28 @@ impl TreeWriter {
             executable,
             ..
         } = file;
-        let (digest, size, handle) = out.finish();
-        drop(handle);
-        self.files.push(TreeFile {
-            path: name,
-            size,
-            digest,
-            executable,
-        });
+        if let Out::Hashing(out) = out {
+            let (digest, size, handle) = out.finish();
+            drop(handle);
+            self.files.push(TreeFile {
+                path: name,
+                size,
+                digest,
+                executable,
+            });
+        }
         Ok(())
+    }
+
+    /// Removes a file begun but not wanted after all (a checkout skips a
+    /// file above its per-file limit): its bytes no longer count.
+    pub(crate) fn discard(&mut self, file: OpenFile) -> Result<(), UnpackError> {
+        self.total = self.total.saturating_sub(file.out.written());
+        let OpenFile {
+            name, path, out, ..
+        } = file;
+        drop(out);
+        std::fs::remove_file(&path).map_err(|e| self.io(&name, "remove", &path, e))
     }
 
     /// Streams a whole file from `reader`. `guard` sees the entry's running
@@ -298,18 +378,25 @@ impl TreeWriter {
     }
 }
 
-/// Creates a new file (never over an existing one). On Unix it is created
-/// read-only (0444, or 0555 when executable): the store never modifies an
-/// entry, and a fresh descriptor may still write what it created.
-fn create_file(path: &Path, executable: bool) -> io::Result<File> {
+/// Creates a new file (never over an existing one, never through a link:
+/// `create_new` fails on any existing name, links included). On Unix a
+/// staging file is created read-only (0444, or 0555 when executable): the
+/// store never modifies an entry, and a fresh descriptor may still write
+/// what it created; a checkout's files are 0644/0755.
+fn create_file(path: &Path, executable: bool, checkout: bool) -> io::Result<File> {
     let mut options = OpenOptions::new();
     options.write(true).create_new(true);
     #[cfg(unix)]
     {
         use std::os::unix::fs::OpenOptionsExt;
-        options.mode(if executable { 0o555 } else { 0o444 });
+        options.mode(match (checkout, executable) {
+            (false, false) => 0o444,
+            (false, true) => 0o555,
+            (true, false) => 0o644,
+            (true, true) => 0o755,
+        });
     }
     #[cfg(not(unix))]
-    let _ = executable;
+    let _ = (executable, checkout);
     options.open(path)
 }

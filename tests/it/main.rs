@@ -16,6 +16,8 @@ mod collections;
 mod foundation;
 mod git;
 mod git_cli;
+#[cfg(unix)]
+mod git_http;
 mod hostile;
 #[cfg(unix)]
 mod import;

@@ -1,19 +1,19 @@
 //! The lifecycle's calls into the placement engine (`crate::placement`):
-//! the open [`Session`] handed down as a [`Site`], notes to the printer.
+//! the open [`Session`] handed down as a [`PlacementSite`], notes to the printer.
 
 use super::session::Session;
-use crate::placement::{self, LinkChanges, Note, Site, Target};
+use crate::placement::{self, LinkChanges, Note, PlacementSite, Target};
 use crate::project::lock::LockedSkill;
 use crate::project::state::Placements;
 
 /// `f` run with the placement engine's view of `sess`.
-pub(crate) fn with_site<T>(sess: &Session<'_>, f: impl FnOnce(&Site<'_>) -> T) -> T {
+pub(crate) fn with_site<T>(sess: &Session<'_>, f: impl FnOnce(&PlacementSite<'_>) -> T) -> T {
     let ui = &sess.ctx.ui;
     let notes = |note: Note| match note {
         Note::Warn(message) => ui.warn(message),
         Note::Info(message) => ui.info(message),
     };
-    f(&Site {
+    f(&PlacementSite {
         root: &sess.project.root,
         manifest: &sess.manifest,
         state: &sess.state,

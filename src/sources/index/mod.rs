@@ -29,7 +29,7 @@ use super::workspace::{Workspace, fail};
 use super::{Kind, Latest};
 use crate::error::Exit;
 use crate::fetch::{DownloadSpec, Fetcher};
-use crate::index::{ArtifactKind as IndexKind, Entry, EntryContent, IndexFormat, ProblemKind};
+use crate::index::{ArtifactType as IndexKind, Entry, EntryContent, IndexFormat, ProblemKind};
 use crate::project::lock::{Format, LockedSkill};
 use crate::project::manifest::SourceDecl;
 use crate::store::StoreEntry;

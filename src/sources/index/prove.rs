@@ -18,7 +18,7 @@ use url::Url;
 use super::resolve::{self as source, Source};
 use crate::digest::Digest;
 use crate::fetch::Fetcher;
-use crate::index::{ArtifactKind, EntryContent, Index, parse_index, paths};
+use crate::index::{ArtifactType, EntryContent, Index, parse_index, paths};
 use crate::project::lock::{Format, LockedSkill, lock_text_to_url, same_lock_url};
 use crate::project::manifest::SourceDecl;
 use crate::sources::proof::{
@@ -329,11 +329,11 @@ fn check_artifact(
     lock_url: Option<&Url>,
     url: &Url,
     digest: &Digest,
-    artifact: &ArtifactKind,
+    artifact: &ArtifactType,
 ) -> Result<bool, ProveError> {
     let kind_ok = matches!(
         (artifact, entry.format),
-        (ArtifactKind::Archive, Format::Archive) | (ArtifactKind::SkillMd, Format::SkillMd)
+        (ArtifactType::Archive, Format::Archive) | (ArtifactType::SkillMd, Format::SkillMd)
     );
     if entry.artifact != Some(*digest) || !kind_ok {
         return Err(broken(

@@ -18,7 +18,7 @@ use url::Url;
 use crate::digest::{Digest, TreeHasher};
 use crate::error::{Classify, Exit};
 use crate::fetch::{Auth, BodyOrigin, DownloadSpec, Downloaded, FetchError, Fetcher};
-use crate::index::{ArtifactKind, Entry, EntryContent, Index, IndexError, parse_index};
+use crate::index::{ArtifactType, Entry, EntryContent, Index, IndexError, parse_index};
 use crate::net::{TokenChoice, UserTokens};
 use crate::project::manifest::SourceDecl;
 use crate::sources::spec::{SourceSpec, SpecError};
@@ -317,7 +317,7 @@ pub enum FetchedContent {
         path: PathBuf,
         /// The artifact digest (what the index pinned).
         digest: Digest,
-        kind: ArtifactKind,
+        kind: ArtifactType,
         /// For archives: from Content-Type, else the URL's extension, else
         /// the file's magic bytes. `None` when none of them tells.
         /// `unpack::ArtifactKind::Zip` or `TarGz`, never `SkillMd`.
@@ -398,8 +398,8 @@ fn assemble(entry: &Entry, downloads: Vec<Downloaded>) -> Result<FetchedContent,
                 return Err(FetchError::Client("a download went missing".into()).into());
             };
             let format = match kind {
-                ArtifactKind::SkillMd => None,
-                ArtifactKind::Archive => {
+                ArtifactType::SkillMd => None,
+                ArtifactType::Archive => {
                     detect_archive(artifact.content_type.as_deref(), url, &artifact.path)
                 }
             };

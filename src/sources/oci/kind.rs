@@ -31,19 +31,19 @@ use crate::unpack::ArtifactKind;
 pub struct Oci;
 
 impl Kind for Oci {
-    type Opened = Opened;
+    type Opened = OciOpened;
 
     /// A reference with a tag or digest, or one whose `latest` is a skill
     /// artifact, is one skill; anything else a namespace.
-    fn open(ws: &mut Workspace<'_>, decl: &SourceDecl) -> anyhow::Result<Opened> {
+    fn open(ws: &mut Workspace<'_>, decl: &SourceDecl) -> anyhow::Result<OciOpened> {
         open(ws, decl)
     }
 
-    fn offers(opened: &Opened) -> Vec<Offer> {
+    fn offers(opened: &OciOpened) -> Vec<Offer> {
         opened.offers()
     }
 
-    fn looked_at(_decl: &SourceDecl, opened: &Opened) -> String {
+    fn looked_at(_decl: &SourceDecl, opened: &OciOpened) -> String {
         match &opened.one {
             Some((_, artifact)) => format!("the OCI artifact {}", artifact.pinned()),
             None => format!(
@@ -55,18 +55,18 @@ impl Kind for Oci {
     }
 
     /// A namespace need not list its skills: the registry says "not found".
-    fn lists_all(opened: &Opened) -> bool {
+    fn lists_all(opened: &OciOpened) -> bool {
         opened.one.is_some()
     }
 
-    fn is_one_skill(opened: &Opened) -> bool {
+    fn is_one_skill(opened: &OciOpened) -> bool {
         opened.one.is_some()
     }
 
     fn resolve(
         ws: &mut Workspace<'_>,
         decl: &SourceDecl,
-        opened: &Opened,
+        opened: &OciOpened,
         names: &[String],
     ) -> Vec<anyhow::Result<Candidate>> {
         resolve(ws, decl, opened, names)
@@ -101,7 +101,7 @@ impl Kind for Oci {
 
 /// An opened OCI source: one skill (a reference that names one), or a
 /// namespace whose skills are `NAMESPACE/NAME`.
-pub struct Opened {
+pub struct OciOpened {
     pub declared: OciRef,
     fetcher: Fetcher,
     credential: Option<Credential>,
@@ -112,7 +112,7 @@ pub struct Opened {
     pub listed: Vec<String>,
 }
 
-impl Opened {
+impl OciOpened {
     fn registry(&self) -> anyhow::Result<Registry<'_>> {
         Ok(Registry::new(
             &self.fetcher,
@@ -208,9 +208,9 @@ fn fetcher(ws: &Workspace<'_>) -> anyhow::Result<Fetcher> {
 
 /// The declared source opened for work by locked digests (nothing listed
 /// or picked yet): `install --locked` and `outdated`.
-fn opened_by_digest(ws: &Workspace<'_>, decl: &SourceDecl) -> anyhow::Result<Opened> {
+fn opened_by_digest(ws: &Workspace<'_>, decl: &SourceDecl) -> anyhow::Result<OciOpened> {
     let (declared, credential, key) = parts(ws.ui, decl, None)?;
-    Ok(Opened {
+    Ok(OciOpened {
         declared,
         fetcher: fetcher(ws)?,
         credential,
@@ -222,7 +222,7 @@ fn opened_by_digest(ws: &Workspace<'_>, decl: &SourceDecl) -> anyhow::Result<Ope
 
 /// Opens the source: a reference with a tag or digest, or one whose
 /// `latest` is a skill artifact, is one skill; anything else a namespace.
-fn open(ws: &Workspace<'_>, decl: &SourceDecl) -> anyhow::Result<Opened> {
+fn open(ws: &Workspace<'_>, decl: &SourceDecl) -> anyhow::Result<OciOpened> {
     let (declared, credential, key) = parts(ws.ui, decl, None)?;
     let fetcher = fetcher(ws)?;
     ws.ui.status("Resolving", declared.to_string());
@@ -254,7 +254,7 @@ fn open(ws: &Workspace<'_>, decl: &SourceDecl) -> anyhow::Result<Opened> {
         }
     }
     drop(registry);
-    Ok(Opened {
+    Ok(OciOpened {
         declared,
         fetcher,
         credential,
@@ -276,7 +276,7 @@ fn artifact_name(artifact: &Artifact) -> String {
 /// Verifies (cosign, when pinned), downloads and stores one artifact.
 fn store_artifact(
     ws: &Workspace<'_>,
-    opened: &Opened,
+    opened: &OciOpened,
     registry: &Registry<'_>,
     artifact: &Artifact,
     name: &str,
@@ -303,7 +303,7 @@ fn store_artifact(
 fn resolve(
     ws: &mut Workspace<'_>,
     decl: &SourceDecl,
-    opened: &Opened,
+    opened: &OciOpened,
     names: &[String],
 ) -> Vec<anyhow::Result<Candidate>> {
     let registry = match opened.registry() {

@@ -1,22 +1,34 @@
-//! The one network policy (docs/network.md): every HTTP client skillpm builds
-//! (the registry fetcher, the GitHub client, the MCP skills client) is made
-//! here, so timeouts, proxies, redirects, the user agent, the plain-http
-//! rule, where a token may go and how a failure is put into words are decided
-//! once.
+//! The one network policy (docs/network.md): every HTTP request skillpm
+//! makes (registry fetches, the OCI API, the GitHub client, the MCP skills
+//! client, git's smart HTTP) goes through the one client, [`Http`], so
+//! timeouts, proxies, redirects, the user agent, the plain-http rule, where a
+//! token may go, the retry budget per origin and how a failure is put into
+//! words are decided once.
 //!
-//! * **Clients** never follow redirects themselves: each caller follows them
-//!   by hand and asks [`redirect_allowed`] and [`Credential::applies_to`] on
-//!   every hop, so a token never leaves its origin and https never leads to
-//!   plain http. Proxies come from the environment (`HTTPS_PROXY`,
-//!   `NO_PROXY`, …) as reqwest reads them.
+//! * **The client** ([`client`]) never lets reqwest follow redirects: it
+//!   follows them by hand and asks [`redirect_allowed`] and
+//!   [`Credential::applies_to`] on every hop, so a token never leaves its
+//!   origin and https never leads to plain http. Proxies come from the
+//!   environment (`HTTPS_PROXY`, `NO_PROXY`, …) as reqwest reads them.
 //! * **Plain http** is for loopback only (a registry on this machine);
 //!   anything else needs `--allow-http` ([`check_plain_http`]).
+//! * **Timeouts** ([`Settings`]): connect, idle (before the head and
+//!   between reads), a minimum rate and an overall deadline ([`body`]).
 //! * **Failures** are sorted into a few kinds people know ([`Why`]): refused,
 //!   name not found, timeout, too slow, TLS, broken connection, HTTP status;
 //!   the library's own text stays behind `--verbose`.
 
+pub mod body;
+mod budget;
+pub mod client;
+mod settings;
+
+pub use body::{BodyError, BodyStream};
+pub use budget::Budget;
+pub use client::{Answer, Http, RedirectCheck, Request, SendError, Sent};
+pub use settings::{BadSetting, Settings, env};
+
 use std::net::IpAddr;
-use std::time::Duration;
 
 use url::Url;
 
@@ -24,53 +36,6 @@ use crate::error::{Classify, Exit};
 
 /// The `User-Agent` of every request.
 pub const USER_AGENT: &str = concat!("skillpm/", env!("CARGO_PKG_VERSION"));
-
-/// The timeouts a client is built with.
-#[derive(Debug, Clone, Copy)]
-pub struct Timeouts {
-    pub connect: Duration,
-    /// Idle time allowed between two reads (async client only).
-    pub read: Duration,
-    /// The whole exchange, headers and body (blocking clients, whose bodies
-    /// are small JSON documents).
-    pub overall: Duration,
-}
-
-/// The async client (registry indexes and artifacts).
-pub fn async_client(t: &Timeouts) -> Result<reqwest::Client, NetError> {
-    reqwest::Client::builder()
-        .user_agent(USER_AGENT)
-        .connect_timeout(t.connect)
-        .read_timeout(t.read)
-        .redirect(reqwest::redirect::Policy::none())
-        .referer(false)
-        .tcp_nodelay(true)
-        .pool_idle_timeout(Duration::from_secs(30))
-        .build()
-        .map_err(|e| NetError::Client(chain_text(&e)))
-}
-
-/// The blocking client (GitHub API and archives, MCP servers): one per
-/// process, shared (connections reused); each caller gives every request
-/// its own overall timeout (`RequestBuilder::timeout`), the connect timeout
-/// is the first caller's.
-pub fn blocking_client(t: &Timeouts) -> Result<reqwest::blocking::Client, NetError> {
-    static CLIENT: std::sync::OnceLock<Result<reqwest::blocking::Client, String>> =
-        std::sync::OnceLock::new();
-    CLIENT
-        .get_or_init(|| {
-            reqwest::blocking::Client::builder()
-                .user_agent(USER_AGENT)
-                .connect_timeout(t.connect)
-                .timeout(t.overall)
-                .redirect(reqwest::redirect::Policy::none())
-                .referer(false)
-                .build()
-                .map_err(|e| chain_text(&e))
-        })
-        .clone()
-        .map_err(NetError::Client)
-}
 
 #[derive(Debug, thiserror::Error)]
 pub enum NetError {
@@ -128,6 +93,9 @@ pub fn redirect_allowed(from: &Url, to: &Url) -> Result<(), &'static str> {
 #[derive(Clone)]
 pub struct Credential {
     origin: url::Origin,
+    /// Further origins the user's binding covers (GitHub's API and archive
+    /// hosts share one token).
+    also: Vec<url::Origin>,
     /// Where the binding came from, e.g. `$SKILLPM_TOKEN_skills_acme_dev`.
     pub from: String,
     secret: String,
@@ -140,14 +108,25 @@ impl Credential {
         let secret = secret.trim();
         (origin.is_tuple() && !secret.is_empty()).then(|| Credential {
             origin,
+            also: Vec::new(),
             from: from.into(),
             secret: secret.to_owned(),
         })
     }
 
-    /// True only for URLs on the credential's own origin.
+    /// The same secret, also for `url`'s origin.
+    pub fn also_for(mut self, url: &Url) -> Self {
+        let origin = url.origin();
+        if origin.is_tuple() && origin != self.origin {
+            self.also.push(origin);
+        }
+        self
+    }
+
+    /// True only for URLs on the credential's own origin(s).
     pub fn applies_to(&self, url: &Url) -> bool {
-        url.origin() == self.origin
+        let origin = url.origin();
+        origin == self.origin || self.also.contains(&origin)
     }
 
     pub fn secret(&self) -> &str {
@@ -162,6 +141,71 @@ impl Credential {
 impl std::fmt::Debug for Credential {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Credential({} for {})", self.from, self.origin())
+    }
+}
+
+/// A credential with its `Authorization` header made once: what a request
+/// carries ([`Request::auth`]), sent only where the credential applies.
+#[derive(Clone)]
+pub struct Auth {
+    credential: Credential,
+    header: reqwest::header::HeaderValue,
+}
+
+impl Auth {
+    /// A bearer token for the origin of `source_url`, read from `env_var` by
+    /// the caller. `None` when the token cannot be sent as a header (control
+    /// characters) or the URL has no origin to bind it to.
+    pub fn bearer(source_url: &Url, env_var: &str, token: &str) -> Option<Self> {
+        let credential = Credential::new(source_url, env_var, token)?;
+        let value = format!("Bearer {}", credential.secret());
+        Auth::of(credential, &value)
+    }
+
+    /// Any `Authorization` value (`Basic …`, a registry's `Bearer …` token)
+    /// bound to the origin of `url`; `what` names its origin in messages
+    /// (e.g. `~/.docker/config.json`). `None` when it cannot be a header.
+    pub fn with_header(url: &Url, what: &str, value: &str) -> Option<Self> {
+        let credential = Credential::new(url, what, value)?;
+        let value = credential.secret().to_owned();
+        Auth::of(credential, &value)
+    }
+
+    fn of(credential: Credential, value: &str) -> Option<Self> {
+        let mut header = reqwest::header::HeaderValue::from_str(value).ok()?;
+        header.set_sensitive(true);
+        Some(Auth { credential, header })
+    }
+
+    /// The same, also for `url`'s origin.
+    pub fn also_for(mut self, url: &Url) -> Self {
+        self.credential = self.credential.also_for(url);
+        self
+    }
+
+    /// True only for URLs on the bound origin(s) (scheme, host and port).
+    pub fn applies_to(&self, url: &Url) -> bool {
+        self.credential.applies_to(url)
+    }
+
+    /// Where the binding came from, e.g. `$SKILLPM_TOKEN_skills_acme_dev`.
+    pub fn env_var(&self) -> &str {
+        &self.credential.from
+    }
+
+    pub fn header_value(&self) -> reqwest::header::HeaderValue {
+        self.header.clone()
+    }
+}
+
+impl std::fmt::Debug for Auth {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Auth(${} for {})",
+            self.credential.from,
+            self.credential.origin()
+        )
     }
 }
 
@@ -393,6 +437,12 @@ impl Why {
         let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(error);
         let mut last = error.to_string();
         while let Some(e) = cause {
+            if let Some(b) = e.downcast_ref::<BodyError>() {
+                return b.why();
+            }
+            if let Some(s) = e.downcast_ref::<SendError>() {
+                return s.why();
+            }
             if let Some(r) = e.downcast_ref::<reqwest::Error>() {
                 if r.is_timeout() {
                     return Why::Timeout;
@@ -403,6 +453,10 @@ impl Why {
             }
             if let Some(io) = e.downcast_ref::<std::io::Error>() {
                 use std::io::ErrorKind as K;
+                // `io::Error::source` skips the wrapped error itself.
+                if let Some(b) = io.get_ref().and_then(|i| i.downcast_ref::<BodyError>()) {
+                    return b.why();
+                }
                 match io.kind() {
                     K::ConnectionRefused => return Why::Refused,
                     K::TimedOut => return Why::Timeout,
@@ -445,6 +499,10 @@ impl Why {
             || has("failure in name resolution")
         {
             Some(Why::NameNotFound)
+        } else if has("below the minimum of") {
+            Some(Why::TooSlow)
+        } else if has("no answer within") || has("took longer than skillpm_http_deadline") {
+            Some(Why::Timeout)
         } else if has("connection refused") {
             Some(Why::Refused)
         } else if has("timed out") {

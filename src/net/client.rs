@@ -1,0 +1,452 @@
+//! The one HTTP client (docs/network.md#one-client). Every request skillpm
+//! makes — registry indexes and artifacts, the OCI API, the GitHub API and
+//! archives, MCP servers, git's smart HTTP — goes through [`Http::send`],
+//! which applies the whole policy on every hop: the plain-http rule, the
+//! redirect rule (followed by hand, never by reqwest), the credential only to
+//! its own origin, and the idle timeout before the answer's head.
+//!
+//! The engine is async reqwest on one runtime owned by this module. Callers
+//! that are plain code use the blocking face ([`Http::send_blocking`],
+//! [`Answer`] reads as `std::io::Read`): the work runs as a task on that
+//! runtime and the caller waits on a channel, never with `block_on`, so it
+//! cannot panic inside someone else's runtime, and every caller shares one
+//! connection pool.
+
+use std::future::Future;
+use std::io::{self, Read};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+use bytes::Bytes;
+use reqwest::header::{self, HeaderMap, HeaderValue};
+use reqwest::{Method, StatusCode};
+use url::Url;
+
+use super::body::BodyStream;
+use super::{
+    Auth, Budget, NetError, Settings, USER_AGENT, Why, check_plain_http, redirect_allowed,
+};
+
+/// The runtime every transfer runs on: one worker thread (the work per byte,
+/// hashing and a write, is far cheaper than the network; concurrency comes
+/// from transfers in flight), started on first use and kept for the process.
+pub fn runtime() -> Result<&'static tokio::runtime::Runtime, NetError> {
+    static RUNTIME: OnceLock<Result<tokio::runtime::Runtime, String>> = OnceLock::new();
+    RUNTIME
+        .get_or_init(|| {
+            tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(1)
+                .thread_name("skillpm-net")
+                .enable_all()
+                .build()
+                .map_err(|e| e.to_string())
+        })
+        .as_ref()
+        .map_err(|e| NetError::Client(format!("cannot start the async runtime: {e}")))
+}
+
+/// Runs `work` on the network runtime and waits for it on this thread (a
+/// channel, not `block_on`: no panic whatever runtime the caller is in).
+/// Never call it from a task of the network runtime itself.
+pub fn wait<T: Send + 'static>(
+    work: impl Future<Output = T> + Send + 'static,
+) -> Result<T, NetError> {
+    let (tx, rx) = std::sync::mpsc::sync_channel(1);
+    runtime()?.spawn(async move {
+        let _ = tx.send(work.await);
+    });
+    rx.recv()
+        .map_err(|_| NetError::Client("a network task stopped before it answered".into()))
+}
+
+/// The reqwest client for a connect timeout: every [`Http`] with the same
+/// one shares it, and so its connection pool.
+fn pooled_client(connect: Duration) -> Result<reqwest::Client, NetError> {
+    static CLIENTS: Mutex<Vec<(Duration, reqwest::Client)>> = Mutex::new(Vec::new());
+    let mut clients = CLIENTS
+        .lock()
+        .map_err(|_| NetError::Client("the client table is poisoned".into()))?;
+    if let Some((_, client)) = clients.iter().find(|(d, _)| *d == connect) {
+        return Ok(client.clone());
+    }
+    // Proxies come from the environment (`HTTPS_PROXY`, `NO_PROXY`, …) as
+    // reqwest reads them; rustls with the platform's roots.
+    let client = reqwest::Client::builder()
+        .user_agent(USER_AGENT)
+        .connect_timeout(connect)
+        .redirect(reqwest::redirect::Policy::none())
+        .referer(false)
+        .tcp_nodelay(true)
+        .pool_idle_timeout(Duration::from_secs(30))
+        .build()
+        .map_err(|e| NetError::Client(super::chain_text(&e)))?;
+    clients.push((connect, client.clone()));
+    Ok(client)
+}
+
+/// The one HTTP client: settings, the shared connection pool, and the retry
+/// budget per origin. Clones share everything.
+#[derive(Clone)]
+pub struct Http {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    settings: Settings,
+    client: OnceLock<Result<reqwest::Client, String>>,
+    budget: Budget,
+}
+
+impl std::fmt::Debug for Http {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Http({:?})", self.inner.settings)
+    }
+}
+
+impl Http {
+    /// A client with its own retry budget (one per run).
+    pub fn new(settings: Settings) -> Http {
+        Http {
+            inner: Arc::new(Inner {
+                settings,
+                client: OnceLock::new(),
+                budget: Budget::default(),
+            }),
+        }
+    }
+
+    /// The process's client, with settings from the environment (defaults
+    /// where a knob is unusable: the registry fetcher reports that). Git,
+    /// GitHub and MCP sources use it.
+    pub fn shared() -> Http {
+        static SHARED: OnceLock<Http> = OnceLock::new();
+        SHARED
+            .get_or_init(|| Http::new(Settings::from_env().unwrap_or_default()))
+            .clone()
+    }
+
+    pub fn settings(&self) -> &Settings {
+        &self.inner.settings
+    }
+
+    /// The retry budget per origin (docs/network.md).
+    pub fn budget(&self) -> &Budget {
+        &self.inner.budget
+    }
+
+    fn client(&self) -> Result<&reqwest::Client, NetError> {
+        self.inner
+            .client
+            .get_or_init(|| {
+                pooled_client(self.inner.settings.connect_timeout).map_err(|e| e.to_string())
+            })
+            .as_ref()
+            .map_err(|e| NetError::Client(e.clone()))
+    }
+
+    /// Sends `request` and returns the final answer whatever its status,
+    /// after the redirects it may follow. On every hop: plain http only as
+    /// [`check_plain_http`] allows, a redirect only as [`redirect_allowed`]
+    /// allows, the credential only to its own origin, and the answer's head
+    /// within the idle timeout (a server that drips its status line byte by
+    /// byte is as dead as a silent one).
+    pub async fn send(&self, request: &Request) -> Result<Sent, SendError> {
+        let client = self.client().map_err(SendError::Client)?;
+        let settings = &self.inner.settings;
+        let mut current = request.url.clone();
+        for _ in 0..=settings.max_redirects {
+            check_plain_http(&current, request.allow_http).map_err(SendError::PlainHttp)?;
+            let mut builder = client
+                .request(request.method.clone(), current.clone())
+                .headers(request.headers.clone());
+            if let Some(auth) = request.auth.as_ref().filter(|a| a.applies_to(&current)) {
+                builder = builder.header(header::AUTHORIZATION, auth.header_value());
+            }
+            if let Some(body) = &request.body {
+                builder = builder.body(body.clone());
+            }
+            let response = match tokio::time::timeout(settings.idle_timeout, builder.send()).await {
+                Ok(sent) => sent.map_err(|source| SendError::Transport {
+                    url: current.to_string(),
+                    source,
+                })?,
+                Err(_) => {
+                    return Err(SendError::NoAnswer {
+                        url: current.to_string(),
+                        after: settings.idle_timeout,
+                    });
+                }
+            };
+            let status = response.status();
+            if !request.follow_redirects
+                || !status.is_redirection()
+                || status == StatusCode::NOT_MODIFIED
+            {
+                return Ok(Sent {
+                    url: current,
+                    response,
+                });
+            }
+            let Some(location) = response
+                .headers()
+                .get(header::LOCATION)
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_owned)
+            else {
+                return Err(SendError::NoLocation {
+                    url: current,
+                    response: Box::new(response),
+                });
+            };
+            let next = current.join(&location).map_err(|e| SendError::Redirect {
+                url: current.to_string(),
+                to: location.clone(),
+                reason: format!("the Location is not a valid URL: {e}"),
+            })?;
+            redirect_allowed(&current, &next).map_err(|reason| SendError::Redirect {
+                url: current.to_string(),
+                to: next.to_string(),
+                reason: reason.to_owned(),
+            })?;
+            if let Some(check) = &request.on_redirect {
+                check(&current, &next).map_err(|reason| SendError::Redirect {
+                    url: current.to_string(),
+                    to: next.to_string(),
+                    reason,
+                })?;
+            }
+            current = next;
+        }
+        Err(SendError::Redirect {
+            url: request.url.to_string(),
+            to: current.to_string(),
+            reason: format!("more than {} redirects", settings.max_redirects),
+        })
+    }
+
+    /// The blocking face of [`Http::send`]: the request and every read of
+    /// its body run on the network runtime, the whole transfer within
+    /// `deadline` (`None`: the settings' deadline from now).
+    pub fn send_blocking(
+        &self,
+        request: Request,
+        deadline: Option<Instant>,
+    ) -> Result<Answer, SendError> {
+        let total = self.inner.settings.deadline;
+        let end = deadline.unwrap_or_else(|| Instant::now() + total);
+        let http = self.clone();
+        let sent = wait(async move {
+            match tokio::time::timeout_at(end.into(), http.send(&request)).await {
+                Ok(result) => result,
+                Err(_) => Err(SendError::Deadline(total)),
+            }
+        })
+        .map_err(SendError::Client)??;
+        let s = &self.inner.settings;
+        Ok(Answer {
+            status: sent.response.status(),
+            headers: sent.response.headers().clone(),
+            url: sent.url,
+            body: Some(BodyStream::new(
+                sent.response,
+                s.idle_timeout,
+                s.min_rate,
+                Some((end, total)),
+            )),
+            chunk: Bytes::new(),
+            failed: None,
+        })
+    }
+}
+
+/// A check of one redirect hop on top of the policy's own (e.g. git's: the
+/// new URL must keep the request's path tail).
+pub type RedirectCheck = Arc<dyn Fn(&Url, &Url) -> Result<(), String> + Send + Sync>;
+
+/// One request.
+#[derive(Clone)]
+pub struct Request {
+    pub method: Method,
+    pub url: Url,
+    pub headers: HeaderMap,
+    pub body: Option<Bytes>,
+    /// Sent only to URLs it [applies to](Auth::applies_to).
+    pub auth: Option<Auth>,
+    /// Follow 3xx answers (by hand, under the policy); else return them.
+    pub follow_redirects: bool,
+    /// `--allow-http`: plain http to a host other than this machine.
+    pub allow_http: bool,
+    pub on_redirect: Option<RedirectCheck>,
+}
+
+impl Request {
+    pub fn new(method: Method, url: Url) -> Self {
+        Request {
+            method,
+            url,
+            headers: HeaderMap::new(),
+            body: None,
+            auth: None,
+            follow_redirects: true,
+            allow_http: false,
+            on_redirect: None,
+        }
+    }
+
+    pub fn get(url: Url) -> Self {
+        Request::new(Method::GET, url)
+    }
+
+    /// Adds a header; a value that cannot be sent is an error.
+    pub fn header(mut self, name: header::HeaderName, value: &str) -> Result<Self, SendError> {
+        let value = HeaderValue::from_str(value).map_err(|_| {
+            SendError::Client(NetError::Client(format!(
+                "header {name} has a value that cannot be sent"
+            )))
+        })?;
+        self.headers.append(name, value);
+        Ok(self)
+    }
+}
+
+/// A request's final answer (async face).
+#[derive(Debug)]
+pub struct Sent {
+    /// The URL that answered, after redirects.
+    pub url: Url,
+    pub response: reqwest::Response,
+}
+
+/// A request's final answer (blocking face); its body reads as
+/// `std::io::Read`, each read under the idle timeout, the minimum rate and
+/// the transfer's deadline.
+pub struct Answer {
+    pub status: StatusCode,
+    /// The URL that answered, after redirects.
+    pub url: Url,
+    pub headers: HeaderMap,
+    body: Option<BodyStream>,
+    chunk: Bytes,
+    /// The failure that ended the body, said again to any later read (so
+    /// a stopped body never reads as a complete one).
+    failed: Option<(io::ErrorKind, String)>,
+}
+
+impl Answer {
+    /// A header's text, when present and printable.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.get(name).and_then(|v| v.to_str().ok())
+    }
+
+    /// At most `max` bytes of the body; more is an error.
+    pub fn read_capped(&mut self, max: u64) -> io::Result<Vec<u8>> {
+        let mut body = Vec::new();
+        self.take(max + 1).read_to_end(&mut body)?;
+        if body.len() as u64 > max {
+            return Err(io::Error::other(format!(
+                "the response is larger than {max} bytes"
+            )));
+        }
+        Ok(body)
+    }
+}
+
+impl Read for Answer {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        while self.chunk.is_empty() {
+            let Some(mut body) = self.body.take() else {
+                return match &self.failed {
+                    Some((kind, text)) => Err(io::Error::new(*kind, text.clone())),
+                    None => Ok(0),
+                };
+            };
+            let (body, next) = match wait(async move {
+                let next = body.next().await;
+                (body, next)
+            }) {
+                Ok(done) => done,
+                Err(e) => {
+                    self.failed = Some((io::ErrorKind::Other, e.to_string()));
+                    return Err(io::Error::other(e));
+                }
+            };
+            match next {
+                Ok(Some(chunk)) => {
+                    self.body = Some(body);
+                    self.chunk = chunk;
+                }
+                Ok(None) => return Ok(0),
+                Err(e) => {
+                    let kind = match e.why() {
+                        Why::Timeout | Why::TooSlow => io::ErrorKind::TimedOut,
+                        _ => io::ErrorKind::Other,
+                    };
+                    self.failed = Some((kind, e.to_string()));
+                    return Err(io::Error::new(kind, e));
+                }
+            }
+        }
+        let n = buf.len().min(self.chunk.len());
+        buf[..n].copy_from_slice(&self.chunk[..n]);
+        let _ = self.chunk.split_to(n);
+        Ok(n)
+    }
+}
+
+/// Why a request got no answer to give back.
+#[derive(Debug, thiserror::Error)]
+pub enum SendError {
+    #[error(transparent)]
+    PlainHttp(NetError),
+    #[error("{url}: redirect to {to} refused: {reason}")]
+    Redirect {
+        url: String,
+        to: String,
+        reason: String,
+    },
+    /// A 3xx without a `Location`: the answer, for the caller to judge.
+    #[error("{url}: the server answered {} (a redirect without a Location header)", response.status())]
+    NoLocation {
+        url: Url,
+        response: Box<reqwest::Response>,
+    },
+    #[error("{url}: no answer within {after:?}")]
+    NoAnswer { url: String, after: Duration },
+    #[error("the transfer took longer than SKILLPM_HTTP_DEADLINE ({0:?})")]
+    Deadline(Duration),
+    #[error("{url}: {}", super::chain_text(source))]
+    Transport {
+        url: String,
+        #[source]
+        source: reqwest::Error,
+    },
+    #[error(transparent)]
+    Client(NetError),
+}
+
+impl SendError {
+    /// The failure in words a person knows.
+    pub fn why(&self) -> Why {
+        match self {
+            SendError::NoAnswer { .. } | SendError::Deadline(_) => Why::Timeout,
+            SendError::Transport { source, .. } => Why::of(source),
+            SendError::NoLocation { response, .. } => Why::Status(response.status().as_u16()),
+            other => Why::Other(other.to_string()),
+        }
+    }
+}
+
+crate::classified!(SendError);
+impl crate::error::Classify for SendError {
+    fn exit(&self) -> crate::error::Exit {
+        use crate::error::Exit;
+        match self {
+            SendError::PlainHttp(e) | SendError::Client(e) => e.exit(),
+            SendError::Redirect { .. }
+            | SendError::NoLocation { .. }
+            | SendError::NoAnswer { .. }
+            | SendError::Deadline(_)
+            | SendError::Transport { .. } => Exit::Network,
+        }
+    }
+}
