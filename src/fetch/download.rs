@@ -2,8 +2,8 @@
 //! then renamed into `<cache>/downloads/sha256-<hex>`.
 //!
 //! The temporary file lives in `<cache>/tmp/` (same file system as
-//! `downloads/`, so the rename is atomic), owned through its lock file from
-//! before it exists (`crate::fs::temp`, so another process's sweep never
+//! `downloads/`, so the rename is atomic), owned through the run's one lock
+//! file for its downloads from before it exists (`crate::fs::temp`, so another process's sweep never
 //! removes it), and is removed on every failure path, so the cache holds a
 //! complete, verified artifact or nothing.
 //! Its bytes are not flushed (an fsync per artifact dominated cold installs
@@ -25,7 +25,6 @@ use super::http;
 use super::retry::{Failure, with_retries};
 use super::{DownloadSpec, Downloaded, FetchError, Progress, Shared};
 use crate::digest::{Digest, HashingWriter};
-use crate::fs::temp::Reserved;
 
 /// What one successful transfer produced, before verification.
 struct Transferred {
@@ -58,7 +57,11 @@ impl Shared {
         }
         let max = spec.max_bytes.unwrap_or(self.config.max_artifact_bytes);
         let tmp_dir = self.cache.tmp();
-        let reserved = Reserved::new(&tmp_dir, "download-").map_err(FetchError::io(&tmp_dir))?;
+        let reserved = self
+            .temps
+            .get()
+            .map(|group| group.reserve())
+            .map_err(FetchError::io(&tmp_dir))?;
         let temp = reserved.path().to_owned();
         let transferred = match spec.url.scheme() {
             "file" => {

@@ -418,6 +418,8 @@ pub struct Fetcher {
 struct Shared {
     config: FetchConfig,
     cache: CacheDirs,
+    /// This run's temporary downloads, under one lock (`crate::fs::temp`).
+    temps: crate::fs::temp::LazyGroup,
     offline: bool,
     client: OnceLock<Result<reqwest::Client, String>>,
     run: RunState,
@@ -487,6 +489,7 @@ impl Fetcher {
         Ok(Fetcher {
             shared: Arc::new(Shared {
                 config,
+                temps: crate::fs::temp::LazyGroup::new(cache.tmp(), "download-"),
                 cache,
                 offline,
                 client: OnceLock::new(),

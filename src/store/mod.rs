@@ -9,11 +9,11 @@
 //!   .lock                           the cache lock (flock): shared, or exclusive
 //!   store/sha256-<hex>/             one skill, named by its tree digest, read-only
 //!   store/sha256-<hex>.complete     its completeness marker (see `seal`)
-//!   store/.stage-<rand>/            an entry being unpacked, owned via …
-//!   store/.stage-<rand>.lock        … this lock file (`crate::fs::temp`)
+//!   store/.stage-<rand>.<n>/        an entry being unpacked, owned via …
+//!   store/.stage-<rand>.lock        … this process's lock file (`crate::fs::temp`)
 //!   store/.stage-trash-<rand>/      an entry being deleted (+ its .lock)
 //!   downloads/sha256-<hex>          verified artifact bytes
-//!   tmp/download-<rand>             a download in progress (+ its .lock)
+//!   tmp/download-<rand>.<n>         a download in progress (+ its group's .lock)
 //!   index/                          cached index bodies (fetch; temp + rename)
 //!   git/                            the git repository cache (own locks)
 //!   snapshots/sha256-<hex>          index bytes a lock was made from, and
@@ -98,7 +98,7 @@ pub use crate::fs::TempFile;
 pub use maintenance::{CleanOutcome, GcOutcome, VerifyOutcome};
 
 use crate::fs::HeldLock;
-use crate::fs::temp::{self, Reserved, TempDir};
+use crate::fs::temp::{self, LazyGroup, Reserved, TempDir};
 use crate::fs::tree::{remove_tree, seal_dirs};
 
 /// Name prefix of staging folders inside `store/` (beside their destination:
@@ -196,6 +196,11 @@ pub struct Store {
     hashed: std::sync::Mutex<std::collections::HashSet<Digest>>,
     /// Entries this process created (see [`Store::discard_created`]).
     created: std::sync::Mutex<Vec<Digest>>,
+    /// This process's staging folders and temporary files, each group
+    /// owned through one lock file made on first use (`crate::fs::temp`,
+    /// rule 4): no lock file per skill.
+    stages: LazyGroup,
+    temps: LazyGroup,
     _lock: fs::File,
 }
 
@@ -269,6 +274,8 @@ impl Store {
             }
             Err(fs::TryLockError::Error(e)) => return Err(io_error("lock", &lock_path)(e)),
         }
+        let stages = LazyGroup::new(root.join(layout::STORE), STAGE_PREFIX);
+        let temps = LazyGroup::new(root.join(layout::TMP), DOWNLOAD_PREFIX);
         let mut store = Store {
             root,
             exclusive,
@@ -276,6 +283,8 @@ impl Store {
             pending: std::sync::Mutex::new(Vec::new()),
             hashed: std::sync::Mutex::new(std::collections::HashSet::new()),
             created: std::sync::Mutex::new(Vec::new()),
+            stages,
+            temps,
             _lock: lock,
         };
         store.debris_removed = store.clean_debris()?;
@@ -359,7 +368,9 @@ impl Store {
     /// A temporary file for a download; see [`Store::commit_download`].
     pub fn temp_file(&self) -> Result<TempFile, StoreError> {
         let dir = self.tmp_dir();
-        TempFile::create(&dir, DOWNLOAD_PREFIX)
+        self.temps
+            .get()
+            .and_then(|group| group.temp_file())
             .map_err(io_error("create a temporary file in", &dir))
     }
 
@@ -450,7 +461,10 @@ impl Store {
 
     fn staging(&self) -> Result<TempDir, StoreError> {
         let dir = self.store_dir();
-        TempDir::create(&dir, STAGE_PREFIX).map_err(io_error("create a staging folder in", &dir))
+        self.stages
+            .get()
+            .and_then(|group| group.temp_dir())
+            .map_err(io_error("create a staging folder in", &dir))
     }
 
     /// Renames a checked staging folder into place, or discards it when the

@@ -500,14 +500,20 @@ pub(crate) fn resolve_each(
             base,
             subpath,
             found,
-        } => names
-            .iter()
-            .map(|name| {
+        } => {
+            // Copying is independent per skill: spread over the cores
+            // (docs/performance.md); judging and reporting stay in order.
+            let shared: &Session<'_> = sess;
+            let copied = super::parallel::map(names, |name| -> anyhow::Result<_> {
                 let skill = unique_found(opened, found, name)?;
                 let rel = join_rel(subpath.as_deref(), &skill.path);
                 let dir = folder_dir(base, rel.as_deref())?;
                 let label = format!("{} ({})", base.display(), shown_path(&skill.path));
-                let entry = sess.store.import_dir(&dir, &label, name, &sess.limits)?;
+                let entry = shared.store.import_dir(&dir, &label, name, &shared.limits)?;
+                Ok((skill, rel, dir, label, entry))
+            });
+            names.iter().zip(copied).map(|(name, copied)| {
+                let (skill, rel, dir, label, entry) = copied?;
                 let locked = LockedSkill {
                     url: Some(decl.url.clone()),
                     subpath: rel,
@@ -516,7 +522,8 @@ pub(crate) fn resolve_each(
                 let judged = judge(sess, &dir, name, !skill.path.is_empty(), &label)?;
                 candidate(sess, locked, entry, judged)
             })
-            .collect(),
+            .collect()
+        }
     }
 }
 
