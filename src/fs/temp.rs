@@ -31,10 +31,10 @@
 //!    new one (docs/performance.md, "Where the time goes").
 
 use std::fs::{self, File, OpenOptions};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, SystemTime};
 
 use super::lock::HeldLock;

@@ -89,6 +89,7 @@ use crate::unpack::{self, ArtifactKind, FileList, Limits, UnpackError};
 
 mod maintenance;
 mod projects;
+mod reuse;
 mod seal;
 /// Index snapshots and unpack records: the cache side of provenance.
 pub mod snapshots;
@@ -648,7 +649,7 @@ fn make_read_only(root: &Path, tree: &HashedTree) -> io::Result<()> {
 
 /// The executable bits of an existing entry (which may differ from a copy
 /// discarded for it: bits are not part of the digest).
-fn refresh_executables(tree: &mut HashedTree, entry: &Path) {
+pub(crate) fn refresh_executables(tree: &mut HashedTree, entry: &Path) {
     for file in &mut tree.files {
         if let Ok(meta) = fs::metadata(entry.join(&file.path)) {
             file.executable = crate::digest::is_executable(&meta);

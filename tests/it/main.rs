@@ -40,3 +40,4 @@ mod store;
 #[cfg(unix)]
 mod stress;
 mod surface;
+mod warm;

@@ -509,20 +509,25 @@ pub(crate) fn resolve_each(
                 let rel = join_rel(subpath.as_deref(), &skill.path);
                 let dir = folder_dir(base, rel.as_deref())?;
                 let label = format!("{} ({})", base.display(), shown_path(&skill.path));
-                let entry = shared.store.import_dir(&dir, &label, name, &shared.limits)?;
+                let entry = shared
+                    .store
+                    .import_dir(&dir, &label, name, &shared.limits)?;
                 Ok((skill, rel, dir, label, entry))
             });
-            names.iter().zip(copied).map(|(name, copied)| {
-                let (skill, rel, dir, label, entry) = copied?;
-                let locked = LockedSkill {
-                    url: Some(decl.url.clone()),
-                    subpath: rel,
-                    ..new_lock_entry(name, &decl.name, Format::Path, &entry)
-                };
-                let judged = judge(sess, &dir, name, !skill.path.is_empty(), &label)?;
-                candidate(sess, locked, entry, judged)
-            })
-            .collect()
+            names
+                .iter()
+                .zip(copied)
+                .map(|(name, copied)| {
+                    let (skill, rel, dir, label, entry) = copied?;
+                    let locked = LockedSkill {
+                        url: Some(decl.url.clone()),
+                        subpath: rel,
+                        ..new_lock_entry(name, &decl.name, Format::Path, &entry)
+                    };
+                    let judged = judge(sess, &dir, name, !skill.path.is_empty(), &label)?;
+                    candidate(sess, locked, entry, judged)
+                })
+                .collect()
         }
     }
 }
@@ -671,15 +676,26 @@ fn resolve_index(
     resolved: &source::ResolvedIndex,
     names: &[String],
 ) -> Vec<anyhow::Result<Candidate>> {
-    let entries: Vec<&Entry> = names
-        .iter()
-        .filter_map(|n| resolved.index.entry(n))
-        .collect();
+    let mut by_name = std::collections::HashMap::new();
+    let mut entries: Vec<&Entry> = Vec::new();
+    for entry in names.iter().filter_map(|n| resolved.index.entry(n)) {
+        // Warm cache: an artifact already unpacked in the store is reused.
+        match stored_artifact(sess, entry) {
+            Some(stored) => {
+                let candidate = index_candidate(sess, decl, resolved, entry, stored);
+                by_name.insert(entry.name.clone(), candidate);
+            }
+            None => entries.push(entry),
+        }
+    }
     let requests: Vec<_> = entries.iter().map(|e| resolved.request(e)).collect();
     let bar = sess.ctx.ui.bar(0, "Downloading", false);
-    let fetched = sess
-        .fetcher()
-        .map(|fetcher| source::download_entries(fetcher, &requests, &bar));
+    let fetched = if requests.is_empty() {
+        Ok(Vec::new())
+    } else {
+        sess.fetcher()
+            .map(|fetcher| source::download_entries(fetcher, &requests, &bar))
+    };
     bar.finish_and_clear();
     let fetched = match fetched {
         Ok(fetched) => fetched,
@@ -697,7 +713,6 @@ fn resolve_index(
             return out;
         }
     };
-    let mut by_name = std::collections::HashMap::new();
     let mut downloaded = Vec::with_capacity(entries.len());
     for (entry, result) in entries.into_iter().zip(fetched) {
         // A failed download keeps its error (and so its exit code).
@@ -773,6 +788,28 @@ fn entry_label(entry: &Entry) -> String {
     entry
         .url()
         .map_or_else(|| entry.name.clone(), |u| u.to_string())
+}
+
+/// The store entry an index entry's artifact unpacked to before, when the
+/// store still holds it whole (`Store::reuse_unpacked`): nothing to download.
+fn stored_artifact(
+    sess: &Session<'_>,
+    entry: &Entry,
+) -> Option<(StoreEntry, Format, Option<crate::digest::Digest>)> {
+    let EntryContent::Artifact {
+        digest, artifact, ..
+    } = &entry.content
+    else {
+        return None;
+    };
+    let stored = sess
+        .store
+        .reuse_unpacked(digest, |tree| sess.state.load_tree(tree))?;
+    let format = match artifact {
+        IndexKind::SkillMd => Format::SkillMd,
+        IndexKind::Archive => Format::Archive,
+    };
+    Some((stored, format, Some(*digest)))
 }
 
 /// Unpacks downloaded content into the store.
