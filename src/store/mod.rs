@@ -31,7 +31,7 @@
 //! |---|---|---|---|
 //! | `store/sha256-<hex>/` | an import: staging folder renamed in | gc, clean (renamed to `.stage-trash-…`, then deleted); verify (moved to `quarantine/`) | creation and quarantine: `.lock` shared + `commit.lock`; gc/clean: `.lock` exclusive |
 //! | `store/sha256-<hex>.complete` | the process that added or re-hashed the entry (stamped with the boot id, or after one `syncfs`) | gc/clean; quarantine; verify (orphans) | `commit.lock` (gc/clean: exclusive) |
-//! | `store/.stage-*`, `tmp/download-*` | their owner, after taking `X.lock` | their owner; a sweeper holding `X.lock` | `.lock` shared + `X.lock` |
+//! | `store/.stage-*`, `tmp/download-*` | their owner, after taking `X.lock` (for a group item `X.<n>`: its process's `X.lock`, taken once) | their owner; a sweeper holding `X.lock` | `.lock` shared + `X.lock` |
 //! | `downloads/sha256-<hex>` | a fetch: `tmp/download-*` renamed in after its hash matched | gc, clean; verify (when its bytes no longer match) | `.lock` shared (creation, verify), exclusive (gc, clean) |
 //! | `snapshots/sha256-<hex>[.minisig]` | provenance: temp + rename with `crate::fs`, once, never modified | gc (when no registered lock refers to it: [`Store::gc`]'s hook); clean | `.lock` shared / exclusive |
 //! | `quarantine/*` | verify | gc, clean | `.lock` shared / exclusive |
@@ -60,6 +60,12 @@
 //!   Items without a lock file (from a program that does not follow this
 //!   protocol) are removed only after a grace period, as git's
 //!   `gc.pruneExpire` does. Every opener sweeps `store/.stage-*` and `tmp/`.
+//!   A process owns all its staging folders through one lock file, and all
+//!   its downloads through another (`.stage-<rand>.lock` owns every
+//!   `.stage-<rand>.<n>`; `crate::fs::temp`, rule 4): the sweeper removes
+//!   the whole group once that lock is dead, never one item of a live group.
+//!   A lock file per skill was an inode made and deleted per skill, which on
+//!   ext4 slows every later inode allocation (docs/performance.md).
 //! - **Durability without waiting for the disk.** Entries and downloads are
 //!   written without flushing. Once an install's entries are in place, their
 //!   completeness markers are written ([`Store::seal_pending`]), before any
@@ -74,9 +80,22 @@
 //!   edit through a link) is re-hashed and re-sealed or quarantined. A cached
 //!   download is re-hashed before it is reused. `cache verify` re-hashes
 //!   everything.
-//! - **Killed at any instant**, a process leaves the store before or after:
-//!   a staging folder or download with a dead lock (swept by the next
-//!   opener), or an entry without its marker (re-hashed before use).
+//! - **Killed at any instant** (SIGKILL), a process leaves the store before
+//!   or after: staging folders or downloads whose group lock is dead (the
+//!   kernel released it; the next opener sweeps the whole group), or an
+//!   entry without its marker (re-hashed before use). Its page-cache writes
+//!   survive, so a marker it did write (this boot's id) stays true.
+//! - **Power loss or kernel crash**: the next boot has a new id, so every
+//!   marker of the earlier boot is disbelieved and its entry re-hashed (a
+//!   torn one quarantined) before any link or reuse; a lost rename leaves a
+//!   staging folder with a lock file nobody holds (swept), a lost record
+//!   (`state/unpacked`, `state/trees`) reads as absent (the artifact is
+//!   unpacked again), a torn download is re-hashed before reuse.
+//! - **A warm cache reuses what is whole.** `add` of an artifact the store
+//!   already unpacked (per the user's authenticated artifact → tree record)
+//!   neither downloads nor unpacks it, but only after the entry's marker
+//!   holds or it hashes right again ([`Store::reuse_unpacked`]); placement
+//!   still hashes every entry this process did not hash itself.
 
 use std::fs;
 use std::io::{self, Read};
