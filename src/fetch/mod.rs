@@ -38,6 +38,7 @@ mod exchange;
 mod http;
 mod index_cache;
 mod retry;
+mod validators;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

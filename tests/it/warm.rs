@@ -1,7 +1,8 @@
 //! A warm cache (docs/performance.md, "Warm cache"): `add` of skills whose
 //! artifacts the store already unpacked neither downloads nor unpacks them
-//! again, and an entry that is no longer whole is never reused. Counted at
-//! the server, never timed.
+//! again, an entry that is no longer whole is never reused, and v0.1 files
+//! (no digest) are revalidated with the server's validators (a 304 over
+//! cached bytes altered since is a miss). Counted at the server, never timed.
 
 use crate::support;
 
@@ -154,4 +155,72 @@ fn a_store_entry_edited_since_is_fetched_again_not_reused() {
         "guide 1\n"
     );
     assert_eq!(lock_trees(&first), lock_trees(&second));
+}
+
+/// Requests for the v0.1 files (not the index), with their status.
+fn file_requests(server: &TestServer) -> Vec<(String, u16, bool)> {
+    server
+        .requests()
+        .into_iter()
+        .filter(|r| r.path.starts_with("/.well-known/skills/") && !r.path.ends_with("index.json"))
+        .map(|r| {
+            let conditional = r.header("if-none-match").is_some();
+            (r.path, r.status, conditional)
+        })
+        .collect()
+}
+
+#[test]
+fn v0_1_files_are_revalidated_and_a_304_over_altered_bytes_is_a_miss() {
+    let site = tempfile::tempdir().unwrap();
+    Registry::new(site.path()).write_v1(&skills());
+    let server = TestServer::serve(site.path());
+    let sandbox = Sandbox::new();
+    let first = project(&sandbox, "first");
+    add_all(&sandbox, &first, &server.base());
+    let cold = file_requests(&server);
+    assert_eq!(cold.len(), 9, "{cold:#?}");
+    assert!(
+        cold.iter().all(|(_, status, _)| *status == 200),
+        "{cold:#?}"
+    );
+
+    // Warm: every file is asked for conditionally and answered 304.
+    server.clear_log();
+    let second = project(&sandbox, "second");
+    add_all(&sandbox, &second, &server.base());
+    let warm = file_requests(&server);
+    assert_eq!(warm.len(), 9, "{warm:#?}");
+    assert!(
+        warm.iter()
+            .all(|(_, status, conditional)| *status == 304 && *conditional),
+        "{warm:#?}"
+    );
+    assert_eq!(lock_trees(&first), lock_trees(&second));
+
+    // The cached bytes of one file are altered: its 304 is a miss, and the
+    // file is downloaded again, whole.
+    let downloads = sandbox.cache.join("downloads");
+    let cached = std::fs::read_dir(&downloads)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| std::fs::read(p).is_ok_and(|b| b == b"guide 1\n"))
+        .expect("the guide of warm-1 is cached");
+    std::fs::write(&cached, "tampered\n").unwrap();
+    server.clear_log();
+    let third = project(&sandbox, "third");
+    add_all(&sandbox, &third, &server.base());
+    let guide = "/.well-known/skills/warm-1/references/GUIDE.md";
+    let asked: Vec<u16> = file_requests(&server)
+        .into_iter()
+        .filter(|(path, _, _)| path == guide)
+        .map(|(_, status, _)| status)
+        .collect();
+    assert_eq!(asked, vec![304, 200], "{:#?}", file_requests(&server));
+    assert_eq!(
+        std::fs::read_to_string(third.join(".claude/skills/warm-1/references/GUIDE.md")).unwrap(),
+        "guide 1\n"
+    );
+    assert_eq!(lock_trees(&first), lock_trees(&third));
 }
