@@ -6,6 +6,7 @@
 #   scripts/bench-peers.sh                      # 5 and 500 skills, 5 rounds
 #   BENCH_SIZES=500 BENCH_ROUNDS=3 scripts/bench-peers.sh
 #   SKILLPM_BIN=/abs/skillpm scripts/bench-peers.sh   # another build
+#   SKILLPM_BEFORE=/abs/old/skillpm scripts/bench-peers.sh  # + a "skillpm before" column
 #
 # For each size it generates N skills (SKILL.md + a reference + a script:
 # 3 files each), publishes them with `skillpm publish` (v0.2 archives with
@@ -42,6 +43,8 @@ say() { echo "$*" >&2; }
 
 # --- skillpm ---------------------------------------------------------------
 skillpm=${SKILLPM_BIN:-$root/target/release/skillpm}
+# An older build measured in the same rounds (its own column, not a peer).
+before=${SKILLPM_BEFORE:-}
 if [ ! -x "$skillpm" ]; then
     say "building skillpm (release)…"
     (cd "$root" && cargo build --release --locked --quiet --bin skillpm)
@@ -185,9 +188,9 @@ v = sorted(int(x) for x in v); n = len(v)
 print(v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) // 2)'
 }
 
-skillpm_add() { # BOX SOURCE
+skillpm_add() { # BOX SOURCE [BINARY]
     printf '[install]\nagents = ["claude"]\n' >"$1/project/skills.toml"
-    run "$1" "$skillpm" add --source "$2" --all --yes --quiet
+    run "$1" "${3:-$skillpm}" add --source "$2" --all --yes --quiet
 }
 
 # --- one size --------------------------------------------------------------
@@ -227,6 +230,12 @@ bench_size() {
             cp "$warm/project/skills.toml" "$warm/project/skills.lock" "$restore/project/"
             settle $mode
             record "lock $mode" skillpm "$(run "$restore" "$skillpm" install --frozen --quiet)" $files "$restore/project/.claude/skills"
+            if [ -n "$before" ]; then
+                box=$(fresh before-v2); settle $mode
+                record "v0.2 $mode" "skillpm before" "$(skillpm_add "$box" "http://127.0.0.1:$port" "$before")" $files "$box/project/.claude/skills"
+                rm -rf "$box/project"; mkdir -p "$box/project"; settle $mode
+                record "warm add $mode" "skillpm before" "$(skillpm_add "$box" "http://127.0.0.1:$port" "$before")" $files "$box/project/.claude/skills"
+            fi
             if [ -n "$vercel" ]; then
                 box=$(fresh vercel-v2); settle $mode
                 ms=$(run "$box" "$vercel" add "http://127.0.0.1:$port" --skill '*' --agent claude-code --yes)
@@ -238,6 +247,10 @@ bench_size() {
             serve "$legacy"
             box=$(fresh skillpm-v1); settle $mode
             record "v0.1 $mode" skillpm "$(skillpm_add "$box" "http://127.0.0.1:$port")" $files "$box/project/.claude/skills"
+            if [ -n "$before" ]; then
+                box=$(fresh before-v1); settle $mode
+                record "v0.1 $mode" "skillpm before" "$(skillpm_add "$box" "http://127.0.0.1:$port" "$before")" $files "$box/project/.claude/skills"
+            fi
             if [ -n "$vercel" ]; then
                 box=$(fresh vercel-v1); settle $mode
                 ms=$(run "$box" "$vercel" add "http://127.0.0.1:$port" --skill '*' --agent claude-code --yes)
@@ -254,6 +267,10 @@ bench_size() {
             # a plain local folder
             box=$(fresh skillpm-dir); settle $mode
             record "dir $mode" skillpm "$(skillpm_add "$box" "$src/skills")" $files "$box/project/.claude/skills"
+            if [ -n "$before" ]; then
+                box=$(fresh before-dir); settle $mode
+                record "dir $mode" "skillpm before" "$(skillpm_add "$box" "$src/skills" "$before")" $files "$box/project/.claude/skills"
+            fi
             if [ -n "$vercel" ]; then
                 box=$(fresh vercel-dir); settle $mode
                 ms=$(run "$box" "$vercel" add "$src/skills" --skill '*' --agent claude-code --yes)
@@ -300,9 +317,9 @@ def med(v):
     if not v or "fail" in v: return None
     v = sorted(int(x) for x in v); n = len(v)
     return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
-peers = [t for t in tools if t not in ("skillpm",) and not t.startswith("floor")]
+peers = [t for t in tools if not t.startswith("skillpm") and not t.startswith("floor")]
 floors = [t for t in tools if t.startswith("floor")]
-cols = ["skillpm"] + peers + floors
+cols = ["skillpm"] + [t for t in tools if t == "skillpm before"] + peers + floors
 print("| case | " + " | ".join(cols) + " | skillpm ÷ fastest peer | skillpm ÷ floor |")
 print("|---" * (len(cols) + 3) + "|")
 for case in rows:

@@ -2,8 +2,8 @@
 //! then renamed into `<cache>/downloads/sha256-<hex>`.
 //!
 //! The temporary file lives in `<cache>/tmp/` (same file system as
-//! `downloads/`, so the rename is atomic), owned through its lock file from
-//! before it exists (`crate::fs::temp`, so another process's sweep never
+//! `downloads/`, so the rename is atomic), owned through the run's one lock
+//! file for its downloads from before it exists (`crate::fs::temp`, so another process's sweep never
 //! removes it), and is removed on every failure path, so the cache holds a
 //! complete, verified artifact or nothing.
 //! Its bytes are not flushed (an fsync per artifact dominated cold installs
@@ -23,15 +23,18 @@ use url::Url;
 
 use super::http;
 use super::retry::{Failure, with_retries};
+use super::validators::{self, Validators};
 use super::{DownloadSpec, Downloaded, FetchError, Progress, Shared};
 use crate::digest::{Digest, HashingWriter};
-use crate::fs::temp::Reserved;
 
 /// What one successful transfer produced, before verification.
 struct Transferred {
     digest: Digest,
     size: u64,
     content_type: Option<String>,
+    /// The validators the server gave (v0.1 files are revalidated with them).
+    etag: Option<String>,
+    last_modified: Option<String>,
 }
 
 impl Shared {
@@ -40,25 +43,19 @@ impl Shared {
         spec: DownloadSpec,
         progress: Option<Arc<Progress>>,
     ) -> Result<Downloaded, FetchError> {
-        if let Some(expected) = spec.expected {
-            let path = self.cache.download_path(&expected);
-            if let Ok(meta) = std::fs::metadata(&path)
-                && meta.is_file()
-                && Digest::of_file(&path).is_ok_and(|d| d == expected)
-            {
-                return Ok(Downloaded {
-                    url: spec.url,
-                    path,
-                    digest: expected,
-                    size: meta.len(),
-                    content_type: None,
-                    reused: true,
-                });
-            }
+        if let Some(reused) = spec
+            .expected
+            .and_then(|d| self.verified_download(&spec.url, &d))
+        {
+            return Ok(reused);
         }
         let max = spec.max_bytes.unwrap_or(self.config.max_artifact_bytes);
         let tmp_dir = self.cache.tmp();
-        let reserved = Reserved::new(&tmp_dir, "download-").map_err(FetchError::io(&tmp_dir))?;
+        let reserved = self
+            .temps
+            .get()
+            .map(|group| group.reserve())
+            .map_err(FetchError::io(&tmp_dir))?;
         let temp = reserved.path().to_owned();
         let transferred = match spec.url.scheme() {
             "file" => {
@@ -74,13 +71,51 @@ impl Shared {
             }
             "http" | "https" => {
                 let client = self.client()?;
-                self.within_deadline(
-                    &spec.url,
-                    with_retries(self, &spec.url, || {
-                        transfer(client, self, &spec, &temp, max, progress.as_deref())
-                    }),
-                )
-                .await?
+                // A v0.1 file (no digest) fetched before is revalidated.
+                let known = match spec.expected {
+                    None => validators::load(&self.cache, &spec.url),
+                    Some(_) => None,
+                };
+                let mut conditional = known.as_ref().map(Validators::headers).unwrap_or_default();
+                loop {
+                    let got = self
+                        .within_deadline(
+                            &spec.url,
+                            with_retries(self, &spec.url, || {
+                                let headers = &conditional;
+                                transfer(
+                                    client,
+                                    self,
+                                    &spec,
+                                    &temp,
+                                    max,
+                                    progress.as_deref(),
+                                    headers,
+                                )
+                            }),
+                        )
+                        .await?;
+                    if let Some(transferred) = got {
+                        break transferred;
+                    }
+                    // 304: the bytes the validators describe, if they still hash right.
+                    if let Some(reused) = known
+                        .as_ref()
+                        .and_then(|k| self.verified_download(&spec.url, &k.digest))
+                    {
+                        return Ok(reused);
+                    }
+                    if conditional.is_empty() {
+                        // 304 to a request that carried no validators: a broken server.
+                        return Err(FetchError::Status {
+                            url: spec.url.to_string(),
+                            status: 304,
+                            hint: " to a request that was not conditional".into(),
+                        });
+                    }
+                    // A 304 whose cached bytes are gone or altered: a miss.
+                    conditional = HeaderMap::new();
+                }
             }
             other => {
                 return Err(FetchError::UnsupportedScheme {
@@ -104,6 +139,14 @@ impl Shared {
         // lost in a crash just means the artifact is downloaded again.
         rename_creating_dir(&temp, &path)?;
         reserved.keep();
+        if spec.expected.is_none() {
+            let said = Validators {
+                etag: transferred.etag,
+                last_modified: transferred.last_modified,
+                digest: transferred.digest,
+            };
+            validators::save(&self.cache, &spec.url, &said);
+        }
         Ok(Downloaded {
             url: spec.url,
             path,
@@ -111,6 +154,23 @@ impl Shared {
             size: transferred.size,
             content_type: transferred.content_type,
             reused: false,
+        })
+    }
+}
+
+impl Shared {
+    /// The cached download with this digest, when its bytes still hash to it.
+    fn verified_download(&self, url: &Url, digest: &Digest) -> Option<Downloaded> {
+        let path = self.cache.download_path(digest);
+        let meta = std::fs::metadata(&path).ok()?;
+        let whole = meta.is_file() && Digest::of_file(&path).is_ok_and(|d| d == *digest);
+        whole.then(|| Downloaded {
+            url: url.clone(),
+            path,
+            digest: *digest,
+            size: meta.len(),
+            content_type: None,
+            reused: true,
         })
     }
 }
@@ -124,16 +184,25 @@ async fn transfer(
     temp: &Path,
     max: u64,
     progress: Option<&Progress>,
-) -> Result<Transferred, Failure> {
+    conditional: &HeaderMap,
+) -> Result<Option<Transferred>, Failure> {
     let auth = spec.auth.as_ref();
     let (final_url, mut response) =
-        http::send(client, &shared.config, &spec.url, auth, &HeaderMap::new()).await?;
+        http::send(client, &shared.config, &spec.url, auth, conditional).await?;
     http::check_status(&final_url, &response, auth)?;
-    let content_type = response
-        .headers()
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .map(str::to_owned);
+    if response.status() == reqwest::StatusCode::NOT_MODIFIED {
+        return Ok(None);
+    }
+    let text_header = |name| {
+        response
+            .headers()
+            .get(name)
+            .and_then(|v: &header::HeaderValue| v.to_str().ok())
+            .map(str::to_owned)
+    };
+    let content_type = text_header(header::CONTENT_TYPE);
+    let etag = text_header(header::ETAG);
+    let last_modified = text_header(header::LAST_MODIFIED);
     let io_fatal = |source| Failure::Fatal(FetchError::io(temp)(source));
     let file = create_with_parent(temp).map_err(io_fatal)?;
     let mut writer = HashingWriter::new(file);
@@ -146,11 +215,13 @@ async fn transfer(
     .await?;
     let (digest, size, file) = writer.finish();
     drop(file);
-    Ok(Transferred {
+    Ok(Some(Transferred {
         digest,
         size,
         content_type,
-    })
+        etag,
+        last_modified,
+    }))
 }
 
 /// The `file://` twin of [`transfer`]: same hashing, limit and sync.
@@ -169,6 +240,8 @@ fn copy_local(url: &Url, temp: &Path, max: u64) -> Result<Transferred, FetchErro
         digest,
         size,
         content_type: None,
+        etag: None,
+        last_modified: None,
     })
 }
 

@@ -38,6 +38,7 @@ mod exchange;
 mod http;
 mod index_cache;
 mod retry;
+mod validators;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -367,6 +368,8 @@ pub struct Fetcher {
 struct Shared {
     config: FetchConfig,
     cache: CacheDirs,
+    /// This run's temporary downloads, under one lock (`crate::fs::temp`).
+    temps: crate::fs::temp::LazyGroup,
     offline: bool,
     /// The one HTTP client (`crate::net::Http`): pool, policy and the
     /// retry budget per origin.
@@ -410,6 +413,7 @@ impl Fetcher {
         Ok(Fetcher {
             shared: Arc::new(Shared {
                 config,
+                temps: crate::fs::temp::LazyGroup::new(cache.tmp(), "download-"),
                 cache,
                 offline,
                 http,

@@ -29,7 +29,7 @@ pub use atomic::{
     RemoveOnDrop, parent_dir, sync_dir, unique_suffix, write_atomic, write_replacing,
 };
 pub use lock::HeldLock;
-pub use temp::{TempDir, TempFile};
+pub use temp::{TempDir, TempFile, TempGroup};
 
 use std::io::Read as _;
 use std::path::Path;
@@ -38,7 +38,9 @@ use std::path::Path;
 /// it holds more (at most `limit + 1` bytes are read either way).
 pub fn read_bounded_bytes(path: &Path, limit: u64) -> std::io::Result<Option<Vec<u8>>> {
     let file = std::fs::File::open(path)?;
-    let mut bytes = Vec::new();
+    // Room for a typical SKILL.md up front: `take` gives no size hint, and
+    // growing from nothing costs a read per doubling.
+    let mut bytes = Vec::with_capacity(limit.saturating_add(1).min(8192) as usize);
     file.take(limit.saturating_add(1)).read_to_end(&mut bytes)?;
     Ok((bytes.len() as u64 <= limit).then_some(bytes))
 }

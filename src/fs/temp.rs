@@ -20,10 +20,21 @@
 //!    removes it only once it is older than [`LOCKLESS_GRACE`], like git's
 //!    `gc.pruneExpire`: a writer that knows nothing of these locks is never
 //!    raced.
+//! 4. **One lock for many items.** A process that makes many items in a row
+//!    (the store's staging folders, the fetcher's downloads) reserves one
+//!    base name `<dir>/B` with its lock `<dir>/B.lock` once ([`TempGroup`]),
+//!    and names its items `<dir>/B.<n>`. They are owned through `B.lock`
+//!    exactly as `B` would be: a sweeper that holds `B.lock` removes `B` and
+//!    every `B.<n>`, and never judges a `B.<n>` by age while `B.lock` exists.
+//!    A lock file per item was an inode created and deleted per skill, and
+//!    ext4's allocator then walks past every recently deleted inode for each
+//!    new one (docs/performance.md, "Where the time goes").
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, SystemTime};
 
 use super::lock::HeldLock;
@@ -42,32 +53,42 @@ pub const LOCKLESS_GRACE: Duration = Duration::from_secs(15 * 60);
 pub struct Reserved {
     path: PathBuf,
     lock: Option<HeldLock>,
+    /// The group whose lock owns this item (rule 4), kept alive with it.
+    _group: Option<Arc<GroupLock>>,
     keep: bool,
+}
+
+/// A fresh name `<prefix><random>` in `dir` (created when missing) and its
+/// held lock file.
+fn reserve_name(dir: &Path, prefix: &str) -> io::Result<(String, HeldLock)> {
+    loop {
+        let name = format!("{prefix}{:016x}", fastrand::u64(..));
+        let lock_path = dir.join(format!("{name}{LOCK_SUFFIX}"));
+        let lock = match HeldLock::create_new(&lock_path) {
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                fs::create_dir_all(dir)?;
+                HeldLock::create_new(&lock_path)?
+            }
+            other => other?,
+        };
+        // 64 random bits: an orphan item of the same name is not worth a
+        // stat per reservation; creating the item would fail loudly anyway.
+        if let Some(lock) = lock {
+            return Ok((name, lock));
+        }
+    }
 }
 
 impl Reserved {
     /// Reserves a fresh name in `dir` (created when missing).
     pub fn new(dir: &Path, prefix: &str) -> io::Result<Reserved> {
-        loop {
-            let name = format!("{prefix}{:016x}", fastrand::u64(..));
-            let lock_path = dir.join(format!("{name}{LOCK_SUFFIX}"));
-            let lock = match HeldLock::create_new(&lock_path) {
-                Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                    fs::create_dir_all(dir)?;
-                    HeldLock::create_new(&lock_path)?
-                }
-                other => other?,
-            };
-            // 64 random bits: an orphan item of the same name is not worth a
-            // stat per reservation; creating the item would fail loudly anyway.
-            if let Some(lock) = lock {
-                return Ok(Reserved {
-                    path: dir.join(name),
-                    lock: Some(lock),
-                    keep: false,
-                });
-            }
-        }
+        let (name, lock) = reserve_name(dir, prefix)?;
+        Ok(Reserved {
+            path: dir.join(name),
+            lock: Some(lock),
+            _group: None,
+            keep: false,
+        })
     }
 
     pub fn path(&self) -> &Path {
@@ -90,6 +111,113 @@ impl Drop for Reserved {
             lock.release_and_remove();
         }
     }
+}
+
+/// The lock of a [`TempGroup`], released (and its file removed) once the
+/// group and every item reserved from it are gone.
+#[derive(Debug)]
+struct GroupLock(Option<HeldLock>);
+
+impl Drop for GroupLock {
+    fn drop(&mut self) {
+        if let Some(lock) = self.0.take() {
+            lock.release_and_remove();
+        }
+    }
+}
+
+/// Many temporary items under one lock (rule 4 of the module doc):
+/// `<dir>/<base>.<n>`, owned through `<dir>/<base>.lock`. Share it between
+/// threads; each reservation is one atomic increment, no file.
+#[derive(Debug)]
+pub struct TempGroup {
+    dir: PathBuf,
+    base: String,
+    lock: Arc<GroupLock>,
+    next: AtomicU64,
+}
+
+impl TempGroup {
+    /// Reserves the base name `<prefix><random>` in `dir` (created when missing).
+    pub fn new(dir: &Path, prefix: &str) -> io::Result<TempGroup> {
+        let (base, lock) = reserve_name(dir, prefix)?;
+        Ok(TempGroup {
+            dir: dir.to_owned(),
+            base,
+            lock: Arc::new(GroupLock(Some(lock))),
+            next: AtomicU64::new(0),
+        })
+    }
+
+    /// The next item name of this group; the item is the caller's to create.
+    pub fn reserve(&self) -> Reserved {
+        let n = self.next.fetch_add(1, Ordering::Relaxed);
+        Reserved {
+            path: self.dir.join(format!("{}.{n}", self.base)),
+            lock: None,
+            _group: Some(Arc::clone(&self.lock)),
+            keep: false,
+        }
+    }
+
+    /// A new temporary folder of this group.
+    pub fn temp_dir(&self) -> io::Result<TempDir> {
+        let reserved = self.reserve();
+        fs::create_dir(reserved.path())?;
+        Ok(TempDir(reserved))
+    }
+
+    /// A new temporary file of this group.
+    pub fn temp_file(&self) -> io::Result<TempFile> {
+        let reserved = self.reserve();
+        let file = OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(reserved.path())?;
+        Ok(TempFile {
+            file: Some(file),
+            reserved,
+        })
+    }
+}
+
+/// A [`TempGroup`] made on first use, so a process that never needs a
+/// temporary item makes no lock file.
+#[derive(Debug)]
+pub struct LazyGroup {
+    dir: PathBuf,
+    prefix: &'static str,
+    slot: std::sync::Mutex<Option<Arc<TempGroup>>>,
+}
+
+impl LazyGroup {
+    pub fn new(dir: PathBuf, prefix: &'static str) -> LazyGroup {
+        LazyGroup {
+            dir,
+            prefix,
+            slot: std::sync::Mutex::new(None),
+        }
+    }
+
+    /// The group, made (with its lock file) on the first call.
+    pub fn get(&self) -> io::Result<Arc<TempGroup>> {
+        let mut slot = self
+            .slot
+            .lock()
+            .map_err(|_| io::Error::other("a thread failed while reserving a temporary name"))?;
+        if let Some(group) = &*slot {
+            return Ok(Arc::clone(group));
+        }
+        let group = Arc::new(TempGroup::new(&self.dir, self.prefix)?);
+        *slot = Some(Arc::clone(&group));
+        Ok(group)
+    }
+}
+
+/// The base name of a group item `<base>.<n>` (rule 4), if `name` is one.
+fn group_base(name: &str) -> Option<&str> {
+    let (base, n) = name.rsplit_once('.')?;
+    (!n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())).then_some(base)
 }
 
 /// A temporary folder, removed on drop unless [`TempDir::keep`] is called
@@ -181,23 +309,35 @@ pub fn sweep(dir: &Path, only: Option<&str>) -> io::Result<usize> {
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(0),
         Err(e) => return Err(e),
     };
+    let mut names = Vec::new();
     for entry in entries {
         let entry = entry?;
-        let name = entry.file_name();
-        let Some(name) = name.to_str() else {
-            continue;
-        };
-        if only.is_some_and(|prefix| !name.starts_with(prefix)) {
-            continue;
+        if let Ok(name) = entry.file_name().into_string()
+            && only.is_none_or(|prefix| name.starts_with(prefix))
+        {
+            names.push(name);
         }
-        let path = entry.path();
+    }
+    let present: std::collections::HashSet<&str> = names.iter().map(String::as_str).collect();
+    for name in &names {
+        let path = dir.join(name);
         if let Some(item) = name.strip_suffix(LOCK_SUFFIX) {
             if let Some(lock) = HeldLock::try_existing(&path)? {
                 if remove_item(&dir.join(item))? {
                     removed += 1;
                 }
+                // The items of a dead group (rule 4).
+                for member in names.iter().filter(|n| group_base(n) == Some(item)) {
+                    if remove_item(&dir.join(member))? {
+                        removed += 1;
+                    }
+                }
                 lock.release_and_remove();
             }
+        } else if group_base(name)
+            .is_some_and(|base| present.contains(format!("{base}{LOCK_SUFFIX}").as_str()))
+        {
+            // Owned by its group's lock: judged with that lock above.
         } else if is_lockless_and_old(dir, name, &path) {
             let lock_path = dir.join(format!("{name}{LOCK_SUFFIX}"));
             if let Some(lock) = HeldLock::create_new(&lock_path)? {
@@ -276,6 +416,38 @@ mod tests {
         drop(live);
         assert!(!live_path.exists());
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 2);
+    }
+
+    #[test]
+    fn a_group_owns_its_items_through_one_lock() {
+        let dir = tempfile::tempdir().unwrap();
+        let group = TempGroup::new(dir.path(), ".stage-").unwrap();
+        let a = group.temp_dir().unwrap();
+        let b = group.temp_dir().unwrap();
+        fs::write(a.path().join("f"), "x").unwrap();
+        assert_ne!(a.path(), b.path());
+        // Live: a sweep spares the items, even old ones.
+        age(b.path());
+        assert_eq!(sweep(dir.path(), Some(".stage-")).unwrap(), 0);
+        assert!(a.path().join("f").exists() && b.path().exists());
+        // Kept items stay; the rest go with the group; the lock goes last.
+        let kept = dir.path().join("kept");
+        fs::rename(a.path(), &kept).unwrap();
+        a.keep();
+        let b_path = b.path().to_owned();
+        drop(b);
+        assert!(!b_path.exists());
+        drop(group);
+        assert!(kept.exists());
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+
+        // A dead group: its lock file exists, nobody holds it.
+        fs::write(dir.path().join(".stage-dead.lock"), "").unwrap();
+        fs::create_dir(dir.path().join(".stage-dead.0")).unwrap();
+        fs::write(dir.path().join(".stage-dead.0/f"), "x").unwrap();
+        fs::write(dir.path().join(".stage-dead.1"), "x").unwrap();
+        assert_eq!(sweep(dir.path(), Some(".stage-")).unwrap(), 2);
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
     }
 
     #[test]

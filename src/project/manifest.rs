@@ -242,11 +242,17 @@ pub struct AuditSettings {
 #[derive(Debug, Clone)]
 pub struct Manifest {
     path: PathBuf,
-    /// The file's text as it would be saved. The editable document is
-    /// parsed from it only when something edits it: most runs only read,
-    /// and a second parse was a fifth of loading a manifest of 500 skills.
-    text: String,
+    /// The file as it would be saved: its text until something edits it,
+    /// then the editable document. Most runs only read, and parsing the
+    /// document too was a fifth of loading a manifest of 500 skills.
+    content: Content,
     data: ManifestData,
+}
+
+#[derive(Debug, Clone)]
+enum Content {
+    Text(String),
+    Document(DocumentMut),
 }
 
 /// The most bytes of skills.toml skillpm reads (60,000 skills take 2 MB).
@@ -310,7 +316,7 @@ impl Manifest {
         let data = typed(text, path)?;
         Ok(Manifest {
             path: path.to_owned(),
-            text: text.to_owned(),
+            content: Content::Text(text.to_owned()),
             data,
         })
     }
@@ -359,7 +365,10 @@ impl Manifest {
 
     /// The document as it would be saved.
     pub fn to_toml(&self) -> String {
-        self.text.clone()
+        match &self.content {
+            Content::Text(text) => text.clone(),
+            Content::Document(doc) => doc.to_string(),
+        }
     }
 
     /// Writes the file atomically (temp file, fsync, rename).
@@ -479,24 +488,37 @@ impl Manifest {
     }
 
     /// Adds or replaces `[skills] name = { source = …, version = … }`.
+    ///
+    /// Unlike [`Manifest::edit`], the file is not re-parsed: the inline
+    /// table written holds every field of a [`SkillDecl`], so the typed view
+    /// is updated directly (the test `set_skill_reads_back_as_written` checks
+    /// it equals a re-parse). Re-parsing the whole file after each skill made
+    /// `add --all` quadratic: 70 % of a warm `add` of 500 (docs/performance.md).
     pub fn set_skill(&mut self, name: &str, decl: &SkillDecl) -> Result<(), ManifestError> {
-        self.edit(|doc| {
-            let skills = doc
-                .entry("skills")
-                .or_insert_with(|| Item::Table(Table::new()))
-                .as_table_like_mut()
-                .ok_or_else(|| "`skills` must be a table".to_owned())?;
-            let mut inline = InlineTable::new();
-            inline.insert("source", decl.source.as_str().into());
-            if let Some(v) = &decl.version {
-                inline.insert("version", v.as_str().into());
-            }
-            if !decl.enabled {
-                inline.insert("enabled", false.into());
-            }
-            skills.insert(name, value(inline));
-            Ok(())
-        })
+        let previous = self.data.skills.insert(name.to_owned(), decl.clone());
+        // Checked before the document changes: `write_skill` fails (on a
+        // `skills` that is not a table) before it writes anything.
+        let result = validate(&self.data)
+            .and_then(|()| self.document().map_err(|e| e.to_string()))
+            .and_then(|doc| write_skill(doc, name, decl));
+        if let Err(message) = result {
+            match previous {
+                Some(before) => self.data.skills.insert(name.to_owned(), before),
+                None => self.data.skills.remove(name),
+            };
+            return Err(ManifestError::Invalid {
+                path: self.path.clone(),
+                message,
+            });
+        }
+        Ok(())
+    }
+
+    /// The `[skills]` edit of [`Manifest::set_skill`] through the full
+    /// round trip (kept for the test that compares both).
+    #[cfg(test)]
+    fn set_skill_round_trip(&mut self, name: &str, decl: &SkillDecl) -> Result<(), ManifestError> {
+        self.edit(|doc| write_skill(doc, name, decl))
     }
 
     /// Removes `[skills] name`; returns whether it was there.
@@ -518,16 +540,26 @@ impl Manifest {
         &mut self,
         change: impl FnOnce(&mut DocumentMut) -> Result<(), String>,
     ) -> Result<(), ManifestError> {
-        let mut doc = parse_doc(&self.text, &self.path)?;
+        let mut doc = self.document()?.clone();
         change(&mut doc).map_err(|message| ManifestError::Invalid {
             path: self.path.clone(),
             message,
         })?;
         // Round-trip through text: what is validated is exactly what is saved.
-        let text = doc.to_string();
-        self.data = typed(&text, &self.path)?;
-        self.text = text;
+        self.data = typed(&doc.to_string(), &self.path)?;
+        self.content = Content::Document(doc);
         Ok(())
+    }
+
+    /// The editable document, parsed from the text on the first edit.
+    fn document(&mut self) -> Result<&mut DocumentMut, ManifestError> {
+        if let Content::Text(text) = &self.content {
+            self.content = Content::Document(parse_doc(text, &self.path)?);
+        }
+        match &mut self.content {
+            Content::Document(doc) => Ok(doc),
+            Content::Text(_) => unreachable!("parsed just above"),
+        }
     }
 
     fn unknown_source(&self, name: &str) -> ManifestError {
@@ -542,6 +574,25 @@ impl Manifest {
             },
         }
     }
+}
+
+/// Writes `[skills] name = { source = …, version = …, enabled = false }`.
+fn write_skill(doc: &mut DocumentMut, name: &str, decl: &SkillDecl) -> Result<(), String> {
+    let skills = doc
+        .entry("skills")
+        .or_insert_with(|| Item::Table(Table::new()))
+        .as_table_like_mut()
+        .ok_or_else(|| "`skills` must be a table".to_owned())?;
+    let mut inline = InlineTable::new();
+    inline.insert("source", decl.source.as_str().into());
+    if let Some(v) = &decl.version {
+        inline.insert("version", v.as_str().into());
+    }
+    if !decl.enabled {
+        inline.insert("enabled", false.into());
+    }
+    skills.insert(name, value(inline));
+    Ok(())
 }
 
 fn source_tables(doc: &mut DocumentMut) -> Result<&mut ArrayOfTables, String> {
@@ -694,6 +745,59 @@ pub fn is_env_var_name(name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn set_skill_reads_back_as_written() {
+        let text = "[[source]]\nname = \"acme\"\nurl = \"https://acme.test\"\n\n[skills]\nold = { source = \"acme\" }\n";
+        let mut fast = Manifest::parse(text, Path::new("skills.toml")).unwrap();
+        let mut slow = fast.clone();
+        let decls = [
+            (
+                "new-one",
+                SkillDecl {
+                    source: "acme".into(),
+                    version: Some("^1.2".into()),
+                    enabled: true,
+                },
+            ),
+            (
+                "old",
+                SkillDecl {
+                    source: "acme".into(),
+                    version: None,
+                    enabled: false,
+                },
+            ),
+            (
+                "quoted-\"name",
+                SkillDecl {
+                    source: "acme".into(),
+                    version: None,
+                    enabled: true,
+                },
+            ),
+            (
+                "orphan",
+                SkillDecl {
+                    source: "nobody".into(),
+                    version: None,
+                    enabled: true,
+                },
+            ),
+        ];
+        for (name, decl) in &decls {
+            let a = fast.set_skill(name, decl).map_err(|e| e.to_string());
+            let b = slow
+                .set_skill_round_trip(name, decl)
+                .map_err(|e| e.to_string());
+            assert_eq!(a, b, "{name}");
+            assert_eq!(fast.to_toml(), slow.to_toml());
+            assert_eq!(fast.data, slow.data);
+            // And what is kept is what a fresh parse of the text reads.
+            let reread = typed(&fast.to_toml(), &fast.path);
+            assert_eq!(reread.unwrap(), fast.data);
+        }
+    }
 
     fn path() -> PathBuf {
         PathBuf::from("skills.toml")

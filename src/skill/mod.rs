@@ -361,7 +361,7 @@ fn read_skill_md(dir: &Path) -> Result<String, String> {
         }
         Err(e) => return Err(format!("cannot read SKILL.md: {e}")),
     };
-    let mut bytes = Vec::new();
+    let mut bytes = Vec::with_capacity(8192); // no read per doubling (`take` gives no size hint)
     handle
         .take(MAX_SKILL_MD_BYTES + 1)
         .read_to_end(&mut bytes)

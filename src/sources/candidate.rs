@@ -108,6 +108,45 @@ pub fn unique_found<'a>(
     }
 }
 
+/// Where a discovered skill is read from and how messages name it.
+pub struct FoundPlace {
+    pub dir: std::path::PathBuf,
+    pub label: String,
+}
+
+/// The skills `names` of a folder or checkout `found`, as candidates:
+/// each is copied into the store, in parallel (copying is independent per
+/// skill and most of a cold add, docs/performance.md), then judged and made
+/// a candidate in order, so warnings and errors keep the order asked for.
+/// `place` says where a skill is read; `locked` makes its lock entry from
+/// the stored tree.
+pub fn import_found(
+    ws: &Workspace<'_>,
+    found: &crate::git::RepoDiscovery,
+    names: &[String],
+    missing: impl Fn(&str) -> anyhow::Error + Sync,
+    place: impl Fn(&crate::git::RepoSkill) -> anyhow::Result<FoundPlace> + Sync,
+    locked: impl Fn(&str, &crate::git::RepoSkill, &StoreEntry) -> LockedSkill,
+) -> Vec<anyhow::Result<Candidate>> {
+    let (store, limits) = (ws.store, ws.limits);
+    let copied = crate::fs::parallel::map(names, |name| -> anyhow::Result<_> {
+        let skill = unique_found(found, name, || missing(name))?;
+        let at = place(skill)?;
+        let entry = store.import_dir(&at.dir, &at.label, name, limits)?;
+        Ok((skill, at, entry))
+    });
+    names
+        .iter()
+        .zip(copied)
+        .map(|(name, copied)| {
+            let (skill, at, entry) = copied?;
+            let lock_entry = locked(name, skill, &entry);
+            let judged = judge(ws, &at.dir, name, !skill.path.is_empty(), &at.label)?;
+            candidate(ws, lock_entry, entry, judged)
+        })
+        .collect()
+}
+
 /// Judges the skill folder `dir` at the run's level: refuses (exit 5)
 /// what that level refuses, naming skill, field and rule; returns the
 /// warnings a lenient install keeps. `own_folder`: `dir`'s name is the

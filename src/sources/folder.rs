@@ -9,8 +9,8 @@ use std::path::Path;
 use anyhow::Context as _;
 
 use super::candidate::{
-    Candidate, Offer, candidate, clean_subpath, found_offers, join_rel, judge, new_lock_entry,
-    not_offered, shown_path, unique_found,
+    Candidate, FoundPlace, Offer, clean_subpath, found_offers, import_found, join_rel,
+    new_lock_entry, not_offered, shown_path,
 };
 use super::proof::{
     Declared, Proof, ProveContext, ProveError, check_signer_record, check_within, declared_url,
@@ -92,23 +92,24 @@ impl Kind for Folder {
             found,
         } = opened;
         let missing = |name: &str| not_offered(&decl.name, &found_offers(found), Some(found), name);
-        names
-            .iter()
-            .map(|name| {
-                let skill = unique_found(found, name, || missing(name))?;
+        import_found(
+            ws,
+            found,
+            names,
+            missing,
+            |skill| {
                 let rel = join_rel(subpath.as_deref(), &skill.path);
-                let dir = dir(base, rel.as_deref())?;
-                let label = format!("{} ({})", base.display(), shown_path(&skill.path));
-                let entry = ws.store.import_dir(&dir, &label, name, ws.limits)?;
-                let locked = LockedSkill {
-                    url: Some(decl.url.clone()),
-                    subpath: rel,
-                    ..new_lock_entry(name, &decl.name, Format::Path, &entry)
-                };
-                let judged = judge(ws, &dir, name, !skill.path.is_empty(), &label)?;
-                candidate(ws, locked, entry, judged)
-            })
-            .collect()
+                Ok(FoundPlace {
+                    dir: dir(base, rel.as_deref())?,
+                    label: format!("{} ({})", base.display(), shown_path(&skill.path)),
+                })
+            },
+            |name, skill, entry| LockedSkill {
+                url: Some(decl.url.clone()),
+                subpath: join_rel(subpath.as_deref(), &skill.path),
+                ..new_lock_entry(name, &decl.name, Format::Path, entry)
+            },
+        )
     }
 
     fn fetch(ws: &mut Workspace<'_>, group: &[&LockedSkill]) -> anyhow::Result<()> {

@@ -8,8 +8,8 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use super::candidate::{
-    Candidate, Offer, candidate, check_tree, clean_subpath, found_offers, judge, new_lock_entry,
-    not_offered, shown_path, unique_found,
+    Candidate, FoundPlace, Offer, check_tree, clean_subpath, found_offers, import_found,
+    new_lock_entry, not_offered, shown_path,
 };
 use super::proof::{
     Declared, Proof, ProveContext, ProveError, RefProof, broken, check_signer_record, check_within,
@@ -109,26 +109,30 @@ impl Kind for Git {
             found,
         } = opened;
         let missing = |name: &str| not_offered(&decl.name, &found_offers(found), Some(found), name);
-        names
-            .iter()
-            .map(|name| {
-                let skill = unique_found(found, name, || missing(name))?;
-                let dir = checkout.skill_dir(&skill.path)?;
-                let label = format!("{spec} ({})", shown_path(&skill.path));
-                let entry = ws.store.import_dir(&dir, &label, name, ws.limits)?;
+        let records = Unpacked::in_cache(ws.store.root());
+        import_found(
+            ws,
+            found,
+            names,
+            missing,
+            |skill| {
+                Ok(FoundPlace {
+                    dir: checkout.skill_dir(&skill.path)?,
+                    label: format!("{spec} ({})", shown_path(&skill.path)),
+                })
+            },
+            |name, skill, entry| {
                 let subpath = spec.join_subpath(&skill.path);
                 let key = Unpacked::git_key(&spec.url(), commit, subpath.as_deref());
-                let _ = Unpacked::in_cache(ws.store.root()).record(&key, &entry.digest);
-                let locked = LockedSkill {
+                let _ = records.record(&key, &entry.digest);
+                LockedSkill {
                     url: Some(spec.url()),
                     commit: Some(commit.to_owned()),
                     subpath,
-                    ..new_lock_entry(name, &decl.name, Format::Git, &entry)
-                };
-                let judged = judge(ws, &dir, name, !skill.path.is_empty(), &label)?;
-                candidate(ws, locked, entry, judged)
-            })
-            .collect()
+                    ..new_lock_entry(name, &decl.name, Format::Git, entry)
+                }
+            },
+        )
     }
 
     fn fetch(ws: &mut Workspace<'_>, group: &[&LockedSkill]) -> anyhow::Result<()> {

@@ -9,11 +9,11 @@
 //!   .lock                           the cache lock (flock): shared, or exclusive
 //!   store/sha256-<hex>/             one skill, named by its tree digest, read-only
 //!   store/sha256-<hex>.complete     its completeness marker (see `seal`)
-//!   store/.stage-<rand>/            an entry being unpacked, owned via …
-//!   store/.stage-<rand>.lock        … this lock file (`crate::fs::temp`)
+//!   store/.stage-<rand>.<n>/        an entry being unpacked, owned via …
+//!   store/.stage-<rand>.lock        … this process's lock file (`crate::fs::temp`)
 //!   store/.stage-trash-<rand>/      an entry being deleted (+ its .lock)
 //!   downloads/sha256-<hex>          verified artifact bytes
-//!   tmp/download-<rand>             a download in progress (+ its .lock)
+//!   tmp/download-<rand>.<n>         a download in progress (+ its group's .lock)
 //!   index/                          cached index bodies (fetch; temp + rename)
 //!   git/                            the git repository cache (own locks)
 //!   snapshots/sha256-<hex>          index bytes a lock was made from, and
@@ -31,7 +31,7 @@
 //! |---|---|---|---|
 //! | `store/sha256-<hex>/` | an import: staging folder renamed in | gc, clean (renamed to `.stage-trash-…`, then deleted); verify (moved to `quarantine/`) | creation and quarantine: `.lock` shared + `commit.lock`; gc/clean: `.lock` exclusive |
 //! | `store/sha256-<hex>.complete` | the process that added or re-hashed the entry (stamped with the boot id, or after one `syncfs`) | gc/clean; quarantine; verify (orphans) | `commit.lock` (gc/clean: exclusive) |
-//! | `store/.stage-*`, `tmp/download-*` | their owner, after taking `X.lock` | their owner; a sweeper holding `X.lock` | `.lock` shared + `X.lock` |
+//! | `store/.stage-*`, `tmp/download-*` | their owner, after taking `X.lock` (for a group item `X.<n>`: its process's `X.lock`, taken once) | their owner; a sweeper holding `X.lock` | `.lock` shared + `X.lock` |
 //! | `downloads/sha256-<hex>` | a fetch: `tmp/download-*` renamed in after its hash matched | gc, clean; verify (when its bytes no longer match) | `.lock` shared (creation, verify), exclusive (gc, clean) |
 //! | `snapshots/sha256-<hex>[.minisig]` | provenance: temp + rename with `crate::fs`, once, never modified | gc (when no registered lock refers to it: [`Store::gc`]'s hook); clean | `.lock` shared / exclusive |
 //! | `quarantine/*` | verify | gc, clean | `.lock` shared / exclusive |
@@ -60,6 +60,12 @@
 //!   Items without a lock file (from a program that does not follow this
 //!   protocol) are removed only after a grace period, as git's
 //!   `gc.pruneExpire` does. Every opener sweeps `store/.stage-*` and `tmp/`.
+//!   A process owns all its staging folders through one lock file, and all
+//!   its downloads through another (`.stage-<rand>.lock` owns every
+//!   `.stage-<rand>.<n>`; `crate::fs::temp`, rule 4): the sweeper removes
+//!   the whole group once that lock is dead, never one item of a live group.
+//!   A lock file per skill was an inode made and deleted per skill, which on
+//!   ext4 slows every later inode allocation (docs/performance.md).
 //! - **Durability without waiting for the disk.** Entries and downloads are
 //!   written without flushing. Once an install's entries are in place, their
 //!   completeness markers are written ([`Store::seal_pending`]), before any
@@ -74,9 +80,22 @@
 //!   edit through a link) is re-hashed and re-sealed or quarantined. A cached
 //!   download is re-hashed before it is reused. `cache verify` re-hashes
 //!   everything.
-//! - **Killed at any instant**, a process leaves the store before or after:
-//!   a staging folder or download with a dead lock (swept by the next
-//!   opener), or an entry without its marker (re-hashed before use).
+//! - **Killed at any instant** (SIGKILL), a process leaves the store before
+//!   or after: staging folders or downloads whose group lock is dead (the
+//!   kernel released it; the next opener sweeps the whole group), or an
+//!   entry without its marker (re-hashed before use). Its page-cache writes
+//!   survive, so a marker it did write (this boot's id) stays true.
+//! - **Power loss or kernel crash**: the next boot has a new id, so every
+//!   marker of the earlier boot is disbelieved and its entry re-hashed (a
+//!   torn one quarantined) before any link or reuse; a lost rename leaves a
+//!   staging folder with a lock file nobody holds (swept), a lost record
+//!   (`state/unpacked`, `state/trees`) reads as absent (the artifact is
+//!   unpacked again), a torn download is re-hashed before reuse.
+//! - **A warm cache reuses what is whole.** `add` of an artifact the store
+//!   already unpacked (per the user's authenticated artifact → tree record)
+//!   neither downloads nor unpacks it, but only after the entry's marker
+//!   holds or it hashes right again ([`Store::reuse_unpacked`]); placement
+//!   still hashes every entry this process did not hash itself.
 
 use std::fs;
 use std::io::{self, Read};
@@ -89,6 +108,7 @@ use crate::unpack::{self, ArtifactKind, FileList, Limits, UnpackError};
 
 mod maintenance;
 mod projects;
+mod reuse;
 mod seal;
 /// Index snapshots and unpack records: the cache side of provenance.
 pub mod snapshots;
@@ -98,7 +118,7 @@ pub use crate::fs::TempFile;
 pub use maintenance::{CleanOutcome, GcOutcome, VerifyOutcome};
 
 use crate::fs::HeldLock;
-use crate::fs::temp::{self, Reserved, TempDir};
+use crate::fs::temp::{self, LazyGroup, Reserved, TempDir};
 use crate::fs::tree::{remove_tree, seal_dirs};
 
 /// Name prefix of staging folders inside `store/` (beside their destination:
@@ -196,6 +216,11 @@ pub struct Store {
     hashed: std::sync::Mutex<std::collections::HashSet<Digest>>,
     /// Entries this process created (see [`Store::discard_created`]).
     created: std::sync::Mutex<Vec<Digest>>,
+    /// This process's staging folders and temporary files, each group
+    /// owned through one lock file made on first use (`crate::fs::temp`,
+    /// rule 4): no lock file per skill.
+    stages: LazyGroup,
+    temps: LazyGroup,
     _lock: fs::File,
 }
 
@@ -269,6 +294,8 @@ impl Store {
             }
             Err(fs::TryLockError::Error(e)) => return Err(io_error("lock", &lock_path)(e)),
         }
+        let stages = LazyGroup::new(root.join(layout::STORE), STAGE_PREFIX);
+        let temps = LazyGroup::new(root.join(layout::TMP), DOWNLOAD_PREFIX);
         let mut store = Store {
             root,
             exclusive,
@@ -276,6 +303,8 @@ impl Store {
             pending: std::sync::Mutex::new(Vec::new()),
             hashed: std::sync::Mutex::new(std::collections::HashSet::new()),
             created: std::sync::Mutex::new(Vec::new()),
+            stages,
+            temps,
             _lock: lock,
         };
         store.debris_removed = store.clean_debris()?;
@@ -359,7 +388,9 @@ impl Store {
     /// A temporary file for a download; see [`Store::commit_download`].
     pub fn temp_file(&self) -> Result<TempFile, StoreError> {
         let dir = self.tmp_dir();
-        TempFile::create(&dir, DOWNLOAD_PREFIX)
+        self.temps
+            .get()
+            .and_then(|group| group.temp_file())
             .map_err(io_error("create a temporary file in", &dir))
     }
 
@@ -450,7 +481,10 @@ impl Store {
 
     fn staging(&self) -> Result<TempDir, StoreError> {
         let dir = self.store_dir();
-        TempDir::create(&dir, STAGE_PREFIX).map_err(io_error("create a staging folder in", &dir))
+        self.stages
+            .get()
+            .and_then(|group| group.temp_dir())
+            .map_err(io_error("create a staging folder in", &dir))
     }
 
     /// Renames a checked staging folder into place, or discards it when the
@@ -634,7 +668,7 @@ fn make_read_only(root: &Path, tree: &HashedTree) -> io::Result<()> {
 
 /// The executable bits of an existing entry (which may differ from a copy
 /// discarded for it: bits are not part of the digest).
-fn refresh_executables(tree: &mut HashedTree, entry: &Path) {
+pub(crate) fn refresh_executables(tree: &mut HashedTree, entry: &Path) {
     for file in &mut tree.files {
         if let Ok(meta) = fs::metadata(entry.join(&file.path)) {
             file.executable = crate::digest::is_executable(&meta);

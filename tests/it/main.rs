@@ -42,3 +42,4 @@ mod store;
 #[cfg(unix)]
 mod stress;
 mod surface;
+mod warm;

@@ -78,7 +78,7 @@ fn served_pdf_tools() -> (tempfile::TempDir, TestServer, DownloadSpec, String) {
 /// Asserts the cache holds no partial download: `tmp/` is empty and
 /// `downloads/` holds exactly `expected` complete files.
 fn assert_cache_clean(cache: &Path, expected_downloads: usize) {
-    let tmp = files_under(&cache.join("tmp"));
+    let tmp = support::leftovers_under(&cache.join("tmp"));
     assert!(tmp.is_empty(), "partial files left in tmp/: {tmp:?}");
     let downloads = files_under(&cache.join("downloads"));
     assert_eq!(
@@ -1247,7 +1247,7 @@ fn v0_1_file_lists_download_file_by_file_with_a_tree_digest() {
     let err = fetched[0].as_ref().unwrap_err();
     assert_eq!(err.exit(), Exit::Network);
     assert!(err.to_string().contains("checklist.md"), "{err}");
-    assert!(files_under(&cache.path().join("tmp")).is_empty());
+    assert!(support::leftovers_under(&cache.path().join("tmp")).is_empty());
 }
 
 #[test]

@@ -93,7 +93,9 @@ fn debris(cache: &Path) -> Vec<String> {
         if let Ok(entries) = fs::read_dir(cache.join(dir)) {
             for entry in entries.flatten() {
                 let name = entry.file_name().to_string_lossy().into_owned();
-                if all || !name.starts_with("sha256-") {
+                if (all || !name.starts_with("sha256-"))
+                    && !crate::support::held_lock(&entry.path())
+                {
                     out.push(format!("{dir}/{name}"));
                 }
             }
@@ -419,6 +421,10 @@ fn a_file_left_unfinished_fails_the_whole_list() {
     assert_eq!(refused(err), Rule::Incomplete);
     assert!(store.entries().unwrap().is_empty());
     assert!(debris(store.root()).is_empty());
+    // Once the store is closed, not even its one staging lock remains.
+    let root = store.root().to_owned();
+    drop(store);
+    assert!(debris(&root).is_empty(), "{:?}", debris(&root));
 }
 
 #[test]

@@ -157,15 +157,26 @@ fn resolve_entries(
     resolved: &ResolvedIndex,
     names: &[String],
 ) -> Vec<anyhow::Result<Candidate>> {
-    let entries: Vec<&Entry> = names
-        .iter()
-        .filter_map(|n| resolved.index.entry(n))
-        .collect();
+    let mut by_name = std::collections::HashMap::new();
+    let mut entries: Vec<&Entry> = Vec::new();
+    for entry in names.iter().filter_map(|n| resolved.index.entry(n)) {
+        // Warm cache: an artifact already unpacked in the store is reused.
+        match stored_artifact(ws, entry) {
+            Some(stored) => {
+                let candidate = index_candidate(ws, decl, resolved, entry, stored);
+                by_name.insert(entry.name.clone(), candidate);
+            }
+            None => entries.push(entry),
+        }
+    }
     let requests: Vec<_> = entries.iter().map(|e| resolved.request(e)).collect();
     let bar = ws.ui.bar(0, "Downloading", false);
-    let fetched = ws
-        .fetcher()
-        .map(|fetcher| download_entries(fetcher, &requests, &bar));
+    let fetched = if requests.is_empty() {
+        Ok(Vec::new())
+    } else {
+        ws.fetcher()
+            .map(|fetcher| download_entries(fetcher, &requests, &bar))
+    };
     bar.finish_and_clear();
     let fetched = match fetched {
         Ok(fetched) => fetched,
@@ -183,7 +194,6 @@ fn resolve_entries(
             return out;
         }
     };
-    let mut by_name = std::collections::HashMap::new();
     let mut downloaded = Vec::with_capacity(entries.len());
     for (entry, result) in entries.into_iter().zip(fetched) {
         // A failed download keeps its error (and so its exit code).
@@ -215,6 +225,28 @@ fn resolve_entries(
             })
         })
         .collect()
+}
+
+/// The store entry an index entry's artifact unpacked to before, when the
+/// store still holds it whole (`Store::reuse_unpacked`): nothing to download.
+fn stored_artifact(
+    ws: &Workspace<'_>,
+    entry: &Entry,
+) -> Option<(StoreEntry, Format, Option<crate::digest::Digest>)> {
+    let EntryContent::Artifact {
+        digest, artifact, ..
+    } = &entry.content
+    else {
+        return None;
+    };
+    let stored = ws
+        .store
+        .reuse_unpacked(digest, |tree| ws.state.load_tree(tree))?;
+    let format = match artifact {
+        IndexKind::SkillMd => Format::SkillMd,
+        IndexKind::Archive => Format::Archive,
+    };
+    Some((stored, format, Some(*digest)))
 }
 
 /// The candidate for an index entry whose content is now in the store:

@@ -36,6 +36,25 @@ pub fn files_under(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
+/// Whether `path` is a lock file a live owner holds right now (a running
+/// store's or fetcher's one lock for all its temporary items, see
+/// `src/fs/temp.rs`): that is ownership, not debris. A lock file nobody
+/// holds is debris like any other leftover.
+pub fn held_lock(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e == "lock")
+        && std::fs::File::open(path)
+            .is_ok_and(|f| matches!(f.try_lock(), Err(std::fs::TryLockError::WouldBlock)))
+}
+
+/// [`files_under`] without the lock files live owners hold ([`held_lock`]):
+/// what a finished or failed operation left behind.
+pub fn leftovers_under(dir: &Path) -> Vec<PathBuf> {
+    files_under(dir)
+        .into_iter()
+        .filter(|f| !held_lock(&dir.join(f)))
+        .collect()
+}
+
 /// The entry of a JSON report's `skills` array whose `name` is `name`.
 pub fn skill_row<'a>(report: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
     report["skills"]

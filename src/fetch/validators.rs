@@ -1,0 +1,172 @@
+//! Validators of v0.1 files, which the index lists without a digest: the
+//! `ETag` / `Last-Modified` a server gave with a file, and the digest of the
+//! bytes it gave, per URL. On a warm cache the file is asked for with
+//! `If-None-Match` / `If-Modified-Since`; a 304 means the verified bytes in
+//! `downloads/sha256-<digest>` are current, and they are used only if they
+//! still hash to that digest (else the file is downloaded again).
+//!
+//! `<cache>/index/files/sha256-<digest of the URL>`: one line and its HMAC
+//! with the user's record key (`crate::trust::RecordKey`). The cache is
+//! content, not authority (docs/threat-model.md): without the MAC a cache
+//! writer could point a URL at any other verified download. A record is
+//! written only when the server gave a validator.
+
+use std::path::PathBuf;
+
+use reqwest::header::{self, HeaderMap, HeaderValue};
+use url::Url;
+
+use super::CacheDirs;
+use crate::digest::Digest;
+use crate::trust::RecordKey;
+
+const KIND: &str = "file-validators";
+
+/// What a server said about a file's bytes last time.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Validators {
+    pub etag: Option<String>,
+    pub last_modified: Option<String>,
+    /// The digest of the bytes those validators describe.
+    pub digest: Digest,
+}
+
+impl Validators {
+    /// The conditional request headers (none when a value is not a valid header).
+    pub(crate) fn headers(&self) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        if let Some(v) = self
+            .etag
+            .as_deref()
+            .and_then(|v| HeaderValue::from_str(v).ok())
+        {
+            headers.insert(header::IF_NONE_MATCH, v);
+        }
+        if let Some(v) = self
+            .last_modified
+            .as_deref()
+            .and_then(|v| HeaderValue::from_str(v).ok())
+        {
+            headers.insert(header::IF_MODIFIED_SINCE, v);
+        }
+        headers
+    }
+
+    fn line(&self) -> String {
+        format!(
+            "{}\t{}\t{}",
+            self.digest,
+            self.etag.as_deref().unwrap_or(""),
+            self.last_modified.as_deref().unwrap_or("")
+        )
+    }
+
+    fn parse(line: &str) -> Option<Validators> {
+        let mut parts = line.splitn(3, '\t');
+        let digest = parts.next()?.parse().ok()?;
+        let some = |s: &str| (!s.is_empty()).then(|| s.to_owned());
+        let etag = some(parts.next()?);
+        let last_modified = some(parts.next()?);
+        (etag.is_some() || last_modified.is_some()).then_some(Validators {
+            etag,
+            last_modified,
+            digest,
+        })
+    }
+}
+
+fn record_path(cache: &CacheDirs, url: &Url) -> PathBuf {
+    cache
+        .index()
+        .join("files")
+        .join(Digest::of_bytes(url.as_str().as_bytes()).file_name())
+}
+
+/// The validators recorded for `url`, when their MAC verifies.
+pub(crate) fn load(cache: &CacheDirs, url: &Url) -> Option<Validators> {
+    load_with(cache, url, RecordKey::user()?)
+}
+
+fn load_with(cache: &CacheDirs, url: &Url, key: &RecordKey) -> Option<Validators> {
+    let text = std::fs::read_to_string(record_path(cache, url)).ok()?;
+    let (line, rest) = text.split_once('\n')?;
+    let tag = hex::decode(rest.strip_prefix("mac ")?.trim_end()).ok()?;
+    if !key.verify(
+        &[KIND.as_bytes(), url.as_str().as_bytes(), line.as_bytes()],
+        &tag,
+    ) {
+        return None;
+    }
+    Validators::parse(line)
+}
+
+/// Remembers `validators` for `url` (best effort: not flushed; a record lost
+/// or torn reads as absent and the file is downloaded whole next time).
+pub(crate) fn save(cache: &CacheDirs, url: &Url, validators: &Validators) {
+    if let Some(key) = RecordKey::user() {
+        save_with(cache, url, validators, key);
+    }
+}
+
+fn save_with(cache: &CacheDirs, url: &Url, validators: &Validators, key: &RecordKey) {
+    if validators.etag.is_none() && validators.last_modified.is_none() {
+        return;
+    }
+    if load_with(cache, url, key).as_ref() == Some(validators) {
+        return;
+    }
+    let line = validators.line();
+    if line.contains('\n') {
+        return;
+    }
+    let tag = key.mac(&[KIND.as_bytes(), url.as_str().as_bytes(), line.as_bytes()]);
+    let path = record_path(cache, url);
+    let text = format!("{line}\nmac {}\n", hex::encode(tag));
+    let written = crate::fs::write_replacing(&path, text.as_bytes());
+    if written.is_err()
+        && let Some(dir) = path.parent()
+        && std::fs::create_dir_all(dir).is_ok()
+    {
+        let _ = crate::fs::write_replacing(&path, text.as_bytes());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn validators_round_trip_and_forgeries_read_as_absent() {
+        let tmp = tempfile::tempdir().unwrap();
+        let key = RecordKey::load_or_create(&tmp.path().join("key")).unwrap();
+        let cache = CacheDirs::new(tmp.path().join("cache"));
+        let url = Url::parse("https://example.com/.well-known/skills/a/SKILL.md").unwrap();
+        let v = Validators {
+            etag: Some("\"abc\"".into()),
+            last_modified: None,
+            digest: Digest::of_bytes(b"a"),
+        };
+        assert_eq!(load_with(&cache, &url, &key), None);
+        save_with(&cache, &url, &v, &key);
+        assert_eq!(load_with(&cache, &url, &key), Some(v.clone()));
+        assert_eq!(
+            v.headers().get(header::IF_NONE_MATCH).unwrap(),
+            &HeaderValue::from_static("\"abc\"")
+        );
+        // A cache writer without the key points the URL at other bytes.
+        let path = record_path(&cache, &url);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let evil = Digest::of_bytes(b"evil").to_string();
+        std::fs::write(&path, text.replace(&v.digest.to_string(), &evil)).unwrap();
+        assert_eq!(load_with(&cache, &url, &key), None);
+        // No validator, no record.
+        let other = Url::parse("https://example.com/b").unwrap();
+        let bare = Validators {
+            etag: None,
+            last_modified: None,
+            digest: Digest::of_bytes(b"b"),
+        };
+        save_with(&cache, &other, &bare, &key);
+        assert!(!record_path(&cache, &other).exists());
+    }
+}

@@ -1,0 +1,226 @@
+//! A warm cache (docs/performance.md, "Warm cache"): `add` of skills whose
+//! artifacts the store already unpacked neither downloads nor unpacks them
+//! again, an entry that is no longer whole is never reused, and v0.1 files
+//! (no digest) are revalidated with the server's validators (a 304 over
+//! cached bytes altered since is a miss). Counted at the server, never timed.
+
+use crate::support;
+
+use std::path::{Path, PathBuf};
+
+use support::cli::{Sandbox, run};
+use support::registry::{Registry, SkillFiles};
+use support::server::TestServer;
+
+fn skills() -> Vec<SkillFiles> {
+    (0..3)
+        .map(|i| {
+            SkillFiles::new(&format!("warm-{i}"))
+                .file("references/GUIDE.md", format!("guide {i}\n"))
+                .executable("scripts/run.sh", format!("#!/bin/sh\necho {i}\n"))
+        })
+        .collect()
+}
+
+/// Artifact requests the server answered.
+fn artifact_requests(server: &TestServer) -> usize {
+    server
+        .requests()
+        .iter()
+        .filter(|r| r.path.ends_with(".tar.gz"))
+        .count()
+}
+
+/// A new project folder in the sandbox (same HOME and cache), initialised.
+fn project(sandbox: &Sandbox, name: &str) -> PathBuf {
+    let dir = sandbox.path(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    sandbox.cmd_in(&dir).arg("init").assert().success();
+    dir
+}
+
+fn add_all(sandbox: &Sandbox, dir: &Path, url: &str) {
+    let (code, _, stderr) = run(sandbox
+        .cmd_in(dir)
+        .args(["add", "--all", "--yes", "--source", url]));
+    assert_eq!(code, 0, "{stderr}");
+}
+
+/// Empties `downloads/`: what is left to reuse is the store itself.
+fn forget_downloads(sandbox: &Sandbox) {
+    let downloads = sandbox.cache.join("downloads");
+    for item in std::fs::read_dir(&downloads).unwrap().flatten() {
+        std::fs::remove_file(item.path()).unwrap();
+    }
+}
+
+fn lock_trees(dir: &Path) -> Vec<String> {
+    let lock = std::fs::read_to_string(dir.join("skills.lock")).unwrap();
+    let mut trees: Vec<String> = lock
+        .lines()
+        .filter(|l| l.trim_start().starts_with("tree ="))
+        .map(str::to_owned)
+        .collect();
+    trees.sort();
+    trees
+}
+
+#[test]
+fn a_warm_add_neither_downloads_nor_unpacks_again() {
+    let site = tempfile::tempdir().unwrap();
+    Registry::new(site.path()).write_v2(&skills());
+    let server = TestServer::serve(site.path());
+    let sandbox = Sandbox::new();
+
+    let first = project(&sandbox, "first");
+    add_all(&sandbox, &first, &server.base());
+    assert_eq!(artifact_requests(&server), 3);
+
+    // Without the cached artifacts, only reusing the store entries avoids
+    // asking the server again.
+    forget_downloads(&sandbox);
+    server.clear_log();
+    let second = project(&sandbox, "second");
+    add_all(&sandbox, &second, &server.base());
+    assert_eq!(artifact_requests(&server), 0, "{:#?}", server.requests());
+    assert_eq!(lock_trees(&first), lock_trees(&second));
+    assert_eq!(lock_trees(&second).len(), 3);
+    for i in 0..3 {
+        let placed = second.join(format!(".claude/skills/warm-{i}"));
+        assert_eq!(
+            std::fs::read_to_string(placed.join("references/GUIDE.md")).unwrap(),
+            format!("guide {i}\n")
+        );
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(placed.join("scripts/run.sh"))
+                .unwrap()
+                .permissions()
+                .mode();
+            assert_ne!(mode & 0o100, 0, "the script lost its executable bit");
+        }
+    }
+    assert!(
+        std::fs::read_to_string(second.join("skills.lock"))
+            .unwrap()
+            .contains("scripts/run.sh"),
+        "the lock names the executable"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_store_entry_edited_since_is_fetched_again_not_reused() {
+    use std::os::unix::fs::PermissionsExt;
+    let site = tempfile::tempdir().unwrap();
+    Registry::new(site.path()).write_v2(&skills());
+    let server = TestServer::serve(site.path());
+    let sandbox = Sandbox::new();
+    let first = project(&sandbox, "first");
+    add_all(&sandbox, &first, &server.base());
+
+    // Someone edits a stored file (through a link, say).
+    let entry = std::fs::read_dir(sandbox.cache.join("store"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| {
+            std::fs::read_to_string(p.join("SKILL.md")).is_ok_and(|t| t.contains("name: warm-1"))
+        })
+        .expect("warm-1 is in the store");
+    let guide = entry.join("references/GUIDE.md");
+    std::fs::set_permissions(&guide, std::fs::Permissions::from_mode(0o644)).unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    std::fs::write(&guide, "tampered\n").unwrap();
+
+    forget_downloads(&sandbox);
+    server.clear_log();
+    let second = project(&sandbox, "second");
+    add_all(&sandbox, &second, &server.base());
+    // The two intact skills are reused; the edited one is downloaded again.
+    assert_eq!(
+        server
+            .requests()
+            .iter()
+            .filter(|r| r.path.ends_with("warm-1.tar.gz"))
+            .count(),
+        1,
+        "{:#?}",
+        server.requests()
+    );
+    assert_eq!(artifact_requests(&server), 1);
+    assert_eq!(
+        std::fs::read_to_string(second.join(".claude/skills/warm-1/references/GUIDE.md")).unwrap(),
+        "guide 1\n"
+    );
+    assert_eq!(lock_trees(&first), lock_trees(&second));
+}
+
+/// Requests for the v0.1 files (not the index), with their status.
+fn file_requests(server: &TestServer) -> Vec<(String, u16, bool)> {
+    server
+        .requests()
+        .into_iter()
+        .filter(|r| r.path.starts_with("/.well-known/skills/") && !r.path.ends_with("index.json"))
+        .map(|r| {
+            let conditional = r.header("if-none-match").is_some();
+            (r.path, r.status, conditional)
+        })
+        .collect()
+}
+
+#[test]
+fn v0_1_files_are_revalidated_and_a_304_over_altered_bytes_is_a_miss() {
+    let site = tempfile::tempdir().unwrap();
+    Registry::new(site.path()).write_v1(&skills());
+    let server = TestServer::serve(site.path());
+    let sandbox = Sandbox::new();
+    let first = project(&sandbox, "first");
+    add_all(&sandbox, &first, &server.base());
+    let cold = file_requests(&server);
+    assert_eq!(cold.len(), 9, "{cold:#?}");
+    assert!(
+        cold.iter().all(|(_, status, _)| *status == 200),
+        "{cold:#?}"
+    );
+
+    // Warm: every file is asked for conditionally and answered 304.
+    server.clear_log();
+    let second = project(&sandbox, "second");
+    add_all(&sandbox, &second, &server.base());
+    let warm = file_requests(&server);
+    assert_eq!(warm.len(), 9, "{warm:#?}");
+    assert!(
+        warm.iter()
+            .all(|(_, status, conditional)| *status == 304 && *conditional),
+        "{warm:#?}"
+    );
+    assert_eq!(lock_trees(&first), lock_trees(&second));
+
+    // The cached bytes of one file are altered: its 304 is a miss, and the
+    // file is downloaded again, whole.
+    let downloads = sandbox.cache.join("downloads");
+    let cached = std::fs::read_dir(&downloads)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| std::fs::read(p).is_ok_and(|b| b == b"guide 1\n"))
+        .expect("the guide of warm-1 is cached");
+    std::fs::write(&cached, "tampered\n").unwrap();
+    server.clear_log();
+    let third = project(&sandbox, "third");
+    add_all(&sandbox, &third, &server.base());
+    let guide = "/.well-known/skills/warm-1/references/GUIDE.md";
+    let asked: Vec<u16> = file_requests(&server)
+        .into_iter()
+        .filter(|(path, _, _)| path == guide)
+        .map(|(_, status, _)| status)
+        .collect();
+    assert_eq!(asked, vec![304, 200], "{:#?}", file_requests(&server));
+    assert_eq!(
+        std::fs::read_to_string(third.join(".claude/skills/warm-1/references/GUIDE.md")).unwrap(),
+        "guide 1\n"
+    );
+    assert_eq!(lock_trees(&first), lock_trees(&third));
+}
