@@ -18,7 +18,7 @@ use std::io::{self, Read, Write};
 use std::path::Path;
 use std::sync::Arc;
 
-use reqwest::header::{self, HeaderMap};
+use reqwest::header::HeaderMap;
 use url::Url;
 
 use super::http;
@@ -187,22 +187,16 @@ async fn transfer(
     conditional: &HeaderMap,
 ) -> Result<Option<Transferred>, Failure> {
     let auth = spec.auth.as_ref();
-    let (final_url, mut response) =
-        http::send(client, &shared.config, &spec.url, auth, conditional).await?;
-    http::check_status(&final_url, &response, auth)?;
-    if response.status() == reqwest::StatusCode::NOT_MODIFIED {
+    let Some(http::Fresh {
+        final_url,
+        mut response,
+        content_type,
+        etag,
+        last_modified,
+    }) = http::send_revalidating(client, &shared.config, &spec.url, auth, conditional).await?
+    else {
         return Ok(None);
-    }
-    let text_header = |name| {
-        response
-            .headers()
-            .get(name)
-            .and_then(|v: &header::HeaderValue| v.to_str().ok())
-            .map(str::to_owned)
     };
-    let content_type = text_header(header::CONTENT_TYPE);
-    let etag = text_header(header::ETAG);
-    let last_modified = text_header(header::LAST_MODIFIED);
     let io_fatal = |source| Failure::Fatal(FetchError::io(temp)(source));
     let file = create_with_parent(temp).map_err(io_fatal)?;
     let mut writer = HashingWriter::new(file);

@@ -13,6 +13,47 @@ use super::retry::{Failure, parse_retry_after};
 use super::{Auth, FetchConfig, FetchError};
 use crate::net::{self, BodyError, Http, NetError, SendError, Why};
 
+/// A fresh answer to a (possibly conditional) GET, with the headers the
+/// caches keep: the type, and the validators to revalidate it next time.
+pub(crate) struct Fresh {
+    pub final_url: Url,
+    pub response: Response,
+    pub content_type: Option<String>,
+    pub etag: Option<String>,
+    pub last_modified: Option<String>,
+}
+
+/// Sends a GET carrying `conditional` validators; `None` when the server
+/// answers 304 (what is cached still holds), else the answer to read.
+/// Statuses other than success and 304 are failures ([`check_status`]).
+pub(crate) async fn send_revalidating(
+    http: &Http,
+    config: &FetchConfig,
+    url: &Url,
+    auth: Option<&Auth>,
+    conditional: &HeaderMap,
+) -> Result<Option<Fresh>, Failure> {
+    let (final_url, response) = send(http, config, url, auth, conditional).await?;
+    check_status(&final_url, &response, auth)?;
+    if response.status() == StatusCode::NOT_MODIFIED {
+        return Ok(None);
+    }
+    let text_header = |name| {
+        response
+            .headers()
+            .get(name)
+            .and_then(|v: &HeaderValue| v.to_str().ok())
+            .map(str::to_owned)
+    };
+    Ok(Some(Fresh {
+        content_type: text_header(header::CONTENT_TYPE),
+        etag: text_header(header::ETAG),
+        last_modified: text_header(header::LAST_MODIFIED),
+        final_url,
+        response,
+    }))
+}
+
 /// Sends a GET, following redirects, and returns the final response whatever
 /// its status. `extra` headers (conditional validators) go on every hop.
 pub(crate) async fn send(

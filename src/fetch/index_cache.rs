@@ -8,8 +8,7 @@
 use std::io::Read;
 use std::path::Path;
 
-use reqwest::StatusCode;
-use reqwest::header::{self, HeaderMap};
+use reqwest::header::HeaderMap;
 use serde::{Deserialize, Serialize};
 use url::Url;
 
@@ -161,21 +160,17 @@ impl Shared {
             .within_deadline(
                 url,
                 with_retries(self, url, || async {
-                    let (final_url, mut response) =
-                        http::send(client, &self.config, url, auth, &validators).await?;
-                    http::check_status(&final_url, &response, auth)?;
-                    if response.status() == StatusCode::NOT_MODIFIED {
+                    let Some(http::Fresh {
+                        final_url,
+                        mut response,
+                        etag,
+                        last_modified,
+                        ..
+                    }) = http::send_revalidating(client, &self.config, url, auth, &validators)
+                        .await?
+                    else {
                         return Ok(None);
-                    }
-                    let text_header = |name| {
-                        response
-                            .headers()
-                            .get(name)
-                            .and_then(|v: &header::HeaderValue| v.to_str().ok())
-                            .map(str::to_owned)
                     };
-                    let etag = text_header(header::ETAG);
-                    let last_modified = text_header(header::LAST_MODIFIED);
                     // Capped: a declared length over the limit is refused, not allocated.
                     let capacity = response.content_length().unwrap_or(0).min(max_bytes);
                     let mut bytes = Vec::with_capacity(capacity as usize);
