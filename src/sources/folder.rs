@@ -12,9 +12,7 @@ use super::candidate::{
     Candidate, FoundPlace, Offer, clean_subpath, found_offers, import_found, join_rel,
     new_lock_entry, not_offered, shown_path,
 };
-use super::proof::{
-    Declared, Proof, ProveContext, ProveError, check_signer_record, check_within, declared_url,
-};
+use super::proof::{Declared, Proof, ProveContext, ProveError, check_within, declared_url};
 use super::spec::SourceSpec;
 use super::workspace::{Workspace, fail};
 use super::{Kind, Latest};
@@ -129,7 +127,6 @@ impl Kind for Folder {
     ) -> Result<Option<Proof>, ProveError> {
         declared_url(entry, decl, "reads it from the folder", "the folder ")?;
         check_within(entry, decl.path.as_deref())?;
-        check_signer_record(entry, None)?;
         Ok(Some(proof))
     }
 

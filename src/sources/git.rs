@@ -11,9 +11,7 @@ use super::candidate::{
     Candidate, FoundPlace, Offer, check_tree, clean_subpath, found_offers, import_found,
     new_lock_entry, not_offered, shown_path,
 };
-use super::proof::{
-    Declared, Proof, ProveContext, ProveError, RefProof, broken, check_signer_record, check_within,
-};
+use super::proof::{Declared, Proof, ProveContext, ProveError, RefProof, broken, check_within};
 use super::spec::SourceSpec;
 use super::tokens::bound_token_env;
 use super::workspace::{Workspace, fail};
@@ -149,7 +147,6 @@ impl Kind for Git {
     ) -> Result<Option<Proof>, ProveError> {
         proof.tree_recorded = check_commit(cx, entry, decl, declared)?;
         proof.git_ref = Some(check_ref(cx, entry, decl, declared)?);
-        check_signer_record(entry, None)?;
         Ok(Some(proof))
     }
 

@@ -7,9 +7,7 @@
 use anyhow::Context as _;
 
 use super::candidate::{Candidate, Offer, candidate, check_tree, judge, new_lock_entry};
-use super::proof::{
-    Declared, Proof, ProveContext, ProveError, broken, check_signer_record, declared_url,
-};
+use super::proof::{Declared, Proof, ProveContext, ProveError, broken, declared_url};
 use super::tokens::bound_token_env;
 use super::workspace::{Workspace, fail};
 use super::{Kind, Latest};
@@ -107,7 +105,6 @@ impl Kind for Mcp {
                 ),
             ));
         }
-        check_signer_record(entry, None)?;
         Ok(Some(proof))
     }
 

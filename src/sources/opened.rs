@@ -277,10 +277,16 @@ pub fn prove(
     declared: &Declared,
     proof: Proof,
 ) -> Result<Option<Proof>, ProveError> {
-    for_kind!(
+    let proof = for_kind!(
         KindOf::of_lock(entry.format),
         K::prove(cx, entry, decl, declared, proof)
-    )
+    )?;
+    // The chain's last link, the same for every kind: the lock's `signer`
+    // must be what was verified (no kind but a signed index verifies one).
+    if let Some(proof) = &proof {
+        crate::sources::proof::check_signer_record(entry, proof.signed.as_ref())?;
+    }
+    Ok(proof)
 }
 
 /// What source `source_name` offers now for each of its locked `skills`.

@@ -682,6 +682,15 @@ fn a_folder_entry_must_read_the_declared_folder() {
         SKILL,
         "which is not a plain folder inside source",
     );
+    // A signer written into the folder entry: no key signs a folder, and
+    // the signer rule is the chain's, the same for every kind.
+    let signed = edit(&honest, "signer", "648E7673A5590AE0");
+    refused_in(
+        &sb,
+        &signed,
+        SKILL,
+        "says key 648E7673A5590AE0 signed its index",
+    );
     std::fs::write(&lock_path, &honest).unwrap();
     ok(run(sb.cmd().args(["install", "--frozen"])));
     let linked = sb

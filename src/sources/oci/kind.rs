@@ -15,9 +15,7 @@ use crate::project::lock::{Format, LockedSkill};
 use crate::project::manifest::SourceDecl;
 use crate::sources::candidate::{Candidate, Offer, candidate, check_tree, judge, new_lock_entry};
 use crate::sources::oci;
-use crate::sources::proof::{
-    Declared, Proof, ProveContext, ProveError, broken, check_signer_record,
-};
+use crate::sources::proof::{Declared, Proof, ProveContext, ProveError, broken};
 use crate::sources::tokens::token_choice;
 use crate::sources::workspace::{self, fetcher_within};
 use crate::sources::workspace::{Workspace, fail};
@@ -84,7 +82,6 @@ impl Kind for Oci {
         mut proof: Proof,
     ) -> Result<Option<Proof>, ProveError> {
         proof.tree_recorded = check_pinned(cx, entry, decl)?;
-        check_signer_record(entry, None)?;
         Ok(Some(proof))
     }
 
