@@ -242,17 +242,14 @@ pub struct AuditSettings {
 #[derive(Debug, Clone)]
 pub struct Manifest {
     path: PathBuf,
-    /// The file as it would be saved: its text until something edits it,
-    /// then the editable document. Most runs only read, and parsing the
-    /// document too was a fifth of loading a manifest of 500 skills.
-    content: Content,
+    /// The file's text as read. Most runs only read it, and parsing the
+    /// editable document too was a fifth of loading a manifest of 500
+    /// skills: that is made on the first edit.
+    text: String,
+    /// The editable document, once something edited the manifest; from
+    /// then on it, not `text`, is what would be saved.
+    doc: Option<DocumentMut>,
     data: ManifestData,
-}
-
-#[derive(Debug, Clone)]
-enum Content {
-    Text(String),
-    Document(DocumentMut),
 }
 
 /// The most bytes of skills.toml skillpm reads (60,000 skills take 2 MB).
@@ -316,7 +313,8 @@ impl Manifest {
         let data = typed(text, path)?;
         Ok(Manifest {
             path: path.to_owned(),
-            content: Content::Text(text.to_owned()),
+            text: text.to_owned(),
+            doc: None,
             data,
         })
     }
@@ -365,10 +363,9 @@ impl Manifest {
 
     /// The document as it would be saved.
     pub fn to_toml(&self) -> String {
-        match &self.content {
-            Content::Text(text) => text.clone(),
-            Content::Document(doc) => doc.to_string(),
-        }
+        self.doc
+            .as_ref()
+            .map_or_else(|| self.text.clone(), DocumentMut::to_string)
     }
 
     /// Writes the file atomically (temp file, fsync, rename).
@@ -547,19 +544,17 @@ impl Manifest {
         })?;
         // Round-trip through text: what is validated is exactly what is saved.
         self.data = typed(&doc.to_string(), &self.path)?;
-        self.content = Content::Document(doc);
+        self.doc = Some(doc);
         Ok(())
     }
 
     /// The editable document, parsed from the text on the first edit.
     fn document(&mut self) -> Result<&mut DocumentMut, ManifestError> {
-        if let Content::Text(text) = &self.content {
-            self.content = Content::Document(parse_doc(text, &self.path)?);
-        }
-        match &mut self.content {
-            Content::Document(doc) => Ok(doc),
-            Content::Text(_) => unreachable!("parsed just above"),
-        }
+        let doc = match self.doc.take() {
+            Some(doc) => doc,
+            None => parse_doc(&self.text, &self.path)?,
+        };
+        Ok(self.doc.insert(doc))
     }
 
     fn unknown_source(&self, name: &str) -> ManifestError {
