@@ -10,6 +10,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use crate::git_support::{self, Repo, serve};
+use crate::support;
 use crate::support::cli::{Sandbox, run};
 use skillpm::error::{Classify, Exit};
 use skillpm::git::{self, CheckoutLimits, GitError, GitHubOptions, GitOptions, parse_git_spec};
@@ -83,9 +84,15 @@ fn a_git_redirect_to_plain_http_elsewhere_is_refused_before_any_connection() {
     let sb = Sandbox::new();
     sb.init();
     let url = format!("{}/skills.git", server.base);
+    let before = support::snapshot(&sb.project);
     let (code, _, stderr) = run(sb.cmd().args(["add", &url, "pdf", "--yes"]));
     assert_eq!(code, 2, "{stderr}");
     assert!(stderr.contains("plain http is refused"), "{stderr}");
+    assert_eq!(
+        support::snapshot(&sb.project),
+        before,
+        "a refused add wrote"
+    );
 }
 
 #[test]
@@ -174,6 +181,7 @@ fn a_stalled_git_server_ends_the_fetch_with_exit_4() {
     let sb = Sandbox::new();
     sb.init();
     let url = format!("{base}/skills.git");
+    let before = support::snapshot(&sb.project);
     let (code, _, stderr) = run(sb
         .cmd()
         .env("SKILLPM_HTTP_TIMEOUT", "1s")
@@ -181,12 +189,14 @@ fn a_stalled_git_server_ends_the_fetch_with_exit_4() {
         .timeout(Duration::from_secs(60)));
     assert_eq!(code, 4, "{stderr}");
     assert!(stderr.contains("did not answer in time"), "{stderr}");
+    assert_eq!(support::snapshot(&sb.project), before, "a failed add wrote");
 }
 
 #[test]
 fn a_dripping_git_server_ends_at_the_minimum_rate_or_the_deadline() {
     let sb = Sandbox::new();
     sb.init();
+    let before = support::snapshot(&sb.project);
     // The minimum rate ends it once the idle timeout has passed.
     let url = format!("{}/skills.git", dripping_server());
     let (code, _, stderr) = run(sb
@@ -205,4 +215,5 @@ fn a_dripping_git_server_ends_at_the_minimum_rate_or_the_deadline() {
         .args(["add", &url, "pdf", "--yes"])
         .timeout(Duration::from_secs(60)));
     assert_eq!(code, 4, "{stderr}");
+    assert_eq!(support::snapshot(&sb.project), before, "a failed add wrote");
 }

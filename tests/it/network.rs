@@ -50,17 +50,6 @@ fn closed_port() -> u16 {
     listener.local_addr().unwrap().port()
 }
 
-/// Every file under `dir` with its bytes (to show nothing changed).
-fn snapshot(dir: &Path) -> Vec<(std::path::PathBuf, Vec<u8>)> {
-    support::files_under(dir)
-        .into_iter()
-        .map(|f| {
-            let bytes = std::fs::read(dir.join(&f)).unwrap_or_default();
-            (f, bytes)
-        })
-        .collect()
-}
-
 #[test]
 fn three_hundred_locked_skills_against_a_dead_registry_spend_one_budget_and_stop() {
     let skills: Vec<SkillFiles> = (0..300)
@@ -378,7 +367,7 @@ fn a_token_goes_only_where_the_user_bound_it() {
     assert!(authorized(&home).iter().all(|h| h == "Bearer s3cret"));
     assert!(!authorized(&home).is_empty());
     let lock = std::fs::read(sandbox.project.join("skills.lock")).unwrap();
-    let home_before = snapshot(&sandbox.home);
+    let home_before = support::snapshot(&sandbox.home);
 
     // Attack: a pull request declares a second source whose token-env names
     // another secret, and one naming the variable bound to another origin.
@@ -406,7 +395,7 @@ fn a_token_goes_only_where_the_user_bound_it() {
         lock
     );
     assert!(!sandbox.project.join(".agents/skills/code-review").exists());
-    assert_eq!(snapshot(&sandbox.home), home_before);
+    assert_eq!(support::snapshot(&sandbox.home), home_before);
 }
 
 #[test]

@@ -15,6 +15,18 @@ pub mod server;
 
 use std::path::{Path, PathBuf};
 
+/// Every file under `dir` with its bytes, to show a refused run changed
+/// nothing there.
+pub fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    files_under(dir)
+        .into_iter()
+        .map(|f| {
+            let bytes = std::fs::read(dir.join(&f)).unwrap_or_default();
+            (f, bytes)
+        })
+        .collect()
+}
+
 /// Every regular file under `dir`, relative, sorted (empty if `dir` is absent).
 pub fn files_under(dir: &Path) -> Vec<PathBuf> {
     fn walk(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) {
