@@ -169,15 +169,7 @@ impl TempGroup {
 
     /// A new temporary file of this group.
     pub fn temp_file(&self) -> io::Result<TempFile> {
-        let reserved = self.reserve();
-        let file = OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(reserved.path())?;
-        Ok(TempFile {
-            file: Some(file),
-            reserved,
-        })
+        TempFile::open(self.reserve())
     }
 }
 
@@ -253,7 +245,11 @@ pub struct TempFile {
 impl TempFile {
     /// Creates `<dir>/<prefix><random>` with its lock held.
     pub fn create(dir: &Path, prefix: &str) -> io::Result<TempFile> {
-        let reserved = Reserved::new(dir, prefix)?;
+        TempFile::open(Reserved::new(dir, prefix)?)
+    }
+
+    /// Creates the file at the reserved name (which must not exist yet).
+    fn open(reserved: Reserved) -> io::Result<TempFile> {
         let file = OpenOptions::new()
             .write(true)
             .create_new(true)

@@ -147,17 +147,9 @@ pub fn resolve(spec: &GitSpec, options: &GitOptions) -> Result<Resolved, GitErro
             Err(e) => return Err(e),
         }
     }
-    let remote = clone_url(spec, options);
-    let cached = open_cache(options, &remote, || {
+    let (_, commit) = clone_tip(spec, options, || {
         format!("ref `{}`", spec.reference.as_deref().unwrap_or("HEAD"))
     })?;
-    let commit = fetch::resolve_ref(
-        &cached,
-        &remote,
-        spec.reference.as_deref(),
-        options.offline,
-        options.allow_http,
-    )?;
     Ok(Resolved {
         commit: commit.to_string(),
         url,
@@ -217,15 +209,7 @@ pub fn prove_on_ref(spec: &GitSpec, commit: &str, options: &GitOptions) -> Resul
             Err(e) => return Err(e),
         }
     }
-    let remote = clone_url(spec, options);
-    let cached = open_cache(options, &remote, || format!("ref `{reference}`"))?;
-    let tip = fetch::resolve_ref(
-        &cached,
-        &remote,
-        spec.reference.as_deref(),
-        options.offline,
-        options.allow_http,
-    )?;
+    let (cached, tip) = clone_tip(spec, options, || format!("ref `{reference}`"))?;
     let id = fetch::parse_id(&commit)?;
     if fetch::reaches(&cached, tip, id) {
         Ok(OnRef {
@@ -402,6 +386,25 @@ fn clone_url(spec: &GitSpec, options: &GitOptions) -> String {
         Repo::GitHub { owner, name } => options.github.clone_url(owner, name),
         Repo::Url(url) => url.clone(),
     }
+}
+
+/// The commit `spec`'s ref names in the cached clone (fetched when online),
+/// and that clone; `what` names the ref in an offline miss.
+fn clone_tip(
+    spec: &GitSpec,
+    options: &GitOptions,
+    what: impl FnOnce() -> String,
+) -> Result<(cache::CachedRepo, gix::ObjectId), GitError> {
+    let remote = clone_url(spec, options);
+    let cached = open_cache(options, &remote, what)?;
+    let tip = fetch::resolve_ref(
+        &cached,
+        &remote,
+        spec.reference.as_deref(),
+        options.offline,
+        options.allow_http,
+    )?;
+    Ok((cached, tip))
 }
 
 /// Opens (or, online, creates) the cache repository for `url`.

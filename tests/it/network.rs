@@ -6,7 +6,6 @@
 
 use crate::support;
 
-use std::path::Path;
 use std::time::Duration;
 
 use serde_json::Value;
