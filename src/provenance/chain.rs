@@ -18,6 +18,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
 use std::rc::Rc;
 
+use super::memo::{self, ProofMemo};
 use crate::fetch::Fetcher;
 use crate::project::lock::{Format, LockedSkill};
 use crate::project::manifest::{Manifest, SourceDecl};
@@ -91,7 +92,33 @@ impl<'a> Prover<'a> {
     /// again and hash to the lock's tree. The first broken link (or
     /// unreadable source) fails the whole run at once: no later entry is
     /// tried (docs/network.md: a source that stays unreachable stops the run).
+    ///
+    /// Index and folder entries this user proved exactly so before are not
+    /// proven again (docs/threat-model.md#remembered-proofs).
     pub fn prove_for_fetch(
+        &mut self,
+        entries: &[&LockedSkill],
+    ) -> Result<BTreeSet<String>, ProveError> {
+        let (cached, others): (Vec<&LockedSkill>, Vec<&LockedSkill>) =
+            entries.iter().copied().partition(|s| memo::rememberable(s));
+        let memo = (!cached.is_empty())
+            .then(|| {
+                ProofMemo::for_entries(self.cx.root, self.manifest, &self.cx.cache_root, &cached)
+            })
+            .flatten();
+        if memo.as_ref().is_some_and(ProofMemo::holds) {
+            return self.prove_each_for_fetch(&others);
+        }
+        let recheck = self.prove_each_for_fetch(entries)?;
+        if let Some(memo) = memo
+            && !cached.iter().any(|s| recheck.contains(&s.name))
+        {
+            memo.remember();
+        }
+        Ok(recheck)
+    }
+
+    fn prove_each_for_fetch(
         &mut self,
         entries: &[&LockedSkill],
     ) -> Result<BTreeSet<String>, ProveError> {

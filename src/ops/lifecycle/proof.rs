@@ -7,7 +7,6 @@ use std::collections::BTreeSet;
 
 use super::session::Session;
 use crate::project::lock::LockedSkill;
-use crate::provenance::memo::{self, ProofMemo};
 use crate::provenance::{Proof, ProveError, Prover, prove_offline};
 
 /// Proves every entry of `skills`, reading sources as the session allows;
@@ -17,32 +16,7 @@ pub(crate) fn prove_all(
     sess: &mut Session<'_>,
     skills: &[&LockedSkill],
 ) -> anyhow::Result<BTreeSet<String>> {
-    // Index and folder entries this user proved exactly so before are not
-    // proven again (docs/threat-model.md#remembered-proofs).
-    let (cached, others): (Vec<&LockedSkill>, Vec<&LockedSkill>) =
-        skills.iter().copied().partition(|s| memo::rememberable(s));
-    let memo = (!cached.is_empty())
-        .then(|| {
-            ProofMemo::for_entries(
-                &sess.project.root,
-                &sess.manifest,
-                sess.store.root(),
-                &cached,
-            )
-        })
-        .flatten();
-    let to_prove: Vec<&LockedSkill> = match &memo {
-        Some(m) if m.holds() => others,
-        _ => skills.to_vec(),
-    };
-    let recheck = online_prover(sess)?.prove_for_fetch(&to_prove)?;
-    if let Some(m) = memo
-        && to_prove.len() == skills.len()
-        && !cached.iter().any(|s| recheck.contains(&s.name))
-    {
-        m.remember();
-    }
-    Ok(recheck)
+    Ok(online_prover(sess)?.prove_for_fetch(skills)?)
 }
 
 /// Proves each entry on its own (one broken entry does not stop the
