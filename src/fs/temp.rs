@@ -322,8 +322,10 @@ pub fn sweep(dir: &Path, only: Option<&str>) -> io::Result<usize> {
                 if remove_item(&dir.join(item))? {
                     removed += 1;
                 }
-                // The items of a dead group (rule 4).
-                for member in names.iter().filter(|n| group_base(n) == Some(item)) {
+                // The items of a dead group (rule 4), listed again now that
+                // its lock is ours: the listing above may predate items the
+                // owner made before it died, and no one can add one now.
+                for member in group_members(dir, item)? {
                     if remove_item(&dir.join(member))? {
                         removed += 1;
                     }
@@ -345,6 +347,19 @@ pub fn sweep(dir: &Path, only: Option<&str>) -> io::Result<usize> {
         }
     }
     Ok(removed)
+}
+
+/// The names in `dir` of the items of group `base` (`<base>.<n>`).
+fn group_members(dir: &Path, base: &str) -> io::Result<Vec<String>> {
+    let mut members = Vec::new();
+    for entry in fs::read_dir(dir)? {
+        if let Ok(name) = entry?.file_name().into_string()
+            && group_base(&name) == Some(base)
+        {
+            members.push(name);
+        }
+    }
+    Ok(members)
 }
 
 /// Removes an item; `false` when it was already gone.
