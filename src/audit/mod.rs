@@ -14,6 +14,8 @@
 pub mod gate;
 pub mod rules;
 pub mod sarif;
+#[cfg(test)]
+mod syntax_needs;
 mod unicode;
 
 use std::path::Path;
