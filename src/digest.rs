@@ -62,7 +62,7 @@ impl Digest {
     }
 
     /// Parses exactly 64 lowercase hex digits.
-    fn from_hex(hex_part: &str) -> Option<Self> {
+    pub fn from_hex(hex_part: &str) -> Option<Self> {
         let text = hex_part.as_bytes();
         if text.len() != 64 {
             return None;

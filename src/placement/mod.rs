@@ -678,7 +678,7 @@ fn without_records(tree: HashedTree) -> crate::digest::Digest {
 /// `added` or `removed` + path): the files a drifted copy gets back, and
 /// what `verify` names.
 fn restored_files(site: &PlacementSite<'_>, s: &LockedSkill, placed: &HashedTree) -> Vec<String> {
-    let Some(locked) = site.state.load_tree(&s.tree) else {
+    let Some(locked) = site.store.remembered_tree(&s.tree) else {
         return Vec::new();
     };
     let diff = crate::approve::diff_trees(&locked, placed);

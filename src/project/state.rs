@@ -1,8 +1,5 @@
 //! What skillpm remembers about a project on this machine, kept in the cache
 //! (`<cache>/state/`), never in the project:
-//! - `trees/sha256-<hex>.json`: the file list of every tree it stored, so
-//!   `verify` can name the file that changed and `update` can diff against an
-//!   approved version even after its bytes left the store;
 //! - `links/<project-key>.json`: the links and folders it placed for a
 //!   project, each with the tree and kind it placed, so a later `install`
 //!   removes exactly its own stale links, in every scope. This record is
@@ -13,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::digest::{Digest, HashedTree};
+use crate::digest::Digest;
 
 #[derive(Debug, Clone)]
 pub struct ProjectState {
@@ -68,35 +65,6 @@ impl ProjectState {
         ProjectState {
             dir: dir.to_owned(),
         }
-    }
-
-    fn tree_path(&self, digest: &Digest) -> PathBuf {
-        self.dir
-            .join("trees")
-            .join(format!("{}.json", digest.file_name()))
-    }
-
-    /// Remembers a tree's file list (idempotent).
-    ///
-    /// Written atomically but not fsynced: a record lost or torn by a crash
-    /// is harmless ([`ProjectState::load_tree`] re-hashes every record and
-    /// ignores one that does not match its name), and an fsync per skill
-    /// was the largest cost of a cold install of many small skills.
-    pub fn save_tree(&self, tree: &HashedTree) -> std::io::Result<()> {
-        let path = self.tree_path(&tree.digest);
-        if path.exists() {
-            return Ok(());
-        }
-        let json = serde_json::to_vec(tree).map_err(std::io::Error::other)?;
-        crate::fs::write_replacing(&path, &json)
-    }
-
-    /// A remembered file list, only if it still hashes to its name.
-    pub fn load_tree(&self, digest: &Digest) -> Option<HashedTree> {
-        let bytes = std::fs::read(self.tree_path(digest)).ok()?;
-        let tree: HashedTree = serde_json::from_slice(&bytes).ok()?;
-        let rehashed = HashedTree::from_files(tree.files.clone()).digest;
-        (rehashed == *digest && tree.digest == *digest).then_some(tree)
     }
 
     fn project_key(project: &Path) -> String {
@@ -200,23 +168,6 @@ impl ProjectState {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn trees_round_trip_and_tampered_records_are_ignored() {
-        let cache = tempfile::tempdir().unwrap();
-        let skill = tempfile::tempdir().unwrap();
-        std::fs::write(skill.path().join("SKILL.md"), "# Hello\n").unwrap();
-        let tree = crate::digest::hash_tree(skill.path()).unwrap();
-        let state = ProjectState::new(cache.path());
-        state.save_tree(&tree).unwrap();
-        assert_eq!(state.load_tree(&tree.digest), Some(tree.clone()));
-        let path = state.tree_path(&tree.digest);
-        let text = std::fs::read_to_string(&path)
-            .unwrap()
-            .replace("SKILL.md", "EVIL.md");
-        std::fs::write(&path, text).unwrap();
-        assert_eq!(state.load_tree(&tree.digest), None);
-    }
 
     #[test]
     fn link_records_are_per_project() {

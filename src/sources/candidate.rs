@@ -115,11 +115,11 @@ pub struct FoundPlace {
 }
 
 /// The skills `names` of a folder or checkout `found`, as candidates:
-/// each is copied into the store, in parallel (copying is independent per
-/// skill and most of a cold add, docs/performance.md), then judged and made
-/// a candidate in order, so warnings and errors keep the order asked for.
-/// `place` says where a skill is read; `locked` makes its lock entry from
-/// the stored tree.
+/// each is copied into the store, judged and parsed in parallel (the work
+/// is independent per skill and most of a cold add, docs/performance.md),
+/// then its warnings are shown and its candidate made in order, so
+/// warnings and errors keep the order asked for. `place` says where a
+/// skill is read; `locked` makes its lock entry from the stored tree.
 pub fn import_found(
     ws: &Workspace<'_>,
     found: &crate::git::RepoDiscovery,
@@ -128,21 +128,22 @@ pub fn import_found(
     place: impl Fn(&crate::git::RepoSkill) -> anyhow::Result<FoundPlace> + Sync,
     locked: impl Fn(&str, &crate::git::RepoSkill, &StoreEntry) -> LockedSkill,
 ) -> Vec<anyhow::Result<Candidate>> {
-    let (store, limits) = (ws.store, ws.limits);
-    let copied = crate::fs::parallel::map(names, |name| -> anyhow::Result<_> {
+    let (store, limits, level) = (ws.store, ws.limits, ws.level);
+    let prepared = crate::fs::parallel::map(names, |name| -> anyhow::Result<_> {
         let skill = unique_found(found, name, || missing(name))?;
         let at = place(skill)?;
         let entry = store.import_dir(&at.dir, &at.label, name, limits)?;
-        Ok((skill, at, entry))
+        let warnings = judge_at(level, &at.dir, name, !skill.path.is_empty(), &at.label)?;
+        let parsed = read_stored_skill(&entry.path, name)?;
+        Ok((skill, entry, warnings, parsed))
     });
     names
         .iter()
-        .zip(copied)
-        .map(|(name, copied)| {
-            let (skill, at, entry) = copied?;
+        .zip(prepared)
+        .map(|(name, prepared)| {
+            let (skill, entry, warnings, parsed) = prepared?;
             let lock_entry = locked(name, skill, &entry);
-            let judged = judge(ws, &at.dir, name, !skill.path.is_empty(), &at.label)?;
-            candidate(ws, lock_entry, entry, judged)
+            Ok(parsed_candidate(ws, lock_entry, entry, warnings, parsed))
         })
         .collect()
 }
@@ -158,11 +159,22 @@ pub fn judge(
     own_folder: bool,
     label: &str,
 ) -> anyhow::Result<Vec<String>> {
+    judge_at(ws.level, dir, name, own_folder, label)
+}
+
+/// [`judge`] at `level`, without the rest of the run (for worker threads).
+fn judge_at(
+    level: Level,
+    dir: &Path,
+    name: &str,
+    own_folder: bool,
+    label: &str,
+) -> anyhow::Result<Vec<String>> {
     let check = skill::check_skill_dir(dir, if own_folder { None } else { Some(name) });
-    let refusals = check.refusals(ws.level);
+    let refusals = check.refusals(level);
     if !refusals.is_empty() {
         let why: Vec<String> = refusals.iter().map(|d| diagnostic_text(dir, d)).collect();
-        let hint = match ws.level {
+        let hint = match level {
             Level::Strict => {
                 " (strict: `--strict` or `[install] strict = true` refuses every rule `skillpm check` reports)"
             }
@@ -220,28 +232,33 @@ fn diagnostic_text(dir: &Path, d: &skill::Diagnostic) -> String {
 /// Parses the stored skill and gathers what the approval summary shows.
 pub fn candidate(
     ws: &Workspace<'_>,
-    mut locked: LockedSkill,
+    locked: LockedSkill,
     entry: StoreEntry,
     warnings: Vec<String>,
 ) -> anyhow::Result<Candidate> {
+    let parsed = read_stored_skill(&entry.path, &locked.name)?;
+    Ok(parsed_candidate(ws, locked, entry, warnings, parsed))
+}
+
+/// The candidate of a stored skill already parsed; shows its warnings.
+fn parsed_candidate(
+    ws: &Workspace<'_>,
+    mut locked: LockedSkill,
+    entry: StoreEntry,
+    warnings: Vec<String>,
+    (skill, dependencies): (SkillMd, Vec<Dependency>),
+) -> Candidate {
     for w in &warnings {
         ws.ui
             .warn(format!("`{}`: {}", locked.name, crate::shown::Untrusted(w)));
     }
     locked.warnings = warnings;
-    if let Err(e) = ws.state.save_tree(&entry.tree) {
-        ws.ui.warn(format!(
-            "could not remember the file list of {}: {e}",
-            entry.digest
-        ));
-    }
-    let (skill, dependencies) = read_stored_skill(&entry.path, &locked.name)?;
-    Ok(Candidate {
+    Candidate {
         locked,
         entry,
         skill,
         dependencies,
-    })
+    }
 }
 
 /// The parsed SKILL.md of a store entry and its declared dependencies.
@@ -360,13 +377,9 @@ pub fn found_offers(found: &crate::git::RepoDiscovery) -> Vec<Offer> {
 }
 
 /// A candidate for a lock entry whose content is already in the store.
-pub fn from_lock(
-    store: &crate::store::Store,
-    state: &crate::project::state::ProjectState,
-    locked: &LockedSkill,
-) -> anyhow::Result<Candidate> {
+pub fn from_lock(store: &crate::store::Store, locked: &LockedSkill) -> anyhow::Result<Candidate> {
     let path = store.entry_path(&locked.tree);
-    let tree = match state.load_tree(&locked.tree) {
+    let tree = match store.remembered_tree(&locked.tree) {
         Some(t) => t,
         None => crate::digest::hash_tree(&path)?,
     };

@@ -247,7 +247,6 @@ fn fetch_folders(ws: &mut Workspace<'_>, group: &[&LockedSkill]) -> anyhow::Resu
                 ),
             );
         }
-        let _ = ws.state.save_tree(&entry.tree);
     }
     Ok(())
 }

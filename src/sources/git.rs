@@ -257,7 +257,6 @@ fn fetch_commits(ws: &mut Workspace<'_>, group: &[&LockedSkill]) -> anyhow::Resu
             let label = format!("{url}@{commit} ({})", shown_path(subpath));
             let entry = ws.store.import_dir(&dir, &label, &s.name, ws.limits)?;
             check_tree(s, entry.digest, &label)?;
-            let _ = ws.state.save_tree(&entry.tree);
             let key = Unpacked::git_key(url, commit, s.subpath.as_deref());
             let _ = Unpacked::in_cache(ws.store.root()).record(&key, &entry.digest);
         }

@@ -253,7 +253,6 @@ fn fetch_locked(ws: &mut Workspace<'_>, group: &[&LockedSkill]) -> anyhow::Resul
         let entry = store_skill(ws, &mut client, listed)?;
         check_tree(s, entry.digest, &decl.url)?;
         record_fetched(ws, &decl.url, &listed.uri, &entry.digest);
-        let _ = ws.state.save_tree(&entry.tree);
     }
     Ok(())
 }

@@ -104,7 +104,7 @@ impl Store {
                     // The entry went (gc, quarantine) and its marker stayed.
                     let _lock = self.lock_commits()?;
                     if !self.entry_path(&digest).exists() {
-                        seal::remove_marker(&store_dir, &digest)
+                        self.drop_marker(&digest)
                             .map_err(io_error("remove", &path))?;
                     }
                 }
@@ -217,7 +217,7 @@ impl Store {
             return Ok(None); // someone else moved it meanwhile
         }
         if let Some(digest) = Digest::from_file_name(name) {
-            seal::remove_marker(&self.store_dir(), &digest)
+            self.drop_marker(&digest)
                 .map_err(io_error("remove the marker of", path))?;
         }
         let dir = self.quarantine_dir();
@@ -269,7 +269,7 @@ impl Store {
                 if let Some(digest) = seal::marker_digest(&name)
                     && !self.entry_path(&digest).exists()
                 {
-                    seal::remove_marker(&self.store_dir(), &digest)
+                    self.drop_marker(&digest)
                         .map_err(io_error("remove the marker in", &self.store_dir()))?;
                 }
             }

@@ -91,6 +91,12 @@
 //!   staging folder with a lock file nobody holds (swept), a lost record
 //!   (`state/unpacked`, `state/trees`) reads as absent (the artifact is
 //!   unpacked again), a torn download is re-hashed before reuse.
+//! - **File lists.** A marker also lists its entry's files with their
+//!   digests (`seal`, version 3), which replaces a record per stored tree
+//!   in `state/trees/`. The list is read back only when it hashes to the
+//!   entry's name. When an entry leaves the store its list is first copied
+//!   to `state/trees/` (`trees`), so a diff against a removed approved
+//!   version still works.
 //! - **A warm cache reuses what is whole.** `add` of an artifact the store
 //!   already unpacked (per the user's authenticated artifact → tree record)
 //!   neither downloads nor unpacks it, but only after the entry's marker
@@ -112,6 +118,7 @@ mod reuse;
 mod seal;
 /// Index snapshots and unpack records: the cache side of provenance.
 pub mod snapshots;
+mod trees;
 pub mod unpacked;
 
 pub use crate::fs::TempFile;
@@ -601,6 +608,25 @@ impl Store {
         Ok(removed)
     }
 
+    /// The file list of the tree `digest`: from its entry's marker while it
+    /// is in the store, else from the record kept when it left
+    /// ([`trees`]); believed only when it hashes to `digest`.
+    pub fn remembered_tree(&self, digest: &Digest) -> Option<HashedTree> {
+        seal::listed_tree(&self.store_dir(), digest)
+            .or_else(|| trees::load(&self.state_dir(), digest))
+    }
+
+    /// Removes an entry's marker (gone is fine), first keeping the file
+    /// list it carries in `state/trees/` (best effort: a list not kept only
+    /// costs a later diff). Call under the commit lock.
+    pub(crate) fn drop_marker(&self, digest: &Digest) -> io::Result<()> {
+        let dir = self.store_dir();
+        if let Some(tree) = seal::listed_tree(&dir, digest) {
+            let _ = trees::save(&self.state_dir(), &tree);
+        }
+        seal::remove_marker(&dir, digest)
+    }
+
     /// The lock under which entries appear and disappear (commit, quarantine).
     /// One lock for all entries rather than a file per digest: it is held
     /// only for a check and a rename, and a lock file per import would cost
@@ -620,7 +646,8 @@ impl Store {
             .and_then(|n| n.to_str())
             .and_then(Digest::from_file_name)
         {
-            seal::remove_marker(&dir, &digest).map_err(io_error("remove the marker in", &dir))?;
+            self.drop_marker(&digest)
+                .map_err(io_error("remove the marker in", &dir))?;
         }
         let trash = Reserved::new(&dir, &format!("{STAGE_PREFIX}trash-"))
             .map_err(io_error("create a staging name in", &dir))?;

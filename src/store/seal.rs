@@ -5,12 +5,20 @@
 //! entries are in place, each gets the marker `store/sha256-<hex>.complete`:
 //!
 //! ```text
-//! skillpm-complete 2 sha256:<hex> <number of files> <epoch>
+//! skillpm-complete 3 sha256:<hex> <number of files> <epoch>
 //! d <mtime-ns> .            the entry's folders (an added or removed file
 //! d <mtime-ns> scripts      changes its folder's mtime)
-//! f <size> <mtime-ns> SKILL.md
-//! f <size> <mtime-ns> scripts/run.sh
+//! f <size> <mtime-ns> <digest hex> <x|-> SKILL.md
+//! f <size> <mtime-ns> <digest hex> <x|-> scripts/run.sh
 //! ```
+//!
+//! Since version 3 the marker is also the entry's file list (each file's
+//! digest and executable bit), which [`listed_tree`] reads back: it hashes
+//! to the entry's name or is ignored, so it needs no trust in the marker's
+//! epoch. A separate record per stored tree (`state/trees/`) was one more
+//! file created per skill on every cold install; such a record is now
+//! written only when an entry leaves the store, so `update` can still diff
+//! against an approved version whose bytes are gone (`super::trees`).
 //!
 //! `<epoch>` says why the marker may be believed:
 //!
@@ -37,8 +45,10 @@ use crate::digest::{Digest, HashedTree};
 
 /// Suffix of a marker beside its entry.
 pub(crate) const MARKER_SUFFIX: &str = ".complete";
-/// Header of the markers written now, and of the older, always-flushed ones.
-const HEADER: &str = "skillpm-complete 2";
+/// Header of the markers written now (with the file list), of the ones
+/// before (without), and of the oldest, always-flushed ones.
+const HEADER: &str = "skillpm-complete 3";
+const HEADER_V2: &str = "skillpm-complete 2";
 const HEADER_V1: &str = "skillpm-complete 1";
 /// The epoch of a marker written after a flush: true in every boot.
 pub(crate) const FLUSHED: &str = "flushed";
@@ -84,10 +94,12 @@ fn describe(entry: &Path, tree: &HashedTree, epoch: &str) -> io::Result<String> 
     }
     for file in &tree.files {
         let meta = fs::symlink_metadata(entry.join(&file.path))?;
+        let mode = if file.executable { 'x' } else { '-' };
         text.push_str(&format!(
-            "f {} {} {}\n",
+            "f {} {} {} {mode} {}\n",
             meta.len(),
             mtime_ns(&meta),
+            file.digest.hex(),
             file.path
         ));
     }
@@ -117,7 +129,7 @@ fn is_sealed_in(store_dir: &Path, digest: &Digest, current: Option<&str>) -> boo
     };
     let entry = store_dir.join(digest.file_name());
     let mut lines = text.lines();
-    let Some(count) = lines.next().and_then(|l| header_count(l, digest, current)) else {
+    let Some((count, listed)) = lines.next().and_then(|l| header_count(l, digest, current)) else {
         return false;
     };
     let mut files = 0;
@@ -129,16 +141,13 @@ fn is_sealed_in(store_dir: &Path, digest: &Digest, current: Option<&str>) -> boo
             }),
             Some(("f", rest)) => {
                 files += 1;
-                let mut parts = rest.splitn(3, ' ');
-                match (parts.next(), parts.next(), parts.next()) {
-                    (Some(size), Some(mtime), Some(path)) => fs::symlink_metadata(entry.join(path))
-                        .is_ok_and(|m| {
-                            m.is_file()
-                                && m.len().to_string() == size
-                                && mtime_ns(&m).to_string() == mtime
-                        }),
-                    _ => false,
-                }
+                file_line(rest, listed).is_some_and(|f| {
+                    fs::symlink_metadata(entry.join(f.path)).is_ok_and(|m| {
+                        m.is_file()
+                            && m.len().to_string() == f.size
+                            && mtime_ns(&m).to_string() == f.mtime
+                    })
+                })
             }
             _ => false,
         };
@@ -150,16 +159,80 @@ fn is_sealed_in(store_dir: &Path, digest: &Digest, current: Option<&str>) -> boo
     files > 0 && files == count && text.ends_with('\n')
 }
 
-/// The file count of a marker's first line, when it names `digest` and its
-/// epoch holds in the boot `current`.
-fn header_count(line: &str, digest: &Digest, current: Option<&str>) -> Option<usize> {
+/// The file count of a marker's first line, and whether its file lines
+/// carry digests (version 3), when it names `digest` and its epoch holds in
+/// the boot `current`.
+fn header_count(line: &str, digest: &Digest, current: Option<&str>) -> Option<(usize, bool)> {
     if let Some(rest) = line.strip_prefix(&format!("{HEADER_V1} {digest} ")) {
-        return rest.parse().ok();
+        return Some((rest.parse().ok()?, false));
     }
-    let rest = line.strip_prefix(&format!("{HEADER} {digest} "))?;
+    let (rest, listed) = match line.strip_prefix(&format!("{HEADER} {digest} ")) {
+        Some(rest) => (rest, true),
+        None => (line.strip_prefix(&format!("{HEADER_V2} {digest} "))?, false),
+    };
     let (count, epoch) = rest.split_once(' ')?;
     let holds = epoch == FLUSHED || current == Some(epoch);
-    holds.then(|| count.parse().ok()).flatten()
+    holds.then(|| Some((count.parse().ok()?, listed))).flatten()
+}
+
+/// One `f` line of a marker, after the `f `.
+struct FileLine<'l> {
+    size: &'l str,
+    mtime: &'l str,
+    /// Version 3: the file's digest (hex) and whether it is executable.
+    listed: Option<(&'l str, bool)>,
+    path: &'l str,
+}
+
+fn file_line(rest: &str, listed: bool) -> Option<FileLine<'_>> {
+    let (size, rest) = rest.split_once(' ')?;
+    let (mtime, rest) = rest.split_once(' ')?;
+    let (listed, path) = if listed {
+        let (hex, rest) = rest.split_once(' ')?;
+        let (mode, path) = rest.split_once(' ')?;
+        let executable = match mode {
+            "x" => true,
+            "-" => false,
+            _ => return None,
+        };
+        (Some((hex, executable)), path)
+    } else {
+        (None, rest)
+    };
+    Some(FileLine {
+        size,
+        mtime,
+        listed,
+        path,
+    })
+}
+
+/// The file list a version-3 marker gives for `digest`, whatever its epoch
+/// and whether or not the entry is still there: it is believed only if it
+/// hashes to `digest`.
+pub(crate) fn listed_tree(store_dir: &Path, digest: &Digest) -> Option<HashedTree> {
+    let text = fs::read_to_string(marker_path(store_dir, digest)).ok()?;
+    let mut lines = text.lines();
+    let rest = lines.next()?.strip_prefix(&format!("{HEADER} {digest} "))?;
+    let count: usize = rest.split_once(' ')?.0.parse().ok()?;
+    let mut files = Vec::with_capacity(count);
+    for line in lines {
+        if let Some(rest) = line.strip_prefix("f ") {
+            let f = file_line(rest, true)?;
+            let (hex, executable) = f.listed?;
+            files.push(crate::digest::TreeFile {
+                path: f.path.to_owned(),
+                size: f.size.parse().ok()?,
+                digest: Digest::from_hex(hex)?,
+                executable,
+            });
+        }
+    }
+    if files.len() != count {
+        return None;
+    }
+    let tree = HashedTree::from_files(files);
+    (tree.digest == *digest).then_some(tree)
 }
 
 /// Removes an entry's marker (before the entry itself goes). Gone is fine.
@@ -247,14 +320,64 @@ mod tests {
         assert!(is_sealed_in(store.path(), &tree.digest, Some(next_boot)));
         assert!(is_sealed_in(store.path(), &tree.digest, None));
         let marker = marker_path(store.path(), &tree.digest);
-        let v2 = fs::read_to_string(&marker).unwrap();
-        let v1 = v2.replacen(
+        let v3 = fs::read_to_string(&marker).unwrap();
+        // Markers of earlier versions list no digests and still hold.
+        let unlisted = v3.replacen(
+            &format!(" {} - SKILL.md", tree.files[0].digest.hex()),
+            " SKILL.md",
+            1,
+        );
+        let v2 = unlisted.replacen(HEADER, HEADER_V2, 1);
+        let v1 = unlisted.replacen(
             &format!("{HEADER} {} 1 {FLUSHED}", tree.digest),
             &format!("{HEADER_V1} {} 1", tree.digest),
             1,
         );
-        assert_ne!(v1, v2);
-        fs::write(&marker, v1).unwrap();
-        assert!(is_sealed_in(store.path(), &tree.digest, Some(next_boot)));
+        for old in [v2, v1] {
+            assert_ne!(old, v3);
+            fs::write(&marker, &old).unwrap();
+            assert!(
+                is_sealed_in(store.path(), &tree.digest, Some(next_boot)),
+                "{old}"
+            );
+            assert_eq!(listed_tree(store.path(), &tree.digest), None, "{old}");
+        }
+    }
+
+    #[test]
+    fn a_marker_lists_its_tree_only_when_the_list_hashes_to_its_name() {
+        let store = tempfile::tempdir().unwrap();
+        let staging = store.path().join("staging");
+        fs::create_dir_all(staging.join("scripts")).unwrap();
+        fs::write(staging.join("SKILL.md"), "---\nname: s\n---\n").unwrap();
+        fs::write(staging.join("scripts/run me.sh"), "echo hi\n").unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let run = staging.join("scripts/run me.sh");
+            fs::set_permissions(&run, fs::Permissions::from_mode(0o755)).unwrap();
+        }
+        let tree = hash_tree(&staging).unwrap();
+        fs::rename(&staging, store.path().join(tree.digest.file_name())).unwrap();
+
+        // Honest path: the list comes back whole, in any boot, paths with
+        // spaces and executable bits included.
+        write_marker(store.path(), &tree, "0b1d5e5c-0000-4000-8000-000000000001").unwrap();
+        assert_eq!(listed_tree(store.path(), &tree.digest), Some(tree.clone()));
+
+        // A list edited to claim other bytes, or cut short, is not believed.
+        let marker = marker_path(store.path(), &tree.digest);
+        let text = fs::read_to_string(&marker).unwrap();
+        let other = crate::digest::Digest::of_bytes(b"evil").hex();
+        let forged = text.replacen(&tree.files[0].digest.hex(), &other, 1);
+        assert_ne!(forged, text);
+        fs::write(&marker, &forged).unwrap();
+        assert_eq!(listed_tree(store.path(), &tree.digest), None);
+        let cut = text.trim_end().rfind('\n').unwrap() + 1;
+        fs::write(&marker, &text[..cut]).unwrap();
+        assert_eq!(listed_tree(store.path(), &tree.digest), None);
+        // The marker of another tree copied under this name lists nothing.
+        fs::write(&marker, text.replacen("SKILL.md", "EVIL.md", 1)).unwrap();
+        assert_eq!(listed_tree(store.path(), &tree.digest), None);
     }
 }

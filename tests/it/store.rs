@@ -1044,3 +1044,41 @@ fn eight_processes_store_the_same_and_different_skills_at_once() {
     let out = skillpm(&cache).args(["cache", "verify"]).output().unwrap();
     assert_eq!(out.status.code(), Some(0));
 }
+
+#[test]
+fn a_stored_trees_file_list_outlives_its_entry() {
+    let tmp = tempfile::tempdir().unwrap();
+    let src = tmp.path().join("pdf-tools");
+    write_skill(&src, "pdf-tools", "listed", 2, 100);
+    let want = hash_tree(&src).unwrap();
+    let store = Store::open_at(tmp.path().join("cache")).unwrap();
+    let limits = Limits::default();
+    let entry = store
+        .import_dir(&src, "pdf-tools/", "pdf-tools", &limits)
+        .unwrap();
+    assert_eq!(store.remembered_tree(&entry.digest), None, "not sealed yet");
+
+    // Honest path: the marker carries the list, and no record per tree is
+    // written while the entry is in the store.
+    assert_eq!(store.seal_pending().unwrap(), 1);
+    assert_eq!(store.remembered_tree(&entry.digest), Some(want.clone()));
+    let records = store.state_dir().join("trees");
+    assert!(!records.exists(), "a record per stored tree came back");
+
+    // gc removes the entry (no lock keeps it): its list is kept aside.
+    let root = store.root().to_owned();
+    drop(store);
+    let store = Store::open_exclusive_at(&root, || {}).unwrap();
+    let other_project = tmp.path().join("skills.lock");
+    lock_file(&other_project, &[], &[]);
+    let outcome = store.gc(&[other_project], false).unwrap();
+    assert_eq!(outcome.removed_entries, vec![entry.digest]);
+    assert!(!store.has_entry(&entry.digest));
+    assert_eq!(store.remembered_tree(&entry.digest), Some(want.clone()));
+
+    // A kept list edited to claim other files is not believed.
+    let record = records.join(format!("{}.json", entry.digest.file_name()));
+    let text = std::fs::read_to_string(&record).unwrap();
+    std::fs::write(&record, text.replacen("SKILL.md", "EVIL.md", 1)).unwrap();
+    assert_eq!(store.remembered_tree(&entry.digest), None);
+}

@@ -57,7 +57,7 @@ pub(crate) fn record_approval(locked: &mut LockedSkill, summary: Option<&Summary
 /// when there is one and it differs.
 fn summary_for(sess: &Session<'_>, c: &Candidate, previous: Option<&LockedSkill>) -> Summary {
     let prev_tree = previous.and_then(|p| p.approved);
-    let prev_hashed = prev_tree.and_then(|t| sess.state.load_tree(&t));
+    let prev_hashed = prev_tree.and_then(|t| sess.store.remembered_tree(&t));
     let prev_skill = prev_tree
         .filter(|t| sess.store.has_entry(t))
         .and_then(|t| read_stored_skill(&sess.store.entry_path(&t), &c.locked.name).ok())

@@ -189,7 +189,7 @@ fn approve_pending(
     let candidates = pending
         .iter()
         .filter_map(|n| lock.get(n))
-        .map(|l| from_lock(&sess.store, &sess.state, l))
+        .map(|l| from_lock(&sess.store, l))
         .collect::<anyhow::Result<Vec<_>>>()?;
     if strict && yes {
         return fail(

@@ -94,7 +94,7 @@ pub fn approve(ctx: &Context, opts: &ApproveOptions) -> anyhow::Result<ManageRep
     materialize(&mut sess, &entries)?;
     let candidates = entries
         .iter()
-        .map(|l| from_lock(&sess.store, &sess.state, l))
+        .map(|l| from_lock(&sess.store, l))
         .collect::<anyhow::Result<Vec<_>>>()?;
     let (summaries, answers) = review(&sess, &candidates, &lock, opts.yes)?;
     let mut approved = Vec::new();

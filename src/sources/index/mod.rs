@@ -241,7 +241,7 @@ fn stored_artifact(
     };
     let stored = ws
         .store
-        .reuse_unpacked(digest, |tree| ws.state.load_tree(tree))?;
+        .reuse_unpacked(digest, |tree| ws.store.remembered_tree(tree))?;
     let format = match artifact {
         IndexKind::SkillMd => Format::SkillMd,
         IndexKind::Archive => Format::Archive,
@@ -407,7 +407,6 @@ fn fetch_artifacts(ws: &mut Workspace<'_>, skills: &[&LockedSkill]) -> anyhow::R
     for ((s, _, _, label), entry) in jobs.iter().zip(imported) {
         let entry = entry?;
         check_tree(s, entry.digest, label)?;
-        let _ = ws.state.save_tree(&entry.tree);
         if let Some(artifact) = &s.artifact {
             let _ = Unpacked::in_cache(ws.store.root()).record(artifact, &entry.digest);
         }
@@ -434,7 +433,6 @@ fn fetch_file_lists(ws: &mut Workspace<'_>, group: &[&LockedSkill]) -> anyhow::R
         let fetched = result.with_context(|| format!("cannot fetch `{}`", s.name))?;
         let (entry, _, _) = import_fetched(ws, request.entry, &fetched)?;
         check_tree(s, entry.digest, resolved.index_url.as_str())?;
-        let _ = ws.state.save_tree(&entry.tree);
     }
     Ok(())
 }

@@ -434,7 +434,6 @@ fn fetch_locked(ws: &mut Workspace<'_>, group: &[&LockedSkill]) -> anyhow::Resul
         }
         let entry = store_artifact(ws, &opened, &registry, &artifact, &s.name)?;
         check_tree(s, entry.digest, &pinned.to_string())?;
-        let _ = ws.state.save_tree(&entry.tree);
     }
     Ok(())
 }
