@@ -15,6 +15,8 @@
 //! - [`durable`]: one flush of a whole file system instead of one per file;
 //! - [`parallel`]: file-bound work (unpacking, hashing, placing) spread over
 //!   the cores;
+//! - [`spread`]: a folder whose subfolders the file system spreads over the
+//!   disk (the store: each entry away from recently freed inodes);
 //! - [`read_bounded`]: reading a whole file someone else wrote, never more
 //!   than a limit (no stat-then-read: the limit is on the bytes read).
 
@@ -22,6 +24,7 @@ pub mod atomic;
 pub mod durable;
 pub mod lock;
 pub mod parallel;
+pub mod spread;
 pub mod temp;
 pub mod tree;
 

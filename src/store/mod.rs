@@ -270,10 +270,17 @@ impl Store {
         exclusive: bool,
         on_wait: impl FnOnce(),
     ) -> Result<Store, StoreError> {
+        // The cache's folders, and then each store entry (a staging folder
+        // renamed in place), start away from the inodes the last cleanup
+        // freed (`crate::fs::spread`): the markers and downloads written
+        // directly in `store/` and `tmp/` with them.
+        fs::create_dir_all(&root).map_err(io_error("create the cache folder", &root))?;
+        crate::fs::spread::spread_subfolders(&root);
         for sub in [layout::STORE, layout::DOWNLOADS, layout::TMP, layout::STATE] {
             let dir = root.join(sub);
             fs::create_dir_all(&dir).map_err(io_error("create the cache folder", &dir))?;
         }
+        crate::fs::spread::spread_subfolders(&root.join(layout::STORE));
         write_cachedir_tag(&root)?;
         let lock_path = root.join(layout::LOCK_FILE);
         let lock = fs::OpenOptions::new()
@@ -565,12 +572,18 @@ impl Store {
             }
         };
         let _lock = self.lock_commits()?;
-        let mut sealed = 0;
-        for tree in &trees {
+        // A marker is one new file each: written on every core, like the
+        // entries themselves (docs/performance.md).
+        let written = crate::fs::parallel::map(&trees, |tree| {
             // An entry gc or verify removed meanwhile has nothing to seal.
-            if self.entry_path(&tree.digest).is_dir() {
-                seal::write_marker(&dir, tree, epoch)
-                    .map_err(io_error("write the marker of", &dir))?;
+            if !self.entry_path(&tree.digest).is_dir() {
+                return Ok(false);
+            }
+            seal::write_marker(&dir, tree, epoch).map(|()| true)
+        });
+        let mut sealed = 0;
+        for result in written {
+            if result.map_err(io_error("write the marker of", &dir))? {
                 sealed += 1;
             }
         }
