@@ -6,10 +6,16 @@
 //! Sound by construction, case by case: a concatenation needs what any one
 //! of its parts needs; an alternation needs one of what each branch needs;
 //! a repetition of at least one needs what its body needs; a part that can
-//! match only a few exact strings needs one of them. Anything else (a
-//! class of many characters, an optional part, an assertion) needs nothing.
+//! match only a few exact strings needs one of them. An ASCII word
+//! boundary (`(?-u:\b)`) is kept in those strings as [`BOUNDARY`]: a need
+//! written `\bnc` holds only where `nc` starts a word. Anything else (a
+//! class of many characters, an optional part, another assertion) needs
+//! nothing.
 
-use regex_syntax::hir::{Class, Hir, HirKind};
+use regex_syntax::hir::{Class, Hir, HirKind, Look};
+
+/// An ASCII word boundary inside a needed string.
+pub const BOUNDARY: char = '\0';
 
 /// The most strings an exact set may hold before it counts as unknown.
 const LIMIT: usize = 64;
@@ -69,6 +75,7 @@ fn one_char(class: &Class) -> Option<char> {
 /// Every string `h` can match (lowercase), when there are few.
 fn exact(h: &Hir) -> Option<Vec<String>> {
     match h.kind() {
+        HirKind::Look(Look::WordAscii) => Some(vec![BOUNDARY.to_string()]),
         HirKind::Empty | HirKind::Look(_) => Some(vec![String::new()]),
         HirKind::Literal(l) => Some(vec![
             String::from_utf8_lossy(&l.0).chars().map(fold).collect(),
@@ -117,7 +124,7 @@ fn cross(a: &[String], b: &[String]) -> Option<Vec<String>> {
 
 fn needs(h: &Hir) -> Option<Vec<String>> {
     if let Some(strings) = exact(h) {
-        return (!strings.iter().any(String::is_empty)).then_some(strings);
+        return (!strings.iter().any(|s| s.trim_matches(BOUNDARY).is_empty())).then_some(strings);
     }
     match h.kind() {
         HirKind::Capture(c) => needs(&c.sub),
@@ -140,11 +147,16 @@ fn needs(h: &Hir) -> Option<Vec<String>> {
 fn best_of_parts(parts: &[Hir]) -> Option<Vec<String>> {
     let mut best: Option<Vec<String>> = None;
     let mut consider = |candidate: Vec<String>| {
-        if candidate.is_empty() || candidate.iter().any(String::is_empty) {
+        if candidate.is_empty()
+            || candidate
+                .iter()
+                .any(|s| s.trim_matches(BOUNDARY).is_empty())
+        {
             return;
         }
         let score = |v: &[String]| {
-            let shortest = v.iter().map(String::len).min().unwrap_or(0).min(8);
+            let length = |s: &String| s.chars().filter(|&c| c != BOUNDARY).count();
+            let shortest = v.iter().map(length).min().unwrap_or(0).min(8);
             (shortest, usize::MAX - v.len())
         };
         if best.as_deref().is_none_or(|b| score(&candidate) > score(b)) {
