@@ -52,6 +52,7 @@ pub(crate) fn open_locked(
         }
         init_bare(&path)?;
     }
+    remove_dead_git_locks(&path);
     let repo = match open(&path) {
         Ok(repo) => repo,
         Err(first) if create => {
@@ -98,6 +99,36 @@ fn remove_dead_staging(path: &Path) {
     for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
         if entry.file_name().to_string_lossy().starts_with(&prefix) {
             let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
+/// Removes the lock files git leaves while it rewrites a ref, `packed-refs`
+/// or the config (`<name>.lock`): one that exists now was left by a run
+/// killed mid-write, since only a run holding this repository's lock (the
+/// caller, now) ever writes it. Left in place, it failed every later fetch
+/// that had to move the same ref.
+fn remove_dead_git_locks(repo: &Path) {
+    for top in [
+        "packed-refs.lock",
+        "config.lock",
+        "HEAD.lock",
+        "shallow.lock",
+        "index.lock",
+    ] {
+        let _ = std::fs::remove_file(repo.join(top));
+    }
+    let mut folders = vec![repo.join("refs")];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).into_iter().flatten().flatten() {
+            let Ok(kind) = entry.file_type() else {
+                continue;
+            };
+            if kind.is_dir() {
+                folders.push(entry.path());
+            } else if kind.is_file() && entry.file_name().to_string_lossy().ends_with(".lock") {
+                let _ = std::fs::remove_file(entry.path());
+            }
         }
     }
 }

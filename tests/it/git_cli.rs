@@ -877,3 +877,43 @@ fn github_fast_path_proves_the_commit_is_on_the_declared_ref() {
         forged
     );
 }
+
+#[test]
+fn git_lock_files_left_by_a_killed_run_do_not_block_the_next() {
+    let repo = Repo::new("skills");
+    repo.skill("skills/pdf", "pdf", "Fill PDF forms");
+    let a = repo.commit("v1");
+    repo.push();
+    let url = repo.url();
+    let sb = Sandbox::new();
+    sb.init();
+    // Honest path: add from the remote's HEAD, which the cache records in a ref.
+    let (code, _, stderr) = run(sb.cmd().args(["add", &url, "pdf", "--yes"]));
+    assert_eq!(code, 0, "{stderr}");
+    assert_pinned(&sb.project, "pdf", &url, &a, "skills/pdf");
+
+    // A run killed while git rewrote that ref and packed-refs leaves their
+    // lock files behind (SIGKILL runs no cleanup).
+    let repos = sb.cache.join("git/repos");
+    let cached: Vec<PathBuf> = std::fs::read_dir(&repos)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "git"))
+        .collect();
+    assert_eq!(cached.len(), 1, "{cached:?}");
+    let ref_lock = cached[0].join("refs/skillpm/remote-HEAD.lock");
+    assert!(ref_lock.parent().unwrap().is_dir());
+    std::fs::write(&ref_lock, "0000000000000000000000000000000000000000\n").unwrap();
+    std::fs::write(cached[0].join("packed-refs.lock"), "").unwrap();
+
+    // Upstream moves; the next run still fetches and moves the ref.
+    repo.write(
+        "skills/pdf/SKILL.md",
+        "---\nname: pdf\ndescription: Fill PDF forms v2\n---\n# v2\n",
+    );
+    let b = repo.commit("v2");
+    repo.push();
+    assert_outdated_sees_the_move(&sb, &a, &b);
+    assert!(!ref_lock.exists());
+    assert!(!cached[0].join("packed-refs.lock").exists());
+}
