@@ -241,8 +241,9 @@ fn assert_outdated_sees_the_move(sb: &Sandbox, a: &str, b: &str) {
     );
 }
 
-#[test]
-fn a_moved_ref_keeps_locked_installs_pinned_until_update() {
+/// A repository with one skill `pdf` at commit `a`, added to a new
+/// project with `extra` arguments: (repository, `a`, URL, sandbox).
+fn pdf_added(extra: &[&str]) -> (Repo, String, String, Sandbox) {
     let repo = Repo::new("skills");
     repo.skill("skills/pdf", "pdf", "Fill PDF forms");
     let a = repo.commit("v1");
@@ -250,11 +251,15 @@ fn a_moved_ref_keeps_locked_installs_pinned_until_update() {
     let url = repo.url();
     let sb = Sandbox::new();
     sb.init();
-    let (code, _, stderr) = run(sb
-        .cmd()
-        .args(["add", &url, "pdf", "--ref", "main", "--yes"]));
+    let (code, _, stderr) = run(sb.cmd().args(["add", &url, "pdf", "--yes"]).args(extra));
     assert_eq!(code, 0, "{stderr}");
     assert_pinned(&sb.project, "pdf", &url, &a, "skills/pdf");
+    (repo, a, url, sb)
+}
+
+#[test]
+fn a_moved_ref_keeps_locked_installs_pinned_until_update() {
+    let (repo, a, url, sb) = pdf_added(&["--ref", "main"]);
     let (_, stdout, _) = run(sb.cmd().arg("list"));
     assert!(stdout.contains(&format!("pdf   @{}", &a[..9])), "{stdout}");
 
@@ -880,17 +885,8 @@ fn github_fast_path_proves_the_commit_is_on_the_declared_ref() {
 
 #[test]
 fn git_lock_files_left_by_a_killed_run_do_not_block_the_next() {
-    let repo = Repo::new("skills");
-    repo.skill("skills/pdf", "pdf", "Fill PDF forms");
-    let a = repo.commit("v1");
-    repo.push();
-    let url = repo.url();
-    let sb = Sandbox::new();
-    sb.init();
     // Honest path: add from the remote's HEAD, which the cache records in a ref.
-    let (code, _, stderr) = run(sb.cmd().args(["add", &url, "pdf", "--yes"]));
-    assert_eq!(code, 0, "{stderr}");
-    assert_pinned(&sb.project, "pdf", &url, &a, "skills/pdf");
+    let (repo, a, _, sb) = pdf_added(&[]);
 
     // A run killed while git rewrote that ref and packed-refs leaves their
     // lock files behind (SIGKILL runs no cleanup).
