@@ -17,11 +17,13 @@ use std::fs::File;
 use std::io::{self, Read, Write};
 use std::path::Path;
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 
 use reqwest::header::HeaderMap;
 use url::Url;
 
 use super::http;
+use super::memory::{Held, InMemory, MemoryBudget, Reservation};
 use super::retry::{Failure, with_retries};
 use super::validators::{self, Validators};
 use super::{DownloadSpec, Downloaded, FetchError, Progress, Shared};
@@ -35,14 +37,60 @@ struct Transferred {
     /// The validators the server gave (v0.1 files are revalidated with them).
     etag: Option<String>,
     last_modified: Option<String>,
+    /// The body, when it was kept in memory (else it is in the temporary file).
+    memory: Option<InMemory>,
+}
+
+/// What a download produced: a verified artifact, in a file or in memory.
+pub(crate) struct Got {
+    pub url: Url,
+    pub digest: Digest,
+    pub size: u64,
+    pub content_type: Option<String>,
+    pub reused: bool,
+    pub held: Held,
+}
+
+impl Got {
+    /// As a [`Downloaded`] (in a file: downloads made without a memory budget are).
+    pub(crate) fn into_downloaded(self) -> Result<Downloaded, FetchError> {
+        let Held::File(path) = self.held else {
+            return Err(FetchError::Client(
+                "a download kept in memory was asked for as a file".into(),
+            ));
+        };
+        Ok(Downloaded {
+            url: self.url,
+            path,
+            digest: self.digest,
+            size: self.size,
+            content_type: self.content_type,
+            reused: self.reused,
+        })
+    }
 }
 
 impl Shared {
+    /// Downloads one artifact into `downloads/` (see [`Shared::fetch_one`]).
     pub(crate) async fn download(
         &self,
         spec: DownloadSpec,
         progress: Option<Arc<Progress>>,
     ) -> Result<Downloaded, FetchError> {
+        self.fetch_one(spec, progress, None)
+            .await?
+            .into_downloaded()
+    }
+
+    /// Downloads one artifact. With `memory`, a body that fits the budget is
+    /// kept in memory and never written here (the caller writes it once,
+    /// where it belongs); anything else ends up in `downloads/`.
+    pub(crate) async fn fetch_one(
+        &self,
+        spec: DownloadSpec,
+        progress: Option<Arc<Progress>>,
+        memory: Option<&MemoryBudget>,
+    ) -> Result<Got, FetchError> {
         if let Some(reused) = spec
             .expected
             .and_then(|d| self.verified_download(&spec.url, &d))
@@ -73,7 +121,7 @@ impl Shared {
                 let client = self.client()?;
                 // A v0.1 file (no digest) fetched before is revalidated.
                 let known = match spec.expected {
-                    None => validators::load(&self.cache, &spec.url),
+                    None => self.load_validators(&spec.url),
                     Some(_) => None,
                 };
                 let mut conditional = known.as_ref().map(Validators::headers).unwrap_or_default();
@@ -91,6 +139,7 @@ impl Shared {
                                     max,
                                     progress.as_deref(),
                                     headers,
+                                    memory,
                                 )
                             }),
                         )
@@ -101,7 +150,7 @@ impl Shared {
                     // 304: the bytes the validators describe, if they still hash right.
                     if let Some(reused) = known
                         .as_ref()
-                        .and_then(|k| self.verified_download(&spec.url, &k.digest))
+                        .and_then(|k| self.confirmed_bytes(&spec, &k.digest))
                     {
                         return Ok(reused);
                     }
@@ -133,50 +182,128 @@ impl Shared {
                 actual: transferred.digest,
             });
         }
-        let path = self.cache.download_path(&transferred.digest);
-        // The bytes were synced before this rename, so the name can only ever
-        // point at complete data. The folder itself is not synced: a rename
-        // lost in a crash just means the artifact is downloaded again.
-        rename_creating_dir(&temp, &path)?;
-        reserved.keep();
+        let held = match transferred.memory {
+            // Nothing was written: the reserved name was never created.
+            Some(body) => Held::Memory(Arc::new(body)),
+            None => {
+                let path = self.cache.download_path(&transferred.digest);
+                // The name can only ever point at complete data (the bytes
+                // are re-hashed before reuse, see the module comment). The
+                // folder is not synced: a rename lost in a crash just means
+                // the artifact is downloaded again.
+                rename_creating_dir(&temp, &path)?;
+                reserved.keep();
+                Held::File(path)
+            }
+        };
         if spec.expected.is_none() {
             let said = Validators {
                 etag: transferred.etag,
                 last_modified: transferred.last_modified,
                 digest: transferred.digest,
             };
-            validators::save(&self.cache, &spec.url, &said);
+            self.save_validators(&spec.url, &said);
         }
-        Ok(Downloaded {
+        Ok(Got {
             url: spec.url,
-            path,
             digest: transferred.digest,
             size: transferred.size,
             content_type: transferred.content_type,
             reused: false,
+            held,
         })
     }
 }
 
 impl Shared {
     /// The cached download with this digest, when its bytes still hash to it.
-    fn verified_download(&self, url: &Url, digest: &Digest) -> Option<Downloaded> {
+    fn verified_download(&self, url: &Url, digest: &Digest) -> Option<Got> {
         let path = self.cache.download_path(digest);
-        let meta = std::fs::metadata(&path).ok()?;
-        let whole = meta.is_file() && Digest::of_file(&path).is_ok_and(|d| d == *digest);
-        whole.then(|| Downloaded {
+        let size = verified_file(&path, digest)?;
+        Some(Got {
             url: url.clone(),
-            path,
+            held: Held::File(path),
             digest: *digest,
-            size: meta.len(),
+            size,
             content_type: None,
             reused: true,
         })
     }
+
+    /// The bytes a 304 confirmed: the cached download with this digest, else
+    /// the copy the caller named ([`DownloadSpec::copy_at`]), when its bytes
+    /// still hash to it.
+    fn confirmed_bytes(&self, spec: &DownloadSpec, digest: &Digest) -> Option<Got> {
+        self.verified_download(&spec.url, digest).or_else(|| {
+            let path = spec.copy_at.as_ref()?;
+            let size = verified_file(path, digest)?;
+            Some(Got {
+                url: spec.url.clone(),
+                held: Held::File(path.clone()),
+                digest: *digest,
+                size,
+                content_type: None,
+                reused: true,
+            })
+        })
+    }
+
+    /// The validators recorded for `url`. Before the first record of this
+    /// cache exists there is nothing to read: one look at the folder per
+    /// run instead of one failed open per file.
+    fn load_validators(&self, url: &Url) -> Option<Validators> {
+        if !self.validators_known() {
+            return None;
+        }
+        validators::load(&self.cache, url)
+    }
+
+    /// Whether any validators may be recorded in this cache.
+    pub(crate) fn validators_known(&self) -> bool {
+        let known = match self.validators_exist.load(Ordering::Acquire) {
+            UNKNOWN => {
+                let found = if validators::any_recorded(&self.cache) {
+                    PRESENT
+                } else {
+                    ABSENT
+                };
+                // A record written meanwhile (PRESENT) wins.
+                let _ = self.validators_exist.compare_exchange(
+                    UNKNOWN,
+                    found,
+                    Ordering::AcqRel,
+                    Ordering::Acquire,
+                );
+                self.validators_exist.load(Ordering::Acquire)
+            }
+            known => known,
+        };
+        known != ABSENT
+    }
+
+    /// Records what the server said about a v0.1 file's bytes.
+    fn save_validators(&self, url: &Url, said: &Validators) {
+        if said.etag.is_some() || said.last_modified.is_some() {
+            validators::save(&self.cache, url, said);
+            self.validators_exist.store(PRESENT, Ordering::Release);
+        }
+    }
+}
+
+/// [`Shared::load_validators`]'s view of the validators folder.
+pub(crate) const UNKNOWN: u8 = 0;
+const ABSENT: u8 = 1;
+const PRESENT: u8 = 2;
+
+/// The size of the regular file at `path`, when its bytes hash to `digest`.
+fn verified_file(path: &Path, digest: &Digest) -> Option<u64> {
+    let meta = std::fs::metadata(path).ok()?;
+    (meta.is_file() && Digest::of_file(path).is_ok_and(|d| d == *digest)).then(|| meta.len())
 }
 
 /// One HTTP attempt, the whole body included: any break mid-body makes the
-/// attempt transient and the next one starts the file over.
+/// attempt transient and the next one starts the body over.
+#[allow(clippy::too_many_arguments)]
 async fn transfer(
     client: &crate::net::Http,
     shared: &Shared,
@@ -185,6 +312,7 @@ async fn transfer(
     max: u64,
     progress: Option<&Progress>,
     conditional: &HeaderMap,
+    memory: Option<&MemoryBudget>,
 ) -> Result<Option<Transferred>, Failure> {
     let auth = spec.auth.as_ref();
     let Some(http::Fresh {
@@ -198,24 +326,96 @@ async fn transfer(
         return Ok(None);
     };
     let io_fatal = |source| Failure::Fatal(FetchError::io(temp)(source));
-    let file = create_with_parent(temp).map_err(io_fatal)?;
-    let mut writer = HashingWriter::new(file);
+    let declared = response.content_length().filter(|&n| n <= max);
+    let mut sink = match memory {
+        Some(budget) => Sink::memory(budget, declared),
+        None => Sink::File(HashingWriter::new(
+            create_with_parent(temp).map_err(io_fatal)?,
+        )),
+    };
     http::stream_body(&mut response, &final_url, &shared.config, max, |chunk| {
         if let Some(p) = progress {
             p.add(chunk.len() as u64);
         }
-        writer.write_all(chunk).map_err(io_fatal)
+        sink.write(chunk, temp).map_err(io_fatal)
     })
     .await?;
-    let (digest, size, file) = writer.finish();
-    drop(file);
+    let (digest, size, memory) = sink.finish();
     Ok(Some(Transferred {
         digest,
         size,
         content_type,
         etag,
         last_modified,
+        memory,
     }))
+}
+
+/// Where a body goes while it arrives: memory, as long as the batch's
+/// budget allows, else the temporary file.
+enum Sink<'b> {
+    Memory {
+        writer: HashingWriter<Vec<u8>>,
+        held: Reservation,
+        budget: &'b MemoryBudget,
+    },
+    File(HashingWriter<File>),
+}
+
+impl<'b> Sink<'b> {
+    /// An empty in-memory sink, sized for a declared length the budget allows.
+    fn memory(budget: &'b MemoryBudget, declared: Option<u64>) -> Self {
+        let mut held = budget.reservation();
+        let capacity = match declared {
+            Some(n) if budget.take(&mut held, n) => n as usize,
+            _ => 0,
+        };
+        Sink::Memory {
+            writer: HashingWriter::new(Vec::with_capacity(capacity)),
+            held,
+            budget,
+        }
+    }
+
+    fn write(&mut self, chunk: &[u8], temp: &Path) -> io::Result<()> {
+        if let Sink::Memory {
+            writer,
+            held,
+            budget,
+        } = self
+        {
+            let after = writer.written() + chunk.len() as u64;
+            let more = after.saturating_sub(held.bytes());
+            if more == 0 || budget.take(held, more) {
+                return writer.write_all(chunk);
+            }
+            // Over the budget: what came so far moves to the temporary file.
+            let file = HashingWriter::new(create_with_parent(temp)?);
+            let Sink::Memory { writer, .. } = std::mem::replace(self, Sink::File(file)) else {
+                return Err(io::Error::other("the download sink was lost"));
+            };
+            let (_, _, so_far) = writer.finish();
+            self.write(&so_far, temp)?;
+        }
+        match self {
+            Sink::File(file) => file.write_all(chunk),
+            Sink::Memory { .. } => Err(io::Error::other("the download sink was lost")),
+        }
+    }
+
+    /// The digest, the size and, when kept in memory, the body.
+    fn finish(self) -> (Digest, u64, Option<InMemory>) {
+        match self {
+            Sink::Memory { writer, held, .. } => {
+                let (digest, size, bytes) = writer.finish();
+                (digest, size, Some(InMemory::new(bytes, held)))
+            }
+            Sink::File(file) => {
+                let (digest, size, _file) = file.finish();
+                (digest, size, None)
+            }
+        }
+    }
 }
 
 /// The `file://` twin of [`transfer`]: same hashing, limit and sync.
@@ -236,6 +436,7 @@ fn copy_local(url: &Url, temp: &Path, max: u64) -> Result<Transferred, FetchErro
         content_type: None,
         etag: None,
         last_modified: None,
+        memory: None,
     })
 }
 

@@ -37,6 +37,7 @@ mod download;
 mod exchange;
 mod http;
 mod index_cache;
+mod memory;
 mod retry;
 mod validators;
 
@@ -55,6 +56,7 @@ use crate::net::{Detail, NetError, Why};
 
 pub use config::FetchConfig;
 pub use exchange::{Exchange, Reply, Verb};
+pub use memory::{Held, InMemory, SmallDownload};
 
 #[derive(Debug, thiserror::Error)]
 pub enum FetchError {
@@ -276,6 +278,10 @@ pub struct DownloadSpec {
     pub auth: Option<Auth>,
     /// Overrides [`FetchConfig::max_artifact_bytes`] for this download.
     pub max_bytes: Option<u64>,
+    /// For a v0.1 file: a copy of its bytes outside `downloads/` (the file in
+    /// the store entry an earlier run made from it) that a 304 may confirm.
+    /// Used only when it hashes to the digest the validators record.
+    pub copy_at: Option<PathBuf>,
 }
 
 impl DownloadSpec {
@@ -285,6 +291,7 @@ impl DownloadSpec {
             expected,
             auth: None,
             max_bytes: None,
+            copy_at: None,
         }
     }
 
@@ -376,6 +383,9 @@ struct Shared {
     http: crate::net::Http,
     run: RunState,
     on_retry: OnceLock<OnRetry>,
+    /// Whether this cache holds any v0.1 validators: unknown, no, yes (looked
+    /// at once per run, and yes once this run writes one).
+    validators_exist: std::sync::atomic::AtomicU8,
 }
 
 /// The small documents this run has fetched (the retry budget per origin
@@ -419,6 +429,7 @@ impl Fetcher {
                 http,
                 run: RunState::default(),
                 on_retry: OnceLock::new(),
+                validators_exist: std::sync::atomic::AtomicU8::new(download::UNKNOWN),
             }),
             runtime,
         })
@@ -516,25 +527,72 @@ impl Fetcher {
         specs: Vec<DownloadSpec>,
         bar: &ProgressBar,
     ) -> Vec<Result<Downloaded, FetchError>> {
+        self.run_all(specs, bar, self.shared.config.jobs, None)
+            .into_iter()
+            .map(|got| got.and_then(download::Got::into_downloaded))
+            .collect()
+    }
+
+    /// [`Fetcher::download_all`] for small files (v0.1 file lists): each
+    /// body is kept in memory while the batch's budget allows (and then
+    /// spilled to `downloads/`), so the caller writes it once, where it
+    /// belongs. More of them are in flight at once: a small file is mostly
+    /// waiting for its answer (docs/performance.md, "v0.1 per-file").
+    pub fn download_small(
+        &self,
+        specs: Vec<DownloadSpec>,
+        bar: &ProgressBar,
+    ) -> Vec<Result<SmallDownload, FetchError>> {
+        let budget = memory::MemoryBudget::new(memory::BATCH_MEMORY);
+        let jobs = self.shared.config.jobs.saturating_mul(SMALL_JOBS_FACTOR);
+        self.run_all(specs, bar, jobs, Some(budget))
+            .into_iter()
+            .map(|got| {
+                got.map(|g| SmallDownload {
+                    url: g.url,
+                    digest: g.digest,
+                    size: g.size,
+                    held: g.held,
+                })
+            })
+            .collect()
+    }
+
+    /// Whether a v0.1 file may be revalidated in this cache (any validators
+    /// were ever recorded): callers look for earlier copies only then.
+    pub fn may_revalidate_files(&self) -> bool {
+        self.shared.validators_known()
+    }
+
+    /// Runs every spec, at most `jobs` at a time, in order.
+    fn run_all(
+        &self,
+        specs: Vec<DownloadSpec>,
+        bar: &ProgressBar,
+        jobs: usize,
+        memory: Option<memory::MemoryBudget>,
+    ) -> Vec<Result<download::Got, FetchError>> {
         use futures_util::StreamExt;
 
         let count = specs.len();
-        let jobs = self.shared.config.jobs.max(1);
+        let jobs = jobs.max(1);
         let shared = self.shared.clone();
         let progress = Arc::new(Progress::new(bar.clone()));
         bar.enable_steady_tick(Duration::from_millis(120));
         self.runtime.block_on(async move {
-            let mut results: Vec<Option<Result<Downloaded, FetchError>>> =
+            let mut results: Vec<Option<Result<download::Got, FetchError>>> =
                 (0..count).map(|_| None).collect();
             let mut finished = futures_util::stream::iter(specs.into_iter().enumerate())
                 .map(|(i, spec)| {
                     let shared = shared.clone();
                     let progress = progress.clone();
+                    let memory = memory.clone();
                     async move {
-                        let task =
-                            tokio::spawn(
-                                async move { shared.download(spec, Some(progress)).await },
-                            );
+                        let task = tokio::spawn(async move {
+                            shared
+                                .fetch_one(spec, Some(progress), memory.as_ref())
+                                .await
+                        });
                         let result = task.await.unwrap_or_else(|e| {
                             Err(FetchError::Client(format!("a download task failed: {e}")))
                         });
@@ -553,6 +611,10 @@ impl Fetcher {
         })
     }
 }
+
+/// How many more small files than artifacts are in flight at once
+/// ([`Fetcher::download_small`]).
+const SMALL_JOBS_FACTOR: usize = 1;
 
 /// The plain-http rule (`crate::net::check_plain_http`) for a request.
 fn net_check(config: &FetchConfig, url: &Url) -> Result<(), FetchError> {

@@ -82,6 +82,12 @@ fn record_path(cache: &CacheDirs, url: &Url) -> PathBuf {
         .join(Digest::of_bytes(url.as_str().as_bytes()).file_name())
 }
 
+/// Whether any record was ever written in this cache (its folder exists):
+/// a cold cache need not look for one record per file.
+pub(crate) fn any_recorded(cache: &CacheDirs) -> bool {
+    cache.index().join("files").is_dir()
+}
+
 /// The validators recorded for `url`, when their MAC verifies.
 pub(crate) fn load(cache: &CacheDirs, url: &Url) -> Option<Validators> {
     load_with(cache, url, RecordKey::user()?)

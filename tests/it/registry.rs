@@ -1226,10 +1226,19 @@ fn v0_1_file_lists_download_file_by_file_with_a_tree_digest() {
     let on_disk =
         skillpm::digest::tree_digest(&dir.path().join(".well-known/skills/pdf-tools")).unwrap();
     assert_eq!(*tree, on_disk);
-    assert_eq!(
-        std::fs::read(&files[1].local).unwrap(),
-        b"#!/bin/sh\necho pdf\n"
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(&mut files[1].held.reader().unwrap(), &mut bytes).unwrap();
+    assert_eq!(bytes, b"#!/bin/sh\necho pdf\n");
+    // Small files are held in memory, written once by whoever stores them:
+    // nothing lands in downloads/ or tmp/.
+    assert!(
+        files
+            .iter()
+            .all(|f| matches!(f.held, skillpm::fetch::Held::Memory(_))),
+        "{files:#?}"
     );
+    assert!(support::leftovers_under(&cache.path().join("downloads")).is_empty());
+    assert!(support::leftovers_under(&cache.path().join("tmp")).is_empty());
     assert_eq!(
         server.hits("/.well-known/skills/pdf-tools/scripts/extract.sh"),
         2

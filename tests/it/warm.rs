@@ -198,15 +198,21 @@ fn v0_1_files_are_revalidated_and_a_304_over_altered_bytes_is_a_miss() {
     );
     assert_eq!(lock_trees(&first), lock_trees(&second));
 
-    // The cached bytes of one file are altered: its 304 is a miss, and the
+    // The cached bytes of one file (v0.1 files are kept in the store entry
+    // only, never in downloads/) are altered: its 304 is a miss, and the
     // file is downloaded again, whole.
-    let downloads = sandbox.cache.join("downloads");
-    let cached = std::fs::read_dir(&downloads)
+    assert!(support::files_under(&sandbox.cache.join("downloads")).is_empty());
+    let cached = std::fs::read_dir(sandbox.cache.join("store"))
         .unwrap()
         .flatten()
-        .map(|e| e.path())
+        .map(|e| e.path().join("references/GUIDE.md"))
         .find(|p| std::fs::read(p).is_ok_and(|b| b == b"guide 1\n"))
-        .expect("the guide of warm-1 is cached");
+        .expect("the guide of warm-1 is stored");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&cached, std::fs::Permissions::from_mode(0o644)).unwrap();
+    }
     std::fs::write(&cached, "tampered\n").unwrap();
     server.clear_log();
     let third = project(&sandbox, "third");

@@ -12,7 +12,7 @@ pub mod resolve;
 pub use prove::versioned_url;
 pub use resolve::{
     EntryRequest, FetchedContent, FetchedFile, ResolvedIndex, Source, SourceError, detect_archive,
-    download_entries, resolve, signature_url,
+    download_entries, download_entries_with, resolve, signature_url,
 };
 
 use std::path::Path;
@@ -134,7 +134,11 @@ impl Kind for Index {
                 EntryContent::Files { .. } => {
                     // No published digest: fetch the files and compute the tree.
                     let bar = indicatif::ProgressBar::hidden();
-                    let fetched = download_entries(ws.fetcher()?, &[resolved.request(entry)], &bar);
+                    let fetcher = ws.fetcher()?.clone();
+                    let fetched =
+                        download_entries_with(&fetcher, &[resolved.request(entry)], &bar, |e| {
+                            stored_file_list(ws, e)
+                        });
                     match fetched.into_iter().next() {
                         Some(Ok(f)) => match f {
                             FetchedContent::Files { tree, .. } => Some(tree.to_string()),
@@ -174,8 +178,10 @@ fn resolve_entries(
     let fetched = if requests.is_empty() {
         Ok(Vec::new())
     } else {
-        ws.fetcher()
-            .map(|fetcher| download_entries(fetcher, &requests, &bar))
+        ws.fetcher().cloned().map(|fetcher| {
+            let shared: &Workspace<'_> = ws;
+            download_entries_with(&fetcher, &requests, &bar, |e| stored_file_list(shared, e))
+        })
     };
     bar.finish_and_clear();
     let fetched = match fetched {
@@ -247,6 +253,19 @@ fn stored_artifact(
         IndexKind::Archive => Format::Archive,
     };
     Some((stored, format, Some(*digest)))
+}
+
+/// The store entry an earlier run made from a v0.1 file list, when the store
+/// still holds it whole (`Store::reuse_unpacked`: a damaged one is
+/// quarantined here, so its files are fetched again rather than confirmed).
+fn stored_file_list(ws: &Workspace<'_>, entry: &Entry) -> Option<std::path::PathBuf> {
+    let EntryContent::Files { files } = &entry.content else {
+        return None;
+    };
+    let key = Unpacked::files_key(files.iter().map(|f| &f.url));
+    ws.store
+        .reuse_unpacked(&key, |tree| ws.state.load_tree(tree))
+        .map(|stored| stored.path)
 }
 
 /// The candidate for an index entry whose content is now in the store:
@@ -327,11 +346,15 @@ fn import_fetched(
             Ok((stored, lock_format, Some(*digest)))
         }
         FetchedContent::Files { files, .. } => {
+            // Bytes held in memory are written here, once; the rest is read
+            // from the verified file that holds it.
             let mut opened = Vec::with_capacity(files.len());
             for f in files {
-                let file = std::fs::File::open(&f.local)
-                    .with_context(|| format!("cannot read {}", f.local.display()))?;
-                opened.push((f.path.clone(), file));
+                let reader = f.held.reader().with_context(|| {
+                    let at = f.held.path().map(|p| p.display().to_string());
+                    format!("cannot read {}", at.unwrap_or_else(|| f.path.clone()))
+                })?;
+                opened.push((f.path.clone(), reader));
             }
             let stored = ws
                 .store
@@ -427,7 +450,11 @@ fn fetch_file_lists(ws: &mut Workspace<'_>, group: &[&LockedSkill]) -> anyhow::R
         requests.push(resolved.request(entry));
     }
     let bar = ws.ui.bar(0, "Downloading", false);
-    let results = download_entries(ws.fetcher()?, &requests, &bar);
+    let results = {
+        let fetcher = ws.fetcher()?.clone();
+        let shared: &Workspace<'_> = ws;
+        download_entries_with(&fetcher, &requests, &bar, |e| stored_file_list(shared, e))
+    };
     bar.finish_and_clear();
     for ((s, request), result) in group.iter().zip(&requests).zip(results) {
         let fetched = result.with_context(|| format!("cannot fetch `{}`", s.name))?;

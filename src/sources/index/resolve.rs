@@ -17,7 +17,9 @@ use url::Url;
 
 use crate::digest::{Digest, TreeHasher};
 use crate::error::{Classify, Exit};
-use crate::fetch::{Auth, BodyOrigin, DownloadSpec, Downloaded, FetchError, Fetcher};
+use crate::fetch::{
+    Auth, BodyOrigin, DownloadSpec, Downloaded, FetchError, Fetcher, Held, SmallDownload,
+};
 use crate::index::{ArtifactType, Entry, EntryContent, Index, IndexError, parse_index};
 use crate::net::{TokenChoice, UserTokens};
 use crate::project::manifest::SourceDecl;
@@ -331,12 +333,13 @@ pub enum FetchedContent {
     },
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct FetchedFile {
     /// Relative path in the skill.
     pub path: String,
-    /// The verified bytes, `<cache>/downloads/sha256-<hex>`.
-    pub local: PathBuf,
+    /// The verified bytes: in memory (written once, into the store's
+    /// staging tree), or in a verified file.
+    pub held: Held,
     pub digest: Digest,
     pub size: u64,
 }
@@ -350,94 +353,146 @@ pub fn download_entries(
     requests: &[EntryRequest<'_>],
     bar: &ProgressBar,
 ) -> Vec<Result<FetchedContent, SourceError>> {
-    let mut specs = Vec::new();
+    download_entries_with(fetcher, requests, bar, |_| None)
+}
+
+/// [`download_entries`], where `earlier` names the whole store entry an
+/// earlier run made from a v0.1 file list: on a 304 its copy of a file is
+/// used, once re-hashed (v0.1 files are kept nowhere else).
+pub fn download_entries_with(
+    fetcher: &Fetcher,
+    requests: &[EntryRequest<'_>],
+    bar: &ProgressBar,
+    earlier: impl Fn(&Entry) -> Option<PathBuf>,
+) -> Vec<Result<FetchedContent, SourceError>> {
+    let mut artifacts = Vec::new();
+    let mut files = Vec::new();
+    // Where each request's downloads are: (artifact batch?, span).
     let mut spans = Vec::with_capacity(requests.len());
+    let revalidating = fetcher.may_revalidate_files();
     for request in requests {
-        let start = specs.len();
         let auth = request.auth.cloned();
         match &request.entry.content {
             EntryContent::Artifact { url, digest, .. } => {
-                specs.push(DownloadSpec::new(url.clone(), Some(*digest)).with_auth(auth));
+                let start = artifacts.len();
+                artifacts.push(DownloadSpec::new(url.clone(), Some(*digest)).with_auth(auth));
+                spans.push((true, start..artifacts.len()));
             }
-            EntryContent::Files { files } => {
-                for file in files {
+            EntryContent::Files { files: list } => {
+                let start = files.len();
+                // The entry an earlier run stored from this list: a 304 may
+                // confirm its copy of a file (re-hashed before use).
+                let earlier = revalidating.then(|| earlier(request.entry)).flatten();
+                for file in list {
                     let mut spec =
                         DownloadSpec::new(file.url.clone(), file.digest).with_auth(auth.clone());
                     spec.max_bytes = Some(MAX_FILE_BYTES);
-                    specs.push(spec);
+                    spec.copy_at = earlier.as_ref().map(|dir| dir.join(&file.path));
+                    files.push(spec);
                 }
+                spans.push((false, start..files.len()));
             }
         }
-        spans.push(start..specs.len());
     }
-    bar.set_length(specs.len() as u64);
-    let mut results: Vec<Option<Result<Downloaded, FetchError>>> = fetcher
-        .download_all(specs, bar)
-        .into_iter()
-        .map(Some)
-        .collect();
+    bar.set_length((artifacts.len() + files.len()) as u64);
+    let mut artifacts: Vec<Option<Result<Downloaded, FetchError>>> = if artifacts.is_empty() {
+        Vec::new()
+    } else {
+        fetcher
+            .download_all(artifacts, bar)
+            .into_iter()
+            .map(Some)
+            .collect()
+    };
+    let mut files: Vec<Option<Result<SmallDownload, FetchError>>> = if files.is_empty() {
+        Vec::new()
+    } else {
+        fetcher
+            .download_small(files, bar)
+            .into_iter()
+            .map(Some)
+            .collect()
+    };
     requests
         .iter()
         .zip(spans)
-        .map(|(request, span)| {
-            let downloads: Result<Vec<Downloaded>, FetchError> =
-                results[span].iter_mut().filter_map(Option::take).collect();
-            assemble(request.entry, downloads?)
+        .map(|(request, (artifact, span))| {
+            if artifact {
+                let downloads: Result<Vec<Downloaded>, FetchError> = artifacts[span]
+                    .iter_mut()
+                    .filter_map(Option::take)
+                    .collect();
+                assemble_artifact(request.entry, downloads?)
+            } else {
+                let downloads: Result<Vec<SmallDownload>, FetchError> =
+                    files[span].iter_mut().filter_map(Option::take).collect();
+                assemble_files(request.entry, downloads?)
+            }
         })
         .collect()
 }
 
-fn assemble(entry: &Entry, downloads: Vec<Downloaded>) -> Result<FetchedContent, SourceError> {
-    Ok(match &entry.content {
-        EntryContent::Artifact {
-            artifact: kind,
-            url,
-            ..
-        } => {
-            let Some(artifact) = downloads.into_iter().next() else {
-                return Err(FetchError::Client("a download went missing".into()).into());
-            };
-            let format = match kind {
-                ArtifactType::SkillMd => None,
-                ArtifactType::Archive => {
-                    detect_archive(artifact.content_type.as_deref(), url, &artifact.path)
-                }
-            };
-            FetchedContent::Artifact {
-                path: artifact.path,
-                digest: artifact.digest,
-                kind: *kind,
-                format,
-            }
+fn assemble_artifact(
+    entry: &Entry,
+    downloads: Vec<Downloaded>,
+) -> Result<FetchedContent, SourceError> {
+    let EntryContent::Artifact {
+        artifact: kind,
+        url,
+        ..
+    } = &entry.content
+    else {
+        return Err(FetchError::Client("an artifact went missing".into()).into());
+    };
+    let Some(artifact) = downloads.into_iter().next() else {
+        return Err(FetchError::Client("a download went missing".into()).into());
+    };
+    let format = match kind {
+        ArtifactType::SkillMd => None,
+        ArtifactType::Archive => {
+            detect_archive(artifact.content_type.as_deref(), url, &artifact.path)
         }
-        EntryContent::Files { files } => {
-            let total: u64 = downloads.iter().map(|d| d.size).sum();
-            if total > MAX_SKILL_BYTES {
-                return Err(SourceError::SkillTooLarge {
-                    url: entry.url().cloned().unwrap_or_else(|| files[0].url.clone()),
-                    name: entry.name.clone(),
-                    limit: MAX_SKILL_BYTES,
-                });
+    };
+    Ok(FetchedContent::Artifact {
+        path: artifact.path,
+        digest: artifact.digest,
+        kind: *kind,
+        format,
+    })
+}
+
+fn assemble_files(
+    entry: &Entry,
+    downloads: Vec<SmallDownload>,
+) -> Result<FetchedContent, SourceError> {
+    let EntryContent::Files { files } = &entry.content else {
+        return Err(FetchError::Client("a file list went missing".into()).into());
+    };
+    let total: u64 = downloads.iter().map(|d| d.size).sum();
+    if total > MAX_SKILL_BYTES {
+        return Err(SourceError::SkillTooLarge {
+            url: entry.url().cloned().unwrap_or_else(|| files[0].url.clone()),
+            name: entry.name.clone(),
+            limit: MAX_SKILL_BYTES,
+        });
+    }
+    let mut tree = TreeHasher::new();
+    let fetched: Vec<FetchedFile> = files
+        .iter()
+        .zip(downloads)
+        .map(|(file, d)| {
+            tree.add(file.path.clone(), d.digest);
+            FetchedFile {
+                path: file.path.clone(),
+                held: d.held,
+                digest: d.digest,
+                size: d.size,
             }
-            let mut tree = TreeHasher::new();
-            let fetched: Vec<FetchedFile> = files
-                .iter()
-                .zip(downloads)
-                .map(|(file, d)| {
-                    tree.add(file.path.clone(), d.digest);
-                    FetchedFile {
-                        path: file.path.clone(),
-                        local: d.path,
-                        digest: d.digest,
-                        size: d.size,
-                    }
-                })
-                .collect();
-            FetchedContent::Files {
-                files: fetched,
-                tree: tree.finish(),
-            }
-        }
+        })
+        .collect();
+    Ok(FetchedContent::Files {
+        files: fetched,
+        tree: tree.finish(),
     })
 }
 
