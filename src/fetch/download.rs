@@ -467,3 +467,37 @@ fn rename_creating_dir(from: &Path, to: &Path) -> Result<(), FetchError> {
         other => other.map_err(io),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_body_past_the_memory_budget_spills_to_the_temporary_file_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let temp = dir.path().join("sub/download-x.0");
+        let budget = MemoryBudget::new(8);
+        // Fits: kept in memory, nothing written.
+        let mut small = Sink::memory(&budget, Some(5));
+        small.write(b"hello", &temp).unwrap();
+        let (digest, size, memory) = small.finish();
+        let kept = memory.expect("kept in memory");
+        assert_eq!((kept.bytes(), size), (&b"hello"[..], 5));
+        assert_eq!(digest, Digest::of_bytes(b"hello"));
+        assert!(!temp.exists());
+        // 3 bytes left while `kept` lives: the next body spills mid-way.
+        let mut big = Sink::memory(&budget, None);
+        big.write(b"abc", &temp).unwrap();
+        big.write(b"defg", &temp).unwrap();
+        big.write(b"hij", &temp).unwrap();
+        let (digest, size, memory) = big.finish();
+        assert!(memory.is_none());
+        assert_eq!(size, 10);
+        assert_eq!(digest, Digest::of_bytes(b"abcdefghij"));
+        assert_eq!(std::fs::read(&temp).unwrap(), b"abcdefghij");
+        // The spilled body gave its share back; the kept one still holds 5.
+        drop(kept);
+        let mut again = budget.reservation();
+        assert!(budget.take(&mut again, 8));
+    }
+}

@@ -527,35 +527,61 @@ impl Fetcher {
         specs: Vec<DownloadSpec>,
         bar: &ProgressBar,
     ) -> Vec<Result<Downloaded, FetchError>> {
-        self.run_all(specs, bar, self.shared.config.jobs, None)
-            .into_iter()
-            .map(|got| got.and_then(download::Got::into_downloaded))
-            .collect()
+        in_order(specs.len(), |done| self.download_each(specs, bar, done))
+    }
+
+    /// [`Fetcher::download_all`], handing each result to `done` (with its
+    /// index in `specs`) as soon as it is there, on this thread: the caller
+    /// can start on it while the other transfers go on.
+    pub fn download_each(
+        &self,
+        specs: Vec<DownloadSpec>,
+        bar: &ProgressBar,
+        mut done: impl FnMut(usize, Result<Downloaded, FetchError>),
+    ) {
+        let jobs = self.shared.config.jobs;
+        self.run_all(specs, bar, jobs, None, |i, got| {
+            done(i, got.and_then(download::Got::into_downloaded));
+        });
     }
 
     /// [`Fetcher::download_all`] for small files (v0.1 file lists): each
     /// body is kept in memory while the batch's budget allows (and then
     /// spilled to `downloads/`), so the caller writes it once, where it
-    /// belongs. More of them are in flight at once: a small file is mostly
-    /// waiting for its answer (docs/performance.md, "v0.1 per-file").
+    /// belongs.
     pub fn download_small(
         &self,
         specs: Vec<DownloadSpec>,
         bar: &ProgressBar,
     ) -> Vec<Result<SmallDownload, FetchError>> {
+        in_order(specs.len(), |done| {
+            self.download_small_each(specs, bar, done)
+        })
+    }
+
+    /// [`Fetcher::download_small`], handing each result to `done` as soon
+    /// as it is there (see [`Fetcher::download_each`]). More of them are in
+    /// flight at once: a small file is mostly waiting for its answer
+    /// (docs/performance.md, "v0.1 per-file").
+    pub fn download_small_each(
+        &self,
+        specs: Vec<DownloadSpec>,
+        bar: &ProgressBar,
+        mut done: impl FnMut(usize, Result<SmallDownload, FetchError>),
+    ) {
         let budget = memory::MemoryBudget::new(memory::BATCH_MEMORY);
         let jobs = self.shared.config.jobs.saturating_mul(SMALL_JOBS_FACTOR);
-        self.run_all(specs, bar, jobs, Some(budget))
-            .into_iter()
-            .map(|got| {
+        self.run_all(specs, bar, jobs, Some(budget), |i, got| {
+            done(
+                i,
                 got.map(|g| SmallDownload {
                     url: g.url,
                     digest: g.digest,
                     size: g.size,
                     held: g.held,
-                })
-            })
-            .collect()
+                }),
+            );
+        });
     }
 
     /// Whether a v0.1 file may be revalidated in this cache (any validators
@@ -564,24 +590,27 @@ impl Fetcher {
         self.shared.validators_known()
     }
 
-    /// Runs every spec, at most `jobs` at a time, in order.
+    /// Runs every spec, at most `jobs` at a time, handing each result to
+    /// `done` as it finishes (on this thread, while the transfers run on
+    /// the network's worker).
     fn run_all(
         &self,
         specs: Vec<DownloadSpec>,
         bar: &ProgressBar,
         jobs: usize,
         memory: Option<memory::MemoryBudget>,
-    ) -> Vec<Result<download::Got, FetchError>> {
+        mut done: impl FnMut(usize, Result<download::Got, FetchError>),
+    ) {
         use futures_util::StreamExt;
 
-        let count = specs.len();
+        if specs.is_empty() {
+            return;
+        }
         let jobs = jobs.max(1);
         let shared = self.shared.clone();
         let progress = Arc::new(Progress::new(bar.clone()));
         bar.enable_steady_tick(Duration::from_millis(120));
         self.runtime.block_on(async move {
-            let mut results: Vec<Option<Result<download::Got, FetchError>>> =
-                (0..count).map(|_| None).collect();
             let mut finished = futures_util::stream::iter(specs.into_iter().enumerate())
                 .map(|(i, spec)| {
                     let shared = shared.clone();
@@ -602,14 +631,27 @@ impl Fetcher {
                 .buffer_unordered(jobs);
             while let Some((i, result)) = finished.next().await {
                 bar.inc(1);
-                results[i] = Some(result);
+                done(i, result);
             }
-            results
-                .into_iter()
-                .map(|r| r.unwrap_or_else(|| Err(FetchError::Client("a download was lost".into()))))
-                .collect()
         })
     }
+}
+
+/// The results `run` hands over one by one, in the order of their indexes.
+fn in_order<T>(
+    count: usize,
+    run: impl FnOnce(&mut dyn FnMut(usize, Result<T, FetchError>)),
+) -> Vec<Result<T, FetchError>> {
+    let mut results: Vec<Option<Result<T, FetchError>>> = (0..count).map(|_| None).collect();
+    run(&mut |i, result| {
+        if let Some(slot) = results.get_mut(i) {
+            *slot = Some(result);
+        }
+    });
+    results
+        .into_iter()
+        .map(|r| r.unwrap_or_else(|| Err(FetchError::Client("a download was lost".into()))))
+        .collect()
 }
 
 /// How many more small files than artifacts are in flight at once

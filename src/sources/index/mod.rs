@@ -12,7 +12,7 @@ pub mod resolve;
 pub use prove::versioned_url;
 pub use resolve::{
     EntryRequest, FetchedContent, FetchedFile, ResolvedIndex, Source, SourceError, detect_archive,
-    download_entries, download_entries_with, resolve, signature_url,
+    download_entries, download_entries_each, download_entries_with, resolve, signature_url,
 };
 
 use std::path::Path;
@@ -174,51 +174,35 @@ fn resolve_entries(
         }
     }
     let requests: Vec<_> = entries.iter().map(|e| resolved.request(e)).collect();
-    let bar = ws.ui.bar(0, "Downloading", false);
-    let fetched = if requests.is_empty() {
-        Ok(Vec::new())
+    let fetcher = if requests.is_empty() {
+        None
     } else {
-        ws.fetcher().cloned().map(|fetcher| {
-            let shared: &Workspace<'_> = ws;
-            download_entries_with(&fetcher, &requests, &bar, |e| stored_file_list(shared, e))
-        })
-    };
-    bar.finish_and_clear();
-    let fetched = match fetched {
-        Ok(fetched) => fetched,
-        Err(e) => {
-            // The first keeps the error itself (its exit code); the rest say it.
-            let message = format!("{e:#}");
-            let mut out = vec![Err(e)];
-            out.extend(
-                names
-                    .iter()
-                    .skip(1)
-                    .map(|_| Err(anyhow::anyhow!(message.clone()))),
-            );
-            out.truncate(names.len());
-            return out;
-        }
-    };
-    let mut downloaded = Vec::with_capacity(entries.len());
-    for (entry, result) in entries.into_iter().zip(fetched) {
-        // A failed download keeps its error (and so its exit code).
-        match result.with_context(|| format!("cannot download `{}`", entry.name)) {
-            Ok(fetched) => downloaded.push((entry, fetched)),
+        match ws.fetcher().cloned() {
+            Ok(fetcher) => Some(fetcher),
             Err(e) => {
-                by_name.insert(entry.name.clone(), Err(e));
+                // The first keeps the error itself (its exit code); the rest say it.
+                let message = format!("{e:#}");
+                let mut out = vec![Err(e)];
+                out.extend(
+                    names
+                        .iter()
+                        .skip(1)
+                        .map(|_| Err(anyhow::anyhow!(message.clone()))),
+                );
+                out.truncate(names.len());
+                return out;
             }
         }
-    }
-    // Unpacking is independent per skill; results are kept in index order.
-    let shared: &Workspace<'_> = ws;
-    let imported = crate::fs::parallel::map(&downloaded, |(entry, fetched)| {
-        import_fetched(shared, entry, fetched)
-    });
-    for ((entry, _), result) in downloaded.iter().zip(imported) {
-        let candidate =
-            result.and_then(|imported| index_candidate(ws, decl, resolved, entry, imported));
-        by_name.insert(entry.name.clone(), candidate);
+    };
+    if let Some(fetcher) = fetcher {
+        let bar = ws.ui.bar(0, "Downloading", false);
+        let imported = import_while_downloading(ws, &fetcher, &entries, &requests, &bar);
+        bar.finish_and_clear();
+        for (entry, result) in entries.iter().zip(imported) {
+            let candidate =
+                result.and_then(|imported| index_candidate(ws, decl, resolved, entry, imported));
+            by_name.insert(entry.name.clone(), candidate);
+        }
     }
     names
         .iter()
@@ -253,6 +237,80 @@ fn stored_artifact(
         IndexKind::Archive => Format::Archive,
     };
     Some((stored, format, Some(*digest)))
+}
+
+/// What storing an entry's content gave: the entry, the lock's format and
+/// the artifact digest (none for a v0.1 file list).
+type Imported = (StoreEntry, Format, Option<crate::digest::Digest>);
+
+/// Downloads the entries of `requests` and stores each as soon as all its
+/// downloads are there, on as many threads as there are cores, while the
+/// other transfers go on (docs/performance.md, "v0.1 per-file"). Results are
+/// in request order; a failed download keeps its error (and exit code).
+fn import_while_downloading(
+    ws: &Workspace<'_>,
+    fetcher: &Fetcher,
+    entries: &[&Entry],
+    requests: &[EntryRequest<'_>],
+    bar: &indicatif::ProgressBar,
+) -> Vec<anyhow::Result<Imported>> {
+    use std::sync::Mutex;
+
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, entries.len().max(1));
+    let results: Mutex<Vec<Option<anyhow::Result<Imported>>>> =
+        Mutex::new((0..entries.len()).map(|_| None).collect());
+    let put = |i: usize, outcome: anyhow::Result<Imported>| {
+        if let Ok(mut results) = results.lock()
+            && let Some(slot) = results.get_mut(i)
+        {
+            *slot = Some(outcome);
+        }
+    };
+    let (tx, rx) = std::sync::mpsc::channel::<(usize, FetchedContent)>();
+    let rx = Mutex::new(rx);
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                loop {
+                    let job = match rx.lock() {
+                        Ok(rx) => rx.recv(),
+                        Err(_) => return,
+                    };
+                    let Ok((i, fetched)) = job else { return };
+                    put(i, import_fetched(ws, entries[i], &fetched));
+                }
+            });
+        }
+        download_entries_each(
+            fetcher,
+            requests,
+            bar,
+            |e| stored_file_list(ws, e),
+            |i, result| match result
+                .with_context(|| format!("cannot download `{}`", entries[i].name))
+            {
+                Ok(fetched) => {
+                    if let Err(lost) = tx.send((i, fetched)) {
+                        let (i, _) = lost.0;
+                        put(
+                            i,
+                            Err(anyhow::anyhow!("the store's import threads stopped")),
+                        );
+                    }
+                }
+                Err(e) => put(i, Err(e)),
+            },
+        );
+        drop(tx);
+    });
+    results
+        .into_inner()
+        .unwrap_or_default()
+        .into_iter()
+        .map(|r| r.unwrap_or_else(|| Err(anyhow::anyhow!("a download went missing"))))
+        .collect()
 }
 
 /// The store entry an earlier run made from a v0.1 file list, when the store

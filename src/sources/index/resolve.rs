@@ -365,77 +365,102 @@ pub fn download_entries_with(
     bar: &ProgressBar,
     earlier: impl Fn(&Entry) -> Option<PathBuf>,
 ) -> Vec<Result<FetchedContent, SourceError>> {
+    let mut results: Vec<Option<Result<FetchedContent, SourceError>>> =
+        (0..requests.len()).map(|_| None).collect();
+    download_entries_each(fetcher, requests, bar, earlier, |i, result| {
+        if let Some(slot) = results.get_mut(i) {
+            *slot = Some(result);
+        }
+    });
+    results
+        .into_iter()
+        .map(|r| {
+            r.unwrap_or_else(|| Err(FetchError::Client("a download went missing".into()).into()))
+        })
+        .collect()
+}
+
+/// [`download_entries_with`], handing each entry to `ready` (with its index
+/// in `requests`) as soon as all its downloads are there, on this thread:
+/// the caller can store it while the other transfers go on.
+pub fn download_entries_each(
+    fetcher: &Fetcher,
+    requests: &[EntryRequest<'_>],
+    bar: &ProgressBar,
+    earlier: impl Fn(&Entry) -> Option<PathBuf>,
+    mut ready: impl FnMut(usize, Result<FetchedContent, SourceError>),
+) {
     let mut artifacts = Vec::new();
+    // For each artifact download, its request.
+    let mut artifact_of = Vec::new();
     let mut files = Vec::new();
-    // Where each request's downloads are: (artifact batch?, span).
-    let mut spans = Vec::with_capacity(requests.len());
+    // For each file download, its request and its place in the entry's list.
+    let mut file_of = Vec::new();
+    // Per request: the file downloads still to come, and those there.
+    let mut waiting: Vec<(usize, Vec<Option<Result<SmallDownload, FetchError>>>)> =
+        Vec::with_capacity(requests.len());
     let revalidating = fetcher.may_revalidate_files();
-    for request in requests {
+    for (r, request) in requests.iter().enumerate() {
         let auth = request.auth.cloned();
         match &request.entry.content {
             EntryContent::Artifact { url, digest, .. } => {
-                let start = artifacts.len();
                 artifacts.push(DownloadSpec::new(url.clone(), Some(*digest)).with_auth(auth));
-                spans.push((true, start..artifacts.len()));
+                artifact_of.push(r);
+                waiting.push((0, Vec::new()));
             }
             EntryContent::Files { files: list } => {
-                let start = files.len();
                 // The entry an earlier run stored from this list: a 304 may
                 // confirm its copy of a file (re-hashed before use).
                 let earlier = revalidating.then(|| earlier(request.entry)).flatten();
-                for file in list {
+                for (n, file) in list.iter().enumerate() {
                     let mut spec =
                         DownloadSpec::new(file.url.clone(), file.digest).with_auth(auth.clone());
                     spec.max_bytes = Some(MAX_FILE_BYTES);
                     spec.copy_at = earlier.as_ref().map(|dir| dir.join(&file.path));
                     files.push(spec);
+                    file_of.push((r, n));
                 }
-                spans.push((false, start..files.len()));
+                waiting.push((list.len(), (0..list.len()).map(|_| None).collect()));
+                if list.is_empty() {
+                    ready(r, assemble_files(request.entry, Vec::new()));
+                }
             }
         }
     }
     bar.set_length((artifacts.len() + files.len()) as u64);
-    let mut artifacts: Vec<Option<Result<Downloaded, FetchError>>> = if artifacts.is_empty() {
-        Vec::new()
-    } else {
-        fetcher
-            .download_all(artifacts, bar)
-            .into_iter()
-            .map(Some)
-            .collect()
-    };
-    let mut files: Vec<Option<Result<SmallDownload, FetchError>>> = if files.is_empty() {
-        Vec::new()
-    } else {
-        fetcher
-            .download_small(files, bar)
-            .into_iter()
-            .map(Some)
-            .collect()
-    };
-    requests
-        .iter()
-        .zip(spans)
-        .map(|(request, (artifact, span))| {
-            if artifact {
-                let downloads: Result<Vec<Downloaded>, FetchError> = artifacts[span]
-                    .iter_mut()
-                    .filter_map(Option::take)
-                    .collect();
-                assemble_artifact(request.entry, downloads?)
-            } else {
-                let downloads: Result<Vec<SmallDownload>, FetchError> =
-                    files[span].iter_mut().filter_map(Option::take).collect();
-                assemble_files(request.entry, downloads?)
-            }
-        })
-        .collect()
+    fetcher.download_each(artifacts, bar, |i, result| {
+        if let Some(&r) = artifact_of.get(i) {
+            let entry = requests[r].entry;
+            ready(
+                r,
+                result
+                    .map_err(SourceError::from)
+                    .and_then(|d| assemble_artifact(entry, d)),
+            );
+        }
+    });
+    fetcher.download_small_each(files, bar, |i, result| {
+        let Some(&(r, n)) = file_of.get(i) else {
+            return;
+        };
+        let (left, got) = &mut waiting[r];
+        got[n] = Some(result);
+        *left -= 1;
+        if *left == 0 {
+            let downloads: Result<Vec<SmallDownload>, FetchError> =
+                got.iter_mut().filter_map(Option::take).collect();
+            let entry = requests[r].entry;
+            ready(
+                r,
+                downloads
+                    .map_err(SourceError::from)
+                    .and_then(|d| assemble_files(entry, d)),
+            );
+        }
+    });
 }
 
-fn assemble_artifact(
-    entry: &Entry,
-    downloads: Vec<Downloaded>,
-) -> Result<FetchedContent, SourceError> {
+fn assemble_artifact(entry: &Entry, artifact: Downloaded) -> Result<FetchedContent, SourceError> {
     let EntryContent::Artifact {
         artifact: kind,
         url,
@@ -443,9 +468,6 @@ fn assemble_artifact(
     } = &entry.content
     else {
         return Err(FetchError::Client("an artifact went missing".into()).into());
-    };
-    let Some(artifact) = downloads.into_iter().next() else {
-        return Err(FetchError::Client("a download went missing".into()).into());
     };
     let format = match kind {
         ArtifactType::SkillMd => None,
