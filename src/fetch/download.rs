@@ -17,7 +17,7 @@ use std::fs::File;
 use std::io::{self, Read, Write};
 use std::path::Path;
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use reqwest::header::HeaderMap;
 use url::Url;
@@ -105,6 +105,8 @@ impl Shared {
             .map(|group| group.reserve())
             .map_err(FetchError::io(&tmp_dir))?;
         let temp = reserved.path().to_owned();
+        // Whether a body of this download was ever spilled to `temp`.
+        let spilled = AtomicBool::new(false);
         let transferred = match spec.url.scheme() {
             "file" => {
                 let (url, temp) = (spec.url.clone(), temp.clone());
@@ -139,7 +141,7 @@ impl Shared {
                                     max,
                                     progress.as_deref(),
                                     headers,
-                                    memory,
+                                    memory.map(|budget| (budget, &spilled)),
                                 )
                             }),
                         )
@@ -183,8 +185,14 @@ impl Shared {
             });
         }
         let held = match transferred.memory {
-            // Nothing was written: the reserved name was never created.
-            Some(body) => Held::Memory(Arc::new(body)),
+            Some(body) => {
+                if !spilled.load(Ordering::Acquire) {
+                    // Nothing was ever made under the reserved name: there is
+                    // nothing to remove (one `lstat` per file saved).
+                    reserved.keep();
+                }
+                Held::Memory(Arc::new(body))
+            }
             None => {
                 let path = self.cache.download_path(&transferred.digest);
                 // The name can only ever point at complete data (the bytes
@@ -312,7 +320,7 @@ async fn transfer(
     max: u64,
     progress: Option<&Progress>,
     conditional: &HeaderMap,
-    memory: Option<&MemoryBudget>,
+    memory: Option<(&MemoryBudget, &AtomicBool)>,
 ) -> Result<Option<Transferred>, Failure> {
     let auth = spec.auth.as_ref();
     let Some(http::Fresh {
@@ -328,7 +336,7 @@ async fn transfer(
     let io_fatal = |source| Failure::Fatal(FetchError::io(temp)(source));
     let declared = response.content_length().filter(|&n| n <= max);
     let mut sink = match memory {
-        Some(budget) => Sink::memory(budget, declared),
+        Some((budget, spilled)) => Sink::memory(budget, spilled, declared),
         None => Sink::File(HashingWriter::new(
             create_with_parent(temp).map_err(io_fatal)?,
         )),
@@ -358,13 +366,15 @@ enum Sink<'b> {
         writer: HashingWriter<Vec<u8>>,
         held: Reservation,
         budget: &'b MemoryBudget,
+        /// Set once a body spills to the temporary file.
+        spilled: &'b AtomicBool,
     },
     File(HashingWriter<File>),
 }
 
 impl<'b> Sink<'b> {
     /// An empty in-memory sink, sized for a declared length the budget allows.
-    fn memory(budget: &'b MemoryBudget, declared: Option<u64>) -> Self {
+    fn memory(budget: &'b MemoryBudget, spilled: &'b AtomicBool, declared: Option<u64>) -> Self {
         let mut held = budget.reservation();
         let capacity = match declared {
             Some(n) if budget.take(&mut held, n) => n as usize,
@@ -374,6 +384,7 @@ impl<'b> Sink<'b> {
             writer: HashingWriter::new(Vec::with_capacity(capacity)),
             held,
             budget,
+            spilled,
         }
     }
 
@@ -382,6 +393,7 @@ impl<'b> Sink<'b> {
             writer,
             held,
             budget,
+            spilled,
         } = self
         {
             let after = writer.written() + chunk.len() as u64;
@@ -390,6 +402,7 @@ impl<'b> Sink<'b> {
                 return writer.write_all(chunk);
             }
             // Over the budget: what came so far moves to the temporary file.
+            spilled.store(true, Ordering::Release);
             let file = HashingWriter::new(create_with_parent(temp)?);
             let Sink::Memory { writer, .. } = std::mem::replace(self, Sink::File(file)) else {
                 return Err(io::Error::other("the download sink was lost"));
@@ -477,21 +490,24 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let temp = dir.path().join("sub/download-x.0");
         let budget = MemoryBudget::new(8);
+        let spilled = AtomicBool::new(false);
         // Fits: kept in memory, nothing written.
-        let mut small = Sink::memory(&budget, Some(5));
+        let mut small = Sink::memory(&budget, &spilled, Some(5));
         small.write(b"hello", &temp).unwrap();
         let (digest, size, memory) = small.finish();
         let kept = memory.expect("kept in memory");
         assert_eq!((kept.bytes(), size), (&b"hello"[..], 5));
         assert_eq!(digest, Digest::of_bytes(b"hello"));
         assert!(!temp.exists());
+        assert!(!spilled.load(Ordering::Acquire));
         // 3 bytes left while `kept` lives: the next body spills mid-way.
-        let mut big = Sink::memory(&budget, None);
+        let mut big = Sink::memory(&budget, &spilled, None);
         big.write(b"abc", &temp).unwrap();
         big.write(b"defg", &temp).unwrap();
         big.write(b"hij", &temp).unwrap();
         let (digest, size, memory) = big.finish();
         assert!(memory.is_none());
+        assert!(spilled.load(Ordering::Acquire));
         assert_eq!(size, 10);
         assert_eq!(digest, Digest::of_bytes(b"abcdefghij"));
         assert_eq!(std::fs::read(&temp).unwrap(), b"abcdefghij");

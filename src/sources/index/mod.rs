@@ -199,8 +199,9 @@ fn resolve_entries(
         let imported = import_while_downloading(ws, &fetcher, &entries, &requests, &bar);
         bar.finish_and_clear();
         for (entry, result) in entries.iter().zip(imported) {
-            let candidate =
-                result.and_then(|imported| index_candidate(ws, decl, resolved, entry, imported));
+            let candidate = result.and_then(|(imported, judged)| {
+                judged_candidate(ws, decl, resolved, entry, imported, judged)
+            });
             by_name.insert(entry.name.clone(), candidate);
         }
     }
@@ -242,26 +243,29 @@ fn stored_artifact(
 /// What storing an entry's content gave: the entry, the lock's format and
 /// the artifact digest (none for a v0.1 file list).
 type Imported = (StoreEntry, Format, Option<crate::digest::Digest>);
+/// An imported entry and the warnings [`judge`] kept.
+type Judged = (Imported, Vec<String>);
 
-/// Downloads the entries of `requests` and stores each as soon as all its
-/// downloads are there, on as many threads as there are cores, while the
-/// other transfers go on (docs/performance.md, "v0.1 per-file"). Results are
-/// in request order; a failed download keeps its error (and exit code).
+/// Downloads the entries of `requests` and stores and judges each as soon as
+/// all its downloads are there, on as many threads as there are cores, while
+/// the other transfers go on (docs/performance.md, "v0.1 per-file"). Results
+/// are in request order (what is said about them is said later, in order);
+/// a failed download keeps its error (and exit code).
 fn import_while_downloading(
     ws: &Workspace<'_>,
     fetcher: &Fetcher,
     entries: &[&Entry],
     requests: &[EntryRequest<'_>],
     bar: &indicatif::ProgressBar,
-) -> Vec<anyhow::Result<Imported>> {
+) -> Vec<anyhow::Result<Judged>> {
     use std::sync::Mutex;
 
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .clamp(1, entries.len().max(1));
-    let results: Mutex<Vec<Option<anyhow::Result<Imported>>>> =
+    let results: Mutex<Vec<Option<anyhow::Result<Judged>>>> =
         Mutex::new((0..entries.len()).map(|_| None).collect());
-    let put = |i: usize, outcome: anyhow::Result<Imported>| {
+    let put = |i: usize, outcome: anyhow::Result<Judged>| {
         if let Ok(mut results) = results.lock()
             && let Some(slot) = results.get_mut(i)
         {
@@ -279,7 +283,14 @@ fn import_while_downloading(
                         Err(_) => return,
                     };
                     let Ok((i, fetched)) = job else { return };
-                    put(i, import_fetched(ws, entries[i], &fetched));
+                    let entry = entries[i];
+                    put(
+                        i,
+                        import_fetched(ws, entry, &fetched).and_then(|stored| {
+                            let judged = judge_stored(ws, entry, &stored)?;
+                            Ok((stored, judged))
+                        }),
+                    );
                 }
             });
         }
@@ -333,7 +344,36 @@ fn index_candidate(
     decl: &SourceDecl,
     resolved: &ResolvedIndex,
     entry: &Entry,
-    (store_entry, format, artifact): (StoreEntry, Format, Option<crate::digest::Digest>),
+    stored: Imported,
+) -> anyhow::Result<Candidate> {
+    let judged = judge_stored(ws, entry, &stored)?;
+    judged_candidate(ws, decl, resolved, entry, stored, judged)
+}
+
+/// Judges a stored entry's content at the run's level ([`judge`]): its
+/// warnings, or the refusal.
+fn judge_stored(
+    ws: &Workspace<'_>,
+    entry: &Entry,
+    (store_entry, _, _): &Imported,
+) -> anyhow::Result<Vec<String>> {
+    judge(
+        ws,
+        &store_entry.path,
+        &entry.name,
+        false,
+        &entry_label(entry),
+    )
+}
+
+/// [`index_candidate`] of content already judged.
+fn judged_candidate(
+    ws: &Workspace<'_>,
+    decl: &SourceDecl,
+    resolved: &ResolvedIndex,
+    entry: &Entry,
+    (store_entry, format, artifact): Imported,
+    judged: Vec<String>,
 ) -> anyhow::Result<Candidate> {
     let url = match &entry.content {
         EntryContent::Artifact { url, .. } => ws.lock_url(url),
@@ -353,13 +393,6 @@ fn index_candidate(
         signer: resolved.signer.as_ref().map(|s| s.key_id.clone()),
         ..new_lock_entry(&entry.name, &decl.name, format, &store_entry)
     };
-    let judged = judge(
-        ws,
-        &store_entry.path,
-        &entry.name,
-        false,
-        &entry_label(entry),
-    )?;
     candidate(ws, locked, store_entry, judged)
 }
 
