@@ -29,6 +29,12 @@
 //!   checked against the expected digest, and only then renamed to
 //!   `<cache>/downloads/sha256-<hex>`. A digest already there is never fetched
 //!   again; a failure leaves nothing behind.
+//! * **Small files** (v0.1 file lists, [`Fetcher::download_small_each`]) are
+//!   kept in memory within a budget per batch (`memory`) and handed to the
+//!   caller as each finishes, which writes them once, into the store's
+//!   staging folder; a body past the budget takes the artifact path above.
+//!   A 304 for one is confirmed from `downloads/` or from the caller's copy
+//!   ([`DownloadSpec::copy_at`]), only if the bytes still hash right.
 //! * **Offline**: no socket is ever opened; what is not cached is exit 6.
 //!   `file://` sources still work (reading a file opens no socket).
 
@@ -560,9 +566,8 @@ impl Fetcher {
     }
 
     /// [`Fetcher::download_small`], handing each result to `done` as soon
-    /// as it is there (see [`Fetcher::download_each`]). More of them are in
-    /// flight at once: a small file is mostly waiting for its answer
-    /// (docs/performance.md, "v0.1 per-file").
+    /// as it is there (see [`Fetcher::download_each`]). `config.jobs` are in
+    /// flight: more did not help (docs/performance.md, "v0.1 per-file").
     pub fn download_small_each(
         &self,
         specs: Vec<DownloadSpec>,
@@ -570,7 +575,7 @@ impl Fetcher {
         mut done: impl FnMut(usize, Result<SmallDownload, FetchError>),
     ) {
         let budget = memory::MemoryBudget::new(memory::BATCH_MEMORY);
-        let jobs = self.shared.config.jobs.saturating_mul(SMALL_JOBS_FACTOR);
+        let jobs = self.shared.config.jobs;
         self.run_all(specs, bar, jobs, Some(budget), |i, got| {
             done(
                 i,
@@ -653,10 +658,6 @@ fn in_order<T>(
         .map(|r| r.unwrap_or_else(|| Err(FetchError::Client("a download was lost".into()))))
         .collect()
 }
-
-/// How many more small files than artifacts are in flight at once
-/// ([`Fetcher::download_small`]).
-const SMALL_JOBS_FACTOR: usize = 1;
 
 /// The plain-http rule (`crate::net::check_plain_http`) for a request.
 fn net_check(config: &FetchConfig, url: &Url) -> Result<(), FetchError> {

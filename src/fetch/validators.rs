@@ -1,9 +1,11 @@
 //! Validators of v0.1 files, which the index lists without a digest: the
 //! `ETag` / `Last-Modified` a server gave with a file, and the digest of the
 //! bytes it gave, per URL. On a warm cache the file is asked for with
-//! `If-None-Match` / `If-Modified-Since`; a 304 means the verified bytes in
-//! `downloads/sha256-<digest>` are current, and they are used only if they
-//! still hash to that digest (else the file is downloaded again).
+//! `If-None-Match` / `If-Modified-Since`; a 304 means the bytes with that
+//! digest are current: those in `downloads/sha256-<digest>` (a body that was
+//! spilled there) or the copy in the whole store entry an earlier run made
+//! from the file list (`DownloadSpec::copy_at`), used only if they still
+//! hash to that digest (else the file is downloaded again).
 //!
 //! `<cache>/index/files/sha256-<digest of the URL>`: one line and its HMAC
 //! with the user's record key (`crate::trust::RecordKey`). The cache is

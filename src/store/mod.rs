@@ -12,7 +12,9 @@
 //!   store/.stage-<rand>.<n>/        an entry being unpacked, owned via …
 //!   store/.stage-<rand>.lock        … this process's lock file (`crate::fs::temp`)
 //!   store/.stage-trash-<rand>/      an entry being deleted (+ its .lock)
-//!   downloads/sha256-<hex>          verified artifact bytes
+//!   downloads/sha256-<hex>          verified artifact bytes (v0.1 files only
+//!                                   when spilled past a batch's memory budget:
+//!                                   the rest go from memory into a staging folder)
 //!   tmp/download-<rand>.<n>         a download in progress (+ its group's .lock)
 //!   index/                          cached index bodies (fetch; temp + rename)
 //!   git/                            the git repository cache (own locks)
@@ -78,8 +80,10 @@
 //!   then hold in every boot. Before an entry is linked its marker is checked
 //!   against `stat` (cheap); an entry without a valid marker (a crash, an
 //!   edit through a link) is re-hashed and re-sealed or quarantined. A cached
-//!   download is re-hashed before it is reused. `cache verify` re-hashes
-//!   everything.
+//!   download is re-hashed before it is reused, and so is a store entry's
+//!   file that a 304 confirms for a v0.1 file (the entry is first checked
+//!   whole, [`Store::reuse_unpacked`], then the file hashed against the
+//!   digest its validators record). `cache verify` re-hashes everything.
 //! - **Killed at any instant** (SIGKILL), a process leaves the store before
 //!   or after: staging folders or downloads whose group lock is dead (the
 //!   kernel released it; the next opener sweeps the whole group), or an

@@ -196,7 +196,19 @@ fn resolve_entries(
     };
     if let Some(fetcher) = fetcher {
         let bar = ws.ui.bar(0, "Downloading", false);
-        let imported = import_while_downloading(ws, &fetcher, &entries, &requests, &bar);
+        // Stored and judged as each arrives; candidates are made in order.
+        let imported = work_while_downloading(
+            ws,
+            &fetcher,
+            &requests,
+            &bar,
+            |i| format!("cannot download `{}`", entries[i].name),
+            |entry, fetched| {
+                let stored = import_fetched(ws, entry, fetched)?;
+                let judged = judge_stored(ws, entry, &stored)?;
+                Ok((stored, judged))
+            },
+        );
         bar.finish_and_clear();
         for (entry, result) in entries.iter().zip(imported) {
             let candidate = result.and_then(|(imported, judged)| {
@@ -243,29 +255,29 @@ fn stored_artifact(
 /// What storing an entry's content gave: the entry, the lock's format and
 /// the artifact digest (none for a v0.1 file list).
 type Imported = (StoreEntry, Format, Option<crate::digest::Digest>);
-/// An imported entry and the warnings [`judge`] kept.
-type Judged = (Imported, Vec<String>);
 
-/// Downloads the entries of `requests` and stores and judges each as soon as
-/// all its downloads are there, on as many threads as there are cores, while
-/// the other transfers go on (docs/performance.md, "v0.1 per-file"). Results
-/// are in request order (what is said about them is said later, in order);
-/// a failed download keeps its error (and exit code).
-fn import_while_downloading(
+/// Downloads the entries of `requests` and hands each to `work` (storing
+/// it, say) as soon as all its downloads are there, on as many threads as
+/// there are cores, while the other transfers go on (docs/performance.md,
+/// "v0.1 per-file"). Results are in request order (what is said about them
+/// is said later, in order); a failed download keeps its error (and exit
+/// code), with `failed(i)` as its context.
+fn work_while_downloading<T: Send>(
     ws: &Workspace<'_>,
     fetcher: &Fetcher,
-    entries: &[&Entry],
     requests: &[EntryRequest<'_>],
     bar: &indicatif::ProgressBar,
-) -> Vec<anyhow::Result<Judged>> {
+    failed: impl Fn(usize) -> String,
+    work: impl Fn(&Entry, &FetchedContent) -> anyhow::Result<T> + Sync,
+) -> Vec<anyhow::Result<T>> {
     use std::sync::Mutex;
 
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
-        .clamp(1, entries.len().max(1));
-    let results: Mutex<Vec<Option<anyhow::Result<Judged>>>> =
-        Mutex::new((0..entries.len()).map(|_| None).collect());
-    let put = |i: usize, outcome: anyhow::Result<Judged>| {
+        .clamp(1, requests.len().max(1));
+    let results: Mutex<Vec<Option<anyhow::Result<T>>>> =
+        Mutex::new((0..requests.len()).map(|_| None).collect());
+    let put = |i: usize, outcome: anyhow::Result<T>| {
         if let Ok(mut results) = results.lock()
             && let Some(slot) = results.get_mut(i)
         {
@@ -283,14 +295,7 @@ fn import_while_downloading(
                         Err(_) => return,
                     };
                     let Ok((i, fetched)) = job else { return };
-                    let entry = entries[i];
-                    put(
-                        i,
-                        import_fetched(ws, entry, &fetched).and_then(|stored| {
-                            let judged = judge_stored(ws, entry, &stored)?;
-                            Ok((stored, judged))
-                        }),
-                    );
+                    put(i, work(requests[i].entry, &fetched));
                 }
             });
         }
@@ -299,9 +304,7 @@ fn import_while_downloading(
             requests,
             bar,
             |e| stored_file_list(ws, e),
-            |i, result| match result
-                .with_context(|| format!("cannot download `{}`", entries[i].name))
-            {
+            |i, result| match result.with_context(|| failed(i)) {
                 Ok(fetched) => {
                     if let Err(lost) = tx.send((i, fetched)) {
                         let (i, _) = lost.0;
@@ -316,9 +319,9 @@ fn import_while_downloading(
         );
         drop(tx);
     });
+    let mut results = results.into_inner().unwrap_or_default();
+    results.resize_with(requests.len(), || None);
     results
-        .into_inner()
-        .unwrap_or_default()
         .into_iter()
         .map(|r| r.unwrap_or_else(|| Err(anyhow::anyhow!("a download went missing"))))
         .collect()
@@ -540,16 +543,20 @@ fn fetch_file_lists(ws: &mut Workspace<'_>, group: &[&LockedSkill]) -> anyhow::R
             .ok_or_else(|| not_offered(&decl.name, &Index::offers(resolved), None, &s.name))?;
         requests.push(resolved.request(entry));
     }
+    let fetcher = ws.fetcher()?.clone();
     let bar = ws.ui.bar(0, "Downloading", false);
-    let results = {
-        let fetcher = ws.fetcher()?.clone();
-        let shared: &Workspace<'_> = ws;
-        download_entries_with(&fetcher, &requests, &bar, |e| stored_file_list(shared, e))
-    };
+    // Stored as each arrives; checked against the lock in its order.
+    let results = work_while_downloading(
+        ws,
+        &fetcher,
+        &requests,
+        &bar,
+        |i| format!("cannot fetch `{}`", group[i].name),
+        |entry, fetched| import_fetched(ws, entry, fetched),
+    );
     bar.finish_and_clear();
-    for ((s, request), result) in group.iter().zip(&requests).zip(results) {
-        let fetched = result.with_context(|| format!("cannot fetch `{}`", s.name))?;
-        let (entry, _, _) = import_fetched(ws, request.entry, &fetched)?;
+    for (s, result) in group.iter().zip(results) {
+        let (entry, _, _) = result?;
         check_tree(s, entry.digest, resolved.index_url.as_str())?;
     }
     Ok(())
