@@ -230,3 +230,108 @@ fn v0_1_files_are_revalidated_and_a_304_over_altered_bytes_is_a_miss() {
     );
     assert_eq!(lock_trees(&first), lock_trees(&third));
 }
+
+/// The store entries (`store/sha256-…` folders).
+fn store_entries(cache: &Path) -> Vec<PathBuf> {
+    std::fs::read_dir(cache.join("store"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.is_dir()
+                && p.file_name()
+                    .unwrap()
+                    .to_str()
+                    .unwrap()
+                    .starts_with("sha256-")
+        })
+        .collect()
+}
+
+/// Removes a read-only store entry (as `cache gc` would).
+fn remove_entry(entry: &Path) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        for dir in [
+            entry.to_owned(),
+            entry.join("references"),
+            entry.join("scripts"),
+        ] {
+            let _ = std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755));
+        }
+    }
+    std::fs::remove_dir_all(entry).unwrap();
+}
+
+#[test]
+fn v0_1_files_are_fetched_once_and_written_once_into_the_store() {
+    let site = tempfile::tempdir().unwrap();
+    Registry::new(site.path()).write_v1(&skills());
+    let server = TestServer::serve(site.path());
+    let sandbox = Sandbox::new();
+    let first = project(&sandbox, "first");
+    add_all(&sandbox, &first, &server.base());
+
+    // Cold: each file asked for once; its bytes go from memory into the
+    // store's staging folder only: nothing in downloads/, nothing left in tmp/.
+    let mut cold: Vec<String> = file_requests(&server)
+        .into_iter()
+        .map(|(path, status, _)| {
+            assert_eq!(status, 200, "{path}");
+            path
+        })
+        .collect();
+    cold.sort();
+    let before = cold.len();
+    cold.dedup();
+    assert_eq!((before, cold.len()), (9, 9), "{cold:#?}");
+    assert!(support::files_under(&sandbox.cache.join("downloads")).is_empty());
+    assert!(support::leftovers_under(&sandbox.cache.join("tmp")).is_empty());
+    assert_eq!(store_entries(&sandbox.cache).len(), 3);
+
+    // Install from the lock into an empty cache: the same 9 requests, stored
+    // while the rest download, the same trees.
+    let other_cache = sandbox.path("other-cache");
+    server.clear_log();
+    let (code, _, stderr) = run(sandbox
+        .cmd_in(&first)
+        .env("SKILLPM_CACHE_DIR", &other_cache)
+        .args(["install"]));
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(file_requests(&server).len(), 9, "{:#?}", server.requests());
+    assert!(support::files_under(&other_cache.join("downloads")).is_empty());
+    assert_eq!(store_entries(&other_cache).len(), 3);
+
+    // The store entry a 304 would confirm is gone: the 304 is a miss, and
+    // the file is downloaded again, whole.
+    let gone = store_entries(&sandbox.cache)
+        .into_iter()
+        .find(|p| std::fs::read(p.join("references/GUIDE.md")).is_ok_and(|b| b == b"guide 2\n"))
+        .expect("warm-2 is stored");
+    remove_entry(&gone);
+    server.clear_log();
+    let second = project(&sandbox, "second");
+    add_all(&sandbox, &second, &server.base());
+    let guide = "/.well-known/skills/warm-2/references/GUIDE.md";
+    let asked: Vec<u16> = file_requests(&server)
+        .into_iter()
+        .filter(|(path, _, _)| path == guide)
+        .map(|(_, status, _)| status)
+        .collect();
+    assert_eq!(asked, vec![304, 200], "{:#?}", file_requests(&server));
+    // The other two skills' files were all confirmed by a 304 alone.
+    let others = file_requests(&server)
+        .into_iter()
+        .filter(|(path, _, _)| !path.contains("/warm-2/"))
+        .collect::<Vec<_>>();
+    assert!(
+        others.len() == 6 && others.iter().all(|(_, status, _)| *status == 304),
+        "{others:#?}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(second.join(".claude/skills/warm-2/references/GUIDE.md")).unwrap(),
+        "guide 2\n"
+    );
+    assert_eq!(lock_trees(&first), lock_trees(&second));
+}
