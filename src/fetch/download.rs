@@ -306,7 +306,7 @@ const PRESENT: u8 = 2;
 /// The size of the regular file at `path`, when its bytes hash to `digest`.
 fn verified_file(path: &Path, digest: &Digest) -> Option<u64> {
     let meta = std::fs::metadata(path).ok()?;
-    (meta.is_file() && Digest::of_file(path).is_ok_and(|d| d == *digest)).then(|| meta.len())
+    (meta.is_file() && Digest::of_file(path).is_ok_and(|d| d == *digest)).then_some(meta.len())
 }
 
 /// One HTTP attempt, the whole body included: any break mid-body makes the

@@ -380,6 +380,9 @@ pub fn download_entries_with(
         .collect()
 }
 
+/// One v0.1 file's download.
+type FileResult = Result<SmallDownload, FetchError>;
+
 /// [`download_entries_with`], handing each entry to `ready` (with its index
 /// in `requests`) as soon as all its downloads are there, on this thread:
 /// the caller can store it while the other transfers go on.
@@ -397,8 +400,7 @@ pub fn download_entries_each(
     // For each file download, its request and its place in the entry's list.
     let mut file_of = Vec::new();
     // Per request: the file downloads still to come, and those there.
-    let mut waiting: Vec<(usize, Vec<Option<Result<SmallDownload, FetchError>>>)> =
-        Vec::with_capacity(requests.len());
+    let mut waiting: Vec<(usize, Vec<Option<FileResult>>)> = Vec::with_capacity(requests.len());
     let revalidating = fetcher.may_revalidate_files();
     for (r, request) in requests.iter().enumerate() {
         let auth = request.auth.cloned();
