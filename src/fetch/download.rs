@@ -26,7 +26,7 @@ use super::http;
 use super::memory::{Held, InMemory, MemoryBudget, Reservation};
 use super::retry::{Failure, with_retries};
 use super::validators::{self, Validators};
-use super::{DownloadSpec, Downloaded, FetchError, Progress, Shared};
+use super::{DownloadSpec, Downloaded, FetchError, Progress, Revalidation, Shared};
 use crate::digest::{Digest, HashingWriter};
 
 /// What one successful transfer produced, before verification.
@@ -49,6 +49,9 @@ pub(crate) struct Got {
     pub content_type: Option<String>,
     pub reused: bool,
     pub held: Held,
+    /// What the server said about a v0.1 file's bytes, when the caller
+    /// records it ([`Revalidation::Given`]).
+    pub validators: Option<Validators>,
 }
 
 impl Got {
@@ -122,9 +125,10 @@ impl Shared {
             "http" | "https" => {
                 let client = self.client()?;
                 // A v0.1 file (no digest) fetched before is revalidated.
-                let known = match spec.expected {
-                    None => self.load_validators(&spec.url),
-                    Some(_) => None,
+                let known = match (&spec.expected, &spec.revalidation) {
+                    (Some(_), _) => None,
+                    (None, Revalidation::PerUrl) => self.load_validators(&spec.url),
+                    (None, Revalidation::Given(given)) => given.as_ref().map(|v| v.0.clone()),
                 };
                 let mut conditional = known.as_ref().map(Validators::headers).unwrap_or_default();
                 loop {
@@ -150,10 +154,12 @@ impl Shared {
                         break transferred;
                     }
                     // 304: the bytes the validators describe, if they still hash right.
-                    if let Some(reused) = known
+                    if let Some(mut reused) = known
                         .as_ref()
                         .and_then(|k| self.confirmed_bytes(&spec, &k.digest))
                     {
+                        // Still what the server says.
+                        reused.validators = known;
                         return Ok(reused);
                     }
                     if conditional.is_empty() {
@@ -204,13 +210,18 @@ impl Shared {
                 Held::File(path)
             }
         };
+        let mut validators = None;
         if spec.expected.is_none() {
             let said = Validators {
                 etag: transferred.etag,
                 last_modified: transferred.last_modified,
                 digest: transferred.digest,
             };
-            self.save_validators(&spec.url, &said);
+            match spec.revalidation {
+                Revalidation::PerUrl => self.save_validators(&spec.url, &said),
+                // The caller records them, once the bytes are stored.
+                Revalidation::Given(_) => validators = Some(said),
+            }
         }
         Ok(Got {
             url: spec.url,
@@ -219,6 +230,7 @@ impl Shared {
             content_type: transferred.content_type,
             reused: false,
             held,
+            validators,
         })
     }
 }
@@ -235,6 +247,7 @@ impl Shared {
             size,
             content_type: None,
             reused: true,
+            validators: None,
         })
     }
 
@@ -252,6 +265,7 @@ impl Shared {
                 size,
                 content_type: None,
                 reused: true,
+                validators: None,
             })
         })
     }
@@ -293,8 +307,13 @@ impl Shared {
     fn save_validators(&self, url: &Url, said: &Validators) {
         if said.etag.is_some() || said.last_modified.is_some() {
             validators::save(&self.cache, url, said);
-            self.validators_exist.store(PRESENT, Ordering::Release);
+            self.validators_recorded();
         }
+    }
+
+    /// A record of validators was written in this run.
+    pub(crate) fn validators_recorded(&self) {
+        self.validators_exist.store(PRESENT, Ordering::Release);
     }
 }
 

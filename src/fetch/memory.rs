@@ -127,6 +127,9 @@ pub struct SmallDownload {
     pub digest: Digest,
     pub size: u64,
     pub held: Held,
+    /// What the server said about these bytes (with
+    /// [`crate::fetch::Revalidation::Given`]: for the caller to remember).
+    pub validators: Option<crate::fetch::FileValidators>,
 }
 
 #[cfg(test)]

@@ -284,6 +284,8 @@ pub struct DownloadSpec {
     pub auth: Option<Auth>,
     /// Overrides [`FetchConfig::max_artifact_bytes`] for this download.
     pub max_bytes: Option<u64>,
+    /// For a v0.1 file: which validators it is revalidated with.
+    pub revalidation: Revalidation,
     /// For a v0.1 file: a copy of its bytes outside `downloads/` (the file in
     /// the store entry an earlier run made from it) that a 304 may confirm.
     /// Used only when it hashes to the digest the validators record.
@@ -297,6 +299,7 @@ impl DownloadSpec {
             expected,
             auth: None,
             max_bytes: None,
+            revalidation: Revalidation::PerUrl,
             copy_at: None,
         }
     }
@@ -306,6 +309,23 @@ impl DownloadSpec {
         self
     }
 }
+
+/// How a v0.1 file (which has no digest) is revalidated.
+#[derive(Debug, Clone, Default)]
+pub enum Revalidation {
+    /// With the validators recorded for its URL; a new record is saved per URL.
+    #[default]
+    PerUrl,
+    /// With these, and nothing is saved here: the caller keeps one record
+    /// per file list ([`Fetcher::file_list_validators`],
+    /// [`Fetcher::remember_file_list`]) with what [`SmallDownload`] says.
+    Given(Option<FileValidators>),
+}
+
+/// What a server said about a v0.1 file's bytes (its `ETag` /
+/// `Last-Modified` and their digest), as recorded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileValidators(pub(crate) validators::Validators);
 
 /// A verified artifact in `<cache>/downloads/`.
 #[derive(Debug, Clone)]
@@ -584,9 +604,36 @@ impl Fetcher {
                     digest: g.digest,
                     size: g.size,
                     held: g.held,
+                    validators: g.validators.map(FileValidators),
                 }),
             );
         });
+    }
+
+    /// The validators recorded for the files of one v0.1 file list (one
+    /// record for the list, HMAC'd), in the order of `urls`.
+    pub fn file_list_validators(&self, urls: &[&Url]) -> Vec<Option<FileValidators>> {
+        if !self.shared.validators_known() {
+            return urls.iter().map(|_| None).collect();
+        }
+        validators::load_list(&self.shared.cache, urls)
+            .into_iter()
+            .map(|v| v.map(FileValidators))
+            .collect()
+    }
+
+    /// Records what the server said about the files of one v0.1 file list
+    /// (best effort; call it once their bytes are stored where
+    /// [`DownloadSpec::copy_at`] will name them next time).
+    pub fn remember_file_list(&self, said: &[(&Url, Option<&FileValidators>)]) {
+        let said: Vec<(&Url, Option<&validators::Validators>)> = said
+            .iter()
+            .map(|(url, v)| (*url, v.map(|v| &v.0)))
+            .collect();
+        validators::save_list(&self.shared.cache, &said);
+        if said.iter().any(|(_, v)| v.is_some()) {
+            self.shared.validators_recorded();
+        }
     }
 
     /// Whether a v0.1 file may be revalidated in this cache (any validators

@@ -139,6 +139,99 @@ fn save_with(cache: &CacheDirs, url: &Url, validators: &Validators, key: &Record
     }
 }
 
+/// What a server said about the files of one v0.1 file list, as one record
+/// (`index/files/sha256-<digest of the list's URLs>`, HMAC'd like the
+/// per-URL ones): a cold install writes one small file per skill, not one
+/// per file, and on the import's thread, never the network's.
+const LIST_KIND: &str = "file-list-validators";
+
+fn list_record_path(cache: &CacheDirs, urls: &[&Url]) -> PathBuf {
+    let mut key = String::from("file-list\n");
+    for url in urls {
+        key.push_str(url.as_str());
+        key.push('\n');
+    }
+    cache
+        .index()
+        .join("files")
+        .join(Digest::of_bytes(key.as_bytes()).file_name())
+}
+
+/// The validators recorded for each of `urls` (one record for the list),
+/// when the record's MAC verifies; `None` for a URL the record has none for.
+pub(crate) fn load_list(cache: &CacheDirs, urls: &[&Url]) -> Vec<Option<Validators>> {
+    RecordKey::user()
+        .and_then(|key| load_list_with(cache, urls, key))
+        .unwrap_or_else(|| urls.iter().map(|_| None).collect())
+}
+
+fn load_list_with(
+    cache: &CacheDirs,
+    urls: &[&Url],
+    key: &RecordKey,
+) -> Option<Vec<Option<Validators>>> {
+    let text = std::fs::read_to_string(list_record_path(cache, urls)).ok()?;
+    let (body, tag) = text.rsplit_once("mac ")?;
+    let tag = hex::decode(tag.trim_end()).ok()?;
+    if !key.verify(&[LIST_KIND.as_bytes(), body.as_bytes()], &tag) {
+        return None;
+    }
+    let mut lines = body.lines();
+    let mut out = Vec::with_capacity(urls.len());
+    for url in urls {
+        let (at, line) = lines.next()?.split_once('\t')?;
+        if at != url.as_str() {
+            return None;
+        }
+        out.push(Validators::parse(line));
+    }
+    Some(out)
+}
+
+/// Remembers what the server said about each file of a list (best effort,
+/// not flushed, as [`save`]); nothing when it gave no validator at all, and
+/// no write when the record already says the same.
+pub(crate) fn save_list(cache: &CacheDirs, said: &[(&Url, Option<&Validators>)]) {
+    if let Some(key) = RecordKey::user() {
+        save_list_with(cache, said, key);
+    }
+}
+
+fn save_list_with(cache: &CacheDirs, said: &[(&Url, Option<&Validators>)], key: &RecordKey) {
+    let useful = |v: &&Validators| v.etag.is_some() || v.last_modified.is_some();
+    if !said.iter().any(|(_, v)| v.filter(useful).is_some()) {
+        return;
+    }
+    let urls: Vec<&Url> = said.iter().map(|(url, _)| *url).collect();
+    let wanted: Vec<Option<&Validators>> = said.iter().map(|(_, v)| v.filter(useful)).collect();
+    if let Some(known) = load_list_with(cache, &urls, key)
+        && known.iter().map(Option::as_ref).eq(wanted.iter().copied())
+    {
+        return;
+    }
+    let mut body = String::new();
+    for (url, v) in urls.iter().zip(&wanted) {
+        let line = v.map(Validators::line).unwrap_or_default();
+        if url.as_str().contains(['\t', '\n']) || line.contains('\n') {
+            return;
+        }
+        body.push_str(url.as_str());
+        body.push('\t');
+        body.push_str(&line);
+        body.push('\n');
+    }
+    let tag = key.mac(&[LIST_KIND.as_bytes(), body.as_bytes()]);
+    let path = list_record_path(cache, &urls);
+    let text = format!("{body}mac {}\n", hex::encode(tag));
+    let written = crate::fs::write_replacing(&path, text.as_bytes());
+    if written.is_err()
+        && let Some(dir) = path.parent()
+        && std::fs::create_dir_all(dir).is_ok()
+    {
+        let _ = crate::fs::write_replacing(&path, text.as_bytes());
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -176,5 +269,48 @@ mod tests {
         };
         save_with(&cache, &other, &bare, &key);
         assert!(!record_path(&cache, &other).exists());
+    }
+
+    #[test]
+    fn one_record_per_file_list_round_trips_and_forgeries_read_as_absent() {
+        let tmp = tempfile::tempdir().unwrap();
+        let key = RecordKey::load_or_create(&tmp.path().join("key")).unwrap();
+        let cache = CacheDirs::new(tmp.path().join("cache"));
+        let a = Url::parse("https://example.com/.well-known/skills/a/SKILL.md").unwrap();
+        let b = Url::parse("https://example.com/.well-known/skills/a/run.sh").unwrap();
+        let said = Validators {
+            etag: Some("\"abc\"".into()),
+            last_modified: None,
+            digest: Digest::of_bytes(b"a"),
+        };
+        let bare = Validators {
+            etag: None,
+            last_modified: None,
+            digest: Digest::of_bytes(b"b"),
+        };
+        assert_eq!(load_list_with(&cache, &[&a, &b], &key), None);
+        // No validator anywhere: no record.
+        save_list_with(&cache, &[(&a, Some(&bare)), (&b, None)], &key);
+        assert!(!cache.index().join("files").exists());
+        save_list_with(&cache, &[(&a, Some(&said)), (&b, Some(&bare))], &key);
+        assert_eq!(
+            load_list_with(&cache, &[&a, &b], &key),
+            Some(vec![Some(said.clone()), None])
+        );
+        assert_eq!(
+            std::fs::read_dir(cache.index().join("files"))
+                .unwrap()
+                .count(),
+            1,
+            "one record for the list"
+        );
+        // Another list (other URLs, or another order) has its own record.
+        assert_eq!(load_list_with(&cache, &[&b, &a], &key), None);
+        // A cache writer without the key points a URL at other bytes.
+        let path = list_record_path(&cache, &[&a, &b]);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let evil = Digest::of_bytes(b"evil").to_string();
+        std::fs::write(&path, text.replace(&said.digest.to_string(), &evil)).unwrap();
+        assert_eq!(load_list_with(&cache, &[&a, &b], &key), None);
     }
 }

@@ -289,6 +289,13 @@ fn v0_1_files_are_fetched_once_and_written_once_into_the_store() {
     assert!(support::files_under(&sandbox.cache.join("downloads")).is_empty());
     assert!(support::leftovers_under(&sandbox.cache.join("tmp")).is_empty());
     assert_eq!(store_entries(&sandbox.cache).len(), 3);
+    // The server gave validators: one record per skill's file list, not per file.
+    assert_eq!(
+        support::files_under(&sandbox.cache.join("index/files")).len(),
+        3,
+        "{:#?}",
+        support::files_under(&sandbox.cache.join("index/files"))
+    );
 
     // Install from the lock into an empty cache: the same 9 requests, stored
     // while the rest download, the same trees.

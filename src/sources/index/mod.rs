@@ -12,7 +12,8 @@ pub mod resolve;
 pub use prove::versioned_url;
 pub use resolve::{
     EntryRequest, FetchedContent, FetchedFile, ResolvedIndex, Source, SourceError, detect_archive,
-    download_entries, download_entries_each, download_entries_with, resolve, signature_url,
+    download_entries, download_entries_each, download_entries_with, remember_validators, resolve,
+    signature_url,
 };
 
 use std::path::Path;
@@ -205,6 +206,7 @@ fn resolve_entries(
             |i| format!("cannot download `{}`", entries[i].name),
             |entry, fetched| {
                 let stored = import_fetched(ws, entry, fetched)?;
+                remember_validators(&fetcher, entry, fetched);
                 let judged = judge_stored(ws, entry, &stored)?;
                 Ok((stored, judged))
             },
@@ -552,7 +554,11 @@ fn fetch_file_lists(ws: &mut Workspace<'_>, group: &[&LockedSkill]) -> anyhow::R
         &requests,
         &bar,
         |i| format!("cannot fetch `{}`", group[i].name),
-        |entry, fetched| import_fetched(ws, entry, fetched),
+        |entry, fetched| {
+            let stored = import_fetched(ws, entry, fetched)?;
+            remember_validators(&fetcher, entry, fetched);
+            Ok(stored)
+        },
     );
     bar.finish_and_clear();
     for (s, result) in group.iter().zip(results) {

@@ -18,7 +18,8 @@ use url::Url;
 use crate::digest::{Digest, TreeHasher};
 use crate::error::{Classify, Exit};
 use crate::fetch::{
-    Auth, BodyOrigin, DownloadSpec, Downloaded, FetchError, Fetcher, Held, SmallDownload,
+    Auth, BodyOrigin, DownloadSpec, Downloaded, FetchError, Fetcher, FileValidators, Held,
+    Revalidation, SmallDownload,
 };
 use crate::index::{ArtifactType, Entry, EntryContent, Index, IndexError, parse_index};
 use crate::net::{TokenChoice, UserTokens};
@@ -342,6 +343,25 @@ pub struct FetchedFile {
     pub held: Held,
     pub digest: Digest,
     pub size: u64,
+    /// What the server said about these bytes, to remember once they are
+    /// stored ([`remember_validators`]).
+    pub validators: Option<FileValidators>,
+}
+
+/// Records the validators of a v0.1 file list's files (one record per
+/// list), once its files are stored where the next run's 304 will find them.
+pub fn remember_validators(fetcher: &Fetcher, entry: &Entry, content: &FetchedContent) {
+    let (EntryContent::Files { files: list }, FetchedContent::Files { files, .. }) =
+        (&entry.content, content)
+    else {
+        return;
+    };
+    let said: Vec<(&Url, Option<&FileValidators>)> = list
+        .iter()
+        .zip(files)
+        .map(|(file, fetched)| (&file.url, fetched.validators.as_ref()))
+        .collect();
+    fetcher.remember_file_list(&said);
 }
 
 /// Downloads the artifacts (or v0.1.0 files) of every request in one batch,
@@ -414,10 +434,20 @@ pub fn download_entries_each(
                 // The entry an earlier run stored from this list: a 304 may
                 // confirm its copy of a file (re-hashed before use).
                 let earlier = revalidating.then(|| earlier(request.entry)).flatten();
-                for (n, file) in list.iter().enumerate() {
+                // One record of validators for the whole list (saved by the
+                // caller once the entry is stored: `remember_validators`).
+                let mut known = if revalidating {
+                    let urls: Vec<&Url> = list.iter().map(|f| &f.url).collect();
+                    fetcher.file_list_validators(&urls)
+                } else {
+                    Vec::new()
+                };
+                known.resize(list.len(), None);
+                for ((n, file), known) in list.iter().enumerate().zip(known) {
                     let mut spec =
                         DownloadSpec::new(file.url.clone(), file.digest).with_auth(auth.clone());
                     spec.max_bytes = Some(MAX_FILE_BYTES);
+                    spec.revalidation = Revalidation::Given(known);
                     spec.copy_at = earlier.as_ref().map(|dir| dir.join(&file.path));
                     files.push(spec);
                     file_of.push((r, n));
@@ -511,6 +541,7 @@ fn assemble_files(
                 held: d.held,
                 digest: d.digest,
                 size: d.size,
+                validators: d.validators,
             }
         })
         .collect();
