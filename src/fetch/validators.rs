@@ -8,10 +8,12 @@
 //! hash to that digest (else the file is downloaded again).
 //!
 //! `<cache>/index/files/sha256-<digest of the URL>`: one line and its HMAC
-//! with the user's record key (`crate::trust::RecordKey`). The cache is
-//! content, not authority (docs/threat-model.md): without the MAC a cache
-//! writer could point a URL at any other verified download. A record is
-//! written only when the server gave a validator.
+//! with the user's record key (`crate::trust::RecordKey`); for a whole file
+//! list (what installs use, [`load_list`] / [`save_list`]), one record under
+//! the digest of its URLs, a line per file, one HMAC. The cache is content,
+//! not authority (docs/threat-model.md): without the MAC a cache writer
+//! could point a URL at any other verified bytes. A record is written only
+//! when the server gave a validator.
 
 use std::path::PathBuf;
 
