@@ -571,23 +571,12 @@ impl Fetcher {
         });
     }
 
-    /// [`Fetcher::download_all`] for small files (v0.1 file lists): each
+    /// [`Fetcher::download_each`] for small files (v0.1 file lists): each
     /// body is kept in memory while the batch's budget allows (and then
     /// spilled to `downloads/`), so the caller writes it once, where it
-    /// belongs.
-    pub fn download_small(
-        &self,
-        specs: Vec<DownloadSpec>,
-        bar: &ProgressBar,
-    ) -> Vec<Result<SmallDownload, FetchError>> {
-        in_order(specs.len(), |done| {
-            self.download_small_each(specs, bar, done)
-        })
-    }
-
-    /// [`Fetcher::download_small`], handing each result to `done` as soon
-    /// as it is there (see [`Fetcher::download_each`]). `config.jobs` are in
-    /// flight: more did not help (docs/performance.md, "v0.1 per-file").
+    /// belongs, and each result is handed to `done` as soon as it is there.
+    /// `config.jobs` are in flight: more did not help (docs/performance.md,
+    /// "v0.1 per-file").
     pub fn download_small_each(
         &self,
         specs: Vec<DownloadSpec>,
