@@ -338,7 +338,7 @@ fn stored_file_list(ws: &Workspace<'_>, entry: &Entry) -> Option<std::path::Path
     };
     let key = Unpacked::files_key(files.iter().map(|f| &f.url));
     ws.store
-        .reuse_unpacked(&key, |tree| ws.state.load_tree(tree))
+        .reuse_unpacked(&key, |tree| ws.store.remembered_tree(tree))
         .map(|stored| stored.path)
 }
 
