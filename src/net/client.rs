@@ -59,28 +59,39 @@ pub fn wait<T: Send + 'static>(
         .map_err(|_| NetError::Client("a network task stopped before it answered".into()))
 }
 
-/// The reqwest client for a connect timeout: every [`Http`] with the same
-/// one shares it, and so its connection pool.
-fn pooled_client(connect: Duration) -> Result<reqwest::Client, NetError> {
-    static CLIENTS: Mutex<Vec<(Duration, reqwest::Client)>> = Mutex::new(Vec::new());
+/// The reqwest client for a connect timeout and for `https` or plain
+/// `http` URLs: every [`Http`] with the same timeout shares it, and so its
+/// connection pool.
+///
+/// The `https` client verifies with the platform's roots, which reading
+/// costs ~10 ms (every file of `/etc/ssl/certs` on Linux): a run that only
+/// speaks plain http to a local registry never pays it, because its client
+/// has no roots at all (so it can verify nothing, and is never asked to).
+fn pooled_client(connect: Duration, tls: bool) -> Result<reqwest::Client, NetError> {
+    type Table = Vec<(Duration, bool, reqwest::Client)>;
+    static CLIENTS: Mutex<Table> = Mutex::new(Vec::new());
     let mut clients = CLIENTS
         .lock()
         .map_err(|_| NetError::Client("the client table is poisoned".into()))?;
-    if let Some((_, client)) = clients.iter().find(|(d, _)| *d == connect) {
+    if let Some((_, _, client)) = clients.iter().find(|(d, t, _)| *d == connect && *t == tls) {
         return Ok(client.clone());
     }
     // Proxies come from the environment (`HTTPS_PROXY`, `NO_PROXY`, …) as
     // reqwest reads them; rustls with the platform's roots.
-    let client = reqwest::Client::builder()
+    let mut builder = reqwest::Client::builder()
         .user_agent(USER_AGENT)
         .connect_timeout(connect)
         .redirect(reqwest::redirect::Policy::none())
         .referer(false)
         .tcp_nodelay(true)
-        .pool_idle_timeout(Duration::from_secs(30))
+        .pool_idle_timeout(Duration::from_secs(30));
+    if !tls {
+        builder = builder.tls_certs_only(std::iter::empty());
+    }
+    let client = builder
         .build()
         .map_err(|e| NetError::Client(super::chain_text(&e)))?;
-    clients.push((connect, client.clone()));
+    clients.push((connect, tls, client.clone()));
     Ok(client)
 }
 
@@ -93,7 +104,9 @@ pub struct Http {
 
 struct Inner {
     settings: Settings,
-    client: OnceLock<Result<reqwest::Client, String>>,
+    /// For `https` URLs, and for every other one (see [`pooled_client`]).
+    tls_client: OnceLock<Result<reqwest::Client, String>>,
+    plain_client: OnceLock<Result<reqwest::Client, String>>,
     budget: Budget,
 }
 
@@ -109,7 +122,8 @@ impl Http {
         Http {
             inner: Arc::new(Inner {
                 settings,
-                client: OnceLock::new(),
+                tls_client: OnceLock::new(),
+                plain_client: OnceLock::new(),
                 budget: Budget::default(),
             }),
         }
@@ -134,14 +148,19 @@ impl Http {
         &self.inner.budget
     }
 
-    fn client(&self) -> Result<&reqwest::Client, NetError> {
-        self.inner
-            .client
-            .get_or_init(|| {
-                pooled_client(self.inner.settings.connect_timeout).map_err(|e| e.to_string())
-            })
-            .as_ref()
-            .map_err(|e| NetError::Client(e.clone()))
+    /// The client for `url`: the one with the platform's roots for https.
+    fn client(&self, url: &Url) -> Result<&reqwest::Client, NetError> {
+        let tls = url.scheme() == "https";
+        let slot = if tls {
+            &self.inner.tls_client
+        } else {
+            &self.inner.plain_client
+        };
+        slot.get_or_init(|| {
+            pooled_client(self.inner.settings.connect_timeout, tls).map_err(|e| e.to_string())
+        })
+        .as_ref()
+        .map_err(|e| NetError::Client(e.clone()))
     }
 
     /// Sends `request` and returns the final answer whatever its status,
@@ -151,11 +170,11 @@ impl Http {
     /// within the idle timeout (a server that drips its status line byte by
     /// byte is as dead as a silent one).
     pub async fn send(&self, request: &Request) -> Result<Sent, SendError> {
-        let client = self.client().map_err(SendError::Client)?;
         let settings = &self.inner.settings;
         let mut current = request.url.clone();
         for _ in 0..=settings.max_redirects {
             check_plain_http(&current, request.allow_http).map_err(SendError::PlainHttp)?;
+            let client = self.client(&current).map_err(SendError::Client)?;
             let mut builder = client
                 .request(request.method.clone(), current.clone())
                 .headers(request.headers.clone());
