@@ -170,6 +170,15 @@ fn file_requests(server: &TestServer) -> Vec<(String, u16, bool)> {
         .collect()
 }
 
+/// The statuses the server answered for `path`, in order.
+fn statuses_of(server: &TestServer, path: &str) -> Vec<u16> {
+    file_requests(server)
+        .into_iter()
+        .filter(|(p, _, _)| p == path)
+        .map(|(_, status, _)| status)
+        .collect()
+}
+
 #[test]
 fn v0_1_files_are_revalidated_and_a_304_over_altered_bytes_is_a_miss() {
     let site = tempfile::tempdir().unwrap();
@@ -218,11 +227,7 @@ fn v0_1_files_are_revalidated_and_a_304_over_altered_bytes_is_a_miss() {
     let third = project(&sandbox, "third");
     add_all(&sandbox, &third, &server.base());
     let guide = "/.well-known/skills/warm-1/references/GUIDE.md";
-    let asked: Vec<u16> = file_requests(&server)
-        .into_iter()
-        .filter(|(path, _, _)| path == guide)
-        .map(|(_, status, _)| status)
-        .collect();
+    let asked = statuses_of(&server, guide);
     assert_eq!(asked, vec![304, 200], "{:#?}", file_requests(&server));
     assert_eq!(
         std::fs::read_to_string(third.join(".claude/skills/warm-1/references/GUIDE.md")).unwrap(),
@@ -321,11 +326,7 @@ fn v0_1_files_are_fetched_once_and_written_once_into_the_store() {
     let second = project(&sandbox, "second");
     add_all(&sandbox, &second, &server.base());
     let guide = "/.well-known/skills/warm-2/references/GUIDE.md";
-    let asked: Vec<u16> = file_requests(&server)
-        .into_iter()
-        .filter(|(path, _, _)| path == guide)
-        .map(|(_, status, _)| status)
-        .collect();
+    let asked = statuses_of(&server, guide);
     assert_eq!(asked, vec![304, 200], "{:#?}", file_requests(&server));
     // The other two skills' files were all confirmed by a 304 alone.
     let others = file_requests(&server)
