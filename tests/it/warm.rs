@@ -65,15 +65,38 @@ fn lock_trees(dir: &Path) -> Vec<String> {
     trees
 }
 
-#[test]
-fn a_warm_add_neither_downloads_nor_unpacks_again() {
+/// The site's folder (kept alive), its server, the sandbox, the first project.
+type ColdStart = (tempfile::TempDir, TestServer, Sandbox, PathBuf);
+
+/// A loopback site with [`skills`] (index v0.2 or v0.1), a sandbox, and a
+/// first project that added them all: the cold start every test here
+/// measures a warm run against.
+fn added_from(v2: bool) -> ColdStart {
     let site = tempfile::tempdir().unwrap();
-    Registry::new(site.path()).write_v2(&skills());
+    let registry = Registry::new(site.path());
+    if v2 {
+        registry.write_v2(&skills());
+    } else {
+        registry.write_v1(&skills());
+    }
     let server = TestServer::serve(site.path());
     let sandbox = Sandbox::new();
-
     let first = project(&sandbox, "first");
     add_all(&sandbox, &first, &server.base());
+    (site, server, sandbox, first)
+}
+
+fn added_from_v2() -> ColdStart {
+    added_from(true)
+}
+
+fn added_from_v1() -> ColdStart {
+    added_from(false)
+}
+
+#[test]
+fn a_warm_add_neither_downloads_nor_unpacks_again() {
+    let (_site, server, sandbox, first) = added_from_v2();
     assert_eq!(artifact_requests(&server), 3);
 
     // Without the cached artifacts, only reusing the store entries avoids
@@ -113,12 +136,7 @@ fn a_warm_add_neither_downloads_nor_unpacks_again() {
 #[test]
 fn a_store_entry_edited_since_is_fetched_again_not_reused() {
     use std::os::unix::fs::PermissionsExt;
-    let site = tempfile::tempdir().unwrap();
-    Registry::new(site.path()).write_v2(&skills());
-    let server = TestServer::serve(site.path());
-    let sandbox = Sandbox::new();
-    let first = project(&sandbox, "first");
-    add_all(&sandbox, &first, &server.base());
+    let (_site, server, sandbox, first) = added_from_v2();
 
     // Someone edits a stored file (through a link, say).
     let entry = std::fs::read_dir(sandbox.cache.join("store"))
@@ -181,12 +199,7 @@ fn statuses_of(server: &TestServer, path: &str) -> Vec<u16> {
 
 #[test]
 fn v0_1_files_are_revalidated_and_a_304_over_altered_bytes_is_a_miss() {
-    let site = tempfile::tempdir().unwrap();
-    Registry::new(site.path()).write_v1(&skills());
-    let server = TestServer::serve(site.path());
-    let sandbox = Sandbox::new();
-    let first = project(&sandbox, "first");
-    add_all(&sandbox, &first, &server.base());
+    let (_site, server, sandbox, first) = added_from_v1();
     let cold = file_requests(&server);
     assert_eq!(cold.len(), 9, "{cold:#?}");
     assert!(
@@ -271,12 +284,7 @@ fn remove_entry(entry: &Path) {
 
 #[test]
 fn v0_1_files_are_fetched_once_and_written_once_into_the_store() {
-    let site = tempfile::tempdir().unwrap();
-    Registry::new(site.path()).write_v1(&skills());
-    let server = TestServer::serve(site.path());
-    let sandbox = Sandbox::new();
-    let first = project(&sandbox, "first");
-    add_all(&sandbox, &first, &server.base());
+    let (_site, server, sandbox, first) = added_from_v1();
 
     // Cold: each file asked for once; its bytes go from memory into the
     // store's staging folder only: nothing in downloads/, nothing left in tmp/.
