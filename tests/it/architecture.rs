@@ -180,6 +180,16 @@ fn check(src: &Path) -> Vec<Violation> {
     out
 }
 
+/// Writes `text` at `rel` below `src`, making its folders: the fake trees
+/// the checkers' own tests build.
+fn writer(src: &Path) -> impl Fn(&str, &str) + '_ {
+    move |rel, text| {
+        let path = src.join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+}
+
 #[test]
 fn arrows_point_down() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
@@ -192,11 +202,7 @@ fn arrows_point_down() {
 fn the_checker_sees_an_arrow_pointing_up() {
     let tmp = tempfile::tempdir().unwrap();
     let src = tmp.path();
-    let write = |rel: &str, text: &str| {
-        let path = src.join(rel);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    };
+    let write = writer(src);
     write(
         "store/mod.rs",
         "use crate::{digest::Digest, git::{self, Checkout}};\n",
@@ -778,11 +784,7 @@ fn no_source_kind_imports_another() {
 fn the_graph_checks_see_circles_and_kinds_importing_kinds() {
     let tmp = tempfile::tempdir().unwrap();
     let src = tmp.path();
-    let write = |rel: &str, text: &str| {
-        let path = src.join(rel);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    };
+    let write = writer(src);
     write("lib.rs", "pub mod a;\npub mod b;\npub mod sources;\n");
     write("a.rs", "use crate::{b::{self, Thing}};\n");
     write("b.rs", "fn f() { crate::a::g(); }\n");

@@ -8,24 +8,11 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use git_support::github::FakeGitHub;
-use git_support::{Repo, git, serve};
+use git_support::{Repo, git, options, serve};
 use skillpm::error::{Classify, Exit};
 use skillpm::git::{
     self, CheckoutLimits, GitError, GitHubOptions, GitOptions, GitSpec, SkipReason, parse_git_spec,
 };
-
-fn options(cache: &Path) -> GitOptions {
-    GitOptions {
-        cache_dir: cache.join("git"),
-        offline: false,
-        github: GitHubOptions {
-            fast_path: false,
-            ..GitHubOptions::default()
-        },
-        limits: CheckoutLimits::default(),
-        allow_http: false,
-    }
-}
 
 fn spec(url: &str, reference: Option<&str>) -> GitSpec {
     parse_git_spec(url, reference, Path::new("/"))

@@ -9,24 +9,11 @@ use std::net::TcpListener;
 use std::path::Path;
 use std::time::Duration;
 
-use crate::git_support::{self, Repo, serve};
+use crate::git_support::{self, Repo, options, serve};
 use crate::support;
 use crate::support::cli::{Sandbox, run};
 use skillpm::error::{Classify, Exit};
-use skillpm::git::{self, CheckoutLimits, GitError, GitHubOptions, GitOptions, parse_git_spec};
-
-fn options(cache: &Path) -> GitOptions {
-    GitOptions {
-        cache_dir: cache.join("git"),
-        offline: false,
-        github: GitHubOptions {
-            fast_path: false,
-            ..GitHubOptions::default()
-        },
-        limits: CheckoutLimits::default(),
-        allow_http: false,
-    }
-}
+use skillpm::git::{self, GitError, parse_git_spec};
 
 fn repo() -> Repo {
     let repo = Repo::new("skills");

@@ -18,6 +18,21 @@ use tempfile::TempDir;
 
 /// Runs `git` in `dir` with a clean configuration; panics (with git's
 /// stderr) on failure; returns trimmed stdout.
+/// Git options for tests: a cache under `cache`, online, no GitHub fast
+/// path, default limits, https only.
+pub fn options(cache: &Path) -> skillpm::git::GitOptions {
+    skillpm::git::GitOptions {
+        cache_dir: cache.join("git"),
+        offline: false,
+        github: skillpm::git::GitHubOptions {
+            fast_path: false,
+            ..skillpm::git::GitHubOptions::default()
+        },
+        limits: skillpm::git::CheckoutLimits::default(),
+        allow_http: false,
+    }
+}
+
 pub fn git(dir: &Path, args: &[&str]) -> String {
     let output = Command::new("git")
         .args([
