@@ -75,9 +75,7 @@ pub(crate) async fn send(
 pub(crate) fn send_failure(e: SendError) -> Failure {
     match e {
         SendError::PlainHttp(e) => Failure::Fatal(FetchError::PlainHttp(e)),
-        SendError::Redirect { url, to, reason } => {
-            Failure::Fatal(FetchError::Redirect { url, to, reason })
-        }
+        SendError::Redirect(refused) => Failure::Fatal(FetchError::Redirect(refused)),
         SendError::NoLocation { url, response } => Failure::Fatal(FetchError::Status {
             url: url.to_string(),
             status: response.status().as_u16(),

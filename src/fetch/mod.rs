@@ -112,12 +112,8 @@ pub enum FetchError {
     },
     #[error(transparent)]
     PlainHttp(NetError),
-    #[error("{url}: redirect to {to} refused: {reason}")]
-    Redirect {
-        url: String,
-        to: String,
-        reason: String,
-    },
+    #[error(transparent)]
+    Redirect(crate::net::RedirectRefused),
     #[error(
         "{url}: more than {limit} bytes; refused (the limit exists so a hostile server cannot fill the disk)"
     )]
@@ -165,7 +161,7 @@ impl Classify for FetchError {
             | FetchError::Unreachable { .. }
             | FetchError::RetryTooLate { .. }
             | FetchError::Tls { .. }
-            | FetchError::Redirect { .. }
+            | FetchError::Redirect(_)
             | FetchError::UnsupportedScheme { .. }
             | FetchError::Local { .. } => Exit::Network,
             FetchError::TooLarge { .. } => Exit::Unsafe,

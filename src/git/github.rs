@@ -173,12 +173,14 @@ impl<'a> GitHub<'a> {
     fn get(&self, url: url::Url, accept: &str) -> Result<Answer, GitError> {
         let network = |e: SendError| match e {
             SendError::PlainHttp(e) => GitError::PlainHttp(e),
-            SendError::Redirect { url, reason, .. } => GitError::GitHub {
-                url,
-                status: 310,
-                message: reason,
-                transient: false,
-            },
+            SendError::Redirect(crate::net::RedirectRefused { url, reason, .. }) => {
+                GitError::GitHub {
+                    url,
+                    status: 310,
+                    message: reason,
+                    transient: false,
+                }
+            }
             SendError::NoLocation { url, response } => GitError::GitHub {
                 url: url.to_string(),
                 status: response.status().as_u16(),

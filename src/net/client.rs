@@ -217,30 +217,36 @@ impl Http {
                     response: Box::new(response),
                 });
             };
-            let next = current.join(&location).map_err(|e| SendError::Redirect {
-                url: current.to_string(),
-                to: location.clone(),
-                reason: format!("the Location is not a valid URL: {e}"),
+            let next = current.join(&location).map_err(|e| {
+                SendError::Redirect(RedirectRefused {
+                    url: current.to_string(),
+                    to: location.clone(),
+                    reason: format!("the Location is not a valid URL: {e}"),
+                })
             })?;
-            redirect_allowed(&current, &next).map_err(|reason| SendError::Redirect {
-                url: current.to_string(),
-                to: next.to_string(),
-                reason: reason.to_owned(),
-            })?;
-            if let Some(check) = &request.on_redirect {
-                check(&current, &next).map_err(|reason| SendError::Redirect {
+            redirect_allowed(&current, &next).map_err(|reason| {
+                SendError::Redirect(RedirectRefused {
                     url: current.to_string(),
                     to: next.to_string(),
-                    reason,
+                    reason: reason.to_owned(),
+                })
+            })?;
+            if let Some(check) = &request.on_redirect {
+                check(&current, &next).map_err(|reason| {
+                    SendError::Redirect(RedirectRefused {
+                        url: current.to_string(),
+                        to: next.to_string(),
+                        reason,
+                    })
                 })?;
             }
             current = next;
         }
-        Err(SendError::Redirect {
+        Err(SendError::Redirect(RedirectRefused {
             url: request.url.to_string(),
             to: current.to_string(),
             reason: format!("more than {} redirects", settings.max_redirects),
-        })
+        }))
     }
 
     /// The blocking face of [`Http::send`]: the request and every read of
@@ -412,17 +418,24 @@ impl Read for Answer {
     }
 }
 
+/// A redirect the network policy refused (`redirect_allowed`, the caller's
+/// check, an unreadable `Location`, too many hops): one type for every
+/// caller that reports it.
+#[derive(Debug, thiserror::Error)]
+#[error("{url}: redirect to {to} refused: {reason}")]
+pub struct RedirectRefused {
+    pub url: String,
+    pub to: String,
+    pub reason: String,
+}
+
 /// Why a request got no answer to give back.
 #[derive(Debug, thiserror::Error)]
 pub enum SendError {
     #[error(transparent)]
     PlainHttp(NetError),
-    #[error("{url}: redirect to {to} refused: {reason}")]
-    Redirect {
-        url: String,
-        to: String,
-        reason: String,
-    },
+    #[error(transparent)]
+    Redirect(RedirectRefused),
     /// A 3xx without a `Location`: the answer, for the caller to judge.
     #[error("{url}: the server answered {} (a redirect without a Location header)", response.status())]
     NoLocation {
@@ -461,7 +474,7 @@ impl crate::error::Classify for SendError {
         use crate::error::Exit;
         match self {
             SendError::PlainHttp(e) | SendError::Client(e) => e.exit(),
-            SendError::Redirect { .. }
+            SendError::Redirect(_)
             | SendError::NoLocation { .. }
             | SendError::NoAnswer { .. }
             | SendError::Deadline(_)

@@ -25,7 +25,7 @@ mod settings;
 
 pub use body::{BodyError, BodyStream};
 pub use budget::Budget;
-pub use client::{Answer, Http, RedirectCheck, Request, SendError, Sent};
+pub use client::{Answer, Http, RedirectCheck, RedirectRefused, Request, SendError, Sent};
 pub use settings::{BadSetting, Settings, env};
 
 use std::net::IpAddr;
