@@ -161,11 +161,11 @@ impl Classify for FetchError {
             | FetchError::Unreachable { .. }
             | FetchError::RetryTooLate { .. }
             | FetchError::Tls { .. }
-            | FetchError::Redirect(_)
             | FetchError::UnsupportedScheme { .. }
             | FetchError::Local { .. } => Exit::Network,
             FetchError::TooLarge { .. } => Exit::Unsafe,
             FetchError::PlainHttp(e) => e.exit(),
+            FetchError::Redirect(refused) => refused.exit(),
             FetchError::DigestMismatch { .. } => Exit::Integrity,
             FetchError::Setting { .. } => Exit::Usage,
             FetchError::Io { .. } | FetchError::Client(_) | FetchError::Cache(_) => Exit::Other,

@@ -429,6 +429,13 @@ pub struct RedirectRefused {
     pub reason: String,
 }
 
+crate::classified!(RedirectRefused);
+impl crate::error::Classify for RedirectRefused {
+    fn exit(&self) -> crate::error::Exit {
+        crate::error::Exit::Network
+    }
+}
+
 /// Why a request got no answer to give back.
 #[derive(Debug, thiserror::Error)]
 pub enum SendError {
@@ -474,8 +481,8 @@ impl crate::error::Classify for SendError {
         use crate::error::Exit;
         match self {
             SendError::PlainHttp(e) | SendError::Client(e) => e.exit(),
-            SendError::Redirect(_)
-            | SendError::NoLocation { .. }
+            SendError::Redirect(refused) => refused.exit(),
+            SendError::NoLocation { .. }
             | SendError::NoAnswer { .. }
             | SendError::Deadline(_)
             | SendError::Transport { .. } => Exit::Network,
