@@ -1,0 +1,1 @@
+const fs=require('fs');const d=process.argv[2];const en=JSON.parse(fs.readFileSync(d+'/en.json'));for(const f of fs.readdirSync(d)){const t=JSON.parse(fs.readFileSync(d+'/'+f));for(const k of Object.keys(en)) if(!(k in t)) console.log(f+': missing '+k);}
