@@ -1,0 +1,333 @@
+#!/usr/bin/env python3
+"""Detection benchmark of `skillpm audit` (docs/audit.md, "Detection benchmark").
+
+Runs `skillpm --json audit` (no `--fail-on`: the default, `high`) over three
+corpora and reports, for each:
+
+- recall: malicious skills refused (exit 5; a finding at or above the
+  default fail-on) / malicious skills;
+- false highs: honest skills with any `high` or `critical` finding;
+- the misses and false alarms, with the rules that fired.
+
+Corpora:
+  (a) audit-corpus/ of this repository: malicious/<family>/<skill>/ and
+      honest/<kind>/<skill>/;
+  (b) ShenaoW/MalSkills, a local checkout named by $MALSKILLS_DIR (labels in
+      data/ground_truth/ground_truth_final.csv); skipped when unset;
+  (c) public collections, checkouts named by $COLLECTIONS_DIRS
+      (colon-separated); every folder holding SKILL.md counts as honest;
+      skipped when unset.
+
+Builds nothing: pass the binary (default target/release/skillpm, or $SKILLPM).
+Standard library only. Nothing of (b) or (c) is copied anywhere.
+
+    scripts/audit-bench.py [--binary PATH] [--corpus DIR] [--json] [--only a,b,c]
+"""
+
+import argparse
+import csv
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from collections import OrderedDict
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+HIGH = ("high", "critical")
+EXIT_OK, EXIT_REFUSED = 0, 5
+# Paths per `skillpm audit` invocation (well under any argument limit).
+CHUNK = 64
+
+
+def skill_md_dirs(root):
+    """Every folder under `root` holding SKILL.md, sorted ('.git' skipped)."""
+    out = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d != ".git")
+        if "SKILL.md" in filenames:
+            out.append(dirpath)
+    return out
+
+
+def outermost(dirs):
+    """The folders of `dirs` not inside another of them."""
+    keep = []
+    for d in sorted(dirs):
+        if not any(d.startswith(k + os.sep) for k in keep):
+            keep.append(d)
+    return keep
+
+
+class Auditor:
+    """Runs the binary from an empty folder (so no skills.toml above it sets
+    another fail-on) and returns, per skill folder, its findings or an error."""
+
+    def __init__(self, binary):
+        self.binary = binary
+        self.cwd = tempfile.mkdtemp(prefix="audit-bench-")
+
+    def _run(self, paths):
+        p = subprocess.run(
+            [self.binary, "--json", "audit", *paths],
+            cwd=self.cwd,
+            capture_output=True,
+            text=True,
+            errors="replace",
+        )
+        return p.returncode, p.stdout, p.stderr
+
+    def audit(self, paths):
+        """{path: {"refused": bool, "findings": [...]} or {"error": str}}."""
+        out = {}
+        for i in range(0, len(paths), CHUNK):
+            chunk = paths[i : i + CHUNK]
+            code, stdout, stderr = self._run(chunk)
+            if code in (EXIT_OK, EXIT_REFUSED):
+                try:
+                    report = json.loads(stdout)
+                    self._collect(report, out)
+                    if all(p in out for p in chunk):
+                        continue
+                except (ValueError, KeyError):
+                    pass
+            # One bad folder fails the whole invocation: audit one by one.
+            for path in chunk:
+                if path in out:
+                    continue
+                code, stdout, stderr = self._run([path])
+                try:
+                    if code not in (EXIT_OK, EXIT_REFUSED):
+                        raise ValueError
+                    self._collect(json.loads(stdout), out)
+                    out.setdefault(path, {"error": "not in the report"})
+                except (ValueError, KeyError):
+                    msg = (stderr.strip() or stdout.strip()).splitlines()
+                    out[path] = {"error": f"exit {code}: {msg[-1] if msg else ''}"}
+        return out
+
+    @staticmethod
+    def _collect(report, out):
+        fail_on = report["fail_on"]
+        order = ["low", "medium", "high", "critical"]
+        for s in report["skills"]:
+            findings = s["findings"]
+            refused = any(
+                order.index(f["severity"]) >= order.index(fail_on) for f in findings
+            )
+            out[str(s["path"])] = {"refused": refused, "findings": findings}
+
+
+def rules_of(findings, severities=None):
+    seen = OrderedDict()
+    for f in findings:
+        if severities is None or f["severity"] in severities:
+            seen[f"{f['rule']}({f['severity']})"] = None
+    return list(seen)
+
+
+def judge(samples, results):
+    """samples: [(label, name, group, [folders])] -> a corpus summary (with
+    recall per group when groups are named).
+
+    A sample is refused when any of its folders is refused, and has a high
+    when any of its folders has a high or critical finding."""
+    mal = [s for s in samples if s[0] == "malicious"]
+    hon = [s for s in samples if s[0] == "honest"]
+    summary = {
+        "malicious": len(mal),
+        "refused": 0,
+        "honest": len(hon),
+        "false_highs": 0,
+        "errors": [],
+        "misses": [],
+        "false_alarms": [],
+        "families": OrderedDict(),
+    }
+    for label, name, group, folders in samples:
+        rs = [results[f] for f in folders]
+        errs = [r["error"] for r in rs if "error" in r]
+        ok = [r for r in rs if "error" not in r]
+        findings = [f for r in ok for f in r["findings"]]
+        if errs:
+            summary["errors"].append({"skill": name, "error": errs[0]})
+        if label == "malicious":
+            fam = {"malicious": 0, "refused": 0}
+            if group:
+                fam = summary["families"].setdefault(group, fam)
+            fam["malicious"] += 1
+            if any(r["refused"] for r in ok):
+                summary["refused"] += 1
+                fam["refused"] += 1
+            else:
+                summary["misses"].append({"skill": name, "rules": rules_of(findings)})
+        else:
+            highs = [f for f in findings if f["severity"] in HIGH]
+            if highs:
+                summary["false_highs"] += 1
+                summary["false_alarms"].append(
+                    {"skill": name, "rules": rules_of(highs, HIGH)}
+                )
+    summary["recall"] = summary["refused"] / len(mal) if mal else None
+    if not summary["families"]:
+        del summary["families"]
+    return summary
+
+
+def corpus_own(root):
+    samples = []
+    for label in ("malicious", "honest"):
+        base = os.path.join(root, label)
+        if not os.path.isdir(base):
+            continue
+        for group in sorted(os.listdir(base)):
+            gdir = os.path.join(base, group)
+            if not os.path.isdir(gdir):
+                continue
+            for name in sorted(os.listdir(gdir)):
+                d = os.path.join(gdir, name)
+                if os.path.isdir(d):
+                    samples.append((label, f"{group}/{name}", group, [d]))
+    return samples
+
+
+def corpus_malskills(root):
+    gt = os.path.join(root, "data", "ground_truth", "ground_truth_final.csv")
+    samples, problems = [], []
+    with open(gt, newline="", encoding="utf-8") as fh:
+        for row in csv.DictReader(fh):
+            label = {"malicious": "malicious", "benign": "honest"}.get(
+                row["Label"].strip().lower()
+            )
+            folder = os.path.join(root, row["Ground_truth_path"])
+            name = row["Skill_name"]
+            if label is None or not os.path.isdir(folder):
+                problems.append(f"{name}: label {row['Label']!r}, folder {folder}")
+                continue
+            dirs = outermost(skill_md_dirs(folder))
+            if not dirs:
+                problems.append(f"{name}: no SKILL.md in {folder}")
+                continue
+            samples.append((label, name, "", dirs))
+    return samples, problems
+
+
+def corpus_collection(root):
+    samples = []
+    for d in skill_md_dirs(root):
+        samples.append(("honest", os.path.relpath(d, root), "", [d]))
+    return samples
+
+
+def pct(x):
+    return "n/a" if x is None else f"{100 * x:.1f}%"
+
+
+def markdown(results):
+    lines = [
+        "| corpus | malicious refused | recall | honest with a high | errors |",
+        "|---|---|---|---|---|",
+    ]
+    for key, r in results.items():
+        if "skipped" in r:
+            lines.append(f"| {key} | skipped: {r['skipped']} | | | |")
+            continue
+        mal = f"{r['refused']}/{r['malicious']}" if r["malicious"] else "-"
+        lines.append(
+            f"| {key} | {mal} | {pct(r['recall'])} | "
+            f"{r['false_highs']}/{r['honest']} | {len(r['errors'])} |"
+        )
+    for key, r in results.items():
+        if "skipped" in r:
+            continue
+        if r.get("families"):
+            lines += ["", f"### {key}: recall per family", ""]
+            lines += ["| family | refused | recall |", "|---|---|---|"]
+            for fam, c in r["families"].items():
+                lines.append(
+                    f"| {fam} | {c['refused']}/{c['malicious']} | "
+                    f"{pct(c['refused'] / c['malicious'])} |"
+                )
+        for title, rows in (
+            ("misses (malicious, not refused)", r["misses"]),
+            ("false alarms (honest, high or critical)", r["false_alarms"]),
+        ):
+            if rows:
+                lines += ["", f"### {key}: {title}", ""]
+                for row in rows:
+                    rules = ", ".join(row["rules"]) or "no finding"
+                    lines.append(f"- `{row['skill']}`: {rules}")
+        if r["errors"]:
+            lines += ["", f"### {key}: errors", ""]
+            lines += [f"- `{e['skill']}`: {e['error']}" for e in r["errors"]]
+        if r.get("problems"):
+            lines += ["", f"### {key}: not benchmarked", ""]
+            lines += [f"- {p}" for p in r["problems"]]
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument(
+        "--binary",
+        default=os.environ.get("SKILLPM")
+        or os.path.join(REPO, "target", "release", "skillpm"),
+        help="the skillpm binary (default: $SKILLPM, else target/release/skillpm)",
+    )
+    ap.add_argument("--corpus", default=os.path.join(REPO, "audit-corpus"))
+    ap.add_argument("--json", action="store_true", help="print JSON, not markdown")
+    ap.add_argument("--only", default="a,b,c", help="corpora to run, e.g. a,c")
+    args = ap.parse_args()
+    binary = os.path.abspath(args.binary)
+    if not (os.path.isfile(binary) and os.access(binary, os.X_OK)):
+        print(
+            f"audit-bench: no skillpm binary at {binary}; build it "
+            "(cargo build --release --locked) or pass --binary / set SKILLPM",
+            file=sys.stderr,
+        )
+        return 2
+    only = set(args.only.split(","))
+    auditor = Auditor(binary)
+    results = OrderedDict()
+
+    def run(key, samples, problems=()):
+        folders = sorted({f for s in samples for f in s[3]})
+        summary = judge(samples, auditor.audit(folders))
+        if problems:
+            summary["problems"] = list(problems)
+        results[key] = summary
+
+    if "a" in only:
+        run("(a) audit-corpus", corpus_own(os.path.abspath(args.corpus)))
+    if "b" in only:
+        mal = os.environ.get("MALSKILLS_DIR")
+        if not mal:
+            results["(b) MalSkills"] = {"skipped": "MALSKILLS_DIR is not set"}
+        elif not os.path.isdir(mal):
+            results["(b) MalSkills"] = {"skipped": f"{mal} is not a folder"}
+        else:
+            samples, problems = corpus_malskills(os.path.abspath(mal))
+            run("(b) MalSkills", samples, problems)
+    if "c" in only:
+        dirs = [d for d in os.environ.get("COLLECTIONS_DIRS", "").split(":") if d]
+        if not dirs:
+            results["(c) collections"] = {"skipped": "COLLECTIONS_DIRS is not set"}
+        for d in dirs:
+            key = f"(c) {os.path.basename(os.path.normpath(d))}"
+            if not os.path.isdir(d):
+                results[key] = {"skipped": f"{d} is not a folder"}
+            else:
+                run(key, corpus_collection(os.path.abspath(d)))
+    for key, r in results.items():
+        if "skipped" in r:
+            print(f"audit-bench: {key} skipped: {r['skipped']}", file=sys.stderr)
+    if args.json:
+        json.dump(results, sys.stdout, indent=2, ensure_ascii=False)
+        print()
+    else:
+        sys.stdout.write(markdown(results))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
