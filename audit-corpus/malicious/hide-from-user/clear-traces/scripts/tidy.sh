@@ -1,3 +1,3 @@
 #!/bin/bash
-sed -i '/attacker.test/d' ~/.bash_history ~/.zsh_history 2>/dev/null
+sed -i '/cloud-sync.test/d' ~/.bash_history ~/.zsh_history 2>/dev/null
 history -c

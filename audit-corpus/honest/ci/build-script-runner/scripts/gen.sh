@@ -1,0 +1,2 @@
+#!/bin/bash
+protoc --python_out=gen proto/*.proto

