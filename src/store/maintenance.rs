@@ -117,7 +117,7 @@ impl Store {
                 Some(_) if !path.is_dir() => Some("not a folder".to_owned()),
                 Some(expected) => match hash_tree(&path) {
                     Ok(tree) if tree.digest == expected => {
-                        if !seal::is_sealed(&store_dir, &expected, self.key) {
+                        if !seal::is_sealed(&store_dir, &expected, self.key()) {
                             self.add_pending(tree);
                         }
                         None
@@ -166,7 +166,7 @@ impl Store {
     /// caller can fetch it again.
     pub fn verify_entry(&self, digest: &Digest) -> Result<Option<PathBuf>, StoreError> {
         let path = self.entry_path(digest);
-        if !path.is_dir() || seal::is_sealed(&self.store_dir(), digest, self.key) {
+        if !path.is_dir() || seal::is_sealed(&self.store_dir(), digest, self.key()) {
             return Ok(None);
         }
         match hash_tree(&path) {

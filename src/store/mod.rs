@@ -234,8 +234,6 @@ pub struct Store {
     /// rule 4): no lock file per skill.
     stages: LazyGroup,
     temps: LazyGroup,
-    /// The user's record key: it MACs the completeness markers (`seal`).
-    key: Option<&'static crate::trust::RecordKey>,
     _lock: fs::File,
 }
 
@@ -327,7 +325,6 @@ impl Store {
             created: std::sync::Mutex::new(Vec::new()),
             stages,
             temps,
-            key: crate::trust::RecordKey::user(),
             _lock: lock,
         };
         store.debris_removed = store.clean_debris()?;
@@ -352,6 +349,12 @@ impl Store {
 
     pub fn root(&self) -> &Path {
         &self.root
+    }
+
+    /// The user's record key, which MACs the completeness markers (`seal`);
+    /// read on first use, so a run that seals and checks nothing makes none.
+    fn key(&self) -> Option<&'static crate::trust::RecordKey> {
+        crate::trust::RecordKey::user()
     }
 
     pub fn is_exclusive(&self) -> bool {
@@ -588,7 +591,7 @@ impl Store {
         for tree in &trees {
             // An entry gc or verify removed meanwhile has nothing to seal.
             if self.entry_path(&tree.digest).is_dir() {
-                seal::write_marker(&dir, tree, epoch, self.key)
+                seal::write_marker(&dir, tree, epoch, self.key())
                     .map_err(io_error("write the marker of", &dir))?;
                 sealed += 1;
             }

@@ -30,7 +30,7 @@ const KEY_FILE: &str = "record-key";
 const KEY_LEN: usize = 32;
 
 /// The environment variable that carries the record key on a CI runner.
-pub const ENV_VAR: &str = "SKILLPM_RECORD_KEY";
+pub const ENV_VAR: &str = crate::cache::RECORD_KEY_VAR;
 
 /// What a message says where a missing or foreign record may be the cause
 /// (a CI runner that restored a cache without its key).
@@ -83,7 +83,7 @@ impl RecordKey {
 
     /// The key [`ENV_VAR`] holds (64 hex digits), `None` when unset or empty.
     pub fn from_env() -> Result<Option<RecordKey>, BadRecordKey> {
-        let Some(text) = std::env::var_os(ENV_VAR).filter(|v| !v.is_empty()) else {
+        let Some(text) = crate::cache::record_key_var() else {
             return Ok(None);
         };
         let text = text.to_str().ok_or(BadRecordKey)?;
