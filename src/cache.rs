@@ -45,6 +45,15 @@ pub fn state_root() -> Option<PathBuf> {
     )
 }
 
+/// The variable that holds the record key a CI keeps as a secret, in place
+/// of the state folder's (`trust::record_key`).
+pub const RECORD_KEY_VAR: &str = "SKILLPM_RECORD_KEY";
+
+/// The value of [`RECORD_KEY_VAR`] (`None`: unset or empty).
+pub fn record_key_var() -> Option<std::ffi::OsString> {
+    std::env::var_os(RECORD_KEY_VAR).filter(|v| !v.is_empty())
+}
+
 /// Subfolders of the cache root, named once here so no module spells them twice.
 pub mod layout {
     pub const LOCK_FILE: &str = ".lock";

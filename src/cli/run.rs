@@ -41,6 +41,9 @@ pub fn main(cli: Cli) -> std::process::ExitCode {
 
 pub fn run(cli: Cli, ui: Ui) -> anyhow::Result<Exit> {
     let g = &cli.global;
+    // A malformed CI record key fails every command loudly, rather than
+    // making every record read as absent.
+    crate::trust::RecordKey::check_env()?;
     let cwd = std::env::current_dir().context("cannot read the working directory")?;
     let mut ctx = Context::new(cwd, ui);
     ctx.project = g.project.clone();

@@ -352,6 +352,7 @@ pub fn sync_links(
     site.state
         .record_links_over(site.root, placed, &own)
         .map_err(|e| anyhow::anyhow!("cannot record the links placed: {e}"))?;
+    report_rejected(site);
     announce(site, &changes);
     Ok(changes)
 }
@@ -562,8 +563,12 @@ fn plan_links<'t, 's>(
                 changes.adopted.push(dest.clone());
                 LinkState::Copy {
                     // A folder holding exactly the tree may stay as it is;
-                    // a symlink of another tool's is placed again.
-                    tree: (what == "a folder" && adoptable == Some(true)).then_some(s.tree),
+                    // a symlink of another tool's, or a folder an older
+                    // skillpm placed (its marker file inside), is placed again.
+                    tree: (what == "a folder"
+                        && adoptable == Some(true)
+                        && !dest.join(link::COPY_MARKER).exists())
+                    .then_some(s.tree),
                     kind: LinkKind::Copy,
                 }
             }
@@ -750,7 +755,12 @@ fn place_all(plan: &[Planned<'_, '_>], mode: LinkMode) -> anyhow::Result<Vec<Opt
 /// Removes the links an earlier run placed that this one did not (a skill
 /// removed, disabled, or an agent dropped); one that cannot be removed is
 /// left in place with a warning, and one whose agent folder now leads out
-/// of its scope root is not touched.
+/// of its scope root is not touched. The record is authenticated
+/// (`project::state`), and still nothing is removed that is not a skill
+/// folder in an agent folder skillpm manages ([`managed_roots`]), nor a
+/// placed folder that no longer holds the tree skillpm placed there (its
+/// files were edited or replaced): those are reported and left alone
+/// (docs/threat-model.md, cache writer).
 fn unlink_unwanted(
     site: &PlacementSite<'_>,
     placements: &Placements,
@@ -760,9 +770,17 @@ fn unlink_unwanted(
 ) {
     let keep: BTreeSet<PathBuf> = placed.iter().map(PlacedLink::path).collect();
     let home = site.env.home.as_deref();
+    let managed = managed_roots(site);
     for old in own {
         let path = old.path();
         if keep.contains(&path) {
+            continue;
+        }
+        if !managed.contains(&old.root) || !crate::names::is_valid_skill_name(&old.name) {
+            site.warn(format!(
+                "left in place: {} is not a skill folder in an agent folder skillpm manages, although skillpm's record names it",
+                path.display()
+            ));
             continue;
         }
         let base = if old.root.starts_with(site.root) {
@@ -776,10 +794,19 @@ fn unlink_unwanted(
             site.warn(format!("left in place: {e}"));
             continue;
         }
-        let was = link::inspect(&path, record_at(placements, &path))
-            .ok()
-            .and_then(|s| s.digest());
-        match link::unlink(&old.root, &old.name, record_at(placements, &path)) {
+        let record = record_at(placements, &path);
+        let state = link::inspect(&path, record).ok();
+        if let Some(LinkState::Copy { tree: Some(t), .. }) = &state
+            && !link::hash_placed(&path).is_ok_and(|h| h.digest == *t)
+        {
+            site.warn(format!(
+                "left in place: {} no longer holds the skill skillpm placed there (its files changed); remove it yourself if it is not needed",
+                path.display()
+            ));
+            continue;
+        }
+        let was = state.and_then(|s| s.digest());
+        match link::unlink(&old.root, &old.name, record) {
             Ok(true) => {
                 changes.changes.push(PlacementChange {
                     name: old.name.clone(),
@@ -793,6 +820,31 @@ fn unlink_unwanted(
             Ok(false) => {}
             Err(e) => site.warn(format!("left in place: {e}")),
         }
+    }
+}
+
+/// Every agent folder skillpm may place skills in for this project: each
+/// known agent's folder in the project, the user's and the admin scope.
+/// Only a place directly inside one of them can be a placement to remove.
+fn managed_roots(site: &PlacementSite<'_>) -> BTreeSet<PathBuf> {
+    let mut out = BTreeSet::new();
+    for agent in Agent::ALL {
+        for scope in [Scope::Repo, Scope::User, Scope::Admin] {
+            out.extend(roots::root_dir(scope, agent, site.root, site.env));
+        }
+    }
+    out
+}
+
+/// Reports, once each, the placement records this run ignored because
+/// their MAC did not verify (`project::state`).
+fn report_rejected(site: &PlacementSite<'_>) {
+    for path in site.state.take_rejected() {
+        site.warn(format!(
+            "ignored {}: it is not a placement record your skillpm wrote (no valid MAC: written by an older skillpm, changed by someone without your record key, or made under another key); no folder it names is treated as skillpm's. {}",
+            path.display(),
+            crate::trust::record_key::CI_HINT
+        ));
     }
 }
 

@@ -5,16 +5,33 @@
 //!   removes exactly its own stale links, in every scope. This record is
 //!   the only thing that makes a folder skillpm's: nothing inside an agent
 //!   folder does (a marker file there could be planted or shipped).
+//!
+//! The cache is content, not authority (docs/threat-model.md): whoever
+//! writes the cache could write a record naming any folder. A record
+//! therefore carries an HMAC by the user's record key
+//! (`crate::trust::RecordKey`, as the cache's other records), over the
+//! project and its links; one without a valid MAC is ignored (none of the
+//! folders it names is skillpm's) and reported once
+//! ([`ProjectState::take_rejected`]).
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 use serde::{Deserialize, Serialize};
 
 use crate::digest::Digest;
+use crate::trust::RecordKey;
+
+/// The record kind the MAC binds (no other record's MAC can stand for one).
+const MAC_KIND: &[u8] = b"placements";
 
 #[derive(Debug, Clone)]
 pub struct ProjectState {
     dir: PathBuf,
+    key: Option<&'static RecordKey>,
+    /// Records read that failed their MAC, and those already reported.
+    rejected: Arc<Mutex<(BTreeSet<PathBuf>, BTreeSet<PathBuf>)>>,
 }
 
 /// One link or folder skillpm placed: `<root>/<name>`, standing for
@@ -56,15 +73,74 @@ impl Placements {
 struct LinkRecord {
     project: PathBuf,
     links: Vec<PlacedLink>,
+    /// HMAC-SHA256 (hex) of [`MAC_KIND`], `project` and `links` by the
+    /// user's record key.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    mac: String,
+}
+
+impl LinkRecord {
+    /// The bytes the MAC covers: the project and its links, as JSON.
+    fn signed_parts(&self) -> Option<(Vec<u8>, Vec<u8>)> {
+        let project = self.project.as_os_str().as_encoded_bytes().to_vec();
+        Some((project, serde_json::to_vec(&self.links).ok()?))
+    }
 }
 
 impl ProjectState {
     /// The state kept in `dir` (the cache's `state/` folder; the caller
-    /// knows the cache layout, this model does not).
+    /// knows the cache layout, this model does not), its records keyed by
+    /// the user's record key.
     pub fn new(dir: &Path) -> Self {
+        Self::with_key(dir, RecordKey::user())
+    }
+
+    /// [`ProjectState::new`] with records keyed by `key` (`None`: no record
+    /// is written, none is believed).
+    pub fn with_key(dir: &Path, key: Option<&'static RecordKey>) -> Self {
         ProjectState {
             dir: dir.to_owned(),
+            key,
+            rejected: Arc::default(),
         }
+    }
+
+    /// The record at `path`, when its MAC verifies; one that exists and does
+    /// not is remembered as rejected.
+    fn read_record(&self, path: &Path) -> Option<LinkRecord> {
+        let bytes = std::fs::read(path).ok()?;
+        let record = serde_json::from_slice::<LinkRecord>(&bytes)
+            .ok()
+            .filter(|r| self.authentic(r));
+        if record.is_none()
+            && let Ok(mut rejected) = self.rejected.lock()
+        {
+            rejected.0.insert(path.to_owned());
+        }
+        record
+    }
+
+    fn authentic(&self, record: &LinkRecord) -> bool {
+        let (Some(key), Some((project, links))) = (self.key, record.signed_parts()) else {
+            return false;
+        };
+        key.verify_hex(&[MAC_KIND, &project, &links], &record.mac)
+    }
+
+    /// Records read so far that failed their MAC and were ignored, each
+    /// returned once (the caller reports them).
+    pub fn take_rejected(&self) -> Vec<PathBuf> {
+        let Ok(mut guard) = self.rejected.lock() else {
+            return Vec::new();
+        };
+        let (rejected, reported) = &mut *guard;
+        let new: Vec<PathBuf> = rejected.difference(reported).cloned().collect();
+        reported.extend(new.iter().cloned());
+        new
+    }
+
+    fn was_rejected(&self, path: &Path) -> bool {
+        self.rejected.lock().is_ok_and(|r| r.0.contains(path))
     }
 
     fn project_key(project: &Path) -> String {
@@ -84,17 +160,18 @@ impl ProjectState {
         self.dir.join("backups").join(Self::project_key(project))
     }
 
+    /// The links `project`'s record names (none when the record is missing,
+    /// unreadable, fails its MAC or is another project's).
     pub fn placed_links(&self, project: &Path) -> Vec<PlacedLink> {
-        std::fs::read(self.links_path(project))
-            .ok()
-            .and_then(|b| serde_json::from_slice::<LinkRecord>(&b).ok())
+        self.read_record(&self.links_path(project))
+            .filter(|r| r.project == project)
             .map(|r| r.links)
             .unwrap_or_default()
     }
 
     /// Every project's record of the links it placed, as (project, links),
-    /// in a stable order. An unreadable record is skipped: a record can only
-    /// withhold trust from a link, never grant it.
+    /// in a stable order. An unreadable or unauthenticated record is
+    /// skipped: a record can only withhold trust from a link, never grant it.
     pub fn all_placed_links(&self) -> Vec<(PathBuf, Vec<PlacedLink>)> {
         let Ok(entries) = std::fs::read_dir(self.dir.join("links")) else {
             return Vec::new();
@@ -103,8 +180,9 @@ impl ProjectState {
             .filter_map(Result::ok)
             .filter(|e| e.path().extension().is_some_and(|x| x == "json"))
             .filter_map(|e| {
-                let bytes = std::fs::read(e.path()).ok()?;
-                Some((e.path(), serde_json::from_slice(&bytes).ok()?))
+                let record = self.read_record(&e.path())?;
+                // A record copied under another project's name is not its.
+                (e.path() == self.links_path(&record.project)).then_some((e.path(), record))
             })
             .collect();
         records.sort_by(|a, b| a.0.cmp(&b.0));
@@ -150,18 +228,30 @@ impl ProjectState {
     ) -> std::io::Result<()> {
         links.sort();
         links.dedup();
-        if previous == links.as_slice() {
+        let path = self.links_path(project);
+        // A rejected record is replaced even when nothing changed, so it is
+        // reported once.
+        if previous == links.as_slice() && !self.was_rejected(&path) {
             return Ok(());
         }
-        let record = LinkRecord {
+        let Some(key) = self.key else {
+            // Without a key no record could be told from a forged one.
+            return Ok(());
+        };
+        let mut record = LinkRecord {
             project: project.to_owned(),
             links,
+            mac: String::new(),
         };
+        let (signed_project, signed_links) = record
+            .signed_parts()
+            .ok_or_else(|| std::io::Error::other("a placement cannot be written as JSON"))?;
+        record.mac = key.mac_hex(&[MAC_KIND, &signed_project, &signed_links]);
         let json = serde_json::to_vec_pretty(&record).map_err(std::io::Error::other)?;
         // Not flushed: a sync here would make the file system write back
         // every copy just placed (ext4 data=ordered); the reader checks the
         // record, and placed folders are recognised by their own marker.
-        crate::fs::write_replacing(&self.links_path(project), &json)
+        crate::fs::write_replacing(&path, &json)
     }
 }
 
@@ -169,10 +259,14 @@ impl ProjectState {
 mod tests {
     use super::*;
 
+    fn test_key(dir: &Path) -> &'static RecordKey {
+        Box::leak(Box::new(RecordKey::load_or_create(dir).unwrap()))
+    }
+
     #[test]
     fn link_records_are_per_project() {
         let cache = tempfile::tempdir().unwrap();
-        let state = ProjectState::new(cache.path());
+        let state = ProjectState::with_key(cache.path(), Some(test_key(&cache.path().join("k"))));
         let link = PlacedLink {
             root: "/p/.agents/skills".into(),
             name: "pdf".into(),
@@ -184,5 +278,48 @@ mod tests {
             .unwrap();
         assert_eq!(state.placed_links(Path::new("/p")), vec![link]);
         assert!(state.placed_links(Path::new("/q")).is_empty());
+    }
+
+    /// A record edited, planted, copied under another project's name or
+    /// MAC'd by another key names nothing, and is reported once.
+    #[test]
+    fn a_record_without_a_valid_mac_names_nothing() {
+        let cache = tempfile::tempdir().unwrap();
+        let key = test_key(&cache.path().join("k"));
+        let state = ProjectState::with_key(cache.path(), Some(key));
+        let link = PlacedLink {
+            root: "/p/.claude/skills".into(),
+            name: "pdf".into(),
+            tree: Some(Digest::of_bytes(b"t")),
+            kind: Some("copy".into()),
+        };
+        state
+            .record_links(Path::new("/p"), vec![link.clone()])
+            .unwrap();
+        assert_eq!(state.placed_links(Path::new("/p")), vec![link.clone()]);
+        assert_eq!(state.all_placed_links().len(), 1);
+        assert!(state.take_rejected().is_empty());
+        let path = state.links_path(Path::new("/p"));
+        let honest = std::fs::read_to_string(&path).unwrap();
+        // Another folder written in: the MAC no longer covers it.
+        std::fs::write(&path, honest.replace("\"pdf\"", "\".ssh\"")).unwrap();
+        assert!(state.placed_links(Path::new("/p")).is_empty());
+        assert!(state.all_placed_links().is_empty());
+        assert_eq!(state.take_rejected(), vec![path.clone()]);
+        assert!(state.take_rejected().is_empty(), "reported once");
+        // The honest record copied under another project's name.
+        std::fs::write(&path, &honest).unwrap();
+        let q = state.links_path(Path::new("/q"));
+        std::fs::write(&q, &honest).unwrap();
+        assert!(state.placed_links(Path::new("/q")).is_empty());
+        assert_eq!(state.all_placed_links().len(), 1);
+        // Another key (another user, or a CI secret that differs).
+        let other = ProjectState::with_key(cache.path(), Some(test_key(&cache.path().join("o"))));
+        assert!(other.placed_links(Path::new("/p")).is_empty());
+        // The rejected record is replaced by an authentic one on the next write.
+        other.record_links(Path::new("/p"), Vec::new()).unwrap();
+        assert!(std::fs::read_to_string(&path).unwrap().contains("\"mac\""));
+        assert!(other.placed_links(Path::new("/p")).is_empty());
+        assert!(other.take_rejected().contains(&path));
     }
 }

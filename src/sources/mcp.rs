@@ -154,8 +154,11 @@ fn proven_here(ws: &Workspace<'_>, s: &LockedSkill) -> anyhow::Result<bool> {
         return fail(
             Exit::Integrity,
             format!(
-                "{}: tree {} was never read from MCP server {url} ({uri}) on this machine, so offline nothing proves it\n  run `skillpm install --locked` (online) to read it from the server, or `skillpm update {}`",
-                s.name, s.tree, s.name
+                "{}: tree {} was never read from MCP server {url} ({uri}) on this machine, so offline nothing proves it\n  run `skillpm install --locked` (online) to read it from the server, or `skillpm update {}`; {}",
+                s.name,
+                s.tree,
+                s.name,
+                crate::trust::record_key::CI_HINT
             ),
         );
     }

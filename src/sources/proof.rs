@@ -67,7 +67,8 @@ pub enum ProveError {
     },
     /// A git commit whose ref could not be checked offline (exit 3).
     #[error(
-        "{skill}: cannot show offline that commit {commit} is on `{reference}` of {url}: {cause}\n  run `skillpm install --locked` (online) to check it against the repository"
+        "{skill}: cannot show offline that commit {commit} is on `{reference}` of {url}: {cause}\n  run `skillpm install --locked` (online) to check it against the repository; {hint}",
+        hint = crate::trust::record_key::CI_HINT
     )]
     RefUnknown {
         skill: String,

@@ -117,7 +117,7 @@ impl Store {
                 Some(_) if !path.is_dir() => Some("not a folder".to_owned()),
                 Some(expected) => match hash_tree(&path) {
                     Ok(tree) if tree.digest == expected => {
-                        if !seal::is_sealed(&store_dir, &expected) {
+                        if !seal::is_sealed(&store_dir, &expected, self.key()) {
                             self.add_pending(tree);
                         }
                         None
@@ -159,13 +159,14 @@ impl Store {
     }
 
     /// Checks one entry before it is linked: cheaply when its completeness
-    /// marker matches every file's size and mtime, else by re-hashing it
+    /// marker (MAC'd by the user's record key) matches every file's size,
+    /// mtime, ctime and inode, else by re-hashing it
     /// (then it is sealed with this process's other entries). One that no
     /// longer matches its name is moved to `quarantine/` (returned), so the
     /// caller can fetch it again.
     pub fn verify_entry(&self, digest: &Digest) -> Result<Option<PathBuf>, StoreError> {
         let path = self.entry_path(digest);
-        if !path.is_dir() || seal::is_sealed(&self.store_dir(), digest) {
+        if !path.is_dir() || seal::is_sealed(&self.store_dir(), digest, self.key()) {
             return Ok(None);
         }
         match hash_tree(&path) {

@@ -78,8 +78,10 @@
 //!   earlier boot is disbelieved and its entry re-hashed before use. Where the
 //!   boot has no name, one `syncfs` (or fsyncs) precedes the markers, which
 //!   then hold in every boot. Before an entry is linked its marker is checked
-//!   against `stat` (cheap); an entry without a valid marker (a crash, an
-//!   edit through a link) is re-hashed and re-sealed or quarantined. A cached
+//!   against `stat` (cheap: sizes, mtimes, ctimes, inodes) and its MAC by
+//!   the user's record key; an entry without a valid marker (a crash, an
+//!   edit through a link, even one that kept sizes and mtimes) is re-hashed
+//!   and re-sealed or quarantined. A cached
 //!   download is re-hashed before it is reused, and so is a store entry's
 //!   file that a 304 confirms for a v0.1 file (the entry is first checked
 //!   whole, [`Store::reuse_unpacked`], then the file hashed against the
@@ -349,6 +351,12 @@ impl Store {
         &self.root
     }
 
+    /// The user's record key, which MACs the completeness markers (`seal`);
+    /// read on first use, so a run that seals and checks nothing makes none.
+    fn key(&self) -> Option<&'static crate::trust::RecordKey> {
+        crate::trust::RecordKey::user()
+    }
+
     pub fn is_exclusive(&self) -> bool {
         self.exclusive
     }
@@ -583,7 +591,7 @@ impl Store {
         for tree in &trees {
             // An entry gc or verify removed meanwhile has nothing to seal.
             if self.entry_path(&tree.digest).is_dir() {
-                seal::write_marker(&dir, tree, epoch)
+                seal::write_marker(&dir, tree, epoch, self.key())
                     .map_err(io_error("write the marker of", &dir))?;
                 sealed += 1;
             }

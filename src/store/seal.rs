@@ -1,15 +1,17 @@
 //! Completeness markers: durability without an fsync per file, and on Linux
-//! without any flush.
+//! without any flush; and the cheap check that an entry is still what was
+//! stored.
 //!
 //! Entries are written without flushing their files. Once an install's
 //! entries are in place, each gets the marker `store/sha256-<hex>.complete`:
 //!
 //! ```text
-//! skillpm-complete 3 sha256:<hex> <number of files> <epoch>
-//! d <mtime-ns> .            the entry's folders (an added or removed file
-//! d <mtime-ns> scripts      changes its folder's mtime)
-//! f <size> <mtime-ns> <digest hex> <x|-> SKILL.md
-//! f <size> <mtime-ns> <digest hex> <x|-> scripts/run.sh
+//! skillpm-complete 4 sha256:<hex> <number of files> <epoch>
+//! d <mtime-ns> <ctime-ns> <inode> .            the entry's folders (an added or
+//! d <mtime-ns> <ctime-ns> <inode> scripts      removed file changes its folder)
+//! f <size> <mtime-ns> <ctime-ns> <inode> <digest hex> <x|-> SKILL.md
+//! f <size> <mtime-ns> <ctime-ns> <inode> <digest hex> <x|-> scripts/run.sh
+//! mac <hex>
 //! ```
 //!
 //! Since version 3 the marker is also the entry's file list (each file's
@@ -19,6 +21,16 @@
 //! file created per skill on every cold install; such a record is now
 //! written only when an entry leaves the store, so `update` can still diff
 //! against an approved version whose bytes are gone (`super::trees`).
+//!
+//! Version 4 (issue 34) adds each file's and folder's change time (ctime)
+//! and inode, and an HMAC by the user's record key (`crate::trust::RecordKey`)
+//! over the rest. An edit that keeps a file's size and mtime (`touch -r`,
+//! or an agent writing through a symlink placement) still moves its ctime,
+//! which no user-space writer can set back, and a cache writer cannot write
+//! a marker that describes the edited file without the key: the entry is
+//! re-hashed before its next use and quarantined (docs/threat-model.md).
+//! Markers of earlier versions are not believed; their entries are
+//! re-hashed once and sealed again.
 //!
 //! `<epoch>` says why the marker may be believed:
 //!
@@ -30,11 +42,10 @@
 //!   An install therefore never waits for other processes' unsynced writes,
 //!   which a flush of the whole file system (`syncfs`) did on a busy CI runner.
 //! - `flushed`: the cache's file system was flushed before the marker was
-//!   written (systems that do not name their boot); true in any boot. Markers
-//!   of version 1 were all written this way.
+//!   written (systems that do not name their boot); true in any boot.
 //!
-//! An entry whose marker matches what `stat` says (and whose epoch holds) is
-//! trusted without reading a byte; `cache verify` always re-hashes
+//! An entry whose marker matches what `stat` says (and whose epoch and MAC
+//! hold) is trusted without reading a byte; `cache verify` always re-hashes
 //! everything. Markers are written and removed under the commit lock.
 
 use std::fs;
@@ -42,34 +53,47 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use crate::digest::{Digest, HashedTree};
+use crate::trust::RecordKey;
 
 /// Suffix of a marker beside its entry.
 pub(crate) const MARKER_SUFFIX: &str = ".complete";
-/// Header of the markers written now (with the file list), of the ones
-/// before (without), and of the oldest, always-flushed ones.
-const HEADER: &str = "skillpm-complete 3";
-const HEADER_V2: &str = "skillpm-complete 2";
-const HEADER_V1: &str = "skillpm-complete 1";
+/// Header of the markers written now (stat stamps with ctime and inode, a
+/// MAC), and of the ones before (file list, no MAC): still read for their
+/// file list, never believed as a seal.
+const HEADER: &str = "skillpm-complete 4";
+const HEADER_V3: &str = "skillpm-complete 3";
 /// The epoch of a marker written after a flush: true in every boot.
 pub(crate) const FLUSHED: &str = "flushed";
+/// What the MAC of a marker binds (no other record's MAC can stand for one).
+const MAC_KIND: &[u8] = b"store-marker";
 
 /// `store/sha256-<hex>.complete`.
 pub(crate) fn marker_path(store_dir: &Path, digest: &Digest) -> PathBuf {
     store_dir.join(format!("{}{MARKER_SUFFIX}", digest.file_name()))
 }
 
+/// What `stat` says of a file or folder that an edit would change:
+/// `<mtime-ns> <ctime-ns> <inode>`.
 #[cfg(unix)]
-fn mtime_ns(meta: &fs::Metadata) -> i128 {
+fn stamp(meta: &fs::Metadata) -> String {
     use std::os::unix::fs::MetadataExt;
-    i128::from(meta.mtime()) * 1_000_000_000 + i128::from(meta.mtime_nsec())
+    let ns = |s: i64, n: i64| i128::from(s) * 1_000_000_000 + i128::from(n);
+    format!(
+        "{} {} {}",
+        ns(meta.mtime(), meta.mtime_nsec()),
+        ns(meta.ctime(), meta.ctime_nsec()),
+        meta.ino()
+    )
 }
 
 #[cfg(not(unix))]
-fn mtime_ns(meta: &fs::Metadata) -> i128 {
-    meta.modified()
-        .ok()
-        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-        .map_or(0, |d| d.as_nanos() as i128)
+fn stamp(meta: &fs::Metadata) -> String {
+    let ns = |t: io::Result<std::time::SystemTime>| {
+        t.ok()
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .map_or(0, |d| d.as_nanos())
+    };
+    format!("{} {} 0", ns(meta.modified()), ns(meta.created()))
 }
 
 /// The folders of a tree below its root: exactly the parents of its files
@@ -84,13 +108,13 @@ pub(crate) fn folders(tree: &HashedTree) -> std::collections::BTreeSet<&str> {
     dirs
 }
 
-/// The marker text for `entry` as it is on disk now; `epoch` is a boot id or
-/// [`FLUSHED`].
+/// The marker text for `entry` as it is on disk now, without its MAC line;
+/// `epoch` is a boot id or [`FLUSHED`].
 fn describe(entry: &Path, tree: &HashedTree, epoch: &str) -> io::Result<String> {
     let mut text = format!("{HEADER} {} {} {epoch}\n", tree.digest, tree.files.len());
     for dir in std::iter::once(".").chain(folders(tree)) {
         let meta = fs::symlink_metadata(entry.join(dir))?;
-        text.push_str(&format!("d {} {dir}\n", mtime_ns(&meta)));
+        text.push_str(&format!("d {} {dir}\n", stamp(&meta)));
     }
     for file in &tree.files {
         let meta = fs::symlink_metadata(entry.join(&file.path))?;
@@ -98,7 +122,7 @@ fn describe(entry: &Path, tree: &HashedTree, epoch: &str) -> io::Result<String> 
         text.push_str(&format!(
             "f {} {} {} {mode} {}\n",
             meta.len(),
-            mtime_ns(&meta),
+            stamp(&meta),
             file.digest.hex(),
             file.path
         ));
@@ -106,46 +130,81 @@ fn describe(entry: &Path, tree: &HashedTree, epoch: &str) -> io::Result<String> 
     Ok(text)
 }
 
+/// The MAC of a marker's text for `digest`.
+fn mac_parts<'a>(digest: &'a str, body: &'a str) -> [&'a [u8]; 3] {
+    [MAC_KIND, digest.as_bytes(), body.as_bytes()]
+}
+
 /// Writes the marker of an entry whose bytes are complete in this boot's page
-/// cache (`epoch` = the boot id) or already flushed (`epoch` = [`FLUSHED`]).
-pub(crate) fn write_marker(store_dir: &Path, tree: &HashedTree, epoch: &str) -> io::Result<()> {
+/// cache (`epoch` = the boot id) or already flushed (`epoch` = [`FLUSHED`]),
+/// MAC'd by `key` (without a key the marker still lists the files, but
+/// never seals: the entry is re-hashed before each use).
+pub(crate) fn write_marker(
+    store_dir: &Path,
+    tree: &HashedTree,
+    epoch: &str,
+    key: Option<&RecordKey>,
+) -> io::Result<()> {
     let entry = store_dir.join(tree.digest.file_name());
-    let text = describe(&entry, tree, epoch)?;
+    let mut text = describe(&entry, tree, epoch)?;
+    if let Some(key) = key {
+        let digest = tree.digest.to_string();
+        let mac = key.mac_hex(&mac_parts(&digest, &text));
+        text.push_str(&format!("mac {mac}\n"));
+    }
     fs::write(marker_path(store_dir, &tree.digest), text)
 }
 
 /// Whether `entry` has a marker for `digest` that still matches every
-/// folder's and file's size and mtime, written in this boot or after a
-/// flush: the cheap check before linking.
-pub(crate) fn is_sealed(store_dir: &Path, digest: &Digest) -> bool {
-    is_sealed_in(store_dir, digest, crate::fs::durable::boot_epoch())
+/// folder's and file's size, mtime, ctime and inode, written in this boot
+/// or after a flush and MAC'd by `key`: the cheap check before linking.
+pub(crate) fn is_sealed(store_dir: &Path, digest: &Digest, key: Option<&RecordKey>) -> bool {
+    is_sealed_in(store_dir, digest, crate::fs::durable::boot_epoch(), key)
 }
 
 /// [`is_sealed`] as seen from the boot `current` (None: a system that does
 /// not name its boots, where only flushed markers hold).
-fn is_sealed_in(store_dir: &Path, digest: &Digest, current: Option<&str>) -> bool {
+fn is_sealed_in(
+    store_dir: &Path,
+    digest: &Digest,
+    current: Option<&str>,
+    key: Option<&RecordKey>,
+) -> bool {
+    let Some(key) = key else {
+        return false;
+    };
     let Ok(text) = fs::read_to_string(marker_path(store_dir, digest)) else {
         return false;
     };
+    // The MAC line is the last; a marker torn by a crash has none.
+    let Some(body_end) = text.strip_suffix('\n').and_then(|t| t.rfind('\n')) else {
+        return false;
+    };
+    let (body, mac_line) = text.split_at(body_end + 1);
+    let Some(mac) = mac_line.trim_end().strip_prefix("mac ") else {
+        return false;
+    };
+    let digest_text = digest.to_string();
+    if !key.verify_hex(&mac_parts(&digest_text, body), mac) {
+        return false;
+    }
     let entry = store_dir.join(digest.file_name());
-    let mut lines = text.lines();
-    let Some((count, listed)) = lines.next().and_then(|l| header_count(l, digest, current)) else {
+    let mut lines = body.lines();
+    let Some(count) = lines.next().and_then(|l| header_count(l, digest, current)) else {
         return false;
     };
     let mut files = 0;
     for line in lines {
         let ok = match line.split_once(' ') {
-            Some(("d", rest)) => rest.split_once(' ').is_some_and(|(mtime, dir)| {
+            Some(("d", rest)) => dir_line(rest).is_some_and(|(stamped, dir)| {
                 fs::symlink_metadata(entry.join(dir))
-                    .is_ok_and(|m| m.is_dir() && mtime_ns(&m).to_string() == mtime)
+                    .is_ok_and(|m| m.is_dir() && stamp(&m) == stamped)
             }),
             Some(("f", rest)) => {
                 files += 1;
-                file_line(rest, listed).is_some_and(|f| {
+                file_line(rest, HEADER).is_some_and(|f| {
                     fs::symlink_metadata(entry.join(f.path)).is_ok_and(|m| {
-                        m.is_file()
-                            && m.len().to_string() == f.size
-                            && mtime_ns(&m).to_string() == f.mtime
+                        m.is_file() && m.len().to_string() == f.size && stamp(&m) == f.stamp
                     })
                 })
             }
@@ -155,76 +214,83 @@ fn is_sealed_in(store_dir: &Path, digest: &Digest, current: Option<&str>) -> boo
             return false;
         }
     }
-    // A marker torn by a crash lists fewer files than its header says.
-    files > 0 && files == count && text.ends_with('\n')
+    files > 0 && files == count
 }
 
-/// The file count of a marker's first line, and whether its file lines
-/// carry digests (version 3), when it names `digest` and its epoch holds in
-/// the boot `current`.
-fn header_count(line: &str, digest: &Digest, current: Option<&str>) -> Option<(usize, bool)> {
-    if let Some(rest) = line.strip_prefix(&format!("{HEADER_V1} {digest} ")) {
-        return Some((rest.parse().ok()?, false));
-    }
-    let (rest, listed) = match line.strip_prefix(&format!("{HEADER} {digest} ")) {
-        Some(rest) => (rest, true),
-        None => (line.strip_prefix(&format!("{HEADER_V2} {digest} "))?, false),
-    };
+/// The file count of a (version 4) marker's first line, when it names
+/// `digest` and its epoch holds in the boot `current`.
+fn header_count(line: &str, digest: &Digest, current: Option<&str>) -> Option<usize> {
+    let rest = line.strip_prefix(&format!("{HEADER} {digest} "))?;
     let (count, epoch) = rest.split_once(' ')?;
     let holds = epoch == FLUSHED || current == Some(epoch);
-    holds.then(|| Some((count.parse().ok()?, listed))).flatten()
+    holds.then(|| count.parse().ok()).flatten()
+}
+
+/// Splits `n` space-separated fields off the front of `rest`: (the fields
+/// as one string, the rest).
+fn fields(rest: &str, n: usize) -> Option<(&str, &str)> {
+    let mut end = 0;
+    for _ in 0..n {
+        end += rest[end..].find(' ')? + 1;
+    }
+    Some((&rest[..end - 1], &rest[end..]))
+}
+
+/// One `d` line of a version-4 marker, after the `d `: (stamp, folder).
+fn dir_line(rest: &str) -> Option<(&str, &str)> {
+    fields(rest, 3)
 }
 
 /// One `f` line of a marker, after the `f `.
 struct FileLine<'l> {
     size: &'l str,
-    mtime: &'l str,
-    /// Version 3: the file's digest (hex) and whether it is executable.
-    listed: Option<(&'l str, bool)>,
+    /// Version 4: `<mtime> <ctime> <inode>`; version 3: `<mtime>`.
+    stamp: &'l str,
+    digest: &'l str,
+    executable: bool,
     path: &'l str,
 }
 
-fn file_line(rest: &str, listed: bool) -> Option<FileLine<'_>> {
+/// Parses an `f` line of a marker whose header is `header` (version 3 or 4).
+fn file_line<'l>(rest: &'l str, header: &str) -> Option<FileLine<'l>> {
     let (size, rest) = rest.split_once(' ')?;
-    let (mtime, rest) = rest.split_once(' ')?;
-    let (listed, path) = if listed {
-        let (hex, rest) = rest.split_once(' ')?;
-        let (mode, path) = rest.split_once(' ')?;
-        let executable = match mode {
-            "x" => true,
-            "-" => false,
-            _ => return None,
-        };
-        (Some((hex, executable)), path)
-    } else {
-        (None, rest)
+    let (stamp, rest) = fields(rest, if header == HEADER { 3 } else { 1 })?;
+    let (digest, rest) = rest.split_once(' ')?;
+    let (mode, path) = rest.split_once(' ')?;
+    let executable = match mode {
+        "x" => true,
+        "-" => false,
+        _ => return None,
     };
     Some(FileLine {
         size,
-        mtime,
-        listed,
+        stamp,
+        digest,
+        executable,
         path,
     })
 }
 
-/// The file list a version-3 marker gives for `digest`, whatever its epoch
-/// and whether or not the entry is still there: it is believed only if it
-/// hashes to `digest`.
+/// The file list a version-3 or -4 marker gives for `digest`, whatever its
+/// epoch or MAC and whether or not the entry is still there: it is believed
+/// only if it hashes to `digest`.
 pub(crate) fn listed_tree(store_dir: &Path, digest: &Digest) -> Option<HashedTree> {
     let text = fs::read_to_string(marker_path(store_dir, digest)).ok()?;
     let mut lines = text.lines();
-    let rest = lines.next()?.strip_prefix(&format!("{HEADER} {digest} "))?;
+    let first = lines.next()?;
+    let (header, rest) = [HEADER, HEADER_V3]
+        .into_iter()
+        .find_map(|h| Some((h, first.strip_prefix(&format!("{h} {digest} "))?)))?;
     let count: usize = rest.split_once(' ')?.0.parse().ok()?;
     let mut files = Vec::with_capacity(count);
     for line in lines {
         if let Some(rest) = line.strip_prefix("f ") {
-            let f = file_line(rest, true)?;
-            let (hex, executable) = f.listed?;
+            let f = file_line(rest, header)?;
             files.push(crate::digest::TreeFile {
                 path: f.path.to_owned(),
                 size: f.size.parse().ok()?,
-                digest: Digest::from_hex(hex)?,
-                executable,
+                digest: Digest::from_hex(f.digest)?,
+                executable: f.executable,
             });
         }
     }
@@ -254,39 +320,52 @@ mod tests {
     use super::*;
     use crate::digest::hash_tree;
 
-    #[test]
-    fn a_marker_trusts_only_the_tree_it_describes() {
+    fn key(dir: &Path) -> RecordKey {
+        RecordKey::load_or_create(dir).unwrap()
+    }
+
+    /// An entry of two files (one in a folder) in a fresh store.
+    fn stored() -> (tempfile::TempDir, HashedTree, PathBuf) {
         let store = tempfile::tempdir().unwrap();
-        let scratch = tempfile::tempdir().unwrap();
-        let src = scratch.path().join("s");
+        let src = store.path().join("staging");
         fs::create_dir_all(src.join("scripts")).unwrap();
         fs::write(src.join("SKILL.md"), "---\nname: s\n---\n").unwrap();
         fs::write(src.join("scripts/run.sh"), "echo hi\n").unwrap();
         let tree = hash_tree(&src).unwrap();
         let entry = store.path().join(tree.digest.file_name());
         fs::rename(&src, &entry).unwrap();
-        assert!(!is_sealed(store.path(), &tree.digest), "no marker yet");
-        write_marker(store.path(), &tree, FLUSHED).unwrap();
-        assert!(is_sealed(store.path(), &tree.digest));
+        (store, tree, entry)
+    }
+
+    #[test]
+    fn a_marker_trusts_only_the_tree_it_describes() {
+        let (store, tree, entry) = stored();
+        let k = key(&store.path().join("k"));
+        let k = Some(&k);
+        assert!(!is_sealed(store.path(), &tree.digest, k), "no marker yet");
+        write_marker(store.path(), &tree, FLUSHED, k).unwrap();
+        assert!(is_sealed(store.path(), &tree.digest, k));
 
         // A torn marker (cut at a line end) is not trusted.
         let marker = marker_path(store.path(), &tree.digest);
         let text = fs::read_to_string(&marker).unwrap();
         let cut = text.trim_end().rfind('\n').unwrap() + 1;
         fs::write(&marker, &text[..cut]).unwrap();
-        assert!(!is_sealed(store.path(), &tree.digest));
+        assert!(!is_sealed(store.path(), &tree.digest, k));
         fs::write(&marker, &text).unwrap();
+        assert!(is_sealed(store.path(), &tree.digest, k));
 
-        // A file added to a folder, or a file rewritten, breaks the seal.
+        // A file added to a folder, or a file rewritten, breaks the seal
+        // (after a pause: the kernel's clock for file times is coarse).
         std::thread::sleep(std::time::Duration::from_millis(20));
         fs::write(entry.join("scripts/extra"), "x").unwrap();
-        assert!(!is_sealed(store.path(), &tree.digest));
+        assert!(!is_sealed(store.path(), &tree.digest, k));
         fs::remove_file(entry.join("scripts/extra")).unwrap();
-        write_marker(store.path(), &tree, FLUSHED).unwrap();
-        assert!(is_sealed(store.path(), &tree.digest));
+        write_marker(store.path(), &tree, FLUSHED, k).unwrap();
+        assert!(is_sealed(store.path(), &tree.digest, k));
         std::thread::sleep(std::time::Duration::from_millis(20));
         fs::write(entry.join("SKILL.md"), "---\nname: t\n---\n").unwrap();
-        assert!(!is_sealed(store.path(), &tree.digest));
+        assert!(!is_sealed(store.path(), &tree.digest, k));
         remove_marker(store.path(), &tree.digest).unwrap();
         assert_eq!(
             marker_digest(&format!("{}.complete", tree.digest.file_name())),
@@ -294,54 +373,72 @@ mod tests {
         );
     }
 
+    /// Issue 34: a file edited in place with its size and mtime kept (as
+    /// `touch -r` does) breaks the seal through its ctime; a marker
+    /// rewritten to describe the edit needs the key; without a key nothing
+    /// is sealed.
+    #[test]
+    fn an_edit_keeping_size_and_mtime_breaks_the_seal_and_a_rewritten_marker_needs_the_key() {
+        let (store, tree, entry) = stored();
+        let k = key(&store.path().join("k"));
+        write_marker(store.path(), &tree, FLUSHED, Some(&k)).unwrap();
+        assert!(is_sealed(store.path(), &tree.digest, Some(&k)), "honest");
+
+        let file = entry.join("SKILL.md");
+        let mtime = fs::metadata(&file).unwrap().modified().unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        fs::write(&file, "---\nname: X\n---\n").unwrap();
+        fs::File::options()
+            .write(true)
+            .open(&file)
+            .unwrap()
+            .set_modified(mtime)
+            .unwrap();
+        assert_eq!(fs::metadata(&file).unwrap().modified().unwrap(), mtime);
+        assert!(!is_sealed(store.path(), &tree.digest, Some(&k)));
+
+        // The cache writer rewrites the marker to describe the edited file:
+        // without the key it has no valid MAC; with another key neither.
+        let marker = marker_path(store.path(), &tree.digest);
+        let redone = describe(&entry, &tree, FLUSHED).unwrap();
+        fs::write(&marker, &redone).unwrap();
+        assert!(!is_sealed(store.path(), &tree.digest, Some(&k)));
+        let other = key(&store.path().join("other"));
+        write_marker(store.path(), &tree, FLUSHED, Some(&other)).unwrap();
+        assert!(!is_sealed(store.path(), &tree.digest, Some(&k)));
+        // The owner of the key sees it as sealed only by re-sealing it.
+        write_marker(store.path(), &tree, FLUSHED, Some(&k)).unwrap();
+        assert!(is_sealed(store.path(), &tree.digest, Some(&k)));
+        assert!(!is_sealed(store.path(), &tree.digest, None));
+    }
+
     #[test]
     fn a_marker_of_an_unflushed_entry_holds_only_in_its_own_boot() {
-        let store = tempfile::tempdir().unwrap();
-        let entry_src = store.path().join("staging");
-        fs::create_dir_all(&entry_src).unwrap();
-        fs::write(entry_src.join("SKILL.md"), "---\nname: s\n---\n").unwrap();
-        let tree = hash_tree(&entry_src).unwrap();
-        fs::rename(&entry_src, store.path().join(tree.digest.file_name())).unwrap();
+        let (store, tree, _) = stored();
+        let k = key(&store.path().join("k"));
+        let k = Some(&k);
         let (this_boot, next_boot) = (
             "0b1d5e5c-0000-4000-8000-000000000001",
             "0b1d5e5c-0000-4000-8000-000000000002",
         );
 
         // Honest path: sealed in this boot, trusted in this boot.
-        write_marker(store.path(), &tree, this_boot).unwrap();
-        assert!(is_sealed_in(store.path(), &tree.digest, Some(this_boot)));
+        write_marker(store.path(), &tree, this_boot, k).unwrap();
+        assert!(is_sealed_in(store.path(), &tree.digest, Some(this_boot), k));
         // After a machine crash the boot differs: re-hash before use.
-        assert!(!is_sealed_in(store.path(), &tree.digest, Some(next_boot)));
+        assert!(!is_sealed_in(
+            store.path(),
+            &tree.digest,
+            Some(next_boot),
+            k
+        ));
         // A system that names no boot trusts only flushed markers.
-        assert!(!is_sealed_in(store.path(), &tree.digest, None));
+        assert!(!is_sealed_in(store.path(), &tree.digest, None, k));
 
-        // A flushed marker holds in every boot, as version-1 markers do.
-        write_marker(store.path(), &tree, FLUSHED).unwrap();
-        assert!(is_sealed_in(store.path(), &tree.digest, Some(next_boot)));
-        assert!(is_sealed_in(store.path(), &tree.digest, None));
-        let marker = marker_path(store.path(), &tree.digest);
-        let v3 = fs::read_to_string(&marker).unwrap();
-        // Markers of earlier versions list no digests and still hold.
-        let unlisted = v3.replacen(
-            &format!(" {} - SKILL.md", tree.files[0].digest.hex()),
-            " SKILL.md",
-            1,
-        );
-        let v2 = unlisted.replacen(HEADER, HEADER_V2, 1);
-        let v1 = unlisted.replacen(
-            &format!("{HEADER} {} 1 {FLUSHED}", tree.digest),
-            &format!("{HEADER_V1} {} 1", tree.digest),
-            1,
-        );
-        for old in [v2, v1] {
-            assert_ne!(old, v3);
-            fs::write(&marker, &old).unwrap();
-            assert!(
-                is_sealed_in(store.path(), &tree.digest, Some(next_boot)),
-                "{old}"
-            );
-            assert_eq!(listed_tree(store.path(), &tree.digest), None, "{old}");
-        }
+        // A flushed marker holds in every boot.
+        write_marker(store.path(), &tree, FLUSHED, k).unwrap();
+        assert!(is_sealed_in(store.path(), &tree.digest, Some(next_boot), k));
+        assert!(is_sealed_in(store.path(), &tree.digest, None, k));
     }
 
     #[test]
@@ -361,8 +458,12 @@ mod tests {
         fs::rename(&staging, store.path().join(tree.digest.file_name())).unwrap();
 
         // Honest path: the list comes back whole, in any boot, paths with
-        // spaces and executable bits included.
-        write_marker(store.path(), &tree, "0b1d5e5c-0000-4000-8000-000000000001").unwrap();
+        // spaces and executable bits included, with or without a key.
+        let boot = "0b1d5e5c-0000-4000-8000-000000000001";
+        write_marker(store.path(), &tree, boot, None).unwrap();
+        assert_eq!(listed_tree(store.path(), &tree.digest), Some(tree.clone()));
+        let k = key(&store.path().join("k"));
+        write_marker(store.path(), &tree, boot, Some(&k)).unwrap();
         assert_eq!(listed_tree(store.path(), &tree.digest), Some(tree.clone()));
 
         // A list edited to claim other bytes, or cut short, is not believed.
@@ -373,11 +474,37 @@ mod tests {
         assert_ne!(forged, text);
         fs::write(&marker, &forged).unwrap();
         assert_eq!(listed_tree(store.path(), &tree.digest), None);
-        let cut = text.trim_end().rfind('\n').unwrap() + 1;
+        let cut = text[..text.find("\nmac ").unwrap()].rfind('\n').unwrap() + 1;
         fs::write(&marker, &text[..cut]).unwrap();
         assert_eq!(listed_tree(store.path(), &tree.digest), None);
         // The marker of another tree copied under this name lists nothing.
         fs::write(&marker, text.replacen("SKILL.md", "EVIL.md", 1)).unwrap();
         assert_eq!(listed_tree(store.path(), &tree.digest), None);
+
+        // A version-3 marker (no stamps of ctime and inode, no MAC) still
+        // lists its files, but seals nothing.
+        let v3: String = text
+            .lines()
+            .filter(|l| !l.starts_with("mac "))
+            .map(|l| {
+                let l = l.replacen(HEADER, HEADER_V3, 1);
+                match l.split_once(' ') {
+                    Some(("f", rest)) => {
+                        let (size, rest) = rest.split_once(' ').unwrap();
+                        let (stamp, rest) = fields(rest, 3).unwrap();
+                        let mtime = stamp.split(' ').next().unwrap();
+                        format!("f {size} {mtime} {rest}\n")
+                    }
+                    Some(("d", rest)) => {
+                        let (stamp, dir) = fields(rest, 3).unwrap();
+                        format!("d {} {dir}\n", stamp.split(' ').next().unwrap())
+                    }
+                    _ => format!("{l}\n"),
+                }
+            })
+            .collect();
+        fs::write(&marker, &v3).unwrap();
+        assert_eq!(listed_tree(store.path(), &tree.digest), Some(tree.clone()));
+        assert!(!is_sealed(store.path(), &tree.digest, Some(&k)));
     }
 }

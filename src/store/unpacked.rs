@@ -114,8 +114,8 @@ impl Records {
         let Some(k) = self.key else {
             return Ok(());
         };
-        let tag = k.mac(&[self.kind.as_bytes(), key.as_bytes(), value.as_bytes()]);
-        let text = format!("{value}\nmac {}\n", hex::encode(tag));
+        let tag = k.mac_hex(&[self.kind.as_bytes(), key.as_bytes(), value.as_bytes()]);
+        let text = format!("{value}\nmac {tag}\n");
         crate::fs::write_replacing(&self.path(key), text.as_bytes())
     }
 
@@ -124,10 +124,10 @@ impl Records {
         let k = self.key?;
         let text = std::fs::read_to_string(self.path(key)).ok()?;
         let (value, rest) = text.split_once('\n')?;
-        let tag = hex::decode(rest.strip_prefix("mac ")?.trim_end()).ok()?;
-        k.verify(
+        let tag = rest.strip_prefix("mac ")?;
+        k.verify_hex(
             &[self.kind.as_bytes(), key.as_bytes(), value.as_bytes()],
-            &tag,
+            tag,
         )
         .then(|| value.to_owned())
     }

@@ -10,6 +10,12 @@
 //! (`~/.local/state/skillpm` on Linux), file `record-key` (32 random bytes,
 //! mode 0600). A record whose MAC does not verify reads as absent, so the
 //! work is done again.
+//!
+//! A CI runner starts with a fresh state folder but may restore the cache:
+//! there the key comes from the environment variable [`ENV_VAR`]
+//! (`SKILLPM_RECORD_KEY`, 64 hex digits, e.g. `openssl rand -hex 32`), a
+//! secret the CI keeps (README, "CI"). It takes the place of the file; a
+//! cache restored under another key reads as holding no records.
 
 use std::io;
 use std::path::Path;
@@ -23,6 +29,27 @@ type HmacSha256 = Hmac<Sha256>;
 const KEY_FILE: &str = "record-key";
 const KEY_LEN: usize = 32;
 
+/// The environment variable that carries the record key on a CI runner.
+pub const ENV_VAR: &str = crate::cache::RECORD_KEY_VAR;
+
+/// What a message says where a missing or foreign record may be the cause
+/// (a CI runner that restored a cache without its key).
+pub const CI_HINT: &str = "on a CI runner with a restored cache, set SKILLPM_RECORD_KEY to the secret the cache's records were made with (README, \"CI\")";
+
+/// `SKILLPM_RECORD_KEY` is set but holds no key (exit 2).
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "{ENV_VAR} is set but is not a record key: it must be 64 hex digits (32 random bytes, e.g. from `openssl rand -hex 32`), kept in your CI's secrets; unset it to use the key in your state folder"
+)]
+pub struct BadRecordKey;
+
+crate::classified!(BadRecordKey);
+impl crate::error::Classify for BadRecordKey {
+    fn exit(&self) -> crate::error::Exit {
+        crate::error::Exit::Usage
+    }
+}
+
 /// The user's record key.
 #[derive(Clone)]
 pub struct RecordKey([u8; KEY_LEN]);
@@ -34,12 +61,39 @@ impl std::fmt::Debug for RecordKey {
 }
 
 impl RecordKey {
-    /// The user's key, made on first use; `None` when there is no state
-    /// folder or it cannot be written (records are then never trusted).
+    /// The user's key: [`ENV_VAR`] when set, else the state folder's, made
+    /// on first use; `None` when neither is usable (records are then never
+    /// trusted; a malformed [`ENV_VAR`] is refused by [`RecordKey::check_env`]).
     pub fn user() -> Option<&'static RecordKey> {
         static KEY: OnceLock<Option<RecordKey>> = OnceLock::new();
-        KEY.get_or_init(|| RecordKey::load_or_create(&crate::cache::state_root()?).ok())
-            .as_ref()
+        KEY.get_or_init(|| match RecordKey::from_env() {
+            Ok(Some(key)) => Some(key),
+            Ok(None) => RecordKey::load_or_create(&crate::cache::state_root()?).ok(),
+            Err(BadRecordKey) => None,
+        })
+        .as_ref()
+    }
+
+    /// Refuses a set but malformed [`ENV_VAR`] (every command checks it
+    /// first, so a typo in a CI secret fails loudly instead of every record
+    /// reading as absent).
+    pub fn check_env() -> Result<(), BadRecordKey> {
+        RecordKey::from_env().map(|_| ())
+    }
+
+    /// The key [`ENV_VAR`] holds (64 hex digits), `None` when unset or empty.
+    pub fn from_env() -> Result<Option<RecordKey>, BadRecordKey> {
+        let Some(text) = crate::cache::record_key_var() else {
+            return Ok(None);
+        };
+        let text = text.to_str().ok_or(BadRecordKey)?;
+        RecordKey::from_hex(text.trim()).map(Some)
+    }
+
+    /// A key written as 64 hex digits.
+    pub fn from_hex(text: &str) -> Result<RecordKey, BadRecordKey> {
+        let bytes = hex::decode(text).map_err(|_| BadRecordKey)?;
+        Ok(RecordKey(bytes.try_into().map_err(|_| BadRecordKey)?))
     }
 
     /// The key in `dir`, created (exclusively: of two processes making one,
@@ -73,6 +127,16 @@ impl RecordKey {
             mac.update(part);
         }
         mac.finalize().into_bytes().into()
+    }
+
+    /// [`RecordKey::mac`] as hex, the form records keep it in.
+    pub fn mac_hex(&self, parts: &[&[u8]]) -> String {
+        hex::encode(self.mac(parts))
+    }
+
+    /// Whether `tag_hex` (hex) is the MAC of `parts` (constant time).
+    pub fn verify_hex(&self, parts: &[&[u8]], tag_hex: &str) -> bool {
+        hex::decode(tag_hex.trim()).is_ok_and(|tag| self.verify(parts, &tag))
     }
 
     /// Whether `tag` is the MAC of `parts` (constant time).
@@ -145,5 +209,11 @@ mod tests {
         assert!(!a.verify(&[b"a", b"bc"], &tag));
         let other = RecordKey::load_or_create(&dir.path().join("other")).unwrap();
         assert!(!other.verify(&[b"ab", b"c"], &tag));
+        // The CI form: 64 hex digits make the same key; anything else is refused.
+        let same = RecordKey::from_hex(&hex::encode(a.0)).unwrap();
+        assert!(same.verify_hex(&[b"ab", b"c"], &a.mac_hex(&[b"ab", b"c"])));
+        for bad in ["", "abc", &"g".repeat(64), &"ab".repeat(33)] {
+            assert!(RecordKey::from_hex(bad).is_err(), "{bad}");
+        }
     }
 }

@@ -418,9 +418,10 @@ fn remove_through_an_agent_folder_symlinked_outside_deletes_nothing_outside() {
 }
 
 /// A copy placed by an older skillpm (its `.skillpm-copy` marker inside,
-/// the placement recorded in the state without a tree) keeps working: it
-/// verifies, and the next `install` moves its record into the state and
-/// re-places it without the marker.
+/// the placement recorded in the state without a tree, and without the MAC
+/// records carry since issue 34) keeps working: it verifies; the next
+/// `install` ignores the old record (reported once), adopts the folder,
+/// which holds exactly the locked tree, and re-places it without the marker.
 #[test]
 fn an_old_marker_placement_migrates_into_the_state() {
     let (sb, _) = setup("copy");
@@ -428,7 +429,7 @@ fn an_old_marker_placement_migrates_into_the_state() {
     let record = sb.placement(&placed);
     let tree = record.split_whitespace().next().unwrap().to_owned();
     // Rewrite what an older version left: a marker in the folder, and a
-    // state record of the place without tree or kind.
+    // state record of the place without tree, kind or MAC.
     std::fs::write(placed.join(".skillpm-copy"), format!("{tree} copy\n")).unwrap();
     for file in std::fs::read_dir(sb.cache.join("state/links"))
         .unwrap()
@@ -436,6 +437,7 @@ fn an_old_marker_placement_migrates_into_the_state() {
     {
         let mut value: Value =
             serde_json::from_slice(&std::fs::read(file.path()).unwrap()).unwrap();
+        value.as_object_mut().unwrap().remove("mac");
         for link in value["links"].as_array_mut().unwrap() {
             let link = link.as_object_mut().unwrap();
             link.remove("tree");
@@ -447,8 +449,15 @@ fn an_old_marker_placement_migrates_into_the_state() {
     assert_eq!(code, 0, "{report}");
     let (code, _, err) = run(sb.cmd().arg("install"));
     assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("ignored") && err.contains("state/links"),
+        "{err}"
+    );
     assert!(!placed.join(".skillpm-copy").exists());
     assert_eq!(sb.placement(&placed), format!("{tree} copy"));
+    let (code, _, err) = run(sb.cmd().arg("install"));
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains("ignored"), "reported once: {err}");
     let (code, report) = verify_json(&sb);
     assert_eq!(code, 0, "{report}");
 }
@@ -470,4 +479,210 @@ fn verify_and_doctor_name_a_dangling_link_and_the_fix() {
     let (_, out, err) = run(sb.cmd().args(["doctor", "--json"]));
     assert!(out.contains("dangling skillpm link"), "{out}{err}");
     assert!(out.contains(r#"link-mode = \"auto\""#), "{out}{err}");
+}
+
+// Issue 34, item 1: a placement record written into the cache by someone
+// without the user's record key makes no folder skillpm's, and even a
+// record that verifies removes nothing but skillpm's own placements.
+
+/// Every file under `dir` with its bytes.
+fn contents(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    support::files_under(dir)
+        .into_iter()
+        .map(|p| {
+            let bytes = std::fs::read(dir.join(&p)).unwrap();
+            (p, bytes)
+        })
+        .collect()
+}
+
+/// The project's placement record (its one file in `state/links/`).
+fn record_file(sb: &Sandbox) -> PathBuf {
+    let files: Vec<PathBuf> = std::fs::read_dir(sb.cache.join("state/links"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    assert_eq!(files.len(), 1, "{files:?}");
+    files[0].clone()
+}
+
+/// A folder of the user's at `root/name` with a file in it, and the
+/// record entry that claims it as a copy skillpm placed (its own tree, so
+/// only the record's authenticity stands between it and deletion).
+fn users_folder(root: &Path, name: &str) -> (PathBuf, Value) {
+    let dir = root.join(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("SKILL.md"),
+        "---\nname: mine\ndescription: mine\n---\nMine.\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("id_ed25519"), "PRIVATE KEY\n").unwrap();
+    let tree = skillpm::digest::tree_digest(&dir).unwrap();
+    let entry = serde_json::json!({
+        "root": root, "name": name, "tree": tree.to_string(), "kind": "copy"
+    });
+    (dir, entry)
+}
+
+/// Adds `entries` to the project's record; `mac` sets its MAC field
+/// (`None`: removed).
+fn forge_record(sb: &Sandbox, entries: &[Value], mac: Option<String>) {
+    let path = record_file(sb);
+    let mut record: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    let links = record["links"].as_array_mut().unwrap();
+    links.extend(entries.iter().cloned());
+    match mac {
+        Some(mac) => record["mac"] = Value::String(mac),
+        None => {
+            record.as_object_mut().unwrap().remove("mac");
+        }
+    }
+    std::fs::write(&path, serde_json::to_vec_pretty(&record).unwrap()).unwrap();
+}
+
+/// The MAC `key` gives the record as it is now (what skillpm's own writer
+/// computes: the kind, the project, the links as JSON).
+fn mac_of_record(sb: &Sandbox, key: &skillpm::trust::RecordKey) -> String {
+    let record: Value = serde_json::from_slice(&std::fs::read(record_file(sb)).unwrap()).unwrap();
+    let links: Vec<skillpm::project::state::PlacedLink> =
+        serde_json::from_value(record["links"].clone()).unwrap();
+    let project = record["project"].as_str().unwrap();
+    key.mac_hex(&[
+        b"placements",
+        project.as_bytes(),
+        &serde_json::to_vec(&links).unwrap(),
+    ])
+}
+
+/// The honest path (`install --frozen` keeps the placements), then a
+/// record naming the user's folder, forged with `mac`: the next
+/// `install --frozen` succeeds, reports the record ignored, keeps the
+/// skill's placements and deletes nothing of the folder.
+fn forged_record_deletes_nothing(
+    sb: &Sandbox,
+    folder: &Path,
+    entry: Value,
+    mac: impl Fn(&Sandbox) -> Option<String>,
+) {
+    let (code, _, err) = run(sb.cmd().args(["install", "--frozen"]));
+    assert_eq!(code, 0, "honest path: {err}");
+    let placed = sb.project.join(".claude/skills/pdf-tools");
+    assert!(placed.join("SKILL.md").is_file());
+    let before = contents(folder);
+    assert!(!before.is_empty());
+    forge_record(sb, &[entry], None);
+    let mac = mac(sb);
+    forge_record(sb, &[], mac);
+
+    let (code, out, err) = run(sb.cmd().args(["install", "--frozen"]));
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert_eq!(contents(folder), before, "{out}\n{err}");
+    assert!(!out.contains("removed"), "{out}");
+    assert!(
+        err.contains("ignored") && err.contains("state/links"),
+        "{err}"
+    );
+    assert!(placed.join("SKILL.md").is_file());
+    let (code, report) = verify_json(sb);
+    assert_eq!(code, 0, "{report}");
+    // Reported once: the record is written again, authentic.
+    let (code, _, err) = run(sb.cmd().args(["install", "--frozen"]));
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains("ignored"), "{err}");
+    assert_eq!(contents(folder), before);
+}
+
+#[test]
+fn a_forged_placement_record_cannot_delete_the_users_ssh_folder() {
+    let (sb, _) = setup("symlink");
+    let (ssh, entry) = users_folder(&sb.home, ".ssh");
+    forged_record_deletes_nothing(&sb, &ssh, entry, |_| None);
+}
+
+#[test]
+fn a_forged_placement_record_cannot_delete_a_folder_outside_the_project() {
+    let (sb, _) = setup("symlink");
+    let (outside, entry) = users_folder(&sb.path("work"), "notes");
+    forged_record_deletes_nothing(&sb, &outside, entry, |_| None);
+}
+
+#[test]
+fn a_forged_placement_record_cannot_delete_a_hand_written_skill() {
+    let (sb, _) = setup("copy");
+    let (mine, entry) = users_folder(&sb.project.join(".claude/skills"), "mine");
+    forged_record_deletes_nothing(&sb, &mine, entry, |_| None);
+}
+
+/// The record keeps a MAC of the right form: the honest record's own (it
+/// covers other links), and one made with another key.
+#[test]
+fn a_placement_record_with_a_wrong_mac_is_ignored() {
+    let other = tempfile::tempdir().unwrap();
+    let other = skillpm::trust::RecordKey::load_or_create(other.path()).unwrap();
+    for forged_by_other_key in [false, true] {
+        let (sb, _) = setup("symlink");
+        let honest: Value =
+            serde_json::from_slice(&std::fs::read(record_file(&sb)).unwrap()).unwrap();
+        let honest_mac = honest["mac"].as_str().unwrap().to_owned();
+        assert_eq!(honest_mac.len(), 64);
+        let (ssh, entry) = users_folder(&sb.home, ".ssh");
+        forged_record_deletes_nothing(&sb, &ssh, entry, |sb| {
+            Some(if forged_by_other_key {
+                mac_of_record(sb, &other)
+            } else {
+                honest_mac.clone()
+            })
+        });
+    }
+}
+
+/// Beyond the MAC: a record that verifies (as if written with the user's
+/// own key) still removes only skillpm's placements: a folder outside every
+/// agent folder, and a copy whose files changed, are left and reported;
+/// a stale placement of skillpm's own is removed.
+#[test]
+fn an_authentic_record_removes_only_skillpms_unchanged_placements() {
+    let (sb, _) = setup("copy");
+    let (code, _, err) = run(sb.cmd().args(["install", "--frozen"]));
+    assert_eq!(code, 0, "honest path: {err}");
+    let key =
+        skillpm::trust::RecordKey::load_or_create(&sb.home.join(".local/state/skillpm")).unwrap();
+    // Honest: a stale placement of skillpm's own (an agent dropped) goes.
+    let stale = sb.project.join(".agents/skills/pdf-tools");
+    let mut manifest = sb.manifest();
+    manifest = manifest.replace("agents = [\"agents\", \"claude\"]", "agents = [\"claude\"]");
+    assert!(manifest.contains("agents = [\"claude\"]"), "{manifest}");
+    std::fs::write(sb.project.join("skills.toml"), manifest).unwrap();
+    let (code, out, err) = run(sb.cmd().arg("install"));
+    assert_eq!(code, 0, "{err}");
+    assert!(!stale.exists(), "{out}\n{err}");
+
+    let (ssh, ssh_entry) = users_folder(&sb.home, ".ssh");
+    let (mine, mut mine_entry) = users_folder(&sb.project.join(".claude/skills"), "mine");
+    // `mine` claimed as a copy of another tree: its files are not that tree.
+    mine_entry["tree"] = Value::String(skillpm::digest::Digest::of_bytes(b"x").to_string());
+    let (ssh_before, mine_before) = (contents(&ssh), contents(&mine));
+    forge_record(&sb, &[ssh_entry, mine_entry], None);
+    let mac = mac_of_record(&sb, &key);
+    forge_record(&sb, &[], Some(mac));
+    let (code, out, err) = run(sb.cmd().args(["install", "--frozen"]));
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(!err.contains("ignored"), "the record verifies: {err}");
+    assert_eq!(contents(&ssh), ssh_before, "{err}");
+    assert_eq!(contents(&mine), mine_before, "{err}");
+    assert!(
+        err.contains("left in place") && err.contains(".ssh"),
+        "{err}"
+    );
+    assert!(
+        err.contains("left in place") && err.contains("mine"),
+        "{err}"
+    );
+    assert!(
+        sb.project
+            .join(".claude/skills/pdf-tools/SKILL.md")
+            .is_file()
+    );
 }

@@ -729,7 +729,10 @@ fn a_user_scope_link_is_vouched_for_by_the_project_that_installed_it() {
     let other = w.root.join("other-project");
     std::fs::create_dir_all(&other).unwrap();
     std::fs::rename(w.project.join("skills.lock"), other.join("skills.lock")).unwrap();
-    let state = skillpm::project::state::ProjectState::new(&w.cache.join("state"));
+    // Written with the sandbox user's record key, as skillpm writes it.
+    let key = skillpm::trust::RecordKey::load_or_create(&w.home.join(".local/state/skillpm"));
+    let key: &'static _ = Box::leak(Box::new(key.unwrap()));
+    let state = skillpm::project::state::ProjectState::with_key(&w.cache.join("state"), Some(key));
     let placed = skillpm::project::state::PlacedLink {
         root: user_root.clone(),
         name: "shared".into(),

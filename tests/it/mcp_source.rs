@@ -621,3 +621,82 @@ fn an_mcp_entry_must_have_been_read_from_its_server() {
     w.cmd().args(["install", "--frozen"]).assert().success();
     assert!(!w.agents_root().join("greet/scripts").exists());
 }
+
+/// A CI runner's restore: the cache packed and unpacked again with `tar`,
+/// as `actions/cache` does (same bytes and mtimes, new inodes and ctimes).
+fn restore_cache(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).unwrap();
+    let status = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("tar -C \"$1\" -cf - . | tar -C \"$2\" -xf -")
+        .args(["sh", from.to_str().unwrap(), to.to_str().unwrap()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+/// Issue 34, item 5: `install --frozen` on a fresh CI runner (a new HOME,
+/// so no state folder) from a restored cache. An MCP entry is proven
+/// offline only by this cache's authenticated record of the fetch: with the
+/// CI's record key in `SKILLPM_RECORD_KEY`, the record made where the cache
+/// was saved holds; without it the refusal (exit 3) names the variable;
+/// with another key the record is ignored and refused the same way, never
+/// accepted; a malformed key is a usage error (exit 2).
+#[test]
+fn a_restored_cache_installs_frozen_on_a_fresh_runner_given_the_ci_record_key() {
+    let key = "5e".repeat(32);
+    let saver = World::new();
+    let server = McpServer::start();
+    server.add_skill("greet", "Greets people.", &[("docs/a.md", "A\n")]);
+    let with_key = |args: &[&str]| {
+        let mut cmd = saver.cmd();
+        cmd.env("SKILLPM_RECORD_KEY", &key).args(args);
+        cmd.assert().success();
+    };
+    with_key(&["init"]);
+    with_key(&["add", "--source", &server.source(), "greet", "--yes"]);
+    with_key(&["install", "--frozen"]);
+    drop(server);
+
+    let runner = World::new();
+    for file in ["skills.toml", "skills.lock"] {
+        std::fs::copy(saver.project.join(file), runner.project.join(file)).unwrap();
+    }
+    restore_cache(&saver.cache, &runner.cache);
+    let lock = std::fs::read(runner.project.join("skills.lock")).unwrap();
+    let placed = runner.agents_root().join("greet");
+    let frozen = |key: Option<&str>| {
+        let mut cmd = runner.cmd();
+        cmd.args(["install", "--frozen"]);
+        if let Some(key) = key {
+            cmd.env("SKILLPM_RECORD_KEY", key);
+        }
+        let out = cmd.output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        (out.status.code().unwrap_or(-1), err)
+    };
+    for wrong in [None, Some("a1".repeat(32))] {
+        let (code, err) = frozen(wrong.as_deref());
+        assert_eq!(code, 3, "{wrong:?}: {err}");
+        assert!(err.contains("SKILLPM_RECORD_KEY"), "{err}");
+        assert!(std::fs::symlink_metadata(&placed).is_err());
+        assert_eq!(
+            std::fs::read(runner.project.join("skills.lock")).unwrap(),
+            lock
+        );
+    }
+    let (code, err) = frozen(Some("not-a-key"));
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("SKILLPM_RECORD_KEY") && err.contains("64 hex"),
+        "{err}"
+    );
+
+    let (code, err) = frozen(Some(&key));
+    assert_eq!(code, 0, "{err}");
+    assert!(placed.join("SKILL.md").is_file());
+    assert_eq!(
+        std::fs::read(runner.project.join("skills.lock")).unwrap(),
+        lock
+    );
+}

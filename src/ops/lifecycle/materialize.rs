@@ -25,6 +25,10 @@ pub(crate) fn materialize(
     // fetched again. Re-hashing is most of a no-op install: use every core.
     let store = &sess.store;
     let checked = crate::fs::parallel::map(skills, |s| store.verify_entry(&s.tree));
+    let mut tampered = crate::placement::Tampered {
+        names: Vec::new(),
+        moved: Vec::new(),
+    };
     for (s, moved) in skills.iter().zip(checked) {
         if let Some(moved) = moved? {
             sess.ctx.ui.warn(format!(
@@ -32,6 +36,8 @@ pub(crate) fn materialize(
                 s.name,
                 moved.display()
             ));
+            tampered.names.push(format!("`{}`", s.name));
+            tampered.moved.push(moved);
         }
     }
     let missing: Vec<&LockedSkill> = skills
@@ -43,7 +49,15 @@ pub(crate) fn materialize(
         sess.store.seal_pending()?;
         return Ok(0);
     }
-    crate::sources::opened::fetch_locked(&mut sess.workspace(), &missing)?;
+    if let Err(e) = crate::sources::opened::fetch_locked(&mut sess.workspace(), &missing) {
+        // An entry found modified and not made again: an integrity failure
+        // (exit 3), whatever kept the fetch from happening.
+        return Err(if tampered.names.is_empty() {
+            e
+        } else {
+            anyhow::Error::new(tampered).context(format!("{e:#}"))
+        });
+    }
     // One flush for every entry added: durable before links and the lock
     // refer to them.
     sess.store.seal_pending()?;

@@ -169,6 +169,8 @@ fn from_helper(helper: &str, registry: &str) -> Result<Option<Credential>, OciEr
     }
     let mut child = std::process::Command::new(&program)
         .arg("get")
+        // The CI's record key is skillpm's secret, not the helper's.
+        .env_remove(crate::trust::record_key::ENV_VAR)
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::null())
