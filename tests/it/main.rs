@@ -14,6 +14,7 @@ mod architecture;
 mod audit;
 mod collections;
 mod foundation;
+mod gate;
 mod git;
 mod git_cli;
 #[cfg(unix)]
