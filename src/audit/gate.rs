@@ -36,8 +36,14 @@ pub fn describe(findings: &[&Finding]) -> String {
         .join("\n")
 }
 
-/// The refusal (exit 5) of the skills in `refused` (name, tree, findings).
-pub fn refusal(refused: &[(String, String, Vec<&Finding>)], fail_on: Severity) -> OpError {
+/// The refusal (exit 5) of the skills in `refused` (name, tree, findings);
+/// `accept` says how to accept them (a flag of this command, or another
+/// command).
+pub fn refusal(
+    refused: &[(String, String, Vec<&Finding>)],
+    fail_on: Severity,
+    accept: &str,
+) -> OpError {
     let parts: Vec<String> = refused
         .iter()
         .map(|(name, tree, findings)| {
@@ -52,8 +58,12 @@ pub fn refusal(refused: &[(String, String, Vec<&Finding>)], fail_on: Severity) -
     OpError::new(
         Exit::Unsafe,
         format!(
-            "audit refused {}\n  nothing was linked and skills.lock was not changed; read the files named above, and only if you trust them run again with `--accept-findings` (recorded in skills.lock for this exact tree), or set `[audit] fail-on` in skills.toml (docs/audit.md)",
+            "audit refused {}\n  nothing was linked and skills.lock was not changed; read the files named above, and only if you trust them {accept}, or set `[audit] fail-on` in skills.toml (docs/audit.md)",
             parts.join("\n")
         ),
     )
 }
+
+/// How a command with `--accept-findings` says it in a refusal.
+pub const ACCEPT_FLAG: &str =
+    "run again with `--accept-findings` (recorded in skills.lock for this exact tree)";

@@ -131,13 +131,12 @@ impl Finding {
 /// make a large data file the slowest part of an install.
 pub const MAX_TEXT_BYTES: usize = 2 * 1024 * 1024;
 
-/// Folders never read: version-control metadata is not part of what an
-/// agent loads (the store never holds them; publish leaves them out).
-const SKIPPED_DIRS: &[&str] = &[".git", ".hg", ".svn"];
-
-/// Audits the skill folder `dir`: every regular file below it (symbolic
-/// links are not followed; `.git` and skillpm's own marker files are not
-/// the skill's). Findings are sorted by file, then line, then rule.
+/// Audits the skill folder `dir`: every regular file below it, whatever
+/// its name (symbolic links are not followed). What the store keeps and
+/// links is exactly what is read: there is no list of names skipped, so a
+/// `.hg/setup.sh` or `.skillpm-x` a SKILL.md tells the agent to run is read
+/// like any other file (docs/audit.md#what-is-read). Findings are sorted by
+/// file, then line, then rule.
 pub fn audit_dir(dir: &Path) -> std::io::Result<Vec<Finding>> {
     let mut files = Vec::new();
     collect(dir, "", &mut files)?;
@@ -162,14 +161,37 @@ fn collect(dir: &Path, prefix: &str, out: &mut Vec<String>) -> std::io::Result<(
             format!("{prefix}/{name}")
         };
         if kind.is_dir() {
-            if !SKIPPED_DIRS.contains(&name.as_str()) {
-                collect(&entry.path(), &rel, out)?;
-            }
-        } else if kind.is_file() && !(prefix.is_empty() && name.starts_with(".skillpm-")) {
+            collect(&entry.path(), &rel, out)?;
+        } else if kind.is_file() {
             out.push(rel);
         }
     }
     Ok(())
+}
+
+/// The version of what the scanner finds. Bump it with every change to a
+/// rule's expression or to how files are read (decoding, normalising,
+/// frontmatter): a verdict remembered for a tree (`store::verdicts`) holds
+/// only for the rule set that made it, so every tree is judged again.
+/// Adding, removing or re-rating a rule changes [`ruleset`] by itself.
+pub const RULESET_VERSION: u32 = 1;
+
+/// The rule set a verdict is made by: [`RULESET_VERSION`], skillpm's own
+/// version, and a digest of every rule's id, family and severity.
+pub fn ruleset() -> &'static str {
+    static ID: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    ID.get_or_init(|| {
+        let mut table = String::new();
+        for r in rules::RULES {
+            table.push_str(&format!("{} {} {}\n", r.id, r.family.as_str(), r.severity));
+        }
+        let digest = crate::digest::Digest::of_bytes(table.as_bytes());
+        format!(
+            "{RULESET_VERSION}/{}/{}",
+            env!("CARGO_PKG_VERSION"),
+            &digest.hex()[..16]
+        )
+    })
 }
 
 /// Audits one file's bytes; `rel` is its `/`-separated path in the skill.

@@ -171,6 +171,8 @@ pub struct ImportArgs {
     /// (in the cache), then replaced by skillpm's placement.
     #[arg(long)]
     pub replace: bool,
+    #[command(flatten)]
+    pub accept: lifecycle::AcceptArg,
 }
 
 #[derive(Debug, clap::Args)]

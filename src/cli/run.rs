@@ -151,6 +151,7 @@ impl ImportArgs {
             dry_run: self.dry_run,
             yes: self.yes,
             replace: self.replace,
+            accept_findings: self.accept.accept_findings,
         };
         let report = ops::import::import(ctx, &opts)?;
         emit(ctx, &report, report.exit())

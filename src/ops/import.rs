@@ -20,6 +20,9 @@ pub struct ImportOptions {
     /// `--replace`: take over the other tool's folders that differ (backed
     /// up first).
     pub replace: bool,
+    /// `--accept-findings`: accept the audit findings of what is approved,
+    /// as `add --accept-findings` does.
+    pub accept_findings: bool,
 }
 
 pub fn import(ctx: &Context, opts: &ImportOptions) -> anyhow::Result<ImportReport> {
@@ -61,7 +64,7 @@ pub fn import(ctx: &Context, opts: &ImportOptions) -> anyhow::Result<ImportRepor
             row.found = crate::placement::existing_places(&project_root, &env, &f.name);
             report.skills.push(row);
         } else {
-            let (rows, links) = add_found(&add_ctx, opts.yes, &f, row)?;
+            let (rows, links) = add_found(&add_ctx, opts, &f, row)?;
             all_links.extend(links);
             // Names a whole-source record added are taken, too.
             done.extend(
@@ -93,7 +96,7 @@ fn tell_placements(report: &mut ImportReport, all_links: &[lifecycle::LinkChange
 /// a missing approval, which ends the import (nobody can answer for it).
 fn add_found(
     ctx: &Context,
-    yes: bool,
+    import: &ImportOptions,
     f: &Found,
     mut row: ImportedSkill,
 ) -> anyhow::Result<(Vec<ImportedSkill>, Option<lifecycle::LinkChanges>)> {
@@ -105,12 +108,12 @@ fn add_found(
             vec![f.name.clone()]
         },
         all: f.all,
-        yes,
+        yes: import.yes,
         git_ref: f.git_ref.clone(),
         path: None,
         strict: false,
         list: false,
-        accept_findings: false,
+        accept_findings: import.accept_findings,
     };
     match lifecycle::add(ctx, &opts) {
         Ok(added) if f.all => {

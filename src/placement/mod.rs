@@ -9,6 +9,7 @@
 
 pub mod agents;
 pub mod drift;
+pub mod gate;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -321,7 +322,8 @@ impl LinkChanges {
     }
 }
 
-/// Makes the roots hold exactly the links of `enabled` (approved skills).
+/// Makes the roots hold exactly the links of `enabled` (approved skills),
+/// after the audit gate ([`gate::check`]) let every one of them through.
 /// Every place is inspected once, and anything there that skillpm did not
 /// make fails the sync (exit 1, both paths named) before a link changes;
 /// a folder that holds exactly the locked tree is taken over instead (it
@@ -330,6 +332,8 @@ pub fn sync_links(
     site: &PlacementSite<'_>,
     enabled: &[&LockedSkill],
 ) -> anyhow::Result<LinkChanges> {
+    // Nothing this lock has not accepted is linked (docs/audit.md#the-gate).
+    gate::check(site, enabled)?;
     let targets = targets(site)?;
     ensure_targets_inside(site, &targets)?;
     // The project's own record, read once for the whole sync.

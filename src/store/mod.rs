@@ -24,6 +24,7 @@
 //!   state/projects.json             project lock files seen: the roots of gc
 //!   state/projects.json.lock        held while that file is rewritten
 //!   state/commit.lock               held while an entry or marker appears or goes
+//!   state/verdicts/sha256-<hex>     the audit's findings for a tree (`verdicts`)
 //!   state/…                         rollback guard, link records (their owners')
 //! ```
 //!
@@ -126,9 +127,11 @@ mod seal;
 pub mod snapshots;
 mod trees;
 pub mod unpacked;
+mod verdicts;
 
 pub use crate::fs::TempFile;
 pub use maintenance::{CleanOutcome, GcOutcome, VerifyOutcome};
+pub use verdicts::Verdict;
 
 use crate::fs::HeldLock;
 use crate::fs::temp::{self, LazyGroup, Reserved, TempDir};

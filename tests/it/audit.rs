@@ -583,16 +583,21 @@ fn add_refuses_a_hostile_skill_before_it_is_linked() {
         assert_eq!(snapshot(&sb), before, "{skill}");
         assert_eq!(std::fs::read_dir(&sb.home).unwrap().count(), home_before);
     }
-    // `--all` refuses the whole batch: the honest skill beside it is not
-    // added either, and the error names each rule with file and line.
+    // `--all` adds what it can: each hostile skill is skipped, named with
+    // its rule, file and line; the honest one beside them stays added.
     let before = snapshot(&sb);
     let (code, _, err) = run(sb
         .cmd()
         .args(["add", "--source", "./vendor", "--all", "--yes"]));
-    assert_eq!(code, 5, "{err}");
+    assert_eq!(code, 0, "{err}");
     assert!(err.contains("remote-pipe-shell SKILL.md:10"), "{err}");
     assert!(err.contains("envelope-break SKILL.md:8"), "{err}");
     assert_eq!(snapshot(&sb), before);
+    for skill in ["dropper", "sneaky", "breakout"] {
+        assert!(err.contains(&format!("skipped `{skill}`")), "{err}");
+        assert!(!sb.project.join(".agents/skills").join(skill).exists());
+    }
+    assert!(sb.project.join(".agents/skills/notes/SKILL.md").exists());
 }
 
 #[test]

@@ -15,6 +15,7 @@ mod audit;
 mod audit_corpus;
 mod collections;
 mod foundation;
+mod gate;
 mod git;
 mod git_cli;
 #[cfg(unix)]

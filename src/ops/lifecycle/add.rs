@@ -5,10 +5,12 @@ use std::io::Write;
 
 use serde::Serialize;
 
-use super::approval::review;
+use super::approval::{Review, review};
 use super::place::sync_links;
 use super::session::Session;
 use crate::approve::Summary;
+use crate::audit::Finding;
+use crate::audit::gate::{ACCEPT_FLAG, refusal};
 use crate::digest::Digest;
 use crate::error::Exit;
 use crate::ops::fail;
@@ -52,7 +54,8 @@ pub struct Added {
     pub name: String,
     pub version: Option<String>,
     pub tree: Digest,
-    /// `false` when approval was declined: locked but linked nowhere.
+    /// `false` when the update of a locked skill was declined (the locked
+    /// version is kept). A new skill declined is not added (`skipped`).
     pub approved: bool,
     /// Specification rules the skill breaks that did not stop it (as in
     /// its lock entry).
@@ -110,7 +113,7 @@ impl Report for AddReport {
             let state = if s.approved {
                 "approved"
             } else {
-                "NOT approved (locked, not linked; `skillpm approve` later)"
+                "declined (the version already locked is kept)"
             };
             writeln!(
                 out,
@@ -185,8 +188,15 @@ fn add_in(sess: &mut Session<'_>, opts: &AddOptions) -> anyhow::Result<AddReport
     }
     let candidates = resolve_wanted(sess, &opened, &offers, names, opts.all, &mut skipped)?;
     drop(opened);
-    let (skills, summaries, links) =
-        approve_and_place(sess, (&decl, new_source), &candidates, &tags, opts.yes)?;
+    // `--all` adds every skill it can: one the audit refuses is skipped.
+    sess.hold_back = opts.all;
+    let (skills, summaries, links) = approve_and_place(
+        sess,
+        (&decl, new_source),
+        &candidates,
+        (&tags, opts.yes),
+        &mut skipped,
+    )?;
     Ok(AddReport {
         source: AddedSource {
             name: decl.name.clone(),
@@ -223,13 +233,15 @@ fn oci_tags(
 }
 
 /// Asks approval for what is new, records every candidate in the lock and
-/// `[skills]` (the source too, when new), places the links and saves.
+/// `[skills]` (the source too, when new), places the links and saves. A
+/// new skill declined at the prompt, or held back by the audit (`--all`),
+/// is not added: it goes to `skipped`, and nothing of it is kept.
 fn approve_and_place(
     sess: &mut Session<'_>,
     (decl, new_source): (&SourceDecl, bool),
     candidates: &[Candidate],
-    tags: &std::collections::BTreeMap<String, String>,
-    yes: bool,
+    (tags, yes): (&std::collections::BTreeMap<String, String>, bool),
+    skipped: &mut Vec<Skipped>,
 ) -> anyhow::Result<(Vec<Added>, Vec<Summary>, LinkChanges)> {
     let mut lock = sess.lock_or_empty();
     let pending: Vec<&Candidate> = candidates
@@ -239,17 +251,24 @@ fn approve_and_place(
                 .is_none_or(|l| l.approved != Some(c.locked.tree))
         })
         .collect();
-    let (summaries, answers) = review(sess, pending.iter().copied(), &lock, yes)?;
-    if new_source {
+    let reviewed = review(sess, pending.iter().copied(), &lock, yes)?;
+    if !reviewed.held.is_empty() && reviewed.held.len() == candidates.len() {
+        return Err(held_back(sess, &pending, &reviewed.held).into());
+    }
+    let left_out = leave_out(sess, (decl, &pending), &reviewed, &lock, skipped)?;
+    if new_source && candidates.len() > left_out.len() {
         sess.manifest.add_source(decl)?;
     }
+    let kept: Vec<Candidate> = (candidates.iter())
+        .filter(|c| !left_out.contains(&c.locked.name))
+        .cloned()
+        .collect();
     let added = record(
         sess.ctx,
-        candidates,
+        &kept,
         &pending,
-        (&summaries, &answers),
-        &mut lock,
-        &mut sess.manifest,
+        (&reviewed.summaries, &reviewed.answers),
+        (&mut lock, &mut sess.manifest),
         &decl.name,
     )?;
     record_tags(&mut sess.manifest, &added, tags)?;
@@ -259,7 +278,64 @@ fn approve_and_place(
     let links = sync_links(sess, &enabled)?;
     sess.manifest.save()?;
     sess.save_lock(lock)?;
-    Ok((added, summaries, links))
+    Ok((added, reviewed.summaries, links))
+}
+
+/// `--all` could add nothing: every skill was held back (exit 5).
+fn held_back(
+    sess: &Session<'_>,
+    pending: &[&Candidate],
+    held: &[(usize, Vec<Finding>)],
+) -> crate::error::OpError {
+    let refused: Vec<(String, String, Vec<&Finding>)> = (held.iter())
+        .map(|(i, stop)| {
+            let c = pending[*i];
+            let tree = c.locked.tree.hex()[..12].to_owned();
+            (c.locked.name.clone(), tree, stop.iter().collect())
+        })
+        .collect();
+    refusal(&refused, sess.manifest.audit_fail_on(), ACCEPT_FLAG)
+}
+
+/// The names of the pending candidates that are not added: held back by
+/// the audit, or new and declined at the prompt. Each goes to `skipped`
+/// with its reason (and a warning).
+fn leave_out(
+    sess: &Session<'_>,
+    (decl, pending): (&SourceDecl, &[&Candidate]),
+    reviewed: &Review,
+    lock: &Lockfile,
+    skipped: &mut Vec<Skipped>,
+) -> anyhow::Result<Vec<String>> {
+    let fail_on = sess.manifest.audit_fail_on();
+    let mut out = Vec::new();
+    for (i, c) in pending.iter().enumerate() {
+        let name = &c.locked.name;
+        let reason = match reviewed.held.iter().find(|(h, _)| *h == i) {
+            Some((_, stop)) => format!(
+                "held back by the audit: {} finding{} at or above `{fail_on}` ({}); read them, and only if you trust them run `skillpm add --source {} {name} --accept-findings`",
+                stop.len(),
+                crate::ops::plural(stop.len()),
+                stop.iter()
+                    .map(|f| format!("{} {}", f.rule, f.place()))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                decl.name
+            ),
+            None if !reviewed.answers[i] && lock.get(name).is_none() => {
+                "not approved at the prompt; nothing of it was kept".to_owned()
+            }
+            None => continue,
+        };
+        sess.ctx.ui.warn(format!("skipped `{name}`: {reason}"));
+        skipped.push(Skipped {
+            name: name.clone(),
+            path: c.locked.subpath.clone(),
+            reason,
+        });
+        out.push(name.clone());
+    }
+    Ok(out)
 }
 
 /// The candidates asked for: every offer with `--all` (what cannot be
@@ -283,15 +359,14 @@ fn resolve_wanted(
     opened.resolve_names(&mut sess.workspace(), &selected)
 }
 
-/// Writes each candidate into the lock (approved or not, as answered; a
-/// declined update keeps the locked version) and into `[skills]`.
+/// Writes each candidate into the lock (approved as answered; a declined
+/// update keeps the locked version) and into `[skills]`.
 fn record(
     ctx: &Context,
     candidates: &[Candidate],
     pending: &[&Candidate],
     (summaries, answers): (&[Summary], &[bool]),
-    lock: &mut Lockfile,
-    manifest: &mut Manifest,
+    (lock, manifest): (&mut Lockfile, &mut Manifest),
     source: &str,
 ) -> anyhow::Result<Vec<Added>> {
     let mut added = Vec::new();
@@ -301,14 +376,24 @@ fn record(
             .iter()
             .position(|p| &p.locked.name == name)
             .is_none_or(|i| answers[i]);
-        if !approved && lock.get(name).is_some() {
+        if !approved {
             ctx.ui.warn(format!(
                 "`{name}` declined: keeping the version already locked"
             ));
         } else {
             let mut locked = c.locked.clone();
-            let summary = summaries.iter().find(|s| &s.name == name);
-            super::approval::record_approval(&mut locked, summary, approved);
+            match summaries.iter().find(|s| &s.name == name) {
+                Some(summary) => super::approval::record_approval(&mut locked, Some(summary), true),
+                // Approved already for exactly this tree: what the lock
+                // accepted for it still holds.
+                None => {
+                    locked.approved = Some(locked.tree);
+                    locked.accepted_findings = lock
+                        .get(name)
+                        .map(|l| l.accepted().to_vec())
+                        .unwrap_or_default();
+                }
+            }
             lock.upsert(locked);
         }
         let enabled = manifest.skills().get(name).is_none_or(|d| d.enabled);

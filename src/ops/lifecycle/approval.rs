@@ -4,10 +4,21 @@
 
 use super::session::Session;
 use crate::approve::{self, Previous, Summary};
+use crate::audit::Finding;
 use crate::error::Exit;
 use crate::ops::fail;
 use crate::project::lock::{LockedSkill, Lockfile};
 use crate::sources::candidate::{Candidate, read_stored_skill, trust_of};
+
+/// What [`review`] settled: per candidate its summary and whether it was
+/// approved; with `sess.hold_back` (`add --all`), also the candidates the
+/// audit held back (their index, with the findings that stop each; never
+/// approved).
+pub(crate) struct Review {
+    pub summaries: Vec<Summary>,
+    pub answers: Vec<bool>,
+    pub held: Vec<(usize, Vec<Finding>)>,
+}
 
 /// Shows the summary of each candidate (compared with its entry in `lock`)
 /// and returns them with, per candidate, whether it was approved.
@@ -16,17 +27,16 @@ pub(crate) fn review<'c>(
     candidates: impl IntoIterator<Item = &'c Candidate>,
     lock: &Lockfile,
     yes: bool,
-) -> anyhow::Result<(Vec<Summary>, Vec<bool>)> {
+) -> anyhow::Result<Review> {
     let candidates: Vec<&Candidate> = candidates.into_iter().collect();
-    // Scanning is reading and matching every file: use every core.
-    let scanned = crate::fs::parallel::map(&candidates, |c| {
-        super::audit_gate::scan(&c.entry.path, &c.locked.name)
-    });
+    // The scanner's verdicts (remembered, or read now on every core).
+    let locked: Vec<&LockedSkill> = candidates.iter().map(|c| &c.locked).collect();
+    let found = crate::placement::gate::verdicts(&sess.store, &locked)?;
     let mut summaries = Vec::new();
-    for (c, findings) in candidates.into_iter().zip(scanned) {
+    for (c, findings) in candidates.into_iter().zip(found) {
         let previous = lock.get(&c.locked.name);
         let mut summary = summary_for(sess, c, previous);
-        summary.findings = findings?;
+        summary.findings = findings;
         // What the lock accepts for exactly this tree still holds.
         summary.accepted_findings = previous
             .filter(|p| p.tree == c.locked.tree)
@@ -34,8 +44,12 @@ pub(crate) fn review<'c>(
             .unwrap_or_default();
         summaries.push(summary);
     }
-    let answers = decide(sess, &mut summaries, yes)?;
-    Ok((summaries, answers))
+    let (answers, held) = decide(sess, &mut summaries, yes)?;
+    Ok(Review {
+        summaries,
+        answers,
+        held,
+    })
 }
 
 /// Writes an approval into a lock entry: the approved tree and the audit
@@ -84,10 +98,15 @@ fn summary_for(sess: &Session<'_>, c: &Candidate, previous: Option<&LockedSkill>
 }
 
 /// Shows each summary, settles its audit findings (refusing with exit 5
-/// what nobody accepts) and returns, per summary, whether it was approved.
-fn decide(sess: &Session<'_>, summaries: &mut [Summary], yes: bool) -> anyhow::Result<Vec<bool>> {
+/// what nobody accepts, or holding it back) and returns, per summary,
+/// whether it was approved, and what was held back.
+fn decide(
+    sess: &Session<'_>,
+    summaries: &mut [Summary],
+    yes: bool,
+) -> anyhow::Result<(Vec<bool>, Vec<(usize, Vec<Finding>)>)> {
     if summaries.is_empty() {
-        return Ok(Vec::new());
+        return Ok((Vec::new(), Vec::new()));
     }
     let ui = &sess.ctx.ui;
     // The full summary is for a person deciding (asked now, or told to
@@ -104,12 +123,19 @@ fn decide(sess: &Session<'_>, summaries: &mut [Summary], yes: bool) -> anyhow::R
             ui.info(s.render(&|text, sgr| ui.paint(text, sgr)).trim_end());
         }
     }
-    super::audit_gate::accept(sess, summaries, yes)?;
+    let held = super::audit_gate::accept(sess, summaries, yes)?;
+    let asked = |i: usize| !held.iter().any(|(h, _)| *h == i);
     if yes {
-        return Ok(vec![true; summaries.len()]);
+        return Ok(((0..summaries.len()).map(asked).collect(), held));
     }
     if !ui.interactive {
-        let names: Vec<&str> = summaries.iter().map(|s| s.name.as_str()).collect();
+        let names: Vec<&str> = (summaries.iter().enumerate())
+            .filter(|(i, _)| asked(*i))
+            .map(|(_, s)| s.name.as_str())
+            .collect();
+        if names.is_empty() {
+            return Ok((vec![false; summaries.len()], held));
+        }
         return fail(
             Exit::Approval,
             format!(
@@ -118,11 +144,14 @@ fn decide(sess: &Session<'_>, summaries: &mut [Summary], yes: bool) -> anyhow::R
             ),
         );
     }
-    summaries
-        .iter()
-        .map(|s| {
+    let answers = (summaries.iter().enumerate())
+        .map(|(i, s)| {
+            if !asked(i) {
+                return Ok(false);
+            }
             let short = &s.tree.hex()[..12];
             Ok(ui.confirm(&format!("Approve {} (tree {short})?", s.name), "--yes")?)
         })
-        .collect()
+        .collect::<anyhow::Result<Vec<bool>>>()?;
+    Ok((answers, held))
 }

@@ -1,46 +1,44 @@
-//! The audit between download and link (docs/audit.md): every skill whose
-//! content is new to this project or to this machine is scanned before it
-//! is linked. A finding at or above `[audit] fail-on` (default `high`) that
-//! skills.lock does not accept for exactly this tree refuses the command
-//! (exit 5, naming skill, rule, file and line); nothing is linked and the
-//! lock is not written. A person accepts findings with `--accept-findings`
-//! or at the approval prompt; the acceptance is recorded next to the
-//! approval, as `rule@file:line` keys bound to the approved tree.
+//! Accepting audit findings on the way into a project (docs/audit.md): the
+//! one place a person accepts findings, with `--accept-findings` or at the
+//! prompt after the approval summary. A finding at or above `[audit]
+//! fail-on` (default `high`) that skills.lock does not accept for exactly
+//! this tree refuses the command (exit 5, naming skill, rule, file and
+//! line); nothing is linked and the lock is not written. `add --all`
+//! instead holds such a skill back (named in `skipped`) and adds the rest.
+//! The acceptance is recorded next to the approval, as `rule@file:line`
+//! keys bound to the approved tree.
 //!
-//! Content that is approved and already in the store is not scanned again:
-//! it was scanned when it was approved or fetched, and a no-op install
-//! reads no file.
-
-use anyhow::Context as _;
+//! Whatever is accepted here, the placement gate
+//! (`crate::placement::gate`) judges every tree again against the lock
+//! being written before it links anything, in every command.
 
 use super::session::Session;
 use crate::approve::Summary;
-use crate::audit::gate::{blocking, keys_at_or_above, refusal};
-use crate::audit::{self, Finding};
-use crate::project::lock::LockedSkill;
+use crate::audit::Finding;
+use crate::audit::gate::{ACCEPT_FLAG, blocking, keys_at_or_above, refusal};
 
-/// The findings of the stored content at `dir`.
-pub(crate) fn scan(dir: &std::path::Path, name: &str) -> anyhow::Result<Vec<Finding>> {
-    audit::audit_dir(dir).with_context(|| format!("cannot audit `{name}` ({})", dir.display()))
-}
-
-/// Scans each summarised candidate, records the findings in its summary,
-/// and decides which findings are accepted: those skills.lock already
-/// accepts for this tree, all of them with `--accept-findings`, or, when a
-/// person can be asked, what they accept at the prompt. Any other finding
-/// at or above `fail_on` refuses the whole command (exit 5). Summaries are
-/// printed by the caller before this asks anything.
+/// Decides which findings of each summary (its `findings` filled in) are
+/// accepted: those skills.lock already accepts for this tree, all of them
+/// with `--accept-findings`, or, when a person can be asked, what they
+/// accept at the prompt. Any other finding at or above `fail_on` refuses
+/// the whole command (exit 5), or with `sess.hold_back` holds that skill
+/// back: returns the indices of the summaries held back, each with the
+/// findings that stop it. Summaries are printed by the caller before
+/// this asks anything.
 pub(crate) fn accept(
     sess: &Session<'_>,
     summaries: &mut [Summary],
     yes: bool,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<Vec<(usize, Vec<Finding>)>> {
     let fail_on = sess.manifest.audit_fail_on();
     let ui = &sess.ctx.ui;
-    let mut refused = Vec::new();
-    for s in summaries.iter_mut() {
+    let mut refused: Vec<(usize, String, String, Vec<Finding>)> = Vec::new();
+    for (i, s) in summaries.iter_mut().enumerate() {
         let already: Vec<String> = s.accepted_findings.clone();
-        let stop = blocking(&s.findings, fail_on, &already);
+        let stop: Vec<Finding> = blocking(&s.findings, fail_on, &already)
+            .into_iter()
+            .cloned()
+            .collect();
         if stop.is_empty() {
             s.accepted_findings = keys_at_or_above(&s.findings, fail_on)
                 .into_iter()
@@ -64,42 +62,18 @@ pub(crate) fn accept(
         if accepted {
             s.accepted_findings = keys_at_or_above(&s.findings, fail_on);
         } else {
-            refused.push((s.name.clone(), short.to_owned(), stop));
+            refused.push((i, s.name.clone(), short.to_owned(), stop));
         }
     }
-    if !refused.is_empty() {
-        return Err(refusal(&refused, fail_on).into());
+    if sess.hold_back {
+        return Ok(refused.into_iter().map(|(i, .., stop)| (i, stop)).collect());
     }
-    Ok(())
-}
-
-/// Approved entries that were just fetched into the store (a fresh
-/// machine, CI): scanned before they are linked, and refused (exit 5)
-/// unless skills.lock accepts every finding at or above `fail-on`.
-pub(crate) fn check_fetched(sess: &Session<'_>, fetched: &[&LockedSkill]) -> anyhow::Result<()> {
-    let fail_on = sess.manifest.audit_fail_on();
-    let approved: Vec<&LockedSkill> = fetched
-        .iter()
-        .copied()
-        .filter(|s| s.is_approved())
-        .collect();
-    let scanned = crate::fs::parallel::map(&approved, |s| {
-        scan(&sess.store.entry_path(&s.tree), &s.name)
-    });
-    let mut findings = Vec::new();
-    for (s, found) in approved.iter().zip(scanned) {
-        findings.push((s, found?));
-    }
-    let refused: Vec<(String, String, Vec<&Finding>)> = findings
-        .iter()
-        .filter_map(|(s, found)| {
-            let stop = blocking(found, fail_on, s.accepted());
-            (!stop.is_empty()).then(|| (s.name.clone(), s.tree.hex()[..12].to_owned(), stop))
-        })
-        .collect();
     if refused.is_empty() {
-        Ok(())
-    } else {
-        Err(refusal(&refused, fail_on).into())
+        return Ok(Vec::new());
     }
+    let parts: Vec<(String, String, Vec<&Finding>)> = refused
+        .iter()
+        .map(|(_, name, tree, stop)| (name.clone(), tree.clone(), stop.iter().collect()))
+        .collect();
+    Err(refusal(&parts, fail_on, ACCEPT_FLAG).into())
 }

@@ -201,7 +201,8 @@ fn approve_pending(
             ),
         );
     }
-    let (pending_summaries, answers) = review(sess, &candidates, lock, yes)?;
+    let reviewed = review(sess, &candidates, lock, yes)?;
+    let (pending_summaries, answers) = (reviewed.summaries, reviewed.answers);
     let mut declined = Vec::new();
     for ((name, ok), summary) in pending.iter().zip(answers).zip(&pending_summaries) {
         if !ok {
@@ -259,7 +260,8 @@ fn resolve_declared(
         &mut sess.workspace(),
         wanted.iter().map(|(n, s)| (n.as_str(), s.as_str())),
     )?;
-    let (summaries, answers) = review(sess, &candidates, lock, yes)?;
+    let reviewed = review(sess, &candidates, lock, yes)?;
+    let (summaries, answers) = (reviewed.summaries, reviewed.answers);
     for ((c, ok), summary) in candidates.into_iter().zip(answers).zip(&summaries) {
         let mut locked = c.locked;
         super::approval::record_approval(&mut locked, Some(summary), ok);

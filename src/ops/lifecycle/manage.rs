@@ -78,25 +78,14 @@ pub fn approve(ctx: &Context, opts: &ApproveOptions) -> anyhow::Result<ManageRep
     sess.accept_findings = opts.accept_findings;
     let mut lock = sess.lock_or_empty();
     known(&sess, &lock, &opts.names)?;
-    let names: Vec<String> = if opts.names.is_empty() {
-        lock.skills()
-            .iter()
-            .filter(|s| !s.is_approved())
-            .map(|s| s.name.clone())
-            .collect()
-    } else {
-        opts.names.clone()
-    };
-    let (pending, unchanged): (Vec<String>, Vec<String>) = names
-        .into_iter()
-        .partition(|n| lock.get(n).is_some_and(|s| !s.is_approved()));
+    let (pending, unchanged) = pending_of(&mut sess, &lock, &opts.names)?;
     let entries: Vec<_> = pending.iter().filter_map(|n| lock.get(n)).collect();
-    materialize(&mut sess, &entries)?;
     let candidates = entries
         .iter()
         .map(|l| from_lock(&sess.store, l))
         .collect::<anyhow::Result<Vec<_>>>()?;
-    let (summaries, answers) = review(&sess, &candidates, &lock, opts.yes)?;
+    let reviewed = review(&sess, &candidates, &lock, opts.yes)?;
+    let (summaries, answers) = (reviewed.summaries, reviewed.answers);
     let mut approved = Vec::new();
     for ((name, ok), summary) in pending.iter().zip(answers).zip(&summaries) {
         if ok && let Some(l) = lock.get_mut(name) {
@@ -105,6 +94,38 @@ pub fn approve(ctx: &Context, opts: &ApproveOptions) -> anyhow::Result<ManageRep
         }
     }
     finish(sess, lock, "approve", approved, unchanged, summaries)
+}
+
+/// What `approve` asks about, of `names` (empty: every locked skill),
+/// and which named ones it leaves as they are: an entry not approved for its tree, or
+/// approved but held back by the audit gate (a newer rule set found more,
+/// or `fail-on` is stricter now) needs a person; the rest is unchanged.
+/// Each entry asked about is in the store afterwards.
+fn pending_of(
+    sess: &mut Session<'_>,
+    lock: &Lockfile,
+    names: &[String],
+) -> anyhow::Result<(Vec<String>, Vec<String>)> {
+    let every = names.is_empty();
+    let names: Vec<String> = if every {
+        lock.skills().iter().map(|s| s.name.clone()).collect()
+    } else {
+        names.to_vec()
+    };
+    let entries: Vec<_> = names.iter().filter_map(|n| lock.get(n)).collect();
+    materialize(sess, &entries)?;
+    let approved: Vec<_> = entries
+        .iter()
+        .copied()
+        .filter(|s| s.is_approved())
+        .collect();
+    let fail_on = sess.manifest.audit_fail_on();
+    let held = crate::placement::gate::held_back(&sess.store, fail_on, &approved)?;
+    let (pending, unchanged) = names.into_iter().partition(|n| {
+        lock.get(n).is_some_and(|s| !s.is_approved()) || held.iter().any(|(s, _)| &s.name == n)
+    });
+    // Unnamed, only what needs a person is reported.
+    Ok((pending, if every { Vec::new() } else { unchanged }))
 }
 
 fn set_enabled(ctx: &Context, names: &[String], enabled: bool) -> anyhow::Result<ManageReport> {

@@ -59,9 +59,8 @@ pub(crate) fn materialize(
         });
     }
     // One flush for every entry added: durable before links and the lock
-    // refer to them.
+    // refer to them. (What arrived is judged by the placement gate, against
+    // the lock at hand, before anything links it: docs/audit.md#the-gate.)
     sess.store.seal_pending()?;
-    // New to this machine: scanned before anything links it.
-    super::audit_gate::check_fetched(sess, &missing)?;
     Ok(missing.len())
 }

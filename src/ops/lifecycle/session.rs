@@ -32,6 +32,9 @@ pub(crate) struct Session<'c> {
     /// `--accept-findings`: accept every audit finding of the content
     /// approved in this run (docs/audit.md).
     pub accept_findings: bool,
+    /// `add --all`: a skill the audit refuses is held back (named in
+    /// `skipped`) instead of refusing the whole command.
+    pub hold_back: bool,
     fetcher: Option<Fetcher>,
 }
 
@@ -82,6 +85,7 @@ impl<'c> Session<'c> {
             limits,
             level,
             accept_findings: false,
+            hold_back: false,
             fetcher: None,
         })
     }

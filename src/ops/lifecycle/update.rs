@@ -142,7 +142,8 @@ pub fn update(ctx: &Context, opts: &UpdateOptions) -> anyhow::Result<UpdateRepor
                 .is_some_and(|l| l.tree != c.locked.tree)
         })
         .collect();
-    let (summaries, answers) = review(&sess, changed.iter().copied(), &original, opts.yes)?;
+    let reviewed = review(&sess, changed.iter().copied(), &original, opts.yes)?;
+    let (summaries, answers) = (reviewed.summaries, reviewed.answers);
     let report = apply_answers(
         &candidates,
         &changed,

@@ -1,0 +1,93 @@
+//! The audit gate (docs/audit.md#the-gate): no tree is placed into an agent
+//! folder unless the lock at hand accepts it. Every sync judges every tree
+//! it will leave linked, whichever command asked (`add`, `install` in every
+//! mode, `update`, `approve`, `enable`, `import`, the restore of an edited
+//! copy): the scanner's findings for the tree (remembered per tree digest
+//! and rule set, `store::verdicts`) against this lock entry's accepted
+//! findings and this project's `[audit] fail-on`. What another project
+//! accepted, or what was stored under a laxer `fail-on`, counts for
+//! nothing here: the decision is made again from this lock every time.
+
+use super::{PlacementSite, Tampered};
+use crate::audit::gate::{blocking, refusal};
+use crate::audit::{Finding, Severity};
+use crate::fs::parallel;
+use crate::project::lock::LockedSkill;
+use crate::store::{Store, Verdict};
+
+/// The scanner's findings for each of `skills`' stored trees, in order:
+/// remembered, or read now (every core). An entry that no longer hashes to
+/// its name is moved aside and the whole call fails with [`Tampered`]
+/// (exit 3; `install` fetches it again).
+pub fn verdicts(store: &Store, skills: &[&LockedSkill]) -> anyhow::Result<Vec<Vec<Finding>>> {
+    let judged = parallel::map(skills, |s| store.verdict(&s.tree));
+    let mut out = Vec::with_capacity(skills.len());
+    let mut bad = Tampered {
+        names: Vec::new(),
+        moved: Vec::new(),
+    };
+    for (s, verdict) in skills.iter().zip(judged) {
+        match verdict? {
+            Verdict::Findings(found) => out.push(found),
+            Verdict::Modified(moved) => {
+                bad.names.push(format!("`{}`", s.name));
+                bad.moved.push(moved);
+                out.push(Vec::new());
+            }
+        }
+    }
+    if bad.names.is_empty() {
+        Ok(out)
+    } else {
+        Err(bad.into())
+    }
+}
+
+/// The skills of `skills` this lock does not let through, each with the
+/// findings that stop it: at or above `fail_on` and not accepted by its
+/// lock entry for exactly its tree.
+pub fn held_back<'s>(
+    store: &Store,
+    fail_on: Severity,
+    skills: &[&'s LockedSkill],
+) -> anyhow::Result<Vec<(&'s LockedSkill, Vec<Finding>)>> {
+    let found = verdicts(store, skills)?;
+    Ok(skills
+        .iter()
+        .zip(found)
+        .filter_map(|(s, found)| {
+            let stop: Vec<Finding> = blocking(&found, fail_on, s.accepted())
+                .into_iter()
+                .cloned()
+                .collect();
+            (!stop.is_empty()).then_some((*s, stop))
+        })
+        .collect())
+}
+
+/// The gate itself, run by [`super::sync_links`] before anything changes:
+/// refuses (exit 5, naming skill, rule, file and line) when any of
+/// `enabled` is held back.
+pub(super) fn check(site: &PlacementSite<'_>, enabled: &[&LockedSkill]) -> anyhow::Result<()> {
+    let fail_on = site.manifest.audit_fail_on();
+    let held = held_back(site.store, fail_on, enabled)?;
+    if held.is_empty() {
+        return Ok(());
+    }
+    let names: Vec<&str> = held.iter().map(|(s, _)| s.name.as_str()).collect();
+    let refused: Vec<(String, String, Vec<&Finding>)> = held
+        .iter()
+        .map(|(s, stop)| {
+            (
+                s.name.clone(),
+                s.tree.hex()[..12].to_owned(),
+                stop.iter().collect(),
+            )
+        })
+        .collect();
+    let hint = format!(
+        "run `skillpm approve {} --accept-findings` (it records the acceptance in skills.lock for this exact tree; review and commit it)",
+        names.join(" ")
+    );
+    Err(refusal(&refused, fail_on, &hint).into())
+}

@@ -1,0 +1,87 @@
+//! The audit's verdict on each stored tree, remembered (docs/audit.md#the-gate).
+//!
+//! A verdict is the list of findings the scanner made for one tree digest
+//! under one rule set ([`crate::audit::ruleset`]); whether it stops a skill
+//! is not part of it, but decided each time from the lock at hand (its
+//! accepted findings) and the project's `fail-on`. Verdicts are kept in
+//! `state/verdicts/sha256-<tree>`, one authenticated record each (the
+//! cache's one record mechanism, [`super::unpacked::Records`], keyed by the
+//! user's record key): a record written without the key, or made by
+//! another rule set, reads as absent and the tree is scanned again.
+//!
+//! A verdict is recorded only for content this process hashed to the
+//! tree's name first ([`Store::verify_hashed`]), so the memo can never bind
+//! the findings of other bytes to a digest.
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use super::unpacked::Records;
+use super::{Store, StoreError};
+use crate::audit::{self, Finding};
+use crate::digest::Digest;
+use crate::trust::RecordKey;
+
+/// In `state/`: one record per judged tree.
+const VERDICTS: &str = "verdicts";
+
+/// What judging a stored tree gave.
+#[derive(Debug)]
+pub enum Verdict {
+    /// The scanner's findings (remembered, or read just now).
+    Findings(Vec<Finding>),
+    /// The entry no longer hashed to its name and was moved aside (to the
+    /// path given): nothing of it may be placed.
+    Modified(PathBuf),
+}
+
+#[derive(Serialize, Deserialize)]
+struct Record {
+    rules: String,
+    findings: Vec<Finding>,
+}
+
+impl Store {
+    fn verdicts(&self) -> Records {
+        Records::new(
+            self.state_dir().join(VERDICTS),
+            "verdict",
+            RecordKey::user(),
+        )
+    }
+
+    /// The findings remembered for `tree` under this rule set, if any.
+    pub fn remembered_verdict(&self, tree: &Digest) -> Option<Vec<Finding>> {
+        let text = self.verdicts().get(&tree.file_name())?;
+        let record: Record = serde_json::from_str(&text).ok()?;
+        (record.rules == audit::ruleset()).then_some(record.findings)
+    }
+
+    /// The scanner's findings for the stored tree `tree`: remembered, or
+    /// (after hashing the entry, unless this process already did) read
+    /// from every file of the entry and remembered.
+    pub fn verdict(&self, tree: &Digest) -> Result<Verdict, StoreError> {
+        if let Some(findings) = self.remembered_verdict(tree) {
+            return Ok(Verdict::Findings(findings));
+        }
+        if let Some(moved) = self.verify_hashed(tree)? {
+            return Ok(Verdict::Modified(moved));
+        }
+        let path = self.entry_path(tree);
+        let findings = audit::audit_dir(&path).map_err(|source| StoreError::Io {
+            action: "audit",
+            path,
+            source,
+        })?;
+        let record = Record {
+            rules: audit::ruleset().to_owned(),
+            findings,
+        };
+        if let Ok(text) = serde_json::to_string(&record) {
+            // Best effort: a verdict not kept is made again next time.
+            let _ = self.verdicts().put(&tree.file_name(), &text);
+        }
+        Ok(Verdict::Findings(record.findings))
+    }
+}
