@@ -86,6 +86,26 @@ fn stamp(meta: &fs::Metadata) -> String {
     )
 }
 
+/// Whether `meta` is what `stamped` (a [`stamp`] read back) says: compared
+/// as numbers, since formatting three figures per file as text was most of
+/// the check's cost in a no-op install (docs/performance.md, issue 34).
+#[cfg(unix)]
+fn stamp_matches(meta: &fs::Metadata, stamped: &str) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    let ns = |s: i64, n: i64| i128::from(s) * 1_000_000_000 + i128::from(n);
+    let mut parts = stamped.split(' ');
+    let mut next = || parts.next().and_then(|p| p.parse::<i128>().ok());
+    next() == Some(ns(meta.mtime(), meta.mtime_nsec()))
+        && next() == Some(ns(meta.ctime(), meta.ctime_nsec()))
+        && next() == Some(i128::from(meta.ino()))
+        && parts.next().is_none()
+}
+
+#[cfg(not(unix))]
+fn stamp_matches(meta: &fs::Metadata, stamped: &str) -> bool {
+    stamp(meta) == stamped
+}
+
 #[cfg(not(unix))]
 fn stamp(meta: &fs::Metadata) -> String {
     let ns = |t: io::Result<std::time::SystemTime>| {
@@ -198,13 +218,13 @@ fn is_sealed_in(
         let ok = match line.split_once(' ') {
             Some(("d", rest)) => dir_line(rest).is_some_and(|(stamped, dir)| {
                 fs::symlink_metadata(entry.join(dir))
-                    .is_ok_and(|m| m.is_dir() && stamp(&m) == stamped)
+                    .is_ok_and(|m| m.is_dir() && stamp_matches(&m, stamped))
             }),
             Some(("f", rest)) => {
                 files += 1;
                 file_line(rest, HEADER).is_some_and(|f| {
                     fs::symlink_metadata(entry.join(f.path)).is_ok_and(|m| {
-                        m.is_file() && m.len().to_string() == f.size && stamp(&m) == f.stamp
+                        m.is_file() && f.size.parse() == Ok(m.len()) && stamp_matches(&m, f.stamp)
                     })
                 })
             }
