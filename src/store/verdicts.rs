@@ -37,7 +37,7 @@ pub enum Verdict {
 }
 
 #[derive(Serialize, Deserialize)]
-struct Record {
+struct Remembered {
     rules: String,
     findings: Vec<Finding>,
 }
@@ -54,7 +54,7 @@ impl Store {
     /// The findings remembered for `tree` under this rule set, if any.
     pub fn remembered_verdict(&self, tree: &Digest) -> Option<Vec<Finding>> {
         let text = self.verdicts().get(&tree.file_name())?;
-        let record: Record = serde_json::from_str(&text).ok()?;
+        let record: Remembered = serde_json::from_str(&text).ok()?;
         (record.rules == audit::ruleset()).then_some(record.findings)
     }
 
@@ -74,7 +74,7 @@ impl Store {
             path,
             source,
         })?;
-        let record = Record {
+        let record = Remembered {
             rules: audit::ruleset().to_owned(),
             findings,
         };

@@ -2,9 +2,9 @@
 //! not yet approved, then ask per skill, accept all with `--yes`, or stop
 //! with exit 7 when nobody can be asked.
 
+use super::audit_gate::HeldBack;
 use super::session::Session;
 use crate::approve::{self, Previous, Summary};
-use crate::audit::Finding;
 use crate::error::Exit;
 use crate::ops::fail;
 use crate::project::lock::{LockedSkill, Lockfile};
@@ -17,7 +17,7 @@ use crate::sources::candidate::{Candidate, read_stored_skill, trust_of};
 pub(crate) struct Review {
     pub summaries: Vec<Summary>,
     pub answers: Vec<bool>,
-    pub held: Vec<(usize, Vec<Finding>)>,
+    pub held: HeldBack,
 }
 
 /// Shows the summary of each candidate (compared with its entry in `lock`)
@@ -104,7 +104,7 @@ fn decide(
     sess: &Session<'_>,
     summaries: &mut [Summary],
     yes: bool,
-) -> anyhow::Result<(Vec<bool>, Vec<(usize, Vec<Finding>)>)> {
+) -> anyhow::Result<(Vec<bool>, HeldBack)> {
     if summaries.is_empty() {
         return Ok((Vec::new(), Vec::new()));
     }

@@ -17,6 +17,10 @@ use crate::approve::Summary;
 use crate::audit::Finding;
 use crate::audit::gate::{ACCEPT_FLAG, blocking, keys_at_or_above, refusal};
 
+/// The summaries the audit held back (`add --all`): each one's index, with
+/// the findings that stop it.
+pub(crate) type HeldBack = Vec<(usize, Vec<Finding>)>;
+
 /// Decides which findings of each summary (its `findings` filled in) are
 /// accepted: those skills.lock already accepts for this tree, all of them
 /// with `--accept-findings`, or, when a person can be asked, what they
@@ -29,7 +33,7 @@ pub(crate) fn accept(
     sess: &Session<'_>,
     summaries: &mut [Summary],
     yes: bool,
-) -> anyhow::Result<Vec<(usize, Vec<Finding>)>> {
+) -> anyhow::Result<HeldBack> {
     let fail_on = sess.manifest.audit_fail_on();
     let ui = &sess.ctx.ui;
     let mut refused: Vec<(usize, String, String, Vec<Finding>)> = Vec::new();
