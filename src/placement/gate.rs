@@ -65,13 +65,38 @@ pub fn held_back<'s>(
         .collect())
 }
 
+/// What the gate decides on, as one digest: the `fail-on` and, in order,
+/// every tree with the findings its lock entry accepts. A later run with
+/// the same digest (and rule set) has the same answer, so a no-op install
+/// reads one record instead of one verdict per tree.
+fn decision(fail_on: Severity, enabled: &[&LockedSkill]) -> crate::digest::Digest {
+    let mut text = format!("gate 1 {fail_on}\n");
+    let mut trees: Vec<(&LockedSkill, String)> =
+        enabled.iter().map(|s| (*s, s.tree.hex())).collect();
+    trees.sort_by(|a, b| a.1.cmp(&b.1));
+    for (s, tree) in trees {
+        text.push_str(&tree);
+        for key in s.accepted() {
+            // Length-prefixed: no set of keys reads as another.
+            text.push_str(&format!(" {}:{key}", key.len()));
+        }
+        text.push('\n');
+    }
+    crate::digest::Digest::of_bytes(text.as_bytes())
+}
+
 /// The gate itself, run by [`super::sync_links`] before anything changes:
 /// refuses (exit 5, naming skill, rule, file and line) when any of
 /// `enabled` is held back.
 pub(super) fn check(site: &PlacementSite<'_>, enabled: &[&LockedSkill]) -> anyhow::Result<()> {
     let fail_on = site.manifest.audit_fail_on();
+    let decision = decision(fail_on, enabled);
+    if site.store.gate_passed(&decision) {
+        return Ok(());
+    }
     let held = held_back(site.store, fail_on, enabled)?;
     if held.is_empty() {
+        site.store.remember_gate_pass(&decision);
         return Ok(());
     }
     let names: Vec<&str> = held.iter().map(|(s, _)| s.name.as_str()).collect();

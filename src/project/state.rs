@@ -69,24 +69,15 @@ impl Placements {
     }
 }
 
+/// A record's content: the project and its links. On disk it is one line
+/// of JSON followed by `mac <hex>`, the HMAC-SHA256 of [`MAC_KIND`] and
+/// exactly those JSON bytes by the user's record key: the bytes read are
+/// the bytes checked, so a large record is hashed, not serialised again.
 #[derive(Serialize, Deserialize, Default)]
 struct LinkRecord {
     project: PathBuf,
     links: Vec<PlacedLink>,
-    /// HMAC-SHA256 (hex) of [`MAC_KIND`], `project` and `links` by the
-    /// user's record key.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    mac: String,
 }
-
-impl LinkRecord {
-    /// The bytes the MAC covers: the project and its links, as JSON.
-    fn signed_parts(&self) -> Option<(Vec<u8>, Vec<u8>)> {
-        let project = self.project.as_os_str().as_encoded_bytes().to_vec();
-        Some((project, serde_json::to_vec(&self.links).ok()?))
-    }
-}
-
 impl ProjectState {
     /// The state kept in `dir` (the cache's `state/` folder; the caller
     /// knows the cache layout, this model does not), its records keyed by
@@ -109,9 +100,9 @@ impl ProjectState {
     /// not is remembered as rejected.
     fn read_record(&self, path: &Path) -> Option<LinkRecord> {
         let bytes = std::fs::read(path).ok()?;
-        let record = serde_json::from_slice::<LinkRecord>(&bytes)
-            .ok()
-            .filter(|r| self.authentic(r));
+        let record = self
+            .authentic(&bytes)
+            .and_then(|json| serde_json::from_slice::<LinkRecord>(json).ok());
         if record.is_none()
             && let Ok(mut rejected) = self.rejected.lock()
         {
@@ -120,11 +111,14 @@ impl ProjectState {
         record
     }
 
-    fn authentic(&self, record: &LinkRecord) -> bool {
-        let (Some(key), Some((project, links))) = (self.key, record.signed_parts()) else {
-            return false;
-        };
-        key.verify_hex(&[MAC_KIND, &project, &links], &record.mac)
+    /// The JSON of a record file whose last line is a valid MAC of it.
+    fn authentic<'b>(&self, bytes: &'b [u8]) -> Option<&'b [u8]> {
+        let key = self.key?;
+        let body = bytes.strip_suffix(b"\n")?;
+        let split = body.iter().rposition(|&b| b == b'\n')?;
+        let (json, mac_line) = (&body[..split], &body[split + 1..]);
+        let mac = std::str::from_utf8(mac_line.strip_prefix(b"mac ")?).ok()?;
+        key.verify_hex(&[MAC_KIND, json], mac).then_some(json)
     }
 
     /// Records read so far that failed their MAC and were ignored, each
@@ -238,16 +232,13 @@ impl ProjectState {
             // Without a key no record could be told from a forged one.
             return Ok(());
         };
-        let mut record = LinkRecord {
+        let record = LinkRecord {
             project: project.to_owned(),
             links,
-            mac: String::new(),
         };
-        let (signed_project, signed_links) = record
-            .signed_parts()
-            .ok_or_else(|| std::io::Error::other("a placement cannot be written as JSON"))?;
-        record.mac = key.mac_hex(&[MAC_KIND, &signed_project, &signed_links]);
-        let json = serde_json::to_vec_pretty(&record).map_err(std::io::Error::other)?;
+        let mut json = serde_json::to_vec(&record).map_err(std::io::Error::other)?;
+        let mac = key.mac_hex(&[MAC_KIND, &json]);
+        json.extend_from_slice(format!("\nmac {mac}\n").as_bytes());
         // Not flushed: a sync here would make the file system write back
         // every copy just placed (ext4 data=ordered); the reader checks the
         // record, and placed folders are recognised by their own marker.
@@ -318,7 +309,7 @@ mod tests {
         assert!(other.placed_links(Path::new("/p")).is_empty());
         // The rejected record is replaced by an authentic one on the next write.
         other.record_links(Path::new("/p"), Vec::new()).unwrap();
-        assert!(std::fs::read_to_string(&path).unwrap().contains("\"mac\""));
+        assert!(std::fs::read_to_string(&path).unwrap().contains("\nmac "));
         assert!(other.placed_links(Path::new("/p")).is_empty());
         assert!(other.take_rejected().contains(&path));
     }

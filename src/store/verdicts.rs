@@ -26,6 +26,9 @@ use crate::trust::RecordKey;
 /// In `state/`: one record per judged tree.
 const VERDICTS: &str = "verdicts";
 
+/// In `state/`: one record per set of trees the gate let through together.
+const PASSES: &str = "gate-passes";
+
 /// What judging a stored tree gave.
 #[derive(Debug)]
 pub enum Verdict {
@@ -49,6 +52,31 @@ impl Store {
             "verdict",
             RecordKey::user(),
         )
+    }
+
+    fn passes(&self) -> Records {
+        Records::new(
+            self.state_dir().join(PASSES),
+            "gate-pass",
+            RecordKey::user(),
+        )
+    }
+
+    /// Whether the gate let through, under this rule set, exactly the
+    /// decision named by `decision` (a digest the caller makes of every
+    /// tree, its accepted findings and the `fail-on`; docs/audit.md#the-gate).
+    /// One authenticated record stands for the 500 verdicts of a no-op
+    /// install; a forged or another rule set's record reads as absent.
+    pub fn gate_passed(&self, decision: &Digest) -> bool {
+        self.passes()
+            .get(&decision.file_name())
+            .is_some_and(|rules| rules == audit::ruleset())
+    }
+
+    /// Remembers that the gate let `decision` through (best effort: one
+    /// not kept is judged again from the per-tree verdicts next time).
+    pub fn remember_gate_pass(&self, decision: &Digest) {
+        let _ = self.passes().put(&decision.file_name(), audit::ruleset());
     }
 
     /// The findings remembered for `tree` under this rule set, if any.

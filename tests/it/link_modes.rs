@@ -9,7 +9,7 @@ use crate::support;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
-use support::cli::{Sandbox, run};
+use support::cli::{Sandbox, placement_record_json, placement_record_text, run};
 use support::registry::{Registry, SkillFiles};
 
 fn setup(mode: &str) -> (Sandbox, PathBuf) {
@@ -435,15 +435,13 @@ fn an_old_marker_placement_migrates_into_the_state() {
         .unwrap()
         .flatten()
     {
-        let mut value: Value =
-            serde_json::from_slice(&std::fs::read(file.path()).unwrap()).unwrap();
-        value.as_object_mut().unwrap().remove("mac");
+        let mut value = placement_record_json(&std::fs::read_to_string(file.path()).unwrap());
         for link in value["links"].as_array_mut().unwrap() {
             let link = link.as_object_mut().unwrap();
             link.remove("tree");
             link.remove("kind");
         }
-        std::fs::write(file.path(), serde_json::to_vec(&value).unwrap()).unwrap();
+        std::fs::write(file.path(), placement_record_text(&value, None)).unwrap();
     }
     let (code, report) = verify_json(&sb);
     assert_eq!(code, 0, "{report}");
@@ -530,29 +528,19 @@ fn users_folder(root: &Path, name: &str) -> (PathBuf, Value) {
 /// (`None`: removed).
 fn forge_record(sb: &Sandbox, entries: &[Value], mac: Option<String>) {
     let path = record_file(sb);
-    let mut record: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    let mut record = placement_record_json(&std::fs::read_to_string(&path).unwrap());
     let links = record["links"].as_array_mut().unwrap();
     links.extend(entries.iter().cloned());
-    match mac {
-        Some(mac) => record["mac"] = Value::String(mac),
-        None => {
-            record.as_object_mut().unwrap().remove("mac");
-        }
-    }
-    std::fs::write(&path, serde_json::to_vec_pretty(&record).unwrap()).unwrap();
+    std::fs::write(&path, placement_record_text(&record, mac.as_deref())).unwrap();
 }
 
-/// The MAC `key` gives the record as it is now (what skillpm's own writer
-/// computes: the kind, the project, the links as JSON).
+/// The MAC `key` gives the record's JSON as it is now (what skillpm's own
+/// writer computes: the kind, then the JSON bytes of the file).
 fn mac_of_record(sb: &Sandbox, key: &skillpm::trust::RecordKey) -> String {
-    let record: Value = serde_json::from_slice(&std::fs::read(record_file(sb)).unwrap()).unwrap();
-    let links: Vec<skillpm::project::state::PlacedLink> =
-        serde_json::from_value(record["links"].clone()).unwrap();
-    let project = record["project"].as_str().unwrap();
+    let record = placement_record_json(&std::fs::read_to_string(record_file(sb)).unwrap());
     key.mac_hex(&[
         b"placements",
-        project.as_bytes(),
-        &serde_json::to_vec(&links).unwrap(),
+        serde_json::to_string(&record).unwrap().as_bytes(),
     ])
 }
 
@@ -623,9 +611,13 @@ fn a_placement_record_with_a_wrong_mac_is_ignored() {
     let other = skillpm::trust::RecordKey::load_or_create(other.path()).unwrap();
     for forged_by_other_key in [false, true] {
         let (sb, _) = setup("symlink");
-        let honest: Value =
-            serde_json::from_slice(&std::fs::read(record_file(&sb)).unwrap()).unwrap();
-        let honest_mac = honest["mac"].as_str().unwrap().to_owned();
+        let honest = std::fs::read_to_string(record_file(&sb)).unwrap();
+        let honest_mac = honest
+            .trim_end()
+            .rsplit_once("\nmac ")
+            .unwrap()
+            .1
+            .to_owned();
         assert_eq!(honest_mac.len(), 64);
         let (ssh, entry) = users_folder(&sb.home, ".ssh");
         forged_record_deletes_nothing(&sb, &ssh, entry, |sb| {

@@ -105,7 +105,7 @@ impl Sandbox {
         };
         for file in dir.flatten() {
             let text = std::fs::read_to_string(file.path()).unwrap_or_default();
-            let record: serde_json::Value = serde_json::from_str(&text).unwrap_or_default();
+            let record = placement_record_json(&text);
             for link in record["links"].as_array().into_iter().flatten() {
                 let at = Path::new(link["root"].as_str().unwrap_or_default())
                     .join(link["name"].as_str().unwrap_or_default());
@@ -124,6 +124,25 @@ impl Sandbox {
     /// `skillpm init` in the project; panics if it fails.
     pub fn init(&self) {
         self.cmd().arg("init").assert().success();
+    }
+}
+
+/// The JSON of a placement record file (`<json>\nmac <hex>\n`,
+/// docs/threat-model.md), without its MAC line; `Null` when unreadable.
+pub fn placement_record_json(text: &str) -> serde_json::Value {
+    let json = text
+        .trim_end()
+        .rsplit_once("\nmac ")
+        .map_or(text, |(json, _)| json);
+    serde_json::from_str(json).unwrap_or_default()
+}
+
+/// A placement record file holding `record`, with a `mac` line when given.
+pub fn placement_record_text(record: &serde_json::Value, mac: Option<&str>) -> String {
+    let json = serde_json::to_string(record).unwrap();
+    match mac {
+        Some(mac) => format!("{json}\nmac {mac}\n"),
+        None => format!("{json}\n"),
     }
 }
 
