@@ -51,6 +51,7 @@ pub fn discover_quietly(ctx: &Context) -> Result<Discovery, OpError> {
 
 pub fn list(ctx: &Context) -> anyhow::Result<ListReport> {
     let d = discover_here(ctx)?;
+    let warnings = d.all_warnings().cloned().collect();
     Ok(ListReport {
         project: d.project,
         skills: d
@@ -86,7 +87,7 @@ pub fn list(ctx: &Context) -> anyhow::Result<ListReport> {
             .filter(|r| r.exists)
             .map(ListedRoot::from)
             .collect(),
-        warnings: d.all_warnings().cloned().collect(),
+        warnings,
     })
 }
 

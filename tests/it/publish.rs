@@ -1055,21 +1055,39 @@ fn an_example_key_id_does_not_disarm_the_secret_check() {
         "[default]\naws_access_key_id = AKIAIOSFODNN7EXAMPLE\naws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n",
     );
     publish_to(home.path(), &skills, &out, &[]);
-    // The attack: the example id beside a real-looking secret.
+    let json = skill.join("config/aws.json");
     write(
+        &json,
+        "{\"aws_access_key_id\": \"AKIAIOSFODNN7EXAMPLE\",\n \"aws_secret_access_key\": \"wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\"}\n",
+    );
+    publish_to(home.path(), &skills, &out, &[]);
+    let index = std::fs::read(out.join(INDEX)).unwrap();
+    // The attack: the example id beside a real-looking secret, as an INI
+    // file and as JSON (a quoted key).
+    let refused = |file: &Path, text: &str, at: &str| {
+        write(file, text);
+        let output = skillpm(home.path())
+            .arg("publish")
+            .arg(&skills)
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(5), "{stderr}");
+        assert!(stderr.contains(at), "{stderr}");
+        assert_eq!(std::fs::read(out.join(INDEX)).unwrap(), index);
+    };
+    let example = std::fs::read_to_string(&config).unwrap();
+    refused(
         &config,
         "[default]\naws_access_key_id = AKIAIOSFODNN7EXAMPLE\naws_secret_access_key = q8Kf3mQ2tLpwJalrXUtnFEMI/K7MDENGbPxRfiCY\n",
+        "config/aws.ini:3",
     );
-    let index = std::fs::read(out.join(INDEX)).unwrap();
-    let output = skillpm(home.path())
-        .arg("publish")
-        .arg(&skills)
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(5), "{stderr}");
-    assert!(stderr.contains("config/aws.ini:3"), "{stderr}");
-    assert_eq!(std::fs::read(out.join(INDEX)).unwrap(), index);
+    write(&config, &example);
+    refused(
+        &json,
+        "{\"aws_access_key_id\": \"AKIAIOSFODNN7EXAMPLE\",\n \"aws_secret_access_key\": \"q8Kf3mQ2tLpwJalrXUtnFEMI/K7MDENGbPxRfiCY\"}\n",
+        "config/aws.json:2",
+    );
 }
