@@ -98,8 +98,10 @@ pub fn secret_bearing(rel: &str, read: impl FnOnce() -> Vec<u8>) -> Option<&'sta
     if matches!(ext, "p12" | "pfx" | "jks" | "keystore" | "ppk") {
         return Some("a key store (private keys)");
     }
-    if matches!(lower.as_str(), ".netrc" | "_netrc" | ".git-credentials" | ".htpasswd")
-        || rel.to_ascii_lowercase().ends_with(".aws/credentials")
+    if matches!(
+        lower.as_str(),
+        ".netrc" | "_netrc" | ".git-credentials" | ".htpasswd"
+    ) || rel.to_ascii_lowercase().ends_with(".aws/credentials")
     {
         return Some("a credentials file");
     }
@@ -187,7 +189,10 @@ impl LeftOut {
         }
         let name = rel.rsplit('/').next().unwrap_or(rel);
         if ALWAYS_LEFT_OUT.contains(&name) {
-            return Some(("version control or system file, never published".into(), false));
+            return Some((
+                "version control or system file, never published".into(),
+                false,
+            ));
         }
         let path = self.dir.join(rel);
         // The innermost rule that matches decides (a skill's `!pattern`
@@ -232,7 +237,10 @@ impl LeftOut {
                 .from()
                 .and_then(Path::file_name)
                 .is_some_and(|f| f == INCLUDE_FILE);
-            let named = glob.original().trim_start_matches('!').trim_start_matches('/');
+            let named = glob
+                .original()
+                .trim_start_matches('!')
+                .trim_start_matches('/');
             from_include
                 && !named.contains(['*', '?', '['])
                 && named.rsplit('/').next() == Some(name)
@@ -249,7 +257,11 @@ pub fn load_skill_files(dir: &Path, outer: &Path, skill: &str) -> Result<SkillFi
     let left_out = std::sync::Mutex::new(Vec::new());
     let keep = |rel: &str, is_dir: bool| match rules.reason(rel, is_dir) {
         Some((why, secret)) => {
-            let path = if is_dir { format!("{rel}/") } else { rel.to_owned() };
+            let path = if is_dir {
+                format!("{rel}/")
+            } else {
+                rel.to_owned()
+            };
             if let Ok(mut list) = left_out.lock() {
                 list.push(LeftOutEntry { path, why, secret });
             }
@@ -257,11 +269,10 @@ pub fn load_skill_files(dir: &Path, outer: &Path, skill: &str) -> Result<SkillFi
         }
         None => true,
     };
-    let tree =
-        digest::hash_tree_where(dir, &keep).map_err(|source| PublishError::Tree {
-            skill: skill.to_owned(),
-            source,
-        })?;
+    let tree = digest::hash_tree_where(dir, &keep).map_err(|source| PublishError::Tree {
+        skill: skill.to_owned(),
+        source,
+    })?;
     let mut left_out = left_out.into_inner().unwrap_or_default();
     left_out.sort_by(|a, b| a.path.cmp(&b.path));
     let mut folded: BTreeMap<String, String> = BTreeMap::new();

@@ -906,7 +906,7 @@ fn publish_refuses_a_live_secret_and_writes_nothing() {
     // left out by default: publish::publish_leaves_out_secret_bearing_files_and_says_why).
     write(
         &skills,
-        "deploy/deploy.ini",
+        "deploy/a.sh",
         "AWS_REGION=eu-west-1\nAWS_SECRET_ACCESS_KEY=wJalrXUtnFEMIK7MDENGbPxRfiCYzq8Kf3mQ2tLp\n",
     );
     let (code, _, err) = run(sb.cmd().args([
@@ -916,15 +916,15 @@ fn publish_refuses_a_live_secret_and_writes_nothing() {
         site.to_str().unwrap(),
     ]));
     assert_eq!(code, 5, "{err}");
-    assert!(err.contains("deploy.ini:2") && err.contains("`deploy`"), "{err}");
+    assert!(err.contains("a.sh:2") && err.contains("`deploy`"), "{err}");
     assert_eq!(
         std::fs::read(site.join(".well-known/agent-skills/index.json")).unwrap(),
         index,
         "the site is unchanged"
     );
-    assert!(!site.join(".well-known/agent-skills/deploy/deploy.ini").exists());
+    assert!(!site.join(".well-known/agent-skills/deploy/a.sh").exists());
     // Left out with .skillignore, it publishes again.
-    write(&skills, "deploy/.skillignore", "deploy.ini\n");
+    write(&skills, "deploy/.skillignore", "a.sh\n");
     let (code, _, err) = run(sb.cmd().args([
         "publish",
         skills.to_str().unwrap(),
@@ -932,7 +932,7 @@ fn publish_refuses_a_live_secret_and_writes_nothing() {
         site.to_str().unwrap(),
     ]));
     assert_eq!(code, 0, "{err}");
-    assert!(!site.join(".well-known/agent-skills/deploy/deploy.ini").exists());
+    assert!(!site.join(".well-known/agent-skills/deploy/a.sh").exists());
 }
 
 #[test]

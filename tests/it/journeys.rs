@@ -436,21 +436,36 @@ fn h_user_scope_in_a_bare_home_reaches_claude_and_survives_a_cache_cleanup() {
     Registry::new(&reg).write_v2(&[SkillFiles::new("notes").file("guide.md", "Guide.\n")]);
     let reg_arg = reg.to_str().unwrap();
     // Honest path: Claude Code is detected (the sandbox's ~/.claude).
-    step(&sb, &sb.project, &["-g", "add", reg_arg, "notes", "--yes"], 0);
+    step(
+        &sb,
+        &sb.project,
+        &["-g", "add", reg_arg, "notes", "--yes"],
+        0,
+    );
     for agent in [".agents/skills", ".claude/skills"] {
-        holds(&sb.home.join(agent).join("notes"), &["SKILL.md", "guide.md"]);
+        holds(
+            &sb.home.join(agent).join("notes"),
+            &["SKILL.md", "guide.md"],
+        );
     }
     step(&sb, &sb.project, &["-g", "remove", "notes"], 0);
 
     // A bare home: no agent detected, and no user manifest yet.
     let bare = Sandbox::new();
     std::fs::remove_dir_all(bare.home.join(".claude")).unwrap();
-    step(&bare, &bare.project, &["-g", "add", reg_arg, "notes", "--yes"], 0);
+    step(
+        &bare,
+        &bare.project,
+        &["-g", "add", reg_arg, "notes", "--yes"],
+        0,
+    );
     for agent in [".agents/skills", ".claude/skills"] {
-        holds(&bare.home.join(agent).join("notes"), &["SKILL.md", "guide.md"]);
+        holds(
+            &bare.home.join(agent).join("notes"),
+            &["SKILL.md", "guide.md"],
+        );
     }
-    let manifest =
-        std::fs::read_to_string(bare.home.join(".config/skillpm/skills.toml")).unwrap();
+    let manifest = std::fs::read_to_string(bare.home.join(".config/skillpm/skills.toml")).unwrap();
     for says in [
         "skillpm's user scope",
         "\nscope = \"user\"\n",
@@ -475,7 +490,10 @@ fn h_user_scope_in_a_bare_home_reaches_claude_and_survives_a_cache_cleanup() {
     // `verify` and `doctor` agree.
     std::fs::remove_dir_all(&bare.cache).unwrap();
     for agent in [".agents/skills", ".claude/skills"] {
-        holds(&bare.home.join(agent).join("notes"), &["SKILL.md", "guide.md"]);
+        holds(
+            &bare.home.join(agent).join("notes"),
+            &["SKILL.md", "guide.md"],
+        );
     }
     step(&bare, &bare.project, &["-g", "verify"], 0);
 }
@@ -504,7 +522,10 @@ fn i_doctor_agrees_with_verify_where_the_cache_is_gone() {
     step(&sb, &mounted, &["verify"], 0);
     let (out, err) = step(&sb, &mounted, &["doctor"], 0);
     for never in ["foreign-folder", "did not create", "delete"] {
-        assert!(!out.contains(never) && !err.contains(never), "{never}:\n{out}\n{err}");
+        assert!(
+            !out.contains(never) && !err.contains(never),
+            "{never}:\n{out}\n{err}"
+        );
     }
     let (out, _) = step(&sb, &mounted, &["--json", "doctor"], 0);
     assert_eq!(json(&out)["needs_action"], false, "{out}");
@@ -515,7 +536,10 @@ fn i_doctor_agrees_with_verify_where_the_cache_is_gone() {
     step(&sb, &mounted, &["verify"], 3);
     let (out, err) = step(&sb, &mounted, &["doctor"], 1);
     assert!(out.contains("foreign-folder"), "{out}");
-    assert!(!out.contains("delete") && !err.contains("delete"), "{out}\n{err}");
+    assert!(
+        !out.contains("delete") && !err.contains("delete"),
+        "{out}\n{err}"
+    );
 }
 
 /// Issue 39: `doctor` names each dangling link once, with its fix (not
@@ -547,7 +571,10 @@ fn j_doctor_names_each_dangling_link_once() {
     let both = format!("{out}{err}");
     let at = link.display().to_string();
     assert_eq!(both.matches(&at).count(), 1, "{at} told once:\n{both}");
-    assert!(out.contains("broken-link") && out.contains("dangling"), "{out}");
+    assert!(
+        out.contains("broken-link") && out.contains("dangling"),
+        "{out}"
+    );
 }
 
 /// Issue 24.5: every lock `add` writes installs again from a fresh cache,

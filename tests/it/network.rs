@@ -102,7 +102,11 @@ fn three_hundred_locked_skills_against_a_dead_registry_spend_one_budget_and_stop
     assert_eq!(requests.len(), 3, "{requests:#?}");
     // Said once, readable: one error, no library internals.
     assert_eq!(stderr.matches("error:").count(), 1, "{stderr}");
-    assert_eq!(stderr.matches("the server answered 503").count(), 1, "{stderr}");
+    assert_eq!(
+        stderr.matches("the server answered 503").count(),
+        1,
+        "{stderr}"
+    );
     assert!(stderr.contains("attempt 2 of 3"), "{stderr}");
     assert!(!stderr.contains("reqwest"), "{stderr}");
     assert!(!sandbox.project.join(".agents/skills/s000").exists());

@@ -942,7 +942,10 @@ fn publish_leaves_out_secret_bearing_files_and_says_why() {
     let skills = home.path().join("skills");
     let out = home.path().join("site");
     let skill = skills.join("deploy");
-    write(&skill.join("SKILL.md"), &skill_md("deploy", "Deploy things."));
+    write(
+        &skill.join("SKILL.md"),
+        &skill_md("deploy", "Deploy things."),
+    );
     write(&skill.join("README.md"), "Set AWS_REGION in .env.\n");
     write(&skill.join(".env.example"), "AWS_REGION=eu-west-1\n");
     write(
@@ -970,13 +973,25 @@ fn publish_leaves_out_secret_bearing_files_and_says_why() {
 
     // The attack: secrets beside the honest files.
     let secrets = [
-        (".env", "DATABASE_URL=postgres://app:hunter2@db/app\n".to_owned()),
+        (
+            ".env",
+            "DATABASE_URL=postgres://app:hunter2@db/app\n".to_owned(),
+        ),
         (".env.local", "STRIPE_KEY=sk_test_abc\n".to_owned()),
-        ("keys/id_ed25519", PRIVATE_KEY_PEM.replace("PRIVATE", "OPENSSH PRIVATE")),
+        (
+            "keys/id_ed25519",
+            PRIVATE_KEY_PEM.replace("PRIVATE", "OPENSSH PRIVATE"),
+        ),
         ("certs/server.pem", PRIVATE_KEY_PEM.to_owned()),
         ("signing.p12", "\u{30}\u{82}binary".to_owned()),
-        (".npmrc", "//registry.npmjs.org/:_authToken=npm_abc123\n".to_owned()),
-        (".netrc", "machine example.com login me password pw\n".to_owned()),
+        (
+            ".npmrc",
+            "//registry.npmjs.org/:_authToken=npm_abc123\n".to_owned(),
+        ),
+        (
+            ".netrc",
+            "machine example.com login me password pw\n".to_owned(),
+        ),
     ];
     for (path, text) in &secrets {
         write(&skill.join(path), text);
@@ -989,7 +1004,11 @@ fn publish_leaves_out_secret_bearing_files_and_says_why() {
         .arg("--dry-run")
         .output()
         .unwrap();
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     let dry: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     let left: BTreeMap<&str, &str> = dry["left_out"]
         .as_array()
@@ -998,7 +1017,10 @@ fn publish_leaves_out_secret_bearing_files_and_says_why() {
         .map(|l| (l["path"].as_str().unwrap(), l["why"].as_str().unwrap()))
         .collect();
     for (path, _) in &secrets {
-        assert!(left.contains_key(path), "{path} not listed as left out: {dry}");
+        assert!(
+            left.contains_key(path),
+            "{path} not listed as left out: {dry}"
+        );
     }
     assert!(left[".env"].contains("environment file"), "{dry}");
     assert!(left["certs/server.pem"].contains("private key"), "{dry}");
@@ -1031,7 +1053,11 @@ fn publish_leaves_out_secret_bearing_files_and_says_why() {
 
     // Named in .skillignore, a file is published; a wildcard is not a name.
     write(&skill.join(".skillignore"), "!.env*\n!.npmrc\n");
-    std::fs::write(skill.join(".npmrc"), "registry=https://registry.npmjs.org/\n_auth=x\n").unwrap();
+    std::fs::write(
+        skill.join(".npmrc"),
+        "registry=https://registry.npmjs.org/\n_auth=x\n",
+    )
+    .unwrap();
     let report = publish_to(home.path(), &skills, &out, &[]);
     let files = published(&report);
     assert!(files.contains(&".npmrc".to_owned()), "{files:?}");
@@ -1047,7 +1073,10 @@ fn an_example_key_id_does_not_disarm_the_secret_check() {
     let skills = home.path().join("skills");
     let out = home.path().join("site");
     let skill = skills.join("deploy");
-    write(&skill.join("SKILL.md"), &skill_md("deploy", "Deploy things."));
+    write(
+        &skill.join("SKILL.md"),
+        &skill_md("deploy", "Deploy things."),
+    );
     // Honest: the documented example pair publishes.
     let config = skill.join("config/aws.ini");
     write(
