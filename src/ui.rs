@@ -158,27 +158,28 @@ impl Ui {
         }
     }
 
-    /// What a fetcher calls before each retry: a spinner naming the URL
-    /// and the attempt on a terminal, else one line on stderr (nothing under
-    /// `--quiet`).
+    /// What a fetcher calls before each retry: a spinner naming the URL,
+    /// why and the attempt on a terminal (cleared when the attempt starts),
+    /// else one short line on stderr naming the URL and the attempt; the
+    /// reason is said once, by the error if the retries run out (nothing
+    /// under `--quiet`; docs/network.md).
     pub fn retry_notices(&self) -> crate::fetch::OnRetry {
         let ui = self.clone();
         std::sync::Arc::new(move |n: &crate::fetch::RetryNotice| {
             if ui.quiet {
                 return;
             }
-            let line = format!(
-                "{}: {}; attempt {} of {} in {:.1}s",
-                n.url,
-                n.why,
+            let attempt = format!(
+                "attempt {} of {} in {:.1}s",
                 n.next_attempt,
                 n.attempts,
                 n.delay.as_secs_f64()
             );
             if !ui.progress {
-                ui.status("Retrying", line);
+                ui.status("Retrying", format!("{} ({attempt})", n.url));
                 return;
             }
+            let line = format!("{}: {}; {attempt}", n.url, n.why);
             let spinner = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
             spinner.set_style(
                 ProgressStyle::with_template("{spinner:.cyan} {prefix:.cyan.bold} {wide_msg}")

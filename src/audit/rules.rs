@@ -504,7 +504,7 @@ pub static RULES: &[Rule] = &[
         severity: High,
         why: "a live-looking credential (cloud key, token, private key) shipped in a file is leaked to everyone who installs it",
         example: "aws_access_key_id = AKIA2E0A8F3B244C9986",
-        pattern: r"(?:\b(?:AKIA|ASIA)[0-9A-Z]{16}\b|\bgh[pousr]_[A-Za-z0-9]{36,}\b|\bgithub_pat_[A-Za-z0-9_]{60,}|\bglpat-[A-Za-z0-9_-]{20,}|\bxox[baprs]-\d{6,}-[A-Za-z0-9-]{10,}|\bsk-ant-(?:api|admin|oat)\d{2}-[A-Za-z0-9_-]{60,}|\bsk-(?:proj-)?[A-Za-z0-9_-]{16,}T3BlbkFJ[A-Za-z0-9_-]{16,}|\b[sr]k_live_[0-9a-zA-Z]{24,}|\bAIza[0-9A-Za-z_-]{35}\b|(?i:aws_secret_access_key)\s*[=:]\s*[\x22']?[A-Za-z0-9/+]{40}\b|-----BEGIN (?:RSA |EC |DSA |OPENSSH |ENCRYPTED |PGP )?PRIVATE KEY(?: BLOCK)?-----\r?\n(?:[\w-]+:[^\n]*\r?\n)*\s*[A-Za-z0-9+/=]{40,}|minisign (?:encrypted )?secret key\r?\n[A-Za-z0-9+/=]{40,})",
+        pattern: r"(?:\b(?:AKIA|ASIA)[0-9A-Z]{16}\b|\bgh[pousr]_[A-Za-z0-9]{36,}\b|\bgithub_pat_[A-Za-z0-9_]{60,}|\bglpat-[A-Za-z0-9_-]{20,}|\bxox[baprs]-\d{6,}-[A-Za-z0-9-]{10,}|\bsk-ant-(?:api|admin|oat)\d{2}-[A-Za-z0-9_-]{60,}|\bsk-(?:proj-)?[A-Za-z0-9_-]{16,}T3BlbkFJ[A-Za-z0-9_-]{16,}|\b[sr]k_live_[0-9a-zA-Z]{24,}|\bAIza[0-9A-Za-z_-]{35}\b|(?i:aws_secret_access_key)[\x22']?\s*[=:]\s*[\x22']?[A-Za-z0-9/+]{40}\b|-----BEGIN (?:RSA |EC |DSA |OPENSSH |ENCRYPTED |PGP )?PRIVATE KEY(?: BLOCK)?-----\r?\n(?:[\w-]+:[^\n]*\r?\n)*\s*[A-Za-z0-9+/=]{40,}|minisign (?:encrypted )?secret key\r?\n[A-Za-z0-9+/=]{40,})",
         needs: &[
             "-----begin",
             "\\baiza",

@@ -130,11 +130,20 @@ fn link_finding(
             ),
         ),
         LinkState::Missing => None,
+        // A folder holding exactly the locked tree is skillpm's placement,
+        // state or no state (a project copied or mounted without its
+        // cache): agents read the right files, `verify` passes and the next
+        // `install` adopts it (docs/design.md#agents).
+        LinkState::Foreign { .. }
+            if crate::link::hash_placed(path).is_ok_and(|h| h.digest == entry.tree) =>
+        {
+            None
+        }
         LinkState::Foreign { what } => found(
             Level::Error,
             "foreign-folder",
             format!(
-                "{} is {what} skillpm did not create, where skills.lock expects a link to `{name}`; skillpm never overwrites it: move it away (or delete it) and run `skillpm install`",
+                "{} is {what} skillpm did not create, where skills.lock expects a link to `{name}`; its files are not the locked tree and skillpm never overwrites it: move it out of the agent folder and run `skillpm install`",
                 path.display()
             ),
         ),

@@ -179,6 +179,10 @@ pub fn examine(inputs: Inputs<'_>) -> DoctorReport {
     check_duplicates(discovery, &mut findings);
     let mut dangling = BTreeSet::new();
     check_root_links(discovery, &mut findings, &mut dangling);
+    // A dangling link in a root is one `broken-link` finding with its fix;
+    // the scan's own note about it would say the same thing again.
+    let deeper = (discovery.dangling.iter()).filter(|(path, _)| !dangling.contains(path));
+    findings.extend(deeper.map(|(_, why)| warning("scan", why)));
     if let Some(lock) = policy.approvals.project_lock() {
         check_lock_links(
             lock,

@@ -31,20 +31,27 @@ pub fn project_dir(ctx: &Context) -> Result<PathBuf, OpError> {
 /// current project and user, default scan limits. Scan problems are
 /// warned about on stderr and kept in the result.
 pub fn discover_here(ctx: &Context) -> Result<Discovery, OpError> {
-    let discovery = roots::discover(
-        &project_dir(ctx)?,
-        &ctx.cwd,
-        &Env::from_process(),
-        ScanLimits::default(),
-    );
-    for w in &discovery.warnings {
+    let discovery = discover_quietly(ctx)?;
+    for w in discovery.all_warnings() {
         ctx.ui.warn(w);
     }
     Ok(discovery)
 }
 
+/// The same discovery, its problems left to the caller's report (`doctor`
+/// makes each one a finding; warning on stderr too would tell it twice).
+pub fn discover_quietly(ctx: &Context) -> Result<Discovery, OpError> {
+    Ok(roots::discover(
+        &project_dir(ctx)?,
+        &ctx.cwd,
+        &Env::from_process(),
+        ScanLimits::default(),
+    ))
+}
+
 pub fn list(ctx: &Context) -> anyhow::Result<ListReport> {
     let d = discover_here(ctx)?;
+    let warnings = d.all_warnings().cloned().collect();
     Ok(ListReport {
         project: d.project,
         skills: d
@@ -80,7 +87,7 @@ pub fn list(ctx: &Context) -> anyhow::Result<ListReport> {
             .filter(|r| r.exists)
             .map(ListedRoot::from)
             .collect(),
-        warnings: d.warnings,
+        warnings,
     })
 }
 

@@ -2,7 +2,7 @@
 //! through the checks of `crate::doctor` (any error or warning: exit 1).
 
 use super::Context;
-use super::discover::discover_here;
+use super::discover::discover_quietly;
 use super::mentions::catalog_options;
 use crate::doctor::{DoctorReport, Inputs, examine};
 
@@ -15,7 +15,7 @@ pub struct DoctorOptions {
 
 pub fn doctor(ctx: &Context, opts: &DoctorOptions) -> anyhow::Result<DoctorReport> {
     let options = catalog_options(opts.agent.clone(), opts.include_unmanaged)?;
-    let discovery = discover_here(ctx)?;
+    let discovery = discover_quietly(ctx)?;
     Ok(examine(Inputs {
         discovery: &discovery,
         options: &options,

@@ -6,13 +6,12 @@ use super::Context;
 use crate::error::Exit;
 use crate::ops::fail;
 use crate::project::{self, MANIFEST_FILE, manifest::template};
-use crate::roots::Agent;
 pub use crate::view::init::InitReport;
 
 /// Writes [`template`] to `skills.toml` in `--project DIR` or the working
-/// directory; never overwrites an existing one. `[install] agents` gets the
-/// shared folder plus the agents detected here, or `agents` and `claude`
-/// when none is (Claude Code does not read `.agents/skills`).
+/// directory; never overwrites an existing one. `[install] agents` gets
+/// `placement::initial_agents` (the shared folder plus the agents detected
+/// here, or `agents` and `claude` when none is).
 pub fn init(ctx: &Context) -> anyhow::Result<InitReport> {
     let dir = project::init_dir(&ctx.cwd, ctx.project.as_deref());
     let manifest = dir.join(MANIFEST_FILE);
@@ -27,10 +26,7 @@ pub fn init(ctx: &Context) -> anyhow::Result<InitReport> {
     }
     std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let env = crate::roots::Env::from_process();
-    let mut agents = crate::placement::default_agents(&dir, &env);
-    if agents.len() < 2 {
-        agents.push(Agent::Claude);
-    }
+    let agents = crate::placement::initial_agents(&dir, &env);
     let ids: Vec<&str> = agents.iter().map(|a| a.as_str()).collect();
     crate::fs::write_atomic(&manifest, template(&ids).as_bytes())
         .with_context(|| format!("cannot write {}", manifest.display()))?;

@@ -78,7 +78,10 @@ pub(crate) fn open_project(
 ) -> anyhow::Result<crate::project::Project> {
     Ok(match ctx.scope {
         None => crate::project::find_project(&ctx.cwd, ctx.project.as_deref())?,
-        Some(scope) => crate::project::scope_project(env.config_dir().as_deref(), scope)?,
+        Some(scope) => crate::project::scope_project(env.config_dir().as_deref(), scope, |dir| {
+            let agents = crate::placement::initial_agents(dir, env);
+            agents.into_iter().map(|a| a.as_str()).collect()
+        })?,
     })
 }
 

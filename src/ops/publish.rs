@@ -13,7 +13,9 @@ use crate::publish::keyfiles;
 use crate::publish::sign::{self, SigningKey};
 use crate::publish::{self as publisher, PublishError, SkillSource, guard, site};
 use crate::skill;
-use crate::view::publish::{KeygenReport, ListedFile, OciPublishReport, PublishReport};
+use crate::view::publish::{
+    KeygenReport, ListedFile, ListedLeftOut, OciPublishReport, PublishReport,
+};
 
 /// Options of `skillpm publish`.
 #[derive(Debug, Clone)]
@@ -147,9 +149,11 @@ pub fn publish(ctx: &Context, opts: &PublishOptions) -> anyhow::Result<PublishRe
         signature: None,
         dry_run: opts.dry_run,
         files: Vec::new(),
+        left_out: Vec::new(),
     };
     if opts.dry_run {
         report.files = ListedFile::all(&sources);
+        report.left_out = ListedLeftOut::all(&sources);
     } else {
         report.signature = write_site(ctx, opts, &mut built, key.as_ref(), &report.site)?;
         report.changed = !built.site.matches_dir(&report.site);
@@ -223,6 +227,9 @@ fn check_all(ctx: &Context, skills_dir: &Path, strict: bool) -> anyhow::Result<V
         let files = publisher::files::load_skill_files(&dir, &ctx.cwd.join(skills_dir), &md.name)?;
         for warning in guard::audit_files(&md.name, &files)? {
             ctx.ui.warn(warning);
+        }
+        for left in files.left_out.iter().filter(|l| l.secret) {
+            (ctx.ui).info(format!("{}: left out {}: {}", md.name, left.path, left.why));
         }
         sources.push(SkillSource {
             version: publisher::frontmatter_version(&md.frontmatter),

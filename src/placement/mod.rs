@@ -136,16 +136,24 @@ pub fn default_agents(project: &std::path::Path, env: &roots::Env) -> Vec<Agent>
     std::iter::once(Agent::Agents).chain(detected).collect()
 }
 
-/// What sits at `name` in the agent folders a new project's skills go to
-/// (the shared folder and the detected agents', else Claude Code's).
-pub fn existing_places(project: &Path, env: &roots::Env, name: &str) -> Vec<PathBuf> {
-    if name == "*" {
-        return Vec::new();
-    }
+/// The agents a new skills.toml names (`init`, the first `-g` or
+/// `--scope admin` run): [`default_agents`], plus Claude Code where no
+/// agent is detected (Claude Code does not read `.agents/skills`).
+pub fn initial_agents(project: &Path, env: &roots::Env) -> Vec<Agent> {
     let mut agents = default_agents(project, env);
     if agents.len() < 2 {
         agents.push(Agent::Claude);
     }
+    agents
+}
+
+/// What sits at `name` in the agent folders a new project's skills go to
+/// ([`initial_agents`]).
+pub fn existing_places(project: &Path, env: &roots::Env, name: &str) -> Vec<PathBuf> {
+    if name == "*" {
+        return Vec::new();
+    }
+    let agents = initial_agents(project, env);
     let mut out: Vec<PathBuf> = Vec::new();
     for agent in agents {
         let Some(root) = roots::root_dir(Scope::Repo, agent, project, env) else {

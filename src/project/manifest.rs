@@ -292,6 +292,55 @@ link-mode = "auto"
     )
 }
 
+/// The skills.toml skillpm makes on first use for a scope outside any
+/// project (`-g`, `--scope admin`; `project::scope_project`): it says what
+/// that scope is, names `agents` as `init` would, and places real folders
+/// (`link-mode = "auto"`), which keep working when the cache is cleaned or
+/// deleted, where symlinks into it would dangle (docs/design.md#agents).
+pub fn scope_template(scope: InstallScope, agents: &[&str]) -> String {
+    let (flag, whom, folders) = match scope {
+        InstallScope::Repo => return template(agents),
+        InstallScope::User => (
+            "-g",
+            "you install for yourself",
+            "your home folder's agent folders (~/.agents/skills, ~/.claude/skills, …), which\n# your agents read in every project",
+        ),
+        InstallScope::Admin => (
+            "--scope admin",
+            "an administrator installs for every user of this machine",
+            "the machine's agent folders (/etc/agent-skills, …), which every user's\n# agents read",
+        ),
+    };
+    let listed: Vec<String> = agents.iter().map(|a| format!("{a:?}")).collect();
+    format!(
+        r#"# skills.toml of skillpm's {scope} scope: the Agent Skills {whom}
+# with `skillpm {flag} add …`, placed in {folders}.
+# skillpm keeps this file and its skills.lock here, outside any project, and
+# made it on first use. A project's own skills go in that project's
+# skills.toml (`skillpm init` there).
+#
+#   [install]   where skills are placed, and for which agents
+#   [[source]]  a registry; `skillpm {flag} source add <name> <url>` writes one
+#   [skills]    name = {{ source = "<source name>" }}, written by `skillpm {flag} add`
+
+[install]
+# always "{scope}" here (the scope is chosen by `{flag}`, never by a file)
+scope = "{scope}"
+# agents whose folders get the skills (ids from `skillpm {flag} agents`);
+# "agents" is the shared .agents/skills folder, which Claude Code does not read
+agents = [{agents}]
+# "auto": real folders (reflink clone, else hard links, else copies) that
+# keep working when skillpm's cache is cleaned or deleted; "symlink" links
+# into the cache and dangles then; also "hardlink", "clone" or "copy"
+link-mode = "auto"
+
+[skills]
+"#,
+        scope = scope.as_str(),
+        agents = listed.join(", "),
+    )
+}
+
 impl Manifest {
     pub fn load(path: &Path) -> Result<Self, ManifestError> {
         let text = crate::fs::read_bounded(path, MAX_MANIFEST_BYTES)
@@ -806,6 +855,28 @@ mod tests {
             token_env: Some("ACME_TOKEN".into()),
             path: None,
             cosign_key: None,
+        }
+    }
+
+    #[test]
+    fn scope_templates_say_their_scope_and_place_real_folders() {
+        for scope in [InstallScope::User, InstallScope::Admin] {
+            let text = scope_template(scope, &["agents", "claude"]);
+            let m = Manifest::parse(&text, &path()).unwrap();
+            assert_eq!(m.install().scope, scope, "{text}");
+            assert_eq!(
+                m.install().agents.as_deref(),
+                Some(&["agents".to_owned(), "claude".to_owned()][..])
+            );
+            assert_eq!(
+                m.install().link_mode,
+                Some(crate::roots::LinkMode::Auto),
+                "{text}"
+            );
+            assert!(text.contains(&format!("skillpm's {} scope", scope.as_str())));
+            for never in ["this project", "commit both", "\"repo\""] {
+                assert!(!text.contains(never), "{never}: {text}");
+            }
         }
     }
 

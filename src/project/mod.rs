@@ -63,10 +63,12 @@ impl Classify for ScopeError {
 /// scope, `--scope admin`): `<config>/skillpm/` and `<config>/skillpm/admin/`
 /// hold its skills.toml and skills.lock. `config` is
 /// `${XDG_CONFIG_HOME:-~/.config}` (`None` when there is no home folder).
-/// The manifest is made on first use.
+/// The manifest is made on first use from [`manifest::scope_template`],
+/// with the agents `agents` names for the project's folder.
 pub fn scope_project(
     config: Option<&Path>,
     scope: manifest::InstallScope,
+    agents: impl FnOnce(&Path) -> Vec<&'static str>,
 ) -> Result<Project, ScopeError> {
     let config = config.ok_or(ScopeError::NoConfigDir {
         scope: scope.as_str(),
@@ -78,16 +80,7 @@ pub fn scope_project(
     let project = Project { root };
     let path = project.manifest_path();
     if !path.is_file() {
-        // The project template with this scope; agents and link mode left
-        // to their defaults (the agents detected in the home folder).
-        let text = manifest::template(&[])
-            .replacen(
-                "scope = \"repo\"",
-                &format!("scope = \"{}\"", scope.as_str()),
-                1,
-            )
-            .replacen("agents = []", "# agents = []", 1)
-            .replacen("link-mode = \"auto\"", "# link-mode = \"auto\"", 1);
+        let text = manifest::scope_template(scope, &agents(&project.root));
         std::fs::create_dir_all(&project.root)
             .and_then(|()| crate::fs::write_atomic(&path, text.as_bytes()))
             .map_err(|source| ScopeError::Create {

@@ -71,11 +71,19 @@ pub struct Discovery {
     /// Every skill folder found, in precedence order.
     pub skills: Vec<FoundSkill>,
     pub duplicates: Vec<Duplicate>,
-    /// Scan problems: unreadable folders, broken links, limits reached.
+    /// Scan problems: unreadable folders, limits reached.
     pub warnings: Vec<String>,
+    /// Symlinks in the roots that do not resolve, each with the warning
+    /// that names it (skipped by the scan, as agents skip them).
+    pub dangling: Vec<(PathBuf, String)>,
 }
 
 impl Discovery {
+    /// Every warning of the scan, the dangling links' included.
+    pub fn all_warnings(&self) -> impl Iterator<Item = &String> {
+        (self.warnings.iter()).chain(self.dangling.iter().map(|(_, why)| why))
+    }
+
     /// The skill an agent loads for `name`: the first valid one.
     pub fn winner(&self, name: &str) -> Option<&FoundSkill> {
         self.skills.iter().find(|s| s.name == name && s.is_winner())
@@ -98,6 +106,7 @@ pub fn discover(project: &Path, cwd: &Path, env: &Env, limits: ScanLimits) -> Di
     let mut skills = Vec::new();
     let mut roots = Vec::new();
     let mut warnings = Vec::new();
+    let mut dangling = Vec::new();
     for root in all_roots(project, cwd, env) {
         // System skills are written by the agent itself: no links to follow.
         let follow = root.scope != Scope::System;
@@ -118,6 +127,7 @@ pub fn discover(project: &Path, cwd: &Path, env: &Env, limits: ScanLimits) -> Di
             ));
         }
         warnings.extend(scan.problems.iter().cloned());
+        dangling.extend(scan.dangling.iter().cloned());
         for found in &scan.skills {
             let check = check_skill_dir(&found.path, None);
             skills.push(FoundSkill {
@@ -144,6 +154,7 @@ pub fn discover(project: &Path, cwd: &Path, env: &Env, limits: ScanLimits) -> Di
         skills,
         duplicates,
         warnings,
+        dangling,
     }
 }
 

@@ -54,6 +54,10 @@ pub struct RootScan {
     pub too_deep: usize,
     /// Things that could not be read (reported, never fatal).
     pub problems: Vec<String>,
+    /// Symlinks that do not resolve, each with why (skipped, never fatal;
+    /// kept apart from `problems` so `doctor`, which names each dangling
+    /// link with its fix, reports it once).
+    pub dangling: Vec<(PathBuf, String)>,
 }
 
 /// Walks `root` for skill folders.
@@ -97,10 +101,11 @@ pub fn scan_root(root: &Path, follow_symlinks: bool, limits: ScanLimits) -> Root
                     Ok(target) if target.is_dir() => (target, true),
                     Ok(_) => continue,
                     Err(e) => {
-                        scan.problems.push(format!(
+                        let why = format!(
                             "skipped {}: the symlink does not resolve ({e})",
                             path.display()
-                        ));
+                        );
+                        scan.dangling.push((path, why));
                         continue;
                     }
                 }
@@ -157,6 +162,7 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let scan = scan_root(&tmp.path().join("nope"), true, ScanLimits::default());
         assert!(!scan.exists && scan.skills.is_empty() && scan.problems.is_empty());
+        assert!(scan.dangling.is_empty());
     }
 
     #[test]
@@ -229,8 +235,10 @@ mod tests {
         skill(&root.join("a/real"));
         let scan = scan_root(&root, true, ScanLimits::default());
         assert_eq!(names(&scan, &root), ["a/real"]);
-        assert_eq!(scan.problems.len(), 1);
-        assert!(scan.problems[0].contains("broken"), "{:?}", scan.problems);
+        assert!(scan.problems.is_empty(), "{:?}", scan.problems);
+        assert_eq!(scan.dangling.len(), 1);
+        assert_eq!(scan.dangling[0].0, root.join("broken"));
+        assert!(scan.dangling[0].1.contains("broken"), "{:?}", scan.dangling);
     }
 
     #[test]

@@ -28,8 +28,10 @@ use crate::publish::{PublishedSkill, SkillSource};
 /// previous signature still covered the unchanged index and was kept.
 ///
 /// With `--dry-run`, `dry_run` is true, `changed` false, `signature` null,
-/// and `files` lists every file that would be published:
-/// `[{"skill", "path", "size"}]` (absent otherwise).
+/// `files` lists every file that would be published:
+/// `[{"skill", "path", "size"}]`, and `left_out` every file or folder
+/// (`path` ending in `/`) of the skill folders that would not be, and why:
+/// `[{"skill", "path", "why"}]` (both absent otherwise, and when empty).
 #[derive(Debug, Serialize)]
 pub struct PublishReport {
     pub site: PathBuf,
@@ -42,6 +44,31 @@ pub struct PublishReport {
     pub dry_run: bool,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub files: Vec<ListedFile>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub left_out: Vec<ListedLeftOut>,
+}
+
+/// One file or folder `publish --dry-run` would leave out, and why.
+#[derive(Debug, Serialize)]
+pub struct ListedLeftOut {
+    pub skill: String,
+    pub path: String,
+    pub why: String,
+}
+
+impl ListedLeftOut {
+    /// What each of `sources` leaves out.
+    pub fn all(sources: &[SkillSource]) -> Vec<ListedLeftOut> {
+        (sources.iter())
+            .flat_map(|s| {
+                s.files.left_out.iter().map(|l| ListedLeftOut {
+                    skill: s.name.clone(),
+                    path: l.path.clone(),
+                    why: l.why.clone(),
+                })
+            })
+            .collect()
+    }
 }
 
 /// One file `publish --dry-run` would publish.
@@ -57,6 +84,9 @@ impl Report for PublishReport {
         if self.dry_run {
             for f in &self.files {
                 writeln!(out, "{:>10}  {}/{}", f.size, f.skill, f.path)?;
+            }
+            for l in &self.left_out {
+                writeln!(out, "{:>10}  {}/{}: {}", "left out", l.skill, l.path, l.why)?;
             }
             let bytes: u64 = self.files.iter().map(|f| f.size).sum();
             return writeln!(

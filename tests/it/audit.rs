@@ -907,10 +907,11 @@ fn publish_refuses_a_live_secret_and_writes_nothing() {
     ]));
     assert_eq!(code, 0, "{err}");
     let index = std::fs::read(site.join(".well-known/agent-skills/index.json")).unwrap();
-    // Then a live-looking key in a dotfile.
+    // Then a live-looking key in a file that is published (a `.env` is
+    // left out by default: publish::publish_leaves_out_secret_bearing_files_and_says_why).
     write(
         &skills,
-        "deploy/.env",
+        "deploy/a.sh",
         "AWS_REGION=eu-west-1\nAWS_SECRET_ACCESS_KEY=wJalrXUtnFEMIK7MDENGbPxRfiCYzq8Kf3mQ2tLp\n",
     );
     let (code, _, err) = run(sb.cmd().args([
@@ -920,15 +921,15 @@ fn publish_refuses_a_live_secret_and_writes_nothing() {
         site.to_str().unwrap(),
     ]));
     assert_eq!(code, 5, "{err}");
-    assert!(err.contains(".env:2") && err.contains("`deploy`"), "{err}");
+    assert!(err.contains("a.sh:2") && err.contains("`deploy`"), "{err}");
     assert_eq!(
         std::fs::read(site.join(".well-known/agent-skills/index.json")).unwrap(),
         index,
         "the site is unchanged"
     );
-    assert!(!site.join(".well-known/agent-skills/deploy/.env").exists());
+    assert!(!site.join(".well-known/agent-skills/deploy/a.sh").exists());
     // Left out with .skillignore, it publishes again.
-    write(&skills, "deploy/.skillignore", ".env\n");
+    write(&skills, "deploy/.skillignore", "a.sh\n");
     let (code, _, err) = run(sb.cmd().args([
         "publish",
         skills.to_str().unwrap(),
@@ -936,7 +937,7 @@ fn publish_refuses_a_live_secret_and_writes_nothing() {
         site.to_str().unwrap(),
     ]));
     assert_eq!(code, 0, "{err}");
-    assert!(!site.join(".well-known/agent-skills/deploy/.env").exists());
+    assert!(!site.join(".well-known/agent-skills/deploy/a.sh").exists());
 }
 
 #[test]

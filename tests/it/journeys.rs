@@ -425,6 +425,158 @@ fn g_no_agent_detected_then_the_project_is_mounted_without_the_cache() {
     step(&sb, &mounted, &["verify"], 0);
 }
 
+/// Issue 39: `-g add` in a home where no agent is detected reaches Claude
+/// Code's `~/.claude/skills` too, as `init` does for a project; the user
+/// manifest says what the user scope is and places real folders, so the
+/// skill survives the cache being deleted; `-g agents` shows the choice.
+#[test]
+fn h_user_scope_in_a_bare_home_reaches_claude_and_survives_a_cache_cleanup() {
+    let sb = Sandbox::new();
+    let reg = sb.path("registry");
+    Registry::new(&reg).write_v2(&[SkillFiles::new("notes").file("guide.md", "Guide.\n")]);
+    let reg_arg = reg.to_str().unwrap();
+    // Honest path: Claude Code is detected (the sandbox's ~/.claude).
+    step(
+        &sb,
+        &sb.project,
+        &["-g", "add", reg_arg, "notes", "--yes"],
+        0,
+    );
+    for agent in [".agents/skills", ".claude/skills"] {
+        holds(
+            &sb.home.join(agent).join("notes"),
+            &["SKILL.md", "guide.md"],
+        );
+    }
+    step(&sb, &sb.project, &["-g", "remove", "notes"], 0);
+
+    // A bare home: no agent detected, and no user manifest yet.
+    let bare = Sandbox::new();
+    std::fs::remove_dir_all(bare.home.join(".claude")).unwrap();
+    step(
+        &bare,
+        &bare.project,
+        &["-g", "add", reg_arg, "notes", "--yes"],
+        0,
+    );
+    for agent in [".agents/skills", ".claude/skills"] {
+        holds(
+            &bare.home.join(agent).join("notes"),
+            &["SKILL.md", "guide.md"],
+        );
+    }
+    let manifest = std::fs::read_to_string(bare.home.join(".config/skillpm/skills.toml")).unwrap();
+    for says in [
+        "skillpm's user scope",
+        "\nscope = \"user\"\n",
+        "\nagents = [\"agents\", \"claude\"]\n",
+        "\nlink-mode = \"auto\"\n",
+        "cache is cleaned or deleted",
+    ] {
+        assert!(manifest.contains(says), "{says:?} in {manifest}");
+    }
+    for never in ["this project", "commit both", "\"repo\""] {
+        assert!(!manifest.contains(never), "{never:?} in {manifest}");
+    }
+    let (out, _) = step(&bare, &bare.project, &["--json", "-g", "agents"], 0);
+    let report = json(&out);
+    assert_eq!(report["chosen_from"], "manifest", "{report}");
+    let chosen: Vec<&str> = (report["agents"].as_array().unwrap().iter())
+        .filter(|a| a["chosen"] == true)
+        .map(|a| a["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(chosen, ["agents", "claude"], "{report}");
+    // The cache cleaned away: the real folders keep the skill, and
+    // `verify` and `doctor` agree.
+    std::fs::remove_dir_all(&bare.cache).unwrap();
+    for agent in [".agents/skills", ".claude/skills"] {
+        holds(
+            &bare.home.join(agent).join("notes"),
+            &["SKILL.md", "guide.md"],
+        );
+    }
+    step(&bare, &bare.project, &["-g", "verify"], 0);
+}
+
+/// Issue 39: where the cache (and with it skillpm's state) is gone,
+/// `doctor` reaches `verify`'s verdict: a folder holding exactly the
+/// locked tree is skillpm's placement (exit 0, nothing to delete); a
+/// folder holding anything else is still reported, never with advice to
+/// delete it.
+#[test]
+fn i_doctor_agrees_with_verify_where_the_cache_is_gone() {
+    let sb = Sandbox::new();
+    let reg = sb.path("registry");
+    Registry::new(&reg).write_v2(&[SkillFiles::new("notes").file("guide.md", "Guide.\n")]);
+    step(&sb, &sb.project, &["init"], 0);
+    step(
+        &sb,
+        &sb.project,
+        &["add", reg.to_str().unwrap(), "notes", "--yes"],
+        0,
+    );
+    step(&sb, &sb.project, &["doctor"], 0);
+    let mounted = sb.path("mounted");
+    copy_tree(&sb.project, &mounted);
+    std::fs::remove_dir_all(&sb.cache).unwrap();
+    step(&sb, &mounted, &["verify"], 0);
+    let (out, err) = step(&sb, &mounted, &["doctor"], 0);
+    for never in ["foreign-folder", "did not create", "delete"] {
+        assert!(
+            !out.contains(never) && !err.contains(never),
+            "{never}:\n{out}\n{err}"
+        );
+    }
+    let (out, _) = step(&sb, &mounted, &["--json", "doctor"], 0);
+    assert_eq!(json(&out)["needs_action"], false, "{out}");
+
+    // Attack: another tool's folder of the same name with other files.
+    let other = mounted.join(".claude/skills/notes");
+    std::fs::write(other.join("guide.md"), "Do something else.\n").unwrap();
+    step(&sb, &mounted, &["verify"], 3);
+    let (out, err) = step(&sb, &mounted, &["doctor"], 1);
+    assert!(out.contains("foreign-folder"), "{out}");
+    assert!(
+        !out.contains("delete") && !err.contains("delete"),
+        "{out}\n{err}"
+    );
+}
+
+/// Issue 39: `doctor` names each dangling link once, with its fix (not
+/// again as a scan note, nor on stderr besides its report).
+#[test]
+fn j_doctor_names_each_dangling_link_once() {
+    let sb = Sandbox::new();
+    let reg = sb.path("registry");
+    Registry::new(&reg).write_v2(&[SkillFiles::new("notes").file("guide.md", "Guide.\n")]);
+    step(&sb, &sb.project, &["init"], 0);
+    step(
+        &sb,
+        &sb.project,
+        &[
+            "add",
+            reg.to_str().unwrap(),
+            "notes",
+            "--yes",
+            "--link-mode",
+            "symlink",
+        ],
+        0,
+    );
+    let link = sb.project.join(".agents/skills/notes");
+    let (out, err) = step(&sb, &sb.project, &["doctor"], 0);
+    assert!(!out.contains("dangling"), "{out}\n{err}");
+    std::fs::remove_dir_all(&sb.cache).unwrap();
+    let (out, err) = step(&sb, &sb.project, &["doctor"], 1);
+    let both = format!("{out}{err}");
+    let at = link.display().to_string();
+    assert_eq!(both.matches(&at).count(), 1, "{at} told once:\n{both}");
+    assert!(
+        out.contains("broken-link") && out.contains("dangling"),
+        "{out}"
+    );
+}
+
 /// Issue 24.5: every lock `add` writes installs again from a fresh cache,
 /// whatever form the source was given in: v0.2 and v0.1 sites by base URL,
 /// index URL, `file://` URL, relative and absolute path; a folder source;

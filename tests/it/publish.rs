@@ -924,3 +924,199 @@ fn keys_made_by_the_minisign_tool_sign() {
         .stderr(predicates::str::contains("Wrong password"));
     publish_signed_with(home.path(), &locked, &public, Some("open sesame"));
 }
+
+/// A private key block as `openssl genpkey` writes it (random base64, not
+/// a real key: only the shape matters here).
+const PRIVATE_KEY_PEM: &str = "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKj\nMzEfYyjiWA4R4/M2bS1GB4t7NXp98C3SC6dVMvDuictGeurT8jNbvJZHtCSuYEvu\n-----END PRIVATE KEY-----\n";
+
+/// Issue 37.2: files that hold secrets are left out by default, and
+/// `--dry-run` says which and why. Honest first: a skill with a README,
+/// a certificate and an `.env.example` publishes all of them; then the
+/// same skill with `.env`, `.env.local`, an SSH key, a private-key `.pem`
+/// and a token-bearing `.npmrc` publishes none of those (neither in the
+/// archive nor in the served files nor in the index's listing), and
+/// naming one in `.skillignore` (`!.npmrc`) is the one way back in.
+#[test]
+fn publish_leaves_out_secret_bearing_files_and_says_why() {
+    let home = TempDir::new().unwrap();
+    let skills = home.path().join("skills");
+    let out = home.path().join("site");
+    let skill = skills.join("deploy");
+    write(
+        &skill.join("SKILL.md"),
+        &skill_md("deploy", "Deploy things."),
+    );
+    write(&skill.join("README.md"), "Set AWS_REGION in .env.\n");
+    write(&skill.join(".env.example"), "AWS_REGION=eu-west-1\n");
+    write(
+        &skill.join("certs/ca.pem"),
+        "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n",
+    );
+    let honest = ["SKILL.md", "README.md", ".env.example", "certs/ca.pem"];
+    let published = |report: &serde_json::Value| -> Vec<String> {
+        let archive = std::fs::read(out.join(".well-known/agent-skills/deploy.tar.gz")).unwrap();
+        let mut files: Vec<String> = unpacked_tar_gz(&archive).into_keys().collect();
+        files.sort();
+        let index = read_json(&out.join(INDEX));
+        let mut listed: Vec<String> = listed_files(&index["skills"][0])
+            .into_iter()
+            .map(str::to_owned)
+            .collect();
+        listed.sort();
+        assert_eq!(files, listed, "{report}");
+        files
+    };
+    let report = publish_to(home.path(), &skills, &out, &[]);
+    let mut want: Vec<String> = honest.iter().map(|s| (*s).to_owned()).collect();
+    want.sort();
+    assert_eq!(published(&report), want);
+
+    // The attack: secrets beside the honest files.
+    let secrets = [
+        (
+            ".env",
+            "DATABASE_URL=postgres://app:hunter2@db/app\n".to_owned(),
+        ),
+        (".env.local", "STRIPE_KEY=sk_test_abc\n".to_owned()),
+        (
+            "keys/id_ed25519",
+            PRIVATE_KEY_PEM.replace("PRIVATE", "OPENSSH PRIVATE"),
+        ),
+        ("certs/server.pem", PRIVATE_KEY_PEM.to_owned()),
+        ("signing.p12", "\u{30}\u{82}binary".to_owned()),
+        (
+            ".npmrc",
+            "//registry.npmjs.org/:_authToken=npm_abc123\n".to_owned(),
+        ),
+        (
+            ".netrc",
+            "machine example.com login me password pw\n".to_owned(),
+        ),
+    ];
+    for (path, text) in &secrets {
+        write(&skill.join(path), text);
+    }
+    let output = skillpm(home.path())
+        .args(["--json", "publish"])
+        .arg(&skills)
+        .arg("--out")
+        .arg(&out)
+        .arg("--dry-run")
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let dry: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let left: BTreeMap<&str, &str> = dry["left_out"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| (l["path"].as_str().unwrap(), l["why"].as_str().unwrap()))
+        .collect();
+    for (path, _) in &secrets {
+        assert!(
+            left.contains_key(path),
+            "{path} not listed as left out: {dry}"
+        );
+    }
+    assert!(left[".env"].contains("environment file"), "{dry}");
+    assert!(left["certs/server.pem"].contains("private key"), "{dry}");
+    assert!(left[".npmrc"].contains("`!.npmrc`"), "{dry}");
+    let files: Vec<&str> = (dry["files"].as_array().unwrap().iter())
+        .map(|f| f["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(files.len(), honest.len(), "{dry}");
+    let human = skillpm(home.path())
+        .arg("publish")
+        .arg(&skills)
+        .arg("--out")
+        .arg(&out)
+        .arg("--dry-run")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&human.stdout);
+    assert!(
+        text.contains("left out  deploy/.env: an environment file"),
+        "{text}"
+    );
+
+    let report = publish_to(home.path(), &skills, &out, &[]);
+    assert_eq!(published(&report), want);
+    for (path, _) in &secrets {
+        for root in [".well-known/agent-skills", ".well-known/skills"] {
+            assert!(!out.join(root).join("deploy").join(path).exists(), "{path}");
+        }
+    }
+
+    // Named in .skillignore, a file is published; a wildcard is not a name.
+    write(&skill.join(".skillignore"), "!.env*\n!.npmrc\n");
+    std::fs::write(
+        skill.join(".npmrc"),
+        "registry=https://registry.npmjs.org/\n_auth=x\n",
+    )
+    .unwrap();
+    let report = publish_to(home.path(), &skills, &out, &[]);
+    let files = published(&report);
+    assert!(files.contains(&".npmrc".to_owned()), "{files:?}");
+    assert!(!files.contains(&".env".to_owned()), "{files:?}");
+    assert!(!files.contains(&".env.local".to_owned()), "{files:?}");
+}
+
+/// Issue 37.2: the secret check judges each value on its own: an example
+/// access key id beside a real-looking secret key does not vouch for it.
+#[test]
+fn an_example_key_id_does_not_disarm_the_secret_check() {
+    let home = TempDir::new().unwrap();
+    let skills = home.path().join("skills");
+    let out = home.path().join("site");
+    let skill = skills.join("deploy");
+    write(
+        &skill.join("SKILL.md"),
+        &skill_md("deploy", "Deploy things."),
+    );
+    // Honest: the documented example pair publishes.
+    let config = skill.join("config/aws.ini");
+    write(
+        &config,
+        "[default]\naws_access_key_id = AKIAIOSFODNN7EXAMPLE\naws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n",
+    );
+    publish_to(home.path(), &skills, &out, &[]);
+    let json = skill.join("config/aws.json");
+    write(
+        &json,
+        "{\"aws_access_key_id\": \"AKIAIOSFODNN7EXAMPLE\",\n \"aws_secret_access_key\": \"wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\"}\n",
+    );
+    publish_to(home.path(), &skills, &out, &[]);
+    let index = std::fs::read(out.join(INDEX)).unwrap();
+    // The attack: the example id beside a real-looking secret, as an INI
+    // file and as JSON (a quoted key).
+    let refused = |file: &Path, text: &str, at: &str| {
+        write(file, text);
+        let output = skillpm(home.path())
+            .arg("publish")
+            .arg(&skills)
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(5), "{stderr}");
+        assert!(stderr.contains(at), "{stderr}");
+        assert_eq!(std::fs::read(out.join(INDEX)).unwrap(), index);
+    };
+    let example = std::fs::read_to_string(&config).unwrap();
+    refused(
+        &config,
+        "[default]\naws_access_key_id = AKIAIOSFODNN7EXAMPLE\naws_secret_access_key = q8Kf3mQ2tLpwJalrXUtnFEMI/K7MDENGbPxRfiCY\n",
+        "config/aws.ini:3",
+    );
+    write(&config, &example);
+    refused(
+        &json,
+        "{\"aws_access_key_id\": \"AKIAIOSFODNN7EXAMPLE\",\n \"aws_secret_access_key\": \"q8Kf3mQ2tLpwJalrXUtnFEMI/K7MDENGbPxRfiCY\"}\n",
+        "config/aws.json:2",
+    );
+}
