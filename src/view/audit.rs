@@ -30,6 +30,10 @@ pub struct AuditedSkill {
     pub findings: Vec<Finding>,
     /// Findings skills.lock accepts for this tree.
     pub accepted: Vec<String>,
+    /// `--run`: the scripts run in the sandbox (their findings are among
+    /// `findings`, rules `run-…`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub run: Option<crate::sandbox::SkillRun>,
 }
 
 impl AuditReport {
@@ -88,6 +92,9 @@ impl Report for AuditReport {
                     f.excerpt
                 )?;
             }
+            if let Some(run) = &s.run {
+                human_run(out, run)?;
+            }
         }
         writeln!(
             out,
@@ -98,4 +105,25 @@ impl Report for AuditReport {
             self.fail_on
         )
     }
+}
+
+/// `  ran scripts/x.py (python3): exit 0, 41 ms` per script, then what
+/// SKILL.md names that was not run.
+fn human_run(out: &mut dyn Write, run: &crate::sandbox::SkillRun) -> std::io::Result<()> {
+    if run.scripts.is_empty() && run.skipped.is_empty() {
+        return writeln!(out, "  ran nothing: no script to run");
+    }
+    for s in &run.scripts {
+        let how = s.interpreter.as_deref().unwrap_or("program");
+        let end = match (s.timed_out, s.exit) {
+            (true, _) => "killed at the time limit".to_owned(),
+            (false, Some(code)) => format!("exit {code}"),
+            (false, None) => "ended by a signal".to_owned(),
+        };
+        writeln!(out, "  ran {} ({how}): {end}, {} ms", s.file, s.ms)?;
+    }
+    for s in &run.skipped {
+        writeln!(out, "  not run {}: {}", s.file, s.why)?;
+    }
+    Ok(())
 }

@@ -12,6 +12,8 @@ mod agent;
 mod agents_table;
 mod architecture;
 mod audit;
+#[cfg(target_os = "linux")]
+mod audit_run;
 mod collections;
 mod foundation;
 mod git;

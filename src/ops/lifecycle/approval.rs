@@ -19,8 +19,9 @@ pub(crate) fn review<'c>(
 ) -> anyhow::Result<(Vec<Summary>, Vec<bool>)> {
     let candidates: Vec<&Candidate> = candidates.into_iter().collect();
     // Scanning is reading and matching every file: use every core.
+    let tools = super::audit_gate::run_tools(sess)?;
     let scanned = crate::fs::parallel::map(&candidates, |c| {
-        super::audit_gate::scan(&c.entry.path, &c.locked.name)
+        super::audit_gate::scan(&c.entry.path, &c.locked.name, tools.as_ref())
     });
     let mut summaries = Vec::new();
     for (c, findings) in candidates.into_iter().zip(scanned) {

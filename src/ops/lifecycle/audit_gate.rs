@@ -19,9 +19,28 @@ use crate::audit::gate::{blocking, keys_at_or_above, refusal};
 use crate::audit::{self, Finding};
 use crate::project::lock::LockedSkill;
 
-/// The findings of the stored content at `dir`.
-pub(crate) fn scan(dir: &std::path::Path, name: &str) -> anyhow::Result<Vec<Finding>> {
-    audit::audit_dir(dir).with_context(|| format!("cannot audit `{name}` ({})", dir.display()))
+/// The findings of the stored content at `dir`; with `run` (the project's
+/// `[audit] run = true`), also what its scripts do in the sandbox.
+pub(crate) fn scan(
+    dir: &std::path::Path,
+    name: &str,
+    run: Option<&crate::sandbox::Tools>,
+) -> anyhow::Result<Vec<Finding>> {
+    let mut found = audit::audit_dir(dir)
+        .with_context(|| format!("cannot audit `{name}` ({})", dir.display()))?;
+    if let Some(tools) = run {
+        found.append(&mut crate::sandbox::run_skill(tools, dir, name)?.findings);
+    }
+    Ok(found)
+}
+
+/// The sandbox when skills.toml asks for `[audit] run = true`; its absence
+/// is an error (exit 1) before anything is changed.
+pub(crate) fn run_tools(sess: &Session<'_>) -> anyhow::Result<Option<crate::sandbox::Tools>> {
+    if !sess.manifest.audit_run() {
+        return Ok(None);
+    }
+    Ok(Some(crate::ops::audit::sandbox_tools()?))
 }
 
 /// Scans each summarised candidate, records the findings in its summary,
@@ -83,8 +102,9 @@ pub(crate) fn check_fetched(sess: &Session<'_>, fetched: &[&LockedSkill]) -> any
         .copied()
         .filter(|s| s.is_approved())
         .collect();
+    let tools = run_tools(sess)?;
     let scanned = crate::fs::parallel::map(&approved, |s| {
-        scan(&sess.store.entry_path(&s.tree), &s.name)
+        scan(&sess.store.entry_path(&s.tree), &s.name, tools.as_ref())
     });
     let mut findings = Vec::new();
     for (s, found) in approved.iter().zip(scanned) {
