@@ -44,8 +44,8 @@ pub static BEHAVIOUR_RULES: &[BehaviourRule] = &[
         id: "run-network",
         family: Family::RemoteCode,
         severity: Severity::High,
-        why: "the script tried to reach the network (a DNS query or a connection); run without arguments, a skill's script has no reason to",
-        example: "connect(93.184.216.34:443)",
+        why: "the script sent plain traffic over the network (an HTTP request, raw TCP, or a connection to a bare address outside the sandbox), whose content a canary check sees and an honest script has little reason for",
+        example: "POST http://collect.example/u",
     },
     BehaviourRule {
         id: "run-exec-written",
@@ -74,13 +74,6 @@ pub static BEHAVIOUR_RULES: &[BehaviourRule] = &[
         severity: Severity::High,
         why: "the script reached for what lies outside the sandbox (another process's root, the real home folder, a container or system socket, namespaces, mounts, ptrace); it failed inside, and no honest script needs it",
         example: "openat(\"/proc/1/root/etc/shadow\")",
-    },
-    BehaviourRule {
-        id: "run-timeout",
-        family: Family::Payload,
-        severity: Severity::Medium,
-        why: "the script was still running at the sandbox's time limit and was killed, so what it does later was not seen",
-        example: "killed after 10 s",
     },
 ];
 

@@ -41,11 +41,26 @@ pub struct ScriptSpec {
     pub cwd: String,
 }
 
+/// What kind of traffic reached the sink.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SinkKind {
+    /// A DNS query (the name is the data).
+    Dns,
+    /// A TLS handshake: its content is not visible.
+    Tls,
+    /// A plain HTTP request.
+    Http,
+    /// Any other bytes, or none.
+    Tcp,
+}
+
 /// What the sink received.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct SinkEvent {
     /// The index of the script running when it arrived.
     pub script: usize,
+    pub kind: SinkKind,
     /// `GET http://host/path`, `dns name.example`, `tcp :5000`.
     pub summary: String,
     /// What was received, as text (invalid UTF-8 replaced).
@@ -74,9 +89,10 @@ pub struct Report {
 
 type Events = Arc<Mutex<Vec<SinkEvent>>>;
 
-fn record(events: &Events, current: &AtomicUsize, summary: String, data: &[u8]) {
+fn record(events: &Events, current: &AtomicUsize, kind: SinkKind, summary: String, data: &[u8]) {
     let event = SinkEvent {
         script: current.load(Ordering::SeqCst),
+        kind,
         summary,
         data: String::from_utf8_lossy(&data[..data.len().min(KEEP)]).into_owned(),
     };
@@ -228,7 +244,7 @@ fn serve_dns(socket: &UdpSocket, events: &Events, current: &AtomicUsize) {
         let Some((name, qtype, end)) = dns_question(packet) else {
             continue;
         };
-        record(events, current, format!("dns {name}"), name.as_bytes());
+        record(events, current, SinkKind::Dns, format!("dns {name}"), name.as_bytes());
         let _ = socket.send_to(&dns_answer(packet, qtype, end), from);
     }
 }
@@ -291,6 +307,7 @@ fn serve_tcp(mut stream: TcpStream, port: u16, events: &Events, current: &Atomic
         }
     }
     let text = String::from_utf8_lossy(&data);
+    let mut kind = SinkKind::Http;
     let summary = if METHODS.iter().any(|m| text.starts_with(m)) {
         let line = text.lines().next().unwrap_or_default();
         let mut words = line.split_whitespace();
@@ -315,10 +332,14 @@ fn serve_tcp(mut stream: TcpStream, port: u16, events: &Events, current: &Atomic
         let _ = stream.write_all(head.as_bytes());
         let _ = stream.write_all(BODY);
         format!("{method} {scheme}://{host}{path}")
+    } else if data.starts_with(&[0x16, 0x03]) {
+        kind = SinkKind::Tls;
+        format!("tls 127.0.0.1:{port}")
     } else {
+        kind = SinkKind::Tcp;
         format!("tcp 127.0.0.1:{port} ({} bytes)", data.len())
     };
-    record(events, current, summary, &data);
+    record(events, current, kind, summary, &data);
 }
 
 /// An HTTP request's head has arrived and its body is as long as its

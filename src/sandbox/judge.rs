@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::canary::{self, Canary, Needles};
-use super::init::{Outcome, PORTS, SinkEvent};
+use super::init::{Outcome, PORTS, SinkEvent, SinkKind};
 use super::trace::Call;
 use crate::audit::Finding;
 use crate::audit::behaviour::finding;
@@ -45,10 +45,6 @@ const PERSIST_ANYWHERE: &[&str] = &["/.git/hooks/"];
 /// Programs that install what runs again later.
 const PERSIST_PROGRAMS: &[&str] = &["crontab", "launchctl", "schtasks", "at"];
 
-/// Programs that run the file they are given.
-const INTERPRETERS: &[&str] = &[
-    "sh", "bash", "dash", "zsh", "ksh", "python", "node", "nodejs", "perl", "ruby", "php", "lua",
-];
 
 /// Sockets of a container engine or the host's session.
 const ESCAPE_SOCKETS: &[&str] = &[
@@ -92,6 +88,31 @@ const ESCAPE_CALLS: &[&str] = &[
 /// Programs that do the same.
 const ESCAPE_PROGRAMS: &[&str] = &["nsenter", "docker", "podman", "kubectl", "sudo", "su"];
 
+/// What one script did: its findings, and the hosts it contacted in ways
+/// that are not findings by themselves (DNS names, TLS handshakes).
+#[derive(Debug, Default)]
+pub struct Judged {
+    pub findings: Vec<Finding>,
+    pub contacted: Vec<String>,
+}
+
+/// Programs that read their own credential file: `npm` reading
+/// `~/.npmrc` is what npm does; `python3` reading it is a finding.
+const OWNERS: &[(&str, &[&str])] = &[
+    ("npmrc", &["npm", "npx", "pnpm", "yarn", "corepack"]),
+    ("gh-hosts", &["gh"]),
+    ("git-credentials", &["git", "git-credential-store"]),
+    ("ssh-key", &["ssh", "ssh-add", "scp", "sftp"]),
+    ("aws-credentials", &["aws"]),
+    ("docker-config", &["docker", "podman", "skopeo"]),
+];
+
+fn owns(program: &str, canary: &str) -> bool {
+    OWNERS
+        .iter()
+        .any(|(c, programs)| *c == canary && programs.contains(&program))
+}
+
 /// The findings of one script (`file`, relative to the skill).
 pub fn judge(
     file: &str,
@@ -99,8 +120,9 @@ pub fn judge(
     outcome: Option<&Outcome>,
     sink: &[&SinkEvent],
     cx: &Context<'_>,
-) -> Vec<Finding> {
+) -> Judged {
     let mut out = Vec::new();
+    let mut contacted = Vec::new();
     let mut seen = BTreeSet::new();
     let mut push = |id: &str, excerpt: String, detail: String| {
         if seen.insert((id.to_owned(), excerpt.clone(), detail.clone())) {
@@ -129,6 +151,7 @@ pub fn judge(
                 if let Some(c) = canary_paths.get(path.as_str())
                     && call.ok()
                     && !write
+                    && !owns(&call.program, &c.name)
                     && read_canaries.insert(c.name.clone())
                 {
                     push(
@@ -180,8 +203,7 @@ pub fn judge(
                     .collect();
                 let base = program.rsplit('/').next().unwrap_or_default();
                 // The program itself, or the script an interpreter is given.
-                let interpreted = INTERPRETERS
-                    .contains(&base.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.'));
+                let interpreted = super::trace::interpreter_name(base).is_some();
                 let ran = std::iter::once(&program)
                     .chain(args.iter().filter(|_| interpreted))
                     .find(|p| was_written(&written, p));
@@ -209,7 +231,7 @@ pub fn judge(
                     continue;
                 }
                 if let Some(to) = inet_target(call)
-                    && !is_sink(&to, sink)
+                    && !is_sink(&to)
                 {
                     push(
                         "run-network",
@@ -258,7 +280,17 @@ pub fn judge(
     }
     let mut sent = BTreeSet::new();
     for event in sink {
-        push("run-network", event.summary.clone(), String::new());
+        match event.kind {
+            SinkKind::Dns | SinkKind::Tls => {
+                let shown = crate::audit::excerpt(&event.summary, 160);
+                if !contacted.contains(&shown) {
+                    contacted.push(shown);
+                }
+            }
+            SinkKind::Http | SinkKind::Tcp => {
+                push("run-network", event.summary.clone(), String::new());
+            }
+        }
         if let Some((i, how)) = cx.needles.find(event.data.as_bytes()) {
             sent.insert(i);
             push(
@@ -293,7 +325,8 @@ pub fn judge(
             );
         }
     }
-    if let Some(outcome) = outcome {
+    // What a script killed at the limit leaves behind is the kill's doing.
+    if let Some(outcome) = outcome.filter(|o| !o.timed_out) {
         for cmd in &outcome.outlived {
             push(
                 "run-outlived",
@@ -301,15 +334,11 @@ pub fn judge(
                 String::new(),
             );
         }
-        if outcome.timed_out {
-            push(
-                "run-timeout",
-                format!("killed after {} ms", outcome.ms),
-                String::new(),
-            );
-        }
     }
-    out
+    Judged {
+        findings: out,
+        contacted,
+    }
 }
 
 /// The absolute path an `open` named: what it returned, else its argument
@@ -405,16 +434,14 @@ fn inet_target(call: &Call) -> Option<String> {
     Some(format!("{host}:{port}"))
 }
 
-/// The sink answered at this address and recorded what was sent (its
-/// record is the finding, with the request in words).
-fn is_sink(to: &str, sink: &[&SinkEvent]) -> bool {
-    let Some(port) = to
-        .strip_prefix("127.0.0.1:")
-        .and_then(|p| p.parse::<u16>().ok())
-    else {
+/// The sink's address: what arrives there is judged from its record (the
+/// request in words, TLS and DNS told apart).
+fn is_sink(to: &str) -> bool {
+    let Some((host, port)) = to.rsplit_once(':') else {
         return false;
     };
-    (port == 53 || PORTS.contains(&port)) && !sink.is_empty()
+    let loopback = host.starts_with("127.") || host == "::1";
+    loopback && port.parse::<u16>().is_ok_and(|p| p == 53 || PORTS.contains(&p))
 }
 
 fn short_ret(call: &Call) -> &str {

@@ -134,8 +134,12 @@ pub struct ScriptRun {
     /// `python3`, `bash`, …; absent for a native program.
     pub interpreter: Option<String>,
     pub exit: Option<i32>,
+    /// Killed at the time limit: what it would have done later was not seen.
     pub timed_out: bool,
     pub ms: u64,
+    /// DNS names it looked up and TLS connections it opened (not findings
+    /// by themselves: their content is a name, or encrypted).
+    pub contacted: Vec<String>,
 }
 
 /// What `audit --run` did with one skill.
@@ -208,9 +212,10 @@ pub fn run_skill(tools: &Tools, dir: &Path, name: &str) -> Result<SkillRun, Sand
         let outcome = report.scripts.get(i);
         let sink: Vec<&init::SinkEvent> = report.sink.iter().filter(|e| e.script == i).collect();
         let calls = per_script.get(i).map_or(&[][..], Vec::as_slice);
-        run.findings
-            .extend(judge::judge(&p.file, calls, outcome, &sink, &cx));
+        let judged = judge::judge(&p.file, calls, outcome, &sink, &cx);
+        run.findings.extend(judged.findings);
         run.scripts.push(ScriptRun {
+            contacted: judged.contacted,
             file: p.file.clone(),
             interpreter: p.interpreter.clone(),
             exit: outcome.and_then(|o| o.exit),

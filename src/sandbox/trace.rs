@@ -13,6 +13,9 @@ pub const TRACED: &str = "openat,open,creat,execve,execveat,connect,sendto,sendm
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Call {
     pub name: String,
+    /// The program the calling process was running (the last path segment
+    /// of its latest `execve`, or its parent's), filled by [`read`].
+    pub program: String,
     /// The first argument's fd annotation (`/tmp/x`, `TCP:[…]`), if any.
     pub fd: Option<String>,
     /// The quoted strings among the arguments, decoded.
@@ -118,20 +121,63 @@ pub fn read(dir: &Path, prefix: &str, init_path: &str) -> std::io::Result<Vec<Sc
         .collect();
     let mut out = Vec::new();
     for root in roots {
+        // Parents before children, so a child starts as its parent's program.
         let mut members = BTreeSet::new();
-        let mut todo = vec![root];
-        while let Some(pid) = todo.pop() {
-            if members.insert(pid) {
-                todo.extend(children(pid).into_iter().map(|(p, _)| p));
+        let mut todo = vec![(root, String::new())];
+        let mut calls = Vec::new();
+        while let Some((pid, inherited)) = todo.pop() {
+            if !members.insert(pid) {
+                continue;
+            }
+            let mut program = inherited;
+            for mut call in per_pid.get(&pid).cloned().unwrap_or_default() {
+                if matches!(call.name.as_str(), "execve" | "execveat") && call.ok() {
+                    program = program_of(&call);
+                }
+                if let Some(child) = matches!(call.name.as_str(), "clone" | "clone3" | "fork" | "vfork")
+                    .then(|| child_pid(&call.ret))
+                    .flatten()
+                {
+                    todo.push((child, program.clone()));
+                }
+                call.program.clone_from(&program);
+                calls.push(call);
             }
         }
-        let calls = members
-            .iter()
-            .flat_map(|pid| per_pid.get(pid).cloned().unwrap_or_default())
-            .collect();
         out.push(calls);
     }
     Ok(out)
+}
+
+/// Programs that run the file they are given.
+pub const INTERPRETERS: &[&str] = &[
+    "sh", "bash", "dash", "zsh", "ksh", "python", "node", "nodejs", "perl", "ruby", "php", "lua",
+];
+
+/// An interpreter's name without its version (`python3.11` → `python`).
+pub fn interpreter_name(program: &str) -> Option<&'static str> {
+    let base = program.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+    INTERPRETERS.iter().copied().find(|i| *i == base)
+}
+
+/// What a successful `execve` runs, as the judge names it: the last
+/// segment of a system program's path (`/usr/bin/git` → `git`), or of
+/// the system script an interpreter runs (`node /usr/bin/npm` → `npm`);
+/// anything outside the system folders keeps its whole path, so a skill's
+/// own file named `npm` is never taken for npm.
+fn program_of(call: &Call) -> String {
+    let system = |p: &str| ["/usr/", "/bin/", "/sbin/"].iter().any(|d| p.starts_with(d));
+    let base = |p: &str| p.rsplit('/').next().unwrap_or_default().to_owned();
+    let Some(path) = call.string(0) else {
+        return String::new();
+    };
+    if !system(&path) {
+        return path;
+    }
+    match call.string(2) {
+        Some(script) if interpreter_name(&base(&path)).is_some() && system(&script) => base(&script),
+        _ => base(&path),
+    }
 }
 
 /// The pid a clone returned, in strace's PID namespace:
@@ -164,6 +210,7 @@ pub fn parse_line(line: &str) -> Option<Call> {
         .filter(|_| !args.starts_with('"'));
     Some(Call {
         name: name.to_owned(),
+        program: String::new(),
         fd,
         strings,
         args,

@@ -121,6 +121,9 @@ fn human_run(out: &mut dyn Write, run: &crate::sandbox::SkillRun) -> std::io::Re
             (false, None) => "ended by a signal".to_owned(),
         };
         writeln!(out, "  ran {} ({how}): {end}, {} ms", s.file, s.ms)?;
+        if !s.contacted.is_empty() {
+            writeln!(out, "    contacted: {}", s.contacted.join(", "))?;
+        }
     }
     for s in &run.skipped {
         writeln!(out, "  not run {}: {}", s.file, s.why)?;
