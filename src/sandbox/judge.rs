@@ -10,7 +10,7 @@ use crate::audit::Finding;
 use crate::audit::behaviour::finding;
 
 /// What the judge knows besides the calls.
-pub struct Context<'a> {
+pub struct Known<'a> {
     pub canaries: &'a [Canary],
     pub needles: &'a Needles,
     /// The real user's home folder (outside the sandbox), if known.
@@ -44,7 +44,6 @@ const PERSIST_ABSOLUTE: &[&str] = &["/etc/", "/var/spool/cron", "/Library/Launch
 const PERSIST_ANYWHERE: &[&str] = &["/.git/hooks/"];
 /// Programs that install what runs again later.
 const PERSIST_PROGRAMS: &[&str] = &["crontab", "launchctl", "schtasks", "at"];
-
 
 /// Sockets of a container engine or the host's session.
 const ESCAPE_SOCKETS: &[&str] = &[
@@ -119,7 +118,7 @@ pub fn judge(
     calls: &[Call],
     outcome: Option<&Outcome>,
     sink: &[&SinkEvent],
-    cx: &Context<'_>,
+    cx: &Known<'_>,
 ) -> Judged {
     let mut out = Vec::new();
     let mut contacted = Vec::new();
@@ -441,7 +440,10 @@ fn is_sink(to: &str) -> bool {
         return false;
     };
     let loopback = host.starts_with("127.") || host == "::1";
-    loopback && port.parse::<u16>().is_ok_and(|p| p == 53 || PORTS.contains(&p))
+    loopback
+        && port
+            .parse::<u16>()
+            .is_ok_and(|p| p == 53 || PORTS.contains(&p))
 }
 
 fn short_ret(call: &Call) -> &str {

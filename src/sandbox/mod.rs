@@ -203,7 +203,7 @@ pub fn run_skill(tools: &Tools, dir: &Path, name: &str) -> Result<SkillRun, Sand
     let per_script = trace::read(&work.path().join("trace"), "t", INIT_PATH)
         .map_err(|e| failed(format!("cannot read the trace: {e}")))?;
     let needles = canary::Needles::new(&canaries);
-    let cx = judge::Context {
+    let cx = judge::Known {
         canaries: &canaries,
         needles: &needles,
         real_home: tools.real_home.as_deref(),
@@ -391,7 +391,7 @@ fn sandbox(
     work: &Path,
     spec: &str,
     budget: Duration,
-) -> Result<init::Report, String> {
+) -> Result<init::InitReport, String> {
     let mut cmd = match &tools.prlimit {
         Some(prlimit) => {
             let mut c = Command::new(prlimit);

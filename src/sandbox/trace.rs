@@ -134,9 +134,10 @@ pub fn read(dir: &Path, prefix: &str, init_path: &str) -> std::io::Result<Vec<Sc
                 if matches!(call.name.as_str(), "execve" | "execveat") && call.ok() {
                     program = program_of(&call);
                 }
-                if let Some(child) = matches!(call.name.as_str(), "clone" | "clone3" | "fork" | "vfork")
-                    .then(|| child_pid(&call.ret))
-                    .flatten()
+                if let Some(child) =
+                    matches!(call.name.as_str(), "clone" | "clone3" | "fork" | "vfork")
+                        .then(|| child_pid(&call.ret))
+                        .flatten()
                 {
                     todo.push((child, program.clone()));
                 }
@@ -166,7 +167,11 @@ pub fn interpreter_name(program: &str) -> Option<&'static str> {
 /// anything outside the system folders keeps its whole path, so a skill's
 /// own file named `npm` is never taken for npm.
 fn program_of(call: &Call) -> String {
-    let system = |p: &str| ["/usr/", "/bin/", "/sbin/"].iter().any(|d| p.starts_with(d));
+    let system = |p: &str| {
+        ["/usr/", "/bin/", "/sbin/"]
+            .iter()
+            .any(|d| p.starts_with(d))
+    };
     let base = |p: &str| p.rsplit('/').next().unwrap_or_default().to_owned();
     let Some(path) = call.string(0) else {
         return String::new();
@@ -175,7 +180,9 @@ fn program_of(call: &Call) -> String {
         return path;
     }
     match call.string(2) {
-        Some(script) if interpreter_name(&base(&path)).is_some() && system(&script) => base(&script),
+        Some(script) if interpreter_name(&base(&path)).is_some() && system(&script) => {
+            base(&script)
+        }
         _ => base(&path),
     }
 }

@@ -12,7 +12,9 @@ use crate::error::Exit;
 
 /// `--json`: `{"fail_on", "failed", "skills": [{"name", "path", "tree",
 /// "findings": [{"rule", "severity", "file", "line", "excerpt", "why"}],
-/// "accepted": ["rule@file:line"]}]}`. `failed` counts the skills with a
+/// "accepted": ["rule@file:line"], "run": {"scripts": [{"file",
+/// "interpreter", "exit", "timed_out", "ms", "contacted"}], "skipped":
+/// [{"file", "why"}], "ms"}}]}` (`run` with `--run` only). `failed` counts the skills with a
 /// finding at or above `fail_on` that skills.lock does not accept.
 #[derive(Debug, Serialize)]
 pub struct AuditReport {

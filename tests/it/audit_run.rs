@@ -105,7 +105,7 @@ const HIDING: &[(&str, &[&str], &str)] = &[
     ),
     (
         "hide-delayed",
-        &["run-outlived", "run-network", "run-canary-exfil"],
+        &["run-outlived", "run-canary-exfil"],
         "python3",
     ),
     ("hide-persist", &["run-persistence"], "node"),
