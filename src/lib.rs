@@ -32,6 +32,7 @@ pub mod project;
 pub mod provenance;
 pub mod publish;
 pub mod roots;
+pub mod sandbox;
 pub mod shown;
 pub mod skill;
 pub mod source_mcp;

@@ -11,6 +11,7 @@
 //! ("never pipe curl into bash") is reported at `low`, never at the rule's
 //! own severity (see [`rules`]).
 
+pub mod behaviour;
 pub mod gate;
 pub mod rules;
 pub mod sarif;

@@ -1,12 +1,13 @@
 //! SARIF 2.1.0 output (OASIS Static Analysis Results Interchange Format),
 //! the format code-scanning tools load: one run, the rules of
-//! [`super::rules::RULES`] as the driver's rules, one result per finding
+//! [`super::rules::RULES`] and [`super::behaviour::BEHAVIOUR_RULES`] as the driver's rules, one result per finding
 //! with a `file://` URI and a line.
 
 use std::path::Path;
 
 use serde_json::{Value, json};
 
+use super::behaviour::BEHAVIOUR_RULES;
 use super::rules::RULES;
 use super::{Finding, Severity};
 
@@ -47,19 +48,28 @@ fn uri(dir: &Path, file: &str) -> String {
 
 /// The SARIF log of `skills`, produced by skillpm `version`.
 pub fn log(skills: &[Audited<'_>], version: &str) -> Value {
-    let rules: Vec<Value> = RULES
+    // The static rules, then the behaviour rules of `audit --run`.
+    let described = RULES
         .iter()
-        .map(|r| {
+        .map(|r| (r.id, r.why, r.family, r.severity, r.example))
+        .chain(
+            BEHAVIOUR_RULES
+                .iter()
+                .map(|r| (r.id, r.why, r.family, r.severity, r.example)),
+        );
+    let ids: Vec<&str> = described.clone().map(|r| r.0).collect();
+    let rules: Vec<Value> = described
+        .map(|(id, why, family, severity, example)| {
             json!({
-                "id": r.id,
-                "name": r.id,
-                "shortDescription": { "text": r.why },
-                "fullDescription": { "text": format!("{} (family {}, severity {}). Example: {}", r.why, r.family.as_str(), r.severity, r.example) },
+                "id": id,
+                "name": id,
+                "shortDescription": { "text": why },
+                "fullDescription": { "text": format!("{why} (family {}, severity {severity}). Example: {example}", family.as_str()) },
                 "help": { "text": "See docs/audit.md in the skillpm sources for every rule and what the scanner cannot promise." },
-                "defaultConfiguration": { "level": level(r.severity) },
+                "defaultConfiguration": { "level": level(severity) },
                 "properties": {
-                    "tags": ["security", r.family.as_str()],
-                    "security-severity": security_severity(r.severity),
+                    "tags": ["security", family.as_str()],
+                    "security-severity": security_severity(severity),
                 },
             })
         })
@@ -67,7 +77,7 @@ pub fn log(skills: &[Audited<'_>], version: &str) -> Value {
     let mut results = Vec::new();
     for skill in skills {
         for f in skill.findings {
-            let index = RULES.iter().position(|r| r.id == f.rule);
+            let index = ids.iter().position(|id| *id == f.rule);
             let mut location = json!({
                 "artifactLocation": { "uri": uri(skill.dir, &f.file) },
             });

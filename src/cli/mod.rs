@@ -156,6 +156,8 @@ pub enum Command {
     Keygen(publish::KeygenArgs),
     /// Inspect and maintain the cache of stored skills.
     Cache(cache::CacheArgs),
+    #[command(name = "__sandbox-init", hide = true)]
+    SandboxInit(SandboxInitArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -208,6 +210,17 @@ pub struct AuditArgs {
     /// project's `[audit] fail-on`, else high).
     #[arg(long, value_name = "SEVERITY", value_parser = parse_severity)]
     pub fail_on: Option<crate::audit::Severity>,
+    /// Also run the scripts each skill tells the agent to run, in a sandbox
+    /// with canary credentials and no network, and report what they do
+    /// (Linux, with bubblewrap and strace).
+    #[arg(long)]
+    pub run: bool,
+}
+
+/// The sandbox's first process, started by `audit --run` only.
+#[derive(Debug, clap::Args)]
+pub struct SandboxInitArgs {
+    pub spec: String,
 }
 
 fn parse_severity(text: &str) -> Result<crate::audit::Severity, String> {

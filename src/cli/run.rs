@@ -2,7 +2,9 @@
 
 use anyhow::Context as _;
 
-use super::{AuditArgs, CheckArgs, Cli, Command, ImportArgs, ListArgs, ShowArgs, VerifyArgs};
+use super::{
+    AuditArgs, CheckArgs, Cli, Command, ImportArgs, ListArgs, SandboxInitArgs, ShowArgs, VerifyArgs,
+};
 use crate::error::Exit;
 use crate::ops::{self, Context, lifecycle};
 use crate::ui::Ui;
@@ -54,6 +56,7 @@ pub fn run(cli: Cli, ui: Ui) -> anyhow::Result<Exit> {
     match cli.command {
         Command::Check(a) => a.run(&ctx),
         Command::Audit(a) => a.run(&ctx),
+        Command::SandboxInit(a) => a.run(&ctx),
         Command::List(a) => a.run(&ctx),
         Command::Show(a) => a.run(&ctx),
         Command::Mcp(a) => a.run(&ctx),
@@ -100,12 +103,21 @@ impl AuditArgs {
             paths: self.paths,
             sarif: self.sarif,
             fail_on: self.fail_on,
+            run: self.run,
         };
         let report = ops::audit::audit(ctx, &opts)?;
         if to_stdout {
             return Ok(report.exit());
         }
         emit(ctx, &report, report.exit())
+    }
+}
+
+impl SandboxInitArgs {
+    fn run(self, ctx: &Context) -> anyhow::Result<Exit> {
+        let report = ops::audit::sandbox_init(&self.spec)?;
+        ctx.ui.json(&report)?;
+        Ok(Exit::Success)
     }
 }
 

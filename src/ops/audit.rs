@@ -17,6 +17,25 @@ pub struct AuditOptions {
     pub sarif: Option<PathBuf>,
     /// `--fail-on`; unset: the project's `[audit] fail-on`, else `high`.
     pub fail_on: Option<Severity>,
+    /// `--run`: also run each skill's scripts in the sandbox
+    /// (docs/audit.md, "Running a skill: audit --run").
+    pub run: bool,
+}
+
+/// The sandbox's programs, or the error that says `--run` is unavailable
+/// here (exit 1).
+pub fn sandbox_tools() -> Result<crate::sandbox::Tools, crate::sandbox::SandboxError> {
+    let path = std::env::var("PATH").ok();
+    let home = std::env::var("HOME").ok();
+    crate::sandbox::tools(path.as_deref(), home.as_deref())
+}
+
+/// `skillpm __sandbox-init SPEC`: the sandbox's first process (hidden;
+/// only `audit --run` starts it).
+pub fn sandbox_init(spec: &str) -> anyhow::Result<crate::sandbox::init::InitReport> {
+    crate::sandbox::init::run(spec).map_err(|e| {
+        OpError::new(Exit::Usage, format!("__sandbox-init: unreadable spec: {e}")).into()
+    })
 }
 
 pub fn audit(ctx: &Context, opts: &AuditOptions) -> anyhow::Result<AuditReport> {
@@ -26,7 +45,8 @@ pub fn audit(ctx: &Context, opts: &AuditOptions) -> anyhow::Result<AuditReport> 
         .fail_on
         .or_else(|| manifest.as_ref().map(|m| m.audit_fail_on()))
         .unwrap_or_default();
-    let skills = if !opts.paths.is_empty() {
+    let tools = opts.run.then(sandbox_tools).transpose()?;
+    let mut skills = if !opts.paths.is_empty() {
         audit_paths(&ctx.cwd, &opts.paths)?
     } else if let Some(project) = project {
         audit_locked(&project)?
@@ -36,6 +56,14 @@ pub fn audit(ctx: &Context, opts: &AuditOptions) -> anyhow::Result<AuditReport> 
             "no skills.toml here or above: pass the skill folders to audit (`skillpm audit PATH…`)",
         );
     };
+    if let Some(tools) = &tools {
+        for skill in &mut skills {
+            let mut run =
+                crate::sandbox::run_skill(tools, &ctx.cwd.join(&skill.path), &skill.name)?;
+            skill.findings.append(&mut run.findings);
+            skill.run = Some(run);
+        }
+    }
     let report = AuditReport::new(fail_on, skills);
     if let Some(path) = &opts.sarif {
         write_sarif(ctx, &report, path)?;
@@ -65,6 +93,7 @@ fn audit_locked(project: &crate::project::Project) -> anyhow::Result<Vec<Audited
             path: dir,
             tree: Some(s.tree),
             accepted: s.accepted().to_vec(),
+            run: None,
         });
     }
     Ok(skills)
@@ -81,6 +110,7 @@ fn audit_paths(cwd: &Path, paths: &[PathBuf]) -> anyhow::Result<Vec<AuditedSkill
                 path: shown,
                 tree: None,
                 accepted: Vec::new(),
+                run: None,
             });
         }
     }

@@ -27,6 +27,7 @@
 //!
 //! [audit]
 //! fail-on = "high"                # low | medium | high | critical (docs/audit.md)
+//! run = true                       # also run the scripts in the sandbox (`audit --run`)
 //! ```
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -236,6 +237,10 @@ pub struct AuditSettings {
     /// skills.lock, is refused (exit 5). Unset: `high`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fail_on: Option<crate::audit::Severity>,
+    /// Also run each new skill's scripts in the sandbox before it is
+    /// linked (`audit --run`; docs/audit.md). Unset: no.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run: Option<bool>,
 }
 
 /// A loaded `skills.toml`, editable without losing its formatting.
@@ -404,6 +409,11 @@ impl Manifest {
     /// `[audit] fail-on`, `high` when unset.
     pub fn audit_fail_on(&self) -> crate::audit::Severity {
         self.data.audit.fail_on.unwrap_or_default()
+    }
+
+    /// `[audit] run`, no when unset.
+    pub fn audit_run(&self) -> bool {
+        self.data.audit.run.unwrap_or(false)
     }
 
     pub fn limits(&self) -> Option<&toml::Table> {

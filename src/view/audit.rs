@@ -12,7 +12,9 @@ use crate::error::Exit;
 
 /// `--json`: `{"fail_on", "failed", "skills": [{"name", "path", "tree",
 /// "findings": [{"rule", "severity", "file", "line", "excerpt", "why"}],
-/// "accepted": ["rule@file:line"]}]}`. `failed` counts the skills with a
+/// "accepted": ["rule@file:line"], "run": {"scripts": [{"file",
+/// "interpreter", "exit", "timed_out", "ms", "contacted"}], "skipped":
+/// [{"file", "why"}], "ms"}}]}` (`run` with `--run` only). `failed` counts the skills with a
 /// finding at or above `fail_on` that skills.lock does not accept.
 #[derive(Debug, Serialize)]
 pub struct AuditReport {
@@ -30,6 +32,10 @@ pub struct AuditedSkill {
     pub findings: Vec<Finding>,
     /// Findings skills.lock accepts for this tree.
     pub accepted: Vec<String>,
+    /// `--run`: the scripts run in the sandbox (their findings are among
+    /// `findings`, rules `run-…`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub run: Option<crate::sandbox::SkillRun>,
 }
 
 impl AuditReport {
@@ -88,6 +94,9 @@ impl Report for AuditReport {
                     f.excerpt
                 )?;
             }
+            if let Some(run) = &s.run {
+                human_run(out, run)?;
+            }
         }
         writeln!(
             out,
@@ -98,4 +107,28 @@ impl Report for AuditReport {
             self.fail_on
         )
     }
+}
+
+/// `  ran scripts/x.py (python3): exit 0, 41 ms` per script, then what
+/// SKILL.md names that was not run.
+fn human_run(out: &mut dyn Write, run: &crate::sandbox::SkillRun) -> std::io::Result<()> {
+    if run.scripts.is_empty() && run.skipped.is_empty() {
+        return writeln!(out, "  ran nothing: no script to run");
+    }
+    for s in &run.scripts {
+        let how = s.interpreter.as_deref().unwrap_or("program");
+        let end = match (s.timed_out, s.exit) {
+            (true, _) => "killed at the time limit".to_owned(),
+            (false, Some(code)) => format!("exit {code}"),
+            (false, None) => "ended by a signal".to_owned(),
+        };
+        writeln!(out, "  ran {} ({how}): {end}, {} ms", s.file, s.ms)?;
+        if !s.contacted.is_empty() {
+            writeln!(out, "    contacted: {}", s.contacted.join(", "))?;
+        }
+    }
+    for s in &run.skipped {
+        writeln!(out, "  not run {}: {}", s.file, s.why)?;
+    }
+    Ok(())
 }

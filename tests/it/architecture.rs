@@ -21,6 +21,7 @@ const LAYERS: &[&[&str]] = &[
         "source_mcp",
         "publish",
         "migrate",
+        "sandbox",
     ],
     &["store", "git", "project", "link"],
     &["ui"],

@@ -13,6 +13,8 @@ mod agents_table;
 mod architecture;
 mod audit;
 mod audit_corpus;
+#[cfg(target_os = "linux")]
+mod audit_run;
 mod collections;
 mod foundation;
 mod gate;

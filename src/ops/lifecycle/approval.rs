@@ -31,7 +31,17 @@ pub(crate) fn review<'c>(
     let candidates: Vec<&Candidate> = candidates.into_iter().collect();
     // The scanner's verdicts (remembered, or read now on every core).
     let locked: Vec<&LockedSkill> = candidates.iter().map(|c| &c.locked).collect();
-    let found = crate::placement::gate::verdicts(&sess.store, &locked)?;
+    let mut found = crate::placement::gate::verdicts(&sess.store, &locked)?;
+    // With `[audit] run = true`, also what each skill's scripts do in the
+    // sandbox (docs/audit.md#running-a-skill-audit---run).
+    if let Some(tools) = super::audit_gate::run_tools(sess)? {
+        let ran = crate::fs::parallel::map(&candidates, |c| {
+            crate::sandbox::run_skill(&tools, &c.entry.path, &c.locked.name)
+        });
+        for (findings, ran) in found.iter_mut().zip(ran) {
+            findings.append(&mut ran?.findings);
+        }
+    }
     let mut summaries = Vec::new();
     for (c, findings) in candidates.into_iter().zip(found) {
         let previous = lock.get(&c.locked.name);

@@ -21,6 +21,15 @@ use crate::audit::gate::{ACCEPT_FLAG, blocking, keys_at_or_above, refusal};
 /// the findings that stop it.
 pub(crate) type HeldBack = Vec<(usize, Vec<Finding>)>;
 
+/// The sandbox when skills.toml asks for `[audit] run = true`; its absence
+/// is an error (exit 1) before anything is changed.
+pub(crate) fn run_tools(sess: &Session<'_>) -> anyhow::Result<Option<crate::sandbox::Tools>> {
+    if !sess.manifest.audit_run() {
+        return Ok(None);
+    }
+    Ok(Some(crate::ops::audit::sandbox_tools()?))
+}
+
 /// Decides which findings of each summary (its `findings` filled in) are
 /// accepted: those skills.lock already accepts for this tree, all of them
 /// with `--accept-findings`, or, when a person can be asked, what they

@@ -1,0 +1,484 @@
+//! From what one script was seen doing to findings (docs/audit.md,
+//! "Running a skill: audit --run"; the rules are `audit::behaviour`).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::canary::{self, Canary, Needles};
+use super::init::{Outcome, PORTS, SinkEvent, SinkKind};
+use super::trace::Call;
+use crate::audit::Finding;
+use crate::audit::behaviour::finding;
+
+/// What the judge knows besides the calls.
+pub struct Known<'a> {
+    pub canaries: &'a [Canary],
+    pub needles: &'a Needles,
+    /// The real user's home folder (outside the sandbox), if known.
+    pub real_home: Option<&'a str>,
+}
+
+/// Paths that run code again later, relative to the fake home when they
+/// do not start with `/`; a path *containing* one of [`PERSIST_ANYWHERE`]
+/// counts too.
+const PERSIST_HOME: &[&str] = &[
+    ".bashrc",
+    ".bash_profile",
+    ".bash_login",
+    ".bash_logout",
+    ".profile",
+    ".zshrc",
+    ".zprofile",
+    ".zshenv",
+    ".zlogin",
+    ".config/fish/",
+    ".ssh/authorized_keys",
+    ".config/autostart/",
+    ".config/systemd/",
+    "Library/LaunchAgents/",
+    "Library/LaunchDaemons/",
+    ".local/share/systemd/",
+    ".gitconfig",
+    ".config/git/",
+];
+const PERSIST_ABSOLUTE: &[&str] = &["/etc/", "/var/spool/cron", "/Library/Launch"];
+const PERSIST_ANYWHERE: &[&str] = &["/.git/hooks/"];
+/// Programs that install what runs again later.
+const PERSIST_PROGRAMS: &[&str] = &["crontab", "launchctl", "schtasks", "at"];
+
+/// Sockets of a container engine or the host's session.
+const ESCAPE_SOCKETS: &[&str] = &[
+    "docker.sock",
+    "containerd.sock",
+    "podman.sock",
+    "crio.sock",
+    "/run/user/",
+    "/run/dbus/",
+    "/var/run/dbus/",
+];
+/// Files whose reading is reaching out of the sandbox (or for the host's
+/// secrets).
+const ESCAPE_PREFIXES: &[&str] = &[
+    "/etc/shadow",
+    "/etc/sudoers",
+    "/root",
+    "/dev/mem",
+    "/dev/kmem",
+    "/dev/sd",
+    "/dev/nvme",
+    "/var/run/docker",
+    "/run/docker",
+    "/var/lib/docker",
+];
+/// Where writing reaches the host's kernel settings (reading them is
+/// ordinary: runtimes read their memory limit there).
+const ESCAPE_WRITES: &[&str] = &["/sys/", "/proc/sys/", "/proc/sysrq-trigger"];
+/// What another process's `/proc/PID/…` gives: its root, files and memory.
+const PROC_ESCAPES: &[&str] = &["root", "cwd", "environ", "mem", "map_files"];
+/// Syscalls no script needs that change namespaces, mounts or trace others.
+const ESCAPE_CALLS: &[&str] = &[
+    "mount",
+    "umount2",
+    "unshare",
+    "setns",
+    "ptrace",
+    "chroot",
+    "pivot_root",
+];
+/// Programs that do the same.
+const ESCAPE_PROGRAMS: &[&str] = &["nsenter", "docker", "podman", "kubectl", "sudo", "su"];
+
+/// What one script did: its findings, and the hosts it contacted in ways
+/// that are not findings by themselves (DNS names, TLS handshakes).
+#[derive(Debug, Default)]
+pub struct Judged {
+    pub findings: Vec<Finding>,
+    pub contacted: Vec<String>,
+}
+
+/// Programs that read their own credential file: `npm` reading
+/// `~/.npmrc` is what npm does; `python3` reading it is a finding.
+const OWNERS: &[(&str, &[&str])] = &[
+    ("npmrc", &["npm", "npx", "pnpm", "yarn", "corepack"]),
+    ("gh-hosts", &["gh"]),
+    ("git-credentials", &["git", "git-credential-store"]),
+    ("ssh-key", &["ssh", "ssh-add", "scp", "sftp"]),
+    ("aws-credentials", &["aws"]),
+    ("docker-config", &["docker", "podman", "skopeo"]),
+];
+
+fn owns(program: &str, canary: &str) -> bool {
+    OWNERS
+        .iter()
+        .any(|(c, programs)| *c == canary && programs.contains(&program))
+}
+
+/// The findings of one script (`file`, relative to the skill).
+pub fn judge(
+    file: &str,
+    calls: &[Call],
+    outcome: Option<&Outcome>,
+    sink: &[&SinkEvent],
+    cx: &Known<'_>,
+) -> Judged {
+    let mut out = Vec::new();
+    let mut contacted = Vec::new();
+    let mut seen = BTreeSet::new();
+    let mut push = |id: &str, excerpt: String, detail: String| {
+        if seen.insert((id.to_owned(), excerpt.clone(), detail.clone())) {
+            out.push(finding(id, file, &excerpt, &detail));
+        }
+    };
+    let canary_paths: BTreeMap<&str, &Canary> = cx
+        .canaries
+        .iter()
+        .filter_map(|c| Some((c.path.as_deref()?, c)))
+        .collect();
+    let mut written: BTreeSet<String> = BTreeSet::new();
+    let mut socket_data: BTreeMap<String, Vec<u8>> = BTreeMap::new();
+    let mut file_data: BTreeMap<String, Vec<u8>> = BTreeMap::new();
+    let mut read_canaries = BTreeSet::new();
+    for call in calls {
+        match call.name.as_str() {
+            "open" | "openat" | "creat" => {
+                let Some(path) = opened_path(call) else {
+                    continue;
+                };
+                let write = call.name == "creat"
+                    || ["O_WRONLY", "O_RDWR", "O_CREAT", "O_TRUNC", "O_APPEND"]
+                        .iter()
+                        .any(|f| call.args.contains(f));
+                if let Some(c) = canary_paths.get(path.as_str())
+                    && call.ok()
+                    && !write
+                    && !owns(&call.program, &c.name)
+                    && read_canaries.insert(c.name.clone())
+                {
+                    push(
+                        "run-canary-read",
+                        call.shown(),
+                        format!("canary {}", c.name),
+                    );
+                }
+                if write && is_persistence(&path) {
+                    push("run-persistence", call.shown(), path.clone());
+                }
+                if is_escape_path(&path, cx.real_home)
+                    || write && ESCAPE_WRITES.iter().any(|p| path.starts_with(p))
+                {
+                    push("run-escape", call.shown(), path.clone());
+                }
+                if write && call.ok() {
+                    written.insert(path);
+                }
+            }
+            "rename" | "renameat" | "renameat2" | "link" | "linkat" | "symlink" | "symlinkat" => {
+                let Some(target) = call.strings.last() else {
+                    continue;
+                };
+                let target = String::from_utf8_lossy(target).into_owned();
+                if is_persistence(&target) {
+                    push("run-persistence", call.shown(), target.clone());
+                }
+                if call.ok() {
+                    written.insert(target);
+                }
+            }
+            "readlink" | "readlinkat" => {
+                if let Some(path) = call.string(0)
+                    && is_escape_path(&path, cx.real_home)
+                {
+                    push("run-escape", call.shown(), path);
+                }
+            }
+            "execve" | "execveat" => {
+                let Some(program) = call.string(0) else {
+                    continue;
+                };
+                let args: Vec<String> = call
+                    .strings
+                    .iter()
+                    .skip(2)
+                    .map(|s| String::from_utf8_lossy(s).into_owned())
+                    .collect();
+                let base = program.rsplit('/').next().unwrap_or_default();
+                // The program itself, or the script an interpreter is given.
+                let interpreted = super::trace::interpreter_name(base).is_some();
+                let ran = std::iter::once(&program)
+                    .chain(args.iter().filter(|_| interpreted))
+                    .find(|p| was_written(&written, p));
+                if let Some(ran) = ran {
+                    push(
+                        "run-exec-written",
+                        call.shown(),
+                        format!("{ran} was written during the run"),
+                    );
+                }
+                let enables = base == "systemctl" && args.iter().any(|a| a == "enable");
+                if PERSIST_PROGRAMS.contains(&base) || enables {
+                    push("run-persistence", call.shown(), format!("runs {base}"));
+                }
+                if ESCAPE_PROGRAMS.contains(&base) {
+                    push("run-escape", call.shown(), format!("runs {base}"));
+                }
+            }
+            "connect" | "sendto" | "sendmsg" | "sendmmsg" => {
+                if call.args.contains("AF_UNIX") || call.fd.as_deref().is_some_and(is_unix) {
+                    let path = call.string(0).unwrap_or_default();
+                    if ESCAPE_SOCKETS.iter().any(|s| path.contains(s)) {
+                        push("run-escape", call.shown(), path);
+                    }
+                    continue;
+                }
+                if let Some(to) = inet_target(call)
+                    && !is_sink(&to)
+                {
+                    push(
+                        "run-network",
+                        format!("{}({to}) = {}", call.name, short_ret(call)),
+                        String::new(),
+                    );
+                }
+                if call.name != "connect" {
+                    let key = call.fd.clone().unwrap_or_default();
+                    for s in &call.strings {
+                        socket_data
+                            .entry(key.clone())
+                            .or_default()
+                            .extend_from_slice(s);
+                    }
+                }
+            }
+            "write" | "writev" | "pwrite64" => {
+                let Some(fd) = call.fd.as_deref() else {
+                    continue;
+                };
+                let into = if is_network_socket(fd) {
+                    &mut socket_data
+                } else if fd.starts_with('/')
+                    && !fd.starts_with("/dev/")
+                    && !fd.starts_with("/proc/")
+                {
+                    &mut file_data
+                } else {
+                    continue;
+                };
+                let entry = into.entry(fd.to_owned()).or_default();
+                for s in &call.strings {
+                    entry.extend_from_slice(s);
+                }
+            }
+            name if ESCAPE_CALLS.contains(&name) => {
+                push(
+                    "run-escape",
+                    call.shown(),
+                    format!("the {name} system call"),
+                );
+            }
+            _ => {}
+        }
+    }
+    let mut sent = BTreeSet::new();
+    for event in sink {
+        match event.kind {
+            SinkKind::Dns | SinkKind::Tls => {
+                let shown = crate::audit::excerpt(&event.summary, 160);
+                if !contacted.contains(&shown) {
+                    contacted.push(shown);
+                }
+            }
+            SinkKind::Http | SinkKind::Tcp => {
+                push("run-network", event.summary.clone(), String::new());
+            }
+        }
+        if let Some((i, how)) = cx.needles.find(event.data.as_bytes()) {
+            sent.insert(i);
+            push(
+                "run-canary-exfil",
+                event.summary.clone(),
+                format!("canary {} ({how})", cx.canaries[i].name),
+            );
+        }
+    }
+    // What the sink received is named by its request; a socket's bytes
+    // add the canaries that went elsewhere (or that the sink missed).
+    for (socket, data) in &socket_data {
+        if let Some((i, how)) = cx.needles.find(data)
+            && !sent.contains(&i)
+        {
+            push(
+                "run-canary-exfil",
+                format!("send on {socket}"),
+                format!("canary {} ({how})", cx.canaries[i].name),
+            );
+        }
+    }
+    for (path, data) in &file_data {
+        if canary_paths.contains_key(path.as_str()) {
+            continue;
+        }
+        if let Some((i, how)) = cx.needles.find(data) {
+            push(
+                "run-canary-copy",
+                format!("write(\"{path}\")"),
+                format!("canary {} ({how})", cx.canaries[i].name),
+            );
+        }
+    }
+    // What a script killed at the limit leaves behind is the kill's doing.
+    if let Some(outcome) = outcome.filter(|o| !o.timed_out) {
+        for cmd in &outcome.outlived {
+            push(
+                "run-outlived",
+                format!("{cmd} (still running after the script exited)"),
+                String::new(),
+            );
+        }
+    }
+    Judged {
+        findings: out,
+        contacted,
+    }
+}
+
+/// The absolute path an `open` named: what it returned, else its argument
+/// (relative ones joined to the directory fd's path).
+fn opened_path(call: &Call) -> Option<String> {
+    if call.ok()
+        && let Some(p) = call.returned_path()
+    {
+        return Some(p);
+    }
+    let arg = call.string(0)?;
+    if arg.starts_with('/') {
+        return Some(arg);
+    }
+    let base = call.fd.as_deref().filter(|d| d.starts_with('/'))?;
+    Some(format!("{}/{arg}", base.trim_end_matches('/')))
+}
+
+fn was_written(written: &BTreeSet<String>, path: &str) -> bool {
+    if path.starts_with('/') {
+        return written.contains(path);
+    }
+    let rel = path.trim_start_matches("./");
+    !rel.is_empty()
+        && (rel.contains('/') || path.starts_with("./"))
+        && written.iter().any(|w| w.ends_with(&format!("/{rel}")))
+}
+
+fn is_persistence(path: &str) -> bool {
+    let in_home = path
+        .strip_prefix(canary::HOME)
+        .and_then(|p| p.strip_prefix('/'));
+    in_home.is_some_and(|p| PERSIST_HOME.iter().any(|h| p.starts_with(h)))
+        || PERSIST_ABSOLUTE.iter().any(|a| path.starts_with(a))
+        || PERSIST_ANYWHERE.iter().any(|a| path.contains(a))
+}
+
+fn is_escape_path(path: &str, real_home: Option<&str>) -> bool {
+    if let Some(rest) = path.strip_prefix("/proc/") {
+        let mut parts = rest.split('/');
+        let pid = parts.next().unwrap_or_default();
+        let what = parts.next().unwrap_or_default();
+        if !pid.is_empty()
+            && pid.bytes().all(|b| b.is_ascii_digit())
+            && PROC_ESCAPES.contains(&what)
+        {
+            return true;
+        }
+    }
+    let under = |root: &str| path == root || path.starts_with(&format!("{root}/"));
+    if let Some(home) = real_home.filter(|h| h.len() > 1 && *h != canary::HOME)
+        && under(home.trim_end_matches('/'))
+    {
+        return true;
+    }
+    // Inside another user's home (node looking for `/home/package.json`
+    // is not).
+    if let Some(other) = path.strip_prefix("/home/")
+        && !under(canary::HOME)
+        && other.contains('/')
+    {
+        return true;
+    }
+    ESCAPE_PREFIXES
+        .iter()
+        .any(|p| under(p) || (p.ends_with("/sd") || p.ends_with("/nvme")) && path.starts_with(p))
+        || ESCAPE_SOCKETS
+            .iter()
+            .any(|s| s.ends_with(".sock") && path.ends_with(s))
+}
+
+fn is_unix(fd: &str) -> bool {
+    fd.starts_with("UNIX")
+}
+
+fn is_network_socket(fd: &str) -> bool {
+    ["TCP", "UDP", "socket:"].iter().any(|p| fd.starts_with(p))
+}
+
+/// `host:port` of an AF_INET/AF_INET6 address in the arguments.
+fn inet_target(call: &Call) -> Option<String> {
+    let args = &call.args;
+    if !args.contains("AF_INET") {
+        return None;
+    }
+    let port = args
+        .split("htons(")
+        .nth(1)
+        .and_then(|r| r.split(')').next())
+        .unwrap_or("?");
+    // The address is the last string among the arguments (data comes first).
+    let host = call.string(call.strings.len().checked_sub(1)?)?;
+    Some(format!("{host}:{port}"))
+}
+
+/// The sink's address: what arrives there is judged from its record (the
+/// request in words, TLS and DNS told apart).
+fn is_sink(to: &str) -> bool {
+    let Some((host, port)) = to.rsplit_once(':') else {
+        return false;
+    };
+    let loopback = host.starts_with("127.") || host == "::1";
+    loopback
+        && port
+            .parse::<u16>()
+            .is_ok_and(|p| p == 53 || PORTS.contains(&p))
+}
+
+fn short_ret(call: &Call) -> &str {
+    call.ret.split(" (").next().unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn persistence_and_escape_paths() {
+        assert!(is_persistence("/home/user/.bashrc"));
+        assert!(is_persistence("/home/user/project/.git/hooks/pre-commit"));
+        assert!(is_persistence("/etc/cron.d/x"));
+        assert!(!is_persistence("/home/user/project/out.txt"));
+        assert!(is_escape_path("/proc/1/root/etc/passwd", None));
+        assert!(!is_escape_path("/proc/self/fd", None));
+        assert!(is_escape_path("/root/.ssh/id_rsa", Some("/root")));
+        assert!(is_escape_path("/home/alice/.aws/credentials", None));
+        assert!(!is_escape_path(
+            "/home/user/.aws/credentials",
+            Some("/home/alice")
+        ));
+        assert!(is_escape_path("/var/run/docker.sock", None));
+        assert!(!is_escape_path("/usr/lib/python3/os.py", None));
+        assert!(!is_escape_path("/home/package.json", None));
+    }
+
+    #[test]
+    fn written_files_match_relative_runs() {
+        let written: BTreeSet<String> =
+            ["/tmp/p".to_owned(), "/home/user/x/run.sh".to_owned()].into();
+        assert!(was_written(&written, "/tmp/p"));
+        assert!(was_written(&written, "./run.sh"));
+        assert!(!was_written(&written, "python3"));
+    }
+}

@@ -1,0 +1,479 @@
+//! `skillpm audit --run` (docs/audit.md, "Running a skill: audit --run"):
+//! runs the scripts a skill tells the agent to run inside a bubblewrap
+//! sandbox (a throwaway copy of the skill, a fake home of canary
+//! credentials, no network but a loopback sink, time and memory limits),
+//! records every relevant syscall with strace from outside the sandbox,
+//! and turns what the scripts did into findings of the audit's kind
+//! (`audit::behaviour`). Linux only; needs `bwrap` and `strace`.
+
+mod canary;
+pub mod init;
+mod judge;
+pub mod plan;
+mod trace;
+
+use std::io::Read as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+
+use crate::audit::Finding;
+use crate::error::{Classify, Exit};
+
+/// Each script's time: its own run and what it leaves running.
+pub const LIMIT: Duration = Duration::from_secs(10);
+/// Address space of every process in the sandbox (`prlimit --as`).
+const MEMORY_BYTES: u64 = 8 << 30;
+/// The largest file a script may write (`prlimit --fsize`).
+const FILE_BYTES: u64 = 256 << 20;
+/// The argument that makes the skillpm binary the sandbox's first process.
+pub const INIT_ARG: &str = "__sandbox-init";
+/// Where the skillpm binary is mounted inside the sandbox.
+const INIT_PATH: &str = "/run/skillpm/skillpm";
+/// Folders searched for interpreters, inside and outside the sandbox alike.
+const BIN_DIRS: &[&str] = &["/usr/local/bin", "/usr/bin", "/bin"];
+/// What of the host's /etc the sandbox sees (read-only; none of it is a
+/// secret): the loader's cache, certificates, locale and interpreter
+/// configuration. Its passwd, group, hosts, resolv.conf and nsswitch.conf
+/// are the sandbox's own.
+const ETC: &[&str] = &[
+    "alternatives",
+    "ld.so.cache",
+    "ld.so.conf",
+    "ld.so.conf.d",
+    "ssl",
+    "ca-certificates",
+    "ca-certificates.conf",
+    "localtime",
+    "mime.types",
+    "os-release",
+    "debian_version",
+    "python3",
+    "perl",
+    "bash.bashrc",
+];
+
+#[derive(Debug, thiserror::Error)]
+pub enum SandboxError {
+    #[error(
+        "`audit --run` is unavailable here: {why}\n  it runs scripts only inside a Linux sandbox made with bubblewrap (`bwrap`) and watched with `strace`; install both (Debian/Ubuntu: `apt-get install bubblewrap strace`), or audit without `--run` (and without `[audit] run = true` in skills.toml); see docs/audit.md"
+    )]
+    Unavailable { why: String },
+    #[error("cannot run `{skill}` in the sandbox: {detail}")]
+    Failed { skill: String, detail: String },
+}
+
+impl Classify for SandboxError {
+    fn exit(&self) -> Exit {
+        match self {
+            SandboxError::Unavailable { .. } | SandboxError::Failed { .. } => Exit::Other,
+        }
+    }
+}
+crate::classified!(SandboxError);
+
+/// The programs the sandbox is made of.
+#[derive(Debug, Clone)]
+pub struct Tools {
+    bwrap: PathBuf,
+    strace: PathBuf,
+    prlimit: Option<PathBuf>,
+    /// This skillpm binary, the sandbox's first process.
+    me: PathBuf,
+    /// The real home folder, whose paths a script must not reach for.
+    real_home: Option<String>,
+}
+
+/// The sandbox's programs, or why there is no sandbox here. `path` is the
+/// `PATH` to search and `home` the real home folder (the caller reads the
+/// environment).
+pub fn tools(path: Option<&str>, home: Option<&str>) -> Result<Tools, SandboxError> {
+    if !cfg!(target_os = "linux") {
+        return Err(SandboxError::Unavailable {
+            why: format!(
+                "it needs Linux namespaces, and this is {}",
+                std::env::consts::OS
+            ),
+        });
+    }
+    let find = |name: &str| {
+        path.unwrap_or_default()
+            .split(':')
+            .filter(|d| !d.is_empty())
+            .map(|d| Path::new(d).join(name))
+            .find(|p| p.is_file())
+    };
+    let missing: Vec<&str> = ["bwrap", "strace"]
+        .into_iter()
+        .filter(|n| find(n).is_none())
+        .collect();
+    if !missing.is_empty() {
+        return Err(SandboxError::Unavailable {
+            why: format!("`{}` not found on PATH", missing.join("` and `")),
+        });
+    }
+    let me = std::env::current_exe().map_err(|e| SandboxError::Unavailable {
+        why: format!("cannot find the skillpm binary itself ({e})"),
+    })?;
+    Ok(Tools {
+        bwrap: find("bwrap").unwrap_or_default(),
+        strace: find("strace").unwrap_or_default(),
+        prlimit: find("prlimit"),
+        me,
+        real_home: home.map(str::to_owned),
+    })
+}
+
+/// One script the run started.
+#[derive(Debug, Clone, Serialize)]
+pub struct ScriptRun {
+    /// `/`-separated, relative to the skill.
+    pub file: String,
+    /// `python3`, `bash`, …; absent for a native program.
+    pub interpreter: Option<String>,
+    pub exit: Option<i32>,
+    /// Killed at the time limit: what it would have done later was not seen.
+    pub timed_out: bool,
+    pub ms: u64,
+    /// DNS names it looked up and TLS connections it opened (not findings
+    /// by themselves: their content is a name, or encrypted).
+    pub contacted: Vec<String>,
+}
+
+/// What `audit --run` did with one skill.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct SkillRun {
+    pub scripts: Vec<ScriptRun>,
+    /// Files SKILL.md names that were not run, and why.
+    pub skipped: Vec<plan::Skipped>,
+    /// The whole run, sandbox included.
+    pub ms: u64,
+    #[serde(skip)]
+    pub findings: Vec<Finding>,
+}
+
+fn installed(program: &str) -> bool {
+    BIN_DIRS
+        .iter()
+        .any(|d| Path::new(d).join(program).is_file())
+}
+
+/// Runs the scripts of the skill folder `dir` (named `name`) in the
+/// sandbox and judges what they did.
+pub fn run_skill(tools: &Tools, dir: &Path, name: &str) -> Result<SkillRun, SandboxError> {
+    let start = Instant::now();
+    let failed = |detail: String| SandboxError::Failed {
+        skill: name.to_owned(),
+        detail,
+    };
+    let (planned, skipped) = plan::plan(dir, &installed);
+    let mut run = SkillRun {
+        skipped,
+        ..SkillRun::default()
+    };
+    if planned.is_empty() {
+        return Ok(run);
+    }
+    let work = crate::fs::temp::TempDir::create(&std::env::temp_dir(), "skillpm-run-")
+        .map_err(|e| failed(format!("cannot make a temporary folder: {e}")))?;
+    let canaries = canary::fresh();
+    let skill_in = prepare(work.path(), dir, &canaries)
+        .map_err(|e| failed(format!("cannot prepare the sandbox: {e}")))?;
+    let spec = init::Spec {
+        scripts: planned
+            .iter()
+            .map(|p| init::ScriptSpec {
+                argv: p
+                    .interpreter
+                    .iter()
+                    .cloned()
+                    .chain([format!("{skill_in}/{}", p.file)])
+                    .collect(),
+                cwd: skill_in.clone(),
+            })
+            .collect(),
+        env: environment(&canaries),
+        limit_ms: LIMIT.as_millis() as u64,
+    };
+    let spec = serde_json::to_string(&spec).map_err(|e| failed(e.to_string()))?;
+    let budget = LIMIT * (planned.len() as u32 + 1) + Duration::from_secs(5);
+    let report = sandbox(tools, work.path(), &spec, budget).map_err(failed)?;
+    let per_script = trace::read(&work.path().join("trace"), "t", INIT_PATH)
+        .map_err(|e| failed(format!("cannot read the trace: {e}")))?;
+    let needles = canary::Needles::new(&canaries);
+    let cx = judge::Known {
+        canaries: &canaries,
+        needles: &needles,
+        real_home: tools.real_home.as_deref(),
+    };
+    for (i, p) in planned.iter().enumerate() {
+        let outcome = report.scripts.get(i);
+        let sink: Vec<&init::SinkEvent> = report.sink.iter().filter(|e| e.script == i).collect();
+        let calls = per_script.get(i).map_or(&[][..], Vec::as_slice);
+        let judged = judge::judge(&p.file, calls, outcome, &sink, &cx);
+        run.findings.extend(judged.findings);
+        run.scripts.push(ScriptRun {
+            contacted: judged.contacted,
+            file: p.file.clone(),
+            interpreter: p.interpreter.clone(),
+            exit: outcome.and_then(|o| o.exit),
+            timed_out: outcome.is_some_and(|o| o.timed_out),
+            ms: outcome.map_or(0, |o| o.ms),
+        });
+    }
+    run.ms = start.elapsed().as_millis() as u64;
+    Ok(run)
+}
+
+/// Fills `work`: `home/` (the fake home with the canaries and the skill's
+/// copy under `project/.claude/skills/`), `etc/` (the sandbox's own files)
+/// and `trace/`. Returns the skill's folder as the sandbox sees it.
+fn prepare(work: &Path, skill: &Path, canaries: &[canary::Canary]) -> std::io::Result<String> {
+    let home = work.join("home");
+    for c in canaries {
+        let Some(path) = c.path.as_deref().and_then(|p| p.strip_prefix(canary::HOME)) else {
+            continue;
+        };
+        let target = home.join(path.trim_start_matches('/'));
+        if let Some(parent) = target.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        std::fs::write(&target, &c.content)?;
+    }
+    let inside = format!("{}/.claude/skills/skill", canary::PROJECT);
+    let rel = inside
+        .trim_start_matches(canary::HOME)
+        .trim_start_matches('/');
+    copy_tree(skill, &home.join(rel))?;
+    let etc = work.join("etc");
+    std::fs::create_dir_all(&etc)?;
+    // The sandbox runs as the caller's user (root in CI): name it `user`.
+    let uid = owner(work);
+    let user = if uid == 0 { "root" } else { "user" };
+    std::fs::write(
+        etc.join("passwd"),
+        format!("{user}:x:{uid}:{uid}:{user}:{}:/bin/sh\n", canary::HOME),
+    )?;
+    std::fs::write(etc.join("group"), format!("{user}:x:{uid}:\n"))?;
+    std::fs::write(
+        etc.join("hosts"),
+        "127.0.0.1 localhost sandbox\n::1 localhost\n",
+    )?;
+    std::fs::write(
+        etc.join("resolv.conf"),
+        "nameserver 127.0.0.1\noptions attempts:1 timeout:1\n",
+    )?;
+    std::fs::write(
+        etc.join("nsswitch.conf"),
+        "passwd: files\ngroup: files\nhosts: files dns\n",
+    )?;
+    std::fs::create_dir_all(work.join("trace"))?;
+    Ok(inside)
+}
+
+#[cfg(unix)]
+fn owner(path: &Path) -> u32 {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(path).map_or(0, |m| m.uid())
+}
+
+#[cfg(not(unix))]
+fn owner(_path: &Path) -> u32 {
+    0
+}
+
+/// Copies the skill's folders and regular files (execute bits kept;
+/// symbolic links are not followed, as the audit does not follow them).
+fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(to)?;
+    for entry in std::fs::read_dir(from)? {
+        let entry = entry?;
+        let kind = entry.file_type()?;
+        let target = to.join(entry.file_name());
+        if kind.is_dir() {
+            copy_tree(&entry.path(), &target)?;
+        } else if kind.is_file() {
+            std::fs::copy(entry.path(), &target)?;
+        }
+    }
+    Ok(())
+}
+
+/// The scripts' environment: an ordinary agent session's, and the canary
+/// tokens.
+fn environment(canaries: &[canary::Canary]) -> Vec<(String, String)> {
+    let mut env: Vec<(String, String)> = [
+        ("HOME", canary::HOME),
+        ("USER", "user"),
+        ("LOGNAME", "user"),
+        ("PATH", "/usr/local/bin:/usr/bin:/bin"),
+        ("LANG", "C.UTF-8"),
+        ("TMPDIR", "/tmp"),
+        ("SHELL", "/bin/sh"),
+        ("TERM", "dumb"),
+    ]
+    .iter()
+    .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+    .collect();
+    env.extend(
+        canaries
+            .iter()
+            .filter_map(|c| Some((c.var.clone()?, c.content.clone()))),
+    );
+    env
+}
+
+/// The bubblewrap arguments: system folders read-only, the sandbox's own
+/// /etc, a fresh /tmp, /dev and /proc, the fake home read-write, and
+/// every namespace new (no network but its own loopback).
+fn bwrap_args(work: &Path, me: &Path) -> Vec<String> {
+    let mut args: Vec<String> = [
+        "--die-with-parent",
+        "--unshare-all",
+        "--new-session",
+        "--clearenv",
+        "--setenv",
+        "PATH",
+        "/usr/local/bin:/usr/bin:/bin",
+        "--cap-add",
+        "CAP_NET_BIND_SERVICE",
+        "--hostname",
+        "sandbox",
+        "--ro-bind",
+        "/usr",
+        "/usr",
+    ]
+    .iter()
+    .map(|s| (*s).to_owned())
+    .collect();
+    let mut add = |words: &[&str]| args.extend(words.iter().map(|s| (*s).to_owned()));
+    for top in ["/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"] {
+        match std::fs::read_link(top) {
+            Ok(target) => add(&["--symlink", &target.to_string_lossy(), top]),
+            Err(_) if Path::new(top).is_dir() => add(&["--ro-bind", top, top]),
+            Err(_) => {}
+        }
+    }
+    add(&[
+        "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--dir", "/etc",
+    ]);
+    for name in ETC {
+        let host = format!("/etc/{name}");
+        add(&["--ro-bind-try", &host, &host]);
+    }
+    let work = work.to_string_lossy();
+    for name in ["passwd", "group", "hosts", "resolv.conf", "nsswitch.conf"] {
+        add(&[
+            "--ro-bind",
+            &format!("{work}/etc/{name}"),
+            &format!("/etc/{name}"),
+        ]);
+    }
+    add(&[
+        "--bind",
+        &format!("{work}/home"),
+        canary::HOME,
+        "--ro-bind",
+        &me.to_string_lossy(),
+        INIT_PATH,
+        "--chdir",
+        canary::HOME,
+    ]);
+    args
+}
+
+/// Runs the sandbox under strace (and prlimit) and returns the first
+/// process's report.
+fn sandbox(
+    tools: &Tools,
+    work: &Path,
+    spec: &str,
+    budget: Duration,
+) -> Result<init::InitReport, String> {
+    let mut cmd = match &tools.prlimit {
+        Some(prlimit) => {
+            let mut c = Command::new(prlimit);
+            c.arg(format!("--as={MEMORY_BYTES}"))
+                .arg(format!("--fsize={FILE_BYTES}"))
+                .arg("--core=0")
+                .arg(format!("--cpu={}", LIMIT.as_secs() + 5))
+                .arg("--")
+                .arg(&tools.strace);
+            c
+        }
+        None => Command::new(&tools.strace),
+    };
+    cmd.args([
+        "-ff",
+        "-qq",
+        "--seccomp-bpf",
+        "--pidns-translation",
+        "-x",
+        "-yy",
+    ])
+    .args(["-s", "65536", "-e"])
+    .arg(format!("trace={}", trace::TRACED))
+    .arg("-o")
+    .arg(work.join("trace").join("t"))
+    .arg("--")
+    .arg(&tools.bwrap)
+    .args(bwrap_args(work, &tools.me))
+    .arg("--")
+    .arg(INIT_PATH)
+    .arg(INIT_ARG)
+    .arg(spec)
+    .env_clear()
+    .env("PATH", "/usr/local/bin:/usr/bin:/bin")
+    .stdin(Stdio::null())
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped());
+    let mut child = cmd
+        .spawn()
+        .map_err(|e| format!("cannot start strace: {e}"))?;
+    let (mut stdout, mut stderr) = (child.stdout.take(), child.stderr.take());
+    let out = std::thread::spawn(move || {
+        let mut text = String::new();
+        if let Some(s) = stdout.as_mut() {
+            let _ = s.read_to_string(&mut text);
+        }
+        text
+    });
+    let err = std::thread::spawn(move || {
+        let mut text = String::new();
+        if let Some(s) = stderr.as_mut() {
+            let _ = s.read_to_string(&mut text);
+        }
+        text
+    });
+    let start = Instant::now();
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break Some(status),
+            Ok(None) if start.elapsed() > budget => {
+                let _ = child.kill();
+                let _ = child.wait();
+                break None;
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(5)),
+            Err(e) => return Err(format!("cannot wait for the sandbox: {e}")),
+        }
+    };
+    let out = out.join().unwrap_or_default();
+    let err = err.join().unwrap_or_default();
+    let report = out.trim_start().starts_with('{').then_some(out.trim());
+    match (report, status) {
+        (Some(text), _) => {
+            serde_json::from_str(text).map_err(|e| format!("unreadable report ({e})"))
+        }
+        (None, None) => Err(format!(
+            "the sandbox did not finish within {} s",
+            budget.as_secs()
+        )),
+        (None, Some(status)) => Err(format!(
+            "the sandbox ended ({status}) without a report: {}",
+            err.trim().lines().last().unwrap_or("no message")
+        )),
+    }
+}

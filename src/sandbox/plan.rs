@@ -1,0 +1,273 @@
+//! Which of a skill's files `audit --run` runs, and with what
+//! (docs/audit.md, "Running a skill: audit --run"): every file of the skill
+//! that SKILL.md's code (fenced blocks and inline code) names, and every
+//! executable file under `scripts/`, when it is a script of a known
+//! interpreter (by its `#!` line, else its extension) or a native program.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+/// One file to run: its path in the skill and the command's first words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Planned {
+    /// `/`-separated, relative to the skill folder.
+    pub file: String,
+    /// The interpreter's name (`python3`, `bash`, …); `None`: run the file
+    /// itself (a native program).
+    pub interpreter: Option<String>,
+}
+
+/// A file SKILL.md names that is not run, and why.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Skipped {
+    pub file: String,
+    pub why: String,
+}
+
+/// Interpreters by extension. `sh` files run with `bash` when it is there
+/// (skills write bash and call it `.sh`).
+const BY_EXTENSION: &[(&str, &[&str])] = &[
+    ("sh", &["bash", "sh"]),
+    ("bash", &["bash"]),
+    ("py", &["python3"]),
+    ("js", &["node"]),
+    ("mjs", &["node"]),
+    ("cjs", &["node"]),
+    ("pl", &["perl"]),
+    ("rb", &["ruby"]),
+];
+
+/// Interpreters a `#!` line may name (its last path segment, or the word
+/// after `env`), mapped to the program looked up.
+const BY_SHEBANG: &[(&str, &str)] = &[
+    ("sh", "sh"),
+    ("bash", "bash"),
+    ("dash", "sh"),
+    ("zsh", "bash"),
+    ("python", "python3"),
+    ("python3", "python3"),
+    ("node", "node"),
+    ("nodejs", "node"),
+    ("perl", "perl"),
+    ("ruby", "ruby"),
+];
+
+const ELF: &[u8] = b"\x7fELF";
+
+/// What to run in `dir`, and what SKILL.md names that cannot be run here.
+/// `has` says whether an interpreter is installed.
+pub fn plan(dir: &Path, has: &dyn Fn(&str) -> bool) -> (Vec<Planned>, Vec<Skipped>) {
+    let mut named: BTreeSet<String> = BTreeSet::new();
+    if let Ok(text) = std::fs::read_to_string(dir.join(crate::skill::SKILL_MD)) {
+        for word in code_words(&text) {
+            if let Some(rel) = file_of(dir, &word) {
+                named.insert(rel);
+            }
+        }
+    }
+    executables_under(dir, "scripts", &mut named);
+    let mut run = Vec::new();
+    let mut skipped = Vec::new();
+    for file in named {
+        match interpreter_of(dir, &file, has) {
+            Ok(Some(planned)) => run.push(planned),
+            Ok(None) => {}
+            Err(why) => skipped.push(Skipped { file, why }),
+        }
+    }
+    (run, skipped)
+}
+
+/// The words of SKILL.md's code: fenced blocks and inline code spans,
+/// split where a shell would split them.
+fn code_words(text: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut in_fence = false;
+    for line in text.lines() {
+        let trimmed = line.trim_start();
+        if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
+            in_fence = !in_fence;
+            continue;
+        }
+        let spans: Vec<&str> = if in_fence {
+            vec![line]
+        } else {
+            line.split('`').skip(1).step_by(2).collect()
+        };
+        for span in spans {
+            words.extend(
+                span.split(|c: char| {
+                    c.is_whitespace() || matches!(c, ';' | '|' | '&' | '(' | ')' | '<' | '>' | '=')
+                })
+                .map(|w| w.trim_matches(|c| matches!(c, '"' | '\'' | ',' | ':')))
+                .filter(|w| !w.is_empty())
+                .map(str::to_owned),
+            );
+        }
+    }
+    words
+}
+
+/// The skill file a word names: the word itself, or what follows one of
+/// its `/` (so `{baseDir}/scripts/x.py`, `$SKILL_DIR/scripts/x.py` and
+/// `~/.claude/skills/name/scripts/x.py` name `scripts/x.py`). Markdown and
+/// SKILL.md itself are never scripts.
+fn file_of(dir: &Path, word: &str) -> Option<String> {
+    let word = word.trim_start_matches("./");
+    let mut candidates = vec![word];
+    candidates.extend(word.match_indices('/').map(|(i, _)| &word[i + 1..]));
+    candidates.into_iter().find_map(|c| {
+        let safe = !c.is_empty()
+            && !c.starts_with('/')
+            && c.split('/').all(|s| !s.is_empty() && s != "." && s != "..");
+        let prose = [".md", ".txt", ".json", ".yaml", ".yml", ".toml"]
+            .iter()
+            .any(|e| c.ends_with(e));
+        let path = dir.join(c);
+        (safe && !prose && is_plain_file(&path)).then(|| c.to_owned())
+    })
+}
+
+fn is_plain_file(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file())
+}
+
+/// Every file with an execute bit below `dir/sub`.
+fn executables_under(dir: &Path, sub: &str, out: &mut BTreeSet<String>) {
+    let Ok(entries) = std::fs::read_dir(dir.join(sub)) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let rel = format!("{sub}/{}", entry.file_name().to_string_lossy());
+        let Ok(meta) = std::fs::symlink_metadata(entry.path()) else {
+            continue;
+        };
+        if meta.is_dir() {
+            executables_under(dir, &rel, out);
+        } else if meta.is_file() && is_executable(&meta) {
+            out.insert(rel);
+        }
+    }
+}
+
+#[cfg(unix)]
+fn is_executable(meta: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    meta.permissions().mode() & 0o111 != 0
+}
+
+#[cfg(not(unix))]
+fn is_executable(_meta: &std::fs::Metadata) -> bool {
+    false
+}
+
+/// How `file` is run: `Ok(None)` when it is no script at all (data that
+/// SKILL.md happens to name), `Err` when it is one whose interpreter is
+/// not installed.
+fn interpreter_of(
+    dir: &Path,
+    file: &str,
+    has: &dyn Fn(&str) -> bool,
+) -> Result<Option<Planned>, String> {
+    let mut head = [0u8; 256];
+    let n = std::fs::File::open(dir.join(file))
+        .and_then(|mut f| std::io::Read::read(&mut f, &mut head))
+        .unwrap_or(0);
+    let head = &head[..n];
+    if head.starts_with(ELF) {
+        return Ok(Some(Planned {
+            file: file.to_owned(),
+            interpreter: None,
+        }));
+    }
+    let wanted: Vec<&str> = if let Some(name) = shebang(head) {
+        match BY_SHEBANG.iter().find(|(n, _)| *n == name) {
+            Some((_, program)) => vec![program],
+            None => return Err(format!("its `#!` names `{name}`, which is not run")),
+        }
+    } else {
+        let ext = file.rsplit_once('.').map_or("", |(_, e)| e);
+        match BY_EXTENSION
+            .iter()
+            .find(|(e, _)| e.eq_ignore_ascii_case(ext))
+        {
+            Some((_, programs)) => programs.to_vec(),
+            None => return Ok(None),
+        }
+    };
+    match wanted.iter().find(|p| has(p)) {
+        Some(p) => Ok(Some(Planned {
+            file: file.to_owned(),
+            interpreter: Some((*p).to_owned()),
+        })),
+        None => Err(format!("`{}` is not installed", wanted.join("` or `"))),
+    }
+}
+
+/// The interpreter a `#!` line names: `#!/usr/bin/env -S python3 -u` →
+/// `python3`; `#!/bin/bash` → `bash`; versions dropped (`python3.11` →
+/// `python3`).
+fn shebang(head: &[u8]) -> Option<String> {
+    let line = head.strip_prefix(b"#!")?;
+    let line = String::from_utf8_lossy(line.split(|b| *b == b'\n').next()?).into_owned();
+    let mut words = line.split_whitespace();
+    let mut program = words.next()?.rsplit('/').next()?.to_owned();
+    if program == "env" {
+        program = words.find(|w| !w.starts_with('-'))?.to_owned();
+    }
+    let base = program.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+    Some(match base {
+        "python" if program.starts_with("python3") => "python3".to_owned(),
+        _ => base.to_owned(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shebangs_name_their_interpreter() {
+        assert_eq!(
+            shebang(b"#!/usr/bin/env python3\n").as_deref(),
+            Some("python3")
+        );
+        assert_eq!(
+            shebang(b"#!/usr/bin/env -S python3.11 -u\n").as_deref(),
+            Some("python3")
+        );
+        assert_eq!(shebang(b"#!/bin/bash -e\necho").as_deref(), Some("bash"));
+        assert_eq!(shebang(b"echo").as_deref(), None);
+    }
+
+    #[test]
+    fn skill_md_code_names_scripts_by_any_prefix() {
+        let dir = std::env::temp_dir().join(format!("skillpm-plan-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("scripts")).unwrap();
+        std::fs::write(dir.join("scripts/a.py"), "print(1)\n").unwrap();
+        std::fs::write(dir.join("scripts/b.sh"), "echo 1\n").unwrap();
+        std::fs::write(dir.join("scripts/c.rs"), "fn main() {}\n").unwrap();
+        std::fs::write(dir.join("notes.md"), "x").unwrap();
+        std::fs::write(
+            dir.join("SKILL.md"),
+            "---\nname: x\n---\nRun `python {baseDir}/scripts/a.py --in f`.\n```bash\ncd x && bash \"$SKILL_DIR/scripts/b.sh\" | tee out\ncat notes.md scripts/c.rs ../escape.py\n```\n",
+        )
+        .unwrap();
+        let (run, skipped) = plan(&dir, &|p| p != "bash");
+        let files: Vec<(&str, Option<&str>)> = run
+            .iter()
+            .map(|p| (p.file.as_str(), p.interpreter.as_deref()))
+            .collect();
+        assert_eq!(
+            files,
+            [
+                ("scripts/a.py", Some("python3")),
+                ("scripts/b.sh", Some("sh"))
+            ]
+        );
+        assert!(skipped.is_empty(), "{skipped:?}");
+        let (_, skipped) = plan(&dir, &|p| p == "bash");
+        assert_eq!(skipped.len(), 1, "{skipped:?}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
