@@ -134,6 +134,15 @@ impl Shown {
         &self.0
     }
 
+    /// On one line: the line feeds and tabs [`escape`] kept are escaped
+    /// too (everything else was escaped when the text was made).
+    pub fn one_line(self) -> Self {
+        if !self.0.contains(['\n', '\t']) {
+            return self;
+        }
+        Shown(self.0.replace('\n', "\\n").replace('\t', "\\t"))
+    }
+
     /// Without trailing white space (line feeds included).
     pub fn trim_end(mut self) -> Self {
         let len = self.0.trim_end().len();
@@ -222,6 +231,8 @@ mod tests {
         assert_eq!(s.as_str(), "\x1b[33mruns:\x1b[0m x\\u{1b}[J");
         assert_eq!(Shown::styled("a", "1m\x1b[2J", true).as_str(), "a");
         assert_eq!(Shown::styled("a\x1b", "1", false).as_str(), "a\\u{1b}");
+        let line = Shown::from("a\n\u{2028}\u{85}\tb").one_line();
+        assert_eq!(line.as_str(), "a\\n\\u{2028}\\u{85}\\tb");
     }
 
     #[test]

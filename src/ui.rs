@@ -74,10 +74,13 @@ impl Ui {
         }
     }
 
+    /// One `warning:` line: a line break inside the message (a value from
+    /// an index or a server that carries one) is shown escaped, so a
+    /// warning cannot start a line that looks like the program's.
     pub fn warn(&self, message: impl Into<Shown>) {
         if !self.quiet {
             let label = self.paint("warning", "33");
-            eprintln!("{label}: {}", message.into());
+            eprintln!("{label}: {}", message.into().one_line());
         }
     }
 

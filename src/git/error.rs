@@ -27,6 +27,10 @@ pub enum GitError {
     #[error(transparent)]
     PlainHttp(crate::net::NetError),
 
+    /// A remote URL carrying credentials, shown without them (exit 2).
+    #[error(transparent)]
+    Credentials(#[from] crate::net::CredentialsInUrl),
+
     /// The GitHub API or archive server answered with an error (exit 4).
     #[error("GitHub at {url} answered {status}: {message}")]
     GitHub {
@@ -128,6 +132,7 @@ impl Classify for GitError {
             GitError::Spec { .. } => Exit::Usage,
             GitError::Network { .. } | GitError::GitHub { .. } => Exit::Network,
             GitError::PlainHttp(e) => e.exit(),
+            GitError::Credentials(e) => e.exit(),
             GitError::UnknownRef { .. }
             | GitError::CommitNotFound { .. }
             | GitError::SubpathNotFound { .. } => Exit::NotFound,

@@ -141,6 +141,8 @@ pub fn parse_git_spec(
 ) -> Result<Option<GitSpec>, GitError> {
     let spec_err = |message: String| GitError::spec(input, message);
     let text = input.trim();
+    // Before anything could echo the text (docs/network.md).
+    crate::net::refuse_credentials(text)?;
     let parsed = if let Some(rest) = text.strip_prefix("github:") {
         Some(parse_github_shorthand(rest).map_err(spec_err)?)
     } else {
@@ -226,11 +228,6 @@ fn parse_url(scheme: &str, text: &str) -> Result<Option<Parsed>, String> {
             let (without_fragment, fragment) = split_fragment(text);
             let url =
                 url::Url::parse(without_fragment).map_err(|e| format!("not a valid URL: {e}"))?;
-            if !url.password().unwrap_or("").is_empty() || !url.username().is_empty() {
-                return Err("credentials in the URL would be written to skills.lock; \
-                     remove them and let a git credential helper supply them"
-                    .into());
-            }
             if matches!(url.host_str(), Some("github.com" | "www.github.com")) {
                 return parse_github_url(&url, fragment).map(Some);
             }
@@ -246,12 +243,7 @@ fn parse_url(scheme: &str, text: &str) -> Result<Option<Parsed>, String> {
             let url = url
                 .replacen("git+ssh://", "ssh://", 1)
                 .replacen("ssh+git://", "ssh://", 1);
-            let parsed = url::Url::parse(&url).map_err(|e| format!("not a valid URL: {e}"))?;
-            if parsed.password().is_some() {
-                return Err("a password in the URL would be written to skills.lock; \
-                     use an SSH key or agent instead"
-                    .into());
-            }
+            url::Url::parse(&url).map_err(|e| format!("not a valid URL: {e}"))?;
             Ok(Some(Parsed::url(url, fragment)))
         }
         "file" => {

@@ -473,11 +473,18 @@ fn artifact_url(value: Option<&Value>, index_url: &Url, field: &str) -> Result<U
     if text.is_empty() {
         return invalid(format!("`{field}` is empty"));
     }
+    // A URL with credentials would be written to skills.lock and the cache
+    // (docs/network.md): refused, and shown without them.
+    let no_credentials = |text: &str| {
+        crate::net::refuse_credentials(text).or_else(|e| invalid(format!("`{field}`: {e}")))
+    };
+    no_credentials(text)?;
     let url = index_url.join(text).or_else(|e| {
         invalid(format!(
             "`{field}` {text:?} is not a valid URL reference: {e}"
         ))
     })?;
+    no_credentials(url.as_str())?;
     if !paths::scheme_allowed(index_url.scheme(), url.scheme()) {
         return invalid(format!(
             "`{field}` {url} uses {}: an index served over {} may not point there",

@@ -57,6 +57,69 @@ impl Classify for NetError {
     }
 }
 
+/// A source URL that carries credentials (`user:password@`, or a user name
+/// on anything but ssh): refused wherever a URL enters (the command line,
+/// skills.toml, skills.lock, an index), because it would be written to
+/// committed files, the cache and the terminal (docs/network.md). The URL is
+/// only ever shown without them.
+#[derive(Debug, Clone, thiserror::Error)]
+#[error(
+    "{shown}: a source URL may not carry credentials (the part before `@`): they would be written to skills.toml, skills.lock and the cache\n  {advice}"
+)]
+pub struct CredentialsInUrl {
+    /// The URL without its user information.
+    pub shown: String,
+    pub advice: String,
+}
+
+crate::classified!(CredentialsInUrl);
+impl Classify for CredentialsInUrl {
+    fn exit(&self) -> Exit {
+        Exit::Usage
+    }
+}
+
+/// Refuses a URL (any scheme, `git+` and `mcp+` forms included) whose
+/// authority holds user information: a password on any scheme, a user name
+/// on anything but ssh (`ssh://git@host/…` and `git@host:…` name an ssh
+/// account, not a secret). Text without `://` names no authority.
+pub fn refuse_credentials(text: &str) -> Result<(), CredentialsInUrl> {
+    let text = text.trim();
+    let Some((scheme, rest)) = text.split_once("://") else {
+        return Ok(());
+    };
+    let end = rest.find(['/', '?', '#', '\\']).unwrap_or(rest.len());
+    let Some(at) = rest[..end].rfind('@') else {
+        return Ok(());
+    };
+    let userinfo = &rest[..at];
+    let scheme = scheme.to_ascii_lowercase();
+    let ssh = matches!(scheme.as_str(), "ssh" | "git+ssh" | "ssh+git" | "sftp");
+    if ssh && !userinfo.contains(':') {
+        return Ok(());
+    }
+    let clean = format!("{scheme}://{}", &rest[at + 1..]);
+    let shown = crate::shown::printable(&clean);
+    let advice = if ssh {
+        "remove the password and use an SSH key or agent".to_owned()
+    } else {
+        let host_var = (clean
+            .strip_prefix("git+")
+            .or_else(|| clean.strip_prefix("mcp+")))
+        .unwrap_or(&clean)
+        .parse::<Url>()
+        .ok()
+        .filter(|u| matches!(u.scheme(), "http" | "https"))
+        .and_then(|u| host_token_var(&u).ok())
+        .map(|var| format!(", or put the token in ${var}"))
+        .unwrap_or_default();
+        format!(
+            "remove them and keep the secret in an environment variable that only you bind to this host: `skillpm source add <name> {shown} --token-env VAR` (recorded in your own tokens.toml, never in the project){host_var}"
+        )
+    };
+    Err(CredentialsInUrl { shown, advice })
+}
+
 /// Whether `url`'s host is this machine: `localhost`, 127.0.0.0/8 or ::1.
 pub fn is_loopback(url: &Url) -> bool {
     match url.host() {
@@ -210,20 +273,79 @@ impl std::fmt::Debug for Auth {
 }
 
 /// The variable a token for `url`'s host is read from without any binding
-/// written anywhere (Terraform's `TF_TOKEN_…` rule): `SKILLPM_TOKEN_`, then
-/// the host with every `.` as `_` and every `-` as `__`, then, for a port
-/// other than the scheme's default, `_` and the port. `skills.acme.dev` →
-/// `SKILLPM_TOKEN_skills_acme_dev`; `my-reg.example:8443` →
-/// `SKILLPM_TOKEN_my__reg_example_8443`. IP literals are written the same
-/// way (`127.0.0.1:8080` → `SKILLPM_TOKEN_127_0_0_1_8080`; `:` of IPv6 as `_`).
-pub fn host_token_var(url: &Url) -> Option<String> {
-    let host = url.host_str()?;
+/// written anywhere (Terraform's `TF_TOKEN_…` rule, docs/network.md):
+/// `SKILLPM_TOKEN_`, then the host with every `.` as `_` and every `-` as
+/// `__`, then, for a port other than the scheme's default, `_` and the port.
+/// `skills.acme.dev` → `SKILLPM_TOKEN_skills_acme_dev`;
+/// `my-reg.example:8443` → `SKILLPM_TOKEN_my__reg_example_8443`;
+/// `127.0.0.1:8080` → `SKILLPM_TOKEN_127_0_0_1_8080`.
+///
+/// The mapping is one-to-one, so no variable can reach two hosts: it takes
+/// only an IPv4 address or a name of letters, digits, `-` and `.` whose
+/// labels begin and end with a letter or digit and whose last label is not
+/// all digits. Then a lone `_` is a dot, a run of 2k `_` is k hyphens (a
+/// hyphen never touches a dot), and a trailing `_<digits>` is the port (a
+/// name's last label is never all digits; an address has four numbers).
+/// Any other host (`_` in the name, an IPv6 address, a label that begins or
+/// ends with `-`) has no such variable: `Err` says why, and a token for it
+/// is bound with `source add … --token-env VAR`.
+pub fn host_token_var(url: &Url) -> Result<String, String> {
+    let name = match url.host() {
+        Some(url::Host::Ipv4(ip)) => ip.to_string().replace('.', "_"),
+        Some(url::Host::Domain(host)) => mapped_name(host)?,
+        Some(url::Host::Ipv6(_)) => {
+            return Err("an IPv6 address has no SKILLPM_TOKEN_ variable".into());
+        }
+        None => return Err("the URL has no host".into()),
+    };
+    let mut var = format!("SKILLPM_TOKEN_{name}");
+    if let Some(port) = url.port() {
+        var.push_str(&format!("_{port}"));
+    }
+    Ok(var)
+}
+
+/// A host name as [`host_token_var`] writes it, or why it cannot.
+fn mapped_name(host: &str) -> Result<String, String> {
+    let why = |rule: &str| Err(format!("`{}` {rule}", crate::shown::printable(host)));
+    let labels: Vec<&str> = host.split('.').collect();
+    for label in &labels {
+        if label.is_empty() {
+            return why("has an empty label (`..` or a dot at an end)");
+        }
+        if let Some(c) = label
+            .chars()
+            .find(|c| !(c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '-'))
+        {
+            return why(&format!(
+                "holds `{}`; only a-z, 0-9, `-` and `.` map to a variable name one-to-one",
+                crate::shown::printable(&c.to_string())
+            ));
+        }
+        if label.starts_with('-') || label.ends_with('-') {
+            return why("has a label that begins or ends with `-`");
+        }
+    }
+    if labels
+        .last()
+        .is_some_and(|l| l.bytes().all(|b| b.is_ascii_digit()))
+    {
+        return why("ends in a label of digits only");
+    }
+    Ok(host.replace('-', "__").replace('.', "_"))
+}
+
+/// The name earlier versions derived for a host [`host_token_var`] refuses
+/// (every `.`, `:` and `_` as `_`, `-` as `__`): only to tell a user who set
+/// it that it is no longer sent.
+fn old_host_token_var(url: &Url) -> Option<String> {
+    let host = url.host_str()?.trim_matches(['[', ']']);
     let mut name = String::from("SKILLPM_TOKEN_");
-    for c in host.trim_matches(['[', ']']).chars() {
+    for c in host.chars() {
         match c {
-            '.' | ':' => name.push('_'),
+            '.' | ':' | '_' => name.push('_'),
             '-' => name.push_str("__"),
-            c if c.is_ascii_alphanumeric() || c == '_' => name.push(c),
+            c if c.is_ascii_alphanumeric() => name.push(c),
             _ => return None,
         }
     }
@@ -332,24 +454,45 @@ pub fn choose_token(url: &Url, declared: Option<&str>, user: &UserTokens) -> Tok
             var: var.to_owned(),
         };
     }
+    let origin = url.origin().ascii_serialization();
+    let bind = |var: &str| {
+        format!(
+            "bind it yourself with `skillpm source add <name> {url} --token-env {var}` (kept in your own config)"
+        )
+    };
     let host_var = host_token_var(url);
     match (declared, host_var) {
-        (Some(d), Some(h)) if d == h => TokenChoice::Bound { var: h },
+        (Some(d), Ok(h)) if d == h => TokenChoice::Bound { var: h },
         (Some(d), host_var) => TokenChoice::Refused {
             var: d.to_owned(),
             reason: format!(
-                "skills.toml names token-env ${d} for {origin}, but a project file cannot send your secrets: no token sent. To send it, bind it yourself with `skillpm source add <name> {url} --token-env {d}` (kept in your own config){host}",
-                origin = url.origin().ascii_serialization(),
-                host = host_var
+                "skills.toml names token-env ${d} for {origin}, but a project file cannot send your secrets: no token sent. To send it, {}{}",
+                bind(d),
+                host_var
                     .map(|h| format!(", or put the token in ${h}"))
                     .unwrap_or_default()
             ),
         },
-        (None, Some(h)) if std::env::var_os(&h).is_some_and(|v| !v.is_empty()) => {
-            TokenChoice::Bound { var: h }
-        }
-        (None, _) => TokenChoice::None,
+        (None, Ok(h)) if is_set(&h) => TokenChoice::Bound { var: h },
+        (None, Ok(_)) => TokenChoice::None,
+        (None, Err(why)) => match old_host_token_var(url).filter(|old| is_set(old)) {
+            // A variable that once reached this host (and others): refused
+            // aloud, so a 401 that follows is not a riddle.
+            Some(old) => TokenChoice::Refused {
+                reason: format!(
+                    "${old} is not sent to {origin}: {why}, so no SKILLPM_TOKEN_ variable names this host alone; {}",
+                    bind("VAR")
+                ),
+                var: old,
+            },
+            None => TokenChoice::None,
+        },
     }
+}
+
+/// Whether the environment variable `var` is set to something.
+fn is_set(var: &str) -> bool {
+    std::env::var_os(var).is_some_and(|v| !v.is_empty())
 }
 
 /// Why a transfer failed, in words a person knows.
@@ -421,7 +564,7 @@ impl Why {
                 "try again later; raise SKILLPM_HTTP_TIMEOUT or lower SKILLPM_HTTP_MIN_RATE on a very slow link"
             }
             Why::Tls => {
-                "check the URL's host and scheme; a private CA must be in the system's certificate store"
+                "check the URL's host and scheme; a private CA must be in the system's certificate store (or in SSL_CERT_FILE)"
             }
             Why::Status(401 | 403) => {
                 "the server wants credentials: set the source's token (see `skillpm source add --help`)"
@@ -549,7 +692,7 @@ mod tests {
 
     #[test]
     fn host_token_variables_follow_one_rule() {
-        let var = |u: &str| host_token_var(&Url::parse(u).unwrap());
+        let var = |u: &str| host_token_var(&Url::parse(u).unwrap()).ok();
         assert_eq!(
             var("https://skills.acme.dev/x").as_deref(),
             Some("SKILLPM_TOKEN_skills_acme_dev")
@@ -566,7 +709,60 @@ mod tests {
             var("http://127.0.0.1:8080/").as_deref(),
             Some("SKILLPM_TOKEN_127_0_0_1_8080")
         );
+        assert_eq!(
+            var("https://xn--bcher-kva.example/").as_deref(),
+            Some("SKILLPM_TOKEN_xn____bcher__kva_example")
+        );
         assert_eq!(var("file:///tmp/x"), None);
+        // The pair that collided (issue 34): `_` in a name has no variable.
+        assert_eq!(
+            var("https://a-b.example/").as_deref(),
+            Some("SKILLPM_TOKEN_a__b_example")
+        );
+        for refused in [
+            "https://a._b.example/",
+            "https://a_b.example/",
+            "https://a.-b.example/",
+            "https://a-.b.example/",
+            "https://[::1]:8080/",
+        ] {
+            assert_eq!(var(refused), None, "{refused}");
+        }
+    }
+
+    /// Every host of up to six characters from the letters that matter,
+    /// with and without a port: no two hosts share a variable.
+    #[test]
+    fn no_two_hosts_share_a_variable() {
+        let alphabet = ['a', '1', '-', '.', '_'];
+        let mut hosts = vec![String::new()];
+        let mut all = Vec::new();
+        for _ in 0..6 {
+            hosts = (hosts.iter())
+                .flat_map(|h| alphabet.iter().map(move |c| format!("{h}{c}")))
+                .collect();
+            all.extend(hosts.iter().cloned());
+        }
+        let mut seen: std::collections::HashMap<String, url::Origin> = Default::default();
+        for host in &all {
+            for port in ["", ":1", ":80", ":11"] {
+                let Ok(url) = Url::parse(&format!("http://{host}{port}/")) else {
+                    continue;
+                };
+                let Ok(var) = host_token_var(&url) else {
+                    continue;
+                };
+                let key = url::Origin::Tuple(
+                    String::new(),
+                    url.host().unwrap().to_owned(),
+                    url.port_or_known_default().unwrap(),
+                );
+                if let Some(earlier) = seen.insert(var.clone(), key.clone()) {
+                    assert_eq!(earlier, key, "{var} names two hosts");
+                }
+            }
+        }
+        assert!(seen.len() > 1000, "{}", seen.len());
     }
 
     #[test]
@@ -628,6 +824,37 @@ mod tests {
             "the server answered 503 Service Unavailable"
         );
         assert!(matches!(Why::of(&std::io::Error::other("odd")), Why::Other(t) if t == "odd"));
+    }
+
+    #[test]
+    fn credentials_in_a_url_are_refused_and_never_shown() {
+        for bad in [
+            "http://alice:S3CRET@h.example/",
+            "https://S3CRET@h.example/x.json",
+            "git+https://alice:S3CRET@h.example/r.git",
+            "mcp+https://S3CRET@h.example/mcp",
+            "oci://alice:S3CRET@h.example/ns",
+            "ssh://git:S3CRET@h.example/r",
+            "http://alice:S3CRET@/x",
+        ] {
+            let e = refuse_credentials(bad).unwrap_err();
+            let text = e.to_string();
+            assert!(!text.contains("S3CRET"), "{text}");
+            assert!(!text.contains("alice"), "{text}");
+        }
+        let e = refuse_credentials("https://alice:S3CRET@h.example/").unwrap_err();
+        assert!(e.to_string().contains("--token-env"), "{e}");
+        assert!(e.to_string().contains("SKILLPM_TOKEN_h_example"), "{e}");
+        for good in [
+            "https://h.example/a@b",
+            "https://h.example/?q=a@b",
+            "ssh://git@h.example/r",
+            "git@github.com:o/r.git",
+            "./folder@2",
+            "oci://h.example/ns/x@sha256:00",
+        ] {
+            assert!(refuse_credentials(good).is_ok(), "{good}");
+        }
     }
 
     #[test]

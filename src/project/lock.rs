@@ -223,6 +223,11 @@ fn check_entry(s: &LockedSkill) -> Result<(), (&'static str, String)> {
             ),
         ));
     }
+    for (field, value) in [("index", &s.index), ("url", &s.url)] {
+        if let Some(Err(e)) = value.as_deref().map(crate::net::refuse_credentials) {
+            return Err((field, e.to_string()));
+        }
+    }
     for exe in &s.executables {
         if let Err(rule) = crate::names::check_name(exe) {
             return Err((

@@ -751,6 +751,8 @@ fn validate(data: &ManifestData) -> Result<(), String> {
         if source.url.trim().is_empty() {
             return Err(format!("source `{}` has an empty url", source.name));
         }
+        crate::net::refuse_credentials(&source.url)
+            .map_err(|e| format!("source `{}`: {e}", source.name))?;
         PinnedKey::parse_all(&source.keys).map_err(|e| format!("source `{}`: {e}", source.name))?;
         if let Some(var) = &source.token_env
             && !is_env_var_name(var)

@@ -98,17 +98,17 @@ pub fn endpoint(text: &str) -> Result<Url, McpSourceError> {
         text: text.to_owned(),
         reason: reason.to_owned(),
     };
+    // One rule, before anything could echo the text (docs/network.md).
+    crate::net::refuse_credentials(text).map_err(|e| McpSourceError::BadUrl {
+        text: e.shown.clone(),
+        reason: e.to_string(),
+    })?;
     let Some(http) = text.strip_prefix("mcp+") else {
         return Err(bad("it must start with mcp+https://"));
     };
     let url = Url::parse(http).map_err(|e| bad(&format!("not a valid URL: {e}")))?;
     if url.host().is_none() {
         return Err(bad("the URL has no host"));
-    }
-    if !url.username().is_empty() || url.password().is_some() {
-        return Err(bad(
-            "credentials do not belong in the URL; name an environment variable with `token-env`",
-        ));
     }
     let loopback = crate::net::is_loopback(&url);
     match url.scheme() {

@@ -17,18 +17,22 @@ pub const WELL_KNOWN_INDEXES: [&str; 2] = [
     ".well-known/skills/index.json",
 ];
 
-/// Text that names no source of any kind.
+/// Text that names no source of any kind, or a URL carrying credentials
+/// (shown without them).
 #[derive(Debug, thiserror::Error)]
-#[error("{text:?} is not a source: {reason}")]
-pub struct SpecError {
-    pub text: String,
-    pub reason: String,
+pub enum SpecError {
+    #[error("{text:?} is not a source: {reason}")]
+    NotASource { text: String, reason: String },
+    #[error(transparent)]
+    Credentials(#[from] crate::net::CredentialsInUrl),
 }
 
 crate::classified!(SpecError);
 impl Classify for SpecError {
     fn exit(&self) -> Exit {
-        Exit::Usage
+        match self {
+            SpecError::NotASource { .. } | SpecError::Credentials(_) => Exit::Usage,
+        }
     }
 }
 
@@ -66,7 +70,9 @@ impl SourceSpec {
     /// (relative to `base_dir`).
     pub fn parse(text: &str, base_dir: &Path) -> Result<Self, SpecError> {
         let trimmed = text.trim();
-        let bad = |reason: &str| SpecError {
+        // Before anything could echo the text (docs/network.md).
+        crate::net::refuse_credentials(trimmed)?;
+        let bad = |reason: &str| SpecError::NotASource {
             text: text.to_owned(),
             reason: reason.to_owned(),
         };

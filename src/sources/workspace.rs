@@ -106,10 +106,13 @@ pub fn fetcher_within(
 }
 
 /// One warning per source whose `token-env` in skills.toml names a
-/// variable the user never bound to that source's origin: no token is sent
-/// to it (docs/network.md).
+/// variable the user never bound to that source's origin, or whose host
+/// has no `SKILLPM_TOKEN_…` variable while the one earlier versions read for
+/// it is set: no token is sent to it (docs/network.md).
 pub fn warn_unbound_tokens(ui: &Ui, manifest: &Manifest) {
-    if !manifest.sources().iter().any(|d| d.token_env.is_some()) {
+    let host_vars_set =
+        || std::env::vars_os().any(|(k, _)| k.to_string_lossy().starts_with("SKILLPM_TOKEN_"));
+    if !manifest.sources().iter().any(|d| d.token_env.is_some()) && !host_vars_set() {
         return;
     }
     let user = crate::net::UserTokens::load();

@@ -433,6 +433,250 @@ fn the_host_variable_binds_a_token_to_its_host_only() {
     assert_eq!(authorized(&other), Vec::<String>::new());
 }
 
+/// `Authorization` headers the proxy saw for requests to `host`.
+fn authorized_for(proxy: &TestServer, host: &str) -> (usize, Vec<String>) {
+    let to_host: Vec<_> = (proxy.requests().into_iter())
+        .filter(|r| r.header("host") == Some(host))
+        .collect();
+    let headers = (to_host.iter())
+        .filter_map(|r| r.header("authorization").map(str::to_owned))
+        .collect();
+    (to_host.len(), headers)
+}
+
+/// Issue 34: `_` passed through while `.` became `_` and `-` became `__`,
+/// so `SKILLPM_TOKEN_a__b_example` was sent to `a._b.example` as well as
+/// `a-b.example`. Both hosts are reached through a logging proxy on
+/// loopback (`HTTP_PROXY`), which serves the same registry for each.
+#[test]
+fn a_host_variable_reaches_one_host_only() {
+    let (_dir, proxy) = small_registry();
+    let mut sandbox = Sandbox::new();
+    sandbox.init();
+    sandbox.env("HTTP_PROXY", &proxy.base());
+    sandbox.env("SKILLPM_TOKEN_a__b_example", "ci-token");
+    let (code, _, stderr) = run(sandbox.cmd().args([
+        "--allow-http",
+        "--offline",
+        "source",
+        "add",
+        "honest",
+        "http://a-b.example",
+    ]));
+    assert_eq!(code, 0, "{stderr}");
+
+    // Honest: the variable named after `a-b.example` goes there.
+    let (code, stdout, stderr) = run(sandbox.cmd().args(["--allow-http", "search", "pdf"]));
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("pdf-tools"), "{stdout}");
+    let (hits, headers) = authorized_for(&proxy, "a-b.example");
+    assert!(hits >= 1);
+    assert!(
+        !headers.is_empty() && headers.iter().all(|h| h == "Bearer ci-token"),
+        "{headers:?}"
+    );
+
+    // Attack: a pull request declares `a._b.example`, whose name the old
+    // rule also wrote `a__b_example`.
+    proxy.clear_log();
+    let text =
+        sandbox.manifest() + "\n[[source]]\nname = \"evil\"\nurl = \"http://a._b.example\"\n";
+    std::fs::write(sandbox.project.join("skills.toml"), text).unwrap();
+    let (code, _, stderr) = run(sandbox.cmd().args(["--allow-http", "search", "pdf"]));
+    assert_eq!(code, 0, "{stderr}");
+    let (hits, headers) = authorized_for(&proxy, "a._b.example");
+    assert!(hits >= 1, "the attacker's host was not asked");
+    assert_eq!(
+        headers,
+        Vec::<String>::new(),
+        "the token reached a._b.example"
+    );
+    assert!(
+        stderr.contains("$SKILLPM_TOKEN_a__b_example is not sent to http://a._b.example")
+            && stderr.contains("--token-env"),
+        "{stderr}"
+    );
+    // The honest host still gets its token in the same run.
+    let (_, headers) = authorized_for(&proxy, "a-b.example");
+    assert!(
+        headers.iter().any(|h| h == "Bearer ci-token"),
+        "{headers:?}"
+    );
+}
+
+/// Files under the sandbox (project, cache, home, config, state) holding
+/// `secret`, but `allowed` (a file the test itself planted it in).
+fn files_holding(sandbox: &Sandbox, secret: &str, allowed: &[&std::path::Path]) -> Vec<String> {
+    (support::files_under(&sandbox.root).into_iter())
+        .map(|f| sandbox.root.join(f))
+        .filter(|f| !allowed.contains(&f.as_path()))
+        .filter(|f| {
+            let bytes = std::fs::read(f).unwrap_or_default();
+            bytes.windows(secret.len()).any(|w| w == secret.as_bytes())
+        })
+        .map(|f| f.display().to_string())
+        .collect()
+}
+
+/// Issue 34: `source add ui http://alice:S3CRET@host/` put the password in
+/// skills.toml, twice in skills.lock, in the cache and on the terminal. A
+/// URL with user information is refused wherever it enters (the command
+/// line, skills.toml, skills.lock, an index), naming `--token-env`, and the
+/// secret reaches no file and no output.
+#[test]
+fn credentials_in_a_source_url_are_refused_and_written_nowhere() {
+    let (_dir, server) = small_registry();
+    let sandbox = Sandbox::new();
+    sandbox.init();
+    let secret = "S3CRET-4b1d";
+    let port = server.addr.port();
+
+    // Honest: the registry without credentials.
+    let (code, _, stderr) = run(sandbox.cmd().args(["source", "add", "reg", &server.base()]));
+    assert_eq!(code, 0, "{stderr}");
+    let (code, _, stderr) = run(sandbox.cmd().args(["add", "pdf-tools", "--yes"]));
+    assert_eq!(code, 0, "{stderr}");
+    let manifest = sandbox.manifest();
+    let lock_path = sandbox.project.join("skills.lock");
+    let lock = std::fs::read_to_string(&lock_path).unwrap();
+    let requests = server.requests().len();
+
+    let with_secret = format!("http://alice:{secret}@127.0.0.1:{port}");
+    let refused = |args: &[&str], code_wanted: i32, allowed: &[&std::path::Path]| {
+        let (code, stdout, stderr) = run(sandbox.cmd().args(args));
+        assert_eq!(code, code_wanted, "{args:?}: {stderr}");
+        assert!(
+            !stdout.contains(secret) && !stderr.contains(secret),
+            "{args:?}: {stdout}{stderr}"
+        );
+        assert!(!stderr.contains("alice"), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("may not carry credentials"),
+            "{args:?}: {stderr}"
+        );
+        assert_eq!(
+            files_holding(&sandbox, secret, allowed),
+            Vec::<String>::new(),
+            "{args:?}"
+        );
+        stderr
+    };
+    // Attack 1: on the command line, in every form a source URL takes.
+    let git = format!("{with_secret}/skills.git");
+    let oci = format!("oci://alice:{secret}@127.0.0.1:{port}/team/skills");
+    let mcp = format!("mcp+http://alice:{secret}@127.0.0.1:{port}/mcp");
+    let token_only = format!("http://{secret}@127.0.0.1:{port}/");
+    for args in [
+        &["source", "add", "ui", &with_secret][..],
+        &[
+            "--offline",
+            "source",
+            "add",
+            "ui",
+            &format!("{with_secret}/"),
+        ][..],
+        &[
+            "source",
+            "add",
+            "ui",
+            &token_only,
+            "--token-env",
+            "UI_TOKEN",
+        ][..],
+        &["add", "--source", &with_secret, "code-review", "--yes"][..],
+        &["add", &with_secret, "code-review", "--yes"][..],
+        &["add", "--source", &git, "code-review", "--yes"][..],
+        &["source", "add", "o", &oci][..],
+        &["source", "add", "m", &mcp][..],
+        &["search", "pdf", "--source", &with_secret][..],
+    ] {
+        let stderr = refused(args, 2, &[]);
+        assert!(stderr.contains("--token-env"), "{args:?}: {stderr}");
+        assert_eq!(sandbox.manifest(), manifest, "{args:?}");
+        assert_eq!(
+            std::fs::read_to_string(&lock_path).unwrap(),
+            lock,
+            "{args:?}"
+        );
+    }
+    assert_eq!(
+        server.requests().len(),
+        requests,
+        "a refused URL was fetched"
+    );
+
+    // Attack 2: in skills.toml (a hand edit, a pull request).
+    let toml_path = sandbox.project.join("skills.toml");
+    std::fs::write(
+        &toml_path,
+        format!("{manifest}\n[[source]]\nname = \"ui\"\nurl = \"{with_secret}/\"\n"),
+    )
+    .unwrap();
+    for args in [&["install"][..], &["search", "pdf"][..], &["list"][..]] {
+        refused(args, 2, &[&toml_path]);
+    }
+    std::fs::write(&toml_path, &manifest).unwrap();
+
+    // Attack 3: in skills.lock (`index` and `url` of an entry).
+    let base = server.base();
+    std::fs::write(&lock_path, lock.replace(&base, &with_secret)).unwrap();
+    for args in [
+        &["install", "--frozen"][..],
+        &["install"][..],
+        &["list"][..],
+    ] {
+        refused(args, 3, &[&lock_path]);
+    }
+    std::fs::write(&lock_path, &lock).unwrap();
+    assert_eq!(
+        server.requests().len(),
+        requests,
+        "a refused URL was fetched"
+    );
+
+    // Attack 4: an index listing an artifact URL with credentials: that
+    // entry is refused (a warning without the secret), nothing is locked.
+    let index_path = server.root().join(&INDEX[1..]);
+    let mut index: Value = serde_json::from_slice(&std::fs::read(&index_path).unwrap()).unwrap();
+    let entry = (index["skills"].as_array().unwrap().iter())
+        .position(|e| e["name"] == "code-review")
+        .unwrap();
+    let at = index["skills"][entry]["url"].as_str().unwrap().to_owned();
+    let absolute = url::Url::parse(&server.url(INDEX))
+        .unwrap()
+        .join(&at)
+        .unwrap();
+    index["skills"][entry]["url"] = Value::from(absolute.as_str().replacen(
+        "http://",
+        &format!("http://alice:{secret}@"),
+        1,
+    ));
+    std::fs::write(&index_path, serde_json::to_vec(&index).unwrap()).unwrap();
+    let (code, stdout, stderr) = run(sandbox.cmd().args(["add", "code-review", "--yes"]));
+    assert_ne!(code, 0, "{stderr}");
+    assert!(
+        !stdout.contains(secret) && !stderr.contains(secret),
+        "{stdout}{stderr}"
+    );
+    assert!(stderr.contains("may not carry credentials"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(&lock_path).unwrap(), lock);
+    // The cache keeps the index document as the server served it (its
+    // `index/` copy and the snapshot that proves entries offline); no
+    // other file holds the secret.
+    let cached_index = |f: &String| f.contains("/cache/index/") || f.contains("/cache/snapshots/");
+    let leaked: Vec<String> = (files_holding(&sandbox, secret, &[]).into_iter())
+        .filter(|f| !cached_index(f))
+        .collect();
+    assert_eq!(leaked, Vec::<String>::new());
+    assert!(
+        server
+            .requests()
+            .iter()
+            .all(|r| r.header("authorization").is_none()),
+        "the credentials were sent"
+    );
+}
+
 #[test]
 fn a_retry_names_the_url_and_the_attempt() {
     let (_dir, server) = small_registry();

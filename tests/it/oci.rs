@@ -577,6 +577,90 @@ fn the_token_flow_gets_bearer_tokens_and_never_forwards_credentials_elsewhere() 
     );
 }
 
+/// A Docker config holding the test credential for `registry`.
+fn docker_login(sb: &mut Sandbox, registry: &OciRegistry) {
+    let docker = sb.path("docker");
+    let auth = base64::Engine::encode(
+        &base64::engine::general_purpose::STANDARD,
+        format!("{}:{}", oci::USER, oci::PASSWORD),
+    );
+    write(
+        &docker.join("config.json"),
+        &serde_json::json!({"auths": {registry.host(): {"auth": auth}}}).to_string(),
+    );
+    sb.env("DOCKER_CONFIG", docker.to_str().unwrap());
+}
+
+/// Issue 34: a private Docker Hub repository names its token realm on
+/// another origin (`auth.docker.io`). As docker does, the credential bound
+/// to the registry goes to the realm that registry's challenge names, over
+/// https only; a realm elsewhere over plain http never gets it.
+#[test]
+fn a_token_realm_on_another_origin_gets_the_credential_over_https_only() {
+    if !oci::available() {
+        return;
+    }
+    // Honest: the realm is another loopback port, over https (a test CA),
+    // and grants nothing without the registry's credential.
+    let tokens = TokenServer::https();
+    tokens.private();
+    let registry = OciRegistry::start_with_tokens(&tokens);
+    let mut sb = Sandbox::new();
+    sb.init();
+    docker_login(&mut sb, &registry);
+    sb.env("SSL_CERT_FILE", tokens.ca().to_str().unwrap());
+    let dir = skills_folder(&sb, "Private.");
+    let target = registry.oci("team/skills");
+    publish(&sb, &dir, &target);
+    let (code, out, err) = run(sb.cmd().args(["add", "--yes", "--source", &target, "pdf"]));
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(
+        std::fs::read_to_string(linked(&sb, "pdf").join("SKILL.md"))
+            .unwrap()
+            .contains("Private.")
+    );
+    let basic = format!(
+        "Basic {}",
+        base64::Engine::encode(
+            &base64::engine::general_purpose::STANDARD,
+            format!("{}:{}", oci::USER, oci::PASSWORD)
+        )
+    );
+    let seen = tokens.seen.lock().unwrap().clone();
+    assert!(!seen.is_empty());
+    assert!(
+        seen.iter().all(|a| a.as_deref() == Some(basic.as_str())),
+        "{seen:?}"
+    );
+
+    // Attack: the same registry layout with its realm over plain http on
+    // another origin. The content is pushed while the realm is open, then
+    // the realm turns private: the credential must still not go there.
+    let plain = TokenServer::start();
+    let registry = OciRegistry::start_with_tokens(&plain);
+    let mut sb = Sandbox::new();
+    sb.init();
+    docker_login(&mut sb, &registry);
+    let dir = skills_folder(&sb, "Private.");
+    let target = registry.oci("team/skills");
+    publish(&sb, &dir, &target);
+    plain.private();
+    let (code, out, err) = run(sb.cmd().args(["add", "--yes", "--source", &target, "pdf"]));
+    assert_ne!(code, 0, "{out}\n{err}");
+    assert!(
+        err.contains("was not sent") && err.contains("plain http") && err.contains("https"),
+        "{err}"
+    );
+    let seen = plain.seen.lock().unwrap().clone();
+    assert!(!seen.is_empty(), "the realm was not asked");
+    assert!(
+        seen.iter().all(Option::is_none),
+        "a credential went over plain http: {seen:?}"
+    );
+    assert!(!linked(&sb, "pdf").exists());
+    assert_eq!(lock(&sb), "");
+}
+
 #[test]
 fn name_at_tag_picks_a_tag_and_update_follows_that_tag() {
     if !oci::available() {

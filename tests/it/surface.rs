@@ -217,6 +217,83 @@ fn index_text_is_shown_escaped_in_search_and_add_list() {
     assert!(!sb.project.join("skills.lock").exists());
 }
 
+/// Issue 34: `--json` escapes every character the terminal escaper hides
+/// (`crate::shown::is_hidden`), and a warning stays one line however its
+/// embedded value breaks lines (U+000A, U+0085 NEL, U+2028 LINE SEPARATOR).
+#[test]
+fn json_and_warnings_keep_hostile_index_text_on_its_line() {
+    use crate::support::registry::{Registry, SkillFiles};
+    use crate::support::server::TestServer;
+
+    let dir = tempfile::tempdir().unwrap();
+    let registry = Registry::new(dir.path());
+    let mut index = registry.write_v2(&[SkillFiles::new("pdf-tools"), SkillFiles::new("notes")]);
+    let server = TestServer::serve(dir.path());
+    let sb = Sandbox::new();
+    sb.init();
+    let (code, _, err) = run(sb.cmd().args(["source", "add", "reg", &server.base()]));
+    assert_eq!(code, 0, "{err}");
+    let hostile = "ok\u{202e}txt.exe\u{85}\u{2028}\nwarning: every skill was verified";
+
+    // Honest path: an entry of an unknown type is one warning line.
+    let mut unknown = index["skills"][0].clone();
+    unknown["name"] = serde_json::json!("later");
+    unknown["type"] = serde_json::json!("future-kind");
+    let mut honest = index.clone();
+    honest["skills"]
+        .as_array_mut()
+        .unwrap()
+        .push(unknown.clone());
+    registry.write_index(&registry.v2_index(), &honest);
+    let (code, out, err) = run(sb.cmd().args(["search"]));
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("notes"), "{out}");
+    let warnings: Vec<&str> = err.lines().filter(|l| l.contains("entry #3")).collect();
+    assert_eq!(warnings.len(), 1, "{err}");
+    assert!(warnings[0].starts_with("warning: "), "{err}");
+
+    // Attack: the same text with the hostile characters, in a description
+    // (reported by `--json`) and in the unknown entry's name (warned about).
+    index["skills"][1]["description"] = serde_json::json!(hostile);
+    unknown["name"] = serde_json::json!(hostile);
+    index["skills"].as_array_mut().unwrap().push(unknown);
+    registry.write_index(&registry.v2_index(), &index);
+    for args in [&["search"][..], &["--json", "search"][..]] {
+        let (code, out, err) = run(sb.cmd().args(args));
+        assert_eq!(code, 0, "{args:?}: {err}");
+        for hidden in ['\u{202e}', '\u{85}', '\u{2028}'] {
+            assert!(!out.contains(hidden), "{args:?}: {hidden:?} in {out:?}");
+            assert!(!err.contains(hidden), "{args:?}: {hidden:?} in {err:?}");
+        }
+        // No line of stderr is the hostile text's own.
+        assert!(
+            !err.lines().any(|l| l.starts_with("warning: every skill")),
+            "{args:?}: {err}"
+        );
+        let warnings: Vec<&str> = err.lines().filter(|l| l.contains("entry #3")).collect();
+        assert_eq!(warnings.len(), 1, "{args:?}: {err}");
+        assert!(
+            warnings[0].contains("ok\\u{202e}txt.exe\\u{85}\\u{2028}\\nwarning: every"),
+            "{args:?}: {err}"
+        );
+    }
+    // The JSON keeps the data: read back, the description is the same text.
+    let (_, out, _) = run(sb.cmd().args(["--json", "search"]));
+    assert!(out.contains("\\u202e") && out.contains("\\u0085") && out.contains("\\u2028"));
+    assert!(out.contains("\\n"), "{out}");
+    fn holds(v: &serde_json::Value, text: &str) -> bool {
+        match v {
+            serde_json::Value::String(s) => s == text,
+            serde_json::Value::Array(a) => a.iter().any(|v| holds(v, text)),
+            serde_json::Value::Object(o) => o.values().any(|v| holds(v, text)),
+            _ => false,
+        }
+    }
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(holds(&report, hostile), "{out}");
+    assert!(!sb.project.join("skills.lock").exists());
+}
+
 /// Every entry under `dir` (symlinks not followed) with its kind and, for
 /// files and links, what it holds: a snapshot to compare before and after.
 fn snapshot(dir: &Path) -> Vec<String> {

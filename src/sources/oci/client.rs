@@ -3,9 +3,12 @@
 //! they stream, tag lists and the catalog, and pushes (HEAD before upload,
 //! cross-repository mount).
 //!
-//! Credentials go only to the registry's own origin: a token realm on another
-//! host is asked anonymously, and a redirect to blob storage elsewhere is
-//! followed without the `Authorization` header (`fetch::Auth::applies_to`).
+//! Credentials go only to the registry's own origin and, as docker sends
+//! them, to the token realm that registry's own challenge names when the
+//! realm is that origin or is reached over https (Docker Hub's
+//! `auth.docker.io`); a realm elsewhere over plain http is asked
+//! anonymously. A redirect to blob storage elsewhere is followed without the
+//! `Authorization` header (`fetch::Auth::applies_to`). See docs/network.md.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -37,6 +40,9 @@ pub struct Registry<'f> {
     credential: Option<Credential>,
     /// `Authorization` per scope (`repo:pull`), learnt from challenges.
     auths: RefCell<HashMap<String, Auth>>,
+    /// Why the credential was kept from a token realm (said if the
+    /// registry then refuses).
+    withheld: RefCell<Option<String>>,
 }
 
 impl<'f> Registry<'f> {
@@ -55,6 +61,7 @@ impl<'f> Registry<'f> {
             registry: reference.registry.clone(),
             credential,
             auths: RefCell::new(HashMap::new()),
+            withheld: RefCell::new(None),
         })
     }
 
@@ -104,12 +111,13 @@ impl<'f> Registry<'f> {
             registry: self.registry.clone(),
             repository: repo.to_owned(),
             status,
-            hint: match &self.credential {
-                Some(c) => format!(
+            hint: match (&self.credential, &*self.withheld.borrow()) {
+                (Some(c), Some(why)) => format!("the credential from {} was not sent: {why}", c.from),
+                (Some(c), None) => format!(
                     "the credential from {} was sent and refused; check it and its permissions",
                     c.from
                 ),
-                None => "no credential for it was found: `docker login` to it (~/.docker/config.json), or bind a token with `skillpm source add NAME oci://… --token-env VAR`".to_owned(),
+                (None, _) => "no credential for it was found: `docker login` to it (~/.docker/config.json), or bind a token with `skillpm source add NAME oci://… --token-env VAR`".to_owned(),
             },
         }
     }
@@ -175,12 +183,22 @@ impl<'f> Registry<'f> {
             }
             q.append_pair("scope", &scope);
         }
-        // The credential goes to the realm only when it is the registry's own
-        // origin: a registry cannot make skillpm hand it to another host.
+        // Docker's rule: the credential bound to this registry goes to the
+        // realm its own challenge names (Docker Hub's is `auth.docker.io`),
+        // bound to that realm's origin, only when the realm is the
+        // registry's own origin or is reached over https; never over plain
+        // http to another origin, where anyone on the way could read it.
+        let sendable = url.origin() == self.base.origin() || url.scheme() == "https";
+        if self.credential.is_some() && !sendable {
+            *self.withheld.borrow_mut() = Some(format!(
+                "the registry's token realm {} is another origin over plain http, and credentials go to another origin only over https; ask the registry's owner for an https realm",
+                url.origin().ascii_serialization()
+            ));
+        }
         let basic = self
             .credential
             .as_ref()
-            .filter(|_| url.origin() == self.base.origin())
+            .filter(|_| sendable)
             .map(|c| {
                 Auth::with_header(&url, &c.from, &c.basic()).ok_or_else(|| self.bad_credential(c))
             })

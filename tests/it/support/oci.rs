@@ -82,8 +82,8 @@ impl OciRegistry {
         }
         if let Some(t) = tokens {
             config.push_str(&format!(
-                "auth:\n  token:\n    realm: http://127.0.0.1:{}/token\n    service: {SERVICE}\n    issuer: {ISSUER}\n    rootcertbundle: {}\n",
-                t.port,
+                "auth:\n  token:\n    realm: {}\n    service: {SERVICE}\n    issuer: {ISSUER}\n    rootcertbundle: {}\n",
+                t.realm(),
                 t.cert.display()
             ));
         }
@@ -303,18 +303,57 @@ pub const ISSUER: &str = "skillpm-test-issuer";
 /// answers `GET /token?service=…&scope=…` with a JWT (RS256, the signing
 /// certificate in `x5c`) granting what was asked, signed by an RSA key and a
 /// self-signed certificate `openssl` made now. It records whether each
-/// request carried an `Authorization` header.
+/// request carried an `Authorization` header. [`TokenServer::private`]
+/// makes it grant nothing to a request without the registry's credential
+/// (as Docker Hub answers for a private repository); [`TokenServer::https`]
+/// serves it over TLS with a certificate of a test CA ([`TokenServer::ca`]).
 pub struct TokenServer {
     pub port: u16,
     cert: PathBuf,
     /// `Authorization` header of each token request (None: anonymous).
     pub seen: std::sync::Arc<std::sync::Mutex<Vec<Option<String>>>>,
+    /// The `Authorization` a request must carry to be granted anything.
+    required: std::sync::Arc<std::sync::Mutex<Option<String>>>,
+    /// The test CA's certificate (PEM) when served over https.
+    tls_ca: Option<PathBuf>,
     _dir: tempfile::TempDir,
     _runtime: tokio::runtime::Runtime,
 }
 
 impl TokenServer {
     pub fn start() -> TokenServer {
+        Self::start_with(false)
+    }
+
+    /// The same over https, with a certificate for 127.0.0.1 signed by a
+    /// test CA made now (trust it with `SSL_CERT_FILE=`[`TokenServer::ca`]).
+    pub fn https() -> TokenServer {
+        Self::start_with(true)
+    }
+
+    /// `https://127.0.0.1:PORT/token` or `http://…`.
+    pub fn realm(&self) -> String {
+        let scheme = if self.tls_ca.is_some() {
+            "https"
+        } else {
+            "http"
+        };
+        format!("{scheme}://127.0.0.1:{}/token", self.port)
+    }
+
+    /// The test CA's certificate file (https servers only).
+    pub fn ca(&self) -> &Path {
+        self.tls_ca.as_deref().expect("an https token server")
+    }
+
+    /// From now on, only a request carrying `USER:PASSWORD` as Basic is
+    /// granted what it asks; any other gets a token that grants nothing.
+    pub fn private(&self) {
+        let basic = base64::engine::general_purpose::STANDARD.encode(format!("{USER}:{PASSWORD}"));
+        *self.required.lock().unwrap() = Some(format!("Basic {basic}"));
+    }
+
+    fn start_with(tls: bool) -> TokenServer {
         let dir = tempfile::tempdir().unwrap();
         let key = dir.path().join("token.key");
         let cert = dir.path().join("token.pem");
@@ -339,6 +378,7 @@ impl TokenServer {
             .status()
             .unwrap();
         assert!(status.success(), "openssl req");
+        let tls_ca = tls.then(|| test_ca_and_server_cert(dir.path()));
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(1)
             .enable_all()
@@ -348,35 +388,136 @@ impl TokenServer {
         listener.set_nonblocking(true).unwrap();
         let port = listener.local_addr().unwrap().port();
         let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let required = std::sync::Arc::new(std::sync::Mutex::new(None));
         let minter = Minter {
             key: key.clone(),
             cert: cert.clone(),
         };
-        let state = (seen.clone(), std::sync::Arc::new(minter));
+        let state = (seen.clone(), std::sync::Arc::new(minter), required.clone());
         let app = axum::Router::new()
             .route("/token", axum::routing::get(token_handler))
             .with_state(state);
+        let acceptor = tls.then(|| tls_acceptor(dir.path()));
         runtime.spawn(async move {
             let listener = tokio::net::TcpListener::from_std(listener).unwrap();
-            let _ = axum::serve(listener, app).await;
+            match acceptor {
+                Some(acceptor) => {
+                    let _ = axum::serve(TlsListener { listener, acceptor }, app).await;
+                }
+                None => {
+                    let _ = axum::serve(listener, app).await;
+                }
+            }
         });
         TokenServer {
             port,
             cert,
             seen,
+            required,
+            tls_ca,
             _dir: dir,
             _runtime: runtime,
         }
     }
 }
 
+/// Makes `ca.pem` (a test CA) and `server.pem`/`server.key` (127.0.0.1,
+/// signed by it) in `dir` with `openssl`; returns the CA's path.
+fn test_ca_and_server_cert(dir: &Path) -> PathBuf {
+    let p = |name: &str| dir.join(name).to_str().unwrap().to_owned();
+    std::fs::write(
+        dir.join("server.ext"),
+        "subjectAltName=IP:127.0.0.1\nbasicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=serverAuth\n",
+    )
+    .unwrap();
+    let ec = "-newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes";
+    for step in [
+        format!(
+            "req -x509 {ec} -days 2 -subj /CN=skillpm-test-CA -addext basicConstraints=critical,CA:TRUE -addext keyUsage=critical,keyCertSign,cRLSign -keyout {} -out {}",
+            p("ca.key"),
+            p("ca.pem")
+        ),
+        format!(
+            "req {ec} -subj /CN=127.0.0.1 -keyout {} -out {}",
+            p("server.key"),
+            p("server.csr")
+        ),
+        format!(
+            "x509 -req -days 2 -set_serial 2 -in {} -CA {} -CAkey {} -extfile {} -out {}",
+            p("server.csr"),
+            p("ca.pem"),
+            p("ca.key"),
+            p("server.ext"),
+            p("server.pem")
+        ),
+    ] {
+        // The temp dir's path holds no spaces.
+        let args: Vec<&str> = step.split(' ').collect();
+        let out = Command::new("openssl").args(&args).output().unwrap();
+        assert!(
+            out.status.success(),
+            "openssl {step}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    dir.join("ca.pem")
+}
+
+/// A TLS acceptor for `server.pem`/`server.key` in `dir`.
+fn tls_acceptor(dir: &Path) -> tokio_rustls::TlsAcceptor {
+    use tokio_rustls::rustls;
+    use tokio_rustls::rustls::pki_types::pem::PemObject as _;
+    use tokio_rustls::rustls::pki_types::{CertificateDer, PrivateKeyDer};
+    let certs: Vec<CertificateDer<'static>> = CertificateDer::pem_file_iter(dir.join("server.pem"))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    let key = PrivateKeyDer::from_pem_file(dir.join("server.key")).unwrap();
+    let provider = std::sync::Arc::new(rustls::crypto::aws_lc_rs::default_provider());
+    let config = rustls::ServerConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .with_no_client_auth()
+        .with_single_cert(certs, key)
+        .unwrap();
+    tokio_rustls::TlsAcceptor::from(std::sync::Arc::new(config))
+}
+
+/// An https listener for `axum::serve`: each connection's TLS handshake is
+/// made before it is handed on (one that fails is dropped).
+struct TlsListener {
+    listener: tokio::net::TcpListener,
+    acceptor: tokio_rustls::TlsAcceptor,
+}
+
+impl axum::serve::Listener for TlsListener {
+    type Io = tokio_rustls::server::TlsStream<tokio::net::TcpStream>;
+    type Addr = std::net::SocketAddr;
+
+    async fn accept(&mut self) -> (Self::Io, Self::Addr) {
+        loop {
+            let Ok((tcp, addr)) = self.listener.accept().await else {
+                continue;
+            };
+            if let Ok(tls) = self.acceptor.accept(tcp).await {
+                return (tls, addr);
+            }
+        }
+    }
+
+    fn local_addr(&self) -> std::io::Result<Self::Addr> {
+        self.listener.local_addr()
+    }
+}
+
 type TokenState = (
     std::sync::Arc<std::sync::Mutex<Vec<Option<String>>>>,
     std::sync::Arc<Minter>,
+    std::sync::Arc<std::sync::Mutex<Option<String>>>,
 );
 
 async fn token_handler(
-    axum::extract::State((seen, minter)): axum::extract::State<TokenState>,
+    axum::extract::State((seen, minter, required)): axum::extract::State<TokenState>,
     headers: axum::http::HeaderMap,
     axum::extract::RawQuery(query): axum::extract::RawQuery,
 ) -> ([(&'static str, &'static str); 1], String) {
@@ -384,12 +525,16 @@ async fn token_handler(
         .get("authorization")
         .and_then(|v| v.to_str().ok())
         .map(str::to_owned);
-    seen.lock().unwrap().push(authorization);
+    seen.lock().unwrap().push(authorization.clone());
+    let granted = match &*required.lock().unwrap() {
+        Some(required) => authorization.as_ref() == Some(required),
+        None => true,
+    };
     let query = query.unwrap_or_default();
     let url = reqwest::Url::parse(&format!("http://x/?{query}")).unwrap();
     let mut access = Vec::new();
     for (k, v) in url.query_pairs() {
-        if k == "scope" {
+        if k == "scope" && granted {
             // repository:NAME:ACTIONS
             let rest = v.strip_prefix("repository:").unwrap_or(&v);
             if let Some((name, actions)) = rest.rsplit_once(':') {
