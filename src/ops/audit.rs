@@ -32,7 +32,7 @@ pub fn sandbox_tools() -> Result<crate::sandbox::Tools, crate::sandbox::SandboxE
 
 /// `skillpm __sandbox-init SPEC`: the sandbox's first process (hidden;
 /// only `audit --run` starts it).
-pub fn sandbox_init(spec: &str) -> anyhow::Result<crate::sandbox::init::InitReport> {
+pub fn sandbox_init(spec: &str) -> anyhow::Result<crate::sandbox::init::SandboxStartReport> {
     crate::sandbox::init::run(spec).map_err(|e| {
         OpError::new(Exit::Usage, format!("__sandbox-init: unreadable spec: {e}")).into()
     })

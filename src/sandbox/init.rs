@@ -80,7 +80,7 @@ pub struct Outcome {
 }
 
 #[derive(Debug, Default, Serialize, Deserialize)]
-pub struct InitReport {
+pub struct SandboxStartReport {
     pub scripts: Vec<Outcome>,
     pub sink: Vec<SinkEvent>,
     /// Sink ports that could not be bound (the run is still made).
@@ -103,11 +103,11 @@ fn record(events: &Events, current: &AtomicUsize, kind: SinkKind, summary: Strin
 
 /// Runs `spec` (the JSON the parent passed) and returns the report the
 /// caller prints as JSON on stdout (the scripts' own output goes nowhere).
-pub fn run(spec: &str) -> Result<InitReport, serde_json::Error> {
+pub fn run(spec: &str) -> Result<SandboxStartReport, serde_json::Error> {
     let spec: Spec = serde_json::from_str(spec)?;
     let events: Events = Arc::default();
     let current = Arc::new(AtomicUsize::new(0));
-    let mut report = InitReport::default();
+    let mut report = SandboxStartReport::default();
     start_sink(&events, &current, &mut report.unbound);
     let mut seen: Vec<u32> = Vec::new();
     for (i, script) in spec.scripts.iter().enumerate() {

@@ -391,7 +391,7 @@ fn sandbox(
     work: &Path,
     spec: &str,
     budget: Duration,
-) -> Result<init::InitReport, String> {
+) -> Result<init::SandboxStartReport, String> {
     let mut cmd = match &tools.prlimit {
         Some(prlimit) => {
             let mut c = Command::new(prlimit);
