@@ -15,13 +15,15 @@ use serde_json::Value;
 
 use crate::support::cli::{Sandbox, run};
 
-fn write(root: &Path, rel: &str, content: &str) {
+/// Writes `content` at `root/rel`, making folders (shared by `gate`).
+pub(crate) fn write(root: &Path, rel: &str, content: &str) {
     let path = root.join(rel);
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     std::fs::write(path, content).unwrap();
 }
 
-fn skill_md(name: &str, body: &str) -> String {
+/// A SKILL.md for `name` with `body` (shared by `gate`).
+pub(crate) fn skill_md(name: &str, body: &str) -> String {
     format!("---\nname: {name}\ndescription: The {name} skill for tests\n---\n# {name}\n\n{body}\n")
 }
 

@@ -11,19 +11,10 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
+use crate::audit::{skill_md, write};
 use crate::support::cli::{Sandbox, run};
 
 const KEY: &str = "remote-pipe-shell@SKILL.md:9";
-
-fn write(root: &Path, rel: &str, content: &str) {
-    let path = root.join(rel);
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, content).unwrap();
-}
-
-fn skill_md(name: &str, body: &str) -> String {
-    format!("---\nname: {name}\ndescription: The {name} skill for tests\n---\n# {name}\n\n{body}\n")
-}
 
 /// `vendor/` in `project`: the honest `notes` and the flagged `installer`.
 fn vendor(project: &Path) {
@@ -659,19 +650,6 @@ fn on_terminal(sb: &Sandbox, args: &[&str], answers: &[(&str, &str)]) -> Option<
     Some((status.code().unwrap_or(-1), seen))
 }
 
-/// The entries in the store of `sb`'s cache.
-fn store_entries(sb: &Sandbox) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(sb.cache.join("store"))
-        .map(|dir| {
-            dir.map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-                .filter(|n| n.starts_with("sha256-") && !n.ends_with(".complete"))
-                .collect()
-        })
-        .unwrap_or_default();
-    names.sort();
-    names
-}
-
 /// Issue 34, item 8: an `add` declined at the terminal (the approval
 /// prompt, or the audit's findings prompt, answered no) leaves neither a
 /// lock entry nor a store entry, and skills.toml as it was.
@@ -695,7 +673,7 @@ fn an_add_declined_on_a_terminal_keeps_nothing() {
     };
     assert_eq!(code, 0, "{seen}");
     assert!(linked(&sb.project, "notes"));
-    let (manifest, locked, stored) = (sb.manifest(), lock(&sb.project), store_entries(&sb));
+    let (manifest, locked, stored) = (sb.manifest(), lock(&sb.project), sb.store_entries());
     assert_eq!(stored.len(), 1, "{stored:?}");
 
     // Declined at the approval prompt.
@@ -709,7 +687,7 @@ fn an_add_declined_on_a_terminal_keeps_nothing() {
     assert!(!linked(&sb.project, "lint"));
     assert_eq!(lock(&sb.project), locked);
     assert_eq!(sb.manifest(), manifest);
-    assert_eq!(store_entries(&sb), stored);
+    assert_eq!(sb.store_entries(), stored);
 
     // Declined at the findings prompt.
     let (code, seen) = on_terminal(
@@ -722,5 +700,5 @@ fn an_add_declined_on_a_terminal_keeps_nothing() {
     assert!(!linked(&sb.project, "installer"));
     assert_eq!(lock(&sb.project), locked);
     assert_eq!(sb.manifest(), manifest);
-    assert_eq!(store_entries(&sb), stored);
+    assert_eq!(sb.store_entries(), stored);
 }

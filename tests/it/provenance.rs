@@ -1014,20 +1014,6 @@ fn a_store_entry_edited_through_a_symlink_is_made_again_by_install_frozen() {
     assert_eq!(code, 0, "{out}\n{err}");
 }
 
-/// The names of the store's entries (markers and staging folders aside).
-fn store_entries(sb: &Sandbox) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(sb.cache.join("store"))
-        .map(|d| {
-            d.flatten()
-                .map(|e| e.file_name().to_string_lossy().into_owned())
-                .filter(|n| n.starts_with("sha256-") && !n.ends_with(".complete"))
-                .collect()
-        })
-        .unwrap_or_default();
-    names.sort();
-    names
-}
-
 /// Issue 23, attack 2: a folder entry is proven by the folder, in every
 /// install mode; a lock edited to name another tree (one the cache holds)
 /// links nothing, and an `add` the user declined left nothing in the cache
@@ -1048,7 +1034,7 @@ fn a_folder_entry_is_proven_by_the_folder_and_a_declined_add_leaves_nothing() {
         .cmd()
         .args(["add", &evil_url, SKILL, "--accept-findings"]));
     assert_eq!(code, 7, "{err}");
-    assert_eq!(store_entries(&sb), Vec::<String>::new());
+    assert_eq!(sb.store_entries(), Vec::<String>::new());
     assert!(!sb.project.join("skills.lock").exists());
     // A failed add (a name the folder does not have) keeps nothing either.
     let (code, _, _) = run(sb.cmd().args([
@@ -1060,14 +1046,14 @@ fn a_folder_entry_is_proven_by_the_folder_and_a_declined_add_leaves_nothing() {
         "--accept-findings",
     ]));
     assert_ne!(code, 0);
-    assert_eq!(store_entries(&sb), Vec::<String>::new());
+    assert_eq!(sb.store_entries(), Vec::<String>::new());
 
     let good_url = good.display().to_string();
     ok(run(sb.cmd().args(["add", &good_url, SKILL, "--yes"])));
     let lock_path = sb.project.join("skills.lock");
     let honest = std::fs::read_to_string(&lock_path).unwrap();
     let honest_tree = lock_entry(&honest)["tree"].as_str().unwrap().to_owned();
-    let before = store_entries(&sb);
+    let before = sb.store_entries();
     assert_eq!(before.len(), 1, "{before:?}");
 
     // The look-alike planted in the cache, the lock pointed at it.

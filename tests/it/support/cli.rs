@@ -121,6 +121,20 @@ impl Sandbox {
         String::new()
     }
 
+    /// The names of the store's entries (markers and staging folders aside).
+    pub fn store_entries(&self) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(self.cache.join("store"))
+            .map(|d| {
+                d.flatten()
+                    .map(|e| e.file_name().to_string_lossy().into_owned())
+                    .filter(|n| n.starts_with("sha256-") && !n.ends_with(".complete"))
+                    .collect()
+            })
+            .unwrap_or_default();
+        names.sort();
+        names
+    }
+
     /// `skillpm init` in the project; panics if it fails.
     pub fn init(&self) {
         self.cmd().arg("init").assert().success();
