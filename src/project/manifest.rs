@@ -265,7 +265,7 @@ pub const MAX_MANIFEST_BYTES: u64 = 16 * 1024 * 1024;
 /// into `[install] agents` (the agents detected, chosen by the caller), and
 /// `link-mode = "auto"`, so a new project holds real folders every agent
 /// reads in a container, a mounted repository and Claude Code
-/// (docs/design-changes.md, "Third pass: journeys").
+/// (docs/design.md#agents).
 pub fn template(agents: &[&str]) -> String {
     let listed: Vec<String> = agents.iter().map(|a| format!("{a:?}")).collect();
     format!(
