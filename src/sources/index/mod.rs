@@ -260,10 +260,10 @@ type Imported = (StoreEntry, Format, Option<crate::digest::Digest>);
 
 /// Downloads the entries of `requests` and hands each to `work` (storing
 /// it, say) as soon as all its downloads are there, on as many threads as
-/// there are cores, while the other transfers go on (docs/performance.md,
-/// "v0.1 per-file"). Results are in request order (what is said about them
-/// is said later, in order); a failed download keeps its error (and exit
-/// code), with `failed(i)` as its context.
+/// there are cores, while the other transfers go on
+/// (docs/performance.md#what-the-measurements-decided). Results are in
+/// request order (what is said about them is said later, in order); a failed
+/// download keeps its error (and exit code), with `failed(i)` as its context.
 fn work_while_downloading<T: Send>(
     ws: &Workspace<'_>,
     fetcher: &Fetcher,
