@@ -29,8 +29,8 @@ use super::proof::{Declared, Proof, ProveContext, ProveError};
 use super::workspace::{Workspace, fail};
 use super::{Kind, Latest};
 use crate::error::Exit;
-use crate::fetch::{DownloadSpec, Fetcher};
 use crate::index::{ArtifactType as IndexKind, Entry, EntryContent, IndexFormat, ProblemKind};
+use crate::net::fetch::{DownloadSpec, Fetcher};
 use crate::project::lock::{Format, LockedSkill};
 use crate::project::manifest::SourceDecl;
 use crate::store::StoreEntry;
@@ -465,7 +465,10 @@ fn import_fetched(
     }
 }
 
-fn auth_for(ws: &Workspace<'_>, source_name: &str) -> anyhow::Result<Option<crate::fetch::Auth>> {
+fn auth_for(
+    ws: &Workspace<'_>,
+    source_name: &str,
+) -> anyhow::Result<Option<crate::net::fetch::Auth>> {
     Ok(match ws.manifest.source(source_name) {
         Some(decl) => Source::from_decl(decl, ws.root)?.auth,
         None => None,

@@ -17,8 +17,8 @@ use url::Url;
 
 use super::resolve::{self as source, Source};
 use crate::digest::Digest;
-use crate::fetch::Fetcher;
 use crate::index::{ArtifactType, EntryContent, Index, parse_index, paths};
+use crate::net::fetch::Fetcher;
 use crate::project::lock::{Format, LockedSkill, lock_text_to_url, same_lock_url};
 use crate::project::manifest::SourceDecl;
 use crate::sources::proof::{
