@@ -16,7 +16,6 @@ pub mod cli;
 pub mod digest;
 pub mod doctor;
 pub mod error;
-pub mod fetch;
 pub mod fs;
 pub mod git;
 pub mod link;

@@ -381,7 +381,7 @@ pub struct Discovered {
 pub fn list(
     ui: &crate::ui::Ui,
     (offline, allow_http): (bool, bool),
-    fetcher: &crate::fetch::Fetcher,
+    fetcher: &crate::net::fetch::Fetcher,
     target: &SearchTarget,
 ) -> anyhow::Result<SourceListing> {
     let text = target.text.trim();

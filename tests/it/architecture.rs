@@ -11,9 +11,9 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[&[&str]] = &[
     &["error"],
     &["digest", "names", "fs", "cache", "shown"],
-    &["skill", "trust", "agents", "net", "audit"],
+    &["skill", "trust", "agents", "audit"],
     &[
-        "unpack", "fetch", "roots", "approve", "publish", "migrate", "sandbox",
+        "unpack", "net", "roots", "approve", "publish", "migrate", "sandbox",
     ],
     &["store", "git", "project", "link"],
     &["ui"],

@@ -31,7 +31,7 @@ use super::proof::{Declared, Proof, ProveContext, ProveError};
 use super::workspace::{Workspace, fail};
 use super::{Kind, Latest};
 use crate::error::Exit;
-use crate::fetch::{DownloadSpec, Fetcher};
+use crate::net::fetch::{DownloadSpec, Fetcher};
 use crate::project::lock::{Format, LockedSkill};
 use crate::project::manifest::SourceDecl;
 use crate::sources::index::format::{
@@ -469,7 +469,10 @@ fn import_fetched(
     }
 }
 
-fn auth_for(ws: &Workspace<'_>, source_name: &str) -> anyhow::Result<Option<crate::fetch::Auth>> {
+fn auth_for(
+    ws: &Workspace<'_>,
+    source_name: &str,
+) -> anyhow::Result<Option<crate::net::fetch::Auth>> {
     Ok(match ws.manifest.source(source_name) {
         Some(decl) => Source::from_decl(decl, ws.root)?.auth,
         None => None,

@@ -19,7 +19,7 @@ use super::format::{ArtifactType, EntryContent, Index, parse_index};
 use super::paths;
 use super::resolve::{self as source, Source};
 use crate::digest::Digest;
-use crate::fetch::Fetcher;
+use crate::net::fetch::Fetcher;
 use crate::project::lock::{Format, LockedSkill, lock_text_to_url, same_lock_url};
 use crate::project::manifest::SourceDecl;
 use crate::sources::proof::{
