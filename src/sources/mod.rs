@@ -57,7 +57,7 @@ pub trait Kind {
     fn looked_at(decl: &SourceDecl, opened: &Self::Opened) -> String;
 
     /// What discovery found but cannot offer (git and folder sources).
-    fn discovery(_opened: &Self::Opened) -> Option<&crate::git::RepoDiscovery> {
+    fn discovery(_opened: &Self::Opened) -> Option<&crate::skill::discover::RepoDiscovery> {
         None
     }
 

@@ -15,12 +15,12 @@ const LAYERS: &[&[&str]] = &[
     &[
         "unpack", "net", "roots", "approve", "publish", "migrate", "sandbox",
     ],
-    &["store", "git", "project", "link"],
+    &["store", "git", "project"],
     &["ui"],
     &["sources"],
     &["provenance"],
+    &["placement"],
     &["catalog"],
-    &["mentions", "placement"],
     &["mcp"],
     &["doctor"],
     &["view"],
@@ -954,7 +954,7 @@ fn the_type_name_scan_sees_every_visibility() {
     for (name, file) in [
         ("InstallScope", "project/manifest.rs"),
         ("Scope", "roots/mod.rs"),
-        ("RepoSkill", "git/discover.rs"),
+        ("RepoSkill", "skill/discover.rs"),
         ("TreeWriter", "unpack/writer.rs"),
         ("CheckoutTree", "git/writer.rs"),
         ("ArtifactType", "sources/index/format.rs"),
