@@ -11,6 +11,7 @@
 
 pub mod envelope;
 pub mod frontmatter;
+pub mod gh;
 pub mod openai_yaml;
 pub mod shell;
 pub mod validate;
