@@ -12,6 +12,7 @@
 pub mod discover;
 pub mod envelope;
 pub mod frontmatter;
+pub mod gh;
 pub mod openai_yaml;
 pub mod shell;
 pub mod validate;
