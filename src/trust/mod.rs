@@ -10,6 +10,7 @@
 
 pub mod comment;
 pub mod record_key;
+pub mod sigstore;
 mod rollback;
 mod rotation;
 mod time;
