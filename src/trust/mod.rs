@@ -10,9 +10,9 @@
 
 pub mod comment;
 pub mod record_key;
-pub mod sigstore;
 mod rollback;
 mod rotation;
+pub mod sigstore;
 mod time;
 
 use std::fmt;

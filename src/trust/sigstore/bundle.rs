@@ -175,21 +175,21 @@ pub struct Subject {
 pub struct RootFile {
     pub media_type: String,
     #[serde(default)]
-    pub tlogs: Vec<LogKey>,
+    pub tlogs: Vec<RootLog>,
     #[serde(default)]
     pub certificate_authorities: Vec<Authority>,
 }
 
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct LogKey {
-    pub public_key: PublicKey,
+pub struct RootLog {
+    pub public_key: RootKey,
     pub log_id: KeyIdField,
 }
 
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct PublicKey {
+pub struct RootKey {
     #[serde(default)]
     pub raw_bytes: Option<String>,
     #[serde(default)]

@@ -41,31 +41,36 @@ pub enum Curve {
 }
 
 #[derive(Debug, Clone)]
-pub struct PublicKey {
+pub struct VerifyingKey {
     curve: Curve,
     point: Vec<u8>,
 }
 
-impl PublicKey {
+impl VerifyingKey {
     /// From DER SubjectPublicKeyInfo bytes.
     pub fn from_spki(der: &[u8]) -> Result<Self, String> {
-        let spki = SubjectPublicKeyInfoRef::from_der(der)
-            .map_err(|e| format!("not a public key: {e}"))?;
+        let spki =
+            SubjectPublicKeyInfoRef::from_der(der).map_err(|e| format!("not a public key: {e}"))?;
         let curve = if spki.algorithm.oid == ED25519 {
             Curve::Ed25519
         } else if spki.algorithm.oid == EC_PUBLIC_KEY {
             match spki.algorithm.parameters_oid() {
                 Ok(p) if p == P256 => Curve::P256,
                 Ok(p) if p == P384 => Curve::P384,
-                _ => return Err("an elliptic-curve key on a curve other than P-256 or P-384".into()),
+                _ => {
+                    return Err("an elliptic-curve key on a curve other than P-256 or P-384".into());
+                }
             }
         } else {
-            return Err(format!("a {} key (only ECDSA and Ed25519 are read)", spki.algorithm.oid));
+            return Err(format!(
+                "a {} key (only ECDSA and Ed25519 are read)",
+                spki.algorithm.oid
+            ));
         };
         let point = (spki.subject_public_key.as_bytes())
             .ok_or("a public key of a partial byte")?
             .to_vec();
-        Ok(PublicKey { curve, point })
+        Ok(VerifyingKey { curve, point })
     }
 
     /// Whether `signature` is this key's over `message` (hashed with the
@@ -119,7 +124,7 @@ pub struct Identity {
 /// A parsed leaf certificate.
 pub struct Leaf {
     pub der: Vec<u8>,
-    pub key: PublicKey,
+    pub key: VerifyingKey,
     pub identity: Identity,
     pub not_before: u64,
     pub not_after: u64,
@@ -133,7 +138,7 @@ impl Leaf {
             .subject_public_key_info()
             .to_der()
             .map_err(|e| e.to_string())?;
-        let key = PublicKey::from_spki(&spki)?;
+        let key = VerifyingKey::from_spki(&spki)?;
         let identity = identity_of(&cert)?;
         let validity = tbs.validity();
         Ok(Leaf {
@@ -199,8 +204,7 @@ static ALGORITHMS: &[&dyn rustls_pki_types::SignatureVerificationAlgorithm] = &[
 
 /// `2024-03-19T22:41:15Z`.
 pub fn show_time(secs: u64) -> String {
-    humantime::format_rfc3339_seconds(std::time::UNIX_EPOCH + Duration::from_secs(secs))
-        .to_string()
+    humantime::format_rfc3339_seconds(std::time::UNIX_EPOCH + Duration::from_secs(secs)).to_string()
 }
 
 fn identity_of(cert: &Certificate) -> Result<Identity, String> {
@@ -232,12 +236,15 @@ fn identity_of(cert: &Certificate) -> Result<Identity, String> {
     };
     let issuer = ext(ISSUER_V2, true)
         .or_else(|| ext(ISSUER_V1, false))
-        .ok_or("the certificate names no OIDC issuer (Fulcio extension 1.3.6.1.4.1.57264.1.8 or .1.1)")?;
+        .ok_or(
+            "the certificate names no OIDC issuer (Fulcio extension 1.3.6.1.4.1.57264.1.8 or .1.1)",
+        )?;
     Ok(Identity {
         identity,
         issuer,
-        source_repository: ext(SOURCE_REPOSITORY_URI, true)
-            .or_else(|| ext(WORKFLOW_REPOSITORY_V1, false).map(|r| format!("https://github.com/{r}"))),
+        source_repository: ext(SOURCE_REPOSITORY_URI, true).or_else(|| {
+            ext(WORKFLOW_REPOSITORY_V1, false).map(|r| format!("https://github.com/{r}"))
+        }),
         source_commit: ext(SOURCE_REPOSITORY_DIGEST, true).or_else(|| ext(WORKFLOW_SHA_V1, false)),
         build_config: ext(BUILD_CONFIG_URI, true),
     })

@@ -7,7 +7,7 @@
 use sha2::{Digest as _, Sha256};
 
 use super::bundle::{TlogEntry, b64};
-use super::cert::PublicKey;
+use super::cert::VerifyingKey;
 
 /// What the log vouches for, once checked.
 pub struct LogProof {
@@ -19,7 +19,7 @@ pub struct LogProof {
 pub struct LogKey {
     /// sha256 of the key's DER SubjectPublicKeyInfo (the log id).
     pub id: Vec<u8>,
-    pub key: PublicKey,
+    pub key: VerifyingKey,
     /// Seconds since the epoch the key is valid from and to.
     pub valid: (u64, Option<u64>),
 }
@@ -67,7 +67,9 @@ pub fn check_entry(entry: &TlogEntry, keys: &[LogKey]) -> Result<LogProof, Strin
     }
     if let Some(proof) = &entry.inclusion_proof {
         let leaf = leaf_hash(&body);
-        let hashes: Vec<Vec<u8>> = (proof.hashes.iter()).map(|h| b64(h)).collect::<Result<_, _>>()?;
+        let hashes: Vec<Vec<u8>> = (proof.hashes.iter())
+            .map(|h| b64(h))
+            .collect::<Result<_, _>>()?;
         let root = b64(&proof.root_hash)?;
         let computed = root_from_proof(proof.log_index, proof.tree_size, leaf, &hashes)?;
         if computed.as_slice() != root.as_slice() {
@@ -110,7 +112,9 @@ pub fn root_from_proof(
     path: &[Vec<u8>],
 ) -> Result<[u8; 32], String> {
     if index >= size {
-        return Err(format!("its inclusion proof puts entry {index} outside a tree of {size}"));
+        return Err(format!(
+            "its inclusion proof puts entry {index} outside a tree of {size}"
+        ));
     }
     let (mut fn_, mut sn) = (index, size - 1);
     let mut r = leaf;
@@ -154,8 +158,8 @@ fn check_checkpoint(note: &str, key: &LogKey, size: u64, root: &[u8]) -> Result<
         .ok_or_else(|| bad("is not a signed note"))?;
     let mut lines = text.lines();
     let _origin = lines.next();
-    let noted_size: u64 = (lines.next().and_then(|s| s.parse().ok()))
-        .ok_or_else(|| bad("names no tree size"))?;
+    let noted_size: u64 =
+        (lines.next().and_then(|s| s.parse().ok())).ok_or_else(|| bad("names no tree size"))?;
     let noted_root = b64(lines.next().unwrap_or_default()).map_err(|_| bad("names no root"))?;
     if noted_size != size || noted_root != root {
         return Err(bad("is for another tree than the inclusion proof"));
@@ -169,7 +173,9 @@ fn check_checkpoint(note: &str, key: &LogKey, size: u64, root: &[u8]) -> Result<
             return false;
         };
         b64(sig).is_ok_and(|raw| {
-            raw.len() > 4 && raw[..4] == key.id[..4] && key.key.verifies(message.as_bytes(), &raw[4..])
+            raw.len() > 4
+                && raw[..4] == key.id[..4]
+                && key.key.verifies(message.as_bytes(), &raw[4..])
         })
     });
     if !signed {

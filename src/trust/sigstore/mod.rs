@@ -65,6 +65,10 @@ pub enum SigstoreError {
     },
     #[error("the Sigstore trusted root {path} cannot be read: {reason}")]
     BadRoot { path: String, reason: String },
+    #[error(
+        "{path} does not replace the trusted root in use: {reason}; a newer Sigstore trusted root keeps every key of the one before it"
+    )]
+    Refresh { path: String, reason: String },
 }
 
 crate::classified!(SigstoreError);
@@ -72,6 +76,7 @@ impl Classify for SigstoreError {
     fn exit(&self) -> Exit {
         match self {
             SigstoreError::BadRoot { .. } => Exit::Other,
+            SigstoreError::Refresh { .. } => Exit::Integrity,
             _ => Exit::Integrity,
         }
     }
@@ -249,7 +254,7 @@ impl TrustedRoot {
                 continue;
             };
             let der = b64(raw).map_err(bad)?;
-            let Ok(key) = cert::PublicKey::from_spki(&der) else {
+            let Ok(key) = cert::VerifyingKey::from_spki(&der) else {
                 continue;
             };
             let window = Window::of(t.public_key.valid_for.as_ref());
@@ -263,6 +268,30 @@ impl TrustedRoot {
             return Err(bad("it names no certificate authority or no log".into()));
         }
         Ok(TrustedRoot { chains, logs })
+    }
+
+    /// Whether this (newer) root keeps every log key and every Fulcio root
+    /// certificate of `older` (a refresh may add keys and close windows; it
+    /// may not drop what vouched for bundles already locked). `Err` names
+    /// what it drops.
+    pub fn keeps(&self, older: &TrustedRoot) -> Result<(), String> {
+        for log in &older.logs {
+            if !self.logs.iter().any(|l| l.id == log.id) {
+                return Err(format!("it drops the log key {}", hex::encode(&log.id)));
+            }
+        }
+        for (chain, _) in &older.chains {
+            let root = chain.last();
+            if !(self.chains.iter()).any(|(c, _)| c.last() == root) {
+                return Err("it drops a Fulcio root certificate".into());
+            }
+        }
+        Ok(())
+    }
+
+    /// How many authorities and log keys it holds.
+    pub fn counts(&self) -> (usize, usize) {
+        (self.chains.len(), self.logs.len())
     }
 
     /// The root shipped with skillpm.
@@ -339,7 +368,9 @@ pub fn verify(
     }
     let m = &b.verification_material;
     if m.public_key.is_some() {
-        return Err(bad("it is signed with a key, not a Fulcio certificate".into()));
+        return Err(bad(
+            "it is signed with a key, not a Fulcio certificate".into()
+        ));
     }
     let leaf_b64 = (m.certificate.as_ref())
         .or_else(|| m.x509_certificate_chain.as_ref()?.certificates.first())
@@ -427,10 +458,15 @@ fn check_content(
         (None, Some(env)) => {
             let payload = b64(&env.payload).map_err(&bad)?;
             let [one] = env.signatures.as_slice() else {
-                return Err(bad("its envelope holds more or fewer than one signature".into()));
+                return Err(bad(
+                    "its envelope holds more or fewer than one signature".into()
+                ));
             };
             let signature = b64(&one.sig).map_err(&bad)?;
-            if !leaf.key.verifies(&pae(&env.payload_type, &payload), &signature) {
+            if !leaf
+                .key
+                .verifies(&pae(&env.payload_type, &payload), &signature)
+            {
                 return Err(sig_err(
                     "the certificate's key did not sign this envelope (DSSE PAE)",
                 ));
@@ -444,8 +480,11 @@ fn check_content(
                 return Err(bad(format!("statement type {}", statement.kind)));
             }
             let hex_digest = hex::encode(artifact.bytes());
-            let named = (statement.subject.iter())
-                .any(|s| s.digest.get(artifact.name()).is_some_and(|d| d.eq_ignore_ascii_case(&hex_digest)));
+            let named = (statement.subject.iter()).any(|s| {
+                s.digest
+                    .get(artifact.name())
+                    .is_some_and(|d| d.eq_ignore_ascii_case(&hex_digest))
+            });
             if !named {
                 let found: Vec<String> = (statement.subject.iter())
                     .flat_map(|s| s.digest.iter().map(|(k, v)| format!("{k}:{v}")))
@@ -478,20 +517,23 @@ pub fn pae(payload_type: &str, payload: &[u8]) -> Vec<u8> {
 
 /// The log entry's body must record the bundle's signature, certificate
 /// and digest (hashedrekord 0.0.1, dsse 0.0.1, intoto 0.0.2).
-fn check_body(
-    entry: &bundle::TlogEntry,
-    leaf: &cert::Leaf,
-    signed: &Signed,
-) -> Result<(), String> {
+fn check_body(entry: &bundle::TlogEntry, leaf: &cert::Leaf, signed: &Signed) -> Result<(), String> {
     let body: serde_json::Value = serde_json::from_slice(&b64(&entry.canonicalized_body)?)
         .map_err(|e| format!("its body is not JSON: {e}"))?;
-    let kind = (entry.kind_version.kind.as_str(), entry.kind_version.version.as_str());
+    let kind = (
+        entry.kind_version.kind.as_str(),
+        entry.kind_version.version.as_str(),
+    );
     if body["kind"] != kind.0 || body["apiVersion"] != kind.1 {
         return Err("its body is of another kind than the entry says".into());
     }
     let spec = &body["spec"];
     let str_at = |v: &serde_json::Value| v.as_str().map(str::to_owned).unwrap_or_default();
-    let cert_of = |v: &serde_json::Value| b64(&str_at(v)).ok().and_then(|pem| cert::pem_certificate(&pem));
+    let cert_of = |v: &serde_json::Value| {
+        b64(&str_at(v))
+            .ok()
+            .and_then(|pem| cert::pem_certificate(&pem))
+    };
     let (sig_ok, cert_ok, digest) = match kind {
         ("hashedrekord", "0.0.1") => (
             b64(&str_at(&spec["signature"]["content"])).ok() == Some(signed.signature.clone()),
@@ -500,9 +542,9 @@ fn check_body(
         ),
         ("dsse", "0.0.1") => {
             let sigs = spec["signatures"].as_array().cloned().unwrap_or_default();
-            let one = sigs.iter().find(|s| {
-                b64(&str_at(&s["signature"])).ok() == Some(signed.signature.clone())
-            });
+            let one = sigs
+                .iter()
+                .find(|s| b64(&str_at(&s["signature"])).ok() == Some(signed.signature.clone()));
             (
                 one.is_some(),
                 one.is_some_and(|s| cert_of(&s["verifier"]) == Some(leaf.der.clone())),
@@ -511,12 +553,18 @@ fn check_body(
         }
         ("intoto", "0.0.2") => {
             let content = &spec["content"];
-            let sigs = (content["envelope"]["signatures"].as_array()).cloned().unwrap_or_default();
+            let sigs = (content["envelope"]["signatures"].as_array())
+                .cloned()
+                .unwrap_or_default();
             // intoto 0.0.2 keeps the signature base64-encoded twice.
             let one = sigs.iter().find(|s| {
                 let once = b64(&str_at(&s["sig"])).ok();
-                let twice = once.as_deref().and_then(|o| std::str::from_utf8(o).ok()).and_then(|t| b64(t).ok());
-                twice.as_ref() == Some(&signed.signature) || once.as_ref() == Some(&signed.signature)
+                let twice = once
+                    .as_deref()
+                    .and_then(|o| std::str::from_utf8(o).ok())
+                    .and_then(|t| b64(t).ok());
+                twice.as_ref() == Some(&signed.signature)
+                    || once.as_ref() == Some(&signed.signature)
             });
             (
                 one.is_some(),

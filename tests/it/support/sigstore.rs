@@ -150,13 +150,11 @@ impl TestSigstore {
     pub fn sign(&self, artifact: &[u8], s: &Signing) -> serde_json::Value {
         let (key, cert) = self.leaf(s);
         let digest = Sha256::digest(artifact);
-        let cert_pem = b64(
-            format!(
-                "-----BEGIN CERTIFICATE-----\n{}\n-----END CERTIFICATE-----\n",
-                b64(&cert)
-            )
-            .as_bytes(),
-        );
+        let cert_pem = b64(format!(
+            "-----BEGIN CERTIFICATE-----\n{}\n-----END CERTIFICATE-----\n",
+            b64(&cert)
+        )
+        .as_bytes());
         let (content, body) = if s.dsse {
             let statement = json!({
                 "_type": "https://in-toto.io/Statement/v1",
