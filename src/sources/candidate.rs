@@ -57,6 +57,7 @@ pub fn new_lock_entry(name: &str, source: &str, format: Format, entry: &StoreEnt
         approved: None,
         warnings: Vec::new(),
         accepted_findings: Vec::new(),
+        publisher: None,
     }
 }
 

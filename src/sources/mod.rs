@@ -29,6 +29,7 @@ pub mod mcp;
 pub mod oci;
 pub mod opened;
 pub mod proof;
+pub mod publisher;
 pub mod search;
 pub mod spec;
 pub mod tokens;

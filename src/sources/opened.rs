@@ -393,6 +393,8 @@ pub fn list(
             token_env: target.token_env.clone(),
             path: None,
             cosign_key: None,
+            identity: None,
+            issuer: None,
         };
         let listed = oci::kind::search_listing(ui, offline, allow_http, &decl)?;
         return Ok(SourceListing::Oci(listed));

@@ -81,6 +81,10 @@ pub struct Entry {
     /// The skillpm `files` extension on a v0.2.0 entry (informational).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub files: Option<Vec<String>>,
+    /// The skillpm `sigstore` extension on a v0.2.0 entry: where the
+    /// Sigstore bundle over the artifact is served (docs/provenance.md).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sigstore: Option<Url>,
 }
 
 /// Where an entry's bytes come from.
@@ -617,6 +621,10 @@ fn parse_v2_entry(obj: &Map<String, Value>, index_url: &Url) -> Result<Entry, Re
         }
         Some(_) => return invalid("`files` must be a list of path strings"),
     };
+    let sigstore = match obj.get("sigstore") {
+        None | Some(Value::Null) => None,
+        bundle => Some(artifact_url(bundle, index_url, "sigstore")?),
+    };
     Ok(Entry {
         name,
         description,
@@ -627,6 +635,7 @@ fn parse_v2_entry(obj: &Map<String, Value>, index_url: &Url) -> Result<Entry, Re
             artifact,
         },
         files,
+        sigstore,
     })
 }
 
@@ -648,6 +657,7 @@ fn parse_v1_entry(obj: &Map<String, Value>, index_url: &Url, dir: &Url) -> Resul
                 artifact: ArtifactType::Archive,
             },
             files: None,
+            sigstore: None,
         });
     }
     let Some(Value::Array(items)) = obj.get("files") else {
@@ -699,6 +709,7 @@ fn parse_v1_entry(obj: &Map<String, Value>, index_url: &Url, dir: &Url) -> Resul
         version,
         content: EntryContent::Files { files },
         files: None,
+        sigstore: None,
     })
 }
 

@@ -94,6 +94,12 @@ pub(super) fn prove_indexed(
     proof.index_digest = Some(voucher.digest);
     proof.vouched_by = Some(voucher.by);
     proof.signed = voucher.signed.clone();
+    let cache_root = cx.cache_root.clone();
+    proof.publisher = match crate::sources::publisher::prove(cx.fetcher(), &cache_root, entry, decl)
+    {
+        Err(ProveError::Unproven { .. }) => return Ok(None),
+        other => other?,
+    };
     Ok(Some(proof))
 }
 
