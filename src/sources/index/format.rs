@@ -17,7 +17,7 @@
 //! checked with [`crate::skill::is_valid_name`] and paths with
 //! [`paths::check_relative_path`] before any URL is built from them.
 
-use super::paths;
+use crate::sources::index::paths;
 
 use std::collections::BTreeSet;
 
@@ -306,7 +306,10 @@ mod stream {
     use serde_json::Value;
     use url::Url;
 
-    use super::{Entry, EntryProblem, IndexError, IndexFormat, judge_entry, paths, schema_format};
+    use crate::sources::index::format::{
+        Entry, EntryProblem, IndexError, IndexFormat, judge_entry, schema_format,
+    };
+    use crate::sources::index::paths;
 
     pub(super) struct Reader<'u> {
         url: &'u Url,
