@@ -40,7 +40,7 @@ pub struct Context {
     /// (also recorded as `[install] agents`).
     pub agents: Vec<String>,
     /// `--link-mode` on `add`/`install`.
-    pub link_mode: Option<crate::roots::LinkMode>,
+    pub link_mode: Option<crate::agents::roots::LinkMode>,
     /// `import`: a folder another tool installed under a skill's name is
     /// left in place and reported, instead of failing the link pass.
     pub keep_foreign: bool,
@@ -75,7 +75,7 @@ impl Context {
 /// folder holding skills.toml.
 pub(crate) fn open_project(
     ctx: &Context,
-    env: &crate::roots::Env,
+    env: &crate::agents::roots::Env,
 ) -> anyhow::Result<crate::project::Project> {
     Ok(match ctx.scope {
         None => crate::project::find_project(&ctx.cwd, ctx.project.as_deref())?,

@@ -8,8 +8,8 @@ use crate::support;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
+use skillpm::agents::roots::{Scope, root_dir};
 use skillpm::agents::{Agent, Env};
-use skillpm::roots::{Scope, root_dir};
 use support::cli::{Sandbox, run};
 use support::registry::{Registry, SkillFiles};
 

@@ -4,119 +4,12 @@
 //! This module only builds and renders the summary; asking the question is
 //! the printer's `confirm`, and recording the answer is the lock's `approved` field.
 
-use std::collections::BTreeMap;
-
 use serde::Serialize;
 
-use crate::digest::{Digest, HashedTree};
+use crate::digest::{Digest, HashedTree, TreeDiff, diff_trees};
 use crate::shown::{Shown, Untrusted};
 use crate::skill::SkillMd;
-
-/// How far the bytes are pinned by their publisher.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
-pub enum Trust {
-    /// The index was signed by this minisign key id, and its digest pins the artifact.
-    Signed { key: String },
-    /// An unsigned v0.2.0 index pins the artifact digest.
-    DigestPinned,
-    /// A v0.1.0 file list: no published digest; this tree is trusted on first use.
-    TrustOnFirstUse,
-    /// A git commit pins the content.
-    GitCommit { commit: String },
-    /// A local folder: only the tree digest computed here pins it.
-    LocalPath,
-    /// An MCP server's Skills extension entry: per-file digests published
-    /// by the server itself (unsigned), all verified.
-    McpDigests,
-    /// An OCI registry artifact pinned by its manifest digest (and, when the
-    /// source pins a cosign key, signed by it).
-    OciManifest { reference: String },
-}
-
-impl Trust {
-    pub fn describe(&self) -> String {
-        match self {
-            Trust::Signed { key } => format!(
-                "signed index (key {}), artifact digest pinned",
-                Untrusted(key)
-            ),
-            Trust::DigestPinned => "unsigned index, artifact digest pinned".into(),
-            Trust::TrustOnFirstUse => {
-                "legacy v0.1.0 index without digests: trust on first use".into()
-            }
-            Trust::GitCommit { commit } => format!("git commit {}", Untrusted(commit)),
-            Trust::LocalPath => "local folder: pinned by the tree digest computed here".into(),
-            Trust::OciManifest { reference } => {
-                format!("OCI artifact pinned by manifest digest ({reference})")
-            }
-            Trust::McpDigests => {
-                "MCP server: unsigned per-file digests from the server, every file verified".into()
-            }
-        }
-    }
-
-    pub fn signer(&self) -> Option<&str> {
-        match self {
-            Trust::Signed { key } => Some(key),
-            _ => None,
-        }
-    }
-}
-
-/// A dependency a skill declares in `agents/openai.yaml`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Dependency {
-    /// `env_var` or `mcp`.
-    pub kind: String,
-    pub name: String,
-    /// Whether it is available here (env var set; MCP server unknown → false).
-    pub present: bool,
-}
-
-/// What changed between the approved tree and the candidate.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-pub struct TreeDiff {
-    pub added: Vec<String>,
-    pub removed: Vec<String>,
-    pub changed: Vec<String>,
-    pub executables_added: Vec<String>,
-    pub executables_removed: Vec<String>,
-}
-
-impl TreeDiff {
-    pub fn is_empty(&self) -> bool {
-        *self == TreeDiff::default()
-    }
-}
-
-/// Compares two hashed trees file by file.
-pub fn diff_trees(old: &HashedTree, new: &HashedTree) -> TreeDiff {
-    let old_files: BTreeMap<_, _> = old.files.iter().map(|f| (f.path.as_str(), f)).collect();
-    let new_files: BTreeMap<_, _> = new.files.iter().map(|f| (f.path.as_str(), f)).collect();
-    let mut diff = TreeDiff::default();
-    for (path, nf) in &new_files {
-        let old = old_files.get(path);
-        match old {
-            None => diff.added.push(path.to_string()),
-            Some(of) if of.digest != nf.digest => diff.changed.push(path.to_string()),
-            Some(_) => {}
-        }
-        let was_executable = old.is_some_and(|of| of.executable);
-        if nf.executable && !was_executable {
-            diff.executables_added.push(path.to_string());
-        }
-        if was_executable && !nf.executable {
-            diff.executables_removed.push(path.to_string());
-        }
-    }
-    for path in old_files.keys() {
-        if !new_files.contains_key(path) {
-            diff.removed.push(path.to_string());
-        }
-    }
-    diff
-}
+use crate::sources::candidate::{Dependency, Trust};
 
 /// One file of the candidate, as the reviewer sees it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
