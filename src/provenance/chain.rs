@@ -170,6 +170,7 @@ impl<'a> Prover<'a> {
             tree: entry.tree,
             tree_recorded: false,
             approved: entry.is_approved(),
+            publisher: None,
         };
         crate::sources::opened::prove(&mut self.cx, entry, decl, &declared, proof)
     }

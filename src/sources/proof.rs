@@ -155,6 +155,10 @@ pub struct Proof {
     /// out) again and hash to `tree`.
     pub tree_recorded: bool,
     pub approved: bool,
+    /// Who built the artifact, as its Sigstore bundle proved this run
+    /// (sources declaring `identity`; `crate::sources::publisher`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub publisher: Option<crate::trust::sigstore::Verified>,
 }
 
 /// A declared source, worked out once per run: its repository, folder and

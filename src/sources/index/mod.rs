@@ -6,6 +6,8 @@
 //! the verified (signed, when keys are pinned) index snapshot to the entry,
 //! its artifact digest and the tree that artifact made.
 
+pub mod format;
+pub mod paths;
 mod prove;
 pub mod resolve;
 
@@ -29,10 +31,12 @@ use super::proof::{Declared, Proof, ProveContext, ProveError};
 use super::workspace::{Workspace, fail};
 use super::{Kind, Latest};
 use crate::error::Exit;
-use crate::index::{ArtifactType as IndexKind, Entry, EntryContent, IndexFormat, ProblemKind};
 use crate::net::fetch::{DownloadSpec, Fetcher};
 use crate::project::lock::{Format, LockedSkill};
 use crate::project::manifest::SourceDecl;
+use crate::sources::index::format::{
+    ArtifactType as IndexKind, Entry, EntryContent, IndexFormat, ProblemKind,
+};
 use crate::store::StoreEntry;
 use crate::store::unpacked::Unpacked;
 use crate::trust::Signer;
@@ -260,10 +264,10 @@ type Imported = (StoreEntry, Format, Option<crate::digest::Digest>);
 
 /// Downloads the entries of `requests` and hands each to `work` (storing
 /// it, say) as soon as all its downloads are there, on as many threads as
-/// there are cores, while the other transfers go on (docs/performance.md,
-/// "v0.1 per-file"). Results are in request order (what is said about them
-/// is said later, in order); a failed download keeps its error (and exit
-/// code), with `failed(i)` as its context.
+/// there are cores, while the other transfers go on
+/// (docs/performance.md#what-the-measurements-decided). Results are in
+/// request order (what is said about them is said later, in order); a failed
+/// download keeps its error (and exit code), with `failed(i)` as its context.
 fn work_while_downloading<T: Send>(
     ws: &Workspace<'_>,
     fetcher: &Fetcher,
@@ -345,7 +349,7 @@ fn stored_file_list(ws: &Workspace<'_>, entry: &Entry) -> Option<std::path::Path
 /// The candidate for an index entry whose content is now in the store:
 /// its lock entry names the index snapshot and, when signed, the signer.
 fn index_candidate(
-    ws: &Workspace<'_>,
+    ws: &mut Workspace<'_>,
     decl: &SourceDecl,
     resolved: &ResolvedIndex,
     entry: &Entry,
@@ -373,7 +377,7 @@ fn judge_stored(
 
 /// [`index_candidate`] of content already judged.
 fn judged_candidate(
-    ws: &Workspace<'_>,
+    ws: &mut Workspace<'_>,
     decl: &SourceDecl,
     resolved: &ResolvedIndex,
     entry: &Entry,
@@ -382,8 +386,8 @@ fn judged_candidate(
 ) -> anyhow::Result<Candidate> {
     let url = match &entry.content {
         EntryContent::Artifact { url, .. } => ws.lock_url(url),
-        EntryContent::Files { .. } => ws.lock_url(&crate::index::paths::file_url(
-            &crate::index::paths::index_dir(&resolved.index.url),
+        EntryContent::Files { .. } => ws.lock_url(&crate::sources::index::paths::file_url(
+            &crate::sources::index::paths::index_dir(&resolved.index.url),
             &entry.name,
             "",
         )),
@@ -396,9 +400,45 @@ fn judged_candidate(
         url: Some(url),
         artifact,
         signer: resolved.signer.as_ref().map(|s| s.key_id.clone()),
+        publisher: attested(ws, decl, entry, artifact.as_ref())?,
         ..new_lock_entry(&entry.name, &decl.name, format, &store_entry)
     };
     candidate(ws, locked, store_entry, judged)
+}
+
+/// The publisher of `entry`'s artifact, when its source declares one
+/// (`crate::sources::publisher`): its bundle verified now and kept.
+fn attested(
+    ws: &mut Workspace<'_>,
+    decl: &SourceDecl,
+    entry: &Entry,
+    artifact: Option<&crate::digest::Digest>,
+) -> anyhow::Result<Option<crate::project::lock::Publisher>> {
+    if decl.expected_publisher().is_none() {
+        return Ok(None);
+    }
+    let Some(artifact) = artifact else {
+        return fail(
+            Exit::Integrity,
+            format!(
+                "`{}`: source `{}` declares a publisher, but a v0.1 file list has no artifact a Sigstore bundle could cover",
+                entry.name, decl.name
+            ),
+        );
+    };
+    let auth = auth_for(ws, &decl.name)?;
+    let fetcher = ws.fetcher()?.clone();
+    let cache_root = ws.store.root().to_owned();
+    let attested = crate::sources::publisher::attest(
+        &fetcher,
+        auth.as_ref(),
+        &cache_root,
+        decl,
+        &entry.name,
+        entry.sigstore.as_ref(),
+        artifact,
+    )?;
+    Ok(attested.map(|(publisher, _)| publisher))
 }
 
 /// An index entry as named in messages: its URL, else its name.
@@ -456,7 +496,7 @@ fn import_fetched(
                 .store
                 .import_file_list(&label, &entry.name, ws.limits, opened)?;
             // The file list → tree link that `provenance` checks later.
-            if let crate::index::EntryContent::Files { files } = &entry.content {
+            if let crate::sources::index::format::EntryContent::Files { files } = &entry.content {
                 let key = Unpacked::files_key(files.iter().map(|f| &f.url));
                 let _ = Unpacked::in_cache(ws.store.root()).record(&key, &stored.digest);
             }
