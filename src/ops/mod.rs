@@ -22,7 +22,6 @@ pub mod publish;
 pub mod show;
 pub mod trust;
 
-use crate::error::{Exit, OpError};
 use crate::ui::Ui;
 
 /// What every operation may need to know about the invocation.
@@ -86,10 +85,7 @@ pub(crate) fn open_project(
     })
 }
 
-/// The `Err` of a refusal: its exit code and message.
-pub(crate) fn fail<T>(exit: Exit, message: impl Into<String>) -> anyhow::Result<T> {
-    Err(OpError::new(exit, message).into())
-}
+pub(crate) use crate::error::fail;
 
 pub use crate::view::Report;
 pub(crate) use crate::view::plural;

@@ -7,6 +7,7 @@
 //! missing; CI (`.ci/run`) installs both and sets
 //! `SKILLPM_TEST_NEEDS_SANDBOX`, and there a missing tool fails.
 
+use crate::support::cli::json;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
@@ -56,10 +57,6 @@ fn copy_dir(from: &Path, to: &Path) {
             std::fs::copy(entry.path(), &target).unwrap();
         }
     }
-}
-
-fn json(stdout: &str) -> Value {
-    serde_json::from_str(stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {stdout}"))
 }
 
 /// Per skill of a report: (rule, severity, excerpt, why) of each finding.

@@ -13,8 +13,7 @@ use serde::{Deserialize, Serialize};
 use url::Url;
 
 use super::http::{self, conditional_headers};
-use super::retry::with_retries;
-use super::{Auth, Body, BodyOrigin, FetchError, Shared};
+use super::{Auth, Body, BodyOrigin, FetchError, Shared, with_retries};
 use crate::digest::Digest;
 
 const MAGIC: &[u8] = b"skillpm-cached-body 1\n";

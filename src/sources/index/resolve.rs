@@ -367,7 +367,7 @@ pub fn remember_validators(fetcher: &Fetcher, entry: &Entry, content: &FetchedCo
 }
 
 /// Downloads the artifacts (or v0.1.0 files) of every request in one batch,
-/// `config.jobs` at a time. `bar`'s length is set to the number of downloads
+/// `config.net.jobs` at a time. `bar`'s length is set to the number of downloads
 /// and advances as each finishes. Results are in request order; each entry
 /// fails or succeeds on its own.
 pub fn download_entries(
