@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use url::Url;
 
 use crate::digest::Digest;
-use crate::fetch::{Auth, Fetcher};
+use crate::net::fetch::{Auth, Fetcher};
 use crate::project::lock::{LockedSkill, Publisher};
 use crate::project::manifest::SourceDecl;
 use crate::sources::proof::{ProveError, broken};
