@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+use super::link::{self, LinkKind, LinkState};
 use super::{PlacementSite, Target, record_at};
-use crate::link::{self, LinkKind, LinkState};
 use crate::project::lock::LockedSkill;
 use crate::project::state::Placements;
 use crate::roots;

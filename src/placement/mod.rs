@@ -10,6 +10,7 @@
 pub mod agents;
 pub mod drift;
 pub mod gate;
+pub mod link;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -19,12 +20,12 @@ use serde::Serialize;
 use crate::digest::HashedTree;
 use crate::error::{Exit, OpError};
 use crate::fs::parallel;
-use crate::link::{self, LinkKind, LinkMode, LinkState};
 use crate::project::Manifest;
 use crate::project::lock::LockedSkill;
 use crate::project::state::{PlacedLink, Placements, ProjectState};
 use crate::roots::{self, Agent, Env, Scope};
 use crate::store::Store;
+use link::{LinkKind, LinkMode, LinkState};
 
 /// What the engine reads of an open project, and where its notes go.
 pub struct PlacementSite<'a> {
@@ -231,8 +232,7 @@ pub struct LinkChanges {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub restored: Vec<FileChanges>,
     /// Each placement added, removed or changed, with the tree it showed
-    /// before and shows now (docs/design-changes.md, third pass: say what
-    /// changes).
+    /// before and shows now (docs/output.md: say what changes).
     pub changes: Vec<PlacementChange>,
 }
 
@@ -264,7 +264,7 @@ pub struct Replaced {
     pub backup: PathBuf,
 }
 
-pub use crate::catalog::record_at;
+pub use link::record_at;
 
 /// The folder a scope's agent folders must stay inside: the project root,
 /// or the home folder for the user scope.

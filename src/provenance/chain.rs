@@ -19,7 +19,7 @@ use std::path::Path;
 use std::rc::Rc;
 
 use super::memo::{self, ProofMemo};
-use crate::fetch::Fetcher;
+use crate::net::fetch::Fetcher;
 use crate::project::lock::{Format, LockedSkill};
 use crate::project::manifest::{Manifest, SourceDecl};
 pub use crate::sources::proof::{Broken, Proof, ProveError, RefProof, SignedBy, VouchedBy};

@@ -9,6 +9,7 @@
 //!   the name, description and body. Discovery uses the check's verdict to
 //!   report a bad skill and skip it, never to stop.
 
+pub mod discover;
 pub mod envelope;
 pub mod frontmatter;
 pub mod gh;

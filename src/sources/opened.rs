@@ -30,7 +30,7 @@ impl KindOf {
     /// against `base_dir`): an MCP server, an OCI registry, a git
     /// repository, a plain folder of skills, else a registry (index).
     pub fn of_source(text: &str, base_dir: &Path) -> anyhow::Result<KindOf> {
-        if crate::source_mcp::is_mcp_form(text) {
+        if crate::sources::mcp::client::is_mcp_form(text) {
             return Ok(KindOf::Mcp);
         }
         if text.starts_with(oci::SCHEME) {
@@ -157,7 +157,7 @@ impl Opened {
     }
 
     /// What discovery found but cannot offer (git and folder sources).
-    pub fn discovery(&self) -> Option<&crate::git::RepoDiscovery> {
+    pub fn discovery(&self) -> Option<&crate::skill::discover::RepoDiscovery> {
         each_kind!(&self.kind, o => K::discovery(o))
     }
 
@@ -177,7 +177,7 @@ impl Opened {
             Some(found) => format!(
                 "{place} ({} folders walked: SKILL.md at the root, skills/, category and agent folders, marketplaces, then everywhere to depth {})",
                 found.walked,
-                crate::git::MAX_DEPTH
+                crate::skill::discover::MAX_DEPTH
             ),
             None => place,
         }
@@ -372,7 +372,7 @@ pub struct Discovered {
     pub commit: Option<String>,
     /// The folder inside the source that the skills' paths start from.
     pub subpath: Option<String>,
-    pub skills: Vec<crate::git::RepoSkill>,
+    pub skills: Vec<crate::skill::discover::RepoSkill>,
 }
 
 /// Each kind's **list** step without a project: an index resolved
@@ -381,7 +381,7 @@ pub struct Discovered {
 pub fn list(
     ui: &crate::ui::Ui,
     (offline, allow_http): (bool, bool),
-    fetcher: &crate::fetch::Fetcher,
+    fetcher: &crate::net::fetch::Fetcher,
     target: &SearchTarget,
 ) -> anyhow::Result<SourceListing> {
     let text = target.text.trim();

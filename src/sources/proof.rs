@@ -15,8 +15,8 @@ use serde::Serialize;
 
 use crate::digest::Digest;
 use crate::error::{Classify, Exit};
-use crate::fetch::Fetcher;
 use crate::git::{GitError, GitOptions};
+use crate::net::fetch::Fetcher;
 use crate::project::lock::{Format, LockedSkill};
 use crate::project::manifest::SourceDecl;
 use crate::sources::index::resolve::{Source, SourceError};

@@ -10,7 +10,7 @@ use std::time::{Duration, SystemTime};
 
 use serde_json::{Value, json};
 use skillpm::error::{Classify, Exit};
-use skillpm::fetch::{Auth, CacheDirs, DownloadSpec, FetchConfig, FetchError, Fetcher};
+use skillpm::net::fetch::{Auth, CacheDirs, DownloadSpec, FetchConfig, FetchError, Fetcher};
 use skillpm::sources::index::{self as source, FetchedContent, Source};
 use url::Url;
 
@@ -1234,7 +1234,7 @@ fn v0_1_file_lists_download_file_by_file_with_a_tree_digest() {
     assert!(
         files
             .iter()
-            .all(|f| matches!(f.held, skillpm::fetch::Held::Memory(_))),
+            .all(|f| matches!(f.held, skillpm::net::fetch::Held::Memory(_))),
         "{files:#?}"
     );
     assert!(support::leftovers_under(&cache.path().join("downloads")).is_empty());
