@@ -49,6 +49,12 @@ impl Snapshots {
         std::fs::File::open(self.path(digest))
     }
 
+    /// Removes a file kept under `digest` whose bytes turned out not to
+    /// hash to it, so the next [`Snapshots::put`] writes the real ones.
+    pub fn discard(&self, digest: &Digest) {
+        let _ = std::fs::remove_file(self.path(digest));
+    }
+
     /// Keeps `bytes` (and `signature`) unless a snapshot of that digest is
     /// already there. Returns the digest. Verify before calling: the folder
     /// must only hold indexes that passed every check of their source.

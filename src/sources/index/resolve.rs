@@ -262,6 +262,8 @@ fn parse_snapshot(
     let index = parse_index_from(&mut reader, &url)?;
     let unread = std::io::copy(&mut reader, &mut std::io::sink());
     if unread.is_err() || reader.into_inner().finish() != snapshot {
+        // Not the bytes that were verified: gone, so the next run keeps them.
+        snapshots.discard(&snapshot);
         return Err(IndexError::Malformed {
             url,
             reason: format!(
