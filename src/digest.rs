@@ -193,6 +193,35 @@ impl<W: Write> Write for HashingWriter<W> {
     }
 }
 
+/// A reader that hashes everything read through it, so a file parsed as a
+/// stream is checked against its name in the same pass.
+pub struct HashingReader<R> {
+    inner: R,
+    hasher: Sha256,
+}
+
+impl<R: io::Read> HashingReader<R> {
+    pub fn new(inner: R) -> Self {
+        Self {
+            inner,
+            hasher: Sha256::new(),
+        }
+    }
+
+    /// The digest of everything read so far.
+    pub fn finish(self) -> Digest {
+        Digest(self.hasher.finalize().into())
+    }
+}
+
+impl<R: io::Read> io::Read for HashingReader<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.hasher.update(&buf[..n]);
+        Ok(n)
+    }
+}
+
 /// Incremental builder of a tree digest from (relative path, content digest)
 /// pairs given in any order.
 #[derive(Debug, Default, Clone)]
