@@ -76,6 +76,13 @@ pub static BEHAVIOUR_RULES: &[BehaviourRule] = &[
         example: "openat(\"/proc/1/root/etc/shadow\")",
     },
     BehaviourRule {
+        id: "run-destroy",
+        family: Family::Payload,
+        severity: Severity::High,
+        why: "the script deleted what the user's home held before the run (a credential file, the project's .env, the folders holding them): a real run would destroy the user's files",
+        example: "unlinkat(\"/home/user/.aws/credentials\") = 0",
+    },
+    BehaviourRule {
         id: "run-unfinished",
         family: Family::Obfuscation,
         severity: Severity::Medium,

@@ -92,6 +92,10 @@ pub struct SandboxStartReport {
 
 type Events = Arc<Mutex<Vec<SinkEvent>>>;
 
+/// TCP connections the sink accepted, and those it is still reading.
+static ACCEPTED: AtomicUsize = AtomicUsize::new(0);
+static OPEN: AtomicUsize = AtomicUsize::new(0);
+
 fn record(events: &Events, current: &AtomicUsize, kind: SinkKind, summary: String, data: &[u8]) {
     let event = SinkEvent {
         script: current.load(Ordering::SeqCst),
@@ -124,8 +128,19 @@ pub fn run(spec: &str) -> Result<SandboxStartReport, serde_json::Error> {
             .scripts
             .push(run_one(script, &spec.env, deadline, &mut seen));
     }
-    // Let the sink finish what arrived last.
-    pause(Duration::from_millis(20));
+    // Let the sink finish what arrived last: until no connection is being
+    // read and none arrived for a moment (at most a second).
+    let quiet = Instant::now();
+    let mut seen_accepted = ACCEPTED.load(Ordering::SeqCst);
+    loop {
+        pause(Duration::from_millis(25));
+        let now = ACCEPTED.load(Ordering::SeqCst);
+        let idle = OPEN.load(Ordering::SeqCst) == 0 && now == seen_accepted;
+        if idle || quiet.elapsed() > Duration::from_secs(1) {
+            break;
+        }
+        seen_accepted = now;
+    }
     report.sink = events.lock().map(|e| e.clone()).unwrap_or_default();
     Ok(report)
 }
@@ -249,7 +264,12 @@ fn start_sink(events: &Events, current: &Arc<AtomicUsize>, unbound: &mut Vec<Str
                     for stream in listener.incoming().flatten() {
                         let (events, current) = (Arc::clone(&events), Arc::clone(&current));
                         let port = *port;
-                        std::thread::spawn(move || serve_tcp(stream, port, &events, &current));
+                        ACCEPTED.fetch_add(1, Ordering::SeqCst);
+                        OPEN.fetch_add(1, Ordering::SeqCst);
+                        std::thread::spawn(move || {
+                            serve_tcp(stream, port, &events, &current);
+                            OPEN.fetch_sub(1, Ordering::SeqCst);
+                        });
                     }
                 });
             }

@@ -2,6 +2,7 @@
 //! "Running a skill: audit --run"; the rules are `audit::behaviour`).
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
 
 use super::canary::{self, Canary, Needles};
 use super::init::{Outcome, SinkEvent, SinkKind};
@@ -146,6 +147,7 @@ pub fn judge(
         .filter_map(|c| Some((c.path.as_deref()?, c)))
         .collect();
     let mut written: BTreeSet<String> = BTreeSet::new();
+    let mut system_links: BTreeSet<String> = BTreeSet::new();
     let mut socket_data: BTreeMap<String, Vec<u8>> = BTreeMap::new();
     let mut file_data: BTreeMap<String, Vec<u8>> = BTreeMap::new();
     let mut read_canaries = BTreeSet::new();
@@ -205,7 +207,20 @@ pub fn judge(
                 if is_persistence(&target) {
                     push("run-persistence", call.shown(), target.clone());
                 }
-                if call.ok() {
+                // A symbolic link to a system program (a virtualenv's
+                // `bin/python3`, and the links to that link) runs the
+                // system's file, not one the run wrote.
+                let to_system = call.name.starts_with("symlink")
+                    && call.string(0).is_some_and(|to| {
+                        is_system_path(&to)
+                            || Path::new(&target)
+                                .parent()
+                                .map(|dir| dir.join(&to).to_string_lossy().into_owned())
+                                .is_some_and(|p| system_links.contains(&p))
+                    });
+                if call.ok() && to_system {
+                    system_links.insert(target);
+                } else if call.ok() {
                     written.insert(target);
                 }
             }
@@ -302,6 +317,19 @@ pub fn judge(
                 let entry = into.entry(fd.to_owned()).or_default();
                 for s in &call.strings {
                     entry.extend_from_slice(s);
+                }
+            }
+            "unlink" | "unlinkat" | "rmdir" => {
+                let Some(path) = opened_path(call) else {
+                    continue;
+                };
+                // What the home held before the run is the user's: the
+                // canaries and the folders holding them.
+                let users = canary_paths.keys().any(|c| {
+                    *c == path || c.starts_with(&format!("{}/", path.trim_end_matches('/')))
+                });
+                if users && !written.contains(&path) {
+                    push("run-destroy", call.shown(), path.clone());
                 }
             }
             // A process the script started leaving its session: the first
@@ -418,6 +446,13 @@ fn runs_skill_code(program: &str) -> bool {
             "setsid" | "nohup" | "daemonize" | "start-stop-daemon"
         )
         || super::trace::interpreter_name(program).is_some()
+}
+
+/// A path in the system's read-only folders.
+fn is_system_path(path: &str) -> bool {
+    ["/usr/", "/bin/", "/sbin/", "/lib/", "/lib64/"]
+        .iter()
+        .any(|d| path.starts_with(d))
 }
 
 fn was_written(written: &BTreeSet<String>, path: &str) -> bool {
@@ -578,6 +613,54 @@ mod tests {
         assert!(is_escape_path("/var/run/docker.sock", None));
         assert!(!is_escape_path("/usr/lib/python3/os.py", None));
         assert!(!is_escape_path("/home/package.json", None));
+    }
+
+    fn rules_of(lines: &[&str]) -> Vec<String> {
+        let canaries = canary::fresh();
+        let needles = Needles::new(&canaries);
+        let cx = Known {
+            canaries: &canaries,
+            needles: &needles,
+            real_home: None,
+        };
+        let calls: Vec<Call> = lines
+            .iter()
+            .map(|l| super::super::trace::parse_line(l).unwrap())
+            .collect();
+        judge("scripts/x.sh", &calls, None, &[], &cx)
+            .findings
+            .into_iter()
+            .map(|f| f.rule)
+            .collect()
+    }
+
+    #[test]
+    fn a_link_to_a_system_program_is_not_a_written_program() {
+        let venv = [
+            r#"symlink("/usr/bin/python3", "/tmp/v/bin/python3") = 0"#,
+            r#"symlink("python3", "/tmp/v/bin/python") = 0"#,
+            r#"execve("/tmp/v/bin/python", ["python"], 0x1 /* 3 vars */) = 0"#,
+        ];
+        assert_eq!(rules_of(&venv), Vec::<String>::new());
+        let dropped = [
+            r#"openat(AT_FDCWD</tmp>, "/tmp/p", O_WRONLY|O_CREAT|O_TRUNC, 0777) = 3</tmp/p>"#,
+            r#"symlink("/tmp/p", "/tmp/v/bin/tool") = 0"#,
+            r#"execve("/tmp/v/bin/tool", ["tool"], 0x1 /* 3 vars */) = 0"#,
+        ];
+        assert_eq!(rules_of(&dropped), ["run-exec-written"]);
+    }
+
+    #[test]
+    fn deleting_what_the_home_held_is_destruction() {
+        let own = [
+            r#"openat(AT_FDCWD</tmp>, "/home/user/.cache/t/x", O_WRONLY|O_CREAT|O_TRUNC, 0666) = 3</home/user/.cache/t/x>"#,
+            r#"unlinkat(AT_FDCWD</tmp>, "/home/user/.cache/t/x", 0) = 0"#,
+        ];
+        assert_eq!(rules_of(&own), Vec::<String>::new());
+        let users = [r#"unlinkat(5</home/user/.aws>, "credentials", 0) = 0"#];
+        assert_eq!(rules_of(&users), ["run-destroy"]);
+        let folder = [r#"rmdir("/home/user/.ssh") = 0"#];
+        assert_eq!(rules_of(&folder), ["run-destroy"]);
     }
 
     #[test]

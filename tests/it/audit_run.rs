@@ -229,6 +229,8 @@ const HIDING: &[(&str, &[&str], &str)] = &[
     ("es-ptrace", &["run-escape"], "python3"),
     ("es-unshare", &["run-escape"], "python3"),
     ("es-other-home", &["run-escape"], "bash"),
+    // Destruction of what the home held.
+    ("ds-cache-reclaim", &["run-destroy"], "python3"),
 ];
 
 /// Every finding of a run rule, for `what` in a message.
