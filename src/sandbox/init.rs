@@ -372,12 +372,6 @@ fn serve_tcp(mut stream: TcpStream, port: u16, events: &Events, current: &Atomic
         } else {
             "http"
         };
-        let head = format!(
-            "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
-            BODY.len()
-        );
-        let _ = stream.write_all(head.as_bytes());
-        let _ = stream.write_all(BODY);
         format!("{method} {scheme}://{host}{path}")
     } else if data.starts_with(&[0x16, 0x03]) {
         kind = SinkKind::Tls;
@@ -386,7 +380,17 @@ fn serve_tcp(mut stream: TcpStream, port: u16, events: &Events, current: &Atomic
         kind = SinkKind::Tcp;
         format!("tcp 127.0.0.1:{port} ({} bytes)", data.len())
     };
+    // Recorded before the answer: a client that waits for it is seen
+    // before its script goes on (or ends).
     record(events, current, kind, summary, &data);
+    if kind == SinkKind::Http {
+        let head = format!(
+            "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+            BODY.len()
+        );
+        let _ = stream.write_all(head.as_bytes());
+        let _ = stream.write_all(BODY);
+    }
 }
 
 /// An HTTP request's head has arrived and its body is as long as its
