@@ -210,7 +210,7 @@ impl Http {
                         why: e.why(),
                         detail: e.to_string(),
                         retry_after: None,
-                        last: Some(Once::Failed(e)),
+                        last: Some(Box::new(Once::Failed(e))),
                     }
                 })?;
                 match super::retry_status::<Once>(&sent.response) {
@@ -223,7 +223,7 @@ impl Http {
                         why,
                         detail,
                         retry_after,
-                        last: Some(Once::Answered(sent)),
+                        last: Some(Box::new(Once::Answered(sent))),
                     }),
                     _ => Ok(sent),
                 }

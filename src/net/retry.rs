@@ -47,7 +47,7 @@ pub enum Failure<E> {
         why: Why,
         detail: String,
         retry_after: Option<Duration>,
-        last: Option<E>,
+        last: Option<Box<E>>,
     },
     /// Bytes came, but below the minimum rate: not retried (the next try
     /// would be as slow, and retrying multiplies the wait).
@@ -135,7 +135,7 @@ impl Http {
             if tries > settings.retries || in_a_row > settings.retries {
                 budget.give_up(&origin, why.clone(), in_a_row.max(tries));
                 return Err(match last {
-                    Some(e) => Stop::Fatal(e),
+                    Some(e) => Stop::Fatal(*e),
                     None => Stop::GaveUp {
                         attempts: tries,
                         why,
@@ -146,7 +146,7 @@ impl Http {
             let delay = match retry_after {
                 Some(d) if d > settings.max_retry_after => {
                     return Err(match last {
-                        Some(e) => Stop::Fatal(e),
+                        Some(e) => Stop::Fatal(*e),
                         None => Stop::TooLate {
                             seconds: d.as_secs(),
                         },
