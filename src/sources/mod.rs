@@ -20,8 +20,6 @@
 //! one module and one arm there.
 
 pub mod candidate;
-pub mod declare;
-pub mod every;
 pub mod folder;
 pub mod git;
 pub mod index;
@@ -29,7 +27,6 @@ pub mod mcp;
 pub mod oci;
 pub mod opened;
 pub mod proof;
-pub mod search;
 pub mod spec;
 pub mod tokens;
 pub mod workspace;

@@ -2,7 +2,7 @@
 //! `skillpm verify` (what agents would load, re-hashed; exit 3 on any drift),
 //! with `verify --provenance`'s chain per skill.
 
-use crate::shown::Untrusted;
+use crate::escape::Untrusted;
 use std::io::Write;
 use std::path::PathBuf;
 
