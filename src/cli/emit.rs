@@ -5,8 +5,8 @@
 use anyhow::Context as _;
 
 use crate::error::Exit;
+use crate::escape::Shown;
 use crate::ops::{Context, Report};
-use crate::shown::Shown;
 
 /// The exit of a command whose report carries no failure.
 pub(crate) const OK: Exit = Exit::Success;

@@ -7,7 +7,7 @@ use super::{
 };
 use crate::error::Exit;
 use crate::ops::{self, Context, lifecycle};
-use crate::ui::Ui;
+use crate::printer::Printer;
 
 use super::emit::{OK, emit};
 
@@ -15,7 +15,7 @@ use super::emit::{OK, emit};
 /// same printer as everything else, so `--color` and `--quiet` apply to them.
 pub fn main(cli: Cli) -> std::process::ExitCode {
     let g = &cli.global;
-    let mut ui = Ui::detect(g.quiet, g.json, g.color.forced());
+    let mut ui = Printer::detect(g.quiet, g.json, g.color.forced());
     ui.verbose = g.verbose;
     // `install --frozen` works offline without `--offline` being passed,
     // and `--locked/--frozen` in a message is the one the user typed:
@@ -41,7 +41,7 @@ pub fn main(cli: Cli) -> std::process::ExitCode {
     std::process::ExitCode::from(code.code())
 }
 
-pub fn run(cli: Cli, ui: Ui) -> anyhow::Result<Exit> {
+pub fn run(cli: Cli, ui: Printer) -> anyhow::Result<Exit> {
     let g = &cli.global;
     // A malformed CI record key fails every command loudly, rather than
     // making every record read as absent.

@@ -102,7 +102,7 @@ pub fn refuse_credentials(text: &str) -> Result<(), CredentialsInUrl> {
         return Ok(());
     }
     let clean = format!("{scheme}://{}", &rest[at + 1..]);
-    let shown = crate::shown::printable(&clean);
+    let shown = crate::escape::printable(&clean);
     let advice = if ssh {
         "remove the password and use an SSH key or agent".to_owned()
     } else {
@@ -310,7 +310,7 @@ pub fn host_token_var(url: &Url) -> Result<String, String> {
 
 /// A host name as [`host_token_var`] writes it, or why it cannot.
 fn mapped_name(host: &str) -> Result<String, String> {
-    let why = |rule: &str| Err(format!("`{}` {rule}", crate::shown::printable(host)));
+    let why = |rule: &str| Err(format!("`{}` {rule}", crate::escape::printable(host)));
     let labels: Vec<&str> = host.split('.').collect();
     for label in &labels {
         if label.is_empty() {
@@ -322,7 +322,7 @@ fn mapped_name(host: &str) -> Result<String, String> {
         {
             return why(&format!(
                 "holds `{}`; only a-z, 0-9, `-` and `.` map to a variable name one-to-one",
-                crate::shown::printable(&c.to_string())
+                crate::escape::printable(&c.to_string())
             ));
         }
         if label.starts_with('-') || label.ends_with('-') {

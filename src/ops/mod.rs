@@ -7,6 +7,7 @@ pub mod init;
 pub mod lifecycle;
 pub mod search;
 pub mod source;
+pub mod source_decl;
 
 use std::path::PathBuf;
 
@@ -22,7 +23,7 @@ pub mod publish;
 pub mod show;
 pub mod trust;
 
-use crate::ui::Ui;
+use crate::printer::Printer;
 
 /// What every operation may need to know about the invocation.
 #[derive(Debug, Clone)]
@@ -49,11 +50,11 @@ pub struct Context {
     /// `import --replace`: such a folder is moved to a backup under the
     /// project's state in the cache and skillpm's placement takes its place.
     pub replace_foreign: bool,
-    pub ui: Ui,
+    pub ui: Printer,
 }
 
 impl Context {
-    pub fn new(cwd: PathBuf, ui: Ui) -> Self {
+    pub fn new(cwd: PathBuf, ui: Printer) -> Self {
         Context {
             cwd,
             project: None,

@@ -5,12 +5,12 @@ use std::io::Write;
 use anyhow::Context as _;
 use serde::Serialize;
 
+use super::source_decl;
 use super::{Context, Report};
 use crate::error::{Exit, OpError};
 use crate::ops::fail;
 use crate::project::Project;
 use crate::project::manifest::{Manifest, SourceDecl, is_env_var_name};
-use crate::sources::declare;
 use crate::sources::oci;
 use crate::sources::spec::manifest_url;
 use crate::sources::tokens::bound_token_env;
@@ -121,11 +121,11 @@ pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
         identity: opts.identity.clone(),
         issuer: opts.issuer.clone(),
     };
-    let binding = declare::token_binding(&decl, opts.token_env.as_deref())?;
-    declare::check_exists(&decl, &project.root)?;
+    let binding = source_decl::token_binding(&decl, opts.token_env.as_deref())?;
+    source_decl::check_exists(&decl, &project.root)?;
     let mut user = crate::net::UserTokens::load();
     if let Some((url, var)) = &binding {
-        declare::bind_token(&mut user, url, var);
+        source_decl::bind_token(&mut user, url, var);
     }
     manifest.add_source(&decl)?;
     let (probe, commit) = crate::sources::opened::probe(
@@ -302,7 +302,7 @@ pub fn rotate_key(ctx: &Context, opts: &RotateOptions) -> anyhow::Result<RotateR
             ),
         )
     })?;
-    let (keys, rotation) = declare::rotated_keys(&decl.keys, &opts.new_key, &signature)?;
+    let (keys, rotation) = source_decl::rotated_keys(&decl.keys, &opts.new_key, &signature)?;
     manifest.set_source_keys(&opts.name, &keys)?;
     manifest.save()?;
     Ok(RotateReport {

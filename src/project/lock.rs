@@ -230,7 +230,7 @@ fn check_entry(s: &LockedSkill) -> Result<(), (&'static str, String)> {
             "name",
             format!(
                 "`{}` is not a skill name (lowercase letters, digits and single hyphens)",
-                crate::shown::printable(&s.name)
+                crate::escape::printable(&s.name)
             ),
         ));
     }
@@ -241,7 +241,7 @@ fn check_entry(s: &LockedSkill) -> Result<(), (&'static str, String)> {
             "commit",
             format!(
                 "`{}` is not a full commit id (40 or 64 hex characters)",
-                crate::shown::printable(commit)
+                crate::escape::printable(commit)
             ),
         ));
     }
@@ -254,7 +254,7 @@ fn check_entry(s: &LockedSkill) -> Result<(), (&'static str, String)> {
         if let Err(rule) = crate::names::check_name(exe) {
             return Err((
                 "executables",
-                format!("`{}`: {rule}", crate::shown::printable(exe)),
+                format!("`{}`: {rule}", crate::escape::printable(exe)),
             ));
         }
     }
@@ -286,9 +286,9 @@ fn locate(text: &str, offset: usize) -> Option<(usize, String, String)> {
             let (k, v) = l.split_once('=')?;
             (k.trim() == "name").then(|| v.trim().trim_matches('"').to_owned())
         })
-        .map(|n| format!(" (`{}`)", crate::shown::printable(&n)))
+        .map(|n| format!(" (`{}`)", crate::escape::printable(&n)))
         .unwrap_or_default();
-    Some((number, name, crate::shown::printable(&field)))
+    Some((number, name, crate::escape::printable(&field)))
 }
 
 /// A `url` or `index` as the lock writes it (a URL, or a path relative to
@@ -385,11 +385,11 @@ impl Lockfile {
                     number,
                     name,
                     field,
-                    message: crate::shown::printable(e.message()),
+                    message: crate::escape::printable(e.message()),
                 },
                 None => LockError::Parse {
                     path: path.to_owned(),
-                    message: crate::shown::printable(e.message()),
+                    message: crate::escape::printable(e.message()),
                 },
             }
         })?;
@@ -397,7 +397,7 @@ impl Lockfile {
             check_entry(skill).map_err(|(field, message)| LockError::Entry {
                 path: path.to_owned(),
                 number: i + 1,
-                name: format!(" (`{}`)", crate::shown::printable(&skill.name)),
+                name: format!(" (`{}`)", crate::escape::printable(&skill.name)),
                 field: field.to_owned(),
                 message,
             })?;

@@ -285,7 +285,7 @@ fn folder_name_of(dir: &Path) -> Option<String> {
     Some(name.to_string_lossy().into_owned())
 }
 
-pub use crate::shown::printable;
+pub use crate::escape::printable;
 
 /// Checks the skill folder `dir`. `expected_name` is the name the skill must
 /// carry (the index entry's name when the folder is a store entry named by

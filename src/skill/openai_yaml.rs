@@ -266,7 +266,7 @@ impl Reader<'_> {
                     &format!("{path}.value"),
                     format!(
                         "`{path}.value` `{}` is not {rule}",
-                        crate::shown::Untrusted(&value)
+                        crate::escape::Untrusted(&value)
                     ),
                 );
                 continue;

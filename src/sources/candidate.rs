@@ -8,8 +8,8 @@ use std::path::Path;
 use super::workspace::{Workspace, fail};
 use crate::digest::Digest;
 use crate::error::{Exit, OpError};
+use crate::escape::Untrusted;
 use crate::project::lock::{Format, LockedSkill};
-use crate::shown::Untrusted;
 use crate::skill::openai_yaml::ToolKind;
 use crate::skill::{self, Level, SkillMd};
 use crate::store::StoreEntry;
@@ -250,8 +250,11 @@ fn parsed_candidate(
     (skill, dependencies): (SkillMd, Vec<Dependency>),
 ) -> Candidate {
     for w in &warnings {
-        ws.ui
-            .warn(format!("`{}`: {}", locked.name, crate::shown::Untrusted(w)));
+        ws.ui.warn(format!(
+            "`{}`: {}",
+            locked.name,
+            crate::escape::Untrusted(w)
+        ));
     }
     locked.warnings = warnings;
     Candidate {

@@ -275,7 +275,7 @@ pub fn check_unchanged(root: &Path, skills: &[LockedSkill]) -> anyhow::Result<()
 
 /// What a folder source offers (`search`): its skills, walked now.
 pub fn list(
-    ui: &crate::ui::Ui,
+    ui: &crate::printer::Printer,
     base: &Path,
     subpath: Option<&str>,
 ) -> anyhow::Result<crate::skill::discover::RepoDiscovery> {

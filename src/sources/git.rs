@@ -453,7 +453,7 @@ fn check_ref(
 /// and its skills discovered (the checkout is removed when this returns).
 /// Returns the commit, the folder the skills' paths start from, and them.
 pub fn list(
-    ui: &crate::ui::Ui,
+    ui: &crate::printer::Printer,
     spec: GitSpec,
     options: &GitOptions,
 ) -> anyhow::Result<(
@@ -480,7 +480,7 @@ pub fn list(
 /// `source add` of a git repository: resolving its ref is the probe (the
 /// commit it names now). Keys do not apply: a commit pins the content.
 pub fn probe(
-    ui: &crate::ui::Ui,
+    ui: &crate::printer::Printer,
     decl: &SourceDecl,
     spec: &GitSpec,
     options: Option<&GitOptions>,

@@ -20,8 +20,6 @@
 //! one module and one arm there.
 
 pub mod candidate;
-pub mod declare;
-pub mod every;
 pub mod folder;
 pub mod git;
 pub mod index;
@@ -30,7 +28,6 @@ pub mod oci;
 pub mod opened;
 pub mod proof;
 pub mod publisher;
-pub mod search;
 pub mod spec;
 pub mod tokens;
 pub mod workspace;

@@ -379,7 +379,7 @@ pub struct Discovered {
 /// (signature checked), a git ref resolved and checked out, a folder
 /// walked, an OCI namespace's catalog read.
 pub fn list(
-    ui: &crate::ui::Ui,
+    ui: &crate::printer::Printer,
     (offline, allow_http): (bool, bool),
     fetcher: &crate::net::fetch::Fetcher,
     target: &SearchTarget,
@@ -432,7 +432,7 @@ pub fn list(
 /// (nothing under --offline): an index's probe, a git repository's commit,
 /// an OCI registry's answer (and cosign signature, when a key is pinned).
 pub fn probe(
-    ui: &crate::ui::Ui,
+    ui: &crate::printer::Printer,
     (offline, allow_http): (bool, bool),
     decl: &SourceDecl,
     (root, user): (&Path, &crate::net::UserTokens),

@@ -8,16 +8,16 @@ use std::path::Path;
 
 use crate::error::Exit;
 use crate::net::fetch::Fetcher;
+use crate::printer::Printer;
 use crate::project::manifest::Manifest;
 use crate::project::state::ProjectState;
 use crate::skill::Level;
 use crate::store::Store;
-use crate::ui::Ui;
 use crate::unpack::Limits;
 
 /// One run's view of a project, lent to the source kinds.
 pub struct Workspace<'s> {
-    pub ui: &'s Ui,
+    pub ui: &'s Printer,
     /// `--offline`: never open a socket.
     pub offline: bool,
     /// `--allow-http`: plain http to hosts other than this machine.
@@ -79,7 +79,7 @@ impl Workspace<'_> {
 }
 
 /// The HTTP client of one invocation (settings from the environment).
-pub fn fetcher(ui: &Ui, offline: bool, allow_http: bool) -> anyhow::Result<Fetcher> {
+pub fn fetcher(ui: &Printer, offline: bool, allow_http: bool) -> anyhow::Result<Fetcher> {
     let mut config = crate::net::fetch::FetchConfig::from_env()?;
     config.allow_http = allow_http;
     let fetcher = Fetcher::new(config, crate::net::fetch::CacheDirs::from_env()?, offline)?;
@@ -94,7 +94,7 @@ pub fn fetcher(ui: &Ui, offline: bool, allow_http: bool) -> anyhow::Result<Fetch
 /// its bytes fill the disk, and a raised limit is not undercut by the
 /// fetcher's default.
 pub fn fetcher_within(
-    ui: &Ui,
+    ui: &Printer,
     offline: bool,
     allow_http: bool,
     limits: &Limits,
@@ -113,7 +113,7 @@ pub fn fetcher_within(
 /// variable the user never bound to that source's origin, or whose host
 /// has no `SKILLPM_TOKEN_…` variable while the one earlier versions read for
 /// it is set: no token is sent to it (docs/network.md).
-pub fn warn_unbound_tokens(ui: &Ui, manifest: &Manifest) {
+pub fn warn_unbound_tokens(ui: &Printer, manifest: &Manifest) {
     let host_vars_set =
         || std::env::vars_os().any(|(k, _)| k.to_string_lossy().starts_with("SKILLPM_TOKEN_"));
     if !manifest.sources().iter().any(|d| d.token_env.is_some()) && !host_vars_set() {

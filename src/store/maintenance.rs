@@ -7,7 +7,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use serde::Serialize;
 
 use super::projects::{LockRefs, read_lock_refs};
-use super::{STAGE_PREFIX, Store, StoreError, io_error, seal};
+use super::{STAGE_PREFIX, Store, StoreError, io_error, markers};
 use crate::cache::layout;
 use crate::digest::{Digest, hash_tree};
 use crate::fs::tree::{remove_tree, set_dir_writable, tree_size};
@@ -103,7 +103,7 @@ impl Store {
             if name.starts_with(STAGE_PREFIX) {
                 continue; // a live import's staging folder
             }
-            if let Some(digest) = seal::marker_digest(&name) {
+            if let Some(digest) = markers::marker_digest(&name) {
                 if !self.entry_path(&digest).exists() {
                     // The entry went (gc, quarantine) and its marker stayed.
                     let _lock = self.lock_commits()?;
@@ -121,7 +121,7 @@ impl Store {
                 Some(_) if !path.is_dir() => Some("not a folder".to_owned()),
                 Some(expected) => match hash_tree(&path) {
                     Ok(tree) if tree.digest == expected => {
-                        if !seal::is_sealed(&store_dir, &expected, self.key()) {
+                        if !markers::is_sealed(&store_dir, &expected, self.key()) {
                             self.add_pending(tree);
                         }
                         None
@@ -170,7 +170,7 @@ impl Store {
     /// caller can fetch it again.
     pub fn verify_entry(&self, digest: &Digest) -> Result<Option<PathBuf>, StoreError> {
         let path = self.entry_path(digest);
-        if !path.is_dir() || seal::is_sealed(&self.store_dir(), digest, self.key()) {
+        if !path.is_dir() || markers::is_sealed(&self.store_dir(), digest, self.key()) {
             return Ok(None);
         }
         match hash_tree(&path) {
@@ -271,7 +271,7 @@ impl Store {
         if !dry_run {
             // Markers whose entry is gone (removed above, or by a crash).
             for (name, _) in children(&self.store_dir())? {
-                if let Some(digest) = seal::marker_digest(&name)
+                if let Some(digest) = markers::marker_digest(&name)
                     && !self.entry_path(&digest).exists()
                 {
                     self.drop_marker(&digest)

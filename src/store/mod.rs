@@ -120,9 +120,8 @@ use crate::error::{Classify, Exit};
 use crate::unpack::{self, ArtifactKind, FileList, Limits, UnpackError};
 
 mod maintenance;
+mod markers;
 mod projects;
-mod reuse;
-mod seal;
 /// Index snapshots and unpack records: the cache side of provenance.
 pub mod snapshots;
 mod trees;
@@ -583,7 +582,7 @@ impl Store {
                 let mut batch = crate::fs::durable::Batch::new();
                 batch.add(&dir);
                 batch.flush().map_err(io_error("flush", &dir))?;
-                seal::FLUSHED
+                markers::FLUSHED
             }
         };
         let _lock = self.lock_commits()?;
@@ -594,7 +593,7 @@ impl Store {
         for tree in &trees {
             // An entry gc or verify removed meanwhile has nothing to seal.
             if self.entry_path(&tree.digest).is_dir() {
-                seal::write_marker(&dir, tree, epoch, self.key())
+                markers::write_marker(&dir, tree, epoch, self.key())
                     .map_err(io_error("write the marker of", &dir))?;
                 sealed += 1;
             }
@@ -637,7 +636,7 @@ impl Store {
     /// is in the store, else from the record kept when it left
     /// ([`trees`]); believed only when it hashes to `digest`.
     pub fn remembered_tree(&self, digest: &Digest) -> Option<HashedTree> {
-        seal::listed_tree(&self.store_dir(), digest)
+        markers::listed_tree(&self.store_dir(), digest)
             .or_else(|| trees::load(&self.state_dir(), digest))
     }
 
@@ -646,10 +645,10 @@ impl Store {
     /// costs a later diff). Call under the commit lock.
     pub(crate) fn drop_marker(&self, digest: &Digest) -> io::Result<()> {
         let dir = self.store_dir();
-        if let Some(tree) = seal::listed_tree(&dir, digest) {
+        if let Some(tree) = markers::listed_tree(&dir, digest) {
             let _ = trees::save(&self.state_dir(), &tree);
         }
-        seal::remove_marker(&dir, digest)
+        markers::remove_marker(&dir, digest)
     }
 
     /// The lock under which entries appear and disappear (commit, quarantine).
@@ -705,7 +704,7 @@ impl FileListImport<'_> {
 
 /// Makes a staged tree read-only: folders 0555, deepest first, the root
 /// last (on Unix the files were created read-only by the unpacker). The
-/// folders are known from the tree ([`seal::folders`]), so no directory
+/// folders are known from the tree ([`markers::folders`]), so no directory
 /// listing is needed.
 fn make_read_only(root: &Path, tree: &HashedTree) -> io::Result<()> {
     #[cfg(not(unix))]
@@ -715,7 +714,7 @@ fn make_read_only(root: &Path, tree: &HashedTree) -> io::Result<()> {
         perms.set_readonly(true);
         fs::set_permissions(&path, perms)?;
     }
-    seal_dirs(root, seal::folders(tree))
+    seal_dirs(root, markers::folders(tree))
 }
 
 /// The executable bits of an existing entry (which may differ from a copy

@@ -7,7 +7,7 @@
 use serde::Serialize;
 
 use crate::digest::{Digest, HashedTree, TreeDiff, diff_trees};
-use crate::shown::{Shown, Untrusted};
+use crate::escape::{Shown, Untrusted};
 use crate::skill::SkillMd;
 use crate::sources::candidate::{Dependency, Trust};
 

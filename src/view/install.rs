@@ -5,8 +5,8 @@ use std::io::Write;
 use serde::Serialize;
 
 use super::{Report, plural};
+use crate::escape::Untrusted;
 use crate::placement::LinkChanges;
-use crate::shown::Untrusted;
 use crate::view::approval::Summary;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]

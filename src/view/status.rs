@@ -2,7 +2,7 @@
 //! `skillpm verify` (what agents would load, re-hashed; exit 3 on any drift),
 //! with `verify --provenance`'s chain per skill.
 
-use crate::shown::Untrusted;
+use crate::escape::Untrusted;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -268,13 +268,13 @@ impl Report for ProvenanceReport {
                         writeln!(
                             out,
                             "    publisher {}",
-                            crate::shown::escape(&v.summary(), false)
+                            crate::escape::escape(&v.summary(), false)
                         )?;
                         writeln!(
                             out,
                             "              {} (issuer {})",
-                            crate::shown::escape(&v.identity, false),
-                            crate::shown::escape(&v.issuer, false)
+                            crate::escape::escape(&v.identity, false),
+                            crate::escape::escape(&v.issuer, false)
                         )?;
                     }
                     if let Some(r) = &p.git_ref {

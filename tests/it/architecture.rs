@@ -10,11 +10,11 @@ use std::path::{Path, PathBuf};
 /// Lowest first. Keep in step with docs/architecture.md.
 const LAYERS: &[&[&str]] = &[
     &["error"],
-    &["digest", "names", "fs", "cache", "shown"],
+    &["digest", "names", "fs", "cache", "escape"],
     &["skill", "trust", "audit"],
     &["unpack", "net", "agents", "publish", "sandbox"],
     &["store", "git", "project"],
-    &["ui"],
+    &["printer"],
     &["sources"],
     &["provenance"],
     &["placement"],
@@ -37,7 +37,7 @@ const READERS: &[&str] = &[
     "names",
     "view/approval",
     "audit",
-    "shown",
+    "escape",
     "agents/other_tools",
 ];
 
@@ -250,194 +250,6 @@ fn the_checker_sees_an_arrow_pointing_up() {
     // project → cache is a lower layer: allowed by the table.
     assert!(!has("src/project/state.rs"), "{found:#?}");
     assert_eq!(found.len(), 5, "{found:#?}");
-}
-
-/// Commands are glue (docs/architecture.md): no function in `src/ops/` is
-/// longer than this many lines, from its `fn` line to its closing brace.
-const OPS_FN_MAX: usize = 60;
-
-/// `text` with comments, string and char literals blanked out (their line
-/// breaks kept), so only code braces are left to count.
-fn code_only(text: &str) -> String {
-    let chars: Vec<char> = text.chars().collect();
-    let mut out = String::with_capacity(text.len());
-    let mut i = 0;
-    let keep_breaks = |out: &mut String, seg: &[char]| {
-        out.extend(seg.iter().filter(|c| **c == '\n'));
-    };
-    let ident_before = |i: usize| i > 0 && (chars[i - 1].is_alphanumeric() || chars[i - 1] == '_');
-    while i < chars.len() {
-        let rest = &chars[i..];
-        if rest.starts_with(&['/', '/']) {
-            while i < chars.len() && chars[i] != '\n' {
-                i += 1;
-            }
-        } else if rest.starts_with(&['/', '*']) {
-            let mut depth = 0;
-            let start = i;
-            while i < chars.len() {
-                if chars[i..].starts_with(&['/', '*']) {
-                    depth += 1;
-                    i += 2;
-                } else if chars[i..].starts_with(&['*', '/']) {
-                    depth -= 1;
-                    i += 2;
-                    if depth == 0 {
-                        break;
-                    }
-                } else {
-                    i += 1;
-                }
-            }
-            keep_breaks(&mut out, &chars[start..i]);
-        } else if !ident_before(i)
-            && (rest.starts_with(&['r', '"'])
-                || rest.starts_with(&['r', '#'])
-                || rest.starts_with(&['b', 'r', '"'])
-                || rest.starts_with(&['b', 'r', '#']))
-        {
-            let start = i;
-            i += if chars[i] == 'b' { 2 } else { 1 };
-            let mut hashes = 0;
-            while chars[i] == '#' {
-                hashes += 1;
-                i += 1;
-            }
-            if chars[i] != '"' {
-                out.extend(&chars[start..i]);
-                continue;
-            }
-            i += 1;
-            while i < chars.len() {
-                if chars[i] == '"'
-                    && chars[i + 1..]
-                        .iter()
-                        .take(hashes)
-                        .filter(|c| **c == '#')
-                        .count()
-                        == hashes
-                {
-                    i += 1 + hashes;
-                    break;
-                }
-                i += 1;
-            }
-            out.push_str("\"\"");
-            keep_breaks(&mut out, &chars[start..i]);
-        } else if chars[i] == '"' {
-            let start = i;
-            i += 1;
-            while i < chars.len() && chars[i] != '"' {
-                i += if chars[i] == '\\' { 2 } else { 1 };
-            }
-            i += 1;
-            out.push_str("\"\"");
-            keep_breaks(&mut out, &chars[start..i.min(chars.len())]);
-        } else if chars[i] == '\'' {
-            // A char literal ('x', '\n', '\u{..}'); a lifetime has no closing quote.
-            let close = if rest.get(1) == Some(&'\\') {
-                rest.iter().skip(2).position(|c| *c == '\'').map(|p| p + 2)
-            } else {
-                (rest.get(2) == Some(&'\'')).then_some(2)
-            };
-            match close {
-                Some(end) => {
-                    out.push_str("' '");
-                    i += end + 1;
-                }
-                None => {
-                    out.push('\'');
-                    i += 1;
-                }
-            }
-        } else {
-            out.push(chars[i]);
-            i += 1;
-        }
-    }
-    out
-}
-
-/// Every function in `text` longer than `max` lines: (line, name, length).
-/// A function runs from its `fn` line to the first line that closes a
-/// brace at the indentation of that line.
-fn long_functions(text: &str, max: usize) -> Vec<(usize, String, usize)> {
-    let code = code_only(text);
-    let lines: Vec<&str> = code.lines().collect();
-    let mut out = Vec::new();
-    for (at, line) in lines.iter().enumerate() {
-        let trimmed = line.trim_start();
-        let indent = &line[..line.len() - trimmed.len()];
-        let Some(pos) = trimmed.find("fn ") else {
-            continue;
-        };
-        let head = &trimmed[..pos];
-        let is_fn = head.split_whitespace().all(|w| {
-            matches!(w, "pub" | "const" | "async" | "unsafe" | "extern") || w.starts_with("pub(")
-        });
-        if !is_fn {
-            continue;
-        }
-        let name = ident(&trimmed[pos + 3..]);
-        // A declaration without a body (a trait's) ends at a `;` before any `{`.
-        let opens = lines[at..]
-            .iter()
-            .find(|l| l.contains('{') || l.trim_end().ends_with(';'));
-        if opens.is_none_or(|l| !l.contains('{')) {
-            continue;
-        }
-        let end = lines[at..].iter().position(|l| {
-            l.trim_end().len() > indent.len()
-                && l.starts_with(indent)
-                && l.trim_end()[indent.len()..].starts_with('}')
-        });
-        if let Some(end) = end
-            && end + 1 > max
-        {
-            out.push((at + 1, name, end + 1));
-        }
-    }
-    out
-}
-
-#[test]
-fn ops_functions_are_short() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = Vec::new();
-    rust_files(&src.join("ops"), &mut files);
-    let mut offenders = Vec::new();
-    for file in files {
-        let rel = file
-            .strip_prefix(&src)
-            .unwrap()
-            .to_string_lossy()
-            .replace('\\', "/");
-        let text = std::fs::read_to_string(&file).unwrap();
-        for (line, name, len) in long_functions(&text, OPS_FN_MAX) {
-            offenders.push(format!("src/{rel}:{line}: fn {name} is {len} lines"));
-        }
-    }
-    offenders.sort();
-    assert!(
-        offenders.is_empty(),
-        "functions in src/ops/ over {OPS_FN_MAX} lines (split them or move the engine down):\n{}",
-        offenders.join("\n")
-    );
-}
-
-/// The length counter is not fooled by braces in strings, chars or comments.
-#[test]
-fn the_length_counter_sees_only_code_braces() {
-    let mut text = String::from(
-        "pub(crate) fn long() {\n    let s = \"}\";\n    let c = '}';\n    // }\n    let r = r#\"\n}\n\"#;\n",
-    );
-    for _ in 0..60 {
-        text.push_str("    x();\n");
-    }
-    text.push_str("}\n\nfn short<'a>(x: &'a str) -> &'a str {\n    x\n}\n");
-    let found = long_functions(&text, 60);
-    assert_eq!(found, vec![(1, "long".to_owned(), 68)], "{found:?}");
-    assert!(long_functions(&text, 68).is_empty());
 }
 
 // ---------------------------------------------------------------------------

@@ -218,7 +218,7 @@ fn index_text_is_shown_escaped_in_search_and_add_list() {
 }
 
 /// Issue 34: `--json` escapes every character the terminal escaper hides
-/// (`crate::shown::is_hidden`), and a warning stays one line however its
+/// (`crate::escape::is_hidden`), and a warning stays one line however its
 /// embedded value breaks lines (U+000A, U+0085 NEL, U+2028 LINE SEPARATOR).
 #[test]
 fn json_and_warnings_keep_hostile_index_text_on_its_line() {

@@ -11,7 +11,7 @@
 //! again before it is reused, so a file torn by a power loss is fetched
 //! again, never unpacked. The store entries made from it are sealed once
 //! per install (`Store::seal_pending`: stamped with the boot id, see
-//! `store::seal`).
+//! `store::markers`).
 
 use std::fs::File;
 use std::io::{self, Read, Write};

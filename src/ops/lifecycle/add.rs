@@ -1,10 +1,12 @@
 //! `skillpm add [--source NAME|URL|PATH] <name>... | --all`.
 
-use crate::shown::Untrusted;
+use crate::escape::Untrusted;
 use std::io::Write;
 
 use serde::Serialize;
 
+pub use super::add_all::Skipped;
+use super::add_all::resolve_all;
 use super::approval::{Review, review};
 use super::place::sync_links;
 use super::session::Session;
@@ -20,8 +22,6 @@ use crate::project::lock::Lockfile;
 use crate::project::manifest::{SkillDecl, SourceDecl};
 use crate::skill::is_valid_name;
 use crate::sources::candidate::{Candidate, Offer, shown_path};
-pub use crate::sources::every::Skipped;
-use crate::sources::every::resolve_all;
 use crate::sources::oci::kind::tagged_name;
 use crate::sources::opened::Opened;
 use crate::view::approval::Summary;
@@ -167,7 +167,7 @@ pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
 
 fn add_in(sess: &mut Session<'_>, opts: &AddOptions) -> anyhow::Result<AddReport> {
     let (source_text, mut names) = source_and_names(opts)?;
-    let (decl, new_source) = crate::sources::declare::choose(
+    let (decl, new_source) = crate::ops::source_decl::choose(
         &sess.manifest,
         (&sess.ctx.cwd, &sess.project.root),
         source_text.as_deref(),

@@ -8,6 +8,7 @@
 //! A failure before the last step leaves the project as it was.
 
 mod add;
+mod add_all;
 mod approval;
 mod audit_gate;
 mod install;

@@ -1,7 +1,7 @@
 //! `skillpm update [name...]` (re-resolve, show what changed, approve) and
 //! `skillpm outdated` (only report).
 
-use crate::shown::Untrusted;
+use crate::escape::Untrusted;
 use std::collections::BTreeMap;
 use std::io::Write;
 

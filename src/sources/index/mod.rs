@@ -32,6 +32,7 @@ use super::workspace::{Workspace, fail};
 use super::{Kind, Latest};
 use crate::error::Exit;
 use crate::net::fetch::{DownloadSpec, Fetcher};
+use crate::printer::Printer;
 use crate::project::lock::{Format, LockedSkill};
 use crate::project::manifest::SourceDecl;
 use crate::sources::index::format::{
@@ -40,7 +41,6 @@ use crate::sources::index::format::{
 use crate::store::StoreEntry;
 use crate::store::unpacked::Unpacked;
 use crate::trust::Signer;
-use crate::ui::Ui;
 use crate::unpack::ArtifactKind;
 
 /// The index kind.
@@ -612,7 +612,7 @@ fn fetch_file_lists(ws: &mut Workspace<'_>, group: &[&LockedSkill]) -> anyhow::R
 }
 
 /// One warning per entry an index skipped or refused.
-pub fn warn_problems(ui: &Ui, resolved: &ResolvedIndex) {
+pub fn warn_problems(ui: &Printer, resolved: &ResolvedIndex) {
     for problem in &resolved.index.problems {
         let label = match problem.kind {
             ProblemKind::UnknownType => "skipped",
@@ -637,7 +637,7 @@ pub struct Probe {
 
 /// Resolves the new index source exactly as installs will, signature included.
 pub fn probe(
-    ui: &Ui,
+    ui: &Printer,
     fetcher: &Fetcher,
     decl: &SourceDecl,
     root: &Path,

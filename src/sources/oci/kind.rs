@@ -11,6 +11,7 @@ use super::cosign::{self, CosignKey};
 use super::{Artifact, Credential, OciError, OciRef, Registry};
 use crate::error::{Exit, OpError};
 use crate::net::fetch::Fetcher;
+use crate::printer::Printer;
 use crate::project::lock::{Format, LockedSkill};
 use crate::project::manifest::SourceDecl;
 use crate::sources::candidate::{Candidate, Offer, candidate, check_tree, judge, new_lock_entry};
@@ -22,7 +23,6 @@ use crate::sources::workspace::{Workspace, fail};
 use crate::sources::{Kind, Latest};
 use crate::store::StoreEntry;
 use crate::store::unpacked::Unpacked;
-use crate::ui::Ui;
 use crate::unpack::ArtifactKind;
 
 /// The OCI kind.
@@ -144,7 +144,7 @@ impl OciOpened {
 /// host's `SKILLPM_TOKEN_…` variable, under the one rule of
 /// `crate::net::choose_token` (docs/network.md); else Docker's config.
 fn parts(
-    ui: &Ui,
+    ui: &Printer,
     decl: &SourceDecl,
     token_var: Option<&str>,
 ) -> anyhow::Result<(OciRef, Option<Credential>, Option<CosignKey>)> {
@@ -471,7 +471,7 @@ fn upstream_digests(
 /// `source add` of an OCI source: the registry answers for the reference
 /// (one skill, or a namespace), with the credentials installs will use.
 pub fn probe(
-    ui: &Ui,
+    ui: &Printer,
     allow_http: bool,
     decl: &SourceDecl,
     token_var: Option<&str>,
@@ -504,7 +504,7 @@ pub fn probe(
 /// The skills an OCI namespace lists through the catalog, with their
 /// descriptions (for `search`).
 pub fn search_listing(
-    ui: &Ui,
+    ui: &Printer,
     offline: bool,
     allow_http: bool,
     decl: &SourceDecl,

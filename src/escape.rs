@@ -3,7 +3,7 @@
 //! above it, OSC 52 writes the clipboard, a bidirectional override reorders
 //! what the person reads and a zero-width character hides a difference.
 //!
-//! The one escaping function is [`escape`]. The printer (`crate::ui::Ui`)
+//! The one escaping function is [`escape`]. The printer (`crate::printer::Printer`)
 //! takes only [`Shown`], and a [`Shown`] made from a `String` is escaped:
 //! the only raw bytes that reach a terminal are styles the printer paints
 //! itself. [`Untrusted`] marks one field inside a message the program

@@ -6,13 +6,13 @@
 
 use std::path::Path;
 
-use super::candidate::clean_subpath;
-use super::spec::{SourceSpec, is_git_form, looks_like_location, manifest_url};
-use super::tokens::token_url;
-use super::workspace::fail;
 use crate::error::{Exit, OpError};
 use crate::project::Manifest;
 use crate::project::manifest::SourceDecl;
+use crate::sources::candidate::clean_subpath;
+use crate::sources::spec::{SourceSpec, is_git_form, looks_like_location, manifest_url};
+use crate::sources::tokens::token_url;
+use crate::sources::workspace::fail;
 use crate::trust::{PinnedKey, Rotation, verify_rotation};
 
 /// The declared source to use, or a new declaration for a location.
@@ -111,7 +111,7 @@ fn only_declared_source(manifest: &Manifest, with_path: bool) -> anyhow::Result<
 /// A git location `url` with `--ref r` written into it (`@r` for `github:`,
 /// else `#r`); a registry takes no ref (exit 2).
 fn with_git_ref(root: &Path, text: &str, url: String, r: &str) -> anyhow::Result<String> {
-    let Some(written) = super::git::spec_for(&url, root)? else {
+    let Some(written) = crate::sources::git::spec_for(&url, root)? else {
         return fail(
             Exit::Usage,
             format!("--ref applies to git sources; `{text}` is a registry"),

@@ -11,7 +11,7 @@
 //! not an error: the data is simply no longer wanted.
 //!
 //! Every text it shows is a [`Shown`]: made from a `String` it is escaped
-//! (`crate::shown::escape`), so text from a skill, index, lock or server
+//! (`crate::escape::escape`), so text from a skill, index, lock or server
 //! cannot move the cursor, erase lines, set the clipboard or reorder what
 //! is read, whichever call site forgot about it. Its own colours are the
 //! only raw sequences (`paint`).
@@ -22,10 +22,10 @@ use std::time::Duration;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::error::{Exit, OpError};
-use crate::shown::Shown;
+use crate::escape::Shown;
 
 #[derive(Debug, Clone)]
-pub struct Ui {
+pub struct Printer {
     pub quiet: bool,
     pub json: bool,
     pub color: bool,
@@ -41,7 +41,7 @@ pub struct Ui {
     pub flag_words: Vec<(&'static str, &'static str)>,
 }
 
-impl Ui {
+impl Printer {
     /// Detects the terminal situation of this process. `color`: `Some` when
     /// the person chose (`--color always|never`), `None` for automatic.
     pub fn detect(quiet: bool, json: bool, color: Option<bool>) -> Self {
@@ -50,7 +50,7 @@ impl Ui {
         let stdout_tty = std::io::stdout().is_terminal();
         let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
         let color = color.unwrap_or(stderr_tty && !no_color);
-        Ui {
+        Printer {
             quiet,
             json,
             color,
@@ -63,7 +63,7 @@ impl Ui {
 
     /// A silent, non-interactive UI for library callers and tests.
     pub fn silent() -> Self {
-        Ui {
+        Printer {
             quiet: true,
             json: false,
             color: false,
@@ -98,20 +98,20 @@ impl Ui {
         }
     }
 
-    /// Writes a human report to stdout in one piece (see [`Ui::json`]).
+    /// Writes a human report to stdout in one piece (see [`Printer::json`]).
     pub fn report(&self, text: Shown) -> io::Result<bool> {
         self.write_stdout(text.as_str().as_bytes())
     }
 
     /// Writes JSON report data to stdout in one piece. `serde_json` escapes
-    /// C0 controls inside strings; [`crate::shown::json_safe`] escapes every
+    /// C0 controls inside strings; [`crate::escape::json_safe`] escapes every
     /// other character a terminal must not get raw (C1, bidi, zero-width,
     /// tags) as `\uXXXX`, so `--json | cat` is as safe as the human report
     /// and the data is unchanged. A closed stdout (the reader went away)
     /// returns `Ok(false)` so the caller can end quietly.
     pub fn json<T: serde::Serialize + ?Sized>(&self, value: &T) -> io::Result<bool> {
         let text = serde_json::to_string_pretty(value).map_err(io::Error::other)?;
-        let mut text = crate::shown::json_safe(text);
+        let mut text = crate::escape::json_safe(text);
         text.push('\n');
         self.write_stdout(text.as_bytes())
     }
@@ -239,7 +239,10 @@ impl Ui {
         flag: &str,
     ) -> Result<Vec<String>, OpError> {
         // Options come from sources: shown escaped, answered as given.
-        let shown: Vec<String> = options.iter().map(|o| crate::shown::printable(o)).collect();
+        let shown: Vec<String> = options
+            .iter()
+            .map(|o| crate::escape::printable(o))
+            .collect();
         if !self.interactive {
             return Err(OpError::new(
                 Exit::Usage,

@@ -5,10 +5,10 @@
 
 use serde::Serialize;
 
-use super::candidate::{Candidate, Offer, shown_path};
-use super::opened::Opened;
-use super::workspace::Workspace;
 use crate::error::{Exit, OpError};
+use crate::sources::candidate::{Candidate, Offer, shown_path};
+use crate::sources::opened::Opened;
+use crate::sources::workspace::Workspace;
 
 /// `--all`: every skill the source offers that can be added. A skill that
 /// cannot (refused content, a name two folders claim, a failed download)
