@@ -17,7 +17,7 @@ pub const MEDIA_TYPES: [&str; 4] = [
 pub fn b64(text: &str) -> Result<Vec<u8>, String> {
     base64::engine::general_purpose::STANDARD
         .decode(text.trim())
-        .map_err(|_| format!("{:.40}… is not base64", text))
+        .map_err(|_| format!("{text:.40}… is not base64"))
 }
 
 /// protobuf's JSON writes 64-bit integers as strings; some writers don't.
