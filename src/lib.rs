@@ -28,6 +28,7 @@ pub mod names;
 pub mod net;
 pub mod ops;
 pub mod placement;
+pub mod policy;
 pub mod project;
 pub mod provenance;
 pub mod publish;

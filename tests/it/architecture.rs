@@ -26,7 +26,7 @@ const LAYERS: &[&[&str]] = &[
     &["store", "git", "project", "link"],
     &["ui"],
     &["sources"],
-    &["provenance"],
+    &["provenance", "policy"],
     &["catalog"],
     &["mentions", "placement"],
     &["mcp"],

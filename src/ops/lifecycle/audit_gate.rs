@@ -16,6 +16,7 @@ use super::session::Session;
 use crate::approve::Summary;
 use crate::audit::Finding;
 use crate::audit::gate::{ACCEPT_FLAG, blocking, keys_at_or_above, refusal};
+use crate::policy::{PolicyError, Violation};
 
 /// The summaries the audit held back (`add --all`): each one's index, with
 /// the findings that stop it.
@@ -43,10 +44,25 @@ pub(crate) fn accept(
     summaries: &mut [Summary],
     yes: bool,
 ) -> anyhow::Result<HeldBack> {
-    let fail_on = sess.manifest.audit_fail_on();
+    let fail_on = sess.policy.fail_on(sess.manifest.audit_fail_on());
     let ui = &sess.ctx.ui;
     let mut refused: Vec<(usize, String, String, Vec<Finding>)> = Vec::new();
+    let mut forbidden: Vec<Violation> = Vec::new();
     for (i, s) in summaries.iter_mut().enumerate() {
+        // A severity the install policy never accepts: no flag, prompt or
+        // lock entry lets it through (docs/policy.md), so nobody is asked.
+        let never: Vec<Finding> = (s.findings.iter())
+            .filter(|f| sess.policy.never_accepts(f.severity).is_some())
+            .cloned()
+            .collect();
+        if !never.is_empty() {
+            forbidden.extend(never.iter().filter_map(|f| {
+                let rule = sess.policy.never_accepts(f.severity)?;
+                Some(Violation::finding(rule, &s.name, f))
+            }));
+            refused.push((i, s.name.clone(), s.tree.hex()[..12].to_owned(), never));
+            continue;
+        }
         let already: Vec<String> = s.accepted_findings.clone();
         let stop: Vec<Finding> = blocking(&s.findings, fail_on, &already)
             .into_iter()
@@ -77,6 +93,12 @@ pub(crate) fn accept(
         } else {
             refused.push((i, s.name.clone(), short.to_owned(), stop));
         }
+    }
+    if !forbidden.is_empty() && !sess.hold_back {
+        return Err(PolicyError::Violated {
+            violations: forbidden,
+        }
+        .into());
     }
     if sess.hold_back {
         return Ok(refused.into_iter().map(|(i, .., stop)| (i, stop)).collect());
