@@ -49,17 +49,7 @@ pub(crate) fn accept(
     let mut refused: Vec<(usize, String, String, Vec<Finding>)> = Vec::new();
     let mut forbidden: Vec<Violation> = Vec::new();
     for (i, s) in summaries.iter_mut().enumerate() {
-        // A severity the install policy never accepts: no flag, prompt or
-        // lock entry lets it through (docs/policy.md), so nobody is asked.
-        let never: Vec<Finding> = (s.findings.iter())
-            .filter(|f| sess.policy.never_accepts(f.severity).is_some())
-            .cloned()
-            .collect();
-        if !never.is_empty() {
-            forbidden.extend(never.iter().filter_map(|f| {
-                let rule = sess.policy.never_accepts(f.severity)?;
-                Some(Violation::finding(rule, &s.name, f))
-            }));
+        if let Some(never) = never_accepted(sess, s, &mut forbidden) {
             refused.push((i, s.name.clone(), s.tree.hex()[..12].to_owned(), never));
             continue;
         }
@@ -94,6 +84,17 @@ pub(crate) fn accept(
             refused.push((i, s.name.clone(), short.to_owned(), stop));
         }
     }
+    outcome(sess, refused, forbidden, fail_on)
+}
+
+/// What `accept` decided: the skills held back (`add --all`), or the
+/// refusal: exit 3 for a severity the policy never accepts, else exit 5.
+fn outcome(
+    sess: &Session<'_>,
+    refused: Vec<(usize, String, String, Vec<Finding>)>,
+    forbidden: Vec<Violation>,
+    fail_on: crate::audit::Severity,
+) -> anyhow::Result<HeldBack> {
     if !forbidden.is_empty() && !sess.hold_back {
         return Err(PolicyError::Violated {
             violations: forbidden,
@@ -111,4 +112,24 @@ pub(crate) fn accept(
         .map(|(_, name, tree, stop)| (name.clone(), tree.clone(), stop.iter().collect()))
         .collect();
     Err(refusal(&parts, fail_on, ACCEPT_FLAG).into())
+}
+
+/// The findings of `s` of a severity the install policy never accepts: no
+/// flag, prompt or lock entry lets them through (docs/policy.md), so nobody
+/// is asked. Each is added to `forbidden`; `None` when there is none.
+fn never_accepted(
+    sess: &Session<'_>,
+    s: &Summary,
+    forbidden: &mut Vec<Violation>,
+) -> Option<Vec<Finding>> {
+    let never: Vec<Finding> = (s.findings.iter())
+        .filter(|f| sess.policy.never_accepts(f.severity).is_some())
+        .cloned()
+        .collect();
+    for f in &never {
+        if let Some(rule) = sess.policy.never_accepts(f.severity) {
+            forbidden.push(Violation::finding(rule, &s.name, f));
+        }
+    }
+    (!never.is_empty()).then_some(never)
 }
