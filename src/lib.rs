@@ -23,6 +23,7 @@ pub mod names;
 pub mod net;
 pub mod ops;
 pub mod placement;
+pub mod policy;
 pub mod printer;
 pub mod project;
 pub mod provenance;

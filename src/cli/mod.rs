@@ -159,6 +159,9 @@ pub enum Command {
     Trust(TrustCommand),
     /// Inspect and maintain the cache of stored skills.
     Cache(cache::CacheArgs),
+    /// The install policy of this machine, this user and this project
+    /// (docs/policy.md).
+    Policy(PolicyArgs),
     #[command(name = "__sandbox-init", hide = true)]
     SandboxInit(SandboxInitArgs),
 }
@@ -171,6 +174,19 @@ pub enum TrustCommand {
         /// A trusted_root.json (e.g. from Sigstore's TUF repository).
         file: std::path::PathBuf,
     },
+}
+
+#[derive(Debug, clap::Args)]
+pub struct PolicyArgs {
+    #[command(subcommand)]
+    pub command: PolicyCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum PolicyCommand {
+    /// Check skills.toml and skills.lock against the merged policy: every
+    /// violation with its rule, file and line; exit 3 if there is any.
+    Check,
 }
 
 #[derive(Debug, clap::Args)]

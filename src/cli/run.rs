@@ -85,6 +85,12 @@ pub fn run(cli: Cli, ui: Printer) -> anyhow::Result<Exit> {
         Command::Verify(a) => a.run(&ctx),
         Command::Agents => emit(&ctx, &ops::agents::agents(&ctx)?, OK),
         Command::Import(a) => a.run(&ctx),
+        Command::Policy(a) => match a.command {
+            super::PolicyCommand::Check => {
+                let report = lifecycle::policy_check(&ctx)?;
+                emit(&ctx, &report, report.exit())
+            }
+        },
     }
 }
 

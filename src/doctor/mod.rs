@@ -76,7 +76,7 @@ pub struct Finding {
     /// `foreign-folder`, `not-linked`, `stale-link`, `modified`, `policy`,
     /// `unlocked`, `unapproved`, `unmanaged`, `disabled`, `denied`,
     /// `missing-env-var`, `missing-mcp-server`, `over-budget`,
-    /// `store-corrupt`, `scan`, `client-config`.
+    /// `store-corrupt`, `scan`, `client-config`, `install-policy`.
     pub kind: &'static str,
     pub skill: Option<String>,
     pub path: Option<PathBuf>,
@@ -98,6 +98,8 @@ pub struct Finding {
 ///  "mcp_servers": [{"name": "github", "client": "claude", "file": "…/.mcp.json", "enabled": true}],
 ///  "findings": [{"level": "error", "kind": "broken-link", "skill": "gone", "path": "…",
 ///                "message": "…"}],
+///  "install_policy": [{"rule": "sources.deny", "value": "…", "level": "admin",
+///                      "at": {"file": "/etc/skillpm/policy.toml", "line": 3}}],
 ///  "needs_action": true}
 /// ```
 /// `status` is `served`, `withheld` (see its finding), `shadowed` (by a
@@ -113,6 +115,9 @@ pub struct DoctorReport {
     pub store: StoreReport,
     pub mcp_servers: Vec<ConfiguredServer>,
     pub findings: Vec<Finding>,
+    /// The install policy in force (docs/policy.md): each rule with the
+    /// file and line it comes from; empty with no policy file.
+    pub install_policy: Vec<crate::policy::RuleShown>,
     pub needs_action: bool,
     /// `-v`: the human text lists every skill.
     #[serde(skip)]
@@ -169,6 +174,19 @@ pub fn examine(inputs: Inputs<'_>) -> DoctorReport {
     let env = Env::from_process();
     let mut findings = Vec::new();
     let policy = load_policy(&project, &mut findings);
+    let install_policy = match crate::policy::load(&env, &project) {
+        Ok(p) => p.rules(),
+        Err(e) => {
+            findings.push(finding(
+                Level::Error,
+                "install-policy",
+                None,
+                None,
+                e.to_string(),
+            ));
+            Vec::new()
+        }
+    };
     let catalog = Catalog::build(discovery, &policy, inputs.options, &mut HashCache::new());
     let settings = &policy.settings;
 
@@ -222,6 +240,7 @@ pub fn examine(inputs: Inputs<'_>) -> DoctorReport {
         store,
         mcp_servers: servers.servers,
         findings,
+        install_policy,
         needs_action,
     }
 }

@@ -39,6 +39,9 @@ pub fn import(ctx: &Context, opts: &ImportOptions) -> anyhow::Result<ImportRepor
         files,
         skills: Vec::new(),
     };
+    if !opts.dry_run {
+        policy_allows(&env, &project, &found)?;
+    }
     if !opts.dry_run && !found.is_empty() && !project.join("skills.toml").exists() {
         let mut init_ctx = ctx.clone();
         init_ctx.project = Some(project.clone());
@@ -76,6 +79,35 @@ pub fn import(ctx: &Context, opts: &ImportOptions) -> anyhow::Result<ImportRepor
     }
     tell_placements(&mut report, &all_links);
     Ok(report)
+}
+
+/// The install policy (docs/policy.md) judges every record's source before
+/// the first is added, so a refused one leaves nothing half imported
+/// (exit 3, every violation named).
+fn policy_allows(env: &crate::agents::Env, project: &Path, found: &[Found]) -> anyhow::Result<()> {
+    let policy = crate::policy::load(env, project)?;
+    if policy.is_empty() {
+        return Ok(());
+    }
+    let manifest = project.join(crate::project::MANIFEST_FILE);
+    let violations = (found.iter())
+        .flat_map(|f| {
+            let decl = crate::project::manifest::SourceDecl {
+                name: f.name.clone(),
+                url: f.source.clone(),
+                keys: Vec::new(),
+                token_env: None,
+                path: None,
+                cosign_key: None,
+                identity: None,
+                issuer: None,
+            };
+            policy.check_source(&decl, project, &manifest)
+        })
+        .collect();
+    let lock = project.join(crate::project::LOCK_FILE);
+    crate::policy::check::refuse(violations, &manifest, &lock)?;
+    Ok(())
 }
 
 /// What the link passes did with the other tool's folders, in the row of
@@ -148,7 +180,8 @@ fn add_found(
         }
         Err(e) => {
             let code = crate::error::exit_code_of(&e);
-            if code == Exit::Approval {
+            let policy = e.chain().any(|c| c.is::<crate::policy::PolicyError>());
+            if code == Exit::Approval || policy {
                 return Err(e);
             }
             row.status = if code == Exit::NotFound {

@@ -12,6 +12,7 @@ use super::{PlacementSite, Tampered};
 use crate::audit::gate::{blocking, refusal};
 use crate::audit::{Finding, Severity};
 use crate::fs::parallel;
+use crate::policy::{Effective, PolicyError, Violation};
 use crate::project::lock::LockedSkill;
 use crate::store::{Store, Verdict};
 
@@ -45,9 +46,11 @@ pub fn verdicts(store: &Store, skills: &[&LockedSkill]) -> anyhow::Result<Vec<Ve
 
 /// The skills of `skills` this lock does not let through, each with the
 /// findings that stop it: at or above `fail_on` and not accepted by its
-/// lock entry for exactly its tree.
+/// lock entry for exactly its tree, and any of a severity the install
+/// policy never accepts (docs/policy.md), accepted or not.
 pub fn held_back<'s>(
     store: &Store,
+    policy: &Effective,
     fail_on: Severity,
     skills: &[&'s LockedSkill],
 ) -> anyhow::Result<Vec<(&'s LockedSkill, Vec<Finding>)>> {
@@ -56,10 +59,18 @@ pub fn held_back<'s>(
         .iter()
         .zip(found)
         .filter_map(|(s, found)| {
-            let stop: Vec<Finding> = blocking(&found, fail_on, s.accepted())
+            let mut stop: Vec<Finding> = blocking(&found, fail_on, s.accepted())
                 .into_iter()
                 .cloned()
                 .collect();
+            for f in found
+                .iter()
+                .filter(|f| policy.never_accepts(f.severity).is_some())
+            {
+                if !stop.contains(f) {
+                    stop.push(f.clone());
+                }
+            }
             (!stop.is_empty()).then_some((*s, stop))
         })
         .collect())
@@ -69,8 +80,8 @@ pub fn held_back<'s>(
 /// every tree with the findings its lock entry accepts. A later run with
 /// the same digest (and rule set) has the same answer, so a no-op install
 /// reads one record instead of one verdict per tree.
-fn decision(fail_on: Severity, enabled: &[&LockedSkill]) -> crate::digest::Digest {
-    let mut text = format!("gate 1 {fail_on}\n");
+fn decision(fail_on: Severity, policy: &str, enabled: &[&LockedSkill]) -> crate::digest::Digest {
+    let mut text = format!("gate 1 {fail_on}{policy}\n");
     let mut trees: Vec<(&LockedSkill, String)> =
         enabled.iter().map(|s| (*s, s.tree.hex())).collect();
     trees.sort_by(|a, b| a.1.cmp(&b.1));
@@ -86,18 +97,34 @@ fn decision(fail_on: Severity, enabled: &[&LockedSkill]) -> crate::digest::Diges
 }
 
 /// The gate itself, run by [`super::sync_links`] before anything changes:
-/// refuses (exit 5, naming skill, rule, file and line) when any of
-/// `enabled` is held back.
+/// the install policy first (exit 3, [`super::check_policy`]), then the
+/// audit: refuses (exit 5, naming skill, rule, file and line) when any of
+/// `enabled` is held back, or exit 3 when what holds it back is a
+/// severity the policy never accepts.
 pub(super) fn check(site: &PlacementSite<'_>, enabled: &[&LockedSkill]) -> anyhow::Result<()> {
-    let fail_on = site.manifest.audit_fail_on();
-    let decision = decision(fail_on, enabled);
+    super::check_policy(site, enabled)?;
+    let fail_on = site.policy.fail_on(site.manifest.audit_fail_on());
+    let decision = decision(fail_on, &site.policy.gate_key(), enabled);
     if site.store.gate_passed(&decision) {
         return Ok(());
     }
-    let held = held_back(site.store, fail_on, enabled)?;
+    let held = held_back(site.store, site.policy, fail_on, enabled)?;
     if held.is_empty() {
         site.store.remember_gate_pass(&decision);
         return Ok(());
+    }
+    let forbidden: Vec<Violation> = (held.iter())
+        .flat_map(|(s, stop)| {
+            stop.iter().filter_map(|f| {
+                (site.policy.never_accepts(f.severity)).map(|r| Violation::finding(r, &s.name, f))
+            })
+        })
+        .collect();
+    if !forbidden.is_empty() {
+        return Err(PolicyError::Violated {
+            violations: forbidden,
+        }
+        .into());
     }
     let names: Vec<&str> = held.iter().map(|(s, _)| s.name.as_str()).collect();
     let refused: Vec<(String, String, Vec<&Finding>)> = held

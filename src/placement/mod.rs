@@ -35,6 +35,8 @@ pub struct PlacementSite<'a> {
     pub state: &'a ProjectState,
     pub store: &'a Store,
     pub env: &'a Env,
+    /// The install policy of every level (docs/policy.md).
+    pub policy: &'a crate::policy::Effective,
     /// `import`: a folder another tool installed under a skill's name is
     /// left in place and reported, instead of failing the sync.
     pub keep_foreign: bool,
@@ -328,6 +330,47 @@ impl LinkChanges {
             writeln!(out, "  {verb} {} places (`--json` lists them)", paths.len())
         }
     }
+}
+
+/// The install policy (docs/policy.md) for placing `entries` here: their
+/// sources and lock entries, the link mode and agents this site uses, and
+/// `[audit] fail-on`. Exit 3 naming each violation, its rule, file and
+/// line. Nothing to do (no stat beyond loading) without a policy file.
+pub fn check_policy(site: &PlacementSite<'_>, entries: &[&LockedSkill]) -> anyhow::Result<()> {
+    if site.policy.is_empty() {
+        return Ok(());
+    }
+    let violations = policy_violations(site, entries)?;
+    if violations.is_empty() {
+        return Ok(());
+    }
+    Err(crate::policy::PolicyError::Violated { violations }.into())
+}
+
+/// What [`check_policy`] finds, each with its line of skills.toml or
+/// skills.lock (`policy check` lists them).
+pub fn policy_violations(
+    site: &PlacementSite<'_>,
+    entries: &[&LockedSkill],
+) -> anyhow::Result<Vec<crate::policy::Violation>> {
+    if site.policy.is_empty() {
+        return Ok(Vec::new());
+    }
+    let agents = chosen_agents(site)?;
+    let lock_path = site.root.join(crate::project::LOCK_FILE);
+    let scene = crate::policy::Scene {
+        root: site.root,
+        manifest: site.manifest,
+        lock_path: &lock_path,
+        entries,
+        placing: Some((link_mode(site), &agents)),
+    };
+    let found = site.policy.check(&scene);
+    Ok(crate::policy::check::with_lines(
+        found,
+        site.manifest.path(),
+        &lock_path,
+    ))
 }
 
 /// Makes the roots hold exactly the links of `enabled` (approved skills),

@@ -61,6 +61,10 @@ impl Report for DoctorReport {
             },
             self.store.corrupt
         )?;
+        if !self.install_policy.is_empty() {
+            writeln!(out, "install policy (docs/policy.md):")?;
+            super::policy::write_rules(out, &self.install_policy)?;
+        }
         if !self.mcp_servers.is_empty() {
             let names: Vec<String> = self
                 .mcp_servers

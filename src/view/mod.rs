@@ -15,6 +15,7 @@ pub mod init;
 pub mod install;
 pub mod manage;
 pub mod mentions;
+pub mod policy;
 pub mod publish;
 pub mod show;
 pub mod status;

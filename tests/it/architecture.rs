@@ -16,7 +16,7 @@ const LAYERS: &[&[&str]] = &[
     &["store", "git", "project"],
     &["printer"],
     &["sources"],
-    &["provenance"],
+    &["provenance", "policy"],
     &["placement"],
     &["catalog"],
     &["mcp"],

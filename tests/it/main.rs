@@ -39,6 +39,7 @@ mod mcp_source;
 mod network;
 mod oci;
 mod output;
+mod policy;
 mod provenance;
 mod publish;
 mod registry;

@@ -175,6 +175,12 @@ fn add_in(sess: &mut Session<'_>, opts: &AddOptions) -> anyhow::Result<AddReport
         opts.path.as_deref(),
     )?;
     let tags = oci_tags(&decl, &names)?;
+    // The install policy judges the source before it is read (docs/policy.md).
+    let manifest_path = sess.manifest.path();
+    let violations = sess
+        .policy
+        .check_source(&decl, &sess.project.root, manifest_path);
+    crate::policy::check::refuse(violations, manifest_path, &sess.lock_path())?;
     let opened = Opened::open(&mut sess.workspace(), &decl)?;
     let offers = opened.offers();
     // `skillpm add https://github.com/o/r/tree/main/skills/pdf`: the URL
@@ -294,7 +300,8 @@ fn held_back(
             (c.locked.name.clone(), tree, stop.iter().collect())
         })
         .collect();
-    refusal(&refused, sess.manifest.audit_fail_on(), ACCEPT_FLAG)
+    let fail_on = sess.policy.fail_on(sess.manifest.audit_fail_on());
+    refusal(&refused, fail_on, ACCEPT_FLAG)
 }
 
 /// The names of the pending candidates that are not added: held back by
@@ -307,7 +314,7 @@ fn leave_out(
     lock: &Lockfile,
     skipped: &mut Vec<Skipped>,
 ) -> anyhow::Result<Vec<String>> {
-    let fail_on = sess.manifest.audit_fail_on();
+    let fail_on = sess.policy.fail_on(sess.manifest.audit_fail_on());
     let mut out = Vec::new();
     for (i, c) in pending.iter().enumerate() {
         let name = &c.locked.name;

@@ -15,6 +15,7 @@
 use super::session::Session;
 use crate::audit::Finding;
 use crate::audit::gate::{ACCEPT_FLAG, blocking, keys_at_or_above, refusal};
+use crate::policy::{PolicyError, Violation};
 use crate::view::approval::Summary;
 
 /// The summaries the audit held back (`add --all`): each one's index, with
@@ -43,10 +44,15 @@ pub(crate) fn accept(
     summaries: &mut [Summary],
     yes: bool,
 ) -> anyhow::Result<HeldBack> {
-    let fail_on = sess.manifest.audit_fail_on();
+    let fail_on = sess.policy.fail_on(sess.manifest.audit_fail_on());
     let ui = &sess.ctx.ui;
     let mut refused: Vec<(usize, String, String, Vec<Finding>)> = Vec::new();
+    let mut forbidden: Vec<Violation> = Vec::new();
     for (i, s) in summaries.iter_mut().enumerate() {
+        if let Some(never) = never_accepted(sess, s, &mut forbidden) {
+            refused.push((i, s.name.clone(), s.tree.hex()[..12].to_owned(), never));
+            continue;
+        }
         let already: Vec<String> = s.accepted_findings.clone();
         let stop: Vec<Finding> = blocking(&s.findings, fail_on, &already)
             .into_iter()
@@ -78,6 +84,23 @@ pub(crate) fn accept(
             refused.push((i, s.name.clone(), short.to_owned(), stop));
         }
     }
+    outcome(sess, refused, forbidden, fail_on)
+}
+
+/// What `accept` decided: the skills held back (`add --all`), or the
+/// refusal: exit 3 for a severity the policy never accepts, else exit 5.
+fn outcome(
+    sess: &Session<'_>,
+    refused: Vec<(usize, String, String, Vec<Finding>)>,
+    forbidden: Vec<Violation>,
+    fail_on: crate::audit::Severity,
+) -> anyhow::Result<HeldBack> {
+    if !forbidden.is_empty() && !sess.hold_back {
+        return Err(PolicyError::Violated {
+            violations: forbidden,
+        }
+        .into());
+    }
     if sess.hold_back {
         return Ok(refused.into_iter().map(|(i, .., stop)| (i, stop)).collect());
     }
@@ -89,4 +112,24 @@ pub(crate) fn accept(
         .map(|(_, name, tree, stop)| (name.clone(), tree.clone(), stop.iter().collect()))
         .collect();
     Err(refusal(&parts, fail_on, ACCEPT_FLAG).into())
+}
+
+/// The findings of `s` of a severity the install policy never accepts: no
+/// flag, prompt or lock entry lets them through (docs/policy.md), so nobody
+/// is asked. Each is added to `forbidden`; `None` when there is none.
+fn never_accepted(
+    sess: &Session<'_>,
+    s: &Summary,
+    forbidden: &mut Vec<Violation>,
+) -> Option<Vec<Finding>> {
+    let never: Vec<Finding> = (s.findings.iter())
+        .filter(|f| sess.policy.never_accepts(f.severity).is_some())
+        .cloned()
+        .collect();
+    for f in &never {
+        if let Some(rule) = sess.policy.never_accepts(f.severity) {
+            forbidden.push(Violation::finding(rule, &s.name, f));
+        }
+    }
+    (!never.is_empty()).then_some(never)
 }

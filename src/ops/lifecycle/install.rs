@@ -3,7 +3,7 @@
 
 use super::approval::review;
 use super::materialize::materialize;
-use super::place::sync_links;
+use super::place::{check_policy, sync_links};
 use super::session::Session;
 use crate::error::{Exit, OpError};
 use crate::ops::Context;
@@ -41,6 +41,10 @@ pub fn install(ctx: &Context, opts: &InstallOptions) -> anyhow::Result<InstallRe
     let strict = opts.mode != InstallMode::Normal;
     let mut sess = Session::open(ctx, opts.strict)?;
     crate::placement::apply_choices(&ctx.agents, ctx.link_mode, &mut sess.manifest)?;
+    // The install policy judges every source and lock entry before any is
+    // read or fetched (docs/policy.md); the gate judges them again.
+    let locked: Vec<&LockedSkill> = sess.lock.iter().flat_map(|l| l.skills()).collect();
+    check_policy(&sess, &locked)?;
     let Some(original) = sess.lock.clone() else {
         if strict {
             return Err(lock_outdated(format!(

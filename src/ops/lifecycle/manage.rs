@@ -113,14 +113,16 @@ fn pending_of(
         names.to_vec()
     };
     let entries: Vec<_> = names.iter().filter_map(|n| lock.get(n)).collect();
+    // The install policy before any of them is fetched (docs/policy.md).
+    super::place::check_policy(sess, &entries)?;
     materialize(sess, &entries)?;
     let approved: Vec<_> = entries
         .iter()
         .copied()
         .filter(|s| s.is_approved())
         .collect();
-    let fail_on = sess.manifest.audit_fail_on();
-    let held = crate::placement::gate::held_back(&sess.store, fail_on, &approved)?;
+    let fail_on = sess.policy.fail_on(sess.manifest.audit_fail_on());
+    let held = crate::placement::gate::held_back(&sess.store, &sess.policy, fail_on, &approved)?;
     let (pending, unchanged) = names.into_iter().partition(|n| {
         lock.get(n).is_some_and(|s| !s.is_approved()) || held.iter().any(|(s, _)| &s.name == n)
     });

@@ -1,5 +1,6 @@
 //! The project lifecycle (docs/design.md#manifest-and-lock to #approval): `add`, `install`, `update`,
-//! `outdated`, `remove`, `approve`, `disable`/`enable`, `list`, `verify`.
+//! `outdated`, `remove`, `approve`, `disable`/`enable`, `list`, `verify`,
+//! `policy check`.
 //!
 //! Every command opens a `session::Session` (project, manifest, lock, store), then
 //! works in the same order: resolve or materialise content into the store,
@@ -15,6 +16,7 @@ mod install;
 mod manage;
 mod materialize;
 mod place;
+mod policy;
 mod proof;
 mod session;
 mod status;
@@ -24,5 +26,6 @@ pub use crate::placement::{FileChanges, LinkChanges, Replaced, default_agents};
 pub use add::{AddOptions, add};
 pub use install::{InstallMode, InstallOptions, install};
 pub use manage::{ApproveOptions, approve, disable, enable, remove};
+pub use policy::policy_check;
 pub use status::{list, verify, verify_provenance};
 pub use update::{UpdateOptions, outdated, update};

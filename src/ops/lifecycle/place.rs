@@ -19,6 +19,7 @@ pub(crate) fn with_site<T>(sess: &Session<'_>, f: impl FnOnce(&PlacementSite<'_>
         state: &sess.state,
         store: &sess.store,
         env: &sess.env,
+        policy: &sess.policy,
         keep_foreign: sess.ctx.keep_foreign,
         replace_foreign: sess.ctx.replace_foreign,
         save_choices: !sess.ctx.agents.is_empty() || sess.ctx.link_mode.is_some(),
@@ -32,6 +33,13 @@ pub(crate) fn sync_links(
     enabled: &[&LockedSkill],
 ) -> anyhow::Result<LinkChanges> {
     with_site(sess, |site| placement::sync_links(site, enabled))
+}
+
+/// The install policy (docs/policy.md) for `entries` of this project,
+/// before anything of them is read from a source: exit 3 naming every
+/// violation, nothing changed.
+pub(crate) fn check_policy(sess: &Session<'_>, entries: &[&LockedSkill]) -> anyhow::Result<()> {
+    with_site(sess, |site| placement::check_policy(site, entries))
 }
 
 /// The agent folders this project places into.

@@ -25,6 +25,8 @@ pub(crate) struct Session<'c> {
     pub store: Store,
     pub state: ProjectState,
     pub env: Env,
+    /// The install policy of every level (docs/policy.md), read once.
+    pub policy: crate::policy::Effective,
     pub limits: Limits,
     /// How strictly skills are judged on the way in: `[install] strict`,
     /// or `--strict` for one run.
@@ -46,6 +48,7 @@ impl<'c> Session<'c> {
         let project = crate::ops::open_project(ctx, &env)?;
         let manifest = project.load_manifest()?;
         project::check_scope(&manifest, ctx.scope)?;
+        let policy = crate::policy::load(&env, &project.root)?;
         crate::sources::workspace::warn_unbound_tokens(&ctx.ui, &manifest);
         let lock = Lockfile::load(&project.lock_path())?;
         let store = Store::open()?;
@@ -82,6 +85,7 @@ impl<'c> Session<'c> {
             store,
             state,
             env,
+            policy,
             limits,
             level,
             accept_findings: false,

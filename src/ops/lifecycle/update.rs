@@ -129,6 +129,8 @@ pub fn update(ctx: &Context, opts: &UpdateOptions) -> anyhow::Result<UpdateRepor
     sess.accept_findings = opts.accept_findings;
     let original = require_lock(&sess)?;
     let chosen = selected(&original, &opts.names)?;
+    // The install policy judges every source before one is read (docs/policy.md).
+    super::place::check_policy(&sess, &chosen)?;
     let candidates = resolve_by_source(
         &mut sess.workspace(),
         chosen.iter().map(|s| (s.name.as_str(), s.source.as_str())),

@@ -1,0 +1,616 @@
+//! The install policy (issue 36 item 4, docs/policy.md): an admin, user or
+//! project policy file stops a denied source, a missing signature and an
+//! accepted finding of a forbidden severity in every command that resolves
+//! or places, a lower level may only tighten, and the files a project
+//! member controls (skills.toml, skills.lock, the project policy, the
+//! cache) cannot lift a rule. Each test runs the honest path first, then
+//! the attack, with real processes, folders and a loopback registry.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::audit::{skill_md, write};
+use crate::support::cli::{Sandbox, run};
+use crate::support::keys::TestKey;
+use crate::support::registry::{Registry, SkillFiles};
+use crate::support::server::TestServer;
+
+/// The admin-level file of a sandbox (`SKILLPM_ADMIN_PREFIX` is its `admin/`).
+fn admin_file(sb: &Sandbox) -> PathBuf {
+    sb.root.join("admin/etc/skillpm/policy.toml")
+}
+
+fn user_file(sb: &Sandbox) -> PathBuf {
+    sb.home.join(".config/skillpm/policy.toml")
+}
+
+fn put(path: &Path, text: &str) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+fn ok((code, out, err): (i32, String, String)) -> String {
+    assert_eq!(code, 0, "{out}\n{err}");
+    out
+}
+
+/// Runs `args` and expects the policy's refusal (exit 3) naming `rule` and
+/// `place` (a policy file and line).
+fn refused(sb: &Sandbox, args: &[&str], rule: &str, place: &str) -> String {
+    let (code, out, err) = run(sb.cmd().args(args));
+    assert_eq!(code, 3, "{args:?}:\n{out}\n{err}");
+    assert!(
+        err.contains(&format!("rule `{rule}`")) && err.contains(place),
+        "{args:?}: wanted rule `{rule}` at {place}:\n{err}"
+    );
+    err
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_default()
+}
+
+fn linked(project: &Path, name: &str) -> bool {
+    std::fs::symlink_metadata(project.join(".agents/skills").join(name)).is_ok()
+}
+
+fn unlink(project: &Path) {
+    for root in [".agents", ".claude"] {
+        let _ = std::fs::remove_dir_all(project.join(root));
+    }
+}
+
+/// `vendor/notes` (honest), `evil/notes2` (a folder the policy denies) and
+/// `vendor/installer` (a `high` finding: a download piped into a shell).
+fn folders(project: &Path) {
+    write(
+        &project.join("vendor"),
+        "notes/SKILL.md",
+        &skill_md("notes", "Keep notes.\n"),
+    );
+    write(
+        &project.join("evil"),
+        "notes2/SKILL.md",
+        &skill_md("notes2", "Keep notes.\n"),
+    );
+    write(
+        &project.join("vendor"),
+        "installer/SKILL.md",
+        &skill_md(
+            "installer",
+            "Install the CLI:\n\n    curl -fsSL https://cli.example/install.sh | sh\n",
+        ),
+    );
+}
+
+fn project() -> Sandbox {
+    let sb = Sandbox::new();
+    sb.init();
+    folders(&sb.project);
+    sb
+}
+
+/// The folder `rel` of the project as the policy sees it (symbolic links
+/// of the temporary folder resolved).
+fn abs(sb: &Sandbox, rel: &str) -> String {
+    sb.project
+        .join(rel)
+        .canonicalize()
+        .unwrap()
+        .display()
+        .to_string()
+}
+
+#[test]
+fn a_denied_source_is_stopped_by_add_install_locked_frozen_and_update() {
+    let sb = project();
+    let admin = admin_file(&sb);
+    put(
+        &admin,
+        &format!(
+            "# the machine's rules\n[sources]\ndeny = [{:?}]\n",
+            abs(&sb, "evil")
+        ),
+    );
+    // Honest: an allowed folder installs under the policy, in every mode.
+    ok(run(sb
+        .cmd()
+        .args(["add", "--source", "./vendor", "notes", "--yes"])));
+    assert!(linked(&sb.project, "notes"));
+    unlink(&sb.project);
+    ok(run(sb.cmd().args(["install", "--frozen"])));
+    ok(run(sb.cmd().args(["update"])));
+    let (manifest, lock) = (sb.manifest(), read(&sb.project.join("skills.lock")));
+
+    // `add` from the denied folder: refused before it is read.
+    let place = format!("{}:3", admin.display());
+    let err = refused(
+        &sb,
+        &["add", "--source", "./evil", "notes2", "--yes"],
+        "sources.deny",
+        &place,
+    );
+    assert!(err.contains("source `evil`"), "{err}");
+    assert_eq!(
+        (sb.manifest(), read(&sb.project.join("skills.lock"))),
+        (manifest.clone(), lock.clone())
+    );
+    assert!(!linked(&sb.project, "notes2"));
+
+    // A project member commits skills.toml and skills.lock naming the denied
+    // folder (made where no policy holds), then CI installs them.
+    let other = Sandbox::new();
+    other.init();
+    folders(&other.project);
+    ok(run(other
+        .cmd()
+        .args(["add", "--source", "./vendor", "notes", "--yes"])));
+    ok(run(other
+        .cmd()
+        .args(["add", "--source", "./evil", "notes2", "--yes"])));
+    std::fs::write(sb.project.join("skills.toml"), other.manifest()).unwrap();
+    let bad_lock = read(&other.project.join("skills.lock"));
+    std::fs::write(sb.project.join("skills.lock"), &bad_lock).unwrap();
+    unlink(&sb.project);
+    for args in [
+        &["install", "--frozen"][..],
+        &["install", "--locked"],
+        &["install"],
+        &["update"],
+    ] {
+        let err = refused(&sb, args, "sources.deny", &place);
+        assert!(
+            err.contains("skills.toml:"),
+            "names the source's line: {err}"
+        );
+        assert!(
+            !linked(&sb.project, "notes2") && !linked(&sb.project, "notes"),
+            "{args:?}"
+        );
+        assert_eq!(read(&sb.project.join("skills.lock")), bad_lock, "{args:?}");
+    }
+    // `enable` and `approve` place too: the gate refuses them as well.
+    refused(&sb, &["approve", "notes2", "--yes"], "sources.deny", &place);
+    assert!(!linked(&sb.project, "notes2"));
+}
+
+#[test]
+fn a_lock_edited_to_fetch_from_a_denied_place_is_refused_before_the_fetch() {
+    // A registry the policy allows, and one it denies, both on loopback.
+    let good = tempfile::tempdir().unwrap();
+    Registry::new(good.path()).write_v2(&[SkillFiles::new("pdf-tools")]);
+    let good_server = TestServer::serve(good.path());
+    let evil = tempfile::tempdir().unwrap();
+    Registry::new(evil.path()).write_v2(&[SkillFiles::new("pdf-tools").file("x.md", "evil\n")]);
+    let evil_server = TestServer::serve(evil.path());
+
+    let sb = Sandbox::new();
+    sb.init();
+    let admin = admin_file(&sb);
+    put(
+        &admin,
+        &format!("[sources]\nallow = [{:?}]\n", good_server.base()),
+    );
+    // Honest: the allowed registry installs, and installs again frozen.
+    ok(run(sb.cmd().args([
+        "add",
+        "--source",
+        &good_server.base(),
+        "pdf-tools",
+        "--yes",
+    ])));
+    unlink(&sb.project);
+    ok(run(sb.cmd().args(["install", "--frozen"])));
+    assert!(linked(&sb.project, "pdf-tools"));
+
+    // The attack: the lock's index now points at the other registry.
+    let lock_path = sb.project.join("skills.lock");
+    let lock = read(&lock_path);
+    let edited = lock.replace(&good_server.base(), &evil_server.base());
+    assert_ne!(edited, lock);
+    std::fs::write(&lock_path, &edited).unwrap();
+    unlink(&sb.project);
+    let requests = evil_server.requests().len();
+    let err = refused(
+        &sb,
+        &["install", "--frozen"],
+        "sources.allow",
+        &format!("{}:2", admin.display()),
+    );
+    assert!(err.contains("skills.lock:"), "names the lock's line: {err}");
+    refused(
+        &sb,
+        &["install"],
+        "sources.allow",
+        &format!("{}:2", admin.display()),
+    );
+    assert_eq!(
+        evil_server.requests().len(),
+        requests,
+        "nothing was asked of the denied registry"
+    );
+    assert!(!linked(&sb.project, "pdf-tools"));
+    assert_eq!(read(&lock_path), edited);
+}
+
+#[test]
+fn a_required_signature_is_required_by_add_install_and_update() {
+    let key = TestKey::generate();
+    let site = tempfile::tempdir().unwrap();
+    let registry = Registry::new(site.path());
+    registry.write_v2(&[SkillFiles::new("pdf-tools")]);
+    registry.sign_v2(&key, "version=1");
+    let server = TestServer::serve(site.path());
+    let policy = format!(
+        "[[require]]\nsources = {:?}\nminisign = [{:?}]\n",
+        server.base(),
+        key.public()
+    );
+
+    // Honest: the source pins the policy's key: it installs.
+    let sb = Sandbox::new();
+    sb.init();
+    put(&user_file(&sb), &policy);
+    ok(run(sb.cmd().args([
+        "source",
+        "add",
+        "acme",
+        &server.base(),
+        "--key",
+        &key.public(),
+    ])));
+    ok(run(sb.cmd().args([
+        "add",
+        "--source",
+        "acme",
+        "pdf-tools",
+        "--yes",
+    ])));
+    unlink(&sb.project);
+    ok(run(sb.cmd().args(["install", "--frozen"])));
+    assert!(linked(&sb.project, "pdf-tools"));
+
+    // The attack: the same registry, no key pinned (signatures not checked).
+    let bare = Sandbox::new();
+    bare.init();
+    put(&user_file(&bare), &policy);
+    let place = format!("{}:3", user_file(&bare).display());
+    refused(
+        &bare,
+        &["add", "--source", &server.base(), "pdf-tools", "--yes"],
+        "require.minisign",
+        &place,
+    );
+    assert!(!bare.manifest().contains("pdf-tools"));
+    // skills.toml and skills.lock with the key taken out, committed.
+    let manifest = sb.manifest();
+    let unpinned: String = manifest
+        .lines()
+        .filter(|l| !l.starts_with("keys"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_ne!(unpinned, manifest);
+    std::fs::write(bare.project.join("skills.toml"), &unpinned).unwrap();
+    std::fs::write(
+        bare.project.join("skills.lock"),
+        read(&sb.project.join("skills.lock")),
+    )
+    .unwrap();
+    for args in [
+        &["install", "--frozen"][..],
+        &["install", "--locked"],
+        &["update"],
+    ] {
+        refused(&bare, args, "require.minisign", &place);
+        assert!(!linked(&bare.project, "pdf-tools"), "{args:?}");
+    }
+}
+
+#[test]
+fn a_forbidden_severity_cannot_be_accepted_by_flag_lock_or_remembered_pass() {
+    let sb = project();
+    // Honest: without the rule, the finding is accepted and installs frozen
+    // (the gate remembers the pass for this lock).
+    ok(run(sb.cmd().args([
+        "add",
+        "--source",
+        "./vendor",
+        "installer",
+        "--yes",
+        "--accept-findings",
+    ])));
+    let lock = read(&sb.project.join("skills.lock"));
+    assert!(lock.contains("remote-pipe-shell@SKILL.md:9"), "{lock}");
+    unlink(&sb.project);
+    ok(run(sb.cmd().args(["install", "--frozen"])));
+    assert!(linked(&sb.project, "installer"));
+
+    // The admin forbids accepting `high` findings.
+    let admin = admin_file(&sb);
+    put(&admin, "[audit]\nnever-accept = [\"high\"]\n");
+    let place = format!("{}:2", admin.display());
+    // The lock that accepts it, with the gate's pass remembered in the cache.
+    unlink(&sb.project);
+    for args in [
+        &["install", "--frozen"][..],
+        &["install", "--locked"],
+        &["install"],
+    ] {
+        refused(&sb, args, "audit.never-accept", &place);
+        assert!(!linked(&sb.project, "installer"), "{args:?}");
+    }
+    let (code, out, _) = run(sb.cmd().args(["policy", "check"]));
+    assert_eq!(code, 3, "{out}");
+    assert!(
+        out.contains("rule `audit.never-accept` at")
+            && out.contains(&place)
+            && out.contains("skills.lock:"),
+        "{out}"
+    );
+    // `--accept-findings` on a new add, and on approve, cannot accept it.
+    let fresh = project();
+    put(&admin_file(&fresh), "[audit]\nnever-accept = [\"high\"]\n");
+    let fresh_place = format!("{}:2", admin_file(&fresh).display());
+    ok(run(fresh
+        .cmd()
+        .args(["add", "--source", "./vendor", "notes", "--yes"])));
+    let before = (fresh.manifest(), read(&fresh.project.join("skills.lock")));
+    refused(
+        &fresh,
+        &[
+            "add",
+            "--source",
+            "./vendor",
+            "installer",
+            "--yes",
+            "--accept-findings",
+        ],
+        "audit.never-accept",
+        &fresh_place,
+    );
+    assert_eq!(
+        (fresh.manifest(), read(&fresh.project.join("skills.lock"))),
+        before
+    );
+    assert!(!linked(&fresh.project, "installer"));
+    // `add --all` holds it back and adds the rest.
+    let out = ok(run(fresh.cmd().args([
+        "add",
+        "--source",
+        "./vendor",
+        "--all",
+        "--yes",
+        "--accept-findings",
+        "--json",
+    ])));
+    let report: Value = serde_json::from_str(&out).unwrap();
+    assert!(
+        report["skipped"].to_string().contains("installer"),
+        "{report}"
+    );
+    assert!(!linked(&fresh.project, "installer"));
+}
+
+#[test]
+fn a_lower_level_that_loosens_is_an_error_naming_both_files() {
+    let sb = project();
+    let admin = admin_file(&sb);
+    let project_file = sb.project.join("skills-policy.toml");
+    put(
+        &admin,
+        &format!(
+            "[sources]\ndeny = [{:?}]\n\n[audit]\nfail-on = \"medium\"\n\n[install]\nlink-modes = [\"auto\", \"copy\"]\n",
+            abs(&sb, "evil")
+        ),
+    );
+    // Honest: a project policy that tightens is merged in.
+    put(
+        &project_file,
+        "[audit]\nfail-on = \"low\"\nnever-accept = [\"critical\"]\n\n[install]\nlink-modes = [\"auto\"]\n",
+    );
+    ok(run(sb
+        .cmd()
+        .args(["add", "--source", "./vendor", "notes", "--yes"])));
+    let out = ok(run(sb.cmd().args(["policy", "check"])));
+    assert!(
+        out.contains("audit.fail-on = low") && out.contains("skills-policy.toml:2"),
+        "{out}"
+    );
+
+    let loosening = [
+        ("[sources]\nallow = [\"./evil\"]\n", "sources.deny"),
+        ("[audit]\nfail-on = \"critical\"\n", "fail-on"),
+        (
+            "[install]\nlink-modes = [\"auto\", \"symlink\"]\n",
+            "link-modes",
+        ),
+    ];
+    for (text, what) in loosening {
+        put(&project_file, text);
+        let (code, out, err) = run(sb.cmd().args(["install"]));
+        assert_eq!(code, 3, "{text}:\n{out}{err}");
+        assert!(
+            err.contains(&format!("{}:2", project_file.display()))
+                && err.contains(&admin.display().to_string())
+                && err.contains("loosens"),
+            "{what}: {err}"
+        );
+        let _ = what;
+    }
+    // The same from the user's level.
+    std::fs::remove_file(&project_file).unwrap();
+    put(&user_file(&sb), "[audit]\nfail-on = \"high\"\n");
+    let (code, _, err) = run(sb.cmd().args(["install", "--frozen"]));
+    assert_eq!(code, 3, "{err}");
+    assert!(
+        err.contains(&format!("{}:2", user_file(&sb).display()))
+            && err.contains(&format!("{}:5", admin.display())),
+        "{err}"
+    );
+    std::fs::remove_file(user_file(&sb)).unwrap();
+    // skills.toml asking for a laxer fail-on than the floor is a violation.
+    let lax = format!("{}\n[audit]\nfail-on = \"high\"\n", sb.manifest());
+    std::fs::write(sb.project.join("skills.toml"), lax).unwrap();
+    refused(
+        &sb,
+        &["install"],
+        "audit.fail-on",
+        &format!("{}:5", admin.display()),
+    );
+}
+
+#[test]
+fn policy_files_others_could_change_are_refused() {
+    let sb = project();
+    ok(run(sb
+        .cmd()
+        .args(["add", "--source", "./vendor", "notes", "--yes"])));
+    // Honest: a regular user file is read.
+    let user = user_file(&sb);
+    put(
+        &user,
+        "[install]\nlink-modes = [\"auto\", \"symlink\", \"copy\"]\n",
+    );
+    ok(run(sb.cmd().args(["install"])));
+    // The attack: the user's file replaced by a link to one the project holds.
+    let lax = sb.project.join("lax-policy.toml");
+    std::fs::write(&lax, "").unwrap();
+    std::fs::remove_file(&user).unwrap();
+    std::os::unix::fs::symlink(&lax, &user).unwrap();
+    let (code, _, err) = run(sb.cmd().args(["install"]));
+    assert_eq!(code, 3, "{err}");
+    assert!(
+        err.contains("symbolic link") && err.contains(&user.display().to_string()),
+        "{err}"
+    );
+    // An admin file anyone may write.
+    std::fs::remove_file(&user).unwrap();
+    let admin = admin_file(&sb);
+    put(&admin, "[audit]\nfail-on = \"high\"\n");
+    use std::os::unix::fs::PermissionsExt as _;
+    std::fs::set_permissions(&admin, std::fs::Permissions::from_mode(0o666)).unwrap();
+    let (code, _, err) = run(sb.cmd().args(["install", "--frozen"]));
+    assert_eq!(code, 3, "{err}");
+    assert!(err.contains("other users may write it"), "{err}");
+}
+
+#[test]
+fn link_modes_and_agents_outside_the_policy_are_refused() {
+    let sb = project();
+    let admin = admin_file(&sb);
+    put(
+        &admin,
+        "[install]\nlink-modes = [\"copy\"]\nagents = [\"agents\", \"claude\"]\n",
+    );
+    // Honest: copies for the allowed agents.
+    ok(run(sb.cmd().args([
+        "add",
+        "--source",
+        "./vendor",
+        "notes",
+        "--yes",
+        "--link-mode",
+        "copy",
+        "--agent",
+        "agents",
+    ])));
+    assert!(linked(&sb.project, "notes"));
+    // Symlinks, or an agent the policy does not allow.
+    unlink(&sb.project);
+    refused(
+        &sb,
+        &["install", "--link-mode", "symlink"],
+        "install.link-modes",
+        &format!("{}:2", admin.display()),
+    );
+    refused(
+        &sb,
+        &["install", "--agent", "cursor"],
+        "install.agents",
+        &format!("{}:3", admin.display()),
+    );
+    assert!(!linked(&sb.project, "notes"));
+}
+
+#[test]
+fn policy_check_lists_every_violation_with_file_and_line_and_doctor_shows_the_rules() {
+    let sb = project();
+    ok(run(sb
+        .cmd()
+        .args(["add", "--source", "./vendor", "notes", "--yes"])));
+    ok(run(sb
+        .cmd()
+        .args(["add", "--source", "./evil", "notes2", "--yes"])));
+    // Honest: no policy, nothing to report.
+    let out = ok(run(sb.cmd().args(["policy", "check"])));
+    assert!(out.contains("no install policy"), "{out}");
+    let admin = admin_file(&sb);
+    put(
+        &admin,
+        &format!(
+            "[sources]\ndeny = [{:?}]\n\n[install]\nlink-modes = [\"auto\"]\n",
+            abs(&sb, "evil")
+        ),
+    );
+    let (code, out, err) = run(sb.cmd().args(["policy", "check", "--json"]));
+    assert_eq!(code, 3, "{out}{err}");
+    let report: Value = serde_json::from_str(&out).unwrap();
+    let rules: Vec<&str> = (report["violations"].as_array().unwrap().iter())
+        .map(|v| v["rule"].as_str().unwrap())
+        .collect();
+    assert!(rules.contains(&"sources.deny"), "{report}");
+    let deny = (report["violations"].as_array().unwrap().iter())
+        .find(|v| {
+            v["rule"] == "sources.deny"
+                && v["at"]["file"].as_str().unwrap().ends_with("skills.toml")
+        })
+        .expect("the source's line");
+    assert_eq!(deny["policy"]["line"], 2, "{deny}");
+    assert!(deny["at"]["line"].as_u64().unwrap() > 0, "{deny}");
+    // doctor shows where each rule comes from.
+    let (_, out, _) = run(sb.cmd().args(["doctor"]));
+    assert!(
+        out.contains("sources.deny") && out.contains(&format!("admin: {}:2", admin.display())),
+        "{out}"
+    );
+}
+
+#[test]
+fn import_of_a_denied_source_is_refused_before_anything_is_imported() {
+    let vercel_lock = |root: &Path| {
+        format!(
+            "{{\"version\": 1, \"skills\": {{\"notes\": {{\"source\": \"file://{0}/src.git\", \"sourceUrl\": \"file://{0}/src.git\", \"sourceType\": \"git\", \"skillPath\": \"skills/notes/SKILL.md\", \"computedHash\": \"00\"}}}}}}",
+            root.display()
+        )
+    };
+    // Honest: a policy that denies something else lets the import through.
+    let sb = Sandbox::new();
+    let root = sb.path("").canonicalize().unwrap();
+    crate::import::sources(&root);
+    put(&sb.project.join("skills-lock.json"), &vercel_lock(&root));
+    put(
+        &admin_file(&sb),
+        "[sources]\ndeny = [\"https://evil.example\"]\n",
+    );
+    ok(run(sb.cmd().args(["import", "--yes"])));
+    assert!(sb.manifest().contains("notes"));
+
+    let sb = Sandbox::new();
+    let root = sb.path("").canonicalize().unwrap();
+    crate::import::sources(&root);
+    put(&sb.project.join("skills-lock.json"), &vercel_lock(&root));
+    let admin = admin_file(&sb);
+    put(
+        &admin,
+        &format!("[sources]\ndeny = [\"{}/src.git\"]\n", root.display()),
+    );
+    refused(
+        &sb,
+        &["import", "--yes"],
+        "sources.deny",
+        &format!("{}:2", admin.display()),
+    );
+    assert!(!sb.project.join("skills.toml").exists() || !sb.manifest().contains("notes"));
+    assert!(!linked(&sb.project, "notes"));
+}
