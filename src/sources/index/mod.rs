@@ -365,7 +365,12 @@ fn judge_stored(
     entry: &Entry,
     (store_entry, _, _): &Imported,
 ) -> anyhow::Result<Judged> {
-    candidate::judge_stored(ws.level, &store_entry.path, &entry.name, &entry_label(entry))
+    candidate::judge_stored(
+        ws.level,
+        &store_entry.path,
+        &entry.name,
+        &entry_label(entry),
+    )
 }
 
 /// The candidate for an index entry whose content is now in the store and

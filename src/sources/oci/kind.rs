@@ -13,7 +13,9 @@ use crate::error::{Exit, OpError};
 use crate::fetch::Fetcher;
 use crate::project::lock::{Format, LockedSkill};
 use crate::project::manifest::SourceDecl;
-use crate::sources::candidate::{Candidate, Offer, candidate, check_tree, judge_stored, new_lock_entry};
+use crate::sources::candidate::{
+    Candidate, Offer, candidate, check_tree, judge_stored, new_lock_entry,
+};
 use crate::sources::oci;
 use crate::sources::proof::{Declared, Proof, ProveContext, ProveError, broken};
 use crate::sources::tokens::token_choice;
