@@ -261,4 +261,21 @@ mod tests {
             assert!(RecordKey::from_hex(bad).is_err(), "{bad}");
         }
     }
+
+    #[test]
+    fn a_key_flushed_in_the_background_is_in_place_once_settled() {
+        let dir = tempfile::tempdir().unwrap();
+        let key = RecordKey::load_or_begin(dir.path()).unwrap();
+        RecordKey::settle();
+        // The key used at once is the one later runs read, and nothing else is left.
+        assert_eq!(RecordKey::load_or_create(dir.path()).unwrap().0, key.0);
+        let names: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, [KEY_FILE]);
+        // An existing key is read, not replaced, and nothing waits.
+        assert_eq!(RecordKey::load_or_begin(dir.path()).unwrap().0, key.0);
+        RecordKey::settle();
+    }
 }
