@@ -194,18 +194,23 @@ fn verdict(
 
 /// A stored skill judged at the run's level and parsed: the warnings a
 /// lenient install keeps, the skill and its declared dependencies.
-pub struct Judged {
+pub struct JudgedSkill {
     warnings: Vec<String>,
     parsed: (SkillMd, Vec<Dependency>),
 }
 
 /// Judges the skill stored at `dir` (named `name` by its source, from
 /// `label`) at `level` and parses it, from one read of its SKILL.md.
-pub fn judge_stored(level: Level, dir: &Path, name: &str, label: &str) -> anyhow::Result<Judged> {
+pub fn judge_stored(
+    level: Level,
+    dir: &Path,
+    name: &str,
+    label: &str,
+) -> anyhow::Result<JudgedSkill> {
     let check = skill::check_skill_dir(dir, Some(name));
     let warnings = verdict(level, &check, dir, name, label)?;
     let parsed = parsed_skill(dir, check)?;
-    Ok(Judged { warnings, parsed })
+    Ok(JudgedSkill { warnings, parsed })
 }
 
 /// `--strict` over a lock entry already in the store: its content is judged
@@ -250,7 +255,7 @@ pub fn candidate(
     ws: &Workspace<'_>,
     locked: LockedSkill,
     entry: StoreEntry,
-    judged: Judged,
+    judged: JudgedSkill,
 ) -> anyhow::Result<Candidate> {
     Ok(parsed_candidate(
         ws,

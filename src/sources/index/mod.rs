@@ -25,7 +25,7 @@ use anyhow::Context as _;
 use serde::Serialize;
 
 use super::candidate::{
-    self, Candidate, Judged, Offer, candidate, check_tree, clean_subpath, new_lock_entry,
+    self, Candidate, JudgedSkill, Offer, candidate, check_tree, clean_subpath, new_lock_entry,
     not_offered,
 };
 use super::proof::{Declared, Proof, ProveContext, ProveError};
@@ -364,7 +364,7 @@ fn judge_stored(
     ws: &Workspace<'_>,
     entry: &Entry,
     (store_entry, _, _): &Imported,
-) -> anyhow::Result<Judged> {
+) -> anyhow::Result<JudgedSkill> {
     candidate::judge_stored(
         ws.level,
         &store_entry.path,
@@ -382,7 +382,7 @@ fn judged_candidate(
     resolved: &ResolvedIndex,
     entry: &Entry,
     (store_entry, format, artifact): Imported,
-    judged: Judged,
+    judged: JudgedSkill,
 ) -> anyhow::Result<Candidate> {
     let url = match &entry.content {
         EntryContent::Artifact { url, .. } => ws.lock_url(url),
