@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use skillpm::digest::{Digest, HashingWriter};
-use skillpm::fetch::{CacheDirs, DownloadSpec, FetchConfig, Fetcher};
+use skillpm::net::fetch::{CacheDirs, DownloadSpec, FetchConfig, Fetcher};
 use support::server::{Fault, TestServer};
 use url::Url;
 

@@ -160,6 +160,10 @@ pub struct Summary {
     /// The findings accepted for this tree (`rule@file:line`), recorded in
     /// skills.lock with the approval.
     pub accepted_findings: Vec<String>,
+    /// Who built the artifact, as its Sigstore bundle proved in this run
+    /// (`identity (issuer …, log entry N)`; docs/provenance.md).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub publisher: Option<String>,
 }
 
 /// Everything known about a candidate, gathered by the caller.
@@ -174,6 +178,8 @@ pub struct Candidate<'a> {
     pub dependencies: Vec<Dependency>,
     /// The approved version, when this is an update.
     pub previous: Option<Previous<'a>>,
+    /// The verified publisher, when the source declares one.
+    pub publisher: Option<String>,
 }
 
 pub struct Previous<'a> {
@@ -227,6 +233,7 @@ pub fn summarize(c: &Candidate<'_>) -> Summary {
         update,
         findings: Vec::new(),
         accepted_findings: Vec::new(),
+        publisher: c.publisher.clone(),
     }
 }
 
@@ -249,6 +256,12 @@ impl Summary {
             ),
         );
         line(&mut s, format!("  trust:       {}", self.trust.describe()));
+        if let Some(p) = &self.publisher {
+            line(
+                &mut s,
+                format!("  publisher:   {} (Sigstore, verified)", Untrusted(p)),
+            );
+        }
         if let Some(a) = &self.artifact {
             line(&mut s, format!("  artifact:    {a}"));
         }
@@ -468,6 +481,7 @@ mod tests {
                 present: false,
             }],
             previous: None,
+            publisher: None,
         });
         assert_eq!(s.allowed_tools.as_deref(), Some("Bash(git:*) Read"));
         assert!(s.hooks);

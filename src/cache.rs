@@ -66,4 +66,6 @@ pub mod layout {
     pub const GIT: &str = "git";
     /// Content-addressed index snapshots (`store::snapshots`).
     pub const SNAPSHOTS: &str = "snapshots";
+    /// Sigstore bundles of locked artifacts, by the sha256 of their bytes.
+    pub const SIGSTORE: &str = "sigstore";
 }

@@ -13,28 +13,11 @@ use std::path::{Path, PathBuf};
 use sha2::{Digest as _, Sha256};
 
 use crate::digest::{Digest, HashedTree};
-use crate::link::Record;
+use crate::placement::link::{Record, placements, record_at};
 use crate::project::lock::{LockedSkill, Lockfile};
 use crate::project::state::{Placements, ProjectState};
 
 use super::CatalogError;
-
-/// What skillpm's state records at `path`: the only thing that makes a
-/// folder skillpm's (docs/design.md#agents).
-pub fn record_at(placements: &Placements, path: &Path) -> Record {
-    match placements.get(path) {
-        Some(p) => Record::from_state(p.tree, p.kind.as_deref()),
-        None => Record::None,
-    }
-}
-
-/// Every placement recorded in the state of the cache at `cache_root`
-/// (none when the cache is unknown: then no folder is skillpm's).
-pub fn placements(cache_root: Option<&Path>) -> Placements {
-    cache_root
-        .map(|cache| ProjectState::new(&cache.join(crate::cache::layout::STATE)).placements())
-        .unwrap_or_default()
-}
 
 /// Lock files that may vouch for skillpm links.
 #[derive(Debug, Clone, Default)]
@@ -158,7 +141,7 @@ impl HashCache {
             return result.clone();
         }
         self.hashed += 1;
-        let result = crate::link::hash_placed(path).map_err(|e| e.to_string());
+        let result = crate::placement::link::hash_placed(path).map_err(|e| e.to_string());
         match fingerprint {
             Some(fp) => {
                 self.entries.insert(path.to_owned(), (fp, result.clone()));
@@ -220,7 +203,7 @@ pub fn read_verified(
                 return Err(format!("{} has a name that is not UTF-8", p.display()));
             };
             let rel = rel.join("/");
-            if rel == crate::link::COPY_MARKER {
+            if rel == crate::placement::link::COPY_MARKER {
                 continue;
             }
             let bytes =

@@ -16,6 +16,7 @@
 //! `skillpm show NAME` shows is what the server serves or refuses.
 
 pub mod integrity;
+pub mod mentions;
 pub mod settings;
 
 use std::path::{Path, PathBuf};
@@ -24,12 +25,12 @@ use serde::Serialize;
 
 use crate::digest::Digest;
 use crate::error::{Classify, Exit};
-use crate::link::{LinkKind, LinkState};
+use crate::placement::link::{LinkKind, LinkState};
 use crate::project::lock::LockError;
 use crate::roots::{Agent, Discovery, FoundSkill, Scope};
 use crate::skill::{OpenAiMetadata, SkillMd};
 
-pub use integrity::{Approvals, HashCache, placements, record_at};
+pub use integrity::{Approvals, HashCache};
 pub use settings::{Denial, ProjectSettings};
 
 #[derive(Debug, thiserror::Error)]
@@ -361,7 +362,7 @@ pub fn judge_placement(
     approvals: &Approvals,
     cache: &mut HashCache,
 ) -> Placement {
-    let state = crate::link::inspect(&found.path, approvals.record(&found.path));
+    let state = crate::placement::link::inspect(&found.path, approvals.record(&found.path));
     let link = match &state {
         Ok(LinkState::Symlink { .. }) => LinkKind::Symlink,
         Ok(LinkState::Copy { .. }) => LinkKind::Copy,
@@ -557,7 +558,7 @@ fn judge(
 #[cfg(all(test, unix))]
 mod tests {
     use super::*;
-    use crate::link::{LinkKind, Record};
+    use crate::placement::link::{LinkKind, Record};
     use crate::project::lock::{LockedSkill, Lockfile};
     use crate::roots::{Env, ScanLimits, discover};
 
@@ -630,7 +631,8 @@ mod tests {
     fn copies_are_judged_like_symlinks() {
         let f = fixture();
         let (e, tree) = entry(&f, "pdf", "Fill.\n");
-        crate::link::place(&f.root, "pdf", &e, tree, LinkKind::Copy, Record::None).unwrap();
+        crate::placement::link::place(&f.root, "pdf", &e, tree, LinkKind::Copy, Record::None)
+            .unwrap();
         // The copy is skillpm's because its state says so.
         let state = crate::project::state::ProjectState::new(&f.home.join("cache/state"));
         let placed = crate::project::state::PlacedLink {
@@ -681,7 +683,7 @@ mod tests {
         // Approved in user scope, but a hand-made folder wins in the project.
         let (e, tree) = entry(&f, "notes", "Approved.\n");
         let user_root = f.home.join(".agents/skills");
-        crate::link::place(
+        crate::placement::link::place(
             &user_root,
             "notes",
             &e,
@@ -737,7 +739,8 @@ mod tests {
         let mut lock = Lockfile::default();
         for name in ["deploy-prod", "lint", "off"] {
             let (e, tree) = entry(&f, name, "Body.\n");
-            crate::link::place(&f.root, name, &e, tree, LinkKind::Symlink, Record::None).unwrap();
+            crate::placement::link::place(&f.root, name, &e, tree, LinkKind::Symlink, Record::None)
+                .unwrap();
             lock.upsert(locked(name, tree, true));
         }
         let d = discover(

@@ -154,10 +154,23 @@ pub enum Command {
     Publish(publish::PublishArgs),
     /// Create a minisign key pair for signing published indexes.
     Keygen(publish::KeygenArgs),
+    /// The Sigstore trusted root publisher identities are verified against.
+    #[command(subcommand)]
+    Trust(TrustCommand),
     /// Inspect and maintain the cache of stored skills.
     Cache(cache::CacheArgs),
     #[command(name = "__sandbox-init", hide = true)]
     SandboxInit(SandboxInitArgs),
+}
+
+#[derive(Debug, clap::Subcommand)]
+pub enum TrustCommand {
+    /// Use this Sigstore trusted_root.json from now on (kept in the state
+    /// folder); it must keep every key of the root in use.
+    Update {
+        /// A trusted_root.json (e.g. from Sigstore's TUF repository).
+        file: std::path::PathBuf,
+    },
 }
 
 #[derive(Debug, clap::Args)]

@@ -69,6 +69,9 @@ pub fn run(cli: Cli, ui: Ui) -> anyhow::Result<Exit> {
             None => emit(&ctx, &ops::publish::publish(&ctx, &a.options())?, OK),
         },
         Command::Keygen(a) => emit(&ctx, &ops::publish::keygen(&ctx, &a.options())?, OK),
+        Command::Trust(super::TrustCommand::Update { file }) => {
+            emit(&ctx, &ops::trust::update(&ctx, &file)?, OK)
+        }
         Command::Cache(a) => super::cache::run(&ctx, a),
         Command::Init(_) => emit(&ctx, &ops::init::init(&ctx)?, OK),
         Command::Source(a) => super::source::run_source(&ctx, a),

@@ -18,6 +18,8 @@ pub(crate) fn run_source(ctx: &Context, args: SourceArgs) -> anyhow::Result<Exit
                 keys: a.keys,
                 token_env: a.token_env,
                 cosign_key: a.cosign_key,
+                identity: a.identity,
+                issuer: a.issuer,
             };
             emit(ctx, &ops::source::add(ctx, &opts)?, OK)
         }
@@ -72,6 +74,14 @@ pub struct SourceAddArgs {
     /// ECDSA P-256, as `cosign generate-key-pair` writes cosign.pub).
     #[arg(long, value_name = "FILE")]
     pub cosign_key: Option<PathBuf>,
+    /// Require a Sigstore bundle naming this publisher (certificate
+    /// identity, e.g. a workflow URI; `*` matches any run of characters).
+    #[arg(long, value_name = "IDENTITY", requires = "issuer")]
+    pub identity: Option<String>,
+    /// The OIDC issuer of `--identity` (GitHub Actions:
+    /// https://token.actions.githubusercontent.com).
+    #[arg(long, value_name = "URL", requires = "identity")]
+    pub issuer: Option<String>,
 }
 
 #[derive(Debug, Args)]

@@ -24,7 +24,10 @@ pub(super) fn check_root_links(
             }
             let name = entry.file_name().to_string_lossy().into_owned();
             let target = std::fs::read_link(&path).unwrap_or_default();
-            let (level, message) = match crate::link::inspect(&path, crate::link::Record::None) {
+            let (level, message) = match crate::placement::link::inspect(
+                &path,
+                crate::placement::link::Record::None,
+            ) {
                 Ok(LinkState::Symlink { .. }) => (
                     Level::Error,
                     format!(
@@ -73,7 +76,7 @@ pub(super) fn check_lock_links(
             if !seen.insert(path.clone()) || dangling.contains(&path) {
                 continue;
             }
-            let found = match crate::link::inspect(&path, approvals.record(&path)) {
+            let found = match crate::placement::link::inspect(&path, approvals.record(&path)) {
                 Ok(state) => link_finding(entry, disabled, root, &path, state),
                 Err(e) => Some(finding(
                     Level::Warning,
@@ -135,7 +138,7 @@ fn link_finding(
         // cache): agents read the right files, `verify` passes and the next
         // `install` adopts it (docs/design.md#agents).
         LinkState::Foreign { .. }
-            if crate::link::hash_placed(path).is_ok_and(|h| h.digest == entry.tree) =>
+            if crate::placement::link::hash_placed(path).is_ok_and(|h| h.digest == entry.tree) =>
         {
             None
         }

@@ -30,9 +30,9 @@ use crate::catalog::{
     ProjectSettings, Withheld,
 };
 use crate::error::Exit;
-use crate::link::LinkState;
 use crate::mcp::clients::{self, ConfiguredServer};
 use crate::mcp::listing;
+use crate::placement::link::LinkState;
 use crate::roots::{self, Agent, Discovery, Env, Scope};
 use crate::skill::ToolKind;
 

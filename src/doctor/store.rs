@@ -59,7 +59,7 @@ fn store_links(discovery: &Discovery) -> BTreeMap<PathBuf, Vec<PathBuf>> {
     let mut linked: BTreeMap<PathBuf, Vec<PathBuf>> = BTreeMap::new();
     for s in &discovery.skills {
         if let Ok(LinkState::Symlink { .. }) =
-            crate::link::inspect(&s.path, crate::link::Record::None)
+            crate::placement::link::inspect(&s.path, crate::placement::link::Record::None)
             && let Some(target) = &s.link_target
         {
             linked

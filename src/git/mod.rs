@@ -41,7 +41,6 @@
 //! ```
 
 mod cache;
-mod discover;
 mod error;
 mod fetch;
 mod github;
@@ -53,7 +52,7 @@ mod writer;
 
 use std::path::{Path, PathBuf};
 
-pub use discover::{MAX_DEPTH, RepoDiscovery, RepoSkill, discover_skills};
+use crate::skill::discover::{self, RepoDiscovery, discover_skills};
 pub use error::GitError;
 pub use github::GitHubOptions;
 pub use spec::{GITHUB_WEB, GitSpec, Repo, is_full_sha, normalize_folder, parse_git_spec};
@@ -266,7 +265,7 @@ impl Checkout {
         discovery
     }
 
-    /// The folder of the skill at `rel` (a [`RepoSkill::path`]), ready for
+    /// The folder of the skill at `rel` (a [`crate::skill::discover::RepoSkill::path`]), ready for
     /// the store to import. Refused when anything below it was skipped: a
     /// skill is installed whole or not at all.
     pub fn skill_dir(&self, rel: &str) -> Result<PathBuf, GitError> {

@@ -89,11 +89,11 @@ impl GitSpec {
     }
 
     /// The repository path of `rel` (a path relative to this spec's subpath,
-    /// as [`super::RepoSkill::path`] gives it): what `skills.lock` records as
+    /// as [`crate::skill::discover::RepoSkill::path`] gives it): what `skills.lock` records as
     /// the skill's `subpath`. `None` means the repository root.
     pub fn join_subpath(&self, rel: &str) -> Option<String> {
         let base = self.subpath.as_deref().unwrap_or("");
-        let joined = super::discover::join(base, rel.trim_matches('/'));
+        let joined = crate::skill::discover::join(base, rel.trim_matches('/'));
         (!joined.is_empty()).then_some(joined)
     }
 }

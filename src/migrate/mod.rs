@@ -13,6 +13,8 @@
 //!   (`source`, `sourceType`, `repoUrl`, `subpath`, `localPath`), in the
 //!   project's and the home folder's `.claude/skills`, `.agent/skills` and
 //!   `.agents/skills`;
+//! - `gh skill` installs and pnpm's links in every agent folder
+//!   ([`placed`]);
 //! - skillkit: `~/.skillkit/lock.json` (version 1: key `<source>:<name>`,
 //!   per skill `source`, `sourceType`, `path`, `checksum`, `agents`), the
 //!   format `@skillkit/core` 1.24.0 reads and writes, and the project's
@@ -32,6 +34,10 @@
 //! it differs, until `import --replace` backs it up under skillpm's state
 //! for the project and places skillpm's (docs/design.md#agents).
 
+mod placed;
+
+pub use placed::{GH_SKILL, PNPM};
+
 use std::path::{Path, PathBuf};
 
 use crate::error::Exit;
@@ -47,15 +53,18 @@ pub struct Found {
     /// Every skill the source offers (a skillkit manifest entry without a
     /// `skills` list); `name` is then `*`.
     pub all: bool,
+    /// What the record says beyond its source, for the report's `detail`.
+    pub detail: Option<String>,
 }
 
-/// Every record of the three tools (skillkit's lock last), project first
+/// Every record of the other tools (skillkit's lock last), project first
 /// (its records win), and the files they came from.
 pub fn gather(
     project: &Path,
-    home: Option<&Path>,
+    env: &crate::agents::Env,
     state_home: Option<&Path>,
 ) -> anyhow::Result<(Vec<PathBuf>, Vec<Found>)> {
+    let home = env.home.as_deref();
     let mut files = Vec::new();
     let mut found = Vec::new();
     let manifest = SKILLKIT_MANIFESTS
@@ -88,6 +97,9 @@ pub fn gather(
             }
         }
     }
+    let (placed_files, placed) = placed::gather(project, env);
+    files.extend(placed_files);
+    found.extend(placed);
     let global = state_home
         .map(|s| s.join("skills/.skill-lock.json"))
         .or_else(|| home.map(|h| h.join(".agents/.skill-lock.json")));
@@ -188,6 +200,7 @@ fn read_vercel(path: &Path, base: &Path, tool: &'static str) -> anyhow::Result<V
             source: spec,
             git_ref: text(entry, "ref"),
             all: false,
+            detail: None,
         });
     }
     Ok(out)
@@ -214,6 +227,7 @@ fn read_openskills(path: &Path) -> anyhow::Result<Found> {
         source: spec,
         git_ref: None,
         all: false,
+        detail: None,
     })
 }
 
@@ -240,6 +254,7 @@ fn read_skillkit(path: &Path, project: &Path, home: Option<&Path>) -> anyhow::Re
             source: spec,
             git_ref: None,
             all: false,
+            detail: None,
         });
     }
     Ok(out)
@@ -289,6 +304,7 @@ fn read_skillkit_manifest(
             source: spec.clone(),
             git_ref: None,
             all,
+            detail: None,
         };
         if names.is_empty() {
             out.push(one("*".to_owned(), true));

@@ -21,6 +21,7 @@
 pub mod body;
 mod budget;
 pub mod client;
+pub mod fetch;
 mod settings;
 
 pub use body::{BodyError, BodyStream};

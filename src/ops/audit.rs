@@ -184,7 +184,7 @@ fn skill_folders(cwd: &Path, given: &Path) -> Result<Vec<(String, PathBuf)>, OpE
         .unwrap_or_else(|_| folder_name(&abs));
         return Ok(vec![(name, given.to_owned())]);
     }
-    let found = crate::git::discover_skills(&abs);
+    let found = crate::skill::discover::discover_skills(&abs);
     let mut out: Vec<(String, PathBuf)> = found
         .skills
         .iter()

@@ -33,8 +33,7 @@ pub fn import(ctx: &Context, opts: &ImportOptions) -> anyhow::Result<ImportRepor
     let state_home = std::env::var_os("XDG_STATE_HOME")
         .filter(|v| !v.is_empty())
         .map(PathBuf::from);
-    let (files, found) =
-        crate::migrate::gather(&project, env.home.as_deref(), state_home.as_deref())?;
+    let (files, found) = crate::migrate::gather(&project, &env, state_home.as_deref())?;
     let mut report = ImportReport {
         dry_run: opts.dry_run,
         files,
@@ -87,6 +86,13 @@ fn tell_placements(report: &mut ImportReport, all_links: &[lifecycle::LinkChange
         let named = |p: &Path| p.file_name().is_some_and(|n| n == name.as_str());
         for links in all_links {
             row.take_placements(links, &named);
+        }
+        // gh and pnpm record no commit, but their folder held exactly what
+        // the lock now pins (gh's own keys aside): the same content.
+        let placed_by_tool = [crate::migrate::GH_SKILL, crate::migrate::PNPM].contains(&row.tool);
+        if placed_by_tool && row.status == "re-resolved" && !row.adopted.is_empty() {
+            row.status = "imported";
+            row.detail = format!("{}; what it installed is what skills.lock pins", row.detail);
         }
     }
 }

@@ -1,13 +1,13 @@
 //! `skillpm mentions <TEXT>`: the skills a user message names explicitly
-//! (`$name`, `[$name](path)`), by the rules in [`crate::mentions`].
+//! (`$name`, `[$name](path)`), by the rules in [`crate::catalog::mentions`].
 
 use anyhow::Context as _;
 
 use super::Context;
 use super::discover::discover_here;
+use crate::catalog::mentions;
 use crate::catalog::{Catalog, CatalogOptions, HashCache, Policy};
 use crate::error::{Exit, OpError};
-use crate::mentions;
 use crate::roots::Discovery;
 use crate::view::mentions::MentionsReport;
 

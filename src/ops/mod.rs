@@ -20,6 +20,7 @@ pub mod mcp;
 pub mod mentions;
 pub mod publish;
 pub mod show;
+pub mod trust;
 
 use crate::error::{Exit, OpError};
 use crate::ui::Ui;

@@ -155,6 +155,7 @@ pub fn publish(ctx: &Context, opts: &PublishOptions) -> anyhow::Result<PublishRe
         report.files = ListedFile::all(&sources);
         report.left_out = ListedLeftOut::all(&sources);
     } else {
+        attach_bundles(ctx, &mut built, &report.site)?;
         report.signature = write_site(ctx, opts, &mut built, key.as_ref(), &report.site)?;
         report.changed = !built.site.matches_dir(&report.site);
         if report.changed {
@@ -164,6 +165,23 @@ pub fn publish(ctx: &Context, opts: &PublishOptions) -> anyhow::Result<PublishRe
     }
     report.skills = built.skills;
     Ok(report)
+}
+
+/// Keeps the Sigstore bundles a workflow put beside the archives in `out`
+/// that still cover the new archives, and names them in the index.
+fn attach_bundles(
+    ctx: &Context,
+    built: &mut publisher::BuiltSite,
+    out: &Path,
+) -> anyhow::Result<()> {
+    let root = crate::sources::publisher::trusted_root()?;
+    let attached = publisher::attest::attach_bundles(built, out, &root);
+    for (skill, why) in attached.stale {
+        ctx.ui.warn(format!(
+            "`{skill}`: its Sigstore bundle is left out (attest the new archive again): {why}"
+        ));
+    }
+    Ok(())
 }
 
 /// Checks `out` may be replaced and signs the index with `key`, if any.

@@ -179,7 +179,7 @@ fn refuse_if_tampered(
         &discovery.project,
         crate::cache::cache_root().ok().as_deref(),
     )?;
-    if !crate::link::inspect(&found.path, approvals.record(&found.path))
+    if !crate::placement::link::inspect(&found.path, approvals.record(&found.path))
         .is_ok_and(|s| s.is_managed())
     {
         return Ok(());

@@ -32,6 +32,9 @@ pub struct AddOptions {
     pub token_env: Option<String>,
     /// A cosign public key file (PEM), for OCI sources.
     pub cosign_key: Option<std::path::PathBuf>,
+    /// The Sigstore publisher every artifact must be attested by.
+    pub identity: Option<String>,
+    pub issuer: Option<String>,
 }
 
 pub use crate::sources::index::Probe;
@@ -115,6 +118,8 @@ pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
         token_env: None,
         path: None,
         cosign_key: oci::kind::cosign_key(&opts.url, opts.cosign_key.as_deref(), &ctx.cwd)?,
+        identity: opts.identity.clone(),
+        issuer: opts.issuer.clone(),
     };
     let binding = declare::token_binding(&decl, opts.token_env.as_deref())?;
     declare::check_exists(&decl, &project.root)?;

@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+use super::link;
 use crate::agents::{Agent, Env};
-use crate::link;
 use crate::roots::Scope;
 
 /// JSON shape (stable):
@@ -132,11 +132,11 @@ fn count_managed(root: &Path) -> (bool, usize) {
     let Ok(dir) = std::fs::read_dir(root) else {
         return (false, 0);
     };
-    let placements = crate::catalog::placements(crate::cache::cache_root().ok().as_deref());
+    let placements = link::placements(crate::cache::cache_root().ok().as_deref());
     let managed = dir
         .flatten()
         .filter(|e| {
-            let record = crate::catalog::record_at(&placements, &e.path());
+            let record = link::record_at(&placements, &e.path());
             link::inspect(&e.path(), record).is_ok_and(|s| s.is_managed())
         })
         .count();

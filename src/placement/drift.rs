@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+use super::link::{self, LinkKind, LinkState};
 use super::{PlacementSite, Target, record_at};
-use crate::link::{self, LinkKind, LinkState};
 use crate::project::lock::LockedSkill;
 use crate::project::state::Placements;
 use crate::roots;
@@ -73,7 +73,11 @@ pub fn check_placed(
         // A folder skillpm did not place but holding exactly the locked
         // tree (a project copied without its cache): agents read the
         // right files; the next `install` adopts it.
-        LinkState::Foreign { .. } if link::hash_placed(&path).is_ok_and(|h| h.digest == s.tree) => {
+        LinkState::Foreign { .. }
+            if link::hash_placed(&path).is_ok_and(|h| {
+                h.digest == s.tree || super::gh_installed_copy(site, s, &path, &h)
+            }) =>
+        {
             return None;
         }
         LinkState::Foreign { what } => {
@@ -124,7 +128,7 @@ fn edited(
         files,
     };
     match link::hash_placed(path) {
-        Ok(tree) if tree.digest == s.tree => None,
+        Ok(tree) if tree.digest == s.tree || super::gh_installed_copy(site, s, path, &tree) => None,
         Ok(tree) => {
             let fix = fix_for_edited(state);
             let files = super::restored_files(site, s, &tree);

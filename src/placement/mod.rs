@@ -10,6 +10,7 @@
 pub mod agents;
 pub mod drift;
 pub mod gate;
+pub mod link;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -19,12 +20,12 @@ use serde::Serialize;
 use crate::digest::HashedTree;
 use crate::error::{Exit, OpError};
 use crate::fs::parallel;
-use crate::link::{self, LinkKind, LinkMode, LinkState};
 use crate::project::Manifest;
 use crate::project::lock::LockedSkill;
 use crate::project::state::{PlacedLink, Placements, ProjectState};
 use crate::roots::{self, Agent, Env, Scope};
 use crate::store::Store;
+use link::{LinkKind, LinkMode, LinkState};
 
 /// What the engine reads of an open project, and where its notes go.
 pub struct PlacementSite<'a> {
@@ -263,7 +264,7 @@ pub struct Replaced {
     pub backup: PathBuf,
 }
 
-pub use crate::catalog::record_at;
+pub use link::record_at;
 
 /// The folder a scope's agent folders must stay inside: the project root,
 /// or the home folder for the user scope.
@@ -549,7 +550,16 @@ fn plan_links<'t, 's>(
     // Each place is inspected on its own (a copy is hashed again), in parallel.
     let states = parallel::map(&places, |(t, s)| {
         let path = t.root.join(&s.name);
-        let state = link::inspect_placed(&path, s.tree, record_at(placements, &path))?;
+        let (mut state, mut drifted) =
+            link::inspect_placed(&path, s.tree, record_at(placements, &path))?;
+        // A copy `gh skill` rewrote holds the tree but for its own keys.
+        if let (Some(placed), LinkState::Copy { tree: claimed, .. }) = (&drifted, &mut state)
+            && gh_installed_copy(site, s, &path, placed)
+        {
+            *claimed = Some(s.tree);
+            drifted = None;
+        }
+        let state = (state, drifted);
         // A folder skillpm did not place is hashed only when it would
         // otherwise stop the run: one holding exactly the tree is adopted.
         // `Some(true)`: exactly the tree; `Some(false)`: the tree plus
@@ -558,6 +568,7 @@ fn plan_links<'t, 's>(
             LinkState::Foreign { .. } => match link::hash_placed(&path) {
                 Ok(h) if h.digest == s.tree => Some(true),
                 Ok(h) if site.keep_foreign && without_records(h.clone()) == s.tree => Some(false),
+                Ok(h) if gh_installed_copy(site, s, &path, &h) => Some(false),
                 _ => None,
             },
             _ => None,
@@ -688,6 +699,45 @@ fn without_records(tree: HashedTree) -> crate::digest::Digest {
         .filter(|f| !OTHER_TOOLS_RECORDS.contains(&f.path.as_str()))
         .collect();
     HashedTree::from_files(files).digest
+}
+
+/// Whether `placed`, hashed from the folder at `path`, is `s`'s locked tree
+/// as `gh skill install` writes it: every file the same but SKILL.md, which
+/// differs only by gh's own `metadata` keys (`skill::gh`,
+/// docs/sources.md#skills-other-tools-installed).
+pub(crate) fn gh_installed_copy(
+    site: &PlacementSite<'_>,
+    s: &LockedSkill,
+    path: &Path,
+    placed: &HashedTree,
+) -> bool {
+    use crate::skill::{MAX_SKILL_MD_BYTES, SKILL_MD};
+    let entry = site.store.entry_path(&s.tree);
+    let locked = match site.store.remembered_tree(&s.tree) {
+        Some(tree) => tree,
+        None => match crate::digest::hash_tree(&entry) {
+            Ok(tree) => tree,
+            Err(_) => return false,
+        },
+    };
+    let others = |t: &HashedTree| -> Vec<(String, crate::digest::Digest)> {
+        (t.files.iter())
+            .filter(|f| f.path != SKILL_MD)
+            .map(|f| (f.path.clone(), f.digest))
+            .collect()
+    };
+    if others(placed) != others(&locked) {
+        return false;
+    }
+    let read = |dir: &Path| {
+        crate::fs::read_bounded_bytes(&dir.join(SKILL_MD), MAX_SKILL_MD_BYTES)
+            .ok()
+            .flatten()
+    };
+    match (read(path), read(&entry)) {
+        (Some(mine), Some(theirs)) => crate::skill::gh::same_but_gh_keys(&mine, &theirs),
+        _ => false,
+    }
 }
 
 /// How the files of `placed` differ from `s`'s locked tree (`changed`,

@@ -192,6 +192,28 @@ pub struct LockedSkill {
         skip_serializing_if = "Vec::is_empty"
     )]
     pub accepted_findings: Vec<String>,
+    /// Who built the artifact, as its Sigstore bundle proved when it was
+    /// locked (sources declaring `identity`, docs/provenance.md). A record
+    /// for reviewers and the key to the kept bundle: every install proves
+    /// the bundle again against skills.toml's identity.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub publisher: Option<Publisher>,
+}
+
+/// A verified Sigstore publisher, as the lock records it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+pub struct Publisher {
+    /// The certificate's SAN (a workflow URI or an email address).
+    pub identity: String,
+    /// The OIDC issuer Fulcio recorded.
+    pub issuer: String,
+    /// The transparency log's entry.
+    pub log_index: u64,
+    /// sha256 of the bundle's bytes (kept in `<cache>/sigstore/`).
+    pub bundle: Digest,
+    /// Where the bundle was read from.
+    pub url: String,
 }
 
 /// The most bytes of skills.lock skillpm reads (a lock of 60,000 skills is
@@ -487,6 +509,7 @@ mod tests {
             approved: Some(tree),
             warnings: Vec::new(),
             accepted_findings: Vec::new(),
+            publisher: None,
         }
     }
 

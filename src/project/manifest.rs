@@ -147,6 +147,25 @@ pub struct SourceDecl {
     /// artifact must carry a signature by it (`sources::oci::cosign`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cosign_key: Option<String>,
+    /// The publisher every artifact of this source must be attested by: a
+    /// Sigstore certificate identity (a workflow URI or an email address;
+    /// exact, or a pattern where `*` is any run of characters), with
+    /// `issuer` (docs/provenance.md#declaring-a-publisher).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub identity: Option<String>,
+    /// The OIDC issuer of `identity` (`https://token.actions.githubusercontent.com`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub issuer: Option<String>,
+}
+
+impl SourceDecl {
+    /// The publisher this source declares (`identity` and `issuer`).
+    pub fn expected_publisher(&self) -> Option<crate::trust::sigstore::Expected> {
+        Some(crate::trust::sigstore::Expected {
+            identity: self.identity.clone()?,
+            issuer: self.issuer.clone()?,
+        })
+    }
 }
 
 /// One `[skills]` entry.
@@ -461,6 +480,12 @@ impl Manifest {
             if let Some(key) = &decl.cosign_key {
                 table["cosign-key"] = value(key);
             }
+            if let Some(identity) = &decl.identity {
+                table["identity"] = value(identity);
+            }
+            if let Some(issuer) = &decl.issuer {
+                table["issuer"] = value(issuer);
+            }
             let anchor = last_source_position(doc)
                 .map(|p| p + 1)
                 .or_else(|| table_position(doc, "skills"));
@@ -754,6 +779,16 @@ fn validate(data: &ManifestData) -> Result<(), String> {
         crate::net::refuse_credentials(&source.url)
             .map_err(|e| format!("source `{}`: {e}", source.name))?;
         PinnedKey::parse_all(&source.keys).map_err(|e| format!("source `{}`: {e}", source.name))?;
+        match (&source.identity, &source.issuer) {
+            (Some(i), Some(o)) if !i.trim().is_empty() && !o.trim().is_empty() => {}
+            (None, None) => {}
+            _ => {
+                return Err(format!(
+                    "source `{}`: `identity` and `issuer` go together (e.g. identity = \"https://github.com/acme/skills/.github/workflows/release.yml@refs/heads/main\", issuer = \"https://token.actions.githubusercontent.com\")",
+                    source.name
+                ));
+            }
+        }
         if let Some(var) = &source.token_env
             && !is_env_var_name(var)
         {
@@ -867,6 +902,8 @@ mod tests {
             token_env: Some("ACME_TOKEN".into()),
             path: None,
             cosign_key: None,
+            identity: None,
+            issuer: None,
         }
     }
 

@@ -19,7 +19,7 @@ use std::path::Path;
 use std::rc::Rc;
 
 use super::memo::{self, ProofMemo};
-use crate::fetch::Fetcher;
+use crate::net::fetch::Fetcher;
 use crate::project::lock::{Format, LockedSkill};
 use crate::project::manifest::{Manifest, SourceDecl};
 pub use crate::sources::proof::{Broken, Proof, ProveError, RefProof, SignedBy, VouchedBy};
@@ -170,6 +170,7 @@ impl<'a> Prover<'a> {
             tree: entry.tree,
             tree_recorded: false,
             approved: entry.is_approved(),
+            publisher: None,
         };
         crate::sources::opened::prove(&mut self.cx, entry, decl, &declared, proof)
     }

@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use super::chain::{Proof, ProveError, Prover};
-use crate::fetch::{CacheDirs, FetchConfig, Fetcher};
+use crate::net::fetch::{CacheDirs, FetchConfig, Fetcher};
 use crate::project::lock::LockedSkill;
 use crate::project::manifest::Manifest;
 

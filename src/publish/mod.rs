@@ -19,6 +19,7 @@
 //! (plus the signing inputs), so publishing the same skills twice gives the
 //! same site byte for byte.
 
+pub mod attest;
 mod error;
 pub mod files;
 pub mod guard;

@@ -9,8 +9,10 @@
 //!   the name, description and body. Discovery uses the check's verdict to
 //!   report a bad skill and skip it, never to stop.
 
+pub mod discover;
 pub mod envelope;
 pub mod frontmatter;
+pub mod gh;
 pub mod openai_yaml;
 pub mod shell;
 pub mod validate;

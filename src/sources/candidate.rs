@@ -57,6 +57,7 @@ pub fn new_lock_entry(name: &str, source: &str, format: Format, entry: &StoreEnt
         approved: None,
         warnings: Vec::new(),
         accepted_findings: Vec::new(),
+        publisher: None,
     }
 }
 
@@ -86,10 +87,10 @@ pub fn clean_subpath(raw: Option<&str>) -> anyhow::Result<Option<String>> {
 /// The one folder offering `name`; two folders claiming it are an error
 /// that names both (never one picked silently).
 pub fn unique_found<'a>(
-    found: &'a crate::git::RepoDiscovery,
+    found: &'a crate::skill::discover::RepoDiscovery,
     name: &str,
     missing: impl FnOnce() -> anyhow::Error,
-) -> anyhow::Result<&'a crate::git::RepoSkill> {
+) -> anyhow::Result<&'a crate::skill::discover::RepoSkill> {
     let matches = found.named(name);
     match matches.as_slice() {
         [] => Err(missing()),
@@ -122,11 +123,11 @@ pub struct FoundPlace {
 /// skill is read; `locked` makes its lock entry from the stored tree.
 pub fn import_found(
     ws: &Workspace<'_>,
-    found: &crate::git::RepoDiscovery,
+    found: &crate::skill::discover::RepoDiscovery,
     names: &[String],
     missing: impl Fn(&str) -> anyhow::Error + Sync,
-    place: impl Fn(&crate::git::RepoSkill) -> anyhow::Result<FoundPlace> + Sync,
-    locked: impl Fn(&str, &crate::git::RepoSkill, &StoreEntry) -> LockedSkill,
+    place: impl Fn(&crate::skill::discover::RepoSkill) -> anyhow::Result<FoundPlace> + Sync,
+    locked: impl Fn(&str, &crate::skill::discover::RepoSkill, &StoreEntry) -> LockedSkill,
 ) -> Vec<anyhow::Result<Candidate>> {
     let (store, limits, level) = (ws.store, ws.limits, ws.level);
     let prepared = crate::fs::parallel::map(names, |name| -> anyhow::Result<_> {
@@ -352,7 +353,7 @@ pub fn env_var_is_set(name: &str) -> bool {
 pub fn not_offered(
     source: &str,
     offers: &[Offer],
-    discovery: Option<&crate::git::RepoDiscovery>,
+    discovery: Option<&crate::skill::discover::RepoDiscovery>,
     name: &str,
 ) -> anyhow::Error {
     // A folder of that name whose skill cannot be loaded: say why (exit 5).
@@ -397,7 +398,7 @@ pub fn not_offered(
 }
 
 /// What discovery found, as offers (git and folder sources).
-pub fn found_offers(found: &crate::git::RepoDiscovery) -> Vec<Offer> {
+pub fn found_offers(found: &crate::skill::discover::RepoDiscovery) -> Vec<Offer> {
     found
         .skills
         .iter()

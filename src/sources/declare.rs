@@ -73,6 +73,8 @@ pub fn choose(
             token_env: None,
             path,
             cosign_key: None,
+            identity: None,
+            issuer: None,
         },
         true,
     ))

@@ -31,7 +31,7 @@ pub struct FolderOpened {
     pub base: std::path::PathBuf,
     /// `--path` inside `base`, `/`-separated, or `None`.
     pub subpath: Option<String>,
-    pub found: crate::git::RepoDiscovery,
+    pub found: crate::skill::discover::RepoDiscovery,
 }
 
 impl Kind for Folder {
@@ -47,7 +47,7 @@ impl Kind for Folder {
         };
         let dir = dir(&base, subpath.as_deref())
             .with_context(|| format!("source `{}` ({})", decl.name, base.display()))?;
-        let found = crate::git::discover_skills(&dir);
+        let found = crate::skill::discover::discover_skills(&dir);
         for w in &found.warnings {
             ws.ui.warn(w);
         }
@@ -74,7 +74,7 @@ impl Kind for Folder {
         )
     }
 
-    fn discovery(opened: &FolderOpened) -> Option<&crate::git::RepoDiscovery> {
+    fn discovery(opened: &FolderOpened) -> Option<&crate::skill::discover::RepoDiscovery> {
         Some(&opened.found)
     }
 
@@ -155,7 +155,7 @@ impl Kind for Folder {
 /// its error says no index was found there).
 pub fn source_for(text: &str, base_dir: &Path) -> Option<std::path::PathBuf> {
     let dir = local_folder(text, base_dir)?;
-    let found = crate::git::discover_skills(&dir);
+    let found = crate::skill::discover::discover_skills(&dir);
     (!found.skills.is_empty() || !found.skipped.is_empty()).then_some(dir)
 }
 
@@ -278,9 +278,9 @@ pub fn list(
     ui: &crate::ui::Ui,
     base: &Path,
     subpath: Option<&str>,
-) -> anyhow::Result<crate::git::RepoDiscovery> {
+) -> anyhow::Result<crate::skill::discover::RepoDiscovery> {
     let dir = dir(base, subpath)?;
-    let found = crate::git::discover_skills(&dir);
+    let found = crate::skill::discover::discover_skills(&dir);
     for w in &found.warnings {
         ui.warn(format!("{}: {w}", base.display()));
     }

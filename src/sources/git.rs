@@ -33,7 +33,7 @@ pub struct GitOpened {
     pub spec: GitSpec,
     pub commit: String,
     pub checkout: Box<git::Checkout>,
-    pub found: git::RepoDiscovery,
+    pub found: crate::skill::discover::RepoDiscovery,
 }
 
 impl Kind for Git {
@@ -88,7 +88,7 @@ impl Kind for Git {
         format!("{} at {}", opened.spec, &commit[..commit.len().min(12)])
     }
 
-    fn discovery(opened: &GitOpened) -> Option<&git::RepoDiscovery> {
+    fn discovery(opened: &GitOpened) -> Option<&crate::skill::discover::RepoDiscovery> {
         Some(&opened.found)
     }
 
@@ -456,7 +456,11 @@ pub fn list(
     ui: &crate::ui::Ui,
     spec: GitSpec,
     options: &GitOptions,
-) -> anyhow::Result<(String, Option<String>, git::RepoDiscovery)> {
+) -> anyhow::Result<(
+    String,
+    Option<String>,
+    crate::skill::discover::RepoDiscovery,
+)> {
     ui.status("Resolving", spec.to_string());
     let resolved = git::resolve(&spec, options)?;
     let store = crate::store::Store::open()?;

@@ -13,7 +13,7 @@
 //! over HTTP and `file://`), [`git`] (git and GitHub), [`folder`] (a folder
 //! on this machine), [`mcp`] (MCP servers) and [`oci`] (OCI registries,
 //! `oci::kind`). A kind module may use the protocol libraries below
-//! (`crate::git`, `crate::fetch`, the MCP client in `mcp/client.rs`, the index format in `index/format.rs`,
+//! (`crate::git`, `crate::net::fetch`, the MCP client in `mcp/client.rs`, the index format in `index/format.rs`,
 //! `crate::store`, the OCI client in `oci/`) and the shared modules here
 //! ([`candidate`], [`proof`], [`workspace`], [`tokens`], [`spec`]), never
 //! another kind. [`opened`] dispatches on `opened::KindOf`: adding a kind is
@@ -29,6 +29,7 @@ pub mod mcp;
 pub mod oci;
 pub mod opened;
 pub mod proof;
+pub mod publisher;
 pub mod search;
 pub mod spec;
 pub mod tokens;
@@ -57,7 +58,7 @@ pub trait Kind {
     fn looked_at(decl: &SourceDecl, opened: &Self::Opened) -> String;
 
     /// What discovery found but cannot offer (git and folder sources).
-    fn discovery(_opened: &Self::Opened) -> Option<&crate::git::RepoDiscovery> {
+    fn discovery(_opened: &Self::Opened) -> Option<&crate::skill::discover::RepoDiscovery> {
         None
     }
 

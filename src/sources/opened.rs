@@ -157,7 +157,7 @@ impl Opened {
     }
 
     /// What discovery found but cannot offer (git and folder sources).
-    pub fn discovery(&self) -> Option<&crate::git::RepoDiscovery> {
+    pub fn discovery(&self) -> Option<&crate::skill::discover::RepoDiscovery> {
         each_kind!(&self.kind, o => K::discovery(o))
     }
 
@@ -177,7 +177,7 @@ impl Opened {
             Some(found) => format!(
                 "{place} ({} folders walked: SKILL.md at the root, skills/, category and agent folders, marketplaces, then everywhere to depth {})",
                 found.walked,
-                crate::git::MAX_DEPTH
+                crate::skill::discover::MAX_DEPTH
             ),
             None => place,
         }
@@ -372,7 +372,7 @@ pub struct Discovered {
     pub commit: Option<String>,
     /// The folder inside the source that the skills' paths start from.
     pub subpath: Option<String>,
-    pub skills: Vec<crate::git::RepoSkill>,
+    pub skills: Vec<crate::skill::discover::RepoSkill>,
 }
 
 /// Each kind's **list** step without a project: an index resolved
@@ -381,7 +381,7 @@ pub struct Discovered {
 pub fn list(
     ui: &crate::ui::Ui,
     (offline, allow_http): (bool, bool),
-    fetcher: &crate::fetch::Fetcher,
+    fetcher: &crate::net::fetch::Fetcher,
     target: &SearchTarget,
 ) -> anyhow::Result<SourceListing> {
     let text = target.text.trim();
@@ -393,6 +393,8 @@ pub fn list(
             token_env: target.token_env.clone(),
             path: None,
             cosign_key: None,
+            identity: None,
+            issuer: None,
         };
         let listed = oci::kind::search_listing(ui, offline, allow_http, &decl)?;
         return Ok(SourceListing::Oci(listed));

@@ -15,8 +15,8 @@ use serde::Serialize;
 
 use crate::digest::Digest;
 use crate::error::{Classify, Exit};
-use crate::fetch::Fetcher;
 use crate::git::{GitError, GitOptions};
+use crate::net::fetch::Fetcher;
 use crate::project::lock::{Format, LockedSkill};
 use crate::project::manifest::SourceDecl;
 use crate::sources::index::resolve::{Source, SourceError};
@@ -155,6 +155,10 @@ pub struct Proof {
     /// out) again and hash to `tree`.
     pub tree_recorded: bool,
     pub approved: bool,
+    /// Who built the artifact, as its Sigstore bundle proved this run
+    /// (sources declaring `identity`; `crate::sources::publisher`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub publisher: Option<crate::trust::sigstore::Verified>,
 }
 
 /// A declared source, worked out once per run: its repository, folder and

@@ -7,7 +7,7 @@
 use std::path::Path;
 
 use crate::error::{Exit, OpError};
-use crate::fetch::Fetcher;
+use crate::net::fetch::Fetcher;
 use crate::project::manifest::Manifest;
 use crate::project::state::ProjectState;
 use crate::skill::Level;
@@ -80,9 +80,9 @@ impl Workspace<'_> {
 
 /// The HTTP client of one invocation (settings from the environment).
 pub fn fetcher(ui: &Ui, offline: bool, allow_http: bool) -> anyhow::Result<Fetcher> {
-    let mut config = crate::fetch::FetchConfig::from_env()?;
+    let mut config = crate::net::fetch::FetchConfig::from_env()?;
     config.allow_http = allow_http;
-    let fetcher = Fetcher::new(config, crate::fetch::CacheDirs::from_env()?, offline)?;
+    let fetcher = Fetcher::new(config, crate::net::fetch::CacheDirs::from_env()?, offline)?;
     fetcher.on_retry(ui.retry_notices());
     Ok(fetcher)
 }
@@ -97,10 +97,10 @@ pub fn fetcher_within(
     allow_http: bool,
     limits: &Limits,
 ) -> anyhow::Result<Fetcher> {
-    let mut config = crate::fetch::FetchConfig::from_env()?;
+    let mut config = crate::net::fetch::FetchConfig::from_env()?;
     config.max_artifact_bytes = limits.max_skill_size;
     config.allow_http = allow_http;
-    let fetcher = Fetcher::new(config, crate::fetch::CacheDirs::from_env()?, offline)?;
+    let fetcher = Fetcher::new(config, crate::net::fetch::CacheDirs::from_env()?, offline)?;
     fetcher.on_retry(ui.retry_notices());
     Ok(fetcher)
 }

@@ -68,6 +68,7 @@ const CLEANED: &[&str] = &[
     layout::GIT,
     layout::TMP,
     layout::SNAPSHOTS,
+    layout::SIGSTORE,
     super::QUARANTINE,
 ];
 

@@ -12,6 +12,7 @@ pub mod comment;
 pub mod record_key;
 mod rollback;
 mod rotation;
+pub mod sigstore;
 mod time;
 
 use std::fmt;

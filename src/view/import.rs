@@ -30,7 +30,10 @@ use crate::placement::{FileChanges, LinkChanges, Replaced};
 /// their backups.
 /// `tool`: `vercel-skills`, `vercel-skills-global`, `openskills`,
 /// `skillkit` (its lock), `skillkit-manifest` (its `.skills`; a whole-source
-/// entry plans as `name` `*` and imports as one row per skill).
+/// entry plans as `name` `*` and imports as one row per skill), `gh-skill`
+/// (a folder `gh skill install` wrote; `imported` once skillpm's tree at the
+/// resolved commit is what gh installed, but for gh's own keys), `pnpm` (a
+/// link pnpm made into `node_modules`; a folder source).
 #[derive(Debug, Serialize)]
 pub struct ImportReport {
     pub dry_run: bool,
@@ -79,7 +82,9 @@ impl ImportReport {
 impl ImportedSkill {
     /// The report row of a record before anything is added.
     pub fn planned(f: &Found) -> ImportedSkill {
-        let detail = if f.all {
+        let detail = if let Some(detail) = &f.detail {
+            detail.as_str()
+        } else if f.all {
             "every skill the source offers; no commit recorded"
         } else if f.git_ref.as_deref().is_some_and(crate::migrate::is_commit) {
             "commit recorded; pinned to it"
@@ -133,7 +138,7 @@ impl Report for ImportReport {
         if self.files.is_empty() {
             return writeln!(
                 out,
-                "nothing to import: no skills-lock.json, ~/.agents/.skill-lock.json, .openskills.json ~/.skillkit/lock.json or .skills found"
+                "nothing to import: no skills-lock.json, ~/.agents/.skill-lock.json, .openskills.json, ~/.skillkit/lock.json, .skills, gh skill install or pnpm link found"
             );
         }
         for f in &self.files {

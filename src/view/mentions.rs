@@ -5,7 +5,7 @@ use std::io::Write;
 use serde::Serialize;
 
 use super::Report;
-use crate::mentions::{Mention, Skipped};
+use crate::catalog::mentions::{Mention, Skipped};
 
 /// The `mentions` report.
 ///

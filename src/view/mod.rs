@@ -17,6 +17,7 @@ pub mod mentions;
 pub mod publish;
 pub mod show;
 pub mod status;
+pub mod trust;
 
 /// A command's result: serialisable for `--json` (stdout), and printable for
 /// people (also stdout; warnings and progress went to stderr already).

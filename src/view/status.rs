@@ -264,6 +264,19 @@ impl Report for ProvenanceReport {
                     if let Some(c) = &p.commit {
                         writeln!(out, "    commit    {c}")?;
                     }
+                    if let Some(v) = &p.publisher {
+                        writeln!(
+                            out,
+                            "    publisher {}",
+                            crate::shown::escape(&v.summary(), false)
+                        )?;
+                        writeln!(
+                            out,
+                            "              {} (issuer {})",
+                            crate::shown::escape(&v.identity, false),
+                            crate::shown::escape(&v.issuer, false)
+                        )?;
+                    }
                     if let Some(r) = &p.git_ref {
                         writeln!(
                             out,

@@ -107,7 +107,7 @@ fn assert_pinned(project: &Path, name: &str, url: &str, commit: &str, subpath: &
     assert_eq!(str_of(&entry, "url"), url);
     assert_eq!(str_of(&entry, "commit"), commit, "the full SHA is pinned");
     assert_eq!(str_of(&entry, "path"), subpath);
-    let tree = skillpm::link::hash_placed(&installed(project, name)).unwrap();
+    let tree = skillpm::placement::link::hash_placed(&installed(project, name)).unwrap();
     assert_eq!(str_of(&entry, "tree"), tree.digest.to_string());
     assert_eq!(str_of(&entry, "approved"), tree.digest.to_string());
 }

@@ -42,6 +42,7 @@ mod output;
 mod provenance;
 mod publish;
 mod registry;
+mod sigstore;
 mod store;
 #[cfg(unix)]
 mod stress;

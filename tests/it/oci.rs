@@ -1036,9 +1036,9 @@ fn a_blob_another_repository_has_is_mounted_not_sent() {
     }
     let registry = OciRegistry::start(false);
     let cache = tempfile::tempdir().unwrap();
-    let fetcher = skillpm::fetch::Fetcher::new(
-        skillpm::fetch::FetchConfig::default(),
-        skillpm::fetch::CacheDirs::new(cache.path()),
+    let fetcher = skillpm::net::fetch::Fetcher::new(
+        skillpm::net::fetch::FetchConfig::default(),
+        skillpm::net::fetch::CacheDirs::new(cache.path()),
         false,
     )
     .unwrap();

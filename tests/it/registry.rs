@@ -10,7 +10,7 @@ use std::time::{Duration, SystemTime};
 
 use serde_json::{Value, json};
 use skillpm::error::{Classify, Exit};
-use skillpm::fetch::{Auth, CacheDirs, DownloadSpec, FetchConfig, FetchError, Fetcher};
+use skillpm::net::fetch::{Auth, CacheDirs, DownloadSpec, FetchConfig, FetchError, Fetcher};
 use skillpm::sources::index::{self as source, FetchedContent, Source};
 use url::Url;
 
@@ -1234,7 +1234,7 @@ fn v0_1_file_lists_download_file_by_file_with_a_tree_digest() {
     assert!(
         files
             .iter()
-            .all(|f| matches!(f.held, skillpm::fetch::Held::Memory(_))),
+            .all(|f| matches!(f.held, skillpm::net::fetch::Held::Memory(_))),
         "{files:#?}"
     );
     assert!(support::leftovers_under(&cache.path().join("downloads")).is_empty());
@@ -1334,4 +1334,123 @@ fn a_v0_1_entry_is_checked_against_the_sites_files() {
     std::fs::write(&lock_path, &honest).unwrap();
     let (code, _, err) = run(sb.cmd().args(["install", "--frozen"]));
     assert_eq!(code, 0, "{err}");
+}
+
+// ---------------------------------------------------------------- a large index
+
+/// Entries of the generated large index.
+const LARGE: usize = 50_000;
+
+/// A signed v0.2.0 index of [`LARGE`] generated skill-md entries (the
+/// size of docs/performance.md's 50,000-skill row), with three bad entries
+/// among them: an unknown type at 7, a name breaking the rule at 25,000,
+/// and `skill-49999` offered a second time at the end.
+fn large_index(registry: &Registry, key: &TestKey) {
+    let mut text = format!(
+        "{{\"$schema\": \"{}\", \"skills\": [\n",
+        support::registry::SCHEMA_V2
+    );
+    for i in 0..LARGE {
+        let kind = if i == 7 { "mcp-server" } else { "skill-md" };
+        let name = if i == 25_000 {
+            "Bad_Name".to_owned()
+        } else {
+            format!("skill-{i:05}")
+        };
+        text.push_str(&format!(
+            "{{\"name\": \"{name}\", \"type\": \"{kind}\", \"description\": \"Generated skill {i} of the large index.\", \"url\": \"skills/{name}/SKILL.md\", \"digest\": \"{}\", \"version\": \"1.{i}\"}},\n",
+            digest(name.as_bytes())
+        ));
+    }
+    text.push_str(&format!(
+        "{{\"name\": \"skill-49999\", \"type\": \"skill-md\", \"description\": \"again\", \"url\": \"x/SKILL.md\", \"digest\": \"{}\"}}\n]}}\n",
+        digest(b"again")
+    ));
+    std::fs::write(registry.v2_index(), text).unwrap();
+    registry.sign_v2(key, "version=1");
+}
+
+/// `search` and `add --list` over a 50,000-skill index, parsed as a stream
+/// (docs/performance.md): every good entry is there with its fields, each
+/// bad one is a problem at its position, and the signature still guards the
+/// bytes (one changed byte: refused, exit 3). Results are checked, not time.
+#[test]
+fn a_50000_skill_index_is_read_whole_as_a_stream_and_still_verified() {
+    let key = TestKey::generate();
+    let (_dir, registry, server) = served_v2();
+    large_index(&registry, &key);
+    let sandbox = project_with_source(&server.base(), &[key.public()]);
+
+    let all = search_json(&sandbox, &[]);
+    let results = all["results"].as_array().unwrap();
+    assert_eq!(
+        results.len(),
+        LARGE + 1 - 4,
+        "all of the {} entries but the unknown type, the bad name and both copies of skill-49999",
+        LARGE + 1
+    );
+    let hit = results.iter().find(|r| r["name"] == "skill-04242").unwrap();
+    assert_eq!(hit["version"], "1.4242");
+    assert_eq!(
+        hit["description"],
+        "Generated skill 4242 of the large index."
+    );
+    assert_eq!(hit["signed_by"], key.key_id());
+    assert_eq!(hit["digest"], digest(b"skill-04242"));
+    let problems: Vec<(u64, &str)> = all["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p["position"].as_u64().unwrap(), p["kind"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        problems,
+        [
+            (7, "unknown-type"),
+            (25_000, "invalid"),
+            (49_999, "invalid"),
+            (50_000, "invalid")
+        ]
+    );
+    let one = search_json(&sandbox, &["skill-3141"]);
+    assert_eq!(
+        names(&one),
+        [
+            "skill-31410",
+            "skill-31411",
+            "skill-31412",
+            "skill-31413",
+            "skill-31414",
+            "skill-31415",
+            "skill-31416",
+            "skill-31417",
+            "skill-31418",
+            "skill-31419"
+        ]
+    );
+
+    let (code, out, err) = run(sandbox
+        .cmd()
+        .args(["--json", "add", "--source", "reg", "--list"]));
+    assert_eq!(code, 0, "{err}");
+    let listed: Value = serde_json::from_str(&out).unwrap();
+    let offered = listed["offered"].as_array().unwrap();
+    assert_eq!(
+        offered.len(),
+        LARGE + 1 - 4,
+        "{}",
+        &out[..200.min(out.len())]
+    );
+    assert!(offered.iter().any(|o| o["name"] == "skill-00000"));
+    assert!(!offered.iter().any(|o| o["name"] == "skill-49999"));
+
+    // One byte changed after signing: the bytes are verified before use.
+    let text = std::fs::read_to_string(registry.v2_index()).unwrap();
+    std::fs::write(
+        registry.v2_index(),
+        text.replacen("Generated skill 31415 ", "Generated skill 31416 ", 1),
+    )
+    .unwrap();
+    let (code, _, stderr) = run(sandbox.cmd().arg("search"));
+    assert_eq!(code, 3, "{stderr}");
 }

@@ -104,6 +104,12 @@ fn summary_for(sess: &Session<'_>, c: &Candidate, previous: Option<&LockedSkill>
                 skill: prev_skill.as_ref(),
                 signer: previous.and_then(|p| p.signer.clone()),
             }),
+        publisher: c.locked.publisher.as_ref().map(|p| {
+            format!(
+                "{} (issuer {}, log entry {})",
+                p.identity, p.issuer, p.log_index
+            )
+        }),
     })
 }
 

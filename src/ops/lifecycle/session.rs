@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use crate::error::{Exit, OpError};
-use crate::fetch::Fetcher;
+use crate::net::fetch::Fetcher;
 use crate::ops::Context;
 use crate::project::lock::{LockedSkill, Lockfile};
 use crate::project::state::ProjectState;

@@ -81,6 +81,10 @@ pub struct Entry {
     /// The skillpm `files` extension on a v0.2.0 entry (informational).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub files: Option<Vec<String>>,
+    /// The skillpm `sigstore` extension on a v0.2.0 entry: where the
+    /// Sigstore bundle over the artifact is served (docs/provenance.md).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sigstore: Option<Url>,
 }
 
 /// Where an entry's bytes come from.
@@ -205,56 +209,43 @@ impl Classify for IndexError {
     }
 }
 
-/// Parses index bytes read from `url`.
+/// Parses index bytes read from `url`, as a stream: the `skills` array is
+/// read one entry at a time (each becomes an [`Entry`] or a problem before
+/// the next is read), so the memory a large index needs is its bytes and
+/// its entries, never a JSON tree of the whole document
+/// (docs/performance.md, the 50,000-skill index). The bytes are the ones
+/// already verified (digest, signature) by the caller.
 pub fn parse_index(bytes: &[u8], url: &Url) -> Result<Index, IndexError> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    let value: Value = serde_json::from_slice(bytes).map_err(|e| IndexError::NotJson {
-        url: url.clone(),
-        reason: e.to_string(),
-    })?;
     let malformed = |reason: &str| IndexError::Malformed {
         url: url.clone(),
         reason: reason.to_owned(),
     };
-    let Value::Object(top) = value else {
+    let not_json = |e: serde_json::Error| IndexError::NotJson {
+        url: url.clone(),
+        reason: e.to_string(),
+    };
+    let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
+    if first != Some(&b'{') {
+        // Not an object: say whether it is JSON at all.
+        serde_json::from_slice::<serde::de::IgnoredAny>(bytes).map_err(not_json)?;
         return Err(malformed("the index must be a JSON object"));
-    };
-    let format = schema_format(top.get("$schema"), url)?;
-    let Some(Value::Array(skills)) = top.get("skills") else {
-        return Err(malformed("the index has no `skills` array"));
-    };
-
-    let dir = paths::index_dir(url);
-    let mut accepted: Vec<(usize, Entry)> = Vec::new();
-    let mut problems = Vec::new();
-    for (position, raw) in skills.iter().enumerate() {
-        let parsed = match raw {
-            Value::Object(obj) => match format {
-                IndexFormat::V0_2_0 => parse_v2_entry(obj, url),
-                IndexFormat::V0_1_0 => parse_v1_entry(obj, url, &dir),
-            },
-            _ => Err(Refusal::Invalid("an entry must be a JSON object".into())),
-        };
-        let (kind, message) = match parsed {
-            Ok(entry) => {
-                accepted.push((position, entry));
-                continue;
-            }
-            Err(Refusal::UnknownType(t)) => (
-                ProblemKind::UnknownType,
-                format!(
-                    "type {t:?} is not known to this skillpm (known: \"skill-md\", \"archive\"); skipped"
-                ),
-            ),
-            Err(Refusal::Invalid(message)) => (ProblemKind::Invalid, message),
-        };
-        problems.push(EntryProblem {
-            position,
-            name: raw.get("name").and_then(Value::as_str).map(str::to_owned),
-            kind,
-            message,
-        });
     }
+    let mut reader = stream::Reader::new(url);
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let outcome =
+        serde::de::DeserializeSeed::deserialize(&mut reader, &mut de).and_then(|()| de.end());
+    if let Some(stopped) = reader.stopped.take() {
+        return Err(stopped);
+    }
+    match outcome {
+        Ok(()) => {}
+        Err(e) if e.classify() == serde_json::error::Category::Data => {
+            return Err(malformed(&e.to_string()));
+        }
+        Err(e) => return Err(not_json(e)),
+    }
+    let (format, accepted, mut problems) = reader.finish()?;
 
     let entries = refuse_duplicates(accepted, &mut problems);
     problems.sort_by_key(|p| p.position);
@@ -267,13 +258,260 @@ pub fn parse_index(bytes: &[u8], url: &Url) -> Result<Index, IndexError> {
     })
 }
 
+/// One entry of the `skills` array, judged: accepted, or the problem
+/// recorded.
+fn judge_entry(
+    position: usize,
+    raw: &Value,
+    format: IndexFormat,
+    url: &Url,
+    dir: &Url,
+    accepted: &mut Vec<(usize, Entry)>,
+    problems: &mut Vec<EntryProblem>,
+) {
+    let parsed = match raw {
+        Value::Object(obj) => match format {
+            IndexFormat::V0_2_0 => parse_v2_entry(obj, url),
+            IndexFormat::V0_1_0 => parse_v1_entry(obj, url, dir),
+        },
+        _ => Err(Refusal::Invalid("an entry must be a JSON object".into())),
+    };
+    let (kind, message) = match parsed {
+        Ok(entry) => {
+            accepted.push((position, entry));
+            return;
+        }
+        Err(Refusal::UnknownType(t)) => (
+            ProblemKind::UnknownType,
+            format!(
+                "type {t:?} is not known to this skillpm (known: \"skill-md\", \"archive\"); skipped"
+            ),
+        ),
+        Err(Refusal::Invalid(message)) => (ProblemKind::Invalid, message),
+    };
+    problems.push(EntryProblem {
+        position,
+        name: raw.get("name").and_then(Value::as_str).map(str::to_owned),
+        kind,
+        message,
+    });
+}
+
+/// The streaming reader of [`parse_index`]: serde's visitor over the top
+/// object, and over `skills` one entry at a time.
+mod stream {
+    use std::fmt;
+
+    use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
+    use serde_json::Value;
+    use url::Url;
+
+    use super::{Entry, EntryProblem, IndexError, IndexFormat, judge_entry, paths, schema_format};
+
+    pub(super) struct Reader<'u> {
+        url: &'u Url,
+        dir: Url,
+        /// `$schema` as read (`None`: not seen, so far).
+        schema: Option<Value>,
+        /// Entries judged as they streamed by (the `$schema` came first).
+        streamed: Option<Vec<(usize, Entry)>>,
+        /// Raw entries kept until the end: `skills` came before `$schema`,
+        /// so the format was not known yet (no real index is written so).
+        buffered: Option<Vec<Value>>,
+        problems: Vec<EntryProblem>,
+        /// A refusal met inside the stream, returned as it is.
+        pub(super) stopped: Option<IndexError>,
+    }
+
+    impl<'u> Reader<'u> {
+        pub(super) fn new(url: &'u Url) -> Self {
+            Reader {
+                url,
+                dir: paths::index_dir(url),
+                schema: None,
+                streamed: None,
+                buffered: None,
+                problems: Vec::new(),
+                stopped: None,
+            }
+        }
+
+        fn malformed(&self, reason: &str) -> IndexError {
+            IndexError::Malformed {
+                url: self.url.clone(),
+                reason: reason.to_owned(),
+            }
+        }
+
+        /// The format, the accepted entries and the problems, once the
+        /// whole object was read.
+        #[allow(clippy::type_complexity)]
+        pub(super) fn finish(
+            mut self,
+        ) -> Result<(IndexFormat, Vec<(usize, Entry)>, Vec<EntryProblem>), IndexError> {
+            let format = schema_format(self.schema.as_ref(), self.url)?;
+            if let Some(accepted) = self.streamed.take() {
+                return Ok((format, accepted, self.problems));
+            }
+            let Some(raw) = self.buffered.take() else {
+                return Err(self.malformed("the index has no `skills` array"));
+            };
+            let mut accepted = Vec::new();
+            for (position, entry) in raw.iter().enumerate() {
+                judge_entry(
+                    position,
+                    entry,
+                    format,
+                    self.url,
+                    &self.dir,
+                    &mut accepted,
+                    &mut self.problems,
+                );
+            }
+            Ok((format, accepted, self.problems))
+        }
+
+        fn stop<E: de::Error>(&mut self, e: IndexError) -> E {
+            let message = e.to_string();
+            self.stopped = Some(e);
+            E::custom(message)
+        }
+    }
+
+    impl<'de> DeserializeSeed<'de> for &mut Reader<'_> {
+        type Value = ();
+        fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+            d.deserialize_map(self)
+        }
+    }
+
+    impl<'de> Visitor<'de> for &mut Reader<'_> {
+        type Value = ();
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("the index object")
+        }
+
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+            while let Some(key) = map.next_key::<String>()? {
+                match key.as_str() {
+                    "$schema" => {
+                        if self.schema.is_some() {
+                            let e = self.malformed("`$schema` appears twice");
+                            return Err(self.stop(e));
+                        }
+                        let schema: Value = map.next_value()?;
+                        if let Err(e) = schema_format(Some(&schema), self.url) {
+                            return Err(self.stop(e));
+                        }
+                        self.schema = Some(schema);
+                    }
+                    "skills" => {
+                        if self.streamed.is_some() || self.buffered.is_some() {
+                            let e = self.malformed("`skills` appears twice");
+                            return Err(self.stop(e));
+                        }
+                        match self.schema.as_ref() {
+                            // A known format: judge each entry as it comes.
+                            Some(_) => map.next_value_seed(Skills(&mut *self))?,
+                            // No `$schema` yet: it may still follow.
+                            None => match map.next_value::<Value>()? {
+                                Value::Array(items) => self.buffered = Some(items),
+                                _ => {
+                                    let e = self.malformed("the index has no `skills` array");
+                                    return Err(self.stop(e));
+                                }
+                            },
+                        }
+                    }
+                    _ => {
+                        map.next_value::<IgnoredAny>()?;
+                    }
+                }
+            }
+            Ok(())
+        }
+    }
+
+    /// The `skills` array, judged entry by entry.
+    struct Skills<'r, 'u>(&'r mut Reader<'u>);
+
+    impl<'de> DeserializeSeed<'de> for Skills<'_, '_> {
+        type Value = ();
+        fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+            d.deserialize_any(self)
+        }
+    }
+
+    impl<'de> Visitor<'de> for Skills<'_, '_> {
+        type Value = ();
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("the `skills` array")
+        }
+
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+            let reader = self.0;
+            let format = match schema_format(reader.schema.as_ref(), reader.url) {
+                Ok(format) => format,
+                Err(e) => return Err(reader.stop(e)),
+            };
+            let mut accepted = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+            let mut position = 0;
+            while let Some(raw) = seq.next_element::<Value>()? {
+                judge_entry(
+                    position,
+                    &raw,
+                    format,
+                    reader.url,
+                    &reader.dir,
+                    &mut accepted,
+                    &mut reader.problems,
+                );
+                position += 1;
+            }
+            reader.streamed = Some(accepted);
+            Ok(())
+        }
+
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+            while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+            let e = self.0.malformed("the index has no `skills` array");
+            Err(self.0.stop(e))
+        }
+
+        fn visit_unit<E: de::Error>(self) -> Result<(), E> {
+            let e = self.0.malformed("the index has no `skills` array");
+            Err(self.0.stop(e))
+        }
+
+        fn visit_bool<E: de::Error>(self, _: bool) -> Result<(), E> {
+            self.visit_unit()
+        }
+
+        fn visit_i64<E: de::Error>(self, _: i64) -> Result<(), E> {
+            self.visit_unit()
+        }
+
+        fn visit_u64<E: de::Error>(self, _: u64) -> Result<(), E> {
+            self.visit_unit()
+        }
+
+        fn visit_f64<E: de::Error>(self, _: f64) -> Result<(), E> {
+            self.visit_unit()
+        }
+
+        fn visit_str<E: de::Error>(self, _: &str) -> Result<(), E> {
+            self.visit_unit()
+        }
+    }
+}
+
 /// A name offered twice is ambiguous: every copy of it goes to `problems`
 /// rather than a guess at which is meant. Returns the rest.
 fn refuse_duplicates(
-    accepted: Vec<(usize, Entry)>,
+    mut accepted: Vec<(usize, Entry)>,
     problems: &mut Vec<EntryProblem>,
 ) -> Vec<Entry> {
-    let mut counts = std::collections::BTreeMap::<&str, usize>::new();
+    let mut counts = std::collections::HashMap::<&str, usize>::with_capacity(accepted.len());
     for (_, entry) in &accepted {
         *counts.entry(entry.name.as_str()).or_default() += 1;
     }
@@ -282,21 +520,23 @@ fn refuse_duplicates(
         .filter(|(_, n)| *n > 1)
         .map(|(name, _)| name.to_owned())
         .collect();
-    let mut entries = Vec::with_capacity(accepted.len());
-    for (position, entry) in accepted {
-        if duplicated.contains(&entry.name) {
-            problems.push(EntryProblem {
-                position,
-                name: Some(entry.name),
-                kind: ProblemKind::Invalid,
-                message: "the name appears more than once in this index; every copy is refused"
-                    .into(),
-            });
-        } else {
-            entries.push(entry);
-        }
+    if !duplicated.is_empty() {
+        accepted.retain(|(position, entry)| {
+            let keep = !duplicated.contains(&entry.name);
+            if !keep {
+                problems.push(EntryProblem {
+                    position: *position,
+                    name: Some(entry.name.clone()),
+                    kind: ProblemKind::Invalid,
+                    message: "the name appears more than once in this index; every copy is refused"
+                        .into(),
+                });
+            }
+            keep
+        });
     }
-    entries
+    // Collected in place (the same allocation): a large index is not held twice.
+    accepted.into_iter().map(|(_, entry)| entry).collect()
 }
 
 /// Which index format `$schema` declares: none is v0.1.0; a schema this
@@ -381,6 +621,10 @@ fn parse_v2_entry(obj: &Map<String, Value>, index_url: &Url) -> Result<Entry, Re
         }
         Some(_) => return invalid("`files` must be a list of path strings"),
     };
+    let sigstore = match obj.get("sigstore") {
+        None | Some(Value::Null) => None,
+        bundle => Some(artifact_url(bundle, index_url, "sigstore")?),
+    };
     Ok(Entry {
         name,
         description,
@@ -391,6 +635,7 @@ fn parse_v2_entry(obj: &Map<String, Value>, index_url: &Url) -> Result<Entry, Re
             artifact,
         },
         files,
+        sigstore,
     })
 }
 
@@ -412,6 +657,7 @@ fn parse_v1_entry(obj: &Map<String, Value>, index_url: &Url, dir: &Url) -> Resul
                 artifact: ArtifactType::Archive,
             },
             files: None,
+            sigstore: None,
         });
     }
     let Some(Value::Array(items)) = obj.get("files") else {
@@ -463,6 +709,7 @@ fn parse_v1_entry(obj: &Map<String, Value>, index_url: &Url, dir: &Url) -> Resul
         version,
         content: EntryContent::Files { files },
         files: None,
+        sigstore: None,
     })
 }
 

@@ -32,7 +32,7 @@ use super::proof::{Declared, Proof, ProveContext, ProveError};
 use super::workspace::{Workspace, fail};
 use super::{Kind, Latest};
 use crate::error::Exit;
-use crate::fetch::{DownloadSpec, Fetcher};
+use crate::net::fetch::{DownloadSpec, Fetcher};
 use crate::project::lock::{Format, LockedSkill};
 use crate::project::manifest::SourceDecl;
 use crate::sources::index::format::{
@@ -377,7 +377,7 @@ fn judge_stored(
 /// judged: its lock entry names the index snapshot and, when signed, the
 /// signer.
 fn judged_candidate(
-    ws: &Workspace<'_>,
+    ws: &mut Workspace<'_>,
     decl: &SourceDecl,
     resolved: &ResolvedIndex,
     entry: &Entry,
@@ -400,9 +400,45 @@ fn judged_candidate(
         url: Some(url),
         artifact,
         signer: resolved.signer.as_ref().map(|s| s.key_id.clone()),
+        publisher: attested(ws, decl, entry, artifact.as_ref())?,
         ..new_lock_entry(&entry.name, &decl.name, format, &store_entry)
     };
     candidate(ws, locked, store_entry, judged)
+}
+
+/// The publisher of `entry`'s artifact, when its source declares one
+/// (`crate::sources::publisher`): its bundle verified now and kept.
+fn attested(
+    ws: &mut Workspace<'_>,
+    decl: &SourceDecl,
+    entry: &Entry,
+    artifact: Option<&crate::digest::Digest>,
+) -> anyhow::Result<Option<crate::project::lock::Publisher>> {
+    if decl.expected_publisher().is_none() {
+        return Ok(None);
+    }
+    let Some(artifact) = artifact else {
+        return fail(
+            Exit::Integrity,
+            format!(
+                "`{}`: source `{}` declares a publisher, but a v0.1 file list has no artifact a Sigstore bundle could cover",
+                entry.name, decl.name
+            ),
+        );
+    };
+    let auth = auth_for(ws, &decl.name)?;
+    let fetcher = ws.fetcher()?.clone();
+    let cache_root = ws.store.root().to_owned();
+    let attested = crate::sources::publisher::attest(
+        &fetcher,
+        auth.as_ref(),
+        &cache_root,
+        decl,
+        &entry.name,
+        entry.sigstore.as_ref(),
+        artifact,
+    )?;
+    Ok(attested.map(|(publisher, _)| publisher))
 }
 
 /// An index entry as named in messages: its URL, else its name.
@@ -469,7 +505,10 @@ fn import_fetched(
     }
 }
 
-fn auth_for(ws: &Workspace<'_>, source_name: &str) -> anyhow::Result<Option<crate::fetch::Auth>> {
+fn auth_for(
+    ws: &Workspace<'_>,
+    source_name: &str,
+) -> anyhow::Result<Option<crate::net::fetch::Auth>> {
     Ok(match ws.manifest.source(source_name) {
         Some(decl) => Source::from_decl(decl, ws.root)?.auth,
         None => None,

@@ -19,7 +19,7 @@ use super::format::{ArtifactType, EntryContent, Index, parse_index};
 use super::paths;
 use super::resolve::{self as source, Source};
 use crate::digest::Digest;
-use crate::fetch::Fetcher;
+use crate::net::fetch::Fetcher;
 use crate::project::lock::{Format, LockedSkill, lock_text_to_url, same_lock_url};
 use crate::project::manifest::SourceDecl;
 use crate::sources::proof::{
@@ -94,6 +94,12 @@ pub(super) fn prove_indexed(
     proof.index_digest = Some(voucher.digest);
     proof.vouched_by = Some(voucher.by);
     proof.signed = voucher.signed.clone();
+    let cache_root = cx.cache_root.clone();
+    proof.publisher = match crate::sources::publisher::prove(cx.fetcher(), &cache_root, entry, decl)
+    {
+        Err(ProveError::Unproven { .. }) => return Ok(None),
+        other => other?,
+    };
     Ok(Some(proof))
 }
 

@@ -17,7 +17,7 @@ use url::Url;
 
 use crate::digest::{Digest, TreeHasher};
 use crate::error::{Classify, Exit};
-use crate::fetch::{
+use crate::net::fetch::{
     Auth, BodyOrigin, DownloadSpec, Downloaded, FetchError, Fetcher, FileValidators, Held,
     Revalidation, SmallDownload,
 };
@@ -228,7 +228,7 @@ pub fn resolve(
 
 /// The first of the source's candidate index URLs that answers. Not found
 /// everywhere: the URLs tried (or, offline, the first cache miss).
-fn fetch_index(fetcher: &Fetcher, source: &Source) -> Result<crate::fetch::Body, SourceError> {
+fn fetch_index(fetcher: &Fetcher, source: &Source) -> Result<crate::net::fetch::Body, SourceError> {
     let auth = source.auth.as_ref();
     let limit = fetcher.config().max_index_bytes;
     let mut tried = Vec::new();
@@ -259,9 +259,9 @@ fn fetch_index(fetcher: &Fetcher, source: &Source) -> Result<crate::fetch::Body,
 fn verify_index(
     fetcher: &Fetcher,
     source: &Source,
-    body: &crate::fetch::Body,
+    body: &crate::net::fetch::Body,
     now: SystemTime,
-) -> Result<(trust::Signer, crate::fetch::Body), SourceError> {
+) -> Result<(trust::Signer, crate::net::fetch::Body), SourceError> {
     let auth = source.auth.as_ref();
     let sig_url = signature_url(&body.final_url);
     let sig = match fetcher.get(&sig_url, auth, MAX_SIGNATURE_BYTES) {

@@ -1,5 +1,5 @@
 //! The OCI distribution API over the crate's one HTTP client
-//! (`crate::fetch`): the Bearer token flow, manifests, blobs verified while
+//! (`crate::net::fetch`): the Bearer token flow, manifests, blobs verified while
 //! they stream, tag lists and the catalog, and pushes (HEAD before upload,
 //! cross-repository mount).
 //!
@@ -19,7 +19,7 @@ use super::auth::Credential;
 use super::manifest::{self, Descriptor, Manifest, Parsed};
 use super::{OciError, OciRef};
 use crate::digest::Digest;
-use crate::fetch::{Auth, DownloadSpec, Downloaded, Exchange, Fetcher, Reply, Verb};
+use crate::net::fetch::{Auth, DownloadSpec, Downloaded, Exchange, Fetcher, Reply, Verb};
 
 /// Manifests, token answers, tag lists: small documents.
 const MAX_DOCUMENT_BYTES: u64 = 4 * 1024 * 1024;

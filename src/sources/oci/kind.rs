@@ -10,7 +10,7 @@ use anyhow::Context as _;
 use super::cosign::{self, CosignKey};
 use super::{Artifact, Credential, OciError, OciRef, Registry};
 use crate::error::{Exit, OpError};
-use crate::fetch::Fetcher;
+use crate::net::fetch::Fetcher;
 use crate::project::lock::{Format, LockedSkill};
 use crate::project::manifest::SourceDecl;
 use crate::sources::candidate::{

@@ -24,7 +24,7 @@ pub use reference::OciRef;
 
 use crate::digest::Digest;
 use crate::error::{Classify, Exit};
-use crate::fetch::FetchError;
+use crate::net::fetch::FetchError;
 
 /// The scheme of OCI sources.
 pub const SCHEME: &str = "oci://";

@@ -12,6 +12,7 @@ pub mod keys;
 pub mod oci;
 pub mod registry;
 pub mod server;
+pub mod sigstore;
 
 use std::path::{Path, PathBuf};
 

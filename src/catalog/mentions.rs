@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::catalog::{Catalog, CatalogSkill};
+use super::{Catalog, CatalogSkill};
 use crate::roots::Scope;
 
 /// One skill the text mentions.

@@ -476,7 +476,7 @@ fn relative(raw: &str) -> Option<String> {
 }
 
 /// `base/rel`, either of which may be `""` (the root).
-pub(super) fn join(base: &str, rel: &str) -> String {
+pub(crate) fn join(base: &str, rel: &str) -> String {
     match (base.is_empty(), rel.is_empty()) {
         (true, _) => rel.to_owned(),
         (false, true) => base.to_owned(),

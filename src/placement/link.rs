@@ -25,6 +25,24 @@ use serde::Serialize;
 use crate::digest::{Digest, HashedTree, TreeHasher};
 use crate::error::{Classify, Exit};
 use crate::fs::unique_suffix;
+use crate::project::state::{Placements, ProjectState};
+
+/// What skillpm's state records at `path`: the only thing that makes a
+/// folder skillpm's (docs/design.md#agents).
+pub fn record_at(placements: &Placements, path: &Path) -> Record {
+    match placements.get(path) {
+        Some(p) => Record::from_state(p.tree, p.kind.as_deref()),
+        None => Record::None,
+    }
+}
+
+/// Every placement recorded in the state of the cache at `cache_root`
+/// (none when the cache is unknown: then no folder is skillpm's).
+pub fn placements(cache_root: Option<&Path>) -> Placements {
+    cache_root
+        .map(|cache| ProjectState::new(&cache.join(crate::cache::layout::STATE)).placements())
+        .unwrap_or_default()
+}
 
 /// The file older skillpm versions wrote inside a copied skill folder (tree
 /// digest and kind). It no longer makes a folder skillpm's: it is read only
