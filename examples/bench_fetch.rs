@@ -119,7 +119,7 @@ fn scenario(count: usize, size: usize, rounds: usize, latency: Duration) {
         t_ours * 1e3,
         total_mb / t_ours,
         peak(&ours) as f64 / 1024.0,
-        FetchConfig::from_env().map(|c| c.jobs).unwrap_or(8)
+        FetchConfig::from_env().map(|c| c.net.jobs).unwrap_or(8)
     );
     println!(
         "  sequential GETs      : {:>8.1} ms  {:>7.1} MB/s  peak {:>5.1} MB  (into memory, nothing written)",

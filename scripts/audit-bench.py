@@ -22,11 +22,30 @@ Builds nothing: pass the binary (default target/release/skillpm, or $SKILLPM).
 Standard library only. Nothing of (b) or (c) is copied anywhere.
 
     scripts/audit-bench.py [--binary PATH] [--corpus DIR] [--json] [--only a,b,c]
+
+`--run` measures `skillpm audit --run` instead (docs/audit.md, "Measured"):
+every skill is audited statically and with `--run` (one skill per
+invocation, so each run's time is its own), over
+  (r) run-corpus/ of this repository (skills that hide their behaviour
+      from a reader, and honest look-alikes whose scripts run too),
+  (a) audit-corpus/ (the malicious skills with a script that runs, and the
+      honest ones), and
+  (c) the collections of $COLLECTIONS_DIRS;
+and reports per corpus: the malicious skills the static audit misses (not
+refused at the default fail-on), how many of those `--run` catches (a
+`run-*` finding at high or above), `--run`'s own recall, the honest
+skills with any behaviour finding (any `run-*` rule at any severity but
+`run-unfinished`), the runs that reached the deadline (listed apart, for
+every corpus), and the run's wall time per skill that ran a script
+(`run.ms`: median, p95, max, and the slowest). Needs bubblewrap and strace (Linux).
+
+    scripts/audit-bench.py --run [--only r,a,c] [--json]
 """
 
 import argparse
 import csv
 import json
+import math
 import os
 import subprocess
 import sys
@@ -266,6 +285,176 @@ def markdown(results):
     return "\n".join(lines) + "\n"
 
 
+def run_one(binary, cwd, path, run):
+    """`skillpm --json audit [--run] PATH`: (the skill's report, error)."""
+    argv = [binary, "--json", "audit"] + (["--run"] if run else []) + [path]
+    p = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, errors="replace")
+    if p.returncode not in (EXIT_OK, EXIT_REFUSED):
+        msg = (p.stderr.strip() or p.stdout.strip()).splitlines()
+        return None, f"exit {p.returncode}: {msg[-1] if msg else ''}"
+    try:
+        report = json.loads(p.stdout)
+        skills = report["skills"]
+    except (ValueError, KeyError):
+        return None, "unreadable report"
+    if len(skills) != 1:
+        return None, f"{len(skills)} skills in {path}"
+    return skills[0], None
+
+
+def at_least_high(findings, run_rules):
+    return [
+        f
+        for f in findings
+        if f["severity"] in HIGH and f["rule"].startswith("run-") == run_rules
+    ]
+
+
+def percentile(sorted_values, q):
+    if not sorted_values:
+        return None
+    i = max(0, math.ceil(q * len(sorted_values)) - 1)
+    return sorted_values[i]
+
+
+def bench_run(binary, samples):
+    """samples: [(label, name, group, [folder])] (one folder each) -> summary."""
+    cwd = tempfile.mkdtemp(prefix="audit-bench-run-")
+    mal = {"malicious": 0, "static_misses": 0, "run_catches_static_misses": 0,
+           "run_catches": 0, "misses": [], "families": OrderedDict()}
+    hon = {"honest": 0, "with_run_finding": 0, "false_findings": []}
+    times, errors, scripts, unfinished = [], [], 0, []
+    for label, name, group, folders in samples:
+        folder = folders[0]
+        static, err = run_one(binary, cwd, folder, False)
+        ran, err2 = (None, err) if err else run_one(binary, cwd, folder, True)
+        if err or err2:
+            errors.append({"skill": name, "error": err or err2})
+            continue
+        run = ran.get("run") or {}
+        if run.get("scripts"):
+            times.append((run["ms"], name))
+            scripts += len(run["scripts"])
+        if run.get("unfinished"):
+            unfinished.append(name)
+        run_findings = [f for f in ran["findings"] if f["rule"].startswith("run-")]
+        # An unfinished run is reported (and listed) apart: it says what
+        # was not observed, not what was.
+        behaviour = [f for f in run_findings if f["rule"] != "run-unfinished"]
+        if label == "malicious":
+            fam = mal["families"].setdefault(
+                group, {"malicious": 0, "static_misses": 0, "run_catches": 0,
+                        "run_catches_static_misses": 0})
+            missed = not at_least_high(static["findings"], False)
+            caught = bool(at_least_high(ran["findings"], True))
+            for d in (mal, fam):
+                d["malicious"] += 1
+                d["static_misses"] += missed
+                d["run_catches"] += caught
+                d["run_catches_static_misses"] += missed and caught
+            if not caught:
+                mal["misses"].append({
+                    "skill": name,
+                    "static": "missed" if missed else "refused",
+                    "ran": len(run.get("scripts") or []),
+                    "rules": rules_of(run_findings),
+                })
+        else:
+            hon["honest"] += 1
+            if behaviour:
+                hon["with_run_finding"] += 1
+                hon["false_findings"].append({"skill": name, "rules": rules_of(behaviour)})
+    ms = sorted(t for t, _ in times)
+    out = {"skills": len(samples), "ran_scripts": len(times), "scripts": scripts,
+           "errors": errors, "unfinished": unfinished,
+           "ms": {"median": percentile(ms, 0.5), "p95": percentile(ms, 0.95),
+                  "max": ms[-1] if ms else None},
+           "slowest": [{"skill": n, "ms": t} for t, n in sorted(times, reverse=True)[:5]]}
+    if mal["malicious"]:
+        out.update(mal)
+    if hon["honest"]:
+        out.update(hon)
+    return out
+
+
+def markdown_run(results):
+    def sec(ms):
+        return "-" if ms is None else f"{ms / 1000:.2f} s"
+
+    lines = [
+        "| corpus | malicious | static misses | of those, `--run` catches | `--run` catches | "
+        "honest | honest with a `--run` finding | unfinished runs | skills run | median | p95 | max |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for key, r in results.items():
+        if "skipped" in r:
+            lines.append(f"| {key} | skipped: {r['skipped']} |" + " |" * 10)
+            continue
+        m = r.get("malicious", 0)
+        lines.append(
+            f"| {key} | {m or '-'} | {r.get('static_misses', '-')} | "
+            f"{r.get('run_catches_static_misses', '-')} | {r.get('run_catches', '-')} | "
+            f"{r.get('honest', '-')} | {r.get('with_run_finding', '-')} | "
+            f"{len(r['unfinished'])} | {r['ran_scripts']} ({r['scripts']} scripts) | {sec(r['ms']['median'])} | "
+            f"{sec(r['ms']['p95'])} | {sec(r['ms']['max'])} |"
+        )
+    for key, r in results.items():
+        if "skipped" in r:
+            continue
+        if r.get("families"):
+            lines += ["", f"### {key}: per family", "",
+                      "| family | skills | static misses | of those, `--run` catches | `--run` catches |",
+                      "|---|---|---|---|---|"]
+            for fam, c in r["families"].items():
+                lines.append(f"| {fam} | {c['malicious']} | {c['static_misses']} | "
+                             f"{c['run_catches_static_misses']} | {c['run_catches']} |")
+        if r.get("misses"):
+            lines += ["", f"### {key}: not caught by `--run`", ""]
+            for row in r["misses"]:
+                rules = ", ".join(row["rules"]) or "no run finding"
+                lines.append(f"- `{row['skill']}` (static: {row['static']}, "
+                             f"{row['ran']} scripts run): {rules}")
+        if r.get("false_findings"):
+            lines += ["", f"### {key}: honest skills with a `--run` finding", ""]
+            for row in r["false_findings"]:
+                lines.append(f"- `{row['skill']}`: {', '.join(row['rules'])}")
+        if r["slowest"]:
+            lines += ["", f"### {key}: slowest runs", ""]
+            lines += [f"- `{s['skill']}`: {sec(s['ms'])}" for s in r["slowest"]]
+        if r["unfinished"]:
+            lines += ["", f"### {key}: runs that reached the deadline", ""]
+            lines += [f"- `{n}`" for n in r["unfinished"]]
+        if r["errors"]:
+            lines += ["", f"### {key}: errors", ""]
+            lines += [f"- `{e['skill']}`: {e['error']}" for e in r["errors"]]
+    return "\n".join(lines) + "\n"
+
+
+def main_run(args, binary):
+    only = set(args.only.split(",")) if args.only != "a,b,c" else {"r", "a", "c"}
+    results = OrderedDict()
+    if "r" in only:
+        results["(r) run-corpus"] = bench_run(binary, corpus_own(os.path.join(REPO, "run-corpus")))
+    if "a" in only:
+        results["(a) audit-corpus"] = bench_run(binary, corpus_own(os.path.abspath(args.corpus)))
+    if "c" in only:
+        dirs = [d for d in os.environ.get("COLLECTIONS_DIRS", "").split(":") if d]
+        if not dirs:
+            results["(c) collections"] = {"skipped": "COLLECTIONS_DIRS is not set"}
+        for d in dirs:
+            key = f"(c) {os.path.basename(os.path.normpath(d))}"
+            if not os.path.isdir(d):
+                results[key] = {"skipped": f"{d} is not a folder"}
+            else:
+                results[key] = bench_run(binary, corpus_collection(os.path.abspath(d)))
+    if args.json:
+        json.dump(results, sys.stdout, indent=2, ensure_ascii=False)
+        print()
+    else:
+        sys.stdout.write(markdown_run(results))
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument(
@@ -276,7 +465,8 @@ def main():
     )
     ap.add_argument("--corpus", default=os.path.join(REPO, "audit-corpus"))
     ap.add_argument("--json", action="store_true", help="print JSON, not markdown")
-    ap.add_argument("--only", default="a,b,c", help="corpora to run, e.g. a,c")
+    ap.add_argument("--only", default="a,b,c", help="corpora to run, e.g. a,c (r,a,c with --run)")
+    ap.add_argument("--run", action="store_true", help="measure `audit --run` (see above)")
     args = ap.parse_args()
     binary = os.path.abspath(args.binary)
     if not (os.path.isfile(binary) and os.access(binary, os.X_OK)):
@@ -286,6 +476,8 @@ def main():
             file=sys.stderr,
         )
         return 2
+    if args.run:
+        return main_run(args, binary)
     only = set(args.only.split(","))
     auditor = Auditor(binary)
     results = OrderedDict()

@@ -193,6 +193,35 @@ impl<W: Write> Write for HashingWriter<W> {
     }
 }
 
+/// A reader that hashes everything read through it, so a file parsed as a
+/// stream is checked against its name in the same pass.
+pub struct HashingReader<R> {
+    inner: R,
+    hasher: Sha256,
+}
+
+impl<R: io::Read> HashingReader<R> {
+    pub fn new(inner: R) -> Self {
+        Self {
+            inner,
+            hasher: Sha256::new(),
+        }
+    }
+
+    /// The digest of everything read so far.
+    pub fn finish(self) -> Digest {
+        Digest(self.hasher.finalize().into())
+    }
+}
+
+impl<R: io::Read> io::Read for HashingReader<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.hasher.update(&buf[..n]);
+        Ok(n)
+    }
+}
+
 /// Incremental builder of a tree digest from (relative path, content digest)
 /// pairs given in any order.
 #[derive(Debug, Default, Clone)]
@@ -353,6 +382,52 @@ pub fn is_executable(meta: &std::fs::Metadata) -> bool {
         let _ = meta;
         false
     }
+}
+
+/// What changed between the approved tree and the candidate.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+pub struct TreeDiff {
+    pub added: Vec<String>,
+    pub removed: Vec<String>,
+    pub changed: Vec<String>,
+    pub executables_added: Vec<String>,
+    pub executables_removed: Vec<String>,
+}
+
+impl TreeDiff {
+    pub fn is_empty(&self) -> bool {
+        *self == TreeDiff::default()
+    }
+}
+
+/// Compares two hashed trees file by file.
+pub fn diff_trees(old: &HashedTree, new: &HashedTree) -> TreeDiff {
+    let old_files: std::collections::BTreeMap<_, _> =
+        old.files.iter().map(|f| (f.path.as_str(), f)).collect();
+    let new_files: std::collections::BTreeMap<_, _> =
+        new.files.iter().map(|f| (f.path.as_str(), f)).collect();
+    let mut diff = TreeDiff::default();
+    for (path, nf) in &new_files {
+        let old = old_files.get(path);
+        match old {
+            None => diff.added.push(path.to_string()),
+            Some(of) if of.digest != nf.digest => diff.changed.push(path.to_string()),
+            Some(_) => {}
+        }
+        let was_executable = old.is_some_and(|of| of.executable);
+        if nf.executable && !was_executable {
+            diff.executables_added.push(path.to_string());
+        }
+        if was_executable && !nf.executable {
+            diff.executables_removed.push(path.to_string());
+        }
+    }
+    for path in old_files.keys() {
+        if !new_files.contains_key(path) {
+            diff.removed.push(path.to_string());
+        }
+    }
+    diff
 }
 
 #[cfg(test)]

@@ -119,6 +119,11 @@ impl Classify for OpError {
 }
 crate::classified!(OpError);
 
+/// The `Err` of a refusal: its exit code and message.
+pub fn fail<T>(exit: Exit, message: impl Into<String>) -> anyhow::Result<T> {
+    Err(OpError::new(exit, message).into())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -8,7 +8,6 @@
 pub use inventory as __inventory;
 
 pub mod agents;
-pub mod approve;
 pub mod audit;
 pub mod cache;
 pub mod catalog;
@@ -19,7 +18,6 @@ pub mod error;
 pub mod fs;
 pub mod git;
 pub mod mcp;
-pub mod migrate;
 pub mod names;
 pub mod net;
 pub mod ops;
@@ -27,7 +25,6 @@ pub mod placement;
 pub mod project;
 pub mod provenance;
 pub mod publish;
-pub mod roots;
 pub mod sandbox;
 pub mod shown;
 pub mod skill;

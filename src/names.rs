@@ -1,7 +1,10 @@
 //! Every naming rule of skillpm in one place: the entry-name rules of
 //! docs/design.md#unpacking (what a file inside a skill may be called, whatever carried it:
-//! an archive, a file list, a directory walk or a git tree) and the skill
-//! name rule of docs/design.md#skills.
+//! an archive, a file list, a directory walk or a git tree), the stricter
+//! rules of a path that is also a URL (a v0.1 index's `files`,
+//! [`check_url_path`]) and of a path `publish` writes ([`check_published`]),
+//! each the one before plus its own, so what `publish` writes every reader
+//! accepts; and the skill name rule of docs/design.md#skills.
 //!
 //! Why not `Path::components()`: it hides `.` and empty segments, turns
 //! `/abs` into a root component and knows nothing of Windows rules on Unix.
@@ -70,6 +73,28 @@ pub enum Rule {
     Duplicate,
     #[error("`{0}` is both a file and a folder")]
     FileDirClash(String),
+    #[error("`{0}` changes a URL's meaning (Agent Skills Discovery RFC)")]
+    UrlChar(char),
+    #[error("the path is longer than {MAX_URL_PATH_BYTES} bytes")]
+    PathTooLong,
+    #[error(
+        "{} is not printable ASCII, which published paths must be (Agent Skills Discovery RFC)",
+        describe_char(*.0)
+    )]
+    NotPrintableAscii(char),
+    #[error(
+        "the path is too long ({0} bytes) for a portable tar archive: at most 100 bytes after a \
+         folder boundary that leaves at most 155 before it"
+    )]
+    TooLongForTar(usize),
+}
+
+fn describe_char(c: char) -> String {
+    if c.is_control() {
+        format!("the control character U+{:04X}", c as u32)
+    } else {
+        format!("`{c}` (U+{:04X})", c as u32)
+    }
 }
 
 crate::classified!(Rule);
@@ -152,6 +177,55 @@ pub fn check_segment(segment: &str) -> Result<(), Rule> {
         return Err(Rule::SegmentTooLong(segment.len()));
     }
     Ok(())
+}
+
+/// Longest file path a v0.1 index may list.
+const MAX_URL_PATH_BYTES: usize = 1024;
+
+/// A file path that is also the tail of a URL (a v0.1 index's `files`
+/// entry): [`check_name`], at most 1 KiB, and none of `? # [ ]`.
+pub fn check_url_path(path: &str) -> Result<(), Rule> {
+    check_name(path)?;
+    if path.len() > MAX_URL_PATH_BYTES {
+        return Err(Rule::PathTooLong);
+    }
+    match path.chars().find(|c| matches!(c, '?' | '#' | '[' | ']')) {
+        Some(c) => Err(Rule::UrlChar(c)),
+        None => Ok(()),
+    }
+}
+
+/// A path `publish` writes: [`check_url_path`], printable ASCII without
+/// `%` (percent-decoded by servers and some readers), and short enough
+/// for a ustar header, so every reader and platform takes it as written.
+pub fn check_published(path: &str) -> Result<(), Rule> {
+    check_url_path(path)?;
+    if let Some(c) = path.chars().find(|c| !(' '..='~').contains(c)) {
+        return Err(Rule::NotPrintableAscii(c));
+    }
+    if path.contains('%') {
+        return Err(Rule::UrlChar('%'));
+    }
+    if !fits_ustar(path) {
+        return Err(Rule::TooLongForTar(path.len()));
+    }
+    Ok(())
+}
+
+/// Whether a ustar header can hold `path`: whole in `name` (100 bytes), or
+/// split at a `/` into `prefix` (155) and `name` (100), the split `tar` makes.
+fn fits_ustar(path: &str) -> bool {
+    if path.len() <= 100 {
+        return true;
+    }
+    let head = &path[..path.len().min(156)];
+    match head.rfind('/') {
+        Some(split) => {
+            let name = &path[split + 1..];
+            !name.is_empty() && name.len() <= 100
+        }
+        None => false,
+    }
 }
 
 /// How a name compares on a case-insensitive file system.
@@ -272,6 +346,53 @@ pub fn suggest(wanted: &str, names: &[&str], few: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn published_paths_that_pass() {
+        for ok in [
+            "SKILL.md",
+            "scripts/fill form.py",
+            "assets/logo-v2.svg",
+            ".gitignore",
+            "references/a/b/c.md",
+            "console.md",
+            "com0.txt",
+            &format!("{}/{}", "d".repeat(155), "f".repeat(100)),
+        ] {
+            assert_eq!(check_published(ok), Ok(()), "{ok}");
+        }
+    }
+
+    #[test]
+    fn unportable_published_paths_are_refused_with_a_reason() {
+        for (bad, why) in [
+            ("a\\b", "`\\`"),
+            ("notes#1.md", "`#`"),
+            ("100%.md", "`%`"),
+            ("c:x", "`:`"),
+            ("résumé.md", "printable ASCII"),
+            ("tab\there", "control character"),
+            ("a//b", "empty path segment"),
+            ("a/../b", "`..`"),
+            ("dir./x", "ends with a dot"),
+            ("trailing ", "ends with a dot or a space"),
+            ("assets/CON.txt", "reserved device name"),
+            ("lpt9", "reserved device name"),
+            ("Aux.tar.gz", "reserved device name"),
+            ("CONIN$", "reserved device name"),
+            ("conout$.txt", "reserved device name"),
+            ("x[1]", "`[`"),
+            (&"x".repeat(101), "too long"),
+            (&format!("{}/{}", "d".repeat(156), "f"), "too long"),
+            (
+                &format!("{}/{}", "d".repeat(10), "f".repeat(101)),
+                "too long",
+            ),
+        ] {
+            let err = check_published(bad).expect_err(bad).to_string();
+            assert!(err.contains(why), "{bad}: {err}");
+        }
+    }
 
     #[test]
     fn suggestions_are_near_names_not_every_name() {

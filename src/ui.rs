@@ -166,9 +166,9 @@ impl Ui {
     /// else one short line on stderr naming the URL and the attempt; the
     /// reason is said once, by the error if the retries run out (nothing
     /// under `--quiet`; docs/network.md).
-    pub fn retry_notices(&self) -> crate::net::fetch::OnRetry {
+    pub fn retry_notices(&self) -> crate::net::OnRetry {
         let ui = self.clone();
-        std::sync::Arc::new(move |n: &crate::net::fetch::RetryNotice| {
+        std::sync::Arc::new(move |n: &crate::net::RetryNotice| {
             if ui.quiet {
                 return;
             }

@@ -8,6 +8,8 @@
 //! agent reads). Rows live in [`table`], each citing its source.
 
 mod env;
+pub mod other_tools;
+pub mod roots;
 mod table;
 
 use std::path::{Path, PathBuf};

@@ -65,7 +65,7 @@ pub static BEHAVIOUR_RULES: &[BehaviourRule] = &[
         id: "run-outlived",
         family: Family::Persistence,
         severity: Severity::High,
-        why: "a process the script started was still running after the script had exited (a background job or a daemon)",
+        why: "a process the script started was still running after the script had exited, or detached itself from the script's session (a background job or a daemon)",
         example: "sleep 30 (still running after the script exited)",
     },
     BehaviourRule {
@@ -74,6 +74,20 @@ pub static BEHAVIOUR_RULES: &[BehaviourRule] = &[
         severity: Severity::High,
         why: "the script reached for what lies outside the sandbox (another process's root, the real home folder, a container or system socket, namespaces, mounts, ptrace); it failed inside, and no honest script needs it",
         example: "openat(\"/proc/1/root/etc/shadow\")",
+    },
+    BehaviourRule {
+        id: "run-destroy",
+        family: Family::Payload,
+        severity: Severity::High,
+        why: "the script deleted what the user's home held before the run (a credential file, the project's .env, the folders holding them): a real run would destroy the user's files",
+        example: "unlinkat(\"/home/user/.aws/credentials\") = 0",
+    },
+    BehaviourRule {
+        id: "run-unfinished",
+        family: Family::Obfuscation,
+        severity: Severity::Medium,
+        why: "the skill's run reached its deadline: a script was killed, or not started, before it finished, so what it would have done after that was not observed (the run is not a clean bill)",
+        example: "killed at the deadline after 1500 ms",
     },
 ];
 

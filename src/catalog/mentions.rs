@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use super::{Catalog, CatalogSkill};
-use crate::roots::Scope;
+use crate::agents::roots::Scope;
 
 /// One skill the text mentions.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

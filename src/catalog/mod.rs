@@ -23,11 +23,11 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+use crate::agents::roots::{Agent, Discovery, FoundSkill, Scope};
 use crate::digest::Digest;
 use crate::error::{Classify, Exit};
 use crate::placement::link::{LinkKind, LinkState};
 use crate::project::lock::LockError;
-use crate::roots::{Agent, Discovery, FoundSkill, Scope};
 use crate::skill::{OpenAiMetadata, SkillMd};
 
 pub use integrity::{Approvals, HashCache};
@@ -558,9 +558,9 @@ fn judge(
 #[cfg(all(test, unix))]
 mod tests {
     use super::*;
+    use crate::agents::roots::{Env, ScanLimits, discover};
     use crate::placement::link::{LinkKind, Record};
     use crate::project::lock::{LockedSkill, Lockfile};
-    use crate::roots::{Env, ScanLimits, discover};
 
     struct Fixture {
         _tmp: tempfile::TempDir,

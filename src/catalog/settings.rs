@@ -10,8 +10,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+use crate::agents::roots::{Agent, Scope};
 use crate::project::{Manifest, ManifestError};
-use crate::roots::{Agent, Scope};
 
 use super::CatalogError;
 pub use crate::project::manifest::{AgentRules, Denial};

@@ -70,7 +70,7 @@ pub struct PlacementArgs {
     pub link_mode: Option<LinkModeArg>,
 }
 
-/// `--link-mode` values (`crate::roots::LinkMode` without clap).
+/// `--link-mode` values (`crate::agents::roots::LinkMode` without clap).
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
 pub enum LinkModeArg {
     /// A symlink to the store entry (the default).
@@ -86,8 +86,8 @@ pub enum LinkModeArg {
 }
 
 impl PlacementArgs {
-    pub fn link_mode(&self) -> Option<crate::roots::LinkMode> {
-        use crate::roots::LinkMode;
+    pub fn link_mode(&self) -> Option<crate::agents::roots::LinkMode> {
+        use crate::agents::roots::LinkMode;
         self.link_mode.map(|m| match m {
             LinkModeArg::Symlink => LinkMode::Symlink,
             LinkModeArg::Hardlink => LinkMode::Hardlink,

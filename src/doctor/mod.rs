@@ -25,6 +25,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+use crate::agents::roots::{self, Agent, Discovery, Env, Scope};
 use crate::catalog::{
     Approvals, Catalog, CatalogError, CatalogOptions, CatalogSkill, HashCache, Policy,
     ProjectSettings, Withheld,
@@ -33,7 +34,6 @@ use crate::error::Exit;
 use crate::mcp::clients::{self, ConfiguredServer};
 use crate::mcp::listing;
 use crate::placement::link::LinkState;
-use crate::roots::{self, Agent, Discovery, Env, Scope};
 use crate::skill::ToolKind;
 
 /// What a doctor run looks at, as the command gathered it.
@@ -125,7 +125,7 @@ pub struct DoctorRoot {
     pub rank: usize,
     /// The same fields as `list --json`'s roots.
     #[serde(flatten)]
-    pub root: crate::roots::ListedRoot,
+    pub root: crate::agents::roots::ListedRoot,
 }
 
 #[derive(Debug, Clone, Serialize)]

@@ -15,17 +15,23 @@ use std::path::{Path, PathBuf};
 /// Replaces `path` with `bytes` atomically and durably (file and folder
 /// fsynced). The parent folder is created when missing.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    replace(path, bytes, true)
+    replace(path, &[bytes], true)
+}
+
+/// [`write_atomic`] of the concatenation of `parts`, written one after the
+/// other: a large body gets a header without being copied to join them.
+pub fn write_atomic_parts(path: &Path, parts: &[&[u8]]) -> io::Result<()> {
+    replace(path, parts, true)
 }
 
 /// Replaces `path` with `bytes` atomically but without fsync: readers see
 /// the old file or the new one, never half of one, but a power loss may lose
 /// the change. For records whose reader validates them.
 pub fn write_replacing(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    replace(path, bytes, false)
+    replace(path, &[bytes], false)
 }
 
-fn replace(path: &Path, bytes: &[u8], durable: bool) -> io::Result<()> {
+fn replace(path: &Path, parts: &[&[u8]], durable: bool) -> io::Result<()> {
     let dir = parent_dir(path);
     let (temp_path, mut file) = match create_temp_beside(&dir, path) {
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
@@ -35,7 +41,9 @@ fn replace(path: &Path, bytes: &[u8], durable: bool) -> io::Result<()> {
         other => other?,
     };
     let mut guard = RemoveOnDrop(Some(temp_path.clone()));
-    file.write_all(bytes)?;
+    for bytes in parts {
+        file.write_all(bytes)?;
+    }
     if durable {
         file.sync_all()?;
     }

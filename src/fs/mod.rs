@@ -29,7 +29,8 @@ pub mod temp;
 pub mod tree;
 
 pub use atomic::{
-    RemoveOnDrop, parent_dir, sync_dir, unique_suffix, write_atomic, write_replacing,
+    RemoveOnDrop, parent_dir, sync_dir, unique_suffix, write_atomic, write_atomic_parts,
+    write_replacing,
 };
 pub use lock::HeldLock;
 pub use temp::{TempDir, TempFile, TempGroup};

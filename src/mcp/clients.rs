@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::roots::Env;
+use crate::agents::roots::Env;
 
 /// One MCP server an agent is configured to start.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

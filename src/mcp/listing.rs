@@ -97,8 +97,8 @@ pub fn escape(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::agents::roots::{Agent, Scope};
     use crate::catalog::Provenance;
-    use crate::roots::{Agent, Scope};
 
     fn skill(name: &str, description: &str) -> CatalogSkill {
         CatalogSkill {

@@ -32,8 +32,8 @@ pub mod skills_ext;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use crate::agents::roots::Env;
 use crate::catalog::CatalogOptions;
-use crate::roots::Env;
 
 pub use server::SkillServer;
 

@@ -21,8 +21,8 @@ use serde_json::{Value, json};
 use super::listing::{self, Listing};
 use super::skills_ext;
 use super::{LIST_TOOL, McpOptions, SKILL_TOOL, arguments};
+use crate::agents::roots::{self, ScanLimits};
 use crate::catalog::{Catalog, CatalogSkill, HashCache, Policy, Resolved};
-use crate::roots::{self, ScanLimits};
 use crate::skill::SKILL_MD;
 use crate::skill::{self, envelope};
 

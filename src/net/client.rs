@@ -24,7 +24,8 @@ use url::Url;
 
 use super::body::BodyStream;
 use super::{
-    Auth, Budget, NetError, Settings, USER_AGENT, Why, check_plain_http, redirect_allowed,
+    Auth, Budget, Failure, NetError, OnRetry, RetryNotice, Settings, Stop, USER_AGENT, Why,
+    check_plain_http, redirect_allowed,
 };
 
 /// The runtime every transfer runs on: one worker thread (the work per byte,
@@ -95,8 +96,8 @@ fn pooled_client(connect: Duration, tls: bool) -> Result<reqwest::Client, NetErr
     Ok(client)
 }
 
-/// The one HTTP client: settings, the shared connection pool, and the retry
-/// budget per origin. Clones share everything.
+/// The one HTTP client: settings, the shared connection pool, the retry
+/// budget per origin and who hears of a retry. Clones share everything.
 #[derive(Clone)]
 pub struct Http {
     inner: Arc<Inner>,
@@ -108,6 +109,7 @@ struct Inner {
     tls_client: OnceLock<Result<reqwest::Client, String>>,
     plain_client: OnceLock<Result<reqwest::Client, String>>,
     budget: Budget,
+    on_retry: OnceLock<OnRetry>,
 }
 
 impl std::fmt::Debug for Http {
@@ -125,6 +127,7 @@ impl Http {
                 tls_client: OnceLock::new(),
                 plain_client: OnceLock::new(),
                 budget: Budget::default(),
+                on_retry: OnceLock::new(),
             }),
         }
     }
@@ -148,6 +151,18 @@ impl Http {
         &self.inner.budget
     }
 
+    /// Tells `hook` before every retry (once per client; later calls are
+    /// ignored).
+    pub fn on_retry(&self, hook: OnRetry) {
+        let _ = self.inner.on_retry.set(hook);
+    }
+
+    pub(crate) fn notify(&self, notice: &RetryNotice) {
+        if let Some(hook) = self.inner.on_retry.get() {
+            hook(notice);
+        }
+    }
+
     /// The client for `url`: the one with the platform's roots for https.
     fn client(&self, url: &Url) -> Result<&reqwest::Client, NetError> {
         let tls = url.scheme() == "https";
@@ -163,13 +178,87 @@ impl Http {
         .map_err(|e| NetError::Client(e.clone()))
     }
 
-    /// Sends `request` and returns the final answer whatever its status,
-    /// after the redirects it may follow. On every hop: plain http only as
-    /// [`check_plain_http`] allows, a redirect only as [`redirect_allowed`]
-    /// allows, the credential only to its own origin, and the answer's head
-    /// within the idle timeout (a server that drips its status line byte by
-    /// byte is as dead as a silent one).
+    /// Sends `request` under the origin's retry budget ([`Http::retrying`]):
+    /// a connection that fails or gives no answer within the idle timeout,
+    /// and a 429 or 5xx answer, are tried again (after `Retry-After` when
+    /// the server says how long); once the retries are spent, the last
+    /// error or answer is given back and the origin is down for the run
+    /// ([`SendError::Unreachable`] for every later request). The final
+    /// answer is returned whatever its status. Every attempt is one
+    /// [`Http::send_once`].
     pub async fn send(&self, request: &Request) -> Result<Sent, SendError> {
+        /// One attempt's end that the loop may give back: an error, or a
+        /// server's answer that asked for a retry.
+        enum Once {
+            Failed(SendError),
+            Answered(Sent),
+        }
+        let got = self
+            .retrying(&request.url, || async {
+                let sent = self.send_once(request).await.map_err(|e| {
+                    let transient = match &e {
+                        SendError::NoAnswer { .. } => true,
+                        SendError::Transport { source, .. } => {
+                            !source.is_builder() && e.why() != Why::Tls
+                        }
+                        _ => false,
+                    };
+                    if !transient {
+                        return Failure::Fatal(Once::Failed(e));
+                    }
+                    Failure::Transient {
+                        why: e.why(),
+                        detail: e.to_string(),
+                        retry_after: None,
+                        last: Some(Once::Failed(e)),
+                    }
+                })?;
+                match super::retry_status::<Once>(&sent.response) {
+                    Some(Failure::Transient {
+                        why,
+                        detail,
+                        retry_after,
+                        ..
+                    }) => Err(Failure::Transient {
+                        why,
+                        detail,
+                        retry_after,
+                        last: Some(Once::Answered(sent)),
+                    }),
+                    _ => Ok(sent),
+                }
+            })
+            .await;
+        match got {
+            Ok(sent) | Err(Stop::Fatal(Once::Answered(sent))) => Ok(sent),
+            Err(Stop::Fatal(Once::Failed(e))) => Err(e),
+            Err(Stop::Unreachable {
+                origin,
+                why,
+                attempts,
+            }) => Err(SendError::Unreachable {
+                url: request.url.to_string(),
+                origin,
+                why,
+                attempts,
+            }),
+            // Every transient failure above says what to give back.
+            Err(Stop::GaveUp { detail, .. }) => Err(SendError::Client(NetError::Client(detail))),
+            Err(Stop::TooLate { seconds }) => Err(SendError::Client(NetError::Client(format!(
+                "the server asked to retry after {seconds}s"
+            )))),
+        }
+    }
+
+    /// One attempt: sends `request` and returns the final answer whatever
+    /// its status, after the redirects it may follow. On every hop: plain
+    /// http only as [`check_plain_http`] allows, a redirect only as
+    /// [`redirect_allowed`] allows, the credential only to its own origin,
+    /// and the answer's head within the idle timeout (a server that drips
+    /// its status line byte by byte is as dead as a silent one). Only a
+    /// caller that runs its own attempts under [`Http::retrying`] (the
+    /// registry fetcher: the body is inside its retry) calls it.
+    pub async fn send_once(&self, request: &Request) -> Result<Sent, SendError> {
         let settings = &self.inner.settings;
         let mut current = request.url.clone();
         for _ in 0..=settings.max_redirects {
@@ -459,6 +548,16 @@ pub enum SendError {
         #[source]
         source: reqwest::Error,
     },
+    #[error(
+        "{url}: {origin} is unreachable in this run ({why}, {attempts} attempts already); not tried again\n  {advice}",
+        advice = why.advice()
+    )]
+    Unreachable {
+        url: String,
+        origin: String,
+        why: Why,
+        attempts: u32,
+    },
     #[error(transparent)]
     Client(NetError),
 }
@@ -470,6 +569,7 @@ impl SendError {
             SendError::NoAnswer { .. } | SendError::Deadline(_) => Why::Timeout,
             SendError::Transport { source, .. } => Why::of(source),
             SendError::NoLocation { response, .. } => Why::Status(response.status().as_u16()),
+            SendError::Unreachable { why, .. } => why.clone(),
             other => Why::Other(other.to_string()),
         }
     }
@@ -485,6 +585,7 @@ impl crate::error::Classify for SendError {
             SendError::NoLocation { .. }
             | SendError::NoAnswer { .. }
             | SendError::Deadline(_)
+            | SendError::Unreachable { .. }
             | SendError::Transport { .. } => Exit::Network,
         }
     }

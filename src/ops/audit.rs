@@ -27,7 +27,8 @@ pub struct AuditOptions {
 pub fn sandbox_tools() -> Result<crate::sandbox::Tools, crate::sandbox::SandboxError> {
     let path = std::env::var("PATH").ok();
     let home = std::env::var("HOME").ok();
-    crate::sandbox::tools(path.as_deref(), home.as_deref())
+    let deadline = std::env::var(crate::sandbox::DEADLINE_VAR).ok();
+    crate::sandbox::tools(path.as_deref(), home.as_deref(), deadline.as_deref())
 }
 
 /// `skillpm __sandbox-init SPEC`: the sandbox's first process (hidden;
@@ -57,9 +58,12 @@ pub fn audit(ctx: &Context, opts: &AuditOptions) -> anyhow::Result<AuditReport> 
         );
     };
     if let Some(tools) = &tools {
-        for skill in &mut skills {
-            let mut run =
-                crate::sandbox::run_skill(tools, &ctx.cwd.join(&skill.path), &skill.name)?;
+        // One sandbox per skill, as many at once as there are cores.
+        let runs = crate::fs::parallel::map(&skills, |skill| {
+            crate::sandbox::run_skill(tools, &ctx.cwd.join(&skill.path), &skill.name)
+        });
+        for (skill, run) in skills.iter_mut().zip(runs) {
+            let mut run = run?;
             skill.findings.append(&mut run.findings);
             skill.run = Some(run);
         }

@@ -4,8 +4,8 @@
 use std::path::{Path, PathBuf};
 
 use super::Context;
+use crate::agents::roots::{self, Discovery, Env, ListedRoot, ScanLimits};
 use crate::error::{Exit, OpError};
-use crate::roots::{self, Discovery, Env, ListedRoot, ScanLimits};
 use crate::skill::Diagnostic;
 use crate::view::discover::{ListReport, ListedDuplicate, ListedSkill};
 

@@ -1,5 +1,5 @@
 //! `skillpm import`: bring in skills another tool installed, so a team does
-//! not start over. `crate::migrate` reads the other tools' records (never
+//! not start over. `crate::agents::other_tools` reads the other tools' records (never
 //! changing them); each becomes an ordinary `skillpm add` of its source, and
 //! what the link pass did with the other tool's folders is told in that
 //! skill's row (`view::import`).
@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 
 use super::Context;
 use super::lifecycle::{self, AddOptions};
+use crate::agents::other_tools::Found;
 use crate::error::Exit;
-use crate::migrate::Found;
 use crate::view::import::{ImportReport, ImportedSkill};
 
 #[derive(Debug, Clone)]
@@ -33,7 +33,7 @@ pub fn import(ctx: &Context, opts: &ImportOptions) -> anyhow::Result<ImportRepor
     let state_home = std::env::var_os("XDG_STATE_HOME")
         .filter(|v| !v.is_empty())
         .map(PathBuf::from);
-    let (files, found) = crate::migrate::gather(&project, &env, state_home.as_deref())?;
+    let (files, found) = crate::agents::other_tools::gather(&project, &env, state_home.as_deref())?;
     let mut report = ImportReport {
         dry_run: opts.dry_run,
         files,
@@ -89,7 +89,11 @@ fn tell_placements(report: &mut ImportReport, all_links: &[lifecycle::LinkChange
         }
         // gh and pnpm record no commit, but their folder held exactly what
         // the lock now pins (gh's own keys aside): the same content.
-        let placed_by_tool = [crate::migrate::GH_SKILL, crate::migrate::PNPM].contains(&row.tool);
+        let placed_by_tool = [
+            crate::agents::other_tools::GH_SKILL,
+            crate::agents::other_tools::PNPM,
+        ]
+        .contains(&row.tool);
         if placed_by_tool && row.status == "re-resolved" && !row.adopted.is_empty() {
             row.status = "imported";
             row.detail = format!("{}; what it installed is what skills.lock pins", row.detail);
@@ -134,7 +138,10 @@ fn add_found(
             Ok((rows, Some(added.links)))
         }
         Ok(added) => {
-            let pinned = f.git_ref.as_deref().is_some_and(crate::migrate::is_commit);
+            let pinned = f
+                .git_ref
+                .as_deref()
+                .is_some_and(crate::agents::other_tools::is_commit);
             row.status = if pinned { "imported" } else { "re-resolved" };
             row.tree = added.skills.first().map(|s| s.tree.to_string());
             Ok((vec![row], Some(added.links)))

@@ -25,7 +25,7 @@ pub fn init(ctx: &Context) -> anyhow::Result<InitReport> {
         );
     }
     std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    let env = crate::roots::Env::from_process();
+    let env = crate::agents::roots::Env::from_process();
     let agents = crate::placement::initial_agents(&dir, &env);
     let ids: Vec<&str> = agents.iter().map(|a| a.as_str()).collect();
     crate::fs::write_atomic(&manifest, template(&ids).as_bytes())

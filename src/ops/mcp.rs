@@ -6,9 +6,9 @@ use anyhow::Context as _;
 
 use super::discover::project_dir;
 use super::{Context, mentions::catalog_options};
+use crate::agents::roots::Env;
 use crate::catalog::Policy;
 use crate::mcp::{self, McpOptions, listing};
-use crate::roots::Env;
 
 #[derive(Debug, Clone, Default)]
 pub struct McpServeOptions {

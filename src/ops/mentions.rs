@@ -5,10 +5,10 @@ use anyhow::Context as _;
 
 use super::Context;
 use super::discover::discover_here;
+use crate::agents::roots::Discovery;
 use crate::catalog::mentions;
 use crate::catalog::{Catalog, CatalogOptions, HashCache, Policy};
 use crate::error::{Exit, OpError};
-use crate::roots::Discovery;
 use crate::view::mentions::MentionsReport;
 
 #[derive(Debug, Clone, Default)]

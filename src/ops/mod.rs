@@ -22,7 +22,6 @@ pub mod publish;
 pub mod show;
 pub mod trust;
 
-use crate::error::{Exit, OpError};
 use crate::ui::Ui;
 
 /// What every operation may need to know about the invocation.
@@ -40,7 +39,7 @@ pub struct Context {
     /// (also recorded as `[install] agents`).
     pub agents: Vec<String>,
     /// `--link-mode` on `add`/`install`.
-    pub link_mode: Option<crate::roots::LinkMode>,
+    pub link_mode: Option<crate::agents::roots::LinkMode>,
     /// `import`: a folder another tool installed under a skill's name is
     /// left in place and reported, instead of failing the link pass.
     pub keep_foreign: bool,
@@ -75,7 +74,7 @@ impl Context {
 /// folder holding skills.toml.
 pub(crate) fn open_project(
     ctx: &Context,
-    env: &crate::roots::Env,
+    env: &crate::agents::roots::Env,
 ) -> anyhow::Result<crate::project::Project> {
     Ok(match ctx.scope {
         None => crate::project::find_project(&ctx.cwd, ctx.project.as_deref())?,
@@ -86,10 +85,7 @@ pub(crate) fn open_project(
     })
 }
 
-/// The `Err` of a refusal: its exit code and message.
-pub(crate) fn fail<T>(exit: Exit, message: impl Into<String>) -> anyhow::Result<T> {
-    Err(OpError::new(exit, message).into())
-}
+pub(crate) use crate::error::fail;
 
 pub use crate::view::Report;
 pub(crate) use crate::view::plural;

@@ -191,12 +191,12 @@ fn write_site(
     built: &mut publisher::BuiltSite,
     key: Option<&SigningKey>,
     out: &Path,
-) -> anyhow::Result<Option<publisher::signing::SignatureReport>> {
+) -> anyhow::Result<Option<publisher::sign::SignatureReport>> {
     site::ensure_replaceable(out)?;
     let warn = |message: String| ctx.ui.warn(message);
     let shown = display_path(ctx, out);
     let signature = key.map(|key| {
-        publisher::signing::sign_index(
+        publisher::sign::sign_index(
             built,
             key,
             (opts.version, opts.expires),

@@ -5,10 +5,10 @@ use std::path::{Path, PathBuf};
 
 use super::Context;
 use super::discover::discover_here;
+use crate::agents::roots::{Discovery, FoundSkill};
 use crate::catalog::{Approvals, HashCache, Withheld, judge_placement};
 use crate::error::{Exit, OpError};
 use crate::ops::fail;
-use crate::roots::{Discovery, FoundSkill};
 use crate::skill::{self, envelope};
 use crate::view::show::ShowReport;
 

@@ -18,7 +18,7 @@ use crate::trust::{PinnedKey, Rotation};
 
 /// The project and its manifest.
 pub(crate) fn load_project(ctx: &Context) -> anyhow::Result<(Project, Manifest)> {
-    let project = super::open_project(ctx, &crate::roots::Env::from_process())?;
+    let project = super::open_project(ctx, &crate::agents::roots::Env::from_process())?;
     let manifest = project.load_manifest()?;
     crate::sources::workspace::warn_unbound_tokens(&ctx.ui, &manifest);
     Ok((project, manifest))

@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use super::link;
+use crate::agents::roots::Scope;
 use crate::agents::{Agent, Env};
-use crate::roots::Scope;
 
 /// JSON shape (stable):
 /// ```json

@@ -8,9 +8,9 @@ use serde::Serialize;
 
 use super::link::{self, LinkKind, LinkState};
 use super::{PlacementSite, Target, record_at};
+use crate::agents::roots;
 use crate::project::lock::LockedSkill;
 use crate::project::state::Placements;
-use crate::roots;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]

@@ -162,7 +162,7 @@ impl LinkKind {
     }
 }
 
-pub use crate::roots::LinkMode;
+pub use crate::agents::roots::LinkMode;
 
 /// What is at `<root>/<name>` right now.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -17,13 +17,13 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+use crate::agents::roots::{self, Agent, Env, Scope};
 use crate::digest::HashedTree;
 use crate::error::{Exit, OpError};
 use crate::fs::parallel;
 use crate::project::Manifest;
 use crate::project::lock::LockedSkill;
 use crate::project::state::{PlacedLink, Placements, ProjectState};
-use crate::roots::{self, Agent, Env, Scope};
 use crate::store::Store;
 use link::{LinkKind, LinkMode, LinkState};
 
@@ -747,7 +747,7 @@ fn restored_files(site: &PlacementSite<'_>, s: &LockedSkill, placed: &HashedTree
     let Some(locked) = site.store.remembered_tree(&s.tree) else {
         return Vec::new();
     };
-    let diff = crate::approve::diff_trees(&locked, placed);
+    let diff = crate::digest::diff_trees(&locked, placed);
     let mut files = Vec::new();
     for (how, list) in [
         ("changed", &diff.changed),

@@ -92,11 +92,11 @@ impl InstallScope {
     }
 
     /// The same scope as the roots layer names it.
-    pub fn root_scope(self) -> crate::roots::Scope {
+    pub fn root_scope(self) -> crate::agents::roots::Scope {
         match self {
-            InstallScope::Repo => crate::roots::Scope::Repo,
-            InstallScope::User => crate::roots::Scope::User,
-            InstallScope::Admin => crate::roots::Scope::Admin,
+            InstallScope::Repo => crate::agents::roots::Scope::Repo,
+            InstallScope::User => crate::agents::roots::Scope::User,
+            InstallScope::Admin => crate::agents::roots::Scope::Admin,
         }
     }
 }
@@ -112,7 +112,7 @@ pub struct InstallSettings {
     pub agents: Option<Vec<String>>,
     /// How skill folders are placed; unset means `symlink`.
     #[serde(default)]
-    pub link_mode: Option<crate::roots::LinkMode>,
+    pub link_mode: Option<crate::agents::roots::LinkMode>,
     /// `strict = true`: refuse at install what `skillpm check` refuses,
     /// instead of installing with warnings (what `--strict` does per run).
     #[serde(default, skip_serializing_if = "is_false")]
@@ -919,7 +919,7 @@ mod tests {
             );
             assert_eq!(
                 m.install().link_mode,
-                Some(crate::roots::LinkMode::Auto),
+                Some(crate::agents::roots::LinkMode::Auto),
                 "{text}"
             );
             assert!(text.contains(&format!("skillpm's {} scope", scope.as_str())));

@@ -24,7 +24,7 @@ pub enum PublishError {
         source: DigestError,
     },
     #[error(
-        "cannot publish skill `{skill}`: file `{path}` {reason}; rename it so every client on every platform can fetch and unpack it"
+        "cannot publish skill `{skill}`: file `{path}`: {reason}; rename it so every client on every platform can fetch and unpack it"
     )]
     UnportablePath {
         skill: String,

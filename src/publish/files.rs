@@ -6,7 +6,6 @@
 //! vercel-labs reader's path checks): a publish must never produce a site that
 //! some client refuses or unpacks differently on another platform.
 
-use std::collections::BTreeMap;
 use std::path::Path;
 
 use super::PublishError;
@@ -275,32 +274,18 @@ pub fn load_skill_files(dir: &Path, outer: &Path, skill: &str) -> Result<SkillFi
     })?;
     let mut left_out = left_out.into_inner().unwrap_or_default();
     left_out.sort_by(|a, b| a.path.cmp(&b.path));
-    let mut folded: BTreeMap<String, String> = BTreeMap::new();
+    let mut names = crate::names::NameSet::default();
     let mut files = Vec::with_capacity(tree.files.len());
     for entry in &tree.files {
-        check_portable_path(&entry.path).map_err(|reason| PublishError::UnportablePath {
-            skill: skill.to_owned(),
-            path: entry.path.clone(),
-            reason,
-        })?;
-        // The file and each folder above it: `Docs/a` and `docs/b` also collide.
-        for (end, _) in entry
-            .path
-            .match_indices('/')
-            .chain([(entry.path.len(), "")])
-        {
-            let name = &entry.path[..end];
-            let previous = folded.insert(name.to_lowercase(), name.to_owned());
-            if let Some(other) = previous.filter(|other| other != name) {
-                return Err(PublishError::UnportablePath {
-                    skill: skill.to_owned(),
-                    path: entry.path.clone(),
-                    reason: format!(
-                        "differs from `{other}` only in letter case (they collide on macOS and Windows)"
-                    ),
-                });
-            }
-        }
+        // The rules every reader applies (`names::check_published`), and no
+        // two paths that collide on macOS and Windows (`Docs/a`, `docs/b`).
+        crate::names::check_published(&entry.path)
+            .and_then(|()| names.add_file(&entry.path))
+            .map_err(|rule| PublishError::UnportablePath {
+                skill: skill.to_owned(),
+                path: entry.path.clone(),
+                reason: rule.to_string(),
+            })?;
         let path = dir.join(&entry.path);
         let bytes = std::fs::read(&path).map_err(PublishError::io("cannot read", &path))?;
         if Digest::of_bytes(&bytes) != entry.digest {
@@ -319,144 +304,9 @@ pub fn load_skill_files(dir: &Path, outer: &Path, skill: &str) -> Result<SkillFi
     })
 }
 
-/// Why `path` (relative, `/`-separated) cannot be published, if it cannot.
-///
-/// Allowed: printable ASCII (the RFC's rule for `files` entries) minus the
-/// characters some reader or platform treats specially: `\ ? # [ ]` (RFC),
-/// `%` (percent-decoded by servers and OpenCode), `: * " < > |` (invalid on
-/// Windows); no empty, `.` or `..` segment; no Windows reserved device name;
-/// no segment ending in a dot or a space.
-pub fn check_portable_path(path: &str) -> Result<(), String> {
-    if path.is_empty() {
-        return Err("has an empty name".into());
-    }
-    for c in path.chars() {
-        if !(' '..='~').contains(&c) {
-            return Err(format!(
-                "contains {}, but published paths must be printable ASCII (Agent Skills Discovery RFC)",
-                describe_char(c)
-            ));
-        }
-        if matches!(
-            c,
-            '\\' | '?' | '#' | '[' | ']' | '%' | ':' | '*' | '"' | '<' | '>' | '|'
-        ) {
-            return Err(format!(
-                "contains `{c}`, which URLs or Windows treat specially"
-            ));
-        }
-    }
-    if !fits_ustar(path) {
-        return Err(format!(
-            "is too long ({} bytes) for a portable tar archive: at most 100 bytes after a folder \
-             boundary that leaves at most 155 before it",
-            path.len()
-        ));
-    }
-    for segment in path.split('/') {
-        match segment {
-            "" => return Err("has an empty path segment".into()),
-            "." | ".." => return Err(format!("has a `{segment}` path segment")),
-            _ => {}
-        }
-        if segment.ends_with('.') || segment.ends_with(' ') {
-            return Err(format!(
-                "has the segment `{segment}` ending in a dot or space, which Windows drops"
-            ));
-        }
-        if is_windows_reserved(segment) {
-            return Err(format!("uses the Windows reserved device name `{segment}`"));
-        }
-    }
-    Ok(())
-}
-
-/// Whether a ustar header can hold `path`: whole in `name` (100 bytes), or
-/// split at a `/` into `prefix` (155) and `name` (100), the split `tar` makes.
-fn fits_ustar(path: &str) -> bool {
-    if path.len() <= 100 {
-        return true;
-    }
-    let head = &path[..path.len().min(156)];
-    match head.rfind('/') {
-        Some(split) => {
-            let name = &path[split + 1..];
-            !name.is_empty() && name.len() <= 100
-        }
-        None => false,
-    }
-}
-
-fn describe_char(c: char) -> String {
-    if c.is_control() {
-        format!("the control character U+{:04X}", c as u32)
-    } else {
-        format!("`{c}` (U+{:04X})", c as u32)
-    }
-}
-
-/// CON, PRN, AUX, NUL, COM1–9, LPT1–9 in any case and with any extension.
-fn is_windows_reserved(segment: &str) -> bool {
-    let stem = segment
-        .split('.')
-        .next()
-        .unwrap_or(segment)
-        .to_ascii_uppercase();
-    let stem = stem.trim_end();
-    matches!(stem, "CON" | "PRN" | "AUX" | "NUL")
-        || ((stem.starts_with("COM") || stem.starts_with("LPT"))
-            && stem.len() == 4
-            && stem.as_bytes()[3].is_ascii_digit()
-            && stem.as_bytes()[3] != b'0')
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn ordinary_paths_pass() {
-        for ok in [
-            "SKILL.md",
-            "scripts/fill form.py",
-            "assets/logo-v2.svg",
-            ".gitignore",
-            "references/a/b/c.md",
-            "console.md",
-            "com0.txt",
-            &format!("{}/{}", "d".repeat(155), "f".repeat(100)),
-        ] {
-            assert_eq!(check_portable_path(ok), Ok(()), "{ok}");
-        }
-    }
-
-    #[test]
-    fn unportable_paths_are_refused_with_a_reason() {
-        for (bad, why) in [
-            ("a\\b", "`\\`"),
-            ("notes#1.md", "`#`"),
-            ("100%.md", "`%`"),
-            ("c:x", "`:`"),
-            ("résumé.md", "printable ASCII"),
-            ("tab\there", "control character U+0009"),
-            ("a//b", "empty path segment"),
-            ("a/../b", "`..`"),
-            ("dir./x", "ending in a dot"),
-            ("trailing ", "ending in a dot or space"),
-            ("assets/CON.txt", "reserved device name"),
-            ("lpt9", "reserved device name"),
-            ("Aux.tar.gz", "reserved device name"),
-            (&"x".repeat(101), "too long"),
-            (&format!("{}/{}", "d".repeat(156), "f"), "too long"),
-            (
-                &format!("{}/{}", "d".repeat(10), "f".repeat(101)),
-                "too long",
-            ),
-        ] {
-            let err = check_portable_path(bad).expect_err(bad);
-            assert!(err.contains(why), "{bad}: {err}");
-        }
-    }
 
     #[test]
     fn secret_bearing_files_by_name_and_by_content() {

@@ -27,7 +27,6 @@ pub mod index;
 pub mod keyfiles;
 pub mod pack;
 pub mod sign;
-pub mod signing;
 pub mod site;
 
 use serde::Serialize;

@@ -12,7 +12,7 @@
 //! folder entries would carry modes that no executable bit decides. Tar
 //! headers are plain ustar (long paths split into `prefix`/`name`), never GNU
 //! long-name records, which some readers (the vercel-labs `skills` CLI among
-//! them) do not understand; `files::check_portable_path` keeps every path
+//! them) do not understand; `names::check_published` keeps every path
 //! within what ustar can hold.
 
 use std::io::{Cursor, Write};

@@ -20,8 +20,9 @@ use serde::{Deserialize, Serialize};
 pub const PORTS: &[u16] = &[80, 443, 3000, 5000, 8000, 8080, 8443, 8888];
 
 /// How long what a script leaves running may go on after it exited (within
-/// the limit): long enough to see a delayed payload act.
-const LINGER: Duration = Duration::from_secs(2);
+/// the deadline): long enough to see a delayed payload act, as sleeps
+/// return at once in the sandbox.
+const LINGER: Duration = Duration::from_secs(1);
 
 /// Bytes kept of one connection or datagram.
 const KEEP: usize = 64 * 1024;
@@ -31,8 +32,10 @@ const KEEP: usize = 64 * 1024;
 pub struct Spec {
     pub scripts: Vec<ScriptSpec>,
     pub env: Vec<(String, String)>,
-    /// Per script: the main process and what it leaves running.
-    pub limit_ms: u64,
+    /// For all the scripts together, from the first one's start: their
+    /// processes and what they leave running. A script still running then
+    /// is killed, and the scripts after it are not started.
+    pub deadline_ms: u64,
 }
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -89,6 +92,10 @@ pub struct SandboxStartReport {
 
 type Events = Arc<Mutex<Vec<SinkEvent>>>;
 
+/// TCP connections the sink accepted, and those it is still reading.
+static ACCEPTED: AtomicUsize = AtomicUsize::new(0);
+static OPEN: AtomicUsize = AtomicUsize::new(0);
+
 fn record(events: &Events, current: &AtomicUsize, kind: SinkKind, summary: String, data: &[u8]) {
     let event = SinkEvent {
         script: current.load(Ordering::SeqCst),
@@ -110,19 +117,48 @@ pub fn run(spec: &str) -> Result<SandboxStartReport, serde_json::Error> {
     let mut report = SandboxStartReport::default();
     start_sink(&events, &current, &mut report.unbound);
     let mut seen: Vec<u32> = Vec::new();
+    let deadline = Instant::now() + Duration::from_millis(spec.deadline_ms);
     for (i, script) in spec.scripts.iter().enumerate() {
+        // A script not started is not in the report: the parent names it.
+        if Instant::now() >= deadline {
+            break;
+        }
         current.store(i, Ordering::SeqCst);
-        report.scripts.push(run_one(script, &spec, &mut seen));
+        report
+            .scripts
+            .push(run_one(script, &spec.env, deadline, &mut seen));
     }
-    // Let the sink finish what arrived last.
-    std::thread::sleep(Duration::from_millis(20));
+    // Let the sink finish what arrived last: until no connection is being
+    // read and none arrived for a moment (at most a second).
+    let quiet = Instant::now();
+    let mut seen_accepted = ACCEPTED.load(Ordering::SeqCst);
+    loop {
+        pause(Duration::from_millis(25));
+        let now = ACCEPTED.load(Ordering::SeqCst);
+        let idle = OPEN.load(Ordering::SeqCst) == 0 && now == seen_accepted;
+        if idle || quiet.elapsed() > Duration::from_secs(1) {
+            break;
+        }
+        seen_accepted = now;
+    }
     report.sink = events.lock().map(|e| e.clone()).unwrap_or_default();
     Ok(report)
 }
 
-fn run_one(script: &ScriptSpec, spec: &Spec, seen: &mut Vec<u32>) -> Outcome {
+/// Waits without `nanosleep`: the sandbox's sleeps return at once (strace
+/// skips them, docs/audit.md), and this process is traced too; a futex
+/// wait with a timeout is not skipped.
+fn pause(d: Duration) {
+    std::thread::park_timeout(d);
+}
+
+fn run_one(
+    script: &ScriptSpec,
+    env: &[(String, String)],
+    deadline: Instant,
+    seen: &mut Vec<u32>,
+) -> Outcome {
     let start = Instant::now();
-    let limit = Duration::from_millis(spec.limit_ms);
     let Some((program, args)) = script.argv.split_first() else {
         return Outcome::default();
     };
@@ -130,7 +166,7 @@ fn run_one(script: &ScriptSpec, spec: &Spec, seen: &mut Vec<u32>) -> Outcome {
         .args(args)
         .current_dir(&script.cwd)
         .env_clear()
-        .envs(spec.env.iter().map(|(k, v)| (k, v)))
+        .envs(env.iter().map(|(k, v)| (k, v)))
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
@@ -151,13 +187,13 @@ fn run_one(script: &ScriptSpec, spec: &Spec, seen: &mut Vec<u32>) -> Outcome {
                 out.exit = status.code();
                 break;
             }
-            Ok(None) if start.elapsed() >= limit => {
+            Ok(None) if Instant::now() >= deadline => {
                 out.timed_out = true;
                 let _ = child.kill();
                 let _ = child.wait();
                 break;
             }
-            Ok(None) => std::thread::sleep(Duration::from_millis(5)),
+            Ok(None) => pause(Duration::from_millis(5)),
             Err(_) => break,
         }
     }
@@ -169,14 +205,14 @@ fn run_one(script: &ScriptSpec, spec: &Spec, seen: &mut Vec<u32>) -> Outcome {
     let grace = Instant::now();
     let mut left = others(seen);
     while !left.is_empty() && grace.elapsed() < Duration::from_millis(100) {
-        std::thread::sleep(Duration::from_millis(10));
+        pause(Duration::from_millis(10));
         left = others(seen);
     }
     out.outlived = left.iter().map(|(_, cmd)| cmd.clone()).collect();
     seen.extend(left.iter().map(|(pid, _)| *pid));
     let ended = Instant::now();
-    while !others(&prior).is_empty() && start.elapsed() < limit && ended.elapsed() < LINGER {
-        std::thread::sleep(Duration::from_millis(10));
+    while !others(&prior).is_empty() && Instant::now() < deadline && ended.elapsed() < LINGER {
+        pause(Duration::from_millis(10));
     }
     out
 }
@@ -228,7 +264,12 @@ fn start_sink(events: &Events, current: &Arc<AtomicUsize>, unbound: &mut Vec<Str
                     for stream in listener.incoming().flatten() {
                         let (events, current) = (Arc::clone(&events), Arc::clone(&current));
                         let port = *port;
-                        std::thread::spawn(move || serve_tcp(stream, port, &events, &current));
+                        ACCEPTED.fetch_add(1, Ordering::SeqCst);
+                        OPEN.fetch_add(1, Ordering::SeqCst);
+                        std::thread::spawn(move || {
+                            serve_tcp(stream, port, &events, &current);
+                            OPEN.fetch_sub(1, Ordering::SeqCst);
+                        });
                     }
                 });
             }
@@ -331,12 +372,6 @@ fn serve_tcp(mut stream: TcpStream, port: u16, events: &Events, current: &Atomic
         } else {
             "http"
         };
-        let head = format!(
-            "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
-            BODY.len()
-        );
-        let _ = stream.write_all(head.as_bytes());
-        let _ = stream.write_all(BODY);
         format!("{method} {scheme}://{host}{path}")
     } else if data.starts_with(&[0x16, 0x03]) {
         kind = SinkKind::Tls;
@@ -345,7 +380,17 @@ fn serve_tcp(mut stream: TcpStream, port: u16, events: &Events, current: &Atomic
         kind = SinkKind::Tcp;
         format!("tcp 127.0.0.1:{port} ({} bytes)", data.len())
     };
+    // Recorded before the answer: a client that waits for it is seen
+    // before its script goes on (or ends).
     record(events, current, kind, summary, &data);
+    if kind == SinkKind::Http {
+        let head = format!(
+            "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+            BODY.len()
+        );
+        let _ = stream.write_all(head.as_bytes());
+        let _ = stream.write_all(BODY);
+    }
 }
 
 /// An HTTP request's head has arrived and its body is as long as its

@@ -2,9 +2,10 @@
 //! "Running a skill: audit --run"; the rules are `audit::behaviour`).
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
 
 use super::canary::{self, Canary, Needles};
-use super::init::{Outcome, PORTS, SinkEvent, SinkKind};
+use super::init::{Outcome, SinkEvent, SinkKind};
 use super::trace::Call;
 use crate::audit::Finding;
 use crate::audit::behaviour::finding;
@@ -39,9 +40,21 @@ const PERSIST_HOME: &[&str] = &[
     ".local/share/systemd/",
     ".gitconfig",
     ".config/git/",
+    ".codex/config.toml",
+    ".cursor/",
 ];
 const PERSIST_ABSOLUTE: &[&str] = &["/etc/", "/var/spool/cron", "/Library/Launch"];
-const PERSIST_ANYWHERE: &[&str] = &["/.git/hooks/"];
+/// Anywhere: git hooks, an agent's settings (its hooks run on every tool
+/// call), an editor's tasks that run when a folder is opened.
+const PERSIST_ANYWHERE: &[&str] = &[
+    "/.git/hooks/",
+    "/.claude/settings.json",
+    "/.claude/settings.local.json",
+    "/.vscode/tasks.json",
+];
+/// Files Python runs at every start: a `.pth` file in a `site-packages`
+/// folder (its `import` lines run), and `sitecustomize`/`usercustomize`.
+const PYTHON_STARTUP: &[&str] = &["sitecustomize.py", "usercustomize.py"];
 /// Programs that install what runs again later.
 const PERSIST_PROGRAMS: &[&str] = &["crontab", "launchctl", "schtasks", "at"];
 
@@ -134,6 +147,7 @@ pub fn judge(
         .filter_map(|c| Some((c.path.as_deref()?, c)))
         .collect();
     let mut written: BTreeSet<String> = BTreeSet::new();
+    let mut system_links: BTreeSet<String> = BTreeSet::new();
     let mut socket_data: BTreeMap<String, Vec<u8>> = BTreeMap::new();
     let mut file_data: BTreeMap<String, Vec<u8>> = BTreeMap::new();
     let mut read_canaries = BTreeSet::new();
@@ -176,10 +190,37 @@ pub fn judge(
                     continue;
                 };
                 let target = String::from_utf8_lossy(target).into_owned();
+                // A canary given another name (a hard link, a symbolic
+                // link, a move) is read through that name later, where its
+                // path no longer says what it is.
+                let source = linked_source(call);
+                if let Some(c) = source.as_deref().and_then(|p| canary_paths.get(p))
+                    && !owns(&call.program, &c.name)
+                    && read_canaries.insert(c.name.clone())
+                {
+                    push(
+                        "run-canary-read",
+                        call.shown(),
+                        format!("canary {}, given another name ({target})", c.name),
+                    );
+                }
                 if is_persistence(&target) {
                     push("run-persistence", call.shown(), target.clone());
                 }
-                if call.ok() {
+                // A symbolic link to a system program (a virtualenv's
+                // `bin/python3`, and the links to that link) runs the
+                // system's file, not one the run wrote.
+                let to_system = call.name.starts_with("symlink")
+                    && call.string(0).is_some_and(|to| {
+                        is_system_path(&to)
+                            || Path::new(&target)
+                                .parent()
+                                .map(|dir| dir.join(&to).to_string_lossy().into_owned())
+                                .is_some_and(|p| system_links.contains(&p))
+                    });
+                if call.ok() && to_system {
+                    system_links.insert(target);
+                } else if call.ok() {
                     written.insert(target);
                 }
             }
@@ -212,6 +253,17 @@ pub fn judge(
                         call.shown(),
                         format!("{ran} was written during the run"),
                     );
+                } else if let Some(fd) = std::iter::once(&program)
+                    .chain(args.iter().filter(|_| interpreted))
+                    .find(|p| is_fd_path(p))
+                {
+                    push(
+                        "run-exec-written",
+                        call.shown(),
+                        format!(
+                            "{fd} is an open file, not a file on disk (a payload held in memory)"
+                        ),
+                    );
                 }
                 let enables = base == "systemctl" && args.iter().any(|a| a == "enable");
                 if PERSIST_PROGRAMS.contains(&base) || enables {
@@ -230,7 +282,7 @@ pub fn judge(
                     continue;
                 }
                 if let Some(to) = inet_target(call)
-                    && !is_sink(&to)
+                    && !is_inside(&to)
                 {
                     push(
                         "run-network",
@@ -266,6 +318,32 @@ pub fn judge(
                 for s in &call.strings {
                     entry.extend_from_slice(s);
                 }
+            }
+            "unlink" | "unlinkat" | "rmdir" => {
+                let Some(path) = opened_path(call) else {
+                    continue;
+                };
+                // What the home held before the run is the user's: the
+                // canaries and the folders holding them.
+                let users = canary_paths.keys().any(|c| {
+                    *c == path || c.starts_with(&format!("{}/", path.trim_end_matches('/')))
+                });
+                if users && !written.contains(&path) {
+                    push("run-destroy", call.shown(), path.clone());
+                }
+            }
+            // A process the script started leaving its session: the first
+            // step of a daemon, which sleeps return too soon to see outlive
+            // the script (docs/audit.md, "The deadline").
+            // A system program's own detaching (git's background
+            // maintenance) is that program's business, as its own
+            // credential file is.
+            "setsid" if !call.by_root && call.ok() && runs_skill_code(&call.program) => {
+                push(
+                    "run-outlived",
+                    format!("setsid() = {} by {}", short_ret(call), call.program),
+                    "it detached from the script's session to go on without it".to_owned(),
+                );
             }
             name if ESCAPE_CALLS.contains(&name) => {
                 push(
@@ -356,6 +434,27 @@ fn opened_path(call: &Call) -> Option<String> {
     Some(format!("{}/{arg}", base.trim_end_matches('/')))
 }
 
+/// Whether a process running `program` (as [`Call::program`] names it)
+/// runs what the skill or the run provided: an interpreter, the `setsid`
+/// and `nohup` programs a script asks to detach, or a file outside the
+/// system folders.
+fn runs_skill_code(program: &str) -> bool {
+    program.is_empty()
+        || program.starts_with('/')
+        || matches!(
+            program,
+            "setsid" | "nohup" | "daemonize" | "start-stop-daemon"
+        )
+        || super::trace::interpreter_name(program).is_some()
+}
+
+/// A path in the system's read-only folders.
+fn is_system_path(path: &str) -> bool {
+    ["/usr/", "/bin/", "/sbin/", "/lib/", "/lib64/"]
+        .iter()
+        .any(|d| path.starts_with(d))
+}
+
 fn was_written(written: &BTreeSet<String>, path: &str) -> bool {
     if path.starts_with('/') {
         return written.contains(path);
@@ -370,9 +469,15 @@ fn is_persistence(path: &str) -> bool {
     let in_home = path
         .strip_prefix(canary::HOME)
         .and_then(|p| p.strip_prefix('/'));
+    let name = path.rsplit('/').next().unwrap_or_default();
+    // `git init` copies its inert `*.sample` hooks.
+    let sample_hook = path.contains("/.git/hooks/") && name.ends_with(".sample");
+    let python_startup =
+        (path.contains("-packages/") && name.ends_with(".pth")) || PYTHON_STARTUP.contains(&name);
     in_home.is_some_and(|p| PERSIST_HOME.iter().any(|h| p.starts_with(h)))
         || PERSIST_ABSOLUTE.iter().any(|a| path.starts_with(a))
-        || PERSIST_ANYWHERE.iter().any(|a| path.contains(a))
+        || PERSIST_ANYWHERE.iter().any(|a| path.contains(a)) && !sample_hook
+        || python_startup
 }
 
 fn is_escape_path(path: &str, real_home: Option<&str>) -> bool {
@@ -433,17 +538,39 @@ fn inet_target(call: &Call) -> Option<String> {
     Some(format!("{host}:{port}"))
 }
 
-/// The sink's address: what arrives there is judged from its record (the
-/// request in words, TLS and DNS told apart).
-fn is_sink(to: &str) -> bool {
-    let Some((host, port)) = to.rsplit_once(':') else {
+/// A loopback address: the sandbox's own network namespace, where nothing
+/// leaves. What arrives at the sink's ports is judged from the sink's
+/// record (the request in words, TLS and DNS told apart); a script's own
+/// server on another port (a test server, a dev server) is ordinary.
+fn is_inside(to: &str) -> bool {
+    let Some((host, _port)) = to.rsplit_once(':') else {
         return false;
     };
-    let loopback = host.starts_with("127.") || host == "::1";
-    loopback
-        && port
-            .parse::<u16>()
-            .is_ok_and(|p| p == 53 || PORTS.contains(&p))
+    host.starts_with("127.") || host == "::1" || host == "::ffff:127.0.0.1"
+}
+
+/// The path of an open file descriptor (`/proc/self/fd/3`, `/dev/fd/3`,
+/// `/proc/PID/fd/3`): running it runs what a process holds, with no file
+/// on disk (a `memfd`, a deleted file).
+fn is_fd_path(path: &str) -> bool {
+    let rest = path.strip_prefix("/dev/fd/").or_else(|| {
+        path.strip_prefix("/proc/")
+            .and_then(|r| r.split_once("/fd/").map(|(_, n)| n))
+    });
+    rest.is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// The existing file a link or rename call names (absolute, or relative to
+/// its directory fd): `link(old, new)`, `linkat(dirfd, old, …)`,
+/// `rename(old, new)`, `symlink(target, new)` (a relative target is taken
+/// as the caller wrote it).
+fn linked_source(call: &Call) -> Option<String> {
+    let first = call.string(0)?;
+    if first.starts_with('/') {
+        return Some(first);
+    }
+    let base = call.fd.as_deref().filter(|d| d.starts_with('/'))?;
+    Some(format!("{}/{first}", base.trim_end_matches('/')))
 }
 
 fn short_ret(call: &Call) -> &str {
@@ -460,6 +587,21 @@ mod tests {
         assert!(is_persistence("/home/user/project/.git/hooks/pre-commit"));
         assert!(is_persistence("/etc/cron.d/x"));
         assert!(!is_persistence("/home/user/project/out.txt"));
+        assert!(!is_persistence("/tmp/d/.git/hooks/pre-commit.sample"));
+        assert!(is_persistence("/tmp/d/.git/hooks/pre-commit"));
+        assert!(is_persistence(
+            "/home/user/.local/lib/python3.11/site-packages/x.pth"
+        ));
+        assert!(!is_persistence(
+            "/home/user/.local/lib/python3.11/site-packages/x.py"
+        ));
+        assert!(is_persistence("/home/user/.claude/settings.json"));
+        assert!(is_persistence(
+            "/home/user/project/.claude/settings.local.json"
+        ));
+        assert!(!is_persistence(
+            "/home/user/project/.claude/skills/x/SKILL.md"
+        ));
         assert!(is_escape_path("/proc/1/root/etc/passwd", None));
         assert!(!is_escape_path("/proc/self/fd", None));
         assert!(is_escape_path("/root/.ssh/id_rsa", Some("/root")));
@@ -471,6 +613,66 @@ mod tests {
         assert!(is_escape_path("/var/run/docker.sock", None));
         assert!(!is_escape_path("/usr/lib/python3/os.py", None));
         assert!(!is_escape_path("/home/package.json", None));
+    }
+
+    fn rules_of(lines: &[&str]) -> Vec<String> {
+        let canaries = canary::fresh();
+        let needles = Needles::new(&canaries);
+        let cx = Known {
+            canaries: &canaries,
+            needles: &needles,
+            real_home: None,
+        };
+        let calls: Vec<Call> = lines
+            .iter()
+            .map(|l| super::super::trace::parse_line(l).unwrap())
+            .collect();
+        judge("scripts/x.sh", &calls, None, &[], &cx)
+            .findings
+            .into_iter()
+            .map(|f| f.rule)
+            .collect()
+    }
+
+    #[test]
+    fn a_link_to_a_system_program_is_not_a_written_program() {
+        let venv = [
+            r#"symlink("/usr/bin/python3", "/tmp/v/bin/python3") = 0"#,
+            r#"symlink("python3", "/tmp/v/bin/python") = 0"#,
+            r#"execve("/tmp/v/bin/python", ["python"], 0x1 /* 3 vars */) = 0"#,
+        ];
+        assert_eq!(rules_of(&venv), Vec::<String>::new());
+        let dropped = [
+            r#"openat(AT_FDCWD</tmp>, "/tmp/p", O_WRONLY|O_CREAT|O_TRUNC, 0777) = 3</tmp/p>"#,
+            r#"symlink("/tmp/p", "/tmp/v/bin/tool") = 0"#,
+            r#"execve("/tmp/v/bin/tool", ["tool"], 0x1 /* 3 vars */) = 0"#,
+        ];
+        assert_eq!(rules_of(&dropped), ["run-exec-written"]);
+    }
+
+    #[test]
+    fn deleting_what_the_home_held_is_destruction() {
+        let own = [
+            r#"openat(AT_FDCWD</tmp>, "/home/user/.cache/t/x", O_WRONLY|O_CREAT|O_TRUNC, 0666) = 3</home/user/.cache/t/x>"#,
+            r#"unlinkat(AT_FDCWD</tmp>, "/home/user/.cache/t/x", 0) = 0"#,
+        ];
+        assert_eq!(rules_of(&own), Vec::<String>::new());
+        let users = [r#"unlinkat(5</home/user/.aws>, "credentials", 0) = 0"#];
+        assert_eq!(rules_of(&users), ["run-destroy"]);
+        let folder = [r#"rmdir("/home/user/.ssh") = 0"#];
+        assert_eq!(rules_of(&folder), ["run-destroy"]);
+    }
+
+    #[test]
+    fn loopback_is_inside_and_fd_paths_are_open_files() {
+        assert!(is_inside("127.0.0.1:9000"));
+        assert!(is_inside("::1:80"));
+        assert!(!is_inside("10.1.2.3:80"));
+        assert!(is_fd_path("/proc/self/fd/3"));
+        assert!(is_fd_path("/proc/12/fd/10"));
+        assert!(is_fd_path("/dev/fd/4"));
+        assert!(!is_fd_path("/proc/self/fdinfo/3"));
+        assert!(!is_fd_path("/dev/fd/"));
     }
 
     #[test]

@@ -22,8 +22,17 @@ use serde::Serialize;
 use crate::audit::Finding;
 use crate::error::{Classify, Exit};
 
-/// Each script's time: its own run and what it leaves running.
-pub const LIMIT: Duration = Duration::from_secs(10);
+/// A skill's time in the sandbox: all its scripts, one after the other,
+/// and what they leave running. A script still running then is killed and
+/// the scripts after it are not started; both are reported as
+/// `run-unfinished` (docs/audit.md, "The deadline"). Sleeps return at once
+/// in the sandbox, so a delay does not spend it.
+pub const DEADLINE: Duration = Duration::from_millis(1500);
+/// The variable that sets another deadline (in seconds, `0.5`, `30`), read
+/// by `ops` and passed to [`tools`].
+pub const DEADLINE_VAR: &str = "SKILLPM_RUN_DEADLINE";
+/// The syscalls that sleep: strace returns them at once (`-e inject`).
+const SLEEPS: &str = "nanosleep,clock_nanosleep";
 /// Address space of every process in the sandbox (`prlimit --as`).
 const MEMORY_BYTES: u64 = 8 << 30;
 /// The largest file a script may write (`prlimit --fsize`).
@@ -63,12 +72,18 @@ pub enum SandboxError {
     Unavailable { why: String },
     #[error("cannot run `{skill}` in the sandbox: {detail}")]
     Failed { skill: String, detail: String },
+    #[error(
+        "{DEADLINE_VAR}={value:?} is not a deadline: give the seconds a skill's scripts may take in the sandbox (`1.5`, `30`; above 0, at most 3600), or unset it for the default ({} s)",
+        DEADLINE.as_secs_f64()
+    )]
+    BadDeadline { value: String },
 }
 
 impl Classify for SandboxError {
     fn exit(&self) -> Exit {
         match self {
             SandboxError::Unavailable { .. } | SandboxError::Failed { .. } => Exit::Other,
+            SandboxError::BadDeadline { .. } => Exit::Usage,
         }
     }
 }
@@ -84,12 +99,21 @@ pub struct Tools {
     me: PathBuf,
     /// The real home folder, whose paths a script must not reach for.
     real_home: Option<String>,
+    /// This machine's host name, which the sandbox takes too (a script
+    /// that looks for a sandbox's name does not find one).
+    hostname: String,
+    /// See [`DEADLINE`].
+    deadline: Duration,
 }
 
 /// The sandbox's programs, or why there is no sandbox here. `path` is the
-/// `PATH` to search and `home` the real home folder (the caller reads the
-/// environment).
-pub fn tools(path: Option<&str>, home: Option<&str>) -> Result<Tools, SandboxError> {
+/// `PATH` to search, `home` the real home folder and `deadline` the value
+/// of [`DEADLINE_VAR`] (the caller reads the environment).
+pub fn tools(
+    path: Option<&str>,
+    home: Option<&str>,
+    deadline: Option<&str>,
+) -> Result<Tools, SandboxError> {
     if !cfg!(target_os = "linux") {
         return Err(SandboxError::Unavailable {
             why: format!(
@@ -117,12 +141,31 @@ pub fn tools(path: Option<&str>, home: Option<&str>) -> Result<Tools, SandboxErr
     let me = std::env::current_exe().map_err(|e| SandboxError::Unavailable {
         why: format!("cannot find the skillpm binary itself ({e})"),
     })?;
+    let deadline = match deadline.filter(|t| !t.trim().is_empty()) {
+        None => DEADLINE,
+        Some(text) => text
+            .trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|s| s.is_finite() && *s > 0.0 && *s <= 3600.0)
+            .map(Duration::from_secs_f64)
+            .ok_or_else(|| SandboxError::BadDeadline {
+                value: text.to_owned(),
+            })?,
+    };
+    let hostname = std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .ok()
+        .map(|h| h.trim().to_owned())
+        .filter(|h| !h.is_empty() && h.len() <= 64)
+        .unwrap_or_else(|| "localhost".to_owned());
     Ok(Tools {
         bwrap: find("bwrap").unwrap_or_default(),
         strace: find("strace").unwrap_or_default(),
         prlimit: find("prlimit"),
         me,
         real_home: home.map(str::to_owned),
+        hostname,
+        deadline,
     })
 }
 
@@ -134,7 +177,7 @@ pub struct ScriptRun {
     /// `python3`, `bash`, …; absent for a native program.
     pub interpreter: Option<String>,
     pub exit: Option<i32>,
-    /// Killed at the time limit: what it would have done later was not seen.
+    /// Killed at the deadline: what it would have done later was not seen.
     pub timed_out: bool,
     pub ms: u64,
     /// DNS names it looked up and TLS connections it opened (not findings
@@ -146,8 +189,14 @@ pub struct ScriptRun {
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct SkillRun {
     pub scripts: Vec<ScriptRun>,
-    /// Files SKILL.md names that were not run, and why.
+    /// Files SKILL.md names that were not run, and why (an interpreter
+    /// that is not installed, the deadline).
     pub skipped: Vec<plan::Skipped>,
+    /// The run ended at the deadline: a script was killed or not started,
+    /// and what it would have done was not observed.
+    pub unfinished: bool,
+    /// The deadline the run had, in milliseconds.
+    pub deadline_ms: u64,
     /// The whole run, sandbox included.
     pub ms: u64,
     #[serde(skip)]
@@ -171,6 +220,7 @@ pub fn run_skill(tools: &Tools, dir: &Path, name: &str) -> Result<SkillRun, Sand
     let (planned, skipped) = plan::plan(dir, &installed);
     let mut run = SkillRun {
         skipped,
+        deadline_ms: tools.deadline.as_millis() as u64,
         ..SkillRun::default()
     };
     if planned.is_empty() {
@@ -195,10 +245,10 @@ pub fn run_skill(tools: &Tools, dir: &Path, name: &str) -> Result<SkillRun, Sand
             })
             .collect(),
         env: environment(&canaries),
-        limit_ms: LIMIT.as_millis() as u64,
+        deadline_ms: tools.deadline.as_millis() as u64,
     };
     let spec = serde_json::to_string(&spec).map_err(|e| failed(e.to_string()))?;
-    let budget = LIMIT * (planned.len() as u32 + 1) + Duration::from_secs(5);
+    let budget = tools.deadline + Duration::from_secs(5);
     let report = sandbox(tools, work.path(), &spec, budget).map_err(failed)?;
     let per_script = trace::read(&work.path().join("trace"), "t", INIT_PATH)
         .map_err(|e| failed(format!("cannot read the trace: {e}")))?;
@@ -209,7 +259,34 @@ pub fn run_skill(tools: &Tools, dir: &Path, name: &str) -> Result<SkillRun, Sand
         real_home: tools.real_home.as_deref(),
     };
     for (i, p) in planned.iter().enumerate() {
-        let outcome = report.scripts.get(i);
+        let Some(outcome) = report.scripts.get(i) else {
+            // The deadline passed before it started.
+            run.unfinished = true;
+            run.findings.push(crate::audit::behaviour::finding(
+                "run-unfinished",
+                &p.file,
+                "not started: the skill's earlier scripts used the whole deadline",
+                &format!("deadline {} ms", tools.deadline.as_millis()),
+            ));
+            run.skipped.push(plan::Skipped {
+                file: p.file.clone(),
+                why: format!(
+                    "the deadline ({} ms) passed before it started",
+                    tools.deadline.as_millis()
+                ),
+            });
+            continue;
+        };
+        if outcome.timed_out {
+            run.unfinished = true;
+            run.findings.push(crate::audit::behaviour::finding(
+                "run-unfinished",
+                &p.file,
+                &format!("killed at the deadline after {} ms", outcome.ms),
+                &format!("deadline {} ms", tools.deadline.as_millis()),
+            ));
+        }
+        let outcome = Some(outcome);
         let sink: Vec<&init::SinkEvent> = report.sink.iter().filter(|e| e.script == i).collect();
         let calls = per_script.get(i).map_or(&[][..], Vec::as_slice);
         let judged = judge::judge(&p.file, calls, outcome, &sink, &cx);
@@ -301,8 +378,27 @@ fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
     Ok(())
 }
 
-/// The scripts' environment: an ordinary agent session's, and the canary
-/// tokens.
+/// What package managers are told: the sandbox has no network, so they
+/// work from their cache or fail at once instead of retrying a registry
+/// until the deadline (npm, pnpm and yarn 1 read `npm_config_*`; pip,
+/// uv, yarn 2+ and corepack their own), and they skip their update and
+/// advisory checks.
+const OFFLINE: &[(&str, &str)] = &[
+    ("npm_config_offline", "true"),
+    ("npm_config_audit", "false"),
+    ("npm_config_fund", "false"),
+    ("npm_config_update_notifier", "false"),
+    ("npm_config_fetch_retries", "0"),
+    ("NO_UPDATE_NOTIFIER", "1"),
+    ("COREPACK_ENABLE_NETWORK", "0"),
+    ("YARN_ENABLE_OFFLINE_MODE", "1"),
+    ("PIP_NO_INDEX", "1"),
+    ("PIP_DISABLE_PIP_VERSION_CHECK", "1"),
+    ("UV_OFFLINE", "1"),
+];
+
+/// The scripts' environment: an ordinary agent session's, package
+/// managers told they are offline ([`OFFLINE`]), and the canary tokens.
 fn environment(canaries: &[canary::Canary]) -> Vec<(String, String)> {
     let mut env: Vec<(String, String)> = [
         ("HOME", canary::HOME),
@@ -315,6 +411,7 @@ fn environment(canaries: &[canary::Canary]) -> Vec<(String, String)> {
         ("TERM", "dumb"),
     ]
     .iter()
+    .chain(OFFLINE)
     .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
     .collect();
     env.extend(
@@ -328,7 +425,7 @@ fn environment(canaries: &[canary::Canary]) -> Vec<(String, String)> {
 /// The bubblewrap arguments: system folders read-only, the sandbox's own
 /// /etc, a fresh /tmp, /dev and /proc, the fake home read-write, and
 /// every namespace new (no network but its own loopback).
-fn bwrap_args(work: &Path, me: &Path) -> Vec<String> {
+fn bwrap_args(work: &Path, me: &Path, hostname: &str) -> Vec<String> {
     let mut args: Vec<String> = [
         "--die-with-parent",
         "--unshare-all",
@@ -339,8 +436,6 @@ fn bwrap_args(work: &Path, me: &Path) -> Vec<String> {
         "/usr/local/bin:/usr/bin:/bin",
         "--cap-add",
         "CAP_NET_BIND_SERVICE",
-        "--hostname",
-        "sandbox",
         "--ro-bind",
         "/usr",
         "/usr",
@@ -349,6 +444,7 @@ fn bwrap_args(work: &Path, me: &Path) -> Vec<String> {
     .map(|s| (*s).to_owned())
     .collect();
     let mut add = |words: &[&str]| args.extend(words.iter().map(|s| (*s).to_owned()));
+    add(&["--hostname", hostname]);
     for top in ["/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"] {
         match std::fs::read_link(top) {
             Ok(target) => add(&["--symlink", &target.to_string_lossy(), top]),
@@ -398,7 +494,7 @@ fn sandbox(
             c.arg(format!("--as={MEMORY_BYTES}"))
                 .arg(format!("--fsize={FILE_BYTES}"))
                 .arg("--core=0")
-                .arg(format!("--cpu={}", LIMIT.as_secs() + 5))
+                .arg(format!("--cpu={}", tools.deadline.as_secs() + 5))
                 .arg("--")
                 .arg(&tools.strace);
             c
@@ -414,12 +510,14 @@ fn sandbox(
         "-yy",
     ])
     .args(["-s", "65536", "-e"])
-    .arg(format!("trace={}", trace::TRACED))
+    .arg(format!("trace={},{SLEEPS}", trace::TRACED))
+    .arg("-e")
+    .arg(format!("inject={SLEEPS}:retval=0"))
     .arg("-o")
     .arg(work.join("trace").join("t"))
     .arg("--")
     .arg(&tools.bwrap)
-    .args(bwrap_args(work, &tools.me))
+    .args(bwrap_args(work, &tools.me, &tools.hostname))
     .arg("--")
     .arg(INIT_PATH)
     .arg(INIT_ARG)

@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 /// The syscalls strace records (`-e trace=`).
-pub const TRACED: &str = "openat,open,creat,execve,execveat,connect,sendto,sendmsg,sendmmsg,write,writev,pwrite64,clone,clone3,fork,vfork,rename,renameat,renameat2,link,linkat,symlink,symlinkat,readlink,readlinkat,mount,umount2,unshare,setns,ptrace,chroot,pivot_root";
+pub const TRACED: &str = "openat,open,creat,execve,execveat,connect,sendto,sendmsg,sendmmsg,write,writev,pwrite64,clone,clone3,fork,vfork,rename,renameat,renameat2,link,linkat,symlink,symlinkat,readlink,readlinkat,mount,umount2,unshare,setns,ptrace,chroot,pivot_root,setsid,unlink,unlinkat,rmdir";
 
 /// One recorded syscall, as far as the judge needs it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -24,6 +24,9 @@ pub struct Call {
     pub args: String,
     /// The return value as written (`3</tmp/x>`, `-1 ENOENT (…)`).
     pub ret: String,
+    /// Made by the script's own first process (not by one it started),
+    /// filled by [`read`].
+    pub by_root: bool,
 }
 
 impl Call {
@@ -142,6 +145,7 @@ pub fn read(dir: &Path, prefix: &str, init_path: &str) -> std::io::Result<Vec<Sc
                     todo.push((child, program.clone()));
                 }
                 call.program.clone_from(&program);
+                call.by_root = pid == root;
                 calls.push(call);
             }
         }
@@ -222,6 +226,7 @@ pub fn parse_line(line: &str) -> Option<Call> {
         strings,
         args,
         ret,
+        by_root: false,
     })
 }
 

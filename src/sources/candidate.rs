@@ -6,10 +6,10 @@
 use std::path::Path;
 
 use super::workspace::{Workspace, fail};
-use crate::approve::{Dependency, Trust};
 use crate::digest::Digest;
 use crate::error::{Exit, OpError};
 use crate::project::lock::{Format, LockedSkill};
+use crate::shown::Untrusted;
 use crate::skill::openai_yaml::ToolKind;
 use crate::skill::{self, Level, SkillMd};
 use crate::store::StoreEntry;
@@ -447,4 +447,65 @@ pub fn trust_of(locked: &LockedSkill) -> Trust {
         },
         (None, _) => Trust::DigestPinned,
     }
+}
+/// How far the bytes are pinned by their publisher.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Trust {
+    /// The index was signed by this minisign key id, and its digest pins the artifact.
+    Signed { key: String },
+    /// An unsigned v0.2.0 index pins the artifact digest.
+    DigestPinned,
+    /// A v0.1.0 file list: no published digest; this tree is trusted on first use.
+    TrustOnFirstUse,
+    /// A git commit pins the content.
+    GitCommit { commit: String },
+    /// A local folder: only the tree digest computed here pins it.
+    LocalPath,
+    /// An MCP server's Skills extension entry: per-file digests published
+    /// by the server itself (unsigned), all verified.
+    McpDigests,
+    /// An OCI registry artifact pinned by its manifest digest (and, when the
+    /// source pins a cosign key, signed by it).
+    OciManifest { reference: String },
+}
+
+impl Trust {
+    pub fn describe(&self) -> String {
+        match self {
+            Trust::Signed { key } => format!(
+                "signed index (key {}), artifact digest pinned",
+                Untrusted(key)
+            ),
+            Trust::DigestPinned => "unsigned index, artifact digest pinned".into(),
+            Trust::TrustOnFirstUse => {
+                "legacy v0.1.0 index without digests: trust on first use".into()
+            }
+            Trust::GitCommit { commit } => format!("git commit {}", Untrusted(commit)),
+            Trust::LocalPath => "local folder: pinned by the tree digest computed here".into(),
+            Trust::OciManifest { reference } => {
+                format!("OCI artifact pinned by manifest digest ({reference})")
+            }
+            Trust::McpDigests => {
+                "MCP server: unsigned per-file digests from the server, every file verified".into()
+            }
+        }
+    }
+
+    pub fn signer(&self) -> Option<&str> {
+        match self {
+            Trust::Signed { key } => Some(key),
+            _ => None,
+        }
+    }
+}
+
+/// A dependency a skill declares in `agents/openai.yaml`.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Dependency {
+    /// `env_var` or `mcp`.
+    pub kind: String,
+    pub name: String,
+    /// Whether it is available here (env var set; MCP server unknown → false).
+    pub present: bool,
 }

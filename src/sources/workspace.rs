@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use crate::error::{Exit, OpError};
+use crate::error::Exit;
 use crate::net::fetch::Fetcher;
 use crate::project::manifest::Manifest;
 use crate::project::state::ProjectState;
@@ -84,6 +84,8 @@ pub fn fetcher(ui: &Ui, offline: bool, allow_http: bool) -> anyhow::Result<Fetch
     config.allow_http = allow_http;
     let fetcher = Fetcher::new(config, crate::net::fetch::CacheDirs::from_env()?, offline)?;
     fetcher.on_retry(ui.retry_notices());
+    // The process's client (GitHub, MCP, git) says its retries the same way.
+    crate::net::Http::shared().on_retry(ui.retry_notices());
     Ok(fetcher)
 }
 
@@ -102,6 +104,8 @@ pub fn fetcher_within(
     config.allow_http = allow_http;
     let fetcher = Fetcher::new(config, crate::net::fetch::CacheDirs::from_env()?, offline)?;
     fetcher.on_retry(ui.retry_notices());
+    // The process's client (GitHub, MCP, git) says its retries the same way.
+    crate::net::Http::shared().on_retry(ui.retry_notices());
     Ok(fetcher)
 }
 
@@ -125,10 +129,7 @@ pub fn warn_unbound_tokens(ui: &Ui, manifest: &Manifest) {
     }
 }
 
-/// The `Err` of a refusal: its exit code and message.
-pub(crate) fn fail<T>(exit: Exit, message: impl Into<String>) -> anyhow::Result<T> {
-    Err(OpError::new(exit, message).into())
-}
+pub(crate) use crate::error::fail;
 
 /// `to` relative to `from` with `/` separators (`..` allowed), when both are
 /// absolute and share at least one folder below the root.

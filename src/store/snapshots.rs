@@ -43,6 +43,18 @@ impl Snapshots {
         self.dir.join(format!("{}.minisig", digest.file_name()))
     }
 
+    /// The file of snapshot `digest`, to read it as a stream; the reader
+    /// must hash what it reads and compare it with `digest`.
+    pub fn open(&self, digest: &Digest) -> std::io::Result<std::fs::File> {
+        std::fs::File::open(self.path(digest))
+    }
+
+    /// Removes a file kept under `digest` whose bytes turned out not to
+    /// hash to it, so the next [`Snapshots::put`] writes the real ones.
+    pub fn discard(&self, digest: &Digest) {
+        let _ = std::fs::remove_file(self.path(digest));
+    }
+
     /// Keeps `bytes` (and `signature`) unless a snapshot of that digest is
     /// already there. Returns the digest. Verify before calling: the folder
     /// must only hold indexes that passed every check of their source.

@@ -3,8 +3,8 @@
 use std::io::Write;
 
 use super::Report;
+use crate::agents::roots::Scope;
 use crate::placement::agents::AgentsReport;
-use crate::roots::Scope;
 
 impl Report for AgentsReport {
     fn human(&self, out: &mut dyn Write) -> std::io::Result<()> {

@@ -14,7 +14,8 @@ use crate::error::Exit;
 /// "findings": [{"rule", "severity", "file", "line", "excerpt", "why"}],
 /// "accepted": ["rule@file:line"], "run": {"scripts": [{"file",
 /// "interpreter", "exit", "timed_out", "ms", "contacted"}], "skipped":
-/// [{"file", "why"}], "ms"}}]}` (`run` with `--run` only). `failed` counts the skills with a
+/// [{"file", "why"}], "unfinished", "deadline_ms", "ms"}}]}` (`run` with
+/// `--run` only). `failed` counts the skills with a
 /// finding at or above `fail_on` that skills.lock does not accept.
 #[derive(Debug, Serialize)]
 pub struct AuditReport {
@@ -118,7 +119,7 @@ fn human_run(out: &mut dyn Write, run: &crate::sandbox::SkillRun) -> std::io::Re
     for s in &run.scripts {
         let how = s.interpreter.as_deref().unwrap_or("program");
         let end = match (s.timed_out, s.exit) {
-            (true, _) => "killed at the time limit".to_owned(),
+            (true, _) => "killed at the deadline".to_owned(),
             (false, Some(code)) => format!("exit {code}"),
             (false, None) => "ended by a signal".to_owned(),
         };
@@ -129,6 +130,13 @@ fn human_run(out: &mut dyn Write, run: &crate::sandbox::SkillRun) -> std::io::Re
     }
     for s in &run.skipped {
         writeln!(out, "  not run {}: {}", s.file, s.why)?;
+    }
+    if run.unfinished {
+        writeln!(
+            out,
+            "  unfinished: the run reached its deadline ({} ms); what came after was not observed",
+            run.deadline_ms
+        )?;
     }
     Ok(())
 }

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use super::Report;
-use crate::roots::{Agent, ListedRoot, Scope};
+use crate::agents::roots::{Agent, ListedRoot, Scope};
 use crate::skill::Diagnostic;
 
 /// The `list --all` report.

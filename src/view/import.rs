@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use super::Report;
+use crate::agents::other_tools::Found;
 use crate::error::Exit;
-use crate::migrate::Found;
 use crate::placement::{FileChanges, LinkChanges, Replaced};
 
 /// JSON shape (stable):
@@ -86,7 +86,11 @@ impl ImportedSkill {
             detail.as_str()
         } else if f.all {
             "every skill the source offers; no commit recorded"
-        } else if f.git_ref.as_deref().is_some_and(crate::migrate::is_commit) {
+        } else if f
+            .git_ref
+            .as_deref()
+            .is_some_and(crate::agents::other_tools::is_commit)
+        {
             "commit recorded; pinned to it"
         } else {
             "no commit recorded; resolved again"

@@ -5,9 +5,9 @@ use std::io::Write;
 use serde::Serialize;
 
 use super::{Report, plural};
-use crate::approve::Summary;
 use crate::placement::LinkChanges;
 use crate::shown::Untrusted;
+use crate::view::approval::Summary;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 #[serde(rename_all = "lowercase")]

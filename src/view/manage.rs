@@ -5,8 +5,8 @@ use std::io::Write;
 use serde::Serialize;
 
 use super::Report;
-use crate::approve::Summary;
 use crate::placement::LinkChanges;
+use crate::view::approval::Summary;
 
 /// `--json`: `{"action": "remove"|"approve"|"disable"|"enable", "skills": [names
 /// changed], "unchanged": [names already so], "summaries": [...], "links": {...}}`.

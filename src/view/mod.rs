@@ -4,6 +4,7 @@
 //! the values; nothing here reads the disk or the network.
 
 pub mod agents;
+pub mod approval;
 pub mod audit;
 pub mod cache;
 pub mod check;

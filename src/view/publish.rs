@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use super::Report;
-use crate::publish::signing::SignatureReport;
+use crate::publish::sign::SignatureReport;
 use crate::publish::{PublishedSkill, SkillSource};
 
 /// The result of `skillpm publish`.

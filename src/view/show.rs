@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use super::Report;
-use crate::roots::{Agent, Scope};
+use crate::agents::roots::{Agent, Scope};
 use crate::skill::ShellCommand;
 
 /// The `show` report. Human output is the envelope itself.

@@ -9,12 +9,12 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use super::Report;
+use crate::agents::roots::{Agent, Scope};
 use crate::digest::Digest;
 use crate::error::{Classify, Exit};
 use crate::placement::drift::{Drift, SkillState};
 use crate::project::lock::LockedSkill;
 use crate::provenance::{Proof, ProveError};
-use crate::roots::{Agent, Scope};
 
 #[derive(Debug, Serialize)]
 pub struct ListRow {

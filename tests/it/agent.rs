@@ -2,15 +2,11 @@
 //! homes and projects with real symlinks into a hand-built store.
 
 use crate::skill_world;
+use crate::support::cli::json;
 
 use predicates::prelude::*;
 use serde_json::Value;
 use skill_world::{Approval, World, write};
-
-fn json(out: &[u8]) -> Value {
-    serde_json::from_slice(out)
-        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(out)))
-}
 
 /// `skillpm mentions TEXT --json` (plus `extra`): the mentioned names, and
 /// the whole report.

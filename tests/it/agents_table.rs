@@ -4,12 +4,12 @@
 //! never clobbered, and discovery of every folder an agent reads.
 
 use crate::support;
+use crate::support::cli::json;
 
 use std::path::{Path, PathBuf};
 
-use serde_json::Value;
+use skillpm::agents::roots::{Scope, root_dir};
 use skillpm::agents::{Agent, Env};
-use skillpm::roots::{Scope, root_dir};
 use support::cli::{Sandbox, run};
 use support::registry::{Registry, SkillFiles};
 
@@ -20,10 +20,6 @@ fn registry(dir: &Path) -> PathBuf {
         SkillFiles::new("notes").description("Keep notes"),
     ]);
     dir.to_owned()
-}
-
-fn json(out: &str) -> Value {
-    serde_json::from_str(out).unwrap_or_else(|e| panic!("{e}: {out}"))
 }
 
 #[test]

@@ -11,10 +11,8 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[&[&str]] = &[
     &["error"],
     &["digest", "names", "fs", "cache", "shown"],
-    &["skill", "trust", "agents", "audit"],
-    &[
-        "unpack", "net", "roots", "approve", "publish", "migrate", "sandbox",
-    ],
+    &["skill", "trust", "audit"],
+    &["unpack", "net", "agents", "publish", "sandbox"],
     &["store", "git", "project"],
     &["ui"],
     &["sources"],
@@ -37,10 +35,10 @@ const READERS: &[&str] = &[
     "trust",
     "digest",
     "names",
-    "approve",
+    "view/approval",
     "audit",
     "shown",
-    "migrate",
+    "agents/other_tools",
 ];
 
 /// Whether the file at `rel` (below src/) belongs to a reader.
@@ -222,7 +220,10 @@ fn the_checker_sees_an_arrow_pointing_up() {
         "project/state.rs",
         "fn f() { crate::cache::cache_root(); }\n",
     );
-    write("roots/mod.rs", "#[derive(clap::ValueEnum)] enum Scope {}\n");
+    write(
+        "agents/roots/mod.rs",
+        "#[derive(clap::ValueEnum)] enum Scope {}\n",
+    );
     write(
         "skill/openai_yaml.rs",
         "fn f() { std::env::var_os(\"X\"); }\n",
@@ -238,7 +239,7 @@ fn the_checker_sees_an_arrow_pointing_up() {
     assert!(has("`store` (layer 4) uses `git` (layer 4)"), "{found:#?}");
     assert!(has("`ops` (layer 13) uses `cli` (layer 14)"), "{found:#?}");
     assert!(
-        has("src/roots/mod.rs: only `cli` may use clap"),
+        has("src/agents/roots/mod.rs: only `cli` may use clap"),
         "{found:#?}"
     );
     assert!(
@@ -953,7 +954,7 @@ fn the_type_name_scan_sees_every_visibility() {
     let names = pub_type_names();
     for (name, file) in [
         ("InstallScope", "project/manifest.rs"),
-        ("Scope", "roots/mod.rs"),
+        ("Scope", "agents/roots/mod.rs"),
         ("RepoSkill", "skill/discover.rs"),
         ("TreeWriter", "unpack/writer.rs"),
         ("CheckoutTree", "git/writer.rs"),

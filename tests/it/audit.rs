@@ -9,6 +9,7 @@
 //! Every skill here is written at test time; nothing is copied from a real
 //! collection.
 
+use crate::support::cli::json;
 use std::path::Path;
 
 use serde_json::Value;
@@ -25,10 +26,6 @@ pub(crate) fn write(root: &Path, rel: &str, content: &str) {
 /// A SKILL.md for `name` with `body` (shared by `gate`).
 pub(crate) fn skill_md(name: &str, body: &str) -> String {
     format!("---\nname: {name}\ndescription: The {name} skill for tests\n---\n# {name}\n\n{body}\n")
-}
-
-fn json(stdout: &str) -> Value {
-    serde_json::from_str(stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {stdout}"))
 }
 
 fn row<'a>(report: &'a Value, name: &str) -> &'a Value {

@@ -1,12 +1,15 @@
 //! `skillpm audit --run` (docs/audit.md, "Running a skill: audit --run"):
 //! real scripts run in the real sandbox (bubblewrap, strace). The corpus
-//! under tests/fixtures/audit-run/ holds skills that hide what they do
-//! from a reader (encoded, split, fetched then run, delayed, …), honest
-//! scripts (a formatter, a report builder, CLI wrappers that print), and
-//! an escape attempt. Skipped with a message where bubblewrap or strace is
-//! missing; CI (`.ci/run`) installs both and sets
-//! `SKILLPM_TEST_NEEDS_SANDBOX`, and there a missing tool fails.
+//! is run-corpus/ (its README lists the families): skills that hide what
+//! they do from a reader (assembled at run time, decoded, fetched, delayed
+//! or conditional, persistence, written then run, canaries read through
+//! another name, escapes), and honest look-alikes whose scripts run too
+//! (builds, tests, conversions, a local test server, CLI wrappers).
+//! Skipped with a message where bubblewrap or strace is missing; CI
+//! (`.ci/run`) installs both and sets `SKILLPM_TEST_NEEDS_SANDBOX`, and
+//! there a missing tool fails.
 
+use crate::support::cli::json;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
@@ -14,8 +17,38 @@ use serde_json::Value;
 use crate::support::cli::{Sandbox, run};
 
 fn corpus() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/audit-run")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("run-corpus")
 }
+
+/// The skill folder `run-corpus/<label>/<group>/<name>`.
+fn skill(name: &str) -> PathBuf {
+    for label in ["malicious", "honest"] {
+        for group in std::fs::read_dir(corpus().join(label)).unwrap() {
+            let dir = group.unwrap().path().join(name);
+            if dir.is_dir() {
+                return dir;
+            }
+        }
+    }
+    panic!("no {name} in run-corpus/")
+}
+
+/// Every skill of `run-corpus/<label>/`: (name, folder).
+fn skills_of(label: &str) -> Vec<(String, PathBuf)> {
+    let mut out = Vec::new();
+    for group in std::fs::read_dir(corpus().join(label)).unwrap() {
+        for dir in std::fs::read_dir(group.unwrap().path()).unwrap() {
+            let dir = dir.unwrap().path();
+            out.push((dir.file_name().unwrap().to_string_lossy().into_owned(), dir));
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The deadline of the corpus runs: long, so that a loaded machine does
+/// not cut an honest script short (the deadline has its own test).
+const LONG_DEADLINE: &str = "60";
 
 /// Whether the sandbox can run here; prints why not (and fails in CI).
 fn sandbox_ready() -> bool {
@@ -58,10 +91,6 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
-fn json(stdout: &str) -> Value {
-    serde_json::from_str(stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {stdout}"))
-}
-
 /// Per skill of a report: (rule, severity, excerpt, why) of each finding.
 fn findings(report: &Value, name: &str) -> Vec<(String, String, String, String)> {
     let skill = report["skills"]
@@ -85,88 +114,179 @@ fn high(sev: &str) -> bool {
     sev == "high" || sev == "critical"
 }
 
-/// The hiding skills, each with the behaviour rules it must be caught by
-/// (and the interpreter it needs).
+/// The skills that hide their behaviour, each with the behaviour rules it
+/// must be caught by (and the interpreter it needs). Every one of them is
+/// caught at high or above; the rules name what each catch rests on.
 const HIDING: &[(&str, &[&str], &str)] = &[
+    // Assembled at run time.
+    // (A client that does not wait for an answer, as bash's `/dev/tcp`,
+    // Perl's and Node's sockets here, is named by what its sends carry; the
+    // sink's record of it may come after the report.)
+    (
+        "hide-split",
+        &["run-canary-read", "run-canary-exfil"],
+        "bash",
+    ),
+    ("hide-env-perl", &["run-canary-exfil"], "perl"),
+    (
+        "ra-chr-python",
+        &["run-canary-read", "run-canary-exfil"],
+        "python3",
+    ),
+    ("ra-node-join", &["run-canary-exfil"], "node"),
+    // Decoded.
     (
         "hide-encoded",
         &["run-canary-read", "run-network", "run-canary-exfil"],
         "python3",
     ),
     (
-        "hide-split",
-        &["run-canary-read", "run-network", "run-canary-exfil"],
-        "bash",
+        "dp-zlib-compile",
+        &["run-canary-read", "run-canary-copy"],
+        "python3",
     ),
+    ("dp-rot13-node", &["run-canary-read"], "node"),
+    (
+        "dp-xor-asset",
+        &["run-exec-written", "run-persistence"],
+        "python3",
+    ),
+    // Fetched.
     (
         "hide-fetch-run",
         &["run-network", "run-exec-written"],
         "python3",
     ),
+    ("fp-node-http-eval", &["run-network"], "node"),
+    ("fp-curl-tmp", &["run-network"], "curl"),
+    // Delayed or conditional: sleeps return at once, the host name is the
+    // machine's, strace is outside the PID namespace (TracerPid reads 0).
     (
         "hide-delayed",
         &["run-outlived", "run-canary-exfil"],
         "python3",
     ),
-    ("hide-persist", &["run-persistence"], "node"),
-    (
-        "hide-env-perl",
-        &["run-network", "run-canary-exfil"],
-        "perl",
-    ),
-    ("hide-githook", &["run-persistence"], "bash"),
     (
         "hide-daemon",
         &["run-outlived", "run-canary-read"],
         "python3",
     ),
+    ("dc-sleep-first", &["run-canary-exfil"], "python3"),
+    ("dc-atexit", &["run-canary-exfil"], "python3"),
+    (
+        "dc-hostname-gate",
+        &["run-canary-read", "run-canary-exfil"],
+        "python3",
+    ),
+    (
+        "dc-aws-exists-gate",
+        &["run-canary-read", "run-canary-exfil"],
+        "bash",
+    ),
+    (
+        "dc-fork-child",
+        &["run-outlived", "run-canary-exfil"],
+        "python3",
+    ),
+    ("dc-traced-gate", &["run-canary-exfil"], "python3"),
+    // Persistence.
+    ("hide-persist", &["run-persistence"], "node"),
+    ("hide-githook", &["run-persistence"], "bash"),
+    ("pe-pth-file", &["run-persistence"], "python3"),
+    ("pe-systemd-user", &["run-persistence"], "bash"),
+    ("pe-agent-hooks", &["run-persistence"], "node"),
+    ("pe-crontab", &["run-persistence"], "python3"),
+    // Written, then run.
+    (
+        "wr-node-tmp-sh",
+        &["run-exec-written", "run-canary-read"],
+        "node",
+    ),
+    ("wr-rename", &["run-exec-written"], "python3"),
+    ("wr-memfd", &["run-exec-written"], "python3"),
+    (
+        "wr-skill-cache",
+        &["run-exec-written", "run-canary-read"],
+        "bash",
+    ),
+    // Canaries read through another name or another program.
     (
         "hide-copy",
         &["run-canary-read", "run-canary-copy"],
         "python3",
     ),
+    ("ir-hardlink", &["run-canary-read"], "python3"),
+    ("ir-symlink", &["run-canary-read"], "bash"),
+    ("ir-walk-home", &["run-canary-read"], "python3"),
+    ("ir-tar-home", &["run-canary-read"], "tar"),
+    ("ir-git-credential", &["run-canary-exfil"], "git"),
+    // Escapes (each fails inside).
+    ("escape-attempt", &["run-escape"], "python3"),
+    ("es-ptrace", &["run-escape"], "python3"),
+    ("es-unshare", &["run-escape"], "python3"),
+    ("es-other-home", &["run-escape"], "bash"),
+    // Destruction of what the home held.
+    ("ds-cache-reclaim", &["run-destroy"], "python3"),
 ];
 
-const HONEST: &[&str] = &["honest-cli", "honest-formatter", "honest-report"];
+/// Every finding of a run rule, for `what` in a message.
+fn run_rules(found: &[(String, String, String, String)]) -> Vec<&str> {
+    found
+        .iter()
+        .filter(|f| f.0.starts_with("run-"))
+        .map(|f| f.0.as_str())
+        .collect()
+}
 
 #[test]
-fn hiding_skills_are_caught_by_what_they_do_and_honest_ones_are_clean() {
+fn the_run_corpus_is_caught_by_what_it_does_and_its_look_alikes_are_clean() {
     if !sandbox_ready() {
         return;
     }
     let sb = Sandbox::new();
-    // Honest first: their scripts run (exit 0) and nothing is found, by
-    // the static audit or by the run.
-    let honest: Vec<PathBuf> = HONEST.iter().map(|n| corpus().join(n)).collect();
-    let (code, out, err) = run(sb.cmd().args(["audit", "--run", "--json"]).args(&honest));
+    // Honest first: their scripts run (exit 0) and the run finds nothing,
+    // not even an unfinished run (a local test server, a throwaway git
+    // repository's sample hooks, npm told it is offline, waits that
+    // return at once).
+    let honest = skills_of("honest");
+    assert!(honest.len() >= 12, "{honest:?}");
+    let (code, out, err) = run(sb
+        .cmd()
+        .env("SKILLPM_RUN_DEADLINE", LONG_DEADLINE)
+        .args(["audit", "--run", "--json"])
+        .args(honest.iter().map(|(_, d)| d)));
     assert_eq!(code, 0, "{out}\n{err}");
     let report = json(&out);
-    for name in HONEST {
-        assert_eq!(findings(&report, name), [], "{name}");
+    for (name, _) in &honest {
+        let found = findings(&report, name);
+        assert_eq!(run_rules(&found), Vec::<&str>::new(), "{name}: {found:#?}");
     }
     for skill in report["skills"].as_array().unwrap() {
+        assert_eq!(skill["run"]["unfinished"], false, "{skill}");
         for script in skill["run"]["scripts"].as_array().unwrap() {
-            assert_eq!(script["exit"], 0, "{script}");
+            let name = skill["name"].as_str().unwrap_or_default();
+            if name.contains("npm") && !installed("npm") {
+                continue;
+            }
+            assert_eq!(script["exit"], 0, "{} {script}", skill["name"]);
         }
     }
-    let ran: usize = report["skills"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s["run"]["scripts"].as_array().unwrap().len())
-        .sum();
-    assert!(ran >= 4, "{report:#}");
 
-    // Then the hiding skills: each caught at high or above, by the rules it
-    // earns. The static audit of the same folders misses most of them.
-    let hiding: Vec<PathBuf> = HIDING.iter().map(|(n, _, _)| corpus().join(n)).collect();
-    let (code, out, err) = run(sb.cmd().args(["audit", "--json"]).args(&hiding));
-    assert!(code == 0 || code == 5, "{err}");
-    let statically = json(&out);
-    let (code, out, err) = run(sb.cmd().args(["audit", "--run", "--json"]).args(&hiding));
+    // Then the hiding skills: each caught at high or above, by the rules
+    // it earns.
+    let hiding = skills_of("malicious");
+    assert_eq!(
+        hiding.len(),
+        HIDING.len(),
+        "run-corpus/malicious and HIDING differ"
+    );
+    let (code, out, err) = run(sb
+        .cmd()
+        .env("SKILLPM_RUN_DEADLINE", LONG_DEADLINE)
+        .args(["audit", "--run", "--json"])
+        .args(hiding.iter().map(|(_, d)| d)));
     assert_eq!(code, 5, "{out}\n{err}");
     let report = json(&out);
-    let mut missed_statically = 0;
     for (name, rules, needs) in HIDING {
         if !installed(needs) {
             eprintln!("{needs} not installed: {name} not checked");
@@ -179,15 +299,7 @@ fn hiding_skills_are_caught_by_what_they_do_and_honest_ones_are_clean() {
                 "{name}: no {rule} in {found:#?}"
             );
         }
-        if !findings(&statically, name).iter().any(|f| high(&f.1)) {
-            missed_statically += 1;
-        }
     }
-    eprintln!(
-        "audit --run caught {} of {} hiding skills; the static audit misses {missed_statically}",
-        HIDING.len(),
-        HIDING.len()
-    );
     // Every finding names the script and says which canary or request.
     let exfil = findings(&report, "hide-encoded");
     let leak = exfil.iter().find(|f| f.0 == "run-canary-exfil").unwrap();
@@ -202,6 +314,86 @@ fn hiding_skills_are_caught_by_what_they_do_and_honest_ones_are_clean() {
             .any(|f| f.0 == "run-canary-exfil" && f.3.contains("env-GITHUB_TOKEN (hex)")),
         "{dns:#?}"
     );
+    let linked = findings(&report, "ir-hardlink");
+    assert!(
+        linked
+            .iter()
+            .any(|f| f.0 == "run-canary-read" && f.3.contains("canary npmrc, given another name")),
+        "{linked:#?}"
+    );
+}
+
+#[test]
+fn a_run_past_its_deadline_is_reported_unfinished_not_clean() {
+    if !sandbox_ready() {
+        return;
+    }
+    let sb = Sandbox::new();
+    let dir = sb.path("slow");
+    std::fs::create_dir_all(dir.join("scripts")).unwrap();
+    std::fs::write(
+        dir.join("SKILL.md"),
+        "---\nname: slow\ndescription: Two steps.\n---\nRun `sh scripts/a.sh`, then `sh scripts/b.sh`.\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("scripts/a.sh"), "echo a\n").unwrap();
+    std::fs::write(dir.join("scripts/b.sh"), "echo b\n").unwrap();
+    // Honest first: both finish well within the deadline, nothing found.
+    let (code, out, err) = run(sb
+        .cmd()
+        .env("SKILLPM_RUN_DEADLINE", "30")
+        .args(["audit", "--run", "--json"])
+        .arg(&dir));
+    assert_eq!(code, 0, "{out}\n{err}");
+    let report = json(&out);
+    assert_eq!(findings(&report, "slow"), []);
+    assert_eq!(report["skills"][0]["run"]["unfinished"], false);
+    // A first script that works past the deadline (a busy loop: sleeps
+    // would return at once) is killed, the second is not started, and
+    // both are reported: what they would have done was not observed.
+    std::fs::write(dir.join("scripts/a.sh"), "while :; do :; done\n").unwrap();
+    let (code, out, err) = run(sb
+        .cmd()
+        .env("SKILLPM_RUN_DEADLINE", "1")
+        .args(["audit", "--run", "--json", "--fail-on", "medium"])
+        .arg(&dir));
+    assert_eq!(code, 5, "{out}\n{err}");
+    let report = json(&out);
+    let found = findings(&report, "slow");
+    let unfinished: Vec<&(String, String, String, String)> =
+        found.iter().filter(|f| f.0 == "run-unfinished").collect();
+    assert_eq!(unfinished.len(), 2, "{found:#?}");
+    assert!(unfinished.iter().all(|f| f.1 == "medium"), "{found:#?}");
+    assert!(
+        unfinished[0].2.contains("killed at the deadline"),
+        "{found:#?}"
+    );
+    assert!(unfinished[1].2.contains("not started"), "{found:#?}");
+    let run_report = &report["skills"][0]["run"];
+    assert_eq!(run_report["unfinished"], true);
+    assert_eq!(run_report["deadline_ms"], 1000);
+    assert_eq!(run_report["scripts"][0]["timed_out"], true);
+    // The human report says so too.
+    let (_, out, _) = run(sb
+        .cmd()
+        .env("SKILLPM_RUN_DEADLINE", "1")
+        .args(["audit", "--run"])
+        .arg(&dir));
+    assert!(
+        out.contains("unfinished: the run reached its deadline"),
+        "{out}"
+    );
+    // A deadline that is not one is refused before anything runs.
+    let (code, _, err) = run(sb
+        .cmd()
+        .env("SKILLPM_RUN_DEADLINE", "soon")
+        .args(["audit", "--run"])
+        .arg(&dir));
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("SKILLPM_RUN_DEADLINE=\"soon\" is not a deadline"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -212,8 +404,9 @@ fn escape_attempts_fail_inside_and_are_reported() {
     let sb = Sandbox::new();
     // The real home holds a file the script names by its full path.
     std::fs::write(sb.home.join("secret.txt"), "real secret").unwrap();
-    let skill = sb.path("escape-attempt");
-    copy_dir(&corpus().join("escape-attempt"), &skill);
+    let dir = sb.path("escape-attempt");
+    copy_dir(&skill("escape-attempt"), &dir);
+    let skill = dir;
     let script = skill.join("scripts/diagnose.py");
     let mut text = std::fs::read_to_string(&script).unwrap();
     // Honest first: the same script, without the attempts, is clean.
@@ -223,7 +416,11 @@ fn escape_attempts_fail_inside_and_are_reported() {
         .unwrap()
         .to_owned();
     std::fs::write(&script, &honest_text).unwrap();
-    let (code, out, err) = run(sb.cmd().args(["audit", "--run", "--json"]).arg(&skill));
+    let (code, out, err) = run(sb
+        .cmd()
+        .env("SKILLPM_RUN_DEADLINE", LONG_DEADLINE)
+        .args(["audit", "--run", "--json"])
+        .arg(&skill));
     assert_eq!(code, 0, "{out}\n{err}");
     assert_eq!(findings(&json(&out), "escape-attempt"), []);
 
@@ -232,7 +429,11 @@ fn escape_attempts_fail_inside_and_are_reported() {
         sb.home.join("secret.txt").to_str().unwrap()
     ));
     std::fs::write(&script, &text).unwrap();
-    let (code, out, err) = run(sb.cmd().args(["audit", "--run", "--json"]).arg(&skill));
+    let (code, out, err) = run(sb
+        .cmd()
+        .env("SKILLPM_RUN_DEADLINE", LONG_DEADLINE)
+        .args(["audit", "--run", "--json"])
+        .arg(&skill));
     assert_eq!(code, 5, "{out}\n{err}");
     let found = findings(&json(&out), "escape-attempt");
     let escapes: Vec<&(String, String, String, String)> =
@@ -258,7 +459,7 @@ fn run_findings_come_in_sarif_and_the_flag_explains_where_it_is_unavailable() {
         return;
     }
     let sb = Sandbox::new();
-    let skill = corpus().join("hide-copy");
+    let skill = skill("hide-copy");
     let (code, out, err) = run(sb
         .cmd()
         .args(["audit", "--run", "--sarif", "-"])
@@ -310,11 +511,8 @@ fn audit_run_in_skills_toml_stops_add_of_a_skill_that_acts_badly() {
     let sb = Sandbox::new();
     sb.init();
     let vendor = sb.project.join("vendor");
-    copy_dir(
-        &corpus().join("honest-formatter"),
-        &vendor.join("honest-formatter"),
-    );
-    copy_dir(&corpus().join("hide-copy"), &vendor.join("hide-copy"));
+    copy_dir(&skill("honest-formatter"), &vendor.join("honest-formatter"));
+    copy_dir(&skill("hide-copy"), &vendor.join("hide-copy"));
     let manifest = sb.manifest();
     std::fs::write(
         sb.project.join("skills.toml"),

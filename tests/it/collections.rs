@@ -12,25 +12,19 @@
 //! (the `git` CLI) or a plain folder; nothing is copied from a real one.
 
 use crate::git_support::Repo;
+use crate::support::cli::json;
 use crate::support::cli::{Sandbox, run};
+use crate::support::skill_md;
 use crate::support::skill_row;
 
 use std::path::Path;
 
 use serde_json::Value;
 
-fn skill_md(name: &str, description: &str) -> String {
-    format!("---\nname: {name}\ndescription: {description}\n---\n# {name}\n")
-}
-
 fn write(root: &Path, rel: &str, content: &str) {
     let path = root.join(rel);
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     std::fs::write(path, content).unwrap();
-}
-
-fn json(stdout: &str) -> Value {
-    serde_json::from_str(stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {stdout}"))
 }
 
 fn names(list: &Value) -> Vec<String> {

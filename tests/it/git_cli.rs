@@ -913,3 +913,74 @@ fn git_lock_files_left_by_a_killed_run_do_not_block_the_next() {
     assert!(!ref_lock.exists());
     assert!(!cached[0].join("packed-refs.lock").exists());
 }
+
+// ---------------------------------------------------------------------------
+// Retries are the one client's (docs/network.md#retries): the GitHub API and
+// git's smart HTTP are retried and counted per origin like registry fetches.
+
+/// Adds `args` in a fresh sandbox configured for `gh` (when given).
+fn add_fresh(gh: Option<&FakeGitHub>, args: &[&str]) -> (Sandbox, i32, String) {
+    let mut sb = Sandbox::new();
+    if let Some(gh) = gh {
+        gh.configure(&mut sb);
+    }
+    sb.init();
+    let before = support::snapshot(&sb.project);
+    let (code, _, stderr) = run(sb.cmd().arg("add").args(args).arg("--yes"));
+    if code != 0 {
+        assert_eq!(support::snapshot(&sb.project), before, "a failed add wrote");
+    }
+    (sb, code, stderr)
+}
+
+#[test]
+fn the_github_api_is_retried_and_counted_by_the_one_client() {
+    let h = history();
+    let gh = fake_github(&h);
+    let args = ["github:acme/skills/skills@main", "pdf"];
+    // Honest: one API request.
+    let (_, code, stderr) = add_fresh(Some(&gh), &args);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(gh.api_faults.take_seen(), 1);
+    // 503 twice, then the answer: three requests, and the add succeeds.
+    gh.api_faults.fail_next(2);
+    let (sb, code, stderr) = add_fresh(Some(&gh), &args);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(gh.api_faults.take_seen(), 3);
+    let github = "https://github.com/acme/skills";
+    assert_pinned(&sb.project, "pdf", github, &h.b, "skills/pdf");
+    // Always 503: the budget (SKILLPM_HTTP_RETRIES=2 in the sandbox) stops
+    // it after three attempts, exit 4, nothing written.
+    gh.api_faults.fail_next(usize::MAX);
+    let (_, code, stderr) = add_fresh(Some(&gh), &args);
+    assert_eq!(code, 4, "{stderr}");
+    assert!(stderr.contains("503"), "{stderr}");
+    assert_eq!(gh.api_faults.take_seen(), 3);
+}
+
+#[test]
+fn git_smart_http_is_retried_and_counted_by_the_one_client() {
+    let h = history();
+    let faults = support::server::Flaky::default();
+    let server = serve(faults.wrap(git_support::http_backend::router(
+        h.repo.bare.parent().unwrap().to_owned(),
+    )));
+    let url = format!("{}/skills.git", server.base);
+    let args = [url.as_str(), "pdf", "--ref", "v1"];
+    // Honest: the requests of one fetch.
+    let (_, code, stderr) = add_fresh(None, &args);
+    assert_eq!(code, 0, "{stderr}");
+    let honest = faults.take_seen();
+    assert!(honest >= 2, "{honest} requests");
+    // 503 twice, then the answers: two requests more, and the add succeeds.
+    faults.fail_next(2);
+    let (sb, code, stderr) = add_fresh(None, &args);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(faults.take_seen(), honest + 2);
+    assert_pinned(&sb.project, "pdf", &url, &h.a, "skills/pdf");
+    // Always 503: three attempts, then the origin is down for the run.
+    faults.fail_next(usize::MAX);
+    let (_, code, stderr) = add_fresh(None, &args);
+    assert_eq!(code, 4, "{stderr}");
+    assert_eq!(faults.take_seen(), 3);
+}

@@ -3,10 +3,10 @@
 //! checked after every step. They are the product's promises written down.
 
 use crate::support;
+use crate::support::cli::json;
 
 use std::path::{Path, PathBuf};
 
-use serde_json::Value;
 use support::cli::{Sandbox, run};
 use support::files_under;
 use support::registry::{Registry, SkillFiles, V1_DIR};
@@ -16,10 +16,6 @@ fn step(sb: &Sandbox, dir: &Path, args: &[&str], code: i32) -> (String, String) 
     let (got, out, err) = run(sb.cmd_in(dir).args(args));
     assert_eq!(got, code, "skillpm {}:\n{out}\n{err}", args.join(" "));
     (out, err)
-}
-
-fn json(out: &str) -> Value {
-    serde_json::from_str(out).unwrap_or_else(|e| panic!("not JSON ({e}): {out}"))
 }
 
 /// A real folder (not a symlink) holding exactly `files`.

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use support::cli::{Sandbox, run};
+use support::cli::{Ran, Sandbox, run};
 use support::registry::{Registry, SkillFiles};
 use support::server::TestServer;
 use support::skill_row;
@@ -102,14 +102,8 @@ impl Member {
         m
     }
 
-    fn skillpm(&self, args: &[&str]) -> Outcome {
-        let (code, stdout, stderr) = run(self.sandbox.cmd().args(args));
-        Outcome {
-            command: args.join(" "),
-            code,
-            stdout,
-            stderr,
-        }
+    fn skillpm(&self, args: &[&str]) -> Ran {
+        self.sandbox.skillpm(args)
     }
 
     fn project(&self) -> &Path {
@@ -254,50 +248,6 @@ fn expected_in(root: &str, skill: &SkillFiles) -> Tree {
         .into_iter()
         .map(|(path, file)| (format!("{root}/{}/{path}", skill.name), file))
         .collect()
-}
-
-/// A finished command, with fluent checks that print everything on failure.
-struct Outcome {
-    command: String,
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-impl Outcome {
-    fn exits(self, code: i32) -> Self {
-        assert_eq!(
-            self.code, code,
-            "`skillpm {}` exited {} (expected {code})\nstdout:\n{}\nstderr:\n{}",
-            self.command, self.code, self.stdout, self.stderr
-        );
-        self
-    }
-
-    fn succeeds(self) -> Self {
-        self.exits(0)
-    }
-
-    /// Both streams together contain `text`.
-    fn says(self, text: &str) -> Self {
-        assert!(
-            self.stdout.contains(text) || self.stderr.contains(text),
-            "`skillpm {}` did not say {text:?}\nstdout:\n{}\nstderr:\n{}",
-            self.command,
-            self.stdout,
-            self.stderr
-        );
-        self
-    }
-
-    fn json(&self) -> Value {
-        serde_json::from_str(&self.stdout).unwrap_or_else(|e| {
-            panic!(
-                "`skillpm {}` printed no JSON ({e}):\n{}\nstderr:\n{}",
-                self.command, self.stdout, self.stderr
-            )
-        })
-    }
 }
 
 // ---------------------------------------------------------------- skills

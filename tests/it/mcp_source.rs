@@ -36,6 +36,8 @@ struct Served {
 
 struct McpServer {
     port: u16,
+    /// Faults and a request count in front of the server.
+    faults: crate::support::server::Flaky,
     served: Arc<Mutex<Served>>,
     _runtime: tokio::runtime::Runtime,
 }
@@ -51,15 +53,19 @@ impl McpServer {
         let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
         listener.set_nonblocking(true).unwrap();
         let port = listener.local_addr().unwrap().port();
-        let app = axum::Router::new()
-            .route("/mcp", axum::routing::post(handle))
-            .with_state(served.clone());
+        let faults = crate::support::server::Flaky::default();
+        let app = faults.wrap(
+            axum::Router::new()
+                .route("/mcp", axum::routing::post(handle))
+                .with_state(served.clone()),
+        );
         runtime.spawn(async move {
             let listener = tokio::net::TcpListener::from_std(listener).unwrap();
             let _ = axum::serve(listener, app).await;
         });
         McpServer {
             port,
+            faults,
             served,
             _runtime: runtime,
         }
@@ -699,4 +705,42 @@ fn a_restored_cache_installs_frozen_on_a_fresh_runner_given_the_ci_record_key() 
         std::fs::read(runner.project.join("skills.lock")).unwrap(),
         lock
     );
+}
+
+/// Retries are the one client's (docs/network.md#retries): an MCP server
+/// that answers 503 twice is asked a third time and the add succeeds; one
+/// that keeps failing stops at the budget (three attempts), exit 4.
+#[test]
+fn an_mcp_server_is_retried_and_counted_by_the_one_client() {
+    let server = McpServer::start();
+    server.add_skill("greet", "Greets people.", &[("notes.md", "fine\n")]);
+    let add = || {
+        let sb = crate::support::cli::Sandbox::new();
+        sb.init();
+        let (code, _, stderr) = crate::support::cli::run(sb.cmd().args([
+            "add",
+            "--source",
+            &server.source(),
+            "greet",
+            "--yes",
+        ]));
+        (sb, code, stderr)
+    };
+    // Honest: the requests of one add.
+    let (_, code, stderr) = add();
+    assert_eq!(code, 0, "{stderr}");
+    let honest = server.faults.take_seen();
+    assert!(honest >= 3, "{honest} requests");
+    // 503 twice, then the answers: two requests more.
+    server.faults.fail_next(2);
+    let (sb, code, stderr) = add();
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(server.faults.take_seen(), honest + 2);
+    assert!(sb.project.join("skills.lock").exists());
+    // Always 503: three attempts, nothing written.
+    server.faults.fail_next(usize::MAX);
+    let (sb, code, stderr) = add();
+    assert_eq!(code, 4, "{stderr}");
+    assert_eq!(server.faults.take_seen(), 3);
+    assert!(!sb.project.join("skills.lock").exists(), "lock written");
 }

@@ -354,14 +354,14 @@ fn unsafe_trees_and_wrong_targets_are_refused_without_touching_the_old_site() {
     let hashed = home.path().join("hashed");
     write(&hashed.join("tool/SKILL.md"), &skill_md("tool", "Tool."));
     write(&hashed.join("tool/notes#1.md"), "x\n");
-    refused(&hashed, 5, "file `notes#1.md` contains `#`");
+    refused(&hashed, 5, "file `notes#1.md`: `#` changes a URL");
 
     // Two paths that collide on case-insensitive file systems.
     let cased = home.path().join("cased");
     write(&cased.join("tool/SKILL.md"), &skill_md("tool", "Tool."));
     write(&cased.join("tool/Docs/a.md"), "a\n");
     write(&cased.join("tool/docs/b.md"), "b\n");
-    refused(&cased, 5, "only in letter case");
+    refused(&cased, 5, "on case-insensitive file systems");
 
     // A symlink inside a skill is refused, never followed.
     #[cfg(unix)]
@@ -1119,4 +1119,133 @@ fn an_example_key_id_does_not_disarm_the_secret_check() {
         "{\"aws_access_key_id\": \"AKIAIOSFODNN7EXAMPLE\",\n \"aws_secret_access_key\": \"q8Kf3mQ2tLpwJalrXUtnFEMI/K7MDENGbPxRfiCY\"}\n",
         "config/aws.json:2",
     );
+}
+
+// ---------------------------------------------------------------------------
+// One set of path rules (`skillpm::names`): what `publish` writes, `add`
+// accepts, and what `add` refuses, `publish` refuses.
+
+/// Names the unpacker refuses (Windows device names with and without an
+/// extension, including `CONIN$`, `CONOUT$` and the superscript-digit
+/// ports, characters Windows refuses, a trailing dot or space).
+const REFUSED_NAMES: &[&str] = &[
+    "CON",
+    "con.txt",
+    "CONIN$",
+    "conout$.log",
+    "COM1.md",
+    "LPT9",
+    "COM¹",
+    "com².txt",
+    "LPT³.md",
+    "Aux .md",
+    "trailing.",
+    "trailing ",
+    "a:b",
+    "a*b",
+    "a<b",
+    "a>b",
+    "a\"b",
+    "a|b",
+    "a?b",
+    "a\\b",
+];
+
+#[test]
+fn publish_refuses_every_name_add_refuses() {
+    let home = TempDir::new().unwrap();
+    let publish = |skills: &Path| {
+        let out = home.path().join("out");
+        let output = skillpm(home.path())
+            .arg("publish")
+            .arg(skills)
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        (output.status.code(), stderr, out)
+    };
+    // Honest: a plain extra file publishes.
+    let honest = home.path().join("honest");
+    write(&honest.join("tool/SKILL.md"), &skill_md("tool", "Tool."));
+    write(&honest.join("tool/notes.md"), "x\n");
+    let (code, stderr, out) = publish(&honest);
+    assert_eq!(code, Some(0), "{stderr}");
+    std::fs::remove_dir_all(out).unwrap();
+    for (i, name) in REFUSED_NAMES.iter().enumerate() {
+        // `add` refuses it (the unpacker's rule) ...
+        assert!(
+            skillpm::names::check_name(name).is_err(),
+            "{name:?} is accepted by add"
+        );
+        // ... and so does `publish`, naming the file, writing nothing.
+        let skills = home.path().join(format!("bad{i}"));
+        write(&skills.join("tool/SKILL.md"), &skill_md("tool", "Tool."));
+        write(&skills.join("tool").join(name), "x\n");
+        let (code, stderr, out) = publish(&skills);
+        assert_eq!(code, Some(5), "{name:?}: {stderr}");
+        assert!(stderr.contains("cannot publish skill `tool`"), "{stderr}");
+        assert!(!out.exists(), "{name:?}: publish wrote {}", out.display());
+    }
+}
+
+/// Names that are awkward but legal everywhere.
+const AWKWARD_NAMES: &[&str] = &[
+    "a b.md",
+    "UPPER.MD",
+    ".hidden",
+    "console.md",
+    "com0.txt",
+    "lpt10.txt",
+    "CONIN",
+    "nul-not.txt",
+    "x (1).md",
+    "semi;colon,comma.md",
+    "amp&plus+eq=at@.md",
+    "quote'excl!dollar$.md",
+    "brace{}caret^tick`tilde~.md",
+    "deep/nested/folder/file.md",
+];
+
+#[test]
+fn what_publish_writes_add_accepts_whole() {
+    let home = TempDir::new().unwrap();
+    let skills = home.path().join("skills");
+    let tool = skills.join("tool");
+    write(&tool.join("SKILL.md"), &skill_md("tool", "Tool."));
+    for (i, name) in AWKWARD_NAMES.iter().enumerate() {
+        write(&tool.join(name), &format!("file {i}\n"));
+    }
+    // The longest path a ustar header holds: 155 bytes of folders, a
+    // 100-byte name.
+    let long = format!("{}/{}", "d".repeat(155), "f".repeat(100));
+    write(&tool.join(&long), "long\n");
+    let out = home.path().join("site");
+    publish_to(home.path(), &skills, &out, &[]);
+    let source = snapshot(&tool);
+
+    // The archive (v0.2) and, with the archives gone, the file lists (v0.1).
+    let v1_only = home.path().join("v1-only");
+    copy_tree(&out, &v1_only);
+    std::fs::remove_dir_all(v1_only.join(".well-known/agent-skills")).unwrap();
+    for (site, via) in [(&out, "archive"), (&v1_only, "v0.1 file list")] {
+        let server = crate::support::server::TestServer::serve(site);
+        let sb = crate::support::cli::Sandbox::new();
+        sb.init();
+        let (code, _, stderr) = crate::support::cli::run(sb.cmd().args([
+            "add",
+            "--source",
+            &server.base(),
+            "--all",
+            "--yes",
+        ]));
+        assert_eq!(code, 0, "{via}: {stderr}");
+        let placed = std::fs::canonicalize(sb.project.join(".agents/skills/tool")).unwrap();
+        assert_eq!(
+            differences(&source, &snapshot(&placed)),
+            Vec::<String>::new(),
+            "{via}"
+        );
+    }
 }

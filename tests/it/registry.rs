@@ -10,6 +10,7 @@ use std::time::{Duration, SystemTime};
 
 use serde_json::{Value, json};
 use skillpm::error::{Classify, Exit};
+use skillpm::net::Settings;
 use skillpm::net::fetch::{Auth, CacheDirs, DownloadSpec, FetchConfig, FetchError, Fetcher};
 use skillpm::sources::index::{self as source, FetchedContent, Source};
 use url::Url;
@@ -46,10 +47,13 @@ fn served_v2() -> (tempfile::TempDir, Registry, TestServer) {
 /// A fetcher with test-sized timeouts and its own cache.
 fn fetcher_with(cache: &Path, offline: bool, tweak: impl FnOnce(&mut FetchConfig)) -> Fetcher {
     let mut config = FetchConfig {
-        read_timeout: Duration::from_millis(300),
-        connect_timeout: Duration::from_secs(2),
-        retries: 2,
-        backoff: Duration::from_millis(5),
+        net: Settings {
+            idle_timeout: Duration::from_millis(300),
+            connect_timeout: Duration::from_secs(2),
+            retries: 2,
+            backoff: Duration::from_millis(5),
+            ..Settings::default()
+        },
         ..FetchConfig::default()
     };
     tweak(&mut config);
@@ -1085,7 +1089,7 @@ fn batches_run_in_parallel_within_the_bound_and_report_each_result() {
     let missing = Url::parse(&server.url("/nothing-here.tar.gz")).unwrap();
     specs.push(DownloadSpec::new(missing, None));
     let cache = tempfile::tempdir().unwrap();
-    let fetcher = fetcher_with(cache.path(), false, |c| c.jobs = 4);
+    let fetcher = fetcher_with(cache.path(), false, |c| c.net.jobs = 4);
     let bar = indicatif::ProgressBar::hidden();
     let results = fetcher.download_all(specs.clone(), &bar);
     assert_eq!(results.len(), 13);

@@ -24,9 +24,10 @@ use url::Url;
 
 use super::http;
 use super::memory::{Held, InMemory, MemoryBudget, Reservation};
-use super::retry::{Failure, with_retries};
 use super::validators::{self, Validators};
-use super::{DownloadSpec, Downloaded, FetchError, Progress, Revalidation, Shared};
+use super::{
+    DownloadSpec, Downloaded, Failure, FetchError, Progress, Revalidation, Shared, with_retries,
+};
 use crate::digest::{Digest, HashingWriter};
 
 /// What one successful transfer produced, before verification.

@@ -6,13 +6,11 @@
 //! follow redirects by hand, https never leads to http, and the credential
 //! goes only to its own origin, never to a redirect's other host.
 
-use reqwest::header::{self, HeaderMap, HeaderName, HeaderValue};
-use reqwest::{Method, StatusCode};
+use reqwest::Method;
+use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use url::Url;
 
-use super::retry::{Failure, parse_retry_after, with_retries};
-use super::{Auth, FetchError, Fetcher, http};
-use crate::net::Why;
+use super::{Auth, Failure, FetchError, Fetcher, http, with_retries};
 
 /// The methods the OCI API needs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -109,20 +107,10 @@ impl Fetcher {
             let client = shared.client()?;
             let work = with_retries(&shared, &ex.url, || async {
                 let mut reply = send(client, &shared.config, ex).await?;
-                let status = reply.0.status();
-                if status == StatusCode::TOO_MANY_REQUESTS || status.is_server_error() {
-                    let retry_after = reply
-                        .0
-                        .headers()
-                        .get(header::RETRY_AFTER)
-                        .and_then(|v| v.to_str().ok())
-                        .and_then(|v| parse_retry_after(v, std::time::SystemTime::now()));
-                    return Err(Failure::Transient {
-                        why: Why::Status(status.as_u16()),
-                        detail: format!("server answered {status}"),
-                        retry_after,
-                    });
+                if let Some(again) = crate::net::retry_status(&reply.0) {
+                    return Err(again);
                 }
+                let status = reply.0.status();
                 let mut body = Vec::new();
                 if ex.verb != Verb::Head {
                     http::stream_body(
@@ -173,7 +161,7 @@ async fn send(
     request.auth = ex.auth.cloned();
     request.follow_redirects = matches!(ex.verb, Verb::Get | Verb::Head);
     request.allow_http = config.allow_http;
-    match http.send(&request).await {
+    match http.send_once(&request).await {
         Ok(sent) => Ok((sent.response, sent.url)),
         // A 3xx without a Location is the caller's to read.
         Err(crate::net::SendError::NoLocation { url, response }) => Ok((*response, url)),

@@ -3,14 +3,11 @@
 //! leads to plain http, a bearer token only ever goes to its own origin),
 //! and what its failure means for the retry loop.
 
-use std::time::SystemTime;
-
 use reqwest::header::{self, HeaderMap, HeaderValue};
 use reqwest::{Response, StatusCode};
 use url::Url;
 
-use super::retry::{Failure, parse_retry_after};
-use super::{Auth, FetchConfig, FetchError};
+use super::{Auth, Failure, FetchConfig, FetchError};
 use crate::net::{self, BodyError, Http, NetError, SendError, Why};
 
 /// A fresh answer to a (possibly conditional) GET, with the headers the
@@ -67,7 +64,7 @@ pub(crate) async fn send(
     request.headers = extra.clone();
     request.auth = auth.cloned();
     request.allow_http = config.allow_http;
-    let sent = http.send(&request).await.map_err(send_failure)?;
+    let sent = http.send_once(&request).await.map_err(send_failure)?;
     Ok((sent.url, sent.response))
 }
 
@@ -92,6 +89,17 @@ pub(crate) fn send_failure(e: SendError) -> Failure {
             Ok(url) => classify_error(&url, &source),
             Err(_) => Failure::transient(Why::of(&source), error_chain(&source)),
         },
+        SendError::Unreachable {
+            url,
+            origin,
+            why,
+            attempts,
+        } => Failure::Fatal(FetchError::Unreachable {
+            url,
+            origin,
+            why,
+            attempts,
+        }),
         SendError::Client(NetError::Client(text)) => Failure::Fatal(FetchError::Client(text)),
         SendError::Client(other) => Failure::Fatal(FetchError::Client(other.to_string())),
     }
@@ -107,22 +115,13 @@ pub(crate) fn check_status(
     if status.is_success() || status == StatusCode::NOT_MODIFIED {
         return Ok(());
     }
+    // Rate limiting and server trouble pass; the server says so.
+    if let Some(again) = net::retry_status(response) {
+        return Err(again);
+    }
     let code = status.as_u16();
-    let retry_after = response
-        .headers()
-        .get(header::RETRY_AFTER)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| parse_retry_after(v, SystemTime::now()));
     let hint = match (code, auth) {
         (404 | 410, _) => return Err(Failure::Fatal(FetchError::NotFound { url: url.to_string() })),
-        // Rate limiting and server trouble pass; the server says so.
-        (429 | 500..=599, _) => {
-            return Err(Failure::Transient {
-                why: Why::Status(code),
-                detail: format!("server answered {status}"),
-                retry_after,
-            });
-        }
         (401 | 403, Some(a)) => format!(
             " (the token from ${} was sent and refused; check it and its permissions)",
             a.env_var()
@@ -154,7 +153,8 @@ pub(crate) async fn stream_body(
     if declared.is_some_and(|n| n > max) {
         return Err(Failure::Fatal(FetchError::too_large(url, max)));
     }
-    let mut body = net::BodyStream::new(response, config.read_timeout, config.min_rate, None);
+    let mut body =
+        net::BodyStream::new(response, config.net.idle_timeout, config.net.min_rate, None);
     loop {
         match body.next().await {
             Ok(Some(chunk)) => {

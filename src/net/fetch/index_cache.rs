@@ -13,8 +13,7 @@ use serde::{Deserialize, Serialize};
 use url::Url;
 
 use super::http::{self, conditional_headers};
-use super::retry::with_retries;
-use super::{Auth, Body, BodyOrigin, FetchError, Shared};
+use super::{Auth, Body, BodyOrigin, FetchError, Shared, with_retries};
 use crate::digest::Digest;
 
 const MAGIC: &[u8] = b"skillpm-cached-body 1\n";
@@ -58,7 +57,7 @@ fn cache_file(dir: &Path, url: &Url) -> std::path::PathBuf {
 pub(crate) fn load(dir: &Path, url: &Url) -> Option<Cached> {
     // The cache is not trusted with memory either: a planted giant file is
     // not read past the limit (and is then simply not a cached copy).
-    let raw = crate::fs::read_bounded_bytes(&cache_file(dir, url), MAX_CACHED_BYTES)
+    let mut raw = crate::fs::read_bounded_bytes(&cache_file(dir, url), MAX_CACHED_BYTES)
         .ok()
         .flatten()?;
     let rest = raw.strip_prefix(MAGIC)?;
@@ -67,10 +66,9 @@ pub(crate) fn load(dir: &Path, url: &Url) -> Option<Cached> {
     if meta.url != url.as_str() {
         return None;
     }
-    Some(Cached {
-        meta,
-        bytes: rest[newline + 1..].to_vec(),
-    })
+    // The body is the tail of what was read: kept in place, not copied.
+    raw.drain(..MAGIC.len() + newline + 1);
+    Some(Cached { meta, bytes: raw })
 }
 
 pub(crate) fn store(dir: &Path, body: &Body) -> Result<(), FetchError> {
@@ -82,12 +80,12 @@ pub(crate) fn store(dir: &Path, body: &Body) -> Result<(), FetchError> {
         etag: body.etag.clone(),
         last_modified: body.last_modified.clone(),
     };
-    let mut out = MAGIC.to_vec();
-    out.extend(serde_json::to_vec(&meta).map_err(|e| io(std::io::Error::other(e)))?);
-    out.push(b'\n');
-    out.extend_from_slice(&body.bytes);
+    let meta = serde_json::to_vec(&meta).map_err(|e| io(std::io::Error::other(e)))?;
     let path = cache_file(dir, &body.url);
-    crate::fs::write_atomic(&path, &out).map_err(|source| FetchError::Io { path, source })
+    // Written in parts: a large index is not copied to put its header first
+    // (docs/performance.md, the 50,000-skill index).
+    let parts: [&[u8]; 4] = [MAGIC, &meta, b"\n", &body.bytes];
+    crate::fs::write_atomic_parts(&path, &parts).map_err(|source| FetchError::Io { path, source })
 }
 
 /// Opens the file a `file://` URL names with the outcomes of HTTP: a

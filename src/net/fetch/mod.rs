@@ -9,10 +9,11 @@
 //! * **Timeouts**: connect, idle-read (a stalled body fails, a slow live
 //!   one does not), a minimum rate (a body dripping a byte every few seconds
 //!   fails once the idle timeout has passed) and an overall deadline per
-//!   transfer, retries included. See [`config::env`] for the knobs.
+//!   transfer, retries included. See [`crate::net::env`] for the knobs.
 //! * **Retries** with jittered exponential backoff on connection errors,
 //!   timeouts, 429/5xx and bodies cut short; the whole body is inside the
-//!   retry. Never on other 4xx, TLS errors, size limits, digest mismatch or
+//!   retry (the client's one loop, [`crate::net::Http::retrying`]; each
+//!   attempt is one [`crate::net::Http::send_once`]). Never on other 4xx, TLS errors, size limits, digest mismatch or
 //!   a body below the minimum rate. `Retry-After` is honoured.
 //! * **One run, one view of each origin** (docs/network.md): the retry
 //!   budget is per origin and per run. An origin that used it up is
@@ -38,18 +39,16 @@
 //! * **Offline**: no socket is ever opened; what is not cached is exit 6.
 //!   `file://` sources still work (reading a file opens no socket).
 
-pub mod config;
 mod download;
 mod exchange;
 mod http;
 mod index_cache;
 mod memory;
-mod retry;
 mod validators;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use indicatif::ProgressBar;
@@ -58,9 +57,8 @@ use url::Url;
 use crate::cache::{NoCacheDir, layout};
 use crate::digest::Digest;
 use crate::error::{Classify, Exit};
-use crate::net::{Detail, NetError, Why};
+use crate::net::{Detail, NetError, Settings, Stop, Why};
 
-pub use config::FetchConfig;
 pub use exchange::{Exchange, Reply, Verb};
 pub use memory::{Held, InMemory, SmallDownload};
 
@@ -200,6 +198,94 @@ impl FetchError {
 /// policy's own (`crate::net::Auth`).
 pub use crate::net::Auth;
 
+/// What one fetcher obeys: the network policy's settings (timeouts,
+/// retries, jobs: [`Settings`], one home) and the fetcher's own limits.
+#[derive(Debug, Clone)]
+pub struct FetchConfig {
+    pub net: Settings,
+    /// Plain `http://` to hosts other than this machine (`--allow-http`).
+    pub allow_http: bool,
+    /// Caps on bytes actually received (not on what headers claim).
+    pub max_index_bytes: u64,
+    pub max_artifact_bytes: u64,
+}
+
+impl Default for FetchConfig {
+    fn default() -> Self {
+        FetchConfig {
+            net: Settings::default(),
+            allow_http: false,
+            max_index_bytes: 16 * 1024 * 1024,
+            max_artifact_bytes: 64 * 1024 * 1024,
+        }
+    }
+}
+
+impl FetchConfig {
+    /// Defaults, the network's from the environment ([`crate::net::env`]).
+    pub fn from_env() -> Result<Self, FetchError> {
+        let net = Settings::from_env().map_err(|b| FetchError::Setting {
+            name: b.name,
+            value: b.value,
+            reason: b.reason,
+        })?;
+        Ok(FetchConfig {
+            net,
+            ..FetchConfig::default()
+        })
+    }
+}
+
+/// One failed attempt of a transfer, for the client's retry loop.
+pub(crate) type Failure = crate::net::Failure<FetchError>;
+
+impl From<FetchError> for Failure {
+    fn from(e: FetchError) -> Self {
+        Failure::Fatal(e)
+    }
+}
+
+/// Runs `attempt` under the client's retry loop ([`crate::net::Http::retrying`]:
+/// the budget per origin, backoff, `Retry-After`, the notices), in the
+/// fetcher's words.
+async fn with_retries<T, F, Fut>(shared: &Shared, url: &Url, attempt: F) -> Result<T, FetchError>
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Result<T, Failure>>,
+{
+    shared
+        .http
+        .retrying(url, attempt)
+        .await
+        .map_err(|stop| match stop {
+            Stop::Fatal(e) => e,
+            Stop::GaveUp {
+                attempts,
+                why,
+                detail,
+            } => FetchError::Transport {
+                url: url.to_string(),
+                attempts,
+                why,
+                detail: Detail(detail),
+            },
+            Stop::Unreachable {
+                origin,
+                why,
+                attempts,
+            } => FetchError::Unreachable {
+                url: url.to_string(),
+                origin,
+                why,
+                attempts,
+            },
+            Stop::TooLate { seconds } => FetchError::RetryTooLate {
+                url: url.to_string(),
+                seconds,
+            },
+        })
+}
+
 /// The parts of the cache this module writes (docs/design.md#store).
 #[derive(Debug, Clone)]
 pub struct CacheDirs {
@@ -336,19 +422,6 @@ pub struct Downloaded {
     pub reused: bool,
 }
 
-/// What a request that is about to be retried tells the person waiting.
-#[derive(Debug, Clone)]
-pub struct RetryNotice {
-    pub url: Url,
-    /// The attempt about to start (2 for the first retry).
-    pub next_attempt: u32,
-    /// How many attempts the origin's budget allows.
-    pub attempts: u32,
-    /// Why the last one failed, in words.
-    pub why: String,
-    pub delay: Duration,
-}
-
 /// The bytes of one batch of downloads, shown on its bar's message with
 /// their rate (the bar itself counts finished downloads).
 pub(crate) struct Progress {
@@ -381,9 +454,6 @@ impl Progress {
     }
 }
 
-/// Called before each retry (a spinner in `ops`).
-pub type OnRetry = Arc<dyn Fn(&RetryNotice) + Send + Sync>;
-
 /// The network side of a run. Create one and share it (clones share the
 /// client, the runtime and the run's view of each origin). Its methods block
 /// (they drive a private runtime), so call them from plain threads, never from
@@ -404,7 +474,6 @@ struct Shared {
     /// retry budget per origin.
     http: crate::net::Http,
     run: RunState,
-    on_retry: OnceLock<OnRetry>,
     /// Whether this cache holds any v0.1 validators: unknown, no, yes (looked
     /// at once per run, and yes once this run writes one).
     validators_exist: std::sync::atomic::AtomicU8,
@@ -435,13 +504,13 @@ impl Fetcher {
         // The network's own runtime (`crate::net::client::runtime`): one
         // worker thread drives every transfer, so the work per byte (hashing,
         // a write) stays off the caller's thread; concurrency comes from
-        // `config.jobs` transfers in flight; fsync runs on the blocking pool
+        // `config.net.jobs` transfers in flight; fsync runs on the blocking pool
         // so a slow disk never stalls the other transfers.
         let runtime = crate::net::client::runtime().map_err(|e| match e {
             NetError::Client(text) => FetchError::Client(text),
             other => FetchError::Client(other.to_string()),
         })?;
-        let http = crate::net::Http::new(config.net_settings());
+        let http = crate::net::Http::new(config.net.clone());
         Ok(Fetcher {
             shared: Arc::new(Shared {
                 config,
@@ -450,7 +519,6 @@ impl Fetcher {
                 offline,
                 http,
                 run: RunState::default(),
-                on_retry: OnceLock::new(),
                 validators_exist: std::sync::atomic::AtomicU8::new(download::UNKNOWN),
             }),
             runtime,
@@ -459,8 +527,8 @@ impl Fetcher {
 
     /// Tells `hook` before every retry (once per fetcher; later calls are
     /// ignored).
-    pub fn on_retry(&self, hook: OnRetry) {
-        let _ = self.shared.on_retry.set(hook);
+    pub fn on_retry(&self, hook: crate::net::OnRetry) {
+        self.shared.http.on_retry(hook);
     }
 
     /// Settings from the environment, the cache from `SKILLPM_CACHE_DIR` (or
@@ -541,7 +609,7 @@ impl Fetcher {
             .block_on(async move { shared.download(spec, None).await })
     }
 
-    /// Downloads every spec, at most `config.jobs` at a time, advancing `bar`
+    /// Downloads every spec, at most `config.net.jobs` at a time, advancing `bar`
     /// by one per finished download. Results come back in the order given;
     /// one failure does not stop the others.
     pub fn download_all(
@@ -561,7 +629,7 @@ impl Fetcher {
         bar: &ProgressBar,
         mut done: impl FnMut(usize, Result<Downloaded, FetchError>),
     ) {
-        let jobs = self.shared.config.jobs;
+        let jobs = self.shared.config.net.jobs;
         self.run_all(specs, bar, jobs, None, |i, got| {
             done(i, got.and_then(download::Got::into_downloaded));
         });
@@ -571,7 +639,7 @@ impl Fetcher {
     /// body is kept in memory while the batch's budget allows (and then
     /// spilled to `downloads/`), so the caller writes it once, where it
     /// belongs, and each result is handed to `done` as soon as it is there.
-    /// `config.jobs` are in flight: more did not help (docs/performance.md#what-the-measurements-decided).
+    /// `config.net.jobs` are in flight: more did not help (docs/performance.md#what-the-measurements-decided).
     pub fn download_small_each(
         &self,
         specs: Vec<DownloadSpec>,
@@ -579,7 +647,7 @@ impl Fetcher {
         mut done: impl FnMut(usize, Result<SmallDownload, FetchError>),
     ) {
         let budget = memory::MemoryBudget::new(memory::BATCH_MEMORY);
-        let jobs = self.shared.config.jobs;
+        let jobs = self.shared.config.net.jobs;
         self.run_all(specs, bar, jobs, Some(budget), |i, got| {
             done(
                 i,
@@ -696,19 +764,13 @@ fn net_check(config: &FetchConfig, url: &Url) -> Result<(), FetchError> {
 }
 
 impl Shared {
-    fn notify(&self, notice: &RetryNotice) {
-        if let Some(hook) = self.on_retry.get() {
-            hook(notice);
-        }
-    }
-
     /// Runs `work` (a request with its retries) within the overall deadline.
     async fn within_deadline<T>(
         &self,
         url: &Url,
         work: impl std::future::Future<Output = Result<T, FetchError>>,
     ) -> Result<T, FetchError> {
-        match tokio::time::timeout(self.config.deadline, work).await {
+        match tokio::time::timeout(self.config.net.deadline, work).await {
             Ok(result) => result,
             Err(_) => {
                 let origin = url.origin().ascii_serialization();
@@ -719,7 +781,7 @@ impl Shared {
                     why: Why::Timeout,
                     detail: Detail(format!(
                         "the transfer took longer than SKILLPM_HTTP_DEADLINE ({:?})",
-                        self.config.deadline
+                        self.config.net.deadline
                     )),
                 })
             }

@@ -8,7 +8,6 @@ use serde::Serialize;
 use super::approval::{Review, review};
 use super::place::sync_links;
 use super::session::Session;
-use crate::approve::Summary;
 use crate::audit::Finding;
 use crate::audit::gate::{ACCEPT_FLAG, refusal};
 use crate::digest::Digest;
@@ -25,6 +24,7 @@ pub use crate::sources::every::Skipped;
 use crate::sources::every::resolve_all;
 use crate::sources::oci::kind::tagged_name;
 use crate::sources::opened::Opened;
+use crate::view::approval::Summary;
 
 #[derive(Debug, Clone, Default)]
 pub struct AddOptions {

@@ -4,11 +4,11 @@
 
 use super::audit_gate::HeldBack;
 use super::session::Session;
-use crate::approve::{self, Previous, Summary};
 use crate::error::Exit;
 use crate::ops::fail;
 use crate::project::lock::{LockedSkill, Lockfile};
 use crate::sources::candidate::{Candidate, read_stored_skill, trust_of};
+use crate::view::approval::{self, Previous, Summary};
 
 /// What [`review`] settled: per candidate its summary and whether it was
 /// approved; with `sess.hold_back` (`add --all`), also the candidates the
@@ -87,7 +87,7 @@ fn summary_for(sess: &Session<'_>, c: &Candidate, previous: Option<&LockedSkill>
         .and_then(|t| read_stored_skill(&sess.store.entry_path(&t), &c.locked.name).ok())
         .map(|(s, _)| s);
     let url = c.locked.url.clone().unwrap_or_default();
-    approve::summarize(&approve::Candidate {
+    approval::summarize(&approval::Candidate {
         name: &c.locked.name,
         source: &c.locked.source,
         url: &url,

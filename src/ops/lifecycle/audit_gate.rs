@@ -13,9 +13,9 @@
 //! being written before it links anything, in every command.
 
 use super::session::Session;
-use crate::approve::Summary;
 use crate::audit::Finding;
 use crate::audit::gate::{ACCEPT_FLAG, blocking, keys_at_or_above, refusal};
+use crate::view::approval::Summary;
 
 /// The summaries the audit held back (`add --all`): each one's index, with
 /// the findings that stop it.

@@ -5,7 +5,6 @@ use super::approval::review;
 use super::materialize::materialize;
 use super::place::sync_links;
 use super::session::Session;
-use crate::approve::Summary;
 use crate::error::{Exit, OpError};
 use crate::ops::Context;
 use crate::ops::fail;
@@ -13,6 +12,7 @@ use crate::placement::LinkChanges;
 use crate::project::lock::{LockedSkill, Lockfile};
 use crate::sources::candidate::from_lock;
 use crate::sources::opened::resolve_by_source;
+use crate::view::approval::Summary;
 
 pub use crate::view::install::{InstallMode, InstallReport};
 

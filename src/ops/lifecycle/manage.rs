@@ -7,11 +7,11 @@ use super::approval::review;
 use super::materialize::materialize;
 use super::place::sync_links;
 use super::session::{Session, not_in_project};
-use crate::approve::Summary;
 use crate::ops::Context;
 use crate::project::lock::Lockfile;
 use crate::project::manifest::SkillDecl;
 use crate::sources::candidate::from_lock;
+use crate::view::approval::Summary;
 pub use crate::view::manage::ManageReport;
 
 #[derive(Debug, Clone, Default)]

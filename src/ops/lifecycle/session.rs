@@ -4,13 +4,13 @@
 
 use std::path::PathBuf;
 
+use crate::agents::roots::Env;
 use crate::error::{Exit, OpError};
 use crate::net::fetch::Fetcher;
 use crate::ops::Context;
 use crate::project::lock::{LockedSkill, Lockfile};
 use crate::project::state::ProjectState;
 use crate::project::{self, Manifest, Project};
-use crate::roots::Env;
 use crate::sources::workspace::Workspace;
 use crate::store::Store;
 use crate::unpack::Limits;

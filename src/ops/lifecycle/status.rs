@@ -5,10 +5,10 @@
 
 use super::place::{placements_for, targets, with_site};
 use super::session::Session;
+use crate::agents::roots::Agent;
 use crate::ops::Context;
 use crate::placement::drift::{self, Drift};
 use crate::project::lock::LockedSkill;
-use crate::roots::Agent;
 use crate::view::status::{ListReport, ListRow, ProvenanceReport, ProvenanceRow, VerifyReport};
 
 pub fn list(ctx: &Context) -> anyhow::Result<ListReport> {

@@ -10,7 +10,6 @@ use serde::Serialize;
 use super::approval::review;
 use super::place::sync_links;
 use super::session::{Session, not_in_project};
-use crate::approve::Summary;
 use crate::digest::Digest;
 use crate::error::Exit;
 use crate::ops::fail;
@@ -19,6 +18,7 @@ use crate::placement::LinkChanges;
 use crate::project::lock::{LockedSkill, Lockfile};
 use crate::sources::candidate::Candidate;
 use crate::sources::opened::resolve_by_source;
+use crate::view::approval::Summary;
 
 #[derive(Debug, Clone, Default)]
 pub struct UpdateOptions {

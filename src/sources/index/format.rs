@@ -17,7 +17,7 @@
 //! checked with [`crate::skill::is_valid_name`] and paths with
 //! [`paths::check_relative_path`] before any URL is built from them.
 
-use super::paths;
+use crate::sources::index::paths;
 
 use std::collections::BTreeSet;
 
@@ -216,34 +216,83 @@ impl Classify for IndexError {
 /// (docs/performance.md, the 50,000-skill index). The bytes are the ones
 /// already verified (digest, signature) by the caller.
 pub fn parse_index(bytes: &[u8], url: &Url) -> Result<Index, IndexError> {
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    let malformed = |reason: &str| IndexError::Malformed {
-        url: url.clone(),
-        reason: reason.to_owned(),
-    };
-    let not_json = |e: serde_json::Error| IndexError::NotJson {
+    let bytes = bytes.strip_prefix(BOM).unwrap_or(bytes);
+    must_be_object(bytes, url)?;
+    read(&mut serde_json::Deserializer::from_slice(bytes), url, false)
+}
+
+/// Whether `bytes` are an index skillpm can read (a JSON object with a
+/// known `$schema` and a `skills` array), without building its entries:
+/// what is cached is checked first, then parsed from the cache
+/// ([`parse_index_from`]) once the bytes are let go.
+pub fn check_index(bytes: &[u8], url: &Url) -> Result<(), IndexError> {
+    let bytes = bytes.strip_prefix(BOM).unwrap_or(bytes);
+    must_be_object(bytes, url)?;
+    read(&mut serde_json::Deserializer::from_slice(bytes), url, true).map(drop)
+}
+
+/// [`parse_index`] over a reader (a verified snapshot on disk, read once):
+/// neither the bytes nor a JSON tree are ever held whole.
+pub fn parse_index_from(mut reader: impl std::io::BufRead, url: &Url) -> Result<Index, IndexError> {
+    let not_json = |e: std::io::Error| IndexError::NotJson {
         url: url.clone(),
         reason: e.to_string(),
     };
-    let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
-    if first != Some(&b'{') {
-        // Not an object: say whether it is JSON at all.
-        serde_json::from_slice::<serde::de::IgnoredAny>(bytes).map_err(not_json)?;
-        return Err(malformed("the index must be a JSON object"));
+    if reader.fill_buf().map_err(not_json)?.starts_with(BOM) {
+        reader.consume(BOM.len());
     }
-    let mut reader = stream::Reader::new(url);
-    let mut de = serde_json::Deserializer::from_slice(bytes);
+    read(
+        &mut serde_json::Deserializer::from_reader(reader),
+        url,
+        false,
+    )
+}
+
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// An index is a JSON object: anything else is refused, saying whether it
+/// is JSON at all.
+fn must_be_object(bytes: &[u8], url: &Url) -> Result<(), IndexError> {
+    if bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{') {
+        return Ok(());
+    }
+    serde_json::from_slice::<serde::de::IgnoredAny>(bytes).map_err(|e| IndexError::NotJson {
+        url: url.clone(),
+        reason: e.to_string(),
+    })?;
+    Err(IndexError::Malformed {
+        url: url.clone(),
+        reason: "the index must be a JSON object".to_owned(),
+    })
+}
+
+/// The streaming read of one index document (`shape_only`: entries are
+/// skipped, not built).
+fn read<'de, R: serde_json::de::Read<'de>>(
+    de: &mut serde_json::Deserializer<R>,
+    url: &Url,
+    shape_only: bool,
+) -> Result<Index, IndexError> {
+    let mut reader = stream::Reader::new(url, shape_only);
     let outcome =
-        serde::de::DeserializeSeed::deserialize(&mut reader, &mut de).and_then(|()| de.end());
+        serde::de::DeserializeSeed::deserialize(&mut reader, &mut *de).and_then(|()| de.end());
     if let Some(stopped) = reader.stopped.take() {
         return Err(stopped);
     }
     match outcome {
         Ok(()) => {}
         Err(e) if e.classify() == serde_json::error::Category::Data => {
-            return Err(malformed(&e.to_string()));
+            return Err(IndexError::Malformed {
+                url: url.clone(),
+                reason: e.to_string(),
+            });
         }
-        Err(e) => return Err(not_json(e)),
+        Err(e) => {
+            return Err(IndexError::NotJson {
+                url: url.clone(),
+                reason: e.to_string(),
+            });
+        }
     }
     let (format, accepted, mut problems) = reader.finish()?;
 
@@ -306,7 +355,10 @@ mod stream {
     use serde_json::Value;
     use url::Url;
 
-    use super::{Entry, EntryProblem, IndexError, IndexFormat, judge_entry, paths, schema_format};
+    use crate::sources::index::format::{
+        Entry, EntryProblem, IndexError, IndexFormat, judge_entry, schema_format,
+    };
+    use crate::sources::index::paths;
 
     pub(super) struct Reader<'u> {
         url: &'u Url,
@@ -321,10 +373,12 @@ mod stream {
         problems: Vec<EntryProblem>,
         /// A refusal met inside the stream, returned as it is.
         pub(super) stopped: Option<IndexError>,
+        /// Entries are skipped, not built ([`super::check_index`]).
+        shape_only: bool,
     }
 
     impl<'u> Reader<'u> {
-        pub(super) fn new(url: &'u Url) -> Self {
+        pub(super) fn new(url: &'u Url, shape_only: bool) -> Self {
             Reader {
                 url,
                 dir: paths::index_dir(url),
@@ -333,6 +387,7 @@ mod stream {
                 buffered: None,
                 problems: Vec::new(),
                 stopped: None,
+                shape_only,
             }
         }
 
@@ -454,6 +509,11 @@ mod stream {
                 Ok(format) => format,
                 Err(e) => return Err(reader.stop(e)),
             };
+            if reader.shape_only {
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                reader.streamed = Some(Vec::new());
+                return Ok(());
+            }
             let mut accepted = Vec::with_capacity(seq.size_hint().unwrap_or(0));
             let mut position = 0;
             while let Some(raw) = seq.next_element::<Value>()? {

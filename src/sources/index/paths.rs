@@ -8,37 +8,11 @@
 
 use url::Url;
 
-/// Why a relative file path from an index was refused.
+/// Why a relative file path from an index was refused: the rules of a
+/// path that is also a URL, `crate::names::check_url_path` (the unpacking
+/// rules and the discovery RFC's), in words.
 pub fn check_relative_path(path: &str) -> Result<(), String> {
-    if path.is_empty() {
-        return Err("the path is empty".into());
-    }
-    if path.starts_with('/') {
-        return Err("the path is absolute (starts with `/`)".into());
-    }
-    if path.len() > 1024 {
-        return Err("the path is longer than 1024 bytes".into());
-    }
-    for segment in path.split('/') {
-        match segment {
-            "" => return Err("the path has an empty segment (`//` or a trailing `/`)".into()),
-            "." | ".." => return Err(format!("the path has a `{segment}` segment")),
-            _ => {}
-        }
-        if let Some(c) = segment.chars().find(|c| is_forbidden_char(*c)) {
-            return Err(format!(
-                "the path contains the character {c:?}, which is not allowed in a skill file path"
-            ));
-        }
-    }
-    Ok(())
-}
-
-/// Characters refused in file paths: control characters, the Windows path
-/// separator and drive marker (docs/design.md#unpacking), and those the discovery RFC
-/// excludes because they change a URL's meaning.
-fn is_forbidden_char(c: char) -> bool {
-    c.is_control() || matches!(c, '\\' | ':' | '?' | '#' | '[' | ']')
+    crate::names::check_url_path(path).map_err(|rule| rule.to_string())
 }
 
 /// The folder holding an index (`…/agent-skills/` for `…/agent-skills/index.json`).

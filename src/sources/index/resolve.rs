@@ -24,7 +24,8 @@ use crate::net::fetch::{
 use crate::net::{TokenChoice, UserTokens};
 use crate::project::manifest::SourceDecl;
 use crate::sources::index::format::{
-    ArtifactType, Entry, EntryContent, Index, IndexError, parse_index,
+    ArtifactType, Entry, EntryContent, Index, IndexError, check_index, parse_index,
+    parse_index_from,
 };
 use crate::sources::spec::{SourceSpec, SpecError};
 use crate::sources::tokens::token_choice;
@@ -194,14 +195,16 @@ pub fn resolve(
     if let SourceSpec::Git(text) | SourceSpec::Mcp(text) = &source.spec {
         return Err(SourceError::Git { text: text.clone() });
     }
-    let body = fetch_index(fetcher, source)?;
+    let mut body = fetch_index(fetcher, source)?;
 
     let (signer, signature_body) = (!source.keys.is_empty())
         .then(|| verify_index(fetcher, source, &body, now))
         .transpose()?
         .unzip();
 
-    let index = parse_index(&body.bytes, &body.final_url)?;
+    // Nothing unusable is cached: the shape is checked first (no entries
+    // are built), the entries are parsed after the bytes are let go.
+    check_index(&body.bytes, &body.final_url)?;
     fetcher.remember(&body)?;
     if let Some(sig) = &signature_body {
         fetcher.remember(sig)?;
@@ -212,9 +215,22 @@ pub fn resolve(
     let signature_text = signature_body
         .as_ref()
         .and_then(|s| std::str::from_utf8(&s.bytes).ok());
-    let snapshot = crate::store::snapshots::Snapshots::in_cache(fetcher.cache().root())
-        .put(&body.bytes, signature_text)
-        .unwrap_or_else(|_| Digest::of_bytes(&body.bytes));
+    let snapshots = crate::store::snapshots::Snapshots::in_cache(fetcher.cache().root());
+    let (index, snapshot) = match snapshots.put(&body.bytes, signature_text) {
+        Ok(snapshot) => (
+            parse_snapshot(
+                &snapshots,
+                snapshot,
+                body.final_url.clone(),
+                &mut body.bytes,
+            )?,
+            snapshot,
+        ),
+        Err(_) => (
+            parse_index(&body.bytes, &body.final_url)?,
+            Digest::of_bytes(&body.bytes),
+        ),
+    };
     Ok(ResolvedIndex {
         source: source.name.clone(),
         index_url: body.url.clone(),
@@ -224,6 +240,38 @@ pub fn resolve(
         origin: body.origin,
         auth: source.auth.clone(),
     })
+}
+
+/// The index of the snapshot just kept, parsed as a stream from its file
+/// once `bytes` (its copy in memory) are freed, so a large index is never
+/// held twice (docs/performance.md, the 50,000-skill index). The file is
+/// hashed as it is read: bytes that are not the snapshot's are refused;
+/// an unreadable file is parsed from `bytes` instead.
+fn parse_snapshot(
+    snapshots: &crate::store::snapshots::Snapshots,
+    snapshot: Digest,
+    url: Url,
+    bytes: &mut Vec<u8>,
+) -> Result<Index, IndexError> {
+    let Ok(file) = snapshots.open(&snapshot) else {
+        return parse_index(bytes, &url);
+    };
+    *bytes = Vec::new();
+    let mut reader =
+        std::io::BufReader::with_capacity(64 * 1024, crate::digest::HashingReader::new(file));
+    let index = parse_index_from(&mut reader, &url)?;
+    let unread = std::io::copy(&mut reader, &mut std::io::sink());
+    if unread.is_err() || reader.into_inner().finish() != snapshot {
+        // Not the bytes that were verified: gone, so the next run keeps them.
+        snapshots.discard(&snapshot);
+        return Err(IndexError::Malformed {
+            url,
+            reason: format!(
+                "the kept snapshot {snapshot} changed while it was read; run the command again"
+            ),
+        });
+    }
+    Ok(index)
 }
 
 /// The first of the source's candidate index URLs that answers. Not found
@@ -367,7 +415,7 @@ pub fn remember_validators(fetcher: &Fetcher, entry: &Entry, content: &FetchedCo
 }
 
 /// Downloads the artifacts (or v0.1.0 files) of every request in one batch,
-/// `config.jobs` at a time. `bar`'s length is set to the number of downloads
+/// `config.net.jobs` at a time. `bar`'s length is set to the number of downloads
 /// and advances as each finishes. Results are in request order; each entry
 /// fails or succeeds on its own.
 pub fn download_entries(

@@ -138,6 +138,8 @@ async fn archive(
 
 pub struct FakeGitHub {
     pub api: Server,
+    /// Faults and a request count in front of the API host.
+    pub api_faults: crate::support::server::Flaky,
     pub archive: Server,
     pub elsewhere: Server,
     log: Arc<Mutex<Vec<Hit>>>,
@@ -166,16 +168,20 @@ impl FakeGitHub {
                 .route("/{owner}/{repo}/tar.gz/{sha}", get(archive))
                 .with_state(host(origin))
         };
+        let api_faults = crate::support::server::Flaky::default();
         let github = FakeGitHub {
             api: serve(
-                axum::Router::new()
-                    .route(
-                        "/repos/{owner}/{repo}/commits/{*reference}",
-                        get(api_commit),
-                    )
-                    .route("/repos/{owner}/{repo}/compare/{range}", get(compare))
-                    .with_state(host("api")),
+                api_faults.wrap(
+                    axum::Router::new()
+                        .route(
+                            "/repos/{owner}/{repo}/commits/{*reference}",
+                            get(api_commit),
+                        )
+                        .route("/repos/{owner}/{repo}/compare/{range}", get(compare))
+                        .with_state(host("api")),
+                ),
             ),
+            api_faults,
             archive: serve(archive_router("archive")),
             elsewhere: serve(archive_router("elsewhere")),
             log,

@@ -169,3 +169,72 @@ pub fn run(cmd: &mut Command) -> (i32, String, String) {
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
 }
+
+/// `text` (a command's stdout) as JSON; panics showing it when it is not.
+pub fn json(text: impl AsRef<[u8]>) -> serde_json::Value {
+    let text = text.as_ref();
+    serde_json::from_slice(text)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(text)))
+}
+
+/// A finished command, with fluent checks that print everything on failure.
+pub struct Ran {
+    pub command: String,
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Ran {
+    /// Runs `cmd`, named `command` in failure messages.
+    pub fn of(command: String, cmd: &mut Command) -> Ran {
+        let (code, stdout, stderr) = run(cmd);
+        Ran {
+            command,
+            code,
+            stdout,
+            stderr,
+        }
+    }
+
+    pub fn exits(self, code: i32) -> Self {
+        assert_eq!(
+            self.code, code,
+            "`skillpm {}` exited {} (expected {code})\nstdout:\n{}\nstderr:\n{}",
+            self.command, self.code, self.stdout, self.stderr
+        );
+        self
+    }
+
+    pub fn succeeds(self) -> Self {
+        self.exits(0)
+    }
+
+    /// Both streams together contain `text`.
+    pub fn says(self, text: &str) -> Self {
+        assert!(
+            self.stdout.contains(text) || self.stderr.contains(text),
+            "`skillpm {}` did not say {text:?}\nstdout:\n{}\nstderr:\n{}",
+            self.command,
+            self.stdout,
+            self.stderr
+        );
+        self
+    }
+
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.stdout).unwrap_or_else(|e| {
+            panic!(
+                "`skillpm {}` printed no JSON ({e}):\n{}\nstderr:\n{}",
+                self.command, self.stdout, self.stderr
+            )
+        })
+    }
+}
+
+impl Sandbox {
+    /// `skillpm ARGS` in this sandbox's project, for the checks of [`Ran`].
+    pub fn skillpm(&self, args: &[&str]) -> Ran {
+        Ran::of(args.join(" "), self.cmd().args(args))
+    }
+}

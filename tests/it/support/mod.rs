@@ -91,3 +91,8 @@ pub fn succeed(cmd: &mut std::process::Command) -> std::process::Output {
     );
     out
 }
+
+/// The smallest valid SKILL.md: `name`, `description` and a heading.
+pub fn skill_md(name: &str, description: &str) -> String {
+    format!("---\nname: {name}\ndescription: {description}\n---\n# {name}\n")
+}

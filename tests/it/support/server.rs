@@ -397,3 +397,48 @@ fn content_type(path: &str) -> &'static str {
         "application/octet-stream"
     }
 }
+
+/// A fault layer for any axum router (the GitHub, MCP and git servers of
+/// the retry tests): answers the next requests it is told to fail with
+/// `503 Service Unavailable`, and counts every request it sees.
+#[derive(Clone, Default)]
+pub struct Flaky {
+    seen: Arc<AtomicUsize>,
+    failing: Arc<AtomicUsize>,
+}
+
+impl Flaky {
+    /// `router` behind this layer.
+    pub fn wrap(&self, router: axum::Router) -> axum::Router {
+        let flaky = self.clone();
+        router.layer(axum::middleware::from_fn(
+            move |request: Request, next: axum::middleware::Next| {
+                let flaky = flaky.clone();
+                async move {
+                    flaky.seen.fetch_add(1, Ordering::SeqCst);
+                    let fail = flaky
+                        .failing
+                        .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
+                        .is_ok();
+                    if fail {
+                        return Response::builder()
+                            .status(StatusCode::SERVICE_UNAVAILABLE)
+                            .body(Body::empty())
+                            .unwrap();
+                    }
+                    next.run(request).await
+                }
+            },
+        ))
+    }
+
+    /// The next `n` requests are answered 503 (`usize::MAX`: all of them).
+    pub fn fail_next(&self, n: usize) {
+        self.failing.store(n, Ordering::SeqCst);
+    }
+
+    /// Requests seen since the last call.
+    pub fn take_seen(&self) -> usize {
+        self.seen.swap(0, Ordering::SeqCst)
+    }
+}
