@@ -90,11 +90,17 @@ fresh() {
     echo "$dir"
 }
 
+# Peak RSS of every run (the largest process, KiB) where GNU time exists;
+# every tool pays its fork the same.
+timer=()
+if /usr/bin/time -f %M -o /dev/null true 2>/dev/null; then timer=(/usr/bin/time -f %M -o "$work/last-rss"); fi
+
 # run SANDBOX CMD...: runs CMD in the sandbox's project with its HOME; prints ms.
 run() {
     local box=$1
     shift
     local start end
+    rm -f "$work/last-rss"
     start=$(now_ns)
     (
         cd "$box/project"
@@ -102,7 +108,7 @@ run() {
             XDG_DATA_HOME="$box/home/.data" XDG_CACHE_HOME="$box/home/.cache" \
             CLAUDE_CONFIG_DIR="$box/home/.claude" CODEX_HOME="$box/home/.codex" \
             SKILLPM_CACHE_DIR="$box/cache" DISABLE_TELEMETRY=1 DO_NOT_TRACK=1 CI=1 NO_COLOR=1 \
-            "$@"
+            ${timer[@]+"${timer[@]}"} "$@"
     ) >"$box/log" 2>&1 </dev/null || { say "FAILED in $box: $*"; tail -5 "$box/log" >&2; echo fail; return; }
     end=$(now_ns)
     echo $(((end - start) / 1000000))
@@ -123,7 +129,9 @@ record() {
             ms=fail
         fi
     fi
-    echo "$case	$tool	$ms" >>"$samples"
+    local rss=-
+    if [ -s "$work/last-rss" ]; then rss=$(tail -1 "$work/last-rss"); fi
+    echo "$case	$tool	$ms	$rss" >>"$samples"
 }
 
 serve() {
@@ -309,9 +317,11 @@ report() {
 import sys, collections
 rows = collections.defaultdict(lambda: collections.defaultdict(list))
 tools = []
+rss = collections.defaultdict(dict)
 for line in open(sys.argv[1]):
-    case, tool, ms = line.rstrip("\n").split("\t")
+    case, tool, ms, kib = line.rstrip("\n").split("\t")
     rows[case][tool].append(ms)
+    if kib.isdigit(): rss[tool][case] = max(rss[tool].get(case, 0), int(kib))
     if tool not in tools: tools.append(tool)
 def med(v):
     if not v or "fail" in v: return None
@@ -331,6 +341,13 @@ for case in rows:
     ratio = f"{s / best:.2f}×" if s is not None and best else "—"
     fr = f"{s / floor:.2f}×" if s is not None and floor else "—"
     print(f"| {case} | " + " | ".join(cells) + f" | {ratio} | {fr} |")
+if rss:
+    print("\nPeak RSS of one run (largest process), MB, the most of any round:\n")
+    print("| case | " + " | ".join(t for t in cols if t in rss) + " |")
+    print("|---" * (len([t for t in cols if t in rss]) + 1) + "|")
+    for case in rows:
+        cells = [f"{rss[t][case] / 1024:.1f}" if case in rss[t] else "—" for t in cols if t in rss]
+        print(f"| {case} | " + " | ".join(cells) + " |")
 PY
 }
 

@@ -38,6 +38,8 @@ pub fn main(cli: Cli) -> std::process::ExitCode {
             exit
         }
     };
+    // A record key made by this run is in place before the process ends.
+    crate::trust::RecordKey::settle();
     std::process::ExitCode::from(code.code())
 }
 

@@ -149,21 +149,10 @@ pub fn import_found(
         .collect()
 }
 
-/// Judges the skill folder `dir` at the run's level: refuses (exit 5)
-/// what that level refuses, naming skill, field and rule; returns the
-/// warnings a lenient install keeps. `own_folder`: `dir`'s name is the
-/// folder the skill came in, so a name that differs from it is reported.
-pub fn judge(
-    ws: &Workspace<'_>,
-    dir: &Path,
-    name: &str,
-    own_folder: bool,
-    label: &str,
-) -> anyhow::Result<Vec<String>> {
-    judge_at(ws.level, dir, name, own_folder, label)
-}
-
-/// [`judge`] at `level`, without the rest of the run (for worker threads).
+/// Judges the skill folder `dir` at `level`: refuses (exit 5) what that
+/// level refuses, naming skill, field and rule; returns the warnings a
+/// lenient install keeps. `own_folder`: `dir`'s name is the folder the
+/// skill came in, so a name that differs from it is reported.
 fn judge_at(
     level: Level,
     dir: &Path,
@@ -172,6 +161,17 @@ fn judge_at(
     label: &str,
 ) -> anyhow::Result<Vec<String>> {
     let check = skill::check_skill_dir(dir, if own_folder { None } else { Some(name) });
+    verdict(level, &check, dir, name, label)
+}
+
+/// The refusal (exit 5) or the lenient warnings of a checked skill folder.
+fn verdict(
+    level: Level,
+    check: &skill::SkillCheck,
+    dir: &Path,
+    name: &str,
+    label: &str,
+) -> anyhow::Result<Vec<String>> {
     let refusals = check.refusals(level);
     if !refusals.is_empty() {
         let why: Vec<String> = refusals.iter().map(|d| diagnostic_text(dir, d)).collect();
@@ -191,6 +191,27 @@ fn judge_at(
         .into_iter()
         .map(|d| diagnostic_text(dir, d))
         .collect())
+}
+
+/// A stored skill judged at the run's level and parsed: the warnings a
+/// lenient install keeps, the skill and its declared dependencies.
+pub struct JudgedSkill {
+    warnings: Vec<String>,
+    parsed: (SkillMd, Vec<Dependency>),
+}
+
+/// Judges the skill stored at `dir` (named `name` by its source, from
+/// `label`) at `level` and parses it, from one read of its SKILL.md.
+pub fn judge_stored(
+    level: Level,
+    dir: &Path,
+    name: &str,
+    label: &str,
+) -> anyhow::Result<JudgedSkill> {
+    let check = skill::check_skill_dir(dir, Some(name));
+    let warnings = verdict(level, &check, dir, name, label)?;
+    let parsed = parsed_skill(dir, check)?;
+    Ok(JudgedSkill { warnings, parsed })
 }
 
 /// `--strict` over a lock entry already in the store: its content is judged
@@ -230,15 +251,20 @@ fn diagnostic_text(dir: &Path, d: &skill::Diagnostic) -> String {
     d.clone().relative_to(dir).to_string()
 }
 
-/// Parses the stored skill and gathers what the approval summary shows.
+/// The candidate of a stored skill judged and parsed ([`judge_stored`]).
 pub fn candidate(
     ws: &Workspace<'_>,
     locked: LockedSkill,
     entry: StoreEntry,
-    warnings: Vec<String>,
+    judged: JudgedSkill,
 ) -> anyhow::Result<Candidate> {
-    let parsed = read_stored_skill(&entry.path, &locked.name)?;
-    Ok(parsed_candidate(ws, locked, entry, warnings, parsed))
+    Ok(parsed_candidate(
+        ws,
+        locked,
+        entry,
+        judged.warnings,
+        judged.parsed,
+    ))
 }
 
 /// The candidate of a stored skill already parsed; shows its warnings.
@@ -270,7 +296,14 @@ pub fn read_stored_skill(
     dir: &std::path::Path,
     name: &str,
 ) -> anyhow::Result<(SkillMd, Vec<Dependency>)> {
-    let check = skill::check_skill_dir(dir, Some(name));
+    parsed_skill(dir, skill::check_skill_dir(dir, Some(name)))
+}
+
+/// The skill and declared dependencies of a checked folder `dir`.
+fn parsed_skill(
+    dir: &Path,
+    check: skill::SkillCheck,
+) -> anyhow::Result<(SkillMd, Vec<Dependency>)> {
     let Some(skill) = check.skill.clone() else {
         let why = check
             .errors

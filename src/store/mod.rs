@@ -231,6 +231,10 @@ pub struct Store {
     hashed: std::sync::Mutex<std::collections::HashSet<Digest>>,
     /// Entries this process created (see [`Store::discard_created`]).
     created: std::sync::Mutex<Vec<Digest>>,
+    /// The audit's findings for each tree this process judged or read the
+    /// verdict of ([`Store::verdict`]): asked again (the approval summary,
+    /// then the placement gate), the answer needs no second record read.
+    judged: std::sync::Mutex<std::collections::HashMap<Digest, Vec<crate::audit::Finding>>>,
     /// This process's staging folders and temporary files, each group
     /// owned through one lock file made on first use (`crate::fs::temp`,
     /// rule 4): no lock file per skill.
@@ -324,6 +328,7 @@ impl Store {
             debris_removed: 0,
             pending: std::sync::Mutex::new(Vec::new()),
             hashed: std::sync::Mutex::new(std::collections::HashSet::new()),
+            judged: std::sync::Mutex::new(std::collections::HashMap::new()),
             created: std::sync::Mutex::new(Vec::new()),
             stages,
             temps,

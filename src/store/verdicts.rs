@@ -90,7 +90,12 @@ impl Store {
     /// (after hashing the entry, unless this process already did) read
     /// from every file of the entry and remembered.
     pub fn verdict(&self, tree: &Digest) -> Result<Verdict, StoreError> {
+        let known = self.judged.lock().ok().and_then(|j| j.get(tree).cloned());
+        if let Some(findings) = known {
+            return Ok(Verdict::Findings(findings));
+        }
         if let Some(findings) = self.remembered_verdict(tree) {
+            self.judged_here(tree, &findings);
             return Ok(Verdict::Findings(findings));
         }
         if let Some(moved) = self.verify_hashed(tree)? {
@@ -110,6 +115,14 @@ impl Store {
             // Best effort: a verdict not kept is made again next time.
             let _ = self.verdicts().put(&tree.file_name(), &text);
         }
+        self.judged_here(tree, &record.findings);
         Ok(Verdict::Findings(record.findings))
+    }
+
+    /// Keeps `findings` as this process's answer for `tree`.
+    fn judged_here(&self, tree: &Digest, findings: &[Finding]) {
+        if let Ok(mut judged) = self.judged.lock() {
+            judged.insert(*tree, findings.to_vec());
+        }
     }
 }

@@ -29,6 +29,10 @@ type HmacSha256 = Hmac<Sha256>;
 const KEY_FILE: &str = "record-key";
 const KEY_LEN: usize = 32;
 
+/// The flush of a key this process made, while it runs ([`RecordKey::settle`]).
+static FLUSHING: std::sync::Mutex<Option<std::thread::JoinHandle<()>>> =
+    std::sync::Mutex::new(None);
+
 /// The environment variable that carries the record key on a CI runner.
 pub const ENV_VAR: &str = crate::cache::RECORD_KEY_VAR;
 
@@ -68,7 +72,7 @@ impl RecordKey {
         static KEY: OnceLock<Option<RecordKey>> = OnceLock::new();
         KEY.get_or_init(|| match RecordKey::from_env() {
             Ok(Some(key)) => Some(key),
-            Ok(None) => RecordKey::load_or_create(&crate::cache::state_root()?).ok(),
+            Ok(None) => RecordKey::load_or_begin(&crate::cache::state_root()?).ok(),
             Err(BadRecordKey) => None,
         })
         .as_ref()
@@ -107,7 +111,7 @@ impl RecordKey {
         let mut bytes = [0u8; KEY_LEN];
         getrandom::fill(&mut bytes).map_err(|e| io::Error::other(e.to_string()))?;
         let temp = dir.join(format!(".{KEY_FILE}.{}", crate::fs::unique_suffix()));
-        write_private(&temp, &bytes)?;
+        write_private(&temp, &bytes)?.sync_all()?;
         // A hard link never replaces: whoever links first wins.
         let linked = std::fs::hard_link(&temp, &path);
         let _ = std::fs::remove_file(&temp);
@@ -117,6 +121,46 @@ impl RecordKey {
             Err(e) => return Err(e),
         }
         read_key(&path)?.ok_or_else(|| io::Error::other("the record key vanished"))
+    }
+
+    /// [`RecordKey::load_or_create`] for this process's own use: a new key
+    /// is used at once and made durable (flushed, then linked into place)
+    /// on a thread of its own while the run goes on; [`RecordKey::settle`]
+    /// waits for it before the process ends. A first run on a machine busy
+    /// writing waited up to 30 ms for that flush (docs/performance.md). Of
+    /// two processes making a key at once the first to link wins as before;
+    /// the other's records read as absent later (its work is done again).
+    fn load_or_begin(dir: &Path) -> io::Result<RecordKey> {
+        let path = dir.join(KEY_FILE);
+        if let Some(key) = read_key(&path)? {
+            return Ok(key);
+        }
+        std::fs::create_dir_all(dir)?;
+        let mut bytes = [0u8; KEY_LEN];
+        getrandom::fill(&mut bytes).map_err(|e| io::Error::other(e.to_string()))?;
+        let temp = dir.join(format!(".{KEY_FILE}.{}", crate::fs::unique_suffix()));
+        let file = write_private(&temp, &bytes)?;
+        let flush = std::thread::spawn(move || {
+            // Durable before it has its name, so a crash never leaves a
+            // `record-key` holding anything but the key.
+            if file.sync_all().is_ok() {
+                let _ = std::fs::hard_link(&temp, &path);
+            }
+            let _ = std::fs::remove_file(&temp);
+        });
+        if let Ok(mut pending) = FLUSHING.lock() {
+            *pending = Some(flush);
+        }
+        Ok(RecordKey(bytes))
+    }
+
+    /// Waits until a key this process made is durable and in place (call
+    /// before the process ends; nothing to wait for otherwise).
+    pub fn settle() {
+        let pending = FLUSHING.lock().ok().and_then(|mut p| p.take());
+        if let Some(flush) = pending {
+            let _ = flush.join();
+        }
     }
 
     /// The MAC of `parts` (each length-prefixed, so no two lists collide).
@@ -171,7 +215,8 @@ fn read_key(path: &Path) -> io::Result<Option<RecordKey>> {
     }
 }
 
-fn write_private(path: &Path, bytes: &[u8]) -> io::Result<()> {
+/// `bytes` in a new file at `path` only the user may read (not flushed).
+fn write_private(path: &Path, bytes: &[u8]) -> io::Result<std::fs::File> {
     use std::io::Write;
     let mut options = std::fs::OpenOptions::new();
     options.write(true).create_new(true);
@@ -182,7 +227,7 @@ fn write_private(path: &Path, bytes: &[u8]) -> io::Result<()> {
     }
     let mut file = options.open(path)?;
     file.write_all(bytes)?;
-    file.sync_all()
+    Ok(file)
 }
 
 #[cfg(test)]
@@ -215,5 +260,22 @@ mod tests {
         for bad in ["", "abc", &"g".repeat(64), &"ab".repeat(33)] {
             assert!(RecordKey::from_hex(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn a_key_flushed_in_the_background_is_in_place_once_settled() {
+        let dir = tempfile::tempdir().unwrap();
+        let key = RecordKey::load_or_begin(dir.path()).unwrap();
+        RecordKey::settle();
+        // The key used at once is the one later runs read, and nothing else is left.
+        assert_eq!(RecordKey::load_or_create(dir.path()).unwrap().0, key.0);
+        let names: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, [KEY_FILE]);
+        // An existing key is read, not replaced, and nothing waits.
+        assert_eq!(RecordKey::load_or_begin(dir.path()).unwrap().0, key.0);
+        RecordKey::settle();
     }
 }

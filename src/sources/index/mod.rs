@@ -25,7 +25,8 @@ use anyhow::Context as _;
 use serde::Serialize;
 
 use super::candidate::{
-    Candidate, Offer, candidate, check_tree, clean_subpath, judge, new_lock_entry, not_offered,
+    self, Candidate, JudgedSkill, Offer, candidate, check_tree, clean_subpath, new_lock_entry,
+    not_offered,
 };
 use super::proof::{Declared, Proof, ProveContext, ProveError};
 use super::workspace::{Workspace, fail};
@@ -168,11 +169,24 @@ fn resolve_entries(
 ) -> Vec<anyhow::Result<Candidate>> {
     let mut by_name = std::collections::HashMap::new();
     let mut entries: Vec<&Entry> = Vec::new();
-    for entry in names.iter().filter_map(|n| resolved.index.entry(n)) {
-        // Warm cache: an artifact already unpacked in the store is reused.
-        match stored_artifact(ws, entry) {
-            Some(stored) => {
-                let candidate = index_candidate(ws, decl, resolved, entry, stored);
+    let wanted: Vec<&Entry> = names
+        .iter()
+        .filter_map(|n| resolved.index.entry(n))
+        .collect();
+    // Warm cache: an artifact already unpacked in the store is reused,
+    // checked and judged on every core (each entry on its own: its record,
+    // marker and SKILL.md); candidates are made in order.
+    let warm = crate::fs::parallel::map(&wanted, |entry| {
+        stored_artifact(ws, entry).map(|stored| {
+            let judged = judge_stored(ws, entry, &stored);
+            (stored, judged)
+        })
+    });
+    for (entry, warm) in wanted.into_iter().zip(warm) {
+        match warm {
+            Some((stored, judged)) => {
+                let candidate = judged
+                    .and_then(|judged| judged_candidate(ws, decl, resolved, entry, stored, judged));
                 by_name.insert(entry.name.clone(), candidate);
             }
             None => entries.push(entry),
@@ -278,9 +292,7 @@ fn work_while_downloading<T: Send>(
 ) -> Vec<anyhow::Result<T>> {
     use std::sync::Mutex;
 
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .clamp(1, requests.len().max(1));
+    let threads = crate::fs::parallel::cores().clamp(1, requests.len().max(1));
     let results: Mutex<Vec<Option<anyhow::Result<T>>>> =
         Mutex::new((0..requests.len()).map(|_| None).collect());
     let put = |i: usize, outcome: anyhow::Result<T>| {
@@ -346,43 +358,31 @@ fn stored_file_list(ws: &Workspace<'_>, entry: &Entry) -> Option<std::path::Path
         .map(|stored| stored.path)
 }
 
-/// The candidate for an index entry whose content is now in the store:
-/// its lock entry names the index snapshot and, when signed, the signer.
-fn index_candidate(
-    ws: &mut Workspace<'_>,
-    decl: &SourceDecl,
-    resolved: &ResolvedIndex,
-    entry: &Entry,
-    stored: Imported,
-) -> anyhow::Result<Candidate> {
-    let judged = judge_stored(ws, entry, &stored)?;
-    judged_candidate(ws, decl, resolved, entry, stored, judged)
-}
-
-/// Judges a stored entry's content at the run's level ([`judge`]): its
-/// warnings, or the refusal.
+/// Judges a stored entry's content at the run's level and parses it
+/// ([`candidate::judge_stored`]): its warnings, or the refusal.
 fn judge_stored(
     ws: &Workspace<'_>,
     entry: &Entry,
     (store_entry, _, _): &Imported,
-) -> anyhow::Result<Vec<String>> {
-    judge(
-        ws,
+) -> anyhow::Result<JudgedSkill> {
+    candidate::judge_stored(
+        ws.level,
         &store_entry.path,
         &entry.name,
-        false,
         &entry_label(entry),
     )
 }
 
-/// [`index_candidate`] of content already judged.
+/// The candidate for an index entry whose content is now in the store and
+/// judged: its lock entry names the index snapshot and, when signed, the
+/// signer.
 fn judged_candidate(
     ws: &mut Workspace<'_>,
     decl: &SourceDecl,
     resolved: &ResolvedIndex,
     entry: &Entry,
     (store_entry, format, artifact): Imported,
-    judged: Vec<String>,
+    judged: JudgedSkill,
 ) -> anyhow::Result<Candidate> {
     let url = match &entry.content {
         EntryContent::Artifact { url, .. } => ws.lock_url(url),

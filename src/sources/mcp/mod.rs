@@ -8,7 +8,7 @@ pub mod client;
 
 use anyhow::Context as _;
 
-use super::candidate::{Candidate, Offer, candidate, check_tree, judge, new_lock_entry};
+use super::candidate::{Candidate, Offer, candidate, check_tree, judge_stored, new_lock_entry};
 use super::proof::{Declared, Proof, ProveContext, ProveError, broken, declared_url};
 use super::tokens::bound_token_env;
 use super::workspace::{Workspace, fail};
@@ -229,7 +229,7 @@ fn resolve(
                 uri: Some(skill.uri.clone()),
                 ..new_lock_entry(name, &decl.name, Format::Mcp, &entry)
             };
-            let judged = judge(ws, &entry.path, name, false, &skill.uri)?;
+            let judged = judge_stored(ws.level, &entry.path, name, &skill.uri)?;
             candidate(ws, locked, entry, judged)
         })
         .collect()

@@ -14,7 +14,9 @@ use crate::net::fetch::Fetcher;
 use crate::printer::Printer;
 use crate::project::lock::{Format, LockedSkill};
 use crate::project::manifest::SourceDecl;
-use crate::sources::candidate::{Candidate, Offer, candidate, check_tree, judge, new_lock_entry};
+use crate::sources::candidate::{
+    Candidate, Offer, candidate, check_tree, judge_stored, new_lock_entry,
+};
 use crate::sources::oci;
 use crate::sources::proof::{Declared, Proof, ProveContext, ProveError, broken};
 use crate::sources::tokens::token_choice;
@@ -354,7 +356,7 @@ fn resolve(
                 ..new_lock_entry(name, &decl.name, Format::Oci, &entry)
             };
             let label = artifact.pinned().to_string();
-            let judged = judge(ws, &entry.path, name, false, &label)?;
+            let judged = judge_stored(ws.level, &entry.path, name, &label)?;
             candidate(ws, locked, entry, judged)
         })
         .collect()
