@@ -6,8 +6,7 @@
 //! entry's files. A folder holds exactly the entry's tree, nothing more:
 //! what skillpm placed where is recorded in skillpm's own state (the
 //! caller passes it in as a [`Record`]), never in a file inside the folder
-//! a skill or a person could write (docs/design-changes.md, "Third pass:
-//! journeys"). Each is built under a temp name and renamed into place, so
+//! a skill or a person could write (docs/design.md#agents). Each is built under a temp name and renamed into place, so
 //! enabling, disabling and upgrading are atomic. skillpm only ever replaces
 //! or removes what it made: a symlink into a store, or a folder its state
 //! records.

@@ -1,5 +1,4 @@
-//! Text on its way to a terminal (docs/design-changes.md, "Third pass: trust
-//! surface"). Every string that came from a skill, an index, a lock or a
+//! Text on its way to a terminal (docs/output.md). Every string that came from a skill, an index, a lock or a
 //! server is someone else's: shown raw, `ESC[6A ESC[J` erases the lines
 //! above it, OSC 52 writes the clipboard, a bidirectional override reorders
 //! what the person reads and a zero-width character hides a difference.

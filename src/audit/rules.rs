@@ -632,7 +632,7 @@ pub fn rule(id: &str) -> Option<&'static Rule> {
 
 /// A rule with a pattern, and that pattern compiled on first use: most
 /// rules find none of what they need in a file, and compiling every pattern was most of
-/// the time of a small install (docs/performance.md#the-audits-rules).
+/// the time of a small install (docs/performance.md#what-the-measurements-decided).
 struct Patterned {
     rule: &'static Rule,
     regex: OnceLock<Regex>,

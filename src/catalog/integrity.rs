@@ -20,7 +20,7 @@ use crate::project::state::{Placements, ProjectState};
 use super::CatalogError;
 
 /// What skillpm's state records at `path`: the only thing that makes a
-/// folder skillpm's (docs/design-changes.md, "Third pass: journeys").
+/// folder skillpm's (docs/design.md#agents).
 pub fn record_at(placements: &Placements, path: &Path) -> Record {
     match placements.get(path) {
         Some(p) => Record::from_state(p.tree, p.kind.as_deref()),

@@ -21,8 +21,7 @@ pub(crate) fn emit<R: Report>(ctx: &Context, report: &R, exit: Exit) -> anyhow::
         if !ctx.ui.quiet {
             report.human(&mut out)?;
         }
-        // The printer escapes what the report did not (docs/design-changes.md,
-        // "Third pass: trust surface").
+        // The printer escapes what the report did not (docs/output.md).
         let text = Shown::from(String::from_utf8_lossy(&out).into_owned());
         ctx.ui.report(text).context("cannot write to stdout")?
     };

@@ -1,4 +1,4 @@
-//! Small bodies kept in memory (docs/performance.md, "v0.1 per-file"):
+//! Small bodies kept in memory (docs/performance.md#what-the-measurements-decided):
 //! a v0.1 file is written once, by its caller, straight into the store's
 //! staging tree, instead of into `tmp/`, renamed into `downloads/` and then
 //! copied again. What one batch holds in memory is bounded by a

@@ -571,8 +571,7 @@ impl Fetcher {
     /// body is kept in memory while the batch's budget allows (and then
     /// spilled to `downloads/`), so the caller writes it once, where it
     /// belongs, and each result is handed to `done` as soon as it is there.
-    /// `config.jobs` are in flight: more did not help (docs/performance.md,
-    /// "v0.1 per-file").
+    /// `config.jobs` are in flight: more did not help (docs/performance.md#what-the-measurements-decided).
     pub fn download_small_each(
         &self,
         specs: Vec<DownloadSpec>,

@@ -6,7 +6,7 @@
 //! parent folder. A CI job that just deleted the last run's cache and
 //! projects leaves thousands of them where the new store is about to go,
 //! and every file created there pays a scan through all of them: perf put
-//! 75 % of a cold 500-skill `add` in that scan (docs/performance.md).
+//! 75 % of a cold 500-skill `add` in that scan (docs/performance.md#what-the-measurements-decided).
 //!
 //! A folder marked `TOPDIR` (`chattr +T`) has its subfolders placed by
 //! ext4's Orlov allocator in block groups with many free inodes, spread over

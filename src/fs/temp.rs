@@ -28,7 +28,7 @@
 //!    every `B.<n>`, and never judges a `B.<n>` by age while `B.lock` exists.
 //!    A lock file per item was an inode created and deleted per skill, and
 //!    ext4's allocator then walks past every recently deleted inode for each
-//!    new one (docs/performance.md, "Where the time goes").
+//!    new one (docs/performance.md#what-the-measurements-decided).
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};

@@ -20,7 +20,7 @@ use serde_json::Value;
 use crate::catalog::CatalogSkill;
 use crate::digest::TreeFile;
 use crate::skill::SKILL_MD;
-use crate::source_mcp::decode_relative;
+use crate::sources::mcp::client::decode_relative;
 
 /// The URI scheme of skill resources.
 pub const SCHEME: &str = "skill://";

@@ -30,8 +30,7 @@
 //! resolved is adopted: replaced by skillpm's placement, so `verify` passes
 //! right after. One that differs stays where it is and is reported with how
 //! it differs, until `import --replace` backs it up under skillpm's state
-//! for the project and places skillpm's (docs/design-changes.md, "Third
-//! pass: journeys").
+//! for the project and places skillpm's (docs/design.md#agents).
 
 use std::path::{Path, PathBuf};
 
@@ -106,8 +105,7 @@ pub fn gather(
 }
 
 /// The most bytes of another tool's lock or manifest `import` reads: far
-/// above any real one, and never read past (docs/design-changes.md, third
-/// pass: limits).
+/// above any real one, and never read past (docs/design.md#unpacking: every input has a limit).
 pub const MAX_IMPORT_BYTES: u64 = 8 * 1024 * 1024;
 
 /// The text of another tool's file, read through a bounded reader.

@@ -231,8 +231,7 @@ pub struct LinkChanges {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub restored: Vec<FileChanges>,
     /// Each placement added, removed or changed, with the tree it showed
-    /// before and shows now (docs/design-changes.md, third pass: say what
-    /// changes).
+    /// before and shows now (docs/output.md: say what changes).
     pub changes: Vec<PlacementChange>,
 }
 

@@ -265,7 +265,7 @@ pub const MAX_MANIFEST_BYTES: u64 = 16 * 1024 * 1024;
 /// into `[install] agents` (the agents detected, chosen by the caller), and
 /// `link-mode = "auto"`, so a new project holds real folders every agent
 /// reads in a container, a mounted repository and Claude Code
-/// (docs/design-changes.md, "Third pass: journeys").
+/// (docs/design.md#agents).
 pub fn template(agents: &[&str]) -> String {
     let listed: Vec<String> = agents.iter().map(|a| format!("{a:?}")).collect();
     format!(
@@ -549,7 +549,7 @@ impl Manifest {
     /// table written holds every field of a [`SkillDecl`], so the typed view
     /// is updated directly (the test `set_skill_reads_back_as_written` checks
     /// it equals a re-parse). Re-parsing the whole file after each skill made
-    /// `add --all` quadratic: 70 % of a warm `add` of 500 (docs/performance.md).
+    /// `add --all` quadratic: 70 % of a warm `add` of 500 (docs/performance.md#what-the-measurements-decided).
     pub fn set_skill(&mut self, name: &str, decl: &SkillDecl) -> Result<(), ManifestError> {
         let previous = self.data.skills.insert(name.to_owned(), decl.clone());
         // Checked before the document changes: `write_skill` fails (on a

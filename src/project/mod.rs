@@ -16,7 +16,7 @@ pub const MANIFEST_FILE: &str = "skills.toml";
 pub const LOCK_FILE: &str = "skills.lock";
 
 /// A manifest whose scope is not the one the person chose
-/// (docs/design-changes.md, "Third pass: trust surface"): a skills.toml
+/// (docs/threat-model.md#pull-request-author): a skills.toml
 /// found in a project may only place skills in that project.
 #[derive(Debug, thiserror::Error)]
 pub enum ScopeError {

@@ -1,5 +1,5 @@
 //! Provenance: proving every lock entry against what its declared source
-//! signed, also offline (docs/design.md#trust, #manifest-and-lock; docs/design-changes.md).
+//! signed, also offline (docs/design.md#trust, #manifest-and-lock).
 //!
 //! `skills.lock` is committed and changes arrive in pull requests, so it is
 //! input a stranger can write. Its digests say *which* bytes; this module

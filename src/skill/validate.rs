@@ -3,7 +3,7 @@
 //! so an author can fix it without opening the spec.
 //!
 //! One rule set, in tiers (the client guidance: be lenient when loading,
-//! strict when authoring; docs/design-changes.md, "Third pass: journeys"):
+//! strict when authoring; docs/design.md#skills):
 //! - *fatal*: the skill cannot be loaded or safely placed — no usable
 //!   `name` (missing, empty, or not a portable folder name) or
 //!   `description`. Refused everywhere.

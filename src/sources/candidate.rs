@@ -116,7 +116,7 @@ pub struct FoundPlace {
 
 /// The skills `names` of a folder or checkout `found`, as candidates:
 /// each is copied into the store, judged and parsed in parallel (the work
-/// is independent per skill and most of a cold add, docs/performance.md),
+/// is independent per skill and most of a cold add, docs/performance.md#what-the-measurements-decided),
 /// then its warnings are shown and its candidate made in order, so
 /// warnings and errors keep the order asked for. `place` says where a
 /// skill is read; `locked` makes its lock entry from the stored tree.

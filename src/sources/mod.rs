@@ -13,7 +13,7 @@
 //! over HTTP and `file://`), [`git`] (git and GitHub), [`folder`] (a folder
 //! on this machine), [`mcp`] (MCP servers) and [`oci`] (OCI registries,
 //! `oci::kind`). A kind module may use the protocol libraries below
-//! (`crate::git`, `crate::source_mcp`, `crate::index`, `crate::fetch`,
+//! (`crate::git`, `crate::fetch`, the MCP client in `mcp/client.rs`, the index format in `index/format.rs`,
 //! `crate::store`, the OCI client in `oci/`) and the shared modules here
 //! ([`candidate`], [`proof`], [`workspace`], [`tokens`], [`spec`]), never
 //! another kind. [`opened`] dispatches on `opened::KindOf`: adding a kind is

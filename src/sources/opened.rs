@@ -30,7 +30,7 @@ impl KindOf {
     /// against `base_dir`): an MCP server, an OCI registry, a git
     /// repository, a plain folder of skills, else a registry (index).
     pub fn of_source(text: &str, base_dir: &Path) -> anyhow::Result<KindOf> {
-        if crate::source_mcp::is_mcp_form(text) {
+        if crate::sources::mcp::client::is_mcp_form(text) {
             return Ok(KindOf::Mcp);
         }
         if text.starts_with(oci::SCHEME) {

@@ -6,7 +6,7 @@ use serde::Serialize;
 use super::candidate::join_rel;
 use super::index::{ResolvedIndex, warn_problems};
 use super::opened::{SearchTarget, SourceListing};
-use crate::index::EntryProblem;
+use crate::sources::index::format::EntryProblem;
 use crate::ui::Ui;
 
 #[derive(Debug, Default, Serialize)]

@@ -58,7 +58,7 @@ pub enum SourceSpec {
     /// a commit by the git source support.
     Git(String),
     /// An MCP server speaking the Skills extension (`mcp+https://…`), read
-    /// by [`crate::source_mcp`].
+    /// by [`crate::sources::mcp::client`].
     Mcp(String),
     /// An OCI registry namespace or repository (`oci://HOST/NS[/NAME][:TAG]`),
     /// read by [`crate::sources::oci`].
@@ -79,8 +79,8 @@ impl SourceSpec {
         if trimmed.is_empty() {
             return Err(bad("it is empty"));
         }
-        if crate::source_mcp::is_mcp_form(trimmed) {
-            crate::source_mcp::endpoint(trimmed).map_err(|e| bad(&e.to_string()))?;
+        if crate::sources::mcp::client::is_mcp_form(trimmed) {
+            crate::sources::mcp::client::endpoint(trimmed).map_err(|e| bad(&e.to_string()))?;
             return Ok(SourceSpec::Mcp(trimmed.to_owned()));
         }
         if trimmed.starts_with(crate::sources::oci::SCHEME) {

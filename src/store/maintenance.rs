@@ -47,6 +47,9 @@ pub struct GcOutcome {
     pub removed_downloads: Vec<Digest>,
     /// Quarantined entries and stray files.
     pub removed_other: Vec<PathBuf>,
+    /// Records in `state/` about trees no longer stored: verdicts, artifact
+    /// → tree records, and every remembered gate pass.
+    pub removed_records: usize,
     pub bytes_freed: u64,
 }
 
@@ -293,6 +296,7 @@ impl Store {
             }
             outcome.removed_other.push(path);
         }
+        outcome.removed_records = self.gc_records(dry_run)?;
         // `snapshots/` is left alone here: its collection (keep what a
         // registered lock's index digest names) belongs beside the code that
         // writes it, and plugs in at this point with the same `lock_files`.
@@ -300,6 +304,41 @@ impl Store {
             self.forget_project_locks(&outcome.forgotten)?;
         }
         Ok(outcome)
+    }
+
+    /// Removes the records of `state/` that speak of trees the store no
+    /// longer holds (after the entries above went): verdicts and artifact →
+    /// tree records are worthless without their entry (the bytes are
+    /// fetched, hashed and judged again), and a remembered gate pass names
+    /// a set of trees that gc may just have broken, so all of them go (the
+    /// next install re-derives its pass from the per-tree verdicts). A
+    /// record's value is read without checking its MAC: a forged one can
+    /// only make gc keep or drop a memo, never content.
+    fn gc_records(&self, dry_run: bool) -> Result<usize, StoreError> {
+        let state = self.state_dir();
+        let mut gone: Vec<PathBuf> = Vec::new();
+        for (name, path) in children(&state.join(super::verdicts::VERDICTS))? {
+            if Digest::from_file_name(&name).is_none_or(|tree| !self.has_entry(&tree)) {
+                gone.push(path);
+            }
+        }
+        for (_, path) in children(&state.join(super::unpacked::UNPACKED))? {
+            let tree = fs::read_to_string(&path)
+                .ok()
+                .and_then(|text| text.lines().next()?.parse::<Digest>().ok());
+            if tree.is_none_or(|tree| !self.has_entry(&tree)) {
+                gone.push(path);
+            }
+        }
+        for (_, path) in children(&state.join(super::verdicts::PASSES))? {
+            gone.push(path);
+        }
+        if !dry_run {
+            for path in &gone {
+                remove_tree(path).map_err(io_error("remove", path))?;
+            }
+        }
+        Ok(gone.len())
     }
 
     /// What gc keeps: the trees and artifacts every root lock refers to.

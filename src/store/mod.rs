@@ -68,7 +68,7 @@
 //!   `.stage-<rand>.<n>`; `crate::fs::temp`, rule 4): the sweeper removes
 //!   the whole group once that lock is dead, never one item of a live group.
 //!   A lock file per skill was an inode made and deleted per skill, which on
-//!   ext4 slows every later inode allocation (docs/performance.md).
+//!   ext4 slows every later inode allocation (docs/performance.md#what-the-measurements-decided).
 //! - **Durability without waiting for the disk.** Entries and downloads are
 //!   written without flushing. Once an install's entries are in place, their
 //!   completeness markers are written ([`Store::seal_pending`]), before any
@@ -589,7 +589,7 @@ impl Store {
         let _lock = self.lock_commits()?;
         // One thread: markers are files of one folder, and threads creating
         // files in one folder only queue on its lock (perf showed them
-        // spinning there, docs/performance.md).
+        // spinning there, docs/performance.md#what-the-measurements-decided).
         let mut sealed = 0;
         for tree in &trees {
             // An entry gc or verify removed meanwhile has nothing to seal.

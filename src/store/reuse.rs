@@ -1,5 +1,5 @@
 //! A warm cache: content the store already holds is neither downloaded nor
-//! unpacked again (docs/performance.md, "Warm cache").
+//! unpacked again (docs/design.md#store).
 //!
 //! An index entry pins its artifact's digest. When this user's authenticated
 //! record (`state/unpacked`, see [`super::unpacked`]) says those bytes

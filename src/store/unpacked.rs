@@ -22,6 +22,9 @@ use std::path::{Path, PathBuf};
 use crate::digest::Digest;
 use crate::trust::RecordKey;
 
+/// In `state/`: one record per imported artifact (or git checkout).
+pub(super) const UNPACKED: &str = "unpacked";
+
 #[derive(Debug, Clone)]
 pub struct Unpacked {
     records: Records,
@@ -31,9 +34,7 @@ impl Unpacked {
     pub fn in_cache(cache_root: &Path) -> Self {
         Unpacked {
             records: Records::new(
-                cache_root
-                    .join(crate::cache::layout::STATE)
-                    .join("unpacked"),
+                cache_root.join(crate::cache::layout::STATE).join(UNPACKED),
                 "unpacked",
                 RecordKey::user(),
             ),

@@ -24,10 +24,10 @@ use crate::digest::Digest;
 use crate::trust::RecordKey;
 
 /// In `state/`: one record per judged tree.
-const VERDICTS: &str = "verdicts";
+pub(super) const VERDICTS: &str = "verdicts";
 
 /// In `state/`: one record per set of trees the gate let through together.
-const PASSES: &str = "gate-passes";
+pub(super) const PASSES: &str = "gate-passes";
 
 /// What judging a stored tree gave.
 #[derive(Debug)]

@@ -15,7 +15,7 @@
 //! The look is the kind the folder listing gives (`d_type`; `lstat` only
 //! where the file system does not say), and the one `fstat` of an open file
 //! gives its executable bit: about 3 system calls per file besides the
-//! reads and writes (docs/performance.md).
+//! reads and writes (docs/performance.md#what-the-measurements-decided).
 
 #[cfg(not(unix))]
 use std::fs::{self, File};

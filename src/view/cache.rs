@@ -99,11 +99,12 @@ impl Report for GcReport {
         }
         writeln!(
             out,
-            "kept {} entries used by {} project lock(s); {verb} {} entries and {} downloads, {} freed",
+            "kept {} entries used by {} project lock(s); {verb} {} entries, {} downloads and {} records, {} freed",
             o.kept_entries,
             o.lock_files.len(),
             o.removed_entries.len(),
             o.removed_downloads.len(),
+            o.removed_records,
             Size(o.bytes_freed)
         )
     }

@@ -78,7 +78,7 @@ impl Report for ListReport {
                 Untrusted(&s.name),
                 // Unversioned git skills show their commit: `@80e0b5ee4`.
                 // Text from the lock is one escaped field: it cannot redraw
-                // the STATE column (docs/design-changes.md, third pass).
+                // the STATE column (docs/output.md).
                 Untrusted(&s.version.clone().unwrap_or_else(|| {
                     s.commit
                         .as_deref()

@@ -626,8 +626,7 @@ fn doctor_reports_a_broken_lock_instead_of_stopping() {
         "{findings:?}"
     );
     // The commands that serve skills refuse to guess: a lock entry that
-    // does not read is a broken claim, exit 3 (docs/design-changes.md,
-    // third pass).
+    // does not read is a broken claim, exit 3 (docs/design.md#exit-codes).
     w.cmd().args(["mentions", "$pdf-tools"]).assert().code(3);
 }
 

@@ -702,3 +702,59 @@ fn an_add_declined_on_a_terminal_keeps_nothing() {
     assert_eq!(sb.manifest(), manifest);
     assert_eq!(sb.store_entries(), stored);
 }
+
+/// The files of `state/<dir>` in the sandbox's cache.
+fn state_records(sb: &Sandbox, dir: &str) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(sb.cache.join("state").join(dir))
+        .map(|it| {
+            it.map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names
+}
+
+/// `cache gc` takes the gate's memos with the trees they speak of: a
+/// verdict or artifact record of a tree no longer stored goes, every
+/// remembered pass goes (it may name a set gc just broke), and the next
+/// `install --frozen` judges from what is left and passes again.
+#[test]
+fn cache_gc_removes_the_records_of_trees_it_removed() {
+    let sb = accepted_project(&[]);
+    let verdicts = state_records(&sb, "verdicts");
+    assert_eq!(verdicts.len(), 2, "{verdicts:?}");
+    ok(run(sb.cmd().args(["install", "--frozen"])));
+    assert!(!state_records(&sb, "gate-passes").is_empty());
+
+    // Honest: nothing to collect, the verdicts of both locked trees stay.
+    ok(run(sb.cmd().args(["cache", "gc"])));
+    assert_eq!(state_records(&sb, "verdicts"), verdicts);
+    assert!(state_records(&sb, "gate-passes").is_empty());
+    ok(run(sb.cmd().args(["install", "--frozen"])));
+    assert!(!state_records(&sb, "gate-passes").is_empty());
+
+    // Records of trees the store never held or no longer holds.
+    let gone = "sha256-".to_owned() + &"0".repeat(64);
+    let state = sb.cache.join("state");
+    std::fs::write(state.join("verdicts").join(&gone), "{}\nmac 00\n").unwrap();
+    std::fs::create_dir_all(state.join("unpacked")).unwrap();
+    std::fs::write(
+        state.join("unpacked").join(&gone),
+        format!("sha256:{}\nmac 00\n", "1".repeat(64)),
+    )
+    .unwrap();
+    ok(run(sb.cmd().args(["remove", "installer"])));
+    let (code, out, err) = run(sb.cmd().args(["--json", "cache", "gc"]));
+    assert_eq!(code, 0, "{out}\n{err}");
+    let report: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(report["removed_entries"].as_array().unwrap().len(), 1);
+    assert!(report["removed_records"].as_u64().unwrap() >= 3, "{report}");
+    let left = state_records(&sb, "verdicts");
+    assert_eq!(left.len(), 1, "{left:?}");
+    assert!(verdicts.contains(&left[0]));
+    assert!(state_records(&sb, "unpacked").is_empty());
+    assert!(state_records(&sb, "gate-passes").is_empty());
+    ok(run(sb.cmd().args(["install", "--frozen"])));
+    assert!(linked(&sb.project, "notes"));
+}

@@ -6,6 +6,8 @@
 //! the verified (signed, when keys are pinned) index snapshot to the entry,
 //! its artifact digest and the tree that artifact made.
 
+pub mod format;
+pub mod paths;
 mod prove;
 pub mod resolve;
 
@@ -30,9 +32,11 @@ use super::workspace::{Workspace, fail};
 use super::{Kind, Latest};
 use crate::error::Exit;
 use crate::fetch::{DownloadSpec, Fetcher};
-use crate::index::{ArtifactType as IndexKind, Entry, EntryContent, IndexFormat, ProblemKind};
 use crate::project::lock::{Format, LockedSkill};
 use crate::project::manifest::SourceDecl;
+use crate::sources::index::format::{
+    ArtifactType as IndexKind, Entry, EntryContent, IndexFormat, ProblemKind,
+};
 use crate::store::StoreEntry;
 use crate::store::unpacked::Unpacked;
 use crate::trust::Signer;
@@ -260,10 +264,10 @@ type Imported = (StoreEntry, Format, Option<crate::digest::Digest>);
 
 /// Downloads the entries of `requests` and hands each to `work` (storing
 /// it, say) as soon as all its downloads are there, on as many threads as
-/// there are cores, while the other transfers go on (docs/performance.md,
-/// "v0.1 per-file"). Results are in request order (what is said about them
-/// is said later, in order); a failed download keeps its error (and exit
-/// code), with `failed(i)` as its context.
+/// there are cores, while the other transfers go on
+/// (docs/performance.md#what-the-measurements-decided). Results are in
+/// request order (what is said about them is said later, in order); a failed
+/// download keeps its error (and exit code), with `failed(i)` as its context.
 fn work_while_downloading<T: Send>(
     ws: &Workspace<'_>,
     fetcher: &Fetcher,
@@ -382,8 +386,8 @@ fn judged_candidate(
 ) -> anyhow::Result<Candidate> {
     let url = match &entry.content {
         EntryContent::Artifact { url, .. } => ws.lock_url(url),
-        EntryContent::Files { .. } => ws.lock_url(&crate::index::paths::file_url(
-            &crate::index::paths::index_dir(&resolved.index.url),
+        EntryContent::Files { .. } => ws.lock_url(&crate::sources::index::paths::file_url(
+            &crate::sources::index::paths::index_dir(&resolved.index.url),
             &entry.name,
             "",
         )),
@@ -456,7 +460,7 @@ fn import_fetched(
                 .store
                 .import_file_list(&label, &entry.name, ws.limits, opened)?;
             // The file list → tree link that `provenance` checks later.
-            if let crate::index::EntryContent::Files { files } = &entry.content {
+            if let crate::sources::index::format::EntryContent::Files { files } = &entry.content {
                 let key = Unpacked::files_key(files.iter().map(|f| &f.url));
                 let _ = Unpacked::in_cache(ws.store.root()).record(&key, &stored.digest);
             }

@@ -15,10 +15,11 @@ use std::rc::Rc;
 
 use url::Url;
 
+use super::format::{ArtifactType, EntryContent, Index, parse_index};
+use super::paths;
 use super::resolve::{self as source, Source};
 use crate::digest::Digest;
 use crate::fetch::Fetcher;
-use crate::index::{ArtifactType, EntryContent, Index, parse_index, paths};
 use crate::project::lock::{Format, LockedSkill, lock_text_to_url, same_lock_url};
 use crate::project::manifest::SourceDecl;
 use crate::sources::proof::{
@@ -431,7 +432,7 @@ impl std::fmt::Display for SnapshotProblem {
 fn check_file_list(
     entry: &LockedSkill,
     vouching: &str,
-    files: &[crate::index::IndexFile],
+    files: &[crate::sources::index::format::IndexFile],
     unpacked: &Unpacked,
 ) -> Result<bool, ProveError> {
     let mut hasher = crate::digest::TreeHasher::new();

@@ -21,9 +21,11 @@ use crate::fetch::{
     Auth, BodyOrigin, DownloadSpec, Downloaded, FetchError, Fetcher, FileValidators, Held,
     Revalidation, SmallDownload,
 };
-use crate::index::{ArtifactType, Entry, EntryContent, Index, IndexError, parse_index};
 use crate::net::{TokenChoice, UserTokens};
 use crate::project::manifest::SourceDecl;
+use crate::sources::index::format::{
+    ArtifactType, Entry, EntryContent, Index, IndexError, parse_index,
+};
 use crate::sources::spec::{SourceSpec, SpecError};
 use crate::sources::tokens::token_choice;
 use crate::trust::{self, PinnedKey, RollbackGuard, Signer, TrustError};

@@ -1,8 +1,10 @@
 //! The MCP kind (docs/sources.md#mcp, `mcp+https://…` sources): list,
-//! fetch and verify with [`crate::source_mcp`], then store like any other
+//! fetch and verify with [`crate::sources::mcp::client`], then store like any other
 //! source. The lock pins the server URL, the skill's URI and the tree
 //! digest; the proof is this cache's own record of having read that tree
 //! from that server.
+
+pub mod client;
 
 use anyhow::Context as _;
 
@@ -14,8 +16,8 @@ use super::{Kind, Latest};
 use crate::error::{Exit, OpError};
 use crate::project::lock::{Format, LockedSkill};
 use crate::project::manifest::SourceDecl;
-use crate::source_mcp::{self, ListedSkill, McpClient};
 use crate::store::StoreEntry;
+use client::{ListedSkill, McpClient};
 
 /// The MCP kind.
 pub struct Mcp;
@@ -167,7 +169,7 @@ fn proven_here(ws: &Workspace<'_>, s: &LockedSkill) -> anyhow::Result<bool> {
 
 /// Connects to the server `decl` names, with its token when one is set.
 fn connect(ws: &Workspace<'_>, decl: &SourceDecl) -> anyhow::Result<McpClient> {
-    let url = source_mcp::endpoint(&decl.url)?;
+    let url = client::endpoint(&decl.url)?;
     let token = |var: &String| {
         let set = std::env::var(var).ok().filter(|t| !t.trim().is_empty());
         set.ok_or_else(|| {

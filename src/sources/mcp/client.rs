@@ -325,8 +325,7 @@ impl McpClient {
             for entry in skills {
                 let skill = self.check_entry(entry)?;
                 // One name is one skill: a second URI for it is refused,
-                // never settled by which came first (docs/design-changes.md,
-                // third pass).
+                // never settled by which came first (docs/sources.md#mcp).
                 if let Some(first) = seen.insert(skill.name.clone(), skill.uri.clone()) {
                     return Err(self.integrity(
                         &skill.uri,

@@ -17,7 +17,7 @@
 //! checked with [`crate::skill::is_valid_name`] and paths with
 //! [`paths::check_relative_path`] before any URL is built from them.
 
-pub mod paths;
+use super::paths;
 
 use std::collections::BTreeSet;
 
