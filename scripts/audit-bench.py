@@ -53,6 +53,20 @@ import tempfile
 from collections import OrderedDict
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# The families of (a) kept out of tuning (docs/audit.md, "The split"): the
+# 16 families sorted by name, every second one from the second on. Rules
+# are tuned on the other half and on MalSkills' malicious side only; the
+# recall of this half says how the audit does on attacks it was not tuned on.
+HELD_OUT = (
+    "credential-exfil",
+    "disguised-binary",
+    "encoded-payload",
+    "hide-from-user",
+    "permission-bypass",
+    "prompt-injection",
+    "scanner-blind-spot",
+    "unicode-tricks",
+)
 HIGH = ("high", "critical")
 EXIT_OK, EXIT_REFUSED = 0, 5
 # Paths per `skillpm audit` invocation (well under any argument limit).
@@ -190,6 +204,16 @@ def judge(samples, results):
     summary["recall"] = summary["refused"] / len(mal) if mal else None
     if not summary["families"]:
         del summary["families"]
+    else:
+        halves = OrderedDict()
+        for fam, c in summary["families"].items():
+            half = "held-out" if fam in HELD_OUT else "tuning"
+            h = halves.setdefault(half, {"malicious": 0, "refused": 0})
+            h["malicious"] += c["malicious"]
+            h["refused"] += c["refused"]
+        for h in halves.values():
+            h["recall"] = h["refused"] / h["malicious"]
+        summary["halves"] = OrderedDict(sorted(halves.items(), reverse=True))
     return summary
 
 
@@ -260,11 +284,18 @@ def markdown(results):
         if "skipped" in r:
             continue
         if r.get("families"):
-            lines += ["", f"### {key}: recall per family", ""]
-            lines += ["| family | refused | recall |", "|---|---|---|"]
-            for fam, c in r["families"].items():
+            lines += ["", f"### {key}: recall per half", ""]
+            lines += ["| half | refused | recall |", "|---|---|---|"]
+            for half, c in r["halves"].items():
                 lines.append(
-                    f"| {fam} | {c['refused']}/{c['malicious']} | "
+                    f"| {half} | {c['refused']}/{c['malicious']} | {pct(c['recall'])} |"
+                )
+            lines += ["", f"### {key}: recall per family", ""]
+            lines += ["| family | half | refused | recall |", "|---|---|---|---|"]
+            for fam, c in r["families"].items():
+                half = "held-out" if fam in HELD_OUT else "tuning"
+                lines.append(
+                    f"| {fam} | {half} | {c['refused']}/{c['malicious']} | "
                     f"{pct(c['refused'] / c['malicious'])} |"
                 )
         for title, rows in (

@@ -14,23 +14,44 @@ use std::borrow::Cow;
 use std::fmt;
 
 /// Whether `c` must not reach a terminal as itself: C0 and C1 controls (ESC
-/// starts CSI and OSC sequences), DEL, bidirectional embeddings, overrides
-/// and isolates, zero-width and invisible characters, the byte-order mark,
-/// line and paragraph separators, and the tag characters.
+/// starts CSI and OSC sequences), DEL, and every [`is_invisible`] character.
 pub fn is_hidden(c: char) -> bool {
+    matches!(c, '\u{0}'..='\u{1f}' | '\u{7f}'..='\u{9f}') || is_invisible(c)
+}
+
+/// The one list of characters that show nothing, or show something else
+/// than they are, in text (docs/audit.md#hidden-characters): the terminal
+/// escaper writes them as escapes, the audit reports them and drops them
+/// before its rules read the text. Bidirectional marks, embeddings,
+/// overrides and isolates; zero-width spaces and joiners, the word joiner
+/// and the invisible operators (U+2060-2065), the deprecated format
+/// characters (U+206A-206F); the soft hyphen, the Arabic letter mark, the
+/// Mongolian vowel separator and variation selectors (U+180B-180F), the
+/// combining grapheme joiner, the Khmer inherent vowels, the Hangul fillers
+/// (U+115F, U+1160, U+3164, U+FFA0), the byte-order mark, the interlinear
+/// annotation characters (U+FFF9-FFFB), line and paragraph separators,
+/// variation selectors (U+FE00-FE0E and U+E0100-E01EF; U+FE0F, the emoji
+/// presentation selector, is kept: the audit reports it where no emoji
+/// needs it), musical formatting (U+1D173-1D17A) and the tag characters.
+pub fn is_invisible(c: char) -> bool {
     matches!(c,
-        '\u{0}'..='\u{1f}'
-        | '\u{7f}'..='\u{9f}'
-        | '\u{ad}'
+        '\u{ad}'
+        | '\u{34f}'
         | '\u{61c}'
-        | '\u{180e}'
+        | '\u{115f}' | '\u{1160}'
+        | '\u{17b4}' | '\u{17b5}'
+        | '\u{180b}'..='\u{180f}'
         | '\u{200b}'..='\u{200f}'
         | '\u{2028}'..='\u{202e}'
-        | '\u{2060}'..='\u{2064}'
-        | '\u{2066}'..='\u{2069}'
+        | '\u{2060}'..='\u{206f}'
+        | '\u{3164}'
+        | '\u{fe00}'..='\u{fe0e}'
         | '\u{feff}'
+        | '\u{ffa0}'
         | '\u{fff9}'..='\u{fffb}'
+        | '\u{1d173}'..='\u{1d17a}'
         | '\u{e0000}'..='\u{e007f}'
+        | '\u{e0100}'..='\u{e01ef}'
     )
 }
 
@@ -188,10 +209,15 @@ mod tests {
             (0x7f, 0x9f),
             (0x200b, 0x200f),
             (0x202a, 0x202e),
-            (0x2060, 0x2060),
-            (0x2066, 0x2069),
+            (0x2060, 0x206f),
+            (0xad, 0xad),
+            (0x61c, 0x61c),
+            (0x3164, 0x3164),
+            (0xfe00, 0xfe0e),
             (0xfeff, 0xfeff),
+            (0xfff9, 0xfffb),
             (0xe0000, 0xe007f),
+            (0xe0100, 0xe01ef),
         ];
         for &(lo, hi) in ranges {
             for cp in lo..=hi {

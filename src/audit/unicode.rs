@@ -1,36 +1,34 @@
-//! Hidden text: Unicode tag characters, zero-width characters inside Latin
-//! text, and bidirectional overrides (docs/audit.md).
+//! Hidden text and look-alike letters (docs/audit.md#hidden-characters).
+//!
+//! One list of hidden characters, [`crate::escape::is_invisible`], serves the
+//! terminal escaper and this scanner: each one is reported (tag characters
+//! with the ASCII they spell), and dropped before the rules read the text
+//! ([`normalize`]).
 //!
 //! What is *not* hidden text: a zero-width joiner inside an emoji sequence
-//! (👩‍💻), a zero-width (non-)joiner between letters of a script that
-//! needs it (Persian, Hindi, …), the tag characters of a subdivision flag
-//! (🏴 + 2-6 tag letters or digits + U+E007F), a byte-order mark at the
-//! start of a file, and the left-to-right / right-to-left *marks* of
-//! ordinary right-to-left text.
+//! (👩‍💻), a zero-width (non-)joiner or the Arabic letter mark next to a
+//! letter of a script that needs it (Persian, Hindi, …), a variation
+//! selector after an emoji or an ideograph, a Hangul filler inside Hangul,
+//! the tag characters of a subdivision flag (🏴, then 2-6 tag letters or
+//! digits, then U+E007F), a byte-order mark at the start of a file, and the
+//! left-to-right / right-to-left *marks* of ordinary right-to-left text.
 
+use super::normal::is_variation_selector;
 use super::rules::rule;
 use super::{Finding, excerpt};
-
-/// Invisible characters that an excerpt must show escaped.
-pub(super) fn is_invisible(c: char) -> bool {
-    is_zero_width(c) || is_tag(c) || is_bidi_control(c) || matches!(c, '\u{200E}' | '\u{200F}')
-}
+use crate::escape::is_invisible;
 
 fn is_tag(c: char) -> bool {
     ('\u{E0000}'..='\u{E007F}').contains(&c)
 }
 
-fn is_zero_width(c: char) -> bool {
-    matches!(
-        c,
-        '\u{200B}' | '\u{200C}' | '\u{200D}' | '\u{2060}' | '\u{FEFF}' | '\u{180E}' | '\u{2062}'
-            ..='\u{2064}'
-    )
-}
-
 /// Embeddings, overrides and isolates (not the plain marks).
 fn is_bidi_control(c: char) -> bool {
     matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+fn is_hangul(c: char) -> bool {
+    matches!(c, '\u{1100}'..='\u{11FF}' | '\u{3130}'..='\u{318F}' | '\u{AC00}'..='\u{D7AF}' | '\u{FFA0}'..='\u{FFDC}')
 }
 
 /// Emoji and the parts of emoji sequences.
@@ -46,6 +44,7 @@ fn is_emoji_part(c: char) -> bool {
 }
 
 /// A letter of a script other than Latin (where joiners shape text).
+#[allow(clippy::manual_range_contains)]
 fn is_non_latin_letter(c: char) -> bool {
     c.is_alphabetic() && !c.is_ascii() && !('\u{00C0}'..='\u{024F}').contains(&c)
 }
@@ -118,14 +117,23 @@ pub(super) fn scan(rel: &str, text: &str, out: &mut Vec<Finding>) {
             continue;
         } else if is_bidi_control(c) {
             Some("bidi-override")
-        } else if is_zero_width(c) {
-            let joins_emoji = matches!(c, '\u{200D}' | '\u{FE0F}')
-                && prev.is_some_and(is_emoji_part)
+        } else if is_invisible(c) || c == '\u{FE0F}' {
+            let joins_emoji = c == '\u{200D}'
+                && prev.is_some_and(|p| is_emoji_part(p) || p == '\u{FE0F}')
                 && next.is_some_and(is_emoji_part);
-            let joins_script = matches!(c, '\u{200C}' | '\u{200D}')
+            let joins_script = matches!(c, '\u{200C}' | '\u{200D}' | '\u{61C}')
                 && (prev.is_some_and(is_non_latin_letter) || next.is_some_and(is_non_latin_letter));
+            // One selector after a symbol, digit or ideograph picks a
+            // presentation; after a Latin letter, or in a run, it hides data.
+            let variant = is_variation_selector(c)
+                && prev.is_some_and(|p| !p.is_ascii_alphabetic() && !p.is_whitespace())
+                && !next.is_some_and(is_variation_selector);
+            let filler = matches!(c, '\u{115F}' | '\u{1160}' | '\u{3164}' | '\u{FFA0}')
+                && (prev.is_some_and(is_hangul) || next.is_some_and(is_hangul));
             let bom = c == '\u{FEFF}' && at == 0;
-            (!(joins_emoji || joins_script || bom)).then_some("hidden-zero-width")
+            let mark = matches!(c, '\u{200E}' | '\u{200F}' | '\u{2028}' | '\u{2029}');
+            (!(joins_emoji || joins_script || variant || filler || bom || mark))
+                .then_some("hidden-zero-width")
         } else {
             None
         };

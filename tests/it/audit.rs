@@ -287,11 +287,21 @@ fn collection_equivalents(root: &Path) {
         ),
     );
     std::fs::create_dir_all(root.join("docx/templates")).unwrap();
-    std::fs::write(
-        root.join("docx/templates/letter.docx"),
-        b"PK\x03\x04template",
-    )
-    .unwrap();
+    // A real Office document: a zip whose members say it is one (the audit
+    // tells documents by their members, not their file name).
+    let mut docx = std::io::Cursor::new(Vec::new());
+    {
+        use std::io::Write;
+        let mut w = zip::ZipWriter::new(&mut docx);
+        let stored = zip::write::SimpleFileOptions::default()
+            .compression_method(zip::CompressionMethod::Stored);
+        w.start_file("[Content_Types].xml", stored).unwrap();
+        w.write_all(b"<Types/>").unwrap();
+        w.start_file("word/document.xml", stored).unwrap();
+        w.write_all(b"<w:t>Dear reader,</w:t>").unwrap();
+        w.finish().unwrap();
+    }
+    std::fs::write(root.join("docx/templates/letter.docx"), docx.into_inner()).unwrap();
     write(
         root,
         "skill-creator/SKILL.md",
@@ -317,11 +327,22 @@ fn collection_equivalents(root: &Path) {
         "web-artifacts/scripts/bundle.sh",
         "#!/bin/bash\nset -e\nrm -rf dist bundle.html\nnpx parcel build index.html\n",
     );
-    std::fs::write(
-        root.join("web-artifacts/scripts/components.tar.gz"),
-        b"\x1f\x8b\x08\0\0\0\0\0",
-    )
-    .unwrap();
+    // A real tar.gz of components, as the collection ships: its members
+    // are read like files (docs/audit.md#what-is-read).
+    let mut tgz = Vec::new();
+    {
+        let gz = flate2::write::GzEncoder::new(&mut tgz, flate2::Compression::fast());
+        let mut tar = tar::Builder::new(gz);
+        let button = b"export const Button = (p) => <button {...p} />;\n";
+        let mut header = tar::Header::new_gnu();
+        header.set_size(button.len() as u64);
+        header.set_mode(0o644);
+        header.set_cksum();
+        tar.append_data(&mut header, "ui/button.tsx", &button[..])
+            .unwrap();
+        tar.into_inner().unwrap().finish().unwrap();
+    }
+    std::fs::write(root.join("web-artifacts/scripts/components.tar.gz"), tgz).unwrap();
     write(
         root,
         "react-best-practices/SKILL.md",

