@@ -500,17 +500,20 @@ pub fn sigstore_meets(rule: &SigstoreRule, found: Option<(&str, &str)>) -> Resul
     }
 }
 
-/// The identity a source declares for its Sigstore bundles. skills.toml
-/// has no such field yet: it arrives with Sigstore verification (issue 36,
-/// items 1-2), and this is where it is read.
-fn declared_identity(_decl: &SourceDecl) -> Option<(&str, &str)> {
-    None
+/// The publisher a source declares for its Sigstore bundles (skills.toml's
+/// `identity` and `issuer`, docs/provenance.md): every install proves the
+/// lock's bundle against it, so requiring it of the declaration holds.
+fn declared_identity(decl: &SourceDecl) -> Option<(&str, &str)> {
+    Some((decl.identity.as_deref()?, decl.issuer.as_deref()?))
 }
 
-/// The identity a lock entry's verified Sigstore bundle recorded (see
-/// [`declared_identity`]).
-fn recorded_identity(_entry: &LockedSkill) -> Option<(&str, &str)> {
-    None
+/// The publisher a lock entry's Sigstore bundle recorded. The record is
+/// the lock's text, but no install links it unproven: provenance verifies
+/// the kept bundle against this identity on every install, in every mode
+/// (docs/provenance.md), and the policy reads it only beside that proof.
+fn recorded_identity(entry: &LockedSkill) -> Option<(&str, &str)> {
+    let p = entry.publisher.as_ref()?;
+    Some((p.identity.as_str(), p.issuer.as_str()))
 }
 
 /// Two cosign public keys are the same key: compared without PEM armour
