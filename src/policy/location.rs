@@ -10,7 +10,9 @@
 //! | MCP | `mcp+https://host/path` |
 //! | folder, `file://` | the absolute path, symbolic links resolved |
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::{LazyLock, Mutex};
 
 use url::Url;
 
@@ -19,7 +21,27 @@ use crate::sources::spec::SourceSpec;
 /// The normal form of the location `text` names (relative paths against
 /// `base_dir`). Text that names no source is kept as written, trimmed,
 /// so a pattern can still deny it.
+///
+/// Remembered per process: a no-op install of 500 checks each lock entry's
+/// location before it fetches and again at the gate, and resolving a folder
+/// or `file://` location to its real path is a `readlink` per path part
+/// (docs/policy.md#cost).
 pub fn location(text: &str, base_dir: &Path) -> String {
+    static SEEN: LazyLock<Mutex<HashMap<(String, PathBuf), String>>> =
+        LazyLock::new(Default::default);
+    let key = (text.to_owned(), base_dir.to_owned());
+    if let Some(form) = SEEN.lock().ok().and_then(|seen| seen.get(&key).cloned()) {
+        return form;
+    }
+    let form = normal_form(text, base_dir);
+    if let Ok(mut seen) = SEEN.lock() {
+        seen.insert(key, form.clone());
+    }
+    form
+}
+
+/// [`location`], worked out.
+fn normal_form(text: &str, base_dir: &Path) -> String {
     let text = text.trim();
     match SourceSpec::parse(text, base_dir) {
         Ok(SourceSpec::Index(url) | SourceSpec::Base(url)) => url_form(&url),
