@@ -103,15 +103,16 @@ impl RecordKey {
     /// The key in `dir`, created (exclusively: of two processes making one,
     /// both end up with the first's) when missing.
     pub fn load_or_create(dir: &Path) -> io::Result<RecordKey> {
-        let path = dir.join(KEY_FILE);
-        if let Some(key) = read_key(&path)? {
-            return Ok(key);
-        }
-        std::fs::create_dir_all(dir)?;
-        let mut bytes = [0u8; KEY_LEN];
-        getrandom::fill(&mut bytes).map_err(|e| io::Error::other(e.to_string()))?;
-        let temp = dir.join(format!(".{KEY_FILE}.{}", crate::fs::unique_suffix()));
-        write_private(&temp, &bytes)?.sync_all()?;
+        let (path, _, temp, file) = match Self::found_or_new(dir)? {
+            Begun::Found(key) => return Ok(key),
+            Begun::New {
+                path,
+                bytes,
+                temp,
+                file,
+            } => (path, bytes, temp, file),
+        };
+        file.sync_all()?;
         // A hard link never replaces: whoever links first wins.
         let linked = std::fs::hard_link(&temp, &path);
         let _ = std::fs::remove_file(&temp);
@@ -131,15 +132,15 @@ impl RecordKey {
     /// two processes making a key at once the first to link wins as before;
     /// the other's records read as absent later (its work is done again).
     fn load_or_begin(dir: &Path) -> io::Result<RecordKey> {
-        let path = dir.join(KEY_FILE);
-        if let Some(key) = read_key(&path)? {
-            return Ok(key);
-        }
-        std::fs::create_dir_all(dir)?;
-        let mut bytes = [0u8; KEY_LEN];
-        getrandom::fill(&mut bytes).map_err(|e| io::Error::other(e.to_string()))?;
-        let temp = dir.join(format!(".{KEY_FILE}.{}", crate::fs::unique_suffix()));
-        let file = write_private(&temp, &bytes)?;
+        let (path, bytes, temp, file) = match Self::found_or_new(dir)? {
+            Begun::Found(key) => return Ok(key),
+            Begun::New {
+                path,
+                bytes,
+                temp,
+                file,
+            } => (path, bytes, temp, file),
+        };
         let flush = std::thread::spawn(move || {
             // Durable before it has its name, so a crash never leaves a
             // `record-key` holding anything but the key.
@@ -152,6 +153,26 @@ impl RecordKey {
             *pending = Some(flush);
         }
         Ok(RecordKey(bytes))
+    }
+
+    /// The key already in `dir`, or a new random one written (not yet
+    /// flushed or named) to a private temporary file there.
+    fn found_or_new(dir: &Path) -> io::Result<Begun> {
+        let path = dir.join(KEY_FILE);
+        if let Some(key) = read_key(&path)? {
+            return Ok(Begun::Found(key));
+        }
+        std::fs::create_dir_all(dir)?;
+        let mut bytes = [0u8; KEY_LEN];
+        getrandom::fill(&mut bytes).map_err(|e| io::Error::other(e.to_string()))?;
+        let temp = dir.join(format!(".{KEY_FILE}.{}", crate::fs::unique_suffix()));
+        let file = write_private(&temp, &bytes)?;
+        Ok(Begun::New {
+            path,
+            bytes,
+            temp,
+            file,
+        })
     }
 
     /// Waits until a key this process made is durable and in place (call
@@ -228,6 +249,17 @@ fn write_private(path: &Path, bytes: &[u8]) -> io::Result<std::fs::File> {
     let mut file = options.open(path)?;
     file.write_all(bytes)?;
     Ok(file)
+}
+
+/// What [`RecordKey::found_or_new`] found in the key's folder.
+enum Begun {
+    Found(RecordKey),
+    New {
+        path: std::path::PathBuf,
+        bytes: [u8; KEY_LEN],
+        temp: std::path::PathBuf,
+        file: std::fs::File,
+    },
 }
 
 #[cfg(test)]
