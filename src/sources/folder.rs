@@ -13,7 +13,7 @@ use super::candidate::{
     new_lock_entry, not_offered, shown_path,
 };
 use super::proof::{Declared, Proof, ProveContext, ProveError, check_within, declared_url};
-use super::spec::SourceSpec;
+use super::id::SourceSpec;
 use super::workspace::{Workspace, fail};
 use super::{Kind, Latest};
 use crate::digest::Digest;

@@ -12,7 +12,7 @@ use super::candidate::{
     new_lock_entry, not_offered, shown_path,
 };
 use super::proof::{Declared, Proof, ProveContext, ProveError, RefProof, broken, check_within};
-use super::spec::SourceSpec;
+use super::id::SourceSpec;
 use super::tokens::bound_token_env;
 use super::workspace::{Workspace, fail};
 use super::{Kind, Latest};

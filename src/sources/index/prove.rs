@@ -25,7 +25,7 @@ use crate::project::manifest::SourceDecl;
 use crate::sources::proof::{
     Declared, Proof, ProveContext, ProveError, SignedBy, VouchedBy, broken, check_signer_record,
 };
-use crate::sources::spec::SourceSpec;
+use crate::sources::id::SourceSpec;
 use crate::store::snapshots::Snapshot;
 use crate::store::unpacked::Unpacked;
 use crate::trust::{self, TrustError};

@@ -27,7 +27,7 @@ use crate::sources::index::format::{
     ArtifactType, Entry, EntryContent, Index, IndexError, check_index, parse_index,
     parse_index_from,
 };
-use crate::sources::spec::{SourceSpec, SpecError};
+use crate::sources::id::{SourceSpec, SpecError};
 use crate::sources::tokens::token_choice;
 use crate::trust::{self, PinnedKey, RollbackGuard, Signer, TrustError};
 
