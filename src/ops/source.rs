@@ -11,8 +11,8 @@ use crate::error::{Exit, OpError};
 use crate::ops::fail;
 use crate::project::Project;
 use crate::project::manifest::{Manifest, SourceDecl, is_env_var_name};
-use crate::sources::oci;
 use crate::sources::id::manifest_url;
+use crate::sources::oci;
 use crate::sources::tokens::bound_token_env;
 use crate::trust::{PinnedKey, Rotation};
 

@@ -22,13 +22,13 @@
 pub mod candidate;
 pub mod folder;
 pub mod git;
+pub mod id;
 pub mod index;
+pub mod load;
 pub mod mcp;
 pub mod oci;
-pub mod load;
 pub mod proof;
 pub mod publisher;
-pub mod id;
 pub mod tokens;
 pub mod workspace;
 

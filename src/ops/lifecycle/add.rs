@@ -22,8 +22,8 @@ use crate::project::lock::Lockfile;
 use crate::project::manifest::{SkillDecl, SourceDecl};
 use crate::skill::is_valid_name;
 use crate::sources::candidate::{Candidate, Offer, shown_path};
-use crate::sources::oci::kind::tagged_name;
 use crate::sources::load::Opened;
+use crate::sources::oci::kind::tagged_name;
 use crate::view::approval::Summary;
 
 #[derive(Debug, Clone, Default)]
