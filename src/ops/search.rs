@@ -26,7 +26,7 @@ pub struct SearchOptions {
 }
 
 #[derive(Debug, Serialize)]
-pub struct Failure {
+pub struct SourceFailure {
     pub source: String,
     pub error: String,
     /// Serialized as its number.
@@ -43,9 +43,9 @@ pub struct Failure {
 pub struct SearchReport {
     pub query: Option<String>,
     pub results: Vec<Hit>,
-    pub problems: Vec<Problem>,
+    pub problems: Vec<SourceEntryProblem>,
     /// Sources that could not be searched (the others still were).
-    pub failures: Vec<Failure>,
+    pub failures: Vec<SourceFailure>,
 }
 
 impl SearchReport {
@@ -145,7 +145,7 @@ fn fail_source(ctx: &Context, target: &SearchTarget, e: anyhow::Error, report: &
     let error = format!("{e:#}");
     ctx.ui
         .warn(format!("source `{}` skipped: {error}", target.source.name));
-    report.failures.push(Failure {
+    report.failures.push(SourceFailure {
         source: target.source.name.clone(),
         error,
         exit,
@@ -214,7 +214,7 @@ pub struct Hit {
 }
 
 #[derive(Debug, Serialize)]
-pub struct Problem {
+pub struct SourceEntryProblem {
     pub source: String,
     #[serde(flatten)]
     pub problem: EntryProblem,
@@ -227,7 +227,7 @@ pub fn hits(
     target: &SearchTarget,
     listing: SourceListing,
     needle: Option<&str>,
-) -> (Vec<Hit>, Vec<Problem>) {
+) -> (Vec<Hit>, Vec<SourceEntryProblem>) {
     let source = &target.source.name;
     let found: Vec<Hit> = match listing {
         SourceListing::Index(resolved) => return index_hits(ui, &resolved, needle),
@@ -270,10 +270,10 @@ fn index_hits(
     ui: &Printer,
     resolved: &ResolvedIndex,
     needle: Option<&str>,
-) -> (Vec<Hit>, Vec<Problem>) {
+) -> (Vec<Hit>, Vec<SourceEntryProblem>) {
     warn_problems(ui, resolved);
     let problems = (resolved.index.problems.iter())
-        .map(|problem| Problem {
+        .map(|problem| SourceEntryProblem {
             source: resolved.source.clone(),
             problem: problem.clone(),
         })
