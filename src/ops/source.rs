@@ -11,7 +11,7 @@ use crate::error::{Exit, OpError};
 use crate::ops::fail;
 use crate::project::Project;
 use crate::project::manifest::{Manifest, SourceDecl, is_env_var_name};
-use crate::sources::id::manifest_url;
+use crate::sources::location::manifest_url;
 use crate::sources::oci;
 use crate::sources::tokens::bound_token_env;
 use crate::trust::{PinnedKey, Rotation};
@@ -37,7 +37,7 @@ pub struct SourceAddOptions {
     pub issuer: Option<String>,
 }
 
-pub use crate::sources::index::Probe;
+pub use crate::sources::IndexProbe;
 
 /// `--json`: `{"name", "url", "manifest", "probe": null | {"index_url", "index_format",
 /// "skills", "problems", "signer": null | {"key", "key_id", "version", "expires"},
@@ -48,7 +48,7 @@ pub struct SourceAddReport {
     pub url: String,
     pub manifest: std::path::PathBuf,
     /// `null` under --offline (nothing was checked) and for git sources.
-    pub probe: Option<Probe>,
+    pub probe: Option<IndexProbe>,
     /// Git sources: the commit the ref resolves to now (`null` under --offline).
     pub commit: Option<String>,
 }
@@ -128,13 +128,27 @@ pub fn add(ctx: &Context, opts: &SourceAddOptions) -> anyhow::Result<SourceAddRe
         source_decl::bind_token(&mut user, url, var);
     }
     manifest.add_source(&decl)?;
-    let (probe, commit) = crate::sources::load::probe(
-        &ctx.ui,
-        (ctx.offline, ctx.allow_http),
-        &decl,
-        (&project.root, &user),
-        opts.token_env.as_deref(),
-    )?;
+    let fetcher = match ctx.offline {
+        true => None,
+        false => Some(crate::sources::workspace::fetcher(
+            &ctx.ui,
+            false,
+            ctx.allow_http,
+        )?),
+    };
+    let net = crate::sources::Net {
+        ui: &ctx.ui,
+        offline: ctx.offline,
+        allow_http: ctx.allow_http,
+        fetcher: fetcher.as_ref(),
+    };
+    let new = crate::sources::NewSource {
+        decl: &decl,
+        root: &project.root,
+        user: &user,
+        token_env: opts.token_env.as_deref(),
+    };
+    let probed = crate::sources::load::probe(&net, &new)?;
     if let Some((url, var)) = &binding {
         let path = crate::net::UserTokens::bind(url, var).with_context(
             || "cannot record the token binding in your config (set SKILLPM_CONFIG_DIR)",
@@ -150,8 +164,8 @@ pub fn add(ctx: &Context, opts: &SourceAddOptions) -> anyhow::Result<SourceAddRe
         name: decl.name,
         url: decl.url,
         manifest: manifest.path().to_owned(),
-        probe,
-        commit,
+        probe: probed.index,
+        commit: probed.commit,
     })
 }
 

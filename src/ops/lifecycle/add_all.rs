@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use crate::error::{Exit, OpError};
 use crate::sources::candidate::{Candidate, Offer, shown_path};
-use crate::sources::load::Opened;
+use crate::sources::load::Loaded;
 use crate::sources::workspace::Workspace;
 
 /// `--all`: every skill the source offers that can be added. A skill that
@@ -16,7 +16,7 @@ use crate::sources::workspace::Workspace;
 /// added is it an error, saying what was looked at and what was found.
 pub fn resolve_all(
     ws: &mut Workspace<'_>,
-    opened: &Opened,
+    opened: &Loaded,
     skipped: &mut Vec<NotAdded>,
 ) -> anyhow::Result<Vec<Candidate>> {
     let duplicated = skip_discovery_refusals(opened, skipped);
@@ -70,7 +70,7 @@ pub struct NotAdded {
 /// What discovery refused goes to `skipped`: folders it could not read as
 /// skills, and every folder of a name several folders hold (which one is
 /// meant is for the user to say with --path). Returns those names.
-pub fn skip_discovery_refusals(opened: &Opened, skipped: &mut Vec<NotAdded>) -> Vec<String> {
+pub fn skip_discovery_refusals(opened: &Loaded, skipped: &mut Vec<NotAdded>) -> Vec<String> {
     let mut duplicated: Vec<String> = Vec::new();
     let Some(found) = opened.discovery() else {
         return duplicated;
@@ -106,8 +106,8 @@ pub fn skip_discovery_refusals(opened: &Opened, skipped: &mut Vec<NotAdded>) -> 
 
 /// `--all` added nothing: exit 8 when no skill was found, else exit 5 with
 /// every folder's reason, and where it looked either way.
-fn nothing_added(opened: &Opened, skipped: &[NotAdded]) -> OpError {
-    let decl = opened.decl();
+fn nothing_added(opened: &Loaded, skipped: &[NotAdded]) -> OpError {
+    let decl = &opened.decl;
     let (exit, what) = if skipped.is_empty() {
         (Exit::NotFound, "found no skill".to_owned())
     } else {
