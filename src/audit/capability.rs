@@ -21,7 +21,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::rules::{Lines, is_teaching, negated, rule};
+use super::rules::{Lines, is_teaching, negated, quoted, rule};
 use super::{Finding, Severity, excerpt};
 
 /// Word boundaries are ASCII ones: a Unicode `\b` makes the regex crate
@@ -71,12 +71,14 @@ static CAPTURE_HOST: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// One command that fetches code and runs it: `deno run URL`, `npx` of a
-/// URL or repository, a package installed from a URL or repository,
+/// URL or repository, a package installed from a URL or repository
+/// (`pip install git+…`, `cargo install --git URL`, `gem install --source
+/// URL`),
 /// `go run module@version`, `bash -c "$(curl …)"`, `eval "$(wget …)"`,
 /// `exec(requests.get(…).text)`.
 static REMOTE_RUN: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)(?:\bdeno\s+run\b[^\n]*\bhttps?://|\b(?:npx|bunx|pnpm\s+dlx)\s+(?:-\S+\s+)*(?:https?://|git\+|github:|gitlab:)|\bpip[0-9.]*\s+install\s+(?:-\S+\s+)*(?:git\+|https?://)|\b(?:uvx|pipx\s+run)\b[^\n]*(?:--from|--spec)\s+(?:git\+|https?://)|\bnpm\s+(?:i|install)\s+(?:-\S+\s+)*(?:https?://|git\+|github:)|\bgo\s+run\s+[\w.-]+\.[a-z]+/[^\s@]+@|\b(?:eval|exec|source|\.)\s+[\x22']?\$\(\s*(?:curl|wget)\b|\b(?:python[0-9.]*|perl|ruby|node)\s+-[ce]\s+[\x22']?\$\(\s*(?:curl|wget)\b|\b(?:exec|eval)\s*\(\s*(?:await\s+)?(?:\(?\s*await\s+)?(?:requests\.get|urlopen|urllib\.request\.urlopen|httpx\.get|fetch)\s*\()"#,
+        r#"(?i)(?:\bdeno\s+run\b[^\n]*\bhttps?://|\b(?:npx|bunx|pnpm\s+dlx)\s+(?:-\S+\s+)*(?:https?://|git\+|github:|gitlab:)|\bpip[0-9.]*\s+install\s+(?:-\S+\s+)*(?:git\+|https?://)|\b(?:uvx|pipx\s+run)\b[^\n]*(?:--from|--spec)\s+(?:git\+|https?://)|\bnpm\s+(?:i|install)\s+(?:-\S+\s+)*(?:https?://|git\+|github:)|\bgo\s+run\s+[\w.-]+\.[a-z]+/[^\s@]+@|\bcargo\s+install\b[^\n]*--git\s+(?:https?://|ssh://|git@)|\bgem\s+install\b[^\n]*--source\s+https?://|\b(?:eval|exec|source|\.)\s+[\x22']?\$\(\s*(?:curl|wget)\b|\b(?:python[0-9.]*|perl|ruby|node)\s+-[ce]\s+[\x22']?\$\(\s*(?:curl|wget)\b|\b(?:exec|eval)\s*\(\s*(?:await\s+)?(?:\(?\s*await\s+)?(?:requests\.get|urlopen|urllib\.request\.urlopen|httpx\.get|fetch)\s*\()"#,
     )
 });
 
@@ -96,10 +98,12 @@ static DECODE_TO: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
-/// A file run: by an interpreter, made executable, started, or sourced.
+/// A file run: by an interpreter, made executable, started, or sourced
+/// (on one line: the interpreter's name at the end of a line, as in
+/// `/tmp/x.sh⏎`, must not take the next line's first word as its file).
 static RUNS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)(?:\b(?:(?:ba|z|da|k)?sh|source|python[0-9.]*|node|perl|ruby|php|pwsh|powershell(?:\.exe)?(?:\s+-File)?|deno\s+run|bun|Start-Process|msiexec\s+/i|open|chmod\s+(?:[+ug]*x|[0-7]*[157][0-7]{2}))\s+(?:-\S+\s+)*[\x22']?([^\s\x22';&|)]+)|(?:^|[\s;&|(])\.{1,2}/([^\s\x22';&|)]+)|(?:subprocess\.\w+|os\.system|os\.chmod|execSync|spawn|execFile)\(\s*\[?\s*[\x22']([^\x22']+)[\x22'])"#,
+        r#"(?i)(?:\b(?:(?:ba|z|da|k)?sh|source|python[0-9.]*|node|perl|ruby|php|pwsh|powershell(?:\.exe)?(?:[ \t]+-File)?|deno[ \t]+run|bun|Start-Process|msiexec[ \t]+/i|open|chmod[ \t]+(?:[+ug]*x|[0-7]*[157][0-7]{2}))[ \t]+(?:-\S+[ \t]+)*[\x22']?([^\s\x22';&|)]+)|(?:^|[\s;&|(])\.{1,2}/([^\s\x22';&|)]+)|(?:subprocess\.\w+|os\.system|os\.chmod|execSync|spawn|execFile)\(\s*\[?\s*[\x22']([^\x22']+)[\x22'])"#,
     )
 });
 
@@ -157,6 +161,9 @@ static FAMILIES: LazyLock<Vec<(&'static str, Regex)>> = LazyLock::new(|| {
 /// A placeholder where a real command would have a value (`curl ... |
 /// bash`, `<url>`): the text shows a shape, it does not do it.
 fn placeholder(text: &str) -> bool {
+    // Go's `./...` (every package below) is an argument, not an ellipsis;
+    // `https://...` is still a placeholder.
+    let text = text.replace("//...", "<url>").replace("/...", "");
     text.contains("...") || text.contains('…') || text.contains("<url>") || text.contains("<URL>")
 }
 
@@ -306,7 +313,10 @@ impl Skill {
                         continue;
                     }
                 }
-                if !teaching(m.start(), m.end()) && !negated(lines, m.start()) {
+                if !teaching(m.start(), m.end())
+                    && !negated(lines, m.start())
+                    && !(prose && quoted(lines, m.start(), m.end()))
+                {
                     self.families.insert(family, fact(m.start()));
                     break;
                 }
