@@ -1,5 +1,5 @@
 //! `skillpm search [QUERY] [--source NAME]`: what the sources offer, as
-//! each kind lists it (`crate::sources::opened::list`, docs/sources.md); git
+//! each kind lists it (`crate::sources::load::list`, docs/sources.md); git
 //! sources are listed like index entries (docs/design.md#formats).
 
 use crate::escape::Untrusted;
@@ -15,8 +15,8 @@ use crate::printer::Printer;
 use crate::sources::candidate::join_rel;
 use crate::sources::index::format::EntryProblem;
 use crate::sources::index::{ResolvedIndex, warn_problems};
-use crate::sources::opened::SourceListing;
-use crate::sources::opened::{SearchTarget, list};
+use crate::sources::load::SourceListing;
+use crate::sources::load::{SearchTarget, list};
 
 #[derive(Debug, Clone, Default)]
 pub struct SearchOptions {
@@ -162,7 +162,7 @@ fn select_sources(ctx: &Context, wanted: Option<&str>) -> anyhow::Result<Vec<Sea
         {
             return Ok(vec![SearchTarget::declared(decl, &project.root)?]);
         }
-        if crate::sources::spec::looks_like_location(wanted) {
+        if crate::sources::id::looks_like_location(wanted) {
             return Ok(vec![SearchTarget::ad_hoc(wanted, &ctx.cwd)?]);
         }
         return match project {

@@ -11,8 +11,8 @@ use crate::error::{Exit, OpError};
 use crate::ops::fail;
 use crate::project::Project;
 use crate::project::manifest::{Manifest, SourceDecl, is_env_var_name};
+use crate::sources::id::manifest_url;
 use crate::sources::oci;
-use crate::sources::spec::manifest_url;
 use crate::sources::tokens::bound_token_env;
 use crate::trust::{PinnedKey, Rotation};
 
@@ -128,7 +128,7 @@ pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
         source_decl::bind_token(&mut user, url, var);
     }
     manifest.add_source(&decl)?;
-    let (probe, commit) = crate::sources::opened::probe(
+    let (probe, commit) = crate::sources::load::probe(
         &ctx.ui,
         (ctx.offline, ctx.allow_http),
         &decl,

@@ -10,7 +10,7 @@ use crate::error::{Exit, OpError};
 use crate::project::Manifest;
 use crate::project::manifest::SourceDecl;
 use crate::sources::candidate::clean_subpath;
-use crate::sources::spec::{SourceSpec, is_git_form, looks_like_location, manifest_url};
+use crate::sources::id::{SourceSpec, is_git_form, looks_like_location, manifest_url};
 use crate::sources::tokens::token_url;
 use crate::sources::workspace::fail;
 use crate::trust::{PinnedKey, Rotation, verify_rotation};

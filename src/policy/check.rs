@@ -20,7 +20,7 @@ use crate::audit::Severity;
 use crate::project::Manifest;
 use crate::project::lock::{Format, LockedSkill};
 use crate::project::manifest::SourceDecl;
-use crate::sources::opened::KindOf;
+use crate::sources::load::KindOf;
 
 /// What a command is about to resolve or place, as the policy reads it.
 pub struct Scene<'a> {

@@ -16,7 +16,7 @@ use std::sync::{LazyLock, Mutex};
 
 use url::Url;
 
-use crate::sources::spec::SourceSpec;
+use crate::sources::id::SourceSpec;
 
 /// The normal form of the location `text` names (relative paths against
 /// `base_dir`). Text that names no source is kept as written, trimmed,

@@ -172,7 +172,7 @@ impl<'a> Prover<'a> {
             approved: entry.is_approved(),
             publisher: None,
         };
-        crate::sources::opened::prove(&mut self.cx, entry, decl, &declared, proof)
+        crate::sources::load::prove(&mut self.cx, entry, decl, &declared, proof)
     }
 
     /// What a declared source is, worked out once per run.

@@ -12,8 +12,8 @@ use super::candidate::{
     Candidate, FoundPlace, Offer, clean_subpath, found_offers, import_found, join_rel,
     new_lock_entry, not_offered, shown_path,
 };
+use super::id::SourceSpec;
 use super::proof::{Declared, Proof, ProveContext, ProveError, check_within, declared_url};
-use super::spec::SourceSpec;
 use super::workspace::{Workspace, fail};
 use super::{Kind, Latest};
 use crate::digest::Digest;

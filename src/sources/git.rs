@@ -11,8 +11,8 @@ use super::candidate::{
     Candidate, FoundPlace, Offer, check_tree, clean_subpath, found_offers, import_found,
     new_lock_entry, not_offered, shown_path,
 };
+use super::id::SourceSpec;
 use super::proof::{Declared, Proof, ProveContext, ProveError, RefProof, broken, check_within};
-use super::spec::SourceSpec;
 use super::tokens::bound_token_env;
 use super::workspace::{Workspace, fail};
 use super::{Kind, Latest};

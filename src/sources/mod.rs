@@ -15,20 +15,20 @@
 //! `oci::kind`). A kind module may use the protocol libraries below
 //! (`crate::git`, `crate::net::fetch`, the MCP client in `mcp/client.rs`, the index format in `index/format.rs`,
 //! `crate::store`, the OCI client in `oci/`) and the shared modules here
-//! ([`candidate`], [`proof`], [`workspace`], [`tokens`], [`spec`]), never
-//! another kind. [`opened`] dispatches on `opened::KindOf`: adding a kind is
+//! ([`candidate`], [`proof`], [`workspace`], [`tokens`], [`id`]), never
+//! another kind. [`load`] dispatches on `load::KindOf`: adding a kind is
 //! one module and one arm there.
 
 pub mod candidate;
 pub mod folder;
 pub mod git;
+pub mod id;
 pub mod index;
+pub mod load;
 pub mod mcp;
 pub mod oci;
-pub mod opened;
 pub mod proof;
 pub mod publisher;
-pub mod spec;
 pub mod tokens;
 pub mod workspace;
 

@@ -175,7 +175,7 @@ pub struct Declared {
 impl Declared {
     /// What `decl` names, relative paths against `root`.
     pub fn of(decl: &SourceDecl, root: &Path) -> Result<Self, SourceError> {
-        let (git_url, git_folder, git_ref) = match super::spec::declared_git(decl, root) {
+        let (git_url, git_folder, git_ref) = match super::id::declared_git(decl, root) {
             Some(g) => (Some(g.url), g.folder, g.reference),
             None => (None, None, None),
         };

@@ -552,7 +552,7 @@ fn no_file_imports_itself_round_a_circle() {
 
 /// The kinds of source (docs/sources.md): the files of each. A file of one
 /// kind never names a file of another; shared code lives beside them
-/// (`candidate`, `proof`, `workspace`, `tokens`, `spec`) or below.
+/// (`candidate`, `proof`, `workspace`, `tokens`, `id`) or below.
 const KINDS: &[(&str, &str)] = &[
     ("index", "sources/index/"),
     ("git", "sources/git.rs"),

@@ -89,17 +89,7 @@ pub(crate) fn send_failure(e: SendError) -> Failure {
             Ok(url) => classify_error(&url, &source),
             Err(_) => Failure::transient(Why::of(&source), error_chain(&source)),
         },
-        SendError::Unreachable {
-            url,
-            origin,
-            why,
-            attempts,
-        } => Failure::Fatal(FetchError::Unreachable {
-            url,
-            origin,
-            why,
-            attempts,
-        }),
+        SendError::Unreachable(gone) => Failure::Fatal(FetchError::Unreachable(gone)),
         SendError::Client(NetError::Client(text)) => Failure::Fatal(FetchError::Client(text)),
         SendError::Client(other) => Failure::Fatal(FetchError::Client(other.to_string())),
     }

@@ -88,16 +88,8 @@ pub enum FetchError {
         #[source]
         detail: Detail,
     },
-    #[error(
-        "cannot fetch {url}: {origin} is unreachable in this run ({why}, {attempts} attempts already); not tried again\n  {advice}",
-        advice = why.advice()
-    )]
-    Unreachable {
-        url: String,
-        origin: String,
-        why: Why,
-        attempts: u32,
-    },
+    #[error(transparent)]
+    Unreachable(crate::net::Unreachable),
     #[error(
         "{url}: the server asked to retry after {seconds}s, longer than skillpm waits; try again later"
     )]
@@ -156,7 +148,7 @@ impl Classify for FetchError {
             FetchError::NotFound { .. }
             | FetchError::Status { .. }
             | FetchError::Transport { .. }
-            | FetchError::Unreachable { .. }
+            | FetchError::Unreachable(_)
             | FetchError::RetryTooLate { .. }
             | FetchError::Tls { .. }
             | FetchError::UnsupportedScheme { .. }
@@ -269,16 +261,7 @@ where
                 why,
                 detail: Detail(detail),
             },
-            Stop::Unreachable {
-                origin,
-                why,
-                attempts,
-            } => FetchError::Unreachable {
-                url: url.to_string(),
-                origin,
-                why,
-                attempts,
-            },
+            Stop::Unreachable(gone) => FetchError::Unreachable(gone),
             Stop::TooLate { seconds } => FetchError::RetryTooLate {
                 url: url.to_string(),
                 seconds,

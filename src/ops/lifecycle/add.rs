@@ -22,8 +22,8 @@ use crate::project::lock::Lockfile;
 use crate::project::manifest::{SkillDecl, SourceDecl};
 use crate::skill::is_valid_name;
 use crate::sources::candidate::{Candidate, Offer, shown_path};
+use crate::sources::load::Opened;
 use crate::sources::oci::kind::tagged_name;
-use crate::sources::opened::Opened;
 use crate::view::approval::Summary;
 
 #[derive(Debug, Clone, Default)]
@@ -431,7 +431,7 @@ fn source_and_names(opts: &AddOptions) -> anyhow::Result<(Option<String>, Vec<St
     if source_text.is_none()
         && let Some(first) = names.first()
         && !is_valid_name(first)
-        && crate::sources::spec::looks_like_location(first)
+        && crate::sources::id::looks_like_location(first)
     {
         source_text = Some(names.remove(0));
     }

@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use crate::error::{Exit, OpError};
 use crate::sources::candidate::{Candidate, Offer, shown_path};
-use crate::sources::opened::Opened;
+use crate::sources::load::Opened;
 use crate::sources::workspace::Workspace;
 
 /// `--all`: every skill the source offers that can be added. A skill that

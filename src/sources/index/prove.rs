@@ -22,10 +22,10 @@ use crate::digest::Digest;
 use crate::net::fetch::Fetcher;
 use crate::project::lock::{Format, LockedSkill, lock_text_to_url, same_lock_url};
 use crate::project::manifest::SourceDecl;
+use crate::sources::id::SourceSpec;
 use crate::sources::proof::{
     Declared, Proof, ProveContext, ProveError, SignedBy, VouchedBy, broken, check_signer_record,
 };
-use crate::sources::spec::SourceSpec;
 use crate::store::snapshots::Snapshot;
 use crate::store::unpacked::Unpacked;
 use crate::trust::{self, TrustError};

@@ -23,11 +23,11 @@ use crate::net::fetch::{
 };
 use crate::net::{TokenChoice, UserTokens};
 use crate::project::manifest::SourceDecl;
+use crate::sources::id::{SourceSpec, SpecError};
 use crate::sources::index::format::{
     ArtifactType, Entry, EntryContent, Index, IndexError, check_index, parse_index,
     parse_index_from,
 };
-use crate::sources::spec::{SourceSpec, SpecError};
 use crate::sources::tokens::token_choice;
 use crate::trust::{self, PinnedKey, RollbackGuard, Signer, TrustError};
 
