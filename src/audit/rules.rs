@@ -239,7 +239,7 @@ pub static RULES: &[Rule] = &[
         severity: High,
         why: "reads a credential store (SSH keys, cloud, registry or browser credentials) that a skill has no business reading",
         example: "cat ~/.ssh/id_rsa",
-        pattern: r"(?i)(?:\b(?:cat|less|more|head|tail|cp|scp|tar|zip|7z|base64|xxd|strings|type|get-content|gc)\b[^\n|;&]*|\bopen\(\s*[^\n)]*|\b(?:read_text|read_bytes|readFile(?:Sync)?)\b[^\n]*){CRED}[^\s\x22'\x60)]*",
+        pattern: r"(?i)(?:\b(?:cat|less|more|head|tail|cp|scp|tar|zip|7z|base64|xxd|strings|type|get-content|gc)\s[^\n|;&]*|\bopen\(\s*[^\n)]*|\b(?:read_text|read_bytes|readFile(?:Sync)?)\b[^\n]*){CRED}[^\s\x22'\x60)]*",
         needs: &["/.", "/library/", "\\bid_"],
         teachable: true,
         keep: Some(not_public_ssh),
