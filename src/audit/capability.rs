@@ -438,7 +438,7 @@ const WELL_KNOWN: &[&str] = &[
 /// startup files.
 static AUTOSTART_PLACE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)(?:\.git[/\\]+hooks[/\\]|\bcore\.hooksPath\b|Launch(?:Agents|Daemons)|\.config[/\\]+autostart|systemd[/\\]|CurrentVersion\\+Run\b|\\Startup\\|\bcrontab\b|/etc/cron|\.(?:bashrc|zshrc|bash_profile|profile)\b|profile\.d/|\.pth\b|sitecustomize|PYTHONSTARTUP|folderOpen|\$PROFILE\b)"#,
+        r#"(?i)(?:\.git[/\\]+hooks[/\\]|\bcore\.hooksPath\b|Launch(?:Agents|Daemons)|\.config[/\\]+autostart|systemd[/\\]|CurrentVersion\\*Run\b|\\Startup\\|\bcrontab\b|/etc/cron|\.(?:bashrc|zshrc|bash_profile|profile)\b|profile\.d/|\.pth\b|sitecustomize|PYTHONSTARTUP|folderOpen|\$PROFILE\b)"#,
     )
 });
 

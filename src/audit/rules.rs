@@ -424,7 +424,7 @@ pub static RULES: &[Rule] = &[
         severity: Medium,
         why: "installs something that starts on its own later (cron, launch agents, systemd units, autostart entries)",
         example: "(crontab -l; echo '*/5 * * * * /tmp/.x') | crontab -",
-        pattern: r"(?i)(?:\|\s*crontab\b|\bcrontab\s+[\w./-]+\.(?:txt|cron)\b|>>?\s*/etc/cron|/etc/cron\.(?:d|hourly|daily)/|\bLibrary/Launch(?:Agents|Daemons)/|\blaunchctl\s+(?:load|bootstrap|submit)\b|\bsystemctl\s+(?:--user\s+)?enable\b|/etc/systemd/system/|\.config/systemd/user/|\.config/autostart/|CurrentVersion\\+Run\b|\bschtasks(?:\.exe)?\s+/create\b|\bRegister-ScheduledTask\b)",
+        pattern: r"(?i)(?:\|\s*crontab\b|\bcrontab\s+[\w./-]+\.(?:txt|cron)\b|>>?\s*/etc/cron|/etc/cron\.(?:d|hourly|daily)/|\bLibrary/Launch(?:Agents|Daemons)/|\blaunchctl\s+(?:load|bootstrap|submit)\b|\bsystemctl\s+(?:--user\s+)?enable\b|/etc/systemd/system/|\.config/systemd/user/|\.config/autostart/|CurrentVersion\\*Run\b|\bschtasks(?:\.exe)?\s+/create\b|\bRegister-ScheduledTask\b)",
         needs: &[
             "autostart",
             "/etc/cron",
