@@ -7,7 +7,7 @@ use super::Context;
 use crate::agents::roots::{self, Discovery, Env, ListedRoot, ScanLimits};
 use crate::error::{Exit, OpError};
 use crate::skill::Diagnostic;
-use crate::view::discover::{ListReport, ListedDuplicate, ListedSkill};
+use crate::view::discover::{DiscoveryReport, ListedDuplicate, ListedSkill};
 
 /// The project folder for `ctx`: `--project` (relative to the working
 /// directory; it must be an existing folder), else the nearest ancestor
@@ -49,10 +49,10 @@ pub fn discover_quietly(ctx: &Context) -> Result<Discovery, OpError> {
     ))
 }
 
-pub fn list(ctx: &Context) -> anyhow::Result<ListReport> {
+pub fn list(ctx: &Context) -> anyhow::Result<DiscoveryReport> {
     let d = discover_here(ctx)?;
     let warnings = d.all_warnings().cloned().collect();
-    Ok(ListReport {
+    Ok(DiscoveryReport {
         project: d.project,
         skills: d
             .skills

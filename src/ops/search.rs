@@ -23,7 +23,7 @@ pub struct SearchOptions {
 }
 
 #[derive(Debug, Serialize)]
-pub struct Failure {
+pub struct SourceFailure {
     pub source: String,
     pub error: String,
     /// Serialized as its number.
@@ -40,9 +40,9 @@ pub struct Failure {
 pub struct SearchReport {
     pub query: Option<String>,
     pub results: Vec<Hit>,
-    pub problems: Vec<Problem>,
+    pub problems: Vec<SourceEntryProblem>,
     /// Sources that could not be searched (the others still were).
-    pub failures: Vec<Failure>,
+    pub failures: Vec<SourceFailure>,
 }
 
 impl SearchReport {
@@ -148,7 +148,7 @@ fn fail_source(ctx: &Context, target: &SearchTarget, e: anyhow::Error, report: &
     let error = format!("{e:#}");
     ctx.ui
         .warn(format!("source `{}` skipped: {error}", target.decl.name));
-    report.failures.push(Failure {
+    report.failures.push(SourceFailure {
         source: target.decl.name.clone(),
         error,
         exit,
@@ -196,7 +196,7 @@ fn select_sources(ctx: &Context, wanted: Option<&str>) -> anyhow::Result<Vec<Sea
 }
 
 #[derive(Debug, Serialize)]
-pub struct Problem {
+pub struct SourceEntryProblem {
     pub source: String,
     #[serde(flatten)]
     pub problem: EntryProblem,
@@ -208,12 +208,12 @@ pub fn hits(
     target: &SearchTarget,
     listing: SearchResult,
     needle: Option<&str>,
-) -> (Vec<Hit>, Vec<Problem>) {
+) -> (Vec<Hit>, Vec<SourceEntryProblem>) {
     let hits = (listing.hits.into_iter())
         .filter(|h| matches(needle, &h.name, &h.description))
         .collect();
     let problems = (listing.problems.into_iter())
-        .map(|problem| Problem {
+        .map(|problem| SourceEntryProblem {
             source: target.decl.name.clone(),
             problem,
         })

@@ -25,7 +25,7 @@ pub(crate) fn load_project(ctx: &Context) -> anyhow::Result<(Project, Manifest)>
 }
 
 #[derive(Debug, Clone)]
-pub struct AddOptions {
+pub struct SourceAddOptions {
     pub name: String,
     pub url: String,
     pub keys: Vec<String>,
@@ -43,7 +43,7 @@ pub use crate::sources::IndexProbe;
 /// "skills", "problems", "signer": null | {"key", "key_id", "version", "expires"},
 /// "signature_published": null | bool}, "commit": null | "<sha>"}`.
 #[derive(Debug, Serialize)]
-pub struct AddReport {
+pub struct SourceAddReport {
     pub name: String,
     pub url: String,
     pub manifest: std::path::PathBuf,
@@ -53,7 +53,7 @@ pub struct AddReport {
     pub commit: Option<String>,
 }
 
-impl Report for AddReport {
+impl Report for SourceAddReport {
     fn human(&self, out: &mut dyn Write) -> std::io::Result<()> {
         writeln!(out, "Added source `{}` ({})", self.name, self.url)?;
         if let Some(commit) = &self.commit {
@@ -95,7 +95,7 @@ impl Report for AddReport {
 /// Declares a source. The name, keys and token variable are checked first;
 /// then (unless offline) the source is resolved exactly as installs will
 /// resolve it, signature included; only then is skills.toml written.
-pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
+pub fn add(ctx: &Context, opts: &SourceAddOptions) -> anyhow::Result<SourceAddReport> {
     let (project, mut manifest) = load_project(ctx)?;
     PinnedKey::parse_all(&opts.keys)?;
     if let Some(var) = &opts.token_env
@@ -160,7 +160,7 @@ pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
         ));
     }
     manifest.save()?;
-    Ok(AddReport {
+    Ok(SourceAddReport {
         name: decl.name,
         url: decl.url,
         manifest: manifest.path().to_owned(),
@@ -189,11 +189,11 @@ pub struct SourceRow {
 /// `--json`: `{"sources": [{"name", "url", "keys": [{"key", "key_id"}], "token_env": null | "VAR"}]}`
 /// (`token_env`: the variable whose token would be sent, by the user's binding).
 #[derive(Debug, Serialize)]
-pub struct ListReport {
+pub struct SourceListReport {
     pub sources: Vec<SourceRow>,
 }
 
-impl Report for ListReport {
+impl Report for SourceListReport {
     fn human(&self, out: &mut dyn Write) -> std::io::Result<()> {
         if self.sources.is_empty() {
             return writeln!(
@@ -214,7 +214,7 @@ impl Report for ListReport {
     }
 }
 
-pub fn list(ctx: &Context) -> anyhow::Result<ListReport> {
+pub fn list(ctx: &Context) -> anyhow::Result<SourceListReport> {
     let (_, manifest) = load_project(ctx)?;
     let sources = manifest
         .sources()
@@ -234,7 +234,7 @@ pub fn list(ctx: &Context) -> anyhow::Result<ListReport> {
             }
         })
         .collect();
-    Ok(ListReport { sources })
+    Ok(SourceListReport { sources })
 }
 
 /// `--json`: `{"removed": "<name>", "url": "<its url>"}`.

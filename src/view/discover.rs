@@ -31,7 +31,7 @@ use crate::skill::Diagnostic;
 /// that wins over a valid one; invalid skills never win or shadow.
 /// Diagnostics' `file` is relative to the skill's `path`.
 #[derive(Debug, Clone, Serialize)]
-pub struct ListReport {
+pub struct DiscoveryReport {
     pub project: PathBuf,
     pub skills: Vec<ListedSkill>,
     pub duplicates: Vec<ListedDuplicate>,
@@ -64,7 +64,7 @@ pub struct ListedDuplicate {
     pub same_target: bool,
 }
 
-impl Report for ListReport {
+impl Report for DiscoveryReport {
     fn human(&self, out: &mut dyn Write) -> std::io::Result<()> {
         if self.skills.is_empty() {
             let existing = self.roots.len();

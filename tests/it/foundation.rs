@@ -5,7 +5,6 @@
 
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 
 use crate::support::cli::Sandbox;

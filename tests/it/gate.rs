@@ -269,6 +269,49 @@ fn update_approve_and_enable_judge_what_they_place() {
     assert!(linked(&sb.project, "installer"));
 }
 
+/// `remove` and `disable` only take links away: a skill the gate now holds
+/// back (its acceptance gone, a stricter `fail-on`, a newer rule set) does
+/// not make them fail for *another* skill. The held-back skill is left
+/// unlinked and named; `install` still refuses it.
+#[test]
+fn remove_and_disable_of_another_skill_leave_a_held_back_one_unlinked() {
+    let sb = accepted_project(&[]);
+    // Honest: with the acceptance, disabling `notes` keeps `installer`.
+    let (code, _, err) = run(sb.cmd().args(["disable", "notes"]));
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains("held back"), "{err}");
+    assert!(linked(&sb.project, "installer") && !linked(&sb.project, "notes"));
+    ok(run(sb.cmd().args(["enable", "notes"])));
+
+    // The acceptance taken out: `installer` is held back from now on.
+    let bad = unaccepted(&lock(&sb.project));
+    std::fs::write(sb.project.join("skills.lock"), &bad).unwrap();
+    let (code, _, err) = run(sb.cmd().args(["disable", "notes"]));
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("installer is held back") && err.contains("remote-pipe-shell"),
+        "{err}"
+    );
+    assert!(!linked(&sb.project, "installer") && !linked(&sb.project, "notes"));
+    assert_eq!(lock(&sb.project), bad);
+    refused(&sb, &sb.project, &["install", "--frozen"]);
+    assert!(!linked(&sb.project, "installer"));
+
+    assert!(sb.manifest().contains("notes"), "{}", sb.manifest());
+    let (code, out, err) = run(sb.cmd().args(["remove", "notes", "--json"]));
+    assert_eq!(code, 0, "{err}");
+    let report: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        report["held_back"],
+        serde_json::json!(["installer"]),
+        "{out}"
+    );
+    assert!(!sb.manifest().contains("notes"), "{}", sb.manifest());
+    assert!(!linked(&sb.project, "installer"));
+    // Growing the set is judged whole, as ever.
+    refused(&sb, &sb.project, &["approve", "installer", "--yes"]);
+}
+
 /// Issue 33: restoring an edited copy places the locked tree again; it is
 /// judged like any other placement.
 #[test]

@@ -5,7 +5,7 @@ use std::io::Write;
 
 use serde::Serialize;
 
-pub use super::add_all::Skipped;
+pub use super::add_all::NotAdded;
 use super::add_all::resolve_all;
 use super::approval::{Review, review};
 use super::place::sync_links;
@@ -75,7 +75,7 @@ pub struct AddReport {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub offered: Vec<Offer>,
     pub skills: Vec<Added>,
-    pub skipped: Vec<Skipped>,
+    pub skipped: Vec<NotAdded>,
     pub summaries: Vec<Summary>,
     pub links: LinkChanges,
 }
@@ -249,7 +249,7 @@ fn approve_and_place(
     (decl, new_source): (&SourceDecl, bool),
     candidates: &[Candidate],
     (tags, yes): (&std::collections::BTreeMap<String, String>, bool),
-    skipped: &mut Vec<Skipped>,
+    skipped: &mut Vec<NotAdded>,
 ) -> anyhow::Result<(Vec<Added>, Vec<Summary>, LinkChanges)> {
     let mut lock = sess.lock_or_empty();
     let pending: Vec<&Candidate> = candidates
@@ -314,7 +314,7 @@ fn leave_out(
     (decl, pending): (&SourceDecl, &[&Candidate]),
     reviewed: &Review,
     lock: &Lockfile,
-    skipped: &mut Vec<Skipped>,
+    skipped: &mut Vec<NotAdded>,
 ) -> anyhow::Result<Vec<String>> {
     let fail_on = sess.policy.fail_on(sess.manifest.audit_fail_on());
     let mut out = Vec::new();
@@ -337,7 +337,7 @@ fn leave_out(
             None => continue,
         };
         sess.ctx.ui.warn(format!("skipped `{name}`: {reason}"));
-        skipped.push(Skipped {
+        skipped.push(NotAdded {
             name: name.clone(),
             path: c.locked.subpath.clone(),
             reason,
@@ -356,7 +356,7 @@ fn resolve_wanted(
     offers: &[Offer],
     names: Vec<String>,
     all: bool,
-    skipped: &mut Vec<Skipped>,
+    skipped: &mut Vec<NotAdded>,
 ) -> anyhow::Result<Vec<Candidate>> {
     if all {
         if !names.is_empty() {
@@ -473,7 +473,7 @@ fn offer_report(decl: &SourceDecl, opened: &Loaded, offers: Vec<Offer>) -> AddRe
     let mut skipped = Vec::new();
     if let Some(found) = opened.discovery() {
         for s in &found.skipped {
-            skipped.push(Skipped {
+            skipped.push(NotAdded {
                 name: crate::skill::printable(s.path.rsplit('/').next().unwrap_or(".")),
                 path: Some(s.path.clone()),
                 reason: s.reason.clone(),
