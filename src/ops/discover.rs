@@ -52,12 +52,21 @@ pub fn discover_quietly(ctx: &Context) -> Result<Discovery, OpError> {
 pub fn list(ctx: &Context) -> anyhow::Result<DiscoveryReport> {
     let d = discover_here(ctx)?;
     let warnings = d.all_warnings().cloned().collect();
+    // Who else placed a skill there (gh skill, pnpm): the same records
+    // `import` reads (`agents::other_tools`).
+    let placed = crate::agents::other_tools::placed(&d.project, &Env::from_process());
+    let placed_by = |path: &Path| {
+        (placed.iter())
+            .find(|f| f.file == path || f.file.parent() == Some(path))
+            .map(|f| f.tool.to_owned())
+    };
     Ok(DiscoveryReport {
         project: d.project,
         skills: d
             .skills
             .into_iter()
             .map(|s| ListedSkill {
+                placed_by: placed_by(&s.path),
                 valid: s.check.is_loadable(),
                 description: s.check.skill.as_ref().map(|m| m.description.clone()),
                 errors: relative(s.check.errors, &s.path),

@@ -287,8 +287,28 @@ pub fn place(
 }
 
 /// Creates an agent folder (and its parents) that links are placed in.
+///
+/// When this creates the agent folder's parent too (`.claude/` of a fresh
+/// checkout), the parent is marked so ext4 places the agent folder, and so
+/// its links, in a block group of its own (`crate::fs::spread`): a CI job
+/// that just deleted the last run's project left recently freed inodes
+/// beside the project, and each link made there scanned past all of them
+/// (43 % of a warm `add --all` of 500; docs/performance.md#what-the-measurements-decided).
+/// A parent that already existed is left as it is.
 pub fn ensure_root(root: &Path) -> Result<(), LinkError> {
-    std::fs::create_dir_all(root).map_err(io("create", root))
+    if root.is_dir() {
+        return Ok(());
+    }
+    if let Some(parent) = root.parent().filter(|p| !p.as_os_str().is_empty())
+        && !parent.exists()
+    {
+        std::fs::create_dir_all(parent).map_err(io("create", parent))?;
+        crate::fs::spread::spread_subfolders(parent);
+    }
+    match std::fs::create_dir(root) {
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && root.is_dir() => Ok(()),
+        other => other.map_err(io("create", root)),
+    }
 }
 
 /// [`place`] for a caller that has just inspected `<root>/<name>` (`state`)

@@ -462,6 +462,12 @@ struct Shared {
     validators_exist: std::sync::atomic::AtomicU8,
 }
 
+/// The largest body the run's memo keeps a copy of: an index of 50,000
+/// skills is 16 MB, and a second copy held for the whole run was most of
+/// the difference between reading it over HTTP and from a file
+/// (docs/performance.md, the 50,000-skill index).
+const KEEP_IN_MEMORY: u64 = 1024 * 1024;
+
 /// The small documents this run has fetched (the retry budget per origin
 /// is the client's, `crate::net::Budget`).
 #[derive(Default)]
@@ -553,7 +559,7 @@ impl Fetcher {
                 let cached = index_cache::load(&self.shared.cache.index(), url);
                 if self.shared.offline {
                     return cached
-                        .map(|c| c.into_body(url, BodyOrigin::Cache))
+                        .and_then(|c| c.into_body(url, BodyOrigin::Cache))
                         .ok_or_else(|| FetchError::Offline {
                             url: url.to_string(),
                         });
@@ -562,6 +568,10 @@ impl Fetcher {
                     .runtime
                     .block_on(self.shared.get_conditional(url, auth, max_bytes, cached));
                 match &got {
+                    // A large body is not copied into the run's memo: a
+                    // second read in this run comes from the cache file
+                    // once the caller kept it ([`Fetcher::remember`]).
+                    Ok(body) if body.bytes.len() as u64 > KEEP_IN_MEMORY => {}
                     Ok(body) => self.shared.run.keep(url, Some(body.clone())),
                     Err(e) if e.is_not_found() => self.shared.run.keep(url, None),
                     Err(_) => {}
