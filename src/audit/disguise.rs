@@ -196,6 +196,7 @@ pub(super) fn unfold(text: &str) -> Option<Unfolded> {
                 *line = expand(line, &values);
                 *line = CONCAT.replace_all(line, "").into_owned();
             }
+            let mut assigned = false;
             for c in ASSIGN.captures_iter(line) {
                 // `fs = require('fs')`, `d = site.dir()`: a call, not a literal.
                 let end = c.get(0).map_or(0, |m| m.end());
@@ -211,7 +212,13 @@ pub(super) fn unfold(text: &str) -> Option<Unfolded> {
                         value.to_owned()
                     };
                     values.insert(c[1].to_owned(), value);
+                    assigned = true;
                 }
+            }
+            // `A=cu; B=rl; $A$B` on one line.
+            if assigned && line.contains('$') {
+                *line = expand(line, &values);
+                *line = CONCAT.replace_all(line, "").into_owned();
             }
         }
     }

@@ -455,6 +455,8 @@ pub static RULES: &[Rule] = &[
             "remove-item",
             "\\brm",
             "\\bfind\\b",
+            "-delete",
+            "-exec",
             "rmtree",
             "rmsync",
             "rmdirsync",
@@ -495,7 +497,32 @@ pub static RULES: &[Rule] = &[
         why: "destroys what others share or depend on: force-pushes over a main branch, tears down infrastructure, drops a database",
         example: "terraform destroy -auto-approve",
         pattern: r"(?i)(?:\bgit\s+push\b(?:[^\n]*(?:\s--force(?:\s|$)|\s-f(?:\s|$)|\s--mirror\b)[^\n]*\b(?:main|master|refs/heads)\b|[^\n]*\b(?:main|master)\b[^\n]*(?:\s--force(?:\s|$)|\s-f(?:\s|$)))|\bterraform\s+destroy\b[^\n]*-auto-approve|\bkubectl\s+delete\s+(?:ns|namespaces?)\b[^\n]*--all\b|\baws\s+s3\s+rb\b[^\n]*--force|\b(?:psql|mysql|sqlite3|mongosh|cockroach)\b[^\n]*\bDROP\s+(?:SCHEMA|DATABASE)\b)",
-        needs: &["git", "terraform", "kubectl", "aws", "drop"],
+        needs: &[
+            "git",
+            "terraform",
+            "kubectl",
+            "aws",
+            "drop",
+            "--force",
+            "-f",
+            "--mirror",
+            "main",
+            "master",
+            "refs/heads",
+            "-auto-approve",
+            "--all",
+            "schema",
+            "database",
+            "push",
+            "destroy",
+            "delete",
+            "rb",
+            "psql",
+            "mysql",
+            "sqlite3",
+            "mongosh",
+            "cockroach",
+        ],
         teachable: true,
         keep: None,
         skill_md_only: false,
@@ -1294,6 +1321,8 @@ mod tests {
             if matches!(
                 rule.id,
                 "native-executable" | "bundled-archive" | "unscannable-archive"
+                // Two files (tests/it/audit_capabilities.rs).
+                | "autostart-network"
             ) {
                 continue;
             }
