@@ -1217,13 +1217,9 @@ impl Skill {
         }
         // An archive downloaded, unpacked and a program in it started.
         if let Some((path, fact)) = self.path_runs.iter().find(|(path, _)| {
-            self.unpacked.iter().any(|dir| {
-                if dir == "." {
-                    false
-                } else {
-                    path.starts_with(&format!("{dir}/"))
-                }
-            })
+            self.unpacked
+                .iter()
+                .any(|dir| dir != "." && path.starts_with(&format!("{dir}/")))
         }) {
             push(
                 "download-then-run",

@@ -215,7 +215,7 @@ pub(super) fn unfold(text: &str) -> Option<Unfolded> {
                     assigned = true;
                 }
             }
-            // `A=cu; B=rl; $A$B …`: what this line assigned, it uses.
+            // `A=cu; B=rl; $A$B` on one line.
             if assigned && line.contains('$') {
                 *line = expand(line, &values);
                 *line = CONCAT.replace_all(line, "").into_owned();

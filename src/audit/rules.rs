@@ -504,9 +504,24 @@ pub static RULES: &[Rule] = &[
             "aws",
             "drop",
             "--force",
+            "-f",
+            "--mirror",
+            "main",
+            "master",
+            "refs/heads",
+            "-auto-approve",
+            "--all",
+            "schema",
             "database",
             "push",
-            "schema",
+            "destroy",
+            "delete",
+            "rb",
+            "psql",
+            "mysql",
+            "sqlite3",
+            "mongosh",
+            "cockroach",
         ],
         teachable: true,
         keep: None,
@@ -1303,14 +1318,11 @@ mod tests {
     #[test]
     fn every_rule_compiles_and_catches_its_example() {
         for rule in RULES {
-            // Judged from bytes, or (autostart-network) from two files:
-            // tests/it/audit_capabilities.rs covers those.
             if matches!(
                 rule.id,
-                "native-executable"
-                    | "bundled-archive"
-                    | "unscannable-archive"
-                    | "autostart-network"
+                "native-executable" | "bundled-archive" | "unscannable-archive"
+                // Two files (tests/it/audit_capabilities.rs).
+                | "autostart-network"
             ) {
                 continue;
             }
