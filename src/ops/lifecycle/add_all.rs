@@ -21,7 +21,7 @@ pub fn resolve_all(
 ) -> anyhow::Result<Vec<Candidate>> {
     let duplicated = skip_discovery_refusals(opened, skipped);
     let mut wanted: Vec<Offer> = Vec::new();
-    for offer in opened.offers() {
+    for offer in opened.source.offers() {
         if !duplicated.contains(&offer.name) && !wanted.iter().any(|w| w.name == offer.name) {
             wanted.push(offer);
         }
@@ -72,7 +72,7 @@ pub struct NotAdded {
 /// meant is for the user to say with --path). Returns those names.
 pub fn skip_discovery_refusals(opened: &Loaded, skipped: &mut Vec<NotAdded>) -> Vec<String> {
     let mut duplicated: Vec<String> = Vec::new();
-    let Some(found) = opened.discovery() else {
+    let Some(found) = opened.source.discovery() else {
         return duplicated;
     };
     for s in &found.skipped {
