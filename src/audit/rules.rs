@@ -239,7 +239,7 @@ pub static RULES: &[Rule] = &[
         severity: High,
         why: "reads a credential store (SSH keys, cloud, registry or browser credentials) that a skill has no business reading",
         example: "cat ~/.ssh/id_rsa",
-        pattern: r"(?i)(?:\b(?:cat|less|more|head|tail|cp|scp|tar|zip|7z|base64|xxd|strings|type|get-content|gc)\b[^\n|;&]*|\bopen\(\s*[^\n)]*|\b(?:read_text|read_bytes|readFile(?:Sync)?)\b[^\n]*){CRED}[^\s\x22'\x60)]*",
+        pattern: r"(?i)(?:\b(?:cat|less|more|head|tail|cp|scp|tar|zip|7z|base64|xxd|strings|type|get-content|gc)\s[^\n|;&]*|\bopen\(\s*[^\n)]*|\b(?:read_text|read_bytes|readFile(?:Sync)?)\b[^\n]*){CRED}[^\s\x22'\x60)]*",
         needs: &["/.", "/library/", "\\bid_"],
         teachable: true,
         keep: Some(not_public_ssh),
@@ -424,7 +424,7 @@ pub static RULES: &[Rule] = &[
         severity: Medium,
         why: "installs something that starts on its own later (cron, launch agents, systemd units, autostart entries)",
         example: "(crontab -l; echo '*/5 * * * * /tmp/.x') | crontab -",
-        pattern: r"(?i)(?:\|\s*crontab\b|\bcrontab\s+[\w./-]+\.(?:txt|cron)\b|>>?\s*/etc/cron|/etc/cron\.(?:d|hourly|daily)/|\bLibrary/Launch(?:Agents|Daemons)/|\blaunchctl\s+(?:load|bootstrap|submit)\b|\bsystemctl\s+(?:--user\s+)?enable\b|/etc/systemd/system/|\.config/systemd/user/|\.config/autostart/|CurrentVersion\\+Run\b|\bschtasks(?:\.exe)?\s+/create\b|\bRegister-ScheduledTask\b)",
+        pattern: r"(?i)(?:\|\s*crontab\b|\bcrontab\s+[\w./-]+\.(?:txt|cron)\b|>>?\s*/etc/cron|/etc/cron\.(?:d|hourly|daily)/|\bLibrary/Launch(?:Agents|Daemons)/|\blaunchctl\s+(?:load|bootstrap|submit)\b|\bsystemctl\s+(?:--user\s+)?enable\b|/etc/systemd/system/|\.config/systemd/user/|\.config/autostart/|CurrentVersion\\*Run\b|\bschtasks(?:\.exe)?\s+/create\b|\bRegister-ScheduledTask\b)",
         needs: &[
             "autostart",
             "/etc/cron",
