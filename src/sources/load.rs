@@ -73,17 +73,7 @@ impl Loaded {
         if let Some(name) = names.iter().find(|n| lists_all && !offered.contains(n)) {
             return Err(self.missing(name));
         }
-        self.resolve_each(ws, names).into_iter().collect()
-    }
-
-    /// Like [`Loaded::resolve_names`], one result per name, so `add --all`
-    /// can keep every skill that is acceptable and report the others.
-    pub fn resolve_each(
-        &self,
-        ws: &mut Workspace<'_>,
-        names: &[String],
-    ) -> Vec<anyhow::Result<Candidate>> {
-        self.source.resolve(ws, &self.decl, names)
+        (self.source.resolve(ws, &self.decl, names).into_iter()).collect()
     }
 }
 

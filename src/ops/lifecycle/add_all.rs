@@ -30,7 +30,10 @@ pub fn resolve_all(
     let warned = skipped.len();
     let names: Vec<String> = wanted.iter().map(|o| o.name.clone()).collect();
     let mut out = Vec::new();
-    for (offer, result) in wanted.into_iter().zip(opened.resolve_each(ws, &names)) {
+    for (offer, result) in wanted
+        .into_iter()
+        .zip(opened.source.resolve(ws, &opened.decl, &names))
+    {
         match result {
             Ok(c) => out.push(c),
             Err(e) => skipped.push(NotAdded {
