@@ -371,7 +371,7 @@ fn tampering_with_a_linked_file_fails_verify_naming_the_file() {
     insta::assert_snapshot!(
         "verify_drift",
         me.sandbox
-            .redact(&format!("{}--- stderr\n{}", drifted.stdout, drifted.stderr))
+            .redact(format!("{}--- stderr\n{}", drifted.stdout, drifted.stderr))
     );
     let report = me.skillpm(&["verify", "--json"]).exits(3).json();
     assert_eq!(report["ok"], false);
