@@ -139,6 +139,9 @@ impl Opened {
                 other?
             }
         };
+        if let Some(why) = no_bundles(kind, decl) {
+            return Err(crate::error::OpError::new(Exit::Integrity, why).into());
+        }
         let kind = match kind {
             KindOf::Index => OpenedKind::Index(index::Index::open(ws, decl)?),
             KindOf::Git => OpenedKind::Git(git::Git::open(ws, decl)?),
@@ -286,7 +289,28 @@ pub fn prove(
     if let Some(proof) = &proof {
         crate::sources::proof::check_signer_record(entry, proof.signed.as_ref())?;
     }
+    if let Some(why) = no_bundles(KindOf::of_lock(entry.format), decl) {
+        return Err(crate::sources::proof::broken(entry, "publisher", why));
+    }
     Ok(proof)
+}
+
+/// Why a source that declares a publisher (`identity`/`issuer`) cannot
+/// have one proven: only index entries and OCI artifacts carry Sigstore
+/// bundles skillpm reads (docs/provenance.md#where-bundles-come-from), and
+/// a declared publisher is never silently ignored.
+fn no_bundles(kind: KindOf, decl: &SourceDecl) -> Option<String> {
+    let what = match kind {
+        KindOf::Index | KindOf::Oci => return None,
+        KindOf::Git => "git",
+        KindOf::Folder => "folder",
+        KindOf::Mcp => "MCP",
+    };
+    let expected = decl.expected_publisher()?;
+    Some(format!(
+        "source `{}` declares the publisher {} (issuer {}), but a {what} source carries no Sigstore bundle skillpm reads; remove `identity`/`issuer`, or publish the skills to a registry or an OCI repository with their bundles",
+        decl.name, expected.identity, expected.issuer
+    ))
 }
 
 /// What source `source_name` offers now for each of its locked `skills`.
