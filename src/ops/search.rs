@@ -10,6 +10,7 @@ use serde::Serialize;
 use super::source::load_project;
 use super::{Context, Report};
 use crate::error::Exit;
+use crate::net::fetch::Fetcher;
 use crate::ops::fail;
 use crate::printer::Printer;
 use crate::sources::candidate::join_rel;
@@ -36,7 +37,8 @@ pub struct Failure {
 /// `--json` shape:
 /// `{"query": null | "…",
 ///   "results": [{"source", "name", "description", "version", "format",
-///                "index_format", "digest", "url", "signed_by", "commit", "subpath"}],
+///                "index_format", "digest", "url", "signed_by", "commit", "subpath",
+///                "publisher"?: {"identity", "issuer", "log_index", …}, "publisher_refused"?: "…"}],
 ///   "problems": [{"source", "position", "name", "kind": "unknown-type" | "invalid", "message"}],
 ///   "failures": [{"source", "error", "exit"}]}`
 #[derive(Debug, Serialize)]
@@ -102,6 +104,17 @@ impl Report for SearchReport {
             if let Some(d) = &hit.digest {
                 writeln!(out, "    {d}")?;
             }
+            match (&hit.publisher, &hit.publisher_refused) {
+                (Some(p), _) => writeln!(
+                    out,
+                    "    publisher: {} (Sigstore, verified)",
+                    Untrusted(&p.summary())
+                )?,
+                (None, Some(why)) => {
+                    writeln!(out, "    publisher: NOT verified: {}", Untrusted(why))?
+                }
+                (None, None) => {}
+            }
         }
         Ok(())
     }
@@ -128,7 +141,7 @@ pub fn search(ctx: &Context, opts: &SearchOptions) -> anyhow::Result<SearchRepor
     for target in &targets {
         match list(&ctx.ui, (ctx.offline, ctx.allow_http), &fetcher, target) {
             Ok(listing) => {
-                let (hits, problems) = hits(&ctx.ui, target, listing, needle.as_deref());
+                let (hits, problems) = hits(&ctx.ui, &fetcher, target, listing, needle.as_deref());
                 report.results.extend(hits);
                 report.problems.extend(problems);
             }
@@ -211,6 +224,14 @@ pub struct Hit {
     pub commit: Option<String>,
     /// Git sources: the skill's folder in the repository (`null`: its root).
     pub subpath: Option<String>,
+    /// Who built it, as the entry's Sigstore bundle proves for the listed
+    /// digest (docs/provenance.md#where-bundles-come-from).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub publisher: Option<crate::trust::sigstore::Verified>,
+    /// Why the entry's bundle does not hold (or is missing, when the source
+    /// declares a publisher).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub publisher_refused: Option<String>,
 }
 
 #[derive(Debug, Serialize)]
@@ -224,13 +245,18 @@ pub struct Problem {
 /// its hits, and the entries an index skipped or refused (each warned about).
 pub fn hits(
     ui: &Printer,
+    fetcher: &Fetcher,
     target: &SearchTarget,
     listing: SourceListing,
     needle: Option<&str>,
 ) -> (Vec<Hit>, Vec<Problem>) {
     let source = &target.source.name;
     let found: Vec<Hit> = match listing {
-        SourceListing::Index(resolved) => return index_hits(ui, &resolved, needle),
+        SourceListing::Index(resolved) => {
+            let (mut hits, problems) = index_hits(ui, &resolved, needle);
+            publishers(fetcher, target, &resolved, &mut hits);
+            return (hits, problems);
+        }
         SourceListing::Discovered(found) => (found.skills.iter())
             .map(|skill| Hit {
                 source: source.clone(),
@@ -298,6 +324,45 @@ fn index_hits(
         });
     }
     (hits, problems)
+}
+
+/// The most hits whose bundles one search verifies (a bundle read each).
+const MAX_PUBLISHERS: usize = 50;
+
+/// Each index hit's publisher: its entry's bundle verified for the listed
+/// digest and held to the source's declared publisher; a source that
+/// declares one and an entry without a bundle is said to be refused, as
+/// `add` would refuse it.
+fn publishers(
+    fetcher: &Fetcher,
+    target: &SearchTarget,
+    resolved: &ResolvedIndex,
+    hits: &mut [Hit],
+) {
+    let expected = target.publisher.as_ref();
+    for hit in hits.iter_mut().take(MAX_PUBLISHERS) {
+        let Some(entry) = resolved.index.entry(&hit.name) else {
+            continue;
+        };
+        let what = format!("`{}` of source `{}`", hit.name, hit.source);
+        let found = match (&entry.sigstore, entry.digest()) {
+            (Some(url), Some(digest)) => crate::sources::publisher::listed(
+                fetcher,
+                resolved.auth.as_ref(),
+                expected,
+                &what,
+                url,
+                &digest,
+            )
+            .map_err(|e| format!("{e:#}")),
+            _ if expected.is_some() => Err(format!("{what} carries no Sigstore bundle")),
+            _ => continue,
+        };
+        match found {
+            Ok(v) => hit.publisher = Some(v),
+            Err(why) => hit.publisher_refused = Some(why),
+        }
+    }
 }
 
 /// Whether a skill's name or description holds the (lowercased) query.

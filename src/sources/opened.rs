@@ -351,6 +351,8 @@ pub struct SearchTarget {
     pub token_env: Option<String>,
     /// skills.toml's `path`: the folder inside the source.
     pub path: Option<String>,
+    /// skills.toml's `identity`/`issuer`: the publisher its bundles must name.
+    pub publisher: Option<crate::trust::sigstore::Expected>,
 }
 
 impl SearchTarget {
@@ -363,6 +365,7 @@ impl SearchTarget {
             base_dir: root.to_owned(),
             token_env: super::tokens::bound_token_env(decl),
             path: decl.path.clone(),
+            publisher: decl.expected_publisher(),
         })
     }
 
@@ -374,6 +377,7 @@ impl SearchTarget {
             base_dir: cwd.to_owned(),
             token_env: None,
             path: None,
+            publisher: None,
         })
     }
 }

@@ -62,6 +62,32 @@ pub fn attest(
     )?)
 }
 
+/// For `search`: who published an index entry, as the bundle at `url`
+/// says, verified for the digest the index lists (the artifact is not
+/// downloaded; the digest pins it) and held to `expected` when the source
+/// declares a publisher. Nothing is kept. `Err`: why it does not hold.
+pub fn listed(
+    fetcher: &Fetcher,
+    auth: Option<&Auth>,
+    expected: Option<&sigstore::Expected>,
+    what: &str,
+    url: &Url,
+    artifact: &Digest,
+) -> anyhow::Result<Verified> {
+    let body = fetcher.get(url, auth, MAX_BUNDLE_BYTES)?;
+    let root = trusted_root()?;
+    let verified = sigstore::verify(
+        &format!("{what}: the bundle {url}"),
+        &body.bytes,
+        &ArtifactDigest::of(artifact),
+        &root,
+    )?;
+    if let Some(expected) = expected {
+        expected.check(what, &verified)?;
+    }
+    Ok(verified)
+}
+
 /// At resolve, for bundles a source kind found (`(where, bytes)`): the
 /// first that verifies for `artifact` and names the publisher `decl`
 /// expects, kept in the cache under the sha256 of its bytes. None found:

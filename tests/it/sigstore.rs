@@ -462,6 +462,32 @@ mod journey {
             &server.base(),
         ])));
         declare(&sb, ACME);
+        // `search` shows each entry's publisher as its bundle proves it for
+        // the listed digest: acme's verified, the look-alike's refused.
+        let (_, out, _) = ok(run(sb.cmd().args(["search"])));
+        // A hit's lines: its own, and the indented ones under it.
+        let block = |name: &str| {
+            let mut lines = out
+                .lines()
+                .skip_while(|l| !l.starts_with(&format!("{name} ")));
+            let head = lines.next().unwrap_or_default().to_owned();
+            let rest: Vec<&str> = lines.take_while(|l| l.starts_with(' ')).collect();
+            format!("{head}\n{}", rest.join("\n"))
+        };
+        assert!(
+            block("pdf-tools").contains("publisher: built from github.com/acme/skills at 0123456789abcdef0123456789abcdef01234567 by workflow release.yml (log entry 1005) (Sigstore, verified)"),
+            "{out}"
+        );
+        let look_alike = block("look-alike");
+        assert!(
+            look_alike.contains("publisher: NOT verified") && look_alike.contains("evil/skills"),
+            "{out}"
+        );
+        let (_, json, _) = ok(run(sb.cmd().args(["--json", "search"])));
+        let report: serde_json::Value = serde_json::from_str(&json).unwrap();
+        let rows = report["results"].as_array().unwrap();
+        let row = rows.iter().find(|r| r["name"] == "pdf-tools").unwrap();
+        assert_eq!(row["publisher"]["identity"], ACME, "{json}");
         ok(run(sb.cmd().args(["add", "pdf-tools", "--yes"])));
         let lock = std::fs::read_to_string(sb.project.join("skills.lock")).unwrap();
         let (code, _, err) = run(sb.cmd().args(["add", "look-alike", "--yes"]));
