@@ -57,6 +57,13 @@ pub struct Found {
     pub detail: Option<String>,
 }
 
+/// The skills `gh skill` and pnpm placed in the agent folders of `project`
+/// and the user (`list --all` names who placed each; `import` reads them
+/// through [`gather`]).
+pub fn placed(project: &Path, env: &crate::agents::Env) -> Vec<Found> {
+    placed::gather(project, env).1
+}
+
 /// Every record of the other tools (skillkit's lock last), project first
 /// (its records win), and the files they came from.
 pub fn gather(

@@ -203,9 +203,6 @@ pub fn read_verified(
                 return Err(format!("{} has a name that is not UTF-8", p.display()));
             };
             let rel = rel.join("/");
-            if rel == crate::placement::link::COPY_MARKER {
-                continue;
-            }
             let bytes =
                 std::fs::read(&p).map_err(|e| format!("cannot read {}: {e}", p.display()))?;
             total += bytes.len() as u64;

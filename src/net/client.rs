@@ -232,16 +232,7 @@ impl Http {
         match got {
             Ok(sent) | Err(Stop::Fatal(Once::Answered(sent))) => Ok(sent),
             Err(Stop::Fatal(Once::Failed(e))) => Err(e),
-            Err(Stop::Unreachable {
-                origin,
-                why,
-                attempts,
-            }) => Err(SendError::Unreachable {
-                url: request.url.to_string(),
-                origin,
-                why,
-                attempts,
-            }),
+            Err(Stop::Unreachable(gone)) => Err(SendError::Unreachable(gone)),
             // Every transient failure above says what to give back.
             Err(Stop::GaveUp { detail, .. }) => Err(SendError::Client(NetError::Client(detail))),
             Err(Stop::TooLate { seconds }) => Err(SendError::Client(NetError::Client(format!(
@@ -548,16 +539,8 @@ pub enum SendError {
         #[source]
         source: reqwest::Error,
     },
-    #[error(
-        "{url}: {origin} is unreachable in this run ({why}, {attempts} attempts already); not tried again\n  {advice}",
-        advice = why.advice()
-    )]
-    Unreachable {
-        url: String,
-        origin: String,
-        why: Why,
-        attempts: u32,
-    },
+    #[error(transparent)]
+    Unreachable(super::Unreachable),
     #[error(transparent)]
     Client(NetError),
 }
@@ -569,7 +552,7 @@ impl SendError {
             SendError::NoAnswer { .. } | SendError::Deadline(_) => Why::Timeout,
             SendError::Transport { source, .. } => Why::of(source),
             SendError::NoLocation { response, .. } => Why::Status(response.status().as_u16()),
-            SendError::Unreachable { why, .. } => why.clone(),
+            SendError::Unreachable(gone) => gone.why.clone(),
             other => Why::Other(other.to_string()),
         }
     }
@@ -585,7 +568,7 @@ impl crate::error::Classify for SendError {
             SendError::NoLocation { .. }
             | SendError::NoAnswer { .. }
             | SendError::Deadline(_)
-            | SendError::Unreachable { .. }
+            | SendError::Unreachable(_)
             | SendError::Transport { .. } => Exit::Network,
         }
     }

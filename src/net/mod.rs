@@ -28,7 +28,9 @@ mod settings;
 pub use body::{BodyError, BodyStream};
 pub use budget::Budget;
 pub use client::{Answer, Http, RedirectCheck, RedirectRefused, Request, SendError, Sent};
-pub use retry::{Failure, OnRetry, RetryNotice, Stop, parse_retry_after, retry_status};
+pub use retry::{
+    Failure, OnRetry, RetryNotice, Stop, Unreachable, parse_retry_after, retry_status,
+};
 pub use settings::{BadSetting, Settings, env};
 
 use std::net::IpAddr;

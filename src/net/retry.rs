@@ -80,13 +80,30 @@ pub enum Stop<E> {
         detail: String,
     },
     /// The origin was given up on earlier in this run: no socket opened.
-    Unreachable {
-        origin: String,
-        why: Why,
-        attempts: u32,
-    },
+    Unreachable(Unreachable),
     /// The server asked for a delay longer than `max_retry_after`.
     TooLate { seconds: u64 },
+}
+
+/// A request to an origin given up on earlier in this run (every caller's
+/// error for it, [`super::Http::send`]'s and the fetcher's alike).
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "cannot fetch {url}: {origin} is unreachable in this run ({why}, {attempts} attempts already); not tried again\n  {advice}",
+    advice = why.advice()
+)]
+pub struct Unreachable {
+    pub url: String,
+    pub origin: String,
+    pub why: Why,
+    pub attempts: u32,
+}
+
+crate::classified!(Unreachable);
+impl crate::error::Classify for Unreachable {
+    fn exit(&self) -> crate::error::Exit {
+        crate::error::Exit::Network
+    }
 }
 
 impl Http {
@@ -103,11 +120,12 @@ impl Http {
         let mut tries: u32 = 0;
         loop {
             if let Some((why, attempts)) = budget.down(&origin) {
-                return Err(Stop::Unreachable {
+                return Err(Stop::Unreachable(Unreachable {
+                    url: url.to_string(),
                     origin,
                     why,
                     attempts,
-                });
+                }));
             }
             tries += 1;
             let (why, detail, retry_after, last) = match attempt().await {

@@ -7,7 +7,7 @@ use super::Context;
 use crate::agents::roots::{self, Discovery, Env, ListedRoot, ScanLimits};
 use crate::error::{Exit, OpError};
 use crate::skill::Diagnostic;
-use crate::view::discover::{ListReport, ListedDuplicate, ListedSkill};
+use crate::view::discover::{DiscoveryReport, ListedDuplicate, ListedSkill};
 
 /// The project folder for `ctx`: `--project` (relative to the working
 /// directory; it must be an existing folder), else the nearest ancestor
@@ -49,15 +49,24 @@ pub fn discover_quietly(ctx: &Context) -> Result<Discovery, OpError> {
     ))
 }
 
-pub fn list(ctx: &Context) -> anyhow::Result<ListReport> {
+pub fn list(ctx: &Context) -> anyhow::Result<DiscoveryReport> {
     let d = discover_here(ctx)?;
     let warnings = d.all_warnings().cloned().collect();
-    Ok(ListReport {
+    // Who else placed a skill there (gh skill, pnpm): the same records
+    // `import` reads (`agents::other_tools`).
+    let placed = crate::agents::other_tools::placed(&d.project, &Env::from_process());
+    let placed_by = |path: &Path| {
+        (placed.iter())
+            .find(|f| f.file == path || f.file.parent() == Some(path))
+            .map(|f| f.tool.to_owned())
+    };
+    Ok(DiscoveryReport {
         project: d.project,
         skills: d
             .skills
             .into_iter()
             .map(|s| ListedSkill {
+                placed_by: placed_by(&s.path),
                 valid: s.check.is_loadable(),
                 description: s.check.skill.as_ref().map(|m| m.description.clone()),
                 errors: relative(s.check.errors, &s.path),

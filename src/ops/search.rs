@@ -1,5 +1,5 @@
 //! `skillpm search [QUERY] [--source NAME]`: what the sources offer, as
-//! each kind lists it (`crate::sources::opened::list`, docs/sources.md); git
+//! each kind lists it (`crate::sources::load::list`, docs/sources.md); git
 //! sources are listed like index entries (docs/design.md#formats).
 
 use crate::escape::Untrusted;
@@ -12,12 +12,10 @@ use super::{Context, Report};
 use crate::error::Exit;
 use crate::net::fetch::Fetcher;
 use crate::ops::fail;
-use crate::printer::Printer;
-use crate::sources::candidate::join_rel;
+use crate::sources::index::IndexSource;
 use crate::sources::index::format::EntryProblem;
-use crate::sources::index::{ResolvedIndex, warn_problems};
-use crate::sources::opened::SourceListing;
-use crate::sources::opened::{SearchTarget, list};
+use crate::sources::load::list;
+use crate::sources::{Hit, Net, SearchResult, SearchTarget};
 
 #[derive(Debug, Clone, Default)]
 pub struct SearchOptions {
@@ -27,7 +25,7 @@ pub struct SearchOptions {
 }
 
 #[derive(Debug, Serialize)]
-pub struct Failure {
+pub struct SourceFailure {
     pub source: String,
     pub error: String,
     /// Serialized as its number.
@@ -45,9 +43,9 @@ pub struct Failure {
 pub struct SearchReport {
     pub query: Option<String>,
     pub results: Vec<Hit>,
-    pub problems: Vec<Problem>,
+    pub problems: Vec<SourceEntryProblem>,
     /// Sources that could not be searched (the others still were).
-    pub failures: Vec<Failure>,
+    pub failures: Vec<SourceFailure>,
 }
 
 impl SearchReport {
@@ -131,6 +129,12 @@ pub fn search(ctx: &Context, opts: &SearchOptions) -> anyhow::Result<SearchRepor
     let targets = select_sources(ctx, opts.source.as_deref())?;
     let single = opts.source.is_some();
     let fetcher = crate::sources::workspace::fetcher(&ctx.ui, ctx.offline, ctx.allow_http)?;
+    let net = Net {
+        ui: &ctx.ui,
+        offline: ctx.offline,
+        allow_http: ctx.allow_http,
+        fetcher: Some(&fetcher),
+    };
     let needle = opts.query.as_deref().map(str::to_lowercase);
     let mut report = SearchReport {
         query: opts.query.clone(),
@@ -139,9 +143,10 @@ pub fn search(ctx: &Context, opts: &SearchOptions) -> anyhow::Result<SearchRepor
         failures: Vec::new(),
     };
     for target in &targets {
-        match list(&ctx.ui, (ctx.offline, ctx.allow_http), &fetcher, target) {
+        match list(&net, target) {
             Ok(listing) => {
-                let (hits, problems) = hits(&ctx.ui, &fetcher, target, listing, needle.as_deref());
+                let (mut hits, problems) = hits(target, listing, needle.as_deref());
+                publishers(&fetcher, target, &mut hits);
                 report.results.extend(hits);
                 report.problems.extend(problems);
             }
@@ -157,9 +162,9 @@ fn fail_source(ctx: &Context, target: &SearchTarget, e: anyhow::Error, report: &
     let exit = crate::error::exit_code_of(&e);
     let error = format!("{e:#}");
     ctx.ui
-        .warn(format!("source `{}` skipped: {error}", target.source.name));
-    report.failures.push(Failure {
-        source: target.source.name.clone(),
+        .warn(format!("source `{}` skipped: {error}", target.decl.name));
+    report.failures.push(SourceFailure {
+        source: target.decl.name.clone(),
         error,
         exit,
     });
@@ -173,10 +178,10 @@ fn select_sources(ctx: &Context, wanted: Option<&str>) -> anyhow::Result<Vec<Sea
         if let Ok((project, manifest)) = &project
             && let Some(decl) = manifest.source(wanted)
         {
-            return Ok(vec![SearchTarget::declared(decl, &project.root)?]);
+            return Ok(vec![SearchTarget::declared(decl, &project.root)]);
         }
-        if crate::sources::spec::looks_like_location(wanted) {
-            return Ok(vec![SearchTarget::ad_hoc(wanted, &ctx.cwd)?]);
+        if crate::sources::location::looks_like_location(wanted) {
+            return Ok(vec![SearchTarget::ad_hoc(wanted, &ctx.cwd)]);
         }
         return match project {
             Ok((_, manifest)) => Err(manifest.require_source(wanted).unwrap_err().into()),
@@ -201,128 +206,33 @@ fn select_sources(ctx: &Context, wanted: Option<&str>) -> anyhow::Result<Vec<Sea
     manifest
         .sources()
         .iter()
-        .map(|d| SearchTarget::declared(d, &project.root))
+        .map(|d| Ok(SearchTarget::declared(d, &project.root)))
         .collect()
 }
 
-#[derive(Debug, Default, Serialize)]
-pub struct Hit {
-    pub source: String,
-    pub name: String,
-    pub description: String,
-    pub version: Option<String>,
-    /// `skill-md`, `archive`, `files` (a v0.1.0 file list) or `git`.
-    pub format: &'static str,
-    /// `0.2.0`, `0.1.0`, or `git` for a git repository.
-    pub index_format: &'static str,
-    /// The artifact digest the index pins; `null` for v0.1.0 file lists.
-    pub digest: Option<String>,
-    pub url: Option<String>,
-    /// Key id of the signer, when the source pins keys.
-    pub signed_by: Option<String>,
-    /// Git sources: the commit the ref resolved to (what `add` would lock).
-    pub commit: Option<String>,
-    /// Git sources: the skill's folder in the repository (`null`: its root).
-    pub subpath: Option<String>,
-    /// Who built it, as the entry's Sigstore bundle proves for the listed
-    /// digest (docs/provenance.md#where-bundles-come-from).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub publisher: Option<crate::trust::sigstore::Verified>,
-    /// Why the entry's bundle does not hold (or is missing, when the source
-    /// declares a publisher).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub publisher_refused: Option<String>,
-}
-
 #[derive(Debug, Serialize)]
-pub struct Problem {
+pub struct SourceEntryProblem {
     pub source: String,
     #[serde(flatten)]
     pub problem: EntryProblem,
 }
 
-/// What one source offers that matches `needle` (lowercased; `None`: all):
-/// its hits, and the entries an index skipped or refused (each warned about).
+/// What one source offers that matches `needle` (lowercased; `None`: all),
+/// and the entries an index skipped or refused.
 pub fn hits(
-    ui: &Printer,
-    fetcher: &Fetcher,
     target: &SearchTarget,
-    listing: SourceListing,
+    listing: SearchResult,
     needle: Option<&str>,
-) -> (Vec<Hit>, Vec<Problem>) {
-    let source = &target.source.name;
-    let found: Vec<Hit> = match listing {
-        SourceListing::Index(resolved) => {
-            let (mut hits, problems) = index_hits(ui, &resolved, needle);
-            publishers(fetcher, target, &resolved, &mut hits);
-            return (hits, problems);
-        }
-        SourceListing::Discovered(found) => (found.skills.iter())
-            .map(|skill| Hit {
-                source: source.clone(),
-                name: skill.name.clone(),
-                description: skill.description.clone(),
-                format: found.format,
-                index_format: found.format,
-                url: Some(found.url.clone()),
-                commit: found.commit.clone(),
-                subpath: join_rel(found.subpath.as_deref(), &skill.path),
-                ..Hit::default()
-            })
-            .collect(),
-        SourceListing::Oci(listed) => (listed.into_iter())
-            .map(|(name, description, version)| Hit {
-                source: source.clone(),
-                url: Some(format!("{}/{name}", target.text.trim())),
-                name,
-                description,
-                version,
-                format: "oci",
-                index_format: "oci",
-                ..Hit::default()
-            })
-            .collect(),
-    };
-    let found = found
-        .into_iter()
+) -> (Vec<Hit>, Vec<SourceEntryProblem>) {
+    let hits = (listing.hits.into_iter())
         .filter(|h| matches(needle, &h.name, &h.description))
         .collect();
-    (found, Vec::new())
-}
-
-/// An index's entries that match `needle`, and the ones it skipped or
-/// refused.
-fn index_hits(
-    ui: &Printer,
-    resolved: &ResolvedIndex,
-    needle: Option<&str>,
-) -> (Vec<Hit>, Vec<Problem>) {
-    warn_problems(ui, resolved);
-    let problems = (resolved.index.problems.iter())
-        .map(|problem| Problem {
-            source: resolved.source.clone(),
-            problem: problem.clone(),
+    let problems = (listing.problems.into_iter())
+        .map(|problem| SourceEntryProblem {
+            source: target.decl.name.clone(),
+            problem,
         })
         .collect();
-    let mut hits = Vec::new();
-    let signed_by = resolved.signer.as_ref().map(|s| s.key_id.clone());
-    for entry in &resolved.index.entries {
-        if !matches(needle, &entry.name, &entry.description) {
-            continue;
-        }
-        hits.push(Hit {
-            source: resolved.source.clone(),
-            name: entry.name.clone(),
-            description: entry.description.clone(),
-            version: entry.version.clone(),
-            format: entry.format_label(),
-            index_format: resolved.index.format.as_str(),
-            digest: entry.digest().map(|d| d.to_string()),
-            url: entry.url().map(|u| u.to_string()),
-            signed_by: signed_by.clone(),
-            ..Hit::default()
-        });
-    }
     (hits, problems)
 }
 
@@ -330,32 +240,32 @@ fn index_hits(
 const MAX_PUBLISHERS: usize = 50;
 
 /// Each index hit's publisher: its entry's bundle verified for the listed
-/// digest and held to the source's declared publisher; a source that
-/// declares one and an entry without a bundle is said to be refused, as
-/// `add` would refuse it.
-fn publishers(
-    fetcher: &Fetcher,
-    target: &SearchTarget,
-    resolved: &ResolvedIndex,
-    hits: &mut [Hit],
-) {
-    let expected = target.publisher.as_ref();
+/// digest and held to the source's declared publisher; an entry without a
+/// bundle of a source that declares one is said to be refused, as `add`
+/// would refuse it. A search never fails for it.
+fn publishers(fetcher: &Fetcher, target: &SearchTarget, hits: &mut [Hit]) {
+    let expected = target.decl.expected_publisher();
+    let auth = (hits.iter().any(|h| h.bundle.is_some()))
+        .then(|| IndexSource::from_decl(&target.decl, &target.base_dir).ok())
+        .flatten()
+        .and_then(|s| s.auth);
     for hit in hits.iter_mut().take(MAX_PUBLISHERS) {
-        let Some(entry) = resolved.index.entry(&hit.name) else {
-            continue;
-        };
         let what = format!("`{}` of source `{}`", hit.name, hit.source);
-        let found = match (&entry.sigstore, entry.digest()) {
+        let digest = hit.digest.as_deref().and_then(|d| d.parse().ok());
+        let found = match (&hit.bundle, digest) {
             (Some(url), Some(digest)) => crate::sources::publisher::listed(
                 fetcher,
-                resolved.auth.as_ref(),
-                expected,
+                auth.as_ref(),
+                expected.as_ref(),
                 &what,
                 url,
                 &digest,
             )
             .map_err(|e| format!("{e:#}")),
-            _ if expected.is_some() => Err(format!("{what} carries no Sigstore bundle")),
+            // An index entry (it lists a digest) without a bundle.
+            (None, Some(_)) if expected.is_some() => {
+                Err(format!("{what} carries no Sigstore bundle"))
+            }
             _ => continue,
         };
         match found {

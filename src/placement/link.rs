@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::digest::{Digest, HashedTree, TreeHasher};
+use crate::digest::{Digest, HashedTree};
 use crate::error::{Classify, Exit};
 use crate::fs::unique_suffix;
 use crate::project::state::{Placements, ProjectState};
@@ -44,34 +44,22 @@ pub fn placements(cache_root: Option<&Path>) -> Placements {
         .unwrap_or_default()
 }
 
-/// The file older skillpm versions wrote inside a copied skill folder (tree
-/// digest and kind). It no longer makes a folder skillpm's: it is read only
-/// to move an old placement's record into the state ([`Record::Legacy`]),
-/// and it is excluded from the tree digest of a placed folder so a copy an
-/// older version made still verifies until the next `install` rewrites it.
-pub const COPY_MARKER: &str = ".skillpm-copy";
-
 /// What skillpm's own state says it placed at a path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Record {
     /// Nothing: a folder there is not skillpm's.
     None,
-    /// Placed by an older skillpm that kept the tree in [`COPY_MARKER`]: the
-    /// folder is skillpm's only if its marker is there and the rest of the
-    /// folder still hashes to the marker's tree (so the marker alone, planted
-    /// or shipped, never makes a folder skillpm's).
-    Legacy,
     /// A placement of `kind` standing for `tree`.
     Placed { tree: Digest, kind: LinkKind },
 }
 
 impl Record {
-    /// The record the state keeps as text: `tree` and `kind` (absent in
-    /// records written before placements recorded them).
+    /// The record the state keeps as text: `tree` and `kind` (a record
+    /// without both names no placement).
     pub fn from_state(tree: Option<Digest>, kind: Option<&str>) -> Record {
         match (tree, kind.and_then(LinkKind::parse)) {
             (Some(tree), Some(kind)) => Record::Placed { tree, kind },
-            _ => Record::Legacy,
+            _ => Record::None,
         }
     }
 }
@@ -235,42 +223,17 @@ pub fn inspect(path: &Path, record: Record) -> Result<LinkState, LinkError> {
         });
     }
     if ft.is_dir() {
-        match record {
-            Record::Placed { tree, kind } if kind != LinkKind::Symlink => {
-                return Ok(LinkState::Copy {
-                    tree: Some(tree),
-                    kind,
-                });
-            }
-            Record::Legacy => {
-                if let Some(state) = legacy_copy(path) {
-                    return Ok(state);
-                }
-            }
-            _ => {}
+        if let Record::Placed { tree, kind } = record
+            && kind != LinkKind::Symlink
+        {
+            return Ok(LinkState::Copy {
+                tree: Some(tree),
+                kind,
+            });
         }
         return Ok(LinkState::Foreign { what: "a folder" });
     }
     Ok(LinkState::Foreign { what: "a file" })
-}
-
-/// A folder an older skillpm placed: its marker names a tree and kind, and
-/// the folder, marker aside, still hashes to that tree.
-fn legacy_copy(path: &Path) -> Option<LinkState> {
-    let text = std::fs::read_to_string(path.join(COPY_MARKER)).ok()?;
-    let mut words = text.split_whitespace();
-    let tree: Digest = words.next()?.parse().ok()?;
-    let kind = words
-        .next()
-        .and_then(LinkKind::parse)
-        .unwrap_or(LinkKind::Copy);
-    if kind == LinkKind::Symlink || hash_placed(path).ok()?.digest != tree {
-        return None;
-    }
-    Some(LinkState::Copy {
-        tree: Some(tree),
-        kind,
-    })
 }
 
 /// Refuses an agent folder `root` that resolves outside `scope_root` (the
@@ -324,8 +287,28 @@ pub fn place(
 }
 
 /// Creates an agent folder (and its parents) that links are placed in.
+///
+/// When this creates the agent folder's parent too (`.claude/` of a fresh
+/// checkout), the parent is marked so ext4 places the agent folder, and so
+/// its links, in a block group of its own (`crate::fs::spread`): a CI job
+/// that just deleted the last run's project left recently freed inodes
+/// beside the project, and each link made there scanned past all of them
+/// (43 % of a warm `add --all` of 500; docs/performance.md#what-the-measurements-decided).
+/// A parent that already existed is left as it is.
 pub fn ensure_root(root: &Path) -> Result<(), LinkError> {
-    std::fs::create_dir_all(root).map_err(io("create", root))
+    if root.is_dir() {
+        return Ok(());
+    }
+    if let Some(parent) = root.parent().filter(|p| !p.as_os_str().is_empty())
+        && !parent.exists()
+    {
+        std::fs::create_dir_all(parent).map_err(io("create", parent))?;
+        crate::fs::spread::spread_subfolders(parent);
+    }
+    match std::fs::create_dir(root) {
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && root.is_dir() => Ok(()),
+        other => other.map_err(io("create", root)),
+    }
 }
 
 /// [`place`] for a caller that has just inspected `<root>/<name>` (`state`)
@@ -410,18 +393,16 @@ pub fn place_auto(
 /// Whether a placed folder of `kind` still stands for `entry`. Hard links
 /// must share the entry's inodes: after a corrupted entry was quarantined
 /// and fetched again, the old links point at the bad content and must be
-/// re-made even though the marker's digest still matches.
+/// re-made even though the recorded digest still matches.
 fn current(dest: &Path, entry: &Path, kind: LinkKind) -> bool {
     kind != LinkKind::Hardlink || hardlinks_current(dest, entry)
 }
 
 /// [`inspect`] for a place that should hold `tree`. A copy or clone holds
 /// its own files, so an edit in place shows only in its content: one whose
-/// marker claims `tree` is hashed again, and when it no longer holds it the
+/// record claims `tree` is hashed again, and when it no longer holds it the
 /// claim is dropped (`tree: None`), so it is placed again and reported so.
-/// A folder an older version placed still holds its marker file, which is
-/// not the tree: it too is placed again (without it). The cost falls only
-/// on the modes that copy. An edit through a symlink or a hard link changed
+/// The cost falls only on the modes that copy. An edit through a symlink or a hard link changed
 /// the store entry itself: `cache verify` finds that.
 pub fn inspect_placed(
     path: &Path,
@@ -429,12 +410,6 @@ pub fn inspect_placed(
     record: Record,
 ) -> Result<(LinkState, Option<HashedTree>), LinkError> {
     let mut state = inspect(path, record)?;
-    if record == Record::Legacy
-        && let LinkState::Copy { tree: claimed, .. } = &mut state
-    {
-        *claimed = None;
-        return Ok((state, None));
-    }
     let mut drifted = None;
     if let LinkState::Copy {
         tree: claimed @ Some(_),
@@ -764,34 +739,13 @@ pub fn unlink(root: &Path, name: &str, record: Record) -> Result<bool, LinkError
 }
 
 /// The tree digest of a placed skill's content as an agent would read it:
-/// through a symlink, or a folder. A folder an older version placed keeps
-/// its marker file, which is left out only when it names the digest of the
-/// rest of the folder (a skill that ships a file of that name is hashed
-/// with it, as the store holds it).
+/// through a symlink, or a folder.
 pub fn hash_placed(path: &Path) -> Result<HashedTree, crate::digest::DigestError> {
     let real = std::fs::canonicalize(path).map_err(|source| crate::digest::DigestError::Io {
         path: path.to_owned(),
         source,
     })?;
-    let tree = crate::digest::hash_tree(&real)?;
-    if !tree.files.iter().any(|f| f.path == COPY_MARKER) {
-        return Ok(tree);
-    }
-    let mut without = tree.clone();
-    without.files.retain(|f| f.path != COPY_MARKER);
-    let mut hasher = TreeHasher::new();
-    for f in &without.files {
-        hasher.add(f.path.clone(), f.digest);
-    }
-    without.digest = hasher.finish();
-    let named = std::fs::read_to_string(real.join(COPY_MARKER))
-        .ok()
-        .and_then(|t| t.split_whitespace().next().and_then(|w| w.parse().ok()));
-    Ok(if named == Some(without.digest) {
-        without
-    } else {
-        tree
-    })
+    crate::digest::hash_tree(&real)
 }
 
 #[cfg(all(test, unix))]
@@ -893,7 +847,6 @@ mod tests {
         );
         // The folder holds the tree and nothing else; without the state's
         // record it is not skillpm's.
-        assert!(!dest.join(COPY_MARKER).exists());
         assert_eq!(
             inspect(&dest, NONE).unwrap(),
             LinkState::Foreign { what: "a folder" }
@@ -944,47 +897,6 @@ mod tests {
             std::fs::read_link(f.root.join("elsewhere")).unwrap(),
             Path::new("/tmp")
         );
-    }
-
-    /// A marker file planted in a person's folder (or shipped in a skill)
-    /// makes nothing skillpm's: without the state's record it is foreign,
-    /// and even a recorded old placement counts only while the rest of the
-    /// folder still hashes to the marker's tree.
-    #[test]
-    fn a_planted_marker_does_not_make_a_folder_skillpms() {
-        let f = fixture();
-        let mine = f.root.join("mine");
-        std::fs::create_dir_all(&mine).unwrap();
-        std::fs::write(mine.join("SKILL.md"), "user's own").unwrap();
-        std::fs::write(mine.join(COPY_MARKER), format!("{} copy\n", f.tree)).unwrap();
-        for record in [NONE, Record::Legacy] {
-            assert_eq!(
-                inspect(&mine, record).unwrap(),
-                LinkState::Foreign { what: "a folder" }
-            );
-            assert!(unlink(&f.root, "mine", record).is_err());
-            assert!(place(&f.root, "mine", &f.entry, f.tree, LinkKind::Copy, record).is_err());
-        }
-        assert_eq!(
-            std::fs::read_to_string(mine.join("SKILL.md")).unwrap(),
-            "user's own"
-        );
-        // An old placement (recorded, marker naming the folder's own tree)
-        // is still skillpm's, and is placed again without the marker.
-        let old = f.root.join("old");
-        build_tree(&f.entry, &old, LinkKind::Copy).ok().unwrap();
-        std::fs::write(old.join(COPY_MARKER), format!("{} copy\n", f.tree)).unwrap();
-        let (state, _) = inspect_placed(&old, f.tree, Record::Legacy).unwrap();
-        assert_eq!(
-            state,
-            LinkState::Copy {
-                tree: None,
-                kind: LinkKind::Copy
-            }
-        );
-        place_over(&f.root, "old", &state, &f.entry, f.tree, LinkKind::Copy).unwrap();
-        assert!(!old.join(COPY_MARKER).exists());
-        assert_eq!(hash_placed(&old).unwrap().digest, f.tree);
     }
 
     #[test]

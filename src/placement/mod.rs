@@ -628,12 +628,8 @@ fn plan_links<'t, 's>(
                 changes.adopted.push(dest.clone());
                 LinkState::Copy {
                     // A folder holding exactly the tree may stay as it is;
-                    // a symlink of another tool's, or a folder an older
-                    // skillpm placed (its marker file inside), is placed again.
-                    tree: (what == "a folder"
-                        && adoptable == Some(true)
-                        && !dest.join(link::COPY_MARKER).exists())
-                    .then_some(s.tree),
+                    // a symlink of another tool's is placed again.
+                    tree: (what == "a folder" && adoptable == Some(true)).then_some(s.tree),
                     kind: LinkKind::Copy,
                 }
             }

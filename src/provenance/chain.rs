@@ -172,7 +172,7 @@ impl<'a> Prover<'a> {
             approved: entry.is_approved(),
             publisher: None,
         };
-        crate::sources::opened::prove(&mut self.cx, entry, decl, &declared, proof)
+        crate::sources::load::prove(&mut self.cx, entry, decl, &declared, proof)
     }
 
     /// What a declared source is, worked out once per run.
@@ -183,7 +183,7 @@ impl<'a> Prover<'a> {
         if let Some(d) = self.sources.get(&decl.name) {
             return Ok(d.clone());
         }
-        let d = Rc::new(Declared::of(decl, self.cx.root)?);
+        let d = Rc::new(crate::sources::load::declared(decl, self.cx.root)?);
         self.sources.insert(decl.name.clone(), d.clone());
         Ok(d)
     }

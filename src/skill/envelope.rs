@@ -15,10 +15,6 @@ use std::path::{Path, PathBuf};
 
 use super::SkillMd;
 
-/// skillpm's own bookkeeping files inside a placed skill (the marker of a
-/// copied skill, `.skillpm-copy`) start with this; they are not the skill's.
-pub const SKILLPM_FILE_PREFIX: &str = ".skillpm-";
-
 /// How many bundled files the envelope lists (OpenCode lists 10).
 pub const MAX_LISTED_FILES: usize = 10;
 
@@ -95,13 +91,6 @@ pub fn sample_files(dir: &Path, limit: usize) -> Vec<PathBuf> {
                 continue;
             };
             let path = entry.path();
-            if entry
-                .file_name()
-                .to_string_lossy()
-                .starts_with(SKILLPM_FILE_PREFIX)
-            {
-                continue;
-            }
             if kind.is_dir() {
                 if entry.file_name() != ".git" {
                     subdirs.push(path);
@@ -172,7 +161,6 @@ mod tests {
             std::fs::write(tmp.path().join("scripts").join(format!("s{i:02}.sh")), "").unwrap();
         }
         std::fs::write(tmp.path().join("README.md"), "").unwrap();
-        std::fs::write(tmp.path().join(".skillpm-copy"), "sha256:00").unwrap();
         let files = sample_files(tmp.path(), MAX_LISTED_FILES);
         assert_eq!(files.len(), 10);
         assert_eq!(files[0], tmp.path().join("README.md"));

@@ -318,16 +318,27 @@ impl Store {
     fn gc_records(&self, dry_run: bool) -> Result<usize, StoreError> {
         let state = self.state_dir();
         let mut gone: Vec<PathBuf> = Vec::new();
-        for (name, path) in children(&state.join(super::verdicts::VERDICTS))? {
-            if Digest::from_file_name(&name).is_none_or(|tree| !self.has_entry(&tree)) {
+        let mut dropped = 0;
+        let stored = |tree: Option<Digest>| tree.is_some_and(|tree| self.has_entry(&tree));
+        let verdicts = state.join(super::verdicts::VERDICTS);
+        let unpacked = state.join(super::unpacked::UNPACKED);
+        // The batch files: each rewritten as one with the records kept.
+        let batch = |dir: &Path, keep: &dyn Fn(&str, &str) -> bool| {
+            super::unpacked::retain_batched(dir, keep, dry_run).map_err(io_error("rewrite", dir))
+        };
+        dropped += batch(&verdicts, &|key, _| stored(Digest::from_file_name(key)))?;
+        dropped += batch(&unpacked, &|_, tree| stored(tree.parse().ok()))?;
+        let single = |name: &str| !name.starts_with(super::unpacked::BATCH_PREFIX);
+        for (name, path) in children(&verdicts)? {
+            if single(&name) && !stored(Digest::from_file_name(&name)) {
                 gone.push(path);
             }
         }
-        for (_, path) in children(&state.join(super::unpacked::UNPACKED))? {
+        for (name, path) in children(&unpacked)? {
             let tree = fs::read_to_string(&path)
                 .ok()
                 .and_then(|text| text.lines().next()?.parse::<Digest>().ok());
-            if tree.is_none_or(|tree| !self.has_entry(&tree)) {
+            if single(&name) && !stored(tree) {
                 gone.push(path);
             }
         }
@@ -339,7 +350,7 @@ impl Store {
                 remove_tree(path).map_err(io_error("remove", path))?;
             }
         }
-        Ok(gone.len())
+        Ok(gone.len() + dropped)
     }
 
     /// What gc keeps: the trees and artifacts every root lock refers to.

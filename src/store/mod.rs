@@ -24,7 +24,9 @@
 //!   state/projects.json             project lock files seen: the roots of gc
 //!   state/projects.json.lock        held while that file is rewritten
 //!   state/commit.lock               held while an entry or marker appears or goes
-//!   state/verdicts/sha256-<hex>     the audit's findings for a tree (`verdicts`)
+//!   state/verdicts/batch-<pid>-<rand> the audit's findings per tree, one file
+//!                                   per run (`verdicts`, `unpacked::Records::batched`)
+//!   state/unpacked/batch-<pid>-<rand> artifact → tree records, the same way
 //!   state/…                         rollback guard, link records (their owners')
 //! ```
 //!
@@ -247,6 +249,9 @@ impl Drop for Store {
     fn drop(&mut self) {
         // Best effort: an entry left unsealed is re-hashed before its next use.
         let _ = self.seal_pending();
+        // This run's verdicts and artifact → tree records, one file per
+        // folder (`unpacked::Records::batched`); lost ones are work redone.
+        unpacked::flush_batches();
     }
 }
 

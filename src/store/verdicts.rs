@@ -4,7 +4,7 @@
 //! under one rule set ([`crate::audit::ruleset`]); whether it stops a skill
 //! is not part of it, but decided each time from the lock at hand (its
 //! accepted findings) and the project's `fail-on`. Verdicts are kept in
-//! `state/verdicts/sha256-<tree>`, one authenticated record each (the
+//! `state/verdicts/`, one authenticated record each (the
 //! cache's one record mechanism, [`super::unpacked::Records`], keyed by the
 //! user's record key): a record written without the key, or made by
 //! another rule set, reads as absent and the tree is scanned again.
@@ -12,6 +12,11 @@
 //! A verdict is recorded only for content this process hashed to the
 //! tree's name first ([`Store::verify_hashed`]), so the memo can never bind
 //! the findings of other bytes to a digest.
+//!
+//! A run's verdicts are written together, as one batch file of MAC'd lines
+//! (`state/verdicts/batch-…`, [`Records::batched`]), when the store is
+//! dropped: one file per run instead of one per tree. Records of the
+//! earlier form, `state/verdicts/sha256-<tree>`, are still read.
 
 use std::path::PathBuf;
 
@@ -47,7 +52,7 @@ struct Remembered {
 
 impl Store {
     fn verdicts(&self) -> Records {
-        Records::new(
+        Records::batched(
             self.state_dir().join(VERDICTS),
             "verdict",
             RecordKey::user(),

@@ -17,7 +17,8 @@ use crate::skill::Diagnostic;
 /// {"project": "/work/app",
 ///  "skills": [{"name": "pdf", "scope": "repo", "agent": "claude",
 ///              "path": "/work/app/.claude/skills/pdf", "link_target": null,
-///              "valid": true, "shadowed_by": null, "description": "…",
+///              "valid": true, "shadowed_by": null, "placed_by": null,
+///              "description": "…",
 ///              "errors": [{"file": "SKILL.md", "field": "name", "message": "…"}],
 ///              "warnings": []}],
 ///  "duplicates": [{"name": "pdf", "winner": "/work/app/.claude/skills/pdf",
@@ -29,9 +30,12 @@ use crate::skill::Diagnostic;
 /// Skills are in precedence order (repo nearest the working directory
 /// first, then user, system, admin). `shadowed_by` is the path of the skill
 /// that wins over a valid one; invalid skills never win or shadow.
-/// Diagnostics' `file` is relative to the skill's `path`.
+/// Diagnostics' `file` is relative to the skill's `path`. `placed_by` names
+/// another tool that placed the skill there when it left a record of it
+/// (`gh-skill`: its keys in SKILL.md; `pnpm`: a link into the project's
+/// `node_modules` package), as `import` reads them.
 #[derive(Debug, Clone, Serialize)]
-pub struct ListReport {
+pub struct DiscoveryReport {
     pub project: PathBuf,
     pub skills: Vec<ListedSkill>,
     pub duplicates: Vec<ListedDuplicate>,
@@ -51,6 +55,7 @@ pub struct ListedSkill {
     pub link_target: Option<PathBuf>,
     pub valid: bool,
     pub shadowed_by: Option<PathBuf>,
+    pub placed_by: Option<String>,
     pub description: Option<String>,
     pub errors: Vec<Diagnostic>,
     pub warnings: Vec<Diagnostic>,
@@ -64,7 +69,7 @@ pub struct ListedDuplicate {
     pub same_target: bool,
 }
 
-impl Report for ListReport {
+impl Report for DiscoveryReport {
     fn human(&self, out: &mut dyn Write) -> std::io::Result<()> {
         if self.skills.is_empty() {
             let existing = self.roots.len();
@@ -92,6 +97,9 @@ impl Report for ListReport {
             )?;
             if let Some(target) = &s.link_target {
                 write!(out, " -> {}", target.display())?;
+            }
+            if let Some(tool) = &s.placed_by {
+                write!(out, " (placed by {tool})")?;
             }
             writeln!(out)?;
             if let Some(by) = &s.shadowed_by {

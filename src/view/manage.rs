@@ -9,7 +9,8 @@ use crate::placement::LinkChanges;
 use crate::view::approval::Summary;
 
 /// `--json`: `{"action": "remove"|"approve"|"disable"|"enable", "skills": [names
-/// changed], "unchanged": [names already so], "summaries": [...], "links": {...}}`.
+/// changed], "unchanged": [names already so], "summaries": [...], "links": {...},
+/// "held_back": [names of other skills the audit gate left unlinked]}`.
 #[derive(Debug, Serialize)]
 pub struct ManageReport {
     pub action: &'static str,
@@ -17,6 +18,8 @@ pub struct ManageReport {
     pub unchanged: Vec<String>,
     pub summaries: Vec<Summary>,
     pub links: LinkChanges,
+    /// Other skills the audit gate holds back, left unlinked (warned about).
+    pub held_back: Vec<String>,
 }
 
 impl Report for ManageReport {

@@ -269,6 +269,49 @@ fn update_approve_and_enable_judge_what_they_place() {
     assert!(linked(&sb.project, "installer"));
 }
 
+/// `remove` and `disable` only take links away: a skill the gate now holds
+/// back (its acceptance gone, a stricter `fail-on`, a newer rule set) does
+/// not make them fail for *another* skill. The held-back skill is left
+/// unlinked and named; `install` still refuses it.
+#[test]
+fn remove_and_disable_of_another_skill_leave_a_held_back_one_unlinked() {
+    let sb = accepted_project(&[]);
+    // Honest: with the acceptance, disabling `notes` keeps `installer`.
+    let (code, _, err) = run(sb.cmd().args(["disable", "notes"]));
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains("held back"), "{err}");
+    assert!(linked(&sb.project, "installer") && !linked(&sb.project, "notes"));
+    ok(run(sb.cmd().args(["enable", "notes"])));
+
+    // The acceptance taken out: `installer` is held back from now on.
+    let bad = unaccepted(&lock(&sb.project));
+    std::fs::write(sb.project.join("skills.lock"), &bad).unwrap();
+    let (code, _, err) = run(sb.cmd().args(["disable", "notes"]));
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("installer is held back") && err.contains("remote-pipe-shell"),
+        "{err}"
+    );
+    assert!(!linked(&sb.project, "installer") && !linked(&sb.project, "notes"));
+    assert_eq!(lock(&sb.project), bad);
+    refused(&sb, &sb.project, &["install", "--frozen"]);
+    assert!(!linked(&sb.project, "installer"));
+
+    assert!(sb.manifest().contains("notes"), "{}", sb.manifest());
+    let (code, out, err) = run(sb.cmd().args(["remove", "notes", "--json"]));
+    assert_eq!(code, 0, "{err}");
+    let report: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        report["held_back"],
+        serde_json::json!(["installer"]),
+        "{out}"
+    );
+    assert!(!sb.manifest().contains("notes"), "{}", sb.manifest());
+    assert!(!linked(&sb.project, "installer"));
+    // Growing the set is judged whole, as ever.
+    refused(&sb, &sb.project, &["approve", "installer", "--yes"]);
+}
+
 /// Issue 33: restoring an edited copy places the locked tree again; it is
 /// judged like any other placement.
 #[test]
@@ -313,20 +356,66 @@ fn restoring_an_edited_copy_is_judged() {
     assert_eq!(std::fs::read_to_string(&copy).unwrap(), "edited\n");
 }
 
-/// The path of the verdict the cache remembers for `installer`'s tree.
-fn verdict_record(sb: &Sandbox) -> PathBuf {
+/// The record key (`sha256-<hex>`) of `installer`'s tree.
+fn installer_key(sb: &Sandbox) -> String {
     let lock = lock(&sb.project);
     let block = lock
         .split("[[skill]]")
         .find(|b| b.contains("name = \"installer\""))
         .unwrap();
-    let tree = block
+    block
         .lines()
         .find_map(|l| l.strip_prefix("tree = \""))
         .unwrap()
         .trim_end_matches('"')
-        .replace(':', "-");
-    sb.cache.join("state/verdicts").join(tree)
+        .replace(':', "-")
+}
+
+/// Every record of `state/<dir>`, key → its line `<key> <mac> <value>`
+/// (batch files hold one line per record, the newest file winning; a file
+/// of the one-record form is named by its key).
+fn state_lines(sb: &Sandbox, dir: &str) -> std::collections::BTreeMap<String, String> {
+    let dir = sb.cache.join("state").join(dir);
+    let mut files: Vec<(std::time::SystemTime, PathBuf)> = std::fs::read_dir(&dir)
+        .map(|it| {
+            it.map(|e| {
+                let e = e.unwrap();
+                (e.metadata().unwrap().modified().unwrap(), e.path())
+            })
+            .collect()
+        })
+        .unwrap_or_default();
+    files.sort();
+    let mut out = std::collections::BTreeMap::new();
+    for (_, path) in files {
+        let name = path.file_name().unwrap().to_str().unwrap().to_owned();
+        let text = std::fs::read_to_string(&path).unwrap();
+        if name.starts_with("batch-") {
+            for line in text.lines() {
+                out.insert(line.split(' ').next().unwrap().to_owned(), line.to_owned());
+            }
+        } else {
+            out.insert(name, text);
+        }
+    }
+    out
+}
+
+/// Replaces every record of `key` in `state/verdicts` by `line` (as a cache
+/// writer without the key can).
+fn plant_verdict(sb: &Sandbox, key: &str, line: &str) {
+    let dir = sb.cache.join("state/verdicts");
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let kept: String = text
+            .lines()
+            .filter(|l| !l.starts_with(&format!("{key} ")))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        std::fs::write(&path, kept).unwrap();
+    }
+    std::fs::write(dir.join("batch-planted"), format!("{line}\n")).unwrap();
 }
 
 /// Issue 33: the remembered verdict is authenticated: a record a cache
@@ -336,8 +425,9 @@ fn verdict_record(sb: &Sandbox) -> PathBuf {
 #[test]
 fn a_forged_or_outdated_verdict_is_scanned_again() {
     let sb = accepted_project(&[]);
-    let record = verdict_record(&sb);
-    let honest = std::fs::read_to_string(&record).unwrap();
+    let key = installer_key(&sb);
+    let lines = state_lines(&sb, "verdicts");
+    let honest = lines[&key].clone();
     assert!(honest.contains("remote-pipe-shell"), "{honest}");
     // Honest: the remembered verdict and the lock's acceptance.
     unlink(&sb.project);
@@ -349,38 +439,47 @@ fn a_forged_or_outdated_verdict_is_scanned_again() {
         unaccepted(&lock(&sb.project)),
     )
     .unwrap();
-    let (value, mac) = honest.split_once('\n').unwrap();
+    let mut parts = honest.splitn(3, ' ');
+    let (_, mac, value) = (parts.next(), parts.next().unwrap(), parts.next().unwrap());
     let rules = serde_json::from_str::<Value>(value).unwrap()["rules"].clone();
     let clean = serde_json::json!({"rules": rules, "findings": []}).to_string();
     // A cache writer without the key: the findings emptied, the MAC kept;
     // then the record of the clean `notes` tree copied over it.
-    let forgeries = [format!("{clean}\n{mac}"), {
-        let notes = std::fs::read_dir(record.parent().unwrap())
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .find(|p| *p != record)
-            .unwrap();
-        std::fs::read_to_string(notes).unwrap()
-    }];
+    let notes = lines.iter().find(|(k, _)| **k != key).unwrap().1;
+    let (_, notes_rest) = notes.split_once(' ').unwrap();
+    let forgeries = [
+        format!("{key} {mac} {clean}"),
+        format!("{key} {notes_rest}"),
+    ];
     for forged in forgeries {
-        std::fs::write(&record, &forged).unwrap();
+        plant_verdict(&sb, &key, &forged);
         unlink(&sb.project);
         refused(&sb, &sb.project, &["install", "--frozen"]);
         assert!(!linked(&sb.project, "installer"));
     }
     // A record MAC'd with the user's own key but made by another rule set
     // (an older skillpm that found nothing): judged again.
-    let key = std::fs::read(sb.home.join(".local/state/skillpm/record-key")).unwrap();
+    let record_key = std::fs::read(sb.home.join(".local/state/skillpm/record-key")).unwrap();
     let old = serde_json::json!({"rules": "0/0.0.0/old", "findings": []}).to_string();
-    let name = record.file_name().unwrap().to_str().unwrap();
-    std::fs::write(
-        &record,
-        format!("{old}\nmac {}\n", mac_of(&key, name, &old)),
-    )
-    .unwrap();
+    plant_verdict(
+        &sb,
+        &key,
+        &format!("{key} {} {old}", mac_of(&record_key, &key, &old)),
+    );
     unlink(&sb.project);
     refused(&sb, &sb.project, &["install", "--frozen"]);
     assert!(!linked(&sb.project, "installer"));
+    // The same record with the current rule set and no findings, MAC'd by
+    // the user's key, is believed: the planted records were read at all.
+    let believed = serde_json::json!({"rules": rules, "findings": []}).to_string();
+    plant_verdict(
+        &sb,
+        &key,
+        &format!("{key} {} {believed}", mac_of(&record_key, &key, &believed)),
+    );
+    unlink(&sb.project);
+    ok(run(sb.cmd().args(["install", "--frozen"])));
+    assert!(linked(&sb.project, "installer"));
 }
 
 /// The record MAC of `store::unpacked::Records` (HMAC-SHA256 over the
@@ -715,6 +814,11 @@ fn state_records(sb: &Sandbox, dir: &str) -> Vec<String> {
     names
 }
 
+/// The keys of the records in `state/<dir>` (batch files and single ones).
+fn state_keys(sb: &Sandbox, dir: &str) -> Vec<String> {
+    state_lines(sb, dir).into_keys().collect()
+}
+
 /// `cache gc` takes the gate's memos with the trees they speak of: a
 /// verdict or artifact record of a tree no longer stored goes, every
 /// remembered pass goes (it may name a set gc just broke), and the next
@@ -722,14 +826,14 @@ fn state_records(sb: &Sandbox, dir: &str) -> Vec<String> {
 #[test]
 fn cache_gc_removes_the_records_of_trees_it_removed() {
     let sb = accepted_project(&[]);
-    let verdicts = state_records(&sb, "verdicts");
+    let verdicts = state_keys(&sb, "verdicts");
     assert_eq!(verdicts.len(), 2, "{verdicts:?}");
     ok(run(sb.cmd().args(["install", "--frozen"])));
     assert!(!state_records(&sb, "gate-passes").is_empty());
 
     // Honest: nothing to collect, the verdicts of both locked trees stay.
     ok(run(sb.cmd().args(["cache", "gc"])));
-    assert_eq!(state_records(&sb, "verdicts"), verdicts);
+    assert_eq!(state_keys(&sb, "verdicts"), verdicts);
     assert!(state_records(&sb, "gate-passes").is_empty());
     ok(run(sb.cmd().args(["install", "--frozen"])));
     assert!(!state_records(&sb, "gate-passes").is_empty());
@@ -750,10 +854,10 @@ fn cache_gc_removes_the_records_of_trees_it_removed() {
     let report: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(report["removed_entries"].as_array().unwrap().len(), 1);
     assert!(report["removed_records"].as_u64().unwrap() >= 3, "{report}");
-    let left = state_records(&sb, "verdicts");
+    let left = state_keys(&sb, "verdicts");
     assert_eq!(left.len(), 1, "{left:?}");
     assert!(verdicts.contains(&left[0]));
-    assert!(state_records(&sb, "unpacked").is_empty());
+    assert!(state_keys(&sb, "unpacked").is_empty());
     assert!(state_records(&sb, "gate-passes").is_empty());
     ok(run(sb.cmd().args(["install", "--frozen"])));
     assert!(linked(&sb.project, "notes"));

@@ -698,6 +698,43 @@ fn pnpm_placed(sb: &Sandbox, link_name: &str, skill_md: &str) -> PathBuf {
     skill
 }
 
+/// Issue 37, item 3: `list --all` says which skills pnpm placed, from the
+/// same link `import` reads (honest), and does not say it of a link into
+/// `node_modules` that leads to no package (attack: a stray folder there).
+#[test]
+fn list_all_names_the_skills_pnpm_placed() {
+    let sb = Sandbox::new();
+    let md = "---\nname: pdf-tools\ndescription: Fill PDF forms.\n---\n# pdf-tools\n";
+    pnpm_placed(&sb, "pdf-tools", md);
+    let listed = |sb: &Sandbox| {
+        let (code, out, err) = run(sb.cmd().args(["list", "--all", "--json"]));
+        assert_eq!(code, 0, "{out}{err}");
+        let report: Value = serde_json::from_str(&out).unwrap();
+        let row = report["skills"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["name"] == "pdf-tools")
+            .cloned()
+            .unwrap_or_else(|| panic!("{report}"));
+        row
+    };
+    let row = listed(&sb);
+    assert_eq!(row["placed_by"], "pnpm", "{row}");
+    let (code, out, err) = run(sb.cmd().args(["list", "--all"]));
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("(placed by pnpm)"), "{out}");
+
+    let sb = Sandbox::new();
+    let stray = sb.project.join("node_modules/stray/skills/pdf-tools");
+    std::fs::create_dir_all(&stray).unwrap();
+    std::fs::write(stray.join("SKILL.md"), md).unwrap();
+    std::fs::create_dir_all(sb.project.join(".claude/skills")).unwrap();
+    std::os::unix::fs::symlink(&stray, sb.project.join(".claude/skills/pdf-tools")).unwrap();
+    let row = listed(&sb);
+    assert!(row["placed_by"].is_null(), "{row}");
+}
+
 /// Honest path: a skill pnpm linked from a dependency is imported as a
 /// folder source reached through `node_modules/<package>`, its link
 /// adopted, and `verify` passes. Attack: a link into `node_modules` that

@@ -417,49 +417,6 @@ fn remove_through_an_agent_folder_symlinked_outside_deletes_nothing_outside() {
     }
 }
 
-/// A copy placed by an older skillpm (its `.skillpm-copy` marker inside,
-/// the placement recorded in the state without a tree, and without the MAC
-/// records carry since issue 34) keeps working: it verifies; the next
-/// `install` ignores the old record (reported once), adopts the folder,
-/// which holds exactly the locked tree, and re-places it without the marker.
-#[test]
-fn an_old_marker_placement_migrates_into_the_state() {
-    let (sb, _) = setup("copy");
-    let placed = sb.project.join(".claude/skills/pdf-tools");
-    let record = sb.placement(&placed);
-    let tree = record.split_whitespace().next().unwrap().to_owned();
-    // Rewrite what an older version left: a marker in the folder, and a
-    // state record of the place without tree, kind or MAC.
-    std::fs::write(placed.join(".skillpm-copy"), format!("{tree} copy\n")).unwrap();
-    for file in std::fs::read_dir(sb.cache.join("state/links"))
-        .unwrap()
-        .flatten()
-    {
-        let mut value = placement_record_json(&std::fs::read_to_string(file.path()).unwrap());
-        for link in value["links"].as_array_mut().unwrap() {
-            let link = link.as_object_mut().unwrap();
-            link.remove("tree");
-            link.remove("kind");
-        }
-        std::fs::write(file.path(), placement_record_text(&value, None)).unwrap();
-    }
-    let (code, report) = verify_json(&sb);
-    assert_eq!(code, 0, "{report}");
-    let (code, _, err) = run(sb.cmd().arg("install"));
-    assert_eq!(code, 0, "{err}");
-    assert!(
-        err.contains("ignored") && err.contains("state/links"),
-        "{err}"
-    );
-    assert!(!placed.join(".skillpm-copy").exists());
-    assert_eq!(sb.placement(&placed), format!("{tree} copy"));
-    let (code, _, err) = run(sb.cmd().arg("install"));
-    assert_eq!(code, 0, "{err}");
-    assert!(!err.contains("ignored"), "reported once: {err}");
-    let (code, report) = verify_json(&sb);
-    assert_eq!(code, 0, "{report}");
-}
-
 /// A symlink placement whose store entry is gone (the project copied or
 /// mounted without its cache) is named by `verify` and `doctor` as a
 /// dangling link, with the fix: `install`, or `link-mode = "auto"`.

@@ -1170,21 +1170,43 @@ fn a_forged_unpack_record_in_the_cache_proves_nothing() {
         entry["tree"].as_str().unwrap().to_owned(),
     );
     let evil_tree = world.evil("tree");
-    let record =
-        (world.sb.cache.join("state/unpacked")).join(artifact.replace("sha256:", "sha256-"));
-    let honest_record = std::fs::read_to_string(&record).unwrap();
-    assert!(honest_record.contains(&tree), "{honest_record}");
-    assert!(honest_record.contains("\nmac "), "{honest_record}");
+    // The records are lines `<key> <mac> <value>` of batch files.
+    let dir = world.sb.cache.join("state/unpacked");
+    let key = artifact.replace("sha256:", "sha256-");
+    let batches = || -> Vec<std::path::PathBuf> {
+        std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect()
+    };
+    let honest_record = batches()
+        .iter()
+        .flat_map(|p| {
+            let text = std::fs::read_to_string(p).unwrap();
+            text.lines().map(str::to_owned).collect::<Vec<_>>()
+        })
+        .find(|l| l.starts_with(&format!("{key} ")))
+        .unwrap();
+    assert!(honest_record.ends_with(&tree), "{honest_record}");
     // Honest path: the recorded link holds, nothing is unpacked again.
     world.unlink_all();
     ok(run(world.sb.cmd().args(["install", "--frozen"])));
 
     let forged = honest.replace(&tree, &evil_tree);
     for planted in [
-        format!("{evil_tree}\n"),
+        format!("{key} 00 {evil_tree}"),
         honest_record.replace(&tree, &evil_tree),
     ] {
-        std::fs::write(&record, &planted).unwrap();
+        // Every record of the artifact replaced by the planted one.
+        for path in batches() {
+            let text = std::fs::read_to_string(&path).unwrap();
+            let kept: String = (text.lines())
+                .filter(|l| !l.starts_with(&format!("{key} ")))
+                .map(|l| format!("{l}\n"))
+                .collect();
+            std::fs::write(&path, kept).unwrap();
+        }
+        std::fs::write(dir.join("batch-planted"), format!("{planted}\n")).unwrap();
         std::fs::write(world.lock_path(), &forged).unwrap();
         for mode in [
             &["install", "--frozen"][..],

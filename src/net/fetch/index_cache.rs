@@ -26,22 +26,37 @@ struct Meta {
     last_modified: Option<String>,
 }
 
+/// A cached copy: its validators, read first, and the open file its body
+/// is read from only when needed (a 304, or offline), so a large index is
+/// not held in memory while a changed one downloads (docs/performance.md,
+/// the 50,000-skill index). The file stays open: a body replaced meanwhile
+/// by another process (a rename) is not mixed with these validators.
 pub(crate) struct Cached {
     meta: Meta,
-    bytes: Vec<u8>,
+    file: std::io::BufReader<std::fs::File>,
 }
 
 impl Cached {
-    pub(crate) fn into_body(self, url: &Url, origin: BodyOrigin) -> Body {
+    /// The cached body, read now; `None` when it can no longer be read
+    /// (then it is not a cached copy).
+    pub(crate) fn into_body(self, url: &Url, origin: BodyOrigin) -> Option<Body> {
         let final_url = Url::parse(&self.meta.final_url).unwrap_or_else(|_| url.clone());
-        Body {
+        let mut bytes = Vec::new();
+        self.file
+            .take(MAX_CACHED_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .ok()?;
+        if bytes.len() as u64 > MAX_CACHED_BYTES {
+            return None;
+        }
+        Some(Body {
             url: url.clone(),
             final_url,
-            bytes: self.bytes,
+            bytes,
             origin,
             etag: self.meta.etag,
             last_modified: self.meta.last_modified,
-        }
+        })
     }
 }
 
@@ -49,26 +64,36 @@ impl Cached {
 /// default, `max_index_bytes`).
 const MAX_CACHED_BYTES: u64 = 256 * 1024 * 1024;
 
+/// The most bytes of a cached copy's header line (its validators).
+const MAX_META_BYTES: u64 = 64 * 1024;
+
 fn cache_file(dir: &Path, url: &Url) -> std::path::PathBuf {
     dir.join(Digest::of_bytes(url.as_str().as_bytes()).hex())
 }
 
-/// The cached copy of `url`, if there is a readable one for exactly that URL.
+/// The cached copy of `url`, if there is a readable one for exactly that URL
+/// (its validators read, its body not yet).
 pub(crate) fn load(dir: &Path, url: &Url) -> Option<Cached> {
-    // The cache is not trusted with memory either: a planted giant file is
-    // not read past the limit (and is then simply not a cached copy).
-    let mut raw = crate::fs::read_bounded_bytes(&cache_file(dir, url), MAX_CACHED_BYTES)
-        .ok()
-        .flatten()?;
-    let rest = raw.strip_prefix(MAGIC)?;
-    let newline = rest.iter().position(|&b| b == b'\n')?;
-    let meta: Meta = serde_json::from_slice(&rest[..newline]).ok()?;
+    use std::io::BufRead;
+    let file = std::fs::File::open(cache_file(dir, url)).ok()?;
+    let mut file = std::io::BufReader::new(file);
+    let mut magic = vec![0; MAGIC.len()];
+    file.read_exact(&mut magic).ok()?;
+    if magic != MAGIC {
+        return None;
+    }
+    // The cache is not trusted with memory either: a header line past the
+    // limit is not a cached copy.
+    let mut line = Vec::new();
+    (&mut file)
+        .take(MAX_META_BYTES)
+        .read_until(b'\n', &mut line)
+        .ok()?;
+    let meta: Meta = serde_json::from_slice(line.strip_suffix(b"\n")?).ok()?;
     if meta.url != url.as_str() {
         return None;
     }
-    // The body is the tail of what was read: kept in place, not copied.
-    raw.drain(..MAGIC.len() + newline + 1);
-    Some(Cached { meta, bytes: raw })
+    Some(Cached { meta, file })
 }
 
 pub(crate) fn store(dir: &Path, body: &Body) -> Result<(), FetchError> {
@@ -196,7 +221,16 @@ impl Shared {
             .await?;
         match (fetched, cached) {
             (Some(body), _) => Ok(body),
-            (None, Some(cached)) => Ok(cached.into_body(url, BodyOrigin::NotModified)),
+            (None, Some(cached)) => {
+                cached
+                    .into_body(url, BodyOrigin::NotModified)
+                    .ok_or_else(|| FetchError::Status {
+                        url: url.to_string(),
+                        status: 304,
+                        hint: " but the cached copy can no longer be read; run the command again"
+                            .into(),
+                    })
+            }
             // 304 to a request that carried no validators: a broken server.
             (None, None) => Err(FetchError::Status {
                 url: url.to_string(),

@@ -88,16 +88,8 @@ pub enum FetchError {
         #[source]
         detail: Detail,
     },
-    #[error(
-        "cannot fetch {url}: {origin} is unreachable in this run ({why}, {attempts} attempts already); not tried again\n  {advice}",
-        advice = why.advice()
-    )]
-    Unreachable {
-        url: String,
-        origin: String,
-        why: Why,
-        attempts: u32,
-    },
+    #[error(transparent)]
+    Unreachable(crate::net::Unreachable),
     #[error(
         "{url}: the server asked to retry after {seconds}s, longer than skillpm waits; try again later"
     )]
@@ -156,7 +148,7 @@ impl Classify for FetchError {
             FetchError::NotFound { .. }
             | FetchError::Status { .. }
             | FetchError::Transport { .. }
-            | FetchError::Unreachable { .. }
+            | FetchError::Unreachable(_)
             | FetchError::RetryTooLate { .. }
             | FetchError::Tls { .. }
             | FetchError::UnsupportedScheme { .. }
@@ -237,11 +229,11 @@ impl FetchConfig {
 }
 
 /// One failed attempt of a transfer, for the client's retry loop.
-pub(crate) type Failure = crate::net::Failure<FetchError>;
+pub(crate) type FetchFailure = crate::net::Failure<FetchError>;
 
-impl From<FetchError> for Failure {
+impl From<FetchError> for FetchFailure {
     fn from(e: FetchError) -> Self {
-        Failure::Fatal(e)
+        FetchFailure::Fatal(e)
     }
 }
 
@@ -251,7 +243,7 @@ impl From<FetchError> for Failure {
 async fn with_retries<T, F, Fut>(shared: &Shared, url: &Url, attempt: F) -> Result<T, FetchError>
 where
     F: FnMut() -> Fut,
-    Fut: std::future::Future<Output = Result<T, Failure>>,
+    Fut: std::future::Future<Output = Result<T, FetchFailure>>,
 {
     shared
         .http
@@ -269,16 +261,7 @@ where
                 why,
                 detail: Detail(detail),
             },
-            Stop::Unreachable {
-                origin,
-                why,
-                attempts,
-            } => FetchError::Unreachable {
-                url: url.to_string(),
-                origin,
-                why,
-                attempts,
-            },
+            Stop::Unreachable(gone) => FetchError::Unreachable(gone),
             Stop::TooLate { seconds } => FetchError::RetryTooLate {
                 url: url.to_string(),
                 seconds,
@@ -479,6 +462,12 @@ struct Shared {
     validators_exist: std::sync::atomic::AtomicU8,
 }
 
+/// The largest body the run's memo keeps a copy of: an index of 50,000
+/// skills is 16 MB, and a second copy held for the whole run was most of
+/// the difference between reading it over HTTP and from a file
+/// (docs/performance.md, the 50,000-skill index).
+const KEEP_IN_MEMORY: u64 = 1024 * 1024;
+
 /// The small documents this run has fetched (the retry budget per origin
 /// is the client's, `crate::net::Budget`).
 #[derive(Default)]
@@ -570,7 +559,7 @@ impl Fetcher {
                 let cached = index_cache::load(&self.shared.cache.index(), url);
                 if self.shared.offline {
                     return cached
-                        .map(|c| c.into_body(url, BodyOrigin::Cache))
+                        .and_then(|c| c.into_body(url, BodyOrigin::Cache))
                         .ok_or_else(|| FetchError::Offline {
                             url: url.to_string(),
                         });
@@ -579,6 +568,10 @@ impl Fetcher {
                     .runtime
                     .block_on(self.shared.get_conditional(url, auth, max_bytes, cached));
                 match &got {
+                    // A large body is not copied into the run's memo: a
+                    // second read in this run comes from the cache file
+                    // once the caller kept it ([`Fetcher::remember`]).
+                    Ok(body) if body.bytes.len() as u64 > KEEP_IN_MEMORY => {}
                     Ok(body) => self.shared.run.keep(url, Some(body.clone())),
                     Err(e) if e.is_not_found() => self.shared.run.keep(url, None),
                     Err(_) => {}

@@ -11,7 +11,7 @@ use crate::ops::fail;
 use crate::placement::LinkChanges;
 use crate::project::lock::{LockedSkill, Lockfile};
 use crate::sources::candidate::from_lock;
-use crate::sources::opened::resolve_by_source;
+use crate::sources::load::resolve_by_source;
 use crate::view::approval::Summary;
 
 pub use crate::view::install::{InstallMode, InstallReport};

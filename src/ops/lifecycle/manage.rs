@@ -48,6 +48,11 @@ fn finish(
     let enabled = sess.active(&lock);
     // A link never points at a store entry that is not there.
     materialize(&mut sess, &enabled)?;
+    let (enabled, held_back) = if matches!(action, "remove" | "disable") {
+        leave_out_held_back(&sess, enabled)?
+    } else {
+        (enabled, Vec::new())
+    };
     let links = sync_links(&sess, &enabled)?;
     if action != "approve" {
         sess.manifest.save()?;
@@ -59,7 +64,39 @@ fn finish(
         unchanged,
         summaries,
         links,
+        held_back,
     })
+}
+
+/// `enabled` without the skills the audit gate holds back, and their
+/// names: `remove` and `disable` only take links away, so they must not
+/// fail because *another* skill's tree is refused by a newer rule set or a
+/// stricter `fail-on`. Such a skill is left unlinked (the gate still never
+/// links it) and named in a warning (docs/audit.md#the-gate).
+fn leave_out_held_back<'l>(
+    sess: &Session<'_>,
+    enabled: Vec<&'l crate::project::lock::LockedSkill>,
+) -> anyhow::Result<(Vec<&'l crate::project::lock::LockedSkill>, Vec<String>)> {
+    let fail_on = sess.policy.fail_on(sess.manifest.audit_fail_on());
+    let held = crate::placement::gate::held_back(&sess.store, &sess.policy, fail_on, &enabled)?;
+    let mut left_out = Vec::new();
+    for (s, stop) in &held {
+        let first = stop
+            .first()
+            .map(|f| format!(" ({} {} at {}:{})", f.severity, f.rule, f.file, f.line));
+        sess.ctx.ui.warn(format!(
+            "{} is held back by the audit{} and was left unlinked; review it with `skillpm audit`, then `skillpm approve {} --accept-findings` or `skillpm remove {}`",
+            s.name,
+            first.unwrap_or_default(),
+            s.name,
+            s.name
+        ));
+        left_out.push(s.name.clone());
+    }
+    let kept = (enabled.into_iter())
+        .filter(|s| !left_out.contains(&s.name))
+        .collect();
+    Ok((kept, left_out))
 }
 
 pub fn remove(ctx: &Context, names: &[String]) -> anyhow::Result<ManageReport> {

@@ -17,7 +17,7 @@ pub(crate) fn materialize(
 ) -> anyhow::Result<usize> {
     let mut recheck = super::proof::prove_all(sess, skills)?;
     for s in skills {
-        if crate::sources::opened::needs_fetch(&sess.workspace(), s)? {
+        if crate::sources::load::needs_fetch(&sess.workspace(), s)? {
             recheck.insert(s.name.clone());
         }
     }
@@ -49,7 +49,7 @@ pub(crate) fn materialize(
         sess.store.seal_pending()?;
         return Ok(0);
     }
-    if let Err(e) = crate::sources::opened::fetch_locked(&mut sess.workspace(), &missing) {
+    if let Err(e) = crate::sources::load::fetch_locked(&mut sess.workspace(), &missing) {
         // An entry found modified and not made again: an integrity failure
         // (exit 3), whatever kept the fetch from happening.
         return Err(if tampered.names.is_empty() {

@@ -17,7 +17,7 @@ use crate::ops::{Context, Report};
 use crate::placement::LinkChanges;
 use crate::project::lock::{LockedSkill, Lockfile};
 use crate::sources::candidate::Candidate;
-use crate::sources::opened::resolve_by_source;
+use crate::sources::load::resolve_by_source;
 use crate::view::approval::Summary;
 
 #[derive(Debug, Clone, Default)]
@@ -296,7 +296,7 @@ pub fn outdated(ctx: &Context) -> anyhow::Result<OutdatedReport> {
             .map(|l| l.into_iter().map(Ok).collect())
             .unwrap_or_else(|e| vec![Err(e); skills.len()]);
         for (s, latest) in skills.iter().zip(latest) {
-            let locked = crate::sources::opened::locked_identity(s);
+            let locked = crate::sources::load::locked_identity(s);
             let (id, version, error) = match latest {
                 Ok((None, version)) => (
                     None,
@@ -322,12 +322,12 @@ pub fn outdated(ctx: &Context) -> anyhow::Result<OutdatedReport> {
     Ok(OutdatedReport { skills: rows })
 }
 
-/// For each skill: the upstream identity (same kind as `sources::opened::locked_identity`) and
+/// For each skill: the upstream identity (same kind as `sources::load::locked_identity`) and
 /// version, as its source's kind says (`crate::sources`, latest).
 fn latest_of(
     sess: &mut Session<'_>,
     source_name: &str,
     skills: &[&LockedSkill],
 ) -> anyhow::Result<Vec<(Option<String>, Option<String>)>> {
-    crate::sources::opened::latest(&mut sess.workspace(), source_name, skills)
+    crate::sources::load::latest(&mut sess.workspace(), source_name, skills)
 }

@@ -17,7 +17,7 @@ use url::Url;
 
 use super::format::{ArtifactType, EntryContent, Index, parse_index};
 use super::paths;
-use super::resolve::{self as source, Source};
+use super::resolve::{self as source, IndexSource};
 use crate::digest::Digest;
 use crate::net::fetch::Fetcher;
 use crate::project::lock::{Format, LockedSkill, lock_text_to_url, same_lock_url};
@@ -25,7 +25,6 @@ use crate::project::manifest::SourceDecl;
 use crate::sources::proof::{
     Declared, Proof, ProveContext, ProveError, SignedBy, VouchedBy, broken, check_signer_record,
 };
-use crate::sources::spec::SourceSpec;
 use crate::store::snapshots::Snapshot;
 use crate::store::unpacked::Unpacked;
 use crate::trust::{self, TrustError};
@@ -76,7 +75,9 @@ pub(super) fn prove_indexed(
                 "skills.lock gives no usable index URL".into(),
             )
         })?;
-    if !(source.spec.candidates().iter()).any(|c| same_lock_url(c, &index_url)) {
+    if !(source.url.iter().flat_map(super::resolve::candidates))
+        .any(|c| same_lock_url(&c, &index_url))
+    {
         return Err(broken(
             entry,
             "index",
@@ -180,7 +181,7 @@ fn check_listed(
 fn voucher(
     cx: &mut ProveContext<'_>,
     entry: &LockedSkill,
-    source: &Source,
+    source: &IndexSource,
     index_url: &Url,
 ) -> Result<Option<Rc<Voucher>>, ProveError> {
     let memo_key = format!(
@@ -203,7 +204,7 @@ fn voucher(
 fn find_voucher(
     cx: &ProveContext<'_>,
     entry: &LockedSkill,
-    source: &Source,
+    source: &IndexSource,
     index_url: &Url,
 ) -> Result<Option<Rc<Voucher>>, ProveError> {
     if let Some(voucher) = cached_voucher(cx, entry, source, index_url)? {
@@ -230,7 +231,7 @@ fn find_voucher(
 fn cached_voucher(
     cx: &ProveContext<'_>,
     entry: &LockedSkill,
-    source: &Source,
+    source: &IndexSource,
     index_url: &Url,
 ) -> Result<Option<Voucher>, ProveError> {
     let Some(digest) = entry.index_digest else {
@@ -259,11 +260,11 @@ fn current_voucher(
     cx: &ProveContext<'_>,
     fetcher: &Fetcher,
     entry: &LockedSkill,
-    source: &Source,
+    source: &IndexSource,
     index_url: &Url,
 ) -> Result<Voucher, ProveError> {
     let mut pinned = source.clone();
-    pinned.spec = SourceSpec::Index(index_url.clone());
+    pinned.url = Some(index_url.clone());
     let resolved =
         source::resolve(fetcher, &pinned, cx.now).map_err(|cause| ProveError::Source {
             skill: entry.name.clone(),
@@ -290,7 +291,7 @@ fn versioned_voucher(
     cx: &ProveContext<'_>,
     fetcher: &Fetcher,
     entry: &LockedSkill,
-    source: &Source,
+    source: &IndexSource,
     index_url: &Url,
 ) -> Result<Option<Voucher>, ProveError> {
     let (Some(digest), Some(version)) = (entry.index_digest, entry.index_version) else {
@@ -392,7 +393,7 @@ fn check_artifact(
 /// enforced: an old snapshot proves what the key signed then).
 fn check_snapshot(
     snapshot: &Snapshot,
-    source: &Source,
+    source: &IndexSource,
     index_url: &Url,
 ) -> Result<Voucher, SnapshotProblem> {
     let signed = if source.keys.is_empty() {

@@ -17,7 +17,7 @@ const MAX_BUNDLES: usize = 16;
 
 /// A bundle found for an artifact: where (`oci://HOST/REPO@sha256:…` of
 /// the referrer manifest) and its bytes (their digest checked).
-pub struct Found {
+pub struct BundleReferrer {
     pub at: String,
     pub bytes: Vec<u8>,
 }
@@ -27,7 +27,7 @@ pub fn bundles(
     registry: &Registry<'_>,
     repo: &str,
     digest: &Digest,
-) -> Result<Vec<Found>, OciError> {
+) -> Result<Vec<BundleReferrer>, OciError> {
     let referrers = registry.referrers(repo, digest)?;
     let mut found = Vec::new();
     for r in referrers
@@ -36,7 +36,7 @@ pub fn bundles(
         .take(MAX_BUNDLES)
     {
         let at = super::client::parse_digest(&r.digest)?;
-        found.push(Found {
+        found.push(BundleReferrer {
             at: registry.located(repo, &at),
             bytes: bundle_at(registry, repo, &at)?,
         });
