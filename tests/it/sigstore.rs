@@ -498,7 +498,12 @@ mod journey {
             lock,
             "nothing changed"
         );
-        // With the shipped (public) trusted root the test CA is a stranger.
+        // A no-op install remembers its proof (no bundle is verified again
+        // while nothing changes); with the shipped (public) trusted root in
+        // place of the refreshed one, that memo does not hold, and the
+        // test CA is a stranger.
+        ok(run(sb.cmd().args(["install", "--frozen"])));
+        ok(run(sb.cmd().args(["install", "--frozen"])));
         std::fs::remove_file(state.join("sigstore-trusted-root.json")).unwrap();
         let (code, _, err) = run(sb.cmd().args(["install", "--frozen"]));
         assert_eq!(code, 3, "{err}");
