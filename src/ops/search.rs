@@ -10,7 +10,9 @@ use serde::Serialize;
 use super::source::load_project;
 use super::{Context, Report};
 use crate::error::Exit;
+use crate::net::fetch::Fetcher;
 use crate::ops::fail;
+use crate::sources::index::IndexSource;
 use crate::sources::index::format::EntryProblem;
 use crate::sources::load::list;
 use crate::sources::{Hit, Net, SearchResult, SearchTarget};
@@ -33,7 +35,8 @@ pub struct SourceFailure {
 /// `--json` shape:
 /// `{"query": null | "…",
 ///   "results": [{"source", "name", "description", "version", "format",
-///                "index_format", "digest", "url", "signed_by", "commit", "subpath"}],
+///                "index_format", "digest", "url", "signed_by", "commit", "subpath",
+///                "publisher"?: {"identity", "issuer", "log_index", …}, "publisher_refused"?: "…"}],
 ///   "problems": [{"source", "position", "name", "kind": "unknown-type" | "invalid", "message"}],
 ///   "failures": [{"source", "error", "exit"}]}`
 #[derive(Debug, Serialize)]
@@ -99,6 +102,17 @@ impl Report for SearchReport {
             if let Some(d) = &hit.digest {
                 writeln!(out, "    {d}")?;
             }
+            match (&hit.publisher, &hit.publisher_refused) {
+                (Some(p), _) => writeln!(
+                    out,
+                    "    publisher: {} (Sigstore, verified)",
+                    Untrusted(&p.summary())
+                )?,
+                (None, Some(why)) => {
+                    writeln!(out, "    publisher: NOT verified: {}", Untrusted(why))?
+                }
+                (None, None) => {}
+            }
         }
         Ok(())
     }
@@ -131,7 +145,8 @@ pub fn search(ctx: &Context, opts: &SearchOptions) -> anyhow::Result<SearchRepor
     for target in &targets {
         match list(&net, target) {
             Ok(listing) => {
-                let (hits, problems) = hits(target, listing, needle.as_deref());
+                let (mut hits, problems) = hits(target, listing, needle.as_deref());
+                publishers(&fetcher, target, &mut hits);
                 report.results.extend(hits);
                 report.problems.extend(problems);
             }
@@ -219,6 +234,45 @@ pub fn hits(
         })
         .collect();
     (hits, problems)
+}
+
+/// The most hits whose bundles one search verifies (a bundle read each).
+const MAX_PUBLISHERS: usize = 50;
+
+/// Each index hit's publisher: its entry's bundle verified for the listed
+/// digest and held to the source's declared publisher; an entry without a
+/// bundle of a source that declares one is said to be refused, as `add`
+/// would refuse it. A search never fails for it.
+fn publishers(fetcher: &Fetcher, target: &SearchTarget, hits: &mut [Hit]) {
+    let expected = target.decl.expected_publisher();
+    let auth = (hits.iter().any(|h| h.bundle.is_some()))
+        .then(|| IndexSource::from_decl(&target.decl, &target.base_dir).ok())
+        .flatten()
+        .and_then(|s| s.auth);
+    for hit in hits.iter_mut().take(MAX_PUBLISHERS) {
+        let what = format!("`{}` of source `{}`", hit.name, hit.source);
+        let digest = hit.digest.as_deref().and_then(|d| d.parse().ok());
+        let found = match (&hit.bundle, digest) {
+            (Some(url), Some(digest)) => crate::sources::publisher::listed(
+                fetcher,
+                auth.as_ref(),
+                expected.as_ref(),
+                &what,
+                url,
+                &digest,
+            )
+            .map_err(|e| format!("{e:#}")),
+            // An index entry (it lists a digest) without a bundle.
+            (None, Some(_)) if expected.is_some() => {
+                Err(format!("{what} carries no Sigstore bundle"))
+            }
+            _ => continue,
+        };
+        match found {
+            Ok(v) => hit.publisher = Some(v),
+            Err(why) => hit.publisher_refused = Some(why),
+        }
+    }
 }
 
 /// Whether a skill's name or description holds the (lowercased) query.

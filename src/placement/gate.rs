@@ -76,6 +76,46 @@ pub fn held_back<'s>(
         .collect())
 }
 
+/// What the gate refuses whatever is accepted: each finding of `found`
+/// (skill `name`'s) whose own severity the policy never accepts.
+fn never_accepted<'a>(
+    policy: &'a Effective,
+    name: &'a str,
+    found: &'a [Finding],
+) -> impl Iterator<Item = Violation> + 'a {
+    found.iter().filter_map(move |f| {
+        (policy.never_accepts(f.severity)).map(|r| Violation::finding(r, name, f))
+    })
+}
+
+/// For `skillpm policy check`: the findings of `skills`' stored trees that
+/// the policy never accepts, judged by their own severity as the gate
+/// judges them (a finding the scanner raised above its rule's severity
+/// too). A tree not in the store is judged by its accepted rules'
+/// severities alone (`policy::check`); an accepted finding that judgement
+/// already refuses is not said twice.
+pub fn stored_never_accepted(
+    store: &Store,
+    policy: &Effective,
+    skills: &[&LockedSkill],
+) -> anyhow::Result<Vec<Violation>> {
+    let stored: Vec<&LockedSkill> = (skills.iter().copied())
+        .filter(|s| store.has_entry(&s.tree))
+        .collect();
+    let found = verdicts(store, &stored)?;
+    let mut out = Vec::new();
+    for (s, found) in stored.iter().zip(found) {
+        let said = |f: &Finding| {
+            s.accepted().contains(&f.key())
+                && crate::audit::rules::rule(&f.rule)
+                    .is_some_and(|r| policy.never_accepts(r.severity).is_some())
+        };
+        let fresh: Vec<Finding> = found.into_iter().filter(|f| !said(f)).collect();
+        out.extend(never_accepted(policy, &s.name, &fresh));
+    }
+    Ok(out)
+}
+
 /// What the gate decides on, as one digest: the `fail-on` and, in order,
 /// every tree with the findings its lock entry accepts. A later run with
 /// the same digest (and rule set) has the same answer, so a no-op install
@@ -114,11 +154,7 @@ pub(super) fn check(site: &PlacementSite<'_>, enabled: &[&LockedSkill]) -> anyho
         return Ok(());
     }
     let forbidden: Vec<Violation> = (held.iter())
-        .flat_map(|(s, stop)| {
-            stop.iter().filter_map(|f| {
-                (site.policy.never_accepts(f.severity)).map(|r| Violation::finding(r, &s.name, f))
-            })
-        })
+        .flat_map(|(s, stop)| never_accepted(site.policy, &s.name, stop))
         .collect();
     if !forbidden.is_empty() {
         return Err(PolicyError::Violated {

@@ -12,7 +12,9 @@
 //! manifest's sources misses it and proves in full.
 //!
 //! Only entries whose proof reads nothing but the cache are remembered:
-//! index entries (a snapshot and a record, both content-addressed) and
+//! index entries (a snapshot and a record, both content-addressed; a
+//! publisher's kept bundle, verified against the trusted root whose digest
+//! is part of the key) and
 //! folder entries (whose folder is re-hashed outside the prover anyway).
 //! Git, MCP and OCI entries are proven every run, because their proof may
 //! read the network or refs that move.
@@ -25,6 +27,7 @@ use crate::digest::Digest;
 use crate::project::lock::{Format, LockedSkill};
 use crate::project::manifest::{Manifest, SourceDecl};
 use crate::store::unpacked::Records;
+use crate::trust::sigstore::TrustedRoot;
 
 /// The record kind: `state/proofs/lock-set/` of the cache.
 const KIND: &str = "lock-set";
@@ -53,6 +56,11 @@ struct Basis<'a> {
     cache: &'a Path,
     sources: Vec<&'a SourceDecl>,
     entries: &'a [&'a LockedSkill],
+    /// The refreshed Sigstore trusted root's digest, when an entry's
+    /// publisher was proven against it (`skillpm trust update` may close a
+    /// key's window: a proof against the old root is not reused).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    trusted_root: Option<Digest>,
 }
 
 impl ProofMemo {
@@ -82,12 +90,18 @@ impl ProofMemo {
             .collect();
         sources.sort_by(|a, b| a.name.cmp(&b.name));
         sources.dedup_by(|a, b| a.name == b.name);
+        let trusted_root = (entries.iter().any(|e| e.publisher.is_some()))
+            .then(crate::cache::state_root)
+            .flatten()
+            .and_then(|state| std::fs::read(TrustedRoot::refreshed_path(&state)).ok())
+            .map(|bytes| Digest::of_bytes(&bytes));
         let basis = Basis {
             version: PROVEN,
             project: project_root,
             cache: cache_root,
             sources,
             entries,
+            trusted_root,
         };
         let bytes = serde_json::to_vec(&basis).ok()?;
         Some(ProofMemo {

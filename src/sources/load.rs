@@ -34,7 +34,11 @@ impl Loaded {
             // A bad `path` is reported before the source is read.
             super::candidate::clean_subpath(decl.path.as_deref())?;
         }
-        let source = id?.kind.module().open(ws, decl)?;
+        let kind = id?.kind;
+        if let Some(why) = no_bundles(kind, decl) {
+            return Err(crate::error::OpError::new(Exit::Integrity, why).into());
+        }
+        let source = kind.module().open(ws, decl)?;
         Ok(Loaded {
             decl: decl.clone(),
             source,
@@ -166,7 +170,25 @@ pub fn prove(
     if let Some(proof) = &proof {
         crate::sources::proof::check_signer_record(entry, proof.signed.as_ref())?;
     }
+    if let Some(why) = no_bundles(SourceKind::of_format(entry.format), decl) {
+        return Err(crate::sources::proof::broken(entry, "publisher", why));
+    }
     Ok(proof)
+}
+
+/// Why a source that declares a publisher (`identity`/`issuer`) cannot
+/// have one proven: only index entries and OCI artifacts carry Sigstore
+/// bundles skillpm reads (docs/provenance.md#where-bundles-come-from), and
+/// a declared publisher is never silently ignored.
+fn no_bundles(kind: SourceKind, decl: &SourceDecl) -> Option<String> {
+    if kind.module().carries_bundles() {
+        return None;
+    }
+    let expected = decl.expected_publisher()?;
+    Some(format!(
+        "source `{}` declares the publisher {} (issuer {}), but it carries no Sigstore bundle skillpm reads (only registries and OCI artifacts do); remove `identity`/`issuer`, or publish the skills to a registry or an OCI repository with their bundles",
+        decl.name, expected.identity, expected.issuer
+    ))
 }
 
 /// What source `source_name` offers now for each of its locked `skills`.

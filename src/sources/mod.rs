@@ -129,6 +129,13 @@ pub trait Kind: Sync {
         skills: &[&LockedSkill],
     ) -> anyhow::Result<Vec<Latest>>;
 
+    /// Whether its artifacts carry Sigstore bundles skillpm reads
+    /// (docs/provenance.md#where-bundles-come-from); a source of a kind that
+    /// does not and declares a publisher is refused (`load`).
+    fn carries_bundles(&self) -> bool {
+        false
+    }
+
     /// **list** without a project (`search`): what the source offers.
     fn search(&self, net: &Net<'_>, target: &SearchTarget) -> anyhow::Result<SearchResult>;
 
@@ -209,6 +216,18 @@ pub struct Hit {
     pub commit: Option<String>,
     /// Git and folder sources: the skill's folder in the source (`null`: its root).
     pub subpath: Option<String>,
+    /// Index entries: the entry's Sigstore bundle (`sigstore` URL), which
+    /// `search` verifies for `digest` (docs/provenance.md).
+    #[serde(skip)]
+    pub bundle: Option<url::Url>,
+    /// Who built it, as the entry's Sigstore bundle proves for the listed
+    /// digest (docs/provenance.md#what-the-lock-records).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub publisher: Option<crate::trust::sigstore::Verified>,
+    /// Why the entry's bundle does not hold (or is missing, when the source
+    /// declares a publisher).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub publisher_refused: Option<String>,
 }
 
 /// What `search` found in one source: its skills, and the entries an

@@ -1,11 +1,12 @@
-//! Who published an index entry (docs/provenance.md#sigstore-bundles): a
-//! source that declares `identity` and `issuer` in skills.toml takes only
-//! artifacts whose Sigstore bundle (the entry's `sigstore` URL) verifies
-//! against Sigstore's trusted root and names that publisher. Resolving
-//! verifies the bundle and keeps it in `<cache>/sigstore/` under the
-//! sha256 of its bytes; the lock records the publisher and that digest;
-//! every later proof verifies the kept bundle again, offline, against the
-//! lock's artifact digest and skills.toml's identity.
+//! Who published a skill (docs/provenance.md#sigstore-bundles): a source
+//! that declares `identity` and `issuer` in skills.toml takes only
+//! artifacts whose Sigstore bundle (an index entry's `sigstore` URL, an OCI
+//! artifact's referrers) verifies against Sigstore's trusted root and names
+//! that publisher. Resolving verifies the bundle and keeps it in
+//! `<cache>/sigstore/` under the sha256 of its bytes; the lock records the
+//! publisher and that digest; every later proof verifies the kept bundle
+//! again, offline, against the digest the lock pins and skills.toml's
+//! identity.
 
 use std::path::{Path, PathBuf};
 
@@ -16,10 +17,9 @@ use crate::net::fetch::{Auth, Fetcher};
 use crate::project::lock::{LockedSkill, Publisher};
 use crate::project::manifest::SourceDecl;
 use crate::sources::proof::{ProveError, broken};
-use crate::trust::sigstore::{self, ArtifactDigest, SigstoreError, TrustedRoot, Verified};
-
-/// The most bytes a bundle may have (real ones are 5 to 20 KB).
-pub const MAX_BUNDLE_BYTES: u64 = 1024 * 1024;
+use crate::trust::sigstore::{
+    self, ArtifactDigest, MAX_BUNDLE_BYTES, SigstoreError, TrustedRoot, Verified,
+};
 
 /// Where the bundle of sha256 `digest` is kept.
 pub fn kept_path(cache_root: &Path, digest: &Digest) -> PathBuf {
@@ -46,18 +46,34 @@ pub fn attest(
     url: Option<&Url>,
     artifact: &Digest,
 ) -> anyhow::Result<Option<(Publisher, Verified)>> {
-    let Some(expected) = decl.expected_publisher() else {
+    if decl.expected_publisher().is_none() {
         return Ok(None);
+    }
+    let found = match url {
+        Some(url) => vec![(
+            url.to_string(),
+            fetcher.get(url, auth, MAX_BUNDLE_BYTES)?.bytes,
+        )],
+        None => Vec::new(),
     };
-    let what = format!("`{skill}` of source `{}`", decl.name);
-    let Some(url) = url else {
-        return Err(expected
-            .missing(
-                &what,
-                "its index entry carries no Sigstore bundle (no `sigstore` URL)",
-            )
-            .into());
-    };
+    let why = "its index entry carries no Sigstore bundle (no `sigstore` URL)";
+    Ok(keep_verified(
+        cache_root, decl, skill, found, artifact, why,
+    )?)
+}
+
+/// For `search`: who published an index entry, as the bundle at `url`
+/// says, verified for the digest the index lists (the artifact is not
+/// downloaded; the digest pins it) and held to `expected` when the source
+/// declares a publisher. Nothing is kept. `Err`: why it does not hold.
+pub fn listed(
+    fetcher: &Fetcher,
+    auth: Option<&Auth>,
+    expected: Option<&sigstore::Expected>,
+    what: &str,
+    url: &Url,
+    artifact: &Digest,
+) -> anyhow::Result<Verified> {
     let body = fetcher.get(url, auth, MAX_BUNDLE_BYTES)?;
     let root = trusted_root()?;
     let verified = sigstore::verify(
@@ -66,34 +82,104 @@ pub fn attest(
         &ArtifactDigest::of(artifact),
         &root,
     )?;
-    expected.check(&what, &verified)?;
-    let digest = Digest::of_bytes(&body.bytes);
-    let path = kept_path(cache_root, &digest);
+    if let Some(expected) = expected {
+        expected.check(what, &verified)?;
+    }
+    Ok(verified)
+}
+
+/// At resolve, for bundles a source kind found (`(where, bytes)`): the
+/// first that verifies for `artifact` and names the publisher `decl`
+/// expects, kept in the cache under the sha256 of its bytes. None found:
+/// refused, saying `none_why`; none that holds: the first one's refusal.
+/// `None` when the source declares no publisher.
+pub fn keep_verified(
+    cache_root: &Path,
+    decl: &SourceDecl,
+    skill: &str,
+    found: Vec<(String, Vec<u8>)>,
+    artifact: &Digest,
+    none_why: &str,
+) -> Result<Option<(Publisher, Verified)>, SigstoreError> {
+    let Some(expected) = decl.expected_publisher() else {
+        return Ok(None);
+    };
+    let what = format!("`{skill}` of source `{}`", decl.name);
+    if found.is_empty() {
+        return Err(expected.missing(&what, none_why));
+    }
+    let root = trusted_root()?;
+    let mut first_refusal = None;
+    for (at, bytes) in found {
+        let verified = sigstore::verify(
+            &format!("{what}: the bundle {at}"),
+            &bytes,
+            &ArtifactDigest::of(artifact),
+            &root,
+        )
+        .and_then(|v| expected.check(&what, &v).map(|()| v));
+        let verified = match verified {
+            Ok(v) => v,
+            Err(e) => {
+                first_refusal.get_or_insert(e);
+                continue;
+            }
+        };
+        let digest = Digest::of_bytes(&bytes);
+        keep(cache_root, &digest, &bytes);
+        let publisher = Publisher {
+            identity: verified.identity.clone(),
+            issuer: verified.issuer.clone(),
+            log_index: verified.log_index,
+            bundle: digest,
+            url: at,
+        };
+        return Ok(Some((publisher, verified)));
+    }
+    Err(first_refusal.unwrap_or_else(|| expected.missing(&what, none_why)))
+}
+
+/// Keeps a bundle in the cache. Content-addressed: a kept bundle proves
+/// itself, so no MAC is needed; one not kept is fetched again.
+fn keep(cache_root: &Path, digest: &Digest, bytes: &[u8]) {
+    let path = kept_path(cache_root, digest);
     if let Some(dir) = path.parent() {
         let _ = std::fs::create_dir_all(dir);
     }
-    // Content-addressed: a kept bundle proves itself, so no MAC is needed.
-    crate::fs::write_atomic(&path, &body.bytes)?;
-    let publisher = Publisher {
-        identity: verified.identity.clone(),
-        issuer: verified.issuer.clone(),
-        log_index: verified.log_index,
-        bundle: digest,
-        url: url.to_string(),
-    };
-    Ok(Some((publisher, verified)))
+    let _ = crate::fs::write_atomic(&path, bytes);
+}
+
+/// Reads the bundle a lock's record names again, when the cache lost it:
+/// each kind knows where its bundles live (`Err`: why it cannot).
+pub type Refetch<'a> = &'a dyn Fn(&Publisher) -> Result<Vec<u8>, String>;
+
+/// The bundle at a record's URL (index sources: an HTTP or file URL).
+pub fn refetch_url(fetcher: &Fetcher, record: &Publisher) -> Result<Vec<u8>, String> {
+    let url = Url::parse(&record.url).map_err(|e| {
+        format!(
+            "skills.lock's bundle URL {} does not parse: {e}",
+            record.url
+        )
+    })?;
+    fetcher
+        .get(&url, None, MAX_BUNDLE_BYTES)
+        .map(|body| body.bytes)
+        .map_err(|e| format!("cannot read its Sigstore bundle: {e}"))
 }
 
 /// At every proof: the lock's publisher record against skills.toml. A
 /// source that declares a publisher needs one in the lock, whose kept
-/// bundle (or the bundle at its URL, when this run may read sources and
-/// its bytes have the recorded digest) verifies for the locked artifact and
-/// names the declared publisher. `Ok(None)`: the source declares none.
+/// bundle (or the bundle `refetch` reads again, when this run may read
+/// sources and its bytes have the recorded digest) verifies for `subject`
+/// (the digest the bundle signs: an index entry's artifact, an OCI
+/// artifact's manifest) and names the declared publisher. `Ok(None)`: the
+/// source declares none.
 pub fn prove(
-    fetcher: Option<&Fetcher>,
+    refetch: Option<Refetch<'_>>,
     cache_root: &Path,
     entry: &LockedSkill,
     decl: &SourceDecl,
+    subject: Option<&Digest>,
 ) -> Result<Option<Verified>, ProveError> {
     let Some(expected) = decl.expected_publisher() else {
         return Ok(None);
@@ -106,14 +192,14 @@ pub fn prove(
             "skills.lock records no publisher for it; `skillpm update` verifies its Sigstore bundle and records one",
         )));
     };
-    let Some(artifact) = &entry.artifact else {
+    let Some(artifact) = subject else {
         return Err(broken(
             entry,
             "publisher",
             "skills.lock records a publisher but no artifact digest it was proven for".into(),
         ));
     };
-    let bytes = kept_bundle(fetcher, cache_root, record)
+    let bytes = kept_bundle(refetch, cache_root, record)
         .ok_or_else(|| ProveError::Unproven {
             skill: entry.name.clone(),
         })?
@@ -153,10 +239,10 @@ pub fn prove(
     Ok(Some(verified))
 }
 
-/// The bundle the lock names: kept in the cache, else read from its URL
-/// (and kept). `None`: not kept and this run may not read sources.
+/// The bundle the lock names: kept in the cache, else read again with
+/// `refetch` (and kept). `None`: not kept and this run may not read sources.
 fn kept_bundle(
-    fetcher: Option<&Fetcher>,
+    refetch: Option<Refetch<'_>>,
     cache_root: &Path,
     record: &Publisher,
 ) -> Option<Result<Vec<u8>, String>> {
@@ -166,31 +252,16 @@ fn kept_bundle(
     {
         return Some(Ok(bytes));
     }
-    let fetcher = fetcher?;
-    let fetched = Url::parse(&record.url)
-        .map_err(|e| {
-            format!(
-                "skills.lock's bundle URL {} does not parse: {e}",
-                record.url
-            )
-        })
-        .and_then(|url| {
-            fetcher
-                .get(&url, None, MAX_BUNDLE_BYTES)
-                .map_err(|e| format!("cannot read its Sigstore bundle: {e}"))
-        });
-    Some(fetched.and_then(|body| {
-        let found = Digest::of_bytes(&body.bytes);
+    let refetch = refetch?;
+    Some(refetch(record).and_then(|bytes| {
+        let found = Digest::of_bytes(&bytes);
         if found != record.bundle {
             return Err(format!(
                 "skills.lock names Sigstore bundle {}, but {} serves {found}",
                 record.bundle, record.url
             ));
         }
-        if let Some(dir) = path.parent() {
-            let _ = std::fs::create_dir_all(dir);
-        }
-        let _ = crate::fs::write_atomic(&path, &body.bytes);
-        Ok(body.bytes)
+        keep(cache_root, &record.bundle, &bytes);
+        Ok(bytes)
     }))
 }

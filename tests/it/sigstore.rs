@@ -462,6 +462,32 @@ mod journey {
             &server.base(),
         ])));
         declare(&sb, ACME);
+        // `search` shows each entry's publisher as its bundle proves it for
+        // the listed digest: acme's verified, the look-alike's refused.
+        let (_, out, _) = ok(run(sb.cmd().args(["search"])));
+        // A hit's lines: its own, and the indented ones under it.
+        let block = |name: &str| {
+            let mut lines = out
+                .lines()
+                .skip_while(|l| !l.starts_with(&format!("{name} ")));
+            let head = lines.next().unwrap_or_default().to_owned();
+            let rest: Vec<&str> = lines.take_while(|l| l.starts_with(' ')).collect();
+            format!("{head}\n{}", rest.join("\n"))
+        };
+        assert!(
+            block("pdf-tools").contains("publisher: built from github.com/acme/skills at 0123456789abcdef0123456789abcdef01234567 by workflow release.yml (log entry 1005) (Sigstore, verified)"),
+            "{out}"
+        );
+        let look_alike = block("look-alike");
+        assert!(
+            look_alike.contains("publisher: NOT verified") && look_alike.contains("evil/skills"),
+            "{out}"
+        );
+        let (_, json, _) = ok(run(sb.cmd().args(["--json", "search"])));
+        let report: serde_json::Value = serde_json::from_str(&json).unwrap();
+        let rows = report["results"].as_array().unwrap();
+        let row = rows.iter().find(|r| r["name"] == "pdf-tools").unwrap();
+        assert_eq!(row["publisher"]["identity"], ACME, "{json}");
         ok(run(sb.cmd().args(["add", "pdf-tools", "--yes"])));
         let lock = std::fs::read_to_string(sb.project.join("skills.lock")).unwrap();
         let (code, _, err) = run(sb.cmd().args(["add", "look-alike", "--yes"]));
@@ -472,7 +498,12 @@ mod journey {
             lock,
             "nothing changed"
         );
-        // With the shipped (public) trusted root the test CA is a stranger.
+        // A no-op install remembers its proof (no bundle is verified again
+        // while nothing changes); with the shipped (public) trusted root in
+        // place of the refreshed one, that memo does not hold, and the
+        // test CA is a stranger.
+        ok(run(sb.cmd().args(["install", "--frozen"])));
+        ok(run(sb.cmd().args(["install", "--frozen"])));
         std::fs::remove_file(state.join("sigstore-trusted-root.json")).unwrap();
         let (code, _, err) = run(sb.cmd().args(["install", "--frozen"]));
         assert_eq!(code, 3, "{err}");
@@ -581,5 +612,157 @@ mod refresh_and_publish {
         let index = std::fs::read_to_string(dir.join("index.json")).unwrap();
         assert!(!index.contains("sigstore"), "{index}");
         assert!(!dir.join("pdf-tools.tar.gz.sigstore.json").exists());
+    }
+}
+
+/// Sigstore bundles attached to OCI artifacts as referrers
+/// (docs/provenance.md#bundles-on-oci-artifacts), against a real registry
+/// (CNCF distribution, which has no referrers API: the tag schema's index).
+mod oci_bundles {
+    use crate::support::cli::{Sandbox, run};
+    use crate::support::oci::{self, OciRegistry};
+    use crate::support::registry::SkillFiles;
+    use crate::support::sigstore::{GITHUB_ISSUER, Signing, TestSigstore};
+
+    const ACME: &str =
+        "https://github.com/acme/skills/.github/workflows/release.yml@refs/heads/main";
+
+    fn ok(out: (i32, String, String)) -> (i32, String, String) {
+        assert_eq!(out.0, 0, "stdout:\n{}\nstderr:\n{}", out.1, out.2);
+        out
+    }
+
+    #[test]
+    fn an_oci_artifact_installs_with_the_bundle_that_refers_to_it_and_no_other() {
+        if !oci::available() {
+            return;
+        }
+        let registry = OciRegistry::start(false);
+        let sigstore = TestSigstore::new();
+        let mut sb = Sandbox::new();
+        let state = sb.path("state");
+        std::fs::create_dir_all(&state).unwrap();
+        std::fs::write(
+            state.join("sigstore-trusted-root.json"),
+            sigstore.trusted_root(),
+        )
+        .unwrap();
+        sb.env("SKILLPM_STATE_DIR", state.to_str().unwrap());
+        sb.init();
+        let skills = sb.path("skills");
+        let names = ["pdf-tools", "look-alike", "copycat", "bare"];
+        for name in names {
+            SkillFiles::new(name).write_tree(&skills);
+        }
+        let target = registry.oci("team/skills");
+        let (_, out, _) = ok(run(sb.cmd().args([
+            "--json",
+            "publish",
+            skills.to_str().unwrap(),
+            "--oci",
+            &target,
+        ])));
+        let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let manifest = |name: &str| {
+            crate::support::skill_row(&report, name)["manifest"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        };
+        let repo = |name: &str| format!("team/skills/{name}");
+        let attach = |name: &str, signed_for: &str, signer: &str| {
+            let bytes = registry.manifest_bytes(&repo(signed_for), &manifest(signed_for));
+            let bundle = sigstore.sign(&bytes, &Signing::github(signer)).to_string();
+            registry.push_sigstore_referrer(&repo(name), &manifest(name), bundle.as_bytes())
+        };
+        let referrer = attach("pdf-tools", "pdf-tools", "acme/skills");
+        attach("look-alike", "look-alike", "evil/skills");
+        // Signed by acme, for pdf-tools' manifest, attached to copycat's.
+        attach("copycat", "pdf-tools", "acme/skills");
+
+        let add_source = [
+            "source",
+            "add",
+            "team",
+            &target,
+            "--identity",
+            ACME,
+            "--issuer",
+            GITHUB_ISSUER,
+        ];
+        ok(run(sb.cmd().args(add_source)));
+        // Honest: added with its publisher shown and locked.
+        let (_, _, err) = ok(run(sb.cmd().args([
+            "add",
+            "--yes",
+            "--verbose",
+            "--source",
+            "team",
+            "pdf-tools",
+        ])));
+        assert!(err.contains(&format!("publisher:   {ACME}")), "{err}");
+        let lock_path = sb.project.join("skills.lock");
+        let lock = std::fs::read_to_string(&lock_path).unwrap();
+        assert!(lock.contains("[skill.publisher]"), "{lock}");
+        let at = format!("{}@{referrer}", registry.oci(&repo("pdf-tools")));
+        assert!(lock.contains(&format!("url = \"{at}\"")), "{lock}");
+        let (_, out, _) = ok(run(sb.cmd().args(["verify", "--provenance"])));
+        assert!(
+            out.contains("built from github.com/acme/skills at 0123456789abcdef0123456789abcdef01234567 by workflow release.yml (log entry 1005)"),
+            "{out}"
+        );
+        // A fresh cache: the artifact and its bundle are read again, by digest.
+        std::fs::remove_dir_all(&sb.cache).unwrap();
+        ok(run(sb.cmd().args(["install", "--locked"])));
+        assert_eq!(std::fs::read_to_string(&lock_path).unwrap(), lock);
+
+        // Attacks: another identity, a bundle for another manifest, no
+        // bundle at all: exit 3 each, nothing placed, the lock unchanged.
+        for (name, says) in [
+            ("look-alike", "evil/skills"),
+            ("copycat", "not for the artifact"),
+            ("bare", "no Sigstore bundle refers to manifest"),
+        ] {
+            let (code, _, err) = run(sb.cmd().args(["add", "--yes", "--source", "team", name]));
+            assert_eq!(code, 3, "{name}: {err}");
+            assert!(err.contains(says), "{name}: {err}");
+            assert!(!sb.project.join(".agents/skills").join(name).exists());
+            assert_eq!(std::fs::read_to_string(&lock_path).unwrap(), lock);
+        }
+
+        // Attack: skills.toml now expects another publisher of the same
+        // artifact: the kept bundle names acme's workflow, exit 3.
+        let toml_path = sb.project.join("skills.toml");
+        let toml = std::fs::read_to_string(&toml_path).unwrap();
+        std::fs::write(&toml_path, toml.replace("acme/skills", "evil/skills")).unwrap();
+        let (code, _, err) = run(sb.cmd().args(["install", "--frozen"]));
+        assert_eq!(code, 3, "{err}");
+        assert!(err.contains("evil/skills"), "{err}");
+        std::fs::write(&toml_path, toml).unwrap();
+        ok(run(sb.cmd().args(["install", "--frozen"])));
+    }
+
+    /// A folder source cannot carry a bundle skillpm reads: a declared
+    /// publisher is refused, never silently ignored.
+    #[test]
+    fn a_publisher_declared_for_a_source_without_bundles_is_refused() {
+        let sb = Sandbox::new();
+        sb.init();
+        let skills = sb.path("skills");
+        SkillFiles::new("notes").write_tree(&skills);
+        let url = skills.to_str().unwrap();
+        ok(run(sb.cmd().args(["add", url, "notes", "--yes"])));
+        ok(run(sb.cmd().args(["install", "--frozen"])));
+        let manifest = std::fs::read_to_string(sb.project.join("skills.toml")).unwrap();
+        let declared = manifest.replacen(
+            "[[source]]\n",
+            &format!("[[source]]\nidentity = \"{ACME}\"\nissuer = \"{GITHUB_ISSUER}\"\n"),
+            1,
+        );
+        assert_ne!(declared, manifest);
+        std::fs::write(sb.project.join("skills.toml"), declared).unwrap();
+        let (code, _, err) = run(sb.cmd().args(["install", "--frozen"]));
+        assert_eq!(code, 3, "{err}");
+        assert!(err.contains("carries no Sigstore bundle"), "{err}");
     }
 }

@@ -11,8 +11,18 @@ pub fn policy_check(ctx: &Context) -> anyhow::Result<PolicyReport> {
     let sess = Session::open(ctx, false)?;
     let lock = sess.lock_or_empty();
     let entries: Vec<&LockedSkill> = lock.skills().iter().collect();
+    // Judged like the gate: the rules of skills.toml and skills.lock, then
+    // the stored trees' findings by their own severity.
     let violations = super::place::with_site(&sess, |site| {
-        crate::placement::policy_violations(site, &entries)
+        let mut found = crate::placement::policy_violations(site, &entries)?;
+        if !site.policy.is_empty() {
+            found.extend(crate::placement::gate::stored_never_accepted(
+                site.store,
+                site.policy,
+                &entries,
+            )?);
+        }
+        anyhow::Ok(found)
     })?;
     Ok(PolicyReport {
         files: (sess.policy.files.iter())

@@ -172,6 +172,11 @@ impl Kind for Index {
         Ok(out)
     }
 
+    /// Its artifacts carry bundles (docs/provenance.md).
+    fn carries_bundles(&self) -> bool {
+        true
+    }
+
     /// The index resolved (signature checked), its entries as hits and
     /// the ones it skipped or refused (each warned about).
     fn search(&self, net: &Net<'_>, target: &SearchTarget) -> anyhow::Result<SearchResult> {
@@ -191,6 +196,7 @@ impl Kind for Index {
                 digest: entry.digest().map(|d| d.to_string()),
                 url: entry.url().map(|u| u.to_string()),
                 signed_by: signed_by.clone(),
+                bundle: entry.sigstore.clone(),
                 ..Hit::default()
             })
             .collect();

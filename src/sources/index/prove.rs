@@ -96,11 +96,19 @@ pub(super) fn prove_indexed(
     proof.vouched_by = Some(voucher.by);
     proof.signed = voucher.signed.clone();
     let cache_root = cx.cache_root.clone();
-    proof.publisher = match crate::sources::publisher::prove(cx.fetcher(), &cache_root, entry, decl)
-    {
-        Err(ProveError::Unproven { .. }) => return Ok(None),
-        other => other?,
+    let fetcher = cx.fetcher();
+    let refetch = |record: &_| match fetcher {
+        Some(f) => crate::sources::publisher::refetch_url(f, record),
+        None => Err("this run reads no sources".to_owned()),
     };
+    let refetch: Option<crate::sources::publisher::Refetch<'_>> =
+        fetcher.is_some().then_some(&refetch);
+    let subject = entry.artifact.as_ref();
+    proof.publisher =
+        match crate::sources::publisher::prove(refetch, &cache_root, entry, decl, subject) {
+            Err(ProveError::Unproven { .. }) => return Ok(None),
+            other => other?,
+        };
     Ok(Some(proof))
 }
 

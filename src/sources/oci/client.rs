@@ -69,6 +69,11 @@ impl<'f> Registry<'f> {
         self.fetcher
     }
 
+    /// `oci://HOST/REPO@DIGEST`: where a manifest of this registry is.
+    pub fn located(&self, repo: &str, digest: &Digest) -> String {
+        format!("{}{}/{repo}@{digest}", super::SCHEME, self.registry)
+    }
+
     fn url(&self, path: &str) -> Result<Url, OciError> {
         self.base.join(path).map_err(|e| OciError::Reference {
             text: format!("{}{path}", self.base),
@@ -315,6 +320,44 @@ impl<'f> Registry<'f> {
         }
     }
 
+    /// The manifests whose `subject` is `digest` (OCI distribution 1.1):
+    /// the referrers API (`/v2/REPO/referrers/DIGEST`, its first page), or,
+    /// where the registry answers 404 to it, the image index a client keeps
+    /// at the tag schema's tag `sha256-HEX`. No referrers: empty.
+    pub fn referrers(&self, repo: &str, digest: &Digest) -> Result<Vec<Descriptor>, OciError> {
+        let url = self.url(&format!("v2/{repo}/referrers/{digest}"))?;
+        let mut ex = Exchange::new(Verb::Get, url, MAX_DOCUMENT_BYTES);
+        ex.headers.push(("accept", manifest::OCI_INDEX.to_owned()));
+        let reply = self.send(repo, false, ex)?;
+        let what = format!(
+            "the referrers of {}{}/{repo}@{digest}",
+            super::SCHEME,
+            self.registry
+        );
+        let body = if reply.is_success() {
+            reply.body
+        } else if reply.status == 404 {
+            match self.manifest_bytes(repo, &referrers_tag(digest)) {
+                Ok((_, bytes, _)) => bytes,
+                Err(OciError::NotFound { .. }) => return Ok(Vec::new()),
+                Err(e) => return Err(e),
+            }
+        } else {
+            return Err(self.status_error(&what, &reply));
+        };
+        match manifest::parse(&body, Some(manifest::OCI_INDEX)) {
+            Ok(Parsed::Index(index)) => Ok(index.manifests),
+            Ok(Parsed::Image(_)) => Err(OciError::Protocol {
+                registry: self.registry.clone(),
+                reason: format!("{what}: an image manifest, not an index of referrers"),
+            }),
+            Err(reason) => Err(OciError::Protocol {
+                registry: self.registry.clone(),
+                reason: format!("{what}: {reason}"),
+            }),
+        }
+    }
+
     /// Downloads a blob into `<cache>/downloads/`, verified against its
     /// digest and declared size while it streams (`fetch::Fetcher::download`).
     pub fn blob(&self, repo: &str, desc: &Descriptor, max: u64) -> Result<Downloaded, OciError> {
@@ -486,6 +529,11 @@ impl<'f> Registry<'f> {
         }
         Ok(())
     }
+}
+
+/// The referrers tag schema's tag for the referrers of `digest`.
+pub fn referrers_tag(digest: &Digest) -> String {
+    format!("sha256-{}", digest.hex())
 }
 
 /// A descriptor's digest; only sha256 is accepted.

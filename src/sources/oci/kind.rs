@@ -1,6 +1,7 @@
 //! The OCI kind (docs/sources.md#oci, `oci://` sources, docs/hosting.md):
 //! resolve a tag to a manifest digest, verify the cosign signature when the
-//! source pins a key, stream the one layer (digest-checked) and unpack it
+//! source pins a key and the Sigstore bundle referring to the manifest when
+//! it declares a publisher (docs/provenance.md#bundles-on-oci-artifacts), stream the one layer (digest-checked) and unpack it
 //! with the strict unpacker. The lock pins `oci://HOST/REPO@sha256:<manifest>`
 //! and the layer digest; `install --locked/--frozen` pulls by that digest.
 //! The protocol itself is the client beside this file (`super`).
@@ -8,11 +9,12 @@
 use anyhow::Context as _;
 
 use super::cosign::{self, CosignKey};
+use super::referrers;
 use super::{Artifact, Credential, OciError, OciRef, Registry};
 use crate::error::{Exit, OpError};
 use crate::net::fetch::Fetcher;
 use crate::printer::Printer;
-use crate::project::lock::{Format, LockedSkill};
+use crate::project::lock::{Format, LockedSkill, Publisher};
 use crate::project::manifest::SourceDecl;
 use crate::sources::candidate::{
     Candidate, Offer, candidate, check_tree, judge_stored, new_lock_entry,
@@ -20,6 +22,7 @@ use crate::sources::candidate::{
 use crate::sources::location::Written;
 use crate::sources::oci;
 use crate::sources::proof::{Declared, Proof, ProveContext, ProveError, broken};
+use crate::sources::publisher;
 use crate::sources::tokens::token_choice;
 use crate::sources::workspace::{self, fetcher_within};
 use crate::sources::workspace::{Workspace, fail};
@@ -104,7 +107,14 @@ impl Kind for Oci {
         mut proof: Proof,
     ) -> Result<Option<Proof>, ProveError> {
         proof.tree_recorded = check_pinned(cx, entry, decl)?;
-        Ok(Some(proof))
+        match prove_publisher(cx, entry, decl) {
+            Err(ProveError::Unproven { .. }) => Ok(None),
+            Err(e) => Err(e),
+            Ok(publisher) => {
+                proof.publisher = publisher;
+                Ok(Some(proof))
+            }
+        }
     }
 
     /// What each locked skill's tag (or `latest`) points at now: the
@@ -116,6 +126,11 @@ impl Kind for Oci {
         skills: &[&LockedSkill],
     ) -> anyhow::Result<Vec<Latest>> {
         upstream_digests(ws, decl, skills)
+    }
+
+    /// Its artifacts carry bundles (docs/provenance.md).
+    fn carries_bundles(&self) -> bool {
+        true
     }
 
     /// The skills an OCI namespace lists through the catalog, with their
@@ -199,6 +214,15 @@ fn parts(
     decl: &SourceDecl,
     token_var: Option<&str>,
 ) -> anyhow::Result<(OciRef, Option<Credential>, Option<CosignKey>)> {
+    parts_with(&|reason| ui.warn(reason), decl, token_var)
+}
+
+/// [`parts`], saying a refused token binding through `warn`.
+fn parts_with(
+    warn: &dyn Fn(String),
+    decl: &SourceDecl,
+    token_var: Option<&str>,
+) -> anyhow::Result<(OciRef, Option<Credential>, Option<CosignKey>)> {
     use crate::net::TokenChoice;
     let declared = OciRef::parse(&decl.url).map_err(|reason| OciError::Reference {
         text: decl.url.clone(),
@@ -213,7 +237,7 @@ fn parts(
     let var = match choice {
         TokenChoice::Bound { var } => Some(var),
         TokenChoice::Refused { reason, .. } => {
-            ui.warn(reason);
+            warn(reason);
             None
         }
         TokenChoice::None => None,
@@ -396,12 +420,14 @@ fn resolve(
                         .with_context(|| format!("`{name}` in source `{}`", decl.name))?
                 }
             };
+            let publisher = attest(ws, decl, &registry, &artifact, name)?;
             let entry = store_artifact(ws, opened, &registry, &artifact, name)
                 .with_context(|| format!("cannot install `{name}` from {}", artifact.repo))?;
             let locked = LockedSkill {
                 url: Some(artifact.pinned().to_string()),
                 artifact: Some(artifact.layer_digest()?),
                 version: artifact.version.clone().or(artifact.tag.clone()),
+                publisher,
                 ..new_lock_entry(name, &decl.name, Format::Oci, &entry)
             };
             let label = artifact.pinned().to_string();
@@ -409,6 +435,70 @@ fn resolve(
             candidate(ws, locked, entry, judged)
         })
         .collect()
+}
+
+/// The publisher of `artifact`, when its source declares one
+/// (`crate::sources::publisher`): a Sigstore bundle referring to its
+/// manifest, verified now and kept.
+fn attest(
+    ws: &Workspace<'_>,
+    decl: &SourceDecl,
+    registry: &Registry<'_>,
+    artifact: &Artifact,
+    name: &str,
+) -> anyhow::Result<Option<Publisher>> {
+    if decl.expected_publisher().is_none() {
+        return Ok(None);
+    }
+    ws.ui.status(
+        "Verifying",
+        format!("the Sigstore bundle of {}", artifact.pinned()),
+    );
+    let found = referrers::bundles(registry, &artifact.repo.repository, &artifact.manifest)?;
+    let found = found.into_iter().map(|f| (f.at, f.bytes)).collect();
+    let why = format!(
+        "no Sigstore bundle refers to manifest {} (neither the referrers API nor the tag {})",
+        artifact.manifest,
+        super::client::referrers_tag(&artifact.manifest)
+    );
+    let kept =
+        publisher::keep_verified(ws.store.root(), decl, name, found, &artifact.manifest, &why)?;
+    Ok(kept.map(|(p, _)| p))
+}
+
+/// The publisher link of a locked OCI skill: its kept bundle (else the one
+/// its record names, read from the registry again) verified for the pinned
+/// manifest digest.
+fn prove_publisher(
+    cx: &ProveContext<'_>,
+    entry: &LockedSkill,
+    decl: &SourceDecl,
+) -> Result<Option<crate::trust::sigstore::Verified>, ProveError> {
+    if decl.expected_publisher().is_none() {
+        return Ok(None);
+    }
+    let pinned = entry.url.as_deref().and_then(|u| OciRef::parse(u).ok());
+    let subject = pinned.as_ref().and_then(|p| p.digest);
+    let fetcher = cx.fetcher();
+    let refetch = |record: &Publisher| -> Result<Vec<u8>, String> {
+        let fetcher = fetcher.ok_or("this run reads no sources")?;
+        let at = OciRef::parse(&record.url)
+            .ok()
+            .filter(|r| r.digest.is_some())
+            .ok_or_else(|| {
+                format!(
+                    "skills.lock's bundle location {} is not an OCI reference by digest",
+                    record.url
+                )
+            })?;
+        let (_, credential, _) = parts_with(&|_| (), decl, None).map_err(|e| format!("{e:#}"))?;
+        let registry = Registry::new(fetcher, &at, credential).map_err(|e| e.to_string())?;
+        let digest = at.digest.ok_or("no digest")?;
+        referrers::bundle_at(&registry, &at.repository, &digest)
+            .map_err(|e| format!("cannot read its Sigstore bundle: {e}"))
+    };
+    let refetch: Option<publisher::Refetch<'_>> = fetcher.is_some().then_some(&refetch);
+    publisher::prove(refetch, &cx.cache_root, entry, decl, subject.as_ref())
 }
 
 /// Resolves `reference`; a repository without `latest` (asked for by

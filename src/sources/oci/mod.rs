@@ -8,7 +8,9 @@
 //! (its `url` is `oci://HOST/REPO@sha256:…`) and the layer digest
 //! (`artifact`); the layer is unpacked by the same strict unpacker as every
 //! archive. With a cosign key pinned, the signature at tag
-//! `sha256-<hex>.sig` must verify ([`cosign`]).
+//! `sha256-<hex>.sig` must verify ([`cosign`]); with a publisher declared
+//! (`identity`/`issuer`), a Sigstore bundle referring to the manifest must
+//! ([`referrers`], docs/provenance.md#bundles-on-oci-artifacts).
 
 pub mod auth;
 pub mod client;
@@ -17,6 +19,7 @@ pub mod kind;
 pub mod manifest;
 pub mod push;
 pub mod reference;
+pub mod referrers;
 
 pub use auth::Credential;
 pub use client::{Pulled, Registry};

@@ -67,6 +67,7 @@ pub fn build(skill: &SkillSource) -> std::io::Result<Built> {
         media_type: media_type.to_owned(),
         digest: Digest::of_bytes(bytes).to_string(),
         size: bytes.len() as u64,
+        artifact_type: None,
         annotations: BTreeMap::new(),
     };
     let manifest = Manifest {

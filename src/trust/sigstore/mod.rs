@@ -82,6 +82,15 @@ impl Classify for SigstoreError {
     }
 }
 
+/// The most bytes a bundle may have (real ones are 5 to 20 KB).
+pub const MAX_BUNDLE_BYTES: u64 = 1024 * 1024;
+
+/// Whether `media_type` is a Sigstore bundle's (v0.1 to v0.3), as an OCI
+/// referrer's artifact type or layer names it.
+pub fn is_bundle_media_type(media_type: &str) -> bool {
+    bundle::MEDIA_TYPES.contains(&media_type)
+}
+
 /// An artifact's digest as a bundle may name it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ArtifactDigest {

@@ -201,6 +201,73 @@ impl OciRegistry {
         Digest::of_bytes(&r.bytes().unwrap()).to_string()
     }
 
+    /// The bytes of the manifest at `reference` (a tag or digest).
+    pub fn manifest_bytes(&self, repo: &str, reference: &str) -> Vec<u8> {
+        let r = self
+            .request(reqwest::Method::GET, &self.url(&format!("/v2/{repo}/manifests/{reference}")))
+            .header("accept", "application/vnd.oci.image.manifest.v1+json, application/vnd.oci.image.index.v1+json")
+            .send()
+            .unwrap();
+        assert!(
+            r.status().is_success(),
+            "{repo}:{reference}: {}",
+            r.status()
+        );
+        r.bytes().unwrap().to_vec()
+    }
+
+    /// Attaches a Sigstore bundle to manifest `subject` of `repo` as
+    /// `cosign sign --new-bundle-format` and `attest-build-provenance`
+    /// (`push-to-registry`) do: a manifest of the bundle's artifact type
+    /// with the bundle as its one layer and `subject` as its subject,
+    /// listed in the referrers tag schema's index at `sha256-HEX` (this
+    /// registry has no referrers API). Returns the referrer's digest.
+    pub fn push_sigstore_referrer(&self, repo: &str, subject: &str, bundle: &[u8]) -> String {
+        const BUNDLE: &str = "application/vnd.dev.sigstore.bundle.v0.3+json";
+        let subject_size = self.manifest_bytes(repo, subject).len();
+        let empty = b"{}".to_vec();
+        let empty_digest = self.push_blob(repo, &empty);
+        let bundle_digest = self.push_blob(repo, bundle);
+        let manifest = json!({
+            "schemaVersion": 2,
+            "mediaType": "application/vnd.oci.image.manifest.v1+json",
+            "artifactType": BUNDLE,
+            "config": {"mediaType": "application/vnd.oci.empty.v1+json", "digest": empty_digest, "size": empty.len()},
+            "layers": [{"mediaType": BUNDLE, "digest": bundle_digest, "size": bundle.len()}],
+            "subject": {"mediaType": "application/vnd.oci.image.manifest.v1+json", "digest": subject, "size": subject_size},
+            "annotations": {"dev.sigstore.bundle.content": "dsse-envelope"},
+        });
+        let bytes = serde_json::to_vec(&manifest).unwrap();
+        let digest = self.push_manifest(repo, &Digest::of_bytes(&bytes).to_string(), &manifest);
+        let tag = format!("sha256-{}", subject.strip_prefix("sha256:").unwrap());
+        let mut listed: Vec<Value> = match self
+            .request(
+                reqwest::Method::GET,
+                &self.url(&format!("/v2/{repo}/manifests/{tag}")),
+            )
+            .header("accept", "application/vnd.oci.image.index.v1+json")
+            .send()
+            .unwrap()
+        {
+            r if r.status().is_success() => {
+                let index: Value = r.json().unwrap();
+                index["manifests"].as_array().unwrap().clone()
+            }
+            _ => Vec::new(),
+        };
+        listed.push(json!({
+            "mediaType": "application/vnd.oci.image.manifest.v1+json",
+            "digest": digest, "size": bytes.len(), "artifactType": BUNDLE,
+        }));
+        let index = json!({
+            "schemaVersion": 2,
+            "mediaType": "application/vnd.oci.image.index.v1+json",
+            "manifests": listed,
+        });
+        self.push_manifest(repo, &tag, &index);
+        digest
+    }
+
     /// Where the registry keeps the bytes of blob `digest` on disk.
     pub fn blob_file(&self, digest: &str) -> PathBuf {
         let hex = digest.strip_prefix("sha256:").unwrap();
