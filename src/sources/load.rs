@@ -156,6 +156,11 @@ impl Opened {
         each_kind!(&self.kind, o => K::offers(o))
     }
 
+    /// [`Opened::offers`] when the source is no longer needed.
+    pub fn into_offers(self) -> Vec<Offer> {
+        each_kind!(self.kind, o => K::into_offers(o))
+    }
+
     /// What discovery found but cannot offer (git and folder sources).
     pub fn discovery(&self) -> Option<&crate::skill::discover::RepoDiscovery> {
         each_kind!(&self.kind, o => K::discovery(o))

@@ -51,6 +51,13 @@ pub trait Kind {
     /// **list**: the skills the opened source offers.
     fn offers(opened: &Self::Opened) -> Vec<Offer>;
 
+    /// [`Kind::offers`] of a source no longer needed (`add --list`): a kind
+    /// with many entries moves their strings instead of copying them
+    /// (docs/performance.md, the 50,000-skill index).
+    fn into_offers(opened: Self::Opened) -> Vec<Offer> {
+        Self::offers(&opened)
+    }
+
     /// Where the source was read, for "found nothing" messages.
     fn looked_at(decl: &SourceDecl, opened: &Self::Opened) -> String;
 

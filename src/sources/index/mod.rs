@@ -85,6 +85,16 @@ impl Kind for Index {
             .collect()
     }
 
+    fn into_offers(opened: ResolvedIndex) -> Vec<Offer> {
+        (opened.index.entries.into_iter())
+            .map(|e| Offer {
+                name: e.name,
+                description: e.description,
+                path: None,
+            })
+            .collect()
+    }
+
     fn looked_at(_decl: &SourceDecl, opened: &ResolvedIndex) -> String {
         format!("the index {}", opened.index_url)
     }
