@@ -34,7 +34,7 @@ pub fn is_valid_skill_name(name: &str) -> bool {
 
 /// Why an entry name is refused, worded for the person reading the error.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum Rule {
+pub enum NameRule {
     #[error("the name is empty")]
     EmptyName,
     #[error("absolute path (leading `/`): entries must be relative to the skill folder")]
@@ -97,8 +97,8 @@ fn describe_char(c: char) -> String {
     }
 }
 
-crate::classified!(Rule);
-impl crate::error::Classify for Rule {
+crate::classified!(NameRule);
+impl crate::error::Classify for NameRule {
     /// Every name rule guards against unsafe content (docs/design.md#unpacking).
     fn exit(&self) -> crate::error::Exit {
         crate::error::Exit::Unsafe
@@ -119,51 +119,51 @@ const RESERVED: &[&str] = &[
 ];
 
 /// Decodes a raw name; names must be UTF-8 so locks and digests are portable.
-pub fn utf8_name(raw: &[u8]) -> Result<&str, Rule> {
-    std::str::from_utf8(raw).map_err(|_| Rule::NotUtf8)
+pub fn utf8_name(raw: &[u8]) -> Result<&str, NameRule> {
+    std::str::from_utf8(raw).map_err(|_| NameRule::NotUtf8)
 }
 
 /// Checks one relative path (a directory name without its trailing `/`).
-pub fn check_name(name: &str) -> Result<(), Rule> {
+pub fn check_name(name: &str) -> Result<(), NameRule> {
     if name.is_empty() {
-        return Err(Rule::EmptyName);
+        return Err(NameRule::EmptyName);
     }
     if name.starts_with('/') {
-        return Err(Rule::Absolute);
+        return Err(NameRule::Absolute);
     }
     if name.contains('\\') {
-        return Err(Rule::Backslash);
+        return Err(NameRule::Backslash);
     }
     let first = name.split('/').next().unwrap_or(name);
     let bytes = first.as_bytes();
     if bytes.len() >= 2 && bytes[0].is_ascii_alphabetic() && bytes[1] == b':' {
-        return Err(Rule::DrivePrefix(first[..2].to_owned()));
+        return Err(NameRule::DrivePrefix(first[..2].to_owned()));
     }
     name.split('/').try_for_each(check_segment)
 }
 
 /// Checks one path segment: one file or folder name, without `/`.
-pub fn check_segment(segment: &str) -> Result<(), Rule> {
+pub fn check_segment(segment: &str) -> Result<(), NameRule> {
     match segment {
-        "" => return Err(Rule::EmptySegment),
-        "." => return Err(Rule::DotSegment),
-        ".." => return Err(Rule::ParentSegment),
+        "" => return Err(NameRule::EmptySegment),
+        "." => return Err(NameRule::DotSegment),
+        ".." => return Err(NameRule::ParentSegment),
         _ => {}
     }
     if segment.contains('\\') {
-        return Err(Rule::Backslash);
+        return Err(NameRule::Backslash);
     }
     if let Some(c) = segment.chars().find(|c| c.is_control()) {
-        return Err(Rule::ControlChar(c));
+        return Err(NameRule::ControlChar(c));
     }
     if segment.contains(':') {
-        return Err(Rule::Colon);
+        return Err(NameRule::Colon);
     }
     if let Some(c) = segment.chars().find(|c| WINDOWS_FORBIDDEN.contains(c)) {
-        return Err(Rule::WindowsChar(c));
+        return Err(NameRule::WindowsChar(c));
     }
     if segment.ends_with('.') || segment.ends_with(' ') {
-        return Err(Rule::TrailingDotOrSpace(segment.to_owned()));
+        return Err(NameRule::TrailingDotOrSpace(segment.to_owned()));
     }
     let stem = segment
         .split('.')
@@ -171,10 +171,10 @@ pub fn check_segment(segment: &str) -> Result<(), Rule> {
         .unwrap_or(segment)
         .trim_end_matches(' ');
     if RESERVED.contains(&stem.to_uppercase().as_str()) {
-        return Err(Rule::Reserved(segment.to_owned()));
+        return Err(NameRule::Reserved(segment.to_owned()));
     }
     if segment.len() > MAX_SEGMENT_BYTES {
-        return Err(Rule::SegmentTooLong(segment.len()));
+        return Err(NameRule::SegmentTooLong(segment.len()));
     }
     Ok(())
 }
@@ -184,13 +184,13 @@ const MAX_URL_PATH_BYTES: usize = 1024;
 
 /// A file path that is also the tail of a URL (a v0.1 index's `files`
 /// entry): [`check_name`], at most 1 KiB, and none of `? # [ ]`.
-pub fn check_url_path(path: &str) -> Result<(), Rule> {
+pub fn check_url_path(path: &str) -> Result<(), NameRule> {
     check_name(path)?;
     if path.len() > MAX_URL_PATH_BYTES {
-        return Err(Rule::PathTooLong);
+        return Err(NameRule::PathTooLong);
     }
     match path.chars().find(|c| matches!(c, '?' | '#' | '[' | ']')) {
-        Some(c) => Err(Rule::UrlChar(c)),
+        Some(c) => Err(NameRule::UrlChar(c)),
         None => Ok(()),
     }
 }
@@ -198,16 +198,16 @@ pub fn check_url_path(path: &str) -> Result<(), Rule> {
 /// A path `publish` writes: [`check_url_path`], printable ASCII without
 /// `%` (percent-decoded by servers and some readers), and short enough
 /// for a ustar header, so every reader and platform takes it as written.
-pub fn check_published(path: &str) -> Result<(), Rule> {
+pub fn check_published(path: &str) -> Result<(), NameRule> {
     check_url_path(path)?;
     if let Some(c) = path.chars().find(|c| !(' '..='~').contains(c)) {
-        return Err(Rule::NotPrintableAscii(c));
+        return Err(NameRule::NotPrintableAscii(c));
     }
     if path.contains('%') {
-        return Err(Rule::UrlChar('%'));
+        return Err(NameRule::UrlChar('%'));
     }
     if !fits_ustar(path) {
-        return Err(Rule::TooLongForTar(path.len()));
+        return Err(NameRule::TooLongForTar(path.len()));
     }
     Ok(())
 }
@@ -250,36 +250,38 @@ pub struct NameSet {
 
 impl NameSet {
     /// Registers a regular file (its name already passed [`check_name`]).
-    pub fn add_file(&mut self, name: &str) -> Result<(), Rule> {
+    pub fn add_file(&mut self, name: &str) -> Result<(), NameRule> {
         self.add_parents(name)?;
         self.add(name, Seen::File)
     }
 
     /// Registers a folder listed as an entry of its own.
-    pub fn add_dir(&mut self, name: &str) -> Result<(), Rule> {
+    pub fn add_dir(&mut self, name: &str) -> Result<(), NameRule> {
         self.add_parents(name)?;
         self.add(name, Seen::ListedDir)
     }
 
-    fn add_parents(&mut self, name: &str) -> Result<(), Rule> {
+    fn add_parents(&mut self, name: &str) -> Result<(), NameRule> {
         for (i, _) in name.match_indices('/') {
             self.add(&name[..i], Seen::ImpliedDir)?;
         }
         Ok(())
     }
 
-    fn add(&mut self, name: &str, what: Seen) -> Result<(), Rule> {
+    fn add(&mut self, name: &str, what: Seen) -> Result<(), NameRule> {
         let folded = fold(name);
         let Some((exact, before)) = self.seen.get_mut(&folded) else {
             self.seen.insert(folded, (name.to_owned(), what));
             return Ok(());
         };
         if exact != name {
-            return Err(Rule::CaseCollision(exact.clone()));
+            return Err(NameRule::CaseCollision(exact.clone()));
         }
         match (*before, what) {
-            (Seen::File, Seen::File) | (Seen::ListedDir, Seen::ListedDir) => Err(Rule::Duplicate),
-            (Seen::File, _) | (_, Seen::File) => Err(Rule::FileDirClash(exact.clone())),
+            (Seen::File, Seen::File) | (Seen::ListedDir, Seen::ListedDir) => {
+                Err(NameRule::Duplicate)
+            }
+            (Seen::File, _) | (_, Seen::File) => Err(NameRule::FileDirClash(exact.clone())),
             (Seen::ImpliedDir, Seen::ListedDir) => {
                 *before = Seen::ListedDir;
                 Ok(())
@@ -463,43 +465,46 @@ mod tests {
 
     #[test]
     fn each_rule_refuses_its_names() {
-        let cases: &[(&str, Rule)] = &[
-            ("", Rule::EmptyName),
-            ("/etc/passwd", Rule::Absolute),
-            ("..\\evil", Rule::Backslash),
-            ("a\\b", Rule::Backslash),
-            ("C:/x", Rule::DrivePrefix("C:".into())),
-            ("c:x", Rule::DrivePrefix("c:".into())),
-            ("a//b", Rule::EmptySegment),
-            ("a/", Rule::EmptySegment),
-            ("a/./b", Rule::DotSegment),
-            ("./a", Rule::DotSegment),
-            ("../evil", Rule::ParentSegment),
-            ("a/../../evil", Rule::ParentSegment),
-            ("a/b\nc", Rule::ControlChar('\n')),
-            ("esc\u{1b}[31m", Rule::ControlChar('\u{1b}')),
-            ("del\u{7f}", Rule::ControlChar('\u{7f}')),
-            ("c1\u{85}", Rule::ControlChar('\u{85}')),
-            ("file.txt:stream", Rule::Colon),
-            ("what?.md", Rule::WindowsChar('?')),
-            ("a<b", Rule::WindowsChar('<')),
-            ("trailing.", Rule::TrailingDotOrSpace("trailing.".into())),
-            ("dir /x", Rule::TrailingDotOrSpace("dir ".into())),
-            ("CON.txt", Rule::Reserved("CON.txt".into())),
-            ("docs/con", Rule::Reserved("con".into())),
-            ("aux.tar.gz", Rule::Reserved("aux.tar.gz".into())),
-            ("Com1.md", Rule::Reserved("Com1.md".into())),
-            ("lpt9", Rule::Reserved("lpt9".into())),
-            ("NUL .txt", Rule::Reserved("NUL .txt".into())),
-            ("COM¹", Rule::Reserved("COM¹".into())),
-            ("lpt³.txt", Rule::Reserved("lpt³.txt".into())),
+        let cases: &[(&str, NameRule)] = &[
+            ("", NameRule::EmptyName),
+            ("/etc/passwd", NameRule::Absolute),
+            ("..\\evil", NameRule::Backslash),
+            ("a\\b", NameRule::Backslash),
+            ("C:/x", NameRule::DrivePrefix("C:".into())),
+            ("c:x", NameRule::DrivePrefix("c:".into())),
+            ("a//b", NameRule::EmptySegment),
+            ("a/", NameRule::EmptySegment),
+            ("a/./b", NameRule::DotSegment),
+            ("./a", NameRule::DotSegment),
+            ("../evil", NameRule::ParentSegment),
+            ("a/../../evil", NameRule::ParentSegment),
+            ("a/b\nc", NameRule::ControlChar('\n')),
+            ("esc\u{1b}[31m", NameRule::ControlChar('\u{1b}')),
+            ("del\u{7f}", NameRule::ControlChar('\u{7f}')),
+            ("c1\u{85}", NameRule::ControlChar('\u{85}')),
+            ("file.txt:stream", NameRule::Colon),
+            ("what?.md", NameRule::WindowsChar('?')),
+            ("a<b", NameRule::WindowsChar('<')),
+            (
+                "trailing.",
+                NameRule::TrailingDotOrSpace("trailing.".into()),
+            ),
+            ("dir /x", NameRule::TrailingDotOrSpace("dir ".into())),
+            ("CON.txt", NameRule::Reserved("CON.txt".into())),
+            ("docs/con", NameRule::Reserved("con".into())),
+            ("aux.tar.gz", NameRule::Reserved("aux.tar.gz".into())),
+            ("Com1.md", NameRule::Reserved("Com1.md".into())),
+            ("lpt9", NameRule::Reserved("lpt9".into())),
+            ("NUL .txt", NameRule::Reserved("NUL .txt".into())),
+            ("COM¹", NameRule::Reserved("COM¹".into())),
+            ("lpt³.txt", NameRule::Reserved("lpt³.txt".into())),
         ];
         for (name, rule) in cases {
             assert_eq!(check_name(name).as_ref(), Err(rule), "{name:?}");
         }
         let long = "x".repeat(256);
-        assert_eq!(check_name(&long), Err(Rule::SegmentTooLong(256)));
-        assert_eq!(utf8_name(b"caf\xe9"), Err(Rule::NotUtf8));
+        assert_eq!(check_name(&long), Err(NameRule::SegmentTooLong(256)));
+        assert_eq!(utf8_name(b"caf\xe9"), Err(NameRule::NotUtf8));
     }
 
     #[test]
@@ -508,21 +513,24 @@ mod tests {
         set.add_file("README.md").unwrap();
         assert_eq!(
             set.add_file("readme.md"),
-            Err(Rule::CaseCollision("README.md".into()))
+            Err(NameRule::CaseCollision("README.md".into()))
         );
-        assert_eq!(set.add_file("README.md"), Err(Rule::Duplicate));
+        assert_eq!(set.add_file("README.md"), Err(NameRule::Duplicate));
 
         set.add_file("docs/a.md").unwrap();
         set.add_dir("docs").unwrap();
-        assert_eq!(set.add_dir("docs"), Err(Rule::Duplicate));
+        assert_eq!(set.add_dir("docs"), Err(NameRule::Duplicate));
         assert_eq!(
             set.add_file("Docs/b.md"),
-            Err(Rule::CaseCollision("docs".into()))
+            Err(NameRule::CaseCollision("docs".into()))
         );
-        assert_eq!(set.add_file("docs"), Err(Rule::FileDirClash("docs".into())));
+        assert_eq!(
+            set.add_file("docs"),
+            Err(NameRule::FileDirClash("docs".into()))
+        );
         assert_eq!(
             set.add_file("README.md/x"),
-            Err(Rule::FileDirClash("README.md".into()))
+            Err(NameRule::FileDirClash("README.md".into()))
         );
 
         let mut set = NameSet::default();

@@ -43,7 +43,7 @@ static ENV_SHELL: LazyLock<Regex> = LazyLock::new(|| {
 });
 static HOME: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)(?:Path\.home\(\)|Path\(\s*["']~["']\s*\)(?:\.expanduser\(\))?|os\.homedir\(\)|homedir\(\)|os\.path\.expanduser\(\s*["']~["']\s*\)|os\.(?:getenv|environ\.get)\(\s*["'](?:HOME|USERPROFILE)["']\s*\)|os\.environ\[\s*["'](?:HOME|USERPROFILE)["']\s*\]|process\.env\.(?:HOME|USERPROFILE)|process\.env\[\s*["'](?:HOME|USERPROFILE)["']\s*\]|\$env:(?:USERPROFILE|HOME)|Dir\.home|ENV\[\s*["']HOME["']\s*\]|os\.UserHomeDir\(\)|%USERPROFILE%|\$\{?HOME\}?)"#,
+        r#"(?i)(?:Path\.home\(\)|Path\(\s*["']~["']\s*\)(?:\.expanduser\(\))?|os\.homedir\(\)|homedir\(\)|os\.path\.expanduser\(\s*["']~["']\s*\)|os\.(?:getenv|environ\.get)\(\s*["'](?:HOME|USERPROFILE)["']\s*\)|os\.environ\[\s*["'](?:HOME|USERPROFILE)["']\s*\]|process\.env\.(?:HOME|USERPROFILE)|process\.env\[\s*["'](?:HOME|USERPROFILE)["']\s*\]|\$env:(?:USERPROFILE|HOME)|Dir\.home|ENV\[\s*["']HOME["']\s*\]|os\.UserHomeDir\(\)|%USERPROFILE%|\$\{HOME:?[?-][^}\n]*\}|\$\{?HOME\}?)"#,
     )
 });
 static PATH_JOIN: LazyLock<Regex> = LazyLock::new(|| {
@@ -182,25 +182,37 @@ pub(super) fn unfold(text: &str) -> Option<Unfolded> {
         l = CONCAT.replace_all(&l, "").into_owned();
         *line = l;
     }
-    // Variables assigned a literal, then expanded.
+    // Variables assigned a literal, then expanded, in the order the
+    // interpreter runs the lines: `g=cu; g="${g}rl"` makes `g` `curl` from
+    // there on. A name assigned again takes its new value only when that
+    // value is a literal once expanded.
     let mut values: HashMap<String, String> = HashMap::new();
-    for line in &lines {
-        for c in ASSIGN.captures_iter(line) {
-            let value = (3..=6).find_map(|i| c.get(i)).map_or("", |m| m.as_str());
-            if !value.is_empty() && value.len() <= 400 && values.len() < 200 {
-                values
-                    .entry(c[1].to_owned())
-                    .or_insert_with(|| value.to_owned());
-            }
-        }
-    }
-    if !values.is_empty() {
+    let assigns = lines.iter().any(|l| ASSIGN.is_match(l));
+    if assigns {
         for line in &mut lines {
-            if !line.contains('$') && !values.keys().any(|k| line.contains(k.as_str())) {
-                continue;
+            if !values.is_empty()
+                && (line.contains('$') || values.keys().any(|k| line.contains(k.as_str())))
+            {
+                *line = expand(line, &values);
+                *line = CONCAT.replace_all(line, "").into_owned();
             }
-            *line = expand(line, &values);
-            *line = CONCAT.replace_all(line, "").into_owned();
+            for c in ASSIGN.captures_iter(line) {
+                // `fs = require('fs')`, `d = site.dir()`: a call, not a literal.
+                let end = c.get(0).map_or(0, |m| m.end());
+                if c.get(6).is_some() && line[end..].starts_with(['(', '.', '[']) {
+                    continue;
+                }
+                let value = (3..=6).find_map(|i| c.get(i)).map_or("", |m| m.as_str());
+                if !value.is_empty() && value.len() <= 400 && values.len() < 200 {
+                    // `f=authorized; f="${f}_keys"` on one line.
+                    let value = if value.contains('$') {
+                        expand(value, &values)
+                    } else {
+                        value.to_owned()
+                    };
+                    values.insert(c[1].to_owned(), value);
+                }
+            }
         }
     }
     let mut out = lines.join("\n");

@@ -301,7 +301,8 @@ fn scan_text(
         rules::comments(rel, &lines, out);
     }
     if rel == "SKILL.md" && first {
-        rules::frontmatter(rel, raw, out);
+        let hooks = rules::frontmatter(rel, raw, out);
+        skill.hooks(&hooks);
     }
 }
 

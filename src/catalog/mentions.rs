@@ -47,7 +47,7 @@ pub enum MentionKind {
 
 /// A `$token` that looked meant for a skill but selected none, and why.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Skipped {
+pub struct IgnoredMention {
     /// The token as written (`$pdf`, `[$pdf](./x)`).
     pub token: String,
     pub offset: usize,
@@ -59,7 +59,7 @@ pub struct Skipped {
 pub struct MentionScan {
     pub mentions: Vec<Mention>,
     /// Mentions of real skill names or links that selected nothing.
-    pub skipped: Vec<Skipped>,
+    pub skipped: Vec<IgnoredMention>,
 }
 
 /// The skills `text` mentions, in order of first mention, and which
@@ -116,7 +116,7 @@ impl Scanner<'_> {
             },
             None => format!("no skill is installed at {path}"),
         };
-        self.out.skipped.push(Skipped {
+        self.out.skipped.push(IgnoredMention {
             token: raw.to_owned(),
             offset,
             reason,
@@ -144,9 +144,9 @@ impl Scanner<'_> {
                 return;
             }
             [] => match self.catalog.resolve(name) {
-                crate::catalog::Resolved::Withheld(s, why) => why.explain(name, &s.path),
-                crate::catalog::Resolved::Served(_) => not_invocable(name),
-                crate::catalog::Resolved::Unknown => return,
+                crate::catalog::NameLookup::Withheld(s, why) => why.explain(name, &s.path),
+                crate::catalog::NameLookup::Served(_) => not_invocable(name),
+                crate::catalog::NameLookup::Unknown => return,
             },
             many => format!(
                 "{} different skills are named `{name}` ({}); link the one you mean: [${name}](<path>)",
@@ -157,7 +157,7 @@ impl Scanner<'_> {
                     .join(", ")
             ),
         };
-        self.out.skipped.push(Skipped {
+        self.out.skipped.push(IgnoredMention {
             token: format!("${name}"),
             offset,
             reason,
@@ -193,7 +193,8 @@ fn resolve_plain<'t>(
     token: &'t str,
 ) -> Option<&'t str> {
     let known = |n: &str| {
-        has_name(candidates, n) || !matches!(catalog.resolve(n), crate::catalog::Resolved::Unknown)
+        has_name(candidates, n)
+            || !matches!(catalog.resolve(n), crate::catalog::NameLookup::Unknown)
     };
     if known(token) {
         return Some(token);

@@ -62,16 +62,16 @@ pub struct CatalogOptions {
 
 /// Everything besides the skills on disk that decides what is served.
 #[derive(Debug, Clone, Default)]
-pub struct Policy {
+pub struct ServingRules {
     pub settings: ProjectSettings,
     pub approvals: Approvals,
 }
 
-impl Policy {
+impl ServingRules {
     /// Reads `skills.toml` and the lock files for `project`.
-    pub fn load(project: &Path) -> Result<Policy, CatalogError> {
+    pub fn load(project: &Path) -> Result<ServingRules, CatalogError> {
         let cache = crate::cache::cache_root().ok();
-        Ok(Policy {
+        Ok(ServingRules {
             settings: ProjectSettings::load(project)?,
             approvals: Approvals::load(project, cache.as_deref())?,
         })
@@ -254,7 +254,7 @@ impl CatalogSkill {
 
 /// What a name resolves to.
 #[derive(Debug, Clone, Copy)]
-pub enum Resolved<'a> {
+pub enum NameLookup<'a> {
     Served(&'a CatalogSkill),
     Withheld(&'a CatalogSkill, &'a Withheld),
     Unknown,
@@ -270,7 +270,7 @@ impl Catalog {
     /// Judges every skill `discovery` found.
     pub fn build(
         discovery: &Discovery,
-        policy: &Policy,
+        policy: &ServingRules,
         options: &CatalogOptions,
         cache: &mut HashCache,
     ) -> Catalog {
@@ -283,7 +283,7 @@ impl Catalog {
     }
 
     /// The copy `name` means (discovery's winner), served or not.
-    pub fn resolve(&self, name: &str) -> Resolved<'_> {
+    pub fn resolve(&self, name: &str) -> NameLookup<'_> {
         let winner = self
             .skills
             .iter()
@@ -291,10 +291,10 @@ impl Catalog {
             .or_else(|| self.skills.iter().find(|s| s.name == name));
         match winner {
             Some(s) => match &s.withheld {
-                None => Resolved::Served(s),
-                Some(w) => Resolved::Withheld(s, w),
+                None => NameLookup::Served(s),
+                Some(w) => NameLookup::Withheld(s, w),
             },
-            None => Resolved::Unknown,
+            None => NameLookup::Unknown,
         }
     }
 
@@ -483,7 +483,7 @@ fn same_set(a: &[String], b: &[String]) -> bool {
 
 fn judge(
     found: &FoundSkill,
-    policy: &Policy,
+    policy: &ServingRules,
     options: &CatalogOptions,
     cache: &mut HashCache,
 ) -> CatalogSkill {
@@ -620,7 +620,7 @@ mod tests {
             ScanLimits::default(),
         );
         lock.save(&f.project.join("skills.lock")).unwrap();
-        let policy = Policy {
+        let policy = ServingRules {
             settings: ProjectSettings::default(),
             approvals: Approvals::load(&f.project, Some(&f.home.join("cache"))).unwrap(),
         };
@@ -645,7 +645,7 @@ mod tests {
         let mut lock = Lockfile::default();
         lock.upsert(locked("pdf", tree, true));
         let c = build(&f, lock.clone(), &CatalogOptions::default());
-        let Resolved::Served(s) = c.resolve("pdf") else {
+        let NameLookup::Served(s) = c.resolve("pdf") else {
             panic!("{:?}", c.skills[0].withheld)
         };
         assert_eq!(
@@ -663,7 +663,7 @@ mod tests {
         // Editing the copy (not the store) is still tampering.
         std::fs::write(f.root.join("pdf/extra.txt"), "x").unwrap();
         let c = build(&f, lock, &CatalogOptions::default());
-        let Resolved::Withheld(
+        let NameLookup::Withheld(
             _,
             Withheld::Modified {
                 expected, found, ..
@@ -703,7 +703,7 @@ mod tests {
         let c = build(&f, lock.clone(), &CatalogOptions::default());
         assert!(matches!(
             c.resolve("notes"),
-            Resolved::Withheld(_, Withheld::Unmanaged)
+            NameLookup::Withheld(_, Withheld::Unmanaged)
         ));
         assert_eq!(
             c.served().count(),
@@ -719,7 +719,7 @@ mod tests {
                 ..CatalogOptions::default()
             },
         );
-        let Resolved::Served(s) = c.resolve("notes") else {
+        let NameLookup::Served(s) = c.resolve("notes") else {
             panic!()
         };
         assert_eq!(s.path, f.root.join("notes"));
@@ -758,7 +758,7 @@ mod tests {
         let mut settings = ProjectSettings::from_manifest(&manifest);
         settings.path = None;
         lock.save(&f.project.join("skills.lock")).unwrap();
-        let policy = Policy {
+        let policy = ServingRules {
             settings,
             approvals: Approvals::load(&f.project, Some(&f.home.join("cache"))).unwrap(),
         };
@@ -770,9 +770,9 @@ mod tests {
         assert_eq!(c.listed_names(), ["lint"]);
         assert!(matches!(
             c.resolve("off"),
-            Resolved::Withheld(_, Withheld::Disabled)
+            NameLookup::Withheld(_, Withheld::Disabled)
         ));
-        let Resolved::Withheld(_, w) = c.resolve("deploy-prod") else {
+        let NameLookup::Withheld(_, w) = c.resolve("deploy-prod") else {
             panic!()
         };
         assert_eq!(

@@ -33,7 +33,7 @@ pub enum CacheCommand {
     Clean,
     /// Store a local .zip, .tar.gz, SKILL.md or skill folder under the same
     /// checks as an install, and print its tree digest.
-    Add(AddArgs),
+    Add(CacheAddArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -47,7 +47,7 @@ pub struct GcArgs {
 }
 
 #[derive(Debug, clap::Args)]
-pub struct AddArgs {
+pub struct CacheAddArgs {
     /// The artifact or skill folder.
     #[arg(value_name = "PATH")]
     pub path: PathBuf,
@@ -80,7 +80,7 @@ pub(crate) fn run(ctx: &Context, args: CacheArgs) -> anyhow::Result<Exit> {
         }
         CacheCommand::Clean => emit(ctx, &ops::cache::clean(ctx)?, OK),
         CacheCommand::Add(a) => {
-            let opts = ops::cache::AddOptions {
+            let opts = ops::cache::CacheAddOptions {
                 path: a.path,
                 name: a.name,
                 kind: a.kind,

@@ -12,7 +12,7 @@ use crate::ops::{self, Context};
 pub(crate) fn run_source(ctx: &Context, args: SourceArgs) -> anyhow::Result<Exit> {
     match args.command {
         SourceCommand::Add(a) => {
-            let opts = ops::source::AddOptions {
+            let opts = ops::source::SourceAddOptions {
                 name: a.name,
                 url: a.url,
                 keys: a.keys,

@@ -7,7 +7,7 @@ use super::*;
 /// anyone else's.
 pub(super) fn check_root_links(
     discovery: &Discovery,
-    findings: &mut Vec<Finding>,
+    findings: &mut Vec<Observation>,
     dangling: &mut BTreeSet<PathBuf>,
 ) {
     for root in discovery.roots.iter().filter(|r| r.exists) {
@@ -29,7 +29,7 @@ pub(super) fn check_root_links(
                 crate::placement::link::Record::None,
             ) {
                 Ok(LinkState::Symlink { .. }) => (
-                    Level::Error,
+                    Urgency::Error,
                     format!(
                         "{} is a dangling skillpm link to {}, which is not in the store (or the project was copied or mounted without that cache): agents skip it silently. Run `skillpm install` to restore it (or remove the skill with `skillpm remove {name}`), and set `link-mode = \"auto\"` under [install] in skills.toml so the project holds real folders that travel with it",
                         path.display(),
@@ -37,7 +37,7 @@ pub(super) fn check_root_links(
                     ),
                 ),
                 _ => (
-                    Level::Warning,
+                    Urgency::Warning,
                     format!(
                         "{} is a symlink to {}, which does not exist; skillpm did not make it: remove it or point it at a skill folder",
                         path.display(),
@@ -65,7 +65,7 @@ pub(super) fn check_lock_links(
     approvals: &crate::catalog::Approvals,
     (project, env): (&Path, &Env),
     dangling: &BTreeSet<PathBuf>,
-    findings: &mut Vec<Finding>,
+    findings: &mut Vec<Observation>,
 ) {
     let root_dirs = install_root_dirs(settings, project, env);
     let mut seen = BTreeSet::new();
@@ -79,7 +79,7 @@ pub(super) fn check_lock_links(
             let found = match crate::placement::link::inspect(&path, approvals.record(&path)) {
                 Ok(state) => link_finding(entry, disabled, root, &path, state),
                 Err(e) => Some(finding(
-                    Level::Warning,
+                    Urgency::Warning,
                     "broken-link",
                     Some(&entry.name),
                     Some(&path),
@@ -119,12 +119,12 @@ fn link_finding(
     root: &Path,
     path: &Path,
     state: LinkState,
-) -> Option<Finding> {
+) -> Option<Observation> {
     let name = entry.name.as_str();
     let found = |level, kind, message| Some(finding(level, kind, Some(name), Some(path), message));
     match state {
         LinkState::Missing if !disabled => found(
-            Level::Warning,
+            Urgency::Warning,
             "not-linked",
             format!(
                 "skills.lock pins `{name}` but {} does not exist, so agents reading {} do not see it: run `skillpm install`",
@@ -143,7 +143,7 @@ fn link_finding(
             None
         }
         LinkState::Foreign { what } => found(
-            Level::Error,
+            Urgency::Error,
             "foreign-folder",
             format!(
                 "{} is {what} skillpm did not create, where skills.lock expects a link to `{name}`; its files are not the locked tree and skillpm never overwrites it: move it out of the agent folder and run `skillpm install`",
@@ -151,7 +151,7 @@ fn link_finding(
             ),
         ),
         state if disabled => found(
-            Level::Warning,
+            Urgency::Warning,
             "not-linked",
             format!(
                 "`{name}` is disabled in skills.toml but still linked at {} ({}): run `skillpm install` to remove the link",
@@ -166,7 +166,7 @@ fn link_finding(
         state => {
             let d = state.digest().filter(|d| *d != entry.tree)?;
             found(
-                Level::Error,
+                Urgency::Error,
                 "stale-link",
                 format!(
                     "{} links to {d}, but skills.lock pins {}: run `skillpm install` to relink it",

@@ -27,8 +27,8 @@ use serde::Serialize;
 
 use crate::agents::roots::{self, Agent, Discovery, Env, Scope};
 use crate::catalog::{
-    Approvals, Catalog, CatalogError, CatalogOptions, CatalogSkill, HashCache, Policy,
-    ProjectSettings, Withheld,
+    Approvals, Catalog, CatalogError, CatalogOptions, CatalogSkill, HashCache, ProjectSettings,
+    ServingRules, Withheld,
 };
 use crate::error::Exit;
 use crate::mcp::clients::{self, ConfiguredServer};
@@ -52,26 +52,26 @@ pub struct Inputs<'a> {
 /// How much a finding matters. Errors and warnings need action.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Level {
+pub enum Urgency {
     Error,
     Warning,
     Info,
 }
 
-impl Level {
+impl Urgency {
     pub fn as_str(self) -> &'static str {
         match self {
-            Level::Error => "error",
-            Level::Warning => "warning",
-            Level::Info => "info",
+            Urgency::Error => "error",
+            Urgency::Warning => "warning",
+            Urgency::Info => "info",
         }
     }
 }
 
 /// One thing doctor noticed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Finding {
-    pub level: Level,
+pub struct Observation {
+    pub level: Urgency,
     /// A stable slug: `invalid-skill`, `shadowed`, `broken-link`,
     /// `foreign-folder`, `not-linked`, `stale-link`, `modified`, `policy`,
     /// `unlocked`, `unapproved`, `unmanaged`, `disabled`, `denied`,
@@ -114,7 +114,7 @@ pub struct DoctorReport {
     pub listing: ListingReport,
     pub store: StoreReport,
     pub mcp_servers: Vec<ConfiguredServer>,
-    pub findings: Vec<Finding>,
+    pub findings: Vec<Observation>,
     /// The install policy in force (docs/policy.md): each rule with the
     /// file and line it comes from; empty with no policy file.
     pub install_policy: Vec<crate::policy::RuleShown>,
@@ -178,7 +178,7 @@ pub fn examine(inputs: Inputs<'_>) -> DoctorReport {
         Ok(p) => p.rules(),
         Err(e) => {
             findings.push(finding(
-                Level::Error,
+                Urgency::Error,
                 "install-policy",
                 None,
                 None,
@@ -191,7 +191,7 @@ pub fn examine(inputs: Inputs<'_>) -> DoctorReport {
     let settings = &policy.settings;
 
     let warning =
-        |kind, message: &String| finding(Level::Warning, kind, None, None, message.clone());
+        |kind, message: &String| finding(Urgency::Warning, kind, None, None, message.clone());
     findings.extend(discovery.warnings.iter().map(|w| warning("scan", w)));
     check_skills(&catalog.skills, &mut findings);
     check_duplicates(discovery, &mut findings);
@@ -225,7 +225,7 @@ pub fn examine(inputs: Inputs<'_>) -> DoctorReport {
     let store = check_store(discovery, &mut findings);
 
     findings.sort_by_key(|f| f.level);
-    let needs_action = findings.iter().any(|f| f.level != Level::Info);
+    let needs_action = findings.iter().any(|f| f.level != Urgency::Info);
     DoctorReport {
         verbose: inputs.verbose,
         project,
@@ -247,10 +247,10 @@ pub fn examine(inputs: Inputs<'_>) -> DoctorReport {
 
 /// `skills.toml` and the lock files; a broken one is a finding here, not
 /// the end: the rest is checked with defaults in its place.
-fn load_policy(project: &Path, findings: &mut Vec<Finding>) -> Policy {
+fn load_policy(project: &Path, findings: &mut Vec<Observation>) -> ServingRules {
     let mut broken = |e: CatalogError, consequence: &str| {
         findings.push(finding(
-            Level::Error,
+            Urgency::Error,
             "policy",
             None,
             None,
@@ -269,17 +269,17 @@ fn load_policy(project: &Path, findings: &mut Vec<Finding>) -> Policy {
         broken(e, "until it is fixed no skillpm link counts as approved");
         Approvals::default()
     });
-    Policy {
+    ServingRules {
         settings,
         approvals,
     }
 }
 
 /// Skills the listing agents read has no room for.
-fn check_listing(listing: &listing::Listing, findings: &mut Vec<Finding>) {
+fn check_listing(listing: &listing::Listing, findings: &mut Vec<Observation>) {
     for name in &listing.omitted {
         findings.push(finding(
-            Level::Warning,
+            Urgency::Warning,
             OVER_BUDGET,
             Some(name),
             None,
@@ -349,13 +349,13 @@ fn same_as_winner(catalog: &Catalog, s: &CatalogSkill) -> bool {
 }
 
 fn finding(
-    level: Level,
+    level: Urgency,
     kind: &'static str,
     skill: Option<&str>,
     path: Option<&Path>,
     message: String,
-) -> Finding {
-    Finding {
+) -> Observation {
+    Observation {
         level,
         kind,
         skill: skill.map(str::to_owned),

@@ -6,7 +6,7 @@ use super::*;
 /// Invalid and modified skills wherever they are, and winners withheld
 /// for any other reason (a shadowed copy is otherwise reported once, under
 /// `shadowed`: it is not what agents load).
-pub(super) fn check_skills(skills: &[CatalogSkill], findings: &mut Vec<Finding>) {
+pub(super) fn check_skills(skills: &[CatalogSkill], findings: &mut Vec<Observation>) {
     for s in skills {
         let Some(why) = &s.withheld else { continue };
         let always = matches!(why, Withheld::Invalid { .. } | Withheld::Modified { .. });
@@ -14,13 +14,13 @@ pub(super) fn check_skills(skills: &[CatalogSkill], findings: &mut Vec<Finding>)
             continue;
         }
         let (level, kind) = match why {
-            Withheld::Invalid { .. } => (Level::Error, "invalid-skill"),
-            Withheld::Modified { .. } => (Level::Error, "modified"),
-            Withheld::Unlocked => (Level::Warning, "unlocked"),
-            Withheld::Unapproved { .. } => (Level::Warning, "unapproved"),
-            Withheld::Unmanaged => (Level::Info, "unmanaged"),
-            Withheld::Disabled => (Level::Info, "disabled"),
-            Withheld::Denied { .. } => (Level::Info, "denied"),
+            Withheld::Invalid { .. } => (Urgency::Error, "invalid-skill"),
+            Withheld::Modified { .. } => (Urgency::Error, "modified"),
+            Withheld::Unlocked => (Urgency::Warning, "unlocked"),
+            Withheld::Unapproved { .. } => (Urgency::Warning, "unapproved"),
+            Withheld::Unmanaged => (Urgency::Info, "unmanaged"),
+            Withheld::Disabled => (Urgency::Info, "disabled"),
+            Withheld::Denied { .. } => (Urgency::Info, "denied"),
         };
         findings.push(finding(
             level,
@@ -32,7 +32,7 @@ pub(super) fn check_skills(skills: &[CatalogSkill], findings: &mut Vec<Finding>)
     }
 }
 
-pub(super) fn check_duplicates(discovery: &Discovery, findings: &mut Vec<Finding>) {
+pub(super) fn check_duplicates(discovery: &Discovery, findings: &mut Vec<Observation>) {
     for d in &discovery.duplicates {
         if d.same_target {
             continue;
@@ -45,7 +45,7 @@ pub(super) fn check_duplicates(discovery: &Discovery, findings: &mut Vec<Finding
             .map(|p| p.display().to_string())
             .collect();
         findings.push(finding(
-            Level::Warning,
+            Urgency::Warning,
             "shadowed",
             Some(&d.name),
             Some(winner),
@@ -66,7 +66,7 @@ pub(super) fn check_dependencies(
     skills: &[CatalogSkill],
     servers: &clients::ClientConfigs,
     env_var_is_set: fn(&str) -> bool,
-    findings: &mut Vec<Finding>,
+    findings: &mut Vec<Observation>,
 ) {
     for s in skills.iter().filter(|s| s.is_winner()) {
         let Some(meta) = &s.openai else { continue };
@@ -78,7 +78,7 @@ pub(super) fn check_dependencies(
                 .unwrap_or_default();
             match dep.kind {
                 ToolKind::EnvVar if dep.is_missing_env_var(env_var_is_set) => findings.push(finding(
-                    Level::Warning,
+                    Urgency::Warning,
                     "missing-env-var",
                     Some(&s.name),
                     Some(&s.path),
@@ -94,7 +94,7 @@ pub(super) fn check_dependencies(
                         _ => String::new(),
                     };
                     findings.push(finding(
-                        Level::Warning,
+                        Urgency::Warning,
                         "missing-mcp-server",
                         Some(&s.name),
                         Some(&s.path),

@@ -6,7 +6,7 @@ use super::*;
 /// entry changes every link to it at once. Read-only (`skillpm cache
 /// verify` is what quarantines); entries linked from a root found here
 /// are named with their links.
-pub(super) fn check_store(discovery: &Discovery, findings: &mut Vec<Finding>) -> StoreReport {
+pub(super) fn check_store(discovery: &Discovery, findings: &mut Vec<Observation>) -> StoreReport {
     let linked = store_links(discovery);
     let entries = store_entries(&linked);
     let mut cache = HashCache::new();
@@ -38,7 +38,7 @@ pub(super) fn check_store(discovery: &Discovery, findings: &mut Vec<Finding>) ->
             None => String::new(),
         };
         findings.push(finding(
-            Level::Error,
+            Urgency::Error,
             "store-corrupt",
             None,
             Some(entry),

@@ -3,7 +3,7 @@
 //! The flow the lifecycle commands drive:
 //! 1. [`parse_git_spec`] turns what the user typed into a [`GitSpec`]
 //!    (`None`: not a git source, try index sources);
-//! 2. [`resolve`] turns its ref into a full commit id ([`Resolved`]), which
+//! 2. [`resolve`] turns its ref into a full commit id ([`ResolvedRef`]), which
 //!    `skills.lock` records;
 //! 3. [`checkout`] materialises exactly that commit's tree (or subpath) into a
 //!    temporary folder ([`Checkout`], removed on drop);
@@ -113,7 +113,7 @@ impl GitOptions {
 
 /// What a ref resolved to.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Resolved {
+pub struct ResolvedRef {
     /// Full 40-hex commit id, lowercase.
     pub commit: String,
     /// The repository URL (as `skills.lock` records it).
@@ -123,7 +123,7 @@ pub struct Resolved {
 }
 
 /// Resolves `spec`'s ref to the commit it names now.
-pub fn resolve(spec: &GitSpec, options: &GitOptions) -> Result<Resolved, GitError> {
+pub fn resolve(spec: &GitSpec, options: &GitOptions) -> Result<ResolvedRef, GitError> {
     let url = spec.url();
     options.check_transport(&url)?;
     let mut warnings = Vec::new();
@@ -134,7 +134,7 @@ pub fn resolve(spec: &GitSpec, options: &GitOptions) -> Result<Resolved, GitErro
         let github = github::GitHub::new(owner, name, &options.github)?;
         match github.resolve(spec.reference.as_deref()) {
             Ok(commit) => {
-                return Ok(Resolved {
+                return Ok(ResolvedRef {
                     commit,
                     url,
                     warnings,
@@ -149,7 +149,7 @@ pub fn resolve(spec: &GitSpec, options: &GitOptions) -> Result<Resolved, GitErro
     let (_, commit) = clone_tip(spec, options, || {
         format!("ref `{}`", spec.reference.as_deref().unwrap_or("HEAD"))
     })?;
-    Ok(Resolved {
+    Ok(ResolvedRef {
         commit: commit.to_string(),
         url,
         warnings,

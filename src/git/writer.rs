@@ -20,7 +20,7 @@ use serde::Serialize;
 use super::GitError;
 use super::names::{check_segment, fold};
 use crate::skill::printable;
-use crate::unpack::{Limits, Problem, Rule, TreeWriter, UnpackError};
+use crate::unpack::{Limits, Problem, TreeWriter, UnpackError, UnpackRule};
 
 /// Bounds on one checkout (of the subpath asked for, not of every skill in
 /// it: the store applies its own per-skill limits when it imports a skill).
@@ -209,7 +209,7 @@ impl<'a> CheckoutTree<'a> {
             };
             match self.out.write_chunk(&mut file, &buf[..n]) {
                 Ok(()) => {}
-                Err(e) if matches!(e.rule(), Some(Rule::FileTooLarge(_))) => {
+                Err(e) if matches!(e.rule(), Some(UnpackRule::FileTooLarge(_))) => {
                     let size = file.written() + n as u64;
                     self.out.discard(file).map_err(|e| self.error(e))?;
                     self.skip(path.to_owned(), SkipReason::TooLarge { size, limit });
@@ -233,10 +233,10 @@ impl<'a> CheckoutTree<'a> {
             message: format!("the tree holds {more}"),
         };
         match e.problem {
-            Problem::Refused(Rule::TooManyEntries(limit)) => {
+            Problem::Refused(UnpackRule::TooManyEntries(limit)) => {
                 too_large(format!("more than {limit} files and folders"))
             }
-            Problem::Refused(Rule::SkillTooLarge(limit)) => {
+            Problem::Refused(UnpackRule::SkillTooLarge(limit)) => {
                 too_large(format!("more than {limit} bytes"))
             }
             Problem::Refused(rule) => GitError::Refused {

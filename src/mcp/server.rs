@@ -22,7 +22,7 @@ use super::listing::{self, Listing};
 use super::skills_ext;
 use super::{LIST_TOOL, McpOptions, SKILL_TOOL, arguments};
 use crate::agents::roots::{self, ScanLimits};
-use crate::catalog::{Catalog, CatalogSkill, HashCache, Policy, Resolved};
+use crate::catalog::{Catalog, CatalogSkill, HashCache, NameLookup, ServingRules};
 use crate::skill::SKILL_MD;
 use crate::skill::{self, envelope};
 
@@ -67,7 +67,7 @@ impl SkillServer {
     pub fn catalog(&self) -> Result<Catalog, String> {
         let o = &self.inner.options;
         let discovery = roots::discover(&o.project, &o.cwd, &o.env, ScanLimits::default());
-        let policy = Policy::load(&o.project)
+        let policy = ServingRules::load(&o.project)
             .map_err(|e| format!("skillpm cannot serve skills here: {e}"))?;
         let mut cache = lock(&self.inner.cache);
         Ok(Catalog::build(&discovery, &policy, &o.catalog, &mut cache))
@@ -127,10 +127,10 @@ impl SkillServer {
         }
         let catalog = self.catalog()?;
         match catalog.resolve(name) {
-            Resolved::Served(s) if !s.model_invocable() => Err(format!(
+            NameLookup::Served(s) if !s.model_invocable() => Err(format!(
                 "skill `{name}` may only be invoked by a person (its SKILL.md sets `disable-model-invocation: true`); ask the user to invoke it"
             )),
-            Resolved::Served(s) => {
+            NameLookup::Served(s) => {
                 let Some(md) = &s.skill else {
                     return Err(format!("skill `{name}` has no readable SKILL.md"));
                 };
@@ -147,8 +147,8 @@ impl SkillServer {
                 }
                 Ok(text)
             }
-            Resolved::Withheld(s, why) => Err(why.explain(name, &s.path)),
-            Resolved::Unknown => {
+            NameLookup::Withheld(s, why) => Err(why.explain(name, &s.path)),
+            NameLookup::Unknown => {
                 let names = catalog.listed_names();
                 Err(if names.is_empty() {
                     format!("no skill named `{name}`; no skills are available to load")
@@ -217,11 +217,11 @@ impl SkillServer {
             Some(s) => Ok((s, rel)),
             None => {
                 let why = match catalog.resolve(&name) {
-                    Resolved::Withheld(s, why) => why.explain(&name, &s.path),
-                    Resolved::Served(_) => format!(
+                    NameLookup::Withheld(s, why) => why.explain(&name, &s.path),
+                    NameLookup::Served(_) => format!(
                         "skill `{name}` may only be invoked by a person (its SKILL.md sets `disable-model-invocation: true`)"
                     ),
-                    Resolved::Unknown => format!("no skill named `{name}` is served here"),
+                    NameLookup::Unknown => format!("no skill named `{name}` is served here"),
                 };
                 Err(invalid(format!("no skill is served at {uri}: {why}")))
             }

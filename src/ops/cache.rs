@@ -9,7 +9,9 @@ use crate::error::{Exit, OpError};
 use crate::ops::fail;
 use crate::store::Store;
 use crate::unpack::{ArtifactKind, Limits};
-use crate::view::cache::{AddReport, CacheDirReport, CleanReport, GcReport, VerifyReport};
+use crate::view::cache::{
+    CacheAddReport, CacheDirReport, CacheVerifyReport, CleanReport, GcReport,
+};
 
 pub fn dir(_ctx: &Context) -> anyhow::Result<CacheDirReport> {
     Ok(CacheDirReport {
@@ -17,12 +19,12 @@ pub fn dir(_ctx: &Context) -> anyhow::Result<CacheDirReport> {
     })
 }
 
-pub fn verify(ctx: &Context) -> anyhow::Result<VerifyReport> {
+pub fn verify(ctx: &Context) -> anyhow::Result<CacheVerifyReport> {
     let store = Store::open()?;
     ctx.ui
         .status("Verifying", store.root().display().to_string());
     let outcome = store.verify()?;
-    Ok(VerifyReport {
+    Ok(CacheVerifyReport {
         cache: store.root().to_owned(),
         outcome,
     })
@@ -75,7 +77,7 @@ pub fn clean(ctx: &Context) -> anyhow::Result<CleanReport> {
 }
 
 #[derive(Debug, Clone)]
-pub struct AddOptions {
+pub struct CacheAddOptions {
     /// A .zip, .tar.gz or SKILL.md file, or a skill folder.
     pub path: PathBuf,
     /// The name the skill must carry in its frontmatter.
@@ -84,7 +86,7 @@ pub struct AddOptions {
     pub kind: Option<ArtifactKind>,
 }
 
-pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
+pub fn add(ctx: &Context, opts: &CacheAddOptions) -> anyhow::Result<CacheAddReport> {
     if !crate::skill::is_valid_name(&opts.name) {
         return fail(
             Exit::Usage,
@@ -120,7 +122,7 @@ pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
         if entry.created { "Stored" } else { "Present" },
         format!("{} as {}", opts.name, entry.path.display()),
     );
-    Ok(AddReport {
+    Ok(CacheAddReport {
         name: opts.name.clone(),
         digest: entry.digest,
         created: entry.created,

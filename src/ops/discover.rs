@@ -7,7 +7,7 @@ use super::Context;
 use crate::agents::roots::{self, Discovery, Env, ListedRoot, ScanLimits};
 use crate::error::{Exit, OpError};
 use crate::skill::Diagnostic;
-use crate::view::discover::{ListReport, ListedDuplicate, ListedSkill};
+use crate::view::discover::{DiscoveryReport, ListedDuplicate, ListedSkill};
 
 /// The project folder for `ctx`: `--project` (relative to the working
 /// directory; it must be an existing folder), else the nearest ancestor
@@ -49,7 +49,7 @@ pub fn discover_quietly(ctx: &Context) -> Result<Discovery, OpError> {
     ))
 }
 
-pub fn list(ctx: &Context) -> anyhow::Result<ListReport> {
+pub fn list(ctx: &Context) -> anyhow::Result<DiscoveryReport> {
     let d = discover_here(ctx)?;
     let warnings = d.all_warnings().cloned().collect();
     // Who else placed a skill there (gh skill, pnpm): the same records
@@ -60,7 +60,7 @@ pub fn list(ctx: &Context) -> anyhow::Result<ListReport> {
             .find(|f| f.file == path || f.file.parent() == Some(path))
             .map(|f| f.tool.to_owned())
     };
-    Ok(ListReport {
+    Ok(DiscoveryReport {
         project: d.project,
         skills: d
             .skills

@@ -7,7 +7,7 @@ use anyhow::Context as _;
 use super::discover::project_dir;
 use super::{Context, mentions::catalog_options};
 use crate::agents::roots::Env;
-use crate::catalog::Policy;
+use crate::catalog::ServingRules;
 use crate::mcp::{self, McpOptions, listing};
 
 #[derive(Debug, Clone, Default)]
@@ -26,7 +26,7 @@ pub fn serve(ctx: &Context, opts: &McpServeOptions) -> anyhow::Result<()> {
     let project = project_dir(ctx)?;
     let catalog = catalog_options(opts.agent.clone(), opts.include_unmanaged)?;
     // Fail before the client connects rather than on every call.
-    let policy = Policy::load(&project).context("cannot start the MCP server")?;
+    let policy = ServingRules::load(&project).context("cannot start the MCP server")?;
     if let Some(agent) = &opts.agent
         && policy.settings.rules_for(agent).is_none()
     {

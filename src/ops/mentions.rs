@@ -7,7 +7,7 @@ use super::Context;
 use super::discover::discover_here;
 use crate::agents::roots::Discovery;
 use crate::catalog::mentions;
-use crate::catalog::{Catalog, CatalogOptions, HashCache, Policy};
+use crate::catalog::{Catalog, CatalogOptions, HashCache, ServingRules};
 use crate::error::{Exit, OpError};
 use crate::view::mentions::MentionsReport;
 
@@ -65,7 +65,7 @@ pub(crate) fn build_catalog(
     options: &CatalogOptions,
 ) -> anyhow::Result<(Discovery, Catalog)> {
     let discovery = discover_here(ctx)?;
-    let policy = Policy::load(&discovery.project)?;
+    let policy = ServingRules::load(&discovery.project)?;
     let catalog = Catalog::build(&discovery, &policy, options, &mut HashCache::new());
     Ok((discovery, catalog))
 }

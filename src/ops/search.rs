@@ -11,12 +11,9 @@ use super::source::load_project;
 use super::{Context, Report};
 use crate::error::Exit;
 use crate::ops::fail;
-use crate::printer::Printer;
-use crate::sources::candidate::join_rel;
 use crate::sources::index::format::EntryProblem;
-use crate::sources::index::{ResolvedIndex, warn_problems};
-use crate::sources::load::SourceListing;
-use crate::sources::load::{SearchTarget, list};
+use crate::sources::load::list;
+use crate::sources::{Hit, Net, SearchResult, SearchTarget};
 
 #[derive(Debug, Clone, Default)]
 pub struct SearchOptions {
@@ -26,7 +23,7 @@ pub struct SearchOptions {
 }
 
 #[derive(Debug, Serialize)]
-pub struct Failure {
+pub struct SourceFailure {
     pub source: String,
     pub error: String,
     /// Serialized as its number.
@@ -43,9 +40,9 @@ pub struct Failure {
 pub struct SearchReport {
     pub query: Option<String>,
     pub results: Vec<Hit>,
-    pub problems: Vec<Problem>,
+    pub problems: Vec<SourceEntryProblem>,
     /// Sources that could not be searched (the others still were).
-    pub failures: Vec<Failure>,
+    pub failures: Vec<SourceFailure>,
 }
 
 impl SearchReport {
@@ -118,6 +115,12 @@ pub fn search(ctx: &Context, opts: &SearchOptions) -> anyhow::Result<SearchRepor
     let targets = select_sources(ctx, opts.source.as_deref())?;
     let single = opts.source.is_some();
     let fetcher = crate::sources::workspace::fetcher(&ctx.ui, ctx.offline, ctx.allow_http)?;
+    let net = Net {
+        ui: &ctx.ui,
+        offline: ctx.offline,
+        allow_http: ctx.allow_http,
+        fetcher: Some(&fetcher),
+    };
     let needle = opts.query.as_deref().map(str::to_lowercase);
     let mut report = SearchReport {
         query: opts.query.clone(),
@@ -126,9 +129,9 @@ pub fn search(ctx: &Context, opts: &SearchOptions) -> anyhow::Result<SearchRepor
         failures: Vec::new(),
     };
     for target in &targets {
-        match list(&ctx.ui, (ctx.offline, ctx.allow_http), &fetcher, target) {
+        match list(&net, target) {
             Ok(listing) => {
-                let (hits, problems) = hits(&ctx.ui, target, listing, needle.as_deref());
+                let (hits, problems) = hits(target, listing, needle.as_deref());
                 report.results.extend(hits);
                 report.problems.extend(problems);
             }
@@ -144,9 +147,9 @@ fn fail_source(ctx: &Context, target: &SearchTarget, e: anyhow::Error, report: &
     let exit = crate::error::exit_code_of(&e);
     let error = format!("{e:#}");
     ctx.ui
-        .warn(format!("source `{}` skipped: {error}", target.source.name));
-    report.failures.push(Failure {
-        source: target.source.name.clone(),
+        .warn(format!("source `{}` skipped: {error}", target.decl.name));
+    report.failures.push(SourceFailure {
+        source: target.decl.name.clone(),
         error,
         exit,
     });
@@ -160,10 +163,10 @@ fn select_sources(ctx: &Context, wanted: Option<&str>) -> anyhow::Result<Vec<Sea
         if let Ok((project, manifest)) = &project
             && let Some(decl) = manifest.source(wanted)
         {
-            return Ok(vec![SearchTarget::declared(decl, &project.root)?]);
+            return Ok(vec![SearchTarget::declared(decl, &project.root)]);
         }
-        if crate::sources::id::looks_like_location(wanted) {
-            return Ok(vec![SearchTarget::ad_hoc(wanted, &ctx.cwd)?]);
+        if crate::sources::location::looks_like_location(wanted) {
+            return Ok(vec![SearchTarget::ad_hoc(wanted, &ctx.cwd)]);
         }
         return match project {
             Ok((_, manifest)) => Err(manifest.require_source(wanted).unwrap_err().into()),
@@ -188,115 +191,33 @@ fn select_sources(ctx: &Context, wanted: Option<&str>) -> anyhow::Result<Vec<Sea
     manifest
         .sources()
         .iter()
-        .map(|d| SearchTarget::declared(d, &project.root))
+        .map(|d| Ok(SearchTarget::declared(d, &project.root)))
         .collect()
 }
 
-#[derive(Debug, Default, Serialize)]
-pub struct Hit {
-    pub source: String,
-    pub name: String,
-    pub description: String,
-    pub version: Option<String>,
-    /// `skill-md`, `archive`, `files` (a v0.1.0 file list) or `git`.
-    pub format: &'static str,
-    /// `0.2.0`, `0.1.0`, or `git` for a git repository.
-    pub index_format: &'static str,
-    /// The artifact digest the index pins; `null` for v0.1.0 file lists.
-    pub digest: Option<String>,
-    pub url: Option<String>,
-    /// Key id of the signer, when the source pins keys.
-    pub signed_by: Option<String>,
-    /// Git sources: the commit the ref resolved to (what `add` would lock).
-    pub commit: Option<String>,
-    /// Git sources: the skill's folder in the repository (`null`: its root).
-    pub subpath: Option<String>,
-}
-
 #[derive(Debug, Serialize)]
-pub struct Problem {
+pub struct SourceEntryProblem {
     pub source: String,
     #[serde(flatten)]
     pub problem: EntryProblem,
 }
 
-/// What one source offers that matches `needle` (lowercased; `None`: all):
-/// its hits, and the entries an index skipped or refused (each warned about).
+/// What one source offers that matches `needle` (lowercased; `None`: all),
+/// and the entries an index skipped or refused.
 pub fn hits(
-    ui: &Printer,
     target: &SearchTarget,
-    listing: SourceListing,
+    listing: SearchResult,
     needle: Option<&str>,
-) -> (Vec<Hit>, Vec<Problem>) {
-    let source = &target.source.name;
-    let found: Vec<Hit> = match listing {
-        SourceListing::Index(resolved) => return index_hits(ui, &resolved, needle),
-        SourceListing::Discovered(found) => (found.skills.iter())
-            .map(|skill| Hit {
-                source: source.clone(),
-                name: skill.name.clone(),
-                description: skill.description.clone(),
-                format: found.format,
-                index_format: found.format,
-                url: Some(found.url.clone()),
-                commit: found.commit.clone(),
-                subpath: join_rel(found.subpath.as_deref(), &skill.path),
-                ..Hit::default()
-            })
-            .collect(),
-        SourceListing::Oci(listed) => (listed.into_iter())
-            .map(|(name, description, version)| Hit {
-                source: source.clone(),
-                url: Some(format!("{}/{name}", target.text.trim())),
-                name,
-                description,
-                version,
-                format: "oci",
-                index_format: "oci",
-                ..Hit::default()
-            })
-            .collect(),
-    };
-    let found = found
-        .into_iter()
+) -> (Vec<Hit>, Vec<SourceEntryProblem>) {
+    let hits = (listing.hits.into_iter())
         .filter(|h| matches(needle, &h.name, &h.description))
         .collect();
-    (found, Vec::new())
-}
-
-/// An index's entries that match `needle`, and the ones it skipped or
-/// refused.
-fn index_hits(
-    ui: &Printer,
-    resolved: &ResolvedIndex,
-    needle: Option<&str>,
-) -> (Vec<Hit>, Vec<Problem>) {
-    warn_problems(ui, resolved);
-    let problems = (resolved.index.problems.iter())
-        .map(|problem| Problem {
-            source: resolved.source.clone(),
-            problem: problem.clone(),
+    let problems = (listing.problems.into_iter())
+        .map(|problem| SourceEntryProblem {
+            source: target.decl.name.clone(),
+            problem,
         })
         .collect();
-    let mut hits = Vec::new();
-    let signed_by = resolved.signer.as_ref().map(|s| s.key_id.clone());
-    for entry in &resolved.index.entries {
-        if !matches(needle, &entry.name, &entry.description) {
-            continue;
-        }
-        hits.push(Hit {
-            source: resolved.source.clone(),
-            name: entry.name.clone(),
-            description: entry.description.clone(),
-            version: entry.version.clone(),
-            format: entry.format_label(),
-            index_format: resolved.index.format.as_str(),
-            digest: entry.digest().map(|d| d.to_string()),
-            url: entry.url().map(|u| u.to_string()),
-            signed_by: signed_by.clone(),
-            ..Hit::default()
-        });
-    }
     (hits, problems)
 }
 

@@ -11,7 +11,7 @@ use crate::error::{Exit, OpError};
 use crate::ops::fail;
 use crate::project::Project;
 use crate::project::manifest::{Manifest, SourceDecl, is_env_var_name};
-use crate::sources::id::manifest_url;
+use crate::sources::location::manifest_url;
 use crate::sources::oci;
 use crate::sources::tokens::bound_token_env;
 use crate::trust::{PinnedKey, Rotation};
@@ -25,7 +25,7 @@ pub(crate) fn load_project(ctx: &Context) -> anyhow::Result<(Project, Manifest)>
 }
 
 #[derive(Debug, Clone)]
-pub struct AddOptions {
+pub struct SourceAddOptions {
     pub name: String,
     pub url: String,
     pub keys: Vec<String>,
@@ -37,23 +37,23 @@ pub struct AddOptions {
     pub issuer: Option<String>,
 }
 
-pub use crate::sources::index::Probe;
+pub use crate::sources::IndexProbe;
 
 /// `--json`: `{"name", "url", "manifest", "probe": null | {"index_url", "index_format",
 /// "skills", "problems", "signer": null | {"key", "key_id", "version", "expires"},
 /// "signature_published": null | bool}, "commit": null | "<sha>"}`.
 #[derive(Debug, Serialize)]
-pub struct AddReport {
+pub struct SourceAddReport {
     pub name: String,
     pub url: String,
     pub manifest: std::path::PathBuf,
     /// `null` under --offline (nothing was checked) and for git sources.
-    pub probe: Option<Probe>,
+    pub probe: Option<IndexProbe>,
     /// Git sources: the commit the ref resolves to now (`null` under --offline).
     pub commit: Option<String>,
 }
 
-impl Report for AddReport {
+impl Report for SourceAddReport {
     fn human(&self, out: &mut dyn Write) -> std::io::Result<()> {
         writeln!(out, "Added source `{}` ({})", self.name, self.url)?;
         if let Some(commit) = &self.commit {
@@ -95,7 +95,7 @@ impl Report for AddReport {
 /// Declares a source. The name, keys and token variable are checked first;
 /// then (unless offline) the source is resolved exactly as installs will
 /// resolve it, signature included; only then is skills.toml written.
-pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
+pub fn add(ctx: &Context, opts: &SourceAddOptions) -> anyhow::Result<SourceAddReport> {
     let (project, mut manifest) = load_project(ctx)?;
     PinnedKey::parse_all(&opts.keys)?;
     if let Some(var) = &opts.token_env
@@ -128,13 +128,27 @@ pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
         source_decl::bind_token(&mut user, url, var);
     }
     manifest.add_source(&decl)?;
-    let (probe, commit) = crate::sources::load::probe(
-        &ctx.ui,
-        (ctx.offline, ctx.allow_http),
-        &decl,
-        (&project.root, &user),
-        opts.token_env.as_deref(),
-    )?;
+    let fetcher = match ctx.offline {
+        true => None,
+        false => Some(crate::sources::workspace::fetcher(
+            &ctx.ui,
+            false,
+            ctx.allow_http,
+        )?),
+    };
+    let net = crate::sources::Net {
+        ui: &ctx.ui,
+        offline: ctx.offline,
+        allow_http: ctx.allow_http,
+        fetcher: fetcher.as_ref(),
+    };
+    let new = crate::sources::NewSource {
+        decl: &decl,
+        root: &project.root,
+        user: &user,
+        token_env: opts.token_env.as_deref(),
+    };
+    let probed = crate::sources::load::probe(&net, &new)?;
     if let Some((url, var)) = &binding {
         let path = crate::net::UserTokens::bind(url, var).with_context(
             || "cannot record the token binding in your config (set SKILLPM_CONFIG_DIR)",
@@ -146,12 +160,12 @@ pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
         ));
     }
     manifest.save()?;
-    Ok(AddReport {
+    Ok(SourceAddReport {
         name: decl.name,
         url: decl.url,
         manifest: manifest.path().to_owned(),
-        probe,
-        commit,
+        probe: probed.index,
+        commit: probed.commit,
     })
 }
 
@@ -175,11 +189,11 @@ pub struct SourceRow {
 /// `--json`: `{"sources": [{"name", "url", "keys": [{"key", "key_id"}], "token_env": null | "VAR"}]}`
 /// (`token_env`: the variable whose token would be sent, by the user's binding).
 #[derive(Debug, Serialize)]
-pub struct ListReport {
+pub struct SourceListReport {
     pub sources: Vec<SourceRow>,
 }
 
-impl Report for ListReport {
+impl Report for SourceListReport {
     fn human(&self, out: &mut dyn Write) -> std::io::Result<()> {
         if self.sources.is_empty() {
             return writeln!(
@@ -200,7 +214,7 @@ impl Report for ListReport {
     }
 }
 
-pub fn list(ctx: &Context) -> anyhow::Result<ListReport> {
+pub fn list(ctx: &Context) -> anyhow::Result<SourceListReport> {
     let (_, manifest) = load_project(ctx)?;
     let sources = manifest
         .sources()
@@ -220,7 +234,7 @@ pub fn list(ctx: &Context) -> anyhow::Result<ListReport> {
             }
         })
         .collect();
-    Ok(ListReport { sources })
+    Ok(SourceListReport { sources })
 }
 
 /// `--json`: `{"removed": "<name>", "url": "<its url>"}`.

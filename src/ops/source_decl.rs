@@ -10,7 +10,8 @@ use crate::error::{Exit, OpError};
 use crate::project::Manifest;
 use crate::project::manifest::SourceDecl;
 use crate::sources::candidate::clean_subpath;
-use crate::sources::id::{SourceSpec, is_git_form, looks_like_location, manifest_url};
+use crate::sources::id::{SourceId, SourceKind};
+use crate::sources::location::{is_git_form, looks_like_location, manifest_url, parse};
 use crate::sources::tokens::token_url;
 use crate::sources::workspace::fail;
 use crate::trust::{PinnedKey, Rotation, verify_rotation};
@@ -111,12 +112,13 @@ fn only_declared_source(manifest: &Manifest, with_path: bool) -> anyhow::Result<
 /// A git location `url` with `--ref r` written into it (`@r` for `github:`,
 /// else `#r`); a registry takes no ref (exit 2).
 fn with_git_ref(root: &Path, text: &str, url: String, r: &str) -> anyhow::Result<String> {
-    let Some(written) = crate::sources::git::spec_for(&url, root)? else {
+    let written = SourceId::parse(&url, root)?;
+    if written.kind != SourceKind::Git {
         return fail(
             Exit::Usage,
             format!("--ref applies to git sources; `{text}` is a registry"),
         );
-    };
+    }
     // A ref in the text too (`…#v1`, `…@v1`, `tree/v1`) must be the same
     // one (else exit 2), and is then not written twice.
     crate::git::parse_git_spec(&url, Some(r), root)?;
@@ -222,8 +224,8 @@ pub fn token_binding(
 
 /// A local source must exist (exit 8).
 pub fn check_exists(decl: &SourceDecl, root: &Path) -> anyhow::Result<()> {
-    if let Ok(spec) = SourceSpec::parse(&decl.url, root)
-        && let Some(path) = spec.url().and_then(|u| u.to_file_path().ok())
+    if let Ok(at) = parse(&decl.url, root)
+        && let Some(path) = at.url.and_then(|u| u.to_file_path().ok())
         && !path.exists()
     {
         return fail(

@@ -20,7 +20,7 @@ use crate::audit::Severity;
 use crate::project::Manifest;
 use crate::project::lock::{Format, LockedSkill};
 use crate::project::manifest::SourceDecl;
-use crate::sources::load::KindOf;
+use crate::sources::id::{SourceId, SourceKind};
 
 /// What a command is about to resolve or place, as the policy reads it.
 pub struct Scene<'a> {
@@ -389,14 +389,14 @@ type Unmet<'r> = (&'static str, &'r Place, String);
 /// source, a declared Sigstore identity.
 fn source_proof<'r>(req: &'r Requirement, decl: &SourceDecl, root: &Path) -> Vec<Unmet<'r>> {
     let mut out = Vec::new();
-    let kind = || KindOf::of_source(&decl.url, root).ok();
+    let kind = || SourceId::of(decl, root).ok().map(|id| id.kind);
     if let Some(rule) = &req.minisign {
         let pinned = !decl.keys.is_empty()
             && decl
                 .keys
                 .iter()
                 .all(|k| rule.value.iter().any(|p| p.trim() == k.trim()));
-        if kind() != Some(KindOf::Index) {
+        if kind() != Some(SourceKind::Index) {
             out.push(("require.minisign", &rule.at, "the policy asks for an index signed with minisign, which this kind of source does not carry".to_owned()));
         } else if !pinned {
             out.push(("require.minisign", &rule.at, format!(
@@ -410,7 +410,7 @@ fn source_proof<'r>(req: &'r Requirement, decl: &SourceDecl, root: &Path) -> Vec
             .cosign_key
             .as_deref()
             .is_some_and(|k| rule.value.iter().any(|p| same_key(p, k)));
-        if kind() != Some(KindOf::Oci) {
+        if kind() != Some(SourceKind::Oci) {
             out.push((
                 "require.cosign",
                 &rule.at,

@@ -16,7 +16,7 @@ use std::sync::{LazyLock, Mutex};
 
 use url::Url;
 
-use crate::sources::id::SourceSpec;
+use crate::sources::location::{is_git_form, parse};
 
 /// The normal form of the location `text` names (relative paths against
 /// `base_dir`). Text that names no source is kept as written, trimmed,
@@ -43,20 +43,29 @@ pub fn location(text: &str, base_dir: &Path) -> String {
 /// [`location`], worked out.
 fn normal_form(text: &str, base_dir: &Path) -> String {
     let text = text.trim();
-    match SourceSpec::parse(text, base_dir) {
-        Ok(SourceSpec::Index(url) | SourceSpec::Base(url)) => url_form(&url),
-        Ok(SourceSpec::Oci(r)) => format!(
+    let Ok(at) = parse(text, base_dir) else {
+        return text.to_owned();
+    };
+    if crate::sources::mcp::client::is_mcp_form(text) {
+        return match Url::parse(text.trim_start_matches("mcp+")) {
+            Ok(url) => format!("mcp+{}", url_form(&url)),
+            Err(_) => text.to_owned(),
+        };
+    }
+    if let Ok(r) = crate::sources::oci::OciRef::parse(text) {
+        return format!(
             "{}{}/{}",
             crate::sources::oci::SCHEME,
             r.registry,
             r.repository
-        ),
-        Ok(SourceSpec::Mcp(text)) => match Url::parse(text.trim_start_matches("mcp+")) {
-            Ok(url) => format!("mcp+{}", url_form(&url)),
-            Err(_) => text,
-        },
-        Ok(SourceSpec::Git(text)) => git_form(&text, base_dir),
-        Err(_) => text.to_owned(),
+        );
+    }
+    if is_git_form(text) {
+        return git_form(text, base_dir);
+    }
+    match &at.url {
+        Some(url) => url_form(url),
+        None => text.to_owned(),
     }
 }
 

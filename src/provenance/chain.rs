@@ -183,7 +183,7 @@ impl<'a> Prover<'a> {
         if let Some(d) = self.sources.get(&decl.name) {
             return Ok(d.clone());
         }
-        let d = Rc::new(Declared::of(decl, self.cx.root)?);
+        let d = Rc::new(crate::sources::load::declared(decl, self.cx.root)?);
         self.sources.insert(decl.name.clone(), d.clone());
         Ok(d)
     }

@@ -24,6 +24,10 @@ pub const PORTS: &[u16] = &[80, 443, 3000, 5000, 8000, 8080, 8443, 8888];
 /// return at once in the sandbox.
 const LINGER: Duration = Duration::from_secs(1);
 
+/// How many of a skill's scripts run at once: they start side by side, so
+/// a skill of many small scripts costs about its slowest one, not their sum.
+const AT_ONCE: usize = 4;
+
 /// Bytes kept of one connection or datagram.
 const KEEP: usize = 64 * 1024;
 
@@ -32,10 +36,13 @@ const KEEP: usize = 64 * 1024;
 pub struct Spec {
     pub scripts: Vec<ScriptSpec>,
     pub env: Vec<(String, String)>,
-    /// For all the scripts together, from the first one's start: their
+    /// For all the scripts together, from the sandbox's start: their
     /// processes and what they leave running. A script still running then
-    /// is killed, and the scripts after it are not started.
+    /// is killed, and the scripts not started by then are not started.
     pub deadline_ms: u64,
+    /// When the parent started the sandbox (milliseconds since the Unix
+    /// epoch): the deadline counts from then.
+    pub started_ms: u64,
 }
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -61,8 +68,13 @@ pub enum SinkKind {
 /// What the sink received.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct SinkEvent {
-    /// The index of the script running when it arrived.
+    /// The index of the script started last when it arrived (the parent
+    /// finds the script that sent it by [`SinkEvent::socket`] when it can).
     pub script: usize,
+    /// The sender's socket (its inode, as strace's record names it:
+    /// `TCP:[123456]`), 0 when unknown.
+    #[serde(default)]
+    pub socket: u64,
     pub kind: SinkKind,
     /// `GET http://host/path`, `dns name.example`, `tcp :5000`.
     pub summary: String,
@@ -96,9 +108,17 @@ type Events = Arc<Mutex<Vec<SinkEvent>>>;
 static ACCEPTED: AtomicUsize = AtomicUsize::new(0);
 static OPEN: AtomicUsize = AtomicUsize::new(0);
 
-fn record(events: &Events, current: &AtomicUsize, kind: SinkKind, summary: String, data: &[u8]) {
+fn record(
+    events: &Events,
+    current: &AtomicUsize,
+    socket: u64,
+    kind: SinkKind,
+    summary: String,
+    data: &[u8],
+) {
     let event = SinkEvent {
         script: current.load(Ordering::SeqCst),
+        socket,
         kind,
         summary,
         data: String::from_utf8_lossy(&data[..data.len().min(KEEP)]).into_owned(),
@@ -115,34 +135,194 @@ pub fn run(spec: &str) -> Result<SandboxStartReport, serde_json::Error> {
     let events: Events = Arc::default();
     let current = Arc::new(AtomicUsize::new(0));
     let mut report = SandboxStartReport::default();
+    // The deadline counts from the sandbox's start (the parent's clock is
+    // this one: no time namespace), so setting it up is inside it too.
+    let now_ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64);
+    let spent = now_ms.saturating_sub(spec.started_ms).min(spec.deadline_ms);
+    let deadline = Instant::now() + Duration::from_millis(spec.deadline_ms - spent);
     start_sink(&events, &current, &mut report.unbound);
-    let mut seen: Vec<u32> = Vec::new();
-    let deadline = Instant::now() + Duration::from_millis(spec.deadline_ms);
-    for (i, script) in spec.scripts.iter().enumerate() {
-        // A script not started is not in the report: the parent names it.
-        if Instant::now() >= deadline {
-            break;
-        }
-        current.store(i, Ordering::SeqCst);
-        report
-            .scripts
-            .push(run_one(script, &spec.env, deadline, &mut seen));
-    }
+    report.scripts = run_all(&spec, deadline, &current);
     // Let the sink finish what arrived last: until no connection is being
-    // read and none arrived for a moment (at most a second).
+    // read and none arrived for a moment (at most a second, and not past
+    // the deadline by more than a moment).
     let quiet = Instant::now();
+    let until = (quiet + Duration::from_secs(1)).min(deadline.max(quiet + SETTLE));
     let mut seen_accepted = ACCEPTED.load(Ordering::SeqCst);
     loop {
-        pause(Duration::from_millis(25));
+        pause(Duration::from_millis(10));
         let now = ACCEPTED.load(Ordering::SeqCst);
         let idle = OPEN.load(Ordering::SeqCst) == 0 && now == seen_accepted;
-        if idle || quiet.elapsed() > Duration::from_secs(1) {
+        if idle || Instant::now() >= until {
             break;
         }
         seen_accepted = now;
     }
     report.sink = events.lock().map(|e| e.clone()).unwrap_or_default();
     Ok(report)
+}
+
+/// How long a connection that arrived at the deadline may still be read.
+const SETTLE: Duration = Duration::from_millis(100);
+
+/// How long after a script's own process ended what it started may take to
+/// end too before it counts as having outlived the script.
+const GRACE: Duration = Duration::from_millis(100);
+
+/// One script of the run and where it is.
+enum State {
+    Waiting,
+    Running {
+        child: std::process::Child,
+        start: Instant,
+    },
+    /// Its own process ended; what it started is looked at after [`GRACE`].
+    Ended {
+        outcome: Outcome,
+        at: Instant,
+    },
+    Done(Outcome),
+}
+
+/// Runs the scripts side by side ([`AT_ONCE`] at a time, in their order),
+/// each in a process group of its own (so what each one started is known
+/// by its group), until they end or the deadline comes. A script still
+/// running then is killed; one not started by then is not in the result
+/// (the parent names it).
+fn run_all(spec: &Spec, deadline: Instant, current: &AtomicUsize) -> Vec<Outcome> {
+    let n = spec.scripts.len();
+    let mut states: Vec<State> = (0..n).map(|_| State::Waiting).collect();
+    // Each started script's process group (its own process's pid).
+    let mut groups: Vec<u32> = vec![0; n];
+    let mut seen: Vec<u32> = Vec::new();
+    let mut last_end = Instant::now();
+    loop {
+        let now = Instant::now();
+        let running = states
+            .iter()
+            .filter(|s| matches!(s, State::Running { .. }))
+            .count();
+        if now < deadline
+            && running < AT_ONCE
+            && let Some(i) = states.iter().position(|s| matches!(s, State::Waiting))
+        {
+            current.store(i, Ordering::SeqCst);
+            states[i] = match spawn(&spec.scripts[i], &spec.env) {
+                Ok(child) => {
+                    groups[i] = child.id();
+                    State::Running { child, start: now }
+                }
+                Err(e) => State::Done(Outcome {
+                    error: Some(e.to_string()),
+                    ..Outcome::default()
+                }),
+            };
+            continue;
+        }
+        for state in &mut states {
+            let State::Running { child, start } = state else {
+                continue;
+            };
+            let (exit, timed_out) = match child.try_wait() {
+                Ok(Some(status)) => (status.code(), false),
+                Ok(None) if now >= deadline => {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    (None, true)
+                }
+                Ok(None) => continue,
+                Err(_) => (None, false),
+            };
+            let outcome = Outcome {
+                exit,
+                timed_out,
+                ms: start.elapsed().as_millis() as u64,
+                ..Outcome::default()
+            };
+            let group = child.id();
+            last_end = now;
+            *state = if timed_out {
+                // What it would have done later is not known; what it left
+                // running ends with the sandbox.
+                seen.extend(
+                    others(&seen)
+                        .iter()
+                        .filter(|p| p.group == group)
+                        .map(|p| p.pid),
+                );
+                State::Done(outcome)
+            } else {
+                State::Ended { outcome, at: now }
+            };
+        }
+        // What is still running a moment after a script ended outlived it:
+        // the processes of its group, and any that left their group (set
+        // apart from every script's group, the first script to end takes them).
+        let mut live: Option<Vec<Proc>> = None;
+        for (i, state) in states.iter_mut().enumerate() {
+            let State::Ended { at, .. } = state else {
+                continue;
+            };
+            let group = groups[i];
+            let left: Vec<Proc> = live
+                .get_or_insert_with(|| others(&seen))
+                .iter()
+                .filter(|p| !seen.contains(&p.pid))
+                .filter(|p| p.group == group || !groups.contains(&p.group))
+                .cloned()
+                .collect();
+            if !left.is_empty() && at.elapsed() < GRACE && Instant::now() < deadline {
+                continue;
+            }
+            seen.extend(left.iter().map(|p| p.pid));
+            let State::Ended { mut outcome, .. } = std::mem::replace(state, State::Waiting) else {
+                continue;
+            };
+            outcome.outlived = left.into_iter().map(|p| p.cmd).collect();
+            *state = State::Done(outcome);
+        }
+        let all_done = states.iter().all(|s| matches!(s, State::Done(_)));
+        let none_left = states
+            .iter()
+            .all(|s| matches!(s, State::Done(_) | State::Waiting));
+        if all_done || (now >= deadline && none_left) {
+            break;
+        }
+        pause(Duration::from_millis(5));
+    }
+    // What the scripts left running may go on for LINGER more (a delayed
+    // payload is seen doing its work), within the deadline; the sandbox's
+    // end kills whatever is left.
+    while !others(&[]).is_empty() && Instant::now() < deadline && last_end.elapsed() < LINGER {
+        pause(Duration::from_millis(10));
+    }
+    states
+        .into_iter()
+        .map_while(|s| match s {
+            State::Done(outcome) => Some(outcome),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Starts one script in a process group of its own, stdin empty (and
+/// closed to writers: `/dev/null`), output discarded.
+fn spawn(script: &ScriptSpec, env: &[(String, String)]) -> std::io::Result<std::process::Child> {
+    use std::os::unix::process::CommandExt as _;
+    let Some((program, args)) = script.argv.split_first() else {
+        return Err(std::io::Error::other("no command"));
+    };
+    std::process::Command::new(program)
+        .args(args)
+        .current_dir(&script.cwd)
+        .env_clear()
+        .envs(env.iter().map(|(k, v)| (k, v)))
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .process_group(0)
+        .spawn()
 }
 
 /// Waits without `nanosleep`: the sandbox's sleeps return at once (strace
@@ -152,74 +332,19 @@ fn pause(d: Duration) {
     std::thread::park_timeout(d);
 }
 
-fn run_one(
-    script: &ScriptSpec,
-    env: &[(String, String)],
-    deadline: Instant,
-    seen: &mut Vec<u32>,
-) -> Outcome {
-    let start = Instant::now();
-    let Some((program, args)) = script.argv.split_first() else {
-        return Outcome::default();
-    };
-    let child = std::process::Command::new(program)
-        .args(args)
-        .current_dir(&script.cwd)
-        .env_clear()
-        .envs(env.iter().map(|(k, v)| (k, v)))
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn();
-    let mut child = match child {
-        Ok(c) => c,
-        Err(e) => {
-            return Outcome {
-                error: Some(e.to_string()),
-                ..Outcome::default()
-            };
-        }
-    };
-    let mut out = Outcome::default();
-    loop {
-        match child.try_wait() {
-            Ok(Some(status)) => {
-                out.exit = status.code();
-                break;
-            }
-            Ok(None) if Instant::now() >= deadline => {
-                out.timed_out = true;
-                let _ = child.kill();
-                let _ = child.wait();
-                break;
-            }
-            Ok(None) => pause(Duration::from_millis(5)),
-            Err(_) => break,
-        }
-    }
-    out.ms = start.elapsed().as_millis() as u64;
-    // What is still running a moment after the script ended outlived it;
-    // it may go on for LINGER more (a delayed payload is seen doing its
-    // work), and the sandbox's end kills whatever is left.
-    let prior = seen.clone();
-    let grace = Instant::now();
-    let mut left = others(seen);
-    while !left.is_empty() && grace.elapsed() < Duration::from_millis(100) {
-        pause(Duration::from_millis(10));
-        left = others(seen);
-    }
-    out.outlived = left.iter().map(|(_, cmd)| cmd.clone()).collect();
-    seen.extend(left.iter().map(|(pid, _)| *pid));
-    let ended = Instant::now();
-    while !others(&prior).is_empty() && Instant::now() < deadline && ended.elapsed() < LINGER {
-        pause(Duration::from_millis(10));
-    }
-    out
+/// A live process of the sandbox.
+#[derive(Clone)]
+struct Proc {
+    pid: u32,
+    /// Its process group.
+    group: u32,
+    /// Its command line.
+    cmd: String,
 }
 
 /// Live processes of this PID namespace other than its first (bubblewrap's
-/// reaper), this one and `seen`: (pid, command line).
-fn others(seen: &[u32]) -> Vec<(u32, String)> {
+/// reaper), this one and `seen`.
+fn others(seen: &[u32]) -> Vec<Proc> {
     let me = std::process::id();
     let Ok(entries) = std::fs::read_dir("/proc") else {
         return Vec::new();
@@ -236,64 +361,164 @@ fn others(seen: &[u32]) -> Vec<(u32, String)> {
         if pid == 1 || pid == me || seen.contains(&pid) {
             continue;
         }
+        // `pid (comm) state ppid pgrp …`
         let stat = std::fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
-        let state = stat.rsplit_once(") ").map_or("", |(_, rest)| rest);
+        let mut fields = stat
+            .rsplit_once(") ")
+            .map_or("", |(_, rest)| rest)
+            .split(' ');
+        let state = fields.next().unwrap_or_default();
         if state.starts_with('Z') || state.starts_with('X') || stat.is_empty() {
             continue;
         }
+        let group = fields.nth(1).and_then(|g| g.parse().ok()).unwrap_or(0);
         let cmd = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
         let cmd = String::from_utf8_lossy(&cmd).replace('\0', " ");
-        out.push((pid, cmd.trim().to_owned()));
+        out.push(Proc {
+            pid,
+            group,
+            cmd: cmd.trim().to_owned(),
+        });
     }
     out
 }
 
+/// Binds the sink (UDP 53 and the TCP [`PORTS`] on 127.0.0.1) and serves
+/// it from one thread that polls its sockets: under strace every thread a
+/// traced process starts costs an attach, so the sink makes no more than one.
 fn start_sink(events: &Events, current: &Arc<AtomicUsize>, unbound: &mut Vec<String>) {
-    match UdpSocket::bind("127.0.0.1:53") {
-        Ok(socket) => {
-            let (events, current) = (Arc::clone(events), Arc::clone(current));
-            std::thread::spawn(move || serve_dns(&socket, &events, &current));
-        }
-        Err(e) => unbound.push(format!("udp 53: {e}")),
-    }
+    let dns =
+        match UdpSocket::bind("127.0.0.1:53").and_then(|s| s.set_nonblocking(true).map(|()| s)) {
+            Ok(socket) => Some(socket),
+            Err(e) => {
+                unbound.push(format!("udp 53: {e}"));
+                None
+            }
+        };
+    let mut listeners = Vec::new();
     for port in PORTS {
-        match TcpListener::bind(("127.0.0.1", *port)) {
-            Ok(listener) => {
-                let (events, current) = (Arc::clone(events), Arc::clone(current));
-                std::thread::spawn(move || {
-                    for stream in listener.incoming().flatten() {
-                        let (events, current) = (Arc::clone(&events), Arc::clone(&current));
-                        let port = *port;
-                        ACCEPTED.fetch_add(1, Ordering::SeqCst);
-                        OPEN.fetch_add(1, Ordering::SeqCst);
-                        std::thread::spawn(move || {
-                            serve_tcp(stream, port, &events, &current);
-                            OPEN.fetch_sub(1, Ordering::SeqCst);
-                        });
-                    }
+        match TcpListener::bind(("127.0.0.1", *port))
+            .and_then(|l| l.set_nonblocking(true).map(|()| l))
+        {
+            Ok(listener) => listeners.push((*port, listener)),
+            Err(e) => unbound.push(format!("tcp {port}: {e}")),
+        }
+    }
+    let (events, current) = (Arc::clone(events), Arc::clone(current));
+    std::thread::spawn(move || serve(dns.as_ref(), &listeners, &events, &current));
+}
+
+/// The inode of the socket of this network namespace bound to `port` (the
+/// sender's own port), from `table` (`/proc/net/tcp`, `udp`:
+/// `sl local_address rem_address st … uid timeout inode`, addresses in
+/// hex). 0 when it is gone or unknown.
+fn socket_of(table: &str, port: u16) -> u64 {
+    let local = format!(":{port:04X}");
+    std::fs::read_to_string(table)
+        .unwrap_or_default()
+        .lines()
+        .skip(1)
+        .map(|line| line.split_whitespace().collect::<Vec<_>>())
+        .find(|f| f.get(1).is_some_and(|a| a.ends_with(&local)))
+        .and_then(|f| f.get(9)?.parse().ok())
+        .unwrap_or(0)
+}
+
+/// A connection the sink is reading.
+struct Conn {
+    stream: TcpStream,
+    port: u16,
+    data: Vec<u8>,
+    /// When bytes last arrived (or it was accepted).
+    last: Instant,
+}
+
+/// How long a connection may send nothing before what it sent is taken.
+const READ_IDLE: Duration = Duration::from_millis(300);
+
+fn serve(
+    dns: Option<&UdpSocket>,
+    listeners: &[(u16, TcpListener)],
+    events: &Events,
+    current: &AtomicUsize,
+) {
+    let mut conns: Vec<Conn> = Vec::new();
+    let mut buf = vec![0u8; 8192];
+    loop {
+        let mut busy = false;
+        if let Some(socket) = dns {
+            while let Ok((n, from)) = socket.recv_from(&mut buf) {
+                busy = true;
+                answer_dns(socket, &buf[..n], from, events, current);
+            }
+        }
+        for (port, listener) in listeners {
+            while let Ok((stream, _)) = listener.accept() {
+                busy = true;
+                ACCEPTED.fetch_add(1, Ordering::SeqCst);
+                OPEN.fetch_add(1, Ordering::SeqCst);
+                let _ = stream.set_nonblocking(true);
+                conns.push(Conn {
+                    stream,
+                    port: *port,
+                    data: Vec::new(),
+                    last: Instant::now(),
                 });
             }
-            Err(e) => unbound.push(format!("tcp {port}: {e}")),
+        }
+        let mut i = 0;
+        while i < conns.len() {
+            let conn = &mut conns[i];
+            let done = loop {
+                match conn.stream.read(&mut buf) {
+                    Ok(0) => break true,
+                    Ok(n) => {
+                        busy = true;
+                        conn.data.extend_from_slice(&buf[..n]);
+                        conn.last = Instant::now();
+                        if conn.data.len() >= KEEP || request_complete(&conn.data) {
+                            break true;
+                        }
+                    }
+                    Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                        break conn.last.elapsed() > READ_IDLE;
+                    }
+                    Err(_) => break true,
+                }
+            };
+            if done {
+                let conn = conns.swap_remove(i);
+                serve_tcp(conn.stream, conn.port, &conn.data, events, current);
+                OPEN.fetch_sub(1, Ordering::SeqCst);
+            } else {
+                i += 1;
+            }
+        }
+        if !busy {
+            pause(Duration::from_millis(2));
         }
     }
 }
 
-fn serve_dns(socket: &UdpSocket, events: &Events, current: &AtomicUsize) {
-    let mut buf = [0u8; 1500];
-    while let Ok((n, from)) = socket.recv_from(&mut buf) {
-        let packet = &buf[..n];
-        let Some((name, qtype, end)) = dns_question(packet) else {
-            continue;
-        };
-        record(
-            events,
-            current,
-            SinkKind::Dns,
-            format!("dns {name}"),
-            name.as_bytes(),
-        );
-        let _ = socket.send_to(&dns_answer(packet, qtype, end), from);
-    }
+fn answer_dns(
+    socket: &UdpSocket,
+    packet: &[u8],
+    from: std::net::SocketAddr,
+    events: &Events,
+    current: &AtomicUsize,
+) {
+    let Some((name, qtype, end)) = dns_question(packet) else {
+        return;
+    };
+    record(
+        events,
+        current,
+        socket_of("/proc/net/udp", from.port()),
+        SinkKind::Dns,
+        format!("dns {name}"),
+        name.as_bytes(),
+    );
+    let _ = socket.send_to(&dns_answer(packet, qtype, end), from);
 }
 
 /// The first question of a DNS query: name, type, and where it ends.
@@ -340,20 +565,16 @@ const METHODS: &[&str] = &[
 /// the form every interpreter reads as a comment.
 const BODY: &[u8] = b"#!/bin/sh\n";
 
-fn serve_tcp(mut stream: TcpStream, port: u16, events: &Events, current: &AtomicUsize) {
-    let _ = stream.set_read_timeout(Some(Duration::from_millis(300)));
-    let mut data = Vec::new();
-    let mut buf = [0u8; 8192];
-    while data.len() < KEEP {
-        match stream.read(&mut buf) {
-            Ok(0) | Err(_) => break,
-            Ok(n) => data.extend_from_slice(&buf[..n]),
-        }
-        if request_complete(&data) {
-            break;
-        }
-    }
-    let text = String::from_utf8_lossy(&data);
+/// Records what a connection sent and answers an HTTP request with
+/// [`BODY`].
+fn serve_tcp(
+    mut stream: TcpStream,
+    port: u16,
+    data: &[u8],
+    events: &Events,
+    current: &AtomicUsize,
+) {
+    let text = String::from_utf8_lossy(data);
     let mut kind = SinkKind::Http;
     let summary = if METHODS.iter().any(|m| text.starts_with(m)) {
         let line = text.lines().next().unwrap_or_default();
@@ -382,8 +603,13 @@ fn serve_tcp(mut stream: TcpStream, port: u16, events: &Events, current: &Atomic
     };
     // Recorded before the answer: a client that waits for it is seen
     // before its script goes on (or ends).
-    record(events, current, kind, summary, &data);
+    let from = stream
+        .peer_addr()
+        .map_or(0, |a| socket_of("/proc/net/tcp", a.port()));
+    record(events, current, from, kind, summary, data);
     if kind == SinkKind::Http {
+        let _ = stream.set_nonblocking(false);
+        let _ = stream.set_write_timeout(Some(READ_IDLE));
         let head = format!(
             "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
             BODY.len()
@@ -394,8 +620,12 @@ fn serve_tcp(mut stream: TcpStream, port: u16, events: &Events, current: &Atomic
 }
 
 /// An HTTP request's head has arrived and its body is as long as its
-/// `Content-Length` says.
+/// `Content-Length` says, or a TLS handshake's first record has (its
+/// content cannot be read: there is nothing more to wait for).
 fn request_complete(data: &[u8]) -> bool {
+    if let [0x16, 0x03, _, high, low, ..] = data {
+        return data.len() >= 5 + usize::from(u16::from_be_bytes([*high, *low]));
+    }
     let Some(end) = data.windows(4).position(|w| w == b"\r\n\r\n") else {
         return false;
     };
@@ -436,5 +666,8 @@ mod tests {
             b"POST / HTTP/1.1\r\nContent-Length: 3\r\n\r\nabc"
         ));
         assert!(request_complete(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n"));
+        // A TLS ClientHello is complete with its first record.
+        assert!(!request_complete(&[0x16, 3, 1, 0, 4, 1, 0]));
+        assert!(request_complete(&[0x16, 3, 1, 0, 4, 1, 0, 0, 0]));
     }
 }

@@ -246,6 +246,9 @@ pub fn run_skill(tools: &Tools, dir: &Path, name: &str) -> Result<SkillRun, Sand
             .collect(),
         env: environment(&canaries),
         deadline_ms: tools.deadline.as_millis() as u64,
+        started_ms: std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as u64),
     };
     let spec = serde_json::to_string(&spec).map_err(|e| failed(e.to_string()))?;
     let budget = tools.deadline + Duration::from_secs(5);
@@ -287,7 +290,11 @@ pub fn run_skill(tools: &Tools, dir: &Path, name: &str) -> Result<SkillRun, Sand
             ));
         }
         let outcome = Some(outcome);
-        let sink: Vec<&init::SinkEvent> = report.sink.iter().filter(|e| e.script == i).collect();
+        let sink: Vec<&init::SinkEvent> = report
+            .sink
+            .iter()
+            .filter(|e| sender(e, &per_script) == i)
+            .collect();
         let calls = per_script.get(i).map_or(&[][..], Vec::as_slice);
         let judged = judge::judge(&p.file, calls, outcome, &sink, &cx);
         run.findings.extend(judged.findings);
@@ -302,6 +309,20 @@ pub fn run_skill(tools: &Tools, dir: &Path, name: &str) -> Result<SkillRun, Sand
     }
     run.ms = start.elapsed().as_millis() as u64;
     Ok(run)
+}
+
+/// The script that sent what the sink received: the one whose process
+/// used the sender's socket (scripts run side by side), else the one
+/// started last when it arrived.
+fn sender(event: &init::SinkEvent, per_script: &[trace::ScriptCalls]) -> usize {
+    (event.socket != 0)
+        .then(|| {
+            per_script
+                .iter()
+                .position(|calls| calls.iter().any(|c| c.socket() == Some(event.socket)))
+        })
+        .flatten()
+        .unwrap_or(event.script)
 }
 
 /// Fills `work`: `home/` (the fake home with the canaries and the skill's

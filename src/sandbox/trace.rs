@@ -35,6 +35,18 @@ impl Call {
         !self.ret.starts_with('-')
     }
 
+    /// The inode of the socket this call used (`TCP:[123456]`, `UDP:[…]`:
+    /// strace, outside the sandbox's network namespace, names a socket
+    /// there by its inode).
+    pub fn socket(&self) -> Option<u64> {
+        let fd = self.fd.as_deref()?;
+        let (kind, rest) = fd.split_once(":[")?;
+        if !matches!(kind, "TCP" | "UDP" | "TCPv6" | "UDPv6") {
+            return None;
+        }
+        rest.strip_suffix(']')?.parse().ok()
+    }
+
     /// The path of the fd a successful `open` returned (`3</a/b>`).
     pub fn returned_path(&self) -> Option<String> {
         let start = self.ret.find('<')?;

@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 use serde_json::Value;
 
-pub use openai_yaml::{Interface, OpenAiMetadata, Policy, ToolDependency, ToolKind};
+pub use openai_yaml::{Interface, InvocationPolicy, OpenAiMetadata, ToolDependency, ToolKind};
 pub use shell::ShellCommand;
 
 /// The file every skill folder holds at its root.

@@ -24,7 +24,7 @@ const MAX_BYTES: u64 = 1024 * 1024;
 pub struct OpenAiMetadata {
     pub interface: Option<Interface>,
     pub dependencies: Vec<ToolDependency>,
-    pub policy: Option<Policy>,
+    pub policy: Option<InvocationPolicy>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
@@ -96,7 +96,7 @@ fn name_syntax(kind: &ToolKind, value: &str) -> Result<(), &'static str> {
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-pub struct Policy {
+pub struct InvocationPolicy {
     /// `false`: the model must not pick this skill on its own.
     pub allow_implicit_invocation: Option<bool>,
     pub products: Vec<String>,
@@ -283,7 +283,7 @@ impl Reader<'_> {
         out
     }
 
-    fn policy(&mut self, m: &Map<String, Value>) -> Policy {
+    fn policy(&mut self, m: &Map<String, Value>) -> InvocationPolicy {
         let allow = match m.get("allow_implicit_invocation") {
             None | Some(Value::Null) => None,
             Some(Value::Bool(b)) => Some(*b),
@@ -301,7 +301,7 @@ impl Reader<'_> {
                 .collect(),
             Some(other) => self.wrong_type("policy.products", "a list", other),
         };
-        Policy {
+        InvocationPolicy {
             allow_implicit_invocation: allow,
             products,
         }

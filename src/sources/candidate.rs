@@ -61,6 +61,17 @@ pub fn new_lock_entry(name: &str, source: &str, format: Format, entry: &StoreEnt
     }
 }
 
+/// Locked skills by the name of their source, in name order.
+pub fn by_source<'a>(
+    group: &[&'a LockedSkill],
+) -> std::collections::BTreeMap<&'a str, Vec<&'a LockedSkill>> {
+    let mut by_source = std::collections::BTreeMap::<&str, Vec<&LockedSkill>>::new();
+    for s in group {
+        by_source.entry(s.source.as_str()).or_default().push(s);
+    }
+    by_source
+}
+
 /// A source-relative folder as shown to the user: the root is `.`.
 pub fn shown_path(path: &str) -> &str {
     if path.is_empty() { "." } else { path }

@@ -12,10 +12,10 @@ use super::candidate::{
     Candidate, FoundPlace, Offer, clean_subpath, found_offers, import_found, join_rel,
     new_lock_entry, not_offered, shown_path,
 };
-use super::id::SourceSpec;
+use super::location::Written;
 use super::proof::{Declared, Proof, ProveContext, ProveError, check_within, declared_url};
 use super::workspace::{Workspace, fail};
-use super::{Kind, Latest};
+use super::{Kind, Latest, Net, SearchResult, SearchTarget, Source, found_hits};
 use crate::digest::Digest;
 use crate::error::{Exit, OpError};
 use crate::project::lock::{Format, LockedSkill};
@@ -34,61 +34,58 @@ pub struct FolderOpened {
     pub found: crate::skill::discover::RepoDiscovery,
 }
 
-impl Kind for Folder {
-    type Opened = FolderOpened;
+fn open(ws: &mut Workspace<'_>, decl: &SourceDecl) -> anyhow::Result<FolderOpened> {
+    let subpath = clean_subpath(decl.path.as_deref())?;
+    let Some(base) = local_folder(&decl.url, ws.root) else {
+        return fail(
+            Exit::NotFound,
+            format!("source `{}`: there is no folder `{}`", decl.name, decl.url),
+        );
+    };
+    let dir = dir(&base, subpath.as_deref())
+        .with_context(|| format!("source `{}` ({})", decl.name, base.display()))?;
+    let found = crate::skill::discover::discover_skills(&dir);
+    for w in &found.warnings {
+        ws.ui.warn(w);
+    }
+    Ok(FolderOpened {
+        base,
+        subpath,
+        found,
+    })
+}
 
-    fn open(ws: &mut Workspace<'_>, decl: &SourceDecl) -> anyhow::Result<FolderOpened> {
-        let subpath = clean_subpath(decl.path.as_deref())?;
-        let Some(base) = local_folder(&decl.url, ws.root) else {
-            return fail(
-                Exit::NotFound,
-                format!("source `{}`: there is no folder `{}`", decl.name, decl.url),
-            );
-        };
-        let dir = dir(&base, subpath.as_deref())
-            .with_context(|| format!("source `{}` ({})", decl.name, base.display()))?;
-        let found = crate::skill::discover::discover_skills(&dir);
-        for w in &found.warnings {
-            ws.ui.warn(w);
-        }
-        Ok(FolderOpened {
-            base,
-            subpath,
-            found,
-        })
+impl Source for FolderOpened {
+    fn offers(&self) -> Vec<Offer> {
+        found_offers(&self.found)
     }
 
-    fn offers(opened: &FolderOpened) -> Vec<Offer> {
-        found_offers(&opened.found)
-    }
-
-    fn looked_at(_decl: &SourceDecl, opened: &FolderOpened) -> String {
+    fn looked_at(&self, _decl: &SourceDecl) -> String {
         format!(
             "the folder {}{}",
-            opened.base.display(),
-            opened
-                .subpath
+            self.base.display(),
+            self.subpath
                 .as_deref()
                 .map(|p| format!(" at --path {p}"))
                 .unwrap_or_default()
         )
     }
 
-    fn discovery(opened: &FolderOpened) -> Option<&crate::skill::discover::RepoDiscovery> {
-        Some(&opened.found)
+    fn discovery(&self) -> Option<&crate::skill::discover::RepoDiscovery> {
+        Some(&self.found)
     }
 
     fn resolve(
+        &self,
         ws: &mut Workspace<'_>,
         decl: &SourceDecl,
-        opened: &FolderOpened,
         names: &[String],
     ) -> Vec<anyhow::Result<Candidate>> {
         let FolderOpened {
             base,
             subpath,
             found,
-        } = opened;
+        } = self;
         let missing = |name: &str| not_offered(&decl.name, &found_offers(found), Some(found), name);
         import_found(
             ws,
@@ -109,8 +106,30 @@ impl Kind for Folder {
             },
         )
     }
+}
 
-    fn fetch(ws: &mut Workspace<'_>, group: &[&LockedSkill]) -> anyhow::Result<()> {
+impl Kind for Folder {
+    /// A local folder (path or `file://` URL) that is neither a git
+    /// repository nor a published registry (`.well-known/`) and holds at
+    /// least one SKILL.md where discovery looks (an empty folder stays an
+    /// index source, so its error says no index was found there).
+    fn recognizes(&self, at: &Written<'_>) -> anyhow::Result<Option<Option<String>>> {
+        let Some(dir) = at.url.as_ref().and_then(local_dir) else {
+            return Ok(None);
+        };
+        let found = crate::skill::discover::discover_skills(&dir);
+        Ok((!found.skills.is_empty() || !found.skipped.is_empty()).then_some(None))
+    }
+
+    fn formats(&self) -> &'static [Format] {
+        &[Format::Path]
+    }
+
+    fn open(&self, ws: &mut Workspace<'_>, decl: &SourceDecl) -> anyhow::Result<Box<dyn Source>> {
+        Ok(Box::new(open(ws, decl)?))
+    }
+
+    fn fetch(&self, ws: &mut Workspace<'_>, group: &[&LockedSkill]) -> anyhow::Result<()> {
         fetch_folders(ws, group)
     }
 
@@ -119,6 +138,7 @@ impl Kind for Folder {
     /// is trusted as it lies on disk, so a lock edited to read another folder
     /// (with a tree and approval to match) must stop here.
     fn prove(
+        &self,
         _cx: &mut ProveContext<'_>,
         entry: &LockedSkill,
         decl: &SourceDecl,
@@ -132,6 +152,7 @@ impl Kind for Folder {
 
     /// A folder source's identity is the tree digest of each skill folder.
     fn latest(
+        &self,
         ws: &mut Workspace<'_>,
         _decl: &SourceDecl,
         skills: &[&LockedSkill],
@@ -146,17 +167,24 @@ impl Kind for Folder {
             })
             .collect())
     }
-}
 
-/// The plain folder of skills `decl` names: a local folder (path or
-/// `file://` URL) that is neither a git repository nor a published registry
-/// (`.well-known/`) and holds at least one SKILL.md where discovery looks.
-/// `None` for every other source (an empty folder stays an index source, so
-/// its error says no index was found there).
-pub fn source_for(text: &str, base_dir: &Path) -> Option<std::path::PathBuf> {
-    let dir = local_folder(text, base_dir)?;
-    let found = crate::skill::discover::discover_skills(&dir);
-    (!found.skills.is_empty() || !found.skipped.is_empty()).then_some(dir)
+    /// Its skills, walked now.
+    fn search(&self, net: &Net<'_>, target: &SearchTarget) -> anyhow::Result<SearchResult> {
+        let decl = &target.decl;
+        let subpath = clean_subpath(decl.path.as_deref())?;
+        let Some(base) = local_folder(&decl.url, &target.base_dir) else {
+            return fail(Exit::NotFound, format!("there is no folder `{}`", decl.url));
+        };
+        let found = crate::skill::discover::discover_skills(&dir(&base, subpath.as_deref())?);
+        for w in &found.warnings {
+            net.ui.warn(format!("{}: {w}", base.display()));
+        }
+        let url = base.display().to_string();
+        Ok(SearchResult {
+            hits: found_hits(&decl.name, "folder", &url, subpath.as_deref(), &found),
+            problems: Vec::new(),
+        })
+    }
 }
 
 /// The folder a local source names, when it is a folder without a
@@ -165,13 +193,12 @@ pub fn source_for(text: &str, base_dir: &Path) -> Option<std::path::PathBuf> {
 /// of the folder again for each locked one would make installing n skills
 /// read n² SKILL.md files.
 pub fn local_folder(text: &str, base_dir: &Path) -> Option<std::path::PathBuf> {
-    let SourceSpec::Base(url) = SourceSpec::parse(text, base_dir).ok()? else {
-        return None;
-    };
-    if url.scheme() != "file" {
-        return None;
-    }
-    let dir = url.to_file_path().ok()?;
+    local_dir(&crate::sources::location::parse(text, base_dir).ok()?.url?)
+}
+
+/// The folder a `file:` URL names, when it is one without `.well-known/`.
+fn local_dir(url: &url::Url) -> Option<std::path::PathBuf> {
+    let dir = url.to_file_path().ok().filter(|_| url.scheme() == "file")?;
     let is_folder = std::fs::symlink_metadata(&dir).is_ok_and(|m| m.is_dir());
     (is_folder && !dir.join(".well-known").exists()).then_some(dir)
 }
@@ -271,18 +298,4 @@ pub fn check_unchanged(root: &Path, skills: &[LockedSkill]) -> anyhow::Result<()
         }
     }
     Ok(())
-}
-
-/// What a folder source offers (`search`): its skills, walked now.
-pub fn list(
-    ui: &crate::printer::Printer,
-    base: &Path,
-    subpath: Option<&str>,
-) -> anyhow::Result<crate::skill::discover::RepoDiscovery> {
-    let dir = dir(base, subpath)?;
-    let found = crate::skill::discover::discover_skills(&dir);
-    for w in &found.warnings {
-        ui.warn(format!("{}: {w}", base.display()));
-    }
-    Ok(found)
 }

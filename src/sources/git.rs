@@ -11,11 +11,13 @@ use super::candidate::{
     Candidate, FoundPlace, Offer, check_tree, clean_subpath, found_offers, import_found,
     new_lock_entry, not_offered, shown_path,
 };
-use super::id::SourceSpec;
+use super::location::{Written, is_git_form};
 use super::proof::{Declared, Proof, ProveContext, ProveError, RefProof, broken, check_within};
 use super::tokens::bound_token_env;
 use super::workspace::{Workspace, fail};
-use super::{Kind, Latest};
+use super::{
+    Hit, Kind, Latest, Net, NewSource, Probed, SearchResult, SearchTarget, Source, found_hits,
+};
 use crate::error::{Exit, OpError};
 use crate::git::{self, GitError, GitOptions, GitSpec};
 use crate::project::lock::{Format, LockedSkill};
@@ -36,68 +38,60 @@ pub struct GitOpened {
     pub found: crate::skill::discover::RepoDiscovery,
 }
 
-impl Kind for Git {
-    type Opened = GitOpened;
+/// Resolves the ref (which proves the ref link: the commit is its tip
+/// now), checks the commit out and discovers its skills.
+fn open(ws: &mut Workspace<'_>, decl: &SourceDecl) -> anyhow::Result<GitOpened> {
+    let subpath = clean_subpath(decl.path.as_deref())?;
+    let spec = with_folder(spec_of(&decl.url, ws.root)?, subpath.as_deref())?;
+    let opts = options(ws, decl)?;
+    ws.ui.status("Resolving", spec.to_string());
+    let resolved = git::resolve(&spec, &opts)?;
+    for w in &resolved.warnings {
+        ws.ui.warn(w);
+    }
+    record_on_ref(
+        ws.store.root(),
+        &spec.url(),
+        spec.reference.as_deref(),
+        &resolved.commit,
+        &resolved.commit,
+    );
+    let checkout = git::checkout(&spec, &resolved.commit, &ws.store.tmp_dir(), &opts)?;
+    for w in &checkout.warnings {
+        ws.ui.warn(w);
+    }
+    let found = checkout.discover();
+    for w in &found.warnings {
+        ws.ui.warn(w);
+    }
+    Ok(GitOpened {
+        spec,
+        commit: resolved.commit,
+        checkout: Box::new(checkout),
+        found,
+    })
+}
 
-    /// Resolves the ref (which proves the ref link: the commit is its tip
-    /// now), checks the commit out and discovers its skills.
-    fn open(ws: &mut Workspace<'_>, decl: &SourceDecl) -> anyhow::Result<GitOpened> {
-        let subpath = clean_subpath(decl.path.as_deref())?;
-        let Some(spec) = spec_for(&decl.url, ws.root)? else {
-            return fail(
-                Exit::Usage,
-                format!("source `{}` is not a git repository", decl.name),
-            );
-        };
-        let spec = with_folder(spec, subpath.as_deref())?;
-        let opts = options(ws, decl)?;
-        ws.ui.status("Resolving", spec.to_string());
-        let resolved = git::resolve(&spec, &opts)?;
-        for w in &resolved.warnings {
-            ws.ui.warn(w);
-        }
-        record_on_ref(
-            ws.store.root(),
-            &spec.url(),
-            spec.reference.as_deref(),
-            &resolved.commit,
-            &resolved.commit,
-        );
-        let checkout = git::checkout(&spec, &resolved.commit, &ws.store.tmp_dir(), &opts)?;
-        for w in &checkout.warnings {
-            ws.ui.warn(w);
-        }
-        let found = checkout.discover();
-        for w in &found.warnings {
-            ws.ui.warn(w);
-        }
-        Ok(GitOpened {
-            spec,
-            commit: resolved.commit,
-            checkout: Box::new(checkout),
-            found,
-        })
+impl Source for GitOpened {
+    fn offers(&self) -> Vec<Offer> {
+        found_offers(&self.found)
     }
 
-    fn offers(opened: &GitOpened) -> Vec<Offer> {
-        found_offers(&opened.found)
+    fn looked_at(&self, _decl: &SourceDecl) -> String {
+        let commit = &self.commit;
+        format!("{} at {}", self.spec, &commit[..commit.len().min(12)])
     }
 
-    fn looked_at(_decl: &SourceDecl, opened: &GitOpened) -> String {
-        let commit = &opened.commit;
-        format!("{} at {}", opened.spec, &commit[..commit.len().min(12)])
-    }
-
-    fn discovery(opened: &GitOpened) -> Option<&crate::skill::discover::RepoDiscovery> {
-        Some(&opened.found)
+    fn discovery(&self) -> Option<&crate::skill::discover::RepoDiscovery> {
+        Some(&self.found)
     }
 
     /// Imports each skill's folder of the checkout and records the
     /// commit → tree link that the prove step checks later.
     fn resolve(
+        &self,
         ws: &mut Workspace<'_>,
         decl: &SourceDecl,
-        opened: &GitOpened,
         names: &[String],
     ) -> Vec<anyhow::Result<Candidate>> {
         let GitOpened {
@@ -105,7 +99,7 @@ impl Kind for Git {
             commit,
             checkout,
             found,
-        } = opened;
+        } = self;
         let missing = |name: &str| not_offered(&decl.name, &found_offers(found), Some(found), name);
         let records = Unpacked::in_cache(ws.store.root());
         import_found(
@@ -132,13 +126,42 @@ impl Kind for Git {
             },
         )
     }
+}
 
-    fn fetch(ws: &mut Workspace<'_>, group: &[&LockedSkill]) -> anyhow::Result<()> {
+impl Kind for Git {
+    /// A git form (`github:…`, `….git`, `ssh://…`, `git@…`, a github.com
+    /// web URL), or a local repository (docs/design.md#formats) unless the
+    /// folder publishes a registry (`.well-known/`): a registry kept in a
+    /// git work tree stays an index source.
+    fn recognizes(&self, at: &Written<'_>) -> anyhow::Result<Option<Option<String>>> {
+        let spec = if is_git_form(at.text) {
+            Some(spec_of(at.text, at.base_dir)?)
+        } else {
+            match at.url.as_ref().and_then(|u| u.to_file_path().ok()) {
+                Some(dir) if !dir.join(".well-known").is_dir() => {
+                    git::parse_git_spec(at.text, None, at.base_dir)?
+                }
+                _ => None,
+            }
+        };
+        Ok(spec.map(|s| s.reference))
+    }
+
+    fn formats(&self) -> &'static [Format] {
+        &[Format::Git]
+    }
+
+    fn open(&self, ws: &mut Workspace<'_>, decl: &SourceDecl) -> anyhow::Result<Box<dyn Source>> {
+        Ok(Box::new(open(ws, decl)?))
+    }
+
+    fn fetch(&self, ws: &mut Workspace<'_>, group: &[&LockedSkill]) -> anyhow::Result<()> {
         fetch_commits(ws, group)
     }
 
     /// The repository and commit links, then the ref link.
     fn prove(
+        &self,
         cx: &mut ProveContext<'_>,
         entry: &LockedSkill,
         decl: &SourceDecl,
@@ -152,18 +175,76 @@ impl Kind for Git {
 
     /// The commit the declared ref names now, for every skill.
     fn latest(
+        &self,
         ws: &mut Workspace<'_>,
         decl: &SourceDecl,
         skills: &[&LockedSkill],
     ) -> anyhow::Result<Vec<Latest>> {
-        let Some(spec) = spec_for(&decl.url, ws.root)? else {
-            return Ok(skills.iter().map(|_| (None, None)).collect());
-        };
-        let resolved = git::resolve(&spec, &options(ws, decl)?)?;
+        let resolved = git::resolve(&spec_of(&decl.url, ws.root)?, &options(ws, decl)?)?;
         Ok(skills
             .iter()
             .map(|_| (Some(resolved.commit.clone()), None))
             .collect())
+    }
+
+    /// The ref resolved, that commit checked out in the store's temp
+    /// folder and its skills discovered (the checkout is removed after).
+    fn search(&self, net: &Net<'_>, target: &SearchTarget) -> anyhow::Result<SearchResult> {
+        let (ui, decl) = (net.ui, &target.decl);
+        let subpath = clean_subpath(decl.path.as_deref())?;
+        let spec = with_folder(spec_of(&decl.url, &target.base_dir)?, subpath.as_deref())?;
+        let options = GitOptions::new(net.offline, bound_token_env(decl).as_deref())?
+            .allowing_http(net.allow_http);
+        ui.status("Resolving", spec.to_string());
+        let resolved = git::resolve(&spec, &options)?;
+        let store = crate::store::Store::open()?;
+        let checkout = git::checkout(&spec, &resolved.commit, &store.tmp_dir(), &options)?;
+        let found = checkout.discover();
+        let warnings = (resolved.warnings.iter()).chain(&checkout.warnings);
+        for warning in warnings.chain(&found.warnings) {
+            ui.warn(format!("{spec}: {warning}"));
+        }
+        let at = spec.subpath.as_deref();
+        Ok(SearchResult {
+            hits: (found_hits(&decl.name, "git", &spec.url(), at, &found).into_iter())
+                .map(|hit| Hit {
+                    commit: Some(resolved.commit.clone()),
+                    ..hit
+                })
+                .collect(),
+            problems: Vec::new(),
+        })
+    }
+
+    /// Resolving the ref is the probe (the commit it names now). Keys do
+    /// not apply: a commit pins the content.
+    fn probe(&self, net: &Net<'_>, new: &NewSource<'_>) -> anyhow::Result<Probed> {
+        use anyhow::Context as _;
+        let decl = new.decl;
+        if !decl.keys.is_empty() {
+            return fail(
+                Exit::Usage,
+                format!(
+                    "--key pins the signing key of an index; `{}` is a git repository, pinned by commit in skills.lock",
+                    decl.url
+                ),
+            );
+        }
+        let spec = spec_of(&decl.url, new.root)?;
+        if net.offline {
+            return Ok(Probed::default());
+        }
+        let options = GitOptions::new(false, new.token_env)?.allowing_http(net.allow_http);
+        net.ui.status("Resolving", spec.to_string());
+        let resolved = git::resolve(&spec, &options)
+            .with_context(|| format!("source `{}` was not added", decl.name))?;
+        for warning in &resolved.warnings {
+            net.ui.warn(warning);
+        }
+        Ok(Probed {
+            index: None,
+            commit: Some(resolved.commit),
+        })
     }
 }
 
@@ -171,34 +252,15 @@ pub fn options(ws: &Workspace<'_>, decl: &SourceDecl) -> anyhow::Result<GitOptio
     Ok(GitOptions::new(ws.offline, bound_token_env(decl).as_deref())?.allowing_http(ws.allow_http))
 }
 
-/// The git source `text` names (relative paths against `base_dir`), or
-/// `None` for an index source. Besides the git forms, a `file://` URL or path
-/// naming a local repository is git (docs/design.md#formats), unless the folder
-/// publishes a registry (`.well-known/`): a registry kept in a git work tree
-/// stays an index source.
-pub fn spec_for(text: &str, base_dir: &Path) -> anyhow::Result<Option<GitSpec>> {
-    match SourceSpec::parse(text, base_dir)? {
-        SourceSpec::Git(git_text) => Ok(Some(
-            git::parse_git_spec(&git_text, None, base_dir)?.ok_or_else(|| {
-                OpError::new(
-                    Exit::Usage,
-                    format!(
-                        "`{git_text}` looks like a git source but names no repository I can read"
-                    ),
-                )
-            })?,
-        )),
-        SourceSpec::Base(url) if url.scheme() == "file" => {
-            let publishes_index = url
-                .to_file_path()
-                .is_ok_and(|dir| dir.join(".well-known").is_dir());
-            if publishes_index {
-                return Ok(None);
-            }
-            Ok(git::parse_git_spec(text, None, base_dir)?)
-        }
-        _ => Ok(None),
-    }
+/// The repository `text` names (relative paths against `base_dir`), a
+/// source of this kind.
+pub fn spec_of(text: &str, base_dir: &Path) -> anyhow::Result<GitSpec> {
+    Ok(git::parse_git_spec(text, None, base_dir)?.ok_or_else(|| {
+        OpError::new(
+            Exit::Usage,
+            format!("`{text}` looks like a git source but names no repository I can read"),
+        )
+    })?)
 }
 
 /// `spec` narrowed to `folder` (skills.toml's `path`) inside the folder it
@@ -446,65 +508,6 @@ fn check_ref(
         cx.remember(KIND, key, std::rc::Rc::new(proof.clone()));
     }
     result
-}
-
-/// What a git source offers at the commit its ref names now (`search`):
-/// the ref resolved, that commit checked out in the store's temp folder
-/// and its skills discovered (the checkout is removed when this returns).
-/// Returns the commit, the folder the skills' paths start from, and them.
-pub fn list(
-    ui: &crate::printer::Printer,
-    spec: GitSpec,
-    options: &GitOptions,
-) -> anyhow::Result<(
-    String,
-    Option<String>,
-    crate::skill::discover::RepoDiscovery,
-)> {
-    ui.status("Resolving", spec.to_string());
-    let resolved = git::resolve(&spec, options)?;
-    let store = crate::store::Store::open()?;
-    let checkout = git::checkout(&spec, &resolved.commit, &store.tmp_dir(), options)?;
-    let discovery = checkout.discover();
-    for warning in resolved
-        .warnings
-        .iter()
-        .chain(&checkout.warnings)
-        .chain(&discovery.warnings)
-    {
-        ui.warn(format!("{spec}: {warning}"));
-    }
-    Ok((resolved.commit, spec.subpath, discovery))
-}
-
-/// `source add` of a git repository: resolving its ref is the probe (the
-/// commit it names now). Keys do not apply: a commit pins the content.
-pub fn probe(
-    ui: &crate::printer::Printer,
-    decl: &SourceDecl,
-    spec: &GitSpec,
-    options: Option<&GitOptions>,
-) -> anyhow::Result<Option<String>> {
-    use anyhow::Context as _;
-    if !decl.keys.is_empty() {
-        return fail(
-            Exit::Usage,
-            format!(
-                "--key pins the signing key of an index; `{}` is a git repository, pinned by commit in skills.lock",
-                decl.url
-            ),
-        );
-    }
-    let Some(options) = options else {
-        return Ok(None);
-    };
-    ui.status("Resolving", spec.to_string());
-    let resolved = git::resolve(spec, options)
-        .with_context(|| format!("source `{}` was not added", decl.name))?;
-    for warning in &resolved.warnings {
-        ui.warn(warning);
-    }
-    Ok(Some(resolved.commit))
 }
 
 #[cfg(test)]

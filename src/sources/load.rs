@@ -1,183 +1,68 @@
-//! The one dispatch over the kinds (docs/sources.md): which kind a source
-//! or a lock entry is ([`KindOf`]), and an opened source of any kind
-//! ([`Opened`]). Adding a kind is one arm in each `match` here.
+//! The steps of a command over sources of any kind (docs/sources.md), as
+//! cargo's `SourceId::load`: a declared source's identity ([`SourceId::of`])
+//! gives its kind's module, whose `open` gives the opened [`Source`]; a lock
+//! entry's `format` gives its kind. No kind is named here.
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use anyhow::Context as _;
-
 use super::candidate::{Candidate, Offer, not_offered};
+use super::id::{SourceId, SourceKind};
 use super::proof::{Declared, Proof, ProveContext, ProveError};
 use super::workspace::Workspace;
-use super::{Kind, Latest, folder, git, index, mcp, oci};
+use super::{Kind, Latest, Net, NewSource, Probed, SearchResult, SearchTarget, Source};
 use crate::error::Exit;
 use crate::project::lock::{Format, LockedSkill};
 use crate::project::manifest::SourceDecl;
 
-/// The kinds of source.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum KindOf {
-    Index,
-    Git,
-    Folder,
-    Mcp,
-    Oci,
-}
-
-impl KindOf {
-    /// The kind of the source skills.toml's `url` names (relative paths
-    /// against `base_dir`): an MCP server, an OCI registry, a git
-    /// repository, a plain folder of skills, else a registry (index).
-    pub fn of_source(text: &str, base_dir: &Path) -> anyhow::Result<KindOf> {
-        if crate::sources::mcp::client::is_mcp_form(text) {
-            return Ok(KindOf::Mcp);
-        }
-        if text.starts_with(oci::SCHEME) {
-            return Ok(KindOf::Oci);
-        }
-        if git::spec_for(text, base_dir)?.is_some() {
-            return Ok(KindOf::Git);
-        }
-        if folder::source_for(text, base_dir).is_some() {
-            return Ok(KindOf::Folder);
-        }
-        Ok(KindOf::Index)
-    }
-
-    /// The kind a lock entry was resolved from, by its format.
-    pub fn of_lock(format: Format) -> KindOf {
-        match format {
-            Format::Archive | Format::SkillMd | Format::Files => KindOf::Index,
-            Format::Git => KindOf::Git,
-            Format::Path => KindOf::Folder,
-            Format::Mcp => KindOf::Mcp,
-            Format::Oci => KindOf::Oci,
-        }
-    }
-}
-
-/// Each kind's opened source.
-pub enum OpenedKind {
-    Index(<index::Index as Kind>::Opened),
-    Git(<git::Git as Kind>::Opened),
-    Folder(<folder::Folder as Kind>::Opened),
-    Mcp(<mcp::Mcp as Kind>::Opened),
-    Oci(<oci::kind::Oci as Kind>::Opened),
+/// The module of the kind that wrote a lock entry.
+fn kind_of(skill: &LockedSkill) -> &'static dyn Kind {
+    SourceKind::of_format(skill.format).module()
 }
 
 /// A declared source, opened.
-pub struct Opened {
+pub struct Loaded {
     pub decl: SourceDecl,
-    pub kind: OpenedKind,
+    pub source: Box<dyn Source>,
 }
 
-/// `$call` on the kind of `$opened`, its opened state bound to `$o`.
-macro_rules! each_kind {
-    ($opened:expr, $o:ident => $call:expr) => {
-        match $opened {
-            OpenedKind::Index($o) => {
-                type K = index::Index;
-                $call
-            }
-            OpenedKind::Git($o) => {
-                type K = git::Git;
-                $call
-            }
-            OpenedKind::Folder($o) => {
-                type K = folder::Folder;
-                $call
-            }
-            OpenedKind::Mcp($o) => {
-                type K = mcp::Mcp;
-                $call
-            }
-            OpenedKind::Oci($o) => {
-                type K = oci::kind::Oci;
-                $call
-            }
-        }
-    };
-}
-
-/// `$call` on the kind `$kind`, as the type `K`.
-macro_rules! for_kind {
-    ($kind:expr, $call:expr) => {
-        match $kind {
-            KindOf::Index => {
-                type K = index::Index;
-                $call
-            }
-            KindOf::Git => {
-                type K = git::Git;
-                $call
-            }
-            KindOf::Folder => {
-                type K = folder::Folder;
-                $call
-            }
-            KindOf::Mcp => {
-                type K = mcp::Mcp;
-                $call
-            }
-            KindOf::Oci => {
-                type K = oci::kind::Oci;
-                $call
-            }
-        }
-    };
-}
-
-impl Opened {
+impl Loaded {
     /// Opens the source `decl` names (docs/sources.md, each kind's open).
-    pub fn open(ws: &mut Workspace<'_>, decl: &SourceDecl) -> anyhow::Result<Opened> {
-        let kind = match KindOf::of_source(&decl.url, ws.root) {
-            Ok(kind @ (KindOf::Mcp | KindOf::Oci)) => kind,
-            other => {
-                // A bad `path` is reported before the source is read.
-                super::candidate::clean_subpath(decl.path.as_deref())?;
-                other?
-            }
-        };
-        let kind = match kind {
-            KindOf::Index => OpenedKind::Index(index::Index::open(ws, decl)?),
-            KindOf::Git => OpenedKind::Git(git::Git::open(ws, decl)?),
-            KindOf::Folder => OpenedKind::Folder(folder::Folder::open(ws, decl)?),
-            KindOf::Mcp => OpenedKind::Mcp(mcp::Mcp::open(ws, decl)?),
-            KindOf::Oci => OpenedKind::Oci(oci::kind::Oci::open(ws, decl)?),
-        };
-        Ok(Opened {
+    pub fn open(ws: &mut Workspace<'_>, decl: &SourceDecl) -> anyhow::Result<Loaded> {
+        let id = SourceId::of(decl, ws.root);
+        if !matches!(id, Ok(ref id) if [SourceKind::Mcp, SourceKind::Oci].contains(&id.kind)) {
+            // A bad `path` is reported before the source is read.
+            super::candidate::clean_subpath(decl.path.as_deref())?;
+        }
+        let source = id?.kind.module().open(ws, decl)?;
+        Ok(Loaded {
             decl: decl.clone(),
-            kind,
+            source,
         })
     }
 
     pub fn offers(&self) -> Vec<Offer> {
-        each_kind!(&self.kind, o => K::offers(o))
+        self.source.offers()
     }
 
-    /// [`Opened::offers`] when the source is no longer needed.
+    /// [`Loaded::offers`] when the source is no longer needed.
     pub fn into_offers(self) -> Vec<Offer> {
-        each_kind!(self.kind, o => K::into_offers(o))
+        self.source.into_offers()
     }
 
     /// What discovery found but cannot offer (git and folder sources).
     pub fn discovery(&self) -> Option<&crate::skill::discover::RepoDiscovery> {
-        each_kind!(&self.kind, o => K::discovery(o))
+        self.source.discovery()
     }
 
     /// A source whose reference or (sub)path is itself one skill.
     pub fn is_one_skill(&self) -> bool {
-        each_kind!(&self.kind, o => K::is_one_skill(o))
-    }
-
-    pub fn decl(&self) -> &SourceDecl {
-        &self.decl
+        self.source.is_one_skill()
     }
 
     /// Where the source was read, for "found nothing" messages.
     pub fn looked_at(&self) -> String {
-        let place = each_kind!(&self.kind, o => K::looked_at(&self.decl, o));
+        let place = self.source.looked_at(&self.decl);
         match self.discovery() {
             Some(found) => format!(
                 "{place} ({} folders walked: SKILL.md at the root, skills/, category and agent folders, marketplaces, then everywhere to depth {})",
@@ -202,21 +87,21 @@ impl Opened {
         names: &[String],
     ) -> anyhow::Result<Vec<Candidate>> {
         let offered: Vec<String> = self.offers().into_iter().map(|o| o.name).collect();
-        let lists_all = each_kind!(&self.kind, o => K::lists_all(o));
+        let lists_all = self.source.lists_all();
         if let Some(name) = names.iter().find(|n| lists_all && !offered.contains(n)) {
             return Err(self.missing(name));
         }
         self.resolve_each(ws, names).into_iter().collect()
     }
 
-    /// Like [`Opened::resolve_names`], one result per name, so `add --all`
+    /// Like [`Loaded::resolve_names`], one result per name, so `add --all`
     /// can keep every skill that is acceptable and report the others.
     pub fn resolve_each(
         &self,
         ws: &mut Workspace<'_>,
         names: &[String],
     ) -> Vec<anyhow::Result<Candidate>> {
-        each_kind!(&self.kind, o => K::resolve(ws, &self.decl, o, names))
+        self.source.resolve(ws, &self.decl, names)
     }
 }
 
@@ -233,8 +118,8 @@ pub fn resolve_by_source<'a>(
     let mut candidates = Vec::new();
     for (source, names) in by_source {
         let decl = ws.manifest.require_source(source)?.clone();
-        let opened = Opened::open(ws, &decl)?;
-        candidates.extend(opened.resolve_names(ws, &names)?);
+        let loaded = Loaded::open(ws, &decl)?;
+        candidates.extend(loaded.resolve_names(ws, &names)?);
     }
     Ok(candidates)
 }
@@ -242,36 +127,62 @@ pub fn resolve_by_source<'a>(
 /// Whether a locked skill must be fetched again although its tree may be
 /// stored (its kind's rule, [`Kind::needs_fetch`]).
 pub fn needs_fetch(ws: &Workspace<'_>, skill: &LockedSkill) -> anyhow::Result<bool> {
-    for_kind!(KindOf::of_lock(skill.format), K::needs_fetch(ws, skill))
+    kind_of(skill).needs_fetch(ws, skill)
 }
 
-/// Brings locked skills missing from the store in, each kind's **fetch**:
-/// every index artifact in one batch of downloads, then source by source.
+/// Brings locked skills missing from the store in: each kind's **fetch**
+/// with all of its skills at once (an index downloads every artifact in one
+/// batch, whatever their sources).
 pub fn fetch_locked(ws: &mut Workspace<'_>, missing: &[&LockedSkill]) -> anyhow::Result<()> {
-    let (artifacts, others): (Vec<&LockedSkill>, Vec<&LockedSkill>) = missing
-        .iter()
-        .partition(|s| matches!(s.format, Format::Archive | Format::SkillMd));
-    index::Index::fetch(ws, &artifacts)?;
-    let mut by_source: BTreeMap<&str, Vec<&LockedSkill>> = BTreeMap::new();
-    for s in &others {
-        by_source.entry(s.source.as_str()).or_default().push(s);
-    }
-    for (source, group) in by_source {
-        let kind = KindOf::of_lock(group[0].format);
-        if kind == KindOf::Index {
-            let decl = ws.manifest.require_source(source)?;
-            if KindOf::of_source(&decl.url, ws.root)? != KindOf::Index {
-                return super::workspace::fail(
-                    crate::error::Exit::Usage,
-                    format!(
-                        "source `{source}` is a git source but skills.lock says its skills come from an index; run `skillpm update`"
-                    ),
-                );
-            }
+    let mut by_kind: BTreeMap<SourceKind, Vec<&LockedSkill>> = BTreeMap::new();
+    for s in missing {
+        let kind = SourceKind::of_format(s.format);
+        // A v0.1 file list is read from its source's index now.
+        if s.format == Format::Files
+            && SourceId::of(ws.manifest.require_source(&s.source)?, ws.root)?.kind != kind
+        {
+            return super::workspace::fail(
+                Exit::Usage,
+                format!(
+                    "source `{}` is a git source but skills.lock says its skills come from an index; run `skillpm update`",
+                    s.source
+                ),
+            );
         }
-        for_kind!(kind, K::fetch(ws, &group))?;
+        by_kind.entry(kind).or_default().push(s);
+    }
+    for (kind, group) in by_kind {
+        kind.module().fetch(ws, &group)?;
     }
     Ok(())
+}
+
+/// What a declared source is for the prove step, worked out once per run
+/// by its caller: its repository, folder and ref when it is a git source,
+/// else the source (registry) itself.
+pub fn declared(decl: &SourceDecl, root: &Path) -> Result<Declared, super::index::SourceError> {
+    let git = SourceId::of(decl, root)
+        .ok()
+        .filter(|id| id.kind == SourceKind::Git)
+        .and_then(|id| {
+            crate::git::parse_git_spec(&id.text, None, root)
+                .ok()
+                .flatten()
+        });
+    Ok(match git {
+        Some(spec) => Declared {
+            git_url: Some(spec.url()),
+            git_folder: spec.join_subpath(decl.path.as_deref().unwrap_or("")),
+            git_ref: spec.reference.clone(),
+            source: None,
+        },
+        None => Declared {
+            git_url: None,
+            git_folder: None,
+            git_ref: None,
+            source: Some(super::index::IndexSource::from_decl(decl, root)?),
+        },
+    })
 }
 
 /// The kind's **prove** step for a lock entry of declared source `decl`.
@@ -282,10 +193,7 @@ pub fn prove(
     declared: &Declared,
     proof: Proof,
 ) -> Result<Option<Proof>, ProveError> {
-    let proof = for_kind!(
-        KindOf::of_lock(entry.format),
-        K::prove(cx, entry, decl, declared, proof)
-    )?;
+    let proof = kind_of(entry).prove(cx, entry, decl, declared, proof)?;
     // The chain's last link, the same for every kind: the lock's `signer`
     // must be what was verified (no kind but a signed index verifies one).
     if let Some(proof) = &proof {
@@ -301,8 +209,8 @@ pub fn latest(
     skills: &[&LockedSkill],
 ) -> anyhow::Result<Vec<Latest>> {
     let decl = ws.manifest.require_source(source_name)?.clone();
-    let kind = KindOf::of_source(&decl.url, ws.root)?;
-    for_kind!(kind, K::latest(ws, &decl, skills))
+    let kind = SourceId::of(&decl, ws.root)?.kind;
+    kind.module().latest(ws, &decl, skills)
 }
 
 /// What identifies a locked skill's content upstream (`outdated` compares
@@ -321,153 +229,45 @@ pub fn locked_identity(s: &LockedSkill) -> String {
         .unwrap_or_else(|| s.tree.to_string())
 }
 
-/// A source to list without a project (`search`), and how its text was
-/// written (git sources are read from the text, relative paths against
-/// `base_dir`).
-pub struct SearchTarget {
-    pub source: index::Source,
-    pub text: String,
-    pub base_dir: std::path::PathBuf,
-    /// skills.toml's `token-env` (the GitHub fast path sends that token).
-    pub token_env: Option<String>,
-    /// skills.toml's `path`: the folder inside the source.
-    pub path: Option<String>,
-}
-
 impl SearchTarget {
-    /// A source skills.toml declares (relative paths against `root`), with
-    /// the token its origin is bound to.
-    pub fn declared(decl: &SourceDecl, root: &Path) -> anyhow::Result<SearchTarget> {
-        Ok(SearchTarget {
-            source: index::Source::from_decl(decl, root)?,
-            text: decl.url.clone(),
+    /// A source skills.toml declares (relative paths against `root`).
+    pub fn declared(decl: &SourceDecl, root: &Path) -> SearchTarget {
+        SearchTarget {
+            decl: decl.clone(),
             base_dir: root.to_owned(),
-            token_env: super::tokens::bound_token_env(decl),
-            path: decl.path.clone(),
-        })
+        }
     }
 
     /// A URL or path given on the command line (relative to `cwd`).
-    pub fn ad_hoc(text: &str, cwd: &Path) -> anyhow::Result<SearchTarget> {
-        Ok(SearchTarget {
-            source: index::Source::ad_hoc(text, cwd, Vec::new())?,
-            text: text.to_owned(),
+    pub fn ad_hoc(text: &str, cwd: &Path) -> SearchTarget {
+        SearchTarget {
+            decl: SourceDecl {
+                name: text.to_owned(),
+                url: text.to_owned(),
+                keys: Vec::new(),
+                token_env: None,
+                path: None,
+                cosign_key: None,
+                identity: None,
+                issuer: None,
+            },
             base_dir: cwd.to_owned(),
-            token_env: None,
-            path: None,
-        })
+        }
     }
-}
-
-/// What a source offers, as its kind lists it.
-pub enum SourceListing {
-    Index(Box<index::ResolvedIndex>),
-    Discovered(Discovered),
-    /// An OCI source's skills: name, description, version.
-    Oci(Vec<(String, String, Option<String>)>),
-}
-
-/// What a git source offers at the commit its ref names now, or a plain
-/// folder of skills.
-pub struct Discovered {
-    /// `git` or `folder`.
-    pub format: &'static str,
-    /// The repository, or the folder.
-    pub url: String,
-    pub commit: Option<String>,
-    /// The folder inside the source that the skills' paths start from.
-    pub subpath: Option<String>,
-    pub skills: Vec<crate::skill::discover::RepoSkill>,
 }
 
 /// Each kind's **list** step without a project: an index resolved
 /// (signature checked), a git ref resolved and checked out, a folder
 /// walked, an OCI namespace's catalog read.
-pub fn list(
-    ui: &crate::printer::Printer,
-    (offline, allow_http): (bool, bool),
-    fetcher: &crate::net::fetch::Fetcher,
-    target: &SearchTarget,
-) -> anyhow::Result<SourceListing> {
-    let text = target.text.trim();
-    if text.starts_with(oci::SCHEME) {
-        let decl = SourceDecl {
-            name: target.source.name.clone(),
-            url: text.to_owned(),
-            keys: Vec::new(),
-            token_env: target.token_env.clone(),
-            path: None,
-            cosign_key: None,
-            identity: None,
-            issuer: None,
-        };
-        let listed = oci::kind::search_listing(ui, offline, allow_http, &decl)?;
-        return Ok(SourceListing::Oci(listed));
-    }
-    let subpath = super::candidate::clean_subpath(target.path.as_deref())?;
-    if let Some(spec) = git::spec_for(&target.text, &target.base_dir)? {
-        let spec = git::with_folder(spec, subpath.as_deref())?;
-        let options = crate::git::GitOptions::new(offline, target.token_env.as_deref())?
-            .allowing_http(allow_http);
-        let url = spec.url();
-        let (commit, subpath, found) = git::list(ui, spec, &options)?;
-        return Ok(SourceListing::Discovered(Discovered {
-            format: "git",
-            url,
-            commit: Some(commit),
-            subpath,
-            skills: found.skills,
-        }));
-    }
-    if let Some(base) = folder::source_for(&target.text, &target.base_dir) {
-        let found = folder::list(ui, &base, subpath.as_deref())?;
-        return Ok(SourceListing::Discovered(Discovered {
-            format: "folder",
-            url: base.display().to_string(),
-            commit: None,
-            subpath,
-            skills: found.skills,
-        }));
-    }
-    let resolved = index::resolve(fetcher, &target.source, std::time::SystemTime::now())?;
-    Ok(SourceListing::Index(Box::new(resolved)))
+pub fn list(net: &Net<'_>, target: &SearchTarget) -> anyhow::Result<SearchResult> {
+    let id = SourceId::of(&target.decl, &target.base_dir)?;
+    id.kind.module().search(net, target)
 }
 
 /// `source add`: the new source resolved as installs will resolve it
 /// (nothing under --offline): an index's probe, a git repository's commit,
 /// an OCI registry's answer (and cosign signature, when a key is pinned).
-pub fn probe(
-    ui: &crate::printer::Printer,
-    (offline, allow_http): (bool, bool),
-    decl: &SourceDecl,
-    (root, user): (&Path, &crate::net::UserTokens),
-    token_env: Option<&str>,
-) -> anyhow::Result<(Option<index::Probe>, Option<String>)> {
-    if decl.url.starts_with(oci::SCHEME) {
-        if !decl.keys.is_empty() {
-            return super::workspace::fail(
-                Exit::Usage,
-                "--key pins a minisign index key; an OCI source pins a cosign key with --cosign-key FILE",
-            );
-        }
-        if !offline {
-            oci::kind::probe(ui, allow_http, decl, token_env)
-                .with_context(|| format!("source `{}` was not added", decl.name))?;
-        }
-        return Ok((None, None));
-    }
-    if let Some(spec) = git::spec_for(&decl.url, root)? {
-        let options = match offline {
-            true => None,
-            false => Some(crate::git::GitOptions::new(false, token_env)?.allowing_http(allow_http)),
-        };
-        let commit = git::probe(ui, decl, &spec, options.as_ref())?;
-        return Ok((None, commit));
-    }
-    if offline {
-        return Ok((None, None));
-    }
-    let fetcher = super::workspace::fetcher(ui, offline, allow_http)?;
-    let probe = index::probe(ui, &fetcher, decl, root, user)?;
-    Ok((Some(probe), None))
+pub fn probe(net: &Net<'_>, new: &NewSource<'_>) -> anyhow::Result<Probed> {
+    let id = SourceId::of(new.decl, new.root)?;
+    id.kind.module().probe(net, new)
 }

@@ -19,7 +19,7 @@ use crate::git::{GitError, GitOptions};
 use crate::net::fetch::Fetcher;
 use crate::project::lock::{Format, LockedSkill};
 use crate::project::manifest::SourceDecl;
-use crate::sources::index::resolve::{Source, SourceError};
+use crate::sources::index::resolve::{IndexSource, SourceError};
 use crate::store::snapshots::Snapshots;
 use crate::store::unpacked::Unpacked;
 
@@ -161,35 +161,16 @@ pub struct Proof {
     pub publisher: Option<crate::trust::sigstore::Verified>,
 }
 
-/// A declared source, worked out once per run: its repository, folder and
-/// ref when it is a git source, else the source (registry) itself.
+/// A declared source, worked out once per run (`sources::load::declared`):
+/// its repository, folder and ref when it is a git source, else the source
+/// (registry) itself.
 pub struct Declared {
     pub git_url: Option<String>,
     /// For a git source: the folder of the repository its skills come from.
     pub git_folder: Option<String>,
     /// For a git source: the ref it declares (`None`: the default branch).
     pub git_ref: Option<String>,
-    pub source: Option<Source>,
-}
-
-impl Declared {
-    /// What `decl` names, relative paths against `root`.
-    pub fn of(decl: &SourceDecl, root: &Path) -> Result<Self, SourceError> {
-        let (git_url, git_folder, git_ref) = match super::id::declared_git(decl, root) {
-            Some(g) => (Some(g.url), g.folder, g.reference),
-            None => (None, None, None),
-        };
-        let source = match git_url {
-            Some(_) => None,
-            None => Some(Source::from_decl(decl, root)?),
-        };
-        Ok(Declared {
-            git_url,
-            git_folder,
-            git_ref,
-            source,
-        })
-    }
+    pub source: Option<IndexSource>,
 }
 
 /// Builds the client a prover reads sources with; `None` when it cannot.

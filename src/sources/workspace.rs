@@ -80,13 +80,7 @@ impl Workspace<'_> {
 
 /// The HTTP client of one invocation (settings from the environment).
 pub fn fetcher(ui: &Printer, offline: bool, allow_http: bool) -> anyhow::Result<Fetcher> {
-    let mut config = crate::net::fetch::FetchConfig::from_env()?;
-    config.allow_http = allow_http;
-    let fetcher = Fetcher::new(config, crate::net::fetch::CacheDirs::from_env()?, offline)?;
-    fetcher.on_retry(ui.retry_notices());
-    // The process's client (GitHub, MCP, git) says its retries the same way.
-    crate::net::Http::shared().on_retry(ui.retry_notices());
-    Ok(fetcher)
+    client(ui, offline, allow_http, None)
 }
 
 /// The HTTP client for a project: its `[limits]` also cap what is
@@ -99,8 +93,19 @@ pub fn fetcher_within(
     allow_http: bool,
     limits: &Limits,
 ) -> anyhow::Result<Fetcher> {
+    client(ui, offline, allow_http, Some(limits.max_skill_size))
+}
+
+fn client(
+    ui: &Printer,
+    offline: bool,
+    allow_http: bool,
+    max: Option<u64>,
+) -> anyhow::Result<Fetcher> {
     let mut config = crate::net::fetch::FetchConfig::from_env()?;
-    config.max_artifact_bytes = limits.max_skill_size;
+    if let Some(max) = max {
+        config.max_artifact_bytes = max;
+    }
     config.allow_http = allow_http;
     let fetcher = Fetcher::new(config, crate::net::fetch::CacheDirs::from_env()?, offline)?;
     fetcher.on_retry(ui.retry_notices());

@@ -26,7 +26,7 @@ use std::path::PathBuf;
 use super::UnpackError;
 use super::writer::TreeWriter;
 #[cfg(not(unix))]
-use super::{Problem, Rule, SKIPPED_ROOT_DIRS};
+use super::{Problem, SKIPPED_ROOT_DIRS, UnpackRule};
 
 #[cfg(unix)]
 pub(super) fn copy(source: &Path, tree: &mut TreeWriter) -> Result<(), UnpackError> {
@@ -50,7 +50,7 @@ mod beneath {
     use rustix::fs::{AtFlags, CWD, FileType, Mode, OFlags, fstat, openat, statat};
 
     use super::super::writer::TreeWriter;
-    use super::super::{Problem, Rule, SKIPPED_ROOT_DIRS, UnpackError};
+    use super::super::{Problem, SKIPPED_ROOT_DIRS, UnpackError, UnpackRule};
     use super::{MAX_DEPTH, joined};
 
     /// Copies `source` into `tree`. `examined` is called with each entry's
@@ -72,7 +72,7 @@ mod beneath {
             if e == rustix::io::Errno::NOTDIR {
                 tree.refuse(
                     None,
-                    Rule::Corrupt(format!("{} is not a folder", source.display())),
+                    UnpackRule::Corrupt(format!("{} is not a folder", source.display())),
                 )
             } else {
                 tree.error(None, Problem::io("read", source)(e.into()))
@@ -94,7 +94,7 @@ mod beneath {
         if depth > MAX_DEPTH {
             return Err(tree.refuse(
                 Some(rel),
-                Rule::Corrupt(format!("folders nested more than {MAX_DEPTH} deep")),
+                UnpackRule::Corrupt(format!("folders nested more than {MAX_DEPTH} deep")),
             ));
         }
         let mut names = list(dir).map_err(|e| tree.error(None, io("list", e)))?;
@@ -102,7 +102,7 @@ mod beneath {
         for (c_name, listed) in names {
             let Ok(name) = c_name.to_str() else {
                 let shown = joined(rel, &c_name.to_string_lossy());
-                return Err(tree.refuse(Some(&shown), crate::names::Rule::NotUtf8));
+                return Err(tree.refuse(Some(&shown), crate::names::NameRule::NotUtf8));
             };
             if rel.is_empty() && SKIPPED_ROOT_DIRS.contains(&name) {
                 continue;
@@ -120,12 +120,12 @@ mod beneath {
             let replaced = |tree: &TreeWriter| {
                 tree.refuse(
                     Some(&rel_name),
-                    Rule::Corrupt("it was replaced while being copied; try again".into()),
+                    UnpackRule::Corrupt("it was replaced while being copied; try again".into()),
                 )
             };
             let nofollow = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
             match kind {
-                FileType::Symlink => return Err(tree.refuse(Some(&rel_name), Rule::Symlink)),
+                FileType::Symlink => return Err(tree.refuse(Some(&rel_name), UnpackRule::Symlink)),
                 FileType::Directory => {
                     tree.add_dir(&rel_name)?;
                     // O_DIRECTORY | O_NOFOLLOW: a folder, never a link to one.
@@ -175,7 +175,7 @@ mod beneath {
                         FileType::BlockDevice => "block device",
                         _ => "special file",
                     };
-                    return Err(tree.refuse(Some(&rel_name), Rule::Special(what.into())));
+                    return Err(tree.refuse(Some(&rel_name), UnpackRule::Special(what.into())));
                 }
             }
         }
@@ -233,7 +233,7 @@ pub(super) fn copy(source: &Path, tree: &mut TreeWriter) -> Result<(), UnpackErr
     if !root_meta.is_dir() {
         return Err(tree.refuse(
             None,
-            Rule::Corrupt(format!("{} is not a folder", source.display())),
+            UnpackRule::Corrupt(format!("{} is not a folder", source.display())),
         ));
     }
     // Depth-first with an explicit stack: no recursion, no handles held open.
@@ -249,7 +249,7 @@ pub(super) fn copy(source: &Path, tree: &mut TreeWriter) -> Result<(), UnpackErr
             let path = item.path();
             let Some(name) = os_name.to_str() else {
                 let shown = joined(&rel, &os_name.to_string_lossy());
-                return Err(tree.refuse(Some(&shown), crate::names::Rule::NotUtf8));
+                return Err(tree.refuse(Some(&shown), crate::names::NameRule::NotUtf8));
             };
             if rel.is_empty() && SKIPPED_ROOT_DIRS.contains(&name) {
                 continue;
@@ -260,7 +260,7 @@ pub(super) fn copy(source: &Path, tree: &mut TreeWriter) -> Result<(), UnpackErr
                 .map_err(|e| tree.error(Some(&rel_name), io("read", &path)(e)))?;
             let file_type = meta.file_type();
             if file_type.is_symlink() {
-                return Err(tree.refuse(Some(&rel_name), Rule::Symlink));
+                return Err(tree.refuse(Some(&rel_name), UnpackRule::Symlink));
             } else if file_type.is_dir() {
                 tree.add_dir(&rel_name)?;
                 pending.push((path, rel_name));
@@ -270,7 +270,9 @@ pub(super) fn copy(source: &Path, tree: &mut TreeWriter) -> Result<(), UnpackErr
                 if !same_file(&meta, &file) {
                     return Err(tree.refuse(
                         Some(&rel_name),
-                        Rule::Corrupt("the file was replaced while being copied; try again".into()),
+                        UnpackRule::Corrupt(
+                            "the file was replaced while being copied; try again".into(),
+                        ),
                     ));
                 }
                 let executable = crate::digest::is_executable(&meta);
@@ -284,7 +286,7 @@ pub(super) fn copy(source: &Path, tree: &mut TreeWriter) -> Result<(), UnpackErr
             } else {
                 return Err(tree.refuse(
                     Some(&rel_name),
-                    Rule::Special(special_kind(&file_type).into()),
+                    UnpackRule::Special(special_kind(&file_type).into()),
                 ));
             }
         }

@@ -96,7 +96,7 @@ pub struct UnpackError {
 #[derive(Debug)]
 pub enum Problem {
     /// The content breaks a rule: unsafe or invalid, never stored.
-    Refused(Rule),
+    Refused(UnpackRule),
     /// The local file system failed us (disk full, permissions).
     Io {
         action: &'static str,
@@ -119,7 +119,7 @@ impl Problem {
 
 impl UnpackError {
     /// The rule broken, when the content (not the machine) is at fault.
-    pub fn rule(&self) -> Option<&Rule> {
+    pub fn rule(&self) -> Option<&UnpackRule> {
         match &self.problem {
             Problem::Refused(rule) => Some(rule),
             Problem::Io { .. } => None,
@@ -170,8 +170,8 @@ impl Classify for UnpackError {
     }
 }
 
-crate::classified!(Rule);
-impl Classify for Rule {
+crate::classified!(UnpackRule);
+impl Classify for UnpackRule {
     /// Every rule refuses unsafe or invalid content (docs/design.md#unpacking).
     fn exit(&self) -> Exit {
         Exit::Unsafe
@@ -181,10 +181,10 @@ impl Classify for Rule {
 /// The rules of docs/design.md#unpacking, one variant each, worded for the person reading
 /// the error: what is wrong and, where there is one, what to do.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum Rule {
+pub enum UnpackRule {
     /// A name rule of docs/design.md#unpacking (src/names.rs).
     #[error(transparent)]
-    Name(#[from] crate::names::Rule),
+    Name(#[from] crate::names::NameRule),
     #[error("two entries of the zip's central directory have the same name")]
     DuplicateInZip,
     #[error("symbolic links are not allowed (only regular files and folders)")]

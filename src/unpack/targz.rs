@@ -11,7 +11,7 @@ use flate2::read::MultiGzDecoder;
 use tar::EntryType;
 
 use super::writer::TreeWriter;
-use super::{Limits, Problem, Rule, UnpackError};
+use super::{Limits, Problem, UnpackError, UnpackRule};
 use crate::names::utf8_name;
 
 /// Decompressed bytes allowed beyond the files themselves, per entry: a
@@ -40,7 +40,7 @@ struct Guarded<R> {
     out: u64,
     budget: u64,
     limits: Limits,
-    tripped: Rc<Cell<Option<Rule>>>,
+    tripped: Rc<Cell<Option<UnpackRule>>>,
 }
 
 impl<R: Read> Read for Guarded<R> {
@@ -48,9 +48,9 @@ impl<R: Read> Read for Guarded<R> {
         let n = self.inner.read(buf)?;
         self.out += n as u64;
         let rule = if self.out > self.budget {
-            Some(Rule::SkillTooLarge(self.limits.max_skill_size))
+            Some(UnpackRule::SkillTooLarge(self.limits.max_skill_size))
         } else if self.limits.ratio_exceeded(self.out, self.compressed.get()) {
-            Some(Rule::Ratio(self.limits.max_ratio))
+            Some(UnpackRule::Ratio(self.limits.max_ratio))
         } else {
             None
         };
@@ -68,7 +68,7 @@ pub(super) fn unpack(path: &Path, tree: &mut TreeWriter) -> Result<(), UnpackErr
     let file = tree.open_artifact(path)?;
     let limits = *tree.limits();
     let compressed = Rc::new(Cell::new(0));
-    let tripped: Rc<Cell<Option<Rule>>> = Rc::new(Cell::new(None));
+    let tripped: Rc<Cell<Option<UnpackRule>>> = Rc::new(Cell::new(None));
     let stream = Guarded {
         inner: MultiGzDecoder::new(Counted {
             inner: file,
@@ -86,7 +86,7 @@ pub(super) fn unpack(path: &Path, tree: &mut TreeWriter) -> Result<(), UnpackErr
     // What a failed read of the stream means: a limit, or a broken archive.
     let stream_problem = |e: io::Error| match tripped.take() {
         Some(rule) => Problem::Refused(rule),
-        None => Problem::Refused(Rule::Corrupt(format!(
+        None => Problem::Refused(UnpackRule::Corrupt(format!(
             "the tar.gz stream is truncated or corrupt: {e}"
         ))),
     };
@@ -100,7 +100,7 @@ pub(super) fn unpack(path: &Path, tree: &mut TreeWriter) -> Result<(), UnpackErr
         let raw = entry.path_bytes().into_owned();
         let lossy = String::from_utf8_lossy(&raw).into_owned();
         let entry_type = entry.header().entry_type();
-        let refuse = |rule: Rule| tree.refuse(Some(&lossy), rule);
+        let refuse = |rule: UnpackRule| tree.refuse(Some(&lossy), rule);
         if let Some(rule) = refused_type(entry_type) {
             return Err(refuse(rule));
         }
@@ -115,7 +115,9 @@ pub(super) fn unpack(path: &Path, tree: &mut TreeWriter) -> Result<(), UnpackErr
             }
             _ => {
                 if entry.size() > limits.max_file_size {
-                    return Err(tree.refuse(Some(name), Rule::FileTooLarge(limits.max_file_size)));
+                    return Err(
+                        tree.refuse(Some(name), UnpackRule::FileTooLarge(limits.max_file_size))
+                    );
                 }
                 let executable = entry.header().mode().is_ok_and(|m| m & 0o111 != 0);
                 let name = name.to_owned();
@@ -139,18 +141,18 @@ pub(super) fn unpack(path: &Path, tree: &mut TreeWriter) -> Result<(), UnpackErr
 /// Why an entry of this tar type is refused: links and special files are
 /// not skill content (and a link could point outside the tree). `None`:
 /// a file, a folder, or `git archive`'s global header.
-fn refused_type(entry_type: EntryType) -> Option<Rule> {
-    let special = |what: &str| Some(Rule::Special(what.into()));
+fn refused_type(entry_type: EntryType) -> Option<UnpackRule> {
+    let special = |what: &str| Some(UnpackRule::Special(what.into()));
     match entry_type {
         EntryType::Regular | EntryType::Directory | EntryType::XGlobalHeader => None,
-        EntryType::Symlink => Some(Rule::Symlink),
-        EntryType::Link => Some(Rule::Hardlink),
+        EntryType::Symlink => Some(UnpackRule::Symlink),
+        EntryType::Link => Some(UnpackRule::Hardlink),
         EntryType::Fifo => special("FIFO"),
         EntryType::Char => special("character device"),
         EntryType::Block => special("block device"),
         EntryType::GNUSparse => special("sparse file"),
         EntryType::Continuous => special("contiguous file"),
-        other => Some(Rule::Special(format!(
+        other => Some(UnpackRule::Special(format!(
             "tar type `{}`",
             char::from(other.as_byte()).escape_default()
         ))),

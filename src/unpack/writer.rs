@@ -13,9 +13,9 @@ use std::fs::{File, OpenOptions};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
-use super::{Limits, Problem, Rule, UnpackError};
+use super::{Limits, Problem, UnpackError, UnpackRule};
 use crate::digest::{HashedTree, HashingWriter, TreeFile};
-use crate::names::{NameSet, Rule as NameRule, check_name};
+use crate::names::{NameRule, NameSet, check_name};
 
 /// Read size: big enough that syscalls and hashing amortise, small enough
 /// that memory stays flat whatever the skill's size.
@@ -122,7 +122,7 @@ impl TreeWriter {
         self.total
     }
 
-    pub(crate) fn refuse(&self, entry: Option<&str>, rule: impl Into<Rule>) -> UnpackError {
+    pub(crate) fn refuse(&self, entry: Option<&str>, rule: impl Into<UnpackRule>) -> UnpackError {
         self.error(entry, Problem::Refused(rule.into()))
     }
 
@@ -147,7 +147,10 @@ impl TreeWriter {
     pub(crate) fn count_entry(&mut self, entry: &str) -> Result<(), UnpackError> {
         self.entries += 1;
         if self.entries > self.limits.max_entries {
-            return Err(self.refuse(Some(entry), Rule::TooManyEntries(self.limits.max_entries)));
+            return Err(self.refuse(
+                Some(entry),
+                UnpackRule::TooManyEntries(self.limits.max_entries),
+            ));
         }
         Ok(())
     }
@@ -232,13 +235,13 @@ impl TreeWriter {
         if file.out.written() + len > self.limits.max_file_size {
             return Err(self.refuse(
                 Some(&file.name),
-                Rule::FileTooLarge(self.limits.max_file_size),
+                UnpackRule::FileTooLarge(self.limits.max_file_size),
             ));
         }
         if self.total + len > self.limits.max_skill_size {
             return Err(self.refuse(
                 Some(&file.name),
-                Rule::SkillTooLarge(self.limits.max_skill_size),
+                UnpackRule::SkillTooLarge(self.limits.max_skill_size),
             ));
         }
         file.out
@@ -288,7 +291,7 @@ impl TreeWriter {
         name: &str,
         executable: bool,
         reader: &mut dyn Read,
-        guard: &mut dyn FnMut(u64) -> Result<(), Rule>,
+        guard: &mut dyn FnMut(u64) -> Result<(), UnpackRule>,
         read_error: &dyn Fn(io::Error) -> Problem,
     ) -> Result<(), UnpackError> {
         let mut file = self.begin_file(name, executable)?;
@@ -307,7 +310,7 @@ impl TreeWriter {
         file: &mut OpenFile,
         reader: &mut dyn Read,
         buf: &mut [u8],
-        guard: &mut dyn FnMut(u64) -> Result<(), Rule>,
+        guard: &mut dyn FnMut(u64) -> Result<(), UnpackRule>,
         read_error: &dyn Fn(io::Error) -> Problem,
     ) -> Result<(), UnpackError> {
         let mut out = 0u64;
@@ -330,7 +333,7 @@ impl TreeWriter {
     /// (lenient or `--strict`): see [`crate::skill::Level`].
     pub(crate) fn finish(mut self, expected_name: &str) -> Result<HashedTree, UnpackError> {
         if let Some(name) = self.abandoned.take() {
-            return Err(self.refuse(Some(&name), Rule::Incomplete));
+            return Err(self.refuse(Some(&name), UnpackRule::Incomplete));
         }
         if !self.files.iter().any(|f| f.path == "SKILL.md") {
             return Err(self.refuse(None, self.missing_skill_md()));
@@ -345,13 +348,16 @@ impl TreeWriter {
                     None => d.message.clone(),
                 })
                 .collect();
-            return Err(self.refuse(Some("SKILL.md"), Rule::InvalidSkill(details.join("; "))));
+            return Err(self.refuse(
+                Some("SKILL.md"),
+                UnpackRule::InvalidSkill(details.join("; ")),
+            ));
         }
         Ok(HashedTree::from_files(std::mem::take(&mut self.files)))
     }
 
     /// Says why SKILL.md is missing as precisely as the files allow.
-    fn missing_skill_md(&self) -> Rule {
+    fn missing_skill_md(&self) -> UnpackRule {
         let tops: HashSet<&str> = self
             .files
             .iter()
@@ -361,7 +367,7 @@ impl TreeWriter {
             let top = tops.iter().next().copied().unwrap_or_default();
             let nested = format!("{top}/SKILL.md");
             if self.files.iter().any(|f| f.path == nested) {
-                return Rule::WrapperFolder(top.to_owned());
+                return UnpackRule::WrapperFolder(top.to_owned());
             }
         }
         if let Some(f) = self
@@ -369,12 +375,12 @@ impl TreeWriter {
             .iter()
             .find(|f| f.path.eq_ignore_ascii_case("SKILL.md"))
         {
-            return Rule::NoSkillMd(format!(
+            return UnpackRule::NoSkillMd(format!(
                 " (found `{}`: the file must be named exactly `SKILL.md`)",
                 f.path
             ));
         }
-        Rule::NoSkillMd(String::new())
+        UnpackRule::NoSkillMd(String::new())
     }
 }
 

@@ -9,7 +9,7 @@ use std::path::Path;
 use ::zip::{CompressionMethod, ZipArchive};
 
 use super::writer::TreeWriter;
-use super::{Problem, Rule, UnpackError};
+use super::{Problem, UnpackError, UnpackRule};
 use crate::names::utf8_name;
 
 const S_IFMT: u32 = 0o170_000;
@@ -33,19 +33,19 @@ pub(super) fn unpack(path: &Path, tree: &mut TreeWriter) -> Result<(), UnpackErr
     let mut archive = ZipArchive::new(BufReader::with_capacity(64 * 1024, file)).map_err(|e| {
         tree.refuse(
             None,
-            Rule::Corrupt(format!("not a readable zip archive: {e}")),
+            UnpackRule::Corrupt(format!("not a readable zip archive: {e}")),
         )
     })?;
     if archive.has_duplicate_names() {
-        return Err(tree.refuse(None, Rule::DuplicateInZip));
+        return Err(tree.refuse(None, UnpackRule::DuplicateInZip));
     }
     let max_entries = tree.limits().max_entries;
     if archive.len() as u64 > max_entries {
-        return Err(tree.refuse(None, Rule::TooManyEntries(max_entries)));
+        return Err(tree.refuse(None, UnpackRule::TooManyEntries(max_entries)));
     }
     archive
         .validate_header_consistency()
-        .map_err(|e| tree.refuse(None, Rule::HeaderMismatch(e.to_string())))?;
+        .map_err(|e| tree.refuse(None, UnpackRule::HeaderMismatch(e.to_string())))?;
 
     let plan = plan_entries(&archive, tree)?;
     let limits = *tree.limits();
@@ -55,12 +55,15 @@ pub(super) fn unpack(path: &Path, tree: &mut TreeWriter) -> Result<(), UnpackErr
             continue;
         }
         if entry.declared_size > limits.max_file_size {
-            return Err(tree.refuse(Some(&entry.name), Rule::FileTooLarge(limits.max_file_size)));
+            return Err(tree.refuse(
+                Some(&entry.name),
+                UnpackRule::FileTooLarge(limits.max_file_size),
+            ));
         }
         let mut reader = archive.by_index(entry.index).map_err(|e| {
             tree.refuse(
                 Some(&entry.name),
-                Rule::Corrupt(format!("cannot read the entry: {e}")),
+                UnpackRule::Corrupt(format!("cannot read the entry: {e}")),
             )
         })?;
         let compressed = reader.compressed_size();
@@ -69,7 +72,7 @@ pub(super) fn unpack(path: &Path, tree: &mut TreeWriter) -> Result<(), UnpackErr
             if limits.ratio_exceeded(out, compressed)
                 || limits.ratio_exceeded(before + out, archive_len)
             {
-                Err(Rule::Ratio(limits.max_ratio))
+                Err(UnpackRule::Ratio(limits.max_ratio))
             } else {
                 Ok(())
             }
@@ -79,7 +82,11 @@ pub(super) fn unpack(path: &Path, tree: &mut TreeWriter) -> Result<(), UnpackErr
             entry.executable,
             &mut reader,
             &mut guard,
-            &|e| Problem::Refused(Rule::Corrupt(format!("cannot decompress the entry: {e}"))),
+            &|e| {
+                Problem::Refused(UnpackRule::Corrupt(format!(
+                    "cannot decompress the entry: {e}"
+                )))
+            },
         )?;
     }
     Ok(())
@@ -95,7 +102,7 @@ fn plan_entries<R: std::io::Read + std::io::Seek>(
         let entry = archive.by_index_data(index).map_err(|e| {
             tree.refuse(
                 None,
-                Rule::Corrupt(format!("unreadable entry #{index}: {e}")),
+                UnpackRule::Corrupt(format!("unreadable entry #{index}: {e}")),
             )
         })?;
         let raw = entry.name_raw();
@@ -106,30 +113,32 @@ fn plan_entries<R: std::io::Read + std::io::Seek>(
         let is_dir = stripped.len() < name.len();
         tree.check(stripped)?;
         if entry.encrypted() {
-            return Err(refuse(Rule::Encrypted));
+            return Err(refuse(UnpackRule::Encrypted));
         }
         let mode = entry.unix_mode().unwrap_or(0);
         match (mode & S_IFMT, is_dir) {
             (0, _) | (S_IFREG, false) | (S_IFDIR, true) => {}
-            (S_IFLNK, _) => return Err(refuse(Rule::Symlink)),
+            (S_IFLNK, _) => return Err(refuse(UnpackRule::Symlink)),
             (S_IFDIR, false) => {
-                return Err(refuse(Rule::Special(
+                return Err(refuse(UnpackRule::Special(
                     "folder-typed entries without a trailing `/`".into(),
                 )));
             }
             (S_IFREG, true) => {
-                return Err(refuse(Rule::Special(
+                return Err(refuse(UnpackRule::Special(
                     "file-typed entries with a trailing `/`".into(),
                 )));
             }
-            (other, _) => return Err(refuse(Rule::Special(special_name(other).into()))),
+            (other, _) => return Err(refuse(UnpackRule::Special(special_name(other).into()))),
         }
         match entry.compression() {
             CompressionMethod::Stored | CompressionMethod::Deflated => {}
-            other => return Err(refuse(Rule::Compression(other.to_string()))),
+            other => return Err(refuse(UnpackRule::Compression(other.to_string()))),
         }
         if is_dir && entry.size() > 0 {
-            return Err(refuse(Rule::Corrupt("a folder entry carries data".into())));
+            return Err(refuse(UnpackRule::Corrupt(
+                "a folder entry carries data".into(),
+            )));
         }
         plan.push(Planned {
             index,

@@ -26,19 +26,19 @@ impl Report for CacheDirReport {
 /// "debris_removed": n, "problems": [{"item": "store/sha256-…", "problem": "…",
 /// "moved_to": path|null}]}`. Exit 3 when `problems` is not empty.
 #[derive(Debug, Serialize)]
-pub struct VerifyReport {
+pub struct CacheVerifyReport {
     pub cache: PathBuf,
     #[serde(flatten)]
     pub outcome: VerifyOutcome,
 }
 
-impl VerifyReport {
+impl CacheVerifyReport {
     pub fn is_clean(&self) -> bool {
         self.outcome.problems.is_empty()
     }
 }
 
-impl Report for VerifyReport {
+impl Report for CacheVerifyReport {
     fn human(&self, out: &mut dyn Write) -> std::io::Result<()> {
         let o = &self.outcome;
         for p in &o.problems {
@@ -133,7 +133,7 @@ impl Report for CleanReport {
 /// `cache add` JSON: `{"name": "pdf-tools", "digest": "sha256:…", "path": path,
 /// "created": bool, "files": n, "bytes": n, "executables": ["scripts/run.sh"]}`.
 #[derive(Debug, Serialize)]
-pub struct AddReport {
+pub struct CacheAddReport {
     pub name: String,
     pub digest: Digest,
     pub path: PathBuf,
@@ -144,7 +144,7 @@ pub struct AddReport {
     pub executables: Vec<String>,
 }
 
-impl Report for AddReport {
+impl Report for CacheAddReport {
     fn human(&self, out: &mut dyn Write) -> std::io::Result<()> {
         writeln!(out, "{}", self.digest)
     }

@@ -35,7 +35,7 @@ use crate::skill::Diagnostic;
 /// (`gh-skill`: its keys in SKILL.md; `pnpm`: a link into the project's
 /// `node_modules` package), as `import` reads them.
 #[derive(Debug, Clone, Serialize)]
-pub struct ListReport {
+pub struct DiscoveryReport {
     pub project: PathBuf,
     pub skills: Vec<ListedSkill>,
     pub duplicates: Vec<ListedDuplicate>,
@@ -69,7 +69,7 @@ pub struct ListedDuplicate {
     pub same_target: bool,
 }
 
-impl Report for ListReport {
+impl Report for DiscoveryReport {
     fn human(&self, out: &mut dyn Write) -> std::io::Result<()> {
         if self.skills.is_empty() {
             let existing = self.roots.len();

@@ -79,8 +79,8 @@ impl Report for DoctorReport {
             writeln!(
                 out,
                 "\n{} error(s), {} warning(s): action needed",
-                count(Level::Error),
-                count(Level::Warning)
+                count(Urgency::Error),
+                count(Urgency::Warning)
             )
         } else {
             writeln!(out, "no problems found")
@@ -108,7 +108,7 @@ impl DoctorReport {
         writeln!(
             out,
             "{:<7} {OVER_BUDGET}: {} skills do not fit in the {}-character skill listing agents read, so a model will not know to load them: {shown}; {BUDGET_ADVICE}",
-            Level::Warning.as_str(),
+            Urgency::Warning.as_str(),
             names.len(),
             self.listing.budget,
         )

@@ -5,7 +5,7 @@ use std::io::Write;
 use serde::Serialize;
 
 use super::Report;
-use crate::catalog::mentions::{Mention, Skipped};
+use crate::catalog::mentions::{IgnoredMention, Mention};
 
 /// The `mentions` report.
 ///
@@ -21,7 +21,7 @@ use crate::catalog::mentions::{Mention, Skipped};
 #[derive(Debug, Clone, Serialize)]
 pub struct MentionsReport {
     pub mentions: Vec<Mention>,
-    pub skipped: Vec<Skipped>,
+    pub skipped: Vec<IgnoredMention>,
 }
 
 impl Report for MentionsReport {

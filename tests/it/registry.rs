@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 use skillpm::error::{Classify, Exit};
 use skillpm::net::Settings;
 use skillpm::net::fetch::{Auth, CacheDirs, DownloadSpec, FetchConfig, FetchError, Fetcher};
-use skillpm::sources::index::{self as source, FetchedContent, Source};
+use skillpm::sources::index::{self as source, FetchedContent, IndexSource};
 use url::Url;
 
 use support::cli::{Sandbox, run};
@@ -1181,7 +1181,8 @@ fn entries_download_identically_from_http_and_from_disk() {
     let cwd = std::env::current_dir().unwrap();
     let mut digests = Vec::new();
     for location in [server.base(), dir.path().display().to_string()] {
-        let source = Source::ad_hoc(&location, &cwd, Vec::new()).unwrap();
+        let decl = skillpm::sources::SearchTarget::ad_hoc(&location, &cwd).decl;
+        let source = IndexSource::from_decl(&decl, &cwd).unwrap();
         let resolved = source::resolve(&fetcher, &source, SystemTime::now()).unwrap();
         let requests: Vec<_> = resolved
             .index
@@ -1213,7 +1214,8 @@ fn v0_1_file_lists_download_file_by_file_with_a_tree_digest() {
     let server = TestServer::serve(dir.path());
     let cache = tempfile::tempdir().unwrap();
     let fetcher = fetcher(cache.path());
-    let source = Source::ad_hoc(&server.base(), Path::new("/"), Vec::new()).unwrap();
+    let decl = skillpm::sources::SearchTarget::ad_hoc(&server.base(), Path::new("/")).decl;
+    let source = IndexSource::from_decl(&decl, Path::new("/")).unwrap();
     let resolved = source::resolve(&fetcher, &source, SystemTime::now()).unwrap();
     let entry = resolved.index.entry("pdf-tools").unwrap();
     server.fault(

@@ -9,9 +9,9 @@ use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use skillpm::digest::{Digest, hash_tree};
-use skillpm::names::Rule as NameRule;
+use skillpm::names::NameRule;
 use skillpm::store::{Store, StoreEntry, StoreError};
-use skillpm::unpack::{ArtifactKind, FileList, Limits, Rule, UnpackError};
+use skillpm::unpack::{ArtifactKind, FileList, Limits, UnpackError, UnpackRule};
 
 use crate::support::succeed;
 
@@ -104,17 +104,13 @@ fn debris(cache: &Path) -> Vec<String> {
     out
 }
 
+/// The binary with its cache `cache` and its home beside it.
 fn skillpm(cache: &Path) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_skillpm"));
-    let home = cache.parent().unwrap().join("home");
+    let root = cache.parent().unwrap();
+    let home = root.join("home");
     fs::create_dir_all(&home).unwrap();
-    cmd.env("SKILLPM_CACHE_DIR", cache)
-        .env("HOME", &home)
-        .env("XDG_CONFIG_HOME", home.join(".config"))
-        .env("CLAUDE_CONFIG_DIR", home.join(".claude"))
-        .env("CODEX_HOME", home.join(".codex"))
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::null());
+    let mut cmd = crate::support::cli::process(&home, cache, &root.join("admin"), root);
+    cmd.stdin(Stdio::null());
     cmd
 }
 
@@ -136,7 +132,7 @@ fn json(out: &Output) -> serde_json::Value {
     })
 }
 
-fn refused(err: StoreError) -> Rule {
+fn refused(err: StoreError) -> UnpackRule {
     match err {
         StoreError::Unpack(UnpackError {
             problem: skillpm::unpack::Problem::Refused(rule),
@@ -198,7 +194,10 @@ fn system_tar_is_refused_for_its_dot_segment(store: &Store, tmp: &Path, src: &Pa
         .status();
     if status.is_ok_and(|s| s.success()) {
         let err = import_pdf_tools(store, ArtifactKind::TarGz, &system_tgz).unwrap_err();
-        assert!(matches!(refused(err), Rule::Name(NameRule::DotSegment)));
+        assert!(matches!(
+            refused(err),
+            UnpackRule::Name(NameRule::DotSegment)
+        ));
     }
 }
 
@@ -279,7 +278,7 @@ fn a_lone_skill_md_is_a_one_file_skill() {
             &Limits::default(),
         )
         .unwrap_err();
-    assert!(matches!(refused(err), Rule::InvalidSkill(_)));
+    assert!(matches!(refused(err), UnpackRule::InvalidSkill(_)));
 }
 
 /// `small` with 2 MiB of zeros, deflated to about 2 KiB: a zip bomb under
@@ -317,7 +316,10 @@ fn limits_count_the_bytes_actually_written() {
     let err = store
         .import_file_list("list", "small", &limits, files)
         .unwrap_err();
-    assert_eq!(refused(err), Rule::SkillTooLarge(limits.max_skill_size));
+    assert_eq!(
+        refused(err),
+        UnpackRule::SkillTooLarge(limits.max_skill_size)
+    );
 
     let limits = Limits {
         max_file_size: 100,
@@ -327,7 +329,7 @@ fn limits_count_the_bytes_actually_written() {
     let mut sink = import.list().begin_file("big.bin").unwrap();
     sink.write(&[0; 60]).unwrap();
     let err = sink.write(&[0; 60]).unwrap_err(); // the server's bytes, not a header, decide
-    assert_eq!(err.rule(), Some(&Rule::FileTooLarge(100)));
+    assert_eq!(err.rule(), Some(&UnpackRule::FileTooLarge(100)));
     drop(sink);
     drop(import);
 
@@ -339,7 +341,7 @@ fn limits_count_the_bytes_actually_written() {
     let err = store
         .import_file_list("list", "small", &limits, files)
         .unwrap_err();
-    assert_eq!(refused(err), Rule::TooManyEntries(2));
+    assert_eq!(refused(err), UnpackRule::TooManyEntries(2));
 
     // A bomb under a custom ratio.
     let zip = zeros_zip(tmp.path());
@@ -352,7 +354,7 @@ fn limits_count_the_bytes_actually_written() {
             &Limits::default(),
         )
         .unwrap_err();
-    assert_eq!(refused(err), Rule::Ratio(100));
+    assert_eq!(refused(err), UnpackRule::Ratio(100));
     let generous = Limits {
         max_ratio: 5000,
         ..Limits::default()
@@ -382,26 +384,28 @@ fn file_lists_are_judged_before_anything_is_fetched() {
     assert!(check(&["SKILL.md", "scripts/run.sh"]).is_ok());
     assert_eq!(
         check(&["SKILL.md", "../../.bashrc"]),
-        Err(Some(Rule::Name(NameRule::ParentSegment)))
+        Err(Some(UnpackRule::Name(NameRule::ParentSegment)))
     );
     assert_eq!(
         check(&["SKILL.md", "/etc/passwd"]),
-        Err(Some(Rule::Name(NameRule::Absolute)))
+        Err(Some(UnpackRule::Name(NameRule::Absolute)))
     );
     assert_eq!(
         check(&["SKILL.md", "Notes.md", "notes.md"]),
-        Err(Some(Rule::Name(NameRule::CaseCollision("Notes.md".into()))))
+        Err(Some(UnpackRule::Name(NameRule::CaseCollision(
+            "Notes.md".into()
+        ))))
     );
     assert_eq!(
         check(&["SKILL.md", "SKILL.md"]),
-        Err(Some(Rule::Name(NameRule::Duplicate)))
+        Err(Some(UnpackRule::Name(NameRule::Duplicate)))
     );
     let many: Vec<String> = (0..10_001).map(|i| format!("f{i}")).collect();
     assert_eq!(
         FileList::check_names("idx", &many, &limits)
             .unwrap_err()
             .rule(),
-        Some(&Rule::TooManyEntries(10_000))
+        Some(&UnpackRule::TooManyEntries(10_000))
     );
 }
 
@@ -418,7 +422,7 @@ fn a_file_left_unfinished_fails_the_whole_list() {
     sink.write(b"only half").unwrap();
     drop(sink); // e.g. the download failed and the caller forgot to stop
     let err = import.commit("half").unwrap_err();
-    assert_eq!(refused(err), Rule::Incomplete);
+    assert_eq!(refused(err), UnpackRule::Incomplete);
     assert!(store.entries().unwrap().is_empty());
     assert!(debris(store.root()).is_empty());
     // Once the store is closed, not even its one staging lock remains.
@@ -436,13 +440,13 @@ fn local_folders_with_links_or_special_files_are_refused() {
     let limits = Limits::default();
 
     type Spoil = Box<dyn Fn(&Path)>;
-    let cases: Vec<(&str, Spoil, Rule)> = vec![
+    let cases: Vec<(&str, Spoil, UnpackRule)> = vec![
         (
             "link-inside",
             Box::new(|d: &Path| {
                 std::os::unix::fs::symlink("SKILL.md", d.join("alias.md")).unwrap()
             }),
-            Rule::Symlink,
+            UnpackRule::Symlink,
         ),
         (
             "link-outside",
@@ -453,12 +457,12 @@ fn local_folders_with_links_or_special_files_are_refused() {
                 )
                 .unwrap()
             }),
-            Rule::Symlink,
+            UnpackRule::Symlink,
         ),
         (
             "linked-folder",
             Box::new(|d: &Path| std::os::unix::fs::symlink("/etc", d.join("docs/etc")).unwrap()),
-            Rule::Symlink,
+            UnpackRule::Symlink,
         ),
         (
             "fifo",
@@ -471,12 +475,12 @@ fn local_folders_with_links_or_special_files_are_refused() {
                         .success()
                 );
             }),
-            Rule::Special("FIFO".into()),
+            UnpackRule::Special("FIFO".into()),
         ),
         (
             "bad-name",
             Box::new(|d: &Path| fs::write(d.join("what?.md"), "x").unwrap()),
-            Rule::Name(NameRule::WindowsChar('?')),
+            UnpackRule::Name(NameRule::WindowsChar('?')),
         ),
     ];
     for (i, (label, make, rule)) in cases.into_iter().enumerate() {

@@ -26,7 +26,8 @@ use super::http;
 use super::memory::{Held, InMemory, MemoryBudget, Reservation};
 use super::validators::{self, Validators};
 use super::{
-    DownloadSpec, Downloaded, Failure, FetchError, Progress, Revalidation, Shared, with_retries,
+    DownloadSpec, Downloaded, FetchError, FetchFailure, Progress, Revalidation, Shared,
+    with_retries,
 };
 use crate::digest::{Digest, HashingWriter};
 
@@ -341,7 +342,7 @@ async fn transfer(
     progress: Option<&Progress>,
     conditional: &HeaderMap,
     memory: Option<(&MemoryBudget, &AtomicBool)>,
-) -> Result<Option<Transferred>, Failure> {
+) -> Result<Option<Transferred>, FetchFailure> {
     let auth = spec.auth.as_ref();
     let Some(http::Fresh {
         final_url,
@@ -353,7 +354,7 @@ async fn transfer(
     else {
         return Ok(None);
     };
-    let io_fatal = |source| Failure::Fatal(FetchError::io(temp)(source));
+    let io_fatal = |source| FetchFailure::Fatal(FetchError::io(temp)(source));
     let declared = response.content_length().filter(|&n| n <= max);
     let mut sink = match memory {
         Some((budget, spilled)) => Sink::memory(budget, spilled, declared),

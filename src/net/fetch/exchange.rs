@@ -10,7 +10,7 @@ use reqwest::Method;
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use url::Url;
 
-use super::{Auth, Failure, FetchError, Fetcher, http, with_retries};
+use super::{Auth, FetchError, FetchFailure, Fetcher, http, with_retries};
 
 /// The methods the OCI API needs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -141,7 +141,7 @@ async fn send(
     http: &crate::net::Http,
     config: &super::FetchConfig,
     ex: &Exchange<'_>,
-) -> Result<(reqwest::Response, Url), Failure> {
+) -> Result<(reqwest::Response, Url), FetchFailure> {
     let method = match ex.verb {
         Verb::Get => Method::GET,
         Verb::Head => Method::HEAD,
@@ -151,7 +151,7 @@ async fn send(
     let mut request = crate::net::Request::new(method, ex.url.clone());
     for (name, value) in &ex.headers {
         let value = HeaderValue::from_str(value).map_err(|_| {
-            Failure::Fatal(FetchError::Client(format!(
+            FetchFailure::Fatal(FetchError::Client(format!(
                 "header {name} has a value that cannot be sent"
             )))
         })?;

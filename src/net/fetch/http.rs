@@ -7,7 +7,7 @@ use reqwest::header::{self, HeaderMap, HeaderValue};
 use reqwest::{Response, StatusCode};
 use url::Url;
 
-use super::{Auth, Failure, FetchConfig, FetchError};
+use super::{Auth, FetchConfig, FetchError, FetchFailure};
 use crate::net::{self, BodyError, Http, NetError, SendError, Why};
 
 /// A fresh answer to a (possibly conditional) GET, with the headers the
@@ -29,7 +29,7 @@ pub(crate) async fn send_revalidating(
     url: &Url,
     auth: Option<&Auth>,
     conditional: &HeaderMap,
-) -> Result<Option<Fresh>, Failure> {
+) -> Result<Option<Fresh>, FetchFailure> {
     let (final_url, response) = send(http, config, url, auth, conditional).await?;
     check_status(&final_url, &response, auth)?;
     if response.status() == StatusCode::NOT_MODIFIED {
@@ -59,7 +59,7 @@ pub(crate) async fn send(
     url: &Url,
     auth: Option<&Auth>,
     extra: &HeaderMap,
-) -> Result<(Url, Response), Failure> {
+) -> Result<(Url, Response), FetchFailure> {
     let mut request = net::Request::get(url.clone());
     request.headers = extra.clone();
     request.auth = auth.cloned();
@@ -69,29 +69,29 @@ pub(crate) async fn send(
 }
 
 /// What a request that got no answer means for the retry loop.
-pub(crate) fn send_failure(e: SendError) -> Failure {
+pub(crate) fn send_failure(e: SendError) -> FetchFailure {
     match e {
-        SendError::PlainHttp(e) => Failure::Fatal(FetchError::PlainHttp(e)),
-        SendError::Redirect(refused) => Failure::Fatal(FetchError::Redirect(refused)),
-        SendError::NoLocation { url, response } => Failure::Fatal(FetchError::Status {
+        SendError::PlainHttp(e) => FetchFailure::Fatal(FetchError::PlainHttp(e)),
+        SendError::Redirect(refused) => FetchFailure::Fatal(FetchError::Redirect(refused)),
+        SendError::NoLocation { url, response } => FetchFailure::Fatal(FetchError::Status {
             url: url.to_string(),
             status: response.status().as_u16(),
             hint: " (a redirect without a Location header)".into(),
         }),
         SendError::NoAnswer { after, .. } => {
-            Failure::transient(Why::Timeout, format!("no answer within {after:?}"))
+            FetchFailure::transient(Why::Timeout, format!("no answer within {after:?}"))
         }
-        SendError::Deadline(after) => Failure::transient(
+        SendError::Deadline(after) => FetchFailure::transient(
             Why::Timeout,
             format!("the transfer took longer than SKILLPM_HTTP_DEADLINE ({after:?})"),
         ),
         SendError::Transport { url, source } => match Url::parse(&url) {
             Ok(url) => classify_error(&url, &source),
-            Err(_) => Failure::transient(Why::of(&source), error_chain(&source)),
+            Err(_) => FetchFailure::transient(Why::of(&source), error_chain(&source)),
         },
-        SendError::Unreachable(gone) => Failure::Fatal(FetchError::Unreachable(gone)),
-        SendError::Client(NetError::Client(text)) => Failure::Fatal(FetchError::Client(text)),
-        SendError::Client(other) => Failure::Fatal(FetchError::Client(other.to_string())),
+        SendError::Unreachable(gone) => FetchFailure::Fatal(FetchError::Unreachable(gone)),
+        SendError::Client(NetError::Client(text)) => FetchFailure::Fatal(FetchError::Client(text)),
+        SendError::Client(other) => FetchFailure::Fatal(FetchError::Client(other.to_string())),
     }
 }
 
@@ -100,7 +100,7 @@ pub(crate) fn check_status(
     url: &Url,
     response: &Response,
     auth: Option<&Auth>,
-) -> Result<(), Failure> {
+) -> Result<(), FetchFailure> {
     let status = response.status();
     if status.is_success() || status == StatusCode::NOT_MODIFIED {
         return Ok(());
@@ -111,7 +111,7 @@ pub(crate) fn check_status(
     }
     let code = status.as_u16();
     let hint = match (code, auth) {
-        (404 | 410, _) => return Err(Failure::Fatal(FetchError::NotFound { url: url.to_string() })),
+        (404 | 410, _) => return Err(FetchFailure::Fatal(FetchError::NotFound { url: url.to_string() })),
         (401 | 403, Some(a)) => format!(
             " (the token from ${} was sent and refused; check it and its permissions)",
             a.env_var()
@@ -119,7 +119,7 @@ pub(crate) fn check_status(
         (401 | 403, None) => " (the registry wants credentials: set `token-env` on the source and put a token in that variable)".into(),
         _ => String::new(),
     };
-    Err(Failure::Fatal(FetchError::Status {
+    Err(FetchFailure::Fatal(FetchError::Status {
         url: url.to_string(),
         status: code,
         hint,
@@ -137,11 +137,11 @@ pub(crate) async fn stream_body(
     url: &Url,
     config: &FetchConfig,
     max: u64,
-    mut sink: impl FnMut(&[u8]) -> Result<(), Failure>,
-) -> Result<(), Failure> {
+    mut sink: impl FnMut(&[u8]) -> Result<(), FetchFailure>,
+) -> Result<(), FetchFailure> {
     let declared = response.content_length();
     if declared.is_some_and(|n| n > max) {
-        return Err(Failure::Fatal(FetchError::too_large(url, max)));
+        return Err(FetchFailure::Fatal(FetchError::too_large(url, max)));
     }
     let mut body =
         net::BodyStream::new(response, config.net.idle_timeout, config.net.min_rate, None);
@@ -149,7 +149,7 @@ pub(crate) async fn stream_body(
         match body.next().await {
             Ok(Some(chunk)) => {
                 if body.size() > max {
-                    return Err(Failure::Fatal(FetchError::too_large(url, max)));
+                    return Err(FetchFailure::Fatal(FetchError::too_large(url, max)));
                 }
                 sink(&chunk)?;
             }
@@ -159,7 +159,7 @@ pub(crate) async fn stream_body(
     }
     let size = body.size();
     match declared.filter(|&n| n != size) {
-        Some(n) => Err(Failure::transient(
+        Some(n) => Err(FetchFailure::transient(
             Why::Broken,
             format!("the body was cut short: {size} of {n} bytes"),
         )),
@@ -169,13 +169,13 @@ pub(crate) async fn stream_body(
 
 /// What a body that stopped means for the retry loop: too slow is final
 /// for this request (the next try would be as slow), a stall is retried.
-fn body_failure(url: &Url, e: BodyError) -> Failure {
+fn body_failure(url: &Url, e: BodyError) -> FetchFailure {
     match e {
-        BodyError::TooSlow { .. } => Failure::TooSlow {
+        BodyError::TooSlow { .. } => FetchFailure::TooSlow {
             detail: e.to_string(),
         },
         BodyError::Idle { .. } | BodyError::Deadline(_) => {
-            Failure::transient(Why::Timeout, e.to_string())
+            FetchFailure::transient(Why::Timeout, e.to_string())
         }
         BodyError::Transport(source) => classify_error(url, &source),
     }
@@ -183,22 +183,22 @@ fn body_failure(url: &Url, e: BodyError) -> Failure {
 
 /// Sorts a reqwest error into retry-worthy or final. TLS failures are final:
 /// a certificate does not get better by asking again.
-pub(crate) fn classify_error(url: &Url, error: &reqwest::Error) -> Failure {
+pub(crate) fn classify_error(url: &Url, error: &reqwest::Error) -> FetchFailure {
     let detail = error_chain(error);
     if is_tls_error(error) {
-        return Failure::Fatal(FetchError::Tls {
+        return FetchFailure::Fatal(FetchError::Tls {
             url: url.to_string(),
             detail: net::Detail(detail),
         });
     }
     if error.is_builder() {
-        return Failure::Fatal(FetchError::Client(detail));
+        return FetchFailure::Fatal(FetchError::Client(detail));
     }
     let why = match Why::of(error) {
         Why::Other(_) if error.is_body() || error.is_decode() => Why::Broken,
         why => why,
     };
-    Failure::transient(why, detail)
+    FetchFailure::transient(why, detail)
 }
 
 /// rustls reports handshake and certificate failures as `io::Error`s of kind

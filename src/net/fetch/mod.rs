@@ -229,11 +229,11 @@ impl FetchConfig {
 }
 
 /// One failed attempt of a transfer, for the client's retry loop.
-pub(crate) type Failure = crate::net::Failure<FetchError>;
+pub(crate) type FetchFailure = crate::net::Failure<FetchError>;
 
-impl From<FetchError> for Failure {
+impl From<FetchError> for FetchFailure {
     fn from(e: FetchError) -> Self {
-        Failure::Fatal(e)
+        FetchFailure::Fatal(e)
     }
 }
 
@@ -243,7 +243,7 @@ impl From<FetchError> for Failure {
 async fn with_retries<T, F, Fut>(shared: &Shared, url: &Url, attempt: F) -> Result<T, FetchError>
 where
     F: FnMut() -> Fut,
-    Fut: std::future::Future<Output = Result<T, Failure>>,
+    Fut: std::future::Future<Output = Result<T, FetchFailure>>,
 {
     shared
         .http

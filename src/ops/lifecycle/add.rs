@@ -5,7 +5,7 @@ use std::io::Write;
 
 use serde::Serialize;
 
-pub use super::add_all::Skipped;
+pub use super::add_all::NotAdded;
 use super::add_all::resolve_all;
 use super::approval::{Review, review};
 use super::place::sync_links;
@@ -22,7 +22,8 @@ use crate::project::lock::Lockfile;
 use crate::project::manifest::{SkillDecl, SourceDecl};
 use crate::skill::is_valid_name;
 use crate::sources::candidate::{Candidate, Offer, shown_path};
-use crate::sources::load::Opened;
+use crate::sources::id::{SourceId, SourceKind};
+use crate::sources::load::Loaded;
 use crate::sources::oci::kind::tagged_name;
 use crate::view::approval::Summary;
 
@@ -74,7 +75,7 @@ pub struct AddReport {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub offered: Vec<Offer>,
     pub skills: Vec<Added>,
-    pub skipped: Vec<Skipped>,
+    pub skipped: Vec<NotAdded>,
     pub summaries: Vec<Summary>,
     pub links: LinkChanges,
 }
@@ -174,14 +175,14 @@ fn add_in(sess: &mut Session<'_>, opts: &AddOptions) -> anyhow::Result<AddReport
         opts.git_ref.as_deref(),
         opts.path.as_deref(),
     )?;
-    let tags = oci_tags(&decl, &names)?;
+    let tags = oci_tags(&decl, &sess.project.root, &names)?;
     // The install policy judges the source before it is read (docs/policy.md).
     let manifest_path = sess.manifest.path();
     let violations = sess
         .policy
         .check_source(&decl, &sess.project.root, manifest_path);
     crate::policy::check::refuse(violations, manifest_path, &sess.lock_path())?;
-    let opened = Opened::open(&mut sess.workspace(), &decl)?;
+    let opened = Loaded::open(&mut sess.workspace(), &decl)?;
     if opts.list {
         return Ok(offer_report(&decl, opened));
     }
@@ -220,13 +221,14 @@ fn add_in(sess: &mut Session<'_>, opts: &AddOptions) -> anyhow::Result<AddReport
 /// `NAME@TAG` picks a tag of an OCI source: the tags asked for, by name.
 fn oci_tags(
     decl: &SourceDecl,
+    root: &std::path::Path,
     names: &[String],
 ) -> anyhow::Result<std::collections::BTreeMap<String, String>> {
     let tags: std::collections::BTreeMap<String, String> = names
         .iter()
         .filter_map(|n| tagged_name(n).map(|(n, t)| (n.to_owned(), t.to_owned())))
         .collect();
-    if !tags.is_empty() && !decl.url.starts_with(crate::sources::oci::SCHEME) {
+    if !tags.is_empty() && SourceId::of(decl, root)?.kind != SourceKind::Oci {
         return fail(
             Exit::Usage,
             format!(
@@ -247,7 +249,7 @@ fn approve_and_place(
     (decl, new_source): (&SourceDecl, bool),
     candidates: &[Candidate],
     (tags, yes): (&std::collections::BTreeMap<String, String>, bool),
-    skipped: &mut Vec<Skipped>,
+    skipped: &mut Vec<NotAdded>,
 ) -> anyhow::Result<(Vec<Added>, Vec<Summary>, LinkChanges)> {
     let mut lock = sess.lock_or_empty();
     let pending: Vec<&Candidate> = candidates
@@ -312,7 +314,7 @@ fn leave_out(
     (decl, pending): (&SourceDecl, &[&Candidate]),
     reviewed: &Review,
     lock: &Lockfile,
-    skipped: &mut Vec<Skipped>,
+    skipped: &mut Vec<NotAdded>,
 ) -> anyhow::Result<Vec<String>> {
     let fail_on = sess.policy.fail_on(sess.manifest.audit_fail_on());
     let mut out = Vec::new();
@@ -335,7 +337,7 @@ fn leave_out(
             None => continue,
         };
         sess.ctx.ui.warn(format!("skipped `{name}`: {reason}"));
-        skipped.push(Skipped {
+        skipped.push(NotAdded {
             name: name.clone(),
             path: c.locked.subpath.clone(),
             reason,
@@ -350,11 +352,11 @@ fn leave_out(
 /// none are named).
 fn resolve_wanted(
     sess: &mut Session<'_>,
-    opened: &Opened,
+    opened: &Loaded,
     offers: &[Offer],
     names: Vec<String>,
     all: bool,
-    skipped: &mut Vec<Skipped>,
+    skipped: &mut Vec<NotAdded>,
 ) -> anyhow::Result<Vec<Candidate>> {
     if all {
         if !names.is_empty() {
@@ -431,7 +433,7 @@ fn source_and_names(opts: &AddOptions) -> anyhow::Result<(Option<String>, Vec<St
     if source_text.is_none()
         && let Some(first) = names.first()
         && !is_valid_name(first)
-        && crate::sources::id::looks_like_location(first)
+        && crate::sources::location::looks_like_location(first)
     {
         source_text = Some(names.remove(0));
     }
@@ -469,11 +471,11 @@ fn record_tags(
 /// `add --list`: what the source offers (and what it skipped), nothing changed.
 /// The source is consumed: a large index's names and descriptions are moved
 /// into the offers, not copied beside them.
-fn offer_report(decl: &SourceDecl, opened: Opened) -> AddReport {
+fn offer_report(decl: &SourceDecl, opened: Loaded) -> AddReport {
     let mut skipped = Vec::new();
     if let Some(found) = opened.discovery() {
         for s in &found.skipped {
-            skipped.push(Skipped {
+            skipped.push(NotAdded {
                 name: crate::skill::printable(s.path.rsplit('/').next().unwrap_or(".")),
                 path: Some(s.path.clone()),
                 reason: s.reason.clone(),

@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use crate::error::{Exit, OpError};
 use crate::sources::candidate::{Candidate, Offer, shown_path};
-use crate::sources::load::Opened;
+use crate::sources::load::Loaded;
 use crate::sources::workspace::Workspace;
 
 /// `--all`: every skill the source offers that can be added. A skill that
@@ -16,8 +16,8 @@ use crate::sources::workspace::Workspace;
 /// added is it an error, saying what was looked at and what was found.
 pub fn resolve_all(
     ws: &mut Workspace<'_>,
-    opened: &Opened,
-    skipped: &mut Vec<Skipped>,
+    opened: &Loaded,
+    skipped: &mut Vec<NotAdded>,
 ) -> anyhow::Result<Vec<Candidate>> {
     let duplicated = skip_discovery_refusals(opened, skipped);
     let mut wanted: Vec<Offer> = Vec::new();
@@ -33,7 +33,7 @@ pub fn resolve_all(
     for (offer, result) in wanted.into_iter().zip(opened.resolve_each(ws, &names)) {
         match result {
             Ok(c) => out.push(c),
-            Err(e) => skipped.push(Skipped {
+            Err(e) => skipped.push(NotAdded {
                 name: offer.name,
                 path: offer.path,
                 reason: format!("{e:#}"),
@@ -59,7 +59,7 @@ pub fn resolve_all(
 
 /// A skill `add --all` found but did not add, and why.
 #[derive(Debug, Serialize)]
-pub struct Skipped {
+pub struct NotAdded {
     /// Its name, or its folder when no usable name could be read.
     pub name: String,
     /// The folder it was found in (git and folder sources).
@@ -70,14 +70,14 @@ pub struct Skipped {
 /// What discovery refused goes to `skipped`: folders it could not read as
 /// skills, and every folder of a name several folders hold (which one is
 /// meant is for the user to say with --path). Returns those names.
-pub fn skip_discovery_refusals(opened: &Opened, skipped: &mut Vec<Skipped>) -> Vec<String> {
+pub fn skip_discovery_refusals(opened: &Loaded, skipped: &mut Vec<NotAdded>) -> Vec<String> {
     let mut duplicated: Vec<String> = Vec::new();
     let Some(found) = opened.discovery() else {
         return duplicated;
     };
     for s in &found.skipped {
         let folder = s.path.rsplit('/').next().unwrap_or("");
-        skipped.push(Skipped {
+        skipped.push(NotAdded {
             name: crate::skill::printable(shown_path(folder)),
             path: Some(s.path.clone()),
             reason: s.reason.clone(),
@@ -86,7 +86,7 @@ pub fn skip_discovery_refusals(opened: &Opened, skipped: &mut Vec<Skipped>) -> V
     for (name, paths) in found.duplicates() {
         duplicated.push(name.to_owned());
         for p in &paths {
-            skipped.push(Skipped {
+            skipped.push(NotAdded {
                 name: name.to_owned(),
                 path: Some((*p).to_owned()),
                 reason: format!(
@@ -106,8 +106,8 @@ pub fn skip_discovery_refusals(opened: &Opened, skipped: &mut Vec<Skipped>) -> V
 
 /// `--all` added nothing: exit 8 when no skill was found, else exit 5 with
 /// every folder's reason, and where it looked either way.
-fn nothing_added(opened: &Opened, skipped: &[Skipped]) -> OpError {
-    let decl = opened.decl();
+fn nothing_added(opened: &Loaded, skipped: &[NotAdded]) -> OpError {
+    let decl = &opened.decl;
     let (exit, what) = if skipped.is_empty() {
         (Exit::NotFound, "found no skill".to_owned())
     } else {

@@ -13,70 +13,61 @@ pub mod resolve;
 
 pub use prove::versioned_url;
 pub use resolve::{
-    EntryRequest, FetchedContent, FetchedFile, ResolvedIndex, Source, SourceError, detect_archive,
-    download_entries, download_entries_each, download_entries_with, remember_validators, resolve,
-    signature_url,
+    EntryRequest, FetchedContent, FetchedFile, IndexSource, ResolvedIndex, SourceError,
+    detect_archive, download_entries, download_entries_each, download_entries_with,
+    remember_validators, resolve, signature_url,
 };
 
-use std::path::Path;
 use std::time::SystemTime;
 
 use anyhow::Context as _;
-use serde::Serialize;
 
 use super::candidate::{
-    self, Candidate, JudgedSkill, Offer, candidate, check_tree, clean_subpath, new_lock_entry,
-    not_offered,
+    self, Candidate, JudgedSkill, Offer, by_source, candidate, check_tree, clean_subpath,
+    new_lock_entry, not_offered,
 };
+use super::location::Written;
 use super::proof::{Declared, Proof, ProveContext, ProveError};
 use super::workspace::{Workspace, fail};
-use super::{Kind, Latest};
+use super::{Hit, IndexProbe, Kind, Latest, Net, NewSource, Probed, SearchResult, SearchTarget};
 use crate::error::Exit;
 use crate::net::fetch::{DownloadSpec, Fetcher};
 use crate::printer::Printer;
 use crate::project::lock::{Format, LockedSkill};
 use crate::project::manifest::SourceDecl;
-use crate::sources::index::format::{
-    ArtifactType as IndexKind, Entry, EntryContent, IndexFormat, ProblemKind,
-};
+use crate::sources::index::format::{ArtifactType as IndexKind, Entry, EntryContent, ProblemKind};
 use crate::store::StoreEntry;
 use crate::store::unpacked::Unpacked;
-use crate::trust::Signer;
 use crate::unpack::ArtifactKind;
 
 /// The index kind.
 pub struct Index;
 
-impl Kind for Index {
-    type Opened = ResolvedIndex;
-
-    /// Fetches the source's index and checks its signature (when the source
-    /// pins keys), rollback and expiry.
-    fn open(ws: &mut Workspace<'_>, decl: &SourceDecl) -> anyhow::Result<ResolvedIndex> {
-        if let Some(path) = clean_subpath(decl.path.as_deref())? {
-            return fail(
-                Exit::Usage,
-                format!(
-                    "source `{}` is a registry (an index), which has no folders: `path = \"{path}\"` applies to git and folder sources",
-                    decl.name
-                ),
-            );
-        }
-        let source = Source::from_decl(decl, ws.root)?;
-        let fetcher = ws.fetcher()?;
-        let resolved = resolve(fetcher, &source, SystemTime::now())
-            .with_context(|| format!("cannot read source `{}`", decl.name))?;
-        for problem in &resolved.index.problems {
-            ws.ui.warn(format!("{}: {problem}", resolved.index_url));
-        }
-        Ok(resolved)
+/// Fetches the source's index and checks its signature (when the source
+/// pins keys), rollback and expiry.
+fn open(ws: &mut Workspace<'_>, decl: &SourceDecl) -> anyhow::Result<ResolvedIndex> {
+    if let Some(path) = clean_subpath(decl.path.as_deref())? {
+        return fail(
+            Exit::Usage,
+            format!(
+                "source `{}` is a registry (an index), which has no folders: `path = \"{path}\"` applies to git and folder sources",
+                decl.name
+            ),
+        );
     }
+    let source = IndexSource::from_decl(decl, ws.root)?;
+    let fetcher = ws.fetcher()?;
+    let resolved = resolve(fetcher, &source, SystemTime::now())
+        .with_context(|| format!("cannot read source `{}`", decl.name))?;
+    for problem in &resolved.index.problems {
+        ws.ui.warn(format!("{}: {problem}", resolved.index_url));
+    }
+    Ok(resolved)
+}
 
-    fn offers(opened: &ResolvedIndex) -> Vec<Offer> {
-        opened
-            .index
-            .entries
-            .iter()
+impl super::Source for ResolvedIndex {
+    fn offers(&self) -> Vec<Offer> {
+        (self.index.entries.iter())
             .map(|e| Offer {
                 name: e.name.clone(),
                 description: e.description.clone(),
@@ -85,8 +76,8 @@ impl Kind for Index {
             .collect()
     }
 
-    fn into_offers(opened: ResolvedIndex) -> Vec<Offer> {
-        (opened.index.entries.into_iter())
+    fn into_offers(self: Box<Self>) -> Vec<Offer> {
+        (self.index.entries.into_iter())
             .map(|e| Offer {
                 name: e.name,
                 description: e.description,
@@ -95,33 +86,53 @@ impl Kind for Index {
             .collect()
     }
 
-    fn looked_at(_decl: &SourceDecl, opened: &ResolvedIndex) -> String {
-        format!("the index {}", opened.index_url)
+    fn looked_at(&self, _decl: &SourceDecl) -> String {
+        format!("the index {}", self.index_url)
     }
 
     fn resolve(
+        &self,
         ws: &mut Workspace<'_>,
         decl: &SourceDecl,
-        opened: &ResolvedIndex,
         names: &[String],
     ) -> Vec<anyhow::Result<Candidate>> {
-        resolve_entries(ws, decl, opened, names)
+        resolve_entries(ws, decl, self, names)
+    }
+}
+
+impl Kind for Index {
+    /// Any http(s) or `file:` URL no other kind took.
+    fn recognizes(&self, at: &Written<'_>) -> anyhow::Result<Option<Option<String>>> {
+        Ok(at.url.is_some().then_some(None))
+    }
+
+    fn formats(&self) -> &'static [Format] {
+        &[Format::Archive, Format::SkillMd, Format::Files]
+    }
+
+    fn open(
+        &self,
+        ws: &mut Workspace<'_>,
+        decl: &SourceDecl,
+    ) -> anyhow::Result<Box<dyn super::Source>> {
+        Ok(Box::new(open(ws, decl)?))
     }
 
     /// Artifacts by their digest (one batch of downloads, whatever their
     /// sources), v0.1 file lists from their source's current index.
-    fn fetch(ws: &mut Workspace<'_>, group: &[&LockedSkill]) -> anyhow::Result<()> {
+    fn fetch(&self, ws: &mut Workspace<'_>, group: &[&LockedSkill]) -> anyhow::Result<()> {
         let (artifacts, files): (Vec<&LockedSkill>, Vec<&LockedSkill>) = group
             .iter()
             .partition(|s| matches!(s.format, Format::Archive | Format::SkillMd));
         fetch_artifacts(ws, &artifacts)?;
-        if !files.is_empty() {
-            fetch_file_lists(ws, &files)?;
+        for files in by_source(&files).values() {
+            fetch_file_lists(ws, files)?;
         }
         Ok(())
     }
 
     fn prove(
+        &self,
         cx: &mut ProveContext<'_>,
         entry: &LockedSkill,
         decl: &SourceDecl,
@@ -134,11 +145,12 @@ impl Kind for Index {
     /// The digest the index lists for each skill now (a v0.1 file list,
     /// which publishes none, is fetched and its tree computed).
     fn latest(
+        &self,
         ws: &mut Workspace<'_>,
         decl: &SourceDecl,
         skills: &[&LockedSkill],
     ) -> anyhow::Result<Vec<Latest>> {
-        let resolved = &Self::open(ws, decl)?;
+        let resolved = &open(ws, decl)?;
         let mut out = Vec::new();
         for s in skills {
             let Some(entry) = resolved.index.entry(&s.name) else {
@@ -168,6 +180,66 @@ impl Kind for Index {
             out.push((id, entry.version.clone()));
         }
         Ok(out)
+    }
+
+    /// The index resolved (signature checked), its entries as hits and
+    /// the ones it skipped or refused (each warned about).
+    fn search(&self, net: &Net<'_>, target: &SearchTarget) -> anyhow::Result<SearchResult> {
+        let source = IndexSource::from_decl(&target.decl, &target.base_dir)?;
+        let fetcher = net.fetcher.context("no HTTP client for this search")?;
+        let resolved = resolve(fetcher, &source, SystemTime::now())?;
+        warn_problems(net.ui, &resolved);
+        let signed_by = resolved.signer.as_ref().map(|s| s.key_id.clone());
+        let hits = (resolved.index.entries.iter())
+            .map(|entry| Hit {
+                source: resolved.source.clone(),
+                name: entry.name.clone(),
+                description: entry.description.clone(),
+                version: entry.version.clone(),
+                format: entry.format_label(),
+                index_format: resolved.index.format.as_str(),
+                digest: entry.digest().map(|d| d.to_string()),
+                url: entry.url().map(|u| u.to_string()),
+                signed_by: signed_by.clone(),
+                ..Hit::default()
+            })
+            .collect();
+        Ok(SearchResult {
+            hits,
+            problems: resolved.index.problems.clone(),
+        })
+    }
+
+    /// Resolves the new index source exactly as installs will, signature
+    /// included.
+    fn probe(&self, net: &Net<'_>, new: &NewSource<'_>) -> anyhow::Result<Probed> {
+        let (Some(fetcher), false) = (net.fetcher, net.offline) else {
+            return Ok(Probed::default());
+        };
+        let (ui, decl) = (net.ui, new.decl);
+        let source = IndexSource::from_decl_with(decl, new.root, new.user)?;
+        ui.status(
+            "Probing",
+            source.url.as_ref().map(|u| u.as_str()).unwrap_or(&decl.url),
+        );
+        let resolved = resolve(fetcher, &source, SystemTime::now())
+            .with_context(|| format!("source `{}` was not added", decl.name))?;
+        warn_problems(ui, &resolved);
+        let signature_published = resolved.signer.is_none().then(|| {
+            let url = signature_url(&resolved.index.url);
+            fetcher.get(&url, source.auth.as_ref(), 64 * 1024).is_ok()
+        });
+        Ok(Probed {
+            index: Some(IndexProbe {
+                index_url: resolved.index_url.to_string(),
+                index_format: resolved.index.format,
+                skills: resolved.index.entries.len(),
+                problems: resolved.index.problems.len(),
+                signer: resolved.signer,
+                signature_published,
+            }),
+            commit: None,
+        })
     }
 }
 
@@ -520,7 +592,7 @@ fn auth_for(
     source_name: &str,
 ) -> anyhow::Result<Option<crate::net::fetch::Auth>> {
     Ok(match ws.manifest.source(source_name) {
-        Some(decl) => Source::from_decl(decl, ws.root)?.auth,
+        Some(decl) => IndexSource::from_decl(decl, ws.root)?.auth,
         None => None,
     })
 }
@@ -589,13 +661,12 @@ fn fetch_artifacts(ws: &mut Workspace<'_>, skills: &[&LockedSkill]) -> anyhow::R
 fn fetch_file_lists(ws: &mut Workspace<'_>, group: &[&LockedSkill]) -> anyhow::Result<()> {
     let source_name = group[0].source.as_str();
     let decl = ws.manifest.require_source(source_name)?.clone();
-    let resolved = &Index::open(ws, &decl)?;
+    let resolved = &open(ws, &decl)?;
     let mut requests = Vec::new();
     for s in group {
-        let entry = resolved
-            .index
-            .entry(&s.name)
-            .ok_or_else(|| not_offered(&decl.name, &Index::offers(resolved), None, &s.name))?;
+        let entry = resolved.index.entry(&s.name).ok_or_else(|| {
+            not_offered(&decl.name, &super::Source::offers(resolved), None, &s.name)
+        })?;
         requests.push(resolved.request(entry));
     }
     let fetcher = ws.fetcher()?.clone();
@@ -630,47 +701,4 @@ pub fn warn_problems(ui: &Printer, resolved: &ResolvedIndex) {
         };
         ui.warn(format!("{} ({label}): {problem}", resolved.index_url));
     }
-}
-
-/// What probing a source found.
-#[derive(Debug, Serialize)]
-pub struct Probe {
-    pub index_url: String,
-    pub index_format: IndexFormat,
-    pub skills: usize,
-    /// Entries skipped or refused (see `search` for details).
-    pub problems: usize,
-    pub signer: Option<Signer>,
-    /// Unsigned sources only: whether `index.json.minisig` exists (so a key could be pinned).
-    pub signature_published: Option<bool>,
-}
-
-/// Resolves the new index source exactly as installs will, signature included.
-pub fn probe(
-    ui: &Printer,
-    fetcher: &Fetcher,
-    decl: &SourceDecl,
-    root: &Path,
-    user: &crate::net::UserTokens,
-) -> anyhow::Result<Probe> {
-    let source = Source::from_decl_with(decl, root, user)?;
-    ui.status(
-        "Probing",
-        source.spec.url().map(|u| u.as_str()).unwrap_or(&decl.url),
-    );
-    let resolved = resolve(fetcher, &source, SystemTime::now())
-        .with_context(|| format!("source `{}` was not added", decl.name))?;
-    warn_problems(ui, &resolved);
-    let signature_published = resolved.signer.is_none().then(|| {
-        let url = signature_url(&resolved.index.url);
-        fetcher.get(&url, source.auth.as_ref(), 64 * 1024).is_ok()
-    });
-    Ok(Probe {
-        index_url: resolved.index_url.to_string(),
-        index_format: resolved.index.format,
-        skills: resolved.index.entries.len(),
-        problems: resolved.index.problems.len(),
-        signer: resolved.signer,
-        signature_published,
-    })
 }

@@ -17,12 +17,11 @@ use url::Url;
 
 use super::format::{ArtifactType, EntryContent, Index, parse_index};
 use super::paths;
-use super::resolve::{self as source, Source};
+use super::resolve::{self as source, IndexSource};
 use crate::digest::Digest;
 use crate::net::fetch::Fetcher;
 use crate::project::lock::{Format, LockedSkill, lock_text_to_url, same_lock_url};
 use crate::project::manifest::SourceDecl;
-use crate::sources::id::SourceSpec;
 use crate::sources::proof::{
     Declared, Proof, ProveContext, ProveError, SignedBy, VouchedBy, broken, check_signer_record,
 };
@@ -76,7 +75,9 @@ pub(super) fn prove_indexed(
                 "skills.lock gives no usable index URL".into(),
             )
         })?;
-    if !(source.spec.candidates().iter()).any(|c| same_lock_url(c, &index_url)) {
+    if !(source.url.iter().flat_map(super::resolve::candidates))
+        .any(|c| same_lock_url(&c, &index_url))
+    {
         return Err(broken(
             entry,
             "index",
@@ -172,7 +173,7 @@ fn check_listed(
 fn voucher(
     cx: &mut ProveContext<'_>,
     entry: &LockedSkill,
-    source: &Source,
+    source: &IndexSource,
     index_url: &Url,
 ) -> Result<Option<Rc<Voucher>>, ProveError> {
     let memo_key = format!(
@@ -195,7 +196,7 @@ fn voucher(
 fn find_voucher(
     cx: &ProveContext<'_>,
     entry: &LockedSkill,
-    source: &Source,
+    source: &IndexSource,
     index_url: &Url,
 ) -> Result<Option<Rc<Voucher>>, ProveError> {
     if let Some(voucher) = cached_voucher(cx, entry, source, index_url)? {
@@ -222,7 +223,7 @@ fn find_voucher(
 fn cached_voucher(
     cx: &ProveContext<'_>,
     entry: &LockedSkill,
-    source: &Source,
+    source: &IndexSource,
     index_url: &Url,
 ) -> Result<Option<Voucher>, ProveError> {
     let Some(digest) = entry.index_digest else {
@@ -251,11 +252,11 @@ fn current_voucher(
     cx: &ProveContext<'_>,
     fetcher: &Fetcher,
     entry: &LockedSkill,
-    source: &Source,
+    source: &IndexSource,
     index_url: &Url,
 ) -> Result<Voucher, ProveError> {
     let mut pinned = source.clone();
-    pinned.spec = SourceSpec::Index(index_url.clone());
+    pinned.url = Some(index_url.clone());
     let resolved =
         source::resolve(fetcher, &pinned, cx.now).map_err(|cause| ProveError::Source {
             skill: entry.name.clone(),
@@ -282,7 +283,7 @@ fn versioned_voucher(
     cx: &ProveContext<'_>,
     fetcher: &Fetcher,
     entry: &LockedSkill,
-    source: &Source,
+    source: &IndexSource,
     index_url: &Url,
 ) -> Result<Option<Voucher>, ProveError> {
     let (Some(digest), Some(version)) = (entry.index_digest, entry.index_version) else {
@@ -384,7 +385,7 @@ fn check_artifact(
 /// enforced: an old snapshot proves what the key signed then).
 fn check_snapshot(
     snapshot: &Snapshot,
-    source: &Source,
+    source: &IndexSource,
     index_url: &Url,
 ) -> Result<Voucher, SnapshotProblem> {
     let signed = if source.keys.is_empty() {

@@ -23,11 +23,11 @@ use crate::net::fetch::{
 };
 use crate::net::{TokenChoice, UserTokens};
 use crate::project::manifest::SourceDecl;
-use crate::sources::id::{SourceSpec, SpecError};
 use crate::sources::index::format::{
     ArtifactType, Entry, EntryContent, Index, IndexError, check_index, parse_index,
     parse_index_from,
 };
+use crate::sources::location::SpecError;
 use crate::sources::tokens::token_choice;
 use crate::trust::{self, PinnedKey, RollbackGuard, Signer, TrustError};
 
@@ -41,7 +41,7 @@ const MAX_SKILL_BYTES: u64 = 64 * 1024 * 1024;
 pub enum SourceError {
     #[error(transparent)]
     Spec(#[from] SpecError),
-    #[error("{text:?} is a git source; git sources are not supported by this build yet")]
+    #[error("source `{text}` is not a registry: it has no index to read")]
     Git { text: String },
     #[error(
         "no skill index found for source `{source_name}`: tried {tried}; point the source at the index.json URL if it lives elsewhere"
@@ -85,39 +85,66 @@ impl Classify for SourceError {
     }
 }
 
+/// The discovery paths probed under a base, in order.
+pub const WELL_KNOWN_INDEXES: [&str; 2] = [
+    ".well-known/agent-skills/index.json",
+    ".well-known/skills/index.json",
+];
+
+/// The index URLs to try for a source at `url`, in order: the index itself
+/// when it ends in `.json`, else the well-known paths below it.
+pub fn candidates(url: &url::Url) -> Vec<url::Url> {
+    if url.path().to_ascii_lowercase().ends_with(".json") {
+        return vec![url.clone()];
+    }
+    let mut dir = url.clone();
+    dir.set_query(None);
+    dir.set_fragment(None);
+    if !dir.path().ends_with('/') {
+        let path = format!("{}/", dir.path());
+        dir.set_path(&path);
+    }
+    WELL_KNOWN_INDEXES
+        .iter()
+        .filter_map(|p| dir.join(p).ok())
+        .collect()
+}
+
 /// A source ready to resolve: where, which keys, which token.
 #[derive(Debug, Clone)]
-pub struct Source {
+pub struct IndexSource {
     /// The `[[source]]` name, or the text itself for a one-off source.
     pub name: String,
-    pub spec: SourceSpec,
+    /// Where it is: an index (`….json`) or a base whose well-known paths
+    /// are probed; `None` for a location that is no URL (no index there).
+    pub url: Option<Url>,
     pub keys: Vec<PinnedKey>,
     pub auth: Option<Auth>,
     /// A `token-env` whose variable is unset (for a clearer 401 message).
     unset_token_env: Option<String>,
 }
 
-impl Source {
+impl IndexSource {
     /// From a `[[source]]` table; relative paths are relative to `project_root`.
     /// The token is read from the environment now and kept only in memory,
     /// and only from a variable the user bound to the source's origin
     /// ([`token_choice`]).
     pub fn from_decl(decl: &SourceDecl, project_root: &Path) -> Result<Self, SourceError> {
-        Source::from_decl_with(decl, project_root, &UserTokens::load())
+        IndexSource::from_decl_with(decl, project_root, &UserTokens::load())
     }
 
-    /// [`Source::from_decl`] with these user bindings (`source add` probes
+    /// [`IndexSource::from_decl`] with these user bindings (`source add` probes
     /// with the binding it is about to record).
     pub fn from_decl_with(
         decl: &SourceDecl,
         project_root: &Path,
         user: &UserTokens,
     ) -> Result<Self, SourceError> {
-        let spec = SourceSpec::parse(&decl.url, project_root)?;
+        let url = crate::sources::location::parse(&decl.url, project_root)?.url;
         let keys = PinnedKey::parse_all(&decl.keys)?;
-        let mut source = Source {
+        let mut source = IndexSource {
             name: decl.name.clone(),
-            spec,
+            url,
             keys,
             auth: None,
             unset_token_env: None,
@@ -129,7 +156,7 @@ impl Source {
         if let Some(var) = &bound {
             match std::env::var(var).ok().filter(|t| !t.trim().is_empty()) {
                 Some(token) => {
-                    if let Some(url) = source.spec.url() {
+                    if let Some(url) = &source.url {
                         source.auth = Some(Auth::bearer(url, var, &token).ok_or_else(|| {
                             SourceError::BadToken {
                                 source_name: decl.name.clone(),
@@ -142,17 +169,6 @@ impl Source {
             }
         }
         Ok(source)
-    }
-
-    /// A source given on the command line rather than declared.
-    pub fn ad_hoc(text: &str, cwd: &Path, keys: Vec<PinnedKey>) -> Result<Self, SourceError> {
-        Ok(Source {
-            name: text.to_owned(),
-            spec: SourceSpec::parse(text, cwd)?,
-            keys,
-            auth: None,
-            unset_token_env: None,
-        })
     }
 }
 
@@ -189,11 +205,13 @@ impl ResolvedIndex {
 /// that passed every check is cached.
 pub fn resolve(
     fetcher: &Fetcher,
-    source: &Source,
+    source: &IndexSource,
     now: SystemTime,
 ) -> Result<ResolvedIndex, SourceError> {
-    if let SourceSpec::Git(text) | SourceSpec::Mcp(text) = &source.spec {
-        return Err(SourceError::Git { text: text.clone() });
+    if source.url.is_none() {
+        return Err(SourceError::Git {
+            text: source.name.clone(),
+        });
     }
     let mut body = fetch_index(fetcher, source)?;
 
@@ -276,12 +294,15 @@ fn parse_snapshot(
 
 /// The first of the source's candidate index URLs that answers. Not found
 /// everywhere: the URLs tried (or, offline, the first cache miss).
-fn fetch_index(fetcher: &Fetcher, source: &Source) -> Result<crate::net::fetch::Body, SourceError> {
+fn fetch_index(
+    fetcher: &Fetcher,
+    source: &IndexSource,
+) -> Result<crate::net::fetch::Body, SourceError> {
     let auth = source.auth.as_ref();
     let limit = fetcher.config().max_index_bytes;
     let mut tried = Vec::new();
     let mut offline_miss = None;
-    for candidate in source.spec.candidates() {
+    for candidate in source.url.iter().flat_map(candidates) {
         match fetcher.get(&candidate, auth, limit) {
             Ok(body) => return Ok(body),
             Err(e) if e.is_not_found() => tried.push(candidate.to_string()),
@@ -306,7 +327,7 @@ fn fetch_index(fetcher: &Fetcher, source: &Source) -> Result<crate::net::fetch::
 /// signature file.
 fn verify_index(
     fetcher: &Fetcher,
-    source: &Source,
+    source: &IndexSource,
     body: &crate::net::fetch::Body,
     now: SystemTime,
 ) -> Result<(trust::Signer, crate::net::fetch::Body), SourceError> {
@@ -340,7 +361,7 @@ pub fn signature_url(index_url: &Url) -> Url {
     url
 }
 
-fn with_token_hint(source: &Source, e: FetchError) -> SourceError {
+fn with_token_hint(source: &IndexSource, e: FetchError) -> SourceError {
     match (&source.unset_token_env, &e) {
         (
             Some(var),

@@ -9,10 +9,11 @@ pub mod client;
 use anyhow::Context as _;
 
 use super::candidate::{Candidate, Offer, candidate, check_tree, judge_stored, new_lock_entry};
+use super::location::Written;
 use super::proof::{Declared, Proof, ProveContext, ProveError, broken, declared_url};
 use super::tokens::bound_token_env;
 use super::workspace::{Workspace, fail};
-use super::{Kind, Latest};
+use super::{Kind, Latest, Net, SearchResult, SearchTarget, Source};
 use crate::error::{Exit, OpError};
 use crate::project::lock::{Format, LockedSkill};
 use crate::project::manifest::SourceDecl;
@@ -29,24 +30,21 @@ pub struct McpOpened {
     pub client: std::sync::Mutex<McpClient>,
 }
 
-impl Kind for Mcp {
-    type Opened = McpOpened;
+/// Lists the server's skills (each entry checked for shape).
+fn open(ws: &mut Workspace<'_>, decl: &SourceDecl) -> anyhow::Result<McpOpened> {
+    let mut client = connect(ws, decl)?;
+    let skills = client
+        .list_skills()
+        .with_context(|| format!("cannot list the skills of source `{}`", decl.name))?;
+    Ok(McpOpened {
+        skills,
+        client: std::sync::Mutex::new(client),
+    })
+}
 
-    /// Lists the server's skills (each entry checked for shape).
-    fn open(ws: &mut Workspace<'_>, decl: &SourceDecl) -> anyhow::Result<McpOpened> {
-        let mut client = connect(ws, decl)?;
-        let skills = client
-            .list_skills()
-            .with_context(|| format!("cannot list the skills of source `{}`", decl.name))?;
-        Ok(McpOpened {
-            skills,
-            client: std::sync::Mutex::new(client),
-        })
-    }
-
-    fn offers(opened: &McpOpened) -> Vec<Offer> {
-        opened
-            .skills
+impl Source for McpOpened {
+    fn offers(&self) -> Vec<Offer> {
+        self.skills
             .iter()
             .map(|s| Offer {
                 name: s.name.clone(),
@@ -56,34 +54,57 @@ impl Kind for Mcp {
             .collect()
     }
 
-    fn looked_at(decl: &SourceDecl, opened: &McpOpened) -> String {
+    fn looked_at(&self, decl: &SourceDecl) -> String {
         format!(
             "the MCP server {} ({} skills listed)",
             decl.url,
-            opened.skills.len()
+            self.skills.len()
         )
     }
 
     fn resolve(
+        &self,
         ws: &mut Workspace<'_>,
         decl: &SourceDecl,
-        opened: &McpOpened,
         names: &[String],
     ) -> Vec<anyhow::Result<Candidate>> {
-        resolve(ws, decl, &opened.skills, &opened.client, names)
+        resolve(ws, decl, &self.skills, &self.client, names)
+    }
+}
+
+impl Kind for Mcp {
+    /// `mcp+https://…` (and `mcp+http://…`): an MCP server.
+    fn recognizes(&self, at: &Written<'_>) -> anyhow::Result<Option<Option<String>>> {
+        if !client::is_mcp_form(at.text) {
+            return Ok(None);
+        }
+        client::endpoint(at.text).map_err(|e| at.not_a_source(&e.to_string()))?;
+        Ok(Some(None))
     }
 
-    fn fetch(ws: &mut Workspace<'_>, group: &[&LockedSkill]) -> anyhow::Result<()> {
-        fetch_locked(ws, group)
+    fn formats(&self) -> &'static [Format] {
+        &[Format::Mcp]
     }
 
-    fn needs_fetch(ws: &Workspace<'_>, skill: &LockedSkill) -> anyhow::Result<bool> {
+    fn open(&self, ws: &mut Workspace<'_>, decl: &SourceDecl) -> anyhow::Result<Box<dyn Source>> {
+        Ok(Box::new(open(ws, decl)?))
+    }
+
+    fn fetch(&self, ws: &mut Workspace<'_>, group: &[&LockedSkill]) -> anyhow::Result<()> {
+        for group in super::candidate::by_source(group).values() {
+            fetch_locked(ws, group)?;
+        }
+        Ok(())
+    }
+
+    fn needs_fetch(&self, ws: &Workspace<'_>, skill: &LockedSkill) -> anyhow::Result<bool> {
         Ok(!proven_here(ws, skill)?)
     }
 
     /// The MCP links: the server is the declared one and the URI names this
     /// skill; the tree is checked when the files are fetched.
     fn prove(
+        &self,
         _cx: &mut ProveContext<'_>,
         entry: &LockedSkill,
         decl: &SourceDecl,
@@ -113,12 +134,24 @@ impl Kind for Mcp {
     /// What the server lists now for each locked skill: its tree digest,
     /// from the manifest alone (no file is read).
     fn latest(
+        &self,
         ws: &mut Workspace<'_>,
         decl: &SourceDecl,
         skills: &[&LockedSkill],
     ) -> anyhow::Result<Vec<Latest>> {
-        let opened = Self::open(ws, decl)?;
+        let opened = open(ws, decl)?;
         Ok(upstream_trees(&opened.skills, skills))
+    }
+
+    /// `search` reads no MCP server: `add --list` lists one in a project.
+    fn search(&self, _net: &Net<'_>, target: &SearchTarget) -> anyhow::Result<SearchResult> {
+        fail(
+            Exit::Usage,
+            format!(
+                "source `{}` is an MCP server, which `search` does not read; list its skills with `skillpm add --list {}`",
+                target.decl.name, target.decl.url
+            ),
+        )
     }
 }
 

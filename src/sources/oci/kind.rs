@@ -17,12 +17,15 @@ use crate::project::manifest::SourceDecl;
 use crate::sources::candidate::{
     Candidate, Offer, candidate, check_tree, judge_stored, new_lock_entry,
 };
+use crate::sources::location::Written;
 use crate::sources::oci;
 use crate::sources::proof::{Declared, Proof, ProveContext, ProveError, broken};
 use crate::sources::tokens::token_choice;
 use crate::sources::workspace::{self, fetcher_within};
 use crate::sources::workspace::{Workspace, fail};
-use crate::sources::{Kind, Latest};
+use crate::sources::{
+    Hit, Kind, Latest, Net, NewSource, Probed, SearchResult, SearchTarget, Source,
+};
 use crate::store::StoreEntry;
 use crate::store::unpacked::Unpacked;
 use crate::unpack::ArtifactKind;
@@ -30,53 +33,70 @@ use crate::unpack::ArtifactKind;
 /// The OCI kind.
 pub struct Oci;
 
-impl Kind for Oci {
-    type Opened = OciOpened;
-
-    /// A reference with a tag or digest, or one whose `latest` is a skill
-    /// artifact, is one skill; anything else a namespace.
-    fn open(ws: &mut Workspace<'_>, decl: &SourceDecl) -> anyhow::Result<OciOpened> {
-        open(ws, decl)
+impl Source for OciOpened {
+    fn offers(&self) -> Vec<Offer> {
+        OciOpened::offers(self)
     }
 
-    fn offers(opened: &OciOpened) -> Vec<Offer> {
-        opened.offers()
-    }
-
-    fn looked_at(_decl: &SourceDecl, opened: &OciOpened) -> String {
-        match &opened.one {
+    fn looked_at(&self, _decl: &SourceDecl) -> String {
+        match &self.one {
             Some((_, artifact)) => format!("the OCI artifact {}", artifact.pinned()),
             None => format!(
                 "the OCI registry namespace {} ({} repositories listed)",
-                opened.declared,
-                opened.listed.len()
+                self.declared,
+                self.listed.len()
             ),
         }
     }
 
     /// A namespace need not list its skills: the registry says "not found".
-    fn lists_all(opened: &OciOpened) -> bool {
-        opened.one.is_some()
+    fn lists_all(&self) -> bool {
+        self.one.is_some()
     }
 
-    fn is_one_skill(opened: &OciOpened) -> bool {
-        opened.one.is_some()
+    fn is_one_skill(&self) -> bool {
+        self.one.is_some()
     }
 
     fn resolve(
+        &self,
         ws: &mut Workspace<'_>,
         decl: &SourceDecl,
-        opened: &OciOpened,
         names: &[String],
     ) -> Vec<anyhow::Result<Candidate>> {
-        resolve(ws, decl, opened, names)
+        resolve(ws, decl, self, names)
+    }
+}
+
+impl Kind for Oci {
+    /// `oci://HOST/NS[/NAME][:TAG]`.
+    fn recognizes(&self, at: &Written<'_>) -> anyhow::Result<Option<Option<String>>> {
+        if !at.text.starts_with(oci::SCHEME) {
+            return Ok(None);
+        }
+        OciRef::parse(at.text).map_err(|e| at.not_a_source(&e))?;
+        Ok(Some(None))
     }
 
-    fn fetch(ws: &mut Workspace<'_>, group: &[&LockedSkill]) -> anyhow::Result<()> {
-        fetch_locked(ws, group)
+    fn formats(&self) -> &'static [Format] {
+        &[Format::Oci]
+    }
+
+    /// A reference with a tag or digest, or one whose `latest` is a skill
+    /// artifact, is one skill; anything else a namespace.
+    fn open(&self, ws: &mut Workspace<'_>, decl: &SourceDecl) -> anyhow::Result<Box<dyn Source>> {
+        Ok(Box::new(open(ws, decl)?))
+    }
+
+    fn fetch(&self, ws: &mut Workspace<'_>, group: &[&LockedSkill]) -> anyhow::Result<()> {
+        for group in crate::sources::candidate::by_source(group).values() {
+            fetch_locked(ws, group)?;
+        }
+        Ok(())
     }
 
     fn prove(
+        &self,
         cx: &mut ProveContext<'_>,
         entry: &LockedSkill,
         decl: &SourceDecl,
@@ -90,11 +110,40 @@ impl Kind for Oci {
     /// What each locked skill's tag (or `latest`) points at now: the
     /// manifest digest, compared with the pinned one.
     fn latest(
+        &self,
         ws: &mut Workspace<'_>,
         decl: &SourceDecl,
         skills: &[&LockedSkill],
     ) -> anyhow::Result<Vec<Latest>> {
         upstream_digests(ws, decl, skills)
+    }
+
+    /// The skills an OCI namespace lists through the catalog, with their
+    /// descriptions (or the one skill a reference names).
+    fn search(&self, net: &Net<'_>, target: &SearchTarget) -> anyhow::Result<SearchResult> {
+        let decl = SourceDecl {
+            path: None,
+            token_env: crate::sources::tokens::bound_token_env(&target.decl),
+            ..target.decl.clone()
+        };
+        Ok(SearchResult {
+            hits: search_listing(net, &decl)?,
+            problems: Vec::new(),
+        })
+    }
+
+    fn probe(&self, net: &Net<'_>, new: &NewSource<'_>) -> anyhow::Result<Probed> {
+        if !new.decl.keys.is_empty() {
+            return fail(
+                Exit::Usage,
+                "--key pins a minisign index key; an OCI source pins a cosign key with --cosign-key FILE",
+            );
+        }
+        if !net.offline {
+            probe(net.ui, net.allow_http, new.decl, new.token_env)
+                .with_context(|| format!("source `{}` was not added", new.decl.name))?;
+        }
+        Ok(Probed::default())
     }
 }
 
@@ -472,7 +521,7 @@ fn upstream_digests(
 
 /// `source add` of an OCI source: the registry answers for the reference
 /// (one skill, or a namespace), with the credentials installs will use.
-pub fn probe(
+fn probe(
     ui: &Printer,
     allow_http: bool,
     decl: &SourceDecl,
@@ -503,14 +552,8 @@ pub fn probe(
     }
 }
 
-/// The skills an OCI namespace lists through the catalog, with their
-/// descriptions (for `search`).
-pub fn search_listing(
-    ui: &Printer,
-    offline: bool,
-    allow_http: bool,
-    decl: &SourceDecl,
-) -> anyhow::Result<Vec<(String, String, Option<String>)>> {
+fn search_listing(net: &Net<'_>, decl: &SourceDecl) -> anyhow::Result<Vec<Hit>> {
+    let (ui, offline, allow_http) = (net.ui, net.offline, net.allow_http);
     let (declared, credential, _) = parts(ui, decl, None)?;
     let fetcher = workspace::fetcher(ui, offline, allow_http)?;
     let registry = Registry::new(&fetcher, &declared, credential)?;
@@ -551,11 +594,17 @@ pub fn search_listing(
         let Ok(artifact) = found else {
             continue;
         };
-        out.push((
-            artifact_name(&artifact),
-            artifact.description.clone().unwrap_or_default(),
-            artifact.version.or(artifact.tag),
-        ));
+        let name = artifact_name(&artifact);
+        out.push(Hit {
+            source: decl.name.clone(),
+            url: Some(format!("{}/{name}", decl.url.trim())),
+            name,
+            description: artifact.description.clone().unwrap_or_default(),
+            version: artifact.version.or(artifact.tag),
+            format: "oci",
+            index_format: "oci",
+            ..Hit::default()
+        });
     }
     Ok(out)
 }
