@@ -50,6 +50,13 @@ pub trait Source {
     /// **list**: the skills the source offers.
     fn offers(&self) -> Vec<Offer>;
 
+    /// [`Source::offers`] of a source no longer needed (`add --list`): a
+    /// kind with many entries moves their strings instead of copying them
+    /// (docs/performance.md, the 50,000-skill index).
+    fn into_offers(self: Box<Self>) -> Vec<Offer> {
+        self.offers()
+    }
+
     /// Where the source was read, for "found nothing" messages.
     fn looked_at(&self, decl: &SourceDecl) -> String;
 

@@ -710,14 +710,13 @@ fn list_all_names_the_skills_pnpm_placed() {
         let (code, out, err) = run(sb.cmd().args(["list", "--all", "--json"]));
         assert_eq!(code, 0, "{out}{err}");
         let report: Value = serde_json::from_str(&out).unwrap();
-        let row = report["skills"]
+        report["skills"]
             .as_array()
             .unwrap()
             .iter()
             .find(|s| s["name"] == "pdf-tools")
             .cloned()
-            .unwrap_or_else(|| panic!("{report}"));
-        row
+            .unwrap_or_else(|| panic!("{report}"))
     };
     let row = listed(&sb);
     assert_eq!(row["placed_by"], "pnpm", "{row}");

@@ -183,6 +183,9 @@ fn add_in(sess: &mut Session<'_>, opts: &AddOptions) -> anyhow::Result<AddReport
         .check_source(&decl, &sess.project.root, manifest_path);
     crate::policy::check::refuse(violations, manifest_path, &sess.lock_path())?;
     let opened = Loaded::open(&mut sess.workspace(), &decl)?;
+    if opts.list {
+        return Ok(offer_report(&decl, opened));
+    }
     let offers = opened.source.offers();
     // `skillpm add https://github.com/o/r/tree/main/skills/pdf`: the URL
     // names the skill's own folder, so there is nothing to pick.
@@ -190,9 +193,6 @@ fn add_in(sess: &mut Session<'_>, opts: &AddOptions) -> anyhow::Result<AddReport
         names = offers.iter().map(|o| o.name.clone()).collect();
     }
     let mut skipped = Vec::new();
-    if opts.list {
-        return Ok(offer_report(&decl, &opened, offers));
-    }
     let candidates = resolve_wanted(sess, &opened, &offers, names, opts.all, &mut skipped)?;
     drop(opened);
     // `--all` adds every skill it can: one the audit refuses is skipped.
@@ -469,7 +469,9 @@ fn record_tags(
 }
 
 /// `add --list`: what the source offers (and what it skipped), nothing changed.
-fn offer_report(decl: &SourceDecl, opened: &Loaded, offers: Vec<Offer>) -> AddReport {
+/// The source is consumed: a large index's names and descriptions are moved
+/// into the offers, not copied beside them.
+fn offer_report(decl: &SourceDecl, opened: Loaded) -> AddReport {
     let mut skipped = Vec::new();
     if let Some(found) = opened.source.discovery() {
         for s in &found.skipped {
@@ -486,7 +488,7 @@ fn offer_report(decl: &SourceDecl, opened: &Loaded, offers: Vec<Offer>) -> AddRe
             url: decl.url.clone(),
             new: false,
         },
-        offered: offers,
+        offered: opened.source.into_offers(),
         skills: Vec::new(),
         skipped,
         summaries: Vec::new(),

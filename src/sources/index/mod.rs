@@ -76,6 +76,16 @@ impl super::Source for ResolvedIndex {
             .collect()
     }
 
+    fn into_offers(self: Box<Self>) -> Vec<Offer> {
+        (self.index.entries.into_iter())
+            .map(|e| Offer {
+                name: e.name,
+                description: e.description,
+                path: None,
+            })
+            .collect()
+    }
+
     fn looked_at(&self, _decl: &SourceDecl) -> String {
         format!("the index {}", self.index_url)
     }
