@@ -7,6 +7,8 @@
 #   BENCH_SIZES=500 BENCH_ROUNDS=3 scripts/bench-peers.sh
 #   SKILLPM_BIN=/abs/skillpm scripts/bench-peers.sh   # another build
 #   SKILLPM_BEFORE=/abs/old/skillpm scripts/bench-peers.sh  # + a "skillpm before" column
+#   BENCH_PEER_LOCK=0 scripts/bench-peers.sh    # skip vercel's restore from its lock
+#                                               # (46-200 s a round for 500 skills)
 #
 # For each size it generates N skills (SKILL.md + a reference + a script:
 # 3 files each), publishes them with `skillpm publish` (v0.2 archives with
@@ -285,7 +287,7 @@ bench_size() {
                 record "dir $mode" vercel "$ms" $files "$box/project/.claude/skills"
                 # vercel restores a local source's lock (its lock of a well-known
                 # site names only the host): the restore row uses this one.
-                if [ -f "$box/project/skills-lock.json" ]; then
+                if [ "${BENCH_PEER_LOCK:-1}" != 0 ] && [ -f "$box/project/skills-lock.json" ]; then
                     local vl=$work/run/vercel-lock
                     mkdir -p "$vl/project"
                     ln -s "$box/home" "$vl/home"

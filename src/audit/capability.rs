@@ -98,7 +98,7 @@ static CAPTURE_HOST: LazyLock<Regex> = LazyLock::new(|| {
 /// `exec(requests.get(…).text)`.
 static REMOTE_RUN: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)(?:\bdeno\s+run\b[^\n]*\bhttps?://|\b(?:npx|bunx|pnpm\s+dlx)\s+(?:-\S+\s+)*(?:https?://|git\+|github:|gitlab:)|\bpip[0-9.]*\s+install\s+(?:-\S+\s+)*(?:git\+|https?://)|\b(?:uvx|pipx\s+run)\b[^\n]*(?:--from|--spec)\s+(?:git\+|https?://)|\bnpm\s+(?:i|install)\s+(?:-\S+\s+)*(?:https?://|git\+|github:)|\bgo\s+run\s+[\w.-]+\.[a-z]+/[^\s@]+@|\bcargo\s+install\b[^\n]*--git\s+(?:https?://|ssh://|git@)|\bgem\s+install\b[^\n]*--source\s+https?://|\b(?:eval|exec|source|\.)\s+[\x22']?\$\(\s*(?:curl|wget)\b|\b(?:python[0-9.]*|perl|ruby|node)\s+-[ce]\s+[\x22']?\$\(\s*(?:curl|wget)\b|\b(?:exec|eval)\s*\(\s*(?:await\s+)?(?:\(?\s*await\s+)?[\w.]*(?:requests\.get|urlopen|httpx\.get|fetch)\s*\(|(?:\bhttps?\.get|\bfetch|urlopen|DownloadString|requests\.get|httpx\.get|Net::HTTP\.get|http\.Get)\s*\([^\n]{0,300}?\b(?:eval|exec|execSync|Function|iex|Invoke-Expression|instance_eval)\s*\(|\b(?:npx\s+(?:-\S+\s+)*(?:-y|--yes)\s+(?:-\S+\s+)*|(?:pnpm|yarn)\s+dlx\s+(?:-\S+\s+)*|bunx\s+(?:-\S+\s+)*)@?[\w./-]+@(?:latest|next|canary)\b|[\x22'](?:pre|post)?install[\x22']\s*:\s*[\x22'](?:[^\x22'\\\n]|\\.)*(?:https?:|\bcurl\b|\bwget\b|\bfetch\())"#,
+        r#"(?i)(?:\bdeno\s+run\b[^\n]*\bhttps?://|\b(?:npx|bunx|pnpm\s+dlx)\s+(?:-\S+\s+)*(?:https?://|git\+|github:|gitlab:)|\bpip[0-9.]*\s+install\s+(?:-\S+\s+)*(?:git\+|https?://)|\b(?:uvx|pipx\s+run)\b[^\n]*(?:--from|--spec)\s+(?:git\+|https?://)|\bnpm\s+(?:i|install)\s+(?:-\S+\s+)*(?:https?://|git\+|github:)|\bgo\s+run\s+[\w.-]+\.[a-z]+/[^\s@]+@|\bcargo\s+install\b[^\n]*--git\s+(?:https?://|ssh://|git@)|\bgem\s+install\b[^\n]*--source\s+https?://|\b(?:eval|exec|source|\.)\s+[\x22']?\$\(\s*(?:curl|wget)\b|\b(?:python[0-9.]*|perl|ruby|node)\s+-[ce]\s+[\x22']?\$\(\s*(?:curl|wget)\b|\b(?:exec|eval)\s*\(\s*(?:await\s+)?(?:\(?\s*await\s+)?[\w.]*(?:requests\.get|urlopen|httpx\.get|fetch)\s*\(|(?:\bhttps?\.get|[\x22']\)\.get|\bfetch|urlopen|DownloadString|requests\.get|httpx\.get|Net::HTTP\.get|http\.Get)\s*\([^\n]{0,300}?\b(?:eval|exec|execSync|Function|iex|Invoke-Expression|instance_eval)\s*\(|\b(?:npx\s+(?:-\S+\s+)*(?:-y|--yes)\s+(?:-\S+\s+)*|(?:pnpm|yarn)\s+dlx\s+(?:-\S+\s+)*|bunx\s+(?:-\S+\s+)*)@?[\w./-]+@(?:latest|next|canary)\b|\x22(?:pre|post)?install\x22\s*:\s*\x22(?:[^\x22\\\n]|\\.)*(?:https?:|\bcurl\b|\bwget\b|\bfetch\())"#,
     )
 });
 
@@ -123,7 +123,7 @@ static DECODE_TO: LazyLock<Regex> = LazyLock::new(|| {
 /// `/tmp/x.sh⏎`, must not take the next line's first word as its file).
 static RUNS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)(?:\b(?:(?:ba|z|da|k)?sh|source|python[0-9.]*|node|perl|ruby|php|pwsh|powershell(?:\.exe)?(?:[ \t]+-File)?|deno[ \t]+run|bun|Start-Process|msiexec[ \t]+/i|open|chmod[ \t]+(?:[+ug]*x|[0-7]*[157][0-7]{2}))[ \t]+(?:-\S+[ \t]+)*[\x22']?([^\s\x22';&|)]+)|(?:^|[\s;&|(])\.{1,2}/([^\s\x22';&|)]+)|(?:^|[\s;(])&[ \t]+[\x22']?([^\s\x22';&|)(]+)|(?:subprocess\.\w+|os\.system|os\.chmod|execSync|spawn|execFile)\(\s*\[?\s*[\x22']([^\x22']+)[\x22'])"#,
+        r#"(?i)(?:\b(?:(?:ba|z|da|k)?sh|source|python[0-9.]*|node|perl|ruby|php|pwsh|powershell(?:\.exe)?(?:[ \t]+-File)?|deno[ \t]+run|bun|Start-Process|msiexec[ \t]+/i|open|chmod[ \t]+(?:[+ug]*x|[0-7]*[157][0-7]{2}))[ \t]+(?:-\S+[ \t]+)*[\x22']?([^\s\x22';&|)]+)|(?:^|[\s;&|(])\.{1,2}/([^\s\x22';&|)]+)|(?:^|[\s;(])&[ \t]+[\x22']?([^\s\x22';&|)(]+)|(?:subprocess\.\w+|os\.system|os\.chmod|execSync|spawn|execFile)\(\s*\[?\s*[\x22']([^\x22'\s]+)[\x22'])"#,
     )
 });
 
@@ -438,7 +438,7 @@ const WELL_KNOWN: &[&str] = &[
 /// startup files.
 static AUTOSTART_PLACE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)(?:\.git[/\\]+hooks[/\\]|\bcore\.hooksPath\b|Launch(?:Agents|Daemons)|\.config[/\\]+autostart|systemd[/\\]|CurrentVersion\\+Run\b|\\Startup\\|\bcrontab\b|/etc/cron|\.(?:bashrc|zshrc|bash_profile|profile)\b|profile\.d/|\.pth\b|sitecustomize|PYTHONSTARTUP|folderOpen|\$PROFILE\b)"#,
+        r#"(?i)(?:\.git[/\\]+hooks[/\\]|\bcore\.hooksPath\b|Launch(?:Agents|Daemons)|\.config[/\\]+autostart|systemd[/\\]|CurrentVersion\\*Run\b|\\Startup\\|\bcrontab\b|/etc/cron|\.(?:bashrc|zshrc|bash_profile|profile)\b|profile\.d/|\.pth\b|sitecustomize|PYTHONSTARTUP|folderOpen|\$PROFILE\b)"#,
     )
 });
 
@@ -465,6 +465,11 @@ static URL_DATA: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r#"(?i)https?://[^\s)\]>`]*[?&][\w-]+=[^\n]{0,120}?\b(?:followed\s+by|append(?:ed|ing)?|add(?:ed|ing)?|with|containing|set\s+to|filled\s+with|carrying|encod(?:e|ed|ing))\b[^\n]{0,100}?\b(?:api[ _-]?keys?|tokens?|passwords?|secrets?|credentials?|conversation|chat\s+history|environment\s+variables|the\s+user'?s\s+(?:last\s+|latest\s+|previous\s+)?(?:message|question|input|request|prompt))\b"#,
     )
+});
+
+/// Running what was fetched: commands, scripts, shell.
+static RUN_COMMANDS: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)\b(?:execut|run)\w*\b.{0,60}\b(?:shell\s+)?(?:commands?|scripts?)\b")
 });
 
 /// Prose that has the agent read a file and act on it (`read
@@ -940,6 +945,18 @@ impl Skill {
                     && !negated(lines, m.start())
                     && !(prose && quoted(lines, m.start(), m.end()))
                 {
+                    if *family == "fetch and follow remote instructions"
+                        && RUN_COMMANDS.is_match(m.as_str())
+                    {
+                        // Fetched text whose commands the agent is to run:
+                        // code from the network, run unread.
+                        self.other.push((
+                            "download-then-run",
+                            "tells the agent to fetch instructions and run the commands in them"
+                                .into(),
+                            fact(m.start()),
+                        ));
+                    }
                     self.families.insert(family, fact(m.start()));
                     break;
                 }
@@ -1200,13 +1217,9 @@ impl Skill {
         }
         // An archive downloaded, unpacked and a program in it started.
         if let Some((path, fact)) = self.path_runs.iter().find(|(path, _)| {
-            self.unpacked.iter().any(|dir| {
-                if dir == "." {
-                    false
-                } else {
-                    path.starts_with(&format!("{dir}/"))
-                }
-            })
+            self.unpacked
+                .iter()
+                .any(|dir| dir != "." && path.starts_with(&format!("{dir}/")))
         }) {
             push(
                 "download-then-run",

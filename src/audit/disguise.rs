@@ -196,7 +196,13 @@ pub(super) fn unfold(text: &str) -> Option<Unfolded> {
                 *line = expand(line, &values);
                 *line = CONCAT.replace_all(line, "").into_owned();
             }
+            let mut assigned = false;
             for c in ASSIGN.captures_iter(line) {
+                // `fs = require('fs')`, `d = site.dir()`: a call, not a literal.
+                let end = c.get(0).map_or(0, |m| m.end());
+                if c.get(6).is_some() && line[end..].starts_with(['(', '.', '[']) {
+                    continue;
+                }
                 let value = (3..=6).find_map(|i| c.get(i)).map_or("", |m| m.as_str());
                 if !value.is_empty() && value.len() <= 400 && values.len() < 200 {
                     // `f=authorized; f="${f}_keys"` on one line.
@@ -206,7 +212,13 @@ pub(super) fn unfold(text: &str) -> Option<Unfolded> {
                         value.to_owned()
                     };
                     values.insert(c[1].to_owned(), value);
+                    assigned = true;
                 }
+            }
+            // `A=cu; B=rl; $A$B` on one line.
+            if assigned && line.contains('$') {
+                *line = expand(line, &values);
+                *line = CONCAT.replace_all(line, "").into_owned();
             }
         }
     }

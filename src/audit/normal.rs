@@ -38,12 +38,26 @@ pub(super) fn normalize(text: &str) -> Cow<'_, str> {
         .collect();
     let mut out = String::with_capacity(cleaned.len());
     let mut word = String::new();
-    let flush = |word: &mut String, out: &mut String| {
+    // A line written in Cyrillic or Greek (a letter of theirs with no Latin
+    // look-alike: `в`, `л`, `λ`) keeps its words made only of look-alikes
+    // (`Не`, `он`): they are that language's, not a disguise.
+    let native: Vec<bool> = cleaned
+        .split('\n')
+        .map(|line| {
+            line.chars().any(|c| {
+                matches!(c, '\u{0370}'..='\u{03FF}' | '\u{0400}'..='\u{04FF}')
+                    && c.is_alphabetic()
+                    && latin_look_alike(c).is_none()
+            })
+        })
+        .collect();
+    let mut line = 0;
+    let flush = |word: &mut String, out: &mut String, native: bool| {
         let has_latin = word.chars().any(|c| c.is_ascii_alphabetic());
         let all_alike = word
             .chars()
             .all(|c| c.is_ascii_alphabetic() || latin_look_alike(c).is_some());
-        if all_alike && (has_latin || !word.is_empty()) {
+        if all_alike && (has_latin || (!word.is_empty() && !native)) {
             out.extend(word.chars().map(|c| latin_look_alike(c).unwrap_or(c)));
         } else {
             out.push_str(word);
@@ -54,11 +68,22 @@ pub(super) fn normalize(text: &str) -> Cow<'_, str> {
         if c.is_alphabetic() {
             word.push(c);
         } else {
-            flush(&mut word, &mut out);
+            flush(
+                &mut word,
+                &mut out,
+                native.get(line).copied().unwrap_or(false),
+            );
             out.push(c);
+            if c == '\n' {
+                line += 1;
+            }
         }
     }
-    flush(&mut word, &mut out);
+    flush(
+        &mut word,
+        &mut out,
+        native.get(line).copied().unwrap_or(false),
+    );
     Cow::Owned(out)
 }
 

@@ -239,7 +239,7 @@ pub static RULES: &[Rule] = &[
         severity: High,
         why: "reads a credential store (SSH keys, cloud, registry or browser credentials) that a skill has no business reading",
         example: "cat ~/.ssh/id_rsa",
-        pattern: r"(?i)(?:\b(?:cat|less|more|head|tail|cp|scp|tar|zip|7z|base64|xxd|strings|type|get-content|gc)\b[^\n|;&]*|\bopen\(\s*[^\n)]*|\b(?:read_text|read_bytes|readFile(?:Sync)?)\b[^\n]*){CRED}[^\s\x22'\x60)]*",
+        pattern: r"(?i)(?:\b(?:cat|less|more|head|tail|cp|scp|tar|zip|7z|base64|xxd|strings|type|get-content|gc)\s[^\n|;&]*|\bopen\(\s*[^\n)]*|\b(?:read_text|read_bytes|readFile(?:Sync)?)\b[^\n]*){CRED}[^\s\x22'\x60)]*",
         needs: &["/.", "/library/", "\\bid_"],
         teachable: true,
         keep: Some(not_public_ssh),
@@ -424,7 +424,7 @@ pub static RULES: &[Rule] = &[
         severity: Medium,
         why: "installs something that starts on its own later (cron, launch agents, systemd units, autostart entries)",
         example: "(crontab -l; echo '*/5 * * * * /tmp/.x') | crontab -",
-        pattern: r"(?i)(?:\|\s*crontab\b|\bcrontab\s+[\w./-]+\.(?:txt|cron)\b|>>?\s*/etc/cron|/etc/cron\.(?:d|hourly|daily)/|\bLibrary/Launch(?:Agents|Daemons)/|\blaunchctl\s+(?:load|bootstrap|submit)\b|\bsystemctl\s+(?:--user\s+)?enable\b|/etc/systemd/system/|\.config/systemd/user/|\.config/autostart/|CurrentVersion\\+Run\b|\bschtasks(?:\.exe)?\s+/create\b|\bRegister-ScheduledTask\b)",
+        pattern: r"(?i)(?:\|\s*crontab\b|\bcrontab\s+[\w./-]+\.(?:txt|cron)\b|>>?\s*/etc/cron|/etc/cron\.(?:d|hourly|daily)/|\bLibrary/Launch(?:Agents|Daemons)/|\blaunchctl\s+(?:load|bootstrap|submit)\b|\bsystemctl\s+(?:--user\s+)?enable\b|/etc/systemd/system/|\.config/systemd/user/|\.config/autostart/|CurrentVersion\\*Run\b|\bschtasks(?:\.exe)?\s+/create\b|\bRegister-ScheduledTask\b)",
         needs: &[
             "autostart",
             "/etc/cron",
@@ -455,6 +455,8 @@ pub static RULES: &[Rule] = &[
             "remove-item",
             "\\brm",
             "\\bfind\\b",
+            "-delete",
+            "-exec",
             "rmtree",
             "rmsync",
             "rmdirsync",
@@ -495,7 +497,32 @@ pub static RULES: &[Rule] = &[
         why: "destroys what others share or depend on: force-pushes over a main branch, tears down infrastructure, drops a database",
         example: "terraform destroy -auto-approve",
         pattern: r"(?i)(?:\bgit\s+push\b(?:[^\n]*(?:\s--force(?:\s|$)|\s-f(?:\s|$)|\s--mirror\b)[^\n]*\b(?:main|master|refs/heads)\b|[^\n]*\b(?:main|master)\b[^\n]*(?:\s--force(?:\s|$)|\s-f(?:\s|$)))|\bterraform\s+destroy\b[^\n]*-auto-approve|\bkubectl\s+delete\s+(?:ns|namespaces?)\b[^\n]*--all\b|\baws\s+s3\s+rb\b[^\n]*--force|\b(?:psql|mysql|sqlite3|mongosh|cockroach)\b[^\n]*\bDROP\s+(?:SCHEMA|DATABASE)\b)",
-        needs: &["git", "terraform", "kubectl", "aws", "drop"],
+        needs: &[
+            "git",
+            "terraform",
+            "kubectl",
+            "aws",
+            "drop",
+            "--force",
+            "-f",
+            "--mirror",
+            "main",
+            "master",
+            "refs/heads",
+            "-auto-approve",
+            "--all",
+            "schema",
+            "database",
+            "push",
+            "destroy",
+            "delete",
+            "rb",
+            "psql",
+            "mysql",
+            "sqlite3",
+            "mongosh",
+            "cockroach",
+        ],
         teachable: true,
         keep: None,
         skill_md_only: false,
@@ -1294,6 +1321,8 @@ mod tests {
             if matches!(
                 rule.id,
                 "native-executable" | "bundled-archive" | "unscannable-archive"
+                // Two files (tests/it/audit_capabilities.rs).
+                | "autostart-network"
             ) {
                 continue;
             }

@@ -95,12 +95,7 @@ fn policy_allows(env: &crate::agents::Env, project: &Path, found: &[Found]) -> a
             let decl = crate::project::manifest::SourceDecl {
                 name: f.name.clone(),
                 url: f.source.clone(),
-                keys: Vec::new(),
-                token_env: None,
-                path: None,
-                cosign_key: None,
-                identity: None,
-                issuer: None,
+                ..Default::default()
             };
             policy.check_source(&decl, project, &manifest)
         })

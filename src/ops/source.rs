@@ -115,11 +115,10 @@ pub fn add(ctx: &Context, opts: &SourceAddOptions) -> anyhow::Result<SourceAddRe
         name: opts.name.clone(),
         url: manifest_url(&opts.url, &ctx.cwd, &project.root)?,
         keys: opts.keys.clone(),
-        token_env: None,
-        path: None,
         cosign_key: oci::kind::cosign_key(&opts.url, opts.cosign_key.as_deref(), &ctx.cwd)?,
         identity: opts.identity.clone(),
         issuer: opts.issuer.clone(),
+        ..Default::default()
     };
     let binding = source_decl::token_binding(&decl, opts.token_env.as_deref())?;
     source_decl::check_exists(&decl, &project.root)?;

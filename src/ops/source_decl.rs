@@ -70,12 +70,8 @@ pub fn choose(
         SourceDecl {
             name,
             url,
-            keys: Vec::new(),
-            token_env: None,
             path,
-            cosign_key: None,
-            identity: None,
-            issuer: None,
+            ..Default::default()
         },
         true,
     ))

@@ -754,6 +754,34 @@ mod tests {
 
     const NONE: Record = Record::None;
 
+    /// An agent folder made with its parent gets a parent marked to spread
+    /// its subfolders (ext4's `TOPDIR`, `crate::fs::spread`); a parent that
+    /// already existed (the user's `.claude/`) is not touched.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn ensure_root_spreads_only_a_parent_it_made() {
+        use rustix::fs::{IFlags, ioctl_getflags, statfs};
+        const EXT4_SUPER_MAGIC: i64 = 0xEF53;
+        let tmp = tempfile::tempdir().unwrap();
+        let topdir = |p: &Path| {
+            ioctl_getflags(std::fs::File::open(p).unwrap())
+                .unwrap()
+                .contains(IFlags::TOPDIR)
+        };
+        let made = tmp.path().join("fresh/.claude");
+        ensure_root(&made.join("skills")).unwrap();
+        ensure_root(&made.join("skills")).unwrap();
+        assert!(made.join("skills").is_dir());
+        let existing = tmp.path().join("user/.claude");
+        std::fs::create_dir_all(&existing).unwrap();
+        ensure_root(&existing.join("skills")).unwrap();
+        assert!(existing.join("skills").is_dir());
+        if statfs(tmp.path()).unwrap().f_type as i64 == EXT4_SUPER_MAGIC {
+            assert!(topdir(&made));
+            assert!(!topdir(&existing));
+        }
+    }
+
     struct Fixture {
         _tmp: tempfile::TempDir,
         root: PathBuf,

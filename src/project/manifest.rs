@@ -124,7 +124,7 @@ fn is_false(b: &bool) -> bool {
 }
 
 /// One `[[source]]` table.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct SourceDecl {
     pub name: String,

@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use super::candidate::{Candidate, Offer, not_offered};
+use super::candidate::{Candidate, not_offered};
 use super::id::{SourceId, SourceKind};
 use super::proof::{Declared, Proof, ProveContext, ProveError};
 use super::workspace::Workspace;
@@ -45,24 +45,10 @@ impl Loaded {
         })
     }
 
-    pub fn offers(&self) -> Vec<Offer> {
-        self.source.offers()
-    }
-
-    /// What discovery found but cannot offer (git and folder sources).
-    pub fn discovery(&self) -> Option<&crate::skill::discover::RepoDiscovery> {
-        self.source.discovery()
-    }
-
-    /// A source whose reference or (sub)path is itself one skill.
-    pub fn is_one_skill(&self) -> bool {
-        self.source.is_one_skill()
-    }
-
     /// Where the source was read, for "found nothing" messages.
     pub fn looked_at(&self) -> String {
         let place = self.source.looked_at(&self.decl);
-        match self.discovery() {
+        match self.source.discovery() {
             Some(found) => format!(
                 "{place} ({} folders walked: SKILL.md at the root, skills/, category and agent folders, marketplaces, then everywhere to depth {})",
                 found.walked,
@@ -74,7 +60,8 @@ impl Loaded {
 
     /// The "not offered" error for `name` (exit 8), listing what is.
     pub fn missing(&self, name: &str) -> anyhow::Error {
-        not_offered(&self.decl.name, &self.offers(), self.discovery(), name)
+        let source = &self.source;
+        not_offered(&self.decl.name, &source.offers(), source.discovery(), name)
     }
 
     /// Downloads, verifies and stores the named skills. Unknown names fail
@@ -85,22 +72,12 @@ impl Loaded {
         ws: &mut Workspace<'_>,
         names: &[String],
     ) -> anyhow::Result<Vec<Candidate>> {
-        let offered: Vec<String> = self.offers().into_iter().map(|o| o.name).collect();
+        let offered: Vec<String> = self.source.offers().into_iter().map(|o| o.name).collect();
         let lists_all = self.source.lists_all();
         if let Some(name) = names.iter().find(|n| lists_all && !offered.contains(n)) {
             return Err(self.missing(name));
         }
-        self.resolve_each(ws, names).into_iter().collect()
-    }
-
-    /// Like [`Loaded::resolve_names`], one result per name, so `add --all`
-    /// can keep every skill that is acceptable and report the others.
-    pub fn resolve_each(
-        &self,
-        ws: &mut Workspace<'_>,
-        names: &[String],
-    ) -> Vec<anyhow::Result<Candidate>> {
-        self.source.resolve(ws, &self.decl, names)
+        (self.source.resolve(ws, &self.decl, names).into_iter()).collect()
     }
 }
 
@@ -168,18 +145,13 @@ pub fn declared(decl: &SourceDecl, root: &Path) -> Result<Declared, super::index
                 .ok()
                 .flatten()
         });
-    Ok(match git {
-        Some(spec) => Declared {
-            git_url: Some(spec.url()),
-            git_folder: spec.join_subpath(decl.path.as_deref().unwrap_or("")),
-            git_ref: spec.reference.clone(),
-            source: None,
-        },
-        None => Declared {
-            git_url: None,
-            git_folder: None,
-            git_ref: None,
-            source: Some(super::index::IndexSource::from_decl(decl, root)?),
+    Ok(Declared {
+        git_url: git.as_ref().map(|spec| spec.url()),
+        git_folder: (git.as_ref()).and_then(|s| s.join_subpath(decl.path.as_deref().unwrap_or(""))),
+        git_ref: git.as_ref().and_then(|spec| spec.reference.clone()),
+        source: match git {
+            Some(_) => None,
+            None => Some(super::index::IndexSource::from_decl(decl, root)?),
         },
     })
 }
@@ -261,12 +233,7 @@ impl SearchTarget {
             decl: SourceDecl {
                 name: text.to_owned(),
                 url: text.to_owned(),
-                keys: Vec::new(),
-                token_env: None,
-                path: None,
-                cosign_key: None,
-                identity: None,
-                issuer: None,
+                ..Default::default()
             },
             base_dir: cwd.to_owned(),
         }

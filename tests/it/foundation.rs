@@ -5,44 +5,15 @@
 
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 
 use crate::support::cli::Sandbox;
 
 /// The shared sandbox, with a `.git` folder marking the project's top.
-struct World {
-    sb: Sandbox,
-    root: PathBuf,
-    home: PathBuf,
-    project: PathBuf,
-}
-
-impl World {
-    fn new() -> World {
-        let sb = Sandbox::new();
-        std::fs::create_dir_all(sb.project.join(".git")).unwrap();
-        World {
-            root: sb.root.clone(),
-            home: sb.home.clone(),
-            project: sb.project.clone(),
-            sb,
-        }
-    }
-
-    /// `skillpm` run in `cwd` with every root moved into the temp dir.
-    fn cmd_in(&self, cwd: &Path) -> Command {
-        self.sb.cmd_in(cwd)
-    }
-
-    fn cmd(&self) -> Command {
-        self.sb.cmd()
-    }
-
-    /// Replaces the temp dir in output so snapshots are stable.
-    fn redact(&self, text: &[u8]) -> String {
-        String::from_utf8_lossy(text).replace(self.root.to_str().unwrap(), "[TMP]")
-    }
+fn world() -> Sandbox {
+    let sb = Sandbox::new();
+    std::fs::create_dir_all(sb.project.join(".git")).unwrap();
+    sb
 }
 
 fn skill(dir: &Path, name: &str, description: &str) {
@@ -69,7 +40,7 @@ fn symlink(target: &Path, link: &Path) {
 
 /// A folder of skills: one valid, one with warnings only, one breaking
 /// several rules, one with no SKILL.md.
-fn check_fixture(w: &World) -> PathBuf {
+fn check_fixture(w: &Sandbox) -> PathBuf {
     let skills = w.project.join("skills");
     skill(
         &skills.join("good"),
@@ -98,7 +69,7 @@ fn check_fixture(w: &World) -> PathBuf {
 
 #[test]
 fn check_lists_errors_and_warnings_per_skill_and_exits_5() {
-    let w = World::new();
+    let w = world();
     check_fixture(&w);
     // `empty` has no SKILL.md so it is not one of the folder's skills;
     // named directly it is checked and its missing SKILL.md reported.
@@ -124,7 +95,7 @@ fn check_lists_errors_and_warnings_per_skill_and_exits_5() {
 
 #[test]
 fn check_of_valid_skills_exits_0() {
-    let w = World::new();
+    let w = world();
     let skills = check_fixture(&w);
     w.cmd()
         .args(["check"])
@@ -139,7 +110,7 @@ fn check_of_valid_skills_exits_0() {
 
 #[test]
 fn check_of_a_missing_path_is_a_usage_error() {
-    let w = World::new();
+    let w = world();
     check_fixture(&w);
     w.cmd()
         .args(["check", "skills/good", "no-such-folder"])
@@ -152,7 +123,7 @@ fn check_of_a_missing_path_is_a_usage_error() {
 // ---------------------------------------------------------------- list
 
 /// The same name `shared` in every scope, plus one skill unique to each.
-fn scopes_fixture(w: &World) -> PathBuf {
+fn scopes_fixture(w: &Sandbox) -> PathBuf {
     let cwd = w.project.join("app/src");
     std::fs::create_dir_all(&cwd).unwrap();
     // repo, nearest the working directory
@@ -230,7 +201,7 @@ fn scopes_fixture(w: &World) -> PathBuf {
 
 #[test]
 fn list_ranks_scopes_and_reports_duplicates() {
-    let w = World::new();
+    let w = world();
     let cwd = scopes_fixture(&w);
     let out = w.cmd_in(&cwd).args(["list", "--all"]).assert().success();
     insta::assert_snapshot!("list_human", w.redact(&out.get_output().stdout));
@@ -270,7 +241,7 @@ fn list_ranks_scopes_and_reports_duplicates() {
 
 #[test]
 fn plain_list_is_list_all_for_now() {
-    let w = World::new();
+    let w = world();
     let cwd = scopes_fixture(&w);
     let all = w.cmd_in(&cwd).args(["list", "--all"]).output().unwrap();
     let plain = w.cmd_in(&cwd).args(["list"]).output().unwrap();
@@ -279,7 +250,7 @@ fn plain_list_is_list_all_for_now() {
 
 #[test]
 fn skills_toml_marks_the_project_root_and_project_flag_overrides() {
-    let w = World::new();
+    let w = world();
     // skills.toml above the .git folder: its folder is the project root.
     let outer = w.root.join("outer");
     write(&outer.join("skills.toml"), "");
@@ -313,7 +284,7 @@ fn skills_toml_marks_the_project_root_and_project_flag_overrides() {
 #[cfg(unix)]
 #[test]
 fn symlinked_skill_folders_are_followed_but_not_in_system_scope() {
-    let w = World::new();
+    let w = world();
     // A store-like folder outside every root, linked in as skillpm does.
     let store = w.root.join("cache/store/sha256-0123");
     skill(&store, "linked", "Reached through a symlink.");
@@ -365,7 +336,7 @@ fn symlinked_skill_folders_are_followed_but_not_in_system_scope() {
 
 #[test]
 fn a_deep_tree_is_cut_at_the_depth_bound() {
-    let w = World::new();
+    let w = world();
     let root = w.project.join(".agents/skills");
     skill(
         &root.join("a/b/c/d/e/at-depth-six"),
@@ -393,7 +364,7 @@ fn a_deep_tree_is_cut_at_the_depth_bound() {
 
 #[test]
 fn a_bad_skill_never_stops_discovery() {
-    let w = World::new();
+    let w = world();
     let root = w.project.join(".claude/skills");
     write(&root.join("no-frontmatter/SKILL.md"), "# just markdown\n");
     write(&root.join("bad-yaml/SKILL.md"), "---\nname: [oops\n---\n");
@@ -421,7 +392,7 @@ fn a_bad_skill_never_stops_discovery() {
 
 #[test]
 fn list_with_no_skills_says_so() {
-    let w = World::new();
+    let w = world();
     w.cmd()
         .args(["list", "--all"])
         .assert()
@@ -433,7 +404,7 @@ fn list_with_no_skills_says_so() {
 
 #[test]
 fn show_prints_the_envelope_an_agent_receives() {
-    let w = World::new();
+    let w = world();
     let dir = w.project.join(".claude/skills/pdf-tools");
     write(
         &dir.join("SKILL.md"),
@@ -463,7 +434,7 @@ fn show_prints_the_envelope_an_agent_receives() {
 
 #[test]
 fn show_refuses_names_that_are_not_skill_names_before_scanning() {
-    let w = World::new();
+    let w = world();
     // A dangling link in a root makes any scan warn: the refusal must come
     // before discovery, so that warning must never appear.
     #[cfg(unix)]
@@ -496,13 +467,13 @@ fn show_refuses_names_that_are_not_skill_names_before_scanning() {
 
 #[test]
 fn show_of_an_unknown_name_lists_what_is_available() {
-    let w = World::new();
+    let w = world();
     skill(&w.project.join(".agents/skills/beta"), "beta", "B.");
     skill(&w.home.join(".claude/skills/alpha"), "alpha", "A.");
     let out = w.cmd().args(["show", "gamma"]).assert().code(8).stdout("");
     insta::assert_snapshot!("show_unknown", w.redact(&out.get_output().stderr));
 
-    let empty = World::new();
+    let empty = world();
     empty
         .cmd()
         .args(["show", "gamma"])
@@ -515,7 +486,7 @@ fn show_of_an_unknown_name_lists_what_is_available() {
 
 #[test]
 fn show_of_an_invalid_skill_names_the_problem() {
-    let w = World::new();
+    let w = world();
     write(
         &w.project.join(".agents/skills/half/SKILL.md"),
         "---\nname: half\n---\n",

@@ -12,6 +12,7 @@ mod agent;
 mod agents_table;
 mod architecture;
 mod audit;
+mod audit_capabilities;
 mod audit_corpus;
 #[cfg(target_os = "linux")]
 mod audit_run;

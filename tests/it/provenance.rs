@@ -41,7 +41,7 @@ fn ok(out: (i32, String, String)) -> (i32, String, String) {
 /// A signed registry served over HTTP, a team project installed from it,
 /// and an unsigned look-alike of `api-client` that another project in the
 /// same cache already installed (so its content sits in the store).
-struct World {
+struct SignedTeam {
     sb: Sandbox,
     work: tempfile::TempDir,
     server: TestServer,
@@ -51,8 +51,8 @@ struct World {
     evil: Value,
 }
 
-impl World {
-    fn new() -> World {
+impl SignedTeam {
+    fn new() -> SignedTeam {
         let sb = Sandbox::new();
         let work = tempfile::tempdir().unwrap();
         let w = work.path();
@@ -99,7 +99,7 @@ impl World {
             "--accept-findings",
         ])));
         let evil = lock_entry(&std::fs::read_to_string(other.join("skills.lock")).unwrap());
-        World {
+        SignedTeam {
             sb,
             work,
             server,
@@ -258,13 +258,13 @@ fn edit(lock: &str, field: &str, value: &str) -> String {
 }
 
 /// The look-alike's artifact, tree and approval, written into `lock`.
-fn with_lookalike(world: &World, lock: &str) -> String {
+fn with_lookalike(world: &SignedTeam, lock: &str) -> String {
     let lock = edit(lock, "artifact", &world.evil("artifact"));
     let lock = edit(&lock, "tree", &world.evil("tree"));
     edit(&lock, "approved", &world.evil("tree"))
 }
 
-impl World {
+impl SignedTeam {
     /// The look-alike's store entry, which the other project left behind.
     fn lookalike_entry(&self) -> PathBuf {
         self.sb
@@ -371,7 +371,7 @@ impl World {
 
 #[test]
 fn an_edited_lock_cannot_install_a_lookalike() {
-    let world = World::new();
+    let world = SignedTeam::new();
     let honest = world.lock();
     assert!(honest.contains("index-digest = \"sha256:"), "{honest}");
     assert!(honest.contains("index-version = 1"), "{honest}");
@@ -391,7 +391,7 @@ fn an_edited_lock_cannot_install_a_lookalike() {
 /// of it is still proven in full and refused.
 #[test]
 fn a_remembered_proof_covers_only_the_lock_it_proved() {
-    let world = World::new();
+    let world = SignedTeam::new();
     let honest = world.lock();
     world.honest_lock_installs_offline(&honest);
     let memos = world.sb.cache.join("state/proofs/lock-set");
@@ -426,7 +426,7 @@ fn a_remembered_proof_covers_only_the_lock_it_proved() {
 
 #[test]
 fn a_signer_written_into_an_unsigned_entry_is_not_shown_as_signed() {
-    let world = World::new();
+    let world = SignedTeam::new();
     let other = world.work.path().join("other");
     let lock_path = other.join("skills.lock");
     let honest = std::fs::read_to_string(&lock_path).unwrap();
@@ -470,7 +470,7 @@ fn a_signer_written_into_an_unsigned_entry_is_not_shown_as_signed() {
     assert_eq!(report["skills"][0]["chain"]["signed"], Value::Null);
 }
 
-impl World {
+impl SignedTeam {
     /// Publishes the working skills again, signed: the next index version.
     fn republish(&self) {
         publish(
@@ -513,7 +513,7 @@ fn vouchers(sandbox: &Sandbox) -> Vec<(String, Value)> {
 /// Version 2 adds a skill: the locked artifacts are still served, proven
 /// on a cold cache by the versioned snapshot the registry keeps, or else
 /// by the current index.
-fn version_2_still_vouches_for_the_old_lock(world: &World, honest: &str) {
+fn version_2_still_vouches_for_the_old_lock(world: &SignedTeam, honest: &str) {
     let site = world.server.root().join(".well-known/agent-skills");
     SkillFiles::new("extra").write_tree(&world.work.path().join("skills"));
     world.republish();
@@ -548,7 +548,7 @@ fn version_2_still_vouches_for_the_old_lock(world: &World, honest: &str) {
 
 #[test]
 fn honest_old_locks_keep_installing_after_a_republish() {
-    let world = World::new();
+    let world = SignedTeam::new();
     let honest = world.lock();
     version_2_still_vouches_for_the_old_lock(&world, &honest);
 
@@ -1162,7 +1162,7 @@ fn a_folder_source_never_reads_through_a_symlink_out_of_it() {
 /// again and does not make the forged tree (exit 3), nothing is linked.
 #[test]
 fn a_forged_unpack_record_in_the_cache_proves_nothing() {
-    let world = World::new();
+    let world = SignedTeam::new();
     let honest = world.lock();
     let entry = lock_entry(&honest);
     let (artifact, tree) = (

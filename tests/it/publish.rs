@@ -30,16 +30,12 @@ fn fixture_skills() -> PathBuf {
 
 /// The binary with every location it might touch moved into `home`.
 fn skillpm(home: &Path) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_skillpm"));
-    cmd.env("HOME", home)
-        .env("SKILLPM_CACHE_DIR", home.join("cache"))
-        .env("XDG_CONFIG_HOME", home.join("config"))
-        .env("CLAUDE_CONFIG_DIR", home.join("claude"))
-        .env("CODEX_HOME", home.join("codex"))
-        .env_remove("SKILLPM_KEY_PASSWORD")
-        .env("NO_COLOR", "1")
-        .current_dir(home);
-    cmd
+    Command::from(crate::support::cli::process(
+        home,
+        &home.join("cache"),
+        &home.join("admin"),
+        home,
+    ))
 }
 
 /// Every regular file under `dir`: relative path → (bytes, executable).

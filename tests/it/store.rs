@@ -104,17 +104,13 @@ fn debris(cache: &Path) -> Vec<String> {
     out
 }
 
+/// The binary with its cache `cache` and its home beside it.
 fn skillpm(cache: &Path) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_skillpm"));
-    let home = cache.parent().unwrap().join("home");
+    let root = cache.parent().unwrap();
+    let home = root.join("home");
     fs::create_dir_all(&home).unwrap();
-    cmd.env("SKILLPM_CACHE_DIR", cache)
-        .env("HOME", &home)
-        .env("XDG_CONFIG_HOME", home.join(".config"))
-        .env("CLAUDE_CONFIG_DIR", home.join(".claude"))
-        .env("CODEX_HOME", home.join(".codex"))
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::null());
+    let mut cmd = crate::support::cli::process(&home, cache, &root.join("admin"), root);
+    cmd.stdin(Stdio::null());
     cmd
 }
 

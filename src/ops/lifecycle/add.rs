@@ -183,10 +183,10 @@ fn add_in(sess: &mut Session<'_>, opts: &AddOptions) -> anyhow::Result<AddReport
         .check_source(&decl, &sess.project.root, manifest_path);
     crate::policy::check::refuse(violations, manifest_path, &sess.lock_path())?;
     let opened = Loaded::open(&mut sess.workspace(), &decl)?;
-    let offers = opened.offers();
+    let offers = opened.source.offers();
     // `skillpm add https://github.com/o/r/tree/main/skills/pdf`: the URL
     // names the skill's own folder, so there is nothing to pick.
-    if names.is_empty() && !opts.all && opened.is_one_skill() {
+    if names.is_empty() && !opts.all && opened.source.is_one_skill() {
         names = offers.iter().map(|o| o.name.clone()).collect();
     }
     let mut skipped = Vec::new();
@@ -471,7 +471,7 @@ fn record_tags(
 /// `add --list`: what the source offers (and what it skipped), nothing changed.
 fn offer_report(decl: &SourceDecl, opened: &Loaded, offers: Vec<Offer>) -> AddReport {
     let mut skipped = Vec::new();
-    if let Some(found) = opened.discovery() {
+    if let Some(found) = opened.source.discovery() {
         for s in &found.skipped {
             skipped.push(NotAdded {
                 name: crate::skill::printable(s.path.rsplit('/').next().unwrap_or(".")),

@@ -21,7 +21,7 @@ pub fn resolve_all(
 ) -> anyhow::Result<Vec<Candidate>> {
     let duplicated = skip_discovery_refusals(opened, skipped);
     let mut wanted: Vec<Offer> = Vec::new();
-    for offer in opened.offers() {
+    for offer in opened.source.offers() {
         if !duplicated.contains(&offer.name) && !wanted.iter().any(|w| w.name == offer.name) {
             wanted.push(offer);
         }
@@ -30,7 +30,10 @@ pub fn resolve_all(
     let warned = skipped.len();
     let names: Vec<String> = wanted.iter().map(|o| o.name.clone()).collect();
     let mut out = Vec::new();
-    for (offer, result) in wanted.into_iter().zip(opened.resolve_each(ws, &names)) {
+    for (offer, result) in wanted
+        .into_iter()
+        .zip(opened.source.resolve(ws, &opened.decl, &names))
+    {
         match result {
             Ok(c) => out.push(c),
             Err(e) => skipped.push(NotAdded {
@@ -72,7 +75,7 @@ pub struct NotAdded {
 /// meant is for the user to say with --path). Returns those names.
 pub fn skip_discovery_refusals(opened: &Loaded, skipped: &mut Vec<NotAdded>) -> Vec<String> {
     let mut duplicated: Vec<String> = Vec::new();
-    let Some(found) = opened.discovery() else {
+    let Some(found) = opened.source.discovery() else {
         return duplicated;
     };
     for s in &found.skipped {

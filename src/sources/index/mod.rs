@@ -513,7 +513,7 @@ fn attested(
         &cache_root,
         decl,
         &entry.name,
-        entry.sigstore.as_ref(),
+        entry.sigstore.as_deref(),
         artifact,
     )?;
     Ok(attested.map(|(publisher, _)| publisher))

@@ -71,22 +71,7 @@ impl Sandbox {
     /// The same sandboxed `skillpm`, as a plain process (for wiring its
     /// stdout to a pipe or another process).
     pub fn process_in(&self, dir: &Path) -> std::process::Command {
-        let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("skillpm"));
-        cmd.current_dir(dir)
-            .env_clear()
-            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-            .env("HOME", &self.home)
-            .env("SKILLPM_CACHE_DIR", &self.cache)
-            .env("XDG_CONFIG_HOME", self.home.join(".config"))
-            .env("XDG_CACHE_HOME", self.home.join(".cache"))
-            .env("CLAUDE_CONFIG_DIR", self.home.join(".claude"))
-            .env("CODEX_HOME", self.home.join(".codex"))
-            .env("SKILLPM_ADMIN_PREFIX", self.root.join("admin"))
-            .env("NO_COLOR", "1")
-            .env("SKILLPM_HTTP_TIMEOUT", "400ms")
-            .env("SKILLPM_HTTP_CONNECT_TIMEOUT", "2s")
-            .env("SKILLPM_HTTP_BACKOFF", "10ms")
-            .env("SKILLPM_HTTP_RETRIES", "2");
+        let mut cmd = process(&self.home, &self.cache, &self.root.join("admin"), dir);
         for (k, v) in &self.envs {
             cmd.env(k, v);
         }
@@ -139,6 +124,31 @@ impl Sandbox {
     pub fn init(&self) {
         self.cmd().arg("init").assert().success();
     }
+}
+
+/// The `skillpm` binary run in `dir` with nothing of the test runner's
+/// environment but `PATH`: its home, config and agent folders under `home`,
+/// its cache `cache`, the admin policy under `admin`, no colour, and network
+/// timeouts short enough that fault tests take milliseconds. [`Sandbox`]
+/// runs this; a test that keeps its own folders calls it directly.
+pub fn process(home: &Path, cache: &Path, admin: &Path, dir: &Path) -> std::process::Command {
+    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("skillpm"));
+    cmd.current_dir(dir)
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", home)
+        .env("SKILLPM_CACHE_DIR", cache)
+        .env("XDG_CONFIG_HOME", home.join(".config"))
+        .env("XDG_CACHE_HOME", home.join(".cache"))
+        .env("CLAUDE_CONFIG_DIR", home.join(".claude"))
+        .env("CODEX_HOME", home.join(".codex"))
+        .env("SKILLPM_ADMIN_PREFIX", admin)
+        .env("NO_COLOR", "1")
+        .env("SKILLPM_HTTP_TIMEOUT", "400ms")
+        .env("SKILLPM_HTTP_CONNECT_TIMEOUT", "2s")
+        .env("SKILLPM_HTTP_BACKOFF", "10ms")
+        .env("SKILLPM_HTTP_RETRIES", "2");
+    cmd
 }
 
 /// The JSON of a placement record file (`<json>\nmac <hex>\n`,
@@ -234,7 +244,30 @@ impl Ran {
 
 impl Sandbox {
     /// `skillpm ARGS` in this sandbox's project, for the checks of [`Ran`].
+    /// `text` with the sandbox's temp dir written `[TMP]` (and a server's
+    /// loopback port `[PORT]`), so snapshots are stable.
+    pub fn redact(&self, text: impl AsRef<[u8]>) -> String {
+        let text = String::from_utf8_lossy(text.as_ref());
+        let text = text.replace(self.root.to_str().unwrap(), "[TMP]");
+        redact_port(&text)
+    }
+
     pub fn skillpm(&self, args: &[&str]) -> Ran {
         Ran::of(args.join(" "), self.cmd().args(args))
     }
+}
+
+/// `127.0.0.1:<port>` written `127.0.0.1:[PORT]`.
+fn redact_port(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("127.0.0.1:") {
+        let (before, after) = rest.split_at(at + "127.0.0.1:".len());
+        out.push_str(before);
+        let digits = after.len() - after.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        out.push_str(if digits > 0 { "[PORT]" } else { "" });
+        rest = &after[digits..];
+    }
+    out.push_str(rest);
+    out
 }
