@@ -196,7 +196,7 @@ impl Kind for Index {
                 digest: entry.digest().map(|d| d.to_string()),
                 url: entry.url().map(|u| u.to_string()),
                 signed_by: signed_by.clone(),
-                bundle: entry.sigstore.clone(),
+                bundle: entry.sigstore.as_deref().cloned(),
                 ..Hit::default()
             })
             .collect();
