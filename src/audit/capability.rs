@@ -941,10 +941,10 @@ impl Skill {
                         continue;
                     }
                 }
-                if !teaching(m.start(), m.end())
-                    && !negated(lines, m.start())
-                    && !(prose && quoted(lines, m.start(), m.end()))
-                {
+                let explained = teaching(m.start(), m.end())
+                    || negated(lines, m.start())
+                    || (prose && quoted(lines, m.start(), m.end()));
+                if !explained {
                     if *family == "fetch and follow remote instructions"
                         && RUN_COMMANDS.is_match(m.as_str())
                     {
