@@ -763,8 +763,15 @@ fn one_edit(a: &str, b: &str) -> bool {
 /// The package names of an install command's arguments (or a
 /// requirements file's line): flags, paths and URLs left out, versions cut.
 fn package_names(args: &str) -> Vec<String> {
+    // The arguments end where the words stop looking like package specs
+    // (`npm install failed: no network` names no package).
     args.split_whitespace()
-        .take_while(|w| !w.starts_with('#'))
+        .take_while(|w| {
+            !w.starts_with('#')
+                && w.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "-_.@/=<>~!,[]+*:\"'`".contains(c))
+                && !w.ends_with(':')
+        })
         .filter(|w| w.len() > 1 && w.is_ascii())
         .filter(|w| !w.starts_with('-') && !w.contains("://") && !w.starts_with('.'))
         .filter(|w| !w.contains('/') || w.starts_with('@'))

@@ -435,7 +435,13 @@ fn installs_from_outside_a_reviewed_registry_are_refused() {
             (
                 "pinned",
                 "Run `npx -y vercel@39.1.0 deploy` and `pip install requests colorama`.",
-                &[("requirements.txt", "pandas==2.2.2\nrequests>=2.31\n")],
+                &[
+                    ("requirements.txt", "pandas==2.2.2\nrequests>=2.31\n"),
+                    (
+                        "scripts/setup.sh",
+                        "#!/bin/sh\nnpm install || echo \"npm install failed: no network\"\n",
+                    ),
+                ],
             ),
             (
                 "torch",
