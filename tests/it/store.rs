@@ -908,7 +908,7 @@ fn kill_imports_at_random(
             .stderr(Stdio::null())
             .spawn()
             .unwrap();
-        let deadline = estimate.mul_f64(rng.f64() * 1.5);
+        let deadline = estimate.mul_f64(rng.f64() * 2.0);
         match exit_before(&mut child, deadline) {
             None => {
                 kills.interrupted += 1;
