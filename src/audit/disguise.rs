@@ -8,6 +8,7 @@
 //! speaks of it) rot13 literals by the text they decode to. The rules then
 //! read the unfolded text as well as the file's own.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::LazyLock;
 
@@ -177,9 +178,21 @@ pub(super) fn unfold(text: &str) -> Option<Unfolded> {
                 l = SLASH_PARTS.replace_all(&l, "/").into_owned();
             }
         }
-        l = SHELL_VAR.replace_all(&l, "sh").into_owned();
-        l = ENV_SHELL.replace_all(&l, "$1").into_owned();
-        l = CONCAT.replace_all(&l, "").into_owned();
+        // Each pass only where its pattern's literal is (a regex search
+        // per line of every file is most of the audit's time otherwise).
+        if l.contains('$')
+            && let Cow::Owned(new) = SHELL_VAR.replace_all(&l, "sh")
+        {
+            l = new;
+        }
+        if ["env", "command", "exec", "builtin"]
+            .iter()
+            .any(|w| l.contains(w))
+            && let Cow::Owned(new) = ENV_SHELL.replace_all(&l, "$1")
+        {
+            l = new;
+        }
+        concat(&mut l);
         *line = l;
     }
     // Variables assigned a literal, then expanded, in the order the
@@ -194,7 +207,7 @@ pub(super) fn unfold(text: &str) -> Option<Unfolded> {
                 && (line.contains('$') || values.keys().any(|k| line.contains(k.as_str())))
             {
                 *line = expand(line, &values);
-                *line = CONCAT.replace_all(line, "").into_owned();
+                concat(line);
             }
             let mut assigned = false;
             for c in ASSIGN.captures_iter(line) {
@@ -218,13 +231,22 @@ pub(super) fn unfold(text: &str) -> Option<Unfolded> {
             // `A=cu; B=rl; $A$B` on one line.
             if assigned && line.contains('$') {
                 *line = expand(line, &values);
-                *line = CONCAT.replace_all(line, "").into_owned();
+                concat(line);
             }
         }
     }
     let mut out = lines.join("\n");
     out = split_words(&out);
     (out != text).then_some(Unfolded { text: out, line_of })
+}
+
+/// Joins quoted pieces (`"cu" + "rl"` → `"curl"`): only where a quote is.
+fn concat(line: &mut String) {
+    if line.contains(['"', '\'', '`'])
+        && let Cow::Owned(new) = CONCAT.replace_all(line, "")
+    {
+        *line = new;
+    }
 }
 
 /// `$name`, `${name}` and (outside assignments) a bare `name` replaced by
