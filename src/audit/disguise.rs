@@ -26,7 +26,7 @@ pub(super) struct Unfolded {
 /// fall back to its slowest engine on text outside ASCII
 /// (docs/performance.md#the-audits-rules).
 fn re(source: &str) -> Regex {
-    Regex::new(&source.replace(r"\b", r"(?-u:\b)"))
+    crate::audit::engine(&source.replace(r"\b", r"(?-u:\b)"))
         .unwrap_or_else(|e| panic!("audit disguise: {e}"))
 }
 

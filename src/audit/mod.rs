@@ -337,6 +337,17 @@ pub fn excerpt(text: &str, max: usize) -> String {
     out
 }
 
+/// One audit expression compiled with room for its lazy DFA: the rules are
+/// large case-insensitive alternations, and with the default cache the DFA
+/// gives up on long files and the search falls back to the slowest engine
+/// (docs/performance.md). Only the engine choice changes, never a match.
+pub(crate) fn engine(source: &str) -> Result<regex::Regex, regex::Error> {
+    regex::RegexBuilder::new(source)
+        .dfa_size_limit(8 << 20)
+        .size_limit(64 << 20)
+        .build()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
