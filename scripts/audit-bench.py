@@ -16,12 +16,15 @@ Corpora:
       data/ground_truth/ground_truth_final.csv); skipped when unset;
   (c) public collections, checkouts named by $COLLECTIONS_DIRS
       (colon-separated); every folder holding SKILL.md counts as honest;
-      skipped when unset.
+      skipped when unset;
+  (f) audit-corpus/fresh/: a second set in the same layout, written by
+      someone who had read docs/audit.md only, never the rules; nobody
+      tunes on it, so all of it is held out.
 
 Builds nothing: pass the binary (default target/release/skillpm, or $SKILLPM).
 Standard library only. Nothing of (b) or (c) is copied anywhere.
 
-    scripts/audit-bench.py [--binary PATH] [--corpus DIR] [--json] [--only a,b,c]
+    scripts/audit-bench.py [--binary PATH] [--corpus DIR] [--json] [--only a,f,b,c]
 
 `--run` measures `skillpm audit --run` instead (docs/audit.md, "Measured"):
 every skill is audited statically and with `--run` (one skill per
@@ -159,9 +162,10 @@ def rules_of(findings, severities=None):
     return list(seen)
 
 
-def judge(samples, results):
+def judge(samples, results, split=True):
     """samples: [(label, name, group, [folders])] -> a corpus summary (with
-    recall per group when groups are named).
+    recall per group when groups are named, and per half of the split when
+    `split`).
 
     A sample is refused when any of its folders is refused, and has a high
     when any of its folders has a high or critical finding."""
@@ -204,7 +208,7 @@ def judge(samples, results):
     summary["recall"] = summary["refused"] / len(mal) if mal else None
     if not summary["families"]:
         del summary["families"]
-    else:
+    elif split:
         halves = OrderedDict()
         for fam, c in summary["families"].items():
             half = "held-out" if fam in HELD_OUT else "tuning"
@@ -286,14 +290,14 @@ def markdown(results):
         if r.get("families"):
             lines += ["", f"### {key}: recall per half", ""]
             lines += ["| half | refused | recall |", "|---|---|---|"]
-            for half, c in r["halves"].items():
+            for half, c in r.get("halves", {}).items():
                 lines.append(
                     f"| {half} | {c['refused']}/{c['malicious']} | {pct(c['recall'])} |"
                 )
             lines += ["", f"### {key}: recall per family", ""]
             lines += ["| family | half | refused | recall |", "|---|---|---|---|"]
             for fam, c in r["families"].items():
-                half = "held-out" if fam in HELD_OUT else "tuning"
+                half = "held-out" if fam in HELD_OUT or "halves" not in r else "tuning"
                 lines.append(
                     f"| {fam} | {half} | {c['refused']}/{c['malicious']} | "
                     f"{pct(c['refused'] / c['malicious'])} |"
@@ -462,7 +466,7 @@ def markdown_run(results):
 
 
 def main_run(args, binary):
-    only = set(args.only.split(",")) if args.only != "a,b,c" else {"r", "a", "c"}
+    only = set(args.only.split(",")) if args.only != "a,f,b,c" else {"r", "a", "c"}
     results = OrderedDict()
     if "r" in only:
         results["(r) run-corpus"] = bench_run(binary, corpus_own(os.path.join(REPO, "run-corpus")))
@@ -496,7 +500,11 @@ def main():
     )
     ap.add_argument("--corpus", default=os.path.join(REPO, "audit-corpus"))
     ap.add_argument("--json", action="store_true", help="print JSON, not markdown")
-    ap.add_argument("--only", default="a,b,c", help="corpora to run, e.g. a,c (r,a,c with --run)")
+    ap.add_argument(
+        "--only",
+        default="a,f,b,c",
+        help="corpora to run, e.g. a,c (r,a,c with --run); f is audit-corpus/fresh",
+    )
     ap.add_argument("--run", action="store_true", help="measure `audit --run` (see above)")
     args = ap.parse_args()
     binary = os.path.abspath(args.binary)
@@ -513,15 +521,22 @@ def main():
     auditor = Auditor(binary)
     results = OrderedDict()
 
-    def run(key, samples, problems=()):
+    def run(key, samples, problems=(), split=True):
         folders = sorted({f for s in samples for f in s[3]})
-        summary = judge(samples, auditor.audit(folders))
+        summary = judge(samples, auditor.audit(folders), split)
         if problems:
             summary["problems"] = list(problems)
         results[key] = summary
 
     if "a" in only:
         run("(a) audit-corpus", corpus_own(os.path.abspath(args.corpus)))
+    if "f" in only:
+        fresh = os.path.join(os.path.abspath(args.corpus), "fresh")
+        if not os.path.isdir(fresh):
+            results["(f) fresh held-out"] = {"skipped": f"{fresh} is not a folder"}
+        else:
+            # Never tuned on (audit-corpus/fresh/README.md): every family is held out.
+            run("(f) fresh held-out", corpus_own(fresh), split=False)
     if "b" in only:
         mal = os.environ.get("MALSKILLS_DIR")
         if not mal:
