@@ -17,9 +17,10 @@ Corpora:
   (c) public collections, checkouts named by $COLLECTIONS_DIRS
       (colon-separated); every folder holding SKILL.md counts as honest;
       skipped when unset;
-  (f) audit-corpus/fresh/: a second set in the same layout, written by
-      someone who had read docs/audit.md only, never the rules; nobody
-      tunes on it, so all of it is held out.
+  (f) audit-corpus/fresh/{tuning,held-out}/: a second set in the same
+      layout, written by someone who had read docs/audit.md only, never
+      the rules, split by skill within each family; rules may be tuned on
+      the tuning half only.
 
 Builds nothing: pass the binary (default target/release/skillpm, or $SKILLPM).
 Standard library only. Nothing of (b) or (c) is copied anywhere.
@@ -287,17 +288,18 @@ def markdown(results):
     for key, r in results.items():
         if "skipped" in r:
             continue
-        if r.get("families"):
+        if r.get("halves"):
             lines += ["", f"### {key}: recall per half", ""]
             lines += ["| half | refused | recall |", "|---|---|---|"]
-            for half, c in r.get("halves", {}).items():
+            for half, c in r["halves"].items():
                 lines.append(
                     f"| {half} | {c['refused']}/{c['malicious']} | {pct(c['recall'])} |"
                 )
+        if r.get("families"):
             lines += ["", f"### {key}: recall per family", ""]
             lines += ["| family | half | refused | recall |", "|---|---|---|---|"]
             for fam, c in r["families"].items():
-                half = "held-out" if fam in HELD_OUT or "halves" not in r else "tuning"
+                half = ("held-out" if fam in HELD_OUT else "tuning") if "halves" in r else "-"
                 lines.append(
                     f"| {fam} | {half} | {c['refused']}/{c['malicious']} | "
                     f"{pct(c['refused'] / c['malicious'])} |"
@@ -531,12 +533,15 @@ def main():
     if "a" in only:
         run("(a) audit-corpus", corpus_own(os.path.abspath(args.corpus)))
     if "f" in only:
-        fresh = os.path.join(os.path.abspath(args.corpus), "fresh")
-        if not os.path.isdir(fresh):
-            results["(f) fresh held-out"] = {"skipped": f"{fresh} is not a folder"}
-        else:
-            # Never tuned on (audit-corpus/fresh/README.md): every family is held out.
-            run("(f) fresh held-out", corpus_own(fresh), split=False)
+        # audit-corpus/fresh/README.md: split by skill within each family, so
+        # each half is reported whole.
+        for half in ("tuning", "held-out"):
+            key = f"(f) fresh, {half} half"
+            fresh = os.path.join(os.path.abspath(args.corpus), "fresh", half)
+            if not os.path.isdir(fresh):
+                results[key] = {"skipped": f"{fresh} is not a folder"}
+            else:
+                run(key, corpus_own(fresh), split=False)
     if "b" in only:
         mal = os.environ.get("MALSKILLS_DIR")
         if not mal:
