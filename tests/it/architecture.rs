@@ -833,3 +833,56 @@ fn the_type_name_scan_sees_every_visibility() {
         );
     }
 }
+
+/// The `\p{…}`, `\P{…}` and `\pL`-style classes in `text`: each needs a
+/// Unicode table the release binary leaves out (Cargo.toml keeps only the
+/// `regex` features `unicode-case` and `unicode-perl`).
+fn unicode_classes(text: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for (at, _) in text.match_indices('\\') {
+        let rest = &text[at + 1..];
+        let Some(rest) = rest.strip_prefix(['p', 'P']) else {
+            continue;
+        };
+        let class = if rest.starts_with('{') {
+            rest.find('}').map(|end| &rest[..=end])
+        } else {
+            let letter = rest.chars().next().filter(|c| "CLMNPSZ".contains(*c));
+            let next = rest.chars().nth(1);
+            letter
+                .filter(|_| !next.is_some_and(char::is_alphanumeric))
+                .map(|_| &rest[..1])
+        };
+        if let Some(class) = class {
+            found.push(format!("\\{}{class}", &text[at + 1..at + 2]));
+        }
+    }
+    found
+}
+
+#[test]
+fn no_expression_needs_a_unicode_table_the_release_leaves_out() {
+    // The tests' dev-dependencies enable every table, so such an expression
+    // compiles here and fails only in the release binary.
+    assert!(unicode_classes(r#"r"(?i)\bcurl\s+\w+\d", "C:\\Program Files\\PATH""#).is_empty());
+    assert_eq!(
+        unicode_classes(r#"r"[\p{Greek}\PL]+\pN""#),
+        [r"\p{Greek}", r"\PL", r"\pN"]
+    );
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let found: Vec<String> = files
+        .iter()
+        .flat_map(|file| {
+            let text = std::fs::read_to_string(file).unwrap();
+            unicode_classes(&text)
+                .into_iter()
+                .map(move |class| format!("{class} in {}", file.display()))
+        })
+        .collect();
+    assert!(
+        found.is_empty(),
+        "these need a Unicode table: enable its `regex` feature in Cargo.toml: {found:?}"
+    );
+}
