@@ -15,7 +15,7 @@
 
 use std::fs::File;
 use std::io::{self, Read, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -240,36 +240,15 @@ impl Shared {
 impl Shared {
     /// The cached download with this digest, when its bytes still hash to it.
     fn verified_download(&self, url: &Url, digest: &Digest) -> Option<Got> {
-        let path = self.cache.download_path(digest);
-        let size = verified_file(&path, digest)?;
-        Some(Got {
-            url: url.clone(),
-            held: Held::File(path),
-            digest: *digest,
-            size,
-            content_type: None,
-            reused: true,
-            validators: None,
-        })
+        reused_file(url, self.cache.download_path(digest), digest)
     }
 
     /// The bytes a 304 confirmed: the cached download with this digest, else
     /// the copy the caller named ([`DownloadSpec::copy_at`]), when its bytes
     /// still hash to it.
     fn confirmed_bytes(&self, spec: &DownloadSpec, digest: &Digest) -> Option<Got> {
-        self.verified_download(&spec.url, digest).or_else(|| {
-            let path = spec.copy_at.as_ref()?;
-            let size = verified_file(path, digest)?;
-            Some(Got {
-                url: spec.url.clone(),
-                held: Held::File(path.clone()),
-                digest: *digest,
-                size,
-                content_type: None,
-                reused: true,
-                validators: None,
-            })
-        })
+        self.verified_download(&spec.url, digest)
+            .or_else(|| reused_file(&spec.url, spec.copy_at.clone()?, digest))
     }
 
     /// The validators recorded for `url`. Before the first record of this
@@ -324,10 +303,22 @@ pub(crate) const UNKNOWN: u8 = 0;
 const ABSENT: u8 = 1;
 const PRESENT: u8 = 2;
 
-/// The size of the regular file at `path`, when its bytes hash to `digest`.
-fn verified_file(path: &Path, digest: &Digest) -> Option<u64> {
-    let meta = std::fs::metadata(path).ok()?;
-    (meta.is_file() && Digest::of_file(path).is_ok_and(|d| d == *digest)).then_some(meta.len())
+/// The regular file at `path` as a reused download of `url`, when its bytes
+/// hash to `digest`.
+fn reused_file(url: &Url, path: PathBuf, digest: &Digest) -> Option<Got> {
+    let meta = std::fs::metadata(&path).ok()?;
+    if !(meta.is_file() && Digest::of_file(&path).is_ok_and(|d| d == *digest)) {
+        return None;
+    }
+    Some(Got {
+        url: url.clone(),
+        held: Held::File(path),
+        digest: *digest,
+        size: meta.len(),
+        content_type: None,
+        reused: true,
+        validators: None,
+    })
 }
 
 /// One HTTP attempt, the whole body included: any break mid-body makes the
