@@ -9,14 +9,19 @@
 
 use std::path::{Path, PathBuf};
 
+/// The shared sandbox (`root`, `home`, `project`, `cache`, `cmd()`) with
+/// the lock entries written so far.
 pub struct World {
-    /// The shared sandbox this world lives in.
     pub sb: crate::support::cli::Sandbox,
-    pub root: PathBuf,
-    pub home: PathBuf,
-    pub project: PathBuf,
-    pub cache: PathBuf,
     locked: Vec<String>,
+}
+
+impl std::ops::Deref for World {
+    type Target = crate::support::cli::Sandbox;
+
+    fn deref(&self) -> &Self::Target {
+        &self.sb
+    }
 }
 
 /// How a skill should appear in `skills.lock`.
@@ -41,17 +46,9 @@ impl World {
             std::fs::create_dir_all(d).unwrap();
         }
         World {
-            root: sb.root.clone(),
-            home: sb.home.clone(),
-            project: sb.project.clone(),
-            cache: sb.cache.clone(),
             sb,
             locked: Vec::new(),
         }
-    }
-
-    pub fn cmd(&self) -> assert_cmd::Command {
-        self.sb.cmd()
     }
 
     /// The same `skillpm`, as a plain process (for stdio protocols).
