@@ -231,7 +231,9 @@ pub fn parse_index(bytes: &[u8], url: &Url) -> Result<Index, IndexError> {
 /// 50,000-skill index).
 pub type Keep<'k> = Option<&'k mut (dyn FnMut(usize, Entry) -> Kept + 'k)>;
 
-/// What a [`Keep`] did with an entry.
+/// What a [`Keep`] did with an entry (returned at once, never stored: the
+/// larger variant costs nothing to hold).
+#[allow(clippy::large_enum_variant)]
 pub enum Kept {
     Whole(Entry),
     /// Left out: its name, for the rule on names offered twice.
