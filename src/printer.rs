@@ -24,6 +24,52 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use crate::error::{Exit, OpError};
 use crate::escape::Shown;
 
+/// A report's text on its way to stdout: each whole line escaped as a
+/// [`Shown`] (line feeds and tabs kept), the last one when finished.
+struct EscapedLines<W: Write> {
+    out: W,
+    /// The start of a line not ended yet.
+    pending: Vec<u8>,
+}
+
+impl<W: Write> EscapedLines<W> {
+    fn put(&mut self, bytes: &[u8]) -> io::Result<()> {
+        let text = Shown::from(String::from_utf8_lossy(bytes).into_owned());
+        self.out.write_all(text.as_str().as_bytes())
+    }
+
+    fn finish(mut self) -> io::Result<()> {
+        let rest = std::mem::take(&mut self.pending);
+        self.put(&rest)?;
+        self.out.flush()
+    }
+}
+
+impl<W: Write> Write for EscapedLines<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let Some(end) = buf.iter().rposition(|&b| b == b'\n') else {
+            self.pending.extend_from_slice(buf);
+            return Ok(buf.len());
+        };
+        // A line feed never sits inside a UTF-8 sequence: what is cut here is
+        // whole characters.
+        let (lines, rest) = buf.split_at(end + 1);
+        if self.pending.is_empty() {
+            self.put(lines)?;
+        } else {
+            let mut head = std::mem::take(&mut self.pending);
+            head.extend_from_slice(lines);
+            self.put(&head)?;
+        }
+        self.pending.extend_from_slice(rest);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct Printer {
     pub quiet: bool,
@@ -98,9 +144,24 @@ impl Printer {
         }
     }
 
-    /// Writes a human report to stdout in one piece (see [`Printer::json`]).
-    pub fn report(&self, text: Shown) -> io::Result<bool> {
-        self.write_stdout(text.as_str().as_bytes())
+    /// Writes a human report to stdout as `write` makes it (nothing under
+    /// `--quiet`), escaped as a [`Shown`] made from the whole text would be,
+    /// one line at a time ([`crate::escape::escape`] judges each character
+    /// on its own), through one buffer: a long listing is never held whole
+    /// (docs/performance.md, the 50,000-skill index). A closed stdout
+    /// returns `Ok(false)` (see [`Printer::json`]).
+    pub fn report(&self, write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> io::Result<bool> {
+        let stdout = io::stdout().lock();
+        let mut out = EscapedLines {
+            out: io::BufWriter::with_capacity(64 * 1024, stdout),
+            pending: Vec::new(),
+        };
+        let written = if self.quiet { Ok(()) } else { write(&mut out) };
+        match written.and_then(|()| out.finish()) {
+            Ok(()) => Ok(true),
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(false),
+            Err(e) => Err(e),
+        }
     }
 
     /// Writes JSON report data to stdout in one piece. `serde_json` escapes

@@ -5,7 +5,6 @@
 use anyhow::Context as _;
 
 use crate::error::Exit;
-use crate::escape::Shown;
 use crate::ops::{Context, Report};
 
 /// The exit of a command whose report carries no failure.
@@ -17,13 +16,8 @@ pub(crate) fn emit<R: Report>(ctx: &Context, report: &R, exit: Exit) -> anyhow::
     let delivered = if ctx.ui.json {
         ctx.ui.json(report).context("cannot write to stdout")?
     } else {
-        let mut out = Vec::new();
-        if !ctx.ui.quiet {
-            report.human(&mut out)?;
-        }
         // The printer escapes what the report did not (docs/output.md).
-        let text = Shown::from(String::from_utf8_lossy(&out).into_owned());
-        ctx.ui.report(text).context("cannot write to stdout")?
+        (ctx.ui.report(|out| report.human(out))).context("cannot write to stdout")?
     };
     Ok(if delivered { exit } else { Exit::Success })
 }

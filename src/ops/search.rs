@@ -126,6 +126,7 @@ fn first_line(text: &str) -> &str {
 /// source failing does not hide the others: it is reported and the exit code
 /// says so. Bad entries are warned about and listed under `problems`.
 pub fn search(ctx: &Context, opts: &SearchOptions) -> anyhow::Result<SearchReport> {
+    let query = crate::sources::Query::new(opts.query.as_deref());
     let targets = select_sources(ctx, opts.source.as_deref())?;
     let single = opts.source.is_some();
     let fetcher = crate::sources::workspace::fetcher(&ctx.ui, ctx.offline, ctx.allow_http)?;
@@ -135,17 +136,17 @@ pub fn search(ctx: &Context, opts: &SearchOptions) -> anyhow::Result<SearchRepor
         allow_http: ctx.allow_http,
         fetcher: Some(&fetcher),
     };
-    let needle = opts.query.as_deref().map(str::to_lowercase);
     let mut report = SearchReport {
         query: opts.query.clone(),
         results: Vec::new(),
         problems: Vec::new(),
         failures: Vec::new(),
     };
-    for target in &targets {
+    for target in targets {
+        let target = &target.matching(query.clone());
         match list(&net, target) {
             Ok(listing) => {
-                let (mut hits, problems) = hits(target, listing, needle.as_deref());
+                let (mut hits, problems) = hits(target, listing);
                 publishers(&fetcher, target, &mut hits);
                 report.results.extend(hits);
                 report.problems.extend(problems);
@@ -217,16 +218,10 @@ pub struct SourceEntryProblem {
     pub problem: EntryProblem,
 }
 
-/// What one source offers that matches `needle` (lowercased; `None`: all),
-/// and the entries an index skipped or refused.
-pub fn hits(
-    target: &SearchTarget,
-    listing: SearchResult,
-    needle: Option<&str>,
-) -> (Vec<Hit>, Vec<SourceEntryProblem>) {
-    let hits = (listing.hits.into_iter())
-        .filter(|h| matches(needle, &h.name, &h.description))
-        .collect();
+/// What one source offers that matches the target's query (already
+/// filtered by [`list`]), and the entries an index skipped or refused.
+pub fn hits(target: &SearchTarget, listing: SearchResult) -> (Vec<Hit>, Vec<SourceEntryProblem>) {
+    let hits = listing.hits;
     let problems = (listing.problems.into_iter())
         .map(|problem| SourceEntryProblem {
             source: target.decl.name.clone(),
@@ -273,9 +268,4 @@ fn publishers(fetcher: &Fetcher, target: &SearchTarget, hits: &mut [Hit]) {
             Err(why) => hit.publisher_refused = Some(why),
         }
     }
-}
-
-/// Whether a skill's name or description holds the (lowercased) query.
-fn matches(needle: Option<&str>, name: &str, description: &str) -> bool {
-    needle.is_none_or(|n| name.to_lowercase().contains(n) || description.to_lowercase().contains(n))
 }

@@ -29,6 +29,20 @@ pub struct Loaded {
 impl Loaded {
     /// Opens the source `decl` names (docs/sources.md, each kind's open).
     pub fn open(ws: &mut Workspace<'_>, decl: &SourceDecl) -> anyhow::Result<Loaded> {
+        Loaded::open_for(ws, decl, false)
+    }
+
+    /// [`Loaded::open`] for `add --list`: the source is asked for its
+    /// offers only ([`Kind::open_listing`]).
+    pub fn open_listing(ws: &mut Workspace<'_>, decl: &SourceDecl) -> anyhow::Result<Loaded> {
+        Loaded::open_for(ws, decl, true)
+    }
+
+    fn open_for(
+        ws: &mut Workspace<'_>,
+        decl: &SourceDecl,
+        listing: bool,
+    ) -> anyhow::Result<Loaded> {
         let id = SourceId::of(decl, ws.root);
         if !matches!(id, Ok(ref id) if [SourceKind::Mcp, SourceKind::Oci].contains(&id.kind)) {
             // A bad `path` is reported before the source is read.
@@ -38,7 +52,10 @@ impl Loaded {
         if let Some(why) = no_bundles(kind, decl) {
             return Err(crate::error::OpError::new(Exit::Integrity, why).into());
         }
-        let source = kind.module().open(ws, decl)?;
+        let source = match listing {
+            true => kind.module().open_listing(ws, decl)?,
+            false => kind.module().open(ws, decl)?,
+        };
         Ok(Loaded {
             decl: decl.clone(),
             source,
@@ -224,6 +241,7 @@ impl SearchTarget {
         SearchTarget {
             decl: decl.clone(),
             base_dir: root.to_owned(),
+            query: super::Query::default(),
         }
     }
 
@@ -236,16 +254,26 @@ impl SearchTarget {
                 ..Default::default()
             },
             base_dir: cwd.to_owned(),
+            query: super::Query::default(),
         }
+    }
+
+    /// The same source, listing only what matches `query`.
+    pub fn matching(self, query: super::Query) -> SearchTarget {
+        SearchTarget { query, ..self }
     }
 }
 
 /// Each kind's **list** step without a project: an index resolved
 /// (signature checked), a git ref resolved and checked out, a folder
 /// walked, an OCI namespace's catalog read.
+/// Only the hits that match the target's query are returned; the entries
+/// skipped or refused are all reported, whatever the query.
 pub fn list(net: &Net<'_>, target: &SearchTarget) -> anyhow::Result<SearchResult> {
     let id = SourceId::of(&target.decl, &target.base_dir)?;
-    id.kind.module().search(net, target)
+    let mut found = id.kind.module().search(net, target)?;
+    (found.hits).retain(|h| target.query.matches(&h.name, &h.description));
+    Ok(found)
 }
 
 /// `source add`: the new source resolved as installs will resolve it

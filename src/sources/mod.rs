@@ -104,6 +104,17 @@ pub trait Kind: Sync {
     /// resolved and checked out, a folder walked, a server listed).
     fn open(&self, ws: &mut Workspace<'_>, decl: &SourceDecl) -> anyhow::Result<Box<dyn Source>>;
 
+    /// [`Kind::open`] for `add --list`, which asks the source for its
+    /// offers and nothing else: a kind with many entries keeps only those
+    /// (docs/performance.md, the 50,000-skill index).
+    fn open_listing(
+        &self,
+        ws: &mut Workspace<'_>,
+        decl: &SourceDecl,
+    ) -> anyhow::Result<Box<dyn Source>> {
+        self.open(ws, decl)
+    }
+
     /// **fetch**: brings locked skills of this kind into the store, each
     /// hashing to its locked tree (exit 3 otherwise). The one place a kind
     /// downloads content for the lock.
@@ -172,6 +183,38 @@ pub struct SearchTarget {
     pub decl: SourceDecl,
     /// Where relative paths start (the project root, or the working folder).
     pub base_dir: std::path::PathBuf,
+    /// What to list: a kind may leave out what does not match as it reads
+    /// (an index does, while it streams: docs/performance.md, the
+    /// 50,000-skill index); [`load::list`] holds every kind's hits to it.
+    pub query: Query,
+}
+
+/// What `search` looks for: text that a skill's name or description holds,
+/// ignoring case (`None`: every skill).
+#[derive(Debug, Clone, Default)]
+pub struct Query {
+    /// Lowercased.
+    needle: Option<String>,
+}
+
+impl Query {
+    pub fn new(text: Option<&str>) -> Query {
+        Query {
+            needle: text.map(str::to_lowercase),
+        }
+    }
+
+    /// Whether a skill's name or description holds the query.
+    pub fn matches(&self, name: &str, description: &str) -> bool {
+        self.needle.as_deref().is_none_or(|n| {
+            name.to_lowercase().contains(n) || description.to_lowercase().contains(n)
+        })
+    }
+
+    /// Whether every skill matches.
+    pub fn is_all(&self) -> bool {
+        self.needle.is_none()
+    }
 }
 
 /// What `source add` probes: the new declaration, the project, the

@@ -1434,6 +1434,14 @@ fn a_50000_skill_index_is_read_whole_as_a_stream_and_still_verified() {
             "skill-31419"
         ]
     );
+    // The query filters as the index streams, and the index's rules hold
+    // for what it leaves out: only the second copy of skill-49999 says
+    // "again", and it is still refused; the problems are the whole index's.
+    let again = search_json(&sandbox, &["AGAIN"]);
+    assert!(names(&again).is_empty(), "{again}");
+    assert_eq!(again["problems"], all["problems"]);
+    let by_description = search_json(&sandbox, &["skill 4242 of"]);
+    assert_eq!(names(&by_description), ["skill-04242"]);
 
     let (code, out, err) = run(sandbox
         .cmd()

@@ -756,3 +756,90 @@ mod oci_bundles {
         assert!(err.contains("carries no Sigstore bundle"), "{err}");
     }
 }
+
+/// Not a test: the setup of docs/provenance.md's no-op install figure.
+/// `BENCH_SIGSTORE_DIR=/abs/dir cargo test --test it sigstore::bench -- --ignored`
+/// leaves there a registry of 500 attested skills, two projects that
+/// installed all of them (`attested`, whose source declares the publisher,
+/// and `plain`, whose source does not) and `env`, the variables to run
+/// skillpm against them:
+/// `env -i $(cat DIR/env) farm-bench -- skillpm --project DIR/attested install --frozen`.
+mod bench {
+    use super::{ACME, ok};
+    use crate::support::registry::{Registry, SkillFiles, V2_DIR};
+    use crate::support::server::TestServer;
+    use crate::support::sigstore::{GITHUB_ISSUER, Signing, TestSigstore};
+
+    #[test]
+    #[ignore = "benchmark setup; needs BENCH_SIGSTORE_DIR"]
+    fn five_hundred_attested_skills_for_the_no_op_install_figure() {
+        let Some(dir) = std::env::var_os("BENCH_SIGSTORE_DIR") else {
+            return;
+        };
+        let dir = std::path::PathBuf::from(dir);
+        let sigstore = TestSigstore::new();
+        let reg = Registry::new(dir.join("site"));
+        let skills: Vec<SkillFiles> = (0..500)
+            .map(|i| SkillFiles::new(&format!("skill-{i:03}")))
+            .collect();
+        let mut index = reg.write_v2(&skills);
+        let site = dir.join("site").join(V2_DIR);
+        for (i, skill) in skills.iter().enumerate() {
+            let archive = std::fs::read(site.join(format!("{}.tar.gz", skill.name))).unwrap();
+            let bundle = sigstore.sign(&archive, &Signing::github("acme/skills"));
+            let file = format!("{}.tar.gz.sigstore.json", skill.name);
+            std::fs::write(site.join(&file), bundle.to_string()).unwrap();
+            index["skills"][i]["sigstore"] = file.into();
+        }
+        reg.write_index(&reg.v2_index(), &index);
+        let server = TestServer::serve(dir.join("site"));
+        let (home, cache, admin, state) = (
+            dir.join("home"),
+            dir.join("cache"),
+            dir.join("admin"),
+            dir.join("state"),
+        );
+        for d in [&home, &home.join(".claude"), &state] {
+            std::fs::create_dir_all(d).unwrap();
+        }
+        std::fs::write(
+            state.join("sigstore-trusted-root.json"),
+            sigstore.trusted_root(),
+        )
+        .unwrap();
+        let skillpm = |project: &std::path::Path, args: &[&str]| {
+            let mut cmd = crate::support::cli::process(&home, &cache, &admin, project);
+            cmd.env("SKILLPM_STATE_DIR", &state).args(args);
+            let out = cmd.output().unwrap();
+            ok((
+                out.status.code().unwrap_or(-1),
+                String::from_utf8_lossy(&out.stdout).into_owned(),
+                String::from_utf8_lossy(&out.stderr).into_owned(),
+            ))
+        };
+        let base = server.base();
+        for (name, publisher) in [("attested", true), ("plain", false)] {
+            let project = dir.join(name);
+            std::fs::create_dir_all(&project).unwrap();
+            skillpm(&project, &["init"]);
+            let mut add = vec!["source", "add", "acme", &base];
+            if publisher {
+                add.extend(["--identity", ACME, "--issuer", GITHUB_ISSUER]);
+            }
+            skillpm(&project, &add);
+            skillpm(
+                &project,
+                &["add", "--source", "acme", "--all", "--yes", "--quiet"],
+            );
+            skillpm(&project, &["install", "--frozen"]);
+        }
+        let lock = std::fs::read_to_string(dir.join("attested/skills.lock")).unwrap();
+        assert_eq!(lock.matches("[skill.publisher]").count(), 500);
+        let cmd = crate::support::cli::process(&home, &cache, &admin, &dir);
+        let env: Vec<String> = (cmd.get_envs())
+            .filter_map(|(k, v)| Some(format!("{}={}", k.to_str()?, v?.to_str()?)))
+            .chain([format!("SKILLPM_STATE_DIR={}", state.display())])
+            .collect();
+        std::fs::write(dir.join("env"), env.join("\n") + "\n").unwrap();
+    }
+}

@@ -182,10 +182,11 @@ fn add_in(sess: &mut Session<'_>, opts: &AddOptions) -> anyhow::Result<AddReport
         .policy
         .check_source(&decl, &sess.project.root, manifest_path);
     crate::policy::check::refuse(violations, manifest_path, &sess.lock_path())?;
-    let opened = Loaded::open(&mut sess.workspace(), &decl)?;
     if opts.list {
+        let opened = Loaded::open_listing(&mut sess.workspace(), &decl)?;
         return Ok(offer_report(&decl, opened));
     }
+    let opened = Loaded::open(&mut sess.workspace(), &decl)?;
     let offers = opened.source.offers();
     // `skillpm add https://github.com/o/r/tree/main/skills/pdf`: the URL
     // names the skill's own folder, so there is nothing to pick.

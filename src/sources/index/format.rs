@@ -219,8 +219,41 @@ impl Classify for IndexError {
 /// already verified (digest, signature) by the caller.
 pub fn parse_index(bytes: &[u8], url: &Url) -> Result<ParsedIndex, IndexError> {
     let bytes = bytes.strip_prefix(BOM).unwrap_or(bytes);
+    parse_index_kept(bytes, url, None)
+}
+
+/// Which entries a parse keeps (`None`: all): given each accepted entry
+/// and its position in `skills`, as it streams by, it keeps it whole or
+/// takes what it needs and leaves its name. An entry left out still counts
+/// for the index's rules (a name offered twice refuses every copy), so the
+/// entries kept and the problems are those of a whole parse, less the
+/// entries left out (`search`, `add --list`: docs/performance.md, the
+/// 50,000-skill index).
+pub type Keep<'k> = Option<&'k mut (dyn FnMut(usize, Entry) -> Kept + 'k)>;
+
+/// What a [`Keep`] did with an entry (returned at once, never stored: the
+/// larger variant costs nothing to hold).
+#[allow(clippy::large_enum_variant)]
+pub enum Kept {
+    Whole(Entry),
+    /// Left out: its name, for the rule on names offered twice.
+    Name(Box<str>),
+}
+
+/// [`parse_index`] keeping only the entries `keep` accepts.
+pub fn parse_index_kept(
+    bytes: &[u8],
+    url: &Url,
+    keep: Keep<'_>,
+) -> Result<ParsedIndex, IndexError> {
+    let bytes = bytes.strip_prefix(BOM).unwrap_or(bytes);
     must_be_object(bytes, url)?;
-    read(&mut serde_json::Deserializer::from_slice(bytes), url, false)
+    read(
+        &mut serde_json::Deserializer::from_slice(bytes),
+        url,
+        Mode::Entries,
+        keep,
+    )
 }
 
 /// Whether `bytes` are an index skillpm can read (a JSON object with a
@@ -230,14 +263,21 @@ pub fn parse_index(bytes: &[u8], url: &Url) -> Result<ParsedIndex, IndexError> {
 pub fn check_index(bytes: &[u8], url: &Url) -> Result<(), IndexError> {
     let bytes = bytes.strip_prefix(BOM).unwrap_or(bytes);
     must_be_object(bytes, url)?;
-    read(&mut serde_json::Deserializer::from_slice(bytes), url, true).map(drop)
+    read(
+        &mut serde_json::Deserializer::from_slice(bytes),
+        url,
+        Mode::Shape,
+        None,
+    )
+    .map(drop)
 }
 
-/// [`parse_index`] over a reader (a verified snapshot on disk, read once):
-/// neither the bytes nor a JSON tree are ever held whole.
+/// [`parse_index_kept`] over a reader (a verified snapshot on disk, read
+/// once): neither the bytes nor a JSON tree are ever held whole.
 pub fn parse_index_from(
     mut reader: impl std::io::BufRead,
     url: &Url,
+    keep: Keep<'_>,
 ) -> Result<ParsedIndex, IndexError> {
     let not_json = |e: std::io::Error| IndexError::NotJson {
         url: url.clone(),
@@ -249,8 +289,18 @@ pub fn parse_index_from(
     read(
         &mut serde_json::Deserializer::from_reader(reader),
         url,
-        false,
+        Mode::Entries,
+        keep,
     )
+}
+
+/// What a read builds.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// Nothing: the shape is checked, entries are skipped ([`check_index`]).
+    Shape,
+    /// The entries a [`Keep`] keeps, and every problem.
+    Entries,
 }
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
@@ -271,14 +321,14 @@ fn must_be_object(bytes: &[u8], url: &Url) -> Result<(), IndexError> {
     })
 }
 
-/// The streaming read of one index document (`shape_only`: entries are
-/// skipped, not built).
+/// The streaming read of one index document.
 fn read<'de, R: serde_json::de::Read<'de>>(
     de: &mut serde_json::Deserializer<R>,
     url: &Url,
-    shape_only: bool,
+    mode: Mode,
+    keep: Keep<'_>,
 ) -> Result<ParsedIndex, IndexError> {
-    let mut reader = stream::Reader::new(url, shape_only);
+    let mut reader = stream::Reader::new(url, mode, keep);
     let outcome =
         serde::de::DeserializeSeed::deserialize(&mut reader, &mut *de).and_then(|()| de.end());
     if let Some(stopped) = reader.stopped.take() {
@@ -299,9 +349,9 @@ fn read<'de, R: serde_json::de::Read<'de>>(
             });
         }
     }
-    let (format, accepted, mut problems) = reader.finish()?;
+    let (format, accepted, left_out, mut problems) = reader.finish()?;
 
-    let entries = refuse_duplicates(accepted, &mut problems);
+    let entries = refuse_duplicates(accepted, &left_out, &mut problems);
     problems.sort_by_key(|p| p.position);
 
     Ok(ParsedIndex {
@@ -312,43 +362,62 @@ fn read<'de, R: serde_json::de::Read<'de>>(
     })
 }
 
-/// One entry of the `skills` array, judged: accepted, or the problem
-/// recorded.
-fn judge_entry(
-    position: usize,
-    raw: &Value,
-    format: IndexFormat,
-    url: &Url,
-    dir: &Url,
-    accepted: &mut Vec<(usize, Entry)>,
-    problems: &mut Vec<EntryProblem>,
-) {
-    let parsed = match raw {
-        Value::Object(obj) => match format {
-            IndexFormat::V0_2_0 => parse_v2_entry(obj, url),
-            IndexFormat::V0_1_0 => parse_v1_entry(obj, url, dir),
-        },
-        _ => Err(Refusal::Invalid("an entry must be a JSON object".into())),
-    };
-    let (kind, message) = match parsed {
-        Ok(entry) => {
-            accepted.push((position, entry));
-            return;
-        }
-        Err(Refusal::UnknownType(t)) => (
-            ProblemKind::UnknownType,
-            format!(
-                "type {t:?} is not known to this skillpm (known: \"skill-md\", \"archive\"); skipped"
+/// The entries of a `skills` array judged so far.
+#[derive(Default)]
+struct Judged<'k> {
+    keep: Keep<'k>,
+    /// Accepted and kept, with their positions.
+    accepted: Vec<(usize, Entry)>,
+    /// Accepted but not kept ([`Keep`]): only the name, for the rule on
+    /// names offered twice.
+    left_out: Vec<(usize, Box<str>)>,
+    problems: Vec<EntryProblem>,
+}
+
+impl Judged<'_> {
+    /// One entry of the `skills` array, judged: accepted (kept or left
+    /// out), or the problem recorded.
+    fn judge(
+        &mut self,
+        position: usize,
+        raw: &Value,
+        format: IndexFormat,
+        (url, dir): (&Url, &Url),
+    ) {
+        let parsed = match raw {
+            Value::Object(obj) => match format {
+                IndexFormat::V0_2_0 => parse_v2_entry(obj, url),
+                IndexFormat::V0_1_0 => parse_v1_entry(obj, url, dir),
+            },
+            _ => Err(Refusal::Invalid("an entry must be a JSON object".into())),
+        };
+        let (kind, message) = match parsed {
+            Ok(entry) => {
+                let kept = match self.keep.as_mut() {
+                    Some(keep) => keep(position, entry),
+                    None => Kept::Whole(entry),
+                };
+                match kept {
+                    Kept::Whole(entry) => self.accepted.push((position, entry)),
+                    Kept::Name(name) => self.left_out.push((position, name)),
+                }
+                return;
+            }
+            Err(Refusal::UnknownType(t)) => (
+                ProblemKind::UnknownType,
+                format!(
+                    "type {t:?} is not known to this skillpm (known: \"skill-md\", \"archive\"); skipped"
+                ),
             ),
-        ),
-        Err(Refusal::Invalid(message)) => (ProblemKind::Invalid, message),
-    };
-    problems.push(EntryProblem {
-        position,
-        name: raw.get("name").and_then(Value::as_str).map(str::to_owned),
-        kind,
-        message,
-    });
+            Err(Refusal::Invalid(message)) => (ProblemKind::Invalid, message),
+        };
+        self.problems.push(EntryProblem {
+            position,
+            name: raw.get("name").and_then(Value::as_str).map(str::to_owned),
+            kind,
+            message,
+        });
+    }
 }
 
 /// The streaming reader of [`parse_index`]: serde's visitor over the top
@@ -361,38 +430,50 @@ mod stream {
     use url::Url;
 
     use crate::sources::index::format::{
-        Entry, EntryProblem, IndexError, IndexFormat, judge_entry, schema_format,
+        Entry, EntryProblem, IndexError, IndexFormat, Judged, Keep, Mode, schema_format,
     };
     use crate::sources::index::paths;
 
-    pub(super) struct Reader<'u> {
+    pub(super) struct Reader<'u, 'k> {
         url: &'u Url,
         dir: Url,
         /// `$schema` as read (`None`: not seen, so far).
         schema: Option<Value>,
-        /// Entries judged as they streamed by (the `$schema` came first).
-        streamed: Option<Vec<(usize, Entry)>>,
+        /// Whether `skills` was judged as it streamed by (the `$schema`
+        /// came first).
+        streamed: bool,
         /// Raw entries kept until the end: `skills` came before `$schema`,
         /// so the format was not known yet (no real index is written so).
         buffered: Option<Vec<Value>>,
-        problems: Vec<EntryProblem>,
+        judged: Judged<'k>,
         /// A refusal met inside the stream, returned as it is.
         pub(super) stopped: Option<IndexError>,
-        /// Entries are skipped, not built ([`super::check_index`]).
-        shape_only: bool,
+        mode: Mode,
     }
 
-    impl<'u> Reader<'u> {
-        pub(super) fn new(url: &'u Url, shape_only: bool) -> Self {
+    /// What [`Reader::finish`] gives: the format, the entries accepted and
+    /// kept, the names of those left out, the problems.
+    pub(super) type Finished = (
+        IndexFormat,
+        Vec<(usize, Entry)>,
+        Vec<(usize, Box<str>)>,
+        Vec<EntryProblem>,
+    );
+
+    impl<'u, 'k> Reader<'u, 'k> {
+        pub(super) fn new(url: &'u Url, mode: Mode, keep: Keep<'k>) -> Self {
             Reader {
                 url,
                 dir: paths::index_dir(url),
                 schema: None,
-                streamed: None,
+                streamed: false,
                 buffered: None,
-                problems: Vec::new(),
+                judged: Judged {
+                    keep,
+                    ..Judged::default()
+                },
                 stopped: None,
-                shape_only,
+                mode,
             }
         }
 
@@ -403,32 +484,25 @@ mod stream {
             }
         }
 
-        /// The format, the accepted entries and the problems, once the
-        /// whole object was read.
-        #[allow(clippy::type_complexity)]
-        pub(super) fn finish(
-            mut self,
-        ) -> Result<(IndexFormat, Vec<(usize, Entry)>, Vec<EntryProblem>), IndexError> {
+        /// The format, the entries and the problems, once the whole
+        /// object was read.
+        pub(super) fn finish(mut self) -> Result<Finished, IndexError> {
             let format = schema_format(self.schema.as_ref(), self.url)?;
-            if let Some(accepted) = self.streamed.take() {
-                return Ok((format, accepted, self.problems));
+            if !self.streamed {
+                let Some(raw) = self.buffered.take() else {
+                    return Err(self.malformed("the index has no `skills` array"));
+                };
+                for (position, entry) in raw.iter().enumerate() {
+                    (self.judged).judge(position, entry, format, (self.url, &self.dir));
+                }
             }
-            let Some(raw) = self.buffered.take() else {
-                return Err(self.malformed("the index has no `skills` array"));
-            };
-            let mut accepted = Vec::new();
-            for (position, entry) in raw.iter().enumerate() {
-                judge_entry(
-                    position,
-                    entry,
-                    format,
-                    self.url,
-                    &self.dir,
-                    &mut accepted,
-                    &mut self.problems,
-                );
-            }
-            Ok((format, accepted, self.problems))
+            let Judged {
+                accepted,
+                left_out,
+                problems,
+                ..
+            } = self.judged;
+            Ok((format, accepted, left_out, problems))
         }
 
         fn stop<E: de::Error>(&mut self, e: IndexError) -> E {
@@ -438,14 +512,14 @@ mod stream {
         }
     }
 
-    impl<'de> DeserializeSeed<'de> for &mut Reader<'_> {
+    impl<'de> DeserializeSeed<'de> for &mut Reader<'_, '_> {
         type Value = ();
         fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
             d.deserialize_map(self)
         }
     }
 
-    impl<'de> Visitor<'de> for &mut Reader<'_> {
+    impl<'de> Visitor<'de> for &mut Reader<'_, '_> {
         type Value = ();
         fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
             f.write_str("the index object")
@@ -466,7 +540,7 @@ mod stream {
                         self.schema = Some(schema);
                     }
                     "skills" => {
-                        if self.streamed.is_some() || self.buffered.is_some() {
+                        if self.streamed || self.buffered.is_some() {
                             let e = self.malformed("`skills` appears twice");
                             return Err(self.stop(e));
                         }
@@ -493,16 +567,16 @@ mod stream {
     }
 
     /// The `skills` array, judged entry by entry.
-    struct Skills<'r, 'u>(&'r mut Reader<'u>);
+    struct Skills<'r, 'u, 'k>(&'r mut Reader<'u, 'k>);
 
-    impl<'de> DeserializeSeed<'de> for Skills<'_, '_> {
+    impl<'de> DeserializeSeed<'de> for Skills<'_, '_, '_> {
         type Value = ();
         fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
             d.deserialize_any(self)
         }
     }
 
-    impl<'de> Visitor<'de> for Skills<'_, '_> {
+    impl<'de> Visitor<'de> for Skills<'_, '_, '_> {
         type Value = ();
         fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
             f.write_str("the `skills` array")
@@ -514,26 +588,16 @@ mod stream {
                 Ok(format) => format,
                 Err(e) => return Err(reader.stop(e)),
             };
-            if reader.shape_only {
+            reader.streamed = true;
+            if reader.mode == Mode::Shape {
                 while seq.next_element::<IgnoredAny>()?.is_some() {}
-                reader.streamed = Some(Vec::new());
                 return Ok(());
             }
-            let mut accepted = Vec::with_capacity(seq.size_hint().unwrap_or(0));
             let mut position = 0;
             while let Some(raw) = seq.next_element::<Value>()? {
-                judge_entry(
-                    position,
-                    &raw,
-                    format,
-                    reader.url,
-                    &reader.dir,
-                    &mut accepted,
-                    &mut reader.problems,
-                );
+                (reader.judged).judge(position, &raw, format, (reader.url, &reader.dir));
                 position += 1;
             }
-            reader.streamed = Some(accepted);
             Ok(())
         }
 
@@ -571,14 +635,19 @@ mod stream {
 }
 
 /// A name offered twice is ambiguous: every copy of it goes to `problems`
-/// rather than a guess at which is meant. Returns the rest.
+/// rather than a guess at which is meant, the copies a [`Keep`] left out
+/// included. Returns the rest of `accepted`.
 fn refuse_duplicates(
     mut accepted: Vec<(usize, Entry)>,
+    left_out: &[(usize, Box<str>)],
     problems: &mut Vec<EntryProblem>,
 ) -> Vec<Entry> {
-    let mut counts = std::collections::HashMap::<&str, usize>::with_capacity(accepted.len());
-    for (_, entry) in &accepted {
-        *counts.entry(entry.name.as_str()).or_default() += 1;
+    let names = (accepted.iter().map(|(p, e)| (*p, e.name.as_str())))
+        .chain(left_out.iter().map(|(p, name)| (*p, &**name)));
+    let mut counts =
+        std::collections::HashMap::<&str, usize>::with_capacity(accepted.len() + left_out.len());
+    for (_, name) in names.clone() {
+        *counts.entry(name).or_default() += 1;
     }
     let duplicated: BTreeSet<String> = counts
         .into_iter()
@@ -586,19 +655,16 @@ fn refuse_duplicates(
         .map(|(name, _)| name.to_owned())
         .collect();
     if !duplicated.is_empty() {
-        accepted.retain(|(position, entry)| {
-            let keep = !duplicated.contains(&entry.name);
-            if !keep {
-                problems.push(EntryProblem {
-                    position: *position,
-                    name: Some(entry.name.clone()),
-                    kind: ProblemKind::Invalid,
-                    message: "the name appears more than once in this index; every copy is refused"
-                        .into(),
-                });
-            }
-            keep
-        });
+        for (position, name) in names.filter(|(_, name)| duplicated.contains(*name)) {
+            problems.push(EntryProblem {
+                position,
+                name: Some(name.to_owned()),
+                kind: ProblemKind::Invalid,
+                message: "the name appears more than once in this index; every copy is refused"
+                    .into(),
+            });
+        }
+        accepted.retain(|(_, entry)| !duplicated.contains(&entry.name));
     }
     // Collected in place (the same allocation): a large index is not held twice.
     accepted.into_iter().map(|(_, entry)| entry).collect()
@@ -904,6 +970,47 @@ mod tests {
             "{}",
             index.problems[1]
         );
+    }
+
+    /// `search` keeps only the entries its query matches as the index
+    /// streams; what it keeps and the problems are those of a whole parse
+    /// filtered afterwards, the rule on names offered twice included when
+    /// only one copy matches (docs/performance.md, the 50,000-skill index).
+    #[test]
+    fn a_kept_parse_is_the_whole_parse_filtered() {
+        let json = format!(
+            r#"{{"$schema": "{SCHEMA_V0_2_0}", "skills": [
+              {{"name": "pdf-tools", "type": "archive", "description": "PDFs", "url": "p.zip", "digest": "{D}"}},
+              {{"name": "twin", "type": "archive", "description": "reads PDF forms", "url": "t1.zip", "digest": "{D}"}},
+              {{"name": "csv", "type": "archive", "description": "tables", "url": "c.zip", "digest": "{D}"}},
+              {{"name": "../bad", "type": "archive", "description": "pdf", "url": "b.zip", "digest": "{D}"}},
+              {{"name": "twin", "type": "archive", "description": "tables too", "url": "t2.zip", "digest": "{D}"}},
+              {{"name": "later", "type": "skill-md", "description": "Pdf at the end", "url": "l.md", "digest": "{D}"}}
+            ]}}"#
+        );
+        let whole = parse(&json).unwrap();
+        let wanted = |e: &Entry| e.description.to_lowercase().contains("pdf");
+        let mut keep = |_, e: Entry| match wanted(&e) {
+            true => Kept::Whole(e),
+            false => Kept::Name(e.name.into()),
+        };
+        let kept = parse_index_kept(json.as_bytes(), &url(), Some(&mut keep)).unwrap();
+        let filtered: Vec<&Entry> = whole.entries.iter().filter(|e| wanted(e)).collect();
+        assert_eq!(kept.entries.iter().collect::<Vec<_>>(), filtered);
+        assert_eq!(
+            (kept.entries.iter().map(|e| e.name.as_str())).collect::<Vec<_>>(),
+            ["pdf-tools", "later"]
+        );
+        assert_eq!(kept.problems, whole.problems);
+        let twins: Vec<_> = (kept.problems.iter())
+            .filter(|p| p.name.as_deref() == Some("twin"))
+            .map(|p| p.position)
+            .collect();
+        assert_eq!(twins, [1, 4], "{:?}", kept.problems);
+        // From a reader (the snapshot), the same.
+        let read = parse_index_from(json.as_bytes(), &url(), Some(&mut keep)).unwrap();
+        assert_eq!(read.entries, kept.entries);
+        assert_eq!(read.problems, kept.problems);
     }
 
     #[test]

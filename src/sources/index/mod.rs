@@ -15,7 +15,7 @@ pub use prove::versioned_url;
 pub use resolve::{
     EntryRequest, FetchedContent, FetchedFile, IndexSource, ResolvedIndex, SourceError,
     detect_archive, download_entries, download_entries_each, download_entries_with,
-    remember_validators, resolve, signature_url,
+    remember_validators, resolve, resolve_kept, signature_url,
 };
 
 use std::time::SystemTime;
@@ -35,7 +35,9 @@ use crate::net::fetch::{DownloadSpec, Fetcher};
 use crate::printer::Printer;
 use crate::project::lock::{Format, LockedSkill};
 use crate::project::manifest::SourceDecl;
-use crate::sources::index::format::{ArtifactType as IndexKind, Entry, EntryContent, ProblemKind};
+use crate::sources::index::format::{
+    ArtifactType as IndexKind, Entry, EntryContent, Kept, ProblemKind,
+};
 use crate::store::StoreEntry;
 use crate::store::unpacked::Unpacked;
 use crate::unpack::ArtifactKind;
@@ -46,6 +48,15 @@ pub struct Index;
 /// Fetches the source's index and checks its signature (when the source
 /// pins keys), rollback and expiry.
 fn open(ws: &mut Workspace<'_>, decl: &SourceDecl) -> anyhow::Result<ResolvedIndex> {
+    open_kept(ws, decl, None)
+}
+
+/// [`open`], keeping the entries `keep` keeps (`resolve_kept`).
+fn open_kept(
+    ws: &mut Workspace<'_>,
+    decl: &SourceDecl,
+    keep: format::Keep<'_>,
+) -> anyhow::Result<ResolvedIndex> {
     if let Some(path) = clean_subpath(decl.path.as_deref())? {
         return fail(
             Exit::Usage,
@@ -57,7 +68,7 @@ fn open(ws: &mut Workspace<'_>, decl: &SourceDecl) -> anyhow::Result<ResolvedInd
     }
     let source = IndexSource::from_decl(decl, ws.root)?;
     let fetcher = ws.fetcher()?;
-    let resolved = resolve(fetcher, &source, SystemTime::now())
+    let resolved = resolve_kept(fetcher, &source, SystemTime::now(), keep)
         .with_context(|| format!("cannot read source `{}`", decl.name))?;
     for problem in &resolved.index.problems {
         ws.ui.warn(format!("{}: {problem}", resolved.index_url));
@@ -100,6 +111,49 @@ impl super::Source for ResolvedIndex {
     }
 }
 
+/// An index opened for `add --list` ([`Kind::open_listing`]): its offers,
+/// each entry's name and description moved out as the index streamed, and
+/// no entry kept.
+struct Listing {
+    index_url: url::Url,
+    offers: Vec<Offer>,
+}
+
+impl super::Source for Listing {
+    fn offers(&self) -> Vec<Offer> {
+        self.offers.clone()
+    }
+
+    fn into_offers(self: Box<Self>) -> Vec<Offer> {
+        self.offers
+    }
+
+    fn looked_at(&self, _decl: &SourceDecl) -> String {
+        format!("the index {}", self.index_url)
+    }
+
+    /// Nothing to resolve: a listing keeps no entry (`add --list` resolves
+    /// nothing).
+    fn resolve(
+        &self,
+        _ws: &mut Workspace<'_>,
+        decl: &SourceDecl,
+        names: &[String],
+    ) -> Vec<anyhow::Result<Candidate>> {
+        (names.iter())
+            .map(|n| {
+                fail(
+                    Exit::Other,
+                    format!(
+                        "source `{}` was opened to list its skills only; `{n}` cannot be added from that listing",
+                        decl.name
+                    ),
+                )
+            })
+            .collect()
+    }
+}
+
 impl Kind for Index {
     /// Any http(s) or `file:` URL no other kind took.
     fn recognizes(&self, at: &Written<'_>) -> anyhow::Result<Option<Option<String>>> {
@@ -116,6 +170,43 @@ impl Kind for Index {
         decl: &SourceDecl,
     ) -> anyhow::Result<Box<dyn super::Source>> {
         Ok(Box::new(open(ws, decl)?))
+    }
+
+    /// The offers only, moved out of each entry as the index streams: a
+    /// 50,000-skill index is never held as entries (docs/performance.md).
+    fn open_listing(
+        &self,
+        ws: &mut Workspace<'_>,
+        decl: &SourceDecl,
+    ) -> anyhow::Result<Box<dyn super::Source>> {
+        let mut offers = Vec::new();
+        let mut offer = |position, e: Entry| {
+            let kept = Kept::Name(e.name.as_str().into());
+            let (name, description) = (e.name, e.description);
+            offers.push((
+                position,
+                Offer {
+                    name,
+                    description,
+                    path: None,
+                },
+            ));
+            kept
+        };
+        let resolved = open_kept(ws, decl, Some(&mut offer))?;
+        // An entry with a problem (a name offered twice: every copy) is
+        // not offered.
+        let refused: std::collections::HashSet<usize> = (resolved.index.problems.iter())
+            .map(|p| p.position)
+            .collect();
+        let offers = (offers.into_iter())
+            .filter(|(position, _)| !refused.contains(position))
+            .map(|(_, offer)| offer)
+            .collect();
+        Ok(Box::new(Listing {
+            index_url: resolved.index_url,
+            offers,
+        }))
     }
 
     /// Artifacts by their digest (one batch of downloads, whatever their
@@ -187,32 +278,45 @@ impl Kind for Index {
         true
     }
 
-    /// The index resolved (signature checked), its entries as hits and
+    /// The index resolved (signature checked), the entries that match the
+    /// query as hits (the others are left out as the index streams) and
     /// the ones it skipped or refused (each warned about).
     fn search(&self, net: &Net<'_>, target: &SearchTarget) -> anyhow::Result<SearchResult> {
         let source = IndexSource::from_decl(&target.decl, &target.base_dir)?;
         let fetcher = net.fetcher.context("no HTTP client for this search")?;
-        let resolved = resolve(fetcher, &source, SystemTime::now())?;
+        let query = &target.query;
+        let mut matching = |_, e: Entry| match query.matches(&e.name, &e.description) {
+            true => Kept::Whole(e),
+            false => Kept::Name(e.name.into_boxed_str()),
+        };
+        let keep: format::Keep<'_> = match query.is_all() {
+            true => None,
+            false => Some(&mut matching),
+        };
+        let resolved = resolve_kept(fetcher, &source, SystemTime::now(), keep)?;
         warn_problems(net.ui, &resolved);
         let signed_by = resolved.signer.as_ref().map(|s| s.key_id.clone());
-        let hits = (resolved.index.entries.iter())
+        let index_format = resolved.index.format.as_str();
+        let index = resolved.index;
+        // Moved out of the entries, not copied beside them.
+        let hits = (index.entries.into_iter())
             .map(|entry| Hit {
                 source: resolved.source.clone(),
-                name: entry.name.clone(),
-                description: entry.description.clone(),
-                version: entry.version.clone(),
                 format: entry.format_label(),
-                index_format: resolved.index.format.as_str(),
+                index_format,
                 digest: entry.digest().map(|d| d.to_string()),
                 url: entry.url().map(|u| u.to_string()),
                 signed_by: signed_by.clone(),
-                bundle: entry.sigstore.as_deref().cloned(),
+                bundle: entry.sigstore.map(|b| *b),
+                name: entry.name,
+                description: entry.description,
+                version: entry.version,
                 ..Hit::default()
             })
             .collect();
         Ok(SearchResult {
             hits,
-            problems: resolved.index.problems.clone(),
+            problems: index.problems,
         })
     }
 

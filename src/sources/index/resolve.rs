@@ -24,8 +24,8 @@ use crate::net::fetch::{
 use crate::net::{TokenChoice, UserTokens};
 use crate::project::manifest::SourceDecl;
 use crate::sources::index::format::{
-    ArtifactType, Entry, EntryContent, IndexError, ParsedIndex, check_index, parse_index,
-    parse_index_from,
+    ArtifactType, Entry, EntryContent, IndexError, Keep, ParsedIndex, check_index,
+    parse_index_from, parse_index_kept,
 };
 use crate::sources::location::SpecError;
 use crate::sources::tokens::token_choice;
@@ -208,6 +208,19 @@ pub fn resolve(
     source: &IndexSource,
     now: SystemTime,
 ) -> Result<ResolvedIndex, SourceError> {
+    resolve_kept(fetcher, source, now, None)
+}
+
+/// [`resolve`], whose index holds only the entries `keep` accepts (and
+/// every problem): `search` of a large index builds no more than it lists
+/// (docs/performance.md, the 50,000-skill index). The checks, the cache
+/// and the snapshot are those of the whole index.
+pub fn resolve_kept(
+    fetcher: &Fetcher,
+    source: &IndexSource,
+    now: SystemTime,
+    keep: Keep<'_>,
+) -> Result<ResolvedIndex, SourceError> {
     if source.url.is_none() {
         return Err(SourceError::Git {
             text: source.name.clone(),
@@ -241,11 +254,12 @@ pub fn resolve(
                 snapshot,
                 body.final_url.clone(),
                 &mut body.bytes,
+                keep,
             )?,
             snapshot,
         ),
         Err(_) => (
-            parse_index(&body.bytes, &body.final_url)?,
+            parse_index_kept(&body.bytes, &body.final_url, keep)?,
             Digest::of_bytes(&body.bytes),
         ),
     };
@@ -270,14 +284,15 @@ fn parse_snapshot(
     snapshot: Digest,
     url: Url,
     bytes: &mut Vec<u8>,
+    keep: Keep<'_>,
 ) -> Result<ParsedIndex, IndexError> {
     let Ok(file) = snapshots.open(&snapshot) else {
-        return parse_index(bytes, &url);
+        return parse_index_kept(bytes, &url, keep);
     };
     *bytes = Vec::new();
     let mut reader =
         std::io::BufReader::with_capacity(64 * 1024, crate::digest::HashingReader::new(file));
-    let index = parse_index_from(&mut reader, &url)?;
+    let index = parse_index_from(&mut reader, &url, keep)?;
     let unread = std::io::copy(&mut reader, &mut std::io::sink());
     if unread.is_err() || reader.into_inner().finish() != snapshot {
         // Not the bytes that were verified: gone, so the next run keeps them.
