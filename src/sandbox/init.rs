@@ -37,9 +37,14 @@ pub struct Spec {
     pub scripts: Vec<ScriptSpec>,
     pub env: Vec<(String, String)>,
     /// For all the scripts together, from the sandbox's start: their
-    /// processes and what they leave running. A script still running then
-    /// is killed, and the scripts not started by then are not started.
+    /// processes and what they leave running, counted on the sandbox's own
+    /// clock ([`Clock`]: time its processes waited for a CPU the machine
+    /// gave to others does not count). A script still running then is
+    /// killed, and the scripts not started by then are not started.
     pub deadline_ms: u64,
+    /// The wall-clock time the run may take however loaded the machine is
+    /// (from the sandbox's start): past it, the run ends as at the deadline.
+    pub wall_cap_ms: u64,
     /// When the parent started the sandbox (milliseconds since the Unix
     /// epoch): the deadline counts from then.
     pub started_ms: u64,
@@ -100,6 +105,11 @@ pub struct SandboxStartReport {
     pub sink: Vec<SinkEvent>,
     /// Sink ports that could not be bound (the run is still made).
     pub unbound: Vec<String>,
+    /// Wall-clock time the sandbox's processes waited for a CPU that the
+    /// machine gave to others ([`Clock`]): not counted in the deadline.
+    pub waited_ms: u64,
+    /// The run ended at the wall-clock cap, not at the deadline.
+    pub capped: bool,
 }
 
 type Events = Arc<Mutex<Vec<SinkEvent>>>;
@@ -140,15 +150,20 @@ pub fn run(spec: &str) -> Result<SandboxStartReport, serde_json::Error> {
     let now_ms = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as u64);
-    let spent = now_ms.saturating_sub(spec.started_ms).min(spec.deadline_ms);
-    let deadline = Instant::now() + Duration::from_millis(spec.deadline_ms - spent);
+    let spent = now_ms.saturating_sub(spec.started_ms).min(spec.wall_cap_ms);
+    let now = Instant::now();
+    let mut clock = Clock::new(
+        now.checked_sub(Duration::from_millis(spent)).unwrap_or(now),
+        Duration::from_millis(spec.deadline_ms),
+        Duration::from_millis(spec.wall_cap_ms.max(spec.deadline_ms)),
+    );
     start_sink(&events, &current, &mut report.unbound);
-    report.scripts = run_all(&spec, deadline, &current);
+    report.scripts = run_all(&spec, &mut clock, &current);
     // Let the sink finish what arrived last: until no connection is being
     // read and none arrived for a moment (at most a second, and not past
     // the deadline by more than a moment).
     let quiet = Instant::now();
-    let until = (quiet + Duration::from_secs(1)).min(deadline.max(quiet + SETTLE));
+    let until = quiet + clock.left().clamp(SETTLE, Duration::from_secs(1));
     let mut seen_accepted = ACCEPTED.load(Ordering::SeqCst);
     loop {
         pause(Duration::from_millis(10));
@@ -160,7 +175,169 @@ pub fn run(spec: &str) -> Result<SandboxStartReport, serde_json::Error> {
         seen_accepted = now;
     }
     report.sink = events.lock().map(|e| e.clone()).unwrap_or_default();
+    report.waited_ms = clock.not_counted().as_millis() as u64;
+    report.capped = clock.capped;
     Ok(report)
+}
+
+/// How often the clock reads what the sandbox's processes waited.
+const CLOCK_EVERY: Duration = Duration::from_millis(25);
+
+/// The sandbox's own clock (docs/audit.md, "The deadline"): the wall-clock
+/// time since the sandbox's start, less the time its work waited for a
+/// CPU that the machine gave to others, so a loaded machine does not cut a
+/// run short. That wait is the kernel's own account of each process
+/// (`/proc/PID/schedstat`, its second field: time runnable but not
+/// running), read every [`CLOCK_EVERY`]: over each such interval, the
+/// largest wait of any live process (time in which the run's most held-back
+/// line of work made no progress; processes side by side are not added up),
+/// summed over the intervals; plus strace's own wait, outside
+/// ([`tracer_wait`]: a process stopped at a recorded syscall waits for
+/// strace). A process that sleeps, waits for input or works on a CPU it has
+/// spends the clock as on an idle machine; one that keeps the CPUs busy
+/// itself only slows the clock, which gives the run more time to be seen,
+/// up to the wall-clock cap. Never faster than the wall clock.
+struct Clock {
+    start: Instant,
+    deadline: Duration,
+    cap: Duration,
+    /// The wait summed so far (without strace's).
+    waited: Duration,
+    /// strace's wait, as last read.
+    tracer: Duration,
+    /// Each process's `schedstat`, kept open, and its wait when last read.
+    procs: std::collections::HashMap<u32, (std::fs::File, u64)>,
+    /// When the waits were last read.
+    read_at: Instant,
+    /// The wall-clock cap ended the run.
+    capped: bool,
+}
+
+impl Clock {
+    fn new(start: Instant, deadline: Duration, cap: Duration) -> Clock {
+        let mut clock = Clock {
+            start,
+            deadline,
+            cap,
+            waited: Duration::ZERO,
+            tracer: Duration::ZERO,
+            procs: std::collections::HashMap::new(),
+            // The first reading covers the time since the sandbox's start.
+            read_at: start,
+            capped: false,
+        };
+        clock.read_waits();
+        clock
+    }
+
+    /// The wait of this interval: the largest growth of any live process's
+    /// wait since the last reading (a process seen for the first time
+    /// counts all of its own), at most the interval itself.
+    fn read_waits(&mut self) {
+        use std::os::unix::fs::FileExt as _;
+        let interval = self.read_at.elapsed();
+        self.read_at = Instant::now();
+        let Ok(entries) = std::fs::read_dir("/proc") else {
+            return;
+        };
+        let mut live = std::collections::HashMap::new();
+        let mut most = 0u64;
+        let mut buf = [0u8; 128];
+        for entry in entries.flatten() {
+            let Some(pid) = entry
+                .file_name()
+                .to_str()
+                .and_then(|n| n.parse::<u32>().ok())
+            else {
+                continue;
+            };
+            // A process seen before is read through the file kept open (no
+            // new open: this process is traced too); a pid used again
+            // after its process ended fails there and is opened anew.
+            let known = self.procs.remove(&pid);
+            let read = |file: &std::fs::File, buf: &mut [u8]| {
+                let n = file.read_at(buf, 0).ok()?;
+                std::str::from_utf8(&buf[..n])
+                    .ok()?
+                    .split_whitespace()
+                    .nth(1)?
+                    .parse::<u64>()
+                    .ok()
+            };
+            let (file, before, now) = match known {
+                Some((file, before)) => match read(&file, &mut buf) {
+                    Some(now) => (file, before, now),
+                    None => continue,
+                },
+                None => {
+                    let Ok(file) = std::fs::File::open(entry.path().join("schedstat")) else {
+                        continue;
+                    };
+                    let Some(now) = read(&file, &mut buf) else {
+                        continue;
+                    };
+                    (file, 0, now)
+                }
+            };
+            most = most.max(now.saturating_sub(before));
+            live.insert(pid, (file, now));
+        }
+        self.procs = live;
+        self.waited += Duration::from_nanos(most).min(interval);
+    }
+
+    /// The deadline (or the cap) has come.
+    fn expired(&mut self) -> bool {
+        let wall = self.start.elapsed();
+        if wall >= self.cap {
+            self.capped = true;
+            return true;
+        }
+        if self.read_at.elapsed() >= CLOCK_EVERY {
+            self.read_waits();
+        }
+        if wall < self.deadline {
+            return false;
+        }
+        // strace's wait is read once the wall-clock time reaches the
+        // deadline (before that the own time, never more, cannot have).
+        self.tracer = self.tracer.max(tracer_wait());
+        self.own() >= self.deadline
+    }
+
+    /// The sandbox's own time so far.
+    fn own(&self) -> Duration {
+        self.start
+            .elapsed()
+            .saturating_sub(self.waited + self.tracer)
+    }
+
+    /// Own time left before the deadline (or wall-clock time before the
+    /// cap, if less).
+    fn left(&mut self) -> Duration {
+        if self.expired() {
+            return Duration::ZERO;
+        }
+        self.deadline
+            .saturating_sub(self.own())
+            .min(self.cap.saturating_sub(self.start.elapsed()))
+    }
+
+    /// All the wait the clock did not count.
+    fn not_counted(&self) -> Duration {
+        self.waited + self.tracer
+    }
+}
+
+/// The time strace, outside, waited for a CPU (the parent writes it to
+/// [`super::TRACER_WAIT`] as it goes): a traced process stopped at a
+/// recorded syscall waits for strace, so that is time its work could not
+/// go on either. Zero when not written.
+fn tracer_wait() -> Duration {
+    std::fs::read_to_string(super::TRACER_WAIT)
+        .ok()
+        .and_then(|t| t.trim().parse::<u64>().ok())
+        .map_or(Duration::ZERO, Duration::from_nanos)
 }
 
 /// How long a connection that arrived at the deadline may still be read.
@@ -190,7 +367,7 @@ enum State {
 /// by its group), until they end or the deadline comes. A script still
 /// running then is killed; one not started by then is not in the result
 /// (the parent names it).
-fn run_all(spec: &Spec, deadline: Instant, current: &AtomicUsize) -> Vec<Outcome> {
+fn run_all(spec: &Spec, clock: &mut Clock, current: &AtomicUsize) -> Vec<Outcome> {
     let n = spec.scripts.len();
     let mut states: Vec<State> = (0..n).map(|_| State::Waiting).collect();
     // Each started script's process group (its own process's pid).
@@ -199,11 +376,12 @@ fn run_all(spec: &Spec, deadline: Instant, current: &AtomicUsize) -> Vec<Outcome
     let mut last_end = Instant::now();
     loop {
         let now = Instant::now();
+        let expired = clock.expired();
         let running = states
             .iter()
             .filter(|s| matches!(s, State::Running { .. }))
             .count();
-        if now < deadline
+        if !expired
             && running < AT_ONCE
             && let Some(i) = states.iter().position(|s| matches!(s, State::Waiting))
         {
@@ -226,7 +404,7 @@ fn run_all(spec: &Spec, deadline: Instant, current: &AtomicUsize) -> Vec<Outcome
             };
             let (exit, timed_out) = match child.try_wait() {
                 Ok(Some(status)) => (status.code(), false),
-                Ok(None) if now >= deadline => {
+                Ok(None) if expired => {
                     let _ = child.kill();
                     let _ = child.wait();
                     (None, true)
@@ -272,7 +450,7 @@ fn run_all(spec: &Spec, deadline: Instant, current: &AtomicUsize) -> Vec<Outcome
                 .filter(|p| p.group == group || !groups.contains(&p.group))
                 .cloned()
                 .collect();
-            if !left.is_empty() && at.elapsed() < GRACE && Instant::now() < deadline {
+            if !left.is_empty() && at.elapsed() < GRACE && !expired {
                 continue;
             }
             seen.extend(left.iter().map(|p| p.pid));
@@ -286,7 +464,7 @@ fn run_all(spec: &Spec, deadline: Instant, current: &AtomicUsize) -> Vec<Outcome
         let none_left = states
             .iter()
             .all(|s| matches!(s, State::Done(_) | State::Waiting));
-        if all_done || (now >= deadline && none_left) {
+        if all_done || (expired && none_left) {
             break;
         }
         pause(Duration::from_millis(5));
@@ -294,7 +472,7 @@ fn run_all(spec: &Spec, deadline: Instant, current: &AtomicUsize) -> Vec<Outcome
     // What the scripts left running may go on for LINGER more (a delayed
     // payload is seen doing its work), within the deadline; the sandbox's
     // end kills whatever is left.
-    while !others(&[]).is_empty() && Instant::now() < deadline && last_end.elapsed() < LINGER {
+    while !others(&[]).is_empty() && !clock.expired() && last_end.elapsed() < LINGER {
         pause(Duration::from_millis(10));
     }
     states

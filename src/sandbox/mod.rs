@@ -22,12 +22,17 @@ use serde::Serialize;
 use crate::audit::Finding;
 use crate::error::{Classify, Exit};
 
-/// A skill's time in the sandbox: all its scripts, one after the other,
-/// and what they leave running. A script still running then is killed and
-/// the scripts after it are not started; both are reported as
-/// `run-unfinished` (docs/audit.md, "The deadline"). Sleeps return at once
-/// in the sandbox, so a delay does not spend it.
+/// A skill's time in the sandbox: all its scripts and what they leave
+/// running, from the sandbox's start, on the sandbox's own clock (time its
+/// processes waited for a CPU the machine gave to others does not count).
+/// A script still running then is killed and the scripts not started are
+/// not started; both are reported as `run-unfinished` (docs/audit.md, "The
+/// deadline"). Sleeps return at once in the sandbox, so a delay does not
+/// spend it.
 pub const DEADLINE: Duration = Duration::from_millis(1500);
+/// The wall-clock time a run may take however loaded the machine is, as a
+/// multiple of the deadline: past it the run ends as at the deadline.
+const WALL_CAP: u32 = 3;
 /// The variable that sets another deadline (in seconds, `0.5`, `30`), read
 /// by `ops` and passed to [`tools`].
 pub const DEADLINE_VAR: &str = "SKILLPM_RUN_DEADLINE";
@@ -41,6 +46,10 @@ const FILE_BYTES: u64 = 256 << 20;
 pub const INIT_ARG: &str = "__sandbox-init";
 /// Where the skillpm binary is mounted inside the sandbox.
 const INIT_PATH: &str = "/run/skillpm/skillpm";
+/// Where the sandbox sees how long strace has waited for a CPU (in
+/// nanoseconds; the parent rewrites it as the run goes, read-only inside):
+/// the sandbox's own clock does not count that wait (`init::Clock`).
+const TRACER_WAIT: &str = "/run/skillpm/tracer-wait";
 /// Folders searched for interpreters, inside and outside the sandbox alike.
 const BIN_DIRS: &[&str] = &["/usr/local/bin", "/usr/bin", "/bin"];
 /// What of the host's /etc the sandbox sees (read-only; none of it is a
@@ -177,7 +186,8 @@ pub struct ScriptRun {
     /// `python3`, `bash`, …; absent for a native program.
     pub interpreter: Option<String>,
     pub exit: Option<i32>,
-    /// Killed at the deadline: what it would have done later was not seen.
+    /// Killed at the deadline (or the wall-clock cap): what it would have
+    /// done later was not seen.
     pub timed_out: bool,
     pub ms: u64,
     /// DNS names it looked up and TLS connections it opened (not findings
@@ -195,8 +205,14 @@ pub struct SkillRun {
     /// The run ended at the deadline: a script was killed or not started,
     /// and what it would have done was not observed.
     pub unfinished: bool,
-    /// The deadline the run had, in milliseconds.
+    /// The deadline the run had, in milliseconds of the sandbox's own time.
     pub deadline_ms: u64,
+    /// Wall-clock time the sandbox's processes waited for a CPU the machine
+    /// gave to others: not counted in the deadline.
+    pub waited_ms: u64,
+    /// The run ended at the wall-clock cap (the deadline times
+    /// three) before its own time reached the deadline.
+    pub capped: bool,
     /// The whole run, sandbox included.
     pub ms: u64,
     #[serde(skip)]
@@ -246,13 +262,25 @@ pub fn run_skill(tools: &Tools, dir: &Path, name: &str) -> Result<SkillRun, Sand
             .collect(),
         env: environment(&canaries),
         deadline_ms: tools.deadline.as_millis() as u64,
+        wall_cap_ms: (tools.deadline * WALL_CAP).as_millis() as u64,
         started_ms: std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_millis() as u64),
     };
     let spec = serde_json::to_string(&spec).map_err(|e| failed(e.to_string()))?;
-    let budget = tools.deadline + Duration::from_secs(5);
+    let budget = tools.deadline * WALL_CAP + Duration::from_secs(5);
     let report = sandbox(tools, work.path(), &spec, budget).map_err(failed)?;
+    run.waited_ms = report.waited_ms;
+    run.capped = report.capped;
+    let at = if report.capped {
+        format!(
+            "the wall-clock cap ({} ms; {} ms of it waiting for a CPU)",
+            (tools.deadline * WALL_CAP).as_millis(),
+            report.waited_ms
+        )
+    } else {
+        "the deadline".to_owned()
+    };
     let per_script = trace::read(&work.path().join("trace"), "t", INIT_PATH)
         .map_err(|e| failed(format!("cannot read the trace: {e}")))?;
     let needles = canary::Needles::new(&canaries);
@@ -285,7 +313,7 @@ pub fn run_skill(tools: &Tools, dir: &Path, name: &str) -> Result<SkillRun, Sand
             run.findings.push(crate::audit::behaviour::finding(
                 "run-unfinished",
                 &p.file,
-                &format!("killed at the deadline after {} ms", outcome.ms),
+                &format!("killed at {at} after {} ms", outcome.ms),
                 &format!("deadline {} ms", tools.deadline.as_millis()),
             ));
         }
@@ -368,6 +396,7 @@ fn prepare(work: &Path, skill: &Path, canaries: &[canary::Canary]) -> std::io::R
         "passwd: files\ngroup: files\nhosts: files dns\n",
     )?;
     std::fs::create_dir_all(work.join("trace"))?;
+    std::fs::write(work.join("tracer-wait"), format!("{:020}\n", 0))?;
     Ok(inside)
 }
 
@@ -495,6 +524,9 @@ fn bwrap_args(work: &Path, me: &Path, hostname: &str) -> Vec<String> {
         "--ro-bind",
         &me.to_string_lossy(),
         INIT_PATH,
+        "--ro-bind",
+        &format!("{work}/tracer-wait"),
+        TRACER_WAIT,
         "--chdir",
         canary::HOME,
     ]);
@@ -515,7 +547,10 @@ fn sandbox(
             c.arg(format!("--as={MEMORY_BYTES}"))
                 .arg(format!("--fsize={FILE_BYTES}"))
                 .arg("--core=0")
-                .arg(format!("--cpu={}", tools.deadline.as_secs() + 5))
+                .arg(format!(
+                    "--cpu={}",
+                    (tools.deadline * WALL_CAP).as_secs() + 5
+                ))
                 .arg("--")
                 .arg(&tools.strace);
             c
@@ -567,6 +602,7 @@ fn sandbox(
         text
     });
     let start = Instant::now();
+    let mut tracer_wait = TracerWait::open(work, child.id());
     let status = loop {
         match child.try_wait() {
             Ok(Some(status)) => break Some(status),
@@ -575,7 +611,14 @@ fn sandbox(
                 let _ = child.wait();
                 break None;
             }
-            Ok(None) => std::thread::sleep(Duration::from_millis(5)),
+            Ok(None) => {
+                // Only a run that reaches its deadline in wall-clock time
+                // reads it (init::Clock).
+                if start.elapsed() >= tools.deadline.saturating_sub(Duration::from_millis(50)) {
+                    tracer_wait.update();
+                }
+                std::thread::sleep(Duration::from_millis(5));
+            }
             Err(e) => return Err(format!("cannot wait for the sandbox: {e}")),
         }
     };
@@ -594,5 +637,39 @@ fn sandbox(
             "the sandbox ended ({status}) without a report: {}",
             err.trim().lines().last().unwrap_or("no message")
         )),
+    }
+}
+
+/// The parent's side of [`TRACER_WAIT`]: strace's wait for a CPU (the
+/// second field of its `/proc/PID/schedstat`), rewritten in place.
+struct TracerWait {
+    file: Option<std::fs::File>,
+    strace: u32,
+}
+
+impl TracerWait {
+    fn open(work: &Path, strace: u32) -> TracerWait {
+        TracerWait {
+            file: std::fs::OpenOptions::new()
+                .write(true)
+                .open(work.join("tracer-wait"))
+                .ok(),
+            strace,
+        }
+    }
+
+    fn update(&mut self) {
+        use std::io::{Seek as _, Write as _};
+        let Some(file) = self.file.as_mut() else {
+            return;
+        };
+        let waited = std::fs::read_to_string(format!("/proc/{}/schedstat", self.strace))
+            .ok()
+            .and_then(|t| t.split_whitespace().nth(1)?.parse::<u64>().ok());
+        if let Some(ns) = waited {
+            // Same width each time: a reader sees one whole number.
+            let _ = file.seek(std::io::SeekFrom::Start(0));
+            let _ = file.write_all(format!("{ns:020}\n").as_bytes());
+        }
     }
 }
