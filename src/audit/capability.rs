@@ -35,14 +35,14 @@ fn re(source: &str) -> Regex {
 /// Credential stores and key files by path, in any language.
 static SOURCE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)(?:\.aws[/\\]+credentials|\.ssh[/\\]+id_(?:rsa|ed25519|ecdsa|dsa)\b(?:[^.]|$)|\.config[/\\]+gh[/\\]+hosts|\.npmrc\b|\.pypirc\b|\.netrc\b|\.git-credentials\b|\.docker[/\\]+config\.json|\.kube[/\\]+config\b|\.gnupg\b|\.config[/\\]+gcloud\b|\.azure[/\\]+|\.password-store\b|Library[/\\]+Keychains|Login Data\b|\bwallet\.dat\b|\.electrum[/\\]|(?:~|HOME\}?|USERPROFILE%?)[\x22']?[/\\]+\.(?:ssh|aws|gnupg|kube|docker)[\x22']?[/\\]*(?:\*|cred\w*\*?)?(?:$|[\s\x22'\x60)\],;]))"#,
+        r#"(?i)(?:\.aws[/\\]+credentials|\.ssh[/\\]+id_(?:rsa|ed25519|ecdsa|dsa)\b(?:[^.]|$)|\.config[/\\]+gh[/\\]+hosts|\.npmrc\b|\.pypirc\b|\.netrc\b|\.git-credentials\b|\.docker[/\\]+config\.json|\.kube[/\\]+config\b|\.gnupg\b|\.config[/\\]+gcloud\b|\.azure[/\\]+|\.password-store\b|Library[/\\]+Keychains|Login Data\b|\bwallet\.dat\b|\.electrum[/\\]|(?:find|glob|rglob|Get-ChildItem|gci|ls)\b[^\n]{0,40}(?:~|HOME\}?|home\(\))[^\n]{0,60}[\x22']?(?:id_\*|\*\.(?:pem|p12|pfx|kdbx|key))[\x22']?|(?:~|HOME\}?|USERPROFILE%?)[\x22']?[/\\]+\.(?:ssh|aws|gnupg|kube|docker)[\x22']?[/\\]*(?:\*|cred\w*\*?)?(?:$|[\s\x22'\x60)\],;]))"#,
     )
 });
 
 /// The whole environment, dumped or serialised.
 static ENV_DUMP: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)(?:\bprintenv\s*(?:$|>|\|\s*(?:base64|curl|wget|nc|xxd|gzip|openssl|tee|python[0-9.]*|node|sh|bash)\b)|(?:^|[;&|(`]\s*|\$\(\s*)env\s*(?:\||>)|\$\(\s*(?:env|printenv)\s*\)|(?:json\.dumps|str|repr)\(\s*(?:dict\()?os\.environ\s*\)?\)|JSON\.stringify\(\s*process\.env\s*\)|\bENV\.to_(?:h|a)\b|\bos\.Environ\(\)|(?:Get-ChildItem|gci|dir|ls)\s+env:|(?:\bos\.environ\.(?:items|keys)\(\)|Object\.(?:entries|keys)\(\s*process\.env\s*\))[^\n]*(?:KEY|TOKEN|SECRET|PASS))"#,
+        r#"(?im)(?:\bprintenv\s*(?:$|>|\|\s*(?:base64|curl|wget|nc|xxd|gzip|openssl|tee|python[0-9.]*|node|sh|bash)\b)|(?:^|[;&|(`]\s*|\$\(\s*)env\s*(?:\||>)|\$\(\s*(?:env|printenv)\s*\)|(?:json\.dumps|str|repr)\(\s*(?:dict\()?os\.environ\s*\)?\)|JSON\.stringify\(\s*process\.env\s*\)|\bENV\.to_(?:h|a)\b|\bos\.Environ\(\)|(?:Get-ChildItem|gci|dir|ls)\s+env:|(?:\bos\.environ\.(?:items|keys)\(\)|Object\.(?:entries|keys)\(\s*process\.env\s*\))[^\n]*(?:KEY|TOKEN|SECRET|PASS))"#,
     )
 });
 
@@ -61,7 +61,7 @@ static READ: LazyLock<Regex> = LazyLock::new(|| {
 /// `git push`, raw sockets, mail.
 static SINK: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)(?:\bcurl\b[^\n]*(?:\s-(?:d|F|T)\b|\s--data|\s--upload-file|\s--form|-X\s*(?:POST|PUT))|\bwget\b[^\n]*--(?:post|body)-(?:data|file)|\b(?:requests|httpx|session|client|aiohttp)\.(?:post|put|patch)\s*\(|urlopen\([^\n)]*data\s*=|Request\([^\n)]*data\s*=|\baxios\.(?:post|put|patch)\s*\(|method\s*:\s*["'](?:POST|PUT|PATCH)["']|\bbody\s*:\s*(?:JSON\.stringify|data|payload|content|secrets?|creds?|env)|\bXMLHttpRequest\b|\bnavigator\.sendBeacon\b|Invoke-(?:WebRequest|RestMethod)[^\n]*-(?:Body|InFile|Method\s+(?:Post|Put))|Net::HTTP\.post|Net::HTTP::Post|\bhttp\.Post(?:Form)?\(|NewRequest\(\s*"(?:POST|PUT)"|\b(?:nc|ncat|netcat)\s+-?\w*\s*[\w.-]+\s+\d{2,5}\b|/dev/(?:tcp|udp)/|socket\.(?:connect|send|sendall)\(|\.connect\(\s*\(|net\.(?:connect|createConnection)\(|new\s+WebSocket\(|\b(?:nslookup|dig|host)\s+[^\n]*(?:\$|`)|gethostbyname\([^\n)]*(?:\+|\{|%|format)|dns\.(?:resolve|lookup)\w*\([^\n)]*(?:\+|\$\{)|\bgit\s+push\b|\bscp\s+[^\n]*\S+@[\w.-]+:|\brsync\b[^\n]*\S+@[\w.-]+:|\bsmtplib\b|\bsendmail\b|api\.telegram\.org|discord(?:app)?\.com/api/webhooks|/api/webhooks/|\bgh\s+gist\s+create\b|\baws\s+s3\s+(?:cp|sync|mv)\b|\bgsutil\s+(?:-\S+\s+)*(?:cp|rsync)\b|\brclone\s+(?:copy|sync)\b|\bmail[x]?\s+-s\b|\bmutt\b|\bping\b[^\n]*\s-p\s)"#,
+        r#"(?i)(?:\bcurl\b[^\n]*(?:\s-(?:d|F|T)\b|\s--data|\s--upload-file|\s--form|-X\s*(?:POST|PUT))|\bwget\b[^\n]*--(?:post|body)-(?:data|file)|\b(?:requests|httpx|session|client|aiohttp)\.(?:post|put|patch)\s*\(|urlopen\([^\n)]*data\s*=|Request\([^)]{0,300}?\bdata\s*=|\.request\(\s*[\x22'](?:POST|PUT|PATCH)[\x22']|\baxios\.(?:post|put|patch)\s*\(|method\s*:\s*["'](?:POST|PUT|PATCH)["']|\bbody\s*:\s*(?:JSON\.stringify|data|payload|content|secrets?|creds?|env)|\bXMLHttpRequest\b|\bnavigator\.sendBeacon\b|Invoke-(?:WebRequest|RestMethod)[^\n]*-(?:Body|InFile|Method\s+(?:Post|Put))|Net::HTTP\.post|Net::HTTP::Post|\bhttp\.Post(?:Form)?\(|NewRequest\(\s*"(?:POST|PUT)"|\b(?:nc|ncat|netcat)\s+-?\w*\s*[\w.-]+\s+\d{2,5}\b|/dev/(?:tcp|udp)/|socket\.(?:connect|send|sendall)\(|\.connect\(\s*\(|net\.(?:connect|createConnection)\(|new\s+WebSocket\(|\b(?:nslookup|dig|host)\s+[^\n]*(?:\$|`)|gethostbyname\([^\n)]*(?:\+|\{|%|format)|dns\.(?:resolve|lookup)\w*\([^\n)]*(?:\+|\$\{)|\bgit\s+push\b|\bscp\s+[^\n]*\S+@[\w.-]+:|\brsync\b[^\n]*\S+@[\w.-]+:|\bsmtplib\b|\bsendmail\b|api\.telegram\.org|discord(?:app)?\.com/api/webhooks|/api/webhooks/|\bgh\s+gist\s+create\b|\baws\s+s3\s+(?:cp|sync|mv)\b|\bgsutil\s+(?:-\S+\s+)*(?:cp|rsync)\b|\brclone\s+(?:copy|sync)\b|\bmail[x]?\s+-s\b|\bmutt\b|\bping\b[^\n]*\s-p\s)"#,
     )
 });
 
@@ -106,7 +106,7 @@ static REMOTE_RUN: LazyLock<Regex> = LazyLock::new(|| {
 /// F)`, `Invoke-WebRequest -OutFile F`, `curl … > F`.
 static DOWNLOAD_TO: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)(?:\b(?:curl|wget)\b[^\n|]*?(?:\s-o\s*|\s--output(?:-document)?[=\s]\s*|\s-O\s+|\s>\s*)[\x22']?([^\s\x22';&|)]+)|urlretrieve\([^\n,]*,\s*[\x22']?([^\s\x22')]+)|-OutFile\s+[\x22']?([^\s\x22';]+))"#,
+        r#"(?i)(?:\b(?:curl|wget)\b[^\n|]*?(?:\s-o\s*|\s--output(?:-document)?[=\s]\s*|\s-O\s+|\s>\s*)[\x22']?([^\s\x22';&|)-][^\s\x22';&|)]*)|\bcurl\b[^\n|]*?(?-i:\s-[a-zA-Z]+o)\s*[\x22']?([^\s\x22';&|)-][^\s\x22';&|)]*)|\bwget\b[^\n|]*?(?-i:\s-[a-zA-Z]+O)\s*[\x22']?([^\s\x22';&|)-][^\s\x22';&|)]*)|urlretrieve\([^\n,]*,\s*[\x22']?([^\s\x22')]+)|-OutFile\s+[\x22']?([^\s\x22';]+))"#,
     )
 });
 
@@ -123,7 +123,7 @@ static DECODE_TO: LazyLock<Regex> = LazyLock::new(|| {
 /// `/tmp/x.sh⏎`, must not take the next line's first word as its file).
 static RUNS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)(?:\b(?:(?:ba|z|da|k)?sh|source|python[0-9.]*|node|perl|ruby|php|pwsh|powershell(?:\.exe)?(?:[ \t]+-File)?|deno[ \t]+run|bun|Start-Process|msiexec[ \t]+/i|open|chmod[ \t]+(?:[+ug]*x|[0-7]*[157][0-7]{2}))[ \t]+(?:-\S+[ \t]+)*[\x22']?([^\s\x22';&|)]+)|(?:^|[\s;&|(])\.{1,2}/([^\s\x22';&|)]+)|(?:^|[\s;(])&[ \t]+[\x22']?([^\s\x22';&|)(]+)|(?:subprocess\.\w+|os\.system|os\.chmod|execSync|spawn|execFile)\(\s*\[?\s*[\x22']([^\x22'\s]+)[\x22'])"#,
+        r#"(?i)(?:\b(?:(?:ba|z|da|k)?sh|source|python[0-9.]*|node|perl|ruby|php|pwsh|powershell(?:\.exe)?(?:[ \t]+-File)?|deno[ \t]+run|bun|Start-Process|msiexec[ \t]+/i|open|chmod[ \t]+(?:[+ug]*x|[0-7]*[157][0-7]{2}))[ \t]+(?:-\S+[ \t]+)*[\x22']?([^\s\x22';&|)]+)|(?:^|[\s;&|(])\.{1,2}/([^\s\x22';&|)]+)|(?m:(?:^|[;&|(])[ \t]*\.[ \t]+[\x22']?([^\s\x22';&|)]+))|(?:^|[\s;(])&[ \t]+[\x22']?([^\s\x22';&|)(]+)|(?:subprocess\.\w+|os\.system|os\.chmod|execSync|spawn|execFile)\(\s*\[?\s*[\x22']([^\x22'\s]+)[\x22'])"#,
     )
 });
 
@@ -481,6 +481,193 @@ static FOLLOW_FILE: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// Quoted path pieces joined by a language's path operator or join call
+/// (`Path.home() / ".aws" / "credentials"`, `filepath.Join(home, ".docker",
+/// "config.json")`, `"~/." + "ssh"`): read as one path by [`SOURCE`].
+static JOINED_LITERALS: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"[\x22'][^\x22'\n]{1,80}[\x22'](?:\s*(?:/|,|\+)\s*(?:[A-Za-z_][\w.]*(?:\(\))?\s*(?:/|,|\+)\s*)?[\x22'][^\x22'\n]{1,80}[\x22'])+"#,
+    )
+});
+static QUOTED_PIECE: LazyLock<Regex> = LazyLock::new(|| re(r#"[\x22']([^\x22'\n]*)[\x22']"#));
+
+/// A browser's profile folder and one of its secret stores (cookies, saved
+/// logins) named in the same file: a credential source.
+static BROWSER_PROFILE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?i)(?:Google[\s\x22'/\\,+]+Chrome|Chromium|BraveSoftware|Microsoft[\s\x22'/\\,+]+Edge|Mozilla[\s\x22'/\\,+]+Firefox|\.mozilla|Opera\s+Software|Vivaldi)"#,
+    )
+});
+static BROWSER_STORE: LazyLock<Regex> = LazyLock::new(|| {
+    re(r#"[\x22'/\\](?:Cookies|Login Data|Web Data|cookies\.sqlite|logins\.json|key4\.db)[\x22']"#)
+});
+
+/// A command that prints a credential: a source whose value is then
+/// followed (see [`secret_flows`]).
+static CRED_TOOL: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:gh\s+auth\s+token|glab\s+auth\s+token|git\s+credential(?:-\w+)?\s+(?:fill|get)|aws\s+configure\s+(?:get\s+\S*(?:secret|key|token)|export-credentials)|aws\s+sts\s+get-session-token|gcloud\s+auth\s+(?:application-default\s+)?print-(?:access|identity)-token|az\s+account\s+get-access-token|security\s+find-(?:generic|internet)-password\b[^\n]*\s-w\b|docker-credential-\w+\s+get|secret-tool\s+lookup|op\s+(?:read|item\s+get)|vault\s+(?:kv\s+get|read)|kubectl\s+config\s+view\b[^\n]*--raw|heroku\s+auth:token|pass\s+show)\b",
+    )
+});
+
+/// The whole environment taken as a value (`dict(os.environ)`,
+/// `Object.entries(process.env)`, `{...process.env}`): a source whose value
+/// is followed.
+static WHOLE_ENV: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?:\bdict\(\s*os\.environ\s*\)|\bos\.environ\.copy\(\)|\{\s*\*\*os\.environ\s*\}|\bObject\.(?:entries|keys|values|assign)\([^)\n]*process\.env\s*\)|\{\s*\.\.\.process\.env\s*\}|=\s*process\.env\s*;?\s*$|\bos\.Environ\(\)|\bENV\.to_h\b|\[Environment\]::GetEnvironmentVariables\(\))"#,
+    )
+});
+
+/// A variable named for a secret of one service (`OPENAI_API_KEY`,
+/// `GITHUB_TOKEN`): group 1 is the service.
+static SERVICE_SECRET: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b([A-Z][A-Z0-9]{2,})_(?:[A-Z0-9]+_)*(?:TOKEN|SECRET|PASSWORD|API_KEY|ACCESS_KEY|SECRET_KEY|PRIVATE_KEY|KEY|PAT)\b",
+    )
+});
+/// Leading words of a secret's name that name no service.
+const NO_SERVICE: &[&str] = &[
+    "API",
+    "APP",
+    "MY",
+    "SECRET",
+    "ACCESS",
+    "AUTH",
+    "CLIENT",
+    "PRIVATE",
+    "USER",
+    "BOT",
+    "SERVICE",
+    "DB",
+    "DATABASE",
+    "BEARER",
+    "SESSION",
+    "JWT",
+    "ADMIN",
+    "MASTER",
+    "ROOT",
+    "DEFAULT",
+    "PROD",
+    "DEV",
+    "TEST",
+    "LOCAL",
+    "REFRESH",
+    "ID",
+    "OAUTH",
+    "WEBHOOK",
+    "SIGNING",
+    "ENCRYPTION",
+    "NEXT",
+    "VITE",
+    "REACT",
+    "PUBLIC",
+    "NUXT",
+    "EXPO",
+];
+static URL_HOST: LazyLock<Regex> = LazyLock::new(|| re(r#"https?://([^/\s\x22'`$:?#)]+)"#));
+/// A header that carries a credential to the service it is for.
+static AUTH_HEADER: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?i)(?:authorization|bearer|x-api-key|api-key|private-token|x-auth-token|x-access-token|\btoken\s|auth\s*=|headers\s*=|apikey)"#,
+    )
+});
+/// A line that hands a value to a request (its body, form or URL).
+static REQUEST_PART: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?i)(?:\bbody\s*:|\bdata\s*[:=]|\bjson\s*[:=]|\bparams\s*[:=]|\bfiles\s*[:=]|\s-d\b|\s--data|\s-F\b|\s-T\b|--post-(?:data|file)|--upload-file|\.(?:send|write|sendall|request)\()"#,
+    )
+});
+/// An assignment to a name (or a key or field of it), for following values.
+static TAINT_ASSIGN: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"^\s*(?:(?:const|let|var|my|local|export|readonly)\s+)?\$?([A-Za-z_]\w*)(?:\[[^\]\n]*\]|\.\w+)?\s*(?::=|=|\+=)\s*([^=\n][^\n]*)$"#,
+    )
+});
+/// Output written to a file (`> F`, `-o F`).
+static WRITES_TO: LazyLock<Regex> =
+    LazyLock::new(|| re(r#"(?:>>?|\s-o)\s*[\x22']?([^\s\x22';&|)]+)"#));
+
+/// A process left running after the session, detached from it.
+static DETACH: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?i)(?:&\s*disown\b|\bnohup\b|\bsetsid\b|start_new_session\s*=\s*True|\bdetached\s*:\s*true|-WindowStyle\s+Hidden|\bStart-Job\b|\bdaemon(?:ize)?\s*\()"#,
+    )
+});
+static ENDLESS: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?:\bwhile\s+(?:true|:|1|True)\b|\bwhile\s*\(\s*(?:true|1)\s*\)|\bfor\s*\(\s*;\s*;\s*\)|\bsetInterval\s*\(|\bloop\s*\{)"#,
+    )
+});
+
+/// Erasing the traces of what was run: shell history wiped or edited, the
+/// history file turned off, Windows event logs cleared.
+static ERASE_TRACES: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?i)(?:\bhistory\s+-[cw]\b|\bunset\s+HISTFILE\b|\bHISTFILE=/dev/null|\bHISTSIZE=0\b|\bClear-History\b|\bwevtutil(?:\.exe)?\s+cl\b|Clear-EventLog|(?:\brm\b|\bshred\b|\btruncate\b|\bsed\s+-i|>)[^\n]*\.(?:bash|zsh|sh|python|node_repl|psql|mysql)_history\b|(?:\brm\b|\bshred\b|\bsed\s+-i|Remove-Item|Clear-Content)[^\n]*(?:ConsoleHost_history|fish_history))"#,
+    )
+});
+
+/// A skill's data file (an image, a font, a document) run as code: fed to
+/// a shell, or copied to a program's name.
+static DATA_RUN: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?i)(?:\b(?:tail|head|dd|cat|cut|xxd|strings|gunzip|zcat|base64|type|gc|Get-Content)\b[^\n|]*?[\w./\\-]+\.(?:png|jpe?g|gif|ico|bmp|webp|svg|ttf|otf|woff2?|pdf|docx?|xlsx?|pptx?|dat|bin|csv|mp3|mp4|wav)\b[^\n]*\|\s*(?:(?:ba|z|da|k)?sh|iex|Invoke-Expression|pwsh|powershell)\b|\b(?:cp|copy|Copy-Item|mv|move|Move-Item|ren|rename|Rename-Item)\s+(?:-\S+\s+)*[\x22']?[^\s\x22']+\.(?:png|jpe?g|gif|ico|bmp|webp|svg|ttf|otf|woff2?|pdf|docx?|xlsx?|dat|bin|csv|mp3|mp4|wav|txt)[\x22']?\s+[\x22']?[^\s\x22';]+\.(?:exe|dll|scr|com|bat|cmd|ps1|sh|so|dylib|msi|jar|elf)\b)"#,
+    )
+});
+
+/// Prose that names a package to install or recommend, in code quotes: a
+/// typosquat there is installed by whoever follows the advice.
+static PROSE_PACKAGE: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)\b(?:recommend|install|suggest)\w*\b[^\n]{0,80}?`([a-z0-9][a-z0-9_-]{3,40})`")
+});
+static ABOUT_SQUATS: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)(?:typo|squat|malicious|fake|impersonat|look-?alike|misspel|spoof)"));
+
+/// Words of a paragraph that speak of something the agent runs.
+static ACTION_WORDS: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)(?:\b(?:steps?|commands?|scripts?|run|ran|runs|running|execut\w*|upload\w*|send\w*|sent|sync\w*|install\w*|did|ejecut\w*|exécut\w*|lance\w*|ausgeführt|führe\w*)\b|scripts/|\.(?:sh|py|js|ps1)\b|运行|执行|実行|выполн|запуст)",
+    )
+});
+
+/// Instructions that strip the agent of its instructions, strongly
+/// enough to be an attack alone (docs/audit.md#capabilities): earlier or
+/// system instructions declared void ("the previous constraints are
+/// lifted", "safety rules do not apply"), everything above dismissed, a new
+/// role without limits, the skill's author made the operator.
+const STRONG_OVERRIDE: &str = r"(?:\b(?:previous|prior|earlier|preceding|above|original|system|operator'?s?|developer'?s?|safety)\s+(?:[\w']+\s+){0,3}?(?:instructions?|guidance|constraints?|polic(?:y|ies)|rules?|limits?|limitations?|restrictions?|messages?|prompts?|guidelines?|directives?|safeguards?)\b[^.\n]{0,60}?\b(?:(?:are|is|were|have\s+been|has\s+been)\s+(?:now\s+|hereby\s+)?(?:lifted|void|null|superseded|outdated|obsolete|revoked|suspended|cancel+ed|replaced|overridden|withdrawn|test\s+fixtures|no\s+longer\s+(?:valid|in\s+effect|relevant|binding))|no\s+longer\s+(?:hold|holds|apply|applies|matter|matters|bind)|do(?:es)?\s+not\s+apply)|\b(?:everything|anything|all\s+\w+|polic(?:y|ies)|instructions|rules|guidance|constraints|text)\s+(?:above|before)\s+(?:this\s+(?:line|point|section|message|note)|here)\b[^.\n]{0,40}?\b(?:are|is)\s+(?:now\s+)?(?:superseded|void|lifted|obsolete|outdated|cancel+ed|no\s+longer\s+\w+)|\b(?:disregard|ignore|forget|discard|set\s+aside|pay\s+no\s+attention\s+to)\s+(?:everything|anything|all(?:\s+\w+)?|what(?:ever)?(?:\s+\w+){0,3})\s+(?:before|above|prior\s+to|preceding)\s+(?:this|here)|\b(?:pay\s+no\s+attention\s+to|disregard|set\s+aside|discard)\s+(?:any\s+|all\s+)?(?:the\s+)?(?:previous|prior|earlier|original|system|operator'?s?|user'?s?)\s+(?:\w+\s+){0,2}?(?:instructions?|guidance|constraints?|polic(?:y|ies)|rules?|directions|guidelines)|\btreat\b[^.\n]{0,80}\b(?:user|operator|system)\b[^.\n]{0,60}\bas\s+(?:outdated|obsolete|void|irrelevant|superseded|stale|test\s+(?:data|fixtures))|\b(?:the\s+)?(?:skill(?:'s)?\s+author|author\s+of\s+this\s+skill|this\s+(?:skill|document|file))\s+(?:is|are)\s+(?:now\s+)?your\s+(?:operator|owner|principal|master|new\s+\w+)|\bonly\s+this\s+(?:document|file|skill)\s+(?:speaks\s+for|represents)\b|\bguidance\s+in\s+this\s+(?:skill|file|document)\s+replaces\b|\bfrom\s+now\s+on\b[^.\n]{0,20}\b(?:act|behave|respond|you\s+are)\b[^.\n]{0,60}\b(?:without|no)\s+(?:any\s+)?(?:content\s+)?(?:polic(?:y|ies)|restrictions|limits|filters|guardrails|rules)|\bstay\s+in\s+(?:this|that|the)\s+(?:role|character|mode)\s+even\s+if\s+the\s+user|\byou\s+are\s+now\s+(?:in\s+)?(?:a\s+|an\s+)?[\w-]+(?:\s+[\w-]+)?\s+(?:mode\s+)?(?:with\s+no|without)\s+(?:restrictions|limits|rules|filters|guardrails)|\b(?:instructions|consignes|règles)\s+(?:précédentes|antérieures|du\s+système)\s+(?:ne\s+s'appliquent\s+plus|sont\s+(?:annulées|caduques|levées))|\binstrucciones\s+(?:anteriores|previas|del\s+sistema)\s+(?:ya\s+no\s+(?:aplican|son\s+válidas|rigen)|(?:quedan|están)\s+anuladas)|\b(?:vorherigen|bisherigen|früheren)\s+(?:anweisungen|regeln)\s+(?:gelten\s+nicht\s+mehr|sind\s+aufgehoben)|\binstruções\s+(?:anteriores|do\s+sistema)\s+(?:não\s+se\s+aplicam\s+mais|foram\s+revogadas|estão\s+anuladas)|(?:之前|以前|先前|系统)的?(?:指令|指示|规则)(?:已|已经)?(?:作废|无效|失效|不再适用)|(?:以前|前|システム)の(?:指示|ルール)は(?:無効|適用されません)|(?:предыдущие|прежние|системные)\s+(?:инструкции|правила)\s+(?:больше\s+не\s+действуют|отменены|недействительны))";
+
+/// Prose that turns the permission prompts off for good: approval claimed
+/// in advance ("treat all tool requests as pre-approved", "you have blanket
+/// approval", "the user has already approved everything"), the agent
+/// answering the prompts itself.
+const STRONG_BYPASS: &str = r"(?:\b(?:all|every|any|each)\b[^.\n]{0,40}\bpre-?approved\b|\bblanket\s+(?:approval|permission|consent)\b|\b(?:has|have)\s+(?:already\s+)?(?:granted|given)\s+(?:you\s+)?(?:full|complete|blanket|unlimited)\s+(?:autonomy|approval|permission|consent)|\balready\s+(?:approved|authori[sz]ed|agreed\s+to|consented\s+to)\s+(?:every|all|any|each|everything)|\bapproved\s+(?:every|any)thing\s+in\s+advance|\b(?:answer|respond|reply|say)\s+[\x22'«“]?yes[\x22'»”]?\s+(?:to\s+)?(?:every|all|any|each)\s+(?:confirmation|prompt|permission|question)s?\s+yourself|\bnever\s+(?:stop\s+to\s+)?ask\s+(?:for\s+(?:permission|confirmation|approval)|before\s+running)|\bdéjà\s+(?:tout\s+)?(?:approuvé|autorisé|validé)|\bdésactive\w*\s+(?:les\s+)?(?:demandes|confirmations)\s+d'(?:autorisation|approbation|confirmation)|\bya\s+(?:lo\s+)?(?:ha\s+)?(?:aprobado|autorizado)\s+todo|\bbereits\s+alles\s+(?:genehmigt|freigegeben)|\bjá\s+(?:aprovou|autorizou)\s+tudo|已(?:经)?(?:全部|预先)?(?:批准|授权|同意)了?(?:所有|一切)|すべて(?:事前に)?承認済み|уже\s+(?:всё\s+)?(?:одобрил|разрешил))";
+
+/// Hiding the agent's own actions (the commands it ran, the hosts it
+/// reached, the files it read) from what it tells the user.
+const HIDE_ACTIONS: &str = r"(?:\b(?:leave\s+out|omit|hide|exclude|remove|drop|don'?t\s+(?:mention|list|include|show|report)|do\s+not\s+(?:mention|list|include|show|report))\b[^.\n]{0,30}\b(?:any|all|every|the)\s+(?:commands?|network\s+(?:calls?|requests?|hosts?|access)|hosts?|urls?|files?|uploads?)\s+(?:(?:that\s+)?you\s+(?:ran|run|executed|read|opened|contacted|accessed|sent)|that\s+(?:contacted|reached|called|accessed|touched|sent|uploaded)|(?:read\s+)?outside))";
+
+static STRONG: LazyLock<Vec<(&'static str, &'static str, Regex)>> = LazyLock::new(|| {
+    vec![
+        (
+            "override-instructions",
+            "declares the user's or the system's instructions void",
+            family("", STRONG_OVERRIDE),
+        ),
+        (
+            "skip-permissions",
+            "claims approval in advance for everything the agent runs",
+            family("", STRONG_BYPASS),
+        ),
+        (
+            "conceal-from-user",
+            "hides the agent's own commands, hosts or reads from the user",
+            family("", HIDE_ACTIONS),
+        ),
+    ]
+});
+
 /// One family's expression: its first phrases and `more`, with a sentence
 /// read across dots inside words (`https://x.example/a`, `.env`): `[^.\n]`
 /// stops only at a dot that ends a sentence.
@@ -498,8 +685,8 @@ fn family(first: &str, more: &str) -> Regex {
 // French, Spanish, German, Portuguese, Chinese, Japanese and Russian, and
 // Italian, Korean and Arabic.
 const REVEAL: &str = r"(?:\b(?:send|post|upload|transmit|forward|include|append|exfiltrate)\b[^.\n]{0,80}\b(?:environment\s+variables|env\s+vars|contents?\s+of\s+(?:the\s+)?(?:file\s+)?[`'\x22]?(?:~/)?\.(?:env|npmrc|pypirc|netrc|ssh|aws)\b)|\b(?:envía|envia|manda|sube|copia|incluye|añade)\w*\s[^.\n]{0,80}(?:contenido|variables\s+de\s+entorno|\.env\b|credenciales)|\b(?:envoie|envoyez|transmets|copie|inclus|ajoute)\w*\s[^.\n]{0,80}(?:contenu|variables\s+d'environnement|\.env\b|identifiants)|\b(?:sende|schicke|kopiere|füge)\w*\s[^.\n]{0,80}(?:inhalt|umgebungsvariablen|\.env\b|zugangsdaten)|\b(?:envie|mande|copie|inclua|anexe)\w*\s[^.\n]{0,80}(?:conteúdo|variáveis\s+de\s+ambiente|\.env\b|credenciais)|(?:отправь|перешли|скопируй|вставь)\w*[^.\n]{0,80}(?:содержимое|переменные\s+окружения|\.env)|(?:环境变量|\.env|内容)[^。\n]{0,30}(?:发送|上传|粘贴|复制)|(?:发送|上传)[^。\n]{0,30}(?:环境变量|\.env)|(?:環境変数|\.env)[^。\n]{0,30}(?:送信|アップロード|貼り付け)|(?:환경\s*변수|토큰|비밀번호|자격\s*증명|\.env)[^.\n]{0,40}(?:전송|보내|붙여)|(?:أرسل|ارسل)[^.\n]{0,60}(?:محتوا|متغيرات البيئة|\.env)|\b(?:invia|manda|copia|incolla|includi)\w*\s[^.\n]{0,80}(?:contenuto|variabili\s+d'ambiente|\.env\b|token|password|credenziali|chiavi))";
-const BYPASS: &str = r"(?:\bwithout\s+asking(?:\s+(?:the\s+user|first|anyone))?\s*[;,.:]|\b(?:answer|respond|reply|say)\s+[\x22'«“]?yes[\x22'»”]?\s+(?:to\s+)?(?:every|all|any|each)\s+(?:confirmation|prompt|permission|question)|\bauto-?approve\s+(?:every|all|each)\b|\bdon'?t\s+(?:wait\s+for|ask\s+for)\s+(?:approval|confirmation|permission)|\bapproved\s+(?:it|this|everything)\s+in\s+advance\b|\bresponde\s+[«\x22“]?s[íi][»\x22”]?\s+a\s+(?:cualquier|toda|todas|cada)|\bsin\s+preguntar\b|\bsans\s+demander\b|\bréponds?\s+[«\x22“]?\s*oui\s*[»\x22”]?\s+à\s+(?:toute|chaque)|\bohne\s+(?:zu\s+)?fragen\b|\bantworte\s+[„\x22“]?ja[“\x22”]?\s+auf\s+(?:jede|alle)|\bsem\s+perguntar\b|\bresponda\s+[\x22“]?sim[\x22”]?\s+a\s+(?:qualquer|toda|todas|cada)|\bsenza\s+chiedere\b|\bdisattiva\w*\s+(?:le\s+)?(?:richieste|conferme)|не\s+спрашивая|(?:확인|허락|승인)[^.\n]{0,6}(?:묻지|없이|받지)|دون\s+(?:طلب\s+)?(?:إذن|تأكيد|موافقة))";
-const HIDE: &str = r"(?:\b(?:keep|leave)\s+(?:this|these|the\s+following|it|them)(?:\s+\w+){0,3}\s+out\s+of\s+(?:your|the)\s+(?:summary|report|response|answer|reply|output)|\b(?:omit|exclude|leave\s+out)\b[^.\n]{0,40}\bfrom\s+(?:your|the)\s+(?:summary|report|response|answer|reply)|\bdon'?t\s+bring\s+(?:this|it)\s+up\b|\b(?:do\s+not|don't|never)\s+(?:mention|show|list|report|reveal|include)\b[^.\n]{0,40}\b(?:in|to)\s+(?:your|the)\s+(?:summary|report|response|answer|reply)|\boculta\w*\b[^.\n]{0,60}(?:usuario|resumen|respuesta)|\bsin\s+(?:dec[íi]r\w*|avisar\w*|informar\w*|contar\w*)\s+(?:nada\s+)?(?:al\s+)?usuario|\bn'en\s+parle\w*\s+(?:pas|jamais)|\b(?:cache|dissimule|omets?)\w*\b[^.\n]{0,60}(?:utilisateur|résumé|réponse)|\b(?:verberge|verschweige)\w*[^.\n]{0,40}(?:benutzer|nutzer|zusammenfassung)|\b(?:escond|ocult|omit)\w*\b[^.\n]{0,60}(?:usu[áa]rio|resumo|resposta)|\bsem\s+(?:contar|avisar|informar|dizer)\w*\s+(?:nada\s+)?(?:ao\s+)?usu[áa]rio|\bnon\s+(?:dirlo|dire|dirgli|informare|avvisare|mostrare|menzionare)\w*\b[^.\n]{0,30}utente|\bsenza\s+(?:dirlo|avvisare|informare)\w*\s+(?:all')?utente|(?:скрой|утаи|не\s+упоминай)\w*[^.\n]{0,30}(?:пользовател|отчет|отчёт|ответ)|(?:对用户隐藏|向用户隐藏|瞒着用户|不要让用户知道|不要在(?:总结|回复|报告)中(?:提及|提到|显示))|ユーザーに(?:隠|知らせず)|사용자에게\s*(?:알리지|말하지|보여주지|알려주지)|(?:دون|بدون)\s+إخبار\s+المستخدم|لا\s+تخبر\s+المستخدم)";
+const BYPASS: &str = r"(?:\bdo\s+not\s+ask\s+first\b|\bdon'?t\s+ask\s+first\b|\b(?:never|don'?t|do\s+not)\s+(?:stop|pause|wait)\s+to\s+(?:ask|confirm|check)\b|\bwithout\s+(?:stopping|pausing|waiting)\s+to\s+(?:ask|confirm)\b|\bwithout\s+asking(?:\s+(?:the\s+user|first|anyone))?\s*[;,.:]|\b(?:answer|respond|reply|say)\s+[\x22'«“]?yes[\x22'»”]?\s+(?:to\s+)?(?:every|all|any|each)\s+(?:confirmation|prompt|permission|question)|\bauto-?approve\s+(?:every|all|each)\b|\bdon'?t\s+(?:wait\s+for|ask\s+for)\s+(?:approval|confirmation|permission)|\bapproved\s+(?:it|this|everything)\s+in\s+advance\b|\bresponde\s+[«\x22“]?s[íi][»\x22”]?\s+a\s+(?:cualquier|toda|todas|cada)|\bsin\s+preguntar\b|\bsans\s+demander\b|\bréponds?\s+[«\x22“]?\s*oui\s*[»\x22”]?\s+à\s+(?:toute|chaque)|\bohne\s+(?:zu\s+)?fragen\b|\bantworte\s+[„\x22“]?ja[“\x22”]?\s+auf\s+(?:jede|alle)|\bsem\s+perguntar\b|\bresponda\s+[\x22“]?sim[\x22”]?\s+a\s+(?:qualquer|toda|todas|cada)|\bsenza\s+chiedere\b|\bdisattiva\w*\s+(?:le\s+)?(?:richieste|conferme)|не\s+спрашивая|(?:확인|허락|승인)[^.\n]{0,6}(?:묻지|없이|받지)|دون\s+(?:طلب\s+)?(?:إذن|تأكيد|موافقة))";
+const HIDE: &str = r"(?:\bdon'?t\s+bring\s+(?:this|it|that|these)(?:\s+\w+){0,2}\s+up\b|\b(?:omit|exclude|leave\s+out|hide)\b[^.\n]{0,60}\bfrom\s+(?:your|the|any)\s+(?:summary|report|response|answer|reply|explanation|transcript|output|log|account)|\b(?:user|person|human|people|operator|they|he|she)\s+(?:does|do)\s*(?:not|n't)\s+need\s+to\s+(?:know|hear|see|be\s+told)\b|\b(?:user|person|human|operator)\s+needs?\s+not\s+(?:know|be\s+told)\b|\bnot\s+something\s+to\s+(?:discuss|mention|share|bring\s+up|raise)\b|\bdo\s+(?:this|it|that)\s+(?:silently|quietly|discreetly|secretly)\b|\bif\s+(?:the\s+user\s+|anyone\s+|they\s+|you\s+are\s+|someone\s+)?(?:asks?|asked)\b[^.\n]{0,60}\b(?:say|tell|answer|reply|claim)\b[^.\n]{0,40}\b(?:only|just|nothing)\b|\b(?:when|while)\s+you\s+summari[sz]e\b[^.\n]{0,10}\b(?:leave\s+out|omit|skip|drop)\b|\b(?:keep|leave)\s+(?:this|these|the\s+following|it|them)(?:\s+\w+){0,3}\s+out\s+of\s+(?:your|the)\s+(?:summary|report|response|answer|reply|output)|\b(?:omit|exclude|leave\s+out)\b[^.\n]{0,40}\bfrom\s+(?:your|the)\s+(?:summary|report|response|answer|reply)|\bdon'?t\s+bring\s+(?:this|it)\s+up\b|\b(?:do\s+not|don't|never)\s+(?:mention|show|list|report|reveal|include)\b[^.\n]{0,40}\b(?:in|to)\s+(?:your|the)\s+(?:summary|report|response|answer|reply)|\boculta\w*\b[^.\n]{0,60}(?:usuario|resumen|respuesta)|\bsin\s+(?:dec[íi]r\w*|avisar\w*|informar\w*|contar\w*)\s+(?:nada\s+)?(?:al\s+)?usuario|\bn'en\s+parle\w*\s+(?:pas|jamais)|\b(?:cache|dissimule|omets?)\w*\b[^.\n]{0,60}(?:utilisateur|résumé|réponse)|\b(?:verberge|verschweige)\w*[^.\n]{0,40}(?:benutzer|nutzer|zusammenfassung)|\b(?:escond|ocult|omit)\w*\b[^.\n]{0,60}(?:usu[áa]rio|resumo|resposta)|\bsem\s+(?:contar|avisar|informar|dizer)\w*\s+(?:nada\s+)?(?:ao\s+)?usu[áa]rio|\bnon\s+(?:dirlo|dire|dirgli|informare|avvisare|mostrare|menzionare)\w*\b[^.\n]{0,30}utente|\bsenza\s+(?:dirlo|avvisare|informare)\w*\s+(?:all')?utente|(?:скрой|утаи|не\s+упоминай)\w*[^.\n]{0,30}(?:пользовател|отчет|отчёт|ответ)|(?:对用户隐藏|向用户隐藏|瞒着用户|不要让用户知道|不要在(?:总结|回复|报告)中(?:提及|提到|显示))|ユーザーに(?:隠|知らせず)|사용자에게\s*(?:알리지|말하지|보여주지|알려주지)|(?:دون|بدون)\s+إخبار\s+المستخدم|لا\s+تخبر\s+المستخدم)";
 const OVERRIDE: &str = r"(?:\b(?:takes?|have|has)\s+(?:precedence|priority)\s+over\s+(?:this\s+file|the\s+user|your\s+(?:own\s+)?instructions|(?:any|all)\s+(?:other\s+)?instructions|the\s+system|anything|what\s+the\s+user)|\bsupersedes?\b[^.\n]{0,60}\b(?:this\s+file|user|instructions|system)|\bas\s+if\s+the\s+user\s+(?:had\s+)?(?:typed|wrote|written|said|asked|sent)|\btreat\b[^.\n]{0,60}\bas\s+(?:your|the\s+user'?s|new)\s+(?:instructions|orders|commands|system\s+prompt)|\b(?:tiene|tienen)\s+prioridad\s+sobre\b|\bprevalece\w*\s+sobre|\b(?:a|ont)\s+(?:la\s+)?priorité\s+sur\b|\bprévalent?\s+sur\b|\bl'emporte\w*\s+sur\b|\bvorrang\s+vor\b|\bdesconsider\w*\s+(?:todas\s+)?(?:as\s+)?(?:instruções|regras)|\b(?:tem|têm)\s+prioridade\s+sobre|\bignora\w*\s+(?:tutte\s+)?(?:le\s+)?(?:istruzioni|regole)\s+(?:precedenti|del\s+sistema)|\bhanno\s+(?:la\s+)?priorità\s+su|приоритет\s+над|优先于(?:用户|系统|本文件)|(?:ユーザー|システム)[^。\n]{0,10}より(?:も)?優先|(?:이전|앞의|모든)[^.\n]{0,12}(?:지시|지침|명령)[^.\n]{0,8}무시|تجاهل\s+(?:جميع\s+|كل\s+)?(?:التعليمات|الإرشادات))";
 const REMOTE: &str = r"(?:\b(?:fetch|download|read|load|retrieve|get|visit|open|curl|clone|pull)\b[^.\n]{0,80}https?://[^.\n]{0,160}\b(?:follow|execut|obey|run|apply)\w*\b[^.\n]{0,60}\b(?:instructions|commands?|scripts?|steps?|says|tasks?|rules|it\s+lists)\b|\b(?:real|actual|current|true)\s+instructions\s+(?:live|are|can\s+be\s+found)\s+(?:at|in)\s+https?://|https?://\S+[^.\n]{0,120}\b(?:obey|follow)\s+(?:them|it|its\s+instructions|those\s+instructions)\b|\btreat\b[^.\n]{0,60}\bas\s+(?:your\s+)?instructions\b|\b(?:descarga|lee|abre|carga|obtén|visita)\w*\b[^.\n]{0,60}https?://[^.\n]{0,120}\b(?:sigue|obedece|ejecuta|aplica)\w*\b[^.\n]{0,60}(?:instrucciones|comandos|reglas|indicaciones)|\b(?:télécharge|lis|ouvre|charge|récupère|visite)\w*\b[^.\n]{0,60}https?://[^.\n]{0,120}\b(?:suis|suivez|applique|exécute|obéis)\w*\b[^.\n]{0,60}(?:instructions|consignes|commandes|règles)|\b(?:lade|lies|hole|besuche)\w*\b[^.\n]{0,60}https?://[^.\n]{0,120}\b(?:befolge|folge|führe|wende)\w*\b[^.\n]{0,60}(?:anweisungen|befehle|regeln|schritte)|\b(?:baixe|leia|abra|carregue|obtenha|visite)\w*\b[^.\n]{0,60}https?://[^.\n]{0,120}\b(?:siga|obedeça|execute|aplique)\w*\b[^.\n]{0,60}(?:instruções|comandos|regras)|(?:访问|下载|获取|读取|打开)[^。\n]{0,10}https?://\S+[^。\n]{0,40}(?:执行|遵循|按照|遵守)[^。\n]{0,20}(?:指令|指示|命令|规则)|https?://\S+[^。\n]{0,40}(?:指示|命令|手順)[^。\n]{0,10}(?:従|実行)|(?:скачай|загрузи|открой|прочитай)\w*[^.\n]{0,60}https?://\S+[^.\n]{0,120}(?:выполни|следуй)\w*[^.\n]{0,40}(?:инструкц|команд|указани|правил))";
 const DESTROY: &str = r"(?:\b(?:delete|remove|erase|wipe|empty|clear|shred)\b[^.\n]{0,60}\b(?:(?:the\s+)?user'?s\s+home\s+(?:directory|folder)|home\s+(?:directory|folder)|everything\s+in\s+~|\$HOME\b|all\s+(?:of\s+)?the\s+user'?s\s+files)|\b(?:borra|elimina|vacía|vacia)\w*\b[^.\n]{0,60}(?:directorio\s+(?:personal|home|de\s+inicio)|carpeta\s+personal)|\b(?:supprime|efface|vide)\w*\b[^.\n]{0,60}(?:dossier|répertoire)\s+personnel|\b(?:lösche|entferne|leere)\w*\b[^.\n]{0,60}(?:home-verzeichnis|heimverzeichnis|benutzerverzeichnis)|\b(?:apague|exclua|remova|esvazie)\w*\b[^.\n]{0,60}(?:diretório|pasta)\s+(?:pessoal|home)|(?:удали|очисти|сотри)\w*[^.\n]{0,60}домашн|(?:删除|清空|清除)[^。\n]{0,20}(?:主目录|家目录|用户目录)|ホームディレクトリ[^。\n]{0,20}(?:削除|消去|空に))";
@@ -594,6 +781,14 @@ pub(super) struct Skill {
     networked: BTreeSet<String>,
     /// Other findings, by rule id: what they say and where.
     other: Vec<(&'static str, String, Fact)>,
+    /// A secret followed from its source to a request that carries it.
+    flows: Vec<(Fact, Fact)>,
+    /// An instruction to hide from the user whose paragraph speaks of a
+    /// step, a command or a script the agent runs.
+    hides_action: Option<Fact>,
+    /// Some file of the skill decodes base64: every file's base64
+    /// literals are read decoded (docs/audit.md#disguises).
+    pub(super) decodes_base64: bool,
 }
 
 /// A test of the skill's own code (its fixtures name credential paths to
@@ -636,7 +831,8 @@ fn join_paragraphs(text: &str) -> String {
         }
         let next = lines[i + 1].trim_start();
         let starts_block = next.is_empty()
-            || next.starts_with(['-', '*', '#', '|', '>', '`', '<'])
+            || next.starts_with(['-', '*', '#', '|', '>', '<'])
+            || next.starts_with("```")
             || next.starts_with(|c: char| c.is_ascii_digit())
             || line.trim().is_empty()
             || line.trim_start().starts_with(['#', '|', '`']);
@@ -722,6 +918,191 @@ fn fetched_then_run(lines: &Lines<'_>) -> Option<usize> {
         }
     }
     None
+}
+
+/// What a followed secret is.
+#[derive(Clone)]
+enum Taint {
+    /// The whole environment: any request carrying it is a theft.
+    Env,
+    /// A credential printed by a tool, or named for a service: it may go
+    /// to its own service's hosts (any host of those names), in any part
+    /// of a request; with no service named, only in an auth header.
+    Credential(Vec<String>),
+}
+
+/// The hosts a service's credential belongs to, from the word that names
+/// the service (`OPENAI`, `gh`, `gcloud`).
+fn service_hosts(word: &str) -> Vec<String> {
+    let word = word.to_ascii_lowercase();
+    let aliases: &[&str] = match word.as_str() {
+        "gh" | "github" => &["github", "ghcr"],
+        "glab" | "gitlab" => &["gitlab"],
+        "aws" => &["amazonaws", "aws"],
+        "gcloud" | "google" | "gcp" | "gemini" | "vertex" | "firebase" => &["google", "firebase"],
+        "az" | "azure" => &["azure", "microsoft", "windows"],
+        "claude" | "anthropic" => &["anthropic", "claude"],
+        "huggingface" => &["huggingface", "hfco"],
+        "docker" => &["docker"],
+        _ => &[],
+    };
+    if aliases.is_empty() {
+        vec![word]
+    } else {
+        aliases.iter().map(|a| (*a).to_owned()).collect()
+    }
+}
+
+/// Whether `line` names the value `name` (`$t`, `${t}`, or the word).
+fn mentions(line: &str, name: &str) -> bool {
+    if name.len() <= 2 {
+        return line.contains(&format!("${name}")) || line.contains(&format!("${{{name}}}"));
+    }
+    // `env=env` hands the environment to a child process, not to a request.
+    let line = line
+        .replace(&format!("env={name}"), "")
+        .replace(&format!("env: {name}"), "");
+    has_word(&line, name)
+}
+
+/// A secret's value followed, within one program, from where the program
+/// takes it (a command that prints a credential, the whole environment, a
+/// variable named for one service's secret) to a request that carries it
+/// where it does not belong (docs/audit.md#capabilities). Returns the
+/// lines of the source and of the request.
+fn secret_flows(lines: &Lines<'_>) -> Option<(usize, usize)> {
+    // One pass over the file first: most name no such source at all.
+    let text = lines.text;
+    if !(CRED_TOOL.is_match(text) || WHOLE_ENV.is_match(text) || SERVICE_SECRET.is_match(text)) {
+        return None;
+    }
+    let mut tainted: Vec<(String, Taint, usize, bool)> = Vec::new();
+    let mut files: Vec<(String, usize)> = Vec::new();
+    // `named`: a secret known by its variable's name only (`IMG_API_KEY`
+    // to a configured base URL): in an auth header it goes where the
+    // program was configured to send it.
+    let leaves = |line: &str, taint: &Taint, named: bool| -> bool {
+        let hosts: Vec<String> = URL_HOST
+            .captures_iter(line)
+            .map(|c| c[1].to_ascii_lowercase().replace(['.', '-'], ""))
+            .filter(|h| !h.starts_with("localhost") && !h.starts_with("127001"))
+            .collect();
+        match taint {
+            Taint::Env => true,
+            Taint::Credential(services) if services.is_empty() => !AUTH_HEADER.is_match(line),
+            Taint::Credential(_) if named && AUTH_HEADER.is_match(line) => false,
+            Taint::Credential(services) => {
+                !hosts.is_empty()
+                    && hosts
+                        .iter()
+                        .any(|h| !services.iter().any(|s| h.contains(s.as_str())))
+            }
+        }
+    };
+    for index in 0..lines.starts.len().min(5000) {
+        let line = lines.line(index);
+        let network = NETWORK.is_match(line);
+        let request = network || REQUEST_PART.is_match(line);
+        if request {
+            for (file, at) in &files {
+                if line.contains(file.as_str()) && (SINK.is_match(line) || line.contains('<')) {
+                    return Some((*at, index));
+                }
+            }
+            for (name, taint, at, named) in &tainted {
+                if mentions(line, name)
+                    && (network || matches!(taint, Taint::Env))
+                    && leaves(line, taint, *named)
+                {
+                    return Some((*at, index));
+                }
+            }
+            // A service's secret read from the environment on the line itself.
+            if network {
+                for c in SERVICE_SECRET.captures_iter(line) {
+                    let service = &c[1];
+                    if NO_SERVICE.contains(&service) {
+                        continue;
+                    }
+                    let whole = c.get(0).map_or(0, |m| m.start());
+                    let read = line[..whole].ends_with('$')
+                        || line[..whole].ends_with("${")
+                        || line[..whole].ends_with("env.")
+                        || line[..whole].contains("environ")
+                        || line[..whole].contains("getenv");
+                    if read && leaves(line, &Taint::Credential(service_hosts(service)), true) {
+                        return Some((index, index));
+                    }
+                }
+            }
+        }
+        // Where values come from.
+        let source = if let Some(m) = CRED_TOOL.find(line) {
+            let word = m.as_str().split_whitespace().next().unwrap_or("");
+            let word = word
+                .strip_prefix("docker-credential-")
+                .map_or(word, |_| "docker");
+            let services = match word {
+                "gh" | "glab" | "aws" | "gcloud" | "az" | "docker" => service_hosts(word),
+                _ => Vec::new(),
+            };
+            Some(Taint::Credential(services))
+        } else if WHOLE_ENV.is_match(line) {
+            Some(Taint::Env)
+        } else {
+            None
+        };
+        let assigned = if line.contains('=') {
+            TAINT_ASSIGN.captures(line)
+        } else {
+            None
+        };
+        if let Some(taint) = &source {
+            if network && REQUEST_PART.is_match(line) && leaves(line, taint, false) {
+                // `gh auth token | curl -d @- URL`.
+                return Some((index, index));
+            }
+            for c in WRITES_TO.captures_iter(line) {
+                for key in file_keys(&c[1]) {
+                    if key != "/dev/null" && key != "null" && files.len() < 32 {
+                        files.push((key, index));
+                    }
+                }
+            }
+        }
+        if let Some(c) = assigned {
+            let rhs = c.get(2).map_or("", |m| m.as_str());
+            let inherited = tainted
+                .iter()
+                .find(|(name, ..)| mentions(rhs, name))
+                .map(|(_, t, at, named)| (t.clone(), *at, *named));
+            let service = SERVICE_SECRET
+                .captures(rhs)
+                .filter(|s| {
+                    !NO_SERVICE.contains(&&s[1]) && (rhs.contains("env") || rhs.contains("ENV"))
+                })
+                .map(|s| Taint::Credential(service_hosts(&s[1])));
+            let taint = source
+                .clone()
+                .map(|t| (t, index, false))
+                .or(inherited)
+                .or(service.map(|t| (t, index, true)));
+            if let Some((taint, at, named)) = taint
+                && tainted.len() < 64
+            {
+                let name = c[1].to_owned();
+                if !tainted.iter().any(|(n, ..)| *n == name) {
+                    tainted.push((name, taint, at, named));
+                }
+            }
+        }
+    }
+    None
+}
+
+/// Whether `path` names a credential store or key file ([`SOURCE`]).
+pub(super) fn names_credential_store(path: &str) -> bool {
+    SOURCE.is_match(path)
 }
 
 /// Whether `name` is one edit (a letter added, dropped, changed, or two
@@ -818,15 +1199,31 @@ impl Skill {
                 && (is_teaching(lines, lines.index(start), start, end)
                     || placeholder(lines.line(lines.index(start))))
         };
+        // Prose is read by paragraph: a sentence wrapped onto the next line
+        // is one sentence (same length, so offsets stay the file's).
+        let joined;
+        let sentences = if prose {
+            joined = join_paragraphs(text);
+            joined.as_str()
+        } else {
+            text
+        };
         for m in SOURCE.find_iter(text) {
             if is_test(rel) {
                 break;
             }
-            // A read on the line, or (in code) on the lines around it.
+            // A read in the sentence (prose), or on the lines around it (code).
             let index = lines.index(m.start());
-            let reach = if prose { 0 } else { 3 };
-            let near = (index.saturating_sub(reach)..(index + reach + 1).min(lines.starts.len()))
-                .any(|i| READ.is_match(lines.line(i)));
+            let near = if prose {
+                let from = sentences[..m.start()].rfind('\n').map_or(0, |i| i + 1);
+                let to = sentences[m.end()..]
+                    .find('\n')
+                    .map_or(sentences.len(), |i| m.end() + i);
+                READ.is_match(&sentences[from..to])
+            } else {
+                (index.saturating_sub(3)..(index + 4).min(lines.starts.len()))
+                    .any(|i| READ.is_match(lines.line(i)))
+            };
             if near && !teaching(m.start(), m.end()) {
                 self.sources.push(fact(m.start()));
                 if prose && !negated(lines, m.start()) {
@@ -900,15 +1297,6 @@ impl Skill {
         {
             self.capture = Some(fact(m.start()));
         }
-        // Prose is read by paragraph: a sentence wrapped onto the next line
-        // is one sentence (same length, so offsets stay the file's).
-        let joined;
-        let sentences = if prose {
-            joined = join_paragraphs(text);
-            joined.as_str()
-        } else {
-            text
-        };
         if prose {
             if let Some(m) = PROSE_SCRIPT_RUN.find(sentences)
                 && !teaching(m.start(), m.end())
@@ -937,6 +1325,46 @@ impl Skill {
             }
         }
         self.observe_code(rel, lines, prose, &fact);
+        if prose || rel.ends_with(".md") {
+            for (id, what, regex) in STRONG.iter() {
+                if let Some(m) = regex.find_iter(sentences).find(|m| {
+                    !(teaching(m.start(), m.end())
+                        || negated(lines, m.start())
+                        || quoted(lines, m.start(), m.end()))
+                }) {
+                    self.other.push((id, (*what).to_owned(), fact(m.start())));
+                }
+            }
+            for c in PROSE_PACKAGE.captures_iter(text) {
+                let (Some(whole), Some(name)) = (c.get(0), c.get(1)) else {
+                    continue;
+                };
+                let line = lines.line(lines.index(whole.start()));
+                let lower = name.as_str().to_ascii_lowercase();
+                if let Some(known) = typosquat(&lower)
+                    && known.as_bytes().first() == lower.as_bytes().first()
+                    && !ABOUT_SQUATS.is_match(line)
+                    && !teaching(whole.start(), whole.end())
+                    && !negated(lines, whole.start())
+                {
+                    self.other.push((
+                        "typosquat",
+                        format!("recommends `{}`, one letter from `{known}`", name.as_str()),
+                        fact(whole.start()),
+                    ));
+                    break;
+                }
+            }
+        }
+        if let Some(m) = DATA_RUN.find(text)
+            && !teaching(m.start(), m.end())
+        {
+            self.other.push((
+                "data-file-run",
+                "runs a data file of the skill as a program".into(),
+                fact(m.start()),
+            ));
+        }
         for (family, regex) in FAMILIES.iter() {
             if self.families.contains_key(family) {
                 continue;
@@ -963,6 +1391,15 @@ impl Skill {
                                 .into(),
                             fact(m.start()),
                         ));
+                    }
+                    if *family == "hide actions from the user" && self.hides_action.is_none() {
+                        let from = sentences[..m.start()].rfind('\n').map_or(0, |i| i + 1);
+                        let to = sentences[m.end()..]
+                            .find('\n')
+                            .map_or(sentences.len(), |i| m.end() + i);
+                        if ACTION_WORDS.is_match(&sentences[from..to]) {
+                            self.hides_action = Some(fact(m.start()));
+                        }
                     }
                     self.families.insert(family, fact(m.start()));
                     break;
@@ -1068,6 +1505,43 @@ impl Skill {
         if prose {
             return;
         }
+        if !is_test(rel) {
+            self.code_sources(rel, lines, fact);
+            if self.flows.len() < 4
+                && let Some((from, to)) = secret_flows(lines)
+            {
+                self.flows
+                    .push((fact(lines.starts[from]), fact(lines.starts[to])));
+            }
+        }
+        if let Some(m) = ERASE_TRACES.find(text) {
+            self.other.push((
+                "erase-traces",
+                "erases the shell history or event logs".into(),
+                fact(m.start()),
+            ));
+        }
+        for m in DETACH.find_iter(text) {
+            let index = lines.index(m.start());
+            let line = lines.line(index);
+            // An endless loop that sends data, detached where it ends
+            // (`( while true; do … curl -T … ; done ) & disown`).
+            let looped = || {
+                (index.saturating_sub(12)..index).any(|from| {
+                    ENDLESS.is_match(lines.line(from))
+                        && (from..=index).any(|i| SINK.is_match(lines.line(i)))
+                })
+            };
+            if NETWORK.is_match(line) || looped() {
+                self.other.push((
+                    "autostart-network",
+                    "keeps running in the background after the session and reaches the network"
+                        .into(),
+                    fact(m.start()),
+                ));
+                break;
+            }
+        }
         // A secret variable leaving through a covert channel of the same
         // program.
         if self.secret_env.is_none()
@@ -1108,6 +1582,36 @@ impl Skill {
                     fact(whole),
                 ));
             }
+        }
+    }
+
+    /// Credential stores that code names by parts: a path joined from
+    /// quoted pieces, a browser's profile and its cookie or login store.
+    fn code_sources(&mut self, _rel: &str, lines: &Lines<'_>, fact: &dyn Fn(usize) -> Fact) {
+        let text = lines.text;
+        if self.sources.len() >= 4 {
+            return;
+        }
+        for m in JOINED_LITERALS.find_iter(text) {
+            let path: Vec<&str> = QUOTED_PIECE
+                .captures_iter(m.as_str())
+                .filter_map(|c| c.get(1).map(|p| p.as_str()))
+                .collect();
+            let path = path.join("/");
+            if SOURCE.is_match(&path) {
+                let index = lines.index(m.start());
+                let near = (index.saturating_sub(3)..(index + 4).min(lines.starts.len()))
+                    .any(|i| READ.is_match(lines.line(i)));
+                if near {
+                    self.sources.push(fact(m.start()));
+                    return;
+                }
+            }
+        }
+        if BROWSER_PROFILE.is_match(text)
+            && let Some(m) = BROWSER_STORE.find(text)
+        {
+            self.sources.push(fact(m.start()));
         }
     }
 
@@ -1156,6 +1660,17 @@ impl Skill {
                 None,
                 source,
                 format!("sent by {}:{}", sink.file, sink.line),
+            );
+        }
+        if let Some((source, sink)) = self.flows.first() {
+            push(
+                "source-to-sink",
+                None,
+                source,
+                format!(
+                    "a credential or the environment, carried by the request at {}:{}",
+                    sink.file, sink.line
+                ),
             );
         }
         if let Some(fact) = &self.capture
@@ -1289,6 +1804,22 @@ impl Skill {
         }
         for (family, fact) in families {
             push("agent-instruction", None, fact, (*family).to_owned());
+        }
+        // Told to keep something from the user, in a skill that sends data,
+        // reaches the network or runs fetched code: what is hidden is that.
+        if let Some(fact) = &self.hides_action
+            && (!self.sinks.is_empty()
+                || !self.remote_runs.is_empty()
+                || !self.sources.is_empty()
+                || !self.flows.is_empty()
+                || !self.networked.is_empty())
+        {
+            push(
+                "hidden-action",
+                None,
+                fact,
+                "keeps from the user a skill that reaches the network".into(),
+            );
         }
         if families.len() >= 2 {
             let names: Vec<&str> = families.keys().copied().collect();

@@ -132,6 +132,13 @@ fn native_kind(b: &[u8]) -> Option<(&'static str, usize)> {
     if word(b, 0) == Some([0xca, 0xfe, 0xba, 0xbe]) && u32::from_be_bytes(word(b, 4)?) < 20 {
         return Some(("Mach-O universal executable", 0));
     }
+    // A Java class file: compiled code no reviewer reads (a `.jar`'s
+    // members are these).
+    if word(b, 0) == Some([0xca, 0xfe, 0xba, 0xbe])
+        && u16::from_be_bytes([*b.get(6)?, *b.get(7)?]) >= 45
+    {
+        return Some(("Java class file (compiled code)", 0));
+    }
     // ELF: class 1 or 2, data 1 or 2, version 1.
     for at in find_all(b, b"\x7fELF") {
         if matches!(b.get(at + 4), Some(1 | 2))
@@ -155,7 +162,11 @@ fn native_kind(b: &[u8]) -> Option<(&'static str, usize)> {
         let Some(to) = word(b, at + 0x3c).map(u32::from_le_bytes) else {
             continue;
         };
-        if word(b, at + to as usize) == Some(*b"PE\0\0") {
+        // The header's offset is the DOS header's; inside a container that
+        // carries it, an offset counted from the container's start.
+        if word(b, at + to as usize) == Some(*b"PE\0\0")
+            || (at > 0 && word(b, to as usize) == Some(*b"PE\0\0"))
+        {
             return Some(("PE (Windows) executable", at));
         }
     }

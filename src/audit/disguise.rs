@@ -32,7 +32,7 @@ fn re(source: &str) -> Regex {
 
 static ASSIGN: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?m)(?:^|[;&{(]\s*)\s*(?:export\s+|local\s+|readonly\s+|declare\s+(?:-\w+\s+)?|const\s+|let\s+|var\s+|set\s+)?\$?([A-Za-z_][A-Za-z0-9_]*)\s*(=|:=|\s=\s)\s*(?:"([^"\n]*)"|'([^'\n]*)'|`([^`\n]*)`|([^\s;&|'"`()=]+))"#,
+        r#"(?m)(?:^|[;&{(]\s*)\s*(?:export\s+|local\s+|readonly\s+|declare\s+(?:-\w+\s+)?|const\s+|let\s+|var\s+|set\s+)?\$?([A-Za-z_][A-Za-z0-9_]*)\s*(=|:=|\s=\s)\s*(?:"([^"\n]*)"|'([^'\n]*)'|`([^`\n]*)`|\$\(\s*(?:printf|echo)\s+(?:-[en]+\s+)?(?:"([^"\n]*)"|'([^'\n]*)')\s*\)|([^\s;&|'"`()=]+))"#,
     )
 });
 static CONCAT: LazyLock<Regex> = LazyLock::new(|| re(r#"["'`]\s*(?:\+|\.\.?|&)\s*["'`]"#));
@@ -71,8 +71,10 @@ static QUOTED: LazyLock<Regex> = LazyLock::new(|| re(r#""([^"\n]{3,})"|'([^'\n]{
 const BASE64_WORDS: &[&str] = &["base64", "b64", "atob", "-enc", "-e "];
 
 /// The file's text as the interpreter assembles it, or `None` when there is
-/// nothing to unfold.
-pub(super) fn unfold(text: &str) -> Option<Unfolded> {
+/// nothing to unfold. `base64`: another file of the skill decodes base64
+/// (a payload kept in a data file and decoded by a script), so this
+/// file's base64 literals are decoded too.
+pub(super) fn unfold(text: &str, base64: bool) -> Option<Unfolded> {
     let lower = text.to_ascii_lowercase();
     // Continued lines first: the rest reads whole commands.
     let mut lines: Vec<String> = Vec::new();
@@ -111,8 +113,21 @@ pub(super) fn unfold(text: &str) -> Option<Unfolded> {
         joining = continued;
         last_was_backslash = trimmed.ends_with('\\');
     }
-    let decode_base64 = BASE64_WORDS.iter().any(|w| lower.contains(w));
-    let decode_hex = lower.contains("\\x") || lower.contains("\\u00") || lower.contains("hex");
+    let decode_base64 = base64 || BASE64_WORDS.iter().any(|w| lower.contains(w));
+    let decode_hex = ["\\x", "\\u00", "hex", "xxd", "pack(", "h*"]
+        .iter()
+        .any(|w| lower.contains(w));
+    // A string reversed before it runs (`echo 'hs | …' | rev | sh`).
+    let reversed = [
+        "| rev",
+        "|rev",
+        "[::-1]",
+        ".reverse()",
+        "strrev",
+        "reverse(",
+    ]
+    .iter()
+    .any(|w| lower.contains(w));
     let rot13 = lower.contains("rot13")
         || lower.contains("rot_13")
         || lower.contains("rot-13")
@@ -152,6 +167,14 @@ pub(super) fn unfold(text: &str) -> Option<Unfolded> {
                         .map(|n| n.as_str().parse::<u32>().ok().and_then(char::from_u32))
                         .collect();
                     s.map_or_else(|| c[0].to_owned(), |s| format!("\"{s}\""))
+                })
+                .into_owned();
+        }
+        if reversed && l.contains(['"', '\'']) {
+            l = QUOTED
+                .replace_all(&l, |c: &Captures| {
+                    let inner = c.get(1).or(c.get(2)).map_or("", |m| m.as_str());
+                    format!("\"{}\"", inner.chars().rev().collect::<String>())
                 })
                 .into_owned();
         }
@@ -213,10 +236,10 @@ pub(super) fn unfold(text: &str) -> Option<Unfolded> {
             for c in ASSIGN.captures_iter(line) {
                 // `fs = require('fs')`, `d = site.dir()`: a call, not a literal.
                 let end = c.get(0).map_or(0, |m| m.end());
-                if c.get(6).is_some() && line[end..].starts_with(['(', '.', '[']) {
+                if c.get(8).is_some() && line[end..].starts_with(['(', '.', '[']) {
                     continue;
                 }
-                let value = (3..=6).find_map(|i| c.get(i)).map_or("", |m| m.as_str());
+                let value = (3..=8).find_map(|i| c.get(i)).map_or("", |m| m.as_str());
                 if !value.is_empty() && value.len() <= 400 && values.len() < 200 {
                     // `f=authorized; f="${f}_keys"` on one line.
                     let value = if value.contains('$') {
@@ -377,7 +400,7 @@ mod tests {
     use super::*;
 
     fn unfolded(text: &str) -> String {
-        unfold(text).map_or_else(|| text.to_owned(), |u| u.text)
+        unfold(text, false).map_or_else(|| text.to_owned(), |u| u.text)
     }
 
     #[test]

@@ -176,20 +176,66 @@ const CHUNK_BYTES: usize = 1024 * 1024;
 /// file, then line, then rule.
 pub fn audit_dir(dir: &Path) -> std::io::Result<Vec<Finding>> {
     let mut files = Vec::new();
-    collect(dir, "", &mut files)?;
+    let mut links = Vec::new();
+    collect(dir, "", &mut files, &mut links)?;
     files.sort();
     let mut read = Vec::with_capacity(files.len());
     for rel in files {
         let bytes = std::fs::read(dir.join(&rel))?;
         read.push((rel, bytes));
     }
-    Ok(audit_files(
+    let mut out = audit_files(
         read.iter()
             .map(|(rel, bytes)| (rel.as_str(), bytes.as_slice())),
-    ))
+    );
+    for (rel, target) in links {
+        if let Some(f) = link_finding(&rel, &target) {
+            out.push(f);
+        }
+    }
+    sort(&mut out);
+    Ok(out)
 }
 
-fn collect(dir: &Path, prefix: &str, out: &mut Vec<String>) -> std::io::Result<()> {
+/// A symbolic link that leads out of the skill folder: what an agent reads
+/// through it is a file of the user's machine, which no review of the skill
+/// saw (high when the target is a credential store, `~/.aws/credentials`).
+fn link_finding(rel: &str, target: &Path) -> Option<Finding> {
+    let text = target.to_string_lossy();
+    let mut depth = rel.matches('/').count() as i64;
+    let mut escapes = target.is_absolute() || text.starts_with('~');
+    for part in target.components() {
+        match part {
+            std::path::Component::ParentDir => depth -= 1,
+            std::path::Component::Normal(_) => depth += 1,
+            _ => {}
+        }
+        escapes |= depth < 0;
+    }
+    if !escapes {
+        return None;
+    }
+    let rule = rules::rule("link-outside")?;
+    Some(Finding {
+        rule: rule.id.to_owned(),
+        severity: if capability::names_credential_store(&text) {
+            rule.severity
+        } else {
+            Severity::Medium
+        },
+        file: rel.to_owned(),
+        line: 0,
+        excerpt: excerpt(&format!("a link to {text}"), 120),
+        why: rule.why.to_owned(),
+    })
+}
+
+fn collect(
+    dir: &Path,
+    prefix: &str,
+    out: &mut Vec<String>,
+    links: &mut Vec<(String, std::path::PathBuf)>,
+) -> std::io::Result<()> {
     for entry in std::fs::read_dir(dir)? {
         let entry = entry?;
         let name = entry.file_name().to_string_lossy().into_owned();
@@ -200,9 +246,11 @@ fn collect(dir: &Path, prefix: &str, out: &mut Vec<String>) -> std::io::Result<(
             format!("{prefix}/{name}")
         };
         if kind.is_dir() {
-            collect(&entry.path(), &rel, out)?;
+            collect(&entry.path(), &rel, out, links)?;
         } else if kind.is_file() {
             out.push(rel);
+        } else if kind.is_symlink() {
+            links.push((rel, std::fs::read_link(entry.path())?));
         }
     }
     Ok(())
@@ -212,7 +260,11 @@ fn collect(dir: &Path, prefix: &str, out: &mut Vec<String>) -> std::io::Result<(
 /// own findings, then what the skill can do across its files
 /// ([`capability`]). Findings are sorted by file, then line, then rule.
 pub fn audit_files<'a>(files: impl IntoIterator<Item = (&'a str, &'a [u8])>) -> Vec<Finding> {
+    let files: Vec<(&str, &[u8])> = files.into_iter().collect();
     let mut skill = capability::Skill::default();
+    skill.decodes_base64 = files
+        .iter()
+        .any(|(_, bytes)| DECODES_BASE64.is_match(bytes));
     let mut out = Vec::new();
     for (rel, bytes) in files {
         read_file(rel, bytes, 0, &mut skill, &mut out);
@@ -221,6 +273,14 @@ pub fn audit_files<'a>(files: impl IntoIterator<Item = (&'a str, &'a [u8])>) -> 
     sort(&mut out);
     out
 }
+
+/// Words of a program that decodes base64: where one file of a skill has
+/// one, the base64 literals of every file are read decoded (a payload kept
+/// in a data file, decoded by a script).
+static DECODES_BASE64: LazyLock<regex::bytes::Regex> = LazyLock::new(|| {
+    regex::bytes::Regex::new(r"(?i)base64|b64decode|atob\(|frombase64string")
+        .unwrap_or_else(|e| panic!("audit: {e}"))
+});
 
 /// Audits one file's bytes alone; `rel` is its `/`-separated path in the
 /// skill.
@@ -291,7 +351,17 @@ fn scan_text(
     let same = |index: usize| index + 1;
     rules::run_patterns(rel, &lines, prose, &same, out);
     skill.observe(rel, &lines, prose, &same);
-    if let Some(unfolded) = disguise::unfold(&text) {
+    // A payload kept in a data file, decoded by another file's script.
+    let data_file = {
+        let lower = rel.to_ascii_lowercase();
+        [
+            ".json", ".yaml", ".yml", ".toml", ".ini", ".cfg", ".conf", ".env", ".txt", ".csv",
+            ".dat", ".xml", ".plist",
+        ]
+        .iter()
+        .any(|ext| lower.ends_with(ext))
+    };
+    if let Some(unfolded) = disguise::unfold(&text, skill.decodes_base64 && data_file) {
         let more = rules::Lines::new(&unfolded.text);
         let line_of = |index: usize| unfolded.line_of.get(index).copied().unwrap_or(index + 1);
         rules::run_patterns(rel, &more, prose, &line_of, out);
