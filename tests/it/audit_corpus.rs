@@ -162,7 +162,10 @@ fn the_fresh_corpus_is_split_in_halves_as_its_readme_says() {
             let row = format!("| `{group}` | {tuning} |");
             let whole = format!("| `{group}` | {tuning} | {held_out} |");
             let present = if halves.len() == 2 { &whole } else { &row };
-            assert!(readme.contains(present.as_str()), "fresh/README.md lacks the row {present}");
+            assert!(
+                readme.contains(present.as_str()),
+                "fresh/README.md lacks the row {present}"
+            );
         }
     }
 }
