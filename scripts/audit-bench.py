@@ -16,12 +16,16 @@ Corpora:
       data/ground_truth/ground_truth_final.csv); skipped when unset;
   (c) public collections, checkouts named by $COLLECTIONS_DIRS
       (colon-separated); every folder holding SKILL.md counts as honest;
-      skipped when unset.
+      skipped when unset;
+  (f) audit-corpus/fresh/{tuning,held-out}/: a second set in the same
+      layout, written by someone who had read docs/audit.md only, never
+      the rules, split by skill within each family; rules may be tuned on
+      the tuning half only.
 
 Builds nothing: pass the binary (default target/release/skillpm, or $SKILLPM).
 Standard library only. Nothing of (b) or (c) is copied anywhere.
 
-    scripts/audit-bench.py [--binary PATH] [--corpus DIR] [--json] [--only a,b,c]
+    scripts/audit-bench.py [--binary PATH] [--corpus DIR] [--json] [--only a,f,b,c]
 
 `--run` measures `skillpm audit --run` instead (docs/audit.md, "Measured"):
 every skill is audited statically and with `--run` (one skill per
@@ -159,9 +163,10 @@ def rules_of(findings, severities=None):
     return list(seen)
 
 
-def judge(samples, results):
+def judge(samples, results, split=True):
     """samples: [(label, name, group, [folders])] -> a corpus summary (with
-    recall per group when groups are named).
+    recall per group when groups are named, and per half of the split when
+    `split`).
 
     A sample is refused when any of its folders is refused, and has a high
     when any of its folders has a high or critical finding."""
@@ -204,7 +209,7 @@ def judge(samples, results):
     summary["recall"] = summary["refused"] / len(mal) if mal else None
     if not summary["families"]:
         del summary["families"]
-    else:
+    elif split:
         halves = OrderedDict()
         for fam, c in summary["families"].items():
             half = "held-out" if fam in HELD_OUT else "tuning"
@@ -283,17 +288,18 @@ def markdown(results):
     for key, r in results.items():
         if "skipped" in r:
             continue
-        if r.get("families"):
+        if r.get("halves"):
             lines += ["", f"### {key}: recall per half", ""]
             lines += ["| half | refused | recall |", "|---|---|---|"]
             for half, c in r["halves"].items():
                 lines.append(
                     f"| {half} | {c['refused']}/{c['malicious']} | {pct(c['recall'])} |"
                 )
+        if r.get("families"):
             lines += ["", f"### {key}: recall per family", ""]
             lines += ["| family | half | refused | recall |", "|---|---|---|---|"]
             for fam, c in r["families"].items():
-                half = "held-out" if fam in HELD_OUT else "tuning"
+                half = ("held-out" if fam in HELD_OUT else "tuning") if "halves" in r else "-"
                 lines.append(
                     f"| {fam} | {half} | {c['refused']}/{c['malicious']} | "
                     f"{pct(c['refused'] / c['malicious'])} |"
@@ -462,7 +468,7 @@ def markdown_run(results):
 
 
 def main_run(args, binary):
-    only = set(args.only.split(",")) if args.only != "a,b,c" else {"r", "a", "c"}
+    only = set(args.only.split(",")) if args.only != "a,f,b,c" else {"r", "a", "c"}
     results = OrderedDict()
     if "r" in only:
         results["(r) run-corpus"] = bench_run(binary, corpus_own(os.path.join(REPO, "run-corpus")))
@@ -496,7 +502,11 @@ def main():
     )
     ap.add_argument("--corpus", default=os.path.join(REPO, "audit-corpus"))
     ap.add_argument("--json", action="store_true", help="print JSON, not markdown")
-    ap.add_argument("--only", default="a,b,c", help="corpora to run, e.g. a,c (r,a,c with --run)")
+    ap.add_argument(
+        "--only",
+        default="a,f,b,c",
+        help="corpora to run, e.g. a,c (r,a,c with --run); f is audit-corpus/fresh",
+    )
     ap.add_argument("--run", action="store_true", help="measure `audit --run` (see above)")
     args = ap.parse_args()
     binary = os.path.abspath(args.binary)
@@ -513,15 +523,25 @@ def main():
     auditor = Auditor(binary)
     results = OrderedDict()
 
-    def run(key, samples, problems=()):
+    def run(key, samples, problems=(), split=True):
         folders = sorted({f for s in samples for f in s[3]})
-        summary = judge(samples, auditor.audit(folders))
+        summary = judge(samples, auditor.audit(folders), split)
         if problems:
             summary["problems"] = list(problems)
         results[key] = summary
 
     if "a" in only:
         run("(a) audit-corpus", corpus_own(os.path.abspath(args.corpus)))
+    if "f" in only:
+        # audit-corpus/fresh/README.md: split by skill within each family, so
+        # each half is reported whole.
+        for half in ("tuning", "held-out"):
+            key = f"(f) fresh, {half} half"
+            fresh = os.path.join(os.path.abspath(args.corpus), "fresh", half)
+            if not os.path.isdir(fresh):
+                results[key] = {"skipped": f"{fresh} is not a folder"}
+            else:
+                run(key, corpus_own(fresh), split=False)
     if "b" in only:
         mal = os.environ.get("MALSKILLS_DIR")
         if not mal:

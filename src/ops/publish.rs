@@ -73,7 +73,7 @@ pub fn publish_oci(ctx: &Context, opts: &OciPublishOptions) -> anyhow::Result<Oc
             let Some(value) = value else {
                 return super::fail(Exit::Usage, format!("--token-env ${var} is not set"));
             };
-            Some(oci::Credential::from_token(var, &value))
+            Some(oci::RegistryLogin::from_token(var, &value))
         }
         None => match oci::auth::docker_config_path() {
             Some(path) => oci::auth::from_docker_config(&path, &target.registry)?,

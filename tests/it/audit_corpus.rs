@@ -23,7 +23,12 @@ fn sorted_dirs(dir: &Path) -> Vec<PathBuf> {
 
 /// The skill folders of `audit-corpus/<label>/<group>/<skill>`, by group.
 fn skills(label: &str) -> BTreeMap<String, Vec<PathBuf>> {
-    sorted_dirs(&corpus().join(label))
+    skills_in(&corpus(), label)
+}
+
+/// The skill folders of `<root>/<label>/<group>/<skill>`, by group.
+fn skills_in(root: &Path, label: &str) -> BTreeMap<String, Vec<PathBuf>> {
+    sorted_dirs(&root.join(label))
         .into_iter()
         .map(|group| {
             let name = group.file_name().unwrap().to_string_lossy().into_owned();
@@ -92,6 +97,9 @@ fn every_url_of_the_malicious_corpus_names_a_reserved_host() {
     );
     let mut all = Vec::new();
     files(&corpus().join("malicious"), &mut all);
+    for half in fresh_halves() {
+        files(&half.join("malicious"), &mut all);
+    }
     let mut live = Vec::new();
     for file in &all {
         let text = String::from_utf8_lossy(&std::fs::read(file).unwrap()).into_owned();
@@ -110,4 +118,51 @@ fn every_url_of_the_malicious_corpus_names_a_reserved_host() {
         live.is_empty(),
         "live hosts in the malicious corpus: {live:#?}"
     );
+}
+
+/// The halves of the fresh corpus present in this checkout
+/// (audit-corpus/fresh/README.md): the tuning half always; the held-out half
+/// once its session's tuning is over.
+fn fresh_halves() -> Vec<PathBuf> {
+    let fresh = corpus().join("fresh");
+    ["tuning", "held-out"]
+        .iter()
+        .map(|half| fresh.join(half))
+        .filter(|dir| dir.is_dir())
+        .collect()
+}
+
+#[test]
+fn the_fresh_corpus_is_split_in_halves_as_its_readme_says() {
+    let readme = std::fs::read_to_string(corpus().join("fresh/README.md")).unwrap();
+    let halves = fresh_halves();
+    assert!(
+        halves.iter().any(|h| h.ends_with("tuning")),
+        "audit-corpus/fresh/tuning is missing"
+    );
+    for label in ["malicious", "honest"] {
+        // One README row per group: `| `group` | tuning | held-out |`.
+        let mut counts: BTreeMap<String, [usize; 2]> = BTreeMap::new();
+        for half in &halves {
+            let column = usize::from(half.ends_with("held-out"));
+            for (group, dirs) in skills_in(half, label) {
+                counts.entry(group).or_default()[column] = dirs.len();
+                for dir in &dirs {
+                    let md = dir.join("SKILL.md");
+                    assert!(
+                        std::fs::symlink_metadata(&md).is_ok_and(|m| m.is_file()),
+                        "{} has no SKILL.md",
+                        dir.display()
+                    );
+                }
+            }
+        }
+        assert!(counts.len() >= 12, "{label} groups: {:?}", counts.keys());
+        for (group, [tuning, held_out]) in &counts {
+            let row = format!("| `{group}` | {tuning} |");
+            let whole = format!("| `{group}` | {tuning} | {held_out} |");
+            let present = if halves.len() == 2 { &whole } else { &row };
+            assert!(readme.contains(present.as_str()), "fresh/README.md lacks the row {present}");
+        }
+    }
 }

@@ -24,8 +24,8 @@ use crate::net::fetch::{
 use crate::net::{TokenChoice, UserTokens};
 use crate::project::manifest::SourceDecl;
 use crate::sources::index::format::{
-    ArtifactType, Entry, EntryContent, Index, IndexError, Keep, check_index, parse_index_from,
-    parse_index_kept,
+    ArtifactType, Entry, EntryContent, IndexError, Keep, ParsedIndex, check_index,
+    parse_index_from, parse_index_kept,
 };
 use crate::sources::location::SpecError;
 use crate::sources::tokens::token_choice;
@@ -178,7 +178,7 @@ pub struct ResolvedIndex {
     pub source: String,
     /// The index URL that was found (before any redirect).
     pub index_url: Url,
-    pub index: Index,
+    pub index: ParsedIndex,
     /// Who signed it, when the source pins keys.
     pub signer: Option<Signer>,
     /// sha256 of the exact index bytes: the snapshot kept in the cache
@@ -285,7 +285,7 @@ fn parse_snapshot(
     url: Url,
     bytes: &mut Vec<u8>,
     keep: Keep<'_>,
-) -> Result<Index, IndexError> {
+) -> Result<ParsedIndex, IndexError> {
     let Ok(file) = snapshots.open(&snapshot) else {
         return parse_index_kept(bytes, &url, keep);
     };

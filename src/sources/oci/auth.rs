@@ -10,20 +10,20 @@ use super::OciError;
 
 /// A user name and secret for one registry.
 #[derive(Clone)]
-pub struct Credential {
+pub struct RegistryLogin {
     pub user: String,
     pub secret: String,
     /// Where it came from, for messages (`$VAR`, `~/.docker/config.json`).
     pub from: String,
 }
 
-impl std::fmt::Debug for Credential {
+impl std::fmt::Debug for RegistryLogin {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Credential({} from {})", self.user, self.from)
+        write!(f, "RegistryLogin({} from {})", self.user, self.from)
     }
 }
 
-impl Credential {
+impl RegistryLogin {
     /// `Basic base64(user:secret)`.
     pub fn basic(&self) -> String {
         let raw = format!("{}:{}", self.user, self.secret);
@@ -34,13 +34,13 @@ impl Credential {
     }
 
     /// From a `token-env` value: `USER:SECRET`, or a lone token (user `skillpm`).
-    pub fn from_token(var: &str, value: &str) -> Credential {
+    pub fn from_token(var: &str, value: &str) -> RegistryLogin {
         let value = value.trim();
         let (user, secret) = match value.split_once(':') {
             Some((u, s)) if !u.is_empty() => (u, s),
             _ => ("skillpm", value),
         };
-        Credential {
+        RegistryLogin {
             user: user.to_owned(),
             secret: secret.to_owned(),
             from: format!("${var}"),
@@ -90,7 +90,7 @@ fn same_registry(key: &str, registry: &str) -> bool {
 
 /// The credential the Docker config at `path` holds for `registry`; `None`
 /// when there is no config or no entry for it.
-pub fn from_docker_config(path: &Path, registry: &str) -> Result<Option<Credential>, OciError> {
+pub fn from_docker_config(path: &Path, registry: &str) -> Result<Option<RegistryLogin>, OciError> {
     let text = match std::fs::read(path) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -120,7 +120,7 @@ pub fn from_docker_config(path: &Path, registry: &str) -> Result<Option<Credenti
         .find(|(k, _)| same_registry(k, registry))
     {
         if let (Some(user), Some(secret)) = (&entry.username, &entry.password) {
-            return Ok(Some(Credential {
+            return Ok(Some(RegistryLogin {
                 user: user.clone(),
                 secret: secret.clone(),
                 from,
@@ -138,7 +138,7 @@ pub fn from_docker_config(path: &Path, registry: &str) -> Result<Option<Credenti
             let (user, secret) = text
                 .split_once(':')
                 .ok_or_else(|| bad("is not user:secret"))?;
-            return Ok(Some(Credential {
+            return Ok(Some(RegistryLogin {
                 user: user.to_owned(),
                 secret: secret.to_owned(),
                 from,
@@ -153,7 +153,7 @@ pub fn from_docker_config(path: &Path, registry: &str) -> Result<Option<Credenti
 
 /// Asks `docker-credential-<helper> get` (the Docker credential-helper
 /// protocol: the server on stdin, `{"Username","Secret"}` on stdout).
-fn from_helper(helper: &str, registry: &str) -> Result<Option<Credential>, OciError> {
+fn from_helper(helper: &str, registry: &str) -> Result<Option<RegistryLogin>, OciError> {
     use std::io::Write as _;
     let program = format!("docker-credential-{helper}");
     let failed = |reason: String| OciError::Credentials {
@@ -195,7 +195,7 @@ fn from_helper(helper: &str, registry: &str) -> Result<Option<Credential>, OciEr
     }
     let answer: Answer = serde_json::from_slice(&out.stdout)
         .map_err(|e| failed(format!("its answer is not the helper protocol's JSON: {e}")))?;
-    Ok(Some(Credential {
+    Ok(Some(RegistryLogin {
         user: answer.username,
         secret: answer.secret,
         from: program,
@@ -239,8 +239,8 @@ mod tests {
         );
         std::fs::write(&path, "{not json").unwrap();
         assert!(from_docker_config(&path, "ghcr.io").is_err());
-        let t = Credential::from_token("T", "alice:tok");
+        let t = RegistryLogin::from_token("T", "alice:tok");
         assert_eq!((t.user.as_str(), t.secret.as_str()), ("alice", "tok"));
-        assert_eq!(Credential::from_token("T", "tok").user, "skillpm");
+        assert_eq!(RegistryLogin::from_token("T", "tok").user, "skillpm");
     }
 }

@@ -15,8 +15,8 @@ use std::collections::HashMap;
 
 use url::Url;
 
-use super::auth::Credential;
-use super::manifest::{self, Descriptor, Manifest, Parsed};
+use super::auth::RegistryLogin;
+use super::manifest::{self, Descriptor, ImageManifest, ManifestBody};
 use super::{OciError, OciRef};
 use crate::digest::Digest;
 use crate::net::fetch::{Auth, DownloadSpec, Downloaded, Exchange, Fetcher, Reply, Verb};
@@ -29,7 +29,7 @@ const MAX_DOCUMENT_BYTES: u64 = 4 * 1024 * 1024;
 pub struct Pulled {
     /// The digest of the image manifest (after an index was followed).
     pub digest: Digest,
-    pub manifest: Manifest,
+    pub manifest: ImageManifest,
 }
 
 /// One registry, with the credential to offer it.
@@ -37,7 +37,7 @@ pub struct Registry<'f> {
     fetcher: &'f Fetcher,
     base: Url,
     registry: String,
-    credential: Option<Credential>,
+    credential: Option<RegistryLogin>,
     /// `Authorization` per scope (`repo:pull`), learnt from challenges.
     auths: RefCell<HashMap<String, Auth>>,
     /// Why the credential was kept from a token realm (said if the
@@ -49,7 +49,7 @@ impl<'f> Registry<'f> {
     pub fn new(
         fetcher: &'f Fetcher,
         reference: &OciRef,
-        credential: Option<Credential>,
+        credential: Option<RegistryLogin>,
     ) -> Result<Self, OciError> {
         let base = reference.base_url().map_err(|reason| OciError::Reference {
             text: reference.to_string(),
@@ -149,7 +149,7 @@ impl<'f> Registry<'f> {
         Err(self.refused(repo, 401))
     }
 
-    fn bad_credential(&self, c: &Credential) -> OciError {
+    fn bad_credential(&self, c: &RegistryLogin) -> OciError {
         OciError::Credentials {
             registry: self.registry.clone(),
             reason: format!("the credential from {} cannot be sent as a header", c.from),
@@ -299,22 +299,22 @@ impl<'f> Registry<'f> {
             reason,
         };
         match manifest::parse(&bytes, content_type.as_deref()).map_err(bad)? {
-            Parsed::Image(m) => Ok(Pulled {
+            ManifestBody::Image(m) => Ok(Pulled {
                 digest,
                 manifest: m,
             }),
-            Parsed::Index(index) => {
+            ManifestBody::Index(index) => {
                 let first = index
                     .manifests
                     .first()
                     .ok_or_else(|| bad("its image index lists no manifest".into()))?;
                 let (digest, bytes, content_type) = self.manifest_bytes(repo, &first.digest)?;
                 match manifest::parse(&bytes, content_type.as_deref()).map_err(bad)? {
-                    Parsed::Image(m) => Ok(Pulled {
+                    ManifestBody::Image(m) => Ok(Pulled {
                         digest,
                         manifest: m,
                     }),
-                    Parsed::Index(_) => Err(bad("its index points at another index".into())),
+                    ManifestBody::Index(_) => Err(bad("its index points at another index".into())),
                 }
             }
         }
@@ -346,8 +346,8 @@ impl<'f> Registry<'f> {
             return Err(self.status_error(&what, &reply));
         };
         match manifest::parse(&body, Some(manifest::OCI_INDEX)) {
-            Ok(Parsed::Index(index)) => Ok(index.manifests),
-            Ok(Parsed::Image(_)) => Err(OciError::Protocol {
+            Ok(ManifestBody::Index(index)) => Ok(index.manifests),
+            Ok(ManifestBody::Image(_)) => Err(OciError::Protocol {
                 registry: self.registry.clone(),
                 reason: format!("{what}: an image manifest, not an index of referrers"),
             }),

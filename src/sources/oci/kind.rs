@@ -10,7 +10,7 @@ use anyhow::Context as _;
 
 use super::cosign::{self, CosignKey};
 use super::referrers;
-use super::{Artifact, Credential, OciError, OciRef, Registry};
+use super::{OciError, OciRef, Registry, RegistryLogin, ResolvedArtifact};
 use crate::error::{Exit, OpError};
 use crate::net::fetch::Fetcher;
 use crate::printer::Printer;
@@ -167,10 +167,10 @@ impl Kind for Oci {
 pub struct OciOpened {
     pub declared: OciRef,
     fetcher: Fetcher,
-    credential: Option<Credential>,
+    credential: Option<RegistryLogin>,
     key: Option<CosignKey>,
     /// The one skill the reference names, with its name.
-    pub one: Option<(String, Artifact)>,
+    pub one: Option<(String, ResolvedArtifact)>,
     /// A namespace's skills, as far as the registry lists them.
     pub listed: Vec<String>,
 }
@@ -213,7 +213,7 @@ fn parts(
     ui: &Printer,
     decl: &SourceDecl,
     token_var: Option<&str>,
-) -> anyhow::Result<(OciRef, Option<Credential>, Option<CosignKey>)> {
+) -> anyhow::Result<(OciRef, Option<RegistryLogin>, Option<CosignKey>)> {
     parts_with(&|reason| ui.warn(reason), decl, token_var)
 }
 
@@ -222,7 +222,7 @@ fn parts_with(
     warn: &dyn Fn(String),
     decl: &SourceDecl,
     token_var: Option<&str>,
-) -> anyhow::Result<(OciRef, Option<Credential>, Option<CosignKey>)> {
+) -> anyhow::Result<(OciRef, Option<RegistryLogin>, Option<CosignKey>)> {
     use crate::net::TokenChoice;
     let declared = OciRef::parse(&decl.url).map_err(|reason| OciError::Reference {
         text: decl.url.clone(),
@@ -254,7 +254,7 @@ fn parts_with(
                     ),
                 );
             };
-            Some(Credential::from_token(&var, &value))
+            Some(RegistryLogin::from_token(&var, &value))
         }
         None => match oci::auth::docker_config_path() {
             Some(path) => oci::auth::from_docker_config(&path, &declared.registry)?,
@@ -338,7 +338,7 @@ fn open(ws: &Workspace<'_>, decl: &SourceDecl) -> anyhow::Result<OciOpened> {
 
 /// The skill's name: its `org.stacklok.skillet.skill.name` annotation,
 /// else the repository's last part.
-fn artifact_name(artifact: &Artifact) -> String {
+fn artifact_name(artifact: &ResolvedArtifact) -> String {
     artifact
         .name
         .clone()
@@ -350,7 +350,7 @@ fn store_artifact(
     ws: &Workspace<'_>,
     opened: &OciOpened,
     registry: &Registry<'_>,
-    artifact: &Artifact,
+    artifact: &ResolvedArtifact,
     name: &str,
 ) -> anyhow::Result<StoreEntry> {
     if let Some(key) = &opened.key {
@@ -444,7 +444,7 @@ fn attest(
     ws: &Workspace<'_>,
     decl: &SourceDecl,
     registry: &Registry<'_>,
-    artifact: &Artifact,
+    artifact: &ResolvedArtifact,
     name: &str,
 ) -> anyhow::Result<Option<Publisher>> {
     if decl.expected_publisher().is_none() {
@@ -504,7 +504,10 @@ fn prove_publisher(
 /// Resolves `reference`; a repository without `latest` (asked for by
 /// default) is a not-found error that lists the tags it has, to pick one
 /// with `add NAME@TAG`.
-fn resolve_or_name_tags(registry: &Registry<'_>, reference: &OciRef) -> anyhow::Result<Artifact> {
+fn resolve_or_name_tags(
+    registry: &Registry<'_>,
+    reference: &OciRef,
+) -> anyhow::Result<ResolvedArtifact> {
     match oci::resolve(registry, reference) {
         Err(OciError::NotFound { what })
             if reference.tag.is_none() && reference.digest.is_none() =>

@@ -42,7 +42,7 @@ pub struct Descriptor {
 /// An image manifest (OCI or Docker schema 2: the same fields).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Manifest {
+pub struct ImageManifest {
     pub schema_version: u32,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub media_type: Option<String>,
@@ -57,19 +57,19 @@ pub struct Manifest {
 /// An image index or Docker manifest list.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Index {
+pub struct ImageIndex {
     pub manifests: Vec<Descriptor>,
 }
 
 /// What a manifest body turned out to be.
-pub enum Parsed {
-    Image(Manifest),
-    Index(Index),
+pub enum ManifestBody {
+    Image(ImageManifest),
+    Index(ImageIndex),
 }
 
 /// Reads a manifest body; `content_type` is the server's (the body's own
 /// `mediaType` wins when present).
-pub fn parse(bytes: &[u8], content_type: Option<&str>) -> Result<Parsed, String> {
+pub fn parse(bytes: &[u8], content_type: Option<&str>) -> Result<ManifestBody, String> {
     #[derive(Deserialize)]
     #[serde(rename_all = "camelCase")]
     struct Probe {
@@ -85,18 +85,18 @@ pub fn parse(bytes: &[u8], content_type: Option<&str>) -> Result<Parsed, String>
     let is_index = kind == OCI_INDEX || kind == DOCKER_LIST || probe.manifests.is_some();
     if is_index {
         return serde_json::from_slice(bytes)
-            .map(Parsed::Index)
+            .map(ManifestBody::Index)
             .map_err(|e| format!("the image index is malformed: {e}"));
     }
     if !(kind == OCI_MANIFEST || kind == DOCKER_MANIFEST || kind.is_empty()) {
         return Err(format!("`{kind}` is not an image manifest or index"));
     }
     serde_json::from_slice(bytes)
-        .map(Parsed::Image)
+        .map(ManifestBody::Image)
         .map_err(|e| format!("the image manifest is malformed: {e}"))
 }
 
-impl Manifest {
+impl ImageManifest {
     /// The one tar+gzip layer holding the skill; anything else is not a
     /// skill artifact.
     pub fn skill_layer(&self) -> Result<&Descriptor, String> {

@@ -21,7 +21,7 @@ pub mod push;
 pub mod reference;
 pub mod referrers;
 
-pub use auth::Credential;
+pub use auth::RegistryLogin;
 pub use client::{Pulled, Registry};
 pub use reference::OciRef;
 
@@ -95,7 +95,7 @@ impl Classify for OciError {
 
 /// A skill artifact resolved in a registry: which manifest, which layer.
 #[derive(Debug, Clone)]
-pub struct Artifact {
+pub struct ResolvedArtifact {
     /// The repository (no tag).
     pub repo: OciRef,
     /// The tag asked for (`None` when asked by digest).
@@ -109,7 +109,7 @@ pub struct Artifact {
     pub description: Option<String>,
 }
 
-impl Artifact {
+impl ResolvedArtifact {
     /// What the lock's `url` says: the repository at the manifest digest.
     pub fn pinned(&self) -> OciRef {
         self.repo.at_digest(self.manifest)
@@ -121,7 +121,7 @@ impl Artifact {
 }
 
 /// Resolves `reference` (tag, digest or `latest`) to a skill artifact.
-pub fn resolve(registry: &Registry<'_>, reference: &OciRef) -> Result<Artifact, OciError> {
+pub fn resolve(registry: &Registry<'_>, reference: &OciRef) -> Result<ResolvedArtifact, OciError> {
     let pulled = registry.pull_manifest(&reference.repository, &reference.reference())?;
     let layer = pulled
         .manifest
@@ -136,7 +136,7 @@ pub fn resolve(registry: &Registry<'_>, reference: &OciRef) -> Result<Artifact, 
     let version = annotation(manifest::ANNOTATION_VERSION);
     let name = annotation(manifest::ANNOTATION_NAME);
     let description = annotation(manifest::ANNOTATION_DESCRIPTION);
-    Ok(Artifact {
+    Ok(ResolvedArtifact {
         repo: reference.repo(),
         tag: reference.digest.is_none().then(|| reference.reference()),
         manifest: pulled.digest,

@@ -10,8 +10,8 @@ use std::io::Read as _;
 use serde::Serialize;
 
 use super::manifest::{
-    ANNOTATION_DESCRIPTION, ANNOTATION_NAME, ANNOTATION_VERSION, Descriptor, Manifest, OCI_CONFIG,
-    OCI_MANIFEST, SKILL_ARTIFACT, TAR_GZIP_LAYERS,
+    ANNOTATION_DESCRIPTION, ANNOTATION_NAME, ANNOTATION_VERSION, Descriptor, ImageManifest,
+    OCI_CONFIG, OCI_MANIFEST, SKILL_ARTIFACT, TAR_GZIP_LAYERS,
 };
 use super::reference::valid_tag;
 use super::{OciError, OciRef, Registry};
@@ -70,7 +70,7 @@ pub fn build(skill: &SkillSource) -> std::io::Result<Built> {
         artifact_type: None,
         annotations: BTreeMap::new(),
     };
-    let manifest = Manifest {
+    let manifest = ImageManifest {
         schema_version: 2,
         media_type: Some(OCI_MANIFEST.to_owned()),
         artifact_type: Some(SKILL_ARTIFACT.to_owned()),

@@ -7,7 +7,7 @@
 //! through the referrers API, or the referrers tag schema's `sha256-HEX`
 //! index where the registry has no such API (`Registry::referrers`).
 
-use super::manifest::{self, Parsed};
+use super::manifest::{self, ManifestBody};
 use super::{OciError, Registry};
 use crate::digest::Digest;
 use crate::trust::sigstore::{MAX_BUNDLE_BYTES, is_bundle_media_type};
@@ -53,7 +53,8 @@ pub fn bundle_at(registry: &Registry<'_>, repo: &str, at: &Digest) -> Result<Vec
         what: format!("{what} (a Sigstore bundle referrer)"),
         reason,
     };
-    let Parsed::Image(m) = manifest::parse(&bytes, content_type.as_deref()).map_err(not_bundle)?
+    let ManifestBody::Image(m) =
+        manifest::parse(&bytes, content_type.as_deref()).map_err(not_bundle)?
     else {
         return Err(not_bundle("it is an image index".into()));
     };
