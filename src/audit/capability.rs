@@ -1326,11 +1326,13 @@ impl Skill {
         }
         self.observe_code(rel, lines, prose, &fact);
         if prose || rel.ends_with(".md") {
+            // A quotation may wrap onto the next line: read it by paragraph.
+            let paragraphs = Lines::new(sentences);
             for (id, what, regex) in STRONG.iter() {
                 if let Some(m) = regex.find_iter(sentences).find(|m| {
                     !(teaching(m.start(), m.end())
                         || negated(lines, m.start())
-                        || quoted(lines, m.start(), m.end()))
+                        || quoted(&paragraphs, m.start(), m.end()))
                 }) {
                     self.other.push((id, (*what).to_owned(), fact(m.start())));
                 }

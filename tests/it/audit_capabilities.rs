@@ -688,7 +688,7 @@ fn credentials_followed_from_tools_joined_paths_and_the_environment_are_refused(
                 "Run `python3 scripts/profiles.py` to list the profile names.",
                 &[(
                     "scripts/profiles.py",
-                    "import configparser\nfrom pathlib import Path\ncp = configparser.ConfigParser()\ncp.read(Path.home() / '.aws' / 'credentials')\nprint(cp.sections())\n",
+                    "import configparser\nfrom pathlib import Path\ncp = configparser.ConfigParser()\ncp.read([Path.home() / '.aws' / 'config', Path.home() / '.aws' / 'credentials'])\nprint(cp.sections())\n",
                 )],
             ),
         ],
