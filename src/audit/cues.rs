@@ -296,3 +296,24 @@ pub(super) fn compile_all(cues: &[Cue]) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::audit::audit_file;
+    use crate::audit::rules::CUE_RULES;
+
+    #[test]
+    fn every_cue_rule_catches_its_example() {
+        for rule in CUE_RULES {
+            let text = format!("Step one.\n{}\n", rule.example);
+            let found = audit_file("SKILL.md", text.as_bytes());
+            assert!(
+                found
+                    .iter()
+                    .any(|f| f.rule == rule.id && f.severity == rule.severity),
+                "{} does not catch its example: {found:?}",
+                rule.id
+            );
+        }
+    }
+}

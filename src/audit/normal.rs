@@ -118,6 +118,17 @@ fn strip_decoration(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut word = String::new();
     let flush = |word: &mut String, out: &mut String| {
+        // Only words of Latin letters with marks can be decorated.
+        let marked_latin = word.chars().all(|c| {
+            c.is_ascii_alphabetic()
+                || is_combining_mark(c)
+                || matches!(c, '\u{C0}'..='\u{24F}' | '\u{1E00}'..='\u{1EFF}')
+        }) && !word.is_ascii();
+        if !marked_latin {
+            out.push_str(word);
+            word.clear();
+            return;
+        }
         let decomposed: Vec<char> = word.nfd().collect();
         let letters = decomposed
             .iter()
