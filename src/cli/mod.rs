@@ -168,11 +168,18 @@ pub enum Command {
 
 #[derive(Debug, clap::Subcommand)]
 pub enum TrustCommand {
-    /// Use this Sigstore trusted_root.json from now on (kept in the state
-    /// folder); it must keep every key of the root in use.
+    /// Fetch Sigstore's trusted_root.json through its TUF repository (each
+    /// file checked against the TUF root this machine trusts), or use FILE;
+    /// kept in the state folder.
     Update {
-        /// A trusted_root.json (e.g. from Sigstore's TUF repository).
-        file: std::path::PathBuf,
+        /// A trusted_root.json a person fetched; it must keep every key of
+        /// the root in use. Without it, TUF.
+        #[arg(conflicts_with = "mirror")]
+        file: Option<std::path::PathBuf>,
+        /// The TUF repository to read (default https://tuf-repo-cdn.sigstore.dev,
+        /// or $SKILLPM_SIGSTORE_TUF_URL).
+        #[arg(long, value_name = "URL")]
+        mirror: Option<String>,
     },
 }
 

@@ -69,8 +69,12 @@ pub fn run(cli: Cli, ui: Printer) -> anyhow::Result<Exit> {
             None => emit(&ctx, &ops::publish::publish(&ctx, &a.options())?, OK),
         },
         Command::Keygen(a) => emit(&ctx, &ops::publish::keygen(&ctx, &a.options())?, OK),
-        Command::Trust(super::TrustCommand::Update { file }) => {
-            emit(&ctx, &ops::trust::update(&ctx, &file)?, OK)
+        Command::Trust(super::TrustCommand::Update { file, mirror }) => {
+            let report = match file {
+                Some(file) => ops::trust::update(&ctx, &file)?,
+                None => ops::trust::update_from_tuf(&ctx, mirror.as_deref())?,
+            };
+            emit(&ctx, &report, OK)
         }
         Command::Cache(a) => super::cache::run(&ctx, a),
         Command::Init(_) => emit(&ctx, &ops::init::init(&ctx)?, OK),

@@ -60,7 +60,7 @@ pub struct Summary {
 }
 
 /// Everything known about a candidate, gathered by the caller.
-pub struct Candidate<'a> {
+pub struct ApprovalFacts<'a> {
     pub name: &'a str,
     pub source: &'a str,
     pub url: &'a str,
@@ -88,7 +88,7 @@ pub fn allowed_tools(skill: &SkillMd) -> Option<String> {
     (!tools.is_empty()).then(|| tools.join(" "))
 }
 
-pub fn summarize(c: &Candidate<'_>) -> Summary {
+pub fn summarize(c: &ApprovalFacts<'_>) -> Summary {
     let allowed = allowed_tools(c.skill);
     let update = c.previous.as_ref().map(|p| Update {
         approved_tree: p.tree,
@@ -360,7 +360,7 @@ mod tests {
             file("SKILL.md", b"a", false),
             file("run.sh", b"r", true),
         ]);
-        let s = summarize(&Candidate {
+        let s = summarize(&ApprovalFacts {
             name: "deploy",
             source: "acme",
             url: "https://x/index.json",

@@ -758,16 +758,6 @@ fn the_graph_checks_see_circles_and_kinds_importing_kinds() {
     assert_eq!(kinds.len(), 2, "{kinds:#?}");
 }
 
-/// Names still given to two `pub` types (issue 22: one name per type), each
-/// in code other work is moving; the list only shrinks: a name that is no
-/// longer shared fails below until it is taken off.
-const SHARED_NAMES_TO_SPLIT: &[&str] = &[
-    "Candidate",
-    "Index",
-    "ListedFile",
-    "ListedSkill",
-];
-
 /// Every `pub` (any visibility: `pub`, `pub(crate)`, `pub(super)`) struct,
 /// enum, type alias or trait in src/, with the files that define it.
 fn pub_type_names() -> std::collections::BTreeMap<String, Vec<String>> {
@@ -814,20 +804,12 @@ fn each_pub_type_has_its_own_name() {
     );
     let shared: Vec<String> = names
         .iter()
-        .filter(|(name, files)| files.len() > 1 && !SHARED_NAMES_TO_SPLIT.contains(&name.as_str()))
+        .filter(|(_, files)| files.len() > 1)
         .map(|(name, files)| format!("{name} in {}", files.join(", ")))
         .collect();
     assert!(
         shared.is_empty(),
         "two pub types share a name (give each its own, e.g. `InstallScope` / `Scope`): {shared:?}"
-    );
-    let split: Vec<&&str> = SHARED_NAMES_TO_SPLIT
-        .iter()
-        .filter(|name| names.get(**name).is_none_or(|files| files.len() < 2))
-        .collect();
-    assert!(
-        split.is_empty(),
-        "no longer shared, take them off SHARED_NAMES_TO_SPLIT: {split:?}"
     );
 }
 

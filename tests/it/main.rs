@@ -46,6 +46,7 @@ mod provenance;
 mod publish;
 mod registry;
 mod sigstore;
+mod sigstore_tuf;
 mod store;
 #[cfg(unix)]
 mod stress;

@@ -125,10 +125,18 @@ impl World {
     }
 }
 
+/// acme's release workflow on main: the publisher the journeys declare.
+const ACME: &str = "https://github.com/acme/skills/.github/workflows/release.yml@refs/heads/main";
+
+/// A command's output when it exited 0; else the test fails showing both streams.
+fn ok(out: (i32, String, String)) -> (i32, String, String) {
+    assert_eq!(out.0, 0, "stdout:\n{}\nstderr:\n{}", out.1, out.2);
+    out
+}
+
 fn acme() -> Expected {
     Expected {
-        identity: "https://github.com/acme/skills/.github/workflows/release.yml@refs/heads/main"
-            .into(),
+        identity: ACME.into(),
         issuer: GITHUB_ISSUER.into(),
     }
 }
@@ -300,18 +308,11 @@ fn a_certificate_of_another_authority_or_a_log_entry_of_another_log_is_refused()
 mod journey {
     use std::path::Path;
 
+    use super::{ACME, ok};
     use crate::support::cli::{Sandbox, run};
     use crate::support::registry::{Registry, SkillFiles, V2_DIR};
     use crate::support::server::TestServer;
     use crate::support::sigstore::{GITHUB_ISSUER, Signing, TestSigstore};
-
-    const ACME: &str =
-        "https://github.com/acme/skills/.github/workflows/release.yml@refs/heads/main";
-
-    fn ok(out: (i32, String, String)) -> (i32, String, String) {
-        assert_eq!(out.0, 0, "stdout:\n{}\nstderr:\n{}", out.1, out.2);
-        out
-    }
 
     /// A v0.2 registry of `pdf-tools` (bundle by acme's workflow) and
     /// `look-alike` (bundle by another repository's), served on loopback.
@@ -512,14 +513,10 @@ mod journey {
 }
 
 mod refresh_and_publish {
+    use super::ok;
     use crate::support::cli::{Sandbox, run};
     use crate::support::registry::SkillFiles;
     use crate::support::sigstore::{Signing, TestSigstore};
-
-    fn ok(out: (i32, String, String)) -> (i32, String, String) {
-        assert_eq!(out.0, 0, "stdout:\n{}\nstderr:\n{}", out.1, out.2);
-        out
-    }
 
     /// The shipped root with the test CA and log added: a newer root.
     fn shipped_plus(sigstore: &TestSigstore) -> String {
@@ -619,18 +616,11 @@ mod refresh_and_publish {
 /// (docs/provenance.md#bundles-on-oci-artifacts), against a real registry
 /// (CNCF distribution, which has no referrers API: the tag schema's index).
 mod oci_bundles {
+    use super::{ACME, ok};
     use crate::support::cli::{Sandbox, run};
     use crate::support::oci::{self, OciRegistry};
     use crate::support::registry::SkillFiles;
     use crate::support::sigstore::{GITHUB_ISSUER, Signing, TestSigstore};
-
-    const ACME: &str =
-        "https://github.com/acme/skills/.github/workflows/release.yml@refs/heads/main";
-
-    fn ok(out: (i32, String, String)) -> (i32, String, String) {
-        assert_eq!(out.0, 0, "stdout:\n{}\nstderr:\n{}", out.1, out.2);
-        out
-    }
 
     #[test]
     fn an_oci_artifact_installs_with_the_bundle_that_refers_to_it_and_no_other() {

@@ -87,7 +87,7 @@ fn summary_for(sess: &Session<'_>, c: &Candidate, previous: Option<&LockedSkill>
         .and_then(|t| read_stored_skill(&sess.store.entry_path(&t), &c.locked.name).ok())
         .map(|(s, _)| s);
     let url = c.locked.url.clone().unwrap_or_default();
-    approval::summarize(&approval::Candidate {
+    approval::summarize(&approval::ApprovalFacts {
         name: &c.locked.name,
         source: &c.locked.source,
         url: &url,

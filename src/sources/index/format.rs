@@ -13,7 +13,7 @@
 //!
 //! Parsing is lenient per entry and strict per index: an unknown `$schema` or
 //! a body that is not an index refuses the whole index, while one bad entry is
-//! reported in [`Index::problems`] without hiding the good ones. Names are
+//! reported in [`ParsedIndex::problems`] without hiding the good ones. Names are
 //! checked with [`crate::skill::is_valid_name`] and paths with
 //! [`paths::check_relative_path`] before any URL is built from them.
 
@@ -55,7 +55,7 @@ impl IndexFormat {
 
 /// A parsed index: the usable entries and what was wrong with the others.
 #[derive(Debug, Clone, Serialize)]
-pub struct Index {
+pub struct ParsedIndex {
     /// The URL the index was read from; entry URLs are resolved against it.
     pub url: Url,
     pub format: IndexFormat,
@@ -64,7 +64,7 @@ pub struct Index {
     pub problems: Vec<EntryProblem>,
 }
 
-impl Index {
+impl ParsedIndex {
     pub fn entry(&self, name: &str) -> Option<&Entry> {
         self.entries.iter().find(|e| e.name == name)
     }
@@ -217,7 +217,7 @@ impl Classify for IndexError {
 /// its entries, never a JSON tree of the whole document
 /// (docs/performance.md, the 50,000-skill index). The bytes are the ones
 /// already verified (digest, signature) by the caller.
-pub fn parse_index(bytes: &[u8], url: &Url) -> Result<Index, IndexError> {
+pub fn parse_index(bytes: &[u8], url: &Url) -> Result<ParsedIndex, IndexError> {
     let bytes = bytes.strip_prefix(BOM).unwrap_or(bytes);
     must_be_object(bytes, url)?;
     read(&mut serde_json::Deserializer::from_slice(bytes), url, false)
@@ -235,7 +235,10 @@ pub fn check_index(bytes: &[u8], url: &Url) -> Result<(), IndexError> {
 
 /// [`parse_index`] over a reader (a verified snapshot on disk, read once):
 /// neither the bytes nor a JSON tree are ever held whole.
-pub fn parse_index_from(mut reader: impl std::io::BufRead, url: &Url) -> Result<Index, IndexError> {
+pub fn parse_index_from(
+    mut reader: impl std::io::BufRead,
+    url: &Url,
+) -> Result<ParsedIndex, IndexError> {
     let not_json = |e: std::io::Error| IndexError::NotJson {
         url: url.clone(),
         reason: e.to_string(),
@@ -274,7 +277,7 @@ fn read<'de, R: serde_json::de::Read<'de>>(
     de: &mut serde_json::Deserializer<R>,
     url: &Url,
     shape_only: bool,
-) -> Result<Index, IndexError> {
+) -> Result<ParsedIndex, IndexError> {
     let mut reader = stream::Reader::new(url, shape_only);
     let outcome =
         serde::de::DeserializeSeed::deserialize(&mut reader, &mut *de).and_then(|()| de.end());
@@ -301,7 +304,7 @@ fn read<'de, R: serde_json::de::Read<'de>>(
     let entries = refuse_duplicates(accepted, &mut problems);
     problems.sort_by_key(|p| p.position);
 
-    Ok(Index {
+    Ok(ParsedIndex {
         url: url.clone(),
         format,
         entries,
@@ -823,7 +826,7 @@ mod tests {
         Url::parse("https://reg.example/.well-known/agent-skills/index.json").unwrap()
     }
 
-    fn parse(json: &str) -> Result<Index, IndexError> {
+    fn parse(json: &str) -> Result<ParsedIndex, IndexError> {
         parse_index(json.as_bytes(), &url())
     }
 

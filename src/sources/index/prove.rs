@@ -15,7 +15,7 @@ use std::rc::Rc;
 
 use url::Url;
 
-use super::format::{ArtifactType, EntryContent, Index, parse_index};
+use super::format::{ArtifactType, EntryContent, ParsedIndex, parse_index};
 use super::paths;
 use super::resolve::{self as source, IndexSource};
 use crate::digest::Digest;
@@ -35,7 +35,7 @@ const KIND: &str = "index";
 /// A verified index, shared by every entry it vouches for.
 struct Voucher {
     digest: Digest,
-    index: Index,
+    index: ParsedIndex,
     signed: Option<SignedBy>,
     by: VouchedBy,
 }

@@ -24,7 +24,7 @@ use crate::net::fetch::{
 use crate::net::{TokenChoice, UserTokens};
 use crate::project::manifest::SourceDecl;
 use crate::sources::index::format::{
-    ArtifactType, Entry, EntryContent, Index, IndexError, check_index, parse_index,
+    ArtifactType, Entry, EntryContent, IndexError, ParsedIndex, check_index, parse_index,
     parse_index_from,
 };
 use crate::sources::location::SpecError;
@@ -178,7 +178,7 @@ pub struct ResolvedIndex {
     pub source: String,
     /// The index URL that was found (before any redirect).
     pub index_url: Url,
-    pub index: Index,
+    pub index: ParsedIndex,
     /// Who signed it, when the source pins keys.
     pub signer: Option<Signer>,
     /// sha256 of the exact index bytes: the snapshot kept in the cache
@@ -270,7 +270,7 @@ fn parse_snapshot(
     snapshot: Digest,
     url: Url,
     bytes: &mut Vec<u8>,
-) -> Result<Index, IndexError> {
+) -> Result<ParsedIndex, IndexError> {
     let Ok(file) = snapshots.open(&snapshot) else {
         return parse_index(bytes, &url);
     };

@@ -125,25 +125,25 @@ pub fn endpoint(text: &str) -> Result<Url, McpSourceError> {
 
 /// One skill as the server lists it, checked for shape (not yet content).
 #[derive(Debug, Clone)]
-pub struct ListedSkill {
+pub struct ServerSkill {
     /// The SKILL.md URI, the skill's identity on this server.
     pub uri: String,
     pub name: String,
     pub description: String,
     pub frontmatter: Map<String, Value>,
     /// Relative path, URI, digest, size; in path order.
-    pub files: Vec<ListedFile>,
+    pub files: Vec<ServerFile>,
 }
 
 #[derive(Debug, Clone)]
-pub struct ListedFile {
+pub struct ServerFile {
     pub path: String,
     pub uri: String,
     pub digest: Digest,
     pub size: u64,
 }
 
-impl ListedSkill {
+impl ServerSkill {
     /// The tree digest the files will hash to (docs/design.md#digests), known from the
     /// manifest alone, so `outdated` needs no download.
     pub fn tree(&self) -> Digest {
@@ -309,7 +309,7 @@ impl McpClient {
 
     /// Every skill of the listing, following cursors. Entries that break
     /// the extension's rules fail here, naming the entry.
-    pub fn list_skills(&mut self) -> Result<Vec<ListedSkill>, McpSourceError> {
+    pub fn list_skills(&mut self) -> Result<Vec<ServerSkill>, McpSourceError> {
         let mut out = Vec::new();
         let mut seen = std::collections::HashMap::new();
         let mut cursor: Option<String> = None;
@@ -368,7 +368,7 @@ impl McpClient {
     /// The shape rules of one entry: a SKILL.md URI whose last segment is
     /// the frontmatter name, a complete manifest (not "dynamic") of files
     /// under the skill's root, each digest well-formed, within the limits.
-    fn check_entry(&self, entry: &Value) -> Result<ListedSkill, McpSourceError> {
+    fn check_entry(&self, entry: &Value) -> Result<ServerSkill, McpSourceError> {
         let uri = entry["uri"].as_str().unwrap_or_default().to_owned();
         let Some(root) = uri.strip_suffix("/SKILL.md") else {
             return Err(self.unsafe_(&uri, "a skill's URI must end in /SKILL.md"));
@@ -389,7 +389,7 @@ impl McpClient {
         let (name, description) = (text("name"), text("description"));
         self.check_name(&uri, root, &name)?;
         let files = self.check_manifest(&uri, root, &entry["resources"])?;
-        Ok(ListedSkill {
+        Ok(ServerSkill {
             uri,
             name,
             description,
@@ -428,7 +428,7 @@ impl McpClient {
         uri: &str,
         root: &str,
         resources: &Value,
-    ) -> Result<Vec<ListedFile>, McpSourceError> {
+    ) -> Result<Vec<ServerFile>, McpSourceError> {
         let files = match resources {
             Value::String(s) if s == "dynamic" => {
                 return Err(self.integrity(
@@ -471,7 +471,7 @@ impl McpClient {
 
     /// One manifest file: a URI that is a plain path inside `root`, a
     /// well-formed sha256 digest and a size.
-    fn listed_file(&self, root: &str, f: &Value) -> Result<ListedFile, McpSourceError> {
+    fn listed_file(&self, root: &str, f: &Value) -> Result<ServerFile, McpSourceError> {
         let furi = f["uri"].as_str().unwrap_or_default();
         let Some(path) = furi
             .strip_prefix(&format!("{root}/"))
@@ -492,7 +492,7 @@ impl McpClient {
         let size = f["size"]
             .as_u64()
             .ok_or_else(|| self.integrity(furi, "the manifest gives no size"))?;
-        Ok(ListedFile {
+        Ok(ServerFile {
             path,
             uri: furi.to_owned(),
             digest,
@@ -504,7 +504,7 @@ impl McpClient {
     /// there that the manifest does not list means the manifest is not the
     /// complete skill the extension requires (exit 3), so what would be
     /// approved is not all the skill holds.
-    fn check_complete(&mut self, skill: &ListedSkill) -> Result<(), McpSourceError> {
+    fn check_complete(&mut self, skill: &ServerSkill) -> Result<(), McpSourceError> {
         if !self.directory_read {
             return Ok(());
         }
@@ -544,7 +544,7 @@ impl McpClient {
     /// (path, bytes) pairs in path order.
     pub fn fetch_skill(
         &mut self,
-        skill: &ListedSkill,
+        skill: &ServerSkill,
     ) -> Result<Vec<(String, Vec<u8>)>, McpSourceError> {
         self.check_complete(skill)?;
         let mut out = Vec::with_capacity(skill.files.len());

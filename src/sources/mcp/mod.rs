@@ -18,14 +18,14 @@ use crate::error::{Exit, OpError};
 use crate::project::lock::{Format, LockedSkill};
 use crate::project::manifest::SourceDecl;
 use crate::store::StoreEntry;
-use client::{ListedSkill, McpClient};
+use client::{McpClient, ServerSkill};
 
 /// The MCP kind.
 pub struct Mcp;
 
 /// An MCP source, opened: the skills the server lists.
 pub struct McpOpened {
-    pub skills: Vec<ListedSkill>,
+    pub skills: Vec<ServerSkill>,
     /// The session that listed them (servers may allow one per client).
     pub client: std::sync::Mutex<McpClient>,
 }
@@ -224,7 +224,7 @@ fn connect(ws: &Workspace<'_>, decl: &SourceDecl) -> anyhow::Result<McpClient> {
 fn store_skill(
     ws: &Workspace<'_>,
     client: &mut McpClient,
-    skill: &ListedSkill,
+    skill: &ServerSkill,
 ) -> anyhow::Result<StoreEntry> {
     let files = client.fetch_skill(skill)?;
     let readers = files
@@ -240,7 +240,7 @@ fn store_skill(
 fn resolve(
     ws: &mut Workspace<'_>,
     decl: &SourceDecl,
-    skills: &[ListedSkill],
+    skills: &[ServerSkill],
     client: &std::sync::Mutex<McpClient>,
     names: &[String],
 ) -> Vec<anyhow::Result<Candidate>> {
@@ -298,7 +298,7 @@ fn fetch_locked(ws: &mut Workspace<'_>, group: &[&LockedSkill]) -> anyhow::Resul
 /// What the server lists now for each locked skill: its tree digest, from
 /// the manifest alone (no file is read), for `outdated`.
 fn upstream_trees(
-    skills: &[ListedSkill],
+    skills: &[ServerSkill],
     locked: &[&LockedSkill],
 ) -> Vec<(Option<String>, Option<String>)> {
     locked

@@ -73,6 +73,21 @@ impl VerifyingKey {
         Ok(VerifyingKey { curve, point })
     }
 
+    /// From the raw public key of `curve`: an uncompressed point for ECDSA,
+    /// the 32 bytes for Ed25519 (TUF's hex keys).
+    pub fn from_raw(curve: Curve, point: Vec<u8>) -> Self {
+        VerifyingKey { curve, point }
+    }
+
+    pub fn curve(&self) -> Curve {
+        self.curve
+    }
+
+    /// The key's bytes (its point), to tell two keys apart.
+    pub fn bytes(&self) -> &[u8] {
+        &self.point
+    }
+
     /// Whether `signature` is this key's over `message` (hashed with the
     /// curve's own hash: SHA-256 for P-256, SHA-384 for P-384).
     pub fn verifies(&self, message: &[u8], signature: &[u8]) -> bool {
@@ -252,11 +267,24 @@ fn identity_of(cert: &Certificate) -> Result<Identity, String> {
 
 /// The DER bytes of the (first) certificate of a PEM text.
 pub fn pem_certificate(text: &[u8]) -> Option<Vec<u8>> {
+    pem_block(text, "CERTIFICATE")
+}
+
+/// The DER bytes of the first PEM block labelled `label` in `text`.
+pub fn pem_block(text: &[u8], label: &str) -> Option<Vec<u8>> {
     let text = std::str::from_utf8(text).ok()?;
-    let body: String = (text.lines().map(str::trim))
-        .skip_while(|l| *l != "-----BEGIN CERTIFICATE-----")
-        .skip(1)
-        .take_while(|l| *l != "-----END CERTIFICATE-----")
-        .collect();
-    super::bundle::b64(&body).ok()
+    let (begin, end) = (
+        format!("-----BEGIN {label}-----"),
+        format!("-----END {label}-----"),
+    );
+    let mut lines = text.lines().map(str::trim);
+    lines.find(|l| *l == begin)?;
+    let mut body = String::new();
+    for line in lines {
+        if line == end {
+            return super::bundle::b64(&body).ok();
+        }
+        body.push_str(line);
+    }
+    None
 }

@@ -15,6 +15,7 @@
 mod bundle;
 mod cert;
 mod log;
+pub mod tuf;
 
 use std::path::{Path, PathBuf};
 
