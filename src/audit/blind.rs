@@ -77,7 +77,7 @@ static CUES: &[Cue] = &[
         means: Means::Run,
         what: "runs the text of a file as a command line",
         needs: &["$(cat", "$(<", "`cat"],
-        pattern: r#"(?:(?:ba|z|da|k)?sh\s+-c|eval|source|exec)\s+["']?(?:\$\(\s*(?:cat\s+|<\s*)|`cat\s+)["']?([^\s"'`)]+)"#,
+        pattern: r#"(?:\b(?:ba|z|da|k)?sh\s+-c|\beval|\bsource|\bexec)\s+[\x22']?(?:\$\(\s*(?:cat\s+|<\s*)|`cat\s+)[\x22']?([^\s\x22'`)]+)"#,
         also: "",
         near: "",
         unless: "",

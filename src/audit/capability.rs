@@ -106,7 +106,7 @@ static REMOTE_RUN: LazyLock<Regex> = LazyLock::new(|| {
 /// F)`, `Invoke-WebRequest -OutFile F`, `curl … > F`.
 static DOWNLOAD_TO: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)(?:\b(?:curl|wget)\b[^\n|]*?(?:\s-o\s*|\s--output(?:-document)?[=\s]\s*|\s-O\s+|\s>\s*)[\x22']?([^\s\x22';&|)]+)|urlretrieve\([^\n,]*,\s*[\x22']?([^\s\x22')]+)|-OutFile\s+[\x22']?([^\s\x22';]+))"#,
+        r#"(?i)(?:\b(?:curl|wget)\b[^\n|]*?(?:\s-o\s*|\s--output(?:-document)?[=\s]\s*|\s-O\s+|\s>\s*)[\x22']?([^\s\x22'\x60;&|)]+)|urlretrieve\([^\n,]*,\s*[\x22']?([^\s\x22')]+)|-OutFile\s+[\x22']?([^\s\x22';]+))"#,
     )
 });
 
@@ -114,7 +114,7 @@ static DOWNLOAD_TO: LazyLock<Regex> = LazyLock::new(|| {
 /// b64decode(…))`, `xxd -r … > F`, `certutil -decode X F`.
 static DECODE_TO: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)(?:(?:base64\s+(?:-d|--decode|-D)|xxd\s+-r|openssl\s+(?:base64|enc)[^\n|>]*-d)[^\n|>]*>\s*[\x22']?([^\s\x22';&|)]+)|open\(\s*[\x22']([^\x22']+)[\x22']\s*,\s*[\x22']wb?[\x22']\)[^\n]*(?:b64decode|fromhex|unhexlify|decode\()|certutil\s+-decode\s+\S+\s+([^\s;&|]+))"#,
+        r#"(?i)(?:(?:base64\s+(?:-d|--decode|-D)|xxd\s+-r|openssl\s+(?:base64|enc)[^\n|>]*-d)[^\n|>]*>\s*[\x22']?([^\s\x22'\x60;&|)]+)|open\(\s*[\x22']([^\x22']+)[\x22']\s*,\s*[\x22']wb?[\x22']\)[^\n]*(?:b64decode|fromhex|unhexlify|decode\()|certutil\s+-decode\s+\S+\s+([^\s;&|]+))"#,
     )
 });
 
@@ -123,7 +123,7 @@ static DECODE_TO: LazyLock<Regex> = LazyLock::new(|| {
 /// `/tmp/x.sh⏎`, must not take the next line's first word as its file).
 static RUNS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)(?:\b(?:(?:ba|z|da|k)?sh|source|python[0-9.]*|node|perl|ruby|php|pwsh|powershell(?:\.exe)?(?:[ \t]+-File)?|deno[ \t]+run|bun|Start-Process|msiexec[ \t]+/i|open|chmod[ \t]+(?:[+ug]*x|[0-7]*[157][0-7]{2}))[ \t]+(?:-\S+[ \t]+)*[\x22']?([^\s\x22';&|)]+)|(?:^|[\s;&|(])\.{1,2}/([^\s\x22';&|)]+)|(?:^|[\s;(])&[ \t]+[\x22']?([^\s\x22';&|)(]+)|(?:subprocess\.\w+|os\.system|os\.chmod|execSync|spawn|execFile)\(\s*\[?\s*[\x22']([^\x22'\s]+)[\x22'])"#,
+        r#"(?i)(?:\b(?:(?:ba|z|da|k)?sh|source|python[0-9.]*|node|perl|ruby|php|pwsh|powershell(?:\.exe)?(?:[ \t]+-File)?|deno[ \t]+run|bun|Start-Process|msiexec[ \t]+/i|open|chmod[ \t]+(?:[+ug]*x|[0-7]*[157][0-7]{2}))[ \t]+(?:-\S+[ \t]+)*[\x22']?([^\s\x22'\x60;&|)]+)|(?:^|[\s;&|(])\.{1,2}/([^\s\x22'\x60;&|)]+)|(?:^|[\s;(])&[ \t]+[\x22']?([^\s\x22';&|)(]+)|(?:subprocess\.\w+|os\.system|os\.chmod|execSync|spawn|execFile)\(\s*\[?\s*[\x22']([^\x22'\s]+)[\x22'])"#,
     )
 });
 

@@ -147,7 +147,7 @@ static CUES: &[Cue] = &[
         means: Means::Rule("skip-permissions"),
         what: "an allow rule for any command of a shell or interpreter",
         needs: &["bash("],
-        pattern: r#"(?i)[\x22'`]Bash\(\s*(?:\*|(?:sudo|bash|sh|zsh|python[0-9.]*|node|ruby|perl|npx|uvx|curl|wget|pwsh|powershell|eval)\s*(?::\s*\*|\s+\*))\s*\)[\x22'`]"#,
+        pattern: r#"(?i)[\x22']Bash\(\s*(?:\*|(?:sudo|bash|sh|zsh|python[0-9.]*|node|ruby|perl|npx|uvx|curl|wget|pwsh|powershell|eval)\s*(?::\s*\*|\s+\*))\s*\)[\x22'`]"#,
         also: r"(?i)(?:allow|permissions|settings)",
         near: "",
         unless: r"(?i)(?:\bdeny\b|\bdisallow|\bblock|\bask\b)",
