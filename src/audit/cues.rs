@@ -277,6 +277,23 @@ pub(super) fn observe_all(
     } else {
         String::new()
     };
+    // A file whose *name* is a command runs when a listing or a glob
+    // reaches a shell (`sh -c "$(ls assets)"`).
+    if (rel.contains("$(") || rel.contains('`'))
+        && ["curl", "wget", "sh ", ";sh", "bash", "eval"]
+            .iter()
+            .any(|w| rel.contains(w))
+    {
+        skill.note(
+            Note::Rule(
+                "download-then-run",
+                "a file name that is a shell command (it runs when a listing or a glob reaches a shell)",
+            ),
+            rel,
+            0,
+            rel,
+        );
+    }
     for table in tables {
         table.observe(rel, lines, &joined, prose, line_of, skill);
     }

