@@ -55,7 +55,7 @@ static CUES: &[Cue] = &[
             "runincontext",
             "eval(",
         ],
-        pattern: r"(?:\bnew\s+Function\s*\([^)\n]*[A-Za-z_]\w*\s*\)|\bvm\.runIn(?:This|New)?Context\s*\(\s*[A-Za-z_]|(?:^|[^\w.])eval\s*\(\s*[A-Za-z_][\w.]*\s*\))",
+        pattern: r"(?:\bnew\s+Function\s*\([^)\n]*[A-Za-z_]\w*\s*\)|\.runIn(?:This|New)?Context\s*\(\s*[A-Za-z_]|(?:^|[^\w.])eval\s*\(\s*[A-Za-z_][\w.]*\s*\))",
         also: r"(?:\bhttps?\.get\b|\bfetch\s*\(|\brequest\s*\(|\binflate\w*\(|\bgunzip\w*\(|\bunzip\w*\(|\bBuffer\.from\([^)]*,\s*[\x22'](?:base64|hex)|\bnpm_package_config_)",
         near: "",
         unless: "",
