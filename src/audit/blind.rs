@@ -130,17 +130,6 @@ static CUES: &[Cue] = &[
     },
     Cue {
         means: Means::Rule("destroy-shared"),
-        what: "throws away every uncommitted change and untracked file",
-        needs: &["git clean"],
-        pattern: r"(?i)\bgit\s+clean\s+-\w*[fdx]\w*[fdx]\w*\b",
-        also: "",
-        near: r"(?i)\bgit\s+(?:reset\s+--hard|checkout\s+(?:-f|--force|--\s+\.)|stash\s+drop)",
-        unless: "",
-        place: Place::Any,
-        explain: Explain::Teaching,
-    },
-    Cue {
-        means: Means::Rule("destroy-shared"),
         what: "deletes every cloud resource a listing returns",
         needs: &[
             "delete-bucket",
@@ -231,7 +220,14 @@ mod tests {
     #[test]
     fn destruction_by_other_names_is_refused() {
         assert!(high(&[("a.sh", "cd build && rm -rf ./*\n")]).is_empty());
-        assert!(high(&[("a.sh", "git stash list\naws s3 ls\ngit clean -n\n")]).is_empty());
+        // Honest: a rollback of the tool's own working copy (reset and clean).
+        assert!(
+            high(&[(
+                "a.sh",
+                "git stash list\naws s3 ls\ngit reset --hard HEAD\ngit clean -fd\n"
+            )])
+            .is_empty()
+        );
         for (file, attack) in [
             ("a.sh", "cd \"$HOME\"\nrm -rf -- *\n"),
             (
@@ -239,7 +235,6 @@ mod tests {
                 "import os, shutil, getpass\nshutil.rmtree(os.path.join(os.path.expanduser('~'), '..', getpass.getuser()))\n",
             ),
             ("a.sh", "git reflog expire --expire=now --all\n"),
-            ("a.sh", "git reset --hard HEAD\ngit clean -xdf\n"),
             (
                 "a.sh",
                 "for b in $(aws s3 ls | cut -c21-); do aws s3 rb s3://$b --force; done\n",
