@@ -36,7 +36,7 @@ pub(super) fn normalize(text: &str) -> Cow<'_, str> {
         })
         .nfkc()
         .collect();
-    let cleaned = strip_decoration(&cleaned);
+    let cleaned = strip_decoration(&cleaned).unwrap_or(cleaned);
     let mut out = String::with_capacity(cleaned.len());
     let mut word = String::new();
     // A line written in Cyrillic or Greek (a letter of theirs with no Latin
@@ -109,11 +109,17 @@ fn is_format_control(c: char) -> bool {
 /// A Latin word whose every letter carries a combining mark (`u̱p̱ḻo̱a̱ḏ`)
 /// is decoration meant to make it unreadable to a matcher, not an accent
 /// of a language: such words are read without their marks. Words with
-/// accents on some letters (`réponds`, `não`) keep them.
-fn strip_decoration(text: &str) -> String {
+/// accents on some letters (`réponds`, `não`) keep them. `None`: no word can be
+/// decorated (no combining mark, no letter of Latin Extended Additional).
+fn strip_decoration(text: &str) -> Option<String> {
     use unicode_normalization::char::is_combining_mark;
-    if !text.chars().any(|c| c as u32 >= 0x300) {
-        return text.to_owned();
+    // After NFKC a decorated word holds combining marks that have no
+    // precomposed form, or letters of Latin Extended Additional.
+    if !text
+        .chars()
+        .any(|c| is_combining_mark(c) || ('\u{1E00}'..='\u{1EFF}').contains(&c))
+    {
+        return None;
     }
     let mut out = String::with_capacity(text.len());
     let mut word = String::new();
@@ -158,7 +164,7 @@ fn strip_decoration(text: &str) -> String {
         }
     }
     flush(&mut word, &mut out);
-    out
+    Some(out)
 }
 
 fn latin_look_alike(c: char) -> Option<char> {
