@@ -127,7 +127,7 @@ mod tests {
         assert_eq!(ids.len(), BEHAVIOUR_RULES.len());
         for r in BEHAVIOUR_RULES {
             assert!(r.id.starts_with("run-"), "{}", r.id);
-            assert!(super::super::rules::RULES.iter().all(|s| s.id != r.id));
+            assert!(super::super::rules::all().all(|s| s.id != r.id));
         }
     }
 }

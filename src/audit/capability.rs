@@ -94,11 +94,11 @@ static CAPTURE_HOST: LazyLock<Regex> = LazyLock::new(|| {
 /// URL or repository, a package installed from a URL or repository
 /// (`pip install git+…`, `cargo install --git URL`, `gem install --source
 /// URL`),
-/// `go run module@version`, `bash -c "$(curl …)"`, `eval "$(wget …)"`,
+/// `go run module@latest` (an exact `@vX.Y.Z` is checked by Go's checksum database), `bash -c "$(curl …)"`, `eval "$(wget …)"`,
 /// `exec(requests.get(…).text)`.
 static REMOTE_RUN: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)(?:\bdeno\s+run\b[^\n]*\bhttps?://|\b(?:npx|bunx|pnpm\s+dlx)\s+(?:-\S+\s+)*(?:https?://|git\+|github:|gitlab:)|\bpip[0-9.]*\s+install\s+(?:-\S+\s+)*(?:git\+|https?://)|\b(?:uvx|pipx\s+run)\b[^\n]*(?:--from|--spec)\s+(?:git\+|https?://)|\bnpm\s+(?:i|install)\s+(?:-\S+\s+)*(?:https?://|git\+|github:)|\bgo\s+run\s+[\w.-]+\.[a-z]+/[^\s@]+@|\bcargo\s+install\b[^\n]*--git\s+(?:https?://|ssh://|git@)|\bgem\s+install\b[^\n]*--source\s+https?://|\b(?:eval|exec|source|\.)\s+[\x22']?\$\(\s*(?:curl|wget)\b|\b(?:python[0-9.]*|perl|ruby|node)\s+-[ce]\s+[\x22']?\$\(\s*(?:curl|wget)\b|\b(?:exec|eval)\s*\(\s*(?:await\s+)?(?:\(?\s*await\s+)?[\w.]*(?:requests\.get|urlopen|httpx\.get|fetch)\s*\(|(?:\bhttps?\.get|[\x22']\)\.get|\bfetch|urlopen|DownloadString|requests\.get|httpx\.get|Net::HTTP\.get|http\.Get)\s*\([^\n]{0,300}?\b(?:eval|exec|execSync|Function|iex|Invoke-Expression|instance_eval)\s*\(|\b(?:npx\s+(?:-\S+\s+)*(?:-y|--yes)\s+(?:-\S+\s+)*|(?:pnpm|yarn)\s+dlx\s+(?:-\S+\s+)*|bunx\s+(?:-\S+\s+)*)@?[\w./-]+@(?:latest|next|canary)\b|\x22(?:pre|post)?install\x22\s*:\s*\x22(?:[^\x22\\\n]|\\.)*(?:https?:|\bcurl\b|\bwget\b|\bfetch\())"#,
+        r#"(?i)(?:\bdeno\s+run\b[^\n]*\bhttps?://|\b(?:npx|bunx|pnpm\s+dlx)\s+(?:-\S+\s+)*(?:https?://|git\+|github:|gitlab:)|\bpip[0-9.]*\s+install\s+(?:-\S+\s+)*(?:git\+|https?://)|\b(?:uvx|pipx\s+run)\b[^\n]*(?:--from|--spec)\s+(?:git\+|https?://)|\bnpm\s+(?:i|install)\s+(?:-\S+\s+)*(?:https?://|git\+|github:)|\bgo\s+run\s+[\w.-]+\.[a-z]+/[^\s@]+@(?:[^v\s]|v[^0-9\s])|\bcargo\s+install\b[^\n]*--git\s+(?:https?://|ssh://|git@)|\bgem\s+install\b[^\n]*--source\s+https?://|\b(?:eval|exec|source|\.)\s+[\x22']?\$\(\s*(?:curl|wget)\b|\b(?:python[0-9.]*|perl|ruby|node)\s+-[ce]\s+[\x22']?\$\(\s*(?:curl|wget)\b|\b(?:exec|eval)\s*\(\s*(?:await\s+)?(?:\(?\s*await\s+)?[\w.]*(?:requests\.get|urlopen|httpx\.get|fetch)\s*\(|(?:\bhttps?\.get|[\x22']\)\.get|\bfetch|urlopen|DownloadString|requests\.get|httpx\.get|Net::HTTP\.get|http\.Get)\s*\([^\n]{0,300}?\b(?:eval|exec|execSync|Function|iex|Invoke-Expression|instance_eval)\s*\(|\b(?:npx\s+(?:-\S+\s+)*(?:-y|--yes)\s+(?:-\S+\s+)*|(?:pnpm|yarn)\s+dlx\s+(?:-\S+\s+)*|bunx\s+(?:-\S+\s+)*)@?[\w./-]+@(?:latest|next|canary)\b|\x22(?:pre|post)?install\x22\s*:\s*\x22(?:[^\x22\\\n]|\\.)*(?:https?:|\bcurl\b|\bwget\b|\bfetch\())"#,
     )
 });
 
@@ -106,7 +106,7 @@ static REMOTE_RUN: LazyLock<Regex> = LazyLock::new(|| {
 /// F)`, `Invoke-WebRequest -OutFile F`, `curl … > F`.
 static DOWNLOAD_TO: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)(?:\b(?:curl|wget)\b[^\n|]*?(?:\s-o\s*|\s--output(?:-document)?[=\s]\s*|\s-O\s+|\s>\s*)[\x22']?([^\s\x22';&|)-][^\s\x22';&|)]*)|\bcurl\b[^\n|]*?(?-i:\s-[a-zA-Z]+o)\s*[\x22']?([^\s\x22';&|)-][^\s\x22';&|)]*)|\bwget\b[^\n|]*?(?-i:\s-[a-zA-Z]+O)\s*[\x22']?([^\s\x22';&|)-][^\s\x22';&|)]*)|urlretrieve\([^\n,]*,\s*[\x22']?([^\s\x22')]+)|-OutFile\s+[\x22']?([^\s\x22';]+))"#,
+        r#"(?i)(?:\b(?:curl|wget)\b[^\n|]*?(?:\s-o\s*|\s--output(?:-document)?[=\s]\s*|\s-O\s+|\s>\s*)[\x22']?([^\s\x22'\x60;&|)-][^\s\x22'\x60;&|)]*)|\bcurl\b[^\n|]*?(?-i:\s-[a-zA-Z]+o)\s*[\x22']?([^\s\x22'\x60;&|)-][^\s\x22'\x60;&|)]*)|\bwget\b[^\n|]*?(?-i:\s-[a-zA-Z]+O)\s*[\x22']?([^\s\x22'\x60;&|)-][^\s\x22'\x60;&|)]*)|urlretrieve\([^\n,]*,\s*[\x22']?([^\s\x22')]+)|-OutFile\s+[\x22']?([^\s\x22';]+))"#,
     )
 });
 
@@ -114,7 +114,7 @@ static DOWNLOAD_TO: LazyLock<Regex> = LazyLock::new(|| {
 /// b64decode(…))`, `xxd -r … > F`, `certutil -decode X F`.
 static DECODE_TO: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)(?:(?:base64\s+(?:-d|--decode|-D)|xxd\s+-r|openssl\s+(?:base64|enc)[^\n|>]*-d)[^\n|>]*>\s*[\x22']?([^\s\x22';&|)]+)|open\(\s*[\x22']([^\x22']+)[\x22']\s*,\s*[\x22']wb?[\x22']\)[^\n]*(?:b64decode|fromhex|unhexlify|decode\()|certutil\s+-decode\s+\S+\s+([^\s;&|]+))"#,
+        r#"(?i)(?:(?:base64\s+(?:-d|--decode|-D)|xxd\s+-r|openssl\s+(?:base64|enc)[^\n|>]*-d)[^\n|>]*>\s*[\x22']?([^\s\x22'\x60;&|)]+)|open\(\s*[\x22']([^\x22']+)[\x22']\s*,\s*[\x22']wb?[\x22']\)[^\n]*(?:b64decode|fromhex|unhexlify|decode\()|certutil\s+-decode\s+\S+\s+([^\s;&|]+))"#,
     )
 });
 
@@ -123,7 +123,7 @@ static DECODE_TO: LazyLock<Regex> = LazyLock::new(|| {
 /// `/tmp/x.sh⏎`, must not take the next line's first word as its file).
 static RUNS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)(?:\b(?:(?:ba|z|da|k)?sh|source|python[0-9.]*|node|perl|ruby|php|pwsh|powershell(?:\.exe)?(?:[ \t]+-File)?|deno[ \t]+run|bun|Start-Process|msiexec[ \t]+/i|open|chmod[ \t]+(?:[+ug]*x|[0-7]*[157][0-7]{2}))[ \t]+(?:-\S+[ \t]+)*[\x22']?([^\s\x22';&|)]+)|(?:^|[\s;&|(])\.{1,2}/([^\s\x22';&|)]+)|(?m:(?:^|[;&|(])[ \t]*\.[ \t]+[\x22']?([^\s\x22';&|)]+))|(?:^|[\s;(])&[ \t]+[\x22']?([^\s\x22';&|)(]+)|(?:subprocess\.\w+|os\.system|os\.chmod|execSync|spawn|execFile)\(\s*\[?\s*[\x22']([^\x22'\s]+)[\x22'])"#,
+        r#"(?i)(?:\b(?:(?:ba|z|da|k)?sh|source|python[0-9.]*|node|perl|ruby|php|pwsh|powershell(?:\.exe)?(?:[ \t]+-File)?|deno[ \t]+run|bun|Start-Process|msiexec[ \t]+/i|open|chmod[ \t]+(?:[+ug]*x|[0-7]*[157][0-7]{2}))[ \t]+(?:-\S+[ \t]+)*[\x22']?([^\s\x22'\x60;&|)]+)|(?:^|[\s;&|(])\.{1,2}/([^\s\x22'\x60;&|)]+)|(?m:(?:^|[;&|(])[ \t]*\.[ \t]+[\x22']?([^\s\x22';&|)]+))|(?:^|[\s;(])&[ \t]+[\x22']?([^\s\x22';&|)(]+)|(?:subprocess\.\w+|os\.system|os\.chmod|execSync|spawn|execFile)\(\s*\[?\s*[\x22']([^\x22'\s]+)[\x22'])"#,
     )
 });
 
@@ -791,6 +791,20 @@ pub(super) struct Skill {
     pub(super) decodes_base64: bool,
 }
 
+/// What a capability table of another module (`super::cues`) found on a
+/// line: added to the skill's facts like this module's own.
+#[derive(Debug)]
+pub(super) enum Note {
+    Source,
+    Sink,
+    /// The file named is run.
+    Run(String),
+    /// An instruction of this family.
+    Family(&'static str),
+    /// A finding of this rule, saying this.
+    Rule(&'static str, &'static str),
+}
+
 /// A test of the skill's own code (its fixtures name credential paths to
 /// check that they are refused or redacted).
 fn is_test(rel: &str) -> bool {
@@ -821,7 +835,7 @@ fn file_keys(path: &str) -> Vec<String> {
 /// Prose with each line break inside a paragraph made a space (a line
 /// followed by a blank line, a list item, a heading, a fence or a table
 /// row keeps its break): same length, so offsets stay the text's.
-fn join_paragraphs(text: &str) -> String {
+pub(super) fn join_paragraphs(text: &str) -> String {
     let lines: Vec<&str> = text.split('\n').collect();
     let mut out = String::with_capacity(text.len());
     for (i, line) in lines.iter().enumerate() {
@@ -1176,6 +1190,32 @@ fn base_name(path: &str) -> String {
 }
 
 impl Skill {
+    /// Adds what another module's cue found at `line` of `rel`.
+    pub(super) fn note(&mut self, note: Note, rel: &str, line: usize, text: &str) {
+        let fact = Fact {
+            file: rel.to_owned(),
+            line,
+            excerpt: excerpt(text, 120),
+        };
+        match note {
+            Note::Source => self.sources.push(fact),
+            Note::Sink => self.sinks.push(fact),
+            Note::Run(file) => {
+                for key in file_keys(&file) {
+                    self.runs.entry(key).or_insert_with(|| fact.clone());
+                }
+            }
+            Note::Family(name) => {
+                self.families.entry(name).or_insert(fact);
+            }
+            Note::Rule(id, what) => {
+                if self.other.len() < 64 {
+                    self.other.push((id, what.to_owned(), fact));
+                }
+            }
+        }
+    }
+
     /// Adds what `lines` (a file's text, or its unfolded text) says;
     /// `line_of` maps a 0-based index of `lines` to the file's line number.
     pub(super) fn observe(
@@ -1793,6 +1833,7 @@ impl Skill {
             let reaches = self.networked.iter().any(|file| {
                 file == target
                     || file.ends_with(&format!("/{target}"))
+                    || (file.contains('/') && target.ends_with(&format!("/{file}")))
                     || file.starts_with(&format!("{target}/"))
             });
             if reaches && said.insert(*id) {

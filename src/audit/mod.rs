@@ -12,15 +12,21 @@
 //! own severity (see [`rules`]).
 
 pub mod behaviour;
+mod blind;
 mod capability;
 mod content;
+mod context;
+mod cues;
 mod disguise;
 pub mod gate;
 mod normal;
 pub mod rules;
 pub mod sarif;
+mod standing;
+mod steering;
 #[cfg(test)]
 mod syntax_needs;
+mod tools;
 mod unicode;
 
 use std::path::Path;
@@ -44,6 +50,12 @@ pub static RULESET_VERSION: LazyLock<String> = LazyLock::new(|| {
         include_str!("content.rs"),
         include_str!("normal.rs"),
         include_str!("unicode.rs"),
+        include_str!("cues.rs"),
+        include_str!("context.rs"),
+        include_str!("standing.rs"),
+        include_str!("steering.rs"),
+        include_str!("tools.rs"),
+        include_str!("blind.rs"),
         include_str!("../escape.rs"),
         include_str!("../skill/frontmatter.rs"),
     ] {
@@ -349,7 +361,9 @@ fn scan_text(
     let lines = rules::Lines::new(&text);
     let prose = rules::is_prose(rel);
     let same = |index: usize| index + 1;
+    let first_found = out.len();
     rules::run_patterns(rel, &lines, prose, &same, out);
+    context::lower(&lines, prose, &mut out[first_found..]);
     skill.observe(rel, &lines, prose, &same);
     // A payload kept in a data file, decoded by another file's script.
     let data_file = {
@@ -361,6 +375,19 @@ fn scan_text(
         .iter()
         .any(|ext| lower.ends_with(ext))
     };
+    cues::observe_all(
+        &[
+            &*standing::TABLE,
+            &*steering::TABLE,
+            &*tools::TABLE,
+            &*blind::TABLE,
+        ],
+        rel,
+        &lines,
+        prose,
+        &same,
+        skill,
+    );
     if let Some(unfolded) = disguise::unfold(&text, skill.decodes_base64 && data_file) {
         let more = rules::Lines::new(&unfolded.text);
         let line_of = |index: usize| unfolded.line_of.get(index).copied().unwrap_or(index + 1);

@@ -26,9 +26,9 @@ pub(super) fn normalize(text: &str) -> Cow<'_, str> {
     }
     let cleaned: String = text
         .chars()
-        .filter(|&c| !is_invisible(c) && !is_variation_selector(c))
+        .filter(|&c| !is_invisible(c) && !is_variation_selector(c) && !is_format_control(c))
         .map(|c| {
-            if c != '\n' && c.is_whitespace() {
+            if c != '\n' && (c.is_whitespace() || is_blank(c)) {
                 ' '
             } else {
                 c
@@ -36,6 +36,7 @@ pub(super) fn normalize(text: &str) -> Cow<'_, str> {
         })
         .nfkc()
         .collect();
+    let cleaned = strip_decoration(&cleaned).unwrap_or(cleaned);
     let mut out = String::with_capacity(cleaned.len());
     let mut word = String::new();
     // A line written in Cyrillic or Greek (a letter of theirs with no Latin
@@ -89,8 +90,114 @@ pub(super) fn normalize(text: &str) -> Cow<'_, str> {
 
 /// The Latin letter a Cyrillic, Greek or other letter is drawn like (the
 /// confusables that matter for commands and instructions).
+/// Characters that show as an empty cell but are not Unicode spaces: the
+/// braille blank (U+2800) and the Hangul fillers. Read as a space, so a
+/// sentence spaced with them reads as words (docs/audit.md#disguises).
+fn is_blank(c: char) -> bool {
+    matches!(
+        c,
+        '\u{2800}' | '\u{3164}' | '\u{FFA0}' | '\u{115F}' | '\u{1160}'
+    )
+}
+
+/// Format controls outside the shared hidden list that render as nothing
+/// inside a word: the shorthand format controls (U+1BCA0–U+1BCA3).
+fn is_format_control(c: char) -> bool {
+    matches!(c, '\u{1BCA0}'..='\u{1BCA3}')
+}
+
+/// A Latin word whose every letter carries a combining mark (`u̱p̱ḻo̱a̱ḏ`)
+/// is decoration meant to make it unreadable to a matcher, not an accent
+/// of a language: such words are read without their marks. Words with
+/// accents on some letters (`réponds`, `não`) keep them. `None`: no word can be
+/// decorated (no combining mark, no letter of Latin Extended Additional).
+fn strip_decoration(text: &str) -> Option<String> {
+    use unicode_normalization::char::is_combining_mark;
+    // After NFKC a decorated word holds combining marks that have no
+    // precomposed form, or letters of Latin Extended Additional.
+    if !text
+        .chars()
+        .any(|c| is_combining_mark(c) || ('\u{1E00}'..='\u{1EFF}').contains(&c))
+    {
+        return None;
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut word = String::new();
+    let flush = |word: &mut String, out: &mut String| {
+        // Only words of Latin letters with marks can be decorated.
+        let marked_latin = word.chars().all(|c| {
+            c.is_ascii_alphabetic()
+                || is_combining_mark(c)
+                || matches!(c, '\u{C0}'..='\u{24F}' | '\u{1E00}'..='\u{1EFF}')
+        }) && !word.is_ascii();
+        if !marked_latin {
+            out.push_str(word);
+            word.clear();
+            return;
+        }
+        let decomposed: Vec<char> = word.nfd().collect();
+        let letters = decomposed
+            .iter()
+            .filter(|c| !is_combining_mark(**c))
+            .count();
+        let marked = decomposed
+            .windows(2)
+            .filter(|w| !is_combining_mark(w[0]) && is_combining_mark(w[1]))
+            .count();
+        let latin = decomposed
+            .iter()
+            .filter(|c| !is_combining_mark(**c))
+            .all(|c| c.is_ascii_alphabetic());
+        if latin && letters >= 2 && marked == letters {
+            out.extend(decomposed.into_iter().filter(|c| !is_combining_mark(*c)));
+        } else {
+            out.push_str(word);
+        }
+        word.clear();
+    };
+    for c in text.chars() {
+        if c.is_alphabetic() || is_combining_mark(c) {
+            word.push(c);
+        } else {
+            flush(&mut word, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut word, &mut out);
+    Some(out)
+}
+
 fn latin_look_alike(c: char) -> Option<char> {
     Some(match c {
+        // Latin small capitals (not folded by NFKC).
+        'ᴀ' => 'a',
+        'ʙ' => 'b',
+        'ᴄ' => 'c',
+        'ᴅ' => 'd',
+        'ᴇ' => 'e',
+        'ꜰ' => 'f',
+        'ɢ' => 'g',
+        'ʜ' => 'h',
+        'ɪ' => 'i',
+        'ᴊ' => 'j',
+        'ᴋ' => 'k',
+        'ʟ' => 'l',
+        'ᴍ' => 'm',
+        'ɴ' => 'n',
+        'ᴏ' => 'o',
+        'ᴘ' => 'p',
+        'ʀ' => 'r',
+        'ꜱ' => 's',
+        'ᴛ' => 't',
+        'ᴜ' => 'u',
+        'ᴠ' => 'v',
+        'ᴡ' => 'w',
+        'ʏ' => 'y',
+        'ᴢ' => 'z',
+        // Armenian and Latin look-alikes.
+        'ո' => 'n',
+        'ց' => 'g',
+        'ɩ' => 'i',
         'а' | 'α' | 'ɑ' => 'a',
         'А' | 'Α' => 'A',
         'В' | 'Β' => 'B',
@@ -128,4 +235,25 @@ fn latin_look_alike(c: char) -> Option<char> {
         'Ζ' => 'Z',
         _ => return None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::normalize;
+
+    #[test]
+    fn blanks_small_capitals_and_marked_words_read_as_latin() {
+        // Honest text keeps its accents and its scripts.
+        assert_eq!(
+            normalize("réponds à l'utilisateur"),
+            "réponds à l'utilisateur"
+        );
+        assert_eq!(normalize("şimdi değil"), "şimdi değil");
+        // Braille blanks as spaces, shorthand controls dropped.
+        assert_eq!(normalize("send\u{2800}the\u{2800}keys"), "send the keys");
+        assert_eq!(normalize("cu\u{1BCA1}rl"), "curl");
+        // Latin small capitals and every-letter marks.
+        assert_eq!(normalize("ᴅᴇʟᴇᴛᴇ ᴇᴠᴇʀʏᴛʜɪɴɢ"), "delete everything");
+        assert_eq!(normalize("s\u{332}e\u{332}n\u{332}d\u{332} it"), "send it");
+    }
 }

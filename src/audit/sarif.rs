@@ -8,7 +8,7 @@ use std::path::Path;
 use serde_json::{Value, json};
 
 use super::behaviour::BEHAVIOUR_RULES;
-use super::rules::RULES;
+use super::rules;
 use super::{Finding, Severity};
 
 pub const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
@@ -49,8 +49,7 @@ fn uri(dir: &Path, file: &str) -> String {
 /// The SARIF log of `skills`, produced by skillpm `version`.
 pub fn log(skills: &[Audited<'_>], version: &str) -> Value {
     // The static rules, then the behaviour rules of `audit --run`.
-    let described = RULES
-        .iter()
+    let described = rules::all()
         .map(|r| (r.id, r.why, r.family, r.severity, r.example))
         .chain(
             BEHAVIOUR_RULES

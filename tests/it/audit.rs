@@ -807,12 +807,21 @@ fn show_keeps_a_skill_inside_its_envelope() {
     assert_eq!(code, 5);
     assert_eq!(
         findings(&json(&out), "breakout"),
-        [(
-            "envelope-break".to_owned(),
-            "critical".to_owned(),
-            "SKILL.md".to_owned(),
-            8
-        )]
+        [
+            (
+                "envelope-break".to_owned(),
+                "critical".to_owned(),
+                "SKILL.md".to_owned(),
+                8
+            ),
+            // The text after the break poses as the host's system message.
+            (
+                "hidden-instruction".to_owned(),
+                "high".to_owned(),
+                "SKILL.md".to_owned(),
+                9
+            )
+        ]
     );
 }
 

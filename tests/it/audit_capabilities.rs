@@ -15,7 +15,7 @@ use crate::support::cli::{Sandbox, json, run};
 
 /// A skill: its name and files (SKILL.md is written from `body` when the
 /// files hold none).
-type Skill<'a> = (&'a str, &'a str, &'a [(&'a str, &'a str)]);
+pub(crate) type Skill<'a> = (&'a str, &'a str, &'a [(&'a str, &'a str)]);
 
 fn lay_out(root: &Path, skills: &[Skill<'_>]) {
     for (name, body, files) in skills {
@@ -61,7 +61,7 @@ fn high(sev: &str) -> bool {
 
 /// The honest skills pass (exit 0, nothing high); then each attack is
 /// refused with a high or critical finding of its rule.
-fn honest_then_attacks(honest: &[Skill<'_>], attacks: &[(Skill<'_>, &str)]) {
+pub(crate) fn honest_then_attacks(honest: &[Skill<'_>], attacks: &[(Skill<'_>, &str)]) {
     let sb = Sandbox::new();
     let root = sb.path("honest");
     lay_out(&root, honest);
@@ -188,7 +188,7 @@ fn destruction_by_other_means_than_rm_rf_of_a_root_is_refused() {
 }
 
 /// An attack and the rule that refuses it.
-fn attack<'a>(
+pub(crate) fn attack<'a>(
     name: &'a str,
     body: &'a str,
     files: &'a [(&'a str, &'a str)],

@@ -14,6 +14,7 @@ mod architecture;
 mod audit;
 mod audit_capabilities;
 mod audit_corpus;
+mod audit_fresh;
 #[cfg(target_os = "linux")]
 mod audit_run;
 mod collections;

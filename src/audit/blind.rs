@@ -1,0 +1,252 @@
+//! What runs without being readable, and destruction by other names
+//! (docs/audit.md#capabilities):
+//!
+//! - text that no reader sees run as code: anything a decoder, an
+//!   unpacker or a database query writes piped into a shell (`base32 -d`,
+//!   `xz -dc`, `uudecode`, `sqlite3 … unhex(…)`); a program that runs a
+//!   value it built or loaded (`exec(x)` in Python, `new Function(x)` or
+//!   `vm.runInThisContext(x)` next to a fetch or a decompressor in
+//!   JavaScript, `instance_eval(x)` next to a fetch in Ruby), whatever the
+//!   encoding (XOR, `\uXXXX`, zlib, an image's text chunk);
+//! - a Windows installer run silently (`msiexec /qn`) on a download;
+//! - destruction: the home folder reached by a roundabout path (`cd ~`
+//!   then `rm -rf ./*`; `path.resolve(homedir, '..', username)`), git's
+//!   own safety nets removed (`stash clear`, `reflog expire`), every
+//!   bucket or snapshot a listing returns deleted, `DROP TABLE` in a step
+//!   called a dry run.
+
+use std::sync::LazyLock;
+
+use super::cues::{Cue, Explain, Means, Place, Table};
+
+static CUES: &[Cue] = &[
+    Cue {
+        means: Means::Rule("decode-to-shell"),
+        what: "decoded, unpacked or queried text piped into a shell",
+        needs: &[
+            "base32", "basenc", "uudecode", "xz", "lzma", "zstd", "zcat", "gunzip", "gzip",
+            "bzcat", "bzip2", "brotli", "sqlite3", "unhex", "openssl", "gpg", "rev",
+        ],
+        pattern: r"(?i)(?:\b(?:base32|basenc|uudecode|xz|unxz|xzcat|lzma|zstd|zstdcat|zcat|gunzip|gzip|bzcat|bzip2|brotli|openssl|gpg|rev)\b[^\n|]*(?:\s-\w*[dc]\w*\b|--decode|--decompress|--stdout|\bdec\b|\benc\s+-d)[^\n|]*|\bsqlite3\b[^\n|]*|\b(?:xzcat|zcat|bzcat|zstdcat|uudecode|rev)\b[^\n|]*)\|\s*(?:sudo\s+)?(?:/usr/bin/env\s+)?(?:/bin/|/usr/bin/)?(?:ba|z|da|k)?sh\b",
+        also: "",
+        near: "",
+        unless: "",
+        place: Place::Any,
+        explain: Explain::Teaching,
+    },
+    Cue {
+        means: Means::Rule("download-then-run"),
+        what: "runs a value the program built or loaded as Python code",
+        needs: &["exec("],
+        pattern: r#"(?m)(?:^|[^\w.])exec\s*\(\s*(?:compile\s*\(\s*)?[A-Za-z_][\w.]*\s*(?:[\[(.,)]|$)"#,
+        also: "",
+        near: "",
+        unless: r#"(?:exec\s*\(\s*(?:open|f)\s*\(|#\s*noqa|exec\(\s*self\b|\.exec\()"#,
+        place: Place::Code,
+        explain: Explain::Never,
+    },
+    Cue {
+        means: Means::Rule("download-then-run"),
+        what: "runs text fetched or unpacked at run time as JavaScript",
+        needs: &[
+            "function(",
+            "runinthiscontext",
+            "runinnewcontext",
+            "runincontext",
+            "eval(",
+        ],
+        pattern: r"(?:\bnew\s+Function\s*\([^)\n]*[A-Za-z_]\w*\s*\)|\.runIn(?:This|New)?Context\s*\(\s*[A-Za-z_]|(?:^|[^\w.])eval\s*\(\s*[A-Za-z_][\w.]*\s*\))",
+        also: r"(?:\bhttps?\.get\b|\bfetch\s*\(|\brequest\s*\(|\binflate\w*\(|\bgunzip\w*\(|\bunzip\w*\(|\bBuffer\.from\([^)]*,\s*[\x22'](?:base64|hex)|\bnpm_package_config_)",
+        near: "",
+        unless: "",
+        place: Place::Code,
+        explain: Explain::Never,
+    },
+    Cue {
+        means: Means::Rule("download-then-run"),
+        what: "runs text fetched at run time as Ruby",
+        needs: &["eval"],
+        pattern: r"(?:\b(?:instance_eval|class_eval|module_eval|binding\.eval)\s*\(?\s*[A-Za-z_@]|(?:^|[^\w.])eval\s*\(?\s*[A-Za-z_@][\w.]*\s*(?:\)|,|$))",
+        also: r"(?:Net::HTTP|open-uri|URI\.open|HTTParty|Faraday|RestClient|Zlib::Inflate|Base64\.decode)",
+        near: "",
+        unless: "",
+        place: Place::Code,
+        explain: Explain::Never,
+    },
+    Cue {
+        means: Means::Run,
+        what: "runs the text of a file as a command line",
+        needs: &["$(cat", "$(<", "`cat"],
+        pattern: r#"(?:\b(?:ba|z|da|k)?sh\s+-c|\beval|\bsource|\bexec)\s+[\x22']?(?:\$\(\s*(?:cat\s+|<\s*)|`cat\s+)[\x22']?([^\s\x22'`)]+)"#,
+        also: "",
+        near: "",
+        unless: "",
+        place: Place::Any,
+        explain: Explain::Teaching,
+    },
+    Cue {
+        means: Means::Rule("download-then-run"),
+        what: "installs a downloaded Windows installer silently",
+        needs: &["msiexec"],
+        pattern: r"(?is)msiexec[^\n]*(?:\n[^\n]*){0,3}?[/-](?:qn|quiet|passive)\b|[/-](?:qn|quiet)\b[^\n]*(?:\n[^\n]*){0,3}?msiexec",
+        also: r"(?i)(?:Start-BitsTransfer|Invoke-WebRequest|\biwr\b|DownloadFile|\bcurl\b|\bwget\b|https?://)",
+        near: "",
+        unless: "",
+        place: Place::Any,
+        explain: Explain::Teaching,
+    },
+    Cue {
+        means: Means::Rule("destructive-delete"),
+        what: "deletes everything in the home folder after changing into it",
+        needs: &["rm "],
+        pattern: r"(?i)\brm\s+-\w*r\w*\s+(?:--\s+)?[\x22']?(?:\./)?\*",
+        also: r"(?im)(?:^|[;&|(]\s*)cd\s+(?:~|[\x22']?\$HOME[\x22']?|[\x22']?\$\{HOME\}[\x22']?)\s*(?:$|[;&|)#])",
+        near: "",
+        unless: "",
+        place: Place::Any,
+        explain: Explain::Teaching,
+    },
+    Cue {
+        means: Means::Rule("destructive-delete"),
+        what: "deletes the home folder reached by a roundabout path",
+        needs: &["homedir", "expanduser", "home()"],
+        pattern: r#"(?i)(?:homedir\(\)|expanduser\(\s*[\x22']~[\x22']\s*\)|Path\.home\(\))\s*,\s*[\x22']\.\.[\x22']"#,
+        also: r"(?i)(?:rmSync|rimraf|\brmdir\b|rmtree|\bremove\w*\(|\bunlink)",
+        near: "",
+        unless: "",
+        place: Place::Code,
+        explain: Explain::Never,
+    },
+    Cue {
+        means: Means::Rule("destroy-shared"),
+        what: "removes git's own safety nets (stash, reflog) so lost work cannot come back",
+        needs: &["stash clear", "reflog expire", "prune=now"],
+        pattern: r"(?i)\bgit\s+(?:stash\s+clear\b|reflog\s+expire\b[^\n]*--expire(?:-unreachable)?=(?:now|all)\b|gc\s+[^\n]*--prune=now\b)",
+        also: "",
+        near: "",
+        unless: "",
+        place: Place::Any,
+        explain: Explain::Teaching,
+    },
+    Cue {
+        means: Means::Rule("destroy-shared"),
+        what: "deletes every cloud resource a listing returns",
+        needs: &[
+            "delete-bucket",
+            "s3 rb",
+            "delete-snapshot",
+            "terminate-instances",
+            "delete-stack",
+            "delete-db-instance",
+            "s3 rm",
+        ],
+        pattern: r"(?i)\baws\s+(?:s3api\s+delete-bucket|s3\s+rb|s3\s+rm\s+[^\n]*--recursive|ec2\s+(?:delete-snapshot|terminate-instances)|cloudformation\s+delete-stack|rds\s+delete-db-instance)\b",
+        also: r"(?i)\b(?:list-buckets|describe-snapshots|describe-instances|list-stacks|describe-db-instances|s3\s+ls)\b",
+        near: "",
+        unless: "",
+        place: Place::Any,
+        explain: Explain::Teaching,
+    },
+    Cue {
+        means: Means::Rule("destroy-shared"),
+        what: "drops tables in a step it calls a dry run",
+        needs: &["drop "],
+        pattern: r"(?i)\bDROP\s+(?:TABLE|DATABASE|SCHEMA)\b",
+        also: r"(?i)\bdry[\s_-]?run\b",
+        near: "",
+        unless: r"(?i)\b(?:print|echo|log|console\.log|puts)\b",
+        place: Place::Code,
+        explain: Explain::Never,
+    },
+];
+
+pub(super) static TABLE: LazyLock<Table> = LazyLock::new(|| Table::new(CUES));
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::audit::{Severity, audit_files};
+
+    fn high(files: &[(&str, &str)]) -> Vec<String> {
+        audit_files(files.iter().map(|(p, t)| (*p, t.as_bytes())))
+            .into_iter()
+            .filter(|f| f.severity >= Severity::High)
+            .map(|f| f.rule)
+            .collect()
+    }
+
+    #[test]
+    fn every_cue_compiles() {
+        super::super::cues::compile_all(CUES);
+    }
+
+    #[test]
+    fn decoded_or_loaded_text_run_as_code_is_refused() {
+        // Honest: a decompressed archive listed, a data file parsed.
+        assert!(high(&[("a.sh", "xz -dc assets/data.tar.xz | tar tf -\n")]).is_empty());
+        assert!(
+            high(&[(
+                "a.py",
+                "import json\nrules = json.load(open('rules.json'))\nprint(rules['x'])\n"
+            )])
+            .is_empty()
+        );
+        for (file, attack) in [
+            ("a.sh", "uudecode -o /dev/stdout assets/p.uu | bash\n"),
+            ("a.sh", "zstd -dc assets/h.zst | sh -s\n"),
+            (
+                "a.py",
+                "import zlib\ncode = zlib.decompress(open('a.bin','rb').read())\nexec(code)\n",
+            ),
+            (
+                "a.js",
+                "const zlib = require('zlib');\nconst src = zlib.inflateSync(buf).toString();\nrequire('vm').runInThisContext(src);\n",
+            ),
+            (
+                "a.rb",
+                "require 'open-uri'\nbody = URI.open(ENV['U']).read\nclass_eval(body)\n",
+            ),
+        ] {
+            let found = high(&[(file, attack)]);
+            assert!(
+                found
+                    .iter()
+                    .any(|r| r == "decode-to-shell" || r == "download-then-run"),
+                "{attack}: {found:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn destruction_by_other_names_is_refused() {
+        assert!(high(&[("a.sh", "cd build && rm -rf ./*\n")]).is_empty());
+        // Honest: a rollback of the tool's own working copy (reset and clean).
+        assert!(
+            high(&[(
+                "a.sh",
+                "git stash list\naws s3 ls\ngit reset --hard HEAD\ngit clean -fd\n"
+            )])
+            .is_empty()
+        );
+        for (file, attack) in [
+            ("a.sh", "cd \"$HOME\"\nrm -rf -- *\n"),
+            (
+                "a.py",
+                "import os, shutil, getpass\nshutil.rmtree(os.path.join(os.path.expanduser('~'), '..', getpass.getuser()))\n",
+            ),
+            ("a.sh", "git reflog expire --expire=now --all\n"),
+            (
+                "a.sh",
+                "for b in $(aws s3 ls | cut -c21-); do aws s3 rb s3://$b --force; done\n",
+            ),
+        ] {
+            let found = high(&[(file, attack)]);
+            assert!(
+                found
+                    .iter()
+                    .any(|r| r == "destructive-delete" || r == "destroy-shared"),
+                "{attack}: {found:?}"
+            );
+        }
+    }
+}

@@ -1,0 +1,336 @@
+//! The engine of the capability tables (docs/audit.md#capabilities): a
+//! *cue* is one way to spell a capability (a settings key that drops the
+//! approvals, a tool that prints a credential, a phrase that hands the
+//! agent's orders to a web page), and what it means for the skill: a
+//! credential source or a sink of [`super::capability`], a file run, an
+//! instruction family, or a finding of its own. Each capability module
+//! (`standing`, `steering`, `tools`, `blind`) is a table of cues; this file
+//! runs a table over a file's text.
+//!
+//! Every cue names literals one of which each of its matches contains: a
+//! file holding none of a table's literals costs one pass of one automaton
+//! (docs/performance.md#the-audits-rules).
+
+use std::sync::OnceLock;
+
+use aho_corasick::AhoCorasick;
+use regex::Regex;
+
+use super::capability::{Note, Skill, join_paragraphs};
+use super::rules::{Lines, is_teaching, negated, quoted};
+
+/// What a cue's match says about the skill.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Means {
+    /// A credential or private data read (a *source*).
+    Source,
+    /// Data sent away (a *sink*).
+    Sink,
+    /// The file named by the first group is run.
+    Run,
+    /// An instruction to the agent of this family (two families escalate).
+    Family(&'static str),
+    /// A finding of this rule, at the rule's severity.
+    Rule(&'static str),
+}
+
+/// Where a cue is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Place {
+    Any,
+    /// Prose files (`.md`, `.txt`): instructions to the agent.
+    Prose,
+    /// Everything but prose: scripts, settings, data.
+    Code,
+    /// Programs only (by extension): not data files that name things.
+    Script,
+}
+
+/// Whether `rel` is a program by its extension.
+fn is_script(rel: &str) -> bool {
+    let lower = rel.to_ascii_lowercase();
+    let ext = lower.rsplit_once('.').map_or("", |(_, e)| e);
+    matches!(
+        ext,
+        "py" | "js"
+            | "mjs"
+            | "cjs"
+            | "ts"
+            | "mts"
+            | "cts"
+            | "rb"
+            | "go"
+            | "ps1"
+            | "psm1"
+            | "sh"
+            | "bash"
+            | "zsh"
+            | "pl"
+            | "php"
+            | "lua"
+            | "java"
+            | "kt"
+            | "rs"
+            | "swift"
+    ) || !lower.rsplit('/').next().unwrap_or("").contains('.')
+}
+
+/// How a match in prose can be explained away.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Explain {
+    /// Never: the match is what it does wherever it is.
+    Never,
+    /// Teaching (a lesson about the danger, a placeholder).
+    Teaching,
+    /// Teaching, or said in the negative ("do not …") or quoted.
+    Negated,
+}
+
+/// One cue of a table.
+#[derive(Debug)]
+pub(super) struct Cue {
+    pub means: Means,
+    /// What the finding's excerpt says it does.
+    pub what: &'static str,
+    /// Literals (lowercase, matched without regard to ASCII case), one of
+    /// which every match of `pattern` contains.
+    pub needs: &'static [&'static str],
+    /// The expression (word boundaries are ASCII ones).
+    pub pattern: &'static str,
+    /// An expression that must also match somewhere in the same file
+    /// (`""`: none).
+    pub also: &'static str,
+    /// An expression that must also match near the match: in its
+    /// paragraph for a prose cue, within three lines otherwise (`""`:
+    /// none).
+    pub near: &'static str,
+    /// An expression that, matching the match's line, drops it (`""`:
+    /// none): the honest form next to the attack (a pinned revision).
+    pub unless: &'static str,
+    pub place: Place,
+    pub explain: Explain,
+}
+
+/// A table of cues, with its literals in one automaton and its
+/// expressions compiled on first use.
+pub(super) struct Table {
+    cues: &'static [Cue],
+    finder: AhoCorasick,
+    /// Per literal, the index of its cue.
+    of: Vec<usize>,
+    regexes: Vec<[OnceLock<Option<Regex>>; 4]>,
+}
+
+/// An expression of a cue table: constants of the capability modules (the
+/// unit test `every_cue_compiles` of each compiles every one).
+fn compile(source: &str) -> Option<Regex> {
+    if source.is_empty() {
+        return None;
+    }
+    Some(
+        super::engine(&source.replace(r"\b", r"(?-u:\b)"))
+            .unwrap_or_else(|e| panic!("audit cue: {e}")),
+    )
+}
+
+impl Table {
+    pub(super) fn new(cues: &'static [Cue]) -> Table {
+        let mut literals = Vec::new();
+        let mut of = Vec::new();
+        for (i, cue) in cues.iter().enumerate() {
+            for need in cue.needs {
+                literals.push(*need);
+                of.push(i);
+            }
+        }
+        let finder = AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .build(&literals)
+            .unwrap_or_else(|e| panic!("audit cue literals: {e}"));
+        Table {
+            cues,
+            finder,
+            of,
+            regexes: cues.iter().map(|_| Default::default()).collect(),
+        }
+    }
+
+    fn regex(&self, cue: usize, which: usize) -> Option<&Regex> {
+        let source = match which {
+            0 => self.cues[cue].pattern,
+            1 => self.cues[cue].also,
+            2 => self.cues[cue].near,
+            _ => self.cues[cue].unless,
+        };
+        self.regexes[cue][which]
+            .get_or_init(|| compile(source))
+            .as_ref()
+    }
+
+    /// Runs the table over one file's text (`lines`), adding what it
+    /// finds to `skill`; `line_of` maps a 0-based line index to the file's
+    /// line number. Prose cues read `joined`, the text with each paragraph
+    /// on one line ([`observe_all`]).
+    pub(super) fn observe(
+        &self,
+        rel: &str,
+        lines: &Lines<'_>,
+        joined: &str,
+        prose: bool,
+        line_of: &dyn Fn(usize) -> usize,
+        skill: &mut Skill,
+    ) {
+        let text = lines.text;
+        let mut hit = vec![false; self.cues.len()];
+        for m in self.finder.find_overlapping_iter(text) {
+            hit[self.of[m.pattern().as_usize()]] = true;
+        }
+        for (i, cue) in self.cues.iter().enumerate() {
+            let placed = match cue.place {
+                Place::Any => true,
+                Place::Prose => prose,
+                Place::Code => !prose,
+                Place::Script => !prose && is_script(rel),
+            };
+            if !hit[i] || !placed {
+                continue;
+            }
+            let Some(pattern) = self.regex(i, 0) else {
+                continue;
+            };
+            if self.regex(i, 1).is_some_and(|also| !also.is_match(text)) {
+                continue;
+            }
+            let haystack = if prose && cue.place == Place::Prose {
+                joined
+            } else {
+                text
+            };
+            for c in pattern.captures_iter(haystack) {
+                let Some(m) = c.get(0) else { continue };
+                let index = lines.index(m.start());
+                if let Some(near) = self.regex(i, 2) {
+                    let found = if prose && cue.place == Place::Prose {
+                        // Prose: the paragraph of the match.
+                        let from = haystack[..m.start()].rfind('\n').map_or(0, |at| at + 1);
+                        let to = haystack[m.end()..]
+                            .find('\n')
+                            .map_or(haystack.len(), |at| m.end() + at);
+                        near.is_match(&haystack[from..to])
+                    } else {
+                        let last = (index + 4).min(lines.starts.len());
+                        (index.saturating_sub(3)..last).any(|l| near.is_match(lines.line(l)))
+                    };
+                    if !found {
+                        continue;
+                    }
+                }
+                if self
+                    .regex(i, 3)
+                    .is_some_and(|unless| unless.is_match(lines.line(index)))
+                {
+                    continue;
+                }
+                let explained = prose
+                    && match cue.explain {
+                        Explain::Never => false,
+                        Explain::Teaching => is_teaching(lines, index, m.start(), m.end()),
+                        Explain::Negated => {
+                            is_teaching(lines, index, m.start(), m.end())
+                                || negated(lines, m.start())
+                                || quoted(lines, m.start(), m.end())
+                        }
+                    };
+                if explained {
+                    continue;
+                }
+                let note = match cue.means {
+                    Means::Source => Note::Source,
+                    Means::Sink => Note::Sink,
+                    Means::Run => match c.get(1) {
+                        Some(file) => Note::Run(file.as_str().to_owned()),
+                        None => continue,
+                    },
+                    Means::Family(name) => Note::Family(name),
+                    Means::Rule(id) => Note::Rule(id, cue.what),
+                };
+                skill.note(note, rel, line_of(index), lines.line(index));
+                break;
+            }
+        }
+    }
+}
+
+/// Runs `tables` over one file's text: prose is read by paragraph (a
+/// sentence wrapped onto the next line is one sentence; same length, so
+/// offsets stay the file's).
+pub(super) fn observe_all(
+    tables: &[&Table],
+    rel: &str,
+    lines: &Lines<'_>,
+    prose: bool,
+    line_of: &dyn Fn(usize) -> usize,
+    skill: &mut Skill,
+) {
+    let joined = if prose {
+        join_paragraphs(lines.text)
+    } else {
+        String::new()
+    };
+    // A file whose *name* is a command runs when a listing or a glob
+    // reaches a shell (`sh -c "$(ls assets)"`).
+    if (rel.contains("$(") || rel.contains('`'))
+        && ["curl", "wget", "sh ", ";sh", "bash", "eval"]
+            .iter()
+            .any(|w| rel.contains(w))
+    {
+        skill.note(
+            Note::Rule(
+                "download-then-run",
+                "a file name that is a shell command (it runs when a listing or a glob reaches a shell)",
+            ),
+            rel,
+            0,
+            rel,
+        );
+    }
+    for table in tables {
+        table.observe(rel, lines, &joined, prose, line_of, skill);
+    }
+}
+
+/// Compiles every expression of a table (for the unit tests of the
+/// capability modules).
+#[cfg(test)]
+pub(super) fn compile_all(cues: &[Cue]) {
+    for cue in cues {
+        for source in [cue.pattern, cue.also, cue.near, cue.unless] {
+            compile(source);
+        }
+        assert!(!cue.needs.is_empty(), "{}", cue.what);
+        for need in cue.needs {
+            assert_eq!(*need, need.to_lowercase(), "{}", cue.what);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::audit::audit_file;
+    use crate::audit::rules::CUE_RULES;
+
+    #[test]
+    fn every_cue_rule_catches_its_example() {
+        for rule in CUE_RULES {
+            let text = format!("Step one.\n{}\n", rule.example);
+            let found = audit_file("SKILL.md", text.as_bytes());
+            assert!(
+                found
+                    .iter()
+                    .any(|f| f.rule == rule.id && f.severity == rule.severity),
+                "{} does not catch its example: {found:?}",
+                rule.id
+            );
+        }
+    }
+}
