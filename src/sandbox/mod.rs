@@ -30,9 +30,13 @@ use crate::error::{Classify, Exit};
 /// deadline"). Sleeps return at once in the sandbox, so a delay does not
 /// spend it.
 pub const DEADLINE: Duration = Duration::from_millis(1500);
-/// The wall-clock time a run may take however loaded the machine is, as a
-/// multiple of the deadline: past it the run ends as at the deadline.
-const WALL_CAP: u32 = 3;
+/// The wall-clock time a run may take however loaded the machine is: three
+/// deadlines, and at least the deadline and four seconds (a CPU-bound
+/// script gets a third of a CPU at a load average of 5 on two cores).
+/// Past it the run ends as at the deadline.
+fn wall_cap(deadline: Duration) -> Duration {
+    (deadline * 3).max(deadline + Duration::from_secs(4))
+}
 /// The variable that sets another deadline (in seconds, `0.5`, `30`), read
 /// by `ops` and passed to [`tools`].
 pub const DEADLINE_VAR: &str = "SKILLPM_RUN_DEADLINE";
@@ -210,8 +214,8 @@ pub struct SkillRun {
     /// Wall-clock time the sandbox's processes waited for a CPU the machine
     /// gave to others: not counted in the deadline.
     pub waited_ms: u64,
-    /// The run ended at the wall-clock cap (the deadline times
-    /// three) before its own time reached the deadline.
+    /// The run ended at the wall-clock cap (`wall_cap`) before its own
+    /// time reached the deadline.
     pub capped: bool,
     /// The whole run, sandbox included.
     pub ms: u64,
@@ -262,20 +266,20 @@ pub fn run_skill(tools: &Tools, dir: &Path, name: &str) -> Result<SkillRun, Sand
             .collect(),
         env: environment(&canaries),
         deadline_ms: tools.deadline.as_millis() as u64,
-        wall_cap_ms: (tools.deadline * WALL_CAP).as_millis() as u64,
+        wall_cap_ms: wall_cap(tools.deadline).as_millis() as u64,
         started_ms: std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_millis() as u64),
     };
     let spec = serde_json::to_string(&spec).map_err(|e| failed(e.to_string()))?;
-    let budget = tools.deadline * WALL_CAP + Duration::from_secs(5);
+    let budget = wall_cap(tools.deadline) + Duration::from_secs(5);
     let report = sandbox(tools, work.path(), &spec, budget).map_err(failed)?;
     run.waited_ms = report.waited_ms;
     run.capped = report.capped;
     let at = if report.capped {
         format!(
             "the wall-clock cap ({} ms; {} ms of it waiting for a CPU)",
-            (tools.deadline * WALL_CAP).as_millis(),
+            wall_cap(tools.deadline).as_millis(),
             report.waited_ms
         )
     } else {
@@ -547,10 +551,7 @@ fn sandbox(
             c.arg(format!("--as={MEMORY_BYTES}"))
                 .arg(format!("--fsize={FILE_BYTES}"))
                 .arg("--core=0")
-                .arg(format!(
-                    "--cpu={}",
-                    (tools.deadline * WALL_CAP).as_secs() + 5
-                ))
+                .arg(format!("--cpu={}", wall_cap(tools.deadline).as_secs() + 5))
                 .arg("--")
                 .arg(&tools.strace);
             c
