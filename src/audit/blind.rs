@@ -17,7 +17,7 @@
 
 use std::sync::LazyLock;
 
-use super::cues::{Cue, Explain, Means, Place, Table};
+use super::cues::{Cue, CuePlace, Explain, Means, Table};
 
 static CUES: &[Cue] = &[
     Cue {
@@ -31,7 +31,7 @@ static CUES: &[Cue] = &[
         also: "",
         near: "",
         unless: "",
-        place: Place::Any,
+        place: CuePlace::Any,
         explain: Explain::Teaching,
     },
     Cue {
@@ -42,7 +42,7 @@ static CUES: &[Cue] = &[
         also: "",
         near: "",
         unless: r#"(?:exec\s*\(\s*(?:open|f)\s*\(|#\s*noqa|exec\(\s*self\b|\.exec\()"#,
-        place: Place::Code,
+        place: CuePlace::Code,
         explain: Explain::Never,
     },
     Cue {
@@ -59,7 +59,7 @@ static CUES: &[Cue] = &[
         also: r"(?:\bhttps?\.get\b|\bfetch\s*\(|\brequest\s*\(|\binflate\w*\(|\bgunzip\w*\(|\bunzip\w*\(|\bBuffer\.from\([^)]*,\s*[\x22'](?:base64|hex)|\bnpm_package_config_)",
         near: "",
         unless: "",
-        place: Place::Code,
+        place: CuePlace::Code,
         explain: Explain::Never,
     },
     Cue {
@@ -70,7 +70,7 @@ static CUES: &[Cue] = &[
         also: r"(?:Net::HTTP|open-uri|URI\.open|HTTParty|Faraday|RestClient|Zlib::Inflate|Base64\.decode)",
         near: "",
         unless: "",
-        place: Place::Code,
+        place: CuePlace::Code,
         explain: Explain::Never,
     },
     Cue {
@@ -81,7 +81,7 @@ static CUES: &[Cue] = &[
         also: "",
         near: "",
         unless: "",
-        place: Place::Any,
+        place: CuePlace::Any,
         explain: Explain::Teaching,
     },
     Cue {
@@ -92,7 +92,7 @@ static CUES: &[Cue] = &[
         also: r"(?i)(?:Start-BitsTransfer|Invoke-WebRequest|\biwr\b|DownloadFile|\bcurl\b|\bwget\b|https?://)",
         near: "",
         unless: "",
-        place: Place::Any,
+        place: CuePlace::Any,
         explain: Explain::Teaching,
     },
     Cue {
@@ -103,7 +103,7 @@ static CUES: &[Cue] = &[
         also: r"(?im)(?:^|[;&|(]\s*)cd\s+(?:~|[\x22']?\$HOME[\x22']?|[\x22']?\$\{HOME\}[\x22']?)\s*(?:$|[;&|)#])",
         near: "",
         unless: "",
-        place: Place::Any,
+        place: CuePlace::Any,
         explain: Explain::Teaching,
     },
     Cue {
@@ -114,7 +114,7 @@ static CUES: &[Cue] = &[
         also: r"(?i)(?:rmSync|rimraf|\brmdir\b|rmtree|\bremove\w*\(|\bunlink)",
         near: "",
         unless: "",
-        place: Place::Code,
+        place: CuePlace::Code,
         explain: Explain::Never,
     },
     Cue {
@@ -125,7 +125,7 @@ static CUES: &[Cue] = &[
         also: "",
         near: "",
         unless: "",
-        place: Place::Any,
+        place: CuePlace::Any,
         explain: Explain::Teaching,
     },
     Cue {
@@ -144,7 +144,7 @@ static CUES: &[Cue] = &[
         also: r"(?i)\b(?:list-buckets|describe-snapshots|describe-instances|list-stacks|describe-db-instances|s3\s+ls)\b",
         near: "",
         unless: "",
-        place: Place::Any,
+        place: CuePlace::Any,
         explain: Explain::Teaching,
     },
     Cue {
@@ -155,7 +155,7 @@ static CUES: &[Cue] = &[
         also: r"(?i)\bdry[\s_-]?run\b",
         near: "",
         unless: r"(?i)\b(?:print|echo|log|console\.log|puts)\b",
-        place: Place::Code,
+        place: CuePlace::Code,
         explain: Explain::Never,
     },
 ];

@@ -794,7 +794,7 @@ pub(super) struct Skill {
 /// What a capability table of another module (`super::cues`) found on a
 /// line: added to the skill's facts like this module's own.
 #[derive(Debug)]
-pub(super) enum Note {
+pub(super) enum CueNote {
     Source,
     Sink,
     /// The file named is run.
@@ -1191,24 +1191,24 @@ fn base_name(path: &str) -> String {
 
 impl Skill {
     /// Adds what another module's cue found at `line` of `rel`.
-    pub(super) fn note(&mut self, note: Note, rel: &str, line: usize, text: &str) {
+    pub(super) fn note(&mut self, note: CueNote, rel: &str, line: usize, text: &str) {
         let fact = Fact {
             file: rel.to_owned(),
             line,
             excerpt: excerpt(text, 120),
         };
         match note {
-            Note::Source => self.sources.push(fact),
-            Note::Sink => self.sinks.push(fact),
-            Note::Run(file) => {
+            CueNote::Source => self.sources.push(fact),
+            CueNote::Sink => self.sinks.push(fact),
+            CueNote::Run(file) => {
                 for key in file_keys(&file) {
                     self.runs.entry(key).or_insert_with(|| fact.clone());
                 }
             }
-            Note::Family(name) => {
+            CueNote::Family(name) => {
                 self.families.entry(name).or_insert(fact);
             }
-            Note::Rule(id, what) => {
+            CueNote::Rule(id, what) => {
                 if self.other.len() < 64 {
                     self.other.push((id, what.to_owned(), fact));
                 }

@@ -16,7 +16,7 @@ use std::sync::OnceLock;
 use aho_corasick::AhoCorasick;
 use regex::Regex;
 
-use super::capability::{Note, Skill, join_paragraphs};
+use super::capability::{CueNote, Skill, join_paragraphs};
 use super::rules::{Lines, is_teaching, negated, quoted};
 
 /// What a cue's match says about the skill.
@@ -36,7 +36,7 @@ pub(super) enum Means {
 
 /// Where a cue is read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Place {
+pub(super) enum CuePlace {
     Any,
     /// Prose files (`.md`, `.txt`): instructions to the agent.
     Prose,
@@ -107,7 +107,7 @@ pub(super) struct Cue {
     /// An expression that, matching the match's line, drops it (`""`:
     /// none): the honest form next to the attack (a pinned revision).
     pub unless: &'static str,
-    pub place: Place,
+    pub place: CuePlace,
     pub explain: Explain,
 }
 
@@ -187,10 +187,10 @@ impl Table {
         }
         for (i, cue) in self.cues.iter().enumerate() {
             let placed = match cue.place {
-                Place::Any => true,
-                Place::Prose => prose,
-                Place::Code => !prose,
-                Place::Script => !prose && is_script(rel),
+                CuePlace::Any => true,
+                CuePlace::Prose => prose,
+                CuePlace::Code => !prose,
+                CuePlace::Script => !prose && is_script(rel),
             };
             if !hit[i] || !placed {
                 continue;
@@ -201,7 +201,7 @@ impl Table {
             if self.regex(i, 1).is_some_and(|also| !also.is_match(text)) {
                 continue;
             }
-            let haystack = if prose && cue.place == Place::Prose {
+            let haystack = if prose && cue.place == CuePlace::Prose {
                 joined
             } else {
                 text
@@ -210,7 +210,7 @@ impl Table {
                 let Some(m) = c.get(0) else { continue };
                 let index = lines.index(m.start());
                 if let Some(near) = self.regex(i, 2) {
-                    let found = if prose && cue.place == Place::Prose {
+                    let found = if prose && cue.place == CuePlace::Prose {
                         // Prose: the paragraph of the match.
                         let from = haystack[..m.start()].rfind('\n').map_or(0, |at| at + 1);
                         let to = haystack[m.end()..]
@@ -245,14 +245,14 @@ impl Table {
                     continue;
                 }
                 let note = match cue.means {
-                    Means::Source => Note::Source,
-                    Means::Sink => Note::Sink,
+                    Means::Source => CueNote::Source,
+                    Means::Sink => CueNote::Sink,
                     Means::Run => match c.get(1) {
-                        Some(file) => Note::Run(file.as_str().to_owned()),
+                        Some(file) => CueNote::Run(file.as_str().to_owned()),
                         None => continue,
                     },
-                    Means::Family(name) => Note::Family(name),
-                    Means::Rule(id) => Note::Rule(id, cue.what),
+                    Means::Family(name) => CueNote::Family(name),
+                    Means::Rule(id) => CueNote::Rule(id, cue.what),
                 };
                 skill.note(note, rel, line_of(index), lines.line(index));
                 break;
@@ -285,7 +285,7 @@ pub(super) fn observe_all(
             .any(|w| rel.contains(w))
     {
         skill.note(
-            Note::Rule(
+            CueNote::Rule(
                 "download-then-run",
                 "a file name that is a shell command (it runs when a listing or a glob reaches a shell)",
             ),

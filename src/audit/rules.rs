@@ -321,7 +321,7 @@ pub static RULES: &[Rule] = &[
         severity: High,
         why: "turns off the agent's permission prompts, so nothing it runs is asked about",
         example: "claude --dangerously-skip-permissions -p \"$TASK\"",
-        pattern: r#"(?:--dangerously-skip-permissions|--dangerously-bypass-approvals-and-sandbox|\bbypassPermissions\b|--yolo\b|(?i:\b(?:skip|bypass|disable)\s+(?:all\s+)?(?:the\s+)?(?:permission|approval|confirmation)\s+(?:prompts?|checks?|dialogs?|requests?))|--ask-for-approval[=\s]+never\b|\bdanger-full-access\b|\bapproval_policy\s*=\s*["']never|\bskipDangerousModePermissionPrompt\b|\bapprovalMode["']?\s*[:=]\s*["'](?:auto-?run|yolo|never|full-?auto)|--approval-mode[=\s]+yolo\b|--allow-all-tools\b|--yes-always\b|\b(?:Bash|Shell)\((?:\*|(?:(?:ba|z|da|k)?sh|python[0-9.]*|node|perl|ruby|pwsh|powershell|eval|env|sudo|xargs)(?::\*|\s\*)?)\)|\ballow["']?\s*[:=]\s*\[[^\]\n]*["'](?:Bash|Shell)["'])"#,
+        pattern: r#"(?:--dangerously-skip-permissions|--dangerously-bypass-approvals-and-sandbox|\bbypassPermissions\b|--yolo\b|(?i:\b(?:skip|bypass|disable)\s+(?:all\s+)?(?:the\s+)?(?:permission|approval|confirmation)\s+(?:prompts?|checks?|dialogs?|requests?))|--ask-for-approval[=\s]+never\b|\bdanger-full-access\b|\bapproval_policy\s*=\s*["']never|\bskipDangerousModePermissionPrompt\b|\bapprovalMode["']?\s*[:=]\s*["'](?:auto-?run|yolo|never|full-?auto)|--approval-mode[=\s]+yolo\b|--allow-all-tools\b|--yes-always\b|["'](?:Bash|Shell)\((?:\*|(?:(?:ba|z|da|k)?sh|python[0-9.]*|node|perl|ruby|pwsh|powershell|eval|env|sudo|xargs)(?::\*|\s\*)?)\)["']|\ballow["']?\s*[:=]\s*\[[^\]\n]*["'](?:Bash|Shell)["'])"#,
         needs: &[
             "--dangerously-",
             "--yolo",

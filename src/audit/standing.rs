@@ -21,7 +21,7 @@
 
 use std::sync::LazyLock;
 
-use super::cues::{Cue, Explain, Means, Place, Table};
+use super::cues::{Cue, CuePlace, Explain, Means, Table};
 
 static CUES: &[Cue] = &[
     Cue {
@@ -32,7 +32,7 @@ static CUES: &[Cue] = &[
         also: "",
         near: "",
         unless: "",
-        place: Place::Any,
+        place: CuePlace::Any,
         explain: Explain::Teaching,
     },
     Cue {
@@ -43,7 +43,7 @@ static CUES: &[Cue] = &[
         also: "",
         near: "",
         unless: "",
-        place: Place::Any,
+        place: CuePlace::Any,
         explain: Explain::Teaching,
     },
     Cue {
@@ -54,7 +54,7 @@ static CUES: &[Cue] = &[
         also: "",
         near: r"(?i)\bgit\s+push\b",
         unless: "",
-        place: Place::Any,
+        place: CuePlace::Any,
         explain: Explain::Teaching,
     },
     Cue {
@@ -65,7 +65,7 @@ static CUES: &[Cue] = &[
         also: "",
         near: "",
         unless: "",
-        place: Place::Any,
+        place: CuePlace::Any,
         explain: Explain::Teaching,
     },
     Cue {
@@ -76,7 +76,7 @@ static CUES: &[Cue] = &[
         also: r"(?i)(?:\.npmrc|npm\s+config\s+set|>>|setx|\.bashrc|\.zshrc|\.profile|export\s)",
         near: "",
         unless: "",
-        place: Place::Any,
+        place: CuePlace::Any,
         explain: Explain::Teaching,
     },
     Cue {
@@ -93,7 +93,7 @@ static CUES: &[Cue] = &[
         also: r"(?i)(?:getusersitepackages|getsitepackages|site-packages|USER_SITE|purelib)",
         near: "",
         unless: "",
-        place: Place::Code,
+        place: CuePlace::Code,
         explain: Explain::Never,
     },
     Cue {
@@ -104,7 +104,7 @@ static CUES: &[Cue] = &[
         also: "",
         near: "",
         unless: "",
-        place: Place::Any,
+        place: CuePlace::Any,
         explain: Explain::Teaching,
     },
     Cue {
@@ -121,7 +121,7 @@ static CUES: &[Cue] = &[
         also: "",
         near: r"(?i)(?:https?://|\bcurl\b|\bwget\b|\b(?:ba)?sh\s|\brun\s+`|\bexecute\b|\bnever\s+(?:ask|tell|mention)|\bwithout\s+(?:asking|telling))",
         unless: "",
-        place: Place::Any,
+        place: CuePlace::Any,
         explain: Explain::Teaching,
     },
     Cue {
@@ -140,7 +140,7 @@ static CUES: &[Cue] = &[
         also: "",
         near: "",
         unless: "",
-        place: Place::Any,
+        place: CuePlace::Any,
         explain: Explain::Negated,
     },
     Cue {
@@ -151,7 +151,7 @@ static CUES: &[Cue] = &[
         also: r"(?i)(?:allow|permissions|settings)",
         near: "",
         unless: r"(?i)(?:\bdeny\b|\bdisallow|\bblock|\bask\b)",
-        place: Place::Any,
+        place: CuePlace::Any,
         explain: Explain::Negated,
     },
     Cue {
@@ -162,7 +162,7 @@ static CUES: &[Cue] = &[
         also: r"(?i)=\s*[\x22']?bypass",
         near: "",
         unless: "",
-        place: Place::Any,
+        place: CuePlace::Any,
         explain: Explain::Never,
     },
     Cue {
@@ -173,7 +173,7 @@ static CUES: &[Cue] = &[
         also: "",
         near: "",
         unless: r"(?i)(?:registry\.npmjs\.org|registry\.yarnpkg\.com|npm\.pkg\.github\.com)",
-        place: Place::Any,
+        place: CuePlace::Any,
         explain: Explain::Teaching,
     },
     Cue {
@@ -184,7 +184,7 @@ static CUES: &[Cue] = &[
         also: r"(?i)\[(?:patch\.|tool\.uv\.sources\]|replace\])",
         near: "",
         unless: r#"(?i)\b(?:rev\s*=\s*[\x22'][0-9a-f]{12,}|sha256\s*=|#sha256=)"#,
-        place: Place::Any,
+        place: CuePlace::Any,
         explain: Explain::Teaching,
     },
     Cue {
@@ -195,7 +195,7 @@ static CUES: &[Cue] = &[
         also: r"\$\{\{\s*secrets\.",
         near: "",
         unless: r"(?i)uses:\s*[\x22']?(?:actions|github)/",
-        place: Place::Any,
+        place: CuePlace::Any,
         explain: Explain::Teaching,
     },
     Cue {
@@ -206,7 +206,7 @@ static CUES: &[Cue] = &[
         also: r"(?i)\b(?:docker|podman|nerdctl)\b",
         near: "",
         unless: "",
-        place: Place::Any,
+        place: CuePlace::Any,
         explain: Explain::Teaching,
     },
 ];

@@ -18,7 +18,7 @@
 
 use std::sync::LazyLock;
 
-use super::cues::{Cue, Explain, Means, Place, Table};
+use super::cues::{Cue, CuePlace, Explain, Means, Table};
 
 const OVERRIDE: &str = "override instructions";
 const REMOTE: &str = "fetch and follow remote instructions";
@@ -49,7 +49,7 @@ static CUES: &[Cue] = &[
         also: "",
         near: FETCHED,
         unless: "",
-        place: Place::Prose,
+        place: CuePlace::Prose,
         explain: Explain::Negated,
     },
     Cue {
@@ -60,7 +60,7 @@ static CUES: &[Cue] = &[
         also: "",
         near: "",
         unless: "",
-        place: Place::Code,
+        place: CuePlace::Code,
         explain: Explain::Never,
     },
     Cue {
@@ -77,7 +77,7 @@ static CUES: &[Cue] = &[
         also: "",
         near: "",
         unless: "",
-        place: Place::Any,
+        place: CuePlace::Any,
         explain: Explain::Teaching,
     },
     Cue {
@@ -96,7 +96,7 @@ static CUES: &[Cue] = &[
         also: "",
         near: "",
         unless: "",
-        place: Place::Any,
+        place: CuePlace::Any,
         explain: Explain::Negated,
     },
     Cue {
@@ -107,7 +107,7 @@ static CUES: &[Cue] = &[
         also: "",
         near: "",
         unless: r"(?i)\]:\s*https?://\S+\s+[\x22'(][^\n]{0,80}[\x22')]\s*$",
-        place: Place::Prose,
+        place: CuePlace::Prose,
         explain: Explain::Never,
     },
     Cue {
@@ -118,7 +118,7 @@ static CUES: &[Cue] = &[
         also: "",
         near: "",
         unless: "",
-        place: Place::Any,
+        place: CuePlace::Any,
         explain: Explain::Never,
     },
     Cue {
@@ -129,7 +129,7 @@ static CUES: &[Cue] = &[
         also: "",
         near: "",
         unless: "",
-        place: Place::Prose,
+        place: CuePlace::Prose,
         explain: Explain::Negated,
     },
     Cue {
@@ -140,7 +140,7 @@ static CUES: &[Cue] = &[
         also: "",
         near: "",
         unless: "",
-        place: Place::Prose,
+        place: CuePlace::Prose,
         explain: Explain::Teaching,
     },
     Cue {
@@ -160,7 +160,7 @@ static CUES: &[Cue] = &[
         also: "",
         near: "",
         unless: "",
-        place: Place::Any,
+        place: CuePlace::Any,
         explain: Explain::Teaching,
     },
     Cue {
@@ -177,7 +177,7 @@ static CUES: &[Cue] = &[
         also: "",
         near: "",
         unless: "",
-        place: Place::Any,
+        place: CuePlace::Any,
         explain: Explain::Teaching,
     },
     Cue {
@@ -196,7 +196,7 @@ static CUES: &[Cue] = &[
         also: "",
         near: "",
         unless: "",
-        place: Place::Prose,
+        place: CuePlace::Prose,
         explain: Explain::Negated,
     },
     Cue {
@@ -207,7 +207,7 @@ static CUES: &[Cue] = &[
         also: "",
         near: "",
         unless: "",
-        place: Place::Any,
+        place: CuePlace::Any,
         explain: Explain::Never,
     },
     Cue {
@@ -218,7 +218,7 @@ static CUES: &[Cue] = &[
         also: "",
         near: "",
         unless: "",
-        place: Place::Code,
+        place: CuePlace::Code,
         explain: Explain::Never,
     },
     Cue {
@@ -229,7 +229,7 @@ static CUES: &[Cue] = &[
         also: "",
         near: "",
         unless: "",
-        place: Place::Prose,
+        place: CuePlace::Prose,
         explain: Explain::Teaching,
     },
     // The families in more languages.
@@ -259,7 +259,7 @@ static CUES: &[Cue] = &[
         also: "",
         near: "",
         unless: "",
-        place: Place::Prose,
+        place: CuePlace::Prose,
         explain: Explain::Teaching,
     },
     Cue {
@@ -288,7 +288,7 @@ static CUES: &[Cue] = &[
         also: "",
         near: "",
         unless: "",
-        place: Place::Prose,
+        place: CuePlace::Prose,
         explain: Explain::Teaching,
     },
     Cue {
@@ -314,7 +314,7 @@ static CUES: &[Cue] = &[
         also: "",
         near: "",
         unless: "",
-        place: Place::Prose,
+        place: CuePlace::Prose,
         explain: Explain::Teaching,
     },
     Cue {
@@ -336,7 +336,7 @@ static CUES: &[Cue] = &[
         also: "",
         near: "",
         unless: "",
-        place: Place::Prose,
+        place: CuePlace::Prose,
         explain: Explain::Teaching,
     },
 ];

@@ -11,7 +11,7 @@
 
 use std::sync::LazyLock;
 
-use super::cues::{Cue, Explain, Means, Place, Table};
+use super::cues::{Cue, CuePlace, Explain, Means, Table};
 
 /// Something in the same program that sends data over the network.
 const SENDS: &str = r"(?i)(?:Net::HTTP|\brequests\.|\bhttpx\.|urlopen|\bfetch\s*\(|https?\.request|\baxios\b|http\.(?:Post|NewRequest)|Invoke-(?:RestMethod|WebRequest)|\bcurl\b|\bwget\b|\bdns\b|\bsocket\b|net\.Dial|dgram|WebClient|UploadString)";
@@ -39,7 +39,7 @@ static CUES: &[Cue] = &[
         also: "",
         near: "",
         unless: "",
-        place: Place::Code,
+        place: CuePlace::Code,
         explain: Explain::Never,
     },
     Cue {
@@ -57,7 +57,7 @@ static CUES: &[Cue] = &[
         also: "",
         near: "",
         unless: "",
-        place: Place::Code,
+        place: CuePlace::Code,
         explain: Explain::Never,
     },
     Cue {
@@ -68,7 +68,7 @@ static CUES: &[Cue] = &[
         also: "",
         near: "",
         unless: "",
-        place: Place::Code,
+        place: CuePlace::Code,
         explain: Explain::Never,
     },
     Cue {
@@ -79,7 +79,7 @@ static CUES: &[Cue] = &[
         also: SENDS,
         near: "",
         unless: "",
-        place: Place::Script,
+        place: CuePlace::Script,
         explain: Explain::Never,
     },
     Cue {
@@ -90,7 +90,7 @@ static CUES: &[Cue] = &[
         also: r"(?i)(?:UserHomeDir|homedir|expanduser|Path\.home|\$HOME|\bHOME\b|USERPROFILE|\bDir\.home|getenv\(\s*[\x22']HOME)",
         near: "",
         unless: "",
-        place: Place::Code,
+        place: CuePlace::Code,
         explain: Explain::Never,
     },
     Cue {
@@ -101,7 +101,7 @@ static CUES: &[Cue] = &[
         also: "",
         near: "",
         unless: "",
-        place: Place::Code,
+        place: CuePlace::Code,
         explain: Explain::Never,
     },
     Cue {
@@ -122,7 +122,7 @@ static CUES: &[Cue] = &[
         also: "",
         near: "",
         unless: "",
-        place: Place::Code,
+        place: CuePlace::Code,
         explain: Explain::Never,
     },
     Cue {
@@ -133,7 +133,7 @@ static CUES: &[Cue] = &[
         also: "",
         near: "",
         unless: "",
-        place: Place::Code,
+        place: CuePlace::Code,
         explain: Explain::Never,
     },
     Cue {
@@ -144,7 +144,7 @@ static CUES: &[Cue] = &[
         also: "",
         near: "",
         unless: "",
-        place: Place::Script,
+        place: CuePlace::Script,
         explain: Explain::Never,
     },
     Cue {
@@ -155,7 +155,7 @@ static CUES: &[Cue] = &[
         also: r#"(?i)(?:net\.Dial(?:Timeout)?\(\s*"udp|\bDialUDP\b|\bSOCK_DGRAM\b|dgram\.createSocket\(|/dev/udp/|dns\.(?:resolve|lookup)|\bnslookup\b|\bdig\s)"#,
         near: "",
         unless: "",
-        place: Place::Code,
+        place: CuePlace::Code,
         explain: Explain::Never,
     },
     Cue {
@@ -166,7 +166,7 @@ static CUES: &[Cue] = &[
         also: "",
         near: "",
         unless: "",
-        place: Place::Any,
+        place: CuePlace::Any,
         explain: Explain::Teaching,
     },
 ];
