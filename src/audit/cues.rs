@@ -301,6 +301,18 @@ pub(super) fn observe_all(
 
 /// Compiles every expression of a table (for the unit tests of the
 /// capability modules).
+/// The rules of the high or critical findings of a skill made of `files`:
+/// what the tables' unit tests assert on.
+#[cfg(test)]
+pub(super) fn high(files: &[(&str, &str)]) -> Vec<String> {
+    use crate::audit::{Severity, audit_files};
+    audit_files(files.iter().map(|(p, t)| (*p, t.as_bytes())))
+        .into_iter()
+        .filter(|f| f.severity >= Severity::High)
+        .map(|f| f.rule)
+        .collect()
+}
+
 #[cfg(test)]
 pub(super) fn compile_all(cues: &[Cue]) {
     for cue in cues {

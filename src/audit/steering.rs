@@ -346,15 +346,7 @@ pub(super) static TABLE: LazyLock<Table> = LazyLock::new(|| Table::new(CUES));
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::audit::{Severity, audit_files};
-
-    fn high(files: &[(&str, &str)]) -> Vec<String> {
-        audit_files(files.iter().map(|(p, t)| (*p, t.as_bytes())))
-            .into_iter()
-            .filter(|f| f.severity >= Severity::High)
-            .map(|f| f.rule)
-            .collect()
-    }
+    use crate::audit::cues::high;
 
     #[test]
     fn every_cue_compiles() {
