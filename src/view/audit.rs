@@ -119,6 +119,7 @@ fn human_run(out: &mut dyn Write, run: &crate::sandbox::SkillRun) -> std::io::Re
     for s in &run.scripts {
         let how = s.interpreter.as_deref().unwrap_or("program");
         let end = match (s.timed_out, s.exit) {
+            (true, _) if run.capped => "killed at the deadline's wall-clock cap".to_owned(),
             (true, _) => "killed at the deadline".to_owned(),
             (false, Some(code)) => format!("exit {code}"),
             (false, None) => "ended by a signal".to_owned(),
@@ -132,10 +133,17 @@ fn human_run(out: &mut dyn Write, run: &crate::sandbox::SkillRun) -> std::io::Re
         writeln!(out, "  not run {}: {}", s.file, s.why)?;
     }
     if run.unfinished {
+        let limit = if run.capped {
+            format!(
+                "its deadline's wall-clock cap ({} ms of it waiting for a CPU)",
+                run.waited_ms
+            )
+        } else {
+            format!("its deadline ({} ms)", run.deadline_ms)
+        };
         writeln!(
             out,
-            "  unfinished: the run reached its deadline ({} ms); what came after was not observed",
-            run.deadline_ms
+            "  unfinished: the run reached {limit}; what came after was not observed"
         )?;
     }
     Ok(())
