@@ -134,6 +134,21 @@ fn ok(out: (i32, String, String)) -> (i32, String, String) {
     out
 }
 
+/// `skillpm source add NAME LOCATION` declaring acme's workflow as the publisher.
+fn add_acme_source(sb: &crate::support::cli::Sandbox, name: &str, location: &str) {
+    let args = [
+        "source",
+        "add",
+        name,
+        location,
+        "--identity",
+        ACME,
+        "--issuer",
+        GITHUB_ISSUER,
+    ];
+    ok(crate::support::cli::run(sb.cmd().args(args)));
+}
+
 fn acme() -> Expected {
     Expected {
         identity: ACME.into(),
@@ -369,17 +384,7 @@ mod journey {
         let server = site(&sigstore, &sb.path("site"));
         sb.init();
         let base = server.base();
-        let args = [
-            "source",
-            "add",
-            "acme",
-            &base,
-            "--identity",
-            ACME,
-            "--issuer",
-            GITHUB_ISSUER,
-        ];
-        ok(run(sb.cmd().args(args)));
+        super::add_acme_source(&sb, "acme", &base);
 
         // Honest: added with its publisher shown and locked.
         let (_, _, err) = ok(run(sb.cmd().args([
@@ -670,17 +675,7 @@ mod oci_bundles {
         // Signed by acme, for pdf-tools' manifest, attached to copycat's.
         attach("copycat", "pdf-tools", "acme/skills");
 
-        let add_source = [
-            "source",
-            "add",
-            "team",
-            &target,
-            "--identity",
-            ACME,
-            "--issuer",
-            GITHUB_ISSUER,
-        ];
-        ok(run(sb.cmd().args(add_source)));
+        super::add_acme_source(&sb, "team", &target);
         // Honest: added with its publisher shown and locked.
         let (_, _, err) = ok(run(sb.cmd().args([
             "add",
