@@ -487,11 +487,13 @@ fn environment(canaries: &[canary::Canary]) -> Vec<(String, String)> {
         ("USER", "user"),
         ("LOGNAME", "user"),
         ("PATH", "/usr/local/bin:/usr/bin:/bin"),
-        // The UTF-8 C locale by the name its files have (`C.utf8`): spelt
-        // `C.UTF-8`, glibc looks for each of its 13 categories under both
-        // names, and every open is a stop for strace in every program
-        // (docs/audit.md, "Measured").
-        ("LANG", "C.utf8"),
+        // UTF-8 text (`LC_CTYPE`, by the name its file has) and the C
+        // locale's other categories, which C.UTF-8 only copies: glibc then
+        // opens one locale file per program instead of 13, each under two
+        // names for `LANG=C.UTF-8`, and every open is a stop for strace in
+        // every program a script starts (docs/audit.md, "Measured").
+        ("LANG", "C"),
+        ("LC_CTYPE", "C.utf8"),
         ("TMPDIR", "/tmp"),
         ("SHELL", "/bin/sh"),
         ("TERM", "dumb"),
