@@ -656,6 +656,12 @@ struct Conn {
 /// How long a connection may send nothing before what it sent is taken.
 const READ_IDLE: Duration = Duration::from_millis(300);
 
+/// The same over TLS: a client checks the sink's certificate and reads its
+/// CA bundle between the handshake's steps, which on a loaded machine, each
+/// file it opens a stop for strace, takes longer than a plain client's
+/// pause.
+const TLS_IDLE: Duration = Duration::from_secs(2);
+
 fn serve(
     dns: Option<&UdpSocket>,
     listeners: &[(u16, TcpListener)],
@@ -720,10 +726,14 @@ fn serve(
                         }
                     }
                     Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
-                        if let Some(server) = conn.tls.as_deref_mut() {
-                            flush(server, &mut conn.stream);
-                        }
-                        break conn.last.elapsed() > READ_IDLE;
+                        let idle = match conn.tls.as_deref_mut() {
+                            Some(server) => {
+                                flush(server, &mut conn.stream);
+                                TLS_IDLE
+                            }
+                            None => READ_IDLE,
+                        };
+                        break conn.last.elapsed() > idle;
                     }
                     Err(_) => break true,
                 }
