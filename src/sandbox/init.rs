@@ -158,9 +158,10 @@ pub fn run(spec: &str) -> Result<SandboxStartReport, serde_json::Error> {
     let spec: Spec = serde_json::from_str(spec)?;
     let mut key = Vec::new();
     let _ = std::io::stdin().read_to_end(&mut key);
-    let tls = (!key.is_empty())
-        .then(|| super::tls::server_config(&key).ok())
-        .flatten();
+    // The TLS server is made by the sink at the first handshake (its
+    // crypto's start costs tens of milliseconds on a loaded machine, which
+    // a run without TLS does not pay before its scripts start).
+    let tls = (!key.is_empty()).then_some(key);
     let events: Events = Arc::default();
     let current = Arc::new(AtomicUsize::new(0));
     let mut report = SandboxStartReport::default();
@@ -600,7 +601,7 @@ fn others(seen: &[u32]) -> Vec<Proc> {
 fn start_sink(
     events: &Events,
     current: &Arc<AtomicUsize>,
-    tls: Option<Arc<rustls::ServerConfig>>,
+    tls: Option<Vec<u8>>,
     unbound: &mut Vec<String>,
 ) {
     let dns =
@@ -621,7 +622,7 @@ fn start_sink(
         }
     }
     let (events, current) = (Arc::clone(events), Arc::clone(current));
-    std::thread::spawn(move || serve(dns.as_ref(), &listeners, tls.as_ref(), &events, &current));
+    std::thread::spawn(move || serve(dns.as_ref(), &listeners, tls, &events, &current));
 }
 
 /// The inode of the socket of this network namespace bound to `port` (the
@@ -665,11 +666,12 @@ const TLS_IDLE: Duration = Duration::from_secs(2);
 fn serve(
     dns: Option<&UdpSocket>,
     listeners: &[(u16, TcpListener)],
-    tls: Option<&Arc<rustls::ServerConfig>>,
+    key: Option<Vec<u8>>,
     events: &Events,
     current: &AtomicUsize,
 ) {
     let mut conns: Vec<Conn> = Vec::new();
+    let mut tls: Option<Option<Arc<rustls::ServerConfig>>> = None;
     let mut buf = vec![0u8; 8192];
     loop {
         let mut busy = false;
@@ -709,7 +711,12 @@ fn serve(
                             && conn.tls.is_none()
                             && buf[..n].starts_with(&[0x16, 0x03])
                         {
-                            conn.tls = tls
+                            let config = tls.get_or_insert_with(|| {
+                                key.as_deref()
+                                    .and_then(|k| super::tls::server_config(k).ok())
+                            });
+                            conn.tls = config
+                                .as_ref()
                                 .and_then(|c| rustls::ServerConnection::new(Arc::clone(c)).ok())
                                 .map(Box::new);
                         }
