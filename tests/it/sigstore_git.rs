@@ -358,7 +358,7 @@ fn a_tagged_release_installs_with_its_publisher_locked_and_every_other_bundle_is
     std::fs::write(&kept, &other).unwrap();
     let (code, _, err) = run(sb.cmd().args(["install", "--frozen"]));
     assert_eq!(code, 3, "{err}");
-    assert!(err.contains("is not in this machine's cache"), "{err}");
+    assert!(err.contains("is not kept in this machine's cache"), "{err}");
     // Online, the lock's record is read again from the release (its
     // digest checked) and kept.
     ok(run(sb.cmd().args(["install", "--locked"])));
@@ -423,3 +423,4 @@ fn search_shows_the_publisher_of_a_git_sources_release() {
         "{out}"
     );
 }
+
