@@ -503,7 +503,7 @@ impl Manifest {
                     }
                 }
                 double_positions(doc);
-                table.set_position(anchor * 2 - 1);
+                table.set_position(Some(anchor * 2 - 1));
             }
             source_tables(doc)?.push(table);
             Ok(())
@@ -718,7 +718,7 @@ fn last_source_position(doc: &DocumentMut) -> Option<isize> {
 fn double_positions(doc: &mut DocumentMut) {
     fn double(table: &mut Table) {
         if let Some(p) = table.position() {
-            table.set_position(p * 2);
+            table.set_position(Some(p * 2));
         }
         for (_, item) in table.iter_mut() {
             match item {

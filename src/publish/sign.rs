@@ -118,13 +118,12 @@ impl SigningKey {
     /// Whether `signature` (a `.minisig` text) is a prehashed signature of
     /// `data` by this key carrying exactly `trusted_comment`.
     pub fn signed(&self, data: &[u8], signature: &str, trusted_comment: &str) -> bool {
-        let Ok(pk) = minisign_verify::PublicKey::from_base64(&self.public_key()) else {
+        let Ok(sig) = minisign::SignatureBox::from_string(signature) else {
             return false;
         };
-        let Ok(sig) = minisign_verify::Signature::decode(signature) else {
-            return false;
-        };
-        sig.trusted_comment() == trusted_comment && pk.verify(data, &sig, false).is_ok()
+        let reader = std::io::Cursor::new(data);
+        sig.trusted_comment().is_ok_and(|c| c == trusted_comment)
+            && minisign::verify(&self.public, &sig, reader, true, false, false).is_ok()
     }
 }
 

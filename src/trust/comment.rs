@@ -75,8 +75,9 @@ pub fn format_time(t: SystemTime) -> String {
 /// The `version=` of a `.minisig` file's trusted comment, if it has one
 /// (read leniently: a publisher looking at its previous signature).
 pub fn signed_version(signature: &str) -> Option<u64> {
-    let sig = minisign_verify::Signature::decode(signature).ok()?;
+    let sig = minisign::SignatureBox::from_string(signature).ok()?;
     sig.trusted_comment()
+        .ok()?
         .split_whitespace()
         .find_map(|token| token.strip_prefix("version="))
         .and_then(|v| v.parse().ok())

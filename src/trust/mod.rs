@@ -120,7 +120,7 @@ impl KeyId {
 pub struct PinnedKey {
     text: String,
     id: KeyId,
-    key: minisign_verify::PublicKey,
+    key: minisign::PublicKey,
 }
 
 impl fmt::Debug for PinnedKey {
@@ -137,9 +137,8 @@ impl PinnedKey {
             text: text.to_owned(),
             reason,
         };
-        let parsed = minisign::PublicKey::from_base64(text).map_err(|e| bad(e.to_string()))?;
-        let id = KeyId::from_slice(parsed.keynum()).ok_or_else(|| bad("bad key id".into()))?;
-        let key = minisign_verify::PublicKey::from_base64(text).map_err(|e| bad(e.to_string()))?;
+        let key = minisign::PublicKey::from_base64(text).map_err(|e| bad(e.to_string()))?;
+        let id = KeyId::from_slice(key.keynum()).ok_or_else(|| bad("bad key id".into()))?;
         Ok(PinnedKey {
             text: text.to_owned(),
             id,
@@ -175,9 +174,9 @@ pub struct Signer {
 
 /// A decoded signature file and the facts read from it before verification.
 struct SignatureFile {
-    verify: minisign_verify::Signature,
+    signature: minisign::SignatureBox,
     key_id: KeyId,
-    prehashed: bool,
+    trusted_comment: String,
 }
 
 fn decode_signature(what: &str, text: &str) -> Result<SignatureFile, TrustError> {
@@ -185,15 +184,15 @@ fn decode_signature(what: &str, text: &str) -> Result<SignatureFile, TrustError>
         what: what.to_owned(),
         reason,
     };
-    let signature_box =
-        minisign::SignatureBox::from_string(text).map_err(|e| bad(e.to_string()))?;
-    let key_id =
-        KeyId::from_slice(signature_box.keynum()).ok_or_else(|| bad("bad key id".into()))?;
-    let verify = minisign_verify::Signature::decode(text).map_err(|e| bad(e.to_string()))?;
+    let signature = minisign::SignatureBox::from_string(text).map_err(|e| bad(e.to_string()))?;
+    let key_id = KeyId::from_slice(signature.keynum()).ok_or_else(|| bad("bad key id".into()))?;
+    let trusted_comment = signature
+        .trusted_comment()
+        .map_err(|e| bad(e.to_string()))?;
     Ok(SignatureFile {
-        verify,
+        signature,
         key_id,
-        prehashed: signature_box.is_prehashed(),
+        trusted_comment,
     })
 }
 
@@ -233,7 +232,7 @@ pub fn verify_snapshot(
 ) -> Result<Signer, TrustError> {
     let sig = decode_signature(what, signature)?;
     let key = verify_decoded(what, bytes, &sig, keys)?;
-    let fields = TrustedComment::parse(what, sig.verify.trusted_comment())?;
+    let fields = TrustedComment::parse(what, &sig.trusted_comment)?;
     Ok(Signer {
         key: key.text.clone(),
         key_id: key.id.to_string(),
@@ -259,7 +258,7 @@ fn verify_decoded<'k>(
     sig: &SignatureFile,
     keys: &'k [PinnedKey],
 ) -> Result<&'k PinnedKey, TrustError> {
-    if !sig.prehashed {
+    if !sig.signature.is_prehashed() {
         return Err(TrustError::Legacy {
             what: what.to_owned(),
         });
@@ -276,13 +275,20 @@ fn verify_decoded<'k>(
             actual: sig.key_id.to_string(),
         }
     })?;
-    key.key
-        .verify(bytes, &sig.verify, false)
-        .map_err(|_| TrustError::Mismatch {
-            what: what.to_owned(),
-            key_id: key.id.to_string(),
-            actual: Digest::of_bytes(bytes),
-        })?;
+    // Quiet, no output, legacy refused (checked above too).
+    minisign::verify(
+        &key.key,
+        &sig.signature,
+        std::io::Cursor::new(bytes),
+        true,
+        false,
+        false,
+    )
+    .map_err(|_| TrustError::Mismatch {
+        what: what.to_owned(),
+        key_id: key.id.to_string(),
+        actual: Digest::of_bytes(bytes),
+    })?;
     Ok(key)
 }
 
