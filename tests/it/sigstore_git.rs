@@ -424,3 +424,42 @@ fn search_shows_the_publisher_of_a_git_sources_release() {
     );
 }
 
+/// `sigstore::verify` about a commit: the signature over the bundle's own
+/// digest or envelope holds whatever its subject, and the certificate must
+/// name that commit of that repository (GitHub's names without case).
+#[test]
+fn a_bundle_is_about_the_commit_and_repository_its_certificate_names() {
+    use skillpm::trust::sigstore::{self, About, SigstoreError, TrustedRoot};
+    let test = TestSigstore::new();
+    let root = TrustedRoot::parse("test root", test.trusted_root().as_bytes()).unwrap();
+    let commit = "0123456789abcdef0123456789abcdef01234567";
+    let about = |repository: &str, commit: &str| About::Commit {
+        repository: repository.into(),
+        commit: commit.into(),
+    };
+    for dsse in [true, false] {
+        let s = Signing {
+            dsse,
+            ..Signing::github("acme/skills")
+        };
+        let bundle = test.sign(b"any release file", &s).to_string();
+        let verify = |about: About| sigstore::verify("b", bundle.as_bytes(), about, &root);
+        let v = verify(about("https://github.com/Acme/Skills", commit)).unwrap();
+        assert_eq!(v.source_commit.as_deref(), Some(commit));
+        for (repository, other) in [
+            ("https://github.com/acme/skills", &"1".repeat(40)),
+            ("https://github.com/evil/skills", &commit.to_owned()),
+            ("https://github.com/acme/skills-fork", &commit.to_owned()),
+        ] {
+            match verify(about(repository, other)) {
+                Err(SigstoreError::Commit {
+                    expected, found, ..
+                }) => {
+                    assert!(expected.contains(other.as_str()) && expected.contains(repository));
+                    assert!(found.contains(commit) && found.contains("github.com/acme/skills"));
+                }
+                unexpected => panic!("{repository} at {other}: {unexpected:?}"),
+            }
+        }
+    }
+}
