@@ -229,7 +229,7 @@ fn prove_publisher(
                 entry,
                 "publisher",
                 format!(
-                    "the Sigstore bundle skills.lock names ({}) is not in this machine's cache, and this run reads no sources; `skillpm install --locked` reads it again from {}",
+                    "the Sigstore bundle skills.lock names ({}) is not kept in this machine's cache with that digest, and this run reads no sources; `skillpm install --locked` reads it again from {}",
                     record.map(|r| r.bundle.to_string()).unwrap_or_default(),
                     record.map(|r| r.url.as_str()).unwrap_or_default()
                 ),

@@ -358,7 +358,7 @@ fn a_tagged_release_installs_with_its_publisher_locked_and_every_other_bundle_is
     std::fs::write(&kept, &other).unwrap();
     let (code, _, err) = run(sb.cmd().args(["install", "--frozen"]));
     assert_eq!(code, 3, "{err}");
-    assert!(err.contains("is not in this machine's cache"), "{err}");
+    assert!(err.contains("is not kept in this machine's cache"), "{err}");
     // Online, the lock's record is read again from the release (its
     // digest checked) and kept.
     ok(run(sb.cmd().args(["install", "--locked"])));
@@ -422,4 +422,44 @@ fn search_shows_the_publisher_of_a_git_sources_release() {
         out.contains("publisher: NOT verified") && out.contains("another commit"),
         "{out}"
     );
+}
+
+/// `sigstore::verify` about a commit: the signature over the bundle's own
+/// digest or envelope holds whatever its subject, and the certificate must
+/// name that commit of that repository (GitHub's names without case).
+#[test]
+fn a_bundle_is_about_the_commit_and_repository_its_certificate_names() {
+    use skillpm::trust::sigstore::{self, About, SigstoreError, TrustedRoot};
+    let test = TestSigstore::new();
+    let root = TrustedRoot::parse("test root", test.trusted_root().as_bytes()).unwrap();
+    let commit = "0123456789abcdef0123456789abcdef01234567";
+    let about = |repository: &str, commit: &str| About::Commit {
+        repository: repository.into(),
+        commit: commit.into(),
+    };
+    for dsse in [true, false] {
+        let s = Signing {
+            dsse,
+            ..Signing::github("acme/skills")
+        };
+        let bundle = test.sign(b"any release file", &s).to_string();
+        let verify = |about: About| sigstore::verify("b", bundle.as_bytes(), about, &root);
+        let v = verify(about("https://github.com/Acme/Skills", commit)).unwrap();
+        assert_eq!(v.source_commit.as_deref(), Some(commit));
+        for (repository, other) in [
+            ("https://github.com/acme/skills", &"1".repeat(40)),
+            ("https://github.com/evil/skills", &commit.to_owned()),
+            ("https://github.com/acme/skills-fork", &commit.to_owned()),
+        ] {
+            match verify(about(repository, other)) {
+                Err(SigstoreError::Commit {
+                    expected, found, ..
+                }) => {
+                    assert!(expected.contains(other.as_str()) && expected.contains(repository));
+                    assert!(found.contains(commit) && found.contains("github.com/acme/skills"));
+                }
+                unexpected => panic!("{repository} at {other}: {unexpected:?}"),
+            }
+        }
+    }
 }
