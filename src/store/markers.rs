@@ -222,7 +222,7 @@ fn sealed_lines_in(
 
 /// The body of a record whose last line is `mac <hex>`, when `verify(body,
 /// mac)` holds; a record torn by a crash has no MAC line.
-fn mac_checked<'t>(text: &'t str, verify: impl FnOnce(&str, &str) -> bool) -> Option<&'t str> {
+fn mac_checked(text: &str, verify: impl FnOnce(&str, &str) -> bool) -> Option<&str> {
     let body_end = text.strip_suffix('\n')?.rfind('\n')?;
     let (body, mac_line) = text.split_at(body_end + 1);
     let mac = mac_line.trim_end().strip_prefix("mac ")?;
@@ -622,7 +622,7 @@ mod tests {
 
         // Another set (one entry more or fewer), or no key, or another key.
         let other = Digest::of_bytes(b"another tree");
-        let mut two = vec![tree.digest, other];
+        let mut two = [tree.digest, other];
         two.sort();
         assert!(!holds(&two[..], Some(&k)));
         assert!(!holds(&[], Some(&k)));
