@@ -290,6 +290,63 @@ impl<'a> GitHub<'a> {
         ))
     }
 
+    /// The asset `asset` of the release of `tag`, read through the API
+    /// (`GET /repos/{owner}/{repo}/releases/tags/{tag}`, then the asset's
+    /// API `url` with `Accept: application/octet-stream`, which GitHub
+    /// answers with a redirect to its storage: followed under the network
+    /// policy, the token left behind). At most `max_bytes`.
+    pub(crate) fn release_asset(
+        &self,
+        tag: &str,
+        asset: &str,
+        max_bytes: u64,
+    ) -> Result<ReleaseAsset, GitError> {
+        let segments = ["repos", self.owner, self.name, "releases", "tags", tag];
+        let url = self.url(&self.options.api_url, &segments)?;
+        let response = self.get(url.clone(), "application/vnd.github+json")?;
+        match response.status.as_u16() {
+            200 => {}
+            404 => return Ok(ReleaseAsset::NoRelease),
+            _ => return Err(self.failure(response, "the release")),
+        }
+        let release: Release = serde_json::from_reader(response.take(RELEASE_JSON_CAP))
+            .map_err(|e| GitError::network(url.as_str(), &e))?;
+        let Some(found) = release.assets.iter().find(|a| a.name == asset) else {
+            let names = release.assets.into_iter().map(|a| a.name).collect();
+            return Ok(ReleaseAsset::NoAsset { names });
+        };
+        let too_large = |url: &str| GitError::GitHub {
+            url: url.to_owned(),
+            status: 200,
+            message: format!("the asset is larger than {max_bytes} bytes"),
+            transient: false,
+        };
+        if found.size > max_bytes {
+            return Err(too_large(&found.url));
+        }
+        let at = url::Url::parse(&found.url).map_err(|e| GitError::GitHub {
+            url: url.to_string(),
+            status: 200,
+            message: format!("the asset's URL {:?} is not valid: {e}", found.url),
+            transient: false,
+        })?;
+        let response = self.get(at.clone(), "application/octet-stream")?;
+        if response.status.as_u16() != 200 {
+            return Err(self.failure(response, "the release asset"));
+        }
+        let mut bytes = Vec::new();
+        (response.take(max_bytes + 1))
+            .read_to_end(&mut bytes)
+            .map_err(|e| GitError::network(at.as_str(), &e))?;
+        if bytes.len() as u64 > max_bytes {
+            return Err(too_large(at.as_str()));
+        }
+        Ok(ReleaseAsset::Found {
+            url: release_download_url(self.owner, self.name, tag, asset),
+            bytes,
+        })
+    }
+
     /// Downloads the archive of `commit` and writes its `subpath` folder
     /// into `dest` (an existing, empty folder).
     pub(crate) fn download(
@@ -316,6 +373,46 @@ impl<'a> GitHub<'a> {
         }
         extract(response, url.as_str(), commit, subpath, dest, limits)
     }
+}
+
+/// What a release holds of one asset name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ReleaseAsset {
+    /// Its bytes, and the address people download it from
+    /// (`https://github.com/OWNER/REPO/releases/download/TAG/NAME`).
+    Found { url: String, bytes: Vec<u8> },
+    /// The repository has no release for that tag.
+    NoRelease,
+    /// The release has no asset of that name; `names` are the ones it has.
+    NoAsset { names: Vec<String> },
+}
+
+/// `https://github.com/OWNER/REPO/releases/download/TAG/NAME`, the address
+/// GitHub serves a release asset at (what the lock records).
+pub fn release_download_url(owner: &str, repo: &str, tag: &str, asset: &str) -> String {
+    format!(
+        "{}/{owner}/{repo}/releases/download/{tag}/{asset}",
+        super::spec::GITHUB_WEB
+    )
+}
+
+/// The most bytes of a release's JSON read (its notes and asset list).
+const RELEASE_JSON_CAP: u64 = 4 * 1024 * 1024;
+
+/// The part of the API's release object read here.
+#[derive(serde::Deserialize)]
+struct Release {
+    #[serde(default)]
+    assets: Vec<Asset>,
+}
+
+#[derive(serde::Deserialize)]
+struct Asset {
+    name: String,
+    /// The API address of the asset (`…/releases/assets/ID`).
+    url: String,
+    #[serde(default)]
+    size: u64,
 }
 
 /// The API version header GitHub documents.

@@ -54,7 +54,7 @@ use std::path::{Path, PathBuf};
 
 use crate::skill::discover::{self, RepoDiscovery, discover_skills};
 pub use error::GitError;
-pub use github::GitHubOptions;
+pub use github::{GitHubOptions, ReleaseAsset, release_download_url};
 pub use spec::{GITHUB_WEB, GitSpec, Repo, is_full_sha, normalize_folder, parse_git_spec};
 pub use writer::{CheckoutLimits, SkipReason, SkippedEntry};
 
@@ -218,6 +218,30 @@ pub fn prove_on_ref(spec: &GitSpec, commit: &str, options: &GitOptions) -> Resul
     } else {
         Err(not_on(tip.to_string()))
     }
+}
+
+/// The asset `asset` of the GitHub release of `tag` of `spec`'s repository
+/// (docs/provenance.md#publisher-identity-for-git-sources), through the
+/// API at `options.github` with its token. `Ok(None)`: the repository is
+/// not on GitHub.
+pub fn release_asset(
+    spec: &GitSpec,
+    tag: &str,
+    asset: &str,
+    max_bytes: u64,
+    options: &GitOptions,
+) -> Result<Option<ReleaseAsset>, GitError> {
+    let Repo::GitHub { owner, name } = &spec.repo else {
+        return Ok(None);
+    };
+    if options.offline {
+        return Err(GitError::Offline {
+            url: spec.url(),
+            what: format!("the release asset {asset} of tag `{tag}`"),
+        });
+    }
+    let github = github::GitHub::new(owner, name, &options.github)?;
+    github.release_asset(tag, asset, max_bytes).map(Some)
 }
 
 /// A commit's tree (at the spec's subpath) written into a temporary folder.

@@ -204,9 +204,28 @@ fn is_store_target(target: &Path) -> bool {
     named_by_digest && in_store
 }
 
+/// A symlink pointing at `target`: skillpm's when that is a store entry.
+fn symlink_state(target: PathBuf) -> LinkState {
+    if is_store_target(&target) {
+        LinkState::Symlink { target }
+    } else {
+        LinkState::Foreign {
+            what: "a symlink to somewhere outside skillpm's store",
+        }
+    }
+}
+
 /// Looks at `path` without following a symlink. A folder is skillpm's only
 /// when `record` (skillpm's state) says so.
 pub fn inspect(path: &Path, record: Record) -> Result<LinkState, LinkError> {
+    // One call for the usual place, a symlink: `readlink` says both that it
+    // is one and where it points (a no-op install reads 1,000 links;
+    // docs/performance.md#the-no-op-install). Anything else is looked at.
+    match std::fs::read_link(path) {
+        Ok(target) => return Ok(symlink_state(target)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(LinkState::Missing),
+        Err(_) => {}
+    }
     let meta = match std::fs::symlink_metadata(path) {
         Ok(m) => m,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(LinkState::Missing),
@@ -214,13 +233,9 @@ pub fn inspect(path: &Path, record: Record) -> Result<LinkState, LinkError> {
     };
     let ft = meta.file_type();
     if ft.is_symlink() {
+        // Made a symlink since `readlink` looked.
         let target = std::fs::read_link(path).map_err(io("read link", path))?;
-        if is_store_target(&target) {
-            return Ok(LinkState::Symlink { target });
-        }
-        return Ok(LinkState::Foreign {
-            what: "a symlink to somewhere outside skillpm's store",
-        });
+        return Ok(symlink_state(target));
     }
     if ft.is_dir() {
         if let Record::Placed { tree, kind } = record

@@ -62,8 +62,14 @@ pub struct ScriptSpec {
 pub enum SinkKind {
     /// A DNS query (the name is the data).
     Dns,
-    /// A TLS handshake: its content is not visible.
+    /// A TLS handshake that did not carry a request (the client did not
+    /// trust the run's authority, or sent nothing): only the server name
+    /// it asked for is known.
     Tls,
+    /// What a client sent over TLS once the sink's certificate was
+    /// accepted (docs/audit.md, "Encrypted traffic"): a request, read as
+    /// plainly as HTTP.
+    Https,
     /// A plain HTTP request.
     Http,
     /// Any other bytes, or none.
@@ -81,10 +87,14 @@ pub struct SinkEvent {
     #[serde(default)]
     pub socket: u64,
     pub kind: SinkKind,
-    /// `GET http://host/path`, `dns name.example`, `tcp :5000`.
+    /// `GET http://host/path`, `POST https://host/path`, `dns name.example`,
+    /// `tls name.example:443`, `tcp :5000`.
     pub summary: String,
     /// What was received, as text (invalid UTF-8 replaced).
     pub data: String,
+    /// The server name a TLS client asked for (empty otherwise).
+    #[serde(default)]
+    pub server_name: String,
 }
 
 #[derive(Debug, Default, Serialize, Deserialize)]
@@ -132,6 +142,7 @@ fn record(
         kind,
         summary,
         data: String::from_utf8_lossy(&data[..data.len().min(KEEP)]).into_owned(),
+        server_name: String::new(),
     };
     if let Ok(mut all) = events.lock() {
         all.push(event);
@@ -140,8 +151,16 @@ fn record(
 
 /// Runs `spec` (the JSON the parent passed) and returns the report the
 /// caller prints as JSON on stdout (the scripts' own output goes nowhere).
+/// The run's certificate authority's key (PKCS#8) comes on stdin, so it is
+/// in no file or command line a script could read; without one, the sink
+/// takes a TLS client's first record only.
 pub fn run(spec: &str) -> Result<SandboxStartReport, serde_json::Error> {
     let spec: Spec = serde_json::from_str(spec)?;
+    let mut key = Vec::new();
+    let _ = std::io::stdin().read_to_end(&mut key);
+    let tls = (!key.is_empty())
+        .then(|| super::tls::server_config(&key).ok())
+        .flatten();
     let events: Events = Arc::default();
     let current = Arc::new(AtomicUsize::new(0));
     let mut report = SandboxStartReport::default();
@@ -157,7 +176,7 @@ pub fn run(spec: &str) -> Result<SandboxStartReport, serde_json::Error> {
         Duration::from_millis(spec.deadline_ms),
         Duration::from_millis(spec.wall_cap_ms.max(spec.deadline_ms)),
     );
-    start_sink(&events, &current, &mut report.unbound);
+    start_sink(&events, &current, tls, &mut report.unbound);
     report.scripts = run_all(&spec, &mut clock, &current);
     // Let the sink finish what arrived last: until no connection is being
     // read and none arrived for a moment (at most a second, and not past
@@ -205,6 +224,11 @@ struct Clock {
     waited: Duration,
     /// strace's wait, as last read.
     tracer: Duration,
+    /// Where it is read ([`tracer_wait`]), kept open: every open here is a
+    /// stop for strace too.
+    tracer_file: Option<std::fs::File>,
+    /// `/proc`, kept open and read again from its start.
+    proc_dir: Option<rustix::fs::Dir>,
     /// Each process's `schedstat`, kept open, and its wait when last read.
     procs: std::collections::HashMap<u32, (std::fs::File, u64)>,
     /// When the waits were last read.
@@ -221,6 +245,10 @@ impl Clock {
             cap,
             waited: Duration::ZERO,
             tracer: Duration::ZERO,
+            tracer_file: std::fs::File::open(super::TRACER_WAIT).ok(),
+            proc_dir: std::fs::File::open("/proc")
+                .ok()
+                .and_then(|f| rustix::fs::Dir::read_from(&f).ok()),
             procs: std::collections::HashMap::new(),
             // The first reading covers the time since the sandbox's start.
             read_at: start,
@@ -237,20 +265,17 @@ impl Clock {
         use std::os::unix::fs::FileExt as _;
         let interval = self.read_at.elapsed();
         self.read_at = Instant::now();
-        let Ok(entries) = std::fs::read_dir("/proc") else {
+        let Some(dir) = self.proc_dir.as_mut() else {
             return;
         };
+        dir.rewind();
+        let pids: Vec<u32> = std::iter::from_fn(|| dir.read())
+            .filter_map(|e| e.ok()?.file_name().to_str().ok()?.parse().ok())
+            .collect();
         let mut live = std::collections::HashMap::new();
         let mut most = 0u64;
         let mut buf = [0u8; 128];
-        for entry in entries.flatten() {
-            let Some(pid) = entry
-                .file_name()
-                .to_str()
-                .and_then(|n| n.parse::<u32>().ok())
-            else {
-                continue;
-            };
+        for pid in pids {
             // A process seen before is read through the file kept open (no
             // new open: this process is traced too); a pid used again
             // after its process ended fails there and is opened anew.
@@ -270,7 +295,7 @@ impl Clock {
                     None => continue,
                 },
                 None => {
-                    let Ok(file) = std::fs::File::open(entry.path().join("schedstat")) else {
+                    let Ok(file) = std::fs::File::open(format!("/proc/{pid}/schedstat")) else {
                         continue;
                     };
                     let Some(now) = read(&file, &mut buf) else {
@@ -301,7 +326,7 @@ impl Clock {
         }
         // strace's wait is read once the wall-clock time reaches the
         // deadline (before that the own time, never more, cannot have).
-        self.tracer = self.tracer.max(tracer_wait());
+        self.tracer = self.tracer.max(tracer_wait(self.tracer_file.as_ref()));
         self.own() >= self.deadline
     }
 
@@ -332,11 +357,19 @@ impl Clock {
 /// The time strace, outside, waited for a CPU (the parent writes it to
 /// [`super::TRACER_WAIT`] as it goes): a traced process stopped at a
 /// recorded syscall waits for strace, so that is time its work could not
-/// go on either. Zero when not written.
-fn tracer_wait() -> Duration {
-    std::fs::read_to_string(super::TRACER_WAIT)
-        .ok()
-        .and_then(|t| t.trim().parse::<u64>().ok())
+/// go on either. Zero when not written. `file` is [`super::TRACER_WAIT`],
+/// read from its start each time.
+fn tracer_wait(file: Option<&std::fs::File>) -> Duration {
+    use std::os::unix::fs::FileExt as _;
+    let mut buf = [0u8; 32];
+    file.and_then(|f| f.read_at(&mut buf, 0).ok())
+        .and_then(|n| {
+            std::str::from_utf8(&buf[..n])
+                .ok()?
+                .trim()
+                .parse::<u64>()
+                .ok()
+        })
         .map_or(Duration::ZERO, Duration::from_nanos)
 }
 
@@ -564,7 +597,12 @@ fn others(seen: &[u32]) -> Vec<Proc> {
 /// Binds the sink (UDP 53 and the TCP [`PORTS`] on 127.0.0.1) and serves
 /// it from one thread that polls its sockets: under strace every thread a
 /// traced process starts costs an attach, so the sink makes no more than one.
-fn start_sink(events: &Events, current: &Arc<AtomicUsize>, unbound: &mut Vec<String>) {
+fn start_sink(
+    events: &Events,
+    current: &Arc<AtomicUsize>,
+    tls: Option<Arc<rustls::ServerConfig>>,
+    unbound: &mut Vec<String>,
+) {
     let dns =
         match UdpSocket::bind("127.0.0.1:53").and_then(|s| s.set_nonblocking(true).map(|()| s)) {
             Ok(socket) => Some(socket),
@@ -583,7 +621,7 @@ fn start_sink(events: &Events, current: &Arc<AtomicUsize>, unbound: &mut Vec<Str
         }
     }
     let (events, current) = (Arc::clone(events), Arc::clone(current));
-    std::thread::spawn(move || serve(dns.as_ref(), &listeners, &events, &current));
+    std::thread::spawn(move || serve(dns.as_ref(), &listeners, tls.as_ref(), &events, &current));
 }
 
 /// The inode of the socket of this network namespace bound to `port` (the
@@ -606,7 +644,11 @@ fn socket_of(table: &str, port: u16) -> u64 {
 struct Conn {
     stream: TcpStream,
     port: u16,
+    /// What arrived: the bytes as sent, or over TLS what they decrypt to.
     data: Vec<u8>,
+    /// The TLS server side, once the client began a handshake (and the
+    /// run has an authority).
+    tls: Option<Box<rustls::ServerConnection>>,
     /// When bytes last arrived (or it was accepted).
     last: Instant,
 }
@@ -614,9 +656,16 @@ struct Conn {
 /// How long a connection may send nothing before what it sent is taken.
 const READ_IDLE: Duration = Duration::from_millis(300);
 
+/// The same over TLS: a client checks the sink's certificate and reads its
+/// CA bundle between the handshake's steps, which on a loaded machine, each
+/// file it opens a stop for strace, takes longer than a plain client's
+/// pause.
+const TLS_IDLE: Duration = Duration::from_secs(2);
+
 fn serve(
     dns: Option<&UdpSocket>,
     listeners: &[(u16, TcpListener)],
+    tls: Option<&Arc<rustls::ServerConfig>>,
     events: &Events,
     current: &AtomicUsize,
 ) {
@@ -640,6 +689,7 @@ fn serve(
                     stream,
                     port: *port,
                     data: Vec::new(),
+                    tls: None,
                     last: Instant::now(),
                 });
             }
@@ -652,21 +702,45 @@ fn serve(
                     Ok(0) => break true,
                     Ok(n) => {
                         busy = true;
-                        conn.data.extend_from_slice(&buf[..n]);
                         conn.last = Instant::now();
+                        // A handshake's first bytes, on any port: the sink
+                        // answers as the server the client asked for.
+                        if conn.data.is_empty()
+                            && conn.tls.is_none()
+                            && buf[..n].starts_with(&[0x16, 0x03])
+                        {
+                            conn.tls = tls
+                                .and_then(|c| rustls::ServerConnection::new(Arc::clone(c)).ok())
+                                .map(Box::new);
+                        }
+                        match conn.tls.as_deref_mut() {
+                            Some(server) => {
+                                if !decrypt(server, &buf[..n], &mut conn.stream, &mut conn.data) {
+                                    break true;
+                                }
+                            }
+                            None => conn.data.extend_from_slice(&buf[..n]),
+                        }
                         if conn.data.len() >= KEEP || request_complete(&conn.data) {
                             break true;
                         }
                     }
                     Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
-                        break conn.last.elapsed() > READ_IDLE;
+                        let idle = match conn.tls.as_deref_mut() {
+                            Some(server) => {
+                                flush(server, &mut conn.stream);
+                                TLS_IDLE
+                            }
+                            None => READ_IDLE,
+                        };
+                        break conn.last.elapsed() > idle;
                     }
                     Err(_) => break true,
                 }
             };
             if done {
                 let conn = conns.swap_remove(i);
-                serve_tcp(conn.stream, conn.port, &conn.data, events, current);
+                serve_tcp(conn, events, current);
                 OPEN.fetch_sub(1, Ordering::SeqCst);
             } else {
                 i += 1;
@@ -743,57 +817,145 @@ const METHODS: &[&str] = &[
 /// the form every interpreter reads as a comment.
 const BODY: &[u8] = b"#!/bin/sh\n";
 
-/// Records what a connection sent and answers an HTTP request with
-/// [`BODY`].
-fn serve_tcp(
-    mut stream: TcpStream,
-    port: u16,
-    data: &[u8],
-    events: &Events,
-    current: &AtomicUsize,
-) {
-    let text = String::from_utf8_lossy(data);
-    let mut kind = SinkKind::Http;
-    let summary = if METHODS.iter().any(|m| text.starts_with(m)) {
-        let line = text.lines().next().unwrap_or_default();
-        let mut words = line.split_whitespace();
-        let (method, path) = (words.next().unwrap_or(""), words.next().unwrap_or(""));
-        let host = text
-            .lines()
-            .find_map(|l| {
-                l.split_once(':')
-                    .filter(|(k, _)| k.eq_ignore_ascii_case("host"))
-                    .map(|(_, v)| v.trim().to_owned())
-            })
-            .unwrap_or_else(|| format!("127.0.0.1:{port}"));
-        let scheme = if port == 443 || port == 8443 {
-            "https"
-        } else {
-            "http"
-        };
-        format!("{method} {scheme}://{host}{path}")
-    } else if data.starts_with(&[0x16, 0x03]) {
-        kind = SinkKind::Tls;
-        format!("tls 127.0.0.1:{port}")
-    } else {
-        kind = SinkKind::Tcp;
-        format!("tcp 127.0.0.1:{port} ({} bytes)", data.len())
-    };
+/// Feeds what a TLS client sent to the sink's server side, adds what it
+/// decrypts to to `plain` and sends the server's answer. False when the
+/// handshake failed (the client did not accept the certificate) or the
+/// client closed.
+fn decrypt(
+    server: &mut rustls::ServerConnection,
+    mut bytes: &[u8],
+    stream: &mut TcpStream,
+    plain: &mut Vec<u8>,
+) -> bool {
+    while !bytes.is_empty() {
+        match server.read_tls(&mut bytes) {
+            Ok(0) | Err(_) => return false,
+            Ok(_) => {}
+        }
+        if server.process_new_packets().is_err() {
+            flush(server, stream);
+            return false;
+        }
+        // What is not there yet is `WouldBlock`; what was read is kept.
+        let _ = server.reader().read_to_end(plain);
+    }
+    flush(server, stream);
+    true
+}
+
+/// Sends what the TLS server side has to send (on a non-blocking socket,
+/// what does not fit now is sent on the next call).
+fn flush(server: &mut rustls::ServerConnection, stream: &mut TcpStream) {
+    while server.wants_write() {
+        if !matches!(server.write_tls(stream), Ok(n) if n > 0) {
+            break;
+        }
+    }
+}
+
+/// `METHOD scheme://host/path` of an HTTP request (`host` from its `Host`
+/// header, else `fallback`), or `None` when `text` is not one.
+fn request_line(text: &str, scheme: &str, fallback: &str) -> Option<String> {
+    if !METHODS.iter().any(|m| text.starts_with(m)) {
+        return None;
+    }
+    let line = text.lines().next().unwrap_or_default();
+    let mut words = line.split_whitespace();
+    let (method, path) = (words.next().unwrap_or(""), words.next().unwrap_or(""));
+    let host = text
+        .lines()
+        .find_map(|l| {
+            l.split_once(':')
+                .filter(|(k, _)| k.eq_ignore_ascii_case("host"))
+                .map(|(_, v)| v.trim().to_owned())
+        })
+        .unwrap_or_else(|| fallback.to_owned());
+    Some(format!("{method} {scheme}://{host}{path}"))
+}
+
+/// The answer to every HTTP request: [`BODY`].
+fn answer() -> Vec<u8> {
+    let mut out = format!(
+        "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        BODY.len()
+    )
+    .into_bytes();
+    out.extend_from_slice(BODY);
+    out
+}
+
+/// Records what a connection sent and answers an HTTP request (plain or
+/// over TLS) with [`BODY`].
+fn serve_tcp(conn: Conn, events: &Events, current: &AtomicUsize) {
+    let Conn {
+        mut stream,
+        port,
+        data,
+        tls,
+        ..
+    } = conn;
     // Recorded before the answer: a client that waits for it is seen
     // before its script goes on (or ends).
     let from = stream
         .peer_addr()
         .map_or(0, |a| socket_of("/proc/net/tcp", a.port()));
-    record(events, current, from, kind, summary, data);
+    let _ = stream.set_nonblocking(false);
+    let _ = stream.set_write_timeout(Some(READ_IDLE));
+    if let Some(mut server) = tls {
+        let name = server.server_name().unwrap_or("127.0.0.1").to_owned();
+        if server.is_handshaking() || data.is_empty() {
+            // The client did not accept the certificate (it pins its own,
+            // or trusts only what the sandbox cannot give it), or sent
+            // nothing: a contact by name.
+            record(
+                events,
+                current,
+                from,
+                SinkKind::Tls,
+                format!("tls {name}:{port}"),
+                name.as_bytes(),
+            );
+            return;
+        }
+        let text = String::from_utf8_lossy(&data);
+        let request = request_line(&text, "https", &name);
+        let summary = request
+            .clone()
+            .unwrap_or_else(|| format!("tls {name}:{port} ({} bytes)", data.len()));
+        record(events, current, from, SinkKind::Https, summary, &data);
+        if let Ok(mut all) = events.lock()
+            && let Some(last) = all.last_mut()
+        {
+            last.server_name = name;
+        }
+        if request.is_some() {
+            let _ = std::io::Write::write_all(&mut server.writer(), &answer());
+        }
+        server.send_close_notify();
+        while server.wants_write() {
+            if !matches!(server.write_tls(&mut stream), Ok(n) if n > 0) {
+                break;
+            }
+        }
+        return;
+    }
+    let text = String::from_utf8_lossy(&data);
+    let scheme = if port == 443 || port == 8443 {
+        "https"
+    } else {
+        "http"
+    };
+    let (kind, summary) = match request_line(&text, scheme, &format!("127.0.0.1:{port}")) {
+        Some(line) => (SinkKind::Http, line),
+        None if data.starts_with(&[0x16, 0x03]) => (SinkKind::Tls, format!("tls 127.0.0.1:{port}")),
+        None => (
+            SinkKind::Tcp,
+            format!("tcp 127.0.0.1:{port} ({} bytes)", data.len()),
+        ),
+    };
+    record(events, current, from, kind, summary, &data);
     if kind == SinkKind::Http {
-        let _ = stream.set_nonblocking(false);
-        let _ = stream.set_write_timeout(Some(READ_IDLE));
-        let head = format!(
-            "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
-            BODY.len()
-        );
-        let _ = stream.write_all(head.as_bytes());
-        let _ = stream.write_all(BODY);
+        let _ = stream.write_all(&answer());
     }
 }
 
@@ -816,6 +978,16 @@ fn request_complete(data: &[u8]) -> bool {
                 .and_then(|(_, v)| v.trim().parse::<usize>().ok())
         })
         .unwrap_or(0);
+    // A body sent in chunks is complete with its last, empty chunk.
+    let chunked = head.lines().any(|l| {
+        l.split_once(':').is_some_and(|(k, v)| {
+            k.eq_ignore_ascii_case("transfer-encoding")
+                && v.to_ascii_lowercase().contains("chunked")
+        })
+    });
+    if chunked {
+        return data[end + 4..].ends_with(b"0\r\n\r\n");
+    }
     data.len() >= end + 4 + length
 }
 
@@ -844,6 +1016,10 @@ mod tests {
             b"POST / HTTP/1.1\r\nContent-Length: 3\r\n\r\nabc"
         ));
         assert!(request_complete(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n"));
+        // A body in chunks is complete with its last chunk.
+        let chunked = b"POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n";
+        assert!(!request_complete(chunked));
+        assert!(request_complete(&[&chunked[..], b"0\r\n\r\n"].concat()));
         // A TLS ClientHello is complete with its first record.
         assert!(!request_complete(&[0x16, 3, 1, 0, 4, 1, 0]));
         assert!(request_complete(&[0x16, 3, 1, 0, 4, 1, 0, 0, 0]));

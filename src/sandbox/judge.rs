@@ -119,6 +119,77 @@ const OWNERS: &[(&str, &[&str])] = &[
     ("docker-config", &["docker", "podman", "skopeo"]),
 ];
 
+/// The services whose own hosts a credential goes to (the host or a
+/// subdomain): a client of that service sends it there in an auth header,
+/// as the static audit's `source-to-sink` allows (docs/audit.md,
+/// "Encrypted traffic").
+const SERVICES: &[(&str, &str)] = &[
+    ("env-GITHUB_TOKEN", "github.com"),
+    ("gh-hosts", "github.com"),
+    ("git-credentials", "github.com"),
+    ("env-AWS_ACCESS_KEY_ID", "amazonaws.com"),
+    ("env-AWS_SECRET_ACCESS_KEY", "amazonaws.com"),
+    ("aws-credentials", "amazonaws.com"),
+    ("env-ANTHROPIC_API_KEY", "anthropic.com"),
+    ("env-OPENAI_API_KEY", "openai.com"),
+    ("dotenv-home", "openai.com"),
+    ("env-NPM_TOKEN", "npmjs.org"),
+    ("npmrc", "npmjs.org"),
+    ("docker-config", "docker.io"),
+];
+
+/// The headers a credential rides in to its own service.
+const AUTH_HEADERS: &[&str] = &["authorization", "proxy-authorization", "x-api-key"];
+
+/// An HTTP request's auth header lines, and the rest of it (`data` as
+/// text), with its `Host` (no port).
+fn split_auth(data: &str) -> (String, String, String) {
+    let (head, body) = data.split_once("\r\n\r\n").unwrap_or((data, ""));
+    let (mut auth, mut rest, mut host) = (String::new(), String::new(), String::new());
+    for line in head.split("\r\n") {
+        let name = line.split_once(':').map_or("", |(k, _)| k.trim());
+        if AUTH_HEADERS.iter().any(|h| name.eq_ignore_ascii_case(h)) {
+            auth.push_str(line);
+            auth.push('\n');
+            continue;
+        }
+        if name.eq_ignore_ascii_case("host") {
+            let value = line.split_once(':').map_or("", |(_, v)| v.trim());
+            host = value
+                .split(':')
+                .next()
+                .unwrap_or_default()
+                .to_ascii_lowercase();
+        }
+        rest.push_str(line);
+        rest.push('\n');
+    }
+    rest.push_str(body);
+    (auth, rest, host)
+}
+
+/// The canary a request carries, unless it is only a credential in an
+/// auth header sent over HTTPS to its own service's host (the server name
+/// of the handshake and the request's `Host` both: a client that names
+/// one host to TLS and another in the request is not that service's).
+fn carried(event: &SinkEvent, cx: &Known<'_>) -> Option<(usize, &'static str)> {
+    if event.kind != SinkKind::Https {
+        return cx.needles.find(event.data.as_bytes());
+    }
+    let (auth, rest, host) = split_auth(&event.data);
+    cx.needles.find(rest.as_bytes()).or_else(|| {
+        cx.needles.find(auth.as_bytes()).filter(|(i, _)| {
+            let of =
+                |name: &str, domain: &str| name == domain || name.ends_with(&format!(".{domain}"));
+            !SERVICES.iter().any(|(c, domain)| {
+                *c == cx.canaries[*i].name
+                    && of(&host, domain)
+                    && of(&event.server_name.to_ascii_lowercase(), domain)
+            })
+        })
+    })
+}
+
 fn owns(program: &str, canary: &str) -> bool {
     OWNERS
         .iter()
@@ -358,7 +429,7 @@ pub fn judge(
     let mut sent = BTreeSet::new();
     for event in sink {
         match event.kind {
-            SinkKind::Dns | SinkKind::Tls => {
+            SinkKind::Dns | SinkKind::Tls | SinkKind::Https => {
                 let shown = crate::audit::excerpt(&event.summary, 160);
                 if !contacted.contains(&shown) {
                     contacted.push(shown);
@@ -368,7 +439,7 @@ pub fn judge(
                 push("run-network", event.summary.clone(), String::new());
             }
         }
-        if let Some((i, how)) = cx.needles.find(event.data.as_bytes()) {
+        if let Some((i, how)) = carried(event, cx) {
             sent.insert(i);
             push(
                 "run-canary-exfil",

@@ -10,6 +10,7 @@ mod canary;
 pub mod init;
 mod judge;
 pub mod plan;
+mod tls;
 mod trace;
 
 use std::io::Read as _;
@@ -54,6 +55,19 @@ const INIT_PATH: &str = "/run/skillpm/skillpm";
 /// nanoseconds; the parent rewrites it as the run goes, read-only inside):
 /// the sandbox's own clock does not count that wait (`init::Clock`).
 const TRACER_WAIT: &str = "/run/skillpm/tracer-wait";
+/// The system's CA bundle (Debian's and Ubuntu's, where OpenSSL, curl,
+/// git and Python look): inside the sandbox it also holds the run's
+/// authority (docs/audit.md, "Encrypted traffic").
+const CA_BUNDLE: &str = "/etc/ssl/certs/ca-certificates.crt";
+/// The variables that name a CA bundle to the clients that read one
+/// (OpenSSL, Python's `requests`, curl, Node, git): all the system's own.
+const CA_VARS: &[&str] = &[
+    "SSL_CERT_FILE",
+    "REQUESTS_CA_BUNDLE",
+    "CURL_CA_BUNDLE",
+    "NODE_EXTRA_CA_CERTS",
+    "GIT_SSL_CAINFO",
+];
 /// Folders searched for interpreters, inside and outside the sandbox alike.
 const BIN_DIRS: &[&str] = &["/usr/local/bin", "/usr/bin", "/bin"];
 /// What of the host's /etc the sandbox sees (read-only; none of it is a
@@ -249,7 +263,8 @@ pub fn run_skill(tools: &Tools, dir: &Path, name: &str) -> Result<SkillRun, Sand
     let work = crate::fs::temp::TempDir::create(&std::env::temp_dir(), "skillpm-run-")
         .map_err(|e| failed(format!("cannot make a temporary folder: {e}")))?;
     let canaries = canary::fresh();
-    let skill_in = prepare(work.path(), dir, &canaries)
+    let authority = tls::Authority::new().map_err(|e| failed(e.0))?;
+    let skill_in = prepare(work.path(), dir, &canaries, &authority)
         .map_err(|e| failed(format!("cannot prepare the sandbox: {e}")))?;
     let spec = init::Spec {
         scripts: planned
@@ -273,7 +288,8 @@ pub fn run_skill(tools: &Tools, dir: &Path, name: &str) -> Result<SkillRun, Sand
     };
     let spec = serde_json::to_string(&spec).map_err(|e| failed(e.to_string()))?;
     let budget = wall_cap(tools.deadline) + Duration::from_secs(5);
-    let report = sandbox(tools, work.path(), &spec, budget).map_err(failed)?;
+    let report =
+        sandbox(tools, work.path(), &spec, &authority.key_pkcs8, budget).map_err(failed)?;
     run.waited_ms = report.waited_ms;
     run.capped = report.capped;
     let at = if report.capped {
@@ -358,9 +374,15 @@ fn sender(event: &init::SinkEvent, per_script: &[trace::ScriptCalls]) -> usize {
 }
 
 /// Fills `work`: `home/` (the fake home with the canaries and the skill's
-/// copy under `project/.claude/skills/`), `etc/` (the sandbox's own files)
-/// and `trace/`. Returns the skill's folder as the sandbox sees it.
-fn prepare(work: &Path, skill: &Path, canaries: &[canary::Canary]) -> std::io::Result<String> {
+/// copy under `project/.claude/skills/`), `etc/` (the sandbox's own files,
+/// the CA bundle with the run's `authority` among the system's) and
+/// `trace/`. Returns the skill's folder as the sandbox sees it.
+fn prepare(
+    work: &Path,
+    skill: &Path,
+    canaries: &[canary::Canary],
+    authority: &tls::Authority,
+) -> std::io::Result<String> {
     let home = work.join("home");
     for c in canaries {
         let Some(path) = c.path.as_deref().and_then(|p| p.strip_prefix(canary::HOME)) else {
@@ -399,6 +421,12 @@ fn prepare(work: &Path, skill: &Path, canaries: &[canary::Canary]) -> std::io::R
         etc.join("nsswitch.conf"),
         "passwd: files\ngroup: files\nhosts: files dns\n",
     )?;
+    let mut bundle = std::fs::read_to_string(CA_BUNDLE).unwrap_or_default();
+    if !bundle.is_empty() && !bundle.ends_with('\n') {
+        bundle.push('\n');
+    }
+    bundle.push_str(&authority.pem());
+    std::fs::write(etc.join("ca-certificates.crt"), bundle)?;
     std::fs::create_dir_all(work.join("trace"))?;
     std::fs::write(work.join("tracer-wait"), format!("{:020}\n", 0))?;
     Ok(inside)
@@ -459,7 +487,13 @@ fn environment(canaries: &[canary::Canary]) -> Vec<(String, String)> {
         ("USER", "user"),
         ("LOGNAME", "user"),
         ("PATH", "/usr/local/bin:/usr/bin:/bin"),
-        ("LANG", "C.UTF-8"),
+        // UTF-8 text (`LC_CTYPE`, by the name its file has) and the C
+        // locale's other categories, which C.UTF-8 only copies: glibc then
+        // opens one locale file per program instead of 13, each under two
+        // names for `LANG=C.UTF-8`, and every open is a stop for strace in
+        // every program a script starts (docs/audit.md, "Measured").
+        ("LANG", "C"),
+        ("LC_CTYPE", "C.utf8"),
         ("TMPDIR", "/tmp"),
         ("SHELL", "/bin/sh"),
         ("TERM", "dumb"),
@@ -467,6 +501,12 @@ fn environment(canaries: &[canary::Canary]) -> Vec<(String, String)> {
     .iter()
     .chain(OFFLINE)
     .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+    .chain(
+        CA_VARS
+            .iter()
+            .map(|k| ((*k).to_owned(), CA_BUNDLE.to_owned())),
+    )
+    .chain([("SSL_CERT_DIR".to_owned(), "/etc/ssl/certs".to_owned())])
     .collect();
     env.extend(
         canaries
@@ -509,11 +549,19 @@ fn bwrap_args(work: &Path, me: &Path, hostname: &str) -> Vec<String> {
     add(&[
         "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--dir", "/etc",
     ]);
-    for name in ETC {
+    // The CA bundle is bound over the system's; where the host has none,
+    // the sandbox's /etc/ssl holds only it (a bind needs its place).
+    let own_ssl = !Path::new(CA_BUNDLE).is_file();
+    for name in ETC.iter().filter(|n| !(own_ssl && **n == "ssl")) {
         let host = format!("/etc/{name}");
         add(&["--ro-bind-try", &host, &host]);
     }
     let work = work.to_string_lossy();
+    add(&[
+        "--ro-bind",
+        &format!("{work}/etc/ca-certificates.crt"),
+        CA_BUNDLE,
+    ]);
     for name in ["passwd", "group", "hosts", "resolv.conf", "nsswitch.conf"] {
         add(&[
             "--ro-bind",
@@ -543,6 +591,7 @@ fn sandbox(
     tools: &Tools,
     work: &Path,
     spec: &str,
+    key: &[u8],
     budget: Duration,
 ) -> Result<init::SandboxStartReport, String> {
     let mut cmd = match &tools.prlimit {
@@ -581,12 +630,18 @@ fn sandbox(
     .arg(spec)
     .env_clear()
     .env("PATH", "/usr/local/bin:/usr/bin:/bin")
-    .stdin(Stdio::null())
+    .stdin(Stdio::piped())
     .stdout(Stdio::piped())
     .stderr(Stdio::piped());
     let mut child = cmd
         .spawn()
         .map_err(|e| format!("cannot start strace: {e}"))?;
+    // The authority's key, to the sandbox's first process only (it reads
+    // stdin to its end before any script starts; the scripts' is empty).
+    if let Some(mut stdin) = child.stdin.take() {
+        use std::io::Write as _;
+        let _ = stdin.write_all(key);
+    }
     let (mut stdout, mut stderr) = (child.stdout.take(), child.stderr.take());
     let out = std::thread::spawn(move || {
         let mut text = String::new();

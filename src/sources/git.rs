@@ -2,7 +2,10 @@
 //! or a local repository) at the commit its declared ref names now. The
 //! lock pins the repository URL, the full commit and the skill's folder;
 //! the proof is that the commit is on the declared ref
-//! (`crate::git::prove_on_ref`) and that it held the locked tree.
+//! (`crate::git::prove_on_ref`) and that it held the locked tree. A source
+//! that declares a publisher (`identity`/`issuer`) takes only a commit
+//! whose release carries a Sigstore bundle made by that publisher at that
+//! commit (docs/provenance.md#publisher-identity-for-git-sources).
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -20,9 +23,11 @@ use super::{
 };
 use crate::error::{Exit, OpError};
 use crate::git::{self, GitError, GitOptions, GitSpec};
-use crate::project::lock::{Format, LockedSkill};
+use crate::project::lock::{Format, LockedSkill, Publisher};
 use crate::project::manifest::SourceDecl;
+use crate::sources::publisher;
 use crate::store::unpacked::{Records, Unpacked};
+use crate::trust::sigstore::{About, MAX_BUNDLE_BYTES, Verified};
 
 /// This kind's name in the run's memo.
 const KIND: &str = "git";
@@ -36,6 +41,8 @@ pub struct GitOpened {
     pub commit: String,
     pub checkout: Box<git::Checkout>,
     pub found: crate::skill::discover::RepoDiscovery,
+    /// The commit's publisher, verified (the source declares one).
+    pub publisher: Option<Publisher>,
 }
 
 /// Resolves the ref (which proves the ref link: the commit is its tip
@@ -56,6 +63,7 @@ fn open(ws: &mut Workspace<'_>, decl: &SourceDecl) -> anyhow::Result<GitOpened> 
         &resolved.commit,
         &resolved.commit,
     );
+    let publisher = attest(ws, decl, &spec, &resolved.commit, &opts)?;
     let checkout = git::checkout(&spec, &resolved.commit, &ws.store.tmp_dir(), &opts)?;
     for w in &checkout.warnings {
         ws.ui.warn(w);
@@ -69,7 +77,184 @@ fn open(ws: &mut Workspace<'_>, decl: &SourceDecl) -> anyhow::Result<GitOpened> 
         commit: resolved.commit,
         checkout: Box::new(checkout),
         found,
+        publisher,
     })
+}
+
+/// The publisher of `commit`, when the source declares one: the release
+/// asset `<tag>.sigstore.json` of the tag the source names, verified to be
+/// by a workflow run at this commit of this repository and by the declared
+/// identity, and kept (docs/provenance.md#publisher-identity-for-git-sources).
+fn attest(
+    ws: &Workspace<'_>,
+    decl: &SourceDecl,
+    spec: &GitSpec,
+    commit: &str,
+    opts: &GitOptions,
+) -> anyhow::Result<Option<Publisher>> {
+    if decl.expected_publisher().is_none() {
+        return Ok(None);
+    }
+    ws.ui
+        .status("Verifying", format!("the Sigstore bundle of {spec}"));
+    let (found, why) = match release_tag(spec) {
+        Err(why) => (Vec::new(), why),
+        Ok(tag) => release_bundle(spec, tag, opts)?,
+    };
+    let about = About::Commit {
+        repository: spec.url(),
+        commit: commit.to_owned(),
+    };
+    let what = format!("source `{}` at commit {commit}", decl.name);
+    let kept = publisher::keep_verified(ws.store.root(), decl, &what, found, &about, &why)?;
+    Ok(kept.map(|(p, _)| p))
+}
+
+/// The tag whose release carries the source's bundle: the ref the source
+/// declares (`refs/tags/` taken off). `Err`: why a source without one has
+/// no release to read.
+fn release_tag(spec: &GitSpec) -> Result<&str, String> {
+    match spec.reference.as_deref() {
+        None => Err(format!(
+            "it follows the default branch of {}; only a release's asset `<tag>.sigstore.json` carries a git source's Sigstore bundle, so name the tag (`github:OWNER/REPO@TAG`)",
+            spec.url()
+        )),
+        Some(r) if git::is_full_sha(r) || r.starts_with("refs/heads/") => Err(format!(
+            "it names `{r}` of {}, not a release tag; only a release's asset `<tag>.sigstore.json` carries a git source's Sigstore bundle",
+            spec.url()
+        )),
+        Some(r) => Ok(r.strip_prefix("refs/tags/").unwrap_or(r)),
+    }
+}
+
+/// Bundles found, as `(address, bytes)`.
+type Bundles = Vec<(String, Vec<u8>)>;
+
+/// The release asset `<tag>.sigstore.json` of `tag`, as `(address,
+/// bytes)`; none found: empty, and why.
+fn release_bundle(
+    spec: &GitSpec,
+    tag: &str,
+    opts: &GitOptions,
+) -> anyhow::Result<(Bundles, String)> {
+    let asset = format!("{tag}.sigstore.json");
+    let repo = spec.url();
+    let none = |why: String| Ok((Vec::new(), why));
+    match git::release_asset(spec, tag, &asset, MAX_BUNDLE_BYTES, opts)? {
+        None => none(format!(
+            "its repository {repo} is not on GitHub, whose release assets are where a git source's Sigstore bundle is read"
+        )),
+        Some(git::ReleaseAsset::NoRelease) => none(format!(
+            "{repo} has no release for tag `{tag}` (its asset `{asset}` holds the bundle)"
+        )),
+        Some(git::ReleaseAsset::NoAsset { names }) => none(format!(
+            "the release `{tag}` of {repo} has no asset `{asset}` (it has {})",
+            match names.is_empty() {
+                true => "none".to_owned(),
+                false => names.join(", "),
+            }
+        )),
+        Some(git::ReleaseAsset::Found { url, bytes }) => Ok((vec![(url, bytes)], String::new())),
+    }
+}
+
+/// For `search`: who published `commit`, as the release bundle of the tag
+/// the source names says, held to the declared publisher when there is
+/// one; else why not. Nothing is kept; a source that declares no publisher
+/// and whose release has no bundle shows none.
+fn listed_publisher(
+    decl: &SourceDecl,
+    spec: &GitSpec,
+    commit: &str,
+    opts: &GitOptions,
+) -> (Option<Verified>, Option<String>) {
+    let expected = decl.expected_publisher();
+    let found = match release_tag(spec) {
+        Err(why) => Err(why),
+        Ok(tag) => match release_bundle(spec, tag, opts) {
+            Ok((found, why)) => found.into_iter().next().ok_or(why),
+            Err(e) => Err(format!("{e:#}")),
+        },
+    };
+    let what = format!("source `{}` at commit {commit}", decl.name);
+    let verified = found.and_then(|(at, bytes)| {
+        let about = About::Commit {
+            repository: spec.url(),
+            commit: commit.to_owned(),
+        };
+        publisher::listed_bytes(expected.as_ref(), &what, &at, &bytes, about)
+            .map_err(|e| e.to_string())
+    });
+    match (verified, &expected) {
+        (Ok(v), _) => (Some(v), None),
+        (Err(why), Some(expected)) => (None, Some(expected.missing(&what, &why).to_string())),
+        (Err(_), None) => (None, None),
+    }
+}
+
+/// The publisher link of a locked git skill: the kept bundle (else the
+/// release asset its record names, read again online) verified for the
+/// locked commit of the declared repository and held to the declared
+/// publisher.
+fn prove_publisher(
+    cx: &ProveContext<'_>,
+    entry: &LockedSkill,
+    decl: &SourceDecl,
+    declared: &Declared,
+) -> Result<Option<Verified>, ProveError> {
+    if decl.expected_publisher().is_none() {
+        return Ok(None);
+    }
+    let about = entry.commit.as_ref().map(|commit| About::Commit {
+        repository: declared.git_url.clone().unwrap_or_default(),
+        commit: commit.clone(),
+    });
+    let online = (cx.git_options.as_ref())
+        .and_then(|make| make(decl))
+        .filter(|o| !o.offline);
+    let refetch = |record: &Publisher| -> Result<Vec<u8>, String> {
+        let opts = online.as_ref().ok_or("this run reads no sources")?;
+        let (spec, tag, asset) = release_of(&record.url)?;
+        match git::release_asset(&spec, &tag, &asset, MAX_BUNDLE_BYTES, opts) {
+            Ok(Some(git::ReleaseAsset::Found { bytes, .. })) => Ok(bytes),
+            Ok(_) => Err(format!("{} is gone", record.url)),
+            Err(e) => Err(format!("cannot read its Sigstore bundle: {e}")),
+        }
+    };
+    let refetch: Option<publisher::Refetch<'_>> = online.is_some().then_some(&refetch);
+    match publisher::prove(refetch, &cx.cache_root, entry, decl, about) {
+        Err(ProveError::Unproven { .. }) => {
+            let record = entry.publisher.as_ref();
+            Err(broken(
+                entry,
+                "publisher",
+                format!(
+                    "the Sigstore bundle skills.lock names ({}) is not in this machine's cache, and this run reads no sources; `skillpm install --locked` reads it again from {}",
+                    record.map(|r| r.bundle.to_string()).unwrap_or_default(),
+                    record.map(|r| r.url.as_str()).unwrap_or_default()
+                ),
+            ))
+        }
+        other => other,
+    }
+}
+
+/// The repository, tag and asset name of a release asset's address
+/// (`https://github.com/OWNER/REPO/releases/download/TAG/NAME`, as the
+/// lock records it).
+fn release_of(url: &str) -> Result<(GitSpec, String, String), String> {
+    let bad = || format!("skills.lock's bundle address {url} is not a GitHub release asset");
+    let rest = url
+        .strip_prefix(git::GITHUB_WEB)
+        .and_then(|r| r.strip_prefix('/'))
+        .ok_or_else(bad)?;
+    let parts: Vec<&str> = rest.splitn(6, '/').collect();
+    let [owner, repo, "releases", "download", tag, asset] = parts.as_slice() else {
+        return Err(bad());
+    };
+    let spec = GitSpec::new(&format!("{}/{owner}/{repo}", git::GITHUB_WEB), None, None)
+        .map_err(|e| e.to_string())?;
+    Ok((spec, (*tag).to_owned(), (*asset).to_owned()))
 }
 
 impl Source for GitOpened {
@@ -99,6 +284,7 @@ impl Source for GitOpened {
             commit,
             checkout,
             found,
+            publisher,
         } = self;
         let missing = |name: &str| not_offered(&decl.name, &found_offers(found), Some(found), name);
         let records = Unpacked::in_cache(ws.store.root());
@@ -121,6 +307,7 @@ impl Source for GitOpened {
                     url: Some(spec.url()),
                     commit: Some(commit.to_owned()),
                     subpath,
+                    publisher: publisher.clone(),
                     ..new_lock_entry(name, &decl.name, Format::Git, entry)
                 }
             },
@@ -170,7 +357,14 @@ impl Kind for Git {
     ) -> Result<Option<Proof>, ProveError> {
         proof.tree_recorded = check_commit(cx, entry, decl, declared)?;
         proof.git_ref = Some(check_ref(cx, entry, decl, declared)?);
+        proof.publisher = prove_publisher(cx, entry, decl, declared)?;
         Ok(Some(proof))
+    }
+
+    /// A release of the tag it names may carry the commit's bundle
+    /// (docs/provenance.md#publisher-identity-for-git-sources).
+    fn carries_bundles(&self) -> bool {
+        true
     }
 
     /// The commit the declared ref names now, for every skill.
@@ -205,10 +399,14 @@ impl Kind for Git {
             ui.warn(format!("{spec}: {warning}"));
         }
         let at = spec.subpath.as_deref();
+        let (publisher, publisher_refused) =
+            listed_publisher(decl, &spec, &resolved.commit, &options);
         Ok(SearchResult {
             hits: (found_hits(&decl.name, "git", &spec.url(), at, &found).into_iter())
                 .map(|hit| Hit {
                     commit: Some(resolved.commit.clone()),
+                    publisher: publisher.clone(),
+                    publisher_refused: publisher_refused.clone(),
                     ..hit
                 })
                 .collect(),

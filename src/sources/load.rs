@@ -194,8 +194,9 @@ pub fn prove(
 }
 
 /// Why a source that declares a publisher (`identity`/`issuer`) cannot
-/// have one proven: only index entries and OCI artifacts carry Sigstore
-/// bundles skillpm reads (docs/provenance.md#where-bundles-come-from), and
+/// have one proven: only index entries, OCI artifacts and git sources'
+/// GitHub releases carry Sigstore bundles skillpm reads
+/// (docs/provenance.md#where-bundles-come-from), and
 /// a declared publisher is never silently ignored.
 fn no_bundles(kind: SourceKind, decl: &SourceDecl) -> Option<String> {
     if kind.module().carries_bundles() {
@@ -203,7 +204,7 @@ fn no_bundles(kind: SourceKind, decl: &SourceDecl) -> Option<String> {
     }
     let expected = decl.expected_publisher()?;
     Some(format!(
-        "source `{}` declares the publisher {} (issuer {}), but it carries no Sigstore bundle skillpm reads (only registries and OCI artifacts do); remove `identity`/`issuer`, or publish the skills to a registry or an OCI repository with their bundles",
+        "source `{}` declares the publisher {} (issuer {}), but it carries no Sigstore bundle skillpm reads (only registries, OCI artifacts and GitHub releases of git sources do); remove `identity`/`issuer`, or publish the skills to a registry, an OCI repository or a GitHub release with their bundles",
         decl.name, expected.identity, expected.issuer
     ))
 }

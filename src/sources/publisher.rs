@@ -17,9 +17,7 @@ use crate::net::fetch::{Auth, Fetcher};
 use crate::project::lock::{LockedSkill, Publisher};
 use crate::project::manifest::SourceDecl;
 use crate::sources::proof::{ProveError, broken};
-use crate::trust::sigstore::{
-    self, ArtifactDigest, MAX_BUNDLE_BYTES, SigstoreError, TrustedRoot, Verified,
-};
+use crate::trust::sigstore::{self, About, MAX_BUNDLE_BYTES, SigstoreError, TrustedRoot, Verified};
 
 /// Where the bundle of sha256 `digest` is kept.
 pub fn kept_path(cache_root: &Path, digest: &Digest) -> PathBuf {
@@ -57,9 +55,9 @@ pub fn attest(
         None => Vec::new(),
     };
     let why = "its index entry carries no Sigstore bundle (no `sigstore` URL)";
-    Ok(keep_verified(
-        cache_root, decl, skill, found, artifact, why,
-    )?)
+    let about = About::digest(artifact);
+    let what = what(skill, decl);
+    Ok(keep_verified(cache_root, decl, &what, found, &about, why)?)
 }
 
 /// For `search`: who published an index entry, as the bundle at `url`
@@ -75,38 +73,54 @@ pub fn listed(
     artifact: &Digest,
 ) -> anyhow::Result<Verified> {
     let body = fetcher.get(url, auth, MAX_BUNDLE_BYTES)?;
-    let root = trusted_root()?;
-    let verified = sigstore::verify(
-        &format!("{what}: the bundle {url}"),
+    Ok(listed_bytes(
+        expected,
+        what,
+        url.as_str(),
         &body.bytes,
-        &ArtifactDigest::of(artifact),
-        &root,
-    )?;
+        About::digest(artifact),
+    )?)
+}
+
+/// [`listed`] for a bundle already read (`at`: where), about `about`.
+pub fn listed_bytes(
+    expected: Option<&sigstore::Expected>,
+    what: &str,
+    at: &str,
+    bytes: &[u8],
+    about: About,
+) -> Result<Verified, SigstoreError> {
+    let root = trusted_root()?;
+    let verified = sigstore::verify(&format!("{what}: the bundle {at}"), bytes, about, &root)?;
     if let Some(expected) = expected {
         expected.check(what, &verified)?;
     }
     Ok(verified)
 }
 
+/// How a bundle's subject is named in messages: `` `skill` of source `name` ``.
+pub fn what(skill: &str, decl: &SourceDecl) -> String {
+    format!("`{skill}` of source `{}`", decl.name)
+}
+
 /// At resolve, for bundles a source kind found (`(where, bytes)`): the
-/// first that verifies for `artifact` and names the publisher `decl`
+/// first that verifies for `about` (an artifact, or a git commit) and names the publisher `decl`
 /// expects, kept in the cache under the sha256 of its bytes. None found:
 /// refused, saying `none_why`; none that holds: the first one's refusal.
 /// `None` when the source declares no publisher.
 pub fn keep_verified(
     cache_root: &Path,
     decl: &SourceDecl,
-    skill: &str,
+    what: &str,
     found: Vec<(String, Vec<u8>)>,
-    artifact: &Digest,
+    about: &About,
     none_why: &str,
 ) -> Result<Option<(Publisher, Verified)>, SigstoreError> {
     let Some(expected) = decl.expected_publisher() else {
         return Ok(None);
     };
-    let what = format!("`{skill}` of source `{}`", decl.name);
     if found.is_empty() {
-        return Err(expected.missing(&what, none_why));
+        return Err(expected.missing(what, none_why));
     }
     let root = trusted_root()?;
     let mut first_refusal = None;
@@ -114,10 +128,10 @@ pub fn keep_verified(
         let verified = sigstore::verify(
             &format!("{what}: the bundle {at}"),
             &bytes,
-            &ArtifactDigest::of(artifact),
+            about.clone(),
             &root,
         )
-        .and_then(|v| expected.check(&what, &v).map(|()| v));
+        .and_then(|v| expected.check(what, &v).map(|()| v));
         let verified = match verified {
             Ok(v) => v,
             Err(e) => {
@@ -136,7 +150,7 @@ pub fn keep_verified(
         };
         return Ok(Some((publisher, verified)));
     }
-    Err(first_refusal.unwrap_or_else(|| expected.missing(&what, none_why)))
+    Err(first_refusal.unwrap_or_else(|| expected.missing(what, none_why)))
 }
 
 /// Keeps a bundle in the cache. Content-addressed: a kept bundle proves
@@ -171,20 +185,20 @@ pub fn refetch_url(fetcher: &Fetcher, record: &Publisher) -> Result<Vec<u8>, Str
 /// source that declares a publisher needs one in the lock, whose kept
 /// bundle (or the bundle `refetch` reads again, when this run may read
 /// sources and its bytes have the recorded digest) verifies for `subject`
-/// (the digest the bundle signs: an index entry's artifact, an OCI
-/// artifact's manifest) and names the declared publisher. `Ok(None)`: the
-/// source declares none.
+/// (what the bundle is about: an index entry's artifact, an OCI
+/// artifact's manifest, a git entry's commit) and names the declared
+/// publisher. `Ok(None)`: the source declares none.
 pub fn prove(
     refetch: Option<Refetch<'_>>,
     cache_root: &Path,
     entry: &LockedSkill,
     decl: &SourceDecl,
-    subject: Option<&Digest>,
+    subject: Option<About>,
 ) -> Result<Option<Verified>, ProveError> {
     let Some(expected) = decl.expected_publisher() else {
         return Ok(None);
     };
-    let what = format!("`{}` of source `{}`", entry.name, decl.name);
+    let what = what(&entry.name, decl);
     let refuse = |e: SigstoreError| broken(entry, "publisher", e.to_string());
     let Some(record) = &entry.publisher else {
         return Err(refuse(expected.missing(
@@ -192,11 +206,12 @@ pub fn prove(
             "skills.lock records no publisher for it; `skillpm update` verifies its Sigstore bundle and records one",
         )));
     };
-    let Some(artifact) = subject else {
+    let Some(about) = subject else {
         return Err(broken(
             entry,
             "publisher",
-            "skills.lock records a publisher but no artifact digest it was proven for".into(),
+            "skills.lock records a publisher but no artifact digest or commit it was proven for"
+                .into(),
         ));
     };
     let bytes = kept_bundle(refetch, cache_root, record)
@@ -208,7 +223,7 @@ pub fn prove(
     let verified = sigstore::verify(
         &format!("{what}: the bundle {}", record.url),
         &bytes,
-        &ArtifactDigest::of(artifact),
+        about,
         &root,
     )
     .map_err(refuse)?;

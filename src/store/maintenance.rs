@@ -35,6 +35,21 @@ pub struct VerifyOutcome {
     pub debris_removed: usize,
 }
 
+/// In `state/`: one record per project of the entries its last install
+/// found sealed ([`Store::verify_entries`]).
+pub(super) const SEALED_SETS: &str = "sealed-sets";
+
+/// What [`Store::verify_entry`] found of a store entry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EntryCheck {
+    /// Stored and whole: its marker holds, or it was hashed again.
+    Present,
+    /// Not in the store.
+    Missing,
+    /// It no longer hashed to its name and was moved here (`quarantine/`).
+    Moved(PathBuf),
+}
+
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct GcOutcome {
     pub dry_run: bool,
@@ -48,7 +63,8 @@ pub struct GcOutcome {
     /// Quarantined entries and stray files.
     pub removed_other: Vec<PathBuf>,
     /// Records in `state/` about trees no longer stored: verdicts, artifact
-    /// → tree records, and every remembered gate pass.
+    /// → tree records, every remembered gate pass and every project's
+    /// sealed set.
     pub removed_records: usize,
     pub bytes_freed: u64,
 }
@@ -168,19 +184,69 @@ impl Store {
     /// (then it is sealed with this process's other entries). One that no
     /// longer matches its name is moved to `quarantine/` (returned), so the
     /// caller can fetch it again.
-    pub fn verify_entry(&self, digest: &Digest) -> Result<Option<PathBuf>, StoreError> {
-        let path = self.entry_path(digest);
-        if !path.is_dir() || markers::is_sealed(&self.store_dir(), digest, self.key()) {
-            return Ok(None);
+    pub fn verify_entry(&self, digest: &Digest) -> Result<EntryCheck, StoreError> {
+        self.check_entry(digest).0
+    }
+
+    /// [`Store::verify_entry`] of every entry of `digests` (results in their
+    /// order), on up to one thread per core, for the project `owner` (its
+    /// root). When the record of the entries `owner` checked last names
+    /// exactly these and its stamps all still match
+    /// ([`markers::set_holds`]), no marker is read; when every entry's own
+    /// marker held, that record is written for the next run
+    /// (docs/performance.md#the-no-op-install).
+    pub fn verify_entries(
+        &self,
+        digests: &[Digest],
+        owner: &Path,
+    ) -> Vec<Result<EntryCheck, StoreError>> {
+        let mut set = digests.to_vec();
+        set.sort();
+        set.dedup();
+        let owner = Digest::of_bytes(owner.as_os_str().as_encoded_bytes());
+        let record = self.state_dir().join(SEALED_SETS).join(owner.file_name());
+        if markers::set_holds(&record, &self.store_dir(), &set, self.key()) {
+            return digests.iter().map(|_| Ok(EntryCheck::Present)).collect();
         }
-        match hash_tree(&path) {
+        let checked = crate::fs::parallel::map(digests, |d| self.check_entry(d));
+        if let Some(key) = self.key() {
+            let sealed: std::collections::BTreeMap<Digest, &String> = (digests.iter())
+                .zip(&checked)
+                .filter_map(|(d, (_, lines))| Some((*d, lines.as_ref()?)))
+                .collect();
+            if sealed.len() == set.len() {
+                let sealed: Vec<(Digest, String)> =
+                    sealed.into_iter().map(|(d, l)| (d, l.clone())).collect();
+                markers::write_set(&record, &sealed, key);
+            }
+        }
+        checked.into_iter().map(|(check, _)| check).collect()
+    }
+
+    /// [`Store::verify_entry`], with the marker's stat lines when the marker
+    /// held.
+    fn check_entry(&self, digest: &Digest) -> (Result<EntryCheck, StoreError>, Option<String>) {
+        // The marker first: one that holds has seen the entry's folder (its
+        // `d … .` line), so a no-op install asks nothing more of the entry
+        // (docs/performance.md#the-no-op-install).
+        if let Some(lines) = markers::sealed_lines(&self.store_dir(), digest, self.key()) {
+            return (Ok(EntryCheck::Present), Some(lines));
+        }
+        let path = self.entry_path(digest);
+        if !path.is_dir() {
+            return (Ok(EntryCheck::Missing), None);
+        }
+        let check = match hash_tree(&path) {
             Ok(tree) if tree.digest == *digest => {
                 self.mark_hashed(*digest);
                 self.add_pending(tree);
-                Ok(None)
+                Ok(EntryCheck::Present)
             }
-            _ => self.quarantine(&digest.file_name(), &path),
-        }
+            _ => self
+                .quarantine(&digest.file_name(), &path)
+                .map(|moved| moved.map_or(EntryCheck::Missing, EntryCheck::Moved)),
+        };
+        (check, None)
     }
 
     /// Hashes entry `digest` in full unless this process already did (it
@@ -312,7 +378,8 @@ impl Store {
     /// tree records are worthless without their entry (the bytes are
     /// fetched, hashed and judged again), and a remembered gate pass names
     /// a set of trees that gc may just have broken, so all of them go (the
-    /// next install re-derives its pass from the per-tree verdicts). A
+    /// next install re-derives its pass from the per-tree verdicts), as
+    /// does every project's sealed set (re-made from the markers). A
     /// record's value is read without checking its MAC: a forged one can
     /// only make gc keep or drop a memo, never content.
     fn gc_records(&self, dry_run: bool) -> Result<usize, StoreError> {
@@ -342,8 +409,10 @@ impl Store {
                 gone.push(path);
             }
         }
-        for (_, path) in children(&state.join(super::verdicts::PASSES))? {
-            gone.push(path);
+        for dir in [super::verdicts::PASSES, SEALED_SETS] {
+            for (_, path) in children(&state.join(dir))? {
+                gone.push(path);
+            }
         }
         if !dry_run {
             for path in &gone {

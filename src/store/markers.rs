@@ -47,6 +47,14 @@
 //! An entry whose marker matches what `stat` says (and whose epoch and MAC
 //! hold) is trusted without reading a byte; `cache verify` always re-hashes
 //! everything. Markers are written and removed under the commit lock.
+//!
+//! A project's **sealed set** (`state/sealed-sets/<project>`, [`write_set`],
+//! [`set_holds`]) is the stat lines of every entry's marker in one record,
+//! written when all of them held, MAC'd over the digest of exactly that set
+//! and held only in the boot it was written in: a no-op install reads that
+//! one file instead of 500 markers and checks the same stamps
+//! (docs/performance.md#the-no-op-install). It is never a file list, nor a
+//! reason to keep an entry: when it does not hold, each marker is read.
 
 use std::fs;
 use std::io;
@@ -179,42 +187,54 @@ pub(crate) fn write_marker(
 /// folder's and file's size, mtime, ctime and inode, written in this boot
 /// or after a flush and MAC'd by `key`: the cheap check before linking.
 pub(crate) fn is_sealed(store_dir: &Path, digest: &Digest, key: Option<&RecordKey>) -> bool {
-    is_sealed_in(store_dir, digest, crate::fs::durable::boot_epoch(), key)
+    sealed_lines(store_dir, digest, key).is_some()
 }
 
-/// [`is_sealed`] as seen from the boot `current` (None: a system that does
-/// not name its boots, where only flushed markers hold).
-fn is_sealed_in(
+/// [`is_sealed`], giving the marker's stat lines (its `d` and `f` lines,
+/// checked just now) for a [set's record](write_set).
+pub(crate) fn sealed_lines(
+    store_dir: &Path,
+    digest: &Digest,
+    key: Option<&RecordKey>,
+) -> Option<String> {
+    sealed_lines_in(store_dir, digest, crate::fs::durable::boot_epoch(), key)
+}
+
+/// [`sealed_lines`] as seen from the boot `current` (None: a system that
+/// does not name its boots, where only flushed markers hold).
+fn sealed_lines_in(
     store_dir: &Path,
     digest: &Digest,
     current: Option<&str>,
     key: Option<&RecordKey>,
-) -> bool {
-    let Some(key) = key else {
-        return false;
-    };
-    let Ok(text) = fs::read_to_string(marker_path(store_dir, digest)) else {
-        return false;
-    };
-    // The MAC line is the last; a marker torn by a crash has none.
-    let Some(body_end) = text.strip_suffix('\n').and_then(|t| t.rfind('\n')) else {
-        return false;
-    };
-    let (body, mac_line) = text.split_at(body_end + 1);
-    let Some(mac) = mac_line.trim_end().strip_prefix("mac ") else {
-        return false;
-    };
+) -> Option<String> {
+    let key = key?;
+    let text = read_marker(&marker_path(store_dir, digest))?;
     let digest_text = digest.to_string();
-    if !key.verify_hex(&mac_parts(&digest_text, body), mac) {
-        return false;
-    }
+    let body = mac_checked(&text, |body, mac| {
+        key.verify_hex(&mac_parts(&digest_text, body), mac)
+    })?;
+    let (header, lines) = body.split_once('\n')?;
+    let count = header_count(header, digest, current)?;
     let entry = store_dir.join(digest.file_name());
-    let mut lines = body.lines();
-    let Some(count) = lines.next().and_then(|l| header_count(l, digest, current)) else {
-        return false;
-    };
+    (lines_hold(&entry, lines) == Some(count)).then(|| lines.to_owned())
+}
+
+/// The body of a record whose last line is `mac <hex>`, when `verify(body,
+/// mac)` holds; a record torn by a crash has no MAC line.
+fn mac_checked<'t>(text: &'t str, verify: impl FnOnce(&str, &str) -> bool) -> Option<&'t str> {
+    let body_end = text.strip_suffix('\n')?.rfind('\n')?;
+    let (body, mac_line) = text.split_at(body_end + 1);
+    let mac = mac_line.trim_end().strip_prefix("mac ")?;
+    verify(body, mac).then_some(body)
+}
+
+/// Whether every `d` and `f` line of a version-4 marker still matches the
+/// folder or file it names under `entry` (each one `statx`): the number of
+/// files, or `None` at the first that does not (or no file at all).
+fn lines_hold(entry: &Path, lines: &str) -> Option<usize> {
     let mut files = 0;
-    for line in lines {
+    for line in lines.lines() {
         let ok = match line.split_once(' ') {
             Some(("d", rest)) => dir_line(rest).is_some_and(|(stamped, dir)| {
                 fs::symlink_metadata(entry.join(dir))
@@ -231,10 +251,150 @@ fn is_sealed_in(
             _ => false,
         };
         if !ok {
-            return false;
+            return None;
         }
     }
-    files > 0 && files == count
+    (files > 0).then_some(files)
+}
+
+/// Header of a set's record ([`write_set`]).
+const SET_HEADER: &str = "skillpm-sealed-set 1";
+/// What the MAC of a set's record binds.
+const SET_MAC_KIND: &[u8] = b"store-sealed-set";
+
+/// The digest naming a set of entries (sorted, each once).
+pub(crate) fn set_digest(digests: &[Digest]) -> Digest {
+    let mut text = String::with_capacity(digests.len() * 72);
+    for d in digests {
+        text.push_str(&d.to_string());
+        text.push('\n');
+    }
+    Digest::of_bytes(text.as_bytes())
+}
+
+/// Writes `path`, the record of a set of entries (`set`, sorted, each
+/// once, with the stat lines [`sealed_lines`] checked for each in this
+/// run): their markers in one file, so a later run checks the same stamps
+/// after reading one file instead of one marker per entry
+/// (docs/performance.md#the-no-op-install). It holds only in this boot
+/// (whatever the markers' epochs) and is MAC'd by `key` over the set's
+/// digest. Best effort: a record not written is a record not used.
+pub(crate) fn write_set(path: &Path, set: &[(Digest, String)], key: &RecordKey) {
+    let Some(epoch) = crate::fs::durable::boot_epoch() else {
+        return;
+    };
+    let digests: Vec<Digest> = set.iter().map(|(d, _)| *d).collect();
+    let named = set_digest(&digests).to_string();
+    let mut text = format!("{SET_HEADER} {named} {epoch}\n");
+    for (digest, lines) in set {
+        let files = lines.lines().filter(|l| l.starts_with("f ")).count();
+        text.push_str(&format!("e {digest} {files}\n{lines}"));
+    }
+    let mac = key.mac_hex(&[SET_MAC_KIND, named.as_bytes(), text.as_bytes()]);
+    text.push_str(&format!("mac {mac}\n"));
+    if let Some(dir) = path.parent() {
+        let _ = fs::create_dir_all(dir);
+    }
+    let _ = crate::fs::write_replacing(path, text.as_bytes());
+}
+
+/// Whether the record at `path` ([`write_set`]) is of exactly the entries
+/// `digests` (sorted, each once), written in this boot, MAC'd by `key`, and
+/// every stamp in it still matches its folder or file: then each entry is
+/// as sealed as its own marker would say, without reading it. Checked on up
+/// to one thread per core.
+pub(crate) fn set_holds(
+    path: &Path,
+    store_dir: &Path,
+    digests: &[Digest],
+    key: Option<&RecordKey>,
+) -> bool {
+    set_holds_in(
+        path,
+        store_dir,
+        digests,
+        crate::fs::durable::boot_epoch(),
+        key,
+    )
+}
+
+/// [`set_holds`] as seen from the boot `current`.
+fn set_holds_in(
+    path: &Path,
+    store_dir: &Path,
+    digests: &[Digest],
+    current: Option<&str>,
+    key: Option<&RecordKey>,
+) -> bool {
+    let (Some(key), Some(epoch)) = (key, current) else {
+        return false;
+    };
+    let Ok(text) = fs::read_to_string(path) else {
+        return false;
+    };
+    let named = set_digest(digests).to_string();
+    let Some(body) = mac_checked(&text, |body, mac| {
+        key.verify_hex(&[SET_MAC_KIND, named.as_bytes(), body.as_bytes()], mac)
+    }) else {
+        return false;
+    };
+    let Some(rest) = body.strip_prefix(&format!("{SET_HEADER} {named} {epoch}\n")) else {
+        return false;
+    };
+    // One (entry, count, lines) per `e` line, in the order of `digests`.
+    let mut entries: Vec<(&Digest, usize, &str)> = Vec::with_capacity(digests.len());
+    let mut wanted = digests.iter();
+    let mut rest = rest;
+    while !rest.is_empty() {
+        let Some((head, after)) = rest.split_once('\n') else {
+            return false;
+        };
+        let parsed = head.strip_prefix("e ").and_then(|h| h.split_once(' '));
+        let Some((digest, count)) = parsed else {
+            return false;
+        };
+        let (Some(want), Ok(count)) = (wanted.next(), count.parse()) else {
+            return false;
+        };
+        if want.to_string() != digest {
+            return false;
+        }
+        let end = after.find("\ne ").map_or(after.len(), |i| i + 1);
+        entries.push((want, count, &after[..end]));
+        rest = &after[end..];
+    }
+    if wanted.next().is_some() {
+        return false;
+    }
+    crate::fs::parallel::map(&entries, |(digest, count, lines)| {
+        lines_hold(&store_dir.join(digest.file_name()), lines) == Some(*count)
+    })
+    .into_iter()
+    .all(|held| held)
+}
+
+/// A marker's text in three calls (`open`, one `read`, `close`) where
+/// `fs::read_to_string` makes five (a `statx` for the size, a last `read`
+/// to see the end): 1,000 calls of a no-op install of 500
+/// (docs/performance.md#the-no-op-install). A read that fills less than the
+/// buffer is taken as the end; were it not, the text would be cut short,
+/// its MAC would not hold and the entry would be hashed again, never
+/// trusted.
+fn read_marker(path: &Path) -> Option<String> {
+    use std::io::Read;
+    let mut file = fs::File::open(path).ok()?;
+    let mut buf = vec![0; 4096];
+    let mut len = 0;
+    loop {
+        let n = file.read(&mut buf[len..]).ok()?;
+        len += n;
+        if n == 0 || len < buf.len() {
+            break;
+        }
+        buf.resize(buf.len() * 2, 0);
+    }
+    buf.truncate(len);
+    String::from_utf8(buf).ok()
 }
 
 /// The file count of a (version 4) marker's first line, when it names
@@ -344,6 +504,15 @@ mod tests {
         RecordKey::load_or_create(dir).unwrap()
     }
 
+    fn is_sealed_in(
+        store_dir: &Path,
+        digest: &Digest,
+        current: Option<&str>,
+        key: Option<&RecordKey>,
+    ) -> bool {
+        sealed_lines_in(store_dir, digest, current, key).is_some()
+    }
+
     /// An entry of two files (one in a folder) in a fresh store.
     fn stored() -> (tempfile::TempDir, HashedTree, PathBuf) {
         let store = tempfile::tempdir().unwrap();
@@ -430,6 +599,74 @@ mod tests {
         write_marker(store.path(), &tree, FLUSHED, Some(&k)).unwrap();
         assert!(is_sealed(store.path(), &tree.digest, Some(&k)));
         assert!(!is_sealed(store.path(), &tree.digest, None));
+    }
+
+    /// The sealed set of a project (one record standing for its entries'
+    /// markers): honest first, then each thing that must make it not hold.
+    #[test]
+    fn a_sealed_set_holds_only_for_its_entries_as_they_were() {
+        if crate::fs::durable::boot_epoch().is_none() {
+            return; // written only where the boot has a name
+        }
+        let (store, tree, entry) = stored();
+        let k = key(&store.path().join("k"));
+        write_marker(store.path(), &tree, FLUSHED, Some(&k)).unwrap();
+        let lines = sealed_lines(store.path(), &tree.digest, Some(&k)).unwrap();
+        let record = store.path().join("sets/project");
+        let set = [tree.digest];
+        let holds =
+            |set: &[Digest], k: Option<&RecordKey>| set_holds(&record, store.path(), set, k);
+        assert!(!holds(&set, Some(&k)), "none written yet");
+        write_set(&record, &[(tree.digest, lines.clone())], &k);
+        assert!(holds(&set, Some(&k)), "honest");
+
+        // Another set (one entry more or fewer), or no key, or another key.
+        let other = Digest::of_bytes(b"another tree");
+        let mut two = vec![tree.digest, other];
+        two.sort();
+        assert!(!holds(&two[..], Some(&k)));
+        assert!(!holds(&[], Some(&k)));
+        assert!(!holds(&set, None));
+        assert!(!holds(&set, Some(&key(&store.path().join("other")))));
+        // After a machine crash (another boot), or where boots have no name.
+        let other_boot = Some("0b1d5e5c-0000-4000-8000-000000000002");
+        assert!(!set_holds_in(
+            &record,
+            store.path(),
+            &set,
+            other_boot,
+            Some(&k)
+        ));
+        assert!(!set_holds_in(&record, store.path(), &set, None, Some(&k)));
+
+        // Its text edited (a count), or torn: not believed.
+        let text = fs::read_to_string(&record).unwrap();
+        let edited = text.replacen(
+            &format!("e {} 2\n", tree.digest),
+            &format!("e {} 1\n", tree.digest),
+            1,
+        );
+        assert_ne!(edited, text);
+        fs::write(&record, &edited).unwrap();
+        assert!(!holds(&set, Some(&k)));
+        fs::write(&record, &text[..text.len() - 10]).unwrap();
+        assert!(!holds(&set, Some(&k)));
+        fs::write(&record, &text).unwrap();
+        assert!(holds(&set, Some(&k)));
+
+        // A file added to a folder, or a file rewritten (after a pause: the
+        // kernel's clock for file times is coarse).
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        fs::write(entry.join("scripts/extra"), "x").unwrap();
+        assert!(!holds(&set, Some(&k)));
+        fs::remove_file(entry.join("scripts/extra")).unwrap();
+        write_marker(store.path(), &tree, FLUSHED, Some(&k)).unwrap();
+        let lines = sealed_lines(store.path(), &tree.digest, Some(&k)).unwrap();
+        write_set(&record, &[(tree.digest, lines)], &k);
+        assert!(holds(&set, Some(&k)));
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        fs::write(entry.join("SKILL.md"), "---\nname: t\n---\n").unwrap();
+        assert!(!holds(&set, Some(&k)));
     }
 
     #[test]

@@ -131,7 +131,7 @@ pub mod unpacked;
 mod verdicts;
 
 pub use crate::fs::TempFile;
-pub use maintenance::{CleanOutcome, GcOutcome, VerifyOutcome};
+pub use maintenance::{CleanOutcome, EntryCheck, GcOutcome, VerifyOutcome};
 pub use verdicts::Verdict;
 
 use crate::fs::HeldLock;

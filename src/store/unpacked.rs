@@ -430,13 +430,10 @@ impl Store {
         let digest = Unpacked::in_cache(self.root()).tree_of(artifact)?;
         // An entry without a valid marker is re-hashed here; a bad one is
         // quarantined (then `None`: fetched again).
-        if self.verify_entry(&digest).ok()?.is_some() {
+        if self.verify_entry(&digest).ok()? != super::EntryCheck::Present {
             return None;
         }
         let path = self.entry_path(&digest);
-        if !path.is_dir() {
-            return None;
-        }
         let mut tree = match known_tree(&digest).filter(|t| t.digest == digest) {
             Some(tree) => tree,
             None => {

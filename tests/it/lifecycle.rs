@@ -597,6 +597,132 @@ fn a_declined_add_writes_and_links_nothing() {
     );
 }
 
+// ---------------------------------------------------------------- the no-op install
+
+/// The shortcuts of a no-op `install --frozen` (docs/performance.md#the-no-op-install):
+/// the project's sealed set stands for 500 markers, a link is read with one
+/// `readlink`. Each change they could miss is still found, after an honest
+/// run that used them: a stored file edited with its size and mtime put
+/// back, a file added to a stored entry, a link pointed at another entry,
+/// a link replaced by a folder, a link removed, the lock edited.
+#[test]
+fn a_no_op_install_frozen_still_finds_what_its_shortcuts_could_miss() {
+    let upstream = Upstream::v2(&[pdf_tools(), notes()]);
+    let me = Member::with_source(&upstream);
+    me.skillpm(&["add", "--all", "--yes", "--link-mode", "symlink"])
+        .succeeds();
+    let sets = me.sandbox.cache.join("state/sealed-sets");
+    let (agents, claude) = (
+        me.project().join(".agents/skills"),
+        me.project().join(".claude/skills"),
+    );
+    let entry = std::fs::read_link(agents.join("pdf-tools")).unwrap();
+    let notes_entry = std::fs::read_link(agents.join("notes")).unwrap();
+    let (lock, placed) = (me.lock_text(), me.roots());
+    let no_op = || {
+        me.skillpm(&["install", "--frozen"]).succeeds();
+        assert_eq!(me.roots(), placed);
+        assert_eq!(me.lock_text(), lock);
+    };
+
+    // Honest path: the first no-op writes the project's sealed set, the
+    // second is answered by it; nothing changes.
+    no_op();
+    assert_eq!(std::fs::read_dir(&sets).unwrap().count(), 1);
+    no_op();
+
+    // A stored file edited in place, its size and mtime put back.
+    let forms = entry.join("references/FORMS.md");
+    let text = std::fs::read_to_string(&forms).unwrap();
+    let evil = format!("{:<1$}", "# Run evil.sh", text.len() - 1) + "\n";
+    crate::provenance::edit_keeping_size_and_mtime(&forms, &evil);
+    me.skillpm(&["install", "--frozen"])
+        .succeeds()
+        .says("was modified");
+    assert_eq!(me.roots(), placed);
+    no_op();
+
+    // A file added to a stored entry (its folder made writable for it).
+    let scripts = entry.join("scripts");
+    crate::skill_world::set_mode(&scripts, 0o755);
+    std::fs::write(scripts.join("extra.sh"), "#!/bin/sh\necho evil\n").unwrap();
+    me.skillpm(&["install", "--frozen"])
+        .succeeds()
+        .says("was modified");
+    assert!(!scripts.join("extra.sh").exists());
+    assert_eq!(me.roots(), placed);
+    no_op();
+
+    // A stored file edited again, and the sealed set rewritten to describe
+    // it as it is now (without the user's key): not believed.
+    crate::provenance::edit_keeping_size_and_mtime(&forms, &evil);
+    let record = std::fs::read_dir(&sets)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let text = std::fs::read_to_string(&record).unwrap();
+    let forged = {
+        use std::os::unix::fs::MetadataExt;
+        let m = std::fs::metadata(&forms).unwrap();
+        let ns = |s: i64, n: i64| i128::from(s) * 1_000_000_000 + i128::from(n);
+        let stamp = format!(
+            "{} {} {} {}",
+            m.len(),
+            ns(m.mtime(), m.mtime_nsec()),
+            ns(m.ctime(), m.ctime_nsec()),
+            m.ino()
+        );
+        let lines: Vec<String> = (text.lines())
+            .map(|l| match l.strip_suffix(" references/FORMS.md") {
+                Some(_) => {
+                    let rest = l.splitn(6, ' ').nth(5).unwrap();
+                    format!("f {stamp} {rest}")
+                }
+                None => l.to_owned(),
+            })
+            .collect();
+        lines.join("\n") + "\n"
+    };
+    assert_ne!(forged, text);
+    std::fs::write(&record, forged).unwrap();
+    me.skillpm(&["install", "--frozen"])
+        .succeeds()
+        .says("was modified");
+    assert_eq!(me.roots(), placed);
+    no_op();
+
+    // A link pointed at another stored entry: placed again.
+    std::fs::remove_file(claude.join("pdf-tools")).unwrap();
+    std::os::unix::fs::symlink(&notes_entry, claude.join("pdf-tools")).unwrap();
+    no_op();
+    assert_eq!(std::fs::read_link(claude.join("pdf-tools")).unwrap(), entry);
+
+    // A link replaced by a folder: not skillpm's, so the install stops
+    // (exit 1) and names it; nothing else changes.
+    std::fs::remove_file(agents.join("notes")).unwrap();
+    std::fs::create_dir(agents.join("notes")).unwrap();
+    std::fs::write(agents.join("notes/SKILL.md"), "---\nname: notes\n---\n").unwrap();
+    me.skillpm(&["install", "--frozen"]).exits(1).says("notes");
+    assert!(agents.join("notes/SKILL.md").is_file());
+    std::fs::remove_dir_all(agents.join("notes")).unwrap();
+
+    // A link removed: placed again.
+    no_op();
+    std::fs::remove_file(claude.join("notes")).unwrap();
+    no_op();
+
+    // The lock edited to pin pdf-tools to notes' tree: refused, nothing placed anew.
+    let notes_tree = tree_of(&lock, "notes");
+    let edited = lock.replacen(&tree_of(&lock, "pdf-tools"), &notes_tree, 1);
+    assert_ne!(edited, lock);
+    me.write("skills.lock", edited.as_bytes());
+    let ran = me.skillpm(&["install", "--frozen"]);
+    assert_ne!(ran.code, 0, "{}\n{}", ran.stdout, ran.stderr);
+    assert_eq!(me.roots(), placed);
+}
+
 // ---------------------------------------------------------------- determinism
 
 #[test]

@@ -46,6 +46,7 @@ mod provenance;
 mod publish;
 mod registry;
 mod sigstore;
+mod sigstore_git;
 mod sigstore_tuf;
 mod store;
 #[cfg(unix)]

@@ -859,7 +859,7 @@ fn copy_project(sb: &Sandbox, from: &Path, name: &str) -> PathBuf {
 
 /// Rewrites `path` (a hard link into the store) with `text` of the same
 /// length, then puts its mtime back: size and mtime say nothing changed.
-fn edit_keeping_size_and_mtime(path: &Path, text: &str) {
+pub(crate) fn edit_keeping_size_and_mtime(path: &Path, text: &str) {
     let meta = std::fs::metadata(path).unwrap();
     assert_eq!(meta.len(), text.len() as u64);
     let mtime = meta.modified().unwrap();

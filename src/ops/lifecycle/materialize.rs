@@ -5,6 +5,7 @@
 
 use super::session::Session;
 use crate::project::lock::LockedSkill;
+use crate::store::EntryCheck;
 
 /// Proves every skill of `skills` against its source, then makes sure each
 /// has its store entry. Returns how many had to be fetched or re-imported.
@@ -23,28 +24,29 @@ pub(crate) fn materialize(
     }
     // Entries modified in place (a link is a way in) are quarantined and
     // fetched again. Re-hashing is most of a no-op install: use every core.
-    let store = &sess.store;
-    let checked = crate::fs::parallel::map(skills, |s| store.verify_entry(&s.tree));
+    let trees: Vec<_> = skills.iter().map(|s| s.tree).collect();
+    let checked = sess.store.verify_entries(&trees, &sess.project.root);
     let mut tampered = crate::placement::Tampered {
         names: Vec::new(),
         moved: Vec::new(),
     };
-    for (s, moved) in skills.iter().zip(checked) {
-        if let Some(moved) = moved? {
-            sess.ctx.ui.warn(format!(
-                "the stored content of `{}` was modified; moved it to {} and fetching it again",
-                s.name,
-                moved.display()
-            ));
-            tampered.names.push(format!("`{}`", s.name));
-            tampered.moved.push(moved);
+    let mut missing: Vec<&LockedSkill> = Vec::new();
+    for (s, check) in skills.iter().zip(checked) {
+        match check? {
+            EntryCheck::Present if !recheck.contains(&s.name) => continue,
+            EntryCheck::Moved(moved) => {
+                sess.ctx.ui.warn(format!(
+                    "the stored content of `{}` was modified; moved it to {} and fetching it again",
+                    s.name,
+                    moved.display()
+                ));
+                tampered.names.push(format!("`{}`", s.name));
+                tampered.moved.push(moved);
+            }
+            EntryCheck::Present | EntryCheck::Missing => {}
         }
+        missing.push(s);
     }
-    let missing: Vec<&LockedSkill> = skills
-        .iter()
-        .copied()
-        .filter(|s| !sess.store.has_entry(&s.tree) || recheck.contains(&s.name))
-        .collect();
     if missing.is_empty() {
         sess.store.seal_pending()?;
         return Ok(0);

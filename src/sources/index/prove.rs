@@ -103,7 +103,10 @@ pub(super) fn prove_indexed(
     };
     let refetch: Option<crate::sources::publisher::Refetch<'_>> =
         fetcher.is_some().then_some(&refetch);
-    let subject = entry.artifact.as_ref();
+    let subject = entry
+        .artifact
+        .as_ref()
+        .map(crate::trust::sigstore::About::digest);
     proof.publisher =
         match crate::sources::publisher::prove(refetch, &cache_root, entry, decl, subject) {
             Err(ProveError::Unproven { .. }) => return Ok(None),

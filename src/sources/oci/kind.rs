@@ -461,8 +461,9 @@ fn attest(
         artifact.manifest,
         super::client::referrers_tag(&artifact.manifest)
     );
-    let kept =
-        publisher::keep_verified(ws.store.root(), decl, name, found, &artifact.manifest, &why)?;
+    let about = crate::trust::sigstore::About::digest(&artifact.manifest);
+    let what = publisher::what(name, decl);
+    let kept = publisher::keep_verified(ws.store.root(), decl, &what, found, &about, &why)?;
     Ok(kept.map(|(p, _)| p))
 }
 
@@ -498,7 +499,8 @@ fn prove_publisher(
             .map_err(|e| format!("cannot read its Sigstore bundle: {e}"))
     };
     let refetch: Option<publisher::Refetch<'_>> = fetcher.is_some().then_some(&refetch);
-    publisher::prove(refetch, &cx.cache_root, entry, decl, subject.as_ref())
+    let subject = subject.as_ref().map(crate::trust::sigstore::About::digest);
+    publisher::prove(refetch, &cx.cache_root, entry, decl, subject)
 }
 
 /// Resolves `reference`; a repository without `latest` (asked for by

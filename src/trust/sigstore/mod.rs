@@ -57,6 +57,14 @@ pub enum SigstoreError {
         found: String,
     },
     #[error(
+        "{what} was made by a workflow run at {found}, not at {expected}: the bundle is for another commit or another repository"
+    )]
+    Commit {
+        what: String,
+        expected: String,
+        found: String,
+    },
+    #[error(
         "{what}: expected a publisher {expected}, but {found}\n  if the publisher moved on purpose, change `identity`/`issuer` of the source in skills.toml"
     )]
     Identity {
@@ -125,6 +133,34 @@ impl ArtifactDigest {
 
     fn show(&self) -> String {
         format!("{}:{}", self.name(), hex::encode(self.bytes()))
+    }
+}
+
+/// What a bundle must be about: an artifact's digest (the signature's
+/// digest or an in-toto subject), or a git commit of a repository, which
+/// the Fulcio certificate names as the commit and repository the workflow
+/// ran from (`1.3.6.1.4.1.57264.1.13` / `.12`; docs/provenance.md#publisher-identity-for-git-sources).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum About {
+    Artifact(ArtifactDigest),
+    Commit {
+        /// The source's remote, `https://github.com/OWNER/REPO`.
+        repository: String,
+        /// The full commit id.
+        commit: String,
+    },
+}
+
+impl About {
+    /// An artifact of sha256 `digest`.
+    pub fn digest(digest: &crate::digest::Digest) -> Self {
+        About::Artifact(ArtifactDigest::of(digest))
+    }
+}
+
+impl From<&ArtifactDigest> for About {
+    fn from(digest: &ArtifactDigest) -> Self {
+        About::Artifact(digest.clone())
     }
 }
 
@@ -360,14 +396,18 @@ impl Window {
     }
 }
 
-/// Verifies `bundle` (its JSON bytes) for an artifact of digest `artifact`
-/// against `root`; `what` names the bundle in messages. Offline.
+/// Verifies `bundle` (its JSON bytes) against `root` for what it must be
+/// `about`: an artifact's digest, or a git commit (then the signature is
+/// checked over the bundle's own digest or envelope, and the certificate
+/// must name that commit and repository); `what` names the bundle in
+/// messages. Offline.
 pub fn verify(
     what: &str,
     bundle: &[u8],
-    artifact: &ArtifactDigest,
+    about: impl Into<About>,
     root: &TrustedRoot,
 ) -> Result<Verified, SigstoreError> {
+    let about = about.into();
     let bad = |reason: String| SigstoreError::BadBundle {
         what: what.to_owned(),
         reason,
@@ -407,11 +447,18 @@ pub fn verify(
             at: show_time(logged.integrated_time),
             reason,
         })?;
+    let artifact = match &about {
+        About::Artifact(digest) => Some(digest),
+        About::Commit { .. } => None,
+    };
     let signed = check_content(what, &b, &leaf, artifact)?;
     check_body(entry, &leaf, &signed).map_err(|reason| SigstoreError::Log {
         what: what.to_owned(),
         reason: format!("its log entry does not record this signature: {reason}"),
     })?;
+    if let About::Commit { repository, commit } = &about {
+        check_commit(what, &leaf.identity, repository, commit)?;
+    }
     Ok(Verified {
         identity: leaf.identity.identity,
         issuer: leaf.identity.issuer,
@@ -422,6 +469,38 @@ pub fn verify(
     })
 }
 
+/// A bundle about a git commit: the certificate's source commit must be
+/// `commit` and its source repository `repository` (compared without
+/// ASCII case, a trailing `/` or `.git`: GitHub's names are
+/// case-insensitive).
+fn check_commit(
+    what: &str,
+    identity: &cert::Identity,
+    repository: &str,
+    commit: &str,
+) -> Result<(), SigstoreError> {
+    let bare = |r: &str| {
+        let r = r.trim_end_matches('/');
+        r.strip_suffix(".git").unwrap_or(r).to_ascii_lowercase()
+    };
+    let found_repo = identity.source_repository.as_deref();
+    let found_commit = identity.source_commit.as_deref();
+    let same = found_repo.is_some_and(|r| bare(r) == bare(repository))
+        && found_commit.is_some_and(|c| c.eq_ignore_ascii_case(commit));
+    if same {
+        return Ok(());
+    }
+    Err(SigstoreError::Commit {
+        what: what.to_owned(),
+        expected: format!("the locked commit {commit} of {repository}"),
+        found: format!(
+            "commit {} of {}",
+            found_commit.unwrap_or("(none named)"),
+            found_repo.unwrap_or("(no repository named)")
+        ),
+    })
+}
+
 /// What the bundle's content signed, for the log entry to match.
 struct Signed {
     signature: Vec<u8>,
@@ -429,11 +508,14 @@ struct Signed {
     digest: Vec<u8>,
 }
 
+/// The signature over the bundle's content, and (`artifact`: `Some`) that
+/// the content is about that artifact; `None`: about a commit, which the
+/// certificate names (`check_commit`), so any subject is taken.
 fn check_content(
     what: &str,
     b: &Bundle,
     leaf: &cert::Leaf,
-    artifact: &ArtifactDigest,
+    artifact: Option<&ArtifactDigest>,
 ) -> Result<Signed, SigstoreError> {
     let bad = |reason: String| SigstoreError::BadBundle {
         what: what.to_owned(),
@@ -443,7 +525,7 @@ fn check_content(
         what: what.to_owned(),
         reason: reason.to_owned(),
     };
-    let subject = |found: String| SigstoreError::Subject {
+    let subject = |artifact: &ArtifactDigest, found: String| SigstoreError::Subject {
         what: what.to_owned(),
         expected: artifact.show(),
         found,
@@ -456,8 +538,13 @@ fn check_content(
                 "SHA2_512" => "sha512",
                 other => return Err(bad(format!("message digest algorithm {other}"))),
             };
-            if algorithm != artifact.name() || digest != artifact.bytes() {
-                return Err(subject(format!("{algorithm}:{}", hex::encode(&digest))));
+            if let Some(artifact) = artifact
+                && (algorithm != artifact.name() || digest != artifact.bytes())
+            {
+                return Err(subject(
+                    artifact,
+                    format!("{algorithm}:{}", hex::encode(&digest)),
+                ));
             }
             let signature = b64(&ms.signature).map_err(&bad)?;
             if !leaf.key.verifies_digest(&digest, &signature) {
@@ -489,17 +576,22 @@ fn check_content(
             if !statement.kind.starts_with("https://in-toto.io/Statement/") {
                 return Err(bad(format!("statement type {}", statement.kind)));
             }
-            let hex_digest = hex::encode(artifact.bytes());
-            let named = (statement.subject.iter()).any(|s| {
-                s.digest
-                    .get(artifact.name())
-                    .is_some_and(|d| d.eq_ignore_ascii_case(&hex_digest))
-            });
-            if !named {
-                let found: Vec<String> = (statement.subject.iter())
-                    .flat_map(|s| s.digest.iter().map(|(k, v)| format!("{k}:{v}")))
-                    .collect();
-                return Err(subject(format!("the subjects {}", found.join(", "))));
+            if let Some(artifact) = artifact {
+                let hex_digest = hex::encode(artifact.bytes());
+                let named = (statement.subject.iter()).any(|s| {
+                    s.digest
+                        .get(artifact.name())
+                        .is_some_and(|d| d.eq_ignore_ascii_case(&hex_digest))
+                });
+                if !named {
+                    let found: Vec<String> = (statement.subject.iter())
+                        .flat_map(|s| s.digest.iter().map(|(k, v)| format!("{k}:{v}")))
+                        .collect();
+                    return Err(subject(
+                        artifact,
+                        format!("the subjects {}", found.join(", ")),
+                    ));
+                }
             }
             Ok(Signed {
                 signature,

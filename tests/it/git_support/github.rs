@@ -7,6 +7,11 @@
 //! named `nope`. Archives of `redirected/…` always answer with a redirect to
 //! the third origin (as `acme/…`); [`FakeGitHub::redirect_all`] makes the
 //! archive host redirect every download there.
+//!
+//! Releases ([`FakeGitHub::release`]): `GET /repos/{owner}/{repo}/releases/tags/{tag}`
+//! lists a tag's assets, and an asset's API address answers
+//! `Accept: application/octet-stream` with a redirect to the third origin,
+//! which serves the bytes (as GitHub's storage host does).
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -37,6 +42,81 @@ struct Host {
     redirect_all: Arc<AtomicBool>,
     /// A real work tree the compare API answers from (`git merge-base`).
     history: Arc<OnceLock<std::path::PathBuf>>,
+    /// Release assets: (tag, name, bytes); an asset's id is its place.
+    releases: Releases,
+    api_base: Arc<OnceLock<String>>,
+}
+
+type Releases = Arc<Mutex<Vec<(String, String, Vec<u8>)>>>;
+
+/// `GET /repos/{owner}/{repo}/releases/tags/{tag}`: the release's assets,
+/// each with its API address; 404 for a tag without assets.
+async fn release_by_tag(
+    State(host): State<Host>,
+    UrlPath((owner, repo, tag)): UrlPath<(String, String, String)>,
+    headers: HeaderMap,
+) -> Response {
+    host.record(
+        format!("/repos/{owner}/{repo}/releases/tags/{tag}"),
+        &headers,
+    );
+    let api = host.api_base.get().cloned().unwrap_or_default();
+    let releases = host.releases.lock().unwrap();
+    let assets: Vec<serde_json::Value> = (releases.iter().enumerate())
+        .filter(|(_, (t, _, _))| *t == tag)
+        .map(|(id, (_, name, bytes))| {
+            serde_json::json!({
+                "id": id,
+                "name": name,
+                "size": bytes.len(),
+                "url": format!("{api}/repos/{owner}/{repo}/releases/assets/{id}"),
+                "browser_download_url": format!("https://github.com/{owner}/{repo}/releases/download/{tag}/{name}"),
+            })
+        })
+        .collect();
+    if assets.is_empty() {
+        return (StatusCode::NOT_FOUND, "Not Found").into_response();
+    }
+    (
+        [(axum::http::header::CONTENT_TYPE, "application/json")],
+        serde_json::json!({"tag_name": tag, "assets": assets}).to_string(),
+    )
+        .into_response()
+}
+
+/// An asset's API address: with `Accept: application/octet-stream`, a
+/// redirect to the storage host (the third origin).
+async fn release_asset(
+    State(host): State<Host>,
+    UrlPath((owner, repo, id)): UrlPath<(String, String, usize)>,
+    headers: HeaderMap,
+) -> Response {
+    host.record(
+        format!("/repos/{owner}/{repo}/releases/assets/{id}"),
+        &headers,
+    );
+    if headers.get("accept").and_then(|v| v.to_str().ok()) != Some("application/octet-stream") {
+        return (StatusCode::BAD_REQUEST, "wrong Accept").into_response();
+    }
+    let elsewhere = host.elsewhere.get().cloned().unwrap_or_default();
+    Response::builder()
+        .status(StatusCode::FOUND)
+        .header("location", format!("{elsewhere}/release-assets/{id}"))
+        .body(axum::body::Body::empty())
+        .unwrap()
+}
+
+/// The storage host's copy of an asset.
+async fn stored_asset(
+    State(host): State<Host>,
+    UrlPath(id): UrlPath<usize>,
+    headers: HeaderMap,
+) -> Response {
+    host.record(format!("/release-assets/{id}"), &headers);
+    match host.releases.lock().unwrap().get(id) {
+        Some((_, _, bytes)) => bytes.clone().into_response(),
+        None => (StatusCode::NOT_FOUND, "Not Found").into_response(),
+    }
 }
 
 impl Host {
@@ -145,6 +225,7 @@ pub struct FakeGitHub {
     log: Arc<Mutex<Vec<Hit>>>,
     redirect_all: Arc<AtomicBool>,
     history: Arc<OnceLock<std::path::PathBuf>>,
+    releases: Releases,
 }
 
 impl FakeGitHub {
@@ -154,6 +235,8 @@ impl FakeGitHub {
         let elsewhere = Arc::new(OnceLock::new());
         let redirect_all = Arc::new(AtomicBool::new(false));
         let history = Arc::new(OnceLock::new());
+        let releases: Releases = Arc::default();
+        let api_base = Arc::new(OnceLock::new());
         let host = |origin| Host {
             origin,
             log: log.clone(),
@@ -162,10 +245,13 @@ impl FakeGitHub {
             elsewhere: elsewhere.clone(),
             redirect_all: redirect_all.clone(),
             history: history.clone(),
+            releases: releases.clone(),
+            api_base: api_base.clone(),
         };
         let archive_router = |origin| {
             axum::Router::new()
                 .route("/{owner}/{repo}/tar.gz/{sha}", get(archive))
+                .route("/release-assets/{id}", get(stored_asset))
                 .with_state(host(origin))
         };
         let api_faults = crate::support::server::Flaky::default();
@@ -178,6 +264,14 @@ impl FakeGitHub {
                             get(api_commit),
                         )
                         .route("/repos/{owner}/{repo}/compare/{range}", get(compare))
+                        .route(
+                            "/repos/{owner}/{repo}/releases/tags/{tag}",
+                            get(release_by_tag),
+                        )
+                        .route(
+                            "/repos/{owner}/{repo}/releases/assets/{id}",
+                            get(release_asset),
+                        )
                         .with_state(host("api")),
                 ),
             ),
@@ -187,8 +281,10 @@ impl FakeGitHub {
             log,
             redirect_all,
             history,
+            releases,
         };
         let _ = elsewhere.set(github.elsewhere.base.clone());
+        let _ = api_base.set(github.api.base.clone());
         github
     }
 
@@ -209,6 +305,21 @@ impl FakeGitHub {
 
     pub fn redirect_all(&self, on: bool) {
         self.redirect_all.store(on, Ordering::SeqCst);
+    }
+
+    /// Uploads (or replaces) the asset `name` of the release of `tag`, as
+    /// `gh release upload --clobber` does.
+    pub fn release(&self, tag: &str, name: &str, bytes: Vec<u8>) {
+        let mut releases = self.releases.lock().unwrap();
+        match (releases.iter_mut()).find(|(t, n, _)| t == tag && n == name) {
+            Some(asset) => asset.2 = bytes,
+            None => releases.push((tag.to_owned(), name.to_owned(), bytes)),
+        }
+    }
+
+    /// Deletes every release asset.
+    pub fn delete_releases(&self) {
+        self.releases.lock().unwrap().clear();
     }
 
     /// The requests seen since the last call.

@@ -18,6 +18,12 @@ pub fn b64(bytes: &[u8]) -> String {
     base64::engine::general_purpose::STANDARD.encode(bytes)
 }
 
+pub fn b64_decode(text: &str) -> Vec<u8> {
+    base64::engine::general_purpose::STANDARD
+        .decode(text)
+        .unwrap()
+}
+
 /// `YYYY-MM-DD` at midnight UTC, as seconds since the epoch.
 pub fn day(y: i32, m: u8, d: u8) -> u64 {
     date_time_ymd(y, m, d).unix_timestamp() as u64
