@@ -22,7 +22,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::rules::{Lines, is_teaching, negated, quoted, rule};
-use super::{Finding, Severity, excerpt};
+use super::{Finding, Screened, Severity, excerpt};
 
 /// Word boundaries are ASCII ones: a Unicode `\b` makes the regex crate
 /// fall back to its slowest engine on text outside ASCII
@@ -648,7 +648,7 @@ const STRONG_BYPASS: &str = r"(?:\b(?:all|every|any|each)\b[^.\n]{0,40}\bpre-?ap
 /// reached, the files it read) from what it tells the user.
 const HIDE_ACTIONS: &str = r"(?:\b(?:leave\s+out|omit|hide|exclude|remove|drop|don'?t\s+(?:mention|list|include|show|report)|do\s+not\s+(?:mention|list|include|show|report))\b[^.\n]{0,30}\b(?:any|all|every|the)\s+(?:commands?|network\s+(?:calls?|requests?|hosts?|access)|hosts?|urls?|files?|uploads?)\s+(?:(?:that\s+)?you\s+(?:ran|run|executed|read|opened|contacted|accessed|sent)|that\s+(?:contacted|reached|called|accessed|touched|sent|uploaded)|(?:read\s+)?outside))";
 
-static STRONG: LazyLock<Vec<(&'static str, &'static str, Regex)>> = LazyLock::new(|| {
+static STRONG: LazyLock<Vec<(&'static str, &'static str, Screened)>> = LazyLock::new(|| {
     vec![
         (
             "override-instructions",
@@ -670,15 +670,20 @@ static STRONG: LazyLock<Vec<(&'static str, &'static str, Regex)>> = LazyLock::ne
 
 /// One family's expression: its first phrases and `more`, with a sentence
 /// read across dots inside words (`https://x.example/a`, `.env`): `[^.\n]`
-/// stops only at a dot that ends a sentence.
-fn family(first: &str, more: &str) -> Regex {
+/// stops only at a dot that ends a sentence. Screened: its bounded gaps
+/// unroll into large automata, compiled only for a text that may match.
+fn family(first: &str, more: &str) -> Screened {
     let more = format!("(?i){more}");
     let joined = if first.is_empty() {
         more
     } else {
         format!("{first}|{more}")
     };
-    re(&joined.replace(r"[^.\n]", r"(?:[^.\n]|\.[^\s.])"))
+    Screened::new(
+        joined
+            .replace(r"[^.\n]", r"(?:[^.\n]|\.[^\s.])")
+            .replace(r"\b", r"(?-u:\b)"),
+    )
 }
 
 // More phrases per family (docs/audit.md#capabilities), in English,
@@ -693,7 +698,7 @@ const DESTROY: &str = r"(?:\b(?:delete|remove|erase|wipe|empty|clear|shred)\b[^.
 
 /// Instructions to the agent, by family, in English, French, Spanish,
 /// German, Portuguese, Chinese, Japanese and Russian.
-static FAMILIES: LazyLock<Vec<(&'static str, Regex)>> = LazyLock::new(|| {
+static FAMILIES: LazyLock<Vec<(&'static str, Screened)>> = LazyLock::new(|| {
     vec![
         (
             "reveal secrets",
@@ -1368,7 +1373,10 @@ impl Skill {
         if prose || rel.ends_with(".md") {
             // A quotation may wrap onto the next line: read it by paragraph.
             let paragraphs = Lines::new(sentences);
-            for (id, what, regex) in STRONG.iter() {
+            for (id, what, screened) in STRONG.iter() {
+                let Some(regex) = screened.for_text(sentences) else {
+                    continue;
+                };
                 if let Some(m) = regex.find_iter(sentences).find(|m| {
                     !(teaching(m.start(), m.end())
                         || negated(lines, m.start())
@@ -1407,10 +1415,13 @@ impl Skill {
                 fact(m.start()),
             ));
         }
-        for (family, regex) in FAMILIES.iter() {
+        for (family, screened) in FAMILIES.iter() {
             if self.families.contains_key(family) {
                 continue;
             }
+            let Some(regex) = screened.for_text(sentences) else {
+                continue;
+            };
             for m in regex.find_iter(sentences) {
                 if !(prose || rel.ends_with(".md") || m.as_str().starts_with("--")) {
                     // Instructions live in prose; code only carries flags.

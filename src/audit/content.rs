@@ -46,15 +46,15 @@ pub(super) fn decode(bytes: &[u8]) -> Cow<'_, str> {
 /// in an image's bytes still runs with `bash image.png`), not the rules
 /// about hidden characters, disguises and prose.
 pub(super) fn looks_like_text(text: &str) -> bool {
-    let sample: Vec<char> = text.chars().take(64 * 1024).collect();
-    let odd = sample
-        .iter()
-        .filter(|&&c| {
-            c == '\u{FFFD}'
-                || (c.is_control() && !matches!(c, '\n' | '\r' | '\t' | '\x0c' | '\x1b'))
-        })
-        .count();
-    odd * 100 <= sample.len()
+    let (mut sampled, mut odd) = (0, 0);
+    for c in text.chars().take(64 * 1024) {
+        sampled += 1;
+        if c == '\u{FFFD}' || (c.is_control() && !matches!(c, '\n' | '\r' | '\t' | '\x0c' | '\x1b'))
+        {
+            odd += 1;
+        }
+    }
+    odd * 100 <= sampled
 }
 
 /// `text` in pieces of about `size` bytes, each ending at a line end (a
@@ -109,16 +109,15 @@ pub(super) fn binary_finding(rel: &str, bytes: &[u8]) -> Option<Finding> {
     })
 }
 
-/// Offsets in the first [`HEADER_WINDOW`] bytes where `magic` starts
-/// (one pass of a substring search, not a comparison at every offset).
+/// Offsets in the first [`HEADER_WINDOW`] bytes where `magic` starts, in
+/// order (one pass over the window; no automaton is built per file).
 fn find_all<'b>(bytes: &'b [u8], magic: &'b [u8]) -> impl Iterator<Item = usize> + 'b {
     let window = &bytes[..bytes.len().min(HEADER_WINDOW + magic.len())];
-    let finder = aho_corasick::AhoCorasick::new([magic]).ok();
-    finder.into_iter().flat_map(move |f| {
-        f.find_overlapping_iter(window)
-            .map(|m| m.start())
-            .collect::<Vec<_>>()
-    })
+    window
+        .windows(magic.len().max(1))
+        .enumerate()
+        .filter(move |(_, w)| *w == magic)
+        .map(|(at, _)| at)
 }
 
 fn word(b: &[u8], at: usize) -> Option<[u8; 4]> {

@@ -223,7 +223,8 @@ pub(super) fn unfold(text: &str, base64: bool) -> Option<Unfolded> {
     // there on. A name assigned again takes its new value only when that
     // value is a literal once expanded.
     let mut values: HashMap<String, String> = HashMap::new();
-    let assigns = lines.iter().any(|l| ASSIGN.is_match(l));
+    // Every assignment has a `=`: lines without one skip the expression.
+    let assigns = lines.iter().any(|l| l.contains('=') && ASSIGN.is_match(l));
     if assigns {
         for line in &mut lines {
             if !values.is_empty()
@@ -233,7 +234,12 @@ pub(super) fn unfold(text: &str, base64: bool) -> Option<Unfolded> {
                 concat(line);
             }
             let mut assigned = false;
-            for c in ASSIGN.captures_iter(line) {
+            let assignments = if line.contains('=') {
+                ASSIGN.captures_iter(line).collect()
+            } else {
+                Vec::new()
+            };
+            for c in assignments {
                 // `fs = require('fs')`, `d = site.dir()`: a call, not a literal.
                 let end = c.get(0).map_or(0, |m| m.end());
                 if c.get(8).is_some() && line[end..].starts_with(['(', '.', '[']) {
