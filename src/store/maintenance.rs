@@ -170,7 +170,10 @@ impl Store {
     /// caller can fetch it again.
     pub fn verify_entry(&self, digest: &Digest) -> Result<Option<PathBuf>, StoreError> {
         let path = self.entry_path(digest);
-        if !path.is_dir() || markers::is_sealed(&self.store_dir(), digest, self.key()) {
+        if !path.is_dir() {
+            return Ok(None);
+        }
+        if self.sealed_entry(digest).is_some() {
             return Ok(None);
         }
         match hash_tree(&path) {
@@ -203,6 +206,32 @@ impl Store {
             }
             _ => self.quarantine(&digest.file_name(), &path),
         }
+    }
+
+    /// The file list of entry `digest` when its marker holds now
+    /// ([`markers::sealed_tree`]), remembered for [`Store::verify_placeable`].
+    pub(crate) fn sealed_entry(&self, digest: &Digest) -> Option<crate::digest::HashedTree> {
+        let tree = markers::sealed_tree(&self.store_dir(), digest, self.key())?;
+        if let Ok(mut sealed) = self.sealed.lock() {
+            sealed.insert(*digest);
+        }
+        Some(tree)
+    }
+
+    /// The check before a tree is placed (docs/threat-model.md, "What the
+    /// cache is"): nothing to do for an entry this process hashed, or whose
+    /// marker it found to hold ([`Store::verify_entry`]: every file's and
+    /// folder's size, mtime, ctime and inode as sealed, under the record
+    /// key's MAC; an edit, even through a hard link keeping sizes and
+    /// mtimes, moves a ctime no user-space writer can set back, which is
+    /// what keeps an existing symlink placement trusted too). Any other
+    /// entry is hashed in full ([`Store::verify_hashed`]). Where `stat` has
+    /// no ctime and inode (not unix) the marker is not enough.
+    pub fn verify_placeable(&self, digest: &Digest) -> Result<Option<PathBuf>, StoreError> {
+        if cfg!(unix) && self.sealed.lock().is_ok_and(|s| s.contains(digest)) {
+            return Ok(None);
+        }
+        self.verify_hashed(digest)
     }
 
     pub(crate) fn mark_hashed(&self, digest: Digest) {

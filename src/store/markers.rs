@@ -179,62 +179,78 @@ pub(crate) fn write_marker(
 /// folder's and file's size, mtime, ctime and inode, written in this boot
 /// or after a flush and MAC'd by `key`: the cheap check before linking.
 pub(crate) fn is_sealed(store_dir: &Path, digest: &Digest, key: Option<&RecordKey>) -> bool {
-    is_sealed_in(store_dir, digest, crate::fs::durable::boot_epoch(), key)
+    sealed_tree(store_dir, digest, key).is_some()
 }
 
-/// [`is_sealed`] as seen from the boot `current` (None: a system that does
-/// not name its boots, where only flushed markers hold).
-fn is_sealed_in(
+/// [`is_sealed`], giving the entry's file list (digests and executable
+/// bits, as sealed: a `chmod` since moves the ctime) when the seal holds,
+/// so a caller needs neither a second read of the marker nor a `stat` of
+/// each file for its mode.
+pub(crate) fn sealed_tree(
+    store_dir: &Path,
+    digest: &Digest,
+    key: Option<&RecordKey>,
+) -> Option<HashedTree> {
+    sealed_tree_in(store_dir, digest, crate::fs::durable::boot_epoch(), key)
+}
+
+/// [`sealed_tree`] as seen from the boot `current` (None: a system that
+/// does not name its boots, where only flushed markers hold).
+fn sealed_tree_in(
     store_dir: &Path,
     digest: &Digest,
     current: Option<&str>,
     key: Option<&RecordKey>,
-) -> bool {
-    let Some(key) = key else {
-        return false;
-    };
-    let Ok(text) = fs::read_to_string(marker_path(store_dir, digest)) else {
-        return false;
-    };
+) -> Option<HashedTree> {
+    let key = key?;
+    let text = fs::read_to_string(marker_path(store_dir, digest)).ok()?;
     // The MAC line is the last; a marker torn by a crash has none.
-    let Some(body_end) = text.strip_suffix('\n').and_then(|t| t.rfind('\n')) else {
-        return false;
-    };
+    let body_end = text.strip_suffix('\n').and_then(|t| t.rfind('\n'))?;
     let (body, mac_line) = text.split_at(body_end + 1);
-    let Some(mac) = mac_line.trim_end().strip_prefix("mac ") else {
-        return false;
-    };
+    let mac = mac_line.trim_end().strip_prefix("mac ")?;
     let digest_text = digest.to_string();
     if !key.verify_hex(&mac_parts(&digest_text, body), mac) {
-        return false;
+        return None;
     }
     let entry = store_dir.join(digest.file_name());
     let mut lines = body.lines();
-    let Some(count) = lines.next().and_then(|l| header_count(l, digest, current)) else {
-        return false;
-    };
-    let mut files = 0;
+    let count = lines
+        .next()
+        .and_then(|l| header_count(l, digest, current))?;
+    let mut files = Vec::with_capacity(count);
     for line in lines {
-        let ok = match line.split_once(' ') {
-            Some(("d", rest)) => dir_line(rest).is_some_and(|(stamped, dir)| {
-                fs::symlink_metadata(entry.join(dir))
-                    .is_ok_and(|m| m.is_dir() && stamp_matches(&m, stamped))
-            }),
-            Some(("f", rest)) => {
-                files += 1;
-                file_line(rest, HEADER).is_some_and(|f| {
-                    fs::symlink_metadata(entry.join(f.path)).is_ok_and(|m| {
-                        m.is_file() && f.size.parse() == Ok(m.len()) && stamp_matches(&m, f.stamp)
-                    })
-                })
+        match line.split_once(' ') {
+            Some(("d", rest)) => {
+                let (stamped, dir) = dir_line(rest)?;
+                let meta = fs::symlink_metadata(entry.join(dir)).ok()?;
+                if !(meta.is_dir() && stamp_matches(&meta, stamped)) {
+                    return None;
+                }
             }
-            _ => false,
-        };
-        if !ok {
-            return false;
+            Some(("f", rest)) => {
+                let f = file_line(rest, HEADER)?;
+                let meta = fs::symlink_metadata(entry.join(f.path)).ok()?;
+                let size = f.size.parse().ok()?;
+                if !(meta.is_file() && size == meta.len() && stamp_matches(&meta, f.stamp)) {
+                    return None;
+                }
+                files.push(crate::digest::TreeFile {
+                    path: f.path.to_owned(),
+                    size,
+                    digest: Digest::from_hex(f.digest)?,
+                    executable: f.executable,
+                });
+            }
+            _ => return None,
         }
     }
-    files > 0 && files == count
+    if files.is_empty() || files.len() != count {
+        return None;
+    }
+    // The MAC says the list is what was sealed; its own digest says it is
+    // the entry's (the key alone would not).
+    let tree = HashedTree::from_files(files);
+    (tree.digest == *digest).then_some(tree)
 }
 
 /// The file count of a (version 4) marker's first line, when it names
@@ -444,21 +460,20 @@ mod tests {
 
         // Honest path: sealed in this boot, trusted in this boot.
         write_marker(store.path(), &tree, this_boot, k).unwrap();
-        assert!(is_sealed_in(store.path(), &tree.digest, Some(this_boot), k));
+        // (Giving the sealed file list, executable bits included.)
+        assert_eq!(
+            sealed_tree_in(store.path(), &tree.digest, Some(this_boot), k),
+            Some(tree.clone())
+        );
         // After a machine crash the boot differs: re-hash before use.
-        assert!(!is_sealed_in(
-            store.path(),
-            &tree.digest,
-            Some(next_boot),
-            k
-        ));
+        assert!(sealed_tree_in(store.path(), &tree.digest, Some(next_boot), k).is_none());
         // A system that names no boot trusts only flushed markers.
-        assert!(!is_sealed_in(store.path(), &tree.digest, None, k));
+        assert!(sealed_tree_in(store.path(), &tree.digest, None, k).is_none());
 
         // A flushed marker holds in every boot.
         write_marker(store.path(), &tree, FLUSHED, k).unwrap();
-        assert!(is_sealed_in(store.path(), &tree.digest, Some(next_boot), k));
-        assert!(is_sealed_in(store.path(), &tree.digest, None, k));
+        assert!(sealed_tree_in(store.path(), &tree.digest, Some(next_boot), k).is_some());
+        assert!(sealed_tree_in(store.path(), &tree.digest, None, k).is_some());
     }
 
     #[test]
