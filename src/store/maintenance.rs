@@ -253,6 +253,10 @@ impl Store {
         if let Some(digest) = Digest::from_file_name(name) {
             self.drop_marker(&digest)
                 .map_err(io_error("remove the marker of", path))?;
+            // Whatever this run found of it no longer stands for it.
+            if let Ok(mut sealed) = self.sealed.lock() {
+                sealed.remove(&digest);
+            }
         }
         let dir = self.quarantine_dir();
         fs::create_dir_all(&dir).map_err(io_error("create", &dir))?;
