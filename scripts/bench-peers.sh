@@ -13,7 +13,8 @@
 # For each size it generates N skills (SKILL.md + a reference + a script:
 # 3 files each), publishes them with `skillpm publish` (v0.2 archives with
 # digests and the v0.1 per-file tree), serves the site on 127.0.0.1 with a
-# small node server (keep-alive, no logging: not the bottleneck), and times:
+# small node server (keep-alive, no logging: not the bottleneck; ETag and
+# Last-Modified, and 304 to a matching If-None-Match, as a static host), and times:
 #
 #   v0.2  cold `add` of every skill from the site's archives
 #   v0.1  cold `add` of every skill from the per-file legacy index only
@@ -148,11 +149,19 @@ const server = http.createServer((req, res) => {
   const rel = decodeURIComponent(new URL(req.url, 'http://x').pathname);
   const file = path.join(root, rel);
   if (!file.startsWith(root + path.sep)) { res.writeHead(403); return res.end(); }
-  fs.readFile(file, (err, body) => {
-    if (err) { res.writeHead(404); return res.end('not found'); }
-    res.writeHead(200, { 'content-type': types[path.extname(file)] || 'application/octet-stream',
-                         'content-length': body.length });
-    res.end(body);
+  fs.stat(file, (err, st) => {
+    if (err || !st.isFile()) { res.writeHead(404); return res.end('not found'); }
+    // Validators as a static host (nginx, GitHub Pages) sends them.
+    const etag = `"${st.size.toString(16)}-${Math.floor(st.mtimeMs).toString(16)}"`;
+    const headers = { 'etag': etag, 'last-modified': st.mtime.toUTCString() };
+    if (req.headers['if-none-match'] === etag) { res.writeHead(304, headers); return res.end(); }
+    fs.readFile(file, (err, body) => {
+      if (err) { res.writeHead(404); return res.end('not found'); }
+      headers['content-type'] = types[path.extname(file)] || 'application/octet-stream';
+      headers['content-length'] = body.length;
+      res.writeHead(200, headers);
+      res.end(body);
+    });
   });
 });
 server.keepAliveTimeout = 30000;

@@ -486,10 +486,10 @@ impl Screened {
     }
 }
 
-/// How many times, on this thread, a screen let a text through to its
-/// expression (the laziness the unit tests hold).
 #[cfg(test)]
 thread_local! {
+    /// How many times, on this thread, a screen let a text through to its
+    /// expression (the laziness the unit tests hold).
     pub(crate) static SCREEN_PASSED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 

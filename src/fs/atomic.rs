@@ -31,6 +31,11 @@ pub fn write_replacing(path: &Path, bytes: &[u8]) -> io::Result<()> {
     replace(path, &[bytes], false)
 }
 
+/// [`write_replacing`] of the concatenation of `parts`.
+pub fn write_replacing_parts(path: &Path, parts: &[&[u8]]) -> io::Result<()> {
+    replace(path, parts, false)
+}
+
 fn replace(path: &Path, parts: &[&[u8]], durable: bool) -> io::Result<()> {
     let dir = parent_dir(path);
     let (temp_path, mut file) = match create_temp_beside(&dir, path) {

@@ -30,7 +30,7 @@ pub mod tree;
 
 pub use atomic::{
     RemoveOnDrop, parent_dir, sync_dir, unique_suffix, write_atomic, write_atomic_parts,
-    write_replacing,
+    write_replacing, write_replacing_parts,
 };
 pub use lock::HeldLock;
 pub use temp::{TempDir, TempFile, TempGroup};

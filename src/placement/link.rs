@@ -310,6 +310,13 @@ pub fn place(
 /// beside the project, and each link made there scanned past all of them
 /// (43 % of a warm `add --all` of 500; docs/performance.md#what-the-measurements-decided).
 /// A parent that already existed is left as it is.
+///
+/// ext4 picks the block group of a folder made in a spread parent from a
+/// hash of the folder's name, so `.claude/skills` of every new project went
+/// to the same group, where the last deleted project's links had just been
+/// freed (a warm `add --all` of 500 into a project made again spent 30 % of
+/// its samples scanning them): the agent folder is made under a name of its
+/// own and renamed into place.
 pub fn ensure_root(root: &Path) -> Result<(), LinkError> {
     if root.is_dir() {
         return Ok(());
@@ -319,6 +326,11 @@ pub fn ensure_root(root: &Path) -> Result<(), LinkError> {
     {
         std::fs::create_dir_all(parent).map_err(io("create", parent))?;
         crate::fs::spread::spread_subfolders(parent);
+        let fresh = parent.join(format!(".skillpm-new-{:016x}", fastrand::u64(..)));
+        if std::fs::create_dir(&fresh).is_ok() && std::fs::rename(&fresh, root).is_err() {
+            // Made meanwhile by someone else: theirs stands.
+            let _ = std::fs::remove_dir(&fresh);
+        }
     }
     match std::fs::create_dir(root) {
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && root.is_dir() => Ok(()),
@@ -787,6 +799,12 @@ mod tests {
         ensure_root(&made.join("skills")).unwrap();
         ensure_root(&made.join("skills")).unwrap();
         assert!(made.join("skills").is_dir());
+        // Made under a name of its own and renamed: nothing else is left.
+        let names: Vec<_> = std::fs::read_dir(&made)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, ["skills"]);
         let existing = tmp.path().join("user/.claude");
         std::fs::create_dir_all(&existing).unwrap();
         ensure_root(&existing.join("skills")).unwrap();

@@ -506,10 +506,11 @@ impl crate::error::Classify for Tampered {
 crate::classified!(Tampered);
 
 /// The cache is content, not authority (docs/threat-model.md): every tree
-/// this run places is hashed by this run first (the store skips what this
-/// run imported or hashed already). A place that already holds the tree
-/// and is left as it is needs no hash. Nothing is placed when one entry
-/// fails.
+/// this run places is checked by this run first, hashed or its marker found
+/// to hold ([`crate::store::Store::verify_placeable`]; the store skips what
+/// this run imported, hashed or checked already). A place that already
+/// holds the tree and is left as it is needs no check. Nothing is placed
+/// when one entry fails.
 fn hash_before_placing(
     site: &PlacementSite<'_>,
     plan: &[Planned<'_, '_>],
@@ -524,7 +525,7 @@ fn hash_before_placing(
         }
     }
     let store = site.store;
-    let checked = parallel::map(&todo, |s| store.verify_hashed(&s.tree));
+    let checked = parallel::map(&todo, |s| store.verify_placeable(&s.tree));
     let mut bad = Tampered {
         names: Vec::new(),
         moved: Vec::new(),

@@ -97,6 +97,22 @@ impl RepoDiscovery {
 
 /// Finds the skills under `root`.
 pub fn discover_skills(root: &Path) -> RepoDiscovery {
+    let (found, walked) = gather(root);
+    found.finish(walked)
+}
+
+/// Whether [`discover_skills`] would find a skill or a folder it skips under
+/// `root`, without reading a SKILL.md: how a folder source is recognised
+/// before it is opened (and discovered) once (docs/performance.md).
+pub fn finds_anything(root: &Path) -> bool {
+    let (found, _) = gather(root);
+    !found.skipped.is_empty()
+        || (found.candidates.iter()).any(|(path, _)| real_dir(root, path).is_some())
+}
+
+/// The candidate folders under `root` (and the folders walked), before any
+/// SKILL.md is read.
+fn gather(root: &Path) -> (Finder<'_>, usize) {
     let mut found = Finder {
         root,
         candidates: Vec::new(),
@@ -106,7 +122,7 @@ pub fn discover_skills(root: &Path) -> RepoDiscovery {
     if is_regular_file(&root.join("SKILL.md")) {
         // `github:owner/repo/skills/pdf`: the folder is the skill.
         found.candidate(String::new(), None);
-        return found.finish(0);
+        return (found, 0);
     }
     found.marketplace();
     found.plugin_manifest();
@@ -137,7 +153,7 @@ pub fn discover_skills(root: &Path) -> RepoDiscovery {
             "stopped looking after {MAX_WALKED_DIRS} folders; point --path at the folder holding the skills"
         ));
     }
-    found.finish(walk.walked)
+    (found, walk.walked)
 }
 
 /// Whether a skill folder sits where collections put skills: directly
@@ -597,6 +613,28 @@ mod tests {
         skill(t.path(), "skills/other", "other");
         let d = discover_skills(t.path());
         assert_eq!(paths(&d), [""]);
+    }
+
+    /// `finds_anything` (no SKILL.md read) says what discovery would.
+    #[test]
+    fn finds_anything_agrees_with_discovery() {
+        let agree = |root: &Path| {
+            let d = discover_skills(root);
+            let found = !d.skills.is_empty() || !d.skipped.is_empty();
+            assert_eq!(finds_anything(root), found, "{d:?}");
+            found
+        };
+        let t = tempfile::tempdir().unwrap();
+        let root = t.path();
+        assert!(!agree(root), "an empty folder");
+        std::fs::create_dir_all(root.join("docs")).unwrap();
+        std::fs::write(root.join("docs/README.md"), "# no skill\n").unwrap();
+        assert!(!agree(root), "a folder without SKILL.md");
+        std::fs::create_dir_all(root.join("skills/bad")).unwrap();
+        std::fs::write(root.join("skills/bad/SKILL.md"), "no frontmatter\n").unwrap();
+        assert!(agree(root), "a folder discovery skips");
+        skill(root, "skills/good", "good");
+        assert!(agree(root), "a skill");
     }
 
     #[test]

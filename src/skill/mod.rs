@@ -292,6 +292,15 @@ pub use crate::escape::printable;
 /// digest): a mismatch with it is fatal. `None` means the folder's own name,
 /// which a skill should carry (an error for `check`, a warning when loading).
 pub fn check_skill_dir(dir: &Path, expected_name: Option<&str>) -> SkillCheck {
+    check_skill_copy(dir, dir, expected_name)
+}
+
+/// [`check_skill_dir`] of `copy`, a copy of the skill folder `original`
+/// (a store entry made from it): `original`'s name is the folder name a
+/// skill without an `expected_name` is checked against; every file read is
+/// the copy's, so what is judged is what was stored.
+pub fn check_skill_copy(copy: &Path, original: &Path, expected_name: Option<&str>) -> SkillCheck {
+    let dir = copy;
     let file = dir.join(SKILL_MD);
     let mut check = SkillCheck {
         dir: dir.to_owned(),
@@ -299,7 +308,7 @@ pub fn check_skill_dir(dir: &Path, expected_name: Option<&str>) -> SkillCheck {
     };
     let folder_name = expected_name
         .map(str::to_owned)
-        .or_else(|| folder_name_of(dir));
+        .or_else(|| folder_name_of(original));
     match read_skill_md(dir) {
         Ok(text) => check_text(
             &text,

@@ -145,34 +145,39 @@ pub fn import_found(
         let skill = unique_found(found, name, || missing(name))?;
         let at = place(skill)?;
         let entry = store.import_dir(&at.dir, &at.label, name, limits)?;
-        let warnings = judge_at(level, &at.dir, name, !skill.path.is_empty(), &at.label)?;
-        let parsed = read_stored_skill(&entry.path, name)?;
-        Ok((skill, entry, warnings, parsed))
+        let own_folder = !skill.path.is_empty();
+        let judged = judge_copy(level, (&entry.path, &at.dir), name, own_folder, &at.label)?;
+        Ok((skill, entry, judged))
     });
     names
         .iter()
         .zip(prepared)
         .map(|(name, prepared)| {
-            let (skill, entry, warnings, parsed) = prepared?;
+            let (skill, entry, judged) = prepared?;
             let lock_entry = locked(name, skill, &entry);
-            Ok(parsed_candidate(ws, lock_entry, entry, warnings, parsed))
+            candidate(ws, lock_entry, entry, judged)
         })
         .collect()
 }
 
-/// Judges the skill folder `dir` at `level`: refuses (exit 5) what that
-/// level refuses, naming skill, field and rule; returns the warnings a
-/// lenient install keeps. `own_folder`: `dir`'s name is the folder the
-/// skill came in, so a name that differs from it is reported.
-fn judge_at(
+/// Judges the store entry `stored` made from the skill folder `original`
+/// at `level` and parses it, from one read of its SKILL.md (what is judged
+/// is what was stored): refuses (exit 5) what that level refuses, naming
+/// skill, field and rule, else gives the warnings a lenient install keeps.
+/// `own_folder`: `original`'s name is the folder the skill came in, so a
+/// name that differs from it is reported.
+fn judge_copy(
     level: Level,
-    dir: &Path,
+    (stored, original): (&Path, &Path),
     name: &str,
     own_folder: bool,
     label: &str,
-) -> anyhow::Result<Vec<String>> {
-    let check = skill::check_skill_dir(dir, if own_folder { None } else { Some(name) });
-    verdict(level, &check, dir, name, label)
+) -> anyhow::Result<JudgedSkill> {
+    let expected = if own_folder { None } else { Some(name) };
+    let check = skill::check_skill_copy(stored, original, expected);
+    let warnings = verdict(level, &check, stored, name, label)?;
+    let parsed = parsed_skill(stored, check)?;
+    Ok(JudgedSkill { warnings, parsed })
 }
 
 /// The refusal (exit 5) or the lenient warnings of a checked skill folder.

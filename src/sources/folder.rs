@@ -117,8 +117,8 @@ impl Kind for Folder {
         let Some(dir) = at.url.as_ref().and_then(local_dir) else {
             return Ok(None);
         };
-        let found = crate::skill::discover::discover_skills(&dir);
-        Ok((!found.skills.is_empty() || !found.skipped.is_empty()).then_some(None))
+        // No SKILL.md is read here: `open` discovers the skills once.
+        Ok(crate::skill::discover::finds_anything(&dir).then_some(None))
     }
 
     fn formats(&self) -> &'static [Format] {

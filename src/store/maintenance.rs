@@ -206,6 +206,7 @@ impl Store {
         let owner = Digest::of_bytes(owner.as_os_str().as_encoded_bytes());
         let record = self.state_dir().join(SEALED_SETS).join(owner.file_name());
         if markers::set_holds(&record, &self.store_dir(), &set, self.key()) {
+            self.remember_sealed(&set);
             return digests.iter().map(|_| Ok(EntryCheck::Present)).collect();
         }
         let checked = crate::fs::parallel::map(digests, |d| self.check_entry(d));
@@ -230,6 +231,7 @@ impl Store {
         // `d … .` line), so a no-op install asks nothing more of the entry
         // (docs/performance.md#the-no-op-install).
         if let Some(lines) = markers::sealed_lines(&self.store_dir(), digest, self.key()) {
+            self.remember_sealed(std::slice::from_ref(digest));
             return (Ok(EntryCheck::Present), Some(lines));
         }
         let path = self.entry_path(digest);
@@ -271,6 +273,38 @@ impl Store {
         }
     }
 
+    /// The file list of entry `digest` when its marker holds now
+    /// ([`markers::sealed_tree`]), remembered for [`Store::verify_placeable`].
+    pub(crate) fn sealed_entry(&self, digest: &Digest) -> Option<crate::digest::HashedTree> {
+        let tree = markers::sealed_tree(&self.store_dir(), digest, self.key())?;
+        self.remember_sealed(std::slice::from_ref(digest));
+        Some(tree)
+    }
+
+    /// Entries whose markers (or project's sealed set) this process found to
+    /// hold, for [`Store::verify_placeable`].
+    fn remember_sealed(&self, digests: &[Digest]) {
+        if let Ok(mut sealed) = self.sealed.lock() {
+            sealed.extend(digests.iter().copied());
+        }
+    }
+
+    /// The check before a tree is placed (docs/threat-model.md, "What the
+    /// cache is"): nothing to do for an entry this process hashed, or whose
+    /// marker it found to hold ([`Store::verify_entry`]: every file's and
+    /// folder's size, mtime, ctime and inode as sealed, under the record
+    /// key's MAC; an edit, even through a hard link keeping sizes and
+    /// mtimes, moves a ctime no user-space writer can set back, which is
+    /// what keeps an existing symlink placement trusted too). Any other
+    /// entry is hashed in full ([`Store::verify_hashed`]). Where `stat` has
+    /// no ctime and inode (not unix) the marker is not enough.
+    pub fn verify_placeable(&self, digest: &Digest) -> Result<Option<PathBuf>, StoreError> {
+        if cfg!(unix) && self.sealed.lock().is_ok_and(|s| s.contains(digest)) {
+            return Ok(None);
+        }
+        self.verify_hashed(digest)
+    }
+
     pub(crate) fn mark_hashed(&self, digest: Digest) {
         if let Ok(mut hashed) = self.hashed.lock() {
             hashed.insert(digest);
@@ -290,6 +324,10 @@ impl Store {
         if let Some(digest) = Digest::from_file_name(name) {
             self.drop_marker(&digest)
                 .map_err(io_error("remove the marker of", path))?;
+            // Whatever this run found of it no longer stands for it.
+            if let Ok(mut sealed) = self.sealed.lock() {
+                sealed.remove(&digest);
+            }
         }
         let dir = self.quarantine_dir();
         fs::create_dir_all(&dir).map_err(io_error("create", &dir))?;

@@ -220,6 +220,44 @@ fn sealed_lines_in(
     (lines_hold(&entry, lines) == Some(count)).then(|| lines.to_owned())
 }
 
+/// [`is_sealed`], giving the entry's file list (digests and executable
+/// bits, as sealed: a `chmod` since moves the ctime) when the seal holds,
+/// so a caller needs neither a second read of the marker nor a `stat` of
+/// each file for its mode.
+pub(crate) fn sealed_tree(
+    store_dir: &Path,
+    digest: &Digest,
+    key: Option<&RecordKey>,
+) -> Option<HashedTree> {
+    sealed_tree_in(store_dir, digest, crate::fs::durable::boot_epoch(), key)
+}
+
+/// [`sealed_tree`] as seen from the boot `current`.
+fn sealed_tree_in(
+    store_dir: &Path,
+    digest: &Digest,
+    current: Option<&str>,
+    key: Option<&RecordKey>,
+) -> Option<HashedTree> {
+    let lines = sealed_lines_in(store_dir, digest, current, key)?;
+    let mut files = Vec::new();
+    for line in lines.lines() {
+        if let Some(("f", rest)) = line.split_once(' ') {
+            let f = file_line(rest, HEADER)?;
+            files.push(crate::digest::TreeFile {
+                path: f.path.to_owned(),
+                size: f.size.parse().ok()?,
+                digest: Digest::from_hex(f.digest)?,
+                executable: f.executable,
+            });
+        }
+    }
+    // The MAC says the list is what was sealed; its own digest says it is
+    // the entry's (the key alone would not).
+    let tree = HashedTree::from_files(files);
+    (tree.digest == *digest).then_some(tree)
+}
+
 /// The body of a record whose last line is `mac <hex>`, when `verify(body,
 /// mac)` holds; a record torn by a crash has no MAC line.
 fn mac_checked(text: &str, verify: impl FnOnce(&str, &str) -> bool) -> Option<&str> {
@@ -504,15 +542,6 @@ mod tests {
         RecordKey::load_or_create(dir).unwrap()
     }
 
-    fn is_sealed_in(
-        store_dir: &Path,
-        digest: &Digest,
-        current: Option<&str>,
-        key: Option<&RecordKey>,
-    ) -> bool {
-        sealed_lines_in(store_dir, digest, current, key).is_some()
-    }
-
     /// An entry of two files (one in a folder) in a fresh store.
     fn stored() -> (tempfile::TempDir, HashedTree, PathBuf) {
         let store = tempfile::tempdir().unwrap();
@@ -681,21 +710,20 @@ mod tests {
 
         // Honest path: sealed in this boot, trusted in this boot.
         write_marker(store.path(), &tree, this_boot, k).unwrap();
-        assert!(is_sealed_in(store.path(), &tree.digest, Some(this_boot), k));
+        // (Giving the sealed file list, executable bits included.)
+        assert_eq!(
+            sealed_tree_in(store.path(), &tree.digest, Some(this_boot), k),
+            Some(tree.clone())
+        );
         // After a machine crash the boot differs: re-hash before use.
-        assert!(!is_sealed_in(
-            store.path(),
-            &tree.digest,
-            Some(next_boot),
-            k
-        ));
+        assert!(sealed_tree_in(store.path(), &tree.digest, Some(next_boot), k).is_none());
         // A system that names no boot trusts only flushed markers.
-        assert!(!is_sealed_in(store.path(), &tree.digest, None, k));
+        assert!(sealed_tree_in(store.path(), &tree.digest, None, k).is_none());
 
         // A flushed marker holds in every boot.
         write_marker(store.path(), &tree, FLUSHED, k).unwrap();
-        assert!(is_sealed_in(store.path(), &tree.digest, Some(next_boot), k));
-        assert!(is_sealed_in(store.path(), &tree.digest, None, k));
+        assert!(sealed_tree_in(store.path(), &tree.digest, Some(next_boot), k).is_some());
+        assert!(sealed_tree_in(store.path(), &tree.digest, None, k).is_some());
     }
 
     #[test]

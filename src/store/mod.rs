@@ -110,7 +110,8 @@
 //!   already unpacked (per the user's authenticated artifact → tree record)
 //!   neither downloads nor unpacks it, but only after the entry's marker
 //!   holds or it hashes right again ([`Store::reuse_unpacked`]); placement
-//!   still hashes every entry this process did not hash itself.
+//!   still hashes every entry this process did not hash itself or find
+//!   sealed ([`Store::verify_placeable`]).
 
 use std::fs;
 use std::io::{self, Read};
@@ -231,6 +232,9 @@ pub struct Store {
     /// Entries this process hashed itself (imported, or re-hashed before a
     /// placement): [`Store::verify_hashed`] need not read them again.
     hashed: std::sync::Mutex<std::collections::HashSet<Digest>>,
+    /// Entries whose marker this process found to hold ([`Store::verify_entry`]):
+    /// [`Store::verify_placeable`] need not hash them.
+    sealed: std::sync::Mutex<std::collections::HashSet<Digest>>,
     /// Entries this process created (see [`Store::discard_created`]).
     created: std::sync::Mutex<Vec<Digest>>,
     /// The audit's findings for each tree this process judged or read the
@@ -333,6 +337,7 @@ impl Store {
             debris_removed: 0,
             pending: std::sync::Mutex::new(Vec::new()),
             hashed: std::sync::Mutex::new(std::collections::HashSet::new()),
+            sealed: std::sync::Mutex::new(std::collections::HashSet::new()),
             judged: std::sync::Mutex::new(std::collections::HashMap::new()),
             created: std::sync::Mutex::new(Vec::new()),
             stages,

@@ -428,6 +428,16 @@ impl Store {
         known_tree: impl Fn(&Digest) -> Option<HashedTree>,
     ) -> Option<StoreEntry> {
         let digest = Unpacked::in_cache(self.root()).tree_of(artifact)?;
+        // A sealed entry's marker gives its file list and modes (one read,
+        // no `stat` of a file beyond the seal's own).
+        if let Some(tree) = self.sealed_entry(&digest) {
+            return Some(StoreEntry {
+                digest,
+                path: self.entry_path(&digest),
+                tree,
+                created: false,
+            });
+        }
         // An entry without a valid marker is re-hashed here; a bad one is
         // quarantined (then `None`: fetched again).
         if self.verify_entry(&digest).ok()? != super::EntryCheck::Present {

@@ -351,3 +351,153 @@ fn v0_1_files_are_fetched_once_and_written_once_into_the_store() {
     );
     assert_eq!(lock_trees(&first), lock_trees(&second));
 }
+
+/// Requests for the v0.2 index: (status, whether it was conditional).
+fn index_requests(server: &TestServer) -> Vec<(u16, bool)> {
+    server
+        .requests_to(&Registry::v2_path("index.json"))
+        .into_iter()
+        .map(|r| (r.status, r.header("if-none-match").is_some()))
+        .collect()
+}
+
+/// The cache's copy of the site's index (`<cache>/index/…`).
+fn cached_index(sandbox: &Sandbox) -> PathBuf {
+    std::fs::read_dir(sandbox.cache.join("index"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| std::fs::read(p).is_ok_and(|b| String::from_utf8_lossy(&b).contains("warm-1")))
+        .expect("the index is cached")
+}
+
+/// A cached copy's two header lines (magic, validators) and its body.
+fn split_cached(bytes: &[u8]) -> (Vec<u8>, Vec<u8>) {
+    let first = bytes.iter().position(|&b| b == b'\n').unwrap();
+    let second = first + 1 + bytes[first + 1..].iter().position(|&b| b == b'\n').unwrap();
+    (bytes[..=second].to_vec(), bytes[second + 1..].to_vec())
+}
+
+/// The warm path takes the index from the cache only when the server's
+/// validators say so (a 304), and a changed index is fetched again. A
+/// cache writer who swaps an entry of the cached index for an artifact of
+/// its own (planted in `downloads/`), keeping the validators, gets no 304 to
+/// stand for it: the body no longer hashes to the digest its line names,
+/// so it is asked for again; rewriting that digest too breaks the line's
+/// MAC (the record key), so it is not a cached copy at all.
+#[test]
+fn a_cached_index_is_used_on_a_304_only_while_it_is_what_was_fetched() {
+    let (site, server, sandbox, first) = added_from_v2();
+    let honest_index = std::fs::read(Registry::new(site.path()).v2_index()).unwrap();
+
+    // Honest path: asked conditionally, a 304, nothing downloaded.
+    server.clear_log();
+    let second = project(&sandbox, "second");
+    add_all(&sandbox, &second, &server.base());
+    assert_eq!(index_requests(&server), [(304, true)]);
+    assert_eq!(artifact_requests(&server), 0);
+    assert_eq!(lock_trees(&first), lock_trees(&second));
+
+    // The attacker's index and artifact: warm-1 with another guide.
+    let evil_site = tempfile::tempdir().unwrap();
+    let mut evil = skills();
+    evil[1] = SkillFiles::new("warm-1")
+        .file("references/GUIDE.md", "evil\n")
+        .executable("scripts/run.sh", "#!/bin/sh\necho 1\n");
+    let evil_registry = Registry::new(evil_site.path());
+    evil_registry.write_v2(&evil);
+    let evil_index = std::fs::read(evil_registry.v2_index()).unwrap();
+    let archive = evil[1].tar_gz();
+    let planted = support::registry::digest(&archive).replace("sha256:", "sha256-");
+    std::fs::write(sandbox.cache.join("downloads").join(planted), &archive).unwrap();
+    let honest_placed = |dir: &Path| {
+        assert_eq!(
+            std::fs::read_to_string(dir.join(".claude/skills/warm-1/references/GUIDE.md")).unwrap(),
+            "guide 1\n"
+        );
+        assert_eq!(lock_trees(&first), lock_trees(dir));
+    };
+
+    // Attack 1: the body swapped, the validators' line kept.
+    let cached = cached_index(&sandbox);
+    let (head, body) = split_cached(&std::fs::read(&cached).unwrap());
+    assert_eq!(body, honest_index);
+    std::fs::write(&cached, [head.as_slice(), &evil_index].concat()).unwrap();
+    server.clear_log();
+    let third = project(&sandbox, "third");
+    add_all(&sandbox, &third, &server.base());
+    assert_eq!(index_requests(&server), [(304, true), (200, false)]);
+    honest_placed(&third);
+
+    // Attack 2: the line's digest rewritten to the swapped body's.
+    let (head, _) = split_cached(&std::fs::read(&cached).unwrap());
+    let head = String::from_utf8(head).unwrap().replace(
+        &support::registry::digest(&honest_index),
+        &support::registry::digest(&evil_index),
+    );
+    assert!(head.contains(&support::registry::digest(&evil_index)));
+    std::fs::write(&cached, [head.as_bytes(), &evil_index].concat()).unwrap();
+    server.clear_log();
+    let fourth = project(&sandbox, "fourth");
+    add_all(&sandbox, &fourth, &server.base());
+    assert_eq!(index_requests(&server), [(200, false)]);
+    honest_placed(&fourth);
+
+    // A changed index (new validators) is fetched again, and its new skill added.
+    let mut more = skills();
+    more.push(SkillFiles::new("warm-3").file("references/GUIDE.md", "guide 3\n"));
+    Registry::new(site.path()).write_v2(&more);
+    server.clear_log();
+    let fifth = project(&sandbox, "fifth");
+    add_all(&sandbox, &fifth, &server.base());
+    assert_eq!(index_requests(&server), [(200, true)]);
+    assert_eq!(lock_trees(&fifth).len(), 4);
+    assert_eq!(artifact_requests(&server), 1, "{:#?}", server.requests());
+}
+
+/// A warm add places a stored tree without hashing it again when its
+/// marker holds (docs/threat-model.md, "What the cache is"), and the marker
+/// holds each file's ctime and inode: an edit that keeps size and mtime
+/// still breaks it, so the entry is hashed, moved aside and made again from
+/// its artifact, never placed as edited.
+#[cfg(unix)]
+#[test]
+fn a_warm_add_never_places_a_store_entry_edited_keeping_size_and_mtime() {
+    let (_site, server, sandbox, first) = added_from_v2();
+    // Honest path: placed from the store, nothing downloaded.
+    server.clear_log();
+    let second = project(&sandbox, "second");
+    add_all(&sandbox, &second, &server.base());
+    assert_eq!(artifact_requests(&server), 0);
+    assert_eq!(lock_trees(&first), lock_trees(&second));
+
+    // The attack: warm-1's guide edited in the store, size and mtime kept.
+    let guide = std::fs::canonicalize(second.join(".claude/skills/warm-1"))
+        .unwrap()
+        .join("references/GUIDE.md");
+    let meta = std::fs::metadata(&guide).unwrap();
+    let mtime = meta.modified().unwrap();
+    let mut perms = meta.permissions();
+    #[allow(clippy::permissions_set_readonly_false)]
+    perms.set_readonly(false);
+    std::fs::set_permissions(&guide, perms).unwrap();
+    std::fs::write(&guide, "guide X\n").unwrap();
+    let file = std::fs::File::options().write(true).open(&guide).unwrap();
+    file.set_modified(mtime).unwrap();
+    drop(file);
+    assert_eq!(std::fs::metadata(&guide).unwrap().len(), meta.len());
+
+    let third = project(&sandbox, "third");
+    add_all(&sandbox, &third, &server.base());
+    assert_eq!(
+        std::fs::read_to_string(third.join(".claude/skills/warm-1/references/GUIDE.md")).unwrap(),
+        "guide 1\n"
+    );
+    assert_eq!(lock_trees(&first), lock_trees(&third));
+    assert_eq!(
+        std::fs::read_dir(sandbox.cache.join("quarantine"))
+            .unwrap()
+            .count(),
+        1
+    );
+}

@@ -4,6 +4,14 @@
 //! A cached body is one file, `<cache>/index/<sha256 of the URL>`, holding a
 //! header line, a JSON line of validators and the raw bytes, written
 //! atomically so body and validators can never disagree.
+//!
+//! The cache is content, not authority (docs/threat-model.md): the JSON line
+//! also holds the body's digest and a MAC of the line by the user's record
+//! key (`crate::trust::RecordKey`). A copy whose MAC fails is not a cached
+//! copy (no validators are sent, nothing is served offline), and a body that
+//! no longer hashes to its digest is asked for again, unconditionally: a
+//! cache writer who edits a cached index, keeping its validators, gets no
+//! 304 to stand for the edit.
 
 use std::io::Read;
 use std::path::Path;
@@ -24,6 +32,63 @@ struct Meta {
     final_url: String,
     etag: Option<String>,
     last_modified: Option<String>,
+    /// The body's digest.
+    #[serde(default)]
+    digest: Option<Digest>,
+    /// The record key's MAC over the fields above ([`Meta::mac_parts`]).
+    #[serde(default)]
+    mac: Option<String>,
+}
+
+/// What the MAC of a cached body's line binds (no other record's MAC can
+/// stand for one).
+const MAC_KIND: &[u8] = b"cached-body";
+
+impl Meta {
+    /// The fields the MAC covers, each with a flag for its absence.
+    fn mac_parts(&self) -> Vec<u8> {
+        let mut text = Vec::new();
+        let fields = [
+            Some(self.url.as_str()),
+            Some(self.final_url.as_str()),
+            self.etag.as_deref(),
+            self.last_modified.as_deref(),
+        ];
+        for field in fields {
+            match field {
+                Some(v) => {
+                    text.extend_from_slice(&(v.len() as u64).to_be_bytes());
+                    text.extend_from_slice(v.as_bytes());
+                }
+                None => text.extend_from_slice(&u64::MAX.to_be_bytes()),
+            }
+        }
+        if let Some(d) = &self.digest {
+            text.extend_from_slice(d.to_string().as_bytes());
+        }
+        text
+    }
+
+    /// Whether the user's record key made this line (and it names a digest).
+    fn sealed(&self) -> bool {
+        let (Some(key), Some(mac), Some(_)) = (
+            crate::trust::RecordKey::user(),
+            self.mac.as_deref(),
+            self.digest,
+        ) else {
+            return false;
+        };
+        key.verify_hex(&[MAC_KIND, &self.mac_parts()], mac)
+    }
+
+    /// Whether `body` is what this line describes: the same bytes, from the
+    /// same final URL, with the same validators.
+    fn describes(&self, body: &Body, digest: &Digest) -> bool {
+        self.digest.as_ref() == Some(digest)
+            && self.final_url == body.final_url.as_str()
+            && self.etag == body.etag
+            && self.last_modified == body.last_modified
+    }
 }
 
 /// A cached copy: its validators, read first, and the open file its body
@@ -39,6 +104,8 @@ pub(crate) struct Cached {
 impl Cached {
     /// The cached body, read now; `None` when it can no longer be read
     /// (then it is not a cached copy).
+    /// A body that no longer hashes to the digest its sealed line names is
+    /// not one.
     pub(crate) fn into_body(self, url: &Url, origin: BodyOrigin) -> Option<Body> {
         let final_url = Url::parse(&self.meta.final_url).unwrap_or_else(|_| url.clone());
         let mut bytes = Vec::new();
@@ -46,7 +113,9 @@ impl Cached {
             .take(MAX_CACHED_BYTES + 1)
             .read_to_end(&mut bytes)
             .ok()?;
-        if bytes.len() as u64 > MAX_CACHED_BYTES {
+        if bytes.len() as u64 > MAX_CACHED_BYTES
+            || self.meta.digest != Some(Digest::of_bytes(&bytes))
+        {
             return None;
         }
         Some(Body {
@@ -90,7 +159,7 @@ pub(crate) fn load(dir: &Path, url: &Url) -> Option<Cached> {
         .read_until(b'\n', &mut line)
         .ok()?;
     let meta: Meta = serde_json::from_slice(line.strip_suffix(b"\n")?).ok()?;
-    if meta.url != url.as_str() {
+    if meta.url != url.as_str() || !meta.sealed() {
         return None;
     }
     Some(Cached { meta, file })
@@ -99,18 +168,26 @@ pub(crate) fn load(dir: &Path, url: &Url) -> Option<Cached> {
 pub(crate) fn store(dir: &Path, body: &Body) -> Result<(), FetchError> {
     let io = FetchError::io(dir);
     std::fs::create_dir_all(dir).map_err(io)?;
-    let meta = Meta {
+    let mut meta = Meta {
         url: body.url.to_string(),
         final_url: body.final_url.to_string(),
         etag: body.etag.clone(),
         last_modified: body.last_modified.clone(),
+        digest: Some(Digest::of_bytes(&body.bytes)),
+        mac: None,
     };
+    // Without a record key the copy is kept unsealed: never believed.
+    if let Some(key) = crate::trust::RecordKey::user() {
+        meta.mac = Some(key.mac_hex(&[MAC_KIND, &meta.mac_parts()]));
+    }
     let meta = serde_json::to_vec(&meta).map_err(|e| io(std::io::Error::other(e)))?;
     let path = cache_file(dir, &body.url);
     // Written in parts: a large index is not copied to put its header first
-    // (docs/performance.md, the 50,000-skill index).
+    // (docs/performance.md, the 50,000-skill index). Not flushed: a copy a
+    // crash tore no longer hashes to its digest and is fetched again.
     let parts: [&[u8]; 4] = [MAGIC, &meta, b"\n", &body.bytes];
-    crate::fs::write_atomic_parts(&path, &parts).map_err(|source| FetchError::Io { path, source })
+    crate::fs::write_replacing_parts(&path, &parts)
+        .map_err(|source| FetchError::Io { path, source })
 }
 
 /// Opens the file a `file://` URL names with the outcomes of HTTP: a
@@ -166,7 +243,10 @@ pub(crate) fn read_local(url: &Url, max_bytes: u64) -> Result<Body, FetchError> 
 }
 
 impl Shared {
-    /// GET with validators from `cached`; a 304 returns the cached body.
+    /// GET with validators from `cached`; a 304 returns the cached body. A
+    /// 200 with the very bytes and validators of the cached copy is that
+    /// copy too (nothing to write again). A cached body that no longer
+    /// hashes to its sealed digest is asked for again, unconditionally.
     pub(crate) async fn get_conditional(
         &self,
         url: &Url,
@@ -174,69 +254,83 @@ impl Shared {
         max_bytes: u64,
         cached: Option<Cached>,
     ) -> Result<Body, FetchError> {
-        let client = self.client()?;
         let validators = match &cached {
             Some(c) => conditional_headers(c.meta.etag.as_deref(), c.meta.last_modified.as_deref()),
             None => HeaderMap::new(),
         };
-        let fetched = self
-            .within_deadline(
-                url,
-                with_retries(self, url, || async {
-                    let Some(http::Fresh {
-                        final_url,
-                        mut response,
-                        etag,
-                        last_modified,
-                        ..
-                    }) = http::send_revalidating(client, &self.config, url, auth, &validators)
-                        .await?
-                    else {
-                        return Ok(None);
-                    };
-                    // Capped: a declared length over the limit is refused, not allocated.
-                    let capacity = response.content_length().unwrap_or(0).min(max_bytes);
-                    let mut bytes = Vec::with_capacity(capacity as usize);
-                    http::stream_body(
-                        &mut response,
-                        &final_url,
-                        &self.config,
-                        max_bytes,
-                        |chunk| {
-                            bytes.extend_from_slice(chunk);
-                            Ok(())
-                        },
-                    )
-                    .await?;
-                    Ok(Some(Body {
-                        url: url.clone(),
-                        final_url,
-                        bytes,
-                        origin: BodyOrigin::Network,
-                        etag,
-                        last_modified,
-                    }))
-                }),
-            )
-            .await?;
+        let fetched = self.ask(url, auth, max_bytes, &validators).await?;
+        let not_conditional = || FetchError::Status {
+            url: url.to_string(),
+            status: 304,
+            hint: " to a request that was not conditional".into(),
+        };
         match (fetched, cached) {
-            (Some(body), _) => Ok(body),
-            (None, Some(cached)) => {
-                cached
-                    .into_body(url, BodyOrigin::NotModified)
-                    .ok_or_else(|| FetchError::Status {
-                        url: url.to_string(),
-                        status: 304,
-                        hint: " but the cached copy can no longer be read; run the command again"
-                            .into(),
-                    })
+            (Some(mut body), Some(cached)) => {
+                if cached.meta.describes(&body, &Digest::of_bytes(&body.bytes)) {
+                    body.origin = BodyOrigin::NotModified;
+                }
+                Ok(body)
             }
+            (Some(body), None) => Ok(body),
+            (None, Some(cached)) => match cached.into_body(url, BodyOrigin::NotModified) {
+                Some(body) => Ok(body),
+                None => self
+                    .ask(url, auth, max_bytes, &HeaderMap::new())
+                    .await?
+                    .ok_or_else(not_conditional),
+            },
             // 304 to a request that carried no validators: a broken server.
-            (None, None) => Err(FetchError::Status {
-                url: url.to_string(),
-                status: 304,
-                hint: " to a request that was not conditional".into(),
-            }),
+            (None, None) => Err(not_conditional()),
         }
+    }
+
+    /// One GET with `validators` (retries and deadline included): the body,
+    /// or `None` for a 304.
+    async fn ask(
+        &self,
+        url: &Url,
+        auth: Option<&Auth>,
+        max_bytes: u64,
+        validators: &HeaderMap,
+    ) -> Result<Option<Body>, FetchError> {
+        let client = self.client()?;
+        self.within_deadline(
+            url,
+            with_retries(self, url, || async {
+                let Some(http::Fresh {
+                    final_url,
+                    mut response,
+                    etag,
+                    last_modified,
+                    ..
+                }) = http::send_revalidating(client, &self.config, url, auth, validators).await?
+                else {
+                    return Ok(None);
+                };
+                // Capped: a declared length over the limit is refused, not allocated.
+                let capacity = response.content_length().unwrap_or(0).min(max_bytes);
+                let mut bytes = Vec::with_capacity(capacity as usize);
+                http::stream_body(
+                    &mut response,
+                    &final_url,
+                    &self.config,
+                    max_bytes,
+                    |chunk| {
+                        bytes.extend_from_slice(chunk);
+                        Ok(())
+                    },
+                )
+                .await?;
+                Ok(Some(Body {
+                    url: url.clone(),
+                    final_url,
+                    bytes,
+                    origin: BodyOrigin::Network,
+                    etag,
+                    last_modified,
+                }))
+            }),
+        )
+        .await
     }
 }
