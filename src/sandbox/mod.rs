@@ -263,7 +263,7 @@ pub fn run_skill(tools: &Tools, dir: &Path, name: &str) -> Result<SkillRun, Sand
     let work = crate::fs::temp::TempDir::create(&std::env::temp_dir(), "skillpm-run-")
         .map_err(|e| failed(format!("cannot make a temporary folder: {e}")))?;
     let canaries = canary::fresh();
-    let authority = tls::Authority::new().map_err(|e| failed(e.0))?;
+    let authority = tls::RunAuthority::new().map_err(|e| failed(e.0))?;
     let skill_in = prepare(work.path(), dir, &canaries, &authority)
         .map_err(|e| failed(format!("cannot prepare the sandbox: {e}")))?;
     let spec = init::Spec {
@@ -381,7 +381,7 @@ fn prepare(
     work: &Path,
     skill: &Path,
     canaries: &[canary::Canary],
-    authority: &tls::Authority,
+    authority: &tls::RunAuthority,
 ) -> std::io::Result<String> {
     let home = work.join("home");
     for c in canaries {

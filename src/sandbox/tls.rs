@@ -23,7 +23,7 @@ const CA_NAME: &str = "Local Development CA";
 /// A run's authority: its certificate (public: it joins the sandbox's CA
 /// bundle) and its key (given to the sandbox's first process only, on its
 /// stdin; never written to disk).
-pub struct Authority {
+pub struct RunAuthority {
     pub cert_der: Vec<u8>,
     pub key_pkcs8: Vec<u8>,
 }
@@ -36,9 +36,9 @@ fn err(what: &str) -> impl Fn(aws_lc_rs::error::Unspecified) -> TlsError + '_ {
     move |_| TlsError(format!("cannot {what}"))
 }
 
-impl Authority {
+impl RunAuthority {
     /// A new authority (a fresh P-256 key, valid from now for a day).
-    pub fn new() -> Result<Authority, TlsError> {
+    pub fn new() -> Result<RunAuthority, TlsError> {
         let key = EcdsaKeyPair::generate(&ECDSA_P256_SHA256_ASN1_SIGNING)
             .map_err(err("make the authority's key"))?;
         let key_pkcs8 = key
@@ -55,7 +55,7 @@ impl Authority {
             extension(OID_SUBJECT_KEY_ID, false, &tlv(0x04, &id)),
         ];
         let cert_der = sign(&key, CA_NAME, CA_NAME, &spki, &extensions)?;
-        Ok(Authority {
+        Ok(RunAuthority {
             cert_der,
             key_pkcs8,
         })
@@ -276,7 +276,7 @@ mod tests {
     /// authority would check them.
     #[test]
     fn a_server_certificate_verifies_under_the_runs_authority() {
-        let ca = Authority::new().unwrap();
+        let ca = RunAuthority::new().unwrap();
         let config = server_config(&ca.key_pkcs8).unwrap();
         let mut roots = rustls::RootCertStore::empty();
         roots
