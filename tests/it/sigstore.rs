@@ -409,20 +409,7 @@ mod journey {
 
         // An install policy that requires acme's workflows holds; one that
         // requires another publisher refuses the same lock (docs/policy.md).
-        let policy = sb.home.join(".config/skillpm/policy.toml");
-        std::fs::create_dir_all(policy.parent().unwrap()).unwrap();
-        let require = |identity: &str| {
-            format!(
-                "[[require]]\nsources = {base:?}\nsigstore = {{ identity = {identity:?}, issuer = {GITHUB_ISSUER:?} }}\n"
-            )
-        };
-        std::fs::write(&policy, require("https://github.com/acme/*")).unwrap();
-        ok(run(sb.cmd().args(["install", "--frozen"])));
-        std::fs::write(&policy, require("https://github.com/other/*")).unwrap();
-        let (code, _, err) = run(sb.cmd().args(["install", "--frozen"]));
-        assert_eq!(code, 3, "{err}");
-        assert!(err.contains("https://github.com/other/*"), "{err}");
-        std::fs::remove_file(&policy).unwrap();
+        crate::support::sigstore::policy_holds_for_acme_and_refuses_another(&sb, &base);
 
         // Attack: skills.toml now expects another publisher; the lock's
         // bundle names acme's workflow: exit 3, naming both.

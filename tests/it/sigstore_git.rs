@@ -231,20 +231,7 @@ fn a_tagged_release_installs_with_its_publisher_locked_and_every_other_bundle_is
 
     // A policy that requires acme's workflows of GitHub sources holds;
     // one that requires another publisher refuses the same lock.
-    let policy = sb.home.join(".config/skillpm/policy.toml");
-    std::fs::create_dir_all(policy.parent().unwrap()).unwrap();
-    let require = |identity: &str| {
-        format!(
-            "[[require]]\nsources = \"github:acme/*\"\nsigstore = {{ identity = {identity:?}, issuer = {GITHUB_ISSUER:?} }}\n"
-        )
-    };
-    std::fs::write(&policy, require("https://github.com/acme/*")).unwrap();
-    ok(run(sb.cmd().args(["install", "--frozen"])));
-    std::fs::write(&policy, require("https://github.com/other/*")).unwrap();
-    let (code, _, err) = run(sb.cmd().args(["install", "--frozen"]));
-    assert_eq!(code, 3, "{err}");
-    assert!(err.contains("https://github.com/other/*"), "{err}");
-    std::fs::remove_file(&policy).unwrap();
+    crate::support::sigstore::policy_holds_for_acme_and_refuses_another(&sb, "github:acme/*");
 
     // Attacks on `add`, each in a fresh project: the release's bundle is
     // replaced by one that verifies but is about something else.

@@ -315,3 +315,25 @@ fn audit_path(m: usize, leaves: &[[u8; 32]]) -> Vec<[u8; 32]> {
         p
     }
 }
+
+/// An install policy requiring `sources` to come from acme's GitHub workflows
+/// holds for the project's lock; one requiring another publisher refuses the
+/// same lock with exit 3, naming what it required (docs/policy.md). The policy
+/// file is removed again.
+pub fn policy_holds_for_acme_and_refuses_another(sb: &super::cli::Sandbox, sources: &str) {
+    let policy = sb.home.join(".config/skillpm/policy.toml");
+    std::fs::create_dir_all(policy.parent().unwrap()).unwrap();
+    let require = |identity: &str| {
+        format!(
+            "[[require]]\nsources = {sources:?}\nsigstore = {{ identity = {identity:?}, issuer = {GITHUB_ISSUER:?} }}\n"
+        )
+    };
+    std::fs::write(&policy, require("https://github.com/acme/*")).unwrap();
+    let (code, _, err) = super::cli::run(sb.cmd().args(["install", "--frozen"]));
+    assert_eq!(code, 0, "{err}");
+    std::fs::write(&policy, require("https://github.com/other/*")).unwrap();
+    let (code, _, err) = super::cli::run(sb.cmd().args(["install", "--frozen"]));
+    assert_eq!(code, 3, "{err}");
+    assert!(err.contains("https://github.com/other/*"), "{err}");
+    std::fs::remove_file(&policy).unwrap();
+}
