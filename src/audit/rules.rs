@@ -19,7 +19,8 @@ use regex::Regex;
 use super::normal::normalize;
 use super::{Family, Finding, Severity, excerpt};
 
-/// One rule of the scanner.
+/// One rule of the audit: the scanner's (read by a pattern or by hand) or
+/// one of what `audit --run` saw ([`super::behaviour::BEHAVIOUR_RULES`]).
 #[derive(Debug)]
 pub struct Rule {
     pub id: &'static str,
@@ -32,7 +33,7 @@ pub struct Rule {
     pub example: &'static str,
     /// The expression, with `{SH}`, `{DL}`, `{NET}` and `{CRED}` standing
     /// for the shared parts below; `""` for a rule read by hand.
-    pattern: &'static str,
+    pub(super) pattern: &'static str,
     /// Literals separated by `|`, one of which every match of `pattern`
     /// contains (lowercase, compared without regard to ASCII case; a
     /// leading or trailing `\b` asks for an ASCII word boundary there, as
@@ -40,15 +41,15 @@ pub struct Rule {
     /// pattern is neither compiled nor run for it.
     /// The unit test `every_rules_needs_are_necessary` derives what each
     /// pattern needs from its syntax and checks this list covers it.
-    needs: &'static str,
+    pub(super) needs: &'static str,
     /// A match in prose that explains a danger counts as `low`.
     pub teachable: bool,
     /// A check of the matched text that drops look-alikes (placeholders,
     /// loopback addresses).
-    keep: Option<fn(&str) -> bool>,
+    pub(super) keep: Option<fn(&str) -> bool>,
     /// Only SKILL.md is read (the text the agent host wraps in its
     /// envelope); other files are read by the agent's own tools.
-    skill_md_only: bool,
+    pub(super) skill_md_only: bool,
 }
 
 /// A program that runs what it reads on standard input.
