@@ -39,6 +39,20 @@ fn skills_folder(sb: &Sandbox, body: &str) -> std::path::PathBuf {
     dir
 }
 
+/// A registry on loopback (`None`: none can run here), a project, and
+/// [`skills_folder`] with `body` to publish to its `team/skills`.
+fn team_registry(body: &str) -> Option<(OciRegistry, Sandbox, std::path::PathBuf, String)> {
+    if !oci::available() {
+        return None;
+    }
+    let registry = OciRegistry::start(false);
+    let sb = Sandbox::new();
+    sb.init();
+    let dir = skills_folder(&sb, body);
+    let target = registry.oci("team/skills");
+    Some((registry, sb, dir, target))
+}
+
 fn json_of(cmd: &mut assert_cmd::Command) -> Value {
     crate::support::cli::json(ok(run(cmd)).1)
 }
@@ -66,14 +80,9 @@ fn pushed<'a>(report: &'a Value, name: &str) -> &'a Value {
 
 #[test]
 fn published_skills_install_with_the_exact_tree_and_reproducible_digests() {
-    if !oci::available() {
+    let Some((registry, sb, dir, target)) = team_registry("Use pdftotext.") else {
         return;
-    }
-    let registry = OciRegistry::start(false);
-    let sb = Sandbox::new();
-    sb.init();
-    let dir = skills_folder(&sb, "Use pdftotext.");
-    let target = registry.oci("team/skills");
+    };
 
     let first = publish(&sb, &dir, &target);
     let pdf = pushed(&first, "pdf");
@@ -188,14 +197,9 @@ fn published_skills_install_with_the_exact_tree_and_reproducible_digests() {
 
 #[test]
 fn a_moved_tag_changes_nothing_until_update() {
-    if !oci::available() {
+    let Some((_registry, sb, dir, target)) = team_registry("Version one.") else {
         return;
-    }
-    let registry = OciRegistry::start(false);
-    let sb = Sandbox::new();
-    sb.init();
-    let dir = skills_folder(&sb, "Version one.");
-    let target = registry.oci("team/skills");
+    };
     let v1 = publish(&sb, &dir, &target);
     ok(run(sb
         .cmd()
@@ -245,14 +249,9 @@ fn a_moved_tag_changes_nothing_until_update() {
 
 #[test]
 fn a_blob_altered_in_the_registry_storage_is_refused() {
-    if !oci::available() {
+    let Some((registry, sb, dir, target)) = team_registry("Honest.") else {
         return;
-    }
-    let registry = OciRegistry::start(false);
-    let sb = Sandbox::new();
-    sb.init();
-    let dir = skills_folder(&sb, "Honest.");
-    let target = registry.oci("team/skills");
+    };
     let report = publish(&sb, &dir, &target);
     // Honest path first.
     ok(run(sb
@@ -379,14 +378,9 @@ fn a_registry_that_wants_credentials_gets_them_from_docker_config_or_token_env()
 
 #[test]
 fn a_pinned_cosign_key_makes_signatures_mandatory() {
-    if !oci::available() {
+    let Some((registry, sb, dir, target)) = team_registry("Signed.") else {
         return;
-    }
-    let registry = OciRegistry::start(false);
-    let sb = Sandbox::new();
-    sb.init();
-    let dir = skills_folder(&sb, "Signed.");
-    let target = registry.oci("team/skills");
+    };
     let report = publish(&sb, &dir, &target);
     let key = CosignTestKey::generate();
     let other = CosignTestKey::generate();
@@ -652,14 +646,9 @@ fn a_token_realm_on_another_origin_gets_the_credential_over_https_only() {
 
 #[test]
 fn name_at_tag_picks_a_tag_and_update_follows_that_tag() {
-    if !oci::available() {
+    let Some((registry, sb, dir, target)) = team_registry("One.") else {
         return;
-    }
-    let registry = OciRegistry::start(false);
-    let sb = Sandbox::new();
-    sb.init();
-    let dir = skills_folder(&sb, "One.");
-    let target = registry.oci("team/skills");
+    };
     let v1 = publish(&sb, &dir, &target);
     write(
         &dir.join("pdf/SKILL.md"),
