@@ -329,6 +329,20 @@ pub(super) fn high(files: &[(&str, &str)]) -> Vec<String> {
         .collect()
 }
 
+/// Each of `attacks` (a file name and its text, one skill each) has a
+/// high or critical finding of one of `rules`: what the tables' unit
+/// tests assert after their honest forms.
+#[cfg(test)]
+pub(super) fn caught(rules: &[&str], attacks: &[(&str, &str)]) {
+    for (file, text) in attacks {
+        let found = high(&[(file, text)]);
+        assert!(
+            found.iter().any(|r| rules.contains(&r.as_str())),
+            "{file}: {text}: {found:?}"
+        );
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::audit::audit_file;
