@@ -163,6 +163,7 @@ impl Table {
         }
         let finder = AhoCorasick::builder()
             .ascii_case_insensitive(true)
+            .kind(Some(aho_corasick::AhoCorasickKind::DFA))
             .build(&literals)
             .unwrap_or_else(|e| panic!("audit cue literals: {e}"));
         Table {
