@@ -454,7 +454,7 @@ pub(crate) fn engine(source: &str) -> Result<regex::Regex, regex::Error> {
 /// compiled before a [`Gate`] lets a text through to it.
 pub(crate) struct Screened {
     source: String,
-    screen: std::sync::OnceLock<regex::Regex>,
+    screen: std::sync::OnceLock<Screen>,
     full: std::sync::OnceLock<regex::Regex>,
 }
 
@@ -474,9 +474,9 @@ impl Screened {
             let hir = regex_syntax::Parser::new()
                 .parse(&self.source)
                 .unwrap_or_else(|e| panic!("audit screen: {e}"));
-            engine(&screen_of(&hir).to_string()).unwrap_or_else(|e| panic!("audit screen: {e}"))
+            Screen::new(&screen_of(&hir))
         });
-        if !screen.is_match(text) {
+        if !screen.may_match(text) {
             return None;
         }
         #[cfg(test)]
@@ -487,6 +487,52 @@ impl Screened {
     }
 }
 
+/// A screen's automaton: the forward lazy DFA of the syntax tree already
+/// parsed, nothing else. A screen only answers "may this text match?", so
+/// it needs neither capture groups nor the reverse automaton a regex
+/// builds to find where a match starts; building those, and parsing the
+/// large alternations a second time from text, was most of its cost
+/// (docs/performance.md#the-audits-fixed-cost).
+struct Screen {
+    dfa: regex_automata::hybrid::dfa::DFA,
+    /// Search caches, one taken per search (the audit reads files on every
+    /// core).
+    caches: std::sync::Mutex<Vec<regex_automata::hybrid::dfa::Cache>>,
+}
+
+impl Screen {
+    fn new(hir: &regex_syntax::hir::Hir) -> Screen {
+        use regex_automata::{hybrid::dfa, nfa::thompson};
+        let nfa = thompson::Compiler::new()
+            .configure(
+                thompson::Config::new()
+                    .which_captures(thompson::WhichCaptures::None)
+                    .nfa_size_limit(Some(64 << 20)),
+            )
+            .build_from_hir(hir)
+            .unwrap_or_else(|e| panic!("audit screen: {e}"));
+        let dfa = dfa::Builder::new()
+            .configure(dfa::Config::new().cache_capacity(8 << 20))
+            .build_from_nfa(nfa)
+            .unwrap_or_else(|e| panic!("audit screen: {e}"));
+        Screen {
+            dfa,
+            caches: std::sync::Mutex::new(Vec::new()),
+        }
+    }
+
+    /// False only when no match of the screen is in `text`. A search the
+    /// lazy DFA gives up on (a Unicode word boundary outside ASCII, a cache
+    /// spent over and over) says "may match": the expression then decides.
+    fn may_match(&self, text: &str) -> bool {
+        let taken = self.caches.lock().ok().and_then(|mut c| c.pop());
+        let mut cache = taken.unwrap_or_else(|| self.dfa.create_cache());
+        let input = regex_automata::Input::new(text).earliest(true);
+        let found = self.dfa.try_search_fwd(&mut cache, &input);
+        if let Ok(mut caches) = self.caches.lock() {
+            caches.push(cache);
+        }
+        !matches!(found, Ok(None))
 /// An audit expression kept as its source until first used (word
 /// boundaries are ASCII ones: a Unicode `\b` makes the regex crate fall
 /// back to its slowest engine on text outside ASCII,
