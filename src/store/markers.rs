@@ -383,7 +383,10 @@ impl<'s> StoreStat<'s> {
         #[cfg(target_os = "linux")]
         if let Some(fd) = &self.fd {
             use rustix::fs::{AtFlags, StatxFlags};
-            let path = format!("{entry}/{rel}");
+            let mut path = String::with_capacity(entry.len() + rel.len() + 1);
+            path.push_str(entry);
+            path.push('/');
+            path.push_str(rel);
             let flags = AtFlags::SYMLINK_NOFOLLOW;
             let mask = StatxFlags::BASIC_STATS;
             return rustix::fs::statx(fd, path.as_str(), flags, mask)
