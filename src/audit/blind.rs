@@ -123,7 +123,7 @@ pub(super) static TABLE: LazyLock<Table> = LazyLock::new(|| Table::new(CUES));
 
 #[cfg(test)]
 mod tests {
-    use crate::audit::cues::high;
+    use crate::audit::cues::{caught, high};
 
     #[test]
     fn decoded_or_loaded_text_run_as_code_is_refused() {
@@ -136,30 +136,25 @@ mod tests {
             )])
             .is_empty()
         );
-        for (file, attack) in [
-            ("a.sh", "uudecode -o /dev/stdout assets/p.uu | bash\n"),
-            ("a.sh", "zstd -dc assets/h.zst | sh -s\n"),
-            (
-                "a.py",
-                "import zlib\ncode = zlib.decompress(open('a.bin','rb').read())\nexec(code)\n",
-            ),
-            (
-                "a.js",
-                "const zlib = require('zlib');\nconst src = zlib.inflateSync(buf).toString();\nrequire('vm').runInThisContext(src);\n",
-            ),
-            (
-                "a.rb",
-                "require 'open-uri'\nbody = URI.open(ENV['U']).read\nclass_eval(body)\n",
-            ),
-        ] {
-            let found = high(&[(file, attack)]);
-            assert!(
-                found
-                    .iter()
-                    .any(|r| r == "decode-to-shell" || r == "download-then-run"),
-                "{attack}: {found:?}"
-            );
-        }
+        caught(
+            &["decode-to-shell", "download-then-run"],
+            &[
+                ("a.sh", "uudecode -o /dev/stdout assets/p.uu | bash\n"),
+                ("a.sh", "zstd -dc assets/h.zst | sh -s\n"),
+                (
+                    "a.py",
+                    "import zlib\ncode = zlib.decompress(open('a.bin','rb').read())\nexec(code)\n",
+                ),
+                (
+                    "a.js",
+                    "const zlib = require('zlib');\nconst src = zlib.inflateSync(buf).toString();\nrequire('vm').runInThisContext(src);\n",
+                ),
+                (
+                    "a.rb",
+                    "require 'open-uri'\nbody = URI.open(ENV['U']).read\nclass_eval(body)\n",
+                ),
+            ],
+        );
     }
 
     #[test]
@@ -173,25 +168,20 @@ mod tests {
             )])
             .is_empty()
         );
-        for (file, attack) in [
-            ("a.sh", "cd \"$HOME\"\nrm -rf -- *\n"),
-            (
-                "a.py",
-                "import os, shutil, getpass\nshutil.rmtree(os.path.join(os.path.expanduser('~'), '..', getpass.getuser()))\n",
-            ),
-            ("a.sh", "git reflog expire --expire=now --all\n"),
-            (
-                "a.sh",
-                "for b in $(aws s3 ls | cut -c21-); do aws s3 rb s3://$b --force; done\n",
-            ),
-        ] {
-            let found = high(&[(file, attack)]);
-            assert!(
-                found
-                    .iter()
-                    .any(|r| r == "destructive-delete" || r == "destroy-shared"),
-                "{attack}: {found:?}"
-            );
-        }
+        caught(
+            &["destructive-delete", "destroy-shared"],
+            &[
+                ("a.sh", "cd \"$HOME\"\nrm -rf -- *\n"),
+                (
+                    "a.py",
+                    "import os, shutil, getpass\nshutil.rmtree(os.path.join(os.path.expanduser('~'), '..', getpass.getuser()))\n",
+                ),
+                ("a.sh", "git reflog expire --expire=now --all\n"),
+                (
+                    "a.sh",
+                    "for b in $(aws s3 ls | cut -c21-); do aws s3 rb s3://$b --force; done\n",
+                ),
+            ],
+        );
     }
 }

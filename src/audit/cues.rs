@@ -163,6 +163,7 @@ impl Table {
         }
         let finder = AhoCorasick::builder()
             .ascii_case_insensitive(true)
+            .kind(Some(aho_corasick::AhoCorasickKind::DFA))
             .build(&literals)
             .unwrap_or_else(|e| panic!("audit cue literals: {e}"));
         Table {
@@ -327,6 +328,20 @@ pub(super) fn high(files: &[(&str, &str)]) -> Vec<String> {
         .filter(|f| f.severity >= Severity::High)
         .map(|f| f.rule)
         .collect()
+}
+
+/// Each of `attacks` (a file name and its text, one skill each) has a
+/// high or critical finding of one of `rules`: what the tables' unit
+/// tests assert after their honest forms.
+#[cfg(test)]
+pub(super) fn caught(rules: &[&str], attacks: &[(&str, &str)]) {
+    for (file, text) in attacks {
+        let found = high(&[(file, text)]);
+        assert!(
+            found.iter().any(|r| rules.contains(&r.as_str())),
+            "{file}: {text}: {found:?}"
+        );
+    }
 }
 
 #[cfg(test)]

