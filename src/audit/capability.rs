@@ -22,73 +22,51 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::rules::{Lines, is_teaching, negated, quoted, rule};
-use super::{Finding, Screened, Severity, excerpt};
-
-/// Word boundaries are ASCII ones: a Unicode `\b` makes the regex crate
-/// fall back to its slowest engine on text outside ASCII
-/// (docs/performance.md#the-audits-rules).
-fn re(source: &str) -> Regex {
-    crate::audit::engine(&source.replace(r"\b", r"(?-u:\b)"))
-        .unwrap_or_else(|e| panic!("audit capability: {e}"))
-}
+use super::{Expr, Finding, Gate, Gated, Passed, Screened, Severity, excerpt};
 
 /// Credential stores and key files by path, in any language.
-static SOURCE: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r#"(?i)(?:\.aws[/\\]+credentials|\.ssh[/\\]+id_(?:rsa|ed25519|ecdsa|dsa)\b(?:[^.]|$)|\.config[/\\]+gh[/\\]+hosts|\.npmrc\b|\.pypirc\b|\.netrc\b|\.git-credentials\b|\.docker[/\\]+config\.json|\.kube[/\\]+config\b|\.gnupg\b|\.config[/\\]+gcloud\b|\.azure[/\\]+|\.password-store\b|Library[/\\]+Keychains|Login Data\b|\bwallet\.dat\b|\.electrum[/\\]|(?:find|glob|rglob|Get-ChildItem|gci|ls)\b[^\n]{0,40}(?:~|HOME\}?|home\(\))[^\n]{0,60}[\x22']?(?:id_\*|\*\.(?:pem|p12|pfx|kdbx|key))[\x22']?|(?:~|HOME\}?|USERPROFILE%?)[\x22']?[/\\]+\.(?:ssh|aws|gnupg|kube|docker)[\x22']?[/\\]*(?:\*|cred\w*\*?)?(?:$|[\s\x22'\x60)\],;]))"#,
-    )
-});
+static SOURCE: Expr = Expr::new(
+    r#"(?i)(?:\.aws[/\\]+credentials|\.ssh[/\\]+id_(?:rsa|ed25519|ecdsa|dsa)\b(?:[^.]|$)|\.config[/\\]+gh[/\\]+hosts|\.npmrc\b|\.pypirc\b|\.netrc\b|\.git-credentials\b|\.docker[/\\]+config\.json|\.kube[/\\]+config\b|\.gnupg\b|\.config[/\\]+gcloud\b|\.azure[/\\]+|\.password-store\b|Library[/\\]+Keychains|Login Data\b|\bwallet\.dat\b|\.electrum[/\\]|(?:find|glob|rglob|Get-ChildItem|gci|ls)\b[^\n]{0,40}(?:~|HOME\}?|home\(\))[^\n]{0,60}[\x22']?(?:id_\*|\*\.(?:pem|p12|pfx|kdbx|key))[\x22']?|(?:~|HOME\}?|USERPROFILE%?)[\x22']?[/\\]+\.(?:ssh|aws|gnupg|kube|docker)[\x22']?[/\\]*(?:\*|cred\w*\*?)?(?:$|[\s\x22'\x60)\],;]))"#,
+);
 
 /// The whole environment, dumped or serialised.
-static ENV_DUMP: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r#"(?im)(?:\bprintenv\s*(?:$|>|\|\s*(?:base64|curl|wget|nc|xxd|gzip|openssl|tee|python[0-9.]*|node|sh|bash)\b)|(?:^|[;&|(`]\s*|\$\(\s*)env\s*(?:\||>)|\$\(\s*(?:env|printenv)\s*\)|(?:json\.dumps|str|repr)\(\s*(?:dict\()?os\.environ\s*\)?\)|JSON\.stringify\(\s*process\.env\s*\)|\bENV\.to_(?:h|a)\b|\bos\.Environ\(\)|(?:Get-ChildItem|gci|dir|ls)\s+env:|(?:\bos\.environ\.(?:items|keys)\(\)|Object\.(?:entries|keys)\(\s*process\.env\s*\))[^\n]*(?:KEY|TOKEN|SECRET|PASS))"#,
-    )
-});
+static ENV_DUMP: Expr = Expr::new(
+    r#"(?im)(?:\bprintenv\s*(?:$|>|\|\s*(?:base64|curl|wget|nc|xxd|gzip|openssl|tee|python[0-9.]*|node|sh|bash)\b)|(?:^|[;&|(`]\s*|\$\(\s*)env\s*(?:\||>)|\$\(\s*(?:env|printenv)\s*\)|(?:json\.dumps|str|repr)\(\s*(?:dict\()?os\.environ\s*\)?\)|JSON\.stringify\(\s*process\.env\s*\)|\bENV\.to_(?:h|a)\b|\bos\.Environ\(\)|(?:Get-ChildItem|gci|dir|ls)\s+env:|(?:\bos\.environ\.(?:items|keys)\(\)|Object\.(?:entries|keys)\(\s*process\.env\s*\))[^\n]*(?:KEY|TOKEN|SECRET|PASS))"#,
+);
 
 /// Matches nothing (a test file is no source).
-static NOTHING: LazyLock<Regex> = LazyLock::new(|| re(r"[^\s\S]"));
+static NOTHING: Expr = Expr::new(r"[^\s\S]");
 
 /// Reading a file, in any language (a credential path counts as a source
 /// only next to one: in prose on its line, in code anywhere in the file).
-static READ: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r#"(?i)(?:\b(?:cat|less|more|head|tail|cp|scp|tar|zip|7z|base64|xxd|strings|type|get-content|gc|open|read|readfile(?:sync)?|read_text|read_bytes|readlines|readall|ReadFile|File\.read|IO\.read|fs\.\w+|copy|upload|paste|send|sync|rsync|gist|mail|shred|lee|lire|lis|lies|leia|ler|leggi)\b|<\s*~|@~|прочита|читай|读取|読み|اقرأ)"#,
-    )
-});
+static READ: Expr = Expr::new(
+    r#"(?i)(?:\b(?:cat|less|more|head|tail|cp|scp|tar|zip|7z|base64|xxd|strings|type|get-content|gc|open|read|readfile(?:sync)?|read_text|read_bytes|readlines|readall|ReadFile|File\.read|IO\.read|fs\.\w+|copy|upload|paste|send|sync|rsync|gist|mail|shred|lee|lire|lis|lies|leia|ler|leggi)\b|<\s*~|@~|прочита|читай|读取|読み|اقرأ)"#,
+);
 
 /// Sending data away: HTTP bodies and uploads, DNS names carrying data,
 /// `git push`, raw sockets, mail.
-static SINK: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r#"(?i)(?:\bcurl\b[^\n]*(?:\s-(?:d|F|T)\b|\s--data|\s--upload-file|\s--form|-X\s*(?:POST|PUT))|\bwget\b[^\n]*--(?:post|body)-(?:data|file)|\b(?:requests|httpx|session|client|aiohttp)\.(?:post|put|patch)\s*\(|urlopen\([^\n)]*data\s*=|Request\([^)]{0,300}?\bdata\s*=|\.request\(\s*[\x22'](?:POST|PUT|PATCH)[\x22']|\baxios\.(?:post|put|patch)\s*\(|method\s*:\s*["'](?:POST|PUT|PATCH)["']|\bbody\s*:\s*(?:JSON\.stringify|data|payload|content|secrets?|creds?|env)|\bXMLHttpRequest\b|\bnavigator\.sendBeacon\b|Invoke-(?:WebRequest|RestMethod)[^\n]*-(?:Body|InFile|Method\s+(?:Post|Put))|Net::HTTP\.post|Net::HTTP::Post|\bhttp\.Post(?:Form)?\(|NewRequest\(\s*"(?:POST|PUT)"|\b(?:nc|ncat|netcat)\s+-?\w*\s*[\w.-]+\s+\d{2,5}\b|/dev/(?:tcp|udp)/|socket\.(?:connect|send|sendall)\(|\.connect\(\s*\(|net\.(?:connect|createConnection)\(|new\s+WebSocket\(|\b(?:nslookup|dig|host)\s+[^\n]*(?:\$|`)|gethostbyname\([^\n)]*(?:\+|\{|%|format)|dns\.(?:resolve|lookup)\w*\([^\n)]*(?:\+|\$\{)|\bgit\s+push\b|\bscp\s+[^\n]*\S+@[\w.-]+:|\brsync\b[^\n]*\S+@[\w.-]+:|\bsmtplib\b|\bsendmail\b|api\.telegram\.org|discord(?:app)?\.com/api/webhooks|/api/webhooks/|\bgh\s+gist\s+create\b|\baws\s+s3\s+(?:cp|sync|mv)\b|\bgsutil\s+(?:-\S+\s+)*(?:cp|rsync)\b|\brclone\s+(?:copy|sync)\b|\bmail[x]?\s+-s\b|\bmutt\b|\bping\b[^\n]*\s-p\s)"#,
-    )
-});
+static SINK: Expr = Expr::new(
+    r#"(?i)(?:\bcurl\b[^\n]*(?:\s-(?:d|F|T)\b|\s--data|\s--upload-file|\s--form|-X\s*(?:POST|PUT))|\bwget\b[^\n]*--(?:post|body)-(?:data|file)|\b(?:requests|httpx|session|client|aiohttp)\.(?:post|put|patch)\s*\(|urlopen\([^\n)]*data\s*=|Request\([^)]{0,300}?\bdata\s*=|\.request\(\s*[\x22'](?:POST|PUT|PATCH)[\x22']|\baxios\.(?:post|put|patch)\s*\(|method\s*:\s*["'](?:POST|PUT|PATCH)["']|\bbody\s*:\s*(?:JSON\.stringify|data|payload|content|secrets?|creds?|env)|\bXMLHttpRequest\b|\bnavigator\.sendBeacon\b|Invoke-(?:WebRequest|RestMethod)[^\n]*-(?:Body|InFile|Method\s+(?:Post|Put))|Net::HTTP\.post|Net::HTTP::Post|\bhttp\.Post(?:Form)?\(|NewRequest\(\s*"(?:POST|PUT)"|\b(?:nc|ncat|netcat)\s+-?\w*\s*[\w.-]+\s+\d{2,5}\b|/dev/(?:tcp|udp)/|socket\.(?:connect|send|sendall)\(|\.connect\(\s*\(|net\.(?:connect|createConnection)\(|new\s+WebSocket\(|\b(?:nslookup|dig|host)\s+[^\n]*(?:\$|`)|gethostbyname\([^\n)]*(?:\+|\{|%|format)|dns\.(?:resolve|lookup)\w*\([^\n)]*(?:\+|\$\{)|\bgit\s+push\b|\bscp\s+[^\n]*\S+@[\w.-]+:|\brsync\b[^\n]*\S+@[\w.-]+:|\bsmtplib\b|\bsendmail\b|api\.telegram\.org|discord(?:app)?\.com/api/webhooks|/api/webhooks/|\bgh\s+gist\s+create\b|\baws\s+s3\s+(?:cp|sync|mv)\b|\bgsutil\s+(?:-\S+\s+)*(?:cp|rsync)\b|\brclone\s+(?:copy|sync)\b|\bmail[x]?\s+-s\b|\bmutt\b|\bping\b[^\n]*\s-p\s)"#,
+);
 
 /// A secret read from one environment variable by name (`GITHUB_TOKEN`,
 /// `AWS_SECRET_ACCESS_KEY`): ordinary when sent as a bearer token to its
 /// own API, a theft when it leaves through a [`COVERT`] channel.
-static SECRET_ENV: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r#"(?:os\.environ(?:\.get)?\s*[\[(]\s*|os\.getenv\(\s*|process\.env\.|process\.env\[\s*|ENV\[\s*|\$env:|os\.Getenv\(\s*|printenv\s+|\$\{?)[\x22']?[A-Z0-9_]*(?:TOKEN|SECRET|PASSWORD|PASSWD|API_KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIALS?)\b"#,
-    )
-});
+static SECRET_ENV: Expr = Expr::new(
+    r#"(?:os\.environ(?:\.get)?\s*[\[(]\s*|os\.getenv\(\s*|process\.env\.|process\.env\[\s*|ENV\[\s*|\$env:|os\.Getenv\(\s*|printenv\s+|\$\{?)[\x22']?[A-Z0-9_]*(?:TOKEN|SECRET|PASSWORD|PASSWD|API_KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIALS?)\b"#,
+);
 
 /// Channels that carry data where no one looks: DNS names built from a
 /// value, ICMP padding.
-static COVERT: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r#"(?im)(?:\bping\b[^\n]*\s-p\s|(?:^|[;&|(]|\$\()\s*(?:nslookup|dig|host|Resolve-DnsName)\s+[^\n]*(?:\$|`)|gethostbyname\w*\([^\n)]*(?:\+|\{|%|format)|dns\.(?:resolve|lookup)\w*\([^\n)]*(?:\+|\$\{))"#,
-    )
-});
+static COVERT: Expr = Expr::new(
+    r#"(?im)(?:\bping\b[^\n]*\s-p\s|(?:^|[;&|(]|\$\()\s*(?:nslookup|dig|host|Resolve-DnsName)\s+[^\n]*(?:\$|`)|gethostbyname\w*\([^\n)]*(?:\+|\{|%|format)|dns\.(?:resolve|lookup)\w*\([^\n)]*(?:\+|\$\{))"#,
+);
 
 /// Hosts that exist to receive requests from others: request capture,
 /// tunnels, throwaway pastes and chat-bot inboxes.
-static CAPTURE_HOST: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?i)\b(?:webhook\.site|requestbin\.\w+|[\w-]+\.pipedream\.net|[\w-]+\.oast\.\w+|interact\.sh|burpcollaborator\.net|[\w-]+\.ngrok(?:-free)?\.(?:io|app|dev)|[\w-]+\.trycloudflare\.com|api\.telegram\.org/bot|discord(?:app)?\.com/api/webhooks)",
-    )
-});
+static CAPTURE_HOST: Expr = Expr::new(
+    r"(?i)\b(?:webhook\.site|requestbin\.\w+|[\w-]+\.pipedream\.net|[\w-]+\.oast\.\w+|interact\.sh|burpcollaborator\.net|[\w-]+\.ngrok(?:-free)?\.(?:io|app|dev)|[\w-]+\.trycloudflare\.com|api\.telegram\.org/bot|discord(?:app)?\.com/api/webhooks)",
+);
 
 /// One command that fetches code and runs it: `deno run URL`, `npx` of a
 /// URL or repository, a package installed from a URL or repository
@@ -96,100 +74,76 @@ static CAPTURE_HOST: LazyLock<Regex> = LazyLock::new(|| {
 /// URL`),
 /// `go run module@latest` (an exact `@vX.Y.Z` is checked by Go's checksum database), `bash -c "$(curl …)"`, `eval "$(wget …)"`,
 /// `exec(requests.get(…).text)`.
-static REMOTE_RUN: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r#"(?i)(?:\bdeno\s+run\b[^\n]*\bhttps?://|\b(?:npx|bunx|pnpm\s+dlx)\s+(?:-\S+\s+)*(?:https?://|git\+|github:|gitlab:)|\bpip[0-9.]*\s+install\s+(?:-\S+\s+)*(?:git\+|https?://)|\b(?:uvx|pipx\s+run)\b[^\n]*(?:--from|--spec)\s+(?:git\+|https?://)|\bnpm\s+(?:i|install)\s+(?:-\S+\s+)*(?:https?://|git\+|github:)|\bgo\s+run\s+[\w.-]+\.[a-z]+/[^\s@]+@(?:[^v\s]|v[^0-9\s])|\bcargo\s+install\b[^\n]*--git\s+(?:https?://|ssh://|git@)|\bgem\s+install\b[^\n]*--source\s+https?://|\b(?:eval|exec|source|\.)\s+[\x22']?\$\(\s*(?:curl|wget)\b|\b(?:python[0-9.]*|perl|ruby|node)\s+-[ce]\s+[\x22']?\$\(\s*(?:curl|wget)\b|\b(?:exec|eval)\s*\(\s*(?:await\s+)?(?:\(?\s*await\s+)?[\w.]*(?:requests\.get|urlopen|httpx\.get|fetch)\s*\(|(?:\bhttps?\.get|[\x22']\)\.get|\bfetch|urlopen|DownloadString|requests\.get|httpx\.get|Net::HTTP\.get|http\.Get)\s*\([^\n]{0,300}?\b(?:eval|exec|execSync|Function|iex|Invoke-Expression|instance_eval)\s*\(|\b(?:npx\s+(?:-\S+\s+)*(?:-y|--yes)\s+(?:-\S+\s+)*|(?:pnpm|yarn)\s+dlx\s+(?:-\S+\s+)*|bunx\s+(?:-\S+\s+)*)@?[\w./-]+@(?:latest|next|canary)\b|\x22(?:pre|post)?install\x22\s*:\s*\x22(?:[^\x22\\\n]|\\.)*(?:https?:|\bcurl\b|\bwget\b|\bfetch\())"#,
-    )
-});
+static REMOTE_RUN: Expr = Expr::new(
+    r#"(?i)(?:\bdeno\s+run\b[^\n]*\bhttps?://|\b(?:npx|bunx|pnpm\s+dlx)\s+(?:-\S+\s+)*(?:https?://|git\+|github:|gitlab:)|\bpip[0-9.]*\s+install\s+(?:-\S+\s+)*(?:git\+|https?://)|\b(?:uvx|pipx\s+run)\b[^\n]*(?:--from|--spec)\s+(?:git\+|https?://)|\bnpm\s+(?:i|install)\s+(?:-\S+\s+)*(?:https?://|git\+|github:)|\bgo\s+run\s+[\w.-]+\.[a-z]+/[^\s@]+@(?:[^v\s]|v[^0-9\s])|\bcargo\s+install\b[^\n]*--git\s+(?:https?://|ssh://|git@)|\bgem\s+install\b[^\n]*--source\s+https?://|\b(?:eval|exec|source|\.)\s+[\x22']?\$\(\s*(?:curl|wget)\b|\b(?:python[0-9.]*|perl|ruby|node)\s+-[ce]\s+[\x22']?\$\(\s*(?:curl|wget)\b|\b(?:exec|eval)\s*\(\s*(?:await\s+)?(?:\(?\s*await\s+)?[\w.]*(?:requests\.get|urlopen|httpx\.get|fetch)\s*\(|(?:\bhttps?\.get|[\x22']\)\.get|\bfetch|urlopen|DownloadString|requests\.get|httpx\.get|Net::HTTP\.get|http\.Get)\s*\([^\n]{0,300}?\b(?:eval|exec|execSync|Function|iex|Invoke-Expression|instance_eval)\s*\(|\b(?:npx\s+(?:-\S+\s+)*(?:-y|--yes)\s+(?:-\S+\s+)*|(?:pnpm|yarn)\s+dlx\s+(?:-\S+\s+)*|bunx\s+(?:-\S+\s+)*)@?[\w./-]+@(?:latest|next|canary)\b|\x22(?:pre|post)?install\x22\s*:\s*\x22(?:[^\x22\\\n]|\\.)*(?:https?:|\bcurl\b|\bwget\b|\bfetch\())"#,
+);
 
 /// A download saved to a file: `curl -o F`, `wget -O F`, `urlretrieve(…,
 /// F)`, `Invoke-WebRequest -OutFile F`, `curl … > F`.
-static DOWNLOAD_TO: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r#"(?i)(?:\b(?:curl|wget)\b[^\n|]*?(?:\s-o\s*|\s--output(?:-document)?[=\s]\s*|\s-O\s+|\s>\s*)[\x22']?([^\s\x22'\x60;&|)-][^\s\x22'\x60;&|)]*)|\bcurl\b[^\n|]*?(?-i:\s-[a-zA-Z]+o)\s*[\x22']?([^\s\x22'\x60;&|)-][^\s\x22'\x60;&|)]*)|\bwget\b[^\n|]*?(?-i:\s-[a-zA-Z]+O)\s*[\x22']?([^\s\x22'\x60;&|)-][^\s\x22'\x60;&|)]*)|urlretrieve\([^\n,]*,\s*[\x22']?([^\s\x22')]+)|-OutFile\s+[\x22']?([^\s\x22';]+))"#,
-    )
-});
+static DOWNLOAD_TO: Expr = Expr::new(
+    r#"(?i)(?:\b(?:curl|wget)\b[^\n|]*?(?:\s-o\s*|\s--output(?:-document)?[=\s]\s*|\s-O\s+|\s>\s*)[\x22']?([^\s\x22'\x60;&|)-][^\s\x22'\x60;&|)]*)|\bcurl\b[^\n|]*?(?-i:\s-[a-zA-Z]+o)\s*[\x22']?([^\s\x22'\x60;&|)-][^\s\x22'\x60;&|)]*)|\bwget\b[^\n|]*?(?-i:\s-[a-zA-Z]+O)\s*[\x22']?([^\s\x22'\x60;&|)-][^\s\x22'\x60;&|)]*)|urlretrieve\([^\n,]*,\s*[\x22']?([^\s\x22')]+)|-OutFile\s+[\x22']?([^\s\x22';]+))"#,
+);
 
 /// Decoded text written to a file: `base64 -d > F`, `open(F, 'wb').write(
 /// b64decode(…))`, `xxd -r … > F`, `certutil -decode X F`.
-static DECODE_TO: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r#"(?i)(?:(?:base64\s+(?:-d|--decode|-D)|xxd\s+-r|openssl\s+(?:base64|enc)[^\n|>]*-d)[^\n|>]*>\s*[\x22']?([^\s\x22'\x60;&|)]+)|open\(\s*[\x22']([^\x22']+)[\x22']\s*,\s*[\x22']wb?[\x22']\)[^\n]*(?:b64decode|fromhex|unhexlify|decode\()|certutil\s+-decode\s+\S+\s+([^\s;&|]+))"#,
-    )
-});
+static DECODE_TO: Expr = Expr::new(
+    r#"(?i)(?:(?:base64\s+(?:-d|--decode|-D)|xxd\s+-r|openssl\s+(?:base64|enc)[^\n|>]*-d)[^\n|>]*>\s*[\x22']?([^\s\x22'\x60;&|)]+)|open\(\s*[\x22']([^\x22']+)[\x22']\s*,\s*[\x22']wb?[\x22']\)[^\n]*(?:b64decode|fromhex|unhexlify|decode\()|certutil\s+-decode\s+\S+\s+([^\s;&|]+))"#,
+);
 
 /// A file run: by an interpreter, made executable, started, or sourced
 /// (on one line: the interpreter's name at the end of a line, as in
 /// `/tmp/x.sh⏎`, must not take the next line's first word as its file).
-static RUNS: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r#"(?i)(?:\b(?:(?:ba|z|da|k)?sh|source|python[0-9.]*|node|perl|ruby|php|pwsh|powershell(?:\.exe)?(?:[ \t]+-File)?|deno[ \t]+run|bun|Start-Process|msiexec[ \t]+/i|open|chmod[ \t]+(?:[+ug]*x|[0-7]*[157][0-7]{2}))[ \t]+(?:-\S+[ \t]+)*[\x22']?([^\s\x22'\x60;&|)]+)|(?:^|[\s;&|(])\.{1,2}/([^\s\x22'\x60;&|)]+)|(?m:(?:^|[;&|(])[ \t]*\.[ \t]+[\x22']?([^\s\x22';&|)]+))|(?:^|[\s;(])&[ \t]+[\x22']?([^\s\x22';&|)(]+)|(?:subprocess\.\w+|os\.system|os\.chmod|execSync|spawn|execFile)\(\s*\[?\s*[\x22']([^\x22'\s]+)[\x22'])"#,
-    )
-});
+static RUNS: Expr = Expr::new(
+    r#"(?i)(?:\b(?:(?:ba|z|da|k)?sh|source|python[0-9.]*|node|perl|ruby|php|pwsh|powershell(?:\.exe)?(?:[ \t]+-File)?|deno[ \t]+run|bun|Start-Process|msiexec[ \t]+/i|open|chmod[ \t]+(?:[+ug]*x|[0-7]*[157][0-7]{2}))[ \t]+(?:-\S+[ \t]+)*[\x22']?([^\s\x22'\x60;&|)]+)|(?:^|[\s;&|(])\.{1,2}/([^\s\x22'\x60;&|)]+)|(?m:(?:^|[;&|(])[ \t]*\.[ \t]+[\x22']?([^\s\x22';&|)]+))|(?:^|[\s;(])&[ \t]+[\x22']?([^\s\x22';&|)(]+)|(?:subprocess\.\w+|os\.system|os\.chmod|execSync|spawn|execFile)\(\s*\[?\s*[\x22']([^\x22'\s]+)[\x22'])"#,
+);
 
 /// Prose that sends the reader to download a program or archive.
-static PROSE_DOWNLOAD: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r#"(?i)\b(?:download|get|grab|fetch|install)\b[^\n]{0,160}?https?://[^\s)\]>]*(?:\.(?:zip|exe|msi|dmg|pkg|7z|rar|tgz|tar\.gz|appimage|scr|bat|cmd|ps1|jar|apk)\b|/releases/download/)"#,
-    )
-});
+static PROSE_DOWNLOAD: Expr = Expr::new(
+    r#"(?i)\b(?:download|get|grab|fetch|install)\b[^\n]{0,160}?https?://[^\s)\]>]*(?:\.(?:zip|exe|msi|dmg|pkg|7z|rar|tgz|tar\.gz|appimage|scr|bat|cmd|ps1|jar|apk)\b|/releases/download/)"#,
+);
 /// Prose that has the agent download a script and run it, in one sentence
 /// (`download https://x/agent.sh, save it as setup.sh and execute it`).
-static PROSE_SCRIPT_RUN: LazyLock<Regex> = LazyLock::new(|| {
-    re(&r#"(?i)\b(?:download|fetch|get|grab|save)\b[^.\n]{0,80}https?://[^\s/]+/\S*\.(?:sh|bash|ps1|py|bat|cmd)\b[^.\n]{0,120}\b(?:execute|run|launch|source)\s+(?:it|them|the\s+(?:script|file))\b"#
-        .replace(r"[^.\n]", r"(?:[^.\n]|\.[^\s.])"))
-});
-static PROSE_RUN: LazyLock<Regex> =
-    LazyLock::new(|| re(r"(?i)\b(?:run|execute|launch|start|open|double-click|install)\b"));
-static PASSWORD: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?i)\b(?:password|passphrase|pass\s*:|pwd\s*:|mot de passe|contraseña|senha|passwort|пароль)|密码|パスワード",
-    )
-});
+static PROSE_SCRIPT_RUN: Expr = Expr::new(
+    r#"(?i)\b(?:download|fetch|get|grab|save)\b(?:[^.\n]|\.[^\s.]){0,80}https?://[^\s/]+/\S*\.(?:sh|bash|ps1|py|bat|cmd)\b(?:[^.\n]|\.[^\s.]){0,120}\b(?:execute|run|launch|source)\s+(?:it|them|the\s+(?:script|file))\b"#,
+);
+static PROSE_RUN: Expr =
+    Expr::new(r"(?i)\b(?:run|execute|launch|start|open|double-click|install)\b");
+static PASSWORD: Expr = Expr::new(
+    r"(?i)\b(?:password|passphrase|pass\s*:|pwd\s*:|mot de passe|contraseña|senha|passwort|пароль)|密码|パスワード",
+);
 
 /// A fetch of remote content in code: what it returns is *tainted*.
-static FETCH: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r#"(?i)(?:urlopen|requests\.get|httpx\.get|\bhttp\.Get|Net::HTTP\.get|URI\.open|\bfetch\s*\(|axios\.get|DownloadString|Invoke-WebRequest|Invoke-RestMethod|\b(?:iwr|irm)\b|\$\(\s*(?:curl|wget|dig|nslookup|host)\b|`(?:curl|wget)\b|\bhttps?\.get\s*\()"#,
-    )
-});
+static FETCH: Expr = Expr::new(
+    r#"(?i)(?:urlopen|requests\.get|httpx\.get|\bhttp\.Get|Net::HTTP\.get|URI\.open|\bfetch\s*\(|axios\.get|DownloadString|Invoke-WebRequest|Invoke-RestMethod|\b(?:iwr|irm)\b|\$\(\s*(?:curl|wget|dig|nslookup|host)\b|`(?:curl|wget)\b|\bhttps?\.get\s*\()"#,
+);
 
 /// An assignment: its names (`b, _ :=`, `$c =`, `const code =`) and what is
 /// assigned.
-static ASSIGNMENT: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r#"^\s*(?:(?:const|let|var|my|local|export|readonly)\s+)?(\$?[A-Za-z_]\w*(?:\s*,\s*\$?[A-Za-z_]\w*)*)\s*(?::=|=)([^=][^\n]*)$"#,
-    )
-});
+static ASSIGNMENT: Expr = Expr::new(
+    r#"^\s*(?:(?:const|let|var|my|local|export|readonly)\s+)?(\$?[A-Za-z_]\w*(?:\s*,\s*\$?[A-Za-z_]\w*)*)\s*(?::=|=)([^=][^\n]*)$"#,
+);
 
 /// Running text as code: `eval(x)`, `exec(x)`, `subprocess.run(x,
 /// shell=True)`, `bash -c "$x"`, `exec.Command("sh", "-c", x)`,
 /// `[scriptblock]::Create($x)`, `$x | iex`.
-static EXEC: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r#"(?i)(?:\b(?:eval|exec|execSync|execFileSync|instance_eval|system|popen|spawnSync|spawn|Function|runInThisContext|runInNewContext|Invoke-Expression|iex|compile)\s*\(|\[scriptblock\]::Create\s*\(|\bexec\.Command\s*\(|\bsubprocess\.\w+\s*\(|\bos\.(?:system|popen)\s*\(|\b(?:ba|z)?sh\s+-c\s+|\beval\s+[\x22'$]|\|\s*(?:iex|Invoke-Expression|(?:ba|z)?sh|python[0-9.]*)\b)"#,
-    )
-});
+static EXEC: Expr = Expr::new(
+    r#"(?i)(?:\b(?:eval|exec|execSync|execFileSync|instance_eval|system|popen|spawnSync|spawn|Function|runInThisContext|runInNewContext|Invoke-Expression|iex|compile)\s*\(|\[scriptblock\]::Create\s*\(|\bexec\.Command\s*\(|\bsubprocess\.\w+\s*\(|\bos\.(?:system|popen)\s*\(|\b(?:ba|z)?sh\s+-c\s+|\beval\s+[\x22'$]|\|\s*(?:iex|Invoke-Expression|(?:ba|z)?sh|python[0-9.]*)\b)"#,
+);
 
 /// An archive unpacked: `tar xzf F [-C D]`, `unzip F [-d D]`.
-static EXTRACT: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r#"\b(?:tar\s+-?[a-zA-Z]*x[a-zA-Z]*\s+[\x22']?([^\s\x22';&|]+)[\x22']?(?:\s+-C\s+[\x22']?([^\s\x22';&|]+))?|unzip\s+(?:-\S+\s+)*[\x22']?([^\s\x22';&|]+)[\x22']?(?:\s+-d\s+[\x22']?([^\s\x22';&|]+))?)"#,
-    )
-});
+static EXTRACT: Expr = Expr::new(
+    r#"\b(?:tar\s+-?[a-zA-Z]*x[a-zA-Z]*\s+[\x22']?([^\s\x22';&|]+)[\x22']?(?:\s+-C\s+[\x22']?([^\s\x22';&|]+))?|unzip\s+(?:-\S+\s+)*[\x22']?([^\s\x22';&|]+)[\x22']?(?:\s+-d\s+[\x22']?([^\s\x22';&|]+))?)"#,
+);
 
 /// A program started by its path, first on a command line.
-static PATH_RUN: LazyLock<Regex> = LazyLock::new(|| {
-    re(r#"(?m)(?:^|[;&|]\s*)\s*(?:sudo\s+)?[\x22']?((?:/|\./|~/|\$\w+/)[\w./${}-]+)"#)
-});
+static PATH_RUN: Expr =
+    Expr::new(r#"(?m)(?:^|[;&|]\s*)\s*(?:sudo\s+)?[\x22']?((?:/|\./|~/|\$\w+/)[\w./${}-]+)"#);
 
 /// A package index other than the public one: `--extra-index-url URL`,
 /// `--registry URL`, `index-url = URL`.
-static FOREIGN_INDEX: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r#"(?im)(?:\b(?:pip[0-9.]*|uv|npm|pnpm|yarn|bun|poetry|pipx|pipenv)\b[^\n]*(?:--(?:extra-)?index-url|--registry|\s-i)|^\s*(?:--)?(?:extra-)?index-url|^\s*registry)[=\s]+[\x22']?https?://([^/\s\x22':]+)"#,
-    )
-});
+static FOREIGN_INDEX: Expr = Expr::new(
+    r#"(?im)(?:\b(?:pip[0-9.]*|uv|npm|pnpm|yarn|bun|poetry|pipx|pipenv)\b[^\n]*(?:--(?:extra-)?index-url|--registry|\s-i)|^\s*(?:--)?(?:extra-)?index-url|^\s*registry)[=\s]+[\x22']?https?://([^/\s\x22':]+)"#,
+);
 
 /// Indexes that are the public registries (or their official mirrors).
 const PUBLIC_INDEXES: &[&str] = &[
@@ -204,11 +158,9 @@ const PUBLIC_INDEXES: &[&str] = &[
 ];
 
 /// Packages named to an installer: `pip install A B`, `npm i A`.
-static INSTALL_ARGS: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r#"\b(?:pip[0-9.]*\s+install|uv\s+pip\s+install|uv\s+add|poetry\s+add|pipenv\s+install|npm\s+(?:install|i|add)|pnpm\s+(?:add|install|i)|yarn\s+add|bun\s+(?:add|install|i))\s+([^\n`|;&#>]+)"#,
-    )
-});
+static INSTALL_ARGS: Expr = Expr::new(
+    r#"\b(?:pip[0-9.]*\s+install|uv\s+pip\s+install|uv\s+add|poetry\s+add|pipenv\s+install|npm\s+(?:install|i|add)|pnpm\s+(?:add|install|i)|yarn\s+add|bun\s+(?:add|install|i))\s+([^\n`|;&#>]+)"#,
+);
 
 /// Well-known packages of PyPI and npm: a name one edit away from one of
 /// these (and not itself one) is a typosquat.
@@ -436,96 +388,75 @@ const WELL_KNOWN: &[&str] = &[
 
 /// Where something runs on its own later: git hooks, autostart entries,
 /// startup files.
-static AUTOSTART_PLACE: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r#"(?i)(?:\.git[/\\]+hooks[/\\]|\bcore\.hooksPath\b|Launch(?:Agents|Daemons)|\.config[/\\]+autostart|systemd[/\\]|CurrentVersion\\*Run\b|\\Startup\\|\bcrontab\b|/etc/cron|\.(?:bashrc|zshrc|bash_profile|profile)\b|profile\.d/|\.pth\b|sitecustomize|PYTHONSTARTUP|folderOpen|\$PROFILE\b)"#,
-    )
-});
+static AUTOSTART_PLACE: Expr = Expr::new(
+    r#"(?i)(?:\.git[/\\]+hooks[/\\]|\bcore\.hooksPath\b|Launch(?:Agents|Daemons)|\.config[/\\]+autostart|systemd[/\\]|CurrentVersion\\*Run\b|\\Startup\\|\bcrontab\b|/etc/cron|\.(?:bashrc|zshrc|bash_profile|profile)\b|profile\.d/|\.pth\b|sitecustomize|PYTHONSTARTUP|folderOpen|\$PROFILE\b)"#,
+);
 
 /// A network command or URL in code.
-static NETWORK: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r#"(?i)(?:\b(?:curl|wget|iwr|irm|Invoke-WebRequest|Invoke-RestMethod|nc|ncat)\b|https?://|urlopen|requests\.\w+\(|\bfetch\s*\(|DownloadString)"#,
-    )
-});
+static NETWORK: Expr = Expr::new(
+    r#"(?i)(?:\b(?:curl|wget|iwr|irm|Invoke-WebRequest|Invoke-RestMethod|nc|ncat)\b|https?://|urlopen|requests\.\w+\(|\bfetch\s*\(|DownloadString)"#,
+);
 
 /// A skill file copied or linked into a place where it runs on its own
 /// (`cp scripts/pre-commit .git/hooks/pre-commit`), or such a place made
 /// a folder of the skill (`git config core.hooksPath hooks`).
-static INSTALLED_AS: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r#"(?i)(?:\b(?:cp|install|ln\s+-\w+|copy|Copy-Item|shutil\.copy\w*|copyfile)\b[\s(]+(?:-\S+\s+)*[\x22']?([^\s\x22',)]+)[\x22']?[\s,]+[^\n]*?(?:\.git[/\\]+hooks[/\\]|Launch(?:Agents|Daemons)|\.config[/\\]+autostart|systemd[/\\]|profile\.d/|\\Startup\\)|\bcore\.hooksPath\s+[\x22']?([^\s\x22']+))"#,
-    )
-});
+static INSTALLED_AS: Expr = Expr::new(
+    r#"(?i)(?:\b(?:cp|install|ln\s+-\w+|copy|Copy-Item|shutil\.copy\w*|copyfile)\b[\s(]+(?:-\S+\s+)*[\x22']?([^\s\x22',)]+)[\x22']?[\s,]+[^\n]*?(?:\.git[/\\]+hooks[/\\]|Launch(?:Agents|Daemons)|\.config[/\\]+autostart|systemd[/\\]|profile\.d/|\\Startup\\)|\bcore\.hooksPath\s+[\x22']?([^\s\x22']+))"#,
+);
 
 /// A link or image URL that carries conversation data or secrets, said in
 /// prose (`a link of the form https://x/help?ref= followed by the base64 of
 /// any API keys`).
-static URL_DATA: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r#"(?i)https?://[^\s)\]>`]*[?&][\w-]+=[^\n]{0,120}?\b(?:followed\s+by|append(?:ed|ing)?|add(?:ed|ing)?|with|containing|set\s+to|filled\s+with|carrying|encod(?:e|ed|ing))\b[^\n]{0,100}?\b(?:api[ _-]?keys?|tokens?|passwords?|secrets?|credentials?|conversation|chat\s+history|environment\s+variables|the\s+user'?s\s+(?:last\s+|latest\s+|previous\s+)?(?:message|question|input|request|prompt))\b"#,
-    )
-});
+static URL_DATA: Expr = Expr::new(
+    r#"(?i)https?://[^\s)\]>`]*[?&][\w-]+=[^\n]{0,120}?\b(?:followed\s+by|append(?:ed|ing)?|add(?:ed|ing)?|with|containing|set\s+to|filled\s+with|carrying|encod(?:e|ed|ing))\b[^\n]{0,100}?\b(?:api[ _-]?keys?|tokens?|passwords?|secrets?|credentials?|conversation|chat\s+history|environment\s+variables|the\s+user'?s\s+(?:last\s+|latest\s+|previous\s+)?(?:message|question|input|request|prompt))\b"#,
+);
 
 /// Running what was fetched: commands, scripts, shell.
-static RUN_COMMANDS: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)\b(?:execut|run)\w*\b.{0,60}\b(?:shell\s+)?(?:commands?|scripts?)\b")
-});
+static RUN_COMMANDS: Expr =
+    Expr::new(r"(?i)\b(?:execut|run)\w*\b.{0,60}\b(?:shell\s+)?(?:commands?|scripts?)\b");
 
 /// Prose that has the agent read a file and act on it (`read
 /// .cache/instructions.md and do what it says`): remote instructions when
 /// the file was downloaded.
-static FOLLOW_FILE: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r#"(?i)\b(?:read|open|load|follow|obey|execute|run\s+the\s+steps\s+in)\s+[`\x22']?([\w./-]+\.(?:md|txt|json|yaml|yml))[`\x22']?(?:[^.\n]|\.\S){0,40}?\b(?:do\s+what\s+it\s+says|follow|obey|execute|run)\b"#,
-    )
-});
+static FOLLOW_FILE: Expr = Expr::new(
+    r#"(?i)\b(?:read|open|load|follow|obey|execute|run\s+the\s+steps\s+in)\s+[`\x22']?([\w./-]+\.(?:md|txt|json|yaml|yml))[`\x22']?(?:[^.\n]|\.\S){0,40}?\b(?:do\s+what\s+it\s+says|follow|obey|execute|run)\b"#,
+);
 
 /// Quoted path pieces joined by a language's path operator or join call
 /// (`Path.home() / ".aws" / "credentials"`, `filepath.Join(home, ".docker",
 /// "config.json")`, `"~/." + "ssh"`): read as one path by [`SOURCE`].
-static JOINED_LITERALS: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r#"[\x22'][^\x22'\n]{1,80}[\x22'](?:\s*(?:/|,|\+)\s*(?:[A-Za-z_][\w.]*(?:\(\))?\s*(?:/|,|\+)\s*)?[\x22'][^\x22'\n]{1,80}[\x22'])+"#,
-    )
-});
-static QUOTED_PIECE: LazyLock<Regex> = LazyLock::new(|| re(r#"[\x22']([^\x22'\n]*)[\x22']"#));
+static JOINED_LITERALS: Expr = Expr::new(
+    r#"[\x22'][^\x22'\n]{1,80}[\x22'](?:\s*(?:/|,|\+)\s*(?:[A-Za-z_][\w.]*(?:\(\))?\s*(?:/|,|\+)\s*)?[\x22'][^\x22'\n]{1,80}[\x22'])+"#,
+);
+static QUOTED_PIECE: Expr = Expr::new(r#"[\x22']([^\x22'\n]*)[\x22']"#);
 
 /// A browser's profile folder and one of its secret stores (cookies, saved
 /// logins) named in the same file: a credential source.
-static BROWSER_PROFILE: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r#"(?i)(?:Google[\s\x22'/\\,+]+Chrome|Chromium|BraveSoftware|Microsoft[\s\x22'/\\,+]+Edge|Mozilla[\s\x22'/\\,+]+Firefox|\.mozilla|Opera\s+Software|Vivaldi)"#,
-    )
-});
-static BROWSER_STORE: LazyLock<Regex> = LazyLock::new(|| {
-    re(r#"[\x22'/\\](?:Cookies|Login Data|Web Data|cookies\.sqlite|logins\.json|key4\.db)[\x22']"#)
-});
+static BROWSER_PROFILE: Expr = Expr::new(
+    r#"(?i)(?:Google[\s\x22'/\\,+]+Chrome|Chromium|BraveSoftware|Microsoft[\s\x22'/\\,+]+Edge|Mozilla[\s\x22'/\\,+]+Firefox|\.mozilla|Opera\s+Software|Vivaldi)"#,
+);
+static BROWSER_STORE: Expr = Expr::new(
+    r#"[\x22'/\\](?:Cookies|Login Data|Web Data|cookies\.sqlite|logins\.json|key4\.db)[\x22']"#,
+);
 
 /// A command that prints a credential: a source whose value is then
 /// followed (see [`secret_flows`]).
-static CRED_TOOL: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?i)\b(?:gh\s+auth\s+token|glab\s+auth\s+token|git\s+credential(?:-\w+)?\s+(?:fill|get)|aws\s+configure\s+(?:get\s+\S*(?:secret|key|token)|export-credentials)|aws\s+sts\s+get-session-token|gcloud\s+auth\s+(?:application-default\s+)?print-(?:access|identity)-token|az\s+account\s+get-access-token|security\s+find-(?:generic|internet)-password\b[^\n]*\s-w\b|docker-credential-\w+\s+get|secret-tool\s+lookup|op\s+(?:read|item\s+get)|vault\s+(?:kv\s+get|read)|kubectl\s+config\s+view\b[^\n]*--raw|heroku\s+auth:token|pass\s+show)\b",
-    )
-});
+static CRED_TOOL: Expr = Expr::new(
+    r"(?i)\b(?:gh\s+auth\s+token|glab\s+auth\s+token|git\s+credential(?:-\w+)?\s+(?:fill|get)|aws\s+configure\s+(?:get\s+\S*(?:secret|key|token)|export-credentials)|aws\s+sts\s+get-session-token|gcloud\s+auth\s+(?:application-default\s+)?print-(?:access|identity)-token|az\s+account\s+get-access-token|security\s+find-(?:generic|internet)-password\b[^\n]*\s-w\b|docker-credential-\w+\s+get|secret-tool\s+lookup|op\s+(?:read|item\s+get)|vault\s+(?:kv\s+get|read)|kubectl\s+config\s+view\b[^\n]*--raw|heroku\s+auth:token|pass\s+show)\b",
+);
 
 /// The whole environment taken as a value (`dict(os.environ)`,
 /// `Object.entries(process.env)`, `{...process.env}`): a source whose value
 /// is followed.
-static WHOLE_ENV: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r#"(?:\bdict\(\s*os\.environ\s*\)|\bos\.environ\.copy\(\)|\{\s*\*\*os\.environ\s*\}|\bObject\.(?:entries|keys|values|assign)\([^)\n]*process\.env\s*\)|\{\s*\.\.\.process\.env\s*\}|=\s*process\.env\s*;?\s*$|\bos\.Environ\(\)|\bENV\.to_h\b|\[Environment\]::GetEnvironmentVariables\(\))"#,
-    )
-});
+static WHOLE_ENV: Expr = Expr::new(
+    r#"(?:\bdict\(\s*os\.environ\s*\)|\bos\.environ\.copy\(\)|\{\s*\*\*os\.environ\s*\}|\bObject\.(?:entries|keys|values|assign)\([^)\n]*process\.env\s*\)|\{\s*\.\.\.process\.env\s*\}|=\s*process\.env\s*;?\s*$|\bos\.Environ\(\)|\bENV\.to_h\b|\[Environment\]::GetEnvironmentVariables\(\))"#,
+);
 
 /// A variable named for a secret of one service (`OPENAI_API_KEY`,
 /// `GITHUB_TOKEN`): group 1 is the service.
-static SERVICE_SECRET: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"\b([A-Z][A-Z0-9]{2,})_(?:[A-Z0-9]+_)*(?:TOKEN|SECRET|PASSWORD|API_KEY|ACCESS_KEY|SECRET_KEY|PRIVATE_KEY|KEY|PAT)\b",
-    )
-});
+static SERVICE_SECRET: Expr = Expr::new(
+    r"\b([A-Z][A-Z0-9]{2,})_(?:[A-Z0-9]+_)*(?:TOKEN|SECRET|PASSWORD|API_KEY|ACCESS_KEY|SECRET_KEY|PRIVATE_KEY|KEY|PAT)\b",
+);
 /// Leading words of a secret's name that name no service.
 const NO_SERVICE: &[&str] = &[
     "API",
@@ -565,71 +496,53 @@ const NO_SERVICE: &[&str] = &[
     "NUXT",
     "EXPO",
 ];
-static URL_HOST: LazyLock<Regex> = LazyLock::new(|| re(r#"https?://([^/\s\x22'`$:?#)]+)"#));
+static URL_HOST: Expr = Expr::new(r#"https?://([^/\s\x22'`$:?#)]+)"#);
 /// A header that carries a credential to the service it is for.
-static AUTH_HEADER: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r#"(?i)(?:authorization|bearer|x-api-key|api-key|private-token|x-auth-token|x-access-token|\btoken\s|auth\s*=|headers\s*=|apikey)"#,
-    )
-});
+static AUTH_HEADER: Expr = Expr::new(
+    r#"(?i)(?:authorization|bearer|x-api-key|api-key|private-token|x-auth-token|x-access-token|\btoken\s|auth\s*=|headers\s*=|apikey)"#,
+);
 /// A line that hands a value to a request (its body, form or URL).
-static REQUEST_PART: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r#"(?i)(?:\bbody\s*:|\bdata\s*[:=]|\bjson\s*[:=]|\bparams\s*[:=]|\bfiles\s*[:=]|\s-d\b|\s--data|\s-F\b|\s-T\b|--post-(?:data|file)|--upload-file|\.(?:send|write|sendall|request)\()"#,
-    )
-});
+static REQUEST_PART: Expr = Expr::new(
+    r#"(?i)(?:\bbody\s*:|\bdata\s*[:=]|\bjson\s*[:=]|\bparams\s*[:=]|\bfiles\s*[:=]|\s-d\b|\s--data|\s-F\b|\s-T\b|--post-(?:data|file)|--upload-file|\.(?:send|write|sendall|request)\()"#,
+);
 /// An assignment to a name (or a key or field of it), for following values.
-static TAINT_ASSIGN: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r#"^\s*(?:(?:const|let|var|my|local|export|readonly)\s+)?\$?([A-Za-z_]\w*)(?:\[[^\]\n]*\]|\.\w+)?\s*(?::=|=|\+=)\s*([^=\n][^\n]*)$"#,
-    )
-});
+static TAINT_ASSIGN: Expr = Expr::new(
+    r#"^\s*(?:(?:const|let|var|my|local|export|readonly)\s+)?\$?([A-Za-z_]\w*)(?:\[[^\]\n]*\]|\.\w+)?\s*(?::=|=|\+=)\s*([^=\n][^\n]*)$"#,
+);
 /// Output written to a file (`> F`, `-o F`).
-static WRITES_TO: LazyLock<Regex> =
-    LazyLock::new(|| re(r#"(?:>>?|\s-o)\s*[\x22']?([^\s\x22';&|)]+)"#));
+static WRITES_TO: Expr = Expr::new(r#"(?:>>?|\s-o)\s*[\x22']?([^\s\x22';&|)]+)"#);
 
 /// A process left running after the session, detached from it.
-static DETACH: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r#"(?i)(?:&\s*disown\b|\bnohup\b|\bsetsid\b|start_new_session\s*=\s*True|\bdetached\s*:\s*true|-WindowStyle\s+Hidden|\bStart-Job\b|\bdaemon(?:ize)?\s*\()"#,
-    )
-});
-static ENDLESS: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r#"(?:\bwhile\s+(?:true|:|1|True)\b|\bwhile\s*\(\s*(?:true|1)\s*\)|\bfor\s*\(\s*;\s*;\s*\)|\bsetInterval\s*\(|\bloop\s*\{)"#,
-    )
-});
+static DETACH: Expr = Expr::new(
+    r#"(?i)(?:&\s*disown\b|\bnohup\b|\bsetsid\b|start_new_session\s*=\s*True|\bdetached\s*:\s*true|-WindowStyle\s+Hidden|\bStart-Job\b|\bdaemon(?:ize)?\s*\()"#,
+);
+static ENDLESS: Expr = Expr::new(
+    r#"(?:\bwhile\s+(?:true|:|1|True)\b|\bwhile\s*\(\s*(?:true|1)\s*\)|\bfor\s*\(\s*;\s*;\s*\)|\bsetInterval\s*\(|\bloop\s*\{)"#,
+);
 
 /// Erasing the traces of what was run: shell history wiped or edited, the
 /// history file turned off, Windows event logs cleared.
-static ERASE_TRACES: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r#"(?i)(?:\bhistory\s+-[cw]\b|\bunset\s+HISTFILE\b|\bHISTFILE=/dev/null|\bHISTSIZE=0\b|\bClear-History\b|\bwevtutil(?:\.exe)?\s+cl\b|Clear-EventLog|(?:\brm\b|\bshred\b|\btruncate\b|\bsed\s+-i|>)[^\n]*\.(?:bash|zsh|sh|python|node_repl|psql|mysql)_history\b|(?:\brm\b|\bshred\b|\bsed\s+-i|Remove-Item|Clear-Content)[^\n]*(?:ConsoleHost_history|fish_history))"#,
-    )
-});
+static ERASE_TRACES: Expr = Expr::new(
+    r#"(?i)(?:\bhistory\s+-[cw]\b|\bunset\s+HISTFILE\b|\bHISTFILE=/dev/null|\bHISTSIZE=0\b|\bClear-History\b|\bwevtutil(?:\.exe)?\s+cl\b|Clear-EventLog|(?:\brm\b|\bshred\b|\btruncate\b|\bsed\s+-i|>)[^\n]*\.(?:bash|zsh|sh|python|node_repl|psql|mysql)_history\b|(?:\brm\b|\bshred\b|\bsed\s+-i|Remove-Item|Clear-Content)[^\n]*(?:ConsoleHost_history|fish_history))"#,
+);
 
 /// A skill's data file (an image, a font, a document) run as code: fed to
 /// a shell, or copied to a program's name.
-static DATA_RUN: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r#"(?i)(?:\b(?:tail|head|dd|cat|cut|xxd|strings|gunzip|zcat|base64|type|gc|Get-Content)\b[^\n|]*?[\w./\\-]+\.(?:png|jpe?g|gif|ico|bmp|webp|svg|ttf|otf|woff2?|pdf|docx?|xlsx?|pptx?|dat|bin|csv|mp3|mp4|wav)\b[^\n]*\|\s*(?:(?:ba|z|da|k)?sh|iex|Invoke-Expression|pwsh|powershell)\b|\b(?:cp|copy|Copy-Item|mv|move|Move-Item|ren|rename|Rename-Item)\s+(?:-\S+\s+)*[\x22']?[^\s\x22']+\.(?:png|jpe?g|gif|ico|bmp|webp|svg|ttf|otf|woff2?|pdf|docx?|xlsx?|dat|bin|csv|mp3|mp4|wav|txt)[\x22']?\s+[\x22']?[^\s\x22';]+\.(?:exe|dll|scr|com|bat|cmd|ps1|sh|so|dylib|msi|jar|elf)\b)"#,
-    )
-});
+static DATA_RUN: Expr = Expr::new(
+    r#"(?i)(?:\b(?:tail|head|dd|cat|cut|xxd|strings|gunzip|zcat|base64|type|gc|Get-Content)\b[^\n|]*?[\w./\\-]+\.(?:png|jpe?g|gif|ico|bmp|webp|svg|ttf|otf|woff2?|pdf|docx?|xlsx?|pptx?|dat|bin|csv|mp3|mp4|wav)\b[^\n]*\|\s*(?:(?:ba|z|da|k)?sh|iex|Invoke-Expression|pwsh|powershell)\b|\b(?:cp|copy|Copy-Item|mv|move|Move-Item|ren|rename|Rename-Item)\s+(?:-\S+\s+)*[\x22']?[^\s\x22']+\.(?:png|jpe?g|gif|ico|bmp|webp|svg|ttf|otf|woff2?|pdf|docx?|xlsx?|dat|bin|csv|mp3|mp4|wav|txt)[\x22']?\s+[\x22']?[^\s\x22';]+\.(?:exe|dll|scr|com|bat|cmd|ps1|sh|so|dylib|msi|jar|elf)\b)"#,
+);
 
 /// Prose that names a package to install or recommend, in code quotes: a
 /// typosquat there is installed by whoever follows the advice.
-static PROSE_PACKAGE: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)\b(?:recommend|install|suggest)\w*\b[^\n]{0,80}?`([a-z0-9][a-z0-9_-]{3,40})`")
-});
-static ABOUT_SQUATS: LazyLock<Regex> =
-    LazyLock::new(|| re(r"(?i)(?:typo|squat|malicious|fake|impersonat|look-?alike|misspel|spoof)"));
+static PROSE_PACKAGE: Expr =
+    Expr::new(r"(?i)\b(?:recommend|install|suggest)\w*\b[^\n]{0,80}?`([a-z0-9][a-z0-9_-]{3,40})`");
+static ABOUT_SQUATS: Expr =
+    Expr::new(r"(?i)(?:typo|squat|malicious|fake|impersonat|look-?alike|misspel|spoof)");
 
 /// Words of a paragraph that speak of something the agent runs.
-static ACTION_WORDS: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?i)(?:\b(?:steps?|commands?|scripts?|run|ran|runs|running|execut\w*|upload\w*|send\w*|sent|sync\w*|install\w*|did|ejecut\w*|exécut\w*|lance\w*|ausgeführt|führe\w*)\b|scripts/|\.(?:sh|py|js|ps1)\b|运行|执行|実行|выполн|запуст)",
-    )
-});
+static ACTION_WORDS: Expr = Expr::new(
+    r"(?i)(?:\b(?:steps?|commands?|scripts?|run|ran|runs|running|execut\w*|upload\w*|send\w*|sent|sync\w*|install\w*|did|ejecut\w*|exécut\w*|lance\w*|ausgeführt|führe\w*)\b|scripts/|\.(?:sh|py|js|ps1)\b|运行|执行|実行|выполн|запуст)",
+);
 
 /// Instructions that strip the agent of its instructions, strongly
 /// enough to be an attack alone (docs/audit.md#capabilities): earlier or
@@ -738,6 +651,73 @@ static FAMILIES: LazyLock<Vec<(&'static str, Screened)>> = LazyLock::new(|| {
         ("destroy the user's data", family("", DESTROY)),
     ]
 });
+
+/// Every expression of this file behind one [`Gate`]
+/// (docs/performance.md#the-audits-literal-gates): [`Skill::observe`]
+/// passes each text once through it and searches only the expressions
+/// that can match it.
+static GATE: LazyLock<Gate> = LazyLock::new(|| Gate::new(&gated()));
+
+/// The expressions of [`GATE`]: each one's address and source.
+fn gated() -> Vec<(usize, String)> {
+    let expressions: [&'static Expr; 47] = [
+        &SOURCE,
+        &ENV_DUMP,
+        &READ,
+        &SINK,
+        &SECRET_ENV,
+        &COVERT,
+        &CAPTURE_HOST,
+        &REMOTE_RUN,
+        &DOWNLOAD_TO,
+        &DECODE_TO,
+        &RUNS,
+        &PROSE_DOWNLOAD,
+        &PROSE_SCRIPT_RUN,
+        &PROSE_RUN,
+        &PASSWORD,
+        &FETCH,
+        &ASSIGNMENT,
+        &EXEC,
+        &EXTRACT,
+        &PATH_RUN,
+        &FOREIGN_INDEX,
+        &INSTALL_ARGS,
+        &AUTOSTART_PLACE,
+        &NETWORK,
+        &INSTALLED_AS,
+        &URL_DATA,
+        &RUN_COMMANDS,
+        &FOLLOW_FILE,
+        &JOINED_LITERALS,
+        &QUOTED_PIECE,
+        &BROWSER_PROFILE,
+        &BROWSER_STORE,
+        &CRED_TOOL,
+        &WHOLE_ENV,
+        &SERVICE_SECRET,
+        &URL_HOST,
+        &AUTH_HEADER,
+        &REQUEST_PART,
+        &TAINT_ASSIGN,
+        &WRITES_TO,
+        &DETACH,
+        &ENDLESS,
+        &ERASE_TRACES,
+        &DATA_RUN,
+        &PROSE_PACKAGE,
+        &ABOUT_SQUATS,
+        &ACTION_WORDS,
+    ];
+    let mut gated: Vec<(usize, String)> = expressions.iter().map(|e| e.gated()).collect();
+    for (_, _, screened) in STRONG.iter() {
+        gated.push(screened.gated());
+    }
+    for (_, screened) in FAMILIES.iter() {
+        gated.push(screened.gated());
+    }
+    gated
+}
 
 /// A placeholder where a real command would have a value (`curl ... |
 /// bash`, `<url>`): the text shows a shape, it does not do it.
@@ -1253,7 +1233,19 @@ impl Skill {
         } else {
             text
         };
-        for m in SOURCE.find_iter(text) {
+        // Which expressions can match the text or its sentences: the
+        // sentences are the text's bytes with some line feeds read as
+        // spaces, and no gate literal holds a line feed, so what the
+        // sentences hold the text holds (or with a space for a line feed).
+        let may = GATE.scan(sentences);
+        let may_sentences = &may;
+        let may_read = may.may(&READ);
+        for m in may
+            .may(&SOURCE)
+            .then(|| SOURCE.find_iter(text))
+            .into_iter()
+            .flatten()
+        {
             if is_test(rel) {
                 break;
             }
@@ -1264,10 +1256,11 @@ impl Skill {
                 let to = sentences[m.end()..]
                     .find('\n')
                     .map_or(sentences.len(), |i| m.end() + i);
-                READ.is_match(&sentences[from..to])
+                may_read && READ.is_match(&sentences[from..to])
             } else {
-                (index.saturating_sub(3)..(index + 4).min(lines.starts.len()))
-                    .any(|i| READ.is_match(lines.line(i)))
+                may_read
+                    && (index.saturating_sub(3)..(index + 4).min(lines.starts.len()))
+                        .any(|i| READ.is_match(lines.line(i)))
             };
             if near && !teaching(m.start(), m.end()) {
                 self.sources.push(fact(m.start()));
@@ -1280,11 +1273,21 @@ impl Skill {
                 break;
             }
         }
-        let env_dump: &Regex = if is_test(rel) { &NOTHING } else { &ENV_DUMP };
+        let env_dump: &Regex = if is_test(rel) || !may.may(&ENV_DUMP) {
+            &NOTHING
+        } else {
+            &ENV_DUMP
+        };
+        let sink: &Regex = if may.may(&SINK) { &SINK } else { &NOTHING };
+        let remote_run: &Regex = if may.may(&REMOTE_RUN) {
+            &REMOTE_RUN
+        } else {
+            &NOTHING
+        };
         for (list, regex) in [
             (&mut self.sources, env_dump),
-            (&mut self.sinks, &*SINK),
-            (&mut self.remote_runs, &*REMOTE_RUN),
+            (&mut self.sinks, sink),
+            (&mut self.remote_runs, remote_run),
         ] {
             for m in regex.find_iter(text) {
                 if !teaching(m.start(), m.end()) {
@@ -1293,7 +1296,10 @@ impl Skill {
                 }
             }
         }
-        for (regex, decoded) in [(&*DOWNLOAD_TO, false), (&*DECODE_TO, true)] {
+        for (regex, decoded) in [(&DOWNLOAD_TO, false), (&DECODE_TO, true)] {
+            if !may.may(regex) {
+                continue;
+            }
             for c in regex.captures_iter(text) {
                 let whole = c.get(0).map_or(0..0, |m| m.range());
                 if teaching(whole.start, whole.end) {
@@ -1310,7 +1316,7 @@ impl Skill {
                 }
             }
         }
-        if !self.written.is_empty() || text.len() < 1 << 20 {
+        if may.may(&RUNS) && (!self.written.is_empty() || text.len() < 1 << 20) {
             for c in RUNS.captures_iter(text) {
                 let whole = c.get(0).map_or(0..0, |m| m.range());
                 if let Some(name) = (1..c.len()).find_map(|i| c.get(i)) {
@@ -1323,32 +1329,38 @@ impl Skill {
                 }
             }
         }
-        if prose {
+        if prose && may.may(&PROSE_DOWNLOAD) {
             for m in PROSE_DOWNLOAD.find_iter(text) {
                 let index = lines.index(m.start());
                 let near: String = (index.saturating_sub(1)..(index + 3).min(lines.starts.len()))
                     .map(|i| lines.line(i))
                     .collect::<Vec<_>>()
                     .join("\n");
-                let sealed = PASSWORD.is_match(&near);
-                if (sealed || PROSE_RUN.is_match(&near)) && !teaching(m.start(), m.end()) {
+                let sealed = may.may(&PASSWORD) && PASSWORD.is_match(&near);
+                if (sealed || (may.may(&PROSE_RUN) && PROSE_RUN.is_match(&near)))
+                    && !teaching(m.start(), m.end())
+                {
                     self.prose_downloads.push((fact(m.start()), sealed));
                 }
             }
         }
         if self.capture.is_none()
+            && may.may(&SINK)
+            && may.may(&CAPTURE_HOST)
             && let Some(m) = SINK.find(text)
             && CAPTURE_HOST.is_match(text)
         {
             self.capture = Some(fact(m.start()));
         }
         if prose {
-            if let Some(m) = PROSE_SCRIPT_RUN.find(sentences)
+            if may_sentences.may(&PROSE_SCRIPT_RUN)
+                && let Some(m) = PROSE_SCRIPT_RUN.find(sentences)
                 && !teaching(m.start(), m.end())
             {
                 self.prose_downloads.push((fact(m.start()), false));
             }
-            if let Some(m) = URL_DATA.find(sentences)
+            if may_sentences.may(&URL_DATA)
+                && let Some(m) = URL_DATA.find(sentences)
                 && !teaching(m.start(), m.end())
             {
                 self.other.push((
@@ -1357,7 +1369,12 @@ impl Skill {
                     fact(m.start()),
                 ));
             }
-            for c in FOLLOW_FILE.captures_iter(sentences) {
+            let follow = may_sentences.may(&FOLLOW_FILE);
+            for c in follow
+                .then(|| FOLLOW_FILE.captures_iter(sentences))
+                .into_iter()
+                .flatten()
+            {
                 let whole = c.get(0).map_or(0..0, |m| m.range());
                 if let Some(name) = c.get(1)
                     && !teaching(whole.start, whole.end)
@@ -1369,11 +1386,14 @@ impl Skill {
                 }
             }
         }
-        self.observe_code(rel, lines, prose, &fact);
+        self.observe_code(rel, lines, prose, &may, &fact);
         if prose || rel.ends_with(".md") {
             // A quotation may wrap onto the next line: read it by paragraph.
             let paragraphs = Lines::new(sentences);
             for (id, what, screened) in STRONG.iter() {
+                if !may_sentences.may(screened) {
+                    continue;
+                }
                 let Some(regex) = screened.for_text(sentences) else {
                     continue;
                 };
@@ -1385,7 +1405,12 @@ impl Skill {
                     self.other.push((id, (*what).to_owned(), fact(m.start())));
                 }
             }
-            for c in PROSE_PACKAGE.captures_iter(text) {
+            let package = may.may(&PROSE_PACKAGE);
+            for c in package
+                .then(|| PROSE_PACKAGE.captures_iter(text))
+                .into_iter()
+                .flatten()
+            {
                 let (Some(whole), Some(name)) = (c.get(0), c.get(1)) else {
                     continue;
                 };
@@ -1393,7 +1418,7 @@ impl Skill {
                 let lower = name.as_str().to_ascii_lowercase();
                 if let Some(known) = typosquat(&lower)
                     && known.as_bytes().first() == lower.as_bytes().first()
-                    && !ABOUT_SQUATS.is_match(line)
+                    && !(may.may(&ABOUT_SQUATS) && ABOUT_SQUATS.is_match(line))
                     && !teaching(whole.start(), whole.end())
                     && !negated(lines, whole.start())
                 {
@@ -1406,7 +1431,8 @@ impl Skill {
                 }
             }
         }
-        if let Some(m) = DATA_RUN.find(text)
+        if may.may(&DATA_RUN)
+            && let Some(m) = DATA_RUN.find(text)
             && !teaching(m.start(), m.end())
         {
             self.other.push((
@@ -1416,7 +1442,7 @@ impl Skill {
             ));
         }
         for (family, screened) in FAMILIES.iter() {
-            if self.families.contains_key(family) {
+            if self.families.contains_key(family) || !may_sentences.may(screened) {
                 continue;
             }
             let Some(regex) = screened.for_text(sentences) else {
@@ -1434,6 +1460,7 @@ impl Skill {
                     || (prose && quoted(lines, m.start(), m.end()));
                 if !explained {
                     if *family == "fetch and follow remote instructions"
+                        && may_sentences.may(&RUN_COMMANDS)
                         && RUN_COMMANDS.is_match(m.as_str())
                     {
                         // Fetched text whose commands the agent is to run:
@@ -1450,7 +1477,9 @@ impl Skill {
                         let to = sentences[m.end()..]
                             .find('\n')
                             .map_or(sentences.len(), |i| m.end() + i);
-                        if ACTION_WORDS.is_match(&sentences[from..to]) {
+                        if may_sentences.may(&ACTION_WORDS)
+                            && ACTION_WORDS.is_match(&sentences[from..to])
+                        {
                             self.hides_action = Some(fact(m.start()));
                         }
                     }
@@ -1470,6 +1499,7 @@ impl Skill {
         rel: &str,
         lines: &Lines<'_>,
         prose: bool,
+        may: &Passed<'_>,
         fact: &dyn Fn(usize) -> Fact,
     ) {
         let text = lines.text;
@@ -1479,13 +1509,20 @@ impl Skill {
                     || placeholder(lines.line(lines.index(at))))
         };
         if !prose
+            && may.may(&EXEC)
+            && may.may(&FETCH)
             && EXEC.is_match(text)
             && FETCH.is_match(text)
             && let Some(index) = fetched_then_run(lines)
         {
             self.remote_runs.push(fact(lines.starts[index]));
         }
-        for c in EXTRACT.captures_iter(text) {
+        let extract = may.may(&EXTRACT);
+        for c in extract
+            .then(|| EXTRACT.captures_iter(text))
+            .into_iter()
+            .flatten()
+        {
             let archive = c.get(1).or(c.get(3)).map_or("", |m| m.as_str());
             let downloaded = file_keys(archive)
                 .iter()
@@ -1499,7 +1536,7 @@ impl Skill {
                 );
             }
         }
-        if !prose {
+        if !prose && may.may(&PATH_RUN) {
             for c in PATH_RUN.captures_iter(text) {
                 if let Some(path) = c.get(1)
                     && self.path_runs.len() < 256
@@ -1511,7 +1548,12 @@ impl Skill {
                 }
             }
         }
-        for c in FOREIGN_INDEX.captures_iter(text) {
+        let foreign = may.may(&FOREIGN_INDEX);
+        for c in foreign
+            .then(|| FOREIGN_INDEX.captures_iter(text))
+            .into_iter()
+            .flatten()
+        {
             let whole = c.get(0).map_or(0..0, |m| m.range());
             let host = c.get(1).map_or("", |m| m.as_str()).to_ascii_lowercase();
             if !PUBLIC_INDEXES.contains(&host.as_str()) && !teaching(whole.start, whole.end) {
@@ -1528,13 +1570,17 @@ impl Skill {
             let name = lower.rsplit('/').next().unwrap_or(&lower);
             name.starts_with("requirements") && name.ends_with(".txt")
         };
-        let mut installs: Vec<(usize, usize, String)> = INSTALL_ARGS
-            .captures_iter(text)
-            .filter_map(|c| {
-                let whole = c.get(0)?;
-                Some((whole.start(), whole.end(), c.get(1)?.as_str().to_owned()))
-            })
-            .collect();
+        let mut installs: Vec<(usize, usize, String)> = if may.may(&INSTALL_ARGS) {
+            INSTALL_ARGS
+                .captures_iter(text)
+                .filter_map(|c| {
+                    let whole = c.get(0)?;
+                    Some((whole.start(), whole.end(), c.get(1)?.as_str().to_owned()))
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
         if requirements {
             installs.extend(
                 (0..lines.starts.len())
@@ -1559,33 +1605,39 @@ impl Skill {
             return;
         }
         if !is_test(rel) {
-            self.code_sources(rel, lines, fact);
+            self.code_sources(lines, may, fact);
             if self.flows.len() < 4
+                && (may.may(&CRED_TOOL) || may.may(&WHOLE_ENV) || may.may(&SERVICE_SECRET))
                 && let Some((from, to)) = secret_flows(lines)
             {
                 self.flows
                     .push((fact(lines.starts[from]), fact(lines.starts[to])));
             }
         }
-        if let Some(m) = ERASE_TRACES.find(text) {
+        if may.may(&ERASE_TRACES)
+            && let Some(m) = ERASE_TRACES.find(text)
+        {
             self.other.push((
                 "erase-traces",
                 "erases the shell history or event logs".into(),
                 fact(m.start()),
             ));
         }
-        for m in DETACH.find_iter(text) {
+        let detach = may.may(&DETACH);
+        for m in detach.then(|| DETACH.find_iter(text)).into_iter().flatten() {
             let index = lines.index(m.start());
             let line = lines.line(index);
             // An endless loop that sends data, detached where it ends
             // (`( while true; do … curl -T … ; done ) & disown`).
             let looped = || {
-                (index.saturating_sub(12)..index).any(|from| {
-                    ENDLESS.is_match(lines.line(from))
-                        && (from..=index).any(|i| SINK.is_match(lines.line(i)))
-                })
+                may.may(&ENDLESS)
+                    && may.may(&SINK)
+                    && (index.saturating_sub(12)..index).any(|from| {
+                        ENDLESS.is_match(lines.line(from))
+                            && (from..=index).any(|i| SINK.is_match(lines.line(i)))
+                    })
             };
-            if NETWORK.is_match(line) || looped() {
+            if (may.may(&NETWORK) && NETWORK.is_match(line)) || looped() {
                 self.other.push((
                     "autostart-network",
                     "keeps running in the background after the session and reaches the network"
@@ -1599,13 +1651,15 @@ impl Skill {
         // program.
         if self.secret_env.is_none()
             && !is_test(rel)
+            && may.may(&SECRET_ENV)
+            && may.may(&COVERT)
             && let Some(secret) = SECRET_ENV.find(text)
             && let Some(covert) = COVERT.find(text)
         {
             self.secret_env = Some(fact(secret.start()));
             self.covert = Some(fact(covert.start()));
         }
-        if NETWORK.is_match(text) {
+        if may.may(&NETWORK) && NETWORK.is_match(text) {
             for key in file_keys(rel) {
                 self.networked.insert(key);
             }
@@ -1613,7 +1667,12 @@ impl Skill {
         }
         // A place that runs on its own and the network on one line (`Run`
         // key set to a command that downloads).
-        for m in AUTOSTART_PLACE.find_iter(text) {
+        let autostart = may.may(&AUTOSTART_PLACE) && may.may(&NETWORK);
+        for m in autostart
+            .then(|| AUTOSTART_PLACE.find_iter(text))
+            .into_iter()
+            .flatten()
+        {
             let line = lines.line(lines.index(m.start()));
             if NETWORK.is_match(line) {
                 self.other.push((
@@ -1624,7 +1683,12 @@ impl Skill {
                 break;
             }
         }
-        for c in INSTALLED_AS.captures_iter(text) {
+        let installed = may.may(&INSTALLED_AS);
+        for c in installed
+            .then(|| INSTALLED_AS.captures_iter(text))
+            .into_iter()
+            .flatten()
+        {
             if let Some(file) = c.get(1).or(c.get(2))
                 && self.auto_runs.len() < 32
             {
@@ -1640,12 +1704,17 @@ impl Skill {
 
     /// Credential stores that code names by parts: a path joined from
     /// quoted pieces, a browser's profile and its cookie or login store.
-    fn code_sources(&mut self, _rel: &str, lines: &Lines<'_>, fact: &dyn Fn(usize) -> Fact) {
+    fn code_sources(&mut self, lines: &Lines<'_>, may: &Passed<'_>, fact: &dyn Fn(usize) -> Fact) {
         let text = lines.text;
         if self.sources.len() >= 4 {
             return;
         }
-        for m in JOINED_LITERALS.find_iter(text) {
+        let joined = may.may(&JOINED_LITERALS);
+        for m in joined
+            .then(|| JOINED_LITERALS.find_iter(text))
+            .into_iter()
+            .flatten()
+        {
             let path: Vec<&str> = QUOTED_PIECE
                 .captures_iter(m.as_str())
                 .filter_map(|c| c.get(1).map(|p| p.as_str()))
@@ -1661,7 +1730,9 @@ impl Skill {
                 }
             }
         }
-        if BROWSER_PROFILE.is_match(text)
+        if may.may(&BROWSER_PROFILE)
+            && may.may(&BROWSER_STORE)
+            && BROWSER_PROFILE.is_match(text)
             && let Some(m) = BROWSER_STORE.find(text)
         {
             self.sources.push(fact(m.start()));
@@ -1881,5 +1952,46 @@ impl Skill {
                 push("instruction-families", None, fact, names.join(" + "));
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_gate_passes_every_text_its_expression_matches() {
+        // Honest first: a plain skill's text passes few gates, and none of
+        // the instruction families'.
+        let expressions = gated();
+        let plain = "guide of skill 7: some reference text for the agent.\n";
+        let passed = GATE.scan(plain);
+        let open = expressions
+            .iter()
+            .filter(|(k, _)| passed.may_key(*k))
+            .count();
+        assert!(open < expressions.len() / 4, "{open} gates open");
+        assert!(FAMILIES.iter().all(|(_, s)| !passed.may(s)));
+        // Then texts drawn from each expression's own syntax, in other
+        // cases and with the letters that fold into ASCII: wherever the
+        // expression matches, its gate lets the text through.
+        let matched = crate::audit::tests::gate_holds(&GATE, &expressions);
+        assert!(
+            matched > expressions.len() * 20,
+            "only {matched} drawn texts matched"
+        );
+    }
+
+    #[test]
+    fn a_broken_gate_is_caught() {
+        // The same check against a gate that forgets all but the first
+        // literal of each expression: it must find a text the expression
+        // matches and the gate holds back.
+        let expressions = gated();
+        let broken = |needs: Option<Vec<String>>| needs.map(|n| n.into_iter().take(1).collect());
+        let gate = Gate::with_needs(&expressions, &broken);
+        let missed =
+            std::panic::catch_unwind(|| crate::audit::tests::gate_holds(&gate, &expressions));
+        assert!(missed.is_err(), "a broken gate passed the check");
     }
 }

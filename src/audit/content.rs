@@ -113,11 +113,13 @@ pub(super) fn binary_finding(rel: &str, bytes: &[u8]) -> Option<Finding> {
 /// order (one pass over the window; no automaton is built per file).
 fn find_all<'b>(bytes: &'b [u8], magic: &'b [u8]) -> impl Iterator<Item = usize> + 'b {
     let window = &bytes[..bytes.len().min(HEADER_WINDOW + magic.len())];
-    window
-        .windows(magic.len().max(1))
-        .enumerate()
-        .filter(move |(_, w)| *w == magic)
-        .map(|(at, _)| at)
+    // Where the first byte is (a vectorised search), then the rest
+    // compared: overlapping starts included, as a byte-by-byte scan finds.
+    let first = magic.first().map_or(&[][..], std::slice::from_ref);
+    first
+        .iter()
+        .flat_map(move |&b| memchr::memchr_iter(b, window))
+        .filter(move |&at| window[at..].starts_with(magic))
 }
 
 fn word(b: &[u8], at: usize) -> Option<[u8; 4]> {

@@ -314,6 +314,10 @@ fn expand(line: &str, values: &HashMap<String, String>) -> String {
 /// Quotes and backslashes inside a word dropped (`c\url`, `c''url`,
 /// `c"ur"l` all read `curl`), as the shell drops them.
 fn split_words(text: &str) -> String {
+    // Only a quote or backslash is ever dropped: a text with none is kept.
+    if !text.contains(['\\', '"', '\'']) {
+        return text.to_owned();
+    }
     let chars: Vec<char> = text.chars().collect();
     let mut out = String::with_capacity(text.len());
     let word = |c: Option<&char>| c.is_some_and(|c| c.is_ascii_alphanumeric());

@@ -24,7 +24,6 @@ pub mod rules;
 pub mod sarif;
 mod standing;
 mod steering;
-#[cfg(test)]
 mod syntax_needs;
 mod tools;
 mod unicode;
@@ -451,31 +450,33 @@ pub(crate) fn engine(source: &str) -> Result<regex::Regex, regex::Error> {
 /// large Unicode classes widened outside ASCII), which matches wherever the
 /// expression does and compiles to a small automaton; the expression
 /// itself, whose bounded gaps unroll into large ones, is compiled the first
-/// time a screen matches. Results are the expression's own.
+/// time a screen matches. Results are the expression's own. Neither is
+/// compiled before a [`Gate`] lets a text through to it.
 pub(crate) struct Screened {
     source: String,
-    screen: regex::Regex,
+    screen: std::sync::OnceLock<regex::Regex>,
     full: std::sync::OnceLock<regex::Regex>,
 }
 
 impl Screened {
     /// `source` must compile (the expressions are constants of the audit).
     pub(crate) fn new(source: String) -> Screened {
-        let hir = regex_syntax::Parser::new()
-            .parse(&source)
-            .unwrap_or_else(|e| panic!("audit screen: {e}"));
-        let screen =
-            engine(&screen_of(&hir).to_string()).unwrap_or_else(|e| panic!("audit screen: {e}"));
         Screened {
             source,
-            screen,
+            screen: std::sync::OnceLock::new(),
             full: std::sync::OnceLock::new(),
         }
     }
 
     /// The expression, when `text` may hold a match of it.
     pub(crate) fn for_text(&self, text: &str) -> Option<&regex::Regex> {
-        if !self.screen.is_match(text) {
+        let screen = self.screen.get_or_init(|| {
+            let hir = regex_syntax::Parser::new()
+                .parse(&self.source)
+                .unwrap_or_else(|e| panic!("audit screen: {e}"));
+            engine(&screen_of(&hir).to_string()).unwrap_or_else(|e| panic!("audit screen: {e}"))
+        });
+        if !screen.is_match(text) {
             return None;
         }
         #[cfg(test)]
@@ -483,6 +484,179 @@ impl Screened {
         Some(self.full.get_or_init(|| {
             engine(&self.source).unwrap_or_else(|e| panic!("audit expression: {e}"))
         }))
+    }
+}
+
+/// An audit expression kept as its source until first used (word
+/// boundaries are ASCII ones: a Unicode `\b` makes the regex crate fall
+/// back to its slowest engine on text outside ASCII,
+/// docs/performance.md#the-audits-rules). Used as the [`regex::Regex`] it
+/// compiles to, and gated like any other by a [`Gate`].
+pub(crate) struct Expr {
+    source: &'static str,
+    regex: std::sync::OnceLock<regex::Regex>,
+}
+
+impl Expr {
+    /// `source` must compile (the expressions are constants of the audit).
+    pub(crate) const fn new(source: &'static str) -> Expr {
+        Expr {
+            source,
+            regex: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// The expression as compiled.
+    fn source(&self) -> String {
+        self.source.replace(r"\b", r"(?-u:\b)")
+    }
+}
+
+impl std::ops::Deref for Expr {
+    type Target = regex::Regex;
+
+    fn deref(&self) -> &regex::Regex {
+        self.regex.get_or_init(|| {
+            engine(&self.source()).unwrap_or_else(|e| panic!("audit expression: {e}"))
+        })
+    }
+}
+
+/// What a [`Gate`] is built from: the address of an expression (how
+/// [`Passed::may`] names it) and its source.
+pub(crate) trait Gated {
+    fn gated(&'static self) -> (usize, String);
+}
+
+impl Gated for Expr {
+    fn gated(&'static self) -> (usize, String) {
+        (address(self), self.source())
+    }
+}
+
+impl Gated for Screened {
+    fn gated(&'static self) -> (usize, String) {
+        (address(self), self.source.clone())
+    }
+}
+
+fn address<T>(expression: &T) -> usize {
+    std::ptr::from_ref(expression) as usize
+}
+
+/// Expressions gated by their literals (docs/performance.md#the-audits-literal-gates):
+/// what every match of each one must contain is read from its syntax
+/// (`syntax_needs`: a part with few exact strings, joined across a
+/// concatenation, one per branch of an alternation), every such literal of
+/// every expression goes into one automaton, and one pass over a text says
+/// which expressions can match the text or any part of it. The others are
+/// not searched (nor compiled). An expression whose syntax promises no
+/// literal always passes. Case: literals are compared folded
+/// (`syntax_needs::fold`: ASCII case; outside ASCII, the long s and the
+/// Kelvin sign as `s` and `k` and every other letter as its lowercase),
+/// and a text outside ASCII is folded the same way first, so `(?i)`
+/// matches in any case pass. The unit test
+/// `audit::tests::a_gate_passes_every_text_its_expression_matches` holds it.
+pub(crate) struct Gate {
+    keys: Vec<usize>,
+    finder: aho_corasick::AhoCorasick,
+    /// Per literal: its expression (index in `keys`), and whether an ASCII
+    /// word boundary must come before and after it.
+    of: Vec<(usize, bool, bool)>,
+    /// Per expression: whether it passes every text (no literal known).
+    always: Vec<bool>,
+}
+
+/// Which expressions of a [`Gate`] can match one text.
+pub(crate) struct Passed<'g> {
+    gate: &'g Gate,
+    hit: Vec<bool>,
+}
+
+impl Gate {
+    pub(crate) fn new(expressions: &[(usize, String)]) -> Gate {
+        Gate::with_needs(expressions, &|needs| needs)
+    }
+
+    /// A gate of `expressions` whose needs (derived from each source) are
+    /// first passed through `adjust` (the unit tests break a gate with it).
+    pub(crate) fn with_needs(
+        expressions: &[(usize, String)],
+        adjust: &dyn Fn(Option<Vec<String>>) -> Option<Vec<String>>,
+    ) -> Gate {
+        use syntax_needs::BOUNDARY;
+        let mut literals = Vec::new();
+        let mut of = Vec::new();
+        let mut always = Vec::new();
+        for (i, (_, source)) in expressions.iter().enumerate() {
+            // A text is looked at with its paragraphs joined (a line feed
+            // read as a space, `capability::join_paragraphs`): a literal
+            // holding a line feed would not be seen, so none is asked for.
+            let needs = adjust(syntax_needs::needs_of(source))
+                .filter(|needs| !needs.iter().any(|n| n.contains('\n')));
+            always.push(needs.is_none());
+            for need in needs.unwrap_or_default() {
+                let before = need.starts_with(BOUNDARY);
+                let after = need.ends_with(BOUNDARY);
+                // A boundary inside is zero-width: the text holds the rest.
+                literals.push(need.replace(BOUNDARY, ""));
+                of.push((i, before, after));
+            }
+        }
+        let finder = aho_corasick::AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .kind(Some(aho_corasick::AhoCorasickKind::DFA))
+            .build(&literals)
+            .unwrap_or_else(|e| panic!("audit gate: {e}"));
+        Gate {
+            keys: expressions.iter().map(|(key, _)| *key).collect(),
+            finder,
+            of,
+            always,
+        }
+    }
+
+    /// One pass over `text`: the expressions that can match it (or any
+    /// part of it).
+    pub(crate) fn scan(&self, text: &str) -> Passed<'_> {
+        let mut hit = self.always.clone();
+        if text.is_ascii() {
+            let bytes = text.as_bytes();
+            for m in self.finder.find_overlapping_iter(text) {
+                let (i, before, after) = self.of[m.pattern().as_usize()];
+                if (before && !rules::word_boundary(bytes, m.start()))
+                    || (after && !rules::word_boundary(bytes, m.end()))
+                {
+                    continue;
+                }
+                hit[i] = true;
+            }
+        } else {
+            // Folding moves bytes around a letter, so boundaries are not
+            // asked for here (a wider net, never a narrower one).
+            let folded: String = text.chars().map(syntax_needs::fold).collect();
+            for m in self.finder.find_overlapping_iter(&folded) {
+                hit[self.of[m.pattern().as_usize()].0] = true;
+            }
+        }
+        Passed { gate: self, hit }
+    }
+}
+
+impl Passed<'_> {
+    /// Whether `expression` can match the text. One this gate was not
+    /// built with always can.
+    pub(crate) fn may<T>(&self, expression: &T) -> bool {
+        self.may_key(address(expression))
+    }
+
+    /// [`Passed::may`] by the expression's address.
+    pub(crate) fn may_key(&self, key: usize) -> bool {
+        self.gate
+            .keys
+            .iter()
+            .position(|k| *k == key)
+            .is_none_or(|i| self.hit[i])
     }
 }
 
@@ -531,8 +705,95 @@ fn screen_of(h: &regex_syntax::hir::Hir) -> regex_syntax::hir::Hir {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+    use regex_syntax::hir::{Class, Hir, HirKind};
+
+    /// A text `h` may match, drawn at random (`seed` advances): a random
+    /// branch of each alternation, a random member of each class (outside
+    /// ASCII as often as inside: other cases, the long s, the Kelvin
+    /// sign), a few repetitions.
+    fn draw(h: &Hir, seed: &mut u64, out: &mut String) {
+        let mut next = |n: u64| {
+            *seed ^= *seed << 13;
+            *seed ^= *seed >> 7;
+            *seed ^= *seed << 17;
+            *seed % n.max(1)
+        };
+        match h.kind() {
+            HirKind::Empty | HirKind::Look(_) => {}
+            HirKind::Literal(l) => out.push_str(&String::from_utf8_lossy(&l.0)),
+            HirKind::Class(Class::Unicode(c)) => {
+                let ranges = c.ranges();
+                if ranges.is_empty() {
+                    return;
+                }
+                let r = ranges[next(ranges.len() as u64) as usize];
+                let span = u64::from(r.end()) - u64::from(r.start());
+                // Mostly near the range's start (letters, not far planes).
+                let at = u64::from(r.start()) + next(span.min(64) + 1);
+                out.push(char::from_u32(at as u32).unwrap_or(r.start()));
+            }
+            HirKind::Class(Class::Bytes(c)) => {
+                let ranges = c.ranges();
+                if ranges.is_empty() {
+                    return;
+                }
+                let r = ranges[next(ranges.len() as u64) as usize];
+                let b = r.start() + next(u64::from(r.end() - r.start()) + 1) as u8;
+                out.push(if b.is_ascii() { char::from(b) } else { ' ' });
+            }
+            HirKind::Repetition(r) => {
+                let extra = r.max.map_or(3, |max| (max - r.min).min(3));
+                let times = r.min.min(8) + next(u64::from(extra) + 1) as u32;
+                for _ in 0..times {
+                    draw(&r.sub, seed, out);
+                }
+            }
+            HirKind::Capture(c) => draw(&c.sub, seed, out),
+            HirKind::Concat(parts) => {
+                for part in parts {
+                    draw(part, seed, out);
+                }
+            }
+            HirKind::Alternation(branches) => {
+                let pick = next(branches.len() as u64) as usize;
+                draw(&branches[pick], seed, out);
+            }
+        }
+    }
+
+    /// Draws texts from each expression's syntax (and the same texts in
+    /// upper case, and with each ASCII `s` and `k` spelled `ſ` and `K`) and
+    /// panics on one its expression matches that `gate` holds back.
+    /// Returns how many drawn texts matched.
+    pub(crate) fn gate_holds(gate: &Gate, expressions: &[(usize, String)]) -> usize {
+        let mut matched = 0;
+        let mut seed = 0x9E37_79B9_7F4A_7C15_u64;
+        for (key, source) in expressions {
+            let regex = engine(source).unwrap();
+            let hir = regex_syntax::parse(source).unwrap();
+            for _ in 0..200 {
+                let mut drawn = String::new();
+                draw(&hir, &mut seed, &mut drawn);
+                let text = format!("x {drawn} y");
+                for variant in [
+                    text.clone(),
+                    text.to_uppercase(),
+                    text.replace('s', "\u{17F}").replace('k', "\u{212A}"),
+                ] {
+                    if regex.is_match(&variant) {
+                        matched += 1;
+                        assert!(
+                            gate.scan(&variant).may_key(*key),
+                            "{source}\nmatches {variant:?} and its gate holds it back"
+                        );
+                    }
+                }
+            }
+        }
+        matched
+    }
 
     #[test]
     fn severities_order_and_parse() {

@@ -1,7 +1,9 @@
-//! Test-only: what every match of a pattern must contain, read from the
-//! pattern's syntax. `rules::tests::every_rules_needs_are_necessary` checks
-//! each rule's hand-written `needs` against it, so skipping a rule for a
-//! file that holds none of its needs can never miss a match.
+//! What every match of a pattern must contain, read from the pattern's
+//! syntax. `rules::tests::every_rules_needs_are_necessary` checks each
+//! rule's hand-written `needs` against it, so skipping a rule for a file
+//! that holds none of its needs can never miss a match; the capability
+//! expressions are gated by these needs directly ([`super::Gate`],
+//! docs/performance.md#the-audits-literal-gates).
 //!
 //! Sound by construction, case by case: a concatenation needs what any one
 //! of its parts needs; an alternation needs one of what each branch needs;
@@ -30,13 +32,22 @@ pub fn needs_of(pattern: &str) -> Option<Vec<String>> {
     Some(found)
 }
 
-/// Folds a character as the needles compare: ASCII case, and the two
-/// characters outside ASCII that fold to ASCII letters.
-fn fold(c: char) -> char {
+/// Folds a character as the needles compare: ASCII case, the two
+/// characters outside ASCII that fold to ASCII letters, and outside ASCII
+/// a letter's lowercase when it is one character (a text outside ASCII is
+/// folded the same way before its needs are looked for, [`super::Gate`]).
+pub fn fold(c: char) -> char {
     match c {
         '\u{17F}' => 's',
         '\u{212A}' => 'k',
-        c => c.to_ascii_lowercase(),
+        c if c.is_ascii() => c.to_ascii_lowercase(),
+        c => {
+            let mut lower = c.to_lowercase();
+            match (lower.next(), lower.next()) {
+                (Some(one), None) => one,
+                _ => c,
+            }
+        }
     }
 }
 
