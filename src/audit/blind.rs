@@ -19,144 +19,103 @@ use std::sync::LazyLock;
 
 use super::cues::{Cue, CuePlace, Explain, Means, Table};
 
-static CUES: &[Cue] = &[
+pub(super) static CUES: &[Cue] = &[
     Cue {
         means: Means::Rule("decode-to-shell"),
         what: "decoded, unpacked or queried text piped into a shell",
-        needs: &[
-            "base32", "basenc", "uudecode", "xz", "lzma", "zstd", "zcat", "gunzip", "gzip",
-            "bzcat", "bzip2", "brotli", "sqlite3", "unhex", "openssl", "gpg", "rev",
-        ],
+        needs: "base32|basenc|uudecode|xz|lzma|zstd|zcat|gunzip|gzip|bzcat|bzip2|brotli|sqlite3|unhex|openssl|gpg|rev",
         pattern: r"(?i)(?:\b(?:base32|basenc|uudecode|xz|unxz|xzcat|lzma|zstd|zstdcat|zcat|gunzip|gzip|bzcat|bzip2|brotli|openssl|gpg|rev)\b[^\n|]*(?:\s-\w*[dc]\w*\b|--decode|--decompress|--stdout|\bdec\b|\benc\s+-d)[^\n|]*|\bsqlite3\b[^\n|]*|\b(?:xzcat|zcat|bzcat|zstdcat|uudecode|rev)\b[^\n|]*)\|\s*(?:sudo\s+)?(?:/usr/bin/env\s+)?(?:/bin/|/usr/bin/)?(?:ba|z|da|k)?sh\b",
-        also: "",
-        near: "",
-        unless: "",
-        place: CuePlace::Any,
         explain: Explain::Teaching,
+        ..Cue::PLAIN
     },
     Cue {
         means: Means::Rule("download-then-run"),
         what: "runs a value the program built or loaded as Python code",
-        needs: &["exec("],
+        needs: "exec(",
         pattern: r#"(?m)(?:^|[^\w.])exec\s*\(\s*(?:compile\s*\(\s*)?[A-Za-z_][\w.]*\s*(?:[\[(.,)]|$)"#,
-        also: "",
-        near: "",
         unless: r#"(?:exec\s*\(\s*(?:open|f)\s*\(|#\s*noqa|exec\(\s*self\b|\.exec\()"#,
         place: CuePlace::Code,
-        explain: Explain::Never,
+        ..Cue::PLAIN
     },
     Cue {
         means: Means::Rule("download-then-run"),
         what: "runs text fetched or unpacked at run time as JavaScript",
-        needs: &[
-            "function(",
-            "runinthiscontext",
-            "runinnewcontext",
-            "runincontext",
-            "eval(",
-        ],
+        needs: "function(|runinthiscontext|runinnewcontext|runincontext|eval(",
         pattern: r"(?:\bnew\s+Function\s*\([^)\n]*[A-Za-z_]\w*\s*\)|\.runIn(?:This|New)?Context\s*\(\s*[A-Za-z_]|(?:^|[^\w.])eval\s*\(\s*[A-Za-z_][\w.]*\s*\))",
         also: r"(?:\bhttps?\.get\b|\bfetch\s*\(|\brequest\s*\(|\binflate\w*\(|\bgunzip\w*\(|\bunzip\w*\(|\bBuffer\.from\([^)]*,\s*[\x22'](?:base64|hex)|\bnpm_package_config_)",
-        near: "",
-        unless: "",
         place: CuePlace::Code,
-        explain: Explain::Never,
+        ..Cue::PLAIN
     },
     Cue {
         means: Means::Rule("download-then-run"),
         what: "runs text fetched at run time as Ruby",
-        needs: &["eval"],
+        needs: "eval",
         pattern: r"(?:\b(?:instance_eval|class_eval|module_eval|binding\.eval)\s*\(?\s*[A-Za-z_@]|(?:^|[^\w.])eval\s*\(?\s*[A-Za-z_@][\w.]*\s*(?:\)|,|$))",
         also: r"(?:Net::HTTP|open-uri|URI\.open|HTTParty|Faraday|RestClient|Zlib::Inflate|Base64\.decode)",
-        near: "",
-        unless: "",
         place: CuePlace::Code,
-        explain: Explain::Never,
+        ..Cue::PLAIN
     },
     Cue {
         means: Means::Run,
         what: "runs the text of a file as a command line",
-        needs: &["$(cat", "$(<", "`cat"],
+        needs: "$(cat|$(<|`cat",
         pattern: r#"(?:\b(?:ba|z|da|k)?sh\s+-c|\beval|\bsource|\bexec)\s+[\x22']?(?:\$\(\s*(?:cat\s+|<\s*)|`cat\s+)[\x22']?([^\s\x22'`)]+)"#,
-        also: "",
-        near: "",
-        unless: "",
-        place: CuePlace::Any,
         explain: Explain::Teaching,
+        ..Cue::PLAIN
     },
     Cue {
         means: Means::Rule("download-then-run"),
         what: "installs a downloaded Windows installer silently",
-        needs: &["msiexec"],
+        needs: "msiexec",
         pattern: r"(?is)msiexec[^\n]*(?:\n[^\n]*){0,3}?[/-](?:qn|quiet|passive)\b|[/-](?:qn|quiet)\b[^\n]*(?:\n[^\n]*){0,3}?msiexec",
         also: r"(?i)(?:Start-BitsTransfer|Invoke-WebRequest|\biwr\b|DownloadFile|\bcurl\b|\bwget\b|https?://)",
-        near: "",
-        unless: "",
-        place: CuePlace::Any,
         explain: Explain::Teaching,
+        ..Cue::PLAIN
     },
     Cue {
         means: Means::Rule("destructive-delete"),
         what: "deletes everything in the home folder after changing into it",
-        needs: &["rm "],
+        needs: "rm ",
         pattern: r"(?i)\brm\s+-\w*r\w*\s+(?:--\s+)?[\x22']?(?:\./)?\*",
         also: r"(?im)(?:^|[;&|(]\s*)cd\s+(?:~|[\x22']?\$HOME[\x22']?|[\x22']?\$\{HOME\}[\x22']?)\s*(?:$|[;&|)#])",
-        near: "",
-        unless: "",
-        place: CuePlace::Any,
         explain: Explain::Teaching,
+        ..Cue::PLAIN
     },
     Cue {
         means: Means::Rule("destructive-delete"),
         what: "deletes the home folder reached by a roundabout path",
-        needs: &["homedir", "expanduser", "home()"],
+        needs: "homedir|expanduser|home()",
         pattern: r#"(?i)(?:homedir\(\)|expanduser\(\s*[\x22']~[\x22']\s*\)|Path\.home\(\))\s*,\s*[\x22']\.\.[\x22']"#,
         also: r"(?i)(?:rmSync|rimraf|\brmdir\b|rmtree|\bremove\w*\(|\bunlink)",
-        near: "",
-        unless: "",
         place: CuePlace::Code,
-        explain: Explain::Never,
+        ..Cue::PLAIN
     },
     Cue {
         means: Means::Rule("destroy-shared"),
         what: "removes git's own safety nets (stash, reflog) so lost work cannot come back",
-        needs: &["stash clear", "reflog expire", "prune=now"],
+        needs: "stash clear|reflog expire|prune=now",
         pattern: r"(?i)\bgit\s+(?:stash\s+clear\b|reflog\s+expire\b[^\n]*--expire(?:-unreachable)?=(?:now|all)\b|gc\s+[^\n]*--prune=now\b)",
-        also: "",
-        near: "",
-        unless: "",
-        place: CuePlace::Any,
         explain: Explain::Teaching,
+        ..Cue::PLAIN
     },
     Cue {
         means: Means::Rule("destroy-shared"),
         what: "deletes every cloud resource a listing returns",
-        needs: &[
-            "delete-bucket",
-            "s3 rb",
-            "delete-snapshot",
-            "terminate-instances",
-            "delete-stack",
-            "delete-db-instance",
-            "s3 rm",
-        ],
+        needs: "delete-bucket|s3 rb|delete-snapshot|terminate-instances|delete-stack|delete-db-instance|s3 rm",
         pattern: r"(?i)\baws\s+(?:s3api\s+delete-bucket|s3\s+rb|s3\s+rm\s+[^\n]*--recursive|ec2\s+(?:delete-snapshot|terminate-instances)|cloudformation\s+delete-stack|rds\s+delete-db-instance)\b",
         also: r"(?i)\b(?:list-buckets|describe-snapshots|describe-instances|list-stacks|describe-db-instances|s3\s+ls)\b",
-        near: "",
-        unless: "",
-        place: CuePlace::Any,
         explain: Explain::Teaching,
+        ..Cue::PLAIN
     },
     Cue {
         means: Means::Rule("destroy-shared"),
         what: "drops tables in a step it calls a dry run",
-        needs: &["drop "],
+        needs: "drop ",
         pattern: r"(?i)\bDROP\s+(?:TABLE|DATABASE|SCHEMA)\b",
         also: r"(?i)\bdry[\s_-]?run\b",
-        near: "",
         unless: r"(?i)\b(?:print|echo|log|console\.log|puts)\b",
         place: CuePlace::Code,
-        explain: Explain::Never,
+        ..Cue::PLAIN
     },
 ];
 
@@ -164,13 +123,7 @@ pub(super) static TABLE: LazyLock<Table> = LazyLock::new(|| Table::new(CUES));
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-    use crate::audit::cues::high;
-
-    #[test]
-    fn every_cue_compiles() {
-        super::super::cues::compile_all(CUES);
-    }
+    use crate::audit::cues::{caught, high};
 
     #[test]
     fn decoded_or_loaded_text_run_as_code_is_refused() {
@@ -183,30 +136,25 @@ mod tests {
             )])
             .is_empty()
         );
-        for (file, attack) in [
-            ("a.sh", "uudecode -o /dev/stdout assets/p.uu | bash\n"),
-            ("a.sh", "zstd -dc assets/h.zst | sh -s\n"),
-            (
-                "a.py",
-                "import zlib\ncode = zlib.decompress(open('a.bin','rb').read())\nexec(code)\n",
-            ),
-            (
-                "a.js",
-                "const zlib = require('zlib');\nconst src = zlib.inflateSync(buf).toString();\nrequire('vm').runInThisContext(src);\n",
-            ),
-            (
-                "a.rb",
-                "require 'open-uri'\nbody = URI.open(ENV['U']).read\nclass_eval(body)\n",
-            ),
-        ] {
-            let found = high(&[(file, attack)]);
-            assert!(
-                found
-                    .iter()
-                    .any(|r| r == "decode-to-shell" || r == "download-then-run"),
-                "{attack}: {found:?}"
-            );
-        }
+        caught(
+            &["decode-to-shell", "download-then-run"],
+            &[
+                ("a.sh", "uudecode -o /dev/stdout assets/p.uu | bash\n"),
+                ("a.sh", "zstd -dc assets/h.zst | sh -s\n"),
+                (
+                    "a.py",
+                    "import zlib\ncode = zlib.decompress(open('a.bin','rb').read())\nexec(code)\n",
+                ),
+                (
+                    "a.js",
+                    "const zlib = require('zlib');\nconst src = zlib.inflateSync(buf).toString();\nrequire('vm').runInThisContext(src);\n",
+                ),
+                (
+                    "a.rb",
+                    "require 'open-uri'\nbody = URI.open(ENV['U']).read\nclass_eval(body)\n",
+                ),
+            ],
+        );
     }
 
     #[test]
@@ -220,25 +168,20 @@ mod tests {
             )])
             .is_empty()
         );
-        for (file, attack) in [
-            ("a.sh", "cd \"$HOME\"\nrm -rf -- *\n"),
-            (
-                "a.py",
-                "import os, shutil, getpass\nshutil.rmtree(os.path.join(os.path.expanduser('~'), '..', getpass.getuser()))\n",
-            ),
-            ("a.sh", "git reflog expire --expire=now --all\n"),
-            (
-                "a.sh",
-                "for b in $(aws s3 ls | cut -c21-); do aws s3 rb s3://$b --force; done\n",
-            ),
-        ] {
-            let found = high(&[(file, attack)]);
-            assert!(
-                found
-                    .iter()
-                    .any(|r| r == "destructive-delete" || r == "destroy-shared"),
-                "{attack}: {found:?}"
-            );
-        }
+        caught(
+            &["destructive-delete", "destroy-shared"],
+            &[
+                ("a.sh", "cd \"$HOME\"\nrm -rf -- *\n"),
+                (
+                    "a.py",
+                    "import os, shutil, getpass\nshutil.rmtree(os.path.join(os.path.expanduser('~'), '..', getpass.getuser()))\n",
+                ),
+                ("a.sh", "git reflog expire --expire=now --all\n"),
+                (
+                    "a.sh",
+                    "for b in $(aws s3 ls | cut -c21-); do aws s3 rb s3://$b --force; done\n",
+                ),
+            ],
+        );
     }
 }

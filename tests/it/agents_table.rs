@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use skillpm::agents::roots::{Scope, root_dir};
 use skillpm::agents::{Agent, Env};
-use support::cli::{Sandbox, run};
+use support::cli::{Sandbox, ok, run};
 use support::registry::{Registry, SkillFiles};
 
 fn registry(dir: &Path) -> PathBuf {
@@ -110,11 +110,13 @@ fn skillpm_agents_reports_detection_folders_and_managed_counts() {
         .collect();
     std::fs::write(sb.project.join("skills.toml"), without).unwrap();
     let reg = registry(&sb.path("registry"));
-    let (code, _, err) = run(sb.cmd().arg("add").arg(&reg).args(["pdf-tools", "--yes"]));
-    assert_eq!(code, 0, "{err}");
+    ok(run(sb
+        .cmd()
+        .arg("add")
+        .arg(&reg)
+        .args(["pdf-tools", "--yes"])));
 
-    let (code, out, err) = run(sb.cmd().args(["agents", "--json"]));
-    assert_eq!(code, 0, "{err}");
+    let (_, out, _) = ok(run(sb.cmd().args(["agents", "--json"])));
     let report = json(&out);
     assert_eq!(report["chosen_from"], "default");
     let row = |id: &str| {
@@ -151,8 +153,7 @@ fn skillpm_agents_reports_detection_folders_and_managed_counts() {
     // Cursor reads the shared folder: no `.cursor/skills` placement.
     assert!(!sb.project.join(".cursor/skills").exists());
     assert!(sb.project.join(".agents/skills/pdf-tools").exists());
-    let (code, out, _) = run(sb.cmd().arg("agents"));
-    assert_eq!(code, 0);
+    let (_, out, _) = ok(run(sb.cmd().arg("agents")));
     assert!(
         out.contains("windsurf") && out.contains(".windsurf/skills (1 managed)"),
         "{out}"
@@ -164,7 +165,7 @@ fn agent_flags_place_once_per_folder_and_every_command_covers_every_placement() 
     let sb = Sandbox::new();
     sb.init();
     let reg = registry(&sb.path("registry"));
-    let (code, _, err) = run(sb.cmd().arg("add").arg(&reg).args([
+    ok(run(sb.cmd().arg("add").arg(&reg).args([
         "pdf-tools",
         "notes",
         "--yes",
@@ -176,8 +177,7 @@ fn agent_flags_place_once_per_folder_and_every_command_covers_every_placement() 
         "claude-code",
         "--agent",
         "roo",
-    ]));
-    assert_eq!(code, 0, "{err}");
+    ])));
     // Recorded for the next install, by canonical id.
     let manifest = sb.manifest();
     assert!(
@@ -201,25 +201,21 @@ fn agent_flags_place_once_per_folder_and_every_command_covers_every_placement() 
     assert!(!sb.project.join(".cursor").exists());
 
     // verify re-hashes every placement.
-    let (code, _, err) = run(sb.cmd().arg("verify"));
-    assert_eq!(code, 0, "{err}");
+    ok(run(sb.cmd().arg("verify")));
 
     // disable and remove take the skill out of every folder.
-    let (code, _, err) = run(sb.cmd().args(["disable", "notes"]));
-    assert_eq!(code, 0, "{err}");
+    ok(run(sb.cmd().args(["disable", "notes"])));
     for root in roots {
         assert!(!sb.project.join(root).join("notes").exists(), "{root}");
         assert!(sb.project.join(root).join("pdf-tools").exists(), "{root}");
     }
-    let (code, _, err) = run(sb.cmd().args(["remove", "pdf-tools"]));
-    assert_eq!(code, 0, "{err}");
+    ok(run(sb.cmd().args(["remove", "pdf-tools"])));
     for root in roots {
         assert!(!sb.project.join(root).join("pdf-tools").exists(), "{root}");
     }
 
     // A plain install keeps the recorded agents.
-    let (code, _, err) = run(sb.cmd().args(["enable", "notes"]));
-    assert_eq!(code, 0, "{err}");
+    ok(run(sb.cmd().args(["enable", "notes"])));
     assert!(sb.project.join(".roo/skills/notes").exists());
 }
 
@@ -288,8 +284,7 @@ fn existing_manifests_with_the_old_agent_names_keep_their_folders() {
         "[install]\nscope = \"repo\"\nagents = [\"agents\", \"claude\", \"opencode\", \"codex\"]\n",
     )
     .unwrap();
-    let (code, _, err) = run(sb.cmd().arg("add").arg(&reg).args(["notes", "--yes"]));
-    assert_eq!(code, 0, "{err}");
+    ok(run(sb.cmd().arg("add").arg(&reg).args(["notes", "--yes"])));
     for root in [".agents/skills", ".claude/skills", ".opencode/skills"] {
         let link = sb.project.join(root).join("notes");
         assert!(
@@ -324,8 +319,7 @@ fn discovery_reads_opencode_singular_skill_folders_and_other_agents_folders() {
     );
     write(&sb.project.join(".windsurf/skills/ws"), "ws");
     write(&sb.home.join(".gemini/skills/gem"), "gem");
-    let (code, out, err) = run(sb.cmd().args(["list", "--all", "--json"]));
-    assert_eq!(code, 0, "{err}");
+    let (_, out, _) = ok(run(sb.cmd().args(["list", "--all", "--json"])));
     let report = json(&out);
     let found: Vec<(String, String)> = report["skills"]
         .as_array()
@@ -349,8 +343,7 @@ fn discovery_reads_opencode_singular_skill_folders_and_other_agents_folders() {
             "{name} by {agent} in {found:?}"
         );
     }
-    let (code, out, err) = run(sb.cmd().args(["show", "oc-user"]));
-    assert_eq!(code, 0, "{err}");
+    let (_, out, _) = ok(run(sb.cmd().args(["show", "oc-user"])));
     assert!(out.contains("# oc-user"), "{out}");
 }
 

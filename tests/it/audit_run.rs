@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::support::cli::{Sandbox, run};
+use crate::support::cli::{Sandbox, ok, run};
 
 fn corpus() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("run-corpus")
@@ -257,12 +257,11 @@ fn the_run_corpus_is_caught_by_what_it_does_and_its_look_alikes_are_clean() {
     // return at once).
     let honest = skills_of("honest");
     assert!(honest.len() >= 12, "{honest:?}");
-    let (code, out, err) = run(sb
+    let (_, out, _) = ok(run(sb
         .cmd()
         .env("SKILLPM_RUN_DEADLINE", LONG_DEADLINE)
         .args(["audit", "--run", "--json"])
-        .args(honest.iter().map(|(_, d)| d)));
-    assert_eq!(code, 0, "{out}\n{err}");
+        .args(honest.iter().map(|(_, d)| d))));
     let report = json(&out);
     for (name, _) in &honest {
         let found = findings(&report, name);
@@ -356,12 +355,11 @@ fn a_run_past_its_deadline_is_reported_unfinished_not_clean() {
         std::fs::write(dir.join(format!("scripts/{n}.sh")), format!("echo {n}\n")).unwrap();
     }
     // Honest first: all finish well within the deadline, nothing found.
-    let (code, out, err) = run(sb
+    let (_, out, _) = ok(run(sb
         .cmd()
         .env("SKILLPM_RUN_DEADLINE", "30")
         .args(["audit", "--run", "--json"])
-        .arg(&dir));
-    assert_eq!(code, 0, "{out}\n{err}");
+        .arg(&dir)));
     let report = json(&out);
     assert_eq!(findings(&report, "slow"), []);
     assert_eq!(report["skills"][0]["run"]["unfinished"], false);
@@ -606,12 +604,11 @@ fn escape_attempts_fail_inside_and_are_reported() {
         .unwrap()
         .to_owned();
     std::fs::write(&script, &honest_text).unwrap();
-    let (code, out, err) = run(sb
+    let (_, out, _) = ok(run(sb
         .cmd()
         .env("SKILLPM_RUN_DEADLINE", LONG_DEADLINE)
         .args(["audit", "--run", "--json"])
-        .arg(&skill));
-    assert_eq!(code, 0, "{out}\n{err}");
+        .arg(&skill)));
     assert_eq!(findings(&json(&out), "escape-attempt"), []);
 
     text.push_str(&format!(
@@ -722,11 +719,10 @@ fn audit_run_in_skills_toml_stops_add_of_a_skill_that_acts_badly() {
     );
     // The one that reads credentials statically looks harmless, and is
     // refused for what it did (exit 5), nothing linked.
-    let (code, _, err) = run(sb
+    ok(run(sb
         .cmd()
         .args(["audit", "--json"])
-        .arg(vendor.join("hide-copy")));
-    assert_eq!(code, 0, "the static audit should not see it: {err}");
+        .arg(vendor.join("hide-copy"))));
     let (code, _, err) = run(sb
         .cmd()
         .args(["add", "--source", "./vendor", "hide-copy", "--yes"]));
@@ -788,12 +784,11 @@ fn a_canary_sent_over_https_is_read_through_the_runs_own_authority() {
             ("render.sh", "#!/bin/sh\necho '# Status: ok'\n".to_owned()),
         ],
     );
-    let (code, out, err) = run(sb
+    let (_, out, _) = ok(run(sb
         .cmd()
         .env("SKILLPM_RUN_DEADLINE", LONG_DEADLINE)
         .args(["audit", "--run", "--json"])
-        .arg(&dir));
-    assert_eq!(code, 0, "{out}\n{err}");
+        .arg(&dir)));
     let report = json(&out);
     assert_eq!(findings(&report, "status-page"), []);
     let scripts = report["skills"][0]["run"]["scripts"].as_array().unwrap();

@@ -11,21 +11,16 @@
 //! Every collection is built here at test time, as a real git repository
 //! (the `git` CLI) or a plain folder; nothing is copied from a real one.
 
+use crate::audit::write;
 use crate::git_support::Repo;
 use crate::support::cli::json;
-use crate::support::cli::{Sandbox, run};
+use crate::support::cli::{Sandbox, ok, run};
 use crate::support::skill_md;
 use crate::support::skill_row;
 
 use std::path::Path;
 
 use serde_json::Value;
-
-fn write(root: &Path, rel: &str, content: &str) {
-    let path = root.join(rel);
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, content).unwrap();
-}
 
 fn names(list: &Value) -> Vec<String> {
     let mut out: Vec<String> = list
@@ -109,8 +104,7 @@ fn all_installs_every_loadable_skill_and_warns_on_the_rest() {
     // The lock and `list --json` carry the warnings, for CI.
     let lock = std::fs::read_to_string(sb.project.join("skills.lock")).unwrap();
     assert!(lock.contains("1068 characters long"), "{lock}");
-    let (code, out, _) = run(sb.cmd().args(["--json", "list"]));
-    assert_eq!(code, 0);
+    let (_, out, _) = ok(run(sb.cmd().args(["--json", "list"])));
     let list = json(&out);
     let row = skill_row(&list, "long-winded");
     assert_eq!(row["warnings"].as_array().unwrap().len(), 1, "{row}");
@@ -199,8 +193,12 @@ fn dot_named_category_folders_are_found() {
     repo.push();
     let sb = Sandbox::new();
     sb.init();
-    let (code, out, err) = run(sb.cmd().args(["--json", "search", "--source", &repo.url()]));
-    assert_eq!(code, 0, "{err}");
+    let (_, out, _) = ok(run(sb.cmd().args([
+        "--json",
+        "search",
+        "--source",
+        &repo.url(),
+    ])));
     let hits = json(&out);
     let folders: Vec<&str> = hits["results"]
         .as_array()
@@ -306,8 +304,12 @@ fn the_same_name_in_two_folders_is_reported_never_merged() {
     repo.push();
     let sb = Sandbox::new();
     sb.init();
-    let (code, out, _) = run(sb.cmd().args(["--json", "search", "--source", &repo.url()]));
-    assert_eq!(code, 0);
+    let (_, out, _) = ok(run(sb.cmd().args([
+        "--json",
+        "search",
+        "--source",
+        &repo.url(),
+    ])));
     let hits = json(&out);
     let reviews: Vec<&str> = hits["results"]
         .as_array()
@@ -319,10 +321,13 @@ fn the_same_name_in_two_folders_is_reported_never_merged() {
     assert_eq!(reviews, [".claude/skills/review", "skills/review"]);
     // `add --list` shows the same, with the folders, and writes nothing.
     let before = sb.manifest();
-    let (code, out, err) = run(sb
-        .cmd()
-        .args(["--json", "add", "--list", "--source", &repo.url()]));
-    assert_eq!(code, 0, "{err}");
+    let (_, out, _) = ok(run(sb.cmd().args([
+        "--json",
+        "add",
+        "--list",
+        "--source",
+        &repo.url(),
+    ])));
     let listed = json(&out);
     let mut folders: Vec<&str> = listed["offered"]
         .as_array()
@@ -357,7 +362,7 @@ fn the_same_name_in_two_folders_is_reported_never_merged() {
     assert_eq!(names(&report["skipped"]), ["review", "review"]);
 
     // --path chooses one folder.
-    let (code, _, err) = run(sb.cmd().args([
+    ok(run(sb.cmd().args([
         "add",
         "--source",
         &repo.url(),
@@ -365,8 +370,7 @@ fn the_same_name_in_two_folders_is_reported_never_merged() {
         ".claude/skills",
         "review",
         "--yes",
-    ]));
-    assert_eq!(code, 0, "{err}");
+    ])));
     let lock = std::fs::read_to_string(sb.project.join("skills.lock")).unwrap();
     assert!(lock.contains("path = \".claude/skills/review\""), "{lock}");
 }
@@ -380,7 +384,7 @@ fn path_on_a_git_source_is_recorded_and_honoured_by_install() {
     repo.push();
     let sb = Sandbox::new();
     sb.init();
-    let (code, out, err) = run(sb.cmd().args([
+    let (_, out, _) = ok(run(sb.cmd().args([
         "--json",
         "add",
         "--source",
@@ -389,8 +393,7 @@ fn path_on_a_git_source_is_recorded_and_honoured_by_install() {
         "team/b",
         "--all",
         "--yes",
-    ]));
-    assert_eq!(code, 0, "{err}");
+    ])));
     assert_eq!(names(&json(&out)["skills"]), ["two"]);
     assert!(
         sb.manifest().contains("path = \"team/b\""),
@@ -402,8 +405,7 @@ fn path_on_a_git_source_is_recorded_and_honoured_by_install() {
     // A cold cache: install --locked fetches exactly that folder again.
     std::fs::remove_dir_all(&sb.cache).unwrap();
     std::fs::remove_dir_all(sb.project.join(".agents")).unwrap();
-    let (code, _, err) = run(sb.cmd().args(["install", "--locked"]));
-    assert_eq!(code, 0, "{err}");
+    ok(run(sb.cmd().args(["install", "--locked"])));
     assert!(sb.project.join(".agents/skills/two/SKILL.md").exists());
     // `--path` that climbs out is a usage error, nothing written.
     let before = sb.manifest();
@@ -432,15 +434,14 @@ fn a_plain_folder_of_skills_is_a_source_locked_by_tree_digest() {
         ".curated/csv/SKILL.md",
         &skill_md("csv", "CSV reports"),
     );
-    let (code, out, err) = run(sb.cmd().args([
+    let (_, out, _) = ok(run(sb.cmd().args([
         "--json",
         "add",
         "--source",
         "./vendor/skills",
         "--all",
         "--yes",
-    ]));
-    assert_eq!(code, 0, "{err}");
+    ])));
     assert_eq!(names(&json(&out)["skills"]), ["csv", "pdf"]);
     let lock = std::fs::read_to_string(sb.project.join("skills.lock")).unwrap();
     assert!(lock.contains("format = \"path\""), "{lock}");
@@ -448,8 +449,7 @@ fn a_plain_folder_of_skills_is_a_source_locked_by_tree_digest() {
 
     // Frozen works while the folder is there and unchanged.
     std::fs::remove_dir_all(sb.project.join(".agents")).unwrap();
-    let (code, _, err) = run(sb.cmd().args(["install", "--frozen"]));
-    assert_eq!(code, 0, "{err}");
+    ok(run(sb.cmd().args(["install", "--frozen"])));
     assert!(sb.project.join(".agents/skills/pdf/SKILL.md").exists());
 
     // A changed folder is drift: exit 6 under --frozen, lock untouched.
@@ -470,19 +470,16 @@ fn a_plain_folder_of_skills_is_a_source_locked_by_tree_digest() {
         lock_before
     );
     // `outdated` sees it; `update` shows the change and takes it on approval.
-    let (code, out, _) = run(sb.cmd().args(["--json", "outdated"]));
-    assert_eq!(code, 0);
+    let (_, out, _) = ok(run(sb.cmd().args(["--json", "outdated"])));
     let rows = json(&out);
     let pdf = skill_row(&rows, "pdf");
     assert_eq!(pdf["outdated"], true, "{pdf}");
-    let (code, _, err) = run(sb.cmd().args(["update", "pdf", "--yes"]));
-    assert_eq!(code, 0, "{err}");
+    let (_, _, err) = ok(run(sb.cmd().args(["update", "pdf", "--yes"])));
     assert!(
         err.contains("SKILL.md"),
         "the diff names the changed file: {err}"
     );
-    let (code, _, err) = run(sb.cmd().args(["install", "--frozen"]));
-    assert_eq!(code, 0, "{err}");
+    ok(run(sb.cmd().args(["install", "--frozen"])));
 }
 
 #[cfg(unix)]
@@ -504,10 +501,9 @@ fn a_symlink_leaving_a_folder_source_is_refused() {
     assert_eq!(code, 5, "{err}");
     assert!(!sb.project.join("skills.lock").exists());
     // --all: skipped, the good one added, nothing of the outside copied.
-    let (code, out, err) = run(sb
+    let (_, out, _) = ok(run(sb
         .cmd()
-        .args(["--json", "add", "--source", "./vendor", "--all", "--yes"]));
-    assert_eq!(code, 0, "{err}");
+        .args(["--json", "add", "--source", "./vendor", "--all", "--yes"])));
     let report = json(&out);
     assert_eq!(names(&report["skills"]), ["good"]);
     assert_eq!(names(&report["skipped"]), ["leaky"]);
@@ -523,10 +519,9 @@ fn one_skill_folder_is_a_source_and_path_never_follows_a_link() {
     write(&vendor, "one/pdf/SKILL.md", &skill_md("pdf", "PDF forms"));
     write(&vendor, "one/other/SKILL.md", &skill_md("other", "Other"));
     // `--path` naming one skill's folder: that skill, no names needed.
-    let (code, out, err) = run(sb.cmd().args([
+    let (_, out, _) = ok(run(sb.cmd().args([
         "--json", "add", "--source", "./vendor", "--path", "one/pdf", "--yes",
-    ]));
-    assert_eq!(code, 0, "{err}");
+    ])));
     assert_eq!(names(&json(&out)["skills"]), ["pdf"]);
     assert!(
         sb.manifest().contains("path = \"one/pdf\""),
@@ -550,8 +545,9 @@ fn one_skill_folder_is_a_source_and_path_never_follows_a_link() {
     assert_eq!(lock_bytes(&sb), lock_before, "the lock was rewritten");
     assert!(!sb.project.join(".agents/skills/evil").exists());
     // And the walk never goes through it either.
-    let (code, out, _) = run(sb.cmd().args(["--json", "search", "--source", "./vendor"]));
-    assert_eq!(code, 0);
+    let (_, out, _) = ok(run(sb
+        .cmd()
+        .args(["--json", "search", "--source", "./vendor"])));
     assert_eq!(names(&json(&out)["results"]), ["other", "pdf"]);
 }
 
@@ -764,8 +760,7 @@ fn agent_fields_are_warnings_naming_the_agent_and_errors_under_strict() {
         ("agent-field", "disable-model-invocation", "Claude Code"),
         ("copilot-field", "excludeAgent", "GitHub Copilot"),
     ] {
-        let (code, out, err) = run(sb.cmd_in(&root).args(["check", folder, "--json"]));
-        assert_eq!(code, 0, "{folder}: {err}");
+        let (_, out, _) = ok(run(sb.cmd_in(&root).args(["check", folder, "--json"])));
         let report = json(&out);
         let warnings = report["skills"][0]["warnings"].as_array().unwrap().clone();
         assert_eq!(warnings.len(), 1, "{folder}: {report}");

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use predicates::prelude::*;
 
 use crate::support::cli::Sandbox;
+use crate::support::write;
 
 /// The shared sandbox, with a `.git` folder marking the project's top.
 fn world() -> Sandbox {
@@ -23,11 +24,6 @@ fn skill(dir: &Path, name: &str, description: &str) {
         format!("---\nname: {name}\ndescription: {description}\n---\n# {name}\n\nInstructions for {name}.\n"),
     )
     .unwrap();
-}
-
-fn write(path: &Path, text: &str) {
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, text).unwrap();
 }
 
 #[cfg(unix)]

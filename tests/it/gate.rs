@@ -12,7 +12,8 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use crate::audit::{skill_md, write};
-use crate::support::cli::{Sandbox, run};
+use crate::support::cli::{Sandbox, ok, run};
+use crate::support::{linked, unlink};
 
 const KEY: &str = "remote-pipe-shell@SKILL.md:9";
 
@@ -59,11 +60,6 @@ fn accepted_project(extra: &[&str]) -> Sandbox {
     sb
 }
 
-fn ok((code, out, err): (i32, String, String)) -> String {
-    assert_eq!(code, 0, "{out}\n{err}");
-    out
-}
-
 /// Runs `args` and expects the gate's refusal of `installer` (exit 5,
 /// naming the finding).
 fn refused(sb: &Sandbox, dir: &Path, args: &[&str]) -> String {
@@ -90,18 +86,6 @@ fn unaccepted(lock: &str) -> String {
         .collect();
     assert_ne!(out, lock);
     out
-}
-
-/// Whether `name` is placed in the project's shared agent folder.
-fn linked(project: &Path, name: &str) -> bool {
-    std::fs::symlink_metadata(project.join(".agents/skills").join(name)).is_ok()
-}
-
-/// A fresh clone: no agent folders (links are never committed).
-fn unlink(project: &Path) {
-    for root in [".agents", ".claude"] {
-        let _ = std::fs::remove_dir_all(project.join(root));
-    }
 }
 
 /// A second project on the same machine (same cache, same user) with
@@ -277,8 +261,7 @@ fn update_approve_and_enable_judge_what_they_place() {
 fn remove_and_disable_of_another_skill_leave_a_held_back_one_unlinked() {
     let sb = accepted_project(&[]);
     // Honest: with the acceptance, disabling `notes` keeps `installer`.
-    let (code, _, err) = run(sb.cmd().args(["disable", "notes"]));
-    assert_eq!(code, 0, "{err}");
+    let (_, _, err) = ok(run(sb.cmd().args(["disable", "notes"])));
     assert!(!err.contains("held back"), "{err}");
     assert!(linked(&sb.project, "installer") && !linked(&sb.project, "notes"));
     ok(run(sb.cmd().args(["enable", "notes"])));
@@ -286,8 +269,7 @@ fn remove_and_disable_of_another_skill_leave_a_held_back_one_unlinked() {
     // The acceptance taken out: `installer` is held back from now on.
     let bad = unaccepted(&lock(&sb.project));
     std::fs::write(sb.project.join("skills.lock"), &bad).unwrap();
-    let (code, _, err) = run(sb.cmd().args(["disable", "notes"]));
-    assert_eq!(code, 0, "{err}");
+    let (_, _, err) = ok(run(sb.cmd().args(["disable", "notes"])));
     assert!(
         err.contains("installer is held back") && err.contains("remote-pipe-shell"),
         "{err}"
@@ -298,8 +280,7 @@ fn remove_and_disable_of_another_skill_leave_a_held_back_one_unlinked() {
     assert!(!linked(&sb.project, "installer"));
 
     assert!(sb.manifest().contains("notes"), "{}", sb.manifest());
-    let (code, out, err) = run(sb.cmd().args(["remove", "notes", "--json"]));
-    assert_eq!(code, 0, "{err}");
+    let (_, out, _) = ok(run(sb.cmd().args(["remove", "notes", "--json"])));
     let report: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(
         report["held_back"],
@@ -342,8 +323,7 @@ fn restoring_an_edited_copy_is_judged() {
     };
     // Honest: under the project's threshold, an edited copy is restored.
     edit(&copy);
-    let (code, _, err) = run(sb.cmd().args(["install", "--frozen"]));
-    assert_eq!(code, 0, "{err}");
+    ok(run(sb.cmd().args(["install", "--frozen"])));
     assert_eq!(std::fs::read_to_string(&copy).unwrap(), placed);
     // The attack: the threshold is `high` now, and nothing accepts the
     // finding: the restore is refused, the edit left as it is.
@@ -559,10 +539,9 @@ fn add_all_skips_a_held_back_skill_and_adds_the_rest() {
         "lint/SKILL.md",
         &skill_md("lint", "Lint the code.\n"),
     );
-    let (code, out, err) = run(sb
+    let (_, out, err) = ok(run(sb
         .cmd()
-        .args(["add", "--source", "./vendor", "--all", "--yes"]));
-    assert_eq!(code, 0, "{out}\n{err}");
+        .args(["add", "--source", "./vendor", "--all", "--yes"])));
     assert!(
         err.contains("skipped `installer`: held back by the audit")
             && err.contains("remote-pipe-shell SKILL.md:9")
@@ -577,10 +556,9 @@ fn add_all_skips_a_held_back_skill_and_adds_the_rest() {
     assert!(!sb.manifest().contains("installer"), "{}", sb.manifest());
 
     // `--json` names it in `skipped`, with the reason.
-    let (code, out, err) = run(sb
+    let (_, out, _) = ok(run(sb
         .cmd()
-        .args(["--json", "add", "--source", "./vendor", "--all", "--yes"]));
-    assert_eq!(code, 0, "{err}");
+        .args(["--json", "add", "--source", "./vendor", "--all", "--yes"])));
     let report: Value = serde_json::from_str(&out).unwrap();
     let skipped = report["skipped"].as_array().unwrap();
     assert_eq!(skipped.len(), 1, "{report:#}");
@@ -655,7 +633,7 @@ fn import_accepts_findings_and_judges_what_it_places() {
     );
     assert!(!linked(&sb.project, "installer"));
     // With it, imported like `add --accept-findings`.
-    let out = ok(run(sb.cmd().args([
+    let (_, out, _) = ok(run(sb.cmd().args([
         "--json",
         "import",
         "--yes",
@@ -666,7 +644,7 @@ fn import_accepts_findings_and_judges_what_it_places() {
     assert!(lock(&sb.project).contains(KEY));
     // Honest again: with the lock as it is, a fresh clone's import places it.
     unlink(&sb.project);
-    let out = ok(run(sb.cmd().args(["--json", "import", "--yes"])));
+    let (_, out, _) = ok(run(sb.cmd().args(["--json", "import", "--yes"])));
     assert_ne!(row(&out)["status"], "failed", "{out}");
     assert!(linked(&sb.project, "installer"));
     // The attack: a lock that does not accept it; import must not place it.
@@ -849,8 +827,7 @@ fn cache_gc_removes_the_records_of_trees_it_removed() {
     )
     .unwrap();
     ok(run(sb.cmd().args(["remove", "installer"])));
-    let (code, out, err) = run(sb.cmd().args(["--json", "cache", "gc"]));
-    assert_eq!(code, 0, "{out}\n{err}");
+    let (_, out, _) = ok(run(sb.cmd().args(["--json", "cache", "gc"])));
     let report: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(report["removed_entries"].as_array().unwrap().len(), 1);
     assert!(report["removed_records"].as_u64().unwrap() >= 3, "{report}");

@@ -10,7 +10,7 @@ use crate::support;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
-use support::cli::{Sandbox, run};
+use support::cli::{Sandbox, ok, run};
 use support::skill_row;
 
 const PREFIX: &str = "/tmp/agfx/";
@@ -70,8 +70,7 @@ fn status_of<'a>(report: &'a Value, name: &str, tool: &str) -> &'a str {
 /// `skillpm import` with `args` (ending in `--json`), which succeeds: its
 /// report.
 fn import_report(sb: &Sandbox, args: &[&str]) -> Value {
-    let (code, out, err) = run(sb.cmd().arg("import").args(args));
-    assert_eq!(code, 0, "{out}{err}");
+    let (_, out, _) = ok(run(sb.cmd().arg("import").args(args)));
     serde_json::from_str(&out).unwrap()
 }
 
@@ -149,10 +148,8 @@ fn assert_installs_once_vercel_folders_are_cleared(sb: &Sandbox, theirs: &Path) 
     assert!(format!("{out}{err}").contains("pdf-tools"), "{out}{err}");
     std::fs::remove_file(sb.project.join(".claude/skills/pdf-tools")).unwrap();
     std::fs::remove_dir_all(theirs).unwrap();
-    let (code, _, err) = run(sb.cmd().arg("install"));
-    assert_eq!(code, 0, "{err}");
-    let (code, out, err) = run(sb.cmd().arg("verify"));
-    assert_eq!(code, 0, "{out}{err}");
+    ok(run(sb.cmd().arg("install")));
+    ok(run(sb.cmd().arg("verify")));
 }
 
 #[test]
@@ -227,8 +224,7 @@ fn openskills_records_are_imported_from_every_folder() {
         files.push(dest);
     }
     let before = snapshot(&files);
-    let (code, out, err) = run(sb.cmd().args(["import", "--yes", "--json"]));
-    assert_eq!(code, 0, "{out}{err}");
+    let (_, out, _) = ok(run(sb.cmd().args(["import", "--yes", "--json"])));
     let report: Value = serde_json::from_str(&out).unwrap();
     let rows = report["skills"].as_array().unwrap();
     assert_eq!(rows.len(), 4, "{report:#}");
@@ -251,8 +247,7 @@ fn openskills_records_are_imported_from_every_folder() {
 #[test]
 fn nothing_to_import_says_so_and_a_broken_lock_is_named() {
     let sb = Sandbox::new();
-    let (code, out, err) = run(sb.cmd().arg("import"));
-    assert_eq!(code, 0, "{err}");
+    let (_, out, _) = ok(run(sb.cmd().arg("import")));
     assert!(out.contains("nothing to import"), "{out}");
     assert!(!sb.project.join("skills.toml").exists());
 
@@ -423,8 +418,7 @@ fn skillkit_manifest_entries_are_imported_including_whole_sources() {
     let manifest_path = sb.project.join(".skills");
     place_fixture("skillkit/project/.skills", &manifest_path, &root);
 
-    let (code, out, err) = run(sb.cmd().args(["import", "--dry-run", "--json"]));
-    assert_eq!(code, 0, "{err}");
+    let (_, out, _) = ok(run(sb.cmd().args(["import", "--dry-run", "--json"])));
     let plan: Value = serde_json::from_str(&out).unwrap();
     let rows: Vec<(String, String)> = plan["skills"]
         .as_array()
@@ -455,8 +449,7 @@ fn skillkit_manifest_entries_are_imported_including_whole_sources() {
     let text = text.replace("  - acme/skills/web\n", "");
     std::fs::write(&manifest_path, &text).unwrap();
     let before = snapshot(std::slice::from_ref(&manifest_path));
-    let (code, out, err) = run(sb.cmd().args(["import", "--yes", "--json"]));
-    assert_eq!(code, 0, "{out}{err}");
+    let (_, out, _) = ok(run(sb.cmd().args(["import", "--yes", "--json"])));
     let report: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(
         status_of(&report, "pdf-tools", "skillkit-manifest"),
@@ -529,8 +522,7 @@ fn a_differing_folder_is_kept_then_replace_backs_it_up_and_takes_it_over() {
             .unwrap()
             .contains("vercel")
     );
-    let (code, out, err) = run(sb.cmd().arg("verify"));
-    assert_eq!(code, 0, "{out}{err}");
+    ok(run(sb.cmd().arg("verify")));
 }
 
 /// A project the real openskills made (its copy of each skill with its
@@ -561,8 +553,7 @@ fn openskills_folders_holding_the_skill_are_adopted_and_verify_passes() {
         assert_eq!(row["adopted"].as_array().map(Vec::len), Some(1), "{row}");
         assert!(row["left_in_place"].as_array().unwrap().is_empty(), "{row}");
     }
-    let (code, out, err) = run(sb.cmd().arg("verify"));
-    assert_eq!(code, 0, "{out}{err}");
+    ok(run(sb.cmd().arg("verify")));
     assert!(
         !sb.project
             .join(".claude/skills/notes/.openskills.json")
@@ -643,15 +634,12 @@ fn gh_skill_installs_are_imported_and_only_its_own_keys_are_ignored() {
     // The honest copy is skillpm's now; gh writing it again (its keys
     // only) is no drift, a change beside them is.
     std::fs::remove_dir_all(&hidden).unwrap();
-    let (code, _, err) = run(sb.cmd().args(["install", "--link-mode", "copy"]));
-    assert_eq!(code, 0, "{err}");
-    let (code, out, err) = run(sb.cmd().arg("verify"));
-    assert_eq!(code, 0, "{out}{err}");
+    ok(run(sb.cmd().args(["install", "--link-mode", "copy"])));
+    ok(run(sb.cmd().arg("verify")));
     let placed = sb.project.join(".agents/skills/pdf-tools");
     assert!(!placed.is_symlink(), "placed as a copy");
     gh_installed(&root, &placed, "pdf-tools", "Fill PDF forms.", "");
-    let (code, out, err) = run(sb.cmd().arg("verify"));
-    assert_eq!(code, 0, "gh's keys alone are no drift: {out}{err}");
+    ok(run(sb.cmd().arg("verify")));
     gh_installed(
         &root,
         &placed,
@@ -707,8 +695,7 @@ fn list_all_names_the_skills_pnpm_placed() {
     let md = "---\nname: pdf-tools\ndescription: Fill PDF forms.\n---\n# pdf-tools\n";
     pnpm_placed(&sb, "pdf-tools", md);
     let listed = |sb: &Sandbox| {
-        let (code, out, err) = run(sb.cmd().args(["list", "--all", "--json"]));
-        assert_eq!(code, 0, "{out}{err}");
+        let (_, out, _) = ok(run(sb.cmd().args(["list", "--all", "--json"])));
         let report: Value = serde_json::from_str(&out).unwrap();
         report["skills"]
             .as_array()
@@ -720,8 +707,7 @@ fn list_all_names_the_skills_pnpm_placed() {
     };
     let row = listed(&sb);
     assert_eq!(row["placed_by"], "pnpm", "{row}");
-    let (code, out, err) = run(sb.cmd().args(["list", "--all"]));
-    assert_eq!(code, 0, "{err}");
+    let (_, out, _) = ok(run(sb.cmd().args(["list", "--all"])));
     assert!(out.contains("(placed by pnpm)"), "{out}");
 
     let sb = Sandbox::new();
@@ -753,8 +739,7 @@ fn pnpm_linked_skills_are_imported_from_their_package() {
         "{row}"
     );
     assert_eq!(row["status"], "imported", "{row}");
-    let (code, out, err) = run(sb.cmd().arg("verify"));
-    assert_eq!(code, 0, "{out}{err}");
+    ok(run(sb.cmd().arg("verify")));
     assert_eq!(
         std::fs::read_to_string(sb.project.join(".claude/skills/.gitignore")).unwrap(),
         "# pnpm\npdf-tools\n"
@@ -766,8 +751,7 @@ fn pnpm_linked_skills_are_imported_from_their_package() {
     std::fs::write(stray.join("SKILL.md"), md).unwrap();
     std::fs::create_dir_all(sb.project.join(".claude/skills")).unwrap();
     std::os::unix::fs::symlink(&stray, sb.project.join(".claude/skills/pdf-tools")).unwrap();
-    let (code, out, err) = run(sb.cmd().args(["import", "--dry-run", "--json"]));
-    assert_eq!(code, 0, "{out}{err}");
+    let (_, out, _) = ok(run(sb.cmd().args(["import", "--dry-run", "--json"])));
     let plan: Value = serde_json::from_str(&out).unwrap();
     assert!(plan["skills"].as_array().unwrap().is_empty(), "{plan}");
 }

@@ -7,7 +7,7 @@ use crate::support::cli::json;
 
 use std::path::{Path, PathBuf};
 
-use support::cli::{Sandbox, run};
+use support::cli::{Sandbox, ok, run};
 use support::files_under;
 use support::registry::{Registry, SkillFiles, V1_DIR};
 
@@ -623,8 +623,7 @@ fn every_lock_add_writes_installs_again_from_a_fresh_cache() {
         for agents in [".agents", ".claude"] {
             std::fs::remove_dir_all(project.join(agents)).unwrap();
         }
-        let (code, out, err) = run(sb.cmd_in(&project).args(["install", "--locked"]));
-        assert_eq!(code, 0, "{source}: {out}{err}");
+        ok(run(sb.cmd_in(&project).args(["install", "--locked"])));
         assert!(
             project
                 .join(".claude/skills")

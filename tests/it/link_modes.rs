@@ -9,7 +9,7 @@ use crate::support;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
-use support::cli::{Sandbox, placement_record_json, placement_record_text, run};
+use support::cli::{Sandbox, ok, placement_record_json, placement_record_text, run};
 use support::registry::{Registry, SkillFiles};
 
 fn setup(mode: &str) -> (Sandbox, PathBuf) {
@@ -20,7 +20,7 @@ fn setup(mode: &str) -> (Sandbox, PathBuf) {
         .description("Fill PDF forms")
         .file("references/FORMS.md", "# Forms\n")
         .executable("scripts/fill.sh", "#!/bin/sh\necho fill\n")]);
-    let (code, _, err) = run(sb.cmd().arg("add").arg(&reg).args([
+    ok(run(sb.cmd().arg("add").arg(&reg).args([
         "pdf-tools",
         "--yes",
         "--agent",
@@ -29,8 +29,7 @@ fn setup(mode: &str) -> (Sandbox, PathBuf) {
         "claude",
         "--link-mode",
         mode,
-    ]));
-    assert_eq!(code, 0, "{mode}: {err}");
+    ])));
     (sb, reg)
 }
 
@@ -128,8 +127,7 @@ fn each_mode_places_the_locked_bytes_and_verify_catches_an_edit() {
 
 /// The placements `install --json` reports as (re)made.
 fn linked_by_install(sb: &Sandbox, args: &[&str]) -> Vec<String> {
-    let (code, out, err) = run(sb.cmd().args(["--json", "install"]).args(args));
-    assert_eq!(code, 0, "{err}");
+    let (_, out, _) = ok(run(sb.cmd().args(["--json", "install"]).args(args)));
     let report: Value = serde_json::from_str(&out).unwrap();
     (report["links"]["linked"].as_array().unwrap().iter())
         .map(|p| p.as_str().unwrap().to_owned())
@@ -218,8 +216,7 @@ fn a_hard_linked_file_edited_in_place_is_caught_by_cache_verify_and_repaired_by_
     );
 
     // The next install rebuilds the entry and re-links both folders.
-    let (code, _, err) = run(sb.cmd().arg("install"));
-    assert_eq!(code, 0, "{err}");
+    ok(run(sb.cmd().arg("install")));
     for root in [".agents/skills", ".claude/skills"] {
         let text =
             std::fs::read_to_string(sb.project.join(root).join("pdf-tools/references/FORMS.md"))
@@ -258,15 +255,14 @@ fn clone_mode_clones_where_the_file_system_can_and_says_so_where_it_cannot() {
             .unwrap_or_default();
         assert!(leftovers.is_empty(), "{leftovers:?}");
         // auto falls through to hard links (same file system) instead.
-        let (code, _, err) = run(sb.cmd().arg("add").arg(&reg).args([
+        ok(run(sb.cmd().arg("add").arg(&reg).args([
             "notes",
             "--yes",
             "--agent",
             "agents",
             "--link-mode",
             "auto",
-        ]));
-        assert_eq!(code, 0, "{err}");
+        ])));
         assert!(
             marker(&sb, &placed).trim_end().ends_with("hardlink"),
             "{}",
@@ -282,8 +278,7 @@ fn switching_modes_replaces_skillpms_placements_and_nothing_else() {
     std::fs::create_dir_all(&own).unwrap();
     std::fs::write(own.join("SKILL.md"), "mine\n").unwrap();
     for mode in ["copy", "hardlink", "symlink", "auto"] {
-        let (code, _, err) = run(sb.cmd().args(["install", "--link-mode", mode]));
-        assert_eq!(code, 0, "{mode}: {err}");
+        ok(run(sb.cmd().args(["install", "--link-mode", mode])));
         let placed = sb.project.join(".claude/skills/pdf-tools");
         let is_link = std::fs::symlink_metadata(&placed)
             .unwrap()
@@ -368,14 +363,16 @@ fn a_planted_or_shipped_marker_does_not_let_add_or_remove_touch_a_users_folder()
 
     // A skill that ships the marker file is placed with it and verifies;
     // removing it and pdf-tools removes their folders and nothing else.
-    let (code, _, err) = run(sb.cmd().arg("add").arg(&reg).args(["shipper", "--yes"]));
-    assert_eq!(code, 0, "{err}");
+    ok(run(sb
+        .cmd()
+        .arg("add")
+        .arg(&reg)
+        .args(["shipper", "--yes"])));
     let shipped = sb.project.join(".claude/skills/shipper/.skillpm-copy");
     assert!(shipped.is_file());
     let (code, report) = verify_json(&sb);
     assert_eq!(code, 0, "{report}");
-    let (code, _, err) = run(sb.cmd().args(["remove", "shipper", "pdf-tools"]));
-    assert_eq!(code, 0, "{err}");
+    ok(run(sb.cmd().args(["remove", "shipper", "pdf-tools"])));
     assert!(!sb.project.join(".claude/skills/shipper").exists());
     assert!(!sb.project.join(".claude/skills/pdf-tools").exists());
     assert_eq!(support::files_under(&mine), before);
@@ -388,8 +385,7 @@ fn a_planted_or_shipped_marker_does_not_let_add_or_remove_touch_a_users_folder()
 #[test]
 fn remove_through_an_agent_folder_symlinked_outside_deletes_nothing_outside() {
     let (sb, _) = setup("copy");
-    let (code, _, err) = run(sb.cmd().arg("install"));
-    assert_eq!(code, 0, "honest path: {err}");
+    ok(run(sb.cmd().arg("install")));
     let outside = sb.path("outside");
     std::fs::create_dir_all(outside.join("pdf-tools")).unwrap();
     std::fs::write(outside.join("pdf-tools/SKILL.md"), "someone's own\n").unwrap();
@@ -511,8 +507,7 @@ fn forged_record_deletes_nothing(
     entry: Value,
     mac: impl Fn(&Sandbox) -> Option<String>,
 ) {
-    let (code, _, err) = run(sb.cmd().args(["install", "--frozen"]));
-    assert_eq!(code, 0, "honest path: {err}");
+    ok(run(sb.cmd().args(["install", "--frozen"])));
     let placed = sb.project.join(".claude/skills/pdf-tools");
     assert!(placed.join("SKILL.md").is_file());
     let before = contents(folder);
@@ -521,8 +516,7 @@ fn forged_record_deletes_nothing(
     let mac = mac(sb);
     forge_record(sb, &[], mac);
 
-    let (code, out, err) = run(sb.cmd().args(["install", "--frozen"]));
-    assert_eq!(code, 0, "{out}\n{err}");
+    let (_, out, err) = ok(run(sb.cmd().args(["install", "--frozen"])));
     assert_eq!(contents(folder), before, "{out}\n{err}");
     assert!(!out.contains("removed"), "{out}");
     assert!(
@@ -533,8 +527,7 @@ fn forged_record_deletes_nothing(
     let (code, report) = verify_json(sb);
     assert_eq!(code, 0, "{report}");
     // Reported once: the record is written again, authentic.
-    let (code, _, err) = run(sb.cmd().args(["install", "--frozen"]));
-    assert_eq!(code, 0, "{err}");
+    let (_, _, err) = ok(run(sb.cmd().args(["install", "--frozen"])));
     assert!(!err.contains("ignored"), "{err}");
     assert_eq!(contents(folder), before);
 }
@@ -594,8 +587,7 @@ fn a_placement_record_with_a_wrong_mac_is_ignored() {
 #[test]
 fn an_authentic_record_removes_only_skillpms_unchanged_placements() {
     let (sb, _) = setup("copy");
-    let (code, _, err) = run(sb.cmd().args(["install", "--frozen"]));
-    assert_eq!(code, 0, "honest path: {err}");
+    ok(run(sb.cmd().args(["install", "--frozen"])));
     let key =
         skillpm::trust::RecordKey::load_or_create(&sb.home.join(".local/state/skillpm")).unwrap();
     // Honest: a stale placement of skillpm's own (an agent dropped) goes.
@@ -604,8 +596,7 @@ fn an_authentic_record_removes_only_skillpms_unchanged_placements() {
     manifest = manifest.replace("agents = [\"agents\", \"claude\"]", "agents = [\"claude\"]");
     assert!(manifest.contains("agents = [\"claude\"]"), "{manifest}");
     std::fs::write(sb.project.join("skills.toml"), manifest).unwrap();
-    let (code, out, err) = run(sb.cmd().arg("install"));
-    assert_eq!(code, 0, "{err}");
+    let (_, out, err) = ok(run(sb.cmd().arg("install")));
     assert!(!stale.exists(), "{out}\n{err}");
 
     let (ssh, ssh_entry) = users_folder(&sb.home, ".ssh");
@@ -616,8 +607,7 @@ fn an_authentic_record_removes_only_skillpms_unchanged_placements() {
     forge_record(&sb, &[ssh_entry, mine_entry], None);
     let mac = mac_of_record(&sb, &key);
     forge_record(&sb, &[], Some(mac));
-    let (code, out, err) = run(sb.cmd().args(["install", "--frozen"]));
-    assert_eq!(code, 0, "{out}\n{err}");
+    let (_, _, err) = ok(run(sb.cmd().args(["install", "--frozen"])));
     assert!(!err.contains("ignored"), "the record verifies: {err}");
     assert_eq!(contents(&ssh), ssh_before, "{err}");
     assert_eq!(contents(&mine), mine_before, "{err}");

@@ -11,10 +11,11 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use crate::audit::{skill_md, write};
-use crate::support::cli::{Sandbox, run};
+use crate::support::cli::{Sandbox, ok, run};
 use crate::support::keys::TestKey;
 use crate::support::registry::{Registry, SkillFiles};
 use crate::support::server::TestServer;
+use crate::support::{linked, unlink};
 
 /// The admin-level file of a sandbox (`SKILLPM_ADMIN_PREFIX` is its `admin/`).
 fn admin_file(sb: &Sandbox) -> PathBuf {
@@ -28,11 +29,6 @@ fn user_file(sb: &Sandbox) -> PathBuf {
 fn put(path: &Path, text: &str) {
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     std::fs::write(path, text).unwrap();
-}
-
-fn ok((code, out, err): (i32, String, String)) -> String {
-    assert_eq!(code, 0, "{out}\n{err}");
-    out
 }
 
 /// Runs `args` and expects the policy's refusal (exit 3) naming `rule` and
@@ -49,16 +45,6 @@ fn refused(sb: &Sandbox, args: &[&str], rule: &str, place: &str) -> String {
 
 fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_default()
-}
-
-fn linked(project: &Path, name: &str) -> bool {
-    std::fs::symlink_metadata(project.join(".agents/skills").join(name)).is_ok()
-}
-
-fn unlink(project: &Path) {
-    for root in [".agents", ".claude"] {
-        let _ = std::fs::remove_dir_all(project.join(root));
-    }
 }
 
 /// `vendor/notes` (honest), `evil/notes2` (a folder the policy denies) and
@@ -375,7 +361,7 @@ fn a_forbidden_severity_cannot_be_accepted_by_flag_lock_or_remembered_pass() {
     );
     assert!(!linked(&fresh.project, "installer"));
     // `add --all` holds it back and adds the rest.
-    let out = ok(run(fresh.cmd().args([
+    let (_, out, _) = ok(run(fresh.cmd().args([
         "add",
         "--source",
         "./vendor",
@@ -412,7 +398,7 @@ fn a_lower_level_that_loosens_is_an_error_naming_both_files() {
     ok(run(sb
         .cmd()
         .args(["add", "--source", "./vendor", "notes", "--yes"])));
-    let out = ok(run(sb.cmd().args(["policy", "check"])));
+    let (_, out, _) = ok(run(sb.cmd().args(["policy", "check"])));
     assert!(
         out.contains("audit.fail-on = low") && out.contains("skills-policy.toml:2"),
         "{out}"
@@ -543,7 +529,7 @@ fn policy_check_lists_every_violation_with_file_and_line_and_doctor_shows_the_ru
         .cmd()
         .args(["add", "--source", "./evil", "notes2", "--yes"])));
     // Honest: no policy, nothing to report.
-    let out = ok(run(sb.cmd().args(["policy", "check"])));
+    let (_, out, _) = ok(run(sb.cmd().args(["policy", "check"])));
     assert!(out.contains("no install policy"), "{out}");
     let admin = admin_file(&sb);
     put(

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use crate::git_support::Repo;
-use crate::support::cli::{Sandbox, run};
+use crate::support::cli::{Sandbox, ok, run};
 use crate::support::registry::SkillFiles;
 use crate::support::server::TestServer;
 
@@ -31,11 +31,6 @@ fn skills(dir: &Path, evil: bool) {
             .file("NOTES.md", "notes v1\n")
             .write_tree(dir);
     }
-}
-
-fn ok(out: (i32, String, String)) -> (i32, String, String) {
-    assert_eq!(out.0, 0, "stdout: {}\nstderr: {}", out.1, out.2);
-    out
 }
 
 /// A signed registry served over HTTP, a team project installed from it,
@@ -857,6 +852,32 @@ fn copy_project(sb: &Sandbox, from: &Path, name: &str) -> PathBuf {
     dir
 }
 
+/// A project that added `SKILL` in link mode `mode` from a site published
+/// and served from a temp folder (kept while the returned guard lives).
+fn added_from_a_site(mode: &str) -> (Sandbox, tempfile::TempDir, TestServer) {
+    let sb = Sandbox::new();
+    let work = tempfile::tempdir().unwrap();
+    let (skills_dir, site) = (work.path().join("skills"), work.path().join("site"));
+    skills(&skills_dir, false);
+    publish(&sb, &skills_dir, &site, None);
+    let server = TestServer::serve(site);
+    sb.init();
+    ok(run(sb.cmd().args([
+        "source",
+        "add",
+        "team",
+        &server.base(),
+    ])));
+    ok(run(sb.cmd().args([
+        "add",
+        SKILL,
+        "--yes",
+        "--link-mode",
+        mode,
+    ])));
+    (sb, work, server)
+}
+
 /// Rewrites `path` (a hard link into the store) with `text` of the same
 /// length, then puts its mtime back: size and mtime say nothing changed.
 pub(crate) fn edit_keeping_size_and_mtime(path: &Path, text: &str) {
@@ -880,30 +901,7 @@ pub(crate) fn edit_keeping_size_and_mtime(path: &Path, text: &str) {
 /// verify` finds it; without the artifact the install refuses (exit 3).
 #[test]
 fn a_store_entry_edited_through_a_hard_link_reaches_no_other_project() {
-    let sb = Sandbox::new();
-    let work = tempfile::tempdir().unwrap();
-    skills(&work.path().join("skills"), false);
-    publish(
-        &sb,
-        &work.path().join("skills"),
-        &work.path().join("site"),
-        None,
-    );
-    let server = TestServer::serve(work.path().join("site"));
-    sb.init();
-    ok(run(sb.cmd().args([
-        "source",
-        "add",
-        "team",
-        &server.base(),
-    ])));
-    ok(run(sb.cmd().args([
-        "add",
-        SKILL,
-        "--yes",
-        "--link-mode",
-        "hardlink",
-    ])));
+    let (sb, _work, server) = added_from_a_site("hardlink");
     let api = |project: &Path| {
         project
             .join(".agents/skills")
@@ -960,30 +958,7 @@ fn a_store_entry_edited_through_a_hard_link_reaches_no_other_project() {
 /// locked bytes again.
 #[test]
 fn a_store_entry_edited_through_a_symlink_is_made_again_by_install_frozen() {
-    let sb = Sandbox::new();
-    let work = tempfile::tempdir().unwrap();
-    skills(&work.path().join("skills"), false);
-    publish(
-        &sb,
-        &work.path().join("skills"),
-        &work.path().join("site"),
-        None,
-    );
-    let server = TestServer::serve(work.path().join("site"));
-    sb.init();
-    ok(run(sb.cmd().args([
-        "source",
-        "add",
-        "team",
-        &server.base(),
-    ])));
-    ok(run(sb.cmd().args([
-        "add",
-        SKILL,
-        "--yes",
-        "--link-mode",
-        "symlink",
-    ])));
+    let (sb, _work, _server) = added_from_a_site("symlink");
     let api = sb
         .project
         .join(".agents/skills")
@@ -1010,8 +985,7 @@ fn a_store_entry_edited_through_a_symlink_is_made_again_by_install_frozen() {
         .unwrap()
         .count();
     assert_eq!(quarantined, 1);
-    let (code, out, err) = run(sb.cmd().args(["verify"]));
-    assert_eq!(code, 0, "{out}\n{err}");
+    ok(run(sb.cmd().args(["verify"])));
 }
 
 /// Issue 23, attack 2: a folder entry is proven by the folder, in every

@@ -17,6 +17,8 @@ use std::path::{Path, PathBuf};
 use assert_cmd::Command;
 use tempfile::TempDir;
 
+use crate::support::write;
+
 const SCHEMA: &str = "https://schemas.agentskills.io/discovery/0.2.0/schema.json";
 const FIXTURE_EXPIRES: &str = "2099-01-01T00:00:00Z";
 
@@ -115,11 +117,6 @@ fn set_executable(path: &Path, exec: bool) {
     }
     #[cfg(not(unix))]
     let _ = (path, exec);
-}
-
-fn write(path: &Path, text: &str) {
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, text).unwrap();
 }
 
 fn skill_md(name: &str, description: &str) -> String {

@@ -5,7 +5,10 @@
 
 use skillpm::trust::sigstore::{self, ArtifactDigest, Expected, SigstoreError, TrustedRoot};
 
-use crate::support::sigstore::{GITHUB_ISSUER, Signing, TestSigstore, b64, day};
+use crate::support::cli::ok;
+use crate::support::sigstore::{
+    GITHUB_ISSUER, Signing, TestSigstore, add_source_with_publisher, b64, day,
+};
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/sigstore");
 
@@ -128,25 +131,9 @@ impl World {
 /// acme's release workflow on main: the publisher the journeys declare.
 const ACME: &str = "https://github.com/acme/skills/.github/workflows/release.yml@refs/heads/main";
 
-/// A command's output when it exited 0; else the test fails showing both streams.
-fn ok(out: (i32, String, String)) -> (i32, String, String) {
-    assert_eq!(out.0, 0, "stdout:\n{}\nstderr:\n{}", out.1, out.2);
-    out
-}
-
 /// `skillpm source add NAME LOCATION` declaring acme's workflow as the publisher.
 fn add_acme_source(sb: &crate::support::cli::Sandbox, name: &str, location: &str) {
-    let args = [
-        "source",
-        "add",
-        name,
-        location,
-        "--identity",
-        ACME,
-        "--issuer",
-        GITHUB_ISSUER,
-    ];
-    ok(crate::support::cli::run(sb.cmd().args(args)));
+    add_source_with_publisher(&mut sb.cmd(), name, location, ACME);
 }
 
 fn acme() -> Expected {
@@ -327,7 +314,7 @@ mod journey {
     use crate::support::cli::{Sandbox, run};
     use crate::support::registry::{Registry, SkillFiles, V2_DIR};
     use crate::support::server::TestServer;
-    use crate::support::sigstore::{GITHUB_ISSUER, Signing, TestSigstore};
+    use crate::support::sigstore::{GITHUB_ISSUER, Signing, TestSigstore, trusting_sandbox};
 
     /// A v0.2 registry of `pdf-tools` (bundle by acme's workflow) and
     /// `look-alike` (bundle by another repository's), served on loopback.
@@ -372,15 +359,7 @@ mod journey {
     #[test]
     fn an_attested_skill_installs_with_its_publisher_locked_and_another_identity_is_refused() {
         let sigstore = TestSigstore::new();
-        let mut sb = Sandbox::new();
-        let state = sb.path("state");
-        std::fs::create_dir_all(&state).unwrap();
-        std::fs::write(
-            state.join("sigstore-trusted-root.json"),
-            sigstore.trusted_root(),
-        )
-        .unwrap();
-        sb.env("SKILLPM_STATE_DIR", state.to_str().unwrap());
+        let sb = trusting_sandbox(&sigstore);
         let server = site(&sigstore, &sb.path("site"));
         sb.init();
         let base = server.base();
@@ -437,15 +416,7 @@ mod journey {
     #[test]
     fn a_skill_attested_by_another_identity_is_not_added() {
         let sigstore = TestSigstore::new();
-        let mut sb = Sandbox::new();
-        let state = sb.path("state");
-        std::fs::create_dir_all(&state).unwrap();
-        std::fs::write(
-            state.join("sigstore-trusted-root.json"),
-            sigstore.trusted_root(),
-        )
-        .unwrap();
-        sb.env("SKILLPM_STATE_DIR", state.to_str().unwrap());
+        let sb = trusting_sandbox(&sigstore);
         let server = site(&sigstore, &sb.path("site"));
         sb.init();
         ok(run(sb.cmd().args([
@@ -497,7 +468,7 @@ mod journey {
         // test CA is a stranger.
         ok(run(sb.cmd().args(["install", "--frozen"])));
         ok(run(sb.cmd().args(["install", "--frozen"])));
-        std::fs::remove_file(state.join("sigstore-trusted-root.json")).unwrap();
+        std::fs::remove_file(sb.path("state/sigstore-trusted-root.json")).unwrap();
         let (code, _, err) = run(sb.cmd().args(["install", "--frozen"]));
         assert_eq!(code, 3, "{err}");
         assert!(err.contains("trusted root"), "{err}");
@@ -508,7 +479,7 @@ mod refresh_and_publish {
     use super::ok;
     use crate::support::cli::{Sandbox, run};
     use crate::support::registry::SkillFiles;
-    use crate::support::sigstore::{Signing, TestSigstore};
+    use crate::support::sigstore::{Signing, TestSigstore, trusting_sandbox};
 
     /// The shipped root with the test CA and log added: a newer root.
     fn shipped_plus(sigstore: &TestSigstore) -> String {
@@ -556,15 +527,7 @@ mod refresh_and_publish {
     #[test]
     fn publish_serves_the_bundles_a_workflow_left_beside_the_archives() {
         let sigstore = TestSigstore::new();
-        let mut sb = Sandbox::new();
-        let state = sb.path("state");
-        std::fs::create_dir_all(&state).unwrap();
-        std::fs::write(
-            state.join("sigstore-trusted-root.json"),
-            sigstore.trusted_root(),
-        )
-        .unwrap();
-        sb.env("SKILLPM_STATE_DIR", state.to_str().unwrap());
+        let sb = trusting_sandbox(&sigstore);
         let skills = sb.path("skills");
         SkillFiles::new("pdf-tools").write_tree(&skills);
         let site = sb.path("site");
@@ -612,7 +575,7 @@ mod oci_bundles {
     use crate::support::cli::{Sandbox, run};
     use crate::support::oci::{self, OciRegistry};
     use crate::support::registry::SkillFiles;
-    use crate::support::sigstore::{GITHUB_ISSUER, Signing, TestSigstore};
+    use crate::support::sigstore::{GITHUB_ISSUER, Signing, TestSigstore, trusting_sandbox};
 
     #[test]
     fn an_oci_artifact_installs_with_the_bundle_that_refers_to_it_and_no_other() {
@@ -621,15 +584,7 @@ mod oci_bundles {
         }
         let registry = OciRegistry::start(false);
         let sigstore = TestSigstore::new();
-        let mut sb = Sandbox::new();
-        let state = sb.path("state");
-        std::fs::create_dir_all(&state).unwrap();
-        std::fs::write(
-            state.join("sigstore-trusted-root.json"),
-            sigstore.trusted_root(),
-        )
-        .unwrap();
-        sb.env("SKILLPM_STATE_DIR", state.to_str().unwrap());
+        let sb = trusting_sandbox(&sigstore);
         sb.init();
         let skills = sb.path("skills");
         let names = ["pdf-tools", "look-alike", "copycat", "bare"];

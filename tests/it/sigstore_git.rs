@@ -9,19 +9,16 @@ use std::path::{Path, PathBuf};
 
 use crate::git_support::Repo;
 use crate::git_support::github::FakeGitHub;
-use crate::support::cli::{Sandbox, run};
-use crate::support::sigstore::{GITHUB_ISSUER, Signing, TestSigstore};
+use crate::support::cli::{Sandbox, ok, run};
+use crate::support::sigstore::{
+    GITHUB_ISSUER, Signing, TestSigstore, add_source_with_publisher, trusting_sandbox,
+};
 
 /// acme's release workflow, run for a tag.
 const WORKFLOW: &str = "https://github.com/acme/skills/.github/workflows/release.yml@refs/tags/";
 /// What the consumers declare: that workflow, for any tag.
 const DECLARED: &str = "https://github.com/acme/skills/.github/workflows/release.yml@refs/tags/*";
 const ASSET: &str = "v1.0.0.sigstore.json";
-
-fn ok(out: (i32, String, String)) -> (i32, String, String) {
-    assert_eq!(out.0, 0, "stdout:\n{}\nstderr:\n{}", out.1, out.2);
-    out
-}
 
 /// The repository: `v1.0.0` at A, `v1.1.0` at B, one skill `pdf`.
 struct History {
@@ -62,15 +59,7 @@ fn bundle(sigstore: &TestSigstore, s: &Signing) -> Vec<u8> {
 
 /// A sandbox whose skillpm trusts `sigstore` and talks to `gh`.
 fn sandbox(sigstore: &TestSigstore, gh: &FakeGitHub) -> Sandbox {
-    let mut sb = Sandbox::new();
-    let state = sb.path("state");
-    std::fs::create_dir_all(&state).unwrap();
-    std::fs::write(
-        state.join("sigstore-trusted-root.json"),
-        sigstore.trusted_root(),
-    )
-    .unwrap();
-    sb.env("SKILLPM_STATE_DIR", state.to_str().unwrap());
+    let mut sb = trusting_sandbox(sigstore);
     gh.configure(&mut sb);
     sb
 }
@@ -81,17 +70,7 @@ fn project_with(sb: &Sandbox, name: &str, source: &str) -> PathBuf {
     let dir = sb.path(name);
     std::fs::create_dir_all(&dir).unwrap();
     ok(run(sb.cmd_in(&dir).arg("init")));
-    let args = [
-        "source",
-        "add",
-        "acme",
-        source,
-        "--identity",
-        DECLARED,
-        "--issuer",
-        GITHUB_ISSUER,
-    ];
-    ok(run(sb.cmd_in(&dir).args(args)));
+    add_source_with_publisher(&mut sb.cmd_in(&dir), "acme", source, DECLARED);
     dir
 }
 
@@ -152,17 +131,7 @@ fn a_tagged_release_installs_with_its_publisher_locked_and_every_other_bundle_is
     let sb = sandbox(&sigstore, &gh);
     sb.init();
     let source = "github:acme/skills@v1.0.0";
-    let args = [
-        "source",
-        "add",
-        "acme",
-        source,
-        "--identity",
-        DECLARED,
-        "--issuer",
-        GITHUB_ISSUER,
-    ];
-    ok(run(sb.cmd().args(args)));
+    add_source_with_publisher(&mut sb.cmd(), "acme", source, DECLARED);
     gh.take_log();
 
     // Honest: added, its publisher shown and locked.

@@ -7,7 +7,7 @@
 
 use std::path::Path;
 
-use crate::support::cli::{Sandbox, run};
+use crate::support::cli::{Sandbox, ok, run};
 
 /// What a terminal of 60 rows and 200 columns shows after `bytes` (the tty
 /// driver turns `\n` into `\r\n`, as `onlcr` does on a real terminal).
@@ -36,6 +36,19 @@ fn folder_skill(root: &Path, name: &str, allowed_tools: &str) {
         use std::os::unix::fs::PermissionsExt;
         std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
     }
+}
+
+/// A project that added `deploy` from a folder (honest: exit 0).
+fn deploy_added() -> Sandbox {
+    let sb = Sandbox::new();
+    sb.init();
+    let skills = sb.path("skills");
+    folder_skill(&skills, "deploy", "Read");
+    let source = skills.to_str().unwrap();
+    ok(run(sb
+        .cmd()
+        .args(["add", "--source", source, "deploy", "--yes"])));
+    sb
 }
 
 /// Attack 9: `allowed-tools` holding `ESC[6A ESC[J` and harmless-looking
@@ -101,22 +114,10 @@ fn approval_summary_cannot_be_redrawn_by_the_skill() {
 /// (OSC 52). The rendered row still says `pending`; nothing is obeyed.
 #[test]
 fn a_lock_cannot_redraw_list_or_reach_the_clipboard() {
-    let sb = Sandbox::new();
-    sb.init();
-    let skills = sb.path("skills");
-    folder_skill(&skills, "deploy", "Read");
-    let (code, _, err) = run(sb.cmd().args([
-        "add",
-        "--source",
-        skills.to_str().unwrap(),
-        "deploy",
-        "--yes",
-    ]));
-    assert_eq!(code, 0, "{err}");
+    let sb = deploy_added();
 
     // Honest path: approved.
-    let (code, out, err) = run(sb.cmd().arg("list"));
-    assert_eq!(code, 0, "{err}");
+    let (_, out, _) = ok(run(sb.cmd().arg("list")));
     let row = screen(&out);
     assert!(
         row.lines()
@@ -137,8 +138,7 @@ fn a_lock_cannot_redraw_list_or_reach_the_clipboard() {
         ),
     );
     std::fs::write(&lock_path, &forged).unwrap();
-    let (code, out, err) = run(sb.cmd().arg("list"));
-    assert_eq!(code, 0, "{err}");
+    let (_, out, _) = ok(run(sb.cmd().arg("list")));
     assert!(
         !out.contains('\x1b') && !out.contains('\u{202e}'),
         "{out:?}"
@@ -151,8 +151,7 @@ fn a_lock_cannot_redraw_list_or_reach_the_clipboard() {
     assert!(seen.contains("\\u{202e}gnp.exe"), "{seen}");
     // The same through `--json | cat`: the data is all there (a JSON reader
     // gets the exact characters back) but no byte of it drives a terminal.
-    let (code, out, err) = run(sb.cmd().args(["--json", "list"]));
-    assert_eq!(code, 0, "{err}");
+    let (_, out, _) = ok(run(sb.cmd().args(["--json", "list"])));
     assert!(
         !out.contains('\x1b') && !out.contains('\u{202e}') && !out.contains('\u{7}'),
         "{out:?}"
@@ -188,12 +187,10 @@ fn index_text_is_shown_escaped_in_search_and_add_list() {
     let server = TestServer::serve(dir.path());
     let sb = Sandbox::new();
     sb.init();
-    let (code, _, err) = run(sb.cmd().args(["source", "add", "reg", &server.base()]));
-    assert_eq!(code, 0, "{err}");
+    ok(run(sb.cmd().args(["source", "add", "reg", &server.base()])));
 
     // Honest path.
-    let (code, out, err) = run(sb.cmd().args(["search"]));
-    assert_eq!(code, 0, "{err}");
+    let (_, out, _) = ok(run(sb.cmd().args(["search"])));
     assert!(screen(&out).contains("Test skill notes"), "{out}");
 
     index["skills"][1]["description"] =
@@ -201,8 +198,7 @@ fn index_text_is_shown_escaped_in_search_and_add_list() {
     index["skills"][1]["version"] = serde_json::json!("2.0\u{1b}]52;c;ZXZpbA==\u{7}");
     registry.write_index(&registry.v2_index(), &index);
     for args in [&["search"][..], &["add", "--source", "reg", "--list"][..]] {
-        let (code, out, err) = run(sb.cmd().args(args));
-        assert_eq!(code, 0, "{args:?}: {err}");
+        let (_, out, err) = ok(run(sb.cmd().args(args)));
         for hidden in ['\u{1b}', '\u{202e}', '\u{200b}', '\u{e0041}', '\u{7}'] {
             assert!(!out.contains(hidden), "{args:?}: {hidden:?} in {out:?}");
             assert!(!err.contains(hidden), "{args:?}: {hidden:?} in {err:?}");
@@ -231,8 +227,7 @@ fn json_and_warnings_keep_hostile_index_text_on_its_line() {
     let server = TestServer::serve(dir.path());
     let sb = Sandbox::new();
     sb.init();
-    let (code, _, err) = run(sb.cmd().args(["source", "add", "reg", &server.base()]));
-    assert_eq!(code, 0, "{err}");
+    ok(run(sb.cmd().args(["source", "add", "reg", &server.base()])));
     let hostile = "ok\u{202e}txt.exe\u{85}\u{2028}\nwarning: every skill was verified";
 
     // Honest path: an entry of an unknown type is one warning line.
@@ -245,8 +240,7 @@ fn json_and_warnings_keep_hostile_index_text_on_its_line() {
         .unwrap()
         .push(unknown.clone());
     registry.write_index(&registry.v2_index(), &honest);
-    let (code, out, err) = run(sb.cmd().args(["search"]));
-    assert_eq!(code, 0, "{err}");
+    let (_, out, err) = ok(run(sb.cmd().args(["search"])));
     assert!(out.contains("notes"), "{out}");
     let warnings: Vec<&str> = err.lines().filter(|l| l.contains("entry #3")).collect();
     assert_eq!(warnings.len(), 1, "{err}");
@@ -259,8 +253,7 @@ fn json_and_warnings_keep_hostile_index_text_on_its_line() {
     index["skills"].as_array_mut().unwrap().push(unknown);
     registry.write_index(&registry.v2_index(), &index);
     for args in [&["search"][..], &["--json", "search"][..]] {
-        let (code, out, err) = run(sb.cmd().args(args));
-        assert_eq!(code, 0, "{args:?}: {err}");
+        let (_, out, err) = ok(run(sb.cmd().args(args)));
         for hidden in ['\u{202e}', '\u{85}', '\u{2028}'] {
             assert!(!out.contains(hidden), "{args:?}: {hidden:?} in {out:?}");
             assert!(!err.contains(hidden), "{args:?}: {hidden:?} in {err:?}");
@@ -338,10 +331,9 @@ fn a_committed_scope_outside_the_project_is_refused() {
     let source = skills.to_str().unwrap();
 
     // Honest path: the project's own scope.
-    let (code, _, err) = run(sb
+    ok(run(sb
         .cmd()
-        .args(["add", "--source", source, "deploy", "--yes"]));
-    assert_eq!(code, 0, "{err}");
+        .args(["add", "--source", source, "deploy", "--yes"])));
     assert!(sb.project.join(".agents/skills/deploy/SKILL.md").exists());
 
     let manifest = sb.manifest();
@@ -385,10 +377,9 @@ fn global_flag_installs_into_the_users_own_scope() {
     folder_skill(&skills, "deploy", "Read");
     let source = skills.to_str().unwrap();
 
-    let (code, _, err) = run(sb
-        .cmd()
-        .args(["-g", "add", "--source", source, "deploy", "--yes"]));
-    assert_eq!(code, 0, "{err}");
+    ok(run(sb.cmd().args([
+        "-g", "add", "--source", source, "deploy", "--yes",
+    ])));
     let config = sb.home.join(".config/skillpm");
     assert!(config.join("skills.toml").is_file());
     assert!(
@@ -409,8 +400,7 @@ fn global_flag_installs_into_the_users_own_scope() {
         "the project was touched"
     );
 
-    let (code, out, err) = run(sb.cmd().args(["--json", "list", "--global"]));
-    assert_eq!(code, 0, "{err}");
+    let (_, out, _) = ok(run(sb.cmd().args(["--json", "list", "--global"])));
     let report: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(
         crate::support::skill_row(&report, "deploy")["state"],
@@ -418,11 +408,9 @@ fn global_flag_installs_into_the_users_own_scope() {
         "{report}"
     );
 
-    let (code, _, err) = run(sb.cmd().args(["install", "-g", "--frozen"]));
-    assert_eq!(code, 0, "{err}");
+    ok(run(sb.cmd().args(["install", "-g", "--frozen"])));
 
-    let (code, _, err) = run(sb.cmd().args(["remove", "-g", "deploy"]));
-    assert_eq!(code, 0, "{err}");
+    ok(run(sb.cmd().args(["remove", "-g", "deploy"])));
     assert!(!sb.home.join(".agents/skills/deploy").exists());
     assert!(!sb.home.join(".claude/skills/deploy").exists());
     assert!(
@@ -432,10 +420,9 @@ fn global_flag_installs_into_the_users_own_scope() {
     );
 
     // `--scope admin`: the admin folders, from skillpm's admin manifest.
-    let (code, _, err) = run(sb.cmd().args([
+    ok(run(sb.cmd().args([
         "--scope", "admin", "add", "--source", source, "deploy", "--yes",
-    ]));
-    assert_eq!(code, 0, "{err}");
+    ])));
     assert!(
         sb.root
             .join("admin/etc/agent-skills/deploy/SKILL.md")
@@ -468,18 +455,15 @@ fn install_says_which_placements_change_and_how() {
     let server = TestServer::serve(dir.path());
     let sb = Sandbox::new();
     sb.init();
-    let (code, _, err) = run(sb.cmd().args(["source", "add", "reg", &server.base()]));
-    assert_eq!(code, 0, "{err}");
-    let (code, out, err) = run(sb.cmd().args(["--json", "add", "pdf-tools", "--yes"]));
-    assert_eq!(code, 0, "{err}");
+    ok(run(sb.cmd().args(["source", "add", "reg", &server.base()])));
+    let (_, out, _) = ok(run(sb.cmd().args(["--json", "add", "pdf-tools", "--yes"])));
     let v1: serde_json::Value = serde_json::from_str(&out).unwrap();
     let tree1 = v1["skills"][0]["tree"].as_str().unwrap().to_owned();
     let lock_path = sb.project.join("skills.lock");
     let lock1 = std::fs::read_to_string(&lock_path).unwrap();
 
     // Honest path: nothing changed, nothing listed.
-    let (code, out, err) = run(sb.cmd().args(["install", "--frozen"]));
-    assert_eq!(code, 0, "{err}");
+    let (_, out, _) = ok(run(sb.cmd().args(["install", "--frozen"])));
     assert!(
         out.lines()
             .all(|l| !l.starts_with("  changed") && !l.starts_with("  added")),
@@ -489,8 +473,7 @@ fn install_says_which_placements_change_and_how() {
     registry.write_v2(&[SkillFiles::new("pdf-tools")
         .version("2.0")
         .file("extra.md", "more")]);
-    let (code, _, err) = run(sb.cmd().args(["update", "--yes"]));
-    assert_eq!(code, 0, "{err}");
+    ok(run(sb.cmd().args(["update", "--yes"])));
     let lock2 = std::fs::read_to_string(&lock_path).unwrap();
     assert_ne!(lock1, lock2);
     let tree2 = lock2
@@ -502,8 +485,7 @@ fn install_says_which_placements_change_and_how() {
 
     // The lock edited back (a pull request): --frozen now says so.
     std::fs::write(&lock_path, &lock1).unwrap();
-    let (code, out, err) = run(sb.cmd().args(["install", "--frozen"]));
-    assert_eq!(code, 0, "{err}");
+    let (_, out, _) = ok(run(sb.cmd().args(["install", "--frozen"])));
     let hex1 = tree1.strip_prefix("sha256:").unwrap();
     let line = out
         .lines()
@@ -516,8 +498,7 @@ fn install_says_which_placements_change_and_how() {
 
     // The same in --json, with full digests; and back again.
     std::fs::write(&lock_path, &lock2).unwrap();
-    let (code, out, err) = run(sb.cmd().args(["--json", "install", "--frozen"]));
-    assert_eq!(code, 0, "{err}");
+    let (_, out, _) = ok(run(sb.cmd().args(["--json", "install", "--frozen"])));
     let report: serde_json::Value = serde_json::from_str(&out).unwrap();
     let changes = report["links"]["changes"].as_array().unwrap();
     assert!(!changes.is_empty(), "{report}");
@@ -534,23 +515,11 @@ fn install_says_which_placements_change_and_how() {
 /// nothing and leaves the lock as it was.
 #[test]
 fn malformed_lock_entries_exit_3_naming_entry_and_field() {
-    let sb = Sandbox::new();
-    sb.init();
-    let skills = sb.path("skills");
-    folder_skill(&skills, "deploy", "Read");
-    let (code, _, err) = run(sb.cmd().args([
-        "add",
-        "--source",
-        skills.to_str().unwrap(),
-        "deploy",
-        "--yes",
-    ]));
-    assert_eq!(code, 0, "{err}");
+    let sb = deploy_added();
     let lock_path = sb.project.join("skills.lock");
     let good = std::fs::read_to_string(&lock_path).unwrap();
     // Honest path.
-    let (code, _, err) = run(sb.cmd().args(["install", "--frozen"]));
-    assert_eq!(code, 0, "{err}");
+    ok(run(sb.cmd().args(["install", "--frozen"])));
     let placed = snapshot(&sb.project.join(".agents"));
 
     let tampered: &[(&str, &str, &str)] = &[
@@ -619,8 +588,7 @@ fn an_oversized_lock_is_refused_unread() {
     let lock_path = sb.project.join("skills.lock");
     // Honest path: an empty lock reads.
     std::fs::write(&lock_path, "version = 1\n").unwrap();
-    let (code, _, err) = run(sb.cmd().arg("list"));
-    assert_eq!(code, 0, "{err}");
+    ok(run(sb.cmd().arg("list")));
     // A sparse file one byte over the 64 MiB limit.
     let file = std::fs::File::create(&lock_path).unwrap();
     file.set_len(64 * 1024 * 1024 + 1).unwrap();
@@ -643,8 +611,7 @@ fn oversized_foreign_and_manifest_files_are_refused_unread() {
     sb.init();
     let manifest = sb.manifest();
     // Honest path: the project reads.
-    let (code, _, err) = run(sb.cmd().arg("list"));
-    assert_eq!(code, 0, "{err}");
+    ok(run(sb.cmd().arg("list")));
 
     let foreign = sb.project.join("skills-lock.json");
     std::fs::File::create(&foreign)

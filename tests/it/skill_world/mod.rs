@@ -9,6 +9,8 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::support::write;
+
 /// The shared sandbox (`root`, `home`, `project`, `cache`, `cmd()`) with
 /// the lock entries written so far.
 pub struct World {
@@ -177,11 +179,6 @@ impl World {
         set_mode(&file, 0o644);
         std::fs::write(&file, content).unwrap();
     }
-}
-
-pub fn write(path: &Path, text: &str) {
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, text).unwrap();
 }
 
 pub fn set_mode(path: &Path, mode: u32) {

@@ -180,6 +180,12 @@ pub fn run(cmd: &mut Command) -> (i32, String, String) {
     )
 }
 
+/// [`run`]'s result, asserting the command succeeded (showing its output when not).
+pub fn ok(out: (i32, String, String)) -> (i32, String, String) {
+    assert_eq!(out.0, 0, "stdout:\n{}\nstderr:\n{}", out.1, out.2);
+    out
+}
+
 /// `text` (a command's stdout) as JSON; panics showing it when it is not.
 pub fn json(text: impl AsRef<[u8]>) -> serde_json::Value {
     let text = text.as_ref();

@@ -92,6 +92,24 @@ pub fn succeed(cmd: &mut std::process::Command) -> std::process::Output {
     out
 }
 
+/// Writes `text` at `path`, making its folders.
+pub fn write(path: &Path, text: &str) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+/// Whether `name` is placed in the project's shared agent folder.
+pub fn linked(project: &Path, name: &str) -> bool {
+    std::fs::symlink_metadata(project.join(".agents/skills").join(name)).is_ok()
+}
+
+/// A fresh clone: no agent folders (links are never committed).
+pub fn unlink(project: &Path) {
+    for root in [".agents", ".claude"] {
+        let _ = std::fs::remove_dir_all(project.join(root));
+    }
+}
+
 /// The smallest valid SKILL.md: `name`, `description` and a heading.
 pub fn skill_md(name: &str, description: &str) -> String {
     format!("---\nname: {name}\ndescription: {description}\n---\n# {name}\n")

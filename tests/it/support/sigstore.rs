@@ -316,6 +316,44 @@ fn audit_path(m: usize, leaves: &[[u8; 32]]) -> Vec<[u8; 32]> {
     }
 }
 
+/// A sandbox whose skillpm trusts `sigstore`: its trusted root in the
+/// sandbox's state folder, `state` (`SKILLPM_STATE_DIR`).
+pub fn trusting_sandbox(sigstore: &TestSigstore) -> super::cli::Sandbox {
+    let mut sb = super::cli::Sandbox::new();
+    let state = sb.path("state");
+    std::fs::create_dir_all(&state).unwrap();
+    std::fs::write(
+        state.join("sigstore-trusted-root.json"),
+        sigstore.trusted_root(),
+    )
+    .unwrap();
+    sb.env("SKILLPM_STATE_DIR", state.to_str().unwrap());
+    sb
+}
+
+/// `skillpm source add NAME LOCATION --identity IDENTITY --issuer <GitHub>`
+/// run by `cmd` (a sandbox's command, in the project it declares the source
+/// in); panics when it fails.
+pub fn add_source_with_publisher(
+    cmd: &mut assert_cmd::Command,
+    name: &str,
+    location: &str,
+    identity: &str,
+) {
+    let args = [
+        "source",
+        "add",
+        name,
+        location,
+        "--identity",
+        identity,
+        "--issuer",
+        GITHUB_ISSUER,
+    ];
+    let (code, out, err) = super::cli::run(cmd.args(args));
+    assert_eq!(code, 0, "{out}{err}");
+}
+
 /// An install policy requiring `sources` to come from acme's GitHub workflows
 /// holds for the project's lock; one requiring another publisher refuses the
 /// same lock with exit 3, naming what it required (docs/policy.md). The policy
