@@ -43,7 +43,11 @@ skills with any behaviour finding (any `run-*` rule at any severity but
 every corpus), and the run's wall time per skill that ran a script
 (`run.ms`: median, p95, max, and the slowest). Needs bubblewrap and strace (Linux).
 
-    scripts/audit-bench.py --run [--only r,a,c] [--json]
+    scripts/audit-bench.py --run [--only r,a,c] [--json] [--vs OTHER_BINARY]
+
+`--vs` runs each skill with the second binary right after the first (both
+see the same load) and reports both; every row gives the load average
+(1 minute) over its runs.
 """
 
 import argparse
@@ -357,26 +361,52 @@ def percentile(sorted_values, q):
     return sorted_values[i]
 
 
-def bench_run(binary, samples):
-    """samples: [(label, name, group, [folder])] (one folder each) -> summary."""
+def bench_run(binaries, samples):
+    """samples: [(label, name, group, [folder])] (one folder each) -> one
+    summary per binary. With two binaries each skill is run by the first,
+    then the second, in turn (paired: both see the same load)."""
     cwd = tempfile.mkdtemp(prefix="audit-bench-run-")
-    mal = {"malicious": 0, "static_misses": 0, "run_catches_static_misses": 0,
-           "run_catches": 0, "misses": [], "families": OrderedDict()}
-    hon = {"honest": 0, "with_run_finding": 0, "false_findings": []}
-    times, errors, scripts, unfinished = [], [], 0, []
-    for label, name, group, folders in samples:
+    tallies = [Tally() for _ in binaries]
+    for sample in samples:
+        for binary, tally in zip(binaries, tallies):
+            tally.add(binary, cwd, sample)
+    return [t.summary(len(samples)) for t in tallies]
+
+
+def load_average():
+    try:
+        with open("/proc/loadavg") as f:
+            return float(f.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+class Tally:
+    """What one binary's runs of a corpus came to."""
+
+    def __init__(self):
+        self.mal = {"malicious": 0, "static_misses": 0, "run_catches_static_misses": 0,
+                    "run_catches": 0, "misses": [], "families": OrderedDict()}
+        self.hon = {"honest": 0, "with_run_finding": 0, "false_findings": []}
+        self.times, self.errors, self.scripts, self.unfinished = [], [], 0, []
+        self.loads = []
+
+    def add(self, binary, cwd, sample):
+        label, name, group, folders = sample
+        mal, hon = self.mal, self.hon
         folder = folders[0]
+        self.loads.append(load_average())
         static, err = run_one(binary, cwd, folder, False)
         ran, err2 = (None, err) if err else run_one(binary, cwd, folder, True)
         if err or err2:
-            errors.append({"skill": name, "error": err or err2})
-            continue
+            self.errors.append({"skill": name, "error": err or err2})
+            return
         run = ran.get("run") or {}
         if run.get("scripts"):
-            times.append((run["ms"], name))
-            scripts += len(run["scripts"])
+            self.times.append((run["ms"], name))
+            self.scripts += len(run["scripts"])
         if run.get("unfinished"):
-            unfinished.append(name)
+            self.unfinished.append(name)
         run_findings = [f for f in ran["findings"] if f["rule"].startswith("run-")]
         # An unfinished run is reported (and listed) apart: it says what
         # was not observed, not what was.
@@ -404,17 +434,22 @@ def bench_run(binary, samples):
             if behaviour:
                 hon["with_run_finding"] += 1
                 hon["false_findings"].append({"skill": name, "rules": rules_of(behaviour)})
-    ms = sorted(t for t, _ in times)
-    out = {"skills": len(samples), "ran_scripts": len(times), "scripts": scripts,
-           "errors": errors, "unfinished": unfinished,
-           "ms": {"median": percentile(ms, 0.5), "p95": percentile(ms, 0.95),
-                  "max": ms[-1] if ms else None},
-           "slowest": [{"skill": n, "ms": t} for t, n in sorted(times, reverse=True)[:5]]}
-    if mal["malicious"]:
-        out.update(mal)
-    if hon["honest"]:
-        out.update(hon)
-    return out
+
+    def summary(self, skills):
+        ms = sorted(t for t, _ in self.times)
+        loads = [x for x in self.loads if x is not None]
+        out = {"skills": skills, "ran_scripts": len(self.times), "scripts": self.scripts,
+               "errors": self.errors, "unfinished": self.unfinished,
+               "ms": {"median": percentile(ms, 0.5), "p95": percentile(ms, 0.95),
+                      "max": ms[-1] if ms else None},
+               "load": [min(loads), max(loads)] if loads else None,
+               "slowest": [{"skill": n, "ms": t}
+                           for t, n in sorted(self.times, reverse=True)[:5]]}
+        if self.mal["malicious"]:
+            out.update(self.mal)
+        if self.hon["honest"]:
+            out.update(self.hon)
+        return out
 
 
 def markdown_run(results):
@@ -423,12 +458,13 @@ def markdown_run(results):
 
     lines = [
         "| corpus | malicious | static misses | of those, `--run` catches | `--run` catches | "
-        "honest | honest with a `--run` finding | unfinished runs | skills run | median | p95 | max |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "honest | honest with a `--run` finding | unfinished runs | skills run | median | p95 | max | "
+        "load average |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for key, r in results.items():
         if "skipped" in r:
-            lines.append(f"| {key} | skipped: {r['skipped']} |" + " |" * 10)
+            lines.append(f"| {key} | skipped: {r['skipped']} |" + " |" * 11)
             continue
         m = r.get("malicious", 0)
         lines.append(
@@ -436,7 +472,8 @@ def markdown_run(results):
             f"{r.get('run_catches_static_misses', '-')} | {r.get('run_catches', '-')} | "
             f"{r.get('honest', '-')} | {r.get('with_run_finding', '-')} | "
             f"{len(r['unfinished'])} | {r['ran_scripts']} ({r['scripts']} scripts) | {sec(r['ms']['median'])} | "
-            f"{sec(r['ms']['p95'])} | {sec(r['ms']['max'])} |"
+            f"{sec(r['ms']['p95'])} | {sec(r['ms']['max'])} | "
+            f"{'-' if not r.get('load') else '%.1f-%.1f' % tuple(r['load'])} |"
         )
     for key, r in results.items():
         if "skipped" in r:
@@ -470,13 +507,20 @@ def markdown_run(results):
     return "\n".join(lines) + "\n"
 
 
-def main_run(args, binary):
+def main_run(args, binaries):
     only = set(args.only.split(",")) if args.only != "a,f,b,c" else {"r", "a", "c"}
     results = OrderedDict()
+    # With --vs, the second binary's row follows each corpus's, marked "(vs)".
+    labels = ["", " (vs)"]
+
+    def put(key, samples):
+        for label, summary in zip(labels, bench_run(binaries, samples)):
+            results[key + label] = summary
+
     if "r" in only:
-        results["(r) run-corpus"] = bench_run(binary, corpus_own(os.path.join(REPO, "run-corpus")))
+        put("(r) run-corpus", corpus_own(os.path.join(REPO, "run-corpus")))
     if "a" in only:
-        results["(a) audit-corpus"] = bench_run(binary, corpus_own(os.path.abspath(args.corpus)))
+        put("(a) audit-corpus", corpus_own(os.path.abspath(args.corpus)))
     if "c" in only:
         dirs = [d for d in os.environ.get("COLLECTIONS_DIRS", "").split(":") if d]
         if not dirs:
@@ -486,7 +530,7 @@ def main_run(args, binary):
             if not os.path.isdir(d):
                 results[key] = {"skipped": f"{d} is not a folder"}
             else:
-                results[key] = bench_run(binary, corpus_collection(os.path.abspath(d)))
+                put(key, corpus_collection(os.path.abspath(d)))
     if args.json:
         json.dump(results, sys.stdout, indent=2, ensure_ascii=False)
         print()
@@ -511,17 +555,27 @@ def main():
         help="corpora to run, e.g. a,c (r,a,c with --run); f is audit-corpus/fresh",
     )
     ap.add_argument("--run", action="store_true", help="measure `audit --run` (see above)")
+    ap.add_argument(
+        "--vs",
+        help="with --run: a second skillpm binary; each skill is run by --binary, then "
+        "by this one, in turn, so both see the same load (rows marked (vs))",
+    )
     args = ap.parse_args()
-    binary = os.path.abspath(args.binary)
-    if not (os.path.isfile(binary) and os.access(binary, os.X_OK)):
-        print(
-            f"audit-bench: no skillpm binary at {binary}; build it "
-            "(cargo build --release --locked) or pass --binary / set SKILLPM",
-            file=sys.stderr,
-        )
+    binaries = [os.path.abspath(b) for b in [args.binary] + ([args.vs] if args.vs else [])]
+    for binary in binaries:
+        if not (os.path.isfile(binary) and os.access(binary, os.X_OK)):
+            print(
+                f"audit-bench: no skillpm binary at {binary}; build it "
+                "(cargo build --release --locked) or pass --binary / set SKILLPM",
+                file=sys.stderr,
+            )
+            return 2
+    if args.vs and not args.run:
+        print("audit-bench: --vs pairs runs of `audit --run`; give --run too", file=sys.stderr)
         return 2
+    binary = binaries[0]
     if args.run:
-        return main_run(args, binary)
+        return main_run(args, binaries)
     only = set(args.only.split(","))
     auditor = Auditor(binary)
     results = OrderedDict()

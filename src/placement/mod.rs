@@ -11,6 +11,7 @@ pub mod agents;
 pub mod drift;
 pub mod gate;
 pub mod link;
+mod sealed;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -313,6 +314,18 @@ fn ensure_targets_inside(site: &PlacementSite<'_>, targets: &[Target]) -> anyhow
 }
 
 impl LinkChanges {
+    /// Nothing placed, removed, adopted, replaced, restored or left in conflict.
+    pub fn is_empty(&self) -> bool {
+        self.linked.is_empty()
+            && self.copied.is_empty()
+            && self.unlinked.is_empty()
+            && self.conflicts.is_empty()
+            && self.adopted.is_empty()
+            && self.replaced.is_empty()
+            && self.restored.is_empty()
+            && self.changes.is_empty()
+    }
+
     /// The human lines for `verb`'d paths: each one when there are a few,
     /// a count when there are many (`--json` lists them all; docs/output.md).
     pub fn write_paths(
@@ -391,12 +404,26 @@ pub fn sync_links(
     let own = site.state.placed_links(site.root);
     let placements = placements_over(site, &targets, Some(&own));
     let mut changes = LinkChanges::default();
-    let plan = plan_links(site, &placements, &targets, enabled, &mut changes)?;
-    // Each agent folder is created once here, not once per link.
-    for root in plan.iter().map(|(t, ..)| &t.root).collect::<BTreeSet<_>>() {
+    let mode = link_mode(site);
+    // Folders whose stamps vouch for their links are not read link by link.
+    let sealing = sealed::check(site, &targets, enabled, mode);
+    let plan = plan_links(site, &placements, &targets, &sealing, enabled, &mut changes)?;
+    let in_place: Vec<bool> = (targets.iter())
+        .map(|t| {
+            let mine = plan.iter().filter(|(pt, ..)| std::ptr::eq(*pt, t));
+            mine.clone().count() == enabled.len()
+                && mine
+                    .into_iter()
+                    .all(|(.., entry, before)| sealed::in_place(before, entry))
+        })
+        .collect();
+    // Each agent folder is created once here, not once per link (the plan
+    // holds each target's places together).
+    let mut roots: Vec<&PathBuf> = plan.iter().map(|(t, ..)| &t.root).collect();
+    roots.dedup();
+    for root in roots {
         link::ensure_root(root)?;
     }
-    let mode = link_mode(site);
     hash_before_placing(site, &plan, mode)?;
     let kinds = place_all(&plan, mode)?;
     let placed = record_placed(plan, kinds, mode, &mut changes);
@@ -409,6 +436,9 @@ pub fn sync_links(
         .map_err(|e| anyhow::anyhow!("cannot record the links placed: {e}"))?;
     report_rejected(site);
     announce(site, &changes);
+    if changes.is_empty() {
+        sealed::record(site, &sealing, &in_place);
+    }
     Ok(changes)
 }
 
@@ -421,9 +451,12 @@ fn record_placed(
     changes: &mut LinkChanges,
 ) -> Vec<PlacedLink> {
     let mut placed = Vec::with_capacity(plan.len());
-    for ((t, s, dest, _, before), kind) in plan.into_iter().zip(kinds) {
+    for ((t, s, dest, entry, before), kind) in plan.into_iter().zip(kinds) {
         let Some(kind) = kind else { continue };
-        if before.digest() != Some(s.tree) || !matches_kind(&before, kind) {
+        // A symlink to the entry stands for its tree without reading the
+        // digest back out of the target's name.
+        let same_tree = sealed::in_place(&before, &entry) || before.digest() == Some(s.tree);
+        if !same_tree || !matches_kind(&before, kind) {
             changes.linked.push(dest.clone());
             let old = before.digest();
             if old != Some(s.tree) {
@@ -585,14 +618,19 @@ fn plan_links<'t, 's>(
     site: &PlacementSite<'_>,
     placements: &Placements,
     targets: &'t [Target],
+    sealing: &sealed::Sealing,
     enabled: &[&'s LockedSkill],
     changes: &mut LinkChanges,
 ) -> anyhow::Result<Vec<Planned<'t, 's>>> {
-    let places: Vec<(&Target, &LockedSkill)> = (targets.iter())
-        .flat_map(|t| enabled.iter().map(move |s| (t, *s)))
+    let places: Vec<(usize, &Target, &LockedSkill)> = (targets.iter().enumerate())
+        .flat_map(|(i, t)| enabled.iter().map(move |s| (i, t, *s)))
         .collect();
     // Each place is inspected on its own (a copy is hashed again), in parallel.
-    let states = parallel::map(&places, |(t, s)| {
+    let states = parallel::map(&places, |(i, t, s)| {
+        if sealing.vouched(*i) {
+            let target = site.store.entry_path(&s.tree);
+            return Ok(((LinkState::Symlink { target }, None), None));
+        }
         let path = t.root.join(&s.name);
         let (mut state, mut drifted) =
             link::inspect_placed(&path, s.tree, record_at(placements, &path))?;
@@ -620,7 +658,7 @@ fn plan_links<'t, 's>(
         Ok::<_, link::LinkError>((state, adoptable))
     });
     let mut plan = Vec::with_capacity(places.len());
-    for ((t, s), found) in places.into_iter().zip(states) {
+    for ((_, t, s), found) in places.into_iter().zip(states) {
         let dest = t.root.join(&s.name);
         let entry = site.store.entry_path(&s.tree);
         let ((before, drifted), adoptable) = found?;
@@ -869,14 +907,16 @@ fn unlink_unwanted(
     placed: &[PlacedLink],
     changes: &mut LinkChanges,
 ) {
-    let keep: BTreeSet<PathBuf> = placed.iter().map(PlacedLink::path).collect();
+    let keep: std::collections::HashSet<(&Path, &str)> = (placed.iter())
+        .map(|p| (p.root.as_path(), p.name.as_str()))
+        .collect();
     let home = site.env.home.as_deref();
     let managed = managed_roots(site);
     for old in own {
-        let path = old.path();
-        if keep.contains(&path) {
+        if keep.contains(&(old.root.as_path(), old.name.as_str())) {
             continue;
         }
+        let path = old.path();
         if !managed.contains(&old.root) || !crate::names::is_valid_skill_name(&old.name) {
             site.warn(format!(
                 "left in place: {} is not a skill folder in an agent folder skillpm manages, although skillpm's record names it",

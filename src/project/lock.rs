@@ -11,6 +11,8 @@ use serde::{Deserialize, Serialize};
 use crate::digest::Digest;
 use crate::error::{Classify, Exit};
 
+mod fast;
+
 /// The lock file's name beside `skills.toml`.
 pub const LOCK_FILE: &str = "skills.lock";
 /// The only lock format version this build reads and writes.
@@ -378,21 +380,12 @@ impl Lockfile {
     }
 
     pub fn parse(text: &str, path: &Path) -> Result<Lockfile, LockError> {
-        let encoded: Encoded = toml::from_str(text).map_err(|e| {
-            match e.span().and_then(|span| locate(text, span.start)) {
-                Some((number, name, field)) => LockError::Entry {
-                    path: path.to_owned(),
-                    number,
-                    name,
-                    field,
-                    message: crate::escape::printable(e.message()),
-                },
-                None => LockError::Parse {
-                    path: path.to_owned(),
-                    message: crate::escape::printable(e.message()),
-                },
-            }
-        })?;
+        // The form skillpm writes is read directly; any other goes through
+        // `toml`, which also words what is wrong (`fast`).
+        let encoded = match fast::parse(text) {
+            Some(encoded) => encoded,
+            None => Self::parse_toml(text, path)?,
+        };
         for (i, skill) in encoded.skills.iter().enumerate() {
             check_entry(skill).map_err(|(field, message)| LockError::Entry {
                 path: path.to_owned(),
@@ -421,6 +414,26 @@ impl Lockfile {
             });
         }
         Ok(lock)
+    }
+
+    /// `text` read by the general TOML parser, its errors placed in the
+    /// entry and field they concern.
+    fn parse_toml(text: &str, path: &Path) -> Result<Encoded, LockError> {
+        toml::from_str(text).map_err(
+            |e| match e.span().and_then(|span| locate(text, span.start)) {
+                Some((number, name, field)) => LockError::Entry {
+                    path: path.to_owned(),
+                    number,
+                    name,
+                    field,
+                    message: crate::escape::printable(e.message()),
+                },
+                None => LockError::Parse {
+                    path: path.to_owned(),
+                    message: crate::escape::printable(e.message()),
+                },
+            },
+        )
     }
 
     /// The canonical encoding: same state, same bytes.

@@ -6,6 +6,12 @@
 //!   the only thing that makes a folder skillpm's: nothing inside an agent
 //!   folder does (a marker file there could be planted or shipped).
 //!
+//! - `sealed-folders/<project-key>`: the agent folders whose symlinks a
+//!   run found all in place, each with its stamp, so a no-op install reads
+//!   one folder's stamp instead of every link in it
+//!   (docs/performance.md#the-no-op-install). It grants nothing: a folder
+//!   it names is read link by link unless its stamp still matches.
+//!
 //! The cache is content, not authority (docs/threat-model.md): whoever
 //! writes the cache could write a record naming any folder. A record
 //! therefore carries an HMAC by the user's record key
@@ -25,6 +31,9 @@ use crate::trust::RecordKey;
 
 /// The record kind the MAC binds (no other record's MAC can stand for one).
 const MAC_KIND: &[u8] = b"placements";
+/// The same for a sealed-folders record, and its first line's start.
+const FOLDERS_MAC_KIND: &[u8] = b"sealed-folders";
+const FOLDERS_HEADER: &str = "skillpm-sealed-folders 1";
 
 #[derive(Debug, Clone)]
 pub struct ProjectState {
@@ -67,6 +76,19 @@ impl Placements {
     pub fn get(&self, path: &Path) -> Option<&PlacedLink> {
         self.0.get(path)
     }
+}
+
+/// An agent folder a run found holding exactly the symlinks it should
+/// (`placement::sealed` decides which, docs/performance.md#the-no-op-install):
+/// while `stamp` is what `stat` says of the folder, no entry in it was
+/// added, removed or renamed, and a symlink cannot change in place.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SealedFolder {
+    pub root: PathBuf,
+    /// `<device> <inode> <mtime-ns> <ctime-ns>` of the folder.
+    pub stamp: String,
+    /// The digest of the links it holds: each name and its target.
+    pub links: Digest,
 }
 
 /// A record's content: the project and its links. On disk it is one line
@@ -205,6 +227,81 @@ impl ProjectState {
         )
     }
 
+    fn folders_path(&self, project: &Path) -> PathBuf {
+        self.dir
+            .join("sealed-folders")
+            .join(Self::project_key(project))
+    }
+
+    /// The folders `project`'s sealed-folders record names, when it was
+    /// written in the boot `boot` and its MAC (over the project's path and
+    /// the record) holds; none otherwise. After a crash the boot differs:
+    /// what the folders held then may not be what the disk kept.
+    pub fn sealed_folders(&self, project: &Path, boot: &str) -> Vec<SealedFolder> {
+        let Some(key) = self.key else {
+            return Vec::new();
+        };
+        let Ok(text) = std::fs::read_to_string(self.folders_path(project)) else {
+            return Vec::new();
+        };
+        let Some((body, mac)) = text
+            .strip_suffix('\n')
+            .and_then(|t| t.rsplit_once('\n'))
+            .and_then(|(body, mac)| Some((body, mac.strip_prefix("mac ")?)))
+        else {
+            return Vec::new();
+        };
+        let project_bytes = project.as_os_str().as_encoded_bytes();
+        if !key.verify_hex(&[FOLDERS_MAC_KIND, project_bytes, body.as_bytes()], mac) {
+            return Vec::new();
+        }
+        let mut lines = body.lines();
+        if lines.next() != Some(format!("{FOLDERS_HEADER} {boot}").as_str()) {
+            return Vec::new();
+        }
+        // `<links digest> <dev> <inode> <mtime> <ctime> <root>`
+        lines
+            .filter_map(|line| {
+                let (links, rest) = line.split_once(' ')?;
+                let mut end = 0;
+                for _ in 0..4 {
+                    end += rest[end..].find(' ')? + 1;
+                }
+                Some(SealedFolder {
+                    root: PathBuf::from(&rest[end..]),
+                    stamp: rest[..end - 1].to_owned(),
+                    links: Digest::from_hex(links)?,
+                })
+            })
+            .collect()
+    }
+
+    /// Writes `project`'s sealed-folders record for the boot `boot`
+    /// (a folder whose path is not one line of text is left out).
+    pub fn record_sealed_folders(
+        &self,
+        project: &Path,
+        boot: &str,
+        folders: &[SealedFolder],
+    ) -> std::io::Result<()> {
+        let Some(key) = self.key else {
+            return Ok(());
+        };
+        let mut body = format!("{FOLDERS_HEADER} {boot}");
+        for f in folders {
+            if let Some(root) = f.root.to_str().filter(|r| !r.contains('\n')) {
+                body.push_str(&format!("\n{} {} {root}", f.links.hex(), f.stamp));
+            }
+        }
+        let project_bytes = project.as_os_str().as_encoded_bytes();
+        let mac = key.mac_hex(&[FOLDERS_MAC_KIND, project_bytes, body.as_bytes()]);
+        let path = self.folders_path(project);
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir)?;
+        }
+        crate::fs::write_replacing(&path, format!("{body}\nmac {mac}\n").as_bytes())
+    }
+
     /// Records the links placed for `project` (no write when unchanged, so
     /// an install that changes nothing writes nothing).
     pub fn record_links(&self, project: &Path, links: Vec<PlacedLink>) -> std::io::Result<()> {
@@ -269,6 +366,54 @@ mod tests {
             .unwrap();
         assert_eq!(state.placed_links(Path::new("/p")), vec![link]);
         assert!(state.placed_links(Path::new("/q")).is_empty());
+    }
+
+    /// A sealed-folders record vouches only in its own boot, for its own
+    /// project, under the user's key, as written.
+    #[test]
+    fn a_sealed_folders_record_holds_only_as_written() {
+        let cache = tempfile::tempdir().unwrap();
+        let key = test_key(&cache.path().join("k"));
+        let state = ProjectState::with_key(cache.path(), Some(key));
+        let (p, boot) = (Path::new("/p"), "0b1d5e5c-0000-4000-8000-000000000001");
+        let folder = SealedFolder {
+            root: "/p/.claude/skills".into(),
+            stamp: "66306 1234 1800000000000000000 1800000000000000001".into(),
+            links: Digest::of_bytes(b"links"),
+        };
+        assert!(state.sealed_folders(p, boot).is_empty(), "none yet");
+        state
+            .record_sealed_folders(p, boot, std::slice::from_ref(&folder))
+            .unwrap();
+        assert_eq!(
+            state.sealed_folders(p, boot),
+            vec![folder.clone()],
+            "honest"
+        );
+
+        // Another boot (a crash since), another project, another key.
+        assert!(
+            state
+                .sealed_folders(p, "0b1d5e5c-0000-4000-8000-000000000002")
+                .is_empty()
+        );
+        let q = Path::new("/q");
+        let path = state.folders_path(p);
+        let honest = std::fs::read_to_string(&path).unwrap();
+        std::fs::create_dir_all(state.folders_path(q).parent().unwrap()).unwrap();
+        std::fs::write(state.folders_path(q), &honest).unwrap();
+        assert!(state.sealed_folders(q, boot).is_empty());
+        let other = ProjectState::with_key(cache.path(), Some(test_key(&cache.path().join("o"))));
+        assert!(other.sealed_folders(p, boot).is_empty());
+        // Edited (another stamp), or torn.
+        let edited = honest.replace("1800000000000000001", "1800000000000000002");
+        assert_ne!(edited, honest);
+        std::fs::write(&path, edited).unwrap();
+        assert!(state.sealed_folders(p, boot).is_empty());
+        std::fs::write(&path, &honest[..honest.len() - 3]).unwrap();
+        assert!(state.sealed_folders(p, boot).is_empty());
+        std::fs::write(&path, &honest).unwrap();
+        assert_eq!(state.sealed_folders(p, boot), vec![folder]);
     }
 
     /// A record edited, planted, copied under another project's name or

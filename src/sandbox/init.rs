@@ -156,6 +156,12 @@ fn record(
 /// takes a TLS client's first record only.
 pub fn run(spec: &str) -> Result<SandboxStartReport, serde_json::Error> {
     let spec: Spec = serde_json::from_str(spec)?;
+    // Undumpable before the key arrives: its memory (`/proc/PID/mem`,
+    // `process_vm_readv`) is then closed to the scripts, which run as the
+    // same user without capabilities (docs/audit.md, "Encrypted traffic").
+    // Without it, the key comes all the same: the scripts can learn it,
+    // which gives them nothing outside their own run.
+    let _ = rustix::process::set_dumpable_behavior(rustix::process::DumpableBehavior::NotDumpable);
     let mut key = Vec::new();
     let _ = std::io::stdin().read_to_end(&mut key);
     // The TLS server is made by the sink at the first handshake (its

@@ -528,6 +528,11 @@ fn bwrap_args(work: &Path, me: &Path, hostname: &str) -> Vec<String> {
         "--setenv",
         "PATH",
         "/usr/local/bin:/usr/bin:/bin",
+        // Run by root, bubblewrap would keep every capability inside the
+        // sandbox's namespaces (remounting its read-only binds, reading
+        // its first process's memory): none but low ports.
+        "--cap-drop",
+        "ALL",
         "--cap-add",
         "CAP_NET_BIND_SERVICE",
         "--ro-bind",

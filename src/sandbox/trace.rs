@@ -145,7 +145,9 @@ pub fn read(dir: &Path, prefix: &str, init_path: &str) -> std::io::Result<Vec<Sc
                 continue;
             }
             let mut program = inherited;
-            for mut call in per_pid.get(&pid).cloned().unwrap_or_default() {
+            // Each process is one script's (its own tree's) only: its calls
+            // move, not copied.
+            for mut call in per_pid.remove(&pid).unwrap_or_default() {
                 if matches!(call.name.as_str(), "execve" | "execveat") && call.ok() {
                     program = program_of(&call);
                 }
@@ -277,6 +279,16 @@ fn scan_args(rest: &str) -> Option<(String, Vec<Vec<u8>>, &str)> {
 fn decode_string(bytes: &[u8], mut i: usize) -> (Vec<u8>, usize) {
     let mut out = Vec::new();
     while i < bytes.len() {
+        // Plain bytes up to the next quote or escape, at once.
+        let plain = bytes[i..]
+            .iter()
+            .position(|b| matches!(b, b'"' | b'\\'))
+            .unwrap_or(bytes.len() - i);
+        out.extend_from_slice(&bytes[i..i + plain]);
+        i += plain;
+        if i >= bytes.len() {
+            break;
+        }
         match bytes[i] {
             b'"' => {
                 i += 1;

@@ -94,24 +94,78 @@ fn stamp(meta: &fs::Metadata) -> String {
     )
 }
 
-/// Whether `meta` is what `stamped` (a [`stamp`] read back) says: compared
-/// as numbers, since formatting three figures per file as text was most of
-/// the check's cost in a no-op install (docs/performance.md, issue 34).
-#[cfg(unix)]
-fn stamp_matches(meta: &fs::Metadata, stamped: &str) -> bool {
-    use std::os::unix::fs::MetadataExt;
-    let ns = |s: i64, n: i64| i128::from(s) * 1_000_000_000 + i128::from(n);
-    let mut parts = stamped.split(' ');
-    let mut next = || parts.next().and_then(|p| p.parse::<i128>().ok());
-    next() == Some(ns(meta.mtime(), meta.mtime_nsec()))
-        && next() == Some(ns(meta.ctime(), meta.ctime_nsec()))
-        && next() == Some(i128::from(meta.ino()))
-        && parts.next().is_none()
+/// What one `stat` of a marker line's folder or file saw.
+struct Seen {
+    dir: bool,
+    file: bool,
+    size: u64,
+    mtime_ns: i128,
+    ctime_ns: i128,
+    inode: u64,
 }
 
-#[cfg(not(unix))]
-fn stamp_matches(meta: &fs::Metadata, stamped: &str) -> bool {
-    stamp(meta) == stamped
+impl Seen {
+    #[cfg(unix)]
+    fn of(meta: &fs::Metadata) -> Seen {
+        use std::os::unix::fs::MetadataExt;
+        let ns = |s: i64, n: i64| i128::from(s) * 1_000_000_000 + i128::from(n);
+        Seen {
+            dir: meta.is_dir(),
+            file: meta.is_file(),
+            size: meta.len(),
+            mtime_ns: ns(meta.mtime(), meta.mtime_nsec()),
+            ctime_ns: ns(meta.ctime(), meta.ctime_nsec()),
+            inode: meta.ino(),
+        }
+    }
+
+    #[cfg(not(unix))]
+    fn of(meta: &fs::Metadata) -> Seen {
+        let ns = |t: io::Result<std::time::SystemTime>| {
+            t.ok()
+                .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                .map_or(0, |d| d.as_nanos() as i128)
+        };
+        Seen {
+            dir: meta.is_dir(),
+            file: meta.is_file(),
+            size: meta.len(),
+            mtime_ns: ns(meta.modified()),
+            ctime_ns: ns(meta.created()),
+            inode: 0,
+        }
+    }
+
+    /// What `statx` gave (the same fields as [`Seen::of`]).
+    #[cfg(target_os = "linux")]
+    fn of_statx(st: &rustix::fs::Statx) -> Seen {
+        use rustix::fs::FileType;
+        let ns = |t: rustix::fs::StatxTimestamp| {
+            i128::from(t.tv_sec) * 1_000_000_000 + i128::from(t.tv_nsec)
+        };
+        let kind = FileType::from_raw_mode(st.stx_mode.into());
+        Seen {
+            dir: kind == FileType::Directory,
+            file: kind == FileType::RegularFile,
+            size: st.stx_size,
+            mtime_ns: ns(st.stx_mtime),
+            ctime_ns: ns(st.stx_ctime),
+            inode: st.stx_ino,
+        }
+    }
+
+    /// Whether this is what `stamped` (a [`stamp`] read back) says:
+    /// compared as numbers, since formatting three figures per file as
+    /// text was most of the check's cost in a no-op install
+    /// (docs/performance.md, issue 34).
+    fn matches(&self, stamped: &str) -> bool {
+        let mut parts = stamped.split(' ');
+        let mut next = || parts.next().and_then(|p| p.parse::<i128>().ok());
+        next() == Some(self.mtime_ns)
+            && next() == Some(self.ctime_ns)
+            && next() == Some(i128::from(self.inode))
+            && parts.next().is_none()
+    }
 }
 
 #[cfg(not(unix))]
@@ -217,7 +271,12 @@ fn sealed_lines_in(
     let (header, lines) = body.split_once('\n')?;
     let count = header_count(header, digest, current)?;
     let entry = store_dir.join(digest.file_name());
-    (lines_hold(&entry, lines) == Some(count)).then(|| lines.to_owned())
+    let stat = |rel: &str| {
+        fs::symlink_metadata(entry.join(rel))
+            .ok()
+            .map(|m| Seen::of(&m))
+    };
+    (lines_hold(lines, stat) == Some(count)).then(|| lines.to_owned())
 }
 
 /// [`is_sealed`], giving the entry's file list (digests and executable
@@ -268,21 +327,21 @@ fn mac_checked(text: &str, verify: impl FnOnce(&str, &str) -> bool) -> Option<&s
 }
 
 /// Whether every `d` and `f` line of a version-4 marker still matches the
-/// folder or file it names under `entry` (each one `statx`): the number of
-/// files, or `None` at the first that does not (or no file at all).
-fn lines_hold(entry: &Path, lines: &str) -> Option<usize> {
+/// folder or file it names, as `stat` (one `statx` of a path relative to
+/// the entry) sees it: the number of files, or `None` at the first that
+/// does not (or no file at all).
+fn lines_hold(lines: &str, stat: impl Fn(&str) -> Option<Seen>) -> Option<usize> {
     let mut files = 0;
     for line in lines.lines() {
         let ok = match line.split_once(' ') {
             Some(("d", rest)) => dir_line(rest).is_some_and(|(stamped, dir)| {
-                fs::symlink_metadata(entry.join(dir))
-                    .is_ok_and(|m| m.is_dir() && stamp_matches(&m, stamped))
+                stat(dir).is_some_and(|m| m.dir && m.matches(stamped))
             }),
             Some(("f", rest)) => {
                 files += 1;
                 file_line(rest, HEADER).is_some_and(|f| {
-                    fs::symlink_metadata(entry.join(f.path)).is_ok_and(|m| {
-                        m.is_file() && f.size.parse() == Ok(m.len()) && stamp_matches(&m, f.stamp)
+                    stat(f.path).is_some_and(|m| {
+                        m.file && f.size.parse() == Ok(m.size) && m.matches(f.stamp)
                     })
                 })
             }
@@ -293,6 +352,50 @@ fn lines_hold(entry: &Path, lines: &str) -> Option<usize> {
         }
     }
     (files > 0).then_some(files)
+}
+
+/// Stats the folders and files of many entries of the store folder
+/// `store_dir`: on Linux each `statx` is relative to the store folder,
+/// opened once, so it walks only `<entry>/<path>`, not the cache's own
+/// path, and builds no path per line (docs/performance.md#the-no-op-install).
+struct StoreStat<'s> {
+    store_dir: &'s Path,
+    #[cfg(target_os = "linux")]
+    fd: Option<rustix::fd::OwnedFd>,
+}
+
+impl<'s> StoreStat<'s> {
+    fn open(store_dir: &'s Path) -> Self {
+        #[cfg(target_os = "linux")]
+        {
+            use rustix::fs::{Mode, OFlags};
+            let flags = OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC;
+            let fd = rustix::fs::open(store_dir, flags, Mode::empty()).ok();
+            StoreStat { store_dir, fd }
+        }
+        #[cfg(not(target_os = "linux"))]
+        StoreStat { store_dir }
+    }
+
+    /// What `<entry>/<rel>` is (its last part not followed, as
+    /// `symlink_metadata`), `rel` being `.` for the entry itself.
+    fn stat(&self, entry: &str, rel: &str) -> Option<Seen> {
+        #[cfg(target_os = "linux")]
+        if let Some(fd) = &self.fd {
+            use rustix::fs::{AtFlags, StatxFlags};
+            let mut path = String::with_capacity(entry.len() + rel.len() + 1);
+            path.push_str(entry);
+            path.push('/');
+            path.push_str(rel);
+            let flags = AtFlags::SYMLINK_NOFOLLOW;
+            let mask = StatxFlags::BASIC_STATS;
+            return rustix::fs::statx(fd, path.as_str(), flags, mask)
+                .ok()
+                .map(|st| Seen::of_statx(&st));
+        }
+        let path = self.store_dir.join(entry).join(rel);
+        fs::symlink_metadata(path).ok().map(|m| Seen::of(&m))
+    }
 }
 
 /// Header of a set's record ([`write_set`]).
@@ -404,8 +507,10 @@ fn set_holds_in(
     if wanted.next().is_some() {
         return false;
     }
+    let store = StoreStat::open(store_dir);
     crate::fs::parallel::map(&entries, |(digest, count, lines)| {
-        lines_hold(&store_dir.join(digest.file_name()), lines) == Some(*count)
+        let entry = digest.file_name();
+        lines_hold(lines, |rel| store.stat(&entry, rel)) == Some(*count)
     })
     .into_iter()
     .all(|held| held)

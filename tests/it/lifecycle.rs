@@ -599,12 +599,29 @@ fn a_declined_add_writes_and_links_nothing() {
 
 // ---------------------------------------------------------------- the no-op install
 
+/// The stamp the sealed-folders record keeps of an agent folder
+/// (`<device> <inode> <mtime-ns> <ctime-ns>`), as an attacker would read it.
+fn folder_stamp(root: &Path) -> String {
+    use std::os::unix::fs::MetadataExt;
+    let m = std::fs::metadata(root).unwrap();
+    let ns = |s: i64, n: i64| i128::from(s) * 1_000_000_000 + i128::from(n);
+    format!(
+        "{} {} {} {}",
+        m.dev(),
+        m.ino(),
+        ns(m.mtime(), m.mtime_nsec()),
+        ns(m.ctime(), m.ctime_nsec())
+    )
+}
+
 /// The shortcuts of a no-op `install --frozen` (docs/performance.md#the-no-op-install):
-/// the project's sealed set stands for 500 markers, a link is read with one
-/// `readlink`. Each change they could miss is still found, after an honest
-/// run that used them: a stored file edited with its size and mtime put
-/// back, a file added to a stored entry, a link pointed at another entry,
-/// a link replaced by a folder, a link removed, the lock edited.
+/// the project's sealed set stands for 500 markers, an agent folder's
+/// stamp in the sealed-folders record for its links, and a link is read
+/// with one `readlink` otherwise. Each change they could miss is still
+/// found, after an honest run that used them: a stored file edited with
+/// its size and mtime put back, a file added to a stored entry, a link
+/// pointed at another entry (and the record forged to carry the folder's
+/// new stamp), a link replaced by a folder, a link removed, the lock edited.
 #[test]
 fn a_no_op_install_frozen_still_finds_what_its_shortcuts_could_miss() {
     let upstream = Upstream::v2(&[pdf_tools(), notes()]);
@@ -625,10 +642,25 @@ fn a_no_op_install_frozen_still_finds_what_its_shortcuts_could_miss() {
         assert_eq!(me.lock_text(), lock);
     };
 
-    // Honest path: the first no-op writes the project's sealed set, the
-    // second is answered by it; nothing changes.
+    // Honest path: the first no-op writes the project's sealed set and,
+    // the agent folders' last change being old enough (git's racy index:
+    // placement/sealed.rs), the sealed-folders record; the second is
+    // answered by both; nothing changes.
+    let folders = me.sandbox.cache.join("state/sealed-folders");
+    let settle = || std::thread::sleep(std::time::Duration::from_millis(150));
+    settle();
     no_op();
     assert_eq!(std::fs::read_dir(&sets).unwrap().count(), 1);
+    let folder_record = || {
+        let mut records = std::fs::read_dir(&folders).unwrap();
+        let record = records.next().unwrap().unwrap().path();
+        assert!(records.next().is_none());
+        record
+    };
+    let sealed = std::fs::read_to_string(folder_record()).unwrap();
+    for root in [&agents, &claude] {
+        assert!(sealed.contains(&format!("{} {}\n", folder_stamp(root), root.display())));
+    }
     no_op();
 
     // A stored file edited in place, its size and mtime put back.
@@ -693,9 +725,31 @@ fn a_no_op_install_frozen_still_finds_what_its_shortcuts_could_miss() {
     assert_eq!(me.roots(), placed);
     no_op();
 
-    // A link pointed at another stored entry: placed again.
+    // A link pointed at another stored entry (the folders' record holding
+    // for both folders first): placed again.
+    settle();
+    no_op();
+    let sealed = std::fs::read_to_string(folder_record()).unwrap();
+    let claude_stamp = folder_stamp(&claude);
+    assert!(sealed.contains(&format!("{claude_stamp} {}\n", claude.display())));
     std::fs::remove_file(claude.join("pdf-tools")).unwrap();
     std::os::unix::fs::symlink(&notes_entry, claude.join("pdf-tools")).unwrap();
+    no_op();
+    assert_eq!(std::fs::read_link(claude.join("pdf-tools")).unwrap(), entry);
+
+    // The same, with the record rewritten (without the user's key) to
+    // carry the folder's stamp after the change: not believed.
+    settle();
+    no_op();
+    let claude_stamp = folder_stamp(&claude);
+    let sealed = std::fs::read_to_string(folder_record()).unwrap();
+    assert!(sealed.contains(&format!("{claude_stamp} {}\n", claude.display())));
+    std::fs::remove_file(claude.join("pdf-tools")).unwrap();
+    std::os::unix::fs::symlink(&notes_entry, claude.join("pdf-tools")).unwrap();
+    settle();
+    let forged = sealed.replace(&claude_stamp, &folder_stamp(&claude));
+    assert_ne!(forged, sealed);
+    std::fs::write(folder_record(), forged).unwrap();
     no_op();
     assert_eq!(std::fs::read_link(claude.join("pdf-tools")).unwrap(), entry);
 

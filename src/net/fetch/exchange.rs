@@ -103,7 +103,7 @@ impl Fetcher {
             });
         }
         let shared = self.shared.clone();
-        self.runtime.block_on(async move {
+        self.runtime()?.block_on(async move {
             let client = shared.client()?;
             let work = with_retries(&shared, &ex.url, || async {
                 let mut reply = send(client, &shared.config, ex).await?;

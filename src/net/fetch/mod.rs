@@ -444,7 +444,6 @@ impl Progress {
 #[derive(Clone)]
 pub struct Fetcher {
     shared: Arc<Shared>,
-    runtime: &'static tokio::runtime::Runtime,
 }
 
 struct Shared {
@@ -490,15 +489,6 @@ impl RunState {
 
 impl Fetcher {
     pub fn new(config: FetchConfig, cache: CacheDirs, offline: bool) -> Result<Self, FetchError> {
-        // The network's own runtime (`crate::net::client::runtime`): one
-        // worker thread drives every transfer, so the work per byte (hashing,
-        // a write) stays off the caller's thread; concurrency comes from
-        // `config.net.jobs` transfers in flight; fsync runs on the blocking pool
-        // so a slow disk never stalls the other transfers.
-        let runtime = crate::net::client::runtime().map_err(|e| match e {
-            NetError::Client(text) => FetchError::Client(text),
-            other => FetchError::Client(other.to_string()),
-        })?;
         let http = crate::net::Http::new(config.net.clone());
         Ok(Fetcher {
             shared: Arc::new(Shared {
@@ -510,7 +500,21 @@ impl Fetcher {
                 run: RunState::default(),
                 validators_exist: std::sync::atomic::AtomicU8::new(download::UNKNOWN),
             }),
-            runtime,
+        })
+    }
+
+    /// The network's own runtime (`crate::net::client::runtime`), started
+    /// on the first transfer: a run served from disk and the cache (a
+    /// no-op `install --frozen`, proofs from snapshots) starts no thread
+    /// for it (docs/performance.md#the-no-op-install). One worker thread
+    /// drives every transfer, so the work per byte (hashing, a write) stays
+    /// off the caller's thread; concurrency comes from `config.net.jobs`
+    /// transfers in flight; fsync runs on the blocking pool so a slow disk
+    /// never stalls the other transfers.
+    fn runtime(&self) -> Result<&'static tokio::runtime::Runtime, FetchError> {
+        crate::net::client::runtime().map_err(|e| match e {
+            NetError::Client(text) => FetchError::Client(text),
+            other => FetchError::Client(other.to_string()),
         })
     }
 
@@ -565,7 +569,7 @@ impl Fetcher {
                         });
                 }
                 let got = self
-                    .runtime
+                    .runtime()?
                     .block_on(self.shared.get_conditional(url, auth, max_bytes, cached));
                 match &got {
                     // A large body is not copied into the run's memo: a
@@ -598,7 +602,7 @@ impl Fetcher {
     /// Downloads one artifact (see [`Fetcher::download_all`]).
     pub fn download(&self, spec: DownloadSpec) -> Result<Downloaded, FetchError> {
         let shared = self.shared.clone();
-        self.runtime
+        self.runtime()?
             .block_on(async move { shared.download(spec, None).await })
     }
 
@@ -703,11 +707,20 @@ impl Fetcher {
         if specs.is_empty() {
             return;
         }
+        let runtime = match self.runtime() {
+            Ok(runtime) => runtime,
+            Err(e) => {
+                for i in 0..specs.len() {
+                    done(i, Err(FetchError::Client(e.to_string())));
+                }
+                return;
+            }
+        };
         let jobs = jobs.max(1);
         let shared = self.shared.clone();
         let progress = Arc::new(Progress::new(bar.clone()));
         bar.enable_steady_tick(Duration::from_millis(120));
-        self.runtime.block_on(async move {
+        runtime.block_on(async move {
             let mut finished = futures_util::stream::iter(specs.into_iter().enumerate())
                 .map(|(i, spec)| {
                     let shared = shared.clone();

@@ -45,7 +45,7 @@ pub fn install(ctx: &Context, opts: &InstallOptions) -> anyhow::Result<InstallRe
     // read or fetched (docs/policy.md); the gate judges them again.
     let locked: Vec<&LockedSkill> = sess.lock.iter().flat_map(|l| l.skills()).collect();
     check_policy(&sess, &locked)?;
-    let Some(original) = sess.lock.clone() else {
+    let Some(mut lock) = sess.lock.clone() else {
         if strict {
             return Err(lock_outdated(format!(
                 "{} does not exist",
@@ -54,7 +54,6 @@ pub fn install(ctx: &Context, opts: &InstallOptions) -> anyhow::Result<InstallRe
         }
         return install_without_lock(&mut sess, opts);
     };
-    let mut lock = original.clone();
     let mut summaries = follow_manifest(&mut sess, &mut lock, strict, opts.yes)?;
     let all: Vec<_> = lock.skills().iter().collect();
     // Proves every entry (a folder entry's source and folder first), then
@@ -130,7 +129,7 @@ fn follow_manifest(
     strict: bool,
     yes: bool,
 ) -> anyhow::Result<Vec<Summary>> {
-    let declared = sess.manifest.skills().clone();
+    let declared = sess.manifest.skills();
     let stale: Vec<String> = lock
         .skills()
         .iter()
