@@ -1982,6 +1982,62 @@ mod tests {
         );
     }
 
+    /// The gate's needs are read from `gate_needs.rs`, not parsed in every
+    /// process: the table must say, for every gated expression, exactly
+    /// what its syntax says (and nothing for an expression that is gone).
+    /// `SKILLPM_WRITE_GATE_NEEDS=1` writes the table from the expressions.
+    #[test]
+    fn the_gates_needs_are_written_down() {
+        let mut derived: Vec<(String, Option<Vec<String>>)> = gated()
+            .iter()
+            .map(|(_, source)| {
+                let key = crate::digest::Digest::of_bytes(source.as_bytes()).hex();
+                (key, super::super::syntax_needs::needs_of(source))
+            })
+            .collect();
+        derived.sort();
+        derived.dedup();
+        let written: Vec<(String, Option<Vec<String>>)> = super::super::gate_needs::NEEDS
+            .iter()
+            .map(|(key, needs)| {
+                let needs = needs.map(|n| n.iter().map(|s| (*s).to_owned()).collect());
+                ((*key).to_owned(), needs)
+            })
+            .collect();
+        if std::env::var_os("SKILLPM_WRITE_GATE_NEEDS").is_some() {
+            let mut text = String::from(
+                "//! What every match of each gated capability expression must contain\n\
+                 //! (`super::needs_of`), keyed by the SHA-256 of the expression's source and\n\
+                 //! sorted by it. Written by\n\
+                 //! `SKILLPM_WRITE_GATE_NEEDS=1 cargo test --lib the_gates_needs_are_written_down`;\n\
+                 //! never edited by hand.\n\n\
+                 pub(super) const NEEDS: &[(&str, Option<&[&str]>)] = &[\n",
+            );
+            for (key, needs) in &derived {
+                match needs {
+                    Some(needs) => text.push_str(&format!("    (\"{key}\", Some(&{needs:?})),\n")),
+                    None => text.push_str(&format!("    (\"{key}\", None),\n")),
+                }
+            }
+            text.push_str("];\n");
+            let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/audit/gate_needs.rs");
+            std::fs::write(path, text).expect("write src/audit/gate_needs.rs");
+            return;
+        }
+        // An expression the table does not know (an edited one) is read
+        // from its syntax, never answered from another's row.
+        let unlisted = r"(?i)\bunlisted\s+phrase\b";
+        assert_eq!(
+            super::super::needs_of(unlisted),
+            super::super::syntax_needs::needs_of(unlisted)
+        );
+        assert!(super::super::needs_of(unlisted).is_some());
+        assert!(
+            written == derived,
+            "src/audit/gate_needs.rs is stale: run `SKILLPM_WRITE_GATE_NEEDS=1 cargo test --lib the_gates_needs_are_written_down`"
+        );
+    }
+
     #[test]
     fn a_broken_gate_is_caught() {
         // The same check against a gate that forgets all but the first

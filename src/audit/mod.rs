@@ -19,6 +19,7 @@ mod context;
 mod cues;
 mod disguise;
 pub mod gate;
+mod gate_needs;
 mod normal;
 pub mod rules;
 pub mod sarif;
@@ -533,6 +534,9 @@ impl Screen {
             caches.push(cache);
         }
         !matches!(found, Ok(None))
+    }
+}
+
 /// An audit expression kept as its source until first used (word
 /// boundaries are ASCII ones: a Unicode `\b` makes the regex crate fall
 /// back to its slowest engine on text outside ASCII,
@@ -590,6 +594,23 @@ fn address<T>(expression: &T) -> usize {
     std::ptr::from_ref(expression) as usize
 }
 
+/// What every match of `source` must contain: as written down in
+/// `gate_needs.rs` for the expression with exactly this source (so a
+/// process does not parse the 56 expressions to learn it: that was most of
+/// a small audit's time, docs/performance.md#the-audits-literal-gates), or
+/// else read from its syntax now. A table left stale by an edited
+/// expression is never trusted (it is looked up by the source's digest),
+/// and `capability::tests::the_gates_needs_are_written_down` fails on it.
+fn needs_of(source: &str) -> Option<Vec<String>> {
+    let digest = crate::digest::Digest::of_bytes(source.as_bytes()).hex();
+    match gate_needs::NEEDS.binary_search_by(|(key, _)| (*key).cmp(digest.as_str())) {
+        Ok(at) => gate_needs::NEEDS[at]
+            .1
+            .map(|needs| needs.iter().map(|n| (*n).to_owned()).collect()),
+        Err(_) => syntax_needs::needs_of(source),
+    }
+}
+
 /// Expressions gated by their literals (docs/performance.md#the-audits-literal-gates):
 /// what every match of each one must contain is read from its syntax
 /// (`syntax_needs`: a part with few exact strings, joined across a
@@ -638,8 +659,8 @@ impl Gate {
             // A text is looked at with its paragraphs joined (a line feed
             // read as a space, `capability::join_paragraphs`): a literal
             // holding a line feed would not be seen, so none is asked for.
-            let needs = adjust(syntax_needs::needs_of(source))
-                .filter(|needs| !needs.iter().any(|n| n.contains('\n')));
+            let needs =
+                adjust(needs_of(source)).filter(|needs| !needs.iter().any(|n| n.contains('\n')));
             always.push(needs.is_none());
             for need in needs.unwrap_or_default() {
                 let before = need.starts_with(BOUNDARY);
