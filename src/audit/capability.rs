@@ -2011,6 +2011,7 @@ mod tests {
                  //! sorted by it. Written by\n\
                  //! `SKILLPM_WRITE_GATE_NEEDS=1 cargo test --lib the_gates_needs_are_written_down`;\n\
                  //! never edited by hand.\n\n\
+                 #[rustfmt::skip]\n\
                  pub(super) const NEEDS: &[(&str, Option<&[&str]>)] = &[\n",
             );
             for (key, needs) in &derived {
