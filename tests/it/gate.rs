@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use crate::audit::{skill_md, write};
 use crate::support::cli::{Sandbox, ok, run};
-use crate::support::{linked, unlink};
+use crate::support::{linked, snapshot, unlink};
 
 const KEY: &str = "remote-pipe-shell@SKILL.md:9";
 
@@ -63,13 +63,35 @@ fn accepted_project(extra: &[&str]) -> Sandbox {
 /// Runs `args` and expects the gate's refusal of `installer` (exit 5,
 /// naming the finding).
 fn refused(sb: &Sandbox, dir: &Path, args: &[&str]) -> String {
+    let before = (snapshot(dir), placed(dir));
     let (code, out, err) = run(sb.cmd_in(dir).args(args));
     assert_eq!(code, 5, "{args:?}:\n{out}\n{err}");
     assert!(
         err.contains("`installer`") && err.contains("remote-pipe-shell SKILL.md:9"),
         "{err}"
     );
+    // Refused: skills.toml, skills.lock and every agent folder as they were.
+    assert!(
+        (snapshot(dir), placed(dir)) == before,
+        "{args:?} changed the project although refused"
+    );
     err
+}
+
+/// Each entry of the project's agent folders and where it points.
+fn placed(project: &Path) -> Vec<(PathBuf, Option<PathBuf>)> {
+    let mut out = Vec::new();
+    for root in [".agents/skills", ".claude/skills"] {
+        for entry in std::fs::read_dir(project.join(root))
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            out.push((entry.path(), std::fs::read_link(entry.path()).ok()));
+        }
+    }
+    out.sort();
+    out
 }
 
 fn lock(project: &Path) -> String {
