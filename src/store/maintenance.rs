@@ -39,6 +39,47 @@ pub struct VerifyOutcome {
 /// found sealed ([`Store::verify_entries`]).
 pub(super) const SEALED_SETS: &str = "sealed-sets";
 
+/// The record of the entries the project `owner` (its root) found sealed.
+fn sealed_set_record(state_dir: &Path, owner: &Path) -> PathBuf {
+    let owner = Digest::of_bytes(owner.as_os_str().as_encoded_bytes());
+    state_dir.join(SEALED_SETS).join(owner.file_name())
+}
+
+/// A project's sealed-set record being read and its stamps checked on a
+/// thread of its own ([`Store::check_set_ahead`]).
+pub struct SetCheckAhead {
+    store_dir: PathBuf,
+    owner: PathBuf,
+    check: std::thread::JoinHandle<Option<markers::CheckedSet>>,
+}
+
+impl Store {
+    /// Begins checking the sealed set last recorded for the project `owner`
+    /// in the user's cache, on a thread of its own, before the store is
+    /// opened: a no-op install reads its manifest, lock and policy and
+    /// proves its entries meanwhile, then hands this to
+    /// [`Store::verify_entries`] (docs/performance.md#the-no-op-install). It
+    /// only reads (no key is made, no folder created); `None` without a
+    /// cache folder or a thread.
+    pub fn check_set_ahead(owner: &Path) -> Option<SetCheckAhead> {
+        let root = crate::cache::cache_root().ok()?;
+        let store_dir = root.join(layout::STORE);
+        let record = sealed_set_record(&root.join(layout::STATE), owner);
+        let dir = store_dir.clone();
+        let check = std::thread::Builder::new()
+            .spawn(move || {
+                let key = crate::trust::RecordKey::existing()?;
+                markers::check_set(&record, &dir, Some(&key))
+            })
+            .ok()?;
+        Some(SetCheckAhead {
+            store_dir,
+            owner: owner.to_owned(),
+            check,
+        })
+    }
+}
+
 /// What [`Store::verify_entry`] found of a store entry.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum EntryCheck {
@@ -195,17 +236,26 @@ impl Store {
     /// ([`markers::set_holds`]), no marker is read; when every entry's own
     /// marker held, that record is written for the next run
     /// (docs/performance.md#the-no-op-install).
+    ///
+    /// `ahead`, when given, is that record's check begun earlier
+    /// ([`Store::check_set_ahead`]) for this store and `owner`; it answers
+    /// in place of reading the record again.
     pub fn verify_entries(
         &self,
         digests: &[Digest],
         owner: &Path,
+        ahead: Option<SetCheckAhead>,
     ) -> Vec<Result<EntryCheck, StoreError>> {
         let mut set = digests.to_vec();
         set.sort();
         set.dedup();
-        let owner = Digest::of_bytes(owner.as_os_str().as_encoded_bytes());
-        let record = self.state_dir().join(SEALED_SETS).join(owner.file_name());
-        if markers::set_holds(&record, &self.store_dir(), &set, self.key()) {
+        let record = sealed_set_record(&self.state_dir(), owner);
+        let ahead = ahead.filter(|a| a.store_dir == self.store_dir() && a.owner == owner);
+        let held = match ahead {
+            Some(ahead) => (ahead.check.join().ok().flatten()).is_some_and(|c| c.holds_for(&set)),
+            None => markers::set_holds(&record, &self.store_dir(), &set, self.key()),
+        };
+        if held {
             self.remember_sealed(&set);
             return digests.iter().map(|_| Ok(EntryCheck::Present)).collect();
         }

@@ -467,53 +467,89 @@ fn set_holds_in(
     current: Option<&str>,
     key: Option<&RecordKey>,
 ) -> bool {
-    let (Some(key), Some(epoch)) = (key, current) else {
-        return false;
-    };
-    let Ok(text) = fs::read_to_string(path) else {
-        return false;
-    };
     let named = set_digest(digests).to_string();
-    let Some(body) = mac_checked(&text, |body, mac| {
+    check_set_in(path, store_dir, Some(&named), current, key).is_some_and(|c| c.held)
+}
+
+/// What the record of a set said and whether its stamps held, read before
+/// the wanted set is known ([`check_set`]).
+pub(crate) struct CheckedSet {
+    /// The [`set_digest`] of the entries the record is of.
+    pub(crate) named: String,
+    /// Whether every stamp in it still matched its folder or file.
+    pub(crate) held: bool,
+}
+
+impl CheckedSet {
+    /// Whether the record is of exactly `digests` (sorted, each once) and
+    /// all its stamps held: what [`set_holds`] says.
+    pub(crate) fn holds_for(&self, digests: &[Digest]) -> bool {
+        self.held && self.named == set_digest(digests).to_string()
+    }
+}
+
+/// The record at `path` ([`write_set`]) read and checked for whatever set
+/// it names: written in this boot, MAC'd by `key` over the set its header
+/// names, its entries exactly that set, and each stamp checked against the
+/// store. `None` when the record is absent or not to be believed. A no-op
+/// install begins this on a thread of its own while it reads the project's
+/// files, then asks [`CheckedSet::holds_for`] of the set its lock wants
+/// (docs/performance.md#the-no-op-install).
+pub(crate) fn check_set(
+    path: &Path,
+    store_dir: &Path,
+    key: Option<&RecordKey>,
+) -> Option<CheckedSet> {
+    check_set_in(path, store_dir, None, crate::fs::durable::boot_epoch(), key)
+}
+
+/// [`check_set`] as seen from the boot `current`; with `expect`, a record
+/// of another set is not read further (no stamp is checked).
+fn check_set_in(
+    path: &Path,
+    store_dir: &Path,
+    expect: Option<&str>,
+    current: Option<&str>,
+    key: Option<&RecordKey>,
+) -> Option<CheckedSet> {
+    let (key, epoch) = (key?, current?);
+    let text = fs::read_to_string(path).ok()?;
+    let header = text.split_once('\n')?.0;
+    let named = header.strip_prefix(SET_HEADER)?.strip_prefix(' ')?;
+    let named = named.strip_suffix(epoch)?.strip_suffix(' ')?;
+    if expect.is_some_and(|want| want != named) {
+        return None;
+    }
+    let body = mac_checked(&text, |body, mac| {
         key.verify_hex(&[SET_MAC_KIND, named.as_bytes(), body.as_bytes()], mac)
-    }) else {
-        return false;
-    };
-    let Some(rest) = body.strip_prefix(&format!("{SET_HEADER} {named} {epoch}\n")) else {
-        return false;
-    };
-    // One (entry, count, lines) per `e` line, in the order of `digests`.
-    let mut entries: Vec<(&Digest, usize, &str)> = Vec::with_capacity(digests.len());
-    let mut wanted = digests.iter();
+    })?;
+    let rest = body.strip_prefix(header)?.strip_prefix('\n')?;
+    // One (entry, count, lines) per `e` line.
+    let mut entries: Vec<(Digest, usize, &str)> = Vec::new();
     let mut rest = rest;
     while !rest.is_empty() {
-        let Some((head, after)) = rest.split_once('\n') else {
-            return false;
-        };
-        let parsed = head.strip_prefix("e ").and_then(|h| h.split_once(' '));
-        let Some((digest, count)) = parsed else {
-            return false;
-        };
-        let (Some(want), Ok(count)) = (wanted.next(), count.parse()) else {
-            return false;
-        };
-        if want.to_string() != digest {
-            return false;
-        }
+        let (head, after) = rest.split_once('\n')?;
+        let (digest, count) = head.strip_prefix("e ")?.split_once(' ')?;
+        let digest: Digest = digest.parse().ok()?;
         let end = after.find("\ne ").map_or(after.len(), |i| i + 1);
-        entries.push((want, count, &after[..end]));
+        entries.push((digest, count.parse().ok()?, &after[..end]));
         rest = &after[end..];
     }
-    if wanted.next().is_some() {
-        return false;
+    let digests: Vec<Digest> = entries.iter().map(|(d, _, _)| *d).collect();
+    if set_digest(&digests).to_string() != named {
+        return None;
     }
     let store = StoreStat::open(store_dir);
-    crate::fs::parallel::map(&entries, |(digest, count, lines)| {
+    let held = crate::fs::parallel::map(&entries, |(digest, count, lines)| {
         let entry = digest.file_name();
         lines_hold(lines, |rel| store.stat(&entry, rel)) == Some(*count)
     })
     .into_iter()
-    .all(|held| held)
+    .all(|held| held);
+    Some(CheckedSet {
+        named: named.to_owned(),
+        held,
+    })
 }
 
 /// A marker's text in three calls (`open`, one `read`, `close`) where
@@ -748,8 +784,14 @@ mod tests {
         let lines = sealed_lines(store.path(), &tree.digest, Some(&k)).unwrap();
         let record = store.path().join("sets/project");
         let set = [tree.digest];
-        let holds =
-            |set: &[Digest], k: Option<&RecordKey>| set_holds(&record, store.path(), set, k);
+        // Asked with the set known, and read ahead of knowing it: the two
+        // must agree on every case below.
+        let holds = |set: &[Digest], k: Option<&RecordKey>| {
+            let now = set_holds(&record, store.path(), set, k);
+            let ahead = check_set(&record, store.path(), k).is_some_and(|c| c.holds_for(set));
+            assert_eq!(now, ahead, "read ahead, the record says otherwise");
+            now
+        };
         assert!(!holds(&set, Some(&k)), "none written yet");
         write_set(&record, &[(tree.digest, lines.clone())], &k);
         assert!(holds(&set, Some(&k)), "honest");

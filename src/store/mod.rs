@@ -132,7 +132,7 @@ pub mod unpacked;
 mod verdicts;
 
 pub use crate::fs::TempFile;
-pub use maintenance::{CleanOutcome, EntryCheck, GcOutcome, VerifyOutcome};
+pub use maintenance::{CleanOutcome, EntryCheck, GcOutcome, SetCheckAhead, VerifyOutcome};
 pub use verdicts::Verdict;
 
 use crate::fs::HeldLock;

@@ -78,6 +78,20 @@ impl RecordKey {
         .as_ref()
     }
 
+    /// The user's key only when it exists already ([`ENV_VAR`], else the
+    /// state folder's file): never made, so work begun before a command has
+    /// read its input (a no-op install's sealed-set check, `store`) writes
+    /// nothing.
+    pub fn existing() -> Option<RecordKey> {
+        match RecordKey::from_env() {
+            Ok(Some(key)) => Some(key),
+            Ok(None) => read_key(&crate::cache::state_root()?.join(KEY_FILE))
+                .ok()
+                .flatten(),
+            Err(BadRecordKey) => None,
+        }
+    }
+
     /// Refuses a set but malformed [`ENV_VAR`] (every command checks it
     /// first, so a typo in a CI secret fails loudly instead of every record
     /// reading as absent).

@@ -39,7 +39,7 @@ pub fn install(ctx: &Context, opts: &InstallOptions) -> anyhow::Result<InstallRe
     }
     let ctx = &ctx;
     let strict = opts.mode != InstallMode::Normal;
-    let mut sess = Session::open(ctx, opts.strict)?;
+    let mut sess = Session::open_checking_ahead(ctx, opts.strict)?;
     crate::placement::apply_choices(&ctx.agents, ctx.link_mode, &mut sess.manifest)?;
     // The install policy judges every source and lock entry before any is
     // read or fetched (docs/policy.md); the gate judges them again.

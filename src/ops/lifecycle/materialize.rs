@@ -25,7 +25,8 @@ pub(crate) fn materialize(
     // Entries modified in place (a link is a way in) are quarantined and
     // fetched again. Re-hashing is most of a no-op install: use every core.
     let trees: Vec<_> = skills.iter().map(|s| s.tree).collect();
-    let checked = sess.store.verify_entries(&trees, &sess.project.root);
+    let ahead = sess.set_ahead.take();
+    let checked = sess.store.verify_entries(&trees, &sess.project.root, ahead);
     let mut tampered = crate::placement::Tampered {
         names: Vec::new(),
         moved: Vec::new(),

@@ -37,6 +37,10 @@ pub(crate) struct Session<'c> {
     /// `add --all`: a skill the audit refuses is held back (named in
     /// `skipped`) instead of refusing the whole command.
     pub hold_back: bool,
+    /// The project's sealed set, being checked since the session opened
+    /// ([`Session::open_checking_ahead`]); taken by the first check of the
+    /// store's entries.
+    pub set_ahead: Option<crate::store::SetCheckAhead>,
     fetcher: Option<Fetcher>,
 }
 
@@ -44,8 +48,23 @@ impl<'c> Session<'c> {
     /// Opens the project of `ctx`; `strict` (`--strict`) judges skills at
     /// the strict level whatever `[install] strict` says.
     pub fn open(ctx: &'c Context, strict: bool) -> anyhow::Result<Self> {
+        Self::open_with(ctx, strict, false)
+    }
+
+    /// [`Session::open`] for a command that checks every locked entry
+    /// (`install`): the project's sealed set is checked on a thread of its
+    /// own while the manifest, policy and lock are read
+    /// (docs/performance.md#the-no-op-install).
+    pub fn open_checking_ahead(ctx: &'c Context, strict: bool) -> anyhow::Result<Self> {
+        Self::open_with(ctx, strict, true)
+    }
+
+    fn open_with(ctx: &'c Context, strict: bool, ahead: bool) -> anyhow::Result<Self> {
         let env = Env::from_process();
         let project = crate::ops::open_project(ctx, &env)?;
+        let set_ahead = ahead
+            .then(|| Store::check_set_ahead(&project.root))
+            .flatten();
         let manifest = project.load_manifest()?;
         project::check_scope(&manifest, ctx.scope)?;
         let policy = crate::policy::load(&env, &project.root)?;
@@ -90,6 +109,7 @@ impl<'c> Session<'c> {
             level,
             accept_findings: false,
             hold_back: false,
+            set_ahead,
             fetcher: None,
         })
     }
