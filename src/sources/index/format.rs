@@ -26,7 +26,6 @@ use serde_json::{Map, Value};
 use url::Url;
 
 use crate::digest::Digest;
-use crate::error::{Classify, Exit};
 use crate::skill::is_valid_name;
 
 /// The `$schema` of a v0.2.0 index.
@@ -204,12 +203,7 @@ pub enum IndexError {
     UnknownSchema { url: Url, schema: String },
 }
 
-crate::classified!(IndexError);
-impl Classify for IndexError {
-    fn exit(&self) -> Exit {
-        Exit::Network
-    }
-}
+crate::classified!(IndexError => Network);
 
 /// Parses index bytes read from `url`, as a stream: the `skills` array is
 /// read one entry at a time (each becomes an [`Entry`] or a problem before
