@@ -227,14 +227,7 @@ fn read_key(path: &Path) -> io::Result<Option<RecordKey>> {
 /// `bytes` in a new file at `path` only the user may read (not flushed).
 fn write_private(path: &Path, bytes: &[u8]) -> io::Result<std::fs::File> {
     use std::io::Write;
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.mode(0o600);
-    }
-    let mut file = options.open(path)?;
+    let mut file = crate::fs::create_new(path, 0o600)?;
     file.write_all(bytes)?;
     Ok(file)
 }

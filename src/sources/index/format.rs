@@ -879,6 +879,7 @@ fn digest_field(value: Option<&Value>, field: &str) -> Result<Digest, Refusal> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::{Classify, Exit};
 
     const D: &str = "sha256:34f7a8c484e9991f3e71a309f31332d6335efc01f544105c4185a7c4ab12eb1e";
 
