@@ -4,20 +4,13 @@
 
 use std::path::PathBuf;
 
-use crate::error::{Classify, Exit};
-
 #[derive(Debug, thiserror::Error)]
 #[error(
     "cannot find a cache directory: no home directory is known; set SKILLPM_CACHE_DIR to a writable folder"
 )]
 pub struct NoCacheDir;
 
-crate::classified!(NoCacheDir);
-impl Classify for NoCacheDir {
-    fn exit(&self) -> Exit {
-        Exit::Other
-    }
-}
+crate::classified!(NoCacheDir => Other);
 
 /// The cache root, without creating it.
 pub fn cache_root() -> Result<PathBuf, NoCacheDir> {

@@ -45,7 +45,8 @@ impl fmt::Display for Exit {
 /// Implemented by every error type of the library so that `main` can find the
 /// exit code of the first classified error in an `anyhow` chain. Implement it
 /// next to the type with an exhaustive `match` (no `_` arm, so a new variant
-/// cannot compile without a code) and register the type with [`classified!`].
+/// cannot compile without a code) and register the type with [`classified!`];
+/// a type with one code for every value takes `classified!(Type => Variant)`.
 pub trait Classify {
     fn exit(&self) -> Exit;
 }
@@ -65,8 +66,18 @@ inventory::collect!(Classifier);
 /// defined, so [`exit_code_of`] finds it in any `anyhow` chain. The test
 /// `every_error_type_is_classified` fails when a `thiserror` type in src/
 /// is not registered.
+/// `classified!(Type => Variant)` also implements [`Classify`] for a type
+/// whose every value has the one exit code `Exit::Variant`.
 #[macro_export]
 macro_rules! classified {
+    ($ty:ty => $exit:ident) => {
+        impl $crate::error::Classify for $ty {
+            fn exit(&self) -> $crate::error::Exit {
+                $crate::error::Exit::$exit
+            }
+        }
+        $crate::classified!($ty);
+    };
     ($ty:ty) => {
         $crate::__inventory::submit! {
             $crate::error::Classifier {

@@ -97,13 +97,8 @@ fn describe_char(c: char) -> String {
     }
 }
 
-crate::classified!(NameRule);
-impl crate::error::Classify for NameRule {
-    /// Every name rule guards against unsafe content (docs/design.md#unpacking).
-    fn exit(&self) -> crate::error::Exit {
-        crate::error::Exit::Unsafe
-    }
-}
+// Every name rule guards against unsafe content (docs/design.md#unpacking).
+crate::classified!(NameRule => Unsafe);
 
 /// Longest segment most file systems accept (ext4, APFS, NTFS: 255).
 const MAX_SEGMENT_BYTES: usize = 255;

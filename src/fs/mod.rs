@@ -18,7 +18,8 @@
 //! - [`spread`]: a folder whose subfolders the file system spreads over the
 //!   disk (the store: each entry away from recently freed inodes);
 //! - [`read_bounded`]: reading a whole file someone else wrote, never more
-//!   than a limit (no stat-then-read: the limit is on the bytes read).
+//!   than a limit (no stat-then-read: the limit is on the bytes read);
+//! - [`create_new`]: a new file with its permissions from the start.
 
 pub mod atomic;
 pub mod durable;
@@ -37,6 +38,18 @@ pub use temp::{TempDir, TempFile, TempGroup};
 
 use std::io::Read as _;
 use std::path::Path;
+
+/// A new file at `path`, open for writing, with the Unix permission bits
+/// `mode` from its creation: never over an existing name, links included.
+pub fn create_new(path: &Path, mode: u32) -> std::io::Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, mode);
+    #[cfg(not(unix))]
+    let _ = mode;
+    options.open(path)
+}
 
 /// The bytes of `path` when it holds at most `limit` bytes, `Ok(None)` when
 /// it holds more (at most `limit + 1` bytes are read either way).

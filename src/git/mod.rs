@@ -122,16 +122,26 @@ pub struct ResolvedRef {
     pub warnings: Vec<String>,
 }
 
+/// GitHub's API for `spec`, when it names a github.com repository and the
+/// fast path may be taken (it is on, and the run is online).
+fn github_api<'a>(
+    spec: &'a GitSpec,
+    options: &'a GitOptions,
+) -> Result<Option<github::GitHub<'a>>, GitError> {
+    match &spec.repo {
+        Repo::GitHub { owner, name } if options.github.fast_path && !options.offline => {
+            github::GitHub::new(owner, name, &options.github).map(Some)
+        }
+        _ => Ok(None),
+    }
+}
+
 /// Resolves `spec`'s ref to the commit it names now.
 pub fn resolve(spec: &GitSpec, options: &GitOptions) -> Result<ResolvedRef, GitError> {
     let url = spec.url();
     options.check_transport(&url)?;
     let mut warnings = Vec::new();
-    if let Repo::GitHub { owner, name } = &spec.repo
-        && options.github.fast_path
-        && !options.offline
-    {
-        let github = github::GitHub::new(owner, name, &options.github)?;
+    if let Some(github) = github_api(spec, options)? {
         match github.resolve(spec.reference.as_deref()) {
             Ok(commit) => {
                 return Ok(ResolvedRef {
@@ -192,11 +202,7 @@ pub fn prove_on_ref(spec: &GitSpec, commit: &str, options: &GitOptions) -> Resul
             Err(not_on(pinned.to_ascii_lowercase()))
         };
     }
-    if let Repo::GitHub { owner, name } = &spec.repo
-        && options.github.fast_path
-        && !options.offline
-    {
-        let github = github::GitHub::new(owner, name, &options.github)?;
+    if let Some(github) = github_api(spec, options)? {
         let answer = github.resolve(spec.reference.as_deref()).and_then(|tip| {
             let contained = tip == commit || github.contains(&tip, &commit)?;
             Ok((tip, contained))
@@ -359,11 +365,7 @@ pub fn checkout(
         _dir: dir,
     };
 
-    if let Repo::GitHub { owner, name } = &spec.repo
-        && options.github.fast_path
-        && !options.offline
-    {
-        let github = github::GitHub::new(owner, name, &options.github)?;
+    if let Some(github) = github_api(spec, options)? {
         match github.download(&commit, subpath, &checkout.root, options.limits) {
             Ok(skipped) => {
                 checkout.skipped = skipped;

@@ -509,12 +509,7 @@ pub struct RedirectRefused {
     pub reason: String,
 }
 
-crate::classified!(RedirectRefused);
-impl crate::error::Classify for RedirectRefused {
-    fn exit(&self) -> crate::error::Exit {
-        crate::error::Exit::Network
-    }
-}
+crate::classified!(RedirectRefused => Network);
 
 /// Why a request got no answer to give back.
 #[derive(Debug, thiserror::Error)]

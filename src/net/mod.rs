@@ -77,12 +77,7 @@ pub struct CredentialsInUrl {
     pub advice: String,
 }
 
-crate::classified!(CredentialsInUrl);
-impl Classify for CredentialsInUrl {
-    fn exit(&self) -> Exit {
-        Exit::Usage
-    }
-}
+crate::classified!(CredentialsInUrl => Usage);
 
 /// Refuses a URL (any scheme, `git+` and `mcp+` forms included) whose
 /// authority holds user information: a password on any scheme, a user name

@@ -99,12 +99,7 @@ pub struct Unreachable {
     pub attempts: u32,
 }
 
-crate::classified!(Unreachable);
-impl crate::error::Classify for Unreachable {
-    fn exit(&self) -> crate::error::Exit {
-        crate::error::Exit::Network
-    }
-}
+crate::classified!(Unreachable => Network);
 
 impl Http {
     /// Runs `attempt` until it succeeds, fails for good, or the origin's

@@ -618,19 +618,13 @@ fn place_file(src: &Path, dst: &Path, kind: LinkKind) -> Result<(), Failure> {
 /// and a stat per file). Never written over an existing file.
 fn copy_file(src: &Path, dst: &Path) -> Result<(), LinkError> {
     let mut from = std::fs::File::open(src).map_err(io("read", src))?;
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        let meta = from.metadata().map_err(io("inspect", src))?;
-        options.mode(if crate::digest::is_executable(&meta) {
-            0o755
-        } else {
-            0o644
-        });
-    }
-    let mut to = options.open(dst).map_err(io("create", dst))?;
+    let meta = from.metadata().map_err(io("inspect", src))?;
+    let mode = if crate::digest::is_executable(&meta) {
+        0o755
+    } else {
+        0o644
+    };
+    let mut to = crate::fs::create_new(dst, mode).map_err(io("create", dst))?;
     std::io::copy(&mut from, &mut to).map_err(io("copy", src))?;
     Ok(())
 }

@@ -531,12 +531,7 @@ pub struct Tampered {
     pub moved: Vec<PathBuf>,
 }
 
-impl crate::error::Classify for Tampered {
-    fn exit(&self) -> Exit {
-        Exit::Integrity
-    }
-}
-crate::classified!(Tampered);
+crate::classified!(Tampered => Integrity);
 
 /// The cache is content, not authority (docs/threat-model.md): every tree
 /// this run places is checked by this run first, hashed or its marker found

@@ -134,12 +134,7 @@ pub enum ProjectError {
     NotAProject { dir: PathBuf },
 }
 
-crate::classified!(ProjectError);
-impl Classify for ProjectError {
-    fn exit(&self) -> Exit {
-        Exit::Other
-    }
-}
+crate::classified!(ProjectError => Other);
 
 /// A project folder.
 #[derive(Debug, Clone, PartialEq, Eq)]

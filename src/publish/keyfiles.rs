@@ -69,17 +69,7 @@ fn write_key_files(files: &[(&PathBuf, &String, bool)]) -> Result<(), PublishErr
 
 fn write_new(path: &Path, bytes: &[u8], secret: bool) -> Result<(), PublishError> {
     use std::io::Write;
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.mode(if secret { 0o600 } else { 0o644 });
-    }
-    #[cfg(not(unix))]
-    let _ = secret;
-    let mut file = options
-        .open(path)
+    let mut file = crate::fs::create_new(path, if secret { 0o600 } else { 0o644 })
         .map_err(PublishError::io("cannot create", path))?;
     file.write_all(bytes)
         .and_then(|()| file.sync_all())

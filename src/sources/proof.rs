@@ -36,12 +36,7 @@ pub struct Broken {
     pub what: String,
 }
 
-impl Classify for Broken {
-    fn exit(&self) -> Exit {
-        Exit::Integrity
-    }
-}
-crate::classified!(Broken);
+crate::classified!(Broken => Integrity);
 
 #[derive(Debug, thiserror::Error)]
 pub enum ProveError {

@@ -47,12 +47,7 @@ pub const CI_HINT: &str = "on a CI runner with a restored cache, set SKILLPM_REC
 )]
 pub struct BadRecordKey;
 
-crate::classified!(BadRecordKey);
-impl crate::error::Classify for BadRecordKey {
-    fn exit(&self) -> crate::error::Exit {
-        crate::error::Exit::Usage
-    }
-}
+crate::classified!(BadRecordKey => Usage);
 
 /// The user's record key.
 #[derive(Clone)]
@@ -117,14 +112,11 @@ impl RecordKey {
     /// The key in `dir`, created (exclusively: of two processes making one,
     /// both end up with the first's) when missing.
     pub fn load_or_create(dir: &Path) -> io::Result<RecordKey> {
-        let (path, _, temp, file) = match Self::found_or_new(dir)? {
-            Begun::Found(key) => return Ok(key),
-            Begun::New {
-                path,
-                bytes,
-                temp,
-                file,
-            } => (path, bytes, temp, file),
+        let NewKey {
+            path, temp, file, ..
+        } = match Self::found_or_new(dir)? {
+            Ok(key) => return Ok(key),
+            Err(new) => new,
         };
         file.sync_all()?;
         // A hard link never replaces: whoever links first wins.
@@ -146,14 +138,14 @@ impl RecordKey {
     /// two processes making a key at once the first to link wins as before;
     /// the other's records read as absent later (its work is done again).
     fn load_or_begin(dir: &Path) -> io::Result<RecordKey> {
-        let (path, bytes, temp, file) = match Self::found_or_new(dir)? {
-            Begun::Found(key) => return Ok(key),
-            Begun::New {
-                path,
-                bytes,
-                temp,
-                file,
-            } => (path, bytes, temp, file),
+        let NewKey {
+            path,
+            bytes,
+            temp,
+            file,
+        } = match Self::found_or_new(dir)? {
+            Ok(key) => return Ok(key),
+            Err(new) => new,
         };
         let flush = std::thread::spawn(move || {
             // Durable before it has its name, so a crash never leaves a
@@ -169,24 +161,24 @@ impl RecordKey {
         Ok(RecordKey(bytes))
     }
 
-    /// The key already in `dir`, or a new random one written (not yet
-    /// flushed or named) to a private temporary file there.
-    fn found_or_new(dir: &Path) -> io::Result<Begun> {
+    /// The key already in `dir` (`Ok`), or a new random one written (not
+    /// yet flushed or named) to a private temporary file there (`Err`).
+    fn found_or_new(dir: &Path) -> io::Result<Result<RecordKey, NewKey>> {
         let path = dir.join(KEY_FILE);
         if let Some(key) = read_key(&path)? {
-            return Ok(Begun::Found(key));
+            return Ok(Ok(key));
         }
         std::fs::create_dir_all(dir)?;
         let mut bytes = [0u8; KEY_LEN];
         getrandom::fill(&mut bytes).map_err(|e| io::Error::other(e.to_string()))?;
         let temp = dir.join(format!(".{KEY_FILE}.{}", crate::fs::unique_suffix()));
         let file = write_private(&temp, &bytes)?;
-        Ok(Begun::New {
+        Ok(Err(NewKey {
             path,
             bytes,
             temp,
             file,
-        })
+        }))
     }
 
     /// Waits until a key this process made is durable and in place (call
@@ -200,12 +192,7 @@ impl RecordKey {
 
     /// The MAC of `parts` (each length-prefixed, so no two lists collide).
     pub fn mac(&self, parts: &[&[u8]]) -> [u8; 32] {
-        let mut mac = self.hmac();
-        for part in parts {
-            mac.update(&(part.len() as u64).to_be_bytes());
-            mac.update(part);
-        }
-        mac.finalize().into_bytes().into()
+        self.hmac(parts).finalize().into_bytes().into()
     }
 
     /// [`RecordKey::mac`] as hex, the form records keep it in.
@@ -220,20 +207,21 @@ impl RecordKey {
 
     /// Whether `tag` is the MAC of `parts` (constant time).
     pub fn verify(&self, parts: &[&[u8]], tag: &[u8]) -> bool {
-        let mut mac = self.hmac();
+        self.hmac(parts).verify_slice(tag).is_ok()
+    }
+
+    /// The HMAC state over `parts`, each length-prefixed.
+    fn hmac(&self, parts: &[&[u8]]) -> HmacSha256 {
+        // HMAC takes a key of any length: this cannot fail.
+        let mut mac = match HmacSha256::new_from_slice(&self.0) {
+            Ok(m) => m,
+            Err(_) => unreachable!("HMAC accepts any key length"),
+        };
         for part in parts {
             mac.update(&(part.len() as u64).to_be_bytes());
             mac.update(part);
         }
-        mac.verify_slice(tag).is_ok()
-    }
-
-    fn hmac(&self) -> HmacSha256 {
-        // HMAC takes a key of any length: this cannot fail.
-        match HmacSha256::new_from_slice(&self.0) {
-            Ok(m) => m,
-            Err(_) => unreachable!("HMAC accepts any key length"),
-        }
+        mac
     }
 }
 
@@ -253,27 +241,17 @@ fn read_key(path: &Path) -> io::Result<Option<RecordKey>> {
 /// `bytes` in a new file at `path` only the user may read (not flushed).
 fn write_private(path: &Path, bytes: &[u8]) -> io::Result<std::fs::File> {
     use std::io::Write;
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.mode(0o600);
-    }
-    let mut file = options.open(path)?;
+    let mut file = crate::fs::create_new(path, 0o600)?;
     file.write_all(bytes)?;
     Ok(file)
 }
 
-/// What [`RecordKey::found_or_new`] found in the key's folder.
-enum Begun {
-    Found(RecordKey),
-    New {
-        path: std::path::PathBuf,
-        bytes: [u8; KEY_LEN],
-        temp: std::path::PathBuf,
-        file: std::fs::File,
-    },
+/// A key [`RecordKey::found_or_new`] made: written to `temp`, to be linked to `path`.
+struct NewKey {
+    path: std::path::PathBuf,
+    bytes: [u8; KEY_LEN],
+    temp: std::path::PathBuf,
+    file: std::fs::File,
 }
 
 #[cfg(test)]

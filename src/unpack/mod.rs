@@ -170,13 +170,8 @@ impl Classify for UnpackError {
     }
 }
 
-crate::classified!(UnpackRule);
-impl Classify for UnpackRule {
-    /// Every rule refuses unsafe or invalid content (docs/design.md#unpacking).
-    fn exit(&self) -> Exit {
-        Exit::Unsafe
-    }
-}
+// Every rule refuses unsafe or invalid content (docs/design.md#unpacking).
+crate::classified!(UnpackRule => Unsafe);
 
 /// The rules of docs/design.md#unpacking, one variant each, worded for the person reading
 /// the error: what is wrong and, where there is one, what to do.

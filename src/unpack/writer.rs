@@ -9,7 +9,7 @@
 //! what is on disk.
 
 use std::collections::HashSet;
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
@@ -390,19 +390,11 @@ impl TreeWriter {
 /// store never modifies an entry, and a fresh descriptor may still write
 /// what it created; a checkout's files are 0644/0755.
 fn create_file(path: &Path, executable: bool, checkout: bool) -> io::Result<File> {
-    let mut options = OpenOptions::new();
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.mode(match (checkout, executable) {
-            (false, false) => 0o444,
-            (false, true) => 0o555,
-            (true, false) => 0o644,
-            (true, true) => 0o755,
-        });
-    }
-    #[cfg(not(unix))]
-    let _ = (executable, checkout);
-    options.open(path)
+    let mode = match (checkout, executable) {
+        (false, false) => 0o444,
+        (false, true) => 0o555,
+        (true, false) => 0o644,
+        (true, true) => 0o755,
+    };
+    crate::fs::create_new(path, mode)
 }

@@ -26,7 +26,6 @@ use serde_json::{Map, Value};
 use url::Url;
 
 use crate::digest::Digest;
-use crate::error::{Classify, Exit};
 use crate::skill::is_valid_name;
 
 /// The `$schema` of a v0.2.0 index.
@@ -204,12 +203,7 @@ pub enum IndexError {
     UnknownSchema { url: Url, schema: String },
 }
 
-crate::classified!(IndexError);
-impl Classify for IndexError {
-    fn exit(&self) -> Exit {
-        Exit::Network
-    }
-}
+crate::classified!(IndexError => Network);
 
 /// Parses index bytes read from `url`, as a stream: the `skills` array is
 /// read one entry at a time (each becomes an [`Entry`] or a problem before
@@ -885,6 +879,7 @@ fn digest_field(value: Option<&Value>, field: &str) -> Result<Digest, Refusal> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::{Classify, Exit};
 
     const D: &str = "sha256:34f7a8c484e9991f3e71a309f31332d6335efc01f544105c4185a7c4ab12eb1e";
 

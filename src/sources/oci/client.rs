@@ -149,6 +149,14 @@ impl<'f> Registry<'f> {
         Err(self.refused(repo, 401))
     }
 
+    /// The registry answered against the protocol: `reason` says how.
+    fn protocol(&self, reason: impl Into<String>) -> OciError {
+        OciError::Protocol {
+            registry: self.registry.clone(),
+            reason: reason.into(),
+        }
+    }
+
     fn bad_credential(&self, c: &RegistryLogin) -> OciError {
         OciError::Credentials {
             registry: self.registry.clone(),
@@ -163,19 +171,13 @@ impl<'f> Registry<'f> {
         push: bool,
         params: &HashMap<String, String>,
     ) -> Result<Auth, OciError> {
-        let realm = params.get("realm").ok_or_else(|| OciError::Protocol {
-            registry: self.registry.clone(),
-            reason: "its Bearer challenge names no realm".into(),
-        })?;
-        let mut url = Url::parse(realm).map_err(|e| OciError::Protocol {
-            registry: self.registry.clone(),
-            reason: format!("its token realm {realm:?} is not a URL: {e}"),
-        })?;
+        let realm = params
+            .get("realm")
+            .ok_or_else(|| self.protocol("its Bearer challenge names no realm"))?;
+        let mut url = Url::parse(realm)
+            .map_err(|e| self.protocol(format!("its token realm {realm:?} is not a URL: {e}")))?;
         if url.scheme() != "https" && !(url.scheme() == "http" && self.base.scheme() == "http") {
-            return Err(OciError::Protocol {
-                registry: self.registry.clone(),
-                reason: format!("its token realm {realm} is not https"),
-            });
+            return Err(self.protocol(format!("its token realm {realm} is not https")));
         }
         let scope = format!(
             "repository:{repo}:{}",
@@ -219,28 +221,19 @@ impl<'f> Registry<'f> {
             token: Option<String>,
             access_token: Option<String>,
         }
-        let answer: TokenAnswer =
-            serde_json::from_slice(&reply.body).map_err(|e| OciError::Protocol {
-                registry: self.registry.clone(),
-                reason: format!("its token answer is not JSON: {e}"),
-            })?;
+        let answer: TokenAnswer = serde_json::from_slice(&reply.body)
+            .map_err(|e| self.protocol(format!("its token answer is not JSON: {e}")))?;
         let token = answer
             .token
             .or(answer.access_token)
             .filter(|t| !t.is_empty())
-            .ok_or_else(|| OciError::Protocol {
-                registry: self.registry.clone(),
-                reason: "its token answer holds no token".into(),
-            })?;
+            .ok_or_else(|| self.protocol("its token answer holds no token"))?;
         Auth::with_header(
             &self.base,
             &format!("a token from {}", url.origin().ascii_serialization()),
             &format!("Bearer {token}"),
         )
-        .ok_or_else(|| OciError::Protocol {
-            registry: self.registry.clone(),
-            reason: "its token cannot be sent as a header".into(),
-        })
+        .ok_or_else(|| self.protocol("its token cannot be sent as a header"))
     }
 
     fn status_error(&self, what: &str, reply: &Reply) -> OciError {
@@ -249,14 +242,11 @@ impl<'f> Registry<'f> {
                 what: what.to_owned(),
             };
         }
-        OciError::Protocol {
-            registry: self.registry.clone(),
-            reason: format!(
-                "{what}: answered {} {}",
-                reply.status,
-                String::from_utf8_lossy(&reply.body[..reply.body.len().min(300)]).trim()
-            ),
-        }
+        self.protocol(format!(
+            "{what}: answered {} {}",
+            reply.status,
+            String::from_utf8_lossy(&reply.body[..reply.body.len().min(300)]).trim()
+        ))
     }
 
     /// The raw manifest at `reference` (a tag or digest) and its digest;
@@ -347,14 +337,10 @@ impl<'f> Registry<'f> {
         };
         match manifest::parse(&body, Some(manifest::OCI_INDEX)) {
             Ok(ManifestBody::Index(index)) => Ok(index.manifests),
-            Ok(ManifestBody::Image(_)) => Err(OciError::Protocol {
-                registry: self.registry.clone(),
-                reason: format!("{what}: an image manifest, not an index of referrers"),
-            }),
-            Err(reason) => Err(OciError::Protocol {
-                registry: self.registry.clone(),
-                reason: format!("{what}: {reason}"),
-            }),
+            Ok(ManifestBody::Image(_)) => Err(self.protocol(format!(
+                "{what}: an image manifest, not an index of referrers"
+            ))),
+            Err(reason) => Err(self.protocol(format!("{what}: {reason}"))),
         }
     }
 
@@ -417,10 +403,8 @@ impl<'f> Registry<'f> {
         if !reply.is_success() {
             return Err(self.status_error(&format!("the tags of {repo}"), &reply));
         }
-        let tags: Tags = serde_json::from_slice(&reply.body).map_err(|e| OciError::Protocol {
-            registry: self.registry.clone(),
-            reason: format!("its tag list is not JSON: {e}"),
-        })?;
+        let tags: Tags = serde_json::from_slice(&reply.body)
+            .map_err(|e| self.protocol(format!("its tag list is not JSON: {e}")))?;
         Ok(tags.tags.unwrap_or_default())
     }
 
@@ -440,11 +424,8 @@ impl<'f> Registry<'f> {
                 status: reply.status,
             });
         }
-        let catalog: Catalog =
-            serde_json::from_slice(&reply.body).map_err(|e| OciError::Protocol {
-                registry: self.registry.clone(),
-                reason: format!("its catalog is not JSON: {e}"),
-            })?;
+        let catalog: Catalog = serde_json::from_slice(&reply.body)
+            .map_err(|e| self.protocol(format!("its catalog is not JSON: {e}")))?;
         Ok(catalog.repositories.unwrap_or_default())
     }
 
@@ -482,19 +463,17 @@ impl<'f> Registry<'f> {
         if reply.status != 202 {
             return Err(self.status_error(&format!("starting an upload to {repo}"), &reply));
         }
-        let location = reply.header("location").ok_or_else(|| OciError::Protocol {
-            registry: self.registry.clone(),
-            reason: "an upload answer without a Location".into(),
-        })?;
-        let mut url = reply.url.join(location).map_err(|e| OciError::Protocol {
-            registry: self.registry.clone(),
-            reason: format!("the upload Location is not a URL: {e}"),
-        })?;
+        let location = reply
+            .header("location")
+            .ok_or_else(|| self.protocol("an upload answer without a Location"))?;
+        let mut url = reply
+            .url
+            .join(location)
+            .map_err(|e| self.protocol(format!("the upload Location is not a URL: {e}")))?;
         if url.origin() != self.base.origin() {
-            return Err(OciError::Protocol {
-                registry: self.registry.clone(),
-                reason: format!("the upload Location {url} is on another host; refused"),
-            });
+            return Err(self.protocol(format!(
+                "the upload Location {url} is on another host; refused"
+            )));
         }
         url.query_pairs_mut()
             .append_pair("digest", &digest.to_string());
