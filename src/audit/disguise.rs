@@ -104,12 +104,12 @@ pub(super) fn unfold(text: &str, base64: bool) -> Option<Unfolded> {
     // (`\`, `` ` ``, `|`, `&&`), no quote or backslash to drop or join, no
     // `$` or `=` (variables), no shell named through `env` and the like, and
     // nothing to decode. Such a text (most prose) is not copied line by line.
-    if !(decode_base64 || decode_hex || reversed || rot13 || chars || home)
-        && !holds_any(text, b"\\`|&$\"'=")
-        && !["env", "command", "exec", "builtin"]
+    let decodes = decode_base64 || decode_hex || reversed || rot13 || chars || home;
+    let shell = holds_any(text, b"\\`|&$\"'=")
+        || ["env", "command", "exec", "builtin"]
             .iter()
-            .any(|w| text.contains(w))
-    {
+            .any(|w| text.contains(w));
+    if !decodes && !shell {
         return None;
     }
     // Continued lines first: the rest reads whole commands.
