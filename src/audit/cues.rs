@@ -129,19 +129,6 @@ impl Cue {
     };
 }
 
-/// The cues of every capability table (`standing`, `steering`, `tools`,
-/// `blind`), in that order, as one table: one pass of one automaton over a
-/// text finds the literals of all of them (four passes before,
-/// docs/performance.md#one-pass-per-text).
-pub(super) static ALL: std::sync::LazyLock<Table> = std::sync::LazyLock::new(|| {
-    Table::new(&[
-        super::standing::CUES,
-        super::steering::CUES,
-        super::tools::CUES,
-        super::blind::CUES,
-    ])
-});
-
 /// A table of cues, with its literals in one automaton and its
 /// expressions compiled on first use.
 pub(super) struct Table {
@@ -295,11 +282,13 @@ impl Table {
     }
 }
 
-/// Runs every capability table ([`ALL`]) over one file's text: prose is
+/// Runs `table` (every capability table as one, `audit::CUE_TABLES`) over
+/// one file's text: prose is
 /// read by paragraph (`joined`: a sentence wrapped onto the next line is
 /// one sentence; same length, so offsets stay the file's; empty for
 /// other files).
 pub(super) fn observe_all(
+    table: &Table,
     rel: &str,
     lines: &Lines<'_>,
     joined: &str,
@@ -324,7 +313,7 @@ pub(super) fn observe_all(
             rel,
         );
     }
-    ALL.observe(rel, lines, joined, prose, line_of, skill);
+    table.observe(rel, lines, joined, prose, line_of, skill);
 }
 
 /// The rules of the high or critical findings of a skill made of `files`:

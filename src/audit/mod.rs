@@ -382,7 +382,7 @@ fn scan_text(
         .iter()
         .any(|ext| lower.ends_with(ext))
     };
-    cues::observe_all(rel, &lines, &joined, prose, &same, skill);
+    cues::observe_all(&CUE_TABLES, rel, &lines, &joined, prose, &same, skill);
     if let Some(unfolded) = disguise::unfold(&text, skill.decodes_base64 && data_file) {
         let more = rules::Lines::new(&unfolded.text);
         let line_of = |index: usize| unfolded.line_of.get(index).copied().unwrap_or(index + 1);
@@ -402,6 +402,13 @@ fn scan_text(
         skill.hooks(&hooks);
     }
 }
+
+/// The cues of every capability table (`standing`, `steering`, `tools`,
+/// `blind`), in that order, as one table: one pass of one automaton over a
+/// text finds the literals of all of them (four passes before,
+/// docs/performance.md#one-pass-per-text).
+static CUE_TABLES: LazyLock<cues::Table> =
+    LazyLock::new(|| cues::Table::new(&[standing::CUES, steering::CUES, tools::CUES, blind::CUES]));
 
 /// Whether `text` holds one of the ASCII bytes of `set`: what
 /// `text.contains([chars])` says for ASCII characters, searched bytewise
