@@ -15,9 +15,7 @@
 //!   bucket or snapshot a listing returns deleted, `DROP TABLE` in a step
 //!   called a dry run.
 
-use std::sync::LazyLock;
-
-use super::cues::{Cue, CuePlace, Explain, Means, Table};
+use super::cues::{Cue, CuePlace, Explain, Means};
 
 pub(super) static CUES: &[Cue] = &[
     Cue {
@@ -118,8 +116,6 @@ pub(super) static CUES: &[Cue] = &[
         ..Cue::PLAIN
     },
 ];
-
-pub(super) static TABLE: LazyLock<Table> = LazyLock::new(|| Table::new(CUES));
 
 #[cfg(test)]
 mod tests {

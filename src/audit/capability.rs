@@ -1203,10 +1203,14 @@ impl Skill {
 
     /// Adds what `lines` (a file's text, or its unfolded text) says;
     /// `line_of` maps a 0-based index of `lines` to the file's line number.
+    /// Adds what one text (`lines`) can do; `joined` is its
+    /// [`join_paragraphs`] for prose (the caller's, made once per text), and
+    /// unused otherwise.
     pub(super) fn observe(
         &mut self,
         rel: &str,
         lines: &Lines<'_>,
+        joined: &str,
         prose: bool,
         line_of: &dyn Fn(usize) -> usize,
     ) {
@@ -1226,13 +1230,7 @@ impl Skill {
         };
         // Prose is read by paragraph: a sentence wrapped onto the next line
         // is one sentence (same length, so offsets stay the file's).
-        let joined;
-        let sentences = if prose {
-            joined = join_paragraphs(text);
-            joined.as_str()
-        } else {
-            text
-        };
+        let sentences = if prose { joined } else { text };
         // Which expressions can match the text or its sentences: the
         // sentences are the text's bytes with some line feeds read as
         // spaces, and no gate literal holds a line feed, so what the

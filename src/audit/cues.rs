@@ -16,7 +16,7 @@ use std::sync::OnceLock;
 use aho_corasick::AhoCorasick;
 use regex::Regex;
 
-use super::capability::{CueNote, Skill, join_paragraphs};
+use super::capability::{CueNote, Skill};
 use super::rules::{Lines, is_teaching, negated, quoted};
 
 /// What a cue's match says about the skill.
@@ -132,7 +132,7 @@ impl Cue {
 /// A table of cues, with its literals in one automaton and its
 /// expressions compiled on first use.
 pub(super) struct Table {
-    cues: &'static [Cue],
+    cues: Vec<&'static Cue>,
     finder: AhoCorasick,
     /// Per literal, the index of its cue.
     of: Vec<usize>,
@@ -152,7 +152,9 @@ fn compile(source: &str) -> Option<Regex> {
 }
 
 impl Table {
-    pub(super) fn new(cues: &'static [Cue]) -> Table {
+    /// The cues of `tables`, in order, as one table.
+    pub(super) fn new(tables: &[&'static [Cue]]) -> Table {
+        let cues: Vec<&'static Cue> = tables.iter().flat_map(|t| t.iter()).collect();
         let mut literals = Vec::new();
         let mut of = Vec::new();
         for (i, cue) in cues.iter().enumerate() {
@@ -167,10 +169,10 @@ impl Table {
             .build(&literals)
             .unwrap_or_else(|e| panic!("audit cue literals: {e}"));
         Table {
+            regexes: cues.iter().map(|_| Default::default()).collect(),
             cues,
             finder,
             of,
-            regexes: cues.iter().map(|_| Default::default()).collect(),
         }
     }
 
@@ -280,22 +282,20 @@ impl Table {
     }
 }
 
-/// Runs `tables` over one file's text: prose is read by paragraph (a
-/// sentence wrapped onto the next line is one sentence; same length, so
-/// offsets stay the file's).
+/// Runs `table` (every capability table as one, `audit::CUE_TABLES`) over
+/// one file's text: prose is
+/// read by paragraph (`joined`: a sentence wrapped onto the next line is
+/// one sentence; same length, so offsets stay the file's; empty for
+/// other files).
 pub(super) fn observe_all(
-    tables: &[&Table],
+    table: &Table,
     rel: &str,
     lines: &Lines<'_>,
+    joined: &str,
     prose: bool,
     line_of: &dyn Fn(usize) -> usize,
     skill: &mut Skill,
 ) {
-    let joined = if prose {
-        join_paragraphs(lines.text)
-    } else {
-        String::new()
-    };
     // A file whose *name* is a command runs when a listing or a glob
     // reaches a shell (`sh -c "$(ls assets)"`).
     if (rel.contains("$(") || rel.contains('`'))
@@ -313,9 +313,7 @@ pub(super) fn observe_all(
             rel,
         );
     }
-    for table in tables {
-        table.observe(rel, lines, &joined, prose, line_of, skill);
-    }
+    table.observe(rel, lines, joined, prose, line_of, skill);
 }
 
 /// The rules of the high or critical findings of a skill made of `files`:

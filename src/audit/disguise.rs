@@ -15,6 +15,8 @@ use std::sync::LazyLock;
 use base64::Engine as _;
 use regex::{Captures, Regex};
 
+use super::holds_any;
+
 /// The unfolded text of a file, and for each of its lines the 1-based line
 /// of the file it starts on.
 pub(super) struct Unfolded {
@@ -76,6 +78,40 @@ const BASE64_WORDS: &[&str] = &["base64", "b64", "atob", "-enc", "-e "];
 /// file's base64 literals are decoded too.
 pub(super) fn unfold(text: &str, base64: bool) -> Option<Unfolded> {
     let lower = text.to_ascii_lowercase();
+    let decode_base64 = base64 || BASE64_WORDS.iter().any(|w| lower.contains(w));
+    let decode_hex = ["\\x", "\\u00", "hex", "xxd", "pack(", "h*"]
+        .iter()
+        .any(|w| lower.contains(w));
+    // A string reversed before it runs (`echo 'hs | …' | rev | sh`).
+    let reversed = [
+        "| rev",
+        "|rev",
+        "[::-1]",
+        ".reverse()",
+        "strrev",
+        "reverse(",
+    ]
+    .iter()
+    .any(|w| lower.contains(w));
+    let rot13 = lower.contains("rot13")
+        || lower.contains("rot_13")
+        || lower.contains("rot-13")
+        || lower.contains("n-za-m");
+    let chars =
+        lower.contains("chr(") || lower.contains("[char]") || lower.contains("fromcharcode");
+    let home = lower.contains("home") || lower.contains("profile") || lower.contains("expanduser");
+    // Nothing below changes a text with none of these: no line continued
+    // (`\`, `` ` ``, `|`, `&&`), no quote or backslash to drop or join, no
+    // `$` or `=` (variables), no shell named through `env` and the like, and
+    // nothing to decode. Such a text (most prose) is not copied line by line.
+    let decodes = decode_base64 || decode_hex || reversed || rot13 || chars || home;
+    let shell = holds_any(text, b"\\`|&$\"'=")
+        || ["env", "command", "exec", "builtin"]
+            .iter()
+            .any(|w| text.contains(w));
+    if !decodes && !shell {
+        return None;
+    }
     // Continued lines first: the rest reads whole commands.
     let mut lines: Vec<String> = Vec::new();
     let mut line_of = Vec::new();
@@ -113,28 +149,6 @@ pub(super) fn unfold(text: &str, base64: bool) -> Option<Unfolded> {
         joining = continued;
         last_was_backslash = trimmed.ends_with('\\');
     }
-    let decode_base64 = base64 || BASE64_WORDS.iter().any(|w| lower.contains(w));
-    let decode_hex = ["\\x", "\\u00", "hex", "xxd", "pack(", "h*"]
-        .iter()
-        .any(|w| lower.contains(w));
-    // A string reversed before it runs (`echo 'hs | …' | rev | sh`).
-    let reversed = [
-        "| rev",
-        "|rev",
-        "[::-1]",
-        ".reverse()",
-        "strrev",
-        "reverse(",
-    ]
-    .iter()
-    .any(|w| lower.contains(w));
-    let rot13 = lower.contains("rot13")
-        || lower.contains("rot_13")
-        || lower.contains("rot-13")
-        || lower.contains("n-za-m");
-    let chars =
-        lower.contains("chr(") || lower.contains("[char]") || lower.contains("fromcharcode");
-    let home = lower.contains("home") || lower.contains("profile") || lower.contains("expanduser");
     for line in &mut lines {
         let mut l = std::mem::take(line);
         for _ in 0..2 {
@@ -170,7 +184,7 @@ pub(super) fn unfold(text: &str, base64: bool) -> Option<Unfolded> {
                 })
                 .into_owned();
         }
-        if reversed && l.contains(['"', '\'']) {
+        if reversed && holds_any(&l, b"\"'") {
             l = QUOTED
                 .replace_all(&l, |c: &Captures| {
                     let inner = c.get(1).or(c.get(2)).map_or("", |m| m.as_str());
@@ -271,7 +285,7 @@ pub(super) fn unfold(text: &str, base64: bool) -> Option<Unfolded> {
 
 /// Joins quoted pieces (`"cu" + "rl"` → `"curl"`): only where a quote is.
 fn concat(line: &mut String) {
-    if line.contains(['"', '\'', '`'])
+    if holds_any(line, b"\"'`")
         && let Cow::Owned(new) = CONCAT.replace_all(line, "")
     {
         *line = new;
@@ -315,7 +329,7 @@ fn expand(line: &str, values: &HashMap<String, String>) -> String {
 /// `c"ur"l` all read `curl`), as the shell drops them.
 fn split_words(text: &str) -> String {
     // Only a quote or backslash is ever dropped: a text with none is kept.
-    if !text.contains(['\\', '"', '\'']) {
+    if !holds_any(text, b"\\\"'") {
         return text.to_owned();
     }
     let chars: Vec<char> = text.chars().collect();

@@ -364,7 +364,14 @@ fn scan_text(
     let first_found = out.len();
     rules::run_patterns(rel, &lines, prose, &same, out);
     context::lower(&lines, prose, &mut out[first_found..]);
-    skill.observe(rel, &lines, prose, &same);
+    // Prose is read by paragraph too (`capability::join_paragraphs`), made
+    // once for the capabilities and the cue tables.
+    let joined = if prose {
+        capability::join_paragraphs(&text)
+    } else {
+        String::new()
+    };
+    skill.observe(rel, &lines, &joined, prose, &same);
     // A payload kept in a data file, decoded by another file's script.
     let data_file = {
         let lower = rel.to_ascii_lowercase();
@@ -375,24 +382,17 @@ fn scan_text(
         .iter()
         .any(|ext| lower.ends_with(ext))
     };
-    cues::observe_all(
-        &[
-            &*standing::TABLE,
-            &*steering::TABLE,
-            &*tools::TABLE,
-            &*blind::TABLE,
-        ],
-        rel,
-        &lines,
-        prose,
-        &same,
-        skill,
-    );
+    cues::observe_all(&CUE_TABLES, rel, &lines, &joined, prose, &same, skill);
     if let Some(unfolded) = disguise::unfold(&text, skill.decodes_base64 && data_file) {
         let more = rules::Lines::new(&unfolded.text);
         let line_of = |index: usize| unfolded.line_of.get(index).copied().unwrap_or(index + 1);
         rules::run_patterns(rel, &more, prose, &line_of, out);
-        skill.observe(rel, &more, prose, &line_of);
+        let joined = if prose {
+            capability::join_paragraphs(&unfolded.text)
+        } else {
+            String::new()
+        };
+        skill.observe(rel, &more, &joined, prose, &line_of);
     }
     if (prose || rel.to_ascii_lowercase().ends_with(".html")) && text.contains("<!--") {
         rules::comments(rel, &lines, out);
@@ -400,6 +400,28 @@ fn scan_text(
     if rel == "SKILL.md" && first {
         let hooks = rules::frontmatter(rel, raw, out);
         skill.hooks(&hooks);
+    }
+}
+
+/// The cues of every capability table (`standing`, `steering`, `tools`,
+/// `blind`), in that order, as one table: one pass of one automaton over a
+/// text finds the literals of all of them (four passes before,
+/// docs/performance.md#one-pass-per-text).
+static CUE_TABLES: LazyLock<cues::Table> =
+    LazyLock::new(|| cues::Table::new(&[standing::CUES, steering::CUES, tools::CUES, blind::CUES]));
+
+/// Whether `text` holds one of the ASCII bytes of `set`: what
+/// `text.contains([chars])` says for ASCII characters, searched bytewise
+/// (`contains` with an array decodes every character of the text, which
+/// was a fifth of an audit's time, docs/performance.md#one-pass-per-text).
+pub(super) fn holds_any(text: &str, set: &[u8]) -> bool {
+    debug_assert!(set.is_ascii());
+    let bytes = text.as_bytes();
+    match *set {
+        [a] => memchr::memchr(a, bytes).is_some(),
+        [a, b] => memchr::memchr2(a, b, bytes).is_some(),
+        [a, b, c] => memchr::memchr3(a, b, c, bytes).is_some(),
+        _ => bytes.iter().any(|b| set.contains(b)),
     }
 }
 

@@ -614,14 +614,15 @@ fn candidates(text: &str) -> Vec<usize> {
     // Folding changes the bytes around a letter, so boundaries are not
     // asked for in a folded text (a wider net, never a narrower one).
     let folded;
-    let (haystack, boundaries) = if text.contains(FOLDS_TO_ASCII.map(|(c, _)| c)) {
-        folded = FOLDS_TO_ASCII
-            .iter()
-            .fold(text.to_owned(), |t, (c, ascii)| t.replace(*c, ascii));
-        (folded.as_str(), false)
-    } else {
-        (text, true)
-    };
+    let (haystack, boundaries) =
+        if !text.is_ascii() && text.contains(FOLDS_TO_ASCII.map(|(c, _)| c)) {
+            folded = FOLDS_TO_ASCII
+                .iter()
+                .fold(text.to_owned(), |t, (c, ascii)| t.replace(*c, ascii));
+            (folded.as_str(), false)
+        } else {
+            (text, true)
+        };
     let needles = &*NEEDLES;
     let bytes = haystack.as_bytes();
     let mut found = vec![false; PATTERNED.len()];

@@ -19,9 +19,7 @@
 //! - containers that hand the host over (`host-exposed`): the home folder,
 //!   the root or the Docker socket mounted.
 
-use std::sync::LazyLock;
-
-use super::cues::{Cue, CuePlace, Explain, Means, Table};
+use super::cues::{Cue, CuePlace, Explain, Means};
 
 pub(super) static CUES: &[Cue] = &[
     Cue {
@@ -157,8 +155,6 @@ pub(super) static CUES: &[Cue] = &[
         ..Cue::PLAIN
     },
 ];
-
-pub(super) static TABLE: LazyLock<Table> = LazyLock::new(|| Table::new(CUES));
 
 #[cfg(test)]
 mod tests {

@@ -16,9 +16,7 @@
 //! - the instruction families of [`super::capability`] in Dutch, Polish,
 //!   Turkish, Vietnamese, Indonesian, Ukrainian and Hindi.
 
-use std::sync::LazyLock;
-
-use super::cues::{Cue, CuePlace, Explain, Means, Table};
+use super::cues::{Cue, CuePlace, Explain, Means};
 
 const OVERRIDE: &str = "override instructions";
 const REMOTE: &str = "fetch and follow remote instructions";
@@ -184,8 +182,6 @@ pub(super) static CUES: &[Cue] = &[
         ..Cue::PLAIN
     },
 ];
-
-pub(super) static TABLE: LazyLock<Table> = LazyLock::new(|| Table::new(CUES));
 
 #[cfg(test)]
 mod tests {

@@ -9,9 +9,7 @@
 //! [`super::capability`]: a source and a sink in one skill is
 //! `source-to-sink`.
 
-use std::sync::LazyLock;
-
-use super::cues::{Cue, CuePlace, Explain, Means, Table};
+use super::cues::{Cue, CuePlace, Explain, Means};
 
 /// Something in the same program that sends data over the network.
 const SENDS: &str = r"(?i)(?:Net::HTTP|\brequests\.|\bhttpx\.|urlopen|\bfetch\s*\(|https?\.request|\baxios\b|http\.(?:Post|NewRequest)|Invoke-(?:RestMethod|WebRequest)|\bcurl\b|\bwget\b|\bdns\b|\bsocket\b|net\.Dial|dgram|WebClient|UploadString)";
@@ -109,8 +107,6 @@ pub(super) static CUES: &[Cue] = &[
         ..Cue::PLAIN
     },
 ];
-
-pub(super) static TABLE: LazyLock<Table> = LazyLock::new(|| Table::new(CUES));
 
 #[cfg(test)]
 mod tests {

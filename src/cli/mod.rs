@@ -251,6 +251,10 @@ pub struct AuditArgs {
     /// (Linux, with bubblewrap and strace).
     #[arg(long)]
     pub run: bool,
+    /// Read every byte of the locked skills again instead of the findings
+    /// remembered for their trees (no effect on PATHs, which are always read).
+    #[arg(long)]
+    pub no_cache: bool,
 }
 
 /// The sandbox's first process, started by `audit --run` only.

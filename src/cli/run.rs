@@ -119,6 +119,7 @@ impl AuditArgs {
             sarif: self.sarif,
             fail_on: self.fail_on,
             run: self.run,
+            no_cache: self.no_cache,
         };
         let report = ops::audit::audit(ctx, &opts)?;
         if to_stdout {

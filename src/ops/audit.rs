@@ -20,6 +20,9 @@ pub struct AuditOptions {
     /// `--run`: also run each skill's scripts in the sandbox
     /// (docs/audit.md, "Running a skill: audit --run").
     pub run: bool,
+    /// `--no-cache`: read every byte of every locked skill again, not the
+    /// findings remembered for its tree (docs/audit.md#remembered-findings).
+    pub no_cache: bool,
 }
 
 /// The sandbox's programs, or the error that says `--run` is unavailable
@@ -50,7 +53,7 @@ pub fn audit(ctx: &Context, opts: &AuditOptions) -> anyhow::Result<AuditReport> 
     let mut skills = if !opts.paths.is_empty() {
         audit_paths(&ctx.cwd, &opts.paths)?
     } else if let Some(project) = project {
-        audit_locked(&project)?
+        audit_locked(&project, opts.no_cache)?
     } else {
         return super::fail(
             Exit::Usage,
@@ -75,13 +78,16 @@ pub fn audit(ctx: &Context, opts: &AuditOptions) -> anyhow::Result<AuditReport> 
     Ok(report)
 }
 
-/// The project's locked skills, as stored.
-fn audit_locked(project: &crate::project::Project) -> anyhow::Result<Vec<AuditedSkill>> {
-    let mut skills = Vec::new();
+/// The project's locked skills, as stored, judged on every core: each
+/// tree's findings as remembered for it (`reread`: read from its bytes
+/// again instead; docs/audit.md#remembered-findings).
+fn audit_locked(
+    project: &crate::project::Project,
+    reread: bool,
+) -> anyhow::Result<Vec<AuditedSkill>> {
     let lock = crate::project::lock::Lockfile::load(&project.lock_path())?.unwrap_or_default();
     let store = crate::store::Store::open()?;
     for s in lock.skills() {
-        let dir = store.entry_path(&s.tree);
         if !store.has_entry(&s.tree) {
             return super::fail(
                 Exit::Locked,
@@ -91,16 +97,54 @@ fn audit_locked(project: &crate::project::Project) -> anyhow::Result<Vec<Audited
                 ),
             );
         }
+    }
+    let judged =
+        crate::fs::parallel::map(lock.skills(), |s| stored_findings(&store, &s.tree, reread));
+    let mut skills = Vec::new();
+    for (s, judged) in lock.skills().iter().zip(judged) {
+        let (findings, path) = judged?;
         skills.push(AuditedSkill {
             name: s.name.clone(),
-            findings: audit_folder(&dir)?,
-            path: dir,
+            findings,
+            path,
             tree: Some(s.tree),
             accepted: s.accepted().to_vec(),
             run: None,
         });
     }
     Ok(skills)
+}
+
+/// The findings of the stored tree `tree`, and the folder they are of.
+/// Remembered findings (the verdict record of this tree and rule set,
+/// MAC'd by the user's record key) are taken only while the entry's
+/// marker holds (every file's size, mtime, ctime and inode as when it was
+/// hashed), so they are the findings of the bytes there now; else the
+/// entry is hashed first, and judged from its bytes (then remembered). An
+/// entry that no longer hashes to its name is moved aside, as the gate
+/// moves it, and the bytes moved are read. `reread` (`--no-cache`): every
+/// byte is read, nothing remembered is used or written.
+fn stored_findings(
+    store: &crate::store::Store,
+    tree: &crate::digest::Digest,
+    reread: bool,
+) -> anyhow::Result<(Vec<Finding>, PathBuf)> {
+    let dir = store.entry_path(tree);
+    if reread {
+        return Ok((audit_folder(&dir)?, dir));
+    }
+    if store.sealed_entry(tree).is_some()
+        && let Some(found) = store.remembered_verdict(tree)
+    {
+        return Ok((found, dir));
+    }
+    if let Some(moved) = store.verify_hashed(tree)? {
+        return Ok((audit_folder(&moved)?, moved));
+    }
+    match store.verdict(tree)? {
+        crate::store::Verdict::Findings(found) => Ok((found, dir)),
+        crate::store::Verdict::Modified(moved) => Ok((audit_folder(&moved)?, moved)),
+    }
 }
 
 /// The skill folders `paths` name (relative to `cwd`).

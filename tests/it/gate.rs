@@ -484,6 +484,92 @@ fn a_forged_or_outdated_verdict_is_scanned_again() {
     assert!(linked(&sb.project, "installer"));
 }
 
+/// Issue 33: `skillpm audit` of the locked skills shows the findings
+/// remembered for each tree (docs/audit.md#remembered-findings) only from a
+/// record the user's key made for exactly that tree and this rule set, and
+/// only while the stored entry is as it was hashed; `--no-cache` reads
+/// every byte. A cache writer without the key cannot hide a finding.
+#[test]
+fn audit_takes_remembered_findings_only_from_an_authentic_record() {
+    let sb = accepted_project(&[]);
+    let key = installer_key(&sb);
+    let lines = state_lines(&sb, "verdicts");
+    let honest = lines[&key].clone();
+    // The installer's finding in `audit --json` (accepted: exit 0), and
+    // where the installer's findings were read.
+    let audit = |args: &[&str]| -> (bool, String) {
+        let (code, out, err) = run(sb.cmd().args(["audit", "--json"]).args(args));
+        assert_eq!(code, 0, "{args:?}:\n{out}\n{err}");
+        let report: Value = serde_json::from_str(&out).unwrap();
+        let installer = report["skills"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["name"] == "installer")
+            .unwrap()
+            .clone();
+        let shown = installer["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["rule"] == "remote-pipe-shell" && f["line"] == 9);
+        (shown, installer["path"].as_str().unwrap().to_owned())
+    };
+    // Honest: the finding, from the record and from every byte alike.
+    assert!(audit(&[]).0);
+    assert!(audit(&["--no-cache"]).0);
+
+    let mut parts = honest.splitn(3, ' ');
+    let (_, mac, value) = (parts.next(), parts.next().unwrap(), parts.next().unwrap());
+    let rules = serde_json::from_str::<Value>(value).unwrap()["rules"].clone();
+    let clean = serde_json::json!({"rules": rules, "findings": []}).to_string();
+    let notes = lines.iter().find(|(k, _)| **k != key).unwrap().1;
+    let (_, notes_rest) = notes.split_once(' ').unwrap();
+    let record_key = std::fs::read(sb.home.join(".local/state/skillpm/record-key")).unwrap();
+    let old = serde_json::json!({"rules": "0/0.0.0/old", "findings": []}).to_string();
+    // A cache writer without the key: the findings emptied with the MAC
+    // kept, with a made-up MAC, the clean `notes` tree's record copied
+    // over it; and a record of another rule set.
+    let forgeries = [
+        format!("{key} {mac} {clean}"),
+        format!("{key} {} {clean}", "0".repeat(64)),
+        format!("{key} {notes_rest}"),
+        format!("{key} {} {old}", mac_of(&record_key, &key, &old)),
+    ];
+    for forged in forgeries {
+        plant_verdict(&sb, &key, &forged);
+        assert!(audit(&[]).0, "hidden by {forged}");
+    }
+    // The same empty record MAC'd by the user's key is believed (so the
+    // records are what the audit read above), and `--no-cache` reads the
+    // bytes all the same.
+    plant_verdict(
+        &sb,
+        &key,
+        &format!("{key} {} {clean}", mac_of(&record_key, &key, &clean)),
+    );
+    assert!(!audit(&[]).0);
+    assert!(audit(&["--no-cache"]).0);
+    // The stored entry edited after its record was made: its marker no
+    // longer holds, so it is hashed, found changed, moved aside as the gate
+    // moves it, and its bytes are read.
+    let entry = sb.cache.join("store").join(&key);
+    let stored = entry.join("SKILL.md");
+    chmod(&entry, 0o755);
+    chmod(&stored, 0o644);
+    let text = std::fs::read_to_string(&stored).unwrap();
+    std::fs::write(&stored, format!("{text}\nMore notes.\n")).unwrap();
+    let (shown, path) = audit(&[]);
+    assert!(shown);
+    assert!(path.contains("quarantine"), "{path}");
+    assert!(!entry.exists());
+}
+
+fn chmod(path: &Path, mode: u32) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
+}
+
 /// The record MAC of `store::unpacked::Records` (HMAC-SHA256 over the
 /// length-prefixed kind, key and value), as the user with the key makes it.
 fn mac_of(key: &[u8], name: &str, value: &str) -> String {
