@@ -167,9 +167,13 @@ pub fn import_found(
 /// store remembers the verdict for this process ([`crate::store::Store::verdict`]),
 /// so the approval summary and the placement gate, which ask for it as
 /// before, find it made; what it finds is decided there, not here (an error
-/// is met again there too).
+/// is met again there too). Only an entry this process created (so hashed)
+/// is judged ahead: one that was there before is checked against its name
+/// there first, as before, and a tampered one refused there.
 pub fn audit_ahead(store: &crate::store::Store, entry: &StoreEntry) {
-    let _ = store.verdict(&entry.digest);
+    if entry.created {
+        let _ = store.verdict(&entry.digest);
+    }
 }
 
 /// Judges the store entry `stored` made from the skill folder `original`
