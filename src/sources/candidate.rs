@@ -161,9 +161,10 @@ pub fn import_found(
         .collect()
 }
 
-/// Has the audit judge a skill just stored, on the thread that stored it,
-/// while the other skills are still being copied or downloaded (it ran on
-/// every core only after the last one was in, docs/performance.md). The
+/// Has the audit judge a skill of a folder or checkout just stored, on the
+/// thread that stored it, while the other skills are still being copied (it
+/// ran on every core only after the last one was in, docs/performance.md;
+/// not while downloading: measured slower there). The
 /// store remembers the verdict for this process ([`crate::store::Store::verdict`]),
 /// so the approval summary and the placement gate, which ask for it as
 /// before, find it made; what it finds is decided there, not here (an error

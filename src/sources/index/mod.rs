@@ -418,7 +418,6 @@ fn resolve_entries(
                 let stored = import_fetched(ws, entry, fetched)?;
                 remember_validators(&fetcher, entry, fetched);
                 let judged = judge_stored(ws, entry, &stored)?;
-                candidate::audit_ahead(ws.store, &stored.0);
                 Ok((stored, judged))
             },
         );
