@@ -38,8 +38,10 @@ pub fn main(cli: Cli) -> std::process::ExitCode {
             exit
         }
     };
-    // A record key made by this run is in place before the process ends.
+    // A record key made by this run, and every file flushed behind
+    // (`fs::write_flushed_behind`), are durable before the process ends.
     crate::trust::RecordKey::settle();
+    crate::fs::settle_behind();
     std::process::ExitCode::from(code.code())
 }
 

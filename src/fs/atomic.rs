@@ -6,7 +6,10 @@
 //! flushes the file and its folder (for files that must survive a power
 //! loss: skills.toml, skills.lock, the rollback guard); [`write_replacing`]
 //! does not (for records a crash may lose harmlessly, because their reader
-//! checks them).
+//! checks them). [`write_flushed_behind`] puts a file in place at once and
+//! flushes it on a thread of its own: durable before this process's next
+//! [`write_atomic`] and before it ends ([`settle_behind`]), so nothing
+//! written durably afterwards (a lock naming it) can outlive it.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
@@ -36,7 +39,47 @@ pub fn write_replacing_parts(path: &Path, parts: &[&[u8]]) -> io::Result<()> {
     replace(path, parts, false)
 }
 
+/// Flushes started by [`write_flushed_behind`] and not yet waited for.
+static BEHIND: std::sync::Mutex<Vec<std::thread::JoinHandle<()>>> =
+    std::sync::Mutex::new(Vec::new());
+
+/// Puts `bytes` in place at `path` as [`write_replacing`] does, then flushes
+/// the file and its folder on a thread of its own, off the caller's path (an
+/// index snapshot's flush was 70 ms of a 5-skill add, docs/performance.md).
+/// Ordering is kept: every later [`write_atomic`] of this process first waits
+/// for these flushes, and [`settle_behind`] waits for them before the process
+/// ends. A power loss before the flush may leave a partial file under `path`:
+/// only for content-addressed files whose reader hashes them and removes one
+/// that does not match (`store::snapshots`).
+pub fn write_flushed_behind(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    replace(path, &[bytes], false)?;
+    let (file, dir) = (path.to_owned(), parent_dir(path));
+    let flush = std::thread::spawn(move || {
+        // Best effort, as the folder's flush in `replace`: a file that could
+        // not be flushed is checked by its reader.
+        let _ = File::open(&file).and_then(|f| f.sync_all());
+        let _ = sync_dir(&dir);
+    });
+    if let Ok(mut behind) = BEHIND.lock() {
+        behind.push(flush);
+    }
+    Ok(())
+}
+
+/// Waits for every flush [`write_flushed_behind`] started (call before the
+/// process ends; [`write_atomic`] calls it first).
+pub fn settle_behind() {
+    let pending = BEHIND.lock().map(|mut b| std::mem::take(&mut *b));
+    for flush in pending.unwrap_or_default() {
+        let _ = flush.join();
+    }
+}
+
 fn replace(path: &Path, parts: &[&[u8]], durable: bool) -> io::Result<()> {
+    if durable {
+        // What was put in place before this durable write is durable first.
+        settle_behind();
+    }
     let dir = parent_dir(path);
     let (temp_path, mut file) = match create_temp_beside(&dir, path) {
         Err(e) if e.kind() == io::ErrorKind::NotFound => {

@@ -147,6 +147,7 @@ pub fn import_found(
         let entry = store.import_dir(&at.dir, &at.label, name, limits)?;
         let own_folder = !skill.path.is_empty();
         let judged = judge_copy(level, (&entry.path, &at.dir), name, own_folder, &at.label)?;
+        audit_ahead(store, &entry);
         Ok((skill, entry, judged))
     });
     names
@@ -158,6 +159,22 @@ pub fn import_found(
             candidate(ws, lock_entry, entry, judged)
         })
         .collect()
+}
+
+/// Has the audit judge a skill of a folder or checkout just stored, on the
+/// thread that stored it, while the other skills are still being copied (it
+/// ran on every core only after the last one was in, docs/performance.md;
+/// not while downloading: measured slower there). The
+/// store remembers the verdict for this process ([`crate::store::Store::verdict`]),
+/// so the approval summary and the placement gate, which ask for it as
+/// before, find it made; what it finds is decided there, not here (an error
+/// is met again there too). Only an entry this process created (so hashed)
+/// is judged ahead: one that was there before is checked against its name
+/// there first, as before, and a tampered one refused there.
+pub fn audit_ahead(store: &crate::store::Store, entry: &StoreEntry) {
+    if entry.created {
+        let _ = store.verdict(&entry.digest);
+    }
 }
 
 /// Judges the store entry `stored` made from the skill folder `original`

@@ -6,7 +6,11 @@
 //! A snapshot is written once (temp file + rename) and never modified, so a
 //! lock naming a digest can be proven offline for as long as the snapshot is
 //! kept. Reading re-hashes the bytes: a file whose content does not match its
-//! name is treated as absent, never trusted.
+//! name is treated as absent, never trusted, and removed (so the next
+//! [`Snapshots::put`] writes the real bytes). It is flushed to disk behind
+//! the command's back (`fs::write_flushed_behind`): durable before the lock
+//! that names it is written, and a power loss before then leaves at worst a
+//! file that does not hash to its name.
 
 use std::path::{Path, PathBuf};
 
@@ -61,11 +65,17 @@ impl Snapshots {
     pub fn put(&self, bytes: &[u8], signature: Option<&str>) -> std::io::Result<Digest> {
         let digest = Digest::of_bytes(bytes);
         std::fs::create_dir_all(&self.dir)?;
-        let signature = signature.map(|s| (self.signature_path(&digest), s.as_bytes()));
-        for (path, bytes) in std::iter::once((self.path(&digest), bytes)).chain(signature) {
-            if !path.is_file() {
-                crate::fs::write_atomic(&path, bytes)?;
-            }
+        // The signature is not content-addressed (a torn one would not be
+        // told apart from a bad one), so it is written durably, and first.
+        let signature_path = self.signature_path(&digest);
+        if let Some(signature) = signature
+            && !signature_path.is_file()
+        {
+            crate::fs::write_atomic(&signature_path, signature.as_bytes())?;
+        }
+        let path = self.path(&digest);
+        if !path.is_file() {
+            crate::fs::write_flushed_behind(&path, bytes)?;
         }
         Ok(digest)
     }
@@ -75,6 +85,7 @@ impl Snapshots {
     pub fn get(&self, digest: &Digest) -> Option<Snapshot> {
         let bytes = std::fs::read(self.path(digest)).ok()?;
         if Digest::of_bytes(&bytes) != *digest {
+            self.discard(digest);
             return None;
         }
         let signature = std::fs::read_to_string(self.signature_path(digest)).ok();
@@ -106,5 +117,24 @@ mod tests {
         std::fs::write(snaps.path(&d), b"{\"skills\":[1]}").unwrap();
         assert!(snaps.get(&d).is_none());
         assert!(snaps.get(&Digest::of_bytes(b"other")).is_none());
+    }
+
+    /// A snapshot is flushed behind the command (`fs::write_flushed_behind`),
+    /// so a power loss may leave a torn file under its name: reading it
+    /// removes it, and the next `put` writes the real bytes again.
+    #[test]
+    fn a_torn_snapshot_is_written_again() {
+        let tmp = tempfile::tempdir().unwrap();
+        let snaps = Snapshots::in_cache(tmp.path());
+        let bytes = b"{\"skills\":[\"one\"]}";
+        // The honest path: put, read back.
+        let d = snaps.put(bytes, None).unwrap();
+        crate::fs::settle_behind();
+        assert_eq!(snaps.get(&d).unwrap().bytes, bytes);
+        // Torn (the first half only, as after a power loss), then put again.
+        std::fs::write(snaps.path(&d), &bytes[..8]).unwrap();
+        assert!(snaps.get(&d).is_none());
+        snaps.put(bytes, None).unwrap();
+        assert_eq!(snaps.get(&d).expect("written again").bytes, bytes);
     }
 }
