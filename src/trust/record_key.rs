@@ -65,12 +65,8 @@ impl RecordKey {
     /// trusted; a malformed [`ENV_VAR`] is refused by [`RecordKey::check_env`]).
     pub fn user() -> Option<&'static RecordKey> {
         static KEY: OnceLock<Option<RecordKey>> = OnceLock::new();
-        KEY.get_or_init(|| match RecordKey::from_env() {
-            Ok(Some(key)) => Some(key),
-            Ok(None) => RecordKey::load_or_begin(&crate::cache::state_root()?).ok(),
-            Err(BadRecordKey) => None,
-        })
-        .as_ref()
+        KEY.get_or_init(|| RecordKey::env_or_state(|dir| RecordKey::load_or_begin(dir).ok()))
+            .as_ref()
     }
 
     /// The user's key only when it exists already ([`ENV_VAR`], else the
@@ -78,11 +74,15 @@ impl RecordKey {
     /// read its input (a no-op install's sealed-set check, `store`) writes
     /// nothing.
     pub fn existing() -> Option<RecordKey> {
+        RecordKey::env_or_state(|dir| read_key(&dir.join(KEY_FILE)).ok().flatten())
+    }
+
+    /// [`ENV_VAR`]'s key when it is set, else what `in_state` finds in the
+    /// state folder; `None` for a malformed [`ENV_VAR`].
+    fn env_or_state(in_state: impl FnOnce(&Path) -> Option<RecordKey>) -> Option<RecordKey> {
         match RecordKey::from_env() {
             Ok(Some(key)) => Some(key),
-            Ok(None) => read_key(&crate::cache::state_root()?.join(KEY_FILE))
-                .ok()
-                .flatten(),
+            Ok(None) => in_state(&crate::cache::state_root()?),
             Err(BadRecordKey) => None,
         }
     }

@@ -373,6 +373,16 @@ fn installer_key(sb: &Sandbox) -> String {
         .replace(':', "-")
 }
 
+/// The remembered verdicts of [`accepted_project`]: the installer's record
+/// key, its record's line, and the line of the other (clean) skill's record.
+fn remembered_verdicts(sb: &Sandbox) -> (String, String, String) {
+    let key = installer_key(sb);
+    let lines = state_lines(sb, "verdicts");
+    let honest = lines[&key].clone();
+    let notes = lines.iter().find(|(k, _)| **k != key).unwrap().1.clone();
+    (key, honest, notes)
+}
+
 /// Every record of `state/<dir>`, key → its line `<key> <mac> <value>`
 /// (batch files hold one line per record, the newest file winning; a file
 /// of the one-record form is named by its key).
@@ -427,9 +437,7 @@ fn plant_verdict(sb: &Sandbox, key: &str, line: &str) {
 #[test]
 fn a_forged_or_outdated_verdict_is_scanned_again() {
     let sb = accepted_project(&[]);
-    let key = installer_key(&sb);
-    let lines = state_lines(&sb, "verdicts");
-    let honest = lines[&key].clone();
+    let (key, honest, notes) = remembered_verdicts(&sb);
     assert!(honest.contains("remote-pipe-shell"), "{honest}");
     // Honest: the remembered verdict and the lock's acceptance.
     unlink(&sb.project);
@@ -447,7 +455,6 @@ fn a_forged_or_outdated_verdict_is_scanned_again() {
     let clean = serde_json::json!({"rules": rules, "findings": []}).to_string();
     // A cache writer without the key: the findings emptied, the MAC kept;
     // then the record of the clean `notes` tree copied over it.
-    let notes = lines.iter().find(|(k, _)| **k != key).unwrap().1;
     let (_, notes_rest) = notes.split_once(' ').unwrap();
     let forgeries = [
         format!("{key} {mac} {clean}"),
@@ -492,9 +499,7 @@ fn a_forged_or_outdated_verdict_is_scanned_again() {
 #[test]
 fn audit_takes_remembered_findings_only_from_an_authentic_record() {
     let sb = accepted_project(&[]);
-    let key = installer_key(&sb);
-    let lines = state_lines(&sb, "verdicts");
-    let honest = lines[&key].clone();
+    let (key, honest, notes) = remembered_verdicts(&sb);
     // The installer's finding in `audit --json` (accepted: exit 0), and
     // where the installer's findings were read.
     let audit = |args: &[&str]| -> (bool, String) {
@@ -523,7 +528,6 @@ fn audit_takes_remembered_findings_only_from_an_authentic_record() {
     let (_, mac, value) = (parts.next(), parts.next().unwrap(), parts.next().unwrap());
     let rules = serde_json::from_str::<Value>(value).unwrap()["rules"].clone();
     let clean = serde_json::json!({"rules": rules, "findings": []}).to_string();
-    let notes = lines.iter().find(|(k, _)| **k != key).unwrap().1;
     let (_, notes_rest) = notes.split_once(' ').unwrap();
     let record_key = std::fs::read(sb.home.join(".local/state/skillpm/record-key")).unwrap();
     let old = serde_json::json!({"rules": "0/0.0.0/old", "findings": []}).to_string();
