@@ -1274,11 +1274,7 @@ impl Skill {
             &ENV_DUMP
         };
         let sink: &Regex = if may.may(&SINK) { &SINK } else { &NOTHING };
-        let remote_run: &Regex = if may.may(&REMOTE_RUN) {
-            &REMOTE_RUN
-        } else {
-            &NOTHING
-        };
+        let remote_run = may.screened(&REMOTE_RUN, text).unwrap_or(&NOTHING);
         for (list, regex) in [
             (&mut self.sources, env_dump),
             (&mut self.sinks, sink),
@@ -1311,8 +1307,10 @@ impl Skill {
                 }
             }
         }
-        if may.may(&RUNS) && (!self.written.is_empty() || text.len() < 1 << 20) {
-            for c in RUNS.captures_iter(text) {
+        if (!self.written.is_empty() || text.len() < 1 << 20)
+            && let Some(runs) = may.screened(&RUNS, text)
+        {
+            for c in runs.captures_iter(text) {
                 let whole = c.get(0).map_or(0..0, |m| m.range());
                 if let Some(name) = (1..c.len()).find_map(|i| c.get(i)) {
                     if teaching(whole.start, whole.end) {
@@ -1364,11 +1362,10 @@ impl Skill {
                     fact(m.start()),
                 ));
             }
-            let follow = may_sentences.may(&FOLLOW_FILE);
-            for c in follow
-                .then(|| FOLLOW_FILE.captures_iter(sentences))
+            for c in may_sentences
+                .screened(&FOLLOW_FILE, sentences)
                 .into_iter()
-                .flatten()
+                .flat_map(|r| r.captures_iter(sentences))
             {
                 let whole = c.get(0).map_or(0..0, |m| m.range());
                 if let Some(name) = c.get(1)
@@ -1400,11 +1397,10 @@ impl Skill {
                     self.other.push((id, (*what).to_owned(), fact(m.start())));
                 }
             }
-            let package = may.may(&PROSE_PACKAGE);
-            for c in package
-                .then(|| PROSE_PACKAGE.captures_iter(text))
+            for c in may
+                .screened(&PROSE_PACKAGE, text)
                 .into_iter()
-                .flatten()
+                .flat_map(|r| r.captures_iter(text))
             {
                 let (Some(whole), Some(name)) = (c.get(0), c.get(1)) else {
                     continue;
@@ -1531,8 +1527,8 @@ impl Skill {
                 );
             }
         }
-        if !prose && may.may(&PATH_RUN) {
-            for c in PATH_RUN.captures_iter(text) {
+        if !prose && let Some(path_run) = may.screened(&PATH_RUN, text) {
+            for c in path_run.captures_iter(text) {
                 if let Some(path) = c.get(1)
                     && self.path_runs.len() < 256
                 {
@@ -1704,11 +1700,10 @@ impl Skill {
         if self.sources.len() >= 4 {
             return;
         }
-        let joined = may.may(&JOINED_LITERALS);
-        for m in joined
-            .then(|| JOINED_LITERALS.find_iter(text))
+        for m in may
+            .screened(&JOINED_LITERALS, text)
             .into_iter()
-            .flatten()
+            .flat_map(|r| r.find_iter(text))
         {
             let path: Vec<&str> = QUOTED_PIECE
                 .captures_iter(m.as_str())

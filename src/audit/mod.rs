@@ -582,12 +582,7 @@ impl Screened {
 
     /// The expression, when `text` may hold a match of it.
     pub(crate) fn for_text(&self, text: &str) -> Option<&regex::Regex> {
-        let screen = self.screen.get_or_init(|| {
-            let hir = regex_syntax::Parser::new()
-                .parse(&self.source)
-                .unwrap_or_else(|e| panic!("audit screen: {e}"));
-            Screen::new(&screen_of(&hir))
-        });
+        let screen = self.screen.get_or_init(|| Screen::of(&self.source));
         if !screen.may_match(text) {
             return None;
         }
@@ -613,6 +608,14 @@ struct Screen {
 }
 
 impl Screen {
+    /// The screen of the expression `source` ([`screen_of`]).
+    fn of(source: &str) -> Screen {
+        let hir = regex_syntax::Parser::new()
+            .parse(source)
+            .unwrap_or_else(|e| panic!("audit screen: {e}"));
+        Screen::new(&screen_of(&hir))
+    }
+
     fn new(hir: &regex_syntax::hir::Hir) -> Screen {
         use regex_automata::{hybrid::dfa, nfa::thompson};
         let nfa = thompson::Compiler::new()
@@ -656,6 +659,7 @@ impl Screen {
 pub(crate) struct Expr {
     source: &'static str,
     regex: std::sync::OnceLock<regex::Regex>,
+    screen: std::sync::OnceLock<Screen>,
 }
 
 impl Expr {
@@ -664,7 +668,17 @@ impl Expr {
         Expr {
             source,
             regex: std::sync::OnceLock::new(),
+            screen: std::sync::OnceLock::new(),
         }
+    }
+
+    /// The expression, when its screen (as a [`Screened`]'s) says
+    /// `haystack` may hold a match: one whose counted gaps unroll into a
+    /// large automaton is compiled only for such a text
+    /// (docs/performance.md#one-automaton-for-every-literal).
+    pub(crate) fn screened(&self, haystack: &str) -> Option<&regex::Regex> {
+        let screen = self.screen.get_or_init(|| Screen::of(&self.source()));
+        screen.may_match(haystack).then(|| &**self)
     }
 
     /// The expression as compiled.
@@ -862,6 +876,18 @@ impl Passed<'_> {
     /// with) can match the text.
     pub(crate) fn hit(&self, index: usize) -> bool {
         self.hit[index]
+    }
+
+    /// `expression`, when this gate and then its screen let `haystack`
+    /// (the text, or a part of it) through ([`Expr::screened`]).
+    pub(crate) fn screened<'e>(
+        &self,
+        expression: &'e Expr,
+        haystack: &str,
+    ) -> Option<&'e regex::Regex> {
+        self.may(expression)
+            .then(|| expression.screened(haystack))
+            .flatten()
     }
 
     /// [`Passed::may`] by the expression's address.
@@ -1123,6 +1149,25 @@ pub(crate) mod tests {
             );
             assert!(SCREEN_PASSED.with(|n| n.get()) > 0);
         }
+    }
+
+    #[test]
+    fn one_pass_reads_each_part_as_its_own_pass_did() {
+        // A cue's literal holding a space opens its cue on one line of
+        // prose, but not across a line feed its paragraph joins: the cue
+        // tables read the lines (a finding more on audit-corpus when they
+        // did, docs/performance.md#one-automaton-for-every-literal).
+        let (i, need) = CUE_TABLES
+            .needs()
+            .enumerate()
+            .find_map(|(i, needs)| needs.into_iter().find(|n| n.contains(' ')).map(|n| (i, n)))
+            .unwrap();
+        let on_one_line = format!("x {need} y\n");
+        let passed = LITERALS.scan(&on_one_line, &on_one_line);
+        assert!(passed.hit(LITERALS.cues + i), "{need:?}");
+        let wrapped = format!("x {} y\n", need.replacen(' ', "\n", 1));
+        let passed = LITERALS.scan(&wrapped, &capability::join_paragraphs(&wrapped));
+        assert!(!passed.hit(LITERALS.cues + i), "{need:?}");
     }
 
     #[test]
