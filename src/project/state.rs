@@ -325,9 +325,38 @@ impl ProjectState {
         if previous == links.as_slice() && !self.was_rejected(&path) {
             return Ok(());
         }
-        let Some(key) = self.key else {
-            // Without a key no record could be told from a forged one.
+        // Without a key no record could be told from a forged one.
+        let Some(bytes) = self.links_record_bytes(project, links)? else {
             return Ok(());
+        };
+        // Not flushed: a sync here would make the file system write back
+        // every copy just placed (ext4 data=ordered); the reader checks the
+        // record, and placed folders are recognised by their own marker.
+        crate::fs::write_replacing(&path, &bytes)
+    }
+
+    /// Whether `project`'s links record is, byte for byte, the one
+    /// [`ProjectState::record_links_over`] writes for `links`: an authentic
+    /// record (its MAC is the user's key's) naming exactly those links,
+    /// told without parsing it.
+    pub fn links_record_is(&self, project: &Path, mut links: Vec<PlacedLink>) -> bool {
+        links.sort();
+        links.dedup();
+        let Ok(Some(wanted)) = self.links_record_bytes(project, links) else {
+            return false;
+        };
+        std::fs::read(self.links_path(project)).is_ok_and(|found| found == wanted)
+    }
+
+    /// The bytes of `project`'s record of `links` (sorted, deduplicated):
+    /// its JSON and MAC line (`None` without a record key).
+    fn links_record_bytes(
+        &self,
+        project: &Path,
+        links: Vec<PlacedLink>,
+    ) -> std::io::Result<Option<Vec<u8>>> {
+        let Some(key) = self.key else {
+            return Ok(None);
         };
         let record = LinkRecord {
             project: project.to_owned(),
@@ -336,10 +365,7 @@ impl ProjectState {
         let mut json = serde_json::to_vec(&record).map_err(std::io::Error::other)?;
         let mac = key.mac_hex(&[MAC_KIND, &json]);
         json.extend_from_slice(format!("\nmac {mac}\n").as_bytes());
-        // Not flushed: a sync here would make the file system write back
-        // every copy just placed (ext4 data=ordered); the reader checks the
-        // record, and placed folders are recognised by their own marker.
-        crate::fs::write_replacing(&path, &json)
+        Ok(Some(json))
     }
 }
 
