@@ -359,10 +359,26 @@ mod tests {
     /// refused; names that only start like one are not.
     #[test]
     fn reserved_device_names_are_refused_in_any_case() {
-        for ok in ["console.md", "com0.txt", "connect", "lpt", "conout", "COM10", "nul-x"] {
+        for ok in [
+            "console.md",
+            "com0.txt",
+            "connect",
+            "lpt",
+            "conout",
+            "COM10",
+            "nul-x",
+        ] {
             assert_eq!(check_segment(ok), Ok(()), "{ok}");
         }
-        for bad in ["CON", "con", "nul.txt", "Aux.tar.gz", "conin$", "CONOUT$.log", "com¹"] {
+        for bad in [
+            "CON",
+            "con",
+            "nul.txt",
+            "Aux.tar.gz",
+            "conin$",
+            "CONOUT$.log",
+            "com¹",
+        ] {
             assert!(
                 matches!(check_segment(bad), Err(NameRule::Reserved(_))),
                 "{bad}"

@@ -373,14 +373,13 @@ impl ProjectState {
 mod tests {
     use super::*;
 
-    fn test_key(dir: &Path) -> &'static RecordKey {
-        Box::leak(Box::new(RecordKey::load_or_create(dir).unwrap()))
-    }
-
     #[test]
     fn link_records_are_per_project() {
         let cache = tempfile::tempdir().unwrap();
-        let state = ProjectState::with_key(cache.path(), Some(test_key(&cache.path().join("k"))));
+        let state = ProjectState::with_key(
+            cache.path(),
+            Some(RecordKey::leaked_in(&cache.path().join("k"))),
+        );
         let link = PlacedLink {
             root: "/p/.agents/skills".into(),
             name: "pdf".into(),
@@ -399,7 +398,7 @@ mod tests {
     #[test]
     fn a_sealed_folders_record_holds_only_as_written() {
         let cache = tempfile::tempdir().unwrap();
-        let key = test_key(&cache.path().join("k"));
+        let key = RecordKey::leaked_in(&cache.path().join("k"));
         let state = ProjectState::with_key(cache.path(), Some(key));
         let (p, boot) = (Path::new("/p"), "0b1d5e5c-0000-4000-8000-000000000001");
         let folder = SealedFolder {
@@ -429,7 +428,10 @@ mod tests {
         std::fs::create_dir_all(state.folders_path(q).parent().unwrap()).unwrap();
         std::fs::write(state.folders_path(q), &honest).unwrap();
         assert!(state.sealed_folders(q, boot).is_empty());
-        let other = ProjectState::with_key(cache.path(), Some(test_key(&cache.path().join("o"))));
+        let other = ProjectState::with_key(
+            cache.path(),
+            Some(RecordKey::leaked_in(&cache.path().join("o"))),
+        );
         assert!(other.sealed_folders(p, boot).is_empty());
         // Edited (another stamp), or torn.
         let edited = honest.replace("1800000000000000001", "1800000000000000002");
@@ -447,7 +449,7 @@ mod tests {
     #[test]
     fn a_record_without_a_valid_mac_names_nothing() {
         let cache = tempfile::tempdir().unwrap();
-        let key = test_key(&cache.path().join("k"));
+        let key = RecordKey::leaked_in(&cache.path().join("k"));
         let state = ProjectState::with_key(cache.path(), Some(key));
         let link = PlacedLink {
             root: "/p/.claude/skills".into(),
@@ -476,7 +478,10 @@ mod tests {
         assert!(state.placed_links(Path::new("/q")).is_empty());
         assert_eq!(state.all_placed_links().len(), 1);
         // Another key (another user, or a CI secret that differs).
-        let other = ProjectState::with_key(cache.path(), Some(test_key(&cache.path().join("o"))));
+        let other = ProjectState::with_key(
+            cache.path(),
+            Some(RecordKey::leaked_in(&cache.path().join("o"))),
+        );
         assert!(other.placed_links(Path::new("/p")).is_empty());
         // The rejected record is replaced by an authentic one on the next write.
         other.record_links(Path::new("/p"), Vec::new()).unwrap();

@@ -156,9 +156,7 @@ mod tests {
     #[test]
     fn a_memo_holds_only_for_the_exact_entries_the_user_proved() {
         let tmp = tempfile::tempdir().unwrap();
-        let key: &'static RecordKey = Box::leak(Box::new(
-            RecordKey::load_or_create(&tmp.path().join("key")).unwrap(),
-        ));
+        let key = RecordKey::leaked_in(&tmp.path().join("key"));
         let dir = tmp.path().join("memos");
         let memo_of = |root: &Path, entries: &[&LockedSkill]| {
             let records = Records::new(dir.clone(), KIND, Some(key));
@@ -192,9 +190,7 @@ mod tests {
     #[test]
     fn a_lock_stands_for_its_entries_only_while_they_are_what_it_read() {
         let tmp = tempfile::tempdir().unwrap();
-        let key: &'static RecordKey = Box::leak(Box::new(
-            RecordKey::load_or_create(&tmp.path().join("key")).unwrap(),
-        ));
+        let key = RecordKey::leaked_in(&tmp.path().join("key"));
         let dir = tmp.path().join("memos");
         let text = "[[source]]\nname = \"team\"\nurl = \"https://example.com/\"\n";
         let manifest = Manifest::parse(text, Path::new("skills.toml")).unwrap();
