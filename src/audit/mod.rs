@@ -811,10 +811,13 @@ impl Gate {
         // A contiguous NFA, not a DFA: building the DFA of these literals
         // was most of a small audit's time (a four-line skill: 67 -> 29 ms
         // CPU), and searching 500 skills is no slower
-        // (docs/performance.md#the-audits-literal-gates).
+        // (docs/performance.md#the-audits-literal-gates); only its start
+        // state dense (a small audit 0.88x CPU, 500 skills no slower,
+        // docs/performance.md#one-automaton-for-every-literal).
         let finder = aho_corasick::AhoCorasick::builder()
             .ascii_case_insensitive(true)
             .kind(Some(aho_corasick::AhoCorasickKind::ContiguousNFA))
+            .dense_depth(1)
             .build(&literals)
             .unwrap_or_else(|e| panic!("audit gate: {e}"));
         Gate {
