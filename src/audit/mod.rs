@@ -417,13 +417,10 @@ static CUE_TABLES: LazyLock<cues::Table> =
 
 /// Every literal the audit looks for in a text, in one automaton: one
 /// pass per text (three before: the capability expressions' gate, the
-/// rules' and the cue tables', docs/performance.md#one-pass-per-text). Its
-/// entries: the capability expressions (by address, [`Passed::may`]), then
-/// the patterned rules from `rules`, then the cues from `cues`
-/// ([`Passed::hit`]). A text is scanned with its paragraphs joined when it
-/// is prose: no literal holds a line feed and a line feed and a space are
-/// both outside a word, so that pass finds whatever a pass over the lines
-/// finds (and more, which each expression then rules out itself).
+/// rules' and the cue tables', docs/performance.md#one-automaton-for-every-literal).
+/// Its entries: the capability expressions (by address, [`Passed::may`]),
+/// then the patterned rules from `rules`, then the cues from `cues`
+/// ([`Passed::hit`]).
 pub(super) struct Literals {
     gate: Gate,
     /// Where the rules' entries start.
@@ -452,8 +449,8 @@ impl Literals {
     /// The entries that can match `text` (one file's text, or its text
     /// unfolded), whose `sentences` are its paragraphs joined (prose) or
     /// the text itself: each entry as its own pass read it before the
-    /// three were one (docs/performance.md#one-pass-per-text), so every
-    /// expression runs on exactly the texts it ran on. The capability
+    /// three were one, so every expression runs on exactly the texts it
+    /// ran on. The capability
     /// expressions read the sentences ([`Gate::scan`]); the rules and the
     /// cues read the text's lines (so not a match across a line feed the
     /// paragraphs joined), the rules with their word boundaries, the cues
