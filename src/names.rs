@@ -165,13 +165,24 @@ pub fn check_segment(segment: &str) -> Result<(), NameRule> {
         .next()
         .unwrap_or(segment)
         .trim_end_matches(' ');
-    if RESERVED.contains(&stem.to_uppercase().as_str()) {
+    if reserved(stem) {
         return Err(NameRule::Reserved(segment.to_owned()));
     }
     if segment.len() > MAX_SEGMENT_BYTES {
         return Err(NameRule::SegmentTooLong(segment.len()));
     }
     Ok(())
+}
+
+/// Whether `stem` upper-cased is a reserved device name. Upper-casing
+/// never makes a text of fewer characters, so a stem longer than the
+/// longest name (7) is none; an ASCII stem is compared without allocating
+/// (a lock of 500 entries checks thousands of segments).
+fn reserved(stem: &str) -> bool {
+    if stem.is_ascii() {
+        return stem.len() <= 7 && RESERVED.iter().any(|r| r.eq_ignore_ascii_case(stem));
+    }
+    stem.chars().nth(7).is_none() && RESERVED.contains(&stem.to_uppercase().as_str())
 }
 
 /// Longest file path a v0.1 index may list.
@@ -343,6 +354,40 @@ pub fn suggest(wanted: &str, names: &[&str], few: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Windows' device names, in any case and with any extension, are
+    /// refused; names that only start like one are not.
+    #[test]
+    fn reserved_device_names_are_refused_in_any_case() {
+        for ok in [
+            "console.md",
+            "com0.txt",
+            "connect",
+            "lpt",
+            "conout",
+            "COM10",
+            "nul-x",
+        ] {
+            assert_eq!(check_segment(ok), Ok(()), "{ok}");
+        }
+        for bad in [
+            "CON",
+            "con",
+            "nul.txt",
+            "Aux.tar.gz",
+            "conin$",
+            "CONOUT$.log",
+            "com¹",
+        ] {
+            assert!(
+                matches!(check_segment(bad), Err(NameRule::Reserved(_))),
+                "{bad}"
+            );
+        }
+        // Upper-cased as Unicode: a long s is an S.
+        assert!(matches!(check_segment("ſ"), Ok(())));
+        assert!(reserved("lpt³"));
+    }
 
     #[test]
     fn published_paths_that_pass() {

@@ -22,7 +22,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::rules::{Lines, is_teaching, negated, quoted, rule};
-use super::{Expr, Finding, Gate, Gated, Passed, Screened, Severity, excerpt};
+use super::{Expr, Finding, Gated, Passed, Screened, Severity, excerpt};
 
 /// Credential stores and key files by path, in any language.
 static SOURCE: Expr = Expr::new(
@@ -652,14 +652,10 @@ static FAMILIES: LazyLock<Vec<(&'static str, Screened)>> = LazyLock::new(|| {
     ]
 });
 
-/// Every expression of this file behind one [`Gate`]
-/// (docs/performance.md#the-audits-literal-gates): [`Skill::observe`]
-/// passes each text once through it and searches only the expressions
-/// that can match it.
-static GATE: LazyLock<Gate> = LazyLock::new(|| Gate::new(&gated()));
-
-/// The expressions of [`GATE`]: each one's address and source.
-fn gated() -> Vec<(usize, String)> {
+/// The expressions of this file, each one's address and source: behind
+/// one gate (`audit::LITERALS`, docs/performance.md#the-audits-literal-gates),
+/// [`Skill::observe`] searches only those that can match a text.
+pub(super) fn gated() -> Vec<(usize, String)> {
     let expressions: [&'static Expr; 47] = [
         &SOURCE,
         &ENV_DUMP,
@@ -1205,7 +1201,8 @@ impl Skill {
     /// `line_of` maps a 0-based index of `lines` to the file's line number.
     /// Adds what one text (`lines`) can do; `joined` is its
     /// [`join_paragraphs`] for prose (the caller's, made once per text), and
-    /// unused otherwise.
+    /// unused otherwise; `may` is the pass of `audit::LITERALS` over the
+    /// sentences (`joined` for prose, else the text).
     pub(super) fn observe(
         &mut self,
         rel: &str,
@@ -1213,6 +1210,7 @@ impl Skill {
         joined: &str,
         prose: bool,
         line_of: &dyn Fn(usize) -> usize,
+        may: &Passed<'_>,
     ) {
         let text = lines.text;
         let fact = |at: usize| {
@@ -1235,8 +1233,7 @@ impl Skill {
         // sentences are the text's bytes with some line feeds read as
         // spaces, and no gate literal holds a line feed, so what the
         // sentences hold the text holds (or with a space for a line feed).
-        let may = GATE.scan(sentences);
-        let may_sentences = &may;
+        let may_sentences = may;
         let may_read = may.may(&READ);
         for m in may
             .may(&SOURCE)
@@ -1384,7 +1381,7 @@ impl Skill {
                 }
             }
         }
-        self.observe_code(rel, lines, prose, &may, &fact);
+        self.observe_code(rel, lines, prose, may, &fact);
         if prose || rel.ends_with(".md") {
             // A quotation may wrap onto the next line: read it by paragraph.
             let paragraphs = Lines::new(sentences);
@@ -1963,7 +1960,7 @@ mod tests {
         // the instruction families'.
         let expressions = gated();
         let plain = "guide of skill 7: some reference text for the agent.\n";
-        let passed = GATE.scan(plain);
+        let passed = super::super::LITERALS.scan(plain, plain);
         let open = expressions
             .iter()
             .filter(|(k, _)| passed.may_key(*k))
@@ -1973,7 +1970,7 @@ mod tests {
         // Then texts drawn from each expression's own syntax, in other
         // cases and with the letters that fold into ASCII: wherever the
         // expression matches, its gate lets the text through.
-        let matched = crate::audit::tests::gate_holds(&GATE, &expressions);
+        let matched = crate::audit::tests::gate_holds(&super::super::LITERALS.gate, &expressions);
         assert!(
             matched > expressions.len() * 20,
             "only {matched} drawn texts matched"
@@ -2044,7 +2041,7 @@ mod tests {
         // matches and the gate holds back.
         let expressions = gated();
         let broken = |needs: Option<Vec<String>>| needs.map(|n| n.into_iter().take(1).collect());
-        let gate = Gate::with_needs(&expressions, &broken);
+        let gate = super::super::Gate::with_needs(&expressions, &broken);
         let missed =
             std::panic::catch_unwind(|| crate::audit::tests::gate_holds(&gate, &expressions));
         assert!(missed.is_err(), "a broken gate passed the check");

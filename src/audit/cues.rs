@@ -13,9 +13,9 @@
 
 use std::sync::OnceLock;
 
-use aho_corasick::AhoCorasick;
 use regex::Regex;
 
+use super::Passed;
 use super::capability::{CueNote, Skill};
 use super::rules::{Lines, is_teaching, negated, quoted};
 
@@ -129,13 +129,11 @@ impl Cue {
     };
 }
 
-/// A table of cues, with its literals in one automaton and its
-/// expressions compiled on first use.
+/// A table of cues, with its expressions compiled on first use; its
+/// literals are looked for with every other literal of the audit in one
+/// pass (`audit::LITERALS`).
 pub(super) struct Table {
     cues: Vec<&'static Cue>,
-    finder: AhoCorasick,
-    /// Per literal, the index of its cue.
-    of: Vec<usize>,
     regexes: Vec<[OnceLock<Option<Regex>>; 4]>,
 }
 
@@ -155,25 +153,18 @@ impl Table {
     /// The cues of `tables`, in order, as one table.
     pub(super) fn new(tables: &[&'static [Cue]]) -> Table {
         let cues: Vec<&'static Cue> = tables.iter().flat_map(|t| t.iter()).collect();
-        let mut literals = Vec::new();
-        let mut of = Vec::new();
-        for (i, cue) in cues.iter().enumerate() {
-            for need in cue.needs.split('|') {
-                literals.push(need);
-                of.push(i);
-            }
-        }
-        let finder = AhoCorasick::builder()
-            .ascii_case_insensitive(true)
-            .kind(Some(aho_corasick::AhoCorasickKind::DFA))
-            .build(&literals)
-            .unwrap_or_else(|e| panic!("audit cue literals: {e}"));
         Table {
             regexes: cues.iter().map(|_| Default::default()).collect(),
             cues,
-            finder,
-            of,
         }
+    }
+
+    /// What each cue needs, in order: one of these strings is in every
+    /// match of its pattern.
+    pub(super) fn needs(&self) -> impl Iterator<Item = Vec<String>> + '_ {
+        self.cues
+            .iter()
+            .map(|cue| cue.needs.split('|').map(str::to_owned).collect())
     }
 
     fn regex(&self, cue: usize, which: usize) -> Option<&Regex> {
@@ -191,21 +182,20 @@ impl Table {
     /// Runs the table over one file's text (`lines`), adding what it
     /// finds to `skill`; `line_of` maps a 0-based line index to the file's
     /// line number. Prose cues read `joined`, the text with each paragraph
-    /// on one line ([`observe_all`]).
-    pub(super) fn observe(
+    /// on one line ([`observe_all`]). `hit` says whether a cue's literals
+    /// are in the text.
+    #[allow(clippy::too_many_arguments)]
+    fn observe(
         &self,
         rel: &str,
         lines: &Lines<'_>,
         joined: &str,
         prose: bool,
         line_of: &dyn Fn(usize) -> usize,
+        hit: &dyn Fn(usize) -> bool,
         skill: &mut Skill,
     ) {
         let text = lines.text;
-        let mut hit = vec![false; self.cues.len()];
-        for m in self.finder.find_overlapping_iter(text) {
-            hit[self.of[m.pattern().as_usize()]] = true;
-        }
         for (i, cue) in self.cues.iter().enumerate() {
             let placed = match cue.place {
                 CuePlace::Any => true,
@@ -213,7 +203,7 @@ impl Table {
                 CuePlace::Code => !prose,
                 CuePlace::Script => !prose && is_script(rel),
             };
-            if !hit[i] || !placed {
+            if !hit(i) || !placed {
                 continue;
             }
             let Some(pattern) = self.regex(i, 0) else {
@@ -282,18 +272,18 @@ impl Table {
     }
 }
 
-/// Runs `table` (every capability table as one, `audit::CUE_TABLES`) over
-/// one file's text: prose is
+/// Runs every capability table (`audit::CUE_TABLES`) over one file's
+/// text, whose pass of `audit::LITERALS` is `passed`: prose is
 /// read by paragraph (`joined`: a sentence wrapped onto the next line is
 /// one sentence; same length, so offsets stay the file's; empty for
 /// other files).
 pub(super) fn observe_all(
-    table: &Table,
     rel: &str,
     lines: &Lines<'_>,
     joined: &str,
     prose: bool,
     line_of: &dyn Fn(usize) -> usize,
+    passed: &Passed<'_>,
     skill: &mut Skill,
 ) {
     // A file whose *name* is a command runs when a listing or a glob
@@ -313,7 +303,9 @@ pub(super) fn observe_all(
             rel,
         );
     }
-    table.observe(rel, lines, joined, prose, line_of, skill);
+    let at = super::LITERALS.cues;
+    let hit = |i: usize| passed.hit(at + i);
+    super::CUE_TABLES.observe(rel, lines, joined, prose, line_of, &hit, skill);
 }
 
 /// The rules of the high or critical findings of a skill made of `files`:

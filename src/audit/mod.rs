@@ -29,6 +29,7 @@ mod syntax_needs;
 mod tools;
 mod unicode;
 
+use std::ops::Range;
 use std::path::Path;
 use std::sync::LazyLock;
 
@@ -361,17 +362,19 @@ fn scan_text(
     let lines = rules::Lines::new(&text);
     let prose = rules::is_prose(rel);
     let same = |index: usize| index + 1;
-    let first_found = out.len();
-    rules::run_patterns(rel, &lines, prose, &same, out);
-    context::lower(&lines, prose, &mut out[first_found..]);
     // Prose is read by paragraph too (`capability::join_paragraphs`), made
-    // once for the capabilities and the cue tables.
+    // once for the capabilities and the cue tables; the literals of all
+    // three are looked for in one pass over it.
     let joined = if prose {
         capability::join_paragraphs(&text)
     } else {
         String::new()
     };
-    skill.observe(rel, &lines, &joined, prose, &same);
+    let passed = LITERALS.scan(&text, if prose { &joined } else { &text });
+    let first_found = out.len();
+    rules::run_patterns(rel, &lines, prose, &same, &passed, out);
+    context::lower(&lines, prose, &mut out[first_found..]);
+    skill.observe(rel, &lines, &joined, prose, &same, &passed);
     // A payload kept in a data file, decoded by another file's script.
     let data_file = {
         let lower = rel.to_ascii_lowercase();
@@ -382,17 +385,19 @@ fn scan_text(
         .iter()
         .any(|ext| lower.ends_with(ext))
     };
-    cues::observe_all(&CUE_TABLES, rel, &lines, &joined, prose, &same, skill);
+    cues::observe_all(rel, &lines, &joined, prose, &same, &passed, skill);
     if let Some(unfolded) = disguise::unfold(&text, skill.decodes_base64 && data_file) {
         let more = rules::Lines::new(&unfolded.text);
         let line_of = |index: usize| unfolded.line_of.get(index).copied().unwrap_or(index + 1);
-        rules::run_patterns(rel, &more, prose, &line_of, out);
         let joined = if prose {
             capability::join_paragraphs(&unfolded.text)
         } else {
             String::new()
         };
-        skill.observe(rel, &more, &joined, prose, &line_of);
+        let sentences = if prose { &joined } else { &unfolded.text };
+        let passed = LITERALS.scan(&unfolded.text, sentences);
+        rules::run_patterns(rel, &more, prose, &line_of, &passed, out);
+        skill.observe(rel, &more, &joined, prose, &line_of, &passed);
     }
     if (prose || rel.to_ascii_lowercase().ends_with(".html")) && text.contains("<!--") {
         rules::comments(rel, &lines, out);
@@ -409,6 +414,90 @@ fn scan_text(
 /// docs/performance.md#one-pass-per-text).
 static CUE_TABLES: LazyLock<cues::Table> =
     LazyLock::new(|| cues::Table::new(&[standing::CUES, steering::CUES, tools::CUES, blind::CUES]));
+
+/// Every literal the audit looks for in a text, in one automaton: one
+/// pass per text (three before: the capability expressions' gate, the
+/// rules' and the cue tables', docs/performance.md#one-pass-per-text). Its
+/// entries: the capability expressions (by address, [`Passed::may`]), then
+/// the patterned rules from `rules`, then the cues from `cues`
+/// ([`Passed::hit`]). A text is scanned with its paragraphs joined when it
+/// is prose: no literal holds a line feed and a line feed and a space are
+/// both outside a word, so that pass finds whatever a pass over the lines
+/// finds (and more, which each expression then rules out itself).
+pub(super) struct Literals {
+    gate: Gate,
+    /// Where the rules' entries start.
+    pub(super) rules: usize,
+    /// Where the cues' entries start.
+    pub(super) cues: usize,
+}
+
+pub(super) static LITERALS: LazyLock<Literals> = LazyLock::new(|| {
+    let mut entries: Vec<(usize, Option<Vec<String>>)> = capability::gated()
+        .into_iter()
+        .map(|(key, source)| (key, needs_of(&source)))
+        .collect();
+    let rules = entries.len();
+    entries.extend(rules::needs().into_iter().map(|needs| (0, Some(needs))));
+    let cues = entries.len();
+    entries.extend(CUE_TABLES.needs().map(|needs| (0, Some(needs))));
+    Literals {
+        gate: Gate::of(entries),
+        rules,
+        cues,
+    }
+});
+
+impl Literals {
+    /// The entries that can match `text` (one file's text, or its text
+    /// unfolded), whose `sentences` are its paragraphs joined (prose) or
+    /// the text itself: each entry as its own pass read it before the
+    /// three were one (docs/performance.md#one-pass-per-text), so every
+    /// expression runs on exactly the texts it ran on. The capability
+    /// expressions read the sentences ([`Gate::scan`]); the rules and the
+    /// cues read the text's lines (so not a match across a line feed the
+    /// paragraphs joined), the rules with their word boundaries, the cues
+    /// without.
+    pub(super) fn scan(&self, text: &str, sentences: &str) -> Passed<'_> {
+        let gate = &self.gate;
+        let mut hit = gate.always.clone();
+        let (rules, cues) = (self.rules, self.cues);
+        if sentences.is_ascii() {
+            // The same bytes as the text but line feeds read as spaces;
+            // both are outside a word, so the boundaries are the text's.
+            let raw = text.as_bytes();
+            gate.each(sentences, &mut |i, at, bounded| {
+                if bounded && (i < rules || memchr::memchr(b'\n', &raw[at]).is_none()) {
+                    hit[i] = true;
+                }
+            });
+        } else {
+            gate.folded_or_bounded(sentences, &mut |i| {
+                if i < rules {
+                    hit[i] = true;
+                }
+            });
+            // The rules fold the two letters that a case-insensitive
+            // expression reads as ASCII ones (`ſ`, `K`), and then ask for
+            // no boundary; the cues read the text as it is.
+            let folds = text.contains(['\u{17F}', '\u{212A}']);
+            gate.each(text, &mut |i, _, bounded| {
+                if i >= cues || (i >= rules && !folds && bounded) {
+                    hit[i] = true;
+                }
+            });
+            if folds {
+                let two = text.replace('\u{17F}', "s").replace('\u{212A}', "k");
+                gate.each(&two, &mut |i, _, _| {
+                    if (rules..cues).contains(&i) {
+                        hit[i] = true;
+                    }
+                });
+            }
+        }
+        Passed { gate, hit }
+    }
+}
 
 /// Whether `text` holds one of the ASCII bytes of `set`: what
 /// `text.contains([chars])` says for ASCII characters, searched bytewise
@@ -663,28 +752,41 @@ pub(crate) struct Passed<'g> {
 }
 
 impl Gate {
-    pub(crate) fn new(expressions: &[(usize, String)]) -> Gate {
-        Gate::with_needs(expressions, &|needs| needs)
-    }
-
     /// A gate of `expressions` whose needs (derived from each source) are
     /// first passed through `adjust` (the unit tests break a gate with it).
+    #[cfg(test)]
     pub(crate) fn with_needs(
         expressions: &[(usize, String)],
         adjust: &dyn Fn(Option<Vec<String>>) -> Option<Vec<String>>,
     ) -> Gate {
+        Gate::of(
+            expressions
+                .iter()
+                .map(|(key, source)| (*key, adjust(needs_of(source))))
+                .collect(),
+        )
+    }
+
+    /// A gate of entries whose needs are given: a key (how [`Passed::may`]
+    /// names it; [`Passed::hit`] names it by its place) and the strings, one
+    /// of which every match holds (folded, [`BOUNDARY`](syntax_needs::BOUNDARY)
+    /// where a word must start or end; `None`: always passes).
+    pub(crate) fn of(entries: Vec<(usize, Option<Vec<String>>)>) -> Gate {
         use syntax_needs::BOUNDARY;
         let mut literals = Vec::new();
         let mut of = Vec::new();
         let mut always = Vec::new();
-        for (i, (_, source)) in expressions.iter().enumerate() {
+        for (i, (_, needs)) in entries.iter().enumerate() {
             // A text is looked at with its paragraphs joined (a line feed
             // read as a space, `capability::join_paragraphs`): a literal
             // holding a line feed would not be seen, so none is asked for.
-            let needs =
-                adjust(needs_of(source)).filter(|needs| !needs.iter().any(|n| n.contains('\n')));
+            let needs = needs.as_ref().filter(|needs| {
+                !needs
+                    .iter()
+                    .any(|n| n.contains('\n') || n.trim_matches(BOUNDARY).is_empty())
+            });
             always.push(needs.is_none());
-            for need in needs.unwrap_or_default() {
+            for need in needs.into_iter().flatten() {
                 let before = need.starts_with(BOUNDARY);
                 let after = need.ends_with(BOUNDARY);
                 // A boundary inside is zero-width: the text holds the rest.
@@ -702,7 +804,7 @@ impl Gate {
             .build(&literals)
             .unwrap_or_else(|e| panic!("audit gate: {e}"));
         Gate {
-            keys: expressions.iter().map(|(key, _)| *key).collect(),
+            keys: entries.iter().map(|(key, _)| *key).collect(),
             finder,
             of,
             always,
@@ -710,29 +812,42 @@ impl Gate {
     }
 
     /// One pass over `text`: the expressions that can match it (or any
-    /// part of it).
+    /// part of it). What `Literals::scan` asks of the capability entries.
+    #[cfg(test)]
     pub(crate) fn scan(&self, text: &str) -> Passed<'_> {
         let mut hit = self.always.clone();
-        if text.is_ascii() {
-            let bytes = text.as_bytes();
-            for m in self.finder.find_overlapping_iter(text) {
-                let (i, before, after) = self.of[m.pattern().as_usize()];
-                if (before && !rules::word_boundary(bytes, m.start()))
-                    || (after && !rules::word_boundary(bytes, m.end()))
-                {
-                    continue;
-                }
-                hit[i] = true;
-            }
-        } else {
-            // Folding moves bytes around a letter, so boundaries are not
-            // asked for here (a wider net, never a narrower one).
-            let folded: String = text.chars().map(syntax_needs::fold).collect();
-            for m in self.finder.find_overlapping_iter(&folded) {
-                hit[self.of[m.pattern().as_usize()].0] = true;
-            }
-        }
+        self.folded_or_bounded(text, &mut |i| hit[i] = true);
         Passed { gate: self, hit }
+    }
+
+    /// Each entry whose literal `text` holds, as `found(entry)`: an
+    /// ASCII text as it is, its word boundaries checked; a text outside
+    /// ASCII folded first, with no boundary asked for (folding moves bytes
+    /// around a letter: a wider net, never a narrower one).
+    fn folded_or_bounded(&self, text: &str, found: &mut dyn FnMut(usize)) {
+        if text.is_ascii() {
+            self.each(text, &mut |i, _, bounded| {
+                if bounded {
+                    found(i);
+                }
+            });
+        } else {
+            let folded: String = text.chars().map(syntax_needs::fold).collect();
+            self.each(&folded, &mut |i, _, _| found(i));
+        }
+    }
+
+    /// Each entry whose literal `haystack` holds, as `found(entry, where,
+    /// bounded)`: `bounded` when the word boundaries its literal asks for
+    /// are there.
+    fn each(&self, haystack: &str, found: &mut dyn FnMut(usize, Range<usize>, bool)) {
+        let bytes = haystack.as_bytes();
+        for m in self.finder.find_overlapping_iter(haystack) {
+            let (i, before, after) = self.of[m.pattern().as_usize()];
+            let bounded = (!before || rules::word_boundary(bytes, m.start()))
+                && (!after || rules::word_boundary(bytes, m.end()));
+            found(i, m.range(), bounded);
+        }
     }
 }
 
@@ -741,6 +856,12 @@ impl Passed<'_> {
     /// built with always can.
     pub(crate) fn may<T>(&self, expression: &T) -> bool {
         self.may_key(address(expression))
+    }
+
+    /// Whether the entry at `index` (in the order the gate was built
+    /// with) can match the text.
+    pub(crate) fn hit(&self, index: usize) -> bool {
+        self.hit[index]
     }
 
     /// [`Passed::may`] by the expression's address.

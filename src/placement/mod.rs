@@ -391,7 +391,9 @@ pub fn policy_violations(
 /// Every place is inspected once, and anything there that skillpm did not
 /// make fails the sync (exit 1, both paths named) before a link changes;
 /// a folder that holds exactly the locked tree is taken over instead (it
-/// is what skillpm would place, so nothing is lost).
+/// is what skillpm would place, so nothing is lost). When every folder's
+/// stamp vouches for its links and the project's record names exactly
+/// them, nothing is read link by link ([`sealed::all_held`]).
 pub fn sync_links(
     site: &PlacementSite<'_>,
     enabled: &[&LockedSkill],
@@ -400,13 +402,20 @@ pub fn sync_links(
     gate::check(site, enabled)?;
     let targets = targets(site)?;
     ensure_targets_inside(site, &targets)?;
+    let mode = link_mode(site);
+    // Folders whose stamps vouch for their links are not read link by link.
+    let sealing = sealed::check(site, &targets, enabled, mode);
+    if sealed::all_held(site, &sealing, &targets, enabled) {
+        if site.save_choices {
+            site.manifest.save()?;
+        }
+        report_rejected(site);
+        return Ok(LinkChanges::default());
+    }
     // The project's own record, read once for the whole sync.
     let own = site.state.placed_links(site.root);
     let placements = placements_over(site, &targets, Some(&own));
     let mut changes = LinkChanges::default();
-    let mode = link_mode(site);
-    // Folders whose stamps vouch for their links are not read link by link.
-    let sealing = sealed::check(site, &targets, enabled, mode);
     let plan = plan_links(site, &placements, &targets, &sealing, enabled, &mut changes)?;
     let in_place: Vec<bool> = (targets.iter())
         .map(|t| {

@@ -21,11 +21,11 @@
 use std::path::Path;
 use std::time::{Duration, SystemTime};
 
-use super::link::{LinkMode, LinkState};
+use super::link::{LinkKind, LinkMode, LinkState};
 use super::{PlacementSite, Target};
 use crate::digest::Digest;
 use crate::project::lock::LockedSkill;
-use crate::project::state::SealedFolder;
+use crate::project::state::{PlacedLink, SealedFolder};
 
 /// How old a folder's last change must be for its stamp to vouch for it:
 /// far more than a tick of the kernel's coarse clock (at most 10 ms).
@@ -91,6 +91,34 @@ pub(super) fn check(
         folders,
         recorded,
     }
+}
+
+/// Whether a sync would change nothing and write nothing, told without
+/// reading a link: every target's folder is vouched for, and the project's
+/// links record names exactly the symlinks `enabled` wants in those
+/// targets and nowhere else (so no place a dropped agent or skill left
+/// behind waits to be unlinked).
+pub(super) fn all_held(
+    site: &PlacementSite<'_>,
+    sealing: &Sealing,
+    targets: &[Target],
+    enabled: &[&LockedSkill],
+) -> bool {
+    if !(0..targets.len()).all(|i| sealing.vouched(i)) {
+        return false;
+    }
+    let kind = Some(LinkKind::Symlink.as_str().to_owned());
+    let wanted = (targets.iter())
+        .flat_map(|t| {
+            enabled.iter().map(|s| PlacedLink {
+                root: t.root.clone(),
+                name: s.name.clone(),
+                tree: Some(s.tree),
+                kind: kind.clone(),
+            })
+        })
+        .collect();
+    site.state.links_record_is(site.root, wanted)
 }
 
 /// After a sync that changed nothing: records every target whose links

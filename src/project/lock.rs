@@ -339,10 +339,23 @@ impl LockedSkill {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct Lockfile {
     skills: Vec<LockedSkill>,
+    /// The digest of the file's bytes this lock was parsed from, while it
+    /// is unchanged since (every method that changes it clears this): those
+    /// bytes then stand for its entries (`provenance::memo`).
+    read_from: Option<Digest>,
 }
+
+/// Two locks are equal when their entries are, however they were made.
+impl PartialEq for Lockfile {
+    fn eq(&self, other: &Self) -> bool {
+        self.skills == other.skills
+    }
+}
+
+impl Eq for Lockfile {}
 
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -376,7 +389,15 @@ impl Lockfile {
                 });
             }
         };
-        Lockfile::parse(&text, path).map(Some)
+        let mut lock = Lockfile::parse(&text, path)?;
+        lock.read_from = Some(Digest::of_bytes(text.as_bytes()));
+        Ok(Some(lock))
+    }
+
+    /// The digest of the bytes this lock was read from, when nothing in it
+    /// changed since.
+    pub fn read_from(&self) -> Option<Digest> {
+        self.read_from
     }
 
     pub fn parse(text: &str, path: &Path) -> Result<Lockfile, LockError> {
@@ -405,6 +426,7 @@ impl Lockfile {
         // sort (a lookup per entry made 60,000 entries quadratic).
         let mut lock = Lockfile {
             skills: encoded.skills,
+            read_from: None,
         };
         lock.sort();
         if let Some(pair) = lock.skills.windows(2).find(|w| w[0].name == w[1].name) {
@@ -474,11 +496,13 @@ impl Lockfile {
 
     /// The entry of `name`, to change anything but its name.
     pub fn get_mut(&mut self, name: &str) -> Option<&mut LockedSkill> {
+        self.read_from = None;
         self.position(name).ok().map(|i| &mut self.skills[i])
     }
 
     /// Inserts or replaces the entry of the same name.
     pub fn upsert(&mut self, skill: LockedSkill) {
+        self.read_from = None;
         match self.position(&skill.name) {
             Ok(i) => self.skills[i] = skill,
             Err(i) => self.skills.insert(i, skill),
@@ -486,11 +510,13 @@ impl Lockfile {
     }
 
     pub fn remove(&mut self, name: &str) -> Option<LockedSkill> {
+        self.read_from = None;
         let pos = self.position(name).ok()?;
         Some(self.skills.remove(pos))
     }
 
     fn sort(&mut self) {
+        self.read_from = None;
         self.skills.sort_by(|a, b| a.name.cmp(&b.name));
     }
 }

@@ -325,9 +325,38 @@ impl ProjectState {
         if previous == links.as_slice() && !self.was_rejected(&path) {
             return Ok(());
         }
-        let Some(key) = self.key else {
-            // Without a key no record could be told from a forged one.
+        // Without a key no record could be told from a forged one.
+        let Some(bytes) = self.links_record_bytes(project, links)? else {
             return Ok(());
+        };
+        // Not flushed: a sync here would make the file system write back
+        // every copy just placed (ext4 data=ordered); the reader checks the
+        // record, and placed folders are recognised by their own marker.
+        crate::fs::write_replacing(&path, &bytes)
+    }
+
+    /// Whether `project`'s links record is, byte for byte, the one
+    /// [`ProjectState::record_links_over`] writes for `links`: an authentic
+    /// record (its MAC is the user's key's) naming exactly those links,
+    /// told without parsing it.
+    pub fn links_record_is(&self, project: &Path, mut links: Vec<PlacedLink>) -> bool {
+        links.sort();
+        links.dedup();
+        let Ok(Some(wanted)) = self.links_record_bytes(project, links) else {
+            return false;
+        };
+        std::fs::read(self.links_path(project)).is_ok_and(|found| found == wanted)
+    }
+
+    /// The bytes of `project`'s record of `links` (sorted, deduplicated):
+    /// its JSON and MAC line (`None` without a record key).
+    fn links_record_bytes(
+        &self,
+        project: &Path,
+        links: Vec<PlacedLink>,
+    ) -> std::io::Result<Option<Vec<u8>>> {
+        let Some(key) = self.key else {
+            return Ok(None);
         };
         let record = LinkRecord {
             project: project.to_owned(),
@@ -336,10 +365,7 @@ impl ProjectState {
         let mut json = serde_json::to_vec(&record).map_err(std::io::Error::other)?;
         let mac = key.mac_hex(&[MAC_KIND, &json]);
         json.extend_from_slice(format!("\nmac {mac}\n").as_bytes());
-        // Not flushed: a sync here would make the file system write back
-        // every copy just placed (ext4 data=ordered); the reader checks the
-        // record, and placed folders are recognised by their own marker.
-        crate::fs::write_replacing(&path, &json)
+        Ok(Some(json))
     }
 }
 
@@ -347,14 +373,13 @@ impl ProjectState {
 mod tests {
     use super::*;
 
-    fn test_key(dir: &Path) -> &'static RecordKey {
-        Box::leak(Box::new(RecordKey::load_or_create(dir).unwrap()))
-    }
-
     #[test]
     fn link_records_are_per_project() {
         let cache = tempfile::tempdir().unwrap();
-        let state = ProjectState::with_key(cache.path(), Some(test_key(&cache.path().join("k"))));
+        let state = ProjectState::with_key(
+            cache.path(),
+            Some(RecordKey::leaked_in(&cache.path().join("k"))),
+        );
         let link = PlacedLink {
             root: "/p/.agents/skills".into(),
             name: "pdf".into(),
@@ -373,7 +398,7 @@ mod tests {
     #[test]
     fn a_sealed_folders_record_holds_only_as_written() {
         let cache = tempfile::tempdir().unwrap();
-        let key = test_key(&cache.path().join("k"));
+        let key = RecordKey::leaked_in(&cache.path().join("k"));
         let state = ProjectState::with_key(cache.path(), Some(key));
         let (p, boot) = (Path::new("/p"), "0b1d5e5c-0000-4000-8000-000000000001");
         let folder = SealedFolder {
@@ -403,7 +428,10 @@ mod tests {
         std::fs::create_dir_all(state.folders_path(q).parent().unwrap()).unwrap();
         std::fs::write(state.folders_path(q), &honest).unwrap();
         assert!(state.sealed_folders(q, boot).is_empty());
-        let other = ProjectState::with_key(cache.path(), Some(test_key(&cache.path().join("o"))));
+        let other = ProjectState::with_key(
+            cache.path(),
+            Some(RecordKey::leaked_in(&cache.path().join("o"))),
+        );
         assert!(other.sealed_folders(p, boot).is_empty());
         // Edited (another stamp), or torn.
         let edited = honest.replace("1800000000000000001", "1800000000000000002");
@@ -421,7 +449,7 @@ mod tests {
     #[test]
     fn a_record_without_a_valid_mac_names_nothing() {
         let cache = tempfile::tempdir().unwrap();
-        let key = test_key(&cache.path().join("k"));
+        let key = RecordKey::leaked_in(&cache.path().join("k"));
         let state = ProjectState::with_key(cache.path(), Some(key));
         let link = PlacedLink {
             root: "/p/.claude/skills".into(),
@@ -450,7 +478,10 @@ mod tests {
         assert!(state.placed_links(Path::new("/q")).is_empty());
         assert_eq!(state.all_placed_links().len(), 1);
         // Another key (another user, or a CI secret that differs).
-        let other = ProjectState::with_key(cache.path(), Some(test_key(&cache.path().join("o"))));
+        let other = ProjectState::with_key(
+            cache.path(),
+            Some(RecordKey::leaked_in(&cache.path().join("o"))),
+        );
         assert!(other.placed_links(Path::new("/p")).is_empty());
         // The rejected record is replaced by an authentic one on the next write.
         other.record_links(Path::new("/p"), Vec::new()).unwrap();

@@ -20,7 +20,7 @@ use std::rc::Rc;
 
 use super::memo::{self, ProofMemo};
 use crate::net::fetch::Fetcher;
-use crate::project::lock::{Format, LockedSkill};
+use crate::project::lock::{Format, LockedSkill, Lockfile};
 use crate::project::manifest::{Manifest, SourceDecl};
 pub use crate::sources::proof::{Broken, Proof, ProveError, RefProof, SignedBy, VouchedBy};
 use crate::sources::proof::{Declared, GitOptionsFor, MakeFetcher, ProveContext, broken};
@@ -31,6 +31,8 @@ pub struct Prover<'a> {
     cx: ProveContext<'a>,
     /// Each declared source, worked out once per run.
     sources: HashMap<String, Rc<Declared>>,
+    /// The lock the entries are read from, when the prover is told.
+    lock: Option<&'a Lockfile>,
 }
 
 impl<'a> Prover<'a> {
@@ -44,6 +46,7 @@ impl<'a> Prover<'a> {
             manifest,
             cx: ProveContext::new(project_root, cache_root, make_fetcher),
             sources: HashMap::new(),
+            lock: None,
         }
     }
 
@@ -71,6 +74,13 @@ impl<'a> Prover<'a> {
     /// without, git refs are checked offline against the cache.
     pub fn with_git(mut self, options: GitOptionsFor<'a>) -> Self {
         self.cx.git_options = Some(options);
+        self
+    }
+
+    /// Entries are proven from `lock` (its file's bytes may then stand for
+    /// them in a remembered proof, docs/threat-model.md#remembered-proofs).
+    pub fn with_lock(mut self, lock: Option<&'a Lockfile>) -> Self {
+        self.lock = lock;
         self
     }
 
@@ -103,7 +113,8 @@ impl<'a> Prover<'a> {
             entries.iter().copied().partition(|s| memo::rememberable(s));
         let memo = (!cached.is_empty())
             .then(|| {
-                ProofMemo::for_entries(self.cx.root, self.manifest, &self.cx.cache_root, &cached)
+                let (root, cache) = (self.cx.root, &self.cx.cache_root);
+                ProofMemo::for_entries(root, self.manifest, cache, &cached, self.lock)
             })
             .flatten();
         if memo.as_ref().is_some_and(ProofMemo::holds) {

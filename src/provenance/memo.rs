@@ -24,7 +24,7 @@ use std::path::Path;
 use serde::Serialize;
 
 use crate::digest::Digest;
-use crate::project::lock::{Format, LockedSkill};
+use crate::project::lock::{Format, LockedSkill, Lockfile};
 use crate::project::manifest::{Manifest, SourceDecl};
 use crate::store::unpacked::Records;
 use crate::trust::sigstore::TrustedRoot;
@@ -55,7 +55,14 @@ struct Basis<'a> {
     project: &'a Path,
     cache: &'a Path,
     sources: Vec<&'a SourceDecl>,
-    entries: &'a [&'a LockedSkill],
+    /// The entries, unless they are exactly the rememberable entries of a
+    /// lock read from its file, in its order: then the digest of its bytes
+    /// (`lock`) stands for them, as they are what those bytes parse to
+    /// (encoding 500 entries was a twentieth of a no-op install).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    entries: Option<&'a [&'a LockedSkill]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    lock: Option<Digest>,
     /// The refreshed Sigstore trusted root's digest, when an entry's
     /// publisher was proven against it (`skillpm trust update` may close a
     /// key's window: a proof against the old root is not reused).
@@ -65,16 +72,18 @@ struct Basis<'a> {
 
 impl ProofMemo {
     /// The memo for proving `entries` (all [`rememberable`]) of a project
-    /// at `project_root` with `manifest`, in the cache at `cache_root`.
+    /// at `project_root` with `manifest`, in the cache at `cache_root`;
+    /// `lock` is the lock they may all be from.
     /// `None` when the basis cannot be encoded (then nothing is skipped).
     pub fn for_entries(
         project_root: &Path,
         manifest: &Manifest,
         cache_root: &Path,
         entries: &[&LockedSkill],
+        lock: Option<&Lockfile>,
     ) -> Option<ProofMemo> {
         let records = Records::proofs(cache_root, KIND);
-        Self::in_records(records, project_root, manifest, cache_root, entries)
+        Self::in_records(records, project_root, manifest, cache_root, entries, lock)
     }
 
     fn in_records(
@@ -83,7 +92,13 @@ impl ProofMemo {
         manifest: &Manifest,
         cache_root: &Path,
         entries: &[&LockedSkill],
+        lock: Option<&Lockfile>,
     ) -> Option<ProofMemo> {
+        let whole_lock = lock.and_then(|lock| {
+            let bytes = lock.read_from()?;
+            let in_lock = lock.skills().iter().filter(|s| rememberable(s));
+            in_lock.eq(entries.iter().copied()).then_some(bytes)
+        });
         let mut sources: Vec<&SourceDecl> = entries
             .iter()
             .filter_map(|e| manifest.source(&e.source))
@@ -100,7 +115,8 @@ impl ProofMemo {
             project: project_root,
             cache: cache_root,
             sources,
-            entries,
+            entries: whole_lock.is_none().then_some(entries),
+            lock: whole_lock,
             trusted_root,
         };
         let bytes = serde_json::to_vec(&basis).ok()?;
@@ -140,15 +156,13 @@ mod tests {
     #[test]
     fn a_memo_holds_only_for_the_exact_entries_the_user_proved() {
         let tmp = tempfile::tempdir().unwrap();
-        let key: &'static RecordKey = Box::leak(Box::new(
-            RecordKey::load_or_create(&tmp.path().join("key")).unwrap(),
-        ));
+        let key = RecordKey::leaked_in(&tmp.path().join("key"));
         let dir = tmp.path().join("memos");
         let memo_of = |root: &Path, entries: &[&LockedSkill]| {
             let records = Records::new(dir.clone(), KIND, Some(key));
             let text = "[[source]]\nname = \"team\"\nurl = \"https://example.com/\"\n";
             let manifest = Manifest::parse(text, Path::new("skills.toml")).unwrap();
-            ProofMemo::in_records(records, root, &manifest, tmp.path(), entries).unwrap()
+            ProofMemo::in_records(records, root, &manifest, tmp.path(), entries, None).unwrap()
         };
         let honest = [entry("a", b"1"), entry("b", b"2")];
         let honest: Vec<&LockedSkill> = honest.iter().collect();
@@ -167,5 +181,62 @@ mod tests {
         assert!(!forged.holds());
         // Another project folder: another key.
         assert!(!memo_of(&tmp.path().join("p"), &honest).holds());
+    }
+
+    /// A lock read from its file stands for its entries by its bytes'
+    /// digest, and only while they are exactly its entries: a lock changed
+    /// after it was read, another lock file, or entries other than the
+    /// lock's are each keyed by what they are, and find no memo.
+    #[test]
+    fn a_lock_stands_for_its_entries_only_while_they_are_what_it_read() {
+        let tmp = tempfile::tempdir().unwrap();
+        let key = RecordKey::leaked_in(&tmp.path().join("key"));
+        let dir = tmp.path().join("memos");
+        let text = "[[source]]\nname = \"team\"\nurl = \"https://example.com/\"\n";
+        let manifest = Manifest::parse(text, Path::new("skills.toml")).unwrap();
+        let memo_of = |entries: &[&LockedSkill], lock: Option<&Lockfile>| {
+            let records = Records::new(dir.clone(), KIND, Some(key));
+            ProofMemo::in_records(records, tmp.path(), &manifest, tmp.path(), entries, lock)
+                .unwrap()
+        };
+        let lock_text = |trees: [&[u8]; 2]| {
+            let mut text = "version = 1\n".to_owned();
+            for (name, tree) in ["a", "b"].into_iter().zip(trees) {
+                text.push_str(&format!(
+                    "\n[[skill]]\nname = \"{name}\"\nsource = \"team\"\nformat = \"archive\"\ntree = \"{}\"\n",
+                    Digest::of_bytes(tree)
+                ));
+            }
+            text
+        };
+        let read = |text: &str| {
+            let path = tmp.path().join("skills.lock");
+            std::fs::write(&path, text).unwrap();
+            Lockfile::load(&path).unwrap().unwrap()
+        };
+        let lock = read(&lock_text([b"1", b"2"]));
+        assert!(lock.read_from().is_some());
+        let all: Vec<&LockedSkill> = lock.skills().iter().collect();
+
+        // Honest: proven once, then remembered by the lock's bytes.
+        let memo = memo_of(&all, Some(&lock));
+        assert!(!memo.holds());
+        memo.remember();
+        assert!(memo_of(&all, Some(&lock)).holds());
+        assert!(!memo_of(&all, None).holds(), "keyed by the bytes");
+
+        // The same lock changed after it was read: keyed by its entries.
+        let mut edited = lock.clone();
+        edited.get_mut("b").unwrap().tree = Digest::of_bytes(b"evil");
+        assert!(edited.read_from().is_none());
+        let edited_all: Vec<&LockedSkill> = edited.skills().iter().collect();
+        assert!(!memo_of(&edited_all, Some(&edited)).holds());
+        // Entries other than the lock's, with the honest lock beside them.
+        assert!(!memo_of(&edited_all, Some(&lock)).holds());
+        assert!(!memo_of(&all[..1], Some(&lock)).holds());
+        // Another lock file.
+        let other = read(&lock_text([b"1", b"evil"]));
+        let other_all: Vec<&LockedSkill> = other.skills().iter().collect();
+        assert!(!memo_of(&other_all, Some(&other)).holds());
     }
 }

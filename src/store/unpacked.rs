@@ -470,9 +470,7 @@ mod tests {
     #[test]
     fn records_round_trip_and_forgeries_read_as_absent() {
         let tmp = tempfile::tempdir().unwrap();
-        let key: &'static RecordKey = Box::leak(Box::new(
-            RecordKey::load_or_create(&tmp.path().join("key")).unwrap(),
-        ));
+        let key = RecordKey::leaked_in(&tmp.path().join("key"));
         let u = Unpacked {
             records: Records::new(tmp.path().join("u"), "unpacked", Some(key)),
         };
@@ -507,9 +505,7 @@ mod tests {
     #[test]
     fn batched_records_are_one_file_per_run_and_still_authenticated() {
         let tmp = tempfile::tempdir().unwrap();
-        let key: &'static RecordKey = Box::leak(Box::new(
-            RecordKey::load_or_create(&tmp.path().join("key")).unwrap(),
-        ));
+        let key = RecordKey::leaked_in(&tmp.path().join("key"));
         let dir = tmp.path().join("b");
         let records = Records::batched(dir.clone(), "verdict", Some(key));
         let names: Vec<String> = (0..50)

@@ -109,6 +109,13 @@ impl RecordKey {
         Ok(RecordKey(bytes.try_into().map_err(|_| BadRecordKey)?))
     }
 
+    /// A unit test's key in `dir`, made for it and kept for the process
+    /// (records hold `&'static` keys).
+    #[cfg(test)]
+    pub fn leaked_in(dir: &Path) -> &'static RecordKey {
+        Box::leak(Box::new(Self::load_or_create(dir).expect("a test key")))
+    }
+
     /// The key in `dir`, created (exclusively: of two processes making one,
     /// both end up with the first's) when missing.
     pub fn load_or_create(dir: &Path) -> io::Result<RecordKey> {

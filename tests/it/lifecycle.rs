@@ -777,6 +777,68 @@ fn a_no_op_install_frozen_still_finds_what_its_shortcuts_could_miss() {
     assert_eq!(me.roots(), placed);
 }
 
+/// A no-op install whose agent folders are all sealed reads no link, but
+/// still takes away what the project no longer places: after an agent is
+/// dropped from skills.toml, the next `install --frozen` unlinks its
+/// skills (the folders left are still sealed; only the links record says
+/// the dropped folder was placed), and the run after that is a no-op.
+#[test]
+fn a_sealed_no_op_install_still_unlinks_what_the_project_dropped() {
+    let upstream = Upstream::v2(&[pdf_tools(), notes()]);
+    let me = Member::with_source(&upstream);
+    me.skillpm(&["add", "--all", "--yes", "--link-mode", "symlink"])
+        .succeeds();
+    let manifest = String::from_utf8(me.read("skills.toml")).unwrap();
+    assert!(
+        manifest.contains(r#"agents = ["agents", "claude"]"#),
+        "{manifest}"
+    );
+    let (agents, claude) = (
+        me.project().join(".agents/skills"),
+        me.project().join(".claude/skills"),
+    );
+    let names = |root: &Path| {
+        let mut found: Vec<String> = std::fs::read_dir(root)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        found.sort();
+        found
+    };
+    let both = vec!["notes".to_owned(), "pdf-tools".to_owned()];
+
+    // Honest path: the folders settle and are sealed; the next no-op is
+    // answered by the seal and changes nothing.
+    std::thread::sleep(std::time::Duration::from_millis(150));
+    me.skillpm(&["install", "--frozen"]).succeeds();
+    let sealed = me.sandbox.cache.join("state/sealed-folders");
+    let record = std::fs::read_dir(&sealed).unwrap().next().unwrap().unwrap();
+    let text = std::fs::read_to_string(record.path()).unwrap();
+    for root in [&agents, &claude] {
+        assert!(text.contains(&format!("{} {}\n", folder_stamp(root), root.display())));
+    }
+    me.skillpm(&["install", "--frozen"]).succeeds();
+    assert_eq!(
+        (names(&agents), names(&claude)),
+        (both.clone(), both.clone())
+    );
+
+    // The claude folder dropped: its links go, the sealed folder stays.
+    me.write(
+        "skills.toml",
+        manifest
+            .replace(r#"agents = ["agents", "claude"]"#, r#"agents = ["agents"]"#)
+            .as_bytes(),
+    );
+    me.skillpm(&["install", "--frozen"])
+        .succeeds()
+        .says("removed");
+    assert_eq!((names(&agents), names(&claude)), (both, Vec::new()));
+    let claude_now = folder_stamp(&claude);
+    me.skillpm(&["install", "--frozen"]).succeeds();
+    assert_eq!(folder_stamp(&claude), claude_now);
+}
+
 // ---------------------------------------------------------------- determinism
 
 #[test]

@@ -49,5 +49,6 @@ fn online_prover<'s>(sess: &'s mut Session<'_>) -> anyhow::Result<Prover<'s>> {
         sess.store.root(),
         fetcher,
         (sess.ctx.offline, sess.ctx.allow_http),
-    ))
+    )
+    .with_lock(sess.lock.as_ref()))
 }
