@@ -554,10 +554,9 @@ fn hash_before_placing(
     mode: LinkMode,
 ) -> anyhow::Result<()> {
     let mut todo: Vec<&LockedSkill> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for (_, s, dest, entry, before) in plan {
-        if !already_placed(before, s.tree, dest, entry, mode)
-            && !todo.iter().any(|t| t.tree == s.tree)
-        {
+        if !already_placed(before, s.tree, dest, entry, mode) && seen.insert(s.tree) {
             todo.push(s);
         }
     }

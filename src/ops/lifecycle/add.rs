@@ -1,6 +1,7 @@
 //! `skillpm add [--source NAME|URL|PATH] <name>... | --all`.
 
 use crate::escape::Untrusted;
+use std::collections::HashMap;
 use std::io::Write;
 
 use serde::Serialize;
@@ -380,19 +381,24 @@ fn record(
     source: &str,
 ) -> anyhow::Result<Vec<Added>> {
     let mut added = Vec::new();
+    // By name (the first of each): `add --all` of 500 compared every pair.
+    let (mut asked, mut summary_of) = (HashMap::new(), HashMap::new());
+    for (p, a) in pending.iter().zip(answers) {
+        asked.entry(p.locked.name.as_str()).or_insert(*a);
+    }
+    for s in summaries {
+        summary_of.entry(s.name.as_str()).or_insert(s);
+    }
     for c in candidates {
         let name = &c.locked.name;
-        let approved = pending
-            .iter()
-            .position(|p| &p.locked.name == name)
-            .is_none_or(|i| answers[i]);
+        let approved = asked.get(name.as_str()).is_none_or(|a| *a);
         if !approved {
             ctx.ui.warn(format!(
                 "`{name}` declined: keeping the version already locked"
             ));
         } else {
             let mut locked = c.locked.clone();
-            match summaries.iter().find(|s| &s.name == name) {
+            match summary_of.get(name.as_str()) {
                 Some(summary) => super::approval::record_approval(&mut locked, Some(summary), true),
                 // Approved already for exactly this tree: what the lock
                 // accepted for it still holds.

@@ -20,12 +20,10 @@ pub fn resolve_all(
     skipped: &mut Vec<NotAdded>,
 ) -> anyhow::Result<Vec<Candidate>> {
     let duplicated = skip_discovery_refusals(opened, skipped);
-    let mut wanted: Vec<Offer> = Vec::new();
-    for offer in opened.source.offers() {
-        if !duplicated.contains(&offer.name) && !wanted.iter().any(|w| w.name == offer.name) {
-            wanted.push(offer);
-        }
-    }
+    let mut seen = std::collections::HashSet::new();
+    let wanted: Vec<Offer> = (opened.source.offers().into_iter())
+        .filter(|o| !duplicated.contains(&o.name) && seen.insert(o.name.clone()))
+        .collect();
     // Discovery already warned about what it skipped and about duplicates.
     let warned = skipped.len();
     let names: Vec<String> = wanted.iter().map(|o| o.name.clone()).collect();

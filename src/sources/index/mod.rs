@@ -361,9 +361,12 @@ fn resolve_entries(
 ) -> Vec<anyhow::Result<Candidate>> {
     let mut by_name = std::collections::HashMap::new();
     let mut entries: Vec<&Entry> = Vec::new();
+    let offered: std::collections::HashMap<&str, &Entry> = (resolved.index.entries.iter())
+        .map(|e| (e.name.as_str(), e))
+        .collect();
     let wanted: Vec<&Entry> = names
         .iter()
-        .filter_map(|n| resolved.index.entry(n))
+        .filter_map(|n| offered.get(&**n).copied())
         .collect();
     // Warm cache: an artifact already unpacked in the store is reused,
     // checked and judged on every core (each entry on its own: its record,

@@ -36,6 +36,9 @@ const MAX_SIGNATURE_BYTES: u64 = 64 * 1024;
 /// docs/design.md#unpacking defaults for a v0.1.0 file list fetched file by file.
 const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
 const MAX_SKILL_BYTES: u64 = 64 * 1024 * 1024;
+/// An index up to this size (about 1,500 entries) is parsed from its bytes
+/// in memory, once; a larger one as a stream from its snapshot file.
+const PARSED_IN_MEMORY: usize = 1024 * 1024;
 
 #[derive(Debug, thiserror::Error)]
 pub enum SourceError {
@@ -233,9 +236,15 @@ pub fn resolve_kept(
         .transpose()?
         .unzip();
 
-    // Nothing unusable is cached: the shape is checked first (no entries
-    // are built), the entries are parsed after the bytes are let go.
-    check_index(&body.bytes, &body.final_url)?;
+    // Nothing unusable is cached. A small index is parsed once, from the
+    // verified bytes; a large one has its shape checked first (no entry
+    // built) and its entries parsed from the snapshot once the bytes are
+    // let go (docs/performance.md, the 50,000-skill index).
+    let mut keep = keep;
+    let parsed = match body.bytes.len() <= PARSED_IN_MEMORY {
+        true => Some(parse_index_kept(&body.bytes, &body.final_url, keep.take())?),
+        false => check_index(&body.bytes, &body.final_url).map(|()| None)?,
+    };
     fetcher.remember(&body)?;
     if let Some(sig) = &signature_body {
         fetcher.remember(sig)?;
@@ -247,8 +256,10 @@ pub fn resolve_kept(
         .as_ref()
         .and_then(|s| std::str::from_utf8(&s.bytes).ok());
     let snapshots = crate::store::snapshots::Snapshots::in_cache(fetcher.cache().root());
-    let (index, snapshot) = match snapshots.put(&body.bytes, signature_text) {
-        Ok(snapshot) => (
+    let (index, snapshot) = match (parsed, snapshots.put(&body.bytes, signature_text)) {
+        (Some(index), Ok(snapshot)) => (index, snapshot),
+        (Some(index), Err(_)) => (index, Digest::of_bytes(&body.bytes)),
+        (None, Ok(snapshot)) => (
             parse_snapshot(
                 &snapshots,
                 snapshot,
@@ -258,7 +269,7 @@ pub fn resolve_kept(
             )?,
             snapshot,
         ),
-        Err(_) => (
+        (None, Err(_)) => (
             parse_index_kept(&body.bytes, &body.final_url, keep)?,
             Digest::of_bytes(&body.bytes),
         ),
