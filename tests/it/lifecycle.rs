@@ -599,6 +599,19 @@ fn a_declined_add_writes_and_links_nothing() {
 
 // ---------------------------------------------------------------- the no-op install
 
+/// Two skills added as symlinks into the project's two agent folders
+/// (`.agents/skills`, `.claude/skills`): where the no-op tests start. The
+/// registry is returned to keep it serving.
+fn added_as_symlinks() -> (Upstream, Member, PathBuf, PathBuf) {
+    let upstream = Upstream::v2(&[pdf_tools(), notes()]);
+    let me = Member::with_source(&upstream);
+    me.skillpm(&["add", "--all", "--yes", "--link-mode", "symlink"])
+        .succeeds();
+    let agents = me.project().join(".agents/skills");
+    let claude = me.project().join(".claude/skills");
+    (upstream, me, agents, claude)
+}
+
 /// The stamp the sealed-folders record keeps of an agent folder
 /// (`<device> <inode> <mtime-ns> <ctime-ns>`), as an attacker would read it.
 fn folder_stamp(root: &Path) -> String {
@@ -624,15 +637,8 @@ fn folder_stamp(root: &Path) -> String {
 /// new stamp), a link replaced by a folder, a link removed, the lock edited.
 #[test]
 fn a_no_op_install_frozen_still_finds_what_its_shortcuts_could_miss() {
-    let upstream = Upstream::v2(&[pdf_tools(), notes()]);
-    let me = Member::with_source(&upstream);
-    me.skillpm(&["add", "--all", "--yes", "--link-mode", "symlink"])
-        .succeeds();
+    let (_upstream, me, agents, claude) = added_as_symlinks();
     let sets = me.sandbox.cache.join("state/sealed-sets");
-    let (agents, claude) = (
-        me.project().join(".agents/skills"),
-        me.project().join(".claude/skills"),
-    );
     let entry = std::fs::read_link(agents.join("pdf-tools")).unwrap();
     let notes_entry = std::fs::read_link(agents.join("notes")).unwrap();
     let (lock, placed) = (me.lock_text(), me.roots());
@@ -784,18 +790,11 @@ fn a_no_op_install_frozen_still_finds_what_its_shortcuts_could_miss() {
 /// the dropped folder was placed), and the run after that is a no-op.
 #[test]
 fn a_sealed_no_op_install_still_unlinks_what_the_project_dropped() {
-    let upstream = Upstream::v2(&[pdf_tools(), notes()]);
-    let me = Member::with_source(&upstream);
-    me.skillpm(&["add", "--all", "--yes", "--link-mode", "symlink"])
-        .succeeds();
+    let (_upstream, me, agents, claude) = added_as_symlinks();
     let manifest = String::from_utf8(me.read("skills.toml")).unwrap();
     assert!(
         manifest.contains(r#"agents = ["agents", "claude"]"#),
         "{manifest}"
-    );
-    let (agents, claude) = (
-        me.project().join(".agents/skills"),
-        me.project().join(".claude/skills"),
     );
     let names = |root: &Path| {
         let mut found: Vec<String> = std::fs::read_dir(root)
