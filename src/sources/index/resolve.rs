@@ -241,9 +241,11 @@ pub fn resolve_kept(
     // built) and its entries parsed from the snapshot once the bytes are
     // let go (docs/performance.md, the 50,000-skill index).
     let mut keep = keep;
-    let parsed = match body.bytes.len() <= PARSED_IN_MEMORY {
-        true => Some(parse_index_kept(&body.bytes, &body.final_url, keep.take())?),
-        false => check_index(&body.bytes, &body.final_url).map(|()| None)?,
+    let parsed = if body.bytes.len() <= PARSED_IN_MEMORY {
+        Some(parse_index_kept(&body.bytes, &body.final_url, keep.take())?)
+    } else {
+        check_index(&body.bytes, &body.final_url)?;
+        None
     };
     fetcher.remember(&body)?;
     if let Some(sig) = &signature_body {
