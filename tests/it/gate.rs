@@ -172,6 +172,29 @@ fn refused_content_is_not_linked_by_a_frozen_install_after_it() {
     assert_eq!(lock(&sb.project), bad);
 }
 
+/// Issue 33: a no-op install whose agent folders are sealed (their links
+/// taken as read, placement/sealed.rs) still passes the gate: the lock
+/// edited to drop an acceptance, with every link and folder stamp as they
+/// were, is refused and changes nothing.
+#[test]
+fn a_sealed_no_op_install_still_passes_the_gate() {
+    let sb = accepted_project(&["--link-mode", "symlink"]);
+    // Honest: the folders settle and are sealed; no-ops change nothing.
+    std::thread::sleep(std::time::Duration::from_millis(150));
+    let before = placed(&sb.project);
+    for _ in 0..2 {
+        ok(run(sb.cmd().args(["install", "--frozen"])));
+    }
+    assert!(sb.cache.join("state/sealed-folders").is_dir());
+    assert_eq!(placed(&sb.project), before);
+    // The attack: only the acceptance is taken out of the lock.
+    let bad = unaccepted(&lock(&sb.project));
+    std::fs::write(sb.project.join("skills.lock"), &bad).unwrap();
+    refused(&sb, &sb.project, &["install", "--frozen"]);
+    refused(&sb, &sb.project, &["install", "--locked"]);
+    assert_eq!(lock(&sb.project), bad);
+}
+
 /// Issue 33: a tree another project on this machine accepted is judged
 /// again for this project's lock.
 #[test]
