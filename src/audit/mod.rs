@@ -289,9 +289,26 @@ pub fn audit_files<'a>(files: impl IntoIterator<Item = (&'a str, &'a [u8])>) -> 
 
 /// Words of a program that decodes base64: where one file of a skill has
 /// one, the base64 literals of every file are read decoded (a payload kept
-/// in a data file, decoded by a script).
-static DECODES_BASE64: LazyLock<regex::bytes::Regex> = LazyLock::new(|| {
-    regex::bytes::Regex::new(r"(?i)base64|b64decode|atob\(|frombase64string")
+/// in a data file, decoded by a script). Matched as `(?i)` reads them (ASCII
+/// case, and the long s `ſ` for an `s`), by a small automaton: compiling
+/// that expression cost a small audit 2 % of its instructions
+/// (docs/performance.md#the-audits-per-process-cost).
+static DECODES_BASE64: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
+    let mut words = vec![String::from("b64decode"), "atob(".into()];
+    for word in ["base64", "frombase64string"] {
+        let mut spelled = vec![String::new()];
+        for c in word.chars() {
+            let long: Vec<String> = (spelled.iter().filter(|_| c == 's'))
+                .map(|w| format!("{w}\u{17F}"))
+                .collect();
+            spelled.iter_mut().for_each(|w| w.push(c));
+            spelled.extend(long);
+        }
+        words.extend(spelled);
+    }
+    aho_corasick::AhoCorasick::builder()
+        .ascii_case_insensitive(true)
+        .build(words)
         .unwrap_or_else(|e| panic!("audit: {e}"))
 });
 
@@ -547,10 +564,68 @@ pub fn excerpt(text: &str, max: usize) -> String {
 /// gives up on long files and the search falls back to the slowest engine
 /// (docs/performance.md). Only the engine choice changes, never a match.
 pub(crate) fn engine(source: &str) -> Result<regex::Regex, regex::Error> {
-    regex::RegexBuilder::new(source)
+    regex::RegexBuilder::new(&unfolded(source))
         .dfa_size_limit(8 << 20)
         .size_limit(64 << 20)
         .build()
+}
+
+/// `source` with its Perl classes (`\w`, `\s`, `\d` and their negations),
+/// and its bracket classes of only those and ASCII punctuation, read with
+/// case ignored off: each is its own case folding already, so the
+/// expression is the same (a debug build compares the two syntax trees),
+/// but `(?i)` folded `\w`'s 770 ranges again on every compile (9 M of the
+/// 131 M instructions of a cold add of 5 skills,
+/// docs/performance.md#the-audits-per-process-cost).
+fn unfolded(source: &str) -> String {
+    let mut out = String::with_capacity(source.len() + 64);
+    let mut rest = source;
+    while let Some(c) = rest.chars().next() {
+        let (mut len, mut closed) = (c.len_utf8(), false);
+        if c == '\\' {
+            len += rest[1..].chars().next().map_or(0, char::len_utf8);
+            closed = matches!(&rest[..len], r"\w" | r"\W" | r"\s" | r"\S" | r"\d" | r"\D");
+        } else if c == '[' {
+            // Members: Perl classes and ASCII punctuation; `-` only at an
+            // end (no range).
+            let open = 1 + usize::from(rest[1..].starts_with('^'));
+            (len, closed) = (open, true);
+            loop {
+                let mut chars = rest[len..].chars();
+                match chars.next() {
+                    Some(']') if len > open => break,
+                    Some('[') | None => return source.to_owned(),
+                    Some('\\') => {
+                        let e = chars.next().unwrap_or('a');
+                        closed &= "wWsSdD".contains(e) || e.is_ascii_punctuation();
+                        len += 1 + e.len_utf8();
+                    }
+                    Some('-') => {
+                        closed &= len == open || rest[len + 1..].starts_with(']');
+                        len += 1;
+                    }
+                    Some(m) => {
+                        closed &= m.is_ascii_punctuation() || m == ' ';
+                        len += m.len_utf8();
+                    }
+                }
+            }
+            len += 1;
+        }
+        let piece = &rest[..len];
+        if closed {
+            out.push_str(&format!("(?-i:{piece})"));
+        } else {
+            out.push_str(piece);
+        }
+        rest = &rest[len..];
+    }
+    debug_assert_eq!(
+        regex_syntax::Parser::new().parse(source).ok(),
+        regex_syntax::Parser::new().parse(&out).ok(),
+        "{source}"
+    );
+    out
 }
 
 /// An audit expression compiled only for a text it may match
@@ -608,19 +683,27 @@ impl Screen {
     /// The screen of the expression `source` ([`screen_of`]).
     fn of(source: &str) -> Screen {
         let hir = regex_syntax::Parser::new()
-            .parse(source)
+            .parse(&unfolded(source))
             .unwrap_or_else(|e| panic!("audit screen: {e}"));
         Screen::new(&screen_of(&hir))
     }
 
     fn new(hir: &regex_syntax::hir::Hir) -> Screen {
         use regex_automata::{hybrid::dfa, nfa::thompson};
-        let nfa = thompson::Compiler::new()
-            .configure(
+        // One compiler for every screen: each new one filled and dropped
+        // its tables for UTF-8 again, a fifth of building a screen
+        // (docs/performance.md#the-audits-per-process-cost).
+        static COMPILER: LazyLock<std::sync::Mutex<thompson::Compiler>> = LazyLock::new(|| {
+            let mut compiler = thompson::Compiler::new();
+            compiler.configure(
                 thompson::Config::new()
                     .which_captures(thompson::WhichCaptures::None)
                     .nfa_size_limit(Some(64 << 20)),
-            )
+            );
+            std::sync::Mutex::new(compiler)
+        });
+        let nfa = (COMPILER.lock())
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
             .build_from_hir(hir)
             .unwrap_or_else(|e| panic!("audit screen: {e}"));
         let dfa = dfa::Builder::new()
@@ -801,7 +884,7 @@ impl Gate {
                 let before = need.starts_with(BOUNDARY);
                 let after = need.ends_with(BOUNDARY);
                 // A boundary inside is zero-width: the text holds the rest.
-                literals.push(need.replace(BOUNDARY, ""));
+                literals.push(need.replace(BOUNDARY, "").to_ascii_lowercase());
                 of.push((i, before, after));
             }
         }
@@ -811,8 +894,11 @@ impl Gate {
         // (docs/performance.md#the-audits-literal-gates); only its start
         // state dense (a small audit 0.88x CPU, 500 skills no slower,
         // docs/performance.md#one-automaton-for-every-literal).
+        // Kept lowercase and matched against a text lowercased
+        // ([`Gate::each`]): the same matches as an automaton that ignores
+        // ASCII case, which has twice the transitions to build
+        // (docs/performance.md#the-audits-per-process-cost).
         let finder = aho_corasick::AhoCorasick::builder()
-            .ascii_case_insensitive(true)
             .kind(Some(aho_corasick::AhoCorasickKind::ContiguousNFA))
             .dense_depth(1)
             .build(&literals)
@@ -855,8 +941,11 @@ impl Gate {
     /// bounded)`: `bounded` when the word boundaries its literal asks for
     /// are there.
     fn each(&self, haystack: &str, found: &mut dyn FnMut(usize, Range<usize>, bool)) {
-        let bytes = haystack.as_bytes();
-        for m in self.finder.find_overlapping_iter(haystack) {
+        // ASCII case changes neither a byte's place nor whether it is a
+        // word's, so the boundaries are the text's.
+        let lower = haystack.to_ascii_lowercase();
+        let bytes = lower.as_bytes();
+        for m in self.finder.find_overlapping_iter(&lower) {
             let (i, before, after) = self.of[m.pattern().as_usize()];
             let bounded = (!before || rules::word_boundary(bytes, m.start()))
                 && (!after || rules::word_boundary(bytes, m.end()));
@@ -1168,6 +1257,47 @@ pub(crate) mod tests {
         let wrapped = format!("x {} y\n", need.replacen(' ', "\n", 1));
         let passed = LITERALS.scan(&wrapped, &capability::join_paragraphs(&wrapped));
         assert!(!passed.hit(LITERALS.cues + i), "{need:?}");
+    }
+
+    #[test]
+    fn classes_read_without_case_keep_every_expression() {
+        let parse = |s: &str| regex_syntax::Parser::new().parse(s).ok();
+        // Honest: the capability expressions and the cues, with their
+        // Perl classes read without case, are the same syntax trees.
+        let cues = [standing::CUES, steering::CUES, tools::CUES, blind::CUES]
+            .into_iter()
+            .flatten()
+            .flat_map(|c| [c.pattern, c.also, c.near, c.unless])
+            .map(|s| s.replace(r"\b", r"(?-u:\b)"));
+        let sources: Vec<String> = (capability::gated().into_iter().map(|(_, s)| s))
+            .chain(cues)
+            .collect();
+        let changed = sources.iter().filter(|s| unfolded(s) != **s).count();
+        assert!(changed > sources.len() / 4, "{changed}");
+        for s in &sources {
+            assert_eq!(parse(s), parse(&unfolded(s)), "{s}");
+        }
+        // Attack: a class with a letter, or a range over letters, is not
+        // its own folding (`(?i)` adds the other case, `ſ` and `K`): kept.
+        for s in [r"(?i)[$a]x", r"(?i)[ -~]", r"(?i)[!-/]\w", r"(?i)[\x41.]"] {
+            assert_eq!(parse(s), parse(&unfolded(s)), "{s}");
+        }
+        assert_eq!(unfolded(r"(?i)[ -~][\w.]"), r"(?i)[ -~](?-i:[\w.])");
+    }
+
+    #[test]
+    fn base64_words_are_read_as_their_case_insensitive_expression_read_them() {
+        let regex =
+            regex::bytes::Regex::new(r"(?i)base64|b64decode|atob\(|frombase64string").unwrap();
+        // Honest first, then spellings in other cases and with the long s.
+        let texts = "plain|bas e64|atob x|BASE64 -d|B64Decode(x)|ATOB(x)|baſe64|FromBaſe64ſtring(";
+        for text in texts
+            .split('|')
+            .chain(["frombase64ſtring", "fromBASE64STRİNG"])
+        {
+            let expected = regex.is_match(text.as_bytes());
+            assert_eq!(DECODES_BASE64.is_match(text), expected, "{text}");
+        }
     }
 
     #[test]

@@ -801,7 +801,12 @@ pub(super) fn is_teaching(lines: &Lines<'_>, index: usize, start: usize, end: us
     // The flag `--dangerously-skip-permissions` is not the word "dangerous";
     // "never stop to ask" is an instruction, not a warning.
     let context = context.replace("--dangerously", "");
-    let context = NEVER_ASK.replace_all(&context, "");
+    // (Every match of `NEVER_ASK` holds "never": compiled only then.)
+    let context = if context.contains("never") {
+        NEVER_ASK.replace_all(&context, "").into_owned()
+    } else {
+        context
+    };
     TEACHING.iter().any(|m| starts_word(&context, m))
 }
 
