@@ -93,6 +93,47 @@ pub fn parse_yaml(yaml: &str, yaml_line: usize) -> Result<Map<String, Value>, St
 /// everywhere: YAML 1.2 booleans (`yes` stays a string), duplicate keys are
 /// an error, and the parser's default budget guards against alias bombs.
 pub(crate) fn parse_yaml_value(yaml: &str, yaml_line: usize) -> Result<Value, String> {
+    let seen = |parses: &Parses| {
+        parses
+            .by_text
+            .get(yaml)
+            .and_then(|at| at.iter().find(|(line, _)| *line == yaml_line))
+            .map(|(_, parsed)| parsed.clone())
+    };
+    if let Some(parsed) = PARSES.lock().ok().and_then(|parses| seen(&parses)) {
+        return parsed;
+    }
+    let parsed = parse_uncached(yaml, yaml_line);
+    if let Ok(mut parses) = PARSES.lock()
+        && parses.bytes + yaml.len() <= PARSES_BUDGET
+    {
+        parses.bytes += yaml.len();
+        let at = parses.by_text.entry(yaml.to_owned()).or_default();
+        at.push((yaml_line, parsed.clone()));
+    }
+    parsed
+}
+
+/// The documents this process parsed, with what each gave at the line it
+/// starts on (the result is a function of both). One skill's SKILL.md is
+/// parsed when its source is listed, by the unpacker's check, the check of
+/// its stored copy, its parsed view and the audit: five parses of five
+/// lines were 12.5 % of the instructions of a cold add of 50 skills
+/// (docs/performance.md#what-the-measurements-decided).
+#[derive(Default)]
+struct Parses {
+    by_text: std::collections::HashMap<String, Vec<(usize, Result<Value, String>)>>,
+    bytes: usize,
+}
+
+/// Documents are remembered while their texts total at most this: a run
+/// over a huge collection keeps parsing, without growing.
+const PARSES_BUDGET: usize = 4 << 20;
+
+static PARSES: std::sync::LazyLock<std::sync::Mutex<Parses>> =
+    std::sync::LazyLock::new(Default::default);
+
+fn parse_uncached(yaml: &str, yaml_line: usize) -> Result<Value, String> {
     let options = serde_saphyr::options! {
         strict_booleans: true,
         with_snippet: false,
@@ -162,6 +203,23 @@ mod tests {
             SplitError::NotClosed.to_string(),
             "the frontmatter opened on line 1 is never closed by a `---` line"
         );
+    }
+
+    #[test]
+    fn a_remembered_parse_is_the_parse_of_that_text_at_that_line() {
+        let honest = "name: a\ndescription: b\n";
+        let first = parse_yaml_value(honest, 2).unwrap();
+        assert_eq!(parse_yaml_value(honest, 2), Ok(first.clone()));
+        // One character apart, another document: never the remembered one.
+        let other = parse_yaml_value("name: a\ndescription: c\n", 2).unwrap();
+        assert_ne!(other, first);
+        // The same broken text further down the file: its own line number.
+        let broken = "name: a\ndescription: [\n";
+        let at_2 = parse_yaml_value(broken, 2).unwrap_err();
+        let at_40 = parse_yaml_value(broken, 40).unwrap_err();
+        assert_ne!(at_2, at_40, "{at_2}");
+        assert_eq!(parse_uncached(broken, 40), Err(at_40));
+        assert_eq!(parse_yaml_value(honest, 2), Ok(first));
     }
 
     #[test]
