@@ -22,7 +22,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::rules::{Lines, is_teaching, negated, quoted, rule};
-use super::{Expr, Finding, Gated, Passed, Screened, Severity, excerpt};
+use super::{Expr, Finding, Gated, Passed, Severity, excerpt};
 
 /// Credential stores and key files by path, in any language.
 static SOURCE: Expr = Expr::new(
@@ -561,7 +561,7 @@ const STRONG_BYPASS: &str = r"(?:\b(?:all|every|any|each)\b[^.\n]{0,40}\bpre-?ap
 /// reached, the files it read) from what it tells the user.
 const HIDE_ACTIONS: &str = r"(?:\b(?:leave\s+out|omit|hide|exclude|remove|drop|don'?t\s+(?:mention|list|include|show|report)|do\s+not\s+(?:mention|list|include|show|report))\b[^.\n]{0,30}\b(?:any|all|every|the)\s+(?:commands?|network\s+(?:calls?|requests?|hosts?|access)|hosts?|urls?|files?|uploads?)\s+(?:(?:that\s+)?you\s+(?:ran|run|executed|read|opened|contacted|accessed|sent)|that\s+(?:contacted|reached|called|accessed|touched|sent|uploaded)|(?:read\s+)?outside))";
 
-static STRONG: LazyLock<Vec<(&'static str, &'static str, Screened)>> = LazyLock::new(|| {
+static STRONG: LazyLock<Vec<(&'static str, &'static str, Expr)>> = LazyLock::new(|| {
     vec![
         (
             "override-instructions",
@@ -583,20 +583,18 @@ static STRONG: LazyLock<Vec<(&'static str, &'static str, Screened)>> = LazyLock:
 
 /// One family's expression: its first phrases and `more`, with a sentence
 /// read across dots inside words (`https://x.example/a`, `.env`): `[^.\n]`
-/// stops only at a dot that ends a sentence. Screened: its bounded gaps
-/// unroll into large automata, compiled only for a text that may match.
-fn family(first: &str, more: &str) -> Screened {
+/// stops only at a dot that ends a sentence. Screened ([`Passed::screened`]):
+/// its bounded gaps unroll into large automata, compiled only for a text
+/// that may match.
+fn family(first: &str, more: &str) -> Expr {
     let more = format!("(?i){more}");
     let joined = if first.is_empty() {
         more
     } else {
         format!("{first}|{more}")
     };
-    Screened::new(
-        joined
-            .replace(r"[^.\n]", r"(?:[^.\n]|\.[^\s.])")
-            .replace(r"\b", r"(?-u:\b)"),
-    )
+    // Built once per process, kept as long as it (a static's).
+    Expr::new(joined.replace(r"[^.\n]", r"(?:[^.\n]|\.[^\s.])").leak())
 }
 
 // More phrases per family (docs/audit.md#capabilities), in English,
@@ -611,7 +609,7 @@ const DESTROY: &str = r"(?:\b(?:delete|remove|erase|wipe|empty|clear|shred)\b[^.
 
 /// Instructions to the agent, by family, in English, French, Spanish,
 /// German, Portuguese, Chinese, Japanese and Russian.
-static FAMILIES: LazyLock<Vec<(&'static str, Screened)>> = LazyLock::new(|| {
+static FAMILIES: LazyLock<Vec<(&'static str, Expr)>> = LazyLock::new(|| {
     vec![
         (
             "reveal secrets",
@@ -1383,12 +1381,11 @@ impl Skill {
             // A quotation may wrap onto the next line: read it by paragraph.
             let paragraphs = Lines::new(sentences);
             for (id, what, screened) in STRONG.iter() {
-                if !may_sentences.may(screened) {
-                    continue;
-                }
-                let Some(regex) = screened.for_text(sentences) else {
+                let Some(regex) = may_sentences.screened(screened, sentences) else {
                     continue;
                 };
+                #[cfg(test)]
+                super::SCREEN_PASSED.with(|n| n.set(n.get() + 1));
                 if let Some(m) = regex.find_iter(sentences).find(|m| {
                     !(teaching(m.start(), m.end())
                         || negated(lines, m.start())
@@ -1433,12 +1430,14 @@ impl Skill {
             ));
         }
         for (family, screened) in FAMILIES.iter() {
-            if self.families.contains_key(family) || !may_sentences.may(screened) {
+            if self.families.contains_key(family) {
                 continue;
             }
-            let Some(regex) = screened.for_text(sentences) else {
+            let Some(regex) = may_sentences.screened(screened, sentences) else {
                 continue;
             };
+            #[cfg(test)]
+            super::SCREEN_PASSED.with(|n| n.set(n.get() + 1));
             for m in regex.find_iter(sentences) {
                 if !(prose || rel.ends_with(".md") || m.as_str().starts_with("--")) {
                     // Instructions live in prose; code only carries flags.

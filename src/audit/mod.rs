@@ -628,44 +628,6 @@ fn unfolded(source: &str) -> String {
     out
 }
 
-/// An audit expression compiled only for a text it may match
-/// (docs/performance.md#the-audits-fixed-cost): first its *screen*
-/// ([`screen_of`]: counted repetitions left open, `{0,80}` read as `*`, and
-/// large Unicode classes widened outside ASCII), which matches wherever the
-/// expression does and compiles to a small automaton; the expression
-/// itself, whose bounded gaps unroll into large ones, is compiled the first
-/// time a screen matches. Results are the expression's own. Neither is
-/// compiled before a [`Gate`] lets a text through to it.
-pub(crate) struct Screened {
-    source: String,
-    screen: std::sync::OnceLock<Screen>,
-    full: std::sync::OnceLock<regex::Regex>,
-}
-
-impl Screened {
-    /// `source` must compile (the expressions are constants of the audit).
-    pub(crate) fn new(source: String) -> Screened {
-        Screened {
-            source,
-            screen: std::sync::OnceLock::new(),
-            full: std::sync::OnceLock::new(),
-        }
-    }
-
-    /// The expression, when `text` may hold a match of it.
-    pub(crate) fn for_text(&self, text: &str) -> Option<&regex::Regex> {
-        let screen = self.screen.get_or_init(|| Screen::of(&self.source));
-        if !screen.may_match(text) {
-            return None;
-        }
-        #[cfg(test)]
-        SCREEN_PASSED.with(|n| n.set(n.get() + 1));
-        Some(self.full.get_or_init(|| {
-            engine(&self.source).unwrap_or_else(|e| panic!("audit expression: {e}"))
-        }))
-    }
-}
-
 /// A screen's automaton: the forward lazy DFA of the syntax tree already
 /// parsed, nothing else. A screen only answers "may this text match?", so
 /// it needs neither capture groups nor the reverse automaton a regex
@@ -752,9 +714,12 @@ impl Expr {
         }
     }
 
-    /// The expression, when its screen (as a [`Screened`]'s) says
-    /// `haystack` may hold a match: one whose counted gaps unroll into a
-    /// large automaton is compiled only for such a text
+    /// The expression, when its *screen* says `haystack` may hold a match
+    /// (docs/performance.md#the-audits-fixed-cost): [`screen_of`], counted
+    /// repetitions left open (`{0,80}` read as `*`) and large Unicode
+    /// classes widened outside ASCII, matches wherever the expression does
+    /// and compiles to a small automaton; one whose bounded gaps unroll into
+    /// a large automaton is compiled only for such a text
     /// (docs/performance.md#one-automaton-for-every-literal).
     pub(crate) fn screened(&self, haystack: &str) -> Option<&regex::Regex> {
         let screen = self.screen.get_or_init(|| Screen::of(&self.source()));
@@ -786,12 +751,6 @@ pub(crate) trait Gated {
 impl Gated for Expr {
     fn gated(&'static self) -> (usize, String) {
         (address(self), self.source())
-    }
-}
-
-impl Gated for Screened {
-    fn gated(&'static self) -> (usize, String) {
-        (address(self), self.source.clone())
     }
 }
 
@@ -991,8 +950,9 @@ impl Passed<'_> {
 
 #[cfg(test)]
 thread_local! {
-    /// How many times, on this thread, a screen let a text through to its
-    /// expression (the laziness the unit tests hold).
+    /// How many times, on this thread, the screen of an instruction family
+    /// or a strong phrase let a text through (the laziness the unit tests
+    /// hold).
     pub(crate) static SCREEN_PASSED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
