@@ -19,8 +19,6 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::LazyLock;
 
-use regex::Regex;
-
 use super::rules::{Lines, is_teaching, negated, quoted, rule};
 use super::{Expr, Finding, Gated, Passed, Severity, excerpt};
 
@@ -33,9 +31,6 @@ static SOURCE: Expr = Expr::new(
 static ENV_DUMP: Expr = Expr::new(
     r#"(?im)(?:\bprintenv\s*(?:$|>|\|\s*(?:base64|curl|wget|nc|xxd|gzip|openssl|tee|python[0-9.]*|node|sh|bash)\b)|(?:^|[;&|(`]\s*|\$\(\s*)env\s*(?:\||>)|\$\(\s*(?:env|printenv)\s*\)|(?:json\.dumps|str|repr)\(\s*(?:dict\()?os\.environ\s*\)?\)|JSON\.stringify\(\s*process\.env\s*\)|\bENV\.to_(?:h|a)\b|\bos\.Environ\(\)|(?:Get-ChildItem|gci|dir|ls)\s+env:|(?:\bos\.environ\.(?:items|keys)\(\)|Object\.(?:entries|keys)\(\s*process\.env\s*\))[^\n]*(?:KEY|TOKEN|SECRET|PASS))"#,
 );
-
-/// Matches nothing (a test file is no source).
-static NOTHING: Expr = Expr::new(r"[^\s\S]");
 
 /// Reading a file, in any language (a credential path counts as a source
 /// only next to one: in prose on its line, in code anywhere in the file).
@@ -1266,19 +1261,16 @@ impl Skill {
                 break;
             }
         }
-        let env_dump: &Regex = if is_test(rel) || !may.may(&ENV_DUMP) {
-            &NOTHING
-        } else {
-            &ENV_DUMP
-        };
-        let sink: &Regex = if may.may(&SINK) { &SINK } else { &NOTHING };
-        let remote_run = may.screened(&REMOTE_RUN, text).unwrap_or(&NOTHING);
+        // (A test file is no source.)
+        let env_dump = (!is_test(rel) && may.may(&ENV_DUMP)).then(|| &*ENV_DUMP);
+        let sink = may.may(&SINK).then(|| &*SINK);
+        let remote_run = may.screened(&REMOTE_RUN, text);
         for (list, regex) in [
             (&mut self.sources, env_dump),
             (&mut self.sinks, sink),
             (&mut self.remote_runs, remote_run),
         ] {
-            for m in regex.find_iter(text) {
+            for m in regex.into_iter().flat_map(|r| r.find_iter(text)) {
                 if !teaching(m.start(), m.end()) {
                     list.push(fact(m.start()));
                     break;
