@@ -16,7 +16,7 @@
 //! An entry this process just created is judged from the bytes it wrote
 //! (the ones its digest was computed over), kept in memory up to a budget
 //! ([`Written`]), rather than read back from the entry: the read-back was
-//! a tenth of a cold 500-skill folder add's system calls
+//! a quarter of a cold 500-skill folder add's system calls
 //! (docs/performance.md#what-the-measurements-decided).
 //!
 //! A run's verdicts are written together, as one batch file of MAC'd lines
