@@ -244,7 +244,7 @@ pub struct Store {
     judged: std::sync::Mutex<std::collections::HashMap<Digest, Vec<crate::audit::Finding>>>,
     /// The bytes of entries this process created, as written, until they
     /// are judged ([`Store::verdict`] reads them instead of the entry).
-    written: std::sync::Mutex<verdicts::Written>,
+    written: std::sync::Mutex<verdicts::Unjudged>,
     /// This process's staging folders and temporary files, each group
     /// owned through one lock file made on first use (`crate::fs::temp`,
     /// rule 4): no lock file per skill.
@@ -351,7 +351,7 @@ impl Store {
             hashed: std::sync::Mutex::new(std::collections::HashSet::new()),
             sealed: std::sync::Mutex::new(std::collections::HashSet::new()),
             judged: std::sync::Mutex::new(std::collections::HashMap::new()),
-            written: std::sync::Mutex::new(verdicts::Written::default()),
+            written: std::sync::Mutex::new(verdicts::Unjudged::default()),
             created: std::sync::Mutex::new(Vec::new()),
             stages,
             temps,
@@ -549,7 +549,7 @@ impl Store {
     fn commit(
         &self,
         staging: TempDir,
-        (mut tree, written): (HashedTree, Option<unpack::Written>),
+        (mut tree, written): (HashedTree, Option<unpack::FilesAsWritten>),
     ) -> Result<StoreEntry, StoreError> {
         let digest = tree.digest;
         let dest = self.entry_path(&digest);

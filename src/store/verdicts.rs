@@ -15,7 +15,7 @@
 //!
 //! An entry this process just created is judged from the bytes it wrote
 //! (the ones its digest was computed over), kept in memory up to a budget
-//! ([`Written`]), rather than read back from the entry: the read-back was
+//! ([`Unjudged`]), rather than read back from the entry: the read-back was
 //! a quarter of a cold 500-skill folder add's system calls
 //! (docs/performance.md#what-the-measurements-decided).
 //!
@@ -37,8 +37,8 @@ use crate::unpack;
 
 /// The bytes of entries this process created and has not judged yet.
 #[derive(Debug, Default)]
-pub(super) struct Written {
-    trees: std::collections::HashMap<Digest, unpack::Written>,
+pub(super) struct Unjudged {
+    trees: std::collections::HashMap<Digest, unpack::FilesAsWritten>,
     bytes: usize,
 }
 
@@ -153,7 +153,7 @@ impl Store {
     /// Keeps the bytes of the entry `tree` this process just created (its
     /// files as written, sorted by path) for its verdict, while the bytes
     /// kept total at most [`WRITTEN_BUDGET`].
-    pub(super) fn keep_written(&self, tree: Digest, files: unpack::Written) {
+    pub(super) fn keep_written(&self, tree: Digest, files: unpack::FilesAsWritten) {
         let size: usize = files.iter().map(|(_, bytes)| bytes.len()).sum();
         if let Ok(mut written) = self.written.lock()
             && written.bytes + size <= WRITTEN_BUDGET
@@ -164,7 +164,7 @@ impl Store {
     }
 
     /// The bytes kept for `tree`, which leave memory with this call.
-    fn take_written(&self, tree: &Digest) -> Option<unpack::Written> {
+    fn take_written(&self, tree: &Digest) -> Option<unpack::FilesAsWritten> {
         let mut written = self.written.lock().ok()?;
         let files = written.trees.remove(tree)?;
         written.bytes -= files.iter().map(|(_, bytes)| bytes.len()).sum::<usize>();

@@ -78,7 +78,7 @@ impl FileList {
     pub(crate) fn finish_written(
         self,
         expected_name: &str,
-    ) -> Result<(HashedTree, Option<super::Written>), UnpackError> {
+    ) -> Result<(HashedTree, Option<super::FilesAsWritten>), UnpackError> {
         self.tree.finish_written(expected_name)
     }
 }

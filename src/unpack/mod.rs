@@ -29,8 +29,8 @@ mod zip;
 pub use file_list::{FileList, FileSink};
 pub use kind::ArtifactKind;
 pub use limits::{Limits, Size};
+pub use writer::FilesAsWritten;
 pub(crate) use writer::TreeWriter;
-pub use writer::Written;
 
 /// Folder names skipped at the root of a local source: a checkout's own
 /// version-control data is not skill content.
@@ -46,7 +46,7 @@ pub fn unpack_artifact(
     expected_name: &str,
     staging: &Path,
     limits: &Limits,
-) -> Result<(HashedTree, Option<Written>), UnpackError> {
+) -> Result<(HashedTree, Option<FilesAsWritten>), UnpackError> {
     let unpack = match kind {
         ArtifactKind::Zip => zip::unpack,
         ArtifactKind::TarGz => targz::unpack,
@@ -65,7 +65,7 @@ pub fn unpack_dir(
     expected_name: &str,
     staging: &Path,
     limits: &Limits,
-) -> Result<(HashedTree, Option<Written>), UnpackError> {
+) -> Result<(HashedTree, Option<FilesAsWritten>), UnpackError> {
     write_tree(staging, label, expected_name, limits, |tree| {
         dir::copy(source, tree)
     })
@@ -78,7 +78,7 @@ fn write_tree(
     expected_name: &str,
     limits: &Limits,
     fill: impl FnOnce(&mut writer::TreeWriter) -> Result<(), UnpackError>,
-) -> Result<(HashedTree, Option<Written>), UnpackError> {
+) -> Result<(HashedTree, Option<FilesAsWritten>), UnpackError> {
     let mut tree = writer::TreeWriter::new(staging, label, limits);
     fill(&mut tree)?;
     tree.finish_written(expected_name)

@@ -42,7 +42,7 @@ pub(crate) struct TreeWriter {
     pub(crate) abandoned: Option<String>,
     /// Every file's bytes as written, while they total at most
     /// [`KEPT_BYTES`] (a staging tree only): the audit judges them from
-    /// memory instead of reading the entry back (see [`Written`]).
+    /// memory instead of reading the entry back (see [`FilesAsWritten`]).
     kept: Option<Vec<(String, Vec<u8>)>>,
     kept_bytes: u64,
 }
@@ -50,7 +50,7 @@ pub(crate) struct TreeWriter {
 /// The files of a tree just written, `/`-separated paths with their bytes,
 /// sorted by path (as the audit lists a folder): what a store entry holds,
 /// without reading it back.
-pub type Written = Vec<(String, Vec<u8>)>;
+pub type FilesAsWritten = Vec<(String, Vec<u8>)>;
 
 /// A tree whose files total more is read back from disk when judged.
 const KEPT_BYTES: u64 = 1 << 20;
@@ -376,11 +376,11 @@ impl TreeWriter {
     }
 
     /// [`TreeWriter::finish`], with the files' bytes as written when the
-    /// tree was small enough to keep them ([`Written`]).
+    /// tree was small enough to keep them ([`FilesAsWritten`]).
     pub(crate) fn finish_written(
         mut self,
         expected_name: &str,
-    ) -> Result<(HashedTree, Option<Written>), UnpackError> {
+    ) -> Result<(HashedTree, Option<FilesAsWritten>), UnpackError> {
         if let Some(name) = self.abandoned.take() {
             return Err(self.refuse(Some(&name), UnpackRule::Incomplete));
         }
