@@ -93,6 +93,38 @@ pub fn parse_yaml(yaml: &str, yaml_line: usize) -> Result<Map<String, Value>, St
 /// everywhere: YAML 1.2 booleans (`yes` stays a string), duplicate keys are
 /// an error, and the parser's default budget guards against alias bombs.
 pub(crate) fn parse_yaml_value(yaml: &str, yaml_line: usize) -> Result<Value, String> {
+    RECENT.with(|recent| {
+        let mut recent = recent.borrow_mut();
+        if let Some((.., parsed)) = recent
+            .iter()
+            .find(|(line, text, _)| *line == yaml_line && text == yaml)
+        {
+            return parsed.clone();
+        }
+        let parsed = parse_uncached(yaml, yaml_line);
+        if recent.len() == RECENT_PARSES {
+            recent.pop_front();
+        }
+        recent.push_back((yaml_line, yaml.to_owned(), parsed.clone()));
+        parsed
+    })
+}
+
+/// How many parses each thread keeps.
+const RECENT_PARSES: usize = 8;
+
+thread_local! {
+    /// The last few documents parsed on this thread, with what they gave
+    /// (the result is a function of the text and its first line). One
+    /// skill's SKILL.md is parsed by the unpacker's check, the check of its
+    /// stored copy, its parsed view and the audit, all on the thread that
+    /// stored it: four parses were 12 % of the instructions of a cold add of
+    /// 50 skills (docs/performance.md#what-the-measurements-decided).
+    static RECENT: std::cell::RefCell<std::collections::VecDeque<(usize, String, Result<Value, String>)>> =
+        const { std::cell::RefCell::new(std::collections::VecDeque::new()) };
+}
+
+fn parse_uncached(yaml: &str, yaml_line: usize) -> Result<Value, String> {
     let options = serde_saphyr::options! {
         strict_booleans: true,
         with_snippet: false,
@@ -162,6 +194,27 @@ mod tests {
             SplitError::NotClosed.to_string(),
             "the frontmatter opened on line 1 is never closed by a `---` line"
         );
+    }
+
+    #[test]
+    fn a_remembered_parse_is_the_parse_of_that_text_at_that_line() {
+        let honest = "name: a\ndescription: b\n";
+        let first = parse_yaml_value(honest, 2).unwrap();
+        assert_eq!(parse_yaml_value(honest, 2), Ok(first.clone()));
+        // One character apart, another document: never the remembered one.
+        let other = parse_yaml_value("name: a\ndescription: c\n", 2).unwrap();
+        assert_ne!(other, first);
+        // The same broken text further down the file: its own line number.
+        let broken = "name: a\ndescription: [\n";
+        let at_2 = parse_yaml_value(broken, 2).unwrap_err();
+        let at_40 = parse_yaml_value(broken, 40).unwrap_err();
+        assert_ne!(at_2, at_40, "{at_2}");
+        assert_eq!(parse_uncached(broken, 40), Err(at_40));
+        // Pushed out by newer parses, it is parsed again, alike.
+        for i in 0..RECENT_PARSES {
+            parse_yaml_value(&format!("name: n{i}\n"), 2).unwrap();
+        }
+        assert_eq!(parse_yaml_value(honest, 2), Ok(first));
     }
 
     #[test]

@@ -179,7 +179,7 @@ impl Store {
                 Some(expected) => match hash_tree(&path) {
                     Ok(tree) if tree.digest == expected => {
                         if !markers::is_sealed(&store_dir, &expected, self.key()) {
-                            self.add_pending(tree);
+                            self.add_pending(tree, None);
                         }
                         None
                     }
@@ -291,7 +291,7 @@ impl Store {
         let check = match hash_tree(&path) {
             Ok(tree) if tree.digest == *digest => {
                 self.mark_hashed(*digest);
-                self.add_pending(tree);
+                self.add_pending(tree, None);
                 Ok(EntryCheck::Present)
             }
             _ => self

@@ -220,12 +220,15 @@ fn mac_parts<'a>(digest: &'a str, body: &'a str) -> [&'a [u8]; 3] {
 /// Writes the marker of an entry whose bytes are complete in this boot's page
 /// cache (`epoch` = the boot id) or already flushed (`epoch` = [`FLUSHED`]),
 /// MAC'd by `key` (without a key the marker still lists the files, but
-/// never seals: the entry is re-hashed before each use).
+/// never seals: the entry is re-hashed before each use). `seed`: an empty
+/// file made for it when the entry was staged, written and renamed into
+/// place (see `seed_marker` in the store's module).
 pub(crate) fn write_marker(
     store_dir: &Path,
     tree: &HashedTree,
     epoch: &str,
     key: Option<&RecordKey>,
+    seed: Option<&Path>,
 ) -> io::Result<()> {
     let entry = store_dir.join(tree.digest.file_name());
     let mut text = describe(&entry, tree, epoch)?;
@@ -234,7 +237,18 @@ pub(crate) fn write_marker(
         let mac = key.mac_hex(&mac_parts(&digest, &text));
         text.push_str(&format!("mac {mac}\n"));
     }
-    fs::write(marker_path(store_dir, &tree.digest), text)
+    let path = marker_path(store_dir, &tree.digest);
+    if let Some(seed) = seed {
+        let written = fs::OpenOptions::new()
+            .write(true)
+            .truncate(true)
+            .open(seed)
+            .and_then(|mut file| io::Write::write_all(&mut file, text.as_bytes()));
+        if written.and_then(|()| fs::rename(seed, &path)).is_ok() {
+            return Ok(());
+        }
+    }
+    fs::write(path, text)
 }
 
 /// Whether `entry` has a marker for `digest` that still matches every
@@ -702,7 +716,7 @@ mod tests {
         let k = key(&store.path().join("k"));
         let k = Some(&k);
         assert!(!is_sealed(store.path(), &tree.digest, k), "no marker yet");
-        write_marker(store.path(), &tree, FLUSHED, k).unwrap();
+        write_marker(store.path(), &tree, FLUSHED, k, None).unwrap();
         assert!(is_sealed(store.path(), &tree.digest, k));
 
         // A torn marker (cut at a line end) is not trusted.
@@ -720,7 +734,7 @@ mod tests {
         fs::write(entry.join("scripts/extra"), "x").unwrap();
         assert!(!is_sealed(store.path(), &tree.digest, k));
         fs::remove_file(entry.join("scripts/extra")).unwrap();
-        write_marker(store.path(), &tree, FLUSHED, k).unwrap();
+        write_marker(store.path(), &tree, FLUSHED, k, None).unwrap();
         assert!(is_sealed(store.path(), &tree.digest, k));
         std::thread::sleep(std::time::Duration::from_millis(20));
         fs::write(entry.join("SKILL.md"), "---\nname: t\n---\n").unwrap();
@@ -740,7 +754,7 @@ mod tests {
     fn an_edit_keeping_size_and_mtime_breaks_the_seal_and_a_rewritten_marker_needs_the_key() {
         let (store, tree, entry) = stored();
         let k = key(&store.path().join("k"));
-        write_marker(store.path(), &tree, FLUSHED, Some(&k)).unwrap();
+        write_marker(store.path(), &tree, FLUSHED, Some(&k), None).unwrap();
         assert!(is_sealed(store.path(), &tree.digest, Some(&k)), "honest");
 
         let file = entry.join("SKILL.md");
@@ -763,10 +777,10 @@ mod tests {
         fs::write(&marker, &redone).unwrap();
         assert!(!is_sealed(store.path(), &tree.digest, Some(&k)));
         let other = key(&store.path().join("other"));
-        write_marker(store.path(), &tree, FLUSHED, Some(&other)).unwrap();
+        write_marker(store.path(), &tree, FLUSHED, Some(&other), None).unwrap();
         assert!(!is_sealed(store.path(), &tree.digest, Some(&k)));
         // The owner of the key sees it as sealed only by re-sealing it.
-        write_marker(store.path(), &tree, FLUSHED, Some(&k)).unwrap();
+        write_marker(store.path(), &tree, FLUSHED, Some(&k), None).unwrap();
         assert!(is_sealed(store.path(), &tree.digest, Some(&k)));
         assert!(!is_sealed(store.path(), &tree.digest, None));
     }
@@ -780,7 +794,7 @@ mod tests {
         }
         let (store, tree, entry) = stored();
         let k = key(&store.path().join("k"));
-        write_marker(store.path(), &tree, FLUSHED, Some(&k)).unwrap();
+        write_marker(store.path(), &tree, FLUSHED, Some(&k), None).unwrap();
         let lines = sealed_lines(store.path(), &tree.digest, Some(&k)).unwrap();
         let record = store.path().join("sets/project");
         let set = [tree.digest];
@@ -836,7 +850,7 @@ mod tests {
         fs::write(entry.join("scripts/extra"), "x").unwrap();
         assert!(!holds(&set, Some(&k)));
         fs::remove_file(entry.join("scripts/extra")).unwrap();
-        write_marker(store.path(), &tree, FLUSHED, Some(&k)).unwrap();
+        write_marker(store.path(), &tree, FLUSHED, Some(&k), None).unwrap();
         let lines = sealed_lines(store.path(), &tree.digest, Some(&k)).unwrap();
         write_set(&record, &[(tree.digest, lines)], &k);
         assert!(holds(&set, Some(&k)));
@@ -856,7 +870,7 @@ mod tests {
         );
 
         // Honest path: sealed in this boot, trusted in this boot.
-        write_marker(store.path(), &tree, this_boot, k).unwrap();
+        write_marker(store.path(), &tree, this_boot, k, None).unwrap();
         // (Giving the sealed file list, executable bits included.)
         assert_eq!(
             sealed_tree_in(store.path(), &tree.digest, Some(this_boot), k),
@@ -868,7 +882,7 @@ mod tests {
         assert!(sealed_tree_in(store.path(), &tree.digest, None, k).is_none());
 
         // A flushed marker holds in every boot.
-        write_marker(store.path(), &tree, FLUSHED, k).unwrap();
+        write_marker(store.path(), &tree, FLUSHED, k, None).unwrap();
         assert!(sealed_tree_in(store.path(), &tree.digest, Some(next_boot), k).is_some());
         assert!(sealed_tree_in(store.path(), &tree.digest, None, k).is_some());
     }
@@ -892,10 +906,10 @@ mod tests {
         // Honest path: the list comes back whole, in any boot, paths with
         // spaces and executable bits included, with or without a key.
         let boot = "0b1d5e5c-0000-4000-8000-000000000001";
-        write_marker(store.path(), &tree, boot, None).unwrap();
+        write_marker(store.path(), &tree, boot, None, None).unwrap();
         assert_eq!(listed_tree(store.path(), &tree.digest), Some(tree.clone()));
         let k = key(&store.path().join("k"));
-        write_marker(store.path(), &tree, boot, Some(&k)).unwrap();
+        write_marker(store.path(), &tree, boot, Some(&k), None).unwrap();
         assert_eq!(listed_tree(store.path(), &tree.digest), Some(tree.clone()));
 
         // A list edited to claim other bytes, or cut short, is not believed.

@@ -72,11 +72,12 @@
 //!   A lock file per skill was an inode made and deleted per skill, which on
 //!   ext4 slows every later inode allocation (docs/performance.md#what-the-measurements-decided).
 //! - **Durability without waiting for the disk.** Entries and downloads are
-//!   written without flushing. Once an install's entries are in place, their
-//!   completeness markers are written ([`Store::seal_pending`]), before any
-//!   link or skills.lock refers to them. On Linux a marker names the boot it
-//!   was written in (`/proc/sys/kernel/random/boot_id`) and nothing is
-//!   flushed: a killed process loses nothing of the page cache, and after a
+//!   written without flushing. Each entry's completeness marker is written
+//!   before any link or skills.lock refers to it: on Linux as the entry is
+//!   committed (on the committing thread, under the commit lock), elsewhere
+//!   once an install's entries are in place ([`Store::seal_pending`]). On
+//!   Linux a marker names the boot it was written in
+//!   (`/proc/sys/kernel/random/boot_id`) and nothing is flushed: a killed process loses nothing of the page cache, and after a
 //!   power loss or kernel crash the boot id is new, so every marker of the
 //!   earlier boot is disbelieved and its entry re-hashed before use. Where the
 //!   boot has no name, one `syncfs` (or fsyncs) precedes the markers, which
@@ -228,7 +229,7 @@ pub struct Store {
     debris_removed: usize,
     /// Entries this process added or re-hashed whose marker is not written
     /// yet: sealed by [`Store::seal_pending`] (or on drop).
-    pending: std::sync::Mutex<Vec<HashedTree>>,
+    pending: std::sync::Mutex<Vec<Unsealed>>,
     /// Entries this process hashed itself (imported, or re-hashed before a
     /// placement): [`Store::verify_hashed`] need not read them again.
     hashed: std::sync::Mutex<std::collections::HashSet<Digest>>,
@@ -247,6 +248,14 @@ pub struct Store {
     stages: LazyGroup,
     temps: LazyGroup,
     _lock: fs::File,
+}
+
+/// An entry waiting for its marker, with the file made for that marker
+/// beside the entry's own files when it was staged ([`seed_marker`]).
+#[derive(Debug)]
+struct Unsealed {
+    tree: HashedTree,
+    seed: Option<Reserved>,
 }
 
 impl Drop for Store {
@@ -536,6 +545,14 @@ impl Store {
     fn commit(&self, staging: TempDir, mut tree: HashedTree) -> Result<StoreEntry, StoreError> {
         let digest = tree.digest;
         let dest = self.entry_path(&digest);
+        let seed = if dest.is_dir() {
+            None
+        } else {
+            self.stages
+                .get()
+                .ok()
+                .and_then(|group| seed_marker(staging.path(), group.reserve()))
+        };
         let lock = self.lock_commits()?;
         let created = if dest.is_dir() {
             false
@@ -549,13 +566,16 @@ impl Store {
                 Err(e) => return Err(io_error("move the staged skill to", &dest)(e)),
             }
         };
+        let sealed_now = created && self.seal_now(&tree, seed.as_ref());
         drop(lock);
         if created {
             if let Ok(mut c) = self.created.lock() {
                 c.push(digest);
             }
             self.mark_hashed(digest);
-            self.add_pending(tree.clone());
+            if !sealed_now {
+                self.add_pending(tree.clone(), seed);
+            }
             staging.keep();
         } else {
             drop(staging);
@@ -569,15 +589,27 @@ impl Store {
         })
     }
 
-    fn add_pending(&self, tree: HashedTree) {
+    /// Writes the marker of an entry just committed, where the boot has a
+    /// name: "complete in this boot" needs no flush first (see `seal`), so
+    /// it is written on the committing thread, under the commit lock that
+    /// keeps gc and verify away, and a large add has no marker pass left to
+    /// wait for at its end. `false`: left for [`Store::seal_pending`].
+    fn seal_now(&self, tree: &HashedTree, seed: Option<&Reserved>) -> bool {
+        crate::fs::durable::boot_epoch().is_some_and(|boot| {
+            let seed = seed.map(Reserved::path);
+            markers::write_marker(&self.store_dir(), tree, boot, self.key(), seed).is_ok()
+        })
+    }
+
+    fn add_pending(&self, tree: HashedTree, seed: Option<Reserved>) {
         if let Ok(mut pending) = self.pending.lock() {
-            pending.push(tree);
+            pending.push(Unsealed { tree, seed });
         }
     }
 
-    /// Makes every entry this process added or re-checked durable with one
-    /// flush of the cache's file system, then writes their completeness
-    /// markers (see [`seal`]). Call once the entries of an install are in
+    /// Makes every entry this process re-checked, or added where the boot
+    /// has no name, durable with one flush of the cache's file system, then
+    /// writes their completeness markers (see [`seal`]). Call once the entries of an install are in
     /// place, before anything that refers to them (links, skills.lock) is
     /// written. Returns how many entries were sealed.
     pub fn seal_pending(&self) -> Result<usize, StoreError> {
@@ -605,10 +637,12 @@ impl Store {
         // files in one folder only queue on its lock (perf showed them
         // spinning there, docs/performance.md#what-the-measurements-decided).
         let mut sealed = 0;
-        for tree in &trees {
+        for Unsealed { tree, seed } in trees {
             // An entry gc or verify removed meanwhile has nothing to seal.
+            // A seed still there (not renamed into place) goes on drop.
             if self.entry_path(&tree.digest).is_dir() {
-                markers::write_marker(&dir, tree, epoch, self.key())
+                let seeded = seed.as_ref().map(Reserved::path);
+                markers::write_marker(&dir, &tree, epoch, self.key(), seeded)
                     .map_err(io_error("write the marker of", &dir))?;
                 sealed += 1;
             }
@@ -633,7 +667,7 @@ impl Store {
             return Ok(0);
         }
         if let Ok(mut pending) = self.pending.lock() {
-            pending.retain(|t| !gone.contains(&t.digest));
+            pending.retain(|t| !gone.contains(&t.tree.digest));
         }
         let _lock = self.lock_commits()?;
         let mut removed = 0;
@@ -714,6 +748,31 @@ impl FileListImport<'_> {
     pub fn commit(self, expected_name: &str) -> Result<StoreEntry, StoreError> {
         let tree = self.list.finish(expected_name)?;
         self.store.commit(self.staging, tree)
+    }
+}
+
+/// Name of the file made in a staging folder to become its entry's marker.
+/// A skill holding a file of that name only loses the seed.
+const MARKER_SEED: &str = ".skillpm-marker-seed";
+
+/// Makes the file that will hold an entry's marker inside the entry's
+/// staging folder, then moves it out to `reserved` (an item of this
+/// process's staging group, so a sweep removes it should the process die).
+/// ext4 puts a new file's inode in its parent folder's block group: the
+/// staging folder's group was just chosen for it (`crate::fs::spread`), while
+/// `store/` holds every marker and the recently freed inodes of earlier
+/// ones, which ext4 scans past for each file created there (a quarter of a
+/// cold `add` of 500 from a folder, docs/performance.md#what-the-measurements-decided).
+/// Best effort: `None` has the marker created in place.
+fn seed_marker(staging: &Path, reserved: Reserved) -> Option<Reserved> {
+    let inside = staging.join(MARKER_SEED);
+    crate::fs::create_new(&inside, 0o644).ok()?;
+    match fs::rename(&inside, reserved.path()) {
+        Ok(()) => Some(reserved),
+        Err(_) => {
+            let _ = fs::remove_file(&inside);
+            None
+        }
     }
 }
 

@@ -1060,12 +1060,11 @@ fn a_stored_trees_file_list_outlives_its_entry() {
     let entry = store
         .import_dir(&src, "pdf-tools/", "pdf-tools", &limits)
         .unwrap();
-    assert_eq!(store.remembered_tree(&entry.digest), None, "not sealed yet");
-
-    // Honest path: the marker carries the list, and no record per tree is
-    // written while the entry is in the store.
-    assert_eq!(store.seal_pending().unwrap(), 1);
+    // Honest path: the marker, written as the entry came in (this boot has
+    // a name, so it needs no flush first), carries the list, and no record
+    // per tree is written while the entry is in the store.
     assert_eq!(store.remembered_tree(&entry.digest), Some(want.clone()));
+    assert_eq!(store.seal_pending().unwrap(), 0, "nothing was left to seal");
     let records = store.state_dir().join("trees");
     assert!(!records.exists(), "a record per stored tree came back");
 
@@ -1085,4 +1084,52 @@ fn a_stored_trees_file_list_outlives_its_entry() {
     let text = std::fs::read_to_string(&record).unwrap();
     std::fs::write(&record, text.replacen("SKILL.md", "EVIL.md", 1)).unwrap();
     assert_eq!(store.remembered_tree(&entry.digest), None);
+}
+
+#[test]
+fn a_marker_is_made_beside_its_tree_and_a_skill_may_hold_its_seeds_name() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cache = tmp.path().join("cache");
+    let store = Store::open_at(&cache).unwrap();
+    let limits = Limits::default();
+
+    // Honest path: the marker's file is made in the staging folder and
+    // moved out (docs/performance.md); the entry is sealed and holds
+    // exactly the skill's files.
+    let src = tmp.path().join("pdf-tools");
+    write_skill(&src, "pdf-tools", "seeded", 1, 64);
+    let entry = store
+        .import_dir(&src, "pdf-tools/", "pdf-tools", &limits)
+        .unwrap();
+    assert_eq!(
+        store.remembered_tree(&entry.digest),
+        Some(hash_tree(&src).unwrap())
+    );
+    assert!(!entry.path.join(".skillpm-marker-seed").exists());
+
+    // A skill that ships a file of the seed's name keeps it, byte for byte,
+    // and its entry is sealed all the same.
+    let odd = tmp.path().join("odd-one");
+    write_skill(&odd, "odd-one", "", 0, 0);
+    fs::write(odd.join(".skillpm-marker-seed"), "the skill's own file\n").unwrap();
+    let entry = store
+        .import_dir(&odd, "odd-one/", "odd-one", &limits)
+        .unwrap();
+    assert_eq!(
+        fs::read_to_string(entry.path.join(".skillpm-marker-seed")).unwrap(),
+        "the skill's own file\n"
+    );
+    assert_eq!(
+        store.remembered_tree(&entry.digest),
+        Some(hash_tree(&odd).unwrap())
+    );
+    drop(store);
+    assert!(debris(&cache).is_empty(), "{:?}", debris(&cache));
+    let out = skillpm(&cache).args(["cache", "verify"]).output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
