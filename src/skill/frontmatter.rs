@@ -93,36 +93,45 @@ pub fn parse_yaml(yaml: &str, yaml_line: usize) -> Result<Map<String, Value>, St
 /// everywhere: YAML 1.2 booleans (`yes` stays a string), duplicate keys are
 /// an error, and the parser's default budget guards against alias bombs.
 pub(crate) fn parse_yaml_value(yaml: &str, yaml_line: usize) -> Result<Value, String> {
-    RECENT.with(|recent| {
-        let mut recent = recent.borrow_mut();
-        if let Some((.., parsed)) = recent
-            .iter()
-            .find(|(line, text, _)| *line == yaml_line && text == yaml)
-        {
-            return parsed.clone();
-        }
-        let parsed = parse_uncached(yaml, yaml_line);
-        if recent.len() == RECENT_PARSES {
-            recent.pop_front();
-        }
-        recent.push_back((yaml_line, yaml.to_owned(), parsed.clone()));
-        parsed
-    })
+    let seen = |parses: &Parses| {
+        parses
+            .by_text
+            .get(yaml)
+            .and_then(|at| at.iter().find(|(line, _)| *line == yaml_line))
+            .map(|(_, parsed)| parsed.clone())
+    };
+    if let Some(parsed) = PARSES.lock().ok().and_then(|parses| seen(&parses)) {
+        return parsed;
+    }
+    let parsed = parse_uncached(yaml, yaml_line);
+    if let Ok(mut parses) = PARSES.lock()
+        && parses.bytes + yaml.len() <= PARSES_BUDGET
+    {
+        parses.bytes += yaml.len();
+        let at = parses.by_text.entry(yaml.to_owned()).or_default();
+        at.push((yaml_line, parsed.clone()));
+    }
+    parsed
 }
 
-/// How many parses each thread keeps.
-const RECENT_PARSES: usize = 8;
-
-thread_local! {
-    /// The last few documents parsed on this thread, with what they gave
-    /// (the result is a function of the text and its first line). One
-    /// skill's SKILL.md is parsed by the unpacker's check, the check of its
-    /// stored copy, its parsed view and the audit, all on the thread that
-    /// stored it: four parses were 12 % of the instructions of a cold add of
-    /// 50 skills (docs/performance.md#what-the-measurements-decided).
-    static RECENT: std::cell::RefCell<std::collections::VecDeque<(usize, String, Result<Value, String>)>> =
-        const { std::cell::RefCell::new(std::collections::VecDeque::new()) };
+/// The documents this process parsed, with what each gave at the line it
+/// starts on (the result is a function of both). One skill's SKILL.md is
+/// parsed when its source is listed, by the unpacker's check, the check of
+/// its stored copy, its parsed view and the audit: five parses of five
+/// lines were 12.5 % of the instructions of a cold add of 50 skills
+/// (docs/performance.md#what-the-measurements-decided).
+#[derive(Default)]
+struct Parses {
+    by_text: std::collections::HashMap<String, Vec<(usize, Result<Value, String>)>>,
+    bytes: usize,
 }
+
+/// Documents are remembered while their texts total at most this: a run
+/// over a huge collection keeps parsing, without growing.
+const PARSES_BUDGET: usize = 4 << 20;
+
+static PARSES: std::sync::LazyLock<std::sync::Mutex<Parses>> =
+    std::sync::LazyLock::new(Default::default);
 
 fn parse_uncached(yaml: &str, yaml_line: usize) -> Result<Value, String> {
     let options = serde_saphyr::options! {
@@ -210,10 +219,6 @@ mod tests {
         let at_40 = parse_yaml_value(broken, 40).unwrap_err();
         assert_ne!(at_2, at_40, "{at_2}");
         assert_eq!(parse_uncached(broken, 40), Err(at_40));
-        // Pushed out by newer parses, it is parsed again, alike.
-        for i in 0..RECENT_PARSES {
-            parse_yaml_value(&format!("name: n{i}\n"), 2).unwrap();
-        }
         assert_eq!(parse_yaml_value(honest, 2), Ok(first));
     }
 
