@@ -450,16 +450,22 @@ fn resolve_entries(
 }
 
 /// Builds what the audit builds on first use (its automata and the
-/// expressions a SKILL.md's frontmatter needs) on a thread of its own while
-/// the downloads go on: the audit of what they bring runs only after the
-/// last one is stored, and that first-use cost was most of it
+/// expressions a minimal skill needs: a SKILL.md that tells the agent to run
+/// its script, and the script) on a thread of its own while the downloads go
+/// on: the audit of what they bring runs only after the last one is stored,
+/// and that first-use cost was most of it
 /// (docs/performance.md#what-the-measurements-decided). Not joined: the
 /// audit that needs it waits for it, and a run that ends first (an error,
 /// nothing left to judge) does not.
 fn warm_audit() {
-    std::thread::spawn(|| {
-        crate::audit::audit_file("SKILL.md", b"---\nname: a\ndescription: a\n---\n")
-    });
+    const SKILL: [(&str, &[u8]); 2] = [
+        (
+            "SKILL.md",
+            b"---\nname: a\ndescription: a\n---\nRun scripts/a.sh.\n",
+        ),
+        ("scripts/a.sh", b"#!/bin/sh\necho a\n"),
+    ];
+    std::thread::spawn(|| crate::audit::audit_files(SKILL));
 }
 
 /// The store entry an index entry's artifact unpacked to before, when the
