@@ -171,6 +171,12 @@ JS
     for _ in $(seq 100); do [ -s "$port_file" ] && break; sleep 0.05; done
     [ -s "$port_file" ] || { say "the loopback server did not start"; exit 1; }
     port=$(cat "$port_file")
+    # Warm the server up before anything is timed: node compiles its request
+    # path on the first requests, which cost the first tool served (always
+    # skillpm) 7-25 ms more than the tools after it (docs/performance.md).
+    local warm=()
+    for _ in $(seq 25); do warm+=(-o /dev/null "http://127.0.0.1:$port/.nojekyll" -o /dev/null "http://127.0.0.1:$port/.none"); done
+    curl -s "${warm[@]}" || true
 }
 stop_server() { kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; server_pid=; }
 

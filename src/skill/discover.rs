@@ -392,17 +392,20 @@ impl Finder<'_> {
     fn finish(mut self, walked: usize) -> RepoDiscovery {
         let mut seen = HashSet::new();
         let mut skills = Vec::new();
-        let candidates = std::mem::take(&mut self.candidates);
-        for (path, plugin) in candidates {
-            if !seen.insert(path.clone()) {
-                continue;
-            }
-            let Some(dir) = real_dir(self.root, &path) else {
-                continue;
-            };
-            let skill = match read_skill(&dir) {
-                Ok(skill) => skill,
-                Err(reason) => {
+        let mut candidates = std::mem::take(&mut self.candidates);
+        candidates.retain(|(path, _)| seen.insert(path.clone()));
+        // Each SKILL.md is read and parsed on every core (a collection of
+        // 500 was read on one thread before anything else could start,
+        // docs/performance.md); what each gave is taken in the listing's order.
+        let root = self.root;
+        let read = crate::fs::parallel::map(&candidates, |(path, _)| {
+            real_dir(root, path).map(|dir| read_skill(&dir))
+        });
+        for ((path, plugin), read) in candidates.into_iter().zip(read) {
+            let skill = match read {
+                None => continue,
+                Some(Ok(skill)) => skill,
+                Some(Err(reason)) => {
                     self.skip(&path, reason);
                     continue;
                 }

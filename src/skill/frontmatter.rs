@@ -122,9 +122,13 @@ pub(crate) fn parse_yaml_value(yaml: &str, yaml_line: usize) -> Result<Value, St
 /// (docs/performance.md#what-the-measurements-decided).
 #[derive(Default)]
 struct Parses {
-    by_text: std::collections::HashMap<String, Vec<(usize, Result<Value, String>)>>,
+    /// Each text's parses, by the line it started on.
+    by_text: std::collections::HashMap<String, Vec<(usize, Parsed)>>,
     bytes: usize,
 }
+
+/// What parsing a document gave: its value, or the error's message.
+type Parsed = Result<Value, String>;
 
 /// Documents are remembered while their texts total at most this: a run
 /// over a huge collection keeps parsing, without growing.

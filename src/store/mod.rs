@@ -242,6 +242,9 @@ pub struct Store {
     /// verdict of ([`Store::verdict`]): asked again (the approval summary,
     /// then the placement gate), the answer needs no second record read.
     judged: std::sync::Mutex<std::collections::HashMap<Digest, Vec<crate::audit::Finding>>>,
+    /// The bytes of entries this process created, as written, until they
+    /// are judged ([`Store::verdict`] reads them instead of the entry).
+    written: std::sync::Mutex<verdicts::Unjudged>,
     /// This process's staging folders and temporary files, each group
     /// owned through one lock file made on first use (`crate::fs::temp`,
     /// rule 4): no lock file per skill.
@@ -348,6 +351,7 @@ impl Store {
             hashed: std::sync::Mutex::new(std::collections::HashSet::new()),
             sealed: std::sync::Mutex::new(std::collections::HashSet::new()),
             judged: std::sync::Mutex::new(std::collections::HashMap::new()),
+            written: std::sync::Mutex::new(verdicts::Unjudged::default()),
             created: std::sync::Mutex::new(Vec::new()),
             stages,
             temps,
@@ -482,9 +486,9 @@ impl Store {
         limits: &Limits,
     ) -> Result<StoreEntry, StoreError> {
         let staging = self.staging()?;
-        let tree =
+        let unpacked =
             unpack::unpack_artifact(kind, artifact, label, expected_name, staging.path(), limits)?;
-        self.commit(staging, tree)
+        self.commit(staging, unpacked)
     }
 
     /// Copies a local skill folder (path or git source) into the store.
@@ -496,8 +500,8 @@ impl Store {
         limits: &Limits,
     ) -> Result<StoreEntry, StoreError> {
         let staging = self.staging()?;
-        let tree = unpack::unpack_dir(source, label, expected_name, staging.path(), limits)?;
-        self.commit(staging, tree)
+        let unpacked = unpack::unpack_dir(source, label, expected_name, staging.path(), limits)?;
+        self.commit(staging, unpacked)
     }
 
     /// Stores a v0.1.0 skill from `(name, reader)` pairs, streamed.
@@ -542,7 +546,11 @@ impl Store {
     /// Renames a checked staging folder into place, or discards it when the
     /// entry already exists: check and rename happen under the commit lock,
     /// so of two processes storing the same skill exactly one creates it.
-    fn commit(&self, staging: TempDir, mut tree: HashedTree) -> Result<StoreEntry, StoreError> {
+    fn commit(
+        &self,
+        staging: TempDir,
+        (mut tree, written): (HashedTree, Option<unpack::FilesAsWritten>),
+    ) -> Result<StoreEntry, StoreError> {
         let digest = tree.digest;
         let dest = self.entry_path(&digest);
         let seed = if dest.is_dir() {
@@ -573,6 +581,9 @@ impl Store {
                 c.push(digest);
             }
             self.mark_hashed(digest);
+            if let Some(files) = written {
+                self.keep_written(digest, files);
+            }
             if !sealed_now {
                 self.add_pending(tree.clone(), seed);
             }
@@ -746,7 +757,7 @@ impl FileListImport<'_> {
 
     /// Checks the skill and moves it into the store.
     pub fn commit(self, expected_name: &str) -> Result<StoreEntry, StoreError> {
-        let tree = self.list.finish(expected_name)?;
+        let tree = self.list.finish_written(expected_name)?;
         self.store.commit(self.staging, tree)
     }
 }

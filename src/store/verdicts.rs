@@ -13,6 +13,12 @@
 //! tree's name first ([`Store::verify_hashed`]), so the memo can never bind
 //! the findings of other bytes to a digest.
 //!
+//! An entry this process just created is judged from the bytes it wrote
+//! (the ones its digest was computed over), kept in memory up to a budget
+//! ([`Unjudged`]), rather than read back from the entry: the read-back was
+//! a quarter of a cold 500-skill folder add's system calls
+//! (docs/performance.md#what-the-measurements-decided).
+//!
 //! A run's verdicts are written together, as one batch file of MAC'd lines
 //! (`state/verdicts/batch-…`, [`Records::batched`]), when the store is
 //! dropped: one file per run instead of one per tree. Records of the
@@ -27,6 +33,19 @@ use super::{Store, StoreError};
 use crate::audit::{self, Finding};
 use crate::digest::Digest;
 use crate::trust::RecordKey;
+use crate::unpack;
+
+/// The bytes of entries this process created and has not judged yet.
+#[derive(Debug, Default)]
+pub(super) struct Unjudged {
+    trees: std::collections::HashMap<Digest, unpack::FilesAsWritten>,
+    bytes: usize,
+}
+
+/// At most this many bytes of entries wait in memory for their verdicts;
+/// beyond it an entry is read back when judged (an add whose verdicts all
+/// come after its downloads keeps peak memory flat).
+const WRITTEN_BUDGET: usize = 8 << 20;
 
 /// In `state/`: one record per judged tree.
 pub(super) const VERDICTS: &str = "verdicts";
@@ -106,12 +125,19 @@ impl Store {
         if let Some(moved) = self.verify_hashed(tree)? {
             return Ok(Verdict::Modified(moved));
         }
-        let path = self.entry_path(tree);
-        let findings = audit::audit_dir(&path).map_err(|source| StoreError::Io {
-            action: "audit",
-            path,
-            source,
-        })?;
+        let findings = match self.take_written(tree) {
+            Some(files) => {
+                audit::audit_files(files.iter().map(|(p, b)| (p.as_str(), b.as_slice())))
+            }
+            None => {
+                let path = self.entry_path(tree);
+                audit::audit_dir(&path).map_err(|source| StoreError::Io {
+                    action: "audit",
+                    path,
+                    source,
+                })?
+            }
+        };
         let record = Remembered {
             rules: audit::ruleset().to_owned(),
             findings,
@@ -122,6 +148,27 @@ impl Store {
         }
         self.judged_here(tree, &record.findings);
         Ok(Verdict::Findings(record.findings))
+    }
+
+    /// Keeps the bytes of the entry `tree` this process just created (its
+    /// files as written, sorted by path) for its verdict, while the bytes
+    /// kept total at most [`WRITTEN_BUDGET`].
+    pub(super) fn keep_written(&self, tree: Digest, files: unpack::FilesAsWritten) {
+        let size: usize = files.iter().map(|(_, bytes)| bytes.len()).sum();
+        if let Ok(mut written) = self.written.lock()
+            && written.bytes + size <= WRITTEN_BUDGET
+        {
+            written.bytes += size;
+            written.trees.insert(tree, files);
+        }
+    }
+
+    /// The bytes kept for `tree`, which leave memory with this call.
+    fn take_written(&self, tree: &Digest) -> Option<unpack::FilesAsWritten> {
+        let mut written = self.written.lock().ok()?;
+        let files = written.trees.remove(tree)?;
+        written.bytes -= files.iter().map(|(_, bytes)| bytes.len()).sum::<usize>();
+        Some(files)
     }
 
     /// Keeps `findings` as this process's answer for `tree`.

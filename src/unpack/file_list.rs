@@ -72,6 +72,15 @@ impl FileList {
     pub fn finish(self, expected_name: &str) -> Result<HashedTree, UnpackError> {
         self.tree.finish(expected_name)
     }
+
+    /// [`FileList::finish`], with the files' bytes as written when the
+    /// skill was small enough to keep them.
+    pub(crate) fn finish_written(
+        self,
+        expected_name: &str,
+    ) -> Result<(HashedTree, Option<super::FilesAsWritten>), UnpackError> {
+        self.tree.finish_written(expected_name)
+    }
 }
 
 /// One file of a [`FileList`] being written chunk by chunk. Dropping it

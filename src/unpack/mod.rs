@@ -29,6 +29,7 @@ mod zip;
 pub use file_list::{FileList, FileSink};
 pub use kind::ArtifactKind;
 pub use limits::{Limits, Size};
+pub use writer::FilesAsWritten;
 pub(crate) use writer::TreeWriter;
 
 /// Folder names skipped at the root of a local source: a checkout's own
@@ -45,7 +46,7 @@ pub fn unpack_artifact(
     expected_name: &str,
     staging: &Path,
     limits: &Limits,
-) -> Result<HashedTree, UnpackError> {
+) -> Result<(HashedTree, Option<FilesAsWritten>), UnpackError> {
     let unpack = match kind {
         ArtifactKind::Zip => zip::unpack,
         ArtifactKind::TarGz => targz::unpack,
@@ -64,7 +65,7 @@ pub fn unpack_dir(
     expected_name: &str,
     staging: &Path,
     limits: &Limits,
-) -> Result<HashedTree, UnpackError> {
+) -> Result<(HashedTree, Option<FilesAsWritten>), UnpackError> {
     write_tree(staging, label, expected_name, limits, |tree| {
         dir::copy(source, tree)
     })
@@ -77,10 +78,10 @@ fn write_tree(
     expected_name: &str,
     limits: &Limits,
     fill: impl FnOnce(&mut writer::TreeWriter) -> Result<(), UnpackError>,
-) -> Result<HashedTree, UnpackError> {
+) -> Result<(HashedTree, Option<FilesAsWritten>), UnpackError> {
     let mut tree = writer::TreeWriter::new(staging, label, limits);
     fill(&mut tree)?;
-    tree.finish(expected_name)
+    tree.finish_written(expected_name)
 }
 
 /// Why an artifact was refused (exit 5) or could not be unpacked (exit 1).

@@ -40,7 +40,20 @@ pub(crate) struct TreeWriter {
     made_dirs: HashSet<String>,
     /// A file begun through a sink and never finished: the tree is unusable.
     pub(crate) abandoned: Option<String>,
+    /// Every file's bytes as written, while they total at most
+    /// [`KEPT_BYTES`] (a staging tree only): the audit judges them from
+    /// memory instead of reading the entry back (see [`FilesAsWritten`]).
+    kept: Option<Vec<(String, Vec<u8>)>>,
+    kept_bytes: u64,
 }
+
+/// The files of a tree just written, `/`-separated paths with their bytes,
+/// sorted by path (as the audit lists a folder): what a store entry holds,
+/// without reading it back.
+pub type FilesAsWritten = Vec<(String, Vec<u8>)>;
+
+/// A tree whose files total more is read back from disk when judged.
+const KEPT_BYTES: u64 = 1 << 20;
 
 /// A file being written: created, hashed as bytes arrive.
 pub(crate) struct OpenFile {
@@ -48,6 +61,8 @@ pub(crate) struct OpenFile {
     path: PathBuf,
     out: Out,
     executable: bool,
+    /// Its place in [`TreeWriter::kept`].
+    kept: Option<usize>,
 }
 
 /// Where a file's bytes go: hashed on the way (staging), or straight to
@@ -101,6 +116,8 @@ impl TreeWriter {
             files: Vec::new(),
             made_dirs: HashSet::new(),
             abandoned: None,
+            kept: Some(Vec::new()),
+            kept_bytes: 0,
         }
     }
 
@@ -109,6 +126,7 @@ impl TreeWriter {
     pub(crate) fn checkout(root: &Path, label: &str, limits: &Limits) -> Self {
         TreeWriter {
             checkout: true,
+            kept: None,
             ..TreeWriter::new(root, label, limits)
         }
     }
@@ -217,11 +235,16 @@ impl TreeWriter {
         } else {
             Out::Hashing(HashingWriter::new(file))
         };
+        let kept = self.kept.as_mut().map(|kept| {
+            kept.push((name.to_owned(), Vec::new()));
+            kept.len() - 1
+        });
         Ok(OpenFile {
             name: name.to_owned(),
             path,
             out,
             executable,
+            kept,
         })
     }
 
@@ -248,7 +271,22 @@ impl TreeWriter {
             .write_all(chunk)
             .map_err(|e| self.io(&file.name, "write", &file.path, e))?;
         self.total += len;
+        self.keep(file.kept, chunk);
         Ok(())
+    }
+
+    /// Keeps `chunk` of the file at `index` in [`TreeWriter::kept`], or
+    /// stops keeping once the tree's bytes pass [`KEPT_BYTES`].
+    fn keep(&mut self, index: Option<usize>, chunk: &[u8]) {
+        let len = chunk.len() as u64;
+        if self.kept_bytes + len > KEPT_BYTES {
+            self.kept = None;
+        } else if let (Some(kept), Some(i)) = (self.kept.as_mut(), index)
+            && let Some((_, bytes)) = kept.get_mut(i)
+        {
+            bytes.extend_from_slice(chunk);
+            self.kept_bytes += len;
+        }
     }
 
     /// Closes `file` and records it in the tree.
@@ -276,6 +314,8 @@ impl TreeWriter {
     /// file above its per-file limit): its bytes no longer count.
     pub(crate) fn discard(&mut self, file: OpenFile) -> Result<(), UnpackError> {
         self.total = self.total.saturating_sub(file.out.written());
+        // Its bytes were kept too: keep nothing rather than a wrong list.
+        self.kept = None;
         let OpenFile {
             name, path, out, ..
         } = file;
@@ -331,7 +371,16 @@ impl TreeWriter {
     /// frontmatter parses and has a usable name and description) and returns
     /// its tree. Rules that do not stop loading are the caller's to judge
     /// (lenient or `--strict`): see [`crate::skill::Level`].
-    pub(crate) fn finish(mut self, expected_name: &str) -> Result<HashedTree, UnpackError> {
+    pub(crate) fn finish(self, expected_name: &str) -> Result<HashedTree, UnpackError> {
+        self.finish_written(expected_name).map(|(tree, _)| tree)
+    }
+
+    /// [`TreeWriter::finish`], with the files' bytes as written when the
+    /// tree was small enough to keep them ([`FilesAsWritten`]).
+    pub(crate) fn finish_written(
+        mut self,
+        expected_name: &str,
+    ) -> Result<(HashedTree, Option<FilesAsWritten>), UnpackError> {
         if let Some(name) = self.abandoned.take() {
             return Err(self.refuse(Some(&name), UnpackRule::Incomplete));
         }
@@ -353,7 +402,12 @@ impl TreeWriter {
                 UnpackRule::InvalidSkill(details.join("; ")),
             ));
         }
-        Ok(HashedTree::from_files(std::mem::take(&mut self.files)))
+        let tree = HashedTree::from_files(std::mem::take(&mut self.files));
+        let written = self.kept.take().map(|mut kept| {
+            kept.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+            kept
+        });
+        Ok((tree, written))
     }
 
     /// Says why SKILL.md is missing as precisely as the files allow.
