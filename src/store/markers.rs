@@ -238,17 +238,33 @@ pub(crate) fn write_marker(
         text.push_str(&format!("mac {mac}\n"));
     }
     let path = marker_path(store_dir, &tree.digest);
+    // The seed is written through a handle that never follows a link (a
+    // cache writer may have swapped one in since it was made), then renamed
+    // over whatever bears the marker's name: nothing outside is written.
     if let Some(seed) = seed {
-        let written = fs::OpenOptions::new()
-            .write(true)
-            .truncate(true)
+        let mut options = fs::OpenOptions::new();
+        options.write(true).truncate(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::custom_flags(
+            &mut options,
+            rustix::fs::OFlags::NOFOLLOW.bits() as i32,
+        );
+        let written = options
             .open(seed)
             .and_then(|mut file| io::Write::write_all(&mut file, text.as_bytes()));
         if written.and_then(|()| fs::rename(seed, &path)).is_ok() {
             return Ok(());
         }
     }
-    fs::write(path, text)
+    // Without a seed: what bears the marker's name (an older marker, or a
+    // link a cache writer planted there to a file of the user's) is removed,
+    // never written through, and the marker made anew.
+    match fs::remove_file(&path) {
+        Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
+        _ => {}
+    }
+    let mut file = crate::fs::create_new(&path, 0o644)?;
+    io::Write::write_all(&mut file, text.as_bytes())
 }
 
 /// Whether `entry` has a marker for `digest` that still matches every

@@ -1173,3 +1173,62 @@ fn a_new_entry_is_judged_by_the_bytes_its_digest_names() {
     fs::write(&script, "#!/bin/sh\necho hello\n").unwrap();
     findings_on_the_script(&entry);
 }
+
+#[cfg(unix)]
+#[test]
+fn a_link_planted_where_a_marker_goes_is_replaced_not_written_through() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cache = tmp.path().join("cache");
+    let store = Store::open_at(&cache).unwrap();
+    let limits = Limits::default();
+    let outside = tmp.path().join("dotfile");
+    fs::write(&outside, "the user's own file\n").unwrap();
+
+    // Honest path: the entry is stored and sealed.
+    let honest = tmp.path().join("honest");
+    write_skill(&honest, "honest", "", 0, 0);
+    let entry = store
+        .import_dir(&honest, "honest/", "honest", &limits)
+        .unwrap();
+    assert!(store.remembered_tree(&entry.digest).is_some());
+
+    // A cache writer who knows the digest of what will be stored (it is
+    // content-addressed) plants a link under its marker's name, both for
+    // an entry about to be made and for one whose marker is rewritten.
+    let src = tmp.path().join("linked");
+    write_skill(&src, "linked", "", 0, 0);
+    let digest = hash_tree(&src).unwrap().digest;
+    let marker = cache.join(format!("store/{}.complete", digest.file_name()));
+    std::os::unix::fs::symlink(&outside, &marker).unwrap();
+    let entry = store
+        .import_dir(&src, "linked/", "linked", &limits)
+        .unwrap();
+    assert_eq!(
+        fs::read_to_string(&outside).unwrap(),
+        "the user's own file\n"
+    );
+    assert!(
+        !fs::symlink_metadata(&marker)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert!(store.remembered_tree(&entry.digest).is_some());
+
+    // The same with the seed's shortcut not taken (a skill that ships a
+    // file of the seed's name).
+    let odd = tmp.path().join("odd-linked");
+    write_skill(&odd, "odd-linked", "", 0, 0);
+    fs::write(odd.join(".skillpm-marker-seed"), "its own\n").unwrap();
+    let digest = hash_tree(&odd).unwrap().digest;
+    let marker = cache.join(format!("store/{}.complete", digest.file_name()));
+    std::os::unix::fs::symlink(&outside, &marker).unwrap();
+    let entry = store
+        .import_dir(&odd, "odd-linked/", "odd-linked", &limits)
+        .unwrap();
+    assert_eq!(
+        fs::read_to_string(&outside).unwrap(),
+        "the user's own file\n"
+    );
+    assert!(store.remembered_tree(&entry.digest).is_some());
+}
