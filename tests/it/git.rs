@@ -859,10 +859,14 @@ fn hostile_github_archives_are_refused_or_contained() {
     );
 }
 
-/// A loopback URL nothing listens on.
+/// A loopback URL nothing listens on. On 127.0.0.2, where no test serves:
+/// this test runs in the test process, whose one shared client remembers
+/// the origin as down for the rest of the process, and a port released on
+/// 127.0.0.1 is soon another test's server (it then failed as "unreachable
+/// in this run").
 fn dead_url() -> String {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    format!("http://{}", listener.local_addr().unwrap())
+    format!("http://127.0.0.2:{}", listener.local_addr().unwrap().port())
 }
 
 #[test]
