@@ -77,8 +77,9 @@
 //!   committed (on the committing thread, under the commit lock), elsewhere
 //!   once an install's entries are in place ([`Store::seal_pending`]). On
 //!   Linux a marker names the boot it was written in
-//!   (`/proc/sys/kernel/random/boot_id`) and nothing is flushed: a killed process loses nothing of the page cache, and after a
-//!   power loss or kernel crash the boot id is new, so every marker of the
+//!   (`/proc/sys/kernel/random/boot_id`) and nothing is flushed: a killed
+//!   process loses nothing of the page cache, and after a power loss or
+//!   kernel crash the boot id is new, so every marker of the
 //!   earlier boot is disbelieved and its entry re-hashed before use. Where the
 //!   boot has no name, one `syncfs` (or fsyncs) precedes the markers, which
 //!   then hold in every boot. Before an entry is linked its marker is checked
