@@ -269,6 +269,30 @@ fn collect(
     Ok(())
 }
 
+/// Builds what the audit builds on first use (its automata and the
+/// expressions a minimal skill needs: a SKILL.md that tells the agent to run
+/// its script, and the script) on a thread of its own, once per process. A
+/// command that will judge new content calls it as it starts: that
+/// first-use cost was most of a cold add of a few skills, and the thread
+/// runs it on the core the command's own work leaves idle
+/// (docs/performance.md#what-the-measurements-decided). Not joined: the
+/// audit that needs it waits for it, and a run that ends first (an error,
+/// nothing left to judge) does not.
+pub fn warm_up() {
+    const SKILL: [(&str, &[u8]); 2] = [
+        (
+            "SKILL.md",
+            b"---\nname: a\ndescription: a\n---\nRun scripts/a.sh.\n",
+        ),
+        ("scripts/a.sh", b"#!/bin/sh\necho a\n"),
+    ];
+    static STARTED: std::sync::Once = std::sync::Once::new();
+    STARTED.call_once(|| {
+        // No thread to be had: the first audit builds it, as without this.
+        let _ = std::thread::Builder::new().spawn(|| audit_files(SKILL));
+    });
+}
+
 /// Audits the files of one skill (`/`-separated path, bytes): each file's
 /// own findings, then what the skill can do across its files
 /// ([`capability`]). Findings are sorted by file, then line, then rule.

@@ -153,6 +153,11 @@ impl Report for AddReport {
 }
 
 pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
+    if !opts.list {
+        // What is added is judged: the audit's first-use cost starts now,
+        // beside reading the project and the source.
+        crate::audit::warm_up();
+    }
     let mut sess = Session::open(ctx, opts.strict)?;
     crate::placement::apply_choices(&ctx.agents, ctx.link_mode, &mut sess.manifest)?;
     sess.accept_findings = opts.accept_findings;

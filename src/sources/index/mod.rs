@@ -213,7 +213,7 @@ impl Kind for Index {
     /// sources), v0.1 file lists from their source's current index.
     fn fetch(&self, ws: &mut Workspace<'_>, group: &[&LockedSkill]) -> anyhow::Result<()> {
         if !group.is_empty() {
-            warm_audit();
+            crate::audit::warm_up();
         }
         let (artifacts, files): (Vec<&LockedSkill>, Vec<&LockedSkill>) = group
             .iter()
@@ -412,7 +412,7 @@ fn resolve_entries(
         }
     };
     if let Some(fetcher) = fetcher {
-        warm_audit();
+        crate::audit::warm_up();
         let bar = ws.ui.bar(0, "Downloading", false);
         // Stored and judged as each arrives; candidates are made in order.
         let imported = work_while_downloading(
@@ -447,25 +447,6 @@ fn resolve_entries(
             })
         })
         .collect()
-}
-
-/// Builds what the audit builds on first use (its automata and the
-/// expressions a minimal skill needs: a SKILL.md that tells the agent to run
-/// its script, and the script) on a thread of its own while the downloads go
-/// on: the audit of what they bring runs only after the last one is stored,
-/// and that first-use cost was most of it
-/// (docs/performance.md#what-the-measurements-decided). Not joined: the
-/// audit that needs it waits for it, and a run that ends first (an error,
-/// nothing left to judge) does not.
-fn warm_audit() {
-    const SKILL: [(&str, &[u8]); 2] = [
-        (
-            "SKILL.md",
-            b"---\nname: a\ndescription: a\n---\nRun scripts/a.sh.\n",
-        ),
-        ("scripts/a.sh", b"#!/bin/sh\necho a\n"),
-    ];
-    std::thread::spawn(|| crate::audit::audit_files(SKILL));
 }
 
 /// The store entry an index entry's artifact unpacked to before, when the
