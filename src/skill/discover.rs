@@ -26,7 +26,6 @@
 //! folders claiming one name are both kept and reported, never merged.
 
 use std::collections::{BTreeMap, HashSet};
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
@@ -359,19 +358,19 @@ impl Finder<'_> {
         if !is_regular_file(&path) {
             return None;
         }
-        let mut text = String::new();
-        let read = std::fs::File::open(&path)
-            .and_then(|f| f.take(MAX_MANIFEST_BYTES + 1).read_to_string(&mut text));
-        if let Err(e) = read {
-            self.warnings.push(format!("{rel}: cannot read it: {e}"));
-            return None;
-        }
-        if text.len() as u64 > MAX_MANIFEST_BYTES {
-            self.warnings.push(format!(
-                "{rel}: larger than {MAX_MANIFEST_BYTES} bytes; ignored"
-            ));
-            return None;
-        }
+        let text = match crate::fs::read_bounded(&path, MAX_MANIFEST_BYTES) {
+            Ok(Some(text)) => text,
+            Ok(None) => {
+                self.warnings.push(format!(
+                    "{rel}: larger than {MAX_MANIFEST_BYTES} bytes; ignored"
+                ));
+                return None;
+            }
+            Err(e) => {
+                self.warnings.push(format!("{rel}: cannot read it: {e}"));
+                return None;
+            }
+        };
         match serde_json::from_str(&text) {
             Ok(v) => Some(v),
             Err(e) => {
@@ -458,15 +457,11 @@ fn shown(path: &str) -> String {
 /// The skill a candidate folder's SKILL.md declares, or why the folder is
 /// skipped (unreadable, too large, no frontmatter, a name unfit for a folder).
 fn read_skill(dir: &Path) -> Result<crate::skill::SkillMd, String> {
-    let mut text = String::new();
-    std::fs::File::open(dir.join("SKILL.md"))
-        .and_then(|f| f.take(MAX_SKILL_MD_BYTES + 1).read_to_string(&mut text))
-        .map_err(|e| format!("cannot read SKILL.md: {e}"))?;
-    if text.len() as u64 > MAX_SKILL_MD_BYTES {
-        return Err(format!(
-            "SKILL.md is larger than {MAX_SKILL_MD_BYTES} bytes"
-        ));
-    }
+    // One read for a typical SKILL.md: `take` alone gives no size hint,
+    // and growing from nothing cost five (docs/performance.md).
+    let text = crate::fs::read_bounded(&dir.join("SKILL.md"), MAX_SKILL_MD_BYTES)
+        .map_err(|e| format!("cannot read SKILL.md: {e}"))?
+        .ok_or_else(|| format!("SKILL.md is larger than {MAX_SKILL_MD_BYTES} bytes"))?;
     let skill = parse_skill_md(&text).map_err(|message| format!("SKILL.md: {message}"))?;
     if !is_valid_name(&skill.name) {
         return Err(format!(

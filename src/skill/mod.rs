@@ -300,7 +300,28 @@ pub fn check_skill_dir(dir: &Path, expected_name: Option<&str>) -> SkillCheck {
 /// skill without an `expected_name` is checked against; every file read is
 /// the copy's, so what is judged is what was stored.
 pub fn check_skill_copy(copy: &Path, original: &Path, expected_name: Option<&str>) -> SkillCheck {
-    let dir = copy;
+    check_skill_files(copy, original, expected_name, None)
+}
+
+/// [`check_skill_copy`] of a store entry this process just wrote, from the
+/// bytes it was written from (`written`: every file as `(path, bytes)`,
+/// sorted by path): the bytes its digest names, with no read of the copy
+/// (three system calls a file, docs/performance.md#what-the-measurements-decided).
+pub fn check_skill_written(
+    copy: &Path,
+    original: &Path,
+    expected_name: Option<&str>,
+    written: &[(String, Vec<u8>)],
+) -> SkillCheck {
+    check_skill_files(copy, original, expected_name, Some(written))
+}
+
+fn check_skill_files(
+    dir: &Path,
+    original: &Path,
+    expected_name: Option<&str>,
+    written: Option<&[(String, Vec<u8>)]>,
+) -> SkillCheck {
     let file = dir.join(SKILL_MD);
     let mut check = SkillCheck {
         dir: dir.to_owned(),
@@ -309,7 +330,17 @@ pub fn check_skill_copy(copy: &Path, original: &Path, expected_name: Option<&str
     let folder_name = expected_name
         .map(str::to_owned)
         .or_else(|| folder_name_of(original));
-    match read_skill_md(dir) {
+    let find = |path: &str| {
+        let files = written?;
+        (files.binary_search_by(|(p, _)| p.as_str().cmp(path)).ok())
+            .map(|at| files[at].1.as_slice())
+    };
+    let text = match (written, find(SKILL_MD)) {
+        (None, _) => read_skill_md(dir),
+        (Some(_), Some(bytes)) => skill_md_text(bytes.to_vec()),
+        (Some(_), None) => Err(missing_skill_md(find("skill.md").is_some())),
+    };
+    match text {
         Ok(text) => check_text(
             &text,
             &file,
@@ -319,7 +350,12 @@ pub fn check_skill_copy(copy: &Path, original: &Path, expected_name: Option<&str
         ),
         Err(message) => check.fail(Diagnostic::new(&file, None, message)),
     }
-    check.openai = openai_yaml::read(dir, &mut check.warnings);
+    check.openai = match written {
+        None => openai_yaml::read(dir, &mut check.warnings),
+        Some(_) => {
+            openai_yaml::from_written(dir, find(openai_yaml::OPENAI_YAML), &mut check.warnings)
+        }
+    };
     check
 }
 
@@ -363,12 +399,7 @@ fn read_skill_md(dir: &Path) -> Result<String, String> {
     let handle = match std::fs::File::open(&file) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            let lower = dir.join("skill.md");
-            return Err(if lower.is_file() {
-                "found `skill.md`, but the file must be named `SKILL.md` (upper case) for agents to load it".into()
-            } else {
-                "the file is missing: every skill folder must hold a SKILL.md at its root".into()
-            });
+            return Err(missing_skill_md(dir.join("skill.md").is_file()));
         }
         Err(e) => return Err(format!("cannot read SKILL.md: {e}")),
     };
@@ -377,6 +408,21 @@ fn read_skill_md(dir: &Path) -> Result<String, String> {
         .take(MAX_SKILL_MD_BYTES + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| format!("cannot read SKILL.md: {e}"))?;
+    skill_md_text(bytes)
+}
+
+/// Why a skill folder has no SKILL.md: `lower`, it has a `skill.md`.
+fn missing_skill_md(lower: bool) -> String {
+    if lower {
+        "found `skill.md`, but the file must be named `SKILL.md` (upper case) for agents to load it"
+            .into()
+    } else {
+        "the file is missing: every skill folder must hold a SKILL.md at its root".into()
+    }
+}
+
+/// SKILL.md's bytes as its text, or why they are not one.
+fn skill_md_text(bytes: Vec<u8>) -> Result<String, String> {
     if bytes.len() as u64 > MAX_SKILL_MD_BYTES {
         return Err(format!(
             "SKILL.md is larger than {MAX_SKILL_MD_BYTES} bytes; move reference material into separate files"

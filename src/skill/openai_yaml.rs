@@ -106,10 +106,29 @@ pub struct InvocationPolicy {
 /// problem is pushed onto `warnings` and the readable rest is kept.
 pub fn read(skill_dir: &Path, warnings: &mut Vec<Diagnostic>) -> Option<OpenAiMetadata> {
     let file = skill_dir.join(OPENAI_YAML);
-    match read_text(&file) {
-        Ok(text) => parse(&text?, &file, warnings),
+    parsed(read_text(&file), &file, warnings)
+}
+
+/// [`read`] from the file's bytes as a store entry was written from them
+/// (`None`: the skill has no such file), not from disk.
+pub fn from_written(
+    skill_dir: &Path,
+    bytes: Option<&[u8]>,
+    warnings: &mut Vec<Diagnostic>,
+) -> Option<OpenAiMetadata> {
+    let file = skill_dir.join(OPENAI_YAML);
+    parsed(bytes.map(text_of).transpose(), &file, warnings)
+}
+
+fn parsed(
+    text: Result<Option<String>, String>,
+    file: &Path,
+    warnings: &mut Vec<Diagnostic>,
+) -> Option<OpenAiMetadata> {
+    match text {
+        Ok(text) => parse(&text?, file, warnings),
         Err(why) => {
-            warnings.push(ignored(&file, why));
+            warnings.push(ignored(file, why));
             None
         }
     }
@@ -126,14 +145,22 @@ fn read_text(file: &Path) -> Result<Option<String>, String> {
         return Err("it is not a regular file".into());
     }
     if meta.len() > MAX_BYTES {
-        return Err(format!(
-            "it is {} bytes; metadata files are limited to {MAX_BYTES}",
-            meta.len()
-        ));
+        return Err(too_large(meta.len()));
     }
-    std::fs::read_to_string(file)
-        .map(Some)
-        .map_err(|e| format!("cannot read it: {e}"))
+    let bytes = std::fs::read(file).map_err(|e| format!("cannot read it: {e}"))?;
+    text_of(&bytes).map(Some)
+}
+
+/// The file's bytes as text, or why they are ignored.
+fn text_of(bytes: &[u8]) -> Result<String, String> {
+    if bytes.len() as u64 > MAX_BYTES {
+        return Err(too_large(bytes.len() as u64));
+    }
+    String::from_utf8(bytes.to_vec()).map_err(|_| "it is not UTF-8 text".into())
+}
+
+fn too_large(len: u64) -> String {
+    format!("it is {len} bytes; metadata files are limited to {MAX_BYTES}")
 }
 
 /// Parses openai.yaml text; `file` only names the file in warnings.

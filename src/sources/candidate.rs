@@ -146,7 +146,7 @@ pub fn import_found(
         let at = place(skill)?;
         let entry = store.import_dir(&at.dir, &at.label, name, limits)?;
         let own_folder = !skill.path.is_empty();
-        let judged = judge_copy(level, (&entry.path, &at.dir), name, own_folder, &at.label)?;
+        let judged = judge_copy(level, (store, &entry, &at.dir), name, own_folder, &at.label)?;
         audit_ahead(store, &entry);
         Ok((skill, entry, judged))
     });
@@ -179,19 +179,20 @@ pub fn audit_ahead(store: &crate::store::Store, entry: &StoreEntry) {
 
 /// Judges the store entry `stored` made from the skill folder `original`
 /// at `level` and parses it, from one read of its SKILL.md (what is judged
-/// is what was stored): refuses (exit 5) what that level refuses, naming
-/// skill, field and rule, else gives the warnings a lenient install keeps.
-/// `own_folder`: `original`'s name is the folder the skill came in, so a
-/// name that differs from it is reported.
+/// is what was stored, [`checked`]): refuses (exit 5) what that level
+/// refuses, naming skill, field and rule, else gives the warnings a lenient
+/// install keeps. `own_folder`: `original`'s name is the folder the skill
+/// came in, so a name that differs from it is reported.
 fn judge_copy(
     level: Level,
-    (stored, original): (&Path, &Path),
+    (store, stored, original): (&crate::store::Store, &StoreEntry, &Path),
     name: &str,
     own_folder: bool,
     label: &str,
 ) -> anyhow::Result<JudgedSkill> {
     let expected = if own_folder { None } else { Some(name) };
-    let check = skill::check_skill_copy(stored, original, expected);
+    let check = checked(store, stored, original, expected);
+    let stored = &stored.path;
     let warnings = verdict(level, &check, stored, name, label)?;
     let parsed = parsed_skill(stored, check)?;
     Ok(JudgedSkill { warnings, parsed })
@@ -233,18 +234,43 @@ pub struct JudgedSkill {
     parsed: (SkillMd, Vec<Dependency>),
 }
 
-/// Judges the skill stored at `dir` (named `name` by its source, from
-/// `label`) at `level` and parses it, from one read of its SKILL.md.
+impl JudgedSkill {
+    /// The skill as parsed: what its candidate and lock entry are made of.
+    pub fn skill(&self) -> &SkillMd {
+        &self.parsed.0
+    }
+}
+
+/// Judges the skill stored as `entry` (named `name` by its source, from
+/// `label`) at `level` and parses it, from one read of its SKILL.md
+/// ([`checked`]).
 pub fn judge_stored(
     level: Level,
-    dir: &Path,
+    (store, entry): (&crate::store::Store, &StoreEntry),
     name: &str,
     label: &str,
 ) -> anyhow::Result<JudgedSkill> {
-    let check = skill::check_skill_dir(dir, Some(name));
+    let check = checked(store, entry, &entry.path, Some(name));
+    let dir = &entry.path;
     let warnings = verdict(level, &check, dir, name, label)?;
     let parsed = parsed_skill(dir, check)?;
     Ok(JudgedSkill { warnings, parsed })
+}
+
+/// The skill check of the store entry `entry`, a copy of `original`: from
+/// the bytes this process just wrote it from while the store keeps them
+/// for its verdict (the bytes its digest names, and no read of the copy,
+/// docs/audit.md#remembered-findings), else from the copy on disk.
+fn checked(
+    store: &crate::store::Store,
+    entry: &StoreEntry,
+    original: &Path,
+    expected: Option<&str>,
+) -> skill::SkillCheck {
+    match store.written(&entry.digest) {
+        Some(files) => skill::check_skill_written(&entry.path, original, expected, &files),
+        None => skill::check_skill_copy(&entry.path, original, expected),
+    }
 }
 
 /// `--strict` over a lock entry already in the store: its content is judged

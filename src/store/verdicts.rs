@@ -38,7 +38,7 @@ use crate::unpack;
 /// The bytes of entries this process created and has not judged yet.
 #[derive(Debug, Default)]
 pub(super) struct Unjudged {
-    trees: std::collections::HashMap<Digest, unpack::FilesAsWritten>,
+    trees: std::collections::HashMap<Digest, std::sync::Arc<unpack::FilesAsWritten>>,
     bytes: usize,
 }
 
@@ -159,12 +159,20 @@ impl Store {
             && written.bytes + size <= WRITTEN_BUDGET
         {
             written.bytes += size;
-            written.trees.insert(tree, files);
+            written.trees.insert(tree, std::sync::Arc::new(files));
         }
     }
 
+    /// The files of the entry `tree` as this process wrote them (sorted by
+    /// path), while they wait for its verdict: what a check of the new
+    /// entry reads instead of the copy (`skill::check_skill_written`).
+    pub fn written(&self, tree: &Digest) -> Option<std::sync::Arc<unpack::FilesAsWritten>> {
+        let written = self.written.lock().ok()?;
+        written.trees.get(tree).cloned()
+    }
+
     /// The bytes kept for `tree`, which leave memory with this call.
-    fn take_written(&self, tree: &Digest) -> Option<unpack::FilesAsWritten> {
+    fn take_written(&self, tree: &Digest) -> Option<std::sync::Arc<unpack::FilesAsWritten>> {
         let mut written = self.written.lock().ok()?;
         let files = written.trees.remove(tree)?;
         written.bytes -= files.iter().map(|(_, bytes)| bytes.len()).sum::<usize>();

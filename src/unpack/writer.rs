@@ -387,7 +387,16 @@ impl TreeWriter {
         if !self.files.iter().any(|f| f.path == "SKILL.md") {
             return Err(self.refuse(None, self.missing_skill_md()));
         }
-        let check = crate::skill::check_skill_dir(&self.root, Some(expected_name));
+        if let Some(kept) = &mut self.kept {
+            kept.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        }
+        // The bytes just written when they were kept (no read of the copy).
+        let check = match &self.kept {
+            Some(kept) => {
+                crate::skill::check_skill_written(&self.root, &self.root, Some(expected_name), kept)
+            }
+            None => crate::skill::check_skill_dir(&self.root, Some(expected_name)),
+        };
         if !check.fatal.is_empty() {
             let details: Vec<String> = check
                 .fatal
@@ -403,11 +412,7 @@ impl TreeWriter {
             ));
         }
         let tree = HashedTree::from_files(std::mem::take(&mut self.files));
-        let written = self.kept.take().map(|mut kept| {
-            kept.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-            kept
-        });
-        Ok((tree, written))
+        Ok((tree, self.kept.take()))
     }
 
     /// Says why SKILL.md is missing as precisely as the files allow.

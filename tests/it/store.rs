@@ -1177,6 +1177,40 @@ fn a_new_entry_is_judged_by_the_bytes_its_digest_names() {
     findings_on_the_script(&entry);
 }
 
+#[test]
+fn a_new_entry_is_checked_and_parsed_from_the_bytes_its_digest_names() {
+    use skillpm::skill::Level;
+    use skillpm::sources::candidate::judge_stored;
+    let tmp = tempfile::tempdir().unwrap();
+    let store = Store::open_at(tmp.path().join("cache")).unwrap();
+    let judged = |entry: &StoreEntry| {
+        let judged = judge_stored(Level::Strict, (&store, entry), "notes", "notes/");
+        judged.map(|j| j.skill().description.clone())
+    };
+
+    // Honest path: the new entry is checked at the strictest level and
+    // parsed as stored.
+    let (_, entry) = store_skill(&store, tmp.path(), "notes", &[]);
+    let honest = judged(&entry).unwrap();
+    assert!(
+        honest.starts_with("A skill for testing the store."),
+        "{honest}"
+    );
+
+    // A cache writer rewrites its SKILL.md before it is judged: another
+    // description, and a name the strict check refuses. What the lock and
+    // the agents are told is still what the digest names.
+    let file = entry.path.join("SKILL.md");
+    set_mode(&entry.path, 0o755);
+    fs::remove_file(&file).unwrap();
+    fs::write(
+        &file,
+        "---\nname: Not-A-Name\ndescription: Sends your keys away.\n---\n",
+    )
+    .unwrap();
+    assert_eq!(judged(&entry).unwrap(), honest);
+}
+
 #[cfg(unix)]
 #[test]
 fn a_link_planted_where_a_marker_goes_is_replaced_not_written_through() {

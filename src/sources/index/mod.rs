@@ -566,7 +566,7 @@ fn judge_stored(
 ) -> anyhow::Result<JudgedSkill> {
     candidate::judge_stored(
         ws.level,
-        &store_entry.path,
+        (ws.store, store_entry),
         &entry.name,
         &entry_label(entry),
     )

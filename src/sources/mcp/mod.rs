@@ -262,7 +262,7 @@ fn resolve(
                 uri: Some(skill.uri.clone()),
                 ..new_lock_entry(name, &decl.name, Format::Mcp, &entry)
             };
-            let judged = judge_stored(ws.level, &entry.path, name, &skill.uri)?;
+            let judged = judge_stored(ws.level, (ws.store, &entry), name, &skill.uri)?;
             candidate(ws, locked, entry, judged)
         })
         .collect()

@@ -431,7 +431,7 @@ fn resolve(
                 ..new_lock_entry(name, &decl.name, Format::Oci, &entry)
             };
             let label = artifact.pinned().to_string();
-            let judged = judge_stored(ws.level, &entry.path, name, &label)?;
+            let judged = judge_stored(ws.level, (ws.store, &entry), name, &label)?;
             candidate(ws, locked, entry, judged)
         })
         .collect()
