@@ -241,17 +241,26 @@ pub(crate) fn write_marker(
     // The seed is written through a handle that never follows a link (a
     // cache writer may have swapped one in since it was made), then renamed
     // over whatever bears the marker's name: nothing outside is written.
+    // Not opened to truncate: the seed was made empty, and on ext4 a file
+    // truncated to nothing has its blocks written out when it is closed
+    // (`auto_da_alloc`, for editors that rewrite a file in place): a write
+    // to the disk per marker, most of the time of closing them
+    // (docs/performance.md#what-the-measurements-decided). A seed that is
+    // not empty is not ours as made: the marker is made anew instead.
     if let Some(seed) = seed {
         let mut options = fs::OpenOptions::new();
-        options.write(true).truncate(true);
+        options.write(true);
         #[cfg(unix)]
         std::os::unix::fs::OpenOptionsExt::custom_flags(
             &mut options,
             rustix::fs::OFlags::NOFOLLOW.bits() as i32,
         );
-        let written = options
-            .open(seed)
-            .and_then(|mut file| io::Write::write_all(&mut file, text.as_bytes()));
+        let written = options.open(seed).and_then(|mut file| {
+            if file.metadata()?.len() != 0 {
+                return Err(io::Error::other("the marker's seed is not empty"));
+            }
+            io::Write::write_all(&mut file, text.as_bytes())
+        });
         if written.and_then(|()| fs::rename(seed, &path)).is_ok() {
             return Ok(());
         }
@@ -760,6 +769,32 @@ mod tests {
             marker_digest(&format!("{}.complete", tree.digest.file_name())),
             Some(tree.digest)
         );
+    }
+
+    #[test]
+    fn a_seed_becomes_the_marker_only_while_it_is_the_empty_file_made() {
+        let (store, tree, _) = stored();
+        let k = key(&store.path().join("k"));
+        let k = Some(&k);
+        let seed = store.path().join(".stage-seed.1");
+        let marker = marker_path(store.path(), &tree.digest);
+
+        // Honest path: the empty seed is written and becomes the marker.
+        fs::write(&seed, "").unwrap();
+        write_marker(store.path(), &tree, FLUSHED, k, Some(&seed)).unwrap();
+        assert!(is_sealed(store.path(), &tree.digest, k));
+        assert!(!seed.exists());
+        let honest = fs::read_to_string(&marker).unwrap();
+
+        // A cache writer filled the seed before the marker was written
+        // (longer than a marker): it is not written into, the marker is
+        // made anew, byte for byte the honest one, and sealed.
+        remove_marker(store.path(), &tree.digest).unwrap();
+        let filled = format!("{honest}{}", "tail of someone else's file\n".repeat(64));
+        fs::write(&seed, &filled).unwrap();
+        write_marker(store.path(), &tree, FLUSHED, k, Some(&seed)).unwrap();
+        assert_eq!(fs::read_to_string(&marker).unwrap(), honest);
+        assert!(is_sealed(store.path(), &tree.digest, k));
     }
 
     /// Issue 34: a file edited in place with its size and mtime kept (as
