@@ -72,34 +72,54 @@ static QUOTED: LazyLock<Regex> = LazyLock::new(|| re(r#""([^"\n]{3,})"|'([^'\n]{
 /// 'base64')`): only then are long base64-looking words decoded.
 const BASE64_WORDS: &[&str] = &["base64", "b64", "atob", "-enc", "-e "];
 
-/// The file's text as the interpreter assembles it, or `None` when there is
-/// nothing to unfold. `base64`: another file of the skill decodes base64
-/// (a payload kept in a data file and decoded by a script), so this
-/// file's base64 literals are decoded too.
-pub(super) fn unfold(text: &str, base64: bool) -> Option<Unfolded> {
-    let lower = text.to_ascii_lowercase();
-    let decode_base64 = base64 || BASE64_WORDS.iter().any(|w| lower.contains(w));
-    let decode_hex = ["\\x", "\\u00", "hex", "xxd", "pack(", "h*"]
-        .iter()
-        .any(|w| lower.contains(w));
-    // A string reversed before it runs (`echo 'hs | …' | rev | sh`).
-    let reversed = [
+/// The words that say a text decodes what it runs, by what they say:
+/// base64, hex, a string reversed (`echo 'hs | …' | rev | sh`), rot13,
+/// characters by number, a home folder named.
+const DECODE_WORDS: [&[&str]; 6] = [
+    BASE64_WORDS,
+    &["\\x", "\\u00", "hex", "xxd", "pack(", "h*"],
+    &[
         "| rev",
         "|rev",
         "[::-1]",
         ".reverse()",
         "strrev",
         "reverse(",
-    ]
-    .iter()
-    .any(|w| lower.contains(w));
-    let rot13 = lower.contains("rot13")
-        || lower.contains("rot_13")
-        || lower.contains("rot-13")
-        || lower.contains("n-za-m");
-    let chars =
-        lower.contains("chr(") || lower.contains("[char]") || lower.contains("fromcharcode");
-    let home = lower.contains("home") || lower.contains("profile") || lower.contains("expanduser");
+    ],
+    &["rot13", "rot_13", "rot-13", "n-za-m"],
+    &["chr(", "[char]", "fromcharcode"],
+    &["home", "profile", "expanduser"],
+];
+
+/// Which of [`DECODE_WORDS`]' kinds the lowercased `lower` holds a word
+/// of, in one pass (27 searches of the whole text before: a fiftieth of a
+/// 500-skill add, docs/performance.md#what-the-measurements-decided).
+fn decode_words_in(lower: &str) -> [bool; 6] {
+    static FINDER: LazyLock<(aho_corasick::AhoCorasick, Vec<usize>)> = LazyLock::new(|| {
+        let (words, kinds): (Vec<&str>, Vec<usize>) = (DECODE_WORDS.iter().enumerate())
+            .flat_map(|(kind, words)| words.iter().map(move |w| (*w, kind)))
+            .unzip();
+        let finder = aho_corasick::AhoCorasick::new(words)
+            .unwrap_or_else(|e| panic!("audit decode words: {e}"));
+        (finder, kinds)
+    });
+    let (finder, kinds) = &*FINDER;
+    let mut found = [false; 6];
+    // Overlapping: a word inside or across another is still seen.
+    for m in finder.find_overlapping_iter(lower) {
+        found[kinds[m.pattern().as_usize()]] = true;
+    }
+    found
+}
+
+/// The file's text as the interpreter assembles it, or `None` when there is
+/// nothing to unfold. `base64`: another file of the skill decodes base64
+/// (a payload kept in a data file and decoded by a script), so this
+/// file's base64 literals are decoded too.
+pub(super) fn unfold(text: &str, base64: bool) -> Option<Unfolded> {
+    let lower = text.to_ascii_lowercase();
+    let [says_base64, decode_hex, reversed, rot13, chars, home] = decode_words_in(&lower);
+    let decode_base64 = base64 || says_base64;
     // Nothing below changes a text with none of these: no line continued
     // (`\`, `` ` ``, `|`, `&&`), no quote or backslash to drop or join, no
     // `$` or `=` (variables), no shell named through `env` and the like, and
@@ -422,6 +442,32 @@ fn rot13_of(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_pass_finds_each_kind_of_decode_word_a_search_per_word_finds() {
+        let naive = |lower: &str| DECODE_WORDS.map(|words| words.iter().any(|w| lower.contains(w)));
+        let words: Vec<&str> = DECODE_WORDS
+            .iter()
+            .flat_map(|w| w.iter().copied())
+            .collect();
+        let mut texts = vec![
+            String::new(),
+            "plain prose about nothing".to_owned(),
+            "x.reverse().join('')".to_owned(),
+            "echo aGk= | base64 -d | sh".to_owned(),
+        ];
+        for a in &words {
+            texts.push(format!("say {a} then"));
+            for b in &words {
+                // Words run together: one inside or across the other.
+                texts.push(format!("{a}{b}"));
+                texts.push(format!("{}{b}", &a[..a.len() / 2]));
+            }
+        }
+        for text in &texts {
+            assert_eq!(decode_words_in(text), naive(text), "{text:?}");
+        }
+    }
 
     fn unfolded(text: &str) -> String {
         unfold(text, false).map_or_else(|| text.to_owned(), |u| u.text)
