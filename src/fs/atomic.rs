@@ -184,6 +184,20 @@ pub fn unique_suffix() -> String {
     format!("{}-{:016x}", std::process::id(), fastrand::u64(..))
 }
 
+/// Renames `from` to `to`, making `to`'s folder first when it is missing
+/// (the cache's `downloads/` is made by the first download kept there).
+pub fn rename_creating_parent(from: &Path, to: &Path) -> io::Result<()> {
+    match fs::rename(from, to) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound && !to.parent().is_some_and(Path::exists) => {
+            if let Some(dir) = to.parent() {
+                fs::create_dir_all(dir)?;
+            }
+            fs::rename(from, to)
+        }
+        other => other,
+    }
+}
+
 /// The folder holding `path` (`.` for a bare file name).
 pub fn parent_dir(path: &Path) -> PathBuf {
     match path.parent() {
