@@ -708,6 +708,12 @@ pub(super) fn gated() -> Vec<(usize, String)> {
     gated
 }
 
+/// The expressions whose screens the audit of the warm-up's sample
+/// (`audit::WARM_SAMPLE`: a SKILL.md that runs its script, the script)
+/// builds: a second warm-up thread builds them while the first builds the
+/// literal automaton (`audit::warm_up`).
+pub(super) static WARM_SCREENS: [&Expr; 4] = [&REMOTE_RUN, &RUNS, &PATH_RUN, &JOINED_LITERALS];
+
 /// A placeholder where a real command would have a value (`curl ... |
 /// bash`, `<url>`): the text shows a shape, it does not do it.
 fn placeholder(text: &str) -> bool {

@@ -137,6 +137,15 @@ pub(super) struct Table {
     regexes: Vec<[OnceLock<Option<Regex>>; 4]>,
 }
 
+#[cfg(test)]
+thread_local! {
+    /// The cue expressions (the cue's `needs`, which of its four; not an
+    /// empty one) asked for on this thread (what the warm-up builds ahead, held to its sample by
+    /// a unit test).
+    pub(super) static COMPILED: std::cell::RefCell<std::collections::BTreeSet<(&'static str, usize)>> =
+        const { std::cell::RefCell::new(std::collections::BTreeSet::new()) };
+}
+
 /// An expression of a cue table: constants of the capability modules (the
 /// unit test `every_cue_compiles` compiles every one).
 fn compile(source: &str) -> Option<Regex> {
@@ -167,6 +176,16 @@ impl Table {
             .map(|cue| cue.needs.split('|').map(str::to_owned).collect())
     }
 
+    /// Compiles the expression of each cue whose `needs` is one of
+    /// `needs`, as its first use would (`audit::warm_up`).
+    pub(super) fn warm(&self, needs: &[&str]) {
+        for (i, cue) in self.cues.iter().enumerate() {
+            if needs.contains(&cue.needs) {
+                self.regex(i, 0);
+            }
+        }
+    }
+
     fn regex(&self, cue: usize, which: usize) -> Option<&Regex> {
         let source = match which {
             0 => self.cues[cue].pattern,
@@ -174,6 +193,10 @@ impl Table {
             2 => self.cues[cue].near,
             _ => self.cues[cue].unless,
         };
+        #[cfg(test)]
+        if !source.is_empty() {
+            COMPILED.with(|c| c.borrow_mut().insert((self.cues[cue].needs, which)));
+        }
         self.regexes[cue][which]
             .get_or_init(|| compile(source))
             .as_ref()

@@ -269,29 +269,56 @@ fn collect(
     Ok(())
 }
 
+/// The skill the warm-up audits ([`warm_up`]): a SKILL.md that tells the
+/// agent to run its script, and the script.
+const WARM_SAMPLE: [(&str, &[u8]); 2] = [
+    (
+        "SKILL.md",
+        b"---\nname: a\ndescription: a\n---\nRun scripts/a.sh.\n",
+    ),
+    ("scripts/a.sh", b"#!/bin/sh\necho a\n"),
+];
+
 /// Builds what the audit builds on first use (its automata and the
-/// expressions a minimal skill needs: a SKILL.md that tells the agent to run
-/// its script, and the script) on a thread of its own, once per process. A
-/// command that will judge new content calls it as it starts: that
-/// first-use cost was most of a cold add of a few skills, and the thread
-/// runs it on the core the command's own work leaves idle
-/// (docs/performance.md#what-the-measurements-decided). Not joined: the
-/// audit that needs it waits for it, and a run that ends first (an error,
-/// nothing left to judge) does not.
+/// expressions a minimal skill needs, [`WARM_SAMPLE`]) on threads of their
+/// own, once per process. A command that will judge new content calls it as
+/// it starts: that first-use cost was most of a cold add of a few skills,
+/// and the threads run it on the core the command's own work leaves idle
+/// (docs/performance.md#what-the-measurements-decided). Two threads: one
+/// builds [`LITERALS`], which every audit waits behind, then audits the
+/// sample; the other builds what the sample's audit needs besides it
+/// ([`warm_beside`]) meanwhile, so the sample's audit finds it built. Not
+/// joined: the audit that needs it waits for it, and a run that ends first
+/// (an error, nothing left to judge) does not.
 pub fn warm_up() {
-    const SKILL: [(&str, &[u8]); 2] = [
-        (
-            "SKILL.md",
-            b"---\nname: a\ndescription: a\n---\nRun scripts/a.sh.\n",
-        ),
-        ("scripts/a.sh", b"#!/bin/sh\necho a\n"),
-    ];
     static STARTED: std::sync::Once = std::sync::Once::new();
     STARTED.call_once(|| {
         // No thread to be had: the first audit builds it, as without this.
-        let _ = std::thread::Builder::new().spawn(|| audit_files(SKILL));
+        let _ = std::thread::Builder::new().spawn(|| {
+            LazyLock::force(&LITERALS);
+            audit_files(WARM_SAMPLE)
+        });
+        let _ = std::thread::Builder::new().spawn(warm_beside);
     });
 }
+
+/// What the audit of [`WARM_SAMPLE`] builds besides [`LITERALS`]: the
+/// automaton of [`DECODES_BASE64`], the screens of
+/// [`capability::WARM_SCREENS`] and the cue expressions of
+/// [`WARM_CUE_NEEDS`]. The unit test
+/// `the_warm_up_builds_beside_what_its_sample_needs` holds the lists to
+/// the sample.
+fn warm_beside() {
+    LazyLock::force(&DECODES_BASE64);
+    for expression in capability::WARM_SCREENS {
+        expression.warm_screen();
+    }
+    CUE_TABLES.warm(WARM_CUE_NEEDS);
+}
+
+/// The `needs` of the cues whose expressions the audit of [`WARM_SAMPLE`]
+/// compiles (its frontmatter's `description:`).
+const WARM_CUE_NEEDS: &[&str] = &["description:"];
 
 /// Audits the files of one skill (`/`-separated path, bytes): each file's
 /// own findings, then what the skill can do across its files
@@ -749,8 +776,15 @@ impl Expr {
     /// a large automaton is compiled only for such a text
     /// (docs/performance.md#one-automaton-for-every-literal).
     pub(crate) fn screened(&self, haystack: &str) -> Option<&regex::Regex> {
+        #[cfg(test)]
+        SCREENED.with(|s| s.borrow_mut().insert(address(self)));
         let screen = self.screen.get_or_init(|| Screen::of(&self.source()));
         screen.may_match(haystack).then(|| &**self)
+    }
+
+    /// Builds the screen [`Expr::screened`] builds on first use ([`warm_up`]).
+    fn warm_screen(&self) {
+        self.screen.get_or_init(|| Screen::of(&self.source()));
     }
 
     /// The expression as compiled.
@@ -973,6 +1007,15 @@ impl Passed<'_> {
             .position(|k| *k == key)
             .is_none_or(|i| self.hit[i])
     }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// The expressions (by address) whose screen [`Expr::screened`]
+    /// consulted on this thread (what the warm-up builds ahead, held to
+    /// its sample by a unit test).
+    pub(crate) static SCREENED: std::cell::RefCell<std::collections::BTreeSet<usize>> =
+        const { std::cell::RefCell::new(std::collections::BTreeSet::new()) };
 }
 
 #[cfg(test)]
@@ -1312,6 +1355,22 @@ pub(crate) mod tests {
             let expected = regex.is_match(text.as_bytes());
             assert_eq!(DECODES_BASE64.is_match(text), expected, "{text}");
         }
+    }
+
+    #[test]
+    fn the_warm_up_builds_beside_what_its_sample_needs() {
+        use std::collections::BTreeSet;
+        SCREENED.with(|s| s.borrow_mut().clear());
+        cues::COMPILED.with(|c| c.borrow_mut().clear());
+        audit_files(WARM_SAMPLE);
+        let screened = SCREENED.with(|s| s.borrow().clone());
+        let listed: BTreeSet<usize> = (capability::WARM_SCREENS.iter())
+            .map(|e| address(*e))
+            .collect();
+        assert_eq!(screened, listed, "capability::WARM_SCREENS");
+        let compiled = cues::COMPILED.with(|c| c.borrow().clone());
+        let listed: BTreeSet<(&str, usize)> = WARM_CUE_NEEDS.iter().map(|n| (*n, 0)).collect();
+        assert_eq!(compiled, listed, "WARM_CUE_NEEDS");
     }
 
     #[test]

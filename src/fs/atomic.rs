@@ -4,7 +4,9 @@
 //! renamed over the target, so a crash or a kill at any instant leaves the
 //! old file or the new one, never a truncated mix. [`write_atomic`] also
 //! flushes the file and its folder (for files that must survive a power
-//! loss: skills.toml, skills.lock, the rollback guard); [`write_replacing`]
+//! loss: skills.toml, skills.lock, the rollback guard), and
+//! [`write_atomic_all`] does so for several files at once, each folder
+//! flushed once after every rename; [`write_replacing`]
 //! does not (for records a crash may lose harmlessly, because their reader
 //! checks them). [`write_flushed_behind`] puts a file in place at once and
 //! flushes it on a thread of its own: durable before this process's next
@@ -25,6 +27,45 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
 /// other: a large body gets a header without being copied to join them.
 pub fn write_atomic_parts(path: &Path, parts: &[&[u8]]) -> io::Result<()> {
     replace(path, parts, true)
+}
+
+/// [`write_atomic`] of several files (path, bytes), one after the other:
+/// every file is written and flushed, then each is renamed into place in
+/// order, then each folder they are in is flushed once. skills.toml and
+/// skills.lock side by side cost three flushes this way, four one file
+/// after the other (docs/performance.md#what-the-measurements-decided).
+/// Each file is replaced atomically, and all are durable when it returns;
+/// a crash before then leaves each file old or new, and a later file new
+/// only where the file system kept an earlier rename (ext4 journals them in
+/// order). On error, the index of the file that failed: files before it
+/// are replaced, it and the files after it are not, and no temporary file
+/// is left.
+pub fn write_atomic_all(files: &[(&Path, &[u8])]) -> Result<(), (usize, io::Error)> {
+    // What was put in place before this durable write is durable first.
+    settle_behind();
+    let mut staged = Vec::with_capacity(files.len());
+    for (i, (path, bytes)) in files.iter().enumerate() {
+        let temp = stage(path, &[bytes], true).map_err(|e| (i, e))?;
+        staged.push(temp);
+    }
+    let mut folders: Vec<PathBuf> = Vec::new();
+    for (i, ((path, _), mut guard)) in files.iter().zip(staged).enumerate() {
+        if let Some(temp) = guard.0.take()
+            && let Err(e) = fs::rename(&temp, path)
+        {
+            guard.0 = Some(temp);
+            return Err((i, e));
+        }
+        let dir = parent_dir(path);
+        if !folders.contains(&dir) {
+            folders.push(dir);
+        }
+    }
+    for dir in folders {
+        // Best effort, as in `replace`.
+        let _ = sync_dir(&dir);
+    }
+    Ok(())
 }
 
 /// Replaces `path` with `bytes` atomically but without fsync: readers see
@@ -80,6 +121,24 @@ fn replace(path: &Path, parts: &[&[u8]], durable: bool) -> io::Result<()> {
         // What was put in place before this durable write is durable first.
         settle_behind();
     }
+    let mut guard = stage(path, parts, durable)?;
+    if let Some(temp) = guard.0.take()
+        && let Err(e) = fs::rename(&temp, path)
+    {
+        guard.0 = Some(temp);
+        return Err(e);
+    }
+    if durable {
+        // Best effort: some platforms cannot open a folder for syncing.
+        let _ = sync_dir(&parent_dir(path));
+    }
+    Ok(())
+}
+
+/// `parts` written to a new temporary file beside `path` (its folder made
+/// when missing), flushed when `durable`: the file, removed when the guard
+/// is dropped armed.
+fn stage(path: &Path, parts: &[&[u8]], durable: bool) -> io::Result<RemoveOnDrop> {
     let dir = parent_dir(path);
     let (temp_path, mut file) = match create_temp_beside(&dir, path) {
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
@@ -88,21 +147,14 @@ fn replace(path: &Path, parts: &[&[u8]], durable: bool) -> io::Result<()> {
         }
         other => other?,
     };
-    let mut guard = RemoveOnDrop(Some(temp_path.clone()));
+    let guard = RemoveOnDrop(Some(temp_path));
     for bytes in parts {
         file.write_all(bytes)?;
     }
     if durable {
         file.sync_all()?;
     }
-    drop(file);
-    fs::rename(&temp_path, path)?;
-    guard.0 = None;
-    if durable {
-        // Best effort: some platforms cannot open a folder for syncing.
-        let _ = sync_dir(&dir);
-    }
-    Ok(())
+    Ok(guard)
 }
 
 /// Opens a new, uniquely named temporary file in `dir` for a final `target`.
@@ -130,6 +182,20 @@ fn create_temp_beside(dir: &Path, target: &Path) -> io::Result<(PathBuf, File)> 
 /// A suffix unique within this machine for temp names: pid plus randomness.
 pub fn unique_suffix() -> String {
     format!("{}-{:016x}", std::process::id(), fastrand::u64(..))
+}
+
+/// Renames `from` to `to`, making `to`'s folder first when it is missing
+/// (the cache's `downloads/` is made by the first download kept there).
+pub fn rename_creating_parent(from: &Path, to: &Path) -> io::Result<()> {
+    match fs::rename(from, to) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound && !to.parent().is_some_and(Path::exists) => {
+            if let Some(dir) = to.parent() {
+                fs::create_dir_all(dir)?;
+            }
+            fs::rename(from, to)
+        }
+        other => other,
+    }
 }
 
 /// The folder holding `path` (`.` for a bare file name).
@@ -190,6 +256,29 @@ mod tests {
             names(dir.path()),
             vec![std::ffi::OsString::from("skills.toml")]
         );
+    }
+
+    #[test]
+    fn several_files_are_replaced_in_order_and_a_failure_names_its_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let (toml, lock) = (
+            dir.path().join("skills.toml"),
+            dir.path().join("skills.lock"),
+        );
+        fs::write(&toml, "old").unwrap();
+        write_atomic_all(&[(&toml, b"toml"), (&lock, b"lock")]).unwrap();
+        assert_eq!(fs::read_to_string(&toml).unwrap(), "toml");
+        assert_eq!(fs::read_to_string(&lock).unwrap(), "lock");
+        // A folder where the second file goes: it cannot be renamed over.
+        let folder = dir.path().join("folder");
+        fs::create_dir(&folder).unwrap();
+        let (at, _) = write_atomic_all(&[(&toml, b"new"), (&folder, b"x")]).unwrap_err();
+        assert_eq!(at, 1);
+        assert_eq!(fs::read_to_string(&toml).unwrap(), "new");
+        assert!(folder.is_dir());
+        let mut left = names(dir.path());
+        left.sort();
+        assert_eq!(left, ["folder", "skills.lock", "skills.toml"]);
     }
 
     #[test]

@@ -307,10 +307,13 @@ impl Store {
         // The cache's folders, and then each store entry (a staging folder
         // renamed in place), start away from the inodes the last cleanup
         // freed (`crate::fs::spread`): the markers and downloads written
-        // directly in `store/` and `tmp/` with them.
+        // directly in `store/` and `tmp/` with them. `downloads/` and `tmp/`
+        // are made when first written (a folder source needs no
+        // `downloads/`; each such folder cost a cold add 0.15-0.25 ms,
+        // docs/performance.md#what-the-measurements-decided).
         fs::create_dir_all(&root).map_err(io_error("create the cache folder", &root))?;
         crate::fs::spread::spread_subfolders(&root);
-        for sub in [layout::STORE, layout::DOWNLOADS, layout::TMP, layout::STATE] {
+        for sub in [layout::STORE, layout::STATE] {
             let dir = root.join(sub);
             fs::create_dir_all(&dir).map_err(io_error("create the cache folder", &dir))?;
         }
@@ -469,7 +472,8 @@ impl Store {
             });
         }
         let dest = self.download_path(expected);
-        fs::rename(&path, &dest).map_err(io_error("save the download as", &dest))?;
+        crate::fs::rename_creating_parent(&path, &dest)
+            .map_err(io_error("save the download as", &dest))?;
         temp.persisted();
         let dir = self.downloads_dir();
         crate::fs::sync_dir(&dir).map_err(io_error("sync", &dir))?;

@@ -512,12 +512,15 @@ fn local_folders_with_links_or_special_files_are_refused() {
 fn downloads_are_kept_only_under_their_true_digest() {
     let tmp = tempfile::tempdir().unwrap();
     let store = Store::open_at(tmp.path().join("cache")).unwrap();
+    // Made when first written: a run from a folder makes neither.
+    assert!(!store.downloads_dir().exists() && !store.tmp_dir().exists());
     let mut temp = store.temp_file().unwrap();
     temp.write_all(b"artifact bytes").unwrap();
     let wrong = Digest::of_bytes(b"something else");
     let err = store.commit_download(temp, &wrong).unwrap_err();
     assert!(matches!(err, StoreError::DownloadMismatch { .. }));
     assert!(!store.download_path(&wrong).exists());
+    assert!(!store.downloads_dir().exists());
 
     let mut temp = store.temp_file().unwrap();
     temp.write_all(b"artifact bytes").unwrap();

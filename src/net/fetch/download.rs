@@ -481,16 +481,7 @@ fn create_with_parent(path: &Path) -> io::Result<File> {
 
 /// Renames `from` to `to`, creating `to`'s folder only when missing.
 fn rename_creating_dir(from: &Path, to: &Path) -> Result<(), FetchError> {
-    let io = FetchError::io(to);
-    match std::fs::rename(from, to) {
-        Err(e) if e.kind() == io::ErrorKind::NotFound && !to.parent().is_some_and(Path::exists) => {
-            if let Some(dir) = to.parent() {
-                std::fs::create_dir_all(dir).map_err(io)?;
-            }
-            std::fs::rename(from, to).map_err(io)
-        }
-        other => other.map_err(io),
-    }
+    crate::fs::rename_creating_parent(from, to).map_err(FetchError::io(to))
 }
 
 #[cfg(test)]

@@ -291,8 +291,7 @@ fn approve_and_place(
     // New entries become durable (one flush) before links and the lock name them.
     sess.store.seal_pending()?;
     let links = sync_links(sess, &enabled)?;
-    sess.manifest.save()?;
-    sess.save_lock(lock)?;
+    sess.save_manifest_and_lock(lock)?;
     Ok((added, reviewed.summaries, links))
 }
 

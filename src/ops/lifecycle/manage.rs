@@ -54,10 +54,11 @@ fn finish(
         (enabled, Vec::new())
     };
     let links = sync_links(&sess, &enabled)?;
-    if action != "approve" {
-        sess.manifest.save()?;
+    if action == "approve" {
+        sess.save_lock(lock)?;
+    } else {
+        sess.save_manifest_and_lock(lock)?;
     }
-    sess.save_lock(lock)?;
     Ok(ManageReport {
         action,
         skills,

@@ -165,6 +165,40 @@ impl<'c> Session<'c> {
         Ok(changed)
     }
 
+    /// Writes skills.toml, and the lock when it changed, together: both
+    /// flushed, then both renamed and their folder flushed once
+    /// ([`crate::fs::write_atomic_all`]); then registers the lock for
+    /// `cache gc`, as [`Session::save_lock`] does.
+    pub fn save_manifest_and_lock(&mut self, lock: Lockfile) -> anyhow::Result<bool> {
+        let path = self.lock_path();
+        let changed = self.lock.as_ref() != Some(&lock) || !path.exists();
+        let manifest = self.manifest.to_toml();
+        let locked = changed.then(|| lock.to_toml());
+        let mut files = vec![(self.manifest.path(), manifest.as_bytes())];
+        files.extend(
+            locked
+                .as_ref()
+                .map(|text| (path.as_path(), text.as_bytes())),
+        );
+        crate::fs::write_atomic_all(&files).map_err(|(at, source)| -> anyhow::Error {
+            match at {
+                0 => crate::project::manifest::ManifestError::Write {
+                    path: self.manifest.path().to_owned(),
+                    source,
+                }
+                .into(),
+                _ => crate::project::lock::LockError::Write {
+                    path: path.clone(),
+                    source,
+                }
+                .into(),
+            }
+        })?;
+        self.register_lock();
+        self.lock = Some(lock);
+        Ok(changed)
+    }
+
     pub fn register_lock(&self) {
         let path = self.lock_path();
         if path.exists()
