@@ -9,6 +9,8 @@
 #   SKILLPM_BEFORE=/abs/old/skillpm scripts/bench-peers.sh  # + a "skillpm before" column
 #   BENCH_PEER_LOCK=0 scripts/bench-peers.sh    # skip vercel's restore from its lock
 #                                               # (46-200 s a round for 500 skills)
+#   BENCH_SAMPLES=/tmp/s scripts/bench-peers.sh # also keep every run's figure, by round,
+#                                               # in /tmp/s-<size>.tsv (case, tool, ms, KiB)
 #
 # For each size it generates N skills (SKILL.md + a reference + a script:
 # 3 files each), publishes them with `skillpm publish` (v0.2 archives with
@@ -322,6 +324,7 @@ bench_size() {
         done
     done
     report "$n"
+    if [ -n "${BENCH_SAMPLES:-}" ]; then cp "$samples" "$BENCH_SAMPLES-$n.tsv"; fi
 }
 
 # One markdown table: median ms per case and tool, skillpm ÷ fastest peer.

@@ -251,6 +251,8 @@ pub struct Store {
     /// rule 4): no lock file per skill.
     stages: LazyGroup,
     temps: LazyGroup,
+    /// `store/` was made by this open: all this process stores is new.
+    new: bool,
     _lock: fs::File,
 }
 
@@ -313,10 +315,14 @@ impl Store {
         // docs/performance.md#what-the-measurements-decided).
         fs::create_dir_all(&root).map_err(io_error("create the cache folder", &root))?;
         crate::fs::spread::spread_subfolders(&root);
-        for sub in [layout::STORE, layout::STATE] {
-            let dir = root.join(sub);
-            fs::create_dir_all(&dir).map_err(io_error("create the cache folder", &dir))?;
-        }
+        let store_dir = root.join(layout::STORE);
+        let new = match fs::create_dir(&store_dir) {
+            Ok(()) => true,
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => false,
+            Err(e) => return Err(io_error("create the cache folder", &store_dir)(e)),
+        };
+        let state = root.join(layout::STATE);
+        fs::create_dir_all(&state).map_err(io_error("create the cache folder", &state))?;
         crate::fs::spread::spread_subfolders(&root.join(layout::STORE));
         write_cachedir_tag(&root)?;
         let lock_path = root.join(layout::LOCK_FILE);
@@ -359,6 +365,7 @@ impl Store {
             created: std::sync::Mutex::new(Vec::new()),
             stages,
             temps,
+            new,
             _lock: lock,
         };
         store.debris_removed = store.clean_debris()?;
@@ -379,6 +386,14 @@ impl Store {
     /// How many leftovers of interrupted runs opening the store removed.
     pub fn debris_removed(&self) -> usize {
         self.debris_removed
+    }
+
+    /// Whether this open made `store/`: a cold cache, where everything
+    /// this process stores is new and judged (`add` then warms the audit
+    /// up at once, `audit::warm_up`; with a warm cache, on the first entry
+    /// it creates).
+    pub fn is_new(&self) -> bool {
+        self.new
     }
 
     pub fn root(&self) -> &Path {

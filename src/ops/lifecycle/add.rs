@@ -153,12 +153,14 @@ impl Report for AddReport {
 }
 
 pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
-    if !opts.list {
-        // What is added is judged: the audit's first-use cost starts now,
-        // beside reading the project and the source.
+    let mut sess = Session::open(ctx, opts.strict)?;
+    if !opts.list && sess.store.is_new() {
+        // A cold cache: all that is added is judged, so the audit's
+        // first-use cost starts now, beside reading the source. With a warm
+        // cache it starts with the first entry made (`candidate::import_found`,
+        // the index kind's downloads): a warm add judges nothing new.
         crate::audit::warm_up();
     }
-    let mut sess = Session::open(ctx, opts.strict)?;
     crate::placement::apply_choices(&ctx.agents, ctx.link_mode, &mut sess.manifest)?;
     sess.accept_findings = opts.accept_findings;
     let result = add_in(&mut sess, opts);
