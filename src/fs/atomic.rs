@@ -35,9 +35,11 @@ pub fn write_atomic_parts(path: &Path, parts: &[&[u8]]) -> io::Result<()> {
 /// skills.lock side by side cost three flushes this way, four one file
 /// after the other (docs/performance.md#what-the-measurements-decided).
 /// Each file is replaced atomically, and all are durable when it returns;
-/// a crash before then leaves each file old or new, and a later file new
-/// only where the file system kept an earlier rename (ext4 journals them in
-/// order). On error, the index of the file that failed: files before it
+/// a crash before then leaves each file old or new. Which renames survive a
+/// crash together is the file system's: ext4 with a journal keeps them in
+/// order, but without one (many CI and cloud disks) a later file may be new
+/// and an earlier one old, which one file after the other, with a folder
+/// flush between, ruled out. On error, the index of the file that failed: files before it
 /// are replaced, it and the files after it are not, and no temporary file
 /// is left.
 pub fn write_atomic_all(files: &[(&Path, &[u8])]) -> Result<(), (usize, io::Error)> {
