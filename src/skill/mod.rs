@@ -292,31 +292,17 @@ pub use crate::escape::printable;
 /// digest): a mismatch with it is fatal. `None` means the folder's own name,
 /// which a skill should carry (an error for `check`, a warning when loading).
 pub fn check_skill_dir(dir: &Path, expected_name: Option<&str>) -> SkillCheck {
-    check_skill_copy(dir, dir, expected_name)
+    check_skill_copy(dir, dir, expected_name, None)
 }
 
-/// [`check_skill_dir`] of `copy`, a copy of the skill folder `original`
+/// [`check_skill_dir`] of `dir`, a copy of the skill folder `original`
 /// (a store entry made from it): `original`'s name is the folder name a
 /// skill without an `expected_name` is checked against; every file read is
-/// the copy's, so what is judged is what was stored.
-pub fn check_skill_copy(copy: &Path, original: &Path, expected_name: Option<&str>) -> SkillCheck {
-    check_skill_files(copy, original, expected_name, None)
-}
-
-/// [`check_skill_copy`] of a store entry this process just wrote, from the
-/// bytes it was written from (`written`: every file as `(path, bytes)`,
-/// sorted by path): the bytes its digest names, with no read of the copy
-/// (three system calls a file, docs/performance.md#what-the-measurements-decided).
-pub fn check_skill_written(
-    copy: &Path,
-    original: &Path,
-    expected_name: Option<&str>,
-    written: &[(String, Vec<u8>)],
-) -> SkillCheck {
-    check_skill_files(copy, original, expected_name, Some(written))
-}
-
-fn check_skill_files(
+/// the copy's, so what is judged is what was stored. `written`: the copy's
+/// files as this process wrote them (`(path, bytes)`, sorted by path), read
+/// instead of the copy: the bytes its digest names, with no read back
+/// (docs/performance.md#what-the-measurements-decided).
+pub fn check_skill_copy(
     dir: &Path,
     original: &Path,
     expected_name: Option<&str>,

@@ -271,10 +271,13 @@ fn checked(
     original: &Path,
     expected: Option<&str>,
 ) -> skill::SkillCheck {
-    match store.written(&entry.digest) {
-        Some(files) => skill::check_skill_written(&entry.path, original, expected, &files),
-        None => skill::check_skill_copy(&entry.path, original, expected),
-    }
+    let written = store.written(&entry.digest);
+    skill::check_skill_copy(
+        &entry.path,
+        original,
+        expected,
+        written.as_deref().map(Vec::as_slice),
+    )
 }
 
 /// `--strict` over a lock entry already in the store: its content is judged

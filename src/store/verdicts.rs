@@ -165,7 +165,7 @@ impl Store {
 
     /// The files of the entry `tree` as this process wrote them (sorted by
     /// path), while they wait for its verdict: what a check of the new
-    /// entry reads instead of the copy (`skill::check_skill_written`).
+    /// entry reads instead of the copy (`skill::check_skill_copy`).
     pub fn written(&self, tree: &Digest) -> Option<std::sync::Arc<unpack::FilesAsWritten>> {
         let written = self.written.lock().ok()?;
         written.trees.get(tree).cloned()

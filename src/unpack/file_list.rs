@@ -70,7 +70,7 @@ impl FileList {
     /// Checks the skill (SKILL.md at the root, valid frontmatter, its name)
     /// and returns the tree as written.
     pub fn finish(self, expected_name: &str) -> Result<HashedTree, UnpackError> {
-        self.tree.finish(expected_name)
+        self.tree.finish(expected_name).map(|(tree, _)| tree)
     }
 
     /// [`FileList::finish`], with the files' bytes as written when the
@@ -79,7 +79,7 @@ impl FileList {
         self,
         expected_name: &str,
     ) -> Result<(HashedTree, Option<super::FilesAsWritten>), UnpackError> {
-        self.tree.finish_written(expected_name)
+        self.tree.finish(expected_name)
     }
 }
 

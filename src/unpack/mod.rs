@@ -81,7 +81,7 @@ fn write_tree(
 ) -> Result<(HashedTree, Option<FilesAsWritten>), UnpackError> {
     let mut tree = writer::TreeWriter::new(staging, label, limits);
     fill(&mut tree)?;
-    tree.finish_written(expected_name)
+    tree.finish(expected_name)
 }
 
 /// Why an artifact was refused (exit 5) or could not be unpacked (exit 1).

@@ -369,15 +369,11 @@ impl TreeWriter {
 
     /// Checks the result is a loadable skill (SKILL.md at the root whose
     /// frontmatter parses and has a usable name and description) and returns
-    /// its tree. Rules that do not stop loading are the caller's to judge
-    /// (lenient or `--strict`): see [`crate::skill::Level`].
-    pub(crate) fn finish(self, expected_name: &str) -> Result<HashedTree, UnpackError> {
-        self.finish_written(expected_name).map(|(tree, _)| tree)
-    }
-
-    /// [`TreeWriter::finish`], with the files' bytes as written when the
-    /// tree was small enough to keep them ([`FilesAsWritten`]).
-    pub(crate) fn finish_written(
+    /// its tree, with the files' bytes as written when the tree was small
+    /// enough to keep them ([`FilesAsWritten`]). Rules that do not stop
+    /// loading are the caller's to judge (lenient or `--strict`): see
+    /// [`crate::skill::Level`].
+    pub(crate) fn finish(
         mut self,
         expected_name: &str,
     ) -> Result<(HashedTree, Option<FilesAsWritten>), UnpackError> {
@@ -391,12 +387,12 @@ impl TreeWriter {
             kept.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         }
         // The bytes just written when they were kept (no read of the copy).
-        let check = match &self.kept {
-            Some(kept) => {
-                crate::skill::check_skill_written(&self.root, &self.root, Some(expected_name), kept)
-            }
-            None => crate::skill::check_skill_dir(&self.root, Some(expected_name)),
-        };
+        let check = crate::skill::check_skill_copy(
+            &self.root,
+            &self.root,
+            Some(expected_name),
+            self.kept.as_deref(),
+        );
         if !check.fatal.is_empty() {
             let details: Vec<String> = check
                 .fatal

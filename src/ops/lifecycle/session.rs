@@ -2,7 +2,7 @@
 //! (docs/design.md#manifest-and-lock). Its own file, so the commands beside
 //! it never import up from `lifecycle/mod.rs`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::agents::roots::Env;
 use crate::error::{Exit, OpError};
@@ -155,45 +155,36 @@ impl<'c> Session<'c> {
 
     /// Writes the lock (only when it changed) and registers it for `cache gc`.
     pub fn save_lock(&mut self, lock: Lockfile) -> anyhow::Result<bool> {
-        let path = self.lock_path();
-        let changed = self.lock.as_ref() != Some(&lock) || !path.exists();
-        if changed {
-            lock.save(&path)?;
-        }
-        self.register_lock();
-        self.lock = Some(lock);
-        Ok(changed)
+        self.save(false, lock)
     }
 
-    /// Writes skills.toml, and the lock when it changed, together: both
+    /// [`Session::save_lock`] with skills.toml written beside it: both
     /// flushed, then both renamed and their folder flushed once
-    /// ([`crate::fs::write_atomic_all`]); then registers the lock for
-    /// `cache gc`, as [`Session::save_lock`] does.
+    /// ([`crate::fs::write_atomic_all`]).
     pub fn save_manifest_and_lock(&mut self, lock: Lockfile) -> anyhow::Result<bool> {
+        self.save(true, lock)
+    }
+
+    fn save(&mut self, with_manifest: bool, lock: Lockfile) -> anyhow::Result<bool> {
         let path = self.lock_path();
         let changed = self.lock.as_ref() != Some(&lock) || !path.exists();
-        let manifest = self.manifest.to_toml();
+        let manifest = with_manifest.then(|| self.manifest.to_toml());
         let locked = changed.then(|| lock.to_toml());
-        let mut files = vec![(self.manifest.path(), manifest.as_bytes())];
-        files.extend(
-            locked
-                .as_ref()
-                .map(|text| (path.as_path(), text.as_bytes())),
-        );
-        crate::fs::write_atomic_all(&files).map_err(|(at, source)| -> anyhow::Error {
-            match at {
-                0 => crate::project::manifest::ManifestError::Write {
-                    path: self.manifest.path().to_owned(),
-                    source,
+        let files: Vec<(&Path, &[u8])> = (manifest.iter())
+            .map(|text| (self.manifest.path(), text.as_bytes()))
+            .chain(locked.iter().map(|text| (path.as_path(), text.as_bytes())))
+            .collect();
+        if !files.is_empty() {
+            crate::fs::write_atomic_all(&files).map_err(|(at, source)| -> anyhow::Error {
+                if manifest.is_some() && at == 0 {
+                    let path = self.manifest.path().to_owned();
+                    crate::project::manifest::ManifestError::Write { path, source }.into()
+                } else {
+                    let path = path.clone();
+                    crate::project::lock::LockError::Write { path, source }.into()
                 }
-                .into(),
-                _ => crate::project::lock::LockError::Write {
-                    path: path.clone(),
-                    source,
-                }
-                .into(),
-            }
-        })?;
+            })?;
+        }
         self.register_lock();
         self.lock = Some(lock);
         Ok(changed)
