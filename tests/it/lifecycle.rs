@@ -597,6 +597,45 @@ fn a_declined_add_writes_and_links_nothing() {
     );
 }
 
+/// `add` writes skills.toml and skills.lock side by side, with one flush
+/// of their folder after both renames (`fs::write_atomic_all`): on a file
+/// system that does not keep renames in order (ext4 without a journal) a
+/// power loss can leave the new lock beside the old skills.toml. That pair
+/// is refused by `install --frozen` (exit 6, saying what to run) with
+/// nothing changed, and `install` makes the two agree again.
+#[test]
+fn a_lock_newer_than_its_manifest_is_refused_frozen_and_mended_by_install() {
+    let upstream = Upstream::v2(&[pdf_tools(), notes()]);
+    let me = Member::with_source(&upstream);
+    me.skillpm(&["add", "pdf-tools", "--yes"]).succeeds();
+    let older_manifest = me.read("skills.toml");
+    me.skillpm(&["add", "notes", "--yes"]).succeeds();
+    // Honest path: the pair written together installs frozen, unchanged.
+    let (lock, placed) = (me.lock_text(), me.roots());
+    assert!(placed.keys().any(|path| path.contains("/notes/")), "{placed:?}");
+    me.skillpm(&["install", "--frozen"]).succeeds();
+    assert_eq!((me.lock_text(), me.roots()), (lock.clone(), placed.clone()));
+
+    // What the crash can leave: the new lock, the old skills.toml.
+    me.write("skills.toml", &older_manifest);
+    me.skillpm(&["install", "--frozen"])
+        .exits(6)
+        .says("skills.lock is out of date")
+        .says("notes")
+        .says("without --frozen");
+    assert_eq!(me.lock_text(), lock, "a refused install rewrote the lock");
+    assert_eq!(
+        me.roots(),
+        placed,
+        "a refused install changed the agent folders"
+    );
+    me.skillpm(&["install"]).succeeds();
+    me.skillpm(&["install", "--frozen"]).succeeds();
+    let mended = me.lock_text();
+    assert!(mended.contains("name = \"pdf-tools\"") && !mended.contains("name = \"notes\""));
+    assert!(!me.roots().keys().any(|path| path.contains("/notes/")));
+}
+
 // ---------------------------------------------------------------- the no-op install
 
 /// Two skills added as symlinks into the project's two agent folders
