@@ -145,10 +145,6 @@ pub fn import_found(
         let skill = unique_found(found, name, || missing(name))?;
         let at = place(skill)?;
         let entry = store.import_dir(&at.dir, &at.label, name, limits)?;
-        if entry.created {
-            // New content to judge (the audit's first use, once a process).
-            crate::audit::warm_up();
-        }
         let own_folder = !skill.path.is_empty();
         let judged = judge_copy(level, (store, &entry, &at.dir), name, own_folder, &at.label)?;
         audit_ahead(store, &entry);

@@ -390,8 +390,8 @@ impl Store {
 
     /// Whether this open made `store/`: a cold cache, where everything
     /// this process stores is new and judged (`add` then warms the audit
-    /// up at once, `audit::warm_up`; with a warm cache, on the first entry
-    /// it creates).
+    /// up at once, `audit::warm_up`; with a warm cache, [`Store::commit`]
+    /// does on the first entry it creates).
     pub fn is_new(&self) -> bool {
         self.new
     }
@@ -597,6 +597,9 @@ impl Store {
         let sealed_now = created && self.seal_now(&tree, seed.as_ref());
         drop(lock);
         if created {
+            // New content is judged before it is placed: the audit's
+            // first-use cost starts now, if nothing started it yet.
+            crate::audit::warm_up();
             if let Ok(mut c) = self.created.lock() {
                 c.push(digest);
             }

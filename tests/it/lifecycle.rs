@@ -612,7 +612,10 @@ fn a_lock_newer_than_its_manifest_is_refused_frozen_and_mended_by_install() {
     me.skillpm(&["add", "notes", "--yes"]).succeeds();
     // Honest path: the pair written together installs frozen, unchanged.
     let (lock, placed) = (me.lock_text(), me.roots());
-    assert!(placed.keys().any(|path| path.contains("/notes/")), "{placed:?}");
+    assert!(
+        placed.keys().any(|path| path.contains("/notes/")),
+        "{placed:?}"
+    );
     me.skillpm(&["install", "--frozen"]).succeeds();
     assert_eq!((me.lock_text(), me.roots()), (lock.clone(), placed.clone()));
 

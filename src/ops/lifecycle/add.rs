@@ -157,8 +157,8 @@ pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
     if !opts.list && sess.store.is_new() {
         // A cold cache: all that is added is judged, so the audit's
         // first-use cost starts now, beside reading the source. With a warm
-        // cache it starts with the first entry made (`candidate::import_found`,
-        // the index kind's downloads): a warm add judges nothing new.
+        // cache it starts with the first entry made (`Store::commit`) or
+        // downloaded (the index kind): a warm add judges nothing new.
         crate::audit::warm_up();
     }
     crate::placement::apply_choices(&ctx.agents, ctx.link_mode, &mut sess.manifest)?;
