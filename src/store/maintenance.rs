@@ -310,6 +310,12 @@ impl Store {
         if self.was_hashed(digest) {
             return Ok(None);
         }
+        self.hash_again(digest)
+    }
+
+    /// Hashes entry `digest` in full: `None` when it hashes to its name (or
+    /// is missing), else where it was moved to in `quarantine/`.
+    fn hash_again(&self, digest: &Digest) -> Result<Option<PathBuf>, StoreError> {
         let path = self.entry_path(digest);
         if !path.is_dir() {
             return Ok(None);
@@ -340,19 +346,29 @@ impl Store {
     }
 
     /// The check before a tree is placed (docs/threat-model.md, "What the
-    /// cache is"): nothing to do for an entry this process hashed, or whose
-    /// marker it found to hold ([`Store::verify_entry`]: every file's and
-    /// folder's size, mtime, ctime and inode as sealed, under the record
-    /// key's MAC; an edit, even through a hard link keeping sizes and
-    /// mtimes, moves a ctime no user-space writer can set back, which is
-    /// what keeps an existing symlink placement trusted too). Any other
-    /// entry is hashed in full ([`Store::verify_hashed`]). Where `stat` has
-    /// no ctime and inode (not unix) the marker is not enough.
+    /// cache is"): nothing to do for an entry whose marker this process
+    /// found to hold ([`Store::verify_entry`]: every file's and folder's
+    /// size, mtime, ctime and inode as sealed, under the record key's MAC;
+    /// an edit, even through a hard link keeping sizes and mtimes, moves a
+    /// ctime no user-space writer can set back, which is what keeps an
+    /// existing symlink placement trusted too). An entry this process made
+    /// or hashed has its marker looked at now: it was judged from the bytes
+    /// hashed then (`Store::verdict`), and a file a cache writer swapped in
+    /// since must not be linked. Any other entry, or one whose marker does
+    /// not hold, is hashed in full. Where `stat` has no ctime and inode (not
+    /// unix) the marker is not enough.
     pub fn verify_placeable(&self, digest: &Digest) -> Result<Option<PathBuf>, StoreError> {
         if cfg!(unix) && self.sealed.lock().is_ok_and(|s| s.contains(digest)) {
             return Ok(None);
         }
-        self.verify_hashed(digest)
+        if cfg!(unix)
+            && self.was_hashed(digest)
+            && markers::is_sealed(&self.store_dir(), digest, self.key())
+        {
+            self.remember_sealed(std::slice::from_ref(digest));
+            return Ok(None);
+        }
+        self.hash_again(digest)
     }
 
     pub(crate) fn mark_hashed(&self, digest: Digest) {

@@ -1164,20 +1164,41 @@ fn a_new_entry_is_judged_by_the_bytes_its_digest_names() {
     };
 
     // Honest path: judged from the bytes as written, the verdict is the
-    // one a read of the entry gives.
+    // one a read of the entry gives, and the entry may be placed.
     let entry = stored("fetcher");
     let judged = findings_on_the_script(&entry);
     assert_eq!(judged, skillpm::audit::audit_dir(&entry.path).unwrap());
+    assert_eq!(store.verify_placeable(&entry.digest).unwrap(), None);
+    assert!(entry.path.is_dir());
 
     // A cache writer swaps the script for a harmless one between the copy
     // and the verdict: the verdict is still that of the bytes the digest
-    // names (the placement's seal check then finds the swap).
+    // names.
     let entry = stored("swapped");
     let script = entry.path.join("scripts/run.sh");
     set_mode(&entry.path.join("scripts"), 0o755);
     fs::remove_file(&script).unwrap();
     fs::write(&script, "#!/bin/sh\necho hello\n").unwrap();
     findings_on_the_script(&entry);
+
+    // And the other way round: bytes judged clean, then a payload swapped
+    // in before the link. The check before placing finds the copy is not
+    // what was judged and moves it aside: nothing of it is linked.
+    let (_, entry) = store_skill(&store, tmp.path(), "clean", &[]);
+    match store.verdict(&entry.digest).unwrap() {
+        skillpm::store::Verdict::Findings(f) => assert!(f.is_empty(), "{f:?}"),
+        other => panic!("{other:?}"),
+    }
+    let script = entry.path.join("scripts/run.sh");
+    set_mode(&entry.path.join("scripts"), 0o755);
+    fs::remove_file(&script).unwrap();
+    fs::write(&script, payload).unwrap();
+    let moved = store.verify_placeable(&entry.digest).unwrap();
+    assert!(
+        moved.is_some_and(|m| m.exists()),
+        "the swapped entry was kept"
+    );
+    assert!(!entry.path.exists());
 }
 
 #[test]
