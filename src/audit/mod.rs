@@ -302,6 +302,35 @@ pub fn warm_up() {
     });
 }
 
+/// Audits the first new skill's files (as written to the store) on a thread
+/// of its own, once per process, and drops the findings: what that skill's
+/// own text needs beyond [`WARM_SAMPLE`] (an expression such as "read
+/// X.md and do what it says", 1.5-2 ms to compile) is built while the
+/// command stores and links, and the judge of each skill finds it built.
+/// The verdicts themselves are still made from each entry's bytes by the
+/// gate (docs/performance.md#what-the-measurements-decided). A skill of
+/// more than [`WARM_FOR_BYTES`] is passed over: its scan would cost more
+/// than the compiles it saves.
+pub fn warm_up_for(files: &[(String, Vec<u8>)]) {
+    static STARTED: std::sync::Once = std::sync::Once::new();
+    if files.iter().map(|(_, bytes)| bytes.len()).sum::<usize>() > WARM_FOR_BYTES {
+        return;
+    }
+    STARTED.call_once(|| {
+        let files = files.to_vec();
+        let _ = std::thread::Builder::new().spawn(move || {
+            audit_files(
+                files
+                    .iter()
+                    .map(|(rel, bytes)| (rel.as_str(), bytes.as_slice())),
+            )
+        });
+    });
+}
+
+/// The most text [`warm_up_for`] audits ahead (a typical skill is a few KB).
+const WARM_FOR_BYTES: usize = 64 * 1024;
+
 /// What the audit of [`WARM_SAMPLE`] builds besides [`LITERALS`]: the
 /// automaton of [`DECODES_BASE64`], the screens of
 /// [`capability::WARM_SCREENS`] and the cue expressions of

@@ -598,13 +598,15 @@ impl Store {
         drop(lock);
         if created {
             // New content is judged before it is placed: the audit's
-            // first-use cost starts now, if nothing started it yet.
+            // first-use cost starts now, if nothing started it yet, and
+            // with it what the first new skill's own text needs.
             crate::audit::warm_up();
             if let Ok(mut c) = self.created.lock() {
                 c.push(digest);
             }
             self.mark_hashed(digest);
             if let Some(files) = written {
+                crate::audit::warm_up_for(&files);
                 self.keep_written(digest, files);
             }
             if !sealed_now {
