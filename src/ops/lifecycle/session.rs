@@ -174,8 +174,21 @@ impl<'c> Session<'c> {
             .map(|text| (self.manifest.path(), text.as_bytes()))
             .chain(locked.iter().map(|text| (path.as_path(), text.as_bytes())))
             .collect();
-        if !files.is_empty() {
-            crate::fs::write_atomic_all(&files).map_err(|(at, source)| -> anyhow::Error {
+        if files.is_empty() {
+            self.register_lock();
+        } else {
+            // The lock is recorded as a `cache gc` root while it is written
+            // (its own flushes, 0.5-1 ms of a cold add): a root whose file
+            // never came is forgotten by the next gc, and a root recorded
+            // before its lock exists only narrows the window in which a gc
+            // could miss it (docs/performance.md#what-the-measurements-decided).
+            let store = &self.store;
+            let (written, registered) = std::thread::scope(|scope| {
+                let registering = scope.spawn(|| store.register_project_lock(&path));
+                let written = crate::fs::write_atomic_all(&files);
+                (written, registering.join())
+            });
+            written.map_err(|(at, source)| -> anyhow::Error {
                 if manifest.is_some() && at == 0 {
                     let path = self.manifest.path().to_owned();
                     crate::project::manifest::ManifestError::Write { path, source }.into()
@@ -184,8 +197,12 @@ impl<'c> Session<'c> {
                     crate::project::lock::LockError::Write { path, source }.into()
                 }
             })?;
+            match registered {
+                Ok(Ok(())) => {}
+                Ok(Err(e)) => self.warn_unregistered(&path, &e),
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
         }
-        self.register_lock();
         self.lock = Some(lock);
         Ok(changed)
     }
@@ -195,11 +212,15 @@ impl<'c> Session<'c> {
         if path.exists()
             && let Err(e) = self.store.register_project_lock(&path)
         {
-            self.ctx.ui.warn(format!(
-                "could not record {} for `cache gc`: {e}",
-                path.display()
-            ));
+            self.warn_unregistered(&path, &e);
         }
+    }
+
+    fn warn_unregistered(&self, path: &Path, e: &crate::store::StoreError) {
+        self.ctx.ui.warn(format!(
+            "could not record {} for `cache gc`: {e}",
+            path.display()
+        ));
     }
 
     pub fn is_enabled(&self, name: &str) -> bool {
