@@ -351,6 +351,38 @@ fn a_fresh_clone_gets_exactly_the_locked_bytes_and_never_rewrites_the_lock() {
 }
 
 #[test]
+fn a_lock_the_cache_cannot_record_for_gc_is_still_written_with_a_warning() {
+    let upstream = Upstream::v2(&[pdf_tools(), notes()]);
+    // Honest path first: the lock is written and recorded as a gc root.
+    let alice = Member::with_source(&upstream);
+    let added = alice.skillpm(&["add", "pdf-tools", "--yes"]).succeeds();
+    assert!(!added.stderr.contains("cache gc"), "{}", added.stderr);
+    let projects = alice.sandbox.cache.join("state/projects.json");
+    let recorded = std::fs::read_to_string(&projects).unwrap();
+    assert!(
+        recorded.contains(&*alice.project().join("skills.lock").to_string_lossy()),
+        "{recorded}"
+    );
+
+    // The record cannot be read (a folder where the file should be): the
+    // lock and the links are still written, and the user is told.
+    std::fs::remove_file(&projects).unwrap();
+    std::fs::create_dir(&projects).unwrap();
+    alice
+        .skillpm(&["add", "notes", "--yes"])
+        .succeeds()
+        .says("could not record")
+        .says("for `cache gc`");
+    assert!(alice.lock_text().contains("name = \"notes\""));
+    assert!(
+        alice
+            .project()
+            .join(".claude/skills/notes/SKILL.md")
+            .is_file()
+    );
+}
+
+#[test]
 fn tampering_with_a_linked_file_fails_verify_naming_the_file() {
     let upstream = Upstream::v2(&[pdf_tools(), notes()]);
     let me = Member::with_source(&upstream);
