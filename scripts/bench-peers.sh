@@ -220,6 +220,117 @@ skillpm_add() { # BOX SOURCE [BINARY]
     run "$1" "${3:-$skillpm}" add --source "$2" --all --yes --quiet
 }
 
+# The steps of one round (bench_size's locals in scope: n, src, site, legacy,
+# files, v1files, mode, port). Each runs one tool on one case, or nothing
+# when that tool is not there.
+v2_skillpm() {
+    local box warm restore
+    box=$(fresh skillpm-v2); settle $mode
+    record "v0.2 $mode" skillpm "$(skillpm_add "$box" "http://127.0.0.1:$port")" $files "$box/project/.claude/skills"
+    # warm: same cache, new project
+    warm=$box
+    rm -rf "$warm/project"; mkdir -p "$warm/project"; settle $mode
+    record "warm add $mode" skillpm "$(skillpm_add "$warm" "http://127.0.0.1:$port")" $files "$warm/project/.claude/skills"
+    # restore from the lock into a new project, cache kept
+    restore=$work/run/skillpm-lock
+    mkdir -p "$restore"
+    ln -s "$warm/home" "$restore/home"; ln -s "$warm/cache" "$restore/cache"
+    mkdir -p "$restore/project"
+    cp "$warm/project/skills.toml" "$warm/project/skills.lock" "$restore/project/"
+    settle $mode
+    record "lock $mode" skillpm "$(run "$restore" "$skillpm" install --frozen --quiet)" $files "$restore/project/.claude/skills"
+}
+v2_before() {
+    [ -n "$before" ] || return 0
+    local box
+    box=$(fresh before-v2); settle $mode
+    record "v0.2 $mode" "skillpm before" "$(skillpm_add "$box" "http://127.0.0.1:$port" "$before")" $files "$box/project/.claude/skills"
+    rm -rf "$box/project"; mkdir -p "$box/project"; settle $mode
+    record "warm add $mode" "skillpm before" "$(skillpm_add "$box" "http://127.0.0.1:$port" "$before")" $files "$box/project/.claude/skills"
+}
+v2_vercel() {
+    [ -n "$vercel" ] || return 0
+    local box ms
+    box=$(fresh vercel-v2); settle $mode
+    ms=$(run "$box" "$vercel" add "http://127.0.0.1:$port" --skill '*' --agent claude-code --yes)
+    record "v0.2 $mode" vercel "$ms" $files "$box/project/.claude/skills"
+}
+v1_skillpm() {
+    local box
+    box=$(fresh skillpm-v1); settle $mode
+    record "v0.1 $mode" skillpm "$(skillpm_add "$box" "http://127.0.0.1:$port")" $files "$box/project/.claude/skills"
+}
+v1_before() {
+    [ -n "$before" ] || return 0
+    local box
+    box=$(fresh before-v1); settle $mode
+    record "v0.1 $mode" "skillpm before" "$(skillpm_add "$box" "http://127.0.0.1:$port" "$before")" $files "$box/project/.claude/skills"
+}
+v1_vercel() {
+    [ -n "$vercel" ] || return 0
+    local box ms
+    box=$(fresh vercel-v1); settle $mode
+    ms=$(run "$box" "$vercel" add "http://127.0.0.1:$port" --skill '*' --agent claude-code --yes)
+    record "v0.1 $mode" vercel "$ms" $files "$box/project/.claude/skills"
+}
+v1_curl() {
+    [ -n "$curl_parallel" ] || return 0
+    local box cfg f
+    box=$(fresh curl); settle $mode
+    cfg=$box/curl.cfg
+    for f in $v1files; do printf 'url = "http://127.0.0.1:%s/.well-known/skills/%s"\noutput = "%s/out/%s"\n' "$port" "$f" "$box" "$f"; done >"$cfg"
+    record "v0.1 $mode" "floor: curl --parallel" "$(run "$box" curl -sf --parallel --parallel-max 64 --create-dirs -K "$cfg")"
+}
+dir_skillpm() {
+    local box
+    box=$(fresh skillpm-dir); settle $mode
+    record "dir $mode" skillpm "$(skillpm_add "$box" "$src/skills")" $files "$box/project/.claude/skills"
+}
+dir_before() {
+    [ -n "$before" ] || return 0
+    local box
+    box=$(fresh before-dir); settle $mode
+    record "dir $mode" "skillpm before" "$(skillpm_add "$box" "$src/skills" "$before")" $files "$box/project/.claude/skills"
+}
+dir_vercel() {
+    [ -n "$vercel" ] || return 0
+    local box ms vl
+    box=$(fresh vercel-dir); settle $mode
+    ms=$(run "$box" "$vercel" add "$src/skills" --skill '*' --agent claude-code --yes)
+    record "dir $mode" vercel "$ms" $files "$box/project/.claude/skills"
+    # vercel restores a local source's lock (its lock of a well-known
+    # site names only the host): the restore row uses this one.
+    if [ "${BENCH_PEER_LOCK:-1}" != 0 ] && [ -f "$box/project/skills-lock.json" ]; then
+        vl=$work/run/vercel-lock
+        mkdir -p "$vl/project"
+        ln -s "$box/home" "$vl/home"
+        cp "$box/project/skills-lock.json" "$vl/project/"
+        settle $mode
+        ms=$(run "$vl" "$vercel" experimental_install --yes)
+        record "lock $mode" vercel "$ms" $files "$vl/project/.agents/skills"
+    fi
+}
+dir_openskills() {
+    [ -n "$openskills" ] || return 0
+    local box ms
+    box=$(fresh openskills-dir); settle $mode
+    ms=$(run "$box" "$openskills" install "$src/skills" --yes)
+    record "dir $mode" openskills "$ms" $files "$box/project/.claude/skills"
+}
+dir_cp() {
+    local box
+    box=$(fresh cp); settle $mode
+    record "dir $mode" "floor: cp -r" "$(run "$box" cp -r "$src/skills" "$box/project/copy")"
+}
+
+# rotate K WORD...: the words, starting at the K-th (mod their count).
+rotate() {
+    local k=$1
+    shift
+    local words=("$@") i
+    for i in $(seq 0 $((${#words[@]} - 1))); do echo "${words[$(((i + k) % ${#words[@]}))]}"; done
+}
+
 # --- one size --------------------------------------------------------------
 bench_size() {
     local n=$1
@@ -239,88 +350,28 @@ bench_size() {
         for mode in quiet dirty; do
             say "   round $round/$rounds ($mode)"
             rm -rf "$work/run"
-            local box ms
+
+            # Each case's tools run in an order that turns every round and
+            # mode, so none is always served first (the first paid for what
+            # the server and the disk had not warmed: ~100 ms at 500 skills,
+            # docs/performance.md#side-by-side-with-peers). The floors run last.
+            local turn=$((2 * round)); [ "$mode" = dirty ] && turn=$((turn + 1))
+            local step
 
             # v0.2 archives over HTTP
             serve "$site"
-            box=$(fresh skillpm-v2); settle $mode
-            record "v0.2 $mode" skillpm "$(skillpm_add "$box" "http://127.0.0.1:$port")" $files "$box/project/.claude/skills"
-            # warm: same cache, new project
-            local warm=$box
-            rm -rf "$warm/project"; mkdir -p "$warm/project"; settle $mode
-            record "warm add $mode" skillpm "$(skillpm_add "$warm" "http://127.0.0.1:$port")" $files "$warm/project/.claude/skills"
-            # restore from the lock into a new project, cache kept
-            local restore=$work/run/skillpm-lock
-            mkdir -p "$restore"
-            ln -s "$warm/home" "$restore/home"; ln -s "$warm/cache" "$restore/cache"
-            mkdir -p "$restore/project"
-            cp "$warm/project/skills.toml" "$warm/project/skills.lock" "$restore/project/"
-            settle $mode
-            record "lock $mode" skillpm "$(run "$restore" "$skillpm" install --frozen --quiet)" $files "$restore/project/.claude/skills"
-            if [ -n "$before" ]; then
-                box=$(fresh before-v2); settle $mode
-                record "v0.2 $mode" "skillpm before" "$(skillpm_add "$box" "http://127.0.0.1:$port" "$before")" $files "$box/project/.claude/skills"
-                rm -rf "$box/project"; mkdir -p "$box/project"; settle $mode
-                record "warm add $mode" "skillpm before" "$(skillpm_add "$box" "http://127.0.0.1:$port" "$before")" $files "$box/project/.claude/skills"
-            fi
-            if [ -n "$vercel" ]; then
-                box=$(fresh vercel-v2); settle $mode
-                ms=$(run "$box" "$vercel" add "http://127.0.0.1:$port" --skill '*' --agent claude-code --yes)
-                record "v0.2 $mode" vercel "$ms" $files "$box/project/.claude/skills"
-            fi
+            for step in $(rotate "$turn" v2_skillpm v2_before v2_vercel); do "$step"; done
             stop_server
 
             # v0.1 per-file over HTTP
             serve "$legacy"
-            box=$(fresh skillpm-v1); settle $mode
-            record "v0.1 $mode" skillpm "$(skillpm_add "$box" "http://127.0.0.1:$port")" $files "$box/project/.claude/skills"
-            if [ -n "$before" ]; then
-                box=$(fresh before-v1); settle $mode
-                record "v0.1 $mode" "skillpm before" "$(skillpm_add "$box" "http://127.0.0.1:$port" "$before")" $files "$box/project/.claude/skills"
-            fi
-            if [ -n "$vercel" ]; then
-                box=$(fresh vercel-v1); settle $mode
-                ms=$(run "$box" "$vercel" add "http://127.0.0.1:$port" --skill '*' --agent claude-code --yes)
-                record "v0.1 $mode" vercel "$ms" $files "$box/project/.claude/skills"
-            fi
-            if [ -n "$curl_parallel" ]; then
-                box=$(fresh curl); settle $mode
-                local cfg=$box/curl.cfg
-                for f in $v1files; do printf 'url = "http://127.0.0.1:%s/.well-known/skills/%s"\noutput = "%s/out/%s"\n' "$port" "$f" "$box" "$f"; done >"$cfg"
-                record "v0.1 $mode" "floor: curl --parallel" "$(run "$box" curl -sf --parallel --parallel-max 64 --create-dirs -K "$cfg")"
-            fi
+            for step in $(rotate "$turn" v1_skillpm v1_before v1_vercel); do "$step"; done
+            v1_curl
             stop_server
 
             # a plain local folder
-            box=$(fresh skillpm-dir); settle $mode
-            record "dir $mode" skillpm "$(skillpm_add "$box" "$src/skills")" $files "$box/project/.claude/skills"
-            if [ -n "$before" ]; then
-                box=$(fresh before-dir); settle $mode
-                record "dir $mode" "skillpm before" "$(skillpm_add "$box" "$src/skills" "$before")" $files "$box/project/.claude/skills"
-            fi
-            if [ -n "$vercel" ]; then
-                box=$(fresh vercel-dir); settle $mode
-                ms=$(run "$box" "$vercel" add "$src/skills" --skill '*' --agent claude-code --yes)
-                record "dir $mode" vercel "$ms" $files "$box/project/.claude/skills"
-                # vercel restores a local source's lock (its lock of a well-known
-                # site names only the host): the restore row uses this one.
-                if [ "${BENCH_PEER_LOCK:-1}" != 0 ] && [ -f "$box/project/skills-lock.json" ]; then
-                    local vl=$work/run/vercel-lock
-                    mkdir -p "$vl/project"
-                    ln -s "$box/home" "$vl/home"
-                    cp "$box/project/skills-lock.json" "$vl/project/"
-                    settle $mode
-                    ms=$(run "$vl" "$vercel" experimental_install --yes)
-                    record "lock $mode" vercel "$ms" $files "$vl/project/.agents/skills"
-                fi
-            fi
-            if [ -n "$openskills" ]; then
-                box=$(fresh openskills-dir); settle $mode
-                ms=$(run "$box" "$openskills" install "$src/skills" --yes)
-                record "dir $mode" openskills "$ms" $files "$box/project/.claude/skills"
-            fi
-            box=$(fresh cp); settle $mode
-            record "dir $mode" "floor: cp -r" "$(run "$box" cp -r "$src/skills" "$box/project/copy")"
+            for step in $(rotate "$turn" dir_skillpm dir_before dir_vercel dir_openskills); do "$step"; done
+            dir_cp
         done
     done
     report "$n"
