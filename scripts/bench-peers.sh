@@ -222,13 +222,29 @@ skillpm_add() { # BOX SOURCE [BINARY]
 
 # The steps of one round (bench_size's locals in scope: n, src, site, legacy,
 # files, v1files, mode, port). Each runs one tool on one case, or nothing
-# when that tool is not there.
+# when that tool is not there; `last_box` is the sandbox the last one used.
+
+# skillpm_case CASE BOX SOURCE [BINARY]: a cold `add --all` of SOURCE by
+# skillpm (or by BINARY, "skillpm before") in a fresh sandbox named BOX.
+skillpm_case() {
+    local tool=skillpm
+    [ -n "${4:-}" ] && tool="skillpm before"
+    last_box=$(fresh "$2"); settle $mode
+    record "$1 $mode" "$tool" "$(skillpm_add "$last_box" "$3" "${4:-}")" $files "$last_box/project/.claude/skills"
+}
+# vercel_case CASE BOX SOURCE: the same with vercel `skills add`.
+vercel_case() {
+    local ms
+    last_box=$(fresh "$2"); settle $mode
+    ms=$(run "$last_box" "$vercel" add "$3" --skill '*' --agent claude-code --yes)
+    record "$1 $mode" vercel "$ms" $files "$last_box/project/.claude/skills"
+}
+
 v2_skillpm() {
-    local box warm restore
-    box=$(fresh skillpm-v2); settle $mode
-    record "v0.2 $mode" skillpm "$(skillpm_add "$box" "http://127.0.0.1:$port")" $files "$box/project/.claude/skills"
+    local warm restore
+    skillpm_case v0.2 skillpm-v2 "http://127.0.0.1:$port"
     # warm: same cache, new project
-    warm=$box
+    warm=$last_box
     rm -rf "$warm/project"; mkdir -p "$warm/project"; settle $mode
     record "warm add $mode" skillpm "$(skillpm_add "$warm" "http://127.0.0.1:$port")" $files "$warm/project/.claude/skills"
     # restore from the lock into a new project, cache kept
@@ -242,37 +258,14 @@ v2_skillpm() {
 }
 v2_before() {
     [ -n "$before" ] || return 0
-    local box
-    box=$(fresh before-v2); settle $mode
-    record "v0.2 $mode" "skillpm before" "$(skillpm_add "$box" "http://127.0.0.1:$port" "$before")" $files "$box/project/.claude/skills"
-    rm -rf "$box/project"; mkdir -p "$box/project"; settle $mode
-    record "warm add $mode" "skillpm before" "$(skillpm_add "$box" "http://127.0.0.1:$port" "$before")" $files "$box/project/.claude/skills"
+    skillpm_case v0.2 before-v2 "http://127.0.0.1:$port" "$before"
+    rm -rf "$last_box/project"; mkdir -p "$last_box/project"; settle $mode
+    record "warm add $mode" "skillpm before" "$(skillpm_add "$last_box" "http://127.0.0.1:$port" "$before")" $files "$last_box/project/.claude/skills"
 }
-v2_vercel() {
-    [ -n "$vercel" ] || return 0
-    local box ms
-    box=$(fresh vercel-v2); settle $mode
-    ms=$(run "$box" "$vercel" add "http://127.0.0.1:$port" --skill '*' --agent claude-code --yes)
-    record "v0.2 $mode" vercel "$ms" $files "$box/project/.claude/skills"
-}
-v1_skillpm() {
-    local box
-    box=$(fresh skillpm-v1); settle $mode
-    record "v0.1 $mode" skillpm "$(skillpm_add "$box" "http://127.0.0.1:$port")" $files "$box/project/.claude/skills"
-}
-v1_before() {
-    [ -n "$before" ] || return 0
-    local box
-    box=$(fresh before-v1); settle $mode
-    record "v0.1 $mode" "skillpm before" "$(skillpm_add "$box" "http://127.0.0.1:$port" "$before")" $files "$box/project/.claude/skills"
-}
-v1_vercel() {
-    [ -n "$vercel" ] || return 0
-    local box ms
-    box=$(fresh vercel-v1); settle $mode
-    ms=$(run "$box" "$vercel" add "http://127.0.0.1:$port" --skill '*' --agent claude-code --yes)
-    record "v0.1 $mode" vercel "$ms" $files "$box/project/.claude/skills"
-}
+v2_vercel() { [ -z "$vercel" ] || vercel_case v0.2 vercel-v2 "http://127.0.0.1:$port"; }
+v1_skillpm() { skillpm_case v0.1 skillpm-v1 "http://127.0.0.1:$port"; }
+v1_before() { [ -z "$before" ] || skillpm_case v0.1 before-v1 "http://127.0.0.1:$port" "$before"; }
+v1_vercel() { [ -z "$vercel" ] || vercel_case v0.1 vercel-v1 "http://127.0.0.1:$port"; }
 v1_curl() {
     [ -n "$curl_parallel" ] || return 0
     local box cfg f
@@ -281,30 +274,19 @@ v1_curl() {
     for f in $v1files; do printf 'url = "http://127.0.0.1:%s/.well-known/skills/%s"\noutput = "%s/out/%s"\n' "$port" "$f" "$box" "$f"; done >"$cfg"
     record "v0.1 $mode" "floor: curl --parallel" "$(run "$box" curl -sf --parallel --parallel-max 64 --create-dirs -K "$cfg")"
 }
-dir_skillpm() {
-    local box
-    box=$(fresh skillpm-dir); settle $mode
-    record "dir $mode" skillpm "$(skillpm_add "$box" "$src/skills")" $files "$box/project/.claude/skills"
-}
-dir_before() {
-    [ -n "$before" ] || return 0
-    local box
-    box=$(fresh before-dir); settle $mode
-    record "dir $mode" "skillpm before" "$(skillpm_add "$box" "$src/skills" "$before")" $files "$box/project/.claude/skills"
-}
+dir_skillpm() { skillpm_case dir skillpm-dir "$src/skills"; }
+dir_before() { [ -z "$before" ] || skillpm_case dir before-dir "$src/skills" "$before"; }
 dir_vercel() {
     [ -n "$vercel" ] || return 0
-    local box ms vl
-    box=$(fresh vercel-dir); settle $mode
-    ms=$(run "$box" "$vercel" add "$src/skills" --skill '*' --agent claude-code --yes)
-    record "dir $mode" vercel "$ms" $files "$box/project/.claude/skills"
+    local ms vl
+    vercel_case dir vercel-dir "$src/skills"
     # vercel restores a local source's lock (its lock of a well-known
     # site names only the host): the restore row uses this one.
-    if [ "${BENCH_PEER_LOCK:-1}" != 0 ] && [ -f "$box/project/skills-lock.json" ]; then
+    if [ "${BENCH_PEER_LOCK:-1}" != 0 ] && [ -f "$last_box/project/skills-lock.json" ]; then
         vl=$work/run/vercel-lock
         mkdir -p "$vl/project"
-        ln -s "$box/home" "$vl/home"
-        cp "$box/project/skills-lock.json" "$vl/project/"
+        ln -s "$last_box/home" "$vl/home"
+        cp "$last_box/project/skills-lock.json" "$vl/project/"
         settle $mode
         ms=$(run "$vl" "$vercel" experimental_install --yes)
         record "lock $mode" vercel "$ms" $files "$vl/project/.agents/skills"
@@ -312,10 +294,10 @@ dir_vercel() {
 }
 dir_openskills() {
     [ -n "$openskills" ] || return 0
-    local box ms
-    box=$(fresh openskills-dir); settle $mode
-    ms=$(run "$box" "$openskills" install "$src/skills" --yes)
-    record "dir $mode" openskills "$ms" $files "$box/project/.claude/skills"
+    local ms
+    last_box=$(fresh openskills-dir); settle $mode
+    ms=$(run "$last_box" "$openskills" install "$src/skills" --yes)
+    record "dir $mode" openskills "$ms" $files "$last_box/project/.claude/skills"
 }
 dir_cp() {
     local box
