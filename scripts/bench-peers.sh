@@ -9,6 +9,8 @@
 #   SKILLPM_BEFORE=/abs/old/skillpm scripts/bench-peers.sh  # + a "skillpm before" column
 #   BENCH_PEER_LOCK=0 scripts/bench-peers.sh    # skip vercel's restore from its lock
 #                                               # (46-200 s a round for 500 skills)
+#   BENCH_REPEAT=1 scripts/bench-peers.sh       # runs per tool, case and round (default:
+#                                               # 5 up to 50 skills, 1 above)
 #   BENCH_SAMPLES=/tmp/s scripts/bench-peers.sh # also keep every run's figure, by round,
 #                                               # in /tmp/s-<size>.tsv (case, tool, ms, KiB)
 #
@@ -37,6 +39,10 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 sizes=${BENCH_SIZES:-5,500}
 rounds=${BENCH_ROUNDS:-5}
+# A cold add of 5 skills takes 20-300 ms, and with one run per tool a round
+# left the 5-skill rows to a draw of +-3 ms (docs/performance.md#side-by-side-with-peers):
+# small sizes run each tool several times a round, and every run is a sample.
+repeat_for() { if [ -n "${BENCH_REPEAT:-}" ]; then echo "$BENCH_REPEAT"; elif [ "$1" -le 50 ]; then echo 5; else echo 1; fi; }
 work=$(mktemp -d "${BENCH_DIR:-${TMPDIR:-/tmp}}/bench-peers.XXXXXX")
 server_pid=
 cleanup() {
@@ -337,23 +343,28 @@ bench_size() {
             # mode, so none is always served first (the first paid for what
             # the server and the disk had not warmed: ~100 ms at 500 skills,
             # docs/performance.md#side-by-side-with-peers). The floors run last.
-            local turn=$((2 * round)); [ "$mode" = dirty ] && turn=$((turn + 1))
-            local step
+            local turn step run
+            local runs
+            runs=$(repeat_for "$n")
+            for run in $(seq "$runs"); do
+                turn=$((2 * (round * runs + run))); [ "$mode" = dirty ] && turn=$((turn + 1))
+                rm -rf "$work/run"
 
-            # v0.2 archives over HTTP
-            serve "$site"
-            for step in $(rotate "$turn" v2_skillpm v2_before v2_vercel); do "$step"; done
-            stop_server
+                # v0.2 archives over HTTP
+                serve "$site"
+                for step in $(rotate "$turn" v2_skillpm v2_before v2_vercel); do "$step"; done
+                stop_server
 
-            # v0.1 per-file over HTTP
-            serve "$legacy"
-            for step in $(rotate "$turn" v1_skillpm v1_before v1_vercel); do "$step"; done
-            v1_curl
-            stop_server
+                # v0.1 per-file over HTTP
+                serve "$legacy"
+                for step in $(rotate "$turn" v1_skillpm v1_before v1_vercel); do "$step"; done
+                v1_curl
+                stop_server
 
-            # a plain local folder
-            for step in $(rotate "$turn" dir_skillpm dir_before dir_vercel dir_openskills); do "$step"; done
-            dir_cp
+                # a plain local folder
+                for step in $(rotate "$turn" dir_skillpm dir_before dir_vercel dir_openskills); do "$step"; done
+                dir_cp
+            done
         done
     done
     report "$n"
@@ -364,7 +375,7 @@ bench_size() {
 report() {
     local n=$1
     echo
-    echo "### $n skills ($((n * 3)) files), medians of $rounds rounds, ms"
+    echo "### $n skills ($((n * 3)) files), medians of $rounds rounds × $(repeat_for "$n") runs, ms"
     echo
     python3 - "$samples" <<'PY'
 import sys, collections
