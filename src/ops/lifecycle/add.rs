@@ -153,14 +153,18 @@ impl Report for AddReport {
 }
 
 pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
-    let mut sess = Session::open(ctx, opts.strict)?;
-    if !opts.list && sess.store.is_new() {
-        // A cold cache: all that is added is judged, so the audit's
-        // first-use cost starts now, beside reading the source. With a warm
-        // cache it starts with the first entry made (`Store::commit`) or
-        // downloaded (the index kind): a warm add judges nothing new.
+    // A cold cache (no `store/` yet): all that is added is judged, so the
+    // audit's first-use cost starts now, beside opening the project and
+    // reading the source. With a warm cache it starts with the first entry
+    // made (`Store::commit`) or downloaded (the index kind): a warm add
+    // judges nothing new.
+    if !opts.list
+        && crate::cache::cache_root()
+            .is_ok_and(|root| !root.join(crate::cache::layout::STORE).exists())
+    {
         crate::audit::warm_up();
     }
+    let mut sess = Session::open(ctx, opts.strict)?;
     crate::placement::apply_choices(&ctx.agents, ctx.link_mode, &mut sess.manifest)?;
     sess.accept_findings = opts.accept_findings;
     let result = add_in(&mut sess, opts);
