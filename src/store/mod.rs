@@ -251,8 +251,6 @@ pub struct Store {
     /// rule 4): no lock file per skill.
     stages: LazyGroup,
     temps: LazyGroup,
-    /// `store/` was made by this open: all this process stores is new.
-    new: bool,
     _lock: fs::File,
 }
 
@@ -316,11 +314,11 @@ impl Store {
         fs::create_dir_all(&root).map_err(io_error("create the cache folder", &root))?;
         crate::fs::spread::spread_subfolders(&root);
         let store_dir = root.join(layout::STORE);
-        let new = match fs::create_dir(&store_dir) {
-            Ok(()) => true,
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => false,
+        match fs::create_dir(&store_dir) {
+            Ok(()) => {}
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
             Err(e) => return Err(io_error("create the cache folder", &store_dir)(e)),
-        };
+        }
         let state = root.join(layout::STATE);
         fs::create_dir_all(&state).map_err(io_error("create the cache folder", &state))?;
         crate::fs::spread::spread_subfolders(&root.join(layout::STORE));
@@ -365,7 +363,6 @@ impl Store {
             created: std::sync::Mutex::new(Vec::new()),
             stages,
             temps,
-            new,
             _lock: lock,
         };
         store.debris_removed = store.clean_debris()?;
@@ -386,14 +383,6 @@ impl Store {
     /// How many leftovers of interrupted runs opening the store removed.
     pub fn debris_removed(&self) -> usize {
         self.debris_removed
-    }
-
-    /// Whether this open made `store/`: a cold cache, where everything
-    /// this process stores is new and judged (`add` then warms the audit
-    /// up at once, `audit::warm_up`; with a warm cache, [`Store::commit`]
-    /// does on the first entry it creates).
-    pub fn is_new(&self) -> bool {
-        self.new
     }
 
     pub fn root(&self) -> &Path {
