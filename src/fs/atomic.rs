@@ -51,13 +51,8 @@ pub fn write_atomic_all(files: &[(&Path, &[u8])]) -> Result<(), (usize, io::Erro
         staged.push(temp);
     }
     let mut folders: Vec<PathBuf> = Vec::new();
-    for (i, ((path, _), mut guard)) in files.iter().zip(staged).enumerate() {
-        if let Some(temp) = guard.0.take()
-            && let Err(e) = fs::rename(&temp, path)
-        {
-            guard.0 = Some(temp);
-            return Err((i, e));
-        }
+    for (i, ((path, _), guard)) in files.iter().zip(staged).enumerate() {
+        put_in_place(guard, path).map_err(|e| (i, e))?;
         let dir = parent_dir(path);
         if !folders.contains(&dir) {
             folders.push(dir);
@@ -123,16 +118,22 @@ fn replace(path: &Path, parts: &[&[u8]], durable: bool) -> io::Result<()> {
         // What was put in place before this durable write is durable first.
         settle_behind();
     }
-    let mut guard = stage(path, parts, durable)?;
+    put_in_place(stage(path, parts, durable)?, path)?;
+    if durable {
+        // Best effort: some platforms cannot open a folder for syncing.
+        let _ = sync_dir(&parent_dir(path));
+    }
+    Ok(())
+}
+
+/// Renames the staged file `guard` holds over `path`; on failure the guard
+/// stays armed and removes it.
+fn put_in_place(mut guard: RemoveOnDrop, path: &Path) -> io::Result<()> {
     if let Some(temp) = guard.0.take()
         && let Err(e) = fs::rename(&temp, path)
     {
         guard.0 = Some(temp);
         return Err(e);
-    }
-    if durable {
-        // Best effort: some platforms cannot open a folder for syncing.
-        let _ = sync_dir(&parent_dir(path));
     }
     Ok(())
 }

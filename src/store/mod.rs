@@ -313,14 +313,10 @@ impl Store {
         // docs/performance.md#what-the-measurements-decided).
         fs::create_dir_all(&root).map_err(io_error("create the cache folder", &root))?;
         crate::fs::spread::spread_subfolders(&root);
-        let store_dir = root.join(layout::STORE);
-        match fs::create_dir(&store_dir) {
-            Ok(()) => {}
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
-            Err(e) => return Err(io_error("create the cache folder", &store_dir)(e)),
+        for sub in [layout::STORE, layout::STATE] {
+            let dir = root.join(sub);
+            fs::create_dir_all(&dir).map_err(io_error("create the cache folder", &dir))?;
         }
-        let state = root.join(layout::STATE);
-        fs::create_dir_all(&state).map_err(io_error("create the cache folder", &state))?;
         crate::fs::spread::spread_subfolders(&root.join(layout::STORE));
         write_cachedir_tag(&root)?;
         let lock_path = root.join(layout::LOCK_FILE);
@@ -771,7 +767,7 @@ impl FileListImport<'_> {
 
     /// Checks the skill and moves it into the store.
     pub fn commit(self, expected_name: &str) -> Result<StoreEntry, StoreError> {
-        let tree = self.list.finish_written(expected_name)?;
+        let tree = self.list.finish(expected_name)?;
         self.store.commit(self.staging, tree)
     }
 }

@@ -21,7 +21,7 @@ use crate::digest::HashedTree;
 /// sink.write(b"---\nname: pdf-tools\ndescription: d\n---\n")?; // e.g. per HTTP chunk
 /// sink.finish()?;
 /// list.add_file("scripts/run.sh", &b"#!/bin/sh\n"[..])?;
-/// let tree = list.finish("pdf-tools")?;
+/// let (tree, _written) = list.finish("pdf-tools")?;
 /// # Ok(()) }
 /// ```
 pub struct FileList {
@@ -68,14 +68,9 @@ impl FileList {
     }
 
     /// Checks the skill (SKILL.md at the root, valid frontmatter, its name)
-    /// and returns the tree as written.
-    pub fn finish(self, expected_name: &str) -> Result<HashedTree, UnpackError> {
-        self.tree.finish(expected_name).map(|(tree, _)| tree)
-    }
-
-    /// [`FileList::finish`], with the files' bytes as written when the
+    /// and returns the tree as written, with the files' bytes when the
     /// skill was small enough to keep them.
-    pub(crate) fn finish_written(
+    pub fn finish(
         self,
         expected_name: &str,
     ) -> Result<(HashedTree, Option<super::FilesAsWritten>), UnpackError> {

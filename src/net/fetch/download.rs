@@ -207,7 +207,7 @@ impl Shared {
                 // are re-hashed before reuse, see the module comment). The
                 // folder is not synced: a rename lost in a crash just means
                 // the artifact is downloaded again.
-                rename_creating_dir(&temp, &path)?;
+                crate::fs::rename_creating_parent(&temp, &path).map_err(FetchError::io(&path))?;
                 reserved.keep();
                 Held::File(path)
             }
@@ -477,11 +477,6 @@ fn create_with_parent(path: &Path) -> io::Result<File> {
         }
         other => other,
     }
-}
-
-/// Renames `from` to `to`, creating `to`'s folder only when missing.
-fn rename_creating_dir(from: &Path, to: &Path) -> Result<(), FetchError> {
-    crate::fs::rename_creating_parent(from, to).map_err(FetchError::io(to))
 }
 
 #[cfg(test)]
