@@ -10,7 +10,7 @@
 #   BENCH_PEER_LOCK=0 scripts/bench-peers.sh    # skip vercel's restore from its lock
 #                                               # (46-200 s a round for 500 skills)
 #   BENCH_REPEAT=1 scripts/bench-peers.sh       # runs per tool, case and round (default:
-#                                               # 5 up to 50 skills, 1 above)
+#                                               # 5 up to 50 skills, 3 above)
 #   BENCH_SAMPLES=/tmp/s scripts/bench-peers.sh # also keep every run's figure, by round,
 #                                               # in /tmp/s-<size>.tsv (case, tool, ms, KiB)
 #
@@ -42,7 +42,10 @@ rounds=${BENCH_ROUNDS:-5}
 # A cold add of 5 skills takes 20-300 ms, and with one run per tool a round
 # left the 5-skill rows to a draw of +-3 ms (docs/performance.md#side-by-side-with-peers):
 # small sizes run each tool several times a round, and every run is a sample.
-repeat_for() { if [ -n "${BENCH_REPEAT:-}" ]; then echo "$BENCH_REPEAT"; elif [ "$1" -le 50 ]; then echo 5; else echo 1; fi; }
+# Large sizes run three times: the tool that runs first after a run's cleanup
+# (~30,000 inodes freed at 500 skills) pays ext4's walk past recently freed
+# inodes, and one run a round read the same build 235-1,202 ms.
+repeat_for() { if [ -n "${BENCH_REPEAT:-}" ]; then echo "$BENCH_REPEAT"; elif [ "$1" -le 50 ]; then echo 5; else echo 3; fi; }
 work=$(mktemp -d "${BENCH_DIR:-${TMPDIR:-/tmp}}/bench-peers.XXXXXX")
 server_pid=
 cleanup() {

@@ -4,6 +4,7 @@
 
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
 
 /// The number of cores this process may use, asked once: the standard
 /// library reads the cgroup's CPU quota (three files) on every call, and a
@@ -16,13 +17,35 @@ pub fn cores() -> usize {
 /// `f` applied to every item on up to one thread per core; results come back
 /// in the order of `items`. A panic in `f` propagates to the caller. The
 /// calling thread is one of the workers (one thread fewer to start and wait
-/// for).
+/// for). With more items than cores it starts alone: it does the first item
+/// and starts helpers only when the rest, at that item's pace, would take
+/// [`WORTH_A_THREAD`] or more. A helper must be waited for even when it
+/// finds nothing left to do, and on a machine whose cores are busy (the
+/// audit's warm-up threads at the start of every cold add) a new thread
+/// waited up to 5 ms for a core while its caller read the 5 skills alone in
+/// 0.3 ms (docs/performance.md#what-the-measurements-decided).
 pub fn map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
     let threads = cores().min(items.len());
     if threads <= 1 {
         return items.iter().map(f).collect();
     }
-    let next = AtomicUsize::new(0);
+    let mut done = Vec::new();
+    if items.len() > threads {
+        let started = Instant::now();
+        done.push((0, f(&items[0])));
+        let rest = u32::try_from(items.len() - 1).unwrap_or(u32::MAX);
+        if started.elapsed().saturating_mul(rest) < WORTH_A_THREAD {
+            done.extend(
+                items
+                    .iter()
+                    .enumerate()
+                    .skip(1)
+                    .map(|(i, item)| (i, f(item))),
+            );
+            return done.into_iter().map(|(_, r)| r).collect();
+        }
+    }
+    let next = AtomicUsize::new(done.len());
     let work = || {
         let mut mine = Vec::new();
         loop {
@@ -33,17 +56,21 @@ pub fn map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> 
             mine.push((i, f(item)));
         }
     };
-    let mut done: Vec<(usize, R)> = std::thread::scope(|scope| {
+    std::thread::scope(|scope| {
         let workers: Vec<_> = (1..threads).map(|_| scope.spawn(work)).collect();
-        let mut done = work();
+        done.extend(work());
         for w in workers {
             done.extend(w.join().unwrap_or_else(|p| std::panic::resume_unwind(p)));
         }
-        done
     });
     done.sort_by_key(|(i, _)| *i);
     done.into_iter().map(|(_, r)| r).collect()
 }
+
+/// The least work left (at the first item's pace) worth starting helper
+/// threads for: a thread costs about 50 µs to start and join on an idle
+/// machine, and can wait milliseconds for a core on a busy one.
+const WORTH_A_THREAD: Duration = Duration::from_millis(1);
 
 #[cfg(test)]
 mod tests {
@@ -55,5 +82,35 @@ mod tests {
             (0..100).map(|i| i * 2).collect::<Vec<_>>()
         );
         assert!(super::map(&[] as &[u32], |i| *i).is_empty());
+    }
+
+    /// Items of 20 µs each (20 of them: longer than a helper takes to start
+    /// on an idle machine) are all done by the caller: no helper is started
+    /// (nor waited for).
+    #[test]
+    fn cheap_items_stay_on_the_calling_thread() {
+        let caller = std::thread::current().id();
+        let items: Vec<u32> = (0..20).collect();
+        let ran_on = super::map(&items, |_| {
+            let start = std::time::Instant::now();
+            while start.elapsed() < std::time::Duration::from_micros(20) {}
+            std::thread::current().id()
+        });
+        assert!(ran_on.iter().all(|id| *id == caller), "{ran_on:?}");
+    }
+
+    /// Items that take milliseconds are shared with helpers when there is
+    /// a second core, the results still in order.
+    #[test]
+    fn slow_items_are_shared_among_the_cores() {
+        let items: Vec<u32> = (0..8).collect();
+        let ran = super::map(&items, |i| {
+            std::thread::sleep(std::time::Duration::from_millis(3));
+            (*i, std::thread::current().id())
+        });
+        assert_eq!(ran.iter().map(|(i, _)| *i).collect::<Vec<_>>(), items);
+        let threads: std::collections::BTreeSet<_> =
+            ran.iter().map(|(_, id)| format!("{id:?}")).collect();
+        assert_eq!(threads.len() > 1, super::cores() > 1, "{threads:?}");
     }
 }
