@@ -45,6 +45,28 @@ pub fn map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> 
             return done.into_iter().map(|(_, r)| r).collect();
         }
     }
+    spread(items, &f, threads, done)
+}
+
+/// [`map`] for items known to take long (a skill run in the sandbox, a
+/// second or more each): helpers start at once, so the first item does not
+/// run alone while they wait to be started.
+pub fn map_at_once<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let threads = cores().min(items.len());
+    if threads <= 1 {
+        return items.iter().map(f).collect();
+    }
+    spread(items, &f, threads, Vec::new())
+}
+
+/// The items after those in `done` on `threads` threads, the caller one of
+/// them; every result in the order of `items`.
+fn spread<T: Sync, R: Send>(
+    items: &[T],
+    f: &(impl Fn(&T) -> R + Sync),
+    threads: usize,
+    mut done: Vec<(usize, R)>,
+) -> Vec<R> {
     let next = AtomicUsize::new(done.len());
     let work = || {
         let mut mine = Vec::new();
@@ -112,5 +134,25 @@ mod tests {
         let threads: std::collections::BTreeSet<_> =
             ran.iter().map(|(_, id)| format!("{id:?}")).collect();
         assert_eq!(threads.len() > 1, super::cores() > 1, "{threads:?}");
+    }
+
+    /// With `map_at_once` the first two items run at the same time (each
+    /// waits, up to 5 s, for another to arrive): no item runs alone first.
+    #[test]
+    fn items_mapped_at_once_start_together() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let arrived = AtomicUsize::new(0);
+        let met = super::map_at_once(&[0, 1, 2], |_| {
+            arrived.fetch_add(1, Ordering::SeqCst);
+            let start = std::time::Instant::now();
+            while arrived.load(Ordering::SeqCst) < 2 {
+                if start.elapsed() > std::time::Duration::from_secs(5) {
+                    return false;
+                }
+                std::thread::yield_now();
+            }
+            true
+        });
+        assert_eq!(met[0], super::cores() > 1, "{met:?}");
     }
 }

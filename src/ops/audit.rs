@@ -62,7 +62,7 @@ pub fn audit(ctx: &Context, opts: &AuditOptions) -> anyhow::Result<AuditReport> 
     };
     if let Some(tools) = &tools {
         // One sandbox per skill, as many at once as there are cores.
-        let runs = crate::fs::parallel::map(&skills, |skill| {
+        let runs = crate::fs::parallel::map_at_once(&skills, |skill| {
             crate::sandbox::run_skill(tools, &ctx.cwd.join(&skill.path), &skill.name)
         });
         for (skill, run) in skills.iter_mut().zip(runs) {

@@ -35,7 +35,7 @@ pub(crate) fn review<'c>(
     // With `[audit] run = true`, also what each skill's scripts do in the
     // sandbox (docs/audit.md#running-a-skill-audit---run).
     if let Some(tools) = super::audit_gate::run_tools(sess)? {
-        let ran = crate::fs::parallel::map(&candidates, |c| {
+        let ran = crate::fs::parallel::map_at_once(&candidates, |c| {
             crate::sandbox::run_skill(&tools, &c.entry.path, &c.locked.name)
         });
         for (findings, ran) in found.iter_mut().zip(ran) {
