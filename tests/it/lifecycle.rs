@@ -372,13 +372,28 @@ fn a_lock_the_cache_cannot_record_for_gc_is_still_written_with_a_warning() {
         .skillpm(&["add", "notes", "--yes"])
         .succeeds()
         .says("could not record")
-        .says("for `cache gc`");
+        .says("for `cache gc`")
+        .says("run `skillpm install` here to record it");
     assert!(alice.lock_text().contains("name = \"notes\""));
     assert!(
         alice
             .project()
             .join(".claude/skills/notes/SKILL.md")
             .is_file()
+    );
+
+    // Once the record can be written again, `install` records the lock.
+    std::fs::remove_dir(&projects).unwrap();
+    let installed = alice.skillpm(&["install"]).succeeds();
+    assert!(
+        !installed.stderr.contains("cache gc"),
+        "{}",
+        installed.stderr
+    );
+    let recorded = std::fs::read_to_string(&projects).unwrap();
+    assert!(
+        recorded.contains(&*alice.project().join("skills.lock").to_string_lossy()),
+        "{recorded}"
     );
 }
 

@@ -218,7 +218,9 @@ impl<'c> Session<'c> {
 
     fn warn_unregistered(&self, path: &Path, e: &crate::store::StoreError) {
         self.ctx.ui.warn(format!(
-            "could not record {} for `cache gc`: {e}",
+            "could not record {} for `cache gc`: {e}; until it is recorded, `cache gc` may remove \
+             stored skills this lock needs (`skillpm install` fetches them again): fix that, then \
+             run `skillpm install` here to record it",
             path.display()
         ));
     }
