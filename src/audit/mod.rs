@@ -312,11 +312,10 @@ pub fn warm_up() {
 /// more than [`WARM_FOR_BYTES`] is passed over: its scan would cost more
 /// than the compiles it saves.
 pub fn warm_up_for(files: &[(String, Vec<u8>)]) {
-    static STARTED: std::sync::Once = std::sync::Once::new();
     if files.iter().map(|(_, bytes)| bytes.len()).sum::<usize>() > WARM_FOR_BYTES {
         return;
     }
-    STARTED.call_once(|| {
+    WARMED_FOR.call_once(|| {
         let files = files.to_vec();
         let _ = std::thread::Builder::new().spawn(move || {
             audit_files(
@@ -326,6 +325,19 @@ pub fn warm_up_for(files: &[(String, Vec<u8>)]) {
             )
         });
     });
+}
+
+/// Done once [`warm_up_for`] has started its thread, or been told by
+/// [`judged_as_stored`] that it need not.
+static WARMED_FOR: std::sync::Once = std::sync::Once::new();
+
+/// Tells [`warm_up_for`] to audit nothing ahead in this process: the caller
+/// judges each new skill on the thread that stored it, right after storing
+/// it (a folder's or checkout's skills), so a thread of its own would only
+/// audit the first one a second time, beside it (a cold add of 5 from a
+/// folder: 1.7 ms of CPU, docs/performance.md#what-the-measurements-decided).
+pub fn judged_as_stored() {
+    WARMED_FOR.call_once(|| {});
 }
 
 /// The most text [`warm_up_for`] audits ahead (a typical skill is a few KB).

@@ -49,8 +49,10 @@ pub fn map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> 
 }
 
 /// [`map`] for items known to take long (a skill run in the sandbox, a
-/// second or more each): helpers start at once, so the first item does not
-/// run alone while they wait to be started.
+/// second or more each), or whose first item may wait on work of the whole
+/// process (a folder's first new skill judged while the audit still
+/// compiles what it needs): helpers start at once, so the other items do
+/// not wait behind the first one.
 pub fn map_at_once<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
     let threads = cores().min(items.len());
     if threads <= 1 {

@@ -141,7 +141,12 @@ pub fn import_found(
     locked: impl Fn(&str, &crate::skill::discover::RepoSkill, &StoreEntry) -> LockedSkill,
 ) -> Vec<anyhow::Result<Candidate>> {
     let (store, limits, level) = (ws.store, ws.limits, ws.level);
-    let prepared = crate::fs::parallel::map(names, |name| -> anyhow::Result<_> {
+    // Each new skill is judged by the thread that stored it: the first one
+    // is not also audited ahead on a thread of its own, and the others are
+    // copied meanwhile instead of waiting behind the audit's first-use
+    // compiles (docs/performance.md#what-the-measurements-decided).
+    crate::audit::judged_as_stored();
+    let prepared = crate::fs::parallel::map_at_once(names, |name| -> anyhow::Result<_> {
         let skill = unique_found(found, name, || missing(name))?;
         let at = place(skill)?;
         let entry = store.import_dir(&at.dir, &at.label, name, limits)?;
