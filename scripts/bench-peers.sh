@@ -109,7 +109,9 @@ fresh() {
 timer=()
 if /usr/bin/time -f %M -o /dev/null true 2>/dev/null; then timer=(/usr/bin/time -f %M -o "$work/last-rss"); fi
 
-# run SANDBOX CMD...: runs CMD in the sandbox's project with its HOME; prints ms.
+# run SANDBOX CMD...: runs CMD in the sandbox's project with its HOME; prints
+# ms to the hundredth (whole milliseconds are 5 % of a cold add of 5, enough
+# to decide a row at its edge).
 run() {
     local box=$1
     shift
@@ -125,7 +127,8 @@ run() {
             ${timer[@]+"${timer[@]}"} "$@"
     ) >"$box/log" 2>&1 </dev/null || { say "FAILED in $box: $*"; tail -5 "$box/log" >&2; echo fail; return; }
     end=$(now_ns)
-    echo $(((end - start) / 1000000))
+    local centi=$(((end - start) / 10000))
+    printf '%d.%02d\n' $((centi / 100)) $((centi % 100))
 }
 
 # count DIR: number of regular files below DIR (following the top-level links).
@@ -212,16 +215,6 @@ for i in range(n):
         f.write(f"#!/bin/sh\necho skill {i}\n")
     os.chmod(p, 0o755)
 PY
-}
-
-# median of the numbers on stdin ("fail" if any sample failed or none).
-median() {
-    python3 -c '
-import sys
-v = sys.stdin.read().split()
-if not v or "fail" in v: print("fail"); sys.exit()
-v = sorted(int(x) for x in v); n = len(v)
-print(v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) // 2)'
 }
 
 skillpm_add() { # BOX SOURCE [BINARY]
@@ -392,7 +385,7 @@ for line in open(sys.argv[1]):
     if tool not in tools: tools.append(tool)
 def med(v):
     if not v or "fail" in v: return None
-    v = sorted(int(x) for x in v); n = len(v)
+    v = sorted(float(x) for x in v); n = len(v)
     return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
 peers = [t for t in tools if not t.startswith("skillpm") and not t.startswith("floor")]
 floors = [t for t in tools if t.startswith("floor")]
@@ -401,11 +394,12 @@ print("| case | " + " | ".join(cols) + " | skillpm ÷ fastest peer | skillpm ÷ 
 print("|---" * (len(cols) + 3) + "|")
 for case in rows:
     m = {t: med(rows[case][t]) if t in rows[case] else None for t in cols}
-    cells = ["—" if m[t] is None and t not in rows[case] else ("fail" if m[t] is None else f"{m[t]:.0f}") for t in cols]
+    shown = lambda v: f"{v:.1f}" if v < 100 else f"{v:.0f}"
+    cells = ["—" if m[t] is None and t not in rows[case] else ("fail" if m[t] is None else shown(m[t])) for t in cols]
     best = min([m[t] for t in peers if m[t] is not None], default=None)
     floor = min([m[t] for t in floors if m[t] is not None], default=None)
     s = m["skillpm"]
-    ratio = f"{s / best:.2f}×" if s is not None and best else "—"
+    ratio = f"{s / best:.3f}×" if s is not None and best else "—"
     fr = f"{s / floor:.2f}×" if s is not None and floor else "—"
     print(f"| {case} | " + " | ".join(cells) + f" | {ratio} | {fr} |")
 if rss:
