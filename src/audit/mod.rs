@@ -335,7 +335,7 @@ static WARMED_FOR: std::sync::Once = std::sync::Once::new();
 /// judges each new skill on the thread that stored it, right after storing
 /// it (a folder's or checkout's skills), so a thread of its own would only
 /// audit the first one a second time, beside it (a cold add of 5 from a
-/// folder: 1.7 ms of CPU, docs/performance.md#what-the-measurements-decided).
+/// folder: about 1.8 ms of CPU, docs/performance.md#what-the-measurements-decided).
 pub fn judged_as_stored() {
     WARMED_FOR.call_once(|| {});
 }
