@@ -36,40 +36,16 @@ use std::sync::LazyLock;
 use serde::{Deserialize, Serialize};
 
 /// The version of the rule set: a digest of the scanner's own sources
-/// (rules, capabilities, disguises, decoding, hidden characters), so any
-/// change to what the audit finds changes it. Remembered verdicts are
-/// keyed on it (docs/audit.md#the-rule-set-version): a new rule set judges
-/// again.
-pub static RULESET_VERSION: LazyLock<String> = LazyLock::new(|| {
-    use sha2::{Digest, Sha256};
-    let mut hash = Sha256::new();
-    for source in [
-        include_str!("mod.rs"),
-        include_str!("rules.rs"),
-        include_str!("capability.rs"),
-        include_str!("disguise.rs"),
-        include_str!("content.rs"),
-        include_str!("normal.rs"),
-        include_str!("unicode.rs"),
-        include_str!("cues.rs"),
-        include_str!("context.rs"),
-        include_str!("standing.rs"),
-        include_str!("steering.rs"),
-        include_str!("tools.rs"),
-        include_str!("blind.rs"),
-        include_str!("../escape.rs"),
-        include_str!("../skill/frontmatter.rs"),
-    ] {
-        hash.update((source.len() as u64).to_le_bytes());
-        hash.update(source.as_bytes());
-    }
-    format!("audit-{}", &hex::encode(hash.finalize())[..16])
-});
+/// (rules, capabilities, disguises, decoding, hidden characters; the list is
+/// `build.rs`'s), so any change to what the audit finds changes it, worked
+/// out by the build. Remembered verdicts are keyed on it
+/// (docs/audit.md#the-rule-set-version): a new rule set judges again.
+pub const RULESET_VERSION: &str = env!("SKILLPM_AUDIT_RULESET");
 
 /// The rule set a verdict is made by ([`RULESET_VERSION`]), as the store's
 /// verdict records name it (`store::verdicts`).
 pub fn ruleset() -> &'static str {
-    RULESET_VERSION.as_str()
+    RULESET_VERSION
 }
 
 /// How bad a finding is. Ordered: `Low < Medium < High < Critical`.

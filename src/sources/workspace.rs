@@ -30,6 +30,11 @@ pub struct Workspace<'s> {
     pub limits: &'s Limits,
     /// How strictly skills are judged on the way in.
     pub level: Level,
+    /// This run judges all it fetches (a cold cache) and left the audit's
+    /// warm-up (`crate::audit::warm_up`) to the kind: an index starts it
+    /// as it asks for the index, not before, so the first request leaves
+    /// on a core of its own (docs/performance.md#what-the-measurements-decided).
+    pub audit_ahead: bool,
     /// The run's HTTP client, kept by its owner across workspaces.
     pub fetcher: &'s mut Option<Fetcher>,
 }

@@ -41,6 +41,8 @@ pub(crate) struct Session<'c> {
     /// ([`Session::open_checking_ahead`]); taken by the first check of the
     /// store's entries.
     pub set_ahead: Option<crate::store::SetCheckAhead>,
+    /// Lent to the source kinds as [`Workspace::audit_ahead`].
+    pub audit_ahead: bool,
     fetcher: Option<Fetcher>,
 }
 
@@ -110,6 +112,7 @@ impl<'c> Session<'c> {
             accept_findings: false,
             hold_back: false,
             set_ahead,
+            audit_ahead: false,
             fetcher: None,
         })
     }
@@ -141,6 +144,7 @@ impl<'c> Session<'c> {
             state: &self.state,
             limits: &self.limits,
             level: self.level,
+            audit_ahead: self.audit_ahead,
             fetcher: &mut self.fetcher,
         }
     }

@@ -67,7 +67,11 @@ fn open_kept(
         );
     }
     let source = IndexSource::from_decl(decl, ws.root)?;
+    let ahead = ws.audit_ahead;
     let fetcher = ws.fetcher()?;
+    if ahead {
+        crate::audit::warm_up();
+    }
     let resolved = resolve_kept(fetcher, &source, SystemTime::now(), keep)
         .with_context(|| format!("cannot read source `{}`", decl.name))?;
     for problem in &resolved.index.problems {
