@@ -130,10 +130,6 @@ impl fmt::Display for Untrusted<'_> {
 pub struct Shown(String);
 
 impl Shown {
-    pub fn new() -> Self {
-        Shown(String::new())
-    }
-
     /// `text` (escaped) in the SGR style `sgr` when `on`; `sgr` is digits
     /// and `;` only (anything else is dropped, the text stays).
     pub fn styled(text: &str, sgr: &'static str, on: bool) -> Self {

@@ -107,19 +107,6 @@ impl Printer {
         }
     }
 
-    /// A silent, non-interactive UI for library callers and tests.
-    pub fn silent() -> Self {
-        Printer {
-            quiet: true,
-            json: false,
-            color: false,
-            progress: false,
-            interactive: false,
-            verbose: false,
-            flag_words: Vec::new(),
-        }
-    }
-
     /// One `warning:` line: a line break inside the message (a value from
     /// an index or a server that carries one) is shown escaped, so a
     /// warning cannot start a line that looks like the program's.

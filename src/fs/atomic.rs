@@ -23,12 +23,6 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     replace(path, &[bytes], true)
 }
 
-/// [`write_atomic`] of the concatenation of `parts`, written one after the
-/// other: a large body gets a header without being copied to join them.
-pub fn write_atomic_parts(path: &Path, parts: &[&[u8]]) -> io::Result<()> {
-    replace(path, parts, true)
-}
-
 /// [`write_atomic`] of several files (path, bytes), one after the other:
 /// every file is written and flushed, then each is renamed into place in
 /// order, then each folder they are in is flushed once. skills.toml and

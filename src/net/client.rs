@@ -438,11 +438,6 @@ pub struct Answer {
 }
 
 impl Answer {
-    /// A header's text, when present and printable.
-    pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers.get(name).and_then(|v| v.to_str().ok())
-    }
-
     /// At most `max` bytes of the body; more is an error.
     pub fn read_capped(&mut self, max: u64) -> io::Result<Vec<u8>> {
         let mut body = Vec::new();

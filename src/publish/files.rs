@@ -175,13 +175,8 @@ impl LeftOut {
     }
 
     /// Why the entry at `rel` (`/`-separated; a folder when `is_dir`) is
-    /// left out, or `None` when it is published. `SKILL.md` at the root
-    /// always is.
-    pub fn why(&self, rel: &str, is_dir: bool) -> Option<String> {
-        self.reason(rel, is_dir).map(|(why, _)| why)
-    }
-
-    /// [`LeftOut::why`], and whether the entry is left out as secret-bearing.
+    /// left out, and whether as secret-bearing; `None` when it is
+    /// published (`SKILL.md` at the root always is).
     fn reason(&self, rel: &str, is_dir: bool) -> Option<(String, bool)> {
         if rel == "SKILL.md" {
             return None;

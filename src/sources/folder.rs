@@ -163,7 +163,7 @@ impl Kind for Folder {
                 let now = drift(ws.root, s)
                     .ok()
                     .map(|d| d.unwrap_or(s.tree).to_string());
-                (now, None)
+                Ok((now, None))
             })
             .collect())
     }

@@ -377,7 +377,7 @@ impl Kind for Git {
         let resolved = git::resolve(&spec_of(&decl.url, ws.root)?, &options(ws, decl)?)?;
         Ok(skills
             .iter()
-            .map(|_| (Some(resolved.commit.clone()), None))
+            .map(|_| Ok((Some(resolved.commit.clone()), None)))
             .collect())
     }
 

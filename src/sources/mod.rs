@@ -165,8 +165,9 @@ pub trait Kind: Sync {
 }
 
 /// What a source offers now for one locked skill: its identity (commit,
-/// digest or tree; `None`: no longer offered) and version.
-pub type Latest = (Option<String>, Option<String>);
+/// digest or tree; `None`: no longer offered) and version, or why that
+/// skill alone cannot be checked (the others of its source still are).
+pub type Latest = Result<(Option<String>, Option<String>), String>;
 
 /// How a command without a project reaches sources (`search`, `source add`).
 pub struct Net<'a> {

@@ -10,7 +10,6 @@ use crate::error::Exit;
 use crate::net::fetch::Fetcher;
 use crate::printer::Printer;
 use crate::project::manifest::Manifest;
-use crate::project::state::ProjectState;
 use crate::skill::Level;
 use crate::store::Store;
 use crate::unpack::Limits;
@@ -26,14 +25,15 @@ pub struct Workspace<'s> {
     pub root: &'s Path,
     pub manifest: &'s Manifest,
     pub store: &'s Store,
-    pub state: &'s ProjectState,
     pub limits: &'s Limits,
     /// How strictly skills are judged on the way in.
     pub level: Level,
-    /// This run judges all it fetches (a cold cache) and left the audit's
-    /// warm-up (`crate::audit::warm_up`) to the kind: an index starts it
-    /// as it asks for the index, not before, so the first request leaves
-    /// on a core of its own (docs/performance.md#what-the-measurements-decided).
+    /// This run judges all it fetches (a cold cache): a kind whose first
+    /// step waits on a server starts the audit's warm-up
+    /// (`crate::audit::warm_up`, once per process) as it asks, an index
+    /// as it asks for the index. `add` leaves it to them for an index URL,
+    /// so the way to the first request keeps both cores
+    /// (docs/performance.md#what-the-measurements-decided).
     pub audit_ahead: bool,
     /// The run's HTTP client, kept by its owner across workspaces.
     pub fetcher: &'s mut Option<Fetcher>,

@@ -1289,6 +1289,83 @@ fn one_broken_source_does_not_hide_the_others() {
     assert!(stdout.is_empty());
 }
 
+/// A v0.1 file list is judged whole before any of its files is asked for:
+/// one that lists more files than `[limits] max-entries` allows costs no
+/// download, whether `add`, `install` or `outdated` reads it; the honest
+/// list beside it is fetched as before.
+#[test]
+fn a_v0_1_file_list_the_limits_refuse_costs_no_download() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut big = SkillFiles::new("big").description("Lists many files");
+    for i in 0..12 {
+        big = big.file(&format!("references/r{i}.md"), "x\n");
+    }
+    let small = SkillFiles::new("small")
+        .description("Lists a few")
+        .file("a.md", "a\n");
+    Registry::new(dir.path()).write_v1(&[big, small]);
+    let server = TestServer::serve(dir.path());
+    let sb = project_with_source(&server.base(), &[]);
+    let manifest = sb.project.join("skills.toml");
+    let honest = std::fs::read_to_string(&manifest).unwrap();
+    let limited = |max: u32| format!("{honest}\n[limits]\nmax-entries = {max}\n");
+    let fetched = |name: &str| {
+        let prefix = format!("/.well-known/skills/{name}/");
+        let log = server.requests();
+        log.iter().filter(|r| r.path.starts_with(&prefix)).count()
+    };
+    std::fs::write(&manifest, limited(10)).unwrap();
+    // The honest path: a list within the limits is fetched and added.
+    ok(run(sb.cmd().args(["add", "small", "--yes"])));
+    assert_eq!(fetched("small"), 2);
+
+    let (code, _, err) = run(sb.cmd().args(["add", "big", "--yes"]));
+    assert_eq!(code, 5, "{err}");
+    assert!(
+        err.contains("more than 10 entries") && err.contains("max-entries"),
+        "{err}"
+    );
+    assert_eq!(fetched("big"), 0, "{:?}", server.requests());
+    assert!(
+        !std::fs::read_to_string(sb.project.join("skills.lock"))
+            .unwrap()
+            .contains("big")
+    );
+
+    // Added under looser limits, then installed into an empty cache under
+    // the project's limits again: refused before its files are asked for.
+    std::fs::write(&manifest, limited(100)).unwrap();
+    ok(run(sb.cmd().args(["add", "big", "--yes"])));
+    assert_eq!(fetched("big"), 13);
+    let added = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(
+        &manifest,
+        added.replace("max-entries = 100", "max-entries = 10"),
+    )
+    .unwrap();
+    std::fs::remove_dir_all(&sb.cache).unwrap();
+    for root in [".agents", ".claude"] {
+        let _ = std::fs::remove_dir_all(sb.project.join(root));
+    }
+    server.clear_log();
+    let (code, _, err) = run(sb.cmd().args(["install"]));
+    assert_eq!(code, 5, "{err}");
+    assert!(err.contains("more than 10 entries"), "{err}");
+    assert_eq!(fetched("big"), 0, "{:?}", server.requests());
+    // `outdated` says why for that skill alone; the other is still checked.
+    let (_, out, err) = ok(run(sb.cmd().args(["--json", "outdated"])));
+    assert_eq!(fetched("big"), 0, "{:?}", server.requests());
+    let report: Value = serde_json::from_str(&out).unwrap();
+    let row = |name: &str| {
+        let rows = report["skills"].as_array().unwrap();
+        rows.iter().find(|r| r["name"] == name).unwrap().clone()
+    };
+    let why = row("big")["error"].as_str().unwrap_or_default().to_owned();
+    assert!(why.contains("more than 10 entries"), "{out}\n{err}");
+    assert!(row("small")["error"].is_null(), "{out}");
+    assert_eq!(row("small")["outdated"], false, "{out}");
+}
+
 /// Issue 23, attack 2 (v0.1): a `files[]` entry is checked against the
 /// site's own files: a lock edited to name another tree (one the cache
 /// holds) is not installed from the cache; the files are read again and

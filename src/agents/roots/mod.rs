@@ -79,19 +79,6 @@ pub enum LinkMode {
 }
 
 impl LinkMode {
-    pub const ALL: [LinkMode; 5] = [
-        LinkMode::Symlink,
-        LinkMode::Hardlink,
-        LinkMode::Clone,
-        LinkMode::Copy,
-        LinkMode::Auto,
-    ];
-
-    /// The mode named `name`, as `--link-mode` and `[install] link-mode` spell it.
-    pub fn parse(name: &str) -> Option<LinkMode> {
-        LinkMode::ALL.into_iter().find(|m| m.as_str() == name)
-    }
-
     pub fn as_str(self) -> &'static str {
         match self {
             LinkMode::Symlink => "symlink",

@@ -68,7 +68,6 @@ impl Got {
             url: self.url,
             path,
             digest: self.digest,
-            size: self.size,
             content_type: self.content_type,
             reused: self.reused,
         })

@@ -11,8 +11,6 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use url::Url;
-
 use crate::digest::Digest;
 
 /// How many body bytes one batch of small downloads may hold in memory.
@@ -123,7 +121,6 @@ impl Held {
 /// A verified small download (a v0.1 file).
 #[derive(Debug, Clone)]
 pub struct SmallDownload {
-    pub url: Url,
     pub digest: Digest,
     pub size: u64,
     pub held: Held,

@@ -398,7 +398,6 @@ pub struct Downloaded {
     pub url: Url,
     pub path: PathBuf,
     pub digest: Digest,
-    pub size: u64,
     /// The server's Content-Type, when downloaded now over HTTP.
     pub content_type: Option<String>,
     /// True when the digest was already in the cache and nothing was fetched.
@@ -524,12 +523,6 @@ impl Fetcher {
         self.shared.http.on_retry(hook);
     }
 
-    /// Settings from the environment, the cache from `SKILLPM_CACHE_DIR` (or
-    /// the platform default).
-    pub fn from_env(offline: bool) -> Result<Self, FetchError> {
-        Fetcher::new(FetchConfig::from_env()?, CacheDirs::from_env()?, offline)
-    }
-
     pub fn config(&self) -> &FetchConfig {
         &self.shared.config
     }
@@ -649,7 +642,6 @@ impl Fetcher {
             done(
                 i,
                 got.map(|g| SmallDownload {
-                    url: g.url,
                     digest: g.digest,
                     size: g.size,
                     held: g.held,

@@ -141,7 +141,6 @@ impl<'c> Session<'c> {
             root: &self.project.root,
             manifest: &self.manifest,
             store: &self.store,
-            state: &self.state,
             limits: &self.limits,
             level: self.level,
             audit_ahead: self.audit_ahead,

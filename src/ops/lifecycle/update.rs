@@ -292,9 +292,7 @@ pub fn outdated(ctx: &Context) -> anyhow::Result<OutdatedReport> {
     for (source_name, skills) in by_source {
         // A source that cannot be read: every skill of it says why.
         let latest = latest_of(&mut sess, &source_name, &skills)
-            .map_err(|e| format!("{e:#}"))
-            .map(|l| l.into_iter().map(Ok).collect())
-            .unwrap_or_else(|e| vec![Err(e); skills.len()]);
+            .unwrap_or_else(|e| vec![Err(format!("{e:#}")); skills.len()]);
         for (s, latest) in skills.iter().zip(latest) {
             let locked = crate::sources::load::locked_identity(s);
             let (id, version, error) = match latest {
@@ -328,6 +326,6 @@ fn latest_of(
     sess: &mut Session<'_>,
     source_name: &str,
     skills: &[&LockedSkill],
-) -> anyhow::Result<Vec<(Option<String>, Option<String>)>> {
+) -> anyhow::Result<Vec<crate::sources::Latest>> {
     crate::sources::load::latest(&mut sess.workspace(), source_name, skills)
 }

@@ -124,6 +124,12 @@ pub struct IndexFile {
 }
 
 impl Entry {
+    /// The entry as what it says names it: its URL, else its name.
+    pub fn label(&self) -> String {
+        self.url()
+            .map_or_else(|| self.name.clone(), |u| u.to_string())
+    }
+
     /// Short label of how the skill is distributed, for listings.
     pub fn format_label(&self) -> &'static str {
         match &self.content {

@@ -252,7 +252,7 @@ impl Kind for Index {
         let mut out = Vec::new();
         for s in skills {
             let Some(entry) = resolved.index.entry(&s.name) else {
-                out.push((None, None));
+                out.push(Ok((None, None)));
                 continue;
             };
             let id = match &entry.content {
@@ -261,21 +261,27 @@ impl Kind for Index {
                     // No published digest: fetch the files and compute the tree.
                     let bar = indicatif::ProgressBar::hidden();
                     let fetcher = ws.fetcher()?.clone();
-                    let fetched =
-                        download_entries_with(&fetcher, &[resolved.request(entry)], &bar, |e| {
-                            stored_file_list(ws, e)
-                        });
+                    let fetched = download_entries_with(
+                        &fetcher,
+                        &[resolved.request(entry)],
+                        ws.limits,
+                        &bar,
+                        |e| stored_file_list(ws, e),
+                    );
                     match fetched.into_iter().next() {
                         Some(Ok(f)) => match f {
                             FetchedContent::Files { tree, .. } => Some(tree.to_string()),
                             FetchedContent::Artifact { digest, .. } => Some(digest.to_string()),
                         },
-                        Some(Err(e)) => return Err(e.into()),
+                        Some(Err(e)) => {
+                            out.push(Err(format!("{e:#}")));
+                            continue;
+                        }
                         None => None,
                     }
                 }
             };
-            out.push((id, entry.version.clone()));
+            out.push(Ok((id, entry.version.clone())));
         }
         Ok(out)
     }
@@ -523,6 +529,7 @@ fn work_while_downloading<T: Send>(
         download_entries_each(
             fetcher,
             requests,
+            ws.limits,
             bar,
             |e| stored_file_list(ws, e),
             |i, result| match result.with_context(|| failed(i)) {
@@ -572,7 +579,7 @@ fn judge_stored(
         ws.level,
         (ws.store, store_entry),
         &entry.name,
-        &entry_label(entry),
+        &entry.label(),
     )
 }
 
@@ -645,19 +652,13 @@ fn attested(
 }
 
 /// An index entry as named in messages: its URL, else its name.
-fn entry_label(entry: &Entry) -> String {
-    entry
-        .url()
-        .map_or_else(|| entry.name.clone(), |u| u.to_string())
-}
-
 /// Unpacks downloaded content into the store.
 fn import_fetched(
     ws: &Workspace<'_>,
     entry: &Entry,
     content: &FetchedContent,
 ) -> anyhow::Result<(StoreEntry, Format, Option<crate::digest::Digest>)> {
-    let label = entry_label(entry);
+    let label = entry.label();
     match content {
         FetchedContent::Artifact {
             path,

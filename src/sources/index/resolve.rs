@@ -30,6 +30,7 @@ use crate::sources::index::format::{
 use crate::sources::location::SpecError;
 use crate::sources::tokens::token_choice;
 use crate::trust::{self, PinnedKey, RollbackGuard, Signer, TrustError};
+use crate::unpack::{FileList, Limits};
 
 /// Signatures are tiny; anything bigger is not one.
 const MAX_SIGNATURE_BYTES: u64 = 64 * 1024;
@@ -63,6 +64,9 @@ pub enum SourceError {
     },
     #[error("{url}: the v0.1.0 files of `{name}` add up to more than {limit} bytes; refused")]
     SkillTooLarge { url: Url, name: String, limit: u64 },
+    /// A v0.1.0 file list the unpacking rules refuse as a whole.
+    #[error(transparent)]
+    Refused(#[from] crate::unpack::UnpackError),
     #[error(transparent)]
     Fetch(#[from] FetchError),
     #[error(transparent)]
@@ -81,6 +85,7 @@ impl Classify for SourceError {
             SourceError::NoIndex { .. } => Exit::Network,
             SourceError::TokenUnset { cause, .. } => cause.exit(),
             SourceError::SkillTooLarge { .. } => Exit::Unsafe,
+            SourceError::Refused(e) => e.exit(),
             SourceError::Fetch(e) => e.exit(),
             SourceError::Index(e) => e.exit(),
             SourceError::Trust(e) => e.exit(),
@@ -440,8 +445,6 @@ pub struct FetchedFile {
     /// The verified bytes: in memory (written once, into the store's
     /// staging tree), or in a verified file.
     pub held: Held,
-    pub digest: Digest,
-    pub size: u64,
     /// What the server said about these bytes, to remember once they are
     /// stored ([`remember_validators`]).
     pub validators: Option<FileValidators>,
@@ -472,7 +475,7 @@ pub fn download_entries(
     requests: &[EntryRequest<'_>],
     bar: &ProgressBar,
 ) -> Vec<Result<FetchedContent, SourceError>> {
-    download_entries_with(fetcher, requests, bar, |_| None)
+    download_entries_with(fetcher, requests, &Limits::default(), bar, |_| None)
 }
 
 /// [`download_entries`], where `earlier` names the whole store entry an
@@ -481,12 +484,13 @@ pub fn download_entries(
 pub fn download_entries_with(
     fetcher: &Fetcher,
     requests: &[EntryRequest<'_>],
+    limits: &Limits,
     bar: &ProgressBar,
     earlier: impl Fn(&Entry) -> Option<PathBuf>,
 ) -> Vec<Result<FetchedContent, SourceError>> {
     let mut results: Vec<Option<Result<FetchedContent, SourceError>>> =
         (0..requests.len()).map(|_| None).collect();
-    download_entries_each(fetcher, requests, bar, earlier, |i, result| {
+    download_entries_each(fetcher, requests, limits, bar, earlier, |i, result| {
         if let Some(slot) = results.get_mut(i) {
             *slot = Some(result);
         }
@@ -504,10 +508,14 @@ type FileResult = Result<SmallDownload, FetchError>;
 
 /// [`download_entries_with`], handing each entry to `ready` (with its index
 /// in `requests`) as soon as all its downloads are there, on this thread:
-/// the caller can store it while the other transfers go on.
+/// the caller can store it while the other transfers go on. A v0.1.0 file
+/// list is first judged whole by the rules it will be stored under
+/// (`limits`: its count, names, duplicates and case collisions), so a list
+/// they refuse costs no download.
 pub fn download_entries_each(
     fetcher: &Fetcher,
     requests: &[EntryRequest<'_>],
+    limits: &Limits,
     bar: &ProgressBar,
     earlier: impl Fn(&Entry) -> Option<PathBuf>,
     mut ready: impl FnMut(usize, Result<FetchedContent, SourceError>),
@@ -530,6 +538,13 @@ pub fn download_entries_each(
                 waiting.push((0, Vec::new()));
             }
             EntryContent::Files { files: list } => {
+                let paths: Vec<&str> = list.iter().map(|f| f.path.as_str()).collect();
+                if let Err(refused) = FileList::check_names(&request.entry.label(), &paths, limits)
+                {
+                    waiting.push((0, Vec::new()));
+                    ready(r, Err(refused.into()));
+                    continue;
+                }
                 // The entry an earlier run stored from this list: a 304 may
                 // confirm its copy of a file (re-hashed before use).
                 let earlier = revalidating.then(|| earlier(request.entry)).flatten();
@@ -638,8 +653,6 @@ fn assemble_files(
             FetchedFile {
                 path: file.path.clone(),
                 held: d.held,
-                digest: d.digest,
-                size: d.size,
                 validators: d.validators,
             }
         })

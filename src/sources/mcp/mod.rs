@@ -140,7 +140,10 @@ impl Kind for Mcp {
         skills: &[&LockedSkill],
     ) -> anyhow::Result<Vec<Latest>> {
         let opened = open(ws, decl)?;
-        Ok(upstream_trees(&opened.skills, skills))
+        Ok(upstream_trees(&opened.skills, skills)
+            .into_iter()
+            .map(Ok)
+            .collect())
     }
 
     /// `search` reads no MCP server: `add --list` lists one in a project.

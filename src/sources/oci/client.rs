@@ -65,10 +65,6 @@ impl<'f> Registry<'f> {
         })
     }
 
-    pub fn fetcher(&self) -> &Fetcher {
-        self.fetcher
-    }
-
     /// `oci://HOST/REPO@DIGEST`: where a manifest of this registry is.
     pub fn located(&self, repo: &str, digest: &Digest) -> String {
         format!("{}{}/{repo}@{digest}", super::SCHEME, self.registry)

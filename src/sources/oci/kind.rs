@@ -590,7 +590,7 @@ fn upstream_digests(
     ws: &Workspace<'_>,
     decl: &SourceDecl,
     locked: &[&LockedSkill],
-) -> anyhow::Result<Vec<(Option<String>, Option<String>)>> {
+) -> anyhow::Result<Vec<Latest>> {
     let opened = opened_by_digest(ws, decl)?;
     let registry = opened.registry()?;
     Ok(locked
@@ -610,7 +610,7 @@ fn upstream_digests(
             let a = oci::resolve(&registry, &tagged).ok()?;
             Some((Some(a.manifest.to_string()), a.version.clone().or(a.tag)))
         })
-        .map(|found| found.unwrap_or((None, None)))
+        .map(|found| Ok(found.unwrap_or((None, None))))
         .collect())
 }
 

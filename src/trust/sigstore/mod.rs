@@ -20,7 +20,7 @@ pub mod tuf;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
-use sha2::{Digest as _, Sha256, Sha512};
+use sha2::{Digest as _, Sha256};
 
 use crate::error::{Classify, Exit};
 use bundle::{Bundle, RootFile, b64};
@@ -686,11 +686,6 @@ fn check_body(entry: &bundle::TlogEntry, leaf: &cert::Leaf, signed: &Signed) -> 
         return Err("it names another digest".into());
     }
     Ok(())
-}
-
-/// The sha512 of `bytes` (npm's digests), for callers that hold bytes.
-pub fn sha512(bytes: &[u8]) -> ArtifactDigest {
-    ArtifactDigest::Sha512(Sha512::digest(bytes).to_vec())
 }
 
 #[cfg(test)]
