@@ -168,10 +168,6 @@ pub enum StoreError {
         path: PathBuf,
         source: io::Error,
     },
-    #[error(
-        "downloaded file does not match its digest: expected {expected}, got {actual}; it was discarded"
-    )]
-    DownloadMismatch { expected: Digest, actual: Digest },
     #[error("cannot read project lock {}: {message}", path.display())]
     BadProjectLock { path: PathBuf, message: String },
     #[error(
@@ -190,7 +186,6 @@ impl Classify for StoreError {
         match self {
             StoreError::NoCacheDir(e) => e.exit(),
             StoreError::Unpack(e) => e.exit(),
-            StoreError::DownloadMismatch { .. } => Exit::Integrity,
             StoreError::NoGcRoots => Exit::Usage,
             StoreError::Io { .. }
             | StoreError::BadProjectLock { .. }
@@ -445,39 +440,13 @@ impl Store {
         Ok(out)
     }
 
-    /// A temporary file for a download; see [`Store::commit_download`].
+    /// A temporary file in `tmp/`, removed unless persisted.
     pub fn temp_file(&self) -> Result<TempFile, StoreError> {
         let dir = self.tmp_dir();
         self.temps
             .get()
             .and_then(|group| group.temp_file())
             .map_err(io_error("create a temporary file in", &dir))
-    }
-
-    /// Moves a finished download to `downloads/sha256-<hex>` after checking
-    /// its bytes hash to `expected` (exit 3 and nothing kept otherwise).
-    pub fn commit_download(
-        &self,
-        mut temp: TempFile,
-        expected: &Digest,
-    ) -> Result<PathBuf, StoreError> {
-        let path = temp.path().to_owned();
-        temp.close_synced().map_err(io_error("write", &path))?;
-        let actual = Digest::of_file(&path)
-            .map_err(|e| io_error("hash", &path)(io::Error::other(e.to_string())))?;
-        if actual != *expected {
-            return Err(StoreError::DownloadMismatch {
-                expected: *expected,
-                actual,
-            });
-        }
-        let dest = self.download_path(expected);
-        crate::fs::rename_creating_parent(&path, &dest)
-            .map_err(io_error("save the download as", &dest))?;
-        temp.persisted();
-        let dir = self.downloads_dir();
-        crate::fs::sync_dir(&dir).map_err(io_error("sync", &dir))?;
-        Ok(dest)
     }
 
     /// Unpacks an artifact (already verified against its digest) into the

@@ -509,30 +509,11 @@ fn local_folders_with_links_or_special_files_are_refused() {
 }
 
 #[test]
-fn downloads_are_kept_only_under_their_true_digest() {
+fn opening_the_store_makes_no_downloads_or_temporary_folder() {
     let tmp = tempfile::tempdir().unwrap();
     let store = Store::open_at(tmp.path().join("cache")).unwrap();
     // Made when first written: a run from a folder makes neither.
     assert!(!store.downloads_dir().exists() && !store.tmp_dir().exists());
-    let mut temp = store.temp_file().unwrap();
-    temp.write_all(b"artifact bytes").unwrap();
-    let wrong = Digest::of_bytes(b"something else");
-    let err = store.commit_download(temp, &wrong).unwrap_err();
-    assert!(matches!(err, StoreError::DownloadMismatch { .. }));
-    assert!(!store.download_path(&wrong).exists());
-    assert!(!store.downloads_dir().exists());
-
-    let mut temp = store.temp_file().unwrap();
-    temp.write_all(b"artifact bytes").unwrap();
-    let right = Digest::of_bytes(b"artifact bytes");
-    let path = store.commit_download(temp, &right).unwrap();
-    assert_eq!(path, store.download_path(&right));
-    assert_eq!(fs::read(&path).unwrap(), b"artifact bytes");
-    assert!(
-        debris(store.root()).is_empty(),
-        "{:?}",
-        debris(store.root())
-    );
 }
 
 // -------------------------------------------------------- CLI: maintenance
@@ -620,12 +601,13 @@ fn verify_quarantines_entries_that_no_longer_match() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("all intact"));
 }
 
-/// `bytes` committed to the store as a download: its digest and path.
+/// `bytes` kept in the store as a download (where a fetch puts it): its
+/// digest and path.
 fn download(store: &Store, bytes: &[u8]) -> (Digest, PathBuf) {
-    let mut temp = store.temp_file().unwrap();
-    temp.write_all(bytes).unwrap();
     let digest = Digest::of_bytes(bytes);
-    let path = store.commit_download(temp, &digest).unwrap();
+    let path = store.download_path(&digest);
+    fs::create_dir_all(store.downloads_dir()).unwrap();
+    fs::write(&path, bytes).unwrap();
     (digest, path)
 }
 
