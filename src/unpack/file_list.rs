@@ -5,7 +5,7 @@
 use std::io::Read;
 use std::path::Path;
 
-use super::writer::{OpenFile, TreeWriter};
+use super::writer::TreeWriter;
 use super::{Limits, Problem, UnpackError};
 use crate::digest::HashedTree;
 
@@ -17,9 +17,7 @@ use crate::digest::HashedTree;
 /// let names = ["SKILL.md", "scripts/run.sh"];
 /// FileList::check_names("pdf-tools (v0.1.0)", &names, &Limits::default())?;
 /// let mut list = FileList::new(staging, "pdf-tools (v0.1.0)", &Limits::default());
-/// let mut sink = list.begin_file("SKILL.md")?;
-/// sink.write(b"---\nname: pdf-tools\ndescription: d\n---\n")?; // e.g. per HTTP chunk
-/// sink.finish()?;
+/// list.add_file("SKILL.md", &b"---\nname: pdf-tools\ndescription: d\n---\n"[..])?;
 /// list.add_file("scripts/run.sh", &b"#!/bin/sh\n"[..])?;
 /// let (tree, _written) = list.finish("pdf-tools")?;
 /// # Ok(()) }
@@ -57,16 +55,6 @@ impl FileList {
             .copy_file(name, false, &mut reader, &mut |_| Ok(()), &read_error)
     }
 
-    /// Starts a file whose bytes arrive in chunks (an async download).
-    /// v0.1.0 carries no modes, so files are never executable.
-    pub fn begin_file(&mut self, name: &str) -> Result<FileSink<'_>, UnpackError> {
-        let file = self.tree.begin_file(name, false)?;
-        Ok(FileSink {
-            tree: &mut self.tree,
-            file: Some(file),
-        })
-    }
-
     /// Checks the skill (SKILL.md at the root, valid frontmatter, its name)
     /// and returns the tree as written, with the files' bytes when the
     /// skill was small enough to keep them.
@@ -75,37 +63,5 @@ impl FileList {
         expected_name: &str,
     ) -> Result<(HashedTree, Option<super::FilesAsWritten>), UnpackError> {
         self.tree.finish(expected_name)
-    }
-}
-
-/// One file of a [`FileList`] being written chunk by chunk. Dropping it
-/// without [`FileSink::finish`] makes the whole list fail at `finish`.
-pub struct FileSink<'w> {
-    tree: &'w mut TreeWriter,
-    file: Option<OpenFile>,
-}
-
-impl FileSink<'_> {
-    /// Appends bytes, refusing as soon as a size limit is crossed.
-    pub fn write(&mut self, chunk: &[u8]) -> Result<(), UnpackError> {
-        match self.file.as_mut() {
-            Some(file) => self.tree.write_chunk(file, chunk),
-            None => Ok(()),
-        }
-    }
-
-    pub fn finish(mut self) -> Result<(), UnpackError> {
-        match self.file.take() {
-            Some(file) => self.tree.end_file(file),
-            None => Ok(()),
-        }
-    }
-}
-
-impl Drop for FileSink<'_> {
-    fn drop(&mut self) {
-        if let Some(file) = self.file.take() {
-            self.tree.abandoned = Some(file.into_name());
-        }
     }
 }

@@ -26,7 +26,7 @@ mod targz;
 mod writer;
 mod zip;
 
-pub use file_list::{FileList, FileSink};
+pub use file_list::FileList;
 pub use kind::ArtifactKind;
 pub use limits::{Limits, Size};
 pub use writer::FilesAsWritten;
@@ -215,6 +215,4 @@ pub enum UnpackRule {
     WrapperFolder(String),
     #[error("not a valid skill: {0}")]
     InvalidSkill(String),
-    #[error("a file was not completely written (its writer was dropped before `finish`)")]
-    Incomplete,
 }

@@ -38,8 +38,6 @@ pub(crate) struct TreeWriter {
     total: u64,
     files: Vec<TreeFile>,
     made_dirs: HashSet<String>,
-    /// A file begun through a sink and never finished: the tree is unusable.
-    pub(crate) abandoned: Option<String>,
     /// Every file's bytes as written, while they total at most
     /// [`KEPT_BYTES`] (a staging tree only): the audit judges them from
     /// memory instead of reading the entry back (see [`FilesAsWritten`]).
@@ -97,10 +95,6 @@ impl OpenFile {
     pub(crate) fn written(&self) -> u64 {
         self.out.written()
     }
-
-    pub(crate) fn into_name(self) -> String {
-        self.name
-    }
 }
 
 impl TreeWriter {
@@ -115,7 +109,6 @@ impl TreeWriter {
             total: 0,
             files: Vec::new(),
             made_dirs: HashSet::new(),
-            abandoned: None,
             kept: Some(Vec::new()),
             kept_bytes: 0,
         }
@@ -377,9 +370,6 @@ impl TreeWriter {
         mut self,
         expected_name: &str,
     ) -> Result<(HashedTree, Option<FilesAsWritten>), UnpackError> {
-        if let Some(name) = self.abandoned.take() {
-            return Err(self.refuse(Some(&name), UnpackRule::Incomplete));
-        }
         if !self.files.iter().any(|f| f.path == "SKILL.md") {
             return Err(self.refuse(None, self.missing_skill_md()));
         }
