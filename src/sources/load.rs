@@ -52,6 +52,9 @@ impl Loaded {
         if let Some(why) = no_bundles(kind, decl) {
             return Err(crate::error::OpError::new(Exit::Integrity, why).into());
         }
+        if ws.audit_ahead && !kind.module().asks_a_server_first() {
+            crate::audit::warm_up();
+        }
         let source = match listing {
             true => kind.module().open_listing(ws, decl)?,
             false => kind.module().open(ws, decl)?,

@@ -104,6 +104,15 @@ pub trait Kind: Sync {
     /// resolved and checked out, a folder walked, a server listed).
     fn open(&self, ws: &mut Workspace<'_>, decl: &SourceDecl) -> anyhow::Result<Box<dyn Source>>;
 
+    /// Whether its [`Kind::open`] first waits on a server (an index's
+    /// request): such a kind starts the audit's warm-up itself as it asks
+    /// ([`Workspace::audit_ahead`]), since two threads compiling beside the
+    /// way to the first request delayed it and everything after it; any
+    /// other kind is warmed up as it is opened.
+    fn asks_a_server_first(&self) -> bool {
+        false
+    }
+
     /// [`Kind::open`] for `add --list`, which asks the source for its
     /// offers and nothing else: a kind with many entries keeps only those
     /// (docs/performance.md, the 50,000-skill index).

@@ -28,12 +28,10 @@ pub struct Workspace<'s> {
     pub limits: &'s Limits,
     /// How strictly skills are judged on the way in.
     pub level: Level,
-    /// This run judges all it fetches (a cold cache): a kind whose first
-    /// step waits on a server starts the audit's warm-up
-    /// (`crate::audit::warm_up`, once per process) as it asks, an index
-    /// as it asks for the index. `add` leaves it to them for an index URL,
-    /// so the way to the first request keeps both cores
-    /// (docs/performance.md#what-the-measurements-decided).
+    /// This run judges all it fetches (a cold cache): the audit's warm-up
+    /// (`crate::audit::warm_up`, once per process) starts as the source is
+    /// opened, or, for a kind that [`asks a server first`](super::Kind::asks_a_server_first),
+    /// as it asks (docs/performance.md#what-the-measurements-decided).
     pub audit_ahead: bool,
     /// The run's HTTP client, kept by its owner across workspaces.
     pub fetcher: &'s mut Option<Fetcher>,

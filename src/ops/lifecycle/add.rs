@@ -154,22 +154,13 @@ impl Report for AddReport {
 
 pub fn add(ctx: &Context, opts: &AddOptions) -> anyhow::Result<AddReport> {
     // A cold cache (no `store/` yet): all that is added is judged, so the
-    // audit's first-use cost starts now, beside opening the project and
-    // reading the source; for an index URL, as the index is asked for
-    // (`Workspace::audit_ahead`): two threads compiling beside the run's
-    // way to its first request delayed it, and every download after it
-    // (docs/performance.md#what-the-measurements-decided). With a warm
-    // cache it starts with the first entry made (`Store::commit`) or
-    // downloaded (the index kind): a warm add judges nothing new.
+    // audit's first-use cost starts as the source is read
+    // (`Workspace::audit_ahead`). With a warm cache it starts with the
+    // first entry made (`Store::commit`) or downloaded (the index kind): a
+    // warm add judges nothing new.
     let cold = !opts.list
         && crate::cache::cache_root()
             .is_ok_and(|root| !root.join(crate::cache::layout::STORE).exists());
-    let index_url = (source_and_names(opts).ok())
-        .and_then(|(text, _)| SourceId::parse(&text?, &ctx.cwd).ok())
-        .is_some_and(|id| id.kind == SourceKind::Index);
-    if cold && !index_url {
-        crate::audit::warm_up();
-    }
     let mut sess = Session::open(ctx, opts.strict)?;
     sess.audit_ahead = cold;
     crate::placement::apply_choices(&ctx.agents, ctx.link_mode, &mut sess.manifest)?;

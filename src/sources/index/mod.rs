@@ -168,6 +168,10 @@ impl Kind for Index {
         &[Format::Archive, Format::SkillMd, Format::Files]
     }
 
+    fn asks_a_server_first(&self) -> bool {
+        true
+    }
+
     fn open(
         &self,
         ws: &mut Workspace<'_>,
