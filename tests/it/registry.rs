@@ -1314,11 +1314,30 @@ fn a_v0_1_file_list_the_limits_refuse_costs_no_download() {
         let log = server.requests();
         log.iter().filter(|r| r.path.starts_with(&prefix)).count()
     };
+    let lock_path = sb.project.join("skills.lock");
+    let read = |path: &Path| std::fs::read(path).unwrap_or_default();
+    let stored = || {
+        let entries = std::fs::read_dir(sb.cache.join("store"))
+            .into_iter()
+            .flatten();
+        let names = entries
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned());
+        names
+            .filter(|n| n.starts_with("sha256-") && !n.contains('.'))
+            .count()
+    };
+    let linked = |name: &str| {
+        [".agents/skills", ".claude/skills"]
+            .iter()
+            .any(|root| std::fs::symlink_metadata(sb.project.join(root).join(name)).is_ok())
+    };
     std::fs::write(&manifest, limited(10)).unwrap();
     // The honest path: a list within the limits is fetched and added.
     ok(run(sb.cmd().args(["add", "small", "--yes"])));
     assert_eq!(fetched("small"), 2);
 
+    let (toml_before, lock_before, stored_before) = (read(&manifest), read(&lock_path), stored());
     let (code, _, err) = run(sb.cmd().args(["add", "big", "--yes"]));
     assert_eq!(code, 5, "{err}");
     assert!(
@@ -1326,15 +1345,20 @@ fn a_v0_1_file_list_the_limits_refuse_costs_no_download() {
         "{err}"
     );
     assert_eq!(fetched("big"), 0, "{:?}", server.requests());
-    assert!(
-        !std::fs::read_to_string(sb.project.join("skills.lock"))
-            .unwrap()
-            .contains("big")
-    );
+    // Nothing written: the project's files, the store, the agent folders.
+    assert_eq!(read(&manifest), toml_before);
+    assert_eq!(read(&lock_path), lock_before);
+    assert_eq!(stored(), stored_before);
+    assert!(!linked("big"));
 
     // Added under looser limits, then installed into an empty cache under
     // the project's limits again: refused before its files are asked for.
-    std::fs::write(&manifest, limited(100)).unwrap();
+    let current = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(
+        &manifest,
+        current.replace("max-entries = 10", "max-entries = 100"),
+    )
+    .unwrap();
     ok(run(sb.cmd().args(["add", "big", "--yes"])));
     assert_eq!(fetched("big"), 13);
     let added = std::fs::read_to_string(&manifest).unwrap();
@@ -1348,10 +1372,22 @@ fn a_v0_1_file_list_the_limits_refuse_costs_no_download() {
         let _ = std::fs::remove_dir_all(sb.project.join(root));
     }
     server.clear_log();
-    let (code, _, err) = run(sb.cmd().args(["install"]));
-    assert_eq!(code, 5, "{err}");
-    assert!(err.contains("more than 10 entries"), "{err}");
-    assert_eq!(fetched("big"), 0, "{:?}", server.requests());
+    let (toml_before, lock_before) = (read(&manifest), read(&lock_path));
+    for command in [
+        &["install"][..],
+        &["install", "--frozen"],
+        &["update", "big", "--yes"],
+    ] {
+        let (code, _, err) = run(sb.cmd().args(command));
+        assert_eq!(code, 5, "{command:?}: {err}");
+        assert!(err.contains("more than 10 entries"), "{command:?}: {err}");
+        assert_eq!(fetched("big"), 0, "{command:?}: {:?}", server.requests());
+        assert_eq!(read(&manifest), toml_before, "{command:?}");
+        assert_eq!(read(&lock_path), lock_before, "{command:?}");
+        assert!(!linked("big"), "{command:?}");
+        // Only the honest skill can be in the emptied store.
+        assert!(stored() <= 1, "{command:?}");
+    }
     // `outdated` says why for that skill alone; the other is still checked.
     let (_, out, err) = ok(run(sb.cmd().args(["--json", "outdated"])));
     assert_eq!(fetched("big"), 0, "{:?}", server.requests());
