@@ -10,6 +10,10 @@
 // result yet, the turn answers with that tool call ({"name", "input"}),
 // so the agent runs one of its tools (the Skill tool loading a skill);
 // every other turn answers "ok".
+//
+// Gemini API (POST /v1beta/models/MODEL:generateContent, or
+// :streamGenerateContent?alt=sse): the same, the tool call as a
+// functionCall and the result looked for as a functionResponse.
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -21,17 +25,62 @@ if (!port || !logdir) {
 }
 let seen = 0;
 
-function toolUseWanted(request) {
+function toolUseWanted(answered) {
   const file = path.join(logdir, 'tool-use.json');
-  if (!fs.existsSync(file)) return null;
-  const answered = (request.messages || []).some(
-    (m) => Array.isArray(m.content) && m.content.some((c) => c.type === 'tool_result'),
+  if (answered || !fs.existsSync(file)) return null;
+  return JSON.parse(fs.readFileSync(file, 'utf8'));
+}
+
+function toolUseFor(request) {
+  return toolUseWanted(
+    (request.messages || []).some(
+      (m) => Array.isArray(m.content) && m.content.some((c) => c.type === 'tool_result'),
+    ),
   );
-  return answered ? null : JSON.parse(fs.readFileSync(file, 'utf8'));
+}
+
+// The smallest value a JSON schema accepts (a request that asks for JSON,
+// such as Gemini CLI's model router, gets JSON).
+function fromSchema(schema) {
+  switch (String(schema?.type || 'string').toLowerCase()) {
+    case 'object':
+      return Object.fromEntries((schema.required || []).map((k) => [k, fromSchema(schema.properties?.[k])]));
+    case 'array':
+      return [];
+    case 'integer':
+    case 'number':
+      return 1;
+    case 'boolean':
+      return false;
+    default:
+      return schema?.enum?.[0] ?? 'ok';
+  }
+}
+
+// A Gemini turn: one candidate with a text or a functionCall part.
+function gemini(res, url, request) {
+  const tool = toolUseWanted(
+    (request.contents || []).some((c) => (c.parts || []).some((p) => p.functionResponse)),
+  );
+  const schema = request.generationConfig?.responseJsonSchema || request.generationConfig?.responseSchema;
+  const text = schema ? JSON.stringify(fromSchema(schema)) : 'ok';
+  const part = tool && !schema ? { functionCall: { name: tool.name, args: tool.input } } : { text };
+  const answer = {
+    candidates: [{ content: { role: 'model', parts: [part] }, finishReason: 'STOP', index: 0 }],
+    usageMetadata: { promptTokenCount: 1, candidatesTokenCount: 1, totalTokenCount: 2 },
+    modelVersion: 'fake',
+  };
+  if (url.includes(':streamGenerateContent')) {
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.write(`data: ${JSON.stringify(answer)}\r\n\r\n`);
+    return res.end();
+  }
+  res.writeHead(200, { 'content-type': 'application/json' });
+  return res.end(JSON.stringify(answer));
 }
 
 function reply(request) {
-  const tool = toolUseWanted(request);
+  const tool = toolUseFor(request);
   const block = tool
     ? { type: 'tool_use', id: 'toolu_fake_1', name: tool.name, input: tool.input }
     : { type: 'text', text: 'ok' };
@@ -83,14 +132,17 @@ http
         res.writeHead(code, { 'content-type': 'application/json' });
         res.end(JSON.stringify(value));
       };
-      if (req.method !== 'POST' || !req.url.startsWith('/v1/messages')) return json(404, {});
-      if (req.url.includes('count_tokens')) return json(200, { input_tokens: 1 });
       let request = {};
       try {
-        request = JSON.parse(body);
+        request = JSON.parse(body || '{}');
       } catch {
-        return json(400, { type: 'error', error: { type: 'invalid_request_error', message: 'not JSON' } });
+        return json(400, { error: { message: 'the request body is not JSON' } });
       }
+      if (req.method === 'POST' && /^\/v1(beta)?\/models\/[^/:]+:(stream)?[gG]enerateContent/.test(req.url)) {
+        return gemini(res, req.url, request);
+      }
+      if (req.method !== 'POST' || !req.url.startsWith('/v1/messages')) return json(404, {});
+      if (req.url.includes('count_tokens')) return json(200, { input_tokens: 1 });
       const turn = reply(request);
       if (request.stream) return stream(res, turn);
       return json(200, { ...turn.message, content: [turn.block], stop_reason: turn.stop });
