@@ -14,6 +14,8 @@
 // Gemini API (POST /v1beta/models/MODEL:generateContent, or
 // :streamGenerateContent?alt=sse): the same, the tool call as a
 // functionCall and the result looked for as a functionResponse.
+//
+// OpenAI Responses API (POST /v1/responses, streamed): "ok", for Codex.
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -37,6 +39,22 @@ function toolUseFor(request) {
       (m) => Array.isArray(m.content) && m.content.some((c) => c.type === 'tool_result'),
     ),
   );
+}
+
+// A Responses API turn (streamed): one assistant message saying "ok".
+function responses(res) {
+  res.writeHead(200, { 'content-type': 'text/event-stream' });
+  const send = (type, data) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+  const id = `resp_fake_${seen}`;
+  send('response.created', { response: { id } });
+  send('response.output_item.done', {
+    output_index: 0,
+    item: { type: 'message', role: 'assistant', id: `msg_fake_${seen}`, content: [{ type: 'output_text', text: 'ok' }] },
+  });
+  send('response.completed', {
+    response: { id, usage: { input_tokens: 1, output_tokens: 1, total_tokens: 2 } },
+  });
+  res.end();
 }
 
 // The smallest value a JSON schema accepts (a request that asks for JSON,
@@ -141,6 +159,7 @@ http
       if (req.method === 'POST' && /^\/v1(beta)?\/models\/[^/:]+:(stream)?[gG]enerateContent/.test(req.url)) {
         return gemini(res, req.url, request);
       }
+      if (req.method === 'POST' && req.url.startsWith('/v1/responses')) return responses(res);
       if (req.method !== 'POST' || !req.url.startsWith('/v1/messages')) return json(404, {});
       if (req.url.includes('count_tokens')) return json(200, { input_tokens: 1 });
       const turn = reply(request);

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Proof with real agents (docs/design.md#proof-with-real-agents): the
-# skills skillpm places are the skills Claude Code and Gemini CLI load, and
-# nothing it refused, disabled or removed is. Each agent (npm
-# `@anthropic-ai/claude-code` and `@google/gemini-cli`, pinned releases) runs
-# headless (`-p`) against a loopback stand-in for its model API
-# (scripts/fake-model-api.mjs), which records every request: the skill
-# listing the agent sends the model is read from those requests, and one
-# skill is loaded through each agent's own skill tool.
+# skills skillpm places are the skills Claude Code, Gemini CLI and Codex
+# load, and nothing it refused, disabled or removed is. Each agent (npm
+# `@anthropic-ai/claude-code`, `@google/gemini-cli` and `@openai/codex`,
+# pinned releases) runs headless (`-p`, `exec`) against a loopback stand-in
+# for its model API (scripts/fake-model-api.mjs), which records every
+# request: the skill listing the agent sends the model is read from those
+# requests, and one skill is loaded through Claude Code's and Gemini CLI's
+# own skill tools (Codex has none: it reads SKILL.md with its shell).
 #
 # Needs node and npm (skips, exit 0, with a message when either is missing);
 # reaches the npm registry once to install the agents into a temp dir; every
@@ -14,7 +15,8 @@
 # switched off.
 #
 #   scripts/interop-agents.sh                    # pinned releases
-#   CLAUDE_CODE_VERSION=latest GEMINI_CLI_VERSION=latest scripts/interop-agents.sh
+#   CLAUDE_CODE_VERSION=latest GEMINI_CLI_VERSION=latest CODEX_VERSION=latest \
+#       scripts/interop-agents.sh
 #   SKILLPM=target/release/skillpm scripts/interop-agents.sh
 set -euo pipefail
 
@@ -22,6 +24,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 fixtures=$root/registry-fixtures
 claude_version=${CLAUDE_CODE_VERSION:-2.1.332}
 gemini_version=${GEMINI_CLI_VERSION:-0.61.0}
+codex_version=${CODEX_VERSION:-0.171.0}
 
 if ! command -v npm >/dev/null 2>&1 || ! command -v node >/dev/null 2>&1; then
     echo "SKIP interop-agents: npm and node are needed to install the agents"
@@ -43,12 +46,15 @@ trap cleanup EXIT
 fail() { echo "FAIL interop-agents: $*" >&2; exit 1; }
 
 npm install --prefix "$tmp/agents" --no-audit --no-fund --loglevel=error \
-    "@anthropic-ai/claude-code@$claude_version" "@google/gemini-cli@$gemini_version" >"$tmp/npm.log" 2>&1 \
+    "@anthropic-ai/claude-code@$claude_version" "@google/gemini-cli@$gemini_version" \
+    "@openai/codex@$codex_version" >"$tmp/npm.log" 2>&1 \
     || { cat "$tmp/npm.log" >&2; fail "npm install of the agents failed"; }
 claude=$tmp/agents/node_modules/.bin/claude
 gemini=$tmp/agents/node_modules/.bin/gemini
+codex=$tmp/agents/node_modules/.bin/codex
 "$claude" --version >/dev/null 2>&1 || fail "Claude Code $claude_version does not run on this machine"
 "$gemini" --version >/dev/null 2>&1 || fail "Gemini CLI $gemini_version does not run on this machine"
+"$codex" --version >/dev/null 2>&1 || fail "Codex $codex_version does not run on this machine"
 
 # The model API stand-in, on a free loopback port.
 log=$tmp/requests
@@ -74,7 +80,7 @@ unset CLAUDE_CONFIG_DIR SKILLPM_PROJECT
 mkdir -p "$home/.gemini"
 echo '{"security":{"auth":{"selectedType":"gemini-api-key"}}}' >"$home/.gemini/settings.json"
 
-# Runs agent $1 (claude or gemini) once in $2 with prompt $3 (its skill
+# Runs agent $1 (claude, gemini or codex) once in $2 with prompt $3 (its skill
 # tool allowed), then prints the names in the skill listing it sent the
 # model, one a line.
 listed() {
@@ -91,22 +97,28 @@ listed() {
                 env GOOGLE_GEMINI_BASE_URL="http://127.0.0.1:$port" GEMINI_API_KEY=loopback \
                     GEMINI_CLI_TRUST_WORKSPACE=true \
                     timeout 120 "$gemini" -p "$prompt" --approval-mode yolo ;;
+            codex)
+                env OPENAI_API_KEY=sk-loopback timeout 120 "$codex" exec --skip-git-repo-check \
+                    -c model_provider=loopback \
+                    -c "model_providers.loopback={name=\"loopback\",base_url=\"http://127.0.0.1:$port/v1\",env_key=\"OPENAI_API_KEY\",wire_api=\"responses\"}" \
+                    "$prompt" ;;
         esac
     ) >"$tmp/agent.log" 2>&1 || { cat "$tmp/agent.log" >&2; fail "$agent -p failed in $dir"; }
     node - "$log" <<'JS'
 const fs = require('fs'), path = require('path');
 const dir = process.argv[2];
-// Claude Code: "- name: description" lines after its marker; Gemini CLI:
-// <skill><name>…</name> elements inside <available_skills>.
-const marker = 'The following skills are available for use with the Skill tool:';
+// Claude Code and Codex: "- name: description" lines after a marker;
+// Gemini CLI: <skill><name>…</name> elements inside <available_skills>.
+const markers = ['The following skills are available for use with the Skill tool:', '### Available skills'];
 const names = new Set();
 const texts = (v) => typeof v === 'string' ? [v] : Array.isArray(v) ? v.flatMap(texts)
   : v && typeof v === 'object' ? Object.values(v).flatMap(texts) : [];
 for (const f of fs.readdirSync(dir).filter((f) => f.startsWith('request-')).sort()) {
   const body = JSON.parse(JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')).body);
   for (const t of texts(body)) {
-    const at = t.indexOf(marker);
-    if (at >= 0) {
+    for (const marker of markers) {
+      const at = t.indexOf(marker);
+      if (at < 0) continue;
       for (const line of t.slice(at + marker.length).replace(/^\n+/, '').split('\n')) {
         const m = /^- ([^:\s]+): /.exec(line);
         if (!m) break;
@@ -127,7 +139,7 @@ JS
 # none in $4 (space-separated). $1 names the step.
 expect() {
     local step=$1 dir=$2 agent listing name
-    for agent in claude gemini; do
+    for agent in claude gemini codex; do
         listing=$(listed "$agent" "$dir" hello)
         for name in $3; do
             grep -qx "$name" <<<"$listing" || { echo "$listing" >&2; fail "$step: $agent does not list $name"; }
@@ -163,7 +175,7 @@ sp() { "$skillpm" --project "$project" "$@"; }
 
 # 1. The first hour: init and add a folder of skills (link-mode auto: real folders).
 sp init >/dev/null
-sp add "$fixtures/skills" --all --yes --agent claude --agent gemini-cli >/dev/null
+sp add "$fixtures/skills" --all --yes --agent claude --agent gemini-cli --agent codex >/dev/null
 expect "add --all (link-mode auto)" "$project" "$all"
 
 # 2. Each agent's skill tool loads the bytes skillpm placed: the body of SKILL.md.
@@ -209,7 +221,7 @@ expect "install --frozen (registry-fixtures/demo)" "$demo" "$demo_skills"
 
 # 8. User scope: add --global places into the home folder, seen from any folder.
 mkdir -p "$tmp/elsewhere"
-(cd "$tmp/elsewhere" && "$skillpm" add "$fixtures/skills/brand-guidelines" --global --yes --agent claude --agent gemini-cli >/dev/null)
+(cd "$tmp/elsewhere" && "$skillpm" add "$fixtures/skills/brand-guidelines" --global --yes --agent claude --agent gemini-cli --agent codex >/dev/null)
 expect "add --global" "$tmp/elsewhere" "brand-guidelines" "pdf-tools"
 
-echo "PASS interop-agents: Claude Code $claude_version and Gemini CLI $gemini_version load exactly the skills skillpm placed"
+echo "PASS interop-agents: Claude Code $claude_version, Gemini CLI $gemini_version and Codex $codex_version load exactly the skills skillpm placed"
