@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Proof with real agents (docs/design.md#proof-with-real-agents): the
-# skills skillpm places are the skills Claude Code, Gemini CLI and Codex
-# load, and nothing it refused, disabled or removed is. Each agent (npm
-# `@anthropic-ai/claude-code`, `@google/gemini-cli` and `@openai/codex`,
-# pinned releases) runs headless (`-p`, `exec`) against a loopback stand-in
-# for its model API (scripts/fake-model-api.mjs), which records every
-# request: the skill listing the agent sends the model is read from those
-# requests, and one skill is loaded through Claude Code's and Gemini CLI's
-# own skill tools (Codex has none: it reads SKILL.md with its shell).
+# skills skillpm places are the skills Claude Code, Gemini CLI, Codex and
+# OpenCode load, and nothing it refused, disabled or removed is. Each agent
+# (npm `@anthropic-ai/claude-code`, `@google/gemini-cli`, `@openai/codex` and
+# `opencode-ai`, pinned releases) runs headless (`-p`, `exec`, `run`)
+# against a loopback stand-in for its model API (scripts/fake-model-api.mjs),
+# which records every request: the skill listing the agent sends the model
+# is read from those requests, and one skill is loaded through each agent's
+# own skill tool (Codex has none: it reads SKILL.md with its shell).
+# OpenCode's skill tool lists a skill's files with ripgrep (`rg`), which
+# .ci/run installs; without it that one step is skipped with a message.
 #
 # Needs node and npm (skips, exit 0, with a message when either is missing);
 # reaches the npm registry once to install the agents into a temp dir; every
@@ -16,7 +18,7 @@
 #
 #   scripts/interop-agents.sh                    # pinned releases
 #   CLAUDE_CODE_VERSION=latest GEMINI_CLI_VERSION=latest CODEX_VERSION=latest \
-#       scripts/interop-agents.sh
+#       OPENCODE_VERSION=latest scripts/interop-agents.sh
 #   SKILLPM=target/release/skillpm scripts/interop-agents.sh
 set -euo pipefail
 
@@ -25,6 +27,7 @@ fixtures=$root/registry-fixtures
 claude_version=${CLAUDE_CODE_VERSION:-2.1.332}
 gemini_version=${GEMINI_CLI_VERSION:-0.61.0}
 codex_version=${CODEX_VERSION:-0.171.0}
+opencode_version=${OPENCODE_VERSION:-1.18.33}
 
 if ! command -v npm >/dev/null 2>&1 || ! command -v node >/dev/null 2>&1; then
     echo "SKIP interop-agents: npm and node are needed to install the agents"
@@ -47,14 +50,16 @@ fail() { echo "FAIL interop-agents: $*" >&2; exit 1; }
 
 npm install --prefix "$tmp/agents" --no-audit --no-fund --loglevel=error \
     "@anthropic-ai/claude-code@$claude_version" "@google/gemini-cli@$gemini_version" \
-    "@openai/codex@$codex_version" >"$tmp/npm.log" 2>&1 \
+    "@openai/codex@$codex_version" "opencode-ai@$opencode_version" >"$tmp/npm.log" 2>&1 \
     || { cat "$tmp/npm.log" >&2; fail "npm install of the agents failed"; }
 claude=$tmp/agents/node_modules/.bin/claude
 gemini=$tmp/agents/node_modules/.bin/gemini
 codex=$tmp/agents/node_modules/.bin/codex
+opencode=$tmp/agents/node_modules/.bin/opencode
 "$claude" --version >/dev/null 2>&1 || fail "Claude Code $claude_version does not run on this machine"
 "$gemini" --version >/dev/null 2>&1 || fail "Gemini CLI $gemini_version does not run on this machine"
 "$codex" --version >/dev/null 2>&1 || fail "Codex $codex_version does not run on this machine"
+"$opencode" --version >/dev/null 2>&1 || fail "OpenCode $opencode_version does not run on this machine"
 
 # The model API stand-in, on a free loopback port.
 log=$tmp/requests
@@ -79,8 +84,14 @@ unset CLAUDE_CONFIG_DIR SKILLPM_PROJECT
 # in this home folder from now on, so every `add` below names its agents.
 mkdir -p "$home/.gemini"
 echo '{"security":{"auth":{"selectedType":"gemini-api-key"}}}' >"$home/.gemini/settings.json"
+# OpenCode's Anthropic provider, pointed at the stand-in (a file outside
+# the home folder, named by OPENCODE_CONFIG).
+cat >"$tmp/opencode.json" <<JSON
+{"model": "anthropic/claude-sonnet-4-5", "autoupdate": false, "share": "disabled",
+ "provider": {"anthropic": {"options": {"baseURL": "http://127.0.0.1:$port/v1", "apiKey": "sk-ant-loopback"}}}}
+JSON
 
-# Runs agent $1 (claude, gemini or codex) once in $2 with prompt $3 (its skill
+# Runs agent $1 (claude, gemini, codex or opencode) once in $2 with prompt $3 (its skill
 # tool allowed), then prints the names in the skill listing it sent the
 # model, one a line.
 listed() {
@@ -102,6 +113,9 @@ listed() {
                     -c model_provider=loopback \
                     -c "model_providers.loopback={name=\"loopback\",base_url=\"http://127.0.0.1:$port/v1\",env_key=\"OPENAI_API_KEY\",wire_api=\"responses\"}" \
                     "$prompt" ;;
+            opencode)
+                env OPENCODE_CONFIG="$tmp/opencode.json" OPENCODE_DISABLE_AUTOUPDATE=1 \
+                    OPENCODE_DISABLE_MODELS_FETCH=1 timeout 120 "$opencode" run "$prompt" ;;
         esac
     ) >"$tmp/agent.log" 2>&1 || { cat "$tmp/agent.log" >&2; fail "$agent -p failed in $dir"; }
     node - "$log" <<'JS'
@@ -139,7 +153,7 @@ JS
 # none in $4 (space-separated). $1 names the step.
 expect() {
     local step=$1 dir=$2 agent listing name
-    for agent in claude gemini codex; do
+    for agent in claude gemini codex opencode; do
         listing=$(listed "$agent" "$dir" hello)
         for name in $3; do
             grep -qx "$name" <<<"$listing" || { echo "$listing" >&2; fail "$step: $agent does not list $name"; }
@@ -175,12 +189,17 @@ sp() { "$skillpm" --project "$project" "$@"; }
 
 # 1. The first hour: init and add a folder of skills (link-mode auto: real folders).
 sp init >/dev/null
-sp add "$fixtures/skills" --all --yes --agent claude --agent gemini-cli --agent codex >/dev/null
+sp add "$fixtures/skills" --all --yes --agent claude --agent gemini-cli --agent codex --agent opencode >/dev/null
 expect "add --all (link-mode auto)" "$project" "$all"
 
 # 2. Each agent's skill tool loads the bytes skillpm placed: the body of SKILL.md.
 loads_pdf_tools claude '{"name":"Skill","input":{"skill":"pdf-tools"}}' "$project"
 loads_pdf_tools gemini '{"name":"activate_skill","input":{"name":"pdf-tools"}}' "$project"
+if command -v rg >/dev/null 2>&1; then
+    loads_pdf_tools opencode '{"name":"skill","input":{"name":"pdf-tools"}}' "$project"
+else
+    echo "SKIP opencode's skill tool: it needs ripgrep (rg), which .ci/run installs"
+fi
 
 # 3. Symlinks to the store load as well as real folders.
 sp install --link-mode symlink >/dev/null
@@ -221,7 +240,8 @@ expect "install --frozen (registry-fixtures/demo)" "$demo" "$demo_skills"
 
 # 8. User scope: add --global places into the home folder, seen from any folder.
 mkdir -p "$tmp/elsewhere"
-(cd "$tmp/elsewhere" && "$skillpm" add "$fixtures/skills/brand-guidelines" --global --yes --agent claude --agent gemini-cli --agent codex >/dev/null)
+(cd "$tmp/elsewhere" && "$skillpm" add "$fixtures/skills/brand-guidelines" --global --yes --agent claude --agent gemini-cli --agent codex --agent opencode >/dev/null)
 expect "add --global" "$tmp/elsewhere" "brand-guidelines" "pdf-tools"
 
-echo "PASS interop-agents: Claude Code $claude_version, Gemini CLI $gemini_version and Codex $codex_version load exactly the skills skillpm placed"
+echo "PASS interop-agents: Claude Code $claude_version, Gemini CLI $gemini_version, Codex $codex_version" \
+    "and OpenCode $opencode_version load exactly the skills skillpm placed"
