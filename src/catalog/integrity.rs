@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 
 use sha2::{Digest as _, Sha256};
 
+use crate::audit::Finding;
 use crate::digest::{Digest, HashedTree};
 use crate::placement::link::{Record, placements, record_at};
 use crate::project::lock::{LockedSkill, Lockfile};
@@ -27,6 +28,41 @@ pub struct Approvals {
     placements: Placements,
     /// Other projects' locks, with the links their installs placed.
     others: Vec<(PathBuf, Lockfile, Vec<PathBuf>)>,
+    /// What the audit gate judges a placed tree by, here.
+    gate: GateRules,
+}
+
+/// The audit gate's rules for this project (docs/audit.md#the-gate): its
+/// `[audit] fail-on` under the install policy's floor, the severities the
+/// policy never accepts, and the cache whose remembered verdicts may be
+/// read. A lock entry that vouches for a link vouches only for a tree whose
+/// findings it accepts under these, as `install` would link it.
+#[derive(Debug, Clone, Default)]
+pub struct GateRules {
+    pub fail_on: crate::audit::Severity,
+    pub policy: crate::policy::Effective,
+    pub cache_root: Option<PathBuf>,
+}
+
+impl GateRules {
+    /// The findings of `found` that stop a tree whose lock entry accepts
+    /// `accepted`: at or above the `fail-on` in force and not accepted, and
+    /// any of a severity the policy never accepts.
+    pub fn stopping<'f>(&self, found: &'f [Finding], accepted: &[String]) -> Vec<&'f Finding> {
+        let fail_on = self.fail_on();
+        let mut stop = crate::audit::gate::blocking(found, fail_on, accepted);
+        for f in found {
+            if self.policy.never_accepts(f.severity).is_some() && !stop.contains(&f) {
+                stop.push(f);
+            }
+        }
+        stop
+    }
+
+    /// The `fail-on` in force: the project's, or the policy's floor.
+    pub fn fail_on(&self) -> crate::audit::Severity {
+        self.policy.fail_on(self.fail_on)
+    }
 }
 
 impl Approvals {
@@ -35,10 +71,20 @@ impl Approvals {
     /// other projects that placed links on this machine.
     pub fn load(project: &Path, cache_root: Option<&Path>) -> Result<Approvals, CatalogError> {
         let lock_path = Lockfile::path_in(project);
+        let manifest =
+            crate::project::Manifest::load(&project.join(crate::project::MANIFEST_FILE)).ok();
+        let gate = GateRules {
+            fail_on: manifest
+                .as_ref()
+                .map(|m| m.audit_fail_on())
+                .unwrap_or_default(),
+            policy: crate::policy::load(&crate::agents::roots::Env::from_process(), project)?,
+            cache_root: cache_root.map(Path::to_path_buf),
+        };
         let project_lock = Lockfile::load(&lock_path)?.map(|l| {
             (
                 lock_path.clone(),
-                without_broken_chains(project, cache_root, l),
+                without_broken_chains(project, manifest.as_ref(), cache_root, l),
             )
         });
         let mut others = Vec::new();
@@ -61,7 +107,13 @@ impl Approvals {
             project_lock,
             placements,
             others,
+            gate,
         })
+    }
+
+    /// What the audit gate judges placed trees by, for this project.
+    pub fn gate(&self) -> &GateRules {
+        &self.gate
     }
 
     /// What the state records at `path`.
@@ -94,16 +146,17 @@ impl Approvals {
 /// does not unpack to, a forged signer...) are dropped, so their links are
 /// withheld as unapproved. Proven offline; an entry that cannot be proven
 /// without the network keeps vouching (install proved it when it linked).
-fn without_broken_chains(project: &Path, cache_root: Option<&Path>, lock: Lockfile) -> Lockfile {
-    let Some(cache) = cache_root else {
-        return lock;
-    };
-    let manifest_path = project.join(crate::project::MANIFEST_FILE);
-    let Ok(manifest) = crate::project::Manifest::load(&manifest_path) else {
+fn without_broken_chains(
+    project: &Path,
+    manifest: Option<&crate::project::Manifest>,
+    cache_root: Option<&Path>,
+    lock: Lockfile,
+) -> Lockfile {
+    let (Some(cache), Some(manifest)) = (cache_root, manifest) else {
         return lock;
     };
     let entries: Vec<&LockedSkill> = lock.skills().iter().collect();
-    let broken: Vec<String> = crate::provenance::prove_offline(project, &manifest, cache, &entries)
+    let broken: Vec<String> = crate::provenance::prove_offline(project, manifest, cache, &entries)
         .into_iter()
         .zip(&entries)
         .filter(|(proof, _)| matches!(proof, Err(crate::provenance::ProveError::Broken(_))))
@@ -122,6 +175,9 @@ fn without_broken_chains(project: &Path, cache_root: Option<&Path>, lock: Lockfi
 pub struct HashCache {
     entries: HashMap<PathBuf, (Digest, Result<HashedTree, String>)>,
     hashed: usize,
+    /// The scanner's findings per tree digest, made from bytes that hashed
+    /// to it (or read from an authentic verdict record bound to it).
+    findings: HashMap<Digest, Vec<Finding>>,
 }
 
 impl HashCache {
@@ -153,11 +209,44 @@ impl HashCache {
         result
     }
 
+    /// The scanner's findings for the tree `tree` placed at `path`, as the
+    /// gate has them: this user's remembered verdict for that digest and
+    /// rule set (MAC'd, `store::verdicts`), else read from the placed
+    /// files, hashed to `tree` from the very bytes audited
+    /// ([`read_verified`]), so no file changed between the check and the
+    /// audit can lend its verdict to other bytes. Remembered per digest for
+    /// the life of this cache (a long-running `skillpm mcp`). The error is
+    /// a sentence for a report.
+    pub fn findings(
+        &mut self,
+        path: &Path,
+        tree: &Digest,
+        cache_root: Option<&Path>,
+    ) -> Result<Vec<Finding>, String> {
+        if let Some(found) = self.findings.get(tree) {
+            return Ok(found.clone());
+        }
+        let found = match cache_root.and_then(|c| crate::store::remembered_verdict_in(c, tree)) {
+            Some(found) => found,
+            None => {
+                let files = read_verified(path, tree, MAX_JUDGED_BYTES)?;
+                crate::audit::audit_files(files.iter().map(|(p, b)| (p.as_str(), b.as_slice())))
+            }
+        };
+        self.findings.insert(*tree, found.clone());
+        Ok(found)
+    }
+
     /// How many times a tree was actually hashed (for tests and benchmarks).
     pub fn hashes_computed(&self) -> usize {
         self.hashed
     }
 }
+
+/// At most this many bytes of a placed skill are read to judge it when no
+/// verdict is remembered: the default `[limits]` cap on a stored skill (one
+/// over it is withheld, as nothing could have judged it).
+const MAX_JUDGED_BYTES: u64 = 1 << 30;
 
 /// The files of a placed skill read into memory, hashed from those very
 /// bytes and checked against `expected` (the approved tree digest) before

@@ -8,6 +8,11 @@
 //!   (`approved == tree`); or it is a folder someone wrote by hand and the
 //!   caller opted in with `include_unmanaged` (off by default, so nothing
 //!   unapproved reaches an agent);
+//! - a skillpm link passes the audit gate under that lock entry, the
+//!   project's `fail-on` and install policy, as `install` would link it
+//!   (docs/audit.md#the-gate): a link is no proof the gate let it through
+//!   here (an acceptance dropped since, or a symlink committed with the
+//!   project that is shaped like a store link);
 //! - `skills.toml` does not mark it `enabled = false`;
 //! - the agent's `[agent.<name>] allow/deny` patterns let it through.
 //!
@@ -39,6 +44,8 @@ pub enum CatalogError {
     Lock(#[from] LockError),
     #[error(transparent)]
     Settings(#[from] crate::project::ManifestError),
+    #[error(transparent)]
+    Policy(#[from] crate::policy::PolicyError),
 }
 
 crate::classified!(CatalogError);
@@ -47,6 +54,7 @@ impl Classify for CatalogError {
         match self {
             CatalogError::Lock(e) => e.exit(),
             CatalogError::Settings(e) => e.exit(),
+            CatalogError::Policy(e) => e.exit(),
         }
     }
 }
@@ -109,6 +117,14 @@ pub enum Withheld {
     Unlocked,
     /// Locked, but nobody approved this tree.
     Unapproved { tree: Digest },
+    /// Approved, but the audit gate refuses the tree under this lock and
+    /// `fail-on` (docs/audit.md#the-gate): `install` would not link it, so
+    /// nothing hands it to an agent. `findings` as the gate names them.
+    Refused {
+        tree: Digest,
+        fail_on: String,
+        findings: Vec<String>,
+    },
     /// A hand-made folder, and unmanaged skills were not asked for.
     Unmanaged,
     /// `enabled = false` in `skills.toml`.
@@ -124,7 +140,7 @@ impl Withheld {
     /// The exit code a command refusing this skill ends with.
     pub fn exit(&self) -> Exit {
         match self {
-            Withheld::Invalid { .. } => Exit::Unsafe,
+            Withheld::Invalid { .. } | Withheld::Refused { .. } => Exit::Unsafe,
             Withheld::Modified { .. } => Exit::Integrity,
             Withheld::Unlocked | Withheld::Unapproved { .. } | Withheld::Unmanaged => {
                 Exit::Approval
@@ -167,6 +183,17 @@ impl Withheld {
             ),
             Withheld::Unapproved { tree } => format!(
                 "skill `{name}` at {at} is locked at {tree} but that content was never approved: review it with `skillpm approve {name}`"
+            ),
+            Withheld::Refused {
+                tree,
+                fail_on,
+                findings,
+            } => format!(
+                "skill `{name}` at {at} (tree {}) has {} finding{} at or above `{fail_on}` that skills.lock does not accept for this tree:\n{}\n  skillpm will not hand it to an agent (`skillpm install` refuses it too); read the files named above, and only if you trust them run `skillpm approve {name} --accept-findings` (it records the acceptance in skills.lock for review)",
+                &tree.hex()[..12],
+                findings.len(),
+                if findings.len() == 1 { "" } else { "s" },
+                findings.join("\n")
             ),
             Withheld::Unmanaged => format!(
                 "skill `{name}` at {at} was not installed by skillpm (nobody approved it through skills.lock), so it is not served: install it with skillpm, or review it and start the server with --include-unmanaged"
@@ -400,7 +427,8 @@ pub fn judge_placement(
         lock: Some(lock_path.to_owned()),
         source: Some(entry.source.clone()),
     };
-    let problem = locked_problem(entry, &found.path, cache);
+    let problem = locked_problem(entry, &found.path, cache)
+        .or_else(|| refused_problem(entry, &found.path, approvals.gate(), cache));
     Placement {
         provenance,
         tree: Some(entry.tree),
@@ -471,6 +499,40 @@ fn locked_problem(
         Ok(_) if !entry.is_approved() => Some(Withheld::Unapproved { tree: entry.tree }),
         Ok(_) => None,
     }
+}
+
+/// The audit gate, as `install` runs it before linking (docs/audit.md#the-gate),
+/// for a locked, approved skill whose placed files hash to its tree: its
+/// findings against this lock entry's acceptances and the project's
+/// `fail-on` and install policy. A placed link is no proof that the gate
+/// let the tree through under this lock: the acceptance may have been
+/// dropped since, `fail-on` made stricter, or the link put there by hand
+/// (a symlink shaped like a store link, committed with the project).
+fn refused_problem(
+    entry: &crate::project::lock::LockedSkill,
+    path: &Path,
+    gate: &integrity::GateRules,
+    cache: &mut HashCache,
+) -> Option<Withheld> {
+    let found = match cache.findings(path, &entry.tree, gate.cache_root.as_deref()) {
+        Ok(found) => found,
+        Err(detail) => {
+            return Some(Withheld::Modified {
+                expected: entry.tree,
+                found: None,
+                detail,
+            });
+        }
+    };
+    let stop = gate.stopping(&found, entry.accepted());
+    (!stop.is_empty()).then(|| Withheld::Refused {
+        tree: entry.tree,
+        fail_on: gate.fail_on().as_str().to_owned(),
+        findings: crate::audit::gate::describe(&stop)
+            .lines()
+            .map(|l| l.trim_start().to_owned())
+            .collect(),
+    })
 }
 
 fn same_set(a: &[String], b: &[String]) -> bool {

@@ -9,13 +9,17 @@ use super::*;
 pub(super) fn check_skills(skills: &[CatalogSkill], findings: &mut Vec<Observation>) {
     for s in skills {
         let Some(why) = &s.withheld else { continue };
-        let always = matches!(why, Withheld::Invalid { .. } | Withheld::Modified { .. });
+        let always = matches!(
+            why,
+            Withheld::Invalid { .. } | Withheld::Modified { .. } | Withheld::Refused { .. }
+        );
         if s.shadowed_by.is_some() && !always {
             continue;
         }
         let (level, kind) = match why {
             Withheld::Invalid { .. } => (Urgency::Error, "invalid-skill"),
             Withheld::Modified { .. } => (Urgency::Error, "modified"),
+            Withheld::Refused { .. } => (Urgency::Error, "refused"),
             Withheld::Unlocked => (Urgency::Warning, "unlocked"),
             Withheld::Unapproved { .. } => (Urgency::Warning, "unapproved"),
             Withheld::Unmanaged => (Urgency::Info, "unmanaged"),

@@ -27,7 +27,9 @@ pub struct ShowOptions {
 /// invalid skills of that name (exit 5, naming the folder and the rule);
 /// `--path` holding no skill, or one of another name (exit 8 / 2); a
 /// skillpm link whose files no longer match what was installed and locked
-/// (exit 3: an agent must never load tampered instructions).
+/// (exit 3: an agent must never load tampered instructions); a skillpm
+/// link the audit gate refuses under this lock (exit 5, naming the
+/// findings: what `install` would not link is not shown as loadable).
 pub fn show(ctx: &Context, opts: &ShowOptions) -> anyhow::Result<ShowReport> {
     let name = opts.name.as_str();
     // Checked before discovery: a name is joined onto paths nowhere, but a
@@ -187,7 +189,7 @@ fn refuse_if_tampered(
     let placement = judge_placement(found, &approvals, &mut HashCache::new());
     match placement.problem {
         None => Ok(()),
-        Some(problem @ Withheld::Modified { .. }) => {
+        Some(problem @ (Withheld::Modified { .. } | Withheld::Refused { .. })) => {
             fail(problem.exit(), problem.explain(&found.name, &found.path))
         }
         Some(Withheld::Invalid { message }) => fail(Exit::Other, message),

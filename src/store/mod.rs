@@ -135,7 +135,7 @@ mod verdicts;
 
 pub use crate::fs::TempFile;
 pub use maintenance::{CleanOutcome, EntryCheck, GcOutcome, SetCheckAhead, VerifyOutcome};
-pub use verdicts::Verdict;
+pub use verdicts::{Verdict, remembered_in as remembered_verdict_in};
 
 use crate::fs::HeldLock;
 use crate::fs::temp::{self, LazyGroup, Reserved, TempDir};

@@ -69,6 +69,26 @@ struct Remembered {
     findings: Vec<Finding>,
 }
 
+/// The findings remembered for `tree` under this rule set in the cache at
+/// `cache_root`, if an authentic record holds them, without opening the
+/// store (and so without taking its lock): for the commands that hand
+/// placed skills to agents (`skillpm mcp`, `show`; `catalog`), which judge
+/// a placed tree as the gate would.
+pub fn remembered_in(cache_root: &std::path::Path, tree: &Digest) -> Option<Vec<Finding>> {
+    let records = Records::batched(
+        cache_root.join(crate::cache::layout::STATE).join(VERDICTS),
+        "verdict",
+        RecordKey::user(),
+    );
+    read_remembered(&records, tree)
+}
+
+fn read_remembered(records: &Records, tree: &Digest) -> Option<Vec<Finding>> {
+    let text = records.get(&tree.file_name())?;
+    let record: Remembered = serde_json::from_str(&text).ok()?;
+    (record.rules == audit::ruleset()).then_some(record.findings)
+}
+
 impl Store {
     fn verdicts(&self) -> Records {
         Records::batched(
@@ -105,9 +125,7 @@ impl Store {
 
     /// The findings remembered for `tree` under this rule set, if any.
     pub fn remembered_verdict(&self, tree: &Digest) -> Option<Vec<Finding>> {
-        let text = self.verdicts().get(&tree.file_name())?;
-        let record: Remembered = serde_json::from_str(&text).ok()?;
-        (record.rules == audit::ruleset()).then_some(record.findings)
+        read_remembered(&self.verdicts(), tree)
     }
 
     /// The scanner's findings for the stored tree `tree`: remembered, or
