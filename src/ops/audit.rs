@@ -147,20 +147,24 @@ fn stored_findings(
     }
 }
 
-/// The skill folders `paths` name (relative to `cwd`).
+/// The skill folders `paths` name (relative to `cwd`), judged on every
+/// core (a collection's skills are independent, as stored ones are).
 fn audit_paths(cwd: &Path, paths: &[PathBuf]) -> anyhow::Result<Vec<AuditedSkill>> {
-    let mut skills = Vec::new();
+    let mut folders = Vec::new();
     for given in paths {
-        for (name, shown) in skill_folders(cwd, given)? {
-            skills.push(AuditedSkill {
-                name,
-                findings: audit_folder(&cwd.join(&shown))?,
-                path: shown,
-                tree: None,
-                accepted: Vec::new(),
-                run: None,
-            });
-        }
+        folders.extend(skill_folders(cwd, given)?);
+    }
+    let judged = crate::fs::parallel::map(&folders, |(_, shown)| audit_folder(&cwd.join(shown)));
+    let mut skills = Vec::new();
+    for ((name, path), findings) in folders.into_iter().zip(judged) {
+        skills.push(AuditedSkill {
+            name,
+            findings: findings?,
+            path,
+            tree: None,
+            accepted: Vec::new(),
+            run: None,
+        });
     }
     Ok(skills)
 }
