@@ -189,7 +189,7 @@ impl Withheld {
                 fail_on,
                 findings,
             } => format!(
-                "skill `{name}` at {at} (tree {}) has {} finding{} at or above `{fail_on}` that skills.lock does not accept for this tree:\n{}\n  skillpm will not hand it to an agent (`skillpm install` refuses it too); read the files named above, and only if you trust them run `skillpm approve {name} --accept-findings` (it records the acceptance in skills.lock for review)",
+                "skill `{name}` at {at} (tree {}) has {} finding{} at or above `{fail_on}` that skills.lock does not accept for this tree:\n{}\n  skillpm will not hand it to an agent (`skillpm install` refuses it too), but an agent that reads this folder still loads it: `skillpm disable {name}` unlinks it; read the files named above, and only if you trust them run `skillpm approve {name} --accept-findings` (it records the acceptance in skills.lock for review)",
                 &tree.hex()[..12],
                 findings.len(),
                 if findings.len() == 1 { "" } else { "s" },

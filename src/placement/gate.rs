@@ -177,5 +177,36 @@ pub(super) fn check(site: &PlacementSite<'_>, enabled: &[&LockedSkill]) -> anyho
         "run `skillpm approve {} --accept-findings` (it records the acceptance in skills.lock for this exact tree; review and commit it)",
         names.join(" ")
     );
-    Err(refusal(&refused, fail_on, &hint).into())
+    let mut error = refusal(&refused, fail_on, &hint);
+    error.message.push_str(&still_placed(site, &names));
+    Err(error.into())
+}
+
+/// What a refusal leaves in the agent folders: the links an earlier run
+/// placed for the refused `names` (an acceptance dropped from the lock
+/// since, or a rule set that now finds more). A refusal changes nothing,
+/// so they stay, and an agent that reads its folder still loads them;
+/// `skillpm mcp` and `show` withhold them (docs/audit.md#the-gate). Said,
+/// with the command that unlinks them; empty when there are none.
+fn still_placed(site: &PlacementSite<'_>, names: &[&str]) -> String {
+    let placed: Vec<(String, std::path::PathBuf)> = (site.state.placed_links(site.root))
+        .into_iter()
+        .filter(|l| names.contains(&l.name.as_str()))
+        .map(|l| (l.path(), l.name))
+        .filter(|(path, _)| std::fs::symlink_metadata(path).is_ok())
+        .map(|(path, name)| (name, path))
+        .collect();
+    if placed.is_empty() {
+        return String::new();
+    }
+    let linked: Vec<&str> = (names.iter().copied())
+        .filter(|n| placed.iter().any(|(name, _)| name == n))
+        .collect();
+    let paths: Vec<String> = placed.iter().map(|(_, p)| p.display().to_string()).collect();
+    let them = if linked.len() == 1 { "it" } else { "them" };
+    format!(
+        "\n  still linked from an earlier run, so agents that read these folders still load {them}: {}; `skillpm disable {}` unlinks {them}",
+        paths.join(", "),
+        linked.join(" "),
+    )
 }

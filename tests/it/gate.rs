@@ -172,6 +172,43 @@ fn refused_content_is_not_linked_by_a_frozen_install_after_it() {
     assert_eq!(lock(&sb.project), bad);
 }
 
+/// A refusal changes nothing, so the links an earlier run placed for the
+/// refused skill stay where agents read them: the refusal says so, names
+/// each path and the command that unlinks them, and that command works
+/// (`disable` needs no verdict). A refused skill that was never placed is
+/// refused without that line.
+#[test]
+fn a_refusal_names_the_links_an_earlier_run_left_and_how_to_unlink_them() {
+    let sb = accepted_project(&[]);
+    // Honest: the accepted lock installs, with nothing to say.
+    let (_, _, err) = ok(run(sb.cmd().args(["install"])));
+    assert!(!err.contains("still linked"), "{err}");
+    assert!(linked(&sb.project, "installer"));
+
+    // The acceptance dropped: refused, and the links that stay are named.
+    std::fs::write(
+        sb.project.join("skills.lock"),
+        unaccepted(&lock(&sb.project)),
+    )
+    .unwrap();
+    let err = refused(&sb, &sb.project, &["install"]);
+    for root in [".agents/skills", ".claude/skills"] {
+        let path = sb.project.join(root).join("installer");
+        assert!(err.contains(&path.display().to_string()), "{err}");
+    }
+    assert!(
+        err.contains("still linked from an earlier run")
+            && err.contains("`skillpm disable installer` unlinks it"),
+        "{err}"
+    );
+    assert!(!err.contains("notes/"), "only the refused skill's links: {err}");
+    // The advice works: disable unlinks, and the refusal has nothing left to name.
+    ok(run(sb.cmd().args(["disable", "installer"])));
+    assert!(!linked(&sb.project, "installer") && linked(&sb.project, "notes"));
+    let err = refused(&sb, &sb.project, &["enable", "installer"]);
+    assert!(!err.contains("still linked"), "{err}");
+}
+
 /// Issue 33: a no-op install whose agent folders are sealed (their links
 /// taken as read, placement/sealed.rs) still passes the gate: the lock
 /// edited to drop an acceptance, with every link and folder stamp as they
