@@ -38,15 +38,9 @@ if [ -z "${SKILLPM:-}" ]; then
     (cd "$root" && cargo build --locked --quiet)
 fi
 
-tmp=$(mktemp -d)
-server_pid=
-cleanup() {
-    if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; fi
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
-
-fail() { echo "FAIL interop-agents: $*" >&2; exit 1; }
+check=interop-agents
+# shellcheck source=scripts/interop-lib.sh
+. "$root/scripts/interop-lib.sh"
 
 npm install --prefix "$tmp/agents" --no-audit --no-fund --loglevel=error \
     "@anthropic-ai/claude-code@$claude_version" "@google/gemini-cli@$gemini_version" \
