@@ -453,6 +453,73 @@ fn doctor_warns_about_skills_over_the_listing_budget() {
     assert_eq!(over[0]["skill"], "beta");
 }
 
+/// Claude Code's own listing (docs/design.md#proof-with-real-agents):
+/// `- name: description - when_to_use` a line, in the 1,800 characters its
+/// own skills leave of a 200k-token model's 7,000 unless
+/// SLASH_COMMAND_TOOL_CHAR_BUDGET sets the budget. At it, no word; over it,
+/// a warning; a larger budget set, quiet again. Skills of other agents'
+/// folders do not count.
+#[test]
+fn doctor_warns_when_claude_codes_own_listing_drops_descriptions() {
+    let w = World::new();
+    let claude = w.project.join(".claude/skills");
+    // 9 lines of 200 characters: "- skill-NN: " (12) + description + "\n".
+    let description = "d".repeat(200 - 12 - 1);
+    for i in 0..9 {
+        let name = format!("skill-{i:02}");
+        w.write_skill(&claude.join(&name), &name, &description, "Body.\n");
+    }
+    // Another agent's folder: not Claude Code's listing.
+    w.write_skill(
+        &w.agents_root().join("shared"),
+        "shared",
+        &"x".repeat(900),
+        "Body.\n",
+    );
+    let warnings = |budget: Option<&str>| {
+        let mut cmd = w.cmd();
+        cmd.args(["doctor", "--json", "--include-unmanaged"]);
+        match budget {
+            Some(b) => cmd.env("SLASH_COMMAND_TOOL_CHAR_BUDGET", b),
+            None => cmd.env_remove("SLASH_COMMAND_TOOL_CHAR_BUDGET"),
+        };
+        let report = json(&cmd.output().unwrap().stdout);
+        let found: Vec<String> = report["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["kind"] == "claude-listing")
+            .map(|f| f["message"].as_str().unwrap().to_owned())
+            .collect();
+        found
+    };
+    // Exactly 1,800 characters: what Claude Code's own skills leave.
+    assert_eq!(warnings(None), Vec::<String>::new());
+    // Four characters more, through when_to_use (" - " and the text).
+    w.write_skill(
+        &claude.join("skill-00"),
+        "skill-00",
+        &format!("{description}\nwhen_to_use: x"),
+        "Body.\n",
+    );
+    let found = warnings(None);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(
+        found[0].contains("the 9 skills in Claude Code's folders take 1804 characters")
+            && found[0].contains("over the 1800 its own skills leave"),
+        "{found:?}"
+    );
+    // The budget Claude Code is told to use.
+    assert_eq!(warnings(Some("9000")), Vec::<String>::new());
+    let found = warnings(Some("7000"));
+    assert!(
+        found[0].contains(
+            "over the 1800 its own skills leave of the budget (SLASH_COMMAND_TOOL_CHAR_BUDGET=7000)"
+        ),
+        "{found:?}"
+    );
+}
+
 #[test]
 fn doctor_tells_many_skills_over_the_budget_in_one_line() {
     let mut w = World::new();
