@@ -239,8 +239,8 @@ expect "add --global" "$tmp/elsewhere" "brand-guidelines" "pdf-tools"
 
 # 9. Claude Code's listing budget as `doctor` models it (src/doctor/claude_listing.rs): on a
 # 200k-token model its own skills leave about 1,800 characters; within them every skill keeps
-# its description and doctor is quiet, past them doctor warns and Claude Code drops descriptions
-# (its own skills' or these).
+# its description and doctor is quiet, past them doctor notes it and Claude Code drops
+# descriptions (its own skills' or these).
 budget_case() {
     local count=$1 dir=$tmp/budget-$1 name description with without warned
     mkdir -p "$dir/src" "$dir/home"
@@ -284,8 +284,8 @@ read -r warned with without < <(budget_case 8)   # 1,576 characters
     || fail "8 skills within Claude Code's listing: doctor warned $warned time(s), $with described, $without by name only"
 read -r warned with without < <(budget_case 12)   # 2,364 characters
 [ "$warned" = 1 ] && [ "$without" -ge 1 ] \
-    || fail "12 skills over Claude Code's listing: doctor warned $warned time(s), $without of them by name only"
-echo "ok   Claude Code's listing budget: doctor's warning matches what Claude Code drops"
+    || fail "12 skills over Claude Code's listing: doctor said it $warned time(s), $without of them by name only"
+echo "ok   Claude Code's listing budget: doctor's note matches what Claude Code drops"
 
 echo "PASS interop-agents: Claude Code $claude_version, Gemini CLI $gemini_version, Codex $codex_version" \
     "and OpenCode $opencode_version load exactly the skills skillpm placed"

@@ -19,9 +19,15 @@ use crate::catalog::CatalogSkill;
 /// The variable Claude Code reads its listing budget from.
 pub const BUDGET_VAR: &str = "SLASH_COMMAND_TOOL_CHAR_BUDGET";
 
-/// The budget of a 200k-token model, in characters of listing lines as
-/// [`used`] counts them (measured: 6,964 fit, 7,004 did not).
-pub const DEFAULT_BUDGET: usize = 7_000;
+/// The budget of a 200k-token model (Sonnet, Haiku), in characters of
+/// listing lines as [`used`] counts them (measured: 6,964 fit, 7,004 did
+/// not).
+pub const SMALL_BUDGET: usize = 7_000;
+
+/// The budget of Claude Code's default model (Opus, whose context is
+/// larger), measured the same way (27,204 fit, 30,204 did not; about
+/// 29,000 were kept).
+pub const DEFAULT_BUDGET: usize = 29_000;
 
 /// What Claude Code's own skills (`dataviz`, `simplify`, `code-review` …)
 /// take of the budget before any of the user's.
@@ -65,33 +71,49 @@ pub fn listed(skills: &[CatalogSkill]) -> Vec<&CatalogSkill> {
         .collect()
 }
 
-/// A warning when the skills in Claude Code's folders take more of its
-/// listing than its own skills leave of `budget` (`None`:
-/// [`DEFAULT_BUDGET`]).
+/// What `doctor` says of Claude Code's listing: a warning when the skills
+/// in its folders take more than its own skills leave of `budget` (the
+/// variable's, or else of its default model's); a note when they take more
+/// than a 200k-token model leaves (Sonnet and Haiku then list some by name
+/// only).
 pub fn check(skills: &[CatalogSkill], budget: Option<usize>, findings: &mut Vec<Observation>) {
     let listed = listed(skills);
     let used = used(&listed);
-    let (budget, whose) = match budget {
-        Some(set) => (set, format!("{BUDGET_VAR}={set}")),
-        None => (
-            DEFAULT_BUDGET,
-            format!(
-                "{DEFAULT_BUDGET} for a 200k-token model, more for a 1M-token one; {BUDGET_VAR} sets it"
-            ),
-        ),
+    let over = |budget: usize, level: Urgency, whose: String| {
+        let room = budget.saturating_sub(OWN_SKILLS);
+        (used > room).then(|| {
+            finding(
+                level,
+                KIND,
+                None,
+                None,
+                format!(
+                    "the {} skills in Claude Code's folders take {used} characters of its skill listing, over the {room} its own skills leave {whose}: Claude Code then lists some skills by name only, and a model rarely picks a skill it sees by name alone; shorten their descriptions or disable skills you do not need",
+                    listed.len()
+                ),
+            )
+        })
     };
-    let room = budget.saturating_sub(OWN_SKILLS);
-    if used <= room {
-        return;
-    }
-    findings.push(finding(
-        Urgency::Warning,
-        KIND,
-        None,
-        None,
-        format!(
-            "the {} skills in Claude Code's folders take {used} characters of its skill listing, over the {room} its own skills leave of the budget ({whose}): Claude Code then lists some skills by name only, and a model rarely picks a skill it sees by name alone; shorten their descriptions or disable skills you do not need",
-            listed.len()
+    let said = match budget {
+        Some(set) => over(
+            set,
+            Urgency::Warning,
+            format!("of the budget {BUDGET_VAR}={set} sets"),
         ),
-    ));
+        None => over(
+            DEFAULT_BUDGET,
+            Urgency::Warning,
+            format!("on its default model ({BUDGET_VAR} sets the budget)"),
+        )
+        .or_else(|| {
+            over(
+                SMALL_BUDGET,
+                Urgency::Info,
+                format!(
+                    "on a 200k-token model such as Sonnet or Haiku ({BUDGET_VAR} sets the budget)"
+                ),
+            )
+        }),
+    };
+    findings.extend(said);
 }

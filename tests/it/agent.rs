@@ -454,13 +454,13 @@ fn doctor_warns_about_skills_over_the_listing_budget() {
 }
 
 /// Claude Code's own listing (docs/design.md#proof-with-real-agents):
-/// `- name: description - when_to_use` a line, in the 1,800 characters its
-/// own skills leave of a 200k-token model's 7,000 unless
-/// SLASH_COMMAND_TOOL_CHAR_BUDGET sets the budget. At it, no word; over it,
-/// a warning; a larger budget set, quiet again. Skills of other agents'
-/// folders do not count.
+/// `- name: description - when_to_use` a line. Its own skills leave 1,800
+/// characters of a 200k-token model's budget (a note past them) and 23,800
+/// of its default model's (a warning past them);
+/// SLASH_COMMAND_TOOL_CHAR_BUDGET sets the budget (a warning past what it
+/// leaves). Skills of other agents' folders do not count.
 #[test]
-fn doctor_warns_when_claude_codes_own_listing_drops_descriptions() {
+fn doctor_tells_when_claude_codes_own_listing_drops_descriptions() {
     let w = World::new();
     let claude = w.project.join(".claude/skills");
     // 9 lines of 200 characters: "- skill-NN: " (12) + description + "\n".
@@ -476,7 +476,7 @@ fn doctor_warns_when_claude_codes_own_listing_drops_descriptions() {
         &"x".repeat(900),
         "Body.\n",
     );
-    let warnings = |budget: Option<&str>| {
+    let said = |budget: Option<&str>| {
         let mut cmd = w.cmd();
         cmd.args(["doctor", "--json", "--include-unmanaged"]);
         match budget {
@@ -484,38 +484,62 @@ fn doctor_warns_when_claude_codes_own_listing_drops_descriptions() {
             None => cmd.env_remove("SLASH_COMMAND_TOOL_CHAR_BUDGET"),
         };
         let report = json(&cmd.output().unwrap().stdout);
-        let found: Vec<String> = report["findings"]
+        let found: Vec<(String, String)> = report["findings"]
             .as_array()
             .unwrap()
             .iter()
             .filter(|f| f["kind"] == "claude-listing")
-            .map(|f| f["message"].as_str().unwrap().to_owned())
+            .map(|f| {
+                let text = |k: &str| f[k].as_str().unwrap().to_owned();
+                (text("level"), text("message"))
+            })
             .collect();
         found
     };
-    // Exactly 1,800 characters: what Claude Code's own skills leave.
-    assert_eq!(warnings(None), Vec::<String>::new());
-    // Four characters more, through when_to_use (" - " and the text).
+    // Exactly 1,800 characters: what a 200k-token model leaves.
+    assert_eq!(said(None), Vec::new());
+    // Four characters more, through when_to_use (" - " and the text): a note.
     w.write_skill(
         &claude.join("skill-00"),
         "skill-00",
         &format!("{description}\nwhen_to_use: x"),
         "Body.\n",
     );
-    let found = warnings(None);
+    let found = said(None);
     assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].0, "info");
     assert!(
-        found[0].contains("the 9 skills in Claude Code's folders take 1804 characters")
-            && found[0].contains("over the 1800 its own skills leave"),
+        found[0]
+            .1
+            .contains("the 9 skills in Claude Code's folders take 1804 characters")
+            && found[0]
+                .1
+                .contains("over the 1800 its own skills leave on a 200k-token model"),
         "{found:?}"
     );
     // The budget Claude Code is told to use.
-    assert_eq!(warnings(Some("9000")), Vec::<String>::new());
-    let found = warnings(Some("7000"));
+    assert_eq!(said(Some("9000")), Vec::new());
+    let found = said(Some("6000"));
+    assert_eq!(found[0].0, "warning");
     assert!(
-        found[0].contains(
-            "over the 1800 its own skills leave of the budget (SLASH_COMMAND_TOOL_CHAR_BUDGET=7000)"
-        ),
+        found[0].1.contains("over the 800 its own skills leave of the budget SLASH_COMMAND_TOOL_CHAR_BUDGET=6000 sets"),
+        "{found:?}"
+    );
+    // Past what its default model leaves: a warning. Descriptions count
+    // up to 1,536 characters each: 16 lines of 1,548 and the 1,804 before
+    // take 26,572.
+    for i in 0..16 {
+        let name = format!("long-{i:02}");
+        w.write_skill(&claude.join(&name), &name, &"l".repeat(3_000), "Body.\n");
+    }
+    let found = said(None);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].0, "warning", "{found:?}");
+    assert!(
+        found[0].1.contains("take 26572 characters")
+            && found[0]
+                .1
+                .contains("over the 23800 its own skills leave on its default model"),
         "{found:?}"
     );
 }
