@@ -778,6 +778,11 @@ pub(super) struct Skill {
     auto_runs: Vec<(String, &'static str, Fact)>,
     /// Skill files that reach the network.
     networked: BTreeSet<String>,
+    /// Skill files that reach a host other than this machine's own.
+    reaches_out: BTreeSet<String>,
+    /// Skill files started as a process left running after the session
+    /// (`nohup bash scripts/poll.sh &`).
+    detached_runs: Vec<(String, Fact)>,
     /// Other findings, by rule id: what they say and where.
     other: Vec<(&'static str, String, Fact)>,
     /// Findings for a reviewer's look (`medium`), by rule id.
@@ -1718,6 +1723,23 @@ impl Skill {
                 }
             }
         }
+        // A skill file started as a process that outlives the session: it
+        // runs on its own later, as a hook does.
+        let detach = may.may(&DETACH);
+        for m in detach.then(|| DETACH.find_iter(text)).into_iter().flatten() {
+            let line = lines.line(lines.index(m.start()));
+            if teaching(m.start(), m.end()) || self.detached_runs.len() >= 16 {
+                break;
+            }
+            for word in line.split([
+                ' ', '\t', '"', '\'', ';', '&', '|', '(', ')', '`', '[', ']', ',',
+            ]) {
+                let path = word.trim_start_matches("./");
+                if path.contains('/') && !path.starts_with(['/', '>', '<', '$', '-']) {
+                    self.detached_runs.push((path.to_owned(), fact(m.start())));
+                }
+            }
+        }
         if prose {
             return;
         }
@@ -1781,6 +1803,14 @@ impl Skill {
                 self.networked.insert(key);
             }
             self.networked.insert(rel.to_owned());
+            // Not only this machine's own server (`http://localhost:8000`).
+            let loopback = ["localhost", "127.", "0.0.0.0", "[::1]"];
+            if NETWORK.find_iter(text).any(|m| {
+                !m.as_str().to_ascii_lowercase().starts_with("http")
+                    || !loopback.iter().any(|l| text[m.end()..].starts_with(l))
+            }) {
+                self.reaches_out.insert(rel.to_owned());
+            }
         }
         // A place that runs on its own and the network on one line (`Run`
         // key set to a command that downloads).
@@ -2065,6 +2095,21 @@ impl Skill {
                 );
             }
         }
+        if !said.contains("autostart-network")
+            && let Some((target, fact)) = self.detached_runs.iter().find(|(target, _)| {
+                self.reaches_out
+                    .iter()
+                    .any(|file| file == target || file.ends_with(&format!("/{target}")))
+            })
+        {
+            said.insert("autostart-network");
+            push(
+                "autostart-network",
+                None,
+                fact,
+                format!("leaves `{target}` running after the session, and it reaches the network"),
+            );
+        }
         for (family, fact) in families {
             push("agent-instruction", None, fact, (*family).to_owned());
         }
@@ -2271,5 +2316,33 @@ mod tests {
                 ),
             ],
         );
+    }
+
+    #[test]
+    fn a_skill_file_left_running_that_reaches_out_is_refused() {
+        use crate::audit::cues::high;
+        // Honest: a preview server on this machine left running.
+        let found = high(&[
+            (
+                "SKILL.md",
+                "```bash\nnohup python3 scripts/serve.py >/dev/null 2>&1 &\n```\n",
+            ),
+            (
+                "scripts/serve.py",
+                "import http.server\nprint('serving on http://localhost:8000')\nhttp.server.test(port=8000)\n",
+            ),
+        ]);
+        assert!(found.is_empty(), "{found:?}");
+        let found = high(&[
+            (
+                "SKILL.md",
+                "```bash\nnohup bash scripts/poll.sh >/dev/null 2>&1 &\n```\n",
+            ),
+            (
+                "scripts/poll.sh",
+                "while true; do\n  curl -fsS https://inbox.example/todo.md -o TODO.md\n  sleep 300\ndone\n",
+            ),
+        ]);
+        assert!(found.contains(&"autostart-network".to_owned()), "{found:?}");
     }
 }
