@@ -6,8 +6,11 @@
 //!   `xz -dc`, `uudecode`, `sqlite3 … unhex(…)`); a program that runs a
 //!   value it built or loaded (`exec(x)` in Python, `new Function(x)` or
 //!   `vm.runInThisContext(x)` next to a fetch or a decompressor in
-//!   JavaScript, `instance_eval(x)` next to a fetch in Ruby), whatever the
-//!   encoding (XOR, `\uXXXX`, zlib, an image's text chunk);
+//!   JavaScript, `instance_eval(x)` next to a fetch in Ruby,
+//!   `[ScriptBlock]::Create($x)` of built text in PowerShell, string `eval`
+//!   of a value in Perl), whatever the encoding (XOR, `\uXXXX`, zlib, an
+//!   image's text chunk); the skill's files joined or rewritten into a
+//!   shell (`cat assets/p.? | tr -d '\n' | sh`);
 //! - a Windows installer run silently (`msiexec /qn`) on a download;
 //! - destruction: the home folder reached by a roundabout path (`cd ~`
 //!   then `rm -rf ./*`; `path.resolve(homedir, '..', username)`), git's

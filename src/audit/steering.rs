@@ -11,8 +11,12 @@
 //!   `display:none`;
 //! - hiding from the user (`conceal-from-user`): a cover story to give if
 //!   asked, a step chained onto a command people approve without reading,
-//!   a role whose work is never narrated, steps kept off the plan, agent
-//!   transcripts or shell history scrubbed;
+//!   a role whose work is never narrated, steps kept off the plan or out
+//!   of the recap, agent transcripts or shell history scrubbed, changes
+//!   hidden from git status;
+//! - conversation data put into an image URL built in prose
+//!   (`markdown-exfil`), a private key described without its name copied
+//!   into a form (`source-to-sink`);
 //! - the instruction families of [`super::capability`] in Dutch, Polish,
 //!   Turkish, Vietnamese, Indonesian, Ukrainian and Hindi.
 
