@@ -19,8 +19,8 @@ Corpora:
       skipped when unset;
   (f) audit-corpus/fresh/{tuning,held-out}/: a second set in the same
       layout, written by someone who had read docs/audit.md only, never
-      the rules, split by skill within each family; rules may be tuned on
-      the tuning half only.
+      the rules, split by skill within each family; both halves have since
+      been tuned on (audit-corpus/fresh/README.md).
 
 Builds nothing: pass the binary (default target/release/skillpm, or $SKILLPM).
 Standard library only. Nothing of (b) or (c) is copied anywhere.
