@@ -202,7 +202,10 @@ fn still_placed(site: &PlacementSite<'_>, names: &[&str]) -> String {
     let linked: Vec<&str> = (names.iter().copied())
         .filter(|n| placed.iter().any(|(name, _)| name == n))
         .collect();
-    let paths: Vec<String> = placed.iter().map(|(_, p)| p.display().to_string()).collect();
+    let paths: Vec<String> = placed
+        .iter()
+        .map(|(_, p)| p.display().to_string())
+        .collect();
     let them = if linked.len() == 1 { "it" } else { "them" };
     format!(
         "\n  still linked from an earlier run, so agents that read these folders still load {them}: {}; `skillpm disable {}` unlinks {them}",
