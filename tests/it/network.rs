@@ -819,3 +819,42 @@ fn a_config_folder_inside_the_project_binds_no_token() {
     assert_eq!(support::snapshot(&sandbox.home), home_before);
     assert_eq!(support::snapshot(&own), own_before);
 }
+
+/// Plain http is allowed to this machine because such a request never
+/// leaves it. `HTTP_PROXY` or `ALL_PROXY` (which a project's `.env` or a CI
+/// job can set) sent it to the proxy instead, in the clear: the proxy read
+/// the registry's token and could change every answer. A request to this
+/// machine never goes through a proxy; one to any other host still does.
+#[test]
+fn a_request_to_this_machine_never_goes_through_a_proxy() {
+    let (_dir, server) = small_registry();
+    let (_dir2, proxy) = small_registry();
+    server.require_token(Some("ci-token"));
+    let var = format!("SKILLPM_TOKEN_127_0_0_1_{}", server.addr.port());
+    let mut sandbox = project_with(&server.base());
+    sandbox.env(&var, "ci-token");
+    // Honest: no proxy; the registry gets its token.
+    let (code, stdout, stderr) = run(sandbox.cmd().args(["search", "pdf"]));
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("pdf-tools"), "{stdout}");
+    assert!(authorized(&server).iter().any(|h| h == "Bearer ci-token"));
+    // Attack: a proxy set in the environment, every way reqwest reads one.
+    for var in ["HTTP_PROXY", "http_proxy", "ALL_PROXY"] {
+        server.clear_log();
+        proxy.clear_log();
+        let (code, stdout, stderr) =
+            run(sandbox.cmd().env(var, proxy.base()).args(["search", "pdf"]));
+        assert_eq!(
+            authorized(&proxy),
+            Vec::<String>::new(),
+            "{var}: the token went to the proxy"
+        );
+        assert!(proxy.requests().is_empty(), "{var}: the proxy was asked");
+        assert_eq!(code, 0, "{var}: {stderr}");
+        assert!(stdout.contains("pdf-tools"), "{stdout}");
+        assert!(
+            authorized(&server).iter().any(|h| h == "Bearer ci-token"),
+            "{var}: the registry was not asked directly"
+        );
+    }
+}
