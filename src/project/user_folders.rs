@@ -37,9 +37,12 @@ pub struct UserFolderInProject {
 
 crate::classified!(UserFolderInProject => Usage);
 
-/// What the config folder holds, in messages.
-const CONFIG_HOLDS: &str =
-    "tokens.toml (which of your secrets may be sent where) and your policy.toml";
+/// What the config folder holds, in messages: the token bindings
+/// (`SKILLPM_CONFIG_DIR`, else the one below), and the user's policy and
+/// user-scope manifest (`${XDG_CONFIG_HOME:-~/.config}/skillpm`).
+const TOKENS_HOLD: &str = "tokens.toml (which of your secrets may be sent where)";
+const CONFIG_HOLDS: &str = "tokens.toml (which of your secrets may be sent where), your policy.toml and the user scope's skills.toml";
+const POLICY_HOLDS: &str = "your policy.toml and the user scope's skills.toml";
 /// What the state folder holds, in messages.
 const STATE_HOLDS: &str =
     "the record key that authenticates the cache's records, and the Sigstore trusted root";
@@ -69,12 +72,27 @@ pub fn refuse_inside_project(
     if places.is_empty() {
         return Ok(());
     }
+    let tokens_var = named_by("SKILLPM_CONFIG_DIR", "XDG_CONFIG_HOME");
+    let own_tokens_dir = tokens_var == "SKILLPM_CONFIG_DIR";
     let folders = [
         (
             crate::net::UserTokens::dir(),
-            named_by("SKILLPM_CONFIG_DIR", "XDG_CONFIG_HOME"),
+            tokens_var,
             "config",
-            CONFIG_HOLDS,
+            if own_tokens_dir {
+                TOKENS_HOLD
+            } else {
+                CONFIG_HOLDS
+            },
+        ),
+        // With SKILLPM_CONFIG_DIR set, the policy's folder is another one.
+        (
+            directories::BaseDirs::new()
+                .filter(|_| own_tokens_dir)
+                .map(|b| b.config_dir().join("skillpm")),
+            named_by("", "XDG_CONFIG_HOME"),
+            "config",
+            POLICY_HOLDS,
         ),
         (
             crate::cache::state_root(),
@@ -119,7 +137,7 @@ fn var(name: &str) -> Option<OsString> {
 /// XDG one when set to an absolute path (as `directories` reads it), else
 /// `HOME`.
 fn named_by(own: &'static str, xdg: &'static str) -> &'static str {
-    if var(own).is_some() {
+    if !own.is_empty() && var(own).is_some() {
         own
     } else if var(xdg).is_some_and(|v| Path::new(&v).is_absolute()) {
         xdg

@@ -812,6 +812,18 @@ fn a_config_folder_inside_the_project_binds_no_token() {
             "{vars:?}: the attacker's origin was asked"
         );
     }
+    // With the bindings elsewhere, XDG_CONFIG_HOME still names the folder
+    // of the user's policy and user-scope manifest.
+    let (code, _, stderr) = run(sandbox
+        .cmd()
+        .env("XDG_CONFIG_HOME", in_project(".config"))
+        .args(["search", "pdf"]));
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("XDG_CONFIG_HOME") && stderr.contains("policy.toml"),
+        "{stderr}"
+    );
+    assert!(other.requests().is_empty());
     assert_eq!(
         std::fs::read(sandbox.project.join("skills.lock")).unwrap(),
         lock
