@@ -17,15 +17,18 @@ Corpora:
   (c) public collections, checkouts named by $COLLECTIONS_DIRS
       (colon-separated); every folder holding SKILL.md counts as honest;
       skipped when unset;
+  (g) audit-corpus/blind/: a third set in the same layout, written blind
+      (audit-corpus/blind/README.md) and measured once before it was
+      committed; rules tuned on it make it a tuning set like the others;
   (f) audit-corpus/fresh/{tuning,held-out}/: a second set in the same
       layout, written by someone who had read docs/audit.md only, never
-      the rules, split by skill within each family; rules may be tuned on
-      the tuning half only.
+      the rules, split by skill within each family; both halves have since
+      been tuned on (audit-corpus/fresh/README.md).
 
 Builds nothing: pass the binary (default target/release/skillpm, or $SKILLPM).
 Standard library only. Nothing of (b) or (c) is copied anywhere.
 
-    scripts/audit-bench.py [--binary PATH] [--corpus DIR] [--json] [--only a,f,b,c]
+    scripts/audit-bench.py [--binary PATH] [--corpus DIR] [--json] [--only a,g,f,b,c]
 
 `--run` measures `skillpm audit --run` instead (docs/audit.md, "Measured"):
 every skill is audited statically and with `--run` (one skill per
@@ -508,7 +511,7 @@ def markdown_run(results):
 
 
 def main_run(args, binaries):
-    only = set(args.only.split(",")) if args.only != "a,f,b,c" else {"r", "a", "c"}
+    only = set(args.only.split(",")) if args.only != "a,g,f,b,c" else {"r", "a", "c"}
     results = OrderedDict()
     # With --vs, the second binary's row follows each corpus's, marked "(vs)".
     labels = ["", " (vs)"]
@@ -551,8 +554,9 @@ def main():
     ap.add_argument("--json", action="store_true", help="print JSON, not markdown")
     ap.add_argument(
         "--only",
-        default="a,f,b,c",
-        help="corpora to run, e.g. a,c (r,a,c with --run); f is audit-corpus/fresh",
+        default="a,g,f,b,c",
+        help="corpora to run, e.g. a,c (r,a,c with --run); g is audit-corpus/blind, "
+        "f is audit-corpus/fresh",
     )
     ap.add_argument("--run", action="store_true", help="measure `audit --run` (see above)")
     ap.add_argument(
@@ -589,6 +593,12 @@ def main():
 
     if "a" in only:
         run("(a) audit-corpus", corpus_own(os.path.abspath(args.corpus)))
+    if "g" in only:
+        blind = os.path.join(os.path.abspath(args.corpus), "blind")
+        if not os.path.isdir(blind):
+            results["(g) blind"] = {"skipped": f"{blind} is not a folder"}
+        else:
+            run("(g) blind", corpus_own(blind), split=False)
     if "f" in only:
         # audit-corpus/fresh/README.md: split by skill within each family, so
         # each half is reported whole.

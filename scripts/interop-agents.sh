@@ -38,15 +38,9 @@ if [ -z "${SKILLPM:-}" ]; then
     (cd "$root" && cargo build --locked --quiet)
 fi
 
-tmp=$(mktemp -d)
-server_pid=
-cleanup() {
-    if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; fi
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
-
-fail() { echo "FAIL interop-agents: $*" >&2; exit 1; }
+check=interop-agents
+# shellcheck source=scripts/interop-lib.sh
+. "$root/scripts/interop-lib.sh"
 
 npm install --prefix "$tmp/agents" --no-audit --no-fund --loglevel=error \
     "@anthropic-ai/claude-code@$claude_version" "@google/gemini-cli@$gemini_version" \
@@ -242,6 +236,56 @@ expect "install --frozen (registry-fixtures/demo)" "$demo" "$demo_skills"
 mkdir -p "$tmp/elsewhere"
 (cd "$tmp/elsewhere" && "$skillpm" add "$fixtures/skills/brand-guidelines" --global --yes --agent claude --agent gemini-cli --agent codex --agent opencode >/dev/null)
 expect "add --global" "$tmp/elsewhere" "brand-guidelines" "pdf-tools"
+
+# 9. Claude Code's listing budget as `doctor` models it (src/doctor/claude_listing.rs): on a
+# 200k-token model its own skills leave about 1,800 characters; within them every skill keeps
+# its description and doctor is quiet, past them doctor notes it and Claude Code drops
+# descriptions (its own skills' or these).
+budget_case() {
+    local count=$1 dir=$tmp/budget-$1 name description with without warned
+    mkdir -p "$dir/src" "$dir/home"
+    description=$(printf 'd%.0s' $(seq 183))  # "- budget-NN: " + 183 + "\n" = 197 characters
+    for i in $(seq -w 1 "$count"); do
+        name=budget-$i
+        mkdir -p "$dir/src/$name"
+        printf -- '---\nname: %s\ndescription: %s\n---\nBody.\n' "$name" "$description" >"$dir/src/$name/SKILL.md"
+    done
+    (cd "$dir" && HOME=$dir/home "$skillpm" init >/dev/null && HOME=$dir/home "$skillpm" add ./src --all --yes --agent claude >/dev/null) \
+        || fail "add of $count budget skills failed"
+    # doctor exits 1 when it warns; its report is what is read.
+    warned=$( (cd "$dir" && HOME=$dir/home "$skillpm" --json doctor || true) | node -e '
+        const r = JSON.parse(require("fs").readFileSync(0, "utf8"));
+        console.log(r.findings.filter((f) => f.kind === "claude-listing").length)')
+    rm -f "$log"/request-*.json
+    (cd "$dir" && env HOME="$dir/home" ANTHROPIC_BASE_URL="http://127.0.0.1:$port" ANTHROPIC_API_KEY=sk-ant-loopback \
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_AUTOUPDATER=1 DISABLE_TELEMETRY=1 \
+        timeout 120 "$claude" -p hello --model claude-sonnet-4-5) >"$tmp/agent.log" 2>&1 \
+        || { cat "$tmp/agent.log" >&2; fail "claude -p failed in $dir"; }
+    read -r with without < <(node - "$log" <<'JS'
+const fs = require('fs'), path = require('path');
+const dir = process.argv[2];
+const texts = (v) => typeof v === 'string' ? [v] : Array.isArray(v) ? v.flatMap(texts)
+  : v && typeof v === 'object' ? Object.values(v).flatMap(texts) : [];
+for (const f of fs.readdirSync(dir).filter((f) => f.startsWith('request-')).sort()) {
+  for (const t of texts(JSON.parse(JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')).body))) {
+    if (!t.includes('The following skills are available')) continue;
+    const ours = t.split('\n').filter((l) => l.startsWith('- budget-'));
+    console.log(ours.filter((l) => l.includes(': ')).length, ours.filter((l) => !l.includes(': ')).length);
+    process.exit(0);
+  }
+}
+console.log('0 0');
+JS
+)
+    echo "$warned $with $without"
+}
+read -r warned with without < <(budget_case 8)   # 1,576 characters
+[ "$warned" = 0 ] && [ "$with" = 8 ] && [ "$without" = 0 ] \
+    || fail "8 skills within Claude Code's listing: doctor warned $warned time(s), $with described, $without by name only"
+read -r warned with without < <(budget_case 12)   # 2,364 characters
+[ "$warned" = 1 ] && [ "$without" -ge 1 ] \
+    || fail "12 skills over Claude Code's listing: doctor said it $warned time(s), $without of them by name only"
+echo "ok   Claude Code's listing budget: doctor's note matches what Claude Code drops"
 
 echo "PASS interop-agents: Claude Code $claude_version, Gemini CLI $gemini_version, Codex $codex_version" \
     "and OpenCode $opencode_version load exactly the skills skillpm placed"

@@ -27,15 +27,9 @@ node_ok=$(node -e 'const [a,b]=process.versions.node.split(".").map(Number);cons
 if [ "$node_ok" = 1 ]; then default_version=1.7.4; else default_version=1.5.18; fi
 version=${SKILLS_VERSION:-$default_version}
 
-tmp=$(mktemp -d)
-server_pid=
-cleanup() {
-    if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; fi
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
-
-fail() { echo "FAIL interop-vercel-skills: $*" >&2; exit 1; }
+check=interop-vercel-skills
+# shellcheck source=scripts/interop-lib.sh
+. "$root/scripts/interop-lib.sh"
 
 repository=$(npm view "skills@$version" repository.url 2>/dev/null) \
     || fail "cannot query the npm registry for skills@$version"

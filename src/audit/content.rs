@@ -153,6 +153,23 @@ fn native_kind(b: &[u8]) -> Option<(&'static str, usize)> {
     {
         return Some(("Java class file (compiled code)", 0));
     }
+    // Python bytecode (`.pyc`): a two-byte version magic (3000 and up for
+    // Python 3, 62211 for 2.7) then `\r\n`; a sourceless module that an
+    // `import` runs, read by no reviewer. Lua bytecode likewise.
+    if b.get(2..4) == Some(b"\r\n")
+        && matches!(
+            u16::from_le_bytes([*b.first()?, *b.get(1)?]),
+            3000..=4999 | 62211
+        )
+        && [8, 12, 16]
+            .iter()
+            .any(|&at| matches!(b.get(at), Some(0x63 | 0xe3)))
+    {
+        return Some(("Python bytecode (compiled code)", 0));
+    }
+    if b.starts_with(b"\x1bLua") {
+        return Some(("Lua bytecode (compiled code)", 0));
+    }
     // ELF: class 1 or 2, data 1 or 2, version 1.
     for at in find_all(b, b"\x7fELF") {
         if matches!(b.get(at + 4), Some(1 | 2))

@@ -47,13 +47,13 @@ pub(super) fn lower(lines: &Lines<'_>, prose: bool, found: &mut [Finding]) {
 }
 
 /// A heading, or a question.
-fn named(line: &str) -> bool {
+pub(super) fn named(line: &str) -> bool {
     let line = line.trim();
     line.starts_with('#') || line.ends_with('?')
 }
 
 /// For each line, the index of the fence that opened the block it is in.
-fn fence_openings(lines: &Lines<'_>) -> Vec<Option<usize>> {
+pub(super) fn fence_openings(lines: &Lines<'_>) -> Vec<Option<usize>> {
     let mut open = None;
     let mut out = Vec::with_capacity(lines.starts.len());
     for i in 0..lines.starts.len() {
@@ -70,7 +70,7 @@ fn fence_openings(lines: &Lines<'_>) -> Vec<Option<usize>> {
 
 /// Whether line `index` is in a code block whose introducing paragraph
 /// (the lines just above its fence) explains a danger.
-fn introduced(lines: &Lines<'_>, fences: &[Option<usize>], index: usize) -> bool {
+pub(super) fn introduced(lines: &Lines<'_>, fences: &[Option<usize>], index: usize) -> bool {
     let Some(Some(fence)) = fences.get(index) else {
         return false;
     };

@@ -32,6 +32,10 @@ pub(super) enum Means {
     Family(&'static str),
     /// A finding of this rule, at the rule's severity.
     Rule(&'static str),
+    /// An instruction to hide from the user a step the agent runs: the
+    /// family "hide actions from the user", and `hidden-action` in a skill
+    /// that reaches the network.
+    Hides,
 }
 
 /// Where a cue is read.
@@ -219,6 +223,14 @@ impl Table {
         skill: &mut Skill,
     ) {
         let text = lines.text;
+        let fences = std::cell::OnceCell::new();
+        let taught = |index: usize| {
+            super::context::introduced(
+                lines,
+                fences.get_or_init(|| super::context::fence_openings(lines)),
+                index,
+            )
+        };
         for (i, cue) in self.cues.iter().enumerate() {
             let placed = match cue.place {
                 CuePlace::Any => true,
@@ -268,9 +280,12 @@ impl Table {
                 let explained = prose
                     && match cue.explain {
                         Explain::Never => false,
-                        Explain::Teaching => is_teaching(lines, index, m.start(), m.end()),
+                        Explain::Teaching => {
+                            is_teaching(lines, index, m.start(), m.end()) || taught(index)
+                        }
                         Explain::Negated => {
                             is_teaching(lines, index, m.start(), m.end())
+                                || taught(index)
                                 || negated(lines, m.start())
                                 || quoted(lines, m.start(), m.end())
                         }
@@ -287,6 +302,7 @@ impl Table {
                     },
                     Means::Family(name) => CueNote::Family(name),
                     Means::Rule(id) => CueNote::Rule(id, cue.what),
+                    Means::Hides => CueNote::Hides,
                 };
                 skill.note(note, rel, line_of(index), lines.line(index));
                 break;

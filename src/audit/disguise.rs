@@ -24,6 +24,14 @@ pub(super) struct Unfolded {
     pub line_of: Vec<usize>,
 }
 
+impl Unfolded {
+    /// A text rewritten line for line (a makefile read as shell).
+    pub(super) fn whole(text: String) -> Unfolded {
+        let line_of = (1..=text.split('\n').count()).collect();
+        Unfolded { text, line_of }
+    }
+}
+
 /// Word boundaries are ASCII ones: a Unicode `\b` makes the regex crate
 /// fall back to its slowest engine on text outside ASCII
 /// (docs/performance.md#the-audits-rules).
@@ -46,7 +54,7 @@ static ENV_SHELL: LazyLock<Regex> = LazyLock::new(|| {
 });
 static HOME: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)(?:Path\.home\(\)|Path\(\s*["']~["']\s*\)(?:\.expanduser\(\))?|os\.homedir\(\)|homedir\(\)|os\.path\.expanduser\(\s*["']~["']\s*\)|os\.(?:getenv|environ\.get)\(\s*["'](?:HOME|USERPROFILE)["']\s*\)|os\.environ\[\s*["'](?:HOME|USERPROFILE)["']\s*\]|process\.env\.(?:HOME|USERPROFILE)|process\.env\[\s*["'](?:HOME|USERPROFILE)["']\s*\]|\$env:(?:USERPROFILE|HOME)|Dir\.home|ENV\[\s*["']HOME["']\s*\]|os\.UserHomeDir\(\)|%USERPROFILE%|\$\{HOME:?[?-][^}\n]*\}|\$\{?HOME\}?)"#,
+        r#"(?i)(?:Path\.home\(\)|Path\(\s*["']~["']\s*\)(?:\.expanduser\(\))?|os\.homedir\(\)|homedir\(\)|os\.path\.expanduser\(\s*["']~["']\s*\)|os\.(?:getenv|environ\.get)\(\s*["'](?:HOME|USERPROFILE)["']\s*\)|os\.environ\[\s*["'](?:HOME|USERPROFILE)["']\s*\]|process\.env\.(?:HOME|USERPROFILE)|process\.env\[\s*["'](?:HOME|USERPROFILE)["']\s*\]|\$env:(?:USERPROFILE|HOME)|Dir\.home|ENV\[\s*["']HOME["']\s*\]|os\.UserHomeDir\(\)|%USERPROFILE%|\$\{HOME:?[?-][^}\n]*\}|\$\{?HOME\}?|\$\(\s*cd\s+(?:~|\$\{?HOME\}?)/?\s*(?:&&|;)\s*pwd(?:\s+-[PL])?\s*\)|\$\(\s*(?:realpath|readlink\s+-f)\s+~/?\s*\)|\$\(\s*eval\s+echo\s+~\w*\s*\)|\$\(\s*getent\s+passwd\b[^)\n]*\bcut\b[^)\n]*-f\s*6\s*\))"#,
     )
 });
 static PATH_JOIN: LazyLock<Regex> = LazyLock::new(|| {
@@ -88,7 +96,15 @@ const DECODE_WORDS: [&[&str]; 6] = [
     ],
     &["rot13", "rot_13", "rot-13", "n-za-m"],
     &["chr(", "[char]", "fromcharcode"],
-    &["home", "profile", "expanduser"],
+    &[
+        "home",
+        "profile",
+        "expanduser",
+        "cd ~",
+        "realpath ~",
+        "echo ~",
+        "getent passwd",
+    ],
 ];
 
 /// Which of [`DECODE_WORDS`]' kinds the lowercased `lower` holds a word
@@ -301,6 +317,52 @@ pub(super) fn unfold(text: &str, base64: bool) -> Option<Unfolded> {
     let mut out = lines.join("\n");
     out = split_words(&out);
     (out != text).then_some(Unfolded { text: out, line_of })
+}
+
+/// Whether `rel` is a makefile (`Makefile`, `GNUmakefile`, `*.mk`, `*.make`).
+pub(super) fn is_makefile(rel: &str) -> bool {
+    let name = rel.rsplit('/').next().unwrap_or(rel).to_ascii_lowercase();
+    matches!(name.as_str(), "makefile" | "gnumakefile")
+        || name.ends_with(".mk")
+        || name.ends_with(".make")
+}
+
+/// A makefile read as the shell lines its recipes become
+/// (docs/audit.md#disguises): `NAME := value` (`=`, `?=`, `::=`, `+=`) is
+/// an assignment of the whole rest of the line, `$(NAME)` its expansion,
+/// `$(SHELL)` the shell, and a recipe's `@`, `-` or `+` prefix is dropped.
+/// Same lines, so line numbers stay the file's.
+pub(super) fn make_as_shell(text: &str) -> String {
+    static ASSIGNED: LazyLock<Regex> = LazyLock::new(|| {
+        re(r"^(?:(?:export|override)\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*(::?=|\?=|\+=|=)\s*(.*)$")
+    });
+    static EXPANDED: LazyLock<Regex> = LazyLock::new(|| re(r"\$\(([A-Za-z_][A-Za-z0-9_]*)\)"));
+    let mut out = String::with_capacity(text.len());
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        let line = if line.starts_with('\t') {
+            line.trim_start_matches('\t')
+                .trim_start_matches(['@', '-', '+'])
+        } else {
+            line
+        };
+        let line = EXPANDED.replace_all(line, "$${$1}");
+        match ASSIGNED.captures(&line) {
+            Some(c) => {
+                let value = c[3].trim_end().replace('"', "'");
+                let value = if &c[2] == "+=" {
+                    format!("${{{}}} {value}", &c[1])
+                } else {
+                    value
+                };
+                out.push_str(&format!("{}=\"{value}\"", &c[1]));
+            }
+            None => out.push_str(&line),
+        }
+    }
+    out
 }
 
 /// Joins quoted pieces (`"cu" + "rl"` → `"curl"`): only where a quote is.

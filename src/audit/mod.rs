@@ -471,7 +471,16 @@ fn scan_text(
         .any(|ext| lower.ends_with(ext))
     };
     cues::observe_all(rel, &lines, &joined, prose, &same, &passed, skill);
-    if let Some(unfolded) = disguise::unfold(&text, skill.decodes_base64 && data_file) {
+    // A makefile is unfolded as the shell lines its recipes become.
+    let make = disguise::is_makefile(rel).then(|| disguise::make_as_shell(&text));
+    let unfold_from = make.as_deref().unwrap_or(&text);
+    if let Some(unfolded) = disguise::unfold(unfold_from, skill.decodes_base64 && data_file)
+        .or_else(|| {
+            make.clone()
+                .filter(|m| *m != text)
+                .map(disguise::Unfolded::whole)
+        })
+    {
         let more = rules::Lines::new(&unfolded.text);
         let line_of = |index: usize| unfolded.line_of.get(index).copied().unwrap_or(index + 1);
         let joined = if prose {

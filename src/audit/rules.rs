@@ -52,7 +52,7 @@ pub struct Rule {
 }
 
 /// A program that runs what it reads on standard input.
-const SH: &str = r"(?:sudo\s+(?:-\S+\s+)*)?(?:/usr/bin/env\s+)?(?:/usr/bin/|/bin/)?(?:(?:ba|z|da|k|fi|tc)?sh\b|(?:python[0-9.]*|perl|ruby|node|php)(?:\s+-)?\s*(?:$|[;&|)`'])|iex\b|invoke-expression\b|pwsh\b|powershell\b)";
+const SH: &str = r"(?:[A-Za-z_][A-Za-z0-9_]*=[^\s|;&]*\s+)*(?:sudo\s+(?:-\S+\s+)*)?(?:/usr/bin/env\s+)?(?:/usr/bin/|/bin/)?(?:(?:ba|z|da|k|fi|tc)?sh\b|(?:python[0-9.]*|perl|ruby|node|php)(?:\s+-)?\s*(?:$|[;&|)`'])|iex\b|invoke-expression\b|pwsh\b|powershell\b)";
 /// A download command.
 const DL: &str = r"\b(?:curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod)\b";
 /// Something that sends data over the network.
@@ -315,8 +315,8 @@ pub static RULES: &[Rule] = &[
         severity: Critical,
         why: "deletes a home folder, the root or a system folder, or wipes a disk",
         example: "rm -rf ~/",
-        pattern: r"(?i)(?:\brm\s+(?:-{1,2}[\w-]+\s+)+[\x22']?(?:/|~|\$HOME|\$\{HOME(?::?[?-][^}\s]*)?\}|/home|/Users|/etc|/usr|/var|\.\./\.\.)[\x22']?/?\*?[\x22']?(?:\s|$|;|&|\|)|\bmkfs(?:\.\w+)?\s+/dev/|\bdd\b[^\n]*\bof=/dev/(?:sd|nvme|disk|hd|xvd|vd|mmcblk|\$)|:\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:|\bRemove-Item\b[^\n]*-Recurse[^\n]*(?:C:\\\s|\$env:USERPROFILE\s|\$HOME\s|~\s)|\b(?:Get-ChildItem|gci)\s+(?:~|\$env:USERPROFILE|\$HOME)[/\\]?\s[^\n]*\|\s*Remove-Item\b[^\n]*-Recurse|\bfind\s+[\x22']?(?:~|\$HOME|\$\{HOME\}|/)[/\x22']?\s[^\n]*(?:\s-delete\b|-exec\s+(?:/bin/)?rm\s)|\b(?:shutil\.rmtree|rmtree|fs\.rmSync|fs\.rmdirSync|fs\.promises\.rm|rimraf(?:\.sync)?|FileUtils\.rm_r\w*|os\.RemoveAll)\(\s*[\x22']?(?:~|/|\$HOME)[/\x22']?\s*[,)]|\bshred\b[^\n]*\s[\x22']?(?:~|\$HOME|\$\{HOME\})/)",
-        needs: "/dev/|:()|remove-item|\\brm|\\bfind\\b|-delete|-exec|rmtree|rmsync|rmdirsync|promises.rm|rimraf|rm_r|removeall|shred",
+        pattern: r"(?i)(?:\brm\s+(?:-{1,2}[\w-]+\s+)+[\x22']?(?:/|~|\$HOME|\$\{HOME(?::?[?-][^}\s]*)?\}|/home|/Users|/etc|/usr|/var|\.\./\.\.)[\x22']?/?\*?[\x22']?(?:\s|$|;|&|\|)|\bmkfs(?:\.\w+)?\s+/dev/|\bdd\b[^\n]*\bof=/dev/(?:sd|nvme|disk|hd|xvd|vd|mmcblk|\$)|:\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:|\bRemove-Item\b[^\n]*-Recurse[^\n]*(?:C:\\\s|\$env:USERPROFILE\s|\$HOME\s|~\s)|\b(?:Get-ChildItem|gci)\s+(?:~|\$env:USERPROFILE|\$HOME)[/\\]?\s[^\n]*\|\s*Remove-Item\b[^\n]*-Recurse|\bfind\s+[\x22']?(?:~|\$HOME|\$\{HOME\}|/)[/\x22']?\s[^\n]*(?:\s-delete\b|-exec\s+(?:/bin/)?rm\s|\|\s*xargs\s+(?:-\S+\s+)*(?:/bin/)?rm\s+-\w*[rR])|\b(?:shutil\.rmtree|rmtree|fs\.rmSync|fs\.rmdirSync|fs\.promises\.rm|rimraf(?:\.sync)?|FileUtils\.rm_r\w*|os\.RemoveAll)\(\s*[\x22']?(?:~|/|\$HOME)[/\x22']?\s*[,)]|\bshred\b[^\n]*\s[\x22']?(?:~|\$HOME|\$\{HOME\})/)",
+        needs: "/dev/|:()|remove-item|\\brm|\\bfind\\b|-delete|-exec|xargs|rmtree|rmsync|rmdirsync|promises.rm|rimraf|rm_r|removeall|shred",
         teachable: true,
         keep: Some(recursive_rm),
         ..Rule::PLAIN

@@ -35,7 +35,7 @@ use crate::placement::link::{LinkKind, LinkState};
 use crate::project::lock::LockError;
 use crate::skill::{OpenAiMetadata, SkillMd};
 
-pub use integrity::{Approvals, HashCache};
+pub use integrity::{Approvals, GateRules, HashCache};
 pub use settings::{Denial, ProjectSettings};
 
 #[derive(Debug, thiserror::Error)]

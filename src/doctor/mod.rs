@@ -12,6 +12,7 @@
 //! content no longer matches their name. Any error or
 //! warning means action is needed (exit 1).
 
+pub mod claude_listing;
 mod links;
 mod skills;
 mod store;
@@ -43,6 +44,9 @@ pub struct Inputs<'a> {
     pub options: &'a CatalogOptions,
     /// `--context-chars`: the listing budget.
     pub context_chars: Option<usize>,
+    /// Claude Code's own listing budget when its variable sets one
+    /// ([`claude_listing::BUDGET_VAR`]).
+    pub claude_budget: Option<usize>,
     /// Whether a dependency's environment variable is set here.
     pub env_var_is_set: fn(&str) -> bool,
     /// `-v`: the human text lists every skill.
@@ -222,6 +226,7 @@ pub fn examine(inputs: Inputs<'_>) -> DoctorReport {
 
     let listing = listing::render(catalog.listed(), listing::budget_for(inputs.context_chars));
     check_listing(&listing, &mut findings);
+    claude_listing::check(&catalog.skills, inputs.claude_budget, &mut findings);
     let store = check_store(discovery, &mut findings);
 
     findings.sort_by_key(|f| f.level);
@@ -284,7 +289,7 @@ fn check_listing(listing: &listing::Listing, findings: &mut Vec<Observation>) {
             Some(name),
             None,
             format!(
-                "`{name}` does not fit in the {}-character skill listing agents read, so a model will not know to load it; {BUDGET_ADVICE}",
+                "`{name}` does not fit in the {}-character skill listing `skillpm mcp` gives its skill tool, so a model it serves will not know to load it; {BUDGET_ADVICE}",
                 listing.budget
             ),
         ));

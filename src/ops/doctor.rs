@@ -20,6 +20,9 @@ pub fn doctor(ctx: &Context, opts: &DoctorOptions) -> anyhow::Result<DoctorRepor
         discovery: &discovery,
         options: &options,
         context_chars: opts.context_chars,
+        claude_budget: std::env::var(crate::doctor::claude_listing::BUDGET_VAR)
+            .ok()
+            .and_then(|v| v.trim().parse().ok()),
         env_var_is_set: super::env_var_is_set,
         verbose: ctx.ui.verbose,
     }))

@@ -25,6 +25,12 @@ pub enum SkillState {
     Missing,
     /// The linked content no longer hashes to the lock's tree.
     Modified,
+    /// Approved and linked, but the audit gate refuses the tree under this
+    /// lock (an acceptance dropped since it was linked, a rule set that
+    /// finds more, a stricter `fail-on`): `install` refuses it, `mcp` and
+    /// `show` withhold it, and `skillpm disable` unlinks it
+    /// (docs/audit.md#the-gate).
+    Refused,
     /// Declared in skills.toml but not in skills.lock yet.
     NotLocked,
 }

@@ -107,7 +107,7 @@ impl DoctorReport {
         }
         writeln!(
             out,
-            "{:<7} {OVER_BUDGET}: {} skills do not fit in the {}-character skill listing agents read, so a model will not know to load them: {shown}; {BUDGET_ADVICE}",
+            "{:<7} {OVER_BUDGET}: {} skills do not fit in the {}-character skill listing `skillpm mcp` gives its skill tool, so a model it serves will not know to load them: {shown}; {BUDGET_ADVICE}",
             Urgency::Warning.as_str(),
             names.len(),
             self.listing.budget,

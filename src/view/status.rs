@@ -43,7 +43,7 @@ pub struct ListRow {
 }
 
 /// `--json`: `{"project", "skills": [{"name", "version", "commit", "source", "tree",
-/// "signer", "provenance": "signed"|"unsigned"|"unverified"|"broken"|null, "scope", "agents", "state": "approved"|"pending"|"disabled"|
+/// "signer", "provenance": "signed"|"unsigned"|"unverified"|"broken"|null, "scope", "agents", "state": "approved"|"pending"|"disabled"|"refused"|
 /// "missing"|"modified"|"not-locked", "warnings": ["SKILL.md: …"],
 /// "accepted_findings": ["rule@file:line"]}]}`.
 #[derive(Debug, Serialize)]

@@ -453,6 +453,97 @@ fn doctor_warns_about_skills_over_the_listing_budget() {
     assert_eq!(over[0]["skill"], "beta");
 }
 
+/// Claude Code's own listing (docs/design.md#proof-with-real-agents):
+/// `- name: description - when_to_use` a line. Its own skills leave 1,800
+/// characters of a 200k-token model's budget (a note past them) and 23,800
+/// of its default model's (a warning past them);
+/// SLASH_COMMAND_TOOL_CHAR_BUDGET sets the budget (a warning past what it
+/// leaves). Skills of other agents' folders do not count.
+#[test]
+fn doctor_tells_when_claude_codes_own_listing_drops_descriptions() {
+    let w = World::new();
+    let claude = w.project.join(".claude/skills");
+    // 9 lines of 200 characters: "- skill-NN: " (12) + description + "\n".
+    let description = "d".repeat(200 - 12 - 1);
+    for i in 0..9 {
+        let name = format!("skill-{i:02}");
+        w.write_skill(&claude.join(&name), &name, &description, "Body.\n");
+    }
+    // Another agent's folder: not Claude Code's listing.
+    w.write_skill(
+        &w.agents_root().join("shared"),
+        "shared",
+        &"x".repeat(900),
+        "Body.\n",
+    );
+    let said = |budget: Option<&str>| {
+        let mut cmd = w.cmd();
+        cmd.args(["doctor", "--json", "--include-unmanaged"]);
+        match budget {
+            Some(b) => cmd.env("SLASH_COMMAND_TOOL_CHAR_BUDGET", b),
+            None => cmd.env_remove("SLASH_COMMAND_TOOL_CHAR_BUDGET"),
+        };
+        let report = json(&cmd.output().unwrap().stdout);
+        let found: Vec<(String, String)> = report["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["kind"] == "claude-listing")
+            .map(|f| {
+                let text = |k: &str| f[k].as_str().unwrap().to_owned();
+                (text("level"), text("message"))
+            })
+            .collect();
+        found
+    };
+    // Exactly 1,800 characters: what a 200k-token model leaves.
+    assert_eq!(said(None), Vec::new());
+    // Four characters more, through when_to_use (" - " and the text): a note.
+    w.write_skill(
+        &claude.join("skill-00"),
+        "skill-00",
+        &format!("{description}\nwhen_to_use: x"),
+        "Body.\n",
+    );
+    let found = said(None);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].0, "info");
+    assert!(
+        found[0]
+            .1
+            .contains("the 9 skills in Claude Code's folders take 1804 characters")
+            && found[0]
+                .1
+                .contains("over the 1800 its own skills leave on a 200k-token model"),
+        "{found:?}"
+    );
+    // The budget Claude Code is told to use.
+    assert_eq!(said(Some("9000")), Vec::new());
+    let found = said(Some("6000"));
+    assert_eq!(found[0].0, "warning");
+    assert!(
+        found[0].1.contains("over the 800 its own skills leave of the budget SLASH_COMMAND_TOOL_CHAR_BUDGET=6000 sets"),
+        "{found:?}"
+    );
+    // Past what its default model leaves: a warning. Descriptions count
+    // up to 1,536 characters each: 16 lines of 1,548 and the 1,804 before
+    // take 26,572.
+    for i in 0..16 {
+        let name = format!("long-{i:02}");
+        w.write_skill(&claude.join(&name), &name, &"l".repeat(3_000), "Body.\n");
+    }
+    let found = said(None);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].0, "warning", "{found:?}");
+    assert!(
+        found[0].1.contains("take 26572 characters")
+            && found[0]
+                .1
+                .contains("over the 23800 its own skills leave on its default model"),
+        "{found:?}"
+    );
+}
+
 #[test]
 fn doctor_tells_many_skills_over_the_budget_in_one_line() {
     let mut w = World::new();

