@@ -53,8 +53,9 @@ fn files(dir: &Path, out: &mut Vec<PathBuf>) {
 /// The hosts of the http(s) URLs in `text` that are not under a reserved
 /// name (`.example`, `.test`: RFC 2606, never resolvable).
 fn live_hosts(text: &str) -> Vec<String> {
-    static URL: std::sync::LazyLock<Regex> =
-        std::sync::LazyLock::new(|| Regex::new(r"https?://([^\s/:?#'\x22`)<>\\;|\[\],]+)").unwrap());
+    static URL: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
+        Regex::new(r"https?://([^\s/:?#'\x22`)<>\\;|\[\],]+)").unwrap()
+    });
     URL.captures_iter(text)
         .map(|c| c[1].to_ascii_lowercase())
         .filter(|host| !host.contains(['$', '{', '(']))
@@ -181,8 +182,7 @@ fn the_blind_corpus_is_what_its_readme_and_labels_say() {
     let blind = corpus().join("blind");
     let readme = std::fs::read_to_string(blind.join("README.md")).unwrap();
     let labels: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(blind.join("labels.json")).unwrap())
-            .unwrap();
+        serde_json::from_str(&std::fs::read_to_string(blind.join("labels.json")).unwrap()).unwrap();
     let name_of = Regex::new(r"(?m)^name:\s*(\S+)\s*$").unwrap();
     for (label, at_least) in [("malicious", 48), ("honest", 36)] {
         let by_group = skills_in(&blind, label);
