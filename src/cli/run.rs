@@ -51,6 +51,10 @@ pub fn run(cli: Cli, ui: Printer) -> anyhow::Result<Exit> {
     // making every record read as absent.
     crate::trust::RecordKey::check_env()?;
     let cwd = std::env::current_dir().context("cannot read the working directory")?;
+    // skillpm's config and state folders are the user's own: a project's
+    // `.env` or CI job cannot move them into the project, where it would
+    // write which secret goes where and the key records are believed by.
+    crate::project::user_folders::refuse_inside_project(&cwd, g.project.as_deref())?;
     let mut ctx = Context::new(cwd, ui);
     ctx.project = g.project.clone();
     ctx.offline = g.offline;

@@ -128,6 +128,36 @@ impl GitHubOptions {
     }
 }
 
+/// The token for GitHub's API or archive origin `base` (its default
+/// `default`), with the variable it came from. `$GITHUB_TOKEN` (or the
+/// source's bound `token-env`) goes to GitHub's own origin and to one on
+/// this machine (a test's, a local mirror's). Any other origin named by
+/// `SKILLPM_GITHUB_API_URL` / `SKILLPM_GITHUB_ARCHIVE_URL`, which a
+/// project's `.env` or CI job can set as easily as the user, gets only a
+/// token the user bound to it (`source add … --token-env`, or its
+/// `SKILLPM_TOKEN_…` variable: `net::choose_token`), never the GitHub
+/// token (docs/network.md).
+fn token_for(
+    options: &GitHubOptions,
+    base: &url::Url,
+    default: &str,
+) -> Option<(String, crate::net::Auth)> {
+    let github_own = url::Url::parse(default).is_ok_and(|d| d.origin() == base.origin());
+    let (var, token) = if github_own || crate::net::is_loopback(base) {
+        (options.token_env.clone(), options.token.clone()?)
+    } else {
+        let user = crate::net::UserTokens::load();
+        let crate::net::TokenChoice::Bound { var } = crate::net::choose_token(base, None, &user)
+        else {
+            return None;
+        };
+        let token = std::env::var(&var).ok().filter(|t| !t.trim().is_empty())?;
+        (var, token)
+    };
+    let auth = crate::net::Auth::bearer(base, &var, &token)?;
+    Some((var, auth))
+}
+
 /// One GitHub repository and the HTTP client that talks to it (the one
 /// client, `crate::net::Http`).
 pub(crate) struct GitHub<'a> {
@@ -135,8 +165,9 @@ pub(crate) struct GitHub<'a> {
     name: &'a str,
     options: &'a GitHubOptions,
     http: Http,
-    /// The token, bound to the API and archive origins only.
-    auth: Option<crate::net::Auth>,
+    /// The token, bound to the API and archive origins only (one for
+    /// each when they take different variables).
+    auth: Vec<crate::net::Auth>,
 }
 
 impl<'a> GitHub<'a> {
@@ -147,9 +178,17 @@ impl<'a> GitHub<'a> {
     ) -> Result<Self, GitError> {
         let api = base_url(&options.api_url)?;
         let archive = base_url(&options.archive_url)?;
-        let auth = (options.token.as_deref())
-            .and_then(|t| crate::net::Auth::bearer(&api, &options.token_env, t))
-            .map(|a| a.also_for(&archive));
+        let auth = [(&api, DEFAULT_API_URL), (&archive, DEFAULT_ARCHIVE_URL)]
+            .into_iter()
+            .filter_map(|(base, default)| token_for(options, base, default))
+            .fold(Vec::<crate::net::Auth>::new(), |mut all, (var, auth)| {
+                // One secret bound to both origins is one credential.
+                match all.iter_mut().find(|a| a.env_var() == var) {
+                    Some(same) => *same = same.clone().also_for(&archive),
+                    None => all.push(auth),
+                }
+                all
+            });
         Ok(GitHub {
             owner,
             name,
@@ -193,7 +232,7 @@ impl<'a> GitHub<'a> {
             .header(ACCEPT, accept)
             .and_then(|r| r.header(API_VERSION.clone(), "2022-11-28"))
             .map_err(network)?;
-        request.auth = self.auth.clone();
+        request.auth = self.auth.iter().find(|a| a.applies_to(&url)).cloned();
         request.allow_http = self.options.allow_http;
         self.http.send_blocking(request, None).map_err(network)
     }

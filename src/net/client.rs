@@ -68,17 +68,25 @@ pub fn wait<T: Send + 'static>(
 /// costs ~10 ms (every file of `/etc/ssl/certs` on Linux): a run that only
 /// speaks plain http to a local registry never pays it, because its client
 /// has no roots at all (so it can verify nothing, and is never asked to).
-fn pooled_client(connect: Duration, tls: bool) -> Result<reqwest::Client, NetError> {
-    type Table = Vec<(Duration, bool, reqwest::Client)>;
+///
+/// `direct`: for a URL on this machine, which never goes through a proxy.
+/// The plain-http rule lets `http://127.0.0.1` through because such a
+/// request never leaves the machine; sent to `HTTP_PROXY` or `ALL_PROXY`
+/// (which a project's `.env` can set), it would cross the network in the
+/// clear, its token readable and its answer changeable on the way.
+fn pooled_client(connect: Duration, tls: bool, direct: bool) -> Result<reqwest::Client, NetError> {
+    type Table = Vec<((Duration, bool, bool), reqwest::Client)>;
     static CLIENTS: Mutex<Table> = Mutex::new(Vec::new());
     let mut clients = CLIENTS
         .lock()
         .map_err(|_| NetError::Client("the client table is poisoned".into()))?;
-    if let Some((_, _, client)) = clients.iter().find(|(d, t, _)| *d == connect && *t == tls) {
+    let key = (connect, tls, direct);
+    if let Some((_, client)) = clients.iter().find(|(k, _)| *k == key) {
         return Ok(client.clone());
     }
     // Proxies come from the environment (`HTTPS_PROXY`, `NO_PROXY`, …) as
-    // reqwest reads them; rustls with the platform's roots.
+    // reqwest reads them, except to this machine; rustls with the
+    // platform's roots.
     let mut builder = reqwest::Client::builder()
         .user_agent(USER_AGENT)
         .connect_timeout(connect)
@@ -89,10 +97,13 @@ fn pooled_client(connect: Duration, tls: bool) -> Result<reqwest::Client, NetErr
     if !tls {
         builder = builder.tls_certs_only(std::iter::empty());
     }
+    if direct {
+        builder = builder.no_proxy();
+    }
     let client = builder
         .build()
         .map_err(|e| NetError::Client(super::chain_text(&e)))?;
-    clients.push((connect, tls, client.clone()));
+    clients.push((key, client.clone()));
     Ok(client)
 }
 
@@ -105,9 +116,9 @@ pub struct Http {
 
 struct Inner {
     settings: Settings,
-    /// For `https` URLs, and for every other one (see [`pooled_client`]).
-    tls_client: OnceLock<Result<reqwest::Client, String>>,
-    plain_client: OnceLock<Result<reqwest::Client, String>>,
+    /// For `https` URLs, and for every other one, each through the
+    /// environment's proxy or, for this machine, direct (see [`pooled_client`]).
+    clients: [OnceLock<Result<reqwest::Client, String>>; 4],
     budget: Budget,
     on_retry: OnceLock<OnRetry>,
 }
@@ -124,8 +135,7 @@ impl Http {
         Http {
             inner: Arc::new(Inner {
                 settings,
-                tls_client: OnceLock::new(),
-                plain_client: OnceLock::new(),
+                clients: Default::default(),
                 budget: Budget::default(),
                 on_retry: OnceLock::new(),
             }),
@@ -163,16 +173,15 @@ impl Http {
         }
     }
 
-    /// The client for `url`: the one with the platform's roots for https.
+    /// The client for `url`: the one with the platform's roots for https,
+    /// and one that never uses a proxy for this machine.
     fn client(&self, url: &Url) -> Result<&reqwest::Client, NetError> {
         let tls = url.scheme() == "https";
-        let slot = if tls {
-            &self.inner.tls_client
-        } else {
-            &self.inner.plain_client
-        };
+        let direct = super::is_loopback(url);
+        let slot = &self.inner.clients[usize::from(tls) * 2 + usize::from(direct)];
         slot.get_or_init(|| {
-            pooled_client(self.inner.settings.connect_timeout, tls).map_err(|e| e.to_string())
+            pooled_client(self.inner.settings.connect_timeout, tls, direct)
+                .map_err(|e| e.to_string())
         })
         .as_ref()
         .map_err(|e| NetError::Client(e.clone()))

@@ -33,7 +33,7 @@ pub fn location(text: &str, base_dir: &Path) -> String {
     if let Some(form) = SEEN.lock().ok().and_then(|seen| seen.get(&key).cloned()) {
         return form;
     }
-    let form = normal_form(text, base_dir);
+    let form = github_form(normal_form(text, base_dir));
     if let Ok(mut seen) = SEEN.lock() {
         seen.insert(key, form.clone());
     }
@@ -102,6 +102,46 @@ fn strip_git(text: &str) -> &str {
     text.strip_suffix(".git").unwrap_or(text)
 }
 
+/// The ways a form can name a repository on GitHub (https, the web host's
+/// `www.`, ssh on port 22 or GitHub's port 443 host), each followed by
+/// `OWNER/REPO`.
+const GITHUB_PREFIXES: &[&str] = &[
+    "https://github.com/",
+    "https://www.github.com/",
+    "http://github.com/",
+    "http://www.github.com/",
+    "ssh://github.com/",
+    "ssh://github.com:22/",
+    "ssh://ssh.github.com:443/",
+    "git://github.com/",
+];
+
+/// A location or pattern on GitHub in one form: `https://github.com/`, the
+/// owner and repository in lowercase, the rest as written. GitHub serves
+/// `acme/Experiments` over ssh and https as the `acme/experiments` a policy
+/// denies, so no spelling may meet other rules than the repository's.
+fn github_form(form: String) -> String {
+    // An ssh URL's host is kept as written (not a special scheme to `url`).
+    let Some(rest) = (GITHUB_PREFIXES.iter()).find_map(|p| {
+        (form.get(..p.len()))
+            .filter(|head| head.eq_ignore_ascii_case(p))
+            .map(|_| &form[p.len()..])
+    }) else {
+        return form;
+    };
+    let mut parts = rest.splitn(3, '/');
+    let mut out = String::from("https://github.com");
+    for part in [parts.next(), parts.next()].into_iter().flatten() {
+        out.push('/');
+        out.push_str(&part.to_ascii_lowercase());
+    }
+    if let Some(tail) = parts.next() {
+        out.push('/');
+        out.push_str(tail);
+    }
+    out
+}
+
 /// `scheme://host[:port]/path`, without credentials, query, fragment or a
 /// trailing `/`; a `file://` URL is its path.
 fn url_form(url: &Url) -> String {
@@ -165,12 +205,12 @@ pub fn pattern(text: &str, base: Option<&Path>) -> Result<String, String> {
             return pattern(path, base);
         }
         let path = path.trim_end_matches('/');
-        return Ok(format!(
+        return Ok(github_form(format!(
             "{}://{}{}",
             scheme.to_ascii_lowercase(),
             authority.to_ascii_lowercase(),
             strip_git(path)
-        ));
+        )));
     }
     let path = Path::new(&text);
     if path.is_absolute() {
@@ -250,6 +290,23 @@ mod tests {
                 "mcp+https://mcp.acme.dev/skills",
             ),
             ("vendor/../skills", "/nonexistent-project/skills"),
+            ("github:Acme/Skills", "https://github.com/acme/skills"),
+            (
+                "https://www.github.com/ACME/skills.git",
+                "https://github.com/acme/skills",
+            ),
+            (
+                "git@github.com:Acme/Skills.git",
+                "https://github.com/acme/skills",
+            ),
+            (
+                "ssh://git@github.com/acme/SKILLS.git#v1",
+                "https://github.com/acme/skills",
+            ),
+            (
+                "ssh://git@ssh.github.com:443/acme/skills.git",
+                "https://github.com/acme/skills",
+            ),
         ] {
             assert_eq!(location(text, base), want, "{text}");
         }
@@ -276,6 +333,25 @@ mod tests {
         ));
         assert!(matches(
             &p("github:acme/skills.git"),
+            "https://github.com/acme/skills"
+        ));
+        let base = Path::new("/nonexistent-project");
+        for spelling in [
+            "github:acme/Experiments",
+            "https://github.com/ACME/experiments/tree/main/pdf",
+            "git@github.com:acme/experiments.git",
+            "ssh://git@GitHub.com/Acme/Experiments",
+        ] {
+            assert!(
+                matches(
+                    &p("https://github.com/acme/experiments"),
+                    &location(spelling, base)
+                ),
+                "{spelling}"
+            );
+        }
+        assert!(matches(
+            &p("github:ACME/*"),
             "https://github.com/acme/skills"
         ));
         assert!(matches(&p("/srv/skills"), "/srv/skills/pdf"));

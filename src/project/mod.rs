@@ -5,6 +5,7 @@
 pub mod lock;
 pub mod manifest;
 pub mod state;
+pub mod user_folders;
 
 use std::path::{Path, PathBuf};
 

@@ -569,6 +569,81 @@ fn a_forged_or_outdated_verdict_is_scanned_again() {
     assert!(linked(&sb.project, "installer"));
 }
 
+/// The record key is what makes the cache's records worth believing, and
+/// it lives in the user's state folder. A `.env` (or a CI job's `env:`)
+/// that a pull request controls can point that folder into the project
+/// (`SKILLPM_STATE_DIR`, `XDG_STATE_HOME`, `HOME`), where the pull request
+/// commits a key of its own: then a verdict it MAC'd with that key
+/// ("no findings") makes `install --frozen` link the flagged `installer`
+/// without its acceptance. A state folder inside the project is refused
+/// before anything is read (exit 2); one outside it still works.
+#[test]
+fn a_state_folder_inside_the_project_vouches_for_nothing() {
+    let mut sb = accepted_project(&[]);
+    let (key, honest, _) = remembered_verdicts(&sb);
+    // Honest: a state folder of the user's own, named by SKILLPM_STATE_DIR.
+    let own = sb.path("own-state");
+    sb.env("SKILLPM_STATE_DIR", own.to_str().unwrap());
+    unlink(&sb.project);
+    ok(run(sb.cmd().args(["install", "--frozen"])));
+    assert!(linked(&sb.project, "installer"));
+    assert!(own.join("record-key").is_file());
+
+    // Attack: the acceptance dropped from the lock, a key of the pull
+    // request's own committed in the project, and a verdict without
+    // findings MAC'd with it planted in the cache.
+    let lock_text = unaccepted(&lock(&sb.project));
+    std::fs::write(sb.project.join("skills.lock"), &lock_text).unwrap();
+    let attacker_key = [7u8; 32];
+    for dir in [".skillpm-state", ".state/skillpm", "h/.local/state/skillpm"] {
+        let dir = sb.project.join(dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("record-key"), attacker_key).unwrap();
+    }
+    let value = honest.splitn(3, ' ').nth(2).unwrap();
+    let rules = serde_json::from_str::<Value>(value).unwrap()["rules"].clone();
+    let clean = serde_json::json!({"rules": rules, "findings": []}).to_string();
+    plant_verdict(
+        &sb,
+        &key,
+        &format!("{key} {} {clean}", mac_of(&attacker_key, &key, &clean)),
+    );
+    let project = sb.project.to_str().unwrap().to_owned();
+    let attacks = [
+        ("SKILLPM_STATE_DIR", format!("{project}/.skillpm-state")),
+        ("SKILLPM_STATE_DIR", ".skillpm-state".to_owned()),
+        ("XDG_STATE_HOME", format!("{project}/.state")),
+        ("HOME", format!("{project}/h")),
+    ];
+    unlink(&sb.project);
+    let cache_before = snapshot(&sb.cache);
+    for (var, value) in attacks {
+        let before = (snapshot(&sb.project), placed(&sb.project));
+        let mut cmd = sb.cmd();
+        cmd.env_remove("SKILLPM_STATE_DIR");
+        if var == "HOME" {
+            // Everything else of the user's stays where it is.
+            cmd.env("SKILLPM_CONFIG_DIR", sb.home.join(".config/skillpm"));
+        }
+        let (code, out, err) = run(cmd.env(var, &value).args(["install", "--frozen"]));
+        assert!(
+            !linked(&sb.project, "installer"),
+            "{var}={value}: the planted verdict was believed"
+        );
+        assert_eq!(code, 2, "{var}={value}:\n{out}\n{err}");
+        assert!(
+            err.contains(var) && err.contains("inside the project") && err.contains("record key"),
+            "{var}={value}: {err}"
+        );
+        assert!(
+            (snapshot(&sb.project), placed(&sb.project)) == before,
+            "{var}={value} changed the project although refused"
+        );
+    }
+    assert_eq!(lock(&sb.project), lock_text);
+    assert!(snapshot(&sb.cache) == cache_before, "the cache changed");
+}
+
 /// Issue 33: `skillpm audit` of the locked skills shows the findings
 /// remembered for each tree (docs/audit.md#remembered-findings) only from a
 /// record the user's key made for exactly that tree and this rule set, and

