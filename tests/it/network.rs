@@ -345,15 +345,23 @@ fn authorized(server: &TestServer) -> Vec<String> {
         .collect()
 }
 
-#[test]
-fn a_token_goes_only_where_the_user_bound_it() {
-    let (_dir, home) = small_registry();
-    let (_dir2, other) = small_registry();
+/// The registry a token is meant for (`home`, which requires `$REG_TOKEN`),
+/// another one (`other`), and a project whose environment holds that token
+/// and a secret of another kind (`$AWS_SECRET_ACCESS_KEY`).
+fn token_world() -> ([tempfile::TempDir; 2], TestServer, TestServer, Sandbox) {
+    let (dir, home) = small_registry();
+    let (dir2, other) = small_registry();
     let mut sandbox = Sandbox::new();
     sandbox.init();
     sandbox.env("REG_TOKEN", "s3cret");
     sandbox.env("AWS_SECRET_ACCESS_KEY", "aws-secret");
     home.require_token(Some("s3cret"));
+    ([dir, dir2], home, other, sandbox)
+}
+
+#[test]
+fn a_token_goes_only_where_the_user_bound_it() {
+    let (_dirs, home, other, mut sandbox) = token_world();
 
     // Honest: the user binds $REG_TOKEN to the registry's origin.
     let (code, _, stderr) = run(sandbox.cmd().args([
@@ -719,13 +727,7 @@ fn messages_name_the_flag_the_user_passed() {
 /// `HOME`).
 #[test]
 fn a_config_folder_inside_the_project_binds_no_token() {
-    let (_dir, home) = small_registry();
-    let (_dir2, other) = small_registry();
-    let mut sandbox = Sandbox::new();
-    sandbox.init();
-    sandbox.env("REG_TOKEN", "s3cret");
-    sandbox.env("AWS_SECRET_ACCESS_KEY", "aws-secret");
-    home.require_token(Some("s3cret"));
+    let (_dirs, home, other, mut sandbox) = token_world();
 
     // Honest: the user's own binding, in a config folder of their own,
     // named by SKILLPM_CONFIG_DIR outside the project.
