@@ -361,7 +361,7 @@ fn token_world() -> ([tempfile::TempDir; 2], TestServer, TestServer, Sandbox) {
 
 #[test]
 fn a_token_goes_only_where_the_user_bound_it() {
-    let (_dirs, home, other, mut sandbox) = token_world();
+    let (_dirs, home, other, sandbox) = token_world();
 
     // Honest: the user binds $REG_TOKEN to the registry's origin.
     let (code, _, stderr) = run(sandbox.cmd().args([
