@@ -37,11 +37,39 @@ pub struct Approvals {
 /// policy never accepts, and the cache whose remembered verdicts may be
 /// read. A lock entry that vouches for a link vouches only for a tree whose
 /// findings it accepts under these, as `install` would link it.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct GateRules {
     pub fail_on: crate::audit::Severity,
     pub policy: crate::policy::Effective,
     pub cache_root: Option<PathBuf>,
+    /// The most bytes of a placed tree read to judge it when no verdict is
+    /// remembered: the project's `[limits] max-skill-size` (a tree over it
+    /// could not have been stored here, so nothing judged it).
+    pub max_bytes: u64,
+}
+
+impl Default for GateRules {
+    fn default() -> Self {
+        GateRules {
+            fail_on: crate::audit::Severity::default(),
+            policy: crate::policy::Effective::default(),
+            cache_root: None,
+            max_bytes: GateRules::max_bytes_of(None),
+        }
+    }
+}
+
+impl GateRules {
+    /// The `max-skill-size` of `manifest`'s `[limits]`, or the default one
+    /// (also for a table that does not parse: the commands that store
+    /// skills refuse it, and the default is the stricter reading).
+    pub fn max_bytes_of(manifest: Option<&crate::project::Manifest>) -> u64 {
+        manifest
+            .and_then(|m| m.limits())
+            .and_then(|t| t.clone().try_into::<crate::unpack::Limits>().ok())
+            .unwrap_or_default()
+            .max_skill_size
+    }
 }
 
 impl GateRules {
@@ -80,6 +108,7 @@ impl Approvals {
                 .unwrap_or_default(),
             policy: crate::policy::load(&crate::agents::roots::Env::from_process(), project)?,
             cache_root: cache_root.map(Path::to_path_buf),
+            max_bytes: GateRules::max_bytes_of(manifest.as_ref()),
         };
         let project_lock = Lockfile::load(&lock_path)?.map(|l| {
             (
@@ -221,15 +250,17 @@ impl HashCache {
         &mut self,
         path: &Path,
         tree: &Digest,
-        cache_root: Option<&Path>,
+        gate: &GateRules,
     ) -> Result<Vec<Finding>, String> {
         if let Some(found) = self.findings.get(tree) {
             return Ok(found.clone());
         }
-        let found = match cache_root.and_then(|c| crate::store::remembered_verdict_in(c, tree)) {
+        let remembered =
+            (gate.cache_root.as_deref()).and_then(|c| crate::store::remembered_verdict_in(c, tree));
+        let found = match remembered {
             Some(found) => found,
             None => {
-                let files = read_verified(path, tree, MAX_JUDGED_BYTES)?;
+                let files = read_verified(path, tree, gate.max_bytes)?;
                 crate::audit::audit_files(files.iter().map(|(p, b)| (p.as_str(), b.as_slice())))
             }
         };
@@ -242,11 +273,6 @@ impl HashCache {
         self.hashed
     }
 }
-
-/// At most this many bytes of a placed skill are read to judge it when no
-/// verdict is remembered: the default `[limits]` cap on a stored skill (one
-/// over it is withheld, as nothing could have judged it).
-const MAX_JUDGED_BYTES: u64 = 1 << 30;
 
 /// The files of a placed skill read into memory, hashed from those very
 /// bytes and checked against `expected` (the approved tree digest) before
@@ -292,6 +318,15 @@ pub fn read_verified(
                 return Err(format!("{} has a name that is not UTF-8", p.display()));
             };
             let rel = rel.join("/");
+            // Judged by its size before it is read: a file over the limit
+            // is never held in memory.
+            let size = entry.metadata().map_or(0, |m| m.len());
+            if total.saturating_add(size) > max_bytes {
+                return Err(format!(
+                    "{} holds more than {max_bytes} bytes; it is too large to serve",
+                    path.display()
+                ));
+            }
             let bytes =
                 std::fs::read(&p).map_err(|e| format!("cannot read {}: {e}", p.display()))?;
             total += bytes.len() as u64;

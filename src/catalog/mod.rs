@@ -514,7 +514,7 @@ fn refused_problem(
     gate: &integrity::GateRules,
     cache: &mut HashCache,
 ) -> Option<Withheld> {
-    let found = match cache.findings(path, &entry.tree, gate.cache_root.as_deref()) {
+    let found = match cache.findings(path, &entry.tree, gate) {
         Ok(found) => found,
         Err(detail) => {
             return Some(Withheld::Modified {

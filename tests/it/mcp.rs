@@ -1356,3 +1356,72 @@ fn a_skill_the_gate_refuses_is_neither_served_nor_shown() {
     // The lock was never touched by any of it.
     assert_eq!(std::fs::read_to_string(&lock_path).unwrap(), unaccepted);
 }
+
+/// A placed tree no verdict is remembered for is read into memory to be
+/// judged, and no more of it than the project's `[limits] max-skill-size`:
+/// a tree over it could not have been stored here, so nothing judged it,
+/// and it is withheld without being read whole.
+#[test]
+fn an_unjudged_placed_skill_is_read_only_up_to_the_projects_size_limit() {
+    use crate::audit::{skill_md, write};
+    let w = World::new();
+    w.init();
+    write(
+        &w.project,
+        "vendor/notes/SKILL.md",
+        &skill_md("notes", "Keep notes in references/style.md's style.\n"),
+    );
+    write(
+        &w.project,
+        "vendor/notes/references/style.md",
+        &"Write short sentences.\n".repeat(200),
+    );
+    w.cmd()
+        .args(["add", "--source", "./vendor", "notes", "--yes"])
+        .assert()
+        .success();
+    let lock = std::fs::read_to_string(w.project.join("skills.lock")).unwrap();
+    let tree = lock
+        .lines()
+        .find_map(|l| l.strip_prefix("tree = \"sha256:"))
+        .and_then(|l| l.strip_suffix('"'))
+        .unwrap()
+        .to_owned();
+    // A fresh cache (no verdict remembered) and a link to the tree's files
+    // committed with the project.
+    std::fs::remove_dir_all(&w.cache).unwrap();
+    std::fs::create_dir_all(&w.cache).unwrap();
+    for root in [".agents", ".claude"] {
+        let _ = std::fs::remove_dir_all(w.project.join(root));
+    }
+    let planted = w.project.join(format!("vendor/store/sha256-{tree}"));
+    for file in ["SKILL.md", "references/style.md"] {
+        let text = std::fs::read_to_string(w.project.join("vendor/notes").join(file)).unwrap();
+        write(&planted, file, &text);
+    }
+    std::fs::create_dir_all(w.agents_root()).unwrap();
+    std::os::unix::fs::symlink(
+        format!("../../vendor/store/sha256-{tree}"),
+        w.agents_root().join("notes"),
+    )
+    .unwrap();
+
+    // Honest: within the default limit, judged from its bytes and shown.
+    let out = w.cmd().args(["show", "notes"]).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+
+    // The project's limit below the tree's 4.6 KB: withheld, unread.
+    let manifest = w.project.join("skills.toml");
+    let mut text = std::fs::read_to_string(&manifest).unwrap();
+    text.push_str("\n[limits]\nmax-skill-size = \"1 KiB\"\n");
+    std::fs::write(&manifest, text).unwrap();
+    let out = w.cmd().args(["show", "notes"]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{stderr}");
+    assert!(stderr.contains("more than 1024 bytes"), "{stderr}");
+    assert!(out.stdout.is_empty());
+}

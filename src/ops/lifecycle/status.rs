@@ -25,6 +25,7 @@ pub fn list(ctx: &Context) -> anyhow::Result<ListReport> {
         fail_on: sess.manifest.audit_fail_on(),
         policy: sess.policy.clone(),
         cache_root: crate::cache::cache_root().ok(),
+        max_bytes: sess.limits.max_skill_size,
     };
     let mut findings = HashCache::new();
     let mut rows: Vec<ListRow> = with_site(&sess, |site| {
@@ -59,7 +60,7 @@ pub fn list(ctx: &Context) -> anyhow::Result<ListReport> {
 fn refused(sess: &Session, gate: &GateRules, findings: &mut HashCache, s: &LockedSkill) -> bool {
     let entry = sess.store.entry_path(&s.tree);
     findings
-        .findings(&entry, &s.tree, gate.cache_root.as_deref())
+        .findings(&entry, &s.tree, gate)
         .is_ok_and(|found| !gate.stopping(&found, s.accepted()).is_empty())
 }
 
