@@ -50,16 +50,27 @@ pub struct GateRules {
 
 impl Default for GateRules {
     fn default() -> Self {
-        GateRules {
-            fail_on: crate::audit::Severity::default(),
-            policy: crate::policy::Effective::default(),
-            cache_root: None,
-            max_bytes: GateRules::max_bytes_of(None),
-        }
+        GateRules::of(None, crate::policy::Effective::default(), None)
     }
 }
 
 impl GateRules {
+    /// The rules of the project whose skills.toml is `manifest` (defaults
+    /// without one), under the install policy `policy`, reading remembered
+    /// verdicts from the cache at `cache_root`.
+    pub fn of(
+        manifest: Option<&crate::project::Manifest>,
+        policy: crate::policy::Effective,
+        cache_root: Option<PathBuf>,
+    ) -> GateRules {
+        GateRules {
+            fail_on: manifest.map(|m| m.audit_fail_on()).unwrap_or_default(),
+            policy,
+            cache_root,
+            max_bytes: GateRules::max_bytes_of(manifest),
+        }
+    }
+
     /// The `max-skill-size` of `manifest`'s `[limits]`, or the default one
     /// (also for a table that does not parse: the commands that store
     /// skills refuse it, and the default is the stricter reading).
@@ -101,15 +112,11 @@ impl Approvals {
         let lock_path = Lockfile::path_in(project);
         let manifest =
             crate::project::Manifest::load(&project.join(crate::project::MANIFEST_FILE)).ok();
-        let gate = GateRules {
-            fail_on: manifest
-                .as_ref()
-                .map(|m| m.audit_fail_on())
-                .unwrap_or_default(),
-            policy: crate::policy::load(&crate::agents::roots::Env::from_process(), project)?,
-            cache_root: cache_root.map(Path::to_path_buf),
-            max_bytes: GateRules::max_bytes_of(manifest.as_ref()),
-        };
+        let gate = GateRules::of(
+            manifest.as_ref(),
+            crate::policy::load(&crate::agents::roots::Env::from_process(), project)?,
+            cache_root.map(Path::to_path_buf),
+        );
         let project_lock = Lockfile::load(&lock_path)?.map(|l| {
             (
                 lock_path.clone(),

@@ -75,12 +75,15 @@ struct Remembered {
 /// placed skills to agents (`skillpm mcp`, `show`; `catalog`), which judge
 /// a placed tree as the gate would.
 pub fn remembered_in(cache_root: &std::path::Path, tree: &Digest) -> Option<Vec<Finding>> {
-    let records = Records::batched(
-        cache_root.join(crate::cache::layout::STATE).join(VERDICTS),
-        "verdict",
-        RecordKey::user(),
-    );
-    read_remembered(&records, tree)
+    read_remembered(
+        &verdict_records(&cache_root.join(crate::cache::layout::STATE)),
+        tree,
+    )
+}
+
+/// The verdict records of the state folder `state`, one batch file per run.
+fn verdict_records(state: &std::path::Path) -> Records {
+    Records::batched(state.join(VERDICTS), "verdict", RecordKey::user())
 }
 
 fn read_remembered(records: &Records, tree: &Digest) -> Option<Vec<Finding>> {
@@ -91,11 +94,7 @@ fn read_remembered(records: &Records, tree: &Digest) -> Option<Vec<Finding>> {
 
 impl Store {
     fn verdicts(&self) -> Records {
-        Records::batched(
-            self.state_dir().join(VERDICTS),
-            "verdict",
-            RecordKey::user(),
-        )
+        verdict_records(&self.state_dir())
     }
 
     fn passes(&self) -> Records {

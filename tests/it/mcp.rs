@@ -1419,9 +1419,21 @@ fn an_unjudged_placed_skill_is_read_only_up_to_the_projects_size_limit() {
     let mut text = std::fs::read_to_string(&manifest).unwrap();
     text.push_str("\n[limits]\nmax-skill-size = \"1 KiB\"\n");
     std::fs::write(&manifest, text).unwrap();
+    let before = (
+        crate::support::snapshot(&w.project),
+        crate::support::snapshot(&w.cache),
+    );
     let out = w.cmd().args(["show", "notes"]).output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(3), "{stderr}");
     assert!(stderr.contains("more than 1024 bytes"), "{stderr}");
     assert!(out.stdout.is_empty());
+    // Refused: the project and the cache as they were.
+    assert!(
+        (
+            crate::support::snapshot(&w.project),
+            crate::support::snapshot(&w.cache)
+        ) == before,
+        "show changed something although it refused"
+    );
 }

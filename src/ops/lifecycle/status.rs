@@ -21,12 +21,11 @@ pub fn list(ctx: &Context) -> anyhow::Result<ListReport> {
     let placements = placements_for(&sess, &targets);
     let locked: Vec<&LockedSkill> = lock.skills().iter().collect();
     let proofs = super::proof::prove_each(&mut sess, &locked, false)?;
-    let gate = GateRules {
-        fail_on: sess.manifest.audit_fail_on(),
-        policy: sess.policy.clone(),
-        cache_root: crate::cache::cache_root().ok(),
-        max_bytes: sess.limits.max_skill_size,
-    };
+    let gate = GateRules::of(
+        Some(&sess.manifest),
+        sess.policy.clone(),
+        crate::cache::cache_root().ok(),
+    );
     let mut findings = HashCache::new();
     let mut rows: Vec<ListRow> = with_site(&sess, |site| {
         (lock.skills().iter().zip(proofs))
