@@ -251,14 +251,13 @@ impl HashCache {
     /// files, hashed to `tree` from the very bytes audited
     /// ([`read_verified`]), so no file changed between the check and the
     /// audit can lend its verdict to other bytes. Remembered per digest for
-    /// the life of this cache (a long-running `skillpm mcp`). The error is
-    /// a sentence for a report.
+    /// the life of this cache (a long-running `skillpm mcp`).
     pub fn findings(
         &mut self,
         path: &Path,
         tree: &Digest,
         gate: &GateRules,
-    ) -> Result<Vec<Finding>, String> {
+    ) -> Result<Vec<Finding>, Unread> {
         if let Some(found) = self.findings.get(tree) {
             return Ok(found.clone());
         }
@@ -281,40 +280,72 @@ impl HashCache {
     }
 }
 
+/// Why [`read_verified`] handed nothing out.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Unread {
+    /// More than `limit` bytes: content `install` refuses by its size
+    /// (docs/audit.md#the-gate), found out from the files' sizes before
+    /// their bytes are read.
+    TooLarge { limit: u64 },
+    /// Missing, unreadable, a link or special file, or not the approved
+    /// bytes: a sentence for a report.
+    Changed(String),
+}
+
+impl std::fmt::Display for Unread {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unread::TooLarge { limit } => write!(
+                f,
+                "it holds more than {}, the `max-skill-size` under [limits]",
+                crate::unpack::Size(*limit)
+            ),
+            Unread::Changed(sentence) => f.write_str(sentence),
+        }
+    }
+}
+
+impl From<Unread> for std::borrow::Cow<'static, str> {
+    fn from(unread: Unread) -> Self {
+        unread.to_string().into()
+    }
+}
+
 /// The files of a placed skill read into memory, hashed from those very
 /// bytes and checked against `expected` (the approved tree digest) before
 /// any of them is handed out: what an MCP `resources/read` serves can never
 /// be bytes that changed after the check. Symlinks and special files are
 /// refused; a copy's marker file is left out, as [`HashCache::tree`] does.
-/// The error is a sentence for the client.
 pub fn read_verified(
     path: &Path,
     expected: &Digest,
     max_bytes: u64,
-) -> Result<std::collections::BTreeMap<String, Vec<u8>>, String> {
-    let real =
-        std::fs::canonicalize(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+) -> Result<std::collections::BTreeMap<String, Vec<u8>>, Unread> {
+    let changed = |sentence: String| Unread::Changed(sentence);
+    let real = std::fs::canonicalize(path)
+        .map_err(|e| changed(format!("cannot open {}: {e}", path.display())))?;
     let mut files = std::collections::BTreeMap::new();
     let mut total = 0u64;
     let mut stack = vec![real.clone()];
     while let Some(dir) = stack.pop() {
-        let entries =
-            std::fs::read_dir(&dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
+        let entries = std::fs::read_dir(&dir)
+            .map_err(|e| changed(format!("cannot read {}: {e}", dir.display())))?;
         for entry in entries {
-            let entry = entry.map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
+            let entry =
+                entry.map_err(|e| changed(format!("cannot read {}: {e}", dir.display())))?;
             let p = entry.path();
             let kind = entry
                 .file_type()
-                .map_err(|e| format!("cannot read {}: {e}", p.display()))?;
+                .map_err(|e| changed(format!("cannot read {}: {e}", p.display())))?;
             if kind.is_dir() {
                 stack.push(p);
                 continue;
             }
             if !kind.is_file() {
-                return Err(format!(
+                return Err(changed(format!(
                     "{} is not a regular file; skills never contain links or special files",
                     p.display()
-                ));
+                )));
             }
             let rel = p.strip_prefix(&real).unwrap_or(&p);
             let Some(rel) = rel
@@ -322,26 +353,23 @@ pub fn read_verified(
                 .map(|c| c.as_os_str().to_str())
                 .collect::<Option<Vec<_>>>()
             else {
-                return Err(format!("{} has a name that is not UTF-8", p.display()));
+                return Err(changed(format!(
+                    "{} has a name that is not UTF-8",
+                    p.display()
+                )));
             };
             let rel = rel.join("/");
             // Judged by its size before it is read: a file over the limit
             // is never held in memory.
             let size = entry.metadata().map_or(0, |m| m.len());
             if total.saturating_add(size) > max_bytes {
-                return Err(format!(
-                    "{} holds more than {max_bytes} bytes; it is too large to serve",
-                    path.display()
-                ));
+                return Err(Unread::TooLarge { limit: max_bytes });
             }
-            let bytes =
-                std::fs::read(&p).map_err(|e| format!("cannot read {}: {e}", p.display()))?;
+            let bytes = std::fs::read(&p)
+                .map_err(|e| changed(format!("cannot read {}: {e}", p.display())))?;
             total += bytes.len() as u64;
             if total > max_bytes {
-                return Err(format!(
-                    "{} holds more than {max_bytes} bytes; it is too large to serve",
-                    path.display()
-                ));
+                return Err(Unread::TooLarge { limit: max_bytes });
             }
             files.insert(rel, bytes);
         }
@@ -352,10 +380,10 @@ pub fn read_verified(
     }
     let found = hasher.finish();
     if found != *expected {
-        return Err(format!(
+        return Err(changed(format!(
             "{} no longer matches its approved tree digest {expected} (its files hash to {found}); nothing from it is served. Run `skillpm verify` and reinstall it",
             path.display()
-        ));
+        )));
     }
     Ok(files)
 }
@@ -465,14 +493,13 @@ mod tests {
         assert_eq!(files.len(), 2);
         // Same size, other bytes: refused, and nothing is returned.
         std::fs::write(dir.join("scripts/run.sh"), "#!/bin/zz\n").unwrap();
-        let err = read_verified(&dir, &digest, 1024).unwrap_err();
+        let err = read_verified(&dir, &digest, 1024).unwrap_err().to_string();
         assert!(err.contains("no longer matches"), "{err}");
         assert!(!err.contains("bin/zz"), "{err}");
         // Over the byte budget: refused before hashing.
-        assert!(
-            read_verified(&dir, &digest, 4)
-                .unwrap_err()
-                .contains("too large")
+        assert_eq!(
+            read_verified(&dir, &digest, 4).unwrap_err(),
+            Unread::TooLarge { limit: 4 }
         );
     }
 

@@ -125,6 +125,11 @@ pub enum Withheld {
         fail_on: String,
         findings: Vec<String>,
     },
+    /// Locked and approved, but no verdict is remembered for it and its
+    /// files hold more than the project's `[limits] max-skill-size`: the
+    /// gate does not read them (docs/audit.md#the-gate), as `install` does
+    /// not unpack a tree that large.
+    TooLarge { limit: u64 },
     /// A hand-made folder, and unmanaged skills were not asked for.
     Unmanaged,
     /// `enabled = false` in `skills.toml`.
@@ -140,7 +145,9 @@ impl Withheld {
     /// The exit code a command refusing this skill ends with.
     pub fn exit(&self) -> Exit {
         match self {
-            Withheld::Invalid { .. } | Withheld::Refused { .. } => Exit::Unsafe,
+            Withheld::Invalid { .. } | Withheld::Refused { .. } | Withheld::TooLarge { .. } => {
+                Exit::Unsafe
+            }
             Withheld::Modified { .. } => Exit::Integrity,
             Withheld::Unlocked | Withheld::Unapproved { .. } | Withheld::Unmanaged => {
                 Exit::Approval
@@ -194,6 +201,10 @@ impl Withheld {
                 findings.len(),
                 if findings.len() == 1 { "" } else { "s" },
                 findings.join("\n")
+            ),
+            Withheld::TooLarge { limit } => format!(
+                "skill `{name}` at {at} holds more than {}, the `max-skill-size` under [limits] of skills.toml, and no verdict is remembered for it, so it is not read here and skillpm will not hand it to an agent: `skillpm install` judges it and remembers the verdict (raise `max-skill-size` if a skill this large is expected), or `skillpm disable {name}` unlinks it",
+                crate::unpack::Size(*limit)
             ),
             Withheld::Unmanaged => format!(
                 "skill `{name}` at {at} was not installed by skillpm (nobody approved it through skills.lock), so it is not served: install it with skillpm, or review it and start the server with --include-unmanaged"
@@ -516,7 +527,8 @@ fn refused_problem(
 ) -> Option<Withheld> {
     let found = match cache.findings(path, &entry.tree, gate) {
         Ok(found) => found,
-        Err(detail) => {
+        Err(integrity::Unread::TooLarge { limit }) => return Some(Withheld::TooLarge { limit }),
+        Err(integrity::Unread::Changed(detail)) => {
             return Some(Withheld::Modified {
                 expected: entry.tree,
                 found: None,

@@ -11,7 +11,10 @@ pub(super) fn check_skills(skills: &[CatalogSkill], findings: &mut Vec<Observati
         let Some(why) = &s.withheld else { continue };
         let always = matches!(
             why,
-            Withheld::Invalid { .. } | Withheld::Modified { .. } | Withheld::Refused { .. }
+            Withheld::Invalid { .. }
+                | Withheld::Modified { .. }
+                | Withheld::Refused { .. }
+                | Withheld::TooLarge { .. }
         );
         if s.shadowed_by.is_some() && !always {
             continue;
@@ -20,6 +23,7 @@ pub(super) fn check_skills(skills: &[CatalogSkill], findings: &mut Vec<Observati
             Withheld::Invalid { .. } => (Urgency::Error, "invalid-skill"),
             Withheld::Modified { .. } => (Urgency::Error, "modified"),
             Withheld::Refused { .. } => (Urgency::Error, "refused"),
+            Withheld::TooLarge { .. } => (Urgency::Error, "too-large"),
             Withheld::Unlocked => (Urgency::Warning, "unlocked"),
             Withheld::Unapproved { .. } => (Urgency::Warning, "unapproved"),
             Withheld::Unmanaged => (Urgency::Info, "unmanaged"),

@@ -189,9 +189,11 @@ fn refuse_if_tampered(
     let placement = judge_placement(found, &approvals, &mut HashCache::new());
     match placement.problem {
         None => Ok(()),
-        Some(problem @ (Withheld::Modified { .. } | Withheld::Refused { .. })) => {
-            fail(problem.exit(), problem.explain(&found.name, &found.path))
-        }
+        Some(
+            problem @ (Withheld::Modified { .. }
+            | Withheld::Refused { .. }
+            | Withheld::TooLarge { .. }),
+        ) => fail(problem.exit(), problem.explain(&found.name, &found.path)),
         Some(Withheld::Invalid { message }) => fail(Exit::Other, message),
         Some(other) => {
             ctx.ui.warn(format!(

@@ -227,6 +227,66 @@ fn a_refusal_names_the_links_an_earlier_run_left_and_list_shows_them_refused() {
     assert!(!err.contains("still linked"), "{err}");
 }
 
+/// A stored tree over a `max-skill-size` lowered after it was installed,
+/// with no verdict remembered (a new rule set, a cleared cache): the
+/// serving side does not read it, calls it `refused` for its size (not
+/// "modified", exit 5), and `install` judges it from the store and
+/// remembers the verdict, after which it is served again.
+#[test]
+fn a_stored_tree_over_a_lowered_size_limit_is_withheld_until_install_judges_it() {
+    let sb = Sandbox::new();
+    sb.init();
+    write(
+        &sb.project,
+        "vendor/notes/SKILL.md",
+        &skill_md("notes", "Keep notes in references/style.md's style.\n"),
+    );
+    write(
+        &sb.project,
+        "vendor/notes/references/style.md",
+        &"Write short sentences.\n".repeat(200),
+    );
+    ok(run(sb
+        .cmd()
+        .args(["add", "--source", "./vendor", "notes", "--yes"])));
+    let state = |sb: &Sandbox| {
+        let (_, out, _) = ok(run(sb.cmd().args(["list", "--json"])));
+        let report: Value = serde_json::from_str(&out).unwrap();
+        report["skills"][0]["state"].as_str().unwrap().to_owned()
+    };
+    // Honest: within the limit, approved and shown.
+    assert_eq!(state(&sb), "approved");
+    ok(run(sb.cmd().args(["show", "notes"])));
+
+    let manifest = sb.project.join("skills.toml");
+    let mut text = std::fs::read_to_string(&manifest).unwrap();
+    text.push_str("\n[limits]\nmax-skill-size = \"1 KiB\"\n");
+    std::fs::write(&manifest, text).unwrap();
+    // A remembered verdict still vouches for the tree.
+    assert_eq!(state(&sb), "approved");
+    // None remembered: withheld unread, for its size.
+    for records in ["verdicts", "gate-passes"] {
+        let dir = sb.cache.join("state").join(records);
+        std::fs::remove_dir_all(&dir).unwrap();
+        std::fs::create_dir_all(&dir).unwrap();
+    }
+    assert_eq!(state(&sb), "refused");
+    let out = run(sb.cmd().args(["show", "notes"]));
+    assert_eq!(out.0, 5, "{}", out.2);
+    assert!(
+        out.2
+            .contains("holds more than 1 KiB, the `max-skill-size` under [limits]")
+            && out.2.contains("`skillpm install` judges it"),
+        "{}",
+        out.2
+    );
+    assert!(!out.2.contains("modified"), "{}", out.2);
+    // The advice works.
+    ok(run(sb.cmd().args(["install"])));
+    assert_eq!(state(&sb), "approved");
+    ok(run(sb.cmd().args(["show", "notes"])));
+}
+
 /// Issue 33: a no-op install whose agent folders are sealed (their links
 /// taken as read, placement/sealed.rs) still passes the gate: the lock
 /// edited to drop an acceptance, with every link and folder stamp as they

@@ -1425,8 +1425,14 @@ fn an_unjudged_placed_skill_is_read_only_up_to_the_projects_size_limit() {
     );
     let out = w.cmd().args(["show", "notes"]).output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(3), "{stderr}");
-    assert!(stderr.contains("more than 1024 bytes"), "{stderr}");
+    // Refused for its size (exit 5, as `install` refuses it), not called
+    // modified: its files are the approved ones.
+    assert_eq!(out.status.code(), Some(5), "{stderr}");
+    assert!(
+        stderr.contains("holds more than 1 KiB, the `max-skill-size` under [limits]"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("modified"), "{stderr}");
     assert!(out.stdout.is_empty());
     // Refused: the project and the cache as they were.
     assert!(
@@ -1436,4 +1442,8 @@ fn an_unjudged_placed_skill_is_read_only_up_to_the_projects_size_limit() {
         ) == before,
         "show changed something although it refused"
     );
+    // `doctor` names why it is withheld.
+    let doctor = w.cmd().args(["--json", "doctor"]).output().unwrap();
+    let doctor = String::from_utf8_lossy(&doctor.stdout);
+    assert!(doctor.contains("\"too-large\""), "{doctor}");
 }

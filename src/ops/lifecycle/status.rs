@@ -54,13 +54,16 @@ pub fn list(ctx: &Context) -> anyhow::Result<ListReport> {
 /// Whether the audit gate refuses `s`'s tree under this lock, as `install`
 /// and the serving commands judge it (docs/audit.md#the-gate): from the
 /// verdict remembered for the tree, or its stored files read and hashed
-/// to it from the very bytes audited. An entry that cannot be read is not
-/// called refused here (its state says what is wrong with it).
+/// to it from the very bytes audited. A tree over the project's size limit
+/// is refused unread, as the serving commands refuse it; an entry that
+/// cannot be read otherwise is not called refused here (its state says
+/// what is wrong with it).
 fn refused(sess: &Session, gate: &GateRules, findings: &mut HashCache, s: &LockedSkill) -> bool {
     let entry = sess.store.entry_path(&s.tree);
-    findings
-        .findings(&entry, &s.tree, gate)
-        .is_ok_and(|found| !gate.stopping(&found, s.accepted()).is_empty())
+    match findings.findings(&entry, &s.tree, gate) {
+        Ok(found) => !gate.stopping(&found, s.accepted()).is_empty(),
+        Err(unread) => matches!(unread, crate::catalog::integrity::Unread::TooLarge { .. }),
+    }
 }
 
 pub fn verify(ctx: &Context) -> anyhow::Result<VerifyReport> {
