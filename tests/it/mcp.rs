@@ -1281,7 +1281,9 @@ fn a_skill_the_gate_refuses_is_neither_served_nor_shown() {
     assert!(c.listing().contains(&entry("installer")));
     let (err, text) = c.skill("installer");
     assert!(!err, "{text}");
-    drop(c);
+    // `c` keeps running: a server started before the lock changed must
+    // judge by the lock as it is now, not as it was when it started.
+    let mut running = c;
     w.cmd().args(["show", "installer"]).assert().success();
 
     let refused = |what: &str| {
@@ -1322,6 +1324,10 @@ fn a_skill_the_gate_refuses_is_neither_served_nor_shown() {
     let install = w.cmd().arg("install").output().unwrap();
     assert_eq!(install.status.code(), Some(5));
     refused("acceptance dropped");
+    let (err, text) = running.skill("installer");
+    assert!(err, "a server started earlier still served it:\n{text}");
+    assert!(!running.listing().contains(&entry("installer")));
+    drop(running);
 
     // Attack 2: a fresh clone and cache, the pull request committing the
     // skill under a `store/sha256-<tree>` folder of its own and a symlink
