@@ -55,6 +55,10 @@ pub struct Found {
     pub all: bool,
     /// What the record says beyond its source, for the report's `detail`.
     pub detail: Option<String>,
+    /// What the other tool will do again after the import unless told not
+    /// to, and how to tell it (pnpm re-links approved skills on every
+    /// install); `None` where it does nothing on its own.
+    pub hand_off: Option<String>,
 }
 
 /// The skills `gh skill` and pnpm placed in the agent folders of `project`
@@ -208,6 +212,7 @@ fn read_vercel(path: &Path, base: &Path, tool: &'static str) -> anyhow::Result<V
             git_ref: text(entry, "ref"),
             all: false,
             detail: None,
+            hand_off: None,
         });
     }
     Ok(out)
@@ -235,6 +240,7 @@ fn read_openskills(path: &Path) -> anyhow::Result<Found> {
         git_ref: None,
         all: false,
         detail: None,
+        hand_off: None,
     })
 }
 
@@ -262,6 +268,7 @@ fn read_skillkit(path: &Path, project: &Path, home: Option<&Path>) -> anyhow::Re
             git_ref: None,
             all: false,
             detail: None,
+            hand_off: None,
         });
     }
     Ok(out)
@@ -312,6 +319,7 @@ fn read_skillkit_manifest(
             git_ref: None,
             all,
             detail: None,
+            hand_off: None,
         };
         if names.is_empty() {
             out.push(one("*".to_owned(), true));

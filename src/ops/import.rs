@@ -56,7 +56,15 @@ pub fn import(ctx: &Context, opts: &ImportOptions) -> anyhow::Result<ImportRepor
     // Every add places all the project's skills: what happened at a
     // skill's folders is told in that skill's row, whichever add did it.
     let mut all_links: Vec<lifecycle::LinkChanges> = Vec::new();
+    let mut seen: Vec<(&str, String, String)> = Vec::new();
     for f in found {
+        // One skill a tool placed in several agent folders (pnpm links each
+        // approved skill into every one it detects) is one row.
+        let record = (f.tool, f.name.clone(), f.source.clone());
+        if seen.contains(&record) {
+            continue;
+        }
+        seen.push(record);
         let mut row = ImportedSkill::planned(&f);
         if !f.all && !done.insert(f.name.clone()) {
             row.status = "skipped";

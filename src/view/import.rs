@@ -27,7 +27,8 @@ use crate::placement::{FileChanges, LinkChanges, Replaced};
 /// `differences` how each differs from the locked tree (`changed`/`added`/
 /// `removed` + file); `adopted` the ones that held exactly the locked tree
 /// and are skillpm's now; `replaced` the ones `--replace` took over, with
-/// their backups.
+/// their backups; `hand_off` (pnpm rows) what the other tool does again
+/// unless told not to, and the setting that stops it.
 /// `tool`: `vercel-skills`, `vercel-skills-global`, `openskills`,
 /// `skillkit` (its lock), `skillkit-manifest` (its `.skills`; a whole-source
 /// entry plans as `name` `*` and imports as one row per skill), `gh-skill`
@@ -64,6 +65,11 @@ pub struct ImportedSkill {
     /// resolves; else kept, or replaced with `--replace`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub found: Vec<PathBuf>,
+    /// What the other tool will do again unless told not to, and how to
+    /// tell it (pnpm): the migration's last step, which skillpm leaves to
+    /// the person because the file is the other tool's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hand_off: Option<String>,
 }
 
 impl ImportReport {
@@ -109,6 +115,7 @@ impl ImportedSkill {
             adopted: Vec::new(),
             replaced: Vec::new(),
             found: Vec::new(),
+            hand_off: f.hand_off.clone(),
         }
     }
 }
@@ -187,6 +194,9 @@ impl Report for ImportReport {
                     "             left in place: {} (not skillpm's, and it differs from the locked tree: {how}); `skillpm import --replace` backs it up and takes it over",
                     d.path.display()
                 )?;
+            }
+            if let Some(then) = s.hand_off.as_ref().filter(|_| s.status != "skipped") {
+                writeln!(out, "             then: {then}")?;
             }
         }
         if self.dry_run {

@@ -652,11 +652,13 @@ fn gh_skill_installs_are_imported_and_only_its_own_keys_are_ignored() {
     assert!(format!("{out}{err}").contains("pdf-tools"), "{out}{err}");
 }
 
-/// pnpm's layout: the package in `node_modules/.pnpm/<pkg>@<version>/
-/// node_modules/<pkg>`, `node_modules/<pkg>` a link to it, and the skill
-/// linked into `.claude/skills` (pnpm ≥ 12.18 names the link after the
-/// skill; before, `pnpm-<package>-<skill>`). Returns the package's skill
-/// folder.
+/// pnpm's layout, as pnpm 12.21 makes it (scripts/interop-pnpm.sh runs the
+/// real one): the package in `node_modules/.pnpm/<pkg>@<version>/
+/// node_modules/<pkg>`, `node_modules/<pkg>` a link to it, the approval in
+/// pnpm-workspace.yaml, and the skill linked into `.agents/skills` and
+/// `.claude/skills` through the `.pnpm` path, each folder with pnpm's
+/// `.gitignore` (pnpm ≥ 12.18 names the link after the skill; before, and
+/// on a clash, `pnpm-<package>-<skill>`). Returns the package's skill folder.
 fn pnpm_placed(sb: &Sandbox, link_name: &str, skill_md: &str) -> PathBuf {
     let nm = sb.project.join("node_modules");
     let pkg = nm.join(".pnpm/@acme+kit@1.2.0/node_modules/@acme/kit");
@@ -675,14 +677,25 @@ fn pnpm_placed(sb: &Sandbox, link_name: &str, skill_md: &str) -> PathBuf {
         nm.join("@acme/kit"),
     )
     .unwrap();
-    let agent = sb.project.join(".claude/skills");
-    std::fs::create_dir_all(&agent).unwrap();
-    std::fs::write(agent.join(".gitignore"), "# pnpm\npdf-tools\n").unwrap();
-    std::os::unix::fs::symlink(
-        "../../node_modules/@acme/kit/skills/pdf-tools",
-        agent.join(link_name),
+    std::fs::write(
+        sb.project.join("pnpm-workspace.yaml"),
+        "allowBuilds:\n  esbuild: true\npermissions:\n  '@acme/kit':\n    skills: true\n",
     )
     .unwrap();
+    for folder in [".agents/skills", ".claude/skills"] {
+        let agent = sb.project.join(folder);
+        std::fs::create_dir_all(&agent).unwrap();
+        std::fs::write(
+            agent.join(".gitignore"),
+            format!("# pnpm\n/{link_name}\n# pnpm end\n"),
+        )
+        .unwrap();
+        std::os::unix::fs::symlink(
+            "../../node_modules/.pnpm/@acme+kit@1.2.0/node_modules/@acme/kit/skills/pdf-tools",
+            agent.join(link_name),
+        )
+        .unwrap();
+    }
     skill
 }
 
@@ -739,10 +752,28 @@ fn pnpm_linked_skills_are_imported_from_their_package() {
         "{row}"
     );
     assert_eq!(row["status"], "imported", "{row}");
-    ok(run(sb.cmd().arg("verify")));
+    // Linked into two agent folders, it is one record; both links adopted.
+    let rows = report["skills"].as_array().unwrap();
+    assert_eq!(rows.len(), 1, "{report}");
+    assert_eq!(row["adopted"].as_array().unwrap().len(), 2, "{row}");
+    // pnpm would link it again on its next install: the row says how to
+    // stop it, naming the key pnpm-workspace.yaml approved it under.
+    let then = row["hand_off"].as_str().unwrap();
+    assert!(
+        then.contains("`skills: false`") && then.contains("for `@acme/kit` in pnpm-workspace.yaml"),
+        "{row}"
+    );
+    let (_, out, _) = ok(run(sb.cmd().arg("verify")));
+    assert!(out.contains("1 skills verified"), "{out}");
+    // pnpm's files are its own: left as they were.
     assert_eq!(
         std::fs::read_to_string(sb.project.join(".claude/skills/.gitignore")).unwrap(),
-        "# pnpm\npdf-tools\n"
+        "# pnpm\n/pdf-tools\n# pnpm end\n"
+    );
+    assert!(
+        std::fs::read_to_string(sb.project.join("pnpm-workspace.yaml"))
+            .unwrap()
+            .contains("skills: true")
     );
 
     let sb = Sandbox::new();

@@ -47,7 +47,8 @@ fn agent_folders(project: &Path, env: &Env) -> Vec<PathBuf> {
     out
 }
 
-/// The `gh skill` installs and pnpm links in every agent folder.
+/// The `gh skill` installs and pnpm links in every agent folder, one
+/// record per folder or link (`list --all` labels each).
 pub fn gather(project: &Path, env: &Env) -> (Vec<PathBuf>, Vec<Found>) {
     let node_modules = std::fs::canonicalize(project.join("node_modules")).ok();
     let mut files = Vec::new();
@@ -63,7 +64,9 @@ pub fn gather(project: &Path, env: &Env) -> (Vec<PathBuf>, Vec<Found>) {
                 continue;
             };
             let record = if meta.file_type().is_symlink() {
-                node_modules.as_deref().and_then(|nm| pnpm_link(&path, nm))
+                node_modules
+                    .as_deref()
+                    .and_then(|nm| pnpm_link(&path, nm, project))
             } else if meta.is_dir() {
                 gh_install(&path)
             } else {
@@ -101,6 +104,7 @@ fn gh_install(dir: &Path) -> Option<Found> {
         )),
         file,
         all: false,
+        hand_off: None,
     })
 }
 
@@ -118,7 +122,7 @@ fn repo_source(repo: &str) -> String {
 /// `skills/…/<name>` folder of a package (the nearest folder above holding
 /// `package.json`). The source is that folder reached through
 /// `node_modules/<package>`, the path pnpm keeps for a direct dependency.
-fn pnpm_link(link: &Path, node_modules: &Path) -> Option<Found> {
+fn pnpm_link(link: &Path, node_modules: &Path, project: &Path) -> Option<Found> {
     let target = std::fs::canonicalize(link).ok()?;
     if !target.starts_with(node_modules) || !target.join(SKILL_MD).is_file() {
         return None;
@@ -155,12 +159,66 @@ fn pnpm_link(link: &Path, node_modules: &Path) -> Option<Found> {
             "pnpm linked it from {package_name}@{version} in node_modules; added as a folder source"
         )),
         all: false,
+        hand_off: Some(format!(
+            "pnpm links it again on its next install, under another name beside skillpm's folder: set `skills: false` under `permissions` for `{}` in pnpm-workspace.yaml, and its next install removes its own links and the .gitignore it wrote beside them",
+            pnpm_permission_key(project, &package_name)
+        )),
     })
+}
+
+/// The key under `permissions` in pnpm-workspace.yaml that approved
+/// `package`'s skills: its name for a registry package, `name@<source>` for
+/// a local, git or tarball one (pnpm's own keys); the name when the file
+/// says nothing of it. The nearest pnpm-workspace.yaml at or above
+/// `project` is read.
+fn pnpm_permission_key(project: &Path, package: &str) -> String {
+    #[derive(serde::Deserialize)]
+    struct Workspace {
+        #[serde(default)]
+        permissions: std::collections::BTreeMap<String, serde_json::Value>,
+    }
+    let read = |dir: &Path| {
+        let text =
+            crate::fs::read_bounded(&dir.join("pnpm-workspace.yaml"), MAX_PACKAGE_JSON_BYTES)
+                .ok()??;
+        serde_saphyr::from_str::<Workspace>(&text).ok()
+    };
+    let Some(workspace) = project.ancestors().find_map(read) else {
+        return package.to_owned();
+    };
+    let versioned = format!("{package}@");
+    (workspace.permissions.into_iter())
+        .filter(|(key, _)| key == package || key.starts_with(&versioned))
+        .find(|(_, granted)| granted.get("skills").is_some_and(|s| s != false))
+        .map_or_else(|| package.to_owned(), |(key, _)| key)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::repo_source;
+    use super::{pnpm_permission_key, repo_source};
+
+    /// The key pnpm approved a package's skills under, as pnpm 12.21 writes
+    /// it: the name for a registry package, `name@<source>` for a local one;
+    /// a denial, another package sharing the prefix, or no file at all give
+    /// the bare name.
+    #[test]
+    fn the_pnpm_key_is_the_one_that_approved_the_skills() {
+        let tmp = tempfile::tempdir().unwrap();
+        let project = tmp.path().join("app");
+        std::fs::create_dir_all(&project).unwrap();
+        assert_eq!(pnpm_permission_key(&project, "acme-tools"), "acme-tools");
+        std::fs::write(
+            tmp.path().join("pnpm-workspace.yaml"),
+            "permissions:\n  acme-tools-extra:\n    skills: true\n  acme-tools@git+https://old.example/a.git:\n    skills: false\n  acme-tools@file:../pkg:\n    skills: true\n  '@acme/kit':\n    build: true\n    skills: [pdf]\n",
+        )
+        .unwrap();
+        assert_eq!(
+            pnpm_permission_key(&project, "acme-tools"),
+            "acme-tools@file:../pkg"
+        );
+        assert_eq!(pnpm_permission_key(&project, "@acme/kit"), "@acme/kit");
+        assert_eq!(pnpm_permission_key(&project, "other"), "other");
+    }
 
     #[test]
     fn github_repositories_become_github_sources() {

@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# Interoperability check: the real pnpm (npm package `pnpm`, pinned) links
+# the skills of an approved dependency into the agent folders, and
+# `skillpm import` takes them over (docs/sources.md#skills-other-tools-installed):
+#
+# 1. pnpm installs a local package shipping two skills, `pnpm approve --all`
+#    grants them, and its next install links them into .agents/skills and
+#    .claude/skills (through node_modules/.pnpm, with a .gitignore of its own);
+# 2. `skillpm list --all` names pnpm as who placed them; `skillpm import`
+#    imports each once, adopts both links and says how to stop pnpm
+#    linking them again, naming the key pnpm-workspace.yaml approved them
+#    under;
+# 3. without that step pnpm links them again beside skillpm's folders (why
+#    the import says it); with it, pnpm's next install removes its links and
+#    .gitignore, and skillpm's folders stay, verified.
+#
+# Needs node and npm (skips, exit 0, with a message when either is missing);
+# reaches the npm registry once to install pnpm into a temp dir; the
+# dependency is a local folder, so pnpm itself fetches nothing.
+#
+#   scripts/interop-pnpm.sh                      # pinned pnpm version
+#   PNPM_VERSION=latest scripts/interop-pnpm.sh
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+version=${PNPM_VERSION:-12.21.0}
+
+if ! command -v npm >/dev/null 2>&1 || ! command -v node >/dev/null 2>&1; then
+    echo "SKIP interop-pnpm: npm and node are needed to install pnpm"
+    exit 0
+fi
+
+check=interop-pnpm
+# shellcheck source=scripts/interop-lib.sh
+. "$root/scripts/interop-lib.sh"
+
+skillpm=${SKILLPM:-$root/target/debug/skillpm}
+if [ -z "${SKILLPM:-}" ]; then
+    (cd "$root" && cargo build --locked --quiet)
+fi
+
+npm install --prefix "$tmp/tool" --no-audit --no-fund --loglevel=error "pnpm@$version" >/dev/null \
+    || fail "npm install pnpm@$version failed"
+pnpm=$tmp/tool/node_modules/.bin/pnpm
+
+home=$tmp/home
+mkdir -p "$home"
+export HOME=$home XDG_CONFIG_HOME=$home/.config XDG_CACHE_HOME=$home/.cache \
+    XDG_DATA_HOME=$home/.data XDG_STATE_HOME=$home/.state \
+    SKILLPM_CACHE_DIR=$tmp/cache NO_COLOR=1 CI=1
+unset CLAUDE_CONFIG_DIR SKILLPM_PROJECT
+
+# The dependency: a package shipping two skills.
+pkg=$tmp/pkg
+for skill in pdf-helper csv-clean; do
+    mkdir -p "$pkg/skills/$skill"
+    printf -- '---\nname: %s\ndescription: %s for the acme tools.\n---\n# %s\n\nUse the acme tools.\n' \
+        "$skill" "$skill" "$skill" >"$pkg/skills/$skill/SKILL.md"
+done
+echo '{"name": "acme-tools", "version": "1.0.0"}' >"$pkg/package.json"
+
+app=$tmp/app
+mkdir -p "$app/.agents/skills" "$app/.claude/skills"
+echo '{"name": "app", "version": "0.0.0", "dependencies": {"acme-tools": "file:../pkg"}}' >"$app/package.json"
+cd "$app"
+pnpm_install() { "$pnpm" install --store-dir "$tmp/store" >"$tmp/pnpm.log" 2>&1 || { cat "$tmp/pnpm.log" >&2; fail "pnpm install failed"; }; }
+
+# 1. pnpm places the approved skills.
+pnpm_install
+grep -q "awaiting approval" "$tmp/pnpm.log" || fail "pnpm did not ask to approve the skills: $(cat "$tmp/pnpm.log")"
+"$pnpm" approve --all >"$tmp/pnpm.log" 2>&1 || { cat "$tmp/pnpm.log" >&2; fail "pnpm approve --all failed"; }
+pnpm_install
+links() { find "$app/.agents/skills" "$app/.claude/skills" -mindepth 1 -maxdepth 1 -type l | sort; }
+[ "$(links | wc -l)" = 4 ] || fail "pnpm did not link 2 skills into 2 agent folders: $(links)"
+for link in $(links); do
+    case $(readlink "$link") in
+        *node_modules/*/skills/*) ;;
+        *) fail "pnpm's link $link leads to $(readlink "$link")" ;;
+    esac
+done
+
+# 2. skillpm sees who placed them, then imports each once.
+"$skillpm" --json list --all >"$tmp/list.json" || fail "skillpm list --all failed"
+node -e '
+const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+const by = r.skills.filter((s) => s.placed_by === "pnpm").length;
+if (by !== 4) { console.error(`placed_by pnpm on ${by} rows, not 4`); process.exit(1); }
+' "$tmp/list.json" || fail "skillpm list --all does not name pnpm"
+"$skillpm" --json import --yes >"$tmp/import.json" || fail "skillpm import failed: $(cat "$tmp/import.json")"
+node -e '
+const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+const names = r.skills.map((s) => s.name).sort().join(",");
+if (names !== "csv-clean,pdf-helper") throw new Error(`rows: ${names}`);
+for (const s of r.skills) {
+  if (s.tool !== "pnpm" || s.status !== "imported") throw new Error(JSON.stringify(s));
+  if ((s.adopted || []).length !== 2) throw new Error(`adopted: ${JSON.stringify(s)}`);
+  if (!/`skills: false`.*`acme-tools@file:\.\.\/pkg`/.test(s.hand_off || "")) throw new Error(`hand_off: ${s.hand_off}`);
+}
+' "$tmp/import.json" || fail "skillpm import's report: $(cat "$tmp/import.json")"
+[ -z "$(links)" ] || fail "pnpm's links are still there after import: $(links)"
+"$skillpm" verify >/dev/null || fail "skillpm verify failed after import"
+
+# 3. Why the import says what it says: pnpm links them again...
+cp -a "$app" "$tmp/app-as-is"
+pnpm_install
+[ "$(links | wc -l)" = 4 ] || fail "pnpm $version no longer links approved skills beside skillpm's folders (links: $(links)); revise the import's hand-off"
+rm -rf "$app" && mv "$tmp/app-as-is" "$app" && cd "$app"
+# ...and with the step taken, pnpm removes its own links and .gitignore.
+grep -q 'skills: true' pnpm-workspace.yaml || fail "pnpm-workspace.yaml: $(cat pnpm-workspace.yaml)"
+sed -i 's/skills: true/skills: false/' pnpm-workspace.yaml
+pnpm_install
+[ -z "$(links)" ] || fail "pnpm still links the skills after skills: false: $(links)"
+for folder in .agents/skills .claude/skills; do
+    [ ! -e "$folder/.gitignore" ] || fail "pnpm's $folder/.gitignore is still there"
+    for skill in pdf-helper csv-clean; do
+        [ -f "$folder/$skill/SKILL.md" ] || fail "skillpm's $folder/$skill is gone"
+    done
+done
+"$skillpm" verify >/dev/null || fail "skillpm verify failed after pnpm's install"
+"$skillpm" --json list --all >"$tmp/list.json" || fail "skillpm list --all failed"
+node -e '
+const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+if (r.skills.some((s) => s.placed_by)) throw new Error("a row still names another tool");
+if (r.skills.length !== 4) throw new Error(`${r.skills.length} rows, not 4`);
+' "$tmp/list.json" || fail "skillpm list --all after the hand-off: $(cat "$tmp/list.json")"
+
+echo "PASS interop-pnpm: pnpm@$version's skill links imported, and its hand-off stops them coming back"
