@@ -11,7 +11,7 @@
 #    linking them again, naming the key pnpm-workspace.yaml approved them
 #    under;
 # 3. without that step pnpm links them again beside skillpm's folders (why
-#    the import says it); with it, pnpm's next install removes its links and
+#    the import says it, and `doctor` warns of each); with it, pnpm's next install removes its links and
 #    .gitignore, and skillpm's folders stay, verified.
 #
 # Needs node and npm (skips, exit 0, with a message when either is missing);
@@ -104,12 +104,17 @@ for (const s of r.skills) {
 cp -a "$app" "$tmp/app-as-is"
 pnpm_install
 [ "$(links | wc -l)" = 4 ] || fail "pnpm $version no longer links approved skills beside skillpm's folders (links: $(links)); revise the import's hand-off"
+"$skillpm" --json doctor >"$tmp/doctor.json" || true
+[ "$(grep -c '"kind": "listed-twice"' "$tmp/doctor.json")" = 4 ] \
+    || fail "doctor does not warn of each skill pnpm linked again: $(cat "$tmp/doctor.json")"
 rm -rf "$app" && mv "$tmp/app-as-is" "$app" && cd "$app"
 # ...and with the step taken, pnpm removes its own links and .gitignore.
 grep -q 'skills: true' pnpm-workspace.yaml || fail "pnpm-workspace.yaml: $(cat pnpm-workspace.yaml)"
 sed -i 's/skills: true/skills: false/' pnpm-workspace.yaml
 pnpm_install
 [ -z "$(links)" ] || fail "pnpm still links the skills after skills: false: $(links)"
+"$skillpm" --json doctor >"$tmp/doctor.json" || true
+! grep -q '"listed-twice"' "$tmp/doctor.json" || fail "doctor still warns: $(cat "$tmp/doctor.json")"
 for folder in .agents/skills .claude/skills; do
     [ ! -e "$folder/.gitignore" ] || fail "pnpm's $folder/.gitignore is still there"
     for skill in pdf-helper csv-clean; do

@@ -43,6 +43,7 @@ pub(super) fn check_skills(skills: &[CatalogSkill], findings: &mut Vec<Observati
 pub(super) fn check_duplicates(discovery: &Discovery, findings: &mut Vec<Observation>) {
     for d in &discovery.duplicates {
         if d.same_target {
+            twice_in_one_folder(d, findings);
             continue;
         }
         let Some(winner) = &d.winner else { continue };
@@ -63,6 +64,43 @@ pub(super) fn check_duplicates(discovery: &Discovery, findings: &mut Vec<Observa
                 d.paths.len(),
                 winner.display(),
                 losers.join(", ")
+            ),
+        ));
+    }
+}
+
+/// One skill in one agent folder under two folder names (pnpm links an
+/// approved skill again as `pnpm-<package>-<name>` beside the folder
+/// `import` adopted): the same content, but an agent reading that folder
+/// may list it once for each (docs/sources.md#skills-other-tools-installed).
+fn twice_in_one_folder(d: &crate::agents::roots::Duplicate, findings: &mut Vec<Observation>) {
+    let mut by_folder: std::collections::BTreeMap<&std::path::Path, Vec<String>> =
+        std::collections::BTreeMap::new();
+    for p in &d.paths {
+        if let (Some(parent), Some(name)) = (p.parent(), p.file_name()) {
+            by_folder
+                .entry(parent)
+                .or_default()
+                .push(name.to_string_lossy().into_owned());
+        }
+    }
+    for (folder, names) in by_folder.into_iter().filter(|(_, n)| n.len() > 1) {
+        let pnpm = if names.iter().any(|n| n.starts_with("pnpm-")) {
+            "; pnpm links a `pnpm-…` one again on its next install unless `pnpm-workspace.yaml` says `skills: false` for its package (`skillpm import` names the key)"
+        } else {
+            ""
+        };
+        findings.push(finding(
+            Urgency::Warning,
+            "listed-twice",
+            Some(&d.name),
+            Some(&folder.join(&names[0])),
+            format!(
+                "`{}` is in {} {} times ({}), the same content each time: an agent that reads that folder may list it once for each, so keep one and remove the others{pnpm}",
+                d.name,
+                folder.display(),
+                names.len(),
+                names.join(", ")
             ),
         ));
     }

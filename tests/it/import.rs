@@ -775,6 +775,29 @@ fn pnpm_linked_skills_are_imported_from_their_package() {
             .unwrap()
             .contains("skills: true")
     );
+    // `doctor` is quiet about it; once pnpm links it again beside skillpm's
+    // folder (as pnpm 12.21 does), it warns that the folder lists it twice.
+    let listed_twice = |sb: &Sandbox| {
+        let (_, out, _) = run(sb.cmd().args(["--json", "doctor"]));
+        let report: Value = serde_json::from_str(&out).unwrap();
+        (report["findings"].as_array().unwrap().iter())
+            .filter(|f| f["kind"] == "listed-twice")
+            .map(|f| f["message"].as_str().unwrap().to_owned())
+            .collect::<Vec<_>>()
+    };
+    assert!(listed_twice(&sb).is_empty());
+    std::os::unix::fs::symlink(
+        "../../node_modules/.pnpm/@acme+kit@1.2.0/node_modules/@acme/kit/skills/pdf-tools",
+        sb.project.join(".claude/skills/pnpm-@acme-kit-pdf-tools"),
+    )
+    .unwrap();
+    let warned = listed_twice(&sb);
+    assert_eq!(warned.len(), 1, "{warned:?}");
+    assert!(
+        warned[0].contains("(pdf-tools, pnpm-@acme-kit-pdf-tools)")
+            && warned[0].contains("`skills: false`"),
+        "{warned:?}"
+    );
 
     let sb = Sandbox::new();
     let stray = sb.project.join("node_modules/stray/skills/pdf-tools");
