@@ -10,3 +10,13 @@ cleanup() {
 trap cleanup EXIT
 
 fail() { echo "FAIL $check: $*" >&2; exit 1; }
+
+# The vercel-labs `skills` release these checks pin: skills >= 1.5.19 needs
+# Node >= 22.20, and 1.5.18 is the newest that runs on older Node.
+vercel_skills_version() {
+    if node -e 'const [a,b]=process.versions.node.split(".").map(Number);process.exit(a>22||(a===22&&b>=20)?0:1)'; then
+        echo 1.7.4
+    else
+        echo 1.5.18
+    fi
+}

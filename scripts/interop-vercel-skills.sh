@@ -22,14 +22,10 @@ if ! command -v npm >/dev/null 2>&1 || ! command -v node >/dev/null 2>&1; then
     exit 0
 fi
 
-# skills >= 1.5.19 needs Node >= 22.20; 1.5.18 is the newest that runs on older Node.
-node_ok=$(node -e 'const [a,b]=process.versions.node.split(".").map(Number);console.log(a>22||(a===22&&b>=20)?1:0)')
-if [ "$node_ok" = 1 ]; then default_version=1.7.4; else default_version=1.5.18; fi
-version=${SKILLS_VERSION:-$default_version}
-
 check=interop-vercel-skills
 # shellcheck source=scripts/interop-lib.sh
 . "$root/scripts/interop-lib.sh"
+version=${SKILLS_VERSION:-$(vercel_skills_version)}
 
 repository=$(npm view "skills@$version" repository.url 2>/dev/null) \
     || fail "cannot query the npm registry for skills@$version"

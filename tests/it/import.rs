@@ -652,7 +652,7 @@ fn gh_skill_installs_are_imported_and_only_its_own_keys_are_ignored() {
     assert!(format!("{out}{err}").contains("pdf-tools"), "{out}{err}");
 }
 
-/// pnpm's layout, as pnpm 12.21 makes it (scripts/interop-pnpm.sh runs the
+/// pnpm's layout, as pnpm 12.21 makes it (scripts/interop-import.sh runs the
 /// real one): the package in `node_modules/.pnpm/<pkg>@<version>/
 /// node_modules/<pkg>`, `node_modules/<pkg>` a link to it, the approval in
 /// pnpm-workspace.yaml, and the skill linked into `.agents/skills` and

@@ -1,46 +1,47 @@
 #!/usr/bin/env bash
-# Interoperability check: the real pnpm (npm package `pnpm`, pinned) links
-# the skills of an approved dependency into the agent folders, and
-# `skillpm import` takes them over (docs/sources.md#skills-other-tools-installed):
+# Interoperability check of `skillpm import` against the real tools it
+# migrates from (docs/sources.md#skills-other-tools-installed), each pinned
+# and installed from npm into a temp dir:
 #
-# 1. pnpm installs a local package shipping two skills, `pnpm approve --all`
-#    grants them, and its next install links them into .agents/skills and
-#    .claude/skills (through node_modules/.pnpm, with a .gitignore of its own);
-# 2. `skillpm list --all` names pnpm as who placed them; `skillpm import`
-#    imports each once, adopts both links and says how to stop pnpm
-#    linking them again, naming the key pnpm-workspace.yaml approved them
-#    under;
-# 3. without that step pnpm links them again beside skillpm's folders (why
-#    the import says it, and `doctor` warns of each); with it, pnpm's next install removes its links and
-#    .gitignore, and skillpm's folders stay, verified.
+# - the vercel-labs `skills` CLI and openskills install two skills from a
+#   local git repository; `skillpm import` imports each, adopts every folder
+#   they placed, and `verify` and `doctor` pass;
+# - pnpm links the skills of an approved local dependency into the agent
+#   folders (through node_modules/.pnpm, with a .gitignore of its own);
+#   `skillpm list --all` names pnpm as who placed them, `import` imports
+#   each once, adopts both links and says how to stop pnpm linking them
+#   again, naming the key pnpm-workspace.yaml approved them under. Without
+#   that step pnpm links them again beside skillpm's folders (why the import
+#   says it, and `doctor` warns of each); with it, pnpm's next install
+#   removes its links and .gitignore, and skillpm's folders stay, verified.
 #
 # Needs node and npm (skips, exit 0, with a message when either is missing);
-# reaches the npm registry once to install pnpm into a temp dir; the
-# dependency is a local folder, so pnpm itself fetches nothing.
-#
-#   scripts/interop-pnpm.sh                      # pinned pnpm version
-#   PNPM_VERSION=latest scripts/interop-pnpm.sh
+# reaches the npm registry only to install the three tools. Versions:
+# SKILLS_VERSION, OPENSKILLS_VERSION, PNPM_VERSION (e.g. `latest`).
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
-version=${PNPM_VERSION:-12.21.0}
 
 if ! command -v npm >/dev/null 2>&1 || ! command -v node >/dev/null 2>&1; then
-    echo "SKIP interop-pnpm: npm and node are needed to install pnpm"
+    echo "SKIP interop-import: npm and node are needed to install the other tools"
     exit 0
 fi
 
-check=interop-pnpm
+check=interop-import
 # shellcheck source=scripts/interop-lib.sh
 . "$root/scripts/interop-lib.sh"
+version=${PNPM_VERSION:-12.21.0}
+skills_version=${SKILLS_VERSION:-$(vercel_skills_version)}
+openskills_version=${OPENSKILLS_VERSION:-1.5.0}
 
 skillpm=${SKILLPM:-$root/target/debug/skillpm}
 if [ -z "${SKILLPM:-}" ]; then
     (cd "$root" && cargo build --locked --quiet)
 fi
 
-npm install --prefix "$tmp/tool" --no-audit --no-fund --loglevel=error "pnpm@$version" >/dev/null \
-    || fail "npm install pnpm@$version failed"
+npm install --prefix "$tmp/tool" --no-audit --no-fund --loglevel=error \
+    "pnpm@$version" "skills@$skills_version" "openskills@$openskills_version" >/dev/null \
+    || fail "npm install of pnpm@$version, skills@$skills_version and openskills@$openskills_version failed"
 pnpm=$tmp/tool/node_modules/.bin/pnpm
 
 home=$tmp/home
@@ -49,6 +50,41 @@ export HOME=$home XDG_CONFIG_HOME=$home/.config XDG_CACHE_HOME=$home/.cache \
     XDG_DATA_HOME=$home/.data XDG_STATE_HOME=$home/.state \
     SKILLPM_CACHE_DIR=$tmp/cache NO_COLOR=1 CI=1
 unset CLAUDE_CONFIG_DIR SKILLPM_PROJECT
+
+# The vercel-labs skills CLI and openskills, from a local git repository
+# of two skills; $1 names the project, the rest is the tool's command.
+repo=$tmp/repo
+for skill in pdf-helper csv-clean; do
+    mkdir -p "$repo/skills/$skill"
+    printf -- '---\nname: %s\ndescription: %s from a repository.\n---\n# %s\n\nUse it.\n' \
+        "$skill" "$skill" "$skill" >"$repo/skills/$skill/SKILL.md"
+done
+git -C "$repo" init -q && git -C "$repo" add -A \
+    && git -C "$repo" -c user.name=t -c user.email=t@example.com commit -qm skills
+imported_by() {
+    local project=$tmp/$1 tool=$2
+    shift 2
+    mkdir -p "$project" && git -C "$project" init -q
+    (cd "$project" && "$@") >"$tmp/tool.log" 2>&1 </dev/null || { cat "$tmp/tool.log" >&2; fail "$tool: $*"; }
+    (cd "$project" && "$skillpm" --json import --yes) >"$tmp/import.json" 2>"$tmp/import.err" \
+        || fail "skillpm import after $tool failed: $(cat "$tmp/import.json")"
+    node -e '
+const [file, tool] = process.argv.slice(1);
+const r = JSON.parse(require("fs").readFileSync(file, "utf8"));
+const names = r.skills.map((s) => s.name).sort().join(",");
+if (names !== "csv-clean,pdf-helper") throw new Error(`rows: ${names}`);
+for (const s of r.skills) {
+  if (s.tool !== tool || s.status !== "re-resolved") throw new Error(JSON.stringify(s));
+  if (!(s.adopted || []).length || (s.left_in_place || []).length) throw new Error(`not adopted: ${JSON.stringify(s)}`);
+}
+' "$tmp/import.json" "$(basename "$tool")" || fail "skillpm import's report after $tool: $(cat "$tmp/import.json")"
+    (cd "$project" && "$skillpm" verify) >/dev/null || fail "skillpm verify failed after importing from $tool"
+    (cd "$project" && "$skillpm" doctor) >"$tmp/doctor.log" || fail "doctor after $tool: $(cat "$tmp/doctor.log")"
+    grep -q "no problems found" "$tmp/doctor.log" || fail "doctor after $tool: $(cat "$tmp/doctor.log")"
+}
+imported_by from-vercel vercel-skills "$tmp/tool/node_modules/.bin/skills" add "$repo" \
+    -a claude-code codex --skill '*' -y
+imported_by from-openskills openskills "$tmp/tool/node_modules/.bin/openskills" install "$repo/skills" -y
 
 # The dependency: a package shipping two skills.
 pkg=$tmp/pkg
@@ -129,4 +165,4 @@ if (r.skills.some((s) => s.placed_by)) throw new Error("a row still names anothe
 if (r.skills.length !== 4) throw new Error(`${r.skills.length} rows, not 4`);
 ' "$tmp/list.json" || fail "skillpm list --all after the hand-off: $(cat "$tmp/list.json")"
 
-echo "PASS interop-pnpm: pnpm@$version's skill links imported, and its hand-off stops them coming back"
+echo "PASS interop-import: vercel skills@$skills_version's and openskills@$openskills_version's installs imported and adopted; pnpm@$version's skill links imported, and its hand-off stops them coming back"
