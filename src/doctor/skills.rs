@@ -72,7 +72,9 @@ pub(super) fn check_duplicates(discovery: &Discovery, findings: &mut Vec<Observa
 /// One skill in one agent folder under two folder names (pnpm links an
 /// approved skill again as `pnpm-<package>-<name>` beside the folder
 /// `import` adopted): the same content, but an agent reading that folder
-/// may list it once for each (docs/sources.md#skills-other-tools-installed).
+/// lists it once for each (Claude Code 2.1.332 does, by folder name: seen
+/// in the request it sent a loopback model API, as scripts/interop-agents.sh
+/// reads them) (docs/sources.md#skills-other-tools-installed).
 fn twice_in_one_folder(d: &crate::agents::roots::Duplicate, findings: &mut Vec<Observation>) {
     let mut by_folder: std::collections::BTreeMap<&std::path::Path, Vec<String>> =
         std::collections::BTreeMap::new();
@@ -96,7 +98,7 @@ fn twice_in_one_folder(d: &crate::agents::roots::Duplicate, findings: &mut Vec<O
             Some(&d.name),
             Some(&folder.join(&names[0])),
             format!(
-                "`{}` is in {} {} times ({}), the same content each time: an agent that reads that folder may list it once for each, so keep one and remove the others{pnpm}",
+                "`{}` is in {} {} times ({}), the same content each time: agents that read that folder list it once for each (Claude Code does, under each folder's name), so keep one and remove the others{pnpm}",
                 d.name,
                 folder.display(),
                 names.len(),
