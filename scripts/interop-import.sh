@@ -51,14 +51,19 @@ export HOME=$home XDG_CONFIG_HOME=$home/.config XDG_CACHE_HOME=$home/.cache \
     SKILLPM_CACHE_DIR=$tmp/cache NO_COLOR=1 CI=1
 unset CLAUDE_CONFIG_DIR SKILLPM_PROJECT
 
+# two_skills DIR: the skills pdf-helper and csv-clean under DIR/skills/.
+two_skills() {
+    for skill in pdf-helper csv-clean; do
+        mkdir -p "$1/skills/$skill"
+        printf -- '---\nname: %s\ndescription: %s, from %s.\n---\n# %s\n\nUse it.\n' \
+            "$skill" "$skill" "$(basename "$1")" "$skill" >"$1/skills/$skill/SKILL.md"
+    done
+}
+
 # The vercel-labs skills CLI and openskills, from a local git repository
 # of two skills; $1 names the project, the rest is the tool's command.
 repo=$tmp/repo
-for skill in pdf-helper csv-clean; do
-    mkdir -p "$repo/skills/$skill"
-    printf -- '---\nname: %s\ndescription: %s from a repository.\n---\n# %s\n\nUse it.\n' \
-        "$skill" "$skill" "$skill" >"$repo/skills/$skill/SKILL.md"
-done
+two_skills "$repo"
 git -C "$repo" init -q && git -C "$repo" add -A \
     && git -C "$repo" -c user.name=t -c user.email=t@example.com commit -qm skills
 imported_by() {
@@ -77,7 +82,7 @@ for (const s of r.skills) {
   if (s.tool !== tool || s.status !== "re-resolved") throw new Error(JSON.stringify(s));
   if (!(s.adopted || []).length || (s.left_in_place || []).length) throw new Error(`not adopted: ${JSON.stringify(s)}`);
 }
-' "$tmp/import.json" "$(basename "$tool")" || fail "skillpm import's report after $tool: $(cat "$tmp/import.json")"
+' "$tmp/import.json" "$tool" || fail "skillpm import's report after $tool: $(cat "$tmp/import.json")"
     (cd "$project" && "$skillpm" verify) >/dev/null || fail "skillpm verify failed after importing from $tool"
     (cd "$project" && "$skillpm" doctor) >"$tmp/doctor.log" || fail "doctor after $tool: $(cat "$tmp/doctor.log")"
     grep -q "no problems found" "$tmp/doctor.log" || fail "doctor after $tool: $(cat "$tmp/doctor.log")"
@@ -88,11 +93,7 @@ imported_by from-openskills openskills "$tmp/tool/node_modules/.bin/openskills" 
 
 # The dependency: a package shipping two skills.
 pkg=$tmp/pkg
-for skill in pdf-helper csv-clean; do
-    mkdir -p "$pkg/skills/$skill"
-    printf -- '---\nname: %s\ndescription: %s for the acme tools.\n---\n# %s\n\nUse the acme tools.\n' \
-        "$skill" "$skill" "$skill" >"$pkg/skills/$skill/SKILL.md"
-done
+two_skills "$pkg"
 echo '{"name": "acme-tools", "version": "1.0.0"}' >"$pkg/package.json"
 
 app=$tmp/app

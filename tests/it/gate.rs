@@ -227,6 +227,21 @@ fn a_refusal_names_the_links_an_earlier_run_left_and_list_shows_them_refused() {
     assert!(!err.contains("still linked"), "{err}");
 }
 
+/// `vendor/notes` in `project`: an honest skill of 4.6 KB, over a limit of
+/// `1 KiB`.
+pub fn vendor_notes_over_a_kib(project: &Path) {
+    write(
+        project,
+        "vendor/notes/SKILL.md",
+        &skill_md("notes", "Keep notes in references/style.md's style.\n"),
+    );
+    write(
+        project,
+        "vendor/notes/references/style.md",
+        &"Write short sentences.\n".repeat(200),
+    );
+}
+
 /// A stored tree over a `max-skill-size` lowered after it was installed,
 /// with no verdict remembered (a new rule set, a cleared cache): the
 /// serving side does not read it, calls it `refused` for its size (not
@@ -236,16 +251,7 @@ fn a_refusal_names_the_links_an_earlier_run_left_and_list_shows_them_refused() {
 fn a_stored_tree_over_a_lowered_size_limit_is_withheld_until_install_judges_it() {
     let sb = Sandbox::new();
     sb.init();
-    write(
-        &sb.project,
-        "vendor/notes/SKILL.md",
-        &skill_md("notes", "Keep notes in references/style.md's style.\n"),
-    );
-    write(
-        &sb.project,
-        "vendor/notes/references/style.md",
-        &"Write short sentences.\n".repeat(200),
-    );
+    vendor_notes_over_a_kib(&sb.project);
     ok(run(sb
         .cmd()
         .args(["add", "--source", "./vendor", "notes", "--yes"])));

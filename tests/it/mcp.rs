@@ -1369,19 +1369,10 @@ fn a_skill_the_gate_refuses_is_neither_served_nor_shown() {
 /// and it is withheld without being read whole.
 #[test]
 fn an_unjudged_placed_skill_is_read_only_up_to_the_projects_size_limit() {
-    use crate::audit::{skill_md, write};
+    use crate::audit::write;
     let w = World::new();
     w.init();
-    write(
-        &w.project,
-        "vendor/notes/SKILL.md",
-        &skill_md("notes", "Keep notes in references/style.md's style.\n"),
-    );
-    write(
-        &w.project,
-        "vendor/notes/references/style.md",
-        &"Write short sentences.\n".repeat(200),
-    );
+    crate::gate::vendor_notes_over_a_kib(&w.project);
     w.cmd()
         .args(["add", "--source", "./vendor", "notes", "--yes"])
         .assert()
