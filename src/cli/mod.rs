@@ -142,7 +142,7 @@ pub enum Command {
     Doctor(agent::DoctorArgs),
     /// The agents skillpm knows: detected here?, their skill folders, managed skills.
     Agents,
-    /// Bring in skills installed by vercel `skills`, openskills or skillkit.
+    /// Bring in skills installed by vercel `skills`, openskills, skillkit, `gh skill` or pnpm.
     Import(ImportArgs),
     /// Serve approved skills to agents over MCP (stdio).
     Mcp(agent::McpArgs),
