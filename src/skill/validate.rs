@@ -49,7 +49,10 @@ pub const SPEC_FIELDS: &[&str] = &[
 /// documents it, named as the agents table's `display` (the table's `doc`
 /// link for that agent is the source: code.claude.com/docs/en/skills for
 /// Claude Code, docs.github.com's agent skills page for GitHub Copilot).
-/// A test keeps every agent named here a row of the table.
+/// `background` and `disallowed-tools` are not in Claude Code's docs yet,
+/// but its skill loader reads both (release 2.1.332, the one CI runs:
+/// docs/design.md#skills). A test keeps every agent named here a row of
+/// the table.
 pub const AGENT_FIELDS: &[(&str, &str)] = &[
     ("disable-model-invocation", "Claude Code"),
     ("user-invocable", "Claude Code"),
@@ -64,6 +67,8 @@ pub const AGENT_FIELDS: &[(&str, &str)] = &[
     ("paths", "Claude Code"),
     ("shell", "Claude Code"),
     ("version", "Claude Code"),
+    ("background", "Claude Code"),
+    ("disallowed-tools", "Claude Code"),
     ("excludeAgent", "GitHub Copilot"),
 ];
 

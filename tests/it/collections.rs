@@ -669,6 +669,15 @@ fn corpus() -> Vec<(&'static str, String)> {
             "claude-fork",
             fm("name: claude-fork\ndescription: d\ncontext: fork\nagent: Explore\n"),
         ),
+        // Read by Claude Code 2.1.332's skill loader, in no docs page yet.
+        (
+            "claude-background",
+            fm("name: claude-background\ndescription: d\nbackground: true\n"),
+        ),
+        (
+            "claude-disallowed-tools",
+            fm("name: claude-disallowed-tools\ndescription: d\ndisallowed-tools: Bash\n"),
+        ),
         (
             "multiline-desc",
             fm(
@@ -690,6 +699,8 @@ const AGENT_FIELD_ONLY: &[&str] = &[
     "claude-paths",
     "claude-shell",
     "claude-fork",
+    "claude-background",
+    "claude-disallowed-tools",
 ];
 
 /// `check --strict` gives the reference validator's verdict on every case;
