@@ -157,7 +157,7 @@ impl Seen {
     /// Whether this is what `stamped` (a [`stamp`] read back) says:
     /// compared as numbers, since formatting three figures per file as
     /// text was most of the check's cost in a no-op install
-    /// (docs/performance.md, issue 34).
+    /// (docs/performance.md#the-no-op-install).
     fn matches(&self, stamped: &str) -> bool {
         let mut parts = stamped.split(' ');
         let mut next = || parts.next().and_then(|p| p.parse::<i128>().ok());

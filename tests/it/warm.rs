@@ -1,4 +1,4 @@
-//! A warm cache (docs/performance.md, "Warm cache"): `add` of skills whose
+//! A warm cache (docs/performance.md#what-the-measurements-decided): `add` of skills whose
 //! artifacts the store already unpacked neither downloads nor unpacks them
 //! again, an entry that is no longer whole is never reused, and v0.1 files
 //! (no digest) are revalidated with the server's validators (a 304 over
