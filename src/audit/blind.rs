@@ -49,6 +49,14 @@ pub(super) static CUES: &[Cue] = &[
     },
     Cue {
         means: Means::Rule("download-then-run"),
+        what: "starts a shell with no script and feeds it commands the program holds",
+        needs: "sh",
+        pattern: r#"(?i)(?:\bsubprocess\.\w+\(\s*\[\s*[\x22'](?:/bin/|/usr/bin/)?(?:ba|z|da|k)?sh[\x22'](?:\s*,\s*[\x22']-s[\x22'])?\s*\]\s*,[^\n]*\b(?:input\s*=|stdin\s*=\s*(?:subprocess\.)?PIPE)|\bopen\s*\(?\s*(?:my\s+)?[\$\w]+\s*,\s*[\x22']\|-[\x22']\s*,\s*[\x22'](?:/bin/|/usr/bin/)?(?:ba|z|da|k)?sh[\x22']|\bopen\s*\(?\s*(?:my\s+)?[\$\w]+\s*,\s*[\x22']\|\s*(?:/bin/|/usr/bin/)?(?:ba|z|da|k)?sh\s*[\x22']|\bIO\.popen\(\s*\[?\s*[\x22'](?:/bin/)?(?:ba|z)?sh[\x22']\s*\]?\s*,\s*[\x22'](?:w|r\+|w\+)[\x22']|\bspawn\(\s*[\x22'](?:/bin/)?(?:ba|z)?sh[\x22']\s*(?:,\s*\[\s*(?:[\x22']-s[\x22'])?\s*\])?\s*(?:,\s*\{[^}\n]*\})?\s*\)[^\n]*\.stdin\.(?:write|end)|\bexecSync\(\s*[\x22'](?:/bin/)?(?:ba|z)?sh[\x22']\s*,\s*\{[^}\n]*\binput\s*:)"#,
+        place: CuePlace::Code,
+        ..Cue::PLAIN
+    },
+    Cue {
+        means: Means::Rule("download-then-run"),
         what: "runs text fetched at run time as Ruby",
         needs: "eval",
         pattern: r"(?:\b(?:instance_eval|class_eval|module_eval|binding\.eval)\s*\(?\s*[A-Za-z_@]|(?:^|[^\w.])eval\s*\(?\s*[A-Za-z_@][\w.]*\s*(?:\)|,|$))",
@@ -305,6 +313,37 @@ mod tests {
         assert!(
             found.iter().any(|f| f.rule == "native-executable"),
             "{found:?}"
+        );
+    }
+
+    #[test]
+    fn a_shell_fed_its_commands_on_stdin_is_refused() {
+        // Honest: a shell given a fixed command; a program reading a
+        // child's output.
+        assert!(
+            high(&[(
+                "r.py",
+                "import subprocess\nsubprocess.run([\"sh\", \"-c\", \"make test\"], check=True)\nout = subprocess.run([\"git\", \"status\"], input=\"\", text=True)\n"
+            )])
+            .is_empty()
+        );
+        caught(
+            &["download-then-run"],
+            &[
+                (
+                    "sync.py",
+                    "import subprocess\nsubprocess.run([\"sh\"], input=steps(), text=True)\n",
+                ),
+                (
+                    "p.pl",
+                    "open my $sh, '|-', '/bin/sh' or die $!;\nprint $sh $post;\n",
+                ),
+                ("a.rb", "IO.popen(\"bash\", \"w\") { |io| io.write(body) }\n"),
+                (
+                    "a.js",
+                    "const p = spawn(\"sh\", [], {stdio: ['pipe', 1, 2]}).stdin.write(code);\n",
+                ),
+            ],
         );
     }
 }

@@ -498,7 +498,11 @@ fn scan_text(
     }
     if rel == "SKILL.md" && first {
         let hooks = rules::frontmatter(rel, raw, out);
-        skill.hooks(&hooks);
+        skill.hooks(rel, &hooks);
+    }
+    if first && rel.ends_with(".json") {
+        let hooks = rules::json_hooks(rel, raw, out);
+        skill.hooks(rel, &hooks);
     }
 }
 
