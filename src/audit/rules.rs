@@ -651,7 +651,7 @@ static HOOK_NETWORK: LazyLock<Regex> =
 /// Prose files, where a match may be teaching rather than doing.
 pub(super) fn is_prose(rel: &str) -> bool {
     let lower = rel.to_ascii_lowercase();
-    [".md", ".markdown", ".mdx", ".txt", ".rst"]
+    [".md", ".markdown", ".mdx", ".txt", ".rst", ".log"]
         .iter()
         .any(|ext| lower.ends_with(ext))
 }
