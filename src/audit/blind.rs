@@ -400,7 +400,10 @@ mod tests {
                     "p.pl",
                     "open my $sh, '|-', '/bin/sh' or die $!;\nprint $sh $post;\n",
                 ),
-                ("a.rb", "IO.popen(\"bash\", \"w\") { |io| io.write(body) }\n"),
+                (
+                    "a.rb",
+                    "IO.popen(\"bash\", \"w\") { |io| io.write(body) }\n",
+                ),
                 (
                     "a.js",
                     "const p = spawn(\"sh\", [], {stdio: ['pipe', 1, 2]}).stdin.write(code);\n",
@@ -439,9 +442,18 @@ mod tests {
                 "r.py",
                 "sys.path.insert(0, str(Path(__file__).parent / 'lib'))\nLOGO = 'assets/logo.png'\n",
             ),
-            ("r.py", "with open(p, 'rb') as f:\n    f.seek(128)\n    head = f.read(4)\n"),
-            ("p.sh", "git push origin \"$branch\"\ngit ls-remote --heads origin\n"),
-            ("package.json", "{\"scripts\": {\"test\": \"sh -c 'vitest run'\"}}\n"),
+            (
+                "r.py",
+                "with open(p, 'rb') as f:\n    f.seek(128)\n    head = f.read(4)\n",
+            ),
+            (
+                "p.sh",
+                "git push origin \"$branch\"\ngit ls-remote --heads origin\n",
+            ),
+            (
+                "package.json",
+                "{\"scripts\": {\"test\": \"sh -c 'vitest run'\"}}\n",
+            ),
         ] {
             let found = high(&[(file, text)]);
             assert!(found.is_empty(), "{text}: {found:?}");

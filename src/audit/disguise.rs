@@ -461,7 +461,10 @@ fn expand(line: &str, values: &HashMap<String, String>) -> String {
     let fields;
     let line = if line.contains("f\"") || line.contains("f'") {
         let filled = FIELD.replace_all(line, |c: &Captures| {
-            values.get(&c[1]).cloned().unwrap_or_else(|| c[0].to_owned())
+            values
+                .get(&c[1])
+                .cloned()
+                .unwrap_or_else(|| c[0].to_owned())
         });
         fields = if filled != line {
             PREFIX.replace_all(&filled, "$1$2").into_owned()

@@ -314,13 +314,7 @@ mod tests {
             )])
             .is_empty()
         );
-        assert!(
-            high(&[(
-                "package.json",
-                "{\"overrides\": {\"semver\": \"7.5.4\"}}\n"
-            )])
-            .is_empty()
-        );
+        assert!(high(&[("package.json", "{\"overrides\": {\"semver\": \"7.5.4\"}}\n")]).is_empty());
         caught(
             &["foreign-source"],
             &[
