@@ -60,7 +60,7 @@ pub(super) static CUES: &[Cue] = &[
         means: Means::Rule("destroy-shared"),
         what: "deletes on the remote every branch or tag a listing returns (`git push R :ref` for each ref of `ls-remote`)",
         needs: "push",
-        pattern: r#"(?i)\bpush\b[^\n]*(?:[\x22']:[\x22']\s*\+\s*\w|\.map\(\s*\(?\w+\)?\s*=>\s*[\x22'`]:[\x22'`]?\s*\+?|[\x22'`]:\$\{\w+\}|\s:\$\{?\w+\}?(?:\s|$))"#,
+        pattern: r#"(?i)\bpush\b[^\n]*(?:[\x22']:[\x22']\s*\+\s*[0-9A-Za-z_]|\.map\(\s*\(?[0-9A-Za-z_]+\)?\s*=>\s*[\x22'`]:[\x22'`]?\s*\+?|[\x22'`]:\$\{[0-9A-Za-z_]+\}|\s:\$\{?[0-9A-Za-z_]+\}?(?:\s|$))"#,
         also: r"(?i)\bls-remote\b",
         place: CuePlace::Script,
         ..Cue::PLAIN
@@ -69,7 +69,7 @@ pub(super) static CUES: &[Cue] = &[
         means: Means::Rule("destroy-shared"),
         what: "a force-push spelled as a `+` refspec built from parts (replaces the remote's history)",
         needs: "push",
-        pattern: r#"(?i)\bpush\b[^\n]*(?:\[\s*[\x22']\+[\x22']\s*,|[\x22'`]\+\$\{\w+\}:|[\x22']\+[\x22']\s*\+\s*\w)"#,
+        pattern: r#"(?i)\bpush\b[^\n]*(?:\[\s*[\x22']\+[\x22']\s*,|[\x22'`]\+\$\{[0-9A-Za-z_]+\}:|[\x22']\+[\x22']\s*\+\s*[0-9A-Za-z_])"#,
         place: CuePlace::Script,
         ..Cue::PLAIN
     },
@@ -96,7 +96,7 @@ pub(super) static CUES: &[Cue] = &[
         means: Means::Rule("skip-permissions"),
         what: "a package script that runs whatever command it is given (`sh -c`): any command through one approved name",
         needs: "sh -c|eval",
-        pattern: r#"(?i)(?:[\x22'][\w:.-]+[\x22']\s*:|\bscripts(?:\.[\w$]+|\[[^\]\n]+\])\s*=)\s*[\x22'](?:(?:ba|z|da)?sh -c|eval)(?:\s+[\x22\\]*\$@[\x22\\]*|\s+--)?\s*[\x22']\s*[,;}\n]"#,
+        pattern: r#"(?i)(?:[\x22'][[0-9A-Za-z_]:.-]+[\x22']\s*:|\bscripts(?:\.[[0-9A-Za-z_]$]+|\[[^\]\n]+\])\s*=)\s*[\x22'](?:(?:ba|z|da)?sh -c|eval)(?:\s+[\x22\\]*\$@[\x22\\]*|\s+--)?\s*[\x22']\s*[,;}\n]"#,
         place: CuePlace::Code,
         ..Cue::PLAIN
     },
@@ -113,7 +113,7 @@ pub(super) static CUES: &[Cue] = &[
         means: Means::Rule("download-then-run"),
         what: "starts a shell with no script and feeds it commands the program holds",
         needs: "subprocess.|open|spawn(|execsync(",
-        pattern: r#"(?i)(?:\bsubprocess\.\w+\(\s*\[\s*[\x22'](?:/bin/|/usr/bin/)?(?:ba|z|da|k)?sh[\x22'](?:\s*,\s*[\x22']-s[\x22'])?\s*\]\s*,[^\n]*\b(?:input\s*=|stdin\s*=\s*(?:subprocess\.)?PIPE)|\bopen\s*\(?\s*(?:my\s+)?[\$\w]+\s*,\s*[\x22']\|-[\x22']\s*,\s*[\x22'](?:/bin/|/usr/bin/)?(?:ba|z|da|k)?sh[\x22']|\bopen\s*\(?\s*(?:my\s+)?[\$\w]+\s*,\s*[\x22']\|\s*(?:/bin/|/usr/bin/)?(?:ba|z|da|k)?sh\s*[\x22']|\bIO\.popen\(\s*\[?\s*[\x22'](?:/bin/)?(?:ba|z)?sh[\x22']\s*\]?\s*,\s*[\x22'](?:w|r\+|w\+)[\x22']|\bspawn\(\s*[\x22'](?:/bin/)?(?:ba|z)?sh[\x22']\s*(?:,\s*\[\s*(?:[\x22']-s[\x22'])?\s*\])?\s*(?:,\s*\{[^}\n]*\})?\s*\)[^\n]*\.stdin\.(?:write|end)|\bexecSync\(\s*[\x22'](?:/bin/)?(?:ba|z)?sh[\x22']\s*,\s*\{[^}\n]*\binput\s*:)"#,
+        pattern: r#"(?i)(?:\bsubprocess\.[0-9A-Za-z_]+\(\s*\[\s*[\x22'](?:/bin/|/usr/bin/)?(?:ba|z|da|k)?sh[\x22'](?:\s*,\s*[\x22']-s[\x22'])?\s*\]\s*,[^\n]*\b(?:input\s*=|stdin\s*=\s*(?:subprocess\.)?PIPE)|\bopen\s*\(?\s*(?:my\s+)?[\$[0-9A-Za-z_]]+\s*,\s*[\x22']\|-[\x22']\s*,\s*[\x22'](?:/bin/|/usr/bin/)?(?:ba|z|da|k)?sh[\x22']|\bopen\s*\(?\s*(?:my\s+)?[\$[0-9A-Za-z_]]+\s*,\s*[\x22']\|\s*(?:/bin/|/usr/bin/)?(?:ba|z|da|k)?sh\s*[\x22']|\bIO\.popen\(\s*\[?\s*[\x22'](?:/bin/)?(?:ba|z)?sh[\x22']\s*\]?\s*,\s*[\x22'](?:w|r\+|w\+)[\x22']|\bspawn\(\s*[\x22'](?:/bin/)?(?:ba|z)?sh[\x22']\s*(?:,\s*\[\s*(?:[\x22']-s[\x22'])?\s*\])?\s*(?:,\s*\{[^}\n]*\})?\s*\)[^\n]*\.stdin\.(?:write|end)|\bexecSync\(\s*[\x22'](?:/bin/)?(?:ba|z)?sh[\x22']\s*,\s*\{[^}\n]*\binput\s*:)"#,
         place: CuePlace::Code,
         ..Cue::PLAIN
     },

@@ -431,7 +431,7 @@ static GIT_ALIAS: Expr = Expr::new(r#"(?i)\balias\.([\w-]+)[\x22']?\s*=?\s*[\x22
 /// A program file named in another (started, sourced or imported): its
 /// base name (`lib/driver.mjs`, `"./remote.mjs"`, `scripts/poll.sh`).
 static PROGRAM_REF: Expr = Expr::new(
-    r#"(?i)(?:^|[\s\x22'`(/=])((?:[\w-]+)\.(?:sh|bash|py|js|mjs|cjs|ts|rb|pl|ps1|psm1))(?:$|[\s\x22'`);,])"#,
+    r#"(?i)(?:^|[\s\x22'`(/=])([0-9A-Za-z_-]+\.(?:sh|bash|py|js|mjs|cjs|ts|rb|pl|ps1|psm1))(?:$|[\s\x22'`);,])"#,
 );
 
 /// A skill file copied or linked into a place where it runs on its own

@@ -278,7 +278,7 @@ pub(super) static CUES: &[Cue] = &[
     Cue {
         means: Means::Family(REMOTE),
         what: "",
-        needs: "http",
+        needs: "följ|utför|kör|proveď|spusť|postupuj|řiď|בצע|הרץ|פעל|עקוב",
         pattern: r"(?i)https?://\S+[^.\n]{0,160}(?:\b(?:följ|utför|kör)\w*\s+(?:alla\s+)?(?:instruktioner|anvisningar|kommandon|steg)|(?:proveď|spusť|postupuj|řiď\s+se)|(?:ו?בצע|ו?הרץ|ו?פעל\s+לפי|ו?עקוב\s+אחר)\s+(?:את\s+)?(?:כל\s+)?(?:ה?הוראות|ה?פקודות|ה?שלבים))",
         place: CuePlace::Prose,
         explain: Explain::Teaching,

@@ -79,7 +79,7 @@ pub(super) static CUES: &[Cue] = &[
         means: Means::Sink,
         what: "a request header filled with encoded or compressed data",
         needs: "base64|b64encode|btoa|encode64|deflate|zlib|gzip",
-        pattern: r#"(?i)(?:\b\w+\[\s*[\x22'][\w-]+[\x22']\s*\]\s*=\s*[^\n]*\b(?:Base64|b64encode|btoa|\w*encode64|Deflate|Zlib|gzip)\b|\bheaders?\s*(?:=>|:|=)\s*\{[^}\n]*\b(?:base64|b64encode|btoa|\w*encode64|deflate|zlib|gzip)\b|\bsetRequestHeader\([^\n]*\b(?:btoa|base64)\b)"#,
+        pattern: r#"(?i)(?:\b[0-9A-Za-z_]+\[\s*[\x22'][[0-9A-Za-z_]-]+[\x22']\s*\]\s*=\s*[^\n]*\b(?:Base64|b64encode|btoa|[0-9A-Za-z_]*encode64|Deflate|Zlib|gzip)\b|\bheaders?\s*(?:=>|:|=)\s*\{[^}\n]*\b(?:base64|b64encode|btoa|[0-9A-Za-z_]*encode64|deflate|zlib|gzip)\b|\bsetRequestHeader\([^\n]*\b(?:btoa|base64)\b)"#,
         also: SENDS,
         unless: r"(?i)(?:authoriz|\bbasic\b|content-encoding|accept-encoding|content-type)",
         place: CuePlace::Script,
