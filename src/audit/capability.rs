@@ -430,9 +430,8 @@ static GIT_ALIAS: Expr = Expr::new(r#"(?i)\balias\.([\w-]+)[\x22']?\s*=?\s*[\x22
 
 /// A program file named in another (started, sourced or imported): its
 /// base name (`lib/driver.mjs`, `"./remote.mjs"`, `scripts/poll.sh`).
-static PROGRAM_REF: Expr = Expr::new(
-    r#"(?i)(?:^|[\s\x22'`(/=])([0-9A-Za-z_-]+\.(?:sh|bash|py|js|mjs|cjs|ts|rb|pl|ps1|psm1))(?:$|[\s\x22'`);,])"#,
-);
+static PROGRAM_REF: Expr =
+    Expr::new(r#"(?i)[0-9A-Za-z_-]+\.(?:sh|bash|py|js|mjs|cjs|ts|rb|pl|ps1|psm1)"#);
 
 /// A skill file copied or linked into a place where it runs on its own
 /// (`cp scripts/pre-commit .git/hooks/pre-commit`), or such a place made
@@ -922,7 +921,10 @@ fn fetched_then_run(lines: &Lines<'_>) -> Option<usize> {
     let mut written: Vec<String> = Vec::new();
     for index in 0..lines.starts.len().min(5000) {
         let line = lines.line(index);
-        if written.len() < 16 {
+        let downloads = ["curl", "wget", "urlretrieve", "OutFile"]
+            .iter()
+            .any(|w| line.contains(w));
+        if downloads && written.len() < 16 {
             for c in DOWNLOAD_TO.captures_iter(line) {
                 if let Some(f) = (1..c.len()).find_map(|i| c.get(i)) {
                     written.extend(file_keys(f.as_str()));
@@ -1911,10 +1913,19 @@ impl Skill {
             self.covert = Some(fact(covert.start()));
         }
         if !prose && self.refs.len() < 256 && may.may(&PROGRAM_REF) {
+            // The name alone (no captures, one pass of the automaton); a
+            // name that is part of a longer word (`x.json`) is not one.
+            let own = base_name(rel);
             let named: BTreeSet<String> = PROGRAM_REF
-                .captures_iter(text)
-                .filter_map(|c| c.get(1).map(|m| m.as_str().to_owned()))
-                .filter(|name| *name != base_name(rel))
+                .find_iter(text)
+                .filter(|m| {
+                    text[m.end()..]
+                        .chars()
+                        .next()
+                        .is_none_or(|c| !c.is_ascii_alphanumeric() && c != '.')
+                })
+                .map(|m| m.as_str().to_owned())
+                .filter(|name| *name != own)
                 .take(32)
                 .collect();
             if !named.is_empty() {
