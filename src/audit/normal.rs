@@ -21,6 +21,11 @@ pub(super) fn is_variation_selector(c: char) -> bool {
 /// `сurl` with a Cyrillic `с` reads `curl`. Line feeds are kept, so lines
 /// keep their numbers. ASCII text comes back as it is.
 pub(super) fn normalize(text: &str) -> Cow<'_, str> {
+    // Terminal escapes (colours around each word of a captured log) show
+    // as nothing: the words are read without them.
+    if text.contains('\x1b') {
+        return Cow::Owned(normalize(&strip_terminal_escapes(text)).into_owned());
+    }
     if text.is_ascii() {
         return Cow::Borrowed(text);
     }
@@ -167,8 +172,85 @@ fn strip_decoration(text: &str) -> Option<String> {
     Some(out)
 }
 
+/// `text` without its terminal escape sequences: CSI (`ESC [ … final`),
+/// OSC (`ESC ] … BEL` or `ESC \\`) and two-character escapes.
+fn strip_terminal_escapes(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\x1b' {
+            out.push(c);
+            continue;
+        }
+        match chars.peek() {
+            Some('[') => {
+                chars.next();
+                // Parameters and intermediates, then one final byte.
+                while let Some(&n) = chars.peek() {
+                    if n == '\n' {
+                        break;
+                    }
+                    chars.next();
+                    if ('@'..='~').contains(&n) {
+                        break;
+                    }
+                }
+            }
+            Some(']') => {
+                chars.next();
+                while let Some(&n) = chars.peek() {
+                    if n == '\n' {
+                        break;
+                    }
+                    chars.next();
+                    if n == '\x07' {
+                        break;
+                    }
+                    if n == '\x1b' {
+                        if chars.peek() == Some(&'\\') {
+                            chars.next();
+                        }
+                        break;
+                    }
+                }
+            }
+            Some(&n) if n != '\n' => {
+                chars.next();
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
 fn latin_look_alike(c: char) -> Option<char> {
     Some(match c {
+        // Lisu letters that are Latin capitals' shapes.
+        'ꓮ' => 'A',
+        'ꓐ' => 'B',
+        'ꓚ' => 'C',
+        'ꓓ' => 'D',
+        'ꓰ' => 'E',
+        'ꓝ' => 'F',
+        'ꓖ' => 'G',
+        'ꓧ' => 'H',
+        'ꓲ' => 'I',
+        'ꓙ' => 'J',
+        'ꓗ' => 'K',
+        'ꓡ' => 'L',
+        'ꓟ' => 'M',
+        'ꓠ' => 'N',
+        'ꓳ' => 'O',
+        'ꓑ' => 'P',
+        'ꓣ' => 'R',
+        'ꓢ' => 'S',
+        'ꓔ' => 'T',
+        'ꓴ' => 'U',
+        'ꓦ' => 'V',
+        'ꓪ' => 'W',
+        'ꓫ' => 'X',
+        'ꓬ' => 'Y',
+        'ꓜ' => 'Z',
         // Latin small capitals (not folded by NFKC).
         'ᴀ' => 'a',
         'ʙ' => 'b',
@@ -255,5 +337,23 @@ mod tests {
         // Latin small capitals and every-letter marks.
         assert_eq!(normalize("ᴅᴇʟᴇᴛᴇ ᴇᴠᴇʀʏᴛʜɪɴɢ"), "delete everything");
         assert_eq!(normalize("s\u{332}e\u{332}n\u{332}d\u{332} it"), "send it");
+    }
+
+    #[test]
+    fn terminal_escapes_and_lisu_capitals_read_as_what_they_show() {
+        // A coloured log line reads as its text; a Lisu letter with no
+        // Latin shape stays.
+        assert_eq!(
+            normalize("\x1b[32mPASS\x1b[0m src/app.test.ts"),
+            "PASS src/app.test.ts"
+        );
+        assert_eq!(normalize("ꓡꓲ ꓢꓴ ꓒꓸ"), "LI SU ꓒꓸ");
+        // Words split by colour codes, and an all-caps note in Lisu
+        // capitals, read as the words they show.
+        assert_eq!(
+            normalize("\x1b[2mOpen\x1b[0m \x1b[1mthe\x1b[0m \x1b[33mpage\x1b[0m"),
+            "Open the page"
+        );
+        assert_eq!(normalize("ꓲꓟꓑꓳꓣꓔꓮꓠꓔ"), "IMPORTANT");
     }
 }

@@ -238,7 +238,7 @@ pub static RULES: &[Rule] = &[
         severity: High,
         why: "turns off the agent's permission prompts, so nothing it runs is asked about",
         example: "claude --dangerously-skip-permissions -p \"$TASK\"",
-        pattern: r#"(?:--dangerously-skip-permissions|--dangerously-bypass-approvals-and-sandbox|\bbypassPermissions\b|--yolo\b|(?i:\b(?:skip|bypass|disable)\s+(?:all\s+)?(?:the\s+)?(?:permission|approval|confirmation)\s+(?:prompts?|checks?|dialogs?|requests?))|--ask-for-approval[=\s]+never\b|\bdanger-full-access\b|\bapproval_policy\s*=\s*["']never|\bskipDangerousModePermissionPrompt\b|\bapprovalMode["']?\s*[:=]\s*["'](?:auto-?run|yolo|never|full-?auto)|--approval-mode[=\s]+yolo\b|--allow-all-tools\b|--yes-always\b|["'](?:Bash|Shell)\((?:\*|(?:(?:ba|z|da|k)?sh|python[0-9.]*|node|perl|ruby|pwsh|powershell|eval|env|sudo|xargs)(?::\*|\s\*)?)\)["']|\ballow["']?\s*[:=]\s*\[[^\]\n]*["'](?:Bash|Shell)["'])"#,
+        pattern: r#"(?:--dangerously-skip-permissions|--dangerously-bypass-approvals-and-sandbox|\bbypassPermissions\b|--yolo\b|(?i:\b(?:skip|bypass|disable)\s+(?:all\s+)?(?:the\s+)?(?:permission|approval|confirmation)\s+(?:prompts?|checks?|dialogs?|requests?))|--ask-for-approval[=\s]+never\b|\bdanger-full-access\b|\bapproval_policy\s*=\s*["']never|\bskipDangerousModePermissionPrompt\b|\bapprovalMode["']?\s*[:=]\s*["'](?:auto-?run|yolo|never|full-?auto)|--approval-mode[=\s]+yolo\b|--allow-all-tools\b|--yes-always\b|["'](?:Bash|Shell)\((?:\*|(?:(?:ba|z|da|k)?sh|python[0-9.]*|node|perl|ruby|pwsh|powershell|eval|env|sudo|doas|xargs|timeout|nice|nohup|watch|time|strace|exec|command|busybox|parallel|flock|g?awk|deno|bun|npx|bunx|php|lua|osascript)(?::\*|\s\*)?)\)["']|\ballow["']?\s*[:=]\s*\[[^\]\n]*["'](?:Bash|Shell)["'])"#,
         needs: "--dangerously-|--yolo|approval|bypasspermissions|confirmation|permission|--ask-for-approval|danger-full-access|skipdangerousmodepermissionprompt|approvalmode|--approval-mode|--allow-all-tools|--yes-always|bash(|shell(|allow",
         teachable: true,
         ..Rule::PLAIN
@@ -651,7 +651,7 @@ static HOOK_NETWORK: LazyLock<Regex> =
 /// Prose files, where a match may be teaching rather than doing.
 pub(super) fn is_prose(rel: &str) -> bool {
     let lower = rel.to_ascii_lowercase();
-    [".md", ".markdown", ".mdx", ".txt", ".rst"]
+    [".md", ".markdown", ".mdx", ".txt", ".rst", ".log"]
         .iter()
         .any(|ext| lower.ends_with(ext))
 }
@@ -1038,6 +1038,46 @@ pub(super) fn frontmatter(rel: &str, raw: &str, out: &mut Vec<Finding>) -> Vec<(
                 hooks.push((command, line));
             }
         }
+    }
+    hooks
+}
+
+/// Hooks registered in a JSON file of the skill: a plugin's
+/// `hooks/hooks.json` or agent settings (`.claude/settings.json`) with a
+/// top-level `hooks` object. They run around tool calls exactly as the
+/// frontmatter's do (docs/audit.md#frontmatter), so they are read the same
+/// way. Returns the hook commands with their lines.
+pub(super) fn json_hooks(rel: &str, text: &str, out: &mut Vec<Finding>) -> Vec<(String, usize)> {
+    let mut hooks = Vec::new();
+    if !rel.to_ascii_lowercase().ends_with(".json")
+        || !text.contains("\"hooks\"")
+        || !text.contains("\"command\"")
+    {
+        return hooks;
+    }
+    let Ok(serde_json::Value::Object(map)) = serde_json::from_str::<serde_json::Value>(text) else {
+        return hooks;
+    };
+    let Some(value @ serde_json::Value::Object(_)) = map.get("hooks") else {
+        return hooks;
+    };
+    let mut commands = Vec::new();
+    hook_commands(value, false, &mut commands);
+    for command in commands {
+        let id = if HOOK_NETWORK.is_match(&normalize(&command)) {
+            "hook-download"
+        } else {
+            "hook-command"
+        };
+        let probe = command.lines().next().unwrap_or("");
+        let line = text
+            .lines()
+            .position(|l| !probe.is_empty() && l.contains(&probe[..probe.len().min(40)]))
+            .map_or(1, |at| at + 1);
+        if let Some(rule) = rule(id) {
+            out.push(finding(rule, rule.severity, rel, line, &command));
+        }
+        hooks.push((command, line));
     }
     hooks
 }
