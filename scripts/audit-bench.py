@@ -20,6 +20,8 @@ Corpora:
   (g) audit-corpus/blind/: a third set in the same layout, written blind
       (audit-corpus/blind/README.md) and measured once before it was
       committed; rules tuned on it make it a tuning set like the others;
+  (h) audit-corpus/blind2/: a fourth, written the same way while (g) was
+      tuned on, and measured once before it was committed;
   (f) audit-corpus/fresh/{tuning,held-out}/: a second set in the same
       layout, written by someone who had read docs/audit.md only, never
       the rules, split by skill within each family; both halves have since
@@ -554,8 +556,9 @@ def main():
     ap.add_argument("--json", action="store_true", help="print JSON, not markdown")
     ap.add_argument(
         "--only",
-        default="a,g,f,b,c",
+        default="a,g,h,f,b,c",
         help="corpora to run, e.g. a,c (r,a,c with --run); g is audit-corpus/blind, "
+        "h audit-corpus/blind2, "
         "f is audit-corpus/fresh",
     )
     ap.add_argument("--run", action="store_true", help="measure `audit --run` (see above)")
@@ -593,12 +596,14 @@ def main():
 
     if "a" in only:
         run("(a) audit-corpus", corpus_own(os.path.abspath(args.corpus)))
-    if "g" in only:
-        blind = os.path.join(os.path.abspath(args.corpus), "blind")
+    for key, folder in (("g", "blind"), ("h", "blind2")):
+        if key not in only:
+            continue
+        blind = os.path.join(os.path.abspath(args.corpus), folder)
         if not os.path.isdir(blind):
-            results["(g) blind"] = {"skipped": f"{blind} is not a folder"}
+            results[f"({key}) {folder}"] = {"skipped": f"{blind} is not a folder"}
         else:
-            run("(g) blind", corpus_own(blind), split=False)
+            run(f"({key}) {folder}", corpus_own(blind), split=False)
     if "f" in only:
         # audit-corpus/fresh/README.md: split by skill within each family, so
         # each half is reported whole.

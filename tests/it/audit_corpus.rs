@@ -103,7 +103,9 @@ fn every_url_of_the_malicious_corpus_names_a_reserved_host() {
     for half in fresh_halves() {
         files(&half.join("malicious"), &mut all);
     }
-    files(&corpus().join("blind/malicious"), &mut all);
+    for blind in BLIND_SETS {
+        files(&corpus().join(blind).join("malicious"), &mut all);
+    }
     let mut live = Vec::new();
     for file in &all {
         let text = String::from_utf8_lossy(&std::fs::read(file).unwrap()).into_owned();
@@ -174,12 +176,22 @@ fn the_fresh_corpus_is_split_in_halves_as_its_readme_says() {
     }
 }
 
-/// The blind corpus (audit-corpus/blind/README.md): every skill a skill
+/// The blind sets, each written by someone who had read only the docs and
+/// measured once before it was committed (audit-corpus/README.md).
+const BLIND_SETS: [&str; 2] = ["blind", "blind2"];
+
+/// Each blind corpus (audit-corpus/blind*/README.md): every skill a skill
 /// whose frontmatter names its folder, every family and kind of its README
 /// with its count, and labels.json describing exactly the skills there.
 #[test]
-fn the_blind_corpus_is_what_its_readme_and_labels_say() {
-    let blind = corpus().join("blind");
+fn the_blind_corpora_are_what_their_readmes_and_labels_say() {
+    for set in BLIND_SETS {
+        blind_corpus_is_what_its_readme_and_labels_say(set);
+    }
+}
+
+fn blind_corpus_is_what_its_readme_and_labels_say(set: &str) {
+    let blind = corpus().join(set);
     let readme = std::fs::read_to_string(blind.join("README.md")).unwrap();
     let labels: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(blind.join("labels.json")).unwrap()).unwrap();
@@ -189,7 +201,7 @@ fn the_blind_corpus_is_what_its_readme_and_labels_say() {
         let mut found = Vec::new();
         for (group, dirs) in &by_group {
             let row = format!("| `{group}` |");
-            assert!(readme.contains(&row), "blind/README.md lacks the row {row}");
+            assert!(readme.contains(&row), "{set}/README.md lacks the row {row}");
             for dir in dirs {
                 let folder = dir.file_name().unwrap().to_string_lossy().into_owned();
                 let md = std::fs::read_to_string(dir.join("SKILL.md"))
@@ -208,6 +220,9 @@ fn the_blind_corpus_is_what_its_readme_and_labels_say() {
             .collect();
         listed.sort();
         found.sort();
-        assert_eq!(listed, found, "labels.json and the {label} folders differ");
+        assert_eq!(
+            listed, found,
+            "{set}: labels.json and the {label} folders differ"
+        );
     }
 }
