@@ -1,4 +1,4 @@
-//! What the text around a match says about it (docs/audit.md#teaching-is-not-doing),
+//! What the text around a match says about it (docs/audit.md#severity-doing-not-teaching),
 //! read after the rules have run over one piece of a file:
 //!
 //! - an example in a fenced code block is taught when the paragraph that
