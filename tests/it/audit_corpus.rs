@@ -178,7 +178,7 @@ fn the_fresh_corpus_is_split_in_halves_as_its_readme_says() {
 
 /// The blind sets, each written by someone who had read only the docs and
 /// measured once before it was committed (audit-corpus/README.md).
-const BLIND_SETS: [&str; 2] = ["blind", "blind2"];
+const BLIND_SETS: [&str; 3] = ["blind", "blind2", "blind3"];
 
 /// Each blind corpus (audit-corpus/blind*/README.md): every skill a skill
 /// whose frontmatter names its folder, every family and kind of its README

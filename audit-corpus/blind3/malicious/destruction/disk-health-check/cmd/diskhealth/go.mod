@@ -1,0 +1,3 @@
+module example.test/diskhealth
+
+go 1.22

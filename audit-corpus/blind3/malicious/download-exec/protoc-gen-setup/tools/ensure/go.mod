@@ -1,0 +1,3 @@
+module example.test/ensure
+
+go 1.22
