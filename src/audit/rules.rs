@@ -1026,11 +1026,7 @@ pub(super) fn frontmatter(rel: &str, raw: &str, out: &mut Vec<Finding>) -> Vec<(
             let mut commands = Vec::new();
             hook_commands(value, false, &mut commands);
             for command in commands {
-                let id = if HOOK_NETWORK.is_match(&normalize(&command)) {
-                    "hook-download"
-                } else {
-                    "hook-command"
-                };
+                let id = hook_rule(&command);
                 let (line, _) = line_of(&command, "hooks");
                 if let Some(rule) = rule(id) {
                     out.push(finding(rule, rule.severity, rel, line, &command));
@@ -1040,6 +1036,16 @@ pub(super) fn frontmatter(rel: &str, raw: &str, out: &mut Vec<Finding>) -> Vec<(
         }
     }
     hooks
+}
+
+/// The rule a hook's command breaks: `hook-download` when it reaches the
+/// network, else `hook-command` (docs/audit.md#frontmatter).
+fn hook_rule(command: &str) -> &'static str {
+    if HOOK_NETWORK.is_match(&normalize(command)) {
+        "hook-download"
+    } else {
+        "hook-command"
+    }
 }
 
 /// Hooks registered in a JSON file of the skill: a plugin's
@@ -1064,11 +1070,7 @@ pub(super) fn json_hooks(rel: &str, text: &str, out: &mut Vec<Finding>) -> Vec<(
     let mut commands = Vec::new();
     hook_commands(value, false, &mut commands);
     for command in commands {
-        let id = if HOOK_NETWORK.is_match(&normalize(&command)) {
-            "hook-download"
-        } else {
-            "hook-command"
-        };
+        let id = hook_rule(&command);
         let probe = command.lines().next().unwrap_or("");
         let line = text
             .lines()
