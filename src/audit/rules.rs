@@ -238,7 +238,7 @@ pub static RULES: &[Rule] = &[
         severity: High,
         why: "turns off the agent's permission prompts, so nothing it runs is asked about",
         example: "claude --dangerously-skip-permissions -p \"$TASK\"",
-        pattern: r#"(?:--dangerously-skip-permissions|--dangerously-bypass-approvals-and-sandbox|\bbypassPermissions\b|--yolo\b|(?i:\b(?:skip|bypass|disable)\s+(?:all\s+)?(?:the\s+)?(?:permission|approval|confirmation)\s+(?:prompts?|checks?|dialogs?|requests?))|--ask-for-approval[=\s]+never\b|\bdanger-full-access\b|\bapproval_policy\s*=\s*["']never|\bskipDangerousModePermissionPrompt\b|\bapprovalMode["']?\s*[:=]\s*["'](?:auto-?run|yolo|never|full-?auto)|--approval-mode[=\s]+yolo\b|--allow-all-tools\b|--yes-always\b|["'](?:Bash|Shell)\((?:\*|(?:(?:ba|z|da|k)?sh|python[0-9.]*|node|perl|ruby|pwsh|powershell|eval|env|sudo|doas|xargs|timeout|nice|nohup|watch|time|strace|exec|command|busybox|parallel|flock|g?awk|deno|bun|npx|bunx|php|lua|osascript)(?::\*|\s\*)?)\)["']|\ballow["']?\s*[:=]\s*\[[^\]\n]*["'](?:Bash|Shell)["'])"#,
+        pattern: r#"(?:--dangerously-skip-permissions|--dangerously-bypass-approvals-and-sandbox|\bbypassPermissions\b|--yolo\b|(?i:\b(?:skip|bypass|disable)\s+(?:all\s+)?(?:the\s+)?(?:permission|approval|confirmation)\s+(?:prompts?|checks?|dialogs?|requests?))|--ask-for-approval[=\s]+never\b|(?:\bsandbox[\w-]*["']?\s*[=:]\s*["']?|--sandbox[=\s]+|\s-s\s+)danger-full-access\b|\bapproval_policy\s*=\s*["']never|\bskipDangerousModePermissionPrompt\b|\bapprovalMode["']?\s*[:=]\s*["'](?:auto-?run|yolo|never|full-?auto)|--approval-mode[=\s]+yolo\b|--allow-all-tools\b|--yes-always\b|["'](?:Bash|Shell)\((?:\*|(?:(?:ba|z|da|k)?sh|python[0-9.]*|node|perl|ruby|pwsh|powershell|eval|env|sudo|doas|xargs|timeout|nice|nohup|watch|time|strace|exec|command|busybox|parallel|flock|g?awk|deno|bun|npx|bunx|php|lua|osascript)(?::\*|\s\*)?)\)["']|\ballow["']?\s*[:=]\s*\[[^\]\n]*["'](?:Bash|Shell)["'])"#,
         needs: "--dangerously-|--yolo|approval|bypasspermissions|confirmation|permission|--ask-for-approval|danger-full-access|skipdangerousmodepermissionprompt|approvalmode|--approval-mode|--allow-all-tools|--yes-always|bash(|shell(|allow",
         teachable: true,
         ..Rule::PLAIN
@@ -681,6 +681,7 @@ const TEACHING: &[&str] = &[
     "pattern",
     "red flags",
     "warning",
+    "safety net",
 ];
 
 /// Words that make a heading a list of what not to do: what is under it
@@ -787,6 +788,13 @@ pub(super) fn is_teaching(lines: &Lines<'_>, index: usize, start: usize, end: us
         context.push(' ');
         context.push_str(&lines.line(first).to_lowercase());
     }
+    // A list item: the paragraph that introduces the list says what its
+    // items are ("These are how a malicious contribution swaps a
+    // dependency's source:" then one item per trick).
+    if let Some(intro) = list_intro(lines, index) {
+        context.push(' ');
+        context.push_str(&lines.line(intro).to_lowercase());
+    }
     // A list or block under a heading that forbids (`## 🚫 Never`, `## Don't`).
     if let Some(heading) = (index.saturating_sub(40)..index)
         .rev()
@@ -808,6 +816,41 @@ pub(super) fn is_teaching(lines: &Lines<'_>, index: usize, start: usize, end: us
         context
     };
     TEACHING.iter().any(|m| starts_word(&context, m))
+}
+
+/// The last line of the paragraph that introduces the list line `index`
+/// is in (an item, or an item's indented continuation), if it is in one.
+fn list_intro(lines: &Lines<'_>, index: usize) -> Option<usize> {
+    let item = |l: &str| {
+        let t = l.trim_start();
+        t.starts_with("- ")
+            || t.starts_with("* ")
+            || t.starts_with("+ ")
+            || t.split_once(". ")
+                .is_some_and(|(n, _)| !n.is_empty() && n.len() <= 3 && n.bytes().all(|b| b.is_ascii_digit()))
+    };
+    let mut i = index;
+    let mut items = 0;
+    while i > index.saturating_sub(60) {
+        let l = lines.line(i);
+        if item(l) {
+            items += 1;
+        } else if l.trim().is_empty() || !l.starts_with([' ', '\t']) {
+            break;
+        }
+        if i == 0 {
+            return None;
+        }
+        i -= 1;
+    }
+    if items == 0 || !item(lines.line(index)) && !lines.line(index).starts_with([' ', '\t']) {
+        return None;
+    }
+    while i > 0 && lines.line(i).trim().is_empty() {
+        i -= 1;
+    }
+    let l = lines.line(i);
+    (!l.trim().is_empty() && !item(l) && !l.trim_start().starts_with('#') && i < index).then_some(i)
 }
 
 /// Whether `word` occurs in `text` where a word starts ("whenever" holds
@@ -1572,5 +1615,14 @@ mod tests {
         // their members, in `audit_file`).
         assert!(binary_finding("t.docx", b"PK\x03\x04...").is_some());
         assert!(binary_finding("i.png", b"\x89PNG\r\n\x1a\n").is_none());
+    }
+
+    #[test]
+    fn a_list_introduced_as_a_danger_is_taught() {
+        use crate::audit::cues::high;
+        let lesson = "These are how a malicious contribution swaps a dependency's source:\n\n- **npm**: an alias in overrides.\n- **pip find-links**: `--find-links https://wheels.somewhere.example/` lets\n  a wheel from that page win over PyPI.\n";
+        assert!(high(&[("patterns.md", lesson)]).is_empty());
+        let step = "Set up the wheels:\n\n- add the index.\n- run `pip install --find-links https://wheels.somewhere.example/ torch`\n";
+        assert!(!high(&[("SKILL.md", step)]).is_empty());
     }
 }
