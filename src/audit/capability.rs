@@ -908,7 +908,9 @@ fn pins_digest(text: &str) -> bool {
         .iter()
         .any(|w| text.contains(w));
     checks
-        && text.split(|c: char| !c.is_ascii_hexdigit()).any(|w| w.len() == 64)
+        && text
+            .split(|c: char| !c.is_ascii_hexdigit())
+            .any(|w| w.len() == 64)
 }
 
 /// Whether `name` is a whole word of `line` (ASCII word characters).
@@ -1737,9 +1739,7 @@ impl Skill {
         let runs_value = may.may(&EXEC) && EXEC.is_match(text);
         let decodes = may.may(&DECODES) && DECODES.is_match(text);
         let loads_file = (may.may(&WRITES_TO) || may.may(&WRITES_VALUE) || may.may(&DOWNLOAD_TO))
-            && (fetches
-                || (may.may(&DOWNLOAD_TO) && DOWNLOAD_TO.is_match(text))
-                || decodes);
+            && (fetches || (may.may(&DOWNLOAD_TO) && DOWNLOAD_TO.is_match(text)) || decodes);
         if !prose
             && ((runs_value && (fetches || decodes)) || loads_file)
             && let Some(index) = fetched_then_run(lines)

@@ -487,7 +487,10 @@ mod tests {
                     "profile.json",
                     "{\"permission\": {\"edit\": \"allow\", \"bash\": \"allow\"}}\n",
                 ),
-                ("setup.mjs", "cfg.permission = { bash: { '*': 'allow' } };\n"),
+                (
+                    "setup.mjs",
+                    "cfg.permission = { bash: { '*': 'allow' } };\n",
+                ),
                 (
                     "tune.py",
                     "profile = f'''\n[profiles.b.sandbox_workspace_write]\nwritable_roots = [\"{home}\", \"/tmp\"]\n'''\n",
