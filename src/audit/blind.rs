@@ -205,6 +205,15 @@ pub(super) static CUES: &[Cue] = &[
         ..Cue::PLAIN
     },
     Cue {
+        means: Means::Rule("data-file-run"),
+        what: "hands a WebAssembly module a way to run commands (its imports call child_process)",
+        needs: "webassembly",
+        pattern: r"\bWebAssembly\.(?:instantiate(?:Streaming)?|Instance)\s*\(",
+        also: r#"(?:\bchild_process\b|\b(?:execSync|spawnSync|execFileSync)\s*\(|\bsubprocess\.|\bos\.system\s*\()"#,
+        place: CuePlace::Script,
+        ..Cue::PLAIN
+    },
+    Cue {
         means: Means::Rule("destroy-shared"),
         what: "mirrors a repository made on the spot onto a remote (every other branch and tag there is deleted)",
         needs: "--mirror",
@@ -615,6 +624,20 @@ mod tests {
                     "$t = Join-Path $root 'assets\\report.xls'\nStart-Process msiexec.exe -ArgumentList '/i', $t, '/qn'\n",
                 ),
             ],
+        );
+        assert!(
+            high(&[(
+                "w.mjs",
+                "const { instance } = await WebAssembly.instantiate(fs.readFileSync(p), { env: { log } });\n"
+            )])
+            .is_empty()
+        );
+        caught(
+            &["data-file-run"],
+            &[(
+                "p.js",
+                "const cp = require('child_process');\nconst host = { env: { sys: (p, n) => cp.execSync(text(p, n)) } };\nconst { instance } = await WebAssembly.instantiate(fs.readFileSync(wasm), host);\n",
+            )],
         );
         caught(
             &["destroy-shared"],

@@ -651,9 +651,28 @@ static HOOK_NETWORK: LazyLock<Regex> =
 /// Prose files, where a match may be teaching rather than doing.
 pub(super) fn is_prose(rel: &str) -> bool {
     let lower = rel.to_ascii_lowercase();
-    [".md", ".markdown", ".mdx", ".txt", ".rst", ".log"]
-        .iter()
-        .any(|ext| lower.ends_with(ext))
+    // Documents to read, whatever markup they use: a guide kept as ANSI
+    // colours (`.ansi`), AsciiDoc, Org, POD are prose like markdown.
+    [
+        ".md",
+        ".markdown",
+        ".mdx",
+        ".txt",
+        ".rst",
+        ".log",
+        ".ansi",
+        ".ans",
+        ".adoc",
+        ".asciidoc",
+        ".org",
+        ".textile",
+        ".pod",
+        ".rdoc",
+        ".nfo",
+        ".text",
+    ]
+    .iter()
+    .any(|ext| lower.ends_with(ext))
 }
 
 /// Words that mark a line as explaining a danger rather than doing it.
