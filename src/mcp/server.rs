@@ -121,8 +121,8 @@ impl SkillServer {
     pub fn load_skill(&self, name: &str, args: Option<&str>) -> Result<String, String> {
         if !skill::is_valid_name(name) {
             return Err(format!(
-                "{:?} is not a skill name: names are 1-64 characters of a-z, 0-9 and single hyphens (no `/`, `.` or `..`); call `{LIST_TOOL}` to see the skills available",
-                skill::printable(name)
+                "{}; call `{LIST_TOOL}` to see the skills available",
+                crate::names::not_a_skill_name(name)
             ));
         }
         let catalog = self.catalog()?;

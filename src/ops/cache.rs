@@ -90,10 +90,7 @@ pub fn add(ctx: &Context, opts: &CacheAddOptions) -> anyhow::Result<CacheAddRepo
     if !crate::skill::is_valid_name(&opts.name) {
         return fail(
             Exit::Usage,
-            format!(
-                "--name `{}` is not a skill name: 1-64 lowercase letters, digits and single hyphens",
-                opts.name
-            ),
+            format!("--name {}", crate::names::not_a_skill_name(&opts.name)),
         );
     }
     let path = ctx.cwd.join(&opts.path);

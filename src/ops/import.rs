@@ -42,7 +42,11 @@ pub fn import(ctx: &Context, opts: &ImportOptions) -> anyhow::Result<ImportRepor
     if !opts.dry_run {
         policy_allows(&env, &project, &found)?;
     }
-    if !opts.dry_run && !found.is_empty() && !project.join("skills.toml").exists() {
+    // A record whose name is no skill name (the other tool's file is the
+    // project's, anyone's to edit) is a failed row before anything is
+    // written: it makes no skills.toml and reaches no source.
+    let named = |f: &Found| f.all || crate::names::is_valid_skill_name(&f.name);
+    if !opts.dry_run && found.iter().any(named) && !project.join("skills.toml").exists() {
         let mut init_ctx = ctx.clone();
         init_ctx.project = Some(project.clone());
         super::init::init(&init_ctx)?;
@@ -66,7 +70,11 @@ pub fn import(ctx: &Context, opts: &ImportOptions) -> anyhow::Result<ImportRepor
         }
         seen.push(record);
         let mut row = ImportedSkill::planned(&f);
-        if !f.all && !done.insert(f.name.clone()) {
+        if !named(&f) {
+            row.status = "failed";
+            row.detail = crate::names::not_a_skill_name(&f.name);
+            report.skills.push(row);
+        } else if !f.all && !done.insert(f.name.clone()) {
             row.status = "skipped";
             row.detail = "another record of this name was imported first".to_owned();
             report.skills.push(row);

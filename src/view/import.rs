@@ -8,6 +8,7 @@ use serde::Serialize;
 use super::Report;
 use crate::agents::other_tools::Found;
 use crate::error::Exit;
+use crate::escape::Untrusted;
 use crate::placement::{FileChanges, LinkChanges, Replaced};
 
 /// JSON shape (stable):
@@ -152,51 +153,60 @@ impl Report for ImportReport {
                 "nothing to import: no skills-lock.json, ~/.agents/.skill-lock.json, .openskills.json, ~/.skillkit/lock.json, .skills, gh skill install or pnpm link found"
             );
         }
+        // Names, sources, details and paths come from the other tools' files
+        // and folders, which anyone can edit: each is one field, its line
+        // breaks escaped, so no record can print a row of its own
+        // (docs/output.md).
+        let path = |p: &Path| Untrusted(&p.display().to_string()).to_string();
         for f in &self.files {
-            writeln!(out, "read {}", f.display())?;
+            writeln!(out, "read {}", path(f))?;
         }
         for s in &self.skills {
             writeln!(
                 out,
                 "{:<11}  {}  ({} from {}): {}",
-                s.status, s.name, s.tool, s.source, s.detail
+                s.status,
+                Untrusted(&s.name),
+                s.tool,
+                Untrusted(&s.source),
+                Untrusted(&s.detail)
             )?;
             for p in &s.found {
                 writeln!(
                     out,
                     "             found: {} (adopted if it holds exactly what skillpm resolves; else kept, or backed up and replaced with --replace)",
-                    p.display()
+                    path(p)
                 )?;
             }
             for p in &s.adopted {
                 writeln!(
                     out,
                     "             adopted: {} (it held exactly the locked tree; skillpm's now)",
-                    p.display()
+                    path(p)
                 )?;
             }
             for r in &s.replaced {
                 writeln!(
                     out,
                     "             replaced: {} (the old folder is backed up at {})",
-                    r.path.display(),
-                    r.backup.display()
+                    path(&r.path),
+                    path(&r.backup)
                 )?;
             }
             for d in &s.differences {
                 let how = if d.files.is_empty() {
                     "its content differs".to_owned()
                 } else {
-                    d.files.join(", ")
+                    Untrusted(&d.files.join(", ")).to_string()
                 };
                 writeln!(
                     out,
                     "             left in place: {} (not skillpm's, and it differs from the locked tree: {how}); `skillpm import --replace` backs it up and takes it over",
-                    d.path.display()
+                    path(&d.path)
                 )?;
             }
             if let Some(then) = s.hand_off.as_ref().filter(|_| s.status != "skipped") {
-                writeln!(out, "             then: {then}")?;
+                writeln!(out, "             then: {}", Untrusted(then))?;
             }
         }
         if self.dry_run {

@@ -277,6 +277,62 @@ fn nothing_to_import_says_so_and_a_broken_lock_is_named() {
     );
 }
 
+/// The other tool's lock is the project's file, anyone's to edit. A record
+/// whose name or source carries a line break cannot print a row of its own
+/// (each field is escaped), and a name that is no skill name is a failed
+/// row before anything is written: no skills.toml, no fetch.
+#[test]
+fn a_lock_record_cannot_forge_rows_and_a_bad_name_writes_nothing() {
+    let sb = Sandbox::new();
+    let root = sb.root.join("src");
+    std::fs::create_dir_all(&root).unwrap();
+    sources(&root);
+    let source = root.join("src.git").display().to_string();
+    let theirs = sb.project.join("skills-lock.json");
+    // Honest first: one plain record dry-runs to one row.
+    let lock = |name: &str, source: &str| {
+        serde_json::json!({"version": 1, "skills": {name: {
+            "source": source, "sourceType": "git", "sourceUrl": source}}})
+        .to_string()
+    };
+    std::fs::write(&theirs, lock("pdf-tools", &source)).unwrap();
+    let (_, out, _) = ok(run(sb.cmd().args(["import", "--dry-run"])));
+    assert_eq!(
+        out.lines().filter(|l| l.starts_with("planned")).count(),
+        1,
+        "{out}"
+    );
+
+    let forged = "pdf-tools\nimported     evil  (vercel-skills from https://ok.example/x): pinned";
+    std::fs::write(
+        &theirs,
+        lock(
+            &forged,
+            &format!("{source}\nimported     fake  (x from y): pinned"),
+        ),
+    )
+    .unwrap();
+    let before = std::fs::read(&theirs).unwrap();
+    let (code, out, _) = run(sb.cmd().args(["import", "--dry-run"]));
+    assert_eq!(code, 1, "the dry run says the record fails: {out}");
+    assert!(
+        !out.lines().any(|l| l.starts_with("imported")),
+        "a record printed a row of its own:\n{out}"
+    );
+    assert!(
+        out.contains("\\n"),
+        "the line break is shown escaped: {out}"
+    );
+
+    let (code, out, err) = run(sb.cmd().arg("import"));
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("is not a skill name"), "{out}");
+    assert!(!out.lines().any(|l| l.starts_with("imported")), "{out}");
+    assert!(!sb.project.join("skills.toml").exists(), "{out}");
+    assert!(!sb.project.join("skills.lock").exists());
+    assert_eq!(std::fs::read(&theirs).unwrap(), before);
+}
+
 /// A skillkit lock record for `name` from `source` of type `kind`.
 fn skillkit_record(source: &str, kind: &str, name: &str) -> Value {
     serde_json::json!({

@@ -456,10 +456,7 @@ fn source_and_names(opts: &AddOptions) -> anyhow::Result<(Option<String>, Vec<St
         .iter()
         .find(|n| !is_valid_name(n) && tagged_name(n).is_none())
     {
-        return fail(
-            Exit::Usage,
-            format!("`{n}` is not a skill name (1-64 of a-z, 0-9 and inner hyphens)"),
-        );
+        return fail(Exit::Usage, crate::names::not_a_skill_name(n));
     }
     Ok((source_text, names))
 }

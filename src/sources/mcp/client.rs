@@ -404,10 +404,7 @@ impl McpClient {
         if !crate::skill::is_valid_name(name) {
             return Err(self.unsafe_(
                 uri,
-                format!(
-                    "frontmatter name {:?} is not a skill name",
-                    crate::skill::printable(name)
-                ),
+                format!("frontmatter name {}", crate::names::not_a_skill_name(name)),
             ));
         }
         let last = root.rsplit('/').next().unwrap_or_default();
