@@ -9,6 +9,7 @@ use super::Report;
 use crate::audit::{self, Finding, Severity};
 use crate::digest::Digest;
 use crate::error::Exit;
+use crate::escape::Untrusted;
 
 /// `--json`: `{"fail_on", "failed", "skills": [{"name", "path", "tree",
 /// "findings": [{"rule", "severity", "file", "line", "excerpt", "why"}],
@@ -75,8 +76,8 @@ impl Report for AuditReport {
             writeln!(
                 out,
                 "{}  {}  {} finding{} ({worst})",
-                s.name,
-                s.path.display(),
+                Untrusted(&s.name),
+                Untrusted(&s.path.display().to_string()),
                 s.findings.len(),
                 super::plural(s.findings.len())
             )?;
@@ -91,8 +92,8 @@ impl Report for AuditReport {
                     "  {:<8} {:<24} {}: {}{accepted}",
                     f.severity.as_str(),
                     f.rule,
-                    f.place(),
-                    f.excerpt
+                    Untrusted(&f.place()),
+                    Untrusted(&f.excerpt)
                 )?;
             }
             if let Some(run) = &s.run {
@@ -124,13 +125,23 @@ fn human_run(out: &mut dyn Write, run: &crate::sandbox::SkillRun) -> std::io::Re
             (false, Some(code)) => format!("exit {code}"),
             (false, None) => "ended by a signal".to_owned(),
         };
-        writeln!(out, "  ran {} ({how}): {end}, {} ms", s.file, s.ms)?;
+        writeln!(
+            out,
+            "  ran {} ({how}): {end}, {} ms",
+            Untrusted(&s.file),
+            s.ms
+        )?;
         if !s.contacted.is_empty() {
-            writeln!(out, "    contacted: {}", s.contacted.join(", "))?;
+            writeln!(out, "    contacted: {}", Untrusted(&s.contacted.join(", ")))?;
         }
     }
     for s in &run.skipped {
-        writeln!(out, "  not run {}: {}", s.file, s.why)?;
+        writeln!(
+            out,
+            "  not run {}: {}",
+            Untrusted(&s.file),
+            Untrusted(&s.why)
+        )?;
     }
     if run.unfinished {
         let limit = if run.capped {
