@@ -123,6 +123,13 @@ impl fmt::Display for Untrusted<'_> {
     }
 }
 
+/// A path from someone else (a folder in an agent folder, a file in a
+/// skill) placed inside text the program formats: [`Untrusted`] of its
+/// display form, so a line break in a name cannot start a line.
+pub fn path_field(path: &std::path::Path) -> String {
+    escape(&path.display().to_string(), false).into_owned()
+}
+
 /// Text that may reach a terminal. Made from a `String` or `&str` it is
 /// escaped (line feeds and tabs kept); the only raw escape sequences it
 /// can hold are the styles of [`Shown::styled`].

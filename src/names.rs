@@ -18,15 +18,6 @@ pub mod pattern;
 /// Longest skill name the spec allows (docs/design.md#skills).
 pub const MAX_SKILL_NAME_CHARS: usize = 64;
 
-/// Why `name` was refused, in the one wording every command uses: the
-/// name (escaped: it came from someone else) and the rule.
-pub fn not_a_skill_name(name: &str) -> String {
-    format!(
-        "`{}` is not a skill name: 1-64 characters of a-z, 0-9 and single inner hyphens",
-        crate::escape::printable(name)
-    )
-}
-
 /// The docs/design.md#skills name rule: 1–64 chars of `^[a-z0-9]+(-[a-z0-9]+)*$`. Checked
 /// before any path or URL is built from a name, so a valid name can never
 /// be `..`, contain `/`, or name a hidden file.

@@ -122,7 +122,7 @@ impl SkillServer {
         if !skill::is_valid_name(name) {
             return Err(format!(
                 "{}; call `{LIST_TOOL}` to see the skills available",
-                crate::names::not_a_skill_name(name)
+                crate::skill::not_a_skill_name(name)
             ));
         }
         let catalog = self.catalog()?;

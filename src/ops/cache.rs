@@ -90,7 +90,7 @@ pub fn add(ctx: &Context, opts: &CacheAddOptions) -> anyhow::Result<CacheAddRepo
     if !crate::skill::is_valid_name(&opts.name) {
         return fail(
             Exit::Usage,
-            format!("--name {}", crate::names::not_a_skill_name(&opts.name)),
+            format!("--name {}", crate::skill::not_a_skill_name(&opts.name)),
         );
     }
     let path = ctx.cwd.join(&opts.path);

@@ -35,7 +35,7 @@ pub fn show(ctx: &Context, opts: &ShowOptions) -> anyhow::Result<ShowReport> {
     // Checked before discovery: a name is joined onto paths nowhere, but a
     // traversal attempt deserves a refusal, not a search.
     if !skill::is_valid_name(name) {
-        return fail(Exit::Usage, crate::names::not_a_skill_name(name));
+        return fail(Exit::Usage, crate::skill::not_a_skill_name(name));
     }
     let discovery = discover_here(ctx)?;
     let by_path = opts

@@ -228,7 +228,7 @@ pub const MAX_LOCK_BYTES: u64 = 64 * 1024 * 1024;
 /// against the declared source by `provenance`.)
 fn check_entry(s: &LockedSkill) -> Result<(), (&'static str, String)> {
     if !crate::names::is_valid_skill_name(&s.name) {
-        return Err(("name", crate::names::not_a_skill_name(&s.name)));
+        return Err(("name", crate::skill::not_a_skill_name(&s.name)));
     }
     if let Some(commit) = &s.commit
         && !(matches!(commit.len(), 40 | 64) && commit.bytes().all(|b| b.is_ascii_hexdigit()))

@@ -461,6 +461,15 @@ fn skill_from_parts(
 /// [`crate::names`].
 pub use crate::names::is_valid_skill_name as is_valid_name;
 
+/// Why `name` was refused, in the one wording every command uses: the
+/// name (escaped: it came from someone else) and the rule.
+pub fn not_a_skill_name(name: &str) -> String {
+    format!(
+        "`{}` is not a skill name: 1-64 characters of a-z, 0-9 and single inner hyphens",
+        printable(name)
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use super::Report;
 use crate::error::Exit;
+use crate::escape::{Untrusted, path_field};
 use crate::skill::Diagnostic;
 
 /// The `check` report.
@@ -53,12 +54,17 @@ impl Report for CheckReport {
         let width = self.skills.iter().map(|s| s.name.len()).max().unwrap_or(0);
         for s in &self.skills {
             let status = if s.valid { "ok" } else { "invalid" };
-            writeln!(out, "{status:<8} {:<width$}  {}", s.name, s.path.display())?;
+            writeln!(
+                out,
+                "{status:<8} {:<width$}  {}",
+                Untrusted(&s.name),
+                path_field(&s.path)
+            )?;
             for e in &s.errors {
-                writeln!(out, "  error: {e}")?;
+                writeln!(out, "  error: {}", Untrusted(&e.to_string()))?;
             }
             for w in &s.warnings {
-                writeln!(out, "  warning: {w}")?;
+                writeln!(out, "  warning: {}", Untrusted(&w.to_string()))?;
             }
         }
         let noun = if self.checked == 1 { "skill" } else { "skills" };

@@ -8,6 +8,7 @@ use serde::Serialize;
 
 use super::Report;
 use crate::agents::roots::{Agent, ListedRoot, Scope};
+use crate::escape::{Untrusted, path_field};
 use crate::skill::Diagnostic;
 
 /// The `list --all` report.
@@ -90,23 +91,23 @@ impl Report for DiscoveryReport {
             write!(
                 out,
                 "{:<name_w$}  {:<6}  {:<8}  {status:<8}  {}",
-                s.name,
+                Untrusted(&s.name),
                 s.scope.as_str(),
                 s.agent.as_str(),
-                s.path.display()
+                path_field(&s.path)
             )?;
             if let Some(target) = &s.link_target {
-                write!(out, " -> {}", target.display())?;
+                write!(out, " -> {}", path_field(target))?;
             }
             if let Some(tool) = &s.placed_by {
                 write!(out, " (placed by {tool})")?;
             }
             writeln!(out)?;
             if let Some(by) = &s.shadowed_by {
-                writeln!(out, "    shadowed by {}", by.display())?;
+                writeln!(out, "    shadowed by {}", path_field(by))?;
             }
             for e in &s.errors {
-                writeln!(out, "    error: {}", e.message)?;
+                writeln!(out, "    error: {}", Untrusted(&e.message))?;
             }
         }
         for d in &self.duplicates {
@@ -119,7 +120,7 @@ impl Report for DiscoveryReport {
             writeln!(
                 out,
                 "duplicate name `{}` in {} folders{note}:",
-                d.name,
+                Untrusted(&d.name),
                 d.paths.len()
             )?;
             for p in &d.paths {
@@ -128,7 +129,7 @@ impl Report for DiscoveryReport {
                 } else {
                     "     "
                 };
-                writeln!(out, "  {mark} {}", p.display())?;
+                writeln!(out, "  {mark} {}", path_field(p))?;
             }
         }
         let valid = self.skills.iter().filter(|s| s.valid).count();

@@ -5,6 +5,7 @@ use std::io::Write;
 
 use super::Report;
 use crate::doctor::*;
+use crate::escape::Untrusted;
 
 impl Report for DoctorReport {
     fn human(&self, out: &mut dyn Write) -> std::io::Result<()> {
@@ -28,7 +29,14 @@ impl Report for DoctorReport {
                     self.write_over_budget(out, &over_budget)?;
                 }
             } else if *n <= PER_KIND {
-                writeln!(out, "{:<7} {}: {}", f.level.as_str(), f.kind, f.message)?;
+                // A message names folders and skills found on disk: one field.
+                writeln!(
+                    out,
+                    "{:<7} {}: {}",
+                    f.level.as_str(),
+                    f.kind,
+                    Untrusted(&f.message)
+                )?;
             } else if *n == PER_KIND + 1 {
                 let all = self.findings.iter().filter(|g| g.kind == f.kind).count();
                 writeln!(

@@ -738,3 +738,42 @@ fn an_audited_file_name_cannot_print_a_line_of_its_own() {
         "{out}"
     );
 }
+
+/// A repository can hold an agent skill folder whose name has a line
+/// break. `list --all`, `doctor` and `check` name it as one field: no line
+/// of theirs can be printed by a folder's name.
+#[test]
+fn an_agent_folder_name_cannot_print_a_line_of_its_own() {
+    let sb = Sandbox::new();
+    sb.init();
+    let skills = sb.project.join(".claude/skills");
+    let skill = |dir: &Path| {
+        std::fs::create_dir_all(dir).unwrap();
+        std::fs::write(
+            dir.join("SKILL.md"),
+            "---\nname: ok\ndescription: Says hello\n---\nHello.\n",
+        )
+        .unwrap();
+    };
+    // Honest first: the folder is listed on one line.
+    skill(&skills.join("ok"));
+    let (_, out, _) = ok(run(sb.cmd().args(["list", "--all"])));
+    assert!(out.contains(".claude/skills/ok"), "{out}");
+    std::fs::remove_dir_all(skills.join("ok")).unwrap();
+
+    let forged = skills.join("ok\nforged   repo    claude    ok        /elsewhere");
+    skill(&forged);
+    for args in [
+        &["list", "--all"][..],
+        &["doctor"][..],
+        &["check", forged.to_str().unwrap()][..],
+    ] {
+        let (_, out, err) = run(sb.cmd().args(args));
+        let text = format!("{out}{err}");
+        assert!(
+            !text.lines().any(|l| l.starts_with("forged")),
+            "{args:?}: {text}"
+        );
+        assert!(text.contains("ok\\nforged"), "{args:?}: {text}");
+    }
+}

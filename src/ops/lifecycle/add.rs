@@ -456,7 +456,7 @@ fn source_and_names(opts: &AddOptions) -> anyhow::Result<(Option<String>, Vec<St
         .iter()
         .find(|n| !is_valid_name(n) && tagged_name(n).is_none())
     {
-        return fail(Exit::Usage, crate::names::not_a_skill_name(n));
+        return fail(Exit::Usage, crate::skill::not_a_skill_name(n));
     }
     Ok((source_text, names))
 }

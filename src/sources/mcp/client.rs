@@ -404,7 +404,7 @@ impl McpClient {
         if !crate::skill::is_valid_name(name) {
             return Err(self.unsafe_(
                 uri,
-                format!("frontmatter name {}", crate::names::not_a_skill_name(name)),
+                format!("frontmatter name {}", crate::skill::not_a_skill_name(name)),
             ));
         }
         let last = root.rsplit('/').next().unwrap_or_default();
