@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use super::Report;
 use crate::digest::Digest;
+use crate::escape::{Untrusted, path_field};
 use crate::store::{CleanOutcome, GcOutcome, VerifyOutcome};
 use crate::unpack::Size;
 
@@ -43,8 +44,15 @@ impl Report for CacheVerifyReport {
         let o = &self.outcome;
         for p in &o.problems {
             match &p.moved_to {
-                Some(to) => writeln!(out, "{}: {} (moved to {})", p.item, p.problem, to.display())?,
-                None => writeln!(out, "{}: {}", p.item, p.problem)?,
+                // Names of what a cache writer left: one field each.
+                Some(to) => writeln!(
+                    out,
+                    "{}: {} (moved to {})",
+                    Untrusted(&p.item),
+                    Untrusted(&p.problem),
+                    path_field(to)
+                )?,
+                None => writeln!(out, "{}: {}", Untrusted(&p.item), Untrusted(&p.problem))?,
             }
         }
         if o.debris_removed > 0 {

@@ -6,6 +6,7 @@ use serde::Serialize;
 
 use super::Report;
 use crate::catalog::mentions::{IgnoredMention, Mention};
+use crate::escape::{Untrusted, path_field};
 
 /// The `mentions` report.
 ///
@@ -39,13 +40,18 @@ impl Report for MentionsReport {
             writeln!(
                 out,
                 "{:<width$}  {:<6}  {}",
-                m.name,
+                Untrusted(&m.name),
                 m.scope.as_str(),
-                m.path.display()
+                path_field(&m.path)
             )?;
         }
         for s in &self.skipped {
-            writeln!(out, "skipped {}: {}", s.token, s.reason)?;
+            writeln!(
+                out,
+                "skipped {}: {}",
+                Untrusted(&s.token),
+                Untrusted(&s.reason)
+            )?;
         }
         Ok(())
     }

@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use super::Report;
 use crate::error::Exit;
+use crate::escape::Untrusted;
 use crate::policy::{PolicyLevel, RuleShown, Violation};
 
 /// `policy check` JSON: `{"files": [{"level": "admin", "path": "…"}],
@@ -76,7 +77,11 @@ impl Report for PolicyReport {
                 writeln!(
                     out,
                     "  {}: {}: {} (rule `{}` at {})",
-                    v.at, v.subject, v.detail, v.rule, v.policy
+                    Untrusted(&v.at.to_string()),
+                    Untrusted(&v.subject),
+                    Untrusted(&v.detail),
+                    v.rule,
+                    Untrusted(&v.policy.to_string())
                 )?;
             }
         }

@@ -597,6 +597,36 @@ fn verify_quarantines_entries_that_no_longer_match() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("all intact"));
 }
 
+/// A cache writer names what it leaves. `cache verify` reports a stray
+/// item in `store/` as one field: a name with a line break cannot print a
+/// verdict line of its own ("… all intact").
+#[test]
+fn a_stray_store_name_cannot_print_a_line_of_its_own() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cache = tmp.path().join("cache");
+    add_skills(tmp.path(), &cache, 1);
+    // Honest first: a stray plain name is reported on one line.
+    fs::write(cache.join("store/stray"), b"x").unwrap();
+    let out = skillpm(&cache).args(["cache", "verify"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        text.lines().any(|l| l.starts_with("store/stray: ")),
+        "{text}"
+    );
+
+    let forged = "stray\nchecked 9 entries and 0 downloads: all intact";
+    fs::write(cache.join("store").join(forged), b"x").unwrap();
+    let out = skillpm(&cache).args(["cache", "verify"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        !text.lines().any(|l| l.starts_with("checked 9")),
+        "a name printed a line of its own: {text}"
+    );
+    assert!(text.contains("stray\\nchecked 9"), "{text}");
+}
+
 /// `bytes` kept in the store as a download (where a fetch puts it): its
 /// digest and path.
 fn download(store: &Store, bytes: &[u8]) -> (Digest, PathBuf) {
