@@ -214,6 +214,17 @@ pub struct HashCache {
     /// The scanner's findings per tree digest, made from bytes that hashed
     /// to it (or read from an authentic verdict record bound to it).
     findings: HashMap<Digest, Vec<Finding>>,
+    /// Trees whose findings were made here, from placed bytes, and not yet
+    /// remembered in the cache; `remembered` says a record was written and
+    /// the run's batch is flushed when this cache is dropped.
+    fresh: std::collections::HashSet<Digest>,
+    remembered: bool,
+}
+
+impl Drop for HashCache {
+    fn drop(&mut self) {
+        self.flush();
+    }
 }
 
 impl HashCache {
@@ -267,11 +278,38 @@ impl HashCache {
             Some(found) => found,
             None => {
                 let files = read_verified(path, tree, gate.max_bytes)?;
+                self.fresh.insert(*tree);
                 crate::audit::audit_files(files.iter().map(|(p, b)| (p.as_str(), b.as_slice())))
             }
         };
         self.findings.insert(*tree, found.clone());
         Ok(found)
+    }
+
+    /// Remembers in the cache of `gate` the findings this cache made for
+    /// `tree` from placed bytes, so the first `list`, `show` or `mcp` after
+    /// the rules changed (an upgrade) reads each skill once, not on every
+    /// run until `install` (docs/audit.md#the-gate). The bytes were hashed
+    /// to `tree` before they were audited ([`read_verified`]), which is
+    /// what a verdict record promises. Only for a tree the gate lets
+    /// through: a refusal writes nothing.
+    pub fn remember(&mut self, tree: &Digest, gate: &GateRules) {
+        if let Some(root) = gate.cache_root.as_deref()
+            && self.fresh.remove(tree)
+            && let Some(found) = self.findings.get(tree)
+        {
+            crate::store::remember_verdict_in(root, tree, found);
+            self.remembered = true;
+        }
+    }
+
+    /// Writes the verdicts [`HashCache::remember`] kept, as one batch file:
+    /// after each catalog a long-running `skillpm mcp` builds, and when the
+    /// cache is dropped.
+    pub fn flush(&mut self) {
+        if std::mem::take(&mut self.remembered) {
+            crate::store::flush_batches();
+        }
     }
 
     /// How many times a tree was actually hashed (for tests and benchmarks).

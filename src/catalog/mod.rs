@@ -317,6 +317,7 @@ impl Catalog {
             .iter()
             .map(|found| judge(found, policy, options, cache))
             .collect();
+        cache.flush();
         Catalog { skills }
     }
 
@@ -537,6 +538,9 @@ fn refused_problem(
         }
     };
     let stop = gate.stopping(&found, entry.accepted());
+    if stop.is_empty() {
+        cache.remember(&entry.tree, gate);
+    }
     (!stop.is_empty()).then(|| Withheld::Refused {
         tree: entry.tree,
         fail_on: gate.fail_on().as_str().to_owned(),

@@ -135,7 +135,10 @@ mod verdicts;
 
 pub use crate::fs::TempFile;
 pub use maintenance::{CleanOutcome, EntryCheck, GcOutcome, SetCheckAhead, VerifyOutcome};
-pub use verdicts::{Verdict, remembered_in as remembered_verdict_in};
+pub use unpacked::flush_batches;
+pub use verdicts::{
+    Verdict, remember_in as remember_verdict_in, remembered_in as remembered_verdict_in,
+};
 
 use crate::fs::HeldLock;
 use crate::fs::temp::{self, LazyGroup, Reserved, TempDir};

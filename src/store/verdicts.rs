@@ -81,6 +81,21 @@ pub fn remembered_in(cache_root: &std::path::Path, tree: &Digest) -> Option<Vec<
     )
 }
 
+/// Remembers `findings` for `tree` in the cache at `cache_root`, with the
+/// run's batch ([`super::unpacked::flush_batches`] writes it), for a
+/// caller that made them from bytes it hashed to `tree` itself
+/// (`catalog::HashCache::remember`). Best effort, as every verdict record.
+pub fn remember_in(cache_root: &std::path::Path, tree: &Digest, findings: &[Finding]) {
+    let record = Remembered {
+        rules: audit::ruleset().to_owned(),
+        findings: findings.to_vec(),
+    };
+    if let Ok(text) = serde_json::to_string(&record) {
+        let records = verdict_records(&cache_root.join(crate::cache::layout::STATE));
+        let _ = records.put(&tree.file_name(), &text);
+    }
+}
+
 /// The verdict records of the state folder `state`, one batch file per run.
 fn verdict_records(state: &std::path::Path) -> Records {
     Records::batched(state.join(VERDICTS), "verdict", RecordKey::user())

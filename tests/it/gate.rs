@@ -1170,3 +1170,55 @@ fn cache_gc_removes_the_records_of_trees_it_removed() {
     ok(run(sb.cmd().args(["install", "--frozen"])));
     assert!(linked(&sb.project, "notes"));
 }
+
+/// After the rules change (an upgrade: every remembered verdict and gate
+/// pass reads as absent), `list` and `show` judge each skill from its bytes,
+/// and remember what they found for a skill the gate lets through: the next
+/// run reads no skill again. A refusal remembers nothing.
+#[test]
+fn list_and_show_remember_the_verdicts_they_make_and_a_refusal_writes_none() {
+    let sb = accepted_project(&[]);
+    let forget = || {
+        for dir in ["verdicts", "gate-passes"] {
+            let _ = std::fs::remove_dir_all(sb.cache.join("state").join(dir));
+        }
+    };
+    let key = installer_key(&sb);
+    // Honest: the accepted installer is listed as approved, and its verdict
+    // (the finding the lock accepts) is remembered under the current rules.
+    forget();
+    let (_, out, _) = ok(run(sb.cmd().args(["list"])));
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("installer") && l.contains("approved")),
+        "{out}"
+    );
+    let lines = state_lines(&sb, "verdicts");
+    assert_eq!(lines.len(), 2, "both skills' verdicts: {lines:?}");
+    assert!(lines[&key].contains("remote-pipe-shell"), "{lines:?}");
+    // And `show` (the serving gate, from the placed copy) does the same.
+    forget();
+    ok(run(sb.cmd().args(["show", "installer"])));
+    assert!(state_lines(&sb, "verdicts").contains_key(&key));
+
+    // The acceptance dropped: `show` refuses and writes no verdict.
+    std::fs::write(
+        sb.project.join("skills.lock"),
+        unaccepted(&lock(&sb.project)),
+    )
+    .unwrap();
+    forget();
+    let (code, _, err) = run(sb.cmd().args(["show", "installer"]));
+    assert_eq!(code, 5, "{err}");
+    assert!(
+        !state_lines(&sb, "verdicts").contains_key(&key),
+        "a refusal wrote a verdict"
+    );
+    let (_, out, _) = run(sb.cmd().args(["list"]));
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("installer") && l.contains("refused")),
+        "{out}"
+    );
+    assert!(!state_lines(&sb, "verdicts").contains_key(&key));
+}

@@ -1410,6 +1410,8 @@ fn an_unjudged_placed_skill_is_read_only_up_to_the_projects_size_limit() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    // `show` remembered that verdict; without it, as on a fresh cache:
+    std::fs::remove_dir_all(w.cache.join("state/verdicts")).unwrap();
 
     // The project's limit below the tree's 4.6 KB: withheld, unread.
     let manifest = w.project.join("skills.toml");

@@ -61,7 +61,13 @@ pub fn list(ctx: &Context) -> anyhow::Result<ListReport> {
 fn refused(sess: &Session, gate: &GateRules, findings: &mut HashCache, s: &LockedSkill) -> bool {
     let entry = sess.store.entry_path(&s.tree);
     match findings.findings(&entry, &s.tree, gate) {
-        Ok(found) => !gate.stopping(&found, s.accepted()).is_empty(),
+        Ok(found) => {
+            let refused = !gate.stopping(&found, s.accepted()).is_empty();
+            if !refused {
+                findings.remember(&s.tree, gate);
+            }
+            refused
+        }
         Err(unread) => matches!(unread, crate::catalog::integrity::Unread::TooLarge { .. }),
     }
 }
