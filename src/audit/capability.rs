@@ -1600,7 +1600,8 @@ impl Skill {
             for m in regex.into_iter().flat_map(|r| r.find_iter(text)) {
                 let line = lines.index(m.start());
                 let at = m.start() - lines.starts[line];
-                if !teaching(m.start(), m.end()) && !(said && printed(lines.line(line), at)) {
+                let message = said && printed(lines.line(line), at);
+                if !(message || teaching(m.start(), m.end())) {
                     list.push(fact(m.start()));
                     break;
                 }

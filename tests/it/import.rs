@@ -307,7 +307,7 @@ fn a_lock_record_cannot_forge_rows_and_a_bad_name_writes_nothing() {
     std::fs::write(
         &theirs,
         lock(
-            &forged,
+            forged,
             &format!("{source}\nimported     fake  (x from y): pinned"),
         ),
     )
