@@ -25,6 +25,9 @@ Corpora:
   (i) audit-corpus/blind3/: a fifth, written at the same time with each
       attack modelled on a documented real incident, measured once before
       it was committed;
+  (j) audit-corpus/blind4/: a sixth, written by a writer who read only
+      docs/audit.md (the sandbox included) and aimed at both readers,
+      measured once before it was committed;
   (f) audit-corpus/fresh/{tuning,held-out}/: a second set in the same
       layout, written by someone who had read docs/audit.md only, never
       the rules, split by skill within each family; both halves have since
@@ -559,9 +562,9 @@ def main():
     ap.add_argument("--json", action="store_true", help="print JSON, not markdown")
     ap.add_argument(
         "--only",
-        default="a,g,h,i,f,b,c",
+        default="a,g,h,i,j,f,b,c",
         help="corpora to run, e.g. a,c (r,a,c with --run); g is audit-corpus/blind, "
-        "h audit-corpus/blind2, i audit-corpus/blind3, "
+        "h audit-corpus/blind2, i audit-corpus/blind3, j audit-corpus/blind4, "
         "f is audit-corpus/fresh",
     )
     ap.add_argument("--run", action="store_true", help="measure `audit --run` (see above)")
@@ -599,7 +602,7 @@ def main():
 
     if "a" in only:
         run("(a) audit-corpus", corpus_own(os.path.abspath(args.corpus)))
-    for key, folder in (("g", "blind"), ("h", "blind2"), ("i", "blind3")):
+    for key, folder in (("g", "blind"), ("h", "blind2"), ("i", "blind3"), ("j", "blind4")):
         if key not in only:
             continue
         blind = os.path.join(os.path.abspath(args.corpus), folder)

