@@ -203,6 +203,10 @@ pub struct ScriptRun {
     pub file: String,
     /// `python3`, `bash`, …; absent for a native program.
     pub interpreter: Option<String>,
+    /// The arguments it was run with, as SKILL.md shows them (empty: the
+    /// bare run; docs/audit.md, "What is run").
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub args: Vec<String>,
     pub exit: Option<i32>,
     /// Killed at the deadline (or the wall-clock cap): what it would have
     /// done later was not seen.
@@ -275,6 +279,7 @@ pub fn run_skill(tools: &Tools, dir: &Path, name: &str) -> Result<SkillRun, Sand
                     .iter()
                     .cloned()
                     .chain([format!("{skill_in}/{}", p.file)])
+                    .chain(p.args.iter().cloned())
                     .collect(),
                 cwd: skill_in.clone(),
             })
@@ -350,6 +355,7 @@ pub fn run_skill(tools: &Tools, dir: &Path, name: &str) -> Result<SkillRun, Sand
             contacted: judged.contacted,
             file: p.file.clone(),
             interpreter: p.interpreter.clone(),
+            args: p.args.clone(),
             exit: outcome.and_then(|o| o.exit),
             timed_out: outcome.is_some_and(|o| o.timed_out),
             ms: outcome.map_or(0, |o| o.ms),

@@ -3,6 +3,9 @@
 //! that SKILL.md's code (fenced blocks and inline code) names, and every
 //! executable file under `scripts/`, when it is a script of a known
 //! interpreter (by its `#!` line, else its extension) or a native program.
+//! Each runs once bare, and once more with the arguments of each command
+//! line of SKILL.md that runs it with some (up to [`MAX_INVOCATIONS`]): a
+//! script that acts only on `--push` or a ticket number acts in the run.
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -15,7 +18,14 @@ pub struct Planned {
     /// The interpreter's name (`python3`, `bash`, …); `None`: run the file
     /// itself (a native program).
     pub interpreter: Option<String>,
+    /// The arguments SKILL.md shows it run with (placeholders filled in);
+    /// empty for the bare run.
+    pub args: Vec<String>,
 }
+
+/// The most invocations with arguments run per script (besides the bare
+/// one): each shares the skill's deadline.
+pub const MAX_INVOCATIONS: usize = 3;
 
 /// A file SKILL.md names that is not run, and why.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -58,10 +68,19 @@ const ELF: &[u8] = b"\x7fELF";
 /// `has` says whether an interpreter is installed.
 pub fn plan(dir: &Path, has: &dyn Fn(&str) -> bool) -> (Vec<Planned>, Vec<Skipped>) {
     let mut named: BTreeSet<String> = BTreeSet::new();
+    let mut shown: Vec<(String, Vec<String>)> = Vec::new();
     if let Ok(text) = std::fs::read_to_string(dir.join(crate::skill::SKILL_MD)) {
         for word in code_words(&text) {
             if let Some(rel) = file_of(dir, &word) {
                 named.insert(rel);
+            }
+        }
+        for (word, args) in invocations(&text) {
+            if let Some(rel) = file_of(dir, &word)
+                && !shown.contains(&(rel.clone(), args.clone()))
+                && shown.iter().filter(|(f, _)| *f == rel).count() < MAX_INVOCATIONS
+            {
+                shown.push((rel, args));
             }
         }
     }
@@ -70,7 +89,17 @@ pub fn plan(dir: &Path, has: &dyn Fn(&str) -> bool) -> (Vec<Planned>, Vec<Skippe
     let mut skipped = Vec::new();
     for file in named {
         match interpreter_of(dir, &file, has) {
-            Ok(Some(planned)) => run.push(planned),
+            Ok(Some(planned)) => {
+                let with: Vec<Planned> = (shown.iter())
+                    .filter(|(f, _)| *f == file)
+                    .map(|(_, args)| Planned {
+                        args: args.clone(),
+                        ..planned.clone()
+                    })
+                    .collect();
+                run.push(planned);
+                run.extend(with);
+            }
             Ok(None) => {}
             Err(why) => skipped.push(Skipped { file, why }),
         }
@@ -106,6 +135,86 @@ fn code_words(text: &str) -> Vec<String> {
         }
     }
     words
+}
+
+/// Each command of SKILL.md's code that names a word with arguments after
+/// it: the word and its arguments, up to the command's end (`|`, `;`,
+/// `&&`, `||`, a redirection, a comment), quotes dropped, placeholders
+/// filled in ([`filled`]). Which words name a skill file is decided by the
+/// caller.
+fn invocations(text: &str) -> Vec<(String, Vec<String>)> {
+    let mut out = Vec::new();
+    let mut in_fence = false;
+    for line in text.lines() {
+        let trimmed = line.trim_start();
+        if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
+            in_fence = !in_fence;
+            continue;
+        }
+        let spans: Vec<&str> = if in_fence {
+            vec![line]
+        } else {
+            line.split('`').skip(1).step_by(2).collect()
+        };
+        for span in spans {
+            let span = span.split(" #").next().unwrap_or(span);
+            for command in span.split(['|', ';', '&']) {
+                // A redirection ends the arguments; `<file>` is a placeholder.
+                let words: Vec<String> = command
+                    .split_whitespace()
+                    .take_while(|w| {
+                        let placeholder = w.starts_with('<') && w.ends_with('>') && w.len() > 2;
+                        placeholder
+                            || !w
+                                .trim_start_matches(char::is_numeric)
+                                .starts_with(['<', '>'])
+                    })
+                    .map(|w| w.trim_matches(|c| matches!(c, '"' | '\'')).to_owned())
+                    .filter(|w| !w.is_empty())
+                    .collect();
+                for (i, word) in words.iter().enumerate() {
+                    let args: Vec<String> = words[i + 1..].iter().map(|a| filled(a)).collect();
+                    if word.contains('/') && !args.is_empty() && args.len() <= 12 {
+                        out.push((word.clone(), args));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A placeholder of a shown command filled in with a plausible value
+/// (`<file>`, `{input}`, `$URL`, `path/to/report.pdf`, `FILE`): a URL
+/// for one that names a URL (the sandbox's sink answers it), else a word;
+/// a literal argument as it is.
+fn filled(arg: &str) -> String {
+    let lower = arg.to_ascii_lowercase();
+    let placeholder = (arg.starts_with('<') && arg.ends_with('>'))
+        || (arg.starts_with('{') && arg.ends_with('}'))
+        || (arg.starts_with('[') && arg.ends_with(']'))
+        || arg.starts_with('$')
+        || lower.contains("path/to/")
+        || (arg.len() > 1 && arg.bytes().all(|b| b.is_ascii_uppercase() || b == b'_'));
+    if !placeholder {
+        return arg.to_owned();
+    }
+    if lower.contains("url") || lower.contains("http") {
+        return "https://docs.test/page".to_owned();
+    }
+    match lower
+        .rsplit_once('.')
+        .map(|(_, e)| e.trim_end_matches(['>', '}', ']']))
+    {
+        Some(ext)
+            if !ext.is_empty()
+                && ext.len() <= 5
+                && ext.bytes().all(|b| b.is_ascii_alphanumeric()) =>
+        {
+            format!("sample.{ext}")
+        }
+        _ => "sample".to_owned(),
+    }
 }
 
 /// The skill file a word names: the word itself, or what follows one of
@@ -178,6 +287,7 @@ fn interpreter_of(
         return Ok(Some(Planned {
             file: file.to_owned(),
             interpreter: None,
+            args: Vec::new(),
         }));
     }
     let wanted: Vec<&str> = if let Some(name) = shebang(head) {
@@ -199,6 +309,7 @@ fn interpreter_of(
         Some(p) => Ok(Some(Planned {
             file: file.to_owned(),
             interpreter: Some((*p).to_owned()),
+            args: Vec::new(),
         })),
         None => Err(format!("`{}` is not installed", wanted.join("` or `"))),
     }
@@ -254,20 +365,48 @@ mod tests {
         )
         .unwrap();
         let (run, skipped) = plan(&dir, &|p| p != "bash");
-        let files: Vec<(&str, Option<&str>)> = run
+        let files: Vec<(&str, Option<&str>, String)> = run
             .iter()
-            .map(|p| (p.file.as_str(), p.interpreter.as_deref()))
+            .map(|p| (p.file.as_str(), p.interpreter.as_deref(), p.args.join(" ")))
             .collect();
+        // `a.py` bare, then as SKILL.md shows it; `b.sh` is shown bare.
         assert_eq!(
             files,
             [
-                ("scripts/a.py", Some("python3")),
-                ("scripts/b.sh", Some("sh"))
+                ("scripts/a.py", Some("python3"), String::new()),
+                ("scripts/a.py", Some("python3"), "--in f".to_owned()),
+                ("scripts/b.sh", Some("sh"), String::new())
             ]
         );
         assert!(skipped.is_empty(), "{skipped:?}");
         let (_, skipped) = plan(&dir, &|p| p == "bash");
         assert_eq!(skipped.len(), 1, "{skipped:?}");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn shown_arguments_are_kept_and_placeholders_filled() {
+        let shown = invocations(
+            "Run `python scripts/sync.py --push --ticket <TICKET-ID>`.\n```bash\nbash scripts/clean.sh --older-than 30 | tee log\nnode scripts/fetch.js $URL path/to/report.pdf > out.json # then read it\n```\n",
+        );
+        let args_of = |w: &str| -> Vec<Vec<String>> {
+            shown
+                .iter()
+                .filter(|(x, _)| x == w)
+                .map(|(_, a)| a.clone())
+                .collect()
+        };
+        assert_eq!(
+            args_of("scripts/sync.py"),
+            [["--push", "--ticket", "sample"]]
+        );
+        assert_eq!(args_of("scripts/clean.sh"), [["--older-than", "30"]]);
+        assert_eq!(
+            args_of("scripts/fetch.js"),
+            [["https://docs.test/page", "sample.pdf"]]
+        );
+        assert_eq!(filled("FILE"), "sample");
+        assert_eq!(filled("{input.csv}"), "sample.csv");
+        assert_eq!(filled("--dry-run"), "--dry-run");
     }
 }

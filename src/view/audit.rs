@@ -125,10 +125,14 @@ fn human_run(out: &mut dyn Write, run: &crate::sandbox::SkillRun) -> std::io::Re
             (false, Some(code)) => format!("exit {code}"),
             (false, None) => "ended by a signal".to_owned(),
         };
+        let file = std::iter::once(s.file.as_str())
+            .chain(s.args.iter().map(String::as_str))
+            .collect::<Vec<_>>()
+            .join(" ");
         writeln!(
             out,
             "  ran {} ({how}): {end}, {} ms",
-            Untrusted(&s.file),
+            Untrusted(&file),
             s.ms
         )?;
         if !s.contacted.is_empty() {
