@@ -111,30 +111,35 @@ pub fn plan(dir: &Path, has: &dyn Fn(&str) -> bool) -> (Vec<Planned>, Vec<Skippe
 /// split where a shell would split them.
 fn code_words(text: &str) -> Vec<String> {
     let mut words = Vec::new();
+    for span in code_spans(text) {
+        words.extend(
+            span.split(|c: char| {
+                c.is_whitespace() || matches!(c, ';' | '|' | '&' | '(' | ')' | '<' | '>' | '=')
+            })
+            .map(|w| w.trim_matches(|c| matches!(c, '"' | '\'' | ',' | ':')))
+            .filter(|w| !w.is_empty())
+            .map(str::to_owned),
+        );
+    }
+    words
+}
+
+/// SKILL.md's code: each line of a fenced block, and each inline code
+/// span of the other lines.
+fn code_spans(text: &str) -> Vec<&str> {
+    let mut spans = Vec::new();
     let mut in_fence = false;
     for line in text.lines() {
         let trimmed = line.trim_start();
         if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
             in_fence = !in_fence;
-            continue;
-        }
-        let spans: Vec<&str> = if in_fence {
-            vec![line]
+        } else if in_fence {
+            spans.push(line);
         } else {
-            line.split('`').skip(1).step_by(2).collect()
-        };
-        for span in spans {
-            words.extend(
-                span.split(|c: char| {
-                    c.is_whitespace() || matches!(c, ';' | '|' | '&' | '(' | ')' | '<' | '>' | '=')
-                })
-                .map(|w| w.trim_matches(|c| matches!(c, '"' | '\'' | ',' | ':')))
-                .filter(|w| !w.is_empty())
-                .map(str::to_owned),
-            );
+            spans.extend(line.split('`').skip(1).step_by(2));
         }
     }
-    words
+    spans
 }
 
 /// Each command of SKILL.md's code that names a word with arguments after
@@ -144,39 +149,26 @@ fn code_words(text: &str) -> Vec<String> {
 /// caller.
 fn invocations(text: &str) -> Vec<(String, Vec<String>)> {
     let mut out = Vec::new();
-    let mut in_fence = false;
-    for line in text.lines() {
-        let trimmed = line.trim_start();
-        if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
-            in_fence = !in_fence;
-            continue;
-        }
-        let spans: Vec<&str> = if in_fence {
-            vec![line]
-        } else {
-            line.split('`').skip(1).step_by(2).collect()
-        };
-        for span in spans {
-            let span = span.split(" #").next().unwrap_or(span);
-            for command in span.split(['|', ';', '&']) {
-                // A redirection ends the arguments; `<file>` is a placeholder.
-                let words: Vec<String> = command
-                    .split_whitespace()
-                    .take_while(|w| {
-                        let placeholder = w.starts_with('<') && w.ends_with('>') && w.len() > 2;
-                        placeholder
-                            || !w
-                                .trim_start_matches(char::is_numeric)
-                                .starts_with(['<', '>'])
-                    })
-                    .map(|w| w.trim_matches(|c| matches!(c, '"' | '\'')).to_owned())
-                    .filter(|w| !w.is_empty())
-                    .collect();
-                for (i, word) in words.iter().enumerate() {
-                    let args: Vec<String> = words[i + 1..].iter().map(|a| filled(a)).collect();
-                    if word.contains('/') && !args.is_empty() && args.len() <= 12 {
-                        out.push((word.clone(), args));
-                    }
+    for span in code_spans(text) {
+        let span = span.split(" #").next().unwrap_or(span);
+        for command in span.split(['|', ';', '&']) {
+            // A redirection ends the arguments; `<file>` is a placeholder.
+            let words: Vec<String> = command
+                .split_whitespace()
+                .take_while(|w| {
+                    let placeholder = w.starts_with('<') && w.ends_with('>') && w.len() > 2;
+                    placeholder
+                        || !w
+                            .trim_start_matches(char::is_numeric)
+                            .starts_with(['<', '>'])
+                })
+                .map(|w| w.trim_matches(|c| matches!(c, '"' | '\'')).to_owned())
+                .filter(|w| !w.is_empty())
+                .collect();
+            for (i, word) in words.iter().enumerate() {
+                let args: Vec<String> = words[i + 1..].iter().map(|a| filled(a)).collect();
+                if word.contains('/') && !args.is_empty() && args.len() <= 12 {
+                    out.push((word.clone(), args));
                 }
             }
         }
