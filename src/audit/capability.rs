@@ -1508,10 +1508,12 @@ impl Skill {
         // A YARA rule (a `.yar` file, a ```yara block) lists what malware
         // holds, as patterns to match: its credential paths and webhooks
         // are read by the scanner it feeds, never opened or sent.
-        let detection_rule = |index: usize| {
+        let yara_file = {
             let lower = rel.to_ascii_lowercase();
-            lower.ends_with(".yar")
-                || lower.ends_with(".yara")
+            lower.ends_with(".yar") || lower.ends_with(".yara")
+        };
+        let detection_rule = |index: usize| {
+            yara_file
                 || (prose
                     && fences
                         .get_or_init(|| super::context::fence_openings(lines))

@@ -72,7 +72,11 @@ pub fn import(ctx: &Context, opts: &ImportOptions) -> anyhow::Result<ImportRepor
         let mut row = ImportedSkill::planned(&f);
         if !named(&f) {
             row.status = "failed";
-            row.detail = crate::skill::not_a_skill_name(&f.name);
+            row.detail = format!(
+                "{}; correct or remove that record in {}",
+                crate::skill::not_a_skill_name(&f.name),
+                f.file.display()
+            );
             report.skills.push(row);
         } else if !f.all && !done.insert(f.name.clone()) {
             row.status = "skipped";

@@ -167,7 +167,10 @@ fn invocations(text: &str) -> Vec<(String, Vec<String>)> {
                 .collect();
             for (i, word) in words.iter().enumerate() {
                 let args: Vec<String> = words[i + 1..].iter().map(|a| filled(a)).collect();
-                if word.contains('/') && !args.is_empty() && args.len() <= 12 {
+                // A file's name: a path, or a name with an extension
+                // (`bash setup.sh --push`); the caller checks it exists.
+                let names_a_file = word.contains(['/', '.']);
+                if names_a_file && !args.is_empty() && args.len() <= 12 {
                     out.push((word.clone(), args));
                 }
             }
@@ -396,6 +399,11 @@ mod tests {
         assert_eq!(
             args_of("scripts/fetch.js"),
             [["https://docs.test/page", "sample.pdf"]]
+        );
+        // A script named without a folder, as in the skill's own root.
+        assert_eq!(
+            invocations("Then `bash setup.sh --push`."),
+            [("setup.sh".to_owned(), vec!["--push".to_owned()])]
         );
         assert_eq!(filled("FILE"), "sample");
         assert_eq!(filled("{input.csv}"), "sample.csv");

@@ -77,7 +77,7 @@ impl Report for AuditReport {
                 out,
                 "{}  {}  {} finding{} ({worst})",
                 Untrusted(&s.name),
-                Untrusted(&s.path.display().to_string()),
+                crate::escape::path_field(&s.path),
                 s.findings.len(),
                 super::plural(s.findings.len())
             )?;

@@ -157,7 +157,7 @@ impl Report for ImportReport {
         // and folders, which anyone can edit: each is one field, its line
         // breaks escaped, so no record can print a row of its own
         // (docs/output.md).
-        let path = |p: &Path| Untrusted(&p.display().to_string()).to_string();
+        let path = crate::escape::path_field;
         for f in &self.files {
             writeln!(out, "read {}", path(f))?;
         }

@@ -1200,6 +1200,17 @@ fn list_and_show_remember_the_verdicts_they_make_and_a_refusal_writes_none() {
     forget();
     ok(run(sb.cmd().args(["show", "installer"])));
     assert!(state_lines(&sb, "verdicts").contains_key(&key));
+    // What `show` remembered launders nothing: it holds the finding, so
+    // with the acceptance dropped `install --frozen` still refuses, and
+    // the memo is what it read (no record is written again).
+    let remembered = state_lines(&sb, "verdicts")[&key].clone();
+    let accepted_lock = lock(&sb.project);
+    std::fs::write(sb.project.join("skills.lock"), unaccepted(&accepted_lock)).unwrap();
+    unlink(&sb.project);
+    refused(&sb, &sb.project, &["install", "--frozen"]);
+    assert_eq!(state_lines(&sb, "verdicts")[&key], remembered);
+    std::fs::write(sb.project.join("skills.lock"), &accepted_lock).unwrap();
+    ok(run(sb.cmd().args(["install", "--frozen"])));
 
     // The acceptance dropped: `show` refuses and writes no verdict.
     std::fs::write(

@@ -327,6 +327,10 @@ fn a_lock_record_cannot_forge_rows_and_a_bad_name_writes_nothing() {
     let (code, out, err) = run(sb.cmd().arg("import"));
     assert_eq!(code, 1, "{out}{err}");
     assert!(out.contains("is not a skill name"), "{out}");
+    assert!(
+        out.contains("correct or remove that record in") && out.contains("skills-lock.json"),
+        "the row says what to do: {out}"
+    );
     assert!(!out.lines().any(|l| l.starts_with("imported")), "{out}");
     assert!(!sb.project.join("skills.toml").exists(), "{out}");
     assert!(!sb.project.join("skills.lock").exists());
