@@ -1233,3 +1233,54 @@ fn list_and_show_remember_the_verdicts_they_make_and_a_refusal_writes_none() {
     );
     assert!(!state_lines(&sb, "verdicts").contains_key(&key));
 }
+
+/// Many serving commands remember verdicts on one cache at once, beside a
+/// `cache gc` and a `cache verify`: every record written is whole and
+/// authentic (the next `list` reads no skill it could not trust, and
+/// `install --frozen` still judges by them), and nothing refuses.
+#[test]
+fn serving_commands_remember_verdicts_side_by_side_with_gc_and_verify() {
+    let sb = accepted_project(&[]);
+    for dir in ["verdicts", "gate-passes"] {
+        let _ = std::fs::remove_dir_all(sb.cache.join("state").join(dir));
+    }
+    let mut children = Vec::new();
+    for args in [
+        &["list"][..],
+        &["list"],
+        &["show", "notes"],
+        &["doctor"],
+        &["cache", "gc"],
+        &["cache", "verify"],
+        &["list"],
+    ] {
+        children.push(
+            sb.process_in(&sb.project)
+                .args(args)
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap(),
+        );
+    }
+    for child in children {
+        let out = child.wait_with_output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let lines = state_lines(&sb, "verdicts");
+    let key = installer_key(&sb);
+    assert!(lines[&key].contains("remote-pipe-shell"), "{lines:?}");
+    let (_, out, _) = ok(run(sb.cmd().args(["list"])));
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("installer") && l.contains("approved")),
+        "{out}"
+    );
+    unlink(&sb.project);
+    ok(run(sb.cmd().args(["install", "--frozen"])));
+    assert!(linked(&sb.project, "installer"));
+}
