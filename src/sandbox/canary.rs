@@ -11,6 +11,13 @@ pub const HOME: &str = "/home/user";
 /// The fake project (its `.env` is a canary); the skill is copied to
 /// `PROJECT/.claude/skills/<name>`.
 pub const PROJECT: &str = "/home/user/project";
+/// The agent's transcript of the session, whose path every hook event
+/// carries; a secret the user pasted into the chat is in it.
+pub const TRANSCRIPT: &str =
+    "/home/user/.claude/projects/-home-user-project/0b7e5d2c-session.jsonl";
+/// The canary name of [`TRANSCRIPT`]: reading it is what a hook may do
+/// (it is handed the path), so only its secret leaving is a finding.
+pub const TRANSCRIPT_CANARY: &str = "agent-transcript";
 
 /// One canary: a file (a path inside the sandbox) or an environment variable.
 #[derive(Debug, Clone)]
@@ -79,6 +86,13 @@ const FILES: &[(&str, &str, &str, usize, &str)] = &[
         32,
         "SQLite format 3\u{0}https://accounts.example.com user@example.com {}\n",
     ),
+    (
+        "kubeconfig",
+        ".kube/config",
+        "",
+        48,
+        "apiVersion: v1\nkind: Config\nclusters:\n- name: prod\n  cluster:\n    server: https://k8s.acme.test:6443\ncontexts:\n- name: prod\n  context: {cluster: prod, user: deployer}\ncurrent-context: prod\nusers:\n- name: deployer\n  user:\n    token: {}\n",
+    ),
     ("dotenv-home", ".env", "sk-proj-", 40, "OPENAI_API_KEY={}\n"),
     (
         "dotenv-project",
@@ -86,6 +100,13 @@ const FILES: &[(&str, &str, &str, usize, &str)] = &[
         "sk_live_",
         32,
         "STRIPE_SECRET_KEY={}\nDATABASE_URL=postgres://app:hunter2@db.internal/app\n",
+    ),
+    (
+        TRANSCRIPT_CANARY,
+        TRANSCRIPT,
+        "sk-ant-api03-",
+        40,
+        "{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"Deploy with this key: {}\"}}\n",
     ),
 ];
 

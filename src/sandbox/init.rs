@@ -54,6 +54,8 @@ pub struct Spec {
 pub struct ScriptSpec {
     pub argv: Vec<String>,
     pub cwd: String,
+    /// What the script reads on stdin (a hook's event); `None`: nothing.
+    pub stdin: Option<String>,
 }
 
 /// What kind of traffic reached the sink.
@@ -524,23 +526,37 @@ fn run_all(spec: &Spec, clock: &mut Clock, current: &AtomicUsize) -> Vec<Outcome
         .collect()
 }
 
-/// Starts one script in a process group of its own, stdin empty (and
-/// closed to writers: `/dev/null`), output discarded.
+/// Starts one script in a process group of its own, output discarded;
+/// stdin is its hook's event and then its end, else empty (`/dev/null`).
+/// The event is far smaller than a pipe's buffer: writing it never waits
+/// for the script to read.
 fn spawn(script: &ScriptSpec, env: &[(String, String)]) -> std::io::Result<std::process::Child> {
+    use std::io::Write as _;
     use std::os::unix::process::CommandExt as _;
+    use std::process::Stdio;
     let Some((program, args)) = script.argv.split_first() else {
         return Err(std::io::Error::other("no command"));
     };
-    std::process::Command::new(program)
+    let mut child = std::process::Command::new(program)
         .args(args)
         .current_dir(&script.cwd)
         .env_clear()
         .envs(env.iter().map(|(k, v)| (k, v)))
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
+        .stdin(
+            script
+                .stdin
+                .as_ref()
+                .map_or_else(Stdio::null, |_| Stdio::piped()),
+        )
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
         .process_group(0)
-        .spawn()
+        .spawn()?;
+    if let (Some(mut pipe), Some(input)) = (child.stdin.take(), &script.stdin) {
+        // A script that exits without reading closes the pipe: not an error.
+        let _ = pipe.write_all(input.as_bytes());
+    }
+    Ok(child)
 }
 
 /// Waits without `nanosleep`: the sandbox's sleeps return at once (strace

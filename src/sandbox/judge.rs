@@ -98,7 +98,20 @@ const ESCAPE_CALLS: &[&str] = &[
     "pivot_root",
 ];
 /// Programs that do the same.
-const ESCAPE_PROGRAMS: &[&str] = &["nsenter", "docker", "podman", "kubectl", "sudo", "su"];
+const ESCAPE_PROGRAMS: &[&str] = &["nsenter", "sudo", "su"];
+/// Container engines: talking to their own socket is how they work (a
+/// skill that pins image digests runs `docker`), so only the arguments
+/// that hand a container the host reach out of the sandbox.
+const ENGINES: &[&str] = &["docker", "podman"];
+const HOST_ARGUMENTS: &[&str] = &[
+    "--privileged",
+    "--pid=host",
+    "--pid host",
+    "--userns=host",
+    "SYS_ADMIN",
+    ".sock:",
+    "/:/",
+];
 
 /// What one script did: its findings, and the hosts it contacted in ways
 /// that are not findings by themselves (DNS names, TLS handshakes).
@@ -117,6 +130,10 @@ const OWNERS: &[(&str, &[&str])] = &[
     ("ssh-key", &["ssh", "ssh-add", "scp", "sftp"]),
     ("aws-credentials", &["aws"]),
     ("docker-config", &["docker", "podman", "skopeo"]),
+    (
+        "kubeconfig",
+        &["kubectl", "helm", "k9s", "kubectx", "kubens"],
+    ),
 ];
 
 /// The services whose own hosts a credential goes to (the host or a
@@ -124,6 +141,7 @@ const OWNERS: &[(&str, &[&str])] = &[
 /// as the static audit's `source-to-sink` allows (docs/audit.md,
 /// "Encrypted traffic").
 const SERVICES: &[(&str, &str)] = &[
+    ("kubeconfig", "k8s.acme.test"),
     ("env-GITHUB_TOKEN", "github.com"),
     ("gh-hosts", "github.com"),
     ("git-credentials", "github.com"),
@@ -235,6 +253,7 @@ pub fn judge(
                 if let Some(c) = canary_paths.get(path.as_str())
                     && call.ok()
                     && !write
+                    && c.name != canary::TRANSCRIPT_CANARY
                     && !owns(&call.program, &c.name)
                     && read_canaries.insert(c.name.clone())
                 {
@@ -340,14 +359,21 @@ pub fn judge(
                 if PERSIST_PROGRAMS.contains(&base) || enables {
                     push("run-persistence", call.shown(), format!("runs {base}"));
                 }
-                if ESCAPE_PROGRAMS.contains(&base) {
+                let line = args.join(" ");
+                if ESCAPE_PROGRAMS.contains(&base)
+                    || ENGINES.contains(&base) && HOST_ARGUMENTS.iter().any(|a| line.contains(a))
+                {
                     push("run-escape", call.shown(), format!("runs {base}"));
                 }
             }
             "connect" | "sendto" | "sendmsg" | "sendmmsg" => {
                 if call.args.contains("AF_UNIX") || call.fd.as_deref().is_some_and(is_unix) {
                     let path = call.string(0).unwrap_or_default();
-                    if ESCAPE_SOCKETS.iter().any(|s| path.contains(s)) {
+                    let own = ENGINES.contains(&call.program.as_str())
+                        && ENGINES
+                            .iter()
+                            .any(|e| path.ends_with(&format!("/{e}.sock")));
+                    if ESCAPE_SOCKETS.iter().any(|s| path.contains(s)) && !own {
                         push("run-escape", call.shown(), path);
                     }
                     continue;
@@ -465,7 +491,10 @@ pub fn judge(
         if canary_paths.contains_key(path.as_str()) {
             continue;
         }
-        if let Some((i, how)) = cx.needles.find(data) {
+        // A hook may keep the transcript it is handed (a session log).
+        if let Some((i, how)) = cx.needles.find(data)
+            && cx.canaries[i].name != canary::TRANSCRIPT_CANARY
+        {
             push(
                 "run-canary-copy",
                 format!("write(\"{path}\")"),
@@ -719,6 +748,32 @@ mod tests {
             r#"execve("/tmp/v/bin/tool", ["tool"], 0x1 /* 3 vars */) = 0"#,
         ];
         assert_eq!(rules_of(&dropped), ["run-exec-written"]);
+    }
+
+    #[test]
+    fn a_container_engine_escapes_only_when_handed_the_host() {
+        let run =
+            |argv: &str| format!(r#"execve("/usr/bin/docker", [{argv}], 0x1 /* 3 vars */) = 0"#);
+        let pin = run(r#""docker", "buildx", "imagetools", "inspect", "node:22""#);
+        assert_eq!(rules_of(&[&pin]), Vec::<String>::new());
+        let host = run(r#""docker", "run", "-v", "/:/host", "alpine""#);
+        assert_eq!(rules_of(&[&host]), ["run-escape"]);
+        let socket = r#"connect(3<UNIX:[9]>, {sa_family=AF_UNIX, sun_path="/var/run/docker.sock"}, 110) = -1 ENOENT (No such file or directory)"#;
+        let by = |program: &str| {
+            let mut call = super::super::trace::parse_line(socket).unwrap();
+            call.program = program.to_owned();
+            let canaries = canary::fresh();
+            let needles = Needles::new(&canaries);
+            let cx = Known {
+                canaries: &canaries,
+                needles: &needles,
+                real_home: None,
+            };
+            judge("scripts/x.sh", &[call], None, &[], &cx)
+                .findings
+                .len()
+        };
+        assert_eq!((by("docker"), by("python3")), (0, 1));
     }
 
     #[test]

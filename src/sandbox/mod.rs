@@ -207,6 +207,9 @@ pub struct ScriptRun {
     /// bare run; docs/audit.md, "What is run").
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub args: Vec<String>,
+    /// The hook whose event it was handed on stdin (`PreToolUse Bash`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hook: Option<String>,
     pub exit: Option<i32>,
     /// Killed at the deadline (or the wall-clock cap): what it would have
     /// done later was not seen.
@@ -268,7 +271,7 @@ pub fn run_skill(tools: &Tools, dir: &Path, name: &str) -> Result<SkillRun, Sand
         .map_err(|e| failed(format!("cannot make a temporary folder: {e}")))?;
     let canaries = canary::fresh();
     let authority = tls::RunAuthority::new().map_err(|e| failed(e.0))?;
-    let skill_in = prepare(work.path(), dir, &canaries, &authority)
+    let skill_in = prepare(work.path(), dir, &canaries, &authority, &planned)
         .map_err(|e| failed(format!("cannot prepare the sandbox: {e}")))?;
     let spec = init::Spec {
         scripts: planned
@@ -281,7 +284,8 @@ pub fn run_skill(tools: &Tools, dir: &Path, name: &str) -> Result<SkillRun, Sand
                     .chain([format!("{skill_in}/{}", p.file)])
                     .chain(p.args.iter().cloned())
                     .collect(),
-                cwd: skill_in.clone(),
+                cwd: canary::PROJECT.to_owned(),
+                stdin: p.stdin(),
             })
             .collect(),
         env: environment(&canaries),
@@ -356,6 +360,7 @@ pub fn run_skill(tools: &Tools, dir: &Path, name: &str) -> Result<SkillRun, Sand
             file: p.file.clone(),
             interpreter: p.interpreter.clone(),
             args: p.args.clone(),
+            hook: p.hook.clone(),
             exit: outcome.and_then(|o| o.exit),
             timed_out: outcome.is_some_and(|o| o.timed_out),
             ms: outcome.map_or(0, |o| o.ms),
@@ -379,26 +384,103 @@ fn sender(event: &init::SinkEvent, per_script: &[trace::ScriptCalls]) -> usize {
         .unwrap_or(event.script)
 }
 
-/// Fills `work`: `home/` (the fake home with the canaries and the skill's
-/// copy under `project/.claude/skills/`), `etc/` (the sandbox's own files,
-/// the CA bundle with the run's `authority` among the system's) and
-/// `trace/`. Returns the skill's folder as the sandbox sees it.
+/// The project the scripts run in, as an agent runs them (its root is
+/// their working directory): a git checkout with a remote, and the files
+/// that say what kinds of project it is (node, Python, a container, CI,
+/// Terraform), so that a script that acts only in a project of some kind
+/// acts in the run (docs/audit.md, "What is
+/// run"). A name ending in `/` is a folder.
+const PROJECT_FILES: &[(&str, &str)] = &[
+    (".git/HEAD", "ref: refs/heads/main\n"),
+    (
+        ".git/config",
+        "[core]\n\trepositoryformatversion = 0\n\tbare = false\n[remote \"origin\"]\n\turl = https://github.com/acme/webapp.git\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n[branch \"main\"]\n\tremote = origin\n\tmerge = refs/heads/main\n",
+    ),
+    (".git/objects/", ""),
+    (".git/refs/heads/", ""),
+    (".gitignore", "node_modules/\n.env\n"),
+    ("README.md", "# webapp\n\nThe team's web app and its API.\n"),
+    (
+        "package.json",
+        "{\n  \"name\": \"webapp\",\n  \"version\": \"1.4.2\",\n  \"private\": true,\n  \"scripts\": {\"build\": \"vite build\", \"test\": \"vitest run\"},\n  \"dependencies\": {\"react\": \"^19.1.0\"}\n}\n",
+    ),
+    (
+        "pyproject.toml",
+        "[project]\nname = \"webapp-api\"\nversion = \"1.4.2\"\ndependencies = [\"fastapi>=0.115\"]\n",
+    ),
+    ("requirements.txt", "fastapi>=0.115\nuvicorn>=0.30\n"),
+    (
+        "src/app.py",
+        "from fastapi import FastAPI\n\napp = FastAPI()\n",
+    ),
+    ("src/index.js", "export const hello = () => 'hello';\n"),
+    ("Dockerfile", "FROM node:22-slim\nCOPY . /app\nRUN npm ci\n"),
+    (
+        ".github/workflows/ci.yml",
+        "name: ci\non: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v5\n      - run: npm test\n",
+    ),
+    (
+        "infra/main.tf",
+        "provider \"aws\" {\n  region = \"eu-west-1\"\n}\n",
+    ),
+];
+
+/// A sample input's text by its extension: the files the filled-in
+/// placeholders of shown command lines name (`sample.pdf`), in the
+/// project, where the scripts run.
+fn sample_text(name: &str) -> &'static str {
+    match name.rsplit_once('.').map_or("", |(_, ext)| ext) {
+        "json" => "{\"name\": \"sample\", \"items\": [1, 2, 3]}\n",
+        "csv" => "id,name\n1,sample\n",
+        "yaml" | "yml" => "name: sample\nitems: [1, 2]\n",
+        "html" | "htm" => "<html><body><p>sample</p></body></html>\n",
+        "pdf" => {
+            "%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n"
+        }
+        _ => "sample input\n",
+    }
+}
+
+/// Fills `work`: `home/` (the fake home with the canaries, the project of
+/// [`PROJECT_FILES`] with the sample inputs `planned` names, and the
+/// skill's copy under `project/.claude/skills/`), `etc/` (the sandbox's
+/// own files, the CA bundle with the run's `authority` among the
+/// system's) and `trace/`. Returns the skill's folder as the sandbox sees it.
 fn prepare(
     work: &Path,
     skill: &Path,
     canaries: &[canary::Canary],
     authority: &tls::RunAuthority,
+    planned: &[plan::Planned],
 ) -> std::io::Result<String> {
     let home = work.join("home");
-    for c in canaries {
-        let Some(path) = c.path.as_deref().and_then(|p| p.strip_prefix(canary::HOME)) else {
-            continue;
-        };
+    let project = canary::PROJECT.trim_start_matches(canary::HOME);
+    let samples = (planned.iter().flat_map(|p| &p.args))
+        .filter(|a| a.starts_with("sample") && !a.contains('/'))
+        .map(|a| (format!("{project}/{a}"), sample_text(a).to_owned()));
+    let files = (canaries.iter())
+        .filter_map(|c| {
+            Some((
+                c.path.as_deref()?.strip_prefix(canary::HOME)?.to_owned(),
+                c.content.clone(),
+            ))
+        })
+        .chain(
+            PROJECT_FILES
+                .iter()
+                .map(|(rel, text)| (format!("{project}/{rel}"), (*text).to_owned())),
+        )
+        .chain(samples);
+    for (path, text) in files {
         let target = home.join(path.trim_start_matches('/'));
+        if path.ends_with('/') {
+            std::fs::create_dir_all(&target)?;
+            continue;
+        }
         if let Some(parent) = target.parent() {
             std::fs::create_dir_all(parent)?;
         }
-        std::fs::write(&target, &c.content)?;
+        std::fs::write(&target, text)?;
     }
     let inside = format!("{}/.claude/skills/skill", canary::PROJECT);
     let rel = inside

@@ -6,6 +6,9 @@
 //! Each runs once bare, and once more with the arguments of each command
 //! line of SKILL.md that runs it with some (up to [`MAX_INVOCATIONS`]): a
 //! script that acts only on `--push` or a ticket number acts in the run.
+//! A script a hook of the skill runs (frontmatter `hooks`, `hooks.json`)
+//! runs once more per hook, handed that hook's event on stdin, as the
+//! agent hands it.
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -21,6 +24,19 @@ pub struct Planned {
     /// The arguments SKILL.md shows it run with (placeholders filled in);
     /// empty for the bare run.
     pub args: Vec<String>,
+    /// The hook event this run is handed on stdin (its name); `None`:
+    /// stdin is empty.
+    pub hook: Option<String>,
+}
+
+impl Planned {
+    /// What the run reads on stdin: the event of its hook ([`hook_event`]).
+    pub fn stdin(&self) -> Option<String> {
+        self.hook.as_deref().map(|h| {
+            let (event, matcher) = h.split_once(' ').unwrap_or((h, ""));
+            hook_event(event, matcher)
+        })
+    }
 }
 
 /// The most invocations with arguments run per script (besides the bare
@@ -68,43 +84,201 @@ const ELF: &[u8] = b"\x7fELF";
 /// `has` says whether an interpreter is installed.
 pub fn plan(dir: &Path, has: &dyn Fn(&str) -> bool) -> (Vec<Planned>, Vec<Skipped>) {
     let mut named: BTreeSet<String> = BTreeSet::new();
-    let mut shown: Vec<(String, Vec<String>)> = Vec::new();
-    if let Ok(text) = std::fs::read_to_string(dir.join(crate::skill::SKILL_MD)) {
-        for word in code_words(&text) {
-            if let Some(rel) = file_of(dir, &word) {
-                named.insert(rel);
-            }
+    // Runs besides the bare ones: (file, arguments, hook event).
+    let mut more: Vec<(String, Vec<String>, Option<String>)> = Vec::new();
+    let text = std::fs::read_to_string(dir.join(crate::skill::SKILL_MD)).unwrap_or_default();
+    let hooked = hooks(dir, &text)
+        .into_iter()
+        .filter_map(|(event, command)| {
+            let words = shlex::split(&command)?;
+            let (at, rel) =
+                (words.iter().enumerate()).find_map(|(i, w)| Some((i, file_of(dir, w)?)))?;
+            let args = words[at + 1..].iter().map(|a| filled(a)).collect();
+            Some((rel, args, Some(event)))
+        });
+    for run in hooked {
+        if !more.contains(&run) && more.len() < MAX_INVOCATIONS {
+            named.insert(run.0.clone());
+            more.push(run);
         }
-        for (word, args) in invocations(&text) {
-            if let Some(rel) = file_of(dir, &word)
-                && !shown.contains(&(rel.clone(), args.clone()))
-                && shown.iter().filter(|(f, _)| *f == rel).count() < MAX_INVOCATIONS
+    }
+    for word in code_words(&text) {
+        if let Some(rel) = file_of(dir, &word) {
+            named.insert(rel);
+        }
+    }
+    for (word, args) in invocations(&text) {
+        if let Some(rel) = file_of(dir, &word) {
+            let run = (rel, args, None);
+            if !more.contains(&run)
+                && more
+                    .iter()
+                    .filter(|(f, _, h)| *f == run.0 && h.is_none())
+                    .count()
+                    < MAX_INVOCATIONS
             {
-                shown.push((rel, args));
+                more.push(run);
             }
         }
     }
     executables_under(dir, "scripts", &mut named);
+    // Each file as SKILL.md shows it, then as its hooks run it.
+    more.sort_by_key(|(_, _, hook)| hook.is_some());
     let mut run = Vec::new();
     let mut skipped = Vec::new();
     for file in named {
         match interpreter_of(dir, &file, has) {
             Ok(Some(planned)) => {
-                let with: Vec<Planned> = (shown.iter())
-                    .filter(|(f, _)| *f == file)
-                    .map(|(_, args)| Planned {
-                        args: args.clone(),
-                        ..planned.clone()
-                    })
-                    .collect();
-                run.push(planned);
-                run.extend(with);
+                run.push(planned.clone());
+                run.extend(
+                    more.iter()
+                        .filter(|(f, ..)| *f == file)
+                        .map(|(_, args, hook)| Planned {
+                            args: args.clone(),
+                            hook: hook.clone(),
+                            ..planned.clone()
+                        }),
+                );
             }
             Ok(None) => {}
             Err(why) => skipped.push(Skipped { file, why }),
         }
     }
     (run, skipped)
+}
+
+/// The commands of the skill's hooks, each with its event and matcher
+/// (`"PreToolUse Bash"`), wherever the skill declares or shows them: its
+/// frontmatter `hooks` (Claude Code), a JSON file of the skill with a
+/// `hooks` table (a plugin's `hooks/hooks.json`, a `settings.json` to
+/// copy), and a JSON block of SKILL.md with one (a settings snippet the
+/// user is told to add).
+fn hooks(dir: &Path, skill_md: &str) -> Vec<(String, String)> {
+    use serde_json::Value;
+    let mut tables: Vec<serde_json::Map<String, Value>> = Vec::new();
+    if let Some(table) = crate::skill::parse_skill_md(skill_md)
+        .ok()
+        .and_then(|md| md.hooks().cloned())
+    {
+        tables.push(table);
+    }
+    let mut texts = json_blocks(skill_md);
+    json_files(dir, "", 3, &mut texts);
+    for text in texts {
+        if let Ok(Value::Object(mut doc)) = serde_json::from_str(&text)
+            && let Some(Value::Object(table)) = doc.remove("hooks")
+        {
+            tables.push(table);
+        }
+    }
+    let mut out = Vec::new();
+    for (event, groups) in tables.iter().flatten() {
+        for group in groups.as_array().into_iter().flatten() {
+            let matcher = group["matcher"].as_str().unwrap_or("");
+            for hook in group["hooks"].as_array().into_iter().flatten() {
+                if let Some(command) = hook["command"].as_str() {
+                    let event = format!("{event} {matcher}").trim_end().to_owned();
+                    out.push((event, command.to_owned()));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The fenced blocks of `text` that hold a JSON object.
+fn json_blocks(text: &str) -> Vec<String> {
+    let mut blocks = Vec::new();
+    let mut block: Option<String> = None;
+    for line in text.lines() {
+        let fence = line.trim_start().starts_with("```");
+        match (&mut block, fence) {
+            (None, true) => block = Some(String::new()),
+            (Some(b), true) => {
+                if b.trim_start().starts_with('{') && b.contains("\"hooks\"") {
+                    blocks.push(std::mem::take(b));
+                }
+                block = None;
+            }
+            (Some(b), false) => {
+                b.push_str(line);
+                b.push('\n');
+            }
+            (None, false) => {}
+        }
+    }
+    blocks
+}
+
+/// The text of each JSON file (up to 64 KiB, not a link) below
+/// `dir/sub`, `depth` folders down at most, that names `hooks`.
+fn json_files(dir: &Path, sub: &str, depth: usize, out: &mut Vec<String>) {
+    let Ok(entries) = std::fs::read_dir(dir.join(sub)) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let rel = Path::new(sub).join(entry.file_name());
+        let Ok(meta) = std::fs::symlink_metadata(entry.path()) else {
+            continue;
+        };
+        if meta.is_dir() && depth > 0 {
+            json_files(dir, &rel.to_string_lossy(), depth - 1, out);
+        } else if meta.is_file()
+            && meta.len() <= 64 * 1024
+            && rel
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("json"))
+            && let Ok(text) = std::fs::read_to_string(entry.path())
+            && text.contains("\"hooks\"")
+        {
+            out.push(text);
+        }
+    }
+}
+
+/// The JSON an agent hands a hook of `event` on stdin (Claude Code's hook
+/// input): the session, its transcript (a canary), the project as `cwd`,
+/// and the event's own fields. A tool event names the first tool of
+/// `matcher` that is one of the agent's (else `Bash`) with an input of
+/// that tool: a `git push` for `Bash`, the project's source for a file.
+pub fn hook_event(event: &str, matcher: &str) -> String {
+    use super::canary::{PROJECT, TRANSCRIPT};
+    use serde_json::json;
+    let tool = (matcher.split('|').map(str::trim))
+        .find(|t| ["Bash", "Write", "Edit", "MultiEdit", "Read", "WebFetch"].contains(t))
+        .unwrap_or("Bash");
+    let file = format!("{PROJECT}/src/app.py");
+    let input = match tool {
+        "Bash" => json!({"command": "git push origin main", "description": "Push the release"}),
+        "WebFetch" => json!({"url": "https://docs.test/page", "prompt": "Summarise the page"}),
+        "Read" => json!({"file_path": file}),
+        _ => json!({"file_path": file, "content": "print('hello')\n"}),
+    };
+    let mut e = json!({
+        "session_id": "0b7e5d2c-session",
+        "transcript_path": TRANSCRIPT,
+        "cwd": PROJECT,
+        "permission_mode": "default",
+        "hook_event_name": event,
+    });
+    let fields = match event {
+        "PreToolUse" | "PermissionRequest" | "BeforeTool" => {
+            json!({"tool_name": tool, "tool_input": input})
+        }
+        "PostToolUse" | "AfterTool" => json!({"tool_name": tool, "tool_input": input,
+            "tool_response": {"stdout": "", "stderr": "", "interrupted": false}}),
+        "UserPromptSubmit" | "BeforeAgent" => json!({"prompt": "Deploy the app to production"}),
+        "SessionStart" => json!({"source": "startup"}),
+        "SessionEnd" => json!({"reason": "exit"}),
+        "Stop" | "SubagentStop" => json!({"stop_hook_active": false}),
+        "Notification" => json!({"message": "Claude needs your permission to use Bash"}),
+        "PreCompact" => json!({"trigger": "auto", "custom_instructions": ""}),
+        _ => json!({}),
+    };
+    if let (Some(e), serde_json::Value::Object(fields)) = (e.as_object_mut(), fields) {
+        e.extend(fields);
+    }
+    e.to_string()
 }
 
 /// The words of SKILL.md's code: fenced blocks and inline code spans,
@@ -283,6 +457,7 @@ fn interpreter_of(
             file: file.to_owned(),
             interpreter: None,
             args: Vec::new(),
+            hook: None,
         }));
     }
     let wanted: Vec<&str> = if let Some(name) = shebang(head) {
@@ -305,6 +480,7 @@ fn interpreter_of(
             file: file.to_owned(),
             interpreter: Some((*p).to_owned()),
             args: Vec::new(),
+            hook: None,
         })),
         None => Err(format!("`{}` is not installed", wanted.join("` or `"))),
     }
@@ -377,6 +553,33 @@ mod tests {
         let (_, skipped) = plan(&dir, &|p| p == "bash");
         assert_eq!(skipped.len(), 1, "{skipped:?}");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_plugins_hooks_json_runs_its_script_with_the_event_of_its_matcher() {
+        let dir = std::env::temp_dir().join(format!("skillpm-plan-hooks-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("hooks")).unwrap();
+        std::fs::write(
+            dir.join("SKILL.md"),
+            "---\nname: x\ndescription: d\n---\nFormats.\n",
+        )
+        .unwrap();
+        std::fs::write(dir.join("hooks/fmt.sh"), "cat\n").unwrap();
+        std::fs::write(
+            dir.join("hooks/hooks.json"),
+            r#"{"hooks": {"PostToolUse": [{"matcher": "Write|Edit", "hooks": [{"type": "command", "command": "bash \"${CLAUDE_PLUGIN_ROOT}/hooks/fmt.sh\" --quiet"}]}]}}"#,
+        )
+        .unwrap();
+        let (run, _) = plan(&dir, &|_| true);
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(run.len(), 2, "bare, then as the hook: {run:?}");
+        assert_eq!(run[1].hook.as_deref(), Some("PostToolUse Write|Edit"));
+        assert_eq!(run[1].args, ["--quiet"]);
+        let event: serde_json::Value = serde_json::from_str(&run[1].stdin().unwrap()).unwrap();
+        assert_eq!(event["hook_event_name"], "PostToolUse");
+        assert_eq!(event["tool_name"], "Write");
+        assert_eq!(event["transcript_path"], super::super::canary::TRANSCRIPT);
+        assert_eq!(run[0].stdin(), None);
     }
 
     #[test]

@@ -129,10 +129,12 @@ fn human_run(out: &mut dyn Write, run: &crate::sandbox::SkillRun) -> std::io::Re
             .chain(s.args.iter().map(String::as_str))
             .collect::<Vec<_>>()
             .join(" ");
+        let hook = (s.hook.as_deref()).map_or(String::new(), |h| format!(", as hook {h}"));
         writeln!(
             out,
-            "  ran {} ({how}): {end}, {} ms",
+            "  ran {} ({how}{}): {end}, {} ms",
             Untrusted(&file),
+            Untrusted(&hook),
             s.ms
         )?;
         if !s.contacted.is_empty() {
