@@ -248,11 +248,12 @@ fn skill_folders(cwd: &Path, given: &Path) -> Result<Vec<(String, PathBuf)>, OpE
         .collect();
     out.sort_by(|a, b| a.1.cmp(&b.1));
     if out.is_empty() {
+        let why = (found.warnings.iter()).fold(String::new(), |all, w| all + "; " + w);
         return Err(OpError::new(
             Exit::NotFound,
             format!(
-                "no skill folder (holding SKILL.md) in {}; pass a skill folder or a folder of skills",
-                given.display()
+                "no skill folder (holding SKILL.md) in {}{why}; pass a skill folder or a folder of skills",
+                crate::escape::path_field(given)
             ),
         ));
     }

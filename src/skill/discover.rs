@@ -106,6 +106,7 @@ pub fn discover_skills(root: &Path) -> RepoDiscovery {
 pub fn finds_anything(root: &Path) -> bool {
     let (found, _) = gather(root);
     !found.skipped.is_empty()
+        || found.links > 0
         || (found.candidates.iter()).any(|(path, _)| real_dir(root, path).is_some())
 }
 
@@ -117,10 +118,15 @@ fn gather(root: &Path) -> (Finder<'_>, usize) {
         candidates: Vec::new(),
         skipped: Vec::new(),
         warnings: Vec::new(),
+        links: 0,
     };
     if is_regular_file(&root.join("SKILL.md")) {
         // `github:owner/repo/skills/pdf`: the folder is the skill.
         found.candidate(String::new(), None);
+        return (found, 0);
+    }
+    if root.join("SKILL.md").is_symlink() {
+        found.linked(&[String::new()]);
         return (found, 0);
     }
     found.marketplace();
@@ -147,6 +153,7 @@ fn gather(root: &Path) -> (Finder<'_>, usize) {
             printable(&elsewhere[0])
         ));
     }
+    found.linked(&walk.linked);
     if walk.truncated {
         found.warnings.push(format!(
             "stopped looking after {MAX_WALKED_DIRS} folders; point --path at the folder holding the skills"
@@ -172,6 +179,8 @@ fn is_usual_place(path: &str) -> bool {
 /// The folders holding a SKILL.md, in walk order.
 struct Walk {
     skill_dirs: Vec<String>,
+    /// Folders whose SKILL.md is a symbolic link (never followed).
+    linked: Vec<String>,
     walked: usize,
     truncated: bool,
 }
@@ -180,6 +189,7 @@ struct Walk {
 fn walk(root: &Path) -> Walk {
     let mut out = Walk {
         skill_dirs: Vec::new(),
+        linked: Vec::new(),
         walked: 0,
         truncated: false,
     };
@@ -196,8 +206,11 @@ fn walk(root: &Path) -> Walk {
         children.sort();
         for name in children {
             let path = join(&rel, &name);
-            if is_regular_file(&root.join(&path).join("SKILL.md")) {
+            let skill_md = root.join(&path).join("SKILL.md");
+            if is_regular_file(&skill_md) {
                 out.skill_dirs.push(path);
+            } else if skill_md.is_symlink() {
+                out.linked.push(path);
             } else if depth + 1 < MAX_DEPTH {
                 queue.push_back((path, depth + 1));
             }
@@ -212,11 +225,47 @@ struct Finder<'a> {
     candidates: Vec<(String, Option<String>)>,
     skipped: Vec<SkippedSkill>,
     warnings: Vec<String>,
+    /// Folders whose SKILL.md is a symbolic link ([`Finder::linked`]).
+    links: usize,
 }
 
 impl Finder<'_> {
     fn candidate(&mut self, path: String, plugin: Option<&str>) {
         self.candidates.push((path, plugin.map(str::to_owned)));
+    }
+
+    /// One warning for the folders whose SKILL.md is a symbolic link: a
+    /// skill's files are read without following links, so those folders
+    /// are no skills, and "no skill found" alone would not say why.
+    fn linked(&mut self, paths: &[String]) {
+        let Some(first) = paths.first() else {
+            return;
+        };
+        self.links += paths.len();
+        let file = if first.is_empty() {
+            "SKILL.md".to_owned()
+        } else {
+            format!("{first}/SKILL.md")
+        };
+        let target = std::fs::read_link(self.root.join(&file))
+            .map_or_else(|_| "?".to_owned(), |t| t.to_string_lossy().into_owned());
+        let missing = if self.root.join(&file).exists() {
+            ""
+        } else {
+            " (it does not exist)"
+        };
+        let link = format!(
+            "`{}` links to `{}`{missing}",
+            printable(&file),
+            printable(&target)
+        );
+        let what = match paths.len() {
+            1 => format!("{link} and is not followed"),
+            n => format!("{n} SKILL.md are symbolic links and are not followed ({link})"),
+        };
+        self.warnings.push(format!(
+            "{what}; a skill's files are read without following links: put the file itself in place of the link"
+        ));
     }
 
     /// Adds every child folder of `base` that holds a SKILL.md.

@@ -1076,3 +1076,49 @@ sys.exit(1 if errors else 0)\n";
         .unwrap();
     assert!(!out.status.success(), "the schema check accepts anything");
 }
+
+/// A SKILL.md that is a symbolic link (a collection's mirror for another
+/// agent, its target moved away) is never followed; when nothing else is
+/// there, `audit` says so, with the link and its target, instead of "no
+/// skill folder" alone, and `add` warns the same way.
+#[test]
+fn a_linked_skill_md_is_not_followed_and_the_error_says_so() {
+    let sb = crate::support::cli::Sandbox::new();
+    let root = sb.path("collection");
+    write(&root, "skills/real/SKILL.md", &skill_md("real", "Real."));
+    sb.skillpm(&["audit", &root.join("skills").to_string_lossy()])
+        .succeeds()
+        .says("1 skill audited");
+    std::fs::create_dir_all(root.join(".gemini/skills/gone")).unwrap();
+    std::fs::create_dir_all(root.join(".gemini/skills/real")).unwrap();
+    std::os::unix::fs::symlink(
+        "../../../moved/SKILL.md",
+        root.join(".gemini/skills/gone/SKILL.md"),
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(
+        "../../../skills/real/SKILL.md",
+        root.join(".gemini/skills/real/SKILL.md"),
+    )
+    .unwrap();
+    let mirror = root.join(".gemini").to_string_lossy().into_owned();
+    sb.skillpm(&["audit", &mirror])
+        .exits(8)
+        .says("2 SKILL.md are symbolic links and are not followed")
+        .says("`skills/gone/SKILL.md` links to `../../../moved/SKILL.md` (it does not exist)");
+    let one = root
+        .join(".gemini/skills/gone")
+        .to_string_lossy()
+        .into_owned();
+    sb.skillpm(&["audit", &one])
+        .exits(8)
+        .says("`SKILL.md` links to");
+    sb.skillpm(&["init"]).succeeds();
+    sb.skillpm(&["add", "--source", &mirror, "--all", "--yes"])
+        .exits(8)
+        .says("warning: 2 SKILL.md are symbolic links");
+    // The collection itself still audits its one real skill.
+    sb.skillpm(&["audit", &root.to_string_lossy()])
+        .succeeds()
+        .says("1 skill audited");
+}
