@@ -456,7 +456,7 @@ fn prepare(
     let home = work.join("home");
     let project = canary::PROJECT.trim_start_matches(canary::HOME);
     let samples = (planned.iter().flat_map(|p| &p.args))
-        .filter(|a| a.starts_with("sample") && !a.contains('/'))
+        .filter(|a| plan::is_sample(a))
         .map(|a| (format!("{project}/{a}"), sample_text(a).to_owned()));
     let files = (canaries.iter())
         .filter_map(|c| {

@@ -386,6 +386,18 @@ fn filled(arg: &str) -> String {
     }
 }
 
+/// Whether `arg` is a sample input [`filled`] made (`sample`,
+/// `sample.pdf`): only those are written into the project, never a name
+/// the skill chose.
+pub fn is_sample(arg: &str) -> bool {
+    arg.strip_prefix("sample").is_some_and(|rest| {
+        rest.is_empty()
+            || rest.strip_prefix('.').is_some_and(|ext| {
+                (1..=5).contains(&ext.len()) && ext.bytes().all(|b| b.is_ascii_alphanumeric())
+            })
+    })
+}
+
 /// The skill file a word names: the word itself, or what follows one of
 /// its `/` (so `{baseDir}/scripts/x.py`, `$SKILL_DIR/scripts/x.py` and
 /// `~/.claude/skills/name/scripts/x.py` name `scripts/x.py`). Markdown and
@@ -609,6 +621,8 @@ mod tests {
             [("setup.sh".to_owned(), vec!["--push".to_owned()])]
         );
         assert_eq!(filled("FILE"), "sample");
+        assert!(is_sample("sample") && is_sample("sample.pdf"));
+        assert!(!is_sample("sample.x/../y") && !is_sample("sample\0") && !is_sample("samples"));
         assert_eq!(filled("{input.csv}"), "sample.csv");
         assert_eq!(filled("--dry-run"), "--dry-run");
     }
