@@ -15,9 +15,22 @@ pub const PROJECT: &str = "/home/user/project";
 /// carries; a secret the user pasted into the chat is in it.
 pub const TRANSCRIPT: &str =
     "/home/user/.claude/projects/-home-user-project/0b7e5d2c-session.jsonl";
-/// The canary name of [`TRANSCRIPT`]: reading it is what a hook may do
-/// (it is handed the path), so only its secret leaving is a finding.
+/// The canary name of [`TRANSCRIPT`].
 pub const TRANSCRIPT_CANARY: &str = "agent-transcript";
+/// Canaries a script may read, whose secret leaving is the finding: the
+/// transcript (a hook is handed its path; it may keep a copy too) and the
+/// project's `.env` (every dotenv loader reads it from the working
+/// directory, and a setup script rewrites it in place; a copy elsewhere is
+/// a finding). Read by a program that packs, encodes or sends bytes
+/// ([`MOVERS`]), they are read like any other canary: a compressed archive
+/// of the project hides the secret from the sink.
+pub const READ_FREELY: &[&str] = &[TRANSCRIPT_CANARY, "dotenv-project"];
+/// Programs whose reading a file is moving it: archivers, compressors,
+/// encoders, copiers to another host, network clients.
+pub const MOVERS: &[&str] = &[
+    "tar", "zip", "7z", "7za", "gzip", "bzip2", "xz", "zstd", "rsync", "scp", "sftp", "curl",
+    "wget", "nc", "ncat", "socat", "base64", "openssl", "gpg", "xxd", "split",
+];
 
 /// One canary: a file (a path inside the sandbox) or an environment variable.
 #[derive(Debug, Clone)]

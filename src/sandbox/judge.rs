@@ -253,7 +253,8 @@ pub fn judge(
                 if let Some(c) = canary_paths.get(path.as_str())
                     && call.ok()
                     && !write
-                    && c.name != canary::TRANSCRIPT_CANARY
+                    && (!canary::READ_FREELY.contains(&c.name.as_str())
+                        || canary::MOVERS.contains(&call.program.as_str()))
                     && !owns(&call.program, &c.name)
                     && read_canaries.insert(c.name.clone())
                 {
@@ -491,7 +492,8 @@ pub fn judge(
         if canary_paths.contains_key(path.as_str()) {
             continue;
         }
-        // A hook may keep the transcript it is handed (a session log).
+        // A hook may keep the transcript it is handed (a session log); a
+        // copy of the project's `.env` elsewhere is staged, not loaded.
         if let Some((i, how)) = cx.needles.find(data)
             && cx.canaries[i].name != canary::TRANSCRIPT_CANARY
         {
@@ -716,6 +718,11 @@ mod tests {
     }
 
     fn rules_of(lines: &[&str]) -> Vec<String> {
+        rules_of_program("", lines)
+    }
+
+    /// The rules `lines` break when made by a process running `program`.
+    fn rules_of_program(program: &str, lines: &[&str]) -> Vec<String> {
         let canaries = canary::fresh();
         let needles = Needles::new(&canaries);
         let cx = Known {
@@ -726,6 +733,10 @@ mod tests {
         let calls: Vec<Call> = lines
             .iter()
             .map(|l| super::super::trace::parse_line(l).unwrap())
+            .map(|c| Call {
+                program: program.to_owned(),
+                ..c
+            })
             .collect();
         judge("scripts/x.sh", &calls, None, &[], &cx)
             .findings
@@ -759,21 +770,23 @@ mod tests {
         let host = run(r#""docker", "run", "-v", "/:/host", "alpine""#);
         assert_eq!(rules_of(&[&host]), ["run-escape"]);
         let socket = r#"connect(3<UNIX:[9]>, {sa_family=AF_UNIX, sun_path="/var/run/docker.sock"}, 110) = -1 ENOENT (No such file or directory)"#;
-        let by = |program: &str| {
-            let mut call = super::super::trace::parse_line(socket).unwrap();
-            call.program = program.to_owned();
-            let canaries = canary::fresh();
-            let needles = Needles::new(&canaries);
-            let cx = Known {
-                canaries: &canaries,
-                needles: &needles,
-                real_home: None,
-            };
-            judge("scripts/x.sh", &[call], None, &[], &cx)
-                .findings
-                .len()
-        };
-        assert_eq!((by("docker"), by("python3")), (0, 1));
+        assert_eq!(rules_of_program("docker", &[socket]), Vec::<String>::new());
+        assert_eq!(rules_of_program("python3", &[socket]), ["run-escape"]);
+    }
+
+    #[test]
+    fn the_projects_env_is_loaded_freely_and_packed_is_read() {
+        let env = r#"openat(AT_FDCWD</home/user/project>, ".env", O_RDONLY|O_CLOEXEC) = 3</home/user/project/.env>"#;
+        for loader in ["python3", "node", "bash", "cat"] {
+            assert_eq!(
+                rules_of_program(loader, &[env]),
+                Vec::<String>::new(),
+                "{loader}"
+            );
+        }
+        assert_eq!(rules_of_program("tar", &[env]), ["run-canary-read"]);
+        let aws = r#"openat(AT_FDCWD</home/user>, "/home/user/.aws/credentials", O_RDONLY) = 3</home/user/.aws/credentials>"#;
+        assert_eq!(rules_of_program("python3", &[aws]), ["run-canary-read"]);
     }
 
     #[test]
