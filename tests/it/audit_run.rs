@@ -770,14 +770,7 @@ fn a_script_that_acts_only_on_a_shown_argument_is_run_with_it() {
         "notes-attack",
         &format!("{gate}open(os.path.expanduser('~/.aws/credentials')).read()\n"),
     );
-    let audit = |dir: &Path| {
-        let (code, out, err) = run(sb
-            .cmd()
-            .env("SKILLPM_RUN_DEADLINE", LONG_DEADLINE)
-            .args(["--json", "audit", "--run"])
-            .arg(dir));
-        (code, json(out.as_bytes()), err)
-    };
+    let audit = |dir: &Path| audit_run_json(&sb, dir);
     let (code, report, err) = audit(&honest);
     assert_eq!(code, 0, "{err}\n{report}");
     let scripts = report["skills"][0]["run"]["scripts"].as_array().unwrap();
@@ -851,14 +844,7 @@ fn a_hook_is_handed_its_event_and_scripts_run_in_a_project_of_their_kind() {
         ),
         "print('ok')\n",
     );
-    let audit = |dir: &Path| {
-        let (code, out, err) = run(sb
-            .cmd()
-            .env("SKILLPM_RUN_DEADLINE", LONG_DEADLINE)
-            .args(["--json", "audit", "--run"])
-            .arg(dir));
-        (code, json(out.as_bytes()), err)
-    };
+    let audit = |dir: &Path| audit_run_json(&sb, dir);
     let run_findings = |report: &Value| -> Vec<(String, String)> {
         (report["skills"][0]["findings"].as_array().unwrap().iter())
             .map(|f| {
@@ -901,6 +887,16 @@ fn a_hook_is_handed_its_event_and_scripts_run_in_a_project_of_their_kind() {
         found.iter().any(|(rule, _)| rule == "run-canary-exfil"),
         "{found:?}"
     );
+}
+
+/// `audit --run --json DIR` with the long deadline: exit code, report, stderr.
+fn audit_run_json(sb: &Sandbox, dir: &Path) -> (i32, Value, String) {
+    let (code, out, err) = run(sb
+        .cmd()
+        .env("SKILLPM_RUN_DEADLINE", LONG_DEADLINE)
+        .args(["--json", "audit", "--run"])
+        .arg(dir));
+    (code, json(out.as_bytes()), err)
 }
 
 /// Writes the skill `name` in `dir`: a SKILL.md and each `(file, text)`
