@@ -68,6 +68,14 @@ pub static BEHAVIOUR_RULES: &[Rule] = &[
         ..Rule::PLAIN
     },
     Rule {
+        id: "run-local-server",
+        family: Family::Persistence,
+        severity: Severity::Medium,
+        why: "a server the script started was still running after it exited, listening on this machine only, and the script reached nothing outside (a dev or preview server): stop it when done",
+        example: "node server.cjs (still running after the script exited)",
+        ..Rule::PLAIN
+    },
+    Rule {
         id: "run-escape",
         family: Family::Payload,
         severity: Severity::High,

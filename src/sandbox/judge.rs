@@ -240,6 +240,7 @@ pub fn judge(
     let mut socket_data: BTreeMap<String, Vec<u8>> = BTreeMap::new();
     let mut file_data: BTreeMap<String, Vec<u8>> = BTreeMap::new();
     let mut read_canaries = BTreeSet::new();
+    let mut listens: Vec<bool> = Vec::new();
     for call in calls {
         match call.name.as_str() {
             "open" | "openat" | "creat" => {
@@ -436,6 +437,13 @@ pub fn judge(
             // A system program's own detaching (git's background
             // maintenance) is that program's business, as its own
             // credential file is.
+            // Where the script's servers listen: on this machine only, or
+            // on every interface (reachable from the network).
+            "bind" if call.ok() => {
+                if let Some(at) = inet_target(call) {
+                    listens.push(is_inside(&at));
+                }
+            }
             "setsid" if !call.by_root && call.ok() && runs_skill_code(&call.program) => {
                 push(
                     "run-outlived",
@@ -504,14 +512,27 @@ pub fn judge(
             );
         }
     }
+    // A server left running that listens on this machine only, by a
+    // script that reached nothing outside and did nothing else amiss, is a
+    // dev server (a preview, a companion page), not a foothold.
+    let local_server = !listens.is_empty()
+        && listens.iter().all(|inside| *inside)
+        && sink.is_empty()
+        && contacted.is_empty()
+        && out.is_empty();
+    let id = if local_server {
+        "run-local-server"
+    } else {
+        "run-outlived"
+    };
     // What a script killed at the limit leaves behind is the kill's doing.
-    if let Some(outcome) = outcome.filter(|o| !o.timed_out) {
-        for cmd in &outcome.outlived {
-            push(
-                "run-outlived",
-                format!("{cmd} (still running after the script exited)"),
-                String::new(),
-            );
+    for cmd in outcome
+        .filter(|o| !o.timed_out)
+        .map_or(&[][..], |o| &o.outlived)
+    {
+        let excerpt = format!("{cmd} (still running after the script exited)");
+        if seen.insert((id.to_owned(), excerpt.clone(), String::new())) {
+            out.push(finding(id, file, &excerpt, ""));
         }
     }
     Judged {
@@ -787,6 +808,43 @@ mod tests {
         assert_eq!(rules_of_program("tar", &[env]), ["run-canary-read"]);
         let aws = r#"openat(AT_FDCWD</home/user>, "/home/user/.aws/credentials", O_RDONLY) = 3</home/user/.aws/credentials>"#;
         assert_eq!(rules_of_program("python3", &[aws]), ["run-canary-read"]);
+    }
+
+    #[test]
+    fn a_server_left_listening_on_this_machine_only_is_a_dev_server() {
+        let outlived = |lines: &[&str]| -> Vec<String> {
+            let canaries = canary::fresh();
+            let needles = Needles::new(&canaries);
+            let cx = Known {
+                canaries: &canaries,
+                needles: &needles,
+                real_home: None,
+            };
+            let calls: Vec<Call> = lines
+                .iter()
+                .map(|l| super::super::trace::parse_line(l).unwrap())
+                .collect();
+            let outcome = Outcome {
+                exit: Some(0),
+                outlived: vec!["node server.cjs".to_owned()],
+                ..Outcome::default()
+            };
+            let found = judge("scripts/start.sh", &calls, Some(&outcome), &[], &cx).findings;
+            found.into_iter().map(|f| f.rule).collect()
+        };
+        let bind = |addr: &str| {
+            format!(
+                r#"bind(3<TCP:[7]>, {{sa_family=AF_INET, sin_port=htons(4173), sin_addr=inet_addr("{addr}")}}, 16) = 0"#
+            )
+        };
+        assert_eq!(outlived(&[&bind("127.0.0.1")]), ["run-local-server"]);
+        assert_eq!(outlived(&[&bind("0.0.0.0")]), ["run-outlived"]);
+        assert_eq!(outlived(&[]), ["run-outlived"]);
+        let home = r#"openat(AT_FDCWD</home/user>, "/home/user/.ssh/id_ed25519", O_RDONLY) = 3</home/user/.ssh/id_ed25519>"#;
+        assert_eq!(
+            outlived(&[&bind("127.0.0.1"), home]),
+            ["run-canary-read", "run-outlived"]
+        );
     }
 
     #[test]

@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 /// The syscalls strace records (`-e trace=`).
-pub const TRACED: &str = "openat,open,creat,execve,execveat,connect,sendto,sendmsg,sendmmsg,write,writev,pwrite64,clone,clone3,fork,vfork,rename,renameat,renameat2,link,linkat,symlink,symlinkat,readlink,readlinkat,mount,umount2,unshare,setns,ptrace,chroot,pivot_root,setsid,unlink,unlinkat,rmdir";
+pub const TRACED: &str = "openat,open,creat,execve,execveat,connect,bind,sendto,sendmsg,sendmmsg,write,writev,pwrite64,clone,clone3,fork,vfork,rename,renameat,renameat2,link,linkat,symlink,symlinkat,readlink,readlinkat,mount,umount2,unshare,setns,ptrace,chroot,pivot_root,setsid,unlink,unlinkat,rmdir";
 
 /// One recorded syscall, as far as the judge needs it.
 #[derive(Debug, Clone, PartialEq, Eq)]
