@@ -463,16 +463,16 @@ pub fn judge(
     }
     let mut sent = BTreeSet::new();
     for event in sink {
-        match event.kind {
-            SinkKind::Dns | SinkKind::Tls | SinkKind::Https => {
-                let shown = crate::audit::excerpt(&event.summary, 160);
-                if !contacted.contains(&shown) {
-                    contacted.push(shown);
-                }
+        // A connection that sent nothing carried nothing: a contact (a
+        // client that gave up, or was ended, before its first byte).
+        let empty = event.kind == SinkKind::Tcp && event.data.is_empty();
+        if empty || matches!(event.kind, SinkKind::Dns | SinkKind::Tls | SinkKind::Https) {
+            let shown = crate::audit::excerpt(&event.summary, 160);
+            if !contacted.contains(&shown) {
+                contacted.push(shown);
             }
-            SinkKind::Http | SinkKind::Tcp => {
-                push("run-network", event.summary.clone(), String::new());
-            }
+        } else {
+            push("run-network", event.summary.clone(), String::new());
         }
         if let Some((i, how)) = carried(event, cx) {
             sent.insert(i);
@@ -845,6 +845,32 @@ mod tests {
             outlived(&[&bind("127.0.0.1"), home]),
             ["run-canary-read", "run-outlived"]
         );
+    }
+
+    #[test]
+    fn a_connection_that_sent_nothing_is_a_contact_not_traffic() {
+        let canaries = canary::fresh();
+        let needles = Needles::new(&canaries);
+        let cx = Known {
+            canaries: &canaries,
+            needles: &needles,
+            real_home: None,
+        };
+        let event = |data: &str| SinkEvent {
+            script: 0,
+            socket: 0,
+            kind: SinkKind::Tcp,
+            summary: format!("tcp 127.0.0.1:443 ({} bytes)", data.len()),
+            data: data.to_owned(),
+            server_name: String::new(),
+        };
+        let (nothing, some) = (event(""), event("hello"));
+        let judged = judge("scripts/x.sh", &[], None, &[&nothing], &cx);
+        assert!(judged.findings.is_empty(), "{:?}", judged.findings);
+        assert_eq!(judged.contacted, ["tcp 127.0.0.1:443 (0 bytes)"]);
+        let judged = judge("scripts/x.sh", &[], None, &[&some], &cx);
+        let rules: Vec<&str> = judged.findings.iter().map(|f| f.rule.as_str()).collect();
+        assert_eq!(rules, ["run-network"]);
     }
 
     #[test]
