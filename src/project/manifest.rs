@@ -897,12 +897,8 @@ mod tests {
         SourceDecl {
             name: "acme".into(),
             url: "https://skills.acme.dev".into(),
-            keys: vec![],
             token_env: Some("ACME_TOKEN".into()),
-            path: None,
-            cosign_key: None,
-            identity: None,
-            issuer: None,
+            ..Default::default()
         }
     }
 
