@@ -43,7 +43,7 @@ use std::path::{Path, PathBuf};
 use crate::error::Exit;
 
 /// One skill another tool recorded.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct Found {
     pub name: String,
     pub tool: &'static str,
@@ -210,9 +210,7 @@ fn read_vercel(path: &Path, base: &Path, tool: &'static str) -> anyhow::Result<V
             file: path.to_owned(),
             source: spec,
             git_ref: text(entry, "ref"),
-            all: false,
-            detail: None,
-            hand_off: None,
+            ..Default::default()
         });
     }
     Ok(out)
@@ -237,10 +235,7 @@ fn read_openskills(path: &Path) -> anyhow::Result<Found> {
         tool: "openskills",
         file: path.to_owned(),
         source: spec,
-        git_ref: None,
-        all: false,
-        detail: None,
-        hand_off: None,
+        ..Default::default()
     })
 }
 
@@ -265,10 +260,7 @@ fn read_skillkit(path: &Path, project: &Path, home: Option<&Path>) -> anyhow::Re
             tool: "skillkit",
             file: path.to_owned(),
             source: spec,
-            git_ref: None,
-            all: false,
-            detail: None,
-            hand_off: None,
+            ..Default::default()
         });
     }
     Ok(out)
@@ -316,10 +308,8 @@ fn read_skillkit_manifest(
             tool: "skillkit-manifest",
             file: path.to_owned(),
             source: spec.clone(),
-            git_ref: None,
             all,
-            detail: None,
-            hand_off: None,
+            ..Default::default()
         };
         if names.is_empty() {
             out.push(one("*".to_owned(), true));

@@ -295,4 +295,4 @@ pub mod source;
 
 pub use source::{InitArgs, SearchArgs, SourceArgs};
 
-pub use run::{main, run};
+pub use run::main;

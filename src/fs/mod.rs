@@ -30,11 +30,11 @@ pub mod temp;
 pub mod tree;
 
 pub use atomic::{
-    RemoveOnDrop, parent_dir, rename_creating_parent, settle_behind, sync_dir, unique_suffix,
-    write_atomic, write_atomic_all, write_flushed_behind, write_replacing, write_replacing_parts,
+    parent_dir, rename_creating_parent, settle_behind, sync_dir, unique_suffix, write_atomic,
+    write_atomic_all, write_flushed_behind, write_replacing, write_replacing_parts,
 };
 pub use lock::HeldLock;
-pub use temp::{TempDir, TempFile, TempGroup};
+pub use temp::{TempDir, TempFile};
 
 use std::io::Read as _;
 use std::path::Path;

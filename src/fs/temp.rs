@@ -243,11 +243,6 @@ pub struct TempFile {
 }
 
 impl TempFile {
-    /// Creates `<dir>/<prefix><random>` with its lock held.
-    pub fn create(dir: &Path, prefix: &str) -> io::Result<TempFile> {
-        TempFile::open(Reserved::new(dir, prefix)?)
-    }
-
     /// Creates the file at the reserved name (which must not exist yet).
     fn open(reserved: Reserved) -> io::Result<TempFile> {
         let file = OpenOptions::new()
@@ -464,7 +459,8 @@ mod tests {
     #[test]
     fn temp_files_vanish_unless_persisted() {
         let dir = tempfile::tempdir().unwrap();
-        let mut tmp = TempFile::create(&dir.path().join("new"), "download-").unwrap();
+        let mut tmp =
+            TempFile::open(Reserved::new(&dir.path().join("new"), "download-").unwrap()).unwrap();
         tmp.write_all(b"abc").unwrap();
         let path = tmp.path().to_owned();
         assert!(path.exists());

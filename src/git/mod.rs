@@ -54,7 +54,7 @@ use std::path::{Path, PathBuf};
 
 use crate::skill::discover::{self, RepoDiscovery, discover_skills};
 pub use error::GitError;
-pub use github::{GitHubOptions, ReleaseAsset, release_download_url};
+pub use github::{GitHubOptions, ReleaseAsset};
 pub use spec::{GITHUB_WEB, GitSpec, Repo, is_full_sha, normalize_folder, parse_git_spec};
 pub use writer::{CheckoutLimits, SkipReason, SkippedEntry};
 

@@ -27,11 +27,9 @@ mod settings;
 
 pub use body::{BodyError, BodyStream};
 pub use budget::Budget;
-pub use client::{Answer, Http, RedirectCheck, RedirectRefused, Request, SendError, Sent};
-pub use retry::{
-    Failure, OnRetry, RetryNotice, Stop, Unreachable, parse_retry_after, retry_status,
-};
-pub use settings::{BadSetting, Settings, env};
+pub use client::{Answer, Http, RedirectRefused, Request, SendError};
+pub use retry::{Failure, OnRetry, RetryNotice, Stop, Unreachable, retry_status};
+pub use settings::Settings;
 
 use std::net::IpAddr;
 

@@ -167,10 +167,8 @@ fn add_found(
         all: f.all,
         yes: import.yes,
         git_ref: f.git_ref.clone(),
-        path: None,
-        strict: false,
-        list: false,
         accept_findings: import.accept_findings,
+        ..Default::default()
     };
     match lifecycle::add(ctx, &opts) {
         Ok(added) if f.all => {

@@ -222,11 +222,6 @@ impl AgentRules {
         }
         Ok(())
     }
-
-    /// Whether `skill` should be linked for this agent.
-    pub fn permits(&self, skill: &str) -> bool {
-        self.check(skill).is_ok()
-    }
 }
 
 /// The typed content of `skills.toml`.
@@ -419,10 +414,6 @@ impl Manifest {
 
     pub fn skills(&self) -> &BTreeMap<String, SkillDecl> {
         &self.data.skills
-    }
-
-    pub fn agent_rules(&self, agent: &str) -> Option<&AgentRules> {
-        self.data.agent.get(agent)
     }
 
     /// `[audit] fail-on`, `high` when unset.
@@ -906,12 +897,8 @@ mod tests {
         SourceDecl {
             name: "acme".into(),
             url: "https://skills.acme.dev".into(),
-            keys: vec![],
             token_env: Some("ACME_TOKEN".into()),
-            path: None,
-            cosign_key: None,
-            identity: None,
-            issuer: None,
+            ..Default::default()
         }
     }
 
@@ -1083,11 +1070,10 @@ mod tests {
             &path(),
         )
         .unwrap();
-        let rules = m.agent_rules("reviewer").unwrap();
-        assert!(rules.permits("code-review"));
-        assert!(rules.permits("lint"));
-        assert!(!rules.permits("code-danger1"));
-        assert!(!rules.permits("pdf"));
+        let rules = &m.data().agent["reviewer"];
+        assert!(rules.check("code-review").is_ok());
+        assert!(rules.check("lint").is_ok());
+        assert_eq!(rules.check("pdf"), Err(Denial::NotAllowed));
         assert_eq!(
             rules.check("code-danger1"),
             Err(Denial::Denied {
@@ -1110,8 +1096,8 @@ mod tests {
             &path(),
         )
         .unwrap();
-        let rules = m.agent_rules("claude").unwrap();
-        assert!(rules.permits("a") && !rules.permits("b") && !rules.permits("c"));
+        let rules = &m.data().agent["claude"];
+        assert!(rules.check("a").is_ok() && rules.check("b").is_err() && rules.check("c").is_err());
         assert_eq!(m.limits().unwrap()["file-bytes"].as_integer(), Some(1));
         assert_eq!(m.install().agents, None, "unset: detection decides");
         let m = Manifest::parse(

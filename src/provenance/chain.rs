@@ -22,8 +22,8 @@ use super::memo::{self, ProofMemo};
 use crate::net::fetch::Fetcher;
 use crate::project::lock::{Format, LockedSkill, Lockfile};
 use crate::project::manifest::{Manifest, SourceDecl};
-pub use crate::sources::proof::{Broken, Proof, ProveError, RefProof, SignedBy, VouchedBy};
 use crate::sources::proof::{Declared, GitOptionsFor, MakeFetcher, ProveContext, broken};
+pub use crate::sources::proof::{Proof, ProveError};
 
 /// Proves lock entries. Build one per command and reuse it for every entry.
 pub struct Prover<'a> {

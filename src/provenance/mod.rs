@@ -11,6 +11,5 @@ pub mod chain;
 pub mod memo;
 pub mod offline;
 
-pub use crate::store::unpacked::Unpacked;
 pub use chain::{Proof, ProveError, Prover};
 pub use offline::prove_offline;

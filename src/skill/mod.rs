@@ -17,14 +17,13 @@ pub mod openai_yaml;
 pub mod shell;
 pub mod validate;
 
-use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 use serde_json::Value;
 
-pub use openai_yaml::{Interface, InvocationPolicy, OpenAiMetadata, ToolDependency, ToolKind};
+pub use openai_yaml::{OpenAiMetadata, ToolKind};
 pub use shell::ShellCommand;
 
 /// The file every skill folder holds at its root.
@@ -91,25 +90,6 @@ impl SkillMd {
     /// Any frontmatter field, as parsed.
     pub fn field(&self, name: &str) -> Option<&Value> {
         self.frontmatter.get(name)
-    }
-
-    fn str_field(&self, name: &str) -> Option<&str> {
-        self.field(name).and_then(Value::as_str)
-    }
-
-    pub fn license(&self) -> Option<&str> {
-        self.str_field("license")
-    }
-
-    /// `metadata` as a string map; bare scalars (`version: 1.0`) read as
-    /// their YAML text, nested values are left out.
-    pub fn metadata(&self) -> BTreeMap<String, String> {
-        let Some(Value::Object(map)) = self.field("metadata") else {
-            return BTreeMap::new();
-        };
-        map.iter()
-            .filter_map(|(k, v)| Some((k.clone(), validate::as_text(v)?)))
-            .collect()
     }
 
     /// `allowed-tools` as a list. The string form is split on spaces and
@@ -632,12 +612,7 @@ mod tests {
         assert!(skill.disable_model_invocation());
         assert!(!skill.user_invocable());
         assert!(skill.hooks().unwrap().contains_key("PreToolUse"));
-        assert_eq!(skill.license(), Some("MIT"));
         assert_eq!(skill.allowed_tools(), ["Read", "Bash(ls)"]);
-        let meta = skill.metadata();
-        assert_eq!(meta.get("version").map(String::as_str), Some("1.0"));
-        assert_eq!(meta.get("owner").map(String::as_str), Some("ops"));
-        assert!(!meta.contains_key("nested"));
         let cmds = skill.shell_commands();
         assert_eq!(cmds.len(), 1);
         assert_eq!(cmds[0].command, "whoami");
@@ -651,7 +626,6 @@ mod tests {
         assert!(skill.user_invocable());
         assert!(skill.hooks().is_none());
         assert!(skill.allowed_tools().is_empty());
-        assert!(skill.metadata().is_empty());
     }
 
     #[test]

@@ -35,11 +35,6 @@ impl RollbackGuard {
         }
     }
 
-    /// The highest version recorded for `index_url`, if any.
-    pub fn highest(&self, index_url: &Url) -> Option<u64> {
-        read_record(&self.record_path(index_url)).map(|r| r.version)
-    }
-
     /// Refuses `signer.version` if lower than the highest seen for
     /// `index_url`; otherwise records it (when higher) and returns.
     pub fn check_and_record(&self, index_url: &Url, signer: &Signer) -> Result<(), TrustError> {
@@ -105,6 +100,7 @@ mod tests {
         let guard = RollbackGuard::new(dir.path().join("state"));
         let url = Url::parse("https://r.example/index.json").unwrap();
         let other = Url::parse("https://s.example/index.json").unwrap();
+        let highest = |url| read_record(&guard.record_path(url)).map(|r| r.version);
         guard.check_and_record(&url, &signer(5)).unwrap();
         guard.check_and_record(&url, &signer(5)).unwrap();
         let err = guard.check_and_record(&url, &signer(4)).unwrap_err();
@@ -120,9 +116,9 @@ mod tests {
             "{err}"
         );
         guard.check_and_record(&url, &signer(9)).unwrap();
-        assert_eq!(guard.highest(&url), Some(9));
+        assert_eq!(highest(&url), Some(9));
         // Each index URL has its own history.
         guard.check_and_record(&other, &signer(1)).unwrap();
-        assert_eq!(guard.highest(&url), Some(9));
+        assert_eq!(highest(&url), Some(9));
     }
 }

@@ -43,7 +43,7 @@ pub struct ImportReport {
     pub skills: Vec<ImportedSkill>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Default, Serialize)]
 pub struct ImportedSkill {
     pub name: String,
     pub tool: &'static str,
@@ -109,14 +109,9 @@ impl ImportedSkill {
             source: f.source.clone(),
             git_ref: f.git_ref.clone(),
             status: "planned",
-            tree: None,
             detail: detail.to_owned(),
-            left_in_place: Vec::new(),
-            differences: Vec::new(),
-            adopted: Vec::new(),
-            replaced: Vec::new(),
-            found: Vec::new(),
             hand_off: f.hand_off.clone(),
+            ..Default::default()
         }
     }
 }

@@ -103,8 +103,7 @@ fn gh_install(dir: &Path) -> Option<Found> {
                 .unwrap_or_default()
         )),
         file,
-        all: false,
-        hand_off: None,
+        ..Default::default()
     })
 }
 
@@ -154,15 +153,14 @@ fn pnpm_link(link: &Path, node_modules: &Path, project: &Path) -> Option<Found> 
         tool: PNPM,
         file: link.to_owned(),
         source: source.display().to_string(),
-        git_ref: None,
         detail: Some(format!(
             "pnpm linked it from {package_name}@{version} in node_modules; added as a folder source"
         )),
-        all: false,
         hand_off: Some(format!(
             "pnpm links it again on its next install, under another name beside skillpm's folder: set `skills: false` under `permissions` for `{}` in pnpm-workspace.yaml, and its next install removes its own links and the .gitignore it wrote beside them",
             pnpm_permission_key(project, &package_name)
         )),
+        ..Default::default()
     })
 }
 

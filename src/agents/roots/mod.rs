@@ -22,7 +22,7 @@ use serde::Serialize;
 
 pub use discover::{Discovery, Duplicate, FoundSkill, RootReport, discover};
 pub use listed::ListedRoot;
-pub use scan::{RootScan, ScanLimits, ScannedSkill, scan_root};
+pub use scan::ScanLimits;
 
 /// Who a skill root belongs to. Declared in precedence order: when two
 /// scopes hold a skill of the same name, the earlier one wins.

@@ -60,7 +60,7 @@ use crate::error::{Classify, Exit};
 use crate::net::{Detail, NetError, Settings, Stop, Why};
 
 pub use exchange::{Exchange, Reply, Verb};
-pub use memory::{Held, InMemory, SmallDownload};
+pub use memory::{Held, SmallDownload};
 
 #[derive(Debug, thiserror::Error)]
 pub enum FetchError {

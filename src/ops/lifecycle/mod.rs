@@ -22,7 +22,7 @@ mod session;
 mod status;
 mod update;
 
-pub use crate::placement::{FileChanges, LinkChanges, Replaced, default_agents};
+pub use crate::placement::LinkChanges;
 pub use add::{AddOptions, add};
 pub use install::{InstallMode, InstallOptions, install};
 pub use manage::{ApproveOptions, approve, disable, enable, remove};

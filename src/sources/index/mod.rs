@@ -11,11 +11,10 @@ pub mod paths;
 mod prove;
 pub mod resolve;
 
-pub use prove::versioned_url;
 pub use resolve::{
-    EntryRequest, FetchedContent, FetchedFile, IndexSource, ResolvedIndex, SourceError,
-    detect_archive, download_entries, download_entries_each, download_entries_with,
-    remember_validators, resolve, resolve_kept, signature_url,
+    EntryRequest, FetchedContent, IndexSource, ResolvedIndex, SourceError, detect_archive,
+    download_entries, download_entries_each, download_entries_with, remember_validators, resolve,
+    resolve_kept, signature_url,
 };
 
 use std::time::SystemTime;

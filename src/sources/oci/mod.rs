@@ -22,7 +22,7 @@ pub mod reference;
 pub mod referrers;
 
 pub use auth::RegistryLogin;
-pub use client::{Pulled, Registry};
+pub use client::Registry;
 pub use reference::OciRef;
 
 use crate::digest::Digest;

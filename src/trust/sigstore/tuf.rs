@@ -458,11 +458,6 @@ impl Trusted {
         })
     }
 
-    /// The trusted root's version.
-    pub fn root_version(&self) -> u64 {
-        self.root.version
-    }
-
     /// Kept metadata of `role`, when it still verifies under `root` (after
     /// a rotation of that role's keys it does not, and is not held against
     /// the new metadata: TUF 1.0 §5.3.11).
@@ -714,6 +709,6 @@ mod tests {
     #[test]
     fn the_shipped_tuf_root_is_sigstores_signed_by_its_own_threshold() {
         let trusted = Trusted::from_root(SHIPPED_TUF_ROOT).unwrap();
-        assert_eq!(trusted.root_version(), 15);
+        assert_eq!(trusted.root.version, 15);
     }
 }
