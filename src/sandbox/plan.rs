@@ -241,7 +241,7 @@ fn json_files(dir: &Path, sub: &str, depth: usize, out: &mut Vec<String>) {
 /// and the event's own fields. A tool event names the first tool of
 /// `matcher` that is one of the agent's (else `Bash`) with an input of
 /// that tool: a `git push` for `Bash`, the project's source for a file.
-pub fn hook_event(event: &str, matcher: &str) -> String {
+fn hook_event(event: &str, matcher: &str) -> String {
     use super::canary::{PROJECT, TRANSCRIPT};
     use serde_json::json;
     let tool = (matcher.split('|').map(str::trim))
