@@ -744,6 +744,18 @@ mod tests {
 
     /// The rules `lines` break when made by a process running `program`.
     fn rules_of_program(program: &str, lines: &[&str]) -> Vec<String> {
+        let found = judged(program, lines, None, &[]).findings;
+        found.into_iter().map(|f| f.rule).collect()
+    }
+
+    /// What the judge makes of `lines` (made by `program`), the script's
+    /// `outcome` and what the sink received, with a fresh set of canaries.
+    fn judged(
+        program: &str,
+        lines: &[&str],
+        outcome: Option<&Outcome>,
+        sink: &[&SinkEvent],
+    ) -> Judged {
         let canaries = canary::fresh();
         let needles = Needles::new(&canaries);
         let cx = Known {
@@ -759,11 +771,7 @@ mod tests {
                 ..c
             })
             .collect();
-        judge("scripts/x.sh", &calls, None, &[], &cx)
-            .findings
-            .into_iter()
-            .map(|f| f.rule)
-            .collect()
+        judge("scripts/x.sh", &calls, outcome, sink, &cx)
     }
 
     #[test]
@@ -813,23 +821,12 @@ mod tests {
     #[test]
     fn a_server_left_listening_on_this_machine_only_is_a_dev_server() {
         let outlived = |lines: &[&str]| -> Vec<String> {
-            let canaries = canary::fresh();
-            let needles = Needles::new(&canaries);
-            let cx = Known {
-                canaries: &canaries,
-                needles: &needles,
-                real_home: None,
-            };
-            let calls: Vec<Call> = lines
-                .iter()
-                .map(|l| super::super::trace::parse_line(l).unwrap())
-                .collect();
             let outcome = Outcome {
                 exit: Some(0),
                 outlived: vec!["node server.cjs".to_owned()],
                 ..Outcome::default()
             };
-            let found = judge("scripts/start.sh", &calls, Some(&outcome), &[], &cx).findings;
+            let found = judged("bash", lines, Some(&outcome), &[]).findings;
             found.into_iter().map(|f| f.rule).collect()
         };
         let bind = |addr: &str| {
@@ -849,13 +846,6 @@ mod tests {
 
     #[test]
     fn a_connection_that_sent_nothing_is_a_contact_not_traffic() {
-        let canaries = canary::fresh();
-        let needles = Needles::new(&canaries);
-        let cx = Known {
-            canaries: &canaries,
-            needles: &needles,
-            real_home: None,
-        };
         let event = |data: &str| SinkEvent {
             script: 0,
             socket: 0,
@@ -865,11 +855,11 @@ mod tests {
             server_name: String::new(),
         };
         let (nothing, some) = (event(""), event("hello"));
-        let judged = judge("scripts/x.sh", &[], None, &[&nothing], &cx);
-        assert!(judged.findings.is_empty(), "{:?}", judged.findings);
-        assert_eq!(judged.contacted, ["tcp 127.0.0.1:443 (0 bytes)"]);
-        let judged = judge("scripts/x.sh", &[], None, &[&some], &cx);
-        let rules: Vec<&str> = judged.findings.iter().map(|f| f.rule.as_str()).collect();
+        let empty = judged("curl", &[], None, &[&nothing]);
+        assert!(empty.findings.is_empty(), "{:?}", empty.findings);
+        assert_eq!(empty.contacted, ["tcp 127.0.0.1:443 (0 bytes)"]);
+        let sent = judged("curl", &[], None, &[&some]);
+        let rules: Vec<&str> = sent.findings.iter().map(|f| f.rule.as_str()).collect();
         assert_eq!(rules, ["run-network"]);
     }
 
