@@ -1114,9 +1114,17 @@ fn a_linked_skill_md_is_not_followed_and_the_error_says_so() {
         .exits(8)
         .says("`SKILL.md` links to");
     sb.skillpm(&["init"]).succeeds();
+    let manifest = std::fs::read(sb.project.join("skills.toml")).unwrap();
     sb.skillpm(&["add", "--source", &mirror, "--all", "--yes"])
         .exits(8)
         .says("warning: 2 SKILL.md are symbolic links");
+    // The refusal wrote nothing: no lock, no agent folder, skills.toml as it was.
+    assert_eq!(
+        std::fs::read(sb.project.join("skills.toml")).unwrap(),
+        manifest
+    );
+    assert!(!sb.project.join("skills.lock").exists());
+    assert!(!sb.project.join(".claude/skills").exists());
     // The collection itself still audits its one real skill.
     sb.skillpm(&["audit", &root.to_string_lossy()])
         .succeeds()
