@@ -34,7 +34,7 @@ const RULESET_SOURCES: [&str; 15] = [
     "src/audit/steering.rs",
     "src/audit/tools.rs",
     "src/audit/blind.rs",
-    "src/escape.rs",
+    "crates/skillpm-base/src/escape.rs",
     "src/skill/frontmatter.rs",
 ];
 

@@ -178,7 +178,7 @@ crate::classified!(UnpackRule => Unsafe);
 /// the error: what is wrong and, where there is one, what to do.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum UnpackRule {
-    /// A name rule of docs/design.md#unpacking (src/names.rs).
+    /// A name rule of docs/design.md#unpacking (crates/skillpm-base/src/names.rs).
     #[error(transparent)]
     Name(#[from] crate::names::NameRule),
     #[error("two entries of the zip's central directory have the same name")]

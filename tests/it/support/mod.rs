@@ -51,7 +51,7 @@ pub fn files_under(dir: &Path) -> Vec<PathBuf> {
 
 /// Whether `path` is a lock file a live owner holds right now (a running
 /// store's or fetcher's one lock for all its temporary items, see
-/// `src/fs/temp.rs`): that is ownership, not debris. A lock file nobody
+/// `crates/skillpm-base/src/fs/temp.rs`): that is ownership, not debris. A lock file nobody
 /// holds is debris like any other leftover.
 pub fn held_lock(path: &Path) -> bool {
     path.extension().is_some_and(|e| e == "lock")
