@@ -7,10 +7,10 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
-/// Lowest first. Keep in step with docs/architecture.md. Layers 0 and 1 are
-/// the crate `skillpm-base` (crates/skillpm-base), re-exported by name: the
-/// compiler keeps them from naming anything above, and this table places
-/// what `src/` names of them.
+/// Lowest first. Keep in step with docs/architecture.md. Layers 0 to 3 and
+/// `sandbox` are crates of their own (crates/), re-exported by name: the
+/// compiler keeps each from naming anything above it, and this table places
+/// what the others name of them.
 const LAYERS: &[&[&str]] = &[
     &["error"],
     &["digest", "names", "fs", "cache", "escape"],
@@ -140,28 +140,36 @@ fn crate_references(text: &str) -> BTreeSet<String> {
 struct Violation(String);
 
 fn check(src: &Path) -> Vec<Violation> {
+    check_tree(src, "src", None)
+}
+
+/// The checks of [`check`] over the files below `dir`, named `shown/…` in
+/// what it finds. `module`: the one module every file belongs to (a crate
+/// that is one module, e.g. `audit`); its `crate::` names that are not
+/// layers are its own parts (the compiler keeps it from anything above).
+fn check_tree(dir: &Path, shown: &str, module: Option<&str>) -> Vec<Violation> {
     let mut files = Vec::new();
-    rust_files(src, &mut files);
+    rust_files(dir, &mut files);
     let mut out = Vec::new();
     for file in files {
-        let rel = file
-            .strip_prefix(src)
+        let in_dir = file
+            .strip_prefix(dir)
             .unwrap()
             .to_string_lossy()
             .replace('\\', "/");
-        let module = rel
-            .split('/')
-            .next()
-            .unwrap()
-            .trim_end_matches(".rs")
-            .to_owned();
-        if module == "lib" || module == "main" {
-            continue;
-        }
+        let (rel, module) = match module {
+            Some(m) => (format!("{m}/{in_dir}"), m.to_owned()),
+            None => {
+                let first = in_dir.split('/').next().unwrap().trim_end_matches(".rs");
+                if first == "lib" || first == "main" {
+                    continue;
+                }
+                (in_dir.clone(), first.to_owned())
+            }
+        };
+        let at = format!("{shown}/{in_dir}");
         let Some(own) = layer_of(&module) else {
-            out.push(Violation(format!(
-                "src/{rel}: module `{module}` has no layer"
-            )));
+            out.push(Violation(format!("{at}: module `{module}` has no layer")));
             continue;
         };
         let full = std::fs::read_to_string(&file).unwrap();
@@ -172,25 +180,33 @@ fn check(src: &Path) -> Vec<Violation> {
                 continue;
             }
             match layer_of(&used) {
+                None if module_is_crate(&module) => {}
                 None => out.push(Violation(format!(
-                    "src/{rel}: names `crate::{used}`, which has no layer"
+                    "{at}: names `crate::{used}`, which has no layer"
                 ))),
                 Some(l) if l >= own => out.push(Violation(format!(
-                    "src/{rel}: `{module}` (layer {own}) uses `{used}` (layer {l}): arrows point down only"
+                    "{at}: `{module}` (layer {own}) uses `{used}` (layer {l}): arrows point down only"
                 ))),
                 Some(_) => {}
             }
         }
         if module != "cli" && text.contains("clap::") {
-            out.push(Violation(format!("src/{rel}: only `cli` may use clap")));
+            out.push(Violation(format!("{at}: only `cli` may use clap")));
         }
         if is_reader(&rel) && text.contains("std::env::var") {
             out.push(Violation(format!(
-                "src/{rel}: a reader reads the environment; let its caller pass the value"
+                "{at}: a reader reads the environment; let its caller pass the value"
             )));
         }
     }
     out
+}
+
+/// The crates that are one module each (crates/skillpm-MODULE).
+const ONE_MODULE_CRATES: &[&str] = &["skill", "trust", "audit", "sandbox"];
+
+fn module_is_crate(module: &str) -> bool {
+    ONE_MODULE_CRATES.contains(&module)
 }
 
 /// Writes `text` at `rel` below `src`, making its folders: the fake trees
@@ -205,14 +221,21 @@ fn writer(src: &Path) -> impl Fn(&str, &str) + '_ {
 
 #[test]
 fn arrows_point_down() {
-    // The base crate too: the compiler keeps it from naming `src/`, this
-    // keeps its own two layers and its readers.
+    // The crates too: the compiler keeps each from naming what is above it,
+    // this keeps the base crate's own two layers, and every reader.
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let violations: Vec<String> = ["src", "crates/skillpm-base/src"]
-        .into_iter()
-        .flat_map(|dir| check(&root.join(dir)))
-        .map(|v| v.0)
-        .collect();
+    let mut violations: Vec<String> = check(&root.join("src")).into_iter().map(|v| v.0).collect();
+    let base = "crates/skillpm-base/src";
+    violations.extend(
+        check_tree(&root.join(base), base, None)
+            .into_iter()
+            .map(|v| v.0),
+    );
+    for module in ONE_MODULE_CRATES {
+        let dir = format!("crates/skillpm-{module}/src");
+        let found = check_tree(&root.join(&dir), &dir, Some(module));
+        violations.extend(found.into_iter().map(|v| v.0));
+    }
     assert!(violations.is_empty(), "{}", violations.join("\n"));
 }
 
@@ -775,7 +798,9 @@ fn pub_type_names() -> std::collections::BTreeMap<String, Vec<String>> {
     let src = root.join("src");
     let mut files = Vec::new();
     rust_files(&src, &mut files);
-    rust_files(&root.join("crates/skillpm-base/src"), &mut files);
+    for krate in std::fs::read_dir(root.join("crates")).unwrap() {
+        rust_files(&krate.unwrap().path().join("src"), &mut files);
+    }
     let mut names: std::collections::BTreeMap<String, Vec<String>> = Default::default();
     for file in files {
         let text = std::fs::read_to_string(&file).unwrap();
@@ -835,7 +860,7 @@ fn the_type_name_scan_sees_every_visibility() {
     for (name, file) in [
         ("InstallScope", "project/manifest.rs"),
         ("Scope", "agents/roots/mod.rs"),
-        ("RepoSkill", "skill/discover.rs"),
+        ("RepoSkill", "crates/skillpm-skill/src/discover.rs"),
         ("TreeWriter", "unpack/writer.rs"),
         ("CheckoutTree", "git/writer.rs"),
         ("ArtifactType", "sources/index/format.rs"),
@@ -884,9 +909,12 @@ fn no_expression_needs_a_unicode_table_the_release_leaves_out() {
         unicode_classes(r#"r"[\p{Greek}\PL]+\pN""#),
         [r"\p{Greek}", r"\PL", r"\pN"]
     );
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
-    rust_files(&src, &mut files);
+    rust_files(&root.join("src"), &mut files);
+    for krate in std::fs::read_dir(root.join("crates")).unwrap() {
+        rust_files(&krate.unwrap().path().join("src"), &mut files);
+    }
     let found: Vec<String> = files
         .iter()
         .flat_map(|file| {

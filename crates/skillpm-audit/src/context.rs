@@ -96,10 +96,10 @@ fn inside_container(lines: &Lines<'_>, index: usize) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use crate::audit::{Severity, audit_file};
+    use crate::{Severity, audit_file};
 
     fn worst(rel: &str, text: &str) -> Option<Severity> {
-        crate::audit::worst(&audit_file(rel, text.as_bytes()))
+        crate::worst(&audit_file(rel, text.as_bytes()))
     }
 
     #[test]

@@ -168,7 +168,7 @@ pub(super) static CUES: &[Cue] = &[
 
 #[cfg(test)]
 mod tests {
-    use crate::audit::cues::{caught, high};
+    use crate::cues::{caught, high};
 
     #[test]
     fn credentials_printed_by_tools_and_sent_are_stolen() {
@@ -261,7 +261,7 @@ mod tests {
 
     #[test]
     fn sdk_credentials_taken_as_values_and_sent_are_refused() {
-        use crate::audit::cues::{caught, high};
+        use crate::cues::{caught, high};
         // Honest: the SDK signs its own calls; nothing else is sent.
         assert!(
             high(&[(
@@ -323,7 +323,7 @@ mod tests {
 
     #[test]
     fn saying_where_history_is_kept_reads_none_of_it() {
-        use crate::audit::audit_files;
+        use crate::audit_files;
         let honest = [
             (
                 "resources/.zshrc",
@@ -343,7 +343,7 @@ mod tests {
         ];
         let high: Vec<_> = audit_files(honest)
             .into_iter()
-            .filter(|f| f.severity >= crate::audit::Severity::High)
+            .filter(|f| f.severity >= crate::Severity::High)
             .collect();
         assert!(high.is_empty(), "{high:?}");
         caught(

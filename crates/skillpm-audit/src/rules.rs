@@ -637,7 +637,7 @@ fn expand(pattern: &str) -> String {
 /// The expressions are constants of this file; the unit test
 /// `every_rule_compiles_and_catches_its_example` compiles each one.
 fn compile(source: &str) -> Regex {
-    crate::audit::engine(source).unwrap_or_else(|e| panic!("audit rule: {e}"))
+    crate::engine(source).unwrap_or_else(|e| panic!("audit rule: {e}"))
 }
 
 /// An HTML comment (read only in files that hold `<!--`).
@@ -1381,7 +1381,7 @@ mod tests {
         for p in PATTERNED.iter() {
             let rule = p.rule;
             assert!(!rule.needs.is_empty(), "{} needs nothing", rule.id);
-            use crate::audit::syntax_needs::{BOUNDARY, needs_of};
+            use crate::syntax_needs::{BOUNDARY, needs_of};
             let needs: Vec<String> = rule
                 .needs
                 .split('|')
@@ -1752,7 +1752,7 @@ mod tests {
 
     #[test]
     fn a_list_introduced_as_a_danger_is_taught() {
-        use crate::audit::cues::high;
+        use crate::cues::high;
         let lesson = "These are how a malicious contribution swaps a dependency's source:\n\n- **npm**: an alias in overrides.\n- **pip find-links**: `--find-links https://wheels.somewhere.example/` lets\n  a wheel from that page win over PyPI.\n";
         assert!(high(&[("patterns.md", lesson)]).is_empty());
         let step = "Set up the wheels:\n\n- add the index.\n- run `pip install --find-links https://wheels.somewhere.example/ torch`\n";

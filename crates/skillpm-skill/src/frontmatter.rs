@@ -92,7 +92,7 @@ pub fn parse_yaml(yaml: &str, yaml_line: usize) -> Result<Map<String, Value>, St
 /// Parses any YAML document into a JSON value with the options skillpm uses
 /// everywhere: YAML 1.2 booleans (`yes` stays a string), duplicate keys are
 /// an error, and the parser's default budget guards against alias bombs.
-pub(crate) fn parse_yaml_value(yaml: &str, yaml_line: usize) -> Result<Value, String> {
+pub fn parse_yaml_value(yaml: &str, yaml_line: usize) -> Result<Value, String> {
     let seen = |parses: &Parses| {
         parses
             .by_text

@@ -271,7 +271,7 @@ pub(super) static CUES: &[Cue] = &[
 
 #[cfg(test)]
 mod tests {
-    use crate::audit::cues::{caught, high};
+    use crate::cues::{caught, high};
 
     #[test]
     fn decoded_or_loaded_text_run_as_code_is_refused() {
@@ -416,7 +416,7 @@ mod tests {
 
     #[test]
     fn python_bytecode_is_compiled_code() {
-        use crate::audit::audit_file;
+        use crate::audit_file;
         // Honest: a text file whose first bytes look like a magic and a CRLF.
         let text = b"ok\r\n\r\nplain text notes\r\n";
         assert!(audit_file("notes.txt", text).is_empty());

@@ -110,8 +110,9 @@ impl RecordKey {
     }
 
     /// A unit test's key in `dir`, made for it and kept for the process
-    /// (records hold `&'static` keys).
-    #[cfg(test)]
+    /// (records hold `&'static` keys). For the unit tests of the crates
+    /// above too (feature `test-support`, a dev-dependency's only).
+    #[cfg(any(test, feature = "test-support"))]
     pub fn leaked_in(dir: &Path) -> &'static RecordKey {
         Box::leak(Box::new(Self::load_or_create(dir).expect("a test key")))
     }

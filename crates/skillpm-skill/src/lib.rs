@@ -9,6 +9,10 @@
 //!   the name, description and body. Discovery uses the check's verdict to
 //!   report a bad skill and skip it, never to stop.
 
+// The modules of the layers below, under the names the code uses
+// (docs/architecture.md).
+use skillpm_base::{classified, error, escape, fs, names};
+
 pub mod discover;
 pub mod envelope;
 pub mod frontmatter;

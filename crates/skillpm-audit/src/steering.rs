@@ -337,7 +337,7 @@ pub(super) static CUES: &[Cue] = &[
 
 #[cfg(test)]
 mod tests {
-    use crate::audit::cues::{caught, high};
+    use crate::cues::{caught, high};
 
     #[test]
     fn orders_fetched_at_run_time_are_refused() {
@@ -601,7 +601,7 @@ mod tests {
 
     #[test]
     fn a_credential_files_text_pasted_into_what_is_sent_is_refused() {
-        use crate::audit::cues::{caught, high};
+        use crate::cues::{caught, high};
         // Honest: the file named to be left alone; its location explained.
         assert!(
             high(&[(

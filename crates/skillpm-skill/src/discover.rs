@@ -31,7 +31,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::skill::{is_valid_name, parse_skill_md, printable};
+use crate::{is_valid_name, parse_skill_md, printable};
 
 /// Bounds that keep discovery cheap on hostile or huge trees (the client
 /// guidance suggests a depth of 4–6 and a folder budget).
@@ -505,7 +505,7 @@ fn shown(path: &str) -> String {
 
 /// The skill a candidate folder's SKILL.md declares, or why the folder is
 /// skipped (unreadable, too large, no frontmatter, a name unfit for a folder).
-fn read_skill(dir: &Path) -> Result<crate::skill::SkillMd, String> {
+fn read_skill(dir: &Path) -> Result<crate::SkillMd, String> {
     // One read for a typical SKILL.md: `take` alone gives no size hint,
     // and growing from nothing cost five (docs/performance.md).
     let text = crate::fs::read_bounded(&dir.join("SKILL.md"), MAX_SKILL_MD_BYTES)
@@ -539,7 +539,7 @@ fn relative(raw: &str) -> Option<String> {
 }
 
 /// `base/rel`, either of which may be `""` (the root).
-pub(crate) fn join(base: &str, rel: &str) -> String {
+pub fn join(base: &str, rel: &str) -> String {
     match (base.is_empty(), rel.is_empty()) {
         (true, _) => rel.to_owned(),
         (false, true) => base.to_owned(),

@@ -2472,7 +2472,7 @@ mod tests {
         // Then texts drawn from each expression's own syntax, in other
         // cases and with the letters that fold into ASCII: wherever the
         // expression matches, its gate lets the text through.
-        let matched = crate::audit::tests::gate_holds(&super::super::LITERALS.gate, &expressions);
+        let matched = crate::tests::gate_holds(&super::super::LITERALS.gate, &expressions);
         assert!(
             matched > expressions.len() * 20,
             "only {matched} drawn texts matched"
@@ -2518,8 +2518,8 @@ mod tests {
                 }
             }
             text.push_str("];\n");
-            let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/audit/gate_needs.rs");
-            std::fs::write(path, text).expect("write src/audit/gate_needs.rs");
+            let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/gate_needs.rs");
+            std::fs::write(path, text).expect("write crates/skillpm-audit/src/gate_needs.rs");
             return;
         }
         // An expression the table does not know (an edited one) is read
@@ -2532,7 +2532,7 @@ mod tests {
         assert!(super::super::needs_of(unlisted).is_some());
         assert!(
             written == derived,
-            "src/audit/gate_needs.rs is stale: run `SKILLPM_WRITE_GATE_NEEDS=1 cargo test --lib the_gates_needs_are_written_down`"
+            "crates/skillpm-audit/src/gate_needs.rs is stale: run `SKILLPM_WRITE_GATE_NEEDS=1 cargo test --lib the_gates_needs_are_written_down`"
         );
     }
 
@@ -2544,14 +2544,13 @@ mod tests {
         let expressions = gated();
         let broken = |needs: Option<Vec<String>>| needs.map(|n| n.into_iter().take(1).collect());
         let gate = super::super::Gate::with_needs(&expressions, &broken);
-        let missed =
-            std::panic::catch_unwind(|| crate::audit::tests::gate_holds(&gate, &expressions));
+        let missed = std::panic::catch_unwind(|| crate::tests::gate_holds(&gate, &expressions));
         assert!(missed.is_err(), "a broken gate passed the check");
     }
 
     #[test]
     fn option_values_consent_and_a_virtualenv_index_are_not_attacks() {
-        use crate::audit::cues::{caught, high};
+        use crate::cues::{caught, high};
         // Honest: an option's value is no package; a download run after the
         // user agrees; one index replacing PyPI in the virtualenv only; an
         // attack quoted in a block introduced as one.
@@ -2601,7 +2600,7 @@ mod tests {
 
     #[test]
     fn npm_tokens_and_credentials_named_in_other_languages_are_sources() {
-        use crate::audit::cues::{caught, high};
+        use crate::cues::{caught, high};
         // Honest: the registry read to print it; credentials named, nothing sent.
         assert!(
             high(&[(
@@ -2634,7 +2633,7 @@ mod tests {
 
     #[test]
     fn a_skill_file_left_running_that_reaches_out_is_refused() {
-        use crate::audit::cues::high;
+        use crate::cues::high;
         // Honest: a preview server on this machine left running.
         let found = high(&[
             (
@@ -2662,7 +2661,7 @@ mod tests {
 
     #[test]
     fn a_hook_reaching_the_network_through_files_it_runs_or_a_plugin_hooks_file_is_refused() {
-        use crate::audit::cues::high;
+        use crate::cues::high;
         let hooked = "---\nname: fmt\ndescription: d\nhooks:\n  PostToolUse:\n    - hooks:\n        - type: command\n          command: ${CLAUDE_SKILL_DIR}/bin/fmt-hook\n---\nFormats.\n";
         // Honest: the hook's wrapper runs a local driver that sends nothing.
         let found = high(&[
@@ -2733,7 +2732,7 @@ mod tests {
 
     #[test]
     fn fetched_or_decoded_text_written_to_a_file_then_run_and_find_links_hosts_are_refused() {
-        use crate::audit::cues::{caught, high};
+        use crate::cues::{caught, high};
         // Honest: a fetched JSON written to a cache and read back; a
         // generated file that is not loaded; PyTorch's wheel page.
         assert!(
@@ -2775,7 +2774,7 @@ mod tests {
 
     #[test]
     fn orders_in_a_json_data_files_sentences_are_read_like_prose() {
-        use crate::audit::cues::high;
+        use crate::cues::high;
         // Honest: an error catalogue whose resolutions tell the user what
         // to do.
         let found = high(&[(
@@ -2792,7 +2791,7 @@ mod tests {
 
     #[test]
     fn a_difference_kept_from_the_user_and_confirmation_waived_are_families() {
-        use crate::audit::cues::high;
+        use crate::cues::high;
         // Honest: a review that points out a difference and asks.
         let found = high(&[(
             "SKILL.md",
@@ -2811,7 +2810,7 @@ mod tests {
 
     #[test]
     fn a_store_named_beside_a_forbidden_read_and_a_run_after_a_conditional_yes_are_not_attacks() {
-        use crate::audit::cues::high;
+        use crate::cues::high;
         // A credential store named in one sentence, a read forbidden in
         // the next, in a skill that pushes.
         let found = high(&[
@@ -2847,7 +2846,7 @@ mod tests {
 
     #[test]
     fn values_decoded_at_run_time_and_run_by_a_shell_are_refused() {
-        use crate::audit::cues::{caught, high};
+        use crate::cues::{caught, high};
         // Honest: decoded bytes written as data, a shell given a literal;
         // a downloaded archive checked against a pinned digest, then run.
         assert!(
@@ -2885,7 +2884,7 @@ mod tests {
 
     #[test]
     fn values_decrypted_at_run_time_and_run_are_refused() {
-        use crate::audit::cues::{caught, high};
+        use crate::cues::{caught, high};
         // Honest: a secret decrypted and sent to its own API, a file
         // decrypted to disk, a cipher's output compared.
         assert!(
@@ -2923,7 +2922,7 @@ mod tests {
 
     #[test]
     fn an_install_line_ends_with_its_command() {
-        use crate::audit::cues::{caught, high};
+        use crate::cues::{caught, high};
         // Honest: the words after the command are prose, not packages
         // (`query` is one letter from `jquery`); quotes around nothing.
         for text in [
@@ -2945,7 +2944,7 @@ mod tests {
 
     #[test]
     fn an_install_a_program_prints_is_a_message_not_a_run() {
-        use crate::audit::cues::{caught, high};
+        use crate::cues::{caught, high};
         for text in [
             "except ImportError:\n    print(\"   Install with: pip install git+https://github.com/acme/lab-py\")\n    sys.exit(1)\n",
             "raise SystemExit(f\"missing: run `pip install git+https://github.com/acme/lab-py`\")\n",
@@ -2974,7 +2973,7 @@ mod tests {
 
     #[test]
     fn a_yara_rule_lists_what_malware_holds_and_runs_nothing() {
-        use crate::audit::cues::{caught, high};
+        use crate::cues::{caught, high};
         let rule = "```yara\nrule stealer {\n  strings:\n    $cred_path = /\\.(npmrc|env|ssh\\/id_rsa|aws\\/credentials)/\n    $read_file = /fs\\.readFile|readFileSync/\n    $discord = /discord\\.com\\/api\\/webhooks/\n  condition:\n    all of them\n}\n```\n";
         assert!(high(&[("references/strings.md", rule)]).is_empty());
         assert!(

@@ -36,7 +36,7 @@ impl Unfolded {
 /// fall back to its slowest engine on text outside ASCII
 /// (docs/performance.md#the-audits-rules).
 fn re(source: &str) -> Regex {
-    crate::audit::engine(&source.replace(r"\b", r"(?-u:\b)"))
+    crate::engine(&source.replace(r"\b", r"(?-u:\b)"))
         .unwrap_or_else(|e| panic!("audit disguise: {e}"))
 }
 
@@ -735,7 +735,7 @@ mod tests {
 
     #[test]
     fn javascript_unicode_escapes_and_ansi_guides_read_as_they_run_and_show() {
-        use crate::audit::cues::high;
+        use crate::cues::high;
         // Honest: an escaped quote in JSON, a coloured usage guide.
         assert!(high(&[("a.json", "{\"t\": \"say \\u0022hi\\u0022\"}\n")]).is_empty());
         assert!(

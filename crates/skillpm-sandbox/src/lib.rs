@@ -6,6 +6,12 @@
 //! and turns what the scripts did into findings of the audit's kind
 //! (`audit::behaviour`). Linux only; needs `bwrap` and `strace`.
 
+// The modules of the layers below, under the names the code uses
+// (docs/architecture.md).
+use skillpm_audit as audit;
+use skillpm_base::{classified, error, fs};
+use skillpm_skill as skill;
+
 mod canary;
 pub mod init;
 mod judge;

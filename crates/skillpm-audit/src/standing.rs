@@ -240,7 +240,7 @@ pub(super) static CUES: &[Cue] = &[
 
 #[cfg(test)]
 mod tests {
-    use crate::audit::cues::{caught, high};
+    use crate::cues::{caught, high};
 
     #[test]
     fn places_that_run_code_later_are_refused() {

@@ -8,6 +8,10 @@
 //! default since 0.8) are accepted; verification uses `minisign-verify`.
 //! The trusted comment's format has its own module, [`comment`].
 
+// The modules of the layers below, under the names the code uses
+// (docs/architecture.md).
+use skillpm_base::{cache, classified, digest, error, fs};
+
 pub mod comment;
 pub mod record_key;
 mod rollback;

@@ -352,7 +352,7 @@ pub(super) fn observe_all(
 /// what the tables' unit tests assert on.
 #[cfg(test)]
 pub(super) fn high(files: &[(&str, &str)]) -> Vec<String> {
-    use crate::audit::{Severity, audit_files};
+    use crate::{Severity, audit_files};
     audit_files(files.iter().map(|(p, t)| (*p, t.as_bytes())))
         .into_iter()
         .filter(|f| f.severity >= Severity::High)
@@ -376,12 +376,12 @@ pub(super) fn caught(rules: &[&str], attacks: &[(&str, &str)]) {
 
 #[cfg(test)]
 mod tests {
-    use crate::audit::audit_file;
-    use crate::audit::rules::CUE_RULES;
+    use crate::audit_file;
+    use crate::rules::CUE_RULES;
 
     #[test]
     fn every_cue_compiles() {
-        use crate::audit::{blind, standing, steering, tools};
+        use crate::{blind, standing, steering, tools};
         for cue in [standing::CUES, steering::CUES, tools::CUES, blind::CUES]
             .into_iter()
             .flatten()
