@@ -9,6 +9,7 @@
 // names here.
 pub use skillpm_audit as audit;
 pub use skillpm_base::{cache, classified, digest, error, escape, fs, names};
+pub use skillpm_net as net;
 pub use skillpm_sandbox as sandbox;
 pub use skillpm_skill as skill;
 pub use skillpm_trust as trust;
@@ -19,7 +20,6 @@ pub mod cli;
 pub mod doctor;
 pub mod git;
 pub mod mcp;
-pub mod net;
 pub mod ops;
 pub mod placement;
 pub mod policy;

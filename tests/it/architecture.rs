@@ -7,8 +7,8 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
-/// Lowest first. Keep in step with docs/architecture.md. Layers 0 to 3 and
-/// `sandbox` are crates of their own (crates/), re-exported by name: the
+/// Lowest first. Keep in step with docs/architecture.md. Layers 0 to 3, `net`
+/// and `sandbox` are crates of their own (crates/), re-exported by name: the
 /// compiler keeps each from naming anything above it, and this table places
 /// what the others name of them.
 const LAYERS: &[&[&str]] = &[
@@ -203,7 +203,7 @@ fn check_tree(dir: &Path, shown: &str, module: Option<&str>) -> Vec<Violation> {
 }
 
 /// The crates that are one module each (crates/skillpm-MODULE).
-const ONE_MODULE_CRATES: &[&str] = &["skill", "trust", "audit", "sandbox"];
+const ONE_MODULE_CRATES: &[&str] = &["skill", "trust", "audit", "net", "sandbox"];
 
 fn module_is_crate(module: &str) -> bool {
     ONE_MODULE_CRATES.contains(&module)

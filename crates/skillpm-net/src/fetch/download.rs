@@ -324,7 +324,7 @@ fn reused_file(url: &Url, path: PathBuf, digest: &Digest) -> Option<Got> {
 /// attempt transient and the next one starts the body over.
 #[allow(clippy::too_many_arguments)]
 async fn transfer(
-    client: &crate::net::Http,
+    client: &crate::Http,
     shared: &Shared,
     spec: &DownloadSpec,
     temp: &Path,

@@ -107,7 +107,7 @@ impl Fetcher {
             let client = shared.client()?;
             let work = with_retries(&shared, &ex.url, || async {
                 let mut reply = send(client, &shared.config, ex).await?;
-                if let Some(again) = crate::net::retry_status(&reply.0) {
+                if let Some(again) = crate::retry_status(&reply.0) {
                     return Err(again);
                 }
                 let status = reply.0.status();
@@ -138,7 +138,7 @@ impl Fetcher {
 }
 
 async fn send(
-    http: &crate::net::Http,
+    http: &crate::Http,
     config: &super::FetchConfig,
     ex: &Exchange<'_>,
 ) -> Result<(reqwest::Response, Url), FetchFailure> {
@@ -148,7 +148,7 @@ async fn send(
         Verb::Post => Method::POST,
         Verb::Put => Method::PUT,
     };
-    let mut request = crate::net::Request::new(method, ex.url.clone());
+    let mut request = crate::Request::new(method, ex.url.clone());
     for (name, value) in &ex.headers {
         let value = HeaderValue::from_str(value).map_err(|_| {
             FetchFailure::Fatal(FetchError::Client(format!(
@@ -164,7 +164,7 @@ async fn send(
     match http.send_once(&request).await {
         Ok(sent) => Ok((sent.response, sent.url)),
         // A 3xx without a Location is the caller's to read.
-        Err(crate::net::SendError::NoLocation { url, response }) => Ok((*response, url)),
+        Err(crate::SendError::NoLocation { url, response }) => Ok((*response, url)),
         Err(e) => Err(http::send_failure(e)),
     }
 }

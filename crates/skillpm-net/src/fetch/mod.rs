@@ -9,11 +9,11 @@
 //! * **Timeouts**: connect, idle-read (a stalled body fails, a slow live
 //!   one does not), a minimum rate (a body dripping a byte every few seconds
 //!   fails once the idle timeout has passed) and an overall deadline per
-//!   transfer, retries included. See [`crate::net::env`] for the knobs.
+//!   transfer, retries included. See [`crate::env`] for the knobs.
 //! * **Retries** with jittered exponential backoff on connection errors,
 //!   timeouts, 429/5xx and bodies cut short; the whole body is inside the
-//!   retry (the client's one loop, [`crate::net::Http::retrying`]; each
-//!   attempt is one [`crate::net::Http::send_once`]). Never on other 4xx, TLS errors, size limits, digest mismatch or
+//!   retry (the client's one loop, [`crate::Http::retrying`]; each
+//!   attempt is one [`crate::Http::send_once`]). Never on other 4xx, TLS errors, size limits, digest mismatch or
 //!   a body below the minimum rate. `Retry-After` is honoured.
 //! * **One run, one view of each origin** (docs/network.md): the retry
 //!   budget is per origin and per run. An origin that used it up is
@@ -57,7 +57,7 @@ use url::Url;
 use crate::cache::{NoCacheDir, layout};
 use crate::digest::Digest;
 use crate::error::{Classify, Exit};
-use crate::net::{Detail, NetError, Settings, Stop, Why};
+use crate::{Detail, NetError, Settings, Stop, Why};
 
 pub use exchange::{Exchange, Reply, Verb};
 pub use memory::{Held, SmallDownload};
@@ -89,7 +89,7 @@ pub enum FetchError {
         detail: Detail,
     },
     #[error(transparent)]
-    Unreachable(crate::net::Unreachable),
+    Unreachable(crate::Unreachable),
     #[error(
         "{url}: the server asked to retry after {seconds}s, longer than skillpm waits; try again later"
     )]
@@ -103,7 +103,7 @@ pub enum FetchError {
     #[error(transparent)]
     PlainHttp(NetError),
     #[error(transparent)]
-    Redirect(crate::net::RedirectRefused),
+    Redirect(crate::RedirectRefused),
     #[error(
         "{url}: more than {limit} bytes; refused (the limit exists so a hostile server cannot fill the disk)"
     )]
@@ -187,8 +187,8 @@ impl FetchError {
 }
 
 /// A bearer token bound to the one origin it may be sent to: the network
-/// policy's own (`crate::net::Auth`).
-pub use crate::net::Auth;
+/// policy's own (`crate::Auth`).
+pub use crate::Auth;
 
 /// What one fetcher obeys: the network policy's settings (timeouts,
 /// retries, jobs: [`Settings`], one home) and the fetcher's own limits.
@@ -214,7 +214,7 @@ impl Default for FetchConfig {
 }
 
 impl FetchConfig {
-    /// Defaults, the network's from the environment ([`crate::net::env`]).
+    /// Defaults, the network's from the environment ([`crate::env`]).
     pub fn from_env() -> Result<Self, FetchError> {
         let net = Settings::from_env().map_err(|b| FetchError::Setting {
             name: b.name,
@@ -229,7 +229,7 @@ impl FetchConfig {
 }
 
 /// One failed attempt of a transfer, for the client's retry loop.
-pub(crate) type FetchFailure = crate::net::Failure<FetchError>;
+pub(crate) type FetchFailure = crate::Failure<FetchError>;
 
 impl From<FetchError> for FetchFailure {
     fn from(e: FetchError) -> Self {
@@ -237,7 +237,7 @@ impl From<FetchError> for FetchFailure {
     }
 }
 
-/// Runs `attempt` under the client's retry loop ([`crate::net::Http::retrying`]:
+/// Runs `attempt` under the client's retry loop ([`crate::Http::retrying`]:
 /// the budget per origin, backoff, `Retry-After`, the notices), in the
 /// fetcher's words.
 async fn with_retries<T, F, Fut>(shared: &Shared, url: &Url, attempt: F) -> Result<T, FetchError>
@@ -451,9 +451,9 @@ struct Shared {
     /// This run's temporary downloads, under one lock (`crate::fs::temp`).
     temps: crate::fs::temp::LazyGroup,
     offline: bool,
-    /// The one HTTP client (`crate::net::Http`): pool, policy and the
+    /// The one HTTP client (`crate::Http`): pool, policy and the
     /// retry budget per origin.
-    http: crate::net::Http,
+    http: crate::Http,
     run: RunState,
     /// Whether this cache holds any v0.1 validators: unknown, no, yes (looked
     /// at once per run, and yes once this run writes one).
@@ -467,7 +467,7 @@ struct Shared {
 const KEEP_IN_MEMORY: u64 = 1024 * 1024;
 
 /// The small documents this run has fetched (the retry budget per origin
-/// is the client's, `crate::net::Budget`).
+/// is the client's, `crate::Budget`).
 #[derive(Default)]
 struct RunState {
     /// Small documents already fetched this run (`None`: not found).
@@ -488,7 +488,7 @@ impl RunState {
 
 impl Fetcher {
     pub fn new(config: FetchConfig, cache: CacheDirs, offline: bool) -> Result<Self, FetchError> {
-        let http = crate::net::Http::new(config.net.clone());
+        let http = crate::Http::new(config.net.clone());
         Ok(Fetcher {
             shared: Arc::new(Shared {
                 config,
@@ -502,7 +502,7 @@ impl Fetcher {
         })
     }
 
-    /// The network's own runtime (`crate::net::client::runtime`), started
+    /// The network's own runtime (`crate::client::runtime`), started
     /// on the first transfer: a run served from disk and the cache (a
     /// no-op `install --frozen`, proofs from snapshots) starts no thread
     /// for it (docs/performance.md#the-no-op-install). One worker thread
@@ -511,7 +511,7 @@ impl Fetcher {
     /// transfers in flight; fsync runs on the blocking pool so a slow disk
     /// never stalls the other transfers.
     fn runtime(&self) -> Result<&'static tokio::runtime::Runtime, FetchError> {
-        crate::net::client::runtime().map_err(|e| match e {
+        crate::client::runtime().map_err(|e| match e {
             NetError::Client(text) => FetchError::Client(text),
             other => FetchError::Client(other.to_string()),
         })
@@ -519,7 +519,7 @@ impl Fetcher {
 
     /// Tells `hook` before every retry (once per fetcher; later calls are
     /// ignored).
-    pub fn on_retry(&self, hook: crate::net::OnRetry) {
+    pub fn on_retry(&self, hook: crate::OnRetry) {
         self.shared.http.on_retry(hook);
     }
 
@@ -756,9 +756,9 @@ fn in_order<T>(
         .collect()
 }
 
-/// The plain-http rule (`crate::net::check_plain_http`) for a request.
+/// The plain-http rule (`crate::check_plain_http`) for a request.
 fn net_check(config: &FetchConfig, url: &Url) -> Result<(), FetchError> {
-    crate::net::check_plain_http(url, config.allow_http).map_err(FetchError::PlainHttp)
+    crate::check_plain_http(url, config.allow_http).map_err(FetchError::PlainHttp)
 }
 
 impl Shared {
@@ -786,7 +786,7 @@ impl Shared {
         }
     }
 
-    fn client(&self) -> Result<&crate::net::Http, FetchError> {
+    fn client(&self) -> Result<&crate::Http, FetchError> {
         Ok(&self.http)
     }
 }

@@ -1,4 +1,4 @@
-//! One HTTP attempt: the request (through the one client, `crate::net::Http`,
+//! One HTTP attempt: the request (through the one client, `crate::Http`,
 //! which follows redirects by hand under the network policy: https never
 //! leads to plain http, a bearer token only ever goes to its own origin),
 //! and what its failure means for the retry loop.
@@ -8,7 +8,7 @@ use reqwest::{Response, StatusCode};
 use url::Url;
 
 use super::{Auth, FetchConfig, FetchError, FetchFailure};
-use crate::net::{self, BodyError, Http, NetError, SendError, Why};
+use crate::{self as net, BodyError, Http, NetError, SendError, Why};
 
 /// A fresh answer to a (possibly conditional) GET, with the headers the
 /// caches keep: the type, and the validators to revalidate it next time.
@@ -131,7 +131,7 @@ pub(crate) fn check_status(
 /// transient, and so is a silence longer than the idle timeout. Once the
 /// idle timeout has passed since the first byte was asked for, a body whose
 /// average rate is below `config.min_rate` fails as too slow (docs/network.md;
-/// the reading rules are the one client's, `crate::net::BodyStream`).
+/// the reading rules are the one client's, `crate::BodyStream`).
 pub(crate) async fn stream_body(
     response: &mut Response,
     url: &Url,

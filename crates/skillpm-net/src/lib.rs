@@ -18,6 +18,11 @@
 //!   name not found, timeout, too slow, TLS, broken connection, HTTP status;
 //!   the library's own text stays behind `--verbose`.
 
+// The modules of the layers below, under the names the code uses
+// (docs/architecture.md).
+use skillpm_base::{cache, classified, digest, error, escape, fs};
+use skillpm_trust as trust;
+
 pub mod body;
 mod budget;
 pub mod client;

@@ -96,7 +96,7 @@ pub enum Held {
     Memory(Arc<InMemory>),
     /// In a file whose bytes hashed to the digest: `downloads/sha256-<hex>`
     /// (a body spilled past the budget, or cached by an earlier run), or the
-    /// store copy a 304 confirmed ([`crate::net::fetch::DownloadSpec::copy_at`]).
+    /// store copy a 304 confirmed ([`crate::fetch::DownloadSpec::copy_at`]).
     File(PathBuf),
 }
 
@@ -125,8 +125,8 @@ pub struct SmallDownload {
     pub size: u64,
     pub held: Held,
     /// What the server said about these bytes (with
-    /// [`crate::net::fetch::Revalidation::Given`]: for the caller to remember).
-    pub validators: Option<crate::net::fetch::FileValidators>,
+    /// [`crate::fetch::Revalidation::Given`]: for the caller to remember).
+    pub validators: Option<crate::fetch::FileValidators>,
 }
 
 #[cfg(test)]
