@@ -27,7 +27,10 @@
 #   lock  restore from the lock into a new project, cache kept
 #
 # for skillpm and each peer that supports the case, beside the floors: `cp -r`
-# of the skills folder and `curl --parallel` of the v0.1 files. Each tool gets
+# of the skills folder and `curl --parallel` of the v0.1 files. A run's time is
+# a fork of this shell and the exec of the tool, the clock read without a
+# process; peak RSS comes from one more, untimed run of each case under GNU
+# time after the rounds. Each tool gets
 # a fresh HOME, cache and project every round; tools run interleaved within a
 # round. Every case runs twice per round: quiet (`sync` first) and right after
 # 256 MiB of unsynced writes (a CI runner after checkout or cleanup).
@@ -85,7 +88,8 @@ curl_parallel=
 if curl --help all 2>/dev/null | grep -q -- '--parallel'; then curl_parallel=1; fi
 
 # --- helpers ---------------------------------------------------------------
-now_ns() { date +%s%N; }
+# $EPOCHREALTIME (bash 5) as microseconds: no process forked to read the clock.
+now_us() { local t=$EPOCHREALTIME; echo $((10#${t/[.,]/})); }
 
 # settle quiet|dirty: flush everything, then (dirty) leave 256 MiB unsynced.
 settle() {
@@ -104,30 +108,37 @@ fresh() {
     echo "$dir"
 }
 
-# Peak RSS of every run (the largest process, KiB) where GNU time exists;
-# every tool pays its fork the same.
+# Peak RSS (the largest process, KiB) is read by GNU time, in a pass of its
+# own after the timed rounds (`rss_pass=1`): starting time and its own child
+# cost about 4 ms a run on the 2-core machine, which every tool's figure
+# carried until 2026-11-29 (docs/performance.md#side-by-side-with-peers).
 timer=()
 if /usr/bin/time -f %M -o /dev/null true 2>/dev/null; then timer=(/usr/bin/time -f %M -o "$work/last-rss"); fi
+rss_pass=
 
 # run SANDBOX CMD...: runs CMD in the sandbox's project with its HOME; prints
 # ms to the hundredth (whole milliseconds are 5 % of a cold add of 5, enough
-# to decide a row at its edge).
+# to decide a row at its edge). What is timed is a fork of this shell and the
+# exec of CMD: the clock is read without a process, and the environment is
+# set in the fork (no `env`). In the peak-RSS pass it prints `-` instead.
 run() {
     local box=$1
     shift
-    local start end
+    local start end wrap=()
     rm -f "$work/last-rss"
-    start=$(now_ns)
+    [ -n "$rss_pass" ] && wrap=(${timer[@]+"${timer[@]}"})
+    start=$(now_us)
     (
         cd "$box/project"
-        env HOME="$box/home" XDG_CONFIG_HOME="$box/home/.config" XDG_STATE_HOME="$box/home/.state" \
+        export HOME="$box/home" XDG_CONFIG_HOME="$box/home/.config" XDG_STATE_HOME="$box/home/.state" \
             XDG_DATA_HOME="$box/home/.data" XDG_CACHE_HOME="$box/home/.cache" \
             CLAUDE_CONFIG_DIR="$box/home/.claude" CODEX_HOME="$box/home/.codex" \
-            SKILLPM_CACHE_DIR="$box/cache" DISABLE_TELEMETRY=1 DO_NOT_TRACK=1 CI=1 NO_COLOR=1 \
-            ${timer[@]+"${timer[@]}"} "$@"
+            SKILLPM_CACHE_DIR="$box/cache" DISABLE_TELEMETRY=1 DO_NOT_TRACK=1 CI=1 NO_COLOR=1
+        exec ${wrap[@]+"${wrap[@]}"} "$@"
     ) >"$box/log" 2>&1 </dev/null || { say "FAILED in $box: $*"; tail -5 "$box/log" >&2; echo fail; return; }
-    end=$(now_ns)
-    local centi=$(((end - start) / 10000))
+    end=$(now_us)
+    if [ -n "$rss_pass" ]; then echo -; return; fi
+    local centi=$(((end - start) / 10))
     printf '%d.%02d\n' $((centi / 100)) $((centi % 100))
 }
 
@@ -363,6 +374,17 @@ bench_size() {
             done
         done
     done
+    # One more run of every case, quiet, for peak RSS only (not timed).
+    if [ ${#timer[@]} -gt 0 ]; then
+        say "   peak RSS pass"
+        local turn=0 step
+        mode=quiet rss_pass=1
+        rm -rf "$work/run"
+        serve "$site"; for step in v2_skillpm v2_before v2_vercel; do "$step"; done; stop_server
+        serve "$legacy"; for step in v1_skillpm v1_before v1_vercel v1_curl; do "$step"; done; stop_server
+        for step in dir_skillpm dir_before dir_vercel dir_openskills dir_cp; do "$step"; done
+        rss_pass=
+    fi
     report "$n"
     if [ -n "${BENCH_SAMPLES:-}" ]; then cp "$samples" "$BENCH_SAMPLES-$n.tsv"; fi
 }
@@ -384,6 +406,7 @@ for line in open(sys.argv[1]):
     if kib.isdigit(): rss[tool][case] = max(rss[tool].get(case, 0), int(kib))
     if tool not in tools: tools.append(tool)
 def med(v):
+    v = [x for x in v if x != "-"]  # the peak-RSS pass is not timed
     if not v or "fail" in v: return None
     v = sorted(float(x) for x in v); n = len(v)
     return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
@@ -403,10 +426,10 @@ for case in rows:
     fr = f"{s / floor:.2f}×" if s is not None and floor else "—"
     print(f"| {case} | " + " | ".join(cells) + f" | {ratio} | {fr} |")
 if rss:
-    print("\nPeak RSS of one run (largest process), MB, the most of any round:\n")
+    print("\nPeak RSS of one run (largest process), MB, from the untimed pass after the rounds:\n")
     print("| case | " + " | ".join(t for t in cols if t in rss) + " |")
     print("|---" * (len([t for t in cols if t in rss]) + 1) + "|")
-    for case in rows:
+    for case in [c for c in rows if any(c in rss[t] for t in rss)]:
         cells = [f"{rss[t][case] / 1024:.1f}" if case in rss[t] else "—" for t in cols if t in rss]
         print(f"| {case} | " + " | ".join(cells) + " |")
 PY
