@@ -790,17 +790,24 @@ fn the_graph_checks_see_circles_and_kinds_importing_kinds() {
     assert_eq!(kinds.len(), 2, "{kinds:#?}");
 }
 
-/// Every `pub` (any visibility: `pub`, `pub(crate)`, `pub(super)`) struct,
-/// enum, type alias or trait in src/, with the files that define it.
-fn pub_type_names() -> std::collections::BTreeMap<String, Vec<String>> {
-    // Both crates: a name of the base crate is one more name in `crate::`.
+/// The Rust files of `src/` and of every crate under `crates/`.
+fn workspace_rust_files() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let src = root.join("src");
     let mut files = Vec::new();
-    rust_files(&src, &mut files);
+    rust_files(&root.join("src"), &mut files);
     for krate in std::fs::read_dir(root.join("crates")).unwrap() {
         rust_files(&krate.unwrap().path().join("src"), &mut files);
     }
+    files
+}
+
+/// Every `pub` (any visibility: `pub`, `pub(crate)`, `pub(super)`) struct,
+/// enum, type alias or trait in src/ and the crates, with the files that
+/// define it (a crate's name is one more name in `crate::`).
+fn pub_type_names() -> std::collections::BTreeMap<String, Vec<String>> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let src = root.join("src");
+    let files = workspace_rust_files();
     let mut names: std::collections::BTreeMap<String, Vec<String>> = Default::default();
     for file in files {
         let text = std::fs::read_to_string(&file).unwrap();
@@ -909,12 +916,7 @@ fn no_expression_needs_a_unicode_table_the_release_leaves_out() {
         unicode_classes(r#"r"[\p{Greek}\PL]+\pN""#),
         [r"\p{Greek}", r"\PL", r"\pN"]
     );
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut files = Vec::new();
-    rust_files(&root.join("src"), &mut files);
-    for krate in std::fs::read_dir(root.join("crates")).unwrap() {
-        rust_files(&krate.unwrap().path().join("src"), &mut files);
-    }
+    let files = workspace_rust_files();
     let found: Vec<String> = files
         .iter()
         .flat_map(|file| {
