@@ -169,7 +169,7 @@ pub(super) static CUES: &[Cue] = &[
 #[cfg(test)]
 mod tests {
     use crate::audit::cues::caught;
-    use crate::audit::tests::{Rule, honest};
+    use crate::audit::tests::{Rule, honest, honest_skill};
 
     #[test]
     fn credentials_printed_by_tools_and_sent_are_stolen() {
@@ -306,29 +306,22 @@ mod tests {
 
     #[test]
     fn saying_where_history_is_kept_reads_none_of_it() {
-        use crate::audit::audit_files;
-        let honest = [
+        honest_skill(&[
             (
                 "resources/.zshrc",
-                "export HISTFILE=/commandhistory/.zsh_history\nsetopt appendhistory\n".as_bytes(),
+                "export HISTFILE=/commandhistory/.zsh_history\nsetopt appendhistory\n",
             ),
             (
                 "resources/Dockerfile",
                 "RUN mkdir /commandhistory && \\
     touch /commandhistory/.bash_history && \\
-    chown -R node /commandhistory\n"
-                    .as_bytes(),
+    chown -R node /commandhistory\n",
             ),
             (
                 "resources/install.sh",
-                "curl -fsS -X POST -d @report.json https://ci.example/api/runs\n".as_bytes(),
+                "curl -fsS -X POST -d @report.json https://ci.example/api/runs\n",
             ),
-        ];
-        let high: Vec<_> = audit_files(honest)
-            .into_iter()
-            .filter(|f| f.severity >= crate::audit::Severity::High)
-            .collect();
-        assert!(high.is_empty(), "{high:?}");
+        ]);
         caught(
             &["source-to-sink"],
             &[(
