@@ -842,38 +842,10 @@ mod tests {
         let mut fast = Manifest::parse(text, Path::new("skills.toml")).unwrap();
         let mut slow = fast.clone();
         let decls = [
-            (
-                "new-one",
-                SkillDecl {
-                    source: "acme".into(),
-                    version: Some("^1.2".into()),
-                    enabled: true,
-                },
-            ),
-            (
-                "old",
-                SkillDecl {
-                    source: "acme".into(),
-                    version: None,
-                    enabled: false,
-                },
-            ),
-            (
-                "quoted-\"name",
-                SkillDecl {
-                    source: "acme".into(),
-                    version: None,
-                    enabled: true,
-                },
-            ),
-            (
-                "orphan",
-                SkillDecl {
-                    source: "nobody".into(),
-                    version: None,
-                    enabled: true,
-                },
-            ),
+            ("new-one", decl("acme", Some("^1.2"), true)),
+            ("old", decl("acme", None, false)),
+            ("quoted-\"name", decl("acme", None, true)),
+            ("orphan", decl("nobody", None, true)),
         ];
         for (name, decl) in &decls {
             let a = fast.set_skill(name, decl).map_err(|e| e.to_string());
@@ -889,8 +861,23 @@ mod tests {
         }
     }
 
+    /// A skill's declaration: its source, its version requirement, and
+    /// whether it is enabled.
+    fn decl(source: &str, version: Option<&str>, enabled: bool) -> SkillDecl {
+        SkillDecl {
+            source: source.into(),
+            version: version.map(Into::into),
+            enabled,
+        }
+    }
+
     fn path() -> PathBuf {
         PathBuf::from("skills.toml")
+    }
+
+    /// The template of a project using the agents `agents` and `claude`.
+    fn templated() -> Manifest {
+        Manifest::parse(&template(&["agents", "claude"]), &path()).unwrap()
     }
 
     fn acme() -> SourceDecl {
@@ -926,18 +913,10 @@ mod tests {
 
     #[test]
     fn template_is_valid_and_edits_keep_comments_and_order() {
-        let mut m = Manifest::parse(&template(&["agents", "claude"]), &path()).unwrap();
+        let mut m = templated();
         assert_eq!(m.install().scope, InstallScope::Repo);
         m.add_source(&acme()).unwrap();
-        m.set_skill(
-            "pdf-tools",
-            &SkillDecl {
-                source: "acme".into(),
-                version: None,
-                enabled: true,
-            },
-        )
-        .unwrap();
+        m.set_skill("pdf-tools", &decl("acme", None, true)).unwrap();
         let mut second = acme();
         second.name = "beta".into();
         second.token_env = None;
@@ -968,7 +947,7 @@ mod tests {
 
     #[test]
     fn a_source_added_to_the_template_leaves_its_install_keys_in_install() {
-        let mut m = Manifest::parse(&template(&["agents", "claude"]), &path()).unwrap();
+        let mut m = templated();
         m.add_source(&acme()).unwrap();
         let mut second = acme();
         second.name = "beta".into();
@@ -996,7 +975,7 @@ mod tests {
 
     #[test]
     fn invalid_edits_change_nothing() {
-        let mut m = Manifest::parse(&template(&["agents", "claude"]), &path()).unwrap();
+        let mut m = templated();
         m.add_source(&acme()).unwrap();
         let before = m.to_toml();
         assert!(matches!(
@@ -1009,18 +988,14 @@ mod tests {
             m.add_source(&bad),
             Err(ManifestError::Invalid { .. })
         ));
-        let orphan = SkillDecl {
-            source: "nowhere".into(),
-            version: None,
-            enabled: true,
-        };
+        let orphan = decl("nowhere", None, true);
         assert!(m.set_skill("x", &orphan).is_err());
         assert_eq!(m.to_toml(), before);
     }
 
     #[test]
     fn removing_sources_and_keys() {
-        let mut m = Manifest::parse(&template(&["agents", "claude"]), &path()).unwrap();
+        let mut m = templated();
         m.add_source(&acme()).unwrap();
         m.set_source_keys(
             "acme",

@@ -271,19 +271,19 @@ pub(super) static CUES: &[Cue] = &[
 
 #[cfg(test)]
 mod tests {
-    use crate::cues::{caught, high};
+    use crate::cues::caught;
+    use crate::tests::honest;
 
     #[test]
     fn decoded_or_loaded_text_run_as_code_is_refused() {
         // Honest: a decompressed archive listed, a data file parsed.
-        assert!(high(&[("a.sh", "xz -dc assets/data.tar.xz | tar tf -\n")]).is_empty());
-        assert!(
-            high(&[(
+        honest(&[
+            ("a.sh", "xz -dc assets/data.tar.xz | tar tf -\n"),
+            (
                 "a.py",
-                "import json\nrules = json.load(open('rules.json'))\nprint(rules['x'])\n"
-            )])
-            .is_empty()
-        );
+                "import json\nrules = json.load(open('rules.json'))\nprint(rules['x'])\n",
+            ),
+        ]);
         caught(
             &["decode-to-shell", "download-then-run"],
             &[
@@ -307,15 +307,12 @@ mod tests {
 
     #[test]
     fn destruction_by_other_names_is_refused() {
-        assert!(high(&[("a.sh", "cd build && rm -rf ./*\n")]).is_empty());
+        honest(&[("a.sh", "cd build && rm -rf ./*\n")]);
         // Honest: a rollback of the tool's own working copy (reset and clean).
-        assert!(
-            high(&[(
-                "a.sh",
-                "git stash list\naws s3 ls\ngit reset --hard HEAD\ngit clean -fd\n"
-            )])
-            .is_empty()
-        );
+        honest(&[(
+            "a.sh",
+            "git stash list\naws s3 ls\ngit reset --hard HEAD\ngit clean -fd\n",
+        )]);
         caught(
             &["destructive-delete", "destroy-shared"],
             &[
@@ -336,21 +333,17 @@ mod tests {
     #[test]
     fn values_built_at_run_time_and_joined_files_run_as_code_are_refused() {
         // Honest: a literal script block, Perl's block eval, a file shown.
-        assert!(
-            high(&[(
+        honest(&[
+            (
                 "a.ps1",
-                "$sb = [ScriptBlock]::Create('Get-Date')\n& $sb\n$n = -join ('a','b')\n"
-            )])
-            .is_empty()
-        );
-        assert!(
-            high(&[(
+                "$sb = [ScriptBlock]::Create('Get-Date')\n& $sb\n$n = -join ('a','b')\n",
+            ),
+            (
                 "a.pl",
-                "use strict;\nmy $ok = eval { risky(); 1 };\nwarn $@ unless $ok;\n"
-            )])
-            .is_empty()
-        );
-        assert!(high(&[("a.sh", "cat assets/aliases.sh\ncat assets/p.? > /tmp/x\n")]).is_empty());
+                "use strict;\nmy $ok = eval { risky(); 1 };\nwarn $@ unless $ok;\n",
+            ),
+            ("a.sh", "cat assets/aliases.sh\ncat assets/p.? > /tmp/x\n"),
+        ]);
         caught(
             &["download-then-run", "data-file-run"],
             &[
@@ -382,13 +375,10 @@ mod tests {
     #[test]
     fn the_home_folder_held_in_a_variable_and_emptied_is_refused() {
         // Honest: the home folder resolved and listed; a build folder emptied.
-        assert!(
-            high(&[(
-                "a.sh",
-                "base=$(cd ~ && pwd)\nfind \"$base\" -maxdepth 1 -name '*.log' -print\nfind build -mindepth 1 -print0 | xargs -0 rm -rf --\n"
-            )])
-            .is_empty()
-        );
+        honest(&[(
+            "a.sh",
+            "base=$(cd ~ && pwd)\nfind \"$base\" -maxdepth 1 -name '*.log' -print\nfind build -mindepth 1 -print0 | xargs -0 rm -rf --\n",
+        )]);
         caught(
             &["destructive-delete"],
             &[
@@ -404,7 +394,7 @@ mod tests {
     #[test]
     fn makefile_recipes_are_read_as_the_shell_lines_they_become() {
         // Honest: a formatter named in a variable.
-        assert!(high(&[("scripts/fmt.mk", "FMT := gofmt\n\nfmt:\n\t@$(FMT) -w .\n")]).is_empty());
+        honest(&[("scripts/fmt.mk", "FMT := gofmt\n\nfmt:\n\t@$(FMT) -w .\n")]);
         caught(
             &["remote-pipe-shell", "download-then-run"],
             &[(
@@ -435,13 +425,10 @@ mod tests {
     fn a_shell_fed_its_commands_on_stdin_is_refused() {
         // Honest: a shell given a fixed command; a program reading a
         // child's output.
-        assert!(
-            high(&[(
-                "r.py",
-                "import subprocess\nsubprocess.run([\"sh\", \"-c\", \"make test\"], check=True)\nout = subprocess.run([\"git\", \"status\"], input=\"\", text=True)\n"
-            )])
-            .is_empty()
-        );
+        honest(&[(
+            "r.py",
+            "import subprocess\nsubprocess.run([\"sh\", \"-c\", \"make test\"], check=True)\nout = subprocess.run([\"git\", \"status\"], input=\"\", text=True)\n",
+        )]);
         caught(
             &["download-then-run"],
             &[
@@ -469,13 +456,10 @@ mod tests {
     fn a_makefile_that_downloads_makefiles_it_includes_is_refused() {
         // Honest: a makefile that includes a local file and asks git for
         // a version.
-        assert!(
-            high(&[(
-                "Makefile",
-                "VERSION := $(shell git describe --tags)\n-include local.mk\nall:\n\tcc -o app main.c\n"
-            )])
-            .is_empty()
-        );
+        honest(&[(
+            "Makefile",
+            "VERSION := $(shell git describe --tags)\n-include local.mk\nall:\n\tcc -o app main.c\n",
+        )]);
         caught(
             &["download-then-run"],
             &[(
@@ -490,7 +474,7 @@ mod tests {
         // Honest: the skill's own folder on the import path next to a logo;
         // a seek in a file that runs nothing; a feature branch pushed; a
         // package script that runs one command.
-        for (file, text) in [
+        honest(&[
             (
                 "r.py",
                 "sys.path.insert(0, str(Path(__file__).parent / 'lib'))\nLOGO = 'assets/logo.png'\n",
@@ -507,10 +491,7 @@ mod tests {
                 "package.json",
                 "{\"scripts\": {\"test\": \"sh -c 'vitest run'\"}}\n",
             ),
-        ] {
-            let found = high(&[(file, text)]);
-            assert!(found.is_empty(), "{text}: {found:?}");
-        }
+        ]);
         caught(
             &["data-file-run"],
             &[
@@ -562,35 +543,25 @@ mod tests {
         // Honest: a module imported by name, a Ruby file loaded from the
         // skill, awk printing, a .deb downloaded and installed, a backup
         // mirror of the user's own repository.
-        assert!(
-            high(&[(
+        honest(&[
+            (
                 "a.mjs",
-                "const mod = await import('./rules/' + name + '.mjs');\nconst r = await fetch(u);\n"
-            )])
-            .is_empty()
-        );
-        assert!(
-            high(&[(
+                "const mod = await import('./rules/' + name + '.mjs');\nconst r = await fetch(u);\n",
+            ),
+            (
                 "a.rb",
-                "require 'net/http'\nload File.join(__dir__, 'cops.rb')\nbody = Net::HTTP.get(URI(url))\n"
-            )])
-            .is_empty()
-        );
-        assert!(high(&[("m.awk", "{ printf(\"%c\", 65); system(\"date\") }\n")]).is_empty());
-        assert!(
-            high(&[(
+                "require 'net/http'\nload File.join(__dir__, 'cops.rb')\nbody = Net::HTTP.get(URI(url))\n",
+            ),
+            ("m.awk", "{ printf(\"%c\", 65); system(\"date\") }\n"),
+            (
                 "i.sh",
-                "curl -fsSLo /tmp/rg.deb \"$URL\"\nsudo dpkg -i /tmp/rg.deb\ncp assets/icon.svg ~/.local/share/icons/\n"
-            )])
-            .is_empty()
-        );
-        assert!(
-            high(&[(
+                "curl -fsSLo /tmp/rg.deb \"$URL\"\nsudo dpkg -i /tmp/rg.deb\ncp assets/icon.svg ~/.local/share/icons/\n",
+            ),
+            (
                 "m.sh",
-                "git remote add backup \"$1\"\ngit push --mirror backup\n"
-            )])
-            .is_empty()
-        );
+                "git remote add backup \"$1\"\ngit push --mirror backup\n",
+            ),
+        ]);
         caught(
             &["download-then-run"],
             &[
@@ -625,13 +596,10 @@ mod tests {
                 ),
             ],
         );
-        assert!(
-            high(&[(
-                "w.mjs",
-                "const { instance } = await WebAssembly.instantiate(fs.readFileSync(p), { env: { log } });\n"
-            )])
-            .is_empty()
-        );
+        honest(&[(
+            "w.mjs",
+            "const { instance } = await WebAssembly.instantiate(fs.readFileSync(p), { env: { log } });\n",
+        )]);
         caught(
             &["data-file-run"],
             &[(

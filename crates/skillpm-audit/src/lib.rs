@@ -1385,6 +1385,38 @@ pub(crate) mod tests {
         matched
     }
 
+    /// Each of `skills` (a file name and its text, one skill each) has
+    /// no high or critical finding: the honest forms the tables' unit
+    /// tests assert before their attacks ([`cues::caught`]).
+    pub(crate) fn honest(skills: &[(&str, &str)]) {
+        for (file, text) in skills {
+            let found = cues::high(&[(file, text)]);
+            assert!(found.is_empty(), "{file}: {text}: {found:?}");
+        }
+    }
+
+    /// One skill made of `files` has no high or critical finding.
+    pub(crate) fn honest_skill(files: &[(&str, &str)]) {
+        let found = cues::high(files);
+        assert!(found.is_empty(), "{files:?}: {found:?}");
+    }
+
+    /// A rule of the audit, named by its id: `Rule("hidden-action").flags(..)`.
+    pub(crate) struct Rule(pub(crate) &'static str);
+
+    impl Rule {
+        /// One skill made of `files` has a high or critical finding of
+        /// this rule.
+        pub(crate) fn flags(&self, files: &[(&str, &str)]) {
+            let found = cues::high(files);
+            assert!(
+                found.contains(&self.0.to_owned()),
+                "{} not in {found:?} of {files:?}",
+                self.0
+            );
+        }
+    }
+
     #[test]
     fn severities_order_and_parse() {
         assert!(Severity::Low < Severity::Medium && Severity::High < Severity::Critical);

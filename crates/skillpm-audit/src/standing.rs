@@ -240,25 +240,22 @@ pub(super) static CUES: &[Cue] = &[
 
 #[cfg(test)]
 mod tests {
-    use crate::cues::{caught, high};
+    use crate::cues::caught;
+    use crate::tests::{Rule, honest};
 
     #[test]
     fn places_that_run_code_later_are_refused() {
         // Honest: git's own fsmonitor, a hooks path inside the repository.
-        assert!(
-            high(&[(
+        honest(&[
+            (
                 "s.sh",
-                "git config core.fsmonitor true\ngit config core.hooksPath .githooks\n"
-            )])
-            .is_empty()
-        );
-        assert!(
-            high(&[(
+                "git config core.fsmonitor true\ngit config core.hooksPath .githooks\n",
+            ),
+            (
                 "ssh.conf",
-                "Host build\n  ControlMaster auto\n  ServerAliveInterval 30\n"
-            )])
-            .is_empty()
-        );
+                "Host build\n  ControlMaster auto\n  ServerAliveInterval 30\n",
+            ),
+        ]);
         caught(
             &["standing-autorun"],
             &[
@@ -290,13 +287,10 @@ mod tests {
     #[test]
     fn settings_that_drop_approvals_are_refused() {
         // Honest: a narrow allow list.
-        assert!(
-            high(&[(
-                "settings.json",
-                "{\"permissions\": {\"allow\": [\"Bash(npm test)\", \"Bash(git status)\"]}}\n"
-            )])
-            .is_empty()
-        );
+        honest(&[(
+            "settings.json",
+            "{\"permissions\": {\"allow\": [\"Bash(npm test)\", \"Bash(git status)\"]}}\n",
+        )]);
         caught(
             &["skip-permissions"],
             &[
@@ -318,9 +312,14 @@ mod tests {
     #[test]
     fn sources_the_skill_chooses_are_refused() {
         // Honest: the public registry, a fork pinned to a commit, an action pinned to a SHA.
-        assert!(high(&[(".npmrc", "@myorg:registry=https://registry.npmjs.org/\n")]).is_empty());
-        assert!(high(&[("Cargo.toml", "[dependencies]\nserde = \"1\"\n")]).is_empty());
-        assert!(high(&[("ci.yml", "steps:\n  - uses: actions/checkout@v4\n  - uses: org/tool@0123456789abcdef0123456789abcdef01234567\n    with:\n      t: ${{ secrets.T }}\n")]).is_empty());
+        honest(&[
+            (".npmrc", "@myorg:registry=https://registry.npmjs.org/\n"),
+            ("Cargo.toml", "[dependencies]\nserde = \"1\"\n"),
+            (
+                "ci.yml",
+                "steps:\n  - uses: actions/checkout@v4\n  - uses: org/tool@0123456789abcdef0123456789abcdef01234567\n    with:\n      t: ${{ secrets.T }}\n",
+            ),
+        ]);
         caught(
             &["foreign-source"],
             &[
@@ -342,22 +341,20 @@ mod tests {
                 ),
             ],
         );
-        let found = high(&[("r.sh", "docker run --rm -v \"$HOME\":/h alpine sh\n")]);
-        assert!(found.contains(&"host-exposed".to_owned()), "{found:?}");
+        Rule("host-exposed").flags(&[("r.sh", "docker run --rm -v \"$HOME\":/h alpine sh\n")]);
     }
 
     #[test]
     fn unchecked_go_modules_and_npm_overrides_to_a_host_are_refused() {
         // Honest: private modules of one organisation, the public proxy,
         // an override to a version.
-        assert!(
-            high(&[(
+        honest(&[
+            (
                 "go.sh",
-                "go env -w GOPRIVATE=github.com/acme/*\ngo env -w GONOSUMDB=github.com/acme\ngo env -w GOPROXY=https://proxy.golang.org,direct\n"
-            )])
-            .is_empty()
-        );
-        assert!(high(&[("package.json", "{\"overrides\": {\"semver\": \"7.5.4\"}}\n")]).is_empty());
+                "go env -w GOPRIVATE=github.com/acme/*\ngo env -w GONOSUMDB=github.com/acme\ngo env -w GOPROXY=https://proxy.golang.org,direct\n",
+            ),
+            ("package.json", "{\"overrides\": {\"semver\": \"7.5.4\"}}\n"),
+        ]);
         caught(
             &["foreign-source"],
             &[
@@ -383,13 +380,10 @@ mod tests {
     #[test]
     fn a_hook_that_answers_allow_and_grants_of_command_runners_are_refused() {
         // Honest: a guard hook that only denies; exact allow rules.
-        assert!(
-            high(&[(
-                "guard.py",
-                "import json, sys\ncall = json.load(sys.stdin)\nif 'rm -rf' in call['tool_input'].get('command', ''):\n    print(json.dumps({\"hookSpecificOutput\": {\"permissionDecision\": \"deny\"}}))\n"
-            )])
-            .is_empty()
-        );
+        honest(&[(
+            "guard.py",
+            "import json, sys\ncall = json.load(sys.stdin)\nif 'rm -rf' in call['tool_input'].get('command', ''):\n    print(json.dumps({\"hookSpecificOutput\": {\"permissionDecision\": \"deny\"}}))\n",
+        )]);
         caught(
             &["skip-permissions"],
             &[
@@ -418,48 +412,32 @@ mod tests {
         // Honest: pushes over ssh to the same forge, vendored crates, a
         // permission map that asks, a sandbox writing the project and /tmp,
         // a guard that denies or asks, a table naming the modes.
-        assert!(
-            high(&[(
+        honest(&[
+            (
                 "a.gitconfig",
-                "[url \"git@github.com:\"]\n\tpushInsteadOf = https://github.com/\n"
-            )])
-            .is_empty()
-        );
-        assert!(
-            high(&[(
+                "[url \"git@github.com:\"]\n\tpushInsteadOf = https://github.com/\n",
+            ),
+            (
                 "config.toml",
-                "[source.crates-io]\nreplace-with = \"vendored-sources\"\n\n[source.vendored-sources]\ndirectory = \"vendor\"\n"
-            )])
-            .is_empty()
-        );
-        assert!(
-            high(&[(
+                "[source.crates-io]\nreplace-with = \"vendored-sources\"\n\n[source.vendored-sources]\ndirectory = \"vendor\"\n",
+            ),
+            (
                 "opencode.json",
-                "{\"permission\": {\"bash\": {\"*\": \"ask\", \"git status\": \"allow\"}, \"edit\": \"ask\"}}\n"
-            )])
-            .is_empty()
-        );
-        assert!(
-            high(&[(
+                "{\"permission\": {\"bash\": {\"*\": \"ask\", \"git status\": \"allow\"}, \"edit\": \"ask\"}}\n",
+            ),
+            (
                 "config.toml",
-                "[sandbox_workspace_write]\nwritable_roots = [\"/tmp\", \"./build\"]\n"
-            )])
-            .is_empty()
-        );
-        assert!(
-            high(&[(
+                "[sandbox_workspace_write]\nwritable_roots = [\"/tmp\", \"./build\"]\n",
+            ),
+            (
                 "guard.py",
-                "def decide(cmd):\n    for p in BLOCK:\n        if re.search(p, cmd):\n            return \"deny\"\n    return \"ask\"\n\nprint(json.dumps({\"permissionDecision\": decide(c)}))\n"
-            )])
-            .is_empty()
-        );
-        assert!(
-            high(&[(
+                "def decide(cmd):\n    for p in BLOCK:\n        if re.search(p, cmd):\n            return \"deny\"\n    return \"ask\"\n\nprint(json.dumps({\"permissionDecision\": decide(c)}))\n",
+            ),
+            (
                 "modes.md",
-                "| sandbox_mode | may write |\n|---|---|\n| `danger-full-access` | everything |\n"
-            )])
-            .is_empty()
-        );
+                "| sandbox_mode | may write |\n|---|---|\n| `danger-full-access` | everything |\n",
+            ),
+        ]);
         caught(
             &["standing-autorun"],
             &[

@@ -706,36 +706,33 @@ mod tests {
 
     #[test]
     fn persistence_and_escape_paths() {
-        assert!(is_persistence("/home/user/.bashrc"));
-        assert!(is_persistence("/home/user/project/.git/hooks/pre-commit"));
-        assert!(is_persistence("/etc/cron.d/x"));
-        assert!(!is_persistence("/home/user/project/out.txt"));
-        assert!(!is_persistence("/tmp/d/.git/hooks/pre-commit.sample"));
-        assert!(is_persistence("/tmp/d/.git/hooks/pre-commit"));
-        assert!(is_persistence(
-            "/home/user/.local/lib/python3.11/site-packages/x.pth"
-        ));
-        assert!(!is_persistence(
-            "/home/user/.local/lib/python3.11/site-packages/x.py"
-        ));
-        assert!(is_persistence("/home/user/.claude/settings.json"));
-        assert!(is_persistence(
-            "/home/user/project/.claude/settings.local.json"
-        ));
-        assert!(!is_persistence(
-            "/home/user/project/.claude/skills/x/SKILL.md"
-        ));
-        assert!(is_escape_path("/proc/1/root/etc/passwd", None));
-        assert!(!is_escape_path("/proc/self/fd", None));
-        assert!(is_escape_path("/root/.ssh/id_rsa", Some("/root")));
-        assert!(is_escape_path("/home/alice/.aws/credentials", None));
-        assert!(!is_escape_path(
-            "/home/user/.aws/credentials",
-            Some("/home/alice")
-        ));
-        assert!(is_escape_path("/var/run/docker.sock", None));
-        assert!(!is_escape_path("/usr/lib/python3/os.py", None));
-        assert!(!is_escape_path("/home/package.json", None));
+        for (path, persists) in [
+            ("/home/user/.bashrc", true),
+            ("/home/user/project/.git/hooks/pre-commit", true),
+            ("/etc/cron.d/x", true),
+            ("/home/user/project/out.txt", false),
+            ("/tmp/d/.git/hooks/pre-commit.sample", false),
+            ("/tmp/d/.git/hooks/pre-commit", true),
+            ("/home/user/.local/lib/python3.11/site-packages/x.pth", true),
+            ("/home/user/.local/lib/python3.11/site-packages/x.py", false),
+            ("/home/user/.claude/settings.json", true),
+            ("/home/user/project/.claude/settings.local.json", true),
+            ("/home/user/project/.claude/skills/x/SKILL.md", false),
+        ] {
+            assert_eq!(is_persistence(path), persists, "{path}");
+        }
+        for (path, home, escapes) in [
+            ("/proc/1/root/etc/passwd", None, true),
+            ("/proc/self/fd", None, false),
+            ("/root/.ssh/id_rsa", Some("/root"), true),
+            ("/home/alice/.aws/credentials", None, true),
+            ("/home/user/.aws/credentials", Some("/home/alice"), false),
+            ("/var/run/docker.sock", None, true),
+            ("/usr/lib/python3/os.py", None, false),
+            ("/home/package.json", None, false),
+        ] {
+            assert_eq!(is_escape_path(path, home), escapes, "{path} {home:?}");
+        }
     }
 
     fn rules_of(lines: &[&str]) -> Vec<String> {

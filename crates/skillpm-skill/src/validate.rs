@@ -406,6 +406,26 @@ mod tests {
         (field.unwrap_or_default(), message)
     }
 
+    /// `yaml` has exactly one error, of `field`, saying `message`.
+    fn assert_one_error(yaml: &str, field: &str, message: &str) {
+        assert_eq!(one_error(yaml), (field.to_owned(), message.to_owned()));
+    }
+
+    /// The messages of the errors of `yaml` in a folder named `folder`.
+    fn error_messages(yaml: &str, folder: Option<&str>) -> Vec<String> {
+        run(yaml, folder)
+            .errors
+            .into_iter()
+            .map(|d| d.message)
+            .collect()
+    }
+
+    /// The messages of the errors of a skill named `name` in a folder of
+    /// that name.
+    fn name_errors(name: &str) -> Vec<String> {
+        error_messages(&format!("name: {name}\ndescription: d\n"), Some(name))
+    }
+
     fn warnings(yaml: &str) -> Vec<String> {
         run(yaml, Some("pdf-tools"))
             .warnings
@@ -491,9 +511,10 @@ mod tests {
 
     #[test]
     fn name_missing() {
-        assert_eq!(
-            one_error("description: d\n"),
-            ("name".into(), "required field `name` is missing".into())
+        assert_one_error(
+            "description: d\n",
+            "name",
+            "required field `name` is missing",
         );
     }
 
@@ -519,30 +540,26 @@ mod tests {
     #[test]
     fn name_too_long() {
         let long = "a".repeat(65);
-        let f = run(&format!("name: {long}\ndescription: d\n"), Some(&long));
-        let msgs: Vec<_> = f.errors.iter().map(|d| d.message.as_str()).collect();
-        assert_eq!(msgs, ["`name` is 65 characters long; the limit is 64"]);
-        let ok = "a".repeat(64);
-        assert!(
-            run(&format!("name: {ok}\ndescription: d\n"), Some(&ok))
-                .errors
-                .is_empty()
+        assert_eq!(
+            name_errors(&long),
+            ["`name` is 65 characters long; the limit is 64"]
         );
+        let ok = "a".repeat(64);
+        assert!(name_errors(&ok).is_empty());
     }
 
     #[test]
     fn name_uppercase() {
-        let f = run("name: PDF-Tools\ndescription: d\n", Some("PDF-Tools"));
-        let msgs: Vec<_> = f.errors.iter().map(|d| d.message.as_str()).collect();
-        assert_eq!(msgs, ["`name` `PDF-Tools` must be lowercase"]);
+        assert_eq!(
+            name_errors("PDF-Tools"),
+            ["`name` `PDF-Tools` must be lowercase"]
+        );
     }
 
     #[test]
     fn name_bad_characters() {
-        let f = run("name: pdf_tools.v2\ndescription: d\n", Some("pdf_tools.v2"));
-        let msgs: Vec<_> = f.errors.iter().map(|d| d.message.as_str()).collect();
         assert_eq!(
-            msgs,
+            name_errors("pdf_tools.v2"),
             ["`name` `pdf_tools.v2` contains '_', '.'; only a-z, 0-9 and `-` are allowed"]
         );
     }
@@ -551,71 +568,60 @@ mod tests {
     fn name_non_ascii_letters_are_refused() {
         // docs/design.md#skills follows the spec's ASCII pattern, not the reference
         // validator's Unicode letters.
-        let f = run("name: café\ndescription: d\n", Some("café"));
-        let msgs: Vec<_> = f.errors.iter().map(|d| d.message.as_str()).collect();
         assert_eq!(
-            msgs,
+            name_errors("café"),
             ["`name` `café` contains 'é'; only a-z, 0-9 and `-` are allowed"]
         );
     }
 
     #[test]
     fn name_control_characters_are_escaped_in_messages() {
-        let f = run("name: \"a\\e[31mb\"\ndescription: d\n", None);
-        let msgs: Vec<_> = f.errors.iter().map(|d| d.message.as_str()).collect();
         assert_eq!(
-            msgs,
+            error_messages("name: \"a\\e[31mb\"\ndescription: d\n", None),
             ["`name` `a\\u{1b}[31mb` contains '\\u{1b}', '['; only a-z, 0-9 and `-` are allowed"]
         );
     }
 
     #[test]
     fn name_hyphen_at_an_end() {
-        let f = run("name: -pdf\ndescription: d\n", Some("-pdf"));
-        let msgs: Vec<_> = f.errors.iter().map(|d| d.message.as_str()).collect();
-        assert_eq!(msgs, ["`name` `-pdf` must not start or end with a hyphen"]);
+        assert_eq!(
+            name_errors("-pdf"),
+            ["`name` `-pdf` must not start or end with a hyphen"]
+        );
     }
 
     #[test]
     fn name_consecutive_hyphens() {
-        let f = run("name: pdf--tools\ndescription: d\n", Some("pdf--tools"));
-        let msgs: Vec<_> = f.errors.iter().map(|d| d.message.as_str()).collect();
         assert_eq!(
-            msgs,
+            name_errors("pdf--tools"),
             ["`name` `pdf--tools` must not contain consecutive hyphens"]
         );
     }
 
     #[test]
     fn name_must_match_the_folder() {
-        assert_eq!(
-            one_error("name: pdf-kit\ndescription: d\n"),
-            (
-                "name".into(),
-                "`name` `pdf-kit` does not match its folder name `pdf-tools`; a skill's name must equal its folder's".into()
-            )
+        assert_one_error(
+            "name: pdf-kit\ndescription: d\n",
+            "name",
+            "`name` `pdf-kit` does not match its folder name `pdf-tools`; a skill's name must equal its folder's",
         );
     }
 
     #[test]
     fn description_missing() {
-        assert_eq!(
-            one_error("name: pdf-tools\n"),
-            (
-                "description".into(),
-                "required field `description` is missing".into()
-            )
+        assert_one_error(
+            "name: pdf-tools\n",
+            "description",
+            "required field `description` is missing",
         );
     }
 
     #[test]
     fn description_not_a_string() {
-        assert_eq!(
-            one_error("name: pdf-tools\ndescription: [a, b]\n"),
-            (
-                "description".into(),
-                "`description` must be a string, found a list".into()
-            )
+        assert_one_error(
+            "name: pdf-tools\ndescription: [a, b]\n",
+            "description",
+            "`description` must be a string, found a list",
         );
     }
 
@@ -625,13 +631,7 @@ mod tests {
             "name: pdf-tools\ndescription: \"\"\n",
             "name: pdf-tools\ndescription: \"   \"\n",
         ] {
-            assert_eq!(
-                one_error(yaml),
-                (
-                    "description".into(),
-                    "`description` must not be empty".into()
-                )
-            );
+            assert_one_error(yaml, "description", "`description` must not be empty");
         }
     }
 
@@ -640,12 +640,10 @@ mod tests {
         let at_limit = "é".repeat(1024);
         assert!(errors(&format!("name: pdf-tools\ndescription: {at_limit}\n")).is_empty());
         let over = "x".repeat(1025);
-        assert_eq!(
-            one_error(&format!("name: pdf-tools\ndescription: {over}\n")),
-            (
-                "description".into(),
-                "`description` is 1025 characters long; the limit is 1024".into()
-            )
+        assert_one_error(
+            &format!("name: pdf-tools\ndescription: {over}\n"),
+            "description",
+            "`description` is 1025 characters long; the limit is 1024",
         );
     }
 
@@ -662,14 +660,10 @@ mod tests {
     #[test]
     fn compatibility_rules() {
         let over = "c".repeat(501);
-        assert_eq!(
-            one_error(&format!(
-                "name: pdf-tools\ndescription: d\ncompatibility: {over}\n"
-            )),
-            (
-                "compatibility".into(),
-                "`compatibility` is 501 characters long; the limit is 500".into()
-            )
+        assert_one_error(
+            &format!("name: pdf-tools\ndescription: d\ncompatibility: {over}\n"),
+            "compatibility",
+            "`compatibility` is 501 characters long; the limit is 500",
         );
         let empty = "name: pdf-tools\ndescription: d\ncompatibility: \"\"\n";
         assert!(errors(empty).is_empty());
@@ -680,12 +674,10 @@ mod tests {
             ]
         );
         assert!(errors("name: pdf-tools\ndescription: d\ncompatibility: true\n").is_empty());
-        assert_eq!(
-            one_error("name: pdf-tools\ndescription: d\ncompatibility:\n  a: b\n"),
-            (
-                "compatibility".into(),
-                "`compatibility` must be a string, found a mapping".into()
-            )
+        assert_one_error(
+            "name: pdf-tools\ndescription: d\ncompatibility:\n  a: b\n",
+            "compatibility",
+            "`compatibility` must be a string, found a mapping",
         );
     }
 
