@@ -1401,10 +1401,10 @@ pub(crate) mod tests {
         assert!(found.is_empty(), "{files:?}: {found:?}");
     }
 
-    /// A rule of the audit, named by its id: `Rule("hidden-action").flags(..)`.
-    pub(crate) struct Rule(pub(crate) &'static str);
+    /// A rule of the audit, named by its id: `RuleId("hidden-action").flags(..)`.
+    pub(crate) struct RuleId(pub(crate) &'static str);
 
-    impl Rule {
+    impl RuleId {
         /// One skill made of `files` has a high or critical finding of
         /// this rule.
         pub(crate) fn flags(&self, files: &[(&str, &str)]) {

@@ -241,7 +241,7 @@ pub(super) static CUES: &[Cue] = &[
 #[cfg(test)]
 mod tests {
     use crate::cues::caught;
-    use crate::tests::{Rule, honest};
+    use crate::tests::{RuleId, honest};
 
     #[test]
     fn places_that_run_code_later_are_refused() {
@@ -341,7 +341,7 @@ mod tests {
                 ),
             ],
         );
-        Rule("host-exposed").flags(&[("r.sh", "docker run --rm -v \"$HOME\":/h alpine sh\n")]);
+        RuleId("host-exposed").flags(&[("r.sh", "docker run --rm -v \"$HOME\":/h alpine sh\n")]);
     }
 
     #[test]

