@@ -377,7 +377,6 @@ bench_size() {
     # One more run of every case, quiet, for peak RSS only (not timed).
     if [ ${#timer[@]} -gt 0 ]; then
         say "   peak RSS pass"
-        local turn=0 step
         mode=quiet rss_pass=1
         rm -rf "$work/run"
         serve "$site"; for step in v2_skillpm v2_before v2_vercel; do "$step"; done; stop_server
